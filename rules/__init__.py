@@ -1,0 +1,35 @@
+"""The rules of TwixT and Double TwixT as ../shared/RULES.md states them.
+
+Pure domain code: no I/O, no clocks, no asyncio. Start with `Game`; records live in
+`rules.records`.
+"""
+
+from rules.errors import IllegalMove, RecordError, TwixtError
+from rules.game import Game, GameOptions, Turn
+from rules.geometry import MAX_SIZE, MIN_SIZE, parse_size
+from rules.model import Colour, Hole, Link, Outcome, Peg, Reason, RuleSet, column_letters
+from rules.notation import Action, Command, Placement, parse_command
+
+__all__ = [
+    "MAX_SIZE",
+    "MIN_SIZE",
+    "Action",
+    "Colour",
+    "Command",
+    "Game",
+    "GameOptions",
+    "Hole",
+    "IllegalMove",
+    "Link",
+    "Outcome",
+    "Peg",
+    "Placement",
+    "Reason",
+    "RecordError",
+    "RuleSet",
+    "Turn",
+    "TwixtError",
+    "column_letters",
+    "parse_command",
+    "parse_size",
+]

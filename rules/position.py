@@ -1,0 +1,248 @@
+"""Pegs and links on a board, with the incremental structures that keep every check cheap.
+
+- Crossing: for each link position and colour, the number of links of that colour crossing
+  it, updated through the precomputed 9-entry crossing table when a link comes or goes.
+- Connection: a union-find over holes plus one virtual node per border row, rebuilt only after
+  a removal or an undo (which union-find cannot take back).
+- Blockade: per colour and knight step, a bitboard of the holes from which that step is not
+  crossed by an opponent link. Reachability is a flood fill over Python ints; a found path is
+  kept as a witness and only searched again when an opponent peg or link lands on it.
+"""
+
+from __future__ import annotations
+
+from rules.geometry import FORWARD_STEPS, Geometry
+from rules.model import Colour, RuleSet
+
+_COLOURS = (Colour.RED, Colour.BLACK)
+#: A path of knight steps: ((hole, step taken from it), ...) and the final hole.
+Path = tuple[tuple[tuple[int, int], ...], int]
+
+
+class Position:
+    """The board: who has a peg where, which links stand, and what is still reachable."""
+
+    def __init__(self, geo: Geometry) -> None:
+        self.geo = geo
+        count = geo.cols * geo.rows
+        self.peg_colour: list[Colour | None] = [None] * count
+        self.peg_seat: list[int] = [-1] * count
+        self.links: dict[int, Colour] = {}
+        self.peg_bits = {Colour.RED: 0, Colour.BLACK: 0}
+        self.cross_count = {c: [0] * (4 * count) for c in _COLOURS}
+        # allow[c][step]: holes from which `step` is not crossed by a link of c's opponent
+        self.allow = {c: list(geo.step_masks) for c in _COLOURS}
+        self._dsu: list[int] | None = None
+        self._witness: dict[Colour, Path | None] = {c: None for c in _COLOURS}
+
+    def copy(self) -> Position:
+        other = Position.__new__(Position)
+        other.geo = self.geo
+        other.peg_colour = self.peg_colour.copy()
+        other.peg_seat = self.peg_seat.copy()
+        other.links = self.links.copy()
+        other.peg_bits = self.peg_bits.copy()
+        other.cross_count = {c: counts.copy() for c, counts in self.cross_count.items()}
+        other.allow = {c: masks.copy() for c, masks in self.allow.items()}
+        other._dsu = self._dsu.copy() if self._dsu is not None else None
+        other._witness = self._witness.copy()
+        return other
+
+    # --- changes -----------------------------------------------------------------------
+
+    def place_peg(self, hole: int, colour: Colour, seat: int) -> None:
+        self.peg_colour[hole] = colour
+        self.peg_seat[hole] = seat
+        self.peg_bits[colour] |= 1 << hole
+        if self._dsu is not None:
+            for virtual, border in zip(self._virtual_nodes(colour), self.geo.border_masks[colour],
+                                       strict=True):
+                if (border >> hole) & 1:
+                    self._union(hole, virtual)
+
+    def remove_peg(self, hole: int) -> None:
+        """Take a peg out; its links must be removed first."""
+        colour = self.peg_colour[hole]
+        assert colour is not None
+        self.peg_colour[hole] = None
+        self.peg_seat[hole] = -1
+        self.peg_bits[colour] &= ~(1 << hole)
+        self._dsu = None
+
+    def add_link(self, lid: int, colour: Colour) -> None:
+        self.links[lid] = colour
+        self._count_crossings(lid, colour, +1)
+        if self._dsu is not None:
+            a, b = self.geo.link_ends[lid]  # type: ignore[misc]
+            self._union(a, b)
+
+    def remove_link(self, lid: int) -> None:
+        colour = self.links.pop(lid)
+        self._count_crossings(lid, colour, -1)
+        self._dsu = None
+
+    def forget_derived(self) -> None:
+        """Drop what undo cannot take back cheaply; it is rebuilt when next needed."""
+        self._dsu = None
+
+    def _count_crossings(self, lid: int, colour: Colour, delta: int) -> None:
+        counts = self.cross_count[colour]
+        allow = self.allow[colour.opponent]
+        geo = self.geo
+        for other in geo.crossings[lid]:
+            counts[other] += delta
+            if counts[other] == (1 if delta > 0 else 0):
+                lower, upper = geo.link_ends[other]  # type: ignore[misc]
+                step = FORWARD_STEPS[other % 4]
+                back = geo.opposite_step(step)
+                if delta > 0:
+                    allow[step] &= ~(1 << lower)
+                    allow[back] &= ~(1 << upper)
+                else:
+                    allow[step] |= 1 << lower
+                    allow[back] |= 1 << upper
+
+    # --- questions ---------------------------------------------------------------------
+
+    def links_of(self, hole: int) -> list[int]:
+        """Ids of the links standing at a hole."""
+        return [lid for _n, lid, _s in self.geo.neighbours[hole] if lid in self.links]
+
+    def blocking_link(self, lid: int, colour: Colour, rules: RuleSet) -> int | None:
+        """A standing link that forbids `colour` to place link `lid`, or None."""
+        blockers = [colour.opponent] if rules is RuleSet.PP else list(_COLOURS)
+        if not any(self.cross_count[c][lid] for c in blockers):
+            return None
+        for other in self.geo.crossings[lid]:
+            if self.links.get(other) in blockers:
+                return other
+        return None
+
+    def connected(self, colour: Colour) -> bool:
+        """Whether `colour` has a chain of linked pegs joining its two border rows."""
+        if self._dsu is None:
+            self._rebuild_dsu()
+        first, second = self._virtual_nodes(colour)
+        return self._find(first) == self._find(second)
+
+    def can_still_connect(self, colour: Colour) -> bool:
+        """Whether some path of knight steps could still join `colour`'s border rows.
+
+        The steps go through empty holes or `colour`'s own pegs, outside the opponent's border
+        rows, and cross no opponent link; `colour`'s own links never count against it.
+        """
+        witness = self._witness[colour]
+        if witness is not None and self._path_still_open(colour, witness):
+            return True
+        self._witness[colour] = self.find_open_path(colour)
+        return self._witness[colour] is not None
+
+    def find_open_path(self, colour: Colour) -> Path | None:
+        """A shortest open path (see `can_still_connect`), searched afresh; None if there is none."""
+        geo = self.geo
+        passable = self._passable(colour)
+        first, second = geo.border_masks[colour]
+        frontier = passable & first
+        reach = frontier
+        layers = [frontier]
+        allow = self.allow[colour]
+        shifts = geo.step_shifts
+        while frontier:
+            new = 0
+            for step in range(8):
+                moved = frontier & allow[step]
+                if moved:
+                    shift = shifts[step]
+                    new |= (moved << shift) if shift > 0 else (moved >> -shift)
+            new &= passable & ~reach
+            if not new:
+                return None
+            layers.append(new)
+            hit = new & second
+            if hit:
+                return self._trace_back(colour, layers, (hit & -hit).bit_length() - 1)
+            reach |= new
+            frontier = new
+        return None
+
+    def chain(self, colour: Colour) -> tuple[list[int], list[int]]:
+        """Holes and link ids of a shortest linked chain joining `colour`'s borders, if any."""
+        geo = self.geo
+        first, second = geo.border_masks[colour]
+        starts = [h for h in range(len(self.peg_colour))
+                  if self.peg_colour[h] is colour and (first >> h) & 1]
+        came_from: dict[int, tuple[int, int] | None] = dict.fromkeys(starts)
+        queue = list(starts)
+        for hole in queue:
+            if (second >> hole) & 1:
+                holes, links = [hole], []
+                while came_from[hole] is not None:
+                    hole, lid = came_from[hole]  # type: ignore[misc]
+                    holes.append(hole)
+                    links.append(lid)
+                return holes[::-1], links[::-1]
+            for neighbour, lid, _step in geo.neighbours[hole]:
+                if neighbour not in came_from and self.links.get(lid) is colour:
+                    came_from[neighbour] = (hole, lid)
+                    queue.append(neighbour)
+        return [], []
+
+    # --- internals ---------------------------------------------------------------------
+
+    def _passable(self, colour: Colour) -> int:
+        opponent = colour.opponent
+        first, second = self.geo.border_masks[opponent]
+        return self.geo.all_mask & ~self.peg_bits[opponent] & ~first & ~second
+
+    def _path_still_open(self, colour: Colour, path: Path) -> bool:
+        passable = self._passable(colour)
+        allow = self.allow[colour]
+        steps, last = path
+        if not (passable >> last) & 1:
+            return False
+        return all((passable >> hole) & (allow[step] >> hole) & 1 for hole, step in steps)
+
+    def _trace_back(self, colour: Colour, layers: list[int], end: int) -> Path:
+        allow = self.allow[colour]
+        shifts = self.geo.step_shifts
+        steps = []
+        hole = end
+        for layer in reversed(layers[:-1]):
+            for step in range(8):
+                before = hole - shifts[step]
+                if before >= 0 and (layer >> before) & 1 and (allow[step] >> before) & 1:
+                    steps.append((before, step))
+                    hole = before
+                    break
+        return tuple(reversed(steps)), end
+
+    def _virtual_nodes(self, colour: Colour) -> tuple[int, int]:
+        base = len(self.peg_colour) + (0 if colour is Colour.RED else 2)
+        return base, base + 1
+
+    def _rebuild_dsu(self) -> None:
+        self._dsu = list(range(len(self.peg_colour) + 4))
+        for hole, colour in enumerate(self.peg_colour):
+            if colour is not None:
+                for virtual, border in zip(self._virtual_nodes(colour),
+                                           self.geo.border_masks[colour], strict=True):
+                    if (border >> hole) & 1:
+                        self._union(hole, virtual)
+        for lid in self.links:
+            a, b = self.geo.link_ends[lid]  # type: ignore[misc]
+            self._union(a, b)
+
+    def _find(self, node: int) -> int:
+        parent = self._dsu
+        assert parent is not None
+        root = node
+        while parent[root] != root:
+            root = parent[root]
+        while parent[node] != root:
+            parent[node], node = root, parent[node]
+        return root
+
+    def _union(self, a: int, b: int) -> None:
+        ra, rb = self._find(a), self._find(b)
+        if ra != rb:
+            self._dsu[max(ra, rb)] = min(ra, rb)  # type: ignore[index]
