@@ -1,0 +1,139 @@
+"""The storage the bot service talks to, as a Protocol: SQLite today, PostgreSQL could follow.
+
+Rules of the contract, whatever the backend:
+- A game's state is the replay of its turn log; `version` is the number of turns in it.
+- `append_turn` lands only if the game is still at `expected_version` (optimistic concurrency):
+  of two turns racing, one lands and the other raises `StaleVersion`. A finished game refuses
+  turns with `GameFinished`. The turn and the game's end (with ratings) commit together.
+- A channel has at most one active game (`ChannelBusy`); finished games are kept.
+- `now` parameters default to the current UTC time; tests pass their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, Protocol
+
+from storage.records import (
+    Challenge,
+    FirstMove,
+    GameRecord,
+    GameResult,
+    GameSetup,
+    GameStatus,
+    GuildSettings,
+    LoadedGame,
+    Offer,
+    OfferKind,
+    Player,
+    PlayerStats,
+    UserPrefs,
+)
+
+
+class Storage(Protocol):
+    """Games, turns, challenges, offers, settings, preferences and ratings."""
+
+    async def close(self) -> None:
+        """Finish pending work and release the database."""
+
+    # --- challenges --------------------------------------------------------------------
+
+    async def create_challenge(self, *, guild_id: int, channel_id: int, challenger_id: int,
+                               invitees: Sequence[int], players: int, setup: GameSetup,
+                               first: FirstMove, thread: bool, expires_at: datetime,
+                               now: datetime | None = None) -> Challenge:
+        """Invite `invitees` (empty or fewer than players-1: the rest is open to anyone)."""
+
+    async def get_challenge(self, challenge_id: int) -> Challenge:
+        """The challenge, whatever its status; `NotFound` if there is none."""
+
+    async def answer_challenge(self, challenge_id: int, user_id: int, accept: bool,
+                               now: datetime | None = None) -> Challenge:
+        """Record one invitee's answer; a named invitee's decline declines the challenge.
+
+        Accepting an open place takes it. `NotInvited` if the user has no place to answer,
+        `ChallengeClosed` if it is no longer pending (or has expired by `now`).
+        """
+
+    async def cancel_challenge(self, challenge_id: int) -> Challenge:
+        """The challenger withdraws a pending challenge."""
+
+    async def pending_challenges(self, *, channel_id: int | None = None,
+                                 user_id: int | None = None) -> tuple[Challenge, ...]:
+        """Pending challenges in a channel and/or made by or to a user, oldest first."""
+
+    async def expire_challenges(self, now: datetime | None = None) -> tuple[Challenge, ...]:
+        """Mark every pending challenge past its expiry as expired, and return them."""
+
+    # --- games and turns ---------------------------------------------------------------
+
+    async def create_game(self, *, guild_id: int, channel_id: int, players: Sequence[Player],
+                          setup: GameSetup, challenge_id: int | None = None,
+                          now: datetime | None = None) -> GameRecord:
+        """Seat `players` in turn order and start the game at version 0.
+
+        With `challenge_id` the challenge becomes accepted in the same transaction.
+        `ChannelBusy` if the channel has an active game (the challenge then stays pending).
+        """
+
+    async def get_game(self, game_id: int) -> GameRecord:
+        """The game with its seats and result; `NotFound` if there is none."""
+
+    async def load_game(self, game_id: int) -> LoadedGame:
+        """The game and its full turn log, read together."""
+
+    async def active_game(self, channel_id: int) -> GameRecord | None:
+        """The active game of a channel, if any."""
+
+    async def list_games(self, *, user_id: int | None = None, channel_id: int | None = None,
+                         guild_id: int | None = None, status: GameStatus | None = None,
+                         limit: int = 20, before_id: int | None = None
+                         ) -> tuple[GameRecord, ...]:
+        """Games matching every filter given, newest first; page on with `before_id`."""
+
+    async def append_turn(self, game_id: int, expected_version: int, actor_id: int,
+                          command: str, *, finish: GameResult | None = None,
+                          now: datetime | None = None) -> int:
+        """Append a validated turn (canonical text) and return the new version.
+
+        `finish` ends the game in the same transaction. `StaleVersion` if another turn
+        landed first, `GameFinished` if the game is over, `NotFound` if there is no game.
+        """
+
+    async def finish_game(self, game_id: int, expected_version: int, result: GameResult,
+                          now: datetime | None = None) -> GameRecord:
+        """End a game without a turn (e.g. an abort), under the same version check."""
+
+    # --- offers ------------------------------------------------------------------------
+
+    async def make_offer(self, game_id: int, kind: OfferKind, user_id: int, at_version: int,
+                         now: datetime | None = None) -> Offer:
+        """Open an offer, replacing an earlier one of the same kind in that game."""
+
+    async def open_offers(self, game_id: int) -> tuple[Offer, ...]:
+        """The game's open offers; the caller judges whether a turn since made one lapse."""
+
+    async def close_offer(self, game_id: int, kind: OfferKind) -> Offer | None:
+        """Remove an offer (accepted, declined, withdrawn or lapsed) and return it."""
+
+    # --- settings, preferences, stats --------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """The guild's settings, defaults filled in."""
+
+    async def update_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
+        """Change some settings (names and types of `GuildSettings` fields); return all."""
+
+    async def user_prefs(self, user_id: int) -> UserPrefs:
+        """The user's preferences, defaults filled in."""
+
+    async def update_user_prefs(self, user_id: int, **changes: Any) -> UserPrefs:
+        """Change some preferences (names and types of `UserPrefs` fields); return all."""
+
+    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
+        """A user's wins, losses, draws and rating in a guild."""
+
+    async def leaderboard(self, guild_id: int, limit: int = 10) -> tuple[PlayerStats, ...]:
+        """The guild's rated players, best rating first."""

@@ -1,0 +1,226 @@
+"""The values storage hands out and takes in: frozen dataclasses with plain ids, no Discord types.
+
+User, guild and channel ids are Discord snowflakes (ints); a Discord thread is a channel.
+Times are timezone-aware `datetime`s in UTC.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+
+class GameStatus(StrEnum):
+    ACTIVE = "active"
+    FINISHED = "finished"
+
+
+class ChallengeStatus(StrEnum):
+    PENDING = "pending"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+
+class Answer(StrEnum):
+    """An invitee's answer to a challenge."""
+
+    PENDING = "pending"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+
+
+class FirstMove(StrEnum):
+    """Who of challenger and challenged plays Red (seat 0), as the challenger chose."""
+
+    ME = "me"
+    THEM = "them"
+    RANDOM = "random"
+
+
+class OfferKind(StrEnum):
+    DRAW = "draw"
+    TAKEBACK = "takeback"
+
+
+class Result(StrEnum):
+    """How a game ended; `aborted` is a game called off without a result (it counts nowhere)."""
+
+    RED = "red"
+    BLACK = "black"
+    DRAW = "draw"
+    ABORTED = "aborted"
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """The options a game is created with, exactly as `rules.Game` takes them.
+
+    `size` is the board before the handicap ("24x24" with handicap 6 plays on 24x18);
+    `swap` None means the rules' default (on unless there is a handicap).
+    `time_control` (e.g. "3d") is informational until clocks arrive.
+    """
+
+    size: str = "24x24"
+    rules: str = "classic"
+    swap: bool | None = None
+    handicap: int = 0
+    time_control: str | None = None
+
+
+@dataclass(frozen=True)
+class Player:
+    """Someone about to take a seat: the user id and the name shown on the board."""
+
+    user_id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A seat at a game. Seat 0 moves first; partners in Double TwixT share `team`."""
+
+    seat: int
+    user_id: int
+    name: str
+
+    @property
+    def team(self) -> int:
+        return self.seat % 2
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """How a game ended, as recorded with its last turn.
+
+    `winners` are user ids (empty for a draw or an abort). `ratings` are the players' new
+    ratings in the game's guild, stored in the same transaction so they never drift from results.
+    """
+
+    result: Result
+    reason: str
+    winners: tuple[int, ...] = ()
+    ratings: tuple[tuple[int, float], ...] = ()
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A game without its log. `version` is the number of turns in the log."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    status: GameStatus
+    setup: GameSetup
+    seats: tuple[Seat, ...]
+    version: int
+    created_at: datetime
+    updated_at: datetime
+    challenge_id: int | None = None
+    result: GameResult | None = None
+    finished_at: datetime | None = None
+
+    @property
+    def is_active(self) -> bool:
+        return self.status is GameStatus.ACTIVE
+
+    def seat_of(self, user_id: int) -> Seat | None:
+        """The seat a user sits in, or None for an onlooker."""
+        return next((seat for seat in self.seats if seat.user_id == user_id), None)
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """One entry of the append-only log: turn `number` (1, 2, ...) took the game to that version."""
+
+    number: int
+    actor_id: int
+    command: str
+    played_at: datetime
+
+
+@dataclass(frozen=True)
+class LoadedGame:
+    """A game and its whole log, read in one snapshot so they agree."""
+
+    game: GameRecord
+    turns: tuple[TurnRecord, ...]
+
+
+@dataclass(frozen=True)
+class Invitee:
+    """One of the challenge's open places: a named user, or anyone (`user_id` None) until taken."""
+
+    slot: int
+    user_id: int | None
+    answer: Answer
+    answered_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """An invitation to a game; `players` is 2, or 4 for Double TwixT (three invitees)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    challenger_id: int
+    players: int
+    setup: GameSetup
+    first: FirstMove
+    thread: bool
+    status: ChallengeStatus
+    created_at: datetime
+    expires_at: datetime
+    invitees: tuple[Invitee, ...]
+
+    @property
+    def ready(self) -> bool:
+        """Everyone invited has accepted: the game can be created."""
+        return all(invitee.answer is Answer.ACCEPTED for invitee in self.invitees)
+
+
+@dataclass(frozen=True)
+class Offer:
+    """An open offer in a game, made when the game stood at `at_version`."""
+
+    game_id: int
+    kind: OfferKind
+    user_id: int
+    at_version: int
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    """Per-guild settings; the defaults stand until an admin changes one."""
+
+    thread_default: bool = False
+    challenge_expiry_hours: int = 48
+    forfeit_on_timeout: bool = False
+
+
+@dataclass(frozen=True)
+class UserPrefs:
+    """Per-user preferences; `side` is "red", "black" or "any"."""
+
+    theme: str = "classic"
+    side: str = "any"
+    dm_reminders: bool = True
+    auto_link: bool = True
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """A user's record in one guild, counted from finished games; `rating` None until rated."""
+
+    guild_id: int
+    user_id: int
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    rating: float | None = None
+    rated_games: int = 0
