@@ -38,8 +38,11 @@ from storage.records import (
     TurnRecord,
     UserPrefs,
 )
+from storage.replay import new_game, replay
+from storage.sqlite import DEFAULT_PATH, SqliteStorage
 
 __all__ = [
+    "DEFAULT_PATH",
     "Answer",
     "Challenge",
     "ChallengeClosed",
@@ -63,10 +66,13 @@ __all__ = [
     "PlayerStats",
     "Result",
     "Seat",
+    "SqliteStorage",
     "StaleVersion",
     "Storage",
     "StorageError",
     "TurnRecord",
     "UnsupportedSchema",
     "UserPrefs",
+    "new_game",
+    "replay",
 ]

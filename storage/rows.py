@@ -1,0 +1,115 @@
+"""Between SQLite rows and records: times as UTC ISO text, setups as columns, settings as JSON."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import fields
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from storage.records import (
+    Answer,
+    Challenge,
+    ChallengeStatus,
+    FirstMove,
+    GameRecord,
+    GameResult,
+    GameSetup,
+    GameStatus,
+    Invitee,
+    Offer,
+    OfferKind,
+    Result,
+    Seat,
+    TurnRecord,
+)
+
+Settings = TypeVar("Settings")
+
+GAME_COLUMNS = ("id, guild_id, channel_id, challenge_id, status, size, rules, swap, handicap, "
+                "time_control, version, created_at, updated_at, result, reason, finished_at")
+CHALLENGE_COLUMNS = ("id, guild_id, channel_id, challenger_id, players, size, rules, swap, "
+                     "handicap, time_control, first, thread, status, created_at, expires_at")
+
+
+def stamp(moment: datetime | None) -> str:
+    """A time as sortable UTC text; naive times are refused rather than guessed."""
+    if moment is None:
+        moment = datetime.now(UTC)
+    if moment.tzinfo is None:
+        raise ValueError("storage takes timezone-aware times")
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def moment(text: str | None) -> datetime | None:
+    return None if text is None else datetime.fromisoformat(text)
+
+
+def setup_values(setup: GameSetup) -> tuple[Any, ...]:
+    """The setup as the columns size, rules, swap, handicap, time_control."""
+    swap = None if setup.swap is None else int(setup.swap)
+    return setup.size, setup.rules, swap, setup.handicap, setup.time_control
+
+
+def _setup(size: str, rules: str, swap: int | None, handicap: int,
+           time_control: str | None) -> GameSetup:
+    return GameSetup(size, rules, None if swap is None else bool(swap), handicap, time_control)
+
+
+def game(row: Sequence[Any], seats: Sequence[Sequence[Any]]) -> GameRecord:
+    """A game from a `GAME_COLUMNS` row and its (seat, user_id, name, winner) rows in order."""
+    (game_id, guild_id, channel_id, challenge_id, status, size, rules, swap, handicap,
+     time_control, version, created_at, updated_at, result, reason, finished_at) = row
+    outcome = None
+    if result is not None:
+        winners = tuple(user_id for _seat, user_id, _name, won in seats if won)
+        outcome = GameResult(Result(result), reason, winners)
+    return GameRecord(
+        id=game_id, guild_id=guild_id, channel_id=channel_id, status=GameStatus(status),
+        setup=_setup(size, rules, swap, handicap, time_control),
+        seats=tuple(Seat(seat, user_id, name) for seat, user_id, name, _won in seats),
+        version=version,
+        created_at=moment(created_at), updated_at=moment(updated_at),
+        challenge_id=challenge_id, result=outcome, finished_at=moment(finished_at))
+
+
+def turn(row: Sequence[Any]) -> TurnRecord:
+    number, actor_id, command, played_at = row
+    return TurnRecord(number, actor_id, command, moment(played_at))
+
+
+def challenge(row: Sequence[Any], invitees: Iterable[Sequence[Any]]) -> Challenge:
+    """A challenge from a `CHALLENGE_COLUMNS` row and its (slot, user_id, answer, at) rows."""
+    (challenge_id, guild_id, channel_id, challenger_id, players, size, rules, swap, handicap,
+     time_control, first, thread, status, created_at, expires_at) = row
+    return Challenge(
+        id=challenge_id, guild_id=guild_id, channel_id=channel_id,
+        challenger_id=challenger_id, players=players,
+        setup=_setup(size, rules, swap, handicap, time_control), first=FirstMove(first),
+        thread=bool(thread), status=ChallengeStatus(status), created_at=moment(created_at),
+        expires_at=moment(expires_at),
+        invitees=tuple(Invitee(slot, user_id, Answer(answer), moment(at))
+                       for slot, user_id, answer, at in invitees))
+
+
+def offer(row: Sequence[Any]) -> Offer:
+    game_id, kind, user_id, at_version, created_at = row
+    return Offer(game_id, OfferKind(kind), user_id, at_version, moment(created_at))
+
+
+def settings(kind: type[Settings], stored: Mapping[str, str]) -> Settings:
+    """Defaults overlaid with stored values; keys this version no longer knows are ignored."""
+    known = {field.name for field in fields(kind)}
+    return kind(**{key: json.loads(value) for key, value in stored.items() if key in known})
+
+
+def checked_changes(current: Settings, changes: Mapping[str, Any]) -> dict[str, str]:
+    """Changes as JSON text, after checking each names a field and has that field's type."""
+    known = {field.name for field in fields(current)}
+    for key, value in changes.items():
+        if key not in known:
+            raise ValueError(f"there is no setting called {key}")
+        if type(value) is not type(getattr(current, key)):
+            raise ValueError(f"{key} takes a {type(getattr(current, key)).__name__}")
+    return {key: json.dumps(value) for key, value in changes.items()}

@@ -1,0 +1,143 @@
+"""Opening the database file safely and bringing its schema up to date, before any async work.
+
+Order matters for "leave a bad file as it was": the header is read as plain bytes, then the
+file is opened read-only and checked; only a healthy TwixT database of a version we know is
+ever opened for writing (which is when WAL mode and the migrations touch it).
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import re
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+from storage.errors import DatabaseError, UnsupportedSchema
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+_MIGRATION_NAME = re.compile(r"^(\d{4})_(\w+)\.sql$")
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+
+def migrations() -> tuple[Migration, ...]:
+    """The numbered SQL files shipped in `storage/migrations`, in order, numbered 1, 2, 3, ..."""
+    found = []
+    for entry in importlib.resources.files("storage.migrations").iterdir():
+        match = _MIGRATION_NAME.match(entry.name)
+        if match:
+            found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))
+    found.sort(key=lambda migration: migration.version)
+    if [m.version for m in found] != list(range(1, len(found) + 1)):
+        raise RuntimeError("storage/migrations must be numbered 0001, 0002, ... without gaps")
+    return tuple(found)
+
+
+def check_file(path: Path, known_version: int) -> None:
+    """Refuse, without writing a byte, a file that is not a healthy TwixT database we can run.
+
+    A missing or empty file is fine: it becomes a new database.
+    """
+    try:
+        if not path.exists() or path.stat().st_size == 0:
+            return
+        with path.open("rb") as file:
+            header = file.read(len(SQLITE_HEADER))
+    except OSError as error:
+        raise DatabaseError(f"cannot read {path}: {error.strerror or error}") from error
+    if header != SQLITE_HEADER:
+        raise DatabaseError(f"{path} is not a SQLite database; it was left untouched")
+    try:
+        reader = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True)
+        try:
+            _check_readable(reader, path, known_version)
+        finally:
+            reader.close()
+    except sqlite3.DatabaseError as error:
+        raise DatabaseError(f"{path} is corrupt ({error}); it was left untouched") from error
+
+
+def _check_readable(reader: sqlite3.Connection, path: Path, known_version: int) -> None:
+    problems = [row[0] for row in reader.execute("PRAGMA quick_check")]
+    if problems != ["ok"]:
+        raise DatabaseError(f"{path} is corrupt ({problems[0]}); it was left untouched")
+    version = applied_version(reader)
+    if version is None and reader.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]:
+        raise DatabaseError(f"{path} is a SQLite database of another program; it was left "
+                            "untouched")
+    _refuse_newer(path, version or 0, known_version)
+
+
+def _refuse_newer(path: Path, version: int, known_version: int) -> None:
+    if version > known_version:
+        raise UnsupportedSchema(f"{path} has schema version {version} but this bot knows only "
+                                f"up to {known_version}: upgrade the bot; the file was left "
+                                "untouched")
+
+
+def applied_version(conn: sqlite3.Connection) -> int | None:
+    """The highest migration recorded, 0 for none yet, None if the table is not there."""
+    exists = conn.execute("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND "
+                          "name = 'schema_migrations'").fetchone()
+    if not exists:
+        return None
+    return conn.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchone()[0]
+
+
+def migrate(path: Path, available: tuple[Migration, ...]) -> int:
+    """Switch to WAL and apply the pending migrations in one transaction; return the version.
+
+    The version is read again inside the write lock, so two processes starting at once cannot
+    both apply a migration.
+    """
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA busy_timeout = 10000")
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            version = _apply_pending(conn, path, available)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        return version
+    except sqlite3.DatabaseError as error:
+        raise DatabaseError(f"cannot upgrade {path}: {error}") from error
+    finally:
+        conn.close()
+
+
+def _apply_pending(conn: sqlite3.Connection, path: Path,
+                   available: tuple[Migration, ...]) -> int:
+    conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, "
+                 "name TEXT NOT NULL, applied_at TEXT NOT NULL DEFAULT "
+                 "(strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))")
+    current = applied_version(conn) or 0
+    _refuse_newer(path, current, len(available))
+    for migration in available[current:]:
+        for statement in _statements(migration.sql):
+            conn.execute(statement)
+        conn.execute("INSERT INTO schema_migrations (version, name) VALUES (?, ?)",
+                     (migration.version, migration.name))
+    return len(available)
+
+
+def _statements(sql: str) -> list[str]:
+    """Split a script into statements; `executescript` would commit the open transaction."""
+    statements, pending = [], ""
+    for line in sql.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            statements.append(pending)
+            pending = ""
+    if pending.strip():
+        statements.append(pending)
+    return statements

@@ -1,0 +1,535 @@
+"""The `Storage` protocol on one SQLite file, through aiosqlite.
+
+Two connections: one writer, whose transactions an asyncio lock serialises (SQLite has one
+writer anyway, and interleaving two tasks' statements on one connection would mix their
+transactions), and one reader, which in WAL mode never waits for the writer.
+
+Durability: WAL with synchronous=FULL, so a turn is on disk (fsynced) before `append_turn`
+returns; it survives a killed process and a lost machine alike. NORMAL would survive SIGKILL
+too (the WAL write is in the OS cache), but not a power cut, and FULL is fast enough here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from storage import rows
+from storage.errors import (
+    ChallengeClosed,
+    ChannelBusy,
+    DatabaseError,
+    GameFinished,
+    NotFound,
+    NotInvited,
+    StaleVersion,
+)
+from storage.records import (
+    Answer,
+    Challenge,
+    ChallengeStatus,
+    FirstMove,
+    GameRecord,
+    GameResult,
+    GameSetup,
+    GameStatus,
+    GuildSettings,
+    LoadedGame,
+    Offer,
+    OfferKind,
+    Player,
+    PlayerStats,
+    Result,
+    UserPrefs,
+)
+from storage.schema import check_file, migrate, migrations
+
+DEFAULT_PATH = Path("twixt.db")
+
+_SEAT_COLUMNS = "seat, user_id, name, winner"
+_INVITEE_COLUMNS = "slot, user_id, answer, answered_at"
+
+
+async def _connect(path: Path, busy_timeout_ms: int, *, read_only: bool) -> aiosqlite.Connection:
+    db = await aiosqlite.connect(path, isolation_level=None)
+    for pragma in ("foreign_keys = ON", f"busy_timeout = {int(busy_timeout_ms)}",
+                   "synchronous = FULL", f"query_only = {int(read_only)}"):
+        await db.execute(f"PRAGMA {pragma}")
+    return db
+
+
+class SqliteStorage:
+    """Games, turns and the rest in one SQLite file. Open with `await SqliteStorage.open()`."""
+
+    def __init__(self, path: Path, writer: aiosqlite.Connection,
+                 reader: aiosqlite.Connection) -> None:
+        self.path = path
+        self._writer = writer
+        self._reader = reader
+        self._write_lock = asyncio.Lock()
+        self._read_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | os.PathLike[str] = DEFAULT_PATH, *,
+                   busy_timeout_ms: int = 5000) -> SqliteStorage:
+        """Check the file, upgrade its schema, and connect.
+
+        Raises `DatabaseError` (one clear line, file untouched) for a file that is not SQLite,
+        is corrupt or belongs to another program, and `UnsupportedSchema` for a newer schema.
+        """
+        path = Path(path)
+        available = migrations()
+        await asyncio.to_thread(check_file, path, len(available))
+        await asyncio.to_thread(migrate, path, available)
+        writer = await _connect(path, busy_timeout_ms, read_only=False)
+        try:
+            reader = await _connect(path, busy_timeout_ms, read_only=True)
+        except BaseException:
+            await writer.close()
+            raise
+        return cls(path, writer, reader)
+
+    async def close(self) -> None:
+        async with self._write_lock, self._read_lock:
+            await self._reader.close()
+            await self._writer.close()
+
+    async def __aenter__(self) -> SqliteStorage:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    # --- transactions ------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction: BEGIN IMMEDIATE takes SQLite's write lock before reading."""
+        db = self._writer
+        async with self._write_lock:
+            try:
+                await db.execute("BEGIN IMMEDIATE")
+                yield db
+                await db.execute("COMMIT")
+            except BaseException as error:
+                if db.in_transaction:
+                    await db.execute("ROLLBACK")
+                _reraise(error)
+                raise
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One read snapshot, so that a game and its log agree."""
+        db = self._reader
+        async with self._read_lock:
+            try:
+                await db.execute("BEGIN")
+                yield db
+            except BaseException as error:
+                _reraise(error)
+                raise
+            finally:
+                if db.in_transaction:
+                    await db.execute("COMMIT")
+
+    # --- challenges --------------------------------------------------------------------
+
+    async def create_challenge(self, *, guild_id: int, channel_id: int, challenger_id: int,
+                               invitees: Sequence[int], players: int, setup: GameSetup,
+                               first: FirstMove, thread: bool, expires_at: datetime,
+                               now: datetime | None = None) -> Challenge:
+        if players not in (2, 4):
+            raise ValueError("a challenge is for two players, or four for Double TwixT")
+        places = players - 1
+        named = list(dict.fromkeys(invitees))
+        if len(named) != len(invitees) or challenger_id in named or len(named) > places:
+            raise ValueError(f"invite at most {places} other players, each once")
+        async with self._write() as db:
+            cursor = await db.execute(
+                "INSERT INTO challenges (guild_id, channel_id, challenger_id, players, size, "
+                "rules, swap, handicap, time_control, first, thread, created_at, expires_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, challenger_id, players, *rows.setup_values(setup),
+                 FirstMove(first).value, int(thread), rows.stamp(now), rows.stamp(expires_at)))
+            challenge_id = cursor.lastrowid
+            slots = [*named, *[None] * (places - len(named))]
+            await db.executemany(
+                "INSERT INTO challenge_invitees (challenge_id, slot, user_id) VALUES (?, ?, ?)",
+                [(challenge_id, slot, user_id) for slot, user_id in enumerate(slots)])
+            return await _challenge(db, challenge_id)
+
+    async def get_challenge(self, challenge_id: int) -> Challenge:
+        async with self._read() as db:
+            return await _challenge(db, challenge_id)
+
+    async def answer_challenge(self, challenge_id: int, user_id: int, accept: bool,
+                               now: datetime | None = None) -> Challenge:
+        at = rows.stamp(now)
+        async with self._write() as db:
+            challenge = await _challenge(db, challenge_id)
+            _still_pending(challenge, at)
+            slot = next((i.slot for i in challenge.invitees if i.user_id == user_id), None)
+            if slot is None:
+                slot = _open_slot(challenge, user_id, accept)
+            answer = Answer.ACCEPTED if accept else Answer.DECLINED
+            await db.execute(
+                "UPDATE challenge_invitees SET user_id = ?, answer = ?, answered_at = ? "
+                "WHERE challenge_id = ? AND slot = ?",
+                (user_id, answer.value, at, challenge_id, slot))
+            if not accept:
+                await _set_challenge_status(db, challenge_id, ChallengeStatus.DECLINED)
+            return await _challenge(db, challenge_id)
+
+    async def cancel_challenge(self, challenge_id: int) -> Challenge:
+        async with self._write() as db:
+            challenge = await _challenge(db, challenge_id)
+            if challenge.status is not ChallengeStatus.PENDING:
+                raise ChallengeClosed(f"this challenge is already {challenge.status}")
+            await _set_challenge_status(db, challenge_id, ChallengeStatus.CANCELLED)
+            return await _challenge(db, challenge_id)
+
+    async def pending_challenges(self, *, channel_id: int | None = None,
+                                 user_id: int | None = None) -> tuple[Challenge, ...]:
+        where, params = ["status = 'pending'"], []
+        if channel_id is not None:
+            where.append("channel_id = ?")
+            params.append(channel_id)
+        if user_id is not None:
+            where.append("(challenger_id = ? OR id IN "
+                         "(SELECT challenge_id FROM challenge_invitees WHERE user_id = ?))")
+            params += [user_id, user_id]
+        async with self._read() as db:
+            return await _challenges(db, " AND ".join(where), params)
+
+    async def expire_challenges(self, now: datetime | None = None) -> tuple[Challenge, ...]:
+        async with self._write() as db:
+            cursor = await db.execute(
+                "UPDATE challenges SET status = 'expired' "
+                "WHERE status = 'pending' AND expires_at <= ? RETURNING id", (rows.stamp(now),))
+            expired = [row[0] for row in await cursor.fetchall()]
+            if not expired:
+                return ()
+            marks = ", ".join("?" * len(expired))
+            return await _challenges(db, f"id IN ({marks})", expired)
+
+    # --- games and turns ---------------------------------------------------------------
+
+    async def create_game(self, *, guild_id: int, channel_id: int, players: Sequence[Player],
+                          setup: GameSetup, challenge_id: int | None = None,
+                          now: datetime | None = None) -> GameRecord:
+        if len(players) not in (2, 4):
+            raise ValueError("a game has two players, or four for Double TwixT")
+        at = rows.stamp(now)
+        async with self._write() as db:
+            if challenge_id is not None:
+                await _claim_challenge(db, challenge_id)
+            try:
+                cursor = await db.execute(
+                    "INSERT INTO games (guild_id, channel_id, challenge_id, size, rules, swap, "
+                    "handicap, time_control, created_at, updated_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (guild_id, channel_id, challenge_id, *rows.setup_values(setup), at, at))
+            except sqlite3.IntegrityError as error:
+                if "games.channel_id" in str(error):
+                    raise ChannelBusy(channel_id) from None
+                raise
+            game_id = cursor.lastrowid
+            await db.executemany(
+                "INSERT INTO game_seats (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
+                [(game_id, seat, p.user_id, p.name) for seat, p in enumerate(players)])
+            return await _game(db, game_id)
+
+    async def get_game(self, game_id: int) -> GameRecord:
+        async with self._read() as db:
+            return await _game(db, game_id)
+
+    async def load_game(self, game_id: int) -> LoadedGame:
+        async with self._read() as db:
+            game = await _game(db, game_id)
+            cursor = await db.execute(
+                "SELECT number, actor_id, command, played_at FROM turns WHERE game_id = ? "
+                "ORDER BY number", (game_id,))
+            turns = tuple(rows.turn(row) for row in await cursor.fetchall())
+        return LoadedGame(game, turns)
+
+    async def active_game(self, channel_id: int) -> GameRecord | None:
+        async with self._read() as db:
+            games = await _games(db, "channel_id = ? AND status = 'active'", [channel_id], 1)
+        return games[0] if games else None
+
+    async def list_games(self, *, user_id: int | None = None, channel_id: int | None = None,
+                         guild_id: int | None = None, status: GameStatus | None = None,
+                         limit: int = 20, before_id: int | None = None
+                         ) -> tuple[GameRecord, ...]:
+        where, params = ["1"], []
+        for condition, value in (
+                ("id IN (SELECT game_id FROM game_seats WHERE user_id = ?)", user_id),
+                ("channel_id = ?", channel_id), ("guild_id = ?", guild_id),
+                ("status = ?", None if status is None else GameStatus(status).value),
+                ("id < ?", before_id)):
+            if value is not None:
+                where.append(condition)
+                params.append(value)
+        async with self._read() as db:
+            return await _games(db, " AND ".join(where), params, limit)
+
+    async def append_turn(self, game_id: int, expected_version: int, actor_id: int,
+                          command: str, *, finish: GameResult | None = None,
+                          now: datetime | None = None) -> int:
+        at = rows.stamp(now)
+        async with self._write() as db:
+            await _advance(db, game_id, expected_version, at, step=1)
+            await db.execute(
+                "INSERT INTO turns (game_id, number, actor_id, command, played_at) "
+                "VALUES (?, ?, ?, ?, ?)", (game_id, expected_version + 1, actor_id, command, at))
+            if finish is not None:
+                await _finish(db, game_id, finish, at)
+        return expected_version + 1
+
+    async def finish_game(self, game_id: int, expected_version: int, result: GameResult,
+                          now: datetime | None = None) -> GameRecord:
+        at = rows.stamp(now)
+        async with self._write() as db:
+            await _advance(db, game_id, expected_version, at, step=0)
+            await _finish(db, game_id, result, at)
+            return await _game(db, game_id)
+
+    # --- offers ------------------------------------------------------------------------
+
+    async def make_offer(self, game_id: int, kind: OfferKind, user_id: int, at_version: int,
+                         now: datetime | None = None) -> Offer:
+        row = (game_id, OfferKind(kind).value, user_id, at_version, rows.stamp(now))
+        async with self._write() as db:
+            await _advance(db, game_id, at_version, None, step=0)
+            await db.execute("INSERT OR REPLACE INTO offers (game_id, kind, user_id, "
+                             "at_version, created_at) VALUES (?, ?, ?, ?, ?)", row)
+        return rows.offer(row)
+
+    async def open_offers(self, game_id: int) -> tuple[Offer, ...]:
+        async with self._read() as db:
+            cursor = await db.execute(
+                "SELECT game_id, kind, user_id, at_version, created_at FROM offers "
+                "WHERE game_id = ? ORDER BY created_at", (game_id,))
+            return tuple(rows.offer(row) for row in await cursor.fetchall())
+
+    async def close_offer(self, game_id: int, kind: OfferKind) -> Offer | None:
+        async with self._write() as db:
+            cursor = await db.execute(
+                "DELETE FROM offers WHERE game_id = ? AND kind = ? "
+                "RETURNING game_id, kind, user_id, at_version, created_at",
+                (game_id, OfferKind(kind).value))
+            row = await cursor.fetchone()
+        return None if row is None else rows.offer(row)
+
+    # --- settings, preferences, stats --------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        async with self._read() as db:
+            return await _settings(db, "guild_settings", "guild_id", guild_id, GuildSettings)
+
+    async def update_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
+        async with self._write() as db:
+            return await _update_settings(db, "guild_settings", "guild_id", guild_id,
+                                          GuildSettings, changes)
+
+    async def user_prefs(self, user_id: int) -> UserPrefs:
+        async with self._read() as db:
+            return await _settings(db, "user_prefs", "user_id", user_id, UserPrefs)
+
+    async def update_user_prefs(self, user_id: int, **changes: Any) -> UserPrefs:
+        async with self._write() as db:
+            return await _update_settings(db, "user_prefs", "user_id", user_id, UserPrefs,
+                                          changes)
+
+    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
+        async with self._read() as db:
+            found = await _stats(db, guild_id, [user_id])
+        return found.get(user_id, PlayerStats(guild_id, user_id))
+
+    async def leaderboard(self, guild_id: int, limit: int = 10) -> tuple[PlayerStats, ...]:
+        async with self._read() as db:
+            cursor = await db.execute(
+                "SELECT user_id FROM ratings WHERE guild_id = ? "
+                "ORDER BY rating DESC, user_id LIMIT ?", (guild_id, limit))
+            ranked = [row[0] for row in await cursor.fetchall()]
+            found = await _stats(db, guild_id, ranked)
+        return tuple(found[user_id] for user_id in ranked)
+
+
+def _reraise(error: BaseException) -> None:
+    """Turn SQLite's own failures (corruption, disk full, ...) into our one-line error."""
+    if isinstance(error, sqlite3.DatabaseError) and not isinstance(error, sqlite3.IntegrityError):
+        raise DatabaseError(f"the database failed: {error}") from error
+
+
+# --- reading records (used inside a transaction of either connection) --------------------
+
+async def _game(db: aiosqlite.Connection, game_id: int) -> GameRecord:
+    games = await _games(db, "id = ?", [game_id], 1)
+    if not games:
+        raise NotFound(f"there is no game {game_id}")
+    return games[0]
+
+
+async def _games(db: aiosqlite.Connection, where: str, params: Sequence[Any],
+                 limit: int) -> tuple[GameRecord, ...]:
+    cursor = await db.execute(f"SELECT {rows.GAME_COLUMNS} FROM games WHERE {where} "
+                              "ORDER BY id DESC LIMIT ?", [*params, limit])
+    found = await cursor.fetchall()
+    seats = await _children(db, "game_seats", "game_id", _SEAT_COLUMNS, "seat",
+                            [row[0] for row in found])
+    return tuple(rows.game(row, seats.get(row[0], [])) for row in found)
+
+
+async def _challenge(db: aiosqlite.Connection, challenge_id: int) -> Challenge:
+    found = await _challenges(db, "id = ?", [challenge_id])
+    if not found:
+        raise NotFound(f"there is no challenge {challenge_id}")
+    return found[0]
+
+
+async def _challenges(db: aiosqlite.Connection, where: str,
+                      params: Sequence[Any]) -> tuple[Challenge, ...]:
+    cursor = await db.execute(f"SELECT {rows.CHALLENGE_COLUMNS} FROM challenges "
+                              f"WHERE {where} ORDER BY id", params)
+    found = await cursor.fetchall()
+    invitees = await _children(db, "challenge_invitees", "challenge_id", _INVITEE_COLUMNS,
+                               "slot", [row[0] for row in found])
+    return tuple(rows.challenge(row, invitees.get(row[0], [])) for row in found)
+
+
+async def _children(db: aiosqlite.Connection, table: str, parent: str, columns: str,
+                    order: str, parent_ids: Sequence[int]) -> dict[int, list[Any]]:
+    """The rows of `table` belonging to each parent id, in `order`, by parent id."""
+    if not parent_ids:
+        return {}
+    marks = ", ".join("?" * len(parent_ids))
+    cursor = await db.execute(f"SELECT {parent}, {columns} FROM {table} "
+                              f"WHERE {parent} IN ({marks}) ORDER BY {parent}, {order}",
+                              list(parent_ids))
+    children: dict[int, list[Any]] = {}
+    for row in await cursor.fetchall():
+        children.setdefault(row[0], []).append(row[1:])
+    return children
+
+
+async def _stats(db: aiosqlite.Connection, guild_id: int,
+                 user_ids: Sequence[int]) -> dict[int, PlayerStats]:
+    """Counts from the finished games (aborted ones count nowhere) and the stored rating."""
+    if not user_ids:
+        return {}
+    marks = ", ".join("?" * len(user_ids))
+    cursor = await db.execute(
+        "SELECT s.user_id, count(*), sum(s.winner), "
+        "sum(g.result <> 'draw' AND s.winner = 0), sum(g.result = 'draw') "
+        "FROM game_seats s JOIN games g ON g.id = s.game_id "
+        "WHERE g.guild_id = ? AND g.status = 'finished' AND g.result <> 'aborted' "
+        f"AND s.user_id IN ({marks}) GROUP BY s.user_id", [guild_id, *user_ids])
+    counts = {row[0]: row[1:] for row in await cursor.fetchall()}
+    cursor = await db.execute(f"SELECT user_id, rating, rated_games FROM ratings "
+                              f"WHERE guild_id = ? AND user_id IN ({marks})",
+                              [guild_id, *user_ids])
+    ratings = {row[0]: row[1:] for row in await cursor.fetchall()}
+    return {user_id: PlayerStats(guild_id, user_id, *counts.get(user_id, (0, 0, 0, 0)),
+                                 *ratings.get(user_id, (None, 0)))
+            for user_id in user_ids if user_id in counts or user_id in ratings}
+
+
+async def _settings(db: aiosqlite.Connection, table: str, owner: str, owner_id: int,
+                    kind: type[rows.Settings]) -> rows.Settings:
+    cursor = await db.execute(f"SELECT key, value FROM {table} WHERE {owner} = ?",
+                              (owner_id,))
+    return rows.settings(kind, dict(await cursor.fetchall()))
+
+
+async def _update_settings(db: aiosqlite.Connection, table: str, owner: str, owner_id: int,
+                           kind: type[rows.Settings], changes: dict[str, Any]) -> rows.Settings:
+    encoded = rows.checked_changes(await _settings(db, table, owner, owner_id, kind), changes)
+    await db.executemany(f"INSERT OR REPLACE INTO {table} ({owner}, key, value) "
+                         "VALUES (?, ?, ?)",
+                         [(owner_id, key, value) for key, value in encoded.items()])
+    return await _settings(db, table, owner, owner_id, kind)
+
+
+# --- writing (inside a write transaction) ------------------------------------------------
+
+async def _advance(db: aiosqlite.Connection, game_id: int, expected_version: int,
+                   at: str | None, *, step: int) -> None:
+    """The optimistic-concurrency check: move an active game at `expected_version` on by `step`.
+
+    Done as one guarded UPDATE, so the check and the change cannot be separated. `at` None
+    leaves `updated_at` (the time of the last move) alone.
+    """
+    cursor = await db.execute(
+        "UPDATE games SET version = version + ?, updated_at = coalesce(?, updated_at) "
+        "WHERE id = ? AND version = ? AND status = 'active'",
+        (step, at, game_id, expected_version))
+    if cursor.rowcount == 1:
+        return
+    cursor = await db.execute("SELECT version, status FROM games WHERE id = ?", (game_id,))
+    row = await cursor.fetchone()
+    if row is None:
+        raise NotFound(f"there is no game {game_id}")
+    if row[1] != GameStatus.ACTIVE:
+        raise GameFinished(game_id)
+    raise StaleVersion(game_id, expected_version, row[0])
+
+
+async def _finish(db: aiosqlite.Connection, game_id: int, result: GameResult, at: str) -> None:
+    cursor = await db.execute(
+        "UPDATE games SET status = 'finished', result = ?, reason = ?, finished_at = ? "
+        "WHERE id = ? RETURNING guild_id", (Result(result.result).value, result.reason, at,
+                                            game_id))
+    (guild_id,) = await cursor.fetchone()
+    if result.winners:
+        marks = ", ".join("?" * len(result.winners))
+        cursor = await db.execute(f"UPDATE game_seats SET winner = 1 WHERE game_id = ? "
+                                  f"AND user_id IN ({marks})", (game_id, *result.winners))
+        if cursor.rowcount != len(set(result.winners)):
+            raise ValueError("every winner must have a seat in the game")
+    await db.execute("DELETE FROM offers WHERE game_id = ?", (game_id,))
+    await db.executemany(
+        "INSERT INTO ratings (guild_id, user_id, rating, rated_games, updated_at) "
+        "VALUES (?, ?, ?, 1, ?) ON CONFLICT (guild_id, user_id) DO UPDATE SET "
+        "rating = excluded.rating, rated_games = rated_games + 1, updated_at = excluded.updated_at",
+        [(guild_id, user_id, rating, at) for user_id, rating in result.ratings])
+
+
+def _still_pending(challenge: Challenge, at: str) -> None:
+    if challenge.status is not ChallengeStatus.PENDING:
+        raise ChallengeClosed(f"this challenge is already {challenge.status}")
+    if rows.stamp(challenge.expires_at) <= at:
+        raise ChallengeClosed("this challenge has expired")
+
+
+def _open_slot(challenge: Challenge, user_id: int, accept: bool) -> int:
+    """The open place a user who was not named takes by accepting."""
+    if user_id == challenge.challenger_id:
+        raise NotInvited("you cannot answer your own challenge")
+    if not accept:
+        raise NotInvited("you were not invited: there is nothing to decline")
+    slot = next((i.slot for i in challenge.invitees if i.user_id is None), None)
+    if slot is None:
+        raise NotInvited("every place in this challenge is taken")
+    return slot
+
+
+async def _set_challenge_status(db: aiosqlite.Connection, challenge_id: int,
+                                status: ChallengeStatus) -> None:
+    await db.execute("UPDATE challenges SET status = ? WHERE id = ?",
+                     (status.value, challenge_id))
+
+
+async def _claim_challenge(db: aiosqlite.Connection, challenge_id: int) -> None:
+    challenge = await _challenge(db, challenge_id)
+    if challenge.status is not ChallengeStatus.PENDING:
+        raise ChallengeClosed(f"this challenge is already {challenge.status}")
+    await _set_challenge_status(db, challenge_id, ChallengeStatus.ACCEPTED)
