@@ -7,7 +7,9 @@ An illegal command raises `IllegalMove` and leaves the game exactly as it was.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
+from functools import cached_property
+from typing import NamedTuple
 
 from rules.errors import IllegalMove, TwixtError
 from rules.geometry import Geometry, geometry, parse_size
@@ -32,23 +34,81 @@ class GameOptions:
         return f"{self.cols}x{self.rows}"
 
 
-@dataclass(frozen=True)
+class _Changes:
+    """The board changes of one turn in the order made, so that they can be taken back.
+
+    Steps: ("peg+", hole, colour, seat), ("peg-", hole, colour, seat), ("link+", id, colour),
+    ("link-", id, colour).
+    """
+
+    __slots__ = ("placed", "steps")
+
+    def __init__(self) -> None:
+        self.placed: int | None = None
+        self.steps: list[tuple] = []
+
+    def of_kind(self, kind: str) -> list[tuple]:
+        return [step for step in self.steps if step[0] == kind]
+
+
 class Turn:
-    """One applied command: who, what (canonical text), and what it changed on the board."""
+    """One applied command: who, what (canonical text), and what it changed on the board.
 
-    seat: int
-    player: str
-    colour: Colour
-    text: str
-    placed: Hole | None = None
-    links_added: tuple[Link, ...] = ()
-    links_removed: tuple[Link, ...] = ()
-    pegs_removed: tuple[Peg, ...] = ()
-    actions: tuple[Action, ...] = ()
+    A turn is made for every peg of every playout, so its friendly views (holes, links, the
+    canonical text) are worked out only when first asked for.
+    """
+
+    def __init__(self, seat: int, player: str, colour: Colour, command: Command,
+                 geo: Geometry, changes: _Changes) -> None:
+        self.seat = seat
+        self.player = player
+        self.colour = colour
+        self.command = command
+        self._geo = geo
+        self._changes = changes
+
+    def __repr__(self) -> str:
+        return f"Turn({self.player}: {self.text})"
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        return self.command.actions
+
+    @cached_property
+    def placed(self) -> Hole | None:
+        placed = self._changes.placed
+        return None if placed is None else self._geo.hole(placed)
+
+    @cached_property
+    def links_added(self) -> tuple[Link, ...]:
+        return tuple(_link(self._geo, lid, c) for _k, lid, c in self._changes.of_kind("link+"))
+
+    @cached_property
+    def links_removed(self) -> tuple[Link, ...]:
+        return tuple(_link(self._geo, lid, c) for _k, lid, c in self._changes.of_kind("link-"))
+
+    @cached_property
+    def pegs_removed(self) -> tuple[Peg, ...]:
+        return tuple(Peg(self._geo.hole(idx), colour, seat)
+                     for _k, idx, colour, seat in self._changes.of_kind("peg-"))
+
+    @cached_property
+    def text(self) -> str:
+        """The command in canonical notation, every link made written out (the automatic
+        ones of pp and `link all` included), so that replaying the text needs no defaults."""
+        command, placed = self.command, self.placed
+        if placed is None:
+            return str(command)
+        targets = tuple(_target_from(link, placed) for link in self.links_added)
+        return str(Command(command.removals, Placement(placed, targets), command.actions))
 
 
-@dataclass(frozen=True)
-class _State:
+def _link(geo: Geometry, lid: int, colour: Colour) -> Link:
+    a, b = geo.link_ends[lid]  # type: ignore[misc]
+    return Link(geo.holes[a], geo.holes[b], colour)
+
+
+class _State(NamedTuple):
     """Everything besides the board that a turn may change; restored wholesale by undo."""
 
     to_move: int = 0
@@ -61,15 +121,8 @@ class _State:
     moves: int = 0
 
 
-@dataclass
-class _Changes:
-    """The board changes of the turn being applied, in order, so they can be taken back."""
-
-    placed: int | None = None
-    links_added: list[int] = field(default_factory=list)
-    links_removed: list[tuple[int, Colour]] = field(default_factory=list)
-    pegs_removed: list[tuple[int, Colour, int]] = field(default_factory=list)
-    order: list[tuple[str, int]] = field(default_factory=list)
+#: colour of even and odd seats, before and after a swap
+_SEAT_COLOURS = {False: (Colour.RED, Colour.BLACK), True: (Colour.BLACK, Colour.RED)}
 
 
 def _check_names(players: tuple[str, ...]) -> None:
@@ -80,6 +133,13 @@ def _check_names(players: tuple[str, ...]) -> None:
             raise TwixtError(f"“{name}” cannot be a player name (no : , # or empty names)")
     if len({name.casefold() for name in players}) != len(players):
         raise TwixtError("every player needs a different name")
+
+
+def _target_from(link: Link, placed: Hole) -> LinkTarget:
+    """How a link is written after the new peg: its other end, or both ends of an older pair."""
+    if placed in link.ends:
+        return link.b if link.a == placed else link.a
+    return (link.a, link.b)
 
 
 class Game:
@@ -107,7 +167,7 @@ class Game:
         self.geometry: Geometry = geometry(cols, rows - handicap)
         self.position = Position(self.geometry)
         self._state = _State()
-        self._history: list[tuple[Turn, _Changes, _State]] = []
+        self._history: list[tuple[Turn, _State]] = []
         #: extra record tags (e.g. TimeControl) carried through import and export
         self.tags: dict[str, str] = {}
 
@@ -127,8 +187,7 @@ class Game:
 
     def colour_of_seat(self, seat: int) -> Colour:
         """The colour a seat plays now (a swap exchanges them)."""
-        base = Colour.RED if seat % 2 == 0 else Colour.BLACK
-        return base.opponent if self._state.swapped else base
+        return _SEAT_COLOURS[self._state.swapped][seat % 2]
 
     def seat_of(self, player: str) -> int:
         """The seat of a player by name (case-insensitive)."""
@@ -174,7 +233,7 @@ class Game:
 
     @property
     def history(self) -> tuple[Turn, ...]:
-        return tuple(turn for turn, _c, _s in self._history)
+        return tuple(turn for turn, _before in self._history)
 
     @property
     def last_turn(self) -> Turn | None:
@@ -220,7 +279,23 @@ class Game:
         """The holes the player to move may place a peg in."""
         if self.is_over:
             return []
-        return [self.geometry.hole(i) for i in self._open_holes(self.turn)]
+        holes = self.geometry.holes
+        return [holes[i] for i in self._open_holes(self.turn)]
+
+    def legal_placement_bits(self) -> int:
+        """The legal placements as a bitboard: bit `row * cols + col` is set for each hole.
+
+        For engines and playouts that pick holes by the thousand; `legal_placements()` is the
+        friendly form.
+        """
+        return 0 if self._state.outcome else self._free_mask(self.turn)
+
+    def can_place(self, hole: Hole) -> bool:
+        """Whether the player to move may place a peg at `hole` now (cheap: one bit test)."""
+        geo = self.geometry
+        if self._state.outcome or not (0 <= hole.col < geo.cols and 0 <= hole.row < geo.rows):
+            return False
+        return bool((self._free_mask(self.turn) >> (hole.row * geo.cols + hole.col)) & 1)
 
     def legal_links(self, hole: Hole) -> list[Link]:
         """The links that the owner of the peg at `hole` could add from it now."""
@@ -263,16 +338,17 @@ class Game:
         except IllegalMove:
             self._take_back(changes, before)
             raise
-        turn = self._turn_record(seat, command, changes)
-        self._history.append((turn, changes, before))
+        turn = Turn(seat, self.players[seat], self.colour_of_seat(seat), command, self.geometry,
+                    changes)
+        self._history.append((turn, before))
         return turn
 
     def undo(self) -> Turn:
         """Take back the last applied command, restoring the exact earlier state."""
         if not self._history:
             raise IllegalMove("there is no turn to take back")
-        turn, changes, before = self._history.pop()
-        self._take_back(changes, before)
+        turn, before = self._history.pop()
+        self._take_back(turn._changes, before)
         return turn
 
     def copy(self) -> Game:
@@ -314,13 +390,11 @@ class Game:
         idx = self._own_peg(target, colour)
         for lid in pos.links_of(idx):
             self._take_link(lid, changes)
-        changes.pegs_removed.append((idx, colour, pos.peg_seat[idx]))
-        changes.order.append(("peg-", idx))
+        changes.steps.append(("peg-", idx, colour, pos.peg_seat[idx]))
         pos.remove_peg(idx)
 
     def _take_link(self, lid: int, changes: _Changes) -> None:
-        changes.links_removed.append((lid, self.position.links[lid]))
-        changes.order.append(("link-", lid))
+        changes.steps.append(("link-", lid, self.position.links[lid]))
         self.position.remove_link(lid)
 
     def _place(self, placement: Placement, seat: int, changes: _Changes) -> None:
@@ -332,17 +406,18 @@ class Game:
             raise IllegalMove(f"{placement.hole} is in {colour.opponent.title}'s border row")
         pos.place_peg(idx, colour, seat)
         changes.placed = idx
-        changes.order.append(("peg+", idx))
+        changes.steps.append(("peg+", idx, colour, seat))
         for target in placement.links:
             a, b = target if isinstance(target, tuple) else (placement.hole, target)
             self._add_link(a, b, colour, changes)
-        if self.rules is RuleSet.PP:
+        if self.rules is RuleSet.PP or placement.link_all:
             for lid in self._linkable(idx, colour):
                 self._record_link(lid, colour, changes)
         state = self._state
-        self._state = replace(state, to_move=(seat + 1) % len(self.players),
-                              privilege_window=seat, draw_offer_team=None,
-                              placements=state.placements + 1, moves=state.moves + 1)
+        # built directly rather than with _replace: this runs for every peg of every playout
+        self._state = _State((seat + 1) % len(self.players), seat, state.swapped,
+                             state.privilege_used, None, state.outcome,
+                             state.placements + 1, state.moves + 1)
 
     def _add_link(self, a: Hole, b: Hole, colour: Colour, changes: _Changes) -> None:
         ia, ib = self._own_peg(a, colour), self._own_peg(b, colour)
@@ -362,8 +437,7 @@ class Game:
 
     def _record_link(self, lid: int, colour: Colour, changes: _Changes) -> None:
         self.position.add_link(lid, colour)
-        changes.links_added.append(lid)
-        changes.order.append(("link+", lid))
+        changes.steps.append(("link+", lid, colour))
 
     def _act(self, action: Action, seat: int) -> None:
         state, colour = self._state, self.colour_of_seat(seat)
@@ -373,7 +447,7 @@ class Game:
                 raise IllegalMove("swap is off in this game")
             if state.moves != 1 or state.to_move != seat:
                 raise IllegalMove("swap is only possible as the second move")
-            self._state = replace(state, swapped=True, to_move=(seat + 1) % len(self.players),
+            self._state = state._replace(swapped=True, to_move=(seat + 1) % len(self.players),
                                   privilege_window=seat, moves=state.moves + 1)
         elif action is Action.PRIVILEGE:
             self._privilege(seat)
@@ -390,7 +464,7 @@ class Game:
             if state.draw_offer_team is not None:
                 self._end(Reason.AGREEMENT, None)
             else:
-                self._state = replace(state, draw_offer_team=team)
+                self._state = state._replace(draw_offer_team=team)
         elif action is Action.ACCEPT_DRAW or action is Action.DECLINE_DRAW:
             verb = action.value.split()[0]
             if state.draw_offer_team is None:
@@ -400,7 +474,7 @@ class Game:
             if action is Action.ACCEPT_DRAW:
                 self._end(Reason.AGREEMENT, None)
             else:
-                self._state = replace(state, draw_offer_team=None)
+                self._state = state._replace(draw_offer_team=None)
 
     def _privilege(self, seat: int) -> None:
         state = self._state
@@ -415,7 +489,7 @@ class Game:
                               "moved, can call privilege")
         used = list(state.privilege_used)
         used[seat % 2] = True
-        self._state = replace(state, to_move=(seat + 2) % 4, privilege_window=None,
+        self._state = state._replace(to_move=(seat + 2) % 4, privilege_window=None,
                               privilege_used=(used[0], used[1]))
 
     def _check_end(self, mover: int, placed: bool) -> None:
@@ -433,46 +507,26 @@ class Game:
 
     def _end(self, reason: Reason, winner: Colour | None) -> None:
         winners = self.players_of(winner) if winner else ()
-        self._state = replace(self._state, outcome=Outcome(reason, winner, winners))
+        self._state = self._state._replace(outcome=Outcome(reason, winner, winners))
 
     def _take_back(self, changes: _Changes, before: _State) -> None:
         pos = self.position
-        removed_links = dict(changes.links_removed)
-        removed_pegs = {idx: (colour, seat) for idx, colour, seat in changes.pegs_removed}
-        for kind, idx in reversed(changes.order):
+        for kind, idx, colour, *seat in reversed(changes.steps):
             if kind == "link+":
                 pos.remove_link(idx)
             elif kind == "peg+":
                 pos.remove_peg(idx)
             elif kind == "link-":
-                pos.add_link(idx, removed_links[idx])
+                pos.add_link(idx, colour)
             else:
-                pos.place_peg(idx, *removed_pegs[idx])
+                pos.place_peg(idx, colour, seat[0])
         pos.forget_derived()
         self._state = before
 
     # --- helpers -----------------------------------------------------------------------
 
-    def _turn_record(self, seat: int, command: Command, changes: _Changes) -> Turn:
-        pos, geo = self.position, self.geometry
-        colour = self.colour_of_seat(seat)
-        placed = geo.hole(changes.placed) if changes.placed is not None else None
-        added = tuple(self._link(lid, pos.links[lid]) for lid in changes.links_added)
-        if self.rules is RuleSet.PP and placed is not None:
-            # record every link actually made, so the notation shows the automatic ones too
-            targets = tuple(link.b if link.a == placed else link.a for link in added)
-            command = replace(command, placement=Placement(placed, targets))
-        return Turn(
-            seat=seat, player=self.players[seat], colour=colour, text=str(command),
-            placed=placed, links_added=added,
-            links_removed=tuple(self._link(lid, c) for lid, c in changes.links_removed),
-            pegs_removed=tuple(Peg(geo.hole(i), c, s) for i, c, s in changes.pegs_removed),
-            actions=command.actions,
-        )
-
     def _link(self, lid: int, colour: Colour) -> Link:
-        a, b = self.geometry.link_ends[lid]  # type: ignore[misc]
-        return Link(self.geometry.hole(a), self.geometry.hole(b), colour)
+        return _link(self.geometry, lid, colour)
 
     def _link_between(self, a: Hole, b: Hole) -> int | None:
         return self.geometry.link_id(self.geometry.index(a), self.geometry.index(b))
@@ -494,16 +548,8 @@ class Game:
 
     def _free_mask(self, colour: Colour) -> int:
         """Bitboard of the empty holes `colour` may place in."""
-        geo, pos = self.geometry, self.position
-        first, second = geo.border_masks[colour.opponent]
-        taken = pos.peg_bits[Colour.RED] | pos.peg_bits[Colour.BLACK]
-        return geo.all_mask & ~taken & ~(first | second)
+        return self.geometry.placeable[colour] & ~self.position.occupied
 
     def _open_holes(self, colour: Colour) -> list[int]:
-        free = self._free_mask(colour)
-        holes = []
-        while free:
-            low = free & -free
-            holes.append(low.bit_length() - 1)
-            free ^= low
-        return holes
+        bits = format(self._free_mask(colour), "b")[::-1]
+        return [i for i, bit in enumerate(bits) if bit == "1"]

@@ -22,7 +22,8 @@ KNIGHT_STEPS: tuple[tuple[int, int], ...] = (
 )
 #: The four steps that go to a higher hole index (row-major); a link is stored from its lower end.
 FORWARD_STEPS: tuple[int, ...] = tuple(i for i, (dc, dr) in enumerate(KNIGHT_STEPS) if dr > 0)
-_OPPOSITE_STEP = {i: KNIGHT_STEPS.index((-dc, -dr)) for i, (dc, dr) in enumerate(KNIGHT_STEPS)}
+#: for each step, the step that goes back
+OPPOSITE_STEP = {i: KNIGHT_STEPS.index((-dc, -dr)) for i, (dc, dr) in enumerate(KNIGHT_STEPS)}
 
 
 def segments_cross(p1: tuple[int, int], p2: tuple[int, int],
@@ -63,6 +64,8 @@ class Geometry:
     cols: int
     rows: int
     on_board: tuple[bool, ...]
+    #: per index: its Hole, made once so that listing holes creates no objects
+    holes: tuple[Hole, ...]
     #: per link id: (lower hole, upper hole) or None where the link would leave the board
     link_ends: tuple[tuple[int, int] | None, ...]
     #: per link id: ids of the link positions that cross it (at most 9)
@@ -72,6 +75,8 @@ class Geometry:
     #: bitboards
     all_mask: int
     border_masks: dict[Colour, tuple[int, int]]
+    #: per colour: the holes it may ever place in (all but the opponent's border rows)
+    placeable: dict[Colour, int]
     #: per step: holes whose knight step stays on the board, and the index shift of that step
     step_masks: tuple[int, ...]
     step_shifts: tuple[int, ...]
@@ -90,7 +95,7 @@ class Geometry:
         return idx
 
     def hole(self, index: int) -> Hole:
-        return Hole(index % self.cols, index // self.cols)
+        return self.holes[index]
 
     def link_id(self, a: int, b: int) -> int | None:
         """The link id joining holes a and b, or None when they are not a knight's move apart."""
@@ -103,8 +108,6 @@ class Geometry:
         first, second = self.border_masks[colour]
         return bool(((first | second) >> index) & 1)
 
-    def opposite_step(self, step: int) -> int:
-        return _OPPOSITE_STEP[step]
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -171,7 +174,7 @@ def geometry(cols: int, rows: int) -> Geometry:
                 other = at(c + dc, r + dr)
                 if other is None:
                     continue
-                lower, upper_step = (idx, step) if other > idx else (other, _OPPOSITE_STEP[step])
+                lower, upper_step = (idx, step) if other > idx else (other, OPPOSITE_STEP[step])
                 lid = 4 * lower + FORWARD_STEPS.index(upper_step)
                 row.append((other, lid, step))
         neighbours.append(tuple(row))
@@ -189,18 +192,23 @@ def geometry(cols: int, rows: int) -> Geometry:
         step_masks.append(mask(lambda c, r, dc=dc, dr=dr: at(c + dc, r + dr) is not None))
         step_shifts.append(dr * cols + dc)
 
+    all_mask = mask(lambda c, r: True)
+    red_border = mask(lambda c, r: r in (0, rows - 1))
+    black_border = mask(lambda c, r: c in (0, cols - 1))
     return Geometry(
         cols=cols,
         rows=rows,
         on_board=on_board,
+        holes=tuple(Hole(i % cols, i // cols) for i in range(count)),
         link_ends=tuple(link_ends),
         crossings=tuple(crossings),
         neighbours=tuple(neighbours),
-        all_mask=mask(lambda c, r: True),
+        all_mask=all_mask,
         border_masks={
             Colour.RED: (mask(lambda c, r: r == 0), mask(lambda c, r: r == rows - 1)),
             Colour.BLACK: (mask(lambda c, r: c == 0), mask(lambda c, r: c == cols - 1)),
         },
+        placeable={Colour.RED: all_mask & ~black_border, Colour.BLACK: all_mask & ~red_border},
         step_masks=tuple(step_masks),
         step_shifts=tuple(step_shifts),
     )

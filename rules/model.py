@@ -18,13 +18,19 @@ class Colour(enum.Enum):
     RED = "red"
     BLACK = "black"
 
-    @property
-    def opponent(self) -> Colour:
-        return Colour.BLACK if self is Colour.RED else Colour.RED
+    #: the other colour; a plain attribute (set below) because it is read on every move
+    opponent: Colour
+
+    # members are singletons: identity hashing is correct and much cheaper than Enum's
+    __hash__ = object.__hash__
 
     @property
     def title(self) -> str:
         return self.value.capitalize()
+
+
+Colour.RED.opponent = Colour.BLACK
+Colour.BLACK.opponent = Colour.RED
 
 
 class RuleSet(enum.Enum):

@@ -40,11 +40,12 @@ class Placement:
 
     hole: Hole
     links: tuple[LinkTarget, ...] = ()
+    #: `G6 link all`: also every other legal link of the new peg (pp does this always)
+    link_all: bool = False
 
     def __str__(self) -> str:
-        if not self.links:
-            return str(self.hole)
-        return f"{self.hole} link " + " ".join(_target_text(t) for t in self.links)
+        targets = [_target_text(t) for t in self.links] + (["all"] if self.link_all else [])
+        return f"{self.hole} link {' '.join(targets)}" if targets else str(self.hole)
 
 
 @dataclass(frozen=True)
@@ -144,10 +145,11 @@ def _placement(words: list[str]) -> Placement:
     rest = words[1:]
     if rest and rest[0] != "link":
         raise IllegalMove(f"after {hole} write link and the pegs to link, like {hole} link E5")
-    targets = [_target(w) for w in rest if w != "link"]
-    if rest and not targets:
+    words = [w for w in rest if w != "link"]
+    if rest and not words:
         raise IllegalMove(f"link to what? write {hole} link E5")
-    return Placement(hole, tuple(targets))
+    targets = tuple(_target(w) for w in words if w != "all")
+    return Placement(hole, targets, link_all="all" in words)
 
 
 def _looks_like_hole(word: str) -> bool:

@@ -11,12 +11,19 @@
 
 from __future__ import annotations
 
-from rules.geometry import FORWARD_STEPS, Geometry
+from typing import NamedTuple
+
+from rules.geometry import FORWARD_STEPS, OPPOSITE_STEP, Geometry
 from rules.model import Colour, RuleSet
 
 _COLOURS = (Colour.RED, Colour.BLACK)
-#: A path of knight steps: ((hole, step taken from it), ...) and the final hole.
-Path = tuple[tuple[tuple[int, int], ...], int]
+
+
+class Path(NamedTuple):
+    """An open path as bitboards: its holes, and per knight step the holes it steps from."""
+
+    holes: int
+    steps_from: tuple[tuple[int, int], ...]   # (step, bitboard of holes it is taken from)
 
 
 class Position:
@@ -29,6 +36,7 @@ class Position:
         self.peg_seat: list[int] = [-1] * count
         self.links: dict[int, Colour] = {}
         self.peg_bits = {Colour.RED: 0, Colour.BLACK: 0}
+        self.occupied = 0
         self.cross_count = {c: [0] * (4 * count) for c in _COLOURS}
         # allow[c][step]: holes from which `step` is not crossed by a link of c's opponent
         self.allow = {c: list(geo.step_masks) for c in _COLOURS}
@@ -42,6 +50,7 @@ class Position:
         other.peg_seat = self.peg_seat.copy()
         other.links = self.links.copy()
         other.peg_bits = self.peg_bits.copy()
+        other.occupied = self.occupied
         other.cross_count = {c: counts.copy() for c, counts in self.cross_count.items()}
         other.allow = {c: masks.copy() for c, masks in self.allow.items()}
         other._dsu = self._dsu.copy() if self._dsu is not None else None
@@ -54,6 +63,7 @@ class Position:
         self.peg_colour[hole] = colour
         self.peg_seat[hole] = seat
         self.peg_bits[colour] |= 1 << hole
+        self.occupied |= 1 << hole
         if self._dsu is not None:
             for virtual, border in zip(self._virtual_nodes(colour), self.geo.border_masks[colour],
                                        strict=True):
@@ -67,6 +77,7 @@ class Position:
         self.peg_colour[hole] = None
         self.peg_seat[hole] = -1
         self.peg_bits[colour] &= ~(1 << hole)
+        self.occupied &= ~(1 << hole)
         self._dsu = None
 
     def add_link(self, lid: int, colour: Colour) -> None:
@@ -88,13 +99,14 @@ class Position:
     def _count_crossings(self, lid: int, colour: Colour, delta: int) -> None:
         counts = self.cross_count[colour]
         allow = self.allow[colour.opponent]
-        geo = self.geo
-        for other in geo.crossings[lid]:
+        link_ends = self.geo.link_ends
+        threshold = 1 if delta > 0 else 0
+        for other in self.geo.crossings[lid]:
             counts[other] += delta
-            if counts[other] == (1 if delta > 0 else 0):
-                lower, upper = geo.link_ends[other]  # type: ignore[misc]
-                step = FORWARD_STEPS[other % 4]
-                back = geo.opposite_step(step)
+            if counts[other] == threshold:
+                lower, upper = link_ends[other]  # type: ignore[misc]
+                step = FORWARD_STEPS[other & 3]
+                back = OPPOSITE_STEP[step]
                 if delta > 0:
                     allow[step] &= ~(1 << lower)
                     allow[back] &= ~(1 << upper)
@@ -110,11 +122,13 @@ class Position:
 
     def blocking_link(self, lid: int, colour: Colour, rules: RuleSet) -> int | None:
         """A standing link that forbids `colour` to place link `lid`, or None."""
-        blockers = [colour.opponent] if rules is RuleSet.PP else list(_COLOURS)
-        if not any(self.cross_count[c][lid] for c in blockers):
+        opponent = colour.opponent
+        own_blocks = rules is RuleSet.CLASSIC
+        if not (self.cross_count[opponent][lid] or (own_blocks and self.cross_count[colour][lid])):
             return None
         for other in self.geo.crossings[lid]:
-            if self.links.get(other) in blockers:
+            owner = self.links.get(other)
+            if owner is opponent or (own_blocks and owner is colour):
                 return other
         return None
 
@@ -138,7 +152,7 @@ class Position:
         return self._witness[colour] is not None
 
     def find_open_path(self, colour: Colour) -> Path | None:
-        """A shortest open path (see `can_still_connect`), searched afresh; None if there is none."""
+        """A shortest open path (see `can_still_connect`) searched afresh, or None."""
         geo = self.geo
         passable = self._passable(colour)
         first, second = geo.border_masks[colour]
@@ -195,26 +209,30 @@ class Position:
         return self.geo.all_mask & ~self.peg_bits[opponent] & ~first & ~second
 
     def _path_still_open(self, colour: Colour, path: Path) -> bool:
-        passable = self._passable(colour)
-        allow = self.allow[colour]
-        steps, last = path
-        if not (passable >> last) & 1:
+        """A handful of bitboard operations, however long the path."""
+        if path.holes & ~self._passable(colour):
             return False
-        return all((passable >> hole) & (allow[step] >> hole) & 1 for hole, step in steps)
+        allow = self.allow[colour]
+        for step, bits in path.steps_from:  # noqa: SIM110 - a loop beats all() on this hot path
+            if bits & ~allow[step]:
+                return False
+        return True
 
     def _trace_back(self, colour: Colour, layers: list[int], end: int) -> Path:
         allow = self.allow[colour]
         shifts = self.geo.step_shifts
-        steps = []
+        steps_from = [0] * 8
         hole = end
+        holes = 1 << end
         for layer in reversed(layers[:-1]):
             for step in range(8):
                 before = hole - shifts[step]
                 if before >= 0 and (layer >> before) & 1 and (allow[step] >> before) & 1:
-                    steps.append((before, step))
+                    steps_from[step] |= 1 << before
+                    holes |= 1 << before
                     hole = before
                     break
-        return tuple(reversed(steps)), end
+        return Path(holes, tuple((step, bits) for step, bits in enumerate(steps_from) if bits))
 
     def _virtual_nodes(self, colour: Colour) -> tuple[int, int]:
         base = len(self.peg_colour) + (0 if colour is Colour.RED else 2)

@@ -1,0 +1,50 @@
+"""Game records: this project's transcript, Little Golem `.tsgf` and T1 `.T1` files.
+
+`load(path)` and `read(text, fmt)` give a `Game`; `write(game, fmt)` gives the text.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rules.errors import RecordError
+from rules.game import Game
+from rules.records import littlegolem, t1, transcript
+
+FORMATS = ("transcript", "lg", "t1")
+_READERS = {"transcript": transcript.read, "lg": littlegolem.read, "t1": t1.read}
+_WRITERS = {"transcript": transcript.write, "lg": littlegolem.write, "t1": t1.write}
+_ENDINGS = {".tsgf": "lg", ".sgf": "lg", ".t1": "t1", ".t1j": "t1"}
+FILE_ENDINGS = {"transcript": ".twixt", "lg": ".tsgf", "t1": ".T1"}
+
+
+def guess_format(filename: str) -> str:
+    """The format a file's ending suggests; anything unknown is read as a transcript."""
+    return _ENDINGS.get(Path(filename).suffix.lower(), "transcript")
+
+
+def read(text: str, fmt: str = "transcript") -> Game:
+    """Replay a record; RecordError names the first line that cannot be played."""
+    if fmt not in _READERS:
+        raise RecordError(0, f"unknown format “{fmt}”: choose one of {', '.join(FORMATS)}")
+    return _READERS[fmt](text)
+
+
+def load(path: str | Path, fmt: str | None = None) -> Game:
+    """Read a record file; the format is guessed from its ending when not given."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig", errors="replace")
+    except OSError as error:
+        raise RecordError(0, f"cannot read {path}: {error.strerror}") from None
+    return read(text, fmt or guess_format(path.name))
+
+
+def write(game: Game, fmt: str = "transcript") -> str:
+    """The record of a game in a format; RecordError when the format cannot hold the game."""
+    if fmt not in _WRITERS:
+        raise RecordError(0, f"unknown format “{fmt}”: choose one of {', '.join(FORMATS)}")
+    return _WRITERS[fmt](game)
+
+
+__all__ = ["FILE_ENDINGS", "FORMATS", "guess_format", "load", "read", "write"]

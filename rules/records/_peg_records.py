@@ -1,0 +1,90 @@
+"""What Little Golem and T1 files share: they record pegs only, and swap by mirroring.
+
+Both formats write a swap as the first peg mirrored across the diagonal; RULES.md maps this to
+our swap by mirroring every later move, so the game is the same game under our swap.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.errors import RecordError, TwixtError
+from rules.game import Game
+from rules.model import Hole
+from rules.notation import Action
+
+
+@dataclass(frozen=True)
+class PegMove:
+    """One entry of a peg record: a hole, `swap`, `resign`, or a draw word, and where it stood."""
+
+    line: int
+    player: int | None     # seat, or None for "whoever is to move"
+    hole: Hole | None = None
+    word: str = ""         # swap | resign | draw | offer
+    offer_draw: bool = False
+
+
+def clean_name(name: str, fallback: str) -> str:
+    """A record's player name made fit for a transcript (no : , #)."""
+    cleaned = " ".join(name.translate(str.maketrans(":,#", "   ")).split())
+    return cleaned or fallback
+
+
+def distinct_names(first: str, second: str) -> tuple[str, str]:
+    return (first, second) if first.casefold() != second.casefold() else (first, f"{second} (2)")
+
+
+def replay(game: Game, moves: list[PegMove], link_all: bool) -> Game:
+    """Play peg-record moves into `game`, mirroring every move after a swap."""
+    mirror = False
+    for move in moves:
+        by = game.players[move.player] if move.player is not None else game.to_move
+        try:
+            if move.hole is not None:
+                hole = move.hole.mirrored() if mirror else move.hole
+                text = f"{hole} link all" if link_all else str(hole)
+                if move.offer_draw:
+                    text += "; offer draw"
+                game.play(text, by=by)
+            elif move.word == "swap":
+                game.play("swap", by=by)
+                mirror = True
+            elif move.word == "resign":
+                game.play("resign", by=by)
+            elif move.word == "draw":
+                other_side_offered = (game.draw_offered_by is not None and by is not None
+                                      and game.draw_offered_by is not game.colour_of_seat(
+                                          game.seat_of(by)))
+                game.play("accept draw" if other_side_offered else "offer draw", by=by)
+        except TwixtError as error:
+            raise RecordError(move.line, str(error)) from None
+    return game
+
+
+def peg_moves(game: Game, fmt_name: str) -> list[tuple[int, str]]:
+    """The game as (seat, entry) pairs in a peg record: holes mirrored after a swap.
+
+    Raises RecordError when the game holds what such a record cannot (four players, removals,
+    a swap on a board that is not square).
+    """
+    if game.is_double:
+        raise RecordError(0, f"{fmt_name} files hold two-player games only")
+    entries: list[tuple[int, str]] = []
+    mirror = False
+    for turn in game.history:
+        if turn.links_removed or turn.pegs_removed:
+            raise RecordError(0, f"{fmt_name} files cannot hold removed pegs or links")
+        if turn.placed is not None:
+            hole = turn.placed.mirrored() if mirror else turn.placed
+            entries.append((turn.seat, str(hole)))
+        if Action.SWAP in turn.actions:
+            if game.options.cols != game.options.rows:
+                raise RecordError(0, f"{fmt_name} files cannot hold a swap on a board "
+                                     "that is not square")
+            mirror = True
+            entries.append((turn.seat, "swap"))
+        for action in turn.actions:
+            if action in (Action.RESIGN, Action.OFFER_DRAW, Action.ACCEPT_DRAW):
+                entries.append((turn.seat, action.value))
+    return entries

@@ -1,0 +1,80 @@
+"""The transcript of RULES.md: tag lines, then one `name: command` line per action."""
+
+from __future__ import annotations
+
+import re
+
+from rules.errors import RecordError, TwixtError
+from rules.game import Game
+from rules.geometry import parse_size
+
+_TAG = re.compile(r'^\[(\w+)\s+"([^"]*)"\]$')
+_YES_NO = {"yes": True, "no": False}
+_KNOWN = {"board", "rules", "swap", "players", "handicap"}
+
+
+def read(text: str) -> Game:
+    """Replay a transcript; RecordError names the first bad line."""
+    tags: dict[str, tuple[int, str, str]] = {}  # lower-case key: (line, key as written, value)
+    game: Game | None = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        tag = _TAG.match(line)
+        if tag:
+            if game is not None:
+                raise RecordError(number, "tags come before the first move")
+            tags[tag.group(1).lower()] = (number, tag.group(1), tag.group(2).strip())
+            continue
+        if game is None:
+            game = _new_game(tags)
+        name, sep, command = line.partition(":")
+        if not sep:
+            raise RecordError(number, "a move line is written name: command")
+        try:
+            game.play(command, by=name)
+        except TwixtError as error:
+            raise RecordError(number, str(error)) from None
+    return game if game is not None else _new_game(tags)
+
+
+def _new_game(tags: dict[str, tuple[int, str, str]]) -> Game:
+    """A game from the tags; the Board tag is the board as played, after any handicap."""
+    values = {key: value for key, (_n, _k, value) in tags.items()}
+    line = 0
+    try:
+        line = tags.get("swap", (0,))[0]
+        swap_text = values.get("swap", "").lower()
+        if swap_text and swap_text not in _YES_NO:
+            raise TwixtError(f"Swap is yes or no, not “{swap_text}”")
+        line = tags.get("handicap", (0,))[0]
+        handicap = values.get("handicap", "0")
+        if not handicap.isdigit():
+            raise TwixtError(f"Handicap is a number of rows, not “{handicap}”")
+        line = tags.get("board", (0,))[0]
+        cols, rows = parse_size(values.get("board", "24x24"))
+        line = min((n for n, _k, _v in tags.values()), default=0)
+        game = Game([p.strip() for p in values.get("players", "Red, Black").split(",")],
+                    size=(cols, rows + int(handicap)), rules=values.get("rules", "classic"),
+                    swap=_YES_NO.get(swap_text), handicap=int(handicap))
+    except TwixtError as error:
+        raise RecordError(line, str(error)) from None
+    game.tags = {key: value for lower, (_n, key, value) in tags.items() if lower not in _KNOWN}
+    return game
+
+
+def write(game: Game) -> str:
+    """The transcript of a game as it now stands; reading it back gives the same game."""
+    opts = game.options
+    lines = [
+        f'[Board "{opts.cols}x{opts.rows}"]',
+        f'[Rules "{opts.rules.value}"]',
+        f'[Swap "{"yes" if opts.swap else "no"}"]',
+        f'[Players "{", ".join(opts.players)}"]',
+    ]
+    if opts.handicap:
+        lines.append(f'[Handicap "{opts.handicap}"]')
+    lines.extend(f'[{key} "{value}"]' for key, value in game.tags.items())
+    lines.extend(f"{turn.player}: {turn.text}" for turn in game.history)
+    return "\n".join(lines) + "\n"
