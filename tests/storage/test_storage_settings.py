@@ -1,0 +1,66 @@
+"""Guild settings, user preferences, stats and ratings."""
+
+import pytest
+from storage_helpers import start_game
+
+from storage import GameResult, GuildSettings, PlayerStats, Result, UserPrefs
+
+
+async def test_settings_and_preferences_start_at_their_defaults(store):
+    assert await store.guild_settings(1) == GuildSettings()
+    assert await store.user_prefs(1) == UserPrefs()
+
+
+async def test_a_changed_setting_is_kept_and_the_others_stay(store):
+    await store.update_guild_settings(1, challenge_expiry_hours=12)
+    changed = await store.update_guild_settings(1, thread_default=True)
+    assert changed == GuildSettings(thread_default=True, challenge_expiry_hours=12)
+    assert await store.guild_settings(1) == changed
+    assert await store.guild_settings(2) == GuildSettings()
+
+
+async def test_a_preference_is_per_user(store):
+    await store.update_user_prefs(1, theme="dark", dm_reminders=False)
+    assert await store.user_prefs(1) == UserPrefs(theme="dark", dm_reminders=False)
+    assert await store.user_prefs(2) == UserPrefs()
+
+
+async def test_unknown_settings_and_wrong_types_are_refused(store):
+    with pytest.raises(ValueError, match="no setting"):
+        await store.update_guild_settings(1, colour="red")
+    with pytest.raises(ValueError, match="int"):
+        await store.update_guild_settings(1, challenge_expiry_hours="12")
+    with pytest.raises(ValueError, match="bool"):
+        await store.update_user_prefs(1, auto_link=1)
+
+
+async def finish(store, channel_id, users, result):
+    game = await start_game(store, channel_id=channel_id, users=users)
+    await store.append_turn(game.id, 0, users[0], "resign", finish=result)
+
+
+async def test_stats_count_wins_losses_and_draws_in_the_guild(store):
+    await finish(store, 1, (1, 2), GameResult(Result.BLACK, "resignation", (2,)))
+    await finish(store, 2, (1, 3), GameResult(Result.RED, "connection", (1,)))
+    await finish(store, 3, (1, 2), GameResult(Result.DRAW, "agreement"))
+    await finish(store, 4, (1, 2), GameResult(Result.ABORTED, "aborted"))
+    await start_game(store, channel_id=5, users=(1, 2))
+    assert await store.player_stats(100, 1) == PlayerStats(100, 1, games=3, wins=1, losses=1,
+                                                           draws=1)
+    assert await store.player_stats(999, 1) == PlayerStats(999, 1)
+
+
+async def test_team_wins_count_for_both_partners(store):
+    await finish(store, 1, (1, 2, 3, 4), GameResult(Result.RED, "connection", (1, 3)))
+    assert (await store.player_stats(100, 3)).wins == 1
+    assert (await store.player_stats(100, 4)).losses == 1
+
+
+async def test_ratings_are_stored_with_the_result_and_ranked(store):
+    await finish(store, 1, (1, 2), GameResult(Result.BLACK, "resignation", (2,),
+                                              ratings=((1, 1484.0), (2, 1516.0))))
+    await finish(store, 2, (1, 2), GameResult(Result.RED, "connection", (1,),
+                                              ratings=((1, 1500.5), (2, 1499.5))))
+    board = await store.leaderboard(100)
+    assert [(p.user_id, p.rating, p.rated_games, p.wins) for p in board] == [
+        (1, 1500.5, 2, 1), (2, 1499.5, 2, 1)]
