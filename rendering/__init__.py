@@ -1,0 +1,33 @@
+"""Pictures of TwixT positions for Discord: a game in, PNG (or replay GIF) bytes out.
+
+Pure: no files, no Discord. `render_png(game)` draws the position now (or after turn N),
+`render_replay(game)` animates the whole game; `RenderOptions` picks theme, colour-blind
+palette, the side that faces the viewer and the width.
+"""
+
+from rendering.board import board_image, render_png
+from rendering.caption import caption_lines, line_text
+from rendering.layout import Layout, layout
+from rendering.options import DEFAULT_WIDTH, RenderOptions
+from rendering.replay import REPLAY_WIDTH, render_replay
+from rendering.themes import PaletteName, ThemeName
+from rendering.view import BoardView, game_at, view_of, views_by_turn
+
+__all__ = [
+    "DEFAULT_WIDTH",
+    "REPLAY_WIDTH",
+    "BoardView",
+    "Layout",
+    "PaletteName",
+    "RenderOptions",
+    "ThemeName",
+    "board_image",
+    "caption_lines",
+    "game_at",
+    "layout",
+    "line_text",
+    "render_png",
+    "render_replay",
+    "view_of",
+    "views_by_turn",
+]

@@ -1,0 +1,72 @@
+"""Speed and size of board pictures: a late 24×24 position and a 60-turn replay.
+
+Prints medians; the aims (issue 3) are 40 ms and 250 KB a board, and a replay under 3 s
+and 8 MB. Run: python benchmarks/render_bench.py
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from rendering import RenderOptions, ThemeName, render_png, render_replay
+from rules import Colour, Game, Hole
+
+REPEATS = 15
+
+
+def late_game(seed: int = 7, min_pegs: int = 84, min_links: int = 64) -> Game:
+    """A reproducible, still-running 24×24 pp game with many pegs and links.
+
+    Each side mostly plays a knight's move from one of its own pegs (pp links them
+    automatically) and never completes its chain, so the game stays open.
+    """
+    rng = random.Random(seed)
+    game = Game(("alice", "bob"), size=24, rules="pp", swap=False)
+    while len(game.pegs()) < min_pegs or len(game.links()) < min_links:
+        own = [p.hole for p in game.pegs() if p.colour is game.turn]
+        near = {Hole(h.col + dc, h.row + dr) for h in own
+                for dc, dr in ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1),
+                               (-1, 2))}
+        holes = game.legal_placements()
+        preferred = [h for h in holes if h in near] if rng.random() < 0.85 else []
+        for hole in rng.sample(preferred or holes, len(preferred or holes)):
+            game.play(str(hole))
+            if not game.is_over:
+                break
+            game.undo()
+    return game
+
+
+def median_ms(job: Callable[[], bytes]) -> tuple[float, bytes]:
+    times, result = [], b""
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        result = job()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000, result
+
+
+def main() -> None:
+    game = late_game()
+    print(f"late 24x24 position: {len(game.pegs())} pegs, {len(game.links())} links")
+    render_png(game)  # the static layer is drawn once per size and theme, then reused
+    for theme in ThemeName:
+        for side in Colour:
+            options = RenderOptions(theme=theme, side=side)
+            render_png(game, options)
+            ms, png = median_ms(lambda options=options: render_png(game, options))
+            print(f"  board {theme.value:5} {side.value:5}: median {ms:5.1f} ms, "
+                  f"{len(png) / 1024:5.1f} KB")
+    replayed = late_game(seed=11, min_pegs=60, min_links=0)
+    start = time.perf_counter()
+    gif = render_replay(replayed)
+    seconds = time.perf_counter() - start
+    print(f"replay of {len(replayed.history)} turns: {seconds:.2f} s, "
+          f"{len(gif) / 1024 / 1024:.2f} MB")
+
+
+if __name__ == "__main__":
+    main()

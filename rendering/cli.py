@@ -1,0 +1,62 @@
+"""`twixt render FILE`: draw a record's final position, its position after turn N, or its
+replay, to a file. The only part of `rendering` that touches files."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rendering.board import render_png
+from rendering.options import DEFAULT_WIDTH, RenderOptions
+from rendering.replay import REPLAY_WIDTH, render_replay
+from rendering.themes import PaletteName, ThemeName
+from rules import Colour
+from rules.errors import RecordError
+from rules.records import FORMATS, load
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    """Register `render` with the `twixt` command line."""
+    render = subparsers.add_parser(
+        "render", help="draw a game record as a PNG picture or an animated GIF replay",
+        description="Draw a record's final position (or its position after turn N) as PNG, "
+                    "or its whole game as an animated GIF with --gif.")
+    render.add_argument("file", help="a transcript, Little Golem .tsgf or T1 file")
+    render.add_argument("--format", choices=FORMATS,
+                        help="the record's format (default: guessed from the file's ending)")
+    render.add_argument("-o", "--output",
+                        help="where to write (default: board.png, or replay.gif with --gif)")
+    render.add_argument("--turn", type=int, metavar="N",
+                        help="draw the position after the first N turns (default: the last)")
+    render.add_argument("--gif", action="store_true", help="an animated replay, a frame a turn")
+    render.add_argument("--theme", choices=[t.value for t in ThemeName], default="light")
+    render.add_argument("--side", choices=[c.value for c in Colour], default="red",
+                        help="whose borders face the viewer (black turns the board)")
+    render.add_argument("--colour-blind", action="store_true",
+                        help="orange for Red and square pegs for Black")
+    render.add_argument("--width", type=int,
+                        help=f"the picture's width in pixels (default {DEFAULT_WIDTH}, "
+                             f"{REPLAY_WIDTH} for --gif)")
+    render.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the picture; on a bad record or option say why on stderr and return 1."""
+    if args.gif and args.turn is not None:
+        print("--turn and --gif do not go together: a replay shows every turn", file=sys.stderr)
+        return 1
+    try:
+        game = load(args.file, args.format)
+        options = RenderOptions(
+            theme=ThemeName(args.theme), side=Colour(args.side),
+            palette=PaletteName.COLOUR_BLIND if args.colour_blind else PaletteName.NORMAL,
+            width=args.width or (REPLAY_WIDTH if args.gif else DEFAULT_WIDTH))
+        data = render_replay(game, options) if args.gif else render_png(game, options, args.turn)
+    except (RecordError, ValueError) as error:
+        print(error, file=sys.stderr)
+        return 1
+    output = Path(args.output or ("replay.gif" if args.gif else "board.png"))
+    output.write_bytes(data)
+    print(f"wrote {output} ({len(data) // 1024} KB)")
+    return 0

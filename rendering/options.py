@@ -1,0 +1,40 @@
+"""What a caller may choose about a picture, as one small frozen value (also a cache key)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rendering.themes import PaletteName, Theme, ThemeName, theme
+from rules import Colour
+
+#: Discord shows an attachment at up to about this width on a desktop; phones scale it down.
+DEFAULT_WIDTH = 1000
+MIN_WIDTH = 200
+MAX_WIDTH = 4000
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    """Theme and palette, the side whose borders face the viewer, and the picture's width.
+
+    `width` is the square box the board is fitted into; text sizes follow it, so a smaller
+    width (as replays use) scales the whole picture.
+    """
+
+    theme: ThemeName = ThemeName.LIGHT
+    palette: PaletteName = PaletteName.NORMAL
+    side: Colour = Colour.RED
+    width: int = DEFAULT_WIDTH
+
+    def __post_init__(self) -> None:
+        if not MIN_WIDTH <= self.width <= MAX_WIDTH:
+            raise ValueError(f"width must be {MIN_WIDTH} to {MAX_WIDTH} px, not {self.width}")
+
+    @property
+    def colours(self) -> Theme:
+        return theme(self.theme, self.palette)
+
+    @property
+    def scale(self) -> float:
+        """Text and margins relative to the default width."""
+        return self.width / DEFAULT_WIDTH

@@ -1,0 +1,96 @@
+"""The part of a picture that never changes in a game: plate, border rows, holes, labels.
+
+Drawn once per (size, theme, palette, side, width) and copied for every turn; the copy is
+what makes a late position cheap.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from rendering.fonts import font
+from rendering.layout import Layout, layout
+from rendering.options import RenderOptions
+from rendering.sprites import disc
+from rules import Colour, Hole, column_letters
+
+
+def cell_box(lay: Layout, first: Hole, last: Hole) -> tuple[int, int, int, int]:
+    """The pixel box covering the cells of the holes from `first` to `last` (a row or column)."""
+    (x1, y1), (x2, y2) = lay.centre(first), lay.centre(last)
+    half = lay.pitch // 2
+    return min(x1, x2) - half, min(y1, y2) - half, max(x1, x2) + half, max(y1, y2) + half
+
+
+def border_rows(cols: int, rows: int) -> dict[Colour, list[tuple[Hole, Hole]]]:
+    """Each side's two border rows as (first hole, last hole), corners left out."""
+    last_col, last_row = cols - 1, rows - 1
+    return {
+        Colour.RED: [(Hole(1, 0), Hole(last_col - 1, 0)),
+                     (Hole(1, last_row), Hole(last_col - 1, last_row))],
+        Colour.BLACK: [(Hole(0, 1), Hole(0, last_row - 1)),
+                       (Hole(last_col, 1), Hole(last_col, last_row - 1))],
+    }
+
+
+def border_line_box(lay: Layout, colour: Colour, index: int) -> tuple[int, int, int, int]:
+    """The box of a border line: between border row `index` (0 or 1) and the playing field,
+    as long as the playing field, so the four lines meet in a rectangle as on a real board."""
+    first, last = border_rows(lay.cols, lay.rows)[colour][index]
+    x1, y1, x2, y2 = cell_box(lay, first, last)
+    (rx, ry), (fx, fy) = lay.centre(first), lay.centre(_inward(first, colour, index))
+    thick = max(2, round(lay.pitch * 0.09))
+    if ry == fy:   # the row runs down the picture: the line is upright
+        x = (rx + fx) // 2 - thick // 2
+        return x, y1, x + thick - 1, y2
+    y = (ry + fy) // 2 - thick // 2
+    return x1, y, x2, y + thick - 1
+
+
+def _inward(hole: Hole, colour: Colour, index: int) -> Hole:
+    step = 1 if index == 0 else -1
+    if colour is Colour.RED:
+        return Hole(hole.col, hole.row + step)
+    return Hole(hole.col + step, hole.row)
+
+
+def _labels(lay: Layout) -> tuple[list[str], list[str]]:
+    """The labels across the picture (left to right) and down it (top to bottom)."""
+    letters = [column_letters(c) for c in range(lay.cols)]
+    numbers = [str(r + 1) for r in range(lay.rows)]
+    if lay.side is Colour.RED:
+        return letters, numbers
+    return numbers[::-1], letters
+
+
+@lru_cache(maxsize=64)
+def static_layer(cols: int, rows: int, options: RenderOptions) -> Image.Image:
+    """The empty board; treat it as read-only and paste onto a copy."""
+    lay, colours = layout(cols, rows, options), options.colours
+    image = Image.new("RGB", (lay.width, lay.board_height), colours.plate)
+    draw = ImageDraw.Draw(image)
+    for colour, pair in border_rows(cols, rows).items():
+        for index, (first, last) in enumerate(pair):
+            draw.rectangle(cell_box(lay, first, last), fill=colours.tint[colour])
+            draw.rectangle(border_line_box(lay, colour, index), fill=colours.ink[colour].fill)
+    hole = disc(lay.hole_radius, colours.hole)
+    corners = {(0, 0), (cols - 1, 0), (0, rows - 1), (cols - 1, rows - 1)}
+    for col in range(cols):
+        for row in range(rows):
+            if (col, row) not in corners:
+                hole.paste(image, lay.centre(Hole(col, row)))
+    across, down = _labels(lay)
+    label_font = font(lay.label_size)
+    top, bottom = lay.band // 2, lay.board_height - lay.band // 2
+    left, right = lay.left + lay.band // 2, lay.left + lay.board_width - lay.band // 2
+    for i, text in enumerate(across):
+        x = lay.cell_centre(i, 0)[0]
+        for y in (top, bottom):
+            draw.text((x, y), text, fill=colours.label, font=label_font, anchor="mm")
+    for i, text in enumerate(down):
+        y = lay.cell_centre(0, i)[1]
+        for x in (left, right):
+            draw.text((x, y), text, fill=colours.label, font=label_font, anchor="mm")
+    return image

@@ -1,0 +1,141 @@
+"""The colours of a picture: a theme (light or dark page) and a palette (normal or colour-blind).
+
+Every colour a picture may contain is named here, so the encoder can build one fixed
+256-colour palette per theme: pictures then quantize fast and identically, and every frame
+of a replay shares one global GIF palette.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations
+
+from rules import Colour
+
+RGB = tuple[int, int, int]
+
+
+class ThemeName(enum.Enum):
+    """The page the board is drawn on: Discord's light or dark mode."""
+
+    LIGHT = "light"
+    DARK = "dark"
+
+
+class PaletteName(enum.Enum):
+    """`colour-blind` swaps red for an orange that differs from black in lightness for every
+    kind of colour vision, and gives Black square pegs, so shape tells the sides apart too."""
+
+    NORMAL = "normal"
+    COLOUR_BLIND = "colour-blind"
+
+
+@dataclass(frozen=True)
+class Ink:
+    """How one side's pegs and links look: a fill, and a rim that sets them off the board."""
+
+    fill: RGB
+    rim: RGB
+
+
+@dataclass(frozen=True)
+class Theme:
+    """All colours of one (theme, palette) pair."""
+
+    plate: RGB          # the board and the margins with the labels
+    caption: RGB        # the strip with the caption text
+    hole: RGB
+    label: RGB
+    text: RGB
+    muted: RGB          # secondary caption text
+    tint: dict[Colour, RGB]   # the border rows, faintly in their owner's colour
+    ink: dict[Colour, Ink]
+    accent: RGB         # the last move's ring and link halo
+    chain: RGB          # the winning chain's halo
+    mark: RGB           # the dot on the second partner's pegs in Double TwixT
+    square_black: bool  # Black's pegs drawn square (colour-blind palette)
+
+    @property
+    def inks(self) -> tuple[RGB, ...]:
+        """Colours drawn on top of the grounds, anti-aliased against them (the plate too: the
+    caption's swatches sit on a chip of it)."""
+        sides = [c for ink in self.ink.values() for c in (ink.fill, ink.rim)]
+        return (*sides, self.hole, self.label, self.text, self.muted, self.accent, self.chain,
+                self.mark, self.plate)
+
+    @property
+    def grounds(self) -> tuple[RGB, ...]:
+        """Colours that inks are drawn on."""
+        return (self.plate, self.caption, *self.tint.values())
+
+
+_LIGHT = dict(plate=(243, 234, 214), caption=(232, 222, 200), hole=(166, 150, 124),
+              label=(110, 96, 76), text=(34, 30, 26), muted=(96, 86, 72),
+              accent=(21, 101, 192), chain=(242, 176, 0), mark=(255, 255, 255))
+_DARK = dict(plate=(78, 82, 90), caption=(30, 31, 34), hole=(128, 134, 144),
+             label=(190, 195, 204), text=(236, 238, 241), muted=(170, 175, 184),
+             accent=(79, 195, 247), chain=(255, 202, 40), mark=(255, 255, 255))
+_INKS = {
+    (ThemeName.LIGHT, PaletteName.NORMAL): {
+        Colour.RED: Ink((208, 38, 44), (132, 18, 22)),
+        Colour.BLACK: Ink((32, 32, 34), (0, 0, 0))},
+    (ThemeName.DARK, PaletteName.NORMAL): {
+        Colour.RED: Ink((238, 66, 60), (120, 16, 14)),
+        Colour.BLACK: Ink((14, 14, 16), (0, 0, 0))},
+    (ThemeName.LIGHT, PaletteName.COLOUR_BLIND): {
+        Colour.RED: Ink((230, 159, 0), (150, 96, 0)),
+        Colour.BLACK: Ink((32, 32, 34), (0, 0, 0))},
+    (ThemeName.DARK, PaletteName.COLOUR_BLIND): {
+        Colour.RED: Ink((240, 170, 20), (110, 70, 0)),
+        Colour.BLACK: Ink((14, 14, 16), (0, 0, 0))},
+}
+
+
+def _mix(a: RGB, b: RGB, t: float) -> RGB:
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t),
+            round(a[2] + (b[2] - a[2]) * t))
+
+
+@cache
+def theme(name: ThemeName, palette: PaletteName) -> Theme:
+    """The colours of a theme and palette; the border tints are the inks faded into the plate."""
+    base = _LIGHT if name is ThemeName.LIGHT else _DARK
+    ink = _INKS[name, palette]
+    fade = 0.14 if name is ThemeName.LIGHT else 0.2
+    plate = base["plate"]
+    tint = {Colour.RED: _mix(plate, ink[Colour.RED].fill, fade),
+            Colour.BLACK: _mix(plate, ink[Colour.BLACK].fill, fade / 2)}
+    return Theme(tint=tint, ink=ink, square_black=palette is PaletteName.COLOUR_BLIND, **base)
+
+
+def faded(colour: RGB, ground: RGB, strength: float) -> RGB:
+    """A colour shown faintly on a ground, as removed pegs and links are."""
+    return _mix(ground, colour, strength)
+
+
+#: How strongly removed pegs and links show through.
+GHOST = 0.35
+
+
+@cache
+def palette_colours(name: ThemeName, palette: PaletteName) -> tuple[RGB, ...]:
+    """At most 256 colours: every named colour, ghosts, and blends of inks over grounds.
+
+    The blends are what anti-aliased edges and text quantize to, so edges stay smooth.
+    """
+    colours = theme(name, palette)
+    found: dict[RGB, None] = {}
+    for ground in colours.grounds:
+        found[ground] = None
+        for ink in colours.inks:
+            for t in (0.25, 0.5, 0.75, 1.0):
+                found[_mix(ground, ink, t)] = None
+        for side in colours.ink.values():
+            found[faded(side.fill, ground, GHOST)] = None
+            found[faded(side.rim, ground, GHOST)] = None
+    for a, b in combinations(colours.inks, 2):
+        found[_mix(a, b, 0.5)] = None
+    assert len(found) <= 256, len(found)
+    return tuple(found)

@@ -1,0 +1,96 @@
+"""A frozen picture-sized summary of a game after some turn: what the renderer needs, no more.
+
+Building it is the only place rendering talks to `rules`; everything after is pure drawing.
+Earlier positions come from `copy()` and `undo()`, which restore each turn exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules import Colour, Game, Hole, Link, Outcome, Peg, Turn
+
+
+@dataclass(frozen=True)
+class Team:
+    """One colour's players in seat order, and whether the team may still call privilege."""
+
+    colour: Colour
+    players: tuple[str, ...]
+    seats: tuple[int, ...]
+    privilege: bool
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """A position as the picture shows it."""
+
+    cols: int
+    rows: int
+    rules: str
+    pegs: tuple[Peg, ...]
+    links: tuple[Link, ...]
+    is_double: bool
+    move: int                       # turns played (entries of the history)
+    last: Turn | None               # the latest turn, for the caption
+    marked: Turn | None             # the latest turn that placed a peg: ringed on the board
+    to_move: str | None
+    to_move_seat: int | None
+    turn: Colour
+    teams: tuple[Team, Team]        # Red's team first
+    draw_offered_by: Colour | None
+    outcome: Outcome | None
+    chain_holes: frozenset[Hole]
+    chain_links: frozenset[Link]
+
+    def is_marked_seat(self, seat: int) -> bool:
+        """Whether a seat's pegs carry the partner mark: the second player of each team."""
+        return self.is_double and seat >= 2
+
+    @property
+    def last_peg(self) -> Hole | None:
+        return self.marked.placed if self.marked else None
+
+
+def view_of(game: Game) -> BoardView:
+    """Summarise a game as it stands now."""
+    history = game.history
+    marked = next((turn for turn in reversed(history) if turn.placed is not None), None)
+    chain_holes, chain_links = game.winning_chain()
+    seats = range(len(game.players))
+    teams = tuple(
+        Team(colour, game.players_of(colour),
+             tuple(s for s in seats if game.colour_of_seat(s) is colour),
+             game.privilege_available(colour))
+        for colour in (Colour.RED, Colour.BLACK))
+    return BoardView(
+        cols=game.geometry.cols, rows=game.geometry.rows, rules=game.options.rules.value,
+        pegs=tuple(game.pegs()), links=tuple(game.links()), is_double=game.is_double,
+        move=len(history), last=history[-1] if history else None, marked=marked,
+        to_move=game.to_move, to_move_seat=game.to_move_seat, turn=game.turn,
+        teams=(teams[0], teams[1]), draw_offered_by=game.draw_offered_by,
+        outcome=game.outcome, chain_holes=frozenset(chain_holes),
+        chain_links=frozenset(chain_links))
+
+
+def game_at(game: Game, turns: int) -> Game:
+    """The game as it stood after its first `turns` turns (negative counts from the end)."""
+    total = len(game.history)
+    if turns < 0:
+        turns += total
+    if not 0 <= turns <= total:
+        raise ValueError(f"the game has turns 0 to {total}, not {turns}")
+    earlier = game.copy()
+    for _ in range(total - turns):
+        earlier.undo()
+    return earlier
+
+
+def views_by_turn(game: Game) -> list[BoardView]:
+    """One view after each turn of the game, first to last (one replay frame each)."""
+    earlier = game.copy()
+    views = []
+    while earlier.history:
+        views.append(view_of(earlier))
+        earlier.undo()
+    return views[::-1]

@@ -1,0 +1,63 @@
+"""The caption says what a player asks first: what was played, whose turn, how it ended."""
+
+from __future__ import annotations
+
+from render_helpers import blockade_game, double_game, play, removal_game, won_game
+
+from rendering import caption_lines, line_text, view_of
+from rendering.caption import Swatch
+from rules import Colour, Game
+
+
+def _texts(game: Game) -> list[str]:
+    return [line_text(line) for line in caption_lines(view_of(game))]
+
+
+def test_caption_gives_move_number_last_move_and_whose_turn():
+    game = play(Game(("alice", "bob"), size=8, swap=False), "C2", "F4", "D4 link C2")
+    headline, status, roster = _texts(game)
+    assert "Move 3" in headline and "alice (Red)" in headline and "D4 link C2" in headline
+    assert "bob to move" in status and "Black" in status
+    assert "alice (Red)" in roster and "bob (Black)" in roster
+
+
+def test_caption_lists_what_the_last_move_removed():
+    *_, note = _texts(removal_game())
+    assert "peg D4" in note and "C2-D4" not in note   # the peg's own link goes with it
+
+
+def test_caption_names_the_winner_of_a_connection():
+    status = _texts(won_game())[1]
+    assert "Red wins by connection" in status and "alice" in status
+
+
+def test_caption_says_a_blockade_is_a_draw():
+    game = blockade_game()
+    status = _texts(game)[1]
+    assert "Draw by blockade" in status and "neither side" in status
+
+
+def test_double_twixt_caption_gives_teams_seat_to_move_and_privilege():
+    game = double_game()
+    headline, status, red, black, _note = _texts(game)
+    assert "alice" in headline and "E7 link D5" in headline
+    assert "bob to move" in status and "seat 2" in status
+    assert "alice" in red and "carol" in red and "privilege used" in red
+    assert "bob" in black and "dave" in black and "privilege available" in black
+
+
+def test_double_twixt_swatches_mark_the_second_partner():
+    lines = caption_lines(view_of(double_game()))
+    red_swatches = [run for run in lines[2] if isinstance(run, Swatch)]
+    assert red_swatches == [Swatch(Colour.RED, False), Swatch(Colour.RED, True)]
+
+
+def test_caption_of_a_new_game_gives_size_and_rules():
+    headline, status, _roster = _texts(Game(("alice", "bob"), size="24x18", handicap=0))
+    assert "New game" in headline and "24×18" in headline
+    assert "alice to move" in status
+
+
+def test_caption_mentions_a_draw_offer():
+    game = play(Game(("alice", "bob"), size=8, swap=False), "C2", "F4; offer draw")
+    assert "Black offers a draw" in _texts(game)[1]
