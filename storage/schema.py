@@ -110,7 +110,7 @@ def migrate(path: Path, available: tuple[Migration, ...]) -> int:
             raise
         return version
     except sqlite3.DatabaseError as error:
-        raise DatabaseError(f"cannot upgrade {path}: {error}") from error
+        raise DatabaseError(f"cannot open or upgrade {path}: {error}") from error
     finally:
         conn.close()
 

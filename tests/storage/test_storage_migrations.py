@@ -78,7 +78,7 @@ async def test_a_failing_upgrade_changes_nothing(db_path, monkeypatch):
     async with await SqliteStorage.open(db_path):
         pass
     with_extra(monkeypatch, "CREATE TABLE half_done (x);\nSELECT * FROM no_such_table;\n")
-    with pytest.raises(DatabaseError, match="cannot upgrade"):
+    with pytest.raises(DatabaseError, match="upgrade"):
         await SqliteStorage.open(db_path)
     assert recorded_versions(db_path)[-1] == LATEST
     assert sql(db_path, "SELECT 1 FROM sqlite_schema WHERE name = 'half_done'") == []
