@@ -1,0 +1,94 @@
+"""Double TwixT: seats, turn order, Privilege, and swap with four players."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules import Colour, Game, IllegalMove, Reason
+
+
+@pytest.fixture
+def game() -> Game:
+    # seats: alice Red, bob Black, carol Red (alice's partner), dave Black (bob's partner)
+    return Game(("alice", "bob", "carol", "dave"), swap=False)
+
+
+def _movers(game: Game, count: int) -> list[str]:
+    movers = []
+    holes = iter(["K10", "K14", "M10", "M14", "O10", "O14", "Q10", "Q14", "S10", "S14"])
+    for _ in range(count):
+        movers.append(game.to_move)
+        game.play(next(holes))
+    return movers
+
+
+def test_turn_order_goes_round_the_table(game):
+    assert _movers(game, 5) == ["alice", "bob", "carol", "dave", "alice"]
+    assert game.colour_of_seat(2) is Colour.RED and game.colour_of_seat(3) is Colour.BLACK
+
+
+def test_privilege_inline_gives_the_callers_partner_the_next_move(game):
+    game.play("G6; privilege", by="alice")
+    assert _movers(game, 4) == ["carol", "dave", "alice", "bob"]
+    assert not game.privilege_available(Colour.RED)
+    assert game.privilege_available(Colour.BLACK)
+
+
+def test_privilege_on_its_own_before_the_next_player_moves(game):
+    game.play("G6", by="alice")
+    game.play("privilege", by="alice")
+    assert game.to_move == "carol"
+
+
+def test_a_second_privilege_by_the_same_team_is_refused(game):
+    game.play("G6; privilege", by="alice")
+    game.play("K10", by="carol")
+    with pytest.raises(IllegalMove, match="your team has already used its privilege"):
+        game.play("privilege", by="carol")
+
+
+def test_privilege_by_a_player_who_has_not_just_moved_is_refused(game):
+    game.play("G6", by="alice")
+    with pytest.raises(IllegalMove, match="only alice, who has just moved, can call privilege"):
+        game.play("privilege", by="carol")
+    with pytest.raises(IllegalMove, match="only alice, who has just moved, can call privilege"):
+        game.play("privilege", by="bob")
+
+
+def test_privilege_lapses_once_the_next_player_has_moved(game):
+    game.play("G6", by="alice")
+    game.play("K14", by="bob")
+    with pytest.raises(IllegalMove, match="only bob, who has just moved"):
+        game.play("privilege", by="alice")
+
+
+def test_the_other_team_may_answer_with_its_own_privilege(game):
+    game.play("G6; privilege", by="alice")
+    game.play("G10", by="carol")
+    game.play("G14; privilege", by="dave")
+    assert _movers(game, 4) == ["bob", "carol", "dave", "alice"]
+
+
+def test_partners_may_link_each_others_pegs(game):
+    game.play("G6", by="alice")
+    game.play("A10", by="bob")
+    turn = game.play("E7 link G6", by="carol")
+    assert [str(link) for link in turn.links_added] == ["G6-E7"]
+    assert {p.seat for p in game.pegs() if p.colour is Colour.RED} == {0, 2}
+
+
+def test_one_partner_resigns_for_the_team(game):
+    game.play("resign", by="dave")
+    assert game.outcome.reason is Reason.RESIGNATION
+    assert game.outcome.winners == ("alice", "carol")
+
+
+def test_swap_with_four_players_exchanges_the_teams_colours():
+    game = Game(("alice", "bob", "carol", "dave"))
+    game.play("G6", by="alice")
+    game.play("swap", by="bob")
+    assert game.to_move == "carol"
+    assert game.turn is Colour.BLACK
+    assert game.players_of(Colour.RED) == ("bob", "dave")
+    [peg] = game.pegs()
+    assert peg.colour is Colour.RED and peg.seat == 0

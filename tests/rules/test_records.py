@@ -1,0 +1,136 @@
+"""Records: transcripts, Little Golem .tsgf and T1 files, read from the real games in
+../shared/games and written back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rules import Colour, Game, Hole, Reason, RecordError
+from rules.records import guess_format, load, read, write
+from tests.rules.helpers import play_all, two_player
+
+GAMES = Path(__file__).parent / "data"  # copied from ../shared/games (see its README)
+
+
+@pytest.mark.parametrize(("name", "result", "reason", "turns"), [
+    ("game2206555.tsgf", "red", "resignation", 17),
+    ("game2220939.tsgf", "red", "resignation", 21),
+    ("game2209801.tsgf", None, None, 40),
+    ("game2232217.tsgf", None, None, 38),
+    ("drawngame.T1", "draw", "blockade", 58),
+    ("sample.T1", "black", "resignation", 4),
+])
+def test_real_records_replay(name, result, reason, turns):
+    game = load(GAMES / name)
+    outcome = game.outcome
+    assert (outcome.result if outcome else None) == result
+    assert (outcome.reason.value if outcome else None) == reason
+    assert game.placements == turns
+
+
+def test_little_golem_games_are_pp_with_the_first_player_as_red():
+    game = load(GAMES / "game2206555.tsgf")
+    assert game.options.rules.value == "pp"
+    assert game.players == ("Hekate", "Goro56")
+    first = game.history[0]
+    assert (first.player, str(first.placed)) == ("Hekate", "D4")
+
+
+def test_little_golem_draw_suffix_is_an_offer_that_lapses():
+    game = load(GAMES / "game2232217.tsgf")
+    offers = [turn for turn in game.history if "offer draw" in turn.text]
+    assert len(offers) == 1 and str(offers[0].placed) == "Q9"
+    assert game.draw_offered_by is None
+
+
+def test_little_golem_swap_mirrors_every_later_move():
+    game = read("(;FF[4]PB[ann]PW[ben]SZ[24];b[dc];r[swap];b[ef];r[hk])", "lg")
+    assert [turn.text for turn in game.history] == ["D3", "swap", "F5", "K8"]
+    assert game.players_of(Colour.RED) == ("ben",)
+    assert game.peg_at(Hole.parse("F5")).colour is Colour.BLACK
+
+
+def test_t1_swap_mirrors_later_moves_and_links_are_implied():
+    game = load(GAMES / "sample.T1")
+    assert [turn.text for turn in game.history] == ["E15", "swap", "Q6", "R8", "L16", "resign"]
+    assert game.players_of(Colour.RED) == ("Jerry",)
+    implied = load(GAMES / "drawngame.T1")
+    assert implied.options.rules.value == "classic"
+    assert len(implied.links()) > 20
+
+
+def test_little_golem_export_reads_back_as_the_same_game():
+    game = load(GAMES / "game2232217.tsgf")
+    again = read(write(game, "lg"), "lg")
+    assert again.snapshot() == game.snapshot()
+
+
+def test_t1_export_reads_back_as_the_same_game():
+    game = load(GAMES / "drawngame.T1")
+    again = read(write(game, "t1"), "t1")
+    assert again.snapshot() == game.snapshot()
+
+
+def test_swap_round_trips_through_little_golem_and_t1():
+    game = play_all(Game(("ann", "ben"), rules="pp"), ["D3", "swap", "F5", "K8"])
+    for fmt in ("lg", "t1"):
+        text = write(game, fmt)
+        assert "swap" in text
+        back = read(text, fmt)
+        assert [p.hole for p in back.pegs()] == [p.hole for p in game.pegs()]
+
+
+def test_formats_that_cannot_hold_a_game_say_why():
+    four = Game(("a", "b", "c", "d"))
+    with pytest.raises(RecordError, match="two-player games only"):
+        write(four, "lg")
+    removal = play_all(two_player(), ["G6", "A2", "remove G6; K10"])
+    with pytest.raises(RecordError, match="cannot hold removed pegs or links"):
+        write(removal, "t1")
+    with pytest.raises(RecordError, match="square boards"):
+        write(Game(("a", "b"), size="24x18"), "lg")
+
+
+def test_transcript_keeps_handicap_and_extra_tags():
+    text = ('[Board "24x18"]\n[Rules "classic"]\n[Swap "no"]\n[Players "ann, ben"]\n'
+            '[Handicap "6"]\n[TimeControl "3d"]\nann: G6\n')
+    game = read(text)
+    assert (game.options.rows, game.options.handicap) == (18, 6)
+    assert write(game) == text
+
+
+def test_transcript_defaults_and_comments():
+    game = read("# a friendly game\nRed: G6  # centre-ish\nBlack: swap\n")
+    assert game.options.size_text == "24x24"
+    assert game.swapped
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('[Players "ann, ben"]\nann: G6\nann: H7\n', "line 3: it is ben's turn"),
+    ('[Players "ann, ben"]\nann: G6\ncarl: H7\n', "line 3: carl is not playing in this game"),
+    ('[Players "ann, ben"]\nann G6\n', "line 2: a move line is written name: command"),
+    ('[Board "4x4"]\n', "line 1: a board is 5 to 48 holes each way, not 4x4"),
+    ('[Players "ann, ben"]\nann: resign\nben: G6\n', "line 3: the game is over"),
+    ('[Players "ann, ben"]\nann: G6\n[Swap "no"]\n', "line 3: tags come before the first move"),
+])
+def test_bad_transcripts_name_the_first_bad_line(text, message):
+    with pytest.raises(RecordError) as error:
+        read(text)
+    assert str(error.value) == message
+
+
+def test_bad_little_golem_move_names_its_line():
+    with pytest.raises(RecordError, match=r"line 2: move 2: “z9” is not a Little Golem move"):
+        read("(;FF[4]SZ[24];b[dd]\n;r[z9])", "lg")
+
+
+def test_format_is_guessed_from_the_file_ending():
+    assert [guess_format(n) for n in ("a.tsgf", "b.T1", "c.twixt", "d.txt")] == [
+        "lg", "t1", "transcript", "transcript"]
+
+
+def test_replayed_records_end_as_their_outcome_says():
+    game = load(GAMES / "drawngame.T1")
+    assert game.outcome.reason is Reason.BLOCKADE

@@ -1,0 +1,71 @@
+"""`twixt replay FILE`: the JSON on stdout and exit 0, or `line N: why` on stderr and exit 1."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.cli import main
+from tests.rules.test_records import GAMES
+
+TRANSCRIPT = """[Board "24x24"]
+[Rules "classic"]
+[Swap "yes"]
+[Players "alice, bob"]
+alice: G6
+bob: swap
+alice: H9
+bob: E7 link G6
+alice: resign
+"""
+
+
+def test_replay_prints_the_outcome_as_json(tmp_path: Path, capsys):
+    record = tmp_path / "game.twixt"
+    record.write_text(TRANSCRIPT)
+    assert main(["replay", str(record)]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out) == {"result": "red", "reason": "resignation", "winners": ["bob"],
+                               "to_move": None, "turns": 3}
+    assert err == ""
+
+
+def test_replay_of_an_unfinished_game_names_the_player_to_move(tmp_path: Path, capsys):
+    record = tmp_path / "game.twixt"
+    record.write_text(TRANSCRIPT.replace("alice: resign\n", ""))
+    assert main(["replay", str(record)]) == 0
+    assert json.loads(capsys.readouterr().out)["to_move"] == "alice"
+
+
+def test_replay_stops_at_the_first_illegal_line(tmp_path: Path, capsys):
+    record = tmp_path / "game.twixt"
+    record.write_text(TRANSCRIPT.replace("alice: H9", "alice: H1"))
+    assert main(["replay", str(record)]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == "line 7: H1 is in Red's border row\n"
+
+
+def test_replay_guesses_the_format_and_accepts_it_given(capsys):
+    assert main(["replay", str(GAMES / "game2206555.tsgf")]) == 0
+    assert json.loads(capsys.readouterr().out)["winners"] == ["Hekate"]
+    assert main(["replay", "--format", "t1", str(GAMES / "sample.T1")]) == 0
+    assert json.loads(capsys.readouterr().out)["result"] == "black"
+
+
+def test_the_console_script_runs(tmp_path: Path):
+    record = tmp_path / "game.twixt"
+    record.write_text(TRANSCRIPT)
+    twixt = Path(sys.executable).with_name("twixt")
+    done = subprocess.run([str(twixt), "replay", str(record)], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["result"] == "red"
+
+
+def test_a_missing_file_is_one_line_on_stderr(tmp_path: Path, capsys):
+    assert main(["replay", str(tmp_path / "nope.twixt")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("cannot read ") and err.count("\n") == 1
