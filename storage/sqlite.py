@@ -12,6 +12,7 @@ too (the WAL write is in the OS cache), but not a power cut, and FULL is fast en
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
@@ -120,8 +121,7 @@ class SqliteStorage:
                 yield db
                 await db.execute("COMMIT")
             except BaseException as error:
-                if db.in_transaction:
-                    await db.execute("ROLLBACK")
+                await _rollback(db)
                 _reraise(error)
                 raise
 
@@ -137,8 +137,7 @@ class SqliteStorage:
                 _reraise(error)
                 raise
             finally:
-                if db.in_transaction:
-                    await db.execute("COMMIT")
+                await _rollback(db)
 
     # --- challenges --------------------------------------------------------------------
 
@@ -225,8 +224,8 @@ class SqliteStorage:
     async def create_game(self, *, guild_id: int, channel_id: int, players: Sequence[Player],
                           setup: GameSetup, challenge_id: int | None = None,
                           now: datetime | None = None) -> GameRecord:
-        if len(players) not in (2, 4):
-            raise ValueError("a game has two players, or four for Double TwixT")
+        if len(players) not in (2, 4) or len({p.user_id for p in players}) != len(players):
+            raise ValueError("a game has two different players, or four for Double TwixT")
         at = rows.stamp(now)
         async with self._write() as db:
             if challenge_id is not None:
@@ -362,6 +361,17 @@ class SqliteStorage:
             ranked = [row[0] for row in await cursor.fetchall()]
             found = await _stats(db, guild_id, ranked)
         return tuple(found[user_id] for user_id in ranked)
+
+
+async def _rollback(db: aiosqlite.Connection) -> None:
+    """End whatever transaction is open, even one whose BEGIN is still queued.
+
+    aiosqlite runs a connection's statements in order on its thread, so a ROLLBACK queued now
+    runs after every statement of this task (also when the task was cancelled mid-way) and
+    before those of the next lock holder. With nothing open it fails harmlessly.
+    """
+    with contextlib.suppress(sqlite3.OperationalError):
+        await db.execute("ROLLBACK")
 
 
 def _reraise(error: BaseException) -> None:

@@ -83,3 +83,24 @@ async def test_many_games_with_racing_clients_all_replay_legally(store):
         replayed = replay(loaded)
         assert loaded.game.is_active != replayed.is_over
         assert len(loaded.turns) >= 6 or replayed.is_over
+
+
+async def test_cancelled_turns_land_whole_or_not_at_all(store):
+    game = await start_game(store, channel_id=1)
+    rules_game = replay(await store.load_game(game.id))
+    rng = random.Random(5)
+    for version in range(10):
+        actor, text = random_turn(rules_game.copy(), rng)
+        attempt = asyncio.create_task(store.append_turn(game.id, version, actor, text))
+        for _ in range(rng.randint(0, 4)):
+            await asyncio.sleep(0)
+        attempt.cancel()
+        await asyncio.gather(attempt, return_exceptions=True)
+        # whatever happened, the store is usable and the game is whole
+        loaded = await store.load_game(game.id)
+        assert len(loaded.turns) == loaded.game.version
+        if loaded.game.version == version:
+            actor, text = random_turn(replay(loaded), rng)
+            await store.append_turn(game.id, version, actor, text)
+        rules_game = replay(await store.load_game(game.id))
+        assert len(rules_game.history) == version + 1
