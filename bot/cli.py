@@ -11,6 +11,7 @@ import json
 import sys
 from collections.abc import Sequence
 
+from rendering import cli as render_cli
 from rules import Game
 from rules.errors import RecordError
 from rules.records import FORMATS, load
@@ -20,6 +21,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="twixt", description="TwixT by correspondence.")
     subparsers = parser.add_subparsers(dest="command", required=True)
     _add_replay(subparsers)
+    render_cli.add_parser(subparsers)
     args = parser.parse_args(argv)
     return args.handler(args)
 

@@ -81,11 +81,11 @@ class Layout:
     @property
     def ring_radius(self) -> float:
         """The outer radius of the ring around the last peg placed."""
-        return self.peg_radius + self.pitch * 0.15
+        return self.peg_radius + max(3.5, self.pitch * 0.15)   # still clear on a 48×48 board
 
     @property
     def ring_width(self) -> float:
-        return max(2.0, self.pitch * 0.1)
+        return max(2.5, self.pitch * 0.1)
 
 
 def _band_and_label(pitch_guess: float, scale: float) -> tuple[int, int]:

@@ -31,10 +31,14 @@ class Sprite:
         target.paste(self.image, (x, y), self.image)
 
 
-def _canvas(half: int) -> tuple[Image.Image, ImageDraw.ImageDraw, float]:
-    """A transparent square of side 2*half+1 pixels, drawn at _SUPER times; centre in big px."""
+def _canvas(half: int, outer: RGB) -> tuple[Image.Image, ImageDraw.ImageDraw, float]:
+    """A transparent square of side 2*half+1 pixels, drawn at _SUPER times; centre in big px.
+
+    Its transparent pixels have the colour of the sprite's outer edge: reducing averages
+    colour and alpha separately, so a transparent black would darken every edge.
+    """
     side = (2 * half + 1) * _SUPER
-    image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
+    image = Image.new("RGBA", (side, side), (*outer, 0))
     return image, ImageDraw.Draw(image), side / 2
 
 
@@ -48,7 +52,7 @@ def disc(radius: float, fill: RGB, rim: RGB | None = None, rim_width: float = 0.
     """A peg: round, or square for Black in the colour-blind palette, with an optional rim
     and a centre dot (the second partner's mark in Double TwixT)."""
     half = math.ceil(radius) + 1
-    image, draw, c = _canvas(half)
+    image, draw, c = _canvas(half, rim or fill)
     r = radius * _SUPER
     shape = draw.rounded_rectangle if square else draw.ellipse
     corner = {"radius": r * 0.25} if square else {}
@@ -68,7 +72,7 @@ def disc(radius: float, fill: RGB, rim: RGB | None = None, rim_width: float = 0.
 def ring(radius: float, width: float, colour: RGB) -> Sprite:
     """A ring around a hole, as the last move's peg is marked."""
     half = math.ceil(radius) + 1
-    image, draw, c = _canvas(half)
+    image, draw, c = _canvas(half, colour)
     r = radius * _SUPER
     draw.ellipse((c - r, c - r, c + r, c + r), outline=colour, width=round(width * _SUPER))
     return _finish(image, half)
@@ -86,7 +90,7 @@ def bar(dx: int, dy: int, width: float, fill: RGB, rim: RGB | None = None,
         rim_width: float = 0.0) -> Sprite:
     """A link from a hole's centre to the hole (dx, dy) pixels away, anchored at the first."""
     half = max(abs(dx), abs(dy)) + math.ceil(width) + 1
-    image, draw, c = _canvas(half)
+    image, draw, c = _canvas(half, rim or fill)
     bx, by = dx * _SUPER, dy * _SUPER
     w = width / 2 * _SUPER
     if rim is not None:
