@@ -15,17 +15,11 @@ from rendering.view import BoardView
 from rules import Colour, Link, Peg
 
 
-def _bar_sprite(lay: Layout, link: Link, width: float, fill: RGB, rim: RGB | None = None,
-                rim_width: float = 0.0) -> tuple[Sprite, tuple[int, int]]:
-    (ax, ay), (bx, by) = lay.centre(link.a), lay.centre(link.b)
-    return bar(bx - ax, by - ay, width, fill, rim, rim_width), (ax, ay)
-
-
 def _link(image: Image.Image, lay: Layout, link: Link, width: float, fill: RGB,
           rim: RGB | None = None) -> None:
     rim_width = max(1.0, lay.pitch * 0.035) if rim else 0.0
-    sprite, at = _bar_sprite(lay, link, width, fill, rim, rim_width)
-    sprite.paste(image, at)
+    (ax, ay), (bx, by) = lay.centre(link.a), lay.centre(link.b)
+    bar(bx - ax, by - ay, width, fill, rim, rim_width).paste(image, (ax, ay))
 
 
 def _peg_sprite(lay: Layout, view: BoardView, colours: Theme, peg: Peg, radius: float,
