@@ -7,9 +7,11 @@ Each subcommand lives beside the code it drives and registers itself here with
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from rendering import cli as render_cli
 from rules import Game
@@ -22,6 +24,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     subparsers = parser.add_subparsers(dest="command", required=True)
     _add_replay(subparsers)
     render_cli.add_parser(subparsers)
+    _add_play(subparsers)
+    _add_export(subparsers)
+    _add_run(subparsers)
     args = parser.parse_args(argv)
     return args.handler(args)
 
@@ -57,6 +62,56 @@ def _run_replay(args: argparse.Namespace) -> int:
         return 1
     print(json.dumps(replay_summary(game)))
     return 0
+
+
+def _add_play(subparsers: argparse._SubParsersAction) -> None:
+    play = subparsers.add_parser(
+        "play", help="the terminal table: play through the bot's service without Discord",
+        description="Read `name: command` lines (from SCRIPT, a pipe, or typed in) and print "
+                    "the replies; board pictures are saved into --out.")
+    play.add_argument("script", nargs="?", help="a file of lines (default: standard input)")
+    _add_db_argument(play)
+    play.add_argument("--channel", default="table", help="the channel's name (default: table)")
+    play.add_argument("--out", default="boards", type=Path,
+                      help="folder for board pictures (default: ./boards)")
+    play.set_defaults(handler=_run_play)
+
+
+def _add_export(subparsers: argparse._SubParsersAction) -> None:
+    export = subparsers.add_parser(
+        "export", help="print the record of a channel's current or last game")
+    _add_db_argument(export)
+    export.add_argument("--channel", required=True, help="the channel's name")
+    export.add_argument("--format", choices=FORMATS, default="transcript")
+    export.set_defaults(handler=_run_export)
+
+
+def _add_run(subparsers: argparse._SubParsersAction) -> None:
+    run = subparsers.add_parser("run", help="start the Discord bot (needs DISCORD_TOKEN)")
+    run.set_defaults(handler=_run_bot)
+
+
+def _add_db_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", type=Path, default=None,
+                        help="the SQLite database (default: $TWIXT_DB or ./twixt.db)")
+
+
+def _run_play(args: argparse.Namespace) -> int:
+    from bot.terminal import play
+
+    return asyncio.run(play(args.db, args.channel, args.out, args.script))
+
+
+def _run_export(args: argparse.Namespace) -> int:
+    from bot.terminal import export
+
+    return asyncio.run(export(args.db, args.channel, args.format))
+
+
+def _run_bot(args: argparse.Namespace) -> int:
+    from bot.discord.app import run
+
+    return run()
 
 
 if __name__ == "__main__":

@@ -118,7 +118,16 @@ class Storage(Protocol):
     async def close_offer(self, game_id: int, kind: OfferKind) -> Offer | None:
         """Remove an offer (accepted, declined, withdrawn or lapsed) and return it."""
 
-    # --- settings, preferences, stats --------------------------------------------------
+    async def vote_abort(self, game_id: int, user_id: int) -> frozenset[int]:
+        """Record a player's wish to abort a game; return everyone who has asked so far."""
+
+    # --- users, settings, preferences, stats -------------------------------------------
+
+    async def remember_users(self, names: dict[int, str]) -> None:
+        """Keep the names users go by now (they change; the newest wins)."""
+
+    async def user_names(self, user_ids: Sequence[int]) -> dict[int, str]:
+        """The known names of some users; unknown ones are left out."""
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """The guild's settings, defaults filled in."""

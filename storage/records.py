@@ -198,7 +198,7 @@ class GuildSettings:
     """Per-guild settings; the defaults stand until an admin changes one."""
 
     thread_default: bool = False
-    challenge_expiry_hours: int = 48
+    challenge_expiry_hours: int = 24
     forfeit_on_timeout: bool = False
 
 

@@ -328,7 +328,32 @@ class SqliteStorage:
             row = await cursor.fetchone()
         return None if row is None else rows.offer(row)
 
-    # --- settings, preferences, stats --------------------------------------------------
+    async def vote_abort(self, game_id: int, user_id: int) -> frozenset[int]:
+        async with self._write() as db:
+            await db.execute("INSERT OR IGNORE INTO abort_votes (game_id, user_id) VALUES (?, ?)",
+                             (game_id, user_id))
+            cursor = await db.execute("SELECT user_id FROM abort_votes WHERE game_id = ?",
+                                      (game_id,))
+            return frozenset(row[0] for row in await cursor.fetchall())
+
+    # --- users, settings, preferences, stats -------------------------------------------
+
+    async def remember_users(self, names: dict[int, str]) -> None:
+        async with self._write() as db:
+            await db.executemany(
+                "INSERT INTO users (user_id, name) VALUES (?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET name = excluded.name",
+                list(names.items()))
+
+    async def user_names(self, user_ids: Sequence[int]) -> dict[int, str]:
+        ids = list(dict.fromkeys(user_ids))
+        if not ids:
+            return {}
+        async with self._read() as db:
+            cursor = await db.execute(
+                f"SELECT user_id, name FROM users WHERE user_id IN ({','.join('?' * len(ids))})",
+                ids)
+            return {row[0]: row[1] for row in await cursor.fetchall()}
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         async with self._read() as db:

@@ -1,0 +1,150 @@
+"""The terminal table: `name: command` lines in, the service's replies and board files out.
+
+The same service and database as the Discord bot, so a game started here can be continued
+later (same `--db`, same `--channel`). Users and channels are known by name here; their ids
+are derived from the names, so they stay the same from one run to the next.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TextIO
+
+from bot.service import (
+    Context,
+    Reply,
+    ServiceError,
+    TwixtService,
+    User,
+    build_options,
+    parse_option_words,
+)
+
+GUILD_ID = 1
+_OPTION_NAMES = {"size", "rules", "swap", "handicap", "first", "thread"}
+_SIMPLE = {"board", "status", "help", "abort", "swap", "privilege"}
+
+
+def name_id(name: str) -> int:
+    """A stable positive 63-bit id for a user or channel name (case-insensitive)."""
+    digest = hashlib.sha256(name.strip().casefold().encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def user(name: str) -> User:
+    return User(name_id(name), name.strip())
+
+
+class ConsoleTable:
+    """Plays lines against the service and writes what a channel would show."""
+
+    def __init__(self, service: TwixtService, channel: str, out_dir: Path,
+                 out: TextIO = sys.stdout) -> None:
+        self.service = service
+        self.channel = channel
+        self.out_dir = out_dir
+        self.out = out
+        self._names: dict[int, str] = {}
+
+    async def run(self, lines: Iterable[str]) -> int:
+        """Play every line; return how many were refused."""
+        refused = 0
+        for number, raw in enumerate(lines, start=1):
+            line = raw.split("#", 1)[0].strip() if raw.lstrip().startswith("#") else raw.strip()
+            if not line:
+                continue
+            refused += not await self.play_line(line, number)
+        return refused
+
+    async def play_line(self, line: str, number: int = 0) -> bool:
+        """One `name: command` line; False when it was refused."""
+        name, sep, command = line.partition(":")
+        if not sep or not name.strip() or not command.strip():
+            self._say(f"! line {number}: write name: command, like alice: G6")
+            return False
+        who = user(name)
+        self._names[who.id] = who.name
+        ctx = Context(GUILD_ID, name_id(self.channel), who)
+        try:
+            reply = await self._dispatch(ctx, command.strip())
+        except ServiceError as error:
+            self._say(f"! {who.name}: {error}")
+            return False
+        for message in reply.all_messages():
+            await self._show(message)
+        return True
+
+    async def _dispatch(self, ctx: Context, command: str) -> Reply:
+        words = command.split()
+        verb, rest = words[0].lower(), words[1:]
+        service = self.service
+        if verb == "challenge":
+            opponent = None
+            if rest and rest[0].lower() not in _OPTION_NAMES:
+                opponent = self._person(rest.pop(0))
+            return await service.challenge(ctx, opponent, parse_option_words(rest))
+        if verb == "team":
+            return await self._team(ctx, rest)
+        if verb in ("accept", "decline") and (not rest or rest[0].isdigit()):
+            challenge_id = int(rest[0]) if rest else None
+            if verb == "accept":
+                return await service.accept(ctx, challenge_id)
+            return await service.decline(ctx, challenge_id)
+        if verb == "resign" and not rest:
+            return await service.resign(ctx, confirmed=True)
+        if verb == "draw" and len(rest) == 1:
+            return await service.draw(ctx, rest[0].lower())
+        if verb in _SIMPLE and not rest:
+            return await self._simple(ctx, verb)
+        if verb == "move":
+            command = " ".join(rest)
+        return await service.move(ctx, command)
+
+    async def _simple(self, ctx: Context, verb: str) -> Reply:
+        service = self.service
+        if verb == "board":
+            return await service.board(ctx)
+        if verb == "status":
+            return await service.status(ctx)
+        if verb == "help":
+            return await service.help()
+        if verb == "abort":
+            return await service.abort(ctx)
+        return await service.move(ctx, verb)
+
+    async def _team(self, ctx: Context, words: list[str]) -> Reply:
+        if len(words) < 4 or words[1].lower() != "vs":
+            raise ServiceError("write team PARTNER vs OPPONENT1 OPPONENT2 [options]")
+        partner, first, second = (self._person(w) for w in (words[0], words[2], words[3]))
+        options = parse_option_words(words[4:]) if words[4:] else build_options()
+        return await self.service.team(ctx, partner, (first, second), options)
+
+    def _person(self, name: str) -> User:
+        person = user(name.lstrip("@"))
+        self._names.setdefault(person.id, person.name)
+        return person
+
+    async def _show(self, reply: Reply) -> None:
+        unknown = [uid for uid in reply.mentions if uid not in self._names]
+        self._names.update(await self.service.storage.user_names(unknown))
+        mentions = " ".join(f"@{self._names.get(uid, uid)}" for uid in reply.mentions)
+        prefix = "(only you see this) " if reply.ephemeral else ""
+        self._say(f"{prefix}{mentions + ' ' if mentions else ''}{reply.text}")
+        if reply.buttons:
+            self._say("  [" + "] [".join(b.label for b in reply.buttons) + "]")
+        if reply.image:
+            self.out_dir.mkdir(parents=True, exist_ok=True)
+            path = self._next_path()
+            path.write_bytes(reply.image)
+            self._say(f"  board: {path}")
+
+    def _next_path(self) -> Path:
+        stem = "".join(ch if ch.isalnum() else "-" for ch in self.channel)
+        existing = len(list(self.out_dir.glob(f"{stem}-*.png")))
+        return self.out_dir / f"{stem}-{existing + 1:04d}.png"
+
+    def _say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)

@@ -1,0 +1,71 @@
+"""The words the service speaks in: who asks, where, and what to answer.
+
+No Discord types: the front ends translate these to messages, embeds and buttons.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class ServiceError(Exception):
+    """A request the service refuses; the message is one line for the user, nothing changed."""
+
+
+@dataclass(frozen=True)
+class User:
+    """A person by id, with the name to show."""
+
+    id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Context:
+    """Who asks, and where. `can_manage` is true for a channel manager (may abort any game)."""
+
+    guild_id: int
+    channel_id: int
+    user: User
+    can_manage: bool = False
+
+
+class ButtonKind(enum.Enum):
+    """What a button does; `target` of the button is a challenge id or a game id."""
+
+    ACCEPT_CHALLENGE = "accept"
+    DECLINE_CHALLENGE = "decline"
+    SWAP = "swap"
+    PRIVILEGE = "privilege"
+    CONFIRM_RESIGN = "resign"
+    ACCEPT_DRAW = "draw-accept"
+    DECLINE_DRAW = "draw-decline"
+
+
+@dataclass(frozen=True)
+class Button:
+    """A button under a reply. `only_user` restricts who may press it (None: anyone allowed)."""
+
+    kind: ButtonKind
+    target: int
+    label: str
+    only_users: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One message out. `mentions` are the only users it may ping; `ephemeral` replies are seen
+    by the asker alone (errors, confirmations). `channel_id` None means where the request came
+    from; `image` is a PNG, attached as `board.png`."""
+
+    text: str
+    image: bytes | None = None
+    mentions: tuple[int, ...] = ()
+    buttons: tuple[Button, ...] = ()
+    ephemeral: bool = False
+    channel_id: int | None = None
+    followups: tuple[Reply, ...] = field(default=())
+
+    def all_messages(self) -> tuple[Reply, ...]:
+        return (self, *self.followups)

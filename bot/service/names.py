@@ -1,0 +1,21 @@
+"""Seat names: a game's players need distinct names that a record can hold (no : , #)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+_FORBIDDEN = str.maketrans({":": " ", ",": " ", "#": " ", "\n": " ", "`": "'", "*": " ",
+                            "_": " ", "~": " ", "|": " ", "@": " "})
+MAX_NAME = 32
+
+
+def seat_names(names: Sequence[str]) -> list[str]:
+    """Display names made safe for records and chat, and distinct (`bob`, `bob 2`)."""
+    result: list[str] = []
+    for index, name in enumerate(names):
+        clean = " ".join(name.translate(_FORBIDDEN).split())[:MAX_NAME] or f"player {index + 1}"
+        candidate, n = clean, 2
+        while candidate.casefold() in {r.casefold() for r in result}:
+            candidate, n = f"{clean} {n}", n + 1
+        result.append(candidate)
+    return result

@@ -1,0 +1,103 @@
+"""Challenge options as players write them, in Discord or in the terminal.
+
+`size 24x18 rules pp swap no handicap 2 first them thread yes`: name-value pairs in any order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from bot.service.model import ServiceError
+from rules import TwixtError, parse_size
+from storage import FirstMove, GameSetup
+
+_YES = {"yes": True, "y": True, "on": True, "true": True,
+        "no": False, "n": False, "off": False, "false": False}
+
+
+@dataclass(frozen=True)
+class ChallengeOptions:
+    """A challenge's game options and who moves first; `thread` None means the guild default."""
+
+    setup: GameSetup = field(default_factory=GameSetup)
+    first: FirstMove = FirstMove.ME
+    thread: bool | None = None
+
+    def describe(self) -> str:
+        return describe_setup(self.setup)
+
+
+def describe_setup(setup: GameSetup) -> str:
+    """`24×24, classic, swap` — the options of a game in a few words."""
+    cols, rows = parse_size(setup.size)
+    parts = [f"{cols}×{rows - setup.handicap}", setup.rules]
+    swap = setup.swap if setup.swap is not None else not setup.handicap
+    parts.append("swap" if swap else "no swap")
+    if setup.handicap:
+        parts.append(f"handicap {setup.handicap}")
+    return ", ".join(parts)
+
+
+def build_options(size: str | None = None, rules: str | None = None, swap: str | bool | None = None,
+                  handicap: int | str | None = None, first: str | None = None,
+                  thread: str | bool | None = None) -> ChallengeOptions:
+    """Check and assemble challenge options; ServiceError names the first bad one."""
+    setup = GameSetup()
+    if size is not None:
+        try:
+            cols, rows = parse_size(str(size))
+        except TwixtError as error:
+            raise ServiceError(str(error)) from None
+        setup = replace(setup, size=f"{cols}x{rows}")
+    if rules is not None:
+        if rules.lower() not in ("classic", "pp"):
+            raise ServiceError(f"rules are classic or pp, not “{rules}”")
+        setup = replace(setup, rules=rules.lower())
+    if handicap is not None:
+        if isinstance(handicap, str) and not handicap.isdigit():
+            raise ServiceError(f"handicap is a number of rows, not “{handicap}”")
+        setup = replace(setup, handicap=int(handicap))
+    if swap is not None:
+        setup = replace(setup, swap=_yes_no("swap", swap))
+    options = ChallengeOptions(setup=setup)
+    if first is not None:
+        try:
+            options = replace(options, first=FirstMove(first.lower()))
+        except ValueError:
+            raise ServiceError(f"first is me, them or random, not “{first}”") from None
+    if thread is not None:
+        options = replace(options, thread=_yes_no("thread", thread))
+    _check_setup(options.setup)
+    return options
+
+
+def parse_option_words(words: list[str]) -> ChallengeOptions:
+    """Options written as `name value` pairs in any order (the terminal's way)."""
+    if len(words) % 2:
+        raise ServiceError(f"option “{words[-1]}” needs a value, like size 24x18")
+    pairs: dict[str, str] = {}
+    for name, value in zip(words[::2], words[1::2], strict=True):
+        name = name.lower()
+        if name not in ("size", "rules", "swap", "handicap", "first", "thread"):
+            raise ServiceError(f"unknown option “{name}”: use size, rules, swap, handicap, "
+                               "first or thread")
+        pairs[name] = value
+    return build_options(**pairs)
+
+
+def _yes_no(name: str, value: str | bool) -> bool:
+    if isinstance(value, bool):
+        return value
+    if value.lower() not in _YES:
+        raise ServiceError(f"{name} is yes or no, not “{value}”")
+    return _YES[value.lower()]
+
+
+def _check_setup(setup: GameSetup) -> None:
+    from rules import Game  # the rules are the judge of which combinations make a game
+
+    try:
+        Game(("a", "b"), size=setup.size, rules=setup.rules, swap=setup.swap,
+             handicap=setup.handicap)
+    except TwixtError as error:
+        raise ServiceError(str(error)) from None

@@ -1,0 +1,72 @@
+"""What the service says: turn announcements, results, status, help. Plain text with light
+Markdown; names are the players' display names, never pings (mentions travel separately)."""
+
+from __future__ import annotations
+
+from rules import Colour, Game, Outcome, Reason
+from storage import GameRecord
+
+HELP = """**TwixT** — connect your two borders with a chain of linked pegs.
+Red joins top and bottom (rows 1 and last), Black joins left and right (columns A and last).
+A turn: optionally remove your own links/pegs (classic), place one peg (not in your
+opponent's border rows), then link pegs of yours a knight's move apart. Links never cross
+(in **pp** rules your own may). Red moves first; with swap, Black may answer the first peg
+with `swap` and take it over.
+**Moves:** `G6` · `G6 link E5` · `G6 link E5 F8` · `G6 link E5-D7` (link two older pegs) ·
+`G6 link all` · `remove J9-K11; I11 link K10 J13` · `swap` · `resign` ·
+`offer draw` / `accept draw` / `decline draw` · Double TwixT: `G6 link E5; privilege`.
+**Commands:** challenge, team, accept, decline, move, swap, privilege, resign, draw, board,
+status, abort, help."""
+
+
+def colour_word(colour: Colour) -> str:
+    return colour.title
+
+
+def result_sentence(outcome: Outcome, game: Game) -> str:
+    """`alice wins by connection.` / `Draw by blockade: …`"""
+    if outcome.winner is None:
+        return {
+            Reason.AGREEMENT: "Draw by agreement.",
+            Reason.BLOCKADE: "Draw by blockade: neither side can complete a chain any more.",
+            Reason.NO_MOVES: f"Draw: {game.turn.title} has no hole left to play.",
+        }.get(outcome.reason, "Draw.")
+    winners = " and ".join(outcome.winners)
+    verb = "win" if len(outcome.winners) > 1 else "wins"
+    how = {
+        Reason.CONNECTION: "by connection",
+        Reason.RESIGNATION: f"— {outcome.winner.opponent.title} resigned",
+        Reason.TIME: f"on time — {outcome.winner.opponent.title} ran out of time",
+    }[outcome.reason]
+    return f"{winners} ({outcome.winner.title}) {verb} {how}."
+
+
+def to_move_sentence(game: Game) -> str:
+    """`bob (Black) to move.` with Double TwixT's seat."""
+    seat = game.to_move_seat
+    if seat is None:
+        return ""
+    name = game.players[seat]
+    where = f", seat {seat + 1}" if game.is_double else ""
+    return f"{name} ({game.turn.title}{where}) to move."
+
+
+def status_text(record: GameRecord, game: Game, setup_words: str) -> str:
+    """The facts of a game in a few lines, for `status`."""
+    lines = [f"**Game {record.id}** — {setup_words}"]
+    for colour in Colour:
+        names = " & ".join(game.players_of(colour))
+        extra = ""
+        if game.is_double:
+            extra = " · privilege " + ("available" if game.privilege_available(colour)
+                                       else "used")
+        lines.append(f"{colour.title}: {names}{extra}")
+    lines.append(f"Pegs placed: {game.placements}" + (
+        f" · last: {game.last_turn.player}: `{game.last_turn.text}`" if game.last_turn else ""))
+    if game.outcome:
+        lines.append(result_sentence(game.outcome, game))
+    else:
+        lines.append(to_move_sentence(game))
+        if game.draw_offered_by:
+            lines.append(f"{game.draw_offered_by.title} has offered a draw.")
+    return "\n".join(lines)

@@ -1,0 +1,52 @@
+"""`twixt play` and `twixt export`: the terminal table and records, over the real database."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from bot.config import Settings
+from bot.console import ConsoleTable, name_id
+from bot.service import ServiceError, TwixtService
+from rules.records import write
+from storage import DatabaseError, SqliteStorage
+
+
+async def play(db: Path | None, channel: str, out_dir: Path, script: str | None) -> int:
+    """Play lines from `script` (or standard input); exit 1 if any line was refused."""
+    try:
+        storage = await SqliteStorage.open(db or Settings.from_environment().database)
+    except DatabaseError as error:
+        print(f"twixt: {error}", file=sys.stderr)
+        return 2
+    async with storage:
+        table = ConsoleTable(TwixtService(storage), channel, out_dir)
+        if script:
+            try:
+                lines = Path(script).read_text(encoding="utf-8").splitlines()
+            except OSError as error:
+                print(f"twixt: cannot read {script}: {error.strerror}", file=sys.stderr)
+                return 2
+            return 1 if await table.run(lines) else 0
+        if sys.stdin.isatty():
+            print("TwixT table — type lines like `alice: challenge bob`, then "
+                  "`bob: accept`, `alice: K12`. Ctrl-D ends.")
+        return 1 if await table.run(sys.stdin) else 0
+
+
+async def export(db: Path | None, channel: str, fmt: str) -> int:
+    """Print the record of the channel's current or last game."""
+    try:
+        storage = await SqliteStorage.open(db or Settings.from_environment().database)
+    except DatabaseError as error:
+        print(f"twixt: {error}", file=sys.stderr)
+        return 2
+    async with storage:
+        try:
+            game = await TwixtService(storage).channel_game(name_id(channel))
+            text = write(game, fmt)
+        except (ServiceError, ValueError) as error:
+            print(f"twixt: {error}", file=sys.stderr)
+            return 1
+    sys.stdout.write(text)
+    return 0
