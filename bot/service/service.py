@@ -390,10 +390,11 @@ class TwixtService:
 
     @staticmethod
     def _first_words(first: FirstMove, players: int) -> str:
-        side = "you" if players == 2 else "your team"
-        return {FirstMove.ME: "challenger plays Red and moves first",
-                FirstMove.THEM: f"{side} play Red and move first",
-                FirstMove.RANDOM: "colours drawn at random"}[first]
+        if first is FirstMove.RANDOM:
+            return "colours drawn at random"
+        side = ("the challenger" if first is FirstMove.ME else "you") if players == 2 else \
+            ("the challengers" if first is FirstMove.ME else "you")
+        return f"{side} play{'s' if side == 'the challenger' else ''} Red and move first"
 
     async def _remember(self, *users: User) -> None:
         await self.storage.remember_users({u.id: u.name for u in users})

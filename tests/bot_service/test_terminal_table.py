@@ -1,0 +1,77 @@
+"""`twixt play` end to end from a script, with a restart in the middle of a game, and
+`twixt export` of the result."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from PIL import Image
+
+TWIXT = str(Path(sys.executable).with_name("twixt"))
+
+
+def _twixt(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([TWIXT, *args], cwd=cwd, input=stdin, capture_output=True, text=True,
+                          check=False, timeout=120)
+
+
+def test_a_game_played_in_two_sittings_and_exported(tmp_path: Path):
+    first = tmp_path / "first.txt"
+    first.write_text("alice: challenge bob size 12 swap no first me\n"
+                     "bob: accept\n"
+                     "alice: G6\n"
+                     "bob: G8\n")
+    done = _twixt("play", str(first), "--db", "t.db", "--channel", "den", "--out", "pics",
+                  cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "@bob **alice** challenges bob to TwixT (12×12, classic, no swap)" in done.stdout
+    assert "@alice **bob** (Black): `G8`" in done.stdout
+    pictures = sorted((tmp_path / "pics").glob("den-*.png"))
+    assert len(pictures) == 3
+    assert Image.open(pictures[-1]).size[0] >= 900
+
+    # a later sitting: the same database and channel go on with the game
+    done = _twixt("play", "--db", "t.db", "--channel", "den", "--out", "pics", cwd=tmp_path,
+                  stdin="alice: E7 link G6\nbob: K12\nbob: G4\nalice: status\nbob: resign\n")
+    assert done.returncode == 1  # one line (K12 in Red's border row) was refused
+    assert "! bob: K12 is in Red's border row" in done.stdout
+    assert "alice (Red) wins — Black resigned." in done.stdout
+    assert len(list((tmp_path / "pics").glob("den-*.png"))) == 6
+
+    exported = _twixt("export", "--db", "t.db", "--channel", "den", cwd=tmp_path)
+    assert exported.returncode == 0
+    assert exported.stdout == ('[Board "12x12"]\n[Rules "classic"]\n[Swap "no"]\n'
+                               '[Players "alice, bob"]\nalice: G6\nbob: G8\n'
+                               'alice: E7 link G6\nbob: G4\nbob: resign\n')
+    t1 = _twixt("export", "--db", "t.db", "--channel", "den", "--format", "t1", cwd=tmp_path)
+    assert t1.stdout.splitlines()[-5:] == ["G6", "G8", "E7", "G4", "resign"]
+
+
+def test_a_team_game_in_the_terminal(tmp_path: Path):
+    script = ("alice: team carol vs bob dave first me swap no\n"
+              "bob: accept\ncarol: accept\ndave: accept\n"
+              "alice: K10; privilege\ncarol: M10\ndave: M14\n")
+    done = _twixt("play", "--db", "t.db", cwd=tmp_path, stdin=script)
+    assert done.returncode == 0, done.stdout
+    assert "carol (Red, seat 3) to move." in done.stdout
+    assert "@alice **dave** (Black): `M14`\nalice (Red, seat 1) to move." in done.stdout
+
+
+def test_bad_lines_and_a_bad_database_get_one_clear_line(tmp_path: Path):
+    done = _twixt("play", "--db", "t.db", cwd=tmp_path, stdin="no colon here\nbob: K10\n")
+    assert "! line 1: write name: command, like alice: G6" in done.stdout
+    assert "! bob: there is no game in this channel" in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr
+    (tmp_path / "junk.db").write_bytes(b"not a database at all" * 100)
+    done = _twixt("play", "--db", "junk.db", cwd=tmp_path, stdin="")
+    assert done.returncode == 2
+    assert done.stderr.startswith("twixt: ") and done.stderr.count("\n") == 1
+    assert (tmp_path / "junk.db").read_bytes() == b"not a database at all" * 100
+
+
+def test_export_of_a_channel_without_games(tmp_path: Path):
+    done = _twixt("export", "--db", "t.db", "--channel", "empty", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr == "twixt: this channel has no games\n"
