@@ -118,6 +118,14 @@ class Storage(Protocol):
     async def close_offer(self, game_id: int, kind: OfferKind) -> Offer | None:
         """Remove an offer (accepted, declined, withdrawn or lapsed) and return it."""
 
+    async def timed_games(self) -> tuple[GameRecord, ...]:
+        """The active games that have a time control, for the clock scheduler."""
+
+    async def claim_reminder(self, game_id: int, version: int, stage: str,
+                             now: datetime | None = None) -> bool:
+        """True the first time a reminder (stage) is claimed for a game at a version, False
+        ever after: whoever gets True sends it, so none is sent twice, restarts included."""
+
     async def vote_abort(self, game_id: int, user_id: int) -> frozenset[int]:
         """Record a player's wish to abort a game; return everyone who has asked so far."""
 
@@ -144,5 +152,10 @@ class Storage(Protocol):
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
         """A user's wins, losses, draws and rating in a guild."""
 
-    async def leaderboard(self, guild_id: int, limit: int = 10) -> tuple[PlayerStats, ...]:
-        """The guild's rated players, best rating first."""
+    async def leaderboard(self, guild_id: int, limit: int = 10,
+                          offset: int = 0) -> tuple[PlayerStats, ...]:
+        """The guild's rated players, best rating first; page on with `offset`."""
+
+    async def head_to_head(self, guild_id: int, user_id: int,
+                           other_id: int) -> tuple[int, int, int]:
+        """`user_id`'s wins, losses and draws against `other_id` (on opposite sides)."""

@@ -60,7 +60,8 @@ class GameSetup:
 
     `size` is the board before the handicap ("24x24" with handicap 6 plays on 24x18);
     `swap` None means the rules' default (on unless there is a handicap).
-    `time_control` (e.g. "3d") is informational until clocks arrive.
+    `time_control` (e.g. "3d") is the time for each move; `opening` holds the turns of an
+    imported record the game continues from, as "seat: command" lines (played before the log).
     """
 
     size: str = "24x24"
@@ -68,6 +69,7 @@ class GameSetup:
     swap: bool | None = None
     handicap: int = 0
     time_control: str | None = None
+    opening: str | None = None
 
 
 @dataclass(frozen=True)

@@ -27,10 +27,14 @@ from storage.records import (
 
 Settings = TypeVar("Settings")
 
+#: the columns of a GameSetup, in the order of `setup_values`
+SETUP_COLUMNS = "size, rules, swap, handicap, time_control, opening"
 GAME_COLUMNS = ("id, guild_id, channel_id, challenge_id, status, size, rules, swap, handicap, "
-                "time_control, version, created_at, updated_at, result, reason, finished_at")
+                "time_control, opening, version, created_at, updated_at, result, reason, "
+                "finished_at")
 CHALLENGE_COLUMNS = ("id, guild_id, channel_id, challenger_id, players, size, rules, swap, "
-                     "handicap, time_control, first, thread, status, created_at, expires_at")
+                     "handicap, time_control, opening, first, thread, status, created_at, "
+                     "expires_at")
 
 
 def stamp(moment: datetime | None) -> str:
@@ -47,27 +51,28 @@ def moment(text: str | None) -> datetime | None:
 
 
 def setup_values(setup: GameSetup) -> tuple[Any, ...]:
-    """The setup as the columns size, rules, swap, handicap, time_control."""
+    """The setup as the `SETUP_COLUMNS`."""
     swap = None if setup.swap is None else int(setup.swap)
-    return setup.size, setup.rules, swap, setup.handicap, setup.time_control
+    return setup.size, setup.rules, swap, setup.handicap, setup.time_control, setup.opening
 
 
 def _setup(size: str, rules: str, swap: int | None, handicap: int,
-           time_control: str | None) -> GameSetup:
-    return GameSetup(size, rules, None if swap is None else bool(swap), handicap, time_control)
+           time_control: str | None, opening: str | None) -> GameSetup:
+    return GameSetup(size, rules, None if swap is None else bool(swap), handicap, time_control,
+                     opening)
 
 
 def game(row: Sequence[Any], seats: Sequence[Sequence[Any]]) -> GameRecord:
     """A game from a `GAME_COLUMNS` row and its (seat, user_id, name, winner) rows in order."""
     (game_id, guild_id, channel_id, challenge_id, status, size, rules, swap, handicap,
-     time_control, version, created_at, updated_at, result, reason, finished_at) = row
+     time_control, opening, version, created_at, updated_at, result, reason, finished_at) = row
     outcome = None
     if result is not None:
         winners = tuple(user_id for _seat, user_id, _name, won in seats if won)
         outcome = GameResult(Result(result), reason, winners)
     return GameRecord(
         id=game_id, guild_id=guild_id, channel_id=channel_id, status=GameStatus(status),
-        setup=_setup(size, rules, swap, handicap, time_control),
+        setup=_setup(size, rules, swap, handicap, time_control, opening),
         seats=tuple(Seat(seat, user_id, name) for seat, user_id, name, _won in seats),
         version=version,
         created_at=moment(created_at), updated_at=moment(updated_at),
@@ -82,11 +87,12 @@ def turn(row: Sequence[Any]) -> TurnRecord:
 def challenge(row: Sequence[Any], invitees: Iterable[Sequence[Any]]) -> Challenge:
     """A challenge from a `CHALLENGE_COLUMNS` row and its (slot, user_id, answer, at) rows."""
     (challenge_id, guild_id, channel_id, challenger_id, players, size, rules, swap, handicap,
-     time_control, first, thread, status, created_at, expires_at) = row
+     time_control, opening, first, thread, status, created_at, expires_at) = row
     return Challenge(
         id=challenge_id, guild_id=guild_id, channel_id=channel_id,
         challenger_id=challenger_id, players=players,
-        setup=_setup(size, rules, swap, handicap, time_control), first=FirstMove(first),
+        setup=_setup(size, rules, swap, handicap, time_control, opening),
+        first=FirstMove(first),
         thread=bool(thread), status=ChallengeStatus(status), created_at=moment(created_at),
         expires_at=moment(expires_at),
         invitees=tuple(Invitee(slot, user_id, Answer(answer), moment(at))

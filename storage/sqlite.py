@@ -153,9 +153,9 @@ class SqliteStorage:
             raise ValueError(f"invite at most {places} other players, each once")
         async with self._write() as db:
             cursor = await db.execute(
-                "INSERT INTO challenges (guild_id, channel_id, challenger_id, players, size, "
-                "rules, swap, handicap, time_control, first, thread, created_at, expires_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO challenges (guild_id, channel_id, challenger_id, players, "
+                f"{rows.SETUP_COLUMNS}, first, thread, created_at, expires_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, challenger_id, players, *rows.setup_values(setup),
                  FirstMove(first).value, int(thread), rows.stamp(now), rows.stamp(expires_at)))
             challenge_id = cursor.lastrowid
@@ -232,9 +232,9 @@ class SqliteStorage:
                 await _claim_challenge(db, challenge_id)
             try:
                 cursor = await db.execute(
-                    "INSERT INTO games (guild_id, channel_id, challenge_id, size, rules, swap, "
-                    "handicap, time_control, created_at, updated_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO games (guild_id, channel_id, challenge_id, "
+                    f"{rows.SETUP_COLUMNS}, created_at, updated_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (guild_id, channel_id, challenge_id, *rows.setup_values(setup), at, at))
             except sqlite3.IntegrityError as error:
                 if "games.channel_id" in str(error):
@@ -328,6 +328,33 @@ class SqliteStorage:
             row = await cursor.fetchone()
         return None if row is None else rows.offer(row)
 
+    async def head_to_head(self, guild_id: int, user_id: int,
+                           other_id: int) -> tuple[int, int, int]:
+        async with self._read() as db:
+            cursor = await db.execute(
+                "SELECT coalesce(sum(me.winner), 0), "
+                "coalesce(sum(g.result <> 'draw' AND me.winner = 0), 0), "
+                "coalesce(sum(g.result = 'draw'), 0) "
+                "FROM games g JOIN game_seats me ON me.game_id = g.id AND me.user_id = ? "
+                "JOIN game_seats them ON them.game_id = g.id AND them.user_id = ? "
+                "AND them.team <> me.team "
+                "WHERE g.guild_id = ? AND g.status = 'finished' AND g.result <> 'aborted'",
+                (user_id, other_id, guild_id))
+            wins, losses, draws = await cursor.fetchone()
+        return wins, losses, draws
+
+    async def timed_games(self) -> tuple[GameRecord, ...]:
+        async with self._read() as db:
+            return await _games(db, "status = 'active' AND time_control IS NOT NULL", [], -1)
+
+    async def claim_reminder(self, game_id: int, version: int, stage: str,
+                             now: datetime | None = None) -> bool:
+        async with self._write() as db:
+            cursor = await db.execute(
+                "INSERT OR IGNORE INTO reminders (game_id, version, stage, sent_at) "
+                "VALUES (?, ?, ?, ?)", (game_id, version, stage, rows.stamp(now)))
+            return cursor.rowcount == 1
+
     async def vote_abort(self, game_id: int, user_id: int) -> frozenset[int]:
         async with self._write() as db:
             await db.execute("INSERT OR IGNORE INTO abort_votes (game_id, user_id) VALUES (?, ?)",
@@ -378,11 +405,12 @@ class SqliteStorage:
             found = await _stats(db, guild_id, [user_id])
         return found.get(user_id, PlayerStats(guild_id, user_id))
 
-    async def leaderboard(self, guild_id: int, limit: int = 10) -> tuple[PlayerStats, ...]:
+    async def leaderboard(self, guild_id: int, limit: int = 10,
+                          offset: int = 0) -> tuple[PlayerStats, ...]:
         async with self._read() as db:
             cursor = await db.execute(
                 "SELECT user_id FROM ratings WHERE guild_id = ? "
-                "ORDER BY rating DESC, user_id LIMIT ?", (guild_id, limit))
+                "ORDER BY rating DESC, user_id LIMIT ? OFFSET ?", (guild_id, limit, offset))
             ranked = [row[0] for row in await cursor.fetchall()]
             found = await _stats(db, guild_id, ranked)
         return tuple(found[user_id] for user_id in ranked)
@@ -416,6 +444,7 @@ async def _game(db: aiosqlite.Connection, game_id: int) -> GameRecord:
 
 async def _games(db: aiosqlite.Connection, where: str, params: Sequence[Any],
                  limit: int) -> tuple[GameRecord, ...]:
+    """Games matching `where`, newest first; a negative `limit` means all of them."""
     cursor = await db.execute(f"SELECT {rows.GAME_COLUMNS} FROM games WHERE {where} "
                               "ORDER BY id DESC LIMIT ?", [*params, limit])
     found = await cursor.fetchall()

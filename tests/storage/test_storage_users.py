@@ -17,3 +17,11 @@ async def test_abort_votes_gather_per_game(store):
     assert await store.vote_abort(first.id, 1) == {1}
     assert await store.vote_abort(second.id, 3) == {3}
     assert await store.vote_abort(first.id, 2) == {1, 2}
+
+
+async def test_a_reminder_is_claimed_once_per_game_version_and_stage(store):
+    game = await start_game(store, 10)
+    assert await store.claim_reminder(game.id, 0, "first")
+    assert not await store.claim_reminder(game.id, 0, "first")
+    assert await store.claim_reminder(game.id, 0, "final")
+    assert await store.claim_reminder(game.id, 1, "first")
