@@ -1,0 +1,114 @@
+"""`twixt run`: settings, storage, the client, and a clean exit code.
+
+The client registers at start what must exist before the first event: the cog, the button
+factory (so buttons on messages from before a restart still answer), and the slash
+commands — synced to `TWIXT_GUILD_IDS` at once when given, else globally (Discord may take
+up to an hour to show global changes).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+
+import discord
+from discord.ext import commands
+
+from bot.config import ConfigError, Settings
+from bot.discord import logs, respond
+from bot.discord.cog import TwixtCog
+from bot.discord.messages import ChatMoves
+from bot.discord.threads import DiscordThreads
+from bot.discord.views import TwixtButton
+from bot.service import TwixtService
+from storage import DatabaseError, SqliteStorage, Storage
+
+log = logging.getLogger(__name__)
+
+NO_TOKEN = ("twixt: no Discord token. Set DISCORD_TOKEN in the environment or in a .env "
+            "file in this folder (see .env.example).")
+
+
+def intents_for(settings: Settings) -> discord.Intents:
+    """The default intents; Message Content (privileged) only when the settings ask for it."""
+    intents = discord.Intents.default()
+    intents.message_content = settings.message_content
+    return intents
+
+
+class TwixtBot(commands.Bot):
+    """The Discord client; owns the service that every command and button calls."""
+
+    def __init__(self, settings: Settings, storage: Storage) -> None:
+        # No prefix commands: chat moves are read by the cog's listener instead.
+        super().__init__(command_prefix=(), intents=intents_for(settings), help_command=None,
+                         allowed_mentions=discord.AllowedMentions.none())
+        self.settings = settings
+        self.service = TwixtService(storage, threads=DiscordThreads(self))
+        self.tree.error(respond.on_app_command_error)
+
+    async def setup_hook(self) -> None:
+        chat = ChatMoves(self.service, read_all=self.settings.message_content)
+        await self.add_cog(TwixtCog(self.service, chat))
+        self.add_dynamic_items(TwixtButton)
+        await self._sync_commands()
+
+    async def _sync_commands(self) -> None:
+        try:
+            for guild_id in self.settings.guild_ids:
+                guild = discord.Object(guild_id)
+                self.tree.copy_global_to(guild=guild)
+                synced = await self.tree.sync(guild=guild)
+                log.info("commands synced", extra={"guild_id": guild_id, "count": len(synced)})
+            if not self.settings.guild_ids:
+                synced = await self.tree.sync()
+                log.info("commands synced", extra={"scope": "global", "count": len(synced)})
+        except discord.HTTPException as error:
+            # The bot still plays through buttons and chat; the commands may be stale.
+            log.error("command sync failed", extra={"status": error.status,
+                                                    "error": error.text})
+
+    async def on_ready(self) -> None:
+        log.info("ready", extra={"user": str(self.user), "guilds": len(self.guilds),
+                                 "message_content": self.settings.message_content})
+
+
+def run() -> int:
+    """Start the bot and serve until stopped; 2 when it cannot start (the reason printed)."""
+    try:
+        settings = Settings.from_environment()
+    except ConfigError as error:
+        print(f"twixt: {error}", file=sys.stderr)
+        return 2
+    if not settings.token:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    logs.configure(settings.log_level)
+    try:
+        return asyncio.run(serve(settings))
+    except KeyboardInterrupt:
+        return 0
+
+
+async def serve(settings: Settings) -> int:
+    """Open the database, log in, and run until the connection is closed."""
+    assert settings.token
+    try:
+        storage = await SqliteStorage.open(settings.database)
+    except DatabaseError as error:
+        print(f"twixt: {error}", file=sys.stderr)
+        return 2
+    async with storage, TwixtBot(settings, storage) as client:
+        try:
+            await client.start(settings.token)
+        except discord.LoginFailure:
+            print("twixt: Discord refused the token: copy it again from the Developer "
+                  "Portal (Bot → Reset Token) into DISCORD_TOKEN.", file=sys.stderr)
+            return 2
+        except discord.PrivilegedIntentsRequired:
+            print("twixt: TWIXT_MESSAGE_CONTENT is on but the Message Content intent is not "
+                  "enabled for this bot in the Developer Portal (Bot → Privileged Gateway "
+                  "Intents): enable it, or set TWIXT_MESSAGE_CONTENT=no.", file=sys.stderr)
+            return 2
+    return 0

@@ -1,0 +1,47 @@
+"""A service `Reply` as the keyword arguments of a Discord send.
+
+Who may be pinged is decided here, once, for every message the bot posts: only the users
+the reply names, never @everyone, @here or a role — and the text itself (names and moves
+that users typed) has its mentions escaped so it cannot ping anyone either.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import discord
+
+from bot.discord import views
+from bot.service import Reply
+
+BOARD_FILE = "board.png"
+
+
+def allowed_mentions(reply: Reply) -> discord.AllowedMentions:
+    """Exactly the reply's mentions may ping."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(uid) for uid in reply.mentions])
+
+
+def content(reply: Reply) -> str:
+    """`<@id> text`: the pings first, then the text with any mention in it defused."""
+    text = discord.utils.escape_mentions(reply.text)
+    pings = " ".join(f"<@{uid}>" for uid in reply.mentions)
+    return f"{pings} {text}" if pings else text
+
+
+def message_kwargs(reply: Reply) -> dict[str, Any]:
+    """Content, the board as an embedded attachment, buttons, allowed mentions.
+
+    Call it once per attempt: the attached file can be read only once."""
+    kwargs: dict[str, Any] = {"content": content(reply),
+                              "allowed_mentions": allowed_mentions(reply)}
+    if reply.image is not None:
+        embed = discord.Embed()
+        embed.set_image(url=f"attachment://{BOARD_FILE}")
+        kwargs["embed"] = embed
+        kwargs["file"] = discord.File(io.BytesIO(reply.image), filename=BOARD_FILE)
+    if reply.buttons:
+        kwargs["view"] = views.view_of(reply.buttons)
+    return kwargs
