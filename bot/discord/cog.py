@@ -55,7 +55,7 @@ class TwixtCog(commands.GroupCog, group_name="twixt", group_description="Play Tw
         super().__init__()
 
     async def _run(self, interaction: discord.Interaction, call: Call) -> None:
-        command = interaction.command.name if interaction.command else "?"
+        command = interaction.command.qualified_name if interaction.command else "?"
         await answer(interaction, command, call)
 
     @app_commands.command(description="Challenge someone, or anyone here, to TwixT")

@@ -1,0 +1,32 @@
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.config import Settings
+from bot.discord.app import TwixtBot
+from bot.discord.cog import TwixtCog
+from bot.discord.messages import ChatMoves
+from storage import SqliteStorage
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "t.db"
+
+
+@pytest.fixture
+def settings(db_path: Path) -> Settings:
+    return Settings(token="token", database=db_path)
+
+
+@pytest.fixture
+async def client(settings: Settings) -> AsyncIterator[TwixtBot]:
+    """The real client over a real service and a real SQLite file; never logged in."""
+    async with await SqliteStorage.open(settings.database) as storage:
+        yield TwixtBot(settings, storage)
+
+
+@pytest.fixture
+def cog(client: TwixtBot) -> TwixtCog:
+    return TwixtCog(client.service, ChatMoves(client.service, read_all=False))

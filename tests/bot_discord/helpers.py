@@ -1,0 +1,119 @@
+"""Spec'd stand-ins for discord.py objects (python-discord/bot's tests/helpers.py style).
+
+Every mock is `spec_set` on the real class, so a test breaks when discord.py's shape changes
+or when the front end uses something that does not exist; coroutine methods are AsyncMocks
+by virtue of the spec.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from unittest.mock import MagicMock
+
+import discord
+
+from bot.discord.views import TwixtButton
+
+GUILD = 900
+CHANNEL = 700
+BOT_ID = 555
+
+
+def member(uid: int, name: str, *, bot: bool = False) -> MagicMock:
+    person = MagicMock(spec_set=discord.Member)
+    person.id = uid
+    person.name = person.display_name = name
+    person.bot = bot
+    person.mention = f"<@{uid}>"
+    return person
+
+
+ALICE, BOB, CAROL, DAVE, EVE = (member(uid, name) for uid, name in (
+    (101, "alice"), (102, "bob"), (103, "carol"), (104, "dave"), (105, "eve")))
+
+
+def interaction(client: Any, user: MagicMock, *, manage: bool = False,
+                channel_id: int = CHANNEL, command: Any = None,
+                kind: discord.InteractionType = discord.InteractionType.application_command,
+                ) -> MagicMock:
+    """An interaction whose response knows whether it has been answered, like the real one."""
+    mock = MagicMock(spec_set=discord.Interaction)
+    mock.client = client
+    mock.user = user
+    mock.guild_id = GUILD
+    mock.channel_id = channel_id
+    mock.permissions = discord.Permissions(manage_channels=manage)
+    mock.type = kind
+    mock.command = command
+    response = MagicMock(spec_set=discord.InteractionResponse)
+    response.is_done.side_effect = lambda: bool(response.send_message.await_count
+                                                or response.defer.await_count)
+    mock.response = response
+    mock.followup = MagicMock(spec_set=discord.Webhook)
+    return mock
+
+
+def sent(mock: MagicMock) -> list[dict[str, Any]]:
+    """Every message an interaction answered with, in order, as send keyword arguments."""
+    calls = (mock.response.send_message.await_args_list + mock.followup.send.await_args_list)
+    return [call.kwargs for call in calls]
+
+
+def only(mock: MagicMock) -> dict[str, Any]:
+    """The one message an interaction answered with."""
+    messages = sent(mock)
+    assert len(messages) == 1, messages
+    return messages[0]
+
+
+def custom_ids(message: dict[str, Any]) -> dict[str, str]:
+    """A message's buttons: label → custom_id."""
+    return {item.item.label: item.custom_id for item in message["view"].children}
+
+
+async def press(client: Any, custom_id: str, user: MagicMock, **kwargs: Any) -> MagicMock:
+    """Press a button as discord.py does for a dynamic item: rebuild it from the custom_id
+    alone, check, then call back."""
+    mock = interaction(client, user, kind=discord.InteractionType.component, **kwargs)
+    match = TwixtButton.__discord_ui_compiled_template__.fullmatch(custom_id)
+    assert match, custom_id
+    item = await TwixtButton.from_custom_id(
+        mock, discord.ui.Button(custom_id=custom_id, label="?"), match)
+    if await item.interaction_check(mock):
+        await item.callback(mock)
+    return mock
+
+
+def text_channel(channel_id: int = CHANNEL) -> MagicMock:
+    channel = MagicMock(spec_set=discord.TextChannel)
+    channel.id = channel_id
+    channel.permissions_for.return_value = discord.Permissions.none()
+    return channel
+
+
+def message(author: MagicMock, content: str, channel: MagicMock) -> MagicMock:
+    """A guild message in `channel`; the guild's `me` is the bot."""
+    mock = MagicMock(spec_set=discord.Message)
+    mock.id = 1
+    mock.author = author
+    mock.content = content
+    mock.channel = channel
+    mock.guild = MagicMock(spec_set=discord.Guild)
+    mock.guild.id = GUILD
+    mock.guild.me = member(BOT_ID, "twixt", bot=True)
+    return mock
+
+
+async def run(client: Any, cog: Any, name: str, who: MagicMock, /, *, manage: bool = False,
+              channel_id: int = CHANNEL, **options: Any) -> MagicMock:
+    """Call `/twixt <name>` as `user`, through the command's own callback."""
+    command = getattr(cog, name)
+    mock = interaction(client, who, manage=manage, channel_id=channel_id, command=command)
+    await command.callback(cog, mock, **options)
+    return mock
+
+
+async def start_game(client: Any, cog: Any, **options: Any) -> dict[str, Any]:
+    """alice challenges bob, bob presses Accept; the game's first message."""
+    challenge = only(await run(client, cog, "challenge", ALICE, user=BOB, **options))
+    return only(await press(client, custom_ids(challenge)["Accept"], BOB))

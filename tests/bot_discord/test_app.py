@@ -1,0 +1,68 @@
+"""`twixt run` before it reaches Discord, the client's start-up, and the log format."""
+
+import logging
+from unittest.mock import AsyncMock, MagicMock
+
+import pytest
+
+from bot.config import Settings
+from bot.discord import app, logs
+from bot.discord.cog import TwixtCog
+from bot.discord.views import TwixtButton
+
+
+@pytest.fixture(autouse=True)
+def no_dotenv(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)  # no stray .env
+    monkeypatch.setattr(logs, "configure", lambda level: None)  # keep pytest's handlers
+    for name in ("DISCORD_TOKEN", "TWIXT_DB", "TWIXT_GUILD_IDS", "TWIXT_MESSAGE_CONTENT"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_without_a_token_run_says_how_to_set_one(capsys):
+    assert app.run() == 2
+    err = capsys.readouterr().err
+    assert "DISCORD_TOKEN" in err and ".env" in err and err.count("\n") == 1
+
+
+def test_an_unusable_database_is_one_line(monkeypatch, tmp_path, capsys):
+    bad = tmp_path / "not.db"
+    bad.write_text("this is not a database")
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    monkeypatch.setenv("TWIXT_DB", str(bad))
+    assert app.run() == 2
+    err = capsys.readouterr().err
+    assert err.startswith("twixt: ") and err.count("\n") == 1
+
+
+def test_message_content_intent_follows_the_setting():
+    assert not app.intents_for(Settings()).message_content
+    assert app.intents_for(Settings(message_content=True)).message_content
+
+
+@pytest.mark.parametrize("guilds", [(), (11, 12)])
+async def test_setup_registers_the_cog_the_buttons_and_syncs(settings, client, monkeypatch,
+                                                            guilds):
+    monkeypatch.setattr(client, "settings", Settings(guild_ids=guilds))
+    sync = AsyncMock(return_value=[])
+    monkeypatch.setattr(client.tree, "sync", sync)
+    monkeypatch.setattr(client, "add_dynamic_items", MagicMock())
+    await client.setup_hook()
+    assert isinstance(client.get_cog("TwixtCog"), TwixtCog)
+    client.add_dynamic_items.assert_called_once_with(TwixtButton)
+    scopes = [call.kwargs.get("guild") for call in sync.await_args_list]
+    expected = [None] if not guilds else list(guilds)
+    assert [scope and scope.id for scope in scopes] == expected
+    assert [c.name for c in client.tree.get_commands(guild=scopes[0])] == ["twixt"]
+
+
+def test_log_lines_are_key_value(capsys):
+    record = logging.makeLogRecord({"name": "bot.x", "levelname": "INFO", "levelno": 20,
+                                    "msg": "turn played", "user_id": 7, "text": "G6 link E5"})
+    line = logs.KeyValueFormatter().format(record)
+    assert 'logger=bot.x msg="turn played" user_id=7 text="G6 link E5"' in line
+
+
+def test_the_client_pings_nobody_unless_a_message_says_so(client):
+    mentions = client.allowed_mentions
+    assert not (mentions.everyone or mentions.users or mentions.roles)

@@ -1,0 +1,123 @@
+"""The buttons: who may press them, what they do, and that they outlive the process."""
+
+from unittest.mock import AsyncMock, MagicMock
+
+import discord
+
+from bot.discord.app import TwixtBot
+from bot.discord.views import custom_id
+from bot.service import Button, ButtonKind
+from storage import SqliteStorage
+from tests.bot_discord.helpers import (
+    ALICE,
+    BOB,
+    CAROL,
+    DAVE,
+    custom_ids,
+    only,
+    press,
+    run,
+    start_game,
+    text_channel,
+)
+
+
+def test_custom_id_holds_kind_target_and_users_within_discords_limit():
+    snowflake = 2**63 - 1
+    button = Button(ButtonKind.DECLINE_DRAW, 2**31, "x", (snowflake,) * 4)
+    assert len(custom_id(button)) <= 100
+    assert custom_id(Button(ButtonKind.ACCEPT_CHALLENGE, 42, "Accept")) == "twixt:accept:42"
+
+
+async def test_only_the_challenged_user_may_accept(client, cog):
+    reply = only(await run(client, cog, "challenge", ALICE, user=BOB))
+    refused = only(await press(client, custom_ids(reply)["Accept"], CAROL))
+    assert (refused["content"], refused["ephemeral"]) == ("This button is not for you.", True)
+    assert await client.service.storage.active_game(700) is None
+
+
+async def test_decline_button_by_the_challenged_user(client, cog):
+    reply = only(await run(client, cog, "challenge", ALICE, user=BOB))
+    assert "bob declines" in only(await press(client, custom_ids(reply)["Decline"],
+                                              BOB))["content"]
+
+
+async def test_swap_button_is_for_the_player_to_move(client, cog):
+    await start_game(client, cog)
+    reply = only(await run(client, cog, "move", ALICE, command="K12"))
+    swap = custom_ids(reply)["Swap"]
+    assert only(await press(client, swap, ALICE))["ephemeral"] is True
+    assert "`swap`" in only(await press(client, swap, BOB))["content"]
+
+
+async def test_privilege_button_for_the_player_who_just_moved(client, cog):
+    challenge = only(await run(client, cog, "team", ALICE, partner=CAROL, opponent1=BOB,
+                               opponent2=DAVE, swap="no"))
+    for player in (BOB, CAROL, DAVE):
+        await press(client, custom_ids(challenge)["Accept"], player)
+    reply = only(await run(client, cog, "move", ALICE, command="K12"))
+    called = only(await press(client, custom_ids(reply)["Privilege"], ALICE))
+    assert called["ephemeral"] is False and "privilege" in called["content"].lower()
+
+
+async def test_draw_buttons_for_the_side_offered_to(client, cog):
+    await start_game(client, cog)
+    offer = only(await run(client, cog, "draw", ALICE, action="offer"))
+    buttons = custom_ids(offer)
+    assert only(await press(client, buttons["Accept draw"], ALICE))["ephemeral"] is True
+    assert "decline draw" in only(await press(client, buttons["Decline draw"],
+                                              BOB))["content"]
+    again = only(await run(client, cog, "draw", ALICE, action="offer"))
+    assert "Draw by agreement" in only(await press(client, custom_ids(again)["Accept draw"],
+                                                   BOB))["content"]
+
+
+async def test_a_button_of_a_finished_game_says_so(client, cog):
+    await start_game(client, cog)
+    offer = only(await run(client, cog, "draw", ALICE, action="offer"))
+    await run(client, cog, "abort", CAROL, manage=True)
+    reply = only(await press(client, custom_ids(offer)["Accept draw"], BOB))
+    assert reply["ephemeral"] is True and "over" in reply["content"]
+
+
+async def test_buttons_of_an_old_message_work_after_a_restart(settings, cog, client):
+    reply = only(await run(client, cog, "challenge", ALICE, user=BOB))
+    old_accept = custom_ids(reply)["Accept"]
+    await client.service.storage.close()
+
+    async with await SqliteStorage.open(settings.database) as storage:
+        restarted = TwixtBot(settings, storage)
+        assert only(await press(restarted, old_accept, CAROL))["ephemeral"] is True
+        board = only(await press(restarted, old_accept, BOB))
+        assert "Game 1 on" in board["content"]
+        assert await storage.active_game(700) is not None
+
+
+async def test_thread_yes_opens_a_public_thread_for_the_game(client, cog, monkeypatch):
+    channel = text_channel()
+    thread = MagicMock(spec_set=discord.Thread)
+    thread.id = 7001
+    channel.create_thread = AsyncMock(return_value=thread)
+    thread_channel = text_channel(7001)
+    channels = {700: channel, 7001: thread_channel}
+    monkeypatch.setattr(client, "get_channel", channels.get)
+
+    reply = only(await run(client, cog, "challenge", ALICE, user=BOB, thread="yes"))
+    pressed = await press(client, custom_ids(reply)["Accept"], BOB)
+
+    channel.create_thread.assert_awaited_once_with(
+        name="TwixT: alice vs bob", type=discord.ChannelType.public_thread)
+    assert "its own thread" in only(pressed)["content"]
+    board = thread_channel.send.await_args.kwargs
+    assert board["content"].startswith("<@101> Game 1 on")
+    assert board["file"].filename == "board.png"
+
+
+async def test_a_thread_refused_by_discord_is_one_ephemeral_line(client, cog, monkeypatch):
+    channel = text_channel()
+    forbidden = discord.Forbidden(AsyncMock(status=403, reason="Forbidden"), "no")
+    channel.create_thread = AsyncMock(side_effect=forbidden)
+    monkeypatch.setattr(client, "get_channel", {700: channel}.get)
+    reply = only(await run(client, cog, "challenge", ALICE, user=BOB, thread="yes"))
+    refused = only(await press(client, custom_ids(reply)["Accept"], BOB))
+    assert refused["ephemeral"] is True and "Create Public Threads" in refused["content"]

@@ -1,0 +1,87 @@
+"""Moves in chat: `@bot G6` always, plain `G6` only with the Message Content setting."""
+
+import pytest
+
+from bot.discord.messages import ChatMoves
+from tests.bot_discord.helpers import (
+    ALICE,
+    BOB,
+    EVE,
+    custom_ids,
+    member,
+    message,
+    start_game,
+    text_channel,
+)
+
+
+@pytest.fixture
+def channel():
+    return text_channel()
+
+
+def posted(channel) -> list[dict]:
+    return [call.kwargs for call in channel.send.await_args_list]
+
+
+async def test_a_message_mentioning_the_bot_plays_the_move(client, cog, channel):
+    await start_game(client, cog)
+    chat = ChatMoves(client.service, read_all=False)
+    await chat.handle(message(ALICE, "<@555> K12 ", channel))
+    [reply] = posted(channel)
+    assert reply["content"].startswith("<@102> **alice** (Red): `K12`")
+    assert reply["file"].filename == "board.png" and "reference" not in reply
+
+
+async def test_an_error_to_a_mention_is_a_reply_to_the_message(client, cog, channel):
+    chat = ChatMoves(client.service, read_all=False)
+    sent = message(ALICE, "<@!555> K12", channel)
+    await chat.handle(sent)
+    [reply] = posted(channel)
+    assert reply["reference"] is sent and "no game" in reply["content"]
+    assert reply["allowed_mentions"].users == []
+
+
+async def test_a_bare_mention_gets_the_help(client, channel):
+    await ChatMoves(client.service, read_all=False).handle(message(EVE, "<@555>", channel))
+    assert "TwixT" in posted(channel)[0]["content"]
+
+
+async def test_resign_in_chat_asks_for_confirmation(client, cog, channel):
+    await start_game(client, cog)
+    await ChatMoves(client.service, read_all=True).handle(message(ALICE, "resign", channel))
+    [reply] = posted(channel)
+    assert set(custom_ids(reply)) == {"Resign"}
+    assert await client.service.storage.active_game(700) is not None
+
+
+async def test_plain_moves_are_read_with_message_content_on(client, cog, channel):
+    await start_game(client, cog)
+    await ChatMoves(client.service, read_all=True).handle(message(ALICE, "K12", channel))
+    assert "`K12`" in posted(channel)[0]["content"]
+
+
+async def test_plain_moves_are_ignored_with_message_content_off(client, cog, channel):
+    await start_game(client, cog)
+    await ChatMoves(client.service, read_all=False).handle(message(ALICE, "K12", channel))
+    channel.send.assert_not_awaited()
+    assert (await client.service.storage.active_game(700)).version == 0
+
+
+@pytest.mark.parametrize("who, text", [
+    (ALICE, "good luck, have fun"),  # not a command: chat stays chat
+    (EVE, "K12"),                    # a command, but from an onlooker
+    (member(556, "otherbot", bot=True), "<@555> K12"),  # bots are never answered
+])
+async def test_other_messages_get_no_answer(client, cog, channel, who, text):
+    await start_game(client, cog)
+    await ChatMoves(client.service, read_all=True).handle(message(who, text, channel))
+    channel.send.assert_not_awaited()
+
+
+async def test_a_seated_players_illegal_move_is_answered(client, cog, channel):
+    await start_game(client, cog)
+    sent = message(BOB, "K12", channel)
+    await ChatMoves(client.service, read_all=True).handle(sent)
+    [reply] = posted(channel)
+    assert reply["reference"] is sent and reply["content"] == "it is alice's turn"

@@ -1,0 +1,112 @@
+"""What no message may do: ping more than it should, show a traceback, or leak an error."""
+
+import asyncio
+import logging
+
+from discord import app_commands
+
+from bot.discord import respond
+from bot.service import Reply
+from tests.bot_discord.helpers import (
+    ALICE,
+    BOB,
+    EVE,
+    interaction,
+    member,
+    only,
+    run,
+    sent,
+    start_game,
+)
+
+
+async def test_everyone_in_a_name_does_not_ping(client, cog):
+    prankster = member(106, "@everyone @here")
+    reply = only(await run(client, cog, "challenge", prankster, user=BOB))
+    assert "@everyone" not in reply["content"] and "@here" not in reply["content"]
+    assert "@\u200beveryone" in reply["content"]
+    mentions = reply["allowed_mentions"]
+    assert (mentions.everyone, mentions.roles) == (False, False)
+    assert [o.id for o in mentions.users] == [102]
+
+
+async def test_a_typed_mention_in_a_move_is_escaped(client, cog):
+    await start_game(client, cog)
+    reply = only(await run(client, cog, "move", ALICE, command="K12 <@&123> @everyone"))
+    assert reply["ephemeral"] is True
+    assert "@everyone" not in reply["content"] and "<@&123>" not in reply["content"]
+
+
+async def test_illegal_move_is_one_ephemeral_line_and_changes_nothing(client, cog):
+    await start_game(client, cog)
+    reply = only(await run(client, cog, "move", ALICE, command="A5"))
+    assert reply["ephemeral"] is True and "\n" not in reply["content"]
+    assert "border" in reply["content"]
+    record = await client.service.storage.active_game(700)
+    assert record.version == 0
+
+
+async def test_not_your_turn(client, cog):
+    await start_game(client, cog)
+    reply = only(await run(client, cog, "move", BOB, command="K12"))
+    assert (reply["content"], reply["ephemeral"]) == ("it is alice's turn", True)
+
+
+async def test_no_game_in_this_channel(client, cog):
+    reply = only(await run(client, cog, "board", EVE))
+    assert reply["ephemeral"] is True and "no game" in reply["content"]
+
+
+async def test_an_unexpected_error_is_logged_with_context_and_apologised_for(
+        client, cog, monkeypatch, caplog):
+    async def broken(ctx, text):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(client.service, "move", broken)
+    reply = only(await run(client, cog, "move", ALICE, command="K12"))
+    assert (reply["content"], reply["ephemeral"]) == (respond.APOLOGY, True)
+    record = next(r for r in caplog.records if r.message == "command failed")
+    assert record.levelno == logging.ERROR and record.exc_info
+    assert (record.command, record.user_id, record.guild_id, record.channel_id) == (
+        "twixt move", 101, 900, 700)
+    assert "disk on fire" not in reply["content"]
+
+
+async def test_a_slow_call_is_deferred_then_answered_as_a_followup(client, monkeypatch):
+    monkeypatch.setattr(respond, "DEFER_AFTER_SECONDS", 0.01)
+    mock = interaction(client, ALICE)
+
+    async def slow(ctx):
+        await asyncio.sleep(0.05)
+        return Reply("done")
+
+    await respond.answer(mock, "test", slow)
+    mock.response.defer.assert_awaited_once()
+    mock.response.send_message.assert_not_awaited()
+    assert mock.followup.send.await_args.kwargs["content"] == "done"
+    mock.delete_original_response.assert_not_awaited()
+
+
+async def test_a_slow_error_replaces_the_public_thinking_message(client, monkeypatch):
+    monkeypatch.setattr(respond, "DEFER_AFTER_SECONDS", 0.01)
+    mock = interaction(client, ALICE)
+
+    async def slow(ctx):
+        await asyncio.sleep(0.05)
+        return Reply("no", ephemeral=True)
+
+    await respond.answer(mock, "test", slow)
+    mock.delete_original_response.assert_awaited_once()
+    assert mock.followup.send.await_args.kwargs["ephemeral"] is True
+
+
+async def test_tree_errors_are_ephemeral_and_never_tracebacks(client, cog, caplog):
+    mock = interaction(client, ALICE)
+    await respond.on_app_command_error(mock, app_commands.NoPrivateMessage())
+    assert only(mock)["ephemeral"] is True
+
+    mock = interaction(client, ALICE, command=cog.board)
+    await respond.on_app_command_error(mock, app_commands.CommandInvokeError(
+        cog.board, RuntimeError("boom")))
+    assert [m["content"] for m in sent(mock)] == [respond.APOLOGY]
+    assert any(r.message == "command error" for r in caplog.records)
