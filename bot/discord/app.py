@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import sys
 
 import discord
@@ -85,6 +86,9 @@ def run() -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     logs.configure(settings.log_level)
+    # `docker stop` sends SIGTERM: stop as on Ctrl-C, so the client logs out and the
+    # database is closed on the way out.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         return asyncio.run(serve(settings))
     except KeyboardInterrupt:

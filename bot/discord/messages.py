@@ -47,10 +47,10 @@ class ChatMoves:
         return record is not None and record.seat_of(message.author.id) is not None
 
     async def _play(self, message: discord.Message, text: str) -> None:
-        where = {"user_id": message.author.id, "guild_id": message.guild and message.guild.id,
-                 "channel_id": message.channel.id, "message_id": message.id}
+        ctx = _context_of(message)
+        where = {"user_id": ctx.user.id, "guild_id": ctx.guild_id, "channel_id": ctx.channel_id,
+                 "message_id": message.id}
         try:
-            ctx = _context_of(message)
             reply = await (play(self._service, ctx, text) if text.strip()
                            else self._service.help())
         except ServiceError as error:
