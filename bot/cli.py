@@ -11,6 +11,7 @@ import asyncio
 import json
 import sys
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 
 from rendering import cli as render_cli
@@ -74,6 +75,8 @@ def _add_play(subparsers: argparse._SubParsersAction) -> None:
     play.add_argument("--channel", default="table", help="the channel's name (default: table)")
     play.add_argument("--out", default="boards", type=Path,
                       help="folder for board pictures (default: ./boards)")
+    play.add_argument("--clock", type=_moment, default=None,
+                      help="the time to play at, e.g. 2026-01-01T12:00 (UTC; default: now)")
     play.set_defaults(handler=_run_play)
 
 
@@ -91,6 +94,15 @@ def _add_run(subparsers: argparse._SubParsersAction) -> None:
     run.set_defaults(handler=_run_bot)
 
 
+def _moment(text: str) -> datetime:
+    """An ISO time; without a zone it is taken as UTC."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a time like 2026-01-01T12:00") from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
 def _add_db_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", type=Path, default=None,
                         help="the SQLite database (default: $TWIXT_DB or ./twixt.db)")
@@ -99,7 +111,7 @@ def _add_db_argument(parser: argparse.ArgumentParser) -> None:
 def _run_play(args: argparse.Namespace) -> int:
     from bot.terminal import play
 
-    return asyncio.run(play(args.db, args.channel, args.out, args.script))
+    return asyncio.run(play(args.db, args.channel, args.out, args.script, args.clock))
 
 
 def _run_export(args: argparse.Namespace) -> int:

@@ -22,10 +22,28 @@ from bot.service import (
     build_options,
     parse_option_words,
 )
+from bot.service.options import OPTION_NAMES
 
 GUILD_ID = 1
-_OPTION_NAMES = {"size", "rules", "swap", "handicap", "first", "thread"}
+_OPTION_NAMES = set(OPTION_NAMES)
 _SIMPLE = {"board", "status", "help", "abort", "swap", "privilege"}
+_RECORDS = {"export", "history", "replay", "import", "stats", "leaderboard", "rematch",
+            "settings"}
+
+
+def _number(word: str) -> int:
+    if not word.lstrip("#").isdigit():
+        raise ServiceError(f"“{word}” is not a number")
+    return int(word.lstrip("#"))
+
+
+def _page(words: list[str]) -> int:
+    """`page N` at the end of a command's words (taken off them), or page 1."""
+    if len(words) >= 2 and words[-2].lower() == "page":
+        page = _number(words[-1])
+        del words[-2:]
+        return page
+    return 1
 
 
 def name_id(name: str) -> int:
@@ -50,7 +68,10 @@ class ConsoleTable:
         self._names: dict[int, str] = {}
 
     async def run(self, lines: Iterable[str]) -> int:
-        """Play every line; return how many were refused."""
+        """Let the clocks act (as the bot does after a restart), then play every line; return
+        how many lines were refused."""
+        for reply in await self.service.tick():
+            await self._show(reply)
         refused = 0
         for number, raw in enumerate(lines, start=1):
             line = raw.split("#", 1)[0].strip() if raw.lstrip().startswith("#") else raw.strip()
@@ -99,9 +120,44 @@ class ConsoleTable:
             return await service.draw(ctx, rest[0].lower())
         if verb in _SIMPLE and not rest:
             return await self._simple(ctx, verb)
+        if verb in _RECORDS:
+            return await self._records(ctx, verb, rest)
         if verb == "move":
             command = " ".join(rest)
         return await service.move(ctx, command)
+
+    async def _records(self, ctx: Context, verb: str, rest: list[str]) -> Reply:
+        """export, history, replay, import, stats, leaderboard, rematch, settings."""
+        service = self.service
+        if verb == "export":
+            return await service.export(ctx, rest[0].lower() if rest else None)
+        if verb == "history":
+            page = _page(rest)
+            return await service.history(ctx, self._person(rest[0]) if rest else None, page)
+        if verb == "replay":
+            return await service.replay(ctx, _number(rest[0]) if rest else None)
+        if verb == "import":
+            if not rest:
+                raise ServiceError("import FILE [opponent] [options]")
+            path = Path(rest.pop(0))
+            try:
+                data = path.read_bytes()
+            except OSError as error:
+                raise ServiceError(f"cannot read {path}: {error.strerror}") from None
+            opponent = self._person(rest.pop(0)) if rest and rest[0] not in _OPTION_NAMES \
+                else None
+            return await service.import_record(ctx, path.name, data, opponent,
+                                               parse_option_words(rest))
+        if verb == "stats":
+            return await service.stats(ctx, self._person(rest[0]) if rest else ctx.user)
+        if verb == "leaderboard":
+            return await service.leaderboard(ctx, _page(rest))
+        if verb == "rematch":
+            game = _number(rest[0]) if rest else (await service.channel_record(ctx)).id
+            return await service.rematch(ctx, game)
+        if len(rest) % 2:
+            raise ServiceError("settings takes name value pairs, like settings theme dark")
+        return await service.settings(ctx, dict(zip(rest[::2], rest[1::2], strict=True)))
 
     async def _simple(self, ctx: Context, verb: str) -> Reply:
         service = self.service
@@ -132,14 +188,22 @@ class ConsoleTable:
         self._names.update(await self.service.storage.user_names(unknown))
         mentions = " ".join(f"@{self._names.get(uid, uid)}" for uid in reply.mentions)
         prefix = "(only you see this) " if reply.ephemeral else ""
+        if reply.dm_user_id is not None:
+            names = await self.service.storage.user_names([reply.dm_user_id])
+            prefix = f"(direct message to {names.get(reply.dm_user_id, reply.dm_user_id)}) "
         self._say(f"{prefix}{mentions + ' ' if mentions else ''}{reply.text}")
         if reply.buttons:
             self._say("  [" + "] [".join(b.label for b in reply.buttons) + "]")
-        if reply.image:
+        if reply.image or reply.attachments:
             self.out_dir.mkdir(parents=True, exist_ok=True)
+        if reply.image:
             path = self._next_path()
             path.write_bytes(reply.image)
             self._say(f"  board: {path}")
+        for attachment in reply.attachments:
+            path = self.out_dir / attachment.filename
+            path.write_bytes(attachment.data)
+            self._say(f"  file: {path}")
 
     def _next_path(self) -> Path:
         stem = "".join(ch if ch.isalnum() else "-" for ch in self.channel)

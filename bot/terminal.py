@@ -3,24 +3,32 @@
 from __future__ import annotations
 
 import sys
+from datetime import datetime
 from pathlib import Path
 
 from bot.config import Settings
 from bot.console import ConsoleTable, name_id
 from bot.service import ServiceError, TwixtService
+from bot.service.core import utc_now
 from rules.records import write
 from storage import DatabaseError, SqliteStorage
 
 
-async def play(db: Path | None, channel: str, out_dir: Path, script: str | None) -> int:
-    """Play lines from `script` (or standard input); exit 1 if any line was refused."""
+async def play(db: Path | None, channel: str, out_dir: Path, script: str | None,
+               clock: datetime | None = None) -> int:
+    """Play lines from `script` (or standard input); exit 1 if any line was refused.
+
+    `clock` fixes the time the table lives at (default: the system clock), so that clocks
+    and reminders can be tried: a later run with a later clock finds what is due.
+    """
     try:
         storage = await SqliteStorage.open(db or Settings.from_environment().database)
     except DatabaseError as error:
         print(f"twixt: {error}", file=sys.stderr)
         return 2
     async with storage:
-        table = ConsoleTable(TwixtService(storage), channel, out_dir)
+        service = TwixtService(storage, clock=(lambda: clock) if clock else utc_now)
+        table = ConsoleTable(service, channel, out_dir)
         if script:
             try:
                 lines = Path(script).read_text(encoding="utf-8").splitlines()

@@ -3,14 +3,22 @@ teams in Double TwixT, and what the last move removed.
 
 `caption_lines` decides the words (testable without pixels); `draw_caption` sets them. The
 number of lines depends only on the kind of game, so every frame of a replay has one size.
+
+The strip is drawn in RGB, so text and swatches blend smoothly, and mapped onto the palette
+as one piece. Setting a run of text is the caption's main cost and holds the GIL, so each
+run is set once into a mask and kept: names, "to move", the roster and the common move
+numbers come back turn after turn.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from rendering.encode import quantize
 from rendering.fonts import font
 from rendering.options import RenderOptions
 from rendering.sprites import disc
@@ -95,6 +103,8 @@ def _status(view: BoardView) -> Line:
     line: Line = (Swatch(view.turn, seat is not None and view.is_marked_seat(seat)),
                   Words(f" {view.to_move} to move", bold=True),
                   Words(f" ({view.turn.title}{seat_text})"))
+    if view.clock is not None:
+        line += (Words(f"   {view.clock}", muted=True),)
     if view.draw_offered_by is not None:
         line += (Words(f"   {view.draw_offered_by.title} offers a draw", muted=True),)
     return line
@@ -137,18 +147,35 @@ def caption_height(is_double: bool, options: RenderOptions) -> int:
     return line_count(is_double) * line_height + line_height // 2
 
 
+@lru_cache(maxsize=4096)
+def _length(text: str, size: int) -> float:
+    return font(size).getlength(text)
+
+
 def _run_width(run: Words | Swatch, size: int, stroke: float) -> float:
     if isinstance(run, Swatch):
         return size * 0.9
-    return font(size).getlength(run.text) + (2 * stroke if run.bold else 0)
+    return _length(run.text, size) + (2 * stroke if run.bold else 0)
+
+
+@lru_cache(maxsize=1024)
+def _run_mask(text: str, size: int, stroke: float) -> tuple[Image.Image, tuple[int, int]]:
+    """A run of text set in white on black, and where its top-left lies from the point at
+    the left end of its middle line (anchor "lm")."""
+    box = font(size).getbbox(text, anchor="lm", stroke_width=stroke)   # fractional with a stroke
+    left, top, right, bottom = (math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]),
+                                math.ceil(box[3]))
+    mask = Image.new("L", (right - left, bottom - top))
+    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=font(size), anchor="lm",
+                              stroke_width=stroke)
+    return mask, (left, top)
 
 
 def draw_caption(image: Image.Image, top: int, lines: list[Line],
                  options: RenderOptions) -> None:
     """Set the lines in the strip of `image` from `top` down, each shrunk to fit if needed."""
     colours = options.colours
-    draw = ImageDraw.Draw(image)
-    draw.rectangle((0, top, image.width, image.height), fill=colours.caption)
+    strip = Image.new("RGB", (image.width, image.height - top), colours.caption)
     base, line_height = _sizes(options)
     margin = round(line_height * 0.6)
     stroke = 0.8 * options.scale if options.scale > 0.5 else 0.0   # bold only where it shows
@@ -156,18 +183,19 @@ def draw_caption(image: Image.Image, top: int, lines: list[Line],
         natural = sum(_run_width(run, base, stroke) for run in line)
         size = min(base, int(base * (image.width - 2 * margin) / natural)) if natural else base
         x = float(margin)
-        y = top + line_height // 4 + index * line_height + line_height // 2
+        y = line_height // 4 + index * line_height + line_height // 2
         for run in line:
             if isinstance(run, Swatch):
                 ink = colours.ink[run.colour]
                 square = colours.square_black and run.colour is Colour.BLACK
                 mark = colours.mark if run.marked else None
                 centre = (round(x + size * 0.4), y)
-                disc(size * 0.5, colours.plate).paste(image, centre)   # a bit of board
+                disc(size * 0.5, colours.plate).paste(strip, centre)   # a bit of board
                 disc(size * 0.36, ink.fill, ink.rim, max(1.0, size * 0.06), square,
-                     mark).paste(image, centre)
-            else:
-                fill = colours.muted if run.muted else colours.text
-                draw.text((x, y), run.text, font=font(size), fill=fill, anchor="lm",
-                          stroke_width=stroke if run.bold else 0, stroke_fill=fill)
+                     mark).paste(strip, centre)
+            elif run.text.strip():
+                mask, (left, rise) = _run_mask(run.text, size, stroke if run.bold else 0)
+                strip.paste(colours.muted if run.muted else colours.text,
+                            (round(x) + left, y + rise), mask)
             x += _run_width(run, size, stroke)
+    image.paste(quantize(strip, options.theme, options.palette), (0, top))

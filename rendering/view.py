@@ -42,6 +42,8 @@ class BoardView:
     outcome: Outcome | None
     chain_holes: frozenset[Hole]
     chain_links: frozenset[Link]
+    #: time left to the player to move in a clocked game, e.g. "2d 3h left" (the service's)
+    clock: str | None = None
 
     def is_marked_seat(self, seat: int) -> bool:
         """Whether a seat's pegs carry the partner mark: the second player of each team."""

@@ -202,16 +202,21 @@ class GuildSettings:
     thread_default: bool = False
     challenge_expiry_hours: int = 24
     forfeit_on_timeout: bool = False
+    #: hours into a clocked player's turn before the first reminder
+    reminder_hours: int = 24
 
 
 @dataclass(frozen=True)
 class UserPrefs:
-    """Per-user preferences; `side` is "red", "black" or "any"."""
+    """Per-user preferences: board `theme` (light, dark), `palette` (normal, colour-blind),
+    `side` facing the viewer (red, black, any), reminders by DM, and auto-link (a bare `G6`
+    links every legal link of the new peg)."""
 
-    theme: str = "classic"
+    theme: str = "light"
+    palette: str = "normal"
     side: str = "any"
     dm_reminders: bool = True
-    auto_link: bool = True
+    auto_link: bool = False
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,10 @@ class ButtonKind(enum.Enum):
     CONFIRM_RESIGN = "resign"
     ACCEPT_DRAW = "draw-accept"
     DECLINE_DRAW = "draw-decline"
+    CLAIM = "claim"
+    ACCEPT_TAKEBACK = "takeback-accept"
+    DECLINE_TAKEBACK = "takeback-decline"
+    REMATCH = "rematch"
 
 
 @dataclass(frozen=True)
@@ -54,10 +58,19 @@ class Button:
 
 
 @dataclass(frozen=True)
+class Attachment:
+    """A file sent with a reply: a record, an animated replay."""
+
+    filename: str
+    data: bytes
+
+
+@dataclass(frozen=True)
 class Reply:
     """One message out. `mentions` are the only users it may ping; `ephemeral` replies are seen
     by the asker alone (errors, confirmations). `channel_id` None means where the request came
-    from; `image` is a PNG, attached as `board.png`."""
+    from; `dm_user_id` sends it as a direct message instead. `image` is a PNG, shown as the
+    board (`board.png`); `attachments` are further files."""
 
     text: str
     image: bytes | None = None
@@ -65,6 +78,8 @@ class Reply:
     buttons: tuple[Button, ...] = ()
     ephemeral: bool = False
     channel_id: int | None = None
+    dm_user_id: int | None = None
+    attachments: tuple[Attachment, ...] = ()
     followups: tuple[Reply, ...] = field(default=())
 
     def all_messages(self) -> tuple[Reply, ...]:

@@ -1,6 +1,7 @@
 """Challenge options as players write them, in Discord or in the terminal.
 
-`size 24x18 rules pp swap no handicap 2 first them thread yes`: name-value pairs in any order.
+`size 24x18 rules pp swap no handicap 2 time 3d first them thread yes`: name-value pairs in any
+order.
 """
 
 from __future__ import annotations
@@ -8,9 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from bot.service.model import ServiceError
+from bot.service.timecontrol import parse_time_control
 from rules import TwixtError, parse_size
 from storage import FirstMove, GameSetup
 
+OPTION_NAMES = ("size", "rules", "swap", "handicap", "time", "first", "thread")
 _YES = {"yes": True, "y": True, "on": True, "true": True,
         "no": False, "n": False, "off": False, "false": False}
 
@@ -35,12 +38,15 @@ def describe_setup(setup: GameSetup) -> str:
     parts.append("swap" if swap else "no swap")
     if setup.handicap:
         parts.append(f"handicap {setup.handicap}")
+    if setup.time_control:
+        parts.append(f"{setup.time_control} per move")
     return ", ".join(parts)
 
 
-def build_options(size: str | None = None, rules: str | None = None, swap: str | bool | None = None,
-                  handicap: int | str | None = None, first: str | None = None,
-                  thread: str | bool | None = None) -> ChallengeOptions:
+def build_options(size: str | None = None, rules: str | None = None,
+                  swap: str | bool | None = None, handicap: int | str | None = None,
+                  first: str | None = None, thread: str | bool | None = None,
+                  time: str | None = None) -> ChallengeOptions:
     """Check and assemble challenge options; ServiceError names the first bad one."""
     setup = GameSetup()
     if size is not None:
@@ -59,6 +65,8 @@ def build_options(size: str | None = None, rules: str | None = None, swap: str |
         setup = replace(setup, handicap=int(handicap))
     if swap is not None:
         setup = replace(setup, swap=_yes_no("swap", swap))
+    if time is not None and time.lower() not in ("none", "no", "off"):
+        setup = replace(setup, time_control=parse_time_control(time))
     options = ChallengeOptions(setup=setup)
     if first is not None:
         try:
@@ -78,9 +86,9 @@ def parse_option_words(words: list[str]) -> ChallengeOptions:
     pairs: dict[str, str] = {}
     for name, value in zip(words[::2], words[1::2], strict=True):
         name = name.lower()
-        if name not in ("size", "rules", "swap", "handicap", "first", "thread"):
+        if name not in OPTION_NAMES:
             raise ServiceError(f"unknown option “{name}”: use size, rules, swap, handicap, "
-                               "first or thread")
+                               "time, first or thread")
         pairs[name] = value
     return build_options(**pairs)
 

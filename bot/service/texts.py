@@ -15,8 +15,9 @@ with `swap` and take it over.
 **Moves:** `G6` · `G6 link E5` · `G6 link E5 F8` · `G6 link E5-D7` (link two older pegs) ·
 `G6 link all` · `remove J9-K11; I11 link K10 J13` · `swap` · `resign` ·
 `offer draw` / `accept draw` / `decline draw` · Double TwixT: `G6 link E5; privilege`.
-**Commands:** challenge, team, accept, decline, move, swap, privilege, resign, draw, board,
-status, abort, help."""
+**Commands:** challenge, team, accept, decline, move, swap, privilege, resign, draw,
+takeback, claim, board, status, abort, export, history, replay, import, stats, leaderboard,
+rematch, settings, help."""
 
 
 def colour_word(colour: Colour) -> str:
@@ -51,7 +52,8 @@ def to_move_sentence(game: Game) -> str:
     return f"{name} ({game.turn.title}{where}) to move."
 
 
-def status_text(record: GameRecord, game: Game, setup_words: str) -> str:
+def status_text(record: GameRecord, game: Game, setup_words: str,
+                clock: str | None = None) -> str:
     """The facts of a game in a few lines, for `status`."""
     lines = [f"**Game {record.id}** — {setup_words}"]
     for colour in Colour:
@@ -66,7 +68,7 @@ def status_text(record: GameRecord, game: Game, setup_words: str) -> str:
     if game.outcome:
         lines.append(result_sentence(game.outcome, game))
     else:
-        lines.append(to_move_sentence(game))
+        lines.append(to_move_sentence(game) + (f" ({clock})" if clock else ""))
         if game.draw_offered_by:
             lines.append(f"{game.draw_offered_by.title} has offered a draw.")
     return "\n".join(lines)

@@ -1,0 +1,212 @@
+"""Challenges: one opponent or anyone, Double TwixT teams, answers, threads, rematches."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import timedelta
+
+from bot.service.core import ServiceCore
+from bot.service.model import Button, ButtonKind, Context, Reply, ServiceError, User
+from bot.service.names import seat_names
+from bot.service.options import ChallengeOptions, describe_setup
+from rules import Hole
+from storage import (
+    Answer,
+    Challenge,
+    ChallengeClosed,
+    ChannelBusy,
+    FirstMove,
+    NotFound,
+    NotInvited,
+    Player,
+)
+
+
+class ChallengeCommands(ServiceCore):
+    """Making and answering challenges, and starting the game when everyone has accepted."""
+
+    async def challenge(self, ctx: Context, opponent: User | None,
+                        options: ChallengeOptions) -> Reply:
+        """Challenge one user, or anyone in the channel when `opponent` is None."""
+        if opponent is not None and opponent.id == ctx.user.id:
+            raise ServiceError("you cannot challenge yourself")
+        invitees = [opponent] if opponent else []
+        challenge = await self._create_challenge(ctx, invitees, 2, options)
+        who = opponent.name if opponent else "anyone here"
+        text = (f"**{ctx.user.name}** challenges {who} to TwixT ({options.describe()}), "
+                f"{_first_words(options.first, 2)}. ")
+        text += f"{opponent.name}, accept or decline." if opponent else "Who accepts?"
+        return Reply(text, mentions=(opponent.id,) if opponent else (),
+                     buttons=_challenge_buttons(challenge))
+
+    async def team(self, ctx: Context, partner: User, opponents: tuple[User, User],
+                   options: ChallengeOptions) -> Reply:
+        """A Double TwixT challenge: you and `partner` against `opponents`; all three accept."""
+        invitees = [opponents[0], partner, opponents[1]]
+        if len({ctx.user.id, *(u.id for u in invitees)}) != 4:
+            raise ServiceError("a team game needs four different players")
+        challenge = await self._create_challenge(ctx, invitees, 4, options)
+        text = (f"**{ctx.user.name}** and {partner.name} challenge {opponents[0].name} and "
+                f"{opponents[1].name} to Double TwixT ({options.describe()}), "
+                f"{_first_words(options.first, 4)}. All three, accept or decline.")
+        return Reply(text, mentions=tuple(u.id for u in invitees),
+                     buttons=_challenge_buttons(challenge))
+
+    async def accept(self, ctx: Context, challenge_id: int | None = None) -> Reply:
+        """Accept a challenge (the newest one open to you here when no id is given)."""
+        challenge = await self._find_challenge(ctx, challenge_id)
+        await self._remember(ctx.user)
+        async with self._locks(challenge.channel_id):
+            try:
+                challenge = await self.storage.answer_challenge(challenge.id, ctx.user.id, True,
+                                                                now=self._clock())
+            except (NotInvited, ChallengeClosed) as error:
+                raise ServiceError(str(error)) from None
+            if not challenge.ready:
+                waiting = [i.user_id for i in challenge.invitees
+                           if i.answer is Answer.PENDING and i.user_id is not None]
+                names = await self._names(waiting)
+                rest = ", ".join(names[w] for w in waiting) or "more players"
+                return Reply(f"{ctx.user.name} accepts. Waiting for {rest}.")
+            return await self._start_game(challenge)
+
+    async def decline(self, ctx: Context, challenge_id: int | None = None) -> Reply:
+        """Decline a challenge made to you, or withdraw your own."""
+        challenge = await self._find_challenge(ctx, challenge_id)
+        if challenge.challenger_id == ctx.user.id:
+            await self.storage.cancel_challenge(challenge.id)
+            return Reply(f"{ctx.user.name} withdraws the challenge.")
+        try:
+            await self.storage.answer_challenge(challenge.id, ctx.user.id, False,
+                                                now=self._clock())
+        except (NotInvited, ChallengeClosed) as error:
+            raise ServiceError(str(error)) from None
+        return Reply(f"{ctx.user.name} declines the challenge.")
+
+    async def rematch(self, ctx: Context, game_id: int) -> Reply:
+        """Challenge the same players to the same game again, with the colours exchanged."""
+        try:
+            old = await self.storage.get_game(game_id)
+        except NotFound:
+            raise ServiceError("there is no such game") from None
+        seat = old.seat_of(ctx.user.id)
+        if seat is None:
+            raise ServiceError("only the players of that game can ask for a rematch")
+        if old.is_active:
+            raise ServiceError("that game is still going on")
+        names = await self._names([s.user_id for s in old.seats])
+        others = {s.seat: User(s.user_id, names[s.user_id]) for s in old.seats}
+        options = ChallengeOptions(
+            setup=replace(old.setup, opening=None),
+            first=FirstMove.THEM if seat.seat % 2 == 0 else FirstMove.ME, thread=False)
+        if len(old.seats) == 2:
+            return await self.challenge(ctx, others[1 - seat.seat], options)
+        partner = others[(seat.seat + 2) % 4]
+        opponents = (others[(seat.seat + 1) % 4], others[(seat.seat + 3) % 4])
+        return await self.team(ctx, partner, opponents, options)
+
+    # --- internals ---------------------------------------------------------------------
+
+    async def _create_challenge(self, ctx: Context, invitees: Sequence[User], players: int,
+                                options: ChallengeOptions) -> Challenge:
+        settings = await self.storage.guild_settings(ctx.guild_id)
+        thread = settings.thread_default if options.thread is None else options.thread
+        if not thread and await self.storage.active_game(ctx.channel_id):
+            raise ServiceError("this channel already has a game: finish it first, or "
+                               "challenge with thread yes")
+        if thread and self._threads is None:
+            raise ServiceError("threads are not available here")
+        await self._remember(ctx.user, *invitees)
+        now = self._clock()
+        return await self.storage.create_challenge(
+            guild_id=ctx.guild_id, channel_id=ctx.channel_id, challenger_id=ctx.user.id,
+            invitees=[u.id for u in invitees], players=players, setup=options.setup,
+            first=options.first, thread=thread,
+            expires_at=now + timedelta(hours=settings.challenge_expiry_hours), now=now)
+
+    async def _find_challenge(self, ctx: Context, challenge_id: int | None) -> Challenge:
+        if challenge_id is not None:
+            try:
+                return await self.storage.get_challenge(challenge_id)
+            except NotFound:
+                raise ServiceError("there is no such challenge") from None
+        pending = await self.storage.pending_challenges(channel_id=ctx.channel_id)
+        mine = [c for c in pending if ctx.user.id in {i.user_id for i in c.invitees}
+                or c.challenger_id == ctx.user.id]
+        open_ones = [c for c in pending if any(i.user_id is None for i in c.invitees)
+                     and c.challenger_id != ctx.user.id]
+        found = mine or open_ones
+        if not found:
+            raise ServiceError("there is no challenge for you in this channel")
+        return found[-1]
+
+    async def _start_game(self, challenge: Challenge) -> Reply:
+        order = self._seat_order(challenge)
+        names = await self._names(order)
+        players = [Player(uid, name) for uid, name in
+                   zip(order, seat_names([names[uid] for uid in order]), strict=True)]
+        channel_id = challenge.channel_id
+        if challenge.thread:
+            channel_id = await self._threads.open_thread(challenge.channel_id,
+                                                         f"TwixT: {_lineup_title(players)}")
+        try:
+            record = await self.storage.create_game(
+                guild_id=challenge.guild_id, channel_id=channel_id, players=players,
+                setup=challenge.setup, challenge_id=challenge.id, now=self._clock())
+        except ChannelBusy:
+            raise ServiceError("this channel already has a game: finish it first, or "
+                               "challenge with thread yes") from None
+        record, game = await self._active(channel_id)
+        to_move = record.seats[game.to_move_seat]  # type: ignore[index]
+        image = await self._render(game, to_move.user_id)
+        lineup = " vs ".join(
+            " & ".join(f"**{s.name}**" for s in record.seats if s.team == team)
+            + f" ({game.colour_of_seat(team).title})" for team in (0, 1))
+        example = Hole(game.options.cols // 2, game.options.rows // 2)
+        opening = f" from an imported position ({game.placements} pegs)" \
+            if record.setup.opening else ""
+        board = Reply(f"Game {record.id} on{opening}: {lineup} — "
+                      f"{describe_setup(record.setup)}.\n{to_move.name}, you move first "
+                      f"({game.turn.title}): write your move, e.g. `{example}`.",
+                      image=image, mentions=(to_move.user_id,), channel_id=channel_id)
+        if channel_id == challenge.channel_id:
+            return board
+        return Reply(f"Game {record.id} starts in its own thread.", followups=(board,))
+
+    def _seat_order(self, challenge: Challenge) -> list[int]:
+        invited = [i.user_id for i in sorted(challenge.invitees, key=lambda i: i.slot)]
+        me_first = challenge.first is FirstMove.ME or (
+            challenge.first is FirstMove.RANDOM and self._rng.random() < 0.5)
+        you = challenge.challenger_id
+        if challenge.players == 2:
+            order = [you, invited[0]] if me_first else [invited[0], you]
+        else:
+            opponent1, partner, opponent2 = invited
+            order = ([you, opponent1, partner, opponent2] if me_first
+                     else [opponent1, you, opponent2, partner])
+        return [uid for uid in order if uid is not None]
+
+
+def _lineup_title(players: Sequence[Player]) -> str:
+    if len(players) == 2:
+        return f"{players[0].name} vs {players[1].name}"
+    return f"{players[0].name} & {players[2].name} vs {players[1].name} & {players[3].name}"
+
+
+def _challenge_buttons(challenge: Challenge) -> tuple[Button, ...]:
+    named = tuple(i.user_id for i in challenge.invitees if i.user_id is not None)
+    open_place = any(i.user_id is None for i in challenge.invitees)
+    return (Button(ButtonKind.ACCEPT_CHALLENGE, challenge.id, "Accept",
+                   () if open_place else named),
+            Button(ButtonKind.DECLINE_CHALLENGE, challenge.id, "Decline",
+                   (*named, challenge.challenger_id)))
+
+
+def _first_words(first: FirstMove, players: int) -> str:
+    if first is FirstMove.RANDOM:
+        return "colours drawn at random"
+    if first is FirstMove.ME:
+        return ("the challenger plays Red and moves first" if players == 2
+                else "the challengers play Red and move first")
+    return "you play Red and move first"

@@ -1,0 +1,132 @@
+"""Records: export a game (transcript, Little Golem, T1), list past games, replay one as an
+animation, and import a record to look at and to continue as a new game."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+
+from bot.service.challenges import ChallengeCommands
+from bot.service.model import Attachment, Context, Reply, ServiceError, User
+from bot.service.options import ChallengeOptions, describe_setup
+from bot.service.texts import result_sentence, to_move_sentence
+from rendering import render_replay
+from rules import RecordError, records
+from storage import GameRecord, GameSetup, NotFound
+
+PAGE = 10
+MAX_IMPORT_BYTES = 256 * 1024
+
+
+class RecordCommands(ChallengeCommands):
+    """Games as files and as lists."""
+
+    async def export(self, ctx: Context, fmt: str | None = None) -> Reply:
+        """The channel's current or last game as record files (all three formats by default)."""
+        record = await self._channel_record(ctx.channel_id)
+        game = await self._replayed(record)
+        formats = [fmt] if fmt else list(records.FORMATS)
+        files, refused = [], []
+        for name in formats:
+            if name not in records.FORMATS:
+                raise ServiceError(f"export as transcript, lg or t1, not “{name}”")
+            try:
+                text = records.write(game, name)
+            except RecordError as error:
+                refused.append(f"{name}: {error}")
+                continue
+            files.append(Attachment(f"twixt-{record.id}{records.FILE_ENDINGS[name]}",
+                                    text.encode()))
+        if not files:
+            raise ServiceError("; ".join(refused))
+        note = "".join(f"\n(no {line})" for line in refused)
+        return Reply(f"Game {record.id}, {game.placements} pegs.{note}", attachments=tuple(files))
+
+    async def history(self, ctx: Context, user: User | None = None, page: int = 1) -> Reply:
+        """A user's games in this server, or this channel's games, newest first, a page."""
+        if page < 1:
+            raise ServiceError("pages start at 1")
+        if user is not None:
+            games = await self.storage.list_games(user_id=user.id, guild_id=ctx.guild_id,
+                                                  limit=page * PAGE + 1)
+            title = f"Games of {user.name}"
+        else:
+            games = await self.storage.list_games(channel_id=ctx.channel_id,
+                                                  limit=page * PAGE + 1)
+            title = "Games in this channel"
+        shown = games[(page - 1) * PAGE: page * PAGE]
+        if not shown:
+            return Reply(f"{title}: none" + (" on this page." if page > 1 else "."),
+                         ephemeral=True)
+        lines = [f"**{title}** (page {page})"]
+        lines += [_game_line(game) for game in shown]
+        if len(games) > page * PAGE:
+            lines.append(f"More: history page {page + 1}")
+        return Reply("\n".join(lines), ephemeral=True)
+
+    async def replay(self, ctx: Context, game_id: int | None = None) -> Reply:
+        """An animated picture of a game, one frame per turn (the channel's last by default)."""
+        if game_id is None:
+            record = await self._channel_record(ctx.channel_id)
+        else:
+            try:
+                record = await self.storage.get_game(game_id)
+            except NotFound:
+                raise ServiceError("there is no such game") from None
+            if record.guild_id != ctx.guild_id:
+                raise ServiceError("there is no such game")
+        game = await self._replayed(record)
+        if not game.history:
+            raise ServiceError("that game has no turns to replay yet")
+        data = await asyncio.to_thread(render_replay, game)
+        return Reply(f"Replay of game {record.id}: {len(game.history)} turns.",
+                     attachments=(Attachment(f"twixt-{record.id}.gif", data),))
+
+    async def import_record(self, ctx: Context, filename: str, data: bytes,
+                            opponent: User | None = None,
+                            options: ChallengeOptions | None = None) -> Reply:
+        """Show an attached record; if it is not over, challenge to continue it as a new game.
+
+        The importer takes the record's first seat with `first me` (the default), the second
+        with `first them`. The opening is kept with the game, so its replay and records show
+        the whole game; a continued game is not rated.
+        """
+        if len(data) > MAX_IMPORT_BYTES:
+            raise ServiceError("that file is too big for a game record")
+        try:
+            game = records.read(data.decode("utf-8-sig", errors="replace"),
+                                records.guess_format(filename))
+        except RecordError as error:
+            raise ServiceError(f"{filename}: {error}") from None
+        summary = (f"{filename}: {game.options.size_text}, {game.rules.value}, "
+                   f"{game.placements} pegs — " + (result_sentence(game.outcome, game)
+                                                   if game.outcome else to_move_sentence(game)))
+        image = await self._render(game, ctx.user.id)
+        if game.is_over or game.is_double:
+            why = "it is over" if game.is_over else "continuing Double TwixT records is not " \
+                                                    "supported"
+            return Reply(f"{summary}\nNothing to continue: {why}.", image=image)
+        opening = "\n".join(f"{turn.seat}: {turn.text}" for turn in game.history)
+        opts = game.options
+        setup = GameSetup(f"{opts.cols}x{opts.rows + opts.handicap}", opts.rules.value,
+                          opts.swap, opts.handicap, game.tags.get("TimeControl"), opening)
+        options = replace(options or ChallengeOptions(), setup=setup)
+        challenge = await self.challenge(ctx, opponent, options)
+        return Reply(f"{summary}\n{challenge.text}", image=image, mentions=challenge.mentions,
+                     buttons=challenge.buttons)
+
+
+
+def _game_line(game: GameRecord) -> str:
+    names = " vs ".join(" & ".join(s.name for s in game.seats if s.team == t) for t in (0, 1))
+    when = (game.finished_at or game.created_at).date().isoformat()
+    if game.result is None:
+        state = f"in progress, {game.version} turns"
+    elif game.result.result.value == "aborted":
+        state = "aborted"
+    elif game.result.result.value == "draw":
+        state = f"draw ({game.result.reason})"
+    else:
+        winners = " & ".join(s.name for s in game.seats if s.user_id in game.result.winners)
+        state = f"{winners} won ({game.result.reason})"
+    return f"#{game.id} {names} — {state} · {describe_setup(game.setup)} · {when}"

@@ -1,0 +1,48 @@
+"""Correspondence clocks: a time per move such as `3d` or `12h`, and when a move is due.
+
+The rules know no clocks. A player's time runs from the moment the turn passed to them (the
+last move, swap, privilege or takeback) until the move is due; deadlines are derived from the
+stored log, so they survive any restart.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+from bot.service.model import ServiceError
+
+_PART = re.compile(r"(\d+)\s*([dhm])")
+_UNITS = {"d": "days", "h": "hours", "m": "minutes"}
+MIN_TIME = timedelta(hours=1)
+MAX_TIME = timedelta(days=60)
+
+
+def parse_time_control(text: str) -> str:
+    """Check a time per move (`3d`, `12h`, `1d12h`) and return it in a canonical form."""
+    compact = text.strip().lower().replace(" ", "")
+    parts = _PART.findall(compact)
+    if not parts or "".join(n + u for n, u in parts) != compact:
+        raise ServiceError(f"time is a time per move like 3d or 12h, not “{text}”")
+    span = sum((timedelta(**{_UNITS[u]: int(n)}) for n, u in parts), timedelta())
+    if not MIN_TIME <= span <= MAX_TIME:
+        raise ServiceError("time per move is 1h to 60d")
+    return compact
+
+
+def time_per_move(text: str) -> timedelta:
+    return sum((timedelta(**{_UNITS[u]: int(n)}) for n, u in _PART.findall(text)), timedelta())
+
+
+def describe_span(span: timedelta) -> str:
+    """`2d 3h`, `5h 20m`, `12m` — the time left, to the minute; `0m` once it has run out."""
+    minutes = max(0, int(span.total_seconds() // 60))
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    if days:
+        return f"{days}d {hours}h"
+    return f"{hours}h {minutes}m" if hours else f"{minutes}m"
+
+
+def due_at(turn_started: datetime, time_control: str) -> datetime:
+    return turn_started + time_per_move(time_control)

@@ -1,0 +1,263 @@
+"""Clocks, reminders, takebacks, records, ratings, rematches and settings, on a controlled
+clock (no sleeping) over a real SQLite file."""
+
+from __future__ import annotations
+
+import io
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.service import ButtonKind, ServiceError, TwixtService, build_options
+from bot.service import elo
+from rules.records import read
+from storage import Result
+from tests.bot_service.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE, ctx
+
+GAMES = Path(__file__).resolve().parents[1] / "rules" / "data"
+
+
+async def _game(service, **options) -> None:
+    await service.challenge(ctx(ALICE), BOB, build_options(**options))
+    await service.accept(ctx(BOB))
+
+
+# --- clocks -------------------------------------------------------------------------------
+
+
+async def test_time_left_shows_in_status_and_turn_replies(service, clock):
+    await _game(service, time="3d", swap="no")
+    reply = await service.move(ctx(ALICE), "K10")
+    assert "bob (Black) to move. (3d 0h left)" in reply.text
+    clock.now += timedelta(days=1, hours=2)
+    assert "(1d 22h left)" in (await service.status(ctx(CAROL))).text
+
+
+async def test_reminders_are_sent_once_even_across_a_restart(storage, clock):
+    service = TwixtService(storage, clock=clock)
+    await _game(service, time="3d", swap="no")
+    await service.move(ctx(ALICE), "K10")
+    await storage.update_user_prefs(BOB.id, dm_reminders=False)
+    assert await service.tick() == []
+    clock.now += timedelta(hours=25)
+    [reminder] = await service.tick()
+    assert reminder.mentions == (BOB.id,) and reminder.channel_id == CHANNEL
+    assert reminder.text == "bob, it is your move in game 1 (1d 23h left)."
+    assert await service.tick() == []
+    restarted = TwixtService(storage, clock=clock)
+    assert await restarted.tick() == []
+    clock.now += timedelta(days=1)  # 24 hours remain: the last reminder
+    [final] = await restarted.tick()
+    assert "(23h 0m left)" in final.text
+    assert await restarted.tick() == []
+
+
+async def test_a_new_turn_cancels_the_pending_reminder(service, clock):
+    await _game(service, time="3d", swap="no")
+    await service.move(ctx(ALICE), "K10")
+    clock.now += timedelta(hours=20)
+    await service.move(ctx(BOB), "M12")
+    clock.now += timedelta(hours=10)  # 30 hours since alice moved, 10 since bob did
+    assert await service.tick() == []
+
+
+async def test_reminders_go_by_direct_message_by_preference(service, clock):
+    await _game(service, time="2d", swap="no")
+    clock.now += timedelta(hours=25)
+    [reminder] = await service.tick()
+    assert reminder.dm_user_id == ALICE.id and reminder.mentions == ()
+
+
+async def test_when_time_runs_out_the_opponent_may_claim(service, storage, clock):
+    await _game(service, time="1d", swap="no")
+    await service.move(ctx(ALICE), "K10")
+    with pytest.raises(ServiceError, match="bob still has 23h 0m to move"):
+        clock.now += timedelta(hours=1)
+        await service.claim(ctx(ALICE))
+    clock.now += timedelta(days=1)
+    [notice] = await service.tick()
+    assert notice.buttons[0].kind is ButtonKind.CLAIM and notice.mentions == (ALICE.id,)
+    assert await service.tick() == []
+    with pytest.raises(ServiceError, match="only an opponent of bob can claim on time"):
+        await service.claim(ctx(BOB))
+    reply = await service.press(ctx(ALICE), ButtonKind.CLAIM, notice.buttons[0].target)
+    assert "alice (Red) wins on time" in reply.text
+    [finished] = await storage.list_games(channel_id=CHANNEL)
+    assert (finished.result.result, finished.result.reason) == (Result.RED, "time")
+    game = await service.channel_game(CHANNEL)
+    assert game.history[-1].text == "timeout" and game.history[-1].player == "bob"
+
+
+async def test_a_guild_may_forfeit_at_the_deadline_at_once(service, storage, clock):
+    await storage.update_guild_settings(1, forfeit_on_timeout=True)
+    await _game(service, time="12h", swap="no")
+    clock.now += timedelta(hours=12)
+    [forfeit] = await service.tick()
+    assert "alice ran out of time." in forfeit.text and forfeit.channel_id == CHANNEL
+    assert (await storage.active_game(CHANNEL)) is None
+    assert await service.tick() == []
+
+
+async def test_bad_time_controls(service):
+    for text, message in [("soon", "time is a time per move like 3d or 12h"),
+                          ("30m", "time per move is 1h to 60d")]:
+        with pytest.raises(ServiceError, match=message):
+            build_options(time=text)
+
+
+# --- takebacks ----------------------------------------------------------------------------
+
+
+async def test_takeback_restores_the_exact_state_and_the_log_keeps_it(service, storage):
+    await _game(service, swap="no")
+    await service.move(ctx(ALICE), "K10")
+    before = (await service.channel_game(CHANNEL)).snapshot()
+    await service.move(ctx(BOB), "M12")
+    ask = await service.move(ctx(BOB), "takeback")
+    assert ask.mentions == (ALICE.id,) and ask.buttons[0].kind is ButtonKind.ACCEPT_TAKEBACK
+    reply = await service.press(ctx(ALICE), ButtonKind.ACCEPT_TAKEBACK, ask.buttons[0].target)
+    assert reply.text.startswith("bob's `M12` is taken back.\nbob (Black) to move.")
+    assert (await service.channel_game(CHANNEL)).snapshot() == before
+    restarted = TwixtService(storage)
+    assert (await restarted.channel_game(CHANNEL)).snapshot() == before
+    loaded = await storage.load_game(1)
+    assert [t.command for t in loaded.turns] == ["K10", "M12", "takeback"]
+    exported = (await service.export(ctx(ALICE), "transcript")).attachments[0].data.decode()
+    assert exported.splitlines()[-1] == "alice: K10"
+
+
+async def test_takeback_rules(service):
+    await _game(service, swap="no")
+    await service.move(ctx(ALICE), "K10")
+    with pytest.raises(ServiceError, match="only the player who made the last turn"):
+        await service.takeback(ctx(BOB))
+    await service.takeback(ctx(ALICE))
+    with pytest.raises(ServiceError, match="an opponent has to answer"):
+        await service.takeback(ctx(ALICE), "accept")
+    await service.move(ctx(BOB), "M12")
+    with pytest.raises(ServiceError, match="lapsed"):
+        await service.takeback(ctx(BOB), "accept")
+    await service.takeback(ctx(BOB))
+    assert (await service.takeback(ctx(ALICE), "decline")).text == "alice declines the takeback."
+    with pytest.raises(ServiceError, match="there is no takeback request"):
+        await service.takeback(ctx(ALICE), "accept")
+
+
+# --- records ------------------------------------------------------------------------------
+
+
+async def test_export_gives_all_three_records(service):
+    await _game(service, rules="pp", swap="no")
+    await service.move(ctx(ALICE), "K10")
+    reply = await service.export(ctx(CAROL))
+    names = [a.filename for a in reply.attachments]
+    assert names == ["twixt-1.twixt", "twixt-1.tsgf", "twixt-1.T1"]
+    for attachment in reply.attachments:
+        fmt = {"twixt": "transcript", "tsgf": "lg", "T1": "t1"}[attachment.filename.split(".")[1]]
+        assert read(attachment.data.decode(), fmt).placements == 1
+
+
+async def test_history_pages_and_replay(service, storage):
+    for _ in range(12):
+        await _game(service)
+        await service.resign(ctx(BOB), confirmed=True)
+    first = await service.history(ctx(ALICE))
+    assert first.text.count("\n#") == 10 and "More: history page 2" in first.text
+    second = await service.history(ctx(ALICE), ALICE, page=2)
+    assert second.text.count("\n#") == 2 and "alice won (resignation)" in second.text
+    await _game(service, swap="no")
+    await service.move(ctx(ALICE), "K10")
+    await service.move(ctx(BOB), "M12")
+    replay = await service.replay(ctx(ALICE))
+    gif = Image.open(io.BytesIO(replay.attachments[0].data))
+    assert gif.format == "GIF" and gif.n_frames == 2
+
+
+async def test_import_shows_the_record_and_continues_it_as_a_new_game(service):
+    data = (GAMES / "game2209801.tsgf").read_bytes()
+    reply = await service.import_record(ctx(ALICE), "game2209801.tsgf", data, BOB)
+    assert reply.text.startswith("game2209801.tsgf: 24x24, pp, 40 pegs — InvictusJR (Red) "
+                                 "to move.")
+    assert reply.image and reply.buttons[0].kind is ButtonKind.ACCEPT_CHALLENGE
+    started = await service.accept(ctx(BOB))
+    assert "from an imported position (40 pegs)" in started.text
+    game = await service.channel_game(CHANNEL)
+    assert game.placements == 40 and game.to_move == "alice"
+    await service.move(ctx(ALICE), str(game.legal_placements()[0]))
+    assert (await service.channel_game(CHANNEL)).placements == 41
+
+
+async def test_import_of_a_finished_or_broken_record(service):
+    data = (GAMES / "game2206555.tsgf").read_bytes()
+    reply = await service.import_record(ctx(ALICE), "g.tsgf", data)
+    assert reply.text.endswith("Nothing to continue: it is over.")
+    with pytest.raises(ServiceError, match=r"bad.twixt: line 1: .* is not playing"):
+        await service.import_record(ctx(ALICE), "bad.twixt", b"carol: K10\n")
+
+
+# --- ratings ------------------------------------------------------------------------------
+
+
+def test_elo_worked_examples():
+    assert elo.new_ratings([1500], [1500], 1.0) == ([1516.0], [1484.0])
+    red, black = elo.new_ratings([1600], [1400], 1.0)
+    assert round(red[0], 2) == 1607.69 and round(black[0], 2) == 1392.31
+    red, black = elo.new_ratings([1600], [1400], 0.5)
+    assert round(red[0], 2) == 1591.69 and round(black[0], 2) == 1408.31
+    # a team plays at its average: (1700 + 1500) / 2 = 1600 against 1400
+    team, other = elo.new_ratings([1700, 1500], [1400, 1400], 0.0)
+    assert [round(r, 2) for r in team] == [1675.69, 1475.69]
+    assert [round(r, 2) for r in other] == [1424.31, 1424.31]
+
+
+async def test_a_finished_game_rates_both_sides_and_stats_show_it(service):
+    await _game(service)
+    await service.resign(ctx(BOB), confirmed=True)
+    stats = await service.stats(ctx(BOB), ALICE)
+    assert stats.text.splitlines() == [
+        "**alice**: 1 game — 1 won, 0 lost, 0 drawn; rating 1516 after 1 rated games.",
+        "You against alice: 0 won, 1 lost, 0 drawn."]
+    board = await service.leaderboard(ctx(CAROL))
+    assert board.text.splitlines()[1:] == ["1. alice — 1516 (1–0–0)", "2. bob — 1484 (0–1–0)"]
+
+
+async def test_a_team_game_rates_both_partners(service):
+    await service.team(ctx(ALICE), CAROL, (BOB, DAVE), build_options())
+    for user in (BOB, CAROL, DAVE):
+        await service.accept(ctx(user))
+    await service.resign(ctx(DAVE), confirmed=True)
+    lines = (await service.leaderboard(ctx(ALICE))).text.splitlines()[1:]
+    assert lines == ["1. alice — 1516 (1–0–0)", "2. carol — 1516 (1–0–0)",
+                     "3. bob — 1484 (0–1–0)", "4. dave — 1484 (0–1–0)"]
+
+
+# --- rematch and settings -----------------------------------------------------------------
+
+
+async def test_rematch_button_exchanges_the_colours(service):
+    await _game(service)
+    final = await service.resign(ctx(BOB), confirmed=True)
+    [rematch] = final.buttons
+    assert rematch.kind is ButtonKind.REMATCH
+    await service.press(ctx(ALICE), ButtonKind.REMATCH, rematch.target)
+    started = await service.accept(ctx(BOB))
+    assert "**bob** (Red) vs **alice** (Black)" in started.text
+
+
+async def test_settings_change_the_board_and_auto_link(service):
+    reply = await service.settings(ctx(BOB), {"theme": "dark", "side": "black",
+                                              "autolink": "on"})
+    assert reply.ephemeral and "theme dark" in reply.text and "autolink on" in reply.text
+    with pytest.raises(ServiceError, match="theme is light or dark"):
+        await service.settings(ctx(BOB), {"theme": "pink"})
+    await _game(service, swap="no", size="12")
+    await service.move(ctx(ALICE), "F6")
+    await service.move(ctx(BOB), "B7")
+    await service.move(ctx(ALICE), "H9")
+    turn = await service.move(ctx(BOB), "D8")  # bare peg: bob's auto-link links B7
+    assert "`D8 link B7`" in turn.text
+    light = Image.open(io.BytesIO((await service.board(ctx(ALICE))).image)).convert("RGB")
+    dark = Image.open(io.BytesIO((await service.board(ctx(BOB))).image)).convert("RGB")
+    assert sum(light.getpixel((5, 5))) > sum(dark.getpixel((5, 5)))
