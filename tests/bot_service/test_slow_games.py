@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.service import ButtonKind, ServiceError, TwixtService, build_options
-from bot.service import elo
+from bot.service import ButtonKind, ServiceError, TwixtService, build_options, elo
 from rules.records import read
 from storage import Result
 from tests.bot_service.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE, ctx
