@@ -91,9 +91,11 @@ class PlayCommands(ClockCommands):
             taken = game.undo()
             self._games.put(record.id, version, game)
             record = replace(record, version=version)
-            image = await self._render(game, offer.user_id, await self._clock_text(record, game))
+            clock = await self._clock_text(record, game)
+            image = await self._render(game, offer.user_id, clock)
             return Reply(f"{taken.player}'s `{taken.text}` is taken back.\n"
-                         f"{to_move_sentence(game)}", image=image, mentions=(offer.user_id,))
+                         f"{to_move_sentence(game, clock)}", image=image,
+                         mentions=(offer.user_id,))
 
     async def board(self, ctx: Context) -> Reply:
         """The board of the channel's game, posted again, as the asker likes to see it."""
@@ -195,8 +197,7 @@ class PlayCommands(ClockCommands):
                                     tuple(s.user_id for s in record.seats)),))
         next_seat = record.seats[game.to_move_seat]  # type: ignore[index]
         clock = await self._clock_text(record, game)
-        lines = [text, to_move_sentence(game) + (f" ({clock})" if clock
-                                                 else "")]
+        lines = [text, to_move_sentence(game, clock)]
         buttons: list[Button] = []
         if game.can_swap():
             lines.append("You may answer with `swap`.")

@@ -42,14 +42,14 @@ def result_sentence(outcome: Outcome, game: Game) -> str:
     return f"{winners} ({outcome.winner.title}) {verb} {how}."
 
 
-def to_move_sentence(game: Game) -> str:
-    """`bob (Black) to move.` with Double TwixT's seat."""
+def to_move_sentence(game: Game, clock: str | None = None) -> str:
+    """`bob (Black) to move.` with Double TwixT's seat and the time left, if any."""
     seat = game.to_move_seat
     if seat is None:
         return ""
     name = game.players[seat]
     where = f", seat {seat + 1}" if game.is_double else ""
-    return f"{name} ({game.turn.title}{where}) to move."
+    return f"{name} ({game.turn.title}{where}) to move." + (f" ({clock})" if clock else "")
 
 
 def status_text(record: GameRecord, game: Game, setup_words: str,
@@ -68,7 +68,7 @@ def status_text(record: GameRecord, game: Game, setup_words: str,
     if game.outcome:
         lines.append(result_sentence(game.outcome, game))
     else:
-        lines.append(to_move_sentence(game) + (f" ({clock})" if clock else ""))
+        lines.append(to_move_sentence(game, clock))
         if game.draw_offered_by:
             lines.append(f"{game.draw_offered_by.title} has offered a draw.")
     return "\n".join(lines)

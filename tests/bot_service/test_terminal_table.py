@@ -75,3 +75,35 @@ def test_export_of_a_channel_without_games(tmp_path: Path):
     done = _twixt("export", "--db", "t.db", "--channel", "empty", cwd=tmp_path)
     assert done.returncode == 1
     assert done.stderr == "twixt: this channel has no games\n"
+
+
+def test_clocks_in_the_terminal_act_on_a_later_clock(tmp_path: Path):
+    start = ("alice: challenge bob size 12 swap no time 1d\nbob: accept\nalice: G6\n"
+             "bob: takeback\nalice: takeback\nbob: accept takeback\nbob: settings dm off\n")
+    done = _twixt("play", "--db", "t.db", "--clock", "2026-01-01T12:00", cwd=tmp_path,
+                  stdin=start)
+    assert "! bob: only the player who made the last turn can ask to take it back" in done.stdout
+    assert "alice's `G6` is taken back.\nalice (Red) to move. (1d 0h left)" in done.stdout
+    done = _twixt("play", "--db", "t.db", "--clock", "2026-01-01T12:00", cwd=tmp_path,
+                  stdin="alice: K6\n")
+    # a day later bob's time is up: the table says so once, then alice claims
+    later = ["--db", "t.db", "--clock", "2026-01-02T12:30"]
+    done = _twixt("play", *later, cwd=tmp_path, stdin="")
+    assert done.stdout.startswith("@alice bob's time to move in game 1 is up: alice may claim")
+    done = _twixt("play", *later, cwd=tmp_path, stdin="alice: claim\nalice: stats\n")
+    assert "is up" not in done.stdout
+    assert "alice (Red) wins on time — Black ran out of time." in done.stdout
+    assert "**alice**: 1 game — 1 won, 0 lost, 0 drawn; rating 1516" in done.stdout
+
+
+def test_records_in_the_terminal(tmp_path: Path):
+    record = Path(__file__).resolve().parents[1] / "rules" / "data" / "game2232217.tsgf"
+    script = (f"alice: import {record} bob\nbob: accept\nbob: board\nalice: export\n"
+              "alice: replay\nalice: history\nalice: leaderboard\n")
+    done = _twixt("play", "--db", "t.db", "--out", "files", cwd=tmp_path, stdin=script)
+    assert done.returncode == 0, done.stdout
+    assert "game2232217.tsgf: 24x24, pp, 38 pegs — slaapgraag (Red) to move." in done.stdout
+    assert "from an imported position (38 pegs)" in done.stdout
+    for name in ("twixt-1.twixt", "twixt-1.tsgf", "twixt-1.T1", "twixt-1.gif"):
+        assert (tmp_path / "files" / name).exists()
+    assert "No rated games yet." in done.stdout
