@@ -21,10 +21,8 @@ async def play(db: Path | None, channel: str, out_dir: Path, script: str | None,
     `clock` fixes the time the table lives at (default: the system clock), so that clocks
     and reminders can be tried: a later run with a later clock finds what is due.
     """
-    try:
-        storage = await SqliteStorage.open(db or Settings.from_environment().database)
-    except DatabaseError as error:
-        print(f"twixt: {error}", file=sys.stderr)
+    storage = await _open(db)
+    if storage is None:
         return 2
     async with storage:
         service = TwixtService(storage, clock=(lambda: clock) if clock else utc_now)
@@ -44,10 +42,8 @@ async def play(db: Path | None, channel: str, out_dir: Path, script: str | None,
 
 async def export(db: Path | None, channel: str, fmt: str) -> int:
     """Print the record of the channel's current or last game."""
-    try:
-        storage = await SqliteStorage.open(db or Settings.from_environment().database)
-    except DatabaseError as error:
-        print(f"twixt: {error}", file=sys.stderr)
+    storage = await _open(db)
+    if storage is None:
         return 2
     async with storage:
         try:
@@ -58,3 +54,12 @@ async def export(db: Path | None, channel: str, fmt: str) -> int:
             return 1
     sys.stdout.write(text)
     return 0
+
+
+async def _open(db: Path | None) -> SqliteStorage | None:
+    """The database (given, or from the settings); None after saying why it cannot be used."""
+    try:
+        return await SqliteStorage.open(db or Settings.from_environment().database)
+    except DatabaseError as error:
+        print(f"twixt: {error}", file=sys.stderr)
+        return None

@@ -8,6 +8,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+from bot.service.names import clean_name
+
 
 class ServiceError(Exception):
     """A request the service refuses; the message is one line for the user, nothing changed."""
@@ -15,10 +17,14 @@ class ServiceError(Exception):
 
 @dataclass(frozen=True)
 class User:
-    """A person by id, with the name to show."""
+    """A person by id, with the name to show (cleaned of what records or chat would misread,
+    so that no name can format or ping anything)."""
 
     id: int
     name: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", clean_name(self.name))
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,16 @@ _FORBIDDEN = str.maketrans({":": " ", ",": " ", "#": " ", "\n": " ", "`": "'", "
 MAX_NAME = 32
 
 
+def clean_name(name: str, fallback: str = "player") -> str:
+    """A display name without what records forbid (: , #) or chat would format (* _ ~ | ` @)."""
+    return " ".join(name.translate(_FORBIDDEN).split())[:MAX_NAME] or fallback
+
+
 def seat_names(names: Sequence[str]) -> list[str]:
     """Display names made safe for records and chat, and distinct (`bob`, `bob 2`)."""
     result: list[str] = []
     for index, name in enumerate(names):
-        clean = " ".join(name.translate(_FORBIDDEN).split())[:MAX_NAME] or f"player {index + 1}"
+        clean = clean_name(name, f"player {index + 1}")
         candidate, n = clean, 2
         while candidate.casefold() in {r.casefold() for r in result}:
             candidate, n = f"{clean} {n}", n + 1
