@@ -3,7 +3,8 @@
 The client registers at start what must exist before the first event: the cog, the button
 factory (so buttons on messages from before a restart still answer), and the slash
 commands — synced to `TWIXT_GUILD_IDS` at once when given, else globally (Discord may take
-up to an hour to show global changes).
+up to an hour to show global changes). It starts the clocks' scheduler then too, and stops
+it when it closes.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import asyncio
 import logging
 import signal
 import sys
+from collections.abc import Callable
+from datetime import datetime
 
 import discord
 from discord.ext import commands
@@ -20,9 +23,11 @@ from bot.config import ConfigError, Settings
 from bot.discord import logs, respond
 from bot.discord.cog import TwixtCog
 from bot.discord.messages import ChatMoves
+from bot.discord.scheduler import ClockScheduler
 from bot.discord.threads import DiscordThreads
 from bot.discord.views import TwixtButton
 from bot.service import TwixtService
+from bot.service.core import utc_now
 from storage import DatabaseError, SqliteStorage, Storage
 
 log = logging.getLogger(__name__)
@@ -41,12 +46,14 @@ def intents_for(settings: Settings) -> discord.Intents:
 class TwixtBot(commands.Bot):
     """The Discord client; owns the service that every command and button calls."""
 
-    def __init__(self, settings: Settings, storage: Storage) -> None:
+    def __init__(self, settings: Settings, storage: Storage, *,
+                 clock: Callable[[], datetime] = utc_now) -> None:
         # No prefix commands: chat moves are read by the cog's listener instead.
         super().__init__(command_prefix=(), intents=intents_for(settings), help_command=None,
                          allowed_mentions=discord.AllowedMentions.none())
         self.settings = settings
-        self.service = TwixtService(storage, threads=DiscordThreads(self))
+        self.service = TwixtService(storage, threads=DiscordThreads(self), clock=clock)
+        self.scheduler = ClockScheduler(self, self.service)
         self.tree.error(respond.on_app_command_error)
 
     async def setup_hook(self) -> None:
@@ -54,6 +61,11 @@ class TwixtBot(commands.Bot):
         await self.add_cog(TwixtCog(self.service, chat))
         self.add_dynamic_items(TwixtButton)
         await self._sync_commands()
+        self.scheduler.start()
+
+    async def close(self) -> None:
+        self.scheduler.stop()
+        await super().close()
 
     async def _sync_commands(self) -> None:
         try:

@@ -6,6 +6,7 @@ deferred, answered and protected from errors is `respond`'s.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Literal
 
 import discord
@@ -15,12 +16,15 @@ from discord.ext import commands
 from bot.discord.messages import ChatMoves
 from bot.discord.respond import Call, answer, person, play
 from bot.service import Context, Reply, ServiceError, TwixtService, build_options
+from bot.service.records import MAX_IMPORT_BYTES
 
 YesNo = Literal["yes", "no"]
 Rules = Literal["classic", "pp"]
 First = Literal["me", "them", "random"]
+OnOff = Literal["on", "off"]
 
 COMMON_SIZES = ("24", "24x18", "20", "16", "12", "30", "48")
+COMMON_TIMES = ("12h", "1d", "2d", "3d", "7d")
 _OPTIONS = {
     "size": "board size: 24, 12 or columns x rows like 24x18 (default 24)",
     "rules": "classic (links block, removals allowed) or pp (own links may cross)",
@@ -28,21 +32,43 @@ _OPTIONS = {
     "handicap": "rows the weaker side's opponent gives up",
     "first": "who plays Red and moves first (default me)",
     "thread": "play in a new thread of its own",
+    "time": "time per move, like 3d, 12h or 1d12h (default: no clock)",
 }
 
+Suggest = Callable[[discord.Interaction, str], Awaitable[list[app_commands.Choice[str]]]]
 
-async def size_choices(interaction: discord.Interaction,
-                       current: str) -> list[app_commands.Choice[str]]:
-    """Common sizes that start with what is typed (any other size may still be typed)."""
-    typed = current.strip().lower()
-    return [app_commands.Choice(name=size, value=size)
-            for size in COMMON_SIZES if size.startswith(typed)]
+
+def suggestions(values: tuple[str, ...]) -> Suggest:
+    """An autocomplete of the common values that start with what is typed (any other value
+    may still be typed: the service judges it)."""
+    async def choices(interaction: discord.Interaction,
+                      current: str) -> list[app_commands.Choice[str]]:
+        typed = current.strip().lower()
+        return [app_commands.Choice(name=value, value=value)
+                for value in values if value.startswith(typed)]
+
+    return choices
+
+
+size_choices = suggestions(COMMON_SIZES)
+time_choices = suggestions(COMMON_TIMES)
 
 
 def _opponent(member: discord.Member | discord.User) -> discord.Member | discord.User:
     if member.bot:
         raise ServiceError(f"{member.display_name} is a bot; bots do not play TwixT")
     return member
+
+
+async def _read(file: discord.Attachment) -> bytes:
+    """An attached record's bytes; a file too big for a record is refused before reading."""
+    if file.size > MAX_IMPORT_BYTES:
+        raise ServiceError(f"{file.filename} is too big for a game record "
+                           f"({MAX_IMPORT_BYTES // 1024} KB at most)")
+    try:
+        return await file.read()
+    except discord.HTTPException:
+        raise ServiceError(f"Discord did not hand me {file.filename}; attach it again") from None
 
 
 @app_commands.guild_only()
@@ -61,15 +87,16 @@ class TwixtCog(commands.GroupCog, group_name="twixt", group_description="Play Tw
     @app_commands.command(description="Challenge someone, or anyone here, to TwixT")
     @app_commands.describe(user="who you challenge (leave out: anyone here may accept)",
                            **_OPTIONS)
-    @app_commands.autocomplete(size=size_choices)
+    @app_commands.autocomplete(size=size_choices, time=time_choices)
     async def challenge(self, interaction: discord.Interaction,
                         user: discord.Member | None = None, size: str | None = None,
                         rules: Rules | None = None, swap: YesNo | None = None,
                         handicap: app_commands.Range[int, 0] | None = None,
-                        first: First | None = None, thread: YesNo | None = None) -> None:
+                        first: First | None = None, thread: YesNo | None = None,
+                        time: str | None = None) -> None:
         async def call(ctx: Context) -> Reply:
             options = build_options(size=size, rules=rules, swap=swap, handicap=handicap,
-                                    first=first, thread=thread)
+                                    first=first, thread=thread, time=time)
             opponent = person(_opponent(user)) if user else None
             return await self.service.challenge(ctx, opponent, options)
 
@@ -78,16 +105,17 @@ class TwixtCog(commands.GroupCog, group_name="twixt", group_description="Play Tw
     @app_commands.command(description="Double TwixT: you and a partner against two others")
     @app_commands.describe(partner="your teammate", opponent1="first opponent",
                            opponent2="second opponent", **_OPTIONS)
-    @app_commands.autocomplete(size=size_choices)
+    @app_commands.autocomplete(size=size_choices, time=time_choices)
     async def team(self, interaction: discord.Interaction, partner: discord.Member,
                    opponent1: discord.Member, opponent2: discord.Member,
                    size: str | None = None, rules: Rules | None = None,
                    swap: YesNo | None = None,
                    handicap: app_commands.Range[int, 0] | None = None,
-                   first: First | None = None, thread: YesNo | None = None) -> None:
+                   first: First | None = None, thread: YesNo | None = None,
+                   time: str | None = None) -> None:
         async def call(ctx: Context) -> Reply:
             options = build_options(size=size, rules=rules, swap=swap, handicap=handicap,
-                                    first=first, thread=thread)
+                                    first=first, thread=thread, time=time)
             players = [person(_opponent(m)) for m in (partner, opponent1, opponent2)]
             return await self.service.team(ctx, players[0], (players[1], players[2]), options)
 
@@ -138,6 +166,88 @@ class TwixtCog(commands.GroupCog, group_name="twixt", group_description="Play Tw
     @app_commands.command(description="Call the game off (a channel manager, or all players)")
     async def abort(self, interaction: discord.Interaction) -> None:
         await self._run(interaction, self.service.abort)
+
+    @app_commands.command(description="Claim the win when your opponent's time is up")
+    async def claim(self, interaction: discord.Interaction) -> None:
+        await self._run(interaction, self.service.claim)
+
+    @app_commands.command(description="Ask to take back your last turn, or answer such a request")
+    async def takeback(self, interaction: discord.Interaction,
+                       action: Literal["request", "accept", "decline"] = "request") -> None:
+        await self._run(interaction, lambda ctx: self.service.takeback(ctx, action))
+
+    @app_commands.command(description="This channel's game as record files")
+    @app_commands.describe(fmt="transcript, Little Golem (lg) or T1 (default: all three)")
+    @app_commands.rename(fmt="format")
+    async def export(self, interaction: discord.Interaction,
+                     fmt: Literal["transcript", "lg", "t1"] | None = None) -> None:
+        await self._run(interaction, lambda ctx: self.service.export(ctx, fmt))
+
+    @app_commands.command(description="Past games of a player, or of this channel")
+    @app_commands.describe(user="whose games (leave out: this channel's)")
+    async def history(self, interaction: discord.Interaction,
+                      user: discord.Member | None = None,
+                      page: app_commands.Range[int, 1] = 1) -> None:
+        await self._run(interaction, lambda ctx: self.service.history(
+            ctx, person(user) if user else None, page))
+
+    @app_commands.command(description="A game as an animated picture, one frame a turn")
+    @app_commands.describe(game="the game's number (leave out: this channel's last game)")
+    async def replay(self, interaction: discord.Interaction,
+                     game: app_commands.Range[int, 1] | None = None) -> None:
+        await self._run(interaction, lambda ctx: self.service.replay(ctx, game))
+
+    @app_commands.command(name="import",
+                          description="Show a game record, and challenge to continue it")
+    @app_commands.describe(file="a transcript (.twixt), Little Golem (.tsgf) or T1 (.T1) file",
+                           opponent="who you challenge to continue it (leave out: anyone)",
+                           first="me: you take the record's Red seat; them: its Black seat",
+                           thread=_OPTIONS["thread"])
+    async def import_(self, interaction: discord.Interaction, file: discord.Attachment,
+                      opponent: discord.Member | None = None, first: First | None = None,
+                      thread: YesNo | None = None) -> None:
+        async def call(ctx: Context) -> Reply:
+            options = build_options(first=first, thread=thread)
+            who = person(_opponent(opponent)) if opponent else None
+            return await self.service.import_record(ctx, file.filename, await _read(file),
+                                                    who, options)
+
+        await self._run(interaction, call)
+
+    @app_commands.command(description="Wins, losses and rating of a player in this server")
+    @app_commands.describe(user="whose numbers (leave out: yours)")
+    async def stats(self, interaction: discord.Interaction,
+                    user: discord.Member | None = None) -> None:
+        await self._run(interaction, lambda ctx: self.service.stats(
+            ctx, person(user) if user else ctx.user))
+
+    @app_commands.command(description="This server's rated players, best first")
+    async def leaderboard(self, interaction: discord.Interaction,
+                          page: app_commands.Range[int, 1] = 1) -> None:
+        await self._run(interaction, lambda ctx: self.service.leaderboard(ctx, page))
+
+    @app_commands.command(description="Challenge the players of this channel's last game again")
+    async def rematch(self, interaction: discord.Interaction) -> None:
+        async def call(ctx: Context) -> Reply:
+            record = await self.service.channel_record(ctx)
+            return await self.service.rematch(ctx, record.id)
+
+        await self._run(interaction, call)
+
+    @app_commands.command(description="Show or change how the bot treats you")
+    @app_commands.describe(theme="the board's colours", palette="colours for colour-blindness",
+                           side="the side you see the board from",
+                           dm="clock reminders by direct message",
+                           autolink="a bare peg like G6 links all it can (classic)")
+    async def settings(self, interaction: discord.Interaction,
+                       theme: Literal["light", "dark"] | None = None,
+                       palette: Literal["normal", "colour-blind"] | None = None,
+                       side: Literal["red", "black", "any"] | None = None,
+                       dm: OnOff | None = None, autolink: OnOff | None = None) -> None:
+        given = {"theme": theme, "palette": palette, "side": side, "dm": dm,
+                 "autolink": autolink}
+        changes = {name: value for name, value in given.items() if value is not None}
+        await self._run(interaction, lambda ctx: self.service.settings(ctx, changes))
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:

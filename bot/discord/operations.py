@@ -101,3 +101,15 @@ async def safe_channel(client: discord.Client, channel_id: int) -> Any | None:
         return channel
     return await _attempt("fetch channel", lambda: client.fetch_channel(channel_id),
                           channel_id=channel_id)
+
+
+async def safe_dm(client: discord.Client, user_id: int, make_kwargs: Callable[[], Kwargs],
+                  **context: object) -> discord.Message | None:
+    """A direct message to a user; None when it could not be sent — most often Forbidden,
+    the user takes no direct messages from us — so the caller can say it elsewhere."""
+    user = client.get_user(user_id) or await _attempt(
+        "fetch user", lambda: client.fetch_user(user_id), user_id=user_id, **context)
+    if user is None:
+        return None
+    return await _attempt("direct message", lambda: user.send(**make_kwargs()),
+                          user_id=user_id, **context)

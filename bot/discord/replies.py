@@ -8,6 +8,7 @@ that users typed) has its mentions escaped so it cannot ping anyone either.
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -32,16 +33,25 @@ def content(reply: Reply) -> str:
 
 
 def message_kwargs(reply: Reply) -> dict[str, Any]:
-    """Content, the board as an embedded attachment, buttons, allowed mentions.
+    """Content, the board as an embedded attachment, further files, buttons, allowed mentions.
 
-    Call it once per attempt: the attached file can be read only once."""
+    Call it once per attempt: an attached file can be read only once. Files always travel
+    as `files` (Discord takes `file` or `files`, not both), the board first."""
     kwargs: dict[str, Any] = {"content": content(reply),
                               "allowed_mentions": allowed_mentions(reply)}
+    files = [discord.File(io.BytesIO(a.data), filename=a.filename) for a in reply.attachments]
     if reply.image is not None:
         embed = discord.Embed()
         embed.set_image(url=f"attachment://{BOARD_FILE}")
         kwargs["embed"] = embed
-        kwargs["file"] = discord.File(io.BytesIO(reply.image), filename=BOARD_FILE)
+        files.insert(0, discord.File(io.BytesIO(reply.image), filename=BOARD_FILE))
+    if files:
+        kwargs["files"] = files
     if reply.buttons:
         kwargs["view"] = views.view_of(reply.buttons)
     return kwargs
+
+
+def builder(reply: Reply) -> Callable[[], dict[str, Any]]:
+    """`message_kwargs` for the operations, which build a fresh message for each attempt."""
+    return lambda: message_kwargs(reply)

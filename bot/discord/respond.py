@@ -16,7 +16,7 @@ from typing import Protocol, cast
 import discord
 from discord import app_commands
 
-from bot.discord import operations, replies
+from bot.discord import operations, outbox, replies
 from bot.service import Context, Reply, ServiceError, TwixtService, User
 
 log = logging.getLogger(__name__)
@@ -81,22 +81,17 @@ async def _within_deadline(interaction: discord.Interaction, call: Call) -> Repl
 
 async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
     """Send a reply and its followups: here through the interaction, elsewhere (a game's
-    new thread) as a channel message; the interaction is always acknowledged."""
+    new thread, a direct message) through the outbox; the interaction is always
+    acknowledged."""
     first = True
     for message in reply.all_messages():
-        if message.channel_id in (None, interaction.channel_id):
-            await operations.safe_respond(interaction, _builder(message),
+        if message.dm_user_id is None and message.channel_id in (None, interaction.channel_id):
+            await operations.safe_respond(interaction, replies.builder(message),
                                           ephemeral=message.ephemeral, first=first)
             first = False
-            continue
-        channel = await operations.safe_channel(interaction.client, message.channel_id)
-        if channel is not None:
-            await operations.safe_send(channel, _builder(message), channel_id=message.channel_id)
+        else:
+            await outbox.post(interaction.client, message)
     await operations.safe_defer(interaction)
-
-
-def _builder(message: Reply) -> Callable[[], dict]:
-    return lambda: replies.message_kwargs(message)
 
 
 async def on_app_command_error(interaction: discord.Interaction,

@@ -20,7 +20,10 @@ _STYLES = {ButtonKind.ACCEPT_CHALLENGE: discord.ButtonStyle.success,
            ButtonKind.DECLINE_CHALLENGE: discord.ButtonStyle.secondary,
            ButtonKind.CONFIRM_RESIGN: discord.ButtonStyle.danger,
            ButtonKind.ACCEPT_DRAW: discord.ButtonStyle.success,
-           ButtonKind.DECLINE_DRAW: discord.ButtonStyle.secondary}
+           ButtonKind.DECLINE_DRAW: discord.ButtonStyle.secondary,
+           ButtonKind.CLAIM: discord.ButtonStyle.danger,
+           ButtonKind.ACCEPT_TAKEBACK: discord.ButtonStyle.success,
+           ButtonKind.DECLINE_TAKEBACK: discord.ButtonStyle.secondary}
 NOT_FOR_YOU = "This button is not for you."
 
 

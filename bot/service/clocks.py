@@ -73,7 +73,8 @@ class ClockCommands(ServiceCore):
         text = (f"{late.name}, it is your move in game {record.id} "
                 f"({describe_span(due - now)} left).")
         if (await self.storage.user_prefs(late.user_id)).dm_reminders:
-            return Reply(text, dm_user_id=late.user_id)
+            # the channel is where a front end says it if the DM cannot be delivered
+            return Reply(text, dm_user_id=late.user_id, channel_id=record.channel_id)
         return Reply(text, mentions=(late.user_id,), channel_id=record.channel_id)
 
     async def _expired(self, record: GameRecord, now: datetime) -> Reply | None:

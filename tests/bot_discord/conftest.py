@@ -8,6 +8,7 @@ from bot.discord.app import TwixtBot
 from bot.discord.cog import TwixtCog
 from bot.discord.messages import ChatMoves
 from storage import SqliteStorage
+from tests.bot_service.conftest import Clock
 
 
 @pytest.fixture
@@ -21,10 +22,16 @@ def settings(db_path: Path) -> Settings:
 
 
 @pytest.fixture
-async def client(settings: Settings) -> AsyncIterator[TwixtBot]:
+def clock() -> Clock:
+    """The service's time, moved by hand: clocks run out without sleeping."""
+    return Clock()
+
+
+@pytest.fixture
+async def client(settings: Settings, clock: Clock) -> AsyncIterator[TwixtBot]:
     """The real client over a real service and a real SQLite file; never logged in."""
     async with await SqliteStorage.open(settings.database) as storage:
-        yield TwixtBot(settings, storage)
+        yield TwixtBot(settings, storage, clock=clock)
 
 
 @pytest.fixture

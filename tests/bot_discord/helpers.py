@@ -66,6 +66,11 @@ def only(mock: MagicMock) -> dict[str, Any]:
     return messages[0]
 
 
+def filenames(message: dict[str, Any]) -> list[str]:
+    """The names of the files a message carries, in order (the board first)."""
+    return [file.filename for file in message.get("files", ())]
+
+
 def custom_ids(message: dict[str, Any]) -> dict[str, str]:
     """A message's buttons: label → custom_id."""
     return {item.item.label: item.custom_id for item in message["view"].children}
@@ -113,7 +118,22 @@ async def run(client: Any, cog: Any, name: str, who: MagicMock, /, *, manage: bo
     return mock
 
 
-async def start_game(client: Any, cog: Any, **options: Any) -> dict[str, Any]:
+async def start_game(client: Any, cog: Any, *, channel_id: int = CHANNEL,
+                     **options: Any) -> dict[str, Any]:
     """alice challenges bob, bob presses Accept; the game's first message."""
-    challenge = only(await run(client, cog, "challenge", ALICE, user=BOB, **options))
-    return only(await press(client, custom_ids(challenge)["Accept"], BOB))
+    challenge = only(await run(client, cog, "challenge", ALICE, user=BOB,
+                               channel_id=channel_id, **options))
+    return only(await press(client, custom_ids(challenge)["Accept"], BOB,
+                            channel_id=channel_id))
+
+
+def dm_user(uid: int) -> MagicMock:
+    """A user as `client.get_user` gives one, to send direct messages to."""
+    user = MagicMock(spec_set=discord.User)
+    user.id = uid
+    return user
+
+
+def posted(channel: MagicMock) -> list[dict[str, Any]]:
+    """Every message sent into a channel (or to a user), in order, as send keyword arguments."""
+    return [call.kwargs for call in channel.send.await_args_list]

@@ -1,5 +1,6 @@
 """`twixt run` before it reaches Discord, the client's start-up, and the log format."""
 
+import asyncio
 import logging
 from unittest.mock import AsyncMock, MagicMock
 
@@ -54,6 +55,18 @@ async def test_setup_registers_the_cog_the_buttons_and_syncs(settings, client, m
     expected = [None] if not guilds else list(guilds)
     assert [scope and scope.id for scope in scopes] == expected
     assert [c.name for c in client.tree.get_commands(guild=scopes[0])] == ["twixt"]
+    await client.close()
+
+
+async def test_the_clocks_run_every_minute_from_start_until_close(client, monkeypatch):
+    monkeypatch.setattr(client.tree, "sync", AsyncMock(return_value=[]))
+    clocks = client.scheduler.every_minute
+    assert clocks.minutes == 1 and not clocks.is_running()
+    await client.setup_hook()
+    assert clocks.is_running()
+    await client.close()
+    await asyncio.wait({clocks.get_task()}, timeout=1)
+    assert clocks.get_task().cancelled()
 
 
 def test_log_lines_are_key_value(capsys):

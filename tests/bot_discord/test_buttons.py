@@ -14,6 +14,7 @@ from tests.bot_discord.helpers import (
     CAROL,
     DAVE,
     custom_ids,
+    filenames,
     only,
     press,
     run,
@@ -80,13 +81,13 @@ async def test_a_button_of_a_finished_game_says_so(client, cog):
     assert reply["ephemeral"] is True and "over" in reply["content"]
 
 
-async def test_buttons_of_an_old_message_work_after_a_restart(settings, cog, client):
+async def test_buttons_of_an_old_message_work_after_a_restart(settings, cog, client, clock):
     reply = only(await run(client, cog, "challenge", ALICE, user=BOB))
     old_accept = custom_ids(reply)["Accept"]
     await client.service.storage.close()
 
     async with await SqliteStorage.open(settings.database) as storage:
-        restarted = TwixtBot(settings, storage)
+        restarted = TwixtBot(settings, storage, clock=clock)
         assert only(await press(restarted, old_accept, CAROL))["ephemeral"] is True
         board = only(await press(restarted, old_accept, BOB))
         assert "Game 1 on" in board["content"]
@@ -110,7 +111,7 @@ async def test_thread_yes_opens_a_public_thread_for_the_game(client, cog, monkey
     assert "its own thread" in only(pressed)["content"]
     board = thread_channel.send.await_args.kwargs
     assert board["content"].startswith("<@101> Game 1 on")
-    assert board["file"].filename == "board.png"
+    assert filenames(board) == ["board.png"]
 
 
 async def test_a_thread_refused_by_discord_is_one_ephemeral_line(client, cog, monkeypatch):

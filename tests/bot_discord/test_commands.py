@@ -7,6 +7,7 @@ from tests.bot_discord.helpers import (
     DAVE,
     EVE,
     custom_ids,
+    filenames,
     member,
     only,
     press,
@@ -54,7 +55,7 @@ async def test_team_game_starts_when_all_three_accept(client, cog):
     for player in (BOB, CAROL):
         assert "Waiting for" in only(await press(client, accept, player))["content"]
     board = only(await press(client, accept, DAVE))
-    assert "Game 1 on" in board["content"] and "file" in board
+    assert "Game 1 on" in board["content"] and filenames(board) == ["board.png"]
 
 
 async def test_accept_and_decline_commands_answer_the_challenge_here(client, cog):
@@ -70,7 +71,7 @@ async def test_move_posts_one_message_with_board_notation_and_the_next_player(cl
     assert reply["content"].startswith("<@102> **alice** (Red): `K12`")
     assert [o.id for o in reply["allowed_mentions"].users] == [102]
     assert reply["embed"].image.url == "attachment://board.png"
-    assert reply["file"].filename == "board.png"
+    assert filenames(reply) == ["board.png"]
 
 
 async def test_swap_command(client, cog):
@@ -126,9 +127,9 @@ async def test_draw_decline(client, cog):
 async def test_board_status_and_help(client, cog):
     await start_game(client, cog)
     board = only(await run(client, cog, "board", EVE))
-    assert board["file"].filename == "board.png" and "Game 1" in board["content"]
+    assert filenames(board) == ["board.png"] and "Game 1" in board["content"]
     status = only(await run(client, cog, "status", EVE))
-    assert "file" not in status and "alice (Red) to move" in status["content"]
+    assert filenames(status) == [] and "alice (Red) to move" in status["content"]
     helping = only(await run(client, cog, "help", EVE))
     assert helping["ephemeral"] is True and "connect your two borders" in helping["content"]
 

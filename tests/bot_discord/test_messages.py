@@ -8,8 +8,10 @@ from tests.bot_discord.helpers import (
     BOB,
     EVE,
     custom_ids,
+    filenames,
     member,
     message,
+    posted,
     start_game,
     text_channel,
 )
@@ -20,17 +22,13 @@ def channel():
     return text_channel()
 
 
-def posted(channel) -> list[dict]:
-    return [call.kwargs for call in channel.send.await_args_list]
-
-
 async def test_a_message_mentioning_the_bot_plays_the_move(client, cog, channel):
     await start_game(client, cog)
     chat = ChatMoves(client.service, read_all=False)
     await chat.handle(message(ALICE, "<@555> K12 ", channel))
     [reply] = posted(channel)
     assert reply["content"].startswith("<@102> **alice** (Red): `K12`")
-    assert reply["file"].filename == "board.png" and "reference" not in reply
+    assert filenames(reply) == ["board.png"] and "reference" not in reply
 
 
 async def test_an_error_to_a_mention_is_a_reply_to_the_message(client, cog, channel):

@@ -1,0 +1,59 @@
+"""The clocks' scheduler: once a minute the service's `tick()` reminds, announces the end of
+a player's time or forfeits the game, and the outbox delivers what it says.
+
+Each reminder is claimed in storage before `tick()` returns it, so after a restart the loop
+simply runs again and nothing is sent twice (one claimed in the instant the bot is stopped
+may be lost, never repeated). Nothing that goes wrong in one round — the service failing,
+Discord refusing a message — stops the next delivery or the next round.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord.ext import tasks
+
+from bot.discord import outbox
+from bot.service import TwixtService
+
+log = logging.getLogger(__name__)
+
+
+class ClockScheduler:
+    """Runs `round()` every minute once the client is ready; `start` and `stop` it with the
+    client."""
+
+    def __init__(self, client: discord.Client, service: TwixtService) -> None:
+        self._client = client
+        self._service = service
+
+    def start(self) -> None:
+        self.every_minute.start()
+
+    def stop(self) -> None:
+        # Cancelled, not stopped: a graceful stop would first sleep out the minute.
+        self.every_minute.cancel()
+
+    @tasks.loop(minutes=1)
+    async def every_minute(self) -> None:
+        await self.round()
+
+    @every_minute.before_loop
+    async def _until_ready(self) -> None:
+        # Channels come from the cache once the client is ready, not one fetch each.
+        await self._client.wait_until_ready()
+
+    async def round(self) -> None:
+        """One tick of the clocks, and every reply it makes delivered."""
+        try:
+            replies = await self._service.tick()
+        except Exception:
+            log.exception("clock tick failed")
+            return
+        for reply in replies:
+            try:
+                await outbox.post(self._client, reply)
+            except Exception:
+                log.exception("clock reply not delivered", extra={
+                    "channel_id": reply.channel_id, "dm_user_id": reply.dm_user_id})
