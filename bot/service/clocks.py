@@ -105,7 +105,8 @@ class ClockCommands(ServiceCore):
         _record, game, _turn = await self._commit(claimer, "timeout", actor=late)
         assert game.outcome is not None
         image = await self._render(game, None)
+        # everyone is told, the one who ran out first; a claimer needs no ping of their own
+        told = tuple(s.user_id for s in record.seats if ctx is None or s.user_id != ctx.user.id)
         return Reply(f"{late.name} ran out of time.\n{result_sentence(game.outcome, game)}",
-                     image=image, mentions=tuple(s.user_id for s in record.seats
-                                                 if s.user_id != late.user_id))
+                     image=image, mentions=told)
 

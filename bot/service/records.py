@@ -10,12 +10,15 @@ from bot.service.challenges import ChallengeCommands
 from bot.service.model import Attachment, Context, Reply, ServiceError, User
 from bot.service.options import ChallengeOptions, describe_setup
 from bot.service.texts import result_sentence, to_move_sentence
-from rendering import render_replay
+from rendering import RenderOptions, render_replay
 from rules import RecordError, records
 from storage import GameRecord, GameSetup, NotFound
 
 PAGE = 10
 MAX_IMPORT_BYTES = 256 * 1024
+#: Discord's upload limit for most servers, and the width that keeps long replays under it
+MAX_UPLOAD = 8 * 1024 * 1024
+SMALL_REPLAY = 400
 
 
 class RecordCommands(ChallengeCommands):
@@ -79,6 +82,10 @@ class RecordCommands(ChallengeCommands):
         if not game.history:
             raise ServiceError("that game has no turns to replay yet")
         data = await asyncio.to_thread(render_replay, game)
+        if len(data) > MAX_UPLOAD:  # a very long game: smaller frames fit the upload limit
+            data = await asyncio.to_thread(render_replay, game, RenderOptions(width=SMALL_REPLAY))
+        if len(data) > MAX_UPLOAD:
+            raise ServiceError("this game is too long for an animated replay; export it instead")
         return Reply(f"Replay of game {record.id}: {len(game.history)} turns.",
                      attachments=(Attachment(f"twixt-{record.id}.gif", data),))
 

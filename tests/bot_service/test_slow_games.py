@@ -82,7 +82,7 @@ async def test_when_time_runs_out_the_opponent_may_claim(service, storage, clock
     with pytest.raises(ServiceError, match="only an opponent of bob can claim on time"):
         await service.claim(ctx(BOB))
     reply = await service.press(ctx(ALICE), ButtonKind.CLAIM, notice.buttons[0].target)
-    assert "alice (Red) wins on time" in reply.text
+    assert "alice (Red) wins on time" in reply.text and reply.mentions == (BOB.id,)
     [finished] = await storage.list_games(channel_id=CHANNEL)
     assert (finished.result.result, finished.result.reason) == (Result.RED, "time")
     game = await service.channel_game(CHANNEL)
@@ -95,6 +95,7 @@ async def test_a_guild_may_forfeit_at_the_deadline_at_once(service, storage, clo
     clock.now += timedelta(hours=12)
     [forfeit] = await service.tick()
     assert "alice ran out of time." in forfeit.text and forfeit.channel_id == CHANNEL
+    assert forfeit.mentions == (ALICE.id, BOB.id)
     assert (await storage.active_game(CHANNEL)) is None
     assert await service.tick() == []
 
