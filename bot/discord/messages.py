@@ -19,7 +19,6 @@ import discord
 from bot.discord import operations, replies
 from bot.discord.respond import APOLOGY, person, play
 from bot.service import Context, Reply, ServiceError, TwixtService
-from rules import IllegalMove, parse_command
 
 log = logging.getLogger(__name__)
 
@@ -38,13 +37,9 @@ class ChatMoves:
         text = _addressed(message.content, message.guild.me.id)
         if text is not None:
             await self._play(message, text)
-        elif (self._read_all and _is_command(message.content)
-              and await self._seated(message)):
+        elif self._read_all and await self._service.is_chat_move(_context_of(message),
+                                                                 message.content):
             await self._play(message, message.content)
-
-    async def _seated(self, message: discord.Message) -> bool:
-        record = await self._service.storage.active_game(message.channel.id)
-        return record is not None and record.seat_of(message.author.id) is not None
 
     async def _play(self, message: discord.Message, text: str) -> None:
         ctx = _context_of(message)
@@ -77,14 +72,6 @@ def _addressed(content: str, me: int) -> str | None:
     """The text after a leading mention of the bot, or None when it does not start so."""
     match = re.match(rf"\s*<@!?{me}>", content)
     return content[match.end():].strip() if match else None
-
-
-def _is_command(text: str) -> bool:
-    try:
-        parse_command(text)
-    except IllegalMove:
-        return False
-    return True
 
 
 def _context_of(message: discord.Message) -> Context:

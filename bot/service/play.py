@@ -42,6 +42,16 @@ class PlayCommands(ClockCommands):
             reply = await self._turn_reply(record, game, turn)
         return reply
 
+    async def is_chat_move(self, ctx: Context, text: str) -> bool:
+        """Whether chat text is a command of the move language from a player seated in the
+        channel's game: a front end that reads every message answers only those."""
+        try:
+            parse_command(text)
+        except IllegalMove:
+            return False
+        record = await self.storage.active_game(ctx.channel_id)
+        return record is not None and record.seat_of(ctx.user.id) is not None
+
     async def resign(self, ctx: Context, confirmed: bool = False) -> Reply:
         """Resign, after a confirmation unless `confirmed`."""
         if not confirmed:
