@@ -1,11 +1,12 @@
-"""One picture of a position: the static board, the pieces, the caption, quantized."""
+"""One picture of a position, in palette mode throughout: a copy of the static board, the
+pieces' tiles, the caption."""
 
 from __future__ import annotations
 
 from PIL import Image
 
 from rendering.caption import caption_height, caption_lines, draw_caption
-from rendering.encode import png_bytes, quantize
+from rendering.encode import png_bytes
 from rendering.layout import layout
 from rendering.options import RenderOptions
 from rendering.pieces import draw_pieces
@@ -17,12 +18,12 @@ from rules import Game
 def board_image(view: BoardView, options: RenderOptions) -> Image.Image:
     """The picture of a position as a palette image ("P" mode), board above caption."""
     lay = layout(view.cols, view.rows, options)
-    image = Image.new("RGB", (lay.width, lay.board_height
-                              + caption_height(view.is_double, options)))
-    image.paste(static_layer(view.cols, view.rows, options))
-    draw_pieces(image, lay, view, options.colours)
+    # cropping past the board's bottom copies it with room for the caption, palette and all
+    image = static_layer(view.cols, view.rows, options).crop(
+        (0, 0, lay.width, lay.board_height + caption_height(view.is_double, options)))
+    draw_pieces(image, lay, view, options)
     draw_caption(image, lay.board_height, caption_lines(view), options)
-    return quantize(image, options.theme, options.palette)
+    return image
 
 
 def render_png(game: Game | BoardView, options: RenderOptions | None = None,

@@ -1,8 +1,8 @@
-"""Small anti-aliased pictures of pegs, rings and link bars, drawn once and pasted many times.
+"""Small anti-aliased pictures of pegs, rings and link bars, drawn once and used many times.
 
 Pillow draws without anti-aliasing, so each sprite is drawn four times larger and reduced.
-Every link is a knight's move, so a board needs only eight bar shapes per style; the
-caches make a late position cost a few hundred pastes instead of hundreds of polygons.
+Every link is a knight's move, so a board needs only eight bar shapes per style; the caches
+make the pieces' tiles (see `tiles`) cheap to compose, and the caption's swatches to paste.
 """
 
 from __future__ import annotations
@@ -16,6 +16,11 @@ from PIL import Image, ImageDraw
 from rendering.themes import RGB
 
 _SUPER = 4
+
+#: A square peg's half side and corner radius, as parts of a round peg's radius: a square
+#: looks bigger than a disc of the same width.
+SQUARE_SIDE = 0.9
+SQUARE_CORNER = 0.25
 
 
 @dataclass(frozen=True)
@@ -55,9 +60,9 @@ def disc(radius: float, fill: RGB, rim: RGB | None = None, rim_width: float = 0.
     image, draw, c = _canvas(half, rim or fill)
     r = radius * _SUPER
     shape = draw.rounded_rectangle if square else draw.ellipse
-    corner = {"radius": r * 0.25} if square else {}
+    corner = {"radius": r * SQUARE_CORNER} if square else {}
     if square:
-        r *= 0.9   # a square looks bigger than a disc of the same width
+        r *= SQUARE_SIDE
     if rim is not None:
         shape((c - r, c - r, c + r, c + r), fill=rim, **corner)
         r -= rim_width * _SUPER

@@ -1,7 +1,9 @@
 """The part of a picture that never changes in a game: plate, border rows, holes, labels.
 
-Drawn once per (size, theme, palette, side, width) and copied for every turn; the copy is
-what makes a late position cheap.
+Drawn once per (size, theme, palette, side, width), mapped onto the theme's palette once, and
+copied for every turn; the copy is what makes a late position cheap. The RGB drawing is kept
+too: pieces are blended over it when their tiles are made, as mapping a colour onto the
+palette twice can drift it to a neighbouring entry.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from rendering.encode import quantize
 from rendering.fonts import font
 from rendering.layout import Layout, layout
 from rendering.options import RenderOptions
@@ -67,7 +70,13 @@ def _labels(lay: Layout) -> tuple[list[str], list[str]]:
 
 @lru_cache(maxsize=64)
 def static_layer(cols: int, rows: int, options: RenderOptions) -> Image.Image:
-    """The empty board; treat it as read-only and paste onto a copy."""
+    """The empty board in palette mode; treat it as read-only and draw on a copy."""
+    return quantize(static_rgb(cols, rows, options), options.theme, options.palette)
+
+
+@lru_cache(maxsize=64)
+def static_rgb(cols: int, rows: int, options: RenderOptions) -> Image.Image:
+    """The empty board in RGB; read-only."""
     lay, colours = layout(cols, rows, options), options.colours
     image = Image.new("RGB", (lay.width, lay.board_height), colours.plate)
     draw = ImageDraw.Draw(image)
