@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from rendering import cli as render_cli
+from bot import render_command
+from bot.cli_args import add_record_arguments
 from rules import Game
 from rules.errors import RecordError
 from rules.records import FORMATS, load
@@ -24,7 +25,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="twixt", description="TwixT by correspondence.")
     subparsers = parser.add_subparsers(dest="command", required=True)
     _add_replay(subparsers)
-    render_cli.add_parser(subparsers)
+    render_command.add_parser(subparsers)
     _add_play(subparsers)
     _add_export(subparsers)
     _add_run(subparsers)
@@ -37,9 +38,7 @@ def _add_replay(subparsers: argparse._SubParsersAction) -> None:
         "replay", help="check a game record and print its result as JSON",
         description="Replay a record; print one JSON object, or `line N: why` at the first "
                     "illegal line (exit 1).")
-    replay.add_argument("file", help="a transcript, Little Golem .tsgf or T1 file")
-    replay.add_argument("--format", choices=FORMATS,
-                        help="the record's format (default: guessed from the file's ending)")
+    add_record_arguments(replay)
     replay.set_defaults(handler=_run_replay)
 
 

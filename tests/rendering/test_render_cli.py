@@ -9,7 +9,7 @@ from pathlib import Path
 from PIL import Image
 from render_helpers import blockade_game
 
-from rendering.cli import add_parser
+from bot.render_command import add_parser
 from rules.records import write
 
 

@@ -1,5 +1,5 @@
 """`twixt render FILE`: draw a record's final position, its position after turn N, or its
-replay, to a file. The only part of `rendering` that touches files."""
+replay, to a file. `rendering` itself only makes bytes; this writes them."""
 
 from __future__ import annotations
 
@@ -7,13 +7,19 @@ import argparse
 import sys
 from pathlib import Path
 
-from rendering.board import render_png
-from rendering.options import DEFAULT_WIDTH, RenderOptions
-from rendering.replay import REPLAY_WIDTH, render_replay
-from rendering.themes import PaletteName, ThemeName
+from bot.cli_args import add_record_arguments
+from rendering import (
+    DEFAULT_WIDTH,
+    REPLAY_WIDTH,
+    PaletteName,
+    RenderOptions,
+    ThemeName,
+    render_png,
+    render_replay,
+)
 from rules import Colour
 from rules.errors import RecordError
-from rules.records import FORMATS, load
+from rules.records import load
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -22,9 +28,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "render", help="draw a game record as a PNG picture or an animated GIF replay",
         description="Draw a record's final position (or its position after turn N) as PNG, "
                     "or its whole game as an animated GIF with --gif.")
-    render.add_argument("file", help="a transcript, Little Golem .tsgf or T1 file")
-    render.add_argument("--format", choices=FORMATS,
-                        help="the record's format (default: guessed from the file's ending)")
+    add_record_arguments(render)
     render.add_argument("-o", "--output",
                         help="where to write (default: board.png, or replay.gif with --gif)")
     render.add_argument("--turn", type=int, metavar="N",
