@@ -76,6 +76,8 @@ def _add_play(subparsers: argparse._SubParsersAction) -> None:
                       help="folder for board pictures (default: ./boards)")
     play.add_argument("--clock", type=_moment, default=None,
                       help="the time to play at, e.g. 2026-01-01T12:00 (UTC; default: now)")
+    play.add_argument("--manager", action="append", default=[], metavar="NAME",
+                      help="a player who manages the channel (may be given more than once)")
     play.set_defaults(handler=_run_play)
 
 
@@ -110,7 +112,8 @@ def _add_db_argument(parser: argparse.ArgumentParser) -> None:
 def _run_play(args: argparse.Namespace) -> int:
     from bot.terminal import play
 
-    return asyncio.run(play(args.db, args.channel, args.out, args.script, args.clock))
+    return asyncio.run(play(args.db, args.channel, args.out, args.script, args.clock,
+                            args.manager))
 
 
 def _run_export(args: argparse.Namespace) -> int:

@@ -28,7 +28,7 @@ GUILD_ID = 1
 _OPTION_NAMES = set(OPTION_NAMES)
 _SIMPLE = {"board", "status", "help", "abort", "swap", "privilege"}
 _RECORDS = {"export", "history", "replay", "import", "stats", "leaderboard", "rematch",
-            "settings"}
+            "settings", "server"}
 
 
 def _number(word: str) -> int:
@@ -60,11 +60,12 @@ class ConsoleTable:
     """Plays lines against the service and writes what a channel would show."""
 
     def __init__(self, service: TwixtService, channel: str, out_dir: Path,
-                 out: TextIO = sys.stdout) -> None:
+                 out: TextIO = sys.stdout, managers: Iterable[str] = ()) -> None:
         self.service = service
         self.channel = channel
         self.out_dir = out_dir
         self.out = out
+        self._managers = {name_id(name) for name in managers}
         self._names: dict[int, str] = {}
 
     async def run(self, lines: Iterable[str]) -> int:
@@ -88,7 +89,7 @@ class ConsoleTable:
             return False
         who = user(name)
         self._names[who.id] = who.name
-        ctx = Context(GUILD_ID, name_id(self.channel), who)
+        ctx = Context(GUILD_ID, name_id(self.channel), who, can_manage=who.id in self._managers)
         try:
             reply = await self._dispatch(ctx, command.strip())
         except ServiceError as error:
@@ -156,8 +157,11 @@ class ConsoleTable:
             game = _number(rest[0]) if rest else (await service.channel_record(ctx)).id
             return await service.rematch(ctx, game)
         if len(rest) % 2:
-            raise ServiceError("settings takes name value pairs, like settings theme dark")
-        return await service.settings(ctx, dict(zip(rest[::2], rest[1::2], strict=True)))
+            raise ServiceError(f"{verb} takes name value pairs, like settings theme dark")
+        pairs = dict(zip(rest[::2], rest[1::2], strict=True))
+        if verb == "server":
+            return await service.server_settings(ctx, pairs)
+        return await service.settings(ctx, pairs)
 
     async def _simple(self, ctx: Context, verb: str) -> Reply:
         service = self.service

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -15,18 +16,19 @@ from storage import DatabaseError, SqliteStorage
 
 
 async def play(db: Path | None, channel: str, out_dir: Path, script: str | None,
-               clock: datetime | None = None) -> int:
+               clock: datetime | None = None, managers: Sequence[str] = ()) -> int:
     """Play lines from `script` (or standard input); exit 1 if any line was refused.
 
     `clock` fixes the time the table lives at (default: the system clock), so that clocks
     and reminders can be tried: a later run with a later clock finds what is due.
+    `managers` may manage the channel (abort any game, change the server's settings).
     """
     storage = await _open(db)
     if storage is None:
         return 2
     async with storage:
         service = TwixtService(storage, clock=(lambda: clock) if clock else utc_now)
-        table = ConsoleTable(service, channel, out_dir)
+        table = ConsoleTable(service, channel, out_dir, managers=managers)
         if script:
             try:
                 lines = Path(script).read_text(encoding="utf-8").splitlines()

@@ -249,6 +249,19 @@ class TwixtCog(commands.GroupCog, group_name="twixt", group_description="Play Tw
         changes = {name: value for name, value in given.items() if value is not None}
         await self._run(interaction, lambda ctx: self.service.settings(ctx, changes))
 
+    @app_commands.command(description="The server's settings (changed by channel managers)")
+    @app_commands.describe(thread="a thread for each new game unless the challenge says",
+                           expiry="hours before an unanswered challenge expires",
+                           forfeit="a player whose time runs out loses at once",
+                           reminder="hours into a clocked turn before the first reminder")
+    async def server(self, interaction: discord.Interaction, thread: YesNo | None = None,
+                     expiry: app_commands.Range[int, 1, 720] | None = None,
+                     forfeit: YesNo | None = None,
+                     reminder: app_commands.Range[int, 1, 720] | None = None) -> None:
+        given = {"thread": thread, "expiry": expiry, "forfeit": forfeit, "reminder": reminder}
+        changes = {name: str(value) for name, value in given.items() if value is not None}
+        await self._run(interaction, lambda ctx: self.service.server_settings(ctx, changes))
+
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
         await self.chat.handle(message)

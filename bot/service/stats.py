@@ -1,4 +1,4 @@
-"""Ratings and preferences: `stats`, `leaderboard` and a player's `settings`."""
+"""Ratings and preferences: `stats`, `leaderboard`, a player's `settings` and the server's."""
 
 from __future__ import annotations
 
@@ -15,6 +15,11 @@ _CHOICES = {
     "dm": ("dm_reminders", {"on": True, "yes": True, "off": False, "no": False}),
     "autolink": ("auto_link", {"on": True, "yes": True, "off": False, "no": False}),
 }
+_YES_NO = {"yes": True, "on": True, "no": False, "off": False}
+#: server settings: name → (GuildSettings field, yes/no or a number of hours)
+_SERVER = {"thread": ("thread_default", None), "forfeit": ("forfeit_on_timeout", None),
+           "expiry": ("challenge_expiry_hours", "hours"), "reminder": ("reminder_hours", "hours")}
+MAX_HOURS = 24 * 30
 
 
 class StatsCommands(ServiceCore):
@@ -67,6 +72,34 @@ class StatsCommands(ServiceCore):
         prefs = (await self.storage.update_user_prefs(ctx.user.id, **updates) if updates
                  else await self.storage.user_prefs(ctx.user.id))
         return Reply(describe_prefs(prefs), ephemeral=True)
+
+
+    async def server_settings(self, ctx: Context, changes: dict[str, str] | None = None) -> Reply:
+        """Show or change (channel managers only) the server's settings: a thread per game by
+        default, challenge expiry hours, forfeit at the deadline, hours before a reminder."""
+        updates: dict[str, bool | int] = {}
+        for name, value in (changes or {}).items():
+            if name.lower() not in _SERVER:
+                raise ServiceError(f"unknown server setting “{name}”: use "
+                                   f"{', '.join(_SERVER)}")
+            field, kind = _SERVER[name.lower()]
+            if kind is None:
+                if value.lower() not in _YES_NO:
+                    raise ServiceError(f"{name} is yes or no, not “{value}”")
+                updates[field] = _YES_NO[value.lower()]
+            elif not value.isdigit() or not 1 <= int(value) <= MAX_HOURS:
+                raise ServiceError(f"{name} is a number of hours from 1 to {MAX_HOURS}")
+            else:
+                updates[field] = int(value)
+        if updates and not ctx.can_manage:
+            raise ServiceError("only a channel manager can change the server's settings")
+        settings = (await self.storage.update_guild_settings(ctx.guild_id, **updates)
+                    if updates else await self.storage.guild_settings(ctx.guild_id))
+        yes_no = {True: "yes", False: "no"}
+        return Reply(f"Server settings: thread {yes_no[settings.thread_default]}, expiry "
+                     f"{settings.challenge_expiry_hours}h, forfeit "
+                     f"{yes_no[settings.forfeit_on_timeout]}, reminder "
+                     f"{settings.reminder_hours}h.", ephemeral=True)
 
 
 def describe_prefs(prefs: UserPrefs) -> str:

@@ -245,3 +245,14 @@ def test_files_carry_the_bytes_under_their_names_the_board_first():
     assert [(f.filename, f.fp.read()) for f in kwargs["files"]] == [
         ("board.png", b"png"), ("a.twixt", b"record"), ("a.gif", b"gif")]
     assert kwargs["embed"].image.url == "attachment://board.png"
+
+
+async def test_server_settings_are_shown_to_anyone_and_changed_by_managers(client, cog):
+    shown = only(await run(client, cog, "server", BOB))
+    assert refusal(shown) == ("Server settings: thread no, expiry 24h, forfeit no, "
+                              "reminder 24h.", True)
+    refused = only(await run(client, cog, "server", BOB, forfeit="yes"))
+    assert refused["content"] == "only a channel manager can change the server's settings"
+    changed = only(await run(client, cog, "server", ALICE, manage=True, forfeit="yes",
+                             reminder=12))
+    assert "forfeit yes" in changed["content"] and "reminder 12h" in changed["content"]

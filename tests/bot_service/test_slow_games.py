@@ -261,3 +261,18 @@ async def test_settings_change_the_board_and_auto_link(service):
     light = Image.open(io.BytesIO((await service.board(ctx(ALICE))).image)).convert("RGB")
     dark = Image.open(io.BytesIO((await service.board(ctx(BOB))).image)).convert("RGB")
     assert sum(light.getpixel((5, 5))) > sum(dark.getpixel((5, 5)))
+
+
+async def test_server_settings_need_a_manager_and_check_their_values(service, storage):
+    with pytest.raises(ServiceError, match="only a channel manager"):
+        await service.server_settings(ctx(ALICE), {"thread": "yes"})
+    for changes, message in [({"colour": "red"}, "unknown server setting “colour”"),
+                             ({"forfeit": "maybe"}, "forfeit is yes or no"),
+                             ({"expiry": "0"}, "expiry is a number of hours from 1 to 720")]:
+        with pytest.raises(ServiceError, match=message):
+            await service.server_settings(ctx(ALICE, manager=True), changes)
+    reply = await service.server_settings(ctx(ALICE, manager=True),
+                                          {"thread": "yes", "expiry": "48"})
+    assert reply.text == "Server settings: thread yes, expiry 48h, forfeit no, reminder 24h."
+    settings = await storage.guild_settings(1)
+    assert settings.thread_default and settings.challenge_expiry_hours == 48

@@ -107,3 +107,11 @@ def test_records_in_the_terminal(tmp_path: Path):
     for name in ("twixt-1.twixt", "twixt-1.tsgf", "twixt-1.T1", "twixt-1.gif"):
         assert (tmp_path / "files" / name).exists()
     assert "No rated games yet." in done.stdout
+
+
+def test_a_manager_named_on_the_command_line_may_change_the_server_and_abort(tmp_path: Path):
+    script = ("alice: challenge bob\nbob: accept\ncarol: server forfeit yes\n"
+              "carol: abort\nbob: server\n")
+    done = _twixt("play", "--db", "t.db", "--manager", "carol", cwd=tmp_path, stdin=script)
+    assert "Server settings: thread no, expiry 24h, forfeit yes, reminder 24h." in done.stdout
+    assert "Game 1 is aborted by carol; it counts for nobody." in done.stdout
