@@ -38,11 +38,12 @@ from storage.records import (
     TurnRecord,
     UserPrefs,
 )
-from storage.replay import new_game, replay
+from storage.replay import TAKEBACK, new_game, replay
 from storage.sqlite import DEFAULT_PATH, SqliteStorage
 
 __all__ = [
     "DEFAULT_PATH",
+    "TAKEBACK",
     "Answer",
     "Challenge",
     "ChallengeClosed",

@@ -1,29 +1,54 @@
 """A stored game back as a `rules.Game`: the log is the truth, and this is how it is read.
 
-Seats are named by their user ids (as text), so the log's actors map onto `rules` players.
+A game is its opening (the turns of an imported record it continues, if any) and then its
+log. A `takeback` entry takes back the turn before it: the log keeps that it happened, the
+position no longer shows the turn. Seats are named by their user ids (as text) unless the
+caller names them otherwise, e.g. by the names the players had when the game began.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rules import Game, TwixtError
 from storage.errors import DatabaseError
-from storage.records import GameRecord, LoadedGame
+from storage.records import GameRecord, LoadedGame, Seat
+
+#: the log entry of an accepted takeback
+TAKEBACK = "takeback"
 
 
-def new_game(game: GameRecord) -> Game:
+def _by_id(seat: Seat) -> str:
+    return str(seat.user_id)
+
+
+def new_game(game: GameRecord, name: Callable[[Seat], str] = _by_id) -> Game:
     """The empty board of a stored game: its setup, its seats in order."""
     setup = game.setup
-    return Game(players=tuple(str(seat.user_id) for seat in game.seats), size=setup.size,
+    return Game(players=tuple(name(seat) for seat in game.seats), size=setup.size,
                 rules=setup.rules, swap=setup.swap, handicap=setup.handicap)
 
 
-def replay(loaded: LoadedGame) -> Game:
-    """Replay the whole log; a turn that does not replay means the record is damaged."""
-    game = new_game(loaded.game)
+def replay(loaded: LoadedGame, name: Callable[[Seat], str] = _by_id) -> Game:
+    """Replay the opening and the log; a turn that does not replay means damage."""
+    game = new_game(loaded.game, name)
+    for line in (loaded.game.setup.opening or "").splitlines():
+        seat, _sep, command = line.partition(":")
+        _play(game, loaded, command, game.players[int(seat)], "the opening")
+    players = {seat.user_id: game.players[seat.seat] for seat in loaded.game.seats}
     for turn in loaded.turns:
-        try:
-            game.play(turn.command, by=str(turn.actor_id))
-        except TwixtError as error:
-            raise DatabaseError(f"game {loaded.game.id} does not replay at turn {turn.number} "
-                                f"({turn.command!r}): {error}") from error
+        if turn.command == TAKEBACK:
+            if not game.history:
+                raise DatabaseError(f"game {loaded.game.id} takes back a turn it never had")
+            game.undo()
+        else:
+            _play(game, loaded, turn.command, players[turn.actor_id], f"turn {turn.number}")
     return game
+
+
+def _play(game: Game, loaded: LoadedGame, command: str, by: str, where: str) -> None:
+    try:
+        game.play(command, by=by)
+    except TwixtError as error:
+        raise DatabaseError(f"game {loaded.game.id} does not replay at {where} "
+                            f"({command!r}): {error}") from error

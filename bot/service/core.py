@@ -21,18 +21,17 @@ from bot.service.timecontrol import describe_span, due_at
 from rendering import PaletteName, RenderOptions, ThemeName, render_png, view_of
 from rules import Action, Colour, Game, IllegalMove, Turn, parse_command
 from storage import (
+    TAKEBACK,
     GameFinished,
     GameRecord,
     GameResult,
-    LoadedGame,
     Result,
     Seat,
     StaleVersion,
     Storage,
     UserPrefs,
+    replay,
 )
-
-TAKEBACK = "takeback"
 
 
 def utc_now() -> datetime:
@@ -75,7 +74,7 @@ class ServiceCore:
         record = await self._active_record(channel_id)
         game = self._games.get(record.id, record.version)
         if game is None:
-            game = replay_log(await self.storage.load_game(record.id))
+            game = replay(await self.storage.load_game(record.id), seat_name)
             self._games.put(record.id, record.version, game)
         return record, game
 
@@ -90,7 +89,7 @@ class ServiceCore:
         return record
 
     async def _replayed(self, record: GameRecord) -> Game:
-        return replay_log(await self.storage.load_game(record.id))
+        return replay(await self.storage.load_game(record.id), seat_name)
 
     async def _commit(self, ctx: Context, text: str,
                       actor: Seat | None = None) -> tuple[GameRecord, Game, Turn]:
@@ -186,26 +185,9 @@ class ServiceCore:
         return {uid: known.get(uid, f"player {uid}") for uid in user_ids}
 
 
-def new_game(record: GameRecord) -> Game:
-    """The stored game's empty board, seats named as the players were when it started."""
-    setup = record.setup
-    return Game(tuple(seat.name for seat in record.seats), size=setup.size, rules=setup.rules,
-                swap=setup.swap, handicap=setup.handicap)
-
-
-def replay_log(loaded: LoadedGame) -> Game:
-    """The opening, then the log; `takeback` entries take back the turn before them."""
-    game = new_game(loaded.game)
-    for line in (loaded.game.setup.opening or "").splitlines():
-        seat, _sep, command = line.partition(":")
-        game.play(command, by=game.players[int(seat)])
-    by_id = {seat.user_id: game.players[seat.seat] for seat in loaded.game.seats}
-    for entry in loaded.turns:
-        if entry.command == TAKEBACK:
-            game.undo()
-        else:
-            game.play(entry.command, by=by_id[entry.actor_id])
-    return game
+def seat_name(seat: Seat) -> str:
+    """Seats are named as the players were when the game began (names that records hold)."""
+    return seat.name
 
 
 def passes_the_turn(command: str) -> bool:

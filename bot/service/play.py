@@ -6,12 +6,19 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.service.clocks import ClockCommands
-from bot.service.core import TAKEBACK
 from bot.service.model import Button, ButtonKind, Context, Reply, ServiceError
 from bot.service.options import describe_setup
 from bot.service.texts import HELP, result_sentence, status_text, to_move_sentence
 from rules import Game, IllegalMove, RuleSet, Turn, parse_command
-from storage import GameFinished, GameRecord, GameResult, OfferKind, Result, StaleVersion
+from storage import (
+    TAKEBACK,
+    GameFinished,
+    GameRecord,
+    GameResult,
+    OfferKind,
+    Result,
+    StaleVersion,
+)
 
 #: what a game's buttons say in the move language (and the service's own words)
 _BUTTON_COMMANDS = {
