@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from bot.service.core import ServiceCore
+from bot.service.core import ServiceCore, rematch_button
 from bot.service.model import Button, ButtonKind, Context, Reply, ServiceError, User
 from bot.service.texts import result_sentence
 from bot.service.timecontrol import describe_span, time_per_move
@@ -108,5 +108,5 @@ class ClockCommands(ServiceCore):
         # everyone is told, the one who ran out first; a claimer needs no ping of their own
         told = tuple(s.user_id for s in record.seats if ctx is None or s.user_id != ctx.user.id)
         return Reply(f"{late.name} ran out of time.\n{result_sentence(game.outcome, game)}",
-                     image=image, mentions=told)
+                     image=image, mentions=told, buttons=(rematch_button(record),))
 

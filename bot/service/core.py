@@ -16,7 +16,7 @@ from typing import Protocol
 
 from bot.service import elo
 from bot.service.games import ChannelLocks, GameCache
-from bot.service.model import Context, ServiceError, User
+from bot.service.model import Button, ButtonKind, Context, ServiceError, User
 from bot.service.timecontrol import describe_span, due_at
 from rendering import PaletteName, RenderOptions, ThemeName, render_png, view_of
 from rules import Action, Colour, Game, IllegalMove, Turn, parse_command
@@ -183,6 +183,12 @@ class ServiceCore:
     async def _names(self, user_ids: Sequence[int]) -> dict[int, str]:
         known = await self.storage.user_names(user_ids)
         return {uid: known.get(uid, f"player {uid}") for uid in user_ids}
+
+
+def rematch_button(record: GameRecord) -> Button:
+    """The button under a finished game's board: the same players again, colours exchanged."""
+    return Button(ButtonKind.REMATCH, record.id, "Rematch",
+                  tuple(seat.user_id for seat in record.seats))
 
 
 def seat_name(seat: Seat) -> str:

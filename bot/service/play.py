@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.service.clocks import ClockCommands
+from bot.service.core import rematch_button
 from bot.service.model import Button, ButtonKind, Context, Reply, ServiceError
 from bot.service.options import describe_setup
 from bot.service.texts import HELP, result_sentence, status_text, to_move_sentence
@@ -209,9 +210,7 @@ class PlayCommands(ClockCommands):
             others = tuple(s.user_id for s in record.seats if s.user_id != mover.user_id)
             image = await self._render(game, None)
             return Reply(f"{text}\n{result_sentence(game.outcome, game)}", image=image,
-                         mentions=others, buttons=(
-                             Button(ButtonKind.REMATCH, record.id, "Rematch",
-                                    tuple(s.user_id for s in record.seats)),))
+                         mentions=others, buttons=(rematch_button(record),))
         next_seat = record.seats[game.to_move_seat]  # type: ignore[index]
         clock = await self._clock_text(record, game)
         lines = [text, to_move_sentence(game, clock)]

@@ -96,6 +96,7 @@ async def test_a_guild_may_forfeit_at_the_deadline_at_once(service, storage, clo
     [forfeit] = await service.tick()
     assert "alice ran out of time." in forfeit.text and forfeit.channel_id == CHANNEL
     assert forfeit.mentions == (ALICE.id, BOB.id)
+    assert [b.kind for b in forfeit.buttons] == [ButtonKind.REMATCH]
     assert (await storage.active_game(CHANNEL)) is None
     assert await service.tick() == []
 
