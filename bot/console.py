@@ -8,6 +8,7 @@ are derived from the names, so they stay the same from one run to the next.
 from __future__ import annotations
 
 import hashlib
+import logging
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -23,6 +24,8 @@ from bot.service import (
     parse_option_words,
 )
 from bot.service.options import OPTION_NAMES
+
+log = logging.getLogger(__name__)
 
 GUILD_ID = 1
 _OPTION_NAMES = set(OPTION_NAMES)
@@ -94,6 +97,10 @@ class ConsoleTable:
             reply = await self._dispatch(ctx, command.strip())
         except ServiceError as error:
             self._say(f"! {who.name}: {error}")
+            return False
+        except Exception:  # a bug of ours: logged in full, one line for the player
+            log.exception("terminal command failed", extra={"line": number, "user": who.name})
+            self._say(f"! {who.name}: sorry, something went wrong with that command")
             return False
         for message in reply.all_messages():
             await self._show(message)

@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from io import StringIO
 from pathlib import Path
 
 from PIL import Image
+
+from bot.console import ConsoleTable
+from bot.service import TwixtService
+from storage import SqliteStorage
 
 TWIXT = str(Path(sys.executable).with_name("twixt"))
 
@@ -115,3 +120,18 @@ def test_a_manager_named_on_the_command_line_may_change_the_server_and_abort(tmp
     done = _twixt("play", "--db", "t.db", "--manager", "carol", cwd=tmp_path, stdin=script)
     assert "Server settings: thread no, expiry 24h, forfeit yes, reminder 24h." in done.stdout
     assert "Game 1 is aborted by carol; it counts for nobody." in done.stdout
+
+
+async def test_an_unexpected_error_is_one_line_for_the_player(tmp_path: Path, caplog):
+    async with await SqliteStorage.open(tmp_path / "t.db") as storage:
+        service = TwixtService(storage)
+
+        async def broken(*_args):
+            raise RuntimeError("boom")
+
+        service.status = broken  # type: ignore[method-assign]
+        out = StringIO()
+        table = ConsoleTable(service, "den", tmp_path, out=out)
+        assert await table.run(["alice: status"]) == 1
+    assert out.getvalue() == "! alice: sorry, something went wrong with that command\n"
+    assert "boom" in caplog.text
