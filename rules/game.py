@@ -255,11 +255,12 @@ class Game:
         return self.options.swap and self._state.moves == 1 and not self.is_over
 
     def can_call_privilege(self, player: str) -> bool:
+        """Whether `player` may call privilege now (to offer it only when it is legal)."""
         try:
-            self.copy().play("privilege", by=player)
+            seat = self.seat_of(player)
         except IllegalMove:
             return False
-        return True
+        return not self.is_over and self._privilege_refusal(seat) is None
 
     # --- the board ---------------------------------------------------------------------
 
@@ -476,17 +477,25 @@ class Game:
             else:
                 self._state = state._replace(draw_offer_team=None)
 
-    def _privilege(self, seat: int) -> None:
+    def _privilege_refusal(self, seat: int) -> str | None:
+        """Why `seat` may not call privilege now, or None when it may."""
         state = self._state
         if not self.is_double:
-            raise IllegalMove("privilege is only called in Double TwixT")
+            return "privilege is only called in Double TwixT"
         if state.privilege_used[seat % 2]:
-            raise IllegalMove("your team has already used its privilege")
-        if state.privilege_window != seat:
-            if state.privilege_window is None:
-                raise IllegalMove("privilege can only be called right after your own move")
-            raise IllegalMove(f"only {self.players[state.privilege_window]}, who has just "
-                              "moved, can call privilege")
+            return "your team has already used its privilege"
+        if state.privilege_window == seat:
+            return None
+        if state.privilege_window is None:
+            return "privilege can only be called right after your own move"
+        return f"only {self.players[state.privilege_window]}, who has just moved, can call " \
+               "privilege"
+
+    def _privilege(self, seat: int) -> None:
+        refusal = self._privilege_refusal(seat)
+        if refusal is not None:
+            raise IllegalMove(refusal)
+        state = self._state
         used = list(state.privilege_used)
         used[seat % 2] = True
         self._state = state._replace(to_move=(seat + 2) % 4, privilege_window=None,
@@ -520,7 +529,6 @@ class Game:
                 pos.add_link(idx, colour)
             else:
                 pos.place_peg(idx, colour, seat[0])
-        pos.forget_derived()
         self._state = before
 
     # --- helpers -----------------------------------------------------------------------

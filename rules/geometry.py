@@ -81,10 +81,6 @@ class Geometry:
     step_masks: tuple[int, ...]
     step_shifts: tuple[int, ...]
 
-    @property
-    def size_text(self) -> str:
-        return f"{self.cols}x{self.rows}"
-
     def index(self, hole: Hole) -> int:
         """The index of a hole, or IllegalMove when it is not on this board."""
         if not (0 <= hole.col < self.cols and 0 <= hole.row < self.rows):

@@ -92,10 +92,6 @@ class Position:
         self._count_crossings(lid, colour, -1)
         self._dsu = None
 
-    def forget_derived(self) -> None:
-        """Drop what undo cannot take back cheaply; it is rebuilt when next needed."""
-        self._dsu = None
-
     def _count_crossings(self, lid: int, colour: Colour, delta: int) -> None:
         counts = self.cross_count[colour]
         allow = self.allow[colour.opponent]

@@ -14,7 +14,7 @@ from bot.service.core import ServiceCore, rematch_button
 from bot.service.model import Button, ButtonKind, Context, Reply, ServiceError, User
 from bot.service.texts import result_sentence
 from bot.service.timecontrol import describe_span, time_per_move
-from storage import GameRecord
+from storage import GameRecord, GuildSettings
 
 FINAL_WARNING = timedelta(hours=24)
 
@@ -52,12 +52,12 @@ class ClockCommands(ServiceCore):
         due = await self._due(record)
         if due is None:
             return None
+        settings = await self.storage.guild_settings(record.guild_id)
         started = due - time_per_move(record.setup.time_control or "")
-        first = started + timedelta(
-            hours=(await self.storage.guild_settings(record.guild_id)).reminder_hours)
+        first = started + timedelta(hours=settings.reminder_hours)
         final = due - FINAL_WARNING
         if now >= due:
-            return await self._expired(record, now)
+            return await self._expired(record, settings, now)
         if now >= final > started:
             return await self._remind(record, "final", due, now)
         if now >= first and first < final:
@@ -66,7 +66,7 @@ class ClockCommands(ServiceCore):
 
     async def _remind(self, record: GameRecord, stage: str, due: datetime,
                       now: datetime) -> Reply | None:
-        game = await self._replayed(record)
+        game = await self._position(record)
         late = record.seats[game.to_move_seat]  # type: ignore[index]
         if not await self.storage.claim_reminder(record.id, record.version, stage, now=now):
             return None
@@ -77,8 +77,8 @@ class ClockCommands(ServiceCore):
             return Reply(text, dm_user_id=late.user_id, channel_id=record.channel_id)
         return Reply(text, mentions=(late.user_id,), channel_id=record.channel_id)
 
-    async def _expired(self, record: GameRecord, now: datetime) -> Reply | None:
-        settings = await self.storage.guild_settings(record.guild_id)
+    async def _expired(self, record: GameRecord, settings: GuildSettings,
+                       now: datetime) -> Reply | None:
         if settings.forfeit_on_timeout:
             async with self._locks(record.channel_id):
                 if await self.storage.active_game(record.channel_id) != record:
@@ -87,7 +87,7 @@ class ClockCommands(ServiceCore):
             return replace(reply, channel_id=record.channel_id)
         if not await self.storage.claim_reminder(record.id, record.version, "expired", now=now):
             return None
-        game = await self._replayed(record)
+        game = await self._position(record)
         late = record.seats[game.to_move_seat]  # type: ignore[index]
         opponents = tuple(s.user_id for s in record.seats if s.team != late.team)
         names = " or ".join(s.name for s in record.seats if s.team != late.team)

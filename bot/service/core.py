@@ -72,11 +72,15 @@ class ServiceCore:
     async def _active(self, channel_id: int) -> tuple[GameRecord, Game]:
         """The channel's game and its position (from the cache when it is up to date)."""
         record = await self._active_record(channel_id)
+        return record, await self._position(record)
+
+    async def _position(self, record: GameRecord) -> Game:
+        """A game at its stored version: from the cache, or replayed (and then cached)."""
         game = self._games.get(record.id, record.version)
         if game is None:
             game = replay(await self.storage.load_game(record.id), seat_name)
             self._games.put(record.id, record.version, game)
-        return record, game
+        return game
 
     async def _channel_record(self, channel_id: int) -> GameRecord:
         """The channel's current game, or its last finished one."""
@@ -87,9 +91,6 @@ class ServiceCore:
                 raise ServiceError("this channel has no games")
             record = games[0]
         return record
-
-    async def _replayed(self, record: GameRecord) -> Game:
-        return replay(await self.storage.load_game(record.id), seat_name)
 
     async def _commit(self, ctx: Context, text: str,
                       actor: Seat | None = None) -> tuple[GameRecord, Game, Turn]:

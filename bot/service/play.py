@@ -10,7 +10,7 @@ from bot.service.core import rematch_button
 from bot.service.model import Button, ButtonKind, Context, Reply, ServiceError
 from bot.service.options import describe_setup
 from bot.service.texts import HELP, result_sentence, status_text, to_move_sentence
-from rules import Game, IllegalMove, RuleSet, Turn, parse_command
+from rules import Game, IllegalMove, Turn, parse_command
 from storage import (
     TAKEBACK,
     GameFinished,
@@ -160,7 +160,8 @@ class PlayCommands(ClockCommands):
 
     async def channel_game(self, channel_id: int) -> Game:
         """The channel's current game, or its last finished one, as the rules see it."""
-        return await self._replayed(await self._channel_record(channel_id))
+        # a copy: the cached game must change only through the service
+        return (await self._position(await self._channel_record(channel_id))).copy()
 
     async def game_button(self, ctx: Context, kind: ButtonKind, target: int) -> Reply:
         """A button under a game's message: the command it stands for, if the game is on."""
@@ -172,16 +173,14 @@ class PlayCommands(ClockCommands):
     # --- internals ---------------------------------------------------------------------
 
     async def _with_auto_link(self, ctx: Context, text: str) -> str:
-        """With the auto-link preference, a bare peg in classic links all it can."""
+        """With the auto-link preference, a bare peg links all it can (what pp does anyway,
+        so the rule set need not be looked up)."""
         try:
             command = parse_command(text)
         except IllegalMove:
             return text  # the rules will say what is wrong
         placement = command.placement
         if placement is None or placement.links or placement.link_all:
-            return text
-        record = await self.storage.active_game(ctx.channel_id)
-        if record is None or record.setup.rules != RuleSet.CLASSIC.value:
             return text
         if not (await self.storage.user_prefs(ctx.user.id)).auto_link:
             return text

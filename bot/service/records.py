@@ -12,7 +12,7 @@ from bot.service.options import ChallengeOptions, describe_setup
 from bot.service.texts import result_sentence, to_move_sentence
 from rendering import RenderOptions, render_replay
 from rules import RecordError, records
-from storage import GameRecord, GameSetup, NotFound
+from storage import GameRecord, GameSetup, NotFound, Result
 
 PAGE = 10
 MAX_IMPORT_BYTES = 256 * 1024
@@ -27,7 +27,7 @@ class RecordCommands(ChallengeCommands):
     async def export(self, ctx: Context, fmt: str | None = None) -> Reply:
         """The channel's current or last game as record files (all three formats by default)."""
         record = await self._channel_record(ctx.channel_id)
-        game = await self._replayed(record)
+        game = await self._position(record)
         formats = [fmt] if fmt else list(records.FORMATS)
         files, refused = [], []
         for name in formats:
@@ -78,7 +78,7 @@ class RecordCommands(ChallengeCommands):
                 raise ServiceError("there is no such game") from None
             if record.guild_id != ctx.guild_id:
                 raise ServiceError("there is no such game")
-        game = await self._replayed(record)
+        game = await self._position(record)
         if not game.history:
             raise ServiceError("that game has no turns to replay yet")
         data = await asyncio.to_thread(render_replay, game)
@@ -129,9 +129,9 @@ def _game_line(game: GameRecord) -> str:
     when = (game.finished_at or game.created_at).date().isoformat()
     if game.result is None:
         state = f"in progress, {game.version} turns"
-    elif game.result.result.value == "aborted":
+    elif game.result.result is Result.ABORTED:
         state = "aborted"
-    elif game.result.result.value == "draw":
+    elif game.result.result is Result.DRAW:
         state = f"draw ({game.result.reason})"
     else:
         winners = " & ".join(s.name for s in game.seats if s.user_id in game.result.winners)

@@ -20,10 +20,6 @@ takeback, claim, board, status, abort, export, history, replay, import, stats, l
 rematch, settings, help."""
 
 
-def colour_word(colour: Colour) -> str:
-    return colour.title
-
-
 def result_sentence(outcome: Outcome, game: Game) -> str:
     """`alice wins by connection.` / `Draw by blockade: …`"""
     if outcome.winner is None:

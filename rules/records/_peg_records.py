@@ -25,6 +25,9 @@ class PegMove:
     offer_draw: bool = False
 
 
+_WORDS = {"swap": "swap", "resign": "resign", "draw": "offer draw"}
+
+
 def clean_name(name: str, fallback: str) -> str:
     """A record's player name made fit for a transcript (no : , #)."""
     cleaned = " ".join(name.translate(str.maketrans(":,#", "   ")).split())
@@ -47,16 +50,11 @@ def replay(game: Game, moves: list[PegMove], link_all: bool) -> Game:
                 if move.offer_draw:
                     text += "; offer draw"
                 game.play(text, by=by)
-            elif move.word == "swap":
-                game.play("swap", by=by)
-                mirror = True
-            elif move.word == "resign":
-                game.play("resign", by=by)
-            elif move.word == "draw":
-                other_side_offered = (game.draw_offered_by is not None and by is not None
-                                      and game.draw_offered_by is not game.colour_of_seat(
-                                          game.seat_of(by)))
-                game.play("accept draw" if other_side_offered else "offer draw", by=by)
+            else:
+                # a draw word offers, or agrees when the other side has offered (the rules'
+                # `offer draw` does both)
+                game.play(_WORDS[move.word], by=by)
+                mirror = mirror or move.word == "swap"
         except TwixtError as error:
             raise RecordError(move.line, str(error)) from None
     return game

@@ -134,3 +134,8 @@ def test_format_is_guessed_from_the_file_ending():
 def test_replayed_records_end_as_their_outcome_says():
     game = load(GAMES / "drawngame.T1")
     assert game.outcome.reason is Reason.BLOCKADE
+
+
+def test_little_golem_draw_word_agrees_to_an_open_offer():
+    game = read("(;FF[4]PB[ann]PW[ben]SZ[24];b[dc|draw];r[draw])", "lg")
+    assert game.outcome.reason is Reason.AGREEMENT
