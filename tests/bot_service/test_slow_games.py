@@ -277,3 +277,15 @@ async def test_server_settings_need_a_manager_and_check_their_values(service, st
     assert reply.text == "Server settings: thread yes, expiry 48h, forfeit no, reminder 24h."
     settings = await storage.guild_settings(1)
     assert settings.thread_default and settings.challenge_expiry_hours == 48
+
+
+async def test_imported_and_aborted_games_are_not_rated(service):
+    data = (GAMES / "game2209801.tsgf").read_bytes()
+    await service.import_record(ctx(ALICE), "g.tsgf", data, BOB)
+    await service.accept(ctx(BOB))
+    await service.resign(ctx(BOB), confirmed=True)
+    await _game(service)
+    await service.abort(ctx(CAROL, manager=True))
+    assert (await service.leaderboard(ctx(ALICE))).text == "No rated games yet."
+    stats = await service.stats(ctx(BOB), ALICE)
+    assert "1 game — 1 won, 0 lost, 0 drawn; not rated yet." in stats.text
