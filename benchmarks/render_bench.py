@@ -32,7 +32,7 @@ def late_game(seed: int = 7, min_pegs: int = 84, min_links: int = 64) -> Game:
     rng = random.Random(seed)
     game = Game(("alice", "bob"), size=24, rules="pp", swap=False)
     while len(game.pegs()) < min_pegs or len(game.links()) < min_links:
-        own = [p.hole for p in game.pegs() if p.colour is game.turn]
+        own = [p.hole for p in game.pegs() if p.colour is game.colour_to_move]
         near = {Hole(h.col + dc, h.row + dr) for h in own
                 for dc, dr in ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1),
                                (-1, 2))}

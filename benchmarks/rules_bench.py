@@ -33,7 +33,7 @@ def playout(rules: str, rng: random.Random) -> int:
     game = Game(("red", "black"), size=24, rules=rules, swap=False)
     while not game.is_over:
         game.push(random_placement(game, rng))
-    return game.placements
+    return game.pegs_placed
 
 
 def placements_per_second(rules: str) -> float:
@@ -50,7 +50,7 @@ def late_game(rng: random.Random) -> Game:
     """A 24×24 classic game some 200 placements in (or just before its end)."""
     while True:
         game = Game(("red", "black"), size=24, swap=False)
-        while not game.is_over and game.placements < 200:
+        while not game.is_over and game.pegs_placed < 200:
             game.push(random_placement(game, rng))
         if not game.is_over:
             return game

@@ -37,7 +37,7 @@ async def _play(service: TwixtService, channel: int, players: tuple[User, User],
         if mirror.is_over:
             break
         command = f"{rng.choice(mirror.legal_placements())} link all"
-        user = players[mirror.to_move_seat]  # type: ignore[index]
+        user = players[mirror.seat_to_move]  # type: ignore[index]
         start = time.perf_counter()
         reply = await service.move(Context(GUILD, channel, user), command)
         latencies.append(time.perf_counter() - start)

@@ -31,7 +31,7 @@ def played_logs(rng: random.Random) -> list[list[str]]:
     logs = []
     for _ in range(DISTINCT_LOGS):
         game = Game(players=("1", "2"), size=SETUP.size, rules=SETUP.rules)
-        log = [game.play(str(rng.choice(game.legal_placements())), by=game.to_move).text
+        log = [game.play(str(rng.choice(game.legal_placements())), by=game.player_to_move).text
                for _ in range(TURNS_PER_GAME)]
         logs.append(log)
     return logs

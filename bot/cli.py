@@ -49,8 +49,8 @@ def replay_summary(game: Game) -> dict:
         "result": outcome.result if outcome else None,
         "reason": outcome.reason.value if outcome else None,
         "winners": list(outcome.winners) if outcome else [],
-        "to_move": game.to_move,
-        "turns": game.placements,
+        "to_move": game.player_to_move,
+        "turns": game.pegs_placed,
     }
 
 

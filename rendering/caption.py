@@ -94,15 +94,15 @@ def _result(outcome: Outcome, loser_to_move: Colour) -> str:
 
 def _status(view: BoardView) -> Line:
     if view.outcome is not None:
-        winner, result = view.outcome.winner, _result(view.outcome, view.turn)
+        winner, result = view.outcome.winner, _result(view.outcome, view.colour_to_move)
         if winner is None:
             return (Words(result, bold=True),)
         return Swatch(winner), Words(f" {result}", bold=True)
-    seat = view.to_move_seat
+    seat = view.seat_to_move
     seat_text = f", seat {seat + 1}" if view.is_double and seat is not None else ""
-    line: Line = (Swatch(view.turn, seat is not None and view.is_marked_seat(seat)),
-                  Words(f" {view.to_move} to move", bold=True),
-                  Words(f" ({view.turn.title}{seat_text})"))
+    line: Line = (Swatch(view.colour_to_move, seat is not None and view.is_marked_seat(seat)),
+                  Words(f" {view.player_to_move} to move", bold=True),
+                  Words(f" ({view.colour_to_move.title}{seat_text})"))
     if view.clock is not None:
         line += (Words(f"   {view.clock}", muted=True),)
     if view.draw_offered_by is not None:

@@ -34,9 +34,9 @@ class BoardView:
     move: int                       # turns played (entries of the history)
     last: Turn | None               # the latest turn, for the caption
     marked: Turn | None             # the latest turn that placed a peg: ringed on the board
-    to_move: str | None
-    to_move_seat: int | None
-    turn: Colour
+    player_to_move: str | None
+    seat_to_move: int | None
+    colour_to_move: Colour
     teams: tuple[Team, Team]        # Red's team first
     draw_offered_by: Colour | None
     outcome: Outcome | None
@@ -69,7 +69,7 @@ def view_of(game: Game) -> BoardView:
         cols=game.geometry.cols, rows=game.geometry.rows, rules=game.options.rules.value,
         pegs=tuple(game.pegs()), links=tuple(game.links()), is_double=game.is_double,
         move=len(history), last=history[-1] if history else None, marked=marked,
-        to_move=game.to_move, to_move_seat=game.to_move_seat, turn=game.turn,
+        player_to_move=game.player_to_move, seat_to_move=game.seat_to_move, colour_to_move=game.colour_to_move,
         teams=(teams[0], teams[1]), draw_offered_by=game.draw_offered_by,
         outcome=game.outcome, chain_holes=frozenset(chain_holes),
         chain_links=frozenset(chain_links))

@@ -4,7 +4,7 @@ Pure domain code: no I/O, no clocks, no asyncio. Start with `Game`; records live
 `rules.records`.
 """
 
-from rules.errors import IllegalMove, RecordError, TwixtError
+from rules.errors import IllegalMoveError, InvalidMoveError, RecordError, TwixtError
 from rules.game import Game, GameOptions, Turn
 from rules.geometry import MAX_SIZE, MIN_SIZE, parse_size
 from rules.model import Colour, Hole, Link, Outcome, Peg, Reason, RuleSet, column_letters
@@ -19,7 +19,8 @@ __all__ = [
     "Game",
     "GameOptions",
     "Hole",
-    "IllegalMove",
+    "IllegalMoveError",
+    "InvalidMoveError",
     "Link",
     "Outcome",
     "Peg",

@@ -1,12 +1,18 @@
-"""The exceptions of the rules: one for an illegal command, one for a broken record."""
+"""The exceptions of the rules, as python-chess splits them: text that does not parse, a
+command the position forbids, and a record that cannot be read. Every message is one line a
+player can read."""
 
 
 class TwixtError(ValueError):
-    """Anything a player or a record got wrong; the message is one line a player can read."""
+    """Anything a player or a record got wrong, including impossible game options."""
 
 
-class IllegalMove(TwixtError):
-    """A command that the rules do not allow; the message names the cause for a player."""
+class InvalidMoveError(TwixtError):
+    """Text that is not a command of the move language (`G6 lnk E5`, `swap; G6`)."""
+
+
+class IllegalMoveError(TwixtError):
+    """A well-formed command that the rules forbid here (`G6 is already taken`)."""
 
 
 class RecordError(TwixtError):

@@ -1,8 +1,8 @@
 """A game of TwixT or Double TwixT: options, seats, turn order, and commands applied to it.
 
 In the spirit of python-chess's `Board`: `play()` a player's text (or `push()` a parsed
-`Command`), ask `to_move`, `outcome`, `legal_placements()`, `undo()` the last turn, `copy()`.
-An illegal command raises `IllegalMove` and leaves the game exactly as it was.
+`Command`), ask `player_to_move`, `outcome`, `legal_placements()`, `undo()` the last turn, `copy()`.
+An illegal command raises `IllegalMoveError` and leaves the game exactly as it was.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
 
-from rules.errors import IllegalMove, TwixtError
+from rules.errors import IllegalMoveError, TwixtError
 from rules.geometry import Geometry, geometry, parse_size
 from rules.model import Colour, Hole, Link, Outcome, Peg, Reason, RuleSet
 from rules.notation import Action, Command, LinkTarget, Placement, parse_command
@@ -111,14 +111,14 @@ def _link(geo: Geometry, lid: int, colour: Colour) -> Link:
 class _State(NamedTuple):
     """Everything besides the board that a turn may change; restored wholesale by undo."""
 
-    to_move: int = 0
+    next_seat: int = 0
     privilege_window: int | None = None   # seat that has just moved and may call privilege
     swapped: bool = False
     privilege_used: tuple[bool, bool] = (False, False)
     draw_offer_team: int | None = None
     outcome: Outcome | None = None
-    placements: int = 0
-    moves: int = 0
+    pegs_placed: int = 0
+    moves_made: int = 0
 
 
 #: colour of even and odd seats, before and after a swap
@@ -194,25 +194,25 @@ class Game:
         for seat, name in enumerate(self.players):
             if name.casefold() == player.strip().casefold():
                 return seat
-        raise IllegalMove(f"{player} is not playing in this game")
+        raise IllegalMoveError(f"{player} is not playing in this game")
 
     def players_of(self, colour: Colour) -> tuple[str, ...]:
         return tuple(n for s, n in enumerate(self.players) if self.colour_of_seat(s) is colour)
 
     @property
-    def to_move_seat(self) -> int | None:
-        return None if self._state.outcome else self._state.to_move
+    def seat_to_move(self) -> int | None:
+        return None if self._state.outcome else self._state.next_seat
 
     @property
-    def to_move(self) -> str | None:
+    def player_to_move(self) -> str | None:
         """The name of the player to move, or None when the game is over."""
-        seat = self.to_move_seat
+        seat = self.seat_to_move
         return None if seat is None else self.players[seat]
 
     @property
-    def turn(self) -> Colour:
+    def colour_to_move(self) -> Colour:
         """The colour to move (or that would move, once the game is over)."""
-        return self.colour_of_seat(self._state.to_move)
+        return self.colour_of_seat(self._state.next_seat)
 
     @property
     def outcome(self) -> Outcome | None:
@@ -227,9 +227,9 @@ class Game:
         return self._state.swapped
 
     @property
-    def placements(self) -> int:
+    def pegs_placed(self) -> int:
         """How many pegs have been placed (the replay JSON's `turns`)."""
-        return self._state.placements
+        return self._state.pegs_placed
 
     @property
     def history(self) -> tuple[Turn, ...]:
@@ -252,13 +252,13 @@ class Game:
 
     def can_swap(self) -> bool:
         """Whether the player to move may answer with `swap` now."""
-        return self.options.swap and self._state.moves == 1 and not self.is_over
+        return self.options.swap and self._state.moves_made == 1 and not self.is_over
 
     def can_call_privilege(self, player: str) -> bool:
         """Whether `player` may call privilege now (to offer it only when it is legal)."""
         try:
             seat = self.seat_of(player)
-        except IllegalMove:
+        except IllegalMoveError:
             return False
         return not self.is_over and self._privilege_refusal(seat) is None
 
@@ -281,7 +281,7 @@ class Game:
         if self.is_over:
             return []
         holes = self.geometry.holes
-        return [holes[i] for i in self._open_holes(self.turn)]
+        return [holes[i] for i in self._open_holes(self.colour_to_move)]
 
     def legal_placement_bits(self) -> int:
         """The legal placements as a bitboard: bit `row * cols + col` is set for each hole.
@@ -289,14 +289,14 @@ class Game:
         For engines and playouts that pick holes by the thousand; `legal_placements()` is the
         friendly form.
         """
-        return 0 if self._state.outcome else self._free_mask(self.turn)
+        return 0 if self._state.outcome else self._free_mask(self.colour_to_move)
 
     def can_place(self, hole: Hole) -> bool:
         """Whether the player to move may place a peg at `hole` now (cheap: one bit test)."""
         geo = self.geometry
         if self._state.outcome or not (0 <= hole.col < geo.cols and 0 <= hole.row < geo.rows):
             return False
-        return bool((self._free_mask(self.turn) >> (hole.row * geo.cols + hole.col)) & 1)
+        return bool((self._free_mask(self.colour_to_move) >> (hole.row * geo.cols + hole.col)) & 1)
 
     def legal_links(self, hole: Hole) -> list[Link]:
         """The links that the owner of the peg at `hole` could add from it now."""
@@ -328,15 +328,15 @@ class Game:
         return self.push(parse_command(text), by)
 
     def push(self, command: Command, by: str | None = None) -> Turn:
-        """Apply a command for player `by`; on IllegalMove nothing has changed."""
-        seat = self._state.to_move if by is None else self.seat_of(by)
+        """Apply a command for player `by`; on IllegalMoveError nothing has changed."""
+        seat = self._state.next_seat if by is None else self.seat_of(by)
         if self.is_over:
-            raise IllegalMove("the game is over")
+            raise IllegalMoveError("the game is over")
         before = self._state
         changes = _Changes()
         try:
             self._apply(command, seat, changes)
-        except IllegalMove:
+        except IllegalMoveError:
             self._take_back(changes, before)
             raise
         turn = Turn(seat, self.players[seat], self.colour_of_seat(seat), command, self.geometry,
@@ -347,7 +347,7 @@ class Game:
     def undo(self) -> Turn:
         """Take back the last applied command, restoring the exact earlier state."""
         if not self._history:
-            raise IllegalMove("there is no turn to take back")
+            raise IllegalMoveError("there is no turn to take back")
         turn, before = self._history.pop()
         self._take_back(turn._changes, before)
         return turn
@@ -365,27 +365,27 @@ class Game:
     # --- applying a command ------------------------------------------------------------
 
     def _apply(self, command: Command, seat: int, changes: _Changes) -> None:
-        if command.moves and seat != self._state.to_move:
-            raise IllegalMove(f"it is {self.players[self._state.to_move]}'s turn")
+        if command.is_move and seat != self._state.next_seat:
+            raise IllegalMoveError(f"it is {self.players[self._state.next_seat]}'s turn")
         for target in command.removals:
             self._remove(target, seat, changes)
         if command.placement:
             self._place(command.placement, seat, changes)
         for action in command.actions:
             self._act(action, seat)
-        if command.moves or Action.PRIVILEGE in command.actions:
+        if command.is_move or Action.PRIVILEGE in command.actions:
             self._check_end(seat, changes.placed is not None)
 
     def _remove(self, target: LinkTarget, seat: int, changes: _Changes) -> None:
         if self.rules is RuleSet.PP:
-            raise IllegalMove("nothing can be removed in pp rules")
+            raise IllegalMoveError("nothing can be removed in pp rules")
         colour, pos = self.colour_of_seat(seat), self.position
         if isinstance(target, tuple):
             lid = self._link_between(*target)
             if lid is None or lid not in pos.links:
-                raise IllegalMove(f"there is no link {target[0]}-{target[1]}")
+                raise IllegalMoveError(f"there is no link {target[0]}-{target[1]}")
             if pos.links[lid] is not colour:
-                raise IllegalMove(f"{target[0]}-{target[1]} is not your link")
+                raise IllegalMoveError(f"{target[0]}-{target[1]} is not your link")
             self._take_link(lid, changes)
             return
         idx = self._own_peg(target, colour)
@@ -402,9 +402,9 @@ class Game:
         colour, pos, geo = self.colour_of_seat(seat), self.position, self.geometry
         idx = geo.index(placement.hole)
         if pos.peg_colour[idx] is not None:
-            raise IllegalMove(f"{placement.hole} is already taken")
+            raise IllegalMoveError(f"{placement.hole} is already taken")
         if geo.in_border(idx, colour.opponent):
-            raise IllegalMove(f"{placement.hole} is in {colour.opponent.title}'s border row")
+            raise IllegalMoveError(f"{placement.hole} is in {colour.opponent.title}'s border row")
         pos.place_peg(idx, colour, seat)
         changes.placed = idx
         changes.steps.append(("peg+", idx, colour, seat))
@@ -418,21 +418,21 @@ class Game:
         # built directly rather than with _replace: this runs for every peg of every playout
         self._state = _State((seat + 1) % len(self.players), seat, state.swapped,
                              state.privilege_used, None, state.outcome,
-                             state.placements + 1, state.moves + 1)
+                             state.pegs_placed + 1, state.moves_made + 1)
 
     def _add_link(self, a: Hole, b: Hole, colour: Colour, changes: _Changes) -> None:
         ia, ib = self._own_peg(a, colour), self._own_peg(b, colour)
         lid = self._link_between(a, b)
         if lid is None:
-            raise IllegalMove(f"{a} and {b} are not a knight's move apart, so they cannot link")
+            raise IllegalMoveError(f"{a} and {b} are not a knight's move apart, so they cannot link")
         if lid in self.position.links:
             if self.rules is RuleSet.PP:
                 return
-            raise IllegalMove(f"{a}-{b} is already linked")
+            raise IllegalMoveError(f"{a}-{b} is already linked")
         blocker = self.position.blocking_link(lid, colour, self.rules)
         if blocker is not None:
             other = self._link(blocker, self.position.links[blocker])
-            raise IllegalMove(f"the link {a}-{b} would cross {other.colour.title}'s link {other}")
+            raise IllegalMoveError(f"the link {a}-{b} would cross {other.colour.title}'s link {other}")
         assert ia != ib
         self._record_link(lid, colour, changes)
 
@@ -445,23 +445,23 @@ class Game:
         team = seat % 2
         if action is Action.SWAP:
             if not self.options.swap:
-                raise IllegalMove("swap is off in this game")
-            if state.moves != 1 or state.to_move != seat:
-                raise IllegalMove("swap is only possible as the second move")
-            self._state = state._replace(swapped=True, to_move=(seat + 1) % len(self.players),
-                                  privilege_window=seat, moves=state.moves + 1)
+                raise IllegalMoveError("swap is off in this game")
+            if state.moves_made != 1 or state.next_seat != seat:
+                raise IllegalMoveError("swap is only possible as the second move")
+            self._state = state._replace(swapped=True, next_seat=(seat + 1) % len(self.players),
+                                  privilege_window=seat, moves_made=state.moves_made + 1)
         elif action is Action.PRIVILEGE:
             self._privilege(seat)
         elif action is Action.RESIGN:
             self._end(Reason.RESIGNATION, colour.opponent)
         elif action is Action.TIMEOUT:
-            if seat != state.to_move:
-                raise IllegalMove(f"only {self.players[state.to_move]}, whose turn it is, "
+            if seat != state.next_seat:
+                raise IllegalMoveError(f"only {self.players[state.next_seat]}, whose turn it is, "
                                   "can run out of time")
             self._end(Reason.TIME, colour.opponent)
         elif action is Action.OFFER_DRAW:
             if state.draw_offer_team == team:
-                raise IllegalMove("your side has already offered a draw")
+                raise IllegalMoveError("your side has already offered a draw")
             if state.draw_offer_team is not None:
                 self._end(Reason.AGREEMENT, None)
             else:
@@ -469,9 +469,9 @@ class Game:
         elif action is Action.ACCEPT_DRAW or action is Action.DECLINE_DRAW:
             verb = action.value.split()[0]
             if state.draw_offer_team is None:
-                raise IllegalMove(f"there is no draw offer to {verb}")
+                raise IllegalMoveError(f"there is no draw offer to {verb}")
             if state.draw_offer_team == team:
-                raise IllegalMove(f"you cannot {verb} your own side's draw offer")
+                raise IllegalMoveError(f"you cannot {verb} your own side's draw offer")
             if action is Action.ACCEPT_DRAW:
                 self._end(Reason.AGREEMENT, None)
             else:
@@ -494,11 +494,11 @@ class Game:
     def _privilege(self, seat: int) -> None:
         refusal = self._privilege_refusal(seat)
         if refusal is not None:
-            raise IllegalMove(refusal)
+            raise IllegalMoveError(refusal)
         state = self._state
         used = list(state.privilege_used)
         used[seat % 2] = True
-        self._state = state._replace(to_move=(seat + 2) % 4, privilege_window=None,
+        self._state = state._replace(next_seat=(seat + 2) % 4, privilege_window=None,
                               privilege_used=(used[0], used[1]))
 
     def _check_end(self, mover: int, placed: bool) -> None:
@@ -511,7 +511,7 @@ class Game:
         elif placed and not (pos.can_still_connect(Colour.RED)
                              or pos.can_still_connect(Colour.BLACK)):
             self._end(Reason.BLOCKADE, None)
-        elif not self._free_mask(self.turn):
+        elif not self._free_mask(self.colour_to_move):
             self._end(Reason.NO_MOVES, None)
 
     def _end(self, reason: Reason, winner: Colour | None) -> None:
@@ -543,9 +543,9 @@ class Game:
         idx = self.geometry.index(hole)
         owner = self.position.peg_colour[idx]
         if owner is None:
-            raise IllegalMove(f"there is no peg on {hole}")
+            raise IllegalMoveError(f"there is no peg on {hole}")
         if owner is not colour:
-            raise IllegalMove(f"{hole} is not your peg")
+            raise IllegalMoveError(f"{hole} is not your peg")
         return idx
 
     def _linkable(self, idx: int, colour: Colour) -> list[int]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from rules.errors import IllegalMove, TwixtError
+from rules.errors import IllegalMoveError, TwixtError
 from rules.model import Colour, Hole
 
 MIN_SIZE = 5
@@ -82,12 +82,12 @@ class Geometry:
     step_shifts: tuple[int, ...]
 
     def index(self, hole: Hole) -> int:
-        """The index of a hole, or IllegalMove when it is not on this board."""
+        """The index of a hole, or IllegalMoveError when it is not on this board."""
         if not (0 <= hole.col < self.cols and 0 <= hole.row < self.rows):
-            raise IllegalMove(f"{hole} is not on the board ({self.cols}×{self.rows})")
+            raise IllegalMoveError(f"{hole} is not on the board ({self.cols}×{self.rows})")
         idx = hole.row * self.cols + hole.col
         if not self.on_board[idx]:
-            raise IllegalMove(f"{hole} is a corner, and the board has no corner holes")
+            raise IllegalMoveError(f"{hole} is a corner, and the board has no corner holes")
         return idx
 
     def hole(self, index: int) -> Hole:

@@ -11,7 +11,7 @@ import enum
 import re
 from dataclasses import dataclass
 
-from rules.errors import IllegalMove
+from rules.errors import InvalidMoveError
 from rules.model import Hole
 
 
@@ -66,7 +66,7 @@ class Command:
         return "; ".join(clauses)
 
     @property
-    def moves(self) -> bool:
+    def is_move(self) -> bool:
         """Whether this command is a move of the player to move (a peg or a swap)."""
         return self.placement is not None or Action.SWAP in self.actions
 
@@ -80,10 +80,10 @@ _HINT = "a move looks like G6, G6 link E5 or remove J9-K11; I11 link K10"
 
 
 def parse_command(text: str) -> Command:
-    """Read a player's command; IllegalMove names what is wrong with its shape."""
+    """Read a player's command; InvalidMoveError names what is wrong with its shape."""
     clauses = [c for c in (_words(part) for part in text.split(";")) if c]
     if not clauses:
-        raise IllegalMove(f"the command is empty: {_HINT}")
+        raise InvalidMoveError(f"the command is empty: {_HINT}")
     removals: list[LinkTarget] = []
     placement: Placement | None = None
     actions: list[Action] = []
@@ -93,16 +93,16 @@ def parse_command(text: str) -> Command:
             actions.append(action)
         elif words[0] == "remove":
             if placement or actions:
-                raise IllegalMove("removals come first, before the peg is placed")
+                raise InvalidMoveError("removals come first, before the peg is placed")
             if len(words) == 1:
-                raise IllegalMove("remove what? write remove J9-K11 or remove H4")
+                raise InvalidMoveError("remove what? write remove J9-K11 or remove H4")
             removals.extend(_target(w) for w in words[1:])
         elif placement is None and not actions:
             placement = _placement(words)
         elif placement is not None:
-            raise IllegalMove("a turn places only one peg")
+            raise InvalidMoveError("a turn places only one peg")
         else:
-            raise IllegalMove(f"I don't understand “{' '.join(words)}”: {_HINT}")
+            raise InvalidMoveError(f"I don't understand “{' '.join(words)}”: {_HINT}")
     command = Command(tuple(removals), placement, tuple(actions))
     _check_shape(command)
     return command
@@ -111,17 +111,17 @@ def parse_command(text: str) -> Command:
 def _check_shape(command: Command) -> None:
     actions = command.actions
     if len(set(actions)) != len(actions):
-        raise IllegalMove("the same action is given twice")
+        raise InvalidMoveError("the same action is given twice")
     if command.removals and command.placement is None:
-        raise IllegalMove("after removing, the turn must place a peg, like remove H4; G6")
-    if command.moves:
+        raise InvalidMoveError("after removing, the turn must place a peg, like remove H4; G6")
+    if command.is_move:
         leading = actions[1:] if Action.SWAP in actions[:1] else actions
         extra = [a for a in leading if a not in TRAILING_ACTIONS]
         if extra or (command.placement and Action.SWAP in actions):
             wrong = extra[0].value if extra else "swap"
-            raise IllegalMove(f"{wrong} cannot be combined with a move")
+            raise InvalidMoveError(f"{wrong} cannot be combined with a move")
     elif len(actions) > 1:
-        raise IllegalMove(f"{actions[0].value} and {actions[1].value} cannot be combined")
+        raise InvalidMoveError(f"{actions[0].value} and {actions[1].value} cannot be combined")
 
 
 def _words(clause: str) -> list[str]:
@@ -133,7 +133,7 @@ def _target(word: str) -> LinkTarget:
     if "-" in word:
         parts = word.split("-")
         if len(parts) != 2 or not all(parts):
-            raise IllegalMove(f"“{word}” is not a link: write two holes like J9-K11")
+            raise InvalidMoveError(f"“{word}” is not a link: write two holes like J9-K11")
         return Hole.parse(parts[0]), Hole.parse(parts[1])
     return Hole.parse(word)
 
@@ -141,13 +141,13 @@ def _target(word: str) -> LinkTarget:
 def _placement(words: list[str]) -> Placement:
     hole = Hole.parse(words[0]) if _looks_like_hole(words[0]) else None
     if hole is None:
-        raise IllegalMove(f"I don't understand “{' '.join(words)}”: {_HINT}")
+        raise InvalidMoveError(f"I don't understand “{' '.join(words)}”: {_HINT}")
     rest = words[1:]
     if rest and rest[0] != "link":
-        raise IllegalMove(f"after {hole} write link and the pegs to link, like {hole} link E5")
+        raise InvalidMoveError(f"after {hole} write link and the pegs to link, like {hole} link E5")
     words = [w for w in rest if w != "link"]
     if rest and not words:
-        raise IllegalMove(f"link to what? write {hole} link E5")
+        raise InvalidMoveError(f"link to what? write {hole} link E5")
     targets = tuple(_target(w) for w in words if w != "all")
     return Placement(hole, targets, link_all="all" in words)
 

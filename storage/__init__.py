@@ -2,27 +2,27 @@
 
 The bot talks to the `Storage` protocol; `SqliteStorage.open(path)` is today's implementation.
 A game's state is the replay of its turn log (`replay`); turns land under optimistic
-concurrency (`StaleVersion`).
+concurrency (`StaleVersionError`).
 """
 
 from storage.errors import (
-    ChallengeClosed,
-    ChannelBusy,
+    ChallengeClosedError,
+    ChannelBusyError,
     DatabaseError,
-    GameFinished,
-    NotFound,
-    NotInvited,
-    StaleVersion,
+    GameFinishedError,
+    NotFoundError,
+    NotInvitedError,
+    StaleVersionError,
     StorageError,
-    UnsupportedSchema,
+    UnsupportedSchemaError,
 )
 from storage.interface import Storage
-from storage.records import (
+from storage.model import (
     Answer,
     Challenge,
     ChallengeStatus,
     FirstMove,
-    GameRecord,
+    StoredGame,
     GameResult,
     GameSetup,
     GameStatus,
@@ -35,7 +35,7 @@ from storage.records import (
     PlayerStats,
     Result,
     Seat,
-    TurnRecord,
+    StoredTurn,
     UserPrefs,
 )
 from storage.replay import TAKEBACK, new_game, replay
@@ -46,21 +46,21 @@ __all__ = [
     "TAKEBACK",
     "Answer",
     "Challenge",
-    "ChallengeClosed",
+    "ChallengeClosedError",
     "ChallengeStatus",
-    "ChannelBusy",
+    "ChannelBusyError",
     "DatabaseError",
     "FirstMove",
-    "GameFinished",
-    "GameRecord",
+    "GameFinishedError",
+    "StoredGame",
     "GameResult",
     "GameSetup",
     "GameStatus",
     "GuildSettings",
     "Invitee",
     "LoadedGame",
-    "NotFound",
-    "NotInvited",
+    "NotFoundError",
+    "NotInvitedError",
     "Offer",
     "OfferKind",
     "Player",
@@ -68,11 +68,11 @@ __all__ = [
     "Result",
     "Seat",
     "SqliteStorage",
-    "StaleVersion",
+    "StaleVersionError",
     "Storage",
     "StorageError",
-    "TurnRecord",
-    "UnsupportedSchema",
+    "StoredTurn",
+    "UnsupportedSchemaError",
     "UserPrefs",
     "new_game",
     "replay",

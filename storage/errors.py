@@ -1,6 +1,6 @@
 """What can go wrong in storage, as exceptions whose message a player or an operator can read.
 
-The bot catches the specific classes (`StaleVersion`, `ChannelBusy`, ...) to answer a player,
+The bot catches the specific classes (`StaleVersionError`, `ChannelBusyError`, ...) to answer a player,
 and lets `DatabaseError` stop the start-up with its one clear line.
 """
 
@@ -13,15 +13,15 @@ class DatabaseError(StorageError):
     """The database file cannot be used: not SQLite, corrupt, unreadable, or not ours."""
 
 
-class UnsupportedSchema(DatabaseError):
+class UnsupportedSchemaError(DatabaseError):
     """The database was written by a newer version of the bot; it is left untouched."""
 
 
-class NotFound(StorageError):
+class NotFoundError(StorageError):
     """No game or challenge with that id."""
 
 
-class StaleVersion(StorageError):
+class StaleVersionError(StorageError):
     """The game changed since the caller read it: another turn landed first."""
 
     def __init__(self, game_id: int, expected: int, actual: int) -> None:
@@ -31,7 +31,7 @@ class StaleVersion(StorageError):
         self.actual = actual
 
 
-class GameFinished(StorageError):
+class GameFinishedError(StorageError):
     """A turn or a finish was sent to a game that is already over."""
 
     def __init__(self, game_id: int) -> None:
@@ -39,7 +39,7 @@ class GameFinished(StorageError):
         self.game_id = game_id
 
 
-class ChannelBusy(StorageError):
+class ChannelBusyError(StorageError):
     """The channel already has an active game (at most one per channel or thread)."""
 
     def __init__(self, channel_id: int) -> None:
@@ -47,9 +47,9 @@ class ChannelBusy(StorageError):
         self.channel_id = channel_id
 
 
-class ChallengeClosed(StorageError):
+class ChallengeClosedError(StorageError):
     """The challenge was already accepted, declined, cancelled or has expired."""
 
 
-class NotInvited(StorageError):
+class NotInvitedError(StorageError):
     """The user may not answer this challenge (not invited, or no open seat left)."""

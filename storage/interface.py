@@ -3,9 +3,9 @@
 Rules of the contract, whatever the backend:
 - A game's state is the replay of its turn log; `version` is the number of turns in it.
 - `append_turn` lands only if the game is still at `expected_version` (optimistic concurrency):
-  of two turns racing, one lands and the other raises `StaleVersion`. A finished game refuses
-  turns with `GameFinished`. The turn and the game's end (with ratings) commit together.
-- A channel has at most one active game (`ChannelBusy`); finished games are kept.
+  of two turns racing, one lands and the other raises `StaleVersionError`. A finished game refuses
+  turns with `GameFinishedError`. The turn and the game's end (with ratings) commit together.
+- A channel has at most one active game (`ChannelBusyError`); finished games are kept.
 - `now` parameters default to the current UTC time; tests pass their own.
 """
 
@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
-from storage.records import (
+from storage.model import (
     Challenge,
     FirstMove,
-    GameRecord,
+    StoredGame,
     GameResult,
     GameSetup,
     GameStatus,
@@ -47,14 +47,14 @@ class Storage(Protocol):
         """Invite `invitees` (empty or fewer than players-1: the rest is open to anyone)."""
 
     async def get_challenge(self, challenge_id: int) -> Challenge:
-        """The challenge, whatever its status; `NotFound` if there is none."""
+        """The challenge, whatever its status; `NotFoundError` if there is none."""
 
     async def answer_challenge(self, challenge_id: int, user_id: int, accept: bool,
                                now: datetime | None = None) -> Challenge:
         """Record one invitee's answer; a named invitee's decline declines the challenge.
 
-        Accepting an open place takes it. `NotInvited` if the user has no place to answer,
-        `ChallengeClosed` if it is no longer pending (or has expired by `now`).
+        Accepting an open place takes it. `NotInvitedError` if the user has no place to answer,
+        `ChallengeClosedError` if it is no longer pending (or has expired by `now`).
         """
 
     async def cancel_challenge(self, challenge_id: int) -> Challenge:
@@ -71,26 +71,26 @@ class Storage(Protocol):
 
     async def create_game(self, *, guild_id: int, channel_id: int, players: Sequence[Player],
                           setup: GameSetup, challenge_id: int | None = None,
-                          now: datetime | None = None) -> GameRecord:
+                          now: datetime | None = None) -> StoredGame:
         """Seat `players` in turn order and start the game at version 0.
 
         With `challenge_id` the challenge becomes accepted in the same transaction.
-        `ChannelBusy` if the channel has an active game (the challenge then stays pending).
+        `ChannelBusyError` if the channel has an active game (the challenge then stays pending).
         """
 
-    async def get_game(self, game_id: int) -> GameRecord:
-        """The game with its seats and result; `NotFound` if there is none."""
+    async def get_game(self, game_id: int) -> StoredGame:
+        """The game with its seats and result; `NotFoundError` if there is none."""
 
     async def load_game(self, game_id: int) -> LoadedGame:
         """The game and its full turn log, read together."""
 
-    async def active_game(self, channel_id: int) -> GameRecord | None:
+    async def active_game(self, channel_id: int) -> StoredGame | None:
         """The active game of a channel, if any."""
 
     async def list_games(self, *, user_id: int | None = None, channel_id: int | None = None,
                          guild_id: int | None = None, status: GameStatus | None = None,
                          limit: int = 20, before_id: int | None = None
-                         ) -> tuple[GameRecord, ...]:
+                         ) -> tuple[StoredGame, ...]:
         """Games matching every filter given, newest first; page on with `before_id`."""
 
     async def append_turn(self, game_id: int, expected_version: int, actor_id: int,
@@ -98,12 +98,12 @@ class Storage(Protocol):
                           now: datetime | None = None) -> int:
         """Append a validated turn (canonical text) and return the new version.
 
-        `finish` ends the game in the same transaction. `StaleVersion` if another turn
-        landed first, `GameFinished` if the game is over, `NotFound` if there is no game.
+        `finish` ends the game in the same transaction. `StaleVersionError` if another turn
+        landed first, `GameFinishedError` if the game is over, `NotFoundError` if there is no game.
         """
 
     async def finish_game(self, game_id: int, expected_version: int, result: GameResult,
-                          now: datetime | None = None) -> GameRecord:
+                          now: datetime | None = None) -> StoredGame:
         """End a game without a turn (e.g. an abort), under the same version check."""
 
     # --- offers ------------------------------------------------------------------------
@@ -118,7 +118,7 @@ class Storage(Protocol):
     async def close_offer(self, game_id: int, kind: OfferKind) -> Offer | None:
         """Remove an offer (accepted, declined, withdrawn or lapsed) and return it."""
 
-    async def timed_games(self) -> tuple[GameRecord, ...]:
+    async def timed_games(self) -> tuple[StoredGame, ...]:
         """The active games that have a time control, for the clock scheduler."""
 
     async def claim_reminder(self, game_id: int, version: int, stage: str,

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from rules import Game, TwixtError
 from storage.errors import DatabaseError
-from storage.records import GameRecord, LoadedGame, Seat
+from storage.model import StoredGame, LoadedGame, Seat
 
 #: the log entry of an accepted takeback
 TAKEBACK = "takeback"
@@ -22,7 +22,7 @@ def _by_id(seat: Seat) -> str:
     return str(seat.user_id)
 
 
-def new_game(game: GameRecord, name: Callable[[Seat], str] = _by_id) -> Game:
+def new_game(game: StoredGame, name: Callable[[Seat], str] = _by_id) -> Game:
     """The empty board of a stored game: its setup, its seats in order."""
     setup = game.setup
     return Game(players=tuple(name(seat) for seat in game.seats), size=setup.size,
@@ -35,7 +35,7 @@ def replay(loaded: LoadedGame, name: Callable[[Seat], str] = _by_id) -> Game:
     for line in (loaded.game.setup.opening or "").splitlines():
         seat, _sep, command = line.partition(":")
         _play(game, loaded, command, game.players[int(seat)], "the opening")
-    players = {seat.user_id: game.players[seat.seat] for seat in loaded.game.seats}
+    players = {seat.user_id: game.players[seat.number] for seat in loaded.game.seats}
     for turn in loaded.turns:
         if turn.command == TAKEBACK:
             if not game.history:

@@ -8,12 +8,12 @@ from dataclasses import fields
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from storage.records import (
+from storage.model import (
     Answer,
     Challenge,
     ChallengeStatus,
     FirstMove,
-    GameRecord,
+    StoredGame,
     GameResult,
     GameSetup,
     GameStatus,
@@ -22,7 +22,7 @@ from storage.records import (
     OfferKind,
     Result,
     Seat,
-    TurnRecord,
+    StoredTurn,
 )
 
 Settings = TypeVar("Settings")
@@ -62,7 +62,7 @@ def _setup(size: str, rules: str, swap: int | None, handicap: int,
                      opening)
 
 
-def game(row: Sequence[Any], seats: Sequence[Sequence[Any]]) -> GameRecord:
+def game(row: Sequence[Any], seats: Sequence[Sequence[Any]]) -> StoredGame:
     """A game from a `GAME_COLUMNS` row and its (seat, user_id, name, winner) rows in order."""
     (game_id, guild_id, channel_id, challenge_id, status, size, rules, swap, handicap,
      time_control, opening, version, created_at, updated_at, result, reason, finished_at) = row
@@ -70,7 +70,7 @@ def game(row: Sequence[Any], seats: Sequence[Sequence[Any]]) -> GameRecord:
     if result is not None:
         winners = tuple(user_id for _seat, user_id, _name, won in seats if won)
         outcome = GameResult(Result(result), reason, winners)
-    return GameRecord(
+    return StoredGame(
         id=game_id, guild_id=guild_id, channel_id=channel_id, status=GameStatus(status),
         setup=_setup(size, rules, swap, handicap, time_control, opening),
         seats=tuple(Seat(seat, user_id, name) for seat, user_id, name, _won in seats),
@@ -79,9 +79,9 @@ def game(row: Sequence[Any], seats: Sequence[Sequence[Any]]) -> GameRecord:
         challenge_id=challenge_id, result=outcome, finished_at=moment(finished_at))
 
 
-def turn(row: Sequence[Any]) -> TurnRecord:
+def turn(row: Sequence[Any]) -> StoredTurn:
     number, actor_id, command, played_at = row
-    return TurnRecord(number, actor_id, command, moment(played_at))
+    return StoredTurn(number, actor_id, command, moment(played_at))
 
 
 def challenge(row: Sequence[Any], invitees: Iterable[Sequence[Any]]) -> Challenge:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from storage.errors import DatabaseError, UnsupportedSchema
+from storage.errors import DatabaseError, UnsupportedSchemaError
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 _MIGRATION_NAME = re.compile(r"^(\d{4})_(\w+)\.sql$")
@@ -77,7 +77,7 @@ def _check_readable(reader: sqlite3.Connection, path: Path, known_version: int) 
 
 def _refuse_newer(path: Path, version: int, known_version: int) -> None:
     if version > known_version:
-        raise UnsupportedSchema(f"{path} has schema version {version} but this bot knows only "
+        raise UnsupportedSchemaError(f"{path} has schema version {version} but this bot knows only "
                                 f"up to {known_version}: upgrade the bot; the file was left "
                                 "untouched")
 

@@ -25,20 +25,20 @@ import aiosqlite
 
 from storage import rows
 from storage.errors import (
-    ChallengeClosed,
-    ChannelBusy,
+    ChallengeClosedError,
+    ChannelBusyError,
     DatabaseError,
-    GameFinished,
-    NotFound,
-    NotInvited,
-    StaleVersion,
+    GameFinishedError,
+    NotFoundError,
+    NotInvitedError,
+    StaleVersionError,
 )
-from storage.records import (
+from storage.model import (
     Answer,
     Challenge,
     ChallengeStatus,
     FirstMove,
-    GameRecord,
+    StoredGame,
     GameResult,
     GameSetup,
     GameStatus,
@@ -84,7 +84,7 @@ class SqliteStorage:
         """Check the file, upgrade its schema, and connect.
 
         Raises `DatabaseError` (one clear line, file untouched) for a file that is not SQLite,
-        is corrupt or belongs to another program, and `UnsupportedSchema` for a newer schema.
+        is corrupt or belongs to another program, and `UnsupportedSchemaError` for a newer schema.
         """
         path = Path(path)
         available = migrations()
@@ -191,7 +191,7 @@ class SqliteStorage:
         async with self._write() as db:
             challenge = await _challenge(db, challenge_id)
             if challenge.status is not ChallengeStatus.PENDING:
-                raise ChallengeClosed(f"this challenge is already {challenge.status}")
+                raise ChallengeClosedError(f"this challenge is already {challenge.status}")
             await _set_challenge_status(db, challenge_id, ChallengeStatus.CANCELLED)
             return await _challenge(db, challenge_id)
 
@@ -223,7 +223,7 @@ class SqliteStorage:
 
     async def create_game(self, *, guild_id: int, channel_id: int, players: Sequence[Player],
                           setup: GameSetup, challenge_id: int | None = None,
-                          now: datetime | None = None) -> GameRecord:
+                          now: datetime | None = None) -> StoredGame:
         if len(players) not in (2, 4) or len({p.user_id for p in players}) != len(players):
             raise ValueError("a game has two different players, or four for Double TwixT")
         at = rows.stamp(now)
@@ -238,7 +238,7 @@ class SqliteStorage:
                     (guild_id, channel_id, challenge_id, *rows.setup_values(setup), at, at))
             except sqlite3.IntegrityError as error:
                 if "games.channel_id" in str(error):
-                    raise ChannelBusy(channel_id) from None
+                    raise ChannelBusyError(channel_id) from None
                 raise
             game_id = cursor.lastrowid
             await db.executemany(
@@ -246,7 +246,7 @@ class SqliteStorage:
                 [(game_id, seat, p.user_id, p.name) for seat, p in enumerate(players)])
             return await _game(db, game_id)
 
-    async def get_game(self, game_id: int) -> GameRecord:
+    async def get_game(self, game_id: int) -> StoredGame:
         async with self._read() as db:
             return await _game(db, game_id)
 
@@ -259,7 +259,7 @@ class SqliteStorage:
             turns = tuple(rows.turn(row) for row in await cursor.fetchall())
         return LoadedGame(game, turns)
 
-    async def active_game(self, channel_id: int) -> GameRecord | None:
+    async def active_game(self, channel_id: int) -> StoredGame | None:
         async with self._read() as db:
             games = await _games(db, "channel_id = ? AND status = 'active'", [channel_id], 1)
         return games[0] if games else None
@@ -267,7 +267,7 @@ class SqliteStorage:
     async def list_games(self, *, user_id: int | None = None, channel_id: int | None = None,
                          guild_id: int | None = None, status: GameStatus | None = None,
                          limit: int = 20, before_id: int | None = None
-                         ) -> tuple[GameRecord, ...]:
+                         ) -> tuple[StoredGame, ...]:
         where, params = ["1"], []
         for condition, value in (
                 ("id IN (SELECT game_id FROM game_seats WHERE user_id = ?)", user_id),
@@ -294,7 +294,7 @@ class SqliteStorage:
         return expected_version + 1
 
     async def finish_game(self, game_id: int, expected_version: int, result: GameResult,
-                          now: datetime | None = None) -> GameRecord:
+                          now: datetime | None = None) -> StoredGame:
         at = rows.stamp(now)
         async with self._write() as db:
             await _advance(db, game_id, expected_version, at, step=0)
@@ -343,7 +343,7 @@ class SqliteStorage:
             wins, losses, draws = await cursor.fetchone()
         return wins, losses, draws
 
-    async def timed_games(self) -> tuple[GameRecord, ...]:
+    async def timed_games(self) -> tuple[StoredGame, ...]:
         async with self._read() as db:
             return await _games(db, "status = 'active' AND time_control IS NOT NULL", [], -1)
 
@@ -435,15 +435,15 @@ def _reraise(error: BaseException) -> None:
 
 # --- reading records (used inside a transaction of either connection) --------------------
 
-async def _game(db: aiosqlite.Connection, game_id: int) -> GameRecord:
+async def _game(db: aiosqlite.Connection, game_id: int) -> StoredGame:
     games = await _games(db, "id = ?", [game_id], 1)
     if not games:
-        raise NotFound(f"there is no game {game_id}")
+        raise NotFoundError(f"there is no game {game_id}")
     return games[0]
 
 
 async def _games(db: aiosqlite.Connection, where: str, params: Sequence[Any],
-                 limit: int) -> tuple[GameRecord, ...]:
+                 limit: int) -> tuple[StoredGame, ...]:
     """Games matching `where`, newest first; a negative `limit` means all of them."""
     cursor = await db.execute(f"SELECT {rows.GAME_COLUMNS} FROM games WHERE {where} "
                               "ORDER BY id DESC LIMIT ?", [*params, limit])
@@ -456,7 +456,7 @@ async def _games(db: aiosqlite.Connection, where: str, params: Sequence[Any],
 async def _challenge(db: aiosqlite.Connection, challenge_id: int) -> Challenge:
     found = await _challenges(db, "id = ?", [challenge_id])
     if not found:
-        raise NotFound(f"there is no challenge {challenge_id}")
+        raise NotFoundError(f"there is no challenge {challenge_id}")
     return found[0]
 
 
@@ -541,10 +541,10 @@ async def _advance(db: aiosqlite.Connection, game_id: int, expected_version: int
     cursor = await db.execute("SELECT version, status FROM games WHERE id = ?", (game_id,))
     row = await cursor.fetchone()
     if row is None:
-        raise NotFound(f"there is no game {game_id}")
+        raise NotFoundError(f"there is no game {game_id}")
     if row[1] != GameStatus.ACTIVE:
-        raise GameFinished(game_id)
-    raise StaleVersion(game_id, expected_version, row[0])
+        raise GameFinishedError(game_id)
+    raise StaleVersionError(game_id, expected_version, row[0])
 
 
 async def _finish(db: aiosqlite.Connection, game_id: int, result: GameResult, at: str) -> None:
@@ -569,20 +569,20 @@ async def _finish(db: aiosqlite.Connection, game_id: int, result: GameResult, at
 
 def _still_pending(challenge: Challenge, at: str) -> None:
     if challenge.status is not ChallengeStatus.PENDING:
-        raise ChallengeClosed(f"this challenge is already {challenge.status}")
+        raise ChallengeClosedError(f"this challenge is already {challenge.status}")
     if rows.stamp(challenge.expires_at) <= at:
-        raise ChallengeClosed("this challenge has expired")
+        raise ChallengeClosedError("this challenge has expired")
 
 
 def _open_slot(challenge: Challenge, user_id: int, accept: bool) -> int:
     """The open place a user who was not named takes by accepting."""
     if user_id == challenge.challenger_id:
-        raise NotInvited("you cannot answer your own challenge")
+        raise NotInvitedError("you cannot answer your own challenge")
     if not accept:
-        raise NotInvited("you were not invited: there is nothing to decline")
+        raise NotInvitedError("you were not invited: there is nothing to decline")
     slot = next((i.slot for i in challenge.invitees if i.user_id is None), None)
     if slot is None:
-        raise NotInvited("every place in this challenge is taken")
+        raise NotInvitedError("every place in this challenge is taken")
     return slot
 
 
@@ -595,5 +595,5 @@ async def _set_challenge_status(db: aiosqlite.Connection, challenge_id: int,
 async def _claim_challenge(db: aiosqlite.Connection, challenge_id: int) -> None:
     challenge = await _challenge(db, challenge_id)
     if challenge.status is not ChallengeStatus.PENDING:
-        raise ChallengeClosed(f"this challenge is already {challenge.status}")
+        raise ChallengeClosedError(f"this challenge is already {challenge.status}")
     await _set_challenge_status(db, challenge_id, ChallengeStatus.ACCEPTED)

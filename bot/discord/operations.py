@@ -1,6 +1,6 @@
 """Every call to Discord goes through here: deferring, sending, fetching a channel.
 
-Discord is a network away: a message can be gone (NotFound: the interaction expired, the
+Discord is a network away: a message can be gone (NotFoundError: the interaction expired, the
 channel was deleted), we can lack a permission, and the API has bad moments. None of that
 must escape into a command's code, so these wrappers retry the transient failures a few
 times, log the rest with context, and return None instead of raising (spellbot's

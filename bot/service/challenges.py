@@ -14,11 +14,11 @@ from rules import Hole
 from storage import (
     Answer,
     Challenge,
-    ChallengeClosed,
-    ChannelBusy,
+    ChallengeClosedError,
+    ChannelBusyError,
     FirstMove,
-    NotFound,
-    NotInvited,
+    NotFoundError,
+    NotInvitedError,
     Player,
 )
 
@@ -61,7 +61,7 @@ class ChallengeCommands(ServiceCore):
             try:
                 challenge = await self.storage.answer_challenge(challenge.id, ctx.user.id, True,
                                                                 now=self._clock())
-            except (NotInvited, ChallengeClosed) as error:
+            except (NotInvitedError, ChallengeClosedError) as error:
                 raise ServiceError(str(error)) from None
             if not challenge.ready:
                 waiting = [i.user_id for i in challenge.invitees
@@ -80,7 +80,7 @@ class ChallengeCommands(ServiceCore):
         try:
             await self.storage.answer_challenge(challenge.id, ctx.user.id, False,
                                                 now=self._clock())
-        except (NotInvited, ChallengeClosed) as error:
+        except (NotInvitedError, ChallengeClosedError) as error:
             raise ServiceError(str(error)) from None
         return Reply(f"{ctx.user.name} declines the challenge.")
 
@@ -88,7 +88,7 @@ class ChallengeCommands(ServiceCore):
         """Challenge the same players to the same game again, with the colours exchanged."""
         try:
             old = await self.storage.get_game(game_id)
-        except NotFound:
+        except NotFoundError:
             raise ServiceError("there is no such game") from None
         seat = old.seat_of(ctx.user.id)
         if seat is None:
@@ -96,14 +96,14 @@ class ChallengeCommands(ServiceCore):
         if old.is_active:
             raise ServiceError("that game is still going on")
         names = await self._names([s.user_id for s in old.seats])
-        others = {s.seat: User(s.user_id, names[s.user_id]) for s in old.seats}
+        others = {s.number: User(s.user_id, names[s.user_id]) for s in old.seats}
         options = ChallengeOptions(
             setup=replace(old.setup, opening=None),
-            first=FirstMove.THEM if seat.seat % 2 == 0 else FirstMove.ME, thread=False)
+            first=FirstMove.THEM if seat.number % 2 == 0 else FirstMove.ME, thread=False)
         if len(old.seats) == 2:
-            return await self.challenge(ctx, others[1 - seat.seat], options)
-        partner = others[(seat.seat + 2) % 4]
-        opponents = (others[(seat.seat + 1) % 4], others[(seat.seat + 3) % 4])
+            return await self.challenge(ctx, others[1 - seat.number], options)
+        partner = others[(seat.number + 2) % 4]
+        opponents = (others[(seat.number + 1) % 4], others[(seat.number + 3) % 4])
         return await self.team(ctx, partner, opponents, options)
 
     # --- internals ---------------------------------------------------------------------
@@ -129,7 +129,7 @@ class ChallengeCommands(ServiceCore):
         if challenge_id is not None:
             try:
                 return await self.storage.get_challenge(challenge_id)
-            except NotFound:
+            except NotFoundError:
                 raise ServiceError("there is no such challenge") from None
         pending = await self.storage.pending_challenges(channel_id=ctx.channel_id)
         mine = [c for c in pending if ctx.user.id in {i.user_id for i in c.invitees}
@@ -154,21 +154,21 @@ class ChallengeCommands(ServiceCore):
             record = await self.storage.create_game(
                 guild_id=challenge.guild_id, channel_id=channel_id, players=players,
                 setup=challenge.setup, challenge_id=challenge.id, now=self._clock())
-        except ChannelBusy:
+        except ChannelBusyError:
             raise ServiceError("this channel already has a game: finish it first, or "
                                "challenge with thread yes") from None
         record, game = await self._active(channel_id)
-        to_move = record.seats[game.to_move_seat]  # type: ignore[index]
+        to_move = record.seats[game.seat_to_move]  # type: ignore[index]
         image = await self._render(game, to_move.user_id)
         lineup = " vs ".join(
             " & ".join(f"**{s.name}**" for s in record.seats if s.team == team)
             + f" ({game.colour_of_seat(team).title})" for team in (0, 1))
         example = Hole(game.options.cols // 2, game.options.rows // 2)
-        opening = f" from an imported position ({game.placements} pegs)" \
+        opening = f" from an imported position ({game.pegs_placed} pegs)" \
             if record.setup.opening else ""
         board = Reply(f"Game {record.id} on{opening}: {lineup} — "
                       f"{describe_setup(record.setup)}.\n{to_move.name}, you move first "
-                      f"({game.turn.title}): write your move, e.g. `{example}`.",
+                      f"({game.colour_to_move.title}): write your move, e.g. `{example}`.",
                       image=image, mentions=(to_move.user_id,), channel_id=channel_id)
         if channel_id == challenge.channel_id:
             return board

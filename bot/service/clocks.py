@@ -14,7 +14,7 @@ from bot.service.core import ServiceCore, rematch_button
 from bot.service.model import Button, ButtonKind, Context, Reply, ServiceError, User
 from bot.service.texts import result_sentence
 from bot.service.timecontrol import describe_span, time_per_move
-from storage import GameRecord, GuildSettings
+from storage import StoredGame, GuildSettings
 
 FINAL_WARNING = timedelta(hours=24)
 
@@ -30,7 +30,7 @@ class ClockCommands(ServiceCore):
             if due is None:
                 raise ServiceError("this game has no clock")
             seat = record.seat_of(ctx.user.id)
-            late = record.seats[game.to_move_seat]  # type: ignore[index]
+            late = record.seats[game.seat_to_move]  # type: ignore[index]
             if seat is None or seat.team == late.team:
                 raise ServiceError(f"only an opponent of {late.name} can claim on time")
             now = self._clock()
@@ -48,7 +48,7 @@ class ClockCommands(ServiceCore):
                 replies.append(reply)
         return replies
 
-    async def _check_clock(self, record: GameRecord, now: datetime) -> Reply | None:
+    async def _check_clock(self, record: StoredGame, now: datetime) -> Reply | None:
         due = await self._due(record)
         if due is None:
             return None
@@ -64,10 +64,10 @@ class ClockCommands(ServiceCore):
             return await self._remind(record, "first", due, now)
         return None
 
-    async def _remind(self, record: GameRecord, stage: str, due: datetime,
+    async def _remind(self, record: StoredGame, stage: str, due: datetime,
                       now: datetime) -> Reply | None:
         game = await self._position(record)
-        late = record.seats[game.to_move_seat]  # type: ignore[index]
+        late = record.seats[game.seat_to_move]  # type: ignore[index]
         if not await self.storage.claim_reminder(record.id, record.version, stage, now=now):
             return None
         text = (f"{late.name}, it is your move in game {record.id} "
@@ -77,7 +77,7 @@ class ClockCommands(ServiceCore):
             return Reply(text, dm_user_id=late.user_id, channel_id=record.channel_id)
         return Reply(text, mentions=(late.user_id,), channel_id=record.channel_id)
 
-    async def _expired(self, record: GameRecord, settings: GuildSettings,
+    async def _expired(self, record: StoredGame, settings: GuildSettings,
                        now: datetime) -> Reply | None:
         if settings.forfeit_on_timeout:
             async with self._locks(record.channel_id):
@@ -88,7 +88,7 @@ class ClockCommands(ServiceCore):
         if not await self.storage.claim_reminder(record.id, record.version, "expired", now=now):
             return None
         game = await self._position(record)
-        late = record.seats[game.to_move_seat]  # type: ignore[index]
+        late = record.seats[game.seat_to_move]  # type: ignore[index]
         opponents = tuple(s.user_id for s in record.seats if s.team != late.team)
         names = " or ".join(s.name for s in record.seats if s.team != late.team)
         return Reply(f"{late.name}'s time to move in game {record.id} is up: {names} may "
@@ -96,10 +96,10 @@ class ClockCommands(ServiceCore):
                      buttons=(Button(ButtonKind.CLAIM, record.id, "Claim the win",
                                      opponents),))
 
-    async def _time_out(self, ctx: Context | None, record: GameRecord) -> Reply:
+    async def _time_out(self, ctx: Context | None, record: StoredGame) -> Reply:
         """Record `timeout` for the player to move; the caller holds the channel's lock."""
         _record, game = await self._active(record.channel_id)
-        late = record.seats[game.to_move_seat]  # type: ignore[index]
+        late = record.seats[game.seat_to_move]  # type: ignore[index]
         claimer = ctx or Context(record.guild_id, record.channel_id,
                                  User(late.user_id, late.name))
         _record, game, _turn = await self._commit(claimer, "timeout", actor=late)

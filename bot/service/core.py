@@ -19,15 +19,15 @@ from bot.service.games import ChannelLocks, GameCache
 from bot.service.model import Button, ButtonKind, Context, ServiceError, User
 from bot.service.timecontrol import describe_span, due_at
 from rendering import PaletteName, RenderOptions, ThemeName, render_png, view_of
-from rules import Action, Colour, Game, IllegalMove, Turn, parse_command
+from rules import Action, Colour, Game, IllegalMoveError, InvalidMoveError, Turn, parse_command
 from storage import (
     TAKEBACK,
-    GameFinished,
-    GameRecord,
+    GameFinishedError,
+    StoredGame,
     GameResult,
     Result,
     Seat,
-    StaleVersion,
+    StaleVersionError,
     Storage,
     UserPrefs,
     replay,
@@ -63,18 +63,18 @@ class ServiceCore:
 
     # --- games -------------------------------------------------------------------------
 
-    async def _active_record(self, channel_id: int) -> GameRecord:
+    async def _active_record(self, channel_id: int) -> StoredGame:
         record = await self.storage.active_game(channel_id)
         if record is None:
             raise ServiceError("there is no game in this channel: start one with challenge")
         return record
 
-    async def _active(self, channel_id: int) -> tuple[GameRecord, Game]:
+    async def _active(self, channel_id: int) -> tuple[StoredGame, Game]:
         """The channel's game and its position (from the cache when it is up to date)."""
         record = await self._active_record(channel_id)
         return record, await self._position(record)
 
-    async def _position(self, record: GameRecord) -> Game:
+    async def _position(self, record: StoredGame) -> Game:
         """A game at its stored version: from the cache, or replayed (and then cached)."""
         game = self._games.get(record.id, record.version)
         if game is None:
@@ -82,7 +82,7 @@ class ServiceCore:
             self._games.put(record.id, record.version, game)
         return game
 
-    async def _channel_record(self, channel_id: int) -> GameRecord:
+    async def _channel_record(self, channel_id: int) -> StoredGame:
         """The channel's current game, or its last finished one."""
         record = await self.storage.active_game(channel_id)
         if record is None:
@@ -93,7 +93,7 @@ class ServiceCore:
         return record
 
     async def _commit(self, ctx: Context, text: str,
-                      actor: Seat | None = None) -> tuple[GameRecord, Game, Turn]:
+                      actor: Seat | None = None) -> tuple[StoredGame, Game, Turn]:
         """Check a command with the rules and store it; the caller holds the channel's lock.
 
         The command is the asking player's, or `actor`'s (a `timeout` is recorded for the
@@ -104,14 +104,14 @@ class ServiceCore:
         if seat is None:
             raise ServiceError("you are not playing in this game")
         try:
-            turn = game.play(text, by=game.players[seat.seat])
-        except IllegalMove as error:
+            turn = game.play(text, by=game.players[seat.number])
+        except (InvalidMoveError, IllegalMoveError) as error:
             raise ServiceError(str(error)) from None
         try:
             finish = await self._finish_result(record, game)
             version = await self.storage.append_turn(record.id, record.version, seat.user_id,
                                                      turn.text, finish=finish, now=self._clock())
-        except (StaleVersion, GameFinished) as error:
+        except (StaleVersionError, GameFinishedError) as error:
             self._games.drop(record.id)
             raise ServiceError(str(error)) from None
         except BaseException:
@@ -120,22 +120,22 @@ class ServiceCore:
         self._games.put(record.id, version, game)
         return replace(record, version=version), game, turn
 
-    async def _finish_result(self, record: GameRecord, game: Game) -> GameResult | None:
+    async def _finish_result(self, record: StoredGame, game: Game) -> GameResult | None:
         """The stored result of a game that has just ended, with the new ratings."""
         outcome = game.outcome
         if outcome is None:
             return None
         winners = tuple(seat.user_id for seat in record.seats
                         if outcome.winner is not None
-                        and game.colour_of_seat(seat.seat) is outcome.winner)
+                        and game.colour_of_seat(seat.number) is outcome.winner)
         ratings = () if record.setup.opening else await self._new_ratings(record, game)
         return GameResult(Result(outcome.result), outcome.reason.value, winners, ratings)
 
-    async def _new_ratings(self, record: GameRecord, game: Game) -> tuple[tuple[int, float], ...]:
+    async def _new_ratings(self, record: StoredGame, game: Game) -> tuple[tuple[int, float], ...]:
         outcome = game.outcome
         assert outcome is not None
         sides = {colour: [s.user_id for s in record.seats
-                          if game.colour_of_seat(s.seat) is colour] for colour in Colour}
+                          if game.colour_of_seat(s.number) is colour] for colour in Colour}
         current = {}
         for user_id in sides[Colour.RED] + sides[Colour.BLACK]:
             stats = await self.storage.player_stats(record.guild_id, user_id)
@@ -147,7 +147,7 @@ class ServiceCore:
 
     # --- clocks ------------------------------------------------------------------------
 
-    async def _due(self, record: GameRecord) -> datetime | None:
+    async def _due(self, record: StoredGame) -> datetime | None:
         """When the player to move must have moved, for a game with a time control."""
         if not record.setup.time_control:
             return None
@@ -156,10 +156,10 @@ class ServiceCore:
                         if passes_the_turn(entry.command)), record.created_at)
         return due_at(started, record.setup.time_control)
 
-    async def _clock_text(self, record: GameRecord, game: Game) -> str | None:
+    async def _clock_text(self, record: StoredGame, game: Game) -> str | None:
         """`2d 3h left` for the player to move in a clocked game in progress."""
         due = await self._due(record)
-        if due is None or game.to_move is None:
+        if due is None or game.player_to_move is None:
             return None
         return f"{describe_span(due - self._clock())} left"
 
@@ -186,7 +186,7 @@ class ServiceCore:
         return {uid: known.get(uid, f"player {uid}") for uid in user_ids}
 
 
-def rematch_button(record: GameRecord) -> Button:
+def rematch_button(record: StoredGame) -> Button:
     """The button under a finished game's board: the same players again, colours exchanged."""
     return Button(ButtonKind.REMATCH, record.id, "Rematch",
                   tuple(seat.user_id for seat in record.seats))
@@ -202,7 +202,7 @@ def passes_the_turn(command: str) -> bool:
     if command == TAKEBACK:
         return True
     parsed = parse_command(command)
-    return parsed.moves or Action.PRIVILEGE in parsed.actions
+    return parsed.is_move or Action.PRIVILEGE in parsed.actions
 
 
 def render_options_for(base: RenderOptions, prefs: UserPrefs) -> RenderOptions:

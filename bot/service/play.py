@@ -10,15 +10,15 @@ from bot.service.core import rematch_button
 from bot.service.model import Button, ButtonKind, Context, Reply, ServiceError
 from bot.service.options import describe_setup
 from bot.service.texts import HELP, result_sentence, status_text, to_move_sentence
-from rules import Game, IllegalMove, Turn, parse_command
+from rules import Game, InvalidMoveError, Turn, parse_command
 from storage import (
     TAKEBACK,
-    GameFinished,
-    GameRecord,
+    GameFinishedError,
+    StoredGame,
     GameResult,
     OfferKind,
     Result,
-    StaleVersion,
+    StaleVersionError,
 )
 
 #: what a game's buttons say in the move language (and the service's own words)
@@ -55,7 +55,7 @@ class PlayCommands(ClockCommands):
         channel's game: a front end that reads every message answers only those."""
         try:
             parse_command(text)
-        except IllegalMove:
+        except InvalidMoveError:
             return False
         record = await self.storage.active_game(ctx.channel_id)
         return record is not None and record.seat_of(ctx.user.id) is not None
@@ -103,7 +103,7 @@ class PlayCommands(ClockCommands):
                 version = await self.storage.append_turn(record.id, record.version,
                                                          ctx.user.id, TAKEBACK,
                                                          now=self._clock())
-            except (StaleVersion, GameFinished) as error:
+            except (StaleVersionError, GameFinishedError) as error:
                 self._games.drop(record.id)
                 raise ServiceError(str(error)) from None
             taken = game.undo()
@@ -149,12 +149,12 @@ class PlayCommands(ClockCommands):
                 await self.storage.finish_game(record.id, record.version,
                                                GameResult(Result.ABORTED, "aborted"),
                                                now=self._clock())
-            except (StaleVersion, GameFinished) as error:
+            except (StaleVersionError, GameFinishedError) as error:
                 raise ServiceError(str(error)) from None
             self._games.drop(record.id)
         return Reply(f"Game {record.id} is aborted by {ctx.user.name}; it counts for nobody.")
 
-    async def channel_record(self, ctx: Context) -> GameRecord:
+    async def channel_record(self, ctx: Context) -> StoredGame:
         """The channel's current game, or its last finished one."""
         return await self._channel_record(ctx.channel_id)
 
@@ -177,7 +177,7 @@ class PlayCommands(ClockCommands):
         so the rule set need not be looked up)."""
         try:
             command = parse_command(text)
-        except IllegalMove:
+        except InvalidMoveError:
             return text  # the rules will say what is wrong
         placement = command.placement
         if placement is None or placement.links or placement.link_all:
@@ -186,12 +186,12 @@ class PlayCommands(ClockCommands):
             return text
         return str(replace(command, placement=replace(placement, link_all=True)))
 
-    async def _ask_takeback(self, ctx: Context, record: GameRecord, game: Game) -> Reply:
+    async def _ask_takeback(self, ctx: Context, record: StoredGame, game: Game) -> Reply:
         last = game.last_turn
         seat = record.seat_of(ctx.user.id)
         if game.is_over:
             raise ServiceError("the game is over")
-        if last is None or seat is None or last.seat != seat.seat:
+        if last is None or seat is None or last.seat != seat.number:
             raise ServiceError("only the player who made the last turn can ask to take it back")
         await self.storage.make_offer(record.id, OfferKind.TAKEBACK, ctx.user.id,
                                       record.version, now=self._clock())
@@ -202,7 +202,7 @@ class PlayCommands(ClockCommands):
                               Button(ButtonKind.DECLINE_TAKEBACK, record.id, "Decline",
                                      opponents)))
 
-    async def _turn_reply(self, record: GameRecord, game: Game, turn: Turn) -> Reply:
+    async def _turn_reply(self, record: StoredGame, game: Game, turn: Turn) -> Reply:
         mover = record.seats[turn.seat]
         text = f"**{turn.player}** ({turn.colour.title}): `{turn.text}`"
         if game.outcome:
@@ -210,7 +210,7 @@ class PlayCommands(ClockCommands):
             image = await self._render(game, None)
             return Reply(f"{text}\n{result_sentence(game.outcome, game)}", image=image,
                          mentions=others, buttons=(rematch_button(record),))
-        next_seat = record.seats[game.to_move_seat]  # type: ignore[index]
+        next_seat = record.seats[game.seat_to_move]  # type: ignore[index]
         clock = await self._clock_text(record, game)
         lines = [text, to_move_sentence(game, clock)]
         buttons: list[Button] = []
@@ -223,7 +223,7 @@ class PlayCommands(ClockCommands):
         if game.draw_offered_by is not None:
             lines.append(f"{game.draw_offered_by.title} offers a draw.")
             opponents = tuple(s.user_id for s in record.seats
-                              if game.colour_of_seat(s.seat) is not game.draw_offered_by)
+                              if game.colour_of_seat(s.number) is not game.draw_offered_by)
             buttons += [Button(ButtonKind.ACCEPT_DRAW, record.id, "Accept draw", opponents),
                         Button(ButtonKind.DECLINE_DRAW, record.id, "Decline draw", opponents)]
         image = await self._render(game, next_seat.user_id, clock)

@@ -12,7 +12,7 @@ from bot.service.options import ChallengeOptions, describe_setup
 from bot.service.texts import result_sentence, to_move_sentence
 from rendering import RenderOptions, render_replay
 from rules import RecordError, records
-from storage import GameRecord, GameSetup, NotFound, Result
+from storage import StoredGame, GameSetup, NotFoundError, Result
 
 PAGE = 10
 MAX_IMPORT_BYTES = 256 * 1024
@@ -43,7 +43,7 @@ class RecordCommands(ChallengeCommands):
         if not files:
             raise ServiceError("; ".join(refused))
         note = "".join(f"\n(no {line})" for line in refused)
-        return Reply(f"Game {record.id}, {game.placements} pegs.{note}", attachments=tuple(files))
+        return Reply(f"Game {record.id}, {game.pegs_placed} pegs.{note}", attachments=tuple(files))
 
     async def history(self, ctx: Context, user: User | None = None, page: int = 1) -> Reply:
         """A user's games in this server, or this channel's games, newest first, a page."""
@@ -74,7 +74,7 @@ class RecordCommands(ChallengeCommands):
         else:
             try:
                 record = await self.storage.get_game(game_id)
-            except NotFound:
+            except NotFoundError:
                 raise ServiceError("there is no such game") from None
             if record.guild_id != ctx.guild_id:
                 raise ServiceError("there is no such game")
@@ -106,7 +106,7 @@ class RecordCommands(ChallengeCommands):
         except RecordError as error:
             raise ServiceError(f"{filename}: {error}") from None
         summary = (f"{filename}: {game.options.size_text}, {game.rules.value}, "
-                   f"{game.placements} pegs — " + (result_sentence(game.outcome, game)
+                   f"{game.pegs_placed} pegs — " + (result_sentence(game.outcome, game)
                                                    if game.outcome else to_move_sentence(game)))
         image = await self._render(game, ctx.user.id)
         if game.is_over or game.is_double:
@@ -124,7 +124,7 @@ class RecordCommands(ChallengeCommands):
 
 
 
-def _game_line(game: GameRecord) -> str:
+def _game_line(game: StoredGame) -> str:
     names = " vs ".join(" & ".join(s.name for s in game.seats if s.team == t) for t in (0, 1))
     when = (game.finished_at or game.created_at).date().isoformat()
     if game.result is None:

@@ -4,7 +4,7 @@ Markdown; names are the players' display names, never pings (mentions travel sep
 from __future__ import annotations
 
 from rules import Colour, Game, Outcome, Reason
-from storage import GameRecord
+from storage import StoredGame
 
 HELP = """**TwixT** — connect your two borders with a chain of linked pegs.
 Red joins top and bottom (rows 1 and last), Black joins left and right (columns A and last).
@@ -26,7 +26,7 @@ def result_sentence(outcome: Outcome, game: Game) -> str:
         return {
             Reason.AGREEMENT: "Draw by agreement.",
             Reason.BLOCKADE: "Draw by blockade: neither side can complete a chain any more.",
-            Reason.NO_MOVES: f"Draw: {game.turn.title} has no hole left to play.",
+            Reason.NO_MOVES: f"Draw: {game.colour_to_move.title} has no hole left to play.",
         }.get(outcome.reason, "Draw.")
     winners = " and ".join(outcome.winners)
     verb = "win" if len(outcome.winners) > 1 else "wins"
@@ -40,15 +40,15 @@ def result_sentence(outcome: Outcome, game: Game) -> str:
 
 def to_move_sentence(game: Game, clock: str | None = None) -> str:
     """`bob (Black) to move.` with Double TwixT's seat and the time left, if any."""
-    seat = game.to_move_seat
+    seat = game.seat_to_move
     if seat is None:
         return ""
     name = game.players[seat]
     where = f", seat {seat + 1}" if game.is_double else ""
-    return f"{name} ({game.turn.title}{where}) to move." + (f" ({clock})" if clock else "")
+    return f"{name} ({game.colour_to_move.title}{where}) to move." + (f" ({clock})" if clock else "")
 
 
-def status_text(record: GameRecord, game: Game, setup_words: str,
+def status_text(record: StoredGame, game: Game, setup_words: str,
                 clock: str | None = None) -> str:
     """The facts of a game in a few lines, for `status`."""
     lines = [f"**Game {record.id}** — {setup_words}"]
@@ -59,7 +59,7 @@ def status_text(record: GameRecord, game: Game, setup_words: str,
             extra = " · privilege " + ("available" if game.privilege_available(colour)
                                        else "used")
         lines.append(f"{colour.title}: {names}{extra}")
-    lines.append(f"Pegs placed: {game.placements}" + (
+    lines.append(f"Pegs placed: {game.pegs_placed}" + (
         f" · last: {game.last_turn.player}: `{game.last_turn.text}`" if game.last_turn else ""))
     if game.outcome:
         lines.append(result_sentence(game.outcome, game))

@@ -42,7 +42,7 @@ def replay(game: Game, moves: list[PegMove], link_all: bool) -> Game:
     """Play peg-record moves into `game`, mirroring every move after a swap."""
     mirror = False
     for move in moves:
-        by = game.players[move.player] if move.player is not None else game.to_move
+        by = game.players[move.player] if move.player is not None else game.player_to_move
         try:
             if move.hole is not None:
                 hole = move.hole.mirrored() if mirror else move.hole

@@ -114,7 +114,7 @@ async def test_takeback_buttons_are_for_the_opponent(client, cog):
     taken = only(await press(client, buttons["Accept takeback"], BOB))
     assert taken["content"].startswith("<@101> alice's `K12` is taken back.")
     assert filenames(taken) == ["board.png"]
-    assert (await client.service.channel_game(700)).placements == 0
+    assert (await client.service.channel_game(700)).pegs_placed == 0
 
 
 async def test_takeback_decline_button_and_command(client, cog):
@@ -126,7 +126,7 @@ async def test_takeback_decline_button_and_command(client, cog):
     await run(client, cog, "takeback", ALICE)
     assert "declines" in only(await run(client, cog, "takeback", BOB,
                                         action="decline"))["content"]
-    assert (await client.service.channel_game(700)).placements == 1
+    assert (await client.service.channel_game(700)).pegs_placed == 1
 
 
 # --- records ------------------------------------------------------------------------------

@@ -157,7 +157,7 @@ async def test_export_gives_all_three_records(service):
     assert names == ["twixt-1.twixt", "twixt-1.tsgf", "twixt-1.T1"]
     for attachment in reply.attachments:
         fmt = {"twixt": "transcript", "tsgf": "lg", "T1": "t1"}[attachment.filename.split(".")[1]]
-        assert read(attachment.data.decode(), fmt).placements == 1
+        assert read(attachment.data.decode(), fmt).pegs_placed == 1
 
 
 async def test_history_pages_and_replay(service, storage):
@@ -185,9 +185,9 @@ async def test_import_shows_the_record_and_continues_it_as_a_new_game(service):
     started = await service.accept(ctx(BOB))
     assert "from an imported position (40 pegs)" in started.text
     game = await service.channel_game(CHANNEL)
-    assert game.placements == 40 and game.to_move == "alice"
+    assert game.pegs_placed == 40 and game.player_to_move == "alice"
     await service.move(ctx(ALICE), str(game.legal_placements()[0]))
-    assert (await service.channel_game(CHANNEL)).placements == 41
+    assert (await service.channel_game(CHANNEL)).pegs_placed == 41
 
 
 async def test_import_of_a_finished_or_broken_record(service):

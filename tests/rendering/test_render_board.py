@@ -146,4 +146,4 @@ def test_turn_n_draws_the_position_after_n_turns():
     red = LIGHT.colours.ink[Colour.RED].fill
     assert close(image.getpixel(lay.centre(Hole(3, 3))), red)        # D4 still there
     assert close(image.getpixel(lay.centre(Hole(4, 5))), LIGHT.colours.hole)   # no E6 yet
-    assert removal_game().placements == 5                               # the game is untouched
+    assert removal_game().pegs_placed == 5                               # the game is untouched

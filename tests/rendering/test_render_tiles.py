@@ -27,7 +27,7 @@ def crossing_game(seed: int = 3, placements: int = 90) -> Game:
     """A 14×14 pp game of random placements: auto-linking makes own links cross."""
     rng = random.Random(seed)
     game = Game(("alice", "bob"), size=14, rules="pp", swap=False)
-    while game.placements < placements:
+    while game.pegs_placed < placements:
         game.play(str(rng.choice(game.legal_placements())))
         if game.is_over:
             game.undo()

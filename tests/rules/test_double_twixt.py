@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules import Colour, Game, IllegalMove, Reason
+from rules import Colour, Game, IllegalMoveError, Reason
 
 
 @pytest.fixture
@@ -17,7 +17,7 @@ def _movers(game: Game, count: int) -> list[str]:
     movers = []
     holes = iter(["K10", "K14", "M10", "M14", "O10", "O14", "Q10", "Q14", "S10", "S14"])
     for _ in range(count):
-        movers.append(game.to_move)
+        movers.append(game.player_to_move)
         game.play(next(holes))
     return movers
 
@@ -37,28 +37,28 @@ def test_privilege_inline_gives_the_callers_partner_the_next_move(game):
 def test_privilege_on_its_own_before_the_next_player_moves(game):
     game.play("G6", by="alice")
     game.play("privilege", by="alice")
-    assert game.to_move == "carol"
+    assert game.player_to_move == "carol"
 
 
 def test_a_second_privilege_by_the_same_team_is_refused(game):
     game.play("G6; privilege", by="alice")
     game.play("K10", by="carol")
-    with pytest.raises(IllegalMove, match="your team has already used its privilege"):
+    with pytest.raises(IllegalMoveError, match="your team has already used its privilege"):
         game.play("privilege", by="carol")
 
 
 def test_privilege_by_a_player_who_has_not_just_moved_is_refused(game):
     game.play("G6", by="alice")
-    with pytest.raises(IllegalMove, match="only alice, who has just moved, can call privilege"):
+    with pytest.raises(IllegalMoveError, match="only alice, who has just moved, can call privilege"):
         game.play("privilege", by="carol")
-    with pytest.raises(IllegalMove, match="only alice, who has just moved, can call privilege"):
+    with pytest.raises(IllegalMoveError, match="only alice, who has just moved, can call privilege"):
         game.play("privilege", by="bob")
 
 
 def test_privilege_lapses_once_the_next_player_has_moved(game):
     game.play("G6", by="alice")
     game.play("K14", by="bob")
-    with pytest.raises(IllegalMove, match="only bob, who has just moved"):
+    with pytest.raises(IllegalMoveError, match="only bob, who has just moved"):
         game.play("privilege", by="alice")
 
 
@@ -87,8 +87,8 @@ def test_swap_with_four_players_exchanges_the_teams_colours():
     game = Game(("alice", "bob", "carol", "dave"))
     game.play("G6", by="alice")
     game.play("swap", by="bob")
-    assert game.to_move == "carol"
-    assert game.turn is Colour.BLACK
+    assert game.player_to_move == "carol"
+    assert game.colour_to_move is Colour.BLACK
     assert game.players_of(Colour.RED) == ("bob", "dave")
     [peg] = game.pegs()
     assert peg.colour is Colour.RED and peg.seat == 0

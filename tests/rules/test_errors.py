@@ -1,17 +1,19 @@
-"""Every kind of illegal command: one exception type, a message a player understands, and the
+"""Every kind of refused command: `InvalidMoveError` for text that does not parse,
+`IllegalMoveError` for a command the position forbids, a message a player understands, and the
 game left exactly as it was."""
 
 from __future__ import annotations
 
 import pytest
 
-from rules import Game, IllegalMove, TwixtError
+from rules import Game, IllegalMoveError, InvalidMoveError, TwixtError
 from tests.rules.helpers import play_all, two_player
 
 
-def _refused(game: Game, command: str, message: str, by: str | None = None) -> None:
+def _refused(game: Game, command: str, message: str, by: str | None = None,
+             error: type[TwixtError] = IllegalMoveError) -> None:
     before = game.snapshot()
-    with pytest.raises(IllegalMove) as refusal:
+    with pytest.raises(error) as refusal:
         game.play(command, by=by)
     assert str(refusal.value) == message
     assert game.snapshot() == before
@@ -96,7 +98,8 @@ def test_removal_in_pp_rules():
 
 
 def test_removal_without_a_placement(game):
-    _refused(game, "remove G6-E7", "after removing, the turn must place a peg, like remove H4; G6")
+    _refused(game, "remove G6-E7", "after removing, the turn must place a peg, like remove H4; G6",
+             error=InvalidMoveError)
 
 
 def test_removal_then_an_illegal_peg_undoes_the_removal(game):
@@ -157,7 +160,7 @@ def test_anything_after_the_end(game):
     ("G0", "“g0” is not a hole: write a column letter and a row, like G6"),
 ])
 def test_commands_that_do_not_parse(game, command, message):
-    _refused(game, command, message)
+    _refused(game, command, message, error=InvalidMoveError)
 
 
 def test_bad_game_options_are_refused_with_a_reason():

@@ -77,8 +77,8 @@ def test_swap_keeps_the_peg_red_and_the_first_player_moves_next_as_black():
     assert game.can_swap()
     game.play("swap")
     assert game.peg_at(Hole.parse("G6")).colour is Colour.RED
-    assert game.to_move == "alice"
-    assert game.turn is Colour.BLACK
+    assert game.player_to_move == "alice"
+    assert game.colour_to_move is Colour.BLACK
     assert game.players_of(Colour.RED) == ("bob",)
     game.play("K10")
     assert not game.can_swap()
@@ -88,7 +88,7 @@ def test_handicap_takes_rows_off_and_turns_swap_off():
     game = Game(("weaker", "stronger"), size=24, handicap=6)
     assert (game.options.cols, game.options.rows) == (24, 18)
     assert not game.options.swap
-    assert game.to_move == "weaker" and game.turn is Colour.RED
+    assert game.player_to_move == "weaker" and game.colour_to_move is Colour.RED
 
 
 def _connect_red_on_5x5() -> Game:
@@ -112,7 +112,7 @@ def test_resignation_at_any_time_by_either_player():
     game.play("resign", by="alice")
     assert game.outcome.reason is Reason.RESIGNATION
     assert game.outcome.winners == ("bob",)
-    assert game.to_move is None
+    assert game.player_to_move is None
 
 
 def test_timeout_loses_for_the_player_to_move():
@@ -166,7 +166,7 @@ def test_copy_is_independent():
     game = play_all(two_player(), ["G6"])
     other = game.copy()
     other.play("K10")
-    assert game.placements == 1 and other.placements == 2
+    assert game.pegs_placed == 1 and other.pegs_placed == 2
 
 
 def test_undo_takes_back_a_removal_turn():
@@ -183,4 +183,4 @@ def test_undo_after_the_end_reopens_the_game():
     game.play("C5 link B3")
     game.undo()
     assert not game.is_over
-    assert game.to_move == "alice"
+    assert game.player_to_move == "alice"

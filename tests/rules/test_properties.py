@@ -76,7 +76,7 @@ def _random_game(seed: int, rules: str, size: int, turns: int) -> Game:
         if game.is_over:
             break
         hole = rng.choice(game.legal_placements())
-        own = [p.hole for p in game.pegs() if p.colour is game.turn]
+        own = [p.hole for p in game.pegs() if p.colour is game.colour_to_move]
         removal = ""
         if rules == "classic" and own and rng.random() < 0.05:
             removal = f"remove {rng.choice(own)}; "

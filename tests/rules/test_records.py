@@ -27,7 +27,7 @@ def test_real_records_replay(name, result, reason, turns):
     outcome = game.outcome
     assert (outcome.result if outcome else None) == result
     assert (outcome.reason.value if outcome else None) == reason
-    assert game.placements == turns
+    assert game.pegs_placed == turns
 
 
 def test_little_golem_games_are_pp_with_the_first_player_as_red():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules import Colour, Game, IllegalMove, Reason
+from rules import Colour, Game, IllegalMoveError, Reason
 from tests.rules.helpers import two_player
 from tests.rules.oracle import can_still_connect_by_bfs
 
@@ -27,7 +27,7 @@ def test_board_gamesbook_sample_game_red_wins_after_black_resigns():
     assert game.outcome.reason is Reason.RESIGNATION
     assert game.outcome.winner is Colour.RED
     assert game.outcome.winners == ("alice",)
-    assert game.placements == 15
+    assert game.pegs_placed == 15
 
 
 def test_sample_game_red_chain_is_not_yet_complete_before_the_resignation():
@@ -35,7 +35,7 @@ def test_sample_game_red_chain_is_not_yet_complete_before_the_resignation():
     for player, command in SAMPLE_GAME[:-1]:
         game.play(command, by=player)
     assert not game.is_over
-    assert game.to_move == "bob"
+    assert game.player_to_move == "bob"
 
 
 # Example B (Board Gamesbook): red (O) is to move; black (#) has two walls.
@@ -57,7 +57,7 @@ def _example_b() -> Game:
 
 def test_example_b_double_link_is_blocked_by_reds_own_link():
     game = _example_b()
-    with pytest.raises(IllegalMove, match="the link I11-K10 would cross Red's link J9-K11"):
+    with pytest.raises(IllegalMoveError, match="the link I11-K10 would cross Red's link J9-K11"):
         game.play("I11 link K10 J13")
 
 

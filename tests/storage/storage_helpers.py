@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from rules import Game
-from storage import GameRecord, GameResult, GameSetup, Player, Result, Storage, replay
+from storage import StoredGame, GameResult, GameSetup, Player, Result, Storage, replay
 
 SMALL = GameSetup(size="8x8", rules="pp")
 
@@ -25,19 +25,19 @@ def result_of(game: Game) -> GameResult | None:
 
 def random_turn(game: Game, rng: random.Random) -> tuple[int, str]:
     """Play a random legal peg for whoever is to move; return (actor id, canonical text)."""
-    mover = game.to_move
+    mover = game.player_to_move
     hole = rng.choice(game.legal_placements())
     return int(mover), game.play(str(hole), by=mover).text
 
 
 async def start_game(store: Storage, channel_id: int, users: tuple[int, ...] = (1, 2),
-                     setup: GameSetup = SMALL, guild_id: int = 100) -> GameRecord:
+                     setup: GameSetup = SMALL, guild_id: int = 100) -> StoredGame:
     players = [Player(user_id, f"player {user_id}") for user_id in users]
     return await store.create_game(guild_id=guild_id, channel_id=channel_id, players=players,
                                    setup=setup)
 
 
-async def play_turns(store: Storage, record: GameRecord, count: int,
+async def play_turns(store: Storage, record: StoredGame, count: int,
                      rng: random.Random) -> Game:
     """Play up to `count` random turns (fewer if the game ends) and return the rules game."""
     game = replay(await store.load_game(record.id))

@@ -7,12 +7,12 @@ from storage_helpers import start_game
 
 from storage import (
     Answer,
-    ChallengeClosed,
+    ChallengeClosedError,
     ChallengeStatus,
-    ChannelBusy,
+    ChannelBusyError,
     FirstMove,
     GameSetup,
-    NotInvited,
+    NotInvitedError,
     Player,
 )
 
@@ -48,7 +48,7 @@ async def test_one_decline_declines_the_challenge(store):
     await store.answer_challenge(made.id, 2, True, now=T0)
     answered = await store.answer_challenge(made.id, 3, False, now=T0)
     assert answered.status is ChallengeStatus.DECLINED
-    with pytest.raises(ChallengeClosed, match="declined"):
+    with pytest.raises(ChallengeClosedError, match="declined"):
         await store.answer_challenge(made.id, 4, True, now=T0)
 
 
@@ -56,22 +56,22 @@ async def test_an_open_place_goes_to_whoever_accepts_first(store):
     made = await challenge(store, invitees=())
     taken = await store.answer_challenge(made.id, 7, True, now=T0)
     assert taken.ready and taken.invitees[0].user_id == 7
-    with pytest.raises(NotInvited, match="taken"):
+    with pytest.raises(NotInvitedError, match="taken"):
         await store.answer_challenge(made.id, 8, True, now=T0)
 
 
 async def test_strangers_and_the_challenger_cannot_answer(store):
     made = await challenge(store)
-    with pytest.raises(NotInvited):
+    with pytest.raises(NotInvitedError):
         await store.answer_challenge(made.id, 9, True, now=T0)
-    with pytest.raises(NotInvited, match="your own"):
+    with pytest.raises(NotInvitedError, match="your own"):
         await store.answer_challenge(made.id, 1, True, now=T0)
 
 
 async def test_an_expired_challenge_cannot_be_answered_and_is_swept(store):
     made = await challenge(store)
     await challenge(store, channel_id=11)
-    with pytest.raises(ChallengeClosed, match="expired"):
+    with pytest.raises(ChallengeClosedError, match="expired"):
         await store.answer_challenge(made.id, 2, True, now=LATER)
     expired = await store.expire_challenges(now=LATER)
     assert {c.status for c in expired} == {ChallengeStatus.EXPIRED} and len(expired) == 2
@@ -95,7 +95,7 @@ async def test_creating_the_game_accepts_the_challenge_once(store):
                                    setup=made.setup, challenge_id=made.id)
     assert game.challenge_id == made.id
     assert (await store.get_challenge(made.id)).status is ChallengeStatus.ACCEPTED
-    with pytest.raises(ChallengeClosed):
+    with pytest.raises(ChallengeClosedError):
         await store.create_game(guild_id=100, channel_id=12, players=players,
                                 setup=made.setup, challenge_id=made.id)
 
@@ -104,7 +104,7 @@ async def test_a_busy_channel_leaves_the_challenge_pending(store):
     await start_game(store, channel_id=10, users=(5, 6))
     made = await challenge(store)
     await store.answer_challenge(made.id, 2, True, now=T0)
-    with pytest.raises(ChannelBusy):
+    with pytest.raises(ChannelBusyError):
         await store.create_game(guild_id=100, channel_id=10, players=[Player(1, "a"),
                                 Player(2, "b")], setup=made.setup, challenge_id=made.id)
     assert (await store.get_challenge(made.id)).status is ChallengeStatus.PENDING

@@ -6,8 +6,8 @@ import random
 import pytest
 from storage_helpers import random_turn, result_of, start_game
 
-from rules import IllegalMove
-from storage import ChannelBusy, StaleVersion, replay
+from rules import IllegalMoveError
+from storage import ChannelBusyError, StaleVersionError, replay
 
 
 async def race(store, game_id, version, entries):
@@ -24,7 +24,7 @@ async def test_of_turns_sent_at_once_exactly_one_lands(store):
     outcomes = await race(store, game.id, 0, entries)
     landed = [i for i, outcome in enumerate(outcomes) if outcome == 1]
     assert len(landed) == 1
-    assert all(isinstance(o, StaleVersion) for i, o in enumerate(outcomes) if i not in landed)
+    assert all(isinstance(o, StaleVersionError) for i, o in enumerate(outcomes) if i not in landed)
     loaded = await store.load_game(game.id)
     assert [t.command for t in loaded.turns] == [entries[landed[0]][1]]
     replay(loaded)
@@ -34,15 +34,15 @@ async def test_the_loser_of_a_race_is_told_it_is_not_their_turn(store):
     game = await start_game(store, channel_id=1)
     seen = replay(await store.load_game(game.id))
     first, second = seen.copy(), seen.copy()
-    mover = seen.to_move
+    mover = seen.player_to_move
     outcomes = await race(store, game.id, 0, [
         (int(mover), first.play(str(first.legal_placements()[0]), by=mover).text),
         (int(mover), second.play(str(second.legal_placements()[-1]), by=mover).text)])
-    loser = next(o for o in outcomes if isinstance(o, StaleVersion))
+    loser = next(o for o in outcomes if isinstance(o, StaleVersionError))
     assert "board changed" in str(loser)
     # what the bot does next: read again, and let the rules answer
     fresh = replay(await store.load_game(game.id))
-    with pytest.raises(IllegalMove, match="turn"):
+    with pytest.raises(IllegalMoveError, match="turn"):
         fresh.play(str(fresh.legal_placements()[0]), by=mover)
 
 
@@ -50,8 +50,8 @@ async def test_two_games_started_in_one_channel_at_once_give_one_game(store):
     outcomes = await asyncio.gather(start_game(store, channel_id=3, users=(1, 2)),
                                     start_game(store, channel_id=3, users=(3, 4)),
                                     return_exceptions=True)
-    assert sorted(type(o).__name__ for o in outcomes) == ["ChannelBusy", "GameRecord"]
-    assert any(isinstance(o, ChannelBusy) for o in outcomes)
+    assert sorted(type(o).__name__ for o in outcomes) == ["ChannelBusyError", "StoredGame"]
+    assert any(isinstance(o, ChannelBusyError) for o in outcomes)
 
 
 async def player(store, game_id, rng, turns):
@@ -68,7 +68,7 @@ async def player(store, game_id, rng, turns):
             await store.append_turn(game_id, loaded.game.version, actor, text,
                                     finish=result_of(game))
             landed += 1
-        except StaleVersion:
+        except StaleVersionError:
             continue
 
 

@@ -9,16 +9,16 @@ import pytest
 from storage_helpers import play_turns, random_turn, start_game
 
 from storage import (
-    ChannelBusy,
-    GameFinished,
+    ChannelBusyError,
+    GameFinishedError,
     GameResult,
     GameSetup,
     GameStatus,
-    NotFound,
+    NotFoundError,
     OfferKind,
     Player,
     Result,
-    StaleVersion,
+    StaleVersionError,
     replay,
 )
 
@@ -29,7 +29,7 @@ async def test_a_new_game_has_its_seats_in_order_and_version_zero(store):
     players = [Player(4, "d"), Player(3, "c"), Player(2, "b"), Player(1, "a")]
     game = await store.create_game(guild_id=9, channel_id=7, players=players,
                                    setup=GameSetup(size="24x24", handicap=6, swap=False))
-    assert [(s.seat, s.user_id, s.name, s.team) for s in game.seats] == [
+    assert [(s.number, s.user_id, s.name, s.team) for s in game.seats] == [
         (0, 4, "d", 0), (1, 3, "c", 1), (2, 2, "b", 0), (3, 1, "a", 1)]
     assert game.version == 0 and game.status is GameStatus.ACTIVE
     assert game.setup == GameSetup(size="24x24", handicap=6, swap=False)
@@ -49,7 +49,7 @@ async def test_turns_come_back_in_order_with_actor_text_and_time(store):
 async def test_a_turn_at_an_old_version_is_refused_and_changes_nothing(store):
     game = await start_game(store, channel_id=1)
     await store.append_turn(game.id, 0, 1, "C3")
-    with pytest.raises(StaleVersion, match="the board changed"):
+    with pytest.raises(StaleVersionError, match="the board changed"):
         await store.append_turn(game.id, 0, 2, "D5")
     assert [t.command for t in (await store.load_game(game.id)).turns] == ["C3"]
 
@@ -68,7 +68,7 @@ async def test_a_finished_game_takes_no_more_turns(store):
     game = await start_game(store, channel_id=1)
     await store.append_turn(game.id, 0, 1, "resign",
                             finish=GameResult(Result.BLACK, "resignation", (2,)))
-    with pytest.raises(GameFinished, match="already over"):
+    with pytest.raises(GameFinishedError, match="already over"):
         await store.append_turn(game.id, 1, 2, "C3")
 
 
@@ -99,7 +99,7 @@ async def test_the_turn_log_cannot_be_rewritten(store, db_path):
 
 async def test_a_channel_has_at_most_one_active_game(store):
     await start_game(store, channel_id=5, users=(1, 2))
-    with pytest.raises(ChannelBusy, match="already has a game"):
+    with pytest.raises(ChannelBusyError, match="already has a game"):
         await start_game(store, channel_id=5, users=(3, 4))
 
 
@@ -112,9 +112,9 @@ async def test_a_finished_game_frees_its_channel_and_is_kept(store):
 
 
 async def test_unknown_games_are_not_found(store):
-    with pytest.raises(NotFound):
+    with pytest.raises(NotFoundError):
         await store.get_game(404)
-    with pytest.raises(NotFound):
+    with pytest.raises(NotFoundError):
         await store.append_turn(404, 0, 1, "C3")
 
 
@@ -147,7 +147,7 @@ async def test_a_played_game_replays_from_its_log(store):
 async def test_a_double_twixt_game_replays_with_four_seats(store):
     game = await start_game(store, channel_id=1, users=(1, 2, 3, 4))
     played = await play_turns(store, game, 12, random.Random(8))
-    assert replay(await store.load_game(game.id)).to_move == played.to_move
+    assert replay(await store.load_game(game.id)).player_to_move == played.player_to_move
 
 
 async def test_an_offer_is_open_until_closed_and_lapses_with_the_game(store):
@@ -165,5 +165,5 @@ async def test_an_offer_on_a_changed_board_is_refused(store):
     game = await start_game(store, channel_id=1)
     actor, text = random_turn(replay(await store.load_game(game.id)), random.Random(1))
     await store.append_turn(game.id, 0, actor, text)
-    with pytest.raises(StaleVersion):
+    with pytest.raises(StaleVersionError):
         await store.make_offer(game.id, OfferKind.DRAW, 2, at_version=0)

@@ -7,7 +7,7 @@ import pytest
 from storage_helpers import start_game
 
 import storage.sqlite
-from storage import DatabaseError, SqliteStorage, UnsupportedSchema
+from storage import DatabaseError, SqliteStorage, UnsupportedSchemaError
 from storage.schema import Migration, migrations
 
 LATEST = len(migrations())
@@ -90,7 +90,7 @@ async def test_a_database_from_a_newer_bot_is_refused_untouched(db_path):
     sql(db_path, "INSERT INTO schema_migrations (version, name) VALUES (?, 'future')",
         (LATEST + 1,))
     before = db_path.read_bytes()
-    with pytest.raises(UnsupportedSchema, match=f"schema version {LATEST + 1}.*upgrade"):
+    with pytest.raises(UnsupportedSchemaError, match=f"schema version {LATEST + 1}.*upgrade"):
         await SqliteStorage.open(db_path)
     assert_untouched(db_path, before)
 

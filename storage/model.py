@@ -84,13 +84,13 @@ class Player:
 class Seat:
     """A seat at a game. Seat 0 moves first; partners in Double TwixT share `team`."""
 
-    seat: int
+    number: int
     user_id: int
     name: str
 
     @property
     def team(self) -> int:
-        return self.seat % 2
+        return self.number % 2
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,7 @@ class GameResult:
 
 
 @dataclass(frozen=True)
-class GameRecord:
+class StoredGame:
     """A game without its log. `version` is the number of turns in the log."""
 
     id: int
@@ -134,7 +134,7 @@ class GameRecord:
 
 
 @dataclass(frozen=True)
-class TurnRecord:
+class StoredTurn:
     """One entry of the append-only log: turn `number` (1, 2, ...) took the game to that version."""
 
     number: int
@@ -147,8 +147,8 @@ class TurnRecord:
 class LoadedGame:
     """A game and its whole log, read in one snapshot so they agree."""
 
-    game: GameRecord
-    turns: tuple[TurnRecord, ...]
+    game: StoredGame
+    turns: tuple[StoredTurn, ...]
 
 
 @dataclass(frozen=True)
