@@ -69,7 +69,8 @@ def view_of(game: Game) -> BoardView:
         cols=game.geometry.cols, rows=game.geometry.rows, rules=game.options.rules.value,
         pegs=tuple(game.pegs()), links=tuple(game.links()), is_double=game.is_double,
         move=len(history), last=history[-1] if history else None, marked=marked,
-        player_to_move=game.player_to_move, seat_to_move=game.seat_to_move, colour_to_move=game.colour_to_move,
+        player_to_move=game.player_to_move, seat_to_move=game.seat_to_move,
+        colour_to_move=game.colour_to_move,
         teams=(teams[0], teams[1]), draw_offered_by=game.draw_offered_by,
         outcome=game.outcome, chain_holes=frozenset(chain_holes),
         chain_links=frozenset(chain_links))

@@ -424,7 +424,8 @@ class Game:
         ia, ib = self._own_peg(a, colour), self._own_peg(b, colour)
         lid = self._link_between(a, b)
         if lid is None:
-            raise IllegalMoveError(f"{a} and {b} are not a knight's move apart, so they cannot link")
+            raise IllegalMoveError(
+                f"{a} and {b} are not a knight's move apart, so they cannot link")
         if lid in self.position.links:
             if self.rules is RuleSet.PP:
                 return
@@ -432,7 +433,8 @@ class Game:
         blocker = self.position.blocking_link(lid, colour, self.rules)
         if blocker is not None:
             other = self._link(blocker, self.position.links[blocker])
-            raise IllegalMoveError(f"the link {a}-{b} would cross {other.colour.title}'s link {other}")
+            raise IllegalMoveError(
+                f"the link {a}-{b} would cross {other.colour.title}'s link {other}")
         assert ia != ib
         self._record_link(lid, colour, changes)
 

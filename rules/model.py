@@ -96,7 +96,8 @@ class Hole:
         """Read `G6` or `ab12` (any case). The board size is checked by the game, not here."""
         match = _HOLE_RE.match(text.strip())
         if not match or int(match.group(2)) < 1:
-            raise InvalidMoveError(f"“{text}” is not a hole: write a column letter and a row, like G6")
+            raise InvalidMoveError(
+                f"“{text}” is not a hole: write a column letter and a row, like G6")
         col = 0
         for ch in match.group(1).upper():
             col = col * 26 + (ord(ch) - ord("A") + 1)

@@ -18,7 +18,6 @@ from typing import Any, Protocol
 from storage.model import (
     Challenge,
     FirstMove,
-    StoredGame,
     GameResult,
     GameSetup,
     GameStatus,
@@ -28,6 +27,7 @@ from storage.model import (
     OfferKind,
     Player,
     PlayerStats,
+    StoredGame,
     UserPrefs,
 )
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from rules import Game, TwixtError
 from storage.errors import DatabaseError
-from storage.model import StoredGame, LoadedGame, Seat
+from storage.model import LoadedGame, Seat, StoredGame
 
 #: the log entry of an accepted takeback
 TAKEBACK = "takeback"

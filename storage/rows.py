@@ -13,7 +13,6 @@ from storage.model import (
     Challenge,
     ChallengeStatus,
     FirstMove,
-    StoredGame,
     GameResult,
     GameSetup,
     GameStatus,
@@ -22,6 +21,7 @@ from storage.model import (
     OfferKind,
     Result,
     Seat,
+    StoredGame,
     StoredTurn,
 )
 

@@ -38,7 +38,6 @@ from storage.model import (
     Challenge,
     ChallengeStatus,
     FirstMove,
-    StoredGame,
     GameResult,
     GameSetup,
     GameStatus,
@@ -49,6 +48,7 @@ from storage.model import (
     Player,
     PlayerStats,
     Result,
+    StoredGame,
     UserPrefs,
 )
 from storage.schema import check_file, migrate, migrations

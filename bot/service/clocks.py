@@ -14,7 +14,7 @@ from bot.service.core import ServiceCore, rematch_button
 from bot.service.model import Button, ButtonKind, Context, Reply, ServiceError, User
 from bot.service.texts import result_sentence
 from bot.service.timecontrol import describe_span, time_per_move
-from storage import StoredGame, GuildSettings
+from storage import GuildSettings, StoredGame
 
 FINAL_WARNING = timedelta(hours=24)
 

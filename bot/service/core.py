@@ -23,12 +23,12 @@ from rules import Action, Colour, Game, IllegalMoveError, InvalidMoveError, Turn
 from storage import (
     TAKEBACK,
     GameFinishedError,
-    StoredGame,
     GameResult,
     Result,
     Seat,
     StaleVersionError,
     Storage,
+    StoredGame,
     UserPrefs,
     replay,
 )

@@ -14,11 +14,11 @@ from rules import Game, InvalidMoveError, Turn, parse_command
 from storage import (
     TAKEBACK,
     GameFinishedError,
-    StoredGame,
     GameResult,
     OfferKind,
     Result,
     StaleVersionError,
+    StoredGame,
 )
 
 #: what a game's buttons say in the move language (and the service's own words)

@@ -12,7 +12,7 @@ from bot.service.options import ChallengeOptions, describe_setup
 from bot.service.texts import result_sentence, to_move_sentence
 from rendering import RenderOptions, render_replay
 from rules import RecordError, records
-from storage import StoredGame, GameSetup, NotFoundError, Result
+from storage import GameSetup, NotFoundError, Result, StoredGame
 
 PAGE = 10
 MAX_IMPORT_BYTES = 256 * 1024

@@ -45,7 +45,8 @@ def to_move_sentence(game: Game, clock: str | None = None) -> str:
         return ""
     name = game.players[seat]
     where = f", seat {seat + 1}" if game.is_double else ""
-    return f"{name} ({game.colour_to_move.title}{where}) to move." + (f" ({clock})" if clock else "")
+    time_left = f" ({clock})" if clock else ""
+    return f"{name} ({game.colour_to_move.title}{where}) to move.{time_left}"
 
 
 def status_text(record: StoredGame, game: Game, setup_words: str,

@@ -49,9 +49,11 @@ def test_a_second_privilege_by_the_same_team_is_refused(game):
 
 def test_privilege_by_a_player_who_has_not_just_moved_is_refused(game):
     game.play("G6", by="alice")
-    with pytest.raises(IllegalMoveError, match="only alice, who has just moved, can call privilege"):
+    with pytest.raises(IllegalMoveError,
+                       match="only alice, who has just moved, can call privilege"):
         game.play("privilege", by="carol")
-    with pytest.raises(IllegalMoveError, match="only alice, who has just moved, can call privilege"):
+    with pytest.raises(IllegalMoveError,
+                       match="only alice, who has just moved, can call privilege"):
         game.play("privilege", by="bob")
 
 

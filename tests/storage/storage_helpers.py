@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from rules import Game
-from storage import StoredGame, GameResult, GameSetup, Player, Result, Storage, replay
+from storage import GameResult, GameSetup, Player, Result, Storage, StoredGame, replay
 
 SMALL = GameSetup(size="8x8", rules="pp")
 
