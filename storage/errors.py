@@ -1,8 +1,7 @@
 """What can go wrong in storage, as exceptions whose message a player or an operator can read.
 
 The bot catches the specific classes (`StaleVersionError`, `ChannelBusyError`, ...) to answer a
-player,
-and lets `DatabaseError` stop the start-up with its one clear line.
+player, and lets `DatabaseError` stop the start-up with its one clear line.
 """
 
 
