@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.service import Context, TwixtService, User, build_options
+from bot.service import Request, TwixtService, User, build_options
 from rules import Game
 from storage import SqliteStorage
 
@@ -24,8 +24,9 @@ GUILD = 1
 
 async def _start(service: TwixtService, channel: int) -> tuple[User, User]:
     red, black = User(channel * 10 + 1, f"red{channel}"), User(channel * 10 + 2, f"black{channel}")
-    await service.challenge(Context(GUILD, channel, red), black, build_options(swap="no"))
-    await service.accept(Context(GUILD, channel, black))
+    await service.challenges.challenge(Request(GUILD, channel, red), black,
+                                       build_options(swap="no"))
+    await service.challenges.accept(Request(GUILD, channel, black))
     return red, black
 
 
@@ -37,9 +38,11 @@ async def _play(service: TwixtService, channel: int, players: tuple[User, User],
         if mirror.is_over:
             break
         command = f"{rng.choice(mirror.legal_placements())} link all"
-        user = players[mirror.seat_to_move]  # type: ignore[index]
+        seat = mirror.seat_to_move
+        assert seat is not None  # the loop stops once the game is over
+        user = players[seat]
         start = time.perf_counter()
-        reply = await service.move(Context(GUILD, channel, user), command)
+        reply = await service.run(Request(GUILD, channel, user), command)
         latencies.append(time.perf_counter() - start)
         assert reply.image
         mirror.play(command)

@@ -26,7 +26,7 @@ from bot.discord.messages import ChatMoves
 from bot.discord.scheduler import ClockScheduler
 from bot.discord.threads import DiscordThreads
 from bot.discord.views import TwixtButton
-from bot.service import TwixtService
+from bot.service import Button, TwixtService
 from bot.service.core import utc_now
 from storage import DatabaseError, SqliteStorage, Storage
 
@@ -62,6 +62,10 @@ class TwixtBot(commands.Bot):
         self.add_dynamic_items(TwixtButton)
         await self._sync_commands()
         self.scheduler.start()
+
+    async def press_button(self, interaction: discord.Interaction, button: Button) -> None:
+        """Where every `TwixtButton` press arrives (see `views.ButtonClient`)."""
+        await respond.press(interaction, self.service, button)
 
     async def close(self) -> None:
         self.scheduler.stop()

@@ -1,6 +1,7 @@
-"""The `/twixt` slash commands: each builds the service call and hands it to `respond`.
+"""The `/twixt` slash commands: each turns Discord's options into a service command and
+hands it to `respond`.
 
-Thin on purpose: what a command means is the service's business; how an interaction is
+Thin on purpose: what a command does is the service's business; how an interaction is
 deferred, answered and protected from errors is `respond`'s.
 """
 
@@ -14,14 +15,20 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.messages import ChatMoves
-from bot.discord.respond import Call, answer, person, play
-from bot.service import Context, Reply, ServiceError, TwixtService, build_options
+from bot.discord.respond import answer, person
+from bot.service import Reply, Request, ServiceError, TwixtService, build_options, router
+from bot.service import commands as cmd
 from bot.service.records import MAX_IMPORT_BYTES
+from rules import Action, Command
 
 YesNo = Literal["yes", "no"]
 Rules = Literal["classic", "pp"]
 First = Literal["me", "them", "random"]
 OnOff = Literal["on", "off"]
+Build = Callable[[], Awaitable[cmd.ServiceCommand]]
+
+_DRAW_ACTIONS = {"offer": Action.OFFER_DRAW, "accept": Action.ACCEPT_DRAW,
+                 "decline": Action.DECLINE_DRAW}
 
 COMMON_SIZES = ("24", "24x18", "20", "16", "12", "30", "48")
 COMMON_TIMES = ("12h", "1d", "2d", "3d", "7d")
@@ -80,9 +87,21 @@ class TwixtCog(commands.GroupCog, group_name="twixt", group_description="Play Tw
         self.chat = chat
         super().__init__()
 
-    async def _run(self, interaction: discord.Interaction, call: Call) -> None:
-        command = interaction.command.qualified_name if interaction.command else "?"
-        await answer(interaction, command, call)
+    async def _run(self, interaction: discord.Interaction, build: Build) -> None:
+        """Build the command from the options (which may be refused, as the service's own
+        errors are) and execute it."""
+        label = interaction.command.qualified_name if interaction.command else "?"
+
+        async def call(request: Request) -> Reply:
+            return await self.service.execute(request, await build())
+
+        await answer(interaction, label, call)
+
+    async def _send(self, interaction: discord.Interaction, command: cmd.ServiceCommand) -> None:
+        async def build() -> cmd.ServiceCommand:
+            return command
+
+        await self._run(interaction, build)
 
     @app_commands.command(description="Challenge someone, or anyone here, to TwixT")
     @app_commands.describe(user="who you challenge (leave out: anyone here may accept)",
@@ -94,13 +113,12 @@ class TwixtCog(commands.GroupCog, group_name="twixt", group_description="Play Tw
                         handicap: app_commands.Range[int, 0] | None = None,
                         first: First | None = None, thread: YesNo | None = None,
                         time: str | None = None) -> None:
-        async def call(ctx: Context) -> Reply:
+        async def build() -> cmd.ServiceCommand:
             options = build_options(size=size, rules=rules, swap=swap, handicap=handicap,
                                     first=first, thread=thread, time=time)
-            opponent = person(_opponent(user)) if user else None
-            return await self.service.challenge(ctx, opponent, options)
+            return cmd.Challenge(person(_opponent(user)) if user else None, options)
 
-        await self._run(interaction, call)
+        await self._run(interaction, build)
 
     @app_commands.command(description="Double TwixT: you and a partner against two others")
     @app_commands.describe(partner="your teammate", opponent1="first opponent",
@@ -113,89 +131,91 @@ class TwixtCog(commands.GroupCog, group_name="twixt", group_description="Play Tw
                    handicap: app_commands.Range[int, 0] | None = None,
                    first: First | None = None, thread: YesNo | None = None,
                    time: str | None = None) -> None:
-        async def call(ctx: Context) -> Reply:
+        async def build() -> cmd.ServiceCommand:
             options = build_options(size=size, rules=rules, swap=swap, handicap=handicap,
                                     first=first, thread=thread, time=time)
             players = [person(_opponent(m)) for m in (partner, opponent1, opponent2)]
-            return await self.service.team(ctx, players[0], (players[1], players[2]), options)
+            return cmd.Team(players[0], (players[1], players[2]), options)
 
-        await self._run(interaction, call)
+        await self._run(interaction, build)
 
     @app_commands.command(description="Accept the challenge made to you here")
     async def accept(self, interaction: discord.Interaction) -> None:
-        await self._run(interaction, self.service.accept)
+        await self._send(interaction, cmd.AnswerChallenge("accept"))
 
     @app_commands.command(description="Decline a challenge made to you, or withdraw yours")
     async def decline(self, interaction: discord.Interaction) -> None:
-        await self._run(interaction, self.service.decline)
+        await self._send(interaction, cmd.AnswerChallenge("decline"))
 
     @app_commands.command(description="Play your turn, like G6 link E5")
     @app_commands.describe(command="G6 · G6 link E5 · remove J9-K11; I11 link K10 · swap")
     async def move(self, interaction: discord.Interaction, command: str) -> None:
-        await self._run(interaction, lambda ctx: play(self.service, ctx, command))
+        async def build() -> cmd.ServiceCommand:
+            return router.read(command)
+
+        await self._run(interaction, build)
 
     @app_commands.command(description="Take over Red's first peg (when swap is on)")
     async def swap(self, interaction: discord.Interaction) -> None:
-        await self._run(interaction, lambda ctx: self.service.move(ctx, "swap"))
+        await self._send(interaction, cmd.Move(Command(actions=(Action.SWAP,))))
 
     @app_commands.command(description="Double TwixT: call Privilege after your move")
     async def privilege(self, interaction: discord.Interaction) -> None:
-        await self._run(interaction, lambda ctx: self.service.move(ctx, "privilege"))
+        await self._send(interaction, cmd.Move(Command(actions=(Action.PRIVILEGE,))))
 
     @app_commands.command(description="Resign this game (asks to confirm)")
     async def resign(self, interaction: discord.Interaction) -> None:
-        await self._run(interaction, self.service.resign)
+        await self._send(interaction, cmd.Resign())
 
     @app_commands.command(description="Offer a draw, or accept or decline one")
     async def draw(self, interaction: discord.Interaction,
                    action: Literal["offer", "accept", "decline"]) -> None:
-        await self._run(interaction, lambda ctx: self.service.draw(ctx, action))
+        await self._send(interaction, cmd.Move(Command(actions=(_DRAW_ACTIONS[action],))))
 
     @app_commands.command(description="Show the board of this channel's game")
     async def board(self, interaction: discord.Interaction) -> None:
-        await self._run(interaction, self.service.board)
+        await self._send(interaction, cmd.ShowBoard())
 
     @app_commands.command(description="Players, options and whose turn it is")
     async def status(self, interaction: discord.Interaction) -> None:
-        await self._run(interaction, self.service.status)
+        await self._send(interaction, cmd.Status())
 
     @app_commands.command(description="How to play, and the move language")
     async def help(self, interaction: discord.Interaction) -> None:
-        await self._run(interaction, lambda ctx: self.service.help())
+        await self._send(interaction, cmd.Help())
 
     @app_commands.command(description="Call the game off (a channel manager, or all players)")
     async def abort(self, interaction: discord.Interaction) -> None:
-        await self._run(interaction, self.service.abort)
+        await self._send(interaction, cmd.Abort())
 
     @app_commands.command(description="Claim the win when your opponent's time is up")
     async def claim(self, interaction: discord.Interaction) -> None:
-        await self._run(interaction, self.service.claim)
+        await self._send(interaction, cmd.Claim())
 
     @app_commands.command(description="Ask to take back your last turn, or answer such a request")
     async def takeback(self, interaction: discord.Interaction,
                        action: Literal["request", "accept", "decline"] = "request") -> None:
-        await self._run(interaction, lambda ctx: self.service.takeback(ctx, action))
+        await self._send(interaction, cmd.Takeback(action))
 
     @app_commands.command(description="This channel's game as record files")
     @app_commands.describe(fmt="transcript, Little Golem (lg) or T1 (default: all three)")
     @app_commands.rename(fmt="format")
     async def export(self, interaction: discord.Interaction,
                      fmt: Literal["transcript", "lg", "t1"] | None = None) -> None:
-        await self._run(interaction, lambda ctx: self.service.export(ctx, fmt))
+        await self._send(interaction, cmd.Export(fmt))
 
     @app_commands.command(description="Past games of a player, or of this channel")
     @app_commands.describe(user="whose games (leave out: this channel's)")
     async def history(self, interaction: discord.Interaction,
                       user: discord.Member | None = None,
                       page: app_commands.Range[int, 1] = 1) -> None:
-        await self._run(interaction, lambda ctx: self.service.history(
-            ctx, person(user) if user else None, page))
+        await self._send(interaction, cmd.History(person(user) if user else None, page))
 
     @app_commands.command(description="A game as an animated picture, one frame a turn")
     @app_commands.describe(game="the game's number (leave out: this channel's last game)")
     async def replay(self, interaction: discord.Interaction,
                      game: app_commands.Range[int, 1] | None = None) -> None:
-        await self._run(interaction, lambda ctx: self.service.replay(ctx, game))
+        await self._send(interaction, cmd.Replay(game))
 
     @app_commands.command(name="import",
                           description="Show a game record, and challenge to continue it")
@@ -206,33 +226,27 @@ class TwixtCog(commands.GroupCog, group_name="twixt", group_description="Play Tw
     async def import_(self, interaction: discord.Interaction, file: discord.Attachment,
                       opponent: discord.Member | None = None, first: First | None = None,
                       thread: YesNo | None = None) -> None:
-        async def call(ctx: Context) -> Reply:
+        async def build() -> cmd.ServiceCommand:
             options = build_options(first=first, thread=thread)
             who = person(_opponent(opponent)) if opponent else None
-            return await self.service.import_record(ctx, file.filename, await _read(file),
-                                                    who, options)
+            return cmd.ImportRecord(file.filename, await _read(file), who, options)
 
-        await self._run(interaction, call)
+        await self._run(interaction, build)
 
     @app_commands.command(description="Wins, losses and rating of a player in this server")
     @app_commands.describe(user="whose numbers (leave out: yours)")
     async def stats(self, interaction: discord.Interaction,
                     user: discord.Member | None = None) -> None:
-        await self._run(interaction, lambda ctx: self.service.stats(
-            ctx, person(user) if user else ctx.user))
+        await self._send(interaction, cmd.Stats(person(user) if user else None))
 
     @app_commands.command(description="This server's rated players, best first")
     async def leaderboard(self, interaction: discord.Interaction,
                           page: app_commands.Range[int, 1] = 1) -> None:
-        await self._run(interaction, lambda ctx: self.service.leaderboard(ctx, page))
+        await self._send(interaction, cmd.Leaderboard(page))
 
     @app_commands.command(description="Challenge the players of this channel's last game again")
     async def rematch(self, interaction: discord.Interaction) -> None:
-        async def call(ctx: Context) -> Reply:
-            record = await self.service.channel_record(ctx)
-            return await self.service.rematch(ctx, record.id)
-
-        await self._run(interaction, call)
+        await self._send(interaction, cmd.Rematch())
 
     @app_commands.command(description="Show or change how the bot treats you")
     @app_commands.describe(theme="the board's colours", palette="colours for colour-blindness",
@@ -247,7 +261,7 @@ class TwixtCog(commands.GroupCog, group_name="twixt", group_description="Play Tw
         given = {"theme": theme, "palette": palette, "side": side, "dm": dm,
                  "autolink": autolink}
         changes = {name: value for name, value in given.items() if value is not None}
-        await self._run(interaction, lambda ctx: self.service.settings(ctx, changes))
+        await self._send(interaction, cmd.UserSettings(changes))
 
     @app_commands.command(description="The server's settings (changed by channel managers)")
     @app_commands.describe(thread="a thread for each new game unless the challenge says",
@@ -260,7 +274,7 @@ class TwixtCog(commands.GroupCog, group_name="twixt", group_description="Play Tw
                      reminder: app_commands.Range[int, 1, 720] | None = None) -> None:
         given = {"thread": thread, "expiry": expiry, "forfeit": forfeit, "reminder": reminder}
         changes = {name: str(value) for name, value in given.items() if value is not None}
-        await self._run(interaction, lambda ctx: self.service.server_settings(ctx, changes))
+        await self._send(interaction, cmd.ServerSettings(changes))
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:

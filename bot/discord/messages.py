@@ -1,7 +1,8 @@
-"""Moves written in chat: `@bot G6 link E5`, and plain `G6 link E5` with Message Content.
+"""Commands written in chat: `@bot G6 link E5`, and plain `G6 link E5` with Message Content.
 
 A message that mentions the bot carries its text even without the privileged intent, so
-`@bot …` always works, and the bot answers it (errors too: the player asked it). Plain
+`@bot …` always works — any command, read by the service's router, with players named by
+mentioning them — and the bot answers it (errors too: the player asked it). Plain
 messages are read only when `Settings.message_content` is on, and then only a command of the
 move language from a player seated in the channel's game gets any answer: chat stays chat.
 Replies to messages cannot be ephemeral; an error is a short reply to the message.
@@ -9,7 +10,6 @@ Replies to messages cannot be ephemeral; an error is a short reply to the messag
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Callable
 from typing import Any
@@ -17,42 +17,37 @@ from typing import Any
 import discord
 
 from bot.discord import operations, replies
-from bot.discord.respond import APOLOGY, person, play
-from bot.service import Context, Reply, ServiceError, TwixtService
+from bot.discord.respond import person
+from bot.service import Reply, Request, ServiceError, TwixtService, User, answer_safely
 
-log = logging.getLogger(__name__)
+_MENTION = re.compile(r"<@!?(\d+)>")
 
 
 class ChatMoves:
-    """Reads moves from messages and plays them through the service."""
+    """Reads commands from messages and runs them through the service."""
 
     def __init__(self, service: TwixtService, *, read_all: bool) -> None:
         self._service = service
         self._read_all = read_all
 
     async def handle(self, message: discord.Message) -> None:
-        """Play a message if it is a move addressed to us, or (read_all) a seated player's."""
+        """Answer a message if it is addressed to us, or (read_all) a seated player's move."""
         if message.author.bot or message.guild is None:
             return
         text = _addressed(message.content, message.guild.me.id)
         if text is not None:
-            await self._play(message, text)
-        elif self._read_all and await self._service.is_chat_move(_context_of(message),
+            await self._run(message, text or "help")
+        elif self._read_all and await self._service.is_chat_move(_request_of(message),
                                                                  message.content):
-            await self._play(message, message.content)
+            await self._run(message, message.content)
 
-    async def _play(self, message: discord.Message, text: str) -> None:
-        ctx = _context_of(message)
-        where = {"user_id": ctx.user.id, "guild_id": ctx.guild_id, "channel_id": ctx.channel_id,
-                 "message_id": message.id}
-        try:
-            reply = await (play(self._service, ctx, text) if text.strip()
-                           else self._service.help())
-        except ServiceError as error:
-            reply = Reply(str(error), ephemeral=True)
-        except Exception:
-            log.exception("chat move failed", extra={"command": "message", **where})
-            reply = Reply(APOLOGY, ephemeral=True)
+    async def _run(self, message: discord.Message, text: str) -> None:
+        request = _request_of(message)
+        where = {"user_id": request.user.id, "guild_id": request.guild_id,
+                 "channel_id": request.channel_id, "message_id": message.id}
+        reply = await answer_safely(
+            self._service.run(request, text, lambda word: _mentioned(message, word)),
+            {"command": "message", **where})
         # Moves, resignations and help all answer in the channel they were asked in.
         for part in reply.all_messages():
             await operations.safe_send(message.channel, _builder(part, message), **where)
@@ -74,9 +69,20 @@ def _addressed(content: str, me: int) -> str | None:
     return content[match.end():].strip() if match else None
 
 
-def _context_of(message: discord.Message) -> Context:
+def _mentioned(message: discord.Message, word: str) -> User:
+    """A person named in a chat command: one of the users the message mentions."""
+    match = _MENTION.fullmatch(word)
+    member = next((m for m in message.mentions if match and m.id == int(match[1])), None)
+    if member is None:
+        raise ServiceError(f"mention the player (@name) instead of writing “{word}”")
+    if member.bot:
+        raise ServiceError(f"{member.display_name} is a bot; bots do not play TwixT")
+    return person(member)
+
+
+def _request_of(message: discord.Message) -> Request:
     assert message.guild is not None
     author = message.author
     can_manage = (isinstance(author, discord.Member)
                   and message.channel.permissions_for(author).manage_channels)
-    return Context(message.guild.id, message.channel.id, person(author), can_manage=can_manage)
+    return Request(message.guild.id, message.channel.id, person(author), can_manage=can_manage)

@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.discord import views
+from bot.discord.views import buttons_view
 from bot.service import Reply
 
 BOARD_FILE = "board.png"
@@ -48,7 +48,7 @@ def message_kwargs(reply: Reply) -> dict[str, Any]:
     if files:
         kwargs["files"] = files
     if reply.buttons:
-        kwargs["view"] = views.view_of(reply.buttons)
+        kwargs["view"] = buttons_view(reply.buttons)
     return kwargs
 
 

@@ -1,9 +1,9 @@
-"""One way from an interaction to the service and back: build the Context, call, send.
+"""One way from an interaction to the service and back: build the Request, call, send.
 
-Slash commands and buttons both come through `answer`, so there is one place where a
-`ServiceError` becomes an ephemeral line, an unexpected error becomes a log record with the
-interaction's context and a short apology (never a traceback), and a slow call gets
-deferred before Discord's three-second deadline.
+Slash commands and buttons both come through `answer`, which sends the work through the
+service's one funnel (`answer_safely`: a `ServiceError` becomes an ephemeral line, an
+unexpected error a log record with the interaction's context and a short apology, never a
+traceback) and defers a slow call before Discord's three-second deadline.
 """
 
 from __future__ import annotations
@@ -11,32 +11,30 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Protocol, cast
 
 import discord
 from discord import app_commands
 
 from bot.discord import operations, outbox, replies
-from bot.service import Context, Reply, ServiceError, TwixtService, User
+from bot.service import (
+    APOLOGY,
+    Button,
+    Reply,
+    Request,
+    ServiceError,
+    TwixtService,
+    User,
+    answer_safely,
+)
 
 log = logging.getLogger(__name__)
 
-Call = Callable[[Context], Awaitable[Reply]]
+Call = Callable[[Request], Awaitable[Reply]]
 
-APOLOGY = "Sorry, something went wrong on my side; nothing was changed. Please try again."
+NOT_FOR_YOU = "This button is not for you."
 # Discord wants an answer within 3 s. A call that is not done by then is deferred; a quick
 # one (nearly all) answers directly, which keeps an error ephemeral at no cost.
 DEFER_AFTER_SECONDS = 2.0
-
-
-class ServiceClient(Protocol):
-    """The client that owns the service (`app.TwixtBot`); buttons find it through here."""
-
-    service: TwixtService
-
-
-def service_of(interaction: discord.Interaction) -> TwixtService:
-    return cast(ServiceClient, interaction.client).service
 
 
 def person(member: discord.abc.User) -> User:
@@ -44,35 +42,34 @@ def person(member: discord.abc.User) -> User:
     return User(member.id, member.display_name)
 
 
-def context_of(interaction: discord.Interaction) -> Context:
+def request_of(interaction: discord.Interaction) -> Request:
     """Who asks and where; `manage_channels` in this channel makes a channel manager."""
     if interaction.guild_id is None or interaction.channel_id is None:
         raise ServiceError("TwixT is played in a server's channels, not in direct messages")
-    return Context(interaction.guild_id, interaction.channel_id, person(interaction.user),
+    return Request(interaction.guild_id, interaction.channel_id, person(interaction.user),
                    can_manage=interaction.permissions.manage_channels)
 
 
-def play(service: TwixtService, ctx: Context, text: str) -> Awaitable[Reply]:
-    """A typed command; a bare `resign` asks for confirmation first, as the button does."""
-    if " ".join(text.lower().split()) == "resign":
-        return service.resign(ctx)
-    return service.move(ctx, text)
-
-
-async def answer(interaction: discord.Interaction, command: str, call: Call) -> None:
-    """Run `call` for the interaction's user and channel, and send what it replies."""
-    try:
-        reply = await _within_deadline(interaction, call)
-    except ServiceError as error:
-        reply = Reply(str(error), ephemeral=True)
-    except Exception:
-        log.exception("command failed", extra={"command": command, **operations.where(interaction)})
-        reply = Reply(APOLOGY, ephemeral=True)
+async def answer(interaction: discord.Interaction, label: str, call: Call) -> None:
+    """Run `call` for the interaction's user and channel, and send what it replies; `label`
+    names the command in the log."""
+    reply = await answer_safely(_within_deadline(interaction, call),
+                                {"command": label, **operations.where(interaction)})
     await deliver(interaction, reply)
 
 
+async def press(interaction: discord.Interaction, service: TwixtService,
+                button: Button) -> None:
+    """A button pressed: refused in one line to anyone it is not for, else the service's."""
+    if button.only_users and interaction.user.id not in button.only_users:
+        await deliver(interaction, Reply(NOT_FOR_YOU, ephemeral=True))
+        return
+    await answer(interaction, f"button {button.kind.value}",
+                 lambda request: service.press(request, button.kind, button.target))
+
+
 async def _within_deadline(interaction: discord.Interaction, call: Call) -> Reply:
-    task = asyncio.ensure_future(call(context_of(interaction)))
+    task = asyncio.ensure_future(call(request_of(interaction)))
     done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER_SECONDS)
     if not done:
         await operations.safe_defer(interaction)

@@ -1,22 +1,27 @@
 """The application service of the bot: challenges, turns, boards and replies, with no Discord.
 
-Front ends build a `Context` (who, where) and call `TwixtService`; they send the `Reply`s back.
+A front end builds a `Request` (who, where) and a command — from its own input as one of
+`bot.service.commands`, or from text through `TwixtService.run` — sends the work through
+`answer_safely`, and delivers the `Reply`s it gets back.
 """
 
-from bot.service.model import Button, ButtonKind, Context, Reply, ServiceError, User
+from bot.service.model import PAGE_SIZE, Button, ButtonKind, Reply, Request, ServiceError, User
 from bot.service.options import ChallengeOptions, build_options, parse_option_words
-from bot.service.service import ThreadOpener, TwixtService
+from bot.service.service import APOLOGY, ThreadOpener, TwixtService, answer_safely
 
 __all__ = [
+    "APOLOGY",
+    "PAGE_SIZE",
     "Button",
     "ButtonKind",
     "ChallengeOptions",
-    "Context",
     "Reply",
+    "Request",
     "ServiceError",
     "ThreadOpener",
     "TwixtService",
     "User",
+    "answer_safely",
     "build_options",
     "parse_option_words",
 ]

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import timedelta
 
-from bot.service.core import ServiceCore
-from bot.service.model import Button, ButtonKind, Context, Reply, ServiceError, User
+from bot.service.core import ServiceCore, seat_to_move
+from bot.service.model import Button, ButtonKind, Reply, Request, ServiceError, User
 from bot.service.names import seat_names
 from bot.service.options import ChallengeOptions, describe_setup
 from rules import Hole
@@ -23,119 +23,126 @@ from storage import (
 )
 
 
-class ChallengeCommands(ServiceCore):
+class Challenges:
     """Making and answering challenges, and starting the game when everyone has accepted."""
 
-    async def challenge(self, ctx: Context, opponent: User | None,
+    def __init__(self, core: ServiceCore) -> None:
+        self._core = core
+
+    async def challenge(self, request: Request, opponent: User | None,
                         options: ChallengeOptions) -> Reply:
         """Challenge one user, or anyone in the channel when `opponent` is None."""
-        if opponent is not None and opponent.id == ctx.user.id:
+        if opponent is not None and opponent.id == request.user.id:
             raise ServiceError("you cannot challenge yourself")
         invitees = [opponent] if opponent else []
-        challenge = await self._create_challenge(ctx, invitees, 2, options)
+        challenge = await self._create_challenge(request, invitees, 2, options)
         who = opponent.name if opponent else "anyone here"
-        text = (f"**{ctx.user.name}** challenges {who} to TwixT ({options.describe()}), "
+        text = (f"**{request.user.name}** challenges {who} to TwixT ({options.describe()}), "
                 f"{_first_words(options.first, 2)}. ")
         text += f"{opponent.name}, accept or decline." if opponent else "Who accepts?"
         return Reply(text, mentions=(opponent.id,) if opponent else (),
                      buttons=_challenge_buttons(challenge))
 
-    async def team(self, ctx: Context, partner: User, opponents: tuple[User, User],
+    async def team(self, request: Request, partner: User, opponents: tuple[User, User],
                    options: ChallengeOptions) -> Reply:
         """A Double TwixT challenge: you and `partner` against `opponents`; all three accept."""
         invitees = [opponents[0], partner, opponents[1]]
-        if len({ctx.user.id, *(u.id for u in invitees)}) != 4:
+        if len({request.user.id, *(u.id for u in invitees)}) != 4:
             raise ServiceError("a team game needs four different players")
-        challenge = await self._create_challenge(ctx, invitees, 4, options)
-        text = (f"**{ctx.user.name}** and {partner.name} challenge {opponents[0].name} and "
+        challenge = await self._create_challenge(request, invitees, 4, options)
+        text = (f"**{request.user.name}** and {partner.name} challenge {opponents[0].name} and "
                 f"{opponents[1].name} to Double TwixT ({options.describe()}), "
                 f"{_first_words(options.first, 4)}. All three, accept or decline.")
         return Reply(text, mentions=tuple(u.id for u in invitees),
                      buttons=_challenge_buttons(challenge))
 
-    async def accept(self, ctx: Context, challenge_id: int | None = None) -> Reply:
+    async def accept(self, request: Request, challenge_id: int | None = None) -> Reply:
         """Accept a challenge (the newest one open to you here when no id is given)."""
-        challenge = await self._find_challenge(ctx, challenge_id)
-        await self._remember(ctx.user)
-        async with self._locks(challenge.channel_id):
+        challenge = await self._find_challenge(request, challenge_id)
+        await self._core.remember(request.user)
+        async with self._core.lock(challenge.channel_id):
             try:
-                challenge = await self.storage.answer_challenge(challenge.id, ctx.user.id, True,
-                                                                now=self._clock())
+                challenge = await self._core.storage.answer_challenge(
+                    challenge.id, request.user.id, True, now=self._core.clock())
             except (NotInvitedError, ChallengeClosedError) as error:
                 raise ServiceError(str(error)) from None
             if not challenge.ready:
                 waiting = [i.user_id for i in challenge.invitees
                            if i.answer is Answer.PENDING and i.user_id is not None]
-                names = await self._names(waiting)
+                names = await self._core.names(waiting)
                 rest = ", ".join(names[w] for w in waiting) or "more players"
-                return Reply(f"{ctx.user.name} accepts. Waiting for {rest}.")
+                return Reply(f"{request.user.name} accepts. Waiting for {rest}.")
             return await self._start_game(challenge)
 
-    async def decline(self, ctx: Context, challenge_id: int | None = None) -> Reply:
+    async def decline(self, request: Request, challenge_id: int | None = None) -> Reply:
         """Decline a challenge made to you, or withdraw your own."""
-        challenge = await self._find_challenge(ctx, challenge_id)
-        if challenge.challenger_id == ctx.user.id:
-            await self.storage.cancel_challenge(challenge.id)
-            return Reply(f"{ctx.user.name} withdraws the challenge.")
+        challenge = await self._find_challenge(request, challenge_id)
+        if challenge.challenger_id == request.user.id:
+            await self._core.storage.cancel_challenge(challenge.id)
+            return Reply(f"{request.user.name} withdraws the challenge.")
         try:
-            await self.storage.answer_challenge(challenge.id, ctx.user.id, False,
-                                                now=self._clock())
+            await self._core.storage.answer_challenge(challenge.id, request.user.id, False,
+                                                      now=self._core.clock())
         except (NotInvitedError, ChallengeClosedError) as error:
             raise ServiceError(str(error)) from None
-        return Reply(f"{ctx.user.name} declines the challenge.")
+        return Reply(f"{request.user.name} declines the challenge.")
 
-    async def rematch(self, ctx: Context, game_id: int) -> Reply:
-        """Challenge the same players to the same game again, with the colours exchanged."""
-        try:
-            old = await self.storage.get_game(game_id)
-        except NotFoundError:
-            raise ServiceError("there is no such game") from None
-        seat = old.seat_of(ctx.user.id)
+    async def rematch(self, request: Request, game_id: int | None = None) -> Reply:
+        """Challenge the same players to the same game again, with the colours exchanged
+        (the channel's last game when no id is given)."""
+        if game_id is None:
+            old = await self._core.channel_stored(request.channel_id)
+        else:
+            try:
+                old = await self._core.storage.get_game(game_id)
+            except NotFoundError:
+                raise ServiceError("there is no such game") from None
+        seat = old.seat_of(request.user.id)
         if seat is None:
             raise ServiceError("only the players of that game can ask for a rematch")
         if old.is_active:
             raise ServiceError("that game is still going on")
-        names = await self._names([s.user_id for s in old.seats])
+        names = await self._core.names([s.user_id for s in old.seats])
         others = {s.number: User(s.user_id, names[s.user_id]) for s in old.seats}
         options = ChallengeOptions(
             setup=replace(old.setup, opening=None),
             first=FirstMove.THEM if seat.number % 2 == 0 else FirstMove.ME, thread=False)
         if len(old.seats) == 2:
-            return await self.challenge(ctx, others[1 - seat.number], options)
+            return await self.challenge(request, others[1 - seat.number], options)
         partner = others[(seat.number + 2) % 4]
         opponents = (others[(seat.number + 1) % 4], others[(seat.number + 3) % 4])
-        return await self.team(ctx, partner, opponents, options)
+        return await self.team(request, partner, opponents, options)
 
     # --- internals ---------------------------------------------------------------------
 
-    async def _create_challenge(self, ctx: Context, invitees: Sequence[User], players: int,
+    async def _create_challenge(self, request: Request, invitees: Sequence[User], players: int,
                                 options: ChallengeOptions) -> Challenge:
-        settings = await self.storage.guild_settings(ctx.guild_id)
+        settings = await self._core.storage.guild_settings(request.guild_id)
         thread = settings.thread_default if options.thread is None else options.thread
-        if not thread and await self.storage.active_game(ctx.channel_id):
+        if not thread and await self._core.storage.active_game(request.channel_id):
             raise ServiceError("this channel already has a game: finish it first, or "
                                "challenge with thread yes")
-        if thread and self._threads is None:
+        if thread and self._core.threads is None:
             raise ServiceError("threads are not available here")
-        await self._remember(ctx.user, *invitees)
-        now = self._clock()
-        return await self.storage.create_challenge(
-            guild_id=ctx.guild_id, channel_id=ctx.channel_id, challenger_id=ctx.user.id,
+        await self._core.remember(request.user, *invitees)
+        now = self._core.clock()
+        return await self._core.storage.create_challenge(
+            guild_id=request.guild_id, channel_id=request.channel_id, challenger_id=request.user.id,
             invitees=[u.id for u in invitees], players=players, setup=options.setup,
             first=options.first, thread=thread,
             expires_at=now + timedelta(hours=settings.challenge_expiry_hours), now=now)
 
-    async def _find_challenge(self, ctx: Context, challenge_id: int | None) -> Challenge:
+    async def _find_challenge(self, request: Request, challenge_id: int | None) -> Challenge:
         if challenge_id is not None:
             try:
-                return await self.storage.get_challenge(challenge_id)
+                return await self._core.storage.get_challenge(challenge_id)
             except NotFoundError:
                 raise ServiceError("there is no such challenge") from None
-        pending = await self.storage.pending_challenges(channel_id=ctx.channel_id)
-        mine = [c for c in pending if ctx.user.id in {i.user_id for i in c.invitees}
-                or c.challenger_id == ctx.user.id]
+        pending = await self._core.storage.pending_challenges(channel_id=request.channel_id)
+        mine = [c for c in pending if request.user.id in {i.user_id for i in c.invitees}
+                or c.challenger_id == request.user.id]
         open_ones = [c for c in pending if any(i.user_id is None for i in c.invitees)
-                     and c.challenger_id != ctx.user.id]
+                     and c.challenger_id != request.user.id]
         found = mine or open_ones
         if not found:
             raise ServiceError("there is no challenge for you in this channel")
@@ -143,41 +150,43 @@ class ChallengeCommands(ServiceCore):
 
     async def _start_game(self, challenge: Challenge) -> Reply:
         order = self._seat_order(challenge)
-        names = await self._names(order)
+        names = await self._core.names(order)
         players = [Player(uid, name) for uid, name in
                    zip(order, seat_names([names[uid] for uid in order]), strict=True)]
         channel_id = challenge.channel_id
         if challenge.thread:
-            channel_id = await self._threads.open_thread(challenge.channel_id,
-                                                         f"TwixT: {_lineup_title(players)}")
+            if self._core.threads is None:
+                raise ServiceError("threads are not available here")
+            channel_id = await self._core.threads.open_thread(
+                challenge.channel_id, f"TwixT: {_lineup_title(players)}")
         try:
-            record = await self.storage.create_game(
+            await self._core.storage.create_game(
                 guild_id=challenge.guild_id, channel_id=channel_id, players=players,
-                setup=challenge.setup, challenge_id=challenge.id, now=self._clock())
+                setup=challenge.setup, challenge_id=challenge.id, now=self._core.clock())
         except ChannelBusyError:
             raise ServiceError("this channel already has a game: finish it first, or "
                                "challenge with thread yes") from None
-        record, game = await self._active(channel_id)
-        to_move = record.seats[game.seat_to_move]  # type: ignore[index]
-        image = await self._render(game, to_move.user_id)
+        stored, game = await self._core.active(channel_id)
+        to_move = seat_to_move(stored, game)
+        image = await self._core.render(game, to_move.user_id)
         lineup = " vs ".join(
-            " & ".join(f"**{s.name}**" for s in record.seats if s.team == team)
+            " & ".join(f"**{s.name}**" for s in stored.seats if s.team == team)
             + f" ({game.colour_of_seat(team).title})" for team in (0, 1))
         example = Hole(game.options.cols // 2, game.options.rows // 2)
         opening = f" from an imported position ({game.pegs_placed} pegs)" \
-            if record.setup.opening else ""
-        board = Reply(f"Game {record.id} on{opening}: {lineup} — "
-                      f"{describe_setup(record.setup)}.\n{to_move.name}, you move first "
+            if stored.setup.opening else ""
+        board = Reply(f"Game {stored.id} on{opening}: {lineup} — "
+                      f"{describe_setup(stored.setup)}.\n{to_move.name}, you move first "
                       f"({game.colour_to_move.title}): write your move, e.g. `{example}`.",
                       image=image, mentions=(to_move.user_id,), channel_id=channel_id)
         if channel_id == challenge.channel_id:
             return board
-        return Reply(f"Game {record.id} starts in its own thread.", followups=(board,))
+        return Reply(f"Game {stored.id} starts in its own thread.", followups=(board,))
 
     def _seat_order(self, challenge: Challenge) -> list[int]:
         invited = [i.user_id for i in sorted(challenge.invitees, key=lambda i: i.slot)]
         me_first = challenge.first is FirstMove.ME or (
-            challenge.first is FirstMove.RANDOM and self._rng.random() < 0.5)
+            challenge.first is FirstMove.RANDOM and self._core.rng.random() < 0.5)
         you = challenge.challenger_id
         if challenge.players == 2:
             order = [you, invited[0]] if me_first else [invited[0], you]

@@ -2,7 +2,9 @@
 of replayed games, drawing boards in a worker thread, and committing one command of a player.
 
 A stored game is the replay of its opening (the turns of an imported record, if any) and then
-its log; a `takeback` entry of the log takes back the turn before it.
+its log; a `takeback` entry of the log takes back the turn before it. The subject objects
+(challenges, play, clocks, records, stats, settings) each hold this core and nothing of each
+other, except where one subject's work ends in another's (an import ends in a challenge).
 """
 
 from __future__ import annotations
@@ -12,18 +14,20 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Protocol
+from typing import Any, Protocol
 
+import rules
 from bot.service import elo
-from bot.service.games import ChannelLocks, GameCache
-from bot.service.model import Button, ButtonKind, Context, ServiceError, User
+from bot.service.games import ChannelLocks, GameCache, LiveGame
+from bot.service.model import Button, ButtonKind, Request, ServiceError, User
 from bot.service.timecontrol import describe_span, due_at
 from rendering import PaletteName, RenderOptions, ThemeName, render_png, view_of
-from rules import Action, Colour, Game, IllegalMoveError, InvalidMoveError, Turn, parse_command
+from rules import Action, Colour, Game, IllegalMoveError, Turn, parse_command
 from storage import (
     TAKEBACK,
     GameFinishedError,
     GameResult,
+    LoadedGame,
     Result,
     Seat,
     StaleVersionError,
@@ -47,98 +51,122 @@ class ThreadOpener(Protocol):
 
 
 class ServiceCore:
-    """The shared machinery; the command classes build on it."""
+    """The shared machinery of the service's subjects."""
 
     def __init__(self, storage: Storage, *, threads: ThreadOpener | None = None,
                  clock: Callable[[], datetime] = utc_now,
                  render_options: RenderOptions | None = None,
                  rng: random.Random | None = None) -> None:
         self.storage = storage
-        self._threads = threads
-        self._clock = clock
+        self.threads = threads
+        self.clock = clock
+        self.rng = rng or random.Random()
+        self.lock = ChannelLocks()
         self._render_options = render_options or RenderOptions()
-        self._rng = rng or random.Random()
-        self._locks = ChannelLocks()
         self._games = GameCache()
 
     # --- games -------------------------------------------------------------------------
 
-    async def _active_record(self, channel_id: int) -> StoredGame:
-        record = await self.storage.active_game(channel_id)
-        if record is None:
+    async def active_stored(self, channel_id: int) -> StoredGame:
+        """The channel's game in progress; ServiceError when there is none."""
+        stored = await self.storage.active_game(channel_id)
+        if stored is None:
             raise ServiceError("there is no game in this channel: start one with challenge")
-        return record
+        return stored
 
-    async def _active(self, channel_id: int) -> tuple[StoredGame, Game]:
+    async def active(self, channel_id: int) -> tuple[StoredGame, Game]:
         """The channel's game and its position (from the cache when it is up to date)."""
-        record = await self._active_record(channel_id)
-        return record, await self._position(record)
+        stored = await self.active_stored(channel_id)
+        return stored, await self.position(stored)
 
-    async def _position(self, record: StoredGame) -> Game:
+    async def position(self, stored: StoredGame) -> Game:
         """A game at its stored version: from the cache, or replayed (and then cached)."""
-        game = self._games.get(record.id, record.version)
-        if game is None:
-            game = replay(await self.storage.load_game(record.id), seat_name)
-            self._games.put(record.id, record.version, game)
-        return game
+        return (await self.live(stored)).game
 
-    async def _channel_record(self, channel_id: int) -> StoredGame:
+    async def live(self, stored: StoredGame) -> LiveGame:
+        live = self._games.get(stored.id, stored.version)
+        if live is None:
+            loaded = await self.storage.load_game(stored.id)
+            live = LiveGame(stored.version, replay(loaded, seat_name), turn_start(loaded))
+            self._games.put(stored.id, live)
+        return live
+
+    async def channel_stored(self, channel_id: int) -> StoredGame:
         """The channel's current game, or its last finished one."""
-        record = await self.storage.active_game(channel_id)
-        if record is None:
+        stored = await self.storage.active_game(channel_id)
+        if stored is None:
             games = await self.storage.list_games(channel_id=channel_id, limit=1)
             if not games:
                 raise ServiceError("this channel has no games")
-            record = games[0]
-        return record
+            stored = games[0]
+        return stored
 
-    async def _commit(self, ctx: Context, text: str,
-                      actor: Seat | None = None) -> tuple[StoredGame, Game, Turn]:
+    async def commit(self, request: Request, command: rules.Command,
+                     actor: Seat | None = None) -> tuple[StoredGame, Game, Turn]:
         """Check a command with the rules and store it; the caller holds the channel's lock.
 
         The command is the asking player's, or `actor`'s (a `timeout` is recorded for the
         player who ran out of time, whoever claims it).
         """
-        record, game = await self._active(ctx.channel_id)
-        seat = actor or record.seat_of(ctx.user.id)
-        if seat is None:
-            raise ServiceError("you are not playing in this game")
+        stored, game = await self.active(request.channel_id)
+        seat = actor or player_seat(stored, request)
         try:
-            turn = game.play(text, by=game.players[seat.number])
-        except (InvalidMoveError, IllegalMoveError) as error:
+            turn = game.push(command, by=game.players[seat.number])
+        except IllegalMoveError as error:
             raise ServiceError(str(error)) from None
         try:
-            finish = await self._finish_result(record, game)
-            version = await self.storage.append_turn(record.id, record.version, seat.user_id,
-                                                     turn.text, finish=finish, now=self._clock())
-        except (StaleVersionError, GameFinishedError) as error:
-            self._games.drop(record.id)
-            raise ServiceError(str(error)) from None
+            finish = await self._finish_result(stored, game)
+            stored = await self.append(stored, seat.user_id, turn.text, finish=finish,
+                                       passes_turn=passes_the_turn(command), game=game)
         except BaseException:
             game.undo()
             raise
-        self._games.put(record.id, version, game)
-        return replace(record, version=version), game, turn
+        return stored, game, turn
 
-    async def _finish_result(self, record: StoredGame, game: Game) -> GameResult | None:
+    async def append(self, stored: StoredGame, user_id: int, text: str, *, game: Game,
+                     passes_turn: bool, finish: GameResult | None = None) -> StoredGame:
+        """Store one log entry under the version check and cache `game` as it now stands;
+        a turn that lost a race (or came after the end) is refused in one line."""
+        now = self.clock()
+        try:
+            version = await self.storage.append_turn(stored.id, stored.version, user_id, text,
+                                                     finish=finish, now=now)
+        except (StaleVersionError, GameFinishedError) as error:
+            self._games.drop(stored.id)
+            raise ServiceError(str(error)) from None
+        started = now if passes_turn else (await self.live(stored)).turn_started
+        self._games.put(stored.id, LiveGame(version, game, started))
+        return replace(stored, version=version)
+
+    async def finish(self, stored: StoredGame, result: GameResult) -> None:
+        """End a game without a turn (an abort), under the same version check."""
+        try:
+            await self.storage.finish_game(stored.id, stored.version, result, now=self.clock())
+        except (StaleVersionError, GameFinishedError) as error:
+            raise ServiceError(str(error)) from None
+        finally:
+            self._games.drop(stored.id)
+
+    async def _finish_result(self, stored: StoredGame, game: Game) -> GameResult | None:
         """The stored result of a game that has just ended, with the new ratings."""
         outcome = game.outcome
         if outcome is None:
             return None
-        winners = tuple(seat.user_id for seat in record.seats
+        winners = tuple(seat.user_id for seat in stored.seats
                         if outcome.winner is not None
                         and game.colour_of_seat(seat.number) is outcome.winner)
-        ratings = () if record.setup.opening else await self._new_ratings(record, game)
+        ratings = () if stored.setup.opening else await self._new_ratings(stored, game)
         return GameResult(Result(outcome.result), outcome.reason.value, winners, ratings)
 
-    async def _new_ratings(self, record: StoredGame, game: Game) -> tuple[tuple[int, float], ...]:
+    async def _new_ratings(self, stored: StoredGame,
+                           game: Game) -> tuple[tuple[int, float], ...]:
         outcome = game.outcome
         assert outcome is not None
-        sides = {colour: [s.user_id for s in record.seats
+        sides = {colour: [s.user_id for s in stored.seats
                           if game.colour_of_seat(s.number) is colour] for colour in Colour}
         current = {}
         for user_id in sides[Colour.RED] + sides[Colour.BLACK]:
-            stats = await self.storage.player_stats(record.guild_id, user_id)
+            stats = await self.storage.player_stats(stored.guild_id, user_id)
             current[user_id] = stats.rating if stats.rating is not None else elo.START
         score = {Colour.RED: 1.0, Colour.BLACK: 0.0, None: 0.5}[outcome.winner]
         red, black = elo.new_ratings([current[u] for u in sides[Colour.RED]],
@@ -147,26 +175,23 @@ class ServiceCore:
 
     # --- clocks ------------------------------------------------------------------------
 
-    async def _due(self, record: StoredGame) -> datetime | None:
+    async def due(self, stored: StoredGame) -> datetime | None:
         """When the player to move must have moved, for a game with a time control."""
-        if not record.setup.time_control:
+        if not stored.setup.time_control:
             return None
-        loaded = await self.storage.load_game(record.id)
-        started = next((entry.played_at for entry in reversed(loaded.turns)
-                        if passes_the_turn(entry.command)), record.created_at)
-        return due_at(started, record.setup.time_control)
+        return due_at((await self.live(stored)).turn_started, stored.setup.time_control)
 
-    async def _clock_text(self, record: StoredGame, game: Game) -> str | None:
+    async def clock_text(self, stored: StoredGame, game: Game) -> str | None:
         """`2d 3h left` for the player to move in a clocked game in progress."""
-        due = await self._due(record)
+        due = await self.due(stored)
         if due is None or game.player_to_move is None:
             return None
-        return f"{describe_span(due - self._clock())} left"
+        return f"{describe_span(due - self.clock())} left"
 
     # --- pictures ----------------------------------------------------------------------
 
-    async def _render(self, game: Game, viewer: int | None = None,
-                      clock_text: str | None = None) -> bytes:
+    async def render(self, game: Game, viewer: int | None = None,
+                     clock_text: str | None = None) -> bytes:
         """The board as `viewer` likes to see it, drawn in a worker thread."""
         options = self._render_options
         if viewer is not None:
@@ -178,18 +203,34 @@ class ServiceCore:
 
     # --- people ------------------------------------------------------------------------
 
-    async def _remember(self, *users: User) -> None:
+    async def remember(self, *users: User) -> None:
         await self.storage.remember_users({u.id: u.name for u in users})
 
-    async def _names(self, user_ids: Sequence[int]) -> dict[int, str]:
+    async def names(self, user_ids: Sequence[int]) -> dict[int, str]:
         known = await self.storage.user_names(user_ids)
         return {uid: known.get(uid, f"player {uid}") for uid in user_ids}
 
 
-def rematch_button(record: StoredGame) -> Button:
+def player_seat(stored: StoredGame, request: Request) -> Seat:
+    """The asker's seat; ServiceError when they are not playing."""
+    seat = stored.seat_of(request.user.id)
+    if seat is None:
+        raise ServiceError("you are not playing in this game")
+    return seat
+
+
+def seat_to_move(stored: StoredGame, game: Game) -> Seat:
+    """The seat whose turn it is; ServiceError once the game is over."""
+    number = game.seat_to_move
+    if number is None:
+        raise ServiceError("the game is over")
+    return stored.seats[number]
+
+
+def rematch_button(stored: StoredGame) -> Button:
     """The button under a finished game's board: the same players again, colours exchanged."""
-    return Button(ButtonKind.REMATCH, record.id, "Rematch",
-                  tuple(seat.user_id for seat in record.seats))
+    return Button(ButtonKind.REMATCH, stored.id, "Rematch",
+                  tuple(seat.user_id for seat in stored.seats))
 
 
 def seat_name(seat: Seat) -> str:
@@ -197,17 +238,23 @@ def seat_name(seat: Seat) -> str:
     return seat.name
 
 
-def passes_the_turn(command: str) -> bool:
-    """Whether a log entry hands the move to someone else: a peg, swap, privilege, takeback."""
-    if command == TAKEBACK:
-        return True
-    parsed = parse_command(command)
-    return parsed.is_move or Action.PRIVILEGE in parsed.actions
+def passes_the_turn(command: rules.Command) -> bool:
+    """Whether a command hands the move to someone else: a peg, swap or privilege."""
+    return command.is_move or Action.PRIVILEGE in command.actions
+
+
+def turn_start(loaded: LoadedGame) -> datetime:
+    """When the player to move got the turn: the last log entry that passed it (a takeback
+    passes it too), or the game's start."""
+    for entry in reversed(loaded.turns):
+        if entry.command == TAKEBACK or passes_the_turn(parse_command(entry.command)):
+            return entry.played_at
+    return loaded.game.created_at
 
 
 def render_options_for(base: RenderOptions, prefs: UserPrefs) -> RenderOptions:
     """A user's theme, palette and side preferences over the defaults."""
-    changes: dict = {}
+    changes: dict[str, Any] = {}
     if prefs.theme in ("light", "dark"):
         changes["theme"] = ThemeName(prefs.theme)
     if prefs.palette in ("normal", "colour-blind"):

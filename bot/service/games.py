@@ -2,18 +2,30 @@
 replayed games keyed by id and version so a turn need not replay the whole log.
 
 The cache is only a shortcut: an entry is used only when its version equals the stored one,
-so the log stays the truth.
+so the log stays the truth. An entry also knows when the player to move got the turn, so
+clocks need not read the log again after every commit.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import datetime
 from weakref import WeakValueDictionary
 
 from rules import Game
 
 CACHE_SIZE = 2048
+
+
+@dataclass
+class LiveGame:
+    """A stored game replayed to `version`, and when its player to move got the turn."""
+
+    version: int
+    game: Game
+    turn_started: datetime
 
 
 class ChannelLocks:
@@ -35,17 +47,17 @@ class GameCache:
 
     def __init__(self, size: int = CACHE_SIZE) -> None:
         self._size = size
-        self._games: OrderedDict[int, tuple[int, Game]] = OrderedDict()
+        self._games: OrderedDict[int, LiveGame] = OrderedDict()
 
-    def get(self, game_id: int, version: int) -> Game | None:
+    def get(self, game_id: int, version: int) -> LiveGame | None:
         entry = self._games.get(game_id)
-        if entry is None or entry[0] != version:
+        if entry is None or entry.version != version:
             return None
         self._games.move_to_end(game_id)
-        return entry[1]
+        return entry
 
-    def put(self, game_id: int, version: int, game: Game) -> None:
-        self._games[game_id] = (version, game)
+    def put(self, game_id: int, live: LiveGame) -> None:
+        self._games[game_id] = live
         self._games.move_to_end(game_id)
         while len(self._games) > self._size:
             self._games.popitem(last=False)

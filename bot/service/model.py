@@ -10,6 +10,9 @@ from dataclasses import dataclass, field
 
 from bot.service.names import clean_name
 
+#: one page of a listing (history, leaderboard)
+PAGE_SIZE = 10
+
 
 class ServiceError(Exception):
     """A request the service refuses; the message is one line for the user, nothing changed."""
@@ -28,7 +31,7 @@ class User:
 
 
 @dataclass(frozen=True)
-class Context:
+class Request:
     """Who asks, and where. `can_manage` is true for a channel manager (may abort any game)."""
 
     guild_id: int
@@ -55,7 +58,7 @@ class ButtonKind(enum.Enum):
 
 @dataclass(frozen=True)
 class Button:
-    """A button under a reply. `only_user` restricts who may press it (None: anyone allowed)."""
+    """A button under a reply. `only_users` may press it (empty: anyone may)."""
 
     kind: ButtonKind
     target: int
@@ -87,6 +90,8 @@ class Reply:
     dm_user_id: int | None = None
     attachments: tuple[Attachment, ...] = ()
     followups: tuple[Reply, ...] = field(default=())
+    #: the service said no (the text says why); nothing was changed
+    refused: bool = False
 
     def all_messages(self) -> tuple[Reply, ...]:
         return (self, *self.followups)

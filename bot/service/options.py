@@ -14,8 +14,9 @@ from rules import TwixtError, parse_size
 from storage import FirstMove, GameSetup
 
 OPTION_NAMES = ("size", "rules", "swap", "handicap", "time", "first", "thread")
-_YES = {"yes": True, "y": True, "on": True, "true": True,
-        "no": False, "n": False, "off": False, "false": False}
+#: every way of saying yes or no, in options and settings alike
+YES_NO = {"yes": True, "y": True, "on": True, "true": True,
+          "no": False, "n": False, "off": False, "false": False}
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ def build_options(size: str | None = None, rules: str | None = None,
             raise ServiceError(f"handicap is a number of rows, not “{handicap}”")
         setup = replace(setup, handicap=int(handicap))
     if swap is not None:
-        setup = replace(setup, swap=_yes_no("swap", swap))
+        setup = replace(setup, swap=yes_no("swap", swap))
     if time is not None and time.lower() not in ("none", "no", "off"):
         setup = replace(setup, time_control=parse_time_control(time))
     options = ChallengeOptions(setup=setup)
@@ -74,7 +75,7 @@ def build_options(size: str | None = None, rules: str | None = None,
         except ValueError:
             raise ServiceError(f"first is me, them or random, not “{first}”") from None
     if thread is not None:
-        options = replace(options, thread=_yes_no("thread", thread))
+        options = replace(options, thread=yes_no("thread", thread))
     _check_setup(options.setup)
     return options
 
@@ -93,12 +94,13 @@ def parse_option_words(words: list[str]) -> ChallengeOptions:
     return build_options(**pairs)
 
 
-def _yes_no(name: str, value: str | bool) -> bool:
+def yes_no(name: str, value: str | bool, words: str = "yes or no") -> bool:
+    """A yes/no option or setting; ServiceError names it (`swap is yes or no, not “x”`)."""
     if isinstance(value, bool):
         return value
-    if value.lower() not in _YES:
-        raise ServiceError(f"{name} is yes or no, not “{value}”")
-    return _YES[value.lower()]
+    if value.lower() not in YES_NO:
+        raise ServiceError(f"{name} is {words}, not “{value}”")
+    return YES_NO[value.lower()]
 
 
 def _check_setup(setup: GameSetup) -> None:

@@ -6,28 +6,32 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
-from bot.service.challenges import ChallengeCommands
-from bot.service.model import Attachment, Context, Reply, ServiceError, User
+from bot.service.challenges import Challenges
+from bot.service.core import ServiceCore
+from bot.service.model import PAGE_SIZE, Attachment, Reply, Request, ServiceError, User
 from bot.service.options import ChallengeOptions, describe_setup
 from bot.service.texts import result_sentence, to_move_sentence
 from rendering import RenderOptions, render_replay
 from rules import RecordError, records
 from storage import GameSetup, NotFoundError, Result, StoredGame
 
-PAGE = 10
 MAX_IMPORT_BYTES = 256 * 1024
 #: Discord's upload limit for most servers, and the width that keeps long replays under it
 MAX_UPLOAD = 8 * 1024 * 1024
 SMALL_REPLAY = 400
 
 
-class RecordCommands(ChallengeCommands):
+class Records:
     """Games as files and as lists."""
 
-    async def export(self, ctx: Context, fmt: str | None = None) -> Reply:
+    def __init__(self, core: ServiceCore, challenges: Challenges) -> None:
+        self._core = core
+        self._challenges = challenges
+
+    async def export(self, request: Request, fmt: str | None = None) -> Reply:
         """The channel's current or last game as record files (all three formats by default)."""
-        record = await self._channel_record(ctx.channel_id)
-        game = await self._position(record)
+        stored = await self._core.channel_stored(request.channel_id)
+        game = await self._core.position(stored)
         formats = [fmt] if fmt else list(records.FORMATS)
         files, refused = [], []
         for name in formats:
@@ -38,47 +42,47 @@ class RecordCommands(ChallengeCommands):
             except RecordError as error:
                 refused.append(f"{name}: {error}")
                 continue
-            files.append(Attachment(f"twixt-{record.id}{records.FILE_ENDINGS[name]}",
+            files.append(Attachment(f"twixt-{stored.id}{records.FILE_ENDINGS[name]}",
                                     text.encode()))
         if not files:
             raise ServiceError("; ".join(refused))
         note = "".join(f"\n(no {line})" for line in refused)
-        return Reply(f"Game {record.id}, {game.pegs_placed} pegs.{note}", attachments=tuple(files))
+        return Reply(f"Game {stored.id}, {game.pegs_placed} pegs.{note}", attachments=tuple(files))
 
-    async def history(self, ctx: Context, user: User | None = None, page: int = 1) -> Reply:
+    async def history(self, request: Request, user: User | None = None, page: int = 1) -> Reply:
         """A user's games in this server, or this channel's games, newest first, a page."""
         if page < 1:
             raise ServiceError("pages start at 1")
         if user is not None:
-            games = await self.storage.list_games(user_id=user.id, guild_id=ctx.guild_id,
-                                                  limit=page * PAGE + 1)
+            games = await self._core.storage.list_games(user_id=user.id, guild_id=request.guild_id,
+                                                  limit=page * PAGE_SIZE + 1)
             title = f"Games of {user.name}"
         else:
-            games = await self.storage.list_games(channel_id=ctx.channel_id,
-                                                  limit=page * PAGE + 1)
+            games = await self._core.storage.list_games(channel_id=request.channel_id,
+                                                  limit=page * PAGE_SIZE + 1)
             title = "Games in this channel"
-        shown = games[(page - 1) * PAGE: page * PAGE]
+        shown = games[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]
         if not shown:
             return Reply(f"{title}: none" + (" on this page." if page > 1 else "."),
                          ephemeral=True)
         lines = [f"**{title}** (page {page})"]
         lines += [_game_line(game) for game in shown]
-        if len(games) > page * PAGE:
+        if len(games) > page * PAGE_SIZE:
             lines.append(f"More: history page {page + 1}")
         return Reply("\n".join(lines), ephemeral=True)
 
-    async def replay(self, ctx: Context, game_id: int | None = None) -> Reply:
+    async def replay(self, request: Request, game_id: int | None = None) -> Reply:
         """An animated picture of a game, one frame per turn (the channel's last by default)."""
         if game_id is None:
-            record = await self._channel_record(ctx.channel_id)
+            stored = await self._core.channel_stored(request.channel_id)
         else:
             try:
-                record = await self.storage.get_game(game_id)
+                stored = await self._core.storage.get_game(game_id)
             except NotFoundError:
                 raise ServiceError("there is no such game") from None
-            if record.guild_id != ctx.guild_id:
+            if stored.guild_id != request.guild_id:
                 raise ServiceError("there is no such game")
-        game = await self._position(record)
+        game = await self._core.position(stored)
         if not game.history:
             raise ServiceError("that game has no turns to replay yet")
         data = await asyncio.to_thread(render_replay, game)
@@ -86,10 +90,10 @@ class RecordCommands(ChallengeCommands):
             data = await asyncio.to_thread(render_replay, game, RenderOptions(width=SMALL_REPLAY))
         if len(data) > MAX_UPLOAD:
             raise ServiceError("this game is too long for an animated replay; export it instead")
-        return Reply(f"Replay of game {record.id}: {len(game.history)} turns.",
-                     attachments=(Attachment(f"twixt-{record.id}.gif", data),))
+        return Reply(f"Replay of game {stored.id}: {len(game.history)} turns.",
+                     attachments=(Attachment(f"twixt-{stored.id}.gif", data),))
 
-    async def import_record(self, ctx: Context, filename: str, data: bytes,
+    async def import_record(self, request: Request, filename: str, data: bytes | None,
                             opponent: User | None = None,
                             options: ChallengeOptions | None = None) -> Reply:
         """Show an attached record; if it is not over, challenge to continue it as a new game.
@@ -98,6 +102,8 @@ class RecordCommands(ChallengeCommands):
         with `first them`. The opening is kept with the game, so its replay and records show
         the whole game; a continued game is not rated.
         """
+        if data is None:
+            raise ServiceError("attach the record: /twixt import with a file")
         if len(data) > MAX_IMPORT_BYTES:
             raise ServiceError("that file is too big for a game record")
         try:
@@ -108,7 +114,7 @@ class RecordCommands(ChallengeCommands):
         summary = (f"{filename}: {game.options.size_text}, {game.rules.value}, "
                    f"{game.pegs_placed} pegs — " + (result_sentence(game.outcome, game)
                                                    if game.outcome else to_move_sentence(game)))
-        image = await self._render(game, ctx.user.id)
+        image = await self._core.render(game, request.user.id)
         if game.is_over or game.is_double:
             why = "it is over" if game.is_over else "continuing Double TwixT records is not " \
                                                     "supported"
@@ -118,7 +124,7 @@ class RecordCommands(ChallengeCommands):
         setup = GameSetup(f"{opts.cols}x{opts.rows + opts.handicap}", opts.rules.value,
                           opts.swap, opts.handicap, game.tags.get("TimeControl"), opening)
         options = replace(options or ChallengeOptions(), setup=setup)
-        challenge = await self.challenge(ctx, opponent, options)
+        challenge = await self._challenges.challenge(request, opponent, options)
         return Reply(f"{summary}\n{challenge.text}", image=image, mentions=challenge.mentions,
                      buttons=challenge.buttons)
 

@@ -3,29 +3,170 @@
 Both front ends call this and only this: who asks, in which channel, is it their turn; check it
 with the rules, commit it to storage, draw the board, say what happened and whom to ping.
 Data flows one way: command in → rules check → storage commit → picture → reply out.
-The commands live in modules by subject; this class puts them together.
+
+`TwixtService` composes one object per subject over a shared `ServiceCore`; `execute` is
+the one dispatch from a `ServiceCommand` to the subject that does it, and `read` (the
+router) is the one place where text becomes a command.
 """
 
 from __future__ import annotations
 
-from bot.service.core import ThreadOpener
-from bot.service.model import ButtonKind, Context, Reply
-from bot.service.play import PlayCommands
-from bot.service.records import RecordCommands
-from bot.service.stats import StatsCommands
+import logging
+import random
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from datetime import datetime
 
-__all__ = ["ThreadOpener", "TwixtService"]
+from bot.service import commands as cmd
+from bot.service import router
+from bot.service.challenges import Challenges
+from bot.service.clocks import Clocks
+from bot.service.core import ServiceCore, ThreadOpener, utc_now
+from bot.service.model import ButtonKind, Reply, Request, ServiceError
+from bot.service.play import Play
+from bot.service.preferences import Preferences
+from bot.service.records import Records
+from bot.service.stats import Stats
+from rendering import RenderOptions
+from rules import Action, Command, Game
+from storage import Storage
+
+__all__ = ["APOLOGY", "ThreadOpener", "TwixtService", "answer_safely"]
+
+log = logging.getLogger(__name__)
+
+APOLOGY = "Sorry, something went wrong on my side; nothing was changed. Please try again."
+
+#: the buttons under a game's messages, as the commands they stand for
+_GAME_BUTTONS: dict[ButtonKind, cmd.ServiceCommand] = {
+    ButtonKind.SWAP: cmd.Move(Command(actions=(Action.SWAP,))),
+    ButtonKind.PRIVILEGE: cmd.Move(Command(actions=(Action.PRIVILEGE,))),
+    ButtonKind.CONFIRM_RESIGN: cmd.Resign(confirmed=True),
+    ButtonKind.ACCEPT_DRAW: cmd.Move(Command(actions=(Action.ACCEPT_DRAW,))),
+    ButtonKind.DECLINE_DRAW: cmd.Move(Command(actions=(Action.DECLINE_DRAW,))),
+    ButtonKind.CLAIM: cmd.Claim(),
+    ButtonKind.ACCEPT_TAKEBACK: cmd.Takeback("accept"),
+    ButtonKind.DECLINE_TAKEBACK: cmd.Takeback("decline"),
+}
 
 
-class TwixtService(PlayCommands, RecordCommands, StatsCommands):
-    """Challenges, turns, clocks, records and ratings, over one `Storage`."""
+class TwixtService:
+    """Challenges, turns, clocks, records, ratings and settings, over one `Storage`."""
 
-    async def press(self, ctx: Context, kind: ButtonKind, target: int) -> Reply:
+    def __init__(self, storage: Storage, *, threads: ThreadOpener | None = None,
+                 clock: Callable[[], datetime] = utc_now,
+                 render_options: RenderOptions | None = None,
+                 rng: random.Random | None = None) -> None:
+        self.core = ServiceCore(storage, threads=threads, clock=clock,
+                                render_options=render_options, rng=rng)
+        self.challenges = Challenges(self.core)
+        self.play = Play(self.core)
+        self.clocks = Clocks(self.core)
+        self.records = Records(self.core, self.challenges)
+        self.stats = Stats(self.core)
+        self.preferences = Preferences(self.core)
+
+    async def execute(self, request: Request, command: cmd.ServiceCommand) -> Reply:
+        """Do what `command` asks for `request`'s user; ServiceError says why not."""
+        match command:
+            case cmd.Challenge(opponent, options):
+                return await self.challenges.challenge(request, opponent, options)
+            case cmd.Team(partner, opponents, options):
+                return await self.challenges.team(request, partner, opponents, options)
+            case cmd.AnswerChallenge("accept", challenge_id):
+                return await self.challenges.accept(request, challenge_id)
+            case cmd.AnswerChallenge(_, challenge_id):
+                return await self.challenges.decline(request, challenge_id)
+            case cmd.Rematch(game_id):
+                return await self.challenges.rematch(request, game_id)
+            case cmd.Move(move):
+                return await self.play.move(request, move)
+            case cmd.Resign(confirmed):
+                return await self.play.resign(request, confirmed)
+            case cmd.Takeback(action):
+                return await self.play.takeback(request, action)
+            case cmd.ShowBoard():
+                return await self.play.board(request)
+            case cmd.Status():
+                return await self.play.status(request)
+            case cmd.Help():
+                return await self.play.help()
+            case cmd.Abort():
+                return await self.play.abort(request)
+            case cmd.Claim():
+                return await self.clocks.claim(request)
+            case cmd.Export(fmt):
+                return await self.records.export(request, fmt)
+            case cmd.History(user, page):
+                return await self.records.history(request, user, page)
+            case cmd.Replay(game_id):
+                return await self.records.replay(request, game_id)
+            case cmd.ImportRecord(filename, data, opponent, options):
+                return await self.records.import_record(request, filename, data, opponent,
+                                                        options)
+            case cmd.Stats(user):
+                return await self.stats.stats(request, user)
+            case cmd.Leaderboard(page):
+                return await self.stats.leaderboard(request, page)
+            case cmd.UserSettings(changes):
+                return await self.preferences.user_settings(request, changes)
+            case cmd.ServerSettings(changes):
+                return await self.preferences.server_settings(request, changes)
+        raise AssertionError(f"unhandled command {command!r}")  # pragma: no cover
+
+    async def run(self, request: Request, text: str, people: router.People = router.nobody,
+                  *, confirm_resign: bool = True) -> Reply:
+        """Read a typed line with the router, then execute it."""
+        return await self.execute(request, router.read(text, people,
+                                                       confirm_resign=confirm_resign))
+
+    async def press(self, request: Request, kind: ButtonKind, target: int) -> Reply:
         """A button was pressed; `target` is the challenge or game it belongs to."""
         if kind is ButtonKind.ACCEPT_CHALLENGE:
-            return await self.accept(ctx, target)
+            return await self.challenges.accept(request, target)
         if kind is ButtonKind.DECLINE_CHALLENGE:
-            return await self.decline(ctx, target)
+            return await self.challenges.decline(request, target)
         if kind is ButtonKind.REMATCH:
-            return await self.rematch(ctx, target)
-        return await self.game_button(ctx, kind, target)
+            return await self.challenges.rematch(request, target)
+        stored = await self.core.storage.active_game(request.channel_id)
+        if stored is None or stored.id != target:
+            raise ServiceError("this button belongs to a game that is over")
+        return await self.execute(request, _GAME_BUTTONS[kind])
+
+    async def is_chat_move(self, request: Request, text: str) -> bool:
+        """Whether chat text is a command of the move language from a player seated in the
+        channel's game: a front end that reads every message answers only those."""
+        try:
+            command = router.read(text)
+        except ServiceError:
+            return False
+        if not router.is_move_language(command):
+            return False
+        stored = await self.core.storage.active_game(request.channel_id)
+        return stored is not None and stored.seat_of(request.user.id) is not None
+
+    async def tick(self, now: datetime | None = None) -> list[Reply]:
+        """Let the clocks act: reminders, time-up notices, forfeits (see `Clocks.tick`)."""
+        return await self.clocks.tick(now)
+
+    async def channel_game(self, channel_id: int) -> Game:
+        """The channel's current game, or its last finished one, as the rules see it."""
+        stored = await self.core.channel_stored(channel_id)
+        # a copy: the cached game must change only through the service
+        return (await self.core.position(stored)).copy()
+
+    async def user_names(self, user_ids: Sequence[int]) -> dict[int, str]:
+        """The names the service knows for some users (unknown ones left out)."""
+        return await self.core.storage.user_names(user_ids)
+
+
+async def answer_safely(call: Awaitable[Reply], context: Mapping[str, object]) -> Reply:
+    """The one funnel every front end sends its work through: a `ServiceError` becomes a
+    refused one-line reply, anything else is logged with `context` and answered with an
+    apology — never a traceback."""
+    try:
+        return await call
+    except ServiceError as error:
+        return Reply(str(error), ephemeral=True, refused=True)
+    except Exception:
+        log.exception("command failed", extra=dict(context))
+        return Reply(APOLOGY, ephemeral=True, refused=True)

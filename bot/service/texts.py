@@ -49,10 +49,10 @@ def to_move_sentence(game: Game, clock: str | None = None) -> str:
     return f"{name} ({game.colour_to_move.title}{where}) to move.{time_left}"
 
 
-def status_text(record: StoredGame, game: Game, setup_words: str,
+def status_text(stored: StoredGame, game: Game, setup_words: str,
                 clock: str | None = None) -> str:
     """The facts of a game in a few lines, for `status`."""
-    lines = [f"**Game {record.id}** — {setup_words}"]
+    lines = [f"**Game {stored.id}** — {setup_words}"]
     for colour in Colour:
         names = " & ".join(game.players_of(colour))
         extra = ""

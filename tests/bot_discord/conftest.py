@@ -8,7 +8,7 @@ from bot.discord.app import TwixtBot
 from bot.discord.cog import TwixtCog
 from bot.discord.messages import ChatMoves
 from storage import SqliteStorage
-from tests.bot_service.conftest import Clock
+from tests.fakes import Clock
 
 
 @pytest.fixture

@@ -50,7 +50,7 @@ async def test_resign_in_chat_asks_for_confirmation(client, cog, channel):
     await ChatMoves(client.service, read_all=True).handle(message(ALICE, "resign", channel))
     [reply] = posted(channel)
     assert set(custom_ids(reply)) == {"Resign"}
-    assert await client.service.storage.active_game(700) is not None
+    assert await client.service.core.storage.active_game(700) is not None
 
 
 async def test_plain_moves_are_read_with_message_content_on(client, cog, channel):
@@ -63,7 +63,7 @@ async def test_plain_moves_are_ignored_with_message_content_off(client, cog, cha
     await start_game(client, cog)
     await ChatMoves(client.service, read_all=False).handle(message(ALICE, "K12", channel))
     channel.send.assert_not_awaited()
-    assert (await client.service.storage.active_game(700)).version == 0
+    assert (await client.service.core.storage.active_game(700)).version == 0
 
 
 @pytest.mark.parametrize("who, text", [

@@ -42,7 +42,7 @@ async def test_illegal_move_is_one_ephemeral_line_and_changes_nothing(client, co
     reply = only(await run(client, cog, "move", ALICE, command="A5"))
     assert reply["ephemeral"] is True and "\n" not in reply["content"]
     assert "border" in reply["content"]
-    record = await client.service.storage.active_game(700)
+    record = await client.service.core.storage.active_game(700)
     assert record.version == 0
 
 
@@ -62,7 +62,7 @@ async def test_an_unexpected_error_is_logged_with_context_and_apologised_for(
     async def broken(ctx, text):
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(client.service, "move", broken)
+    monkeypatch.setattr(client.service.play, "move", broken)
     reply = only(await run(client, cog, "move", ALICE, command="K12"))
     assert (reply["content"], reply["ephemeral"]) == (respond.APOLOGY, True)
     record = next(r for r in caplog.records if r.message == "command failed")
@@ -76,7 +76,7 @@ async def test_a_slow_call_is_deferred_then_answered_as_a_followup(client, monke
     monkeypatch.setattr(respond, "DEFER_AFTER_SECONDS", 0.01)
     mock = interaction(client, ALICE)
 
-    async def slow(ctx):
+    async def slow(request):
         await asyncio.sleep(0.05)
         return Reply("done")
 
@@ -91,7 +91,7 @@ async def test_a_slow_error_replaces_the_public_thinking_message(client, monkeyp
     monkeypatch.setattr(respond, "DEFER_AFTER_SECONDS", 0.01)
     mock = interaction(client, ALICE)
 
-    async def slow(ctx):
+    async def slow(request):
         await asyncio.sleep(0.05)
         return Reply("no", ephemeral=True)
 

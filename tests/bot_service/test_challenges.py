@@ -8,11 +8,12 @@ import pytest
 
 from bot.service import ButtonKind, ServiceError, build_options, parse_option_words
 from storage import ChallengeStatus
-from tests.bot_service.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE, ctx
+from tests.bot_service.helpers import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
 
 
 async def test_a_challenge_names_the_options_pings_the_opponent_and_offers_buttons(service):
-    reply = await service.challenge(ctx(ALICE), BOB, build_options(size="12", rules="pp"))
+    reply = await service.challenges.challenge(asking(ALICE), BOB,
+                                               build_options(size="12", rules="pp"))
     assert "alice** challenges bob to TwixT (12×12, pp, swap)" in reply.text
     assert reply.mentions == (BOB.id,)
     accept, decline = reply.buttons
@@ -22,65 +23,66 @@ async def test_a_challenge_names_the_options_pings_the_opponent_and_offers_butto
 
 
 async def test_accepting_starts_the_game_with_a_board_and_pings_the_first_mover(service):
-    await service.challenge(ctx(ALICE), BOB, build_options(first="them"))
-    reply = await service.accept(ctx(BOB))
+    await service.challenges.challenge(asking(ALICE), BOB, build_options(first="them"))
+    reply = await service.challenges.accept(asking(BOB))
     assert reply.text.startswith("Game 1 on: **bob** (Red) vs **alice** (Black)")
     assert reply.image is not None and reply.image.startswith(b"\x89PNG")
     assert reply.mentions == (BOB.id,)
 
 
 async def test_an_open_challenge_is_taken_by_whoever_accepts(service):
-    reply = await service.challenge(ctx(ALICE), None, build_options())
+    reply = await service.challenges.challenge(asking(ALICE), None, build_options())
     assert "challenges anyone here" in reply.text
     assert reply.buttons[0].only_users == ()
-    started = await service.accept(ctx(CAROL))
+    started = await service.challenges.accept(asking(CAROL))
     assert "**alice** (Red) vs **carol** (Black)" in started.text
 
 
 async def test_declining_and_withdrawing(service, storage):
-    await service.challenge(ctx(ALICE), BOB, build_options())
-    assert (await service.decline(ctx(BOB))).text == "bob declines the challenge."
+    await service.challenges.challenge(asking(ALICE), BOB, build_options())
+    assert (await service.challenges.decline(asking(BOB))).text == "bob declines the challenge."
     assert (await storage.get_challenge(1)).status is ChallengeStatus.DECLINED
-    await service.challenge(ctx(ALICE), BOB, build_options())
-    assert (await service.decline(ctx(ALICE))).text == "alice withdraws the challenge."
+    await service.challenges.challenge(asking(ALICE), BOB, build_options())
+    withdrawn = await service.challenges.decline(asking(ALICE))
+    assert withdrawn.text == "alice withdraws the challenge."
     assert (await storage.get_challenge(2)).status is ChallengeStatus.CANCELLED
 
 
 async def test_a_stranger_cannot_accept_a_named_challenge(service):
-    await service.challenge(ctx(ALICE), BOB, build_options())
+    await service.challenges.challenge(asking(ALICE), BOB, build_options())
     with pytest.raises(ServiceError):
-        await service.accept(ctx(CAROL), 1)
+        await service.challenges.accept(asking(CAROL), 1)
 
 
 async def test_no_challenge_to_accept(service):
     with pytest.raises(ServiceError, match="there is no challenge for you in this channel"):
-        await service.accept(ctx(BOB))
+        await service.challenges.accept(asking(BOB))
 
 
 async def test_a_challenge_expires(service, clock):
-    await service.challenge(ctx(ALICE), BOB, build_options())
+    await service.challenges.challenge(asking(ALICE), BOB, build_options())
     clock.now += timedelta(hours=25)
     with pytest.raises(ServiceError, match="expired"):
-        await service.accept(ctx(BOB), 1)
+        await service.challenges.accept(asking(BOB), 1)
 
 
 async def test_you_cannot_challenge_yourself(service):
     with pytest.raises(ServiceError, match="you cannot challenge yourself"):
-        await service.challenge(ctx(ALICE), ALICE, build_options())
+        await service.challenges.challenge(asking(ALICE), ALICE, build_options())
 
 
 async def test_one_active_game_per_channel(service):
-    await service.challenge(ctx(ALICE), BOB, build_options())
-    await service.accept(ctx(BOB))
+    await service.challenges.challenge(asking(ALICE), BOB, build_options())
+    await service.challenges.accept(asking(BOB))
     with pytest.raises(ServiceError, match="this channel already has a game"):
-        await service.challenge(ctx(CAROL), DAVE, build_options())
+        await service.challenges.challenge(asking(CAROL), DAVE, build_options())
 
 
 async def test_thread_yes_starts_the_game_in_its_own_thread(service, threads):
-    await service.challenge(ctx(ALICE), BOB, build_options())
-    await service.accept(ctx(BOB))
-    await service.challenge(ctx(CAROL), DAVE, build_options(thread="yes"))
-    reply = await service.accept(ctx(DAVE))
+    await service.challenges.challenge(asking(ALICE), BOB, build_options())
+    await service.challenges.accept(asking(BOB))
+    await service.challenges.challenge(asking(CAROL), DAVE, build_options(thread="yes"))
+    reply = await service.challenges.accept(asking(DAVE))
     assert reply.text == "Game 2 starts in its own thread."
     [board] = reply.followups
     assert board.channel_id == 1001 and board.image is not None
@@ -88,27 +90,28 @@ async def test_thread_yes_starts_the_game_in_its_own_thread(service, threads):
 
 
 async def test_team_challenge_needs_all_three_and_seats_you_opponent_partner_opponent(service):
-    reply = await service.team(ctx(ALICE), CAROL, (BOB, DAVE), build_options())
+    reply = await service.challenges.team(asking(ALICE), CAROL, (BOB, DAVE), build_options())
     assert set(reply.mentions) == {BOB.id, CAROL.id, DAVE.id}
-    assert (await service.accept(ctx(BOB))).text == "bob accepts. Waiting for carol, dave."
-    await service.accept(ctx(CAROL))
-    started = await service.accept(ctx(DAVE))
+    waiting = await service.challenges.accept(asking(BOB))
+    assert waiting.text == "bob accepts. Waiting for carol, dave."
+    await service.challenges.accept(asking(CAROL))
+    started = await service.challenges.accept(asking(DAVE))
     assert "**alice** & **carol** (Red) vs **bob** & **dave** (Black)" in started.text
     game = await service.channel_game(CHANNEL)
     assert game.players == ("alice", "bob", "carol", "dave")
 
 
 async def test_team_first_them_gives_the_opponents_red(service):
-    await service.team(ctx(ALICE), CAROL, (BOB, DAVE), build_options(first="them"))
+    await service.challenges.team(asking(ALICE), CAROL, (BOB, DAVE), build_options(first="them"))
     for user in (BOB, CAROL, DAVE):
-        await service.accept(ctx(user))
+        await service.challenges.accept(asking(user))
     game = await service.channel_game(CHANNEL)
     assert game.players == ("bob", "alice", "dave", "carol")
 
 
 async def test_team_needs_four_different_players(service):
     with pytest.raises(ServiceError, match="four different players"):
-        await service.team(ctx(ALICE), BOB, (BOB, DAVE), build_options())
+        await service.challenges.team(asking(ALICE), BOB, (BOB, DAVE), build_options())
 
 
 @pytest.mark.parametrize(("words", "message"), [

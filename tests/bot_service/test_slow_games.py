@@ -13,31 +13,34 @@ from PIL import Image
 from bot.service import ButtonKind, ServiceError, TwixtService, build_options, elo
 from rules.records import read
 from storage import Result
-from tests.bot_service.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE, ctx
+from tests.bot_service.helpers import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    DAVE,
+    asking,
+    start_game,
+)
 
 GAMES = Path(__file__).resolve().parents[1] / "rules" / "data"
-
-
-async def _game(service, **options) -> None:
-    await service.challenge(ctx(ALICE), BOB, build_options(**options))
-    await service.accept(ctx(BOB))
 
 
 # --- clocks -------------------------------------------------------------------------------
 
 
 async def test_time_left_shows_in_status_and_turn_replies(service, clock):
-    await _game(service, time="3d", swap="no")
-    reply = await service.move(ctx(ALICE), "K10")
+    await start_game(service, time="3d", swap="no")
+    reply = await service.run(asking(ALICE), "K10")
     assert "bob (Black) to move. (3d 0h left)" in reply.text
     clock.now += timedelta(days=1, hours=2)
-    assert "(1d 22h left)" in (await service.status(ctx(CAROL))).text
+    assert "(1d 22h left)" in (await service.play.status(asking(CAROL))).text
 
 
 async def test_reminders_are_sent_once_even_across_a_restart(storage, clock):
     service = TwixtService(storage, clock=clock)
-    await _game(service, time="3d", swap="no")
-    await service.move(ctx(ALICE), "K10")
+    await start_game(service, time="3d", swap="no")
+    await service.run(asking(ALICE), "K10")
     await storage.update_user_prefs(BOB.id, dm_reminders=False)
     assert await service.tick() == []
     clock.now += timedelta(hours=25)
@@ -54,34 +57,34 @@ async def test_reminders_are_sent_once_even_across_a_restart(storage, clock):
 
 
 async def test_a_new_turn_cancels_the_pending_reminder(service, clock):
-    await _game(service, time="3d", swap="no")
-    await service.move(ctx(ALICE), "K10")
+    await start_game(service, time="3d", swap="no")
+    await service.run(asking(ALICE), "K10")
     clock.now += timedelta(hours=20)
-    await service.move(ctx(BOB), "M12")
+    await service.run(asking(BOB), "M12")
     clock.now += timedelta(hours=10)  # 30 hours since alice moved, 10 since bob did
     assert await service.tick() == []
 
 
 async def test_reminders_go_by_direct_message_by_preference(service, clock):
-    await _game(service, time="2d", swap="no")
+    await start_game(service, time="2d", swap="no")
     clock.now += timedelta(hours=25)
     [reminder] = await service.tick()
     assert reminder.dm_user_id == ALICE.id and reminder.mentions == ()
 
 
 async def test_when_time_runs_out_the_opponent_may_claim(service, storage, clock):
-    await _game(service, time="1d", swap="no")
-    await service.move(ctx(ALICE), "K10")
+    await start_game(service, time="1d", swap="no")
+    await service.run(asking(ALICE), "K10")
     with pytest.raises(ServiceError, match="bob still has 23h 0m to move"):
         clock.now += timedelta(hours=1)
-        await service.claim(ctx(ALICE))
+        await service.clocks.claim(asking(ALICE))
     clock.now += timedelta(days=1)
     [notice] = await service.tick()
     assert notice.buttons[0].kind is ButtonKind.CLAIM and notice.mentions == (ALICE.id,)
     assert await service.tick() == []
     with pytest.raises(ServiceError, match="only an opponent of bob can claim on time"):
-        await service.claim(ctx(BOB))
-    reply = await service.press(ctx(ALICE), ButtonKind.CLAIM, notice.buttons[0].target)
+        await service.clocks.claim(asking(BOB))
+    reply = await service.press(asking(ALICE), ButtonKind.CLAIM, notice.buttons[0].target)
     assert "alice (Red) wins on time" in reply.text and reply.mentions == (BOB.id,)
     [finished] = await storage.list_games(channel_id=CHANNEL)
     assert (finished.result.result, finished.result.reason) == (Result.RED, "time")
@@ -91,7 +94,7 @@ async def test_when_time_runs_out_the_opponent_may_claim(service, storage, clock
 
 async def test_a_guild_may_forfeit_at_the_deadline_at_once(service, storage, clock):
     await storage.update_guild_settings(1, forfeit_on_timeout=True)
-    await _game(service, time="12h", swap="no")
+    await start_game(service, time="12h", swap="no")
     clock.now += timedelta(hours=12)
     [forfeit] = await service.tick()
     assert "alice ran out of time." in forfeit.text and forfeit.channel_id == CHANNEL
@@ -112,47 +115,49 @@ async def test_bad_time_controls(service):
 
 
 async def test_takeback_restores_the_exact_state_and_the_log_keeps_it(service, storage):
-    await _game(service, swap="no")
-    await service.move(ctx(ALICE), "K10")
+    await start_game(service, swap="no")
+    await service.run(asking(ALICE), "K10")
     before = (await service.channel_game(CHANNEL)).snapshot()
-    await service.move(ctx(BOB), "M12")
-    ask = await service.move(ctx(BOB), "takeback")
+    await service.run(asking(BOB), "M12")
+    ask = await service.run(asking(BOB), "takeback")
     assert ask.mentions == (ALICE.id,) and ask.buttons[0].kind is ButtonKind.ACCEPT_TAKEBACK
-    reply = await service.press(ctx(ALICE), ButtonKind.ACCEPT_TAKEBACK, ask.buttons[0].target)
+    reply = await service.press(asking(ALICE), ButtonKind.ACCEPT_TAKEBACK, ask.buttons[0].target)
     assert reply.text.startswith("bob's `M12` is taken back.\nbob (Black) to move.")
     assert (await service.channel_game(CHANNEL)).snapshot() == before
     restarted = TwixtService(storage)
     assert (await restarted.channel_game(CHANNEL)).snapshot() == before
     loaded = await storage.load_game(1)
     assert [t.command for t in loaded.turns] == ["K10", "M12", "takeback"]
-    exported = (await service.export(ctx(ALICE), "transcript")).attachments[0].data.decode()
+    export = await service.records.export(asking(ALICE), "transcript")
+    exported = export.attachments[0].data.decode()
     assert exported.splitlines()[-1] == "alice: K10"
 
 
 async def test_takeback_rules(service):
-    await _game(service, swap="no")
-    await service.move(ctx(ALICE), "K10")
+    await start_game(service, swap="no")
+    await service.run(asking(ALICE), "K10")
     with pytest.raises(ServiceError, match="only the player who made the last turn"):
-        await service.takeback(ctx(BOB))
-    await service.takeback(ctx(ALICE))
+        await service.play.takeback(asking(BOB))
+    await service.play.takeback(asking(ALICE))
     with pytest.raises(ServiceError, match="an opponent has to answer"):
-        await service.takeback(ctx(ALICE), "accept")
-    await service.move(ctx(BOB), "M12")
+        await service.play.takeback(asking(ALICE), "accept")
+    await service.run(asking(BOB), "M12")
     with pytest.raises(ServiceError, match="lapsed"):
-        await service.takeback(ctx(BOB), "accept")
-    await service.takeback(ctx(BOB))
-    assert (await service.takeback(ctx(ALICE), "decline")).text == "alice declines the takeback."
+        await service.play.takeback(asking(BOB), "accept")
+    await service.play.takeback(asking(BOB))
+    declined = await service.play.takeback(asking(ALICE), "decline")
+    assert declined.text == "alice declines the takeback."
     with pytest.raises(ServiceError, match="there is no takeback request"):
-        await service.takeback(ctx(ALICE), "accept")
+        await service.play.takeback(asking(ALICE), "accept")
 
 
 # --- records ------------------------------------------------------------------------------
 
 
 async def test_export_gives_all_three_records(service):
-    await _game(service, rules="pp", swap="no")
-    await service.move(ctx(ALICE), "K10")
-    reply = await service.export(ctx(CAROL))
+    await start_game(service, rules="pp", swap="no")
+    await service.run(asking(ALICE), "K10")
+    reply = await service.records.export(asking(CAROL))
     names = [a.filename for a in reply.attachments]
     assert names == ["twixt-1.twixt", "twixt-1.tsgf", "twixt-1.T1"]
     for attachment in reply.attachments:
@@ -162,40 +167,40 @@ async def test_export_gives_all_three_records(service):
 
 async def test_history_pages_and_replay(service, storage):
     for _ in range(12):
-        await _game(service)
-        await service.resign(ctx(BOB), confirmed=True)
-    first = await service.history(ctx(ALICE))
+        await start_game(service)
+        await service.play.resign(asking(BOB), confirmed=True)
+    first = await service.records.history(asking(ALICE))
     assert first.text.count("\n#") == 10 and "More: history page 2" in first.text
-    second = await service.history(ctx(ALICE), ALICE, page=2)
+    second = await service.records.history(asking(ALICE), ALICE, page=2)
     assert second.text.count("\n#") == 2 and "alice won (resignation)" in second.text
-    await _game(service, swap="no")
-    await service.move(ctx(ALICE), "K10")
-    await service.move(ctx(BOB), "M12")
-    replay = await service.replay(ctx(ALICE))
+    await start_game(service, swap="no")
+    await service.run(asking(ALICE), "K10")
+    await service.run(asking(BOB), "M12")
+    replay = await service.records.replay(asking(ALICE))
     gif = Image.open(io.BytesIO(replay.attachments[0].data))
     assert gif.format == "GIF" and gif.n_frames == 2
 
 
 async def test_import_shows_the_record_and_continues_it_as_a_new_game(service):
     data = (GAMES / "game2209801.tsgf").read_bytes()
-    reply = await service.import_record(ctx(ALICE), "game2209801.tsgf", data, BOB)
+    reply = await service.records.import_record(asking(ALICE), "game2209801.tsgf", data, BOB)
     assert reply.text.startswith("game2209801.tsgf: 24x24, pp, 40 pegs — InvictusJR (Red) "
                                  "to move.")
     assert reply.image and reply.buttons[0].kind is ButtonKind.ACCEPT_CHALLENGE
-    started = await service.accept(ctx(BOB))
+    started = await service.challenges.accept(asking(BOB))
     assert "from an imported position (40 pegs)" in started.text
     game = await service.channel_game(CHANNEL)
     assert game.pegs_placed == 40 and game.player_to_move == "alice"
-    await service.move(ctx(ALICE), str(game.legal_placements()[0]))
+    await service.run(asking(ALICE), str(game.legal_placements()[0]))
     assert (await service.channel_game(CHANNEL)).pegs_placed == 41
 
 
 async def test_import_of_a_finished_or_broken_record(service):
     data = (GAMES / "game2206555.tsgf").read_bytes()
-    reply = await service.import_record(ctx(ALICE), "g.tsgf", data)
+    reply = await service.records.import_record(asking(ALICE), "g.tsgf", data)
     assert reply.text.endswith("Nothing to continue: it is over.")
     with pytest.raises(ServiceError, match=r"bad.twixt: line 1: .* is not playing"):
-        await service.import_record(ctx(ALICE), "bad.twixt", b"carol: K10\n")
+        await service.records.import_record(asking(ALICE), "bad.twixt", b"carol: K10\n")
 
 
 # --- ratings ------------------------------------------------------------------------------
@@ -214,22 +219,22 @@ def test_elo_worked_examples():
 
 
 async def test_a_finished_game_rates_both_sides_and_stats_show_it(service):
-    await _game(service)
-    await service.resign(ctx(BOB), confirmed=True)
-    stats = await service.stats(ctx(BOB), ALICE)
+    await start_game(service)
+    await service.play.resign(asking(BOB), confirmed=True)
+    stats = await service.stats.stats(asking(BOB), ALICE)
     assert stats.text.splitlines() == [
         "**alice**: 1 game — 1 won, 0 lost, 0 drawn; rating 1516 after 1 rated games.",
         "You against alice: 0 won, 1 lost, 0 drawn."]
-    board = await service.leaderboard(ctx(CAROL))
+    board = await service.stats.leaderboard(asking(CAROL))
     assert board.text.splitlines()[1:] == ["1. alice — 1516 (1–0–0)", "2. bob — 1484 (0–1–0)"]
 
 
 async def test_a_team_game_rates_both_partners(service):
-    await service.team(ctx(ALICE), CAROL, (BOB, DAVE), build_options())
+    await service.challenges.team(asking(ALICE), CAROL, (BOB, DAVE), build_options())
     for user in (BOB, CAROL, DAVE):
-        await service.accept(ctx(user))
-    await service.resign(ctx(DAVE), confirmed=True)
-    lines = (await service.leaderboard(ctx(ALICE))).text.splitlines()[1:]
+        await service.challenges.accept(asking(user))
+    await service.play.resign(asking(DAVE), confirmed=True)
+    lines = (await service.stats.leaderboard(asking(ALICE))).text.splitlines()[1:]
     assert lines == ["1. alice — 1516 (1–0–0)", "2. carol — 1516 (1–0–0)",
                      "3. bob — 1484 (0–1–0)", "4. dave — 1484 (0–1–0)"]
 
@@ -238,41 +243,41 @@ async def test_a_team_game_rates_both_partners(service):
 
 
 async def test_rematch_button_exchanges_the_colours(service):
-    await _game(service)
-    final = await service.resign(ctx(BOB), confirmed=True)
+    await start_game(service)
+    final = await service.play.resign(asking(BOB), confirmed=True)
     [rematch] = final.buttons
     assert rematch.kind is ButtonKind.REMATCH
-    await service.press(ctx(ALICE), ButtonKind.REMATCH, rematch.target)
-    started = await service.accept(ctx(BOB))
+    await service.press(asking(ALICE), ButtonKind.REMATCH, rematch.target)
+    started = await service.challenges.accept(asking(BOB))
     assert "**bob** (Red) vs **alice** (Black)" in started.text
 
 
 async def test_settings_change_the_board_and_auto_link(service):
-    reply = await service.settings(ctx(BOB), {"theme": "dark", "side": "black",
+    reply = await service.preferences.user_settings(asking(BOB), {"theme": "dark", "side": "black",
                                               "autolink": "on"})
     assert reply.ephemeral and "theme dark" in reply.text and "autolink on" in reply.text
     with pytest.raises(ServiceError, match="theme is light or dark"):
-        await service.settings(ctx(BOB), {"theme": "pink"})
-    await _game(service, swap="no", size="12")
-    await service.move(ctx(ALICE), "F6")
-    await service.move(ctx(BOB), "B7")
-    await service.move(ctx(ALICE), "H9")
-    turn = await service.move(ctx(BOB), "D8")  # bare peg: bob's auto-link links B7
+        await service.preferences.user_settings(asking(BOB), {"theme": "pink"})
+    await start_game(service, swap="no", size="12")
+    await service.run(asking(ALICE), "F6")
+    await service.run(asking(BOB), "B7")
+    await service.run(asking(ALICE), "H9")
+    turn = await service.run(asking(BOB), "D8")  # bare peg: bob's auto-link links B7
     assert "`D8 link B7`" in turn.text
-    light = Image.open(io.BytesIO((await service.board(ctx(ALICE))).image)).convert("RGB")
-    dark = Image.open(io.BytesIO((await service.board(ctx(BOB))).image)).convert("RGB")
+    light = Image.open(io.BytesIO((await service.play.board(asking(ALICE))).image)).convert("RGB")
+    dark = Image.open(io.BytesIO((await service.play.board(asking(BOB))).image)).convert("RGB")
     assert sum(light.getpixel((5, 5))) > sum(dark.getpixel((5, 5)))
 
 
 async def test_server_settings_need_a_manager_and_check_their_values(service, storage):
     with pytest.raises(ServiceError, match="only a channel manager"):
-        await service.server_settings(ctx(ALICE), {"thread": "yes"})
+        await service.preferences.server_settings(asking(ALICE), {"thread": "yes"})
     for changes, message in [({"colour": "red"}, "unknown server setting “colour”"),
                              ({"forfeit": "maybe"}, "forfeit is yes or no"),
                              ({"expiry": "0"}, "expiry is a number of hours from 1 to 720")]:
         with pytest.raises(ServiceError, match=message):
-            await service.server_settings(ctx(ALICE, manager=True), changes)
-    reply = await service.server_settings(ctx(ALICE, manager=True),
+            await service.preferences.server_settings(asking(ALICE, manager=True), changes)
+    reply = await service.preferences.server_settings(asking(ALICE, manager=True),
                                           {"thread": "yes", "expiry": "48"})
     assert reply.text == "Server settings: thread yes, expiry 48h, forfeit no, reminder 24h."
     settings = await storage.guild_settings(1)
@@ -281,11 +286,11 @@ async def test_server_settings_need_a_manager_and_check_their_values(service, st
 
 async def test_imported_and_aborted_games_are_not_rated(service):
     data = (GAMES / "game2209801.tsgf").read_bytes()
-    await service.import_record(ctx(ALICE), "g.tsgf", data, BOB)
-    await service.accept(ctx(BOB))
-    await service.resign(ctx(BOB), confirmed=True)
-    await _game(service)
-    await service.abort(ctx(CAROL, manager=True))
-    assert (await service.leaderboard(ctx(ALICE))).text == "No rated games yet."
-    stats = await service.stats(ctx(BOB), ALICE)
+    await service.records.import_record(asking(ALICE), "g.tsgf", data, BOB)
+    await service.challenges.accept(asking(BOB))
+    await service.play.resign(asking(BOB), confirmed=True)
+    await start_game(service)
+    await service.play.abort(asking(CAROL, manager=True))
+    assert (await service.stats.leaderboard(asking(ALICE))).text == "No rated games yet."
+    stats = await service.stats.stats(asking(BOB), ALICE)
     assert "1 game — 1 won, 0 lost, 0 drawn; not rated yet." in stats.text

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot.console import ConsoleTable
-from bot.service import TwixtService
+from bot.service import APOLOGY, TwixtService
+from bot.terminal import TerminalTable
 from storage import SqliteStorage
 
 TWIXT = str(Path(sys.executable).with_name("twixt"))
@@ -129,9 +129,9 @@ async def test_an_unexpected_error_is_one_line_for_the_player(tmp_path: Path, ca
         async def broken(*_args):
             raise RuntimeError("boom")
 
-        service.status = broken  # type: ignore[method-assign]
+        service.play.status = broken  # type: ignore[method-assign]
         out = StringIO()
-        table = ConsoleTable(service, "den", tmp_path, out=out)
+        table = TerminalTable(service, "den", tmp_path, out=out)
         assert await table.run(["alice: status"]) == 1
-    assert out.getvalue() == "! alice: sorry, something went wrong with that command\n"
+    assert out.getvalue() == f"! alice: {APOLOGY}\n"
     assert "boom" in caplog.text

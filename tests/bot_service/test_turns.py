@@ -10,28 +10,26 @@ from PIL import Image
 
 from bot.service import ButtonKind, ServiceError, TwixtService, build_options
 from storage import Result
-from tests.bot_service.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE, ctx
-
-
-async def _two_player_game(service, **options) -> None:
-    await service.challenge(ctx(ALICE), BOB, build_options(**options))
-    await service.accept(ctx(BOB))
-
-
-async def _team_game(service) -> None:
-    await service.team(ctx(ALICE), CAROL, (BOB, DAVE), build_options(swap="no"))
-    for user in (BOB, CAROL, DAVE):
-        await service.accept(ctx(user))
+from tests.bot_service.helpers import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    DAVE,
+    asking,
+    start_game,
+    start_team_game,
+)
 
 
 async def test_a_turn_answers_with_the_notation_the_board_and_one_mention(service):
-    await _two_player_game(service, swap="no")
-    reply = await service.move(ctx(ALICE), "k10")
+    await start_game(service, swap="no")
+    reply = await service.run(asking(ALICE), "k10")
     assert reply.text == "**alice** (Red): `K10`\nbob (Black) to move."
     assert reply.mentions == (BOB.id,)
     assert Image.open(io.BytesIO(reply.image)).format == "PNG"
-    reply = await service.move(ctx(BOB), "M12")
-    reply = await service.move(ctx(ALICE), "L12 link K10")
+    reply = await service.run(asking(BOB), "M12")
+    reply = await service.run(asking(ALICE), "L12 link K10")
     assert reply.text.startswith("**alice** (Red): `L12 link K10`")
 
 
@@ -44,50 +42,50 @@ async def test_a_turn_answers_with_the_notation_the_board_and_one_mention(servic
 ])
 async def test_illegal_commands_are_one_line_and_change_nothing(service, storage, user, command,
                                                                message):
-    await _two_player_game(service)
+    await start_game(service)
     with pytest.raises(ServiceError, match=message):
-        await service.move(ctx(user), command)
+        await service.run(asking(user), command)
     assert (await storage.active_game(CHANNEL)).version == 0
 
 
 async def test_no_game_in_the_channel(service):
-    for call in (service.move(ctx(ALICE), "K10"), service.board(ctx(ALICE)),
-                 service.status(ctx(ALICE)), service.abort(ctx(ALICE))):
+    for call in (service.run(asking(ALICE), "K10"), service.play.board(asking(ALICE)),
+                 service.play.status(asking(ALICE)), service.play.abort(asking(ALICE))):
         with pytest.raises(ServiceError, match="there is no game in this channel"):
             await call
 
 
 async def test_swap_is_offered_as_a_button_to_the_second_player_only_when_legal(service):
-    await _two_player_game(service)
-    reply = await service.move(ctx(ALICE), "K10")
+    await start_game(service)
+    reply = await service.run(asking(ALICE), "K10")
     [swap] = reply.buttons
     assert (swap.kind, swap.only_users) == (ButtonKind.SWAP, (BOB.id,))
-    reply = await service.press(ctx(BOB), ButtonKind.SWAP, swap.target)
+    reply = await service.press(asking(BOB), ButtonKind.SWAP, swap.target)
     assert reply.text == "**bob** (Red): `swap`\nalice (Black) to move."
     assert reply.buttons == ()
 
 
 async def test_privilege_button_for_the_player_who_just_moved(service):
-    await _team_game(service)
-    reply = await service.move(ctx(ALICE), "K10")
+    await start_team_game(service, swap="no")
+    reply = await service.run(asking(ALICE), "K10")
     [privilege] = reply.buttons
     assert (privilege.kind, privilege.only_users) == (ButtonKind.PRIVILEGE, (ALICE.id,))
-    reply = await service.press(ctx(ALICE), ButtonKind.PRIVILEGE, privilege.target)
+    reply = await service.press(asking(ALICE), ButtonKind.PRIVILEGE, privilege.target)
     assert reply.mentions == (CAROL.id,)
     assert "carol (Red, seat 3) to move." in reply.text
-    reply = await service.move(ctx(CAROL), "M10")
+    reply = await service.run(asking(CAROL), "M10")
     assert reply.buttons == ()  # the team has used its privilege
 
 
 async def test_draw_offer_accept_and_decline(service, storage):
-    await _two_player_game(service)
-    reply = await service.move(ctx(ALICE), "K10; offer draw")
+    await start_game(service)
+    reply = await service.run(asking(ALICE), "K10; offer draw")
     accept, decline = reply.buttons[1:]
     assert accept.kind is ButtonKind.ACCEPT_DRAW and accept.only_users == (BOB.id,)
-    reply = await service.press(ctx(BOB), ButtonKind.DECLINE_DRAW, decline.target)
+    reply = await service.press(asking(BOB), ButtonKind.DECLINE_DRAW, decline.target)
     assert "offers a draw" not in reply.text
-    await service.draw(ctx(BOB), "offer")
-    reply = await service.draw(ctx(ALICE), "accept")
+    await service.run(asking(BOB), "draw offer")
+    reply = await service.run(asking(ALICE), "draw accept")
     assert "Draw by agreement." in reply.text
     assert reply.mentions == (BOB.id,)
     game = (await storage.list_games(channel_id=CHANNEL))[0]
@@ -95,57 +93,57 @@ async def test_draw_offer_accept_and_decline(service, storage):
 
 
 async def test_resign_asks_for_confirmation_first(service, storage):
-    await _two_player_game(service)
-    ask = await service.resign(ctx(BOB))
+    await start_game(service)
+    ask = await service.play.resign(asking(BOB))
     assert ask.ephemeral and ask.buttons[0].kind is ButtonKind.CONFIRM_RESIGN
     assert (await storage.active_game(CHANNEL)) is not None
-    reply = await service.press(ctx(BOB), ButtonKind.CONFIRM_RESIGN, ask.buttons[0].target)
+    reply = await service.press(asking(BOB), ButtonKind.CONFIRM_RESIGN, ask.buttons[0].target)
     assert "alice (Red) wins — Black resigned." in reply.text
     [finished] = await storage.list_games(channel_id=CHANNEL)
     assert finished.result.winners == (ALICE.id,)
 
 
 async def test_a_button_of_a_finished_game_is_refused(service):
-    await _two_player_game(service)
-    await service.resign(ctx(BOB), confirmed=True)
+    await start_game(service)
+    await service.play.resign(asking(BOB), confirmed=True)
     with pytest.raises(ServiceError, match="belongs to a game that is over"):
-        await service.press(ctx(BOB), ButtonKind.SWAP, 1)
+        await service.press(asking(BOB), ButtonKind.SWAP, 1)
 
 
 async def test_board_and_status(service):
-    await _two_player_game(service, size="12", swap="no")
-    await service.move(ctx(ALICE), "F6")
-    board = await service.board(ctx(CAROL))
+    await start_game(service, size="12", swap="no")
+    await service.run(asking(ALICE), "F6")
+    board = await service.play.board(asking(CAROL))
     assert board.image is not None and board.mentions == ()
-    status = await service.status(ctx(CAROL))
+    status = await service.play.status(asking(CAROL))
     assert status.text.splitlines() == [
         "**Game 1** — 12×12, classic, no swap", "Red: alice", "Black: bob",
         "Pegs placed: 1 · last: alice: `F6`", "bob (Black) to move."]
 
 
-async def test_help_is_private():
-    reply = await TwixtService.help(None)  # type: ignore[arg-type]
+async def test_help_is_private(service):
+    reply = await service.play.help()
     assert reply.ephemeral and "G6 link E5" in reply.text
 
 
 async def test_abort_needs_every_player_or_a_manager(service, storage):
-    await _two_player_game(service)
+    await start_game(service)
     with pytest.raises(ServiceError, match="only the players or a channel manager"):
-        await service.abort(ctx(CAROL))
-    reply = await service.abort(ctx(ALICE))
+        await service.play.abort(asking(CAROL))
+    reply = await service.play.abort(asking(ALICE))
     assert "called off when bob also asks" in reply.text and reply.mentions == (BOB.id,)
-    reply = await service.abort(ctx(BOB))
+    reply = await service.play.abort(asking(BOB))
     assert reply.text == "Game 1 is aborted by bob; it counts for nobody."
     assert (await storage.active_game(CHANNEL)) is None
-    await _two_player_game(service)
-    reply = await service.abort(ctx(CAROL, manager=True))
+    await start_game(service)
+    reply = await service.play.abort(asking(CAROL, manager=True))
     assert "aborted by carol" in reply.text
 
 
 async def test_two_moves_at_the_same_instant_exactly_one_lands(service, storage):
-    await _two_player_game(service)
-    results = await asyncio.gather(service.move(ctx(ALICE), "K10"),
-                                   service.move(ctx(ALICE), "M12"), return_exceptions=True)
+    await start_game(service)
+    results = await asyncio.gather(service.run(asking(ALICE), "K10"),
+                                   service.run(asking(ALICE), "M12"), return_exceptions=True)
     landed = [r for r in results if not isinstance(r, Exception)]
     refused = [r for r in results if isinstance(r, ServiceError)]
     assert len(landed) == 1 and len(refused) == 1
@@ -155,10 +153,10 @@ async def test_two_moves_at_the_same_instant_exactly_one_lands(service, storage)
 
 async def test_two_services_racing_on_one_database_never_both_land(storage, clock):
     first, second = TwixtService(storage, clock=clock), TwixtService(storage, clock=clock)
-    await _two_player_game(first)
-    await second.board(ctx(ALICE))  # both have the game cached at version 0
-    results = await asyncio.gather(first.move(ctx(ALICE), "K10"),
-                                   second.move(ctx(ALICE), "M12"), return_exceptions=True)
+    await start_game(first)
+    await second.play.board(asking(ALICE))  # both have the game cached at version 0
+    results = await asyncio.gather(first.run(asking(ALICE), "K10"),
+                                   second.run(asking(ALICE), "M12"), return_exceptions=True)
     errors = [str(r) for r in results if isinstance(r, ServiceError)]
     assert len(errors) == 1
     assert errors[0] in ("the board changed while you were moving: look at it again",
@@ -169,9 +167,9 @@ async def test_two_services_racing_on_one_database_never_both_land(storage, cloc
 async def test_many_channels_play_at_once(service, storage):
     players = [(ALICE, BOB), (CAROL, DAVE)]
     for channel, (red, black) in enumerate(players, start=200):
-        await service.challenge(ctx(red, channel), black, build_options(swap="no"))
-        await service.accept(ctx(black, channel))
-    moves = [service.move(ctx(red, channel), "K10")
+        await service.challenges.challenge(asking(red, channel), black, build_options(swap="no"))
+        await service.challenges.accept(asking(black, channel))
+    moves = [service.run(asking(red, channel), "K10")
              for channel, (red, _b) in enumerate(players, start=200)]
     await asyncio.gather(*moves)
     for channel in (200, 201):
@@ -180,10 +178,10 @@ async def test_many_channels_play_at_once(service, storage):
 
 async def test_a_restarted_service_continues_the_game(storage, clock):
     before = TwixtService(storage, clock=clock)
-    await _two_player_game(before, swap="no")
-    await before.move(ctx(ALICE), "K10")
+    await start_game(before, swap="no")
+    await before.run(asking(ALICE), "K10")
     after = TwixtService(storage, clock=clock)
-    reply = await after.move(ctx(BOB), "M12")
+    reply = await after.run(asking(BOB), "M12")
     assert reply.text.startswith("**bob** (Black): `M12`")
     game = await after.channel_game(CHANNEL)
     assert [turn.text for turn in game.history] == ["K10", "M12"]

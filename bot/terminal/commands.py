@@ -8,9 +8,9 @@ from datetime import datetime
 from pathlib import Path
 
 from bot.config import Settings
-from bot.console import ConsoleTable, name_id
 from bot.service import ServiceError, TwixtService
 from bot.service.core import utc_now
+from bot.terminal.table import TerminalTable, name_id
 from rules.records import write
 from storage import DatabaseError, SqliteStorage
 
@@ -28,7 +28,7 @@ async def play(db: Path | None, channel: str, out_dir: Path, script: str | None,
         return 2
     async with storage:
         service = TwixtService(storage, clock=(lambda: clock) if clock else utc_now)
-        table = ConsoleTable(service, channel, out_dir, managers=managers)
+        table = TerminalTable(service, channel, out_dir, managers=managers)
         if script:
             try:
                 lines = Path(script).read_text(encoding="utf-8").splitlines()

@@ -1,0 +1,163 @@
+"""The service's commands as values: what a front end asks the service to do.
+
+A front end either builds one directly from its own input (a slash command's options) or
+has the router read it from text (`router.read`); either way the service runs it through
+one dispatch (`TwixtService.execute`). A command carries parsed values — a move is a
+`rules.Command`, never text to be parsed again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+import rules
+from bot.service.model import User
+from bot.service.options import ChallengeOptions
+
+Answer = Literal["accept", "decline"]
+DrawAction = Literal["offer", "accept", "decline"]
+TakebackAction = Literal["request", "accept", "decline"]
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """Challenge one user, or anyone in the channel when `opponent` is None."""
+
+    opponent: User | None
+    options: ChallengeOptions = field(default_factory=ChallengeOptions)
+
+
+@dataclass(frozen=True)
+class Team:
+    """Double TwixT: the asker and `partner` against `opponents`."""
+
+    partner: User
+    opponents: tuple[User, User]
+    options: ChallengeOptions = field(default_factory=ChallengeOptions)
+
+
+@dataclass(frozen=True)
+class AnswerChallenge:
+    """Accept or decline a challenge (the newest one open to the asker when no id)."""
+
+    answer: Answer
+    challenge_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Move:
+    """A command of the move language, already parsed."""
+
+    command: rules.Command
+
+
+@dataclass(frozen=True)
+class Resign:
+    """Resign; unless `confirmed`, the service first asks to confirm with a button."""
+
+    confirmed: bool = False
+
+
+@dataclass(frozen=True)
+class Takeback:
+    """Ask to take back one's last turn, or answer such a request."""
+
+    action: TakebackAction = "request"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """Claim the win once the player to move has run out of time."""
+
+
+@dataclass(frozen=True)
+class ShowBoard:
+    """Post the board of the channel's game again."""
+
+
+@dataclass(frozen=True)
+class Status:
+    """The facts of the channel's game."""
+
+
+@dataclass(frozen=True)
+class Help:
+    """How to play, in brief."""
+
+
+@dataclass(frozen=True)
+class Abort:
+    """Call the channel's game off."""
+
+
+@dataclass(frozen=True)
+class Export:
+    """The channel's current or last game as record files (`fmt` None: every format)."""
+
+    fmt: str | None = None
+
+
+@dataclass(frozen=True)
+class History:
+    """Past games of `user` in this server, or of this channel when None."""
+
+    user: User | None = None
+    page: int = 1
+
+
+@dataclass(frozen=True)
+class Replay:
+    """An animated replay of a game (the channel's last when `game_id` is None)."""
+
+    game_id: int | None = None
+
+
+@dataclass(frozen=True)
+class ImportRecord:
+    """Show a record and challenge to continue it. `data` is the file's bytes, which only a
+    front end can fetch (an attachment, a local file); None means it brought none."""
+
+    filename: str
+    data: bytes | None
+    opponent: User | None = None
+    options: ChallengeOptions = field(default_factory=ChallengeOptions)
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Wins, losses and rating of `user` (the asker when None)."""
+
+    user: User | None = None
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    page: int = 1
+
+
+@dataclass(frozen=True)
+class Rematch:
+    """The players of a finished game again (the channel's last game when `game_id` is None)."""
+
+    game_id: int | None = None
+
+
+@dataclass(frozen=True)
+class UserSettings:
+    """Show or change the asker's preferences (`name → value` as typed)."""
+
+    changes: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """Show or change the server's settings (channel managers change them)."""
+
+    changes: dict[str, str] = field(default_factory=dict)
+
+
+ServiceCommand = (Challenge | Team | AnswerChallenge | Move | Resign | Takeback | Claim
+                  | ShowBoard | Status | Help | Abort | Export | History | Replay
+                  | ImportRecord | Stats | Leaderboard | Rematch | UserSettings
+                  | ServerSettings)

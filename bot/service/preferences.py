@@ -1,0 +1,90 @@
+"""Preferences: how each player likes the bot (`settings`) and how a server runs (`server`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.service.core import ServiceCore
+from bot.service.model import Reply, Request, ServiceError
+from bot.service.options import yes_no
+from storage import GuildSettings, UserPrefs
+
+#: a player's settings: name → (UserPrefs field, the values allowed, None for on/off)
+_CHOICES: dict[str, tuple[str, dict[str, str] | None]] = {
+    "theme": ("theme", {"light": "light", "dark": "dark"}),
+    "palette": ("palette", {"normal": "normal", "colour-blind": "colour-blind",
+                            "colourblind": "colour-blind", "color-blind": "colour-blind"}),
+    "side": ("side", {"red": "red", "black": "black", "any": "any"}),
+    "dm": ("dm_reminders", None),
+    "autolink": ("auto_link", None),
+}
+#: server settings: name → (GuildSettings field, True for a number of hours, False for yes/no)
+_SERVER = {"thread": ("thread_default", False), "forfeit": ("forfeit_on_timeout", False),
+           "expiry": ("challenge_expiry_hours", True), "reminder": ("reminder_hours", True)}
+MAX_HOURS = 24 * 30
+
+
+class Preferences:
+    """Reading and changing settings; nothing here touches a game."""
+
+    def __init__(self, core: ServiceCore) -> None:
+        self._core = core
+
+    async def user_settings(self, request: Request, changes: dict[str, str] | None = None
+                            ) -> Reply:
+        """Show or change your preferences: theme, palette, side, dm, autolink."""
+        updates: dict[str, Any] = {}
+        for name, value in (changes or {}).items():
+            if name.lower() not in _CHOICES:
+                raise ServiceError(f"unknown setting “{name}”: use {', '.join(_CHOICES)}")
+            field, allowed = _CHOICES[name.lower()]
+            if allowed is None:
+                updates[field] = yes_no(name, value, "on or off")
+            elif value.lower() not in allowed:
+                words = " or ".join(dict.fromkeys(allowed.values()))
+                raise ServiceError(f"{name} is {words}, not “{value}”")
+            else:
+                updates[field] = allowed[value.lower()]
+        storage = self._core.storage
+        prefs = (await storage.update_user_prefs(request.user.id, **updates) if updates
+                 else await storage.user_prefs(request.user.id))
+        return Reply(describe_prefs(prefs), ephemeral=True)
+
+    async def server_settings(self, request: Request, changes: dict[str, str] | None = None
+                              ) -> Reply:
+        """Show or change (channel managers only) the server's settings: a thread per game by
+        default, challenge expiry hours, forfeit at the deadline, hours before a reminder."""
+        updates: dict[str, bool | int] = {}
+        for name, value in (changes or {}).items():
+            if name.lower() not in _SERVER:
+                raise ServiceError(f"unknown server setting “{name}”: use "
+                                   f"{', '.join(_SERVER)}")
+            field, hours = _SERVER[name.lower()]
+            if not hours:
+                updates[field] = yes_no(name, value)
+            elif not value.isdigit() or not 1 <= int(value) <= MAX_HOURS:
+                raise ServiceError(f"{name} is a number of hours from 1 to {MAX_HOURS}")
+            else:
+                updates[field] = int(value)
+        if updates and not request.can_manage:
+            raise ServiceError("only a channel manager can change the server's settings")
+        storage = self._core.storage
+        settings = (await storage.update_guild_settings(request.guild_id, **updates)
+                    if updates else await storage.guild_settings(request.guild_id))
+        return Reply(describe_server(settings), ephemeral=True)
+
+
+def _word(value: bool, yes: str = "yes", no: str = "no") -> str:
+    return yes if value else no
+
+
+def describe_prefs(prefs: UserPrefs) -> str:
+    return (f"Your settings: theme {prefs.theme}, palette {prefs.palette}, side {prefs.side}, "
+            f"dm {_word(prefs.dm_reminders, 'on', 'off')}, "
+            f"autolink {_word(prefs.auto_link, 'on', 'off')}.")
+
+
+def describe_server(settings: GuildSettings) -> str:
+    return (f"Server settings: thread {_word(settings.thread_default)}, expiry "
+            f"{settings.challenge_expiry_hours}h, forfeit "
+            f"{_word(settings.forfeit_on_timeout)}, reminder {settings.reminder_hours}h.")

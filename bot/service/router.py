@@ -1,0 +1,161 @@
+"""The one place that decides what a typed line means: `challenge bob size 12`, `G6 link E5`,
+`takeback`, `history alice page 2` … become `ServiceCommand`s.
+
+The terminal table and chat messages both come through here; slash commands build their
+commands directly from Discord's options. People are named differently by each front end
+(a name at the terminal, a mention in Discord), so the front end passes `people`, which turns
+one word into a `User` or raises `ServiceError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.service import commands as cmd
+from bot.service.model import ServiceError, User
+from bot.service.options import OPTION_NAMES, build_options, parse_option_words
+from rules import InvalidMoveError, parse_command
+
+People = Callable[[str], User]
+
+#: words that answer a pending request rather than play a move
+_TAKEBACK_WORDS: dict[str, cmd.TakebackAction] = {
+    "takeback": "request", "accept takeback": "accept", "decline takeback": "decline"}
+_SIMPLE: dict[str, cmd.ServiceCommand] = {
+    "board": cmd.ShowBoard(), "status": cmd.Status(), "help": cmd.Help(), "abort": cmd.Abort(),
+    "claim": cmd.Claim()}
+_DRAW_WORDS = ("offer", "accept", "decline")
+_ANSWERS: dict[str, cmd.Answer] = {"accept": "accept", "decline": "decline"}
+
+
+def nobody(word: str) -> User:
+    """For front ends where a typed word cannot name a person."""
+    raise ServiceError(f"I cannot tell who “{word}” is here")
+
+
+def read(text: str, people: People = nobody, *, confirm_resign: bool = True) -> cmd.ServiceCommand:
+    """What a line means; ServiceError says what is wrong with it.
+
+    `confirm_resign` False (a front end without buttons) makes a bare `resign` final.
+    """
+    words = text.split()
+    if not words:
+        raise ServiceError("write a command, like G6 or help")
+    verb, rest = words[0].lower(), words[1:]
+    phrase = " ".join(word.lower() for word in words)
+    if phrase in _TAKEBACK_WORDS:
+        return cmd.Takeback(_TAKEBACK_WORDS[phrase])
+    if phrase in _SIMPLE:
+        return _SIMPLE[phrase]
+    if phrase == "resign":
+        return cmd.Resign(confirmed=not confirm_resign)
+    if verb == "challenge":
+        opponent = people(rest.pop(0)) if rest and rest[0].lower() not in OPTION_NAMES else None
+        return cmd.Challenge(opponent, parse_option_words(rest))
+    if verb == "team":
+        return _team(rest, people)
+    if verb in _ANSWERS and (not rest or (len(rest) == 1 and _is_number(rest[0]))):
+        return cmd.AnswerChallenge(_ANSWERS[verb], _number(rest[0]) if rest else None)
+    if verb == "draw" and len(rest) == 1:
+        if rest[0].lower() not in _DRAW_WORDS:
+            raise ServiceError(f"draw takes offer, accept or decline, not “{rest[0]}”")
+        return cmd.Move(parse_command(f"{rest[0].lower()} draw"))
+    if verb == "move":
+        return _move(" ".join(rest))
+    reader = _READERS.get(verb)
+    if reader is not None:
+        return reader(rest, people)
+    return _move(text)
+
+
+def is_move_language(command: cmd.ServiceCommand) -> bool:
+    """Whether a command is one of the move language's own (a move, a draw word, resign):
+    what a channel's chatter may contain without being addressed to the bot."""
+    return isinstance(command, cmd.Move | cmd.Resign)
+
+
+def _move(text: str) -> cmd.Move:
+    try:
+        return cmd.Move(parse_command(text))
+    except InvalidMoveError as error:
+        raise ServiceError(str(error)) from None
+
+
+def _team(words: list[str], people: People) -> cmd.Team:
+    if len(words) < 4 or words[1].lower() != "vs":
+        raise ServiceError("write team PARTNER vs OPPONENT1 OPPONENT2 [options]")
+    partner, first, second = (people(w) for w in (words[0], words[2], words[3]))
+    options = parse_option_words(words[4:]) if words[4:] else build_options()
+    return cmd.Team(partner, (first, second), options)
+
+
+def _is_number(word: str) -> bool:
+    return word.lstrip("#").isdigit()
+
+
+def _number(word: str) -> int:
+    if not _is_number(word):
+        raise ServiceError(f"“{word}” is not a number")
+    return int(word.lstrip("#"))
+
+
+def _page(words: list[str]) -> int:
+    """`page N` at the end of a command's words (taken off them), or page 1."""
+    if len(words) >= 2 and words[-2].lower() == "page":
+        page = _number(words[-1])
+        del words[-2:]
+        return page
+    return 1
+
+
+def _export(words: list[str], people: People) -> cmd.ServiceCommand:
+    return cmd.Export(words[0].lower() if words else None)
+
+
+def _history(words: list[str], people: People) -> cmd.ServiceCommand:
+    page = _page(words)
+    return cmd.History(people(words[0]) if words else None, page)
+
+
+def _replay(words: list[str], people: People) -> cmd.ServiceCommand:
+    return cmd.Replay(_number(words[0]) if words else None)
+
+
+def _import(words: list[str], people: People) -> cmd.ServiceCommand:
+    if not words:
+        raise ServiceError("import FILE [opponent] [options]")
+    source = words.pop(0)
+    opponent = people(words.pop(0)) if words and words[0] not in OPTION_NAMES else None
+    return cmd.ImportRecord(source, None, opponent, parse_option_words(words))
+
+
+def _stats(words: list[str], people: People) -> cmd.ServiceCommand:
+    return cmd.Stats(people(words[0]) if words else None)
+
+
+def _leaderboard(words: list[str], people: People) -> cmd.ServiceCommand:
+    return cmd.Leaderboard(_page(words))
+
+
+def _rematch(words: list[str], people: People) -> cmd.ServiceCommand:
+    return cmd.Rematch(_number(words[0]) if words else None)
+
+
+def _pairs(verb: str, words: list[str]) -> dict[str, str]:
+    if len(words) % 2:
+        raise ServiceError(f"{verb} takes name value pairs, like settings theme dark")
+    return dict(zip(words[::2], words[1::2], strict=True))
+
+
+def _settings(words: list[str], people: People) -> cmd.ServiceCommand:
+    return cmd.UserSettings(_pairs("settings", words))
+
+
+def _server(words: list[str], people: People) -> cmd.ServiceCommand:
+    return cmd.ServerSettings(_pairs("server", words))
+
+
+_READERS: dict[str, Callable[[list[str], People], cmd.ServiceCommand]] = {
+    "export": _export, "history": _history, "replay": _replay, "import": _import,
+    "stats": _stats, "leaderboard": _leaderboard, "rematch": _rematch,
+    "settings": _settings, "server": _server}

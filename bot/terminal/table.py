@@ -1,0 +1,127 @@
+"""The terminal table: `name: command` lines in, the service's replies and board files out.
+
+The same service and database as the Discord bot, so a game started here can be continued
+later (same `--db`, same `--channel`). Users and channels are known by name here; their ids
+are derived from the names, so they stay the same from one run to the next. What a line means
+is the service's router's business; the table only turns names into people, reads the files
+that `import` names, and prints what comes back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path
+from typing import TextIO
+
+from bot.service import Reply, Request, ServiceError, TwixtService, User, answer_safely, router
+from bot.service import commands as cmd
+
+GUILD_ID = 1
+
+
+def name_id(name: str) -> int:
+    """A stable positive 63-bit id for a user or channel name (case-insensitive)."""
+    digest = hashlib.sha256(name.strip().casefold().encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def user(name: str) -> User:
+    return User(name_id(name), name.strip())
+
+
+class TerminalTable:
+    """Plays lines against the service and writes what a channel would show."""
+
+    def __init__(self, service: TwixtService, channel: str, out_dir: Path,
+                 out: TextIO = sys.stdout, managers: Iterable[str] = ()) -> None:
+        self.service = service
+        self.channel = channel
+        self.out_dir = out_dir
+        self.out = out
+        self._managers = {name_id(name) for name in managers}
+        self._names: dict[int, str] = {}
+
+    async def run(self, lines: Iterable[str]) -> int:
+        """Let the clocks act (as the bot does after a restart), then play every line; return
+        how many lines were refused."""
+        for reply in await self.service.tick():
+            await self._show(reply)
+        refused = 0
+        for number, raw in enumerate(lines, start=1):
+            line = raw.split("#", 1)[0].strip() if raw.lstrip().startswith("#") else raw.strip()
+            if not line:
+                continue
+            refused += not await self.play_line(line, number)
+        return refused
+
+    async def play_line(self, line: str, number: int = 0) -> bool:
+        """One `name: command` line; False when it was refused."""
+        name, sep, text = line.partition(":")
+        if not sep or not name.strip() or not text.strip():
+            self._say(f"! line {number}: write name: command, like alice: G6")
+            return False
+        who = user(name)
+        self._names[who.id] = who.name
+        request = Request(GUILD_ID, name_id(self.channel), who,
+                          can_manage=who.id in self._managers)
+        reply = await answer_safely(self._execute(request, text.strip()), {
+            "command": "terminal", "line": number, "user": who.name})
+        if reply.refused:
+            self._say(f"! {who.name}: {reply.text}")
+            return False
+        for message in reply.all_messages():
+            await self._show(message)
+        return True
+
+    async def _execute(self, request: Request, text: str) -> Reply:
+        # the terminal has no buttons, so a typed resign needs no confirmation
+        command = router.read(text, self._person, confirm_resign=False)
+        if isinstance(command, cmd.ImportRecord):
+            command = replace(command, data=_read_file(Path(command.filename)),
+                              filename=Path(command.filename).name)
+        return await self.service.execute(request, command)
+
+    def _person(self, name: str) -> User:
+        person = user(name.lstrip("@"))
+        self._names.setdefault(person.id, person.name)
+        return person
+
+    async def _show(self, reply: Reply) -> None:
+        unknown = [uid for uid in (*reply.mentions, reply.dm_user_id)
+                   if uid is not None and uid not in self._names]
+        self._names.update(await self.service.user_names(unknown))
+        mentions = " ".join(f"@{self._names.get(uid, uid)}" for uid in reply.mentions)
+        prefix = "(only you see this) " if reply.ephemeral else ""
+        if reply.dm_user_id is not None:
+            prefix = f"(direct message to {self._names.get(reply.dm_user_id, reply.dm_user_id)}) "
+        self._say(f"{prefix}{mentions + ' ' if mentions else ''}{reply.text}")
+        if reply.buttons:
+            self._say("  [" + "] [".join(b.label for b in reply.buttons) + "]")
+        if reply.image or reply.attachments:
+            self.out_dir.mkdir(parents=True, exist_ok=True)
+        if reply.image:
+            path = self._next_path()
+            path.write_bytes(reply.image)
+            self._say(f"  board: {path}")
+        for attachment in reply.attachments:
+            path = self.out_dir / attachment.filename
+            path.write_bytes(attachment.data)
+            self._say(f"  file: {path}")
+
+    def _next_path(self) -> Path:
+        stem = "".join(ch if ch.isalnum() else "-" for ch in self.channel)
+        existing = len(list(self.out_dir.glob(f"{stem}-*.png")))
+        return self.out_dir / f"{stem}-{existing + 1:04d}.png"
+
+    def _say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+
+def _read_file(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        raise ServiceError(f"cannot read {path}: {error.strerror}") from None

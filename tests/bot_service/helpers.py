@@ -1,0 +1,29 @@
+"""People, places and a started game for the service's tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.service import Request, TwixtService, User, build_options
+
+ALICE, BOB, CAROL, DAVE = (User(i, n) for i, n in [(11, "alice"), (12, "bob"), (13, "carol"),
+                                                   (14, "dave")])
+GUILD, CHANNEL = 1, 100
+
+
+def asking(user: User, channel: int = CHANNEL, manager: bool = False) -> Request:
+    """A request of `user` in `channel` of the test guild."""
+    return Request(GUILD, channel, user, can_manage=manager)
+
+
+async def start_game(service: TwixtService, **options: Any) -> None:
+    """alice challenges bob with `options` (as a player writes them), bob accepts."""
+    await service.challenges.challenge(asking(ALICE), BOB, build_options(**options))
+    await service.challenges.accept(asking(BOB))
+
+
+async def start_team_game(service: TwixtService, **options: Any) -> None:
+    """alice and carol against bob and dave; the three invitees accept."""
+    await service.challenges.team(asking(ALICE), CAROL, (BOB, DAVE), build_options(**options))
+    for user in (BOB, CAROL, DAVE):
+        await service.challenges.accept(asking(user))
