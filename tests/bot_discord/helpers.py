@@ -7,11 +7,13 @@ by virtue of the spec.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from unittest.mock import MagicMock
 
 import discord
 
+from bot.discord.buttons import TEMPLATE
 from bot.discord.views import TwixtButton
 
 GUILD = 900
@@ -80,7 +82,7 @@ async def press(client: Any, custom_id: str, user: MagicMock, **kwargs: Any) -> 
     """Press a button as discord.py does for a dynamic item: rebuild it from the custom_id
     alone, check, then call back."""
     mock = interaction(client, user, kind=discord.InteractionType.component, **kwargs)
-    match = TwixtButton.__discord_ui_compiled_template__.fullmatch(custom_id)
+    match = re.fullmatch(TEMPLATE, custom_id)
     assert match, custom_id
     item = await TwixtButton.from_custom_id(
         mock, discord.ui.Button(custom_id=custom_id, label="?"), match)

@@ -12,6 +12,7 @@ from tests.bot_discord.helpers import (
     ALICE,
     BOB,
     CAROL,
+    CHANNEL,
     DAVE,
     custom_ids,
     filenames,
@@ -21,6 +22,8 @@ from tests.bot_discord.helpers import (
     start_game,
     text_channel,
 )
+
+THREAD = 7001  # the channel id of a game's new thread
 
 
 def test_custom_id_holds_kind_target_and_users_within_discords_limit():
@@ -34,7 +37,7 @@ async def test_only_the_challenged_user_may_accept(client, cog):
     reply = only(await run(client, cog, "challenge", ALICE, user=BOB))
     refused = only(await press(client, custom_ids(reply)["Accept"], CAROL))
     assert (refused["content"], refused["ephemeral"]) == ("This button is not for you.", True)
-    assert await client.service.core.storage.active_game(700) is None
+    assert await client.service.core.storage.active_game(CHANNEL) is None
 
 
 async def test_decline_button_by_the_challenged_user(client, cog):
@@ -91,16 +94,16 @@ async def test_buttons_of_an_old_message_work_after_a_restart(settings, cog, cli
         assert only(await press(restarted, old_accept, CAROL))["ephemeral"] is True
         board = only(await press(restarted, old_accept, BOB))
         assert "Game 1 on" in board["content"]
-        assert await storage.active_game(700) is not None
+        assert await storage.active_game(CHANNEL) is not None
 
 
 async def test_thread_yes_opens_a_public_thread_for_the_game(client, cog, monkeypatch):
     channel = text_channel()
     thread = MagicMock(spec_set=discord.Thread)
-    thread.id = 7001
+    thread.id = THREAD
     channel.create_thread = AsyncMock(return_value=thread)
-    thread_channel = text_channel(7001)
-    channels = {700: channel, 7001: thread_channel}
+    thread_channel = text_channel(THREAD)
+    channels = {CHANNEL: channel, THREAD: thread_channel}
     monkeypatch.setattr(client, "get_channel", channels.get)
 
     reply = only(await run(client, cog, "challenge", ALICE, user=BOB, thread="yes"))
@@ -110,7 +113,7 @@ async def test_thread_yes_opens_a_public_thread_for_the_game(client, cog, monkey
         name="TwixT: alice vs bob", type=discord.ChannelType.public_thread)
     assert "its own thread" in only(pressed)["content"]
     board = thread_channel.send.await_args.kwargs
-    assert board["content"].startswith("<@101> Game 1 on")
+    assert board["content"].startswith(f"<@{ALICE.id}> Game 1 on")
     assert filenames(board) == ["board.png"]
 
 
@@ -118,7 +121,7 @@ async def test_a_thread_refused_by_discord_is_one_ephemeral_line(client, cog, mo
     channel = text_channel()
     forbidden = discord.Forbidden(AsyncMock(status=403, reason="Forbidden"), "no")
     channel.create_thread = AsyncMock(side_effect=forbidden)
-    monkeypatch.setattr(client, "get_channel", {700: channel}.get)
+    monkeypatch.setattr(client, "get_channel", {CHANNEL: channel}.get)
     reply = only(await run(client, cog, "challenge", ALICE, user=BOB, thread="yes"))
     refused = only(await press(client, custom_ids(reply)["Accept"], BOB))
     assert refused["ephemeral"] is True and "Create Public Threads" in refused["content"]

@@ -4,6 +4,7 @@ from tests.bot_discord.helpers import (
     ALICE,
     BOB,
     CAROL,
+    CHANNEL,
     DAVE,
     EVE,
     custom_ids,
@@ -19,7 +20,7 @@ from tests.bot_discord.helpers import (
 async def test_challenge_pings_the_challenged_user_and_offers_their_buttons(client, cog):
     reply = only(await run(client, cog, "challenge", ALICE, user=BOB, size="24x18",
                            rules="pp", swap="no", first="them"))
-    assert reply["content"].startswith("<@102> **alice** challenges bob")
+    assert reply["content"].startswith(f"<@{BOB.id}> **alice** challenges bob")
     assert "24×18, pp, no swap" in reply["content"]
     assert reply["ephemeral"] is False
     assert set(custom_ids(reply)) == {"Accept", "Decline"}
@@ -37,7 +38,7 @@ async def test_bad_option_is_one_ephemeral_line(client, cog):
     reply = only(await run(client, cog, "challenge", ALICE, user=BOB, size="99"))
     assert reply["ephemeral"] is True
     assert "\n" not in reply["content"]
-    assert await client.service.core.storage.pending_challenges(channel_id=700) == ()
+    assert await client.service.core.storage.pending_challenges(channel_id=CHANNEL) == ()
 
 
 async def test_a_bot_cannot_be_challenged(client, cog):
@@ -50,7 +51,7 @@ async def test_a_bot_cannot_be_challenged(client, cog):
 async def test_team_game_starts_when_all_three_accept(client, cog):
     reply = only(await run(client, cog, "team", ALICE, partner=CAROL, opponent1=BOB,
                            opponent2=DAVE))
-    assert [o.id for o in reply["allowed_mentions"].users] == [102, 103, 104]
+    assert [o.id for o in reply["allowed_mentions"].users] == [BOB.id, CAROL.id, DAVE.id]
     accept = custom_ids(reply)["Accept"]
     for player in (BOB, CAROL):
         assert "Waiting for" in only(await press(client, accept, player))["content"]
@@ -68,8 +69,8 @@ async def test_accept_and_decline_commands_answer_the_challenge_here(client, cog
 async def test_move_posts_one_message_with_board_notation_and_the_next_player(client, cog):
     await start_game(client, cog)
     reply = only(await run(client, cog, "move", ALICE, command="k12"))
-    assert reply["content"].startswith("<@102> **alice** (Red): `K12`")
-    assert [o.id for o in reply["allowed_mentions"].users] == [102]
+    assert reply["content"].startswith(f"<@{BOB.id}> **alice** (Red): `K12`")
+    assert [o.id for o in reply["allowed_mentions"].users] == [BOB.id]
     assert reply["embed"].image.url == "attachment://board.png"
     assert filenames(reply) == ["board.png"]
 
@@ -138,13 +139,13 @@ async def test_channel_manager_aborts_at_once(client, cog):
     await start_game(client, cog)
     reply = only(await run(client, cog, "abort", EVE, manage=True))
     assert "aborted by eve" in reply["content"]
-    assert await client.service.core.storage.active_game(700) is None
+    assert await client.service.core.storage.active_game(CHANNEL) is None
 
 
 async def test_players_abort_when_all_ask(client, cog):
     await start_game(client, cog)
     asking = only(await run(client, cog, "abort", ALICE))
-    assert [o.id for o in asking["allowed_mentions"].users] == [102]
+    assert [o.id for o in asking["allowed_mentions"].users] == [BOB.id]
     assert "aborted" in only(await run(client, cog, "abort", BOB))["content"]
 
 
@@ -152,7 +153,7 @@ async def test_an_onlooker_cannot_abort(client, cog):
     await start_game(client, cog)
     reply = only(await run(client, cog, "abort", EVE))
     assert reply["ephemeral"] is True
-    assert await client.service.core.storage.active_game(700) is not None
+    assert await client.service.core.storage.active_game(CHANNEL) is not None
 
 
 async def test_size_autocomplete_offers_common_sizes():

@@ -6,6 +6,7 @@ from bot.discord.messages import ChatMoves
 from tests.bot_discord.helpers import (
     ALICE,
     BOB,
+    CHANNEL,
     EVE,
     custom_ids,
     filenames,
@@ -27,7 +28,7 @@ async def test_a_message_mentioning_the_bot_plays_the_move(client, cog, channel)
     chat = ChatMoves(client.service, read_all=False)
     await chat.handle(message(ALICE, "<@555> K12 ", channel))
     [reply] = posted(channel)
-    assert reply["content"].startswith("<@102> **alice** (Red): `K12`")
+    assert reply["content"].startswith(f"<@{BOB.id}> **alice** (Red): `K12`")
     assert filenames(reply) == ["board.png"] and "reference" not in reply
 
 
@@ -50,7 +51,7 @@ async def test_resign_in_chat_asks_for_confirmation(client, cog, channel):
     await ChatMoves(client.service, read_all=True).handle(message(ALICE, "resign", channel))
     [reply] = posted(channel)
     assert set(custom_ids(reply)) == {"Resign"}
-    assert await client.service.core.storage.active_game(700) is not None
+    assert await client.service.core.storage.active_game(CHANNEL) is not None
 
 
 async def test_plain_moves_are_read_with_message_content_on(client, cog, channel):
@@ -63,7 +64,7 @@ async def test_plain_moves_are_ignored_with_message_content_off(client, cog, cha
     await start_game(client, cog)
     await ChatMoves(client.service, read_all=False).handle(message(ALICE, "K12", channel))
     channel.send.assert_not_awaited()
-    assert (await client.service.core.storage.active_game(700)).version == 0
+    assert (await client.service.core.storage.active_game(CHANNEL)).version == 0
 
 
 @pytest.mark.parametrize("who, text", [

@@ -10,7 +10,9 @@ from bot.service import Reply
 from tests.bot_discord.helpers import (
     ALICE,
     BOB,
+    CHANNEL,
     EVE,
+    GUILD,
     interaction,
     member,
     only,
@@ -27,7 +29,7 @@ async def test_everyone_in_a_name_does_not_ping(client, cog):
     assert "everyone here" in reply["content"]  # the name is cleaned of @ by the service
     mentions = reply["allowed_mentions"]
     assert (mentions.everyone, mentions.roles) == (False, False)
-    assert [o.id for o in mentions.users] == [102]
+    assert [o.id for o in mentions.users] == [BOB.id]
 
 
 async def test_a_typed_mention_in_a_move_is_escaped(client, cog):
@@ -42,7 +44,7 @@ async def test_illegal_move_is_one_ephemeral_line_and_changes_nothing(client, co
     reply = only(await run(client, cog, "move", ALICE, command="A5"))
     assert reply["ephemeral"] is True and "\n" not in reply["content"]
     assert "border" in reply["content"]
-    record = await client.service.core.storage.active_game(700)
+    record = await client.service.core.storage.active_game(CHANNEL)
     assert record.version == 0
 
 
@@ -68,7 +70,7 @@ async def test_an_unexpected_error_is_logged_with_context_and_apologised_for(
     record = next(r for r in caplog.records if r.message == "command failed")
     assert record.levelno == logging.ERROR and record.exc_info
     assert (record.command, record.user_id, record.guild_id, record.channel_id) == (
-        "twixt move", 101, 900, 700)
+        "twixt move", ALICE.id, GUILD, CHANNEL)
     assert "disk on fire" not in reply["content"]
 
 

@@ -15,6 +15,7 @@ from storage import SqliteStorage
 from tests.bot_discord.helpers import (
     ALICE,
     BOB,
+    CHANNEL,
     GUILD,
     custom_ids,
     dm_user,
@@ -44,7 +45,7 @@ def only_post(channel: MagicMock) -> str:
 @pytest.fixture
 def channels(client, monkeypatch) -> dict[int, MagicMock]:
     """The text channels the client can see, by id."""
-    found = {700: text_channel(700), OTHER: text_channel(OTHER)}
+    found = {CHANNEL: text_channel(CHANNEL), OTHER: text_channel(OTHER)}
     monkeypatch.setattr(client, "get_channel", found.get)
     return found
 
@@ -67,20 +68,20 @@ async def test_a_reminder_is_posted_once_even_across_a_restart(settings, client,
     await no_dms(client, cog, ALICE)
     await start_game(client, cog, time="3d", swap="no")
     await client.scheduler.round()
-    assert posted(channels[700]) == []
+    assert posted(channels[CHANNEL]) == []
     clock.now += timedelta(hours=25)
     await client.scheduler.round()
     await client.scheduler.round()
-    [reminder] = posted(channels[700])
-    assert reminder["content"] == "<@101> alice, it is your move in game 1 (1d 23h left)."
-    assert [o.id for o in reminder["allowed_mentions"].users] == [101]
+    [reminder] = posted(channels[CHANNEL])
+    assert reminder["content"] == f"<@{ALICE.id}> alice, it is your move in game 1 (1d 23h left)."
+    assert [o.id for o in reminder["allowed_mentions"].users] == [ALICE.id]
     await client.service.core.storage.close()
 
     async with await SqliteStorage.open(settings.database) as storage:
         restarted = TwixtBot(settings, storage, clock=clock)
         monkeypatch.setattr(restarted, "get_channel", channels.get)
         await restarted.scheduler.round()
-    assert len(posted(channels[700])) == 1
+    assert len(posted(channels[CHANNEL])) == 1
 
 
 async def test_a_reminder_goes_by_direct_message_by_default(client, cog, clock, channels,
@@ -90,7 +91,7 @@ async def test_a_reminder_goes_by_direct_message_by_default(client, cog, clock, 
     await client.scheduler.round()
     [dm] = posted(users[ALICE.id])
     assert dm["content"] == "alice, it is your move in game 1 (1d 23h left)."
-    assert posted(channels[700]) == []
+    assert posted(channels[CHANNEL]) == []
 
 
 async def test_a_user_not_in_the_cache_is_fetched_for_a_direct_message(client, monkeypatch):
@@ -108,9 +109,9 @@ async def test_closed_direct_messages_fall_back_to_the_games_channel(client, cog
     await start_game(client, cog, time="3d", swap="no")
     clock.now += timedelta(hours=25)
     await client.scheduler.round()
-    [fallback] = posted(channels[700])
-    assert fallback["content"] == "<@101> alice, it is your move in game 1 (1d 23h left)."
-    assert [o.id for o in fallback["allowed_mentions"].users] == [101]
+    [fallback] = posted(channels[CHANNEL])
+    assert fallback["content"] == f"<@{ALICE.id}> alice, it is your move in game 1 (1d 23h left)."
+    assert [o.id for o in fallback["allowed_mentions"].users] == [ALICE.id]
 
 
 async def test_closed_direct_messages_without_a_channel_are_logged(client, users, caplog):
@@ -129,7 +130,7 @@ async def test_a_forfeit_is_posted_with_the_board_in_the_games_channel(client, c
     assert "alice ran out of time." in forfeit["content"]
     assert "bob (Black) wins on time" in forfeit["content"]
     assert filenames(forfeit) == ["board.png"]
-    assert posted(channels[700]) == []
+    assert posted(channels[CHANNEL]) == []
     assert await client.service.core.storage.active_game(OTHER) is None
 
 
@@ -138,8 +139,8 @@ async def test_the_claim_button_of_a_time_notice(client, cog, clock, channels):
     await start_game(client, cog, time="12h", swap="no")
     clock.now += timedelta(hours=12)
     await client.scheduler.round()
-    [notice] = posted(channels[700])
-    assert notice["content"].startswith("<@102> alice's time to move in game 1 is up")
+    [notice] = posted(channels[CHANNEL])
+    assert notice["content"].startswith(f"<@{BOB.id}> alice's time to move in game 1 is up")
     claim = custom_ids(notice)["Claim the win"]
     assert only(await press(client, claim, ALICE))["ephemeral"] is True
     won = only(await press(client, claim, BOB))
@@ -151,12 +152,12 @@ async def test_a_failing_delivery_does_not_stop_the_next_one(client, cog, clock,
     await no_dms(client, cog, ALICE)
     await start_game(client, cog, time="3d", swap="no")
     await start_game(client, cog, time="3d", swap="no", channel_id=OTHER)
-    channels[700].send.side_effect = RuntimeError("socket on fire")
+    channels[CHANNEL].send.side_effect = RuntimeError("socket on fire")
     clock.now += timedelta(hours=25)
     await client.scheduler.round()
     assert "game 2" in only_post(channels[OTHER])
     failed = next(r for r in caplog.records if r.message == "clock reply not delivered")
-    assert failed.levelno == logging.ERROR and failed.channel_id == 700
+    assert failed.levelno == logging.ERROR and failed.channel_id == CHANNEL
 
 
 async def test_a_failing_tick_is_logged_and_the_next_round_runs(client, cog, clock, channels,
@@ -170,5 +171,5 @@ async def test_a_failing_tick_is_logged_and_the_next_round_runs(client, cog, clo
     assert any(r.message == "clock tick failed" for r in caplog.records)
     monkeypatch.setattr(client.service, "tick", real_tick)
     await client.scheduler.round()
-    assert "it is your move" in only_post(channels[700])
+    assert "it is your move" in only_post(channels[CHANNEL])
 

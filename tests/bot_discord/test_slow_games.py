@@ -1,6 +1,7 @@
 """The slow-game commands and buttons: clocks and claims, takebacks, records, ratings,
 rematches and settings, over the real service and database on a controlled clock."""
 
+import re
 from datetime import timedelta
 from pathlib import Path
 from unittest.mock import AsyncMock, MagicMock
@@ -8,15 +9,17 @@ from unittest.mock import AsyncMock, MagicMock
 import discord
 import pytest
 
+from bot.discord.buttons import TEMPLATE, custom_id
 from bot.discord.cog import time_choices
 from bot.discord.replies import message_kwargs
-from bot.discord.views import TwixtButton, custom_id
+from bot.discord.views import TwixtButton
 from bot.service import Button, ButtonKind, Reply
 from bot.service.model import Attachment
 from tests.bot_discord.helpers import (
     ALICE,
     BOB,
     CAROL,
+    CHANNEL,
     DAVE,
     EVE,
     custom_ids,
@@ -52,9 +55,9 @@ async def finished_game(client, cog) -> dict:
 
 @pytest.mark.parametrize("kind", list(ButtonKind))
 async def test_every_button_kind_survives_its_custom_id(client, kind):
-    button = Button(kind, 42, "x", (101, 2**63 - 1))
+    button = Button(kind, 42, "x", (ALICE.id, 2**63 - 1))
     text = custom_id(button)
-    match = TwixtButton.__discord_ui_compiled_template__.fullmatch(text)
+    match = re.fullmatch(TEMPLATE, text)
     assert match, text
     item = await TwixtButton.from_custom_id(
         MagicMock(spec_set=discord.Interaction), discord.ui.Button(custom_id=text, label="x"),
@@ -97,7 +100,7 @@ async def test_claim_once_the_opponents_time_is_up(client, cog, clock):
     clock.now += timedelta(days=1)
     won = only(await run(client, cog, "claim", ALICE))
     assert "alice (Red) wins on time" in won["content"]
-    assert await client.service.core.storage.active_game(700) is None
+    assert await client.service.core.storage.active_game(CHANNEL) is None
 
 
 # --- takebacks ----------------------------------------------------------------------------
@@ -107,14 +110,14 @@ async def test_takeback_buttons_are_for_the_opponent(client, cog):
     await start_game(client, cog, swap="no")
     await run(client, cog, "move", ALICE, command="K12")
     ask = only(await run(client, cog, "takeback", ALICE))
-    assert ask["content"].startswith("<@102> alice asks to take back `K12`.")
+    assert ask["content"].startswith(f"<@{BOB.id}> alice asks to take back `K12`.")
     buttons = custom_ids(ask)
     assert set(buttons) == {"Accept takeback", "Decline"}
     assert refusal(only(await press(client, buttons["Accept takeback"], ALICE))) == NOT_FOR_YOU
     taken = only(await press(client, buttons["Accept takeback"], BOB))
-    assert taken["content"].startswith("<@101> alice's `K12` is taken back.")
+    assert taken["content"].startswith(f"<@{ALICE.id}> alice's `K12` is taken back.")
     assert filenames(taken) == ["board.png"]
-    assert (await client.service.channel_game(700)).pegs_placed == 0
+    assert (await client.service.channel_game(CHANNEL)).pegs_placed == 0
 
 
 async def test_takeback_decline_button_and_command(client, cog):
@@ -126,7 +129,7 @@ async def test_takeback_decline_button_and_command(client, cog):
     await run(client, cog, "takeback", ALICE)
     assert "declines" in only(await run(client, cog, "takeback", BOB,
                                         action="decline"))["content"]
-    assert (await client.service.channel_game(700)).pegs_placed == 1
+    assert (await client.service.channel_game(CHANNEL)).pegs_placed == 1
 
 
 # --- records ------------------------------------------------------------------------------
@@ -168,7 +171,7 @@ async def test_import_reads_the_attachment_and_challenges_to_continue(client, co
     data = (GAMES / "game2209801.tsgf").read_bytes()
     file = attachment("game2209801.tsgf", data)
     reply = only(await run(client, cog, "import_", ALICE, file=file, opponent=BOB))
-    assert reply["content"].startswith("<@102> game2209801.tsgf: 24x24, pp, 40 pegs")
+    assert reply["content"].startswith(f"<@{BOB.id}> game2209801.tsgf: 24x24, pp, 40 pegs")
     assert filenames(reply) == ["board.png"]
     started = only(await press(client, custom_ids(reply)["Accept"], BOB))
     assert "from an imported position (40 pegs)" in started["content"]
@@ -217,7 +220,7 @@ async def test_rematch_button_on_the_final_board_for_its_players(client, cog):
     rematch = custom_ids(final)["Rematch"]
     assert refusal(only(await press(client, rematch, EVE))) == NOT_FOR_YOU
     challenge = only(await press(client, rematch, BOB))
-    assert challenge["content"].startswith("<@101> **bob** challenges alice")
+    assert challenge["content"].startswith(f"<@{ALICE.id}> **bob** challenges alice")
     started = only(await press(client, custom_ids(challenge)["Accept"], ALICE))
     assert "**bob** (Red) vs **alice** (Black)" in started["content"]
 
@@ -227,7 +230,7 @@ async def test_rematch_command_for_the_channels_last_game(client, cog):
         "this channel has no games", True)
     await finished_game(client, cog)
     challenge = only(await run(client, cog, "rematch", ALICE))
-    assert challenge["content"].startswith("<@102> **alice** challenges bob")
+    assert challenge["content"].startswith(f"<@{BOB.id}> **alice** challenges bob")
 
 
 async def test_settings_change_only_what_is_given_and_answer_privately(client, cog):
