@@ -1,0 +1,155 @@
+"""The layers import in one direction, and no modules import each other in a circle.
+
+Read from the source with `ast`, so a wrong import fails here before it can work by accident
+(as `respond → outbox → replies → views → respond` once did, through late attribute reads).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("rules", "engine", "rendering", "storage", "bot")
+
+#: a layer → the first-party packages it may import (besides itself)
+ALLOWED = {
+    "rules": set(),
+    "engine": {"rules"},
+    "rendering": {"rules"},
+    "storage": {"rules"},
+    "bot.service": {"rules", "rendering", "storage"},
+    "bot.terminal": {"rules", "rendering", "storage", "bot.service", "bot.config"},
+    "bot.discord": {"rules", "storage", "bot.service", "bot.config"},
+}
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join(parts)] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _imports(module: str, *, top_level_only: bool) -> Iterator[str]:
+    """The first-party modules `module` imports (at its top level only, if asked)."""
+    path = MODULES[module]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    nodes = tree.body if top_level_only else list(ast.walk(tree))
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            # `from package import module` depends on the module; `from module import name`
+            # on the module that holds the name
+            names = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base
+                     for alias in node.names]
+        else:
+            continue
+        for name in names:
+            target = _known(name)
+            if target is not None and target != module:
+                yield target
+
+
+def _known(name: str) -> str | None:
+    """The longest known module that `name` is or lies in."""
+    while name:
+        if name in MODULES:
+            return name
+        name = name.rpartition(".")[0]
+    return None
+
+
+def _layer(module: str) -> str:
+    for layer in sorted(ALLOWED, key=len, reverse=True):
+        if module == layer or module.startswith(layer + "."):
+            return layer
+    return module.split(".")[0]
+
+
+def _top_package(module: str) -> str:
+    layer = _layer(module)
+    return layer if layer in ALLOWED else module.split(".")[0]
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if _layer(m) in ALLOWED))
+def test_each_layer_imports_only_the_layers_below_it(module):
+    layer = _layer(module)
+    wrong = {target for target in _imports(module, top_level_only=False)
+             if _layer(target) != layer and not any(
+                 target == allowed or target.startswith(allowed + ".")
+                 for allowed in ALLOWED[layer])}
+    assert not wrong, f"{module} ({layer}) imports {sorted(wrong)}"
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_only_the_discord_front_end_imports_discord(module):
+    if module.startswith("bot.discord"):
+        return
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                 else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level
+                 else [])
+        assert not any(n == "discord" or n.startswith("discord.") for n in names), module
+
+
+def test_no_modules_import_each_other_in_a_circle():
+    graph = {m: set(_imports(m, top_level_only=True)) for m in MODULES}
+    circles = _circles(graph)
+    assert circles == [], circles
+
+
+def test_the_circle_finder_finds_a_circle():
+    assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
