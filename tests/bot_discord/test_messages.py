@@ -46,6 +46,31 @@ async def test_a_bare_mention_gets_the_help(client, channel):
     assert "TwixT" in posted(channel)[0]["content"]
 
 
+async def test_a_mention_names_a_player_in_a_chat_command(client, channel):
+    sent = message(ALICE, "<@555> challenge <@102> size 12", channel)
+    sent.mentions = [member(555, "twixt", bot=True), BOB]
+    await ChatMoves(client.service, read_all=False).handle(sent)
+    [reply] = posted(channel)
+    assert reply["content"].startswith(f"<@{BOB.id}> **alice** challenges bob to TwixT (12×12")
+    assert set(custom_ids(reply)) == {"Accept", "Decline"}
+
+
+async def test_a_player_named_without_a_mention_is_refused(client, channel):
+    sent = message(ALICE, "<@555> challenge bob", channel)
+    sent.mentions = []
+    await ChatMoves(client.service, read_all=False).handle(sent)
+    [reply] = posted(channel)
+    assert reply["reference"] is sent
+    assert reply["content"] == "mention the player (@name) instead of writing “bob”"
+    assert await client.service.core.storage.pending_challenges(channel_id=CHANNEL) == ()
+
+
+async def test_import_in_chat_asks_for_the_slash_command(client, channel):
+    await ChatMoves(client.service, read_all=False).handle(
+        message(ALICE, "<@555> import game.twixt", channel))
+    assert posted(channel)[0]["content"] == "attach the record: /twixt import with a file"
+
+
 async def test_resign_in_chat_asks_for_confirmation(client, cog, channel):
     await start_game(client, cog)
     await ChatMoves(client.service, read_all=True).handle(message(ALICE, "resign", channel))

@@ -1,0 +1,69 @@
+"""The router: what a typed line means, decided in one place for the terminal and chat."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.service import ServiceError, User
+from bot.service import commands as cmd
+from bot.service.router import is_move_language, nobody, read
+from rules import Action, parse_command
+
+
+def _person(word: str) -> User:
+    return User(len(word), word)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("G6 link E5", cmd.Move(parse_command("G6 link E5"))),
+    ("move G6", cmd.Move(parse_command("G6"))),
+    ("swap", cmd.Move(parse_command("swap"))),
+    ("draw offer", cmd.Move(parse_command("offer draw"))),
+    ("accept draw", cmd.Move(parse_command("accept draw"))),
+    ("accept", cmd.AnswerChallenge("accept")),
+    ("decline #3", cmd.AnswerChallenge("decline", 3)),
+    ("takeback", cmd.Takeback("request")),
+    ("Accept  Takeback", cmd.Takeback("accept")),
+    ("claim", cmd.Claim()),
+    ("board", cmd.ShowBoard()),
+    ("export lg", cmd.Export("lg")),
+    ("history bob page 2", cmd.History(User(3, "bob"), 2)),
+    ("replay 7", cmd.Replay(7)),
+    ("stats", cmd.Stats(None)),
+    ("leaderboard page 3", cmd.Leaderboard(3)),
+    ("rematch", cmd.Rematch(None)),
+    ("settings theme dark", cmd.UserSettings({"theme": "dark"})),
+    ("import game.twixt carol", cmd.ImportRecord("game.twixt", None, User(5, "carol"))),
+])
+def test_a_line_becomes_one_command(text, expected):
+    assert read(text, _person) == expected
+
+
+def test_a_move_travels_parsed():
+    command = read("G6 link E5; privilege", _person)
+    assert isinstance(command, cmd.Move) and command.command.actions == (Action.PRIVILEGE,)
+
+
+def test_resign_is_confirmed_only_where_there_are_buttons():
+    assert read("resign") == cmd.Resign(confirmed=False)
+    assert read("resign", confirm_resign=False) == cmd.Resign(confirmed=True)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "write a command, like G6 or help"),
+    ("G6 lnk E5", "after G6 write link and the pegs to link, like G6 link E5"),
+    ("draw maybe", "draw takes offer, accept or decline, not “maybe”"),
+    ("replay seven", "“seven” is not a number"),
+    ("settings theme", "settings takes name value pairs, like settings theme dark"),
+    ("team bob carol dave", "write team PARTNER vs OPPONENT1 OPPONENT2 [options]"),
+    ("challenge bob", "I cannot tell who “bob” is here"),
+])
+def test_a_line_that_means_nothing_is_refused_in_one_line(text, message):
+    with pytest.raises(ServiceError) as refusal:
+        read(text, nobody)
+    assert str(refusal.value) == message
+
+
+def test_only_the_move_language_counts_as_chat_moves():
+    assert is_move_language(read("K12")) and is_move_language(read("resign"))
+    assert not is_move_language(read("board"))
