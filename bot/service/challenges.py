@@ -90,13 +90,7 @@ class Challenges:
     async def rematch(self, request: Request, game_id: int | None = None) -> Reply:
         """Challenge the same players to the same game again, with the colours exchanged
         (the channel's last game when no id is given)."""
-        if game_id is None:
-            old = await self._core.channel_stored(request.channel_id)
-        else:
-            try:
-                old = await self._core.storage.get_game(game_id)
-            except NotFoundError:
-                raise ServiceError("there is no such game") from None
+        old = await self._core.chosen_game(request, game_id)
         seat = old.seat_of(request.user.id)
         if seat is None:
             raise ServiceError("only the players of that game can ask for a rematch")

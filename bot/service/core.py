@@ -28,6 +28,7 @@ from storage import (
     GameFinishedError,
     GameResult,
     LoadedGame,
+    NotFoundError,
     Result,
     Seat,
     StaleVersionError,
@@ -99,6 +100,19 @@ class ServiceCore:
             if not games:
                 raise ServiceError("this channel has no games")
             stored = games[0]
+        return stored
+
+    async def chosen_game(self, request: Request, game_id: int | None) -> StoredGame:
+        """The game a player names by number (one of this server's), or with no number the
+        channel's current or last game."""
+        if game_id is None:
+            return await self.channel_stored(request.channel_id)
+        try:
+            stored = await self.storage.get_game(game_id)
+        except NotFoundError:
+            raise ServiceError("there is no such game") from None
+        if stored.guild_id != request.guild_id:
+            raise ServiceError("there is no such game")
         return stored
 
     async def commit(self, request: Request, command: rules.Command,

@@ -13,7 +13,7 @@ from bot.service.options import ChallengeOptions, describe_setup
 from bot.service.texts import result_sentence, to_move_sentence
 from rendering import RenderOptions, render_replay
 from rules import RecordError, records
-from storage import GameSetup, NotFoundError, Result, StoredGame
+from storage import GameSetup, Result, StoredGame
 
 MAX_IMPORT_BYTES = 256 * 1024
 #: Discord's upload limit for most servers, and the width that keeps long replays under it
@@ -73,15 +73,7 @@ class Records:
 
     async def replay(self, request: Request, game_id: int | None = None) -> Reply:
         """An animated picture of a game, one frame per turn (the channel's last by default)."""
-        if game_id is None:
-            stored = await self._core.channel_stored(request.channel_id)
-        else:
-            try:
-                stored = await self._core.storage.get_game(game_id)
-            except NotFoundError:
-                raise ServiceError("there is no such game") from None
-            if stored.guild_id != request.guild_id:
-                raise ServiceError("there is no such game")
+        stored = await self._core.chosen_game(request, game_id)
         game = await self._core.position(stored)
         if not game.history:
             raise ServiceError("that game has no turns to replay yet")
