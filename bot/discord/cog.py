@@ -7,8 +7,8 @@ deferred, answered and protected from errors is `respond`'s.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import Literal
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -42,7 +42,7 @@ _OPTIONS = {
     "time": "time per move, like 3d, 12h or 1d12h (default: no clock)",
 }
 
-Suggest = Callable[[discord.Interaction, str], Awaitable[list[app_commands.Choice[str]]]]
+Suggest = Callable[[discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]]
 
 
 def suggestions(values: tuple[str, ...]) -> Suggest:
@@ -258,8 +258,8 @@ class TwixtCog(commands.GroupCog, group_name="twixt", group_description="Play Tw
                        palette: Literal["normal", "colour-blind"] | None = None,
                        side: Literal["red", "black", "any"] | None = None,
                        dm: OnOff | None = None, autolink: OnOff | None = None) -> None:
-        given = {"theme": theme, "palette": palette, "side": side, "dm": dm,
-                 "autolink": autolink}
+        given: dict[str, str | None] = {"theme": theme, "palette": palette, "side": side,
+                                        "dm": dm, "autolink": autolink}
         changes = {name: value for name, value in given.items() if value is not None}
         await self._send(interaction, cmd.UserSettings(changes))
 

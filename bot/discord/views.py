@@ -34,8 +34,9 @@ class TwixtButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPL
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: Any) -> TwixtButton:
-        button = button_of(match.string, item.label or "")
+                             item: discord.ui.Item[Any], match: Any) -> TwixtButton:
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        button = button_of(match.string, label or "")
         assert button is not None  # discord.py matched our template already
         return cls(button)
 
