@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Sequence
 from functools import cache
 from typing import NamedTuple
 
@@ -103,6 +104,8 @@ class _Drawing(NamedTuple):
 #: An own shape of a hole: its place in drawing order, the offset that orders it in the
 #: cache key when nothing else is in its tile, the shape, and what it is in the tile.
 Own = tuple[tuple[int, int], tuple[int, int], Shape, int]
+#: An own shape centred on the hole (a peg, glow or ring), which other tiles may reach.
+Centred = tuple[tuple[int, int], tuple[int, int], Disc | Ring, int]
 
 
 class _Scene:
@@ -111,7 +114,7 @@ class _Scene:
     def __init__(self, lay: Layout, view: BoardView, options: RenderOptions) -> None:
         self.lay, self.view, self.colours = lay, view, options.colours
         self.drawings: defaultdict[Spot, list[_Drawing]] = defaultdict(list)
-        self.centre: defaultdict[At, list[Own]] = defaultdict(list)
+        self.centre: defaultdict[At, list[Centred]] = defaultdict(list)
         self._collect()
 
     def _draw(self, rank: int, links: tuple[Link, ...] | frozenset[Link], width: float,
@@ -173,7 +176,8 @@ class _Scene:
         lower = {hole for hole, shapes in centre.items()
                  if any(part == UNDER for *_, part in shapes)}
         for spot, here in drawings.items():
-            near[spot] = context = []
+            context: list[Context] = []
+            near[spot] = context
             half_width = max(d.width for d in here) / 2
             for flank in _flanks(spot):
                 shapes = centre.get(flank)
@@ -194,7 +198,8 @@ class _Scene:
                              and other in drawings)
         last = self.view.last_peg
         last_at = None if last is None else (last.col, last.row)
-        placed, final = [], []
+        placed: list[tuple[Tile, tuple[int, int]]] = []
+        final: list[tuple[Tile, tuple[int, int]]] = []
         for hole in centre.keys() | own.keys():
             at = centres[hole]
             (final if hole == last_at else placed).extend(
@@ -203,21 +208,21 @@ class _Scene:
                     reached.get(hole, []), at, centres))
         for spot, other in crossings:
             # crossings lie off both links' ends: only pegs reaching a link (`near`) meet them
-            shapes = [(d.place, (0, 0), d, CROSSING) for d in drawings[spot]] + [
+            pair = [(d.place, (0, 0), d, CROSSING) for d in drawings[spot]] + [
                 (d.place, (0, 0), d, CROSSED) for d in drawings[other]]
             at = centres[spot[:2]]
             placed.append((tile(on, bands[spot[:2]], _in_order(
-                shapes, near[spot] + near[other], at, centres)), at))
+                pair, near[spot] + near[other], at, centres)), at))
         return placed + final
 
 
 #: A shape of another hole that meets a tile's: a link drawing, or a hole's centre shape.
-Context = _Drawing | tuple[At, Own]
+Context = _Drawing | tuple[At, Centred]
 
 Centres = dict[At, tuple[int, int]]
 
 
-def _hole_keys(halves: list[tuple[Own, list[Context]]], centre: list[Own], lower: bool,
+def _hole_keys(halves: list[tuple[Own, list[Context]]], centre: list[Centred], lower: bool,
                reached: list[Context], at: tuple[int, int],
                centres: Centres) -> list[tuple[tuple[Shape, int], ...]]:
     """A hole's tiles, as the shapes of each in drawing order; `lower` if it has shapes
@@ -227,7 +232,7 @@ def _hole_keys(halves: list[tuple[Own, list[Context]]], centre: list[Own], lower
     quarter holding links, the first painting the peg (and so holding the links passing by
     that it reaches), the others holding it."""
     if lower:
-        return [_in_order([own for own, _context in halves] + centre,
+        return [_in_order([*(own for own, _context in halves), *centre],
                           reached + [c for _own, context in halves for c in context],
                           at, centres)]
     peg = tuple((shape, OVER) for _place, _to, shape, _part in centre)
@@ -245,7 +250,7 @@ def _hole_keys(halves: list[tuple[Own, list[Context]]], centre: list[Own], lower
         if context:
             held = centre if index == 0 else [(place, to, shape, CONTEXT)
                                               for place, to, shape, _part in centre]
-            keys.append(_in_order([own for own, _cs in group] + held, context, at, centres))
+            keys.append(_in_order([*(own for own, _cs in group), *held], context, at, centres))
         else:   # alone, halves overlap only under the peg: order them so equal tiles match
             halves_key = tuple((half, OVER) for half in sorted(own[2] for own, _cs in group))
             keys.append(halves_key + (peg if index == 0 else
@@ -253,7 +258,7 @@ def _hole_keys(halves: list[tuple[Own, list[Context]]], centre: list[Own], lower
     return keys
 
 
-def _in_order(shapes: list[tuple[tuple[int, int], tuple[int, int], Shape | _Drawing, int]],
+def _in_order(shapes: Sequence[tuple[tuple[int, int], tuple[int, int], Shape | _Drawing, int]],
               context: list[Context], at: tuple[int, int],
               centres: Centres) -> tuple[tuple[Shape, int], ...]:
     """A tile's shapes with other holes' shapes that meet them, in drawing order, placed from
@@ -267,7 +272,9 @@ def _in_order(shapes: list[tuple[tuple[int, int], tuple[int, int], Shape | _Draw
         return Bar((ax - x, ay - y), (bx - ax, by - ay), shape.width, shape.fill, shape.rim,
                    shape.rim_width)
 
-    ranked = {(place, None): (placed(shape), part) for place, _to, shape, part in shapes}
+    # keyed by place, and by the hole for other holes' shapes (which share their places)
+    ranked: dict[tuple[tuple[int, int], At | None], tuple[Shape, int]] = {
+        (place, None): (placed(shape), part) for place, _to, shape, part in shapes}
     for c in context:
         if isinstance(c, _Drawing):
             ranked[c.place, None] = (placed(c), CONTEXT)

@@ -59,14 +59,21 @@ def disc(radius: float, fill: RGB, rim: RGB | None = None, rim_width: float = 0.
     half = math.ceil(radius) + 1
     image, draw, c = _canvas(half, rim or fill)
     r = radius * _SUPER
-    shape = draw.rounded_rectangle if square else draw.ellipse
-    corner = {"radius": r * SQUARE_CORNER} if square else {}
+    corner = r * SQUARE_CORNER
     if square:
         r *= SQUARE_SIDE
+
+    def shape(size: float, colour: RGB) -> None:
+        box = (c - size, c - size, c + size, c + size)
+        if square:
+            draw.rounded_rectangle(box, radius=corner, fill=colour)
+        else:
+            draw.ellipse(box, fill=colour)
+
     if rim is not None:
-        shape((c - r, c - r, c + r, c + r), fill=rim, **corner)
+        shape(r, rim)
         r -= rim_width * _SUPER
-    shape((c - r, c - r, c + r, c + r), fill=fill, **corner)
+    shape(r, fill)
     if mark is not None:
         m = radius * 0.3 * _SUPER
         draw.ellipse((c - m, c - m, c + m, c + m), fill=mark)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from PIL import Image, ImageChops
 
@@ -27,6 +27,11 @@ from rendering.options import RenderOptions
 from rendering.sprites import SQUARE_CORNER, SQUARE_SIDE, Sprite, bar, disc, ring
 from rendering.static import static_rgb
 from rendering.themes import RGB
+
+if TYPE_CHECKING:
+    # Pillow's core image type, reached at run time as `Image.core.ImagingCore`; its stub is
+    # the private `_imaging`, because mypy cannot follow `Image.core` (a guarded import)
+    from PIL._imaging import ImagingCore
 
 #: Holes this close to an edge of the picture may have border rows or lines under their tile.
 _EDGE_HOLES = 3
@@ -145,7 +150,7 @@ def _half(whole: Bar) -> Placed:
         box[axis + 2] = cut - corner
     else:
         box[axis] = cut - corner
-    return image.crop(tuple(box)), (left + box[0], top + box[1])
+    return image.crop((box[0], box[1], box[2], box[3])), (left + box[0], top + box[1])
 
 
 Shape = Disc | Ring | Half | Bar | Away
@@ -164,12 +169,12 @@ class Tile(NamedTuple):
     picture, and `Image.paste` would spend more on its checks than the copy takes.
     """
 
-    image: Image.core.ImagingCore
-    under: Image.core.ImagingCore | None
-    over: Image.core.ImagingCore | None
+    image: ImagingCore
+    under: ImagingCore | None
+    over: ImagingCore | None
     box: tuple[int, int, int, int]
 
-    def paste(self, target: Image.core.ImagingCore, centre: tuple[int, int],
+    def paste(self, target: ImagingCore, centre: tuple[int, int],
               over: bool) -> None:
         """Copy the under or over part onto a palette picture's core, around `centre`."""
         mask = self.over if over else self.under

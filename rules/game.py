@@ -31,38 +31,71 @@ class GameOptions:
 
     @property
     def size_text(self) -> str:
+        """The board size as records and options write it: `24x24`."""
         return f"{self.cols}x{self.rows}"
 
 
-class _Changes:
-    """The board changes of one turn in the order made, so that they can be taken back.
+class _PegChange(NamedTuple):
+    """A peg put in (`added`) or taken out, with what it takes to undo that."""
 
-    Steps: ("peg+", hole, colour, seat), ("peg-", hole, colour, seat), ("link+", id, colour),
-    ("link-", id, colour).
-    """
+    added: bool
+    at: int   # the hole's index (`index` would hide tuple.index)
+    colour: Colour
+    seat: int
+
+
+class _LinkChange(NamedTuple):
+    """A link stood up (`added`) or taken down, by link id."""
+
+    added: bool
+    lid: int
+    colour: Colour
+
+
+class _Changes:
+    """The board changes of one turn in the order made, so that they can be taken back."""
 
     __slots__ = ("placed", "steps")
 
     def __init__(self) -> None:
         self.placed: int | None = None
-        self.steps: list[tuple] = []
+        self.steps: list[_PegChange | _LinkChange] = []
 
-    def of_kind(self, kind: str) -> list[tuple]:
-        return [step for step in self.steps if step[0] == kind]
+    def links(self, added: bool) -> list[_LinkChange]:
+        """The links added (or removed) by the turn, in the order made."""
+        return [step for step in self.steps
+                if isinstance(step, _LinkChange) and step.added is added]
+
+    def pegs_removed(self) -> list[_PegChange]:
+        """The pegs taken out by the turn, in the order taken."""
+        return [step for step in self.steps
+                if isinstance(step, _PegChange) and not step.added]
 
 
 class Turn:
     """One applied command: who, what (canonical text), and what it changed on the board.
 
-    A turn is made for every peg of every playout, so its friendly views (holes, links, the
-    canonical text) are worked out only when first asked for.
+    `Game.play()` and `Game.push()` return it, and `Game.history` keeps them in order. A turn
+    is made for every peg of every playout, so its friendly views (holes, links, the canonical
+    text) are worked out only when first asked for.
+
+    >>> game = Game(("alice", "bob"), size=12)
+    >>> turn = game.play("G6")
+    >>> turn
+    Turn(alice: G6)
+    >>> turn.player, turn.seat, turn.colour
+    ('alice', 0, <Colour.RED: 'red'>)
     """
 
     def __init__(self, seat: int, player: str, colour: Colour, command: Command,
                  geo: Geometry, changes: _Changes) -> None:
+        #: the seat (0–3) of the player who gave the command
         self.seat = seat
+        #: that player's name
         self.player = player
+        #: the seat's colour just after the command (for a swap, the colour swapped to)
         self.colour = colour
+        #: the command as parsed, before defaults such as pp's automatic links were applied
         self.command = command
         self._geo = geo
         self._changes = changes
@@ -72,30 +105,78 @@ class Turn:
 
     @property
     def actions(self) -> tuple[Action, ...]:
+        """What the command did besides removing and placing: swap, resign, a draw offer, …
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> game.play("G6; offer draw").actions
+        (<Action.OFFER_DRAW: 'offer draw'>,)
+        """
         return self.command.actions
 
     @cached_property
     def placed(self) -> Hole | None:
+        """The hole of the peg placed, or None for a turn without one (a swap, a resignation).
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> game.play("G6").placed
+        Hole(col=6, row=5)
+        >>> game.play("swap").placed is None
+        True
+        """
         placed = self._changes.placed
         return None if placed is None else self._geo.hole(placed)
 
     @cached_property
     def links_added(self) -> tuple[Link, ...]:
-        return tuple(_link(self._geo, lid, c) for _k, lid, c in self._changes.of_kind("link+"))
+        """Every link the turn added, in order: those asked for, and those that pp and
+        `link all` add by themselves, which the command does not name.
+
+        >>> game = Game(("alice", "bob"), size=12, rules="pp")
+        >>> for text in ("G6", "C3", "E5"):
+        ...     turn = game.play(text)
+        >>> [str(link) for link in turn.links_added]
+        ['E5-G6']
+        """
+        return tuple(_link(self._geo, step.lid, step.colour)
+                     for step in self._changes.links(added=True))
 
     @cached_property
     def links_removed(self) -> tuple[Link, ...]:
-        return tuple(_link(self._geo, lid, c) for _k, lid, c in self._changes.of_kind("link-"))
+        """The links the turn took away (classic rules), those of removed pegs included.
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> for text in ("G6", "C3", "E5 link G6", "C9"):
+        ...     turn = game.play(text)
+        >>> [str(link) for link in game.play("remove E5-G6; H8").links_removed]
+        ['E5-G6']
+        """
+        return tuple(_link(self._geo, step.lid, step.colour)
+                     for step in self._changes.links(added=False))
 
     @cached_property
     def pegs_removed(self) -> tuple[Peg, ...]:
-        return tuple(Peg(self._geo.hole(idx), colour, seat)
-                     for _k, idx, colour, seat in self._changes.of_kind("peg-"))
+        """The pegs the turn took away (classic rules), so that a picture can show them gone.
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> for text in ("G6", "C3", "E5 link G6", "C9"):
+        ...     turn = game.play(text)
+        >>> [str(peg.hole) for peg in game.play("remove E5; H8").pegs_removed]
+        ['E5']
+        """
+        return tuple(Peg(self._geo.hole(step.at), step.colour, step.seat)
+                     for step in self._changes.pegs_removed())
 
     @cached_property
     def text(self) -> str:
         """The command in canonical notation, every link made written out (the automatic
-        ones of pp and `link all` included), so that replaying the text needs no defaults."""
+        ones of pp and `link all` included), so that replaying the text needs no defaults.
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> for text in ("G6", "C3"):
+        ...     turn = game.play(text)
+        >>> game.play("e5  LINK all").text
+        'E5 link G6'
+        """
         command, placed = self.command, self.placed
         if placed is None:
             return str(command)
@@ -104,8 +185,9 @@ class Turn:
 
 
 def _link(geo: Geometry, lid: int, colour: Colour) -> Link:
-    a, b = geo.link_ends[lid]  # type: ignore[misc]
-    return Link(geo.holes[a], geo.holes[b], colour)
+    ends = geo.link_ends[lid]
+    assert ends is not None, "only links on the board are ever made"
+    return Link(geo.holes[ends[0]], geo.holes[ends[1]], colour)
 
 
 class _State(NamedTuple):
@@ -143,11 +225,37 @@ def _target_from(link: Link, placed: Hole) -> LinkTarget:
 
 
 class Game:
-    """A game in progress or finished. Seats: 0 Red, 1 Black, 2 Red, 3 Black (before a swap)."""
+    """A game in progress or finished. Seats: 0 Red, 1 Black, 2 Red, 3 Black (before a swap).
+
+    Players move in seat order (a privilege call skips one); in Double TwixT (four players)
+    seats 0 and 2 are one team and 1 and 3 the other.
+
+    >>> game = Game(("alice", "bob"), size=12)
+    >>> game.play("G6")
+    Turn(alice: G6)
+    >>> game.play("E7")
+    Turn(bob: E7)
+    >>> game.player_to_move, game.colour_to_move
+    ('alice', <Colour.RED: 'red'>)
+    """
 
     def __init__(self, players: tuple[str, ...] | list[str] = ("Red", "Black"),
                  size: str | int | tuple[int, int] = 24, rules: RuleSet | str = RuleSet.CLASSIC,
                  swap: bool | None = None, handicap: int = 0) -> None:
+        """Set up an empty board.
+
+        `players` are two names, or four for Double TwixT, in seat order. `size` is `24`,
+        `"24x18"` or `(cols, rows)`; `rules` is `classic` or `pp`; `swap` defaults to on, and
+        to off in a handicap game, whose board is `handicap` rows shorter. TwixtError says
+        what is wrong with impossible options.
+
+        >>> Game(("alice", "bob"), size="12x10", rules="pp").options.size_text
+        '12x10'
+        >>> Game(("alice", "alice"))
+        Traceback (most recent call last):
+        ...
+        rules.errors.TwixtError: every player needs a different name
+        """
         players = tuple(name.strip() for name in players)
         _check_names(players)
         if isinstance(size, tuple):
@@ -162,9 +270,12 @@ class Game:
             rule_set = RuleSet(rules.lower() if isinstance(rules, str) else rules)
         except ValueError:
             raise TwixtError(f"“{rules}” is not a rule set: choose classic or pp") from None
+        #: what the game is played with, as given (names stripped)
         self.options = GameOptions(players, cols, rows - handicap, rule_set,
                                    bool(swap if swap is not None else not handicap), handicap)
+        #: the precomputed tables of this board size, shared with every game of the size
         self.geometry: Geometry = geometry(cols, rows - handicap)
+        #: the board itself, by hole index and link id (see `rules.position`)
         self.position = Position(self.geometry)
         self._state = _State()
         self._history: list[tuple[Turn, _State]] = []
@@ -175,87 +286,220 @@ class Game:
 
     @property
     def players(self) -> tuple[str, ...]:
+        """The players' names in seat order.
+
+        >>> Game(("alice", "bob")).players
+        ('alice', 'bob')
+        """
         return self.options.players
 
     @property
     def rules(self) -> RuleSet:
+        """The rule set: whether every link blocks and removal is allowed (classic), or own
+        links may cross and are added automatically (pp).
+
+        >>> Game(("alice", "bob"), rules="pp").rules
+        <RuleSet.PP: 'pp'>
+        """
         return self.options.rules
 
     @property
     def is_double(self) -> bool:
+        """Whether this is Double TwixT: four players in two teams, with privilege calls.
+
+        >>> Game(("alice", "bob", "carol", "dave")).is_double
+        True
+        """
         return len(self.players) == 4
 
     def colour_of_seat(self, seat: int) -> Colour:
-        """The colour a seat plays now (a swap exchanges them)."""
+        """The colour a seat plays now (a swap exchanges them).
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> game.colour_of_seat(0)
+        <Colour.RED: 'red'>
+        >>> for text in ("G6", "swap"):
+        ...     turn = game.play(text)
+        >>> game.colour_of_seat(0)
+        <Colour.BLACK: 'black'>
+        """
         return _SEAT_COLOURS[self._state.swapped][seat % 2]
 
     def seat_of(self, player: str) -> int:
-        """The seat of a player by name (case-insensitive)."""
+        """The seat of a player by name (case-insensitive); IllegalMoveError for a stranger,
+        so that a command from someone not playing is refused like any illegal move.
+
+        >>> Game(("alice", "bob")).seat_of("Bob")
+        1
+        """
         for seat, name in enumerate(self.players):
             if name.casefold() == player.strip().casefold():
                 return seat
         raise IllegalMoveError(f"{player} is not playing in this game")
 
     def players_of(self, colour: Colour) -> tuple[str, ...]:
+        """The names of the players playing `colour` now, in seat order: whom a result names.
+
+        >>> Game(("alice", "bob", "carol", "dave")).players_of(Colour.RED)
+        ('alice', 'carol')
+        """
         return tuple(n for s, n in enumerate(self.players) if self.colour_of_seat(s) is colour)
 
     @property
     def seat_to_move(self) -> int | None:
+        """The seat of the player to move, or None when the game is over.
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> game.seat_to_move
+        0
+        >>> turn = game.play("resign")
+        >>> game.seat_to_move is None
+        True
+        """
         return None if self._state.outcome else self._state.next_seat
 
     @property
     def player_to_move(self) -> str | None:
-        """The name of the player to move, or None when the game is over."""
+        """The name of the player to move, or None when the game is over.
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> turn = game.play("G6")
+        >>> game.player_to_move
+        'bob'
+        """
         seat = self.seat_to_move
         return None if seat is None else self.players[seat]
 
     @property
     def colour_to_move(self) -> Colour:
-        """The colour to move (or that would move, once the game is over)."""
+        """The colour to move (or that would move, once the game is over).
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> turn = game.play("G6")
+        >>> game.colour_to_move
+        <Colour.BLACK: 'black'>
+        """
         return self.colour_of_seat(self._state.next_seat)
 
     @property
     def outcome(self) -> Outcome | None:
+        """How the game ended, or None while it goes on.
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> game.outcome is None
+        True
+        >>> turn = game.play("resign")
+        >>> game.outcome.reason, game.outcome.result, game.outcome.winners
+        (<Reason.RESIGNATION: 'resignation'>, 'black', ('bob',))
+        """
         return self._state.outcome
 
     @property
     def is_over(self) -> bool:
+        """Whether the game has ended; then it takes no more commands but `undo()`.
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> turn = game.play("resign")
+        >>> game.is_over
+        True
+        """
         return self._state.outcome is not None
 
     @property
     def swapped(self) -> bool:
+        """Whether the second player swapped, so that seat 0 now plays Black.
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> for text in ("G6", "swap"):
+        ...     turn = game.play(text)
+        >>> game.swapped
+        True
+        """
         return self._state.swapped
 
     @property
     def pegs_placed(self) -> int:
-        """How many pegs have been placed (the replay JSON's `turns`)."""
+        """How many pegs have been placed (the replay JSON's `turns`); a swap places none.
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> for text in ("G6", "swap", "E7"):
+        ...     turn = game.play(text)
+        >>> game.pegs_placed
+        2
+        """
         return self._state.pegs_placed
 
     @property
     def history(self) -> tuple[Turn, ...]:
+        """Every turn applied, oldest first: what records are written from.
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> for text in ("G6", "E7 link all"):
+        ...     turn = game.play(text)
+        >>> [turn.text for turn in game.history]
+        ['G6', 'E7']
+        """
         return tuple(turn for turn, _before in self._history)
 
     @property
     def last_turn(self) -> Turn | None:
+        """The latest turn, or None before the first: what has just happened.
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> game.last_turn is None
+        True
+        >>> turn = game.play("G6")
+        >>> game.last_turn
+        Turn(alice: G6)
+        """
         return self._history[-1][0] if self._history else None
 
     @property
     def draw_offered_by(self) -> Colour | None:
-        """The side with an open draw offer, if any."""
+        """The side with an open draw offer, if any; the other side may accept or decline it.
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> turn = game.play("G6; offer draw")
+        >>> game.draw_offered_by
+        <Colour.RED: 'red'>
+        """
         team = self._state.draw_offer_team
         return None if team is None else self.colour_of_seat(team)
 
     def privilege_available(self, colour: Colour) -> bool:
-        """Whether the team playing `colour` may still call its privilege (Double TwixT)."""
+        """Whether the team playing `colour` may still call its privilege (Double TwixT).
+
+        >>> game = Game(("alice", "bob", "carol", "dave"), size=12)
+        >>> game.privilege_available(Colour.RED)
+        True
+        >>> for text in ("G6", "privilege"):
+        ...     turn = game.play(text, by="alice")
+        >>> game.privilege_available(Colour.RED)
+        False
+        """
         team = 0 if self.colour_of_seat(0) is colour else 1
         return self.is_double and not self._state.privilege_used[team]
 
     def can_swap(self) -> bool:
-        """Whether the player to move may answer with `swap` now."""
+        """Whether the player to move may answer with `swap` now (to offer it only then).
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> game.can_swap()
+        False
+        >>> turn = game.play("G6")
+        >>> game.can_swap()
+        True
+        """
         return self.options.swap and self._state.moves_made == 1 and not self.is_over
 
     def can_call_privilege(self, player: str) -> bool:
-        """Whether `player` may call privilege now (to offer it only when it is legal)."""
+        """Whether `player` may call privilege now (to offer it only when it is legal).
+
+        >>> game = Game(("alice", "bob", "carol", "dave"), size=12)
+        >>> turn = game.play("G6")
+        >>> game.can_call_privilege("alice"), game.can_call_privilege("bob")
+        (True, False)
+        """
         try:
             seat = self.seat_of(player)
         except IllegalMoveError:
@@ -265,19 +509,51 @@ class Game:
     # --- the board ---------------------------------------------------------------------
 
     def pegs(self) -> list[Peg]:
+        """Every peg on the board, in hole order (row by row).
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> for text in ("G6", "E7"):
+        ...     turn = game.play(text)
+        >>> [(str(peg.hole), peg.colour.value) for peg in game.pegs()]
+        [('G6', 'red'), ('E7', 'black')]
+        """
         pos, geo = self.position, self.geometry
         return [Peg(geo.hole(i), c, pos.peg_seat[i]) for i, c in enumerate(pos.peg_colour) if c]
 
     def links(self) -> list[Link]:
+        """Every link standing on the board.
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> for text in ("G6", "C3", "E5 link G6"):
+        ...     turn = game.play(text)
+        >>> [str(link) for link in game.links()]
+        ['E5-G6']
+        """
         return [self._link(lid, colour) for lid, colour in self.position.links.items()]
 
     def peg_at(self, hole: Hole) -> Peg | None:
+        """The peg in `hole`, or None when it is empty; IllegalMoveError off the board.
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> turn = game.play("G6")
+        >>> game.peg_at(Hole.parse("G6"))
+        Peg(hole=Hole(col=6, row=5), colour=<Colour.RED: 'red'>, seat=0)
+        >>> game.peg_at(Hole.parse("E7")) is None
+        True
+        """
         idx = self.geometry.index(hole)
         colour = self.position.peg_colour[idx]
         return Peg(hole, colour, self.position.peg_seat[idx]) if colour else None
 
     def legal_placements(self) -> list[Hole]:
-        """The holes the player to move may place a peg in."""
+        """The holes the player to move may place a peg in, in hole order (row by row).
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> len(game.legal_placements())   # 140 holes less Black's two border columns
+        120
+        >>> Hole.parse("A6") in game.legal_placements()
+        False
+        """
         if self.is_over:
             return []
         holes = self.geometry.holes
@@ -288,18 +564,36 @@ class Game:
 
         For engines and playouts that pick holes by the thousand; `legal_placements()` is the
         friendly form.
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> bits = game.legal_placement_bits()
+        >>> bin(bits).count("1"), (bits >> (5 * 12 + 6)) & 1   # G6 is column 6, row 5
+        (120, 1)
         """
         return 0 if self._state.outcome else self._free_mask(self.colour_to_move)
 
     def can_place(self, hole: Hole) -> bool:
-        """Whether the player to move may place a peg at `hole` now (cheap: one bit test)."""
+        """Whether the player to move may place a peg at `hole` now (cheap: one bit test).
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> turn = game.play("G6")
+        >>> game.can_place(Hole.parse("G6")), game.can_place(Hole.parse("E7"))
+        (False, True)
+        """
         geo = self.geometry
         if self._state.outcome or not (0 <= hole.col < geo.cols and 0 <= hole.row < geo.rows):
             return False
         return bool((self._free_mask(self.colour_to_move) >> (hole.row * geo.cols + hole.col)) & 1)
 
     def legal_links(self, hole: Hole) -> list[Link]:
-        """The links that the owner of the peg at `hole` could add from it now."""
+        """The links that the owner of the peg at `hole` could add from it now.
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> for text in ("G6", "C3", "E5"):
+        ...     turn = game.play(text)
+        >>> [str(link) for link in game.legal_links(Hole.parse("E5"))]
+        ['E5-G6']
+        """
         idx = self.geometry.index(hole)
         colour = self.position.peg_colour[idx]
         if colour is None:
@@ -307,16 +601,32 @@ class Game:
         return [self._link(lid, colour) for lid in self._linkable(idx, colour)]
 
     def winning_chain(self) -> tuple[list[Hole], list[Link]]:
-        """The chain that won a game by connection (empty otherwise), for highlighting."""
+        """The chain that won a game by connection (empty otherwise), for highlighting.
+
+        >>> game = Game(("alice", "bob"), size=5, swap=False)
+        >>> for text in ("C1", "A2", "D3 link C1", "A4", "C5 link D3"):
+        ...     turn = game.play(text)
+        >>> holes, links = game.winning_chain()
+        >>> [str(hole) for hole in holes], [str(link) for link in links]
+        (['C1', 'D3', 'C5'], ['C1-D3', 'D3-C5'])
+        """
         outcome = self.outcome
         if not outcome or outcome.reason is not Reason.CONNECTION or outcome.winner is None:
             return [], []
-        holes, lids = self.position.chain(outcome.winner)
-        return ([self.geometry.hole(h) for h in holes],
+        indices, lids = self.position.chain(outcome.winner)
+        return ([self.geometry.hole(i) for i in indices],
                 [self._link(lid, outcome.winner) for lid in lids])
 
-    def snapshot(self) -> tuple:
-        """Everything observable about the game, for comparing two games for equality."""
+    def snapshot(self) -> tuple[object, ...]:
+        """Everything observable about the game, for comparing two games for equality.
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> before = game.snapshot()
+        >>> turn = game.play("G6")
+        >>> turn = game.undo()
+        >>> game.snapshot() == before
+        True
+        """
         return (self.options, self._state, sorted(map(str, self.pegs())),
                 sorted((str(link), link.colour.value) for link in self.links()),
                 [turn.text for turn in self.history])
@@ -324,11 +634,33 @@ class Game:
     # --- playing -----------------------------------------------------------------------
 
     def play(self, text: str, by: str | None = None) -> Turn:
-        """Parse a player's command and apply it; `by` defaults to the player to move."""
+        """Parse a player's command and apply it; `by` defaults to the player to move.
+
+        InvalidMoveError when the text is not a command, IllegalMoveError when the position
+        forbids it; either way nothing has changed.
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> game.play("G6")
+        Turn(alice: G6)
+        >>> game.play("G6")
+        Traceback (most recent call last):
+        ...
+        rules.errors.IllegalMoveError: G6 is already taken
+        >>> game.play("offer draw", by="alice")
+        Turn(alice: offer draw)
+        """
         return self.push(parse_command(text), by)
 
     def push(self, command: Command, by: str | None = None) -> Turn:
-        """Apply a command for player `by`; on IllegalMoveError nothing has changed."""
+        """Apply a parsed command for player `by` (default: the player to move); on
+        IllegalMoveError nothing has changed.
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> game.push(Command(placement=Placement(Hole.parse("G6"))))
+        Turn(alice: G6)
+        >>> game.push(parse_command("resign"), by="alice")
+        Turn(alice: resign)
+        """
         seat = self._state.next_seat if by is None else self.seat_of(by)
         if self.is_over:
             raise IllegalMoveError("the game is over")
@@ -345,7 +677,15 @@ class Game:
         return turn
 
     def undo(self) -> Turn:
-        """Take back the last applied command, restoring the exact earlier state."""
+        """Take back the last applied command, restoring the exact earlier state; return it.
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> turn = game.play("G6")
+        >>> game.undo()
+        Turn(alice: G6)
+        >>> game.pegs_placed, game.player_to_move
+        (0, 'alice')
+        """
         if not self._history:
             raise IllegalMoveError("there is no turn to take back")
         turn, before = self._history.pop()
@@ -353,6 +693,15 @@ class Game:
         return turn
 
     def copy(self) -> Game:
+        """An independent game in the same state, history included, to try moves on.
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> turn = game.play("G6")
+        >>> trial = game.copy()
+        >>> turn = trial.play("E7")
+        >>> game.pegs_placed, trial.pegs_placed
+        (1, 2)
+        """
         other = Game.__new__(Game)
         other.options = self.options
         other.geometry = self.geometry
@@ -391,11 +740,11 @@ class Game:
         idx = self._own_peg(target, colour)
         for lid in pos.links_of(idx):
             self._take_link(lid, changes)
-        changes.steps.append(("peg-", idx, colour, pos.peg_seat[idx]))
+        changes.steps.append(_PegChange(False, idx, colour, pos.peg_seat[idx]))
         pos.remove_peg(idx)
 
     def _take_link(self, lid: int, changes: _Changes) -> None:
-        changes.steps.append(("link-", lid, self.position.links[lid]))
+        changes.steps.append(_LinkChange(False, lid, self.position.links[lid]))
         self.position.remove_link(lid)
 
     def _place(self, placement: Placement, seat: int, changes: _Changes) -> None:
@@ -407,7 +756,7 @@ class Game:
             raise IllegalMoveError(f"{placement.hole} is in {colour.opponent.title}'s border row")
         pos.place_peg(idx, colour, seat)
         changes.placed = idx
-        changes.steps.append(("peg+", idx, colour, seat))
+        changes.steps.append(_PegChange(True, idx, colour, seat))
         for target in placement.links:
             a, b = target if isinstance(target, tuple) else (placement.hole, target)
             self._add_link(a, b, colour, changes)
@@ -440,7 +789,7 @@ class Game:
 
     def _record_link(self, lid: int, colour: Colour, changes: _Changes) -> None:
         self.position.add_link(lid, colour)
-        changes.steps.append(("link+", lid, colour))
+        changes.steps.append(_LinkChange(True, lid, colour))
 
     def _act(self, action: Action, seat: int) -> None:
         state, colour = self._state, self.colour_of_seat(seat)
@@ -522,15 +871,16 @@ class Game:
 
     def _take_back(self, changes: _Changes, before: _State) -> None:
         pos = self.position
-        for kind, idx, colour, *seat in reversed(changes.steps):
-            if kind == "link+":
-                pos.remove_link(idx)
-            elif kind == "peg+":
-                pos.remove_peg(idx)
-            elif kind == "link-":
-                pos.add_link(idx, colour)
+        for step in reversed(changes.steps):
+            if isinstance(step, _LinkChange):
+                if step.added:
+                    pos.remove_link(step.lid)
+                else:
+                    pos.add_link(step.lid, step.colour)
+            elif step.added:
+                pos.remove_peg(step.at)
             else:
-                pos.place_peg(idx, colour, seat[0])
+                pos.place_peg(step.at, step.colour, step.seat)
         self._state = before
 
     # --- helpers -----------------------------------------------------------------------

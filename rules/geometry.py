@@ -7,6 +7,7 @@ and so that reachability (for blockade) can run on Python ints used as bitboards
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -59,18 +60,19 @@ def _relative_crossings() -> dict[int, tuple[tuple[int, int, int], ...]]:
 
 @dataclass(frozen=True)
 class Geometry:
-    """One board size. Holes are indices `row * cols + col`; link ids are `4 * lower + k`."""
+    """One board size. A hole is named by its index `row * cols + col`; link ids are
+    `4 * lower + k`, from the link's lower index and its forward step `k` (0–3)."""
 
     cols: int
     rows: int
     on_board: tuple[bool, ...]
     #: per index: its Hole, made once so that listing holes creates no objects
     holes: tuple[Hole, ...]
-    #: per link id: (lower hole, upper hole) or None where the link would leave the board
+    #: per link id: (lower index, upper index), or None where the link would leave the board
     link_ends: tuple[tuple[int, int] | None, ...]
     #: per link id: ids of the link positions that cross it (at most 9)
     crossings: tuple[tuple[int, ...], ...]
-    #: per hole: ((neighbour hole, link id, step), ...) for each knight neighbour on the board
+    #: per index: ((neighbour index, link id, step), ...) for each knight neighbour on the board
     neighbours: tuple[tuple[tuple[int, int, int], ...], ...]
     #: bitboards
     all_mask: int
@@ -91,16 +93,19 @@ class Geometry:
         return idx
 
     def hole(self, index: int) -> Hole:
+        """The hole at an index (the inverse of `index`)."""
         return self.holes[index]
 
     def link_id(self, a: int, b: int) -> int | None:
-        """The link id joining holes a and b, or None when they are not a knight's move apart."""
+        """The link id joining the holes at indices a and b, or None when they are not a knight's
+        move apart."""
         for neighbour, lid, _step in self.neighbours[a]:
             if neighbour == b:
                 return lid
         return None
 
     def in_border(self, index: int, colour: Colour) -> bool:
+        """Whether the hole at `index` is in one of `colour`'s border rows."""
         first, second = self.border_masks[colour]
         return bool(((first | second) >> index) & 1)
 
@@ -175,17 +180,20 @@ def geometry(cols: int, rows: int) -> Geometry:
                 row.append((other, lid, step))
         neighbours.append(tuple(row))
 
-    def mask(pred) -> int:
+    def mask(pred: Callable[[int, int], bool]) -> int:
         bits = 0
         for idx in range(count):
             if on_board[idx] and pred(idx % cols, idx // cols):
                 bits |= 1 << idx
         return bits
 
+    def step_stays_on(dc: int, dr: int) -> Callable[[int, int], bool]:
+        return lambda c, r: at(c + dc, r + dr) is not None
+
     step_masks = []
     step_shifts = []
     for dc, dr in KNIGHT_STEPS:
-        step_masks.append(mask(lambda c, r, dc=dc, dr=dr: at(c + dc, r + dr) is not None))
+        step_masks.append(mask(step_stays_on(dc, dr)))
         step_shifts.append(dr * cols + dc)
 
     all_mask = mask(lambda c, r: True)

@@ -26,7 +26,10 @@ class Colour(enum.Enum):
 
     @property
     def title(self) -> str:
-        return self.value.capitalize()
+        """The colour's name as a message writes it: `Red`, `Black`."""
+        # annotated because mypy reads `value` as Any once the enum declares `opponent`
+        value: str = self.value
+        return value.capitalize()
 
 
 Colour.RED.opponent = Colour.BLACK
@@ -121,6 +124,7 @@ class Link:
 
     @property
     def ends(self) -> frozenset[Hole]:
+        """Both holes, in no order, to ask whether a peg is at either end."""
         return frozenset((self.a, self.b))
 
 

@@ -1,9 +1,12 @@
 """Pegs and links on a board, with the incremental structures that keep every check cheap.
 
+Holes are named here by their `int` index in the board's `Geometry` (`row * cols + col`) and
+links by their link id; `game.py` turns them into `Hole` and `Link` values at its edge.
+
 - Crossing: for each link position and colour, the number of links of that colour crossing
   it, updated through the precomputed 9-entry crossing table when a link comes or goes.
-- Connection: a union-find over holes plus one virtual node per border row, rebuilt only after
-  a removal or an undo (which union-find cannot take back).
+- Connection: a union-find over hole indices plus one virtual node per border row, rebuilt only
+  after a removal or an undo (which union-find cannot take back).
 - Blockade: per colour and knight step, a bitboard of the holes from which that step is not
   crossed by an opponent link. Reachability is a flood fill over Python ints; a found path is
   kept as a witness and only searched again when an opponent peg or link lands on it.
@@ -59,35 +62,39 @@ class Position:
 
     # --- changes -----------------------------------------------------------------------
 
-    def place_peg(self, hole: int, colour: Colour, seat: int) -> None:
-        self.peg_colour[hole] = colour
-        self.peg_seat[hole] = seat
-        self.peg_bits[colour] |= 1 << hole
-        self.occupied |= 1 << hole
+    def place_peg(self, index: int, colour: Colour, seat: int) -> None:
+        """Put a peg of `colour`, placed by `seat`, in the hole at `index`."""
+        self.peg_colour[index] = colour
+        self.peg_seat[index] = seat
+        self.peg_bits[colour] |= 1 << index
+        self.occupied |= 1 << index
         if self._dsu is not None:
             for virtual, border in zip(self._virtual_nodes(colour), self.geo.border_masks[colour],
                                        strict=True):
-                if (border >> hole) & 1:
-                    self._union(hole, virtual)
+                if (border >> index) & 1:
+                    self._union(index, virtual)
 
-    def remove_peg(self, hole: int) -> None:
-        """Take a peg out; its links must be removed first."""
-        colour = self.peg_colour[hole]
+    def remove_peg(self, index: int) -> None:
+        """Take the peg at `index` out; its links must be removed first."""
+        colour = self.peg_colour[index]
         assert colour is not None
-        self.peg_colour[hole] = None
-        self.peg_seat[hole] = -1
-        self.peg_bits[colour] &= ~(1 << hole)
-        self.occupied &= ~(1 << hole)
+        self.peg_colour[index] = None
+        self.peg_seat[index] = -1
+        self.peg_bits[colour] &= ~(1 << index)
+        self.occupied &= ~(1 << index)
         self._dsu = None
 
     def add_link(self, lid: int, colour: Colour) -> None:
+        """Stand link `lid` for `colour`; whether it may stand is the caller's question."""
         self.links[lid] = colour
         self._count_crossings(lid, colour, +1)
         if self._dsu is not None:
-            a, b = self.geo.link_ends[lid]  # type: ignore[misc]
-            self._union(a, b)
+            ends = self.geo.link_ends[lid]
+            assert ends is not None, "only links on the board are ever added"
+            self._union(*ends)
 
     def remove_link(self, lid: int) -> None:
+        """Take link `lid` down."""
         colour = self.links.pop(lid)
         self._count_crossings(lid, colour, -1)
         self._dsu = None
@@ -100,7 +107,9 @@ class Position:
         for other in self.geo.crossings[lid]:
             counts[other] += delta
             if counts[other] == threshold:
-                lower, upper = link_ends[other]  # type: ignore[misc]
+                ends = link_ends[other]
+                assert ends is not None, "crossings lists only links on the board"
+                lower, upper = ends
                 step = FORWARD_STEPS[other & 3]
                 back = OPPOSITE_STEP[step]
                 if delta > 0:
@@ -112,9 +121,9 @@ class Position:
 
     # --- questions ---------------------------------------------------------------------
 
-    def links_of(self, hole: int) -> list[int]:
-        """Ids of the links standing at a hole."""
-        return [lid for _n, lid, _s in self.geo.neighbours[hole] if lid in self.links]
+    def links_of(self, index: int) -> list[int]:
+        """Ids of the links standing at the hole at `index`."""
+        return [lid for _n, lid, _s in self.geo.neighbours[index] if lid in self.links]
 
     def blocking_link(self, lid: int, colour: Colour, rules: RuleSet) -> int | None:
         """A standing link that forbids `colour` to place link `lid`, or None."""
@@ -176,24 +185,28 @@ class Position:
         return None
 
     def chain(self, colour: Colour) -> tuple[list[int], list[int]]:
-        """Holes and link ids of a shortest linked chain joining `colour`'s borders, if any."""
+        """Hole indices and link ids of a shortest linked chain joining `colour`'s borders,
+        or two empty lists."""
         geo = self.geo
         first, second = geo.border_masks[colour]
-        starts = [h for h in range(len(self.peg_colour))
-                  if self.peg_colour[h] is colour and (first >> h) & 1]
+        starts = [i for i in range(len(self.peg_colour))
+                  if self.peg_colour[i] is colour and (first >> i) & 1]
+        # per index reached: (the index it was reached from, the link between), None at a start
         came_from: dict[int, tuple[int, int] | None] = dict.fromkeys(starts)
         queue = list(starts)
-        for hole in queue:
-            if (second >> hole) & 1:
-                holes, links = [hole], []
-                while came_from[hole] is not None:
-                    hole, lid = came_from[hole]  # type: ignore[misc]
-                    holes.append(hole)
+        for index in queue:
+            if (second >> index) & 1:
+                indices, links = [index], []
+                back = came_from[index]
+                while back is not None:
+                    index, lid = back
+                    indices.append(index)
                     links.append(lid)
-                return holes[::-1], links[::-1]
-            for neighbour, lid, _step in geo.neighbours[hole]:
+                    back = came_from[index]
+                return indices[::-1], links[::-1]
+            for neighbour, lid, _step in geo.neighbours[index]:
                 if neighbour not in came_from and self.links.get(lid) is colour:
-                    came_from[neighbour] = (hole, lid)
+                    came_from[neighbour] = (index, lid)
                     queue.append(neighbour)
         return [], []
 
@@ -218,15 +231,15 @@ class Position:
         allow = self.allow[colour]
         shifts = self.geo.step_shifts
         steps_from = [0] * 8
-        hole = end
+        index = end
         holes = 1 << end
         for layer in reversed(layers[:-1]):
             for step in range(8):
-                before = hole - shifts[step]
+                before = index - shifts[step]
                 if before >= 0 and (layer >> before) & 1 and (allow[step] >> before) & 1:
                     steps_from[step] |= 1 << before
                     holes |= 1 << before
-                    hole = before
+                    index = before
                     break
         return Path(holes, tuple((step, bits) for step, bits in enumerate(steps_from) if bits))
 
@@ -236,15 +249,16 @@ class Position:
 
     def _rebuild_dsu(self) -> None:
         self._dsu = list(range(len(self.peg_colour) + 4))
-        for hole, colour in enumerate(self.peg_colour):
+        for index, colour in enumerate(self.peg_colour):
             if colour is not None:
                 for virtual, border in zip(self._virtual_nodes(colour),
                                            self.geo.border_masks[colour], strict=True):
-                    if (border >> hole) & 1:
-                        self._union(hole, virtual)
+                    if (border >> index) & 1:
+                        self._union(index, virtual)
         for lid in self.links:
-            a, b = self.geo.link_ends[lid]  # type: ignore[misc]
-            self._union(a, b)
+            ends = self.geo.link_ends[lid]
+            assert ends is not None, "only links on the board are ever added"
+            self._union(*ends)
 
     def _find(self, node: int) -> int:
         parent = self._dsu
@@ -257,6 +271,8 @@ class Position:
         return root
 
     def _union(self, a: int, b: int) -> None:
+        parent = self._dsu
+        assert parent is not None
         ra, rb = self._find(a), self._find(b)
         if ra != rb:
-            self._dsu[max(ra, rb)] = min(ra, rb)  # type: ignore[index]
+            parent[max(ra, rb)] = min(ra, rb)

@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from storage.model import (
     Answer,
@@ -25,7 +25,11 @@ from storage.model import (
     StoredTurn,
 )
 
-Settings = TypeVar("Settings")
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+#: a settings dataclass, such as GuildSettings
+Settings = TypeVar("Settings", bound="DataclassInstance")
 
 #: the columns of a GameSetup, in the order of `setup_values`
 SETUP_COLUMNS = "size, rules, swap, handicap, time_control, opening"
@@ -46,8 +50,14 @@ def stamp(moment: datetime | None) -> str:
     return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
-def moment(text: str | None) -> datetime | None:
-    return None if text is None else datetime.fromisoformat(text)
+def moment(text: str) -> datetime:
+    """A time read back from a NOT NULL column."""
+    return datetime.fromisoformat(text)
+
+
+def maybe_moment(text: str | None) -> datetime | None:
+    """A time read back from a column that may be NULL (not finished, not answered yet)."""
+    return None if text is None else moment(text)
 
 
 def setup_values(setup: GameSetup) -> tuple[Any, ...]:
@@ -76,7 +86,7 @@ def game(row: Sequence[Any], seats: Sequence[Sequence[Any]]) -> StoredGame:
         seats=tuple(Seat(seat, user_id, name) for seat, user_id, name, _won in seats),
         version=version,
         created_at=moment(created_at), updated_at=moment(updated_at),
-        challenge_id=challenge_id, result=outcome, finished_at=moment(finished_at))
+        challenge_id=challenge_id, result=outcome, finished_at=maybe_moment(finished_at))
 
 
 def turn(row: Sequence[Any]) -> StoredTurn:
@@ -95,7 +105,7 @@ def challenge(row: Sequence[Any], invitees: Iterable[Sequence[Any]]) -> Challeng
         first=FirstMove(first),
         thread=bool(thread), status=ChallengeStatus(status), created_at=moment(created_at),
         expires_at=moment(expires_at),
-        invitees=tuple(Invitee(slot, user_id, Answer(answer), moment(at))
+        invitees=tuple(Invitee(slot, user_id, Answer(answer), maybe_moment(at))
                        for slot, user_id, answer, at in invitees))
 
 

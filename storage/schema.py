@@ -88,7 +88,9 @@ def applied_version(conn: sqlite3.Connection) -> int | None:
                           "name = 'schema_migrations'").fetchone()
     if not exists:
         return None
-    return conn.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchone()[0]
+    version: int = conn.execute(
+        "SELECT coalesce(max(version), 0) FROM schema_migrations").fetchone()[0]
+    return version
 
 
 def migrate(path: Path, available: tuple[Migration, ...]) -> int:

@@ -158,7 +158,7 @@ class SqliteStorage:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, challenger_id, players, *rows.setup_values(setup),
                  FirstMove(first).value, int(thread), rows.stamp(now), rows.stamp(expires_at)))
-            challenge_id = cursor.lastrowid
+            challenge_id = _new_id(cursor)
             slots = [*named, *[None] * (places - len(named))]
             await db.executemany(
                 "INSERT INTO challenge_invitees (challenge_id, slot, user_id) VALUES (?, ?, ?)",
@@ -240,7 +240,7 @@ class SqliteStorage:
                 if "games.channel_id" in str(error):
                     raise ChannelBusyError(channel_id) from None
                 raise
-            game_id = cursor.lastrowid
+            game_id = _new_id(cursor)
             await db.executemany(
                 "INSERT INTO game_seats (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
                 [(game_id, seat, p.user_id, p.name) for seat, p in enumerate(players)])
@@ -340,7 +340,7 @@ class SqliteStorage:
                 "AND them.team <> me.team "
                 "WHERE g.guild_id = ? AND g.status = 'finished' AND g.result <> 'aborted'",
                 (user_id, other_id, guild_id))
-            wins, losses, draws = await cursor.fetchone()
+            wins, losses, draws = await _only_row(cursor)
         return wins, losses, draws
 
     async def timed_games(self) -> tuple[StoredGame, ...]:
@@ -427,6 +427,21 @@ async def _rollback(db: aiosqlite.Connection) -> None:
         await db.execute("ROLLBACK")
 
 
+def _new_id(cursor: aiosqlite.Cursor) -> int:
+    """The id of the row that the cursor's INSERT has just made."""
+    row_id = cursor.lastrowid
+    assert row_id is not None, "SQLite sets lastrowid on every INSERT"
+    return row_id
+
+
+async def _only_row(cursor: aiosqlite.Cursor) -> aiosqlite.Row:
+    """The row of a query that always returns one: an aggregate, or RETURNING from a row known
+    to exist."""
+    row = await cursor.fetchone()
+    assert row is not None, "the query returns exactly one row"
+    return row
+
+
 def _reraise(error: BaseException) -> None:
     """Turn SQLite's own failures (corruption, disk full, ...) into our one-line error."""
     if isinstance(error, sqlite3.DatabaseError) and not isinstance(error, sqlite3.IntegrityError):
@@ -511,7 +526,7 @@ async def _settings(db: aiosqlite.Connection, table: str, owner: str, owner_id: 
                     kind: type[rows.Settings]) -> rows.Settings:
     cursor = await db.execute(f"SELECT key, value FROM {table} WHERE {owner} = ?",
                               (owner_id,))
-    return rows.settings(kind, dict(await cursor.fetchall()))
+    return rows.settings(kind, {key: value for key, value in await cursor.fetchall()})
 
 
 async def _update_settings(db: aiosqlite.Connection, table: str, owner: str, owner_id: int,
@@ -552,7 +567,7 @@ async def _finish(db: aiosqlite.Connection, game_id: int, result: GameResult, at
         "UPDATE games SET status = 'finished', result = ?, reason = ?, finished_at = ? "
         "WHERE id = ? RETURNING guild_id", (Result(result.result).value, result.reason, at,
                                             game_id))
-    (guild_id,) = await cursor.fetchone()
+    (guild_id,) = await _only_row(cursor)
     if result.winners:
         marks = ", ".join("?" * len(result.winners))
         cursor = await db.execute(f"UPDATE game_seats SET winner = 1 WHERE game_id = ? "

@@ -7,6 +7,7 @@ the rules are TwixT PP. Specials: `swap`, `resign`, and a draw offer as a suffix
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from rules.errors import RecordError, TwixtError
 from rules.game import Game
@@ -41,7 +42,7 @@ def read(text: str) -> Game:
     return replay(game, moves, link_all=False)
 
 
-def _nodes(body: str, first_line: int):
+def _nodes(body: str, first_line: int) -> Iterator[tuple[int, str, int]]:
     """(move number, node text, line) for each `;`-separated node of the record."""
     line = first_line
     number = 0
