@@ -30,10 +30,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     _add_export(subparsers)
     _add_run(subparsers)
     args = parser.parse_args(argv)
-    return args.handler(args)
+    code: int = args.handler(args)
+    return code
 
 
-def _add_replay(subparsers: argparse._SubParsersAction) -> None:
+def _add_replay(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     replay = subparsers.add_parser(
         "replay", help="check a game record and print its result as JSON",
         description="Replay a record; print one JSON object, or `line N: why` at the first "
@@ -42,7 +43,7 @@ def _add_replay(subparsers: argparse._SubParsersAction) -> None:
     replay.set_defaults(handler=_run_replay)
 
 
-def replay_summary(game: Game) -> dict:
+def replay_summary(game: Game) -> dict[str, object]:
     """The JSON object of `twixt replay`, as RULES.md specifies it."""
     outcome = game.outcome
     return {
@@ -64,7 +65,7 @@ def _run_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_play(subparsers: argparse._SubParsersAction) -> None:
+def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     play = subparsers.add_parser(
         "play", help="the terminal table: play through the bot's service without Discord",
         description="Read `name: command` lines (from SCRIPT, a pipe, or typed in) and print "
@@ -81,7 +82,7 @@ def _add_play(subparsers: argparse._SubParsersAction) -> None:
     play.set_defaults(handler=_run_play)
 
 
-def _add_export(subparsers: argparse._SubParsersAction) -> None:
+def _add_export(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     export = subparsers.add_parser(
         "export", help="print the record of a channel's current or last game")
     _add_db_argument(export)
@@ -90,7 +91,7 @@ def _add_export(subparsers: argparse._SubParsersAction) -> None:
     export.set_defaults(handler=_run_export)
 
 
-def _add_run(subparsers: argparse._SubParsersAction) -> None:
+def _add_run(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     run = subparsers.add_parser("run", help="start the Discord bot (needs DISCORD_TOKEN)")
     run.set_defaults(handler=_run_bot)
 

@@ -22,7 +22,7 @@ from rules.errors import RecordError
 from rules.records import load
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register `render` with the `twixt` command line."""
     render = subparsers.add_parser(
         "render", help="draw a game record as a PNG picture or an animated GIF replay",

@@ -1,4 +1,5 @@
-"""Between SQLite rows and records: times as UTC ISO text, setups as columns, settings as JSON."""
+"""Between SQLite rows and the storage model's values: times as UTC ISO text, setups as columns,
+settings as JSON."""
 
 from __future__ import annotations
 

@@ -448,7 +448,7 @@ def _reraise(error: BaseException) -> None:
         raise DatabaseError(f"the database failed: {error}") from error
 
 
-# --- reading records (used inside a transaction of either connection) --------------------
+# --- reading stored values (used inside a transaction of either connection) --------------------
 
 async def _game(db: aiosqlite.Connection, game_id: int) -> StoredGame:
     games = await _games(db, "id = ?", [game_id], 1)
