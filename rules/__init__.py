@@ -1,4 +1,4 @@
-"""The rules of TwixT and Double TwixT as ../shared/RULES.md states them.
+"""The rules of TwixT and Double TwixT as this project plays them (classic and pp).
 
 Pure domain code: no I/O, no clocks, no asyncio. Start with `Game`; records live in
 `rules.records`.
