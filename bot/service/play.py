@@ -23,6 +23,10 @@ class Play:
 
     async def move(self, request: Request, command: Command) -> Reply:
         """Play a command of the move language for the asking player."""
+        if Action.TIMEOUT in command.actions:
+            # only the clocks record a loss on time (`Clocks`), never a player's word
+            raise ServiceError("timeout is recorded by the bot when a player's time is up: "
+                               "use claim")
         core = self._core
         command = await self._with_auto_link(request, command)
         async with core.lock(request.channel_id):
@@ -148,6 +152,9 @@ class Play:
         clock = await core.clock_text(stored, game)
         lines = [text, to_move_sentence(game, clock)]
         buttons: list[Button] = []
+        # ping exactly who must act: the player to move (unless that is who just acted) and,
+        # after a new draw offer, the opponents who hold its buttons
+        must_act = [next_seat.user_id] if next_seat.user_id != mover.user_id else []
         if game.can_swap():
             lines.append("You may answer with `swap`.")
             buttons.append(Button(ButtonKind.SWAP, stored.id, "Swap", (next_seat.user_id,)))
@@ -160,6 +167,8 @@ class Play:
                               if game.colour_of_seat(s.number) is not game.draw_offered_by)
             buttons += [Button(ButtonKind.ACCEPT_DRAW, stored.id, "Accept draw", opponents),
                         Button(ButtonKind.DECLINE_DRAW, stored.id, "Decline draw", opponents)]
+            if Action.OFFER_DRAW in turn.actions:
+                must_act += [uid for uid in opponents if uid not in must_act]
         image = await core.render(game, next_seat.user_id, clock)
-        return Reply("\n".join(lines), image=image, mentions=(next_seat.user_id,),
+        return Reply("\n".join(lines), image=image, mentions=tuple(must_act),
                      buttons=tuple(buttons))

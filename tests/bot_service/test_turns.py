@@ -92,6 +92,29 @@ async def test_draw_offer_accept_and_decline(service, storage):
     assert game.result.result is Result.DRAW
 
 
+async def test_a_draw_offer_by_the_player_to_move_pings_the_opponent_who_answers(service):
+    await start_game(service, swap="no")
+    reply = await service.run(asking(ALICE), "offer draw")
+    assert reply.mentions == (BOB.id,)
+    assert [b.only_users for b in reply.buttons] == [(BOB.id,), (BOB.id,)]
+    moved = await service.run(asking(ALICE), "K10; offer draw")
+    assert moved.mentions == (BOB.id,)
+
+
+async def test_a_draw_offer_with_a_move_pings_the_next_player_and_the_answerers(service):
+    await start_team_game(service, swap="no")
+    reply = await service.run(asking(ALICE), "K10; offer draw")
+    assert reply.mentions == (BOB.id, DAVE.id)
+
+
+async def test_a_player_cannot_declare_their_own_loss_on_time(service, storage):
+    await start_game(service, swap="no")
+    with pytest.raises(ServiceError, match="timeout is recorded by the bot"):
+        await service.run(asking(ALICE), "timeout")
+    stored = await storage.active_game(CHANNEL)
+    assert stored is not None and stored.version == 0
+
+
 async def test_resign_asks_for_confirmation_first(service, storage):
     await start_game(service)
     ask = await service.play.resign(asking(BOB))
