@@ -4,7 +4,7 @@ Pure domain code: no I/O, no clocks, no asyncio. Start with `Game`; records live
 `rules.records`.
 """
 
-from rules.errors import IllegalMoveError, InvalidMoveError, RecordError, TwixtError
+from rules.errors import IllegalMoveError, InvalidMoveError, RecordError, TwixtError, quote
 from rules.game import Game, GameOptions, Turn
 from rules.geometry import MAX_SIZE, MIN_SIZE, parse_size
 from rules.model import Colour, Hole, Link, Outcome, Peg, Reason, RuleSet, column_letters
@@ -33,4 +33,5 @@ __all__ = [
     "column_letters",
     "parse_command",
     "parse_size",
+    "quote",
 ]

@@ -3,6 +3,23 @@ command the position forbids, and a record that cannot be read. Every message is
 player can read."""
 
 
+#: how much of a user's text a message echoes back
+MAX_QUOTE = 40
+
+
+def quote(text: str) -> str:
+    """User text echoed in a message: in quotes, on one line, and cut short, so that no
+    input can make a reply longer than a chat message may be.
+
+    >>> quote("G6  lnk\nE5"), quote("x" * 50)[-3:]
+    ('“G6 lnk E5”', 'x…”')
+    """
+    flat = " ".join(text.split())
+    if len(flat) > MAX_QUOTE:
+        flat = flat[:MAX_QUOTE - 1] + "…"
+    return f"“{flat}”"
+
+
 class TwixtError(ValueError):
     """Anything a player or a record got wrong, including impossible game options."""
 

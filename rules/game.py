@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
 
-from rules.errors import IllegalMoveError, TwixtError
+from rules.errors import IllegalMoveError, TwixtError, quote
 from rules.geometry import Geometry, geometry, parse_size
 from rules.model import Colour, Hole, Link, Outcome, Peg, Reason, RuleSet
 from rules.notation import Action, Command, LinkTarget, Placement, parse_command
@@ -212,7 +212,7 @@ def _check_names(players: tuple[str, ...]) -> None:
         raise TwixtError("a game has two players, or four for Double TwixT")
     for name in players:
         if not name.strip() or any(ch in name for ch in ":,#\n"):
-            raise TwixtError(f"“{name}” cannot be a player name (no : , # or empty names)")
+            raise TwixtError(f"{quote(name)} cannot be a player name (no : , # or empty names)")
     if len({name.casefold() for name in players}) != len(players):
         raise TwixtError("every player needs a different name")
 
@@ -269,7 +269,7 @@ class Game:
         try:
             rule_set = RuleSet(rules.lower() if isinstance(rules, str) else rules)
         except ValueError:
-            raise TwixtError(f"“{rules}” is not a rule set: choose classic or pp") from None
+            raise TwixtError(f"{quote(str(rules))} is not a rule set: choose classic or pp") from None
         #: what the game is played with, as given (names stripped)
         self.options = GameOptions(players, cols, rows - handicap, rule_set,
                                    bool(swap if swap is not None else not handicap), handicap)

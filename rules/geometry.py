@@ -11,8 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
-from rules.errors import IllegalMoveError, TwixtError
+from rules.errors import IllegalMoveError, TwixtError, quote
 from rules.model import Colour, Hole
+from rules.numbers import whole_number
 
 MIN_SIZE = 5
 MAX_SIZE = 48
@@ -113,11 +114,12 @@ class Geometry:
 
 def parse_size(text: str) -> tuple[int, int]:
     """Read a board size: `24` (square) or `24x18` (columns × rows)."""
-    parts = text.lower().replace("×", "x").split("x")
-    try:
-        cols, rows = (int(parts[0]), int(parts[0])) if len(parts) == 1 else map(int, parts)
-    except ValueError:
-        raise TwixtError(f"“{text}” is not a board size: write 24 or 24x18") from None
+    numbers = [whole_number(part) for part in text.lower().replace("×", "x").split("x")]
+    if len(numbers) == 1:
+        numbers *= 2
+    if len(numbers) != 2 or numbers[0] is None or numbers[1] is None:
+        raise TwixtError(f"{quote(text)} is not a board size: write 24 or 24x18")
+    cols, rows = numbers[0], numbers[1]
     if not (MIN_SIZE <= cols <= MAX_SIZE and MIN_SIZE <= rows <= MAX_SIZE):
         raise TwixtError(f"a board is {MIN_SIZE} to {MAX_SIZE} holes each way, not {text}")
     return cols, rows

@@ -9,7 +9,7 @@ import enum
 import re
 from dataclasses import dataclass
 
-from rules.errors import InvalidMoveError
+from rules.errors import InvalidMoveError, quote
 
 
 class Colour(enum.Enum):
@@ -71,7 +71,8 @@ class Outcome:
         return self.winner.value if self.winner else "draw"
 
 
-_HOLE_RE = re.compile(r"^([a-z]+)(\d+)$", re.IGNORECASE)
+#: a hole as written: column letters and a row in ASCII digits, a few of each at most
+_HOLE_RE = re.compile(r"^([a-z]{1,4})([0-9]{1,6})$", re.IGNORECASE)
 
 
 def column_letters(col: int) -> str:
@@ -100,7 +101,7 @@ class Hole:
         match = _HOLE_RE.match(text.strip())
         if not match or int(match.group(2)) < 1:
             raise InvalidMoveError(
-                f"“{text}” is not a hole: write a column letter and a row, like G6")
+                f"{quote(text)} is not a hole: write a column letter and a row, like G6")
         col = 0
         for ch in match.group(1).upper():
             col = col * 26 + (ord(ch) - ord("A") + 1)

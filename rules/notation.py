@@ -11,7 +11,7 @@ import enum
 import re
 from dataclasses import dataclass
 
-from rules.errors import InvalidMoveError
+from rules.errors import InvalidMoveError, quote
 from rules.model import Hole
 
 
@@ -102,7 +102,7 @@ def parse_command(text: str) -> Command:
         elif placement is not None:
             raise InvalidMoveError("a turn places only one peg")
         else:
-            raise InvalidMoveError(f"I don't understand “{' '.join(words)}”: {_HINT}")
+            raise InvalidMoveError(f"I don't understand {quote(' '.join(words))}: {_HINT}")
     command = Command(tuple(removals), placement, tuple(actions))
     _check_shape(command)
     return command
@@ -133,7 +133,7 @@ def _target(word: str) -> LinkTarget:
     if "-" in word:
         parts = word.split("-")
         if len(parts) != 2 or not all(parts):
-            raise InvalidMoveError(f"“{word}” is not a link: write two holes like J9-K11")
+            raise InvalidMoveError(f"{quote(word)} is not a link: write two holes like J9-K11")
         return Hole.parse(parts[0]), Hole.parse(parts[1])
     return Hole.parse(word)
 
@@ -141,7 +141,7 @@ def _target(word: str) -> LinkTarget:
 def _placement(words: list[str]) -> Placement:
     hole = Hole.parse(words[0]) if _looks_like_hole(words[0]) else None
     if hole is None:
-        raise InvalidMoveError(f"I don't understand “{' '.join(words)}”: {_HINT}")
+        raise InvalidMoveError(f"I don't understand {quote(' '.join(words))}: {_HINT}")
     rest = words[1:]
     if rest and rest[0] != "link":
         raise InvalidMoveError(f"after {hole} write link and the pegs to link, like {hole} link E5")
@@ -153,4 +153,4 @@ def _placement(words: list[str]) -> Placement:
 
 
 def _looks_like_hole(word: str) -> bool:
-    return re.fullmatch(r"[a-z]+\d+", word) is not None
+    return re.fullmatch(r"[a-z]+[0-9]+", word) is not None

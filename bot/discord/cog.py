@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot.discord.messages import ChatMoves
 from bot.discord.respond import answer, person
-from bot.service import Reply, Request, ServiceError, TwixtService, build_options, router
+from bot.service import MAX_PAGE, Reply, Request, ServiceError, TwixtService, build_options, router
 from bot.service import commands as cmd
 from bot.service.records import MAX_IMPORT_BYTES
 from rules import Action, Command
@@ -208,7 +208,7 @@ class TwixtCog(commands.GroupCog, group_name="twixt", group_description="Play Tw
     @app_commands.describe(user="whose games (leave out: this channel's)")
     async def history(self, interaction: discord.Interaction,
                       user: discord.Member | None = None,
-                      page: app_commands.Range[int, 1] = 1) -> None:
+                      page: app_commands.Range[int, 1, MAX_PAGE] = 1) -> None:
         await self._send(interaction, cmd.History(person(user) if user else None, page))
 
     @app_commands.command(description="A game as an animated picture, one frame a turn")
@@ -241,7 +241,7 @@ class TwixtCog(commands.GroupCog, group_name="twixt", group_description="Play Tw
 
     @app_commands.command(description="This server's rated players, best first")
     async def leaderboard(self, interaction: discord.Interaction,
-                          page: app_commands.Range[int, 1] = 1) -> None:
+                          page: app_commands.Range[int, 1, MAX_PAGE] = 1) -> None:
         await self._send(interaction, cmd.Leaderboard(page))
 
     @app_commands.command(description="Challenge the players of this channel's last game again")

@@ -19,6 +19,7 @@ import discord
 from bot.discord import operations, replies
 from bot.discord.respond import person
 from bot.service import Reply, Request, ServiceError, TwixtService, User, answer_safely
+from rules import quote
 
 _MENTION = re.compile(r"<@!?(\d+)>")
 
@@ -74,7 +75,7 @@ def _mentioned(message: discord.Message, word: str) -> User:
     match = _MENTION.fullmatch(word)
     member = next((m for m in message.mentions if match and m.id == int(match[1])), None)
     if member is None:
-        raise ServiceError(f"mention the player (@name) instead of writing “{word}”")
+        raise ServiceError(f"mention the player (@name) instead of writing {quote(word)}")
     if member.bot:
         raise ServiceError(f"{member.display_name} is a bot; bots do not play TwixT")
     return person(member)

@@ -5,12 +5,22 @@ A front end builds a `Request` (who, where) and a command — from its own input
 `answer_safely`, and delivers the `Reply`s it gets back.
 """
 
-from bot.service.model import PAGE_SIZE, Button, ButtonKind, Reply, Request, ServiceError, User
+from bot.service.model import (
+    MAX_PAGE,
+    PAGE_SIZE,
+    Button,
+    ButtonKind,
+    Reply,
+    Request,
+    ServiceError,
+    User,
+)
 from bot.service.options import ChallengeOptions, build_options, parse_option_words
 from bot.service.service import APOLOGY, ThreadOpener, TwixtService, answer_safely
 
 __all__ = [
     "APOLOGY",
+    "MAX_PAGE",
     "PAGE_SIZE",
     "Button",
     "ButtonKind",

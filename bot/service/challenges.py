@@ -59,13 +59,13 @@ class Challenges:
     async def accept(self, request: Request, challenge_id: int | None = None) -> Reply:
         """Accept a challenge (the newest one open to you here when no id is given)."""
         challenge = await self._find_challenge(request, challenge_id)
-        await self._core.remember(request.user)
         async with self._core.lock(challenge.channel_id):
             try:
                 challenge = await self._core.storage.answer_challenge(
                     challenge.id, request.user.id, True, now=self._core.clock())
             except (NotInvitedError, ChallengeClosedError) as error:
                 raise ServiceError(str(error)) from None
+            await self._core.remember(request.user)
             if not challenge.ready:
                 waiting = [i.user_id for i in challenge.invitees
                            if i.answer is Answer.PENDING and i.user_id is not None]

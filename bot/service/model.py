@@ -10,12 +10,19 @@ from dataclasses import dataclass, field
 
 from bot.service.names import clean_name
 
-#: one page of a listing (history, leaderboard)
+#: one page of a listing (history, leaderboard), and the last page anyone may ask for
 PAGE_SIZE = 10
+MAX_PAGE = 1000
 
 
 class ServiceError(Exception):
     """A request the service refuses; the message is one line for the user, nothing changed."""
+
+
+def check_page(page: int) -> None:
+    """Pages are 1 to `MAX_PAGE`: a listing never reads more than that many pages of rows."""
+    if not 1 <= page <= MAX_PAGE:
+        raise ServiceError(f"pages go from 1 to {MAX_PAGE}")
 
 
 @dataclass(frozen=True)

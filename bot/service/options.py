@@ -10,7 +10,8 @@ from dataclasses import dataclass, field, replace
 
 from bot.service.model import ServiceError
 from bot.service.timecontrol import parse_time_control
-from rules import TwixtError, parse_size
+from rules import TwixtError, parse_size, quote
+from rules.numbers import whole_number
 from storage import FirstMove, GameSetup
 
 OPTION_NAMES = ("size", "rules", "swap", "handicap", "time", "first", "thread")
@@ -58,12 +59,13 @@ def build_options(size: str | None = None, rules: str | None = None,
         setup = replace(setup, size=f"{cols}x{rows}")
     if rules is not None:
         if rules.lower() not in ("classic", "pp"):
-            raise ServiceError(f"rules are classic or pp, not “{rules}”")
+            raise ServiceError(f"rules are classic or pp, not {quote(rules)}")
         setup = replace(setup, rules=rules.lower())
     if handicap is not None:
-        if isinstance(handicap, str) and not handicap.isdigit():
-            raise ServiceError(f"handicap is a number of rows, not “{handicap}”")
-        setup = replace(setup, handicap=int(handicap))
+        given = whole_number(handicap) if isinstance(handicap, str) else handicap
+        if given is None:
+            raise ServiceError(f"handicap is a number of rows, not {quote(str(handicap))}")
+        setup = replace(setup, handicap=given)
     if swap is not None:
         setup = replace(setup, swap=yes_no("swap", swap))
     if time is not None and time.lower() not in ("none", "no", "off"):
@@ -73,7 +75,7 @@ def build_options(size: str | None = None, rules: str | None = None,
         try:
             options = replace(options, first=FirstMove(first.lower()))
         except ValueError:
-            raise ServiceError(f"first is me, them or random, not “{first}”") from None
+            raise ServiceError(f"first is me, them or random, not {quote(first)}") from None
     if thread is not None:
         options = replace(options, thread=yes_no("thread", thread))
     _check_setup(options.setup)
@@ -83,12 +85,12 @@ def build_options(size: str | None = None, rules: str | None = None,
 def parse_option_words(words: list[str]) -> ChallengeOptions:
     """Options written as `name value` pairs in any order (the terminal's way)."""
     if len(words) % 2:
-        raise ServiceError(f"option “{words[-1]}” needs a value, like size 24x18")
+        raise ServiceError(f"option {quote(words[-1])} needs a value, like size 24x18")
     pairs: dict[str, str] = {}
     for name, value in zip(words[::2], words[1::2], strict=True):
         name = name.lower()
         if name not in OPTION_NAMES:
-            raise ServiceError(f"unknown option “{name}”: use size, rules, swap, handicap, "
+            raise ServiceError(f"unknown option {quote(name)}: use size, rules, swap, handicap, "
                                "time, first or thread")
         pairs[name] = value
     return build_options(**pairs)
@@ -99,7 +101,7 @@ def yes_no(name: str, value: str | bool, words: str = "yes or no") -> bool:
     if isinstance(value, bool):
         return value
     if value.lower() not in YES_NO:
-        raise ServiceError(f"{name} is {words}, not “{value}”")
+        raise ServiceError(f"{name} is {words}, not {quote(value)}")
     return YES_NO[value.lower()]
 
 

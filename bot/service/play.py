@@ -9,7 +9,7 @@ from bot.service.core import ServiceCore, player_seat, rematch_button, seat_to_m
 from bot.service.model import Button, ButtonKind, Reply, Request, ServiceError
 from bot.service.options import describe_setup
 from bot.service.texts import HELP, result_sentence, status_text, to_move_sentence
-from rules import Action, Command, Game, Turn
+from rules import Action, Command, Game, Turn, quote
 from storage import TAKEBACK, GameResult, OfferKind, Result, StoredGame
 
 _RESIGN = Command(actions=(Action.RESIGN,))
@@ -45,7 +45,7 @@ class Play:
     async def takeback(self, request: Request, action: cmd.TakebackAction = "request") -> Reply:
         """The player who just moved asks to take the turn back; an opponent answers."""
         if action not in ("request", "accept", "decline"):
-            raise ServiceError(f"takeback is request, accept or decline, not “{action}”")
+            raise ServiceError(f"takeback is request, accept or decline, not {quote(action)}")
         core = self._core
         async with core.lock(request.channel_id):
             stored, game = await core.active(request.channel_id)
@@ -59,9 +59,9 @@ class Play:
             asker = stored.seat_of(offer.user_id)
             if asker is not None and asker.team == seat.team:
                 raise ServiceError("an opponent has to answer the takeback request")
-            await core.storage.close_offer(stored.id, OfferKind.TAKEBACK)
-            if offer.at_version != stored.version:
+            if offer.at_version != stored.version:  # refused, so left as it is
                 raise ServiceError("the takeback request lapsed: a turn was played since")
+            await core.storage.close_offer(stored.id, OfferKind.TAKEBACK)
             if action == "decline":
                 return Reply(f"{request.user.name} declines the takeback.")
             # the cache keeps this same game object, so undoing it after the commit is what

@@ -7,6 +7,8 @@ from typing import Any
 from bot.service.core import ServiceCore
 from bot.service.model import Reply, Request, ServiceError
 from bot.service.options import yes_no
+from rules import quote
+from rules.numbers import whole_number
 from storage import GuildSettings, UserPrefs
 
 #: a player's settings: name → (UserPrefs field, the values allowed, None for on/off)
@@ -36,13 +38,13 @@ class Preferences:
         updates: dict[str, Any] = {}
         for name, value in (changes or {}).items():
             if name.lower() not in _CHOICES:
-                raise ServiceError(f"unknown setting “{name}”: use {', '.join(_CHOICES)}")
+                raise ServiceError(f"unknown setting {quote(name)}: use {', '.join(_CHOICES)}")
             field, allowed = _CHOICES[name.lower()]
             if allowed is None:
                 updates[field] = yes_no(name, value, "on or off")
             elif value.lower() not in allowed:
                 words = " or ".join(dict.fromkeys(allowed.values()))
-                raise ServiceError(f"{name} is {words}, not “{value}”")
+                raise ServiceError(f"{name} is {words}, not {quote(value)}")
             else:
                 updates[field] = allowed[value.lower()]
         storage = self._core.storage
@@ -57,15 +59,16 @@ class Preferences:
         updates: dict[str, bool | int] = {}
         for name, value in (changes or {}).items():
             if name.lower() not in _SERVER:
-                raise ServiceError(f"unknown server setting “{name}”: use "
+                raise ServiceError(f"unknown server setting {quote(name)}: use "
                                    f"{', '.join(_SERVER)}")
             field, hours = _SERVER[name.lower()]
             if not hours:
                 updates[field] = yes_no(name, value)
-            elif not value.isdigit() or not 1 <= int(value) <= MAX_HOURS:
-                raise ServiceError(f"{name} is a number of hours from 1 to {MAX_HOURS}")
             else:
-                updates[field] = int(value)
+                number = whole_number(value)
+                if number is None or not 1 <= number <= MAX_HOURS:
+                    raise ServiceError(f"{name} is a number of hours from 1 to {MAX_HOURS}")
+                updates[field] = number
         if updates and not request.can_manage:
             raise ServiceError("only a channel manager can change the server's settings")
         storage = self._core.storage

@@ -8,11 +8,12 @@ from dataclasses import replace
 
 from bot.service.challenges import Challenges
 from bot.service.core import ServiceCore
-from bot.service.model import PAGE_SIZE, Attachment, Reply, Request, ServiceError, User
+from bot.service.model import PAGE_SIZE, Attachment, Reply, Request, ServiceError, User, check_page
 from bot.service.options import ChallengeOptions, describe_setup
 from bot.service.texts import result_sentence, to_move_sentence
+from bot.service.timecontrol import parse_time_control
 from rendering import RenderOptions, render_replay
-from rules import RecordError, records
+from rules import Game, RecordError, quote, records
 from storage import GameSetup, Result, StoredGame
 
 MAX_IMPORT_BYTES = 256 * 1024
@@ -36,7 +37,7 @@ class Records:
         files, refused = [], []
         for name in formats:
             if name not in records.FORMATS:
-                raise ServiceError(f"export as transcript, lg or t1, not “{name}”")
+                raise ServiceError(f"export as transcript, lg or t1, not {quote(name)}")
             try:
                 text = records.write(game, name)
             except RecordError as error:
@@ -51,8 +52,7 @@ class Records:
 
     async def history(self, request: Request, user: User | None = None, page: int = 1) -> Reply:
         """A user's games in this server, or this channel's games, newest first, a page."""
-        if page < 1:
-            raise ServiceError("pages start at 1")
+        check_page(page)
         if user is not None:
             games = await self._core.storage.list_games(user_id=user.id, guild_id=request.guild_id,
                                                   limit=page * PAGE_SIZE + 1)
@@ -114,12 +114,23 @@ class Records:
         opening = "\n".join(f"{turn.seat}: {turn.text}" for turn in game.history)
         opts = game.options
         setup = GameSetup(f"{opts.cols}x{opts.rows + opts.handicap}", opts.rules.value,
-                          opts.swap, opts.handicap, game.tags.get("TimeControl"), opening)
+                          opts.swap, opts.handicap, _clock_of(filename, game), opening)
         options = replace(options or ChallengeOptions(), setup=setup)
         challenge = await self._challenges.challenge(request, opponent, options)
         return Reply(f"{summary}\n{challenge.text}", image=image, mentions=challenge.mentions,
                      buttons=challenge.buttons)
 
+
+
+def _clock_of(filename: str, game: Game) -> str | None:
+    """The record's time control, held to the limits of the `time` option (or no clock)."""
+    tag = game.tags.get("TimeControl")
+    if tag is None or tag.strip().lower() in ("", "none", "no", "off", "-"):
+        return None
+    try:
+        return parse_time_control(tag)
+    except ServiceError as error:
+        raise ServiceError(f"{filename}: TimeControl: {error}") from None
 
 
 def _game_line(game: StoredGame) -> str:

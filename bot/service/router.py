@@ -14,7 +14,8 @@ from collections.abc import Callable
 from bot.service import commands as cmd
 from bot.service.model import ServiceError, User
 from bot.service.options import OPTION_NAMES, build_options, parse_option_words
-from rules import InvalidMoveError, parse_command
+from rules import InvalidMoveError, parse_command, quote
+from rules.numbers import whole_number
 
 People = Callable[[str], User]
 
@@ -30,7 +31,7 @@ _ANSWERS: dict[str, cmd.Answer] = {"accept": "accept", "decline": "decline"}
 
 def nobody(word: str) -> User:
     """For front ends where a typed word cannot name a person."""
-    raise ServiceError(f"I cannot tell who “{word}” is here")
+    raise ServiceError(f"I cannot tell who {quote(word)} is here")
 
 
 def read(text: str, people: People = nobody, *, confirm_resign: bool = True) -> cmd.ServiceCommand:
@@ -58,7 +59,7 @@ def read(text: str, people: People = nobody, *, confirm_resign: bool = True) -> 
         return cmd.AnswerChallenge(_ANSWERS[verb], _number(rest[0]) if rest else None)
     if verb == "draw" and len(rest) == 1:
         if rest[0].lower() not in _DRAW_WORDS:
-            raise ServiceError(f"draw takes offer, accept or decline, not “{rest[0]}”")
+            raise ServiceError(f"draw takes offer, accept or decline, not {quote(rest[0])}")
         return cmd.Move(parse_command(f"{rest[0].lower()} draw"))
     if verb == "move":
         return _move(" ".join(rest))
@@ -90,13 +91,14 @@ def _team(words: list[str], people: People) -> cmd.Team:
 
 
 def _is_number(word: str) -> bool:
-    return word.lstrip("#").isdigit()
+    return whole_number(word.lstrip("#")) is not None
 
 
 def _number(word: str) -> int:
-    if not _is_number(word):
-        raise ServiceError(f"“{word}” is not a number")
-    return int(word.lstrip("#"))
+    number = whole_number(word.lstrip("#"))
+    if number is None:
+        raise ServiceError(f"{quote(word)} is not a number")
+    return number
 
 
 def _page(words: list[str]) -> int:

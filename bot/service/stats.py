@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.service.core import ServiceCore
-from bot.service.model import PAGE_SIZE, Reply, Request, ServiceError, User
+from bot.service.model import PAGE_SIZE, Reply, Request, User, check_page
 
 
 class Stats:
@@ -31,8 +31,7 @@ class Stats:
 
     async def leaderboard(self, request: Request, page: int = 1) -> Reply:
         """The server's rated players, best first, a page at a time."""
-        if page < 1:
-            raise ServiceError("pages start at 1")
+        check_page(page)
         ranked = await self._core.storage.leaderboard(request.guild_id, limit=PAGE_SIZE + 1,
                                                       offset=(page - 1) * PAGE_SIZE)
         shown = ranked[:PAGE_SIZE]

@@ -11,27 +11,37 @@ import re
 from datetime import datetime, timedelta
 
 from bot.service.model import ServiceError
+from rules import quote
 
-_PART = re.compile(r"(\d+)\s*([dhm])")
-_UNITS = {"d": "days", "h": "hours", "m": "minutes"}
+#: a part of a time control: a few ASCII digits and a unit (a longer number is no time of ours)
+_PART = re.compile(r"([0-9]{1,6})([dhm])")
+_MINUTES = {"d": 24 * 60, "h": 60, "m": 1}
 MIN_TIME = timedelta(hours=1)
 MAX_TIME = timedelta(days=60)
 
 
 def parse_time_control(text: str) -> str:
-    """Check a time per move (`3d`, `12h`, `1d12h`) and return it in a canonical form."""
+    """Check a time per move (`3d`, `12h`, `1d12h`) and return it in a canonical form.
+
+    Players and imported records go through here alike, so every stored clock is 1h to 60d.
+    """
     compact = text.strip().lower().replace(" ", "")
     parts = _PART.findall(compact)
     if not parts or "".join(n + u for n, u in parts) != compact:
-        raise ServiceError(f"time is a time per move like 3d or 12h, not “{text}”")
-    span = sum((timedelta(**{_UNITS[u]: int(n)}) for n, u in parts), timedelta())
-    if not MIN_TIME <= span <= MAX_TIME:
+        raise ServiceError(f"time is a time per move like 3d or 12h, not {quote(text)}")
+    if not MIN_TIME <= _span(parts) <= MAX_TIME:
         raise ServiceError("time per move is 1h to 60d")
     return compact
 
 
 def time_per_move(text: str) -> timedelta:
-    return sum((timedelta(**{_UNITS[u]: int(n)}) for n, u in _PART.findall(text)), timedelta())
+    """The span of a stored time control (checked by `parse_time_control` when it was set)."""
+    return _span(_PART.findall(text))
+
+
+def _span(parts: list[tuple[str, str]]) -> timedelta:
+    # at most six digits a part, so even a long chain of parts stays far inside timedelta
+    return timedelta(minutes=sum(int(number) * _MINUTES[unit] for number, unit in parts))
 
 
 def describe_span(span: timedelta) -> str:

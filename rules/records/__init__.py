@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rules.errors import RecordError
+from rules.errors import RecordError, quote
 from rules.game import Game
 from rules.records import littlegolem, t1, transcript
 
@@ -26,7 +26,7 @@ def guess_format(filename: str) -> str:
 def read(text: str, fmt: str = "transcript") -> Game:
     """Replay a record; RecordError names the first line that cannot be played."""
     if fmt not in _READERS:
-        raise RecordError(0, f"unknown format “{fmt}”: choose one of {', '.join(FORMATS)}")
+        raise RecordError(0, f"unknown format {quote(fmt)}: choose one of {', '.join(FORMATS)}")
     return _READERS[fmt](text)
 
 
@@ -43,7 +43,7 @@ def load(path: str | Path, fmt: str | None = None) -> Game:
 def write(game: Game, fmt: str = "transcript") -> str:
     """The record of a game in a format; RecordError when the format cannot hold the game."""
     if fmt not in _WRITERS:
-        raise RecordError(0, f"unknown format “{fmt}”: choose one of {', '.join(FORMATS)}")
+        raise RecordError(0, f"unknown format {quote(fmt)}: choose one of {', '.join(FORMATS)}")
     return _WRITERS[fmt](game)
 
 

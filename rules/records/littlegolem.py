@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from rules.errors import RecordError, TwixtError
+from rules.errors import RecordError, TwixtError, quote
 from rules.game import Game
 from rules.model import Hole, RuleSet
 from rules.records._peg_records import PegMove, clean_name, distinct_names, peg_moves, replay
@@ -59,7 +59,7 @@ def _move(number: int, line: int, colour: str, value: str) -> PegMove:
     if point in ("swap", "resign", "draw"):
         return PegMove(line, seat, word=point)
     if len(point) != 2 or any(ch not in _LETTERS for ch in point):
-        raise RecordError(line, f"move {number}: “{value}” is not a Little Golem move")
+        raise RecordError(line, f"move {number}: {quote(value)} is not a Little Golem move")
     hole = Hole(_LETTERS.index(point[0]), _LETTERS.index(point[1]))
     return PegMove(line, seat, hole=hole, offer_draw=suffix == "draw")
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 
-from rules.errors import RecordError, TwixtError
+from rules.errors import RecordError, TwixtError, quote
 from rules.game import Game
 from rules.geometry import parse_size
+from rules.numbers import whole_number
 
 _TAG = re.compile(r'^\[(\w+)\s+"([^"]*)"\]$')
 _YES_NO = {"yes": True, "no": False}
@@ -47,17 +48,18 @@ def _new_game(tags: dict[str, tuple[int, str, str]]) -> Game:
         line = tags.get("swap", (0,))[0]
         swap_text = values.get("swap", "").lower()
         if swap_text and swap_text not in _YES_NO:
-            raise TwixtError(f"Swap is yes or no, not “{swap_text}”")
+            raise TwixtError(f"Swap is yes or no, not {quote(swap_text)}")
         line = tags.get("handicap", (0,))[0]
-        handicap = values.get("handicap", "0")
-        if not handicap.isdigit():
-            raise TwixtError(f"Handicap is a number of rows, not “{handicap}”")
+        handicap_text = values.get("handicap", "0")
+        handicap = whole_number(handicap_text)
+        if handicap is None:
+            raise TwixtError(f"Handicap is a number of rows, not {quote(handicap_text)}")
         line = tags.get("board", (0,))[0]
         cols, rows = parse_size(values.get("board", "24x24"))
         line = min((n for n, _k, _v in tags.values()), default=0)
         game = Game([p.strip() for p in values.get("players", "Red, Black").split(",")],
-                    size=(cols, rows + int(handicap)), rules=values.get("rules", "classic"),
-                    swap=_YES_NO.get(swap_text), handicap=int(handicap))
+                    size=(cols, rows + handicap), rules=values.get("rules", "classic"),
+                    swap=_YES_NO.get(swap_text), handicap=handicap)
     except TwixtError as error:
         raise RecordError(line, str(error)) from None
     game.tags = {key: value for lower, (_n, key, value) in tags.items() if lower not in _KNOWN}

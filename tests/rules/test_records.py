@@ -139,3 +139,15 @@ def test_replayed_records_end_as_their_outcome_says():
 def test_little_golem_draw_word_agrees_to_an_open_offer():
     game = read("(;FF[4]PB[ann]PW[ben]SZ[24];b[dc|draw];r[draw])", "lg")
     assert game.outcome.reason is Reason.AGREEMENT
+
+
+@pytest.mark.parametrize("text, message", [
+    ('[Handicap "²"]\nRed: G6', "line 1: Handicap is a number of rows, not “²”"),
+    ('[Board "²"]\nRed: G6', "line 1: “²” is not a board size: write 24 or 24x18"),
+    ("Red: G" + "9" * 4400,
+     "line 1: “g" + "9" * 38 + "…” is not a hole: write a column letter and a row, like G6"),
+])
+def test_a_record_with_an_impossible_number_names_its_line(text, message):
+    with pytest.raises(RecordError) as refusal:
+        read(text)
+    assert str(refusal.value) == message
