@@ -269,7 +269,8 @@ class Game:
         try:
             rule_set = RuleSet(rules.lower() if isinstance(rules, str) else rules)
         except ValueError:
-            raise TwixtError(f"{quote(str(rules))} is not a rule set: choose classic or pp") from None
+            raise TwixtError(
+                f"{quote(str(rules))} is not a rule set: choose classic or pp") from None
         #: what the game is played with, as given (names stripped)
         self.options = GameOptions(players, cols, rows - handicap, rule_set,
                                    bool(swap if swap is not None else not handicap), handicap)

@@ -203,6 +203,30 @@ async def test_import_of_a_finished_or_broken_record(service):
         await service.records.import_record(asking(ALICE), "bad.twixt", b"carol: K10\n")
 
 
+@pytest.mark.parametrize("clock, refusal", [
+    ("99999999999d", "clock.twixt: TimeControl: time is a time per move like 3d or 12h, not "
+                     "“99999999999d”"),
+    ("0h", "clock.twixt: TimeControl: time per move is 1h to 60d"),
+    ("1m", "clock.twixt: TimeControl: time per move is 1h to 60d"),
+    ("three days", "clock.twixt: TimeControl: time is a time per move like 3d or 12h, not "
+                   "“three days”"),
+])
+async def test_an_imported_clock_is_held_to_the_limits_of_the_time_option(
+        service, storage, clock, refusal):
+    record = f'[TimeControl "{clock}"]\n[Players "ann, ben"]\nann: G6\n'.encode()
+    with pytest.raises(ServiceError) as refused:
+        await service.records.import_record(asking(ALICE), "clock.twixt", record, BOB)
+    assert str(refused.value) == refusal
+    assert await storage.pending_challenges(channel_id=CHANNEL) == ()
+
+
+async def test_an_imported_clock_within_limits_is_kept(service, storage):
+    record = b'[TimeControl "1d 12h"]\n[Players "ann, ben"]\nann: G6\n'
+    await service.records.import_record(asking(ALICE), "clock.twixt", record, BOB)
+    [challenge] = await storage.pending_challenges(channel_id=CHANNEL)
+    assert challenge.setup.time_control == "1d12h"
+
+
 # --- ratings ------------------------------------------------------------------------------
 
 
