@@ -7,6 +7,7 @@ claimed in storage before it is sent, so a restart neither loses nor repeats one
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
 from datetime import datetime, timedelta
 
@@ -16,6 +17,8 @@ from bot.service.texts import result_sentence
 from bot.service.timecontrol import describe_span, time_per_move
 from rules import Action, Command
 from storage import GuildSettings, StoredGame
+
+log = logging.getLogger(__name__)
 
 FINAL_WARNING = timedelta(hours=24)
 _TIMEOUT = Command(actions=(Action.TIMEOUT,))
@@ -45,11 +48,18 @@ class Clocks:
             return await self._time_out(request, stored)
 
     async def tick(self, now: datetime | None = None) -> list[Reply]:
-        """Act on every clock that has passed a mark: remind, announce, or forfeit."""
+        """Act on every clock that has passed a mark: remind, announce, or forfeit.
+
+        Games are isolated: one that fails is logged and skipped, and the others go on.
+        """
         now = now or self._core.clock()
         replies = []
         for stored in await self._core.storage.timed_games():
-            reply = await self._check_clock(stored, now)
+            try:
+                reply = await self._check_clock(stored, now)
+            except Exception:
+                log.exception("clock of one game failed", extra={"game_id": stored.id})
+                continue
             if reply is not None:
                 replies.append(reply)
         return replies
@@ -74,11 +84,13 @@ class Clocks:
                       now: datetime) -> Reply | None:
         storage = self._core.storage
         late = seat_to_move(stored, await self._core.position(stored))
+        by_dm = (await storage.user_prefs(late.user_id)).dm_reminders
+        # claimed last, so that nothing after the claim can fail and lose the reminder
         if not await storage.claim_reminder(stored.id, stored.version, stage, now=now):
             return None
         text = (f"{late.name}, it is your move in game {stored.id} "
                 f"({describe_span(due - now)} left).")
-        if (await storage.user_prefs(late.user_id)).dm_reminders:
+        if by_dm:
             # the channel is where a front end says it if the DM cannot be delivered
             return Reply(text, dm_user_id=late.user_id, channel_id=stored.channel_id)
         return Reply(text, mentions=(late.user_id,), channel_id=stored.channel_id)

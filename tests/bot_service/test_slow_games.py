@@ -56,6 +56,21 @@ async def test_reminders_are_sent_once_even_across_a_restart(storage, clock):
     assert await restarted.tick() == []
 
 
+async def test_one_broken_game_does_not_stop_the_clocks_of_the_others(
+        service, storage, clock, caplog):
+    await start_game(service, time="3d", swap="no")
+    broken = await storage.active_game(CHANNEL)
+    # a log entry that no longer replays, as a damaged database might hold
+    await storage.append_turn(broken.id, broken.version, ALICE.id, "A1")
+    await service.challenges.challenge(asking(CAROL, 200), DAVE, build_options(time="3d"))
+    await service.challenges.accept(asking(DAVE, 200))
+    clock.now += timedelta(hours=25)
+    [reminder] = await service.tick()
+    assert reminder.channel_id == 200 and reminder.text.startswith("carol, it is your move")
+    failed = next(r for r in caplog.records if r.message == "clock of one game failed")
+    assert failed.game_id == broken.id
+
+
 async def test_a_new_turn_cancels_the_pending_reminder(service, clock):
     await start_game(service, time="3d", swap="no")
     await service.run(asking(ALICE), "K10")
