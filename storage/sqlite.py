@@ -266,9 +266,15 @@ class SqliteStorage:
 
     async def list_games(self, *, user_id: int | None = None, channel_id: int | None = None,
                          guild_id: int | None = None, status: GameStatus | None = None,
-                         limit: int = 20, before_id: int | None = None
+                         limit: int = 20, before_id: int | None = None,
+                         visible_to: tuple[int, int] | None = None
                          ) -> tuple[StoredGame, ...]:
-        where, params = ["1"], []
+        where: list[str] = ["1"]
+        params: list[object] = []
+        if visible_to is not None:
+            where.append("(channel_id = ? OR id IN "
+                         "(SELECT game_id FROM game_seats WHERE user_id = ?))")
+            params.extend(visible_to)
         for condition, value in (
                 ("id IN (SELECT game_id FROM game_seats WHERE user_id = ?)", user_id),
                 ("channel_id = ?", channel_id), ("guild_id = ?", guild_id),

@@ -111,8 +111,8 @@ class ServiceCore:
             stored = await self.storage.get_game(game_id)
         except NotFoundError:
             raise ServiceError("there is no such game") from None
-        if stored.guild_id != request.guild_id:
-            raise ServiceError("there is no such game")
+        if stored.guild_id != request.guild_id or not may_see(request, stored):
+            raise ServiceError("there is no such game")  # the same words: nothing leaks
         return stored
 
     async def commit(self, request: Request, command: rules.Command,
@@ -223,6 +223,12 @@ class ServiceCore:
     async def names(self, user_ids: Sequence[int]) -> dict[int, str]:
         known = await self.storage.user_names(user_ids)
         return {uid: known.get(uid, f"player {uid}") for uid in user_ids}
+
+
+def may_see(request: Request, stored: StoredGame) -> bool:
+    """Who sees which game: the games of the channel one asks in, and the games one played
+    (a game of a private channel stays there)."""
+    return stored.channel_id == request.channel_id or stored.seat_of(request.user.id) is not None
 
 
 def player_seat(stored: StoredGame, request: Request) -> Seat:

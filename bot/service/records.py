@@ -54,8 +54,9 @@ class Records:
         """A user's games in this server, or this channel's games, newest first, a page."""
         check_page(page)
         if user is not None:
-            games = await self._core.storage.list_games(user_id=user.id, guild_id=request.guild_id,
-                                                  limit=page * PAGE_SIZE + 1)
+            games = await self._core.storage.list_games(
+                user_id=user.id, guild_id=request.guild_id, limit=page * PAGE_SIZE + 1,
+                visible_to=(request.channel_id, request.user.id))
             title = f"Games of {user.name}"
         else:
             games = await self._core.storage.list_games(channel_id=request.channel_id,

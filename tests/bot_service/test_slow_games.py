@@ -242,6 +242,22 @@ async def test_an_imported_clock_within_limits_is_kept(service, storage):
     assert challenge.setup.time_control == "1d12h"
 
 
+async def test_a_game_is_seen_from_its_channel_and_by_its_players_only(service):
+    await start_game(service, swap="no")
+    await service.run(asking(ALICE), "K10")
+    elsewhere = 300  # say, a public channel, while the game is in a private one
+    with pytest.raises(ServiceError, match="there is no such game"):
+        await service.records.replay(asking(CAROL, elsewhere), 1)
+    assert (await service.records.replay(asking(CAROL), 1)).attachments
+    assert (await service.records.replay(asking(BOB, elsewhere), 1)).attachments
+    hidden = await service.records.history(asking(CAROL, elsewhere), BOB)
+    assert hidden.text == "Games of bob: none."
+    seen = await service.records.history(asking(CAROL), BOB)
+    assert "#1 alice vs bob" in seen.text
+    assert "#1 alice vs bob" in (await service.records.history(asking(ALICE, elsewhere),
+                                                               BOB)).text
+
+
 # --- ratings ------------------------------------------------------------------------------
 
 
