@@ -263,7 +263,7 @@ class TwixtCog(commands.GroupCog, group_name="twixt", group_description="Play Tw
         changes = {name: value for name, value in given.items() if value is not None}
         await self._send(interaction, cmd.UserSettings(changes))
 
-    @app_commands.command(description="The server's settings (changed by channel managers)")
+    @app_commands.command(description="The server's settings (changed by those with Manage Server)")
     @app_commands.describe(thread="a thread for each new game unless the challenge says",
                            expiry="hours before an unanswered challenge expires",
                            forfeit="a player whose time runs out loses at once",

@@ -84,6 +84,7 @@ def _mentioned(message: discord.Message, word: str) -> User:
 def _request_of(message: discord.Message) -> Request:
     assert message.guild is not None
     author = message.author
-    can_manage = (isinstance(author, discord.Member)
-                  and message.channel.permissions_for(author).manage_channels)
-    return Request(message.guild.id, message.channel.id, person(author), can_manage=can_manage)
+    rights = (message.channel.permissions_for(author) if isinstance(author, discord.Member)
+              else discord.Permissions.none())
+    return Request(message.guild.id, message.channel.id, person(author),
+                   can_manage=rights.manage_channels, can_manage_server=rights.manage_guild)

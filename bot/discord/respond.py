@@ -47,7 +47,8 @@ def request_of(interaction: discord.Interaction) -> Request:
     if interaction.guild_id is None or interaction.channel_id is None:
         raise ServiceError("TwixT is played in a server's channels, not in direct messages")
     return Request(interaction.guild_id, interaction.channel_id, person(interaction.user),
-                   can_manage=interaction.permissions.manage_channels)
+                   can_manage=interaction.permissions.manage_channels,
+                   can_manage_server=interaction.permissions.manage_guild)
 
 
 async def answer(interaction: discord.Interaction, label: str, call: Call) -> None:

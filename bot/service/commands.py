@@ -152,7 +152,7 @@ class UserSettings:
 
 @dataclass(frozen=True)
 class ServerSettings:
-    """Show or change the server's settings (channel managers change them)."""
+    """Show or change the server's settings (those who manage the server change them)."""
 
     changes: dict[str, str] = field(default_factory=dict)
 

@@ -39,12 +39,14 @@ class User:
 
 @dataclass(frozen=True)
 class Request:
-    """Who asks, and where. `can_manage` is true for a channel manager (may abort any game)."""
+    """Who asks, and where. `can_manage` is true for a channel manager (may abort any game
+    here); `can_manage_server` for someone who manages the whole server (its settings)."""
 
     guild_id: int
     channel_id: int
     user: User
     can_manage: bool = False
+    can_manage_server: bool = False
 
 
 class ButtonKind(enum.Enum):

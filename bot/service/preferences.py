@@ -54,7 +54,7 @@ class Preferences:
 
     async def server_settings(self, request: Request, changes: dict[str, str] | None = None
                               ) -> Reply:
-        """Show or change (channel managers only) the server's settings: a thread per game by
+        """Show or change (Manage Server only) the server's settings: a thread per game by
         default, challenge expiry hours, forfeit at the deadline, hours before a reminder."""
         updates: dict[str, bool | int] = {}
         for name, value in (changes or {}).items():
@@ -69,8 +69,8 @@ class Preferences:
                 if number is None or not 1 <= number <= MAX_HOURS:
                     raise ServiceError(f"{name} is a number of hours from 1 to {MAX_HOURS}")
                 updates[field] = number
-        if updates and not request.can_manage:
-            raise ServiceError("only a channel manager can change the server's settings")
+        if updates and not request.can_manage_server:
+            raise ServiceError("only someone who manages the server can change its settings")
         storage = self._core.storage
         settings = (await storage.update_guild_settings(request.guild_id, **updates)
                     if updates else await storage.guild_settings(request.guild_id))

@@ -65,8 +65,9 @@ class TerminalTable:
             return False
         who = user(name)
         self._names[who.id] = who.name
-        request = Request(GUILD_ID, name_id(self.channel), who,
-                          can_manage=who.id in self._managers)
+        manager = who.id in self._managers  # the terminal's managers manage everything
+        request = Request(GUILD_ID, name_id(self.channel), who, can_manage=manager,
+                          can_manage_server=manager)
         reply = await answer_safely(self._execute(request, text.strip()), {
             "command": "terminal", "line": number, "user": who.name})
         if reply.refused:

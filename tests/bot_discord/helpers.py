@@ -35,6 +35,7 @@ ALICE, BOB, CAROL, DAVE, EVE = (member(uid, name) for uid, name in (
 
 
 def interaction(client: Any, user: MagicMock, *, manage: bool = False,
+                manage_server: bool = False,
                 channel_id: int = CHANNEL, command: Any = None,
                 kind: discord.InteractionType = discord.InteractionType.application_command,
                 ) -> MagicMock:
@@ -44,7 +45,7 @@ def interaction(client: Any, user: MagicMock, *, manage: bool = False,
     mock.user = user
     mock.guild_id = GUILD
     mock.channel_id = channel_id
-    mock.permissions = discord.Permissions(manage_channels=manage)
+    mock.permissions = discord.Permissions(manage_channels=manage, manage_guild=manage_server)
     mock.type = kind
     mock.command = command
     response = MagicMock(spec_set=discord.InteractionResponse)
@@ -112,10 +113,12 @@ def message(author: MagicMock, content: str, channel: MagicMock) -> MagicMock:
 
 
 async def run(client: Any, cog: Any, name: str, who: MagicMock, /, *, manage: bool = False,
-              channel_id: int = CHANNEL, **options: Any) -> MagicMock:
+              manage_server: bool = False, channel_id: int = CHANNEL,
+              **options: Any) -> MagicMock:
     """Call `/twixt <name>` as `user`, through the command's own callback."""
     command = getattr(cog, name)
-    mock = interaction(client, who, manage=manage, channel_id=channel_id, command=command)
+    mock = interaction(client, who, manage=manage, manage_server=manage_server,
+                       channel_id=channel_id, command=command)
     await command.callback(cog, mock, **options)
     return mock
 

@@ -254,8 +254,8 @@ async def test_server_settings_are_shown_to_anyone_and_changed_by_managers(clien
     shown = only(await run(client, cog, "server", BOB))
     assert refusal(shown) == ("Server settings: thread no, expiry 24h, forfeit no, "
                               "reminder 24h.", True)
-    refused = only(await run(client, cog, "server", BOB, forfeit="yes"))
-    assert refused["content"] == "only a channel manager can change the server's settings"
-    changed = only(await run(client, cog, "server", ALICE, manage=True, forfeit="yes",
+    refused = only(await run(client, cog, "server", BOB, manage=True, forfeit="yes"))
+    assert refused["content"] == "only someone who manages the server can change its settings"
+    changed = only(await run(client, cog, "server", ALICE, manage_server=True, forfeit="yes",
                              reminder=12))
     assert "forfeit yes" in changed["content"] and "reminder 12h" in changed["content"]

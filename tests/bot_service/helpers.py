@@ -11,9 +11,12 @@ ALICE, BOB, CAROL, DAVE = (User(i, n) for i, n in [(11, "alice"), (12, "bob"), (
 GUILD, CHANNEL = 1, 100
 
 
-def asking(user: User, channel: int = CHANNEL, manager: bool = False) -> Request:
-    """A request of `user` in `channel` of the test guild."""
-    return Request(GUILD, channel, user, can_manage=manager)
+def asking(user: User, channel: int = CHANNEL, manager: bool = False,
+           server_manager: bool = False) -> Request:
+    """A request of `user` in `channel` of the test guild; a manager of the channel, or
+    of the whole server."""
+    return Request(GUILD, channel, user, can_manage=manager or server_manager,
+                   can_manage_server=server_manager)
 
 
 async def start_game(service: TwixtService, **options: Any) -> None:

@@ -325,15 +325,18 @@ async def test_settings_change_the_board_and_auto_link(service):
 
 
 async def test_server_settings_need_a_manager_and_check_their_values(service, storage):
-    with pytest.raises(ServiceError, match="only a channel manager"):
-        await service.preferences.server_settings(asking(ALICE), {"thread": "yes"})
+    for channel_manager in (False, True):
+        with pytest.raises(ServiceError, match="only someone who manages the server"):
+            await service.preferences.server_settings(asking(ALICE, manager=channel_manager),
+                                                      {"thread": "yes"})
     for changes, message in [({"colour": "red"}, "unknown server setting “colour”"),
                              ({"forfeit": "maybe"}, "forfeit is yes or no"),
                              ({"expiry": "0"}, "expiry is a number of hours from 1 to 720")]:
         with pytest.raises(ServiceError, match=message):
-            await service.preferences.server_settings(asking(ALICE, manager=True), changes)
-    reply = await service.preferences.server_settings(asking(ALICE, manager=True),
-                                          {"thread": "yes", "expiry": "48"})
+            await service.preferences.server_settings(asking(ALICE, server_manager=True),
+                                                      changes)
+    reply = await service.preferences.server_settings(asking(ALICE, server_manager=True),
+                                                      {"thread": "yes", "expiry": "48"})
     assert reply.text == "Server settings: thread yes, expiry 48h, forfeit no, reminder 24h."
     settings = await storage.guild_settings(1)
     assert settings.thread_default and settings.challenge_expiry_hours == 48
