@@ -168,6 +168,7 @@ class TwixtCog(commands.GroupCog, group_name="twixt", group_description="Play Tw
         await self._send(interaction, cmd.Resign())
 
     @app_commands.command(description="Offer a draw, or accept or decline one")
+    @app_commands.describe(action="offer a draw, or answer your opponent's offer")
     async def draw(self, interaction: discord.Interaction,
                    action: Literal["offer", "accept", "decline"]) -> None:
         await self._send(interaction, cmd.Move(Command(actions=(_DRAW_ACTIONS[action],))))
@@ -193,6 +194,7 @@ class TwixtCog(commands.GroupCog, group_name="twixt", group_description="Play Tw
         await self._send(interaction, cmd.Claim())
 
     @app_commands.command(description="Ask to take back your last turn, or answer such a request")
+    @app_commands.describe(action="request (your last turn), or accept or decline a request")
     async def takeback(self, interaction: discord.Interaction,
                        action: Literal["request", "accept", "decline"] = "request") -> None:
         await self._send(interaction, cmd.Takeback(action))
@@ -205,7 +207,8 @@ class TwixtCog(commands.GroupCog, group_name="twixt", group_description="Play Tw
         await self._send(interaction, cmd.Export(fmt))
 
     @app_commands.command(description="Past games of a player, or of this channel")
-    @app_commands.describe(user="whose games (leave out: this channel's)")
+    @app_commands.describe(user="whose games (leave out: this channel's)",
+                           page="which page of ten games (default 1)")
     async def history(self, interaction: discord.Interaction,
                       user: discord.Member | None = None,
                       page: app_commands.Range[int, 1, MAX_PAGE] = 1) -> None:
@@ -240,6 +243,7 @@ class TwixtCog(commands.GroupCog, group_name="twixt", group_description="Play Tw
         await self._send(interaction, cmd.Stats(person(user) if user else None))
 
     @app_commands.command(description="This server's rated players, best first")
+    @app_commands.describe(page="which page of ten players (default 1)")
     async def leaderboard(self, interaction: discord.Interaction,
                           page: app_commands.Range[int, 1, MAX_PAGE] = 1) -> None:
         await self._send(interaction, cmd.Leaderboard(page))
