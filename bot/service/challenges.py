@@ -77,14 +77,16 @@ class Challenges:
     async def decline(self, request: Request, challenge_id: int | None = None) -> Reply:
         """Decline a challenge made to you, or withdraw your own."""
         challenge = await self._find_challenge(request, challenge_id)
-        if challenge.challenger_id == request.user.id:
-            await self._core.storage.cancel_challenge(challenge.id)
-            return Reply(f"{request.user.name} withdraws the challenge.")
-        try:
-            await self._core.storage.answer_challenge(challenge.id, request.user.id, False,
-                                                      now=self._core.clock())
-        except (NotInvitedError, ChallengeClosedError) as error:
-            raise ServiceError(str(error)) from None
+        # the same lock as accepting: an answer and a withdrawal never interleave
+        async with self._core.lock(challenge.channel_id):
+            try:
+                if challenge.challenger_id == request.user.id:
+                    await self._core.storage.cancel_challenge(challenge.id)
+                    return Reply(f"{request.user.name} withdraws the challenge.")
+                await self._core.storage.answer_challenge(challenge.id, request.user.id, False,
+                                                          now=self._core.clock())
+            except (NotInvitedError, ChallengeClosedError) as error:
+                raise ServiceError(str(error)) from None
         return Reply(f"{request.user.name} declines the challenge.")
 
     async def rematch(self, request: Request, game_id: int | None = None) -> Reply:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 import pytest
@@ -132,3 +133,28 @@ def test_bad_options_are_named(words, message):
 def test_options_in_any_order():
     options = parse_option_words(["first", "them", "size", "24x18", "rules", "PP", "swap", "no"])
     assert options.describe() == "24×18, pp, no swap"
+
+
+async def test_accept_and_withdraw_at_the_same_instant_leave_one_story(service, storage):
+    for channel in range(500, 510):
+        await service.challenges.challenge(asking(ALICE, channel), BOB, build_options())
+        results = await asyncio.gather(service.challenges.accept(asking(BOB, channel)),
+                                       service.challenges.decline(asking(ALICE, channel)),
+                                       return_exceptions=True)
+        refused = [r for r in results if isinstance(r, ServiceError)]
+        assert len(refused) == 1 and not [r for r in results if isinstance(r, Exception)
+                                          and not isinstance(r, ServiceError)]
+        challenge = await storage.get_challenge(channel - 499)  # one challenge per channel
+        started = await storage.active_game(channel) is not None
+        assert started == (challenge.status is ChallengeStatus.ACCEPTED)
+        assert started or challenge.status is ChallengeStatus.CANCELLED
+
+
+async def test_a_second_accept_or_a_late_decline_is_one_line(service):
+    await service.challenges.challenge(asking(ALICE), BOB, build_options())
+    await service.challenges.accept(asking(BOB), 1)
+    for late in (service.challenges.accept(asking(BOB), 1),
+                 service.challenges.decline(asking(BOB), 1),
+                 service.challenges.decline(asking(ALICE), 1)):
+        with pytest.raises(ServiceError, match="this challenge is already accepted"):
+            await late
