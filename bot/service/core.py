@@ -29,6 +29,7 @@ from storage import (
     GameResult,
     LoadedGame,
     NotFoundError,
+    OfferKind,
     Result,
     Seat,
     StaleVersionError,
@@ -151,6 +152,15 @@ class ServiceCore:
         started = now if passes_turn else (await self.live(stored)).turn_started
         self._games.put(stored.id, LiveGame(version, game, started))
         return replace(stored, version=version)
+
+    async def offer(self, stored: StoredGame, kind: OfferKind, user_id: int) -> None:
+        """Open an offer at the game's stored version, under the same version check."""
+        try:
+            await self.storage.make_offer(stored.id, kind, user_id, stored.version,
+                                          now=self.clock())
+        except (StaleVersionError, GameFinishedError) as error:
+            self._games.drop(stored.id)
+            raise ServiceError(str(error)) from None
 
     async def finish(self, stored: StoredGame, result: GameResult) -> None:
         """End a game without a turn (an abort), under the same version check."""

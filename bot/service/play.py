@@ -130,8 +130,7 @@ class Play:
             raise ServiceError("the game is over")
         if last is None or last.seat != seat.number:
             raise ServiceError("only the player who made the last turn can ask to take it back")
-        await self._core.storage.make_offer(stored.id, OfferKind.TAKEBACK, request.user.id,
-                                            stored.version, now=self._core.clock())
+        await self._core.offer(stored, OfferKind.TAKEBACK, request.user.id)
         opponents = tuple(s.user_id for s in stored.seats if s.team != seat.team)
         return Reply(f"{request.user.name} asks to take back `{last.text}`.", mentions=opponents,
                      buttons=(Button(ButtonKind.ACCEPT_TAKEBACK, stored.id, "Accept takeback",

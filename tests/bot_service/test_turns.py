@@ -208,3 +208,20 @@ async def test_a_restarted_service_continues_the_game(storage, clock):
     assert reply.text.startswith("**bob** (Black): `M12`")
     game = await after.channel_game(CHANNEL)
     assert [turn.text for turn in game.history] == ["K10", "M12"]
+
+
+async def test_a_takeback_request_raced_by_another_process_turn_is_one_line(
+        storage, clock, monkeypatch):
+    first, second = TwixtService(storage, clock=clock), TwixtService(storage, clock=clock)
+    await start_game(first, swap="no")
+    await first.run(asking(ALICE), "K10")
+    make_offer = storage.make_offer
+
+    async def after_a_turn_elsewhere(*args, **kwargs):
+        await second.run(asking(BOB), "M12")  # lands between the check and the offer
+        return await make_offer(*args, **kwargs)
+
+    monkeypatch.setattr(storage, "make_offer", after_a_turn_elsewhere)
+    with pytest.raises(ServiceError, match="the board changed while you were moving"):
+        await first.play.takeback(asking(ALICE))
+    assert await storage.open_offers((await storage.active_game(CHANNEL)).id) == ()
