@@ -344,7 +344,8 @@ class SqliteStorage:
                 "FROM games g JOIN game_seats me ON me.game_id = g.id AND me.user_id = ? "
                 "JOIN game_seats them ON them.game_id = g.id AND them.user_id = ? "
                 "AND them.team <> me.team "
-                "WHERE g.guild_id = ? AND g.status = 'finished' AND g.result <> 'aborted'",
+                "WHERE g.guild_id = ? AND g.status = 'finished' AND g.result <> 'aborted' "
+                "AND g.opening IS NULL",
                 (user_id, other_id, guild_id))
             wins, losses, draws = await _only_row(cursor)
         return wins, losses, draws
@@ -508,7 +509,8 @@ async def _children(db: aiosqlite.Connection, table: str, parent: str, columns: 
 
 async def _stats(db: aiosqlite.Connection, guild_id: int,
                  user_ids: Sequence[int]) -> dict[int, PlayerStats]:
-    """Counts from the finished games (aborted ones count nowhere) and the stored rating."""
+    """Counts from the finished games (aborted and continued imports count nowhere) and the
+    stored rating."""
     if not user_ids:
         return {}
     marks = ", ".join("?" * len(user_ids))
@@ -517,6 +519,7 @@ async def _stats(db: aiosqlite.Connection, guild_id: int,
         "sum(g.result <> 'draw' AND s.winner = 0), sum(g.result = 'draw') "
         "FROM game_seats s JOIN games g ON g.id = s.game_id "
         "WHERE g.guild_id = ? AND g.status = 'finished' AND g.result <> 'aborted' "
+        "AND g.opening IS NULL "  # a continued import is nobody's win or loss
         f"AND s.user_id IN ({marks}) GROUP BY s.user_id", [guild_id, *user_ids])
     counts = {row[0]: row[1:] for row in await cursor.fetchall()}
     cursor = await db.execute(f"SELECT user_id, rating, rated_games FROM ratings "

@@ -351,4 +351,5 @@ async def test_imported_and_aborted_games_are_not_rated(service):
     await service.play.abort(asking(CAROL, manager=True))
     assert (await service.stats.leaderboard(asking(ALICE))).text == "No rated games yet."
     stats = await service.stats.stats(asking(BOB), ALICE)
-    assert "1 game — 1 won, 0 lost, 0 drawn; not rated yet." in stats.text
+    assert "0 games — 0 won, 0 lost, 0 drawn; not rated yet." in stats.text
+    assert "You against alice: 0 won, 0 lost, 0 drawn." in stats.text
