@@ -69,12 +69,15 @@ class Clocks:
         if due is None:
             return None
         settings = await self._core.storage.guild_settings(stored.guild_id)
-        started = due - time_per_move(stored.setup.time_control or "")
-        first = started + timedelta(hours=settings.reminder_hours)
-        final = due - FINAL_WARNING
+        span = time_per_move(stored.setup.time_control or "")
+        started = due - span
+        # scaled to the time per move, so a short clock is reminded too: the first after the
+        # server's hours or a third of the time, the last when half (at most a day) remains
+        first = started + min(timedelta(hours=settings.reminder_hours), span / 3)
+        final = due - min(FINAL_WARNING, span / 2)
         if now >= due:
             return await self._expired(stored, settings, now)
-        if now >= final > started:
+        if now >= final:
             return await self._remind(stored, "final", due, now)
         if now >= first and first < final:
             return await self._remind(stored, "first", due, now)

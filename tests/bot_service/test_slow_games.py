@@ -71,6 +71,28 @@ async def test_one_broken_game_does_not_stop_the_clocks_of_the_others(
     assert failed.game_id == broken.id
 
 
+@pytest.mark.parametrize("time, first_after, first_left, final_after, final_left", [
+    ("1h", timedelta(minutes=20), "40m", timedelta(minutes=30), "30m"),
+    ("12h", timedelta(hours=4), "8h 0m", timedelta(hours=6), "6h 0m"),
+    ("1d", timedelta(hours=8), "16h 0m", timedelta(hours=12), "12h 0m"),
+    ("7d", timedelta(hours=24), "6d 0h", timedelta(days=6), "1d 0h"),
+])
+async def test_every_clock_gets_a_first_and_a_last_reminder(
+        service, storage, clock, time, first_after, first_left, final_after, final_left):
+    await start_game(service, time=time, swap="no")
+    await storage.update_user_prefs(ALICE.id, dm_reminders=False)
+    start = clock.now
+    clock.now = start + first_after - timedelta(minutes=1)
+    assert await service.tick() == []
+    clock.now = start + first_after
+    [first] = await service.tick()
+    assert first.text == f"alice, it is your move in game 1 ({first_left} left)."
+    clock.now = start + final_after
+    [final] = await service.tick()
+    assert final.text == f"alice, it is your move in game 1 ({final_left} left)."
+    assert await service.tick() == []
+
+
 async def test_a_new_turn_cancels_the_pending_reminder(service, clock):
     await start_game(service, time="3d", swap="no")
     await service.run(asking(ALICE), "K10")
