@@ -61,8 +61,10 @@ class Storage(Protocol):
         """The challenger withdraws a pending challenge."""
 
     async def pending_challenges(self, *, channel_id: int | None = None,
-                                 user_id: int | None = None) -> tuple[Challenge, ...]:
-        """Pending challenges in a channel and/or made by or to a user, oldest first."""
+                                 user_id: int | None = None,
+                                 now: datetime | None = None) -> tuple[Challenge, ...]:
+        """Pending challenges in a channel and/or made by or to a user, oldest first; with
+        `now`, only those that have not expired by then."""
 
     async def expire_challenges(self, now: datetime | None = None) -> tuple[Challenge, ...]:
         """Mark every pending challenge past its expiry as expired, and return them."""

@@ -196,8 +196,13 @@ class SqliteStorage:
             return await _challenge(db, challenge_id)
 
     async def pending_challenges(self, *, channel_id: int | None = None,
-                                 user_id: int | None = None) -> tuple[Challenge, ...]:
-        where, params = ["status = 'pending'"], []
+                                 user_id: int | None = None,
+                                 now: datetime | None = None) -> tuple[Challenge, ...]:
+        where: list[str] = ["status = 'pending'"]
+        params: list[object] = []
+        if now is not None:
+            where.append("expires_at > ?")
+            params.append(rows.stamp(now))
         if channel_id is not None:
             where.append("channel_id = ?")
             params.append(channel_id)

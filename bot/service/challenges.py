@@ -20,6 +20,7 @@ from storage import (
     NotFoundError,
     NotInvitedError,
     Player,
+    StoredGame,
 )
 
 
@@ -98,6 +99,11 @@ class Challenges:
             raise ServiceError("only the players of that game can ask for a rematch")
         if old.is_active:
             raise ServiceError("that game is still going on")
+        waiting = await self._waiting_rematch(request, old)
+        if waiting is not None:  # pressed again, or by the other side: no second challenge
+            if waiting.challenger_id == request.user.id:
+                raise ServiceError("your rematch is already waiting for an answer")
+            return await self.accept(request, waiting.id)
         names = await self._core.names([s.user_id for s in old.seats])
         others = {s.number: User(s.user_id, names[s.user_id]) for s in old.seats}
         options = ChallengeOptions(
@@ -120,13 +126,32 @@ class Challenges:
                                "challenge with thread yes")
         if thread and self._core.threads is None:
             raise ServiceError("threads are not available here")
-        await self._core.remember(request.user, *invitees)
         now = self._core.clock()
-        return await self._core.storage.create_challenge(
-            guild_id=request.guild_id, channel_id=request.channel_id, challenger_id=request.user.id,
-            invitees=[u.id for u in invitees], players=players, setup=options.setup,
-            first=options.first, thread=thread,
-            expires_at=now + timedelta(hours=settings.challenge_expiry_hours), now=now)
+        async with self._core.lock(request.channel_id):
+            if await self._open_challenge_of(request):
+                raise ServiceError("you already have an open challenge here: wait for an "
+                                   "answer, or withdraw it with decline")
+            await self._core.remember(request.user, *invitees)
+            return await self._core.storage.create_challenge(
+                guild_id=request.guild_id, channel_id=request.channel_id,
+                challenger_id=request.user.id, invitees=[u.id for u in invitees],
+                players=players, setup=options.setup, first=options.first, thread=thread,
+                expires_at=now + timedelta(hours=settings.challenge_expiry_hours), now=now)
+
+    async def _waiting_rematch(self, request: Request, old: StoredGame) -> Challenge | None:
+        """A challenge still open here among exactly the players of `old`."""
+        players = {seat.user_id for seat in old.seats}
+        pending = await self._core.storage.pending_challenges(channel_id=request.channel_id,
+                                                              now=self._core.clock())
+        return next((c for c in pending
+                     if {c.challenger_id, *(i.user_id for i in c.invitees)} == players), None)
+
+    async def _open_challenge_of(self, request: Request) -> Challenge | None:
+        """The asker's own challenge still waiting in this channel (one at a time, so that
+        nobody can fill a channel with challenges and pings)."""
+        pending = await self._core.storage.pending_challenges(
+            channel_id=request.channel_id, user_id=request.user.id, now=self._core.clock())
+        return next((c for c in pending if c.challenger_id == request.user.id), None)
 
     async def _find_challenge(self, request: Request, challenge_id: int | None) -> Challenge:
         if challenge_id is not None:
@@ -134,7 +159,8 @@ class Challenges:
                 return await self._core.storage.get_challenge(challenge_id)
             except NotFoundError:
                 raise ServiceError("there is no such challenge") from None
-        pending = await self._core.storage.pending_challenges(channel_id=request.channel_id)
+        pending = await self._core.storage.pending_challenges(channel_id=request.channel_id,
+                                                              now=self._core.clock())
         mine = [c for c in pending if request.user.id in {i.user_id for i in c.invitees}
                 or c.challenger_id == request.user.id]
         open_ones = [c for c in pending if any(i.user_id is None for i in c.invitees)

@@ -53,6 +53,8 @@ class Clocks:
         Games are isolated: one that fails is logged and skipped, and the others go on.
         """
         now = now or self._core.clock()
+        # marked once here, so that answering never has to load expired challenges again
+        await self._core.storage.expire_challenges(now)
         replies = []
         for stored in await self._core.storage.timed_games():
             try:

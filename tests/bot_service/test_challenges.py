@@ -158,3 +158,35 @@ async def test_a_second_accept_or_a_late_decline_is_one_line(service):
                  service.challenges.decline(asking(ALICE), 1)):
         with pytest.raises(ServiceError, match="this challenge is already accepted"):
             await late
+
+
+async def test_one_open_challenge_per_challenger_and_channel(service, storage):
+    await service.challenges.challenge(asking(ALICE), BOB, build_options())
+    with pytest.raises(ServiceError, match="you already have an open challenge here"):
+        await service.challenges.challenge(asking(ALICE), CAROL, build_options())
+    assert len(await storage.pending_challenges(channel_id=CHANNEL)) == 1
+    await service.challenges.challenge(asking(ALICE, 200), CAROL, build_options())
+    await service.challenges.decline(asking(ALICE))  # withdrawn: a new one may follow
+    await service.challenges.challenge(asking(ALICE), CAROL, build_options())
+
+
+async def test_rematch_pressed_twice_or_by_both_sides_makes_one_challenge(service, storage):
+    await service.challenges.challenge(asking(ALICE), BOB, build_options(swap="no"))
+    await service.challenges.accept(asking(BOB))
+    await service.play.resign(asking(BOB), confirmed=True)
+    await service.challenges.rematch(asking(ALICE), 1)
+    with pytest.raises(ServiceError, match="your rematch is already waiting for an answer"):
+        await service.challenges.rematch(asking(ALICE), 1)
+    started = await service.challenges.rematch(asking(BOB), 1)  # bob's press accepts it
+    assert started.text.startswith("Game 2 on")
+    assert await storage.pending_challenges(channel_id=CHANNEL) == ()
+
+
+async def test_an_expired_challenge_cannot_be_accepted_and_is_marked_by_the_tick(
+        service, storage, clock):
+    await service.challenges.challenge(asking(ALICE), BOB, build_options())
+    clock.now += timedelta(hours=25)
+    with pytest.raises(ServiceError, match="there is no challenge for you in this channel"):
+        await service.challenges.accept(asking(BOB))
+    await service.tick()
+    assert (await storage.get_challenge(1)).status is ChallengeStatus.EXPIRED
