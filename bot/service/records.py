@@ -17,6 +17,8 @@ from rules import Game, RecordError, quote, records
 from storage import GameSetup, Result, StoredGame
 
 MAX_IMPORT_BYTES = 256 * 1024
+#: more turns than any real game has (a 48×48 board holds 2,300 pegs), few enough to replay
+MAX_IMPORT_TURNS = 2500
 #: Discord's upload limit for most servers, and the width that keeps long replays under it
 MAX_UPLOAD = 8 * 1024 * 1024
 SMALL_REPLAY = 400
@@ -99,9 +101,13 @@ class Records:
             raise ServiceError("attach the record: /twixt import with a file")
         if len(data) > MAX_IMPORT_BYTES:
             raise ServiceError("that file is too big for a game record")
+        text = data.decode("utf-8-sig", errors="replace")
+        # every format writes at most one turn a line or a `;` node: an upper bound, cheap
+        if text.count("\n") + text.count(";") > MAX_IMPORT_TURNS:
+            raise ServiceError(f"{quote(filename)} has too many turns for a game record "
+                               f"({MAX_IMPORT_TURNS} at most)")
         try:
-            game = records.read(data.decode("utf-8-sig", errors="replace"),
-                                records.guess_format(filename))
+            game = await asyncio.to_thread(records.read, text, records.guess_format(filename))
         except RecordError as error:
             raise ServiceError(f"{filename}: {error}") from None
         summary = (f"{filename}: {game.options.size_text}, {game.rules.value}, "

@@ -375,3 +375,12 @@ async def test_imported_and_aborted_games_are_not_rated(service):
     stats = await service.stats.stats(asking(BOB), ALICE)
     assert "0 games — 0 won, 0 lost, 0 drawn; not rated yet." in stats.text
     assert "You against alice: 0 won, 0 lost, 0 drawn." in stats.text
+
+
+async def test_an_import_with_too_many_turns_is_refused_before_it_is_read(service, storage):
+    loop = "".join("ann: remove G6; G6\nben: remove H8; H8\n" for _ in range(1300))
+    record = f'[Players "ann, ben"]\nann: G6\nben: H8\n{loop}'.encode()
+    with pytest.raises(ServiceError) as refused:
+        await service.records.import_record(asking(ALICE), "loop.twixt", record, BOB)
+    assert str(refused.value) == "“loop.twixt” has too many turns for a game record (2500 at most)"
+    assert await storage.pending_challenges(channel_id=CHANNEL) == ()
