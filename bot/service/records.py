@@ -102,8 +102,8 @@ class Records:
         if len(data) > MAX_IMPORT_BYTES:
             raise ServiceError("that file is too big for a game record")
         text = data.decode("utf-8-sig", errors="replace")
-        # every format writes at most one turn a line or a `;` node: an upper bound, cheap
-        if text.count("\n") + text.count(";") > MAX_IMPORT_TURNS:
+        # transcripts and T1 write a turn a line, Little Golem a `;` node: a cheap upper bound
+        if max(text.count("\n"), text.count(";")) > MAX_IMPORT_TURNS:
             raise ServiceError(f"{quote(filename)} has too many turns for a game record "
                                f"({MAX_IMPORT_TURNS} at most)")
         try:
