@@ -9,25 +9,35 @@ from rendering.board import board_image, render_png
 from rendering.caption import caption_lines, line_text
 from rendering.layout import Layout, layout
 from rendering.options import DEFAULT_WIDTH, RenderOptions
-from rendering.replay import REPLAY_WIDTH, render_replay
+from rendering.replay import (
+    NARROW_WIDTH,
+    REPLAY_WIDTH,
+    ReplayPlan,
+    plan_of,
+    plan_replay,
+    render_replay,
+)
 from rendering.themes import PaletteName, ThemeName
-from rendering.view import BoardView, game_at, view_of, views_by_turn
+from rendering.view import BoardView, game_at, view_of
 
 __all__ = [
     "DEFAULT_WIDTH",
+    "NARROW_WIDTH",
     "REPLAY_WIDTH",
     "BoardView",
     "Layout",
     "PaletteName",
     "RenderOptions",
+    "ReplayPlan",
     "ThemeName",
     "board_image",
     "caption_lines",
     "game_at",
     "layout",
     "line_text",
+    "plan_of",
+    "plan_replay",
     "render_png",
     "render_replay",
     "view_of",
-    "views_by_turn",
 ]

@@ -87,13 +87,3 @@ def game_at(game: Game, turns: int) -> Game:
     for _ in range(total - turns):
         earlier.undo()
     return earlier
-
-
-def views_by_turn(game: Game) -> list[BoardView]:
-    """One view after each turn of the game, first to last (one replay frame each)."""
-    earlier = game.copy()
-    views = []
-    while earlier.history:
-        views.append(view_of(earlier))
-        earlier.undo()
-    return views[::-1]

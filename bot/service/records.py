@@ -12,16 +12,17 @@ from bot.service.model import PAGE_SIZE, Attachment, Reply, Request, ServiceErro
 from bot.service.options import ChallengeOptions, describe_setup
 from bot.service.texts import result_sentence, to_move_sentence
 from bot.service.timecontrol import parse_time_control
-from rendering import RenderOptions, render_replay
+from rendering import NARROW_WIDTH, RenderOptions, plan_of, render_replay
 from rules import Game, RecordError, quote, records
 from storage import GameSetup, Result, StoredGame
 
 MAX_IMPORT_BYTES = 256 * 1024
 #: more turns than any real game has (a 48×48 board holds 2,300 pegs), few enough to replay
 MAX_IMPORT_TURNS = 2500
-#: Discord's upload limit for most servers, and the width that keeps long replays under it
+#: Discord's upload limit for most servers
 MAX_UPLOAD = 8 * 1024 * 1024
-SMALL_REPLAY = 400
+#: replays drawn at once (each takes a worker thread and up to some 100 MB while drawn)
+MAX_REPLAYS_AT_ONCE = 2
 
 
 class Records:
@@ -30,6 +31,7 @@ class Records:
     def __init__(self, core: ServiceCore, challenges: Challenges) -> None:
         self._core = core
         self._challenges = challenges
+        self._replays = asyncio.Semaphore(MAX_REPLAYS_AT_ONCE)
 
     async def export(self, request: Request, fmt: str | None = None) -> Reply:
         """The channel's current or last game as record files (all three formats by default)."""
@@ -77,15 +79,23 @@ class Records:
     async def replay(self, request: Request, game_id: int | None = None) -> Reply:
         """An animated picture of a game, one frame per turn (the channel's last by default)."""
         stored = await self._core.chosen_game(request, game_id)
-        game = await self._core.position(stored)
+        # a copy, drawn in a worker thread: the cached game may move on meanwhile
+        game = (await self._core.position(stored)).copy()
         if not game.history:
             raise ServiceError("that game has no turns to replay yet")
-        data = await asyncio.to_thread(render_replay, game)
-        if len(data) > MAX_UPLOAD:  # a very long game: smaller frames fit the upload limit
-            data = await asyncio.to_thread(render_replay, game, RenderOptions(width=SMALL_REPLAY))
+        if self._replays.locked():  # refused at once rather than queued behind the others
+            raise ServiceError(f"{MAX_REPLAYS_AT_ONCE} replays are being drawn right now; "
+                               "ask again in a minute")
+        plan = plan_of(game)
+        async with self._replays:
+            data = await asyncio.to_thread(render_replay, game)
+            if len(data) > MAX_UPLOAD and plan.width > NARROW_WIDTH:
+                data = await asyncio.to_thread(render_replay, game,
+                                               RenderOptions(width=NARROW_WIDTH))
         if len(data) > MAX_UPLOAD:
             raise ServiceError("this game is too long for an animated replay; export it instead")
-        return Reply(f"Replay of game {stored.id}: {len(game.history)} turns.",
+        every = f", a frame every {plan.step} turns" if plan.step > 1 else ""
+        return Reply(f"Replay of game {stored.id}: {plan.turns} turns{every}.",
                      attachments=(Attachment(f"twixt-{stored.id}.gif", data),))
 
     async def import_record(self, request: Request, filename: str, data: bytes | None,

@@ -3,7 +3,9 @@ clock (no sleeping) over a real SQLite file."""
 
 from __future__ import annotations
 
+import asyncio
 import io
+import threading
 from datetime import timedelta
 from pathlib import Path
 
@@ -11,6 +13,7 @@ import pytest
 from PIL import Image
 
 from bot.service import ButtonKind, ServiceError, TwixtService, build_options, elo
+from bot.service import records as records_module
 from rules.records import read
 from storage import Result
 from tests.bot_service.helpers import (
@@ -384,3 +387,26 @@ async def test_an_import_with_too_many_turns_is_refused_before_it_is_read(servic
         await service.records.import_record(asking(ALICE), "loop.twixt", record, BOB)
     assert str(refused.value) == "“loop.twixt” has too many turns for a game record (2500 at most)"
     assert await storage.pending_challenges(channel_id=CHANNEL) == ()
+
+
+async def test_replays_at_once_are_bounded_and_the_next_is_refused_at_once(
+        service, monkeypatch):
+    await start_game(service, swap="no")
+    await service.run(asking(ALICE), "K10")
+    entered, release = threading.Semaphore(0), threading.Event()
+
+    def held_render(game, options=None):  # a drawing that lasts until the test says
+        entered.release()
+        release.wait(10)
+        return b"GIF89a"
+
+    monkeypatch.setattr(records_module, "render_replay", held_render)
+    drawing = [asyncio.create_task(service.records.replay(asking(who), 1))
+               for who in (ALICE, BOB)]
+    for _ in drawing:
+        await asyncio.to_thread(entered.acquire, True, 10)
+    with pytest.raises(ServiceError, match="2 replays are being drawn right now"):
+        await service.records.replay(asking(CAROL), 1)
+    release.set()
+    assert all(reply.attachments for reply in await asyncio.gather(*drawing))
+    assert (await service.records.replay(asking(CAROL), 1)).attachments

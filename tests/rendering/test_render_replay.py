@@ -1,13 +1,17 @@
-"""The replay is an animated GIF with one frame per turn, each with its caption."""
+"""The replay is an animated GIF with one frame per turn (per few turns in a long game), each
+with its caption."""
 
 from __future__ import annotations
 
+import doctest
 import io
 
 from PIL import Image, ImageSequence
 from render_helpers import blockade_game, close
 
-from rendering import RenderOptions, layout, render_replay
+from rendering import NARROW_WIDTH, REPLAY_WIDTH, RenderOptions, layout, plan_replay, render_replay
+from rendering import replay as replay_module
+from rendering.replay import MAX_FRAMES, MAX_PIECES_DRAWN
 from rules import Colour, Hole
 
 OPTIONS = RenderOptions(width=300)
@@ -32,3 +36,31 @@ def test_replay_frames_show_the_game_growing():
     assert close(frames[3].getpixel(c2), hole)
     assert close(frames[4].getpixel(c2), red)
     assert len({frame.size for frame in frames}) == 1
+
+
+def test_a_long_game_is_replayed_in_at_most_the_planned_frames():
+    game = blockade_game()  # 20 turns
+    data = render_replay(game, OPTIONS, max_frames=5)
+    gif = Image.open(io.BytesIO(data))
+    assert gif.n_frames == 5 == plan_replay(20, max_frames=5).frames
+    frames = [frame.convert("RGB") for frame in ImageSequence.Iterator(gif)]
+    last = list(ImageSequence.Iterator(Image.open(io.BytesIO(render_replay(game, OPTIONS)))))
+    assert frames[-1].tobytes() == last[-1].convert("RGB").tobytes()
+
+
+def test_the_plan_bounds_frames_and_narrows_long_replays():
+    for turns in (1, 60, 61, 150, 151, 2000, 10_000):
+        plan = plan_replay(turns)
+        assert plan.frames <= MAX_FRAMES
+        assert plan.width == (REPLAY_WIDTH if plan.frames <= 60 else NARROW_WIDTH)
+    assert plan_replay(151).step == 2
+
+
+def test_a_crowded_big_board_gets_fewer_frames():
+    crowded = plan_replay(1600, pieces=3200)
+    assert crowded.frames < plan_replay(1600).frames
+    assert crowded.frames * 3200 // 2 <= MAX_PIECES_DRAWN
+
+
+def test_the_replay_modules_examples_hold():
+    assert doctest.testmod(replay_module).failed == 0
