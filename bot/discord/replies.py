@@ -8,6 +8,7 @@ that users typed) has its mentions escaped so it cannot ping anyone either.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -26,10 +27,20 @@ def allowed_mentions(reply: Reply) -> discord.AllowedMentions:
 
 
 def content(reply: Reply) -> str:
-    """`<@id> text`: the pings first, then the text with any mention in it defused."""
-    text = discord.utils.escape_mentions(reply.text)
+    """`<@id> text`: the pings first, then the text with any mention in it defused; a refusal
+    (which echoes what the user typed, and has no formatting of its own) shows as typed."""
+    text = escape_all(reply.text) if reply.refused else reply.text
+    text = discord.utils.escape_mentions(text)
     pings = " ".join(f"<@{uid}>" for uid in reply.mentions)
     return f"{pings} {text}" if pings else text
+
+
+def escape_all(text: str) -> str:
+    """Text with every markdown construct shown literally: discord.py's escapes, plus the
+    headings, subtext and `<…>` tags (timestamps, channels, emoji) that they leave."""
+    text = discord.utils.escape_markdown(text)
+    text = re.sub(r"^(\s*)(#|-#)", r"\1\\\2", text, flags=re.MULTILINE)
+    return text.replace("<", "\\<")
 
 
 def message_kwargs(reply: Reply) -> dict[str, Any]:

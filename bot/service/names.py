@@ -5,13 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 _FORBIDDEN = str.maketrans({":": " ", ",": " ", "#": " ", "\n": " ", "`": "'", "*": " ",
-                            "_": " ", "~": " ", "|": " ", "@": " "})
+                            "_": " ", "~": " ", "|": " ", "@": " ", ">": " ", "<": " ",
+                            "[": "(", "]": ")", "\\": " "})
 MAX_NAME = 32
 
 
 def clean_name(name: str, fallback: str = "player") -> str:
-    """A display name without what records forbid (: , #) or chat would format (* _ ~ | ` @)."""
-    return " ".join(name.translate(_FORBIDDEN).split())[:MAX_NAME] or fallback
+    """A display name without what records forbid (: , #) or chat would format or link
+    (* _ ~ | ` @ > < [ ] \\, and a leading - or + that would start a list)."""
+    cleaned = " ".join(name.translate(_FORBIDDEN).split()).lstrip("-+ ")
+    return cleaned[:MAX_NAME] or fallback
 
 
 def seat_names(names: Sequence[str]) -> list[str]:

@@ -2,7 +2,9 @@
 
 import asyncio
 import logging
+import re
 
+import pytest
 from discord import app_commands
 
 from bot.discord import respond
@@ -112,3 +114,27 @@ async def test_tree_errors_are_ephemeral_and_never_tracebacks(client, cog, caplo
         cog.board, RuntimeError("boom")))
     assert [m["content"] for m in sent(mock)] == [respond.APOLOGY]
     assert any(r.message == "command error" for r in caplog.records)
+
+
+MARKDOWN_NAME = ">>> **big** ||hidden|| [site](https://example.com) <t:1> ~~x~~ `c`"
+
+
+async def test_a_display_name_cannot_format_or_link_in_a_public_message(client, cog):
+    prankster = member(107, MARKDOWN_NAME)
+    reply = only(await run(client, cog, "challenge", prankster, user=BOB))
+    text = reply["content"]
+    for construct in (">>>", "**big**", "||", "[site](", "<t:1>", "~~", "`c`"):
+        assert construct not in text, construct
+    assert "big" in text and "hidden" in text  # the words stay, their formatting goes
+
+
+@pytest.mark.parametrize("typed", ["[site](https://example.com)", "**big**", "# heading",
+                                   "||spoiler||", "<t:1>", "-# small"])
+async def test_a_refusal_shows_what_was_typed_without_formatting_it(client, cog, typed):
+    await start_game(client, cog)
+    reply = only(await run(client, cog, "move", ALICE, command=typed))
+    assert reply["ephemeral"] is True
+    shown = reply["content"]
+    for active in (r"(?<!\\)\[", r"(?<!\\)\*\*", r"(?<!\\)\|\|", r"(?<!\\)<"):
+        assert not re.search(active, shown), (typed, shown)
+    assert not re.match(r"\s*-?#", shown)  # a heading needs the start of a line
