@@ -9,6 +9,7 @@ from dataclasses import replace
 from bot.service.challenges import Challenges
 from bot.service.core import ServiceCore
 from bot.service.model import PAGE_SIZE, Attachment, Reply, Request, ServiceError, User, check_page
+from bot.service.names import clean_name
 from bot.service.options import ChallengeOptions, describe_setup
 from bot.service.texts import result_sentence, to_move_sentence
 from bot.service.timecontrol import parse_time_control
@@ -120,7 +121,9 @@ class Records:
             game = await asyncio.to_thread(records.read, text, records.guess_format(filename))
         except RecordError as error:
             raise ServiceError(f"{filename}: {error}") from None
-        summary = (f"{filename}: {game.options.size_text}, {game.rules.value}, "
+        # the file's name as a label, cleaned like a player's name: it reaches a public message
+        label = clean_name(filename, "the record")
+        summary = (f"{label}: {game.options.size_text}, {game.rules.value}, "
                    f"{game.pegs_placed} pegs — " + (result_sentence(game.outcome, game)
                                                    if game.outcome else to_move_sentence(game)))
         image = await self._core.render(game, request.user.id)
