@@ -55,13 +55,31 @@ def check_file(path: Path, known_version: int) -> None:
     if header != SQLITE_HEADER:
         raise DatabaseError(f"{path} is not a SQLite database; it was left untouched")
     try:
-        reader = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True)
+        # a second of patience: a lock held longer is another program at work, said so
+        reader = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True,
+                                 timeout=1.0)
         try:
             _check_readable(reader, path, known_version)
         finally:
             reader.close()
     except sqlite3.DatabaseError as error:
-        raise DatabaseError(f"{path} is corrupt ({error}); it was left untouched") from error
+        raise DatabaseError(unusable(path, error)) from error
+
+
+def unusable(path: Path, error: sqlite3.DatabaseError) -> str:
+    """Why SQLite cannot use a file, in one line naming the real cause; nothing was changed."""
+    text = str(error).lower()
+    if "locked" in text or "busy" in text:
+        cause = "is locked by another program: stop it, or choose another file"
+    elif "readonly" in text or "read-only" in text:
+        cause = "may not be written: check its permissions"
+    elif "full" in text:
+        cause = "cannot grow: the disk is full"
+    elif "unable to open" in text:
+        cause = "cannot be opened: check that its folder exists and may be written"
+    else:
+        cause = f"is corrupt ({error})"
+    return f"{path} {cause}; it was left untouched"
 
 
 def _check_readable(reader: sqlite3.Connection, path: Path, known_version: int) -> None:
@@ -99,7 +117,13 @@ def migrate(path: Path, available: tuple[Migration, ...]) -> int:
     The version is read again inside the write lock, so two processes starting at once cannot
     both apply a migration.
     """
-    conn = sqlite3.connect(path, isolation_level=None)
+    if not path.parent.is_dir():
+        raise DatabaseError(f"the folder {path.parent} does not exist: create it, or choose "
+                            "another database file")
+    try:
+        conn = sqlite3.connect(path, isolation_level=None)
+    except sqlite3.DatabaseError as error:
+        raise DatabaseError(unusable(path, error)) from error
     try:
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA busy_timeout = 10000")
@@ -112,7 +136,7 @@ def migrate(path: Path, available: tuple[Migration, ...]) -> int:
             raise
         return version
     except sqlite3.DatabaseError as error:
-        raise DatabaseError(f"cannot open or upgrade {path}: {error}") from error
+        raise DatabaseError(unusable(path, error)) from error
     finally:
         conn.close()
 

@@ -51,7 +51,7 @@ from storage.model import (
     StoredGame,
     UserPrefs,
 )
-from storage.schema import check_file, migrate, migrations
+from storage.schema import check_file, migrate, migrations, unusable
 
 DEFAULT_PATH = Path("twixt.db")
 
@@ -90,11 +90,16 @@ class SqliteStorage:
         available = migrations()
         await asyncio.to_thread(check_file, path, len(available))
         await asyncio.to_thread(migrate, path, available)
-        writer = await _connect(path, busy_timeout_ms, read_only=False)
+        try:
+            writer = await _connect(path, busy_timeout_ms, read_only=False)
+        except sqlite3.DatabaseError as error:
+            raise DatabaseError(unusable(path, error)) from error
         try:
             reader = await _connect(path, busy_timeout_ms, read_only=True)
-        except BaseException:
+        except BaseException as error:
             await writer.close()
+            if isinstance(error, sqlite3.DatabaseError):
+                raise DatabaseError(unusable(path, error)) from error
             raise
         return cls(path, writer, reader)
 

@@ -23,6 +23,9 @@ async def play(db: Path | None, channel: str, out_dir: Path, script: str | None,
     and reminders can be tried: a later run with a later clock finds what is due.
     `managers` may manage the channel (abort any game, change the server's settings).
     """
+    if out_dir.exists() and not out_dir.is_dir():  # said before a single line is played
+        print(f"twixt: --out {out_dir} is not a folder", file=sys.stderr)
+        return 2
     storage = await _open(db)
     if storage is None:
         return 2

@@ -101,16 +101,21 @@ class TerminalTable:
         self._say(f"{prefix}{mentions + ' ' if mentions else ''}{reply.text}")
         if reply.buttons:
             self._say("  [" + "] [".join(b.label for b in reply.buttons) + "]")
-        if reply.image or reply.attachments:
-            self.out_dir.mkdir(parents=True, exist_ok=True)
         if reply.image:
-            path = self._next_path()
-            path.write_bytes(reply.image)
-            self._say(f"  board: {path}")
+            self._save("board", None, reply.image)
         for attachment in reply.attachments:
-            path = self.out_dir / attachment.filename
-            path.write_bytes(attachment.data)
-            self._say(f"  file: {path}")
+            self._save("file", attachment.filename, attachment.data)
+
+    def _save(self, kind: str, filename: str | None, data: bytes) -> None:
+        """Write a picture or file into the out folder (a board gets the next number)."""
+        try:  # the turn is stored already: a file that cannot be saved is only said
+            self.out_dir.mkdir(parents=True, exist_ok=True)
+            path = self.out_dir / filename if filename else self._next_path()
+            path.write_bytes(data)
+        except OSError as error:
+            self._say(f"  ({kind} not saved: {error.strerror or error})")
+        else:
+            self._say(f"  {kind}: {path}")
 
     def _next_path(self) -> Path:
         stem = "".join(ch if ch.isalnum() else "-" for ch in self.channel)

@@ -135,3 +135,32 @@ async def test_an_unexpected_error_is_one_line_for_the_player(tmp_path: Path, ca
         assert await table.run(["alice: status"]) == 1
     assert out.getvalue() == f"! alice: {APOLOGY}\n"
     assert "boom" in caplog.text
+
+
+def test_a_database_in_a_missing_folder_is_one_line_and_exit_2(tmp_path: Path):
+    for command in (["play"], ["export", "--channel", "den"]):
+        done = _twixt(*command, "--db", "no/such/t.db", cwd=tmp_path, stdin="alice: help\n")
+        assert done.returncode == 2
+        assert done.stderr.startswith("twixt: the folder no/such does not exist")
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert not (tmp_path / "no").exists()
+
+
+def test_an_out_that_is_not_a_folder_is_refused_before_any_line(tmp_path: Path):
+    (tmp_path / "boards").write_text("a file, not a folder")
+    done = _twixt("play", "--db", "t.db", "--out", "boards", cwd=tmp_path,
+                  stdin="alice: challenge bob\nbob: accept\n")
+    assert (done.returncode, done.stderr) == (2, "twixt: --out boards is not a folder\n")
+    assert not (tmp_path / "t.db").exists()
+
+
+async def test_a_board_that_cannot_be_saved_is_said_and_the_script_goes_on(tmp_path: Path):
+    async with await SqliteStorage.open(tmp_path / "t.db") as storage:
+        out = StringIO()
+        table = TerminalTable(TwixtService(storage), "den", tmp_path / "gone", out=out)
+        (tmp_path / "gone").write_text("in the way")  # the folder became a file meanwhile
+        refused = await table.run(["alice: challenge bob swap no", "bob: accept",
+                                   "alice: K10", "bob: status"])
+        assert refused == 0
+        assert "  (board not saved:" in out.getvalue()
+        assert "Pegs placed: 1" in out.getvalue()

@@ -1,6 +1,8 @@
 """Schema migrations, and the files storage refuses to touch."""
 
 import sqlite3
+import subprocess
+import sys
 from contextlib import closing
 
 import pytest
@@ -139,3 +141,33 @@ async def test_another_programs_database_is_refused_untouched(db_path):
 async def test_a_directory_is_not_a_database(tmp_path):
     with pytest.raises(DatabaseError):
         await SqliteStorage.open(tmp_path)
+
+
+async def test_a_missing_folder_is_named_and_nothing_is_created(tmp_path):
+    missing = tmp_path / "no" / "such" / "folder" / "twixt.db"
+    with pytest.raises(DatabaseError, match=r"the folder .* does not exist"):
+        await SqliteStorage.open(missing)
+    assert not (tmp_path / "no").exists()
+
+
+async def test_a_database_locked_by_another_process_is_named_and_left_untouched(db_path):
+    async with await SqliteStorage.open(db_path) as store:
+        await start_game(store, 1)
+    before = db_path.read_bytes()
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sqlite3, sys, time\n"
+         "db = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+         "db.execute('PRAGMA locking_mode = EXCLUSIVE')\n"
+         "db.execute('BEGIN EXCLUSIVE')\n"
+         "print('locked', flush=True)\n"
+         "time.sleep(60)\n", str(db_path)],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        with pytest.raises(DatabaseError, match="is locked by another program"):
+            await SqliteStorage.open(db_path)
+    finally:
+        holder.kill()
+        holder.wait()
+    assert db_path.read_bytes() == before
