@@ -21,6 +21,10 @@ from rules.errors import RecordError
 from rules.records import FORMATS, load
 
 
+#: the years `--clock` may name
+MIN_YEAR, MAX_YEAR = 2000, 2100
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="twixt", description="TwixT by correspondence.")
     subparsers = parser.add_subparsers(dest="command", required=True)
@@ -102,6 +106,8 @@ def _moment(text: str) -> datetime:
         moment = datetime.fromisoformat(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a time like 2026-01-01T12:00") from None
+    if not MIN_YEAR <= moment.year <= MAX_YEAR:  # a far date would overflow every deadline
+        raise argparse.ArgumentTypeError(f"{text!r} is not between {MIN_YEAR} and {MAX_YEAR}")
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 

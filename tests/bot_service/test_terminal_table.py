@@ -164,3 +164,11 @@ async def test_a_board_that_cannot_be_saved_is_said_and_the_script_goes_on(tmp_p
         assert refused == 0
         assert "  (board not saved:" in out.getvalue()
         assert "Pegs placed: 1" in out.getvalue()
+
+
+def test_a_clock_far_in_the_future_is_refused_before_anything_is_stored(tmp_path: Path):
+    done = _twixt("play", "--db", "t.db", "--clock", "9999-12-01", cwd=tmp_path,
+                  stdin="alice: challenge bob time 1d\n")
+    assert done.returncode == 2
+    assert "'9999-12-01' is not between 2000 and 2100" in done.stderr
+    assert not (tmp_path / "t.db").exists()
