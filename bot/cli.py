@@ -20,7 +20,6 @@ from rules import Game
 from rules.errors import RecordError
 from rules.records import FORMATS, load
 
-
 #: the years `--clock` may name
 MIN_YEAR, MAX_YEAR = 2000, 2100
 
