@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable
 from datetime import datetime
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -125,6 +126,11 @@ async def serve(settings: Settings) -> int:
         except discord.LoginFailure:
             print("twixt: Discord refused the token: copy it again from the Developer "
                   "Portal (Bot → Reset Token) into DISCORD_TOKEN.", file=sys.stderr)
+            return 2
+        except (aiohttp.ClientError, OSError) as error:
+            # the network, not our code: one line, no aiohttp traceback
+            print(f"twixt: cannot reach Discord ({error.__class__.__name__}: {error}); check "
+                  "the network and try again.", file=sys.stderr)
             return 2
         except discord.PrivilegedIntentsRequired:
             print("twixt: TWIXT_MESSAGE_CONTENT is on but the Message Content intent is not "

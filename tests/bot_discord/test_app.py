@@ -4,6 +4,7 @@ import asyncio
 import logging
 from unittest.mock import AsyncMock, MagicMock
 
+import aiohttp
 import pytest
 
 from bot.config import Settings
@@ -79,3 +80,16 @@ def test_log_lines_are_key_value(capsys):
 def test_the_client_pings_nobody_unless_a_message_says_so(client):
     mentions = client.allowed_mentions
     assert not (mentions.everyone or mentions.users or mentions.roles)
+
+
+def test_no_network_is_one_line_not_a_traceback(monkeypatch, tmp_path, capsys):
+    async def unreachable(self, token, *, reconnect=True):
+        raise aiohttp.ClientConnectionError("Cannot connect to host discord.com:443")
+
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    monkeypatch.setenv("TWIXT_DB", str(tmp_path / "t.db"))
+    monkeypatch.setattr(app.TwixtBot, "start", unreachable)
+    assert app.run() == 2
+    err = capsys.readouterr().err
+    assert err == ("twixt: cannot reach Discord (ClientConnectionError: Cannot connect to host "
+                   "discord.com:443); check the network and try again.\n")
