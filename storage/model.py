@@ -97,14 +97,15 @@ class Seat:
 class GameResult:
     """How a game ended, as recorded with its last turn.
 
-    `winners` are user ids (empty for a draw or an abort). `ratings` are the players' new
-    ratings in the game's guild, stored in the same transaction so they never drift from results.
+    `winners` are user ids (empty for a draw or an abort). `rated_sides`, Red's and Black's
+    user ids, asks for new Elo ratings: storage computes them from the stored ones in the
+    transaction that records the result, so they never drift from results nor lose an update.
     """
 
     result: Result
     reason: str
     winners: tuple[int, ...] = ()
-    ratings: tuple[tuple[int, float], ...] = ()
+    rated_sides: tuple[tuple[int, ...], tuple[int, ...]] | None = None
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from typing import Any
 
 import aiosqlite
 
-from storage import rows
+from storage import ratings, rows
 from storage.errors import (
     ChallengeClosedError,
     ChannelBusyError,
@@ -594,11 +594,29 @@ async def _finish(db: aiosqlite.Connection, game_id: int, result: GameResult, at
         if cursor.rowcount != len(set(result.winners)):
             raise ValueError("every winner must have a seat in the game")
     await db.execute("DELETE FROM offers WHERE game_id = ?", (game_id,))
+    if result.rated_sides is not None:
+        await _rate(db, guild_id, result, result.rated_sides, at)
+
+
+async def _rate(db: aiosqlite.Connection, guild_id: int, result: GameResult,
+                sides: tuple[tuple[int, ...], tuple[int, ...]], at: str) -> None:
+    """New Elo ratings from the stored ones, read and written in the caller's transaction."""
+    red, black = sides
+    players = [*red, *black]
+    marks = ", ".join("?" * len(players))
+    cursor = await db.execute(f"SELECT user_id, rating FROM ratings WHERE guild_id = ? "
+                              f"AND user_id IN ({marks})", (guild_id, *players))
+    current = {user_id: rating for user_id, rating in await cursor.fetchall()}
+    score = {Result.RED: 1.0, Result.BLACK: 0.0}.get(Result(result.result), 0.5)
+    new_red, new_black = ratings.new_ratings(
+        [current.get(u, ratings.START) for u in red],
+        [current.get(u, ratings.START) for u in black], score)
     await db.executemany(
         "INSERT INTO ratings (guild_id, user_id, rating, rated_games, updated_at) "
         "VALUES (?, ?, ?, 1, ?) ON CONFLICT (guild_id, user_id) DO UPDATE SET "
         "rating = excluded.rating, rated_games = rated_games + 1, updated_at = excluded.updated_at",
-        [(guild_id, user_id, rating, at) for user_id, rating in result.ratings])
+        [(guild_id, user_id, rating, at)
+         for user_id, rating in zip(players, new_red + new_black, strict=True)])
 
 
 def _still_pending(challenge: Challenge, at: str) -> None:

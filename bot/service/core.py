@@ -17,7 +17,6 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import rules
-from bot.service import elo
 from bot.service.games import ChannelLocks, GameCache, LiveGame
 from bot.service.model import Button, ButtonKind, Request, ServiceError, User
 from bot.service.timecontrol import describe_span, due_at
@@ -130,7 +129,7 @@ class ServiceCore:
         except IllegalMoveError as error:
             raise ServiceError(str(error)) from None
         try:
-            finish = await self._finish_result(stored, game)
+            finish = finish_result(stored, game)
             stored = await self.append(stored, seat.user_id, turn.text, finish=finish,
                                        passes_turn=passes_the_turn(command), game=game)
         except BaseException:
@@ -170,32 +169,6 @@ class ServiceCore:
             raise ServiceError(str(error)) from None
         finally:
             self._games.drop(stored.id)
-
-    async def _finish_result(self, stored: StoredGame, game: Game) -> GameResult | None:
-        """The stored result of a game that has just ended, with the new ratings."""
-        outcome = game.outcome
-        if outcome is None:
-            return None
-        winners = tuple(seat.user_id for seat in stored.seats
-                        if outcome.winner is not None
-                        and game.colour_of_seat(seat.number) is outcome.winner)
-        ratings = () if stored.setup.opening else await self._new_ratings(stored, game)
-        return GameResult(Result(outcome.result), outcome.reason.value, winners, ratings)
-
-    async def _new_ratings(self, stored: StoredGame,
-                           game: Game) -> tuple[tuple[int, float], ...]:
-        outcome = game.outcome
-        assert outcome is not None
-        sides = {colour: [s.user_id for s in stored.seats
-                          if game.colour_of_seat(s.number) is colour] for colour in Colour}
-        current = {}
-        for user_id in sides[Colour.RED] + sides[Colour.BLACK]:
-            stats = await self.storage.player_stats(stored.guild_id, user_id)
-            current[user_id] = stats.rating if stats.rating is not None else elo.START
-        score = {Colour.RED: 1.0, Colour.BLACK: 0.0, None: 0.5}[outcome.winner]
-        red, black = elo.new_ratings([current[u] for u in sides[Colour.RED]],
-                                     [current[u] for u in sides[Colour.BLACK]], score)
-        return tuple(zip(sides[Colour.RED] + sides[Colour.BLACK], red + black, strict=True))
 
     # --- clocks ------------------------------------------------------------------------
 
@@ -239,6 +212,22 @@ def may_see(request: Request, stored: StoredGame) -> bool:
     """Who sees which game: the games of the channel one asks in, and the games one played
     (a game of a private channel stays there)."""
     return stored.channel_id == request.channel_id or stored.seat_of(request.user.id) is not None
+
+
+def finish_result(stored: StoredGame, game: Game) -> GameResult | None:
+    """The stored result of a game that has just ended, and whose ratings it changes."""
+    outcome = game.outcome
+    if outcome is None:
+        return None
+    winners = tuple(seat.user_id for seat in stored.seats
+                    if outcome.winner is not None
+                    and game.colour_of_seat(seat.number) is outcome.winner)
+    red, black = (tuple(s.user_id for s in stored.seats
+                        if game.colour_of_seat(s.number) is colour)
+                  for colour in (Colour.RED, Colour.BLACK))
+    # a continued import is rated for nobody
+    sides = None if stored.setup.opening else (red, black)
+    return GameResult(Result(outcome.result), outcome.reason.value, winners, sides)
 
 
 def player_seat(stored: StoredGame, request: Request) -> Seat:

@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.service import ButtonKind, ServiceError, TwixtService, build_options, elo
+from bot.service import ButtonKind, ServiceError, TwixtService, build_options
 from bot.service import records as records_module
 from rules.records import read
 from storage import Result
+from storage import ratings as elo
 from tests.bot_service.helpers import (
     ALICE,
     BOB,
@@ -410,3 +411,17 @@ async def test_replays_at_once_are_bounded_and_the_next_is_refused_at_once(
     release.set()
     assert all(reply.attachments for reply in await asyncio.gather(*drawing))
     assert (await service.records.replay(asking(CAROL), 1)).attachments
+
+
+async def test_two_games_of_one_player_ending_at_once_both_change_the_rating(service, storage):
+    for channel, opponent in ((600, BOB), (601, CAROL)):
+        await service.challenges.challenge(asking(ALICE, channel), opponent,
+                                           build_options(swap="no"))
+        await service.challenges.accept(asking(opponent, channel))
+    await asyncio.gather(service.play.resign(asking(BOB, 600), confirmed=True),
+                         service.play.resign(asking(CAROL, 601), confirmed=True))
+    alice = await storage.player_stats(1, ALICE.id)
+    [first], _ = elo.new_ratings([1500.0], [1500.0], 1.0)
+    [second], _ = elo.new_ratings([first], [1500.0], 1.0)
+    assert (alice.rated_games, alice.wins) == (2, 2)
+    assert alice.rating == pytest.approx(second)

@@ -56,7 +56,7 @@ async def test_a_turn_at_an_old_version_is_refused_and_changes_nothing(store):
 
 async def test_the_last_turn_and_the_result_commit_together(store):
     game = await start_game(store, channel_id=1)
-    finish = GameResult(Result.BLACK, "resignation", winners=(2,), ratings=((2, 1516.0),))
+    finish = GameResult(Result.BLACK, "resignation", winners=(2,), rated_sides=((1,), (2,)))
     await store.append_turn(game.id, 0, 1, "resign", finish=finish, now=T0)
     done = await store.get_game(game.id)
     assert done.status is GameStatus.FINISHED and done.finished_at == T0

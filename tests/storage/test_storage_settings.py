@@ -3,7 +3,7 @@
 import pytest
 from storage_helpers import start_game
 
-from storage import GameResult, GuildSettings, PlayerStats, Result, UserPrefs
+from storage import GameResult, GuildSettings, PlayerStats, Result, UserPrefs, ratings
 
 
 async def test_settings_and_preferences_start_at_their_defaults(store):
@@ -56,11 +56,13 @@ async def test_team_wins_count_for_both_partners(store):
     assert (await store.player_stats(100, 4)).losses == 1
 
 
-async def test_ratings_are_stored_with_the_result_and_ranked(store):
+async def test_ratings_are_computed_with_the_result_and_ranked(store):
     await finish(store, 1, (1, 2), GameResult(Result.BLACK, "resignation", (2,),
-                                              ratings=((1, 1484.0), (2, 1516.0))))
+                                              rated_sides=((1,), (2,))))
+    assert (await store.player_stats(100, 2)).rating == 1516.0
     await finish(store, 2, (1, 2), GameResult(Result.RED, "connection", (1,),
-                                              ratings=((1, 1500.5), (2, 1499.5))))
+                                              rated_sides=((1,), (2,))))
+    [one], [two] = ratings.new_ratings([1484.0], [1516.0], 1.0)
     board = await store.leaderboard(100)
     assert [(p.user_id, p.rating, p.rated_games, p.wins) for p in board] == [
-        (1, 1500.5, 2, 1), (2, 1499.5, 2, 1)]
+        (1, one, 2, 1), (2, two, 2, 1)]

@@ -1,5 +1,9 @@
 """Elo ratings per guild: every player starts at 1500; a team plays at its average rating and
-each partner gains or loses what the team does."""
+each partner gains or loses what the team does.
+
+Pure arithmetic, used by storage inside the transaction that records a result, so that two
+games ending at once both count (a rating read outside it could lose an update).
+"""
 
 from __future__ import annotations
 
