@@ -10,6 +10,7 @@ other, except where one subject's work ends in another's (an import ends in a ch
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -37,6 +38,8 @@ from storage import (
     UserPrefs,
     replay,
 )
+
+log = logging.getLogger(__name__)
 
 
 def utc_now() -> datetime:
@@ -122,19 +125,17 @@ class ServiceCore:
         The command is the asking player's, or `actor`'s (a `timeout` is recorded for the
         player who ran out of time, whoever claims it).
         """
-        stored, game = await self.active(request.channel_id)
+        stored, committed = await self.active(request.channel_id)
         seat = actor or player_seat(stored, request)
+        # played on a copy: until the commit, everyone else still sees the committed game
+        game = committed.copy()
         try:
             turn = game.push(command, by=game.players[seat.number])
         except IllegalMoveError as error:
             raise ServiceError(str(error)) from None
-        try:
-            finish = finish_result(stored, game)
-            stored = await self.append(stored, seat.user_id, turn.text, finish=finish,
-                                       passes_turn=passes_the_turn(command), game=game)
-        except BaseException:
-            game.undo()
-            raise
+        stored = await self.append(stored, seat.user_id, turn.text, game=game,
+                                   finish=finish_result(stored, game),
+                                   passes_turn=passes_the_turn(command))
         return stored, game, turn
 
     async def append(self, stored: StoredGame, user_id: int, text: str, *, game: Game,
@@ -188,15 +189,20 @@ class ServiceCore:
     # --- pictures ----------------------------------------------------------------------
 
     async def render(self, game: Game, viewer: int | None = None,
-                     clock_text: str | None = None) -> bytes:
-        """The board as `viewer` likes to see it, drawn in a worker thread."""
-        options = self._render_options
-        if viewer is not None:
-            options = render_options_for(options, await self.storage.user_prefs(viewer))
-        view = view_of(game)
-        if clock_text:
-            view = replace(view, clock=clock_text)
-        return await asyncio.to_thread(render_png, view, options)
+                     clock_text: str | None = None) -> bytes | None:
+        """The board as `viewer` likes to see it, drawn in a worker thread; None (and a log
+        record) when drawing fails, since what was committed must be announced anyway."""
+        try:
+            options = self._render_options
+            if viewer is not None:
+                options = render_options_for(options, await self.storage.user_prefs(viewer))
+            view = view_of(game)
+            if clock_text:
+                view = replace(view, clock=clock_text)
+            return await asyncio.to_thread(render_png, view, options)
+        except Exception:
+            log.exception("board not drawn")
+            return None
 
     # --- people ------------------------------------------------------------------------
 

@@ -64,11 +64,10 @@ class Play:
             await core.storage.close_offer(stored.id, OfferKind.TAKEBACK)
             if action == "decline":
                 return Reply(f"{request.user.name} declines the takeback.")
-            # the cache keeps this same game object, so undoing it after the commit is what
-            # the cache holds
+            game = game.copy()  # the committed game stays as it is until the commit
+            taken = game.undo()
             stored = await core.append(stored, request.user.id, TAKEBACK, game=game,
                                        passes_turn=True)
-            taken = game.undo()
             clock = await core.clock_text(stored, game)
             image = await core.render(game, offer.user_id, clock)
             return Reply(f"{taken.player}'s `{taken.text}` is taken back.\n"

@@ -9,6 +9,7 @@ import pytest
 from PIL import Image
 
 from bot.service import ButtonKind, ServiceError, TwixtService, build_options
+from bot.service import core as core_module
 from storage import Result
 from tests.bot_service.helpers import (
     ALICE,
@@ -225,3 +226,41 @@ async def test_a_takeback_request_raced_by_another_process_turn_is_one_line(
     with pytest.raises(ServiceError, match="the board changed while you were moving"):
         await first.play.takeback(asking(ALICE))
     assert await storage.open_offers((await storage.active_game(CHANNEL)).id) == ()
+
+
+async def test_a_turn_whose_picture_fails_is_announced_not_denied(service, storage,
+                                                                monkeypatch, caplog):
+    await start_game(service, swap="no")
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("pillow on fire")
+
+    monkeypatch.setattr(core_module, "render_png", broken)
+    reply = await service.run(asking(ALICE), "K10")
+    assert reply.text.startswith("**alice** (Red): `K10`") and reply.image is None
+    assert (await storage.active_game(CHANNEL)).version == 1
+    assert any(r.message == "board not drawn" for r in caplog.records)
+
+
+async def test_readers_see_only_committed_turns(service, storage, monkeypatch):
+    await start_game(service, swap="no")
+    committing, fail = asyncio.Event(), asyncio.Event()
+    append_turn = storage.append_turn
+
+    async def slow_failing_commit(*args, **kwargs):
+        committing.set()
+        await fail.wait()
+        raise RuntimeError("disk gone")
+
+    monkeypatch.setattr(storage, "append_turn", slow_failing_commit)
+    move = asyncio.create_task(service.run(asking(ALICE), "K10"))
+    await committing.wait()
+    assert "Pegs placed: 0" in (await service.play.status(asking(BOB))).text
+    exported = await service.records.export(asking(BOB), "transcript")
+    assert "K10" not in exported.attachments[0].data.decode()
+    fail.set()
+    with pytest.raises(RuntimeError):
+        await move
+    monkeypatch.setattr(storage, "append_turn", append_turn)
+    assert "Pegs placed: 0" in (await service.play.status(asking(BOB))).text
+    assert (await service.run(asking(ALICE), "K10")).text.startswith("**alice** (Red): `K10`")
