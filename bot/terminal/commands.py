@@ -34,7 +34,7 @@ async def play(db: Path | None, channel: str, out_dir: Path, script: str | None,
         table = TerminalTable(service, channel, out_dir, managers=managers)
         if script:
             try:
-                lines = Path(script).read_text(encoding="utf-8").splitlines()
+                lines = Path(script).read_text(encoding="utf-8-sig").splitlines()
             except OSError as error:
                 print(f"twixt: cannot read {script}: {error.strerror}", file=sys.stderr)
                 return 2

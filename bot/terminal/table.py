@@ -10,6 +10,7 @@ that `import` names, and prints what comes back.
 from __future__ import annotations
 
 import hashlib
+import re
 import sys
 from collections.abc import Iterable
 from dataclasses import replace
@@ -20,6 +21,9 @@ from bot.service import Reply, Request, ServiceError, TwixtService, User, answer
 from bot.service import commands as cmd
 
 GUILD_ID = 1
+#: a comment, as in a transcript: `#` at the start or after a space, then a space or the end
+#: (so `replay #7` keeps its number)
+_COMMENT = re.compile(r"(?:^|\s)#(?:\s.*)?$")
 
 
 def name_id(name: str) -> int:
@@ -51,7 +55,7 @@ class TerminalTable:
             await self._show(reply)
         refused = 0
         for number, raw in enumerate(lines, start=1):
-            line = raw.split("#", 1)[0].strip() if raw.lstrip().startswith("#") else raw.strip()
+            line = _COMMENT.sub("", raw.removeprefix("\ufeff") if number == 1 else raw).strip()
             if not line:
                 continue
             refused += not await self.play_line(line, number)

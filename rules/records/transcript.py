@@ -9,7 +9,9 @@ from rules.game import Game
 from rules.geometry import parse_size
 from rules.numbers import whole_number
 
-_TAG = re.compile(r'^\[(\w+)\s+"([^"]*)"\]$')
+#: a tag line; inside the quotes `\"` is a quote and `\\` a backslash
+_TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]$')
+_UNESCAPE = re.compile(r"\\(.)")
 _YES_NO = {"yes": True, "no": False}
 _KNOWN = {"board", "rules", "swap", "players", "handicap"}
 
@@ -18,15 +20,17 @@ def read(text: str) -> Game:
     """Replay a transcript; RecordError names the first bad line."""
     tags: dict[str, tuple[int, str, str]] = {}  # lower-case key: (line, key as written, value)
     game: Game | None = None
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        tag = _TAG.match(line)
+        # a tag's value may hold a # of its own; a comment may follow a tag
+        tag = _TAG.match(raw.strip()) or _TAG.match(line)
         if tag:
             if game is not None:
                 raise RecordError(number, "tags come before the first move")
-            tags[tag.group(1).lower()] = (number, tag.group(1), tag.group(2).strip())
+            value = _UNESCAPE.sub(r"\1", tag.group(2)).strip()
+            tags[tag.group(1).lower()] = (number, tag.group(1), value)
+            continue
+        if not line:
             continue
         if game is None:
             game = _new_game(tags)
@@ -70,13 +74,18 @@ def write(game: Game) -> str:
     """The transcript of a game as it now stands; reading it back gives the same game."""
     opts = game.options
     lines = [
-        f'[Board "{opts.cols}x{opts.rows}"]',
-        f'[Rules "{opts.rules.value}"]',
-        f'[Swap "{"yes" if opts.swap else "no"}"]',
-        f'[Players "{", ".join(opts.players)}"]',
+        _tag("Board", f"{opts.cols}x{opts.rows}"),
+        _tag("Rules", opts.rules.value),
+        _tag("Swap", "yes" if opts.swap else "no"),
+        _tag("Players", ", ".join(opts.players)),
     ]
     if opts.handicap:
-        lines.append(f'[Handicap "{opts.handicap}"]')
-    lines.extend(f'[{key} "{value}"]' for key, value in game.tags.items())
+        lines.append(_tag("Handicap", str(opts.handicap)))
+    lines.extend(_tag(key, value) for key, value in game.tags.items())
     lines.extend(f"{turn.player}: {turn.text}" for turn in game.history)
     return "\n".join(lines) + "\n"
+
+
+def _tag(key: str, value: str) -> str:
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return f'[{key} "{escaped}"]'

@@ -425,3 +425,12 @@ async def test_two_games_of_one_player_ending_at_once_both_change_the_rating(ser
     [second], _ = elo.new_ratings([first], [1500.0], 1.0)
     assert (alice.rated_games, alice.wins) == (2, 2)
     assert alice.rating == pytest.approx(second)
+
+
+async def test_the_transcript_export_carries_the_clock(service):
+    await start_game(service, time="2d", swap="no")
+    await service.run(asking(ALICE), "K10")
+    export = await service.records.export(asking(ALICE), "transcript")
+    text = export.attachments[0].data.decode()
+    assert '[TimeControl "2d"]' in text
+    assert read(text).tags == {"TimeControl": "2d"}

@@ -172,3 +172,13 @@ def test_a_clock_far_in_the_future_is_refused_before_anything_is_stored(tmp_path
     assert done.returncode == 2
     assert "'9999-12-01' is not between 2000 and 2100" in done.stderr
     assert not (tmp_path / "t.db").exists()
+
+
+def test_a_byte_order_mark_and_comments_are_not_part_of_a_line(tmp_path: Path):
+    script = tmp_path / "bom.txt"
+    script.write_text("alice: challenge bob size 12 swap no # a friendly game\n"
+                      "bob: accept\nalice: G6 # my first peg\n", encoding="utf-8-sig")
+    done = _twixt("play", str(script), "--db", "t.db", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout
+    assert "**alice** (Red): `G6`" in done.stdout
+    assert "\ufeff" not in done.stdout

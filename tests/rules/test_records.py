@@ -151,3 +151,15 @@ def test_a_record_with_an_impossible_number_names_its_line(text, message):
     with pytest.raises(RecordError) as refusal:
         read(text)
     assert str(refusal.value) == message
+
+
+def test_any_name_a_game_allows_round_trips_through_a_transcript():
+    game = Game(('al "the" \\ bot]', "[bo] «ü» 😀"), size=12)
+    play_all(game, ["G6", "swap", "H9"])
+    game.tags["TimeControl"] = "3d"
+    again = read(write(game))
+    assert again.snapshot() == game.snapshot() and again.tags == game.tags
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_line():
+    assert read('\ufeff[Players "ann, ben"]\nann: G6\n').players == ("ann", "ben")
