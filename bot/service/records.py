@@ -51,7 +51,7 @@ class Records:
                 refused.append(f"{name}: {error}")
                 continue
             files.append(Attachment(f"twixt-{stored.id}{records.FILE_ENDINGS[name]}",
-                                    text.encode()))
+                                    records.encode(text, name)))
         if not files:
             raise ServiceError("; ".join(refused))
         note = "".join(f"\n(no {line})" for line in refused)
@@ -114,13 +114,14 @@ class Records:
             raise ServiceError("attach the record: /twixt import with a file")
         if len(data) > MAX_IMPORT_BYTES:
             raise ServiceError("that file is too big for a game record")
-        text = data.decode("utf-8-sig", errors="replace")
+        fmt = records.guess_format(filename)
+        text = records.decode(data, fmt)
         # transcripts and T1 write a turn a line, Little Golem a `;` node: a cheap upper bound
         if max(text.count("\n"), text.count(";")) > MAX_IMPORT_TURNS:
             raise ServiceError(f"{quote(filename)} has too many turns for a game record "
                                f"({MAX_IMPORT_TURNS} at most)")
         try:
-            game = await asyncio.to_thread(records.read, text, records.guess_format(filename))
+            game = await asyncio.to_thread(records.read, text, fmt)
         except RecordError as error:
             raise ServiceError(f"{filename}: {error}") from None
         # the file's name as a label, cleaned like a player's name: it reaches a public message

@@ -11,7 +11,7 @@ from bot.config import Settings
 from bot.service import ServiceError, TwixtService
 from bot.service.core import utc_now
 from bot.terminal.table import TerminalTable, name_id
-from rules.records import write
+from rules.records import encode, write
 from storage import DatabaseError, SqliteStorage
 
 
@@ -57,7 +57,8 @@ async def export(db: Path | None, channel: str, fmt: str) -> int:
         except (ServiceError, ValueError) as error:
             print(f"twixt: {error}", file=sys.stderr)
             return 1
-    sys.stdout.write(text)
+    sys.stdout.flush()
+    sys.stdout.buffer.write(encode(text, fmt))  # Little Golem's are bytes, not UTF-8
     return 0
 
 

@@ -1,6 +1,9 @@
 """Game records: this project's transcript, Little Golem `.tsgf` and T1 `.T1` files.
 
 `load(path)` and `read(text, fmt)` give a `Game`; `write(game, fmt)` gives the text.
+`decode(data, fmt)` and `encode(text, fmt)` turn a file's bytes into that text and back:
+UTF-8 for transcripts and T1, one character a byte for Little Golem (whose coordinates past
+`z` are bytes, not text).
 """
 
 from __future__ import annotations
@@ -23,6 +26,18 @@ def guess_format(filename: str) -> str:
     return _ENDINGS.get(Path(filename).suffix.lower(), "transcript")
 
 
+def decode(data: bytes, fmt: str) -> str:
+    """A record file's bytes as the text `read` takes (a byte-order mark dropped)."""
+    if fmt == "lg":
+        return data.decode(littlegolem.ENCODING)
+    return data.decode("utf-8-sig", errors="replace")
+
+
+def encode(text: str, fmt: str) -> bytes:
+    """The bytes of a record file whose text `write` gave."""
+    return text.encode(littlegolem.ENCODING if fmt == "lg" else "utf-8")
+
+
 def read(text: str, fmt: str = "transcript") -> Game:
     """Replay a record; RecordError names the first line that cannot be played."""
     if fmt not in _READERS:
@@ -33,11 +48,12 @@ def read(text: str, fmt: str = "transcript") -> Game:
 def load(path: str | Path, fmt: str | None = None) -> Game:
     """Read a record file; the format is guessed from its ending when not given."""
     path = Path(path)
+    fmt = fmt or guess_format(path.name)
     try:
-        text = path.read_text(encoding="utf-8-sig", errors="replace")
+        data = path.read_bytes()
     except OSError as error:
         raise RecordError(0, f"cannot read {path}: {error.strerror}") from None
-    return read(text, fmt or guess_format(path.name))
+    return read(decode(data, fmt), fmt)
 
 
 def write(game: Game, fmt: str = "transcript") -> str:
@@ -47,4 +63,5 @@ def write(game: Game, fmt: str = "transcript") -> str:
     return _WRITERS[fmt](game)
 
 
-__all__ = ["FILE_ENDINGS", "FORMATS", "guess_format", "load", "read", "write"]
+__all__ = ["FILE_ENDINGS", "FORMATS", "decode", "encode", "guess_format", "load", "read",
+           "write"]

@@ -51,9 +51,13 @@ def replay(game: Game, moves: list[PegMove], link_all: bool) -> Game:
                     text += "; offer draw"
                 game.play(text, by=by)
             else:
-                # a draw word offers, or agrees when the other side has offered (the rules'
-                # `offer draw` does both)
-                game.play(_WORDS[move.word], by=by)
+                # a draw word offers, or accepts when the other side has offered
+                word = _WORDS[move.word]
+                offered = game.draw_offered_by
+                if move.word == "draw" and offered is not None and by is not None \
+                        and offered is not game.colour_of_seat(game.seat_of(by)):
+                    word = "accept draw"
+                game.play(word, by=by)
                 mirror = mirror or move.word == "swap"
         except TwixtError as error:
             raise RecordError(move.line, str(error)) from None

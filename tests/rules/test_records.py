@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from rules import Colour, Game, Hole, Reason, RecordError
-from rules.records import guess_format, load, read, write
+from rules.records import decode, encode, guess_format, load, read, write
 from tests.rules.helpers import play_all, two_player
 
 GAMES = Path(__file__).parent / "data"  # copied from ../shared/games (see its README)
@@ -163,3 +163,29 @@ def test_any_name_a_game_allows_round_trips_through_a_transcript():
 
 def test_a_byte_order_mark_is_not_part_of_the_first_line():
     assert read('\ufeff[Players "ann, ben"]\nann: G6\n').players == ("ann", "ben")
+
+
+def test_little_golem_writes_wide_boards_as_its_bytes_and_reads_them_back():
+    game = Game(("ann", "ben"), size=48, rules="pp")
+    play_all(game, ["AA28", "AV40", "B10"])  # columns 27 and 48, rows 28 and 40
+    data = encode(write(game, "lg"), "lg")
+    assert b"b[{\x7c];r[\x90\x88];b[bj]" in data  # `{|`, then the bytes past 0x7f
+    assert read(decode(data, "lg"), "lg").snapshot() == game.snapshot()
+
+
+def test_a_bar_inside_a_little_golem_coordinate_is_no_draw_offer():
+    record = "(;FF[4]PB[ann]PW[ben]SZ[30];b[{|];r[c|])".encode("latin-1")
+    game = read(decode(record, "lg"), "lg")
+    assert [turn.placed for turn in game.history] == [Hole(26, 27), Hole(2, 27)]
+    assert game.draw_offered_by is None
+    offered = read(decode(b"(;FF[4]SZ[30];b[{|];r[c||draw])", "lg"), "lg")
+    assert offered.history[1].placed == Hole(2, 27)
+    assert offered.draw_offered_by is Colour.BLACK
+
+
+def test_little_golem_names_keep_brackets_semicolons_and_any_letters():
+    game = Game(("a]b;c", "Jürgen \\ 😀"), size=12, rules="pp")
+    play_all(game, ["C3"])
+    data = encode(write(game, "lg"), "lg")
+    assert b"PB[a\\]b;c]" in data and "Jürgen".encode() in data
+    assert read(decode(data, "lg"), "lg").players == game.players
