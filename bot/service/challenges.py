@@ -188,6 +188,8 @@ class Challenges:
         except ChannelBusyError:
             raise ServiceError("this channel already has a game: finish it first, or "
                                "challenge with thread yes") from None
+        except ChallengeClosedError as error:  # withdrawn meanwhile, from another process
+            raise ServiceError(str(error)) from None
         stored, game = await self._core.active(channel_id)
         to_move = seat_to_move(stored, game)
         image = await self._core.render(game, to_move.user_id)

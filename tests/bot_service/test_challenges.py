@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.service import ButtonKind, ServiceError, build_options, parse_option_words
+from bot.service import ButtonKind, ServiceError, TwixtService, build_options, parse_option_words
 from storage import ChallengeStatus
 from tests.bot_service.helpers import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
 
@@ -190,3 +190,20 @@ async def test_an_expired_challenge_cannot_be_accepted_and_is_marked_by_the_tick
         await service.challenges.accept(asking(BOB))
     await service.tick()
     assert (await storage.get_challenge(1)).status is ChallengeStatus.EXPIRED
+
+
+async def test_a_withdrawal_from_another_process_between_accept_and_start_wins(
+        storage, clock, monkeypatch):
+    here, there = TwixtService(storage, clock=clock), TwixtService(storage, clock=clock)
+    await here.challenges.challenge(asking(ALICE), BOB, build_options())
+    create_game = storage.create_game
+
+    async def withdrawn_first(**kwargs):
+        await there.challenges.decline(asking(ALICE))  # the other process, in between
+        return await create_game(**kwargs)
+
+    monkeypatch.setattr(storage, "create_game", withdrawn_first)
+    with pytest.raises(ServiceError, match="this challenge is already cancelled"):
+        await here.challenges.accept(asking(BOB))
+    assert await storage.active_game(CHANNEL) is None
+    assert (await storage.get_challenge(1)).status is ChallengeStatus.CANCELLED
