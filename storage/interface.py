@@ -132,6 +132,15 @@ class Storage(Protocol):
         """True the first time a reminder (stage) is claimed for a game at a version, False
         ever after: whoever gets True sends it, so none is sent twice, restarts included."""
 
+    async def reminder_delivered(self, game_id: int, version: int, stage: str,
+                                 now: datetime | None = None) -> None:
+        """Note that a claimed reminder reached its player (or no longer needs to)."""
+
+    async def undelivered_reminders(self, claimed_before: datetime,
+                                    limit: int = 100) -> tuple[tuple[int, int, str], ...]:
+        """(game id, version, stage) of reminders claimed before then and never delivered,
+        oldest first, `limit` at most: to be sent again."""
+
     async def vote_abort(self, game_id: int, user_id: int) -> frozenset[int]:
         """Record a player's wish to abort a game; return everyone who has asked so far."""
 

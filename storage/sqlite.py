@@ -372,6 +372,22 @@ class SqliteStorage:
                 "VALUES (?, ?, ?, ?)", (game_id, version, stage, rows.stamp(now)))
             return cursor.rowcount == 1
 
+    async def reminder_delivered(self, game_id: int, version: int, stage: str,
+                                 now: datetime | None = None) -> None:
+        async with self._write() as db:
+            await db.execute("UPDATE reminders SET delivered_at = ? WHERE game_id = ? AND "
+                             "version = ? AND stage = ? AND delivered_at IS NULL",
+                             (rows.stamp(now), game_id, version, stage))
+
+    async def undelivered_reminders(self, claimed_before: datetime,
+                                    limit: int = 100) -> tuple[tuple[int, int, str], ...]:
+        async with self._read() as db:
+            cursor = await db.execute(
+                "SELECT game_id, version, stage FROM reminders WHERE delivered_at IS NULL "
+                "AND sent_at < ? ORDER BY sent_at LIMIT ?", (rows.stamp(claimed_before), limit))
+            return tuple((game_id, version, stage)
+                         for game_id, version, stage in await cursor.fetchall())
+
     async def vote_abort(self, game_id: int, user_id: int) -> frozenset[int]:
         async with self._write() as db:
             await db.execute("INSERT OR IGNORE INTO abort_votes (game_id, user_id) VALUES (?, ?)",

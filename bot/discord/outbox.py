@@ -19,12 +19,13 @@ from bot.service import Reply
 log = logging.getLogger(__name__)
 
 
-async def post(client: discord.Client, reply: Reply) -> None:
-    """Send one reply where it says: to `dm_user_id`, else into `channel_id`."""
+async def post(client: discord.Client, reply: Reply) -> bool:
+    """Send one reply where it says: to `dm_user_id`, else into `channel_id`; whether it
+    was delivered."""
     if reply.dm_user_id is not None:
         user_id = reply.dm_user_id
         if await operations.safe_dm(client, user_id, replies.builder(reply)) is not None:
-            return
+            return True
         reply = replace(reply, dm_user_id=None,
                         mentions=tuple(dict.fromkeys((*reply.mentions, user_id))))
         log.info("direct message not delivered", extra={
@@ -32,7 +33,10 @@ async def post(client: discord.Client, reply: Reply) -> None:
     if reply.channel_id is None:
         log.warning("reply not delivered: no channel", extra={"mentions": reply.mentions,
                                                                "text": reply.text[:80]})
-        return
+        return False
     channel = await operations.safe_channel(client, reply.channel_id)
-    if channel is not None:
-        await operations.safe_send(channel, replies.builder(reply), channel_id=reply.channel_id)
+    if channel is None:
+        return False
+    sent = await operations.safe_send(channel, replies.builder(reply),
+                                      channel_id=reply.channel_id)
+    return sent is not None

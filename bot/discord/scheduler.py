@@ -1,9 +1,10 @@
 """The clocks' scheduler: once a minute the service's `tick()` reminds, announces the end of
 a player's time or forfeits the game, and the outbox delivers what it says.
 
-Each reminder is claimed in storage before `tick()` returns it, so after a restart the loop
-simply runs again and nothing is sent twice (one claimed in the instant the bot is stopped
-may be lost, never repeated). Nothing that goes wrong in one round — the service failing,
+Each reminder is claimed in storage before `tick()` returns it and marked delivered once it
+went out, so after a restart the loop simply runs again: nothing is sent twice, and one that
+did not go out (Discord refused it, the bot stopped in between) is sent again a few minutes
+later. Nothing that goes wrong in one round — the service failing,
 Discord refusing a message — stops the next delivery or the next round.
 """
 
@@ -53,7 +54,8 @@ class ClockScheduler:
             return
         for reply in replies:
             try:
-                await outbox.post(self._client, reply)
+                if await outbox.post(self._client, reply) and reply.receipt is not None:
+                    await self._service.clocks.delivered(reply.receipt)
             except Exception:
                 log.exception("clock reply not delivered", extra={
                     "channel_id": reply.channel_id, "dm_user_id": reply.dm_user_id})

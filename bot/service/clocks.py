@@ -12,15 +12,25 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from bot.service.core import ServiceCore, rematch_button, seat_to_move
-from bot.service.model import Button, ButtonKind, Reply, Request, ServiceError, User
+from bot.service.model import (
+    Button,
+    ButtonKind,
+    Receipt,
+    Reply,
+    Request,
+    ServiceError,
+    User,
+)
 from bot.service.texts import result_sentence
 from bot.service.timecontrol import describe_span, time_per_move
 from rules import Action, Command
-from storage import GuildSettings, StoredGame
+from storage import GuildSettings, Seat, StoredGame
 
 log = logging.getLogger(__name__)
 
 FINAL_WARNING = timedelta(hours=24)
+#: a reminder claimed this long ago and not yet delivered is sent again
+RESEND_AFTER = timedelta(minutes=5)
 _TIMEOUT = Command(actions=(Action.TIMEOUT,))
 
 
@@ -55,7 +65,7 @@ class Clocks:
         now = now or self._core.clock()
         # marked once here, so that answering never has to load expired challenges again
         await self._core.storage.expire_challenges(now)
-        replies = []
+        replies = await self._undelivered(now)
         for stored in await self._core.storage.timed_games():
             try:
                 reply = await self._check_clock(stored, now)
@@ -64,6 +74,29 @@ class Clocks:
                 continue
             if reply is not None:
                 replies.append(reply)
+        return replies
+
+    async def delivered(self, receipt: Receipt) -> None:
+        """A front end delivered a reminder: it is not sent again."""
+        await self._core.storage.reminder_delivered(receipt.game_id, receipt.version,
+                                                    receipt.stage, now=self._core.clock())
+
+    async def _undelivered(self, now: datetime) -> list[Reply]:
+        """Reminders claimed a while ago and never marked delivered, sent again while they
+        still apply (the same turn of a game in progress); obsolete ones are let go."""
+        storage = self._core.storage
+        replies = []
+        for game_id, version, stage in await storage.undelivered_reminders(now - RESEND_AFTER):
+            try:
+                stored = await storage.get_game(game_id)
+                due = await self._core.due(stored) if stored.is_active else None
+                if due is None or stored.version != version:
+                    await storage.reminder_delivered(game_id, version, stage, now=now)
+                    continue
+                late = seat_to_move(stored, await self._core.position(stored))
+                replies.append(await self._notice(stored, late, stage, due, now))
+            except Exception:
+                log.exception("undelivered reminder failed", extra={"game_id": game_id})
         return replies
 
     async def _check_clock(self, stored: StoredGame, now: datetime) -> Reply | None:
@@ -87,18 +120,34 @@ class Clocks:
 
     async def _remind(self, stored: StoredGame, stage: str, due: datetime,
                       now: datetime) -> Reply | None:
-        storage = self._core.storage
         late = seat_to_move(stored, await self._core.position(stored))
-        by_dm = (await storage.user_prefs(late.user_id)).dm_reminders
-        # claimed last, so that nothing after the claim can fail and lose the reminder
-        if not await storage.claim_reminder(stored.id, stored.version, stage, now=now):
+        reply = await self._notice(stored, late, stage, due, now)
+        # claimed last, so that nothing after the claim can fail before the reply exists;
+        # a reply that is claimed but never delivered is sent again (`_undelivered`)
+        if not await self._core.storage.claim_reminder(stored.id, stored.version, stage,
+                                                       now=now):
             return None
+        return reply
+
+    async def _notice(self, stored: StoredGame, late: Seat, stage: str, due: datetime,
+                      now: datetime) -> Reply:
+        """The message of a reminder stage (`first`, `final`) or of the time being up."""
+        receipt = Receipt(stored.id, stored.version, stage)
+        if stage == "expired":
+            opponents = tuple(s.user_id for s in stored.seats if s.team != late.team)
+            names = " or ".join(s.name for s in stored.seats if s.team != late.team)
+            return Reply(f"{late.name}'s time to move in game {stored.id} is up: {names} may "
+                         "claim the win.", mentions=opponents, channel_id=stored.channel_id,
+                         buttons=(Button(ButtonKind.CLAIM, stored.id, "Claim the win",
+                                         opponents),), receipt=receipt)
         text = (f"{late.name}, it is your move in game {stored.id} "
                 f"({describe_span(due - now)} left).")
-        if by_dm:
+        if (await self._core.storage.user_prefs(late.user_id)).dm_reminders:
             # the channel is where a front end says it if the DM cannot be delivered
-            return Reply(text, dm_user_id=late.user_id, channel_id=stored.channel_id)
-        return Reply(text, mentions=(late.user_id,), channel_id=stored.channel_id)
+            return Reply(text, dm_user_id=late.user_id, channel_id=stored.channel_id,
+                         receipt=receipt)
+        return Reply(text, mentions=(late.user_id,), channel_id=stored.channel_id,
+                     receipt=receipt)
 
     async def _expired(self, stored: StoredGame, settings: GuildSettings,
                        now: datetime) -> Reply | None:
@@ -109,15 +158,9 @@ class Clocks:
                     return None  # a turn landed meanwhile
                 reply = await self._time_out(None, stored)
             return replace(reply, channel_id=stored.channel_id)
-        if not await core.storage.claim_reminder(stored.id, stored.version, "expired", now=now):
-            return None
-        late = seat_to_move(stored, await core.position(stored))
-        opponents = tuple(s.user_id for s in stored.seats if s.team != late.team)
-        names = " or ".join(s.name for s in stored.seats if s.team != late.team)
-        return Reply(f"{late.name}'s time to move in game {stored.id} is up: {names} may "
-                     "claim the win.", mentions=opponents, channel_id=stored.channel_id,
-                     buttons=(Button(ButtonKind.CLAIM, stored.id, "Claim the win",
-                                     opponents),))
+        due = await core.due(stored)
+        assert due is not None
+        return await self._remind(stored, "expired", due, now)
 
     async def _time_out(self, request: Request | None, stored: StoredGame) -> Reply:
         """Record `timeout` for the player to move; the caller holds the channel's lock."""

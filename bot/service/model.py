@@ -84,6 +84,16 @@ class Attachment:
 
 
 @dataclass(frozen=True)
+class Receipt:
+    """Which claimed reminder a reply delivers: the front end hands it back to
+    `Clocks.delivered` once the message went out, or it is sent again later."""
+
+    game_id: int
+    version: int
+    stage: str
+
+
+@dataclass(frozen=True)
 class Reply:
     """One message out. `mentions` are the only users it may ping; `ephemeral` replies are seen
     by the asker alone (errors, confirmations). `channel_id` None means where the request came
@@ -101,6 +111,8 @@ class Reply:
     followups: tuple[Reply, ...] = field(default=())
     #: the service said no (the text says why); nothing was changed
     refused: bool = False
+    #: a reminder to confirm once delivered (see `Receipt`)
+    receipt: Receipt | None = None
 
     def all_messages(self) -> tuple[Reply, ...]:
         return (self, *self.followups)

@@ -53,6 +53,8 @@ class TerminalTable:
         how many lines were refused."""
         for reply in await self.service.tick():
             await self._show(reply)
+            if reply.receipt is not None:
+                await self.service.clocks.delivered(reply.receipt)
         refused = 0
         for number, raw in enumerate(lines, start=1):
             line = _COMMENT.sub("", raw.removeprefix("\ufeff") if number == 1 else raw).strip()

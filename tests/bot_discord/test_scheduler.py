@@ -173,3 +173,23 @@ async def test_a_failing_tick_is_logged_and_the_next_round_runs(client, cog, clo
     await client.scheduler.round()
     assert "it is your move" in only_post(channels[CHANNEL])
 
+
+
+async def test_a_reminder_discord_refused_is_posted_again_a_few_minutes_later(
+        client, cog, clock, channels):
+    await no_dms(client, cog, ALICE)
+    await start_game(client, cog, time="3d", swap="no")
+    channels[CHANNEL].send.side_effect = discord.HTTPException(
+        MagicMock(status=500, reason="Internal Server Error"), "down")
+    clock.now += timedelta(hours=25)
+    await client.scheduler.round()
+    channels[CHANNEL].send.side_effect = None
+    channels[CHANNEL].send.reset_mock()
+    await client.scheduler.round()  # a minute later: it may still be on its way
+    assert posted(channels[CHANNEL]) == []
+    clock.now += timedelta(minutes=6)
+    await client.scheduler.round()
+    assert only_post(channels[CHANNEL]).startswith(f"<@{ALICE.id}> alice, it is your move")
+    clock.now += timedelta(minutes=6)
+    await client.scheduler.round()
+    assert len(posted(channels[CHANNEL])) == 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.service import Request, TwixtService, User, build_options
+from bot.service import Reply, Request, TwixtService, User, build_options
 
 ALICE, BOB, CAROL, DAVE = (User(i, n) for i, n in [(11, "alice"), (12, "bob"), (13, "carol"),
                                                    (14, "dave")])
@@ -30,3 +30,12 @@ async def start_team_game(service: TwixtService, **options: Any) -> None:
     await service.challenges.team(asking(ALICE), CAROL, (BOB, DAVE), build_options(**options))
     for user in (BOB, CAROL, DAVE):
         await service.challenges.accept(asking(user))
+
+
+async def tick(service: TwixtService) -> list[Reply]:
+    """A front end's tick: what the clocks say, each reply delivered at once."""
+    replies = await service.tick()
+    for reply in replies:
+        if reply.receipt is not None:
+            await service.clocks.delivered(reply.receipt)
+    return replies

@@ -25,6 +25,7 @@ from tests.bot_service.helpers import (
     DAVE,
     asking,
     start_game,
+    tick,
 )
 
 GAMES = Path(__file__).resolve().parents[1] / "rules" / "data"
@@ -46,18 +47,18 @@ async def test_reminders_are_sent_once_even_across_a_restart(storage, clock):
     await start_game(service, time="3d", swap="no")
     await service.run(asking(ALICE), "K10")
     await storage.update_user_prefs(BOB.id, dm_reminders=False)
-    assert await service.tick() == []
+    assert await tick(service) == []
     clock.now += timedelta(hours=25)
-    [reminder] = await service.tick()
+    [reminder] = await tick(service)
     assert reminder.mentions == (BOB.id,) and reminder.channel_id == CHANNEL
     assert reminder.text == "bob, it is your move in game 1 (1d 23h left)."
-    assert await service.tick() == []
+    assert await tick(service) == []
     restarted = TwixtService(storage, clock=clock)
-    assert await restarted.tick() == []
+    assert await tick(restarted) == []
     clock.now += timedelta(days=1)  # 24 hours remain: the last reminder
-    [final] = await restarted.tick()
+    [final] = await tick(restarted)
     assert "(23h 0m left)" in final.text
-    assert await restarted.tick() == []
+    assert await tick(restarted) == []
 
 
 async def test_one_broken_game_does_not_stop_the_clocks_of_the_others(
@@ -69,7 +70,7 @@ async def test_one_broken_game_does_not_stop_the_clocks_of_the_others(
     await service.challenges.challenge(asking(CAROL, 200), DAVE, build_options(time="3d"))
     await service.challenges.accept(asking(DAVE, 200))
     clock.now += timedelta(hours=25)
-    [reminder] = await service.tick()
+    [reminder] = await tick(service)
     assert reminder.channel_id == 200 and reminder.text.startswith("carol, it is your move")
     failed = next(r for r in caplog.records if r.message == "clock of one game failed")
     assert failed.game_id == broken.id
@@ -87,14 +88,14 @@ async def test_every_clock_gets_a_first_and_a_last_reminder(
     await storage.update_user_prefs(ALICE.id, dm_reminders=False)
     start = clock.now
     clock.now = start + first_after - timedelta(minutes=1)
-    assert await service.tick() == []
+    assert await tick(service) == []
     clock.now = start + first_after
-    [first] = await service.tick()
+    [first] = await tick(service)
     assert first.text == f"alice, it is your move in game 1 ({first_left} left)."
     clock.now = start + final_after
-    [final] = await service.tick()
+    [final] = await tick(service)
     assert final.text == f"alice, it is your move in game 1 ({final_left} left)."
-    assert await service.tick() == []
+    assert await tick(service) == []
 
 
 async def test_a_new_turn_cancels_the_pending_reminder(service, clock):
@@ -103,13 +104,13 @@ async def test_a_new_turn_cancels_the_pending_reminder(service, clock):
     clock.now += timedelta(hours=20)
     await service.run(asking(BOB), "M12")
     clock.now += timedelta(hours=10)  # 30 hours since alice moved, 10 since bob did
-    assert await service.tick() == []
+    assert await tick(service) == []
 
 
 async def test_reminders_go_by_direct_message_by_preference(service, clock):
     await start_game(service, time="2d", swap="no")
     clock.now += timedelta(hours=25)
-    [reminder] = await service.tick()
+    [reminder] = await tick(service)
     assert reminder.dm_user_id == ALICE.id and reminder.mentions == ()
 
 
@@ -120,9 +121,9 @@ async def test_when_time_runs_out_the_opponent_may_claim(service, storage, clock
         clock.now += timedelta(hours=1)
         await service.clocks.claim(asking(ALICE))
     clock.now += timedelta(days=1)
-    [notice] = await service.tick()
+    [notice] = await tick(service)
     assert notice.buttons[0].kind is ButtonKind.CLAIM and notice.mentions == (ALICE.id,)
-    assert await service.tick() == []
+    assert await tick(service) == []
     with pytest.raises(ServiceError, match="only an opponent of bob can claim on time"):
         await service.clocks.claim(asking(BOB))
     reply = await service.press(asking(ALICE), ButtonKind.CLAIM, notice.buttons[0].target)
@@ -137,12 +138,12 @@ async def test_a_guild_may_forfeit_at_the_deadline_at_once(service, storage, clo
     await storage.update_guild_settings(1, forfeit_on_timeout=True)
     await start_game(service, time="12h", swap="no")
     clock.now += timedelta(hours=12)
-    [forfeit] = await service.tick()
+    [forfeit] = await tick(service)
     assert "alice ran out of time." in forfeit.text and forfeit.channel_id == CHANNEL
     assert forfeit.mentions == (ALICE.id, BOB.id)
     assert [b.kind for b in forfeit.buttons] == [ButtonKind.REMATCH]
     assert (await storage.active_game(CHANNEL)) is None
-    assert await service.tick() == []
+    assert await tick(service) == []
 
 
 async def test_bad_time_controls(service):
@@ -434,3 +435,29 @@ async def test_the_transcript_export_carries_the_clock(service):
     text = export.attachments[0].data.decode()
     assert '[TimeControl "2d"]' in text
     assert read(text).tags == {"TimeControl": "2d"}
+
+
+async def test_a_reminder_that_was_not_delivered_is_sent_again_until_it_is(
+        service, storage, clock):
+    await start_game(service, time="3d", swap="no")
+    await storage.update_user_prefs(ALICE.id, dm_reminders=False)
+    clock.now += timedelta(hours=25)
+    [lost] = await service.tick()  # say Discord was down: nobody confirms it
+    clock.now += timedelta(minutes=4)
+    assert await service.tick() == []  # perhaps still on its way
+    clock.now += timedelta(minutes=2)
+    [again] = await service.tick()
+    assert again.receipt == lost.receipt and again.mentions == (ALICE.id,)
+    assert again.text == "alice, it is your move in game 1 (1d 22h left)."
+    await service.clocks.delivered(again.receipt)
+    clock.now += timedelta(minutes=10)
+    assert await service.tick() == []
+
+
+async def test_an_undelivered_reminder_of_a_turn_since_played_is_let_go(service, clock):
+    await start_game(service, time="3d", swap="no")
+    clock.now += timedelta(hours=25)
+    assert len(await service.tick()) == 1  # not delivered
+    await service.run(asking(ALICE), "K10")
+    clock.now += timedelta(minutes=10)
+    assert await service.tick() == []
