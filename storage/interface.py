@@ -158,6 +158,9 @@ class Storage(Protocol):
     async def update_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
         """Change some settings (names and types of `GuildSettings` fields); return all."""
 
+    async def guilds_with(self, setting: str, value: Any) -> tuple[int, ...]:
+        """The guilds whose stored `setting` has `value` (a default is not stored)."""
+
     async def user_prefs(self, user_id: int) -> UserPrefs:
         """The user's preferences, defaults filled in."""
 

@@ -205,6 +205,8 @@ class GuildSettings:
     forfeit_on_timeout: bool = False
     #: hours into a clocked player's turn before the first reminder
     reminder_hours: int = 24
+    #: the bot registered a copy of its commands in this guild (to remove when unwanted)
+    commands_copied: bool = False
 
 
 @dataclass(frozen=True)

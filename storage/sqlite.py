@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import fields
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -423,6 +425,15 @@ class SqliteStorage:
         async with self._write() as db:
             return await _update_settings(db, "guild_settings", "guild_id", guild_id,
                                           GuildSettings, changes)
+
+    async def guilds_with(self, setting: str, value: Any) -> tuple[int, ...]:
+        if setting not in {field.name for field in fields(GuildSettings)}:
+            raise ValueError(f"there is no setting called {setting}")
+        async with self._read() as db:
+            cursor = await db.execute(
+                "SELECT guild_id FROM guild_settings WHERE key = ? AND value = ? "
+                "ORDER BY guild_id", (setting, json.dumps(value)))
+            return tuple(row[0] for row in await cursor.fetchall())
 
     async def user_prefs(self, user_id: int) -> UserPrefs:
         async with self._read() as db:

@@ -73,12 +73,23 @@ class TwixtBot(commands.Bot):
         await super().close()
 
     async def _sync_commands(self) -> None:
+        storage = self.service.core.storage
         try:
             for guild_id in self.settings.guild_ids:
                 guild = discord.Object(guild_id)
                 self.tree.copy_global_to(guild=guild)
                 synced = await self.tree.sync(guild=guild)
+                await storage.update_guild_settings(guild_id, commands_copied=True)
                 log.info("commands synced", extra={"guild_id": guild_id, "count": len(synced)})
+            # a copy left from an earlier run with other TWIXT_GUILD_IDS would show `/twixt`
+            # twice in the picker: remembered when made, removed when no longer wanted
+            for guild_id in await storage.guilds_with("commands_copied", True):
+                if guild_id not in self.settings.guild_ids:
+                    guild = discord.Object(guild_id)
+                    self.tree.clear_commands(guild=guild)
+                    await self.tree.sync(guild=guild)
+                    await storage.update_guild_settings(guild_id, commands_copied=False)
+                    log.info("command copy removed", extra={"guild_id": guild_id})
             if not self.settings.guild_ids:
                 synced = await self.tree.sync()
                 log.info("commands synced", extra={"scope": "global", "count": len(synced)})

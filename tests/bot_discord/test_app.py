@@ -5,6 +5,7 @@ import logging
 from unittest.mock import AsyncMock, MagicMock
 
 import aiohttp
+import discord
 import pytest
 
 from bot.config import Settings
@@ -93,3 +94,22 @@ def test_no_network_is_one_line_not_a_traceback(monkeypatch, tmp_path, capsys):
     err = capsys.readouterr().err
     assert err == ("twixt: cannot reach Discord (ClientConnectionError: Cannot connect to host "
                    "discord.com:443); check the network and try again.\n")
+
+
+async def test_a_guild_copy_from_an_earlier_run_is_removed_when_no_longer_wanted(
+        client, monkeypatch):
+    sync = AsyncMock(return_value=[])
+    monkeypatch.setattr(client.tree, "sync", sync)
+    monkeypatch.setattr(client, "settings", Settings(guild_ids=(11,)))
+    await client._sync_commands()
+    monkeypatch.setattr(client, "settings", Settings(guild_ids=()))
+    sync.reset_mock()
+    await client._sync_commands()
+    scopes = [call.kwargs.get("guild") for call in sync.await_args_list]
+    assert [scope and scope.id for scope in scopes] == [11, None]  # the copy emptied, then global
+    assert client.tree.get_commands(guild=discord.Object(11)) == []
+    storage = client.service.core.storage
+    assert await storage.guilds_with("commands_copied", True) == ()
+    sync.reset_mock()
+    await client._sync_commands()  # nothing left to remove
+    assert [call.kwargs.get("guild") for call in sync.await_args_list] == [None]
