@@ -31,6 +31,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     render_command.add_parser(subparsers)
     _add_play(subparsers)
     _add_export(subparsers)
+    _add_check(subparsers)
     _add_run(subparsers)
     args = parser.parse_args(argv)
     code: int = args.handler(args)
@@ -92,6 +93,32 @@ def _add_export(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     export.add_argument("--channel", required=True, help="the channel's name")
     export.add_argument("--format", choices=FORMATS, default="transcript")
     export.set_defaults(handler=_run_export)
+
+
+def _add_check(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    check = subparsers.add_parser(
+        "check", help="check every page of the database (the start checks only quickly)",
+        description="Run SQLite's full integrity check and the foreign-key check over the "
+                    "database, changing nothing: exit 0 when healthy, 1 with the problems.")
+    _add_db_argument(check)
+    check.set_defaults(handler=_run_check)
+
+
+def _run_check(args: argparse.Namespace) -> int:
+    from bot.config import Settings
+    from storage import DatabaseError, full_check
+
+    path = args.db or Settings.from_environment().database
+    try:
+        problems = full_check(path)
+    except DatabaseError as error:
+        print(f"twixt: {error}", file=sys.stderr)
+        return 2
+    for problem in problems:
+        print(problem)
+    if not problems:
+        print(f"{path}: ok")
+    return 1 if problems else 0
 
 
 def _add_run(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

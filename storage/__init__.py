@@ -39,6 +39,7 @@ from storage.model import (
     UserPrefs,
 )
 from storage.replay import TAKEBACK, new_game, replay
+from storage.schema import full_check
 from storage.sqlite import DEFAULT_PATH, SqliteStorage
 
 __all__ = [
@@ -74,6 +75,7 @@ __all__ = [
     "StoredTurn",
     "UnsupportedSchemaError",
     "UserPrefs",
+    "full_check",
     "new_game",
     "replay",
 ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.resources
 import re
 import sqlite3
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
@@ -80,6 +81,30 @@ def unusable(path: Path, error: sqlite3.DatabaseError) -> str:
     else:
         cause = f"is corrupt ({error})"
     return f"{path} {cause}; it was left untouched"
+
+
+#: how many problems a full check reports at most
+MAX_PROBLEMS = 20
+
+
+def full_check(path: Path) -> list[str]:
+    """Every page and index of the file checked (`integrity_check`, and the foreign keys):
+    the problems found, none for a healthy file. It reads the whole file, so it is a command
+    of its own (`twixt check`) rather than part of every start, which runs `quick_check`."""
+    if not path.is_file():
+        raise DatabaseError(f"{path} does not exist")
+    check_file(path, len(migrations()))
+    uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+    try:
+        with closing(sqlite3.connect(uri, uri=True, timeout=1.0)) as reader:
+            problems = [row[0] for row in reader.execute(
+                f"PRAGMA integrity_check({MAX_PROBLEMS})") if row[0] != "ok"]
+            problems += [f"a row of {table} points to a missing row of {parent}"
+                         for table, _rowid, parent, _key in
+                         reader.execute("PRAGMA foreign_key_check")]
+    except sqlite3.DatabaseError as error:
+        raise DatabaseError(unusable(path, error)) from error
+    return problems[:MAX_PROBLEMS]
 
 
 def _check_readable(reader: sqlite3.Connection, path: Path, known_version: int) -> None:

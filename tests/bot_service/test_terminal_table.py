@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from io import StringIO
 from pathlib import Path
 
@@ -182,3 +184,17 @@ def test_a_byte_order_mark_and_comments_are_not_part_of_a_line(tmp_path: Path):
     assert done.returncode == 0, done.stdout
     assert "**alice** (Red): `G6`" in done.stdout
     assert "\ufeff" not in done.stdout
+
+
+def test_twixt_check_reads_every_page_and_names_what_is_wrong(tmp_path: Path):
+    _twixt("play", "--db", "t.db", cwd=tmp_path, stdin="alice: challenge bob\nbob: accept\n")
+    healthy = _twixt("check", "--db", "t.db", cwd=tmp_path)
+    assert (healthy.returncode, healthy.stdout) == (0, "t.db: ok\n")
+    with closing(sqlite3.connect(tmp_path / "t.db")) as db, db:  # foreign keys off here
+        db.execute("INSERT INTO game_seats (game_id, seat, user_id, name) "
+                   "VALUES (99, 0, 1, 'ghost')")
+    broken = _twixt("check", "--db", "t.db", cwd=tmp_path)
+    assert broken.returncode == 1
+    assert broken.stdout == "a row of game_seats points to a missing row of games\n"
+    missing = _twixt("check", "--db", "none.db", cwd=tmp_path)
+    assert (missing.returncode, missing.stderr) == (2, "twixt: none.db does not exist\n")
