@@ -126,9 +126,11 @@ class Records:
             raise ServiceError(f"{filename}: {error}") from None
         # the file's name as a label, cleaned like a player's name: it reaches a public message
         label = clean_name(filename, "the record")
+        # the record's names, like the file's, are anybody's text: cleaned before they show
         summary = (f"{label}: {game.options.size_text}, {game.rules.value}, "
-                   f"{game.pegs_placed} pegs — " + (result_sentence(game.outcome, game)
-                                                   if game.outcome else to_move_sentence(game)))
+                   f"{game.pegs_placed} pegs — "
+                   + (result_sentence(game.outcome, game, clean_name) if game.outcome
+                      else to_move_sentence(game, shown=clean_name)))
         image = await self._core.render(game, request.user.id)
         if game.is_over or game.is_double:
             why = "it is over" if game.is_over else "continuing Double TwixT records is not " \

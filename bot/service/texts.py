@@ -3,8 +3,13 @@ Markdown; names are the players' display names, never pings (mentions travel sep
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rules import Colour, Game, Outcome, Reason
 from storage import StoredGame
+
+#: how a player's name in a game is printed
+Shown = Callable[[str], str]
 
 HELP = """**TwixT** — connect your two borders with a chain of linked pegs.
 Red joins top and bottom (rows 1 and last), Black joins left and right (columns A and last).
@@ -20,15 +25,16 @@ takeback, claim, board, status, abort, export, history, replay, import, stats, l
 rematch, settings, help."""
 
 
-def result_sentence(outcome: Outcome, game: Game) -> str:
-    """`alice wins by connection.` / `Draw by blockade: …`"""
+def result_sentence(outcome: Outcome, game: Game, shown: Shown = str) -> str:
+    """`alice wins by connection.` / `Draw by blockade: …`; `shown` turns a player's name in
+    the game into the name to print (for names read from a record, cleaned)."""
     if outcome.winner is None:
         return {
             Reason.AGREEMENT: "Draw by agreement.",
             Reason.BLOCKADE: "Draw by blockade: neither side can complete a chain any more.",
             Reason.NO_MOVES: f"Draw: {game.colour_to_move.title} has no hole left to play.",
         }.get(outcome.reason, "Draw.")
-    winners = " and ".join(outcome.winners)
+    winners = " and ".join(map(shown, outcome.winners))
     verb = "win" if len(outcome.winners) > 1 else "wins"
     how = {
         Reason.CONNECTION: "by connection",
@@ -38,12 +44,12 @@ def result_sentence(outcome: Outcome, game: Game) -> str:
     return f"{winners} ({outcome.winner.title}) {verb} {how}."
 
 
-def to_move_sentence(game: Game, clock: str | None = None) -> str:
+def to_move_sentence(game: Game, clock: str | None = None, shown: Shown = str) -> str:
     """`bob (Black) to move.` with Double TwixT's seat and the time left, if any."""
     seat = game.seat_to_move
     if seat is None:
         return ""
-    name = game.players[seat]
+    name = shown(game.players[seat])
     where = f", seat {seat + 1}" if game.is_double else ""
     time_left = f" ({clock})" if clock else ""
     return f"{name} ({game.colour_to_move.title}{where}) to move.{time_left}"

@@ -461,3 +461,14 @@ async def test_an_undelivered_reminder_of_a_turn_since_played_is_let_go(service,
     await service.run(asking(ALICE), "K10")
     clock.now += timedelta(minutes=10)
     assert await service.tick() == []
+
+
+async def test_names_read_from_a_record_are_cleaned_before_they_show(service):
+    record = (b'[Players "**ann**, [ben](example.com)"]\n'
+              b'**ann**: G6\n[ben](example.com): resign\n')
+    reply = await service.records.import_record(asking(ALICE), "[x](https://e.com).twixt",
+                                                record)
+    first_line = reply.text.splitlines()[0]
+    for construct in ("**", "[", "]("):
+        assert construct not in first_line, first_line
+    assert "ann (Red) wins" in first_line
