@@ -10,6 +10,7 @@ from bot.service.core import ServiceCore, seat_to_move
 from bot.service.model import Button, ButtonKind, Reply, Request, ServiceError, User
 from bot.service.names import seat_names
 from bot.service.options import ChallengeOptions, describe_setup
+from bot.service.timecontrol import parse_time_control
 from rules import Hole
 from storage import (
     Answer,
@@ -107,7 +108,8 @@ class Challenges:
         names = await self._core.names([s.user_id for s in old.seats])
         others = {s.number: User(s.user_id, names[s.user_id]) for s in old.seats}
         options = ChallengeOptions(
-            setup=replace(old.setup, opening=None),
+            setup=replace(old.setup, opening=None,
+                          time_control=_clock_still_allowed(old.setup.time_control)),
             first=FirstMove.THEM if seat.number % 2 == 0 else FirstMove.ME, thread=False)
         if len(old.seats) == 2:
             return await self.challenge(request, others[1 - seat.number], options)
@@ -219,6 +221,17 @@ class Challenges:
             order = ([you, opponent1, partner, opponent2] if me_first
                      else [opponent1, you, opponent2, partner])
         return [uid for uid in order if uid is not None]
+
+
+def _clock_still_allowed(time_control: str | None) -> str | None:
+    """A stored clock checked again before a rematch carries it into a new (rated) game: one
+    stored before the limits existed, like `0h`, is dropped rather than carried."""
+    if time_control is None:
+        return None
+    try:
+        return parse_time_control(time_control)
+    except ServiceError:
+        return None
 
 
 def _lineup_title(players: Sequence[Player]) -> str:

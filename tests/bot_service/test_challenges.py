@@ -8,8 +8,8 @@ from datetime import timedelta
 import pytest
 
 from bot.service import ButtonKind, ServiceError, TwixtService, build_options, parse_option_words
-from storage import ChallengeStatus
-from tests.bot_service.helpers import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
+from storage import ChallengeStatus, GameResult, GameSetup, Player, Result
+from tests.bot_service.helpers import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, asking
 
 
 async def test_a_challenge_names_the_options_pings_the_opponent_and_offers_buttons(service):
@@ -207,3 +207,14 @@ async def test_a_withdrawal_from_another_process_between_accept_and_start_wins(
         await here.challenges.accept(asking(BOB))
     assert await storage.active_game(CHANNEL) is None
     assert (await storage.get_challenge(1)).status is ChallengeStatus.CANCELLED
+
+
+async def test_a_rematch_does_not_carry_a_clock_stored_before_the_limits(service, storage):
+    old = await storage.create_game(
+        guild_id=GUILD, channel_id=CHANNEL, players=[Player(ALICE.id, "alice"),
+                                                     Player(BOB.id, "bob")],
+        setup=GameSetup(size="12", time_control="0h"))
+    await storage.finish_game(old.id, 0, GameResult(Result.ABORTED, "aborted"))
+    await service.challenges.rematch(asking(ALICE), old.id)
+    [challenge] = await storage.pending_challenges(channel_id=CHANNEL)
+    assert challenge.setup.time_control is None and challenge.setup.size == "12"
