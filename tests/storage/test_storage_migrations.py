@@ -10,7 +10,7 @@ from storage_helpers import start_game
 
 import storage.sqlite
 from storage import DatabaseError, SqliteStorage, UnsupportedSchemaError
-from storage.schema import Migration, migrations
+from storage.schema import Migration, migrations, unusable
 
 LATEST = len(migrations())
 
@@ -171,3 +171,26 @@ async def test_a_database_locked_by_another_process_is_named_and_left_untouched(
         holder.kill()
         holder.wait()
     assert db_path.read_bytes() == before
+
+
+def _error_of(path, *statements, uri=False):
+    """The error real SQLite raises for the last of `statements` on `path`."""
+    with closing(sqlite3.connect(path, uri=uri)) as db:
+        try:
+            for statement in statements:
+                db.execute(statement)
+            db.commit()
+        except sqlite3.DatabaseError as error:
+            return error
+    raise AssertionError("no error")
+
+
+def test_a_full_disk_and_a_read_only_file_are_named_not_called_corrupt(tmp_path):
+    path = tmp_path / "t.db"
+    sql(path, "CREATE TABLE t (x TEXT)")
+    full = _error_of(path, "PRAGMA max_page_count = 2",
+                     "INSERT INTO t VALUES (zeroblob(100000))")
+    assert unusable(path, full) == f"{path} cannot grow: the disk is full; it was left untouched"
+    read_only = _error_of(f"file:{path}?mode=ro", "INSERT INTO t VALUES ('x')", uri=True)
+    assert unusable(path, read_only) == (f"{path} may not be written: check its permissions; "
+                                         "it was left untouched")
