@@ -194,7 +194,7 @@ class Challenges:
             raise ServiceError(str(error)) from None
         stored, game = await self._core.active(channel_id)
         to_move = seat_to_move(stored, game)
-        image = await self._core.render(game, to_move.user_id)
+        image = await self._core.render(game)
         lineup = " vs ".join(
             " & ".join(f"**{s.name}**" for s in stored.seats if s.team == team)
             + f" ({game.colour_of_seat(team).title})" for team in (0, 1))

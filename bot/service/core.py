@@ -190,7 +190,8 @@ class ServiceCore:
 
     async def render(self, game: Game, viewer: int | None = None,
                      clock_text: str | None = None) -> bytes | None:
-        """The board as `viewer` likes to see it, drawn in a worker thread; None (and a log
+        """The board drawn in a worker thread: in the one look every public board of a game
+        has, or as `viewer` likes to see it (for a board only they see). None (and a log
         record) when drawing fails, since what was committed must be announced anyway."""
         try:
             options = self._render_options

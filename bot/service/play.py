@@ -69,19 +69,21 @@ class Play:
             stored = await core.append(stored, request.user.id, TAKEBACK, game=game,
                                        passes_turn=True)
             clock = await core.clock_text(stored, game)
-            image = await core.render(game, offer.user_id, clock)
+            image = await core.render(game, clock_text=clock)
             return Reply(f"{taken.player}'s `{taken.text}` is taken back.\n"
                          f"{to_move_sentence(game, clock)}", image=image,
                          mentions=(offer.user_id,))
 
     async def board(self, request: Request) -> Reply:
-        """The board of the channel's game, posted again, as the asker likes to see it."""
+        """The board of the channel's game (or its last one), for the asker alone and as they
+        like to see it: their theme, palette and side. Public boards keep the game's one look."""
         core = self._core
-        async with core.lock(request.channel_id):
-            stored, game = await core.active(request.channel_id)
-            clock = await core.clock_text(stored, game)
-            image = await core.render(game, request.user.id, clock)
-        return Reply(status_text(stored, game, describe_setup(stored.setup), clock), image=image)
+        stored = await core.channel_stored(request.channel_id)
+        game = await core.position(stored)
+        clock = await core.clock_text(stored, game) if stored.is_active else None
+        image = await core.render(game, request.user.id, clock)
+        return Reply(status_text(stored, game, describe_setup(stored.setup), clock),
+                     image=image, ephemeral=True)
 
     async def status(self, request: Request) -> Reply:
         stored, game = await self._core.active(request.channel_id)
@@ -167,6 +169,6 @@ class Play:
                         Button(ButtonKind.DECLINE_DRAW, stored.id, "Decline draw", opponents)]
             if Action.OFFER_DRAW in turn.actions:
                 must_act += [uid for uid in opponents if uid not in must_act]
-        image = await core.render(game, next_seat.user_id, clock)
+        image = await core.render(game, clock_text=clock)
         return Reply("\n".join(lines), image=image, mentions=tuple(must_act),
                      buttons=tuple(buttons))

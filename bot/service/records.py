@@ -131,7 +131,7 @@ class Records:
                    f"{game.pegs_placed} pegs — "
                    + (result_sentence(game.outcome, game, clean_name) if game.outcome
                       else to_move_sentence(game, shown=clean_name)))
-        image = await self._core.render(game, request.user.id)
+        image = await self._core.render(game)
         if game.is_over or game.is_double:
             why = "it is over" if game.is_over else "continuing Double TwixT records is not " \
                                                     "supported"

@@ -50,10 +50,35 @@ async def test_illegal_commands_are_one_line_and_change_nothing(service, storage
 
 
 async def test_no_game_in_the_channel(service):
-    for call in (service.run(asking(ALICE), "K10"), service.play.board(asking(ALICE)),
-                 service.play.status(asking(ALICE)), service.play.abort(asking(ALICE))):
+    for call in (service.run(asking(ALICE), "K10"), service.play.status(asking(ALICE)),
+                 service.play.abort(asking(ALICE))):
         with pytest.raises(ServiceError, match="there is no game in this channel"):
             await call
+    with pytest.raises(ServiceError, match="this channel has no games"):
+        await service.play.board(asking(ALICE))
+
+
+async def test_board_shows_the_last_game_privately_in_the_askers_look(service, storage):
+    await start_game(service, swap="no")
+    await service.run(asking(ALICE), "K10")
+    await service.play.resign(asking(BOB), confirmed=True)
+    await storage.update_user_prefs(CAROL.id, theme="dark")
+    mine = await service.play.board(asking(CAROL))
+    assert mine.ephemeral and "alice (Red) wins" in mine.text
+    theirs = await service.play.board(asking(DAVE))
+    light, dark = (Image.open(io.BytesIO(r.image)).convert("RGB") for r in (theirs, mine))
+    assert sum(light.getpixel((5, 5))) > sum(dark.getpixel((5, 5)))
+
+
+async def test_public_boards_of_a_game_keep_one_look(service, storage):
+    await storage.update_user_prefs(BOB.id, theme="dark", side="black")
+    await start_game(service, swap="no")
+    first = await service.run(asking(ALICE), "K10")  # bob, with his dark Black side, is next
+    second = await service.run(asking(BOB), "M12")
+    pictures = [Image.open(io.BytesIO(r.image)) for r in (first, second)]
+    assert pictures[0].size == pictures[1].size
+    assert pictures[0].convert("RGB").getpixel((5, 5)) == pictures[1].convert("RGB").getpixel(
+        (5, 5))
 
 
 async def test_swap_is_offered_as_a_button_to_the_second_player_only_when_legal(service):
