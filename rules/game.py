@@ -431,6 +431,19 @@ class Game:
         return self._state.pegs_placed
 
     @property
+    def moves_made(self) -> int:
+        """How many moves have been made: pegs placed and the swap, the count players keep
+        (draw offers, privilege calls and resignations are turns, but no moves).
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> for text in ("G6", "swap", "E7; offer draw"):
+        ...     turn = game.play(text)
+        >>> game.moves_made, game.pegs_placed, len(game.history)
+        (3, 2, 3)
+        """
+        return self._state.moves_made
+
+    @property
     def history(self) -> tuple[Turn, ...]:
         """Every turn applied, oldest first: what records are written from.
 

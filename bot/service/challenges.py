@@ -10,6 +10,7 @@ from bot.service.core import ServiceCore, seat_to_move
 from bot.service.model import Button, ButtonKind, Reply, Request, ServiceError, User
 from bot.service.names import seat_names
 from bot.service.options import ChallengeOptions, describe_setup
+from bot.service.texts import counted
 from bot.service.timecontrol import parse_time_control
 from rules import Hole
 from storage import (
@@ -199,7 +200,7 @@ class Challenges:
             " & ".join(f"**{s.name}**" for s in stored.seats if s.team == team)
             + f" ({game.colour_of_seat(team).title})" for team in (0, 1))
         example = Hole(game.options.cols // 2, game.options.rows // 2)
-        opening = f" from an imported position ({game.pegs_placed} pegs)" \
+        opening = f" from an imported position ({counted(game.moves_made, 'move')})" \
             if stored.setup.opening else ""
         board = Reply(f"Game {stored.id} on{opening}: {lineup} — "
                       f"{describe_setup(stored.setup)}.\n{to_move.name}, you move first "

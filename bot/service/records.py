@@ -11,7 +11,7 @@ from bot.service.core import ServiceCore
 from bot.service.model import PAGE_SIZE, Attachment, Reply, Request, ServiceError, User, check_page
 from bot.service.names import clean_name
 from bot.service.options import ChallengeOptions, describe_setup
-from bot.service.texts import result_sentence, to_move_sentence
+from bot.service.texts import counted, result_sentence, to_move_sentence
 from bot.service.timecontrol import parse_time_control
 from rendering import NARROW_WIDTH, RenderOptions, plan_of, render_replay
 from rules import Game, RecordError, quote, records
@@ -55,7 +55,8 @@ class Records:
         if not files:
             raise ServiceError("; ".join(refused))
         note = "".join(f"\n(no {line})" for line in refused)
-        return Reply(f"Game {stored.id}, {game.pegs_placed} pegs.{note}", attachments=tuple(files))
+        return Reply(f"Game {stored.id}, {counted(game.moves_made, 'move')}.{note}",
+                     attachments=tuple(files))
 
     async def history(self, request: Request, user: User | None = None, page: int = 1) -> Reply:
         """A user's games in this server, or this channel's games, newest first, a page."""
@@ -98,7 +99,7 @@ class Records:
         if len(data) > MAX_UPLOAD:
             raise ServiceError("this game is too long for an animated replay; export it instead")
         every = f", a frame every {plan.step} turns" if plan.step > 1 else ""
-        return Reply(f"Replay of game {stored.id}: {plan.turns} turns{every}.",
+        return Reply(f"Replay of game {stored.id}: {counted(game.moves_made, 'move')}{every}.",
                      attachments=(Attachment(f"twixt-{stored.id}.gif", data),))
 
     async def import_record(self, request: Request, filename: str, data: bytes | None,
@@ -128,7 +129,7 @@ class Records:
         label = clean_name(filename, "the record")
         # the record's names, like the file's, are anybody's text: cleaned before they show
         summary = (f"{label}: {game.options.size_text}, {game.rules.value}, "
-                   f"{game.pegs_placed} pegs — "
+                   f"{counted(game.moves_made, 'move')} — "
                    + (result_sentence(game.outcome, game, clean_name) if game.outcome
                       else to_move_sentence(game, shown=clean_name)))
         image = await self._core.render(game)
@@ -162,7 +163,7 @@ def _game_line(game: StoredGame) -> str:
     names = " vs ".join(" & ".join(s.name for s in game.seats if s.team == t) for t in (0, 1))
     when = (game.finished_at or game.created_at).date().isoformat()
     if game.result is None:
-        state = f"in progress, {game.version} turns"
+        state = "in progress"
     elif game.result.result is Result.ABORTED:
         state = "aborted"
     elif game.result.result is Result.DRAW:

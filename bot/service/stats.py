@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.service.core import ServiceCore
 from bot.service.model import PAGE_SIZE, Reply, Request, User, check_page
+from bot.service.texts import counted
 
 
 class Stats:
@@ -18,9 +19,9 @@ class Stats:
         storage = self._core.storage
         await self._core.remember(user)
         stats = await storage.player_stats(request.guild_id, user.id)
-        rating = (f"rating {stats.rating:.0f} after {stats.rated_games} rated games"
+        rating = (f"rating {stats.rating:.0f} after {counted(stats.rated_games, 'rated game')}"
                   if stats.rating is not None else "not rated yet")
-        games = f"{stats.games} game{'' if stats.games == 1 else 's'}"
+        games = counted(stats.games, "game")
         lines = [f"**{user.name}**: {games} — {stats.wins} won, {stats.losses} lost, "
                  f"{stats.draws} drawn; {rating}."]
         if user.id != request.user.id:

@@ -25,6 +25,11 @@ takeback, claim, board, status, abort, export, history, replay, import, stats, l
 rematch, settings, help."""
 
 
+def counted(number: int, thing: str) -> str:
+    """`1 move`, `2 moves`: a number and the word it counts."""
+    return f"{number} {thing}{'' if number == 1 else 's'}"
+
+
 def result_sentence(outcome: Outcome, game: Game, shown: Shown = str) -> str:
     """`alice wins by connection.` / `Draw by blockade: …`; `shown` turns a player's name in
     the game into the name to print (for names read from a record, cleaned)."""
@@ -66,7 +71,7 @@ def status_text(stored: StoredGame, game: Game, setup_words: str,
             extra = " · privilege " + ("available" if game.privilege_available(colour)
                                        else "used")
         lines.append(f"{colour.title}: {names}{extra}")
-    lines.append(f"Pegs placed: {game.pegs_placed}" + (
+    lines.append(f"Moves: {game.moves_made}" + (
         f" · last: {game.last_turn.player}: `{game.last_turn.text}`" if game.last_turn else ""))
     if game.outcome:
         lines.append(result_sentence(game.outcome, game))

@@ -139,7 +139,7 @@ async def test_export_attaches_the_records_as_files(client, cog):
     await start_game(client, cog, rules="pp", swap="no")
     await run(client, cog, "move", ALICE, command="K12")
     reply = only(await run(client, cog, "export", EVE))
-    assert reply["content"] == "Game 1, 1 pegs."
+    assert reply["content"] == "Game 1, 1 move."
     assert filenames(reply) == ["twixt-1.twixt", "twixt-1.tsgf", "twixt-1.T1"]
     assert "embed" not in reply
     transcript = reply["files"][0].fp.read().decode()
@@ -160,7 +160,7 @@ async def test_replay_attaches_an_animation(client, cog):
     await start_game(client, cog, swap="no")
     await run(client, cog, "move", ALICE, command="K12")
     reply = only(await run(client, cog, "replay", EVE))
-    assert reply["content"] == "Replay of game 1: 1 turns."
+    assert reply["content"] == "Replay of game 1: 1 move."
     assert filenames(reply) == ["twixt-1.gif"]
     assert reply["files"][0].fp.read()[:6] == b"GIF89a"
     assert refusal(only(await run(client, cog, "replay", EVE, game=99))) == (
@@ -171,10 +171,10 @@ async def test_import_reads_the_attachment_and_challenges_to_continue(client, co
     data = (GAMES / "game2209801.tsgf").read_bytes()
     file = attachment("game2209801.tsgf", data)
     reply = only(await run(client, cog, "import_", ALICE, file=file, opponent=BOB))
-    assert reply["content"].startswith(f"<@{BOB.id}> game2209801.tsgf: 24x24, pp, 40 pegs")
+    assert reply["content"].startswith(f"<@{BOB.id}> game2209801.tsgf: 24x24, pp, 40 moves")
     assert filenames(reply) == ["board.png"]
     started = only(await press(client, custom_ids(reply)["Accept"], BOB))
-    assert "from an imported position (40 pegs)" in started["content"]
+    assert "from an imported position (40 moves)" in started["content"]
 
 
 async def test_import_refuses_a_big_file_before_reading_it(client, cog):
@@ -198,7 +198,7 @@ async def test_stats_of_the_asker_by_default_and_of_another_with_head_to_head(cl
     await finished_game(client, cog)
     own = only(await run(client, cog, "stats", ALICE))
     assert own["content"] == ("**alice**: 1 game — 1 won, 0 lost, 0 drawn; rating 1516 after "
-                              "1 rated games.")
+                              "1 rated game.")
     other = only(await run(client, cog, "stats", BOB, user=ALICE))
     assert other["content"].endswith("You against alice: 0 won, 1 lost, 0 drawn.")
 

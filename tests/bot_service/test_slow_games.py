@@ -226,11 +226,11 @@ async def test_history_pages_and_replay(service, storage):
 async def test_import_shows_the_record_and_continues_it_as_a_new_game(service):
     data = (GAMES / "game2209801.tsgf").read_bytes()
     reply = await service.records.import_record(asking(ALICE), "game2209801.tsgf", data, BOB)
-    assert reply.text.startswith("game2209801.tsgf: 24x24, pp, 40 pegs — InvictusJR (Red) "
+    assert reply.text.startswith("game2209801.tsgf: 24x24, pp, 40 moves — InvictusJR (Red) "
                                  "to move.")
     assert reply.image and reply.buttons[0].kind is ButtonKind.ACCEPT_CHALLENGE
     started = await service.challenges.accept(asking(BOB))
-    assert "from an imported position (40 pegs)" in started.text
+    assert "from an imported position (40 moves)" in started.text
     game = await service.channel_game(CHANNEL)
     assert game.pegs_placed == 40 and game.player_to_move == "alice"
     await service.run(asking(ALICE), str(game.legal_placements()[0]))
@@ -305,7 +305,7 @@ async def test_a_finished_game_rates_both_sides_and_stats_show_it(service):
     await service.play.resign(asking(BOB), confirmed=True)
     stats = await service.stats.stats(asking(BOB), ALICE)
     assert stats.text.splitlines() == [
-        "**alice**: 1 game — 1 won, 0 lost, 0 drawn; rating 1516 after 1 rated games.",
+        "**alice**: 1 game — 1 won, 0 lost, 0 drawn; rating 1516 after 1 rated game.",
         "You against alice: 0 won, 1 lost, 0 drawn."]
     board = await service.stats.leaderboard(asking(CAROL))
     assert board.text.splitlines()[1:] == ["1. alice — 1516 (1–0–0)", "2. bob — 1484 (0–1–0)"]

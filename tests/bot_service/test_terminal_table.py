@@ -109,8 +109,8 @@ def test_records_in_the_terminal(tmp_path: Path):
               "alice: replay\nalice: history\nalice: leaderboard\n")
     done = _twixt("play", "--db", "t.db", "--out", "files", cwd=tmp_path, stdin=script)
     assert done.returncode == 0, done.stdout
-    assert "game2232217.tsgf: 24x24, pp, 38 pegs — slaapgraag (Red) to move." in done.stdout
-    assert "from an imported position (38 pegs)" in done.stdout
+    assert "game2232217.tsgf: 24x24, pp, 38 moves — slaapgraag (Red) to move." in done.stdout
+    assert "from an imported position (38 moves)" in done.stdout
     for name in ("twixt-1.twixt", "twixt-1.tsgf", "twixt-1.T1", "twixt-1.gif"):
         assert (tmp_path / "files" / name).exists()
     assert "No rated games yet." in done.stdout
@@ -165,7 +165,7 @@ async def test_a_board_that_cannot_be_saved_is_said_and_the_script_goes_on(tmp_p
                                    "alice: K10", "bob: status"])
         assert refused == 0
         assert "  (board not saved:" in out.getvalue()
-        assert "Pegs placed: 1" in out.getvalue()
+        assert "Moves: 1" in out.getvalue()
 
 
 def test_a_clock_far_in_the_future_is_refused_before_anything_is_stored(tmp_path: Path):

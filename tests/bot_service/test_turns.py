@@ -167,7 +167,7 @@ async def test_board_and_status(service):
     status = await service.play.status(asking(CAROL))
     assert status.text.splitlines() == [
         "**Game 1** — 12×12, classic, no swap", "Red: alice", "Black: bob",
-        "Pegs placed: 1 · last: alice: `F6`", "bob (Black) to move."]
+        "Moves: 1 · last: alice: `F6`", "bob (Black) to move."]
 
 
 async def test_help_is_private(service):
@@ -280,12 +280,12 @@ async def test_readers_see_only_committed_turns(service, storage, monkeypatch):
     monkeypatch.setattr(storage, "append_turn", slow_failing_commit)
     move = asyncio.create_task(service.run(asking(ALICE), "K10"))
     await committing.wait()
-    assert "Pegs placed: 0" in (await service.play.status(asking(BOB))).text
+    assert "Moves: 0" in (await service.play.status(asking(BOB))).text
     exported = await service.records.export(asking(BOB), "transcript")
     assert "K10" not in exported.attachments[0].data.decode()
     fail.set()
     with pytest.raises(RuntimeError):
         await move
     monkeypatch.setattr(storage, "append_turn", append_turn)
-    assert "Pegs placed: 0" in (await service.play.status(asking(BOB))).text
+    assert "Moves: 0" in (await service.play.status(asking(BOB))).text
     assert (await service.run(asking(ALICE), "K10")).text.startswith("**alice** (Red): `K10`")
