@@ -41,7 +41,7 @@ class Challenges:
         challenge = await self._create_challenge(request, invitees, 2, options)
         who = opponent.name if opponent else "anyone here"
         text = (f"**{request.user.name}** challenges {who} to TwixT ({options.describe()}), "
-                f"{_first_words(options.first, 2)}. ")
+                f"{_first_words(options.first, 2, bool(options.setup.opening))}. ")
         text += f"{opponent.name}, accept or decline." if opponent else "Who accepts?"
         return Reply(text, mentions=(opponent.id,) if opponent else (),
                      buttons=_challenge_buttons(challenge))
@@ -199,11 +199,14 @@ class Challenges:
         lineup = " vs ".join(
             " & ".join(f"**{s.name}**" for s in stored.seats if s.team == team)
             + f" ({game.colour_of_seat(team).title})" for team in (0, 1))
-        example = Hole(game.options.cols // 2, game.options.rows // 2)
+        centre = Hole(game.options.cols // 2, game.options.rows // 2)
+        example = min(game.legal_placements(), default=centre,
+                      key=lambda hole: abs(hole.col - centre.col) + abs(hole.row - centre.row))
         opening = f" from an imported position ({counted(game.moves_made, 'move')})" \
             if stored.setup.opening else ""
+        first = "next" if stored.setup.opening else "first"
         board = Reply(f"Game {stored.id} on{opening}: {lineup} — "
-                      f"{describe_setup(stored.setup)}.\n{to_move.name}, you move first "
+                      f"{describe_setup(stored.setup)}.\n{to_move.name}, you move {first} "
                       f"({game.colour_to_move.title}): write your move, e.g. `{example}`.",
                       image=image, mentions=(to_move.user_id,), channel_id=channel_id)
         if channel_id == challenge.channel_id:
@@ -250,10 +253,12 @@ def _challenge_buttons(challenge: Challenge) -> tuple[Button, ...]:
                    (*named, challenge.challenger_id)))
 
 
-def _first_words(first: FirstMove, players: int) -> str:
+def _first_words(first: FirstMove, players: int, continuing: bool = False) -> str:
+    """Who plays Red; in a continued import Red need not move next, so that is not said."""
     if first is FirstMove.RANDOM:
         return "colours drawn at random"
+    moves = "" if continuing else (" and moves first" if players == 2 else " and move first")
     if first is FirstMove.ME:
-        return ("the challenger plays Red and moves first" if players == 2
-                else "the challengers play Red and move first")
-    return "you play Red and move first"
+        return (f"the challenger plays Red{moves}" if players == 2
+                else f"the challengers play Red{moves}")
+    return f"you play Red{moves.replace('moves', 'move')}"

@@ -110,7 +110,10 @@ class Play:
                                  f"off when {names} also {verb}.",
                                  mentions=tuple(s.user_id for s in missing))
             await core.finish(stored, GameResult(Result.ABORTED, "aborted"))
-        return Reply(f"Game {stored.id} is aborted by {request.user.name}; it counts for nobody.")
+        players = " and ".join(s.name for s in stored.seats)
+        return Reply(f"Game {stored.id} ({players}) is aborted by {request.user.name}; it counts "
+                     "for nobody.", mentions=tuple(s.user_id for s in stored.seats
+                                                   if s.user_id != request.user.id))
 
     # --- internals ---------------------------------------------------------------------
 
@@ -151,6 +154,9 @@ class Play:
         next_seat = seat_to_move(stored, game)
         clock = await core.clock_text(stored, game)
         lines = [text, to_move_sentence(game, clock)]
+        if Action.PRIVILEGE in turn.actions:
+            skipped = stored.seats[(turn.seat + 1) % len(stored.seats)]
+            lines.insert(1, f"{mover.name} calls privilege: {skipped.name} is skipped.")
         buttons: list[Button] = []
         # ping exactly who must act: the player to move (unless that is who just acted) and,
         # after a new draw offer, the opponents who hold its buttons

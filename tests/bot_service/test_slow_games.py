@@ -472,3 +472,12 @@ async def test_names_read_from_a_record_are_cleaned_before_they_show(service):
     for construct in ("**", "[", "]("):
         assert construct not in first_line, first_line
     assert "ann (Red) wins" in first_line
+
+
+async def test_continuing_an_import_where_black_is_to_move_says_so(service):
+    record = b'[Players "ann, ben"]\n[Swap "no"]\nann: G6\n'
+    reply = await service.records.import_record(asking(ALICE), "g.twixt", record, BOB)
+    assert "the challenger plays Red." in reply.text and "moves first" not in reply.text
+    started = await service.challenges.accept(asking(BOB))
+    assert "bob, you move next (Black)" in started.text
+    assert "e.g. `G6`" not in started.text  # the example is a hole still free

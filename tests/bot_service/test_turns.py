@@ -98,6 +98,7 @@ async def test_privilege_button_for_the_player_who_just_moved(service):
     assert (privilege.kind, privilege.only_users) == (ButtonKind.PRIVILEGE, (ALICE.id,))
     reply = await service.press(asking(ALICE), ButtonKind.PRIVILEGE, privilege.target)
     assert reply.mentions == (CAROL.id,)
+    assert "alice calls privilege: bob is skipped." in reply.text
     assert "carol (Red, seat 3) to move." in reply.text
     reply = await service.run(asking(CAROL), "M10")
     assert reply.buttons == ()  # the team has used its privilege
@@ -182,11 +183,12 @@ async def test_abort_needs_every_player_or_a_manager(service, storage):
     reply = await service.play.abort(asking(ALICE))
     assert "called off when bob also asks" in reply.text and reply.mentions == (BOB.id,)
     reply = await service.play.abort(asking(BOB))
-    assert reply.text == "Game 1 is aborted by bob; it counts for nobody."
+    assert reply.text == "Game 1 (alice and bob) is aborted by bob; it counts for nobody."
+    assert reply.mentions == (ALICE.id,)
     assert (await storage.active_game(CHANNEL)) is None
     await start_game(service)
     reply = await service.play.abort(asking(CAROL, manager=True))
-    assert "aborted by carol" in reply.text
+    assert "aborted by carol" in reply.text and reply.mentions == (ALICE.id, BOB.id)
 
 
 async def test_two_moves_at_the_same_instant_exactly_one_lands(service, storage):
