@@ -101,6 +101,10 @@ def parse_command(text: str) -> Command:
             placement = _placement(words)
         elif placement is not None:
             raise InvalidMoveError("a turn places only one peg")
+        elif _looks_like_hole(words[0]):  # `privilege; L12 link K10`: the right order, shown
+            late = "; ".join(action.value for action in actions)
+            raise InvalidMoveError(f"{late} comes after the move: write "
+                                   f"{_placement(words)}; {late}")
         else:
             raise InvalidMoveError(f"I don't understand {quote(' '.join(words))}: {_HINT}")
     command = Command(tuple(removals), placement, tuple(actions))

@@ -83,16 +83,21 @@ def build_options(size: str | None = None, rules: str | None = None,
 
 
 def parse_option_words(words: list[str]) -> ChallengeOptions:
-    """Options written as `name value` pairs in any order (the terminal's way)."""
-    if len(words) % 2:
-        raise ServiceError(f"option {quote(words[-1])} needs a value, like size 24x18")
+    """Options written as `name value` pairs in any order (the terminal's way); a time may
+    take several words (`time 1 day 12 hours`)."""
     pairs: dict[str, str] = {}
-    for name, value in zip(words[::2], words[1::2], strict=True):
-        name = name.lower()
+    rest = list(words)
+    while rest:
+        name = rest.pop(0).lower()
         if name not in OPTION_NAMES:
             raise ServiceError(f"unknown option {quote(name)}: use size, rules, swap, handicap, "
                                "time, first or thread")
-        pairs[name] = value
+        if not rest:
+            raise ServiceError(f"option {quote(name)} needs a value, like size 24x18")
+        value = [rest.pop(0)]
+        while name == "time" and rest and rest[0].lower() not in OPTION_NAMES:
+            value.append(rest.pop(0))
+        pairs[name] = " ".join(value)
     return build_options(**pairs)
 
 

@@ -15,7 +15,8 @@ from storage import GuildSettings, UserPrefs
 _CHOICES: dict[str, tuple[str, dict[str, str] | None]] = {
     "theme": ("theme", {"light": "light", "dark": "dark"}),
     "palette": ("palette", {"normal": "normal", "colour-blind": "colour-blind",
-                            "colourblind": "colour-blind", "color-blind": "colour-blind"}),
+                            "colourblind": "colour-blind", "color-blind": "colour-blind",
+                            "colorblind": "colour-blind"}),
     "side": ("side", {"red": "red", "black": "black", "any": "any"}),
     "dm": ("dm_reminders", None),
     "autolink": ("auto_link", None),

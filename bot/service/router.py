@@ -21,7 +21,8 @@ People = Callable[[str], User]
 
 #: words that answer a pending request rather than play a move
 _TAKEBACK_WORDS: dict[str, cmd.TakebackAction] = {
-    "takeback": "request", "accept takeback": "accept", "decline takeback": "decline"}
+    "takeback": "request", "accept takeback": "accept", "decline takeback": "decline",
+    "takeback request": "request", "takeback accept": "accept", "takeback decline": "decline"}
 _SIMPLE: dict[str, cmd.ServiceCommand] = {
     "board": cmd.ShowBoard(), "status": cmd.Status(), "help": cmd.Help(), "abort": cmd.Abort(),
     "claim": cmd.Claim()}

@@ -16,6 +16,8 @@ from rules import quote
 #: a part of a time control: a few ASCII digits and a unit (a longer number is no time of ours)
 _PART = re.compile(r"([0-9]{1,6})([dhm])")
 _MINUTES = {"d": 24 * 60, "h": 60, "m": 1}
+#: units as people write them (`3 days`, `1 hour`, `90 min`), each read as its first letter
+_UNIT_WORDS = re.compile(r"(?<=[0-9])(days?|hours?|hrs?|minutes?|mins?)")
 MIN_TIME = timedelta(hours=1)
 MAX_TIME = timedelta(days=60)
 
@@ -25,7 +27,7 @@ def parse_time_control(text: str) -> str:
 
     Players and imported records go through here alike, so every stored clock is 1h to 60d.
     """
-    compact = text.strip().lower().replace(" ", "")
+    compact = _UNIT_WORDS.sub(lambda unit: unit[0][0], text.lower().replace(" ", ""))
     parts = _PART.findall(compact)
     if not parts or "".join(n + u for n, u in parts) != compact:
         raise ServiceError(f"time is a time per move like 3d or 12h, not {quote(text)}")

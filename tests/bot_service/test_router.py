@@ -24,6 +24,8 @@ def _person(word: str) -> User:
     ("decline #3", cmd.AnswerChallenge("decline", 3)),
     ("takeback", cmd.Takeback("request")),
     ("Accept  Takeback", cmd.Takeback("accept")),
+    ("takeback accept", cmd.Takeback("accept")),
+    ("takeback decline", cmd.Takeback("decline")),
     ("claim", cmd.Claim()),
     ("board", cmd.ShowBoard()),
     ("export lg", cmd.Export("lg")),
@@ -67,3 +69,19 @@ def test_a_line_that_means_nothing_is_refused_in_one_line(text, message):
 def test_only_the_move_language_counts_as_chat_moves():
     assert is_move_language(read("K12")) and is_move_language(read("resign"))
     assert not is_move_language(read("board"))
+
+
+@pytest.mark.parametrize("typed, canonical", [
+    ("time 3 days", "3d"), ("time 1 day 12 hours", "1d12h"), ("time 90 min", "90m"),
+    ("time 2 hrs", "2h"), ("time 3d", "3d")])
+def test_a_time_is_read_as_people_write_it(typed, canonical):
+    command = read(f"challenge bob {typed} size 12", _person)
+    assert isinstance(command, cmd.Challenge)
+    assert command.options.setup.time_control == canonical
+    assert command.options.setup.size == "12x12"
+
+
+def test_privilege_before_the_move_is_refused_with_the_right_order():
+    with pytest.raises(ServiceError) as refusal:
+        read("privilege; L12 link K10")
+    assert str(refusal.value) == "privilege comes after the move: write L12 link K10; privilege"

@@ -481,3 +481,8 @@ async def test_continuing_an_import_where_black_is_to_move_says_so(service):
     started = await service.challenges.accept(asking(BOB))
     assert "bob, you move next (Black)" in started.text
     assert "e.g. `G6`" not in started.text  # the example is a hole still free
+
+
+async def test_colorblind_is_understood_too(service):
+    reply = await service.preferences.user_settings(asking(ALICE), {"palette": "colorblind"})
+    assert "palette colour-blind" in reply.text
