@@ -6,10 +6,13 @@ import argparse
 import io
 from pathlib import Path
 
+import pytest
 from PIL import Image
 from render_helpers import blockade_game
 
 from bot.render_command import add_parser
+from rendering import RenderOptions, game_at, render_png
+from rules import Game
 from rules.records import write
 
 
@@ -55,3 +58,22 @@ def test_render_refuses_a_turn_the_game_does_not_have(tmp_path: Path, capsys):
 def test_render_reports_a_missing_file(tmp_path: Path, capsys):
     assert _twixt(str(tmp_path / "nothing.twixt")) == 1
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_render_counts_turns_as_twixt_replay_does(tmp_path: Path):
+    game = Game(("ann", "ben"), size=12)
+    for move in ("G6", "swap", "H9", "E7"):
+        game.play(move)
+    record = tmp_path / "swap.twixt"
+    record.write_text(write(game), encoding="utf-8")
+    out = tmp_path / "one.png"
+    assert _twixt(str(record), "--turn", "1", "-o", str(out)) == 0  # one peg: G6, and the swap
+    assert out.read_bytes() == render_png(game_at(game, 2), RenderOptions())
+
+
+@pytest.mark.parametrize("option", [["--turn", "-1"], ["--width", "0"], ["--width", "99999"]])
+def test_render_refuses_impossible_numbers(tmp_path: Path, option, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        _twixt(str(_record(tmp_path)), *option)
+    assert exit_.value.code == 2
+    assert "is not a" in capsys.readouterr().err
