@@ -48,7 +48,7 @@ def _add_replay(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
 
 
 def replay_summary(game: Game) -> dict[str, object]:
-    """The JSON object of `twixt replay`, as RULES.md specifies it."""
+    """The JSON object of `twixt replay`, as docs/records.md specifies it."""
     outcome = game.outcome
     return {
         "result": outcome.result if outcome else None,

@@ -1,4 +1,4 @@
-"""The move-command language of RULES.md: parsing a player's text and writing it back.
+"""The move language of docs/move-language.md: parsing a player's text, writing it back.
 
 `G6 link E5 F8`, `remove J9-K11; I11 link K10 J13`, `swap`, `G6 link E5; privilege` …
 Case-insensitive, tolerant of extra spaces and commas. Parsing checks only the shape of a

@@ -1,6 +1,6 @@
 """What Little Golem and T1 files share: they record pegs only, and swap by mirroring.
 
-Both formats write a swap as the first peg mirrored across the diagonal; RULES.md maps this to
+Both formats write a swap as the first peg mirrored across the diagonal; docs/records.md maps it to
 our swap by mirroring every later move, so the game is the same game under our swap.
 """
 

@@ -1,4 +1,4 @@
-"""The transcript of RULES.md: tag lines, then one `name: command` line per action."""
+"""The transcript of docs/records.md: tag lines, then one `name: command` line per action."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Records: transcripts, Little Golem .tsgf and T1 files, read from the real games in
-../shared/games and written back."""
+"""Records: transcripts, Little Golem .tsgf and T1 files, read from real game records, kept in
+tests/rules/data, and written back."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from rules import Colour, Game, Hole, Reason, RecordError
 from rules.records import decode, encode, guess_format, load, read, write
 from tests.rules.helpers import play_all, two_player
 
-GAMES = Path(__file__).parent / "data"  # copied from ../shared/games (see its README)
+GAMES = Path(__file__).parent / "data"  # real game records, kept in tests/rules/data
 
 
 @pytest.mark.parametrize(("name", "result", "reason", "turns"), [
