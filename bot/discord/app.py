@@ -24,7 +24,9 @@ from bot.config import ConfigError, Settings
 from bot.discord import logs, respond
 from bot.discord.cog import TwixtCog
 from bot.discord.messages import ChatMoves
+from bot.discord.records_cog import RecordsCog
 from bot.discord.scheduler import ClockScheduler
+from bot.discord.settings_cog import SettingsCog
 from bot.discord.threads import DiscordThreads
 from bot.discord.views import TwixtButton
 from bot.service import Button, TwixtService
@@ -59,7 +61,9 @@ class TwixtBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         chat = ChatMoves(self.service, read_all=self.settings.message_content)
-        await self.add_cog(TwixtCog(self.service, chat))
+        for cog in (TwixtCog(self.service, chat), RecordsCog(self.service),
+                    SettingsCog(self.service)):
+            await self.add_cog(cog)
         self.add_dynamic_items(TwixtButton)
         await self._sync_commands()
         self.scheduler.start()

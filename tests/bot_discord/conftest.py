@@ -7,7 +7,10 @@ from bot.config import Settings
 from bot.discord.app import TwixtBot
 from bot.discord.cog import TwixtCog
 from bot.discord.messages import ChatMoves
+from bot.discord.records_cog import RecordsCog
+from bot.discord.settings_cog import SettingsCog
 from storage import SqliteStorage
+from tests.bot_discord.helpers import Cogs
 from tests.fakes import Clock
 
 
@@ -35,5 +38,7 @@ async def client(settings: Settings, clock: Clock) -> AsyncIterator[TwixtBot]:
 
 
 @pytest.fixture
-def cog(client: TwixtBot) -> TwixtCog:
-    return TwixtCog(client.service, ChatMoves(client.service, read_all=False))
+def cog(client: TwixtBot) -> Cogs:
+    """Every `/twixt…` command group, found by command name (see `helpers.run`)."""
+    return Cogs(TwixtCog(client.service, ChatMoves(client.service, read_all=False)),
+                RecordsCog(client.service), SettingsCog(client.service))

@@ -112,14 +112,29 @@ def message(author: MagicMock, content: str, channel: MagicMock) -> MagicMock:
     return mock
 
 
-async def run(client: Any, cog: Any, name: str, who: MagicMock, /, *, manage: bool = False,
+class Cogs:
+    """The command groups as the tests call them: a command by its method's name, whichever
+    group (`/twixt`, `/twixt-records`, `/twixt-settings`) holds it."""
+
+    def __init__(self, *cogs: Any) -> None:
+        self.cogs = cogs
+
+    def owner(self, name: str) -> Any:
+        return next(cog for cog in self.cogs if hasattr(cog, name))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.owner(name), name)
+
+
+async def run(client: Any, cogs: Cogs, name: str, who: MagicMock, /, *, manage: bool = False,
               manage_server: bool = False, channel_id: int = CHANNEL,
               **options: Any) -> MagicMock:
-    """Call `/twixt <name>` as `user`, through the command's own callback."""
-    command = getattr(cog, name)
+    """Call a slash command as `user`, through the command's own callback."""
+    owner = cogs.owner(name)
+    command = getattr(owner, name)
     mock = interaction(client, who, manage=manage, manage_server=manage_server,
                        channel_id=channel_id, command=command)
-    await command.callback(cog, mock, **options)
+    await command.callback(owner, mock, **options)
     return mock
 
 

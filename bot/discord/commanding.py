@@ -1,0 +1,100 @@
+"""What the `/twixt…` slash command groups share: turning options into a service command and
+handing it to `respond`, the options' words, and the checks on Discord's own values.
+
+Thin on purpose: what a command does is the service's business; how an interaction is
+deferred, answered and protected from errors is `respond`'s. The commands are split into
+groups by subject (`cog`, `records_cog`, `settings_cog`), so that each has room to grow
+within Discord's 25 subcommands a group.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.respond import answer
+from bot.service import Reply, Request, ServiceError, TwixtService
+from bot.service import commands as cmd
+from bot.service.records import MAX_IMPORT_BYTES
+
+YesNo = Literal["yes", "no"]
+Rules = Literal["classic", "pp"]
+First = Literal["me", "them", "random"]
+OnOff = Literal["on", "off"]
+Build = Callable[[], Awaitable[cmd.ServiceCommand]]
+
+COMMON_SIZES = ("24", "24x18", "20", "16", "12", "30", "48")
+COMMON_TIMES = ("12h", "1d", "2d", "3d", "7d")
+OPTION_WORDS = {
+    "size": "board size: 24, 12 or columns x rows like 24x18 (default 24)",
+    "rules": "classic (links block, removals allowed) or pp (own links may cross)",
+    "swap": "may the second player take over the first peg? (default yes, no with handicap)",
+    "handicap": "rows the weaker side's opponent gives up",
+    "first": "who plays Red and moves first (default me)",
+    "thread": "play in a new thread of its own",
+    "time": "time per move, like 3d, 12h or 1d12h (default: no clock)",
+}
+
+Suggest = Callable[[discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]]
+
+
+def suggestions(values: tuple[str, ...]) -> Suggest:
+    """An autocomplete of the common values that start with what is typed (any other value
+    may still be typed: the service judges it)."""
+    async def choices(interaction: discord.Interaction,
+                      current: str) -> list[app_commands.Choice[str]]:
+        typed = current.strip().lower()
+        return [app_commands.Choice(name=value, value=value)
+                for value in values if value.startswith(typed)]
+
+    return choices
+
+
+size_choices = suggestions(COMMON_SIZES)
+time_choices = suggestions(COMMON_TIMES)
+
+
+def player_of(member: discord.Member | discord.User) -> discord.Member | discord.User:
+    """A member named in an option, who may play: bots may not."""
+    if member.bot:
+        raise ServiceError(f"{member.display_name} is a bot; bots do not play TwixT")
+    return member
+
+
+async def record_bytes(file: discord.Attachment) -> bytes:
+    """An attached record's bytes; a file too big for a record is refused before reading."""
+    if file.size > MAX_IMPORT_BYTES:
+        raise ServiceError(f"{file.filename} is too big for a game record "
+                           f"({MAX_IMPORT_BYTES // 1024} KB at most)")
+    try:
+        return await file.read()
+    except discord.HTTPException:
+        raise ServiceError(f"Discord did not hand me {file.filename}; attach it again") from None
+
+
+class ServiceCog(commands.GroupCog):
+    """A group of slash commands over the service; subclasses name the group."""
+
+    def __init__(self, service: TwixtService) -> None:
+        self.service = service
+        super().__init__()
+
+    async def _run(self, interaction: discord.Interaction, build: Build) -> None:
+        """Build the command from the options (which may be refused, as the service's own
+        errors are) and execute it."""
+        label = interaction.command.qualified_name if interaction.command else "?"
+
+        async def call(request: Request) -> Reply:
+            return await self.service.execute(request, await build())
+
+        await answer(interaction, label, call)
+
+    async def _send(self, interaction: discord.Interaction, command: cmd.ServiceCommand) -> None:
+        async def build() -> cmd.ServiceCommand:
+            return command
+
+        await self._run(interaction, build)

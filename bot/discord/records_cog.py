@@ -1,0 +1,75 @@
+"""`/twixt-records …`: games as files, lists and pictures, and the numbers of players."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+
+from bot.discord.commanding import (
+    OPTION_WORDS,
+    First,
+    ServiceCog,
+    YesNo,
+    player_of,
+    record_bytes,
+)
+from bot.discord.respond import person
+from bot.service import MAX_PAGE, build_options
+from bot.service import commands as cmd
+
+
+@app_commands.guild_only()
+class RecordsCog(ServiceCog, group_name="twixt-records",
+                 group_description="TwixT records, replays and ratings"):
+    """Export, history, replay, import, stats, leaderboard."""
+
+    @app_commands.command(description="This channel's game as record files")
+    @app_commands.describe(fmt="transcript, Little Golem (lg) or T1 (default: all three)")
+    @app_commands.rename(fmt="format")
+    async def export(self, interaction: discord.Interaction,
+                     fmt: Literal["transcript", "lg", "t1"] | None = None) -> None:
+        await self._send(interaction, cmd.Export(fmt))
+
+    @app_commands.command(description="Past games of a player, or of this channel")
+    @app_commands.describe(user="whose games (leave out: this channel's)",
+                           page="which page of ten games (default 1)")
+    async def history(self, interaction: discord.Interaction,
+                      user: discord.Member | None = None,
+                      page: app_commands.Range[int, 1, MAX_PAGE] = 1) -> None:
+        await self._send(interaction, cmd.History(person(user) if user else None, page))
+
+    @app_commands.command(description="A game as an animated picture, one frame a turn")
+    @app_commands.describe(game="the game's number (leave out: this channel's last game)")
+    async def replay(self, interaction: discord.Interaction,
+                     game: app_commands.Range[int, 1] | None = None) -> None:
+        await self._send(interaction, cmd.Replay(game))
+
+    @app_commands.command(name="import",
+                          description="Show a game record, and challenge to continue it")
+    @app_commands.describe(file="a transcript (.twixt), Little Golem (.tsgf) or T1 (.T1) file",
+                           opponent="who you challenge to continue it (leave out: anyone)",
+                           first="me: you take the record's Red seat; them: its Black seat",
+                           thread=OPTION_WORDS["thread"])
+    async def import_(self, interaction: discord.Interaction, file: discord.Attachment,
+                      opponent: discord.Member | None = None, first: First | None = None,
+                      thread: YesNo | None = None) -> None:
+        async def build() -> cmd.ServiceCommand:
+            options = build_options(first=first, thread=thread)
+            who = person(player_of(opponent)) if opponent else None
+            return cmd.ImportRecord(file.filename, await record_bytes(file), who, options)
+
+        await self._run(interaction, build)
+
+    @app_commands.command(description="Wins, losses and rating of a player in this server")
+    @app_commands.describe(user="whose numbers (leave out: yours)")
+    async def stats(self, interaction: discord.Interaction,
+                    user: discord.Member | None = None) -> None:
+        await self._send(interaction, cmd.Stats(person(user) if user else None))
+
+    @app_commands.command(description="This server's rated players, best first")
+    @app_commands.describe(page="which page of ten players (default 1)")
+    async def leaderboard(self, interaction: discord.Interaction,
+                          page: app_commands.Range[int, 1, MAX_PAGE] = 1) -> None:
+        await self._send(interaction, cmd.Leaderboard(page))

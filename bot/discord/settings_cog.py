@@ -1,0 +1,45 @@
+"""`/twixt-settings …`: how the bot treats you (`me`), and how it runs this server."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+
+from bot.discord.commanding import OnOff, ServiceCog, YesNo
+from bot.service import commands as cmd
+
+
+@app_commands.guild_only()
+class SettingsCog(ServiceCog, group_name="twixt-settings",
+                  group_description="TwixT settings: yours, and the server's"):
+    """A player's settings and the server's."""
+
+    @app_commands.command(name="me", description="Show or change how the bot treats you")
+    @app_commands.describe(theme="the board's colours", palette="colours for colour-blindness",
+                           side="the side you see the board from",
+                           dm="clock reminders by direct message",
+                           autolink="a bare peg like G6 links all it can (classic)")
+    async def settings(self, interaction: discord.Interaction,
+                       theme: Literal["light", "dark"] | None = None,
+                       palette: Literal["normal", "colour-blind"] | None = None,
+                       side: Literal["red", "black", "any"] | None = None,
+                       dm: OnOff | None = None, autolink: OnOff | None = None) -> None:
+        given: dict[str, str | None] = {"theme": theme, "palette": palette, "side": side,
+                                        "dm": dm, "autolink": autolink}
+        changes = {name: value for name, value in given.items() if value is not None}
+        await self._send(interaction, cmd.UserSettings(changes))
+
+    @app_commands.command(description="The server's settings (changed by those with Manage Server)")
+    @app_commands.describe(thread="a thread for each new game unless the challenge says",
+                           expiry="hours before an unanswered challenge expires",
+                           forfeit="a player whose time runs out loses at once",
+                           reminder="hours into a clocked turn before the first reminder")
+    async def server(self, interaction: discord.Interaction, thread: YesNo | None = None,
+                     expiry: app_commands.Range[int, 1, 720] | None = None,
+                     forfeit: YesNo | None = None,
+                     reminder: app_commands.Range[int, 1, 720] | None = None) -> None:
+        given = {"thread": thread, "expiry": expiry, "forfeit": forfeit, "reminder": reminder}
+        changes = {name: str(value) for name, value in given.items() if value is not None}
+        await self._send(interaction, cmd.ServerSettings(changes))
