@@ -504,7 +504,10 @@ class Game:
         >>> game.can_swap()
         True
         """
-        return self.options.swap and self._state.moves_made == 1 and not self.is_over
+        # the first peg is Red's (team 0): only Black's side may take it over, even when a
+        # privilege call gave the second move to the first player's partner
+        return (self.options.swap and self._state.moves_made == 1 and not self.is_over
+                and self._state.next_seat % 2 == 1)
 
     def can_call_privilege(self, player: str) -> bool:
         """Whether `player` may call privilege now (to offer it only when it is legal).
@@ -813,6 +816,8 @@ class Game:
                 raise IllegalMoveError("swap is off in this game")
             if state.moves_made != 1 or state.next_seat != seat:
                 raise IllegalMoveError("swap is only possible as the second move")
+            if seat % 2 == 0:
+                raise IllegalMoveError("only the other side may swap the first peg")
             self._state = state._replace(swapped=True, next_seat=(seat + 1) % len(self.players),
                                   privilege_window=seat, moves_made=state.moves_made + 1)
         elif action is Action.PRIVILEGE:

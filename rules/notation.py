@@ -101,7 +101,8 @@ def parse_command(text: str) -> Command:
             placement = _placement(words)
         elif placement is not None:
             raise InvalidMoveError("a turn places only one peg")
-        elif _looks_like_hole(words[0]):  # `privilege; L12 link K10`: the right order, shown
+        elif _looks_like_hole(words[0]) and set(actions) <= TRAILING_ACTIONS:
+            # `privilege; L12 link K10`: an action that may follow a move, written before it
             late = "; ".join(action.value for action in actions)
             raise InvalidMoveError(f"{late} comes after the move: write "
                                    f"{_placement(words)}; {late}")

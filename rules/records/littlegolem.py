@@ -3,7 +3,7 @@
 `b` moves first and joins top to bottom (our Red); two letters give column then row;
 the rules are TwixT PP. Specials: `swap`, `resign`, and a draw offer as a suffix (`r[qi|draw]`).
 
-Past `z` Little Golem writes the next byte values (`{ | } ~`, then bytes above 0x7f) for
+Past `z` Little Golem writes the next byte values (`{ | } ~`, then 0x7f and up) for
 columns and rows 27 to 48, so its files are bytes, not UTF-8 text: they are read and written
 as Latin-1 (one character a byte, see `ENCODING`), and only the player names inside are
 UTF-8. A `|` inside a coordinate is not the start of `|draw`; `]` and `\\` in a name are
@@ -124,6 +124,8 @@ def _name(name: str) -> str:
 def write(game: Game) -> str:
     """The game as Little Golem writes it; RecordError when the game does not fit the format."""
     opts = game.options
+    if opts.rules is not RuleSet.PP:  # read back, it would be a pp game
+        raise RecordError(0, "Little Golem records hold TwixT PP games only")
     if opts.cols != opts.rows or opts.cols > _SIZES:
         raise RecordError(0, f"Little Golem records hold square boards up to {_SIZES}×{_SIZES}")
     nodes = [f"FF[4]PB[{_name(opts.players[0])}]PW[{_name(opts.players[1])}]SZ[{opts.cols}]"]

@@ -55,6 +55,8 @@ def test_resign_is_confirmed_only_where_there_are_buttons():
     ("", "write a command, like G6 or help"),
     ("G6 lnk E5", "after G6 write link and the pegs to link, like G6 link E5"),
     ("draw maybe", "draw takes offer, accept or decline, not “maybe”"),
+    ("swap; G6", "I don't understand “g6”: a move looks like G6, G6 link E5 or remove J9-K11; "
+                 "I11 link K10"),
     ("replay seven", "“seven” is not a number"),
     ("settings theme", "settings takes name value pairs, like settings theme dark"),
     ("team bob carol dave", "write team PARTNER vs OPPONENT1 OPPONENT2 [options]"),

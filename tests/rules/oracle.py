@@ -57,7 +57,8 @@ def connected_by_bfs(game: Game, colour: Colour) -> bool:
 
 
 def can_still_connect_by_bfs(game: Game, colour: Colour) -> bool:
-    """RULES.md's blockade test by plain BFS over holes, with a segment test for each step."""
+    """The blockade test of docs/rules.md by plain BFS over holes, with a segment test for
+    each step."""
     cols, rows = game.options.cols, game.options.rows
     corners = {(0, 0), (cols - 1, 0), (0, rows - 1), (cols - 1, rows - 1)}
     opponent_pegs = {(p.hole.col, p.hole.row) for p in game.pegs() if p.colour is not colour}

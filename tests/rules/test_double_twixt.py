@@ -94,3 +94,11 @@ def test_swap_with_four_players_exchanges_the_teams_colours():
     assert game.players_of(Colour.RED) == ("bob", "dave")
     [peg] = game.pegs()
     assert peg.colour is Colour.RED and peg.seat == 0
+
+
+def test_a_partner_cannot_swap_the_first_peg_after_a_privilege_call():
+    game = Game(("alice", "bob", "carol", "dave"), size=12, swap=True)
+    game.play("G6; privilege", by="alice")  # carol, alice's partner, moves second
+    assert game.player_to_move == "carol" and not game.can_swap()
+    with pytest.raises(IllegalMoveError, match="only the other side may swap the first peg"):
+        game.play("swap", by="carol")

@@ -1,4 +1,4 @@
-"""The rules of RULES.md, one behaviour per test."""
+"""The rules of docs/rules.md, one behaviour per test."""
 
 from __future__ import annotations
 

@@ -83,14 +83,16 @@ def test_swap_round_trips_through_little_golem_and_t1():
 
 
 def test_formats_that_cannot_hold_a_game_say_why():
-    four = Game(("a", "b", "c", "d"))
+    four = Game(("a", "b", "c", "d"), rules="pp")
     with pytest.raises(RecordError, match="two-player games only"):
         write(four, "lg")
+    with pytest.raises(RecordError, match="TwixT PP games only"):
+        write(Game(("a", "b")), "lg")
     removal = play_all(two_player(), ["G6", "A2", "remove G6; K10"])
     with pytest.raises(RecordError, match="cannot hold removed pegs or links"):
         write(removal, "t1")
     with pytest.raises(RecordError, match="square boards"):
-        write(Game(("a", "b"), size="24x18"), "lg")
+        write(Game(("a", "b"), size="24x18", rules="pp"), "lg")
 
 
 def test_transcript_keeps_handicap_and_extra_tags():
