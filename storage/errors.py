@@ -1,8 +1,11 @@
-"""What can go wrong in storage, as exceptions whose message a player or an operator can read.
+"""What can go wrong in storage, as exceptions that carry what happened as data.
 
-The bot catches the specific classes (`StaleVersionError`, `ChannelBusyError`, ...) to answer a
-player, and lets `DatabaseError` stop the start-up with its one clear line.
+Their messages are for operators and logs. What a player reads is the service's to say
+(`bot.service.texts.storage_refusal`), in one place that can be translated; `DatabaseError`
+stops the start-up with its one clear line.
 """
+
+import enum
 
 
 class StorageError(Exception):
@@ -25,7 +28,7 @@ class StaleVersionError(StorageError):
     """The game changed since the caller read it: another turn landed first."""
 
     def __init__(self, game_id: int, expected: int, actual: int) -> None:
-        super().__init__("the board changed while you were moving: look at it again")
+        super().__init__(f"game {game_id} is at version {actual}, not {expected}")
         self.game_id = game_id
         self.expected = expected
         self.actual = actual
@@ -35,7 +38,7 @@ class GameFinishedError(StorageError):
     """A turn or a finish was sent to a game that is already over."""
 
     def __init__(self, game_id: int) -> None:
-        super().__init__("this game is already over")
+        super().__init__(f"game {game_id} is over")
         self.game_id = game_id
 
 
@@ -43,13 +46,30 @@ class ChannelBusyError(StorageError):
     """The channel already has an active game (at most one per channel or thread)."""
 
     def __init__(self, channel_id: int) -> None:
-        super().__init__("this channel already has a game: finish it or play in a thread")
+        super().__init__(f"channel {channel_id} already has an active game")
         self.channel_id = channel_id
 
 
 class ChallengeClosedError(StorageError):
-    """The challenge was already accepted, declined, cancelled or has expired."""
+    """The challenge was already accepted, declined, cancelled or has expired: `state` is
+    its status, or `expired`."""
+
+    def __init__(self, state: str) -> None:
+        super().__init__(f"the challenge is {state}")
+        self.state = state
+
+
+class NotInvited(enum.Enum):
+    """Why a user may not answer a challenge."""
+
+    OWN_CHALLENGE = "own challenge"
+    NOT_NAMED = "not named"
+    NO_PLACE_LEFT = "no place left"
 
 
 class NotInvitedError(StorageError):
-    """The user may not answer this challenge (not invited, or no open seat left)."""
+    """The user may not answer this challenge; `reason` says why."""
+
+    def __init__(self, reason: NotInvited) -> None:
+        super().__init__(f"may not answer: {reason.value}")
+        self.reason = reason

@@ -32,6 +32,7 @@ from storage.errors import (
     DatabaseError,
     GameFinishedError,
     NotFoundError,
+    NotInvited,
     NotInvitedError,
     StaleVersionError,
 )
@@ -198,7 +199,7 @@ class SqliteStorage:
         async with self._write() as db:
             challenge = await _challenge(db, challenge_id)
             if challenge.status is not ChallengeStatus.PENDING:
-                raise ChallengeClosedError(f"this challenge is already {challenge.status}")
+                raise ChallengeClosedError(challenge.status.value)
             await _set_challenge_status(db, challenge_id, ChallengeStatus.CANCELLED)
             return await _challenge(db, challenge_id)
 
@@ -648,20 +649,20 @@ async def _rate(db: aiosqlite.Connection, guild_id: int, result: GameResult,
 
 def _still_pending(challenge: Challenge, at: str) -> None:
     if challenge.status is not ChallengeStatus.PENDING:
-        raise ChallengeClosedError(f"this challenge is already {challenge.status}")
+        raise ChallengeClosedError(challenge.status.value)
     if rows.stamp(challenge.expires_at) <= at:
-        raise ChallengeClosedError("this challenge has expired")
+        raise ChallengeClosedError("expired")
 
 
 def _open_slot(challenge: Challenge, user_id: int, accept: bool) -> int:
     """The open place a user who was not named takes by accepting."""
     if user_id == challenge.challenger_id:
-        raise NotInvitedError("you cannot answer your own challenge")
+        raise NotInvitedError(NotInvited.OWN_CHALLENGE)
     if not accept:
-        raise NotInvitedError("you were not invited: there is nothing to decline")
+        raise NotInvitedError(NotInvited.NOT_NAMED)
     slot = next((i.slot for i in challenge.invitees if i.user_id is None), None)
     if slot is None:
-        raise NotInvitedError("every place in this challenge is taken")
+        raise NotInvitedError(NotInvited.NO_PLACE_LEFT)
     return slot
 
 
@@ -674,5 +675,5 @@ async def _set_challenge_status(db: aiosqlite.Connection, challenge_id: int,
 async def _claim_challenge(db: aiosqlite.Connection, challenge_id: int) -> None:
     challenge = await _challenge(db, challenge_id)
     if challenge.status is not ChallengeStatus.PENDING:
-        raise ChallengeClosedError(f"this challenge is already {challenge.status}")
+        raise ChallengeClosedError(challenge.status.value)
     await _set_challenge_status(db, challenge_id, ChallengeStatus.ACCEPTED)

@@ -10,7 +10,7 @@ from bot.service.core import ServiceCore, seat_to_move
 from bot.service.model import Button, ButtonKind, Reply, Request, ServiceError, User
 from bot.service.names import seat_names
 from bot.service.options import ChallengeOptions, describe_setup
-from bot.service.texts import counted
+from bot.service.texts import counted, storage_refusal
 from bot.service.timecontrol import parse_time_control
 from rules import Hole
 from storage import (
@@ -67,7 +67,7 @@ class Challenges:
                 challenge = await self._core.storage.answer_challenge(
                     challenge.id, request.user.id, True, now=self._core.clock())
             except (NotInvitedError, ChallengeClosedError) as error:
-                raise ServiceError(str(error)) from None
+                raise ServiceError(storage_refusal(error)) from None
             await self._core.remember(request.user)
             if not challenge.ready:
                 waiting = [i.user_id for i in challenge.invitees
@@ -89,7 +89,7 @@ class Challenges:
                 await self._core.storage.answer_challenge(challenge.id, request.user.id, False,
                                                           now=self._core.clock())
             except (NotInvitedError, ChallengeClosedError) as error:
-                raise ServiceError(str(error)) from None
+                raise ServiceError(storage_refusal(error)) from None
         return Reply(f"{request.user.name} declines the challenge.")
 
     async def rematch(self, request: Request, game_id: int | None = None) -> Reply:
@@ -188,11 +188,10 @@ class Challenges:
             await self._core.storage.create_game(
                 guild_id=challenge.guild_id, channel_id=channel_id, players=players,
                 setup=challenge.setup, challenge_id=challenge.id, now=self._core.clock())
-        except ChannelBusyError:
-            raise ServiceError("this channel already has a game: finish it first, or "
-                               "challenge with thread yes") from None
+        except ChannelBusyError as error:
+            raise ServiceError(storage_refusal(error)) from None
         except ChallengeClosedError as error:  # withdrawn meanwhile, from another process
-            raise ServiceError(str(error)) from None
+            raise ServiceError(storage_refusal(error)) from None
         stored, game = await self._core.active(channel_id)
         to_move = seat_to_move(stored, game)
         image = await self._core.render(game)

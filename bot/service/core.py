@@ -20,6 +20,7 @@ from typing import Any, Protocol
 import rules
 from bot.service.games import ChannelLocks, GameCache, LiveGame
 from bot.service.model import Button, ButtonKind, Request, ServiceError, User
+from bot.service.texts import storage_refusal
 from bot.service.timecontrol import describe_span, due_at
 from rendering import PaletteName, RenderOptions, ThemeName, render_png, view_of
 from rules import Action, Colour, Game, IllegalMoveError, Turn, parse_command
@@ -148,7 +149,7 @@ class ServiceCore:
                                                      finish=finish, now=now)
         except (StaleVersionError, GameFinishedError) as error:
             self._games.drop(stored.id)
-            raise ServiceError(str(error)) from None
+            raise ServiceError(storage_refusal(error)) from None
         started = now if passes_turn else (await self.live(stored)).turn_started
         self._games.put(stored.id, LiveGame(version, game, started))
         return replace(stored, version=version)
@@ -160,14 +161,14 @@ class ServiceCore:
                                           now=self.clock())
         except (StaleVersionError, GameFinishedError) as error:
             self._games.drop(stored.id)
-            raise ServiceError(str(error)) from None
+            raise ServiceError(storage_refusal(error)) from None
 
     async def finish(self, stored: StoredGame, result: GameResult) -> None:
         """End a game without a turn (an abort), under the same version check."""
         try:
             await self.storage.finish_game(stored.id, stored.version, result, now=self.clock())
         except (StaleVersionError, GameFinishedError) as error:
-            raise ServiceError(str(error)) from None
+            raise ServiceError(storage_refusal(error)) from None
         finally:
             self._games.drop(stored.id)
 

@@ -6,7 +6,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rules import Colour, Game, Outcome, Reason
-from storage import StoredGame
+from storage import (
+    ChallengeClosedError,
+    ChannelBusyError,
+    GameFinishedError,
+    NotInvited,
+    NotInvitedError,
+    StaleVersionError,
+    StorageError,
+    StoredGame,
+)
 
 #: how a player's name in a game is printed
 Shown = Callable[[str], str]
@@ -23,6 +32,29 @@ with `swap` and take it over.
 **Commands:** challenge, team, accept, decline, move, swap, privilege, resign, draw,
 takeback, claim, board, status, abort, export, history, replay, import, stats, leaderboard,
 rematch, settings, help."""
+
+
+def storage_refusal(error: StorageError) -> str:
+    """What a player reads when storage refuses: storage says what happened, this says it."""
+    match error:
+        case StaleVersionError():
+            return "the board changed while you were moving: look at it again"
+        case GameFinishedError():
+            return "this game is already over"
+        case ChannelBusyError():
+            return "this channel already has a game: finish it first, or challenge with " \
+                   "thread yes"
+        case ChallengeClosedError(state="expired"):
+            return "this challenge has expired"
+        case ChallengeClosedError(state=state):
+            return f"this challenge is already {state}"
+        case NotInvitedError(reason=NotInvited.OWN_CHALLENGE):
+            return "you cannot answer your own challenge"
+        case NotInvitedError(reason=NotInvited.NOT_NAMED):
+            return "you were not invited: there is nothing to decline"
+        case NotInvitedError(reason=NotInvited.NO_PLACE_LEFT):
+            return "every place in this challenge is taken"
+    raise error  # not a refusal for a player: the funnel logs it
 
 
 def counted(number: int, thing: str) -> str:

@@ -12,6 +12,7 @@ from storage import (
     ChannelBusyError,
     FirstMove,
     GameSetup,
+    NotInvited,
     NotInvitedError,
     Player,
 )
@@ -56,16 +57,18 @@ async def test_an_open_place_goes_to_whoever_accepts_first(store):
     made = await challenge(store, invitees=())
     taken = await store.answer_challenge(made.id, 7, True, now=T0)
     assert taken.ready and taken.invitees[0].user_id == 7
-    with pytest.raises(NotInvitedError, match="taken"):
+    with pytest.raises(NotInvitedError) as refused:
         await store.answer_challenge(made.id, 8, True, now=T0)
+    assert refused.value.reason is NotInvited.NO_PLACE_LEFT
 
 
 async def test_strangers_and_the_challenger_cannot_answer(store):
     made = await challenge(store)
     with pytest.raises(NotInvitedError):
         await store.answer_challenge(made.id, 9, True, now=T0)
-    with pytest.raises(NotInvitedError, match="your own"):
+    with pytest.raises(NotInvitedError) as refused:
         await store.answer_challenge(made.id, 1, True, now=T0)
+    assert refused.value.reason is NotInvited.OWN_CHALLENGE
 
 
 async def test_an_expired_challenge_cannot_be_answered_and_is_swept(store):

@@ -49,8 +49,9 @@ async def test_turns_come_back_in_order_with_actor_text_and_time(store):
 async def test_a_turn_at_an_old_version_is_refused_and_changes_nothing(store):
     game = await start_game(store, channel_id=1)
     await store.append_turn(game.id, 0, 1, "C3")
-    with pytest.raises(StaleVersionError, match="the board changed"):
+    with pytest.raises(StaleVersionError) as stale:
         await store.append_turn(game.id, 0, 2, "D5")
+    assert (stale.value.expected, stale.value.actual) == (0, 1)
     assert [t.command for t in (await store.load_game(game.id)).turns] == ["C3"]
 
 
@@ -68,7 +69,7 @@ async def test_a_finished_game_takes_no_more_turns(store):
     game = await start_game(store, channel_id=1)
     await store.append_turn(game.id, 0, 1, "resign",
                             finish=GameResult(Result.BLACK, "resignation", (2,)))
-    with pytest.raises(GameFinishedError, match="already over"):
+    with pytest.raises(GameFinishedError, match=f"game {game.id} is over"):
         await store.append_turn(game.id, 1, 2, "C3")
 
 
@@ -99,7 +100,7 @@ async def test_the_turn_log_cannot_be_rewritten(store, db_path):
 
 async def test_a_channel_has_at_most_one_active_game(store):
     await start_game(store, channel_id=5, users=(1, 2))
-    with pytest.raises(ChannelBusyError, match="already has a game"):
+    with pytest.raises(ChannelBusyError, match="channel 5 already has an active game"):
         await start_game(store, channel_id=5, users=(3, 4))
 
 
