@@ -86,8 +86,11 @@ class Play:
                      image=image, ephemeral=True)
 
     async def status(self, request: Request) -> Reply:
-        stored, game = await self._core.active(request.channel_id)
-        clock = await self._core.clock_text(stored, game)
+        """The facts of the channel's game, or of its last one once it is over."""
+        core = self._core
+        stored = await core.channel_stored(request.channel_id)
+        game = await core.position(stored)
+        clock = await core.clock_text(stored, game) if stored.is_active else None
         return Reply(status_text(stored, game, describe_setup(stored.setup), clock))
 
     async def help(self) -> Reply:
