@@ -7,6 +7,19 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
+# Names in any script. Latin, Greek, Cyrillic, symbols and "fancy" letters come with the
+# package; from Debian come Noto Sans CJK (Chinese, Japanese, Korean), Noto Color Emoji and
+# fonts-noto-core's Noto Sans of each further script (Devanagari, Thai, Bengali, Tamil, ...),
+# of which only the regular sans faces are kept (about 50 MB in all). FriBiDi lets Pillow
+# shape text with its bundled libraqm: emoji sequences and flags, Indic scripts, Arabic.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends \
+        fonts-noto-cjk fonts-noto-color-emoji fonts-noto-core libfribidi0 \
+    && rm -rf /var/lib/apt/lists/* \
+    && find /usr/share/fonts/opentype/noto -type f ! -name 'NotoSansCJK-Regular.ttc' -delete \
+    && find /usr/share/fonts/truetype/noto -type f ! -name 'NotoSans?*-Regular.ttf' \
+        ! -name 'NotoColorEmoji.ttf' -delete
+
 WORKDIR /src
 # pyproject.toml names README.md as the package's readme, so it is part of the build.
 COPY pyproject.toml README.md ./
@@ -14,7 +27,14 @@ COPY rules ./rules
 COPY rendering ./rendering
 COPY storage ./storage
 COPY bot ./bot
-RUN pip install . && rm -rf /src
+# The installed package must find its fonts and Debian's, and Pillow must shape with libraqm.
+RUN pip install . && rm -rf /src && cd / \
+    && python -c "from rendering.fonts import pieces; from PIL import features; \
+faces = {face.name for text in ('José 24×24', '山田', '🎲', 'राहुल') \
+         for face, _ in pieces(text)}; \
+assert faces == {'Noto Sans', 'Noto Sans CJK JP', 'Noto Color Emoji', \
+                 'NotoSansDevanagari'}, faces; \
+assert features.check('raqm')"
 
 # A user without privileges owns only the data volume.
 RUN useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin twixt \

@@ -1,6 +1,7 @@
 """Pictures of TwixT positions for Discord: a game in, PNG (or replay GIF) bytes out.
 
-Pure: no files, no Discord. `render_png(game)` draws the position now (or after turn N),
+Pure: no Discord, and no files but its fonts (`rendering.fonts`: shipped with the package,
+CJK and emoji where installed). `render_png(game)` draws the position now (or after turn N),
 `render_replay(game)` animates the whole game; `RenderOptions` picks theme, colour-blind
 palette, the side that faces the viewer and the width.
 """

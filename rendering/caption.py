@@ -4,35 +4,39 @@ teams in Double TwixT, and what the last move removed.
 `caption_lines` decides the words (testable without pixels); `draw_caption` sets them. The
 number of lines depends only on the kind of game, so every frame of a replay has one size.
 
+Text is set in the font stack (`rendering.text`), so names in any script show. Players'
+names are runs of their own: when a line is too wide for the picture, the widest names are
+cut with "…" first (each keeps at least `MIN_NAME_EMS`), and only then is the line shrunk.
+
 The strip is drawn in RGB, so text and swatches blend smoothly, and mapped onto the palette
-as one piece. Setting a run of text is the caption's main cost and holds the GIL, so each
-run is set once into a mask and kept: names, "to move", the roster and the common move
-numbers come back turn after turn.
+as one piece.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from rendering.encode import quantize
-from rendering.fonts import font
 from rendering.options import RenderOptions
 from rendering.sprites import disc
+from rendering.text import cut_to_width, set_text, text_length
 from rendering.view import BoardView, Team
 from rules import Colour, Outcome, Reason
 
 
 @dataclass(frozen=True)
 class Words:
-    """A run of text; `muted` for secondary facts, `bold` for what a player looks for first."""
+    """A run of text; `muted` for secondary facts, `bold` for what a player looks for first,
+    `name` for a player's name (cut with "…" when the line is too wide)."""
 
     text: str
     bold: bool = False
     muted: bool = False
+    name: bool = False
 
 
 @dataclass(frozen=True)
@@ -71,10 +75,23 @@ def _headline(view: BoardView) -> Line:
                 Words(f"   {view.cols}×{view.rows}, {view.rules} rules", muted=True))
     return (Words(f"Move {view.move}   ", bold=True),
             Swatch(last.colour, view.is_marked_seat(last.seat)),
-            Words(f" {last.player} ({last.colour.title}):  "), Words(last.text, bold=True))
+            Words(" "), Words(last.player, name=True), Words(f" ({last.colour.title}):  "),
+            Words(last.text, bold=True))
+
+
+def _names(names: tuple[str, ...] | list[str], bold: bool = False,
+           muted: bool = False) -> Line:
+    """Names separated by commas, each a run of its own."""
+    line: Line = ()
+    for index, name in enumerate(names):
+        if index:
+            line += (Words(", ", bold=bold, muted=muted),)
+        line += (Words(name, bold=bold, muted=muted, name=True),)
+    return line
 
 
 def _result(outcome: Outcome, loser_to_move: Colour) -> str:
+    """How the game ended; after a win the winners' names follow it."""
     winner = outcome.winner
     if winner is None:
         return {
@@ -82,14 +99,13 @@ def _result(outcome: Outcome, loser_to_move: Colour) -> str:
             Reason.BLOCKADE: "Draw by blockade: neither side can complete a chain any more",
             Reason.NO_MOVES: f"Draw: {loser_to_move.title} has no hole left to play",
         }.get(outcome.reason, "Draw")
-    names = ", ".join(outcome.winners)
     how = {
         Reason.CONNECTION: "by connection",
         Reason.RESIGNATION: f"({winner.opponent.title} resigned)",
         Reason.TIME: f"on time ({winner.opponent.title} ran out)",
         Reason.AGREEMENT: "by agreement",
     }.get(outcome.reason, "")
-    return f"{winner.title} wins {how}: {names}"
+    return f"{winner.title} wins {how}: "
 
 
 def _status(view: BoardView) -> Line:
@@ -97,11 +113,13 @@ def _status(view: BoardView) -> Line:
         winner, result = view.outcome.winner, _result(view.outcome, view.colour_to_move)
         if winner is None:
             return (Words(result, bold=True),)
-        return Swatch(winner), Words(f" {result}", bold=True)
+        return (Swatch(winner), Words(f" {result}", bold=True),
+                *_names(view.outcome.winners, bold=True))
     seat = view.seat_to_move
     seat_text = f", seat {seat + 1}" if view.is_double and seat is not None else ""
     line: Line = (Swatch(view.colour_to_move, seat is not None and view.is_marked_seat(seat)),
-                  Words(f" {view.player_to_move} to move", bold=True),
+                  Words(" ", bold=True), Words(str(view.player_to_move), bold=True, name=True),
+                  Words(" to move", bold=True),
                   Words(f" ({view.colour_to_move.title}{seat_text})"))
     if view.clock is not None:
         line += (Words(f"   {view.clock}", muted=True),)
@@ -113,15 +131,17 @@ def _status(view: BoardView) -> Line:
 def _team_line(view: BoardView, team: Team) -> Line:
     line: Line = (Words(f"{team.colour.title}:"),)
     for seat, name in zip(team.seats, team.players, strict=True):
-        line += (Words("  "), Swatch(team.colour, view.is_marked_seat(seat)), Words(f" {name}"))
+        line += (Words("  "), Swatch(team.colour, view.is_marked_seat(seat)), Words(" "),
+                 Words(name, name=True))
     state = "privilege available" if team.privilege else "privilege used"
     return (*line, Words(f"   {state}", muted=True))
 
 
 def _roster(view: BoardView) -> Line:
     red, black = view.teams
-    return (Swatch(Colour.RED), Words(f" {', '.join(red.players)} (Red)   ", muted=True),
-            Swatch(Colour.BLACK), Words(f" {', '.join(black.players)} (Black)", muted=True))
+    return (Swatch(Colour.RED), Words(" ", muted=True), *_names(red.players, muted=True),
+            Words(" (Red)   ", muted=True), Swatch(Colour.BLACK), Words(" ", muted=True),
+            *_names(black.players, muted=True), Words(" (Black)", muted=True))
 
 
 def _removed(view: BoardView) -> Line:
@@ -132,8 +152,8 @@ def _removed(view: BoardView) -> Line:
     links = [str(link) for link in marked.links_removed
              if not link.ends & gone_pegs]
     items = [f"peg {peg.hole}" for peg in marked.pegs_removed] + [f"link {x}" for x in links]
-    return (Words(f"Removed by {marked.player} (shown faintly): {', '.join(items)}",
-                  muted=True),)
+    return (Words("Removed by ", muted=True), Words(marked.player, muted=True, name=True),
+            Words(f" (shown faintly): {', '.join(items)}", muted=True))
 
 
 def _sizes(options: RenderOptions) -> tuple[int, int]:
@@ -147,44 +167,98 @@ def caption_height(is_double: bool, options: RenderOptions) -> int:
     return line_count(is_double) * line_height + line_height // 2
 
 
-@lru_cache(maxsize=4096)
-def _length(text: str, size: int) -> float:
-    return font(size).getlength(text)
+#: However wide a line, a name keeps at least this many ems (some eight letters) of its place.
+MIN_NAME_EMS = 5.0
 
 
 def _run_width(run: Words | Swatch, size: int, stroke: float) -> float:
     if isinstance(run, Swatch):
         return size * 0.9
-    return _length(run.text, size) + (2 * stroke if run.bold else 0)
+    return text_length(run.text, size) + (2 * stroke if run.bold else 0)
+
+
+def _even_share(widths: list[float], room: float) -> float:
+    """The widest a name may be so that names this wide fill `room`: the narrower ones keep
+    their width and the rest share what is left evenly (infinite when all fit)."""
+    left = room
+    for index, width in enumerate(sorted(widths)):
+        share = left / (len(widths) - index)
+        if width > share:
+            return share
+        left -= width
+    return math.inf
 
 
 @lru_cache(maxsize=1024)
-def _run_mask(text: str, size: int, stroke: float) -> tuple[Image.Image, tuple[int, int]]:
-    """A run of text set in white on black, and where its top-left lies from the point at
-    the left end of its middle line (anchor "lm")."""
-    box = font(size).getbbox(text, anchor="lm", stroke_width=stroke)   # fractional with a stroke
-    left, top, right, bottom = (math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]),
-                                math.ceil(box[3]))
-    mask = Image.new("L", (right - left, bottom - top))
-    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=font(size), anchor="lm",
-                              stroke_width=stroke)
-    return mask, (left, top)
+def fit_line(line: Line, room: int, base: int, stroke: float) -> tuple[Line, int]:
+    """The line with its widest names cut with "…" so that it fits `room` pixels at font size
+    `base` (no name below `MIN_NAME_EMS`), and the size to set it at: `base`, or smaller
+    when the words around the names alone are too wide."""
+    widths = [_run_width(run, base, stroke) for run in line]
+    natural = sum(widths)
+    names = [index for index, run in enumerate(line) if isinstance(run, Words) and run.name]
+    if natural > room and names:
+        others = natural - sum(widths[index] for index in names)
+        place = max(_even_share([widths[index] for index in names], room - others),
+                    MIN_NAME_EMS * base)
+        runs = list(line)
+        for index in names:
+            run = runs[index]
+            if widths[index] > place and isinstance(run, Words):
+                runs[index] = replace(run, text=cut_to_width(
+                    run.text, math.floor(place), base, stroke if run.bold else 0.0))
+        line = tuple(runs)
+        natural = sum(_run_width(run, base, stroke) for run in line)
+    if natural <= room:
+        return line, base
+    return line, max(1, int(base * room / natural))
+
+
+@dataclass(frozen=True)
+class SetLine:
+    """A caption line as drawn: its runs (names cut), font size, where each run starts across,
+    the height of the line's middle and the line's height, in the strip's pixels."""
+
+    runs: Line
+    size: int
+    starts: tuple[float, ...]
+    middle: int
+    height: int
+
+
+def caption_layout(width: int, lines: list[Line], options: RenderOptions) -> list[SetLine]:
+    """Where the lines go in a caption strip `width` pixels wide."""
+    base, line_height = _sizes(options)
+    margin = round(line_height * 0.6)
+    stroke = _stroke(options)
+    out = []
+    for index, line in enumerate(lines):
+        runs, size = fit_line(line, width - 2 * margin, base, stroke)
+        starts, x = [], float(margin)
+        for run in runs:
+            starts.append(x)
+            x += _run_width(run, size, stroke)
+        out.append(SetLine(runs, size, tuple(starts),
+                           line_height // 4 + index * line_height + line_height // 2,
+                           line_height))
+    return out
+
+
+def _stroke(options: RenderOptions) -> float:
+    """The stroke that makes text bold, where it shows."""
+    return 0.8 * options.scale if options.scale > 0.5 else 0.0
 
 
 def draw_caption(image: Image.Image, top: int, lines: list[Line],
                  options: RenderOptions) -> None:
-    """Set the lines in the strip of `image` from `top` down, each shrunk to fit if needed."""
+    """Set the lines in the strip of `image` from `top` down, names cut or the line shrunk to
+    fit where needed."""
     colours = options.colours
     strip = Image.new("RGB", (image.width, image.height - top), colours.caption)
-    base, line_height = _sizes(options)
-    margin = round(line_height * 0.6)
-    stroke = 0.8 * options.scale if options.scale > 0.5 else 0.0   # bold only where it shows
-    for index, line in enumerate(lines):
-        natural = sum(_run_width(run, base, stroke) for run in line)
-        size = min(base, int(base * (image.width - 2 * margin) / natural)) if natural else base
-        x = float(margin)
-        y = line_height // 4 + index * line_height + line_height // 2
-        for run in line:
+    stroke = _stroke(options)
+    for line in caption_layout(image.width, lines, options):
+        size, y = line.size, line.middle
+        for run, x in zip(line.runs, line.starts, strict=True):
             if isinstance(run, Swatch):
                 ink = colours.ink[run.colour]
                 square = colours.square_black and run.colour is Colour.BLACK
@@ -194,8 +268,11 @@ def draw_caption(image: Image.Image, top: int, lines: list[Line],
                 disc(size * 0.36, ink.fill, ink.rim, max(1.0, size * 0.06), square,
                      mark).paste(strip, centre)
             elif run.text.strip():
-                mask, (left, rise) = _run_mask(run.text, size, stroke if run.bold else 0)
-                strip.paste(colours.muted if run.muted else colours.text,
-                            (round(x) + left, y + rise), mask)
-            x += _run_width(run, size, stroke)
+                inked = set_text(run.text, size, stroke if run.bold else 0.0)
+                if inked.empty:
+                    continue
+                where = (round(x) + inked.offset[0], y + inked.offset[1])
+                strip.paste(colours.muted if run.muted else colours.text, where, inked.mask)
+                if inked.colour is not None:
+                    strip.paste(inked.colour, where, inked.colour)
     image.paste(quantize(strip, options.theme, options.palette), (0, top))

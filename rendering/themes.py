@@ -119,9 +119,20 @@ def faded(colour: RGB, ground: RGB, strength: float) -> RGB:
 GHOST = 0.35
 
 
+#: The main inks of colour emoji (Noto Color Emoji's yellows, oranges, greens, blues, purples,
+#: pinks, browns and greys), so that emoji in players' names keep their hues on the palette.
+EMOJI_COLOURS: tuple[RGB, ...] = (
+    (252, 194, 27), (243, 154, 12), (237, 108, 48), (183, 208, 25), (124, 179, 66),
+    (56, 142, 60), (27, 94, 32), (94, 187, 173), (66, 165, 245), (44, 128, 171),
+    (41, 80, 138), (171, 71, 188), (103, 58, 183), (236, 64, 122), (248, 187, 208),
+    (121, 85, 72), (219, 121, 68), (224, 187, 149), (158, 158, 158), (224, 224, 224),
+    (89, 82, 80))
+
+
 @cache
 def palette_colours(name: ThemeName, palette: PaletteName) -> tuple[RGB, ...]:
-    """At most 256 colours: every named colour, ghosts, and blends of inks over grounds.
+    """At most 256 colours: every named colour, ghosts, blends of inks over grounds, and the
+    emoji colours.
 
     The blends are what anti-aliased edges and text quantize to, so edges stay smooth.
     """
@@ -137,5 +148,7 @@ def palette_colours(name: ThemeName, palette: PaletteName) -> tuple[RGB, ...]:
             found[faded(side.rim, ground, GHOST)] = None
     for a, b in combinations(colours.inks, 2):
         found[_mix(a, b, 0.5)] = None
+    for colour in EMOJI_COLOURS:
+        found[colour] = None
     assert len(found) <= 256, len(found)
     return tuple(found)

@@ -3,7 +3,9 @@ moves, recolours or drops anything shows, a different zlib or font hinting does 
 
 After an intended change of the look, rewrite it with:
     RENDER_REFERENCE=write pytest tests/rendering/test_render_reference.py
-and look at tests/rendering/data/reference_8x8.png before committing it.
+and look at tests/rendering/data/reference_8x8.png before committing it. It is drawn with
+Pillow's libraqm layout (HarfBuzz kerning), which needs FriBiDi; where that is missing, the
+text is kerned differently and only the board above the caption is compared.
 """
 
 from __future__ import annotations
@@ -11,10 +13,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PIL import ImageChops
+from PIL import ImageChops, features
 from render_helpers import decode, removal_game
 
-from rendering import RenderOptions, render_png
+from rendering import RenderOptions, layout, render_png
 
 REFERENCE = Path(__file__).parent / "data" / "reference_8x8.png"
 
@@ -25,6 +27,9 @@ def test_picture_matches_the_reference():
         REFERENCE.write_bytes(png)
     picture, reference = decode(png), decode(REFERENCE.read_bytes())
     assert picture.size == reference.size
+    if not features.check("raqm"):
+        board = (0, 0, picture.width, layout(8, 8, RenderOptions(width=320)).board_height)
+        picture, reference = picture.crop(board), reference.crop(board)
     difference = ImageChops.difference(picture, reference).convert("L")
     histogram = difference.histogram()
     pixels = picture.width * picture.height
