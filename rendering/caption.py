@@ -73,7 +73,7 @@ def _headline(view: BoardView) -> Line:
     if last is None:
         return (Words("New game", bold=True),
                 Words(f"   {view.cols}×{view.rows}, {view.rules} rules", muted=True))
-    return (Words(f"Move {view.move}   ", bold=True),
+    return (Words(f"Move {view.moves}   ", bold=True),
             Swatch(last.colour, view.is_marked_seat(last.seat)),
             Words(" "), Words(last.player, name=True), Words(f" ({last.colour.title}):  "),
             Words(last.text, bold=True))

@@ -31,7 +31,7 @@ class BoardView:
     pegs: tuple[Peg, ...]
     links: tuple[Link, ...]
     is_double: bool
-    move: int                       # turns played (entries of the history)
+    moves: int                      # moves made (pegs and the swap), the count players keep
     last: Turn | None               # the latest turn, for the caption
     marked: Turn | None             # the latest turn that placed a peg: ringed on the board
     player_to_move: str | None
@@ -68,7 +68,7 @@ def view_of(game: Game) -> BoardView:
     return BoardView(
         cols=game.geometry.cols, rows=game.geometry.rows, rules=game.options.rules.value,
         pegs=tuple(game.pegs()), links=tuple(game.links()), is_double=game.is_double,
-        move=len(history), last=history[-1] if history else None, marked=marked,
+        moves=game.moves_made, last=history[-1] if history else None, marked=marked,
         player_to_move=game.player_to_move, seat_to_move=game.seat_to_move,
         colour_to_move=game.colour_to_move,
         teams=(teams[0], teams[1]), draw_offered_by=game.draw_offered_by,

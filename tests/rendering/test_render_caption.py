@@ -61,3 +61,11 @@ def test_caption_of_a_new_game_gives_size_and_rules():
 def test_caption_mentions_a_draw_offer():
     game = play(Game(("alice", "bob"), size=8, swap=False), "C2", "F4; offer draw")
     assert "Black offers a draw" in _texts(game)[1]
+
+
+def test_the_move_number_counts_moves_not_draw_offers():
+    game = play(Game(("alice", "bob"), size=8, swap=True), "C2", "swap", "F4; offer draw")
+    headline, *_ = _texts(game)
+    assert "Move 3" in headline
+    game.play("decline draw", by="bob")
+    assert "Move 3" in _texts(game)[0]
