@@ -112,7 +112,7 @@ class Records:
         the whole game; a continued game is not rated.
         """
         if data is None:
-            raise ServiceError("attach the record: /twixt import with a file")
+            raise ServiceError("attach the record: /twixt-records import with a file")
         if len(data) > MAX_IMPORT_BYTES:
             raise ServiceError("that file is too big for a game record")
         fmt = records.guess_format(filename)

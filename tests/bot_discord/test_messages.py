@@ -68,7 +68,7 @@ async def test_a_player_named_without_a_mention_is_refused(client, channel):
 async def test_import_in_chat_asks_for_the_slash_command(client, channel):
     await ChatMoves(client.service, read_all=False).handle(
         message(ALICE, "<@555> import game.twixt", channel))
-    assert posted(channel)[0]["content"] == "attach the record: /twixt import with a file"
+    assert posted(channel)[0]["content"] == "attach the record: /twixt-records import with a file"
 
 
 async def test_resign_in_chat_asks_for_confirmation(client, cog, channel):
