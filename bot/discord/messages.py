@@ -17,6 +17,7 @@ from typing import Any
 import discord
 
 from bot.discord import operations, replies
+from bot.discord.commanding import player_of
 from bot.discord.respond import person
 from bot.service import Reply, Request, ServiceError, TwixtService, User, answer_safely
 from rules import quote
@@ -76,9 +77,7 @@ def _mentioned(message: discord.Message, word: str) -> User:
     member = next((m for m in message.mentions if match and m.id == int(match[1])), None)
     if member is None:
         raise ServiceError(f"mention the player (@name) instead of writing {quote(word)}")
-    if member.bot:
-        raise ServiceError(f"{member.display_name} is a bot; bots do not play TwixT")
-    return person(member)
+    return person(player_of(member))
 
 
 def _request_of(message: discord.Message) -> Request:

@@ -111,7 +111,7 @@ class Clocks:
         first = started + min(timedelta(hours=settings.reminder_hours), span / 3)
         final = due - min(FINAL_WARNING, span / 2)
         if now >= due:
-            return await self._expired(stored, settings, now)
+            return await self._expired(stored, settings, due, now)
         if now >= final:
             return await self._remind(stored, "final", due, now)
         if now >= first and first < final:
@@ -149,7 +149,7 @@ class Clocks:
         return Reply(text, mentions=(late.user_id,), channel_id=stored.channel_id,
                      receipt=receipt)
 
-    async def _expired(self, stored: StoredGame, settings: GuildSettings,
+    async def _expired(self, stored: StoredGame, settings: GuildSettings, due: datetime,
                        now: datetime) -> Reply | None:
         core = self._core
         if settings.forfeit_on_timeout:
@@ -158,8 +158,6 @@ class Clocks:
                     return None  # a turn landed meanwhile
                 reply = await self._time_out(None, stored)
             return replace(reply, channel_id=stored.channel_id)
-        due = await core.due(stored)
-        assert due is not None
         return await self._remind(stored, "expired", due, now)
 
     async def _time_out(self, request: Request | None, stored: StoredGame) -> Reply:

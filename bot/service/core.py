@@ -182,6 +182,8 @@ class ServiceCore:
 
     async def clock_text(self, stored: StoredGame, game: Game) -> str | None:
         """`2d 3h left` for the player to move in a clocked game in progress."""
+        if not stored.is_active:  # an aborted game's rules still have a player to move
+            return None
         due = await self.due(stored)
         if due is None or game.player_to_move is None:
             return None

@@ -77,21 +77,22 @@ class Play:
     async def board(self, request: Request) -> Reply:
         """The board of the channel's game (or its last one), for the asker alone and as they
         like to see it: their theme, palette and side. Public boards keep the game's one look."""
-        core = self._core
-        stored = await core.channel_stored(request.channel_id)
-        game = await core.position(stored)
-        clock = await core.clock_text(stored, game) if stored.is_active else None
-        image = await core.render(game, request.user.id, clock)
-        return Reply(status_text(stored, game, describe_setup(stored.setup), clock),
-                     image=image, ephemeral=True)
+        game, clock, text = await self._facts(request)
+        image = await self._core.render(game, request.user.id, clock)
+        return Reply(text, image=image, ephemeral=True)
 
     async def status(self, request: Request) -> Reply:
         """The facts of the channel's game, or of its last one once it is over."""
+        _game, _clock, text = await self._facts(request)
+        return Reply(text)
+
+    async def _facts(self, request: Request) -> tuple[Game, str | None, str]:
+        """The channel's current or last game, its time left, and its facts in words."""
         core = self._core
         stored = await core.channel_stored(request.channel_id)
         game = await core.position(stored)
-        clock = await core.clock_text(stored, game) if stored.is_active else None
-        return Reply(status_text(stored, game, describe_setup(stored.setup), clock))
+        clock = await core.clock_text(stored, game)
+        return game, clock, status_text(stored, game, describe_setup(stored.setup), clock)
 
     async def help(self) -> Reply:
         return Reply(HELP, ephemeral=True)

@@ -486,3 +486,9 @@ async def test_continuing_an_import_where_black_is_to_move_says_so(service):
 async def test_colorblind_is_understood_too(service):
     reply = await service.preferences.user_settings(asking(ALICE), {"palette": "colorblind"})
     assert "palette colour-blind" in reply.text
+
+
+async def test_an_aborted_clocked_game_shows_no_time_left(service):
+    await start_game(service, time="3d", swap="no")
+    await service.play.abort(asking(CAROL, manager=True))
+    assert "left" not in (await service.play.status(asking(ALICE))).text
