@@ -3,7 +3,9 @@ replayed games keyed by id and version so a turn need not replay the whole log.
 
 The cache is only a shortcut: an entry is used only when its version equals the stored one,
 so the log stays the truth. An entry also knows when the player to move got the turn, so
-clocks need not read the log again after every commit.
+clocks need not read the log again after every commit. A cached game is never changed: a turn
+is played on a copy that replaces it once stored, so readers (and worker threads drawing it)
+only ever see committed state.
 """
 
 from __future__ import annotations

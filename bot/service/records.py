@@ -83,8 +83,8 @@ class Records:
     async def replay(self, request: Request, game_id: int | None = None) -> Reply:
         """An animated picture of a game, one frame per turn (the channel's last by default)."""
         stored = await self._core.chosen_game(request, game_id)
-        # a copy, drawn in a worker thread: the cached game may move on meanwhile
-        game = (await self._core.position(stored)).copy()
+        # a cached game is never changed (a turn replaces it), so a worker thread may read it
+        game = await self._core.position(stored)
         if not game.history:
             raise ServiceError("that game has no turns to replay yet")
         if self._replays.locked():  # refused at once rather than queued behind the others
