@@ -15,7 +15,8 @@ MAX_WIDTH = 4000
 
 @dataclass(frozen=True)
 class RenderOptions:
-    """Theme and palette, the side whose borders face the viewer, and the picture's width.
+    """Theme and palette, the side whose borders face the viewer, the picture's width, and
+    the language of the caption (`language.LOCALES`).
 
     `width` is the square box the board is fitted into; text sizes follow it, so a smaller
     width (as replays use) scales the whole picture.
@@ -25,6 +26,7 @@ class RenderOptions:
     palette: PaletteName = PaletteName.NORMAL
     side: Colour = Colour.RED
     width: int = DEFAULT_WIDTH
+    locale: str = "en"
 
     def __post_init__(self) -> None:
         if not MIN_WIDTH <= self.width <= MAX_WIDTH:

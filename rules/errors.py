@@ -1,7 +1,9 @@
 """The exceptions of the rules, as python-chess splits them: text that does not parse, a
 command the position forbids, and a record that cannot be read. Every message is one line a
-player can read."""
+player can read, kept as a `Message` so that it can be said in the player's language
+(`str()` of an error is its English)."""
 
+from language import Message, message
 
 #: how much of a user's text a message echoes back
 MAX_QUOTE = 40
@@ -21,7 +23,14 @@ def quote(text: str) -> str:
 
 
 class TwixtError(ValueError):
-    """Anything a player or a record got wrong, including impossible game options."""
+    """Anything a player or a record got wrong, including impossible game options: raise it
+    with an English template and its values, `IllegalMoveError("{hole} is taken", hole=h)`,
+    or with a `Message` made earlier."""
+
+    def __init__(self, template: str | Message, **values: object) -> None:
+        self.message = (template if isinstance(template, Message)
+                        else message(template, **values))
+        super().__init__(str(self.message))
 
 
 class InvalidMoveError(TwixtError):
@@ -35,7 +44,8 @@ class IllegalMoveError(TwixtError):
 class RecordError(TwixtError):
     """A game record that cannot be read or replayed; `line` is 1-based, 0 when unknown."""
 
-    def __init__(self, line: int, reason: str) -> None:
-        super().__init__(f"line {line}: {reason}" if line else reason)
+    def __init__(self, line: int, reason: str | Message, **values: object) -> None:
+        self.reason = reason if isinstance(reason, Message) else message(reason, **values)
+        super().__init__(message("line {line}: {reason}", line=line, reason=self.reason)
+                         if line else self.reason)
         self.line = line
-        self.reason = reason

@@ -9,6 +9,7 @@ import enum
 import re
 from dataclasses import dataclass
 
+from language import Message, message
 from rules.errors import InvalidMoveError, quote
 
 
@@ -32,8 +33,15 @@ class Colour(enum.Enum):
         return value.capitalize()
 
 
+    @property
+    def said(self) -> Message:
+        """The colour's name as a value of a message, said in the reader's language."""
+        return _SAID[self]
+
+
 Colour.RED.opponent = Colour.BLACK
 Colour.BLACK.opponent = Colour.RED
+_SAID = {Colour.RED: message("Red"), Colour.BLACK: message("Black")}
 
 
 class RuleSet(enum.Enum):

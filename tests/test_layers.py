@@ -13,17 +13,18 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("rules", "engine", "rendering", "storage", "bot")
+PACKAGES = ("language", "rules", "engine", "rendering", "storage", "bot")
 
 #: a layer → the first-party packages it may import (besides itself)
 ALLOWED = {
-    "rules": set(),
+    "language": set(),
+    "rules": {"language"},
     "engine": {"rules"},
-    "rendering": {"rules"},
+    "rendering": {"language", "rules"},
     "storage": {"rules"},
-    "bot.service": {"rules", "rendering", "storage"},
-    "bot.terminal": {"rules", "rendering", "storage", "bot.service", "bot.config"},
-    "bot.discord": {"rules", "storage", "bot.service", "bot.config"},
+    "bot.service": {"language", "rules", "rendering", "storage"},
+    "bot.terminal": {"language", "rules", "rendering", "storage", "bot.service", "bot.config"},
+    "bot.discord": {"language", "rules", "storage", "bot.service", "bot.config"},
 }
 
 

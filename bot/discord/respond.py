@@ -102,5 +102,5 @@ async def on_app_command_error(interaction: discord.Interaction,
         command = interaction.command.qualified_name if interaction.command else "?"
         log.error("command error", exc_info=error,
                   extra={"command": command, **operations.where(interaction)})
-        reply = Reply(APOLOGY, ephemeral=True)
+        reply = Reply(str(APOLOGY), ephemeral=True)  # TODO(discord helper): in the asker's language
     await deliver(interaction, reply)

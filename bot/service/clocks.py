@@ -8,6 +8,7 @@ claimed in storage before it is sent, so a restart neither loses nor repeats one
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
 
@@ -57,8 +58,10 @@ class Clocks:
                 raise ServiceError(f"{late.name} still has {describe_span(due - now)} to move")
             return await self._time_out(request, stored)
 
-    async def tick(self, now: datetime | None = None) -> list[Reply]:
-        """Act on every clock that has passed a mark: remind, announce, or forfeit.
+    async def tick(self, now: datetime | None = None,
+                   locale_of: Callable[[int], str] = lambda guild_id: "en") -> list[Reply]:
+        """Act on every clock that has passed a mark: remind, announce, or forfeit, in the
+        language of the game's server (`locale_of(guild_id)`).
 
         Games are isolated: one that fails is logged and skipped, and the others go on.
         """

@@ -192,12 +192,13 @@ class ServiceCore:
     # --- pictures ----------------------------------------------------------------------
 
     async def render(self, game: Game, viewer: int | None = None,
-                     clock_text: str | None = None) -> bytes | None:
+                     clock_text: str | None = None, locale: str = "en") -> bytes | None:
         """The board drawn in a worker thread: in the one look every public board of a game
-        has, or as `viewer` likes to see it (for a board only they see). None (and a log
-        record) when drawing fails, since what was committed must be announced anyway."""
+        has, or as `viewer` likes to see it (for a board only they see), with the caption in
+        `locale`. None (and a log record) when drawing fails, since what was committed must
+        be announced anyway."""
         try:
-            options = self._render_options
+            options = replace(self._render_options, locale=locale)
             if viewer is not None:
                 options = render_options_for(options, await self.storage.user_prefs(viewer))
             view = view_of(game)

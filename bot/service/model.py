@@ -9,6 +9,7 @@ import enum
 from dataclasses import dataclass, field
 
 from bot.service.names import clean_name
+from language import Message, Translation, message, translation
 
 #: one page of a listing (history, leaderboard), and the last page anyone may ask for
 PAGE_SIZE = 10
@@ -16,13 +17,20 @@ MAX_PAGE = 1000
 
 
 class ServiceError(Exception):
-    """A request the service refuses; the message is one line for the user, nothing changed."""
+    """A request the service refuses; the message is one line for the user, nothing changed.
+    Raised with an English template and its values, or a `Message` made earlier (a rules
+    error's); the front end says it in the asker's language."""
+
+    def __init__(self, template: str | Message, **values: object) -> None:
+        self.message = (template if isinstance(template, Message)
+                        else message(template, **values))
+        super().__init__(str(self.message))
 
 
 def check_page(page: int) -> None:
     """Pages are 1 to `MAX_PAGE`: a listing never reads more than that many pages of rows."""
     if not 1 <= page <= MAX_PAGE:
-        raise ServiceError(f"pages go from 1 to {MAX_PAGE}")
+        raise ServiceError("pages go from 1 to {last}", last=MAX_PAGE)
 
 
 @dataclass(frozen=True)
@@ -47,6 +55,13 @@ class Request:
     user: User
     can_manage: bool = False
     can_manage_server: bool = False
+    #: the language of the answer (`language.LOCALES`): the asker's, as their front end knows it
+    locale: str = "en"
+
+    @property
+    def tr(self) -> Translation:
+        """Says the service's texts in the asker's language."""
+        return translation(self.locale)
 
 
 class ButtonKind(enum.Enum):

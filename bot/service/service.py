@@ -26,6 +26,7 @@ from bot.service.play import Play
 from bot.service.preferences import Preferences
 from bot.service.records import Records
 from bot.service.stats import Stats
+from language import message, translation
 from rendering import RenderOptions
 from rules import Action, Command, Game
 from storage import Storage
@@ -34,7 +35,8 @@ __all__ = ["APOLOGY", "ThreadOpener", "TwixtService", "answer_safely"]
 
 log = logging.getLogger(__name__)
 
-APOLOGY = "Sorry, something went wrong on my side; nothing was changed. Please try again."
+APOLOGY = message("Sorry, something went wrong on my side; nothing was changed. "
+                  "Please try again.")
 
 #: the buttons under a game's messages, as the commands they stand for
 _GAME_BUTTONS: dict[ButtonKind, cmd.ServiceCommand] = {
@@ -144,9 +146,11 @@ class TwixtService:
         stored = await self.core.storage.active_game(request.channel_id)
         return stored is not None and stored.seat_of(request.user.id) is not None
 
-    async def tick(self, now: datetime | None = None) -> list[Reply]:
-        """Let the clocks act: reminders, time-up notices, forfeits (see `Clocks.tick`)."""
-        return await self.clocks.tick(now)
+    async def tick(self, now: datetime | None = None,
+                   locale_of: Callable[[int], str] = lambda guild_id: "en") -> list[Reply]:
+        """Let the clocks act: reminders, time-up notices, forfeits (see `Clocks.tick`), each
+        said in the language of its server (`locale_of(guild_id)`)."""
+        return await self.clocks.tick(now, locale_of)
 
     async def channel_game(self, channel_id: int) -> Game:
         """The channel's current game, or its last finished one, as the rules see it."""
@@ -159,14 +163,16 @@ class TwixtService:
         return await self.core.storage.user_names(user_ids)
 
 
-async def answer_safely(call: Awaitable[Reply], context: Mapping[str, object]) -> Reply:
+async def answer_safely(call: Awaitable[Reply], context: Mapping[str, object],
+                        locale: str = "en") -> Reply:
     """The one funnel every front end sends its work through: a `ServiceError` becomes a
-    refused one-line reply, anything else is logged with `context` and answered with an
-    apology — never a traceback."""
+    refused one-line reply in the asker's language (`locale`), anything else is logged with
+    `context` and answered with an apology — never a traceback."""
+    tr = translation(locale)
     try:
         return await call
     except ServiceError as error:
-        return Reply(str(error), ephemeral=True, refused=True)
+        return Reply(tr.say(error.message), ephemeral=True, refused=True)
     except Exception:
         log.exception("command failed", extra=dict(context))
-        return Reply(APOLOGY, ephemeral=True, refused=True)
+        return Reply(tr.say(APOLOGY), ephemeral=True, refused=True)

@@ -1,0 +1,105 @@
+"""Finding every text the code marks for translation (see `language`), with Babel.
+
+`python -m tests.language.extraction` prints the texts the German catalogues lack, as `.po`
+entries to translate.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from babel.messages.extract import extract_from_dir
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("rules", "storage", "rendering", "bot", "language")
+
+#: the marks, and which arguments are the English text (1-based; two for singular, plural)
+KEYWORDS: dict[str, tuple[int, ...]] = {
+    "tr": (1,),
+    "plural": (1, 2),
+    "message": (1,),
+    "plural_message": (1, 2),
+    "TwixtError": (1,),
+    "InvalidMoveError": (1,),
+    "IllegalMoveError": (1,),
+    "RecordError": (2,),
+    "ServiceError": (1,),
+    "locale_str": (1,),
+}
+
+
+@dataclass(frozen=True)
+class Marked:
+    """One marked text: its English (a tuple for singular and plural) and where it is."""
+
+    english: str | tuple[str, str]
+    where: str
+
+
+def marked_texts() -> Iterator[Marked]:
+    for package in PACKAGES:
+        for filename, line, english, _, _ in extract_from_dir(
+                ROOT / package, method_map=[("**.py", "python")],
+                keywords=KEYWORDS, comment_tags=()):  # type: ignore[arg-type]
+            if isinstance(english, tuple):
+                if any(part is None for part in english):
+                    continue  # not a literal: the guard test reports those
+                yield Marked((english[0], english[1]), f"{package}/{filename}:{line}")
+            elif english:
+                yield Marked(english, f"{package}/{filename}:{line}")
+
+
+def built_texts() -> Iterator[str]:
+    """Marked calls whose text is built (an f-string, `+`, `%`, `.format`): those cannot be
+    translated, because the catalogue holds only literal templates."""
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.Call):
+                    continue
+                name = (node.func.id if isinstance(node.func, ast.Name)
+                        else node.func.attr if isinstance(node.func, ast.Attribute) else None)
+                for position in KEYWORDS.get(name or "", ()):
+                    if position > len(node.args):
+                        continue
+                    argument = node.args[position - 1]
+                    if _is_built(argument):
+                        yield f"{path.relative_to(ROOT)}:{node.lineno}"
+
+
+def _is_built(node: ast.expr) -> bool:
+    if isinstance(node, ast.JoinedStr | ast.BinOp):
+        return True
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "format")
+
+
+def _missing_entries() -> str:
+    from language.catalogue import catalogue_entries
+
+    known = catalogue_entries("de")
+    out = []
+    for text in marked_texts():
+        if text.english in known:
+            continue
+        out.append(f"#: {text.where}")
+        if isinstance(text.english, tuple):
+            out += [f"msgid {_po(text.english[0])}", f"msgid_plural {_po(text.english[1])}",
+                    'msgstr[0] ""', 'msgstr[1] ""', ""]
+        else:
+            out += [f"msgid {_po(text.english)}", 'msgstr ""', ""]
+        known[text.english] = ""
+    return "\n".join(out)
+
+
+def _po(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
+
+
+if __name__ == "__main__":
+    print(_missing_entries())
