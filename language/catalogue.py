@@ -51,6 +51,14 @@ class Translation:
             return text
         return text.say(self._catalogue.gettext, self._ngettext)
 
+    def template(self, text: Message) -> str:
+        """The message's template in this language, its fields not yet filled: for a caller
+        that sets each value in a style of its own (a name, a swatch in the caption)."""
+        if text.plural is None:
+            return self._catalogue.gettext(text.template)
+        return self._catalogue.ngettext(text.template, text.plural,
+                                        int(str(dict(text.values)["n"])))
+
     @property
     def _ngettext(self) -> PluralLookup:
         return self._catalogue.ngettext

@@ -22,7 +22,7 @@ def board_image(view: BoardView, options: RenderOptions) -> Image.Image:
     image = static_layer(view.cols, view.rows, options).crop(
         (0, 0, lay.width, lay.board_height + caption_height(view.is_double, options)))
     draw_pieces(image, lay, view, options)
-    draw_caption(image, lay.board_height, caption_lines(view), options)
+    draw_caption(image, lay.board_height, caption_lines(view, options.locale), options)
     return image
 
 

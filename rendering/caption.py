@@ -17,9 +17,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from string import Formatter
 
 from PIL import Image
 
+from language import Message, Translation, message, translation
 from rendering.encode import quantize
 from rendering.options import RenderOptions
 from rendering.sprites import disc
@@ -54,12 +56,14 @@ def line_count(is_double: bool) -> int:
     return 5 if is_double else 3
 
 
-def caption_lines(view: BoardView) -> list[Line]:
-    """The caption of a position, one tuple of runs per line."""
-    lines = [_headline(view), _status(view)]
+def caption_lines(view: BoardView, locale: str = "en") -> list[Line]:
+    """The caption of a position in a language of `language.LOCALES`, one tuple of runs per
+    line."""
+    tr = translation(locale)
+    lines = [_headline(view, tr), _status(view, tr)]
     if view.is_double:
-        lines.extend(_team_line(view, team) for team in view.teams)
-    lines.append(_removed(view) or (() if view.is_double else _roster(view)))
+        lines.extend(_team_line(view, team, tr) for team in view.teams)
+    lines.append(_removed(view, tr) or (() if view.is_double else _roster(view, tr)))
     return lines
 
 
@@ -68,15 +72,61 @@ def line_text(line: Line) -> str:
     return "".join(run.text for run in line if isinstance(run, Words))
 
 
-def _headline(view: BoardView) -> Line:
+#: a value of a caption message: set as it is (a name, a swatch, runs), or as words
+Value = Words | Swatch | tuple[Words | Swatch, ...] | Message | str | int
+
+
+def _runs(tr: Translation, said: Message, bold: bool = False, muted: bool = False) -> Line:
+    """A message as runs in `tr`'s language, the words around the values in the style asked
+    for: values that are runs keep their own style, so a name stays a run of its own (to be
+    cut when the line is too wide) wherever the language puts it."""
+    values = dict(said.values)
+    line: Line = ()
+    for literal, field, spec, _ in Formatter().parse(tr.template(said)):
+        if literal:
+            line += (Words(literal, bold=bold, muted=muted),)
+        if field is None:
+            continue
+        value = values[field]
+        if isinstance(value, Words | Swatch):
+            line += (value,)
+        elif isinstance(value, tuple):
+            line += value
+        else:
+            text = tr.say(value) if isinstance(value, Message) else format(value, spec or "")
+            line += (Words(text, bold=bold, muted=muted),)
+    return _joined(line)
+
+
+def _joined(line: Line) -> Line:
+    """Neighbouring words in one style as one run (names stay runs of their own)."""
+    runs: list[Words | Swatch] = []
+    for run in line:
+        before = runs[-1] if runs else None
+        if (isinstance(run, Words) and isinstance(before, Words) and not run.name
+                and not before.name and (run.bold, run.muted) == (before.bold, before.muted)):
+            runs[-1] = replace(before, text=before.text + run.text)
+        else:
+            runs.append(run)
+    return tuple(runs)
+
+
+def _headline(view: BoardView, tr: Translation) -> Line:
     last = view.last
     if last is None:
-        return (Words("New game", bold=True),
-                Words(f"   {view.cols}×{view.rows}, {view.rules} rules", muted=True))
-    return (Words(f"Move {view.moves}   ", bold=True),
-            Swatch(last.colour, view.is_marked_seat(last.seat)),
-            Words(" "), Words(last.player, name=True), Words(f" ({last.colour.title}):  "),
-            Words(last.text, bold=True))
+        rules = _RULES.get(view.rules, view.rules)
+        return (*_runs(tr, message("New game"), bold=True), Words("   "),
+                *_runs(tr, message("{columns}×{rows}, {rules}", columns=view.cols,
+                                   rows=view.rows, rules=rules), muted=True))
+    return (*_runs(tr, message("Move {number}", number=view.moves), bold=True), Words("   "),
+            *_runs(tr, message("{swatch} {player} ({colour}):  {move}",
+                               swatch=Swatch(last.colour, view.is_marked_seat(last.seat)),
+                               player=Words(last.player, name=True), colour=last.colour.said,
+                               move=Words(last.text, bold=True))))
+
+
+#: the rule sets by name, as the headline of a new game says them
+_RULES = {"classic": message("classic rules"), "pp": message("pp rules")}
 
 
 def _names(names: tuple[str, ...] | list[str], bold: bool = False,
@@ -90,70 +140,87 @@ def _names(names: tuple[str, ...] | list[str], bold: bool = False,
     return line
 
 
-def _result(outcome: Outcome, loser_to_move: Colour) -> str:
-    """How the game ended; after a win the winners' names follow it."""
+def _result(outcome: Outcome, loser_to_move: Colour, winners: Line) -> Message:
+    """How the game ended, with the winners' names after a win."""
     winner = outcome.winner
     if winner is None:
-        return {
-            Reason.AGREEMENT: "Draw by agreement",
-            Reason.BLOCKADE: "Draw by blockade: neither side can complete a chain any more",
-            Reason.NO_MOVES: f"Draw: {loser_to_move.title} has no hole left to play",
-        }.get(outcome.reason, "Draw")
-    how = {
-        Reason.CONNECTION: "by connection",
-        Reason.RESIGNATION: f"({winner.opponent.title} resigned)",
-        Reason.TIME: f"on time ({winner.opponent.title} ran out)",
-        Reason.AGREEMENT: "by agreement",
-    }.get(outcome.reason, "")
-    return f"{winner.title} wins {how}: "
+        if outcome.reason is Reason.AGREEMENT:
+            return message("Draw by agreement")
+        if outcome.reason is Reason.BLOCKADE:
+            return message("Draw by blockade: neither side can complete a chain any more")
+        if outcome.reason is Reason.NO_MOVES:
+            return message("Draw: {colour} has no hole left to play",
+                           colour=loser_to_move.said)
+        return message("Draw")
+    colour, loser = winner.said, winner.opponent.said
+    if outcome.reason is Reason.CONNECTION:
+        return message("{colour} wins by connection: {names}", colour=colour, names=winners)
+    if outcome.reason is Reason.RESIGNATION:
+        return message("{colour} wins ({loser} resigned): {names}", colour=colour,
+                       loser=loser, names=winners)
+    if outcome.reason is Reason.TIME:
+        return message("{colour} wins on time ({loser} ran out): {names}", colour=colour,
+                       loser=loser, names=winners)
+    return message("{colour} wins by agreement: {names}", colour=colour, names=winners)
 
 
-def _status(view: BoardView) -> Line:
+def _status(view: BoardView, tr: Translation) -> Line:
     if view.outcome is not None:
-        winner, result = view.outcome.winner, _result(view.outcome, view.colour_to_move)
-        if winner is None:
-            return (Words(result, bold=True),)
-        return (Swatch(winner), Words(f" {result}", bold=True),
-                *_names(view.outcome.winners, bold=True))
+        winners = _names(view.outcome.winners, bold=True)
+        result = _runs(tr, _result(view.outcome, view.colour_to_move, winners), bold=True)
+        winner = view.outcome.winner
+        return result if winner is None else (Swatch(winner), Words(" ", bold=True), *result)
     seat = view.seat_to_move
-    seat_text = f", seat {seat + 1}" if view.is_double and seat is not None else ""
-    line: Line = (Swatch(view.colour_to_move, seat is not None and view.is_marked_seat(seat)),
-                  Words(" ", bold=True), Words(str(view.player_to_move), bold=True, name=True),
-                  Words(" to move", bold=True),
-                  Words(f" ({view.colour_to_move.title}{seat_text})"))
+    colour = view.colour_to_move.said
+    line: Line = (
+        Swatch(view.colour_to_move, seat is not None and view.is_marked_seat(seat)),
+        Words(" ", bold=True),
+        *_runs(tr, message("{player} to move", player=Words(
+            str(view.player_to_move), bold=True, name=True)), bold=True),
+        Words(" "),
+        *_runs(tr, message("({colour}, seat {seat})", colour=colour, seat=seat + 1)
+               if view.is_double and seat is not None
+               else message("({colour})", colour=colour)))
     if view.clock is not None:
         line += (Words(f"   {view.clock}", muted=True),)
     if view.draw_offered_by is not None:
-        line += (Words(f"   {view.draw_offered_by.title} offers a draw", muted=True),)
+        line += (Words("   ", muted=True),
+                 *_runs(tr, message("{colour} offers a draw",
+                                    colour=view.draw_offered_by.said), muted=True))
     return line
 
 
-def _team_line(view: BoardView, team: Team) -> Line:
-    line: Line = (Words(f"{team.colour.title}:"),)
+def _team_line(view: BoardView, team: Team, tr: Translation) -> Line:
+    line: Line = _runs(tr, message("{colour}:", colour=team.colour.said))
     for seat, name in zip(team.seats, team.players, strict=True):
         line += (Words("  "), Swatch(team.colour, view.is_marked_seat(seat)), Words(" "),
                  Words(name, name=True))
-    state = "privilege available" if team.privilege else "privilege used"
-    return (*line, Words(f"   {state}", muted=True))
+    state = message("privilege available") if team.privilege else message("privilege used")
+    return (*line, Words("   ", muted=True), *_runs(tr, state, muted=True))
 
 
-def _roster(view: BoardView) -> Line:
+def _roster(view: BoardView, tr: Translation) -> Line:
     red, black = view.teams
     return (Swatch(Colour.RED), Words(" ", muted=True), *_names(red.players, muted=True),
-            Words(" (Red)   ", muted=True), Swatch(Colour.BLACK), Words(" ", muted=True),
-            *_names(black.players, muted=True), Words(" (Black)", muted=True))
+            Words(" ", muted=True), *_runs(tr, message("({colour})", colour=Colour.RED.said),
+                                           muted=True),
+            Words("   ", muted=True), Swatch(Colour.BLACK), Words(" ", muted=True),
+            *_names(black.players, muted=True), Words(" ", muted=True),
+            *_runs(tr, message("({colour})", colour=Colour.BLACK.said), muted=True))
 
 
-def _removed(view: BoardView) -> Line:
+def _removed(view: BoardView, tr: Translation) -> Line:
     marked = view.marked
     if marked is None or not (marked.links_removed or marked.pegs_removed):
         return ()
     gone_pegs = {peg.hole for peg in marked.pegs_removed}
     links = [str(link) for link in marked.links_removed
              if not link.ends & gone_pegs]
-    items = [f"peg {peg.hole}" for peg in marked.pegs_removed] + [f"link {x}" for x in links]
-    return (Words("Removed by ", muted=True), Words(marked.player, muted=True, name=True),
-            Words(f" (shown faintly): {', '.join(items)}", muted=True))
+    items = [tr("peg {hole}", hole=peg.hole) for peg in marked.pegs_removed] + \
+        [tr("link {link}", link=link) for link in links]
+    return _runs(tr, message("Removed by {player} (shown faintly): {items}",
+                             player=Words(marked.player, muted=True, name=True),
+                             items=", ".join(items)), muted=True)
 
 
 def _sizes(options: RenderOptions) -> tuple[int, int]:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from render_helpers import blockade_game, double_game, play, removal_game, won_game
+from render_helpers import blockade_game, decode, double_game, play, removal_game, won_game
 
-from rendering import caption_lines, line_text, view_of
+from rendering import RenderOptions, caption_lines, layout, line_text, render_png, view_of
 from rendering.caption import Swatch
 from rules import Colour, Game
 
@@ -69,3 +69,45 @@ def test_the_move_number_counts_moves_not_draw_offers():
     assert "Move 3" in headline
     game.play("decline draw", by="bob")
     assert "Move 3" in _texts(game)[0]
+
+
+def test_the_caption_speaks_german_with_names_still_runs_of_their_own():
+    game = play(Game(("alice", "bob"), size=8, swap=False), "C2", "F4", "D4 link C2")
+    lines = caption_lines(view_of(game), "de")
+    headline, status, roster = (line_text(line) for line in lines)
+    assert headline.startswith("Zug 3") and "alice (Rot)" in headline
+    assert "D4 link C2" in headline                      # the move language stays as typed
+    assert "bob ist am Zug (Schwarz)" in status
+    assert "bob (Schwarz)" in roster
+    names = [run.text for line in lines for run in line if getattr(run, "name", False)]
+    assert names == ["alice", "bob", "alice", "bob"]     # each can still be cut on its own
+
+
+def test_a_german_caption_of_each_ending_and_of_double_twixt():
+    assert "Rot gewinnt durch Verbindung: alice" in line_text(
+        caption_lines(view_of(won_game()), "de")[1])
+    assert "Remis durch Blockade" in line_text(caption_lines(view_of(blockade_game()), "de")[1])
+    _, status, red, black, _ = (line_text(line)
+                                for line in caption_lines(view_of(double_game()), "de"))
+    assert "(Schwarz, Platz 2)" in status
+    assert "Vorrecht genutzt" in red and "Vorrecht verfügbar" in black
+    note = line_text(caption_lines(view_of(removal_game()), "de")[-1])
+    assert note.startswith("Entfernt von") and "Stecker D4" in note
+
+
+def test_a_players_name_in_the_caption_is_never_read_as_a_template():
+    game = play(Game(("{player}", "{0}"), size=8, swap=False), "C2")
+    headline = line_text(caption_lines(view_of(game), "de")[0])
+    assert "{player} (Rot)" in headline
+
+
+def test_a_german_picture_differs_from_the_english_in_its_caption_alone():
+    game = play(Game(("alice", "bob"), size=8, swap=False), "C2", "F4")
+    english, german = (decode(render_png(game, RenderOptions(width=400, locale=locale)))
+                       .convert("RGB") for locale in ("en", "de"))
+    assert english.size == german.size
+    board_height = layout(8, 8, RenderOptions(width=400)).board_height
+    board = (0, 0, english.width, board_height)
+    assert english.crop(board).tobytes() == german.crop(board).tobytes()
+    strip = (0, board_height, english.width, english.height)
+    assert english.crop(strip).tobytes() != german.crop(strip).tobytes()
