@@ -23,6 +23,7 @@ RUN apt-get update \
 WORKDIR /src
 # pyproject.toml names README.md as the package's readme, so it is part of the build.
 COPY pyproject.toml README.md ./
+COPY language ./language
 COPY rules ./rules
 COPY rendering ./rendering
 COPY storage ./storage
@@ -34,7 +35,8 @@ faces = {face.name for text in ('José 24×24', '山田', '🎲', 'राहु�
          for face, _ in pieces(text)}; \
 assert faces == {'Noto Sans', 'Noto Sans CJK JP', 'Noto Color Emoji', \
                  'NotoSansDevanagari'}, faces; \
-assert features.check('raqm')"
+assert features.check('raqm'); \
+from language import translation; assert translation('de')('Draw') == 'Remis'"
 
 # A user without privileges owns only the data volume.
 RUN useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin twixt \
