@@ -22,8 +22,10 @@ from bot.service.model import (
     ServiceError,
     User,
 )
+from bot.service.options import either
 from bot.service.texts import result_sentence
 from bot.service.timecontrol import describe_span, time_per_move
+from language import Translation, translation
 from rules import Action, Command
 from storage import GuildSettings, Seat, StoredGame
 
@@ -52,11 +54,13 @@ class Clocks:
             late = seat_to_move(stored, game)
             seat = stored.seat_of(request.user.id)
             if seat is None or seat.team == late.team:
-                raise ServiceError(f"only an opponent of {late.name} can claim on time")
+                raise ServiceError("only an opponent of {name} can claim on time",
+                                   name=late.name)
             now = core.clock()
             if now < due:
-                raise ServiceError(f"{late.name} still has {describe_span(due - now)} to move")
-            return await self._time_out(request, stored)
+                raise ServiceError("{name} still has {left} to move", name=late.name,
+                                   left=describe_span(due - now))
+            return await self._time_out(request, stored, request.tr)
 
     async def tick(self, now: datetime | None = None,
                    locale_of: Callable[[int], str] = lambda guild_id: "en") -> list[Reply]:
@@ -68,10 +72,11 @@ class Clocks:
         now = now or self._core.clock()
         # marked once here, so that answering never has to load expired challenges again
         await self._core.storage.expire_challenges(now)
-        replies = await self._undelivered(now)
+        replies = await self._undelivered(now, locale_of)
         for stored in await self._core.storage.timed_games():
             try:
-                reply = await self._check_clock(stored, now)
+                reply = await self._check_clock(stored, now,
+                                                translation(locale_of(stored.guild_id)))
             except Exception:
                 log.exception("clock of one game failed", extra={"game_id": stored.id})
                 continue
@@ -84,7 +89,8 @@ class Clocks:
         await self._core.storage.reminder_delivered(receipt.game_id, receipt.version,
                                                     receipt.stage, now=self._core.clock())
 
-    async def _undelivered(self, now: datetime) -> list[Reply]:
+    async def _undelivered(self, now: datetime,
+                           locale_of: Callable[[int], str]) -> list[Reply]:
         """Reminders claimed a while ago and never marked delivered, sent again while they
         still apply (the same turn of a game in progress); obsolete ones are let go."""
         storage = self._core.storage
@@ -97,12 +103,15 @@ class Clocks:
                     await storage.reminder_delivered(game_id, version, stage, now=now)
                     continue
                 late = seat_to_move(stored, await self._core.position(stored))
-                replies.append(await self._notice(stored, late, stage, due, now))
+                replies.append(await self._notice(stored, late, stage, due, now,
+                                                  translation(locale_of(stored.guild_id))))
             except Exception:
                 log.exception("undelivered reminder failed", extra={"game_id": game_id})
         return replies
 
-    async def _check_clock(self, stored: StoredGame, now: datetime) -> Reply | None:
+    async def _check_clock(self, stored: StoredGame, now: datetime,
+                           tr: Translation) -> Reply | None:
+        """The reply a game's clock calls for now, said by `tr` (its server's language)."""
         due = await self._core.due(stored)
         if due is None:
             return None
@@ -114,17 +123,17 @@ class Clocks:
         first = started + min(timedelta(hours=settings.reminder_hours), span / 3)
         final = due - min(FINAL_WARNING, span / 2)
         if now >= due:
-            return await self._expired(stored, settings, due, now)
+            return await self._expired(stored, settings, due, now, tr)
         if now >= final:
-            return await self._remind(stored, "final", due, now)
+            return await self._remind(stored, "final", due, now, tr)
         if now >= first and first < final:
-            return await self._remind(stored, "first", due, now)
+            return await self._remind(stored, "first", due, now, tr)
         return None
 
     async def _remind(self, stored: StoredGame, stage: str, due: datetime,
-                      now: datetime) -> Reply | None:
+                      now: datetime, tr: Translation) -> Reply | None:
         late = seat_to_move(stored, await self._core.position(stored))
-        reply = await self._notice(stored, late, stage, due, now)
+        reply = await self._notice(stored, late, stage, due, now, tr)
         # claimed last, so that nothing after the claim can fail before the reply exists;
         # a reply that is claimed but never delivered is sent again (`_undelivered`)
         if not await self._core.storage.claim_reminder(stored.id, stored.version, stage,
@@ -133,18 +142,19 @@ class Clocks:
         return reply
 
     async def _notice(self, stored: StoredGame, late: Seat, stage: str, due: datetime,
-                      now: datetime) -> Reply:
+                      now: datetime, tr: Translation) -> Reply:
         """The message of a reminder stage (`first`, `final`) or of the time being up."""
         receipt = Receipt(stored.id, stored.version, stage)
         if stage == "expired":
             opponents = tuple(s.user_id for s in stored.seats if s.team != late.team)
-            names = " or ".join(s.name for s in stored.seats if s.team != late.team)
-            return Reply(f"{late.name}'s time to move in game {stored.id} is up: {names} may "
-                         "claim the win.", mentions=opponents, channel_id=stored.channel_id,
-                         buttons=(Button(ButtonKind.CLAIM, stored.id, "Claim the win",
+            names = either([s.name for s in stored.seats if s.team != late.team])
+            return Reply(tr("{name}'s time to move in game {game} is up: {names} may claim the "
+                            "win.", name=late.name, game=stored.id, names=names),
+                         mentions=opponents, channel_id=stored.channel_id,
+                         buttons=(Button(ButtonKind.CLAIM, stored.id, tr("Claim the win"),
                                          opponents),), receipt=receipt)
-        text = (f"{late.name}, it is your move in game {stored.id} "
-                f"({describe_span(due - now)} left).")
+        text = tr("{name}, it is your move in game {game} ({left} left).", name=late.name,
+                  game=stored.id, left=describe_span(due - now))
         if (await self._core.storage.user_prefs(late.user_id)).dm_reminders:
             # the channel is where a front end says it if the DM cannot be delivered
             return Reply(text, dm_user_id=late.user_id, channel_id=stored.channel_id,
@@ -153,27 +163,30 @@ class Clocks:
                      receipt=receipt)
 
     async def _expired(self, stored: StoredGame, settings: GuildSettings, due: datetime,
-                       now: datetime) -> Reply | None:
+                       now: datetime, tr: Translation) -> Reply | None:
         core = self._core
         if settings.forfeit_on_timeout:
             async with core.lock(stored.channel_id):
                 if await core.storage.active_game(stored.channel_id) != stored:
                     return None  # a turn landed meanwhile
-                reply = await self._time_out(None, stored)
+                reply = await self._time_out(None, stored, tr)
             return replace(reply, channel_id=stored.channel_id)
-        return await self._remind(stored, "expired", due, now)
+        return await self._remind(stored, "expired", due, now, tr)
 
-    async def _time_out(self, request: Request | None, stored: StoredGame) -> Reply:
-        """Record `timeout` for the player to move; the caller holds the channel's lock."""
+    async def _time_out(self, request: Request | None, stored: StoredGame,
+                        tr: Translation) -> Reply:
+        """Record `timeout` for the player to move, said by `tr` (the claimer's language, or
+        the server's when the clock forfeits); the caller holds the channel's lock."""
         core = self._core
         late = seat_to_move(stored, await core.position(stored))
         claimer = request or Request(stored.guild_id, stored.channel_id,
                                      User(late.user_id, late.name))
         _stored, game, _turn = await core.commit(claimer, _TIMEOUT, actor=late)
         assert game.outcome is not None
-        image = await core.render(game, None)
+        image = await core.render(game, None, locale=tr.locale)
         # everyone is told, the one who ran out first; a claimer needs no ping of their own
         told = tuple(s.user_id for s in stored.seats
                      if request is None or s.user_id != request.user.id)
-        return Reply(f"{late.name} ran out of time.\n{result_sentence(game.outcome, game)}",
+        return Reply(tr("{name} ran out of time.", name=late.name) + "\n"
+                     + result_sentence(game.outcome, game),
                      image=image, mentions=told, buttons=(rematch_button(stored),))

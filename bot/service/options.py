@@ -6,10 +6,12 @@ order.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from bot.service.model import ServiceError
 from bot.service.timecontrol import parse_time_control
+from language import Message, message
 from rules import TwixtError, parse_size, quote
 from rules.numbers import whole_number
 from storage import FirstMove, GameSetup
@@ -28,21 +30,39 @@ class ChallengeOptions:
     first: FirstMove = FirstMove.ME
     thread: bool | None = None
 
-    def describe(self) -> str:
+    def describe(self) -> Message:
         return describe_setup(self.setup)
 
 
-def describe_setup(setup: GameSetup) -> str:
-    """`24×24, classic, swap` — the options of a game in a few words."""
+def describe_setup(setup: GameSetup) -> Message:
+    """`24×24, classic, swap` — the options of a game in a few words, said in the reader's
+    language (`24×24, klassisch, Tausch`); the values a player types (`3d`) stay as typed."""
     cols, rows = parse_size(setup.size)
-    parts = [f"{cols}×{rows - setup.handicap}", setup.rules]
     swap = setup.swap if setup.swap is not None else not setup.handicap
-    parts.append("swap" if swap else "no swap")
+    parts: list[Message | str] = [message("swap") if swap else message("no swap")]
     if setup.handicap:
-        parts.append(f"handicap {setup.handicap}")
+        parts.append(message("handicap {rows}", rows=setup.handicap))
     if setup.time_control:
-        parts.append(f"{setup.time_control} per move")
-    return ", ".join(parts)
+        parts.append(message("{time} per move", time=setup.time_control))
+    text = message("{items}, {item}", items=f"{cols}×{rows - setup.handicap}",
+                   item=rules_word(setup.rules))
+    for part in parts:
+        text = message("{items}, {item}", items=text, item=part)
+    return text
+
+
+def rules_word(rules: str) -> Message | str:
+    """The name of a rule set in a sentence: `classic` (German `klassisch`), `pp`."""
+    return message("classic") if rules == "classic" else rules
+
+
+def either(items: Sequence[Message | str]) -> Message | str:
+    """`a or b or c`: the choices a player has, names or words to type (a value of a
+    message: one item alone is that item)."""
+    text = items[0]
+    for item in items[1:]:
+        text = message("{items} or {item}", items=text, item=item)
+    return text
 
 
 def build_options(size: str | None = None, rules: str | None = None,
@@ -55,16 +75,17 @@ def build_options(size: str | None = None, rules: str | None = None,
         try:
             cols, rows = parse_size(str(size))
         except TwixtError as error:
-            raise ServiceError(str(error)) from None
+            raise ServiceError(error.message) from None
         setup = replace(setup, size=f"{cols}x{rows}")
     if rules is not None:
         if rules.lower() not in ("classic", "pp"):
-            raise ServiceError(f"rules are classic or pp, not {quote(rules)}")
+            raise ServiceError("rules are classic or pp, not {value}", value=quote(rules))
         setup = replace(setup, rules=rules.lower())
     if handicap is not None:
         given = whole_number(handicap) if isinstance(handicap, str) else handicap
         if given is None:
-            raise ServiceError(f"handicap is a number of rows, not {quote(str(handicap))}")
+            raise ServiceError("handicap is a number of rows, not {value}",
+                               value=quote(str(handicap)))
         setup = replace(setup, handicap=given)
     if swap is not None:
         setup = replace(setup, swap=yes_no("swap", swap))
@@ -75,7 +96,8 @@ def build_options(size: str | None = None, rules: str | None = None,
         try:
             options = replace(options, first=FirstMove(first.lower()))
         except ValueError:
-            raise ServiceError(f"first is me, them or random, not {quote(first)}") from None
+            raise ServiceError("first is me, them or random, not {value}",
+                               value=quote(first)) from None
     if thread is not None:
         options = replace(options, thread=yes_no("thread", thread))
     _check_setup(options.setup)
@@ -90,10 +112,10 @@ def parse_option_words(words: list[str]) -> ChallengeOptions:
     while rest:
         name = rest.pop(0).lower()
         if name not in OPTION_NAMES:
-            raise ServiceError(f"unknown option {quote(name)}: use size, rules, swap, handicap, "
-                               "time, first or thread")
+            raise ServiceError("unknown option {name}: use size, rules, swap, handicap, time, "
+                               "first or thread", name=quote(name))
         if not rest:
-            raise ServiceError(f"option {quote(name)} needs a value, like size 24x18")
+            raise ServiceError("option {name} needs a value, like size 24x18", name=quote(name))
         value = [rest.pop(0)]
         while name == "time" and rest and rest[0].lower() not in OPTION_NAMES:
             value.append(rest.pop(0))
@@ -101,12 +123,15 @@ def parse_option_words(words: list[str]) -> ChallengeOptions:
     return build_options(**pairs)
 
 
-def yes_no(name: str, value: str | bool, words: str = "yes or no") -> bool:
-    """A yes/no option or setting; ServiceError names it (`swap is yes or no, not “x”`)."""
+def yes_no(name: str, value: str | bool, on_off: bool = False) -> bool:
+    """A yes/no option or setting; ServiceError names it (`swap is yes or no, not “x”`, or
+    with `on_off`, `dm is on or off, not “x”`)."""
     if isinstance(value, bool):
         return value
     if value.lower() not in YES_NO:
-        raise ServiceError(f"{name} is {words}, not {quote(value)}")
+        if on_off:
+            raise ServiceError("{name} is on or off, not {value}", name=name, value=quote(value))
+        raise ServiceError("{name} is yes or no, not {value}", name=name, value=quote(value))
     return YES_NO[value.lower()]
 
 
@@ -117,4 +142,4 @@ def _check_setup(setup: GameSetup) -> None:
         Game(("a", "b"), size=setup.size, rules=setup.rules, swap=setup.swap,
              handicap=setup.handicap)
     except TwixtError as error:
-        raise ServiceError(str(error)) from None
+        raise ServiceError(error.message) from None

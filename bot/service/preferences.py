@@ -6,7 +6,8 @@ from typing import Any
 
 from bot.service.core import ServiceCore
 from bot.service.model import Reply, Request, ServiceError
-from bot.service.options import yes_no
+from bot.service.options import either, yes_no
+from language import Message, message
 from rules import quote
 from rules.numbers import whole_number
 from storage import GuildSettings, UserPrefs
@@ -39,19 +40,21 @@ class Preferences:
         updates: dict[str, Any] = {}
         for name, value in (changes or {}).items():
             if name.lower() not in _CHOICES:
-                raise ServiceError(f"unknown setting {quote(name)}: use {', '.join(_CHOICES)}")
+                raise ServiceError("unknown setting {name}: use {names}", name=quote(name),
+                                   names=", ".join(_CHOICES))
             field, allowed = _CHOICES[name.lower()]
             if allowed is None:
-                updates[field] = yes_no(name, value, "on or off")
+                updates[field] = yes_no(name, value, on_off=True)
             elif value.lower() not in allowed:
-                words = " or ".join(dict.fromkeys(allowed.values()))
-                raise ServiceError(f"{name} is {words}, not {quote(value)}")
+                raise ServiceError("{name} is {choices}, not {value}", name=name,
+                                   choices=either(list(dict.fromkeys(allowed.values()))),
+                                   value=quote(value))
             else:
                 updates[field] = allowed[value.lower()]
         storage = self._core.storage
         prefs = (await storage.update_user_prefs(request.user.id, **updates) if updates
                  else await storage.user_prefs(request.user.id))
-        return Reply(describe_prefs(prefs), ephemeral=True)
+        return Reply(request.tr.say(describe_prefs(prefs)), ephemeral=True)
 
     async def server_settings(self, request: Request, changes: dict[str, str] | None = None
                               ) -> Reply:
@@ -60,35 +63,42 @@ class Preferences:
         updates: dict[str, bool | int] = {}
         for name, value in (changes or {}).items():
             if name.lower() not in _SERVER:
-                raise ServiceError(f"unknown server setting {quote(name)}: use "
-                                   f"{', '.join(_SERVER)}")
+                raise ServiceError("unknown server setting {name}: use {names}",
+                                   name=quote(name), names=", ".join(_SERVER))
             field, hours = _SERVER[name.lower()]
             if not hours:
                 updates[field] = yes_no(name, value)
             else:
                 number = whole_number(value)
                 if number is None or not 1 <= number <= MAX_HOURS:
-                    raise ServiceError(f"{name} is a number of hours from 1 to {MAX_HOURS}")
+                    raise ServiceError("{name} is a number of hours from 1 to {most}",
+                                       name=name, most=MAX_HOURS)
                 updates[field] = number
         if updates and not request.can_manage_server:
             raise ServiceError("only someone who manages the server can change its settings")
         storage = self._core.storage
         settings = (await storage.update_guild_settings(request.guild_id, **updates)
                     if updates else await storage.guild_settings(request.guild_id))
-        return Reply(describe_server(settings), ephemeral=True)
+        return Reply(request.tr.say(describe_server(settings)), ephemeral=True)
 
 
 def _word(value: bool, yes: str = "yes", no: str = "no") -> str:
     return yes if value else no
 
 
-def describe_prefs(prefs: UserPrefs) -> str:
-    return (f"Your settings: theme {prefs.theme}, palette {prefs.palette}, side {prefs.side}, "
-            f"dm {_word(prefs.dm_reminders, 'on', 'off')}, "
-            f"autolink {_word(prefs.auto_link, 'on', 'off')}.")
+def describe_prefs(prefs: UserPrefs) -> Message:
+    """A player's settings as they would type them (`theme dark`): names and values stay
+    English, the sentence around them is said in the reader's language."""
+    return message("Your settings: theme {theme}, palette {palette}, side {side}, dm {dm}, "
+                   "autolink {autolink}.", theme=prefs.theme, palette=prefs.palette,
+                   side=prefs.side, dm=_word(prefs.dm_reminders, "on", "off"),
+                   autolink=_word(prefs.auto_link, "on", "off"))
 
 
-def describe_server(settings: GuildSettings) -> str:
-    return (f"Server settings: thread {_word(settings.thread_default)}, expiry "
-            f"{settings.challenge_expiry_hours}h, forfeit "
-            f"{_word(settings.forfeit_on_timeout)}, reminder {settings.reminder_hours}h.")
+def describe_server(settings: GuildSettings) -> Message:
+    """The server's settings as they would be typed (`forfeit yes`)."""
+    return message("Server settings: thread {thread}, expiry {expiry}h, forfeit {forfeit}, "
+                   "reminder {reminder}h.", thread=_word(settings.thread_default),
+                   expiry=settings.challenge_expiry_hours,
+                   forfeit=_word(settings.forfeit_on_timeout),
+                   reminder=settings.reminder_hours)

@@ -10,11 +10,12 @@ from bot.service.challenges import Challenges
 from bot.service.core import ServiceCore
 from bot.service.model import PAGE_SIZE, Attachment, Reply, Request, ServiceError, User, check_page
 from bot.service.names import clean_name
-from bot.service.options import ChallengeOptions, describe_setup
-from bot.service.texts import counted, result_sentence, to_move_sentence
+from bot.service.options import ChallengeOptions, describe_setup, rules_word
+from bot.service.texts import result_sentence, to_move_sentence
 from bot.service.timecontrol import parse_time_control
+from language import Message, Translation, message, plural_message
 from rendering import NARROW_WIDTH, RenderOptions, plan_of, render_replay
-from rules import Game, RecordError, quote, records
+from rules import Game, Reason, RecordError, quote, records
 from storage import GameSetup, Result, StoredGame
 
 MAX_IMPORT_BYTES = 256 * 1024
@@ -41,43 +42,51 @@ class Records:
         if stored.setup.time_control:  # the clock travels with the record
             game.tags["TimeControl"] = stored.setup.time_control
         formats = [fmt] if fmt else list(records.FORMATS)
-        files, refused = [], []
+        files: list[Attachment] = []
+        refused: list[Message] = []
         for name in formats:
             if name not in records.FORMATS:
-                raise ServiceError(f"export as transcript, lg or t1, not {quote(name)}")
+                raise ServiceError("export as transcript, lg or t1, not {format}",
+                                   format=quote(name))
             try:
                 text = records.write(game, name)
             except RecordError as error:
-                refused.append(f"{name}: {error}")
+                refused.append(message("{format}: {reason}", format=name, reason=error.message))
                 continue
             files.append(Attachment(f"twixt-{stored.id}{records.FILE_ENDINGS[name]}",
                                     records.encode(text, name)))
         if not files:
-            raise ServiceError("; ".join(refused))
-        note = "".join(f"\n(no {line})" for line in refused)
-        return Reply(f"Game {stored.id}, {counted(game.moves_made, 'move')}.{note}",
+            every = refused[0]
+            for more in refused[1:]:
+                every = message("{refusals}; {refusal}", refusals=every, refusal=more)
+            raise ServiceError(every)
+        tr = request.tr
+        note = "".join("\n" + tr("(no {refusal})", refusal=line) for line in refused)
+        return Reply(tr.plural("Game {game}, {n} move.", "Game {game}, {n} moves.",
+                               game.moves_made, game=stored.id) + note,
                      attachments=tuple(files))
 
     async def history(self, request: Request, user: User | None = None, page: int = 1) -> Reply:
         """A user's games in this server, or this channel's games, newest first, a page."""
         check_page(page)
+        tr = request.tr
         if user is not None:
             games = await self._core.storage.list_games(
                 user_id=user.id, guild_id=request.guild_id, limit=page * PAGE_SIZE + 1,
                 visible_to=(request.channel_id, request.user.id))
-            title = f"Games of {user.name}"
+            title = tr("Games of {name}", name=user.name)
         else:
             games = await self._core.storage.list_games(channel_id=request.channel_id,
                                                   limit=page * PAGE_SIZE + 1)
-            title = "Games in this channel"
+            title = tr("Games in this channel")
         shown = games[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]
         if not shown:
-            return Reply(f"{title}: none" + (" on this page." if page > 1 else "."),
-                         ephemeral=True)
-        lines = [f"**{title}** (page {page})"]
-        lines += [_game_line(game) for game in shown]
+            return Reply(tr("{title}: none on this page.", title=title) if page > 1
+                         else tr("{title}: none.", title=title), ephemeral=True)
+        lines = [tr("**{title}** (page {page})", title=title, page=page)]
+        lines += [_game_line(game, tr) for game in shown]
         if len(games) > page * PAGE_SIZE:
-            lines.append(f"More: history page {page + 1}")
+            lines.append(tr("More: history page {page}", page=page + 1))
         return Reply("\n".join(lines), ephemeral=True)
 
     async def replay(self, request: Request, game_id: int | None = None) -> Reply:
@@ -88,8 +97,10 @@ class Records:
         if not game.history:
             raise ServiceError("that game has no turns to replay yet")
         if self._replays.locked():  # refused at once rather than queued behind the others
-            raise ServiceError(f"{MAX_REPLAYS_AT_ONCE} replays are being drawn right now; "
-                               "ask again in a minute")
+            raise ServiceError(plural_message(
+                "{n} replay is being drawn right now; ask again in a minute",
+                "{n} replays are being drawn right now; ask again in a minute",
+                MAX_REPLAYS_AT_ONCE))
         plan = plan_of(game)
         async with self._replays:
             data = await asyncio.to_thread(render_replay, game)
@@ -98,9 +109,12 @@ class Records:
                                                RenderOptions(width=NARROW_WIDTH))
         if len(data) > MAX_UPLOAD:
             raise ServiceError("this game is too long for an animated replay; export it instead")
-        every = f", a frame every {plan.step} turns" if plan.step > 1 else ""
-        return Reply(f"Replay of game {stored.id}: {counted(game.moves_made, 'move')}{every}.",
-                     attachments=(Attachment(f"twixt-{stored.id}.gif", data),))
+        tr = request.tr
+        moves = tr.plural("{n} move", "{n} moves", game.moves_made)
+        text = (tr("Replay of game {game}: {moves}, a frame every {step} turns.",
+                   game=stored.id, moves=moves, step=plan.step) if plan.step > 1
+                else tr("Replay of game {game}: {moves}.", game=stored.id, moves=moves))
+        return Reply(text, attachments=(Attachment(f"twixt-{stored.id}.gif", data),))
 
     async def import_record(self, request: Request, filename: str, data: bytes | None,
                             opponent: User | None = None,
@@ -119,24 +133,28 @@ class Records:
         text = records.decode(data, fmt)
         # transcripts and T1 write a turn a line, Little Golem a `;` node: a cheap upper bound
         if max(text.count("\n"), text.count(";")) > MAX_IMPORT_TURNS:
-            raise ServiceError(f"{quote(filename)} has too many turns for a game record "
-                               f"({MAX_IMPORT_TURNS} at most)")
+            raise ServiceError("{file} has too many turns for a game record ({most} at most)",
+                               file=quote(filename), most=MAX_IMPORT_TURNS)
         try:
             game = await asyncio.to_thread(records.read, text, fmt)
         except RecordError as error:
-            raise ServiceError(f"{filename}: {error}") from None
+            raise ServiceError("{file}: {reason}", file=filename, reason=error.message) from None
+        tr = request.tr
         # the file's name as a label, cleaned like a player's name: it reaches a public message
-        label = clean_name(filename, "the record")
+        label = clean_name(filename, tr("the record"))
         # the record's names, like the file's, are anybody's text: cleaned before they show
-        summary = (f"{label}: {game.options.size_text}, {game.rules.value}, "
-                   f"{counted(game.moves_made, 'move')} — "
-                   + (result_sentence(game.outcome, game, clean_name) if game.outcome
-                      else to_move_sentence(game, shown=clean_name)))
-        image = await self._core.render(game)
+        where = (result_sentence(game.outcome, game, clean_name) if game.outcome
+                 else to_move_sentence(game, shown=clean_name))
+        summary = tr.plural("{label}: {size}, {rules}, {n} move — {where}",
+                            "{label}: {size}, {rules}, {n} moves — {where}", game.moves_made,
+                            label=label, size=game.options.size_text,
+                            rules=rules_word(game.rules.value), where=where)
+        image = await self._core.render(game, locale=request.locale)
         if game.is_over or game.is_double:
-            why = "it is over" if game.is_over else "continuing Double TwixT records is not " \
-                                                    "supported"
-            return Reply(f"{summary}\nNothing to continue: {why}.", image=image)
+            why = (tr("Nothing to continue: it is over.") if game.is_over
+                   else tr("Nothing to continue: continuing Double TwixT records is not "
+                           "supported."))
+            return Reply(f"{summary}\n{why}", image=image)
         opening = "\n".join(f"{turn.seat}: {turn.text}" for turn in game.history)
         opts = game.options
         setup = GameSetup(f"{opts.cols}x{opts.rows + opts.handicap}", opts.rules.value,
@@ -156,19 +174,31 @@ def _clock_of(filename: str, game: Game) -> str | None:
     try:
         return parse_time_control(tag)
     except ServiceError as error:
-        raise ServiceError(f"{filename}: TimeControl: {error}") from None
+        raise ServiceError("{file}: TimeControl: {reason}", file=filename,
+                           reason=error.message) from None
 
 
-def _game_line(game: StoredGame) -> str:
-    names = " vs ".join(" & ".join(s.name for s in game.seats if s.team == t) for t in (0, 1))
+#: why a game ended, as a listing says it (a reason not here is shown as stored)
+_REASONS = {Reason.CONNECTION.value: message("connection"),
+            Reason.RESIGNATION.value: message("resignation"),
+            Reason.TIME.value: message("time"),
+            Reason.AGREEMENT.value: message("agreement"),
+            Reason.BLOCKADE.value: message("blockade"),
+            Reason.NO_MOVES.value: message("no moves")}
+
+
+def _game_line(game: StoredGame, tr: Translation) -> str:
+    teams = [" & ".join(s.name for s in game.seats if s.team == t) for t in (0, 1)]
+    names = tr("{first} vs {second}", first=teams[0], second=teams[1])
     when = (game.finished_at or game.created_at).date().isoformat()
+    reason = _REASONS.get(game.result.reason, game.result.reason) if game.result else ""
     if game.result is None:
-        state = "in progress"
+        state = tr("in progress")
     elif game.result.result is Result.ABORTED:
-        state = "aborted"
+        state = tr("aborted")
     elif game.result.result is Result.DRAW:
-        state = f"draw ({game.result.reason})"
+        state = tr("draw ({reason})", reason=reason)
     else:
         winners = " & ".join(s.name for s in game.seats if s.user_id in game.result.winners)
-        state = f"{winners} won ({game.result.reason})"
-    return f"#{game.id} {names} — {state} · {describe_setup(game.setup)} · {when}"
+        state = tr("{winners} won ({reason})", winners=winners, reason=reason)
+    return f"#{game.id} {names} — {state} · {tr.say(describe_setup(game.setup))} · {when}"

@@ -14,10 +14,12 @@ from collections.abc import Callable
 from bot.service import commands as cmd
 from bot.service.model import ServiceError, User
 from bot.service.options import OPTION_NAMES, build_options, parse_option_words
-from rules import InvalidMoveError, parse_command, quote
+from rules import Action, Command, InvalidMoveError, parse_command, quote
 from rules.numbers import whole_number
 
 People = Callable[[str], User]
+
+_RESIGN = Command(actions=(Action.RESIGN,))
 
 #: words that answer a pending request rather than play a move
 _TAKEBACK_WORDS: dict[str, cmd.TakebackAction] = {
@@ -28,17 +30,22 @@ _SIMPLE: dict[str, cmd.ServiceCommand] = {
     "claim": cmd.Claim()}
 _DRAW_WORDS = ("offer", "accept", "decline")
 _ANSWERS: dict[str, cmd.Answer] = {"accept": "accept", "decline": "decline"}
+#: a resignation confirmed as it is typed, where there is no button to press (the terminal)
+_RESIGN_CONFIRMED = ("resign yes", "move resign yes")
 
 
 def nobody(word: str) -> User:
     """For front ends where a typed word cannot name a person."""
-    raise ServiceError(f"I cannot tell who {quote(word)} is here")
+    raise ServiceError("I cannot tell who {word} is here", word=quote(word))
 
 
-def read(text: str, people: People = nobody, *, confirm_resign: bool = True) -> cmd.ServiceCommand:
+def read(text: str, people: People = nobody, *, confirm_resign: bool = True
+         ) -> cmd.ServiceCommand:
     """What a line means; ServiceError says what is wrong with it.
 
-    `confirm_resign` False (a front end without buttons) makes a bare `resign` final.
+    A typed `resign` (or `move resign`) asks to confirm, wherever it is typed: the answer
+    is the Confirm button, or the line `resign yes`. `confirm_resign` is no longer read
+    (every front end confirms now); it stays until the callers stop passing it.
     """
     words = text.split()
     if not words:
@@ -49,8 +56,8 @@ def read(text: str, people: People = nobody, *, confirm_resign: bool = True) -> 
         return cmd.Takeback(_TAKEBACK_WORDS[phrase])
     if phrase in _SIMPLE:
         return _SIMPLE[phrase]
-    if phrase == "resign":
-        return cmd.Resign(confirmed=not confirm_resign)
+    if phrase in _RESIGN_CONFIRMED:
+        return cmd.Resign(confirmed=True)
     if verb == "challenge":
         opponent = people(rest.pop(0)) if rest and rest[0].lower() not in OPTION_NAMES else None
         return cmd.Challenge(opponent, parse_option_words(rest))
@@ -60,7 +67,8 @@ def read(text: str, people: People = nobody, *, confirm_resign: bool = True) -> 
         return cmd.AnswerChallenge(_ANSWERS[verb], _number(rest[0]) if rest else None)
     if verb == "draw" and len(rest) == 1:
         if rest[0].lower() not in _DRAW_WORDS:
-            raise ServiceError(f"draw takes offer, accept or decline, not {quote(rest[0])}")
+            raise ServiceError("draw takes offer, accept or decline, not {word}",
+                               word=quote(rest[0]))
         return cmd.Move(parse_command(f"{rest[0].lower()} draw"))
     if verb == "move":
         return _move(" ".join(rest))
@@ -76,11 +84,15 @@ def is_move_language(command: cmd.ServiceCommand) -> bool:
     return isinstance(command, cmd.Move | cmd.Resign)
 
 
-def _move(text: str) -> cmd.Move:
+def _move(text: str) -> cmd.Move | cmd.Resign:
+    """A command of the move language; a resignation alone is asked to be confirmed."""
     try:
-        return cmd.Move(parse_command(text))
+        command = parse_command(text)
     except InvalidMoveError as error:
-        raise ServiceError(str(error)) from None
+        raise ServiceError(error.message) from None
+    if command == _RESIGN:
+        return cmd.Resign(confirmed=False)
+    return cmd.Move(command)
 
 
 def _team(words: list[str], people: People) -> cmd.Team:
@@ -98,7 +110,7 @@ def _is_number(word: str) -> bool:
 def _number(word: str) -> int:
     number = whole_number(word.lstrip("#"))
     if number is None:
-        raise ServiceError(f"{quote(word)} is not a number")
+        raise ServiceError("{word} is not a number", word=quote(word))
     return number
 
 
@@ -146,7 +158,7 @@ def _rematch(words: list[str], people: People) -> cmd.ServiceCommand:
 
 def _pairs(verb: str, words: list[str]) -> dict[str, str]:
     if len(words) % 2:
-        raise ServiceError(f"{verb} takes name value pairs, like settings theme dark")
+        raise ServiceError("{verb} takes name value pairs, like settings theme dark", verb=verb)
     return dict(zip(words[::2], words[1::2], strict=True))
 
 

@@ -11,6 +11,7 @@ import re
 from datetime import datetime, timedelta
 
 from bot.service.model import ServiceError
+from language import Message, message
 from rules import quote
 
 #: a part of a time control: a few ASCII digits and a unit (a longer number is no time of ours)
@@ -30,7 +31,7 @@ def parse_time_control(text: str) -> str:
     compact = _UNIT_WORDS.sub(lambda unit: unit[0][0], text.lower().replace(" ", ""))
     parts = _PART.findall(compact)
     if not parts or "".join(n + u for n, u in parts) != compact:
-        raise ServiceError(f"time is a time per move like 3d or 12h, not {quote(text)}")
+        raise ServiceError("time is a time per move like 3d or 12h, not {text}", text=quote(text))
     if not MIN_TIME <= _span(parts) <= MAX_TIME:
         raise ServiceError("time per move is 1h to 60d")
     return compact
@@ -46,14 +47,17 @@ def _span(parts: list[tuple[str, str]]) -> timedelta:
     return timedelta(minutes=sum(int(number) * _MINUTES[unit] for number, unit in parts))
 
 
-def describe_span(span: timedelta) -> str:
-    """`2d 3h`, `5h 20m`, `12m` — the time left, to the minute; `0m` once it has run out."""
+def describe_span(span: timedelta) -> Message:
+    """`2d 3h`, `5h 20m`, `12m` — the time left, to the minute; `0m` once it has run out.
+    A message, said in the reader's language (`2 T. 3 Std.`)."""
     minutes = max(0, int(span.total_seconds() // 60))
     days, rest = divmod(minutes, 24 * 60)
     hours, minutes = divmod(rest, 60)
     if days:
-        return f"{days}d {hours}h"
-    return f"{hours}h {minutes}m" if hours else f"{minutes}m"
+        return message("{days}d {hours}h", days=days, hours=hours)
+    if hours:
+        return message("{hours}h {minutes}m", hours=hours, minutes=minutes)
+    return message("{minutes}m", minutes=minutes)
 
 
 def due_at(turn_started: datetime, time_control: str) -> datetime:

@@ -132,7 +132,7 @@ def test_bad_options_are_named(words, message):
 
 def test_options_in_any_order():
     options = parse_option_words(["first", "them", "size", "24x18", "rules", "PP", "swap", "no"])
-    assert options.describe() == "24×18, pp, no swap"
+    assert str(options.describe()) == "24×18, pp, no swap"
 
 
 async def test_accept_and_withdraw_at_the_same_instant_leave_one_story(service, storage):

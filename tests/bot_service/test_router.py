@@ -46,9 +46,14 @@ def test_a_move_travels_parsed():
     assert isinstance(command, cmd.Move) and command.command.actions == (Action.PRIVILEGE,)
 
 
-def test_resign_is_confirmed_only_where_there_are_buttons():
-    assert read("resign") == cmd.Resign(confirmed=False)
-    assert read("resign", confirm_resign=False) == cmd.Resign(confirmed=True)
+@pytest.mark.parametrize("typed", ["resign", " Resign ", "move resign", "MOVE RESIGN"])
+def test_a_typed_resign_asks_to_confirm_first(typed):
+    assert read(typed) == cmd.Resign(confirmed=False)
+
+
+@pytest.mark.parametrize("typed", ["resign yes", "Resign  YES", "move resign yes"])
+def test_resign_yes_is_the_typed_confirmation(typed):
+    assert read(typed) == cmd.Resign(confirmed=True)
 
 
 @pytest.mark.parametrize("text, message", [

@@ -41,9 +41,12 @@ def test_a_game_played_in_two_sittings_and_exported(tmp_path: Path):
 
     # a later sitting: the same database and channel go on with the game
     done = _twixt("play", "--db", "t.db", "--channel", "den", "--out", "pics", cwd=tmp_path,
-                  stdin="alice: E7 link G6\nbob: K12\nbob: G4\nalice: status\nbob: resign\n")
+                  stdin="alice: E7 link G6\nbob: K12\nbob: G4\nalice: status\nbob: resign\n"
+                        "bob: resign yes\n")
     assert done.returncode == 1  # one line (K12 in Red's border row) was refused
     assert "! bob: K12 is in Red's border row" in done.stdout
+    # a typed resign asks first, as the button does; `resign yes` is the confirmation
+    assert "(only you see this) Really resign this game?" in done.stdout
     assert "alice (Red) wins — Black resigned." in done.stdout
     assert len(list((tmp_path / "pics").glob("den-*.png"))) == 6
 
