@@ -1,12 +1,17 @@
 """Pegs and links on the board, with the last move, removals and the winning chain marked.
 
 Drawn back to front: removed pieces faintly, halos (winning chain, then the last move's new
-links), links, pegs, and the ring around the last peg on top. Each hole's share is drawn as
-palette tiles (see `tiles`), which blend every edge with what lies under it when they are
-made; so a tile holds, besides its own shapes and in drawing order, the shapes of other
-holes that meet them: the peg, glow or ring a passing link reaches, and the links passing by
-a peg that reach it. Where two links cross (own links may, in pp), a small tile of both that
-paints only where both are drawn goes over their holes' tiles.
+links that are not in it: the winning move's links are the chain's), the bare board that
+sets the highlighted pieces off from their halos, links, pegs, and the ring around the last
+peg on top. A halo is thus a band around its pieces with a strip of plate between: the
+halo stands out from the plate, the pieces from the plate strip, whatever their colours.
+
+Each hole's share is drawn as palette tiles (see `tiles`), which blend every edge with what
+lies under it when they are made; so a tile holds, besides its own shapes and in drawing
+order, the shapes of other holes that meet them: the peg, glow or ring a passing link
+reaches, and the links passing by a peg that reach it. Where two links cross (own links may,
+in pp), a small tile of both that paints only where both are drawn goes over their holes'
+tiles.
 
 All lower parts (removed pieces, halos) are pasted before all pegs and links, and the last
 peg's tiles last, so its ring lies over links passing by.
@@ -56,7 +61,8 @@ At = tuple[int, int]
 Spot = tuple[int, int, int, int]
 
 #: Ranks in drawing order; a shape's place is (rank, index within its rank).
-_GHOST_LINK, _GHOST_PEG, _CHAIN_LINK, _CHAIN_PEG, _ACCENT_LINK, _LINK, _PEG, _RING = range(8)
+(_GHOST_LINK, _GHOST_PEG, _CHAIN_LINK, _CHAIN_PEG, _ACCENT_LINK, _GAP_LINK, _GAP_PEG, _LINK,
+ _PEG, _RING) = range(10)
 
 
 def _spot(link: Link) -> Spot:
@@ -150,9 +156,15 @@ class _Scene:
         for hole in view.chain_holes:
             glow = Disc(lay.chain_radius, colours.chain)
             self.centre[hole.col, hole.row].append(((_CHAIN_PEG, 0), (0, 0), glow, UNDER))
-        if marked is not None:
-            self._draw(_ACCENT_LINK, marked.links_added, lay.halo_width,
-                       dict.fromkeys(Colour, (colours.accent, None)))
+        accented = () if marked is None else tuple(
+            link for link in marked.links_added if link not in view.chain_links)
+        self._draw(_ACCENT_LINK, accented, lay.halo_width,
+                   dict.fromkeys(Colour, (colours.accent, None)))
+        self._draw(_GAP_LINK, (*view.chain_links, *accented), lay.gap_width,
+                   dict.fromkeys(Colour, (colours.plate, None)))
+        for hole in view.chain_holes:
+            gap = Disc(lay.chain_gap_radius, colours.plate)
+            self.centre[hole.col, hole.row].append(((_GAP_PEG, 0), (0, 0), gap, UNDER))
         self._draw(_LINK, view.links, lay.link_width,
                    {side: (ink.fill, ink.rim) for side, ink in inks.items()}, OVER)
         for peg in view.pegs:

@@ -1,5 +1,8 @@
 """The part of a picture that never changes in a game: plate, border rows, holes, labels.
 
+Each border row is a faintly tinted lane framed by two lines in its owner's colour, one on
+the field's side and one on the margin's, so that it shows at a phone's 400 px too.
+
 Drawn once per (size, theme, palette, side, width), mapped onto the theme's palette once, and
 copied for every turn; the copy is what makes a late position cheap. The RGB drawing is kept
 too: pieces are blended over it when their tiles are made, as mapping a colour onto the
@@ -14,10 +17,10 @@ from PIL import Image, ImageDraw
 
 from rendering.encode import quantize
 from rendering.fonts import font
-from rendering.layout import Layout, layout
+from rendering.layout import Layout, labels, layout
 from rendering.options import RenderOptions
 from rendering.sprites import disc
-from rules import Colour, Hole, column_letters
+from rules import Colour, Hole
 
 
 def cell_box(lay: Layout, first: Hole, last: Hole) -> tuple[int, int, int, int]:
@@ -38,13 +41,17 @@ def border_rows(cols: int, rows: int) -> dict[Colour, list[tuple[Hole, Hole]]]:
     }
 
 
-def border_line_box(lay: Layout, colour: Colour, index: int) -> tuple[int, int, int, int]:
+def border_line_box(lay: Layout, colour: Colour, index: int,
+                    outer: bool = False) -> tuple[int, int, int, int]:
     """The box of a border line: between border row `index` (0 or 1) and the playing field,
-    as long as the playing field, so the four lines meet in a rectangle as on a real board."""
+    as long as the playing field, so the four lines meet in a rectangle as on a real board;
+    or, `outer`, along the row's outer edge, framing the row with the first."""
     first, last = border_rows(lay.cols, lay.rows)[colour][index]
     x1, y1, x2, y2 = cell_box(lay, first, last)
     (rx, ry), (fx, fy) = lay.centre(first), lay.centre(_inward(first, colour, index))
-    thick = max(2, round(lay.pitch * 0.09))
+    thick = lay.border_line
+    if outer:   # as far out from the row as the inner line is in
+        fx, fy = 2 * rx - fx, 2 * ry - fy
     if ry == fy:   # the row runs down the picture: the line is upright
         x = (rx + fx) // 2 - thick // 2
         return x, y1, x + thick - 1, y2
@@ -60,12 +67,12 @@ def _inward(hole: Hole, colour: Colour, index: int) -> Hole:
 
 
 def _labels(lay: Layout) -> tuple[list[str], list[str]]:
-    """The labels across the picture (left to right) and down it (top to bottom)."""
-    letters = [column_letters(c) for c in range(lay.cols)]
-    numbers = [str(r + 1) for r in range(lay.rows)]
-    if lay.side is Colour.RED:
-        return letters, numbers
-    return numbers[::-1], letters
+    """The labels across the picture (left to right) and down it (top to bottom), "" where
+    a row or column goes without (see `Layout.labelled`)."""
+    letters, numbers = labels(lay.cols, lay.rows)
+    across, down = (letters, numbers) if lay.side is Colour.RED else (numbers[::-1], letters)
+    return ([text if lay.labelled(i, True) else "" for i, text in enumerate(across)],
+            [text if lay.labelled(i, False) else "" for i, text in enumerate(down)])
 
 
 @lru_cache(maxsize=64)
@@ -83,7 +90,9 @@ def static_rgb(cols: int, rows: int, options: RenderOptions) -> Image.Image:
     for colour, pair in border_rows(cols, rows).items():
         for index, (first, last) in enumerate(pair):
             draw.rectangle(cell_box(lay, first, last), fill=colours.tint[colour])
-            draw.rectangle(border_line_box(lay, colour, index), fill=colours.ink[colour].fill)
+            for outer in (False, True):
+                draw.rectangle(border_line_box(lay, colour, index, outer),
+                               fill=colours.ink[colour].fill)
     hole = disc(lay.hole_radius, colours.hole)
     corners = {(0, 0), (cols - 1, 0), (0, rows - 1), (cols - 1, rows - 1)}
     for col in range(cols):
@@ -92,14 +101,18 @@ def static_rgb(cols: int, rows: int, options: RenderOptions) -> Image.Image:
                 hole.paste(image, lay.centre(Hole(col, row)))
     across, down = _labels(lay)
     label_font = font(lay.label_size)
-    top, bottom = lay.band // 2, lay.board_height - lay.band // 2
-    left, right = lay.left + lay.band // 2, lay.left + lay.board_width - lay.band // 2
+    bold = 1 if lay.label_size >= 20 else 0   # a stroke that still reads scaled down
+    middle = (lay.band - lay.border_line // 2) // 2   # of the margin outside the border lines
+    top, bottom = middle, lay.board_height - middle
+    left, right = lay.left + middle, lay.left + lay.board_width - middle
     for i, text in enumerate(across):
         x = lay.cell_centre(i, 0)[0]
         for y in (top, bottom):
-            draw.text((x, y), text, fill=colours.label, font=label_font, anchor="mm")
+            draw.text((x, y), text, fill=colours.label, font=label_font, anchor="mm",
+                      stroke_width=bold, stroke_fill=colours.label)
     for i, text in enumerate(down):
         y = lay.cell_centre(0, i)[1]
         for x in (left, right):
-            draw.text((x, y), text, fill=colours.label, font=label_font, anchor="mm")
+            draw.text((x, y), text, fill=colours.label, font=label_font, anchor="mm",
+                      stroke_width=bold, stroke_fill=colours.label)
     return image

@@ -26,7 +26,11 @@ class ThemeName(enum.Enum):
 
 class PaletteName(enum.Enum):
     """`colour-blind` swaps red for an orange that differs from black in lightness for every
-    kind of colour vision, and gives Black square pegs, so shape tells the sides apart too."""
+    kind of colour vision, and gives Black square pegs, so shape tells the sides apart too.
+
+    In every theme and palette the pegs, links and border lines stand 3:1 (WCAG contrast) or
+    more off the plate, and the winning chain's violet halo is told apart from both sides'
+    inks, also by protanopes and deuteranopes."""
 
     NORMAL = "normal"
     COLOUR_BLIND = "colour-blind"
@@ -53,7 +57,8 @@ class Theme:
     tint: dict[Colour, RGB]   # the border rows, faintly in their owner's colour
     ink: dict[Colour, Ink]
     accent: RGB         # the last move's ring and link halo
-    chain: RGB          # the winning chain's halo
+    chain: RGB          # the winning chain's halo, 3:1 off the plate; never next to an ink:
+                        # a strip of bare plate lies between (see `Layout.halo_gap`)
     mark: RGB           # the dot on the second partner's pegs in Double TwixT
     square_black: bool  # Black's pegs drawn square (colour-blind palette)
 
@@ -72,24 +77,27 @@ class Theme:
 
 
 _LIGHT = dict(plate=(243, 234, 214), caption=(232, 222, 200), hole=(166, 150, 124),
-              label=(110, 96, 76), text=(34, 30, 26), muted=(96, 86, 72),
-              accent=(21, 101, 192), chain=(242, 176, 0), mark=(255, 255, 255))
-_DARK = dict(plate=(78, 82, 90), caption=(30, 31, 34), hole=(128, 134, 144),
-             label=(190, 195, 204), text=(236, 238, 241), muted=(170, 175, 184),
-             accent=(79, 195, 247), chain=(255, 202, 40), mark=(255, 255, 255))
+              label=(100, 86, 66), text=(34, 30, 26), muted=(96, 86, 72),
+              accent=(21, 101, 192), chain=(120, 50, 190), mark=(255, 255, 255))
+#: The dark plate is a mid slate: black pegs need it light enough (3:1), the red pegs are
+#: light enough over it (a light coral: a saturated red is never 3:1 lighter than a plate
+#: that black stands out on).
+_DARK = dict(plate=(93, 97, 105), caption=(30, 31, 34), hole=(140, 146, 156),
+             label=(222, 225, 231), text=(236, 238, 241), muted=(170, 175, 184),
+             accent=(116, 212, 252), chain=(216, 190, 255), mark=(255, 255, 255))
 _INKS = {
     (ThemeName.LIGHT, PaletteName.NORMAL): {
         Colour.RED: Ink((208, 38, 44), (132, 18, 22)),
         Colour.BLACK: Ink((32, 32, 34), (0, 0, 0))},
     (ThemeName.DARK, PaletteName.NORMAL): {
-        Colour.RED: Ink((238, 66, 60), (120, 16, 14)),
-        Colour.BLACK: Ink((14, 14, 16), (0, 0, 0))},
+        Colour.RED: Ink((255, 168, 158), (176, 44, 40)),
+        Colour.BLACK: Ink((2, 2, 4), (176, 182, 192))},
     (ThemeName.LIGHT, PaletteName.COLOUR_BLIND): {
-        Colour.RED: Ink((230, 159, 0), (150, 96, 0)),
+        Colour.RED: Ink((196, 82, 0), (120, 46, 0)),
         Colour.BLACK: Ink((32, 32, 34), (0, 0, 0))},
     (ThemeName.DARK, PaletteName.COLOUR_BLIND): {
-        Colour.RED: Ink((240, 170, 20), (110, 70, 0)),
-        Colour.BLACK: Ink((14, 14, 16), (0, 0, 0))},
+        Colour.RED: Ink((255, 182, 72), (150, 88, 0)),
+        Colour.BLACK: Ink((2, 2, 4), (176, 182, 192))},
 }
 
 
@@ -100,13 +108,17 @@ def _mix(a: RGB, b: RGB, t: float) -> RGB:
 
 @cache
 def theme(name: ThemeName, palette: PaletteName) -> Theme:
-    """The colours of a theme and palette; the border tints are the inks faded into the plate."""
+    """The colours of a theme and palette; the border tints are the rims faded into the plate.
+
+    A rim lies away from the plate in the direction of its fill (darker on the light plate,
+    and for Red on the dark one; lighter for Black there), so an owner's pegs stand out from
+    its own tinted border rows at least as well as from the plate."""
     base = _LIGHT if name is ThemeName.LIGHT else _DARK
     ink = _INKS[name, palette]
-    fade = 0.14 if name is ThemeName.LIGHT else 0.2
+    fade = 0.12 if name is ThemeName.LIGHT else 0.2
     plate = base["plate"]
-    tint = {Colour.RED: _mix(plate, ink[Colour.RED].fill, fade),
-            Colour.BLACK: _mix(plate, ink[Colour.BLACK].fill, fade / 2)}
+    tint = {Colour.RED: _mix(plate, ink[Colour.RED].rim, fade),
+            Colour.BLACK: _mix(plate, ink[Colour.BLACK].rim, fade / 2)}
     return Theme(tint=tint, ink=ink, square_black=palette is PaletteName.COLOUR_BLIND, **base)
 
 

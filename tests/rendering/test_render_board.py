@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from PIL import Image
 from render_helpers import close, decode, double_game, play, removal_game, won_game
 
@@ -69,9 +71,13 @@ def test_the_last_moves_new_links_are_emphasised():
     image, lay = _picture(game), layout(8, 8, LIGHT)
     (link,) = game.links()
     x, y = _midpoint(lay, link)
-    # C2-D4 runs one across, two down: its sides lie left and right of the midpoint
-    beside = round(lay.link_width / 2 + (lay.halo_width - lay.link_width) / 4)
-    assert close(image.getpixel((x - beside, y)), LIGHT.colours.accent)
+    # C2-D4 runs one across, two down: its sides lie left and right of the midpoint; across
+    # it, a strip of bare board, then the halo (measured across, not square to the link)
+    across = math.sqrt(5) / 2
+    gap = round((lay.link_width / 2 + lay.halo_gap / 2) * across)
+    band = round((lay.gap_width + lay.halo_band) / 2 * across)
+    assert close(image.getpixel((x - gap, y)), LIGHT.colours.plate)
+    assert close(image.getpixel((x - band, y)), LIGHT.colours.accent)
     assert close(image.getpixel((x, y)), LIGHT.colours.ink[Colour.RED].fill)
 
 
@@ -87,10 +93,13 @@ def test_the_winning_chain_is_highlighted():
     image, lay = _picture(won_game()), layout(5, 5, LIGHT)
     holes, links = won_game().winning_chain()
     assert len(holes) == 3 and len(links) == 2
-    for hole in set(holes) - {Hole(2, 4)}:   # C5, the last peg, wears the ring instead
+    # C5, the last peg, wears the ring instead; look away from the links, to the side
+    for hole, side in ((Hole(2, 0), -1), (Hole(3, 2), 1)):
         x, y = lay.centre(hole)
-        glow = (x, y - round((lay.peg_radius + lay.chain_radius) / 2))
+        glow = (x + side * round(lay.chain_radius - lay.halo_band / 2), y)
         assert close(image.getpixel(glow), LIGHT.colours.chain)
+        gap = (x + side * round(lay.peg_radius + lay.halo_gap / 2), y)
+        assert close(image.getpixel(gap), LIGHT.colours.plate)
     black_peg = lay.centre(Hole(0, 1))
     assert close(image.getpixel(black_peg), LIGHT.colours.ink[Colour.BLACK].fill)
 

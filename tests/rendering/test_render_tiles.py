@@ -62,8 +62,14 @@ def _composite(view: BoardView, options: RenderOptions) -> Image.Image:
         link(item, lay.halo_width, colours.chain)
     for hole in view.chain_holes:
         disc(lay.chain_radius, colours.chain).paste(image, lay.centre(hole))
-    for item in marked.links_added if marked else ():
+    accented = [item for item in (marked.links_added if marked else ())
+                if item not in view.chain_links]
+    for item in accented:
         link(item, lay.halo_width, colours.accent)
+    for item in [*view.chain_links, *accented]:   # bare board between halo and pieces
+        link(item, lay.gap_width, colours.plate)
+    for hole in view.chain_holes:
+        disc(lay.chain_gap_radius, colours.plate).paste(image, lay.centre(hole))
     for item in view.links:
         link(item, lay.link_width, colours.ink[item.colour].fill, colours.ink[item.colour].rim)
     for item in view.pegs:
