@@ -13,7 +13,7 @@ def quote(text: str) -> str:
     """User text echoed in a message: in quotes, on one line, and cut short, so that no
     input can make a reply longer than a chat message may be.
 
-    >>> quote("G6  lnk\nE5"), quote("x" * 50)[-3:]
+    >>> quote("G6  lnk\\nE5"), quote("x" * 50)[-3:]
     ('“G6 lnk E5”', 'x…”')
     """
     flat = " ".join(text.split())

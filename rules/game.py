@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
 
+from language import Message, message
 from rules.errors import IllegalMoveError, TwixtError, quote
 from rules.geometry import Geometry, geometry, parse_size
 from rules.model import Colour, Hole, Link, Outcome, Peg, Reason, RuleSet
@@ -212,7 +213,8 @@ def _check_names(players: tuple[str, ...]) -> None:
         raise TwixtError("a game has two players, or four for Double TwixT")
     for name in players:
         if not name.strip() or any(ch in name for ch in ":,#\n"):
-            raise TwixtError(f"{quote(name)} cannot be a player name (no : , # or empty names)")
+            raise TwixtError("{name} cannot be a player name (no : , # or empty names)",
+                             name=quote(name))
     if len({name.casefold() for name in players}) != len(players):
         raise TwixtError("every player needs a different name")
 
@@ -263,14 +265,15 @@ class Game:
         else:
             cols, rows = parse_size(str(size))
         if handicap < 0 or rows - handicap < 5:
-            raise TwixtError(f"a handicap of {handicap} rows does not fit a board of {rows} rows")
+            raise TwixtError("a handicap of {handicap} rows does not fit a board of {rows} rows",
+                             handicap=handicap, rows=rows)
         if handicap and swap:
             raise TwixtError("swap is off in a handicap game")
         try:
             rule_set = RuleSet(rules.lower() if isinstance(rules, str) else rules)
         except ValueError:
-            raise TwixtError(
-                f"{quote(str(rules))} is not a rule set: choose classic or pp") from None
+            raise TwixtError("{rules} is not a rule set: choose classic or pp",
+                             rules=quote(str(rules))) from None
         #: what the game is played with, as given (names stripped)
         self.options = GameOptions(players, cols, rows - handicap, rule_set,
                                    bool(swap if swap is not None else not handicap), handicap)
@@ -336,7 +339,7 @@ class Game:
         for seat, name in enumerate(self.players):
             if name.casefold() == player.strip().casefold():
                 return seat
-        raise IllegalMoveError(f"{player} is not playing in this game")
+        raise IllegalMoveError("{player} is not playing in this game", player=player)
 
     def players_of(self, colour: Colour) -> tuple[str, ...]:
         """The names of the players playing `colour` now, in seat order: whom a result names.
@@ -732,7 +735,8 @@ class Game:
 
     def _apply(self, command: Command, seat: int, changes: _Changes) -> None:
         if command.is_move and seat != self._state.next_seat:
-            raise IllegalMoveError(f"it is {self.players[self._state.next_seat]}'s turn")
+            raise IllegalMoveError("it is {player}'s turn",
+                                   player=self.players[self._state.next_seat])
         for target in command.removals:
             self._remove(target, seat, changes)
         if command.placement:
@@ -749,9 +753,10 @@ class Game:
         if isinstance(target, tuple):
             lid = self._link_between(*target)
             if lid is None or lid not in pos.links:
-                raise IllegalMoveError(f"there is no link {target[0]}-{target[1]}")
+                raise IllegalMoveError("there is no link {link}",
+                                       link=f"{target[0]}-{target[1]}")
             if pos.links[lid] is not colour:
-                raise IllegalMoveError(f"{target[0]}-{target[1]} is not your link")
+                raise IllegalMoveError("{link} is not your link", link=f"{target[0]}-{target[1]}")
             self._take_link(lid, changes)
             return
         idx = self._own_peg(target, colour)
@@ -768,9 +773,10 @@ class Game:
         colour, pos, geo = self.colour_of_seat(seat), self.position, self.geometry
         idx = geo.index(placement.hole)
         if pos.peg_colour[idx] is not None:
-            raise IllegalMoveError(f"{placement.hole} is already taken")
+            raise IllegalMoveError("{hole} is already taken", hole=placement.hole)
         if geo.in_border(idx, colour.opponent):
-            raise IllegalMoveError(f"{placement.hole} is in {colour.opponent.title}'s border row")
+            raise IllegalMoveError("{hole} is in {colour}'s border row", hole=placement.hole,
+                                   colour=colour.opponent.said)
         pos.place_peg(idx, colour, seat)
         changes.placed = idx
         changes.steps.append(_PegChange(True, idx, colour, seat))
@@ -791,16 +797,16 @@ class Game:
         lid = self._link_between(a, b)
         if lid is None:
             raise IllegalMoveError(
-                f"{a} and {b} are not a knight's move apart, so they cannot link")
+                "{a} and {b} are not a knight's move apart, so they cannot link", a=a, b=b)
         if lid in self.position.links:
             if self.rules is RuleSet.PP:
                 return
-            raise IllegalMoveError(f"{a}-{b} is already linked")
+            raise IllegalMoveError("{link} is already linked", link=f"{a}-{b}")
         blocker = self.position.blocking_link(lid, colour, self.rules)
         if blocker is not None:
             other = self._link(blocker, self.position.links[blocker])
-            raise IllegalMoveError(
-                f"the link {a}-{b} would cross {other.colour.title}'s link {other}")
+            raise IllegalMoveError("the link {link} would cross {colour}'s link {other}",
+                                   link=f"{a}-{b}", colour=other.colour.said, other=other)
         assert ia != ib
         self._record_link(lid, colour, changes)
 
@@ -826,8 +832,8 @@ class Game:
             self._end(Reason.RESIGNATION, colour.opponent)
         elif action is Action.TIMEOUT:
             if seat != state.next_seat:
-                raise IllegalMoveError(f"only {self.players[state.next_seat]}, whose turn it is, "
-                                  "can run out of time")
+                raise IllegalMoveError("only {player}, whose turn it is, can run out of time",
+                                       player=self.players[state.next_seat])
             self._end(Reason.TIME, colour.opponent)
         elif action is Action.OFFER_DRAW:
             if state.draw_offer_team == team:
@@ -837,29 +843,32 @@ class Game:
             else:
                 self._state = state._replace(draw_offer_team=team)
         elif action is Action.ACCEPT_DRAW or action is Action.DECLINE_DRAW:
-            verb = action.value.split()[0]
+            accept = action is Action.ACCEPT_DRAW
             if state.draw_offer_team is None:
-                raise IllegalMoveError(f"there is no draw offer to {verb}")
+                raise IllegalMoveError(message("there is no draw offer to accept") if accept
+                                       else message("there is no draw offer to decline"))
             if state.draw_offer_team == team:
-                raise IllegalMoveError(f"you cannot {verb} your own side's draw offer")
-            if action is Action.ACCEPT_DRAW:
+                raise IllegalMoveError(
+                    message("you cannot accept your own side's draw offer") if accept
+                    else message("you cannot decline your own side's draw offer"))
+            if accept:
                 self._end(Reason.AGREEMENT, None)
             else:
                 self._state = state._replace(draw_offer_team=None)
 
-    def _privilege_refusal(self, seat: int) -> str | None:
+    def _privilege_refusal(self, seat: int) -> Message | None:
         """Why `seat` may not call privilege now, or None when it may."""
         state = self._state
         if not self.is_double:
-            return "privilege is only called in Double TwixT"
+            return message("privilege is only called in Double TwixT")
         if state.privilege_used[seat % 2]:
-            return "your team has already used its privilege"
+            return message("your team has already used its privilege")
         if state.privilege_window == seat:
             return None
         if state.privilege_window is None:
-            return "privilege can only be called right after your own move"
-        return f"only {self.players[state.privilege_window]}, who has just moved, can call " \
-               "privilege"
+            return message("privilege can only be called right after your own move")
+        return message("only {player}, who has just moved, can call privilege",
+                       player=self.players[state.privilege_window])
 
     def _privilege(self, seat: int) -> None:
         refusal = self._privilege_refusal(seat)
@@ -914,9 +923,9 @@ class Game:
         idx = self.geometry.index(hole)
         owner = self.position.peg_colour[idx]
         if owner is None:
-            raise IllegalMoveError(f"there is no peg on {hole}")
+            raise IllegalMoveError("there is no peg on {hole}", hole=hole)
         if owner is not colour:
-            raise IllegalMoveError(f"{hole} is not your peg")
+            raise IllegalMoveError("{hole} is not your peg", hole=hole)
         return idx
 
     def _linkable(self, idx: int, colour: Colour) -> list[int]:

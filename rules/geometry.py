@@ -87,10 +87,12 @@ class Geometry:
     def index(self, hole: Hole) -> int:
         """The index of a hole, or IllegalMoveError when it is not on this board."""
         if not (0 <= hole.col < self.cols and 0 <= hole.row < self.rows):
-            raise IllegalMoveError(f"{hole} is not on the board ({self.cols}×{self.rows})")
+            raise IllegalMoveError("{hole} is not on the board ({cols}×{rows})", hole=hole,
+                                   cols=self.cols, rows=self.rows)
         idx = hole.row * self.cols + hole.col
         if not self.on_board[idx]:
-            raise IllegalMoveError(f"{hole} is a corner, and the board has no corner holes")
+            raise IllegalMoveError("{hole} is a corner, and the board has no corner holes",
+                                   hole=hole)
         return idx
 
     def hole(self, index: int) -> Hole:
@@ -118,10 +120,11 @@ def parse_size(text: str) -> tuple[int, int]:
     if len(numbers) == 1:
         numbers *= 2
     if len(numbers) != 2 or numbers[0] is None or numbers[1] is None:
-        raise TwixtError(f"{quote(text)} is not a board size: write 24 or 24x18")
+        raise TwixtError("{text} is not a board size: write 24 or 24x18", text=quote(text))
     cols, rows = numbers[0], numbers[1]
     if not (MIN_SIZE <= cols <= MAX_SIZE and MIN_SIZE <= rows <= MAX_SIZE):
-        raise TwixtError(f"a board is {MIN_SIZE} to {MAX_SIZE} holes each way, not {text}")
+        raise TwixtError("a board is {min} to {max} holes each way, not {size}",
+                         min=MIN_SIZE, max=MAX_SIZE, size=text)
     return cols, rows
 
 
@@ -129,8 +132,8 @@ def parse_size(text: str) -> tuple[int, int]:
 def geometry(cols: int, rows: int) -> Geometry:
     """The shared tables for a board of `cols` × `rows` (5–48 each way)."""
     if not (MIN_SIZE <= cols <= MAX_SIZE and MIN_SIZE <= rows <= MAX_SIZE):
-        raise TwixtError(f"a board is {MIN_SIZE} to {MAX_SIZE} holes each way, "
-                          f"not {cols}×{rows}")
+        raise TwixtError("a board is {min} to {max} holes each way, not {size}",
+                         min=MIN_SIZE, max=MAX_SIZE, size=f"{cols}×{rows}")
     corners = {(0, 0), (cols - 1, 0), (0, rows - 1), (cols - 1, rows - 1)}
     count = cols * rows
     on_board = tuple((i % cols, i // cols) not in corners for i in range(count))

@@ -109,7 +109,8 @@ class Hole:
         match = _HOLE_RE.match(text.strip())
         if not match or int(match.group(2)) < 1:
             raise InvalidMoveError(
-                f"{quote(text)} is not a hole: write a column letter and a row, like G6")
+                "{text} is not a hole: write a column letter and a row, like G6",
+                text=quote(text))
         col = 0
         for ch in match.group(1).upper():
             col = col * 26 + (ord(ch) - ord("A") + 1)

@@ -11,6 +11,7 @@ import enum
 import re
 from dataclasses import dataclass
 
+from language import message
 from rules.errors import InvalidMoveError, quote
 from rules.model import Hole
 
@@ -76,14 +77,14 @@ def _target_text(target: LinkTarget) -> str:
 
 
 _ACTION_WORDS = {tuple(action.value.split()): action for action in Action}
-_HINT = "a move looks like G6, G6 link E5 or remove J9-K11; I11 link K10"
+_HINT = message("a move looks like G6, G6 link E5 or remove J9-K11; I11 link K10")
 
 
 def parse_command(text: str) -> Command:
     """Read a player's command; InvalidMoveError names what is wrong with its shape."""
     clauses = [c for c in (_words(part) for part in text.split(";")) if c]
     if not clauses:
-        raise InvalidMoveError(f"the command is empty: {_HINT}")
+        raise InvalidMoveError("the command is empty: {hint}", hint=_HINT)
     removals: list[LinkTarget] = []
     placement: Placement | None = None
     actions: list[Action] = []
@@ -104,10 +105,11 @@ def parse_command(text: str) -> Command:
         elif _looks_like_hole(words[0]) and set(actions) <= TRAILING_ACTIONS:
             # `privilege; L12 link K10`: an action that may follow a move, written before it
             late = "; ".join(action.value for action in actions)
-            raise InvalidMoveError(f"{late} comes after the move: write "
-                                   f"{_placement(words)}; {late}")
+            raise InvalidMoveError("{late} comes after the move: write {placement}; {late}",
+                                   late=late, placement=_placement(words))
         else:
-            raise InvalidMoveError(f"I don't understand {quote(' '.join(words))}: {_HINT}")
+            raise InvalidMoveError("I don't understand {text}: {hint}",
+                                   text=quote(" ".join(words)), hint=_HINT)
     command = Command(tuple(removals), placement, tuple(actions))
     _check_shape(command)
     return command
@@ -124,9 +126,10 @@ def _check_shape(command: Command) -> None:
         extra = [a for a in leading if a not in TRAILING_ACTIONS]
         if extra or (command.placement and Action.SWAP in actions):
             wrong = extra[0].value if extra else "swap"
-            raise InvalidMoveError(f"{wrong} cannot be combined with a move")
+            raise InvalidMoveError("{action} cannot be combined with a move", action=wrong)
     elif len(actions) > 1:
-        raise InvalidMoveError(f"{actions[0].value} and {actions[1].value} cannot be combined")
+        raise InvalidMoveError("{first} and {second} cannot be combined",
+                               first=actions[0].value, second=actions[1].value)
 
 
 def _words(clause: str) -> list[str]:
@@ -138,7 +141,8 @@ def _target(word: str) -> LinkTarget:
     if "-" in word:
         parts = word.split("-")
         if len(parts) != 2 or not all(parts):
-            raise InvalidMoveError(f"{quote(word)} is not a link: write two holes like J9-K11")
+            raise InvalidMoveError("{text} is not a link: write two holes like J9-K11",
+                                   text=quote(word))
         return Hole.parse(parts[0]), Hole.parse(parts[1])
     return Hole.parse(word)
 
@@ -146,13 +150,15 @@ def _target(word: str) -> LinkTarget:
 def _placement(words: list[str]) -> Placement:
     hole = Hole.parse(words[0]) if _looks_like_hole(words[0]) else None
     if hole is None:
-        raise InvalidMoveError(f"I don't understand {quote(' '.join(words))}: {_HINT}")
+        raise InvalidMoveError("I don't understand {text}: {hint}",
+                               text=quote(" ".join(words)), hint=_HINT)
     rest = words[1:]
     if rest and rest[0] != "link":
-        raise InvalidMoveError(f"after {hole} write link and the pegs to link, like {hole} link E5")
+        raise InvalidMoveError("after {hole} write link and the pegs to link, like {hole} link E5",
+                               hole=hole)
     words = [w for w in rest if w != "link"]
     if rest and not words:
-        raise InvalidMoveError(f"link to what? write {hole} link E5")
+        raise InvalidMoveError("link to what? write {hole} link E5", hole=hole)
     targets = tuple(_target(w) for w in words if w != "all")
     return Placement(hole, targets, link_all="all" in words)
 

@@ -41,7 +41,7 @@ def encode(text: str, fmt: str) -> bytes:
 def read(text: str, fmt: str = "transcript") -> Game:
     """Replay a record; RecordError names the first line that cannot be played."""
     if fmt not in _READERS:
-        raise RecordError(0, f"unknown format {quote(fmt)}: choose one of {', '.join(FORMATS)}")
+        raise _unknown(fmt)
     return _READERS[fmt](text)
 
 
@@ -52,15 +52,21 @@ def load(path: str | Path, fmt: str | None = None) -> Game:
     try:
         data = path.read_bytes()
     except OSError as error:
-        raise RecordError(0, f"cannot read {path}: {error.strerror}") from None
+        raise RecordError(0, "cannot read {path}: {error}", path=str(path),
+                          error=error.strerror) from None
     return read(decode(data, fmt), fmt)
 
 
 def write(game: Game, fmt: str = "transcript") -> str:
     """The record of a game in a format; RecordError when the format cannot hold the game."""
     if fmt not in _WRITERS:
-        raise RecordError(0, f"unknown format {quote(fmt)}: choose one of {', '.join(FORMATS)}")
+        raise _unknown(fmt)
     return _WRITERS[fmt](game)
+
+
+def _unknown(fmt: str) -> RecordError:
+    return RecordError(0, "unknown format {format}: choose one of {formats}", format=quote(fmt),
+                       formats=", ".join(FORMATS))
 
 
 __all__ = ["FILE_ENDINGS", "FORMATS", "decode", "encode", "guess_format", "load", "read",

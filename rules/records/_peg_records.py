@@ -60,7 +60,7 @@ def replay(game: Game, moves: list[PegMove], link_all: bool) -> Game:
                 game.play(word, by=by)
                 mirror = mirror or move.word == "swap"
         except TwixtError as error:
-            raise RecordError(move.line, str(error)) from None
+            raise RecordError(move.line, error.message) from None
     return game
 
 
@@ -71,19 +71,20 @@ def peg_moves(game: Game, fmt_name: str) -> list[tuple[int, str]]:
     a swap on a board that is not square).
     """
     if game.is_double:
-        raise RecordError(0, f"{fmt_name} files hold two-player games only")
+        raise RecordError(0, "{format} files hold two-player games only", format=fmt_name)
     entries: list[tuple[int, str]] = []
     mirror = False
     for turn in game.history:
         if turn.links_removed or turn.pegs_removed:
-            raise RecordError(0, f"{fmt_name} files cannot hold removed pegs or links")
+            raise RecordError(0, "{format} files cannot hold removed pegs or links",
+                              format=fmt_name)
         if turn.placed is not None:
             hole = turn.placed.mirrored() if mirror else turn.placed
             entries.append((turn.seat, str(hole)))
         if Action.SWAP in turn.actions:
             if game.options.cols != game.options.rows:
-                raise RecordError(0, f"{fmt_name} files cannot hold a swap on a board "
-                                     "that is not square")
+                raise RecordError(0, "{format} files cannot hold a swap on a board that is "
+                                     "not square", format=fmt_name)
             mirror = True
             entries.append((turn.seat, "swap"))
         for action in turn.actions:

@@ -48,12 +48,12 @@ def read(text: str) -> Game:
     try:
         size = whole_number(header.get("SZ", "24"))
         if size is None:
-            raise TwixtError(f"SZ is a board size, not {quote(header['SZ'])}")
+            raise TwixtError("SZ is a board size, not {text}", text=quote(header["SZ"]))
         black = clean_name(_utf8(header.get("PB", "")), "Player 1")
         white = clean_name(_utf8(header.get("PW", "")), "Player 2")
         game = Game(distinct_names(black, white), size=size, rules=RuleSet.PP)
     except TwixtError as error:
-        raise RecordError(1, f"cannot set up the game: {error}") from None
+        raise RecordError(1, "cannot set up the game: {error}", error=error.message) from None
     return replay(game, moves, link_all=False)
 
 
@@ -94,7 +94,8 @@ def _move(number: int, line: int, colour: str, value: str) -> PegMove:
     point, suffix = value[:2], value[2:]
     if len(point) != 2 or not all(0 <= _index(ch) < _SIZES for ch in point) \
             or suffix.lower() not in ("", "|draw"):
-        raise RecordError(line, f"move {number}: {quote(value)} is not a Little Golem move")
+        raise RecordError(line, "move {number}: {text} is not a Little Golem move", number=number,
+                          text=quote(value))
     hole = Hole(_index(point[0]), _index(point[1]))
     return PegMove(line, seat, hole=hole, offer_draw=bool(suffix))
 
@@ -127,7 +128,8 @@ def write(game: Game) -> str:
     if opts.rules is not RuleSet.PP:  # read back, it would be a pp game
         raise RecordError(0, "Little Golem records hold TwixT PP games only")
     if opts.cols != opts.rows or opts.cols > _SIZES:
-        raise RecordError(0, f"Little Golem records hold square boards up to {_SIZES}×{_SIZES}")
+        raise RecordError(0, "Little Golem records hold square boards up to {size}×{size}",
+                          size=_SIZES)
     nodes = [f"FF[4]PB[{_name(opts.players[0])}]PW[{_name(opts.players[1])}]SZ[{opts.cols}]"]
     for seat, entry in peg_moves(game, "Little Golem"):
         colour = "b" if seat == 0 else "r"

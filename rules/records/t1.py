@@ -6,13 +6,15 @@ Links are implied: every legal link of each new peg is added, own links blocking
 
 from __future__ import annotations
 
-from rules.errors import RecordError, TwixtError
+from rules.errors import RecordError, TwixtError, quote
 from rules.game import Game
 from rules.model import Hole, RuleSet
+from rules.numbers import whole_number
 from rules.records._peg_records import PegMove, clean_name, distinct_names, peg_moves, replay
 
 # positions of the header values, as T1j and twixtbot-ui write them
 _NAME_1, _NAME_2, _ROWS, _COLS, _STARTER, _PIE = 3, 4, 5, 6, 9, 11
+_HEADER_LINES = 13
 
 
 def read(text: str) -> Game:
@@ -21,7 +23,7 @@ def read(text: str) -> Game:
     moves: list[PegMove] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
-        if not moves and ("#" in line or not line) and len(header) < 13:
+        if not moves and ("#" in line or not line) and len(header) < _HEADER_LINES:
             header.append(line.split("#", 1)[0].strip())
             continue
         if not line:
@@ -33,19 +35,30 @@ def read(text: str) -> Game:
             try:
                 moves.append(PegMove(number, None, hole=Hole.parse(line)))
             except TwixtError as error:
-                raise RecordError(number, str(error)) from None
-    header += [""] * (13 - len(header))
+                raise RecordError(number, error.message) from None
+    header += [""] * (_HEADER_LINES - len(header))
     try:
         names = [clean_name(header[_NAME_1], "Player 1"), clean_name(header[_NAME_2], "Player 2")]
         if header[_STARTER] == "2":
             names.reverse()
-        rows = int(header[_ROWS] or 24)
-        cols = int(header[_COLS] or 24)
+        rows = _size(header[_ROWS], "rows")
+        cols = _size(header[_COLS], "columns")
         swap = header[_PIE].upper() != "N"
         game = Game(distinct_names(*names), size=(cols, rows), rules=RuleSet.CLASSIC, swap=swap)
-    except (TwixtError, ValueError) as error:
-        raise RecordError(1, f"cannot set up the game from the header: {error}") from None
+    except TwixtError as error:
+        raise RecordError(1, "cannot set up the game from the header: {error}",
+                          error=error.message) from None
     return replay(game, moves, link_all=True)
+
+
+def _size(text: str, what: str) -> int:
+    """A header's number of rows or columns; blank means 24."""
+    number = whole_number(text) if text else 24
+    if number is None:
+        if what == "rows":
+            raise TwixtError("the y-size of the board is a number, not {text}", text=quote(text))
+        raise TwixtError("the x-size of the board is a number, not {text}", text=quote(text))
+    return number
 
 
 def write(game: Game) -> str:

@@ -40,7 +40,7 @@ def read(text: str) -> Game:
         try:
             game.play(command, by=name)
         except TwixtError as error:
-            raise RecordError(number, str(error)) from None
+            raise RecordError(number, error.message) from None
     return game if game is not None else _new_game(tags)
 
 
@@ -52,12 +52,12 @@ def _new_game(tags: dict[str, tuple[int, str, str]]) -> Game:
         line = tags.get("swap", (0,))[0]
         swap_text = values.get("swap", "").lower()
         if swap_text and swap_text not in _YES_NO:
-            raise TwixtError(f"Swap is yes or no, not {quote(swap_text)}")
+            raise TwixtError("Swap is yes or no, not {text}", text=quote(swap_text))
         line = tags.get("handicap", (0,))[0]
         handicap_text = values.get("handicap", "0")
         handicap = whole_number(handicap_text)
         if handicap is None:
-            raise TwixtError(f"Handicap is a number of rows, not {quote(handicap_text)}")
+            raise TwixtError("Handicap is a number of rows, not {text}", text=quote(handicap_text))
         line = tags.get("board", (0,))[0]
         cols, rows = parse_size(values.get("board", "24x24"))
         line = min((n for n, _k, _v in tags.values()), default=0)
@@ -65,7 +65,7 @@ def _new_game(tags: dict[str, tuple[int, str, str]]) -> Game:
                     size=(cols, rows + handicap), rules=values.get("rules", "classic"),
                     swap=_YES_NO.get(swap_text), handicap=handicap)
     except TwixtError as error:
-        raise RecordError(line, str(error)) from None
+        raise RecordError(line, error.message) from None
     game.tags = {key: value for lower, (_n, key, value) in tags.items() if lower not in _KNOWN}
     return game
 

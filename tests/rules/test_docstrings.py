@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
+import rules.errors
 import rules.game
+import rules.numbers
 from rules.game import Game, Turn
 
 
@@ -64,3 +66,8 @@ def test_the_example_is_true(example: doctest.DocTest) -> None:
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     result = runner.run(example, out=report.append)
     assert result.failed == 0, "".join(report)
+
+
+@pytest.mark.parametrize("module", [rules.errors, rules.numbers], ids=lambda m: m.__name__)
+def test_the_examples_of_the_small_modules_are_true(module: Any) -> None:
+    assert doctest.testmod(module).failed == 0

@@ -73,6 +73,14 @@ def test_t1_export_reads_back_as_the_same_game():
     assert again.snapshot() == game.snapshot()
 
 
+def test_a_t1_header_with_a_size_that_is_no_number_names_line_1():
+    header = ["#"] * 5 + ["x # y-size of board"] + ["#"] * 7
+    with pytest.raises(RecordError) as error:
+        read("\n".join(header) + "\nG6\n", "t1")
+    assert str(error.value) == ("line 1: cannot set up the game from the header: "
+                                "the y-size of the board is a number, not “x”")
+
+
 def test_swap_round_trips_through_little_golem_and_t1():
     game = play_all(Game(("ann", "ben"), rules="pp"), ["D3", "swap", "F5", "K8"])
     for fmt in ("lg", "t1"):
