@@ -188,5 +188,5 @@ class Clocks:
         told = tuple(s.user_id for s in stored.seats
                      if request is None or s.user_id != request.user.id)
         return Reply(tr("{name} ran out of time.", name=late.name) + "\n"
-                     + result_sentence(game.outcome, game),
-                     image=image, mentions=told, buttons=(rematch_button(stored),))
+                     + result_sentence(game.outcome, game, tr),
+                     image=image, mentions=told, buttons=(rematch_button(stored, tr),))

@@ -143,8 +143,8 @@ class Records:
         # the file's name as a label, cleaned like a player's name: it reaches a public message
         label = clean_name(filename, tr("the record"))
         # the record's names, like the file's, are anybody's text: cleaned before they show
-        where = (result_sentence(game.outcome, game, clean_name) if game.outcome
-                 else to_move_sentence(game, shown=clean_name))
+        where = (result_sentence(game.outcome, game, tr, clean_name) if game.outcome
+                 else to_move_sentence(game, tr, shown=clean_name))
         summary = tr.plural("{label}: {size}, {rules}, {n} move — {where}",
                             "{label}: {size}, {rules}, {n} moves — {where}", game.moves_made,
                             label=label, size=game.options.size_text,
