@@ -1,30 +1,37 @@
 """T1 / T1j text files: `#`-commented header lines, then one hole (or swap, resign) a line.
 
 Links are implied: every legal link of each new peg is added, own links blocking as in
-`classic`.
+`classic`. T1 has no line for a draw or a loss on time, only the header's "game already
+over?": a game it calls over that its moves leave unfinished ended by agreement, or on time
+when that line's comment says `on time` (as this writer writes it; T1j reads only the `Y`).
 """
 
 from __future__ import annotations
 
 from rules.errors import RecordError, TwixtError, quote
 from rules.game import Game
-from rules.model import Hole, RuleSet
+from rules.model import Hole, Reason, RuleSet
 from rules.numbers import whole_number
 from rules.records._peg_records import PegMove, clean_name, distinct_names, peg_moves, replay
 
 # positions of the header values, as T1j and twixtbot-ui write them
-_NAME_1, _NAME_2, _ROWS, _COLS, _STARTER, _PIE = 3, 4, 5, 6, 9, 11
+_NAME_1, _NAME_2, _ROWS, _COLS, _STARTER, _PIE, _OVER = 3, 4, 5, 6, 9, 11, 12
 _HEADER_LINES = 13
+#: the comment of the "game already over?" line of a game lost on time
+_OVER_COMMENT, _ON_TIME = "game already over?", "on time"
 
 
 def read(text: str) -> Game:
     """Replay a T1 file; RecordError names the first line that cannot be played."""
     header: list[str] = []
+    comments: list[str] = []
     moves: list[PegMove] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not moves and ("#" in line or not line) and len(header) < _HEADER_LINES:
-            header.append(line.split("#", 1)[0].strip())
+            value, _sep, comment = line.partition("#")
+            header.append(value.strip())
+            comments.append(comment.strip())
             continue
         if not line:
             continue
@@ -37,6 +44,7 @@ def read(text: str) -> Game:
             except TwixtError as error:
                 raise RecordError(number, error.message) from None
     header += [""] * (_HEADER_LINES - len(header))
+    comments += [""] * (_HEADER_LINES - len(comments))
     try:
         names = [clean_name(header[_NAME_1], "Player 1"), clean_name(header[_NAME_2], "Player 2")]
         if header[_STARTER] == "2":
@@ -48,7 +56,10 @@ def read(text: str) -> Game:
     except TwixtError as error:
         raise RecordError(1, "cannot set up the game from the header: {error}",
                           error=error.message) from None
-    return replay(game, moves, link_all=True)
+    replay(game, moves, link_all=True)
+    if header[_OVER].upper() == "Y" and not game.is_over:
+        _end(game, on_time=comments[_OVER].lower().endswith(_ON_TIME))
+    return game
 
 
 def _size(text: str, what: str) -> int:
@@ -59,6 +70,20 @@ def _size(text: str, what: str) -> int:
             raise TwixtError("the y-size of the board is a number, not {text}", text=quote(text))
         raise TwixtError("the x-size of the board is a number, not {text}", text=quote(text))
     return number
+
+
+def _end(game: Game, on_time: bool) -> None:
+    """End a game the header calls over though its moves do not: the player to move runs out
+    of time, or the two sides agree a draw (the only endings T1 has no line for)."""
+    try:
+        if on_time:
+            game.play("timeout")
+        else:
+            offerer = game.player_to_move
+            game.play("offer draw", by=offerer)
+            game.play("accept draw", by=next(p for p in game.players if p != offerer))
+    except TwixtError as error:
+        raise RecordError(_OVER + 1, error.message) from None
 
 
 def write(game: Game) -> str:
@@ -77,9 +102,18 @@ def write(game: Game) -> str:
         "1 # starting player (1 plays top-down)",
         "V # direction of letters",
         f"{'Y' if opts.swap else 'N'} # pierule?",
-        f"{'Y' if game.is_over else 'N'} # game already over?",
+        _over_line(game),
     ]
     lines.extend(entry.upper() if entry not in ("swap", "resign") else entry
                  for _seat, entry in peg_moves(game, "T1")
                  if entry not in ("offer draw", "accept draw"))
     return "\n".join(lines) + "\n"
+
+
+def _over_line(game: Game) -> str:
+    """The header's last line: `Y` or `N`, and for a loss on time, which no move line can
+    say, a comment that says so."""
+    if not game.is_over:
+        return f"N # {_OVER_COMMENT}"
+    on_time = game.outcome is not None and game.outcome.reason is Reason.TIME
+    return f"Y # {_OVER_COMMENT} {_ON_TIME}" if on_time else f"Y # {_OVER_COMMENT}"

@@ -1,5 +1,5 @@
 """Any game a format can hold, with any names a game allows, is written, turned into the
-file's bytes, read back, and is the same game — in every format."""
+file's bytes, read back, and is the same game — in every format, finished games included."""
 
 from __future__ import annotations
 
@@ -40,18 +40,20 @@ def _game(fmt: str, players: tuple[str, str], size: int, seed: int, turns: int,
         game.play(f"{hole} link all" if link_all or rng.random() < 0.5 else str(hole))
     if not game.is_over and ending == "resign":
         game.play("resign")
-    elif not game.is_over and ending == "draw" and fmt != "t1":  # T1 cannot say a draw
+    elif not game.is_over and ending == "draw":
         offerer = game.seat_to_move
         assert offerer is not None
         game.play("offer draw")
         game.play("accept draw", by=game.players[1 - offerer])
+    elif not game.is_over and ending == "time" and fmt != "lg":  # LG cannot say a time loss
+        game.play("timeout")
     return game
 
 
 @settings(max_examples=200, deadline=None)
 @given(fmt=st.sampled_from(sorted(FORMATS)), players=pairs, data=st.data(),
        seed=st.integers(0, 2**32), turns=st.integers(0, 40), swap=st.booleans(),
-       ending=st.sampled_from(["", "resign", "draw"]))
+       ending=st.sampled_from(["", "resign", "draw", "time"]))
 def test_a_game_written_and_read_back_is_the_same_game(fmt, players, data, seed, turns, swap,
                                                        ending):
     size = data.draw(st.sampled_from(FORMATS[fmt][2]))

@@ -73,6 +73,37 @@ def test_t1_export_reads_back_as_the_same_game():
     assert again.snapshot() == game.snapshot()
 
 
+@pytest.mark.parametrize(("ending", "reason", "winner"), [
+    ([("ann", "offer draw"), ("ben", "accept draw")], Reason.AGREEMENT, None),
+    ([("ann", "timeout")], Reason.TIME, Colour.BLACK),
+])
+def test_a_t1_game_that_ended_without_a_move_line_reads_back_as_ended(ending, reason, winner):
+    # T1 has no line for a draw or a loss on time: the header's "game already over?" says it
+    game = play_all(Game(("ann", "ben"), size=12),
+                    ["G6 link all", "E7 link all", "H8 link all", "F4 link all"])
+    for name, command in ending:
+        game.play(command, by=name)
+    text = write(game, "t1")
+    assert "Y # game already over?" in text
+    again = read(text, "t1")
+    assert (again.outcome.reason, again.outcome.winner) == (reason, winner)
+    assert again.snapshot() == game.snapshot()
+
+
+def test_a_t1_file_that_says_over_with_no_result_is_a_draw():
+    header = "\n".join(["#"] * 12 + ["Y # game already over?"])
+    game = read(header + "\nG6\nE7\n", "t1")
+    assert game.outcome.reason is Reason.AGREEMENT and game.outcome.winner is None
+    unfinished = read(header.replace("Y # game", "N # game") + "\nG6\nE7\n", "t1")
+    assert not unfinished.is_over
+
+
+def test_an_unfinished_game_says_so_in_t1():
+    game = play_all(Game(("ann", "ben"), size=12), ["G6"])
+    assert "N # game already over?\nG6\n" in write(game, "t1")
+    assert not read(write(game, "t1"), "t1").is_over
+
+
 def test_a_t1_header_with_a_size_that_is_no_number_names_line_1():
     header = ["#"] * 5 + ["x # y-size of board"] + ["#"] * 7
     with pytest.raises(RecordError) as error:
