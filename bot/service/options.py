@@ -20,6 +20,16 @@ OPTION_NAMES = ("size", "rules", "swap", "handicap", "time", "first", "thread")
 #: every way of saying yes or no, in options and settings alike
 YES_NO = {"yes": True, "y": True, "on": True, "true": True,
           "no": False, "n": False, "off": False, "false": False}
+#: a player's settings: name → (UserPrefs field, the values allowed, None for on/off)
+SETTINGS: dict[str, tuple[str, dict[str, str] | None]] = {
+    "theme": ("theme", {"light": "light", "dark": "dark"}),
+    "palette": ("palette", {"normal": "normal", "colour-blind": "colour-blind",
+                            "colourblind": "colour-blind", "color-blind": "colour-blind",
+                            "colorblind": "colour-blind"}),
+    "side": ("side", {"red": "red", "black": "black", "any": "any"}),
+    "dm": ("dm_reminders", None),
+    "autolink": ("auto_link", None),
+}
 
 
 @dataclass(frozen=True)
@@ -121,6 +131,24 @@ def parse_option_words(words: list[str]) -> ChallengeOptions:
             value.append(rest.pop(0))
         pairs[name] = " ".join(value)
     return build_options(**pairs)
+
+
+def setting_pairs(words: list[str]) -> dict[str, str]:
+    """A player's settings as typed: `theme dark palette colorblind`, where a value that
+    only one setting takes may stand alone (`dark colorblind`)."""
+    pairs: dict[str, str] = {}
+    rest = list(words)
+    while rest:
+        word = rest.pop(0)
+        alone = [name for name, (_, allowed) in SETTINGS.items()
+                 if allowed and word.lower() in allowed]
+        if word.lower() not in SETTINGS and len(alone) == 1:
+            pairs[alone[0]] = word
+        elif not rest:
+            raise ServiceError("settings takes name value pairs, like settings theme dark")
+        else:
+            pairs[word] = rest.pop(0)
+    return pairs
 
 
 def yes_no(name: str, value: str | bool, on_off: bool = False) -> bool:

@@ -6,22 +6,13 @@ from typing import Any
 
 from bot.service.core import ServiceCore
 from bot.service.model import Reply, Request, ServiceError
+from bot.service.options import SETTINGS as _CHOICES
 from bot.service.options import either, yes_no
 from language import Message, message
 from rules import quote
 from rules.numbers import whole_number
 from storage import GuildSettings, UserPrefs
 
-#: a player's settings: name → (UserPrefs field, the values allowed, None for on/off)
-_CHOICES: dict[str, tuple[str, dict[str, str] | None]] = {
-    "theme": ("theme", {"light": "light", "dark": "dark"}),
-    "palette": ("palette", {"normal": "normal", "colour-blind": "colour-blind",
-                            "colourblind": "colour-blind", "color-blind": "colour-blind",
-                            "colorblind": "colour-blind"}),
-    "side": ("side", {"red": "red", "black": "black", "any": "any"}),
-    "dm": ("dm_reminders", None),
-    "autolink": ("auto_link", None),
-}
 #: server settings: name → (GuildSettings field, True for a number of hours, False for yes/no)
 _SERVER = {"thread": ("thread_default", False), "forfeit": ("forfeit_on_timeout", False),
            "expiry": ("challenge_expiry_hours", True), "reminder": ("reminder_hours", True)}

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from bot.service import commands as cmd
 from bot.service.model import ServiceError, User
-from bot.service.options import OPTION_NAMES, build_options, parse_option_words
+from bot.service.options import OPTION_NAMES, build_options, parse_option_words, setting_pairs
 from rules import Action, Command, InvalidMoveError, parse_command, quote
 from rules.numbers import whole_number
 
@@ -156,18 +156,14 @@ def _rematch(words: list[str], people: People) -> cmd.ServiceCommand:
     return cmd.Rematch(_number(words[0]) if words else None)
 
 
-def _pairs(verb: str, words: list[str]) -> dict[str, str]:
-    if len(words) % 2:
-        raise ServiceError("{verb} takes name value pairs, like settings theme dark", verb=verb)
-    return dict(zip(words[::2], words[1::2], strict=True))
-
-
 def _settings(words: list[str], people: People) -> cmd.ServiceCommand:
-    return cmd.UserSettings(_pairs("settings", words))
+    return cmd.UserSettings(setting_pairs(words))
 
 
 def _server(words: list[str], people: People) -> cmd.ServiceCommand:
-    return cmd.ServerSettings(_pairs("server", words))
+    if len(words) % 2:
+        raise ServiceError("server takes name value pairs, like server forfeit yes")
+    return cmd.ServerSettings(dict(zip(words[::2], words[1::2], strict=True)))
 
 
 _READERS: dict[str, Callable[[list[str], People], cmd.ServiceCommand]] = {

@@ -201,3 +201,5 @@ async def test_what_people_type_is_accepted(service, clock):
     assert "3d per move" in status.text
     colours = await service.run(asking(ALICE), "settings palette colorblind")
     assert "palette colour-blind" in colours.text
+    alone = await service.run(asking(BOB), "settings colorblind")  # one setting takes it
+    assert "palette colour-blind" in alone.text

@@ -35,6 +35,10 @@ def _person(word: str) -> User:
     ("leaderboard page 3", cmd.Leaderboard(3)),
     ("rematch", cmd.Rematch(None)),
     ("settings theme dark", cmd.UserSettings({"theme": "dark"})),
+    ("settings palette colorblind", cmd.UserSettings({"palette": "colorblind"})),
+    ("settings colorblind dark side red", cmd.UserSettings(
+        {"palette": "colorblind", "theme": "dark", "side": "red"})),
+    ("server forfeit yes", cmd.ServerSettings({"forfeit": "yes"})),
     ("import game.twixt carol", cmd.ImportRecord("game.twixt", None, User(5, "carol"))),
 ])
 def test_a_line_becomes_one_command(text, expected):
@@ -64,6 +68,8 @@ def test_resign_yes_is_the_typed_confirmation(typed):
                  "I11 link K10"),
     ("replay seven", "“seven” is not a number"),
     ("settings theme", "settings takes name value pairs, like settings theme dark"),
+    ("settings dm", "settings takes name value pairs, like settings theme dark"),
+    ("server forfeit", "server takes name value pairs, like server forfeit yes"),
     ("team bob carol dave", "write team PARTNER vs OPPONENT1 OPPONENT2 [options]"),
     ("challenge bob", "I cannot tell who “bob” is here"),
 ])
