@@ -180,7 +180,7 @@ class Clocks:
         core = self._core
         late = seat_to_move(stored, await core.position(stored))
         claimer = request or Request(stored.guild_id, stored.channel_id,
-                                     User(late.user_id, late.name))
+                                     User(late.user_id, late.name), locale=tr.locale)
         _stored, game, _turn = await core.commit(claimer, _TIMEOUT, actor=late)
         assert game.outcome is not None
         image = await core.render(game, None, locale=tr.locale)
