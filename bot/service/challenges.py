@@ -10,8 +10,9 @@ from bot.service.core import ServiceCore, seat_to_move
 from bot.service.model import Button, ButtonKind, Reply, Request, ServiceError, User
 from bot.service.names import seat_names
 from bot.service.options import ChallengeOptions, describe_setup
-from bot.service.texts import counted, storage_refusal
+from bot.service.texts import storage_refusal
 from bot.service.timecontrol import parse_time_control
+from language import Message, Translation, message
 from rules import Hole
 from storage import (
     Answer,
@@ -39,12 +40,18 @@ class Challenges:
             raise ServiceError("you cannot challenge yourself")
         invitees = [opponent] if opponent else []
         challenge = await self._create_challenge(request, invitees, 2, options)
-        who = opponent.name if opponent else "anyone here"
-        text = (f"**{request.user.name}** challenges {who} to TwixT ({options.describe()}), "
-                f"{_first_words(options.first, 2, bool(options.setup.opening))}. ")
-        text += f"{opponent.name}, accept or decline." if opponent else "Who accepts?"
+        tr = request.tr
+        first = _first_words(options.first, 2, bool(options.setup.opening))
+        if opponent:
+            text = tr("**{challenger}** challenges {opponent} to TwixT ({setup}), {first}. "
+                      "{opponent}, accept or decline.", challenger=request.user.name,
+                      opponent=opponent.name, setup=options.describe(), first=first)
+        else:
+            text = tr("**{challenger}** challenges anyone here to TwixT ({setup}), {first}. "
+                      "Who accepts?", challenger=request.user.name, setup=options.describe(),
+                      first=first)
         return Reply(text, mentions=(opponent.id,) if opponent else (),
-                     buttons=_challenge_buttons(challenge))
+                     buttons=_challenge_buttons(challenge, tr))
 
     async def team(self, request: Request, partner: User, opponents: tuple[User, User],
                    options: ChallengeOptions) -> Reply:
@@ -53,11 +60,14 @@ class Challenges:
         if len({request.user.id, *(u.id for u in invitees)}) != 4:
             raise ServiceError("a team game needs four different players")
         challenge = await self._create_challenge(request, invitees, 4, options)
-        text = (f"**{request.user.name}** and {partner.name} challenge {opponents[0].name} and "
-                f"{opponents[1].name} to Double TwixT ({options.describe()}), "
-                f"{_first_words(options.first, 4)}. All three, accept or decline.")
+        tr = request.tr
+        text = tr("**{challenger}** and {partner} challenge {opponent} and {other} to Double "
+                  "TwixT ({setup}), {first}. All three, accept or decline.",
+                  challenger=request.user.name, partner=partner.name, opponent=opponents[0].name,
+                  other=opponents[1].name, setup=options.describe(),
+                  first=_first_words(options.first, 4))
         return Reply(text, mentions=tuple(u.id for u in invitees),
-                     buttons=_challenge_buttons(challenge))
+                     buttons=_challenge_buttons(challenge, tr))
 
     async def accept(self, request: Request, challenge_id: int | None = None) -> Reply:
         """Accept a challenge (the newest one open to you here when no id is given)."""
@@ -73,9 +83,13 @@ class Challenges:
                 waiting = [i.user_id for i in challenge.invitees
                            if i.answer is Answer.PENDING and i.user_id is not None]
                 names = await self._core.names(waiting)
-                rest = ", ".join(names[w] for w in waiting) or "more players"
-                return Reply(f"{request.user.name} accepts. Waiting for {rest}.")
-            return await self._start_game(challenge)
+                if not waiting:
+                    return Reply(request.tr("{name} accepts. Waiting for more players.",
+                                            name=request.user.name))
+                return Reply(request.tr("{name} accepts. Waiting for {names}.",
+                                        name=request.user.name,
+                                        names=", ".join(names[w] for w in waiting)))
+            return await self._start_game(challenge, request.tr)
 
     async def decline(self, request: Request, challenge_id: int | None = None) -> Reply:
         """Decline a challenge made to you, or withdraw your own."""
@@ -85,12 +99,13 @@ class Challenges:
             try:
                 if challenge.challenger_id == request.user.id:
                     await self._core.storage.cancel_challenge(challenge.id)
-                    return Reply(f"{request.user.name} withdraws the challenge.")
+                    return Reply(request.tr("{name} withdraws the challenge.",
+                                            name=request.user.name))
                 await self._core.storage.answer_challenge(challenge.id, request.user.id, False,
                                                           now=self._core.clock())
             except (NotInvitedError, ChallengeClosedError) as error:
                 raise ServiceError(storage_refusal(error)) from None
-        return Reply(f"{request.user.name} declines the challenge.")
+        return Reply(request.tr("{name} declines the challenge.", name=request.user.name))
 
     async def rematch(self, request: Request, game_id: int | None = None) -> Reply:
         """Challenge the same players to the same game again, with the colours exchanged
@@ -173,7 +188,9 @@ class Challenges:
             raise ServiceError("there is no challenge for you in this channel")
         return found[-1]
 
-    async def _start_game(self, challenge: Challenge) -> Reply:
+    async def _start_game(self, challenge: Challenge, tr: Translation) -> Reply:
+        """Start the game of an accepted challenge; what is said, `tr` says (the language of
+        whoever accepted last)."""
         order = self._seat_order(challenge)
         names = await self._core.names(order)
         players = [Player(uid, name) for uid, name in
@@ -194,23 +211,30 @@ class Challenges:
             raise ServiceError(storage_refusal(error)) from None
         stored, game = await self._core.active(channel_id)
         to_move = seat_to_move(stored, game)
-        image = await self._core.render(game)
-        lineup = " vs ".join(
+        image = await self._core.render(game, locale=tr.locale)
+        first_team, second_team = (
             " & ".join(f"**{s.name}**" for s in stored.seats if s.team == team)
-            + f" ({game.colour_of_seat(team).title})" for team in (0, 1))
+            + f" ({tr.say(game.colour_of_seat(team).said)})" for team in (0, 1))
+        lineup = tr("{first} vs {second}", first=first_team, second=second_team)
         centre = Hole(game.options.cols // 2, game.options.rows // 2)
         example = min(game.legal_placements(), default=centre,
                       key=lambda hole: abs(hole.col - centre.col) + abs(hole.row - centre.row))
-        opening = f" from an imported position ({counted(game.moves_made, 'move')})" \
-            if stored.setup.opening else ""
-        first = "next" if stored.setup.opening else "first"
-        board = Reply(f"Game {stored.id} on{opening}: {lineup} — "
-                      f"{describe_setup(stored.setup)}.\n{to_move.name}, you move {first} "
-                      f"({game.colour_to_move.title}): write your move, e.g. `{example}`.",
-                      image=image, mentions=(to_move.user_id,), channel_id=channel_id)
+        facts = dict(game=stored.id, lineup=lineup, setup=describe_setup(stored.setup),
+                     name=to_move.name, colour=game.colour_to_move.said, example=str(example))
+        if stored.setup.opening:
+            text = (tr("Game {game} on from an imported position ({moves}): {lineup} — {setup}.",
+                       moves=tr.plural("{n} move", "{n} moves", game.moves_made), **facts)
+                    + "\n" + tr("{name}, you move next ({colour}): write your move, e.g. "
+                                 "`{example}`.", **facts))
+        else:
+            text = (tr("Game {game} on: {lineup} — {setup}.", **facts) + "\n"
+                    + tr("{name}, you move first ({colour}): write your move, e.g. "
+                         "`{example}`.", **facts))
+        board = Reply(text, image=image, mentions=(to_move.user_id,), channel_id=channel_id)
         if channel_id == challenge.channel_id:
             return board
-        return Reply(f"Game {stored.id} starts in its own thread.", followups=(board,))
+        return Reply(tr("Game {game} starts in its own thread.", game=stored.id),
+                     followups=(board,))
 
     def _seat_order(self, challenge: Challenge) -> list[int]:
         invited = [i.user_id for i in sorted(challenge.invitees, key=lambda i: i.slot)]
@@ -243,21 +267,23 @@ def _lineup_title(players: Sequence[Player]) -> str:
     return f"{players[0].name} & {players[2].name} vs {players[1].name} & {players[3].name}"
 
 
-def _challenge_buttons(challenge: Challenge) -> tuple[Button, ...]:
+def _challenge_buttons(challenge: Challenge, tr: Translation) -> tuple[Button, ...]:
     named = tuple(i.user_id for i in challenge.invitees if i.user_id is not None)
     open_place = any(i.user_id is None for i in challenge.invitees)
-    return (Button(ButtonKind.ACCEPT_CHALLENGE, challenge.id, "Accept",
+    return (Button(ButtonKind.ACCEPT_CHALLENGE, challenge.id, tr("Accept"),
                    () if open_place else named),
-            Button(ButtonKind.DECLINE_CHALLENGE, challenge.id, "Decline",
+            Button(ButtonKind.DECLINE_CHALLENGE, challenge.id, tr("Decline"),
                    (*named, challenge.challenger_id)))
 
 
-def _first_words(first: FirstMove, players: int, continuing: bool = False) -> str:
+def _first_words(first: FirstMove, players: int, continuing: bool = False) -> Message:
     """Who plays Red; in a continued import Red need not move next, so that is not said."""
     if first is FirstMove.RANDOM:
-        return "colours drawn at random"
-    moves = "" if continuing else (" and moves first" if players == 2 else " and move first")
-    if first is FirstMove.ME:
-        return (f"the challenger plays Red{moves}" if players == 2
-                else f"the challengers play Red{moves}")
-    return f"you play Red{moves.replace('moves', 'move')}"
+        return message("colours drawn at random")
+    if first is FirstMove.THEM:
+        return message("you play Red") if continuing else message("you play Red and move first")
+    if players == 2:
+        return (message("the challenger plays Red") if continuing
+                else message("the challenger plays Red and moves first"))
+    return (message("the challengers play Red") if continuing
+            else message("the challengers play Red and move first"))

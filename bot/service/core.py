@@ -22,6 +22,7 @@ from bot.service.games import ChannelLocks, GameCache, LiveGame
 from bot.service.model import Button, ButtonKind, Request, ServiceError, User
 from bot.service.texts import storage_refusal
 from bot.service.timecontrol import describe_span, due_at
+from language import Message, Translation, message, translation
 from rendering import PaletteName, RenderOptions, ThemeName, render_png, view_of
 from rules import Action, Colour, Game, IllegalMoveError, Turn, parse_command
 from storage import (
@@ -133,7 +134,7 @@ class ServiceCore:
         try:
             turn = game.push(command, by=game.players[seat.number])
         except IllegalMoveError as error:
-            raise ServiceError(str(error)) from None
+            raise ServiceError(error.message) from None
         stored = await self.append(stored, seat.user_id, turn.text, game=game,
                                    finish=finish_result(stored, game),
                                    passes_turn=passes_the_turn(command))
@@ -180,30 +181,32 @@ class ServiceCore:
             return None
         return due_at((await self.live(stored)).turn_started, stored.setup.time_control)
 
-    async def clock_text(self, stored: StoredGame, game: Game) -> str | None:
-        """`2d 3h left` for the player to move in a clocked game in progress."""
+    async def clock_text(self, stored: StoredGame, game: Game) -> Message | None:
+        """`2d 3h left` for the player to move in a clocked game in progress (a message, for
+        the reader's language)."""
         if not stored.is_active:  # an aborted game's rules still have a player to move
             return None
         due = await self.due(stored)
         if due is None or game.player_to_move is None:
             return None
-        return f"{describe_span(due - self.clock())} left"
+        return message("{time} left", time=describe_span(due - self.clock()))
 
     # --- pictures ----------------------------------------------------------------------
 
     async def render(self, game: Game, viewer: int | None = None,
-                     clock_text: str | None = None, locale: str = "en") -> bytes | None:
+                     clock_text: Message | str | None = None,
+                     locale: str = "en") -> bytes | None:
         """The board drawn in a worker thread: in the one look every public board of a game
-        has, or as `viewer` likes to see it (for a board only they see), with the caption in
-        `locale`. None (and a log record) when drawing fails, since what was committed must
-        be announced anyway."""
+        has, or as `viewer` likes to see it (for a board only they see), with the caption and
+        the time left in `locale`. None (and a log record) when drawing fails, since what was
+        committed must be announced anyway."""
         try:
             options = replace(self._render_options, locale=locale)
             if viewer is not None:
                 options = render_options_for(options, await self.storage.user_prefs(viewer))
             view = view_of(game)
             if clock_text:
-                view = replace(view, clock=clock_text)
+                view = replace(view, clock=translation(locale).say(clock_text))
             return await asyncio.to_thread(render_png, view, options)
         except Exception:
             log.exception("board not drawn")
@@ -257,9 +260,10 @@ def seat_to_move(stored: StoredGame, game: Game) -> Seat:
     return stored.seats[number]
 
 
-def rematch_button(stored: StoredGame) -> Button:
-    """The button under a finished game's board: the same players again, colours exchanged."""
-    return Button(ButtonKind.REMATCH, stored.id, "Rematch",
+def rematch_button(stored: StoredGame, tr: Translation) -> Button:
+    """The button under a finished game's board: the same players again, colours exchanged;
+    its label said by `tr`."""
+    return Button(ButtonKind.REMATCH, stored.id, tr("Rematch"),
                   tuple(seat.user_id for seat in stored.seats))
 
 

@@ -8,7 +8,14 @@ from bot.service import commands as cmd
 from bot.service.core import ServiceCore, player_seat, rematch_button, seat_to_move
 from bot.service.model import Button, ButtonKind, Reply, Request, ServiceError
 from bot.service.options import describe_setup
-from bot.service.texts import HELP, result_sentence, status_text, to_move_sentence
+from bot.service.texts import (
+    HELP,
+    names_and,
+    result_sentence,
+    status_text,
+    to_move_sentence,
+)
+from language import Message
 from rules import Action, Command, Game, Turn, quote
 from storage import TAKEBACK, GameResult, OfferKind, Result, StoredGame
 
@@ -31,7 +38,7 @@ class Play:
         command = await self._with_auto_link(request, command)
         async with core.lock(request.channel_id):
             stored, game, turn = await core.commit(request, command)
-            return await self._turn_reply(stored, game, turn)
+            return await self._turn_reply(request, stored, game, turn)
 
     async def resign(self, request: Request, confirmed: bool = False) -> Reply:
         """Resign, after a confirmation unless `confirmed`."""
@@ -39,13 +46,15 @@ class Play:
             return await self.move(request, _RESIGN)
         stored = await self._core.active_stored(request.channel_id)
         player_seat(stored, request)
-        return Reply("Really resign this game?", ephemeral=True, buttons=(
-            Button(ButtonKind.CONFIRM_RESIGN, stored.id, "Resign", (request.user.id,)),))
+        return Reply(request.tr("Really resign this game?"), ephemeral=True, buttons=(
+            Button(ButtonKind.CONFIRM_RESIGN, stored.id, request.tr("Resign"),
+                   (request.user.id,)),))
 
     async def takeback(self, request: Request, action: cmd.TakebackAction = "request") -> Reply:
         """The player who just moved asks to take the turn back; an opponent answers."""
         if action not in ("request", "accept", "decline"):
-            raise ServiceError(f"takeback is request, accept or decline, not {quote(action)}")
+            raise ServiceError("takeback is request, accept or decline, not {action}",
+                               action=quote(action))
         core = self._core
         async with core.lock(request.channel_id):
             stored, game = await core.active(request.channel_id)
@@ -63,22 +72,24 @@ class Play:
                 raise ServiceError("the takeback request lapsed: a turn was played since")
             await core.storage.close_offer(stored.id, OfferKind.TAKEBACK)
             if action == "decline":
-                return Reply(f"{request.user.name} declines the takeback.")
+                return Reply(request.tr("{name} declines the takeback.",
+                                        name=request.user.name))
             game = game.copy()  # the committed game stays as it is until the commit
             taken = game.undo()
             stored = await core.append(stored, request.user.id, TAKEBACK, game=game,
                                        passes_turn=True)
             clock = await core.clock_text(stored, game)
-            image = await core.render(game, clock_text=clock)
-            return Reply(f"{taken.player}'s `{taken.text}` is taken back.\n"
-                         f"{to_move_sentence(game, clock)}", image=image,
-                         mentions=(offer.user_id,))
+            image = await core.render(game, clock_text=clock, locale=request.locale)
+            tr = request.tr
+            return Reply(tr("{player}'s `{move}` is taken back.", player=taken.player,
+                            move=taken.text) + "\n" + to_move_sentence(game, tr, clock),
+                         image=image, mentions=(offer.user_id,))
 
     async def board(self, request: Request) -> Reply:
         """The board of the channel's game (or its last one), for the asker alone and as they
         like to see it: their theme, palette and side. Public boards keep the game's one look."""
         game, clock, text = await self._facts(request)
-        image = await self._core.render(game, request.user.id, clock)
+        image = await self._core.render(game, request.user.id, clock, locale=request.locale)
         return Reply(text, image=image, ephemeral=True)
 
     async def status(self, request: Request) -> Reply:
@@ -86,16 +97,17 @@ class Play:
         _game, _clock, text = await self._facts(request)
         return Reply(text)
 
-    async def _facts(self, request: Request) -> tuple[Game, str | None, str]:
+    async def _facts(self, request: Request) -> tuple[Game, Message | None, str]:
         """The channel's current or last game, its time left, and its facts in words."""
         core = self._core
         stored = await core.channel_stored(request.channel_id)
         game = await core.position(stored)
         clock = await core.clock_text(stored, game)
-        return game, clock, status_text(stored, game, describe_setup(stored.setup), clock)
+        return game, clock, status_text(stored, game, describe_setup(stored.setup), request.tr,
+                                        clock)
 
-    async def help(self) -> Reply:
-        return Reply(HELP, ephemeral=True)
+    async def help(self, request: Request) -> Reply:
+        return Reply(request.tr.say(HELP), ephemeral=True)
 
     async def abort(self, request: Request) -> Reply:
         """A channel manager calls the game off at once; players must all ask for it."""
@@ -108,16 +120,20 @@ class Play:
                 voters = await core.storage.vote_abort(stored.id, request.user.id)
                 missing = [s for s in stored.seats if s.user_id not in voters]
                 if missing:
-                    names = ", ".join(s.name for s in missing)
-                    verb = "asks" if len(missing) == 1 else "ask"
-                    return Reply(f"{request.user.name} asks to abort this game. It is called "
-                                 f"off when {names} also {verb}.",
-                                 mentions=tuple(s.user_id for s in missing))
+                    return Reply(request.tr.plural(
+                        "{name} asks to abort this game. It is called off when {names} also "
+                        "asks.",
+                        "{name} asks to abort this game. It is called off when {names} also "
+                        "ask.", len(missing), name=request.user.name,
+                        names=", ".join(s.name for s in missing)),
+                        mentions=tuple(s.user_id for s in missing))
             await core.finish(stored, GameResult(Result.ABORTED, "aborted"))
-        players = " and ".join(s.name for s in stored.seats)
-        return Reply(f"Game {stored.id} ({players}) is aborted by {request.user.name}; it counts "
-                     "for nobody.", mentions=tuple(s.user_id for s in stored.seats
-                                                   if s.user_id != request.user.id))
+        players = names_and([s.name for s in stored.seats], request.tr)
+        return Reply(request.tr("Game {game} ({players}) is aborted by {name}; it counts for "
+                                "nobody.", game=stored.id, players=players,
+                                name=request.user.name),
+                     mentions=tuple(s.user_id for s in stored.seats
+                                    if s.user_id != request.user.id))
 
     # --- internals ---------------------------------------------------------------------
 
@@ -140,45 +156,53 @@ class Play:
             raise ServiceError("only the player who made the last turn can ask to take it back")
         await self._core.offer(stored, OfferKind.TAKEBACK, request.user.id)
         opponents = tuple(s.user_id for s in stored.seats if s.team != seat.team)
-        return Reply(f"{request.user.name} asks to take back `{last.text}`.", mentions=opponents,
-                     buttons=(Button(ButtonKind.ACCEPT_TAKEBACK, stored.id, "Accept takeback",
-                                     opponents),
-                              Button(ButtonKind.DECLINE_TAKEBACK, stored.id, "Decline",
+        tr = request.tr
+        return Reply(tr("{name} asks to take back `{move}`.", name=request.user.name,
+                        move=last.text), mentions=opponents,
+                     buttons=(Button(ButtonKind.ACCEPT_TAKEBACK, stored.id,
+                                     tr("Accept takeback"), opponents),
+                              Button(ButtonKind.DECLINE_TAKEBACK, stored.id, tr("Decline"),
                                      opponents)))
 
-    async def _turn_reply(self, stored: StoredGame, game: Game, turn: Turn) -> Reply:
+    async def _turn_reply(self, request: Request, stored: StoredGame, game: Game,
+                          turn: Turn) -> Reply:
+        """What a turn makes the bot say, in the mover's language (`request.locale`): a
+        reply to a request is in the asker's language, even where everyone reads it."""
         core = self._core
+        tr = request.tr
         mover = stored.seats[turn.seat]
-        text = f"**{turn.player}** ({turn.colour.title}): `{turn.text}`"
+        text = f"**{turn.player}** ({tr.say(turn.colour.said)}): `{turn.text}`"
         if game.outcome:
             others = tuple(s.user_id for s in stored.seats if s.user_id != mover.user_id)
-            image = await core.render(game, None)
-            return Reply(f"{text}\n{result_sentence(game.outcome, game)}", image=image,
-                         mentions=others, buttons=(rematch_button(stored),))
+            image = await core.render(game, None, locale=request.locale)
+            return Reply(f"{text}\n{result_sentence(game.outcome, game, tr)}", image=image,
+                         mentions=others, buttons=(rematch_button(stored, tr),))
         next_seat = seat_to_move(stored, game)
         clock = await core.clock_text(stored, game)
-        lines = [text, to_move_sentence(game, clock)]
+        lines = [text, to_move_sentence(game, tr, clock)]
         if Action.PRIVILEGE in turn.actions:
             skipped = stored.seats[(turn.seat + 1) % len(stored.seats)]
-            lines.insert(1, f"{mover.name} calls privilege: {skipped.name} is skipped.")
+            lines.insert(1, tr("{name} calls privilege: {skipped} is skipped.", name=mover.name,
+                               skipped=skipped.name))
         buttons: list[Button] = []
         # ping exactly who must act: the player to move (unless that is who just acted) and,
         # after a new draw offer, the opponents who hold its buttons
         must_act = [next_seat.user_id] if next_seat.user_id != mover.user_id else []
         if game.can_swap():
-            lines.append("You may answer with `swap`.")
-            buttons.append(Button(ButtonKind.SWAP, stored.id, "Swap", (next_seat.user_id,)))
+            lines.append(tr("You may answer with `swap`."))
+            buttons.append(Button(ButtonKind.SWAP, stored.id, tr("Swap"), (next_seat.user_id,)))
         if game.is_double and game.can_call_privilege(turn.player):
-            buttons.append(Button(ButtonKind.PRIVILEGE, stored.id, "Privilege",
+            buttons.append(Button(ButtonKind.PRIVILEGE, stored.id, tr("Privilege"),
                                   (mover.user_id,)))
         if game.draw_offered_by is not None:
-            lines.append(f"{game.draw_offered_by.title} offers a draw.")
+            lines.append(tr("{colour} offers a draw.", colour=game.draw_offered_by.said))
             opponents = tuple(s.user_id for s in stored.seats
                               if game.colour_of_seat(s.number) is not game.draw_offered_by)
-            buttons += [Button(ButtonKind.ACCEPT_DRAW, stored.id, "Accept draw", opponents),
-                        Button(ButtonKind.DECLINE_DRAW, stored.id, "Decline draw", opponents)]
+            buttons += [Button(ButtonKind.ACCEPT_DRAW, stored.id, tr("Accept draw"), opponents),
+                        Button(ButtonKind.DECLINE_DRAW, stored.id, tr("Decline draw"),
+                               opponents)]
             if Action.OFFER_DRAW in turn.actions:
                 must_act += [uid for uid in opponents if uid not in must_act]
-        image = await core.render(game, clock_text=clock)
+        image = await core.render(game, clock_text=clock, locale=request.locale)
         return Reply("\n".join(lines), image=image, mentions=tuple(must_act),
                      buttons=tuple(buttons))

@@ -91,7 +91,7 @@ class TwixtService:
             case cmd.Status():
                 return await self.play.status(request)
             case cmd.Help():
-                return await self.play.help()
+                return await self.play.help(request)
             case cmd.Abort():
                 return await self.play.abort(request)
             case cmd.Claim():

@@ -1,10 +1,12 @@
 """What the service says: turn announcements, results, status, help. Plain text with light
-Markdown; names are the players' display names, never pings (mentions travel separately)."""
+Markdown; names are the players' display names, never pings (mentions travel separately).
+Each text is said in the language of a `Translation` (the asker's, or the server's)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
+from language import Message, Translation, message
 from rules import Colour, Game, Outcome, Reason
 from storage import (
     ChallengeClosedError,
@@ -20,7 +22,7 @@ from storage import (
 #: how a player's name in a game is printed
 Shown = Callable[[str], str]
 
-HELP = """**TwixT** — connect your two borders with a chain of linked pegs.
+HELP = message("""**TwixT** — connect your two borders with a chain of linked pegs.
 Red joins top and bottom (rows 1 and last), Black joins left and right (columns A and last).
 A turn: optionally remove your own links/pegs (classic), place one peg (not in your
 opponent's border rows), then link pegs of yours a knight's move apart. Links never cross
@@ -31,84 +33,109 @@ with `swap` and take it over.
 `offer draw` / `accept draw` / `decline draw` · Double TwixT: `G6 link E5; privilege`.
 **Commands:** challenge, team, accept, decline, move, swap, privilege, resign, draw,
 takeback, claim, board, status, abort, export, history, replay, import, stats, leaderboard,
-rematch, settings, help."""
+rematch, settings, help.""")
+
+_CLOSED = {
+    "expired": message("this challenge has expired"),
+    "accepted": message("this challenge is already accepted"),
+    "declined": message("this challenge is already declined"),
+    "cancelled": message("this challenge is already cancelled"),
+}
 
 
-def storage_refusal(error: StorageError) -> str:
+def storage_refusal(error: StorageError) -> Message:
     """What a player reads when storage refuses: storage says what happened, this says it."""
     match error:
         case StaleVersionError():
-            return "the board changed while you were moving: look at it again"
+            return message("the board changed while you were moving: look at it again")
         case GameFinishedError():
-            return "this game is already over"
+            return message("this game is already over")
         case ChannelBusyError():
-            return "this channel already has a game: finish it first, or challenge with " \
-                   "thread yes"
-        case ChallengeClosedError(state="expired"):
-            return "this challenge has expired"
+            return message("this channel already has a game: finish it first, or challenge "
+                           "with thread yes")
         case ChallengeClosedError(state=state):
-            return f"this challenge is already {state}"
+            return _CLOSED.get(state, message("this challenge is no longer open"))
         case NotInvitedError(reason=NotInvited.OWN_CHALLENGE):
-            return "you cannot answer your own challenge"
+            return message("you cannot answer your own challenge")
         case NotInvitedError(reason=NotInvited.NOT_NAMED):
-            return "you were not invited: there is nothing to decline"
+            return message("you were not invited: there is nothing to decline")
         case NotInvitedError(reason=NotInvited.NO_PLACE_LEFT):
-            return "every place in this challenge is taken"
+            return message("every place in this challenge is taken")
     raise error  # not a refusal for a player: the funnel logs it
 
 
-def counted(number: int, thing: str) -> str:
-    """`1 move`, `2 moves`: a number and the word it counts."""
-    return f"{number} {thing}{'' if number == 1 else 's'}"
+def names_and(names: Sequence[str], tr: Translation) -> str:
+    """`alice`, `alice and bob`, `alice and bob and carol`: names said together."""
+    text = names[0] if names else ""
+    for name in names[1:]:
+        text = tr("{names} and {name}", names=text, name=name)
+    return text
 
 
-def result_sentence(outcome: Outcome, game: Game, shown: Shown = str) -> str:
-    """`alice wins by connection.` / `Draw by blockade: …`; `shown` turns a player's name in
-    the game into the name to print (for names read from a record, cleaned)."""
+def result_sentence(outcome: Outcome, game: Game, tr: Translation, shown: Shown = str) -> str:
+    """`alice wins by connection.` / `Draw by blockade: …`, said by `tr`; `shown` turns a
+    player's name in the game into the name to print (for names read from a record, cleaned)."""
     if outcome.winner is None:
-        return {
-            Reason.AGREEMENT: "Draw by agreement.",
-            Reason.BLOCKADE: "Draw by blockade: neither side can complete a chain any more.",
-            Reason.NO_MOVES: f"Draw: {game.colour_to_move.title} has no hole left to play.",
-        }.get(outcome.reason, "Draw.")
-    winners = " and ".join(map(shown, outcome.winners))
-    verb = "win" if len(outcome.winners) > 1 else "wins"
-    how = {
-        Reason.CONNECTION: "by connection",
-        Reason.RESIGNATION: f"— {outcome.winner.opponent.title} resigned",
-        Reason.TIME: f"on time — {outcome.winner.opponent.title} ran out of time",
-    }[outcome.reason]
-    return f"{winners} ({outcome.winner.title}) {verb} {how}."
+        return tr.say({
+            Reason.AGREEMENT: message("Draw by agreement."),
+            Reason.BLOCKADE: message("Draw by blockade: neither side can complete a chain any "
+                                     "more."),
+            Reason.NO_MOVES: message("Draw: {colour} has no hole left to play.",
+                                     colour=game.colour_to_move.said),
+        }.get(outcome.reason, message("Draw.")))
+    values = dict(winners=names_and([shown(name) for name in outcome.winners], tr),
+                  colour=outcome.winner.said, loser=outcome.winner.opponent.said)
+    count = len(outcome.winners)
+    if outcome.reason is Reason.CONNECTION:
+        return tr.plural("{winners} ({colour}) wins by connection.",
+                         "{winners} ({colour}) win by connection.", count, **values)
+    if outcome.reason is Reason.RESIGNATION:
+        return tr.plural("{winners} ({colour}) wins — {loser} resigned.",
+                         "{winners} ({colour}) win — {loser} resigned.", count, **values)
+    if outcome.reason is Reason.TIME:
+        return tr.plural("{winners} ({colour}) wins on time — {loser} ran out of time.",
+                         "{winners} ({colour}) win on time — {loser} ran out of time.", count,
+                         **values)
+    return tr.plural("{winners} ({colour}) wins.", "{winners} ({colour}) win.", count, **values)
 
 
-def to_move_sentence(game: Game, clock: str | None = None, shown: Shown = str) -> str:
-    """`bob (Black) to move.` with Double TwixT's seat and the time left, if any."""
+def to_move_sentence(game: Game, tr: Translation, clock: Message | str | None = None,
+                     shown: Shown = str) -> str:
+    """`bob (Black) to move.` with Double TwixT's seat and the time left (`clock`), if any,
+    said by `tr`."""
     seat = game.seat_to_move
     if seat is None:
         return ""
     name = shown(game.players[seat])
-    where = f", seat {seat + 1}" if game.is_double else ""
-    time_left = f" ({clock})" if clock else ""
-    return f"{name} ({game.colour_to_move.title}{where}) to move.{time_left}"
+    colour = game.colour_to_move.said
+    sentence = (tr("{name} ({colour}, seat {seat}) to move.", name=name, colour=colour,
+                   seat=seat + 1) if game.is_double
+                else tr("{name} ({colour}) to move.", name=name, colour=colour))
+    return f"{sentence} ({tr.say(clock)})" if clock else sentence
 
 
-def status_text(stored: StoredGame, game: Game, setup_words: str,
-                clock: str | None = None) -> str:
-    """The facts of a game in a few lines, for `status`."""
-    lines = [f"**Game {stored.id}** — {setup_words}"]
+def status_text(stored: StoredGame, game: Game, setup: Message | str, tr: Translation,
+                clock: Message | str | None = None) -> str:
+    """The facts of a game in a few lines, for `status`, said by `tr`."""
+    lines = [tr("**Game {game}** — {setup}", game=stored.id, setup=setup)]
     for colour in Colour:
         names = " & ".join(game.players_of(colour))
-        extra = ""
-        if game.is_double:
-            extra = " · privilege " + ("available" if game.privilege_available(colour)
-                                       else "used")
-        lines.append(f"{colour.title}: {names}{extra}")
-    lines.append(f"Moves: {game.moves_made}" + (
-        f" · last: {game.last_turn.player}: `{game.last_turn.text}`" if game.last_turn else ""))
+        if not game.is_double:
+            lines.append(tr("{colour}: {names}", colour=colour.said, names=names))
+        elif game.privilege_available(colour):
+            lines.append(tr("{colour}: {names} · privilege available", colour=colour.said,
+                            names=names))
+        else:
+            lines.append(tr("{colour}: {names} · privilege used", colour=colour.said,
+                            names=names))
+    last = game.last_turn
+    lines.append(tr("Moves: {count} · last: {player}: `{move}`", count=game.moves_made,
+                    player=last.player, move=last.text) if last
+                 else tr("Moves: {count}", count=game.moves_made))
     if game.outcome:
-        lines.append(result_sentence(game.outcome, game))
+        lines.append(result_sentence(game.outcome, game, tr))
     else:
-        lines.append(to_move_sentence(game, clock))
+        lines.append(to_move_sentence(game, tr, clock))
         if game.draw_offered_by:
-            lines.append(f"{game.draw_offered_by.title} has offered a draw.")
+            lines.append(tr("{colour} has offered a draw.", colour=game.draw_offered_by.said))
     return "\n".join(lines)

@@ -12,11 +12,11 @@ GUILD, CHANNEL = 1, 100
 
 
 def asking(user: User, channel: int = CHANNEL, manager: bool = False,
-           server_manager: bool = False) -> Request:
+           server_manager: bool = False, locale: str = "en") -> Request:
     """A request of `user` in `channel` of the test guild; a manager of the channel, or
-    of the whole server."""
+    of the whole server; answered in `locale`."""
     return Request(GUILD, channel, user, can_manage=manager or server_manager,
-                   can_manage_server=server_manager)
+                   can_manage_server=server_manager, locale=locale)
 
 
 async def start_game(service: TwixtService, **options: Any) -> None:

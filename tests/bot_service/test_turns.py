@@ -174,7 +174,7 @@ async def test_board_and_status(service):
 
 
 async def test_help_is_private(service):
-    reply = await service.play.help()
+    reply = await service.play.help(asking(ALICE))
     assert reply.ephemeral and "G6 link E5" in reply.text
 
 
