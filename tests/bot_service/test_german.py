@@ -168,3 +168,21 @@ async def test_help_in_german_keeps_the_move_language(service):
     assert "`G6 link E5`" in german and "`offer draw`" in german and "**Befehle:**" in german
     english = (await service.play.help(asking(ALICE))).text
     assert english.startswith("**TwixT** — connect your two borders")
+
+
+async def test_continuing_an_import_in_german_says_who_moves_next(service):
+    record = b'[Players "ann, ben"]\n[Swap "no"]\nann: G6\n'
+    reply = await service.records.import_record(de(ALICE), "g.twixt", record, BOB)
+    assert "der Herausforderer spielt Rot. bob, nimm an oder lehne ab." in reply.text
+    started = await service.challenges.accept(de(BOB))
+    first, second = started.text.splitlines()
+    assert first.startswith("Partie 1 läuft, ab einer importierten Stellung (1 Zug): "
+                            "**alice** (Rot) gegen **bob** (Schwarz)")
+    assert second.startswith("bob, du bist als Nächstes am Zug (Schwarz): schreib deinen Zug")
+
+
+async def test_a_game_in_its_own_thread_is_announced_in_german(service):
+    await service.challenges.challenge(asking(ALICE), BOB, build_options(thread="yes"))
+    started = await service.challenges.accept(de(BOB))
+    assert started.text == "Partie 1 beginnt in einem eigenen Thread."
+    assert started.followups[0].text.startswith("Partie 1 läuft: **alice** (Rot) gegen")
