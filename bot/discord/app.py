@@ -1,7 +1,8 @@
 """`twixt run`: settings, storage, the client, and a clean exit code.
 
 The client registers at start what must exist before the first event: the cog, the button
-factory (so buttons on messages from before a restart still answer), and the slash
+factory (so buttons on messages from before a restart still answer), the translator that
+gives the slash commands their German names and descriptions, and the slash
 commands — synced to `TWIXT_GUILD_IDS` at once when given, else globally (Discord may take
 up to an hour to show global changes). It starts the clocks' scheduler then too, and stops
 it when it closes.
@@ -28,6 +29,7 @@ from bot.discord.records_cog import RecordsCog
 from bot.discord.scheduler import ClockScheduler
 from bot.discord.settings_cog import SettingsCog
 from bot.discord.threads import DiscordThreads
+from bot.discord.translator import CatalogueTranslator
 from bot.discord.views import TwixtButton
 from bot.service import Button, TwixtService
 from bot.service.core import utc_now
@@ -65,6 +67,7 @@ class TwixtBot(commands.Bot):
                     SettingsCog(self.service)):
             await self.add_cog(cog)
         self.add_dynamic_items(TwixtButton)
+        await self.tree.set_translator(CatalogueTranslator())
         await self._sync_commands()
         self.scheduler.start()
 

@@ -7,6 +7,7 @@ from typing import Literal
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.discord.commanding import (
@@ -30,15 +31,15 @@ _DRAW_ACTIONS = {"offer": Action.OFFER_DRAW, "accept": Action.ACCEPT_DRAW,
 
 
 @app_commands.guild_only()
-class TwixtCog(ServiceCog, group_name="twixt", group_description="Play TwixT"):
+class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Play TwixT")):
     """`/twixt …`: what players do in a game, and the chat-move listener."""
 
     def __init__(self, service: TwixtService, chat: ChatMoves) -> None:
         self.chat = chat
         super().__init__(service)
 
-    @app_commands.command(description="Challenge someone, or anyone here, to TwixT")
-    @app_commands.describe(user="who you challenge (leave out: anyone here may accept)",
+    @app_commands.command(description=locale_str("Challenge someone, or anyone here, to TwixT"))
+    @app_commands.describe(user=locale_str("who you challenge (leave out: anyone here may accept)"),
                            **OPTION_WORDS)
     @app_commands.autocomplete(size=size_choices, time=time_choices)
     async def challenge(self, interaction: discord.Interaction,
@@ -54,9 +55,11 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description="Play TwixT"):
 
         await self._run(interaction, build)
 
-    @app_commands.command(description="Double TwixT: you and a partner against two others")
-    @app_commands.describe(partner="your teammate", opponent1="first opponent",
-                           opponent2="second opponent", **OPTION_WORDS)
+    @app_commands.command(
+        description=locale_str("Double TwixT: you and a partner against two others"))
+    @app_commands.describe(partner=locale_str("your teammate"),
+                           opponent1=locale_str("first opponent"),
+                           opponent2=locale_str("second opponent"), **OPTION_WORDS)
     @app_commands.autocomplete(size=size_choices, time=time_choices)
     async def team(self, interaction: discord.Interaction, partner: discord.Member,
                    opponent1: discord.Member, opponent2: discord.Member,
@@ -73,67 +76,73 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description="Play TwixT"):
 
         await self._run(interaction, build)
 
-    @app_commands.command(description="Accept the challenge made to you here")
+    @app_commands.command(description=locale_str("Accept the challenge made to you here"))
     async def accept(self, interaction: discord.Interaction) -> None:
         await self._send(interaction, cmd.AnswerChallenge("accept"))
 
-    @app_commands.command(description="Decline a challenge made to you, or withdraw yours")
+    @app_commands.command(
+        description=locale_str("Decline a challenge made to you, or withdraw yours"))
     async def decline(self, interaction: discord.Interaction) -> None:
         await self._send(interaction, cmd.AnswerChallenge("decline"))
 
-    @app_commands.command(description="Play your turn, like G6 link E5")
-    @app_commands.describe(command="G6 · G6 link E5 · remove J9-K11; I11 link K10 · swap")
+    @app_commands.command(description=locale_str("Play your turn, like G6 link E5"))
+    @app_commands.describe(
+        command=locale_str("G6 · G6 link E5 · remove J9-K11; I11 link K10 · swap"))
     async def move(self, interaction: discord.Interaction, command: str) -> None:
         async def build() -> cmd.ServiceCommand:
             return router.read(command)
 
         await self._run(interaction, build)
 
-    @app_commands.command(description="Take over Red's first peg (when swap is on)")
+    @app_commands.command(description=locale_str("Take over Red's first peg (when swap is on)"))
     async def swap(self, interaction: discord.Interaction) -> None:
         await self._send(interaction, cmd.Move(Command(actions=(Action.SWAP,))))
 
-    @app_commands.command(description="Double TwixT: call Privilege after your move")
+    @app_commands.command(description=locale_str("Double TwixT: call Privilege after your move"))
     async def privilege(self, interaction: discord.Interaction) -> None:
         await self._send(interaction, cmd.Move(Command(actions=(Action.PRIVILEGE,))))
 
-    @app_commands.command(description="Resign this game (asks to confirm)")
+    @app_commands.command(description=locale_str("Resign this game (asks to confirm)"))
     async def resign(self, interaction: discord.Interaction) -> None:
         await self._send(interaction, cmd.Resign())
 
-    @app_commands.command(description="Offer a draw, or accept or decline one")
-    @app_commands.describe(action="offer a draw, or answer your opponent's offer")
+    @app_commands.command(description=locale_str("Offer a draw, or accept or decline one"))
+    @app_commands.describe(action=locale_str("offer a draw, or answer your opponent's offer"))
     async def draw(self, interaction: discord.Interaction,
                    action: Literal["offer", "accept", "decline"]) -> None:
         await self._send(interaction, cmd.Move(Command(actions=(_DRAW_ACTIONS[action],))))
 
-    @app_commands.command(description="Show the board of this channel's game")
+    @app_commands.command(description=locale_str("Show the board of this channel's game"))
     async def board(self, interaction: discord.Interaction) -> None:
         await self._send(interaction, cmd.ShowBoard())
 
-    @app_commands.command(description="Players, options and whose turn it is")
+    @app_commands.command(description=locale_str("Players, options and whose turn it is"))
     async def status(self, interaction: discord.Interaction) -> None:
         await self._send(interaction, cmd.Status())
 
-    @app_commands.command(description="How to play, and the move language")
+    @app_commands.command(description=locale_str("How to play, and the move language"))
     async def help(self, interaction: discord.Interaction) -> None:
         await self._send(interaction, cmd.Help())
 
-    @app_commands.command(description="Call the game off (a channel manager, or all players)")
+    @app_commands.command(
+        description=locale_str("Call the game off (a channel manager, or all players)"))
     async def abort(self, interaction: discord.Interaction) -> None:
         await self._send(interaction, cmd.Abort())
 
-    @app_commands.command(description="Claim the win when your opponent's time is up")
+    @app_commands.command(description=locale_str("Claim the win when your opponent's time is up"))
     async def claim(self, interaction: discord.Interaction) -> None:
         await self._send(interaction, cmd.Claim())
 
-    @app_commands.command(description="Ask to take back your last turn, or answer such a request")
-    @app_commands.describe(action="request (your last turn), or accept or decline a request")
+    @app_commands.command(
+        description=locale_str("Ask to take back your last turn, or answer such a request"))
+    @app_commands.describe(
+        action=locale_str("request (your last turn), or accept or decline a request"))
     async def takeback(self, interaction: discord.Interaction,
                        action: Literal["request", "accept", "decline"] = "request") -> None:
         await self._send(interaction, cmd.Takeback(action))
 
-    @app_commands.command(description="Challenge the players of this channel's last game again")
+    @app_commands.command(
+        description=locale_str("Challenge the players of this channel's last game again"))
     async def rematch(self, interaction: discord.Interaction) -> None:
         await self._send(interaction, cmd.Rematch())
 

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.discord.respond import answer
@@ -30,13 +31,14 @@ Build = Callable[[], Awaitable[cmd.ServiceCommand]]
 COMMON_SIZES = ("24", "24x18", "20", "16", "12", "30", "48")
 COMMON_TIMES = ("12h", "1d", "2d", "3d", "7d")
 OPTION_WORDS = {
-    "size": "board size: 24, 12 or columns x rows like 24x18 (default 24)",
-    "rules": "classic (links block, removals allowed) or pp (own links may cross)",
-    "swap": "may the second player take over the first peg? (default yes, no with handicap)",
-    "handicap": "rows the weaker side's opponent gives up",
-    "first": "who plays Red and moves first (default me)",
-    "thread": "play in a new thread of its own",
-    "time": "time per move, like 3d, 12h or 1d12h (default: no clock)",
+    "size": locale_str("board size: 24, 12 or columns x rows like 24x18 (default 24)"),
+    "rules": locale_str("classic (links block, removals allowed) or pp (own links may cross)"),
+    "swap": locale_str(
+        "may the second player take over the first peg? (default yes, no with handicap)"),
+    "handicap": locale_str("rows the weaker side's opponent gives up"),
+    "first": locale_str("who plays Red and moves first (default me)"),
+    "thread": locale_str("play in a new thread of its own"),
+    "time": locale_str("time per move, like 3d, 12h or 1d12h (default: no clock)"),
 }
 
 Suggest = Callable[[discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]]
@@ -61,19 +63,20 @@ time_choices = suggestions(COMMON_TIMES)
 def player_of(member: discord.Member | discord.User) -> discord.Member | discord.User:
     """A member named in an option, who may play: bots may not."""
     if member.bot:
-        raise ServiceError(f"{member.display_name} is a bot; bots do not play TwixT")
+        raise ServiceError("{name} is a bot; bots do not play TwixT", name=member.display_name)
     return member
 
 
 async def record_bytes(file: discord.Attachment) -> bytes:
     """An attached record's bytes; a file too big for a record is refused before reading."""
     if file.size > MAX_IMPORT_BYTES:
-        raise ServiceError(f"{file.filename} is too big for a game record "
-                           f"({MAX_IMPORT_BYTES // 1024} KB at most)")
+        raise ServiceError("{file} is too big for a game record ({kb} KB at most)",
+                           file=file.filename, kb=MAX_IMPORT_BYTES // 1024)
     try:
         return await file.read()
     except discord.HTTPException:
-        raise ServiceError(f"Discord did not hand me {file.filename}; attach it again") from None
+        raise ServiceError("Discord did not hand me {file}; attach it again",
+                           file=file.filename) from None
 
 
 class ServiceCog(commands.GroupCog):

@@ -5,7 +5,9 @@ A message that mentions the bot carries its text even without the privileged int
 mentioning them — and the bot answers it (errors too: the player asked it). Plain
 messages are read only when `Settings.message_content` is on, and then only a command of the
 move language from a player seated in the channel's game gets any answer: chat stays chat.
-Replies to messages cannot be ephemeral; an error is a short reply to the message.
+Replies to messages cannot be ephemeral; an error is a short reply to the message. Discord
+does not tell a message's author's language, so the bot answers in the server's
+(`guild.preferred_locale`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from bot.discord import operations, replies
 from bot.discord.commanding import player_of
 from bot.discord.respond import person
 from bot.service import Reply, Request, ServiceError, TwixtService, User, answer_safely
+from language import locale_of
 from rules import quote
 
 _MENTION = re.compile(r"<@!?(\d+)>")
@@ -49,7 +52,7 @@ class ChatMoves:
                  "channel_id": request.channel_id, "message_id": message.id}
         reply = await answer_safely(
             self._service.run(request, text, lambda word: _mentioned(message, word)),
-            {"command": "message", **where})
+            {"command": "message", **where}, locale=request.locale)
         # Moves, resignations and help all answer in the channel they were asked in.
         for part in reply.all_messages():
             await operations.safe_send(message.channel, _builder(part, message), **where)
@@ -76,7 +79,8 @@ def _mentioned(message: discord.Message, word: str) -> User:
     match = _MENTION.fullmatch(word)
     member = next((m for m in message.mentions if match and m.id == int(match[1])), None)
     if member is None:
-        raise ServiceError(f"mention the player (@name) instead of writing {quote(word)}")
+        raise ServiceError("mention the player (@name) instead of writing {word}",
+                           word=quote(word))
     return person(player_of(member))
 
 
@@ -86,4 +90,5 @@ def _request_of(message: discord.Message) -> Request:
     rights = (message.channel.permissions_for(author) if isinstance(author, discord.Member)
               else discord.Permissions.none())
     return Request(message.guild.id, message.channel.id, person(author),
-                   can_manage=rights.manage_channels, can_manage_server=rights.manage_guild)
+                   can_manage=rights.manage_channels, can_manage_server=rights.manage_guild,
+                   locale=locale_of(message.guild.preferred_locale))

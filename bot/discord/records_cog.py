@@ -6,6 +6,7 @@ from typing import Literal
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.discord.commanding import (
     OPTION_WORDS,
@@ -22,36 +23,41 @@ from bot.service import commands as cmd
 
 @app_commands.guild_only()
 class RecordsCog(ServiceCog, group_name="twixt-records",
-                 group_description="TwixT records, replays and ratings"):
+                 group_description=locale_str("TwixT records, replays and ratings")):
     """Export, history, replay, import, stats, leaderboard."""
 
-    @app_commands.command(description="This channel's game as record files")
-    @app_commands.describe(fmt="transcript, Little Golem (lg) or T1 (default: all three)")
+    @app_commands.command(description=locale_str("This channel's game as record files"))
+    @app_commands.describe(
+        fmt=locale_str("transcript, Little Golem (lg) or T1 (default: all three)"))
     @app_commands.rename(fmt="format")
     async def export(self, interaction: discord.Interaction,
                      fmt: Literal["transcript", "lg", "t1"] | None = None) -> None:
         await self._send(interaction, cmd.Export(fmt))
 
-    @app_commands.command(description="Past games of a player, or of this channel")
-    @app_commands.describe(user="whose games (leave out: this channel's)",
-                           page="which page of ten games (default 1)")
+    @app_commands.command(description=locale_str("Past games of a player, or of this channel"))
+    @app_commands.describe(user=locale_str("whose games (leave out: this channel's)"),
+                           page=locale_str("which page of ten games (default 1)"))
     async def history(self, interaction: discord.Interaction,
                       user: discord.Member | None = None,
                       page: app_commands.Range[int, 1, MAX_PAGE] = 1) -> None:
         await self._send(interaction, cmd.History(person(user) if user else None, page))
 
-    @app_commands.command(description="A game as an animated picture, one frame a turn")
-    @app_commands.describe(game="the game's number (leave out: this channel's last game)")
+    @app_commands.command(
+        description=locale_str("A game as an animated picture, one frame a turn"))
+    @app_commands.describe(
+        game=locale_str("the game's number (leave out: this channel's last game)"))
     async def replay(self, interaction: discord.Interaction,
                      game: app_commands.Range[int, 1] | None = None) -> None:
         await self._send(interaction, cmd.Replay(game))
 
-    @app_commands.command(name="import",
-                          description="Show a game record, and challenge to continue it")
-    @app_commands.describe(file="a transcript (.twixt), Little Golem (.tsgf) or T1 (.T1) file",
-                           opponent="who you challenge to continue it (leave out: anyone)",
-                           first="me: you take the record's Red seat; them: its Black seat",
-                           thread=OPTION_WORDS["thread"])
+    @app_commands.command(
+        name="import",
+        description=locale_str("Show a game record, and challenge to continue it"))
+    @app_commands.describe(
+        file=locale_str("a transcript (.twixt), Little Golem (.tsgf) or T1 (.T1) file"),
+        opponent=locale_str("who you challenge to continue it (leave out: anyone)"),
+        first=locale_str("me: you take the record's Red seat; them: its Black seat"),
+        thread=OPTION_WORDS["thread"])
     async def import_(self, interaction: discord.Interaction, file: discord.Attachment,
                       opponent: discord.Member | None = None, first: First | None = None,
                       thread: YesNo | None = None) -> None:
@@ -62,14 +68,15 @@ class RecordsCog(ServiceCog, group_name="twixt-records",
 
         await self._run(interaction, build)
 
-    @app_commands.command(description="Wins, losses and rating of a player in this server")
-    @app_commands.describe(user="whose numbers (leave out: yours)")
+    @app_commands.command(
+        description=locale_str("Wins, losses and rating of a player in this server"))
+    @app_commands.describe(user=locale_str("whose numbers (leave out: yours)"))
     async def stats(self, interaction: discord.Interaction,
                     user: discord.Member | None = None) -> None:
         await self._send(interaction, cmd.Stats(person(user) if user else None))
 
-    @app_commands.command(description="This server's rated players, best first")
-    @app_commands.describe(page="which page of ten players (default 1)")
+    @app_commands.command(description=locale_str("This server's rated players, best first"))
+    @app_commands.describe(page=locale_str("which page of ten players (default 1)"))
     async def leaderboard(self, interaction: discord.Interaction,
                           page: app_commands.Range[int, 1, MAX_PAGE] = 1) -> None:
         await self._send(interaction, cmd.Leaderboard(page))

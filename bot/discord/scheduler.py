@@ -5,7 +5,9 @@ Each reminder is claimed in storage before `tick()` returns it and marked delive
 went out, so after a restart the loop simply runs again: nothing is sent twice, and one that
 did not go out (Discord refused it, the bot stopped in between) is sent again a few minutes
 later. Nothing that goes wrong in one round — the service failing,
-Discord refusing a message — stops the next delivery or the next round.
+Discord refusing a message — stops the next delivery or the next round. What the clocks say
+is in the language of the game's server (`guild.preferred_locale`, from the client's cache;
+English for a server it does not know).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from discord.ext import tasks
 
 from bot.discord import outbox
 from bot.service import TwixtService
+from language import locale_of
 
 log = logging.getLogger(__name__)
 
@@ -45,10 +48,15 @@ class ClockScheduler:
         # Channels come from the cache once the client is ready, not one fetch each.
         await self._client.wait_until_ready()
 
+    def language_of(self, guild_id: int) -> str:
+        """A server's language, as its settings in Discord say (`language.LOCALES`)."""
+        guild = self._client.get_guild(guild_id)
+        return locale_of(guild.preferred_locale if guild is not None else None)
+
     async def round(self) -> None:
         """One tick of the clocks, and every reply it makes delivered."""
         try:
-            replies = await self._service.tick()
+            replies = await self._service.tick(locale_of=self.language_of)
         except Exception:
             log.exception("clock tick failed")
             return

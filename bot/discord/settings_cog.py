@@ -6,6 +6,7 @@ from typing import Literal
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.discord.commanding import OnOff, ServiceCog, YesNo
 from bot.service import commands as cmd
@@ -13,14 +14,16 @@ from bot.service import commands as cmd
 
 @app_commands.guild_only()
 class SettingsCog(ServiceCog, group_name="twixt-settings",
-                  group_description="TwixT settings: yours, and the server's"):
+                  group_description=locale_str("TwixT settings: yours, and the server's")):
     """A player's settings and the server's."""
 
-    @app_commands.command(name="me", description="Show or change how the bot treats you")
-    @app_commands.describe(theme="the board's colours", palette="colours for colour-blindness",
-                           side="the side you see the board from",
-                           dm="clock reminders by direct message",
-                           autolink="a bare peg like G6 links all it can (classic)")
+    @app_commands.command(name="me",
+                          description=locale_str("Show or change how the bot treats you"))
+    @app_commands.describe(theme=locale_str("the board's colours"),
+                           palette=locale_str("colours for colour-blindness"),
+                           side=locale_str("the side you see the board from"),
+                           dm=locale_str("clock reminders by direct message"),
+                           autolink=locale_str("a bare peg like G6 links all it can (classic)"))
     async def settings(self, interaction: discord.Interaction,
                        theme: Literal["light", "dark"] | None = None,
                        palette: Literal["normal", "colour-blind"] | None = None,
@@ -31,11 +34,13 @@ class SettingsCog(ServiceCog, group_name="twixt-settings",
         changes = {name: value for name, value in given.items() if value is not None}
         await self._send(interaction, cmd.UserSettings(changes))
 
-    @app_commands.command(description="The server's settings (changed by those with Manage Server)")
-    @app_commands.describe(thread="a thread for each new game unless the challenge says",
-                           expiry="hours before an unanswered challenge expires",
-                           forfeit="a player whose time runs out loses at once",
-                           reminder="hours into a clocked turn before the first reminder")
+    @app_commands.command(
+        description=locale_str("The server's settings (changed by those with Manage Server)"))
+    @app_commands.describe(
+        thread=locale_str("a thread for each new game unless the challenge says"),
+        expiry=locale_str("hours before an unanswered challenge expires"),
+        forfeit=locale_str("a player whose time runs out loses at once"),
+        reminder=locale_str("hours into a clocked turn before the first reminder"))
     async def server(self, interaction: discord.Interaction, thread: YesNo | None = None,
                      expiry: app_commands.Range[int, 1, 720] | None = None,
                      forfeit: YesNo | None = None,

@@ -38,11 +38,14 @@ def interaction(client: Any, user: MagicMock, *, manage: bool = False,
                 manage_server: bool = False,
                 channel_id: int = CHANNEL, command: Any = None,
                 kind: discord.InteractionType = discord.InteractionType.application_command,
+                locale: discord.Locale = discord.Locale.american_english,
                 ) -> MagicMock:
-    """An interaction whose response knows whether it has been answered, like the real one."""
+    """An interaction whose response knows whether it has been answered, like the real one;
+    `locale` is the asker's Discord client's language."""
     mock = MagicMock(spec_set=discord.Interaction)
     mock.client = client
     mock.user = user
+    mock.locale = locale
     mock.guild_id = GUILD
     mock.channel_id = channel_id
     mock.permissions = discord.Permissions(manage_channels=manage, manage_guild=manage_server)
@@ -99,8 +102,10 @@ def text_channel(channel_id: int = CHANNEL) -> MagicMock:
     return channel
 
 
-def message(author: MagicMock, content: str, channel: MagicMock) -> MagicMock:
-    """A guild message in `channel`; the guild's `me` is the bot."""
+def message(author: MagicMock, content: str, channel: MagicMock,
+            guild_locale: discord.Locale = discord.Locale.american_english) -> MagicMock:
+    """A guild message in `channel`; the guild's `me` is the bot, its language
+    `guild_locale`."""
     mock = MagicMock(spec_set=discord.Message)
     mock.id = 1
     mock.author = author
@@ -109,6 +114,7 @@ def message(author: MagicMock, content: str, channel: MagicMock) -> MagicMock:
     mock.guild = MagicMock(spec_set=discord.Guild)
     mock.guild.id = GUILD
     mock.guild.me = member(BOT_ID, "twixt", bot=True)
+    mock.guild.preferred_locale = guild_locale
     return mock
 
 
@@ -128,12 +134,14 @@ class Cogs:
 
 async def run(client: Any, cogs: Cogs, name: str, who: MagicMock, /, *, manage: bool = False,
               manage_server: bool = False, channel_id: int = CHANNEL,
+              locale: discord.Locale = discord.Locale.american_english,
               **options: Any) -> MagicMock:
-    """Call a slash command as `user`, through the command's own callback."""
+    """Call a slash command as `user` from a client in `locale`, through the command's own
+    callback."""
     owner = cogs.owner(name)
     command = getattr(owner, name)
     mock = interaction(client, who, manage=manage, manage_server=manage_server,
-                       channel_id=channel_id, command=command)
+                       channel_id=channel_id, command=command, locale=locale)
     await command.callback(owner, mock, **options)
     return mock
 

@@ -68,7 +68,7 @@ async def test_an_unexpected_error_is_logged_with_context_and_apologised_for(
 
     monkeypatch.setattr(client.service.play, "move", broken)
     reply = only(await run(client, cog, "move", ALICE, command="K12"))
-    assert (reply["content"], reply["ephemeral"]) == (respond.APOLOGY, True)
+    assert (reply["content"], reply["ephemeral"]) == (str(respond.APOLOGY), True)
     record = next(r for r in caplog.records if r.message == "command failed")
     assert record.levelno == logging.ERROR and record.exc_info
     assert (record.command, record.user_id, record.guild_id, record.channel_id) == (
@@ -112,7 +112,7 @@ async def test_tree_errors_are_ephemeral_and_never_tracebacks(client, cog, caplo
     mock = interaction(client, ALICE, command=cog.board)
     await respond.on_app_command_error(mock, app_commands.CommandInvokeError(
         cog.board, RuntimeError("boom")))
-    assert [m["content"] for m in sent(mock)] == [respond.APOLOGY]
+    assert [m["content"] for m in sent(mock)] == [str(respond.APOLOGY)]
     assert any(r.message == "command error" for r in caplog.records)
 
 

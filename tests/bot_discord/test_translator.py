@@ -1,0 +1,126 @@
+"""The slash commands in German: every name and description discord.py asks the translator
+for has German in the catalogue, German clients get it, everyone else the English."""
+
+from __future__ import annotations
+
+from typing import Any
+from unittest.mock import AsyncMock
+
+import discord
+import pytest
+from discord.app_commands import TranslationContext, TranslationContextTypes, locale_str
+from discord.app_commands import TranslationContextLocation as Location
+
+from bot.discord.translator import SAME_EVERYWHERE, CatalogueTranslator, name_key
+from language.catalogue import catalogue_entries
+from tests.language.extraction import marked_texts
+
+GERMAN = discord.Locale.german.value
+
+
+class Recording(CatalogueTranslator):
+    """The bot's translator, noting every text it is asked for and whether it is a name."""
+
+    def __init__(self) -> None:
+        self.asked: set[tuple[str, bool]] = set()
+
+    async def translate(self, string: locale_str, locale: discord.Locale,
+                        context: TranslationContextTypes) -> str | None:
+        self.asked.add((string.message, context.location.name.endswith("_name")))
+        return await super().translate(string, locale, context)
+
+
+@pytest.fixture
+async def synced(client, monkeypatch) -> tuple[list[dict[str, Any]], Recording]:
+    """The commands as `setup_hook` syncs them, translated by a recording translator."""
+    monkeypatch.setattr(client.tree, "sync", AsyncMock(return_value=[]))
+    await client.setup_hook()
+    assert isinstance(client.tree.translator, CatalogueTranslator)
+    recording = Recording()
+    payload = [await command.get_translated_payload(client.tree, recording)
+               for command in client.tree.get_commands()]
+    await client.close()
+    return payload, recording
+
+
+def test_every_text_asked_for_is_marked_and_has_german(synced):
+    _, recording = synced
+    marked = {text.english for text in marked_texts() if text.where.startswith("bot/discord/")}
+    german = catalogue_entries("de")
+    keys = {name_key(text) if is_name else text for text, is_name in recording.asked
+            if text not in SAME_EVERYWHERE}
+    assert len(keys) > 100
+    assert sorted(keys - marked) == []
+    assert sorted(key for key in keys if not german.get(key)) == []
+
+
+def test_no_name_is_marked_that_discord_py_never_asks_for(synced):
+    _, recording = synced
+    asked = {name_key(text) for text, is_name in recording.asked if is_name}
+    marked = {text.english for text in marked_texts()
+              if text.where.startswith("bot/discord/translator.py")}
+    assert sorted(marked - asked) == []
+
+
+def _commands(payload: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [*payload, *(sub for command in payload for sub in command["options"])]
+
+
+def _german(item: dict[str, Any], field: str) -> str | None:
+    return (item.get(f"{field}_localizations") or {}).get(GERMAN)
+
+
+def test_every_command_and_option_has_its_german_name_and_description(synced):
+    """German wherever the catalogue's German differs from the English (a few words are the
+    same: `team`, `status`, the move language's example)."""
+    payload, _ = synced
+    german = catalogue_entries("de")
+    items = [*_commands(payload), *(option for command in _commands(payload)
+                                    for option in command.get("options", [])
+                                    if option["type"] not in (1, 2))]
+    assert len(items) > 60
+    for item in items:
+        name = item["name"]
+        expected = german[name_key(name)] if name not in SAME_EVERYWHERE else name
+        assert _german(item, "name") == (expected if expected != name else None), name
+        expected = german[item["description"]]
+        assert _german(item, "description") == (
+            expected if expected != item["description"] else None), name
+    assert all(_german(command, "description") for command in _commands(payload))
+
+
+def test_what_a_german_player_sees(synced):
+    payload, _ = synced
+    groups = {command["name"]: command for command in payload}
+    assert groups["twixt-settings"]["name_localizations"] == {GERMAN: "twixt-einstellungen"}
+    twixt = {sub["name"]: sub for sub in groups["twixt"]["options"]}
+    challenge = twixt["challenge"]
+    assert challenge["name_localizations"] == {GERMAN: "herausfordern"}
+    assert challenge["description_localizations"] == {
+        GERMAN: "Fordere jemanden – oder alle hier – zu TwixT heraus"}
+    swap = next(option for option in challenge["options"] if option["name"] == "swap")
+    assert swap["name_localizations"] == {GERMAN: "tausch"}
+    assert [choice.get("name_localizations") for choice in swap["choices"]] == [
+        {GERMAN: "ja"}, {GERMAN: "nein"}]
+    assert [choice["value"] for choice in swap["choices"]] == ["yes", "no"]  # what is sent
+
+
+@pytest.mark.parametrize("locale", [discord.Locale.american_english,
+                                    discord.Locale.british_english, discord.Locale.french])
+async def test_everyone_else_sees_the_english(locale):
+    translator = CatalogueTranslator()
+    for text, location in (("Play TwixT", Location.group_description),
+                           ("challenge", Location.command_name)):
+        context: Any = TranslationContext(location=location, data=None)
+        assert await translator.translate(locale_str(text), locale, context) is None
+        german = await translator.translate(locale_str(text), discord.Locale.german, context)
+        assert german in ("TwixT spielen", "herausfordern")
+
+
+def test_only_german_locales_are_localized(synced):
+    payload, _ = synced
+    seen = set()
+    for command in _commands(payload):
+        seen |= set(command.get("name_localizations") or {})
+        seen |= set(command.get("description_localizations") or {})
+    assert seen == {GERMAN}
