@@ -16,6 +16,7 @@ from pathlib import Path
 
 from bot import render_command
 from bot.cli_args import add_record_arguments
+from language import LOCALES
 from rules import Game
 from rules.errors import RecordError
 from rules.records import FORMATS, load
@@ -83,6 +84,8 @@ def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
                       help="the time to play at, e.g. 2026-01-01T12:00 (UTC; default: now)")
     play.add_argument("--manager", action="append", default=[], metavar="NAME",
                       help="a player who manages the channel (may be given more than once)")
+    play.add_argument("--locale", choices=LOCALES, default="en",
+                      help="the language the table answers in (default: en)")
     play.set_defaults(handler=_run_play)
 
 
@@ -146,7 +149,7 @@ def _run_play(args: argparse.Namespace) -> int:
     from bot.terminal import play
 
     return asyncio.run(play(args.db, args.channel, args.out, args.script, args.clock,
-                            args.manager))
+                            args.manager, args.locale))
 
 
 def _run_export(args: argparse.Namespace) -> int:

@@ -11,37 +11,43 @@ from bot.config import Settings
 from bot.service import ServiceError, TwixtService
 from bot.service.core import utc_now
 from bot.terminal.table import TerminalTable, name_id
+from language import translation
 from rules.records import encode, write
 from storage import DatabaseError, SqliteStorage
 
 
 async def play(db: Path | None, channel: str, out_dir: Path, script: str | None,
-               clock: datetime | None = None, managers: Sequence[str] = ()) -> int:
+               clock: datetime | None = None, managers: Sequence[str] = (),
+               locale: str = "en") -> int:
     """Play lines from `script` (or standard input); exit 1 if any line was refused.
 
     `clock` fixes the time the table lives at (default: the system clock), so that clocks
     and reminders can be tried: a later run with a later clock finds what is due.
     `managers` may manage the channel (abort any game, change the server's settings).
+    `locale` is the table's language (`language.LOCALES`).
     """
+    tr = translation(locale)
     if out_dir.exists() and not out_dir.is_dir():  # said before a single line is played
-        print(f"twixt: --out {out_dir} is not a folder", file=sys.stderr)
+        print("twixt: " + tr("--out {folder} is not a folder", folder=str(out_dir)),
+              file=sys.stderr)
         return 2
     storage = await _open(db)
     if storage is None:
         return 2
     async with storage:
         service = TwixtService(storage, clock=(lambda: clock) if clock else utc_now)
-        table = TerminalTable(service, channel, out_dir, managers=managers)
+        table = TerminalTable(service, channel, out_dir, managers=managers, locale=locale)
         if script:
             try:
                 lines = Path(script).read_text(encoding="utf-8-sig").splitlines()
             except OSError as error:
-                print(f"twixt: cannot read {script}: {error.strerror}", file=sys.stderr)
+                print("twixt: " + tr("cannot read {path}: {reason}", path=script,
+                                     reason=error.strerror), file=sys.stderr)
                 return 2
             return 1 if await table.run(lines) else 0
         if sys.stdin.isatty():
-            print("TwixT table — type lines like `alice: challenge bob`, then "
-                  "`bob: accept`, `alice: K12`. Ctrl-D ends.")
+            print(tr("TwixT table — type lines like `alice: challenge bob`, then "
+                     "`bob: accept`, `alice: K12`. Ctrl-D ends."))
         return 1 if await table.run(sys.stdin) else 0
 
 

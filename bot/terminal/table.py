@@ -4,7 +4,8 @@ The same service and database as the Discord bot, so a game started here can be 
 later (same `--db`, same `--channel`). Users and channels are known by name here; their ids
 are derived from the names, so they stay the same from one run to the next. What a line means
 is the service's router's business; the table only turns names into people, reads the files
-that `import` names, and prints what comes back.
+that `import` names, and prints what comes back — in one language for everyone at the table
+(`twixt play --locale de`), though the lines typed stay the move language's English words.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import TextIO
 
 from bot.service import Reply, Request, ServiceError, TwixtService, User, answer_safely, router
 from bot.service import commands as cmd
+from language import translation
 
 GUILD_ID = 1
 #: a comment, as in a transcript: `#` at the start or after a space, then a space or the end
@@ -40,8 +42,11 @@ class TerminalTable:
     """Plays lines against the service and writes what a channel would show."""
 
     def __init__(self, service: TwixtService, channel: str, out_dir: Path,
-                 out: TextIO = sys.stdout, managers: Iterable[str] = ()) -> None:
+                 out: TextIO = sys.stdout, managers: Iterable[str] = (),
+                 locale: str = "en") -> None:
         self.service = service
+        #: the language of everything the table says (`language.LOCALES`)
+        self.tr = translation(locale)
         self.channel = channel
         self.out_dir = out_dir
         self.out = out
@@ -51,7 +56,7 @@ class TerminalTable:
     async def run(self, lines: Iterable[str]) -> int:
         """Let the clocks act (as the bot does after a restart), then play every line; return
         how many lines were refused."""
-        for reply in await self.service.tick():
+        for reply in await self.service.tick(locale_of=lambda guild_id: self.tr.locale):
             await self._show(reply)
             if reply.receipt is not None:
                 await self.service.clocks.delivered(reply.receipt)
@@ -67,15 +72,16 @@ class TerminalTable:
         """One `name: command` line; False when it was refused."""
         name, sep, text = line.partition(":")
         if not sep or not name.strip() or not text.strip():
-            self._say(f"! line {number}: write name: command, like alice: G6")
+            self._say("! " + self.tr("line {number}: write name: command, like alice: G6",
+                                     number=number))
             return False
         who = user(name)
         self._names[who.id] = who.name
         manager = who.id in self._managers  # the terminal's managers manage everything
         request = Request(GUILD_ID, name_id(self.channel), who, can_manage=manager,
-                          can_manage_server=manager)
+                          can_manage_server=manager, locale=self.tr.locale)
         reply = await answer_safely(self._execute(request, text.strip()), {
-            "command": "terminal", "line": number, "user": who.name})
+            "command": "terminal", "line": number, "user": who.name}, locale=request.locale)
         if reply.refused:
             self._say(f"! {who.name}: {reply.text}")
             return False
@@ -101,27 +107,32 @@ class TerminalTable:
                    if uid is not None and uid not in self._names]
         self._names.update(await self.service.user_names(unknown))
         mentions = " ".join(f"@{self._names.get(uid, uid)}" for uid in reply.mentions)
-        prefix = "(only you see this) " if reply.ephemeral else ""
+        prefix = self.tr("(only you see this)") + " " if reply.ephemeral else ""
         if reply.dm_user_id is not None:
-            prefix = f"(direct message to {self._names.get(reply.dm_user_id, reply.dm_user_id)}) "
+            prefix = self.tr("(direct message to {name})",
+                             name=self._names.get(reply.dm_user_id, reply.dm_user_id)) + " "
         self._say(f"{prefix}{mentions + ' ' if mentions else ''}{reply.text}")
         if reply.buttons:
             self._say("  [" + "] [".join(b.label for b in reply.buttons) + "]")
         if reply.image:
-            self._save("board", None, reply.image)
+            self._save(None, reply.image)
         for attachment in reply.attachments:
-            self._save("file", attachment.filename, attachment.data)
+            self._save(attachment.filename, attachment.data)
 
-    def _save(self, kind: str, filename: str | None, data: bytes) -> None:
-        """Write a picture or file into the out folder (a board gets the next number)."""
+    def _save(self, filename: str | None, data: bytes) -> None:
+        """Write a picture (no filename: a board, which gets the next number) or a file into
+        the out folder."""
         try:  # the turn is stored already: a file that cannot be saved is only said
             self.out_dir.mkdir(parents=True, exist_ok=True)
             path = self.out_dir / filename if filename else self._next_path()
             path.write_bytes(data)
         except OSError as error:
-            self._say(f"  ({kind} not saved: {error.strerror or error})")
+            reason = error.strerror or str(error)
+            self._say("  " + (self.tr("(file not saved: {reason})", reason=reason) if filename
+                              else self.tr("(board not saved: {reason})", reason=reason)))
         else:
-            self._say(f"  {kind}: {path}")
+            self._say("  " + (self.tr("file: {path}", path=path) if filename
+                              else self.tr("board: {path}", path=path)))
 
     def _next_path(self) -> Path:
         stem = "".join(ch if ch.isalnum() else "-" for ch in self.channel)
@@ -136,4 +147,5 @@ def _read_file(path: Path) -> bytes:
     try:
         return path.read_bytes()
     except OSError as error:
-        raise ServiceError(f"cannot read {path}: {error.strerror}") from None
+        raise ServiceError("cannot read {path}: {reason}", path=str(path),
+                           reason=error.strerror) from None
