@@ -46,7 +46,8 @@ class Play:
             return await self.move(request, _RESIGN)
         stored = await self._core.active_stored(request.channel_id)
         player_seat(stored, request)
-        return Reply(request.tr("Really resign this game?"), ephemeral=True, buttons=(
+        question = request.tr("Really resign this game? Press Resign, or type `resign yes`.")
+        return Reply(question, ephemeral=True, buttons=(
             Button(ButtonKind.CONFIRM_RESIGN, stored.id, request.tr("Resign"),
                    (request.user.id,)),))
 

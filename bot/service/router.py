@@ -39,13 +39,11 @@ def nobody(word: str) -> User:
     raise ServiceError("I cannot tell who {word} is here", word=quote(word))
 
 
-def read(text: str, people: People = nobody, *, confirm_resign: bool = True
-         ) -> cmd.ServiceCommand:
+def read(text: str, people: People = nobody) -> cmd.ServiceCommand:
     """What a line means; ServiceError says what is wrong with it.
 
     A typed `resign` (or `move resign`) asks to confirm, wherever it is typed: the answer
-    is the Confirm button, or the line `resign yes`. `confirm_resign` is no longer read
-    (every front end confirms now); it stays until the callers stop passing it.
+    is the Confirm button, or the line `resign yes`.
     """
     words = text.split()
     if not words:

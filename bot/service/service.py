@@ -115,11 +115,10 @@ class TwixtService:
                 return await self.preferences.server_settings(request, changes)
         raise AssertionError(f"unhandled command {command!r}")  # pragma: no cover
 
-    async def run(self, request: Request, text: str, people: router.People = router.nobody,
-                  *, confirm_resign: bool = True) -> Reply:
+    async def run(self, request: Request, text: str,
+                  people: router.People = router.nobody) -> Reply:
         """Read a typed line with the router, then execute it."""
-        return await self.execute(request, router.read(text, people,
-                                                       confirm_resign=confirm_resign))
+        return await self.execute(request, router.read(text, people))
 
     async def press(self, request: Request, kind: ButtonKind, target: int) -> Reply:
         """A button was pressed; `target` is the challenge or game it belongs to."""

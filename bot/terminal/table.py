@@ -90,8 +90,7 @@ class TerminalTable:
         return True
 
     async def _execute(self, request: Request, text: str) -> Reply:
-        # the terminal has no buttons, so a typed resign needs no confirmation
-        command = router.read(text, self._person, confirm_resign=False)
+        command = router.read(text, self._person)
         if isinstance(command, cmd.ImportRecord):
             command = replace(command, data=_read_file(Path(command.filename)),
                               filename=Path(command.filename).name)

@@ -97,7 +97,8 @@ async def test_status_with_a_clock_in_german(service):
 async def test_resigning_in_german(service):
     await start_game(service, swap="no")
     ask = await service.play.resign(de(BOB))
-    assert (ask.text, labels(ask)) == ("Diese Partie wirklich aufgeben?", ["Aufgeben"])
+    assert (ask.text, labels(ask)) == (
+        "Diese Partie wirklich aufgeben? Drücke Aufgeben, oder tippe `resign yes`.", ["Aufgeben"])
     done = await service.press(de(BOB), ButtonKind.CONFIRM_RESIGN, ask.buttons[0].target)
     assert done.text == "**bob** (Schwarz): `resign`\nalice (Rot) gewinnt — Schwarz hat aufgegeben."
     assert labels(done) == ["Revanche"]
