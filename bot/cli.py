@@ -34,6 +34,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     _add_export(subparsers)
     _add_check(subparsers)
     _add_run(subparsers)
+    _add_migrate(subparsers)
     args = parser.parse_args(argv)
     code: int = args.handler(args)
     return code
@@ -112,6 +113,10 @@ def _run_check(args: argparse.Namespace) -> int:
     from storage import DatabaseError, full_check
 
     path = args.db or Settings.from_environment().database
+    if isinstance(path, str):
+        print("twixt: check reads a SQLite file; PostgreSQL checks its own pages (see its "
+              "amcheck module)", file=sys.stderr)
+        return 2
     try:
         problems = full_check(path)
     except DatabaseError as error:
@@ -141,8 +146,61 @@ def _moment(text: str) -> datetime:
 
 
 def _add_db_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", type=Path, default=None,
-                        help="the SQLite database (default: $TWIXT_DB or ./twixt.db)")
+    parser.add_argument("--db", type=_database, default=None,
+                        help="a SQLite file or a postgresql:// URL (default: $TWIXT_DB or "
+                             "./twixt.db)")
+
+
+def _add_migrate(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    migrate = subparsers.add_parser(
+        "migrate", help="copy a whole SQLite database into an empty PostgreSQL one",
+        description="Copy every row of a SQLite database into a new, empty PostgreSQL "
+                    "database, then check that every game reads and replays the same on "
+                    "both sides. The SQLite file is only read (after the usual upgrade of "
+                    "its schema); a target that holds any row is refused.")
+    migrate.add_argument("--from", dest="source", required=True, type=_sqlite_source,
+                         metavar="sqlite:PATH", help="the SQLite database, e.g. sqlite:twixt.db")
+    migrate.add_argument("--to", dest="target", required=True, type=_postgres_target,
+                         metavar="postgresql://…", help="the empty PostgreSQL database")
+    migrate.set_defaults(handler=_run_migrate)
+
+
+def _database(text: str) -> Path | str:
+    from storage import database_setting
+
+    return database_setting(text)
+
+
+def _sqlite_source(text: str) -> Path:
+    path = text.removeprefix("sqlite:")
+    if path == text or not path:
+        raise argparse.ArgumentTypeError(f"{text!r} is not sqlite:PATH, e.g. sqlite:twixt.db")
+    return Path(path)
+
+
+def _postgres_target(text: str) -> str:
+    from storage import is_postgres_url
+
+    if not is_postgres_url(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a postgresql:// URL")
+    return text
+
+
+def _run_migrate(args: argparse.Namespace) -> int:
+    from storage import StorageError
+    from storage.postgres import safe_url
+    from storage.transfer import TransferError, copy_sqlite_to_postgres
+
+    try:
+        report = asyncio.run(copy_sqlite_to_postgres(args.source, args.target))
+    except StorageError as error:
+        print(f"twixt: {error}", file=sys.stderr)
+        return 2 if not isinstance(error, TransferError) else 1
+    for table, count in report.rows.items():
+        print(f"{table}: {count} rows")
+    print(f"{args.source} → {safe_url(args.target)}: {sum(report.rows.values())} rows copied, "
+          f"{report.games} games replay the same on both sides")
+    return 0
 
 
 def _run_play(args: argparse.Namespace) -> int:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
-from storage import DEFAULT_PATH
+from storage import DEFAULT_PATH, Database, database_setting
 
 _TRUE = {"1", "true", "yes", "on"}
 
@@ -25,7 +25,8 @@ class Settings:
     """What the bot needs to run. See `.env.example` for the variables."""
 
     token: str | None = None
-    database: Path = Path(DEFAULT_PATH)
+    #: a SQLite file, or a PostgreSQL URL (`postgresql://…`)
+    database: Database = Path(DEFAULT_PATH)
     guild_ids: tuple[int, ...] = ()
     message_content: bool = False
     log_level: str = "INFO"
@@ -44,7 +45,7 @@ class Settings:
             raise ConfigError(f"TWIXT_LOG_LEVEL is DEBUG, INFO, WARNING or ERROR, not {level}")
         return cls(
             token=env.get("DISCORD_TOKEN") or None,
-            database=Path(env.get("TWIXT_DB") or DEFAULT_PATH),
+            database=database_setting(env.get("TWIXT_DB") or str(DEFAULT_PATH)),
             guild_ids=tuple(int(g) for g in guilds),
             message_content=env.get("TWIXT_MESSAGE_CONTENT", "").lower() in _TRUE,
             log_level=level,

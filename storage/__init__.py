@@ -1,6 +1,7 @@
 """Durable storage of games, turns, challenges, settings and ratings (the only place with SQL).
 
-The bot talks to the `Storage` protocol; `SqliteStorage.open(path)` is today's implementation.
+The bot talks to the `Storage` protocol; `open_storage(TWIXT_DB)` opens `SqliteStorage` (a file,
+the default) or `PostgresStorage` (a `postgresql://` URL).
 A game's state is the replay of its turn log (`replay`); turns land under optimistic
 concurrency (`StaleVersionError`).
 """
@@ -39,6 +40,7 @@ from storage.model import (
     StoredTurn,
     UserPrefs,
 )
+from storage.opening import Database, database_setting, is_postgres_url, open_storage
 from storage.replay import TAKEBACK, new_game, replay
 from storage.schema import full_check
 from storage.sqlite import DEFAULT_PATH, SqliteStorage
@@ -51,6 +53,7 @@ __all__ = [
     "ChallengeClosedError",
     "ChallengeStatus",
     "ChannelBusyError",
+    "Database",
     "DatabaseError",
     "FirstMove",
     "GameFinishedError",
@@ -77,7 +80,10 @@ __all__ = [
     "StoredTurn",
     "UnsupportedSchemaError",
     "UserPrefs",
+    "database_setting",
     "full_check",
+    "is_postgres_url",
     "new_game",
+    "open_storage",
     "replay",
 ]

@@ -51,12 +51,12 @@ def stamp(moment: datetime | None) -> str:
     return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
-def moment(text: str) -> datetime:
-    """A time read back from a NOT NULL column."""
-    return datetime.fromisoformat(text)
+def moment(text: str | datetime) -> datetime:
+    """A time read back from a NOT NULL column (SQLite's text; PostgreSQL hands a datetime)."""
+    return text if isinstance(text, datetime) else datetime.fromisoformat(text)
 
 
-def maybe_moment(text: str | None) -> datetime | None:
+def maybe_moment(text: str | datetime | None) -> datetime | None:
     """A time read back from a column that may be NULL (not finished, not answered yet)."""
     return None if text is None else moment(text)
 

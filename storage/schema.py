@@ -28,16 +28,18 @@ class Migration:
     sql: str
 
 
-def migrations() -> tuple[Migration, ...]:
-    """The numbered SQL files shipped in `storage/migrations`, in order, numbered 1, 2, 3, ..."""
+def migrations(package: str = "storage.migrations") -> tuple[Migration, ...]:
+    """The numbered SQL files shipped in `storage/migrations` (or another package: PostgreSQL's
+    are in `storage/migrations_pg`), in order, numbered 1, 2, 3, ..."""
     found = []
-    for entry in importlib.resources.files("storage.migrations").iterdir():
+    for entry in importlib.resources.files(package).iterdir():
         match = _MIGRATION_NAME.match(entry.name)
         if match:
             found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))
     found.sort(key=lambda migration: migration.version)
     if [m.version for m in found] != list(range(1, len(found) + 1)):
-        raise RuntimeError("storage/migrations must be numbered 0001, 0002, ... without gaps")
+        folder = package.replace(".", "/")
+        raise RuntimeError(f"{folder} must be numbered 0001, 0002, ... without gaps")
     return tuple(found)
 
 

@@ -33,7 +33,7 @@ from bot.discord.translator import CatalogueTranslator
 from bot.discord.views import TwixtButton
 from bot.service import Button, TwixtService
 from bot.service.core import utc_now
-from storage import DatabaseError, SqliteStorage, Storage
+from storage import DatabaseError, Storage, open_storage
 
 log = logging.getLogger(__name__)
 
@@ -134,7 +134,7 @@ async def serve(settings: Settings) -> int:
     """Open the database, log in, and run until the connection is closed."""
     assert settings.token
     try:
-        storage = await SqliteStorage.open(settings.database)
+        storage = await open_storage(settings.database)
     except DatabaseError as error:
         print(f"twixt: {error}", file=sys.stderr)
         return 2

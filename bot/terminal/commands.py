@@ -6,6 +6,7 @@ import sys
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.config import Settings
 from bot.service import ServiceError, TwixtService
@@ -13,10 +14,13 @@ from bot.service.core import utc_now
 from bot.terminal.table import TerminalTable, name_id
 from language import translation
 from rules.records import encode, write
-from storage import DatabaseError, SqliteStorage
+from storage import Database, DatabaseError, SqliteStorage, open_storage
+
+if TYPE_CHECKING:
+    from storage.postgres import PostgresStorage
 
 
-async def play(db: Path | None, channel: str, out_dir: Path, script: str | None,
+async def play(db: Database | None, channel: str, out_dir: Path, script: str | None,
                clock: datetime | None = None, managers: Sequence[str] = (),
                locale: str = "en") -> int:
     """Play lines from `script` (or standard input); exit 1 if any line was refused.
@@ -51,7 +55,7 @@ async def play(db: Path | None, channel: str, out_dir: Path, script: str | None,
         return 1 if await table.run(sys.stdin) else 0
 
 
-async def export(db: Path | None, channel: str, fmt: str) -> int:
+async def export(db: Database | None, channel: str, fmt: str) -> int:
     """Print the record of the channel's current or last game."""
     storage = await _open(db)
     if storage is None:
@@ -68,10 +72,10 @@ async def export(db: Path | None, channel: str, fmt: str) -> int:
     return 0
 
 
-async def _open(db: Path | None) -> SqliteStorage | None:
+async def _open(db: Database | None) -> SqliteStorage | PostgresStorage | None:
     """The database (given, or from the settings); None after saying why it cannot be used."""
     try:
-        return await SqliteStorage.open(db or Settings.from_environment().database)
+        return await open_storage(db or Settings.from_environment().database)
     except DatabaseError as error:
         print(f"twixt: {error}", file=sys.stderr)
         return None

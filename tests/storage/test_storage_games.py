@@ -88,6 +88,7 @@ async def test_an_abort_finishes_a_game_without_a_turn(store):
     assert done.status is GameStatus.FINISHED and done.version == 0
 
 
+@pytest.mark.sqlite_only  # PostgreSQL's own: test_storage_postgres.py
 async def test_the_turn_log_cannot_be_rewritten(store, db_path):
     game = await start_game(store, channel_id=1)
     await store.append_turn(game.id, 0, 1, "C3")

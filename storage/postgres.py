@@ -1,0 +1,787 @@
+"""The `Storage` protocol on PostgreSQL, through asyncpg: for a bot that outgrows one machine.
+
+Same contract as `SqliteStorage`, different means. Connections come from a pool, so
+transactions really run at once; what SQLite gets from its single writer is done here with
+row locks and guarded statements:
+- the version check is one guarded UPDATE (`version = expected AND status = 'active'`): of two
+  racing turns the second waits for the first's row lock, re-reads the row and matches nothing;
+- one active game per channel is a partial unique index, its violation `ChannelBusyError`;
+- a challenge is locked (`FOR UPDATE`) while it is answered, cancelled or claimed, so an open
+  place or the challenge itself is taken once;
+- ratings are read `FOR UPDATE` (rows made first, in user order) in the result's transaction,
+  so two games ending at once both count;
+- reminders are claimed by `INSERT … ON CONFLICT DO NOTHING`: once, across every process.
+Reads run in a read-only REPEATABLE READ transaction, so a game and its log agree.
+
+Durability: a turn is acknowledged after COMMIT returns, which with PostgreSQL's defaults
+(`fsync`, `synchronous_commit = on`) means its WAL record is flushed: it survives a killed bot
+and a killed server alike. A turn without a result is a single statement (the guarded UPDATE
+and the INSERT in one), so it costs one round trip and one commit.
+
+Times are `timestamptz`, ids `bigint`, flags `boolean`; the schema comes from the numbered
+files in `storage/migrations_pg`, applied under an advisory lock so that processes starting
+together apply each once.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+import re
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import fields
+from datetime import UTC, datetime
+from typing import Any, cast
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+
+from storage import ratings, rows, schema
+from storage.errors import (
+    ChallengeClosedError,
+    ChannelBusyError,
+    DatabaseError,
+    GameFinishedError,
+    NotFoundError,
+    StaleVersionError,
+    UnsupportedSchemaError,
+)
+from storage.model import (
+    CLOCK_SETTINGS,
+    Answer,
+    Challenge,
+    ChallengeStatus,
+    FirstMove,
+    GameResult,
+    GameSetup,
+    GameStatus,
+    GuildSettings,
+    LoadedGame,
+    Offer,
+    OfferKind,
+    Player,
+    PlayerStats,
+    Result,
+    StoredGame,
+    UserPrefs,
+)
+from storage.schema import Migration
+from storage.sqlite import _open_slot
+
+_SEAT_COLUMNS = "seat, user_id, name, winner"
+_INVITEE_COLUMNS = "slot, user_id, answer, answered_at"
+_OFFER_COLUMNS = "game_id, kind, user_id, at_version, created_at"
+#: the advisory lock key under which migrations are applied ("twixt" in ASCII)
+_MIGRATION_LOCK = 0x7477697874
+
+Record = Any  # an asyncpg.Record: a tuple-like row (asyncpg ships no type information)
+
+
+def safe_url(url: str) -> str:
+    """The URL without its password, fit for messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
+
+
+def migrations() -> tuple[Migration, ...]:
+    """The numbered SQL files shipped in `storage/migrations_pg`, in order, without gaps."""
+    return schema.migrations("storage.migrations_pg")
+
+
+@functools.lru_cache(maxsize=1024)
+def _numbered(sql: str) -> str:
+    """SQL written with `?` placeholders, as PostgreSQL's `$1, $2, …`."""
+    counter = itertools.count(1)
+    return re.sub(r"\?", lambda _match: f"${next(counter)}", sql)
+
+
+def _count(status: str) -> int:
+    """The row count of a command status such as `UPDATE 1` or `INSERT 0 1`."""
+    return int(status.rsplit(" ", 1)[-1])
+
+
+def _at(moment: datetime | None) -> datetime:
+    """A time to store: now by default; naive times are refused rather than guessed."""
+    if moment is None:
+        return datetime.now(UTC)
+    if moment.tzinfo is None:
+        raise ValueError("storage takes timezone-aware times")
+    return moment.astimezone(UTC)
+
+
+def _setup_values(setup: GameSetup) -> tuple[Any, ...]:
+    """The setup as `rows.SETUP_COLUMNS`, with PostgreSQL's boolean for swap."""
+    return (setup.size, setup.rules, setup.swap, setup.handicap, setup.time_control,
+            setup.opening)
+
+
+def _failed(error: BaseException) -> DatabaseError | None:
+    """PostgreSQL's own failures (server gone, disk full, …) as our one-line error; a broken
+    constraint stays what it is."""
+    if isinstance(error, asyncpg.IntegrityConstraintViolationError):
+        return None
+    if isinstance(error, asyncpg.PostgresError | asyncpg.InterfaceError
+                  | asyncpg.InternalClientError | OSError):
+        return DatabaseError(f"the database failed: {error.__class__.__name__}: {error}")
+    return None
+
+
+class _Db:
+    """One connection, taking SQL with `?` placeholders."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+
+    async def execute(self, sql: str, *args: Any) -> str:
+        return cast(str, await self.conn.execute(_numbered(sql), *args))
+
+    async def executemany(self, sql: str, args: Sequence[Sequence[Any]]) -> None:
+        if args:
+            await self.conn.executemany(_numbered(sql), args)
+
+    async def fetch(self, sql: str, *args: Any) -> list[Record]:
+        return cast(list[Record], await self.conn.fetch(_numbered(sql), *args))
+
+    async def fetchrow(self, sql: str, *args: Any) -> Record | None:
+        return await self.conn.fetchrow(_numbered(sql), *args)
+
+    async def fetchval(self, sql: str, *args: Any) -> Any:
+        return await self.conn.fetchval(_numbered(sql), *args)
+
+
+class PostgresStorage:
+    """Games, turns and the rest in a PostgreSQL database. Open with `await
+    PostgresStorage.open(url)`."""
+
+    def __init__(self, url: str, pool: Any) -> None:
+        self.url = url
+        self._pool = pool
+
+    @classmethod
+    async def open(cls, url: str, *, min_connections: int = 1,
+                   max_connections: int = 10) -> PostgresStorage:
+        """Connect and upgrade the schema.
+
+        Raises `DatabaseError` (one line, database untouched) when the server cannot be
+        reached or the database holds another program's tables, and `UnsupportedSchemaError`
+        for a newer schema.
+        """
+        where = safe_url(url)
+        try:
+            pool = await asyncpg.create_pool(url, min_size=min_connections,
+                                             max_size=max_connections)
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, ValueError) as error:
+            raise DatabaseError(f"cannot use the PostgreSQL database {where}: "
+                                f"{error.__class__.__name__}: {error}") from error
+        try:
+            async with pool.acquire() as conn:
+                await _migrate(_Db(conn), where, migrations())
+        except BaseException as error:
+            await pool.close()
+            failed = _failed(error)
+            if failed is not None:
+                raise failed from error
+            raise
+        return cls(url, pool)
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+    async def __aenter__(self) -> PostgresStorage:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    # --- transactions ------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _connection(self, **transaction: Any) -> AsyncIterator[_Db]:
+        """A pooled connection, in a transaction with these options unless given None;
+        PostgreSQL's own failures come out as `DatabaseError`."""
+        try:
+            async with self._pool.acquire() as conn:
+                if transaction.get("isolation", "") is None:
+                    yield _Db(conn)
+                else:
+                    async with conn.transaction(**transaction):
+                        yield _Db(conn)
+        except Exception as error:
+            failed = _failed(error)
+            if failed is not None:
+                raise failed from error
+            raise
+
+    def _write(self) -> AbstractAsyncContextManager[_Db]:
+        """One READ COMMITTED write transaction; what it must not race is guarded or locked."""
+        return self._connection()
+
+    def _read(self) -> AbstractAsyncContextManager[_Db]:
+        """One read-only snapshot, so that a game and its log agree."""
+        return self._connection(isolation="repeatable_read", readonly=True)
+
+    def _single(self) -> AbstractAsyncContextManager[_Db]:
+        """A connection for one statement, which commits (atomically) on its own."""
+        return self._connection(isolation=None)
+
+    # --- challenges --------------------------------------------------------------------
+
+    async def create_challenge(self, *, guild_id: int, channel_id: int, challenger_id: int,
+                               invitees: Sequence[int], players: int, setup: GameSetup,
+                               first: FirstMove, thread: bool, expires_at: datetime,
+                               now: datetime | None = None) -> Challenge:
+        if players not in (2, 4):
+            raise ValueError("a challenge is for two players, or four for Double TwixT")
+        places = players - 1
+        named = list(dict.fromkeys(invitees))
+        if len(named) != len(invitees) or challenger_id in named or len(named) > places:
+            raise ValueError(f"invite at most {places} other players, each once")
+        async with self._write() as db:
+            challenge_id = await db.fetchval(
+                "INSERT INTO challenges (guild_id, channel_id, challenger_id, players, "
+                f"{rows.SETUP_COLUMNS}, first, thread, created_at, expires_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                guild_id, channel_id, challenger_id, players, *_setup_values(setup),
+                FirstMove(first).value, thread, _at(now), _at(expires_at))
+            slots = [*named, *[None] * (places - len(named))]
+            await db.executemany(
+                "INSERT INTO challenge_invitees (challenge_id, slot, user_id) VALUES (?, ?, ?)",
+                [(challenge_id, slot, user_id) for slot, user_id in enumerate(slots)])
+            return await _challenge(db, challenge_id)
+
+    async def get_challenge(self, challenge_id: int) -> Challenge:
+        async with self._read() as db:
+            return await _challenge(db, challenge_id)
+
+    async def answer_challenge(self, challenge_id: int, user_id: int, accept: bool,
+                               now: datetime | None = None) -> Challenge:
+        at = _at(now)
+        async with self._write() as db:
+            challenge = await _challenge(db, challenge_id, lock=True)
+            _still_pending(challenge, at)
+            slot = next((i.slot for i in challenge.invitees if i.user_id == user_id), None)
+            if slot is None:
+                slot = _open_slot(challenge, user_id, accept)
+            answer = Answer.ACCEPTED if accept else Answer.DECLINED
+            await db.execute(
+                "UPDATE challenge_invitees SET user_id = ?, answer = ?, answered_at = ? "
+                "WHERE challenge_id = ? AND slot = ?",
+                user_id, answer.value, at, challenge_id, slot)
+            if not accept:
+                await _set_challenge_status(db, challenge_id, ChallengeStatus.DECLINED)
+            return await _challenge(db, challenge_id)
+
+    async def cancel_challenge(self, challenge_id: int) -> Challenge:
+        async with self._write() as db:
+            challenge = await _challenge(db, challenge_id, lock=True)
+            if challenge.status is not ChallengeStatus.PENDING:
+                raise ChallengeClosedError(challenge.status.value)
+            await _set_challenge_status(db, challenge_id, ChallengeStatus.CANCELLED)
+            return await _challenge(db, challenge_id)
+
+    async def pending_challenges(self, *, channel_id: int | None = None,
+                                 user_id: int | None = None,
+                                 now: datetime | None = None) -> tuple[Challenge, ...]:
+        where: list[str] = ["status = 'pending'"]
+        params: list[object] = []
+        if now is not None:
+            where.append("expires_at > ?")
+            params.append(_at(now))
+        if channel_id is not None:
+            where.append("channel_id = ?")
+            params.append(channel_id)
+        if user_id is not None:
+            where.append("(challenger_id = ? OR id IN "
+                         "(SELECT challenge_id FROM challenge_invitees WHERE user_id = ?))")
+            params += [user_id, user_id]
+        async with self._read() as db:
+            return await _challenges(db, " AND ".join(where), params)
+
+    async def expire_challenges(self, now: datetime | None = None) -> int:
+        # one statement on the partial index by expiry: with nothing expired it writes nothing
+        async with self._single() as db:
+            return _count(await db.execute(
+                "UPDATE challenges SET status = 'expired' "
+                "WHERE status = 'pending' AND expires_at <= ?", _at(now)))
+
+    # --- games and turns ---------------------------------------------------------------
+
+    async def create_game(self, *, guild_id: int, channel_id: int, players: Sequence[Player],
+                          setup: GameSetup, challenge_id: int | None = None,
+                          now: datetime | None = None) -> StoredGame:
+        if len(players) not in (2, 4) or len({p.user_id for p in players}) != len(players):
+            raise ValueError("a game has two different players, or four for Double TwixT")
+        at = _at(now)
+        async with self._write() as db:
+            if challenge_id is not None:
+                await _claim_challenge(db, challenge_id)
+            try:
+                game_id = await db.fetchval(
+                    "INSERT INTO games (guild_id, channel_id, challenge_id, "
+                    f"{rows.SETUP_COLUMNS}, created_at, updated_at, wake_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    guild_id, channel_id, challenge_id, *_setup_values(setup), at, at,
+                    at if setup.time_control else None)  # a clock: looked at at once
+            except asyncpg.UniqueViolationError as error:
+                if error.constraint_name == "games_one_active_per_channel":
+                    raise ChannelBusyError(channel_id) from None
+                raise
+            await db.executemany(
+                "INSERT INTO game_seats (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
+                [(game_id, seat, p.user_id, p.name) for seat, p in enumerate(players)])
+            return await _game(db, game_id)
+
+    async def get_game(self, game_id: int) -> StoredGame:
+        async with self._read() as db:
+            return await _game(db, game_id)
+
+    async def load_game(self, game_id: int) -> LoadedGame:
+        async with self._read() as db:
+            game = await _game(db, game_id)
+            found = await db.fetch(
+                "SELECT number, actor_id, command, played_at FROM turns WHERE game_id = ? "
+                "ORDER BY number", game_id)
+            turns = tuple(rows.turn(row) for row in found)
+        return LoadedGame(game, turns)
+
+    async def active_game(self, channel_id: int) -> StoredGame | None:
+        async with self._read() as db:
+            games = await _games(db, "channel_id = ? AND status = 'active'", [channel_id], 1)
+        return games[0] if games else None
+
+    async def list_games(self, *, user_id: int | None = None, channel_id: int | None = None,
+                         guild_id: int | None = None, status: GameStatus | None = None,
+                         limit: int = 20, before_id: int | None = None,
+                         visible_to: tuple[int, int] | None = None
+                         ) -> tuple[StoredGame, ...]:
+        where: list[str] = ["TRUE"]
+        params: list[object] = []
+        if visible_to is not None:
+            where.append("(channel_id = ? OR id IN "
+                         "(SELECT game_id FROM game_seats WHERE user_id = ?))")
+            params.extend(visible_to)
+        for condition, value in (
+                ("id IN (SELECT game_id FROM game_seats WHERE user_id = ?)", user_id),
+                ("channel_id = ?", channel_id), ("guild_id = ?", guild_id),
+                ("status = ?", None if status is None else GameStatus(status).value),
+                ("id < ?", before_id)):
+            if value is not None:
+                where.append(condition)
+                params.append(value)
+        async with self._read() as db:
+            return await _games(db, " AND ".join(where), params, limit)
+
+    async def append_turn(self, game_id: int, expected_version: int, actor_id: int,
+                          command: str, *, finish: GameResult | None = None,
+                          wake_at: datetime | None = None, now: datetime | None = None) -> int:
+        at = _at(now)
+        if finish is None:
+            # the version check, the wake-up and the turn in one statement: one round trip,
+            # one commit. No `wake_at`: due by now at the latest, an earlier wake-up stays.
+            wake = None if wake_at is None else _at(wake_at)
+            async with self._single() as db:
+                landed = await db.execute(
+                    "WITH moved AS (UPDATE games SET version = version + 1, updated_at = ?, "
+                    "wake_at = CASE WHEN time_control IS NULL THEN NULL "
+                    "WHEN ?::timestamptz IS NOT NULL THEN ? "
+                    "WHEN wake_at IS NULL OR wake_at > ? THEN ? ELSE wake_at END "
+                    "WHERE id = ? AND version = ? AND status = 'active' RETURNING id) "
+                    "INSERT INTO turns (game_id, number, actor_id, command, played_at) "
+                    "SELECT id, ?, ?, ?, ? FROM moved",
+                    at, wake, wake, at, at, game_id, expected_version,
+                    expected_version + 1, actor_id, command, at)
+                if _count(landed) != 1:
+                    await _refuse(db, game_id, expected_version)
+            return expected_version + 1
+        async with self._write() as db:
+            await _advance(db, game_id, expected_version, at, step=1)
+            await db.execute(
+                "INSERT INTO turns (game_id, number, actor_id, command, played_at) "
+                "VALUES (?, ?, ?, ?, ?)", game_id, expected_version + 1, actor_id, command, at)
+            await _finish(db, game_id, finish, at)
+        return expected_version + 1
+
+    async def finish_game(self, game_id: int, expected_version: int, result: GameResult,
+                          now: datetime | None = None) -> StoredGame:
+        at = _at(now)
+        async with self._write() as db:
+            await _advance(db, game_id, expected_version, at, step=0)
+            await _finish(db, game_id, result, at)
+            return await _game(db, game_id)
+
+    # --- offers ------------------------------------------------------------------------
+
+    async def make_offer(self, game_id: int, kind: OfferKind, user_id: int, at_version: int,
+                         now: datetime | None = None) -> Offer:
+        offer = Offer(game_id, OfferKind(kind), user_id, at_version, _at(now))
+        async with self._write() as db:
+            await _advance(db, game_id, at_version, None, step=0)
+            await db.execute(
+                f"INSERT INTO offers ({_OFFER_COLUMNS}) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (game_id, kind) DO UPDATE SET user_id = excluded.user_id, "
+                "at_version = excluded.at_version, created_at = excluded.created_at",
+                game_id, offer.kind.value, user_id, at_version, offer.created_at)
+        return offer
+
+    async def open_offers(self, game_id: int) -> tuple[Offer, ...]:
+        async with self._single() as db:
+            found = await db.fetch(f"SELECT {_OFFER_COLUMNS} FROM offers WHERE game_id = ? "
+                                   "ORDER BY created_at", game_id)
+        return tuple(rows.offer(row) for row in found)
+
+    async def close_offer(self, game_id: int, kind: OfferKind) -> Offer | None:
+        async with self._single() as db:
+            row = await db.fetchrow(f"DELETE FROM offers WHERE game_id = ? AND kind = ? "
+                                    f"RETURNING {_OFFER_COLUMNS}", game_id, OfferKind(kind).value)
+        return None if row is None else rows.offer(row)
+
+    async def head_to_head(self, guild_id: int, user_id: int,
+                           other_id: int) -> tuple[int, int, int]:
+        async with self._single() as db:
+            row = await db.fetchrow(
+                "SELECT count(*) FILTER (WHERE me.winner), "
+                "count(*) FILTER (WHERE g.result <> 'draw' AND NOT me.winner), "
+                "count(*) FILTER (WHERE g.result = 'draw') "
+                "FROM games g JOIN game_seats me ON me.game_id = g.id AND me.user_id = ? "
+                "JOIN game_seats them ON them.game_id = g.id AND them.user_id = ? "
+                "AND them.team <> me.team "
+                "WHERE g.guild_id = ? AND g.status = 'finished' AND g.result <> 'aborted' "
+                "AND g.opening IS NULL", user_id, other_id, guild_id)
+        assert row is not None, "an aggregate returns one row"
+        return int(row[0]), int(row[1]), int(row[2])
+
+    async def due_games(self, now: datetime, limit: int = 100) -> tuple[StoredGame, ...]:
+        async with self._read() as db:
+            # the earliest wake-ups from the partial index; only active games have one
+            return await _games(db, "id IN (SELECT id FROM games WHERE wake_at IS NOT NULL "
+                                    "AND wake_at <= ? ORDER BY wake_at LIMIT ?)",
+                                [_at(now), limit], None)
+
+    async def next_wake(self) -> datetime | None:
+        async with self._single() as db:
+            wake_at: datetime | None = await db.fetchval(
+                "SELECT min(wake_at) FROM games WHERE wake_at IS NOT NULL")
+        return wake_at
+
+    async def set_wake(self, game_id: int, version: int, wake_at: datetime | None) -> bool:
+        async with self._single() as db:
+            return _count(await db.execute(
+                "UPDATE games SET wake_at = ? WHERE id = ? AND version = ? "
+                "AND status = 'active' AND time_control IS NOT NULL",
+                None if wake_at is None else _at(wake_at), game_id, version)) == 1
+
+    async def claim_reminder(self, game_id: int, version: int, stage: str,
+                             now: datetime | None = None) -> bool:
+        async with self._single() as db:
+            status = await db.execute(
+                "INSERT INTO reminders (game_id, version, stage, sent_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT DO NOTHING", game_id, version, stage, _at(now))
+        return _count(status) == 1
+
+    async def reminder_delivered(self, game_id: int, version: int, stage: str,
+                                 now: datetime | None = None) -> None:
+        async with self._single() as db:
+            await db.execute("UPDATE reminders SET delivered_at = ? WHERE game_id = ? AND "
+                             "version = ? AND stage = ? AND delivered_at IS NULL",
+                             _at(now), game_id, version, stage)
+
+    async def undelivered_reminders(self, claimed_before: datetime,
+                                    limit: int = 100) -> tuple[tuple[int, int, str], ...]:
+        async with self._single() as db:
+            found = await db.fetch(
+                "SELECT game_id, version, stage FROM reminders WHERE delivered_at IS NULL "
+                "AND sent_at < ? ORDER BY sent_at LIMIT ?", _at(claimed_before), limit)
+        return tuple((game_id, version, stage) for game_id, version, stage in found)
+
+    async def vote_abort(self, game_id: int, user_id: int) -> frozenset[int]:
+        async with self._write() as db:
+            await db.execute("INSERT INTO abort_votes (game_id, user_id) VALUES (?, ?) "
+                             "ON CONFLICT DO NOTHING", game_id, user_id)
+            found = await db.fetch("SELECT user_id FROM abort_votes WHERE game_id = ?", game_id)
+        return frozenset(row[0] for row in found)
+
+    # --- users, settings, preferences, stats -------------------------------------------
+
+    async def remember_users(self, names: dict[int, str]) -> None:
+        async with self._write() as db:
+            # in one order, so that two of these at once cannot deadlock
+            await db.executemany(
+                "INSERT INTO users (user_id, name) VALUES (?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET name = excluded.name",
+                sorted(names.items()))
+
+    async def user_names(self, user_ids: Sequence[int]) -> dict[int, str]:
+        ids = list(dict.fromkeys(user_ids))
+        if not ids:
+            return {}
+        async with self._single() as db:
+            found = await db.fetch("SELECT user_id, name FROM users "
+                                   "WHERE user_id = ANY(?::bigint[])", ids)
+        return {row[0]: row[1] for row in found}
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        async with self._single() as db:
+            return await _settings(db, "guild_settings", "guild_id", guild_id, GuildSettings)
+
+    async def update_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
+        async with self._write() as db:
+            settings = await _update_settings(db, "guild_settings", "guild_id", guild_id,
+                                              GuildSettings, changes)
+            if changes.keys() & CLOCK_SETTINGS:
+                # due at once (as of the last move), so the clocks work the marks out again
+                await db.execute(
+                    "UPDATE games SET wake_at = updated_at WHERE guild_id = ? AND "
+                    "status = 'active' AND time_control IS NOT NULL AND "
+                    "(wake_at IS NULL OR wake_at > updated_at)", guild_id)
+            return settings
+
+    async def guilds_with(self, setting: str, value: Any) -> tuple[int, ...]:
+        if setting not in {field.name for field in fields(GuildSettings)}:
+            raise ValueError(f"there is no setting called {setting}")
+        async with self._single() as db:
+            found = await db.fetch(
+                "SELECT guild_id FROM guild_settings WHERE key = ? AND value = ? "
+                "ORDER BY guild_id", setting, json.dumps(value))
+        return tuple(row[0] for row in found)
+
+    async def user_prefs(self, user_id: int) -> UserPrefs:
+        async with self._single() as db:
+            return await _settings(db, "user_prefs", "user_id", user_id, UserPrefs)
+
+    async def update_user_prefs(self, user_id: int, **changes: Any) -> UserPrefs:
+        async with self._write() as db:
+            return await _update_settings(db, "user_prefs", "user_id", user_id, UserPrefs,
+                                          changes)
+
+    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
+        async with self._read() as db:
+            found = await _stats(db, guild_id, [user_id])
+        return found.get(user_id, PlayerStats(guild_id, user_id))
+
+    async def leaderboard(self, guild_id: int, limit: int = 10,
+                          offset: int = 0) -> tuple[PlayerStats, ...]:
+        async with self._read() as db:
+            ranked = [row[0] for row in await db.fetch(
+                "SELECT user_id FROM ratings WHERE guild_id = ? "
+                "ORDER BY rating DESC, user_id LIMIT ? OFFSET ?", guild_id, limit, offset)]
+            found = await _stats(db, guild_id, ranked)
+        return tuple(found[user_id] for user_id in ranked)
+
+
+# --- the schema ------------------------------------------------------------------------------
+
+async def _migrate(db: _Db, where: str, available: tuple[Migration, ...]) -> int:
+    """Apply the pending migrations in one transaction; return the version.
+
+    An advisory lock makes processes that start together take turns, and each reads the
+    version inside it, so none applies a migration twice. A database with tables but no
+    record of ours belongs to another program and is left untouched.
+    """
+    async with db.conn.transaction():
+        await db.execute("SELECT pg_advisory_xact_lock(?)", _MIGRATION_LOCK)
+        if not await db.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL"):
+            if await db.fetchval("SELECT count(*) FROM pg_tables "
+                                 "WHERE schemaname = current_schema()"):
+                raise DatabaseError(f"{where} holds the tables of another program; it was "
+                                    "left untouched")
+            await db.execute("CREATE TABLE schema_migrations (version integer PRIMARY KEY, "
+                             "name text NOT NULL, applied_at timestamptz NOT NULL "
+                             "DEFAULT now())")
+        current: int = await db.fetchval(
+            "SELECT coalesce(max(version), 0) FROM schema_migrations")
+        if current > len(available):
+            raise UnsupportedSchemaError(
+                f"{where} has schema version {current} but this bot knows only up to "
+                f"{len(available)}: upgrade the bot; the database was left untouched")
+        for migration in available[current:]:
+            await db.conn.execute(migration.sql)  # no arguments: several statements may run
+            await db.execute("INSERT INTO schema_migrations (version, name) VALUES (?, ?)",
+                             migration.version, migration.name)
+    return len(available)
+
+
+# --- reading stored values (inside a transaction) -------------------------------------------
+
+async def _game(db: _Db, game_id: int) -> StoredGame:
+    games = await _games(db, "id = ?", [game_id], 1)
+    if not games:
+        raise NotFoundError(f"there is no game {game_id}")
+    return games[0]
+
+
+async def _games(db: _Db, where: str, params: Sequence[Any],
+                 limit: int | None) -> tuple[StoredGame, ...]:
+    """Games matching `where`, newest first; `limit` None means all of them."""
+    found = await db.fetch(f"SELECT {rows.GAME_COLUMNS} FROM games WHERE {where} "
+                           "ORDER BY id DESC LIMIT ?", *params, limit)
+    seats = await _children(db, "game_seats", "game_id", _SEAT_COLUMNS, "seat",
+                            [row[0] for row in found])
+    return tuple(rows.game(row, seats.get(row[0], [])) for row in found)
+
+
+async def _challenge(db: _Db, challenge_id: int, *, lock: bool = False) -> Challenge:
+    found = await _challenges(db, "id = ?", [challenge_id], lock=lock)
+    if not found:
+        raise NotFoundError(f"there is no challenge {challenge_id}")
+    return found[0]
+
+
+async def _challenges(db: _Db, where: str, params: Sequence[Any], *,
+                      lock: bool = False) -> tuple[Challenge, ...]:
+    found = await db.fetch(f"SELECT {rows.CHALLENGE_COLUMNS} FROM challenges WHERE {where} "
+                           f"ORDER BY id{' FOR UPDATE' if lock else ''}", *params)
+    invitees = await _children(db, "challenge_invitees", "challenge_id", _INVITEE_COLUMNS,
+                               "slot", [row[0] for row in found])
+    return tuple(rows.challenge(row, invitees.get(row[0], [])) for row in found)
+
+
+async def _children(db: _Db, table: str, parent: str, columns: str, order: str,
+                    parent_ids: Sequence[int]) -> dict[int, list[Any]]:
+    """The rows of `table` belonging to each parent id, in `order`, by parent id."""
+    if not parent_ids:
+        return {}
+    found = await db.fetch(f"SELECT {parent}, {columns} FROM {table} "
+                           f"WHERE {parent} = ANY(?::bigint[]) ORDER BY {parent}, {order}",
+                           list(parent_ids))
+    children: dict[int, list[Any]] = {}
+    for row in found:
+        children.setdefault(row[0], []).append(tuple(row)[1:])
+    return children
+
+
+async def _stats(db: _Db, guild_id: int, user_ids: Sequence[int]) -> dict[int, PlayerStats]:
+    """Counts from the finished games (aborted and continued imports count nowhere) and the
+    stored rating."""
+    if not user_ids:
+        return {}
+    found = await db.fetch(
+        "SELECT s.user_id, count(*), count(*) FILTER (WHERE s.winner), "
+        "count(*) FILTER (WHERE g.result <> 'draw' AND NOT s.winner), "
+        "count(*) FILTER (WHERE g.result = 'draw') "
+        "FROM game_seats s JOIN games g ON g.id = s.game_id "
+        "WHERE g.guild_id = ? AND g.status = 'finished' AND g.result <> 'aborted' "
+        "AND g.opening IS NULL "  # a continued import is nobody's win or loss
+        "AND s.user_id = ANY(?::bigint[]) GROUP BY s.user_id", guild_id, list(user_ids))
+    counts = {row[0]: tuple(row)[1:] for row in found}
+    found = await db.fetch("SELECT user_id, rating, rated_games FROM ratings "
+                           "WHERE guild_id = ? AND user_id = ANY(?::bigint[])",
+                           guild_id, list(user_ids))
+    rated = {row[0]: tuple(row)[1:] for row in found}
+    return {user_id: PlayerStats(guild_id, user_id, *counts.get(user_id, (0, 0, 0, 0)),
+                                 *rated.get(user_id, (None, 0)))
+            for user_id in user_ids if user_id in counts or user_id in rated}
+
+
+async def _settings(db: _Db, table: str, owner: str, owner_id: int,
+                    kind: type[rows.Settings]) -> rows.Settings:
+    found = await db.fetch(f"SELECT key, value FROM {table} WHERE {owner} = ?", owner_id)
+    return rows.settings(kind, {key: value for key, value in found})
+
+
+async def _update_settings(db: _Db, table: str, owner: str, owner_id: int,
+                           kind: type[rows.Settings], changes: dict[str, Any]) -> rows.Settings:
+    encoded = rows.checked_changes(await _settings(db, table, owner, owner_id, kind), changes)
+    await db.executemany(f"INSERT INTO {table} ({owner}, key, value) VALUES (?, ?, ?) "
+                         f"ON CONFLICT ({owner}, key) DO UPDATE SET value = excluded.value",
+                         [(owner_id, key, value) for key, value in sorted(encoded.items())])
+    return await _settings(db, table, owner, owner_id, kind)
+
+
+# --- writing (inside a write transaction) ----------------------------------------------------
+
+async def _advance(db: _Db, game_id: int, expected_version: int, at: datetime | None, *,
+                   step: int) -> None:
+    """The optimistic-concurrency check: move an active game at `expected_version` on by `step`.
+
+    One guarded UPDATE, which also locks the game's row until the transaction ends. `at`
+    None leaves `updated_at` (the time of the last move) alone.
+    """
+    moved = await db.execute(
+        "UPDATE games SET version = version + ?, updated_at = coalesce(?, updated_at) "
+        "WHERE id = ? AND version = ? AND status = 'active'",
+        step, at, game_id, expected_version)
+    if _count(moved) != 1:
+        await _refuse(db, game_id, expected_version)
+
+
+async def _refuse(db: _Db, game_id: int, expected_version: int) -> None:
+    """Say why a guarded change matched nothing: no game, a finished one, or another version."""
+    row = await db.fetchrow("SELECT version, status FROM games WHERE id = ?", game_id)
+    if row is None:
+        raise NotFoundError(f"there is no game {game_id}")
+    if row[1] != GameStatus.ACTIVE:
+        raise GameFinishedError(game_id)
+    raise StaleVersionError(game_id, expected_version, row[0])
+
+
+async def _finish(db: _Db, game_id: int, result: GameResult, at: datetime) -> None:
+    guild_id = await db.fetchval(
+        "UPDATE games SET status = 'finished', result = ?, reason = ?, finished_at = ?, "
+        "wake_at = NULL WHERE id = ? RETURNING guild_id",
+        Result(result.result).value, result.reason, at, game_id)
+    if result.winners:
+        marked = await db.execute("UPDATE game_seats SET winner = true WHERE game_id = ? "
+                                  "AND user_id = ANY(?::bigint[])", game_id,
+                                  list(result.winners))
+        if _count(marked) != len(set(result.winners)):
+            raise ValueError("every winner must have a seat in the game")
+    await db.execute("DELETE FROM offers WHERE game_id = ?", game_id)
+    if result.rated_sides is not None:
+        await _rate(db, guild_id, result, result.rated_sides, at)
+
+
+async def _rate(db: _Db, guild_id: int, result: GameResult,
+                sides: tuple[tuple[int, ...], tuple[int, ...]], at: datetime) -> None:
+    """New Elo ratings from the stored ones, read and written in the caller's transaction.
+
+    The players' rows are made first (in user order, so that two results at once cannot
+    deadlock) and then read `FOR UPDATE`: a second game ending at once waits and reads the
+    first one's ratings.
+    """
+    red, black = sides
+    players = [*red, *black]
+    ordered = sorted(set(players))
+    await db.execute(
+        "INSERT INTO ratings (guild_id, user_id, rating, rated_games, updated_at) "
+        "SELECT ?, u, ?, 0, ? FROM unnest(?::bigint[]) AS u ORDER BY u "
+        "ON CONFLICT DO NOTHING", guild_id, ratings.START, at, ordered)
+    found = await db.fetch("SELECT user_id, rating FROM ratings WHERE guild_id = ? "
+                           "AND user_id = ANY(?::bigint[]) ORDER BY user_id FOR UPDATE",
+                           guild_id, ordered)
+    current = {user_id: rating for user_id, rating in found}
+    score = {Result.RED: 1.0, Result.BLACK: 0.0}.get(Result(result.result), 0.5)
+    new_red, new_black = ratings.new_ratings([current[u] for u in red],
+                                             [current[u] for u in black], score)
+    await db.executemany(
+        "UPDATE ratings SET rating = ?, rated_games = rated_games + 1, updated_at = ? "
+        "WHERE guild_id = ? AND user_id = ?",
+        [(rating, at, guild_id, user_id)
+         for user_id, rating in zip(players, new_red + new_black, strict=True)])
+
+
+def _still_pending(challenge: Challenge, at: datetime) -> None:
+    if challenge.status is not ChallengeStatus.PENDING:
+        raise ChallengeClosedError(challenge.status.value)
+    if challenge.expires_at <= at:
+        raise ChallengeClosedError("expired")
+
+
+async def _set_challenge_status(db: _Db, challenge_id: int, status: ChallengeStatus) -> None:
+    await db.execute("UPDATE challenges SET status = ? WHERE id = ?", status.value,
+                     challenge_id)
+
+
+async def _claim_challenge(db: _Db, challenge_id: int) -> None:
+    """Accept a pending challenge; its row stays locked, so it is claimed once."""
+    status = await db.fetchval("SELECT status FROM challenges WHERE id = ? FOR UPDATE",
+                               challenge_id)
+    if status is None:
+        raise NotFoundError(f"there is no challenge {challenge_id}")
+    if status != ChallengeStatus.PENDING:
+        raise ChallengeClosedError(status)
+    await _set_challenge_status(db, challenge_id, ChallengeStatus.ACCEPTED)

@@ -1,0 +1,112 @@
+"""PostgreSQL's own: its migrations, the databases it refuses, its append-only log, the opener.
+
+What both back ends share runs on both through the `store` fixture; this is what only
+PostgreSQL has.
+"""
+
+import asyncio
+from pathlib import Path
+
+import asyncpg
+import pytest
+from pg_server import new_database
+from storage_helpers import start_game
+
+import storage.postgres
+from storage import (
+    DatabaseError,
+    SqliteStorage,
+    UnsupportedSchemaError,
+    database_setting,
+    open_storage,
+)
+from storage.postgres import PostgresStorage, migrations, safe_url
+from storage.schema import Migration
+
+LATEST = len(migrations())
+TEMPLATE = "twixt_template"  # migrated once for the session (conftest)
+
+
+async def fetch(url, query, *args):
+    conn = await asyncpg.connect(url)
+    try:
+        return [tuple(row) for row in await conn.fetch(query, *args)]
+    finally:
+        await conn.close()
+
+
+async def test_a_new_database_gets_every_migration_once(pg_server):
+    url = await new_database(pg_server)
+    async with await PostgresStorage.open(url) as store:
+        game = await start_game(store, channel_id=1)
+    async with await PostgresStorage.open(url) as store:
+        assert (await store.get_game(game.id)).id == game.id
+    assert await fetch(url, "SELECT version FROM schema_migrations ORDER BY 1") == [
+        (version,) for version in range(1, LATEST + 1)]
+
+
+async def test_processes_starting_together_migrate_once(pg_server):
+    url = await new_database(pg_server)
+    stores = await asyncio.gather(*(PostgresStorage.open(url) for _ in range(6)))
+    for store in stores:
+        await store.close()
+    assert len(await fetch(url, "SELECT version FROM schema_migrations")) == LATEST
+
+
+async def test_a_newer_schema_is_refused_untouched(pg_server, monkeypatch):
+    url = await new_database(pg_server, TEMPLATE)
+    extra = Migration(LATEST + 1, "from_the_future", "CREATE TABLE future (x integer);")
+    monkeypatch.setattr(storage.postgres, "migrations", lambda: (*migrations(), extra))
+    async with await PostgresStorage.open(url):
+        pass
+    monkeypatch.undo()
+    with pytest.raises(UnsupportedSchemaError, match=f"schema version {LATEST + 1}"):
+        await PostgresStorage.open(url)
+
+
+async def test_another_programs_database_is_refused_untouched(pg_server):
+    url = await new_database(pg_server)
+    conn = await asyncpg.connect(url)
+    await conn.execute("CREATE TABLE invoices (id integer)")
+    await conn.close()
+    with pytest.raises(DatabaseError, match="another program"):
+        await PostgresStorage.open(url)
+    assert await fetch(url, "SELECT to_regclass('schema_migrations')::text") == [(None,)]
+
+
+async def test_a_server_that_is_not_there_is_named_in_one_line(tmp_path):
+    url = f"postgresql://twixt:secret@/twixt?host={tmp_path}"
+    with pytest.raises(DatabaseError) as refused:
+        await PostgresStorage.open(url)
+    message = str(refused.value)
+    assert "\n" not in message and "secret" not in message and "twixt:***@" in message
+
+
+def test_a_password_is_never_shown():
+    assert safe_url("postgresql://bot:hunter2@db:5432/twixt") == "postgresql://bot:***@db:5432/twixt"
+    assert safe_url("postgresql://db/twixt") == "postgresql://db/twixt"
+
+
+async def test_the_turn_log_cannot_be_rewritten(pg_server):
+    url = await new_database(pg_server, TEMPLATE)
+    async with await PostgresStorage.open(url) as store:
+        game = await start_game(store, channel_id=1)
+        await store.append_turn(game.id, 0, 1, "C3")
+    conn = await asyncpg.connect(url)
+    try:
+        for statement in ("UPDATE turns SET command = 'D4'", "DELETE FROM turns",
+                          "TRUNCATE turns CASCADE"):
+            with pytest.raises(asyncpg.RaiseError, match="append-only"):
+                await conn.execute(statement)
+    finally:
+        await conn.close()
+
+
+async def test_the_database_setting_chooses_the_back_end(pg_server, tmp_path):
+    assert database_setting("postgresql://db/twixt") == "postgresql://db/twixt"
+    assert database_setting("postgres://db/twixt") == "postgres://db/twixt"
+    assert database_setting("data/twixt.db") == Path("data/twixt.db")
+    async with await open_storage(await new_database(pg_server, TEMPLATE)) as store:
+        assert isinstance(store, PostgresStorage)
+    async with await open_storage(tmp_path / "twixt.db") as store:
+        assert isinstance(store, SqliteStorage)
