@@ -1,40 +1,62 @@
-"""Speed of durable storage: turns committed per second with 1,000 games played at once.
+"""Speed of durable storage: turns committed per second with many games played at once.
 
-Each round opens a fresh SQLite file (WAL, synchronous=FULL), creates 1,000 games and lets
-1,000 asyncio tasks, one a game, append pre-played legal turns as fast as storage takes them;
-every turn is its own fsynced transaction with the version check. Latency under load includes
-the queue for SQLite's single writer, so it is also shown with the games played one at a time.
+Each round opens a fresh SQLite file (WAL, synchronous=FULL), creates the games and lets one
+asyncio task a game append pre-played legal turns as fast as storage takes them: every turn
+is acknowledged only once it is committed and fsynced, each under its version check. The
+tasks form a closed loop (each sends its next turn when the last one is acknowledged), so the
+latency under load includes the queue for SQLite's single writer: by Little's law it is about
+games / throughput.
+
+The floor, measured in the same run on a file with the same schema and games: raw sqlite3 in
+one thread, one `INSERT` into `turns` and one `COMMIT` a turn (WAL, synchronous=FULL), the
+games' turns interleaved. It has no queue, so its latency is one commit's; its turns/s is
+what the storage is compared with. A last line plays games one at a time: a lone turn's
+latency, with nothing to group it with.
+
+    python benchmarks/storage_bench.py                      # 1,000 and 10,000 games at once
+    python benchmarks/storage_bench.py --games 1000 --rounds 5
+    python benchmarks/storage_bench.py --games 1000 10000 100000 --turns 4
+
 Prints the median of the rounds.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import random
+import sqlite3
 import statistics
 import tempfile
 import time
+from contextlib import closing
 from pathlib import Path
 
 from rules import Game
 from storage import GameSetup, Player, SqliteStorage
 
-ROUNDS = 3
-GAMES = 1000
-TURNS_PER_GAME = 10
 DISTINCT_LOGS = 50
+ALONE_GAMES = 100
 SETUP = GameSetup(size="24x24", rules="classic")
 
 
-def played_logs(rng: random.Random) -> list[list[str]]:
+def played_logs(rng: random.Random, turns: int) -> list[list[str]]:
     """Legal random logs (canonical texts), played before the clock starts."""
     logs = []
     for _ in range(DISTINCT_LOGS):
         game = Game(players=("1", "2"), size=SETUP.size, rules=SETUP.rules)
         log = [game.play(str(rng.choice(game.legal_placements())), by=game.player_to_move).text
-               for _ in range(TURNS_PER_GAME)]
+               for _ in range(turns)]
         logs.append(log)
     return logs
+
+
+async def create_games(store: SqliteStorage, count: int) -> list[int]:
+    games = await asyncio.gather(*(
+        store.create_game(guild_id=1, channel_id=channel, setup=SETUP,
+                          players=[Player(1, "one"), Player(2, "two")])
+        for channel in range(count)))
+    return [game.id for game in games]
 
 
 async def play(store: SqliteStorage, game_id: int, log: list[str],
@@ -45,24 +67,51 @@ async def play(store: SqliteStorage, game_id: int, log: list[str],
         latencies.append(time.perf_counter() - started)
 
 
-async def one_round(folder: Path, logs: list[list[str]],
-                    at_once: bool) -> tuple[float, list[float]]:
-    """Turns per second and each turn's commit latency: all games at once, or one by one."""
-    async with await SqliteStorage.open(folder / "bench.db") as store:
-        ids = [(await store.create_game(guild_id=1, channel_id=channel, setup=SETUP,
-                                        players=[Player(1, "one"), Player(2, "two")])).id
-               for channel in range(GAMES)]
+async def storage_round(path: Path, games: int, logs: list[list[str]],
+                        at_once: bool) -> tuple[float, list[float]]:
+    """Turns per second and each turn's latency: all games at once, or one by one."""
+    async with await SqliteStorage.open(path) as store:
+        ids = await create_games(store, games)
         latencies: list[float] = []
-        games = [play(store, game_id, logs[i % len(logs)], latencies)
+        plays = [play(store, game_id, logs[i % len(logs)], latencies)
                  for i, game_id in enumerate(ids)]
         started = time.perf_counter()
         if at_once:
-            await asyncio.gather(*games)
+            await asyncio.gather(*plays)
         else:
-            for game in games:
+            for game in plays:
                 await game
         elapsed = time.perf_counter() - started
     return len(latencies) / elapsed, latencies
+
+
+async def raw_round(path: Path, games: int, logs: list[list[str]]) -> tuple[float, list[float]]:
+    """The same turns through raw sqlite3: one INSERT and one COMMIT a turn, one thread."""
+    async with await SqliteStorage.open(path) as store:  # the same schema and games
+        ids = await create_games(store, games)
+    turns = [(game_id, number + 1, 1 + number % 2, text)
+             for number in range(max(map(len, logs)))
+             for i, game_id in enumerate(ids)
+             for text in logs[i % len(logs)][number:number + 1]]
+    return await asyncio.to_thread(raw_commits, path, turns)
+
+
+def raw_commits(path: Path, turns: list[tuple[int, int, int, str]]) -> tuple[float, list[float]]:
+    latencies = []
+    with closing(sqlite3.connect(path, isolation_level=None)) as db:
+        for pragma in ("journal_mode = WAL", "synchronous = FULL", "foreign_keys = ON"):
+            db.execute(f"PRAGMA {pragma}")
+        started = time.perf_counter()
+        for game_id, number, actor_id, command in turns:
+            begun = time.perf_counter()
+            db.execute("BEGIN")
+            db.execute("INSERT INTO turns (game_id, number, actor_id, command, played_at) "
+                       "VALUES (?, ?, ?, ?, datetime('now'))",
+                       (game_id, number, actor_id, command))
+            db.execute("COMMIT")
+            latencies.append(time.perf_counter() - begun)
+        elapsed = time.perf_counter() - started
+    return len(turns) / elapsed, latencies
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -70,20 +119,55 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
+class Figures:
+    """Turns/s, p50 and p99 (ms) of several rounds; their medians."""
+
+    def __init__(self) -> None:
+        self.rates: list[float] = []
+        self.p50s: list[float] = []
+        self.p99s: list[float] = []
+
+    def add(self, rate: float, latencies: list[float]) -> None:
+        self.rates.append(rate)
+        self.p50s.append(percentile(latencies, 0.50) * 1000)
+        self.p99s.append(percentile(latencies, 0.99) * 1000)
+
+    @property
+    def rate(self) -> float:
+        return statistics.median(self.rates)
+
+    def line(self, label: str) -> str:
+        return (f"{label:>34}: {self.rate:7.0f} turns/s, "
+                f"latency p50 {statistics.median(self.p50s):8.2f} ms, "
+                f"p99 {statistics.median(self.p99s):8.2f} ms")
+
+
 async def main() -> None:
-    logs = played_logs(random.Random(1))
-    for at_once, label in ((True, f"{GAMES} games at once"), (False, "one game at a time")):
-        rates, p50s, p99s = [], [], []
-        for _ in range(ROUNDS):
-            # beside the repository, not in /tmp, which may be a RAM disk where fsync is free
-            with tempfile.TemporaryDirectory(dir=Path(__file__).parent) as folder:
-                rate, latencies = await one_round(Path(folder), logs, at_once)
-            rates.append(rate)
-            p50s.append(percentile(latencies, 0.50) * 1000)
-            p99s.append(percentile(latencies, 0.99) * 1000)
-        print(f"{label:>19}: {statistics.median(rates):6.0f} turns/s committed, "
-              f"commit latency p50 {statistics.median(p50s):7.2f} ms, "
-              f"p99 {statistics.median(p99s):7.2f} ms (median of {ROUNDS} rounds)")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, nargs="+", default=[1000, 10_000],
+                        help="how many games at once, one curve point each")
+    parser.add_argument("--turns", type=int, default=10, help="turns each game plays")
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    logs = played_logs(random.Random(1), args.turns)
+    # beside the repository, not in /tmp, which may be a RAM disk where fsync is free
+    here = Path(__file__).parent
+    print(f"{args.turns} turns a game, median of {args.rounds} rounds")
+    for games in args.games:
+        storage, raw = Figures(), Figures()
+        for _ in range(args.rounds):
+            with tempfile.TemporaryDirectory(dir=here) as folder:
+                storage.add(*await storage_round(Path(folder) / "bench.db", games, logs, True))
+            with tempfile.TemporaryDirectory(dir=here) as folder:
+                raw.add(*await raw_round(Path(folder) / "raw.db", games, logs))
+        print(storage.line(f"storage, {games} games at once"))
+        print(raw.line("raw sqlite3, a commit a turn"))
+        print(f"{'storage / raw sqlite3':>34}: {storage.rate / raw.rate:7.2f}×")
+    alone = Figures()
+    for _ in range(args.rounds):
+        with tempfile.TemporaryDirectory(dir=here) as folder:
+            alone.add(*await storage_round(Path(folder) / "bench.db", ALONE_GAMES, logs, False))
+    print(alone.line("storage, one game at a time"))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,121 @@
+"""SQLite's group commit itself: writes that wait together share one commit, never more than
+the limit, and none is acknowledged before its commit has returned."""
+
+import asyncio
+import random
+import sqlite3
+from contextlib import closing
+
+import pytest
+from storage_helpers import random_turn, start_game
+
+from storage import SqliteStorage, replay
+from storage.group_commit import GroupCommit, connect_inline
+
+pytestmark = pytest.mark.sqlite_only
+
+
+@pytest.fixture
+async def writes(tmp_path):
+    """A GroupCommit on a small table; `parent` rows must exist by COMMIT (deferred check)."""
+    path = tmp_path / "group.db"
+    with closing(sqlite3.connect(path, isolation_level=None)) as db:
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("CREATE TABLE parent (id INTEGER PRIMARY KEY)")
+        db.execute("CREATE TABLE item (id INTEGER PRIMARY KEY, parent INTEGER REFERENCES "
+                   "parent (id) DEFERRABLE INITIALLY DEFERRED)")
+        db.execute("INSERT INTO parent VALUES (1)")
+    db = await connect_inline(path)
+    await db.execute("PRAGMA foreign_keys = ON")
+    await db.execute("PRAGMA synchronous = FULL")
+    group = GroupCommit(db, max_batch=4)
+    yield group, path
+    await group.close()
+    await db.close()
+
+
+def stored(path):
+    """The items as another connection sees them: what is committed."""
+    with closing(sqlite3.connect(path)) as db:
+        return {row[0] for row in db.execute("SELECT id FROM item")}
+
+
+async def insert(group, item, parent=1, fail=False):
+    async with group.transaction() as db:
+        await db.execute("INSERT INTO item VALUES (?, ?)", (item, parent))
+        if fail:
+            raise LookupError(item)
+    return item
+
+
+async def test_writes_sent_together_share_commits_of_at_most_the_limit(writes):
+    group, path = writes
+    assert await asyncio.gather(*(insert(group, i) for i in range(10))) == list(range(10))
+    assert stored(path) == set(range(10))
+    assert (group.batches, group.writes) == (3, 10)  # 4 + 4 + 2
+
+
+async def test_an_acknowledged_write_is_committed(writes):
+    group, path = writes
+    seen = []
+
+    async def insert_and_look(item):
+        await insert(group, item)
+        seen.append(item in stored(path))  # at once, from another connection
+
+    await asyncio.gather(*(insert_and_look(i) for i in range(20)))
+    assert seen == [True] * 20
+
+
+async def test_a_write_that_raises_is_undone_alone(writes):
+    group, path = writes
+    outcomes = await asyncio.gather(*(insert(group, i, fail=i % 3 == 1) for i in range(9)),
+                                    return_exceptions=True)
+    assert [isinstance(o, LookupError) for o in outcomes] == [i % 3 == 1 for i in range(9)]
+    assert stored(path) == {0, 2, 3, 5, 6, 8}
+
+
+async def test_a_failed_commit_acknowledges_none_of_its_batch(writes):
+    group, path = writes
+    outcomes = await asyncio.gather(insert(group, 1), insert(group, 2, parent=99),
+                                    insert(group, 3), return_exceptions=True)
+    assert all(isinstance(o, sqlite3.IntegrityError) for o in outcomes)
+    assert stored(path) == set()
+    assert await insert(group, 4) == 4  # the writer goes on
+    assert stored(path) == {4}
+
+
+async def test_a_write_given_up_while_queued_is_skipped(writes):
+    group, path = writes
+    tasks = [asyncio.create_task(insert(group, i)) for i in range(6)]
+    await asyncio.sleep(0)  # every one is queued, none has its turn yet
+    tasks[2].cancel()
+    tasks[4].cancel()
+    outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+    assert [isinstance(o, asyncio.CancelledError) for o in outcomes] == [
+        False, False, True, False, True, False]
+    assert stored(path) == {0, 1, 3, 5}
+
+
+async def test_close_commits_what_is_queued_and_refuses_more(writes):
+    group, path = writes
+    queued = [asyncio.create_task(insert(group, i)) for i in range(6)]
+    await asyncio.sleep(0)
+    await group.close()
+    assert [task.result() for task in queued] == list(range(6))
+    assert stored(path) == set(range(6))
+    with pytest.raises(ValueError, match="closed"):
+        await insert(group, 7)
+
+
+async def test_turns_sent_together_are_committed_together(db_path):
+    async with await SqliteStorage.open(db_path) as store:
+        games = [await start_game(store, channel_id=c, users=(2 * c + 1, 2 * c + 2))
+                 for c in range(100)]
+        turns = [random_turn(replay(await store.load_game(g.id)), random.Random(1))
+                 for g in games]
+        before = store._writes.batches
+        landed = await asyncio.gather(*(store.append_turn(g.id, 0, actor, text)
+                                        for g, (actor, text) in zip(games, turns, strict=True)))
+        assert landed == [1] * 100
+        assert store._writes.batches - before == 1  # 100 turns, one transaction, one fsync
