@@ -357,7 +357,7 @@ class PostgresStorage:
     async def list_games(self, *, user_id: int | None = None, channel_id: int | None = None,
                          guild_id: int | None = None, status: GameStatus | None = None,
                          limit: int = 20, before_id: int | None = None,
-                         visible_to: tuple[int, int] | None = None
+                         visible_to: tuple[int, int] | None = None, offset: int = 0
                          ) -> tuple[StoredGame, ...]:
         where: list[str] = ["TRUE"]
         params: list[object] = []
@@ -374,7 +374,7 @@ class PostgresStorage:
                 where.append(condition)
                 params.append(value)
         async with self._read() as db:
-            return await _games(db, " AND ".join(where), params, limit)
+            return await _games(db, " AND ".join(where), params, limit, offset)
 
     async def append_turn(self, game_id: int, expected_version: int, actor_id: int,
                           command: str, *, finish: GameResult | None = None,
@@ -443,17 +443,10 @@ class PostgresStorage:
     async def head_to_head(self, guild_id: int, user_id: int,
                            other_id: int) -> tuple[int, int, int]:
         async with self._single() as db:
-            row = await db.fetchrow(
-                "SELECT count(*) FILTER (WHERE me.winner), "
-                "count(*) FILTER (WHERE g.result <> 'draw' AND NOT me.winner), "
-                "count(*) FILTER (WHERE g.result = 'draw') "
-                "FROM games g JOIN game_seats me ON me.game_id = g.id AND me.user_id = ? "
-                "JOIN game_seats them ON them.game_id = g.id AND them.user_id = ? "
-                "AND them.team <> me.team "
-                "WHERE g.guild_id = ? AND g.status = 'finished' AND g.result <> 'aborted' "
-                "AND g.opening IS NULL", user_id, other_id, guild_id)
-        assert row is not None, "an aggregate returns one row"
-        return int(row[0]), int(row[1]), int(row[2])
+            row = await db.fetchrow("SELECT wins, losses, draws FROM pair_totals "
+                                    "WHERE guild_id = ? AND user_id = ? AND other_id = ?",
+                                    guild_id, user_id, other_id)
+        return (0, 0, 0) if row is None else (row[0], row[1], row[2])
 
     async def due_games(self, now: datetime, limit: int = 100) -> tuple[StoredGame, ...]:
         async with self._read() as db:
@@ -565,12 +558,15 @@ class PostgresStorage:
 
     async def leaderboard(self, guild_id: int, limit: int = 10,
                           offset: int = 0) -> tuple[PlayerStats, ...]:
-        async with self._read() as db:
-            ranked = [row[0] for row in await db.fetch(
-                "SELECT user_id FROM ratings WHERE guild_id = ? "
-                "ORDER BY rating DESC, user_id LIMIT ? OFFSET ?", guild_id, limit, offset)]
-            found = await _stats(db, guild_id, ranked)
-        return tuple(found[user_id] for user_id in ranked)
+        async with self._single() as db:
+            # a page straight from the index ratings_by_rank, with each player's totals
+            found = await db.fetch(
+                "SELECT r.user_id, coalesce(t.games, 0), coalesce(t.wins, 0), "
+                "coalesce(t.losses, 0), coalesce(t.draws, 0), r.rating, r.rated_games "
+                "FROM ratings r LEFT JOIN player_totals t "
+                "ON t.guild_id = r.guild_id AND t.user_id = r.user_id WHERE r.guild_id = ? "
+                "ORDER BY r.rating DESC, r.user_id LIMIT ? OFFSET ?", guild_id, limit, offset)
+        return tuple(PlayerStats(guild_id, *row) for row in found)
 
 
 # --- the schema ------------------------------------------------------------------------------
@@ -614,11 +610,13 @@ async def _game(db: _Db, game_id: int) -> StoredGame:
     return games[0]
 
 
-async def _games(db: _Db, where: str, params: Sequence[Any],
-                 limit: int | None) -> tuple[StoredGame, ...]:
-    """Games matching `where`, newest first; `limit` None means all of them."""
+async def _games(db: _Db, where: str, params: Sequence[Any], limit: int | None,
+                 offset: int = 0) -> tuple[StoredGame, ...]:
+    """Games matching `where`, newest first, skipping `offset`; `limit` None means all.
+
+    Skipped games are stepped over in the index on ids, not read in full."""
     found = await db.fetch(f"SELECT {rows.GAME_COLUMNS} FROM games WHERE {where} "
-                           "ORDER BY id DESC LIMIT ?", *params, limit)
+                           "ORDER BY id DESC LIMIT ? OFFSET ?", *params, limit, offset)
     seats = await _children(db, "game_seats", "game_id", _SEAT_COLUMNS, "seat",
                             [row[0] for row in found])
     return tuple(rows.game(row, seats.get(row[0], [])) for row in found)
@@ -655,18 +653,12 @@ async def _children(db: _Db, table: str, parent: str, columns: str, order: str,
 
 
 async def _stats(db: _Db, guild_id: int, user_ids: Sequence[int]) -> dict[int, PlayerStats]:
-    """Counts from the finished games (aborted and continued imports count nowhere) and the
-    stored rating."""
+    """The totals of the counted games (see `_add_totals`) and the stored rating."""
     if not user_ids:
         return {}
-    found = await db.fetch(
-        "SELECT s.user_id, count(*), count(*) FILTER (WHERE s.winner), "
-        "count(*) FILTER (WHERE g.result <> 'draw' AND NOT s.winner), "
-        "count(*) FILTER (WHERE g.result = 'draw') "
-        "FROM game_seats s JOIN games g ON g.id = s.game_id "
-        "WHERE g.guild_id = ? AND g.status = 'finished' AND g.result <> 'aborted' "
-        "AND g.opening IS NULL "  # a continued import is nobody's win or loss
-        "AND s.user_id = ANY(?::bigint[]) GROUP BY s.user_id", guild_id, list(user_ids))
+    found = await db.fetch("SELECT user_id, games, wins, losses, draws FROM player_totals "
+                           "WHERE guild_id = ? AND user_id = ANY(?::bigint[])",
+                           guild_id, list(user_ids))
     counts = {row[0]: tuple(row)[1:] for row in found}
     found = await db.fetch("SELECT user_id, rating, rated_games FROM ratings "
                            "WHERE guild_id = ? AND user_id = ANY(?::bigint[])",
@@ -731,8 +723,45 @@ async def _finish(db: _Db, game_id: int, result: GameResult, at: datetime) -> No
         if _count(marked) != len(set(result.winners)):
             raise ValueError("every winner must have a seat in the game")
     await db.execute("DELETE FROM offers WHERE game_id = ?", game_id)
+    await _add_totals(db, game_id)
     if result.rated_sides is not None:
         await _rate(db, guild_id, result, result.rated_sides, at)
+
+
+#: the games that count in stats: aborted games and continued imports are nobody's win or loss
+_COUNTED = "g.status = 'finished' AND g.result <> 'aborted' AND g.opening IS NULL"
+
+
+def _counts(seat: str) -> str:
+    """The wins, losses and draws (0 or 1 each) a counted game `g` gives `seat`, as columns."""
+    return (f"CASE WHEN {seat}.winner THEN 1 ELSE 0 END, "
+            f"CASE WHEN g.result <> 'draw' AND NOT {seat}.winner THEN 1 ELSE 0 END, "
+            "CASE WHEN g.result = 'draw' THEN 1 ELSE 0 END")
+
+
+def _adding(table: str, columns: Sequence[str]) -> str:
+    """An upsert's SET clause that adds the new row's `columns` to the stored ones."""
+    return ", ".join(f"{c} = {table}.{c} + excluded.{c}" for c in columns)
+
+
+async def _add_totals(db: _Db, game_id: int) -> None:
+    """Add a game that has just finished to its players' and pairs' totals, in the transaction
+    that records its result. An upsert adds under the row's lock, so two games ending at once
+    both count; rows are taken in user order, so that two such transactions cannot deadlock."""
+    await db.execute(
+        "INSERT INTO player_totals (guild_id, user_id, games, wins, losses, draws) "
+        f"SELECT g.guild_id, s.user_id, 1, {_counts('s')} "
+        f"FROM games g JOIN game_seats s ON s.game_id = g.id WHERE g.id = ? AND {_COUNTED} "
+        "ORDER BY s.user_id ON CONFLICT (guild_id, user_id) DO UPDATE SET "
+        + _adding("player_totals", ("games", "wins", "losses", "draws")), game_id)
+    await db.execute(
+        "INSERT INTO pair_totals (guild_id, user_id, other_id, wins, losses, draws) "
+        f"SELECT g.guild_id, me.user_id, them.user_id, {_counts('me')} "
+        "FROM games g JOIN game_seats me ON me.game_id = g.id "
+        "JOIN game_seats them ON them.game_id = g.id AND them.team <> me.team "
+        f"WHERE g.id = ? AND {_COUNTED} ORDER BY me.user_id, them.user_id "
+        "ON CONFLICT (guild_id, user_id, other_id) DO UPDATE SET "
+        + _adding("pair_totals", ("wins", "losses", "draws")), game_id)
 
 
 async def _rate(db: _Db, guild_id: int, result: GameResult,

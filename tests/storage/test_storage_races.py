@@ -1,0 +1,91 @@
+"""Writes racing on the same rows, which SQLite's one writer serialises and PostgreSQL's pool
+runs really at once: each must still happen once, and none may lose another's update."""
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+
+from storage_helpers import start_game
+
+from storage import (
+    ChallengeClosedError,
+    FirstMove,
+    GameResult,
+    GameSetup,
+    NotInvitedError,
+    Player,
+    Result,
+)
+
+NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+AT_ONCE = 24
+
+
+async def test_results_recorded_at_once_all_count_in_totals_and_ratings(store):
+    games = [await start_game(store, channel_id=c, users=(1, 2) if c % 2 else (2, 1))
+             for c in range(AT_ONCE)]
+    await asyncio.gather(*(
+        store.finish_game(game.id, 0, GameResult(Result.RED, "resignation",
+                                                 (game.seats[0].user_id,),
+                                                 rated_sides=((game.seats[0].user_id,),
+                                                              (game.seats[1].user_id,))))
+        for game in games))
+    one, two = await store.player_stats(100, 1), await store.player_stats(100, 2)
+    assert (one.games, one.wins, one.losses, one.rated_games) == (AT_ONCE, AT_ONCE // 2,
+                                                                  AT_ONCE // 2, AT_ONCE)
+    assert (two.games, two.wins, two.losses, two.rated_games) == (AT_ONCE, AT_ONCE // 2,
+                                                                  AT_ONCE // 2, AT_ONCE)
+    # Elo moves points from one to the other: none made or lost on the way
+    assert abs(one.rating + two.rating - 3000) < 1e-6
+    assert await store.head_to_head(100, 1, 2) == (AT_ONCE // 2, AT_ONCE // 2, 0)
+
+
+async def test_an_open_place_is_taken_by_exactly_one_of_many_at_once(store):
+    made = await store.create_challenge(
+        guild_id=100, channel_id=5, challenger_id=1, invitees=[], players=2,
+        setup=GameSetup(), first=FirstMove.ME, thread=False,
+        expires_at=NOW + timedelta(days=1), now=NOW)
+    outcomes = await asyncio.gather(
+        *(store.answer_challenge(made.id, user, True, now=NOW) for user in range(2, 2 + 12)),
+        return_exceptions=True)
+    taken = [o for o in outcomes if not isinstance(o, Exception)]
+    assert len(taken) == 1
+    assert all(isinstance(o, NotInvitedError) for o in outcomes if o not in taken)
+    final = await store.get_challenge(made.id)
+    assert [i.user_id for i in final.invitees] == [taken[0].invitees[0].user_id]
+
+
+async def test_a_challenge_becomes_one_game_however_many_accept_it_at_once(store):
+    made = await store.create_challenge(
+        guild_id=100, channel_id=5, challenger_id=1, invitees=[2], players=2,
+        setup=GameSetup(), first=FirstMove.ME, thread=False,
+        expires_at=NOW + timedelta(days=1), now=NOW)
+    players = [Player(1, "one"), Player(2, "two")]
+    outcomes = await asyncio.gather(
+        *(store.create_game(guild_id=100, channel_id=channel, players=players,
+                            setup=GameSetup(), challenge_id=made.id)
+          for channel in range(5, 5 + 8)),  # a thread each, say: no channel is busy
+        return_exceptions=True)
+    games = [o for o in outcomes if not isinstance(o, Exception)]
+    assert len(games) == 1
+    assert all(isinstance(o, ChallengeClosedError) and o.state == "accepted"
+               for o in outcomes if o not in games)
+    assert len(await store.list_games(limit=100)) == 1
+
+
+async def test_a_reminder_claimed_at_once_is_claimed_once(store):
+    game = await start_game(store, channel_id=1,
+                            setup=GameSetup(size="8x8", rules="pp", time_control="1d"))
+    claims = await asyncio.gather(*(store.claim_reminder(game.id, 0, "half", now=NOW)
+                                    for _ in range(16)))
+    assert sorted(claims) == [False] * 15 + [True]
+
+
+async def test_names_and_settings_written_at_once_all_land(store):
+    users = list(range(AT_ONCE))
+    await asyncio.gather(  # the same users, each call in another order
+        *(store.remember_users({user: f"name {user}" for user in users[k:] + users[:k]})
+          for k in range(AT_ONCE)),
+        *(store.update_user_prefs(7, theme="dark" if n % 2 else "light") for n in range(8)))
+    names = await store.user_names(range(AT_ONCE))
+    assert names == {user: f"name {user}" for user in range(AT_ONCE)}
+    assert (await store.user_prefs(7)).theme in ("dark", "light")
