@@ -66,8 +66,11 @@ class Storage(Protocol):
         """Pending challenges in a channel and/or made by or to a user, oldest first; with
         `now`, only those that have not expired by then."""
 
-    async def expire_challenges(self, now: datetime | None = None) -> tuple[Challenge, ...]:
-        """Mark every pending challenge past its expiry as expired, and return them."""
+    async def expire_challenges(self, now: datetime | None = None) -> int:
+        """Mark every pending challenge past its expiry as expired; return how many.
+
+        The clocks' tick calls it every time, so with nothing expired it must be cheap: an
+        indexed look (pending by expiry), no rows loaded and no write transaction taken."""
 
     # --- games and turns ---------------------------------------------------------------
 
@@ -76,7 +79,9 @@ class Storage(Protocol):
                           now: datetime | None = None) -> StoredGame:
         """Seat `players` in turn order and start the game at version 0.
 
-        With `challenge_id` the challenge becomes accepted in the same transaction.
+        With `challenge_id` the challenge becomes accepted in the same transaction. A game
+        with a time control is due at once (its wake-up is `now`, see `due_games`), so the
+        clocks work out its marks at their next tick.
         `ChannelBusyError` if the channel has an active game (the challenge then stays pending).
         """
 
@@ -101,11 +106,14 @@ class Storage(Protocol):
 
     async def append_turn(self, game_id: int, expected_version: int, actor_id: int,
                           command: str, *, finish: GameResult | None = None,
-                          now: datetime | None = None) -> int:
+                          wake_at: datetime | None = None, now: datetime | None = None) -> int:
         """Append a validated turn (canonical text) and return the new version.
 
-        `finish` ends the game in the same transaction. `StaleVersionError` if another turn
-        landed first, `GameFinishedError` if the game is over, `NotFoundError` if there is no game.
+        `finish` ends the game in the same transaction (and clears its wake-up). Otherwise a
+        game with a time control gets `wake_at` as its next wake-up in the same transaction
+        (None: due by `now` at the latest, an earlier wake-up kept); one without keeps none.
+        `StaleVersionError` if another turn landed first, `GameFinishedError` if the game is
+        over, `NotFoundError` if there is no game.
         """
 
     async def finish_game(self, game_id: int, expected_version: int, result: GameResult,
@@ -124,8 +132,29 @@ class Storage(Protocol):
     async def close_offer(self, game_id: int, kind: OfferKind) -> Offer | None:
         """Remove an offer (accepted, declined, withdrawn or lapsed) and return it."""
 
-    async def timed_games(self) -> tuple[StoredGame, ...]:
-        """The active games that have a time control, for the clock scheduler."""
+    # --- clocks: each clocked game's next wake-up (the timers-table pattern) ---------------
+    #
+    # An active game with a time control has a wake-up: the moment its clock next needs a
+    # look (the earlier of its next reminder and its deadline, worked out by the service).
+    # It is kept in an indexed column, so finding what is due costs the same at 10 or 100,000
+    # games. It is set by `create_game` (now), `append_turn` (`wake_at`), `set_wake` and a
+    # change of the clock settings (`update_guild_settings`); finished games and games without
+    # a time control have none. When in doubt a back end sets it earlier, never later: an
+    # early wake-up costs one look, a late one a missed reminder.
+
+    async def due_games(self, now: datetime, limit: int = 100) -> tuple[StoredGame, ...]:
+        """Active games whose wake-up is at or before `now`: the `limit` earliest of them (in
+        no particular order). Reads only those rows (an index on the wake-up), whatever the
+        number of games; a caller that gets `limit` games asks again once it has set their
+        wake-ups."""
+
+    async def next_wake(self) -> datetime | None:
+        """The earliest wake-up of any game (None: no clock is running); one index look."""
+
+    async def set_wake(self, game_id: int, version: int, wake_at: datetime | None) -> bool:
+        """Set the wake-up of an active clocked game still at `version` (None: no wake-up
+        until its next turn or a change of the clock settings). False, changing nothing, if
+        a turn landed meanwhile (its own wake-up stands), the game is over or has no clock."""
 
     async def claim_reminder(self, game_id: int, version: int, stage: str,
                              now: datetime | None = None) -> bool:
@@ -156,7 +185,11 @@ class Storage(Protocol):
         """The guild's settings, defaults filled in."""
 
     async def update_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
-        """Change some settings (names and types of `GuildSettings` fields); return all."""
+        """Change some settings (names and types of `GuildSettings` fields); return all.
+
+        A change of a setting the clocks depend on (`model.CLOCK_SETTINGS`) makes every
+        active clocked game of the guild due at once (wake-up: its last move's time, if not
+        earlier), in the same transaction, so the clocks work their marks out again."""
 
     async def guilds_with(self, setting: str, value: Any) -> tuple[int, ...]:
         """The guilds whose stored `setting` has `value` (a default is not stored)."""

@@ -209,6 +209,10 @@ class GuildSettings:
     commands_copied: bool = False
 
 
+#: the `GuildSettings` that a clock's wake-ups depend on: changing one wakes the guild's clocks
+CLOCK_SETTINGS = frozenset({"forfeit_on_timeout", "reminder_hours"})
+
+
 @dataclass(frozen=True)
 class UserPrefs:
     """Per-user preferences: board `theme` (light, dark), `palette` (normal, colour-blind),

@@ -40,6 +40,7 @@ from storage.errors import (
 )
 from storage.group_commit import GroupCommit, InlineConnection, connect_inline
 from storage.model import (
+    CLOCK_SETTINGS,
     Answer,
     Challenge,
     ChallengeStatus,
@@ -229,16 +230,17 @@ class SqliteStorage:
         async with self._read() as db:
             return await _challenges(db, " AND ".join(where), params)
 
-    async def expire_challenges(self, now: datetime | None = None) -> tuple[Challenge, ...]:
+    async def expire_challenges(self, now: datetime | None = None) -> int:
+        at = rows.stamp(now)
+        where = "status = 'pending' AND expires_at <= ?"  # the partial index by expiry
+        async with self._read() as db:  # nothing to do is the usual case: no write lock
+            cursor = await db.execute(f"SELECT 1 FROM challenges WHERE {where} LIMIT 1", (at,))
+            if await cursor.fetchone() is None:
+                return 0
         async with self._write() as db:
-            cursor = await db.execute(
-                "UPDATE challenges SET status = 'expired' "
-                "WHERE status = 'pending' AND expires_at <= ? RETURNING id", (rows.stamp(now),))
-            expired = [row[0] for row in await cursor.fetchall()]
-            if not expired:
-                return ()
-            marks = ", ".join("?" * len(expired))
-            return await _challenges(db, f"id IN ({marks})", expired)
+            cursor = await db.execute(f"UPDATE challenges SET status = 'expired' WHERE {where}",
+                                      (at,))
+            return cursor.rowcount
 
     # --- games and turns ---------------------------------------------------------------
 
@@ -254,9 +256,10 @@ class SqliteStorage:
             try:
                 cursor = await db.execute(
                     "INSERT INTO games (guild_id, channel_id, challenge_id, "
-                    f"{rows.SETUP_COLUMNS}, created_at, updated_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (guild_id, channel_id, challenge_id, *rows.setup_values(setup), at, at))
+                    f"{rows.SETUP_COLUMNS}, created_at, updated_at, wake_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (guild_id, channel_id, challenge_id, *rows.setup_values(setup), at, at,
+                     at if setup.time_control else None))  # a clock: looked at at once
             except sqlite3.IntegrityError as error:
                 if "games.channel_id" in str(error):
                     raise ChannelBusyError(channel_id) from None
@@ -309,7 +312,7 @@ class SqliteStorage:
 
     async def append_turn(self, game_id: int, expected_version: int, actor_id: int,
                           command: str, *, finish: GameResult | None = None,
-                          now: datetime | None = None) -> int:
+                          wake_at: datetime | None = None, now: datetime | None = None) -> int:
         at = rows.stamp(now)
         async with self._write() as db:
             await _advance(db, game_id, expected_version, at, step=1)
@@ -318,6 +321,15 @@ class SqliteStorage:
                 "VALUES (?, ?, ?, ?, ?)", (game_id, expected_version + 1, actor_id, command, at))
             if finish is not None:
                 await _finish(db, game_id, finish, at)
+            elif wake_at is None:  # due by now at the latest: an earlier wake-up stays
+                await db.execute(
+                    "UPDATE games SET wake_at = CASE WHEN time_control IS NULL THEN NULL "
+                    "WHEN wake_at IS NULL OR wake_at > ? THEN ? ELSE wake_at END WHERE id = ?",
+                    (at, at, game_id))
+            else:
+                await db.execute(
+                    "UPDATE games SET wake_at = CASE WHEN time_control IS NULL THEN NULL "
+                    "ELSE ? END WHERE id = ?", (rows.stamp(wake_at), game_id))
         return expected_version + 1
 
     async def finish_game(self, game_id: int, expected_version: int, result: GameResult,
@@ -371,9 +383,27 @@ class SqliteStorage:
             wins, losses, draws = await _only_row(cursor)
         return wins, losses, draws
 
-    async def timed_games(self) -> tuple[StoredGame, ...]:
+    async def due_games(self, now: datetime, limit: int = 100) -> tuple[StoredGame, ...]:
         async with self._read() as db:
-            return await _games(db, "status = 'active' AND time_control IS NOT NULL", [], -1)
+            # the earliest wake-ups from the partial index; only active games have one
+            return await _games(db, "id IN (SELECT id FROM games WHERE wake_at IS NOT NULL "
+                                    "AND wake_at <= ? ORDER BY wake_at LIMIT ?)",
+                                [rows.stamp(now), limit], -1)
+
+    async def next_wake(self) -> datetime | None:
+        async with self._read() as db:
+            cursor = await db.execute(
+                "SELECT min(wake_at) FROM games WHERE wake_at IS NOT NULL")
+            (wake_at,) = await _only_row(cursor)
+        return rows.maybe_moment(wake_at)
+
+    async def set_wake(self, game_id: int, version: int, wake_at: datetime | None) -> bool:
+        async with self._write() as db:
+            cursor = await db.execute(
+                "UPDATE games SET wake_at = ? WHERE id = ? AND version = ? AND status = 'active' "
+                "AND time_control IS NOT NULL",
+                (None if wake_at is None else rows.stamp(wake_at), game_id, version))
+            return cursor.rowcount == 1
 
     async def claim_reminder(self, game_id: int, version: int, stage: str,
                              now: datetime | None = None) -> bool:
@@ -432,8 +462,15 @@ class SqliteStorage:
 
     async def update_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
         async with self._write() as db:
-            return await _update_settings(db, "guild_settings", "guild_id", guild_id,
-                                          GuildSettings, changes)
+            settings = await _update_settings(db, "guild_settings", "guild_id", guild_id,
+                                              GuildSettings, changes)
+            if changes.keys() & CLOCK_SETTINGS:
+                # due at once (as of the last move), so the clocks work the marks out again
+                await db.execute(
+                    "UPDATE games SET wake_at = updated_at WHERE guild_id = ? AND "
+                    "status = 'active' AND time_control IS NOT NULL AND "
+                    "(wake_at IS NULL OR wake_at > updated_at)", (guild_id,))
+            return settings
 
     async def guilds_with(self, setting: str, value: Any) -> tuple[int, ...]:
         if setting not in {field.name for field in fields(GuildSettings)}:
@@ -619,9 +656,9 @@ async def _advance(db: aiosqlite.Connection, game_id: int, expected_version: int
 
 async def _finish(db: aiosqlite.Connection, game_id: int, result: GameResult, at: str) -> None:
     cursor = await db.execute(
-        "UPDATE games SET status = 'finished', result = ?, reason = ?, finished_at = ? "
-        "WHERE id = ? RETURNING guild_id", (Result(result.result).value, result.reason, at,
-                                            game_id))
+        "UPDATE games SET status = 'finished', result = ?, reason = ?, finished_at = ?, "
+        "wake_at = NULL WHERE id = ? RETURNING guild_id",
+        (Result(result.result).value, result.reason, at, game_id))
     (guild_id,) = await _only_row(cursor)
     if result.winners:
         marks = ", ".join("?" * len(result.winners))

@@ -1,5 +1,7 @@
-"""The clocks' scheduler: once a minute the service's `tick()` reminds, announces the end of
-a player's time or forfeits the game, and the outbox delivers what it says.
+"""The clocks' dispatcher: the service's `tick()` reminds, announces the end of a player's
+time or forfeits the game, and the outbox delivers what it says; then it sleeps until the
+earliest stored wake-up (`clocks.wait`, at most a minute), or until a turn sets an earlier
+one. A tick reads only the games that are due, so it costs nearly nothing when none is.
 
 Each reminder is claimed in storage before `tick()` returns it and marked delivered once it
 went out, so after a restart the loop simply runs again: nothing is sent twice, and one that
@@ -12,6 +14,7 @@ English for a server it does not know).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import discord
@@ -19,31 +22,33 @@ from discord.ext import tasks
 
 from bot.discord import outbox
 from bot.service import TwixtService
+from bot.service.clocks import LONGEST_SLEEP
 from language import locale_of
 
 log = logging.getLogger(__name__)
 
 
 class ClockScheduler:
-    """Runs `round()` every minute once the client is ready; `start` and `stop` it with the
-    client."""
+    """Runs `round()` whenever a clock is due (and at least once a minute) once the client is
+    ready; `start` and `stop` it with the client."""
 
     def __init__(self, client: discord.Client, service: TwixtService) -> None:
         self._client = client
         self._service = service
 
     def start(self) -> None:
-        self.every_minute.start()
+        self.dispatch.start()
 
     def stop(self) -> None:
-        # Cancelled, not stopped: a graceful stop would first sleep out the minute.
-        self.every_minute.cancel()
+        # Cancelled, not stopped: a graceful stop would first sleep out the wait.
+        self.dispatch.cancel()
 
-    @tasks.loop(minutes=1)
-    async def every_minute(self) -> None:
+    @tasks.loop(seconds=0)  # the pause is the wait for the next wake-up
+    async def dispatch(self) -> None:
         await self.round()
+        await self.sleep()
 
-    @every_minute.before_loop
+    @dispatch.before_loop
     async def _until_ready(self) -> None:
         # Channels come from the cache once the client is ready, not one fetch each.
         await self._client.wait_until_ready()
@@ -52,6 +57,14 @@ class ClockScheduler:
         """A server's language, as its settings in Discord say (`language.LOCALES`)."""
         guild = self._client.get_guild(guild_id)
         return locale_of(guild.preferred_locale if guild is not None else None)
+
+    async def sleep(self) -> None:
+        """Until the next wake-up, a turn that needs an earlier one, or a minute at most."""
+        try:
+            await self._service.clocks.wait()
+        except Exception:  # say the database failed: the next round tries again
+            log.exception("clock wait failed")
+            await asyncio.sleep(LONGEST_SLEEP.total_seconds())
 
     async def round(self) -> None:
         """One tick of the clocks, and every reply it makes delivered."""

@@ -1,8 +1,14 @@
 """Clocks at work: reminders, the end of a player's time, claims and forfeits.
 
-`tick()` is called by a scheduler (the Discord front end every minute; the terminal table at
-start with its `--clock`). Deadlines come from when the turn passed, and each reminder is
-claimed in storage before it is sent, so a restart neither loses nor repeats one.
+`tick()` is called by a dispatcher (the Discord front end, which sleeps in `wait()` until the
+earliest wake-up; the terminal table at start with its `--clock`). Deadlines come from when
+the turn passed, and each reminder is claimed in storage before it is sent, so a restart
+neither loses nor repeats one.
+
+Storage keeps each clocked game's next wake-up (the timers-table pattern): a commit stores
+the first mark of the new turn, and a tick reads only the games that are due, acts on the
+mark each has passed, and stores its next one. A tick with nothing due is two index looks,
+however many games are running.
 """
 
 from __future__ import annotations
@@ -24,16 +30,25 @@ from bot.service.model import (
 )
 from bot.service.options import either
 from bot.service.texts import result_sentence
-from bot.service.timecontrol import describe_span, time_per_move
+from bot.service.timecontrol import FINAL_WARNING, describe_span
 from language import Translation, translation
 from rules import Action, Command
 from storage import GuildSettings, Seat, StoredGame
 
 log = logging.getLogger(__name__)
 
-FINAL_WARNING = timedelta(hours=24)
+__all__ = ["FINAL_WARNING", "LONGEST_SLEEP", "RESEND_AFTER", "Clocks"]
+
 #: a reminder claimed this long ago and not yet delivered is sent again
 RESEND_AFTER = timedelta(minutes=5)
+#: the dispatcher looks at least this often (undelivered reminders are sent again on this
+#: beat), however far off the next wake-up is
+LONGEST_SLEEP = timedelta(seconds=60)
+SHORTEST_SLEEP = timedelta(seconds=1)
+#: the due games a tick takes from storage at a time
+BATCH = 200
+#: a game whose clock failed is looked at again this much later, not at every tick
+RETRY_AFTER = timedelta(minutes=5)
 _TIMEOUT = Command(actions=(Action.TIMEOUT,))
 
 
@@ -65,24 +80,40 @@ class Clocks:
     async def tick(self, now: datetime | None = None,
                    locale_of: Callable[[int], str] = lambda guild_id: "en") -> list[Reply]:
         """Act on every clock that has passed a mark: remind, announce, or forfeit, in the
-        language of the game's server (`locale_of(guild_id)`).
+        language of the game's server (`locale_of(guild_id)`). Only the games whose stored
+        wake-up has come are read; each gets its next one.
 
-        Games are isolated: one that fails is logged and skipped, and the others go on.
+        Games are isolated: one that fails is logged, looked at again a while later, and the
+        others go on.
         """
         now = now or self._core.clock()
+        storage = self._core.storage
         # marked once here, so that answering never has to load expired challenges again
-        await self._core.storage.expire_challenges(now)
+        await storage.expire_challenges(now)
         replies = await self._undelivered(now, locale_of)
-        for stored in await self._core.storage.timed_games():
-            try:
-                reply = await self._check_clock(stored, now,
-                                                translation(locale_of(stored.guild_id)))
-            except Exception:
-                log.exception("clock of one game failed", extra={"game_id": stored.id})
-                continue
-            if reply is not None:
-                replies.append(reply)
-        return replies
+        seen: set[tuple[int, int]] = set()
+        while True:
+            due = [stored for stored in await storage.due_games(now, BATCH)
+                   if (stored.id, stored.version) not in seen]
+            for stored in due:
+                seen.add((stored.id, stored.version))
+                reply = await self._wake(stored, now, translation(locale_of(stored.guild_id)))
+                if reply is not None:
+                    replies.append(reply)
+            if len(due) < BATCH:  # all done (or only games whose wake-up could not be set)
+                return replies
+
+    async def wait(self, longest: timedelta = LONGEST_SLEEP) -> None:
+        """Sleep until the earliest stored wake-up, at most `longest`; a commit that sets an
+        earlier one (see `ServiceCore.alarm`) ends the sleep at once."""
+        alarm = self._core.alarm
+        alarm.forget()  # from here on, every commit's wake-up rings until the plan is made
+        now = self._core.clock()
+        wake = await self._core.storage.next_wake()
+        delay = longest if wake is None else min(wake - now, longest)
+        # a moment at least: a wake-up that could not be stored must not spin the loop
+        delay = max(delay, min(SHORTEST_SLEEP, longest))
+        await alarm.sleep(now + delay, delay.total_seconds())
 
     async def delivered(self, receipt: Receipt) -> None:
         """A front end delivered a reminder: it is not sent again."""
@@ -109,26 +140,39 @@ class Clocks:
                 log.exception("undelivered reminder failed", extra={"game_id": game_id})
         return replies
 
+    async def _wake(self, stored: StoredGame, now: datetime, tr: Translation) -> Reply | None:
+        """A due game: the reply its clock calls for now, and its next wake-up stored."""
+        storage = self._core.storage
+        try:
+            reply, wake = await self._check_clock(stored, now, tr)
+        except Exception:
+            log.exception("clock of one game failed", extra={"game_id": stored.id})
+            reply, wake = None, now + RETRY_AFTER
+        try:
+            # under the version check: a turn that landed meanwhile keeps its own wake-up
+            await storage.set_wake(stored.id, stored.version, wake)
+        except Exception:
+            log.exception("wake-up of one game not stored", extra={"game_id": stored.id})
+        return reply
+
     async def _check_clock(self, stored: StoredGame, now: datetime,
-                           tr: Translation) -> Reply | None:
-        """The reply a game's clock calls for now, said by `tr` (its server's language)."""
-        due = await self._core.due(stored)
-        if due is None:
-            return None
-        settings = await self._core.storage.guild_settings(stored.guild_id)
-        span = time_per_move(stored.setup.time_control or "")
-        started = due - span
-        # scaled to the time per move, so a short clock is reminded too: the first after the
-        # server's hours or a third of the time, the last when half (at most a day) remains
-        first = started + min(timedelta(hours=settings.reminder_hours), span / 3)
-        final = due - min(FINAL_WARNING, span / 2)
+                           tr: Translation) -> tuple[Reply | None, datetime | None]:
+        """The reply a game's clock calls for now, said by `tr` (its server's language), and
+        its next mark (None: nothing more until a turn, or a change of the settings)."""
+        marks = await self._core.marks(stored, (await self._core.live(stored)).turn_started)
+        if marks is None:
+            return None, None
+        due = marks.due
         if now >= due:
-            return await self._expired(stored, settings, due, now, tr)
-        if now >= final:
-            return await self._remind(stored, "final", due, now, tr)
-        if now >= first and first < final:
-            return await self._remind(stored, "first", due, now, tr)
-        return None
+            settings = await self._core.storage.guild_settings(stored.guild_id)
+            reply = await self._expired(stored, settings, due, now, tr)
+        elif now >= marks.final:
+            reply = await self._remind(stored, "final", due, now, tr)
+        elif marks.first is not None and now >= marks.first:
+            reply = await self._remind(stored, "first", due, now, tr)
+        else:
+            reply = None
+        return reply, marks.next_after(now)
 
     async def _remind(self, stored: StoredGame, stage: str, due: datetime,
                       now: datetime, tr: Translation) -> Reply | None:

@@ -21,7 +21,8 @@ import rules
 from bot.service.games import ChannelLocks, GameCache, LiveGame
 from bot.service.model import Button, ButtonKind, Request, ServiceError, User
 from bot.service.texts import storage_refusal
-from bot.service.timecontrol import describe_span, due_at
+from bot.service.timecontrol import ClockMarks, clock_marks, describe_span, due_at
+from bot.service.wakeups import Alarm
 from language import Message, Translation, message, translation
 from rendering import PaletteName, RenderOptions, ThemeName, render_png, view_of
 from rules import Action, Colour, Game, IllegalMoveError, Turn, parse_command
@@ -68,6 +69,8 @@ class ServiceCore:
         self.clock = clock
         self.rng = rng or random.Random()
         self.lock = ChannelLocks()
+        #: rung when a commit sets a clock's wake-up earlier than the dispatcher planned
+        self.alarm = Alarm()
         self._render_options = render_options or RenderOptions()
         self._games = GameCache()
 
@@ -143,16 +146,20 @@ class ServiceCore:
     async def append(self, stored: StoredGame, user_id: int, text: str, *, game: Game,
                      passes_turn: bool, finish: GameResult | None = None) -> StoredGame:
         """Store one log entry under the version check and cache `game` as it now stands;
-        a turn that lost a race (or came after the end) is refused in one line."""
+        a turn that lost a race (or came after the end) is refused in one line. A clocked
+        game's next wake-up is stored with the entry: its first mark in the turn."""
         now = self.clock()
+        started = now if passes_turn else (await self.live(stored)).turn_started
+        marks = None if finish is not None else await self.marks(stored, started)
+        wake = None if marks is None else marks.earliest
         try:
             version = await self.storage.append_turn(stored.id, stored.version, user_id, text,
-                                                     finish=finish, now=now)
+                                                     finish=finish, wake_at=wake, now=now)
         except (StaleVersionError, GameFinishedError) as error:
             self._games.drop(stored.id)
             raise ServiceError(storage_refusal(error)) from None
-        started = now if passes_turn else (await self.live(stored)).turn_started
         self._games.put(stored.id, LiveGame(version, game, started))
+        self.alarm.wake_by(wake)
         return replace(stored, version=version)
 
     async def offer(self, stored: StoredGame, kind: OfferKind, user_id: int) -> None:
@@ -180,6 +187,14 @@ class ServiceCore:
         if not stored.setup.time_control:
             return None
         return due_at((await self.live(stored)).turn_started, stored.setup.time_control)
+
+    async def marks(self, stored: StoredGame, turn_started: datetime) -> ClockMarks | None:
+        """When a clocked game's turn that began at `turn_started` is reminded and due, by
+        its server's reminder setting; None for a game without a clock."""
+        if not stored.setup.time_control:
+            return None
+        settings = await self.storage.guild_settings(stored.guild_id)
+        return clock_marks(turn_started, stored.setup.time_control, settings.reminder_hours)
 
     async def clock_text(self, stored: StoredGame, game: Game) -> Message | None:
         """`2d 3h left` for the player to move in a clocked game in progress (a message, for

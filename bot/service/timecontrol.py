@@ -8,6 +8,7 @@ stored log, so they survive any restart.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bot.service.model import ServiceError
@@ -21,6 +22,8 @@ _MINUTES = {"d": 24 * 60, "h": 60, "m": 1}
 _UNIT_WORDS = re.compile(r"(?<=[0-9])(days?|hours?|hrs?|minutes?|mins?)")
 MIN_TIME = timedelta(hours=1)
 MAX_TIME = timedelta(days=60)
+#: the last reminder comes when this much (or half the time per move, if less) remains
+FINAL_WARNING = timedelta(hours=24)
 
 
 def parse_time_control(text: str) -> str:
@@ -62,3 +65,34 @@ def describe_span(span: timedelta) -> Message:
 
 def due_at(turn_started: datetime, time_control: str) -> datetime:
     return turn_started + time_per_move(time_control)
+
+
+@dataclass(frozen=True)
+class ClockMarks:
+    """The moments a clock acts on during one turn: the first reminder (None when it would
+    not come before the last one), the last reminder, and the deadline."""
+
+    first: datetime | None
+    final: datetime
+    due: datetime
+
+    def next_after(self, moment: datetime) -> datetime | None:
+        """The earliest mark later than `moment`; None once the deadline has passed."""
+        return next((mark for mark in (self.first, self.final, self.due)
+                     if mark is not None and mark > moment), None)
+
+    @property
+    def earliest(self) -> datetime:
+        """The first mark of the turn: when its clock first needs a look."""
+        return self.final if self.first is None else self.first
+
+
+def clock_marks(turn_started: datetime, time_control: str, reminder_hours: int) -> ClockMarks:
+    """When a turn that began at `turn_started` is reminded and due. Scaled to the time per
+    move, so a short clock is reminded too: the first reminder after the server's
+    `reminder_hours` or a third of the time, the last when half (at most a day) remains."""
+    span = time_per_move(time_control)
+    due = turn_started + span
+    first = turn_started + min(timedelta(hours=reminder_hours), span / 3)
+    final = due - min(FINAL_WARNING, span / 2)
+    return ClockMarks(first if first < final else None, final, due)

@@ -1,0 +1,9 @@
+-- 0005: each clocked game's next wake-up (the earlier of its next reminder and its deadline),
+-- so that the clocks read only the games that are due instead of every timed game's log.
+-- Active clocked games from before are due at once (as of their last move): the first tick
+-- after the upgrade works out each one's marks, so none is missed. Finished games and games
+-- without a clock have none.
+
+ALTER TABLE games ADD COLUMN wake_at TEXT;
+UPDATE games SET wake_at = updated_at WHERE status = 'active' AND time_control IS NOT NULL;
+CREATE INDEX games_by_wake ON games (wake_at) WHERE wake_at IS NOT NULL;
