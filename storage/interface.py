@@ -97,9 +97,10 @@ class Storage(Protocol):
     async def list_games(self, *, user_id: int | None = None, channel_id: int | None = None,
                          guild_id: int | None = None, status: GameStatus | None = None,
                          limit: int = 20, before_id: int | None = None,
-                         visible_to: tuple[int, int] | None = None
+                         visible_to: tuple[int, int] | None = None, offset: int = 0
                          ) -> tuple[StoredGame, ...]:
-        """Games matching every filter given, newest first; page on with `before_id`.
+        """Games matching every filter given, newest first; page on with `before_id`, or skip
+        `offset` games (a numbered page: only the page's games are read in full).
 
         `visible_to=(channel_id, user_id)` keeps the games that user may see from that
         channel: the channel's own, and the ones they played."""

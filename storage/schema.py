@@ -104,9 +104,34 @@ def full_check(path: Path) -> list[str]:
             problems += [f"a row of {table} points to a missing row of {parent}"
                          for table, _rowid, parent, _key in
                          reader.execute("PRAGMA foreign_key_check")]
+            problems += _totals_problems(reader)
     except sqlite3.DatabaseError as error:
         raise DatabaseError(unusable(path, error)) from error
     return problems[:MAX_PROBLEMS]
+
+
+#: the running totals of stats (migration 0006): each table, the view that counts the same
+#: from every game, and the columns that name a row
+_TOTALS = (("player_totals", "counted_player_totals", ("guild_id", "user_id")),
+           ("pair_totals", "counted_pair_totals", ("guild_id", "user_id", "other_id")))
+
+
+def _totals_problems(reader: sqlite3.Connection) -> list[str]:
+    """The rows of running totals that differ from counting every game again (`stats` would
+    show wrong numbers for them): each row that is missing, extra or different."""
+    problems = []
+    for table, view, key in _TOTALS:
+        if not reader.execute("SELECT 1 FROM sqlite_schema WHERE type = 'view' AND name = ?",
+                              (view,)).fetchone():
+            continue  # a file from before the totals
+        names = ", ".join(key)
+        for row in reader.execute(
+                f"SELECT {names} FROM (SELECT * FROM {table} EXCEPT SELECT * FROM {view}) "
+                f"UNION SELECT {names} FROM (SELECT * FROM {view} EXCEPT SELECT * FROM {table}) "
+                "LIMIT ?", (MAX_PROBLEMS,)):
+            which = ", ".join(f"{name} {value}" for name, value in zip(key, row, strict=True))
+            problems.append(f"{table} ({which}) differs from counting the games again")
+    return problems
 
 
 def _check_readable(reader: sqlite3.Connection, path: Path, known_version: int) -> None:

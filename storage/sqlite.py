@@ -291,16 +291,21 @@ class SqliteStorage:
     async def list_games(self, *, user_id: int | None = None, channel_id: int | None = None,
                          guild_id: int | None = None, status: GameStatus | None = None,
                          limit: int = 20, before_id: int | None = None,
-                         visible_to: tuple[int, int] | None = None
+                         visible_to: tuple[int, int] | None = None, offset: int = 0
                          ) -> tuple[StoredGame, ...]:
         where: list[str] = ["1"]
         params: list[object] = []
         if visible_to is not None:
-            where.append("(channel_id = ? OR id IN "
-                         "(SELECT game_id FROM game_seats WHERE user_id = ?))")
+            # one seat looked up a game (a list of all the user's games would cost their count)
+            where.append("(channel_id = ? OR EXISTS (SELECT 1 FROM game_seats AS seen "
+                         "WHERE seen.game_id = games.id AND seen.user_id = ?))")
             params.extend(visible_to)
+        source = _ALL_GAMES
+        if user_id is not None:
+            source = _PLAYER_GAMES
+            where.append("game_seats.user_id = ?")
+            params.append(user_id)
         for condition, value in (
-                ("id IN (SELECT game_id FROM game_seats WHERE user_id = ?)", user_id),
                 ("channel_id = ?", channel_id), ("guild_id = ?", guild_id),
                 ("status = ?", None if status is None else GameStatus(status).value),
                 ("id < ?", before_id)):
@@ -308,7 +313,7 @@ class SqliteStorage:
                 where.append(condition)
                 params.append(value)
         async with self._read() as db:
-            return await _games(db, " AND ".join(where), params, limit)
+            return await _games(db, " AND ".join(where), params, limit, offset, source)
 
     async def append_turn(self, game_id: int, expected_version: int, actor_id: int,
                           command: str, *, finish: GameResult | None = None,
@@ -371,16 +376,13 @@ class SqliteStorage:
                            other_id: int) -> tuple[int, int, int]:
         async with self._read() as db:
             cursor = await db.execute(
-                "SELECT coalesce(sum(me.winner), 0), "
-                "coalesce(sum(g.result <> 'draw' AND me.winner = 0), 0), "
-                "coalesce(sum(g.result = 'draw'), 0) "
-                "FROM games g JOIN game_seats me ON me.game_id = g.id AND me.user_id = ? "
-                "JOIN game_seats them ON them.game_id = g.id AND them.user_id = ? "
-                "AND them.team <> me.team "
-                "WHERE g.guild_id = ? AND g.status = 'finished' AND g.result <> 'aborted' "
-                "AND g.opening IS NULL",
-                (user_id, other_id, guild_id))
-            wins, losses, draws = await _only_row(cursor)
+                "SELECT wins, losses, draws FROM pair_totals "
+                "WHERE guild_id = ? AND user_id = ? AND other_id = ?",
+                (guild_id, user_id, other_id))
+            row = await cursor.fetchone()
+        if row is None:
+            return 0, 0, 0
+        wins, losses, draws = row
         return wins, losses, draws
 
     async def due_games(self, now: datetime, limit: int = 100) -> tuple[StoredGame, ...]:
@@ -498,12 +500,14 @@ class SqliteStorage:
     async def leaderboard(self, guild_id: int, limit: int = 10,
                           offset: int = 0) -> tuple[PlayerStats, ...]:
         async with self._read() as db:
+            # a page straight from the index ratings_by_rank, with each player's totals
             cursor = await db.execute(
-                "SELECT user_id FROM ratings WHERE guild_id = ? "
-                "ORDER BY rating DESC, user_id LIMIT ? OFFSET ?", (guild_id, limit, offset))
-            ranked = [row[0] for row in await cursor.fetchall()]
-            found = await _stats(db, guild_id, ranked)
-        return tuple(found[user_id] for user_id in ranked)
+                "SELECT r.user_id, coalesce(t.games, 0), coalesce(t.wins, 0), "
+                "coalesce(t.losses, 0), coalesce(t.draws, 0), r.rating, r.rated_games "
+                "FROM ratings r LEFT JOIN player_totals t "
+                "ON t.guild_id = r.guild_id AND t.user_id = r.user_id WHERE r.guild_id = ? "
+                "ORDER BY r.rating DESC, r.user_id LIMIT ? OFFSET ?", (guild_id, limit, offset))
+            return tuple(PlayerStats(guild_id, *row) for row in await cursor.fetchall())
 
 
 async def _rollback(db: aiosqlite.Connection) -> None:
@@ -547,11 +551,25 @@ async def _game(db: aiosqlite.Connection, game_id: int) -> StoredGame:
     return games[0]
 
 
-async def _games(db: aiosqlite.Connection, where: str, params: Sequence[Any],
-                 limit: int) -> tuple[StoredGame, ...]:
-    """Games matching `where`, newest first; a negative `limit` means all of them."""
-    cursor = await db.execute(f"SELECT {rows.GAME_COLUMNS} FROM games WHERE {where} "
-                              "ORDER BY id DESC LIMIT ?", [*params, limit])
+#: where `_games` reads games from, and the column that orders them newest first: all games, or
+#: one player's walked in the index game_seats_by_user (where `game_seats.user_id = ?`), which
+#: is in that order already, so a page deep in the list steps over index entries, sorting none
+_ALL_GAMES = ("games", "id")
+_PLAYER_GAMES = ("game_seats CROSS JOIN games ON games.id = game_seats.game_id",
+                 "game_seats.game_id")
+
+
+async def _games(db: aiosqlite.Connection, where: str, params: Sequence[Any], limit: int,
+                 offset: int = 0, source: tuple[str, str] = _ALL_GAMES
+                 ) -> tuple[StoredGame, ...]:
+    """Games matching `where`, newest first, skipping `offset`; a negative `limit` means all.
+
+    Skipped games are stepped over, not read in full: seats are read for the games returned.
+    """
+    table, newest = source
+    cursor = await db.execute(f"SELECT {rows.GAME_COLUMNS} FROM {table} WHERE {where} "
+                              f"ORDER BY {newest} DESC LIMIT ? OFFSET ?",
+                              [*params, limit, offset])
     found = await cursor.fetchall()
     seats = await _children(db, "game_seats", "game_id", _SEAT_COLUMNS, "seat",
                             [row[0] for row in found])
@@ -592,18 +610,13 @@ async def _children(db: aiosqlite.Connection, table: str, parent: str, columns: 
 
 async def _stats(db: aiosqlite.Connection, guild_id: int,
                  user_ids: Sequence[int]) -> dict[int, PlayerStats]:
-    """Counts from the finished games (aborted and continued imports count nowhere) and the
-    stored rating."""
+    """The totals of the counted games (see `_add_totals`) and the stored rating."""
     if not user_ids:
         return {}
     marks = ", ".join("?" * len(user_ids))
     cursor = await db.execute(
-        "SELECT s.user_id, count(*), sum(s.winner), "
-        "sum(g.result <> 'draw' AND s.winner = 0), sum(g.result = 'draw') "
-        "FROM game_seats s JOIN games g ON g.id = s.game_id "
-        "WHERE g.guild_id = ? AND g.status = 'finished' AND g.result <> 'aborted' "
-        "AND g.opening IS NULL "  # a continued import is nobody's win or loss
-        f"AND s.user_id IN ({marks}) GROUP BY s.user_id", [guild_id, *user_ids])
+        "SELECT user_id, games, wins, losses, draws FROM player_totals "
+        f"WHERE guild_id = ? AND user_id IN ({marks})", [guild_id, *user_ids])
     counts = {row[0]: row[1:] for row in await cursor.fetchall()}
     cursor = await db.execute(f"SELECT user_id, rating, rated_games FROM ratings "
                               f"WHERE guild_id = ? AND user_id IN ({marks})",
@@ -667,8 +680,44 @@ async def _finish(db: aiosqlite.Connection, game_id: int, result: GameResult, at
         if cursor.rowcount != len(set(result.winners)):
             raise ValueError("every winner must have a seat in the game")
     await db.execute("DELETE FROM offers WHERE game_id = ?", (game_id,))
+    await _add_totals(db, game_id)
     if result.rated_sides is not None:
         await _rate(db, guild_id, result, result.rated_sides, at)
+
+
+#: the games that count in stats: aborted games and continued imports are nobody's win or loss
+_COUNTED = "g.status = 'finished' AND g.result <> 'aborted' AND g.opening IS NULL"
+
+
+def _counts(seat: str) -> str:
+    """The wins, losses and draws (0 or 1 each) a counted game `g` gives `seat`, as columns."""
+    return (f"CASE WHEN {seat}.winner = 1 THEN 1 ELSE 0 END, "
+            f"CASE WHEN g.result <> 'draw' AND {seat}.winner = 0 THEN 1 ELSE 0 END, "
+            "CASE WHEN g.result = 'draw' THEN 1 ELSE 0 END")
+
+
+def _adding(table: str, columns: Sequence[str]) -> str:
+    """An upsert's SET clause that adds the new row's `columns` to the stored ones."""
+    return ", ".join(f"{c} = {table}.{c} + excluded.{c}" for c in columns)
+
+
+async def _add_totals(db: aiosqlite.Connection, game_id: int) -> None:
+    """Add a game that has just finished to its players' and pairs' totals (migration 0006),
+    in the transaction that records its result, so that the totals never drift from games."""
+    await db.execute(
+        "INSERT INTO player_totals (guild_id, user_id, games, wins, losses, draws) "
+        f"SELECT g.guild_id, s.user_id, 1, {_counts('s')} "
+        f"FROM games g JOIN game_seats s ON s.game_id = g.id WHERE g.id = ? AND {_COUNTED} "
+        "ON CONFLICT (guild_id, user_id) DO UPDATE SET "
+        + _adding("player_totals", ("games", "wins", "losses", "draws")), (game_id,))
+    await db.execute(
+        "INSERT INTO pair_totals (guild_id, user_id, other_id, wins, losses, draws) "
+        f"SELECT g.guild_id, me.user_id, them.user_id, {_counts('me')} "
+        "FROM games g JOIN game_seats me ON me.game_id = g.id "
+        "JOIN game_seats them ON them.game_id = g.id AND them.team <> me.team "
+        f"WHERE g.id = ? AND {_COUNTED} "
+        "ON CONFLICT (guild_id, user_id, other_id) DO UPDATE SET "
+        + _adding("pair_totals", ("wins", "losses", "draws")), (game_id,))
 
 
 async def _rate(db: aiosqlite.Connection, guild_id: int, result: GameResult,

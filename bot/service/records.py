@@ -72,20 +72,20 @@ class Records:
         tr = request.tr
         if user is not None:
             games = await self._core.storage.list_games(
-                user_id=user.id, guild_id=request.guild_id, limit=page * PAGE_SIZE + 1,
-                visible_to=(request.channel_id, request.user.id))
+                user_id=user.id, guild_id=request.guild_id, limit=PAGE_SIZE + 1,
+                offset=(page - 1) * PAGE_SIZE, visible_to=(request.channel_id, request.user.id))
             title = tr("Games of {name}", name=user.name)
         else:
-            games = await self._core.storage.list_games(channel_id=request.channel_id,
-                                                  limit=page * PAGE_SIZE + 1)
+            games = await self._core.storage.list_games(
+                channel_id=request.channel_id, limit=PAGE_SIZE + 1, offset=(page - 1) * PAGE_SIZE)
             title = tr("Games in this channel")
-        shown = games[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]
+        shown = games[:PAGE_SIZE]
         if not shown:
             return Reply(tr("{title}: none on this page.", title=title) if page > 1
                          else tr("{title}: none.", title=title), ephemeral=True)
         lines = [tr("**{title}** (page {page})", title=title, page=page)]
         lines += [_game_line(game, tr) for game in shown]
-        if len(games) > page * PAGE_SIZE:
+        if len(games) > PAGE_SIZE:
             lines.append(tr("More: history page {page}", page=page + 1))
         return Reply("\n".join(lines), ephemeral=True)
 
