@@ -16,6 +16,11 @@ latency, with nothing to group it with.
     python benchmarks/storage_bench.py                      # 1,000 and 10,000 games at once
     python benchmarks/storage_bench.py --games 1000 --rounds 5
     python benchmarks/storage_bench.py --games 1000 10000 100000 --turns 4
+    python benchmarks/storage_bench.py --no-postgres         # SQLite only
+    python benchmarks/storage_bench.py --postgres postgresql://…   # your own server
+
+Then the same games and turns on PostgreSQL, next to SQLite's, with raw asyncpg's
+INSERT + COMMIT a turn as the floor in the same run (storage_bench_pg.py says how).
 
 Prints the median of the rounds.
 """
@@ -144,15 +149,21 @@ class Figures:
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, nargs="+", default=[1000, 10_000],
+    parser.add_argument("--games", type=int, nargs="*", default=[1000, 10_000],
                         help="how many games at once, one curve point each")
     parser.add_argument("--turns", type=int, default=10, help="turns each game plays")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--postgres", metavar="URL", default=None,
+                        help="a PostgreSQL server to measure on (default: a throw-away one)")
+    parser.add_argument("--pg-connections", type=int, default=10,
+                        help="PostgreSQL connections a pool (the bot's default: 10)")
+    parser.add_argument("--no-postgres", action="store_true", help="measure SQLite only")
     args = parser.parse_args()
     logs = played_logs(random.Random(1), args.turns)
     # beside the repository, not in /tmp, which may be a RAM disk where fsync is free
     here = Path(__file__).parent
     print(f"{args.turns} turns a game, median of {args.rounds} rounds")
+    sqlite_rates: dict[int, float] = {}
     for games in args.games:
         storage, raw = Figures(), Figures()
         for _ in range(args.rounds):
@@ -163,11 +174,17 @@ async def main() -> None:
         print(storage.line(f"storage, {games} games at once"))
         print(raw.line("raw sqlite3, a commit a turn"))
         print(f"{'storage / raw sqlite3':>34}: {storage.rate / raw.rate:7.2f}×")
+        sqlite_rates[games] = storage.rate
     alone = Figures()
     for _ in range(args.rounds):
         with tempfile.TemporaryDirectory(dir=here) as folder:
             alone.add(*await storage_round(Path(folder) / "bench.db", ALONE_GAMES, logs, False))
     print(alone.line("storage, one game at a time"))
+    if not args.no_postgres:  # its own section: storage_bench_pg.py
+        from storage_bench_pg import postgres_section
+
+        await postgres_section(args.games, args.rounds, logs, sqlite_rates, args.postgres,
+                               args.pg_connections)
 
 
 if __name__ == "__main__":

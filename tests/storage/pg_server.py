@@ -70,10 +70,11 @@ class PgServer:
     process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
 
     @classmethod
-    def create(cls) -> PgServer:
+    def create(cls, parent: Path | None = None) -> PgServer:
+        """A new server whose folder is made in `parent` (default: the temporary folder)."""
         binaries = find_binaries()
         user = _server_user()
-        folder = Path(tempfile.mkdtemp(prefix="twixt-pg-"))
+        folder = Path(tempfile.mkdtemp(prefix="twixt-pg-", dir=parent))
         if user is not None:
             os.chown(folder, user.pw_uid, user.pw_gid)
         server = cls(folder, binaries, user)
