@@ -5,6 +5,8 @@ PostgreSQL has.
 """
 
 import asyncio
+import subprocess
+import sys
 from pathlib import Path
 
 import asyncpg
@@ -110,3 +112,33 @@ async def test_the_database_setting_chooses_the_back_end(pg_server, tmp_path):
         assert isinstance(store, PostgresStorage)
     async with await open_storage(tmp_path / "twixt.db") as store:
         assert isinstance(store, SqliteStorage)
+
+
+def test_twixt_db_may_name_a_postgresql_database():
+    from bot.config import Settings
+
+    url = "postgresql://bot:secret@db.example:5432/twixt"
+    assert Settings.from_environment({"TWIXT_DB": url}).database == url
+    assert Settings.from_environment({"TWIXT_DB": "games.db"}).database == Path("games.db")
+
+
+async def test_the_terminal_table_plays_and_exports_on_postgresql(pg_server, tmp_path):
+    """`twixt play --db postgresql://…` and `twixt export`, end to end, over two sittings."""
+    url = await new_database(pg_server)
+    twixt = str(Path(sys.executable).with_name("twixt"))
+
+    def run(*args, stdin=""):
+        return subprocess.run([twixt, *args], cwd=tmp_path, input=stdin, capture_output=True,
+                              text=True, check=False, timeout=120)
+
+    first = await asyncio.to_thread(run, "play", "--db", url, "--channel", "den", stdin=(
+        "alice: challenge bob size 12 swap no\nbob: accept\nalice: G6\n"))
+    assert first.returncode == 0, first.stderr
+    second = await asyncio.to_thread(run, "play", "--db", url, "--channel", "den",
+                                     stdin="bob: G8\nalice: resign\nalice: resign yes\n")
+    assert second.returncode == 0, second.stderr
+    exported = await asyncio.to_thread(run, "export", "--db", url, "--channel", "den")
+    assert exported.returncode == 0, exported.stderr
+    assert "alice: G6" in exported.stdout and "bob: G8" in exported.stdout
+    checked = await asyncio.to_thread(run, "check", "--db", url)
+    assert checked.returncode == 2 and "SQLite file" in checked.stderr
