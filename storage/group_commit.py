@@ -23,6 +23,7 @@ import logging
 import sqlite3
 from collections import deque
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -38,10 +39,16 @@ _log = logging.getLogger(__name__)
 class InlineConnection(aiosqlite.Connection):
     """An aiosqlite connection whose statements run on the calling (event loop) thread.
 
-    It keeps aiosqlite's interface, so the same query helpers serve it and the reader; its
-    own thread only opens and closes the file. Only the group-commit writer may use it, and
-    only one task at a time.
+    It keeps aiosqlite's interface, so the same query helpers serve it and the reader;
+    aiosqlite's thread only opens the file, and `in_thread` runs what may wait. Only the
+    group-commit writer may use it, and only one task at a time. (It overrides aiosqlite's
+    `_execute`, the one method every statement and fetch goes through.)
     """
+
+    def __init__(self, connector: Callable[[], sqlite3.Connection]) -> None:
+        super().__init__(connector, 64)
+        # a thread of its own for what may wait: no board rendering queues ahead of a COMMIT
+        self._waits = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
 
     async def _execute(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         return fn(*args, **kwargs)
@@ -52,14 +59,20 @@ class InlineConnection(aiosqlite.Connection):
 
     async def in_thread(self, sql: str) -> None:
         """A statement that may wait (for a lock, for the disk), off the event loop."""
-        await asyncio.to_thread(self._conn.execute, sql)
+        await asyncio.get_running_loop().run_in_executor(self._waits, self._conn.execute, sql)
+
+    async def close(self) -> None:
+        try:
+            await super().close()
+        finally:
+            self._waits.shutdown()
 
 
 async def connect_inline(path: Path) -> InlineConnection:
     def connector() -> sqlite3.Connection:
         return sqlite3.connect(path, isolation_level=None, check_same_thread=False)
 
-    db = InlineConnection(connector, 64)
+    db = InlineConnection(connector)
     await db  # starts its thread and opens the file there
     return db
 
@@ -88,6 +101,22 @@ def _settle(future: asyncio.Future[Any], result: Any = None,
         future.set_exception(error)
     else:
         future.set_result(result)
+
+
+async def _settled(committed: asyncio.Future[None]) -> None:
+    """Wait for the commit of a write whose work is in the batch.
+
+    Cancelled meanwhile, it still waits: the write's fate is the commit's, and a caller that
+    goes on must find it settled (landed or not), as when every write had its own commit.
+    """
+    try:
+        await asyncio.shield(committed)
+    except asyncio.CancelledError:
+        if not committed.done():
+            await asyncio.wait([committed])  # a second cancel stops this wait
+        if not committed.cancelled():
+            committed.exception()  # seen: the cancel is what the caller gets
+        raise
 
 
 class GroupCommit:
@@ -133,7 +162,7 @@ class GroupCommit:
                     await ticket.committed
             raise
         ticket.done.set_result(None)
-        await ticket.committed
+        await _settled(ticket.committed)
 
     async def close(self) -> None:
         """Take no more writes, and return when the queued ones are committed."""

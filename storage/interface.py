@@ -6,6 +6,10 @@ Rules of the contract, whatever the backend:
   of two turns racing, one lands and the other raises `StaleVersionError`. A finished game refuses
   turns with `GameFinishedError`. The turn and the game's end (with ratings) commit together.
 - A channel has at most one active game (`ChannelBusyError`); finished games are kept.
+- A write returns once it is durable (committed; on SQLite fsynced, synchronous=FULL). Writes
+  that arrive together may share one transaction and one commit (SQLite's group commit), each
+  still atomic on its own: one that fails (a stale version, say) undoes only itself, and
+  raises once the others are committed, so that what beat it can be read.
 - `now` parameters default to the current UTC time; tests pass their own.
 """
 

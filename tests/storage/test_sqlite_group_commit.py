@@ -102,8 +102,8 @@ async def test_close_commits_what_is_queued_and_refuses_more(writes):
     queued = [asyncio.create_task(insert(group, i)) for i in range(6)]
     await asyncio.sleep(0)
     await group.close()
-    assert [task.result() for task in queued] == list(range(6))
     assert stored(path) == set(range(6))
+    assert await asyncio.gather(*queued) == list(range(6))
     with pytest.raises(ValueError, match="closed"):
         await insert(group, 7)
 
@@ -119,3 +119,38 @@ async def test_turns_sent_together_are_committed_together(db_path):
                                         for g, (actor, text) in zip(games, turns, strict=True)))
         assert landed == [1] * 100
         assert store._writes.batches - before == 1  # 100 turns, one transaction, one fsync
+
+
+async def test_a_write_waits_off_the_loop_for_another_process_lock(db_path):
+    async with await SqliteStorage.open(db_path) as store:
+        game = await start_game(store, channel_id=1)
+        actor, text = random_turn(replay(await store.load_game(game.id)), random.Random(2))
+        with closing(sqlite3.connect(db_path, isolation_level=None)) as other:
+            other.execute("BEGIN IMMEDIATE")  # another process writing, for a while
+            turn = asyncio.create_task(store.append_turn(game.id, 0, actor, text))
+            for _ in range(20):
+                await asyncio.sleep(0.005)
+                # the loop is free meanwhile: reads are answered
+                assert (await store.get_game(game.id)).version == 0
+            assert not turn.done()
+            other.execute("COMMIT")
+            assert await turn == 1
+        assert (await store.get_game(game.id)).version == 1
+
+
+async def test_a_cancelled_write_is_settled_when_the_cancel_returns(writes):
+    group, path = writes
+    rng = random.Random(4)
+    for round_ in range(40):
+        items = range(100 * round_, 100 * round_ + 6)
+        tasks = [asyncio.create_task(insert(group, i)) for i in items]
+        for _ in range(rng.randint(0, 12)):
+            await asyncio.sleep(0)
+        for task in tasks:
+            task.cancel()
+        outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+        seen = stored(path)  # landed or not: no later commit may change it
+        await insert(group, 100 * round_ + 99)
+        assert stored(path) - {100 * round_ + 99} == seen
+        landed = {o for o in outcomes if not isinstance(o, BaseException)}
+        assert landed <= seen
