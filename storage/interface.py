@@ -34,6 +34,7 @@ from storage.model import (
     StoredGame,
     UserPrefs,
 )
+from storage.shards import Shards
 
 
 class Storage(Protocol):
@@ -153,8 +154,18 @@ class Storage(Protocol):
         number of games; a caller that gets `limit` games asks again once it has set their
         wake-ups."""
 
-    async def next_wake(self) -> datetime | None:
-        """The earliest wake-up of any game (None: no clock is running); one index look."""
+    async def claim_due_games(self, now: datetime, lease_until: datetime, limit: int = 100, *,
+                              shards: Shards | None = None) -> tuple[StoredGame, ...]:
+        """Claim up to `limit` of the due games (as `due_games`), of the guilds of `shards`
+        only when given: their wake-up moves to `lease_until` in the same transaction, so no
+        other process (or tick) takes them before then. The claimer stores each one's real
+        next wake-up (`set_wake`); one that dies first loses them only until `lease_until`.
+        Of several processes claiming at once, each due game goes to one (on PostgreSQL, rows
+        locked by another claimer are skipped: `FOR UPDATE SKIP LOCKED`)."""
+
+    async def next_wake(self, *, shards: Shards | None = None) -> datetime | None:
+        """The earliest wake-up of any game (None: no clock is running), of the guilds of
+        `shards` only when given; one index look."""
 
     async def set_wake(self, game_id: int, version: int, wake_at: datetime | None) -> bool:
         """Set the wake-up of an active clocked game still at `version` (None: no wake-up
@@ -174,6 +185,15 @@ class Storage(Protocol):
                                     limit: int = 100) -> tuple[tuple[int, int, str], ...]:
         """(game id, version, stage) of reminders claimed before then and never delivered,
         oldest first, `limit` at most: to be sent again."""
+
+    async def reclaim_reminders(self, claimed_before: datetime, now: datetime,
+                                limit: int = 100, *, shards: Shards | None = None
+                                ) -> tuple[tuple[int, int, str], ...]:
+        """Claim again the reminders claimed before `claimed_before` and never delivered (of
+        the guilds of `shards` only when given), the `limit` oldest at most: each one's
+        claim moves to `now` in the same transaction, so of several processes only one sends
+        it again, and not again before its new claim is as old. This is how a reminder whose
+        sender died (or whose message Discord refused) is sent once more."""
 
     async def vote_abort(self, game_id: int, user_id: int) -> frozenset[int]:
         """Record a player's wish to abort a game; return everyone who has asked so far."""

@@ -68,6 +68,7 @@ from storage.model import (
     UserPrefs,
 )
 from storage.schema import Migration
+from storage.shards import Shards
 from storage.sqlite import _open_slot
 
 _SEAT_COLUMNS = "seat, user_id, name, winner"
@@ -455,10 +456,28 @@ class PostgresStorage:
                                     "AND wake_at <= ? ORDER BY wake_at LIMIT ?)",
                                 [_at(now), limit], None)
 
-    async def next_wake(self) -> datetime | None:
+    async def claim_due_games(self, now: datetime, lease_until: datetime, limit: int = 100, *,
+                              shards: Shards | None = None) -> tuple[StoredGame, ...]:
+        mine = "" if shards is None else f" AND {shards.sql()}"
+        async with self._single() as db:  # one statement: nothing due costs one round trip
+            # rows another process is claiming are skipped, not waited for; a row it claimed
+            # and committed meanwhile is looked at again and no longer due
+            claimed = await db.fetch(
+                "UPDATE games SET wake_at = ? WHERE id IN (SELECT id FROM games "
+                f"WHERE wake_at IS NOT NULL AND wake_at <= ?{mine} ORDER BY wake_at LIMIT ? "
+                "FOR UPDATE SKIP LOCKED) RETURNING id",
+                _at(lease_until), _at(now), limit)
+        if not claimed:
+            return ()
+        async with self._read() as db:
+            return await _games(db, "id = ANY(?::bigint[])", [[row[0] for row in claimed]],
+                                None)
+
+    async def next_wake(self, *, shards: Shards | None = None) -> datetime | None:
+        mine = "" if shards is None else f" AND {shards.sql()}"
         async with self._single() as db:
             wake_at: datetime | None = await db.fetchval(
-                "SELECT min(wake_at) FROM games WHERE wake_at IS NOT NULL")
+                f"SELECT min(wake_at) FROM games WHERE wake_at IS NOT NULL{mine}")
         return wake_at
 
     async def set_wake(self, game_id: int, version: int, wake_at: datetime | None) -> bool:
@@ -490,6 +509,22 @@ class PostgresStorage:
                 "SELECT game_id, version, stage FROM reminders WHERE delivered_at IS NULL "
                 "AND sent_at < ? ORDER BY sent_at LIMIT ?", _at(claimed_before), limit)
         return tuple((game_id, version, stage) for game_id, version, stage in found)
+
+    async def reclaim_reminders(self, claimed_before: datetime, now: datetime,
+                                limit: int = 100, *, shards: Shards | None = None
+                                ) -> tuple[tuple[int, int, str], ...]:
+        mine = ("" if shards is None else
+                f" AND game_id IN (SELECT id FROM games WHERE {shards.sql()})")
+        async with self._single() as db:
+            # one statement: a reminder another process is claiming again is skipped, one it
+            # has claimed again and committed is no longer old enough
+            found = await db.fetch(
+                "UPDATE reminders SET sent_at = ? WHERE (game_id, version, stage) IN "
+                "(SELECT game_id, version, stage FROM reminders WHERE delivered_at IS NULL "
+                f"AND sent_at < ?{mine} ORDER BY sent_at LIMIT ? FOR UPDATE SKIP LOCKED) "
+                "AND delivered_at IS NULL AND sent_at < ? RETURNING game_id, version, stage",
+                _at(now), _at(claimed_before), limit, _at(claimed_before))
+        return tuple(sorted((game_id, version, stage) for game_id, version, stage in found))
 
     async def vote_abort(self, game_id: int, user_id: int) -> frozenset[int]:
         async with self._write() as db:

@@ -59,6 +59,7 @@ from storage.model import (
     UserPrefs,
 )
 from storage.schema import check_file, migrate, migrations, unusable
+from storage.shards import Shards
 
 DEFAULT_PATH = Path("twixt.db")
 
@@ -392,10 +393,27 @@ class SqliteStorage:
                                     "AND wake_at <= ? ORDER BY wake_at LIMIT ?)",
                                 [rows.stamp(now), limit], -1)
 
-    async def next_wake(self) -> datetime | None:
+    async def claim_due_games(self, now: datetime, lease_until: datetime, limit: int = 100, *,
+                              shards: Shards | None = None) -> tuple[StoredGame, ...]:
+        due = ("wake_at IS NOT NULL AND wake_at <= ? AND "
+               + ("1 = 1" if shards is None else shards.sql()))
+        if not await self._exists("games", due, rows.stamp(now)):
+            return ()  # nothing due (the usual case): no write at all
+        async with self._write() as db:
+            cursor = await db.execute(
+                f"UPDATE games SET wake_at = ? WHERE id IN (SELECT id FROM games WHERE {due} "
+                "ORDER BY wake_at LIMIT ?) RETURNING id",
+                (rows.stamp(lease_until), rows.stamp(now), limit))
+            claimed = [row[0] for row in await cursor.fetchall()]
+            if not claimed:
+                return ()
+            return await _games(db, f"id IN ({', '.join('?' * len(claimed))})", claimed, -1)
+
+    async def next_wake(self, *, shards: Shards | None = None) -> datetime | None:
+        mine = "" if shards is None else f" AND {shards.sql()}"
         async with self._read() as db:
             cursor = await db.execute(
-                "SELECT min(wake_at) FROM games WHERE wake_at IS NOT NULL")
+                f"SELECT min(wake_at) FROM games WHERE wake_at IS NOT NULL{mine}")
             (wake_at,) = await _only_row(cursor)
         return rows.maybe_moment(wake_at)
 
@@ -430,6 +448,29 @@ class SqliteStorage:
                 "AND sent_at < ? ORDER BY sent_at LIMIT ?", (rows.stamp(claimed_before), limit))
             return tuple((game_id, version, stage)
                          for game_id, version, stage in await cursor.fetchall())
+
+    async def reclaim_reminders(self, claimed_before: datetime, now: datetime,
+                                limit: int = 100, *, shards: Shards | None = None
+                                ) -> tuple[tuple[int, int, str], ...]:
+        mine = ("" if shards is None else
+                f" AND game_id IN (SELECT id FROM games WHERE {shards.sql()})")
+        stale = f"delivered_at IS NULL AND sent_at < ?{mine}"
+        if not await self._exists("reminders", stale, rows.stamp(claimed_before)):
+            return ()  # none waiting (the usual case): no write at all
+        async with self._write() as db:
+            cursor = await db.execute(
+                "UPDATE reminders SET sent_at = ? WHERE (game_id, version, stage) IN "
+                f"(SELECT game_id, version, stage FROM reminders WHERE {stale} "
+                "ORDER BY sent_at LIMIT ?) RETURNING game_id, version, stage",
+                (rows.stamp(now), rows.stamp(claimed_before), limit))
+            found = await cursor.fetchall()
+        return tuple(sorted((game_id, version, stage) for game_id, version, stage in found))
+
+    async def _exists(self, table: str, where: str, *params: Any) -> bool:
+        """Whether any row matches: a read that lets a claim skip its write when none would."""
+        async with self._read() as db:
+            cursor = await db.execute(f"SELECT 1 FROM {table} WHERE {where} LIMIT 1", params)
+            return await cursor.fetchone() is not None
 
     async def vote_abort(self, game_id: int, user_id: int) -> frozenset[int]:
         async with self._write() as db:

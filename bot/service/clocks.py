@@ -34,6 +34,7 @@ from bot.service.timecontrol import FINAL_WARNING, describe_span
 from language import Translation, translation
 from rules import Action, Command
 from storage import GuildSettings, Seat, StoredGame
+from storage.shards import Shards
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +50,10 @@ SHORTEST_SLEEP = timedelta(seconds=1)
 BATCH = 200
 #: a game whose clock failed is looked at again this much later, not at every tick
 RETRY_AFTER = timedelta(minutes=5)
+#: a tick claims the due games it takes for this long (their wake-up moves on by as much until
+#: it stores the real one): no other process takes them meanwhile, and if this one dies they
+#: are due again this much later
+LEASE = timedelta(minutes=5)
 _TIMEOUT = Command(actions=(Action.TIMEOUT,))
 
 
@@ -57,6 +62,9 @@ class Clocks:
 
     def __init__(self, core: ServiceCore) -> None:
         self._core = core
+        #: the shards whose guilds this process's clocks look after (None: every guild); the
+        #: Discord front end sets it when the bot runs as several processes
+        self.shards: Shards | None = None
 
     async def claim(self, request: Request) -> Reply:
         """An opponent of the player to move claims the win once that player's time is up."""
@@ -93,14 +101,17 @@ class Clocks:
         replies = await self._undelivered(now, locale_of)
         seen: set[tuple[int, int]] = set()
         while True:
-            due = [stored for stored in await storage.due_games(now, BATCH)
-                   if (stored.id, stored.version) not in seen]
+            # claimed, not only read: of several processes (or ticks) each due game goes to
+            # one, and a reminder's own claim and the version check guard the rest
+            claimed = await storage.claim_due_games(now, now + LEASE, BATCH,
+                                                    shards=self.shards)
+            due = [stored for stored in claimed if (stored.id, stored.version) not in seen]
             for stored in due:
                 seen.add((stored.id, stored.version))
                 reply = await self._wake(stored, now, translation(locale_of(stored.guild_id)))
                 if reply is not None:
                     replies.append(reply)
-            if len(due) < BATCH:  # all done (or only games whose wake-up could not be set)
+            if len(claimed) < BATCH:  # all done
                 return replies
 
     async def wait(self, longest: timedelta = LONGEST_SLEEP) -> None:
@@ -109,7 +120,7 @@ class Clocks:
         alarm = self._core.alarm
         alarm.forget()  # from here on, every commit's wake-up rings until the plan is made
         now = self._core.clock()
-        wake = await self._core.storage.next_wake()
+        wake = await self._core.storage.next_wake(shards=self.shards)
         delay = longest if wake is None else min(wake - now, longest)
         # a moment at least: a wake-up that could not be stored must not spin the loop
         delay = max(delay, min(SHORTEST_SLEEP, longest))
@@ -123,10 +134,12 @@ class Clocks:
     async def _undelivered(self, now: datetime,
                            locale_of: Callable[[int], str]) -> list[Reply]:
         """Reminders claimed a while ago and never marked delivered, sent again while they
-        still apply (the same turn of a game in progress); obsolete ones are let go."""
+        still apply (the same turn of a game in progress); obsolete ones are let go. Each is
+        claimed again first, so that of several processes one sends it."""
         storage = self._core.storage
         replies = []
-        for game_id, version, stage in await storage.undelivered_reminders(now - RESEND_AFTER):
+        for game_id, version, stage in await storage.reclaim_reminders(
+                now - RESEND_AFTER, now, shards=self.shards):
             try:
                 stored = await storage.get_game(game_id)
                 due = await self._core.due(stored) if stored.is_active else None
@@ -213,7 +226,13 @@ class Clocks:
             async with core.lock(stored.channel_id):
                 if await core.storage.active_game(stored.channel_id) != stored:
                     return None  # a turn landed meanwhile
-                reply = await self._time_out(None, stored, tr)
+                try:
+                    reply = await self._time_out(None, stored, tr)
+                except ServiceError:
+                    if await core.storage.get_game(stored.id) != stored:
+                        return None  # a turn landed meanwhile, in another process
+                    raise
+
             return replace(reply, channel_id=stored.channel_id)
         return await self._remind(stored, "expired", due, now, tr)
 
