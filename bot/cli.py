@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bot import render_command
-from bot.cli_args import add_record_arguments
+from bot.cli_args import add_record_arguments, add_shard_arguments, shard_overrides
 from language import LOCALES
 from rules import Game
 from rules.errors import RecordError
@@ -131,6 +131,7 @@ def _run_check(args: argparse.Namespace) -> int:
 
 def _add_run(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     run = subparsers.add_parser("run", help="start the Discord bot (needs DISCORD_TOKEN)")
+    add_shard_arguments(run)
     run.set_defaults(handler=_run_bot)
 
 
@@ -219,7 +220,7 @@ def _run_export(args: argparse.Namespace) -> int:
 def _run_bot(args: argparse.Namespace) -> int:
     from bot.discord.app import run
 
-    return run()
+    return run(shard_overrides(args))
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from pathlib import Path
 from dotenv import load_dotenv
 
 from storage import DEFAULT_PATH, Database, database_setting
+from storage.shards import Shards
 
 _TRUE = {"1", "true", "yes", "on"}
 
@@ -30,13 +31,24 @@ class Settings:
     guild_ids: tuple[int, ...] = ()
     message_content: bool = False
     log_level: str = "INFO"
+    #: the shards this process runs (None: as many as Discord recommends, all here)
+    shards: Shards | None = None
+
+    @property
+    def syncs_commands(self) -> bool:
+        """Whether this process syncs the slash commands: of several processes (shards), only
+        the one that runs shard 0, so that they never sync at once or undo each other."""
+        return self.shards is None or 0 in self.shards.ids
 
     @classmethod
-    def from_environment(cls, env: dict[str, str] | None = None) -> Settings:
-        """Read the settings; a `.env` file fills in what the environment does not set."""
+    def from_environment(cls, env: dict[str, str] | None = None,
+                         overrides: dict[str, str] | None = None) -> Settings:
+        """Read the settings; a `.env` file fills in what the environment does not set, and
+        `overrides` (command-line options, by variable name) win over both."""
         if env is None:
             load_dotenv(Path.cwd() / ".env")
             env = dict(os.environ)
+        env = {**env, **(overrides or {})}
         guilds = env.get("TWIXT_GUILD_IDS", "").replace(",", " ").split()
         if not all(g.isdigit() for g in guilds):
             raise ConfigError("TWIXT_GUILD_IDS is a list of guild ids, like 1234,5678")
@@ -49,4 +61,31 @@ class Settings:
             guild_ids=tuple(int(g) for g in guilds),
             message_content=env.get("TWIXT_MESSAGE_CONTENT", "").lower() in _TRUE,
             log_level=level,
+            shards=shards_setting(env.get("TWIXT_SHARD_COUNT", ""),
+                                  env.get("TWIXT_SHARD_IDS", "")),
         )
+
+
+def shards_setting(count: str, ids: str) -> Shards | None:
+    """The shards of `--shard-count N --shard-ids 0,1` (or TWIXT_SHARD_COUNT and
+    TWIXT_SHARD_IDS): ids without a count is an error, a count without ids means every shard
+    in this process, neither means as many as Discord recommends."""
+    count, listed = count.strip(), ids.replace(",", " ").split()
+    if not count:
+        if listed:
+            raise ConfigError("shard ids (--shard-ids, TWIXT_SHARD_IDS) need a shard count "
+                              "(--shard-count, TWIXT_SHARD_COUNT), e.g. --shard-count 2 "
+                              "--shard-ids 0")
+        return None
+    if not count.isdigit():
+        raise ConfigError(f"the shard count (--shard-count, TWIXT_SHARD_COUNT) is a whole "
+                          f"number, not {count!r}")
+    if not all(i.isdigit() for i in listed):
+        raise ConfigError(f"shard ids (--shard-ids, TWIXT_SHARD_IDS) are numbers like 0,1, "
+                          f"not {ids.strip()!r}")
+    try:
+        if not listed:
+            return Shards.all_of(int(count))
+        return Shards(int(count), tuple(int(i) for i in listed))
+    except ValueError as error:
+        raise ConfigError(f"--shard-count/--shard-ids: {error}") from None

@@ -6,6 +6,12 @@ gives the slash commands their German names and descriptions, and the slash
 commands — synced to `TWIXT_GUILD_IDS` at once when given, else globally (Discord may take
 up to an hour to show global changes). It starts the clocks' scheduler then too, and stops
 it when it closes.
+
+The client is discord.py's `AutoShardedBot`: with `--shard-count N --shard-ids …` (or
+TWIXT_SHARD_COUNT / TWIXT_SHARD_IDS) it runs those shards only, so that several processes,
+on several machines, share one PostgreSQL database. Each then looks after the clocks of its
+own shards' guilds (claimed in the database, so none fires twice), and only the process that
+runs shard 0 syncs the commands.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import signal
 import sys
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 import aiohttp
 import discord
@@ -48,16 +55,26 @@ def intents_for(settings: Settings) -> discord.Intents:
     return intents
 
 
-class TwixtBot(commands.Bot):
+class TwixtBot(commands.AutoShardedBot):
     """The Discord client; owns the service that every command and button calls."""
 
     def __init__(self, settings: Settings, storage: Storage, *,
                  clock: Callable[[], datetime] = utc_now) -> None:
+        shards = settings.shards
+        # none given: as many shards as Discord recommends, all in this process
+        sharding: dict[str, Any] = {} if shards is None else {"shard_count": shards.count,
+                                              "shard_ids": list(shards.ids)}
         # No prefix commands: chat moves are read by the cog's listener instead.
         super().__init__(command_prefix=(), intents=intents_for(settings), help_command=None,
-                         allowed_mentions=discord.AllowedMentions.none())
+                         allowed_mentions=discord.AllowedMentions.none(), **sharding)
         self.settings = settings
         self.service = TwixtService(storage, threads=DiscordThreads(self), clock=clock)
+        # the clocks of this process's guilds only (with no shards given: every guild)
+        self.service.clocks.shards = shards
+        # discord.py's AutoShardedClient makes its event queue only when it connects, but its
+        # close() uses it: a client closed before it connected (a failed login, the tests)
+        # needs one. `connect` replaces it with its own.
+        self.__dict__.setdefault("_AutoShardedClient__queue", asyncio.PriorityQueue())
         self.scheduler = ClockScheduler(self, self.service)
         self.tree.error(respond.on_app_command_error)
 
@@ -68,7 +85,10 @@ class TwixtBot(commands.Bot):
             await self.add_cog(cog)
         self.add_dynamic_items(TwixtButton)
         await self.tree.set_translator(CatalogueTranslator())
-        await self._sync_commands()
+        if self.settings.syncs_commands:
+            await self._sync_commands()
+        else:
+            log.info("commands are synced by the process that runs shard 0")
         self.scheduler.start()
 
     async def press_button(self, interaction: discord.Interaction, button: Button) -> None:
@@ -107,13 +127,15 @@ class TwixtBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("ready", extra={"user": str(self.user), "guilds": len(self.guilds),
+                                 "shards": self.shard_count, "shard_ids": self.shard_ids,
                                  "message_content": self.settings.message_content})
 
 
-def run() -> int:
-    """Start the bot and serve until stopped; 2 when it cannot start (the reason printed)."""
+def run(overrides: dict[str, str] | None = None) -> int:
+    """Start the bot and serve until stopped; 2 when it cannot start (the reason printed).
+    `overrides`: settings given on the command line (`--shard-count`), by variable name."""
     try:
-        settings = Settings.from_environment()
+        settings = Settings.from_environment(overrides=overrides)
     except ConfigError as error:
         print(f"twixt: {error}", file=sys.stderr)
         return 2
