@@ -9,6 +9,11 @@ Storage keeps each clocked game's next wake-up (the timers-table pattern): a com
 the first mark of the new turn, and a tick reads only the games that are due, acts on the
 mark each has passed, and stores its next one. A tick with nothing due is two index looks,
 however many games are running.
+
+Several processes (shards, see docs/deployment.md) may tick over one database: a tick claims
+the due games it takes for a lease (`claim_due_games`), keeps to its own shards' guilds
+(`shards`), and claims each reminder, time-up notice and forfeit announcement once per game,
+version and stage; one never marked delivered is claimed again and resent by one process.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from bot.service.options import either
 from bot.service.texts import result_sentence
 from bot.service.timecontrol import FINAL_WARNING, describe_span
 from language import Translation, translation
-from rules import Action, Command
+from rules import Action, Command, Game
 from storage import GuildSettings, Seat, StoredGame
 from storage.shards import Shards
 
@@ -55,6 +60,8 @@ RETRY_AFTER = timedelta(minutes=5)
 #: are due again this much later
 LEASE = timedelta(minutes=5)
 _TIMEOUT = Command(actions=(Action.TIMEOUT,))
+#: the receipt stage of the announcement of a forfeit on time (at the version before it)
+FORFEIT = "forfeit"
 
 
 class Clocks:
@@ -142,13 +149,22 @@ class Clocks:
                 now - RESEND_AFTER, now, shards=self.shards):
             try:
                 stored = await storage.get_game(game_id)
+                tr = translation(locale_of(stored.guild_id))
+                if stage == FORFEIT:
+                    again = await self._forfeit_again(stored, version, tr)
+                    if again is not None:
+                        replies.append(again)
+                    elif not (stored.is_active and stored.version == version):
+                        await storage.reminder_delivered(game_id, version, stage, now=now)
+                    # still at that version: the forfeit itself is yet to come (its process
+                    # died before it); the tick that makes it announces it
+                    continue
                 due = await self._core.due(stored) if stored.is_active else None
                 if due is None or stored.version != version:
                     await storage.reminder_delivered(game_id, version, stage, now=now)
                     continue
                 late = seat_to_move(stored, await self._core.position(stored))
-                replies.append(await self._notice(stored, late, stage, due, now,
-                                                  translation(locale_of(stored.guild_id))))
+                replies.append(await self._notice(stored, late, stage, due, now, tr))
             except Exception:
                 log.exception("undelivered reminder failed", extra={"game_id": game_id})
         return replies
@@ -223,6 +239,10 @@ class Clocks:
                        now: datetime, tr: Translation) -> Reply | None:
         core = self._core
         if settings.forfeit_on_timeout:
+            # The announcement is claimed before the forfeit is committed, so that a process
+            # that dies between the two, or while it sends, leaves it to be sent again
+            # (`_undelivered`); the forfeit itself happens once, by the version check.
+            await core.storage.claim_reminder(stored.id, stored.version, FORFEIT, now=now)
             async with core.lock(stored.channel_id):
                 if await core.storage.active_game(stored.channel_id) != stored:
                     return None  # a turn landed meanwhile
@@ -232,8 +252,8 @@ class Clocks:
                     if await core.storage.get_game(stored.id) != stored:
                         return None  # a turn landed meanwhile, in another process
                     raise
-
-            return replace(reply, channel_id=stored.channel_id)
+            return replace(reply, channel_id=stored.channel_id,
+                           receipt=Receipt(stored.id, stored.version, FORFEIT))
         return await self._remind(stored, "expired", due, now, tr)
 
     async def _time_out(self, request: Request | None, stored: StoredGame,
@@ -245,11 +265,31 @@ class Clocks:
         claimer = request or Request(stored.guild_id, stored.channel_id,
                                      User(late.user_id, late.name), locale=tr.locale)
         _stored, game, _turn = await core.commit(claimer, _TIMEOUT, actor=late)
+        return await self._forfeit_notice(stored, game, late, tr,
+                                          None if request is None else request.user.id)
+
+    async def _forfeit_notice(self, stored: StoredGame, game: Game, late: Seat,
+                              tr: Translation, claimer_id: int | None) -> Reply:
+        """What is said when `late` ran out of time and lost `game` (now over)."""
         assert game.outcome is not None
-        image = await core.render(game, None, locale=tr.locale)
+        image = await self._core.render(game, None, locale=tr.locale)
         # everyone is told, the one who ran out first; a claimer needs no ping of their own
-        told = tuple(s.user_id for s in stored.seats
-                     if request is None or s.user_id != request.user.id)
+        told = tuple(s.user_id for s in stored.seats if s.user_id != claimer_id)
         return Reply(tr("{name} ran out of time.", name=late.name) + "\n"
                      + result_sentence(game.outcome, game, tr),
                      image=image, mentions=told, buttons=(rematch_button(stored, tr),))
+
+    async def _forfeit_again(self, stored: StoredGame, version: int,
+                             tr: Translation) -> Reply | None:
+        """The announcement of a forfeit on time made at `version`, to send again; None if
+        the game did not end that way there."""
+        if stored.is_active or stored.version != version + 1:
+            return None
+        last = (await self._core.storage.load_game(stored.id)).turns[-1]
+        late = stored.seat_of(last.actor_id)
+        if last.command != Action.TIMEOUT.value or late is None:
+            return None
+        reply = await self._forfeit_notice(stored, await self._core.position(stored), late,
+                                           tr, None)
+        return replace(reply, channel_id=stored.channel_id,
+                       receipt=Receipt(stored.id, version, FORFEIT))

@@ -38,8 +38,9 @@ GAMES = 100
 #: guild (no shards given) — each game's clock is looked after by three at once
 PROCESSES = {"zero": "2:0", "one": "2:1", "both": "2:0,1", "all": "all"}
 TICKS = [T0 + k * H for k in range(41)]
-#: the hour whose tick kills process `zero` mid-send (first reminders are due then)
-KILL_AT = 8
+#: the hours whose ticks kill process `zero` mid-send: first reminders are due at the first,
+#: time-up notices and forfeits at the second
+KILL_AT = (8, 24)
 #: when each kind of game has its moves (hours after the start), by game number % 5
 MOVES = {0: [], 1: [0.5], 2: [9.5], 3: [0.5, 12.5], 4: [0.5 + k for k in range(7)]}
 
@@ -126,7 +127,7 @@ async def test_shards_in_processes_fire_every_clock_once(pg_server):
     moves: list[list[object]] = []
     try:
         for hour, moment in enumerate(TICKS):
-            if hour == KILL_AT:
+            if hour in KILL_AT:
                 # first alone, so that it is sure to take its shard's due games; then SIGKILLed
                 # with half of their reminders posted and half not (mid-send), and restarted
                 answer = await processes["zero"].ask({"op": "tick_and_hold",
@@ -187,8 +188,9 @@ async def check(url: str, said: list[dict[str, object]], held: list[dict[str, ob
     for s in said:
         number = int(s["channel"]) - 5000  # type: ignore[call-overload]
         assert s["by"] not in ("zero", "one") or (number % 2 == 0) == (s["by"] == "zero")
-    forfeit_posts = Counter(s["channel"] for s in said if s["receipt"] is None)
-    assert all(n == 1 for n in forfeit_posts.values()), "a forfeit announced twice"
+    forfeit_posts = {s["channel"] for s in said
+                     if s["receipt"] is not None and s["receipt"][2] == "forfeit"}  # type: ignore
+    assert all(s["receipt"] is not None for s in said)  # every clock message has a receipt
 
     expected: set[tuple[int, int, str]] = set()
     expected_forfeits: set[int] = set()
@@ -219,6 +221,7 @@ async def check(url: str, said: list[dict[str, object]], held: list[dict[str, ob
                         continue
                     if stage == "expired" and forfeits(number):
                         expected_forfeits.add(stored.channel_id)
+                        expected.add((stored.id, version, "forfeit"))
                         # forfeited at that very tick, as the last turn
                         assert [t.played_at for t in timeouts] == [tick]
                         assert loaded.turns[-1].command == "timeout"
@@ -230,12 +233,14 @@ async def check(url: str, said: list[dict[str, object]], held: list[dict[str, ob
     assert landed == logged
     assert all(n == 1 for n in logged.values())
     # every clock mark fired once: claimed once, posted once (or held by the killed process
-    # and then found obsolete), never twice
+    # and then found obsolete), never twice; forfeits too (each announcement has a receipt)
     assert claimed == expected
     unposted = claimed - set(posted)
     held_receipts = {tuple(h["receipt"]) for h in held if h["receipt"] is not None}  # type: ignore
     assert unposted <= held_receipts
     assert held_receipts & set(posted), "no held reminder was sent again"
+    assert any(r[2] == "forfeit" for r in held_receipts & set(posted)), \
+        "no held forfeit was announced again"
     assert set(posted) <= claimed
     assert set(forfeit_posts) == expected_forfeits
     assert len(expected_forfeits) > 10 and len(expected) > 200  # the clocks did run out
