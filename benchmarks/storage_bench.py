@@ -31,45 +31,16 @@ import argparse
 import asyncio
 import random
 import sqlite3
-import statistics
 import tempfile
 import time
 from contextlib import closing
 from pathlib import Path
 
-from rules import Game
-from storage import GameSetup, Player, SqliteStorage
+from storage_workload import Figures, create_games, play, played_logs
 
-DISTINCT_LOGS = 50
+from storage import SqliteStorage
+
 ALONE_GAMES = 100
-SETUP = GameSetup(size="24x24", rules="classic")
-
-
-def played_logs(rng: random.Random, turns: int) -> list[list[str]]:
-    """Legal random logs (canonical texts), played before the clock starts."""
-    logs = []
-    for _ in range(DISTINCT_LOGS):
-        game = Game(players=("1", "2"), size=SETUP.size, rules=SETUP.rules)
-        log = [game.play(str(rng.choice(game.legal_placements())), by=game.player_to_move).text
-               for _ in range(turns)]
-        logs.append(log)
-    return logs
-
-
-async def create_games(store: SqliteStorage, count: int) -> list[int]:
-    games = await asyncio.gather(*(
-        store.create_game(guild_id=1, channel_id=channel, setup=SETUP,
-                          players=[Player(1, "one"), Player(2, "two")])
-        for channel in range(count)))
-    return [game.id for game in games]
-
-
-async def play(store: SqliteStorage, game_id: int, log: list[str],
-               latencies: list[float]) -> None:
-    for version, text in enumerate(log):
-        started = time.perf_counter()
-        await store.append_turn(game_id, version, 1 + version % 2, text)
-        latencies.append(time.perf_counter() - started)
 
 
 async def storage_round(path: Path, games: int, logs: list[list[str]],
@@ -117,34 +88,6 @@ def raw_commits(path: Path, turns: list[tuple[int, int, int, str]]) -> tuple[flo
             latencies.append(time.perf_counter() - begun)
         elapsed = time.perf_counter() - started
     return len(turns) / elapsed, latencies
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
-
-
-class Figures:
-    """Turns/s, p50 and p99 (ms) of several rounds; their medians."""
-
-    def __init__(self) -> None:
-        self.rates: list[float] = []
-        self.p50s: list[float] = []
-        self.p99s: list[float] = []
-
-    def add(self, rate: float, latencies: list[float]) -> None:
-        self.rates.append(rate)
-        self.p50s.append(percentile(latencies, 0.50) * 1000)
-        self.p99s.append(percentile(latencies, 0.99) * 1000)
-
-    @property
-    def rate(self) -> float:
-        return statistics.median(self.rates)
-
-    def line(self, label: str) -> str:
-        return (f"{label:>34}: {self.rate:7.0f} turns/s, "
-                f"latency p50 {statistics.median(self.p50s):8.2f} ms, "
-                f"p99 {statistics.median(self.p99s):8.2f} ms")
 
 
 async def main() -> None:

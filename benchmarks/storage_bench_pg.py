@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import asyncpg
-from storage_bench import Figures, create_games, play
+from storage_workload import Figures, create_games, play
 
 from storage.postgres import PostgresStorage
 
