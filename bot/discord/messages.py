@@ -13,7 +13,7 @@ does not tell a message's author's language, so the bot answers in the server's
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -40,19 +40,21 @@ class ChatMoves:
         if message.author.bot or message.guild is None:
             return
         text = _addressed(message.content, message.guild.me.id)
-        if text is not None:
-            await self._run(message, text or "help")
-        elif self._read_all and await self._service.is_chat_move(_request_of(message),
-                                                                 message.content):
-            await self._run(message, message.content)
-
-    async def _run(self, message: discord.Message, text: str) -> None:
         request = _request_of(message)
+        if text is not None:
+            await self._answer(message, request, self._service.run(
+                request, text or "help", lambda word: _mentioned(message, word)))
+        elif self._read_all:
+            command = await self._service.chat_move(request, message.content)
+            if command is not None:
+                await self._answer(message, request, self._service.execute(request, command))
+
+    async def _answer(self, message: discord.Message, request: Request,
+                      call: Awaitable[Reply]) -> None:
         where = {"user_id": request.user.id, "guild_id": request.guild_id,
                  "channel_id": request.channel_id, "message_id": message.id}
-        reply = await answer_safely(
-            self._service.run(request, text, lambda word: _mentioned(message, word)),
-            {"command": "message", **where}, locale=request.locale)
+        reply = await answer_safely(call, {"command": "message", **where},
+                                    locale=request.locale)
         # Moves, resignations and help all answer in the channel they were asked in.
         for part in reply.all_messages():
             await operations.safe_send(message.channel, _builder(part, message), **where)

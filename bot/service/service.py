@@ -133,17 +133,19 @@ class TwixtService:
             raise ServiceError("this button belongs to a game that is over")
         return await self.execute(request, _GAME_BUTTONS[kind])
 
-    async def is_chat_move(self, request: Request, text: str) -> bool:
-        """Whether chat text is a command of the move language from a player seated in the
-        channel's game: a front end that reads every message answers only those."""
+    async def chat_move(self, request: Request, text: str) -> cmd.ServiceCommand | None:
+        """Chat text read as a command of the move language from a player seated in the
+        channel's game, or None: a front end that reads every message answers only those,
+        and executes the command it gets here, so the text is read once."""
         try:
             command = router.read(text)
         except ServiceError:
-            return False
+            return None
         if not router.is_move_language(command):
-            return False
+            return None
         stored = await self.core.storage.active_game(request.channel_id)
-        return stored is not None and stored.seat_of(request.user.id) is not None
+        seated = stored is not None and stored.seat_of(request.user.id) is not None
+        return command if seated else None
 
     async def tick(self, now: datetime | None = None,
                    locale_of: Callable[[int], str] = lambda guild_id: "en") -> list[Reply]:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.service import ButtonKind, Reply, Request, answer_safely, build_options
+from bot.service import commands as cmd
 from bot.service.options import describe_setup
 from language import translation
 from storage import GameSetup
@@ -185,8 +186,8 @@ async def test_a_typed_resign_asks_first_as_the_button_does(service, storage, ty
 
 async def test_a_seated_player_s_resign_in_chat_is_answered(service):
     await start_game(service, swap="no")
-    assert await service.is_chat_move(asking(BOB), "resign")
-    assert await service.is_chat_move(asking(BOB), "resign yes")
+    assert await service.chat_move(asking(BOB), "resign") == cmd.Resign()
+    assert await service.chat_move(asking(BOB), "resign yes") == cmd.Resign(confirmed=True)
 
 
 async def test_what_people_type_is_accepted(service, clock):
