@@ -21,24 +21,26 @@ import argparse
 import asyncio
 import random
 import sqlite3
-import statistics
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
-from contextlib import closing
+from contextlib import AsyncExitStack, closing
 from pathlib import Path
-from typing import Any
+
+from stats_workload import (
+    ASKER,
+    COLUMNS,
+    GUILD,
+    HISTORY_PAGE,
+    Call,
+    finished_rows,
+    measure,
+    print_table,
+    store_calls,
+)
 
 from storage import SqliteStorage
 from storage.schema import migrate, migrations
 
-GUILD = 1
-PLAYERS = 200
-RANKED = 100  # players with a rating (on the leaderboard)
-CALLS = 400
-ROUNDS = 20
-HISTORY_PAGE = 10
-ASKER = 1  # plays every tenth game: page 10 of their history exists at every size
 AT = "2026-01-01T00:00:00.000000+00:00"
 
 #: the queries of `stats`, head-to-head and the leaderboard before the totals, word for word
@@ -68,40 +70,16 @@ def build(path: Path, games: int, rng: random.Random) -> None:
     migrate(path, tuple(m for m in migrations() if m.version < 6))
     with closing(sqlite3.connect(path, isolation_level=None)) as db:
         db.execute("BEGIN")
-        game_rows, seat_rows = [], []
-        for game_id in range(1, games + 1):
-            users = rng.sample(range(ASKER + 1, PLAYERS + 1), 4 if rng.random() < 0.1 else 2)
-            if game_id % 10 == 0:
-                users[rng.randrange(len(users))] = ASKER
-            result = rng.choices(["red", "black", "draw", "aborted"], [45, 40, 10, 5])[0]
-            opening = "0: C3\n1: F6" if rng.random() < 0.03 else None
-            game_rows.append((game_id, GUILD, game_id % 500, "finished", "24x24", "classic",
-                              AT, AT, result, "test", AT, opening))
-            seat_rows += [(game_id, seat, user, f"player {user}",
-                           int(result == ("red", "black")[seat % 2]))
-                          for seat, user in enumerate(users)]
-        db.executemany("INSERT INTO games (id, guild_id, channel_id, status, size, rules, "
-                       "created_at, updated_at, result, reason, finished_at, opening) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", game_rows)
-        db.executemany("INSERT INTO game_seats (game_id, seat, user_id, name, winner) "
-                       "VALUES (?, ?, ?, ?, ?)", seat_rows)
-        db.executemany("INSERT INTO ratings (guild_id, user_id, rating, rated_games, updated_at) "
-                       "VALUES (?, ?, ?, ?, ?)",
-                       [(GUILD, user, rng.gauss(1500, 200), 10, AT)
-                        for user in range(1, RANKED + 1)])
+        for table, rows in finished_rows(games, rng, AT).items():
+            columns = COLUMNS[table]
+            db.executemany(f"INSERT INTO {table} ({', '.join(columns)}) "
+                           f"VALUES ({', '.join('?' * len(columns))})", rows)
         db.execute("COMMIT")
 
 
-Call = Callable[[], Awaitable[Any]]
-
-
 def queries(store: SqliteStorage) -> dict[str, Call]:
-    """What is timed on one database: the new reads and, beside each, the old one."""
+    """What is timed on one database: the new reads and, after each, the old one."""
     asker, other = ASKER, 2
-
-    async def new_stats() -> None:
-        await store.player_stats(GUILD, other)
-        await store.head_to_head(GUILD, asker, other)
 
     async def old_stats() -> None:
         async with store._read() as db:  # the same snapshot and connection as the store's own
@@ -119,59 +97,42 @@ def queries(store: SqliteStorage) -> dict[str, Call]:
             await (await db.execute(OLD_RATINGS.format(marks=page), [GUILD, *ranked])).fetchall()
 
     offset = (HISTORY_PAGE - 1) * 10
-    return {
-        "stats": new_stats,
-        "stats, full scan": old_stats,
-        "leaderboard page": lambda: store.leaderboard(GUILD, limit=11),
-        "leaderboard, full scan": old_leaderboard,
-        f"history page {HISTORY_PAGE}": lambda: store.list_games(
-            user_id=asker, guild_id=GUILD, limit=11, offset=offset, visible_to=(1, asker)),
-        f"history page {HISTORY_PAGE}, {offset + 11} games read": lambda: store.list_games(
-            user_id=asker, guild_id=GUILD, limit=offset + 11, visible_to=(1, asker)),
-    }
-
-
-async def time_calls(call: Call, times: list[float]) -> None:
-    for _ in range(CALLS // ROUNDS):
-        started = time.perf_counter()
-        await call()
-        times.append(time.perf_counter() - started)
+    new = store_calls(store)
+    old = [("stats, full scan", old_stats), ("leaderboard, full scan", old_leaderboard),
+           (f"history page {HISTORY_PAGE}, {offset + 11} games read", lambda: store.list_games(
+               user_id=asker, guild_id=GUILD, limit=offset + 11, visible_to=(1, asker)))]
+    return {name: call for pair in zip(new.items(), old, strict=True) for name, call in pair}
 
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000, 100_000])
-    sizes = parser.parse_args().sizes
-    # beside the repository, not in /tmp, which may be a RAM disk
-    with tempfile.TemporaryDirectory(dir=Path(__file__).parent) as folder:
-        stores: dict[int, SqliteStorage] = {}
-        try:
-            for size in sizes:
-                path = Path(folder) / f"stats-{size}.db"
-                started = time.perf_counter()
-                await asyncio.to_thread(build, path, size, random.Random(size))
-                built = time.perf_counter() - started
-                started = time.perf_counter()
-                stores[size] = await SqliteStorage.open(path)
-                print(f"{size:>7} finished games: inserted in {built:.1f} s; opening the file "
-                      "with migration 0006 (checks, backfill of the totals) took "
-                      f"{(time.perf_counter() - started) * 1000:.0f} ms")
-            # the sizes take turns, round after round, so a busy moment hits them all alike
-            times: dict[tuple[str, int], list[float]] = {}
-            for _ in range(ROUNDS):
-                for size, store in stores.items():
-                    for name, call in queries(store).items():
-                        await time_calls(call, times.setdefault((name, size), []))
-        finally:
-            for store in stores.values():
-                await store.close()
-    print()
-    header = "".join(f"{size:>10,}" for size in sizes)
-    print(f"{'median ms per call':<34}{header}   ratio {sizes[-1]:,}/{sizes[0]:,}")
-    for name in queries(stores[sizes[0]]):
-        values = [statistics.median(times[name, size]) * 1000 for size in sizes]
-        figures = "".join(f"{ms:>10.3f}" for ms in values)
-        print(f"{name:<34}{figures}   {values[-1] / values[0]:>6.2f}x")
+    parser.add_argument("--postgres", metavar="URL", default=None,
+                        help="a PostgreSQL server to measure on (default: a throw-away one)")
+    parser.add_argument("--no-postgres", action="store_true", help="measure SQLite only")
+    args = parser.parse_args()
+    calls: dict[tuple[str, int], dict[str, Call]] = {}
+    async with AsyncExitStack() as stack:
+        # beside the repository, not in /tmp, which may be a RAM disk
+        folder = stack.enter_context(tempfile.TemporaryDirectory(dir=Path(__file__).parent))
+        for size in args.sizes:
+            path = Path(folder) / f"stats-{size}.db"
+            started = time.perf_counter()
+            await asyncio.to_thread(build, path, size, random.Random(size))
+            built = time.perf_counter() - started
+            started = time.perf_counter()
+            store = await stack.enter_async_context(await SqliteStorage.open(path))
+            print(f"{size:>7} finished games: inserted in {built:.1f} s; opening the file "
+                  "with migration 0006 (checks, backfill of the totals) took "
+                  f"{(time.perf_counter() - started) * 1000:.0f} ms")
+            calls["sqlite", size] = queries(store)
+        if not args.no_postgres:  # its own section: stats_bench_pg.py
+            from stats_bench_pg import postgres_stores
+
+            stores = await stack.enter_async_context(postgres_stores(args.sizes, args.postgres))
+            calls.update((("postgresql", size), store_calls(pg)) for size, pg in stores.items())
+        times = await measure(calls)
+    print_table(times, args.sizes)
 
 
 if __name__ == "__main__":
