@@ -362,9 +362,10 @@ class PostgresStorage:
                          ) -> tuple[StoredGame, ...]:
         where: list[str] = ["TRUE"]
         params: list[object] = []
-        if visible_to is not None:
-            where.append("(channel_id = ? OR id IN "
-                         "(SELECT game_id FROM game_seats WHERE user_id = ?))")
+        if visible_to is not None and visible_to[1] != user_id:  # own games: all visible
+            # one seat looked up a game: `id IN (…)` would first collect all the user's seats
+            where.append("(channel_id = ? OR EXISTS (SELECT 1 FROM game_seats AS seen "
+                         "WHERE seen.game_id = games.id AND seen.user_id = ?))")
             params.extend(visible_to)
         for condition, value in (
                 ("id IN (SELECT game_id FROM game_seats WHERE user_id = ?)", user_id),

@@ -296,7 +296,7 @@ class SqliteStorage:
                          ) -> tuple[StoredGame, ...]:
         where: list[str] = ["1"]
         params: list[object] = []
-        if visible_to is not None:
+        if visible_to is not None and visible_to[1] != user_id:  # own games: all visible
             # one seat looked up a game (a list of all the user's games would cost their count)
             where.append("(channel_id = ? OR EXISTS (SELECT 1 FROM game_seats AS seen "
                          "WHERE seen.game_id = games.id AND seen.user_id = ?))")
