@@ -20,6 +20,11 @@ thousand games on).
 
     python benchmarks/clock_bench.py                      # 1k, 10k, 100k; turns at 10k
     python benchmarks/clock_bench.py --sizes 1000 10000 --turn-games 1000
+    python benchmarks/clock_bench.py --no-postgres             # SQLite only
+    python benchmarks/clock_bench.py --postgres postgresql://…   # your own server
+
+Then the same tick with nothing due on PostgreSQL at the same sizes, next to SQLite's, with
+the ratio PostgreSQL / SQLite (clock_bench_pg.py says how); the turns are SQLite's only.
 """
 
 from __future__ import annotations
@@ -32,10 +37,11 @@ import sqlite3
 import statistics
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
 from contextlib import closing
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
+
+from clock_workload import NOW, TIME, clock_rows, idle_ticks
 
 from bot.service import Request, TwixtService, User, build_options
 from bot.service.clocks import RESEND_AFTER
@@ -45,39 +51,10 @@ from rules import Game
 from storage import GameStatus, SqliteStorage
 from storage.rows import stamp
 
-NOW = datetime.now(UTC)  # the filled clocks are relative to it; turns run on real time
-TIME = "3d"
-TURNS = 6
-GUILDS = 100
-DISTINCT_LOGS = 20
-FIRST_CHANNEL = 1_000_000  # the timed games' channels; the playing ones count from 1
-
-
-def played_logs(rng: random.Random) -> list[list[str]]:
-    """Legal logs of `TURNS` pegs (canonical texts), played before any clock starts."""
-    logs = []
-    for _ in range(DISTINCT_LOGS):
-        game = Game(players=("1", "2"), size="24x24", rules="classic", swap=False)
-        logs.append([game.play(f"{rng.choice(game.legal_placements())} link all",
-                               by=game.player_to_move).text for _ in range(TURNS)])
-    return logs
-
 
 def fill(path: Path, games: int, rng: random.Random) -> None:
-    """`games` active clocked games, each begun a day or two ago with its sixth turn played
-    0 to 23 hours ago, and its stored wake-up at its first reminder (24 hours on)."""
-    logs = played_logs(rng)
-    game_rows, seat_rows, turn_rows = [], [], []
-    for game_id in range(1, games + 1):
-        started = NOW - timedelta(minutes=rng.randrange(23 * 60))
-        created = started - timedelta(hours=TURNS)
-        marks = clock_marks(started, TIME, reminder_hours=24)
-        game_rows.append((game_id, 1 + game_id % GUILDS, FIRST_CHANNEL + game_id, TIME,
-                          TURNS, stamp(created), stamp(started), stamp(marks.earliest)))
-        seat_rows += [(game_id, 0, 1, "one"), (game_id, 1, 2, "two")]
-        for number, command in enumerate(logs[game_id % DISTINCT_LOGS], start=1):
-            played = started - timedelta(hours=TURNS - number)
-            turn_rows.append((game_id, number, 1 + (number - 1) % 2, command, stamp(played)))
+    """`games` active clocked games (see `clock_rows`) written into a new SQLite file."""
+    game_rows, seat_rows, turn_rows = clock_rows(games, rng, stamp)
     with closing(sqlite3.connect(path)) as conn, conn:
         conn.executemany(
             "INSERT INTO games (id, guild_id, channel_id, size, rules, swap, time_control, "
@@ -107,31 +84,20 @@ async def old_tick(service: TwixtService, now: datetime) -> int:
     return passed
 
 
-async def timed(call: Callable[[], Awaitable[object]], repeat: int) -> list[float]:
-    """Seconds each of `repeat` calls took."""
-    seconds = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        await call()
-        seconds.append(time.perf_counter() - start)
-    return seconds
-
-
-async def tick_curve(sizes: list[int], repeat: int) -> None:
+async def tick_curve(sizes: list[int], repeat: int) -> dict[int, float]:
+    """Prints the SQLite curve; returns the new tick's median seconds at each size."""
     print(f"tick with nothing due (after: median and slowest of {repeat}; before: one tick "
           "in steady state)")
     print(f"  {'timed games':>11}  {'before':>10}  {'after':>9}  {'slowest':>9}  "
           f"{'before/after':>12}")
-    rows = []
+    rows, medians = [], {}
     for size in sizes:
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / "clocks.db"
             await (await SqliteStorage.open(path)).close()
             fill(path, size, random.Random(size))
             async with await SqliteStorage.open(path) as storage:
-                service = TwixtService(storage, clock=lambda: NOW)
-                assert await service.tick() == [], "nothing may be due"
-                after = await timed(service.tick, repeat)
+                _, after = await idle_ticks(storage, repeat)
                 old = TwixtService(storage, clock=lambda: NOW)
                 if size <= CACHE_SIZE:  # steady state: the cache filled; beyond, it churns
                     assert await old_tick(old, NOW) == 0
@@ -140,12 +106,14 @@ async def tick_curve(sizes: list[int], repeat: int) -> None:
                 before = time.perf_counter() - start
         median, slowest = statistics.median(after), max(after)
         rows.append((size, before, median))
+        medians[size] = median
         print(f"  {size:>11,}  {before * 1000:>8.1f}ms  {median * 1000:>7.2f}ms  "
               f"{slowest * 1000:>7.2f}ms  {before / median:>11.0f}×", flush=True)
     if len(rows) > 1:
         (small, before_small, after_small), (big, before_big, after_big) = rows[0], rows[-1]
         print(f"  growth from {small:,} to {big:,} games: before {before_big / before_small:.1f}×,"
               f" after {after_big / after_small:.2f}×")
+    return medians
 
 
 async def _start(service: TwixtService, channel: int) -> tuple[User, User]:
@@ -236,11 +204,19 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=30, help="new ticks timed per size")
     parser.add_argument("--turn-games", type=int, default=10_000,
                         help="timed games around the turns (0: skip the turns)")
+    parser.add_argument("--postgres", metavar="URL", default=None,
+                        help="a PostgreSQL server to measure on (default: a throw-away one)")
+    parser.add_argument("--no-postgres", action="store_true", help="measure SQLite only")
     parser.add_argument("--channels", type=int, default=50)
     parser.add_argument("--turns", type=int, default=20)
     args = parser.parse_args()
     if args.sizes:
-        asyncio.run(tick_curve(args.sizes, args.repeat))
+        sqlite_medians = asyncio.run(tick_curve(args.sizes, args.repeat))
+        if not args.no_postgres:  # its own section: clock_bench_pg.py
+            from clock_bench_pg import postgres_section
+
+            asyncio.run(postgres_section(args.sizes, args.repeat, sqlite_medians,
+                                         args.postgres))
     if args.turn_games:
         asyncio.run(turn_latency(args.turn_games, args.channels, args.turns))
 

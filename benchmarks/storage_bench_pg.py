@@ -14,35 +14,13 @@ WAL flush, the least a durable turn can cost), on a database with the same schem
 from __future__ import annotations
 
 import asyncio
-import sys
 import time
-import uuid
-from collections.abc import Awaitable, Callable
-from pathlib import Path
 
 import asyncpg
+from postgres_bench import new_database, postgres_server
 from storage_workload import Figures, create_games, play
 
 from storage.postgres import PostgresStorage
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "tests" / "storage"))
-from pg_server import PgServer, PostgresMissing  # a test helper, found above
-
-
-async def _database(admin_url: str) -> tuple[str, Callable[[], Awaitable[None]]]:
-    """A new database on the server and a function that drops it."""
-    name = f"bench_{uuid.uuid4().hex[:12]}"
-    admin = await asyncpg.connect(admin_url)
-    await admin.execute(f"CREATE DATABASE {name}")
-    await admin.close()
-
-    async def drop() -> None:
-        conn = await asyncpg.connect(admin_url)
-        await conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
-        await conn.close()
-
-    base, _, query = admin_url.partition("?")
-    return f"{base.rsplit('/', 1)[0]}/{name}{'?' + query if query else ''}", drop
 
 
 async def storage_round(url: str, games: int, logs: list[list[str]],
@@ -83,31 +61,19 @@ async def raw_round(url: str, games: int, logs: list[list[str]],
 async def postgres_section(games_list: list[int], rounds: int, logs: list[list[str]],
                            sqlite_rates: dict[int, float], url: str | None,
                            connections: int) -> None:
-    server = None
-    if url is None:
-        try:
-            server = await asyncio.to_thread(PgServer.create, Path(__file__).parent)
-        except PostgresMissing as missing:
-            print(f"PostgreSQL: not measured: {missing}")
+    async with postgres_server(url) as server_url:
+        if server_url is None:
             return
-        url = server.dsn()
-    try:
         print(f"PostgreSQL ({connections} connections a pool):")
         for games in games_list:
             storage, raw = Figures(), Figures()
             for _ in range(rounds):
                 for figures, measure in ((storage, storage_round), (raw, raw_round)):
-                    database, drop = await _database(url)
-                    try:
+                    async with new_database(server_url) as database:
                         figures.add(*await measure(database, games, logs, connections))
-                    finally:
-                        await drop()
             print(storage.line(f"postgresql, {games} games at once"))
             print(raw.line("raw asyncpg, INSERT+COMMIT a turn"))
             print(f"{'postgresql / raw asyncpg':>34}: {storage.rate / raw.rate:7.2f}×")
             if games in sqlite_rates:
                 print(f"{'postgresql / sqlite storage':>34}: "
                       f"{storage.rate / sqlite_rates[games]:7.2f}×")
-    finally:
-        if server is not None:
-            await asyncio.to_thread(server.stop)
