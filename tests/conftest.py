@@ -1,0 +1,34 @@
+"""Before anything is collected: the Python running the tests must be the project's
+environment, or every test module would fail on its first import with a traceback."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Iterable
+
+import pytest
+
+#: what the project and its tests import, by module name (see pyproject.toml)
+NEEDED = ("aiosqlite", "asyncpg", "babel", "discord", "dotenv", "PIL", "pytest_asyncio",
+          "hypothesis")
+
+
+def missing_modules(names: Iterable[str]) -> list[str]:
+    return [name for name in names if importlib.util.find_spec(name) is None]
+
+
+def environment_problem(names: Iterable[str] = NEEDED) -> str | None:
+    """One line saying what to do when this Python lacks the project's dependencies."""
+    missing = missing_modules(names)
+    if not missing:
+        return None
+    return (f"{', '.join(missing)} not installed for {sys.executable}: this is not the "
+            "project's environment. Run `python -m pip install -e '.[dev]'` with this Python "
+            "(in a virtual environment, see the README's Set up), then `python -m pytest`.")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    problem = environment_problem()
+    if problem is not None:
+        raise pytest.UsageError(problem)
