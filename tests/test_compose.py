@@ -1,0 +1,23 @@
+"""`compose.yaml` runs what the README and docs/deployment.md say: PostgreSQL and bot
+processes that together run every shard once, all on that PostgreSQL. (No YAML parser is a
+dependency; the file's settings are plain `KEY: value` lines.)"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+COMPOSE = (Path(__file__).resolve().parents[1] / "compose.yaml").read_text(encoding="utf-8")
+
+
+def _settings(key: str) -> list[str]:
+    return [value.strip('"') for value in re.findall(rf"^\s+{key}: (\S+)$", COMPOSE, re.M)]
+
+
+def test_the_bot_processes_run_every_shard_once_over_postgresql():
+    counts = {int(count) for count in _settings("TWIXT_SHARD_COUNT")}
+    ids = sorted(int(shard) for shard in _settings("TWIXT_SHARD_IDS"))
+    assert counts == {2} and ids == [0, 1]
+    databases = _settings("TWIXT_DB")
+    assert len(databases) == 2 and all(db.startswith("postgresql://") for db in databases)
+    assert re.search(r"^\s+image: postgres:\d+", COMPOSE, re.M)
