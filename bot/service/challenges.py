@@ -205,9 +205,8 @@ class Challenges:
             await self._core.storage.create_game(
                 guild_id=challenge.guild_id, channel_id=channel_id, players=players,
                 setup=challenge.setup, challenge_id=challenge.id, now=self._core.clock())
-        except ChannelBusyError as error:
-            raise ServiceError(storage_refusal(error)) from None
-        except ChallengeClosedError as error:  # withdrawn meanwhile, from another process
+        except (ChannelBusyError, ChallengeClosedError) as error:
+            # the channel is busy, or the challenge was withdrawn meanwhile (another process)
             raise ServiceError(storage_refusal(error)) from None
         stored, game = await self._core.active(channel_id)
         to_move = seat_to_move(stored, game)
