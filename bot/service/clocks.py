@@ -219,10 +219,11 @@ class Clocks:
         """The message of a reminder stage (`first`, `final`) or of the time being up."""
         receipt = Receipt(stored.id, stored.version, stage)
         if stage == "expired":
-            opponents = tuple(s.user_id for s in stored.seats if s.team != late.team)
-            names = either([s.name for s in stored.seats if s.team != late.team])
+            others = [s for s in stored.seats if s.team != late.team]
+            opponents = tuple(s.user_id for s in others)
             return Reply(tr("{name}'s time to move in game {game} is up: {names} may claim the "
-                            "win.", name=late.name, game=stored.id, names=names),
+                            "win.", name=late.name, game=stored.id,
+                            names=either([s.name for s in others])),
                          mentions=opponents, channel_id=stored.channel_id,
                          buttons=(Button(ButtonKind.CLAIM, stored.id, tr("Claim the win"),
                                          opponents),), receipt=receipt)
