@@ -40,14 +40,14 @@ class ChatMoves:
         if message.author.bot or message.guild is None:
             return
         text = _addressed(message.content, message.guild.me.id)
+        if text is None and not self._read_all:
+            return  # chat stays chat: not even the author's rights are looked up
         request = _request_of(message)
         if text is not None:
             await self._answer(message, request, self._service.run(
                 request, text or "help", lambda word: _mentioned(message, word)))
-        elif self._read_all:
-            command = await self._service.chat_move(request, message.content)
-            if command is not None:
-                await self._answer(message, request, self._service.execute(request, command))
+        elif (command := await self._service.chat_move(request, message.content)) is not None:
+            await self._answer(message, request, self._service.execute(request, command))
 
     async def _answer(self, message: discord.Message, request: Request,
                       call: Awaitable[Reply]) -> None:
