@@ -146,5 +146,8 @@ async def test_the_sleep_ends_when_a_turn_needs_an_earlier_wake_up(service, cloc
 
 async def test_with_no_clock_running_the_sleep_lasts_as_long_as_asked(service):
     await start_game(service, swap="no")
-    await asyncio.wait_for(service.clocks.wait(longest=timedelta(milliseconds=1)),
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    await asyncio.wait_for(service.clocks.wait(longest=timedelta(milliseconds=50)),
                            timeout=10)
+    assert loop.time() - began >= 0.04  # slept, rather than returned at once
