@@ -8,7 +8,7 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
-from language.message import Message, PluralLookup
+from language.message import Message, message, plural_message
 
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog
@@ -37,31 +37,22 @@ class Translation:
         self._catalogue = catalogue
 
     def __call__(self, template: str, **values: object) -> str:
-        return Message(template, tuple(values.items())).say(self._catalogue.gettext,
-                                                           self._ngettext)
+        return self.say(message(template, **values))
 
     def plural(self, singular: str, plural: str, n: int, **values: object) -> str:
         """`tr.plural("{n} peg", "{n} pegs", 3)`: `n` is a value of the template too."""
-        return Message(singular, (("n", n), *values.items()), plural).say(
-            self._catalogue.gettext, self._ngettext)
+        return self.say(plural_message(singular, plural, n, **values))
 
     def say(self, text: Message | str) -> str:
         """A message in this language; a plain string is already said (a name, a quote)."""
         if isinstance(text, str):
             return text
-        return text.say(self._catalogue.gettext, self._ngettext)
+        return text.say(self._catalogue.gettext, self._catalogue.ngettext)
 
     def template(self, text: Message) -> str:
         """The message's template in this language, its fields not yet filled: for a caller
         that sets each value in a style of its own (a name, a swatch in the caption)."""
-        if text.plural is None:
-            return self._catalogue.gettext(text.template)
-        return self._catalogue.ngettext(text.template, text.plural,
-                                        int(str(dict(text.values)["n"])))
-
-    @property
-    def _ngettext(self) -> PluralLookup:
-        return self._catalogue.ngettext
+        return text.looked_up(self._catalogue.gettext, self._catalogue.ngettext)
 
 
 @cache

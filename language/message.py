@@ -23,14 +23,15 @@ class Message:
     def say(self, lookup: Lookup, plural_lookup: PluralLookup) -> str:
         """The text in the language whose catalogue `lookup` reads; values that are messages
         are said in it too."""
-        values = dict(self.values)
-        if self.plural is None:
-            template = lookup(self.template)
-        else:
-            template = plural_lookup(self.template, self.plural, int(str(values["n"])))
         filled = {name: value.say(lookup, plural_lookup) if isinstance(value, Message)
-                  else value for name, value in values.items()}
-        return template.format(**filled)
+                  else value for name, value in self.values}
+        return self.looked_up(lookup, plural_lookup).format(**filled)
+
+    def looked_up(self, lookup: Lookup, plural_lookup: PluralLookup) -> str:
+        """The template in the language whose catalogue `lookup` reads, fields not filled."""
+        if self.plural is None:
+            return lookup(self.template)
+        return plural_lookup(self.template, self.plural, int(str(dict(self.values)["n"])))
 
     def __str__(self) -> str:
         """The English text (for logs, and for players who read English)."""
