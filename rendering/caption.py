@@ -72,10 +72,6 @@ def line_text(line: Line) -> str:
     return "".join(run.text for run in line if isinstance(run, Words))
 
 
-#: a value of a caption message: set as it is (a name, a swatch, runs), or as words
-Value = Words | Swatch | tuple[Words | Swatch, ...] | Message | str | int
-
-
 def _runs(tr: Translation, said: Message, bold: bool = False, muted: bool = False) -> Line:
     """A message as runs in `tr`'s language, the words around the values in the style asked
     for: values that are runs keep their own style, so a name stays a run of its own (to be
