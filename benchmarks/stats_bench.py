@@ -21,6 +21,7 @@ import argparse
 import asyncio
 import random
 import sqlite3
+import sys
 import tempfile
 import time
 from contextlib import AsyncExitStack, closing
@@ -41,28 +42,11 @@ from stats_workload import (
 from storage import SqliteStorage
 from storage.schema import migrate, migrations
 
-AT = "2026-01-01T00:00:00.000000+00:00"
+sys.path.insert(0, str(Path(__file__).parents[1] / "tests" / "storage"))
+# the old queries, kept once, beside the test that they agree with the totals
+from old_queries import OLD_HEAD_TO_HEAD, OLD_LEADERBOARD, OLD_RATINGS, OLD_STATS
 
-#: the queries of `stats`, head-to-head and the leaderboard before the totals, word for word
-OLD_STATS = (
-    "SELECT s.user_id, count(*), sum(s.winner), "
-    "sum(g.result <> 'draw' AND s.winner = 0), sum(g.result = 'draw') "
-    "FROM game_seats s JOIN games g ON g.id = s.game_id "
-    "WHERE g.guild_id = ? AND g.status = 'finished' AND g.result <> 'aborted' "
-    "AND g.opening IS NULL AND s.user_id IN ({marks}) GROUP BY s.user_id")
-OLD_RATINGS = ("SELECT user_id, rating, rated_games FROM ratings "
-               "WHERE guild_id = ? AND user_id IN ({marks})")
-OLD_HEAD_TO_HEAD = (
-    "SELECT coalesce(sum(me.winner), 0), "
-    "coalesce(sum(g.result <> 'draw' AND me.winner = 0), 0), "
-    "coalesce(sum(g.result = 'draw'), 0) "
-    "FROM games g JOIN game_seats me ON me.game_id = g.id AND me.user_id = ? "
-    "JOIN game_seats them ON them.game_id = g.id AND them.user_id = ? "
-    "AND them.team <> me.team "
-    "WHERE g.guild_id = ? AND g.status = 'finished' AND g.result <> 'aborted' "
-    "AND g.opening IS NULL")
-OLD_LEADERBOARD = ("SELECT user_id FROM ratings WHERE guild_id = ? "
-                   "ORDER BY rating DESC, user_id LIMIT ? OFFSET ?")
+AT = "2026-01-01T00:00:00.000000+00:00"
 
 
 def build(path: Path, games: int, rng: random.Random) -> None:

@@ -10,6 +10,7 @@ from collections import Counter
 from contextlib import closing
 
 import pytest
+from old_queries import OLD_HEAD_TO_HEAD, OLD_LEADERBOARD, OLD_STATS
 from storage_helpers import start_game
 
 import storage.sqlite
@@ -177,26 +178,6 @@ async def play_random_mix_after(store) -> None:
         await store.finish_game(game.id, 0, random_result(rng, users))
 
 
-#: the queries `stats` and head-to-head ran before 0006, word for word
-OLD_STATS = (
-    "SELECT s.user_id, count(*), sum(s.winner), "
-    "sum(g.result <> 'draw' AND s.winner = 0), sum(g.result = 'draw') "
-    "FROM game_seats s JOIN games g ON g.id = s.game_id "
-    "WHERE g.guild_id = ? AND g.status = 'finished' AND g.result <> 'aborted' "
-    "AND g.opening IS NULL AND s.user_id IN (?) GROUP BY s.user_id")
-OLD_HEAD_TO_HEAD = (
-    "SELECT coalesce(sum(me.winner), 0), "
-    "coalesce(sum(g.result <> 'draw' AND me.winner = 0), 0), "
-    "coalesce(sum(g.result = 'draw'), 0) "
-    "FROM games g JOIN game_seats me ON me.game_id = g.id AND me.user_id = ? "
-    "JOIN game_seats them ON them.game_id = g.id AND them.user_id = ? "
-    "AND them.team <> me.team "
-    "WHERE g.guild_id = ? AND g.status = 'finished' AND g.result <> 'aborted' "
-    "AND g.opening IS NULL")
-OLD_LEADERBOARD = ("SELECT user_id FROM ratings WHERE guild_id = ? "
-                   "ORDER BY rating DESC, user_id LIMIT ? OFFSET ?")
-
-
 @pytest.mark.sqlite_only
 async def test_the_old_full_scan_queries_give_the_same_answers(db_path):
     async with await SqliteStorage.open(db_path) as store:
@@ -206,7 +187,7 @@ async def test_the_old_full_scan_queries_give_the_same_answers(db_path):
                 ranked = [row[0] for row in old.execute(OLD_LEADERBOARD, (guild, 1000, 0))]
                 assert [p.user_id for p in await store.leaderboard(guild, 1000)] == ranked
                 for user in (*USERS, 99):
-                    row = old.execute(OLD_STATS, (guild, user)).fetchone()
+                    row = old.execute(OLD_STATS.format(marks="?"), (guild, user)).fetchone()
                     stats = await store.player_stats(guild, user)
                     assert (stats.games, stats.wins, stats.losses, stats.draws) == (
                         tuple(row[1:]) if row else (0, 0, 0, 0))
