@@ -8,10 +8,10 @@ once for each of Discord's locales; what it answers becomes the command's
 language. German locales get German; every other locale (and a text with no German) gets
 none, so it sees the English.
 
-Descriptions are marked `locale_str("name: …")` where they are written. Names are not written as
+Descriptions are marked `locale_str("…")` where they are written. Names are not written as
 text anywhere: discord.py takes them from the methods, their parameters and the `Literal`
-values of the options, so they are marked here (`NAMES`), each as `name: <the name>`
-(see `name_key`), for the catalogue;
+values of the options, so they are marked here (`NAMES`, read only by the catalogue's
+extraction), each as `name: <the name>` (see `name_key`);
 `tests/bot_discord/test_translator.py` checks that every text discord.py asks for is one or
 the other, or one of the names that are the same in every language (`SAME_EVERYWHERE`).
 
