@@ -17,11 +17,12 @@ from rules import Game
 
 def board_image(view: BoardView, options: RenderOptions) -> Image.Image:
     """The picture of a position as a palette image ("P" mode), board above caption."""
-    lay = layout(view.cols, view.rows, options)
+    board = options.board_part
+    lay = layout(view.cols, view.rows, board)
     # cropping past the board's bottom copies it with room for the caption, palette and all
-    image = static_layer(view.cols, view.rows, options).crop(
+    image = static_layer(view.cols, view.rows, board).crop(
         (0, 0, lay.width, lay.board_height + caption_height(view.is_double, options)))
-    draw_pieces(image, lay, view, options)
+    draw_pieces(image, lay, view, board)
     draw_caption(image, lay.board_height, caption_lines(view, options.locale), options)
     return image
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rendering.themes import PaletteName, Theme, ThemeName, theme
 from rules import Colour
@@ -40,3 +40,9 @@ class RenderOptions:
     def scale(self) -> float:
         """Text and margins relative to the default width."""
         return self.width / DEFAULT_WIDTH
+
+    @property
+    def board_part(self) -> RenderOptions:
+        """These options without the caption's language: the board above the caption is the
+        same in every language, so its layout, static layer and tiles are cached once."""
+        return replace(self, locale="en")

@@ -6,6 +6,7 @@ from render_helpers import blockade_game, decode, double_game, play, removal_gam
 
 from rendering import RenderOptions, caption_lines, layout, line_text, render_png, view_of
 from rendering.caption import Swatch
+from rendering.static import static_layer
 from rules import Colour, Game
 
 
@@ -111,3 +112,11 @@ def test_a_german_picture_differs_from_the_english_in_its_caption_alone():
     assert english.crop(board).tobytes() == german.crop(board).tobytes()
     strip = (0, board_height, english.width, english.height)
     assert english.crop(strip).tobytes() != german.crop(strip).tobytes()
+
+
+def test_the_board_part_is_drawn_once_for_every_language():
+    static_layer.cache_clear()
+    game = play(Game(("alice", "bob"), size=8, swap=False), "C2")
+    for locale in ("en", "de"):
+        render_png(game, RenderOptions(width=400, locale=locale))
+    assert static_layer.cache_info().currsize == 1
