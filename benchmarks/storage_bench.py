@@ -36,7 +36,7 @@ import time
 from contextlib import closing
 from pathlib import Path
 
-from storage_workload import Figures, create_games, play, played_logs
+from storage_workload import Figures, create_games, play_all, played_logs
 
 from storage import SqliteStorage
 
@@ -47,18 +47,7 @@ async def storage_round(path: Path, games: int, logs: list[list[str]],
                         at_once: bool) -> tuple[float, list[float]]:
     """Turns per second and each turn's latency: all games at once, or one by one."""
     async with await SqliteStorage.open(path) as store:
-        ids = await create_games(store, games)
-        latencies: list[float] = []
-        plays = [play(store, game_id, logs[i % len(logs)], latencies)
-                 for i, game_id in enumerate(ids)]
-        started = time.perf_counter()
-        if at_once:
-            await asyncio.gather(*plays)
-        else:
-            for game in plays:
-                await game
-        elapsed = time.perf_counter() - started
-    return len(latencies) / elapsed, latencies
+        return await play_all(store, await create_games(store, games), logs, at_once)
 
 
 async def raw_round(path: Path, games: int, logs: list[list[str]]) -> tuple[float, list[float]]:

@@ -18,7 +18,7 @@ import time
 
 import asyncpg
 from postgres_bench import new_database, postgres_server
-from storage_workload import Figures, create_games, play
+from storage_workload import Figures, create_games, play_all
 
 from storage.postgres import PostgresStorage
 
@@ -26,13 +26,7 @@ from storage.postgres import PostgresStorage
 async def storage_round(url: str, games: int, logs: list[list[str]],
                         connections: int) -> tuple[float, list[float]]:
     async with await PostgresStorage.open(url, max_connections=connections) as store:
-        ids = await create_games(store, games)
-        latencies: list[float] = []
-        started = time.perf_counter()
-        await asyncio.gather(*(play(store, game_id, logs[i % len(logs)], latencies)
-                               for i, game_id in enumerate(ids)))
-        elapsed = time.perf_counter() - started
-    return len(latencies) / elapsed, latencies
+        return await play_all(store, await create_games(store, games), logs)
 
 
 async def raw_round(url: str, games: int, logs: list[list[str]],

@@ -42,6 +42,22 @@ async def play(store: Storage, game_id: int, log: list[str],
         latencies.append(time.perf_counter() - started)
 
 
+async def play_all(store: Storage, ids: list[int], logs: list[list[str]],
+                   at_once: bool = True) -> tuple[float, list[float]]:
+    """Turns per second and each turn's latency: the games all at once, or one by one."""
+    latencies: list[float] = []
+    plays = [play(store, game_id, logs[i % len(logs)], latencies)
+             for i, game_id in enumerate(ids)]
+    started = time.perf_counter()
+    if at_once:
+        await asyncio.gather(*plays)
+    else:
+        for game in plays:
+            await game
+    elapsed = time.perf_counter() - started
+    return len(latencies) / elapsed, latencies
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
