@@ -8,9 +8,10 @@ from unittest.mock import AsyncMock, MagicMock
 import discord
 import pytest
 
-from bot.discord import outbox
+from bot.discord import outbox, scheduler
 from bot.discord.app import TwixtBot
 from bot.service import Reply
+from bot.service.clocks import LONGEST_SLEEP
 from storage import SqliteStorage
 from tests.bot_discord.helpers import (
     ALICE,
@@ -173,6 +174,15 @@ async def test_a_failing_tick_is_logged_and_the_next_round_runs(client, cog, clo
     await client.scheduler.round()
     assert "it is your move" in only_post(channels[CHANNEL])
 
+
+async def test_a_failing_wait_is_logged_and_sleeps_out_the_longest_pause(client, monkeypatch,
+                                                                         caplog):
+    monkeypatch.setattr(client.service.clocks, "wait", AsyncMock(side_effect=RuntimeError("db")))
+    slept = AsyncMock()
+    monkeypatch.setattr(scheduler.asyncio, "sleep", slept)
+    await client.scheduler.sleep()
+    assert any(r.message == "clock wait failed" for r in caplog.records)
+    slept.assert_awaited_once_with(LONGEST_SLEEP.total_seconds())
 
 
 async def test_a_reminder_discord_refused_is_posted_again_a_few_minutes_later(
