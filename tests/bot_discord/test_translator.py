@@ -109,12 +109,13 @@ def test_what_a_german_player_sees(synced):
                                     discord.Locale.british_english, discord.Locale.french])
 async def test_everyone_else_sees_the_english(locale):
     translator = CatalogueTranslator()
-    for text, location in (("Play TwixT", Location.group_description),
-                           ("challenge", Location.command_name)):
+    for text, location, in_german in (
+            ("Play TwixT", Location.group_description, "TwixT spielen"),
+            ("challenge", Location.command_name, "herausfordern")):
         context: Any = TranslationContext(location=location, data=None)
         assert await translator.translate(locale_str(text), locale, context) is None
         german = await translator.translate(locale_str(text), discord.Locale.german, context)
-        assert german in ("TwixT spielen", "herausfordern")
+        assert german == in_german
 
 
 def test_only_german_locales_are_localized(synced):
