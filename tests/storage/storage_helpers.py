@@ -7,11 +7,14 @@ command, then append its canonical text under the version that was read.
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime
 
 from rules import Game
 from storage import GameResult, GameSetup, Player, Result, Storage, StoredGame, replay
 
 SMALL = GameSetup(size="8x8", rules="pp")
+CLOCKED = GameSetup(size="8x8", rules="pp", time_control="1d")
+T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
 
 def result_of(game: Game) -> GameResult | None:
@@ -35,6 +38,14 @@ async def start_game(store: Storage, channel_id: int, users: tuple[int, ...] = (
     players = [Player(user_id, f"player {user_id}") for user_id in users]
     return await store.create_game(guild_id=guild_id, channel_id=channel_id, players=players,
                                    setup=setup)
+
+
+async def clocked(store: Storage, channel_id: int, guild_id: int = 100,
+                  now: datetime = T0) -> StoredGame:
+    """A game with a clock of a day a move, started at `now`."""
+    return await store.create_game(guild_id=guild_id, channel_id=channel_id,
+                                   players=[Player(1, "one"), Player(2, "two")],
+                                   setup=CLOCKED, now=now)
 
 
 async def play_turns(store: Storage, record: StoredGame, count: int,

@@ -4,29 +4,22 @@ and both can be limited to the guilds of some shards. Claimers race as real asyn
 on PostgreSQL each on connections of its own storage."""
 
 import asyncio
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
+from storage_helpers import T0, clocked
 
-from storage import GameSetup, Player, SqliteStorage
+from storage import SqliteStorage
 from storage.postgres import PostgresStorage
 from storage.shards import Shards
 
-T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 H = timedelta(hours=1)
 LEASE = T0 + 5 * timedelta(minutes=1)
-CLOCKED = GameSetup(size="8x8", rules="pp", time_control="1d")
 
 
 def guild_of_shard(shard: int, count: int, n: int = 0) -> int:
     """A snowflake-like guild id that Discord gives to `shard` of `count`."""
     return ((n * count + shard) << 22) | 12345
-
-
-async def clocked(store, channel_id, guild_id=100, now=T0):
-    return await store.create_game(guild_id=guild_id, channel_id=channel_id,
-                                   players=[Player(1, "one"), Player(2, "two")],
-                                   setup=CLOCKED, now=now)
 
 
 def test_the_shard_of_a_guild_is_discords():

@@ -4,24 +4,15 @@ once by a change of the clock settings or by an upgrade from a schema without it
 
 import sqlite3
 from contextlib import closing
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
-from storage_helpers import start_game
+from storage_helpers import T0, clocked, start_game
 
-from storage import GameResult, GameSetup, Player, Result, SqliteStorage
+from storage import GameResult, Result, SqliteStorage
 from storage.schema import migrate, migrations
 
-T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 H = timedelta(hours=1)
-CLOCKED = GameSetup(size="8x8", rules="pp", time_control="1d")
-
-
-async def clocked(store, channel_id, guild_id=100, now=T0):
-    """A game with a clock of a day a move, started at `now`."""
-    return await store.create_game(guild_id=guild_id, channel_id=channel_id,
-                                   players=[Player(1, "one"), Player(2, "two")],
-                                   setup=CLOCKED, now=now)
 
 
 async def due_ids(store, now, limit=100):
