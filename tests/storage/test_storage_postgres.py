@@ -11,6 +11,7 @@ from pathlib import Path
 
 import asyncpg
 import pytest
+from conftest import fresh_database
 from pg_server import new_database
 from storage_helpers import start_game
 
@@ -26,7 +27,6 @@ from storage.postgres import PostgresStorage, migrations, safe_url
 from storage.schema import Migration
 
 LATEST = len(migrations())
-TEMPLATE = "twixt_template"  # migrated once for the session (conftest)
 
 
 async def fetch(url, query, *args):
@@ -56,7 +56,7 @@ async def test_processes_starting_together_migrate_once(pg_server):
 
 
 async def test_a_newer_schema_is_refused_untouched(pg_server, monkeypatch):
-    url = await new_database(pg_server, TEMPLATE)
+    url = await fresh_database(pg_server)
     extra = Migration(LATEST + 1, "from_the_future", "CREATE TABLE future (x integer);")
     monkeypatch.setattr(storage.postgres, "migrations", lambda: (*migrations(), extra))
     async with await PostgresStorage.open(url):
@@ -90,7 +90,7 @@ def test_a_password_is_never_shown():
 
 
 async def test_the_turn_log_cannot_be_rewritten(pg_server):
-    url = await new_database(pg_server, TEMPLATE)
+    url = await fresh_database(pg_server)
     async with await PostgresStorage.open(url) as store:
         game = await start_game(store, channel_id=1)
         await store.append_turn(game.id, 0, 1, "C3")
@@ -108,7 +108,7 @@ async def test_the_database_setting_chooses_the_back_end(pg_server, tmp_path):
     assert database_setting("postgresql://db/twixt") == "postgresql://db/twixt"
     assert database_setting("postgres://db/twixt") == "postgres://db/twixt"
     assert database_setting("data/twixt.db") == Path("data/twixt.db")
-    async with await open_storage(await new_database(pg_server, TEMPLATE)) as store:
+    async with await open_storage(await fresh_database(pg_server)) as store:
         assert isinstance(store, PostgresStorage)
     async with await open_storage(tmp_path / "twixt.db") as store:
         assert isinstance(store, SqliteStorage)
