@@ -40,6 +40,12 @@ async def start_game(store: Storage, channel_id: int, users: tuple[int, ...] = (
                                    setup=setup)
 
 
+async def start_games(store: Storage, count: int) -> list[StoredGame]:
+    """`count` games on channels 0 to `count` - 1, each between two players of its own."""
+    return [await start_game(store, channel_id=c, users=(2 * c + 1, 2 * c + 2))
+            for c in range(count)]
+
+
 async def clocked(store: Storage, channel_id: int, guild_id: int = 100,
                   now: datetime = T0) -> StoredGame:
     """A game with a clock of a day a move, started at `now`."""

@@ -7,7 +7,7 @@ import sqlite3
 from contextlib import closing
 
 import pytest
-from storage_helpers import random_turn, start_game
+from storage_helpers import random_turn, start_game, start_games
 
 from storage import SqliteStorage, replay
 from storage.group_commit import GroupCommit, connect_inline
@@ -110,8 +110,7 @@ async def test_close_commits_what_is_queued_and_refuses_more(writes):
 
 async def test_turns_sent_together_are_committed_together(db_path):
     async with await SqliteStorage.open(db_path) as store:
-        games = [await start_game(store, channel_id=c, users=(2 * c + 1, 2 * c + 2))
-                 for c in range(100)]
+        games = await start_games(store, 100)
         turns = [random_turn(replay(await store.load_game(g.id)), random.Random(1))
                  for g in games]
         before = store._writes.batches

@@ -4,7 +4,7 @@ import asyncio
 import random
 
 import pytest
-from storage_helpers import random_turn, result_of, start_game
+from storage_helpers import random_turn, result_of, start_game, start_games
 
 from rules import IllegalMoveError
 from storage import ChannelBusyError, StaleVersionError, replay
@@ -73,8 +73,7 @@ async def player(store, game_id, rng, turns):
 
 
 async def test_many_games_with_racing_clients_all_replay_legally(store):
-    games = [await start_game(store, channel_id=c, users=(2 * c + 1, 2 * c + 2))
-             for c in range(30)]
+    games = await start_games(store, 30)
     await asyncio.gather(*(player(store, g.id, random.Random(f"{g.id}-{k}"), 6)
                            for g in games for k in range(2)))
     for game in games:

@@ -9,7 +9,7 @@ import asyncio
 import random
 
 import pytest
-from storage_helpers import random_turn, result_of, start_game
+from storage_helpers import random_turn, result_of, start_game, start_games
 
 from storage import (
     GameFinishedError,
@@ -39,8 +39,7 @@ async def play_out(store, game_id, turns, rng):
 
 
 async def test_many_games_appended_at_once_all_land_in_order(store):
-    games = [await start_game(store, channel_id=c, users=(2 * c + 1, 2 * c + 2))
-             for c in range(GAMES)]
+    games = await start_games(store, GAMES)
     played = await asyncio.gather(*(play_out(store, g.id, TURNS, random.Random(g.id))
                                     for g in games))
     for game, texts in zip(games, played, strict=True):
@@ -52,8 +51,7 @@ async def test_many_games_appended_at_once_all_land_in_order(store):
 
 
 async def test_racing_appends_on_many_games_one_wins_each_version(store):
-    games = [await start_game(store, channel_id=c, users=(2 * c + 1, 2 * c + 2))
-             for c in range(20)]
+    games = await start_games(store, 20)
     rules = {g.id: replay(await store.load_game(g.id)) for g in games}
     rng = random.Random(3)
     for version in range(5):
@@ -80,8 +78,7 @@ async def test_racing_appends_on_many_games_one_wins_each_version(store):
 
 
 async def test_a_failing_write_among_many_costs_only_itself(store):
-    games = [await start_game(store, channel_id=c, users=(2 * c + 1, 2 * c + 2))
-             for c in range(12)]
+    games = await start_games(store, 12)
     good, stale, finished, half_done, missing = games[:8], games[8], games[9], games[10], 10**9
     await store.finish_game(finished.id, 0, GameResult(Result.ABORTED, "abort"))
     texts = {}
@@ -113,8 +110,7 @@ async def test_a_failing_write_among_many_costs_only_itself(store):
 
 
 async def test_writes_of_every_kind_sent_together_all_land(store):
-    games = [await start_game(store, channel_id=c, users=(2 * c + 1, 2 * c + 2))
-             for c in range(6)]
+    games = await start_games(store, 6)
     texts = {g.id: random_turn(replay(await store.load_game(g.id)), random.Random(g.id))
              for g in games}
     outcomes = await asyncio.gather(
@@ -137,8 +133,7 @@ async def test_writes_of_every_kind_sent_together_all_land(store):
 @pytest.mark.parametrize("seed", range(3))
 async def test_turns_cancelled_among_others_land_whole_or_not_at_all(store, seed):
     rng = random.Random(seed)
-    games = [await start_game(store, channel_id=c, users=(2 * c + 1, 2 * c + 2))
-             for c in range(10)]
+    games = await start_games(store, 10)
     for version in range(4):
         attempts = {}
         for game in games:
