@@ -69,11 +69,7 @@ from storage.model import (
 )
 from storage.schema import Migration
 from storage.shards import Shards
-from storage.sqlite import _open_slot
 
-_SEAT_COLUMNS = "seat, user_id, name, winner"
-_INVITEE_COLUMNS = "slot, user_id, answer, answered_at"
-_OFFER_COLUMNS = "game_id, kind, user_id, at_version, created_at"
 #: the advisory lock key under which migrations are applied ("twixt" in ASCII)
 _MIGRATION_LOCK = 0x7477697874
 
@@ -267,7 +263,7 @@ class PostgresStorage:
             _still_pending(challenge, at)
             slot = next((i.slot for i in challenge.invitees if i.user_id == user_id), None)
             if slot is None:
-                slot = _open_slot(challenge, user_id, accept)
+                slot = rows.open_slot(challenge, user_id, accept)
             answer = Answer.ACCEPTED if accept else Answer.DECLINED
             await db.execute(
                 "UPDATE challenge_invitees SET user_id = ?, answer = ?, answered_at = ? "
@@ -424,7 +420,7 @@ class PostgresStorage:
         async with self._write() as db:
             await _advance(db, game_id, at_version, None, step=0)
             await db.execute(
-                f"INSERT INTO offers ({_OFFER_COLUMNS}) VALUES (?, ?, ?, ?, ?) "
+                f"INSERT INTO offers ({rows.OFFER_COLUMNS}) VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT (game_id, kind) DO UPDATE SET user_id = excluded.user_id, "
                 "at_version = excluded.at_version, created_at = excluded.created_at",
                 game_id, offer.kind.value, user_id, at_version, offer.created_at)
@@ -432,14 +428,15 @@ class PostgresStorage:
 
     async def open_offers(self, game_id: int) -> tuple[Offer, ...]:
         async with self._single() as db:
-            found = await db.fetch(f"SELECT {_OFFER_COLUMNS} FROM offers WHERE game_id = ? "
-                                   "ORDER BY created_at", game_id)
+            found = await db.fetch(f"SELECT {rows.OFFER_COLUMNS} FROM offers "
+                                   "WHERE game_id = ? ORDER BY created_at", game_id)
         return tuple(rows.offer(row) for row in found)
 
     async def close_offer(self, game_id: int, kind: OfferKind) -> Offer | None:
         async with self._single() as db:
-            row = await db.fetchrow(f"DELETE FROM offers WHERE game_id = ? AND kind = ? "
-                                    f"RETURNING {_OFFER_COLUMNS}", game_id, OfferKind(kind).value)
+            row = await db.fetchrow("DELETE FROM offers WHERE game_id = ? AND kind = ? "
+                                    f"RETURNING {rows.OFFER_COLUMNS}", game_id,
+                                    OfferKind(kind).value)
         return None if row is None else rows.offer(row)
 
     async def head_to_head(self, guild_id: int, user_id: int,
@@ -653,7 +650,7 @@ async def _games(db: _Db, where: str, params: Sequence[Any], limit: int | None,
     Skipped games are stepped over in the index on ids, not read in full."""
     found = await db.fetch(f"SELECT {rows.GAME_COLUMNS} FROM games WHERE {where} "
                            "ORDER BY id DESC LIMIT ? OFFSET ?", *params, limit, offset)
-    seats = await _children(db, "game_seats", "game_id", _SEAT_COLUMNS, "seat",
+    seats = await _children(db, "game_seats", "game_id", rows.SEAT_COLUMNS, "seat",
                             [row[0] for row in found])
     return tuple(rows.game(row, seats.get(row[0], [])) for row in found)
 
@@ -669,8 +666,8 @@ async def _challenges(db: _Db, where: str, params: Sequence[Any], *,
                       lock: bool = False) -> tuple[Challenge, ...]:
     found = await db.fetch(f"SELECT {rows.CHALLENGE_COLUMNS} FROM challenges WHERE {where} "
                            f"ORDER BY id{' FOR UPDATE' if lock else ''}", *params)
-    invitees = await _children(db, "challenge_invitees", "challenge_id", _INVITEE_COLUMNS,
-                               "slot", [row[0] for row in found])
+    invitees = await _children(db, "challenge_invitees", "challenge_id",
+                               rows.INVITEE_COLUMNS, "slot", [row[0] for row in found])
     return tuple(rows.challenge(row, invitees.get(row[0], [])) for row in found)
 
 

@@ -1,5 +1,5 @@
-"""Between SQLite rows and the storage model's values: times as UTC ISO text, setups as columns,
-settings as JSON."""
+"""Between the back ends' rows and the storage model's values: times as UTC ISO text (SQLite),
+setups as columns, settings as JSON; and what both back ends share above their SQL."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from dataclasses import fields
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from storage.errors import NotInvited, NotInvitedError
 from storage.model import (
     Answer,
     Challenge,
@@ -40,6 +41,11 @@ GAME_COLUMNS = ("id, guild_id, channel_id, challenge_id, status, size, rules, sw
 CHALLENGE_COLUMNS = ("id, guild_id, channel_id, challenger_id, players, size, rules, swap, "
                      "handicap, time_control, opening, first, thread, status, created_at, "
                      "expires_at")
+#: a game's seat rows, a challenge's invitee rows and an offer row, as `game`, `challenge` and
+#: `offer` read them
+SEAT_COLUMNS = "seat, user_id, name, winner"
+INVITEE_COLUMNS = "slot, user_id, answer, answered_at"
+OFFER_COLUMNS = "game_id, kind, user_id, at_version, created_at"
 
 
 def stamp(moment: datetime | None) -> str:
@@ -130,3 +136,15 @@ def checked_changes(current: Settings, changes: Mapping[str, Any]) -> dict[str, 
         if type(value) is not type(getattr(current, key)):
             raise ValueError(f"{key} takes a {type(getattr(current, key)).__name__}")
     return {key: json.dumps(value) for key, value in changes.items()}
+
+
+def open_slot(challenge: Challenge, user_id: int, accept: bool) -> int:
+    """The open place a user who was not named takes by accepting."""
+    if user_id == challenge.challenger_id:
+        raise NotInvitedError(NotInvited.OWN_CHALLENGE)
+    if not accept:
+        raise NotInvitedError(NotInvited.NOT_NAMED)
+    slot = next((i.slot for i in challenge.invitees if i.user_id is None), None)
+    if slot is None:
+        raise NotInvitedError(NotInvited.NO_PLACE_LEFT)
+    return slot

@@ -34,8 +34,6 @@ from storage.errors import (
     DatabaseError,
     GameFinishedError,
     NotFoundError,
-    NotInvited,
-    NotInvitedError,
     StaleVersionError,
 )
 from storage.group_commit import GroupCommit, InlineConnection, connect_inline
@@ -62,9 +60,6 @@ from storage.schema import check_file, migrate, migrations, unusable
 from storage.shards import Shards
 
 DEFAULT_PATH = Path("twixt.db")
-
-_SEAT_COLUMNS = "seat, user_id, name, winner"
-_INVITEE_COLUMNS = "slot, user_id, answer, answered_at"
 
 
 async def _connect(path: Path, busy_timeout_ms: int, *, read_only: bool) -> aiosqlite.Connection:
@@ -195,7 +190,7 @@ class SqliteStorage:
             _still_pending(challenge, at)
             slot = next((i.slot for i in challenge.invitees if i.user_id == user_id), None)
             if slot is None:
-                slot = _open_slot(challenge, user_id, accept)
+                slot = rows.open_slot(challenge, user_id, accept)
             answer = Answer.ACCEPTED if accept else Answer.DECLINED
             await db.execute(
                 "UPDATE challenge_invitees SET user_id = ?, answer = ?, answered_at = ? "
@@ -353,22 +348,22 @@ class SqliteStorage:
         row = (game_id, OfferKind(kind).value, user_id, at_version, rows.stamp(now))
         async with self._write() as db:
             await _advance(db, game_id, at_version, None, step=0)
-            await db.execute("INSERT OR REPLACE INTO offers (game_id, kind, user_id, "
-                             "at_version, created_at) VALUES (?, ?, ?, ?, ?)", row)
+            await db.execute(f"INSERT OR REPLACE INTO offers ({rows.OFFER_COLUMNS}) "
+                             "VALUES (?, ?, ?, ?, ?)", row)
         return rows.offer(row)
 
     async def open_offers(self, game_id: int) -> tuple[Offer, ...]:
         async with self._read() as db:
             cursor = await db.execute(
-                "SELECT game_id, kind, user_id, at_version, created_at FROM offers "
-                "WHERE game_id = ? ORDER BY created_at", (game_id,))
+                f"SELECT {rows.OFFER_COLUMNS} FROM offers WHERE game_id = ? "
+                "ORDER BY created_at", (game_id,))
             return tuple(rows.offer(row) for row in await cursor.fetchall())
 
     async def close_offer(self, game_id: int, kind: OfferKind) -> Offer | None:
         async with self._write() as db:
             cursor = await db.execute(
                 "DELETE FROM offers WHERE game_id = ? AND kind = ? "
-                "RETURNING game_id, kind, user_id, at_version, created_at",
+                f"RETURNING {rows.OFFER_COLUMNS}",
                 (game_id, OfferKind(kind).value))
             row = await cursor.fetchone()
         return None if row is None else rows.offer(row)
@@ -612,7 +607,7 @@ async def _games(db: aiosqlite.Connection, where: str, params: Sequence[Any], li
                               f"ORDER BY {newest} DESC LIMIT ? OFFSET ?",
                               [*params, limit, offset])
     found = await cursor.fetchall()
-    seats = await _children(db, "game_seats", "game_id", _SEAT_COLUMNS, "seat",
+    seats = await _children(db, "game_seats", "game_id", rows.SEAT_COLUMNS, "seat",
                             [row[0] for row in found])
     return tuple(rows.game(row, seats.get(row[0], [])) for row in found)
 
@@ -629,8 +624,8 @@ async def _challenges(db: aiosqlite.Connection, where: str,
     cursor = await db.execute(f"SELECT {rows.CHALLENGE_COLUMNS} FROM challenges "
                               f"WHERE {where} ORDER BY id", params)
     found = await cursor.fetchall()
-    invitees = await _children(db, "challenge_invitees", "challenge_id", _INVITEE_COLUMNS,
-                               "slot", [row[0] for row in found])
+    invitees = await _children(db, "challenge_invitees", "challenge_id",
+                               rows.INVITEE_COLUMNS, "slot", [row[0] for row in found])
     return tuple(rows.challenge(row, invitees.get(row[0], [])) for row in found)
 
 
@@ -787,18 +782,6 @@ def _still_pending(challenge: Challenge, at: str) -> None:
         raise ChallengeClosedError(challenge.status.value)
     if rows.stamp(challenge.expires_at) <= at:
         raise ChallengeClosedError("expired")
-
-
-def _open_slot(challenge: Challenge, user_id: int, accept: bool) -> int:
-    """The open place a user who was not named takes by accepting."""
-    if user_id == challenge.challenger_id:
-        raise NotInvitedError(NotInvited.OWN_CHALLENGE)
-    if not accept:
-        raise NotInvitedError(NotInvited.NOT_NAMED)
-    slot = next((i.slot for i in challenge.invitees if i.user_id is None), None)
-    if slot is None:
-        raise NotInvitedError(NotInvited.NO_PLACE_LEFT)
-    return slot
 
 
 async def _set_challenge_status(db: aiosqlite.Connection, challenge_id: int,
