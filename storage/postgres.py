@@ -32,7 +32,7 @@ import re
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import fields
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, cast
 from urllib.parse import urlsplit, urlunsplit
 
@@ -100,15 +100,6 @@ def _numbered(sql: str) -> str:
 def _count(status: str) -> int:
     """The row count of a command status such as `UPDATE 1` or `INSERT 0 1`."""
     return int(status.rsplit(" ", 1)[-1])
-
-
-def _at(moment: datetime | None) -> datetime:
-    """A time to store: now by default; naive times are refused rather than guessed."""
-    if moment is None:
-        return datetime.now(UTC)
-    if moment.tzinfo is None:
-        raise ValueError("storage takes timezone-aware times")
-    return moment.astimezone(UTC)
 
 
 def _setup_values(setup: GameSetup) -> tuple[Any, ...]:
@@ -244,7 +235,7 @@ class PostgresStorage:
                 f"{rows.SETUP_COLUMNS}, first, thread, created_at, expires_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 guild_id, channel_id, challenger_id, players, *_setup_values(setup),
-                FirstMove(first).value, thread, _at(now), _at(expires_at))
+                FirstMove(first).value, thread, rows.utc(now), rows.utc(expires_at))
             slots = [*named, *[None] * (places - len(named))]
             await db.executemany(
                 "INSERT INTO challenge_invitees (challenge_id, slot, user_id) VALUES (?, ?, ?)",
@@ -257,7 +248,7 @@ class PostgresStorage:
 
     async def answer_challenge(self, challenge_id: int, user_id: int, accept: bool,
                                now: datetime | None = None) -> Challenge:
-        at = _at(now)
+        at = rows.utc(now)
         async with self._write() as db:
             challenge = await _challenge(db, challenge_id, lock=True)
             _still_pending(challenge, at)
@@ -288,7 +279,7 @@ class PostgresStorage:
         params: list[object] = []
         if now is not None:
             where.append("expires_at > ?")
-            params.append(_at(now))
+            params.append(rows.utc(now))
         if channel_id is not None:
             where.append("channel_id = ?")
             params.append(channel_id)
@@ -304,7 +295,7 @@ class PostgresStorage:
         async with self._single() as db:
             return _count(await db.execute(
                 "UPDATE challenges SET status = 'expired' "
-                "WHERE status = 'pending' AND expires_at <= ?", _at(now)))
+                "WHERE status = 'pending' AND expires_at <= ?", rows.utc(now)))
 
     # --- games and turns ---------------------------------------------------------------
 
@@ -313,7 +304,7 @@ class PostgresStorage:
                           now: datetime | None = None) -> StoredGame:
         if len(players) not in (2, 4) or len({p.user_id for p in players}) != len(players):
             raise ValueError("a game has two different players, or four for Double TwixT")
-        at = _at(now)
+        at = rows.utc(now)
         async with self._write() as db:
             if challenge_id is not None:
                 await _claim_challenge(db, challenge_id)
@@ -377,11 +368,11 @@ class PostgresStorage:
     async def append_turn(self, game_id: int, expected_version: int, actor_id: int,
                           command: str, *, finish: GameResult | None = None,
                           wake_at: datetime | None = None, now: datetime | None = None) -> int:
-        at = _at(now)
+        at = rows.utc(now)
         if finish is None:
             # the version check, the wake-up and the turn in one statement: one round trip,
             # one commit. No `wake_at`: due by now at the latest, an earlier wake-up stays.
-            wake = None if wake_at is None else _at(wake_at)
+            wake = None if wake_at is None else rows.utc(wake_at)
             async with self._single() as db:
                 landed = await db.execute(
                     "WITH moved AS (UPDATE games SET version = version + 1, updated_at = ?, "
@@ -406,7 +397,7 @@ class PostgresStorage:
 
     async def finish_game(self, game_id: int, expected_version: int, result: GameResult,
                           now: datetime | None = None) -> StoredGame:
-        at = _at(now)
+        at = rows.utc(now)
         async with self._write() as db:
             await _advance(db, game_id, expected_version, at, step=0)
             await _finish(db, game_id, result, at)
@@ -416,7 +407,7 @@ class PostgresStorage:
 
     async def make_offer(self, game_id: int, kind: OfferKind, user_id: int, at_version: int,
                          now: datetime | None = None) -> Offer:
-        offer = Offer(game_id, OfferKind(kind), user_id, at_version, _at(now))
+        offer = Offer(game_id, OfferKind(kind), user_id, at_version, rows.utc(now))
         async with self._write() as db:
             await _advance(db, game_id, at_version, None, step=0)
             await db.execute(
@@ -452,7 +443,7 @@ class PostgresStorage:
             # the earliest wake-ups from the partial index; only active games have one
             return await _games(db, "id IN (SELECT id FROM games WHERE wake_at IS NOT NULL "
                                     "AND wake_at <= ? ORDER BY wake_at LIMIT ?)",
-                                [_at(now), limit], None)
+                                [rows.utc(now), limit], None)
 
     async def claim_due_games(self, now: datetime, lease_until: datetime, limit: int = 100, *,
                               shards: Shards | None = None) -> tuple[StoredGame, ...]:
@@ -464,7 +455,7 @@ class PostgresStorage:
                 "UPDATE games SET wake_at = ? WHERE id IN (SELECT id FROM games "
                 f"WHERE wake_at IS NOT NULL AND wake_at <= ?{mine} ORDER BY wake_at LIMIT ? "
                 "FOR UPDATE SKIP LOCKED) RETURNING id",
-                _at(lease_until), _at(now), limit)
+                rows.utc(lease_until), rows.utc(now), limit)
         if not claimed:
             return ()
         async with self._read() as db:
@@ -483,14 +474,14 @@ class PostgresStorage:
             return _count(await db.execute(
                 "UPDATE games SET wake_at = ? WHERE id = ? AND version = ? "
                 "AND status = 'active' AND time_control IS NOT NULL",
-                None if wake_at is None else _at(wake_at), game_id, version)) == 1
+                None if wake_at is None else rows.utc(wake_at), game_id, version)) == 1
 
     async def claim_reminder(self, game_id: int, version: int, stage: str,
                              now: datetime | None = None) -> bool:
         async with self._single() as db:
             status = await db.execute(
                 "INSERT INTO reminders (game_id, version, stage, sent_at) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT DO NOTHING", game_id, version, stage, _at(now))
+                "ON CONFLICT DO NOTHING", game_id, version, stage, rows.utc(now))
         return _count(status) == 1
 
     async def reminder_delivered(self, game_id: int, version: int, stage: str,
@@ -498,14 +489,14 @@ class PostgresStorage:
         async with self._single() as db:
             await db.execute("UPDATE reminders SET delivered_at = ? WHERE game_id = ? AND "
                              "version = ? AND stage = ? AND delivered_at IS NULL",
-                             _at(now), game_id, version, stage)
+                             rows.utc(now), game_id, version, stage)
 
     async def undelivered_reminders(self, claimed_before: datetime,
                                     limit: int = 100) -> tuple[tuple[int, int, str], ...]:
         async with self._single() as db:
             found = await db.fetch(
                 "SELECT game_id, version, stage FROM reminders WHERE delivered_at IS NULL "
-                "AND sent_at < ? ORDER BY sent_at LIMIT ?", _at(claimed_before), limit)
+                "AND sent_at < ? ORDER BY sent_at LIMIT ?", rows.utc(claimed_before), limit)
         return tuple((game_id, version, stage) for game_id, version, stage in found)
 
     async def reclaim_reminders(self, claimed_before: datetime, now: datetime,
@@ -521,7 +512,7 @@ class PostgresStorage:
                 "(SELECT game_id, version, stage FROM reminders WHERE delivered_at IS NULL "
                 f"AND sent_at < ?{mine} ORDER BY sent_at LIMIT ? FOR UPDATE SKIP LOCKED) "
                 "AND delivered_at IS NULL AND sent_at < ? RETURNING game_id, version, stage",
-                _at(now), _at(claimed_before), limit, _at(claimed_before))
+                rows.utc(now), rows.utc(claimed_before), limit, rows.utc(claimed_before))
         return tuple(sorted((game_id, version, stage) for game_id, version, stage in found))
 
     async def vote_abort(self, game_id: int, user_id: int) -> frozenset[int]:

@@ -48,13 +48,18 @@ INVITEE_COLUMNS = "slot, user_id, answer, answered_at"
 OFFER_COLUMNS = "game_id, kind, user_id, at_version, created_at"
 
 
-def stamp(moment: datetime | None) -> str:
-    """A time as sortable UTC text; naive times are refused rather than guessed."""
+def utc(moment: datetime | None) -> datetime:
+    """A time to store, in UTC: now by default; naive times are refused rather than guessed."""
     if moment is None:
-        moment = datetime.now(UTC)
+        return datetime.now(UTC)
     if moment.tzinfo is None:
         raise ValueError("storage takes timezone-aware times")
-    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+    return moment.astimezone(UTC)
+
+
+def stamp(moment: datetime | None) -> str:
+    """A time as sortable UTC text (see `utc`)."""
+    return utc(moment).isoformat(timespec="microseconds")
 
 
 def moment(text: str | datetime) -> datetime:
