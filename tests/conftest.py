@@ -14,13 +14,9 @@ NEEDED = ("aiosqlite", "asyncpg", "babel", "discord", "dotenv", "PIL", "pytest_a
           "hypothesis")
 
 
-def missing_modules(names: Iterable[str]) -> list[str]:
-    return [name for name in names if importlib.util.find_spec(name) is None]
-
-
 def environment_problem(names: Iterable[str] = NEEDED) -> str | None:
     """One line saying what to do when this Python lacks the project's dependencies."""
-    missing = missing_modules(names)
+    missing = [name for name in names if importlib.util.find_spec(name) is None]
     if not missing:
         return None
     return (f"{', '.join(missing)} not installed for {sys.executable}: this is not the "
