@@ -721,39 +721,12 @@ async def _finish(db: aiosqlite.Connection, game_id: int, result: GameResult, at
         await _rate(db, guild_id, result, result.rated_sides, at)
 
 
-#: the games that count in stats: aborted games and continued imports are nobody's win or loss
-_COUNTED = "g.status = 'finished' AND g.result <> 'aborted' AND g.opening IS NULL"
-
-
-def _counts(seat: str) -> str:
-    """The wins, losses and draws (0 or 1 each) a counted game `g` gives `seat`, as columns."""
-    return (f"CASE WHEN {seat}.winner = 1 THEN 1 ELSE 0 END, "
-            f"CASE WHEN g.result <> 'draw' AND {seat}.winner = 0 THEN 1 ELSE 0 END, "
-            "CASE WHEN g.result = 'draw' THEN 1 ELSE 0 END")
-
-
-def _adding(table: str, columns: Sequence[str]) -> str:
-    """An upsert's SET clause that adds the new row's `columns` to the stored ones."""
-    return ", ".join(f"{c} = {table}.{c} + excluded.{c}" for c in columns)
-
-
 async def _add_totals(db: aiosqlite.Connection, game_id: int) -> None:
-    """Add a game that has just finished to its players' and pairs' totals (migration 0006),
-    in the transaction that records its result, so that the totals never drift from games."""
-    await db.execute(
-        "INSERT INTO player_totals (guild_id, user_id, games, wins, losses, draws) "
-        f"SELECT g.guild_id, s.user_id, 1, {_counts('s')} "
-        f"FROM games g JOIN game_seats s ON s.game_id = g.id WHERE g.id = ? AND {_COUNTED} "
-        "ON CONFLICT (guild_id, user_id) DO UPDATE SET "
-        + _adding("player_totals", ("games", "wins", "losses", "draws")), (game_id,))
-    await db.execute(
-        "INSERT INTO pair_totals (guild_id, user_id, other_id, wins, losses, draws) "
-        f"SELECT g.guild_id, me.user_id, them.user_id, {_counts('me')} "
-        "FROM games g JOIN game_seats me ON me.game_id = g.id "
-        "JOIN game_seats them ON them.game_id = g.id AND them.team <> me.team "
-        f"WHERE g.id = ? AND {_COUNTED} "
-        "ON CONFLICT (guild_id, user_id, other_id) DO UPDATE SET "
-        + _adding("pair_totals", ("wins", "losses", "draws")), (game_id,))
+    """Add a game that has just finished to its players' and pairs' totals (migration 0006,
+    `rows.ADD_TOTALS`), in the transaction that records its result, so that the totals never
+    drift from games."""
+    for statement in rows.ADD_TOTALS:
+        await db.execute(statement, (game_id,))
 
 
 async def _rate(db: aiosqlite.Connection, guild_id: int, result: GameResult,
