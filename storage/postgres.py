@@ -670,27 +670,20 @@ async def _children(db: _Db, table: str, parent: str, columns: str, order: str,
     found = await db.fetch(f"SELECT {parent}, {columns} FROM {table} "
                            f"WHERE {parent} = ANY(?::bigint[]) ORDER BY {parent}, {order}",
                            list(parent_ids))
-    children: dict[int, list[Any]] = {}
-    for row in found:
-        children.setdefault(row[0], []).append(tuple(row)[1:])
-    return children
+    return rows.children(found)
 
 
 async def _stats(db: _Db, guild_id: int, user_ids: Sequence[int]) -> dict[int, PlayerStats]:
     """The totals of the counted games (see `_add_totals`) and the stored rating."""
     if not user_ids:
         return {}
-    found = await db.fetch("SELECT user_id, games, wins, losses, draws FROM player_totals "
+    counts = await db.fetch("SELECT user_id, games, wins, losses, draws FROM player_totals "
+                            "WHERE guild_id = ? AND user_id = ANY(?::bigint[])",
+                            guild_id, list(user_ids))
+    rated = await db.fetch("SELECT user_id, rating, rated_games FROM ratings "
                            "WHERE guild_id = ? AND user_id = ANY(?::bigint[])",
                            guild_id, list(user_ids))
-    counts = {row[0]: tuple(row)[1:] for row in found}
-    found = await db.fetch("SELECT user_id, rating, rated_games FROM ratings "
-                           "WHERE guild_id = ? AND user_id = ANY(?::bigint[])",
-                           guild_id, list(user_ids))
-    rated = {row[0]: tuple(row)[1:] for row in found}
-    return {user_id: PlayerStats(guild_id, user_id, *counts.get(user_id, (0, 0, 0, 0)),
-                                 *rated.get(user_id, (None, 0)))
-            for user_id in user_ids if user_id in counts or user_id in rated}
+    return rows.player_stats(guild_id, user_ids, counts, rated)
 
 
 async def _settings(db: _Db, table: str, owner: str, owner_id: int,

@@ -21,6 +21,7 @@ from storage.model import (
     Invitee,
     Offer,
     OfferKind,
+    PlayerStats,
     Result,
     Seat,
     StoredGame,
@@ -124,6 +125,26 @@ def challenge(row: Sequence[Any], invitees: Iterable[Sequence[Any]]) -> Challeng
 def offer(row: Sequence[Any]) -> Offer:
     game_id, kind, user_id, at_version, created_at = row
     return Offer(game_id, OfferKind(kind), user_id, at_version, moment(created_at))
+
+
+def children(found: Iterable[Sequence[Any]]) -> dict[int, list[Any]]:
+    """Rows whose first column is their parent's id, as their other columns by parent id."""
+    by_parent: dict[int, list[Any]] = {}
+    for row in found:
+        by_parent.setdefault(row[0], []).append(tuple(row)[1:])
+    return by_parent
+
+
+def player_stats(guild_id: int, user_ids: Sequence[int],
+                 counts: Iterable[Sequence[Any]],
+                 rated: Iterable[Sequence[Any]]) -> dict[int, PlayerStats]:
+    """Each user's stats from (user_id, games, wins, losses, draws) and (user_id, rating,
+    rated_games) rows; a user in neither is left out."""
+    totals = {row[0]: tuple(row)[1:] for row in counts}
+    ratings = {row[0]: tuple(row)[1:] for row in rated}
+    return {user_id: PlayerStats(guild_id, user_id, *totals.get(user_id, (0, 0, 0, 0)),
+                                 *ratings.get(user_id, (None, 0)))
+            for user_id in user_ids if user_id in totals or user_id in ratings}
 
 
 def settings(kind: type[Settings], stored: Mapping[str, str]) -> Settings:

@@ -638,10 +638,7 @@ async def _children(db: aiosqlite.Connection, table: str, parent: str, columns: 
     cursor = await db.execute(f"SELECT {parent}, {columns} FROM {table} "
                               f"WHERE {parent} IN ({marks}) ORDER BY {parent}, {order}",
                               list(parent_ids))
-    children: dict[int, list[Any]] = {}
-    for row in await cursor.fetchall():
-        children.setdefault(row[0], []).append(row[1:])
-    return children
+    return rows.children(await cursor.fetchall())
 
 
 async def _stats(db: aiosqlite.Connection, guild_id: int,
@@ -653,14 +650,11 @@ async def _stats(db: aiosqlite.Connection, guild_id: int,
     cursor = await db.execute(
         "SELECT user_id, games, wins, losses, draws FROM player_totals "
         f"WHERE guild_id = ? AND user_id IN ({marks})", [guild_id, *user_ids])
-    counts = {row[0]: row[1:] for row in await cursor.fetchall()}
+    counts = await cursor.fetchall()
     cursor = await db.execute(f"SELECT user_id, rating, rated_games FROM ratings "
                               f"WHERE guild_id = ? AND user_id IN ({marks})",
                               [guild_id, *user_ids])
-    ratings = {row[0]: row[1:] for row in await cursor.fetchall()}
-    return {user_id: PlayerStats(guild_id, user_id, *counts.get(user_id, (0, 0, 0, 0)),
-                                 *ratings.get(user_id, (None, 0)))
-            for user_id in user_ids if user_id in counts or user_id in ratings}
+    return rows.player_stats(guild_id, user_ids, counts, await cursor.fetchall())
 
 
 async def _settings(db: aiosqlite.Connection, table: str, owner: str, owner_id: int,
