@@ -1,4 +1,4 @@
-"""The storage the bot service talks to, as a Protocol: SQLite today, PostgreSQL could follow.
+"""The storage the bot service talks to, as a Protocol: `SqliteStorage` or `PostgresStorage`.
 
 Rules of the contract, whatever the backend:
 - A game's state is the replay of its turn log; `version` is the number of turns in it.
