@@ -52,15 +52,11 @@ class TransferReport:
 Convert = Callable[[Any], Any]
 
 
-def _as_moment(value: Any) -> Any:
-    return None if value is None else rows.moment(value)
-
-
 def _as_bool(value: Any) -> Any:
     return None if value is None else bool(value)
 
 
-_CONVERSIONS: dict[str, Convert] = {"timestamp with time zone": _as_moment,
+_CONVERSIONS: dict[str, Convert] = {"timestamp with time zone": rows.maybe_moment,
                                     "boolean": _as_bool}
 
 
