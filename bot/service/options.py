@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import reduce
 
 from bot.service.model import ServiceError
 from bot.service.timecontrol import parse_time_control
@@ -54,11 +55,9 @@ def describe_setup(setup: GameSetup) -> Message:
         parts.append(message("handicap {rows}", rows=setup.handicap))
     if setup.time_control:
         parts.append(message("{time} per move", time=setup.time_control))
-    text = message("{items}, {item}", items=f"{cols}×{rows - setup.handicap}",
-                   item=rules_word(setup.rules))
-    for part in parts:
-        text = message("{items}, {item}", items=text, item=part)
-    return text
+    return reduce(lambda text, part: message("{items}, {item}", items=text, item=part), parts,
+                  message("{items}, {item}", items=f"{cols}×{rows - setup.handicap}",
+                          item=rules_word(setup.rules)))
 
 
 def rules_word(rules: str) -> Message | str:
@@ -69,10 +68,7 @@ def rules_word(rules: str) -> Message | str:
 def either(items: Sequence[Message | str]) -> Message | str:
     """`a or b or c`: the choices a player has, names or words to type (a value of a
     message: one item alone is that item)."""
-    text = items[0]
-    for item in items[1:]:
-        text = message("{items} or {item}", items=text, item=item)
-    return text
+    return reduce(lambda text, item: message("{items} or {item}", items=text, item=item), items)
 
 
 def build_options(size: str | None = None, rules: str | None = None,

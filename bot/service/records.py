@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
+from functools import reduce
 
 from bot.service.challenges import Challenges
 from bot.service.core import ServiceCore
@@ -56,9 +57,8 @@ class Records:
             files.append(Attachment(f"twixt-{stored.id}{records.FILE_ENDINGS[name]}",
                                     records.encode(text, name)))
         if not files:
-            every = refused[0]
-            for more in refused[1:]:
-                every = message("{refusals}; {refusal}", refusals=every, refusal=more)
+            every = reduce(lambda text, more: message("{refusals}; {refusal}", refusals=text,
+                                                      refusal=more), refused)
             raise ServiceError(every)
         tr = request.tr
         note = "".join("\n" + tr("(no {refusal})", refusal=line) for line in refused)

@@ -5,6 +5,7 @@ Each text is said in the language of a `Translation` (the asker's, or the server
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import reduce
 
 from language import Message, Translation, message
 from rules import Colour, Game, Outcome, Reason
@@ -66,10 +67,9 @@ def storage_refusal(error: StorageError) -> Message:
 
 def names_and(names: Sequence[str], tr: Translation) -> str:
     """`alice`, `alice and bob`, `alice and bob and carol`: names said together."""
-    text = names[0] if names else ""
-    for name in names[1:]:
-        text = tr("{names} and {name}", names=text, name=name)
-    return text
+    if not names:
+        return ""
+    return reduce(lambda text, name: tr("{names} and {name}", names=text, name=name), names)
 
 
 def result_sentence(outcome: Outcome, game: Game, tr: Translation, shown: Shown = str) -> str:
