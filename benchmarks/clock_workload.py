@@ -72,4 +72,3 @@ async def idle_ticks(storage: Storage, repeat: int) -> tuple[TwixtService, list[
     service = TwixtService(storage, clock=lambda: NOW)
     assert await service.tick() == [], "nothing may be due"
     return service, await timed(service.tick, repeat)
-
