@@ -39,6 +39,7 @@ from storage.model import (
     StoredGame,
     StoredTurn,
     UserPrefs,
+    Vacation,
 )
 from storage.opening import Database, database_setting, is_postgres_url, open_storage
 from storage.replay import TAKEBACK, new_game, replay
@@ -80,6 +81,7 @@ __all__ = [
     "StoredTurn",
     "UnsupportedSchemaError",
     "UserPrefs",
+    "Vacation",
     "database_setting",
     "full_check",
     "is_postgres_url",

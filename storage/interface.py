@@ -33,6 +33,7 @@ from storage.model import (
     PlayerStats,
     StoredGame,
     UserPrefs,
+    Vacation,
 )
 from storage.shards import Shards
 
@@ -197,6 +198,33 @@ class Storage(Protocol):
 
     async def vote_abort(self, game_id: int, user_id: int) -> frozenset[int]:
         """Record a player's wish to abort a game; return everyone who has asked so far."""
+
+    # --- vacations: when players' clocks stand still --------------------------------------
+
+    async def add_vacation(self, guild_id: int, user_id: int, starts_at: datetime,
+                           ends_at: datetime, days: int, *, allowed: int,
+                           automatic: bool = False, game_id: int | None = None,
+                           now: datetime | None = None) -> Vacation | None:
+        """Store a user's vacation in a guild if, with its `days`, their vacations there that
+        start in the same calendar year (UTC) count no more than `allowed` days; None, storing
+        nothing, if they would. A vacation that starts when one of the user's already does is
+        that one, returned as stored: so an automatic day is taken once, however many
+        processes try. Storing one makes every active clocked game of the user in the guild
+        due by `now`, in the same transaction, so the clocks work its marks out again."""
+
+    async def end_vacation(self, vacation_id: int, ends_at: datetime, days: int,
+                           now: datetime | None = None) -> Vacation | None:
+        """End a vacation early at `ends_at`, from then on counting `days`; None, changing
+        nothing, if it had already ended by then. The user's clocked games in the guild
+        become due by `now`, as with `add_vacation`."""
+
+    async def vacations(self, guild_id: int, user_ids: Sequence[int], since: datetime,
+                        limit: int = 500) -> tuple[Vacation, ...]:
+        """The vacations of these users in the guild that end after `since` (running, to
+        come, or ended since), oldest first: of many, the `limit` that end last."""
+
+    async def vacation_days_used(self, guild_id: int, user_id: int, year: int) -> int:
+        """The days counted by the user's vacations in the guild that start in `year` (UTC)."""
 
     # --- users, settings, preferences, stats -------------------------------------------
 

@@ -60,8 +60,11 @@ class GameSetup:
 
     `size` is the board before the handicap ("24x24" with handicap 6 plays on 24x18);
     `swap` None means the rules' default (on unless there is a handicap).
-    `time_control` (e.g. "3d") is the time for each move; `opening` holds the turns of an
-    imported record the game continues from, as "seat: command" lines (played before the log).
+    `time_control` (e.g. "3d") is the time for each move, or a bank ("10d+36h"); `opening`
+    holds the turns of an imported record the game continues from, as "seat: command" lines
+    (played before the log). `vacation` says whether the players' vacations and weekends off
+    stop the game's clock; None, in a challenge being made, means the server's default (a
+    stored challenge or game holds yes or no; None is stored as yes).
     """
 
     size: str = "24x24"
@@ -70,14 +73,17 @@ class GameSetup:
     handicap: int = 0
     time_control: str | None = None
     opening: str | None = None
+    vacation: bool | None = None
 
 
 @dataclass(frozen=True)
 class Player:
-    """Someone about to take a seat: the user id and the name shown on the board."""
+    """Someone about to take a seat: the user id and the name shown on the board, and
+    whether their clock stops on weekends in this game (their preference when it began)."""
 
     user_id: int
     name: str
+    weekends_off: bool = False
 
 
 @dataclass(frozen=True)
@@ -87,6 +93,7 @@ class Seat:
     number: int
     user_id: int
     name: str
+    weekends_off: bool = False
 
     @property
     def team(self) -> int:
@@ -207,6 +214,10 @@ class GuildSettings:
     reminder_hours: int = 24
     #: the bot registered a copy of its commands in this guild (to remove when unwanted)
     commands_copied: bool = False
+    #: vacation days each player has a calendar year (UTC); 0: no vacation on this server
+    vacation_days: int = 14
+    #: whether a new game lets vacations stop its clocks, unless its challenge says
+    vacation_default: bool = True
 
 
 #: the `GuildSettings` that a clock's wake-ups depend on: changing one wakes the guild's clocks
@@ -216,14 +227,32 @@ CLOCK_SETTINGS = frozenset({"forfeit_on_timeout", "reminder_hours"})
 @dataclass(frozen=True)
 class UserPrefs:
     """Per-user preferences: board `theme` (light, dark), `palette` (normal, colour-blind),
-    `side` facing the viewer (red, black, any), reminders by DM, and auto-link (a bare `G6`
-    links every legal link of the new peg)."""
+    `side` facing the viewer (red, black, any), reminders by DM, auto-link (a bare `G6`
+    links every legal link of the new peg), and `weekends`: whether the player's clocks run
+    on Saturdays and Sundays (UTC) in the games they start from now on."""
 
     theme: str = "light"
     palette: str = "normal"
     side: str = "any"
     dm_reminders: bool = True
     auto_link: bool = False
+    weekends: bool = True
+
+
+@dataclass(frozen=True)
+class Vacation:
+    """A player's vacation in one guild, from `starts_at` to `ends_at`, counting `days`
+    against the calendar year (UTC) it starts in. An `automatic` one is the day used when
+    the player's time ran out in game `game_id`."""
+
+    id: int
+    guild_id: int
+    user_id: int
+    starts_at: datetime
+    ends_at: datetime
+    days: int
+    automatic: bool = False
+    game_id: int | None = None
 
 
 @dataclass(frozen=True)

@@ -66,6 +66,7 @@ from storage.model import (
     Result,
     StoredGame,
     UserPrefs,
+    Vacation,
 )
 from storage.schema import Migration
 from storage.shards import Shards
@@ -105,7 +106,13 @@ def _count(status: str) -> int:
 def _setup_values(setup: GameSetup) -> tuple[Any, ...]:
     """The setup as `rows.SETUP_COLUMNS`, with PostgreSQL's boolean for swap."""
     return (setup.size, setup.rules, setup.swap, setup.handicap, setup.time_control,
-            setup.opening)
+            setup.opening, setup.vacation is not False)
+
+
+def _user_lock(guild_id: int, user_id: int) -> int:
+    """The advisory lock key of one user's vacations in a guild (a signed 64-bit number; two
+    users sharing one only wait for each other)."""
+    return ((guild_id * 1_000_003) ^ user_id) % (1 << 63)
 
 
 def _failed(error: BaseException) -> DatabaseError | None:
@@ -233,7 +240,7 @@ class PostgresStorage:
             challenge_id = await db.fetchval(
                 "INSERT INTO challenges (guild_id, channel_id, challenger_id, players, "
                 f"{rows.SETUP_COLUMNS}, first, thread, created_at, expires_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 guild_id, channel_id, challenger_id, players, *_setup_values(setup),
                 FirstMove(first).value, thread, rows.utc(now), rows.utc(expires_at))
             slots = [*named, *[None] * (places - len(named))]
@@ -312,7 +319,7 @@ class PostgresStorage:
                 game_id = await db.fetchval(
                     "INSERT INTO games (guild_id, channel_id, challenge_id, "
                     f"{rows.SETUP_COLUMNS}, created_at, updated_at, wake_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                     guild_id, channel_id, challenge_id, *_setup_values(setup), at, at,
                     at if setup.time_control else None)  # a clock: looked at at once
             except asyncpg.UniqueViolationError as error:
@@ -320,8 +327,10 @@ class PostgresStorage:
                     raise ChannelBusyError(channel_id) from None
                 raise
             await db.executemany(
-                "INSERT INTO game_seats (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
-                [(game_id, seat, p.user_id, p.name) for seat, p in enumerate(players)])
+                "INSERT INTO game_seats (game_id, seat, user_id, name, weekends_off) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [(game_id, seat, p.user_id, p.name, p.weekends_off)
+                 for seat, p in enumerate(players)])
             return await _game(db, game_id)
 
     async def get_game(self, game_id: int) -> StoredGame:
@@ -521,6 +530,65 @@ class PostgresStorage:
                              "ON CONFLICT DO NOTHING", game_id, user_id)
             found = await db.fetch("SELECT user_id FROM abort_votes WHERE game_id = ?", game_id)
         return frozenset(row[0] for row in found)
+
+    # --- vacations -----------------------------------------------------------------------
+
+    async def add_vacation(self, guild_id: int, user_id: int, starts_at: datetime,
+                           ends_at: datetime, days: int, *, allowed: int,
+                           automatic: bool = False, game_id: int | None = None,
+                           now: datetime | None = None) -> Vacation | None:
+        start = rows.utc(starts_at)
+        async with self._write() as db:
+            # one user's vacations of a guild at a time: the days counted and the new row
+            # must not race another process adding one (READ COMMITTED would let both count)
+            await db.execute("SELECT pg_advisory_xact_lock(?)", _user_lock(guild_id, user_id))
+            row = await db.fetchrow(
+                f"SELECT {rows.VACATION_COLUMNS} FROM vacations WHERE guild_id = ? AND "
+                "user_id = ? AND starts_at = ?", guild_id, user_id, start)
+            if row is not None:
+                return rows.vacation(row)
+            first, last = rows.year_bounds(start.year)
+            used = await db.fetchval(rows.DAYS_USED, guild_id, user_id, first, last)
+            if used + days > allowed:
+                return None
+            added = await db.fetch(
+                "INSERT INTO vacations (guild_id, user_id, starts_at, ends_at, days, automatic, "
+                f"game_id) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING {rows.VACATION_COLUMNS}",
+                guild_id, user_id, start, rows.utc(ends_at), days, automatic, game_id)
+            at = rows.utc(now)
+            await db.execute(rows.WAKE_GAMES_OF, at, guild_id, user_id, at)
+            return rows.vacation(added[0])
+
+    async def end_vacation(self, vacation_id: int, ends_at: datetime, days: int,
+                           now: datetime | None = None) -> Vacation | None:
+        end = rows.utc(ends_at)
+        async with self._write() as db:
+            row = await db.fetchrow(
+                "UPDATE vacations SET ends_at = ?, days = ? WHERE id = ? AND ends_at > ? AND "
+                f"starts_at <= ? RETURNING {rows.VACATION_COLUMNS}",
+                end, days, vacation_id, end, end)
+            if row is None:
+                return None
+            vacation = rows.vacation(row)
+            at = rows.utc(now)
+            await db.execute(rows.WAKE_GAMES_OF, at, vacation.guild_id, vacation.user_id, at)
+            return vacation
+
+    async def vacations(self, guild_id: int, user_ids: Sequence[int], since: datetime,
+                        limit: int = 500) -> tuple[Vacation, ...]:
+        ids = list(dict.fromkeys(user_ids))
+        if not ids:
+            return ()
+        async with self._single() as db:
+            found = await db.fetch(
+                rows.VACATIONS_SINCE.format(users="user_id = ANY(?::bigint[])"),
+                guild_id, ids, rows.utc(since), limit)
+        return tuple(rows.vacation(row) for row in reversed(found))
+
+    async def vacation_days_used(self, guild_id: int, user_id: int, year: int) -> int:
+        first, last = rows.year_bounds(year)
+        async with self._single() as db:
+            return int(await db.fetchval(rows.DAYS_USED, guild_id, user_id, first, last))
 
     # --- users, settings, preferences, stats -------------------------------------------
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from rules import Game, TwixtError
 from storage.errors import DatabaseError
-from storage.model import LoadedGame, Seat, StoredGame
+from storage.model import LoadedGame, Seat, StoredGame, StoredTurn
 
 #: the log entry of an accepted takeback
 TAKEBACK = "takeback"
@@ -29,14 +29,19 @@ def new_game(game: StoredGame, name: Callable[[Seat], str] = _by_id) -> Game:
                 rules=setup.rules, swap=setup.swap, handicap=setup.handicap)
 
 
-def replay(loaded: LoadedGame, name: Callable[[Seat], str] = _by_id) -> Game:
-    """Replay the opening and the log; a turn that does not replay means damage."""
+def replay(loaded: LoadedGame, name: Callable[[Seat], str] = _by_id,
+           before: Callable[[StoredTurn, Game], None] | None = None) -> Game:
+    """Replay the opening and the log; a turn that does not replay means damage. `before`,
+    if given, is shown each log entry and the game as it stood before it (the clocks learn
+    from it who was to move when)."""
     game = new_game(loaded.game, name)
     for line in (loaded.game.setup.opening or "").splitlines():
         seat, _sep, command = line.partition(":")
         _play(game, loaded, command, game.players[int(seat)], "the opening")
     players = {seat.user_id: game.players[seat.number] for seat in loaded.game.seats}
     for turn in loaded.turns:
+        if before is not None:
+            before(turn, game)
         if turn.command == TAKEBACK:
             if not game.history:
                 raise DatabaseError(f"game {loaded.game.id} takes back a turn it never had")

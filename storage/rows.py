@@ -26,6 +26,7 @@ from storage.model import (
     Seat,
     StoredGame,
     StoredTurn,
+    Vacation,
 )
 
 if TYPE_CHECKING:
@@ -35,16 +36,17 @@ if TYPE_CHECKING:
 Settings = TypeVar("Settings", bound="DataclassInstance")
 
 #: the columns of a GameSetup, in the order of `setup_values`
-SETUP_COLUMNS = "size, rules, swap, handicap, time_control, opening"
+SETUP_COLUMNS = "size, rules, swap, handicap, time_control, opening, vacation"
 GAME_COLUMNS = ("id, guild_id, channel_id, challenge_id, status, size, rules, swap, handicap, "
-                "time_control, opening, version, created_at, updated_at, result, reason, "
-                "finished_at")
+                "time_control, opening, vacation, version, created_at, updated_at, result, "
+                "reason, finished_at")
 CHALLENGE_COLUMNS = ("id, guild_id, channel_id, challenger_id, players, size, rules, swap, "
-                     "handicap, time_control, opening, first, thread, status, created_at, "
-                     "expires_at")
+                     "handicap, time_control, opening, vacation, first, thread, status, "
+                     "created_at, expires_at")
 #: a game's seat rows, a challenge's invitee rows and an offer row, as `game`, `challenge` and
 #: `offer` read them
-SEAT_COLUMNS = "seat, user_id, name, winner"
+SEAT_COLUMNS = "seat, user_id, name, winner, weekends_off"
+VACATION_COLUMNS = "id, guild_id, user_id, starts_at, ends_at, days, automatic, game_id"
 INVITEE_COLUMNS = "slot, user_id, answer, answered_at"
 OFFER_COLUMNS = "game_id, kind, user_id, at_version, created_at"
 
@@ -76,27 +78,30 @@ def maybe_moment(text: str | datetime | None) -> datetime | None:
 def setup_values(setup: GameSetup) -> tuple[Any, ...]:
     """The setup as the `SETUP_COLUMNS`."""
     swap = None if setup.swap is None else int(setup.swap)
-    return setup.size, setup.rules, swap, setup.handicap, setup.time_control, setup.opening
+    return (setup.size, setup.rules, swap, setup.handicap, setup.time_control, setup.opening,
+            int(setup.vacation is not False))
 
 
 def _setup(size: str, rules: str, swap: int | None, handicap: int,
-           time_control: str | None, opening: str | None) -> GameSetup:
+           time_control: str | None, opening: str | None, vacation: int) -> GameSetup:
     return GameSetup(size, rules, None if swap is None else bool(swap), handicap, time_control,
-                     opening)
+                     opening, bool(vacation))
 
 
 def game(row: Sequence[Any], seats: Sequence[Sequence[Any]]) -> StoredGame:
-    """A game from a `GAME_COLUMNS` row and its (seat, user_id, name, winner) rows in order."""
+    """A game from a `GAME_COLUMNS` row and its `SEAT_COLUMNS` rows in order."""
     (game_id, guild_id, channel_id, challenge_id, status, size, rules, swap, handicap,
-     time_control, opening, version, created_at, updated_at, result, reason, finished_at) = row
+     time_control, opening, vacation, version, created_at, updated_at, result, reason,
+     finished_at) = row
     outcome = None
     if result is not None:
-        winners = tuple(user_id for _seat, user_id, _name, won in seats if won)
+        winners = tuple(user_id for _seat, user_id, _name, won, _off in seats if won)
         outcome = GameResult(Result(result), reason, winners)
     return StoredGame(
         id=game_id, guild_id=guild_id, channel_id=channel_id, status=GameStatus(status),
-        setup=_setup(size, rules, swap, handicap, time_control, opening),
-        seats=tuple(Seat(seat, user_id, name) for seat, user_id, name, _won in seats),
+        setup=_setup(size, rules, swap, handicap, time_control, opening, vacation),
+        seats=tuple(Seat(seat, user_id, name, bool(off))
+                    for seat, user_id, name, _won, off in seats),
         version=version,
         created_at=moment(created_at), updated_at=moment(updated_at),
         challenge_id=challenge_id, result=outcome, finished_at=maybe_moment(finished_at))
@@ -110,11 +115,11 @@ def turn(row: Sequence[Any]) -> StoredTurn:
 def challenge(row: Sequence[Any], invitees: Iterable[Sequence[Any]]) -> Challenge:
     """A challenge from a `CHALLENGE_COLUMNS` row and its (slot, user_id, answer, at) rows."""
     (challenge_id, guild_id, channel_id, challenger_id, players, size, rules, swap, handicap,
-     time_control, opening, first, thread, status, created_at, expires_at) = row
+     time_control, opening, vacation, first, thread, status, created_at, expires_at) = row
     return Challenge(
         id=challenge_id, guild_id=guild_id, channel_id=channel_id,
         challenger_id=challenger_id, players=players,
-        setup=_setup(size, rules, swap, handicap, time_control, opening),
+        setup=_setup(size, rules, swap, handicap, time_control, opening, vacation),
         first=FirstMove(first),
         thread=bool(thread), status=ChallengeStatus(status), created_at=moment(created_at),
         expires_at=moment(expires_at),
@@ -125,6 +130,34 @@ def challenge(row: Sequence[Any], invitees: Iterable[Sequence[Any]]) -> Challeng
 def offer(row: Sequence[Any]) -> Offer:
     game_id, kind, user_id, at_version, created_at = row
     return Offer(game_id, OfferKind(kind), user_id, at_version, moment(created_at))
+
+
+def vacation(row: Sequence[Any]) -> Vacation:
+    """A vacation from a `VACATION_COLUMNS` row."""
+    vacation_id, guild_id, user_id, starts_at, ends_at, days, automatic, game_id = row
+    return Vacation(vacation_id, guild_id, user_id, moment(starts_at), moment(ends_at), days,
+                    bool(automatic), game_id)
+
+
+def year_bounds(year: int) -> tuple[datetime, datetime]:
+    """The first moment of a calendar year (UTC) and of the next."""
+    return datetime(year, 1, 1, tzinfo=UTC), datetime(year + 1, 1, 1, tzinfo=UTC)
+
+
+#: the SQL that makes a user's active clocked games of a guild due by a moment (params: the
+#: moment, guild id, user id, the moment): their clocks' marks are worked out again
+WAKE_GAMES_OF = (
+    "UPDATE games SET wake_at = ? WHERE guild_id = ? AND status = 'active' AND "
+    "time_control IS NOT NULL AND id IN (SELECT game_id FROM game_seats WHERE user_id = ?) "
+    "AND (wake_at IS NULL OR wake_at > ?)")
+#: the days counted by a user's vacations in a guild that start within a span (params: guild
+#: id, user id, the span's start and end)
+DAYS_USED = ("SELECT coalesce(sum(days), 0) FROM vacations WHERE guild_id = ? AND user_id = ? "
+             "AND starts_at >= ? AND starts_at < ?")
+#: the vacations of some users of a guild ending after a moment, the latest ending first
+#: (params: the moment, the limit; the users' condition goes in `{users}`)
+VACATIONS_SINCE = (f"SELECT {VACATION_COLUMNS} FROM vacations WHERE guild_id = ? AND "
+                   "{users} AND ends_at > ? ORDER BY ends_at DESC LIMIT ?")
 
 
 def children(found: Iterable[Sequence[Any]]) -> dict[int, list[Any]]:

@@ -55,6 +55,7 @@ from storage.model import (
     Result,
     StoredGame,
     UserPrefs,
+    Vacation,
 )
 from storage.schema import check_file, migrate, migrations, unusable
 from storage.shards import Shards
@@ -168,7 +169,7 @@ class SqliteStorage:
             cursor = await db.execute(
                 "INSERT INTO challenges (guild_id, channel_id, challenger_id, players, "
                 f"{rows.SETUP_COLUMNS}, first, thread, created_at, expires_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, challenger_id, players, *rows.setup_values(setup),
                  FirstMove(first).value, int(thread), rows.stamp(now), rows.stamp(expires_at)))
             challenge_id = _new_id(cursor)
@@ -253,7 +254,7 @@ class SqliteStorage:
                 cursor = await db.execute(
                     "INSERT INTO games (guild_id, channel_id, challenge_id, "
                     f"{rows.SETUP_COLUMNS}, created_at, updated_at, wake_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (guild_id, channel_id, challenge_id, *rows.setup_values(setup), at, at,
                      at if setup.time_control else None))  # a clock: looked at at once
             except sqlite3.IntegrityError as error:
@@ -262,8 +263,10 @@ class SqliteStorage:
                 raise
             game_id = _new_id(cursor)
             await db.executemany(
-                "INSERT INTO game_seats (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
-                [(game_id, seat, p.user_id, p.name) for seat, p in enumerate(players)])
+                "INSERT INTO game_seats (game_id, seat, user_id, name, weekends_off) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [(game_id, seat, p.user_id, p.name, int(p.weekends_off))
+                 for seat, p in enumerate(players)])
             return await _game(db, game_id)
 
     async def get_game(self, game_id: int) -> StoredGame:
@@ -474,6 +477,71 @@ class SqliteStorage:
             cursor = await db.execute("SELECT user_id FROM abort_votes WHERE game_id = ?",
                                       (game_id,))
             return frozenset(row[0] for row in await cursor.fetchall())
+
+    # --- vacations -----------------------------------------------------------------------
+
+    async def add_vacation(self, guild_id: int, user_id: int, starts_at: datetime,
+                           ends_at: datetime, days: int, *, allowed: int,
+                           automatic: bool = False, game_id: int | None = None,
+                           now: datetime | None = None) -> Vacation | None:
+        start = rows.stamp(starts_at)
+        async with self._write() as db:
+            cursor = await db.execute(
+                f"SELECT {rows.VACATION_COLUMNS} FROM vacations WHERE guild_id = ? AND "
+                "user_id = ? AND starts_at = ?", (guild_id, user_id, start))
+            row = await cursor.fetchone()
+            if row is not None:
+                return rows.vacation(row)
+            first, last = rows.year_bounds(rows.utc(starts_at).year)
+            cursor = await db.execute(rows.DAYS_USED, (guild_id, user_id, rows.stamp(first),
+                                                       rows.stamp(last)))
+            (used,) = await _only_row(cursor)
+            if used + days > allowed:
+                return None
+            cursor = await db.execute(
+                "INSERT INTO vacations (guild_id, user_id, starts_at, ends_at, days, automatic, "
+                f"game_id) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING {rows.VACATION_COLUMNS}",
+                (guild_id, user_id, start, rows.stamp(ends_at), days, int(automatic), game_id))
+            vacation = rows.vacation(await _only_row(cursor))
+            at = rows.stamp(now)
+            await db.execute(rows.WAKE_GAMES_OF, (at, guild_id, user_id, at))
+            return vacation
+
+    async def end_vacation(self, vacation_id: int, ends_at: datetime, days: int,
+                           now: datetime | None = None) -> Vacation | None:
+        end = rows.stamp(ends_at)
+        async with self._write() as db:
+            cursor = await db.execute(
+                "UPDATE vacations SET ends_at = ?, days = ? WHERE id = ? AND ends_at > ? AND "
+                f"starts_at <= ? RETURNING {rows.VACATION_COLUMNS}",
+                (end, days, vacation_id, end, end))
+            row = await cursor.fetchone()
+            if row is None:
+                return None
+            vacation = rows.vacation(row)
+            at = rows.stamp(now)
+            await db.execute(rows.WAKE_GAMES_OF, (at, vacation.guild_id, vacation.user_id, at))
+            return vacation
+
+    async def vacations(self, guild_id: int, user_ids: Sequence[int], since: datetime,
+                        limit: int = 500) -> tuple[Vacation, ...]:
+        ids = list(dict.fromkeys(user_ids))
+        if not ids:
+            return ()
+        users = f"user_id IN ({', '.join('?' * len(ids))})"
+        async with self._read() as db:
+            cursor = await db.execute(rows.VACATIONS_SINCE.format(users=users),
+                                      (guild_id, *ids, rows.stamp(since), limit))
+            found = list(await cursor.fetchall())
+        return tuple(rows.vacation(row) for row in reversed(found))
+
+    async def vacation_days_used(self, guild_id: int, user_id: int, year: int) -> int:
+        first, last = rows.year_bounds(year)
+        async with self._read() as db:
+            cursor = await db.execute(rows.DAYS_USED, (guild_id, user_id, rows.stamp(first),
+                                                       rows.stamp(last)))
+            (used,) = await _only_row(cursor)
+        return int(used)
 
     # --- users, settings, preferences, stats -------------------------------------------
 

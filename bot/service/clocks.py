@@ -188,7 +188,7 @@ class Clocks:
                            tr: Translation) -> tuple[Reply | None, datetime | None]:
         """The reply a game's clock calls for now, said by `tr` (its server's language), and
         its next mark (None: nothing more until a turn, or a change of the settings)."""
-        marks = await self._core.marks(stored, (await self._core.live(stored)).turn_started)
+        marks = await self._core.marks(stored)
         if marks is None:
             return None, None
         due = marks.due

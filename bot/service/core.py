@@ -18,19 +18,20 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import rules
+from bot.service.absence import pauses_of
+from bot.service.banks import StintLog, TurnClock, next_stint, passes_the_turn, turn_clock
+from bot.service.clocktexts import clock_words
 from bot.service.games import ChannelLocks, GameCache, LiveGame
 from bot.service.model import Button, ButtonKind, Request, ServiceError, User
 from bot.service.texts import storage_refusal
-from bot.service.timecontrol import ClockMarks, clock_marks, describe_span, due_at
+from bot.service.timecontrol import ClockMarks, time_control_of
 from bot.service.wakeups import Alarm
-from language import Message, Translation, message, translation
+from language import Message, Translation, translation
 from rendering import PaletteName, RenderOptions, ThemeName, render_png, view_of
-from rules import Action, Colour, Game, IllegalMoveError, Turn, parse_command
+from rules import Colour, Game, IllegalMoveError, Turn
 from storage import (
-    TAKEBACK,
     GameFinishedError,
     GameResult,
-    LoadedGame,
     NotFoundError,
     OfferKind,
     Result,
@@ -96,7 +97,9 @@ class ServiceCore:
         live = self._games.get(stored.id, stored.version)
         if live is None:
             loaded = await self.storage.load_game(stored.id)
-            live = LiveGame(stored.version, replay(loaded, seat_name), turn_start(loaded))
+            log = StintLog(loaded.game)
+            game = replay(loaded, seat_name, before=log.note)
+            live = LiveGame(stored.version, game, log.since, tuple(log.stints))
             self._games.put(stored.id, live)
         return live
 
@@ -149,8 +152,11 @@ class ServiceCore:
         a turn that lost a race (or came after the end) is refused in one line. A clocked
         game's next wake-up is stored with the entry: its first mark in the turn."""
         now = self.clock()
-        started = now if passes_turn else (await self.live(stored)).turn_started
-        marks = None if finish is not None else await self.marks(stored, started)
+        before = await self.live(stored)
+        stint = next_stint(before.game, stored, user_id, text, before.turn_started, now)
+        live = LiveGame(stored.version + 1, game, now if passes_turn else before.turn_started,
+                        before.stints + ((stint,) if stint else ()))
+        marks = None if finish is not None else await self.marks(stored, live)
         wake = None if marks is None else marks.earliest
         try:
             version = await self.storage.append_turn(stored.id, stored.version, user_id, text,
@@ -158,7 +164,7 @@ class ServiceCore:
         except (StaleVersionError, GameFinishedError) as error:
             self._games.drop(stored.id)
             raise ServiceError(storage_refusal(error)) from None
-        self._games.put(stored.id, LiveGame(version, game, started))
+        self._games.put(stored.id, replace(live, version=version))
         self.alarm.wake_by(wake)
         return replace(stored, version=version)
 
@@ -182,29 +188,43 @@ class ServiceCore:
 
     # --- clocks ------------------------------------------------------------------------
 
+    async def turn_clock(self, stored: StoredGame,
+                         live: LiveGame | None = None) -> TurnClock | None:
+        """The clock of the turn in progress of a clocked game (at `live`, by default the
+        stored version), with its players' pauses; None without a clock or once it is over."""
+        control = stored.setup.time_control
+        live = live or await self.live(stored)
+        seat = live.game.seat_to_move
+        if not control or seat is None:
+            return None
+        # a bank counts every turn since the start; a time per move only this one
+        since = stored.created_at if time_control_of(control).is_bank else live.turn_started
+        pauses = await pauses_of(self.storage, stored, since)
+        return turn_clock(control, seat, live.turn_started, live.stints, pauses)
+
     async def due(self, stored: StoredGame) -> datetime | None:
         """When the player to move must have moved, for a game with a time control."""
-        if not stored.setup.time_control:
-            return None
-        return due_at((await self.live(stored)).turn_started, stored.setup.time_control)
+        clock = await self.turn_clock(stored)
+        return None if clock is None else clock.due
 
-    async def marks(self, stored: StoredGame, turn_started: datetime) -> ClockMarks | None:
-        """When a clocked game's turn that began at `turn_started` is reminded and due, by
-        its server's reminder setting; None for a game without a clock."""
-        if not stored.setup.time_control:
+    async def marks(self, stored: StoredGame, live: LiveGame | None = None) -> ClockMarks | None:
+        """When a clocked game's turn (at `live`, by default the stored version) is reminded
+        and due, by its server's reminder setting; None for a game without a clock."""
+        clock = await self.turn_clock(stored, live)
+        if clock is None:
             return None
         settings = await self.storage.guild_settings(stored.guild_id)
-        return clock_marks(turn_started, stored.setup.time_control, settings.reminder_hours)
+        return clock.marks(settings.reminder_hours)
 
     async def clock_text(self, stored: StoredGame, game: Game) -> Message | None:
         """`2d 3h left` for the player to move in a clocked game in progress (a message, for
-        the reader's language)."""
+        the reader's language), and whether their clock stands still."""
         if not stored.is_active:  # an aborted game's rules still have a player to move
             return None
-        due = await self.due(stored)
-        if due is None or game.player_to_move is None:
+        clock = await self.turn_clock(stored)
+        if clock is None or game.player_to_move is None:
             return None
-        return message("{time} left", time=describe_span(due - self.clock()))
+        return clock_words(clock, self.clock())
 
     # --- pictures ----------------------------------------------------------------------
 
@@ -285,20 +305,6 @@ def rematch_button(stored: StoredGame, tr: Translation) -> Button:
 def seat_name(seat: Seat) -> str:
     """Seats are named as the players were when the game began (names that records hold)."""
     return seat.name
-
-
-def passes_the_turn(command: rules.Command) -> bool:
-    """Whether a command hands the move to someone else: a peg, swap or privilege."""
-    return command.is_move or Action.PRIVILEGE in command.actions
-
-
-def turn_start(loaded: LoadedGame) -> datetime:
-    """When the player to move got the turn: the last log entry that passed it (a takeback
-    passes it too), or the game's start."""
-    for entry in reversed(loaded.turns):
-        if entry.command == TAKEBACK or passes_the_turn(parse_command(entry.command)):
-            return entry.played_at
-    return loaded.game.created_at
 
 
 def render_options_for(base: RenderOptions, prefs: UserPrefs) -> RenderOptions:

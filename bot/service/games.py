@@ -16,18 +16,21 @@ from dataclasses import dataclass
 from datetime import datetime
 from weakref import WeakValueDictionary
 
+from bot.service.banks import Stint
 from rules import Game
 
 CACHE_SIZE = 2048
 
 
-@dataclass
+@dataclass(frozen=True)
 class LiveGame:
-    """A stored game replayed to `version`, and when its player to move got the turn."""
+    """A stored game replayed to `version`, when its player to move got the turn, and the
+    stints of the log before that (see `bot.service.banks`)."""
 
     version: int
     game: Game
     turn_started: datetime
+    stints: tuple[Stint, ...] = ()
 
 
 class ChannelLocks:

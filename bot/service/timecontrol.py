@@ -1,8 +1,12 @@
-"""Correspondence clocks: a time per move such as `3d` or `12h`, and when a move is due.
+"""Correspondence clocks: a time per move such as `3d` or `12h`, or a bank such as `10d+36h`,
+and when a move is due.
 
-The rules know no clocks. A player's time runs from the moment the turn passed to them (the
-last move, swap, privilege or takeback) until the move is due; deadlines are derived from the
-stored log, so they survive any restart.
+A time per move gives every turn that long, from the moment the turn passed to the player
+(the last move, swap, privilege or takeback). A bank (Little Golem's) starts at its first
+part; each turn uses what it takes, and each move of the bank's owner adds the bonus, up to
+the starting amount again. The rules know no clocks; deadlines are derived from the stored
+log (and the players' stored vacations), so they survive any restart. Time is clock time:
+it stands still while its player pauses (`bot.service.pauses`).
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bot.service.model import ServiceError
+from bot.service.pauses import NO_PAUSES, Pauses, moment_after
 from language import Message, message
 from rules import quote
 
@@ -26,23 +31,59 @@ MAX_TIME = timedelta(days=60)
 FINAL_WARNING = timedelta(hours=24)
 
 
-def parse_time_control(text: str) -> str:
-    """Check a time per move (`3d`, `12h`, `1d12h`) and return it in a canonical form.
+@dataclass(frozen=True)
+class TimeControl:
+    """A game's clock: `start` for each move (`bonus` None), or a bank that starts at
+    `start` and gains `bonus` with each of its owner's moves, never above `start`."""
 
-    Players and imported records go through here alike, so every stored clock is 1h to 60d.
+    start: timedelta
+    bonus: timedelta | None = None
+
+    @property
+    def is_bank(self) -> bool:
+        return self.bonus is not None
+
+    def after_move(self, left: timedelta) -> timedelta:
+        """A bank after its owner's move, with `left` unused: the bonus added, capped."""
+        return min(self.start, left + (self.bonus or timedelta(0)))
+
+
+def parse_time_control(text: str) -> str:
+    """Check a time per move (`3d`, `12h`, `1d12h`) or a bank (`10d+36h`, also written
+    `10 days + 36 hours`) and return it in a canonical form (`10d+36h`).
+
+    Players and imported records go through here alike, so every stored clock starts at 1h
+    to 60d, and a bank's bonus is at most its start.
     """
     compact = _UNIT_WORDS.sub(lambda unit: unit[0][0], text.lower().replace(" ", ""))
-    parts = _PART.findall(compact)
-    if not parts or "".join(n + u for n, u in parts) != compact:
-        raise ServiceError("time is a time per move like 3d or 12h, not {text}", text=quote(text))
-    if not MIN_TIME <= _span(parts) <= MAX_TIME:
-        raise ServiceError("time per move is 1h to 60d")
+    pieces = compact.split("+")
+    if len(pieces) > 2 or not all(_is_span(piece) for piece in pieces):
+        raise ServiceError("time is a time per move like 3d or 12h, or a bank like 10d+36h, "
+                           "not {text}", text=quote(text))
+    control = time_control_of(compact)
+    if not MIN_TIME <= control.start <= MAX_TIME:
+        raise ServiceError("time per move is 1h to 60d" if not control.is_bank
+                           else "a bank starts with 1h to 60d")
+    if control.bonus is not None and control.bonus > control.start:
+        raise ServiceError("a bank's bonus is at most its start, like 10d+36h")
     return compact
 
 
+def time_control_of(text: str) -> TimeControl:
+    """The clock of a stored time control (checked by `parse_time_control` when it was set)."""
+    start, _plus, bonus = text.partition("+")
+    return TimeControl(_span(_PART.findall(start)),
+                       _span(_PART.findall(bonus)) if _plus else None)
+
+
 def time_per_move(text: str) -> timedelta:
-    """The span of a stored time control (checked by `parse_time_control` when it was set)."""
-    return _span(_PART.findall(text))
+    """The span of a stored time per move, or a bank's start."""
+    return time_control_of(text).start
+
+
+def _is_span(text: str) -> bool:
+    parts = _PART.findall(text)
+    return bool(parts) and "".join(n + u for n, u in parts) == text
 
 
 def _span(parts: list[tuple[str, str]]) -> timedelta:
@@ -61,10 +102,6 @@ def describe_span(span: timedelta) -> Message:
     if hours:
         return message("{hours}h {minutes}m", hours=hours, minutes=minutes)
     return message("{minutes}m", minutes=minutes)
-
-
-def due_at(turn_started: datetime, time_control: str) -> datetime:
-    return turn_started + time_per_move(time_control)
 
 
 @dataclass(frozen=True)
@@ -87,12 +124,15 @@ class ClockMarks:
         return self.final if self.first is None else self.first
 
 
-def clock_marks(turn_started: datetime, time_control: str, reminder_hours: int) -> ClockMarks:
-    """When a turn that began at `turn_started` is reminded and due. Scaled to the time per
-    move, so a short clock is reminded too: the first reminder after the server's
-    `reminder_hours` or a third of the time, the last when half (at most a day) remains."""
-    span = time_per_move(time_control)
-    due = turn_started + span
-    first = turn_started + min(timedelta(hours=reminder_hours), span / 3)
-    final = due - min(FINAL_WARNING, span / 2)
+def clock_marks(turn_started: datetime, time_control: str, reminder_hours: int, *,
+                left: timedelta | None = None, pauses: Pauses = NO_PAUSES) -> ClockMarks:
+    """When a turn that began at `turn_started` with `left` on its clock (the time per move,
+    or the bank: by default the time control's start) is reminded and due, in clock time
+    that stands still during `pauses`. Scaled to the time, so a short clock is reminded too:
+    the first reminder after the server's `reminder_hours` or a third of the time, the last
+    when half (at most a day) remains."""
+    span = time_per_move(time_control) if left is None else left
+    due = moment_after(turn_started, span, pauses)
+    first = moment_after(turn_started, min(timedelta(hours=reminder_hours), span / 3), pauses)
+    final = moment_after(turn_started, span - min(FINAL_WARNING, span / 2), pauses)
     return ClockMarks(first if first < final else None, final, due)

@@ -12,7 +12,8 @@ HUGE = "9" * 4400  # more digits than int() reads by default
 
 
 @pytest.mark.parametrize("line, message", [
-    ("challenge bob time 9999999999d", "time is a time per move like 3d or 12h, not “9999999999d”"),
+    ("challenge bob time 9999999999d",
+     "time is a time per move like 3d or 12h, or a bank like 10d+36h, not “9999999999d”"),
     ("challenge bob time 99999d", "time per move is 1h to 60d"),
     ("challenge bob handicap ²", "handicap is a number of rows, not “²”"),
     ("history page 99999999999999999999999", "“99999999999999999999999” is not a number"),

@@ -94,8 +94,10 @@ def test_a_game_s_options_are_described_in_the_reader_s_language():
     ("replay seven", "“seven” is not a number", "“seven” ist keine Zahl"),
     ("draw maybe", "draw takes offer, accept or decline, not “maybe”",
      "auf draw folgt offer, accept oder decline, nicht “maybe”"),
-    ("challenge size 12 time soon", "time is a time per move like 3d or 12h, not “soon”",
-     "time ist eine Bedenkzeit pro Zug wie 3d oder 12h, nicht “soon”"),
+    ("challenge size 12 time soon",
+     "time is a time per move like 3d or 12h, or a bank like 10d+36h, not “soon”",
+     "time ist eine Bedenkzeit pro Zug wie 3d oder 12h oder ein Zeitkonto wie 10d+36h, "
+     "nicht “soon”"),
     ("challenge size 12 colour red",
      "unknown option “colour”: use size, rules, swap, handicap, time, first or thread",
      "unbekannte Option “colour”: nimm size, rules, swap, handicap, time, first oder thread"),

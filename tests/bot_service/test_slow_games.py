@@ -246,12 +246,12 @@ async def test_import_of_a_finished_or_broken_record(service):
 
 
 @pytest.mark.parametrize("clock, refusal", [
-    ("99999999999d", "clock.twixt: TimeControl: time is a time per move like 3d or 12h, not "
-                     "“99999999999d”"),
+    ("99999999999d", "clock.twixt: TimeControl: time is a time per move like 3d or 12h, or a "
+                     "bank like 10d+36h, not “99999999999d”"),
     ("0h", "clock.twixt: TimeControl: time per move is 1h to 60d"),
     ("1m", "clock.twixt: TimeControl: time per move is 1h to 60d"),
-    ("three days", "clock.twixt: TimeControl: time is a time per move like 3d or 12h, not "
-                   "“three days”"),
+    ("three days", "clock.twixt: TimeControl: time is a time per move like 3d or 12h, or a "
+                   "bank like 10d+36h, not “three days”"),
 ])
 async def test_an_imported_clock_is_held_to_the_limits_of_the_time_option(
         service, storage, clock, refusal):

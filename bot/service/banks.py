@@ -1,0 +1,138 @@
+"""The clock of the turn in progress, and each player's bank, derived from the stored log.
+
+Nothing of a clock is stored but the log (and the players' vacations): walking the log, each
+stretch between two entries that pass the turn (a move, swap, privilege or takeback) is a
+*stint* of the seat that was to move. With a time per move only the current stint counts: it
+has the whole time. With a bank every stint uses its seat's clock time (less that player's
+pauses), and a stint ended by that seat's own move adds the bonus, up to the bank's start.
+A takeback ends the stint of the player who was to move without a bonus and refunds nothing:
+time used is used, on both sides.
+
+The stints are found once, while the log is replayed (`StintLog`), and kept with the cached
+game; a turn adds one (`next_stint`). The banks are worked out from them when asked, because
+they also depend on the vacations, which change without a turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import rules
+from bot.service.pauses import Pauses, charged, moment_after
+from bot.service.timecontrol import ClockMarks, TimeControl, clock_marks, time_control_of
+from rules import Action, Game, parse_command
+from storage import TAKEBACK, StoredGame, StoredTurn
+
+
+@dataclass(frozen=True)
+class Stint:
+    """A stretch of the log during which `seat` was to move; `moved`: it ended with that
+    seat's own move (which earns a bank's bonus)."""
+
+    seat: int
+    started: datetime
+    ended: datetime
+    moved: bool
+
+
+def passes_the_turn(command: rules.Command) -> bool:
+    """Whether a command hands the move to someone else: a peg, swap or privilege."""
+    return command.is_move or Action.PRIVILEGE in command.actions
+
+
+def next_stint(before: Game, stored: StoredGame, actor_id: int, text: str,
+               started: datetime, ended: datetime) -> Stint | None:
+    """The stint a log entry ends (None if it does not pass the turn): `before` is the game
+    as it stood, `started` when the turn passed to the seat then to move."""
+    seat = before.seat_to_move
+    if seat is None:
+        return None
+    if text == TAKEBACK:
+        return Stint(seat, started, ended, moved=False)
+    if not passes_the_turn(parse_command(text)):
+        return None
+    actor = stored.seat_of(actor_id)
+    return Stint(seat, started, ended, moved=actor is not None and actor.number == seat)
+
+
+class StintLog:
+    """Collects a game's stints while its log is replayed (`storage.replay`'s `before`)."""
+
+    def __init__(self, stored: StoredGame) -> None:
+        self._stored = stored
+        #: when the player to move got the turn: the last entry that passed it, or the start
+        self.since = stored.created_at
+        self.stints: list[Stint] = []
+
+    def note(self, turn: StoredTurn, game: Game) -> None:
+        stint = next_stint(game, self._stored, turn.actor_id, turn.command, self.since,
+                           turn.played_at)
+        if stint is not None:
+            self.stints.append(stint)
+            self.since = turn.played_at
+
+
+def banks_at(control: TimeControl, stints: Sequence[Stint],
+             pauses: Sequence[Pauses]) -> tuple[timedelta, ...]:
+    """Each seat's bank after the stints: every stint uses its seat's clock time (never
+    below zero), and one ended by the seat's own move earns the bonus."""
+    left = [control.start] * len(pauses)
+    for stint in stints:
+        seat = stint.seat
+        left[seat] -= charged(stint.started, stint.ended, pauses[seat], most=left[seat])
+        if stint.moved:
+            left[seat] = control.after_move(left[seat])
+    return tuple(left)
+
+
+@dataclass(frozen=True)
+class TurnClock:
+    """The clock of the turn in progress: `seat` to move since `started` with `left` on
+    its clock then; `pauses` are every seat's (the clock of `seat` stands still during its
+    own), and `banks` every seat's bank at that moment (a bank game's), `seat`'s included."""
+
+    control: str
+    seat: int
+    started: datetime
+    left: timedelta
+    pauses: tuple[Pauses, ...]
+    banks: tuple[timedelta, ...] | None = None
+
+    @property
+    def own(self) -> Pauses:
+        """The pauses of the player to move."""
+        return self.pauses[self.seat]
+
+    @property
+    def due(self) -> datetime:
+        """When the time runs out."""
+        return moment_after(self.started, self.left, self.own)
+
+    def left_at(self, now: datetime) -> timedelta:
+        """The clock time left at `now` (zero once it has run out)."""
+        due = self.due
+        return charged(now, due, self.own) if now < due else timedelta(0)
+
+    def marks(self, reminder_hours: int) -> ClockMarks:
+        """When this turn is reminded and due (see `clock_marks`)."""
+        return clock_marks(self.started, self.control, reminder_hours, left=self.left,
+                           pauses=self.own)
+
+    def bank_of(self, seat: int, now: datetime) -> timedelta | None:
+        """A seat's bank at `now` (only the player to move's runs); None without a bank."""
+        if self.banks is None:
+            return None
+        return self.left_at(now) if seat == self.seat else self.banks[seat]
+
+
+def turn_clock(control: str, seat: int, started: datetime, stints: Sequence[Stint],
+               pauses: Sequence[Pauses]) -> TurnClock:
+    """The clock of `seat`'s turn that began at `started`, after `stints`, for a game whose
+    players pause at `pauses` (by seat)."""
+    clock = time_control_of(control)
+    if not clock.is_bank:
+        return TurnClock(control, seat, started, clock.start, tuple(pauses))
+    banks = banks_at(clock, stints, pauses)
+    return TurnClock(control, seat, started, banks[seat], tuple(pauses), banks)
