@@ -145,6 +145,9 @@ class Challenges:
         if thread and self._core.threads is None:
             raise ServiceError("threads are not available here")
         now = self._core.clock()
+        setup = options.setup
+        if setup.vacation is None:
+            setup = replace(setup, vacation=settings.vacation_default)
         async with self._core.lock(request.channel_id):
             if await self._open_challenge_of(request):
                 raise ServiceError("you already have an open challenge here: wait for an "
@@ -153,7 +156,7 @@ class Challenges:
             return await self._core.storage.create_challenge(
                 guild_id=request.guild_id, channel_id=request.channel_id,
                 challenger_id=request.user.id, invitees=[u.id for u in invitees],
-                players=players, setup=options.setup, first=options.first, thread=thread,
+                players=players, setup=setup, first=options.first, thread=thread,
                 expires_at=now + timedelta(hours=settings.challenge_expiry_hours), now=now)
 
     async def _waiting_rematch(self, request: Request, old: StoredGame) -> Challenge | None:
@@ -193,8 +196,10 @@ class Challenges:
         whoever accepted last)."""
         order = self._seat_order(challenge)
         names = await self._core.names(order)
-        players = [Player(uid, name) for uid, name in
-                   zip(order, seat_names([names[uid] for uid in order]), strict=True)]
+        # weekends off as each player's preference stands now, fixed for the game
+        weekends = [(await self._core.storage.user_prefs(uid)).weekends for uid in order]
+        players = [Player(uid, name, weekends_off=not on) for uid, name, on in
+                   zip(order, seat_names([names[uid] for uid in order]), weekends, strict=True)]
         channel_id = challenge.channel_id
         if challenge.thread:
             if self._core.threads is None:

@@ -19,10 +19,12 @@ version and stage; one never marked delivered is claimed again and resent by one
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
 
+from bot.service.banks import TurnClock
+from bot.service.clocktexts import moment_text
 from bot.service.core import ServiceCore, rematch_button, seat_to_move
 from bot.service.model import (
     Button,
@@ -36,6 +38,13 @@ from bot.service.model import (
 from bot.service.options import either
 from bot.service.texts import result_sentence
 from bot.service.timecontrol import FINAL_WARNING, describe_span
+from bot.service.vacations import (
+    day_notice,
+    day_stage,
+    game_day,
+    is_day_stage,
+    take_day,
+)
 from language import Translation, translation
 from rules import Action, Command, Game
 from storage import GuildSettings, Seat, StoredGame
@@ -78,8 +87,8 @@ class Clocks:
         core = self._core
         async with core.lock(request.channel_id):
             stored, game = await core.active(request.channel_id)
-            due = await core.due(stored)
-            if due is None:
+            clock = await core.turn_clock(stored)
+            if not stored.setup.time_control:
                 raise ServiceError("this game has no clock")
             late = seat_to_move(stored, game)
             seat = stored.seat_of(request.user.id)
@@ -87,9 +96,13 @@ class Clocks:
                 raise ServiceError("only an opponent of {name} can claim on time",
                                    name=late.name)
             now = core.clock()
-            if now < due:
+            if clock is not None and now < clock.due:
+                pause = clock.own.covering(now)
+                if pause is not None and clock.own.vacation_at(now):  # an automatic day, say
+                    raise ServiceError("{name} is on vacation until {moment}: their time is "
+                                       "not up", name=late.name, moment=moment_text(pause[1]))
                 raise ServiceError("{name} still has {left} to move", name=late.name,
-                                   left=describe_span(due - now))
+                                   left=describe_span(clock.left_at(now)))
             return await self._time_out(request, stored, request.tr)
 
     async def tick(self, now: datetime | None = None,
@@ -159,12 +172,20 @@ class Clocks:
                     # still at that version: the forfeit itself is yet to come (its process
                     # died before it); the tick that makes it announces it
                     continue
-                due = await self._core.due(stored) if stored.is_active else None
-                if due is None or stored.version != version:
+                clock = await self._core.turn_clock(stored) if stored.is_active else None
+                if clock is None or stored.version != version:
                     await storage.reminder_delivered(game_id, version, stage, now=now)
                     continue
-                late = seat_to_move(stored, await self._core.position(stored))
-                replies.append(await self._notice(stored, late, stage, due, now, tr))
+                late = stored.seats[clock.seat]
+                if is_day_stage(stage):  # again while that day runs
+                    day = await game_day(self._core, stored, clock, now)
+                    if day is None or day_stage(day) != stage:
+                        await storage.reminder_delivered(game_id, version, stage, now=now)
+                    else:
+                        replies.append(await day_notice(self._core, stored, late, day, tr))
+                    continue
+                replies.append(await self._notice(stored, late, stage, clock.left_at(now),
+                                                  tr))
             except Exception:
                 log.exception("undelivered reminder failed", extra={"game_id": game_id})
         return replies
@@ -188,25 +209,41 @@ class Clocks:
                            tr: Translation) -> tuple[Reply | None, datetime | None]:
         """The reply a game's clock calls for now, said by `tr` (its server's language), and
         its next mark (None: nothing more until a turn, or a change of the settings)."""
-        marks = await self._core.marks(stored)
-        if marks is None:
+        core = self._core
+        clock = await core.turn_clock(stored)
+        if clock is None:
             return None, None
-        due = marks.due
-        if now >= due:
-            settings = await self._core.storage.guild_settings(stored.guild_id)
-            reply = await self._expired(stored, settings, due, now, tr)
+        settings = await core.storage.guild_settings(stored.guild_id)
+        # a vacation day for each day since the deadline (more than one if the bot was down)
+        for _day in range(settings.vacation_days):
+            if now < clock.due or not await take_day(core, stored, clock, settings, now):
+                break
+            clock = await core.turn_clock(stored) or clock  # it stands still for the day
+        marks = clock.marks(settings.reminder_hours)
+        day = await game_day(core, stored, clock, now)
+        if day is not None:  # announced once, also after a restart between the two
+            reply = await self._claimed(stored, day_stage(day), now,
+                                        day_notice(core, stored, stored.seats[clock.seat],
+                                                   day, tr))
+        elif now >= marks.due:
+            reply = await self._expired(stored, settings, clock, now, tr)
         elif now >= marks.final:
-            reply = await self._remind(stored, "final", due, now, tr)
+            reply = await self._remind(stored, "final", clock, now, tr)
         elif marks.first is not None and now >= marks.first:
-            reply = await self._remind(stored, "first", due, now, tr)
+            reply = await self._remind(stored, "first", clock, now, tr)
         else:
             reply = None
         return reply, marks.next_after(now)
 
-    async def _remind(self, stored: StoredGame, stage: str, due: datetime,
+    async def _remind(self, stored: StoredGame, stage: str, clock: TurnClock,
                       now: datetime, tr: Translation) -> Reply | None:
-        late = seat_to_move(stored, await self._core.position(stored))
-        reply = await self._notice(stored, late, stage, due, now, tr)
+        notice = self._notice(stored, stored.seats[clock.seat], stage, clock.left_at(now), tr)
+        return await self._claimed(stored, stage, now, notice)
+
+    async def _claimed(self, stored: StoredGame, stage: str, now: datetime,
+                       notice: Awaitable[Reply]) -> Reply | None:
+        """A notice of a stage of the game's turn, if this is the first claim of it."""
+        reply = await notice
         # claimed last, so that nothing after the claim can fail before the reply exists;
         # a reply that is claimed but never delivered is sent again (`_undelivered`)
         if not await self._core.storage.claim_reminder(stored.id, stored.version, stage,
@@ -214,8 +251,8 @@ class Clocks:
             return None
         return reply
 
-    async def _notice(self, stored: StoredGame, late: Seat, stage: str, due: datetime,
-                      now: datetime, tr: Translation) -> Reply:
+    async def _notice(self, stored: StoredGame, late: Seat, stage: str, left: timedelta,
+                      tr: Translation) -> Reply:
         """The message of a reminder stage (`first`, `final`) or of the time being up."""
         receipt = Receipt(stored.id, stored.version, stage)
         if stage == "expired":
@@ -228,7 +265,7 @@ class Clocks:
                          buttons=(Button(ButtonKind.CLAIM, stored.id, tr("Claim the win"),
                                          opponents),), receipt=receipt)
         text = tr("{name}, it is your move in game {game} ({left} left).", name=late.name,
-                  game=stored.id, left=describe_span(due - now))
+                  game=stored.id, left=describe_span(left))
         if (await self._core.storage.user_prefs(late.user_id)).dm_reminders:
             # the channel is where a front end says it if the DM cannot be delivered
             return Reply(text, dm_user_id=late.user_id, channel_id=stored.channel_id,
@@ -236,7 +273,7 @@ class Clocks:
         return Reply(text, mentions=(late.user_id,), channel_id=stored.channel_id,
                      receipt=receipt)
 
-    async def _expired(self, stored: StoredGame, settings: GuildSettings, due: datetime,
+    async def _expired(self, stored: StoredGame, settings: GuildSettings, clock: TurnClock,
                        now: datetime, tr: Translation) -> Reply | None:
         core = self._core
         if settings.forfeit_on_timeout:
@@ -255,7 +292,7 @@ class Clocks:
                     raise
             return replace(reply, channel_id=stored.channel_id,
                            receipt=Receipt(stored.id, stored.version, FORFEIT))
-        return await self._remind(stored, "expired", due, now, tr)
+        return await self._remind(stored, "expired", clock, now, tr)
 
     async def _time_out(self, request: Request | None, stored: StoredGame,
                         tr: Translation) -> Reply:

@@ -157,7 +157,16 @@ class ServerSettings:
     changes: dict[str, str] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Vacation:
+    """Show one's vacation days in this server, start a vacation of `days` days now, or
+    `end` the running one."""
+
+    days: int | None = None
+    end: bool = False
+
+
 ServiceCommand = (Challenge | Team | AnswerChallenge | Move | Resign | Takeback | Claim
                   | ShowBoard | Status | Help | Abort | Export | History | Replay
                   | ImportRecord | Stats | Leaderboard | Rematch | UserSettings
-                  | ServerSettings)
+                  | ServerSettings | Vacation)

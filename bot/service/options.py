@@ -1,7 +1,7 @@
 """Challenge options as players write them, in Discord or in the terminal.
 
-`size 24x18 rules pp swap no handicap 2 time 3d first them thread yes`: name-value pairs in any
-order.
+`size 24x18 rules pp swap no handicap 2 time 3d first them thread yes vacation no`: name-value
+pairs in any order.
 """
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ from dataclasses import dataclass, field, replace
 from functools import reduce
 
 from bot.service.model import ServiceError
-from bot.service.timecontrol import parse_time_control
+from bot.service.timecontrol import parse_time_control, time_control_of
 from language import Message, message
 from rules import TwixtError, parse_size, quote
 from rules.numbers import whole_number
 from storage import FirstMove, GameSetup
 
-OPTION_NAMES = ("size", "rules", "swap", "handicap", "time", "first", "thread")
+OPTION_NAMES = ("size", "rules", "swap", "handicap", "time", "first", "thread", "vacation")
 #: every way of saying yes or no, in options and settings alike
 YES_NO = {"yes": True, "y": True, "on": True, "true": True,
           "no": False, "n": False, "off": False, "false": False}
@@ -30,6 +30,7 @@ SETTINGS: dict[str, tuple[str, dict[str, str] | None]] = {
     "side": ("side", {"red": "red", "black": "black", "any": "any"}),
     "dm": ("dm_reminders", None),
     "autolink": ("auto_link", None),
+    "weekends": ("weekends", None),
 }
 
 
@@ -54,7 +55,11 @@ def describe_setup(setup: GameSetup) -> Message:
     if setup.handicap:
         parts.append(message("handicap {rows}", rows=setup.handicap))
     if setup.time_control:
-        parts.append(message("{time} per move", time=setup.time_control))
+        parts.append(message("bank {time}", time=setup.time_control)
+                     if time_control_of(setup.time_control).is_bank
+                     else message("{time} per move", time=setup.time_control))
+        if setup.vacation is False:
+            parts.append(message("no vacation"))
     return reduce(lambda text, part: message("{items}, {item}", items=text, item=part), parts,
                   message("{items}, {item}", items=f"{cols}×{rows - setup.handicap}",
                           item=rules_word(setup.rules)))
@@ -74,7 +79,8 @@ def either(items: Sequence[Message | str]) -> Message | str:
 def build_options(size: str | None = None, rules: str | None = None,
                   swap: str | bool | None = None, handicap: int | str | None = None,
                   first: str | None = None, thread: str | bool | None = None,
-                  time: str | None = None) -> ChallengeOptions:
+                  time: str | None = None,
+                  vacation: str | bool | None = None) -> ChallengeOptions:
     """Check and assemble challenge options; ServiceError names the first bad one."""
     setup = GameSetup()
     if size is not None:
@@ -97,6 +103,8 @@ def build_options(size: str | None = None, rules: str | None = None,
         setup = replace(setup, swap=yes_no("swap", swap))
     if time is not None and time.lower() not in ("none", "no", "off"):
         setup = replace(setup, time_control=parse_time_control(time))
+    if vacation is not None:
+        setup = replace(setup, vacation=yes_no("vacation", vacation))
     options = ChallengeOptions(setup=setup)
     if first is not None:
         try:
@@ -119,7 +127,7 @@ def parse_option_words(words: list[str]) -> ChallengeOptions:
         name = rest.pop(0).lower()
         if name not in OPTION_NAMES:
             raise ServiceError("unknown option {name}: use size, rules, swap, handicap, time, "
-                               "first or thread", name=quote(name))
+                               "first, thread or vacation", name=quote(name))
         if not rest:
             raise ServiceError("option {name} needs a value, like size 24x18", name=quote(name))
         value = [rest.pop(0)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.service import commands as cmd
+from bot.service.clocktexts import seat_lines
 from bot.service.core import ServiceCore, player_seat, rematch_button, seat_to_move
 from bot.service.model import Button, ButtonKind, Reply, Request, ServiceError
 from bot.service.options import describe_setup
@@ -104,8 +105,10 @@ class Play:
         stored = await core.channel_stored(request.channel_id)
         game = await core.position(stored)
         clock = await core.clock_text(stored, game)
-        return game, clock, status_text(stored, game, describe_setup(stored.setup), request.tr,
-                                        clock)
+        text = status_text(stored, game, describe_setup(stored.setup), request.tr, clock)
+        turn = await core.turn_clock(stored) if stored.is_active else None
+        players = [] if turn is None else seat_lines(stored, turn, core.clock())
+        return game, clock, "\n".join([text, *(request.tr.say(line) for line in players)])
 
     async def help(self, request: Request) -> Reply:
         return Reply(request.tr.say(HELP), ephemeral=True)

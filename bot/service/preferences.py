@@ -13,10 +13,13 @@ from rules import quote
 from rules.numbers import whole_number
 from storage import GuildSettings, UserPrefs
 
-#: server settings: name → (GuildSettings field, True for a number of hours, False for yes/no)
-_SERVER = {"thread": ("thread_default", False), "forfeit": ("forfeit_on_timeout", False),
-           "expiry": ("challenge_expiry_hours", True), "reminder": ("reminder_hours", True)}
+#: server settings: name → (GuildSettings field, the unit of a number, or None for yes/no)
+_SERVER = {"thread": ("thread_default", None), "forfeit": ("forfeit_on_timeout", None),
+           "expiry": ("challenge_expiry_hours", "hours"), "reminder": ("reminder_hours", "hours"),
+           "vacationdays": ("vacation_days", "days"), "vacation": ("vacation_default", None)}
 MAX_HOURS = 24 * 30
+#: vacation days a year at most (which also bounds how far a paused deadline can move)
+MAX_VACATION_DAYS = 60
 
 
 class Preferences:
@@ -27,7 +30,7 @@ class Preferences:
 
     async def user_settings(self, request: Request, changes: dict[str, str] | None = None
                             ) -> Reply:
-        """Show or change your preferences: theme, palette, side, dm, autolink."""
+        """Show or change your preferences: theme, palette, side, dm, autolink, weekends."""
         updates: dict[str, Any] = {}
         for name, value in (changes or {}).items():
             if name.lower() not in _CHOICES:
@@ -50,17 +53,23 @@ class Preferences:
     async def server_settings(self, request: Request, changes: dict[str, str] | None = None
                               ) -> Reply:
         """Show or change (Manage Server only) the server's settings: a thread per game by
-        default, challenge expiry hours, forfeit at the deadline, hours before a reminder."""
+        default, challenge expiry hours, forfeit at the deadline, hours before a reminder,
+        vacation days a year, and whether new games allow vacation by default."""
         updates: dict[str, bool | int] = {}
         for name, value in (changes or {}).items():
             if name.lower() not in _SERVER:
                 raise ServiceError("unknown server setting {name}: use {names}",
                                    name=quote(name), names=", ".join(_SERVER))
-            field, hours = _SERVER[name.lower()]
-            if not hours:
+            field, unit = _SERVER[name.lower()]
+            number = whole_number(value)
+            if unit is None:
                 updates[field] = yes_no(name, value)
+            elif unit == "days":
+                if number is None or not 0 <= number <= MAX_VACATION_DAYS:
+                    raise ServiceError("{name} is a number of days from 0 to {most}",
+                                       name=name, most=MAX_VACATION_DAYS)
+                updates[field] = number
             else:
-                number = whole_number(value)
                 if number is None or not 1 <= number <= MAX_HOURS:
                     raise ServiceError("{name} is a number of hours from 1 to {most}",
                                        name=name, most=MAX_HOURS)
@@ -81,15 +90,19 @@ def describe_prefs(prefs: UserPrefs) -> Message:
     """A player's settings as they would type them (`theme dark`): names and values stay
     English, the sentence around them is said in the reader's language."""
     return message("Your settings: theme {theme}, palette {palette}, side {side}, dm {dm}, "
-                   "autolink {autolink}.", theme=prefs.theme, palette=prefs.palette,
-                   side=prefs.side, dm=_word(prefs.dm_reminders, "on", "off"),
-                   autolink=_word(prefs.auto_link, "on", "off"))
+                   "autolink {autolink}, weekends {weekends}.", theme=prefs.theme,
+                   palette=prefs.palette, side=prefs.side,
+                   dm=_word(prefs.dm_reminders, "on", "off"),
+                   autolink=_word(prefs.auto_link, "on", "off"),
+                   weekends=_word(prefs.weekends, "on", "off"))
 
 
 def describe_server(settings: GuildSettings) -> Message:
     """The server's settings as they would be typed (`forfeit yes`)."""
     return message("Server settings: thread {thread}, expiry {expiry}h, forfeit {forfeit}, "
-                   "reminder {reminder}h.", thread=_word(settings.thread_default),
+                   "reminder {reminder}h, vacationdays {days}, vacation {vacation}.",
+                   thread=_word(settings.thread_default),
                    expiry=settings.challenge_expiry_hours,
                    forfeit=_word(settings.forfeit_on_timeout),
-                   reminder=settings.reminder_hours)
+                   reminder=settings.reminder_hours, days=settings.vacation_days,
+                   vacation=_word(settings.vacation_default))

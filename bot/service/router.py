@@ -9,6 +9,7 @@ one word into a `User` or raises `ServiceError`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from bot.service import commands as cmd
@@ -164,7 +165,23 @@ def _server(words: list[str], people: People) -> cmd.ServiceCommand:
     return cmd.ServerSettings(dict(zip(words[::2], words[1::2], strict=True)))
 
 
+#: a vacation's length as typed: `3d`, `3`, `3 days`, `1 day`
+_DAYS = re.compile(r"([0-9]{1,3})(?:d|days?)?")
+
+
+def _vacation(words: list[str], people: People) -> cmd.ServiceCommand:
+    phrase = "".join(words).lower()
+    if not phrase:
+        return cmd.Vacation()
+    if phrase == "end":
+        return cmd.Vacation(end=True)
+    days = _DAYS.fullmatch(phrase)
+    if days is None:
+        raise ServiceError("vacation takes a number of days, like vacation 3d, or end")
+    return cmd.Vacation(int(days[1]))
+
+
 _READERS: dict[str, Callable[[list[str], People], cmd.ServiceCommand]] = {
     "export": _export, "history": _history, "replay": _replay, "import": _import,
     "stats": _stats, "leaderboard": _leaderboard, "rematch": _rematch,
-    "settings": _settings, "server": _server}
+    "settings": _settings, "server": _server, "vacation": _vacation}

@@ -26,6 +26,7 @@ from bot.service.play import Play
 from bot.service.preferences import Preferences
 from bot.service.records import Records
 from bot.service.stats import Stats
+from bot.service.vacations import Vacations
 from language import message, translation
 from rendering import RenderOptions
 from rules import Action, Command, Game
@@ -66,6 +67,7 @@ class TwixtService:
         self.records = Records(self.core, self.challenges)
         self.stats = Stats(self.core)
         self.preferences = Preferences(self.core)
+        self.vacations = Vacations(self.core)
 
     async def execute(self, request: Request, command: cmd.ServiceCommand) -> Reply:
         """Do what `command` asks for `request`'s user; ServiceError says why not."""
@@ -113,6 +115,8 @@ class TwixtService:
                 return await self.preferences.user_settings(request, changes)
             case cmd.ServerSettings(changes):
                 return await self.preferences.server_settings(request, changes)
+            case cmd.Vacation(days, end):
+                return await self.vacations.vacation(request, days, end)
         raise AssertionError(f"unhandled command {command!r}")  # pragma: no cover
 
     async def run(self, request: Request, text: str,

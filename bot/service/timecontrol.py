@@ -62,8 +62,9 @@ def parse_time_control(text: str) -> str:
                            "not {text}", text=quote(text))
     control = time_control_of(compact)
     if not MIN_TIME <= control.start <= MAX_TIME:
-        raise ServiceError("time per move is 1h to 60d" if not control.is_bank
-                           else "a bank starts with 1h to 60d")
+        if control.is_bank:
+            raise ServiceError("a bank starts with 1h to 60d")
+        raise ServiceError("time per move is 1h to 60d")
     if control.bonus is not None and control.bonus > control.start:
         raise ServiceError("a bank's bonus is at most its start, like 10d+36h")
     return compact

@@ -12,7 +12,7 @@ from tests.bot_service.test_clock_wakeups import H
 
 
 async def forfeit_game(service, clock) -> None:
-    await start_game(service, time="12h", swap="no")
+    await start_game(service, time="12h", swap="no", vacation="no")
     await service.preferences.server_settings(asking(BOB, server_manager=True),
                                               {"forfeit": "yes"})
     await tick(service)

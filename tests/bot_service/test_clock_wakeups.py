@@ -31,7 +31,7 @@ async def asleep(service: TwixtService) -> None:
 
 async def test_each_turn_and_each_tick_store_the_next_mark(service, storage, clock):
     start = clock.now
-    await start_game(service, time="3d", swap="no")
+    await start_game(service, time="3d", swap="no", vacation="no")
     assert await storage.next_wake() == start  # a new clock is looked at at once
     assert await tick(service) == []
     assert await storage.next_wake() == start + 24 * H  # the first reminder
@@ -76,7 +76,7 @@ async def test_a_tick_with_nothing_due_reads_no_game(storage, clock, monkeypatch
 
 async def test_forfeit_switched_on_after_the_deadline_takes_effect_at_the_next_tick(
         service, storage, clock):
-    await start_game(service, time="12h", swap="no")
+    await start_game(service, time="12h", swap="no", vacation="no")
     clock.now += 12 * H
     [notice] = await tick(service)
     assert notice.buttons[0].kind is ButtonKind.CLAIM

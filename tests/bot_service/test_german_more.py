@@ -56,7 +56,7 @@ async def test_a_german_server_is_reminded_in_german(service, clock):
 
 
 async def test_time_up_claim_and_forfeit_speak_the_right_language(service, storage, clock):
-    await start_game(service, time="1d", swap="no")
+    await start_game(service, time="1d", swap="no", vacation="no")
     await service.run(asking(ALICE), "K10")
     clock.now += timedelta(hours=1)
     assert await refusal(service.clocks.claim(german(asking(ALICE)))) == \
@@ -72,7 +72,8 @@ async def test_time_up_claim_and_forfeit_speak_the_right_language(service, stora
     assert reply.text.startswith("bob hat die Bedenkzeit überschritten.\n")
 
     await storage.update_guild_settings(1, forfeit_on_timeout=True)
-    await service.challenges.challenge(asking(CAROL, 200), BOB, build_options(time="12h"))
+    await service.challenges.challenge(asking(CAROL, 200), BOB,
+                                       build_options(time="12h", vacation="no"))
     await service.challenges.accept(asking(BOB, 200))
     clock.now += timedelta(hours=12)
     [forfeit] = await german_tick(service)
@@ -99,8 +100,9 @@ def test_a_game_s_options_are_described_in_the_reader_s_language():
      "time ist eine Bedenkzeit pro Zug wie 3d oder 12h oder ein Zeitkonto wie 10d+36h, "
      "nicht “soon”"),
     ("challenge size 12 colour red",
-     "unknown option “colour”: use size, rules, swap, handicap, time, first or thread",
-     "unbekannte Option “colour”: nimm size, rules, swap, handicap, time, first oder thread"),
+     "unknown option “colour”: use size, rules, swap, handicap, time, first, thread or vacation",
+     "unbekannte Option “colour”: nimm size, rules, swap, handicap, time, first, thread oder "
+     "vacation"),
     ("settings palette pink", "palette is normal or colour-blind, not “pink”",
      "palette ist normal oder colour-blind, nicht “pink”"),
     ("settings dm maybe", "dm is on or off, not “maybe”", "dm ist on oder off, nicht “maybe”"),
@@ -113,7 +115,7 @@ async def test_a_refusal_is_in_the_asker_s_language(service, typed, english, ger
 async def test_settings_are_shown_in_german_with_the_words_to_type(service):
     reply = await service.run(german(asking(ALICE)), "settings palette colorblind")
     assert reply.text == ("Deine Einstellungen: theme light, palette colour-blind, side any, "
-                          "dm on, autolink off.")
+                          "dm on, autolink off, weekends on.")
     server = await service.run(german(asking(ALICE)), "server")
     assert server.text.startswith("Servereinstellungen: thread ")
     assert await refusal(service.run(german(asking(ALICE)), "server forfeit yes")) == \

@@ -115,6 +115,7 @@ async def test_reminders_go_by_direct_message_by_preference(service, clock):
 
 
 async def test_when_time_runs_out_the_opponent_may_claim(service, storage, clock):
+    await storage.update_guild_settings(1, vacation_days=0)  # no vacation days to use
     await start_game(service, time="1d", swap="no")
     await service.run(asking(ALICE), "K10")
     with pytest.raises(ServiceError, match="bob still has 23h 0m to move"):
@@ -136,7 +137,7 @@ async def test_when_time_runs_out_the_opponent_may_claim(service, storage, clock
 
 async def test_a_guild_may_forfeit_at_the_deadline_at_once(service, storage, clock):
     await storage.update_guild_settings(1, forfeit_on_timeout=True)
-    await start_game(service, time="12h", swap="no")
+    await start_game(service, time="12h", swap="no", vacation="no")
     clock.now += timedelta(hours=12)
     [forfeit] = await tick(service)
     assert "alice ran out of time." in forfeit.text and forfeit.channel_id == CHANNEL
@@ -364,7 +365,8 @@ async def test_server_settings_need_a_manager_and_check_their_values(service, st
                                                       changes)
     reply = await service.preferences.server_settings(asking(ALICE, server_manager=True),
                                                       {"thread": "yes", "expiry": "48"})
-    assert reply.text == "Server settings: thread yes, expiry 48h, forfeit no, reminder 24h."
+    assert reply.text == ("Server settings: thread yes, expiry 48h, forfeit no, reminder 24h, "
+                          "vacationdays 14, vacation yes.")
     settings = await storage.guild_settings(1)
     assert settings.thread_default and settings.challenge_expiry_hours == 48
 

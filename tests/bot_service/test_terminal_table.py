@@ -88,7 +88,7 @@ def test_export_of_a_channel_without_games(tmp_path: Path):
 
 
 def test_clocks_in_the_terminal_act_on_a_later_clock(tmp_path: Path):
-    start = ("alice: challenge bob size 12 swap no time 1d\nbob: accept\nalice: G6\n"
+    start = ("alice: challenge bob size 12 swap no time 1d vacation no\nbob: accept\nalice: G6\n"
              "bob: takeback\nalice: takeback\nbob: accept takeback\nbob: settings dm off\n")
     done = _twixt("play", "--db", "t.db", "--clock", "2026-01-01T12:00", cwd=tmp_path,
                   stdin=start)
@@ -123,7 +123,8 @@ def test_a_manager_named_on_the_command_line_may_change_the_server_and_abort(tmp
     script = ("alice: challenge bob\nbob: accept\ncarol: server forfeit yes\n"
               "carol: abort\nbob: server\n")
     done = _twixt("play", "--db", "t.db", "--manager", "carol", cwd=tmp_path, stdin=script)
-    assert "Server settings: thread no, expiry 24h, forfeit yes, reminder 24h." in done.stdout
+    assert ("Server settings: thread no, expiry 24h, forfeit yes, reminder 24h, vacationdays "
+            "14, vacation yes.") in done.stdout
     assert "Game 1 (alice and bob) is aborted by carol; it counts for nobody." in done.stdout
 
 
