@@ -47,10 +47,10 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
                         rules: Rules | None = None, swap: YesNo | None = None,
                         handicap: app_commands.Range[int, 0] | None = None,
                         first: First | None = None, thread: YesNo | None = None,
-                        time: str | None = None) -> None:
+                        time: str | None = None, vacation: YesNo | None = None) -> None:
         async def build() -> cmd.ServiceCommand:
             options = build_options(size=size, rules=rules, swap=swap, handicap=handicap,
-                                    first=first, thread=thread, time=time)
+                                    first=first, thread=thread, time=time, vacation=vacation)
             return cmd.Challenge(person(player_of(user)) if user else None, options)
 
         await self._run(interaction, build)
@@ -67,10 +67,10 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
                    swap: YesNo | None = None,
                    handicap: app_commands.Range[int, 0] | None = None,
                    first: First | None = None, thread: YesNo | None = None,
-                   time: str | None = None) -> None:
+                   time: str | None = None, vacation: YesNo | None = None) -> None:
         async def build() -> cmd.ServiceCommand:
             options = build_options(size=size, rules=rules, swap=swap, handicap=handicap,
-                                    first=first, thread=thread, time=time)
+                                    first=first, thread=thread, time=time, vacation=vacation)
             players = [person(player_of(m)) for m in (partner, opponent1, opponent2)]
             return cmd.Team(players[0], (players[1], players[2]), options)
 
@@ -145,6 +145,15 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
         description=locale_str("Challenge the players of this channel's last game again"))
     async def rematch(self, interaction: discord.Interaction) -> None:
         await self._send(interaction, cmd.Rematch())
+
+    @app_commands.command(
+        description=locale_str("Vacation: your clocks stop in this server's games for some days"))
+    @app_commands.describe(days=locale_str("whole days from now (leave out: see your days left)"),
+                           end=locale_str("yes: end your vacation now"))
+    async def vacation(self, interaction: discord.Interaction,
+                       days: app_commands.Range[int, 1, 60] | None = None,
+                       end: YesNo | None = None) -> None:
+        await self._send(interaction, cmd.Vacation(days, end == "yes"))
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:

@@ -29,7 +29,8 @@ OnOff = Literal["on", "off"]
 Build = Callable[[], Awaitable[cmd.ServiceCommand]]
 
 COMMON_SIZES = ("24", "24x18", "20", "16", "12", "30", "48")
-COMMON_TIMES = ("12h", "1d", "2d", "3d", "7d")
+#: times per move, and a bank like Little Golem's (10 days, 36 hours more with each move)
+COMMON_TIMES = ("12h", "1d", "2d", "3d", "7d", "10d+36h")
 OPTION_WORDS = {
     "size": locale_str("board size: 24, 12 or columns x rows like 24x18 (default 24)"),
     "rules": locale_str("classic (links block, removals allowed) or pp (own links may cross)"),
@@ -38,7 +39,9 @@ OPTION_WORDS = {
     "handicap": locale_str("rows the weaker side's opponent gives up"),
     "first": locale_str("who plays Red and moves first (default me)"),
     "thread": locale_str("play in a new thread of its own"),
-    "time": locale_str("time per move, like 3d, 12h or 1d12h (default: no clock)"),
+    "time": locale_str("time per move like 3d or 12h, or a bank like 10d+36h (default: no clock)"),
+    "vacation": locale_str(
+        "may vacations and weekends off stop the clocks? (default: the server's)"),
 }
 
 Suggest = Callable[[discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]]

@@ -23,14 +23,17 @@ class SettingsCog(ServiceCog, group_name="twixt-settings",
                            palette=locale_str("colours for colour-blindness"),
                            side=locale_str("the side you see the board from"),
                            dm=locale_str("clock reminders by direct message"),
-                           autolink=locale_str("a bare peg like G6 links all it can (classic)"))
+                           autolink=locale_str("a bare peg like G6 links all it can (classic)"),
+                           weekends=locale_str(
+                               "off: your clocks stop on Saturdays and Sundays (UTC) in new games"))
     async def settings(self, interaction: discord.Interaction,
                        theme: Literal["light", "dark"] | None = None,
                        palette: Literal["normal", "colour-blind"] | None = None,
                        side: Literal["red", "black", "any"] | None = None,
-                       dm: OnOff | None = None, autolink: OnOff | None = None) -> None:
+                       dm: OnOff | None = None, autolink: OnOff | None = None,
+                       weekends: OnOff | None = None) -> None:
         given: dict[str, str | None] = {"theme": theme, "palette": palette, "side": side,
-                                        "dm": dm, "autolink": autolink}
+                                        "dm": dm, "autolink": autolink, "weekends": weekends}
         changes = {name: value for name, value in given.items() if value is not None}
         await self._send(interaction, cmd.UserSettings(changes))
 
@@ -40,11 +43,16 @@ class SettingsCog(ServiceCog, group_name="twixt-settings",
         thread=locale_str("a thread for each new game unless the challenge says"),
         expiry=locale_str("hours before an unanswered challenge expires"),
         forfeit=locale_str("a player whose time runs out loses at once"),
-        reminder=locale_str("hours into a clocked turn before the first reminder"))
+        reminder=locale_str("hours into a clocked turn before the first reminder"),
+        vacationdays=locale_str("vacation days each player has a year (0: no vacation)"),
+        vacation=locale_str("new games let vacations stop their clocks unless the challenge says"))
     async def server(self, interaction: discord.Interaction, thread: YesNo | None = None,
                      expiry: app_commands.Range[int, 1, 720] | None = None,
                      forfeit: YesNo | None = None,
-                     reminder: app_commands.Range[int, 1, 720] | None = None) -> None:
-        given = {"thread": thread, "expiry": expiry, "forfeit": forfeit, "reminder": reminder}
+                     reminder: app_commands.Range[int, 1, 720] | None = None,
+                     vacationdays: app_commands.Range[int, 0, 60] | None = None,
+                     vacation: YesNo | None = None) -> None:
+        given = {"thread": thread, "expiry": expiry, "forfeit": forfeit, "reminder": reminder,
+                 "vacationdays": vacationdays, "vacation": vacation}
         changes = {name: str(value) for name, value in given.items() if value is not None}
         await self._send(interaction, cmd.ServerSettings(changes))

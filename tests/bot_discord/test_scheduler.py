@@ -124,7 +124,7 @@ async def test_closed_direct_messages_without_a_channel_are_logged(client, users
 async def test_a_forfeit_is_posted_with_the_board_in_the_games_channel(client, cog, clock,
                                                                        channels):
     await client.service.core.storage.update_guild_settings(GUILD, forfeit_on_timeout=True)
-    await start_game(client, cog, time="12h", swap="no", channel_id=OTHER)
+    await start_game(client, cog, time="12h", swap="no", vacation="no", channel_id=OTHER)
     clock.now += timedelta(hours=12)
     await client.scheduler.round()
     [forfeit] = posted(channels[OTHER])
@@ -137,7 +137,7 @@ async def test_a_forfeit_is_posted_with_the_board_in_the_games_channel(client, c
 
 async def test_the_claim_button_of_a_time_notice(client, cog, clock, channels):
     await no_dms(client, cog, ALICE)
-    await start_game(client, cog, time="12h", swap="no")
+    await start_game(client, cog, time="12h", swap="no", vacation="no")
     clock.now += timedelta(hours=12)
     await client.scheduler.round()
     [notice] = posted(channels[CHANNEL])

@@ -88,8 +88,9 @@ async def test_a_bad_time_is_one_ephemeral_line(client, cog):
 
 
 async def test_time_autocomplete_suggests_common_times():
-    assert [c.value for c in await time_choices(None, "")] == ["12h", "1d", "2d", "3d", "7d"]
-    assert [c.value for c in await time_choices(None, " 1")] == ["12h", "1d"]
+    assert [c.value for c in await time_choices(None, "")] == ["12h", "1d", "2d", "3d", "7d",
+                                                               "10d+36h"]
+    assert [c.value for c in await time_choices(None, " 1")] == ["12h", "1d", "10d+36h"]
 
 
 async def test_claim_once_the_opponents_time_is_up(client, cog, clock):
@@ -236,7 +237,7 @@ async def test_rematch_command_for_the_channels_last_game(client, cog):
 async def test_settings_change_only_what_is_given_and_answer_privately(client, cog):
     changed = only(await run(client, cog, "settings", BOB, theme="dark", dm="off"))
     assert refusal(changed) == ("Your settings: theme dark, palette normal, side any, dm off, "
-                                "autolink off.", True)
+                                "autolink off, weekends on.", True)
     shown = only(await run(client, cog, "settings", BOB, autolink="on"))
     assert "theme dark" in shown["content"] and "autolink on" in shown["content"]
     assert "theme light" in only(await run(client, cog, "settings", EVE))["content"]
@@ -253,7 +254,7 @@ def test_files_carry_the_bytes_under_their_names_the_board_first():
 async def test_server_settings_are_shown_to_anyone_and_changed_by_managers(client, cog):
     shown = only(await run(client, cog, "server", BOB))
     assert refusal(shown) == ("Server settings: thread no, expiry 24h, forfeit no, "
-                              "reminder 24h.", True)
+                              "reminder 24h, vacationdays 14, vacation yes.", True)
     refused = only(await run(client, cog, "server", BOB, manage=True, forfeit="yes"))
     assert refused["content"] == "only someone who manages the server can change its settings"
     changed = only(await run(client, cog, "server", ALICE, manage_server=True, forfeit="yes",
