@@ -19,10 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-import rules
 from bot.service.pauses import Pauses, charged, moment_after
 from bot.service.timecontrol import ClockMarks, TimeControl, clock_marks, time_control_of
-from rules import Action, Game, parse_command
+from rules import Game
 from storage import TAKEBACK, StoredGame, StoredTurn
 
 
@@ -37,41 +36,48 @@ class Stint:
     moved: bool
 
 
-def passes_the_turn(command: rules.Command) -> bool:
-    """Whether a command hands the move to someone else: a peg, swap or privilege."""
-    return command.is_move or Action.PRIVILEGE in command.actions
-
-
-def next_stint(before: Game, stored: StoredGame, actor_id: int, text: str,
-               started: datetime, ended: datetime) -> Stint | None:
-    """The stint a log entry ends (None if it does not pass the turn): `before` is the game
-    as it stood, `started` when the turn passed to the seat then to move."""
-    seat = before.seat_to_move
+def next_stint(stored: StoredGame, actor_id: int, text: str, seat: int | None, moves: int,
+               after: Game, started: datetime, ended: datetime) -> Stint | None:
+    """The stint a log entry ended, or None if it did not pass the turn: `seat` was to move
+    since `started` with `moves` made, and `after` is the game the entry left. An entry
+    passes the turn when it takes a turn back, makes a move (a peg, swap) or changes whose
+    turn it is (privilege): read off the games, so the log need not be parsed again."""
     if seat is None:
         return None
-    if text == TAKEBACK:
-        return Stint(seat, started, ended, moved=False)
-    if not passes_the_turn(parse_command(text)):
+    takeback = text == TAKEBACK
+    if not (takeback or after.moves_made > moves or after.seat_to_move != seat):
         return None
     actor = stored.seat_of(actor_id)
-    return Stint(seat, started, ended, moved=actor is not None and actor.number == seat)
+    return Stint(seat, started, ended,
+                 moved=not takeback and actor is not None and actor.number == seat)
 
 
 class StintLog:
-    """Collects a game's stints while its log is replayed (`storage.replay`'s `before`)."""
+    """Collects a game's stints while its log is replayed: `note` is `storage.replay`'s
+    `before`, which sees each entry and the game before it; `close` the game at the end."""
 
     def __init__(self, stored: StoredGame) -> None:
         self._stored = stored
         #: when the player to move got the turn: the last entry that passed it, or the start
         self.since = stored.created_at
         self.stints: list[Stint] = []
+        self._entry: tuple[StoredTurn, int | None, int] | None = None
 
     def note(self, turn: StoredTurn, game: Game) -> None:
-        stint = next_stint(game, self._stored, turn.actor_id, turn.command, self.since,
-                           turn.played_at)
-        if stint is not None:
-            self.stints.append(stint)
-            self.since = turn.played_at
+        self.close(game)  # the entry before this one, now that its result is known
+        self._entry = (turn, game.seat_to_move, game.moves_made)
+
+    def close(self, game: Game) -> tuple[Stint, ...]:
+        """The stints, once `game` is what the last entry noted left."""
+        if self._entry is not None:
+            turn, seat, moves = self._entry
+            self._entry = None
+            stint = next_stint(self._stored, turn.actor_id, turn.command, seat, moves, game,
+                               self.since, turn.played_at)
+            if stint is not None:
+                self.stints.append(stint)
+                self.since = turn.played_at
+        return tuple(self.stints)
 
 
 def banks_at(control: TimeControl, stints: Sequence[Stint],

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 import rules
 from bot.service.absence import pauses_of
-from bot.service.banks import StintLog, TurnClock, next_stint, passes_the_turn, turn_clock
+from bot.service.banks import StintLog, TurnClock, next_stint, turn_clock
 from bot.service.clocktexts import clock_words
 from bot.service.games import ChannelLocks, GameCache, LiveGame
 from bot.service.model import Button, ButtonKind, Request, ServiceError, User
@@ -28,7 +28,7 @@ from bot.service.timecontrol import ClockMarks, time_control_of
 from bot.service.wakeups import Alarm
 from language import Message, Translation, translation
 from rendering import PaletteName, RenderOptions, ThemeName, render_png, view_of
-from rules import Colour, Game, IllegalMoveError, Turn
+from rules import Action, Colour, Game, IllegalMoveError, Turn
 from storage import (
     GameFinishedError,
     GameResult,
@@ -99,7 +99,8 @@ class ServiceCore:
             loaded = await self.storage.load_game(stored.id)
             log = StintLog(loaded.game)
             game = replay(loaded, seat_name, before=log.note)
-            live = LiveGame(stored.version, game, log.since, tuple(log.stints))
+            stints = log.close(game)
+            live = LiveGame(stored.version, game, log.since, stints)
             self._games.put(stored.id, live)
         return live
 
@@ -153,7 +154,8 @@ class ServiceCore:
         game's next wake-up is stored with the entry: its first mark in the turn."""
         now = self.clock()
         before = await self.live(stored)
-        stint = next_stint(before.game, stored, user_id, text, before.turn_started, now)
+        stint = next_stint(stored, user_id, text, before.game.seat_to_move,
+                           before.game.moves_made, game, before.turn_started, now)
         live = LiveGame(stored.version + 1, game, now if passes_turn else before.turn_started,
                         before.stints + ((stint,) if stint else ()))
         marks = None if finish is not None else await self.marks(stored, live)
@@ -201,11 +203,6 @@ class ServiceCore:
         since = stored.created_at if time_control_of(control).is_bank else live.turn_started
         pauses = await pauses_of(self.storage, stored, since)
         return turn_clock(control, seat, live.turn_started, live.stints, pauses)
-
-    async def due(self, stored: StoredGame) -> datetime | None:
-        """When the player to move must have moved, for a game with a time control."""
-        clock = await self.turn_clock(stored)
-        return None if clock is None else clock.due
 
     async def marks(self, stored: StoredGame, live: LiveGame | None = None) -> ClockMarks | None:
         """When a clocked game's turn (at `live`, by default the stored version) is reminded
@@ -305,6 +302,11 @@ def rematch_button(stored: StoredGame, tr: Translation) -> Button:
 def seat_name(seat: Seat) -> str:
     """Seats are named as the players were when the game began (names that records hold)."""
     return seat.name
+
+
+def passes_the_turn(command: rules.Command) -> bool:
+    """Whether a command hands the move to someone else: a peg, swap or privilege."""
+    return command.is_move or Action.PRIVILEGE in command.actions
 
 
 def render_options_for(base: RenderOptions, prefs: UserPrefs) -> RenderOptions:

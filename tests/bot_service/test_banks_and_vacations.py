@@ -16,6 +16,7 @@ from tests.bot_service.helpers import (
     CHANNEL,
     asking,
     start_game,
+    start_team_game,
     tick,
 )
 
@@ -67,6 +68,23 @@ async def test_a_takeback_refunds_no_time_and_keeps_the_bonus(service, clock):
     text = await status(service)
     assert "bob (Black) to move. (2d 0h left)" in text
     assert "alice: 1d 22h in the bank" in text
+
+
+async def test_a_team_game_keeps_a_bank_for_each_player_through_privilege_and_a_restart(
+        service, storage, clock):
+    await start_team_game(service, time="1d+2h", swap="no")  # seats: alice, bob, carol, dave
+    clock.now += 3 * H
+    await service.run(asking(ALICE), "K10; privilege")  # alice: 1d - 3h + 2h; bob skipped
+    clock.now += 5 * H
+    await service.run(asking(CAROL), "M10")  # carol: 1d - 5h + 2h
+    clock.now += H
+    await service.run(asking(BOB), "offer draw")  # no turn passes: dave's clock runs on
+    clock.now += H
+    text = await status(service)
+    assert "dave (Black, seat 4) to move. (22h 0m left)" in text
+    assert ("alice: 23h 0m in the bank\nbob: 1d 0h in the bank\ncarol: 21h 0m in the bank\n"
+            "dave: 22h 0m in the bank") in text
+    assert await status(TwixtService(storage, clock=clock)) == text
 
 
 async def test_a_bank_s_reminders_and_deadline_follow_what_is_left_in_it(
