@@ -63,8 +63,7 @@ class GameSetup:
     `time_control` (e.g. "3d") is the time for each move, or a bank ("10d+36h"); `opening`
     holds the turns of an imported record the game continues from, as "seat: command" lines
     (played before the log). `vacation` says whether the players' vacations and weekends off
-    stop the game's clock; None, in a challenge being made, means the server's default (a
-    stored challenge or game holds yes or no; None is stored as yes).
+    stop the game's clock.
     """
 
     size: str = "24x24"
@@ -73,7 +72,7 @@ class GameSetup:
     handicap: int = 0
     time_control: str | None = None
     opening: str | None = None
-    vacation: bool | None = None
+    vacation: bool = True
 
 
 @dataclass(frozen=True)

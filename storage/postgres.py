@@ -106,7 +106,7 @@ def _count(status: str) -> int:
 def _setup_values(setup: GameSetup) -> tuple[Any, ...]:
     """The setup as `rows.SETUP_COLUMNS`, with PostgreSQL's boolean for swap."""
     return (setup.size, setup.rules, setup.swap, setup.handicap, setup.time_control,
-            setup.opening, setup.vacation is not False)
+            setup.opening, setup.vacation)
 
 
 def _user_lock(guild_id: int, user_id: int) -> int:

@@ -79,7 +79,7 @@ def setup_values(setup: GameSetup) -> tuple[Any, ...]:
     """The setup as the `SETUP_COLUMNS`."""
     swap = None if setup.swap is None else int(setup.swap)
     return (setup.size, setup.rules, swap, setup.handicap, setup.time_control, setup.opening,
-            int(setup.vacation is not False))
+            int(setup.vacation))
 
 
 def _setup(size: str, rules: str, swap: int | None, handicap: int,

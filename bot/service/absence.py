@@ -24,7 +24,7 @@ async def pauses_of(storage: Storage, stored: StoredGame,
                     since: datetime) -> tuple[Pauses, ...]:
     """Each seat's pauses in a game from `since` on (their vacations in its server and
     weekends off), or none where the game does not allow vacation."""
-    if stored.setup.vacation is False:
+    if not stored.setup.vacation:
         return (NO_PAUSES,) * len(stored.seats)
     found = await storage.vacations(stored.guild_id, [s.user_id for s in stored.seats], since)
     return tuple(Pauses(tuple((v.starts_at, v.ends_at) for v in found

@@ -42,14 +42,14 @@ class Challenges:
         challenge = await self._create_challenge(request, invitees, 2, options)
         tr = request.tr
         first = _first_words(options.first, 2, bool(options.setup.opening))
+        setup = describe_setup(challenge.setup)
         if opponent:
             text = tr("**{challenger}** challenges {opponent} to TwixT ({setup}), {first}. "
                       "{opponent}, accept or decline.", challenger=request.user.name,
-                      opponent=opponent.name, setup=options.describe(), first=first)
+                      opponent=opponent.name, setup=setup, first=first)
         else:
             text = tr("**{challenger}** challenges anyone here to TwixT ({setup}), {first}. "
-                      "Who accepts?", challenger=request.user.name, setup=options.describe(),
-                      first=first)
+                      "Who accepts?", challenger=request.user.name, setup=setup, first=first)
         return Reply(text, mentions=(opponent.id,) if opponent else (),
                      buttons=_challenge_buttons(challenge, tr))
 
@@ -64,7 +64,7 @@ class Challenges:
         text = tr("**{challenger}** and {partner} challenge {opponent} and {other} to Double "
                   "TwixT ({setup}), {first}. All three, accept or decline.",
                   challenger=request.user.name, partner=partner.name, opponent=opponents[0].name,
-                  other=opponents[1].name, setup=options.describe(),
+                  other=opponents[1].name, setup=describe_setup(challenge.setup),
                   first=_first_words(options.first, 4))
         return Reply(text, mentions=tuple(u.id for u in invitees),
                      buttons=_challenge_buttons(challenge, tr))
@@ -126,7 +126,8 @@ class Challenges:
         options = ChallengeOptions(
             setup=replace(old.setup, opening=None,
                           time_control=_clock_still_allowed(old.setup.time_control)),
-            first=FirstMove.THEM if seat.number % 2 == 0 else FirstMove.ME, thread=False)
+            first=FirstMove.THEM if seat.number % 2 == 0 else FirstMove.ME, thread=False,
+            vacation=old.setup.vacation)
         if len(old.seats) == 2:
             return await self.challenge(request, others[1 - seat.number], options)
         partner = others[(seat.number + 2) % 4]
@@ -145,9 +146,8 @@ class Challenges:
         if thread and self._core.threads is None:
             raise ServiceError("threads are not available here")
         now = self._core.clock()
-        setup = options.setup
-        if setup.vacation is None:
-            setup = replace(setup, vacation=settings.vacation_default)
+        vacation = settings.vacation_default if options.vacation is None else options.vacation
+        setup = replace(options.setup, vacation=vacation)
         async with self._core.lock(request.channel_id):
             if await self._open_challenge_of(request):
                 raise ServiceError("you already have an open challenge here: wait for an "

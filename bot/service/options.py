@@ -36,11 +36,14 @@ SETTINGS: dict[str, tuple[str, dict[str, str] | None]] = {
 
 @dataclass(frozen=True)
 class ChallengeOptions:
-    """A challenge's game options and who moves first; `thread` None means the guild default."""
+    """A challenge's game options and who moves first; `thread` None means the guild default,
+    and so does `vacation` (whether vacations stop the game's clock, `setup.vacation` once
+    the challenge is made)."""
 
     setup: GameSetup = field(default_factory=GameSetup)
     first: FirstMove = FirstMove.ME
     thread: bool | None = None
+    vacation: bool | None = None
 
     def describe(self) -> Message:
         return describe_setup(self.setup)
@@ -58,7 +61,7 @@ def describe_setup(setup: GameSetup) -> Message:
         parts.append(message("bank {time}", time=setup.time_control)
                      if time_control_of(setup.time_control).is_bank
                      else message("{time} per move", time=setup.time_control))
-        if setup.vacation is False:
+        if not setup.vacation:
             parts.append(message("no vacation"))
     return reduce(lambda text, part: message("{items}, {item}", items=text, item=part), parts,
                   message("{items}, {item}", items=f"{cols}×{rows - setup.handicap}",
@@ -103,8 +106,6 @@ def build_options(size: str | None = None, rules: str | None = None,
         setup = replace(setup, swap=yes_no("swap", swap))
     if time is not None and time.lower() not in ("none", "no", "off"):
         setup = replace(setup, time_control=parse_time_control(time))
-    if vacation is not None:
-        setup = replace(setup, vacation=yes_no("vacation", vacation))
     options = ChallengeOptions(setup=setup)
     if first is not None:
         try:
@@ -114,6 +115,8 @@ def build_options(size: str | None = None, rules: str | None = None,
                                value=quote(first)) from None
     if thread is not None:
         options = replace(options, thread=yes_no("thread", thread))
+    if vacation is not None:
+        options = replace(options, vacation=yes_no("vacation", vacation))
     _check_setup(options.setup)
     return options
 

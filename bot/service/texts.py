@@ -33,8 +33,8 @@ with `swap` and take it over.
 `G6 link all` · `remove J9-K11; I11 link K10 J13` · `swap` · `resign` ·
 `offer draw` / `accept draw` / `decline draw` · Double TwixT: `G6 link E5; privilege`.
 **Commands:** challenge, team, accept, decline, move, swap, privilege, resign, draw,
-takeback, claim, board, status, abort, export, history, replay, import, stats, leaderboard,
-rematch, settings, help.""")
+takeback, claim, vacation, board, status, abort, export, history, replay, import, stats,
+leaderboard, rematch, settings, help.""")
 
 _CLOSED = {
     "expired": message("this challenge has expired"),

@@ -116,7 +116,7 @@ async def take_day(core: ServiceCore, stored: StoredGame, clock: TurnClock,
                    settings: GuildSettings, now: datetime) -> bool:
     """Use one of the late player's vacation days from the deadline on, if the game allows
     vacation and they have one left; whether one is now stored there."""
-    if stored.setup.vacation is False or settings.vacation_days <= 0:
+    if not stored.setup.vacation or settings.vacation_days <= 0:
         return False
     late = stored.seats[clock.seat]
     due = clock.due

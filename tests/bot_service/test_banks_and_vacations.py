@@ -279,3 +279,12 @@ async def test_weekends_off_stop_the_clock_in_games_started_after_choosing_it(
     clock.now += D + 11 * H  # Monday 11:00: its deadline
     [day] = await tick(service)
     assert day.channel_id == 200 and "ran out" in day.text
+
+
+async def test_a_rematch_keeps_the_game_s_vacation_option_whatever_the_server_s_default(
+        service):
+    await start_game(service, time="1d", swap="no", vacation="no")
+    await service.run(asking(BOB), "resign yes")
+    await service.run(asking(BOB, server_manager=True), "server vacation yes")
+    rematch = await service.run(asking(ALICE), "rematch")
+    assert "1d per move, no vacation" in rematch.text

@@ -100,7 +100,8 @@ class Process:
 
 
 async def start_games(url: str) -> None:
-    """The 100 games, started at T0 with a day a move; forfeit on time in half the servers."""
+    """The 100 games, started at T0 with a day a move and no vacation (their deadlines are
+    the clocks' own); forfeit on time in half the servers."""
     def clock() -> datetime:
         return T0
 
@@ -113,7 +114,7 @@ async def start_games(url: str) -> None:
             where = (guild_of(number), channel_of(number))
             await service.challenges.challenge(Request(*where, alice), bob,
                                                build_options(time="1d", swap="no", first="me",
-                                                             size="12"))
+                                                             size="12", vacation="no"))
             await service.challenges.accept(Request(*where, bob))
 
 

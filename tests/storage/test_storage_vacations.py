@@ -5,7 +5,7 @@ game's vacation option and a seat's weekends off kept with the game."""
 import asyncio
 from datetime import timedelta
 
-from storage_helpers import CLOCKED, SMALL, T0, clocked
+from storage_helpers import CLOCKED, T0, clocked
 
 from storage import GameSetup, Player
 
@@ -94,4 +94,4 @@ async def test_a_game_keeps_its_vacation_option_and_its_seats_weekends(store):
     assert [s.weekends_off for s in stored.seats] == [True, False]
     plain = await store.create_game(guild_id=100, channel_id=2, setup=CLOCKED,
                                     players=[Player(1, "one"), Player(2, "two")])
-    assert plain.setup.vacation is True and SMALL.vacation is None  # None is stored as yes
+    assert plain.setup.vacation is True
