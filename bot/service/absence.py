@@ -12,7 +12,7 @@ vacation is ended early.
 from __future__ import annotations
 
 import math
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from bot.service.pauses import NO_PAUSES, Pauses
 from storage import Storage, StoredGame, Vacation
@@ -35,7 +35,7 @@ async def pauses_of(storage: Storage, stored: StoredGame,
 async def days_left(storage: Storage, guild_id: int, user_id: int, allowed: int,
                     now: datetime) -> int:
     """The vacation days a player has left in the calendar year (UTC) of `now`."""
-    used = await storage.vacation_days_used(guild_id, user_id, now.year)
+    used = await storage.vacation_days_used(guild_id, user_id, now.astimezone(UTC).year)
     return max(0, allowed - used)
 
 

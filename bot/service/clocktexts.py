@@ -7,7 +7,7 @@ zone, and figures read the same in every language.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 from bot.service.banks import TurnClock
 from bot.service.timecontrol import describe_span
@@ -17,7 +17,7 @@ from storage import StoredGame
 
 def moment_text(moment: datetime) -> str:
     """A moment as `2026-01-05 12:00 UTC`."""
-    return moment.strftime("%Y-%m-%d %H:%M UTC")
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
 def clock_words(clock: TurnClock, now: datetime) -> Message:

@@ -195,9 +195,11 @@ class ServiceCore:
         """The clock of the turn in progress of a clocked game (at `live`, by default the
         stored version), with its players' pauses; None without a clock or once it is over."""
         control = stored.setup.time_control
+        if not control:
+            return None
         live = live or await self.live(stored)
         seat = live.game.seat_to_move
-        if not control or seat is None:
+        if seat is None:
             return None
         # a bank counts every turn since the start; a time per move only this one
         since = stored.created_at if time_control_of(control).is_bank else live.turn_started
