@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
+from storage.ratings import START_DEVIATION, START_VOLATILITY, Rating
+
 
 class GameStatus(StrEnum):
     ACTIVE = "active"
@@ -98,7 +100,7 @@ class GameResult:
     """How a game ended, as recorded with its last turn.
 
     `winners` are user ids (empty for a draw or an abort). `rated_sides`, Red's and Black's
-    user ids, asks for new Elo ratings: storage computes them from the stored ones in the
+    user ids, asks for new (Glicko-2) ratings: storage computes them from the stored ones in the
     transaction that records the result, so they never drift from results nor lose an update.
     """
 
@@ -228,7 +230,11 @@ class UserPrefs:
 
 @dataclass(frozen=True)
 class PlayerStats:
-    """A user's record in one guild, counted from finished games; `rating` None until rated."""
+    """A user's record in one guild, counted from finished games; `rating` None until rated.
+
+    The deviation is as stored at `rated_at`, the end of the last rated game; `rating_at`
+    says how far it has grown since.
+    """
 
     guild_id: int
     user_id: int
@@ -238,3 +244,12 @@ class PlayerStats:
     draws: int = 0
     rating: float | None = None
     rated_games: int = 0
+    deviation: float = START_DEVIATION
+    volatility: float = START_VOLATILITY
+    rated_at: datetime | None = None
+
+    def rating_at(self, now: datetime) -> Rating | None:
+        """The rating as it stands at `now` (see `Rating.at`); None until rated."""
+        if self.rating is None:
+            return None
+        return Rating(self.rating, self.deviation, self.volatility, self.rated_at).at(now)

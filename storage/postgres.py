@@ -586,11 +586,12 @@ class PostgresStorage:
             # a page straight from the index ratings_by_rank, with each player's totals
             found = await db.fetch(
                 "SELECT r.user_id, coalesce(t.games, 0), coalesce(t.wins, 0), "
-                "coalesce(t.losses, 0), coalesce(t.draws, 0), r.rating, r.rated_games "
+                f"coalesce(t.losses, 0), coalesce(t.draws, 0), {rows.RATING_COLUMNS} "
                 "FROM ratings r LEFT JOIN player_totals t "
                 "ON t.guild_id = r.guild_id AND t.user_id = r.user_id WHERE r.guild_id = ? "
                 "ORDER BY r.rating DESC, r.user_id LIMIT ? OFFSET ?", guild_id, limit, offset)
-        return tuple(PlayerStats(guild_id, *row) for row in found)
+        return tuple(PlayerStats(guild_id, *row[:5], *rows.rating_fields(row[5:]))
+                     for row in found)
 
 
 # --- the schema ------------------------------------------------------------------------------
@@ -680,8 +681,8 @@ async def _stats(db: _Db, guild_id: int, user_ids: Sequence[int]) -> dict[int, P
     counts = await db.fetch("SELECT user_id, games, wins, losses, draws FROM player_totals "
                             "WHERE guild_id = ? AND user_id = ANY(?::bigint[])",
                             guild_id, list(user_ids))
-    rated = await db.fetch("SELECT user_id, rating, rated_games FROM ratings "
-                           "WHERE guild_id = ? AND user_id = ANY(?::bigint[])",
+    rated = await db.fetch(f"SELECT r.user_id, {rows.RATING_COLUMNS} FROM ratings r "
+                           "WHERE r.guild_id = ? AND r.user_id = ANY(?::bigint[])",
                            guild_id, list(user_ids))
     return rows.player_stats(guild_id, user_ids, counts, rated)
 
@@ -754,31 +755,29 @@ async def _add_totals(db: _Db, game_id: int) -> None:
 
 async def _rate(db: _Db, guild_id: int, result: GameResult,
                 sides: tuple[tuple[int, ...], tuple[int, ...]], at: datetime) -> None:
-    """New Elo ratings from the stored ones, read and written in the caller's transaction.
+    """New ratings from the stored ones, read and written in the caller's transaction.
 
     The players' rows are made first (in user order, so that two results at once cannot
     deadlock) and then read `FOR UPDATE`: a second game ending at once waits and reads the
-    first one's ratings.
+    first one's ratings. A row made here holds a newcomer's start values.
     """
-    red, black = sides
-    players = [*red, *black]
-    ordered = sorted(set(players))
+    ordered = sorted({*sides[0], *sides[1]})
+    start = ratings.Rating()
     await db.execute(
-        "INSERT INTO ratings (guild_id, user_id, rating, rated_games, updated_at) "
-        "SELECT ?, u, ?, 0, ? FROM unnest(?::bigint[]) AS u ORDER BY u "
-        "ON CONFLICT DO NOTHING", guild_id, ratings.START, at, ordered)
-    found = await db.fetch("SELECT user_id, rating FROM ratings WHERE guild_id = ? "
-                           "AND user_id = ANY(?::bigint[]) ORDER BY user_id FOR UPDATE",
-                           guild_id, ordered)
-    current = {user_id: rating for user_id, rating in found}
-    score = {Result.RED: 1.0, Result.BLACK: 0.0}.get(Result(result.result), 0.5)
-    new_red, new_black = ratings.new_ratings([current[u] for u in red],
-                                             [current[u] for u in black], score)
+        "INSERT INTO ratings (guild_id, user_id, rating, deviation, volatility, rated_games, "
+        "updated_at) SELECT ?, u, ?, ?, ?, 0, ? FROM unnest(?::bigint[]) AS u ORDER BY u "
+        "ON CONFLICT DO NOTHING", guild_id, start.rating, start.deviation, start.volatility,
+        at, ordered)
+    found = await db.fetch(f"SELECT user_id, {rows.GLICKO_COLUMNS} FROM ratings "
+                           "WHERE guild_id = ? AND user_id = ANY(?::bigint[]) "
+                           "ORDER BY user_id FOR UPDATE", guild_id, ordered)
+    current = {row[0]: rows.stored_rating(tuple(row)[1:]) for row in found}
+    rated = rows.new_ratings(Result(result.result), sides, current, at)
     await db.executemany(
-        "UPDATE ratings SET rating = ?, rated_games = rated_games + 1, updated_at = ? "
-        "WHERE guild_id = ? AND user_id = ?",
-        [(rating, at, guild_id, user_id)
-         for user_id, rating in zip(players, new_red + new_black, strict=True)])
+        "UPDATE ratings SET rating = ?, deviation = ?, volatility = ?, "
+        "rated_games = rated_games + 1, updated_at = ? WHERE guild_id = ? AND user_id = ?",
+        [(new.rating, new.deviation, new.volatility, at, guild_id, user_id)
+         for user_id, new in rated])
 
 
 def _still_pending(challenge: Challenge, at: datetime) -> None:

@@ -27,7 +27,7 @@ from typing import Any
 
 import aiosqlite
 
-from storage import ratings, rows
+from storage import rows
 from storage.errors import (
     ChallengeClosedError,
     ChannelBusyError,
@@ -539,11 +539,12 @@ class SqliteStorage:
             # a page straight from the index ratings_by_rank, with each player's totals
             cursor = await db.execute(
                 "SELECT r.user_id, coalesce(t.games, 0), coalesce(t.wins, 0), "
-                "coalesce(t.losses, 0), coalesce(t.draws, 0), r.rating, r.rated_games "
+                f"coalesce(t.losses, 0), coalesce(t.draws, 0), {rows.RATING_COLUMNS} "
                 "FROM ratings r LEFT JOIN player_totals t "
                 "ON t.guild_id = r.guild_id AND t.user_id = r.user_id WHERE r.guild_id = ? "
                 "ORDER BY r.rating DESC, r.user_id LIMIT ? OFFSET ?", (guild_id, limit, offset))
-            return tuple(PlayerStats(guild_id, *row) for row in await cursor.fetchall())
+            return tuple(PlayerStats(guild_id, *row[:5], *rows.rating_fields(row[5:]))
+                         for row in await cursor.fetchall())
 
 
 async def _rollback(db: aiosqlite.Connection) -> None:
@@ -651,8 +652,8 @@ async def _stats(db: aiosqlite.Connection, guild_id: int,
         "SELECT user_id, games, wins, losses, draws FROM player_totals "
         f"WHERE guild_id = ? AND user_id IN ({marks})", [guild_id, *user_ids])
     counts = await cursor.fetchall()
-    cursor = await db.execute(f"SELECT user_id, rating, rated_games FROM ratings "
-                              f"WHERE guild_id = ? AND user_id IN ({marks})",
+    cursor = await db.execute(f"SELECT r.user_id, {rows.RATING_COLUMNS} FROM ratings r "
+                              f"WHERE r.guild_id = ? AND r.user_id IN ({marks})",
                               [guild_id, *user_ids])
     return rows.player_stats(guild_id, user_ids, counts, await cursor.fetchall())
 
@@ -725,23 +726,22 @@ async def _add_totals(db: aiosqlite.Connection, game_id: int) -> None:
 
 async def _rate(db: aiosqlite.Connection, guild_id: int, result: GameResult,
                 sides: tuple[tuple[int, ...], tuple[int, ...]], at: str) -> None:
-    """New Elo ratings from the stored ones, read and written in the caller's transaction."""
-    red, black = sides
-    players = [*red, *black]
+    """New ratings from the stored ones, read and written in the caller's transaction."""
+    players = [*sides[0], *sides[1]]
     marks = ", ".join("?" * len(players))
-    cursor = await db.execute(f"SELECT user_id, rating FROM ratings WHERE guild_id = ? "
-                              f"AND user_id IN ({marks})", (guild_id, *players))
-    current = {user_id: rating for user_id, rating in await cursor.fetchall()}
-    score = {Result.RED: 1.0, Result.BLACK: 0.0}.get(Result(result.result), 0.5)
-    new_red, new_black = ratings.new_ratings(
-        [current.get(u, ratings.START) for u in red],
-        [current.get(u, ratings.START) for u in black], score)
+    cursor = await db.execute(f"SELECT user_id, {rows.GLICKO_COLUMNS} FROM ratings "
+                              f"WHERE guild_id = ? AND user_id IN ({marks})",
+                              (guild_id, *players))
+    current = {row[0]: rows.stored_rating(row[1:]) for row in await cursor.fetchall()}
+    rated = rows.new_ratings(Result(result.result), sides, current, rows.moment(at))
     await db.executemany(
-        "INSERT INTO ratings (guild_id, user_id, rating, rated_games, updated_at) "
-        "VALUES (?, ?, ?, 1, ?) ON CONFLICT (guild_id, user_id) DO UPDATE SET "
-        "rating = excluded.rating, rated_games = rated_games + 1, updated_at = excluded.updated_at",
-        [(guild_id, user_id, rating, at)
-         for user_id, rating in zip(players, new_red + new_black, strict=True)])
+        "INSERT INTO ratings (guild_id, user_id, rating, deviation, volatility, rated_games, "
+        "updated_at) VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, user_id) DO UPDATE SET "
+        "rating = excluded.rating, deviation = excluded.deviation, "
+        "volatility = excluded.volatility, rated_games = rated_games + 1, "
+        "updated_at = excluded.updated_at",
+        [(guild_id, user_id, new.rating, new.deviation, new.volatility, at)
+         for user_id, new in rated])
 
 
 def _still_pending(challenge: Challenge, at: str) -> None:
