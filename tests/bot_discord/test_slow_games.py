@@ -15,6 +15,7 @@ from bot.discord.replies import message_kwargs
 from bot.discord.views import TwixtButton
 from bot.service import Button, ButtonKind, Reply
 from bot.service.model import Attachment
+from storage.ratings import Rating, rate_game
 from tests.bot_discord.helpers import (
     ALICE,
     BOB,
@@ -197,8 +198,8 @@ async def test_import_of_a_file_discord_cannot_hand_over(client, cog):
 async def test_stats_of_the_asker_by_default_and_of_another_with_head_to_head(client, cog):
     await finished_game(client, cog)
     own = only(await run(client, cog, "stats", ALICE))
-    assert own["content"] == ("**alice**: 1 game — 1 won, 0 lost, 0 drawn; rating 1516 after "
-                              "1 rated game.")
+    assert own["content"] == ("**alice**: 1 game — 1 won, 0 lost, 0 drawn; rating 1662? ±290 "
+                              "(provisional) after 1 rated game.")
     other = only(await run(client, cog, "stats", BOB, user=ALICE))
     assert other["content"].endswith("You against alice: 0 won, 1 lost, 0 drawn.")
 
@@ -206,10 +207,21 @@ async def test_stats_of_the_asker_by_default_and_of_another_with_head_to_head(cl
 async def test_leaderboard_pages(client, cog):
     await finished_game(client, cog)
     board = only(await run(client, cog, "leaderboard", EVE))
-    assert board["content"].splitlines()[1:] == ["1. alice — 1516 (1–0–0)",
-                                                 "2. bob — 1484 (0–1–0)"]
+    assert board["content"].splitlines()[1:] == [
+        "1. alice — 1662? (1–0–0)", "2. bob — 1338? (0–1–0)",
+        "? provisional: too few recent games to be sure of the rating"]
     assert only(await run(client, cog, "leaderboard", EVE, page=2))["content"] == \
         "No players on this page."
+
+
+async def test_stats_show_the_deviation_grown_while_away(client, cog, clock):
+    await finished_game(client, cog)
+    clock.now += timedelta(days=365)
+    [alice], _ = rate_game([Rating()], [Rating()], 1.0, clock.now - timedelta(days=365))
+    grown = alice.at(clock.now).deviation
+    assert 300 < grown < 350
+    own = only(await run(client, cog, "stats", ALICE))
+    assert own["content"].endswith(f"rating 1662? ±{grown:.0f} (provisional) after 1 rated game.")
 
 
 # --- rematch and settings -----------------------------------------------------------------
