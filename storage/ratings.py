@@ -5,7 +5,11 @@ Glicko-2 system" (2013), the system lichess and OGS use.
 Each game is its own rating period, rated when it ends (as lichess does). Between games the
 deviation grows with the time since the player's last rated game, `t` rating periods of
 `PERIOD`: φ' = √(φ² + σ²·t), never above the start's 350. So a player back after months is
-uncertain again (shown provisional, `1500?`), and their next results move them further.
+uncertain again (shown provisional, `1500?`), and their next results move them further. The
+game's own period then widens it once more by σ'² (the paper's step 6, kept as it is): this
+keeps a burst of games finished on one day from narrowing a deviation towards nothing.
+Everyone in a game is rated from their deviation as grown to the game's end, the opponents'
+included.
 
 A team (Double TwixT) plays at its partners' combined rating: the mean rating and the root of
 the mean squared deviation. Each partner is rated as a player with the team's rating and their
@@ -48,8 +52,6 @@ MAX_ITERATIONS = 100
 PERIOD = timedelta(days=3.5)
 #: above this (grown) deviation a rating is provisional, shown `1500?` (lichess's 110)
 PROVISIONAL = 110.0
-#: the deviation an Elo rating of the bot before Glicko-2 starts from (migration 0007)
-MIGRATED_DEVIATION = 250.0
 
 
 @dataclass(frozen=True)

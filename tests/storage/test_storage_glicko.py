@@ -15,11 +15,13 @@ import storage.postgres
 import storage.sqlite
 from storage import GameResult, Result, SqliteStorage
 from storage.postgres import PostgresStorage
-from storage.ratings import MIGRATED_DEVIATION, START_VOLATILITY, Rating, rate_game
+from storage.ratings import START_VOLATILITY, Rating, rate_game
 from storage.schema import migrations
 
 ELO_AT = datetime(2025, 11, 1, 9, 30, tzinfo=UTC)
 LATER = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+#: the deviation an Elo rating starts from (storage/migrations/0007_glicko.sql says why)
+MIGRATED_DEVIATION = 250.0
 #: (user, Elo rating, rated games) of the players of the old database, in guild 100
 ELO = ((1, 1640.5, 12), (2, 1420.0, 3))
 
