@@ -238,3 +238,29 @@ class PlayerStats:
     draws: int = 0
     rating: float | None = None
     rated_games: int = 0
+
+
+@dataclass(frozen=True)
+class Note:
+    """A player's private note on a game, number 1, 2, … of theirs on it; never part of the
+    game's record."""
+
+    game_id: int
+    user_id: int
+    number: int
+    text: str
+    written_at: datetime
+
+
+@dataclass(frozen=True)
+class PendingMove:
+    """A move checked and shown to its player, waiting for their confirmation: played only
+    while the game is still at `at_version`. `id` is new for every move held, so that an
+    older preview's Confirm button never plays a newer move."""
+
+    id: int
+    game_id: int
+    user_id: int
+    command: str
+    at_version: int
+    created_at: datetime
