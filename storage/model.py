@@ -216,14 +216,16 @@ CLOCK_SETTINGS = frozenset({"forfeit_on_timeout", "reminder_hours"})
 @dataclass(frozen=True)
 class UserPrefs:
     """Per-user preferences: board `theme` (light, dark), `palette` (normal, colour-blind),
-    `side` facing the viewer (red, black, any), reminders by DM, and auto-link (a bare `G6`
-    links every legal link of the new peg)."""
+    `side` facing the viewer (red, black, any), reminders by DM, auto-link (a bare `G6`
+    links every legal link of the new peg), and confirm (a peg or swap is first shown to
+    its player alone, and played once they confirm it)."""
 
     theme: str = "light"
     palette: str = "normal"
     side: str = "any"
     dm_reminders: bool = True
     auto_link: bool = False
+    confirm_moves: bool = False
 
 
 @dataclass(frozen=True)
