@@ -17,6 +17,7 @@ from __future__ import annotations
 from bot.service.core import ServiceCore, player_seat
 from bot.service.model import Button, ButtonKind, Reply, Request, ServiceError
 from bot.service.play import Play
+from language import message
 from rules import Action, Command, IllegalMoveError, parse_command
 
 
@@ -71,7 +72,9 @@ class Confirmation:
         pending = await core.storage.hold_move(stored.id, request.user.id, turn.text,
                                                stored.version, now=core.clock())
         tr = request.tr
-        image = await core.render(game, request.user.id, locale=request.locale)
+        # the caption says so where a clock's time left goes, so no one takes it for the game
+        image = await core.render(game, request.user.id, clock_text=message("not played yet"),
+                                  locale=request.locale)
         return Reply(tr("Your move in game {game}: `{move}`, not played yet. Press Confirm to "
                         "play it, or type `confirm`; a new move replaces it.",
                         game=stored.id, move=turn.text),

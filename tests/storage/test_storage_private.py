@@ -8,6 +8,11 @@ import asyncpg
 import pytest
 from storage_helpers import T0, start_game
 
+from bot.service import TwixtService
+from tests.bot_service.helpers import ALICE, asking
+from tests.bot_service.helpers import start_game as start_service_game
+from tests.fakes import Clock
+
 
 async def test_notes_are_numbered_per_user_and_game_and_read_oldest_first(store):
     game = await start_game(store, 10)
@@ -77,3 +82,25 @@ async def test_an_id_is_never_given_again_after_the_newest_move_was_taken(store)
     held = await store.hold_move(game.id, 1, "G6", 0)
     await store.take_pending_move(held.id)
     assert (await store.hold_move(game.id, 1, "G6", 0)).id > held.id
+
+
+async def test_the_service_lists_notes_and_confirms_on_each_back_end(store):
+    """`games`, `note`/`notes` and a confirmed move through the service, a restart (a new
+    service on the same database) in the middle."""
+    clock = Clock()
+    service = TwixtService(store, clock=clock)
+    await start_service_game(service, swap="no", time="1d")
+    await service.run(asking(ALICE), "settings confirm on")
+    shown = await service.run(asking(ALICE), "K10")
+    await service.run(asking(ALICE), "note my plan")
+    clock.now += timedelta(hours=1)
+
+    restarted = TwixtService(store, clock=clock)
+    assert "#1 vs bob — your turn (23h 0m left) · <#100>" in (
+        await restarted.run(asking(ALICE), "games")).text
+    assert "`my plan`" in (await restarted.run(asking(ALICE), "notes")).text
+    [button] = shown.buttons
+    played = await restarted.press(asking(ALICE), button.kind, button.target)
+    assert played.text.startswith("**alice** (Red): `K10`")
+    assert "#1 vs bob — bob to move (1d 0h left)" in (
+        await restarted.run(asking(ALICE), "games")).text
