@@ -113,3 +113,15 @@ async def test_games_are_not_listed_in_a_public_reply(service):
         await service.run(replace(asking(ALICE), private_replies=False), "games")
     assert str(refused.value) == ("only you may see this, and a reply here is public: use "
                                   "`/twixt games`")
+
+
+async def test_games_and_notes_are_said_in_german(service):
+    await _game(service, 100, BOB, time="1d")
+    await service.run(asking(ALICE), "note Rand sichern")
+    games = await service.run(asking(ALICE, locale="de"), "games")
+    assert games.text.splitlines() == [
+        "**Deine Partien auf diesem Server**: 1 laufende Partie, bei 1 bist du am Zug "
+        "(Seite 1 von 1)",
+        "#1 gegen bob — du bist am Zug (noch 1 T. 0 Std.) · <#100>"]
+    notes = await service.run(asking(ALICE, locale="de"), "notes")
+    assert notes.text.splitlines()[0] == "**Deine Notizen zu Partie 1** (Seite 1 von 1)"
