@@ -13,7 +13,6 @@ from datetime import datetime
 
 from bot.service.core import ServiceCore
 from bot.service.model import (
-    PAGE_SIZE,
     Reply,
     Request,
     channel_link,
@@ -26,6 +25,9 @@ from storage import GameStatus, StoredGame
 
 #: games of one player sorted for the listing at most (a player in more sees the newest)
 MAX_SORTED = 100
+#: games a page: eight of the longest lines (Double TwixT, four names of 32 characters, in
+#: German) stay within a Discord message (2,000 characters)
+PAGE = 8
 
 
 @dataclass(frozen=True)
@@ -64,8 +66,8 @@ class MyGames:
             return Reply(tr("You have no games in progress in this server."), ephemeral=True)
         entries = sorted([await self._entry(request, stored) for stored in found[:MAX_SORTED]],
                          key=lambda entry: entry.order)
-        pages = -(-len(entries) // PAGE_SIZE)
-        shown = entries[(page - 1) * PAGE_SIZE:page * PAGE_SIZE]
+        pages = -(-len(entries) // PAGE)
+        shown = entries[(page - 1) * PAGE:page * PAGE]
         waiting = sum(entry.yours for entry in entries)
         lines = [tr.plural("**Your games in this server**: {n} game in progress, {waiting} "
                            "waiting for you (page {page} of {pages})",

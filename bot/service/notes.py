@@ -15,8 +15,9 @@ from storage import Note
 
 MAX_NOTE = 1000
 MAX_NOTES = 50
-#: characters of notes on one page: a page stays within a Discord message (2,000)
-PAGE_CHARACTERS = 1800
+#: characters of notes on one page: a page stays within a Discord message (2,000), with room
+#: for the header and for Discord's escape of every mention in them (a character after @)
+PAGE_CHARACTERS = 1500
 
 
 class Notes:

@@ -110,3 +110,12 @@ async def test_private_answers_are_refused_in_chat(client, cog, text):
     [reply] = posted(channel)
     assert "a reply here is public" in reply["content"] and "secret" not in reply["content"]
 
+
+
+async def test_a_page_of_notes_fits_a_discord_message_mentions_escaped(client, cog):
+    await start_game(client, cog)
+    for _ in range(4):
+        only(await run(client, cog, "note", ALICE, text="@here " * 116))
+    first = only(await run(client, cog, "notes", ALICE))["content"]
+    assert "(page 1 of 2)" in first and len(first) <= 2000
+    assert len(only(await run(client, cog, "notes", ALICE, page=2))["content"]) <= 2000

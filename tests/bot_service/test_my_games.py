@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.service import PAGE_SIZE, Request, ServiceError, TwixtService, build_options
+from bot.service import Request, ServiceError, TwixtService, User, build_options
 from bot.service import my_games as my_games_module
 from tests.bot_service.helpers import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
 
@@ -76,10 +76,10 @@ async def test_a_double_twixt_game_names_the_partner_and_both_opponents(service)
 
 
 async def test_games_are_listed_a_page_at_a_time(service):
-    for channel in range(PAGE_SIZE + 2):
+    for channel in range(my_games_module.PAGE + 2):
         await _game(service, 1000 + channel)
     first = await service.run(asking(ALICE), "games")
-    assert len(_lines(first.text)) == PAGE_SIZE
+    assert len(_lines(first.text)) == my_games_module.PAGE
     assert "(page 1 of 2)" in first.text and first.text.endswith("More: games page 2")
     second = await service.run(asking(ALICE), "games page 2")
     assert len(_lines(second.text)) == 2 and "More:" not in second.text
@@ -125,3 +125,20 @@ async def test_games_and_notes_are_said_in_german(service):
         "#1 gegen bob — du bist am Zug (noch 1 T. 0 Std.) · <#100>"]
     notes = await service.run(asking(ALICE, locale="de"), "notes")
     assert notes.text.splitlines()[0] == "**Deine Notizen zu Partie 1** (Seite 1 von 1)"
+
+
+async def test_a_page_of_the_longest_lines_fits_a_discord_message(service, clock):
+    partner, first, second = (User(20 + n, f"{letter * 31}{n}") for n, letter in
+                              enumerate("pqr"))
+    for number in range(my_games_module.PAGE):
+        channel = 10 ** 18 + number
+        await service.challenges.team(asking(ALICE, channel), partner, (first, second),
+                                      build_options(time="60d"))
+        for user in (partner, first, second):
+            await service.challenges.accept(asking(user, channel))
+        await service.run(asking(ALICE, channel), "K10")
+    clock.now += timedelta(minutes=1)
+    reply = await service.run(asking(ALICE, locale="de"), "games")
+    assert len(_lines(reply.text)) == my_games_module.PAGE
+    assert _lines(reply.text)[0].endswith(f"ist am Zug (noch 59 T. 23 Std.) · <#{10 ** 18}>")
+    assert len(reply.text) <= 2000

@@ -93,7 +93,7 @@ async def test_notes_beyond_the_most_are_refused_until_cleared(service, monkeypa
 async def test_long_notes_are_shown_a_page_at_a_time_each_within_a_message(service):
     await start_game(service)
     for number in range(5):
-        await service.run(asking(ALICE), f"note {number} " + "x" * 800)
+        await service.run(asking(ALICE), f"note {number} " + "x" * 650)
     first = await service.run(asking(ALICE), "notes")
     assert first.text.startswith("**Your notes on game 1** (page 1 of 3)")
     assert first.text.endswith("More: notes #1 page 2")
