@@ -77,7 +77,8 @@ def require_private(request: Request, command: str) -> None:
 
 
 class ButtonKind(enum.Enum):
-    """What a button does; `target` of the button is a challenge id or a game id."""
+    """What a button does; `target` of the button is a challenge id or a game id (or, for
+    Confirm, the id of the move waiting for confirmation)."""
 
     ACCEPT_CHALLENGE = "accept"
     DECLINE_CHALLENGE = "decline"
@@ -90,7 +91,6 @@ class ButtonKind(enum.Enum):
     ACCEPT_TAKEBACK = "takeback-accept"
     DECLINE_TAKEBACK = "takeback-decline"
     REMATCH = "rematch"
-    #: its target is the id of the move waiting for confirmation (`storage.PendingMove`)
     CONFIRM_MOVE = "move-confirm"
 
 
