@@ -27,8 +27,10 @@ from storage.model import (
     GameStatus,
     GuildSettings,
     LoadedGame,
+    Note,
     Offer,
     OfferKind,
+    PendingMove,
     Player,
     PlayerStats,
     StoredGame,
@@ -197,6 +199,31 @@ class Storage(Protocol):
 
     async def vote_abort(self, game_id: int, user_id: int) -> frozenset[int]:
         """Record a player's wish to abort a game; return everyone who has asked so far."""
+
+    # --- what a player keeps for themselves: notes, a move to confirm (storage.private) --
+
+    async def add_note(self, game_id: int, user_id: int, text: str, *, most: int,
+                       now: datetime | None = None) -> Note | None:
+        """Keep a private note of a user on a game, numbered after their others; None,
+        writing nothing, when they already have `most` notes on it."""
+
+    async def notes(self, game_id: int, user_id: int, limit: int) -> tuple[Note, ...]:
+        """A user's notes on a game, oldest first, `limit` at most."""
+
+    async def clear_notes(self, game_id: int, user_id: int) -> int:
+        """Remove all of a user's notes on a game; return how many there were."""
+
+    async def hold_move(self, game_id: int, user_id: int, command: str, at_version: int,
+                        now: datetime | None = None) -> PendingMove:
+        """Keep a move waiting for its player's confirmation, replacing their earlier one in
+        that game; it gets a new id, never one an earlier move had."""
+
+    async def pending_move(self, game_id: int, user_id: int) -> PendingMove | None:
+        """The move a user has waiting in a game, if any."""
+
+    async def take_pending_move(self, pending_id: int) -> PendingMove | None:
+        """Remove a waiting move and return it; None if it is gone (taken or replaced), so
+        of two confirmations at once only one gets it."""
 
     # --- users, settings, preferences, stats -------------------------------------------
 

@@ -218,14 +218,16 @@ CLOCK_SETTINGS = frozenset({"forfeit_on_timeout", "reminder_hours"})
 @dataclass(frozen=True)
 class UserPrefs:
     """Per-user preferences: board `theme` (light, dark), `palette` (normal, colour-blind),
-    `side` facing the viewer (red, black, any), reminders by DM, and auto-link (a bare `G6`
-    links every legal link of the new peg)."""
+    `side` facing the viewer (red, black, any), reminders by DM, auto-link (a bare `G6`
+    links every legal link of the new peg), and confirm (a peg or swap is first shown to
+    its player alone, and played once they confirm it)."""
 
     theme: str = "light"
     palette: str = "normal"
     side: str = "any"
     dm_reminders: bool = True
     auto_link: bool = False
+    confirm_moves: bool = False
 
 
 @dataclass(frozen=True)
@@ -253,3 +255,29 @@ class PlayerStats:
         if self.rating is None:
             return None
         return Rating(self.rating, self.deviation, self.volatility, self.rated_at).at(now)
+
+
+@dataclass(frozen=True)
+class Note:
+    """A player's private note on a game, number 1, 2, … of theirs on it; never part of the
+    game's record."""
+
+    game_id: int
+    user_id: int
+    number: int
+    text: str
+    written_at: datetime
+
+
+@dataclass(frozen=True)
+class PendingMove:
+    """A move checked and shown to its player, waiting for their confirmation: played only
+    while the game is still at `at_version`. `id` is new for every move held, so that an
+    older preview's Confirm button never plays a newer move."""
+
+    id: int
+    game_id: int
+    user_id: int
+    command: str
+    at_version: int
+    created_at: datetime

@@ -38,7 +38,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from storage import ratings, rows, schema
+from storage import private, ratings, rows, schema
 from storage.errors import (
     ChallengeClosedError,
     ChannelBusyError,
@@ -59,8 +59,10 @@ from storage.model import (
     GameStatus,
     GuildSettings,
     LoadedGame,
+    Note,
     Offer,
     OfferKind,
+    PendingMove,
     Player,
     PlayerStats,
     Result,
@@ -521,6 +523,46 @@ class PostgresStorage:
                              "ON CONFLICT DO NOTHING", game_id, user_id)
             found = await db.fetch("SELECT user_id FROM abort_votes WHERE game_id = ?", game_id)
         return frozenset(row[0] for row in found)
+
+    # --- what a player keeps for themselves: notes, a move to confirm (storage.private) --
+
+    async def add_note(self, game_id: int, user_id: int, text: str, *, most: int,
+                       now: datetime | None = None) -> Note | None:
+        # two notes of one user at once may both read the same last number: the second
+        # then breaks the primary key and writes nothing, so `most` is never passed
+        async with self._write() as db:
+            last = await db.fetchval(private.LAST_NOTE, game_id, user_id)
+            if last >= most:
+                return None
+            row = (game_id, user_id, last + 1, text, rows.utc(now))
+            await db.execute(private.ADD_NOTE, *row)
+        return private.note(row)
+
+    async def notes(self, game_id: int, user_id: int, limit: int) -> tuple[Note, ...]:
+        async with self._single() as db:
+            found = await db.fetch(private.NOTES, game_id, user_id, limit)
+        return tuple(private.note(row) for row in found)
+
+    async def clear_notes(self, game_id: int, user_id: int) -> int:
+        async with self._single() as db:
+            return _count(await db.execute(private.CLEAR_NOTES, game_id, user_id))
+
+    async def hold_move(self, game_id: int, user_id: int, command: str, at_version: int,
+                        now: datetime | None = None) -> PendingMove:
+        async with self._write() as db:
+            await db.execute(private.DROP_PENDING, game_id, user_id)
+            held = private.pending(await db.fetchrow(private.HOLD_PENDING, game_id, user_id,
+                                                     command, at_version, rows.utc(now)))
+        assert held is not None
+        return held
+
+    async def pending_move(self, game_id: int, user_id: int) -> PendingMove | None:
+        async with self._single() as db:
+            return private.pending(await db.fetchrow(private.PENDING, game_id, user_id))
+
+    async def take_pending_move(self, pending_id: int) -> PendingMove | None:
+        async with self._single() as db:
+            return private.pending(await db.fetchrow(private.TAKE_PENDING, pending_id))
 
     # --- users, settings, preferences, stats -------------------------------------------
 

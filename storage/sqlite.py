@@ -27,7 +27,7 @@ from typing import Any
 
 import aiosqlite
 
-from storage import rows
+from storage import private, rows
 from storage.errors import (
     ChallengeClosedError,
     ChannelBusyError,
@@ -48,8 +48,10 @@ from storage.model import (
     GameStatus,
     GuildSettings,
     LoadedGame,
+    Note,
     Offer,
     OfferKind,
+    PendingMove,
     Player,
     PlayerStats,
     Result,
@@ -474,6 +476,49 @@ class SqliteStorage:
             cursor = await db.execute("SELECT user_id FROM abort_votes WHERE game_id = ?",
                                       (game_id,))
             return frozenset(row[0] for row in await cursor.fetchall())
+
+    # --- what a player keeps for themselves: notes, a move to confirm (storage.private) --
+
+    async def add_note(self, game_id: int, user_id: int, text: str, *, most: int,
+                       now: datetime | None = None) -> Note | None:
+        async with self._write() as db:
+            last = (await _only_row(await db.execute(private.LAST_NOTE,
+                                                     (game_id, user_id))))[0]
+            if last >= most:
+                return None
+            row = (game_id, user_id, last + 1, text, rows.stamp(now))
+            await db.execute(private.ADD_NOTE, row)
+        return private.note(row)
+
+    async def notes(self, game_id: int, user_id: int, limit: int) -> tuple[Note, ...]:
+        async with self._read() as db:
+            cursor = await db.execute(private.NOTES, (game_id, user_id, limit))
+            return tuple(private.note(row) for row in await cursor.fetchall())
+
+    async def clear_notes(self, game_id: int, user_id: int) -> int:
+        async with self._write() as db:
+            cursor = await db.execute(private.CLEAR_NOTES, (game_id, user_id))
+            return cursor.rowcount
+
+    async def hold_move(self, game_id: int, user_id: int, command: str, at_version: int,
+                        now: datetime | None = None) -> PendingMove:
+        async with self._write() as db:
+            await db.execute(private.DROP_PENDING, (game_id, user_id))
+            cursor = await db.execute(private.HOLD_PENDING, (game_id, user_id, command,
+                                                             at_version, rows.stamp(now)))
+            held = private.pending(await _only_row(cursor))
+        assert held is not None
+        return held
+
+    async def pending_move(self, game_id: int, user_id: int) -> PendingMove | None:
+        async with self._read() as db:
+            cursor = await db.execute(private.PENDING, (game_id, user_id))
+            return private.pending(await cursor.fetchone())
+
+    async def take_pending_move(self, pending_id: int) -> PendingMove | None:
+        async with self._write() as db:
+            cursor = await db.execute(private.TAKE_PENDING, (pending_id,))
+            return private.pending(await cursor.fetchone())
 
     # --- users, settings, preferences, stats -------------------------------------------
 

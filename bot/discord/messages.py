@@ -93,4 +93,4 @@ def _request_of(message: discord.Message) -> Request:
               else discord.Permissions.none())
     return Request(message.guild.id, message.channel.id, person(author),
                    can_manage=rights.manage_channels, can_manage_server=rights.manage_guild,
-                   locale=locale_of(message.guild.preferred_locale))
+                   locale=locale_of(message.guild.preferred_locale), private_replies=False)

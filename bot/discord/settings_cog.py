@@ -23,14 +23,16 @@ class SettingsCog(ServiceCog, group_name="twixt-settings",
                            palette=locale_str("colours for colour-blindness"),
                            side=locale_str("the side you see the board from"),
                            dm=locale_str("clock reminders by direct message"),
-                           autolink=locale_str("a bare peg like G6 links all it can (classic)"))
+                           autolink=locale_str("a bare peg like G6 links all it can (classic)"),
+                           confirm=locale_str("see your move privately, and play it with a button"))
     async def settings(self, interaction: discord.Interaction,
                        theme: Literal["light", "dark"] | None = None,
                        palette: Literal["normal", "colour-blind"] | None = None,
                        side: Literal["red", "black", "any"] | None = None,
-                       dm: OnOff | None = None, autolink: OnOff | None = None) -> None:
+                       dm: OnOff | None = None, autolink: OnOff | None = None,
+                       confirm: OnOff | None = None) -> None:
         given: dict[str, str | None] = {"theme": theme, "palette": palette, "side": side,
-                                        "dm": dm, "autolink": autolink}
+                                        "dm": dm, "autolink": autolink, "confirm": confirm}
         changes = {name: value for name, value in given.items() if value is not None}
         await self._send(interaction, cmd.UserSettings(changes))
 

@@ -157,7 +157,39 @@ class ServerSettings:
     changes: dict[str, str] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class MyGames:
+    """The asker's games in progress in this server, those waiting for them first."""
+
+    page: int = 1
+
+
+@dataclass(frozen=True)
+class Note:
+    """Keep a private note on a game (the channel's current or last when `game_id` is None)."""
+
+    text: str
+    game_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Notes:
+    """Show the asker's notes on a game, a page of them, or `clear` them all."""
+
+    game_id: int | None = None
+    page: int = 1
+    clear: bool = False
+
+
+@dataclass(frozen=True)
+class ConfirmMove:
+    """Play the asker's move waiting for confirmation in the channel's game; `pending_id`
+    names the one a Confirm button was shown with (None: whichever is waiting)."""
+
+    pending_id: int | None = None
+
+
 ServiceCommand = (Challenge | Team | AnswerChallenge | Move | Resign | Takeback | Claim
                   | ShowBoard | Status | Help | Abort | Export | History | Replay
                   | ImportRecord | Stats | Leaderboard | Rematch | UserSettings
-                  | ServerSettings)
+                  | ServerSettings | MyGames | Note | Notes | ConfirmMove)

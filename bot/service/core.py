@@ -124,13 +124,17 @@ class ServiceCore:
         return stored
 
     async def commit(self, request: Request, command: rules.Command,
-                     actor: Seat | None = None) -> tuple[StoredGame, Game, Turn]:
+                     actor: Seat | None = None, at_version: int | None = None
+                     ) -> tuple[StoredGame, Game, Turn]:
         """Check a command with the rules and store it; the caller holds the channel's lock.
 
         The command is the asking player's, or `actor`'s (a `timeout` is recorded for the
-        player who ran out of time, whoever claims it).
+        player who ran out of time, whoever claims it). With `at_version` (a confirmed move)
+        it is played only on the game as it stood then.
         """
         stored, committed = await self.active(request.channel_id)
+        if at_version is not None and stored.version != at_version:
+            raise ServiceError("the game has changed since your move was shown: play it again")
         seat = actor or player_seat(stored, request)
         # played on a copy: until the commit, everyone else still sees the committed game
         game = committed.copy()

@@ -28,16 +28,18 @@ class Play:
     def __init__(self, core: ServiceCore) -> None:
         self._core = core
 
-    async def move(self, request: Request, command: Command) -> Reply:
-        """Play a command of the move language for the asking player."""
+    async def move(self, request: Request, command: Command,
+                   at_version: int | None = None) -> Reply:
+        """Play a command of the move language for the asking player (with `at_version`, a
+        confirmed move: only on the game as it stood when it was shown)."""
         if Action.TIMEOUT in command.actions:
             # only the clocks record a loss on time (`Clocks`), never a player's word
             raise ServiceError("timeout is recorded by the bot when a player's time is up: "
                                "use claim")
         core = self._core
-        command = await self._with_auto_link(request, command)
+        command = await self.with_auto_link(request, command)
         async with core.lock(request.channel_id):
-            stored, game, turn = await core.commit(request, command)
+            stored, game, turn = await core.commit(request, command, at_version=at_version)
             return await self._turn_reply(request, stored, game, turn)
 
     async def resign(self, request: Request, confirmed: bool = False) -> Reply:
@@ -138,7 +140,7 @@ class Play:
 
     # --- internals ---------------------------------------------------------------------
 
-    async def _with_auto_link(self, request: Request, command: Command) -> Command:
+    async def with_auto_link(self, request: Request, command: Command) -> Command:
         """With the auto-link preference, a bare peg links all it can (what pp does anyway,
         so the rule set need not be looked up)."""
         placement = command.placement

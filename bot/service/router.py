@@ -27,7 +27,7 @@ _TAKEBACK_WORDS: dict[str, cmd.TakebackAction] = {
     "takeback request": "request", "takeback accept": "accept", "takeback decline": "decline"}
 _SIMPLE: dict[str, cmd.ServiceCommand] = {
     "board": cmd.ShowBoard(), "status": cmd.Status(), "help": cmd.Help(), "abort": cmd.Abort(),
-    "claim": cmd.Claim()}
+    "claim": cmd.Claim(), "confirm": cmd.ConfirmMove()}
 _DRAW_WORDS = ("offer", "accept", "decline")
 _ANSWERS: dict[str, cmd.Answer] = {"accept": "accept", "decline": "decline"}
 #: a resignation confirmed as it is typed, where there is no button to press (the terminal)
@@ -164,7 +164,36 @@ def _server(words: list[str], people: People) -> cmd.ServiceCommand:
     return cmd.ServerSettings(dict(zip(words[::2], words[1::2], strict=True)))
 
 
+def _my_games(words: list[str], people: People) -> cmd.ServiceCommand:
+    page = _page(words)
+    if words:
+        raise ServiceError("write games, or games page 2")
+    return cmd.MyGames(page)
+
+
+def _note(words: list[str], people: People) -> cmd.ServiceCommand:
+    """`note TEXT`, or `note #12 TEXT` for another game (the `#` tells a number from text)."""
+    game_id = None
+    if words and words[0].startswith("#") and _is_number(words[0]):
+        game_id = _number(words.pop(0))
+    if not words:
+        raise ServiceError("write note TEXT, like note E5 blocks his bridge")
+    return cmd.Note(" ".join(words), game_id)
+
+
+def _notes(words: list[str], people: People) -> cmd.ServiceCommand:
+    page = _page(words)
+    clear = bool(words) and words[-1].lower() == "clear"
+    if clear:
+        words.pop()
+    game_id = _number(words.pop(0)) if words else None
+    if words:
+        raise ServiceError("write notes, notes #12, notes page 2 or notes clear")
+    return cmd.Notes(game_id, page, clear)
+
+
 _READERS: dict[str, Callable[[list[str], People], cmd.ServiceCommand]] = {
     "export": _export, "history": _history, "replay": _replay, "import": _import,
     "stats": _stats, "leaderboard": _leaderboard, "rematch": _rematch,
-    "settings": _settings, "server": _server}
+    "settings": _settings, "server": _server, "games": _my_games, "note": _note,
+    "notes": _notes}

@@ -111,7 +111,7 @@ def test_every_option_says_what_it_is(payload):
 
 def test_page_options_stop_where_the_service_does(payload):
     pages = [option for where, option in _options(payload) if where.endswith(" page")]
-    assert len(pages) == 2
+    assert len(pages) == 4  # history, leaderboard, games, notes
     assert all(option["max_value"] == MAX_PAGE for option in pages)
     assert all(option["type"] == discord.AppCommandOptionType.integer.value for option in pages)
 

@@ -248,7 +248,7 @@ async def test_rematch_command_for_the_channels_last_game(client, cog):
 async def test_settings_change_only_what_is_given_and_answer_privately(client, cog):
     changed = only(await run(client, cog, "settings", BOB, theme="dark", dm="off"))
     assert refusal(changed) == ("Your settings: theme dark, palette normal, side any, dm off, "
-                                "autolink off.", True)
+                                "autolink off, confirm off.", True)
     shown = only(await run(client, cog, "settings", BOB, autolink="on"))
     assert "theme dark" in shown["content"] and "autolink on" in shown["content"]
     assert "theme light" in only(await run(client, cog, "settings", EVE))["content"]
