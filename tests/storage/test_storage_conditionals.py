@@ -1,0 +1,63 @@
+"""Conditional moves in storage: one row a player and game, under the version check, gone
+with the game's end, and never part of the turn log."""
+
+from datetime import UTC, datetime
+
+import pytest
+from storage_helpers import start_game
+
+from storage import (
+    GameFinishedError,
+    GameResult,
+    Result,
+    StaleVersionError,
+    StoredConditionals,
+)
+
+T0 = datetime(2030, 1, 1, tzinfo=UTC)
+
+
+async def test_stored_conditionals_come_back_and_a_new_store_replaces_them(store):
+    game = await start_game(store, channel_id=1)
+    await store.store_conditionals(game.id, 2, 0, 0, "plan one", now=T0)
+    await store.store_conditionals(game.id, 2, 0, 0, "plan two", now=T0)
+    assert await store.conditionals(game.id) == (
+        StoredConditionals(game.id, 2, 0, 0, "plan two", T0),)
+
+
+async def test_conditionals_are_kept_under_the_version_check(store):
+    game = await start_game(store, channel_id=1)
+    await store.append_turn(game.id, 0, 1, "C3")
+    with pytest.raises(StaleVersionError):
+        await store.store_conditionals(game.id, 1, 0, 0, "too late")
+    assert await store.conditionals(game.id) == ()
+
+
+async def test_dropping_forgets_one_player_or_everyone(store):
+    game = await start_game(store, channel_id=1)
+    other = await start_game(store, channel_id=2, users=(3, 4))
+    for user_id in (1, 2):
+        await store.store_conditionals(game.id, user_id, 0, 0, f"plan {user_id}")
+    await store.store_conditionals(other.id, 3, 0, 0, "elsewhere")
+    await store.drop_conditionals(game.id, 1)
+    assert [c.user_id for c in await store.conditionals(game.id)] == [2]
+    await store.drop_conditionals(game.id)
+    assert await store.conditionals(game.id) == ()
+    assert [c.plan for c in await store.conditionals(other.id)] == ["elsewhere"]
+
+
+async def test_the_end_of_a_game_drops_its_conditionals_and_refuses_new_ones(store):
+    game = await start_game(store, channel_id=1)
+    await store.store_conditionals(game.id, 2, 0, 0, "plan")
+    await store.append_turn(game.id, 0, 1, "resign",
+                            finish=GameResult(Result.BLACK, "resignation", (2,)))
+    assert await store.conditionals(game.id) == ()
+    with pytest.raises(GameFinishedError):
+        await store.store_conditionals(game.id, 2, 1, 0, "plan")
+
+
+async def test_conditionals_are_not_in_the_turn_log(store):
+    game = await start_game(store, channel_id=1)
+    await store.store_conditionals(game.id, 2, 0, 0, "if C3 then D5")
+    loaded = await store.load_game(game.id)
+    assert loaded.turns == () and loaded.game.version == 0
