@@ -57,6 +57,9 @@ class Request:
     can_manage_server: bool = False
     #: the language of the answer (`language.LOCALES`): the asker's, as their front end knows it
     locale: str = "en"
+    #: every answer is seen by the whole channel (a chat message, which has no private answer):
+    #: nothing private may be said to it
+    public: bool = False
 
     @property
     def tr(self) -> Translation:
