@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 import pytest
 from storage_helpers import start_game
 
+from bot.service import TwixtService
 from storage import (
     GameFinishedError,
     GameResult,
@@ -13,6 +14,9 @@ from storage import (
     StaleVersionError,
     StoredConditionals,
 )
+from tests.bot_service.helpers import ALICE, BOB, asking
+from tests.bot_service.helpers import start_game as start_service_game
+from tests.fakes import Clock
 
 T0 = datetime(2030, 1, 1, tzinfo=UTC)
 
@@ -61,3 +65,20 @@ async def test_conditionals_are_not_in_the_turn_log(store):
     await store.store_conditionals(game.id, 2, 0, 0, "if C3 then D5")
     loaded = await store.load_game(game.id)
     assert loaded.turns == () and loaded.game.version == 0
+
+
+async def test_the_service_plays_a_stored_reply_after_a_restart(store):
+    """Through the service over each back end: stored by one service, played by the next."""
+    clock = Clock()
+    first = TwixtService(store, clock=clock)
+    await start_service_game(first, size="12", swap="no")
+    await first.run(asking(ALICE), "F5")
+    await first.run(asking(BOB), "E5")
+    await first.run(asking(BOB), "if H9 then G6 link E5 if J10 then K8")
+    restarted = TwixtService(store, clock=clock)
+    reply = await restarted.run(asking(ALICE), "H9")
+    assert reply.text.splitlines()[1:3] == ["bob answers at once with a stored move:",
+                                            "**bob** (Black): `G6 link E5`"]
+    [kept] = await store.conditionals(1)
+    assert (kept.user_id, kept.at_version, kept.at_move) == (BOB.id, 4, 4)
+    assert "if J10 then K8" in (await restarted.run(asking(BOB), "if")).text
