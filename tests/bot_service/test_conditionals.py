@@ -230,3 +230,10 @@ async def test_records_never_show_stored_moves(service, game):
     await service.run(asking(BOB), "if H9 then G6")
     reply = await service.run(asking(ALICE), "export")
     assert all(b"G6" not in attachment.data for attachment in reply.attachments)
+
+
+async def test_they_are_answered_in_the_askers_language(service, game):
+    stored = await service.run(asking(BOB, locale="de"), "if H9 then G6")
+    assert stored.text.startswith("Gespeichert. Deine bedingten Züge in Partie 1")
+    reply = await service.run(asking(ALICE, locale="de"), "H9")
+    assert "bob antwortet sofort mit einem gespeicherten Zug:" in reply.text
