@@ -6,6 +6,8 @@ from __future__ import annotations
 import doctest
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import rules.conditionals
 from rules import Game, IllegalMoveError, InvalidMoveError
@@ -153,3 +155,14 @@ def test_merging_adds_alternatives_and_a_known_trigger_replaces_its_branch():
     assert lines(plan) == ["if H9 then G6", "if J10 then K8"]
     assert lines(merge(plan, parse_conditionals("if J10 then K9"))) == [
         "if H9 then G6", "if J10 then K9"]
+
+
+@given(st.text(alphabet=st.sampled_from(list("ifthenIFTHEN ;-,AGHJ0159swaplk\n")),
+               max_size=80))
+def test_any_line_is_a_bounded_plan_or_one_clear_refusal(text):
+    try:
+        plan = parse_conditionals(text)
+    except InvalidMoveError as refused:
+        assert "\n" not in str(refused)  # one line, whatever was typed
+        return
+    assert 1 <= count(plan) <= MAX_REPLIES
