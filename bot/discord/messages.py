@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import discord
@@ -70,7 +70,7 @@ class ChatMoves:
 
 
 async def _tell_privately(message: discord.Message, part: Reply,
-                          where: dict[str, object]) -> None:
+                          where: Mapping[str, object]) -> None:
     """A direct message that a chat command led to; when it cannot be sent (the member takes
     no direct messages) it is logged, not said in the channel, which must not read it."""
     assert message.guild is not None and part.dm_user_id is not None
