@@ -145,7 +145,7 @@ class Storage(Protocol):
                                  at_move: int, plan: str, now: datetime | None = None) -> None:
         """Keep a player's conditional moves in a game (replacing what they had), under the
         version check: `StaleVersionError` if a turn landed since `at_version`,
-        `GameFinishedError` if the game is over. A game's end drops them all."""
+        `GameFinishedError` if the game is over."""
 
     async def conditionals(self, game_id: int) -> tuple[StoredConditionals, ...]:
         """Every player's conditional moves in a game (one row each at most), by user id."""

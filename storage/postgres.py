@@ -765,7 +765,6 @@ async def _finish(db: _Db, game_id: int, result: GameResult, at: datetime) -> No
         if _count(marked) != len(set(result.winners)):
             raise ValueError("every winner must have a seat in the game")
     await db.execute("DELETE FROM offers WHERE game_id = ?", game_id)
-    await db.execute("DELETE FROM conditional_moves WHERE game_id = ?", game_id)
     await _add_totals(db, game_id)
     if result.rated_sides is not None:
         await _rate(db, guild_id, result, result.rated_sides, at)

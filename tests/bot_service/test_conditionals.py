@@ -159,10 +159,12 @@ async def test_a_takeback_clears_the_branches(service, game):
     assert await log_of(service) == ["F5", "E5", "H10", "C3", "takeback", "C3", "H9"]
 
 
-async def test_the_end_of_the_game_clears_them(service, game):
+@pytest.mark.parametrize("who, ending", [(ALICE, "resign yes"), (CAROL, "abort")])
+async def test_the_end_of_the_game_clears_them(service, game, who, ending):
     await service.run(asking(BOB), "if H9 then G6")
-    await service.run(asking(ALICE), "resign yes")
+    await service.run(asking(who, manager=True), ending)
     stored = (await service.core.storage.list_games(channel_id=CHANNEL, limit=1))[0]
+    assert not stored.is_active
     assert await service.core.storage.conditionals(stored.id) == ()
 
 
