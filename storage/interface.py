@@ -33,6 +33,7 @@ from storage.model import (
     PendingMove,
     Player,
     PlayerStats,
+    StoredConditionals,
     StoredGame,
     UserPrefs,
 )
@@ -139,6 +140,20 @@ class Storage(Protocol):
 
     async def close_offer(self, game_id: int, kind: OfferKind) -> Offer | None:
         """Remove an offer (accepted, declined, withdrawn or lapsed) and return it."""
+
+    # --- conditional moves: replies stored in advance, never part of the turn log -----------
+
+    async def store_conditionals(self, game_id: int, user_id: int, at_version: int,
+                                 at_move: int, plan: str, now: datetime | None = None) -> None:
+        """Keep a player's conditional moves in a game (replacing what they had), under the
+        version check: `StaleVersionError` if a turn landed since `at_version`,
+        `GameFinishedError` if the game is over."""
+
+    async def conditionals(self, game_id: int) -> tuple[StoredConditionals, ...]:
+        """Every player's conditional moves in a game (one row each at most), by user id."""
+
+    async def drop_conditionals(self, game_id: int, user_id: int | None = None) -> None:
+        """Forget the conditional moves of one player in a game, or (None) of all of them."""
 
     # --- clocks: each clocked game's next wake-up (the timers-table pattern) ---------------
     #

@@ -199,6 +199,19 @@ class Offer:
 
 
 @dataclass(frozen=True)
+class StoredConditionals:
+    """A player's conditional moves in a game, as the service wrote them (`plan`), stored
+    when the game was at `at_version` with `at_move` moves made."""
+
+    game_id: int
+    user_id: int
+    at_version: int
+    at_move: int
+    plan: str
+    stored_at: datetime
+
+
+@dataclass(frozen=True)
 class GuildSettings:
     """Per-guild settings; the defaults stand until an admin changes one."""
 

@@ -66,6 +66,7 @@ from storage.model import (
     Player,
     PlayerStats,
     Result,
+    StoredConditionals,
     StoredGame,
     UserPrefs,
 )
@@ -431,6 +432,30 @@ class PostgresStorage:
                                     f"RETURNING {rows.OFFER_COLUMNS}", game_id,
                                     OfferKind(kind).value)
         return None if row is None else rows.offer(row)
+
+    # --- conditional moves -------------------------------------------------------------
+
+    async def store_conditionals(self, game_id: int, user_id: int, at_version: int,
+                                 at_move: int, plan: str, now: datetime | None = None) -> None:
+        async with self._write() as db:
+            await _advance(db, game_id, at_version, None, step=0)
+            await db.execute(
+                f"INSERT INTO conditional_moves ({rows.CONDITIONAL_COLUMNS}) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO UPDATE SET "
+                "at_version = excluded.at_version, at_move = excluded.at_move, "
+                "plan = excluded.plan, stored_at = excluded.stored_at",
+                game_id, user_id, at_version, at_move, plan, rows.utc(now))
+
+    async def conditionals(self, game_id: int) -> tuple[StoredConditionals, ...]:
+        async with self._single() as db:
+            found = await db.fetch(f"SELECT {rows.CONDITIONAL_COLUMNS} FROM conditional_moves "
+                                   "WHERE game_id = ? ORDER BY user_id", game_id)
+        return tuple(rows.conditionals(row) for row in found)
+
+    async def drop_conditionals(self, game_id: int, user_id: int | None = None) -> None:
+        async with self._single() as db:
+            await db.execute("DELETE FROM conditional_moves WHERE game_id = ? "
+                             "AND coalesce(?::bigint, user_id) = user_id", game_id, user_id)
 
     async def head_to_head(self, guild_id: int, user_id: int,
                            other_id: int) -> tuple[int, int, int]:

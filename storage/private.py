@@ -1,5 +1,5 @@
 """What a player keeps beside a game for themselves alone: private notes, and a move waiting for
-their confirmation (SQLite's migration 0007, PostgreSQL's 0004).
+their confirmation (SQLite's migration 0008, PostgreSQL's 0005).
 
 Neither is part of the game: the record, exports and replays read only the turn log. The SQL
 is the same on both back ends (written with `?`, which PostgreSQL's storage numbers); each

@@ -25,6 +25,7 @@ from storage.model import (
     PlayerStats,
     Result,
     Seat,
+    StoredConditionals,
     StoredGame,
     StoredTurn,
 )
@@ -49,6 +50,7 @@ CHALLENGE_COLUMNS = ("id, guild_id, channel_id, challenger_id, players, size, ru
 SEAT_COLUMNS = "seat, user_id, name, winner"
 INVITEE_COLUMNS = "slot, user_id, answer, answered_at"
 OFFER_COLUMNS = "game_id, kind, user_id, at_version, created_at"
+CONDITIONAL_COLUMNS = "game_id, user_id, at_version, at_move, plan, stored_at"
 
 
 def utc(moment: datetime | None) -> datetime:
@@ -127,6 +129,11 @@ def challenge(row: Sequence[Any], invitees: Iterable[Sequence[Any]]) -> Challeng
 def offer(row: Sequence[Any]) -> Offer:
     game_id, kind, user_id, at_version, created_at = row
     return Offer(game_id, OfferKind(kind), user_id, at_version, moment(created_at))
+
+
+def conditionals(row: Sequence[Any]) -> StoredConditionals:
+    game_id, user_id, at_version, at_move, plan, stored_at = row
+    return StoredConditionals(game_id, user_id, at_version, at_move, plan, moment(stored_at))
 
 
 def children(found: Iterable[Sequence[Any]]) -> dict[int, list[Any]]:

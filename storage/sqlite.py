@@ -55,6 +55,7 @@ from storage.model import (
     Player,
     PlayerStats,
     Result,
+    StoredConditionals,
     StoredGame,
     UserPrefs,
 )
@@ -369,6 +370,28 @@ class SqliteStorage:
                 (game_id, OfferKind(kind).value))
             row = await cursor.fetchone()
         return None if row is None else rows.offer(row)
+
+    # --- conditional moves -------------------------------------------------------------
+
+    async def store_conditionals(self, game_id: int, user_id: int, at_version: int,
+                                 at_move: int, plan: str, now: datetime | None = None) -> None:
+        async with self._write() as db:
+            await _advance(db, game_id, at_version, None, step=0)
+            await db.execute(f"INSERT OR REPLACE INTO conditional_moves "
+                             f"({rows.CONDITIONAL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+                             (game_id, user_id, at_version, at_move, plan, rows.stamp(now)))
+
+    async def conditionals(self, game_id: int) -> tuple[StoredConditionals, ...]:
+        async with self._read() as db:
+            cursor = await db.execute(
+                f"SELECT {rows.CONDITIONAL_COLUMNS} FROM conditional_moves WHERE game_id = ? "
+                "ORDER BY user_id", (game_id,))
+            return tuple(rows.conditionals(row) for row in await cursor.fetchall())
+
+    async def drop_conditionals(self, game_id: int, user_id: int | None = None) -> None:
+        async with self._write() as db:
+            await db.execute("DELETE FROM conditional_moves WHERE game_id = ? "
+                             "AND coalesce(?, user_id) = user_id", (game_id, user_id))
 
     async def head_to_head(self, guild_id: int, user_id: int,
                            other_id: int) -> tuple[int, int, int]:

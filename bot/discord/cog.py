@@ -143,6 +143,17 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
         await self._send(interaction, cmd.Takeback(action))
 
     @app_commands.command(
+        name="if", description=locale_str("Store private replies to your opponent's next moves"))
+    @app_commands.describe(
+        moves=locale_str("if H9 then G6; if J10 then K8 · clear · leave out: show them"))
+    async def conditional(self, interaction: discord.Interaction,
+                          moves: str | None = None) -> None:
+        async def build() -> cmd.ServiceCommand:
+            return router.conditional(moves or "")
+
+        await self._run(interaction, build)
+
+    @app_commands.command(
         description=locale_str("Challenge the players of this channel's last game again"))
     async def rematch(self, interaction: discord.Interaction) -> None:
         await self._send(interaction, cmd.Rematch())

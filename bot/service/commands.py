@@ -14,10 +14,12 @@ from typing import Literal
 import rules
 from bot.service.model import User
 from bot.service.options import ChallengeOptions
+from rules.conditionals import Plan
 
 Answer = Literal["accept", "decline"]
 DrawAction = Literal["offer", "accept", "decline"]
 TakebackAction = Literal["request", "accept", "decline"]
+ConditionalAction = Literal["store", "show", "clear"]
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,15 @@ class Takeback:
     """Ask to take back one's last turn, or answer such a request."""
 
     action: TakebackAction = "request"
+
+
+@dataclass(frozen=True)
+class Conditional:
+    """Store conditional moves (`plan`: replies to the opponent's next moves), show the ones
+    stored, or clear them; only the asker ever sees them."""
+
+    action: ConditionalAction = "show"
+    plan: Plan = ()
 
 
 @dataclass(frozen=True)
@@ -190,6 +201,7 @@ class ConfirmMove:
 
 
 ServiceCommand = (Challenge | Team | AnswerChallenge | Move | Resign | Takeback | Claim
+                  | Conditional
                   | ShowBoard | Status | Help | Abort | Export | History | Replay
                   | ImportRecord | Stats | Leaderboard | Rematch | UserSettings
                   | ServerSettings | MyGames | Note | Notes | ConfirmMove)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.service import commands as cmd
+from bot.service.conditionals import Conditionals
 from bot.service.core import ServiceCore, player_seat, rematch_button, seat_to_move
 from bot.service.model import Button, ButtonKind, Reply, Request, ServiceError
 from bot.service.options import describe_setup
@@ -14,6 +15,7 @@ from bot.service.texts import (
     result_sentence,
     status_text,
     to_move_sentence,
+    turn_line,
 )
 from language import Message
 from rules import Action, Command, Game, Turn, quote
@@ -27,6 +29,8 @@ class Play:
 
     def __init__(self, core: ServiceCore) -> None:
         self._core = core
+        #: stored replies to the opponent's next moves, played as soon as a move calls for one
+        self.conditionals = Conditionals(core, self.with_auto_link)
 
     async def move(self, request: Request, command: Command,
                    at_version: int | None = None) -> Reply:
@@ -40,7 +44,9 @@ class Play:
         command = await self.with_auto_link(request, command)
         async with core.lock(request.channel_id):
             stored, game, turn = await core.commit(request, command, at_version=at_version)
-            return await self._turn_reply(request, stored, game, turn)
+            answered = await self.conditionals.answer(request, stored, game, turn)
+            return answered.announce(await self._turn_reply(request, *answered.last),
+                                     request.tr)
 
     async def resign(self, request: Request, confirmed: bool = False) -> Reply:
         """Resign, after a confirmation unless `confirmed`."""
@@ -81,6 +87,7 @@ class Play:
             taken = game.undo()
             stored = await core.append(stored, request.user.id, TAKEBACK, game=game,
                                        passes_turn=True)
+            await self.conditionals.forget(stored.id)
             clock = await core.clock_text(stored, game)
             image = await core.render(game, clock_text=clock, locale=request.locale)
             tr = request.tr
@@ -174,7 +181,7 @@ class Play:
         core = self._core
         tr = request.tr
         mover = stored.seats[turn.seat]
-        text = f"**{turn.player}** ({tr.say(turn.colour.said)}): `{turn.text}`"
+        text = turn_line(turn, tr)
         if game.outcome:
             others = tuple(s.user_id for s in stored.seats if s.user_id != mover.user_id)
             image = await core.render(game, None, locale=request.locale)

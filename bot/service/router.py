@@ -15,6 +15,7 @@ from bot.service import commands as cmd
 from bot.service.model import ServiceError, User
 from bot.service.options import OPTION_NAMES, build_options, parse_option_words, setting_pairs
 from rules import Action, Command, InvalidMoveError, parse_command, quote
+from rules.conditionals import parse_conditionals
 from rules.numbers import whole_number
 
 People = Callable[[str], User]
@@ -77,9 +78,25 @@ def read(text: str, people: People = nobody) -> cmd.ServiceCommand:
 
 
 def is_move_language(command: cmd.ServiceCommand) -> bool:
-    """Whether a command is one of the move language's own (a move, a draw word, resign):
-    what a channel's chatter may contain without being addressed to the bot."""
-    return isinstance(command, cmd.Move | cmd.Resign)
+    """Whether a command is one of the move language's own (a move, a draw word, resign,
+    conditional moves): what a channel's chatter may contain without being addressed to the
+    bot. (Conditional moves are only refused there: they are private.)"""
+    return (isinstance(command, cmd.Move | cmd.Resign)
+            or (isinstance(command, cmd.Conditional) and command.action == "store"))
+
+
+def conditional(text: str) -> cmd.Conditional:
+    """What follows `if`: conditional moves to store (the leading `if` may be written or
+    not), `clear`, or nothing, which shows the stored ones."""
+    words = text.lower().split()
+    if not words:
+        return cmd.Conditional("show")
+    if words == ["clear"]:
+        return cmd.Conditional("clear")
+    try:
+        return cmd.Conditional("store", parse_conditionals(text))
+    except InvalidMoveError as error:
+        raise ServiceError(error.message) from None
 
 
 def _move(text: str) -> cmd.Move | cmd.Resign:
@@ -192,8 +209,12 @@ def _notes(words: list[str], people: People) -> cmd.ServiceCommand:
     return cmd.Notes(game_id, page, clear)
 
 
+def _conditional(words: list[str], people: People) -> cmd.ServiceCommand:
+    return conditional(" ".join(words))
+
+
 _READERS: dict[str, Callable[[list[str], People], cmd.ServiceCommand]] = {
     "export": _export, "history": _history, "replay": _replay, "import": _import,
     "stats": _stats, "leaderboard": _leaderboard, "rematch": _rematch,
     "settings": _settings, "server": _server, "games": _my_games, "note": _note,
-    "notes": _notes}
+    "notes": _notes, "if": _conditional, "conditions": _conditional}

@@ -65,6 +65,7 @@ class TwixtService:
                                 render_options=render_options, rng=rng)
         self.challenges = Challenges(self.core)
         self.play = Play(self.core)
+        self.conditionals = self.play.conditionals
         self.clocks = Clocks(self.core)
         self.records = Records(self.core, self.challenges)
         self.stats = Stats(self.core)
@@ -94,6 +95,8 @@ class TwixtService:
                 return await self.play.resign(request, confirmed)
             case cmd.Takeback(action):
                 return await self.play.takeback(request, action)
+            case cmd.Conditional(action, plan):
+                return await self.conditionals.run(request, action, plan)
             case cmd.ShowBoard():
                 return await self.play.board(request)
             case cmd.Status():

@@ -1,4 +1,4 @@
--- 0007: what a player keeps beside a game for themselves alone (storage/private.py). Neither
+-- 0008: what a player keeps beside a game for themselves alone (storage/private.py). Neither
 -- table is part of the game: records, exports and replays read only the turn log.
 
 -- Private notes, numbered 1, 2, … per player and game; only ever added, or cleared all

@@ -1,5 +1,5 @@
--- 0004 (SQLite's 0007): what a player keeps beside a game for themselves alone: private notes
--- and a move waiting for confirmation (see SQLite's 0007 and storage/private.py).
+-- 0005 (SQLite's 0008): what a player keeps beside a game for themselves alone: private notes
+-- and a move waiting for confirmation (see SQLite's 0008 and storage/private.py).
 
 CREATE TABLE game_notes (
     game_id    bigint      NOT NULL REFERENCES games (id),
