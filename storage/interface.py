@@ -27,10 +27,13 @@ from storage.model import (
     GameStatus,
     GuildSettings,
     LoadedGame,
+    Note,
     Offer,
     OfferKind,
+    PendingMove,
     Player,
     PlayerStats,
+    StoredConditionals,
     StoredGame,
     UserPrefs,
     Vacation,
@@ -139,6 +142,20 @@ class Storage(Protocol):
     async def close_offer(self, game_id: int, kind: OfferKind) -> Offer | None:
         """Remove an offer (accepted, declined, withdrawn or lapsed) and return it."""
 
+    # --- conditional moves: replies stored in advance, never part of the turn log -----------
+
+    async def store_conditionals(self, game_id: int, user_id: int, at_version: int,
+                                 at_move: int, plan: str, now: datetime | None = None) -> None:
+        """Keep a player's conditional moves in a game (replacing what they had), under the
+        version check: `StaleVersionError` if a turn landed since `at_version`,
+        `GameFinishedError` if the game is over."""
+
+    async def conditionals(self, game_id: int) -> tuple[StoredConditionals, ...]:
+        """Every player's conditional moves in a game (one row each at most), by user id."""
+
+    async def drop_conditionals(self, game_id: int, user_id: int | None = None) -> None:
+        """Forget the conditional moves of one player in a game, or (None) of all of them."""
+
     # --- clocks: each clocked game's next wake-up (the timers-table pattern) ---------------
     #
     # An active game with a time control has a wake-up: the moment its clock next needs a
@@ -225,6 +242,31 @@ class Storage(Protocol):
 
     async def vacation_days_used(self, guild_id: int, user_id: int, year: int) -> int:
         """The days counted by the user's vacations in the guild that start in `year` (UTC)."""
+
+    # --- what a player keeps for themselves: notes, a move to confirm (storage.private) --
+
+    async def add_note(self, game_id: int, user_id: int, text: str, *, most: int,
+                       now: datetime | None = None) -> Note | None:
+        """Keep a private note of a user on a game, numbered after their others; None,
+        writing nothing, when they already have `most` notes on it."""
+
+    async def notes(self, game_id: int, user_id: int, limit: int) -> tuple[Note, ...]:
+        """A user's notes on a game, oldest first, `limit` at most."""
+
+    async def clear_notes(self, game_id: int, user_id: int) -> int:
+        """Remove all of a user's notes on a game; return how many there were."""
+
+    async def hold_move(self, game_id: int, user_id: int, command: str, at_version: int,
+                        now: datetime | None = None) -> PendingMove:
+        """Keep a move waiting for its player's confirmation, replacing their earlier one in
+        that game; it gets a new id, never one an earlier move had."""
+
+    async def pending_move(self, game_id: int, user_id: int) -> PendingMove | None:
+        """The move a user has waiting in a game, if any."""
+
+    async def take_pending_move(self, pending_id: int) -> PendingMove | None:
+        """Remove a waiting move and return it; None if it is gone (taken or replaced), so
+        of two confirmations at once only one gets it."""
 
     # --- users, settings, preferences, stats -------------------------------------------
 

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
+from storage.ratings import START_DEVIATION, START_VOLATILITY, Rating
+
 
 class GameStatus(StrEnum):
     ACTIVE = "active"
@@ -104,7 +106,7 @@ class GameResult:
     """How a game ended, as recorded with its last turn.
 
     `winners` are user ids (empty for a draw or an abort). `rated_sides`, Red's and Black's
-    user ids, asks for new Elo ratings: storage computes them from the stored ones in the
+    user ids, asks for new (Glicko-2) ratings: storage computes them from the stored ones in the
     transaction that records the result, so they never drift from results nor lose an update.
     """
 
@@ -203,6 +205,19 @@ class Offer:
 
 
 @dataclass(frozen=True)
+class StoredConditionals:
+    """A player's conditional moves in a game, as the service wrote them (`plan`), stored
+    when the game was at `at_version` with `at_move` moves made."""
+
+    game_id: int
+    user_id: int
+    at_version: int
+    at_move: int
+    plan: str
+    stored_at: datetime
+
+
+@dataclass(frozen=True)
 class GuildSettings:
     """Per-guild settings; the defaults stand until an admin changes one."""
 
@@ -227,14 +242,16 @@ CLOCK_SETTINGS = frozenset({"forfeit_on_timeout", "reminder_hours"})
 class UserPrefs:
     """Per-user preferences: board `theme` (light, dark), `palette` (normal, colour-blind),
     `side` facing the viewer (red, black, any), reminders by DM, auto-link (a bare `G6`
-    links every legal link of the new peg), and `weekends`: whether the player's clocks run
-    on Saturdays and Sundays (UTC) in the games they start from now on."""
+    links every legal link of the new peg), confirm (a peg or swap is first shown to its
+    player alone, and played once they confirm it), and `weekends`: whether the player's
+    clocks run on Saturdays and Sundays (UTC) in the games they start from now on."""
 
     theme: str = "light"
     palette: str = "normal"
     side: str = "any"
     dm_reminders: bool = True
     auto_link: bool = False
+    confirm_moves: bool = False
     weekends: bool = True
 
 
@@ -256,7 +273,11 @@ class Vacation:
 
 @dataclass(frozen=True)
 class PlayerStats:
-    """A user's record in one guild, counted from finished games; `rating` None until rated."""
+    """A user's record in one guild, counted from finished games; `rating` None until rated.
+
+    The deviation is as stored at `rated_at`, the end of the last rated game; `rating_at`
+    says how far it has grown since.
+    """
 
     guild_id: int
     user_id: int
@@ -266,3 +287,38 @@ class PlayerStats:
     draws: int = 0
     rating: float | None = None
     rated_games: int = 0
+    deviation: float = START_DEVIATION
+    volatility: float = START_VOLATILITY
+    rated_at: datetime | None = None
+
+    def rating_at(self, now: datetime) -> Rating | None:
+        """The rating as it stands at `now` (see `Rating.at`); None until rated."""
+        if self.rating is None:
+            return None
+        return Rating(self.rating, self.deviation, self.volatility, self.rated_at).at(now)
+
+
+@dataclass(frozen=True)
+class Note:
+    """A player's private note on a game, number 1, 2, … of theirs on it; never part of the
+    game's record."""
+
+    game_id: int
+    user_id: int
+    number: int
+    text: str
+    written_at: datetime
+
+
+@dataclass(frozen=True)
+class PendingMove:
+    """A move checked and shown to its player, waiting for their confirmation: played only
+    while the game is still at `at_version`. `id` is new for every move held, so that an
+    older preview's Confirm button never plays a newer move."""
+
+    id: int
+    game_id: int
+    user_id: int
+    command: str
+    at_version: int
+    created_at: datetime

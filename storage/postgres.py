@@ -38,7 +38,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from storage import ratings, rows, schema
+from storage import private, ratings, rows, schema
 from storage.errors import (
     ChallengeClosedError,
     ChannelBusyError,
@@ -59,11 +59,14 @@ from storage.model import (
     GameStatus,
     GuildSettings,
     LoadedGame,
+    Note,
     Offer,
     OfferKind,
+    PendingMove,
     Player,
     PlayerStats,
     Result,
+    StoredConditionals,
     StoredGame,
     UserPrefs,
     Vacation,
@@ -439,6 +442,30 @@ class PostgresStorage:
                                     OfferKind(kind).value)
         return None if row is None else rows.offer(row)
 
+    # --- conditional moves -------------------------------------------------------------
+
+    async def store_conditionals(self, game_id: int, user_id: int, at_version: int,
+                                 at_move: int, plan: str, now: datetime | None = None) -> None:
+        async with self._write() as db:
+            await _advance(db, game_id, at_version, None, step=0)
+            await db.execute(
+                f"INSERT INTO conditional_moves ({rows.CONDITIONAL_COLUMNS}) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO UPDATE SET "
+                "at_version = excluded.at_version, at_move = excluded.at_move, "
+                "plan = excluded.plan, stored_at = excluded.stored_at",
+                game_id, user_id, at_version, at_move, plan, rows.utc(now))
+
+    async def conditionals(self, game_id: int) -> tuple[StoredConditionals, ...]:
+        async with self._single() as db:
+            found = await db.fetch(f"SELECT {rows.CONDITIONAL_COLUMNS} FROM conditional_moves "
+                                   "WHERE game_id = ? ORDER BY user_id", game_id)
+        return tuple(rows.conditionals(row) for row in found)
+
+    async def drop_conditionals(self, game_id: int, user_id: int | None = None) -> None:
+        async with self._single() as db:
+            await db.execute("DELETE FROM conditional_moves WHERE game_id = ? "
+                             "AND coalesce(?::bigint, user_id) = user_id", game_id, user_id)
+
     async def head_to_head(self, guild_id: int, user_id: int,
                            other_id: int) -> tuple[int, int, int]:
         async with self._single() as db:
@@ -590,6 +617,46 @@ class PostgresStorage:
         async with self._single() as db:
             return int(await db.fetchval(rows.DAYS_USED, guild_id, user_id, first, last))
 
+    # --- what a player keeps for themselves: notes, a move to confirm (storage.private) --
+
+    async def add_note(self, game_id: int, user_id: int, text: str, *, most: int,
+                       now: datetime | None = None) -> Note | None:
+        # two notes of one user at once may both read the same last number: the second
+        # then breaks the primary key and writes nothing, so `most` is never passed
+        async with self._write() as db:
+            last = await db.fetchval(private.LAST_NOTE, game_id, user_id)
+            if last >= most:
+                return None
+            row = (game_id, user_id, last + 1, text, rows.utc(now))
+            await db.execute(private.ADD_NOTE, *row)
+        return private.note(row)
+
+    async def notes(self, game_id: int, user_id: int, limit: int) -> tuple[Note, ...]:
+        async with self._single() as db:
+            found = await db.fetch(private.NOTES, game_id, user_id, limit)
+        return tuple(private.note(row) for row in found)
+
+    async def clear_notes(self, game_id: int, user_id: int) -> int:
+        async with self._single() as db:
+            return _count(await db.execute(private.CLEAR_NOTES, game_id, user_id))
+
+    async def hold_move(self, game_id: int, user_id: int, command: str, at_version: int,
+                        now: datetime | None = None) -> PendingMove:
+        async with self._write() as db:
+            await db.execute(private.DROP_PENDING, game_id, user_id)
+            held = private.pending(await db.fetchrow(private.HOLD_PENDING, game_id, user_id,
+                                                     command, at_version, rows.utc(now)))
+        assert held is not None
+        return held
+
+    async def pending_move(self, game_id: int, user_id: int) -> PendingMove | None:
+        async with self._single() as db:
+            return private.pending(await db.fetchrow(private.PENDING, game_id, user_id))
+
+    async def take_pending_move(self, pending_id: int) -> PendingMove | None:
+        async with self._single() as db:
+            return private.pending(await db.fetchrow(private.TAKE_PENDING, pending_id))
+
     # --- users, settings, preferences, stats -------------------------------------------
 
     async def remember_users(self, names: dict[int, str]) -> None:
@@ -654,11 +721,12 @@ class PostgresStorage:
             # a page straight from the index ratings_by_rank, with each player's totals
             found = await db.fetch(
                 "SELECT r.user_id, coalesce(t.games, 0), coalesce(t.wins, 0), "
-                "coalesce(t.losses, 0), coalesce(t.draws, 0), r.rating, r.rated_games "
+                f"coalesce(t.losses, 0), coalesce(t.draws, 0), {rows.RATING_COLUMNS} "
                 "FROM ratings r LEFT JOIN player_totals t "
                 "ON t.guild_id = r.guild_id AND t.user_id = r.user_id WHERE r.guild_id = ? "
                 "ORDER BY r.rating DESC, r.user_id LIMIT ? OFFSET ?", guild_id, limit, offset)
-        return tuple(PlayerStats(guild_id, *row) for row in found)
+        return tuple(PlayerStats(guild_id, *row[:5], *rows.rating_fields(row[5:]))
+                     for row in found)
 
 
 # --- the schema ------------------------------------------------------------------------------
@@ -748,8 +816,8 @@ async def _stats(db: _Db, guild_id: int, user_ids: Sequence[int]) -> dict[int, P
     counts = await db.fetch("SELECT user_id, games, wins, losses, draws FROM player_totals "
                             "WHERE guild_id = ? AND user_id = ANY(?::bigint[])",
                             guild_id, list(user_ids))
-    rated = await db.fetch("SELECT user_id, rating, rated_games FROM ratings "
-                           "WHERE guild_id = ? AND user_id = ANY(?::bigint[])",
+    rated = await db.fetch(f"SELECT r.user_id, {rows.RATING_COLUMNS} FROM ratings r "
+                           "WHERE r.guild_id = ? AND r.user_id = ANY(?::bigint[])",
                            guild_id, list(user_ids))
     return rows.player_stats(guild_id, user_ids, counts, rated)
 
@@ -822,31 +890,29 @@ async def _add_totals(db: _Db, game_id: int) -> None:
 
 async def _rate(db: _Db, guild_id: int, result: GameResult,
                 sides: tuple[tuple[int, ...], tuple[int, ...]], at: datetime) -> None:
-    """New Elo ratings from the stored ones, read and written in the caller's transaction.
+    """New ratings from the stored ones, read and written in the caller's transaction.
 
     The players' rows are made first (in user order, so that two results at once cannot
     deadlock) and then read `FOR UPDATE`: a second game ending at once waits and reads the
-    first one's ratings.
+    first one's ratings. A row made here holds a newcomer's start values.
     """
-    red, black = sides
-    players = [*red, *black]
-    ordered = sorted(set(players))
+    ordered = sorted({*sides[0], *sides[1]})
+    start = ratings.Rating()
     await db.execute(
-        "INSERT INTO ratings (guild_id, user_id, rating, rated_games, updated_at) "
-        "SELECT ?, u, ?, 0, ? FROM unnest(?::bigint[]) AS u ORDER BY u "
-        "ON CONFLICT DO NOTHING", guild_id, ratings.START, at, ordered)
-    found = await db.fetch("SELECT user_id, rating FROM ratings WHERE guild_id = ? "
-                           "AND user_id = ANY(?::bigint[]) ORDER BY user_id FOR UPDATE",
-                           guild_id, ordered)
-    current = {user_id: rating for user_id, rating in found}
-    score = {Result.RED: 1.0, Result.BLACK: 0.0}.get(Result(result.result), 0.5)
-    new_red, new_black = ratings.new_ratings([current[u] for u in red],
-                                             [current[u] for u in black], score)
+        "INSERT INTO ratings (guild_id, user_id, rating, deviation, volatility, rated_games, "
+        "updated_at) SELECT ?, u, ?, ?, ?, 0, ? FROM unnest(?::bigint[]) AS u ORDER BY u "
+        "ON CONFLICT DO NOTHING", guild_id, start.rating, start.deviation, start.volatility,
+        at, ordered)
+    found = await db.fetch(f"SELECT user_id, {rows.GLICKO_COLUMNS} FROM ratings "
+                           "WHERE guild_id = ? AND user_id = ANY(?::bigint[]) "
+                           "ORDER BY user_id FOR UPDATE", guild_id, ordered)
+    current = {row[0]: rows.stored_rating(tuple(row)[1:]) for row in found}
+    rated = rows.new_ratings(Result(result.result), sides, current, at)
     await db.executemany(
-        "UPDATE ratings SET rating = ?, rated_games = rated_games + 1, updated_at = ? "
-        "WHERE guild_id = ? AND user_id = ?",
-        [(rating, at, guild_id, user_id)
-         for user_id, rating in zip(players, new_red + new_black, strict=True)])
+        "UPDATE ratings SET rating = ?, deviation = ?, volatility = ?, "
+        "rated_games = rated_games + 1, updated_at = ? WHERE guild_id = ? AND user_id = ?",
+        [(new.rating, new.deviation, new.volatility, at, guild_id, user_id)
+         for user_id, new in rated])
 
 
 def _still_pending(challenge: Challenge, at: datetime) -> None:

@@ -9,6 +9,7 @@ from dataclasses import fields
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from storage import ratings
 from storage.errors import NotInvited, NotInvitedError
 from storage.model import (
     Answer,
@@ -24,10 +25,12 @@ from storage.model import (
     PlayerStats,
     Result,
     Seat,
+    StoredConditionals,
     StoredGame,
     StoredTurn,
     Vacation,
 )
+from storage.ratings import Rating
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -49,6 +52,7 @@ SEAT_COLUMNS = "seat, user_id, name, winner, weekends_off"
 VACATION_COLUMNS = "id, guild_id, user_id, starts_at, ends_at, days, automatic, game_id"
 INVITEE_COLUMNS = "slot, user_id, answer, answered_at"
 OFFER_COLUMNS = "game_id, kind, user_id, at_version, created_at"
+CONDITIONAL_COLUMNS = "game_id, user_id, at_version, at_move, plan, stored_at"
 
 
 def utc(moment: datetime | None) -> datetime:
@@ -160,6 +164,11 @@ VACATIONS_SINCE = (f"SELECT {VACATION_COLUMNS} FROM vacations WHERE guild_id = ?
                    "{users} AND ends_at > ? ORDER BY ends_at DESC LIMIT ?")
 
 
+def conditionals(row: Sequence[Any]) -> StoredConditionals:
+    game_id, user_id, at_version, at_move, plan, stored_at = row
+    return StoredConditionals(game_id, user_id, at_version, at_move, plan, moment(stored_at))
+
+
 def children(found: Iterable[Sequence[Any]]) -> dict[int, list[Any]]:
     """Rows whose first column is their parent's id, as their other columns by parent id."""
     by_parent: dict[int, list[Any]] = {}
@@ -168,15 +177,45 @@ def children(found: Iterable[Sequence[Any]]) -> dict[int, list[Any]]:
     return by_parent
 
 
+#: what `PlayerStats` shows of a row of `ratings r`, in its order (see `rating_fields`)
+RATING_COLUMNS = "r.rating, r.rated_games, r.deviation, r.volatility, r.updated_at"
+#: what `stored_rating` reads of a row of `ratings`
+GLICKO_COLUMNS = "rating, deviation, volatility, updated_at"
+
+
+def rating_fields(values: Sequence[Any]) -> tuple[Any, ...]:
+    """`RATING_COLUMNS`' values as `PlayerStats`' fields from `rating` on."""
+    rating, rated_games, deviation, volatility, rated_at = values
+    return rating, rated_games, deviation, volatility, moment(rated_at)
+
+
+def stored_rating(values: Sequence[Any]) -> Rating:
+    """`GLICKO_COLUMNS`' values as a rating to rate a game from."""
+    rating, deviation, volatility, rated_at = values
+    return Rating(rating, deviation, volatility, moment(rated_at))
+
+
+def new_ratings(result: Result, sides: tuple[tuple[int, ...], tuple[int, ...]],
+                current: Mapping[int, Rating], at: datetime) -> list[tuple[int, Rating]]:
+    """Each player's new rating after a game of Red's and Black's `sides` that ended at `at`
+    with `result`, from `current` (a newcomer missing from it starts at the start values);
+    both back ends' `_rate` share it."""
+    red, black = sides
+    score = {Result.RED: 1.0, Result.BLACK: 0.0}.get(result, 0.5)
+    new_red, new_black = ratings.rate_game([current.get(u, Rating()) for u in red],
+                                           [current.get(u, Rating()) for u in black], score, at)
+    return list(zip([*red, *black], new_red + new_black, strict=True))
+
+
 def player_stats(guild_id: int, user_ids: Sequence[int],
                  counts: Iterable[Sequence[Any]],
                  rated: Iterable[Sequence[Any]]) -> dict[int, PlayerStats]:
-    """Each user's stats from (user_id, games, wins, losses, draws) and (user_id, rating,
-    rated_games) rows; a user in neither is left out."""
+    """Each user's stats from (user_id, games, wins, losses, draws) and (user_id,
+    `RATING_COLUMNS`) rows; a user in neither is left out."""
     totals = {row[0]: tuple(row)[1:] for row in counts}
-    ratings = {row[0]: tuple(row)[1:] for row in rated}
+    ratings = {row[0]: rating_fields(tuple(row)[1:]) for row in rated}
     return {user_id: PlayerStats(guild_id, user_id, *totals.get(user_id, (0, 0, 0, 0)),
-                                 *ratings.get(user_id, (None, 0)))
+                                 *ratings.get(user_id, ()))
             for user_id in user_ids if user_id in totals or user_id in ratings}
 
 

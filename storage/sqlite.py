@@ -27,7 +27,7 @@ from typing import Any
 
 import aiosqlite
 
-from storage import ratings, rows
+from storage import private, rows
 from storage.errors import (
     ChallengeClosedError,
     ChannelBusyError,
@@ -48,11 +48,14 @@ from storage.model import (
     GameStatus,
     GuildSettings,
     LoadedGame,
+    Note,
     Offer,
     OfferKind,
+    PendingMove,
     Player,
     PlayerStats,
     Result,
+    StoredConditionals,
     StoredGame,
     UserPrefs,
     Vacation,
@@ -371,6 +374,28 @@ class SqliteStorage:
             row = await cursor.fetchone()
         return None if row is None else rows.offer(row)
 
+    # --- conditional moves -------------------------------------------------------------
+
+    async def store_conditionals(self, game_id: int, user_id: int, at_version: int,
+                                 at_move: int, plan: str, now: datetime | None = None) -> None:
+        async with self._write() as db:
+            await _advance(db, game_id, at_version, None, step=0)
+            await db.execute(f"INSERT OR REPLACE INTO conditional_moves "
+                             f"({rows.CONDITIONAL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+                             (game_id, user_id, at_version, at_move, plan, rows.stamp(now)))
+
+    async def conditionals(self, game_id: int) -> tuple[StoredConditionals, ...]:
+        async with self._read() as db:
+            cursor = await db.execute(
+                f"SELECT {rows.CONDITIONAL_COLUMNS} FROM conditional_moves WHERE game_id = ? "
+                "ORDER BY user_id", (game_id,))
+            return tuple(rows.conditionals(row) for row in await cursor.fetchall())
+
+    async def drop_conditionals(self, game_id: int, user_id: int | None = None) -> None:
+        async with self._write() as db:
+            await db.execute("DELETE FROM conditional_moves WHERE game_id = ? "
+                             "AND coalesce(?, user_id) = user_id", (game_id, user_id))
+
     async def head_to_head(self, guild_id: int, user_id: int,
                            other_id: int) -> tuple[int, int, int]:
         async with self._read() as db:
@@ -543,6 +568,49 @@ class SqliteStorage:
             (used,) = await _only_row(cursor)
         return int(used)
 
+    # --- what a player keeps for themselves: notes, a move to confirm (storage.private) --
+
+    async def add_note(self, game_id: int, user_id: int, text: str, *, most: int,
+                       now: datetime | None = None) -> Note | None:
+        async with self._write() as db:
+            last = (await _only_row(await db.execute(private.LAST_NOTE,
+                                                     (game_id, user_id))))[0]
+            if last >= most:
+                return None
+            row = (game_id, user_id, last + 1, text, rows.stamp(now))
+            await db.execute(private.ADD_NOTE, row)
+        return private.note(row)
+
+    async def notes(self, game_id: int, user_id: int, limit: int) -> tuple[Note, ...]:
+        async with self._read() as db:
+            cursor = await db.execute(private.NOTES, (game_id, user_id, limit))
+            return tuple(private.note(row) for row in await cursor.fetchall())
+
+    async def clear_notes(self, game_id: int, user_id: int) -> int:
+        async with self._write() as db:
+            cursor = await db.execute(private.CLEAR_NOTES, (game_id, user_id))
+            return cursor.rowcount
+
+    async def hold_move(self, game_id: int, user_id: int, command: str, at_version: int,
+                        now: datetime | None = None) -> PendingMove:
+        async with self._write() as db:
+            await db.execute(private.DROP_PENDING, (game_id, user_id))
+            cursor = await db.execute(private.HOLD_PENDING, (game_id, user_id, command,
+                                                             at_version, rows.stamp(now)))
+            held = private.pending(await _only_row(cursor))
+        assert held is not None
+        return held
+
+    async def pending_move(self, game_id: int, user_id: int) -> PendingMove | None:
+        async with self._read() as db:
+            cursor = await db.execute(private.PENDING, (game_id, user_id))
+            return private.pending(await cursor.fetchone())
+
+    async def take_pending_move(self, pending_id: int) -> PendingMove | None:
+        async with self._write() as db:
+            cursor = await db.execute(private.TAKE_PENDING, (pending_id,))
+            return private.pending(await cursor.fetchone())
+
     # --- users, settings, preferences, stats -------------------------------------------
 
     async def remember_users(self, names: dict[int, str]) -> None:
@@ -607,11 +675,12 @@ class SqliteStorage:
             # a page straight from the index ratings_by_rank, with each player's totals
             cursor = await db.execute(
                 "SELECT r.user_id, coalesce(t.games, 0), coalesce(t.wins, 0), "
-                "coalesce(t.losses, 0), coalesce(t.draws, 0), r.rating, r.rated_games "
+                f"coalesce(t.losses, 0), coalesce(t.draws, 0), {rows.RATING_COLUMNS} "
                 "FROM ratings r LEFT JOIN player_totals t "
                 "ON t.guild_id = r.guild_id AND t.user_id = r.user_id WHERE r.guild_id = ? "
                 "ORDER BY r.rating DESC, r.user_id LIMIT ? OFFSET ?", (guild_id, limit, offset))
-            return tuple(PlayerStats(guild_id, *row) for row in await cursor.fetchall())
+            return tuple(PlayerStats(guild_id, *row[:5], *rows.rating_fields(row[5:]))
+                         for row in await cursor.fetchall())
 
 
 async def _rollback(db: aiosqlite.Connection) -> None:
@@ -719,8 +788,8 @@ async def _stats(db: aiosqlite.Connection, guild_id: int,
         "SELECT user_id, games, wins, losses, draws FROM player_totals "
         f"WHERE guild_id = ? AND user_id IN ({marks})", [guild_id, *user_ids])
     counts = await cursor.fetchall()
-    cursor = await db.execute(f"SELECT user_id, rating, rated_games FROM ratings "
-                              f"WHERE guild_id = ? AND user_id IN ({marks})",
+    cursor = await db.execute(f"SELECT r.user_id, {rows.RATING_COLUMNS} FROM ratings r "
+                              f"WHERE r.guild_id = ? AND r.user_id IN ({marks})",
                               [guild_id, *user_ids])
     return rows.player_stats(guild_id, user_ids, counts, await cursor.fetchall())
 
@@ -793,23 +862,22 @@ async def _add_totals(db: aiosqlite.Connection, game_id: int) -> None:
 
 async def _rate(db: aiosqlite.Connection, guild_id: int, result: GameResult,
                 sides: tuple[tuple[int, ...], tuple[int, ...]], at: str) -> None:
-    """New Elo ratings from the stored ones, read and written in the caller's transaction."""
-    red, black = sides
-    players = [*red, *black]
+    """New ratings from the stored ones, read and written in the caller's transaction."""
+    players = [*sides[0], *sides[1]]
     marks = ", ".join("?" * len(players))
-    cursor = await db.execute(f"SELECT user_id, rating FROM ratings WHERE guild_id = ? "
-                              f"AND user_id IN ({marks})", (guild_id, *players))
-    current = {user_id: rating for user_id, rating in await cursor.fetchall()}
-    score = {Result.RED: 1.0, Result.BLACK: 0.0}.get(Result(result.result), 0.5)
-    new_red, new_black = ratings.new_ratings(
-        [current.get(u, ratings.START) for u in red],
-        [current.get(u, ratings.START) for u in black], score)
+    cursor = await db.execute(f"SELECT user_id, {rows.GLICKO_COLUMNS} FROM ratings "
+                              f"WHERE guild_id = ? AND user_id IN ({marks})",
+                              (guild_id, *players))
+    current = {row[0]: rows.stored_rating(row[1:]) for row in await cursor.fetchall()}
+    rated = rows.new_ratings(Result(result.result), sides, current, rows.moment(at))
     await db.executemany(
-        "INSERT INTO ratings (guild_id, user_id, rating, rated_games, updated_at) "
-        "VALUES (?, ?, ?, 1, ?) ON CONFLICT (guild_id, user_id) DO UPDATE SET "
-        "rating = excluded.rating, rated_games = rated_games + 1, updated_at = excluded.updated_at",
-        [(guild_id, user_id, rating, at)
-         for user_id, rating in zip(players, new_red + new_black, strict=True)])
+        "INSERT INTO ratings (guild_id, user_id, rating, deviation, volatility, rated_games, "
+        "updated_at) VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, user_id) DO UPDATE SET "
+        "rating = excluded.rating, deviation = excluded.deviation, "
+        "volatility = excluded.volatility, rated_games = rated_games + 1, "
+        "updated_at = excluded.updated_at",
+        [(guild_id, user_id, new.rating, new.deviation, new.volatility, at)
+         for user_id, new in rated])
 
 
 def _still_pending(challenge: Challenge, at: str) -> None:

@@ -25,7 +25,8 @@ STYLES = {ButtonKind.ACCEPT_CHALLENGE: discord.ButtonStyle.success,
           ButtonKind.DECLINE_DRAW: discord.ButtonStyle.secondary,
           ButtonKind.CLAIM: discord.ButtonStyle.danger,
           ButtonKind.ACCEPT_TAKEBACK: discord.ButtonStyle.success,
-          ButtonKind.DECLINE_TAKEBACK: discord.ButtonStyle.secondary}
+          ButtonKind.DECLINE_TAKEBACK: discord.ButtonStyle.secondary,
+          ButtonKind.CONFIRM_MOVE: discord.ButtonStyle.success}
 
 
 def style_of(button: Button) -> discord.ButtonStyle:

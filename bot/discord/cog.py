@@ -22,8 +22,9 @@ from bot.discord.commanding import (
 )
 from bot.discord.messages import ChatMoves
 from bot.discord.respond import person
-from bot.service import TwixtService, build_options, router
+from bot.service import MAX_PAGE, TwixtService, build_options, router
 from bot.service import commands as cmd
+from bot.service.notes import MAX_NOTE
 from rules import Action, Command
 
 _DRAW_ACTIONS = {"offer": Action.OFFER_DRAW, "accept": Action.ACCEPT_DRAW,
@@ -142,6 +143,17 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
         await self._send(interaction, cmd.Takeback(action))
 
     @app_commands.command(
+        name="if", description=locale_str("Store private replies to your opponent's next moves"))
+    @app_commands.describe(
+        moves=locale_str("if H9 then G6; if J10 then K8 · clear · leave out: show them"))
+    async def conditional(self, interaction: discord.Interaction,
+                          moves: str | None = None) -> None:
+        async def build() -> cmd.ServiceCommand:
+            return router.conditional(moves or "")
+
+        await self._run(interaction, build)
+
+    @app_commands.command(
         description=locale_str("Challenge the players of this channel's last game again"))
     async def rematch(self, interaction: discord.Interaction) -> None:
         await self._send(interaction, cmd.Rematch())
@@ -154,6 +166,33 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
                        days: app_commands.Range[int, 1, 60] | None = None,
                        end: YesNo | None = None) -> None:
         await self._send(interaction, cmd.Vacation(days, end == "yes"))
+
+    @app_commands.command(
+        description=locale_str("Your games here, those waiting for your move first"))
+    @app_commands.describe(page=locale_str("which page of eight games (default 1)"))
+    async def games(self, interaction: discord.Interaction,
+                    page: app_commands.Range[int, 1, MAX_PAGE] = 1) -> None:
+        await self._send(interaction, cmd.MyGames(page))
+
+    @app_commands.command(description=locale_str("Keep a private note on a game"))
+    @app_commands.describe(
+        text=locale_str("your note; only you will see it"),
+        game=locale_str("the game's number (leave out: this channel's game)"))
+    async def note(self, interaction: discord.Interaction,
+                   text: app_commands.Range[str, 1, MAX_NOTE],
+                   game: app_commands.Range[int, 1] | None = None) -> None:
+        await self._send(interaction, cmd.Note(text, game))
+
+    @app_commands.command(description=locale_str("Your private notes on a game"))
+    @app_commands.describe(
+        game=locale_str("the game's number (leave out: this channel's game)"),
+        page=locale_str("which page of notes (default 1)"),
+        clear=locale_str("yes: remove all your notes on the game"))
+    async def notes(self, interaction: discord.Interaction,
+                    game: app_commands.Range[int, 1] | None = None,
+                    page: app_commands.Range[int, 1, MAX_PAGE] = 1,
+                    clear: YesNo = "no") -> None:
+        await self._send(interaction, cmd.Notes(game, page, clear == "yes"))
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:

@@ -5,15 +5,18 @@ A message that mentions the bot carries its text even without the privileged int
 mentioning them — and the bot answers it (errors too: the player asked it). Plain
 messages are read only when `Settings.message_content` is on, and then only a command of the
 move language from a player seated in the channel's game gets any answer: chat stays chat.
-Replies to messages cannot be ephemeral; an error is a short reply to the message. Discord
+Replies to messages cannot be ephemeral; an error is a short reply to the message, and
+conditional moves (`if H9 then G6`), which are private, are only refused there, never echoed
+(see `/twixt if`). Discord
 does not tell a message's author's language, so the bot answers in the server's
 (`guild.preferred_locale`).
 """
 
 from __future__ import annotations
 
+import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import discord
@@ -24,6 +27,8 @@ from bot.discord.respond import person
 from bot.service import Reply, Request, ServiceError, TwixtService, User, answer_safely
 from language import locale_of
 from rules import quote
+
+log = logging.getLogger(__name__)
 
 _MENTION = re.compile(r"<@!?(\d+)>")
 
@@ -55,9 +60,25 @@ class ChatMoves:
                  "channel_id": request.channel_id, "message_id": message.id}
         reply = await answer_safely(call, {"command": "message", **where},
                                     locale=request.locale)
-        # Moves, resignations and help all answer in the channel they were asked in.
+        # Moves, resignations and help all answer in the channel they were asked in; a
+        # private word to someone (a stored reply that could not be played) never does.
         for part in reply.all_messages():
-            await operations.safe_send(message.channel, _builder(part, message), **where)
+            if part.dm_user_id is not None:
+                await _tell_privately(message, part, where)
+            else:
+                await operations.safe_send(message.channel, _builder(part, message), **where)
+
+
+async def _tell_privately(message: discord.Message, part: Reply,
+                          where: Mapping[str, object]) -> None:
+    """A direct message that a chat command led to; when it cannot be sent (the member takes
+    no direct messages) it is logged, not said in the channel, which must not read it."""
+    assert message.guild is not None and part.dm_user_id is not None
+    person = await operations.safe_member(message.guild, part.dm_user_id)
+    if person is None or await operations.safe_send(person, replies.builder(part),
+                                                    **where) is None:
+        log.info("direct message not delivered", extra={"to_user_id": part.dm_user_id,
+                                                        **where})
 
 
 def _builder(part: Reply, message: discord.Message) -> Callable[[], dict[str, Any]]:
@@ -93,4 +114,4 @@ def _request_of(message: discord.Message) -> Request:
               else discord.Permissions.none())
     return Request(message.guild.id, message.channel.id, person(author),
                    can_manage=rights.manage_channels, can_manage_server=rights.manage_guild,
-                   locale=locale_of(message.guild.preferred_locale))
+                   locale=locale_of(message.guild.preferred_locale), private_replies=False)

@@ -113,3 +113,12 @@ async def safe_dm(client: discord.Client, user_id: int, make_kwargs: Callable[[]
         return None
     return await _attempt("direct message", lambda: user.send(**make_kwargs()),
                           user_id=user_id, **context)
+
+
+async def safe_member(guild: discord.Guild, user_id: int) -> discord.Member | None:
+    """A member of a guild by id, from the cache or else from Discord."""
+    member = guild.get_member(user_id)
+    if member is not None:
+        return member
+    return await _attempt("fetch member", lambda: guild.fetch_member(user_id),
+                          guild_id=guild.id, user_id=user_id)

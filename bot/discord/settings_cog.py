@@ -24,6 +24,7 @@ class SettingsCog(ServiceCog, group_name="twixt-settings",
                            side=locale_str("the side you see the board from"),
                            dm=locale_str("clock reminders by direct message"),
                            autolink=locale_str("a bare peg like G6 links all it can (classic)"),
+                           confirm=locale_str("see your move privately, and play it with a button"),
                            weekends=locale_str(
                                "off: your clocks stop on Saturdays and Sundays (UTC) in new games"))
     async def settings(self, interaction: discord.Interaction,
@@ -31,9 +32,10 @@ class SettingsCog(ServiceCog, group_name="twixt-settings",
                        palette: Literal["normal", "colour-blind"] | None = None,
                        side: Literal["red", "black", "any"] | None = None,
                        dm: OnOff | None = None, autolink: OnOff | None = None,
-                       weekends: OnOff | None = None) -> None:
+                       confirm: OnOff | None = None, weekends: OnOff | None = None) -> None:
         given: dict[str, str | None] = {"theme": theme, "palette": palette, "side": side,
-                                        "dm": dm, "autolink": autolink, "weekends": weekends}
+                                        "dm": dm, "autolink": autolink, "confirm": confirm,
+                                        "weekends": weekends}
         changes = {name: value for name, value in given.items() if value is not None}
         await self._send(interaction, cmd.UserSettings(changes))
 

@@ -42,7 +42,8 @@ NAMES = (
     locale_str("name: privilege"), locale_str("name: resign"), locale_str("name: draw"),
     locale_str("name: board"), locale_str("name: status"), locale_str("name: help"),
     locale_str("name: abort"), locale_str("name: claim"), locale_str("name: takeback"),
-    locale_str("name: rematch"), locale_str("name: vacation"),
+    locale_str("name: rematch"), locale_str("name: games"), locale_str("name: note"),
+    locale_str("name: notes"), locale_str("name: if"), locale_str("name: vacation"),
     # `/twixt-records …`
     locale_str("name: export"), locale_str("name: history"), locale_str("name: replay"),
     locale_str("name: import"), locale_str("name: stats"), locale_str("name: leaderboard"),
@@ -57,8 +58,9 @@ NAMES = (
     locale_str("name: game"), locale_str("name: file"), locale_str("name: theme"),
     locale_str("name: palette"), locale_str("name: side"), locale_str("name: dm"),
     locale_str("name: autolink"), locale_str("name: expiry"), locale_str("name: forfeit"),
-    locale_str("name: reminder"), locale_str("name: days"), locale_str("name: end"),
-    locale_str("name: weekends"), locale_str("name: vacationdays"),
+    locale_str("name: reminder"), locale_str("name: text"), locale_str("name: clear"),
+    locale_str("name: confirm"), locale_str("name: moves"), locale_str("name: days"),
+    locale_str("name: end"), locale_str("name: weekends"), locale_str("name: vacationdays"),
     # choices
     locale_str("name: classic"), locale_str("name: yes"), locale_str("name: no"),
     locale_str("name: them"), locale_str("name: random"), locale_str("name: offer"),

@@ -14,10 +14,12 @@ from typing import Literal
 import rules
 from bot.service.model import User
 from bot.service.options import ChallengeOptions
+from rules.conditionals import Plan
 
 Answer = Literal["accept", "decline"]
 DrawAction = Literal["offer", "accept", "decline"]
 TakebackAction = Literal["request", "accept", "decline"]
+ConditionalAction = Literal["store", "show", "clear"]
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,15 @@ class Takeback:
     """Ask to take back one's last turn, or answer such a request."""
 
     action: TakebackAction = "request"
+
+
+@dataclass(frozen=True)
+class Conditional:
+    """Store conditional moves (`plan`: replies to the opponent's next moves), show the ones
+    stored, or clear them; only the asker ever sees them."""
+
+    action: ConditionalAction = "show"
+    plan: Plan = ()
 
 
 @dataclass(frozen=True)
@@ -166,7 +177,40 @@ class Vacation:
     end: bool = False
 
 
+@dataclass(frozen=True)
+class MyGames:
+    """The asker's games in progress in this server, those waiting for them first."""
+
+    page: int = 1
+
+
+@dataclass(frozen=True)
+class Note:
+    """Keep a private note on a game (the channel's current or last when `game_id` is None)."""
+
+    text: str
+    game_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Notes:
+    """Show the asker's notes on a game, a page of them, or `clear` them all."""
+
+    game_id: int | None = None
+    page: int = 1
+    clear: bool = False
+
+
+@dataclass(frozen=True)
+class ConfirmMove:
+    """Play the asker's move waiting for confirmation in the channel's game; `pending_id`
+    names the one a Confirm button was shown with (None: whichever is waiting)."""
+
+    pending_id: int | None = None
+
+
 ServiceCommand = (Challenge | Team | AnswerChallenge | Move | Resign | Takeback | Claim
+                  | Conditional
                   | ShowBoard | Status | Help | Abort | Export | History | Replay
                   | ImportRecord | Stats | Leaderboard | Rematch | UserSettings
-                  | ServerSettings | Vacation)
+                  | ServerSettings | MyGames | Note | Notes | ConfirmMove | Vacation)

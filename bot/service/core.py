@@ -128,13 +128,17 @@ class ServiceCore:
         return stored
 
     async def commit(self, request: Request, command: rules.Command,
-                     actor: Seat | None = None) -> tuple[StoredGame, Game, Turn]:
+                     actor: Seat | None = None, at_version: int | None = None
+                     ) -> tuple[StoredGame, Game, Turn]:
         """Check a command with the rules and store it; the caller holds the channel's lock.
 
         The command is the asking player's, or `actor`'s (a `timeout` is recorded for the
-        player who ran out of time, whoever claims it).
+        player who ran out of time, whoever claims it). With `at_version` (a confirmed move)
+        it is played only on the game as it stood then.
         """
         stored, committed = await self.active(request.channel_id)
+        if at_version is not None and stored.version != at_version:
+            raise ServiceError("the game has changed since your move was shown: play it again")
         seat = actor or player_seat(stored, request)
         # played on a copy: until the commit, everyone else still sees the committed game
         game = committed.copy()
@@ -168,6 +172,8 @@ class ServiceCore:
             raise ServiceError(storage_refusal(error)) from None
         self._games.put(stored.id, replace(live, version=version))
         self.alarm.wake_by(wake)
+        if finish is not None:
+            await self.storage.drop_conditionals(stored.id)  # a finished game answers nothing
         return replace(stored, version=version)
 
     async def offer(self, stored: StoredGame, kind: OfferKind, user_id: int) -> None:
@@ -183,6 +189,7 @@ class ServiceCore:
         """End a game without a turn (an abort), under the same version check."""
         try:
             await self.storage.finish_game(stored.id, stored.version, result, now=self.clock())
+            await self.storage.drop_conditionals(stored.id)
         except (StaleVersionError, GameFinishedError) as error:
             raise ServiceError(storage_refusal(error)) from None
         finally:
@@ -205,6 +212,11 @@ class ServiceCore:
         since = stored.created_at if time_control_of(control).is_bank else live.turn_started
         pauses = await pauses_of(self.storage, stored, since)
         return turn_clock(control, seat, live.turn_started, live.stints, pauses)
+
+    async def due(self, stored: StoredGame) -> datetime | None:
+        """When the player to move must have moved, for a game with a time control."""
+        clock = await self.turn_clock(stored)
+        return None if clock is None else clock.due
 
     async def marks(self, stored: StoredGame, live: LiveGame | None = None) -> ClockMarks | None:
         """When a clocked game's turn (at `live`, by default the stored version) is reminded

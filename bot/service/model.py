@@ -6,6 +6,7 @@ No Discord types: the front ends translate these to messages, embeds and buttons
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field
 
 from bot.service.names import clean_name
@@ -57,6 +58,9 @@ class Request:
     can_manage_server: bool = False
     #: the language of the answer (`language.LOCALES`): the asker's, as their front end knows it
     locale: str = "en"
+    #: the front end can answer the asker alone (a slash command, the terminal); a reply to
+    #: a chat message is seen by everyone in the channel
+    private_replies: bool = True
 
     @property
     def tr(self) -> Translation:
@@ -64,8 +68,17 @@ class Request:
         return translation(self.locale)
 
 
+def require_private(request: Request, command: str) -> None:
+    """Refuse an answer meant for the asker alone where every reply is public (a chat
+    message), pointing to the slash command (`command`, as in `/twixt notes`)."""
+    if not request.private_replies:
+        raise ServiceError("only you may see this, and a reply here is public: use `{command}`",
+                           command=command)
+
+
 class ButtonKind(enum.Enum):
-    """What a button does; `target` of the button is a challenge id or a game id."""
+    """What a button does; `target` of the button is a challenge id or a game id (or, for
+    Confirm, the id of the move waiting for confirmation)."""
 
     ACCEPT_CHALLENGE = "accept"
     DECLINE_CHALLENGE = "decline"
@@ -78,6 +91,7 @@ class ButtonKind(enum.Enum):
     ACCEPT_TAKEBACK = "takeback-accept"
     DECLINE_TAKEBACK = "takeback-decline"
     REMATCH = "rematch"
+    CONFIRM_MOVE = "move-confirm"
 
 
 @dataclass(frozen=True)
@@ -131,3 +145,12 @@ class Reply:
 
     def all_messages(self) -> tuple[Reply, ...]:
         return (self, *self.followups)
+
+
+def channel_link(channel_id: int) -> str:
+    """A channel (or thread) named in a reply's text: `<#id>`, which Discord shows as a link
+    that pings nobody; other front ends write it their own way (`CHANNEL_LINK` finds it)."""
+    return f"<#{channel_id}>"
+
+
+CHANNEL_LINK = re.compile(r"<#(\d+)>")

@@ -30,6 +30,7 @@ SETTINGS: dict[str, tuple[str, dict[str, str] | None]] = {
     "side": ("side", {"red": "red", "black": "black", "any": "any"}),
     "dm": ("dm_reminders", None),
     "autolink": ("auto_link", None),
+    "confirm": ("confirm_moves", None),
     "weekends": ("weekends", None),
 }
 

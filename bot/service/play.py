@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from bot.service import commands as cmd
 from bot.service.clocktexts import seat_lines
+from bot.service.conditionals import Conditionals
 from bot.service.core import ServiceCore, player_seat, rematch_button, seat_to_move
 from bot.service.model import Button, ButtonKind, Reply, Request, ServiceError
 from bot.service.options import describe_setup
@@ -15,6 +16,7 @@ from bot.service.texts import (
     result_sentence,
     status_text,
     to_move_sentence,
+    turn_line,
 )
 from language import Message
 from rules import Action, Command, Game, Turn, quote
@@ -28,18 +30,24 @@ class Play:
 
     def __init__(self, core: ServiceCore) -> None:
         self._core = core
+        #: stored replies to the opponent's next moves, played as soon as a move calls for one
+        self.conditionals = Conditionals(core, self.with_auto_link)
 
-    async def move(self, request: Request, command: Command) -> Reply:
-        """Play a command of the move language for the asking player."""
+    async def move(self, request: Request, command: Command,
+                   at_version: int | None = None) -> Reply:
+        """Play a command of the move language for the asking player (with `at_version`, a
+        confirmed move: only on the game as it stood when it was shown)."""
         if Action.TIMEOUT in command.actions:
             # only the clocks record a loss on time (`Clocks`), never a player's word
             raise ServiceError("timeout is recorded by the bot when a player's time is up: "
                                "use claim")
         core = self._core
-        command = await self._with_auto_link(request, command)
+        command = await self.with_auto_link(request, command)
         async with core.lock(request.channel_id):
-            stored, game, turn = await core.commit(request, command)
-            return await self._turn_reply(request, stored, game, turn)
+            stored, game, turn = await core.commit(request, command, at_version=at_version)
+            answered = await self.conditionals.answer(request, stored, game, turn)
+            return answered.announce(await self._turn_reply(request, *answered.last),
+                                     request.tr)
 
     async def resign(self, request: Request, confirmed: bool = False) -> Reply:
         """Resign, after a confirmation unless `confirmed`."""
@@ -80,6 +88,7 @@ class Play:
             taken = game.undo()
             stored = await core.append(stored, request.user.id, TAKEBACK, game=game,
                                        passes_turn=True)
+            await self.conditionals.forget(stored.id)
             clock = await core.clock_text(stored, game)
             image = await core.render(game, clock_text=clock, locale=request.locale)
             tr = request.tr
@@ -141,7 +150,7 @@ class Play:
 
     # --- internals ---------------------------------------------------------------------
 
-    async def _with_auto_link(self, request: Request, command: Command) -> Command:
+    async def with_auto_link(self, request: Request, command: Command) -> Command:
         """With the auto-link preference, a bare peg links all it can (what pp does anyway,
         so the rule set need not be looked up)."""
         placement = command.placement
@@ -175,7 +184,7 @@ class Play:
         core = self._core
         tr = request.tr
         mover = stored.seats[turn.seat]
-        text = f"**{turn.player}** ({tr.say(turn.colour.said)}): `{turn.text}`"
+        text = turn_line(turn, tr)
         if game.outcome:
             others = tuple(s.user_id for s in stored.seats if s.user_id != mover.user_id)
             image = await core.render(game, None, locale=request.locale)

@@ -30,7 +30,8 @@ class Preferences:
 
     async def user_settings(self, request: Request, changes: dict[str, str] | None = None
                             ) -> Reply:
-        """Show or change your preferences: theme, palette, side, dm, autolink, weekends."""
+        """Show or change your preferences: theme, palette, side, dm, autolink, confirm,
+        weekends."""
         updates: dict[str, Any] = {}
         for name, value in (changes or {}).items():
             if name.lower() not in _CHOICES:
@@ -90,10 +91,11 @@ def describe_prefs(prefs: UserPrefs) -> Message:
     """A player's settings as they would type them (`theme dark`): names and values stay
     English, the sentence around them is said in the reader's language."""
     return message("Your settings: theme {theme}, palette {palette}, side {side}, dm {dm}, "
-                   "autolink {autolink}, weekends {weekends}.", theme=prefs.theme,
-                   palette=prefs.palette, side=prefs.side,
+                   "autolink {autolink}, confirm {confirm}, weekends {weekends}.",
+                   theme=prefs.theme, palette=prefs.palette, side=prefs.side,
                    dm=_word(prefs.dm_reminders, "on", "off"),
                    autolink=_word(prefs.auto_link, "on", "off"),
+                   confirm=_word(prefs.confirm_moves, "on", "off"),
                    weekends=_word(prefs.weekends, "on", "off"))
 
 

@@ -16,6 +16,7 @@ from bot.service import commands as cmd
 from bot.service.model import ServiceError, User
 from bot.service.options import OPTION_NAMES, build_options, parse_option_words, setting_pairs
 from rules import Action, Command, InvalidMoveError, parse_command, quote
+from rules.conditionals import parse_conditionals
 from rules.numbers import whole_number
 
 People = Callable[[str], User]
@@ -28,7 +29,7 @@ _TAKEBACK_WORDS: dict[str, cmd.TakebackAction] = {
     "takeback request": "request", "takeback accept": "accept", "takeback decline": "decline"}
 _SIMPLE: dict[str, cmd.ServiceCommand] = {
     "board": cmd.ShowBoard(), "status": cmd.Status(), "help": cmd.Help(), "abort": cmd.Abort(),
-    "claim": cmd.Claim()}
+    "claim": cmd.Claim(), "confirm": cmd.ConfirmMove()}
 _DRAW_WORDS = ("offer", "accept", "decline")
 _ANSWERS: dict[str, cmd.Answer] = {"accept": "accept", "decline": "decline"}
 #: a resignation confirmed as it is typed, where there is no button to press (the terminal)
@@ -78,9 +79,25 @@ def read(text: str, people: People = nobody) -> cmd.ServiceCommand:
 
 
 def is_move_language(command: cmd.ServiceCommand) -> bool:
-    """Whether a command is one of the move language's own (a move, a draw word, resign):
-    what a channel's chatter may contain without being addressed to the bot."""
-    return isinstance(command, cmd.Move | cmd.Resign)
+    """Whether a command is one of the move language's own (a move, a draw word, resign,
+    conditional moves): what a channel's chatter may contain without being addressed to the
+    bot. (Conditional moves are only refused there: they are private.)"""
+    return (isinstance(command, cmd.Move | cmd.Resign)
+            or (isinstance(command, cmd.Conditional) and command.action == "store"))
+
+
+def conditional(text: str) -> cmd.Conditional:
+    """What follows `if`: conditional moves to store (the leading `if` may be written or
+    not), `clear`, or nothing, which shows the stored ones."""
+    words = text.lower().split()
+    if not words:
+        return cmd.Conditional("show")
+    if words == ["clear"]:
+        return cmd.Conditional("clear")
+    try:
+        return cmd.Conditional("store", parse_conditionals(text))
+    except InvalidMoveError as error:
+        raise ServiceError(error.message) from None
 
 
 def _move(text: str) -> cmd.Move | cmd.Resign:
@@ -181,7 +198,40 @@ def _vacation(words: list[str], people: People) -> cmd.ServiceCommand:
     return cmd.Vacation(int(days[1]))
 
 
+def _my_games(words: list[str], people: People) -> cmd.ServiceCommand:
+    page = _page(words)
+    if words:
+        raise ServiceError("write games, or games page 2")
+    return cmd.MyGames(page)
+
+
+def _note(words: list[str], people: People) -> cmd.ServiceCommand:
+    """`note TEXT`, or `note #12 TEXT` for another game (the `#` tells a number from text)."""
+    game_id = None
+    if words and words[0].startswith("#") and _is_number(words[0]):
+        game_id = _number(words.pop(0))
+    if not words:
+        raise ServiceError("write note TEXT, like note E5 blocks his bridge")
+    return cmd.Note(" ".join(words), game_id)
+
+
+def _notes(words: list[str], people: People) -> cmd.ServiceCommand:
+    page = _page(words)
+    clear = bool(words) and words[-1].lower() == "clear"
+    if clear:
+        words.pop()
+    game_id = _number(words.pop(0)) if words else None
+    if words:
+        raise ServiceError("write notes, notes #12, notes page 2 or notes clear")
+    return cmd.Notes(game_id, page, clear)
+
+
+def _conditional(words: list[str], people: People) -> cmd.ServiceCommand:
+    return conditional(" ".join(words))
+
+
 _READERS: dict[str, Callable[[list[str], People], cmd.ServiceCommand]] = {
     "export": _export, "history": _history, "replay": _replay, "import": _import,
     "stats": _stats, "leaderboard": _leaderboard, "rematch": _rematch,
-    "settings": _settings, "server": _server, "vacation": _vacation}
+    "settings": _settings, "server": _server, "games": _my_games, "note": _note,
+    "notes": _notes, "if": _conditional, "conditions": _conditional, "vacation": _vacation}

@@ -20,8 +20,11 @@ from bot.service import commands as cmd
 from bot.service import router
 from bot.service.challenges import Challenges
 from bot.service.clocks import Clocks
+from bot.service.confirmation import Confirmation
 from bot.service.core import ServiceCore, ThreadOpener, utc_now
 from bot.service.model import ButtonKind, Reply, Request, ServiceError
+from bot.service.my_games import MyGames
+from bot.service.notes import Notes
 from bot.service.play import Play
 from bot.service.preferences import Preferences
 from bot.service.records import Records
@@ -63,10 +66,14 @@ class TwixtService:
                                 render_options=render_options, rng=rng)
         self.challenges = Challenges(self.core)
         self.play = Play(self.core)
+        self.conditionals = self.play.conditionals
         self.clocks = Clocks(self.core)
         self.records = Records(self.core, self.challenges)
         self.stats = Stats(self.core)
         self.preferences = Preferences(self.core)
+        self.my_games = MyGames(self.core)
+        self.notes = Notes(self.core)
+        self.confirmation = Confirmation(self.core, self.play)
         self.vacations = Vacations(self.core)
 
     async def execute(self, request: Request, command: cmd.ServiceCommand) -> Reply:
@@ -83,11 +90,15 @@ class TwixtService:
             case cmd.Rematch(game_id):
                 return await self.challenges.rematch(request, game_id)
             case cmd.Move(move):
-                return await self.play.move(request, move)
+                return await self.confirmation.move(request, move)
+            case cmd.ConfirmMove(pending_id):
+                return await self.confirmation.confirm(request, pending_id)
             case cmd.Resign(confirmed):
                 return await self.play.resign(request, confirmed)
             case cmd.Takeback(action):
                 return await self.play.takeback(request, action)
+            case cmd.Conditional(action, plan):
+                return await self.conditionals.run(request, action, plan)
             case cmd.ShowBoard():
                 return await self.play.board(request)
             case cmd.Status():
@@ -117,6 +128,12 @@ class TwixtService:
                 return await self.preferences.server_settings(request, changes)
             case cmd.Vacation(days, end):
                 return await self.vacations.vacation(request, days, end)
+            case cmd.MyGames(page):
+                return await self.my_games.games(request, page)
+            case cmd.Note(text, game_id):
+                return await self.notes.note(request, text, game_id)
+            case cmd.Notes(game_id, page, clear):
+                return await self.notes.notes(request, game_id, page, clear)
         raise AssertionError(f"unhandled command {command!r}")  # pragma: no cover
 
     async def run(self, request: Request, text: str,
@@ -132,6 +149,8 @@ class TwixtService:
             return await self.challenges.decline(request, target)
         if kind is ButtonKind.REMATCH:
             return await self.challenges.rematch(request, target)
+        if kind is ButtonKind.CONFIRM_MOVE:
+            return await self.execute(request, cmd.ConfirmMove(target))
         stored = await self.core.storage.active_game(request.channel_id)
         if stored is None or stored.id != target:
             raise ServiceError("this button belongs to a game that is over")

@@ -1,9 +1,17 @@
-"""Ratings in numbers: a player's `stats` and the server's `leaderboard`."""
+"""Ratings in numbers: a player's `stats` and the server's `leaderboard`.
+
+Ratings are Glicko-2 (storage/ratings.py), shown as they stand now: the deviation grows with
+the time since a player's last rated game, and a rating whose deviation is above 110 is
+provisional, shown `1500?`. Provisional players are on the leaderboard too, marked: in a
+server of few players and slow games most would otherwise be missing for months.
+"""
 
 from __future__ import annotations
 
 from bot.service.core import ServiceCore
 from bot.service.model import PAGE_SIZE, Reply, Request, User, check_page
+from storage import PlayerStats
+from storage.ratings import Rating
 
 
 class Stats:
@@ -19,10 +27,7 @@ class Stats:
         storage = self._core.storage
         await self._core.remember(user)
         stats = await storage.player_stats(request.guild_id, user.id)
-        rating = (tr.plural("rating {rating} after {n} rated game",
-                            "rating {rating} after {n} rated games", stats.rated_games,
-                            rating=f"{stats.rating:.0f}")
-                  if stats.rating is not None else tr("not rated yet"))
+        rating = self._rating_text(request, stats)
         lines = [tr.plural("**{name}**: {n} game — {wins} won, {losses} lost, {draws} drawn; "
                            "{rating}.",
                            "**{name}**: {n} games — {wins} won, {losses} lost, {draws} drawn; "
@@ -46,10 +51,38 @@ class Stats:
             return Reply(tr("No rated games yet.") if page == 1
                          else tr("No players on this page."))
         names = await self._core.names([s.user_id for s in shown])
+        now = self._core.clock()
         lines = [tr("**Leaderboard** (page {page})", page=page)]
+        provisional = False
         for place, stats in enumerate(shown, start=(page - 1) * PAGE_SIZE + 1):
-            lines.append(f"{place}. {names[stats.user_id]} — {stats.rating:.0f} "
+            rating = stats.rating_at(now)
+            assert rating is not None, "the leaderboard lists rated players"
+            provisional |= rating.provisional
+            lines.append(f"{place}. {names[stats.user_id]} — {shown_rating(rating)} "
                          f"({stats.wins}–{stats.losses}–{stats.draws})")
+        if provisional:
+            lines.append(tr("? provisional: too few recent games to be sure of the rating"))
         if len(ranked) > PAGE_SIZE:
             lines.append(tr("More: leaderboard page {page}", page=page + 1))
         return Reply("\n".join(lines))
+
+    def _rating_text(self, request: Request, stats: PlayerStats) -> str:
+        """`rating 1516 ±62 after 20 rated games`, or `rating 1662? ±290 (provisional) …`;
+        the deviation as it has grown by now."""
+        tr = request.tr
+        rating = stats.rating_at(self._core.clock())
+        if rating is None:
+            return tr("not rated yet")
+        values = {"rating": f"{rating.rating:.0f}", "deviation": f"{rating.deviation:.0f}"}
+        if rating.provisional:
+            return tr.plural("rating {rating}? ±{deviation} (provisional) after {n} rated game",
+                             "rating {rating}? ±{deviation} (provisional) after {n} rated games",
+                             stats.rated_games, **values)
+        return tr.plural("rating {rating} ±{deviation} after {n} rated game",
+                         "rating {rating} ±{deviation} after {n} rated games",
+                         stats.rated_games, **values)
+
+
+def shown_rating(rating: Rating) -> str:
+    """A rating as the leaderboard shows it: `1516`, or `1516?` when provisional."""
+    return f"{rating.rating:.0f}{'?' if rating.provisional else ''}"

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from functools import reduce
 
 from language import Message, Translation, message
-from rules import Colour, Game, Outcome, Reason
+from rules import Colour, Game, Outcome, Reason, Turn
 from storage import (
     ChallengeClosedError,
     ChannelBusyError,
@@ -34,7 +34,7 @@ with `swap` and take it over.
 `offer draw` / `accept draw` / `decline draw` · Double TwixT: `G6 link E5; privilege`.
 **Commands:** challenge, team, accept, decline, move, swap, privilege, resign, draw,
 takeback, claim, vacation, board, status, abort, export, history, replay, import, stats,
-leaderboard, rematch, settings, help.""")
+leaderboard, rematch, settings, games, note, notes, confirm, help.""")
 
 _CLOSED = {
     "expired": message("this challenge has expired"),
@@ -97,6 +97,11 @@ def result_sentence(outcome: Outcome, game: Game, tr: Translation, shown: Shown 
                          "{winners} ({colour}) win on time — {loser} ran out of time.", count,
                          **values)
     return tr.plural("{winners} ({colour}) wins.", "{winners} ({colour}) win.", count, **values)
+
+
+def turn_line(turn: Turn, tr: Translation) -> str:
+    """`**alice** (Red): `G6 link E5``: who played what, in a turn's announcement."""
+    return f"**{turn.player}** ({tr.say(turn.colour.said)}): `{turn.text}`"
 
 
 def to_move_sentence(game: Game, tr: Translation, clock: Message | str | None = None,

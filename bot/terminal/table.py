@@ -20,6 +20,7 @@ from typing import TextIO
 
 from bot.service import Reply, Request, ServiceError, TwixtService, User, answer_safely, router
 from bot.service import commands as cmd
+from bot.service.model import CHANNEL_LINK
 from language import translation
 
 GUILD_ID = 1
@@ -110,13 +111,20 @@ class TerminalTable:
         if reply.dm_user_id is not None:
             prefix = self.tr("(direct message to {name})",
                              name=self._names.get(reply.dm_user_id, reply.dm_user_id)) + " "
-        self._say(f"{prefix}{mentions + ' ' if mentions else ''}{reply.text}")
+        self._say(f"{prefix}{mentions + ' ' if mentions else ''}{self._places(reply.text)}")
         if reply.buttons:
             self._say("  [" + "] [".join(b.label for b in reply.buttons) + "]")
         if reply.image:
             self._save(None, reply.image)
         for attachment in reply.attachments:
             self._save(attachment.filename, attachment.data)
+
+    def _places(self, text: str) -> str:
+        """The channels a reply names (`<#id>`) as the table knows them: its own by name; the
+        others, whose names it cannot tell from their ids, as another channel."""
+        own = name_id(self.channel)
+        return CHANNEL_LINK.sub(lambda link: f"#{self.channel}" if int(link[1]) == own
+                                else self.tr("another channel"), text)
 
     def _save(self, filename: str | None, data: bytes) -> None:
         """Write a picture (no filename: a board, which gets the next number) or a file into

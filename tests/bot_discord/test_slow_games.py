@@ -15,6 +15,7 @@ from bot.discord.replies import message_kwargs
 from bot.discord.views import TwixtButton
 from bot.service import Button, ButtonKind, Reply
 from bot.service.model import Attachment
+from storage.ratings import Rating, rate_game
 from tests.bot_discord.helpers import (
     ALICE,
     BOB,
@@ -198,8 +199,8 @@ async def test_import_of_a_file_discord_cannot_hand_over(client, cog):
 async def test_stats_of_the_asker_by_default_and_of_another_with_head_to_head(client, cog):
     await finished_game(client, cog)
     own = only(await run(client, cog, "stats", ALICE))
-    assert own["content"] == ("**alice**: 1 game — 1 won, 0 lost, 0 drawn; rating 1516 after "
-                              "1 rated game.")
+    assert own["content"] == ("**alice**: 1 game — 1 won, 0 lost, 0 drawn; rating 1662? ±290 "
+                              "(provisional) after 1 rated game.")
     other = only(await run(client, cog, "stats", BOB, user=ALICE))
     assert other["content"].endswith("You against alice: 0 won, 1 lost, 0 drawn.")
 
@@ -207,10 +208,21 @@ async def test_stats_of_the_asker_by_default_and_of_another_with_head_to_head(cl
 async def test_leaderboard_pages(client, cog):
     await finished_game(client, cog)
     board = only(await run(client, cog, "leaderboard", EVE))
-    assert board["content"].splitlines()[1:] == ["1. alice — 1516 (1–0–0)",
-                                                 "2. bob — 1484 (0–1–0)"]
+    assert board["content"].splitlines()[1:] == [
+        "1. alice — 1662? (1–0–0)", "2. bob — 1338? (0–1–0)",
+        "? provisional: too few recent games to be sure of the rating"]
     assert only(await run(client, cog, "leaderboard", EVE, page=2))["content"] == \
         "No players on this page."
+
+
+async def test_stats_show_the_deviation_grown_while_away(client, cog, clock):
+    await finished_game(client, cog)
+    clock.now += timedelta(days=365)
+    [alice], _ = rate_game([Rating()], [Rating()], 1.0, clock.now - timedelta(days=365))
+    grown = alice.at(clock.now).deviation
+    assert 300 < grown < 350
+    own = only(await run(client, cog, "stats", ALICE))
+    assert own["content"].endswith(f"rating 1662? ±{grown:.0f} (provisional) after 1 rated game.")
 
 
 # --- rematch and settings -----------------------------------------------------------------
@@ -237,7 +249,7 @@ async def test_rematch_command_for_the_channels_last_game(client, cog):
 async def test_settings_change_only_what_is_given_and_answer_privately(client, cog):
     changed = only(await run(client, cog, "settings", BOB, theme="dark", dm="off"))
     assert refusal(changed) == ("Your settings: theme dark, palette normal, side any, dm off, "
-                                "autolink off, weekends on.", True)
+                                "autolink off, confirm off, weekends on.", True)
     shown = only(await run(client, cog, "settings", BOB, autolink="on"))
     assert "theme dark" in shown["content"] and "autolink on" in shown["content"]
     assert "theme light" in only(await run(client, cog, "settings", EVE))["content"]

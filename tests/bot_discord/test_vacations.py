@@ -51,7 +51,7 @@ async def test_the_vacation_option_and_the_settings_of_players_and_servers(clien
                                vacation="no"))
     assert "3d per move, no vacation" in challenge["content"]
     me = only(await run(client, cog, "settings", BOB, weekends="off"))
-    assert me["content"].endswith("autolink off, weekends off.")
+    assert me["content"].endswith("confirm off, weekends off.")
     server = only(await run(client, cog, "server", ALICE, manage_server=True, vacationdays=0,
                             vacation="no"))
     assert server["content"].endswith("vacationdays 0, vacation no.")

@@ -115,7 +115,7 @@ async def test_a_refusal_is_in_the_asker_s_language(service, typed, english, ger
 async def test_settings_are_shown_in_german_with_the_words_to_type(service):
     reply = await service.run(german(asking(ALICE)), "settings palette colorblind")
     assert reply.text == ("Deine Einstellungen: theme light, palette colour-blind, side any, "
-                          "dm on, autolink off, weekends on.")
+                          "dm on, autolink off, confirm off, weekends on.")
     server = await service.run(german(asking(ALICE)), "server")
     assert server.text.startswith("Servereinstellungen: thread ")
     assert await refusal(service.run(german(asking(ALICE)), "server forfeit yes")) == \

@@ -16,7 +16,7 @@ from bot.service import ButtonKind, ServiceError, TwixtService, build_options
 from bot.service import records as records_module
 from rules.records import read
 from storage import Result
-from storage import ratings as elo
+from storage.ratings import Rating, rate_game
 from tests.bot_service.helpers import (
     ALICE,
     BOB,
@@ -289,27 +289,18 @@ async def test_a_game_is_seen_from_its_channel_and_by_its_players_only(service):
 # --- ratings ------------------------------------------------------------------------------
 
 
-def test_elo_worked_examples():
-    assert elo.new_ratings([1500], [1500], 1.0) == ([1516.0], [1484.0])
-    red, black = elo.new_ratings([1600], [1400], 1.0)
-    assert round(red[0], 2) == 1607.69 and round(black[0], 2) == 1392.31
-    red, black = elo.new_ratings([1600], [1400], 0.5)
-    assert round(red[0], 2) == 1591.69 and round(black[0], 2) == 1408.31
-    # a team plays at its average: (1700 + 1500) / 2 = 1600 against 1400
-    team, other = elo.new_ratings([1700, 1500], [1400, 1400], 0.0)
-    assert [round(r, 2) for r in team] == [1675.69, 1475.69]
-    assert [round(r, 2) for r in other] == [1424.31, 1424.31]
-
-
 async def test_a_finished_game_rates_both_sides_and_stats_show_it(service):
     await start_game(service)
     await service.play.resign(asking(BOB), confirmed=True)
     stats = await service.stats.stats(asking(BOB), ALICE)
     assert stats.text.splitlines() == [
-        "**alice**: 1 game — 1 won, 0 lost, 0 drawn; rating 1516 after 1 rated game.",
+        "**alice**: 1 game — 1 won, 0 lost, 0 drawn; rating 1662? ±290 (provisional) after "
+        "1 rated game.",
         "You against alice: 0 won, 1 lost, 0 drawn."]
     board = await service.stats.leaderboard(asking(CAROL))
-    assert board.text.splitlines()[1:] == ["1. alice — 1516 (1–0–0)", "2. bob — 1484 (0–1–0)"]
+    assert board.text.splitlines()[1:] == [
+        "1. alice — 1662? (1–0–0)", "2. bob — 1338? (0–1–0)",
+        "? provisional: too few recent games to be sure of the rating"]
 
 
 async def test_a_team_game_rates_both_partners(service):
@@ -318,8 +309,9 @@ async def test_a_team_game_rates_both_partners(service):
         await service.challenges.accept(asking(user))
     await service.play.resign(asking(DAVE), confirmed=True)
     lines = (await service.stats.leaderboard(asking(ALICE))).text.splitlines()[1:]
-    assert lines == ["1. alice — 1516 (1–0–0)", "2. carol — 1516 (1–0–0)",
-                     "3. bob — 1484 (0–1–0)", "4. dave — 1484 (0–1–0)"]
+    # newcomers all: each team plays at 1500 ±350, as one newcomer against another
+    assert lines[:4] == ["1. alice — 1662? (1–0–0)", "2. carol — 1662? (1–0–0)",
+                         "3. bob — 1338? (0–1–0)", "4. dave — 1338? (0–1–0)"]
 
 
 # --- rematch and settings -----------------------------------------------------------------
@@ -416,7 +408,8 @@ async def test_replays_at_once_are_bounded_and_the_next_is_refused_at_once(
     assert (await service.records.replay(asking(CAROL), 1)).attachments
 
 
-async def test_two_games_of_one_player_ending_at_once_both_change_the_rating(service, storage):
+async def test_two_games_of_one_player_ending_at_once_both_change_the_rating(service, storage,
+                                                                            clock):
     for channel, opponent in ((600, BOB), (601, CAROL)):
         await service.challenges.challenge(asking(ALICE, channel), opponent,
                                            build_options(swap="no"))
@@ -424,10 +417,10 @@ async def test_two_games_of_one_player_ending_at_once_both_change_the_rating(ser
     await asyncio.gather(service.play.resign(asking(BOB, 600), confirmed=True),
                          service.play.resign(asking(CAROL, 601), confirmed=True))
     alice = await storage.player_stats(1, ALICE.id)
-    [first], _ = elo.new_ratings([1500.0], [1500.0], 1.0)
-    [second], _ = elo.new_ratings([first], [1500.0], 1.0)
+    [first], _ = rate_game([Rating()], [Rating()], 1.0, clock.now)
+    [second], _ = rate_game([first], [Rating()], 1.0, clock.now)
     assert (alice.rated_games, alice.wins) == (2, 2)
-    assert alice.rating == pytest.approx(second)
+    assert alice.rating == pytest.approx(second.rating)
 
 
 async def test_the_transcript_export_carries_the_clock(service):

@@ -7,6 +7,7 @@ import sqlite3
 import subprocess
 import sys
 from contextlib import closing
+from datetime import UTC, datetime
 from io import StringIO
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from PIL import Image
 from bot.service import APOLOGY, TwixtService
 from bot.terminal import TerminalTable
 from storage import SqliteStorage
+from storage.ratings import Rating, rate_game
 
 TWIXT = str(Path(sys.executable).with_name("twixt"))
 
@@ -103,7 +105,36 @@ def test_clocks_in_the_terminal_act_on_a_later_clock(tmp_path: Path):
     done = _twixt("play", *later, cwd=tmp_path, stdin="alice: claim\nalice: stats\n")
     assert "is up" not in done.stdout
     assert "alice (Red) wins on time — Black ran out of time." in done.stdout
-    assert "**alice**: 1 game — 1 won, 0 lost, 0 drawn; rating 1516" in done.stdout
+    assert ("**alice**: 1 game — 1 won, 0 lost, 0 drawn; rating 1662? ±290 (provisional)"
+            in done.stdout)
+
+
+def test_ratings_in_the_terminal_lose_their_mark_and_get_it_back_after_months(tmp_path: Path):
+    games = "".join("alice: challenge bob\nbob: accept\nbob: resign yes\n" if n % 2 == 0
+                    else "bob: challenge alice\nalice: accept\nalice: resign yes\n"
+                    for n in range(14))
+    done = _twixt("play", "--db", "t.db", "--clock", "2026-01-01T12:00", cwd=tmp_path,
+                  stdin=games + "carol: leaderboard\nalice: stats\n")
+    assert done.returncode == 0, done.stdout
+    at = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+    alice, bob = Rating(), Rating()
+    for n in range(14):
+        if n % 2 == 0:
+            [alice], [bob] = rate_game([alice], [bob], 1.0, at)
+        else:
+            [bob], [alice] = rate_game([bob], [alice], 1.0, at)
+    assert (f"**Leaderboard** (page 1)\n1. bob — {bob.rating:.0f} (7–7–0)\n"
+            f"2. alice — {alice.rating:.0f} (7–7–0)\n") in done.stdout
+    assert (f"rating {alice.rating:.0f} ±{alice.deviation:.0f} after 14 rated games."
+            in done.stdout)
+    # a sitting four months later: nobody has played since
+    done = _twixt("play", "--db", "t.db", "--clock", "2026-05-01T12:00", cwd=tmp_path,
+                  stdin="carol: leaderboard\nalice: stats\n")
+    grown = alice.at(datetime(2026, 5, 1, 12, 0, tzinfo=UTC)).deviation
+    assert (f"1. bob — {bob.rating:.0f}? (7–7–0)\n2. alice — {alice.rating:.0f}? (7–7–0)\n"
+            "? provisional: too few recent games to be sure of the rating") in done.stdout
+    assert (f"rating {alice.rating:.0f}? ±{grown:.0f} (provisional) after 14 rated games."
+            in done.stdout)
 
 
 def test_records_in_the_terminal(tmp_path: Path):

@@ -7,7 +7,7 @@ import pytest
 from storage_helpers import random_turn, result_of, start_game, start_games
 
 from rules import IllegalMoveError
-from storage import ChannelBusyError, StaleVersionError, replay
+from storage import ChannelBusyError, GameFinishedError, StaleVersionError, replay
 
 
 async def race(store, game_id, version, entries):
@@ -55,7 +55,8 @@ async def test_two_games_started_in_one_channel_at_once_give_one_game(store):
 
 
 async def player(store, game_id, rng, turns):
-    """A client that reads, thinks, and sends; on a stale board it reads again."""
+    """A client that reads, thinks, and sends; on a stale board (or one another client's
+    turn has just ended) it reads again."""
     landed = 0
     while landed < turns:
         loaded = await store.load_game(game_id)
@@ -68,7 +69,7 @@ async def player(store, game_id, rng, turns):
             await store.append_turn(game_id, loaded.game.version, actor, text,
                                     finish=result_of(game))
             landed += 1
-        except StaleVersionError:
+        except (StaleVersionError, GameFinishedError):
             continue
 
 

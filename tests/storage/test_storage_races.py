@@ -4,6 +4,7 @@ runs really at once: each must still happen once, and none may lose another's up
 import asyncio
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from storage_helpers import start_game
 
 from storage import (
@@ -15,6 +16,7 @@ from storage import (
     Player,
     Result,
 )
+from storage.ratings import Rating, rate_game
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 AT_ONCE = 24
@@ -23,20 +25,23 @@ AT_ONCE = 24
 async def test_results_recorded_at_once_all_count_in_totals_and_ratings(store):
     games = [await start_game(store, channel_id=c, users=(1, 2) if c % 2 else (2, 1))
              for c in range(AT_ONCE)]
+    # user 1 wins every game, from either seat, all at one moment: whatever order they
+    # commit in, the ratings must be those of AT_ONCE wins in a row; a rating read before
+    # another game's was written would leave one win out
     await asyncio.gather(*(
-        store.finish_game(game.id, 0, GameResult(Result.RED, "resignation",
-                                                 (game.seats[0].user_id,),
-                                                 rated_sides=((game.seats[0].user_id,),
-                                                              (game.seats[1].user_id,))))
+        store.finish_game(game.id, 0, GameResult(
+            Result.RED if game.seats[0].user_id == 1 else Result.BLACK, "resignation", (1,),
+            rated_sides=((game.seats[0].user_id,), (game.seats[1].user_id,))), now=NOW)
         for game in games))
     one, two = await store.player_stats(100, 1), await store.player_stats(100, 2)
-    assert (one.games, one.wins, one.losses, one.rated_games) == (AT_ONCE, AT_ONCE // 2,
-                                                                  AT_ONCE // 2, AT_ONCE)
-    assert (two.games, two.wins, two.losses, two.rated_games) == (AT_ONCE, AT_ONCE // 2,
-                                                                  AT_ONCE // 2, AT_ONCE)
-    # Elo moves points from one to the other: none made or lost on the way
-    assert abs(one.rating + two.rating - 3000) < 1e-6
-    assert await store.head_to_head(100, 1, 2) == (AT_ONCE // 2, AT_ONCE // 2, 0)
+    assert (one.games, one.wins, one.losses, one.rated_games) == (AT_ONCE, AT_ONCE, 0, AT_ONCE)
+    assert (two.games, two.wins, two.losses, two.rated_games) == (AT_ONCE, 0, AT_ONCE, AT_ONCE)
+    winner, loser = Rating(), Rating()
+    for _ in range(AT_ONCE):
+        [winner], [loser] = rate_game([winner], [loser], 1.0, NOW)
+    assert (one.rating, one.deviation) == pytest.approx((winner.rating, winner.deviation))
+    assert (two.rating, two.deviation) == pytest.approx((loser.rating, loser.deviation))
+    assert await store.head_to_head(100, 1, 2) == (AT_ONCE, 0, 0)
 
 
 async def test_an_open_place_is_taken_by_exactly_one_of_many_at_once(store):

@@ -1,5 +1,7 @@
 """Guild settings, user preferences, stats and ratings."""
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 from storage_helpers import start_game
 
@@ -34,9 +36,9 @@ async def test_unknown_settings_and_wrong_types_are_refused(store):
         await store.update_user_prefs(1, auto_link=1)
 
 
-async def finish(store, channel_id, users, result):
+async def finish(store, channel_id, users, result, now=None):
     game = await start_game(store, channel_id=channel_id, users=users)
-    await store.append_turn(game.id, 0, users[0], "resign", finish=result)
+    await store.append_turn(game.id, 0, users[0], "resign", finish=result, now=now)
 
 
 async def test_stats_count_wins_losses_and_draws_in_the_guild(store):
@@ -57,12 +59,20 @@ async def test_team_wins_count_for_both_partners(store):
 
 
 async def test_ratings_are_computed_with_the_result_and_ranked(store):
+    first = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
     await finish(store, 1, (1, 2), GameResult(Result.BLACK, "resignation", (2,),
-                                              rated_sides=((1,), (2,))))
-    assert (await store.player_stats(100, 2)).rating == 1516.0
+                                              rated_sides=((1,), (2,))), now=first)
+    [lost], [won] = ratings.rate_game([ratings.Rating()], [ratings.Rating()], 0.0, first)
+    two = await store.player_stats(100, 2)
+    # the same arithmetic on the same values: the same floats, stored as they are
+    assert (two.rating, two.deviation, two.volatility, two.rated_at) == (
+        won.rating, won.deviation, won.volatility, first)
+    second = first + timedelta(days=40)
     await finish(store, 2, (1, 2), GameResult(Result.RED, "connection", (1,),
-                                              rated_sides=((1,), (2,))))
-    [one], [two] = ratings.new_ratings([1484.0], [1516.0], 1.0)
+                                              rated_sides=((1,), (2,))), now=second)
+    # rated from the deviations grown over the 40 days between
+    [one], [two_after] = ratings.rate_game([lost], [won], 1.0, second)
     board = await store.leaderboard(100)
-    assert [(p.user_id, p.rating, p.rated_games, p.wins) for p in board] == [
-        (1, one, 2, 1), (2, two, 2, 1)]
+    assert [(p.user_id, p.rated_games, p.wins, p.rated_at) for p in board] == [
+        (1, 2, 1, second), (2, 2, 1, second)]
+    assert [p.rating_at(second) for p in board] == [one, two_after]
