@@ -34,7 +34,7 @@ with `swap` and take it over.
 `offer draw` / `accept draw` / `decline draw` · Double TwixT: `G6 link E5; privilege`.
 **Commands:** challenge, team, accept, decline, move, swap, privilege, resign, draw,
 takeback, claim, vacation, board, status, abort, export, history, replay, import, stats,
-leaderboard, rematch, settings, games, note, notes, confirm, help.""")
+leaderboard, rematch, settings, games, note, notes, confirm, if, help.""")
 
 _CLOSED = {
     "expired": message("this challenge has expired"),
