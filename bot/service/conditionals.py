@@ -27,7 +27,7 @@ from bot.service.commands import ConditionalAction
 from bot.service.core import ServiceCore, player_seat, seat_to_move
 from bot.service.model import Reply, Request, ServiceError, User
 from bot.service.texts import turn_line
-from language import Translation
+from language import Translation, message
 from rules import Command, Game, Turn, TwixtError, parse_command
 from rules.conditionals import Branch, Plan, answer, check, check_size, lines, merge
 from storage import Seat, StorageError, StoredGame
@@ -36,6 +36,24 @@ log = logging.getLogger(__name__)
 
 #: what a player's auto-link preference makes of a reply (`Play`'s own rule for typed moves)
 Prepare = Callable[[Request, Command], Awaitable[Command]]
+
+#: the refusal of conditional moves where every reply is public (a chat message)
+PRIVATE = message("conditional moves are private: store them with /twixt if, where only you "
+                  "see them (and delete your message)")
+#: the words that start a line of conditional moves (`move if …` too, as `/twixt move` reads it)
+_OPENINGS = (["if"], ["conditions"], ["move", "if"], ["move", "conditions"])
+
+
+def refuse_in_public(request: Request, text: str) -> None:
+    """Refuse a typed line of conditional moves where the reply is public, before it is read:
+    a refusal that named what is wrong with it would repeat the plan to the channel. `if
+    clear` shows nothing, so it may be said anywhere."""
+    if request.private_replies:
+        return
+    words = text.lower().split()
+    if any(words[:len(opening)] == opening and words[len(opening):] != ["clear"]
+           for opening in _OPENINGS):
+        raise ServiceError(PRIVATE)
 
 
 @dataclass(frozen=True)
@@ -75,8 +93,7 @@ class Conditionals:
     async def run(self, request: Request, action: ConditionalAction, plan: Plan) -> Reply:
         """Store `plan` (added to what the asker stored), show it, or clear it."""
         if not request.private_replies and action != "clear":
-            raise ServiceError("conditional moves are private: store them with /twixt if, "
-                               "where only you see them (and delete your message)")
+            raise ServiceError(PRIVATE)
         core = self._core
         async with core.lock(request.channel_id):
             stored, game = await core.active(request.channel_id)

@@ -20,6 +20,7 @@ from bot.service import commands as cmd
 from bot.service import router
 from bot.service.challenges import Challenges
 from bot.service.clocks import Clocks
+from bot.service.conditionals import refuse_in_public
 from bot.service.confirmation import Confirmation
 from bot.service.core import ServiceCore, ThreadOpener, utc_now
 from bot.service.model import ButtonKind, Reply, Request, ServiceError
@@ -139,6 +140,7 @@ class TwixtService:
     async def run(self, request: Request, text: str,
                   people: router.People = router.nobody) -> Reply:
         """Read a typed line with the router, then execute it."""
+        refuse_in_public(request, text)
         return await self.execute(request, router.read(text, people))
 
     async def press(self, request: Request, kind: ButtonKind, target: int) -> Reply:

@@ -68,10 +68,12 @@ async def test_a_dropped_reply_is_told_by_direct_message_only(client, cog, game,
 async def test_in_chat_they_are_refused_and_not_echoed(client, cog, game):
     channel = text_channel()
     chat = ChatMoves(client.service, read_all=True)
-    for text in ("if H9 then G6 link E5", "<@555> if H9 then G6 link E5", "<@555> if"):
+    # a line the bot cannot read is refused the same way: saying why would repeat it
+    for text in ("if H9 then G6 link E5", "<@555> if H9 then G6 link E5", "<@555> if",
+                 "<@555> if H9 then G6 link nowhere"):
         await chat.handle(message(BOB, text, channel))
     replies = posted(channel)
-    assert len(replies) == 3
+    assert len(replies) == 4
     for reply in replies:
         assert "/twixt if" in reply["content"] and "G6" not in reply["content"]
     assert "no conditional moves" in only(await run(client, cog, "conditional", BOB))["content"]
