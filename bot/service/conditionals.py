@@ -8,8 +8,9 @@ trigger and reply is checked on a copy of the game first, and a new line adds to
 stored (a trigger stored before is replaced). After each move the stored plans of the game
 are used up: the player now to move gets the reply that the move calls for, played at once
 as their turn, and keeps that branch's continuation; any other move clears them. A reply
-that became illegal is dropped and its owner told in a direct message. Takebacks and the end
-of the game clear every plan of the game.
+that became illegal is dropped and its owner told in a direct message; so is one to a move
+that offers a draw (its peg would lapse the offer before its owner saw it). Takebacks and
+the end of the game clear every plan of the game.
 
 Plans are stored as JSON in their own table, never in the turn log, so no record or export
 shows them; the moves made when one was stored tie it to its position.
@@ -113,7 +114,8 @@ class Conditionals:
                      turn: Turn) -> Answered:
         """After `turn` (committed by `request`'s player; the caller holds the channel's
         lock): play the stored reply it calls for, if any. Every plan of the game is used up
-        by a move; only the continuation of a reply played is kept."""
+        by a move; only the continuation of a reply played is kept. A move that offers a
+        draw is not answered: the offer asks the owner a question no stored reply answers."""
         plain = Answered(stored, game, turn)
         if not turn.command.is_move or game.is_over:  # a game's end drops its plans itself
             return plain
@@ -130,6 +132,9 @@ class Conditionals:
             return plain
         asking = Request(stored.guild_id, stored.channel_id, User(owner.user_id, owner.name),
                          locale=request.locale)
+        if game.draw_offered_by is not None:  # the reply's peg would lapse it unseen
+            return replace(plain, notice=_dropped(asking, stored, turn, branch, asking.tr(
+                "the move offers you a draw, which is yours to answer")))
         try:
             after, played, reply = await self._core.commit(asking, branch.reply)
         except ServiceError as error:

@@ -240,3 +240,37 @@ async def test_they_are_answered_in_the_askers_language(service, game):
     assert stored.text.startswith("Gespeichert. Deine bedingten Züge in Partie 1")
     reply = await service.run(asking(ALICE, locale="de"), "H9")
     assert "bob antwortet sofort mit einem gespeicherten Zug:" in reply.text
+
+
+@pytest.mark.parametrize("line", ["if H9 then G6 link secret", "conditions H9 then secret",
+                                  "if H9 then G6 if secret", "move if H9 then secret"])
+async def test_a_bad_line_in_public_is_refused_without_being_echoed(service, game, line):
+    public = replace(asking(BOB), private_replies=False)
+    reply = await answer_safely(service.run(public, line), {})
+    assert reply.refused and "/twixt if" in reply.text and "secret" not in reply.text
+    assert "H9" not in reply.text
+
+
+async def test_a_move_offering_a_draw_is_not_answered_the_offer_is_the_owners(service, game):
+    await service.run(asking(BOB), "if H9 then G6")
+    reply = await service.run(asking(ALICE), "H9; offer draw")
+    assert reply.text.splitlines() == ["**alice** (Red): `H9; offer draw`",
+                                       "bob (Black) to move.", "Red offers a draw."]
+    assert reply.mentions == (BOB.id,)
+    [notice] = reply.followups
+    assert notice.dm_user_id == BOB.id and notice.text == (
+        "Your stored reply `G6` to alice's `H9; offer draw` in game 1 could not be played "
+        "(the move offers you a draw, which is yours to answer), so your conditional moves "
+        "there are cleared.")
+    assert await log_of(service) == ["F5", "E5", "H9; offer draw"]
+    assert (await service.channel_game(CHANNEL)).draw_offered_by is not None
+    assert "no conditional moves" in await stored_plan(service)
+
+
+async def test_a_draw_offered_before_the_move_lapses_with_it_and_the_reply_is_played(
+        service, game):
+    await service.run(asking(BOB), "if H9 then G6")
+    await service.run(asking(ALICE), "offer draw")  # no move: the branches stay
+    reply = await service.run(asking(ALICE), "H9")
+    assert "**bob** (Black): `G6`" in reply.text and "offers a draw" not in reply.text
+    assert (await service.channel_game(CHANNEL)).draw_offered_by is None
