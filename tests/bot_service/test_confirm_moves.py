@@ -3,13 +3,14 @@ confirmed — on the game as it stood then, after a restart too; over a real SQL
 
 from __future__ import annotations
 
+import asyncio
 import io
 from dataclasses import replace
 
 import pytest
 from PIL import Image
 
-from bot.service import ButtonKind, Reply, ServiceError, TwixtService
+from bot.service import ButtonKind, Reply, ServiceError, TwixtService, answer_safely
 from storage import SqliteStorage
 from tests.bot_service.helpers import ALICE, BOB, CAROL, CHANNEL, asking, start_game
 
@@ -171,3 +172,31 @@ async def test_a_confirmation_typed_in_chat_plays_the_move_shown(service):
     await service.run(asking(ALICE), "K10")
     played = await service.run(replace(asking(ALICE), private_replies=False), "confirm")
     assert played.text.startswith("**alice** (Red): `K10`")
+
+
+async def test_two_presses_at_once_play_the_move_once(service):
+    await start_game(service, swap="no")
+    await _confirming(service, ALICE)
+    button = _confirm_button(await service.run(asking(ALICE), "K10"))
+    presses = [asyncio.create_task(answer_safely(
+        service.press(asking(ALICE), button.kind, button.target), {})) for _ in range(2)]
+    replies = await asyncio.gather(*presses)
+    assert sorted(reply.refused for reply in replies) == [False, True]
+    assert "no move waiting" in next(r for r in replies if r.refused).text
+    assert await _log(service) == ["K10"]
+
+
+async def test_a_stored_reply_is_played_without_asking_its_owner_to_confirm(service):
+    """It was stored on purpose, and checked then; confirm is for moves typed now."""
+    await start_game(service, swap="no", size="12")
+    await service.run(asking(ALICE), "F5")
+    await service.run(asking(BOB), "E5")
+    await _confirming(service, ALICE, BOB)
+    await service.run(asking(BOB), "if H9 then G6")
+    shown = await service.run(asking(ALICE), "H9")
+    assert shown.ephemeral and "G6" not in shown.text  # the preview plays nothing
+    assert await _log(service) == ["F5", "E5"]
+    played = await service.run(asking(ALICE), "confirm")
+    assert "bob answers at once with a stored move:\n**bob** (Black): `G6`" in played.text
+    assert await _log(service) == ["F5", "E5", "H9", "G6"]
+    assert await service.core.storage.pending_move(1, BOB.id) is None
