@@ -169,7 +169,7 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
 
     @app_commands.command(
         description=locale_str("Your games here, those waiting for your move first"))
-    @app_commands.describe(page=locale_str("which page of eight games (default 1)"))
+    @app_commands.describe(page=locale_str("which page of your games (default 1)"))
     async def games(self, interaction: discord.Interaction,
                     page: app_commands.Range[int, 1, MAX_PAGE] = 1) -> None:
         await self._send(interaction, cmd.MyGames(page))

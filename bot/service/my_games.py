@@ -25,9 +25,10 @@ from storage import GameStatus, StoredGame
 
 #: games of one player sorted for the listing at most (a player in more sees the newest)
 MAX_SORTED = 100
-#: games a page: eight of the longest lines (Double TwixT, four names of 32 characters, in
-#: German) stay within a Discord message (2,000 characters)
-PAGE = 8
+#: games a page: seven of the longest lines (Double TwixT, four names of 32 characters, a
+#: clock on vacation, in German: about 250 characters each) and the header stay within a
+#: Discord message (2,000 characters)
+PAGE = 7
 
 
 @dataclass(frozen=True)

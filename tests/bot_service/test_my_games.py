@@ -127,18 +127,41 @@ async def test_games_and_notes_are_said_in_german(service):
     assert notes.text.splitlines()[0] == "**Deine Notizen zu Partie 1** (Seite 1 von 1)"
 
 
-async def test_a_page_of_the_longest_lines_fits_a_discord_message(service, clock):
-    partner, first, second = (User(20 + n, f"{letter * 31}{n}") for n, letter in
-                              enumerate("pqr"))
-    for number in range(my_games_module.PAGE):
+async def _longest_games(service: TwixtService, count: int) -> list[User]:
+    """`count` Double TwixT games of alice's with the longest lines there are: three other
+    names of 32 characters, channel ids of 19 digits, a clock of 60 days; the others
+    to move. Returns the other players."""
+    others = [User(20 + n, f"{letter * 31}{n}") for n, letter in enumerate("pqr")]
+    for number in range(count):
         channel = 10 ** 18 + number
-        await service.challenges.team(asking(ALICE, channel), partner, (first, second),
+        await service.challenges.team(asking(ALICE, channel), others[0], (others[1], others[2]),
                                       build_options(time="60d"))
-        for user in (partner, first, second):
+        for user in others:
             await service.challenges.accept(asking(user, channel))
         await service.run(asking(ALICE, channel), "K10")
+    return others
+
+
+async def test_a_page_of_the_longest_lines_fits_a_discord_message(service, clock):
+    await _longest_games(service, my_games_module.PAGE)
     clock.now += timedelta(minutes=1)
     reply = await service.run(asking(ALICE, locale="de"), "games")
     assert len(_lines(reply.text)) == my_games_module.PAGE
     assert _lines(reply.text)[0].endswith(f"ist am Zug (noch 59 T. 23 Std.) · <#{10 ** 18}>")
+    assert len(reply.text) <= 2000
+
+
+async def test_a_page_fits_a_discord_message_with_every_clock_on_vacation(
+        service, clock, monkeypatch):
+    """The longest lines, each clock standing still for a vacation, with the header's note
+    that only the newest games are listed and the pointer to the next page, in German."""
+    monkeypatch.setattr(my_games_module, "MAX_SORTED", my_games_module.PAGE + 1)
+    others = await _longest_games(service, my_games_module.PAGE + 2)
+    to_move = (await service.channel_game(10 ** 18)).player_to_move
+    await service.run(asking(next(u for u in others if u.name == to_move)), "vacation 14")
+    clock.now += timedelta(minutes=1)
+    reply = await service.run(asking(ALICE, locale="de"), "games")
+    lines = _lines(reply.text)
+    assert len(lines) == my_games_module.PAGE and all("im Urlaub bis" in line for line in lines)
+    assert "neuesten" in reply.text and "Mehr: games page 2" in reply.text
     assert len(reply.text) <= 2000
