@@ -127,7 +127,7 @@ class Conditionals:
         owner = seat_to_move(stored, game)
         row = next((c for c in found if c.user_id == owner.user_id
                     and c.at_move == game.moves_made - 1), None)
-        branch = None if row is None else answer(_read(row.plan), game)
+        branch = None if row is None else answer(_from_json(row.plan), game)
         if branch is None:
             return plain
         asking = Request(stored.guild_id, stored.channel_id, User(owner.user_id, owner.name),
@@ -160,7 +160,7 @@ class Conditionals:
                       if c.user_id == seat.user_id), None)
         if found is None or found.at_move != game.moves_made or game.seat_to_move == seat.number:
             return ()
-        return _read(found.plan)
+        return _from_json(found.plan)
 
     async def _checked(self, request: Request, game: Game, seat: Seat, plan: Plan) -> Plan:
         """The plan as the asker's preferences make it, checked in the game; ServiceError
@@ -182,7 +182,7 @@ class Conditionals:
             raise ServiceError(error.message) from None
         try:
             await self._core.storage.store_conditionals(
-                stored.id, user_id, stored.version, game.moves_made, _written(plan),
+                stored.id, user_id, stored.version, game.moves_made, _to_json(plan),
                 now=self._core.clock())
         except StorageError:
             raise ServiceError("the board changed while you were storing: look at it "
@@ -218,7 +218,7 @@ def _dropped(owner: Request, stored: StoredGame, turn: Turn, branch: Branch,
                  dm_user_id=owner.user.id)
 
 
-def _written(plan: Plan) -> str:
+def _to_json(plan: Plan) -> str:
     """A plan as storage keeps it: `[[trigger, reply, [continuation…]], …]`."""
     def tree(branches: Plan) -> list[Any]:
         return [[str(b.trigger), str(b.reply), tree(b.then)] for b in branches]
@@ -226,8 +226,8 @@ def _written(plan: Plan) -> str:
     return json.dumps(tree(plan), separators=(",", ":"))
 
 
-def _read(text: str) -> Plan:
-    """A stored plan back (written by `_written`, from moves checked when stored)."""
+def _from_json(text: str) -> Plan:
+    """A stored plan back (written by `_to_json`, from moves checked when stored)."""
     def plan(branches: list[Any]) -> Plan:
         return tuple(Branch(parse_command(trigger), parse_command(reply), plan(then))
                      for trigger, reply, then in branches)
