@@ -112,10 +112,18 @@ def _setup_values(setup: GameSetup) -> tuple[Any, ...]:
             setup.opening, setup.vacation)
 
 
-def _user_lock(guild_id: int, user_id: int) -> int:
-    """The advisory lock key of one user's vacations in a guild (a signed 64-bit number; two
-    users sharing one only wait for each other)."""
-    return ((guild_id * 1_000_003) ^ user_id) % (1 << 63)
+def _user_lock(owner_id: int, user_id: int) -> int:
+    """The advisory lock key of one user's rows of an owner: their vacations in a guild, their
+    notes or waiting move in a game (a signed 64-bit number; two users sharing one only wait
+    for each other)."""
+    return ((owner_id * 1_000_003) ^ user_id) % (1 << 63)
+
+
+async def _lock_user(db: _Db, owner_id: int, user_id: int) -> None:
+    """Hold `_user_lock` until the transaction ends: what such a write reads and then writes
+    must not race another process's write of the same user's rows (READ COMMITTED would let
+    both read the same and one of them break a unique key)."""
+    await db.execute("SELECT pg_advisory_xact_lock(?)", _user_lock(owner_id, user_id))
 
 
 def _failed(error: BaseException) -> DatabaseError | None:
@@ -568,7 +576,7 @@ class PostgresStorage:
         async with self._write() as db:
             # one user's vacations of a guild at a time: the days counted and the new row
             # must not race another process adding one (READ COMMITTED would let both count)
-            await db.execute("SELECT pg_advisory_xact_lock(?)", _user_lock(guild_id, user_id))
+            await _lock_user(db, guild_id, user_id)
             row = await db.fetchrow(
                 f"SELECT {rows.VACATION_COLUMNS} FROM vacations WHERE guild_id = ? AND "
                 "user_id = ? AND starts_at = ?", guild_id, user_id, start)
@@ -621,9 +629,8 @@ class PostgresStorage:
 
     async def add_note(self, game_id: int, user_id: int, text: str, *, most: int,
                        now: datetime | None = None) -> Note | None:
-        # two notes of one user at once may both read the same last number: the second
-        # then breaks the primary key and writes nothing, so `most` is never passed
         async with self._write() as db:
+            await _lock_user(db, game_id, user_id)  # one note of theirs on the game at a time
             last = await db.fetchval(private.LAST_NOTE, game_id, user_id)
             if last >= most:
                 return None
@@ -643,6 +650,7 @@ class PostgresStorage:
     async def hold_move(self, game_id: int, user_id: int, command: str, at_version: int,
                         now: datetime | None = None) -> PendingMove:
         async with self._write() as db:
+            await _lock_user(db, game_id, user_id)  # else two at once: one breaks the unique
             await db.execute(private.DROP_PENDING, game_id, user_id)
             held = private.pending(await db.fetchrow(private.HOLD_PENDING, game_id, user_id,
                                                      command, at_version, rows.utc(now)))
