@@ -238,7 +238,8 @@ class Storage(Protocol):
     async def vacations(self, guild_id: int, user_ids: Sequence[int], since: datetime,
                         limit: int = 500) -> tuple[Vacation, ...]:
         """The vacations of these users in the guild that end after `since` (running, to
-        come, or ended since), oldest first: of many, the `limit` that end last."""
+        come, or ended since), oldest first (by end, then id): of many, the `limit` that end
+        last."""
 
     async def vacation_days_used(self, guild_id: int, user_id: int, year: int) -> int:
         """The days counted by the user's vacations in the guild that start in `year` (UTC)."""

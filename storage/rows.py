@@ -158,10 +158,11 @@ WAKE_GAMES_OF = (
 #: id, user id, the span's start and end)
 DAYS_USED = ("SELECT coalesce(sum(days), 0) FROM vacations WHERE guild_id = ? AND user_id = ? "
              "AND starts_at >= ? AND starts_at < ?")
-#: the vacations of some users of a guild ending after a moment, the latest ending first
-#: (params: the moment, the limit; the users' condition goes in `{users}`)
+#: the vacations of some users of a guild ending after a moment, the latest ending first and
+#: of those ending together the newest (by id: without it each back end orders ties its own
+#: way) (params: the moment, the limit; the users' condition goes in `{users}`)
 VACATIONS_SINCE = (f"SELECT {VACATION_COLUMNS} FROM vacations WHERE guild_id = ? AND "
-                   "{users} AND ends_at > ? ORDER BY ends_at DESC LIMIT ?")
+                   "{users} AND ends_at > ? ORDER BY ends_at DESC, id DESC LIMIT ?")
 
 
 def conditionals(row: Sequence[Any]) -> StoredConditionals:
