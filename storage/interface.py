@@ -119,7 +119,7 @@ class Storage(Protocol):
                           wake_at: datetime | None = None, now: datetime | None = None) -> int:
         """Append a validated turn (canonical text) and return the new version.
 
-        `finish` ends the game in the same transaction (and clears its wake-up). Otherwise a
+        `finish` ends the game in the same transaction (as `finish_game` does). Otherwise a
         game with a time control gets `wake_at` as its next wake-up in the same transaction
         (None: due by `now` at the latest, an earlier wake-up kept); one without keeps none.
         `StaleVersionError` if another turn landed first, `GameFinishedError` if the game is
@@ -128,7 +128,10 @@ class Storage(Protocol):
 
     async def finish_game(self, game_id: int, expected_version: int, result: GameResult,
                           now: datetime | None = None) -> StoredGame:
-        """End a game without a turn (e.g. an abort), under the same version check."""
+        """End a game without a turn (e.g. an abort), under the same version check. In the
+        same transaction its result counts in the totals (and ratings, when rated), and what
+        can no longer be played is dropped: offers, the wake-up, moves waiting for
+        confirmation and conditional moves (notes stay)."""
 
     # --- offers ------------------------------------------------------------------------
 
@@ -148,7 +151,7 @@ class Storage(Protocol):
                                  at_move: int, plan: str, now: datetime | None = None) -> None:
         """Keep a player's conditional moves in a game (replacing what they had), under the
         version check: `StaleVersionError` if a turn landed since `at_version`,
-        `GameFinishedError` if the game is over."""
+        `GameFinishedError` if the game is over. A game's end drops them all."""
 
     async def conditionals(self, game_id: int) -> tuple[StoredConditionals, ...]:
         """Every player's conditional moves in a game (one row each at most), by user id."""

@@ -847,9 +847,17 @@ async def _finish(db: aiosqlite.Connection, game_id: int, result: GameResult, at
         if cursor.rowcount != len(set(result.winners)):
             raise ValueError("every winner must have a seat in the game")
     await db.execute("DELETE FROM offers WHERE game_id = ?", (game_id,))
+    await _forget_unplayed(db, game_id)
     await _add_totals(db, game_id)
     if result.rated_sides is not None:
         await _rate(db, guild_id, result, result.rated_sides, at)
+
+
+async def _forget_unplayed(db: aiosqlite.Connection, game_id: int) -> None:
+    """Drop the moves of a game that has just finished that can no longer be played
+    (`private.UNPLAYED`), in the transaction that records its result."""
+    for statement in private.UNPLAYED:
+        await db.execute(statement, (game_id,))
 
 
 async def _add_totals(db: aiosqlite.Connection, game_id: int) -> None:
