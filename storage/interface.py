@@ -4,7 +4,8 @@ Rules of the contract, whatever the backend:
 - A game's state is the replay of its turn log; `version` is the number of turns in it.
 - `append_turn` lands only if the game is still at `expected_version` (optimistic concurrency):
   of two turns racing, one lands and the other raises `StaleVersionError`. A finished game refuses
-  turns with `GameFinishedError`. The turn and the game's end (with ratings) commit together.
+  turns with `GameFinishedError`. The turn and the game's end (with totals, ratings, and the
+  unplayed moves it drops) commit together.
 - A channel has at most one active game (`ChannelBusyError`); finished games are kept.
 - A write returns once it is durable (committed; on SQLite fsynced, synchronous=FULL). Writes
   that arrive together may share one transaction and one commit (SQLite's group commit), each
@@ -42,7 +43,9 @@ from storage.shards import Shards
 
 
 class Storage(Protocol):
-    """Games, turns, challenges, offers, settings, preferences and ratings."""
+    """Games, turns, challenges, offers, settings, preferences and ratings; and what players
+    keep beside games: conditional moves, vacations, notes and moves waiting to be
+    confirmed."""
 
     async def close(self) -> None:
         """Finish pending work and release the database."""
