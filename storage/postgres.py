@@ -456,23 +456,17 @@ class PostgresStorage:
                                  at_move: int, plan: str, now: datetime | None = None) -> None:
         async with self._write() as db:
             await _advance(db, game_id, at_version, None, step=0)
-            await db.execute(
-                f"INSERT INTO conditional_moves ({rows.CONDITIONAL_COLUMNS}) "
-                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO UPDATE SET "
-                "at_version = excluded.at_version, at_move = excluded.at_move, "
-                "plan = excluded.plan, stored_at = excluded.stored_at",
-                game_id, user_id, at_version, at_move, plan, rows.utc(now))
+            await db.execute(rows.STORE_CONDITIONALS, game_id, user_id, at_version, at_move,
+                             plan, rows.utc(now))
 
     async def conditionals(self, game_id: int) -> tuple[StoredConditionals, ...]:
         async with self._single() as db:
-            found = await db.fetch(f"SELECT {rows.CONDITIONAL_COLUMNS} FROM conditional_moves "
-                                   "WHERE game_id = ? ORDER BY user_id", game_id)
+            found = await db.fetch(rows.CONDITIONALS, game_id)
         return tuple(rows.conditionals(row) for row in found)
 
     async def drop_conditionals(self, game_id: int, user_id: int | None = None) -> None:
         async with self._single() as db:
-            await db.execute("DELETE FROM conditional_moves WHERE game_id = ? "
-                             "AND coalesce(?::bigint, user_id) = user_id", game_id, user_id)
+            await db.execute(rows.DROP_CONDITIONALS, game_id, user_id)
 
     async def head_to_head(self, guild_id: int, user_id: int,
                            other_id: int) -> tuple[int, int, int]:
@@ -577,19 +571,15 @@ class PostgresStorage:
             # one user's vacations of a guild at a time: the days counted and the new row
             # must not race another process adding one (READ COMMITTED would let both count)
             await _lock_user(db, guild_id, user_id)
-            row = await db.fetchrow(
-                f"SELECT {rows.VACATION_COLUMNS} FROM vacations WHERE guild_id = ? AND "
-                "user_id = ? AND starts_at = ?", guild_id, user_id, start)
+            row = await db.fetchrow(rows.VACATION_STARTING, guild_id, user_id, start)
             if row is not None:
                 return rows.vacation(row)
             first, last = rows.year_bounds(start.year)
             used = await db.fetchval(rows.DAYS_USED, guild_id, user_id, first, last)
             if used + days > allowed:
                 return None
-            added = await db.fetch(
-                "INSERT INTO vacations (guild_id, user_id, starts_at, ends_at, days, automatic, "
-                f"game_id) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING {rows.VACATION_COLUMNS}",
-                guild_id, user_id, start, rows.utc(ends_at), days, automatic, game_id)
+            added = await db.fetch(rows.ADD_VACATION, guild_id, user_id, start,
+                                   rows.utc(ends_at), days, automatic, game_id)
             at = rows.utc(now)
             await db.execute(rows.WAKE_GAMES_OF, at, guild_id, user_id, at)
             return rows.vacation(added[0])
@@ -598,10 +588,7 @@ class PostgresStorage:
                            now: datetime | None = None) -> Vacation | None:
         end = rows.utc(ends_at)
         async with self._write() as db:
-            row = await db.fetchrow(
-                "UPDATE vacations SET ends_at = ?, days = ? WHERE id = ? AND ends_at > ? AND "
-                f"starts_at <= ? RETURNING {rows.VACATION_COLUMNS}",
-                end, days, vacation_id, end, end)
+            row = await db.fetchrow(rows.END_VACATION, end, days, vacation_id, end, end)
             if row is None:
                 return None
             vacation = rows.vacation(row)
