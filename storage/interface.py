@@ -4,7 +4,8 @@ Rules of the contract, whatever the backend:
 - A game's state is the replay of its turn log; `version` is the number of turns in it.
 - `append_turn` lands only if the game is still at `expected_version` (optimistic concurrency):
   of two turns racing, one lands and the other raises `StaleVersionError`. A finished game refuses
-  turns with `GameFinishedError`. The turn and the game's end (with ratings) commit together.
+  turns with `GameFinishedError`. The turn and the game's end (with totals, ratings, and the
+  unplayed moves it drops) commit together.
 - A channel has at most one active game (`ChannelBusyError`); finished games are kept.
 - A write returns once it is durable (committed; on SQLite fsynced, synchronous=FULL). Writes
   that arrive together may share one transaction and one commit (SQLite's group commit), each
@@ -42,7 +43,9 @@ from storage.shards import Shards
 
 
 class Storage(Protocol):
-    """Games, turns, challenges, offers, settings, preferences and ratings."""
+    """Games, turns, challenges, offers, settings, preferences and ratings; and what players
+    keep beside games: conditional moves, vacations, notes and moves waiting to be
+    confirmed."""
 
     async def close(self) -> None:
         """Finish pending work and release the database."""
@@ -119,7 +122,7 @@ class Storage(Protocol):
                           wake_at: datetime | None = None, now: datetime | None = None) -> int:
         """Append a validated turn (canonical text) and return the new version.
 
-        `finish` ends the game in the same transaction (and clears its wake-up). Otherwise a
+        `finish` ends the game in the same transaction (as `finish_game` does). Otherwise a
         game with a time control gets `wake_at` as its next wake-up in the same transaction
         (None: due by `now` at the latest, an earlier wake-up kept); one without keeps none.
         `StaleVersionError` if another turn landed first, `GameFinishedError` if the game is
@@ -128,7 +131,10 @@ class Storage(Protocol):
 
     async def finish_game(self, game_id: int, expected_version: int, result: GameResult,
                           now: datetime | None = None) -> StoredGame:
-        """End a game without a turn (e.g. an abort), under the same version check."""
+        """End a game without a turn (e.g. an abort), under the same version check. In the
+        same transaction its result counts in the totals (and ratings, when rated), and what
+        can no longer be played is dropped: offers, the wake-up, moves waiting for
+        confirmation and conditional moves (notes stay)."""
 
     # --- offers ------------------------------------------------------------------------
 
@@ -148,7 +154,7 @@ class Storage(Protocol):
                                  at_move: int, plan: str, now: datetime | None = None) -> None:
         """Keep a player's conditional moves in a game (replacing what they had), under the
         version check: `StaleVersionError` if a turn landed since `at_version`,
-        `GameFinishedError` if the game is over."""
+        `GameFinishedError` if the game is over. A game's end drops them all."""
 
     async def conditionals(self, game_id: int) -> tuple[StoredConditionals, ...]:
         """Every player's conditional moves in a game (one row each at most), by user id."""
@@ -238,7 +244,8 @@ class Storage(Protocol):
     async def vacations(self, guild_id: int, user_ids: Sequence[int], since: datetime,
                         limit: int = 500) -> tuple[Vacation, ...]:
         """The vacations of these users in the guild that end after `since` (running, to
-        come, or ended since), oldest first: of many, the `limit` that end last."""
+        come, or ended since), oldest first (by end, then id): of many, the `limit` that end
+        last."""
 
     async def vacation_days_used(self, guild_id: int, user_id: int, year: int) -> int:
         """The days counted by the user's vacations in the guild that start in `year` (UTC)."""

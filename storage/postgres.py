@@ -112,10 +112,18 @@ def _setup_values(setup: GameSetup) -> tuple[Any, ...]:
             setup.opening, setup.vacation)
 
 
-def _user_lock(guild_id: int, user_id: int) -> int:
-    """The advisory lock key of one user's vacations in a guild (a signed 64-bit number; two
-    users sharing one only wait for each other)."""
-    return ((guild_id * 1_000_003) ^ user_id) % (1 << 63)
+def _user_lock(owner_id: int, user_id: int) -> int:
+    """The advisory lock key of one user's rows of an owner: their vacations in a guild, their
+    notes or waiting move in a game (a signed 64-bit number; two users sharing one only wait
+    for each other)."""
+    return ((owner_id * 1_000_003) ^ user_id) % (1 << 63)
+
+
+async def _lock_user(db: _Db, owner_id: int, user_id: int) -> None:
+    """Hold `_user_lock` until the transaction ends: what such a write reads and then writes
+    must not race another process's write of the same user's rows (READ COMMITTED would let
+    both read the same and one of them break a unique key)."""
+    await db.execute("SELECT pg_advisory_xact_lock(?)", _user_lock(owner_id, user_id))
 
 
 def _failed(error: BaseException) -> DatabaseError | None:
@@ -448,23 +456,17 @@ class PostgresStorage:
                                  at_move: int, plan: str, now: datetime | None = None) -> None:
         async with self._write() as db:
             await _advance(db, game_id, at_version, None, step=0)
-            await db.execute(
-                f"INSERT INTO conditional_moves ({rows.CONDITIONAL_COLUMNS}) "
-                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO UPDATE SET "
-                "at_version = excluded.at_version, at_move = excluded.at_move, "
-                "plan = excluded.plan, stored_at = excluded.stored_at",
-                game_id, user_id, at_version, at_move, plan, rows.utc(now))
+            await db.execute(rows.STORE_CONDITIONALS, game_id, user_id, at_version, at_move,
+                             plan, rows.utc(now))
 
     async def conditionals(self, game_id: int) -> tuple[StoredConditionals, ...]:
         async with self._single() as db:
-            found = await db.fetch(f"SELECT {rows.CONDITIONAL_COLUMNS} FROM conditional_moves "
-                                   "WHERE game_id = ? ORDER BY user_id", game_id)
+            found = await db.fetch(rows.CONDITIONALS, game_id)
         return tuple(rows.conditionals(row) for row in found)
 
     async def drop_conditionals(self, game_id: int, user_id: int | None = None) -> None:
         async with self._single() as db:
-            await db.execute("DELETE FROM conditional_moves WHERE game_id = ? "
-                             "AND coalesce(?::bigint, user_id) = user_id", game_id, user_id)
+            await db.execute(rows.DROP_CONDITIONALS, game_id, user_id)
 
     async def head_to_head(self, guild_id: int, user_id: int,
                            other_id: int) -> tuple[int, int, int]:
@@ -568,20 +570,16 @@ class PostgresStorage:
         async with self._write() as db:
             # one user's vacations of a guild at a time: the days counted and the new row
             # must not race another process adding one (READ COMMITTED would let both count)
-            await db.execute("SELECT pg_advisory_xact_lock(?)", _user_lock(guild_id, user_id))
-            row = await db.fetchrow(
-                f"SELECT {rows.VACATION_COLUMNS} FROM vacations WHERE guild_id = ? AND "
-                "user_id = ? AND starts_at = ?", guild_id, user_id, start)
+            await _lock_user(db, guild_id, user_id)
+            row = await db.fetchrow(rows.VACATION_STARTING, guild_id, user_id, start)
             if row is not None:
                 return rows.vacation(row)
             first, last = rows.year_bounds(start.year)
             used = await db.fetchval(rows.DAYS_USED, guild_id, user_id, first, last)
             if used + days > allowed:
                 return None
-            added = await db.fetch(
-                "INSERT INTO vacations (guild_id, user_id, starts_at, ends_at, days, automatic, "
-                f"game_id) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING {rows.VACATION_COLUMNS}",
-                guild_id, user_id, start, rows.utc(ends_at), days, automatic, game_id)
+            added = await db.fetch(rows.ADD_VACATION, guild_id, user_id, start,
+                                   rows.utc(ends_at), days, automatic, game_id)
             at = rows.utc(now)
             await db.execute(rows.WAKE_GAMES_OF, at, guild_id, user_id, at)
             return rows.vacation(added[0])
@@ -590,10 +588,7 @@ class PostgresStorage:
                            now: datetime | None = None) -> Vacation | None:
         end = rows.utc(ends_at)
         async with self._write() as db:
-            row = await db.fetchrow(
-                "UPDATE vacations SET ends_at = ?, days = ? WHERE id = ? AND ends_at > ? AND "
-                f"starts_at <= ? RETURNING {rows.VACATION_COLUMNS}",
-                end, days, vacation_id, end, end)
+            row = await db.fetchrow(rows.END_VACATION, end, days, vacation_id, end, end)
             if row is None:
                 return None
             vacation = rows.vacation(row)
@@ -621,9 +616,8 @@ class PostgresStorage:
 
     async def add_note(self, game_id: int, user_id: int, text: str, *, most: int,
                        now: datetime | None = None) -> Note | None:
-        # two notes of one user at once may both read the same last number: the second
-        # then breaks the primary key and writes nothing, so `most` is never passed
         async with self._write() as db:
+            await _lock_user(db, game_id, user_id)  # one note of theirs on the game at a time
             last = await db.fetchval(private.LAST_NOTE, game_id, user_id)
             if last >= most:
                 return None
@@ -643,6 +637,7 @@ class PostgresStorage:
     async def hold_move(self, game_id: int, user_id: int, command: str, at_version: int,
                         now: datetime | None = None) -> PendingMove:
         async with self._write() as db:
+            await _lock_user(db, game_id, user_id)  # else two at once: one breaks the unique
             await db.execute(private.DROP_PENDING, game_id, user_id)
             held = private.pending(await db.fetchrow(private.HOLD_PENDING, game_id, user_id,
                                                      command, at_version, rows.utc(now)))
@@ -876,9 +871,17 @@ async def _finish(db: _Db, game_id: int, result: GameResult, at: datetime) -> No
         if _count(marked) != len(set(result.winners)):
             raise ValueError("every winner must have a seat in the game")
     await db.execute("DELETE FROM offers WHERE game_id = ?", game_id)
+    await _forget_unplayed(db, game_id)
     await _add_totals(db, game_id)
     if result.rated_sides is not None:
         await _rate(db, guild_id, result, result.rated_sides, at)
+
+
+async def _forget_unplayed(db: _Db, game_id: int) -> None:
+    """Drop the moves of a game that has just finished that can no longer be played
+    (`private.UNPLAYED`), in the transaction that records its result."""
+    for statement in private.UNPLAYED:
+        await db.execute(statement, game_id)
 
 
 async def _add_totals(db: _Db, game_id: int) -> None:

@@ -1,7 +1,8 @@
 """What a player keeps beside a game for themselves alone: private notes, and a move waiting for
 their confirmation (SQLite's migration 0008, PostgreSQL's 0005).
 
-Neither is part of the game: the record, exports and replays read only the turn log. The SQL
+Neither is part of the game: the record, exports and replays read only the turn log. A
+game's end forgets its waiting moves, and its conditional moves too (`UNPLAYED`). The SQL
 is the same on both back ends (written with `?`, which PostgreSQL's storage numbers); each
 back end passes times in its own form.
 """
@@ -31,6 +32,13 @@ HOLD_PENDING = ("INSERT INTO pending_moves (game_id, user_id, command, at_versio
                 f"VALUES (?, ?, ?, ?, ?) RETURNING {PENDING_COLUMNS}")
 PENDING = f"SELECT {PENDING_COLUMNS} FROM pending_moves WHERE game_id = ? AND user_id = ?"
 TAKE_PENDING = f"DELETE FROM pending_moves WHERE id = ? RETURNING {PENDING_COLUMNS}"
+
+
+#: what a game's end forgets, in the transaction that ends it (each taking the game's id): the
+#: moves waiting for confirmation and the conditional moves, which can no longer be played.
+#: Notes stay, to be read after the game.
+UNPLAYED = ("DELETE FROM pending_moves WHERE game_id = ?",
+            "DELETE FROM conditional_moves WHERE game_id = ?")
 
 
 def note(row: Sequence[Any]) -> Note:

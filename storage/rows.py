@@ -158,10 +158,36 @@ WAKE_GAMES_OF = (
 #: id, user id, the span's start and end)
 DAYS_USED = ("SELECT coalesce(sum(days), 0) FROM vacations WHERE guild_id = ? AND user_id = ? "
              "AND starts_at >= ? AND starts_at < ?")
-#: the vacations of some users of a guild ending after a moment, the latest ending first
-#: (params: the moment, the limit; the users' condition goes in `{users}`)
+#: the vacations of some users of a guild ending after a moment, the latest ending first and
+#: of those ending together the newest (by id: without it each back end orders ties its own
+#: way) (params: the moment, the limit; the users' condition goes in `{users}`)
 VACATIONS_SINCE = (f"SELECT {VACATION_COLUMNS} FROM vacations WHERE guild_id = ? AND "
-                   "{users} AND ends_at > ? ORDER BY ends_at DESC LIMIT ?")
+                   "{users} AND ends_at > ? ORDER BY ends_at DESC, id DESC LIMIT ?")
+
+
+#: a user's vacation in a guild that starts at a moment (params: guild id, user id, start)
+VACATION_STARTING = (f"SELECT {VACATION_COLUMNS} FROM vacations WHERE guild_id = ? AND "
+                     "user_id = ? AND starts_at = ?")
+#: a new vacation, read back (params: guild id, user id, start, end, days, automatic, game id)
+ADD_VACATION = ("INSERT INTO vacations (guild_id, user_id, starts_at, ends_at, days, automatic, "
+                f"game_id) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING {VACATION_COLUMNS}")
+#: a vacation ended at a moment, counting new days, if it has begun and not ended by then
+#: (params: the moment, the days, the id, the moment, the moment)
+END_VACATION = ("UPDATE vacations SET ends_at = ?, days = ? WHERE id = ? AND ends_at > ? AND "
+                f"starts_at <= ? RETURNING {VACATION_COLUMNS}")
+
+#: a player's conditional moves in a game, replacing theirs (params: `CONDITIONAL_COLUMNS`)
+STORE_CONDITIONALS = (
+    f"INSERT INTO conditional_moves ({CONDITIONAL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (game_id, user_id) DO UPDATE SET at_version = excluded.at_version, "
+    "at_move = excluded.at_move, plan = excluded.plan, stored_at = excluded.stored_at")
+#: every player's conditional moves in a game (params: game id)
+CONDITIONALS = (f"SELECT {CONDITIONAL_COLUMNS} FROM conditional_moves WHERE game_id = ? "
+                "ORDER BY user_id")
+#: forget one player's conditional moves in a game, or everyone's (params: game id, user id
+#: or None)
+DROP_CONDITIONALS = ("DELETE FROM conditional_moves WHERE game_id = ? "
+                     "AND user_id = coalesce(CAST(? AS bigint), user_id)")
 
 
 def conditionals(row: Sequence[Any]) -> StoredConditionals:

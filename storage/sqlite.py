@@ -380,21 +380,17 @@ class SqliteStorage:
                                  at_move: int, plan: str, now: datetime | None = None) -> None:
         async with self._write() as db:
             await _advance(db, game_id, at_version, None, step=0)
-            await db.execute(f"INSERT OR REPLACE INTO conditional_moves "
-                             f"({rows.CONDITIONAL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+            await db.execute(rows.STORE_CONDITIONALS,
                              (game_id, user_id, at_version, at_move, plan, rows.stamp(now)))
 
     async def conditionals(self, game_id: int) -> tuple[StoredConditionals, ...]:
         async with self._read() as db:
-            cursor = await db.execute(
-                f"SELECT {rows.CONDITIONAL_COLUMNS} FROM conditional_moves WHERE game_id = ? "
-                "ORDER BY user_id", (game_id,))
+            cursor = await db.execute(rows.CONDITIONALS, (game_id,))
             return tuple(rows.conditionals(row) for row in await cursor.fetchall())
 
     async def drop_conditionals(self, game_id: int, user_id: int | None = None) -> None:
         async with self._write() as db:
-            await db.execute("DELETE FROM conditional_moves WHERE game_id = ? "
-                             "AND coalesce(?, user_id) = user_id", (game_id, user_id))
+            await db.execute(rows.DROP_CONDITIONALS, (game_id, user_id))
 
     async def head_to_head(self, guild_id: int, user_id: int,
                            other_id: int) -> tuple[int, int, int]:
@@ -511,9 +507,7 @@ class SqliteStorage:
                            now: datetime | None = None) -> Vacation | None:
         start = rows.stamp(starts_at)
         async with self._write() as db:
-            cursor = await db.execute(
-                f"SELECT {rows.VACATION_COLUMNS} FROM vacations WHERE guild_id = ? AND "
-                "user_id = ? AND starts_at = ?", (guild_id, user_id, start))
+            cursor = await db.execute(rows.VACATION_STARTING, (guild_id, user_id, start))
             row = await cursor.fetchone()
             if row is not None:
                 return rows.vacation(row)
@@ -523,10 +517,9 @@ class SqliteStorage:
             (used,) = await _only_row(cursor)
             if used + days > allowed:
                 return None
-            cursor = await db.execute(
-                "INSERT INTO vacations (guild_id, user_id, starts_at, ends_at, days, automatic, "
-                f"game_id) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING {rows.VACATION_COLUMNS}",
-                (guild_id, user_id, start, rows.stamp(ends_at), days, int(automatic), game_id))
+            cursor = await db.execute(rows.ADD_VACATION, (guild_id, user_id, start,
+                                                          rows.stamp(ends_at), days,
+                                                          int(automatic), game_id))
             vacation = rows.vacation(await _only_row(cursor))
             at = rows.stamp(now)
             await db.execute(rows.WAKE_GAMES_OF, (at, guild_id, user_id, at))
@@ -536,10 +529,7 @@ class SqliteStorage:
                            now: datetime | None = None) -> Vacation | None:
         end = rows.stamp(ends_at)
         async with self._write() as db:
-            cursor = await db.execute(
-                "UPDATE vacations SET ends_at = ?, days = ? WHERE id = ? AND ends_at > ? AND "
-                f"starts_at <= ? RETURNING {rows.VACATION_COLUMNS}",
-                (end, days, vacation_id, end, end))
+            cursor = await db.execute(rows.END_VACATION, (end, days, vacation_id, end, end))
             row = await cursor.fetchone()
             if row is None:
                 return None
@@ -847,9 +837,17 @@ async def _finish(db: aiosqlite.Connection, game_id: int, result: GameResult, at
         if cursor.rowcount != len(set(result.winners)):
             raise ValueError("every winner must have a seat in the game")
     await db.execute("DELETE FROM offers WHERE game_id = ?", (game_id,))
+    await _forget_unplayed(db, game_id)
     await _add_totals(db, game_id)
     if result.rated_sides is not None:
         await _rate(db, guild_id, result, result.rated_sides, at)
+
+
+async def _forget_unplayed(db: aiosqlite.Connection, game_id: int) -> None:
+    """Drop the moves of a game that has just finished that can no longer be played
+    (`private.UNPLAYED`), in the transaction that records its result."""
+    for statement in private.UNPLAYED:
+        await db.execute(statement, (game_id,))
 
 
 async def _add_totals(db: aiosqlite.Connection, game_id: int) -> None:

@@ -4,8 +4,8 @@ The copy: the SQLite file is opened as the bot opens it (checked, its schema bro
 date), the PostgreSQL database likewise (its own migrations), which must hold no rows at all.
 Both schemas must have the same tables with the same columns (generated ones aside), or
 nothing is copied. Every table is then copied row by row in one transaction, parents before
-children (ids kept, identity sequences moved past them), times read as UTC and 0/1 as
-booleans.
+children (ids kept, identity sequences moved past them and past any id SQLite ever gave),
+times read as UTC and 0/1 as booleans.
 
 The check, after the commit: every table has as many rows on both sides, every table but the
 turn log holds the same rows, and every game, read through each side's `Storage`, has the
@@ -75,7 +75,7 @@ async def copy_sqlite_to_postgres(source: Path, target: str) -> TransferReport:
                 async with conn.transaction():
                     copied = {table: await _copy_table(sqlite, conn, table, columns)
                               for table, columns in tables.items()}
-                    await _move_identities(conn)
+                    await _move_identities(sqlite, conn)
             for table, columns in tables.items():
                 if table != "turns":
                     await _same_rows(sqlite, conn_pool=into, table=table, columns=columns)
@@ -163,13 +163,20 @@ async def _copy_table(sqlite: sqlite3.Connection, conn: Any, table: str,
     return copied
 
 
-async def _move_identities(conn: Any) -> None:
-    """Identity sequences past the copied ids, so that the next game gets a new one."""
+async def _move_identities(sqlite: sqlite3.Connection, conn: Any) -> None:
+    """Identity sequences past the copied ids, so that the next game gets a new one; and past
+    every id an AUTOINCREMENT table of SQLite ever gave (its `sqlite_sequence`), so that an id
+    whose row is gone is not given again either (a waiting move's, which a Confirm button
+    still showing carries)."""
+    given = dict(sqlite.execute("SELECT name, seq FROM sqlite_sequence").fetchall()
+                 if sqlite.execute("SELECT 1 FROM sqlite_schema "
+                                   "WHERE name = 'sqlite_sequence'").fetchone() else [])
     for table, column in await conn.fetch(
             "SELECT table_name, column_name FROM information_schema.columns "
             "WHERE table_schema = current_schema() AND is_identity = 'YES'"):
         await conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
-                           f"coalesce((SELECT max({column}) FROM {table}), 0) + 1, false)")
+                           f"greatest((SELECT max({column}) FROM {table}), $1, 0) + 1, false)",
+                           given.get(table, 0))
 
 
 async def _same_rows(sqlite: sqlite3.Connection, *, conn_pool: PostgresStorage, table: str,

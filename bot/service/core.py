@@ -172,8 +172,6 @@ class ServiceCore:
             raise ServiceError(storage_refusal(error)) from None
         self._games.put(stored.id, replace(live, version=version))
         self.alarm.wake_by(wake)
-        if finish is not None:
-            await self.storage.drop_conditionals(stored.id)  # a finished game answers nothing
         return replace(stored, version=version)
 
     async def offer(self, stored: StoredGame, kind: OfferKind, user_id: int) -> None:
@@ -189,7 +187,6 @@ class ServiceCore:
         """End a game without a turn (an abort), under the same version check."""
         try:
             await self.storage.finish_game(stored.id, stored.version, result, now=self.clock())
-            await self.storage.drop_conditionals(stored.id)
         except (StaleVersionError, GameFinishedError) as error:
             raise ServiceError(storage_refusal(error)) from None
         finally:

@@ -80,3 +80,22 @@ async def test_the_service_plays_a_stored_reply_after_a_restart(store):
     [kept] = await store.conditionals(1)
     assert (kept.user_id, kept.at_version, kept.at_move) == (BOB.id, 4, 4)
     assert "if J10 then K8" in (await restarted.run(asking(BOB), "if")).text
+
+
+async def test_a_games_end_forgets_its_unplayed_moves_in_the_same_transaction(store):
+    """Conditional moves and moves waiting for confirmation can never be played once the
+    game is over: the end drops them as it commits (no later step that a crash could skip);
+    notes stay, to be read after the game."""
+    won = await start_game(store, channel_id=1)
+    aborted = await start_game(store, channel_id=2, users=(3, 4))
+    for game, (red, black) in ((won, (1, 2)), (aborted, (3, 4))):
+        await store.store_conditionals(game.id, black, 0, 0, "if C3 then D5")
+        await store.hold_move(game.id, red, "C3", 0)
+        await store.add_note(game.id, red, "my plan", most=5)
+    await store.append_turn(won.id, 0, 1, "resign",
+                            finish=GameResult(Result.BLACK, "resignation", (2,)))
+    await store.finish_game(aborted.id, 0, GameResult(Result.ABORTED, "aborted"))
+    for game, (red, _black) in ((won, (1, 2)), (aborted, (3, 4))):
+        assert await store.conditionals(game.id) == ()
+        assert await store.pending_move(game.id, red) is None
+        assert [n.text for n in await store.notes(game.id, red, limit=5)] == ["my plan"]

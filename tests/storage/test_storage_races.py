@@ -94,3 +94,25 @@ async def test_names_and_settings_written_at_once_all_land(store):
     names = await store.user_names(range(AT_ONCE))
     assert names == {user: f"name {user}" for user in range(AT_ONCE)}
     assert (await store.user_prefs(7)).theme in ("dark", "light")
+
+
+async def test_notes_added_at_once_all_land_each_with_its_own_number(store):
+    game = await start_game(store, channel_id=7)
+    added = await asyncio.gather(*(store.add_note(game.id, 1, f"note {n}", most=AT_ONCE)
+                                   for n in range(AT_ONCE)))
+    assert sorted(note.number for note in added) == list(range(1, AT_ONCE + 1))
+    kept = await store.notes(game.id, 1, limit=100)
+    assert sorted(n.text for n in kept) == sorted(f"note {n}" for n in range(AT_ONCE))
+    # and at most `most`, however many arrive together
+    beyond = await asyncio.gather(*(store.add_note(game.id, 1, "more", most=AT_ONCE + 2)
+                                    for _ in range(6)))
+    assert sum(note is not None for note in beyond) == 2
+    assert len(await store.notes(game.id, 1, limit=100)) == AT_ONCE + 2
+
+
+async def test_moves_held_at_once_leave_one_waiting_and_every_id_new(store):
+    game = await start_game(store, channel_id=8)
+    held = await asyncio.gather(*(store.hold_move(game.id, 1, f"C{n + 3}", 0)
+                                  for n in range(AT_ONCE)))
+    assert len({move.id for move in held}) == AT_ONCE
+    assert await store.pending_move(game.id, 1) in held

@@ -9,7 +9,15 @@ from pg_server import new_database
 from storage_helpers import play_turns, start_game
 
 from bot.cli import main
-from storage import FirstMove, GameResult, GameSetup, OfferKind, Result, SqliteStorage
+from storage import (
+    FirstMove,
+    GameResult,
+    GameSetup,
+    OfferKind,
+    Player,
+    Result,
+    SqliteStorage,
+)
 from storage.postgres import PostgresStorage
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -17,7 +25,9 @@ NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 async def a_lived_in_database(path):
     """Every kind of row: finished, rated, drawn, aborted and running games, a Double TwixT
-    game, a clocked one, challenges in every state, offers, votes, reminders, settings."""
+    game, a clocked one, challenges in every state, offers, votes, reminders, settings; and
+    what players keep beside games: notes, a move waiting for confirmation (and one taken),
+    conditional moves, vacations (one automatic), a game without vacation, weekends off."""
     rng = random.Random(12)
     async with await SqliteStorage.open(path) as store:
         for channel in range(6):
@@ -48,6 +58,24 @@ async def a_lived_in_database(path):
         await store.remember_users({1: "alice", 2: "bob", 7: "carol"})
         await store.update_guild_settings(100, forfeit_on_timeout=True)
         await store.update_user_prefs(1, theme="dark")
+        await store.add_note(running.id, 1, "watch E5", most=50, now=NOW)
+        await store.add_note(running.id, 1, "then G6", most=50, now=NOW)
+        await store.add_note(double.id, 3, "partner's plan", most=50, now=NOW)
+        await store.hold_move(double.id, 4, "D4", 7, now=NOW)
+        taken = await store.hold_move(running.id, 2, "C3", 5, now=NOW)  # the newest id
+        await store.take_pending_move(taken.id)
+        await store.store_conditionals(running.id, 2, 5, 5, "if H9 then G6", now=NOW)
+        await store.store_conditionals(double.id, 1, 7, 7, "if D5 then E7", now=NOW)
+        weekends = await store.create_game(
+            guild_id=100, channel_id=25,
+            players=[Player(7, "carol", weekends_off=True), Player(8, "dan")],
+            setup=GameSetup(size="12x12", time_control="3d", vacation=False), now=NOW)
+        await store.add_vacation(100, 5, NOW, NOW + timedelta(days=3), 3, allowed=30, now=NOW)
+        ended = await store.add_vacation(100, 6, NOW, NOW + timedelta(days=9), 9, allowed=30,
+                                          now=NOW)
+        await store.end_vacation(ended.id, NOW + timedelta(days=2), 2, now=NOW)
+        await store.add_vacation(100, 7, NOW + timedelta(days=1), NOW + timedelta(days=2), 1,
+                                 allowed=30, automatic=True, game_id=weekends.id, now=NOW)
 
 
 async def everything(store):
@@ -65,6 +93,14 @@ async def everything(store):
         "prefs": await store.user_prefs(1),
         "next_wake": await store.next_wake(),
         "undelivered": await store.undelivered_reminders(NOW + timedelta(days=1)),
+        "notes": [await store.notes(g.id, user, limit=100) for g in games for user in
+                  range(1, 9)],
+        "pending": [await store.pending_move(g.id, user) for g in games for user in
+                    range(1, 9)],
+        "conditionals": [await store.conditionals(g.id) for g in games],
+        "vacations": await store.vacations(100, range(1, 9), NOW - timedelta(days=1)),
+        "vacation_days": [await store.vacation_days_used(100, user, NOW.year)
+                          for user in range(1, 9)],
     }
 
 
@@ -75,13 +111,29 @@ async def test_a_whole_database_is_copied_and_every_game_replays_the_same(
     url = await new_database(pg_server)
     assert await main_async(["migrate", "--from", f"sqlite:{path}", "--to", url]) == 0
     out = capsys.readouterr().out
-    assert "turns:" in out and "11 games replay the same on both sides" in out
+    assert "turns:" in out and "12 games replay the same on both sides" in out
     async with await SqliteStorage.open(path) as before, \
             await PostgresStorage.open(url) as after:
-        assert await everything(after) == await everything(before)
-        # and the copy is a database to go on with: new ids follow the copied ones
+        copied = await everything(after)
+        assert copied == await everything(before)
+        # the new tables and columns came along (not merely read as their defaults)
+        assert [tuple(n.text for n in notes) for notes in copied["notes"] if notes] == [
+            ("partner's plan",), ("watch E5", "then G6")]
+        assert [(p.user_id, p.command) for p in copied["pending"] if p] == [(4, "D4")]
+        assert [[c.plan for c in plans] for plans in copied["conditionals"] if plans] == [
+            ["if D5 then E7"], ["if H9 then G6"]]
+        seats = [g.game.seats for g in copied["games"] if g.game.channel_id == 25]
+        assert [s.weekends_off for s in seats[0]] == [True, False]
+        assert [g.game.setup.vacation for g in copied["games"]].count(False) == 1
+        assert [v.automatic for v in copied["vacations"]] == [False, True, False]
+        assert copied["leaderboard"] and all(s.deviation < 350 for s in copied["leaderboard"])
+        assert copied["vacation_days"][4:7] == [3, 2, 1]
+        # and the copy is a database to go on with: new ids follow the copied ones, a held
+        # move's included, whose id a Confirm button carries: not even a taken one's again
         game = await start_game(after, channel_id=99)
-        assert game.id == 12
+        assert game.id == 13
+        held = await after.hold_move(game.id, 1, "C3", 0)
+        assert held.id == 3
         challenge = await after.create_challenge(
             guild_id=100, channel_id=98, challenger_id=1, invitees=[], players=2,
             setup=GameSetup(), first=FirstMove.ME, thread=False,

@@ -67,6 +67,16 @@ async def test_reading_vacations_is_bounded_to_the_latest(store):
     assert [v.starts_at for v in found] == [T0 + 6 * D, T0 + 8 * D, T0 + 10 * D]
 
 
+async def test_vacations_ending_together_come_in_one_order_on_every_back_end(store):
+    """Oldest first means by end, and those ending at one moment by id: SQLite and
+    PostgreSQL read ties in orders of their own otherwise."""
+    added = [await store.add_vacation(100, user, T0 + user * D, T0 + 9 * D, 1, allowed=14)
+             for user in (1, 2, 3, 4)]
+    added.insert(0, await store.add_vacation(100, 5, T0, T0 + 2 * D, 2, allowed=14))
+    assert await store.vacations(100, [5, 4, 3, 2, 1], T0) == tuple(added)
+    assert await store.vacations(100, [1, 2, 3, 4, 5], T0, limit=2) == tuple(added[-2:])
+
+
 async def test_a_vacation_wakes_the_players_clocked_games_of_the_guild(store):
     mine = await clocked(store, 1)
     other_guild = await clocked(store, 2, guild_id=200)
