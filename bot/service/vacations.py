@@ -112,6 +112,18 @@ def _days_left_refusal(left: int) -> ServiceError:
 
 # --- the day used when a player's time runs out ------------------------------------------
 
+async def use_days(core: ServiceCore, stored: StoredGame, clock: TurnClock,
+                   settings: GuildSettings, now: datetime) -> TurnClock:
+    """The clock of the turn in progress once the late player has used a vacation day for
+    each day since the deadline (more than one if no tick looked for a while) that they
+    have, so that a tick and a claim on time see the same: the day, never the timeout."""
+    for _day in range(settings.vacation_days):
+        if now < clock.due or not await take_day(core, stored, clock, settings, now):
+            break
+        clock = await core.turn_clock(stored) or clock  # it stands still for the day
+    return clock
+
+
 async def take_day(core: ServiceCore, stored: StoredGame, clock: TurnClock,
                    settings: GuildSettings, now: datetime) -> bool:
     """Use one of the late player's vacation days from the deadline on, if the game allows

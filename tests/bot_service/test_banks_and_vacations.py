@@ -288,3 +288,39 @@ async def test_a_rematch_keeps_the_game_s_vacation_option_whatever_the_server_s_
     await service.run(asking(BOB, server_manager=True), "server vacation yes")
     rematch = await service.run(asking(ALICE), "rematch")
     assert "1d per move, no vacation" in rematch.text
+
+
+# --- edges found in review ----------------------------------------------------------------
+
+
+async def test_a_claim_before_the_tick_uses_the_day_instead_of_winning(service, storage, clock):
+    await start_game(service, time="1d", swap="no")
+    clock.now += D  # alice's deadline; no tick has looked yet
+    with pytest.raises(ServiceError, match="alice is on vacation until 2026-01-03 12:00 UTC: "
+                                           "their time is not up"):
+        await service.run(asking(BOB), "claim")
+    assert await storage.vacation_days_used(1, ALICE.id, 2026) == 1
+    [day] = await tick(service)  # and it is announced as if the tick had taken it
+    assert "a vacation day is used" in day.text and "13 days left this year" in day.text
+    assert await tick(service) == []
+    assert "alice (Red) to move" in await status(service)
+
+
+async def test_a_move_landing_while_the_tick_looks_uses_no_day(service, storage, clock,
+                                                               monkeypatch):
+    await start_game(service, time="1d", swap="no")
+    await tick(service)
+    clock.now += D + H  # alice is late, and moves just after the tick took the game
+    claim_due_games = storage.claim_due_games
+
+    async def a_move_lands_meanwhile(*args, **kwargs):
+        claimed = await claim_due_games(*args, **kwargs)
+        if claimed:
+            await service.run(asking(ALICE), "K10")
+        return claimed
+
+    monkeypatch.setattr(storage, "claim_due_games", a_move_lands_meanwhile)
+    assert await tick(service) == []
+    assert await storage.vacation_days_used(1, ALICE.id, 2026) == 0
+    assert "(1d 0h left)" in await status(service)
+
