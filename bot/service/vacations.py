@@ -38,6 +38,8 @@ class Vacations:
         """With `days`, start a vacation of that many days now; with `end`, end the running
         one; with neither, say how many days are left this year and any running vacation."""
         core = self._core
+        if end and days is not None:  # Discord's two options, both given
+            raise ServiceError("vacation takes a number of days or end, not both")
         settings = await core.storage.guild_settings(request.guild_id)
         now = core.clock()
         found = await core.storage.vacations(request.guild_id, [request.user.id], now)
@@ -48,6 +50,10 @@ class Vacations:
             return await self._show(request, running, settings)
         if settings.vacation_days <= 0:
             raise ServiceError("this server has no vacation")
+        if running is not None and running.automatic:  # which vacation end cannot end
+            raise ServiceError("your vacation day used when your time ran out lasts until "
+                               "{moment}: start a vacation after it",
+                               moment=moment_text(running.ends_at))
         if running is not None:
             raise ServiceError("you are on vacation until {moment}; vacation end ends it",
                                moment=moment_text(running.ends_at))
@@ -58,6 +64,11 @@ class Vacations:
             allowed=settings.vacation_days, now=now))
         if started is None:
             raise _days_left_refusal(left)
+        if started.ends_at <= now:
+            # one that ended as it began, at this same moment (the terminal table's clock
+            # stands still): a user's vacations start at different moments, so that is it
+            raise ServiceError("your last vacation ended at this very moment: start the next "
+                               "one later")
         core.alarm.wake_by(now)  # the player's clocks are due at once
         return Reply(request.tr.plural(
             "{name} is on vacation until {moment}: their clocks stop in this server's games "

@@ -324,3 +324,37 @@ async def test_a_move_landing_while_the_tick_looks_uses_no_day(service, storage,
     assert await storage.vacation_days_used(1, ALICE.id, 2026) == 0
     assert "(1d 0h left)" in await status(service)
 
+
+
+async def test_on_an_automatic_day_a_vacation_is_refused_without_pointing_to_vacation_end(
+        service, clock):
+    await start_game(service, time="1d", swap="no")
+    clock.now += D
+    await tick(service)
+    with pytest.raises(ServiceError) as refused:
+        await service.run(asking(ALICE), "vacation 3d")
+    assert str(refused.value.message) == (
+        "your vacation day used when your time ran out lasts until 2026-01-03 12:00 UTC: "
+        "start a vacation after it")
+
+
+async def test_a_vacation_ended_as_it_began_is_not_started_again_at_that_moment(
+        service, storage, clock):
+    # the terminal table's clock stands still for a whole sitting
+    await service.run(asking(ALICE), "vacation 3d")
+    await service.run(asking(ALICE), "vacation end")
+    with pytest.raises(ServiceError, match="your last vacation ended at this very moment: "
+                                           "start the next one later"):
+        await service.run(asking(ALICE), "vacation 2d")
+    assert await storage.vacation_days_used(1, ALICE.id, 2026) == 1
+    clock.now += timedelta(minutes=1)
+    reply = await service.run(asking(ALICE), "vacation 2d")
+    assert "until 2026-01-03 12:01 UTC" in reply.text and "11 days left" in reply.text
+
+
+async def test_days_and_end_together_are_refused_and_end_nothing(service, storage, clock):
+    await service.run(asking(ALICE), "vacation 3d")
+    with pytest.raises(ServiceError, match="vacation takes a number of days or end, not both"):
+        await service.vacations.vacation(asking(ALICE), 2, end=True)
+    [running] = await storage.vacations(1, [ALICE.id], clock.now)
+    assert running.ends_at == clock.now + 3 * D
