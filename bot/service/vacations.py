@@ -101,12 +101,14 @@ class Vacations:
                     settings: GuildSettings) -> Reply:
         tr = request.tr
         if settings.vacation_days <= 0:
-            return Reply(tr("This server has no vacation."), ephemeral=True)
-        left = await days_left(self._core.storage, request.guild_id, request.user.id,
-                               settings.vacation_days, self._core.clock())
-        text = tr.plural("You have {n} vacation day left this year (of {days}).",
-                         "You have {n} vacation days left this year (of {days}).", left,
-                         days=settings.vacation_days)
+            # a vacation begun before the server ended them runs on: it is still said
+            text = tr("This server has no vacation.")
+        else:
+            left = await days_left(self._core.storage, request.guild_id, request.user.id,
+                                   settings.vacation_days, self._core.clock())
+            text = tr.plural("You have {n} vacation day left this year (of {days}).",
+                             "You have {n} vacation days left this year (of {days}).", left,
+                             days=settings.vacation_days)
         if running is not None:
             text += " " + tr("You are on vacation until {moment}.",
                              moment=moment_text(running.ends_at))

@@ -358,3 +358,12 @@ async def test_days_and_end_together_are_refused_and_end_nothing(service, storag
         await service.vacations.vacation(asking(ALICE), 2, end=True)
     [running] = await storage.vacations(1, [ALICE.id], clock.now)
     assert running.ends_at == clock.now + 3 * D
+
+
+async def test_a_vacation_still_running_is_shown_after_the_server_ends_vacation(
+        service, clock):
+    await service.run(asking(ALICE), "vacation 3d")
+    await service.run(asking(BOB, server_manager=True), "server vacationdays 0")
+    shown = await service.run(asking(ALICE), "vacation")
+    assert shown.text == ("This server has no vacation. You are on vacation until 2026-01-04 "
+                          "12:00 UTC.") and shown.ephemeral
