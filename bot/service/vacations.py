@@ -6,9 +6,9 @@ vacation stops the player's clocks in every game of the server that allows vacat
 for whole days. Ended early, it counts the days begun. When a player's time runs out in a game
 that allows vacation and they have a day left, the clocks take one automatically, starting at
 the deadline (stored once, however many ticks or processes try, see `Storage.add_vacation`),
-and say so in the game's channel instead of the time-up notice; a claim on time is refused
-while it runs. Starting or ending a vacation makes the player's clocked games due at once, so
-their marks are worked out again with it.
+and say so in the game's channel instead of the time-up notice; a claim on time takes that
+day first if no tick has yet, and is refused while it runs. Starting or ending a vacation
+makes the player's clocked games due at once, so their marks are worked out again with it.
 """
 
 from __future__ import annotations
