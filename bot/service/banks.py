@@ -99,7 +99,6 @@ class TurnClock:
     its clock then; `pauses` are every seat's (the clock of `seat` stands still during its
     own), and `banks` every seat's bank at that moment (a bank game's), `seat`'s included."""
 
-    control: str
     seat: int
     started: datetime
     left: timedelta
@@ -123,8 +122,7 @@ class TurnClock:
 
     def marks(self, reminder_hours: int) -> ClockMarks:
         """When this turn is reminded and due (see `clock_marks`)."""
-        return clock_marks(self.started, self.control, reminder_hours, left=self.left,
-                           pauses=self.own)
+        return clock_marks(self.started, self.left, reminder_hours, pauses=self.own)
 
     def bank_of(self, seat: int, now: datetime) -> timedelta | None:
         """A seat's bank at `now` (only the player to move's runs); None without a bank."""
@@ -139,6 +137,6 @@ def turn_clock(control: str, seat: int, started: datetime, stints: Sequence[Stin
     players pause at `pauses` (by seat)."""
     clock = time_control_of(control)
     if not clock.is_bank:
-        return TurnClock(control, seat, started, clock.start, tuple(pauses))
+        return TurnClock(seat, started, clock.start, tuple(pauses))
     banks = banks_at(clock, stints, pauses)
-    return TurnClock(control, seat, started, banks[seat], tuple(pauses), banks)
+    return TurnClock(seat, started, banks[seat], tuple(pauses), banks)

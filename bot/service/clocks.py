@@ -43,7 +43,7 @@ from bot.service.vacations import (
     day_stage,
     game_day,
     is_day_stage,
-    take_day,
+    use_days,
 )
 from language import Translation, translation
 from rules import Action, Command, Game
@@ -96,6 +96,11 @@ class Clocks:
                 raise ServiceError("only an opponent of {name} can claim on time",
                                    name=late.name)
             now = core.clock()
+            if clock is not None and now >= clock.due:  # a day first, if they have one
+                settings = await core.storage.guild_settings(stored.guild_id)
+                clock = await use_days(core, stored, clock, settings, now)
+                if now < clock.due:
+                    core.alarm.wake_by(now)  # the tick announces the day taken here
             if clock is not None and now < clock.due:
                 pause = clock.own.covering(now)
                 if pause is not None and clock.own.vacation_at(now):  # an automatic day, say
@@ -214,11 +219,7 @@ class Clocks:
         if clock is None:
             return None, None
         settings = await core.storage.guild_settings(stored.guild_id)
-        # a vacation day for each day since the deadline (more than one if the bot was down)
-        for _day in range(settings.vacation_days):
-            if now < clock.due or not await take_day(core, stored, clock, settings, now):
-                break
-            clock = await core.turn_clock(stored) or clock  # it stands still for the day
+        clock = await use_days(core, stored, clock, settings, now)
         marks = clock.marks(settings.reminder_hours)
         day = await game_day(core, stored, clock, now)
         if day is not None:  # announced once, also after a restart between the two

@@ -28,10 +28,10 @@ Span = tuple[datetime, datetime]
 @dataclass(frozen=True)
 class Pauses:
     """When one player's clock stands still: `vacations` as (start, end) moments in any
-    order (they may overlap), and every weekend (UTC) when `weekends` is set."""
+    order (they may overlap), and every weekend (UTC) when `weekends_off` is set."""
 
     vacations: tuple[Span, ...] = ()
-    weekends: bool = False
+    weekends_off: bool = False
 
     def covering(self, moment: datetime) -> Span | None:
         """The pause the clock stands in at `moment` (merged with the pauses that touch it),
@@ -87,7 +87,7 @@ def _paused_from(start: datetime, pauses: Pauses) -> Iterator[Span]:
     """The pauses that end after `start`, merged where they overlap or touch, in order.
     Endless when weekends are off; callers stop walking as soon as they know enough."""
     vacations = sorted(span for span in pauses.vacations if span[1] > start and span[0] < span[1])
-    spans: Iterator[Span] = (heapq.merge(vacations, _weekends_from(start)) if pauses.weekends
+    spans: Iterator[Span] = (heapq.merge(vacations, _weekends_from(start)) if pauses.weekends_off
                              else iter(vacations))
     current: Span | None = None
     for span_start, span_end in spans:

@@ -77,11 +77,6 @@ def time_control_of(text: str) -> TimeControl:
                        _span(_PART.findall(bonus)) if _plus else None)
 
 
-def time_per_move(text: str) -> timedelta:
-    """The span of a stored time per move, or a bank's start."""
-    return time_control_of(text).start
-
-
 def _is_span(text: str) -> bool:
     parts = _PART.findall(text)
     return bool(parts) and "".join(n + u for n, u in parts) == text
@@ -125,14 +120,13 @@ class ClockMarks:
         return self.final if self.first is None else self.first
 
 
-def clock_marks(turn_started: datetime, time_control: str, reminder_hours: int, *,
-                left: timedelta | None = None, pauses: Pauses = NO_PAUSES) -> ClockMarks:
-    """When a turn that began at `turn_started` with `left` on its clock (the time per move,
-    or the bank: by default the time control's start) is reminded and due, in clock time
-    that stands still during `pauses`. Scaled to the time, so a short clock is reminded too:
-    the first reminder after the server's `reminder_hours` or a third of the time, the last
-    when half (at most a day) remains."""
-    span = time_per_move(time_control) if left is None else left
+def clock_marks(turn_started: datetime, span: timedelta, reminder_hours: int, *,
+                pauses: Pauses = NO_PAUSES) -> ClockMarks:
+    """When a turn that began at `turn_started` with `span` on its clock (the time per move,
+    or what is in the bank) is reminded and due, in clock time that stands still during
+    `pauses`. Scaled to the time, so a short clock is reminded too: the first reminder after
+    the server's `reminder_hours` or a third of the time, the last when half (at most a day)
+    remains."""
     due = moment_after(turn_started, span, pauses)
     first = moment_after(turn_started, min(timedelta(hours=reminder_hours), span / 3), pauses)
     final = moment_after(turn_started, span - min(FINAL_WARNING, span / 2), pauses)

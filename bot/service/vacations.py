@@ -6,9 +6,9 @@ vacation stops the player's clocks in every game of the server that allows vacat
 for whole days. Ended early, it counts the days begun. When a player's time runs out in a game
 that allows vacation and they have a day left, the clocks take one automatically, starting at
 the deadline (stored once, however many ticks or processes try, see `Storage.add_vacation`),
-and say so in the game's channel instead of the time-up notice; a claim on time is refused
-while it runs. Starting or ending a vacation makes the player's clocked games due at once, so
-their marks are worked out again with it.
+and say so in the game's channel instead of the time-up notice; a claim on time takes that
+day first if no tick has yet, and is refused while it runs. Starting or ending a vacation
+makes the player's clocked games due at once, so their marks are worked out again with it.
 """
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ class Vacations:
         """With `days`, start a vacation of that many days now; with `end`, end the running
         one; with neither, say how many days are left this year and any running vacation."""
         core = self._core
+        if end and days is not None:  # Discord's two options, both given
+            raise ServiceError("vacation takes a number of days or end, not both")
         settings = await core.storage.guild_settings(request.guild_id)
         now = core.clock()
         found = await core.storage.vacations(request.guild_id, [request.user.id], now)
@@ -48,6 +50,10 @@ class Vacations:
             return await self._show(request, running, settings)
         if settings.vacation_days <= 0:
             raise ServiceError("this server has no vacation")
+        if running is not None and running.automatic:  # which vacation end cannot end
+            raise ServiceError("your vacation day used when your time ran out lasts until "
+                               "{moment}: start a vacation after it",
+                               moment=moment_text(running.ends_at))
         if running is not None:
             raise ServiceError("you are on vacation until {moment}; vacation end ends it",
                                moment=moment_text(running.ends_at))
@@ -58,6 +64,11 @@ class Vacations:
             allowed=settings.vacation_days, now=now))
         if started is None:
             raise _days_left_refusal(left)
+        if started.ends_at <= now:
+            # one that ended as it began, at this same moment (the terminal table's clock
+            # stands still): a user's vacations start at different moments, so that is it
+            raise ServiceError("your last vacation ended at this very moment: start the next "
+                               "one later")
         core.alarm.wake_by(now)  # the player's clocks are due at once
         return Reply(request.tr.plural(
             "{name} is on vacation until {moment}: their clocks stop in this server's games "
@@ -90,12 +101,14 @@ class Vacations:
                     settings: GuildSettings) -> Reply:
         tr = request.tr
         if settings.vacation_days <= 0:
-            return Reply(tr("This server has no vacation."), ephemeral=True)
-        left = await days_left(self._core.storage, request.guild_id, request.user.id,
-                               settings.vacation_days, self._core.clock())
-        text = tr.plural("You have {n} vacation day left this year (of {days}).",
-                         "You have {n} vacation days left this year (of {days}).", left,
-                         days=settings.vacation_days)
+            # a vacation begun before the server ended them runs on: it is still said
+            text = tr("This server has no vacation.")
+        else:
+            left = await days_left(self._core.storage, request.guild_id, request.user.id,
+                                   settings.vacation_days, self._core.clock())
+            text = tr.plural("You have {n} vacation day left this year (of {days}).",
+                             "You have {n} vacation days left this year (of {days}).", left,
+                             days=settings.vacation_days)
         if running is not None:
             text += " " + tr("You are on vacation until {moment}.",
                              moment=moment_text(running.ends_at))
@@ -111,6 +124,18 @@ def _days_left_refusal(left: int) -> ServiceError:
 
 
 # --- the day used when a player's time runs out ------------------------------------------
+
+async def use_days(core: ServiceCore, stored: StoredGame, clock: TurnClock,
+                   settings: GuildSettings, now: datetime) -> TurnClock:
+    """The clock of the turn in progress once the late player has used a vacation day for
+    each day since the deadline (more than one if no tick looked for a while) that they
+    have, so that a tick and a claim on time see the same: the day, never the timeout."""
+    for _day in range(settings.vacation_days):
+        if now < clock.due or not await take_day(core, stored, clock, settings, now):
+            break
+        clock = await core.turn_clock(stored) or clock  # it stands still for the day
+    return clock
+
 
 async def take_day(core: ServiceCore, stored: StoredGame, clock: TurnClock,
                    settings: GuildSettings, now: datetime) -> bool:

@@ -95,7 +95,8 @@ async def test_time_autocomplete_suggests_common_times():
 
 
 async def test_claim_once_the_opponents_time_is_up(client, cog, clock):
-    await start_game(client, cog, time="1d", swap="no")
+    # no vacation: with a day left, a claim would find bob on it (test_vacations)
+    await start_game(client, cog, time="1d", swap="no", vacation="no")
     await run(client, cog, "move", ALICE, command="K12")
     early = only(await run(client, cog, "claim", ALICE))
     assert refusal(early) == ("bob still has 1d 0h to move", True)

@@ -288,3 +288,82 @@ async def test_a_rematch_keeps_the_game_s_vacation_option_whatever_the_server_s_
     await service.run(asking(BOB, server_manager=True), "server vacation yes")
     rematch = await service.run(asking(ALICE), "rematch")
     assert "1d per move, no vacation" in rematch.text
+
+
+# --- edges found in review ----------------------------------------------------------------
+
+
+async def test_a_claim_before_the_tick_uses_the_day_instead_of_winning(service, storage, clock):
+    await start_game(service, time="1d", swap="no")
+    clock.now += D  # alice's deadline; no tick has looked yet
+    with pytest.raises(ServiceError, match="alice is on vacation until 2026-01-03 12:00 UTC: "
+                                           "their time is not up"):
+        await service.run(asking(BOB), "claim")
+    assert await storage.vacation_days_used(1, ALICE.id, 2026) == 1
+    [day] = await tick(service)  # and it is announced as if the tick had taken it
+    assert "a vacation day is used" in day.text and "13 days left this year" in day.text
+    assert await tick(service) == []
+    assert "alice (Red) to move" in await status(service)
+
+
+async def test_a_move_landing_while_the_tick_looks_uses_no_day(service, storage, clock,
+                                                               monkeypatch):
+    await start_game(service, time="1d", swap="no")
+    await tick(service)
+    clock.now += D + H  # alice is late, and moves just after the tick took the game
+    claim_due_games = storage.claim_due_games
+
+    async def a_move_lands_meanwhile(*args, **kwargs):
+        claimed = await claim_due_games(*args, **kwargs)
+        if claimed:
+            await service.run(asking(ALICE), "K10")
+        return claimed
+
+    monkeypatch.setattr(storage, "claim_due_games", a_move_lands_meanwhile)
+    assert await tick(service) == []
+    assert await storage.vacation_days_used(1, ALICE.id, 2026) == 0
+    assert "(1d 0h left)" in await status(service)
+
+
+
+async def test_on_an_automatic_day_a_vacation_is_refused_without_pointing_to_vacation_end(
+        service, clock):
+    await start_game(service, time="1d", swap="no")
+    clock.now += D
+    await tick(service)
+    with pytest.raises(ServiceError) as refused:
+        await service.run(asking(ALICE), "vacation 3d")
+    assert str(refused.value.message) == (
+        "your vacation day used when your time ran out lasts until 2026-01-03 12:00 UTC: "
+        "start a vacation after it")
+
+
+async def test_a_vacation_ended_as_it_began_is_not_started_again_at_that_moment(
+        service, storage, clock):
+    # the terminal table's clock stands still for a whole sitting
+    await service.run(asking(ALICE), "vacation 3d")
+    await service.run(asking(ALICE), "vacation end")
+    with pytest.raises(ServiceError, match="your last vacation ended at this very moment: "
+                                           "start the next one later"):
+        await service.run(asking(ALICE), "vacation 2d")
+    assert await storage.vacation_days_used(1, ALICE.id, 2026) == 1
+    clock.now += timedelta(minutes=1)
+    reply = await service.run(asking(ALICE), "vacation 2d")
+    assert "until 2026-01-03 12:01 UTC" in reply.text and "11 days left" in reply.text
+
+
+async def test_days_and_end_together_are_refused_and_end_nothing(service, storage, clock):
+    await service.run(asking(ALICE), "vacation 3d")
+    with pytest.raises(ServiceError, match="vacation takes a number of days or end, not both"):
+        await service.vacations.vacation(asking(ALICE), 2, end=True)
+    [running] = await storage.vacations(1, [ALICE.id], clock.now)
+    assert running.ends_at == clock.now + 3 * D
+
+
+async def test_a_vacation_still_running_is_shown_after_the_server_ends_vacation(
+        service, clock):
+    await service.run(asking(ALICE), "vacation 3d")
+    await service.run(asking(BOB, server_manager=True), "server vacationdays 0")
+    shown = await service.run(asking(ALICE), "vacation")
+    assert shown.text == ("This server has no vacation. You are on vacation until 2026-01-04 "
+                          "12:00 UTC.") and shown.ephemeral

@@ -28,7 +28,7 @@ def paused(hour: int, pauses: Pauses) -> bool:
     """The oracle: is the clock stopped during this hour?"""
     moment = at(hour)
     return (any(start <= moment < end for start, end in pauses.vacations)
-            or (pauses.weekends and moment.weekday() >= 5))
+            or (pauses.weekends_off and moment.weekday() >= 5))
 
 
 def running_hours(start: int, end: int, pauses: Pauses) -> int:
@@ -75,7 +75,7 @@ def test_the_pause_covering_a_moment_is_the_oracle_s(pauses, hour):
 
 def test_a_weekend_off_moves_a_deadline_past_it():
     friday_noon = datetime(2026, 1, 2, 12, tzinfo=UTC)
-    assert moment_after(friday_noon, D, Pauses(weekends=True)) == friday_noon + 3 * D
+    assert moment_after(friday_noon, D, Pauses(weekends_off=True)) == friday_noon + 3 * D
 
 
 def test_a_pause_that_begins_as_the_time_runs_out_delays_the_deadline():
@@ -86,7 +86,7 @@ def test_a_pause_that_begins_as_the_time_runs_out_delays_the_deadline():
 
 def test_a_long_span_costs_only_what_it_can_matter_for():
     ten_years = at(0) + 3650 * D
-    assert charged(at(0), ten_years, Pauses(weekends=True), most=2 * D) == 2 * D
+    assert charged(at(0), ten_years, Pauses(weekends_off=True), most=2 * D) == 2 * D
 
 
 @pytest.mark.parametrize("typed, stored, control", [

@@ -213,7 +213,7 @@ async def check(url: str, said: list[dict[str, object]], held: list[dict[str, ob
             for version in range(len(played) + 1):
                 start = T0 if version == 0 else played[version - 1].played_at
                 end = played[version].played_at if version < len(played) else None
-                marks = clock_marks(start, "1d", 24)
+                marks = clock_marks(start, timedelta(days=1), 24)
                 for stage, mark in (("first", marks.first), ("final", marks.final),
                                     ("expired", marks.due)):
                     assert mark is not None
