@@ -46,7 +46,7 @@ from clock_workload import NOW, TIME, clock_rows, idle_ticks
 from bot.service import Request, TwixtService, User, build_options
 from bot.service.clocks import RESEND_AFTER
 from bot.service.games import CACHE_SIZE
-from bot.service.timecontrol import clock_marks
+from bot.service.timecontrol import clock_marks, time_control_of
 from rules import Game
 from storage import GameStatus, SqliteStorage
 from storage.rows import stamp
@@ -79,7 +79,8 @@ async def old_tick(service: TwixtService, now: datetime) -> int:
             continue
         turn_started = (await core.live(stored)).turn_started  # the log, unless cached
         settings = await storage.guild_settings(stored.guild_id)
-        marks = clock_marks(turn_started, stored.setup.time_control, settings.reminder_hours)
+        marks = clock_marks(turn_started, time_control_of(stored.setup.time_control).start,
+                            settings.reminder_hours)
         passed += now >= (marks.first or marks.final)
     return passed
 

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.service import TwixtService
-from bot.service.timecontrol import clock_marks
+from bot.service.timecontrol import clock_marks, time_control_of
 from rules import Game
 from storage import Storage
 
@@ -46,7 +46,7 @@ def clock_rows(games: int, rng: random.Random,
     for game_id in range(1, games + 1):
         started = NOW - timedelta(minutes=rng.randrange(23 * 60))
         created = started - timedelta(hours=TURNS)
-        marks = clock_marks(started, TIME, reminder_hours=24)
+        marks = clock_marks(started, time_control_of(TIME).start, reminder_hours=24)
         game_rows.append((game_id, 1 + game_id % GUILDS, FIRST_CHANNEL + game_id, TIME,
                           TURNS, when(created), when(started), when(marks.earliest)))
         seat_rows += [(game_id, 0, 1, "one"), (game_id, 1, 2, "two")]

@@ -8,6 +8,7 @@ GIL), and a replay under 3 s and 8 MB. Run: python benchmarks/render_bench.py
 
 from __future__ import annotations
 
+import functools
 import random
 import statistics
 import time
@@ -75,7 +76,7 @@ def main() -> None:
         for side in Colour:
             options = RenderOptions(theme=theme, side=side)
             render_png(game, options)
-            ms, png = median_ms(lambda options=options: render_png(game, options))
+            ms, png = median_ms(functools.partial(render_png, game, options))
             print(f"  board {theme.value:5} {side.value:5}: median {ms:5.1f} ms, "
                   f"{len(png) / 1024:5.1f} KB")
     one, two = (boards_per_second(threads, lambda: render_png(game)) for threads in (1, 2))

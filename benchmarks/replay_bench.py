@@ -38,7 +38,11 @@ def long_game(size: int, turns: int, seed: int = 1) -> Game:
     return game
 
 
-def _measure(size: int, turns: int, out: multiprocessing.Queue) -> None:
+#: what one measurement sends back: turns, frames, width, step, seconds, MB grown, bytes
+Case = tuple[int, int, int, int, float, float, int]
+
+
+def _measure(size: int, turns: int, out: multiprocessing.Queue[Case]) -> None:
     game = long_game(size, turns)
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     start = time.perf_counter()
@@ -50,12 +54,12 @@ def _measure(size: int, turns: int, out: multiprocessing.Queue) -> None:
              len(data)))
 
 
-def replay_case(size: int, turns: int) -> tuple[int, int, int, int, float, float, int]:
-    queue: multiprocessing.Queue = multiprocessing.Queue()
+def replay_case(size: int, turns: int) -> Case:
+    queue: multiprocessing.Queue[Case] = multiprocessing.Queue()
     child = multiprocessing.get_context("fork").Process(target=_measure,
                                                       args=(size, turns, queue))
     child.start()
-    result = queue.get(timeout=600)
+    result: Case = queue.get(timeout=600)
     child.join()
     return result
 

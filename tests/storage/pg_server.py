@@ -24,6 +24,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 INSTALL_HINT = ("PostgreSQL's server programs (initdb, postgres) were not found on PATH or "
                 "under /usr/lib/postgresql/*/bin: install them, e.g. `apt-get install "
@@ -96,7 +97,7 @@ class PgServer:
         if done.returncode:
             raise RuntimeError(f"{command[0]} failed: {done.stderr.decode(errors='replace')}")
 
-    def _as_user(self) -> dict[str, object]:
+    def _as_user(self) -> dict[str, Any]:
         if self.user is None:
             return {}
         return {"user": self.user.pw_uid, "group": self.user.pw_gid, "extra_groups": []}
