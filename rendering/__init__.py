@@ -3,11 +3,13 @@
 Pure: no Discord, and no files but its fonts (`rendering.fonts`: shipped with the package,
 CJK and emoji where installed). `render_png(game)` draws the position now (or after turn N),
 `render_replay(game)` animates the whole game; `RenderOptions` picks theme, colour-blind
-palette, the side that faces the viewer and the width.
+palette, the side that faces the viewer and the width. `render_crosstable(table)` draws an
+event's standings as a crosstable in the same style.
 """
 
 from rendering.board import board_image, render_png
 from rendering.caption import caption_lines, line_text
+from rendering.crosstable import Crosstable, CrosstableRow, render_crosstable
 from rendering.layout import Layout, layout
 from rendering.options import DEFAULT_WIDTH, RenderOptions
 from rendering.replay import (
@@ -26,6 +28,8 @@ __all__ = [
     "NARROW_WIDTH",
     "REPLAY_WIDTH",
     "BoardView",
+    "Crosstable",
+    "CrosstableRow",
     "Layout",
     "PaletteName",
     "RenderOptions",
@@ -38,6 +42,7 @@ __all__ = [
     "line_text",
     "plan_of",
     "plan_replay",
+    "render_crosstable",
     "render_png",
     "render_replay",
     "view_of",
