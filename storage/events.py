@@ -32,8 +32,9 @@ class EventStatus(enum.StrEnum):
 
 @dataclass(frozen=True)
 class Event:
-    """A tournament or a league's season. `rounds` is a Swiss's number of rounds (0 for the
-    others); `round` the latest round paired; `teams` a Double TwixT event."""
+    """A tournament or a league's season. `rounds` is a Swiss's number of rounds, a league's
+    group size (0 for a round robin); `round` the latest round paired; `teams` a Double
+    TwixT event."""
 
     id: int
     guild_id: int

@@ -20,11 +20,14 @@ from storage import EventFormat
 #: what `create` takes besides its games' options, which are a challenge's but for those the
 #: event decides (colours by the pairing, every game in a thread of its own, the rules'
 #: swap and no handicap)
-EVENT_NAMES = ("format", "rounds", "double", "signup", "teams")
+EVENT_NAMES = ("format", "rounds", "group", "double", "signup", "teams")
 GAME_NAMES = ("size", "rules", "time", "vacation")
 NAMES = EVENT_NAMES + GAME_NAMES
 MAX_NAME = 60
 MAX_ROUNDS = 20
+#: a league's groups: Little Golem's are 9 to 11
+GROUP_SIZES = (4, 16)
+DEFAULT_GROUP = 10
 DEFAULT_SIGNUP = timedelta(days=3)
 MAX_SIGNUP = timedelta(days=60)
 _SPAN = re.compile(r"([0-9]{1,4})([dh])")
@@ -32,8 +35,9 @@ _SPAN = re.compile(r"([0-9]{1,4})([dh])")
 
 @dataclass(frozen=True)
 class EventOptions:
-    """What an event is: its format, its games' options (`game.vacation` None: allowed),
-    rounds of a Swiss, both colours per pairing, teams, and how long sign-up runs."""
+    """What an event is: its format, its games' options (`game.vacation` None: the server's
+    default), rounds of a Swiss (a league's: the size of its groups), both colours per
+    pairing, teams, and how long sign-up runs."""
 
     format: EventFormat
     game: ChallengeOptions = field(default_factory=ChallengeOptions)
@@ -55,7 +59,8 @@ def event_name(text: str) -> str:
 
 
 def build_event_options(fmt: str | None, *, rounds: int | str | None = None,
-                        double: str | bool | None = None, teams: str | bool | None = None,
+                        group: int | str | None = None, double: str | bool | None = None,
+                        teams: str | bool | None = None,
                         signup: str | None = None, **game: str | None) -> EventOptions:
     """Check and assemble an event's options; ServiceError names the first bad one."""
     if fmt is None:
@@ -75,6 +80,10 @@ def build_event_options(fmt: str | None, *, rounds: int | str | None = None,
         count = count or 4
     elif count:
         raise ServiceError("rounds is for a swiss: a round robin plays everyone")
+    elif form is EventFormat.LEAGUE:
+        count = _number("group", group, *GROUP_SIZES) if group is not None else DEFAULT_GROUP
+    if group is not None and form is not EventFormat.LEAGUE:
+        raise ServiceError("group is for a league")
     return EventOptions(form, options.game, count, options.double, options.teams,
                         _signup(signup))
 
@@ -101,12 +110,14 @@ def parse_event_words(words: list[str]) -> tuple[str, EventOptions]:
 
 
 def _rounds(rounds: int | str | None) -> int:
-    if rounds is None:
-        return 0
-    number = int(rounds) if isinstance(rounds, int) or str(rounds).isdigit() else -1
-    if not 1 <= number <= MAX_ROUNDS:
-        raise ServiceError("rounds is a number from 1 to {most}, not {value}",
-                           most=MAX_ROUNDS, value=quote(str(rounds)))
+    return 0 if rounds is None else _number("rounds", rounds, 1, MAX_ROUNDS)
+
+
+def _number(name: str, value: int | str, least: int, most: int) -> int:
+    number = int(value) if isinstance(value, int) or str(value).isdigit() else -1
+    if not least <= number <= most:
+        raise ServiceError("{name} is a number from {least} to {most}, not {value}",
+                           name=name, least=least, most=most, value=quote(str(value)))
     return number
 
 

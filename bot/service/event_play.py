@@ -93,7 +93,7 @@ class EventPlay:
                     if await storage.score_event_game(game.id, score, forfeit):
                         game = replace(game, score=score, forfeit=forfeit)
                     else:  # scored meanwhile (a withdrawal's forfeit): that score stands
-                        game = await storage.event_game_of(game.game_id) or game
+                        game = await storage.event_game_of(stored.id) or game
             scored.append(game)
         return tuple(scored)
 
@@ -128,8 +128,8 @@ class EventPlay:
             if groups is None:
                 ratings = await self.ratings(event, entrants)
                 by_rating = sorted(order, key=lambda e: -ratings[e])
-                groups = (pairing.league_groups(by_rating) if event.format is EventFormat.LEAGUE
-                          else (tuple(order),))
+                groups = (pairing.league_groups(by_rating, event.rounds)
+                          if event.format is EventFormat.LEAGUE else (tuple(order),))
             pairings = [(number, p) for number, group in enumerate(groups)
                         for cycle in pairing.round_robin(group, event.double) for p in cycle]
         await self._open_round(event, pairings, entrants)
@@ -199,8 +199,8 @@ class EventPlay:
                 opened += 1
         rounds = {game.round for game in stored}
         self.notices.append(Notice(event.guild_id, lambda tr: said(
-            tr.plural("{event}: {count} game opened, each in its own thread.",
-                      "{event}: {count} games opened, each in its own thread.", opened,
+            tr.plural("{event}: {n} game opened, each in its own thread.",
+                      "{event}: {n} games opened, each in its own thread.", opened,
                       event=event.name)
             + (" " + tr("Round {round}.", round=min(rounds)) if len(rounds) == 1 else ""),
             event.channel_id)))

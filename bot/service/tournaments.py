@@ -188,9 +188,7 @@ class Tournaments:
                 await self._begin(event)
             elif await self._core.storage.move_event(event.id, EventStatus.FINISHED, 0,
                                                      was=EventStatus.SIGNUP, was_round=0):
-                self.play.notices.append(Notice(event.guild_id, lambda tr, e=event: said(
-                    tr("{event} is called off: fewer than two players signed up.",
-                       event=e.name), e.channel_id)))
+                self.play.notices.append(_called_off(event))
         return await self.notices(lambda notice: locale_of(notice.guild_id))
 
     async def notices(self, locale_of: Callable[[Notice], str]) -> list[Reply]:
@@ -297,7 +295,8 @@ class Tournaments:
                      if e.previous_id == event.id]
         if following:
             raise ServiceError("{event} has its next season already", event=event.name)
-        options = EventOptions(event.format, double=event.double, teams=event.teams)
+        options = EventOptions(event.format, rounds=event.rounds, double=event.double,
+                               teams=event.teams)
         options = replace(options, game=replace(options.game, setup=event.setup,
                                                 vacation=event.setup.vacation))
         season = await self._create(request, event.name, options, event)
@@ -319,7 +318,8 @@ class Tournaments:
             before = {entrant for group in ranked for entrant in group}
             ratings = await self.play.ratings(event, await self.play.players(event))
             joining = sorted((e for e in now if e not in before), key=lambda e: -ratings[e])
-            groups = pairing.next_season(ranked, joining=joining,
+            moving = 2 if event.rounds >= 8 else 1  # of a small group, one up and one down
+            groups = pairing.next_season(ranked, moving, moving, joining=joining,
                                          leaving={e for e in before if e not in now})
             groups = tuple(group for group in groups if len(group) >= 2) or (tuple(now),)
         return await self.play.start(event, groups)
@@ -354,6 +354,8 @@ def _facts(event: Event, tr: Translation) -> str:
     kind: Message | str = _FORMATS[event.format]
     if event.format is EventFormat.SWISS:
         kind = message("swiss, {rounds} rounds", rounds=event.rounds)
+    if event.format is EventFormat.LEAGUE:
+        kind = message("league, groups of {size}", size=event.rounds)
     if event.double:
         kind = message("{kind}, both colours", kind=kind)
     if event.teams:
@@ -363,6 +365,12 @@ def _facts(event: Event, tr: Translation) -> str:
     return tr("Tournament #{id} **{event}**: {kind}, {setup} — {status}.", id=event.id,
               event=event.name, kind=kind, setup=describe_setup(event.setup),
               status=_STATUS[event.status])
+
+
+def _called_off(event: Event) -> Notice:
+    return Notice(event.guild_id, lambda tr: said(
+        tr("{event} is called off: fewer than two players signed up.", event=event.name),
+        event.channel_id))
 
 
 def _signing_up(event: Event) -> None:
