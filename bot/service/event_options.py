@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from bot.service.model import ServiceError
+from bot.service.names import MAX_NAME, clean_name
 from bot.service.options import ChallengeOptions, build_options, yes_no
 from rules import quote
 from storage import EventFormat
@@ -23,7 +24,6 @@ from storage import EventFormat
 EVENT_NAMES = ("format", "rounds", "group", "double", "signup", "teams")
 GAME_NAMES = ("size", "rules", "time", "vacation")
 NAMES = EVENT_NAMES + GAME_NAMES
-MAX_NAME = 60
 MAX_ROUNDS = 20
 #: a league's groups: Little Golem's are 9 to 11
 GROUP_SIZES = (4, 16)
@@ -48,12 +48,13 @@ class EventOptions:
 
 
 def event_name(text: str) -> str:
-    """An event's name as typed, checked: one line of 1 to `MAX_NAME` characters."""
-    name = " ".join(text.split())
+    """An event's name as typed, checked: one line of 1 to `MAX_NAME` characters, cleaned
+    as players' names are of what chat would format or ping."""
+    name = clean_name(text, "")
     if not name:
         raise ServiceError("give the tournament a name, like tournament create Autumn Cup "
                            "format roundrobin")
-    if len(name) > MAX_NAME:
+    if len(" ".join(text.split())) > MAX_NAME:
         raise ServiceError("a tournament's name is at most {most} characters", most=MAX_NAME)
     return name
 
