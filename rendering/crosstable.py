@@ -51,10 +51,10 @@ MAX_NAME_CHARS = 48
 MAX_TITLE_CHARS = 200
 
 #: The font size of the table's text, in pixels at full size: a 12-entrant table is then
-#: about 33 em wide, so at 400 px its digits (0.71 em) are about 8.7 px tall.
+#: about 33 em wide (980 px), so at 400 px its digits (0.71 em) are 8 to 10 px tall.
 TEXT_SIZE = 30
-#: The widest a name may be, in ems (some 13 Latin letters); longer names are cut with "…".
-NAME_EMS = 7.0
+#: The widest a name may be, in ems (some 11 Latin letters); longer names are cut with "…".
+NAME_EMS = 6.0
 #: The widest the tie-break's heading may be, in ems ("Buchholz" fits).
 LABEL_EMS = 4.5
 #: The longest side of a picture in pixels; a table that would be bigger is drawn smaller.
@@ -67,7 +67,7 @@ CELL_PAD_EMS = 0.2
 CELL_EMS = 1.3
 #: Between the opponent's number and the result in the rounds layout, in ems.
 GAP_EMS = 0.3
-MARGIN_EMS = 0.6
+MARGIN_EMS = 0.45
 #: The narrowest picture, in ems: room for a title over a small table.
 MIN_WIDTH_EMS = 18.0
 #: The smallest font size (a 64-entrant double table at `MAX_SIDE`).
