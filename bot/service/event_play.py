@@ -51,6 +51,9 @@ class Notice:
 
     guild_id: int
     make: Callable[[Translation], Awaitable[Reply]]
+    #: of several notices with one key only the last is sent (an event's standings, when
+    #: a withdrawal ends several games at once)
+    key: int | None = None
 
 
 def max_games(entrants: int) -> int:

@@ -194,7 +194,9 @@ class Tournaments:
     async def notices(self, locale_of: Callable[[Notice], str]) -> list[Reply]:
         """The event messages waiting to be sent, each in its language; taken once."""
         waiting, self.play.notices = self.play.notices, []
-        return [await notice.make(translation(locale_of(notice))) for notice in waiting]
+        last = {notice.key: notice for notice in waiting if notice.key is not None}
+        return [await notice.make(translation(locale_of(notice))) for notice in waiting
+                if notice.key is None or last[notice.key] is notice]
 
     # --- while it runs ---------------------------------------------------------------------
 
@@ -239,7 +241,7 @@ class Tournaments:
         async def make(tr: Translation) -> Reply:
             fresh = await self._core.storage.get_event(event.id)
             return replace(await self._standings(fresh, tr), channel_id=event.channel_id)
-        return Notice(event.guild_id, make)
+        return Notice(event.guild_id, make, key=event.id)
 
     async def _standings(self, event: Event, tr: Translation) -> Reply:
         games = await self.play.refresh(event)

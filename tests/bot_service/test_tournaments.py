@@ -70,6 +70,7 @@ async def test_a_round_robin_of_six_with_a_timeout_and_a_withdrawal(service, sto
     await lose(service, P6, p5_p6)
     reply = await service.run(asking(P6), "tournament withdraw")
     assert "withdraws" in reply.text
+    assert [r.text for r in reply.followups] == ["Standings of Autumn Cup."]  # posted once
     forfeits = [g for g in await storage.event_games(event_id, 100) if g.forfeit]
     assert len(forfeits) == 4 and all(
         g.score == (0.0 if g.red == P6.id else 1.0) for g in forfeits)
