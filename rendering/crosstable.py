@@ -207,9 +207,10 @@ def _headings(table: Crosstable) -> tuple[str, str, tuple[str, ...], str]:
 
 def _legend(table: Crosstable) -> str:
     """A line that says what + and − mean, when a cell has one."""
+    tr = translation(table.locale)
     if any(part in FORFEITS for row in table.rows for cell in row.cells
            for part in cell.split()):
-        return translation(table.locale)("+ / − won / lost by forfeit")
+        return tr("+ / − won / lost by forfeit")
     return ""
 
 
