@@ -11,7 +11,7 @@ import pytest
 
 from bot.service import ButtonKind, ServiceError, TwixtService
 from bot.service import commands as cmd
-from storage import EventStatus
+from storage import EventStatus, GameResult, Result
 from tests.bot_service.helpers import GUILD, asking
 from tests.bot_service.tournament_helpers import (
     PLAYERS,
@@ -230,3 +230,26 @@ async def test_a_double_twixt_event_pairs_teams_that_signed_up_together(service,
     assert len(games) == 3
     stored = await storage.get_game(games[0].game_id)
     assert len(stored.seats) == 4
+
+
+async def test_a_game_that_ended_unseen_is_scored_when_next_looked_at(service, storage,
+                                                                      clock):
+    event_id = await create(service, "format roundrobin size 8 rules pp")
+    await sign_up(service, event_id, PLAYERS[:3])
+    await service.run(MANAGER, "tournament start")
+    first, second, _third = await open_games(storage, event_id)
+    # a game ends behind the service's back (a crash between the end and its score)
+    stored = await storage.get_game(first.game_id)
+    await storage.finish_game(stored.id, stored.version, GameResult(
+        Result.RED, "resign", (first.red,), ((first.red,), (first.black,))))
+    assert [g.score for g in await storage.event_games(event_id, 10) if g.id == first.id] == [None]
+    reply = await service.run(asking(P3), "tournament standings")
+    assert picture(reply.image).width > 0
+    scored = {g.id: g for g in await storage.event_games(event_id, 10)}
+    assert (scored[first.id].score, scored[first.id].forfeit) == (1.0, False)
+    # a manager calls a game off in its thread: an unplayed draw
+    thread = (await storage.get_game(second.game_id)).channel_id
+    await service.run(asking(P1, thread, manager=True), "abort")
+    scored = {g.id: g for g in await storage.event_games(event_id, 10)}
+    assert (scored[second.id].score, scored[second.id].forfeit) == (0.5, True)
+    assert (await storage.player_stats(GUILD, first.red)).rating is not None  # rated
