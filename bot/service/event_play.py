@@ -151,6 +151,7 @@ class EventPlay:
     async def advance(self, event: Event) -> None:
         """Score what has ended; pair a Swiss's next round once the last one is over, or end
         the event once every game is; and post the standings."""
+        await self.open_missing(event)
         games = await self.refresh(event)
         if self.standings_notice is not None:
             self.notices.append(self.standings_notice(event))
@@ -195,11 +196,7 @@ class EventPlay:
                       score=1.0 if p.black is None else None) for group, p in pairings])
         names = await self._core.names([uid for players in entrants.values()
                                         for uid in players])
-        opened = 0
-        for game in stored:
-            if game.black is not None:
-                await self._open(event, game, entrants, names)
-                opened += 1
+        opened = await self._open_all(event, stored, entrants, names)
         rounds = {game.round for game in stored}
         self.notices.append(Notice(event.guild_id, lambda tr: said(
             tr.plural("{event}: {n} game opened, each in its own thread.",
@@ -207,6 +204,32 @@ class EventPlay:
                       event=event.name)
             + (" " + tr("Round {round}.", round=min(rounds)) if len(rounds) == 1 else ""),
             event.channel_id)))
+
+    async def open_missing(self, event: Event) -> int:
+        """Open the games of pairings that have none yet (a thread Discord refused, a
+        restart in the middle of a start); how many were opened."""
+        missing = [game for game in await self.refresh(event)
+                   if game.game_id is None and game.black is not None and game.score is None]
+        if not missing:
+            return 0
+        entrants = await self.players(event)
+        names = await self._core.names([uid for players in entrants.values()
+                                        for uid in players])
+        return await self._open_all(event, missing, entrants, names)
+
+    async def _open_all(self, event: Event, games: Sequence[EventGame],
+                        entrants: dict[int, tuple[int, ...]], names: dict[int, str]) -> int:
+        """Open each game; one that fails is logged and left for `open_missing`."""
+        opened = 0
+        for game in games:
+            if game.black is None:
+                continue
+            try:
+                await self._open(event, game, entrants, names)
+                opened += 1
+            except Exception:
+                log.exception("event game not opened", extra={"event_game_id": game.id})
+        return opened
 
     async def _open(self, event: Event, game: EventGame, entrants: dict[int, tuple[int, ...]],
                     names: dict[int, str]) -> None:

@@ -167,10 +167,14 @@ class Tournaments:
                                 event=event.name))
 
     async def start(self, request: Request, event_id: int | None) -> Reply:
-        """A channel manager starts an event before its deadline."""
+        """A channel manager starts an event before its deadline (on a running event: opens
+        the games that could not be opened, such as a thread Discord refused)."""
         if not request.can_manage:
             raise ServiceError("only a channel manager can start a tournament")
         event = await self._event(request, event_id)
+        if event.status is EventStatus.RUNNING:  # again: open what could not be opened
+            return Reply(request.tr.plural("{n} game opened.", "{n} games opened.",
+                                           await self.play.open_missing(event)))
         _signing_up(event)
         entrants = await self.play.players(event)
         if len(entrants) < 2:

@@ -253,3 +253,23 @@ async def test_a_game_that_ended_unseen_is_scored_when_next_looked_at(service, s
     scored = {g.id: g for g in await storage.event_games(event_id, 10)}
     assert (scored[second.id].score, scored[second.id].forfeit) == (0.5, True)
     assert (await storage.player_stats(GUILD, first.red)).rating is not None  # rated
+
+
+async def test_a_game_whose_thread_failed_is_opened_by_starting_again(service, storage,
+                                                                     threads, monkeypatch):
+    event_id = await create(service, "format roundrobin size 8 rules pp")
+    await sign_up(service, event_id, PLAYERS[:2])
+    opening = threads.open_thread
+
+    async def refused(channel_id: int, name: str) -> int:
+        raise ServiceError("Discord did not open the game's thread; try again")
+
+    monkeypatch.setattr(threads, "open_thread", refused)
+    reply = await service.run(MANAGER, "tournament start")
+    assert any("0 games opened" in r.text for r in reply.followups)
+    assert await open_games(storage, event_id) == []
+    monkeypatch.setattr(threads, "open_thread", opening)
+    reply = await service.run(MANAGER, "tournament start")
+    assert reply.text == "1 game opened."
+    assert len(await open_games(storage, event_id)) == 1
+    assert (await service.run(MANAGER, "tournament start")).text == "0 games opened."
