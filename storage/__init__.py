@@ -18,6 +18,7 @@ from storage.errors import (
     StorageError,
     UnsupportedSchemaError,
 )
+from storage.events import Entrant, Event, EventFormat, EventGame, EventStatus
 from storage.interface import Storage
 from storage.model import (
     Answer,
@@ -59,6 +60,11 @@ __all__ = [
     "ChannelBusyError",
     "Database",
     "DatabaseError",
+    "Entrant",
+    "Event",
+    "EventFormat",
+    "EventGame",
+    "EventStatus",
     "FirstMove",
     "GameFinishedError",
     "GameResult",

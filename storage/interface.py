@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
+from storage.events import Entrant, Event, EventGame, EventStatus
 from storage.model import (
     Challenge,
     FirstMove,
@@ -249,6 +250,56 @@ class Storage(Protocol):
 
     async def vacation_days_used(self, guild_id: int, user_id: int, year: int) -> int:
         """The days counted by the user's vacations in the guild that start in `year` (UTC)."""
+
+    # --- tournaments and leagues (storage.events) ---------------------------------------
+
+    async def create_event(self, event: Event) -> Event:
+        """Store a new event (its `id` is ignored) and return it as stored."""
+
+    async def get_event(self, event_id: int) -> Event:
+        """The event; `NotFoundError` if there is none."""
+
+    async def events(self, guild_id: int, *, status: EventStatus | None = None,
+                     limit: int = 20) -> tuple[Event, ...]:
+        """A guild's events (of one status, or any), newest first, `limit` at most."""
+
+    async def due_events(self, now: datetime, limit: int = 100) -> tuple[Event, ...]:
+        """Events still taking sign-ups whose deadline has come (an indexed look: the clocks'
+        tick asks every time), earliest deadline first."""
+
+    async def move_event(self, event_id: int, status: EventStatus, round: int, *,
+                         was: EventStatus, was_round: int) -> bool:
+        """Set an event's status and latest round, only if it still stands at `was` and
+        `was_round`; False, changing nothing, if another start or round came first."""
+
+    async def save_entrant(self, entrant: Entrant) -> None:
+        """Sign an entrant up (replacing its earlier row: a team confirmed)."""
+
+    async def drop_entrant(self, event_id: int, user_id: int) -> bool:
+        """Take a sign-up back; False if there was none."""
+
+    async def entrants(self, event_id: int, limit: int) -> tuple[Entrant, ...]:
+        """An event's entrants in the order they joined, `limit` at most."""
+
+    async def withdraw_entrant(self, event_id: int, user_id: int) -> bool:
+        """Mark an entrant withdrawn; False if it was already (or is not an entrant)."""
+
+    async def add_event_games(self, event_id: int,
+                              games: Sequence[EventGame]) -> tuple[EventGame, ...]:
+        """Store pairings (their ids, games and results ignored, except a bye's score) in one
+        transaction; return them as stored."""
+
+    async def event_games(self, event_id: int, limit: int) -> tuple[EventGame, ...]:
+        """An event's pairings by round, `limit` at most."""
+
+    async def event_game_of(self, game_id: int) -> EventGame | None:
+        """The pairing a game was opened for, if it belongs to an event."""
+
+    async def link_event_game(self, event_game_id: int, game_id: int) -> bool:
+        """Record the game opened for a pairing; False if it already has one."""
+
+    async def score_event_game(self, event_game_id: int, score: float, forfeit: bool) -> bool:
+        """Record Red's score of a pairing; False, changing nothing, if it has one already."""
 
     # --- what a player keeps for themselves: notes, a move to confirm (storage.private) --
 

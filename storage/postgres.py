@@ -38,7 +38,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from storage import private, ratings, rows, schema
+from storage import events, private, ratings, rows, schema
 from storage.errors import (
     ChallengeClosedError,
     ChannelBusyError,
@@ -48,6 +48,7 @@ from storage.errors import (
     StaleVersionError,
     UnsupportedSchemaError,
 )
+from storage.events import Entrant, Event, EventGame, EventStatus
 from storage.model import (
     CLOCK_SETTINGS,
     Answer,
@@ -611,6 +612,86 @@ class PostgresStorage:
         first, last = rows.year_bounds(year)
         async with self._single() as db:
             return int(await db.fetchval(rows.DAYS_USED, guild_id, user_id, first, last))
+
+    # --- tournaments and leagues (storage.events) ---------------------------------------
+
+    async def create_event(self, event: Event) -> Event:
+        async with self._single() as db:
+            row = await db.fetchrow(events.ADD_EVENT, *events.event_row(event, rows.utc))
+        assert row is not None
+        return events.event(row)
+
+    async def get_event(self, event_id: int) -> Event:
+        async with self._single() as db:
+            row = await db.fetchrow(events.EVENT, event_id)
+        if row is None:
+            raise NotFoundError(f"no event {event_id}")
+        return events.event(row)
+
+    async def events(self, guild_id: int, *, status: EventStatus | None = None,
+                     limit: int = 20) -> tuple[Event, ...]:
+        wanted = None if status is None else status.value
+        async with self._single() as db:
+            found = await db.fetch(events.EVENTS, guild_id, wanted, wanted, limit)
+        return tuple(events.event(row) for row in found)
+
+    async def due_events(self, now: datetime, limit: int = 100) -> tuple[Event, ...]:
+        async with self._single() as db:
+            found = await db.fetch(events.DUE_EVENTS, rows.utc(now), limit)
+        return tuple(events.event(row) for row in found)
+
+    async def move_event(self, event_id: int, status: EventStatus, round: int, *,
+                         was: EventStatus, was_round: int) -> bool:
+        async with self._single() as db:
+            return _count(await db.execute(events.SET_EVENT, status.value, round, event_id,
+                                           was.value, was_round)) == 1
+
+    async def save_entrant(self, entrant: Entrant) -> None:
+        async with self._write() as db:
+            await db.execute(events.DROP_ENTRANT, entrant.event_id, entrant.user_id)
+            await db.execute(events.ADD_ENTRANT, *events.entrant_row(entrant, rows.utc))
+
+    async def drop_entrant(self, event_id: int, user_id: int) -> bool:
+        async with self._single() as db:
+            return _count(await db.execute(events.DROP_ENTRANT, event_id, user_id)) == 1
+
+    async def entrants(self, event_id: int, limit: int) -> tuple[Entrant, ...]:
+        async with self._single() as db:
+            found = await db.fetch(events.ENTRANTS, event_id, limit)
+        return tuple(events.entrant(row) for row in found)
+
+    async def withdraw_entrant(self, event_id: int, user_id: int) -> bool:
+        async with self._single() as db:
+            return _count(await db.execute(events.WITHDRAW, True, event_id, user_id,
+                                           False)) == 1
+
+    async def add_event_games(self, event_id: int,
+                              games: Sequence[EventGame]) -> tuple[EventGame, ...]:
+        stored = []
+        async with self._write() as db:
+            for game in games:
+                stored.append(events.event_game(
+                    await db.fetchrow(events.ADD_GAME, *events.game_row(event_id, game))))
+        return tuple(game for game in stored if game is not None)
+
+    async def event_games(self, event_id: int, limit: int) -> tuple[EventGame, ...]:
+        async with self._single() as db:
+            found = [events.event_game(row) for row in await db.fetch(events.GAMES, event_id,
+                                                                      limit)]
+        return tuple(game for game in found if game is not None)
+
+    async def event_game_of(self, game_id: int) -> EventGame | None:
+        async with self._single() as db:
+            return events.event_game(await db.fetchrow(events.GAME_OF, game_id))
+
+    async def link_event_game(self, event_game_id: int, game_id: int) -> bool:
+        async with self._single() as db:
+            return _count(await db.execute(events.LINK_GAME, game_id, event_game_id)) == 1
+
+    async def score_event_game(self, event_game_id: int, score: float, forfeit: bool) -> bool:
+        async with self._single() as db:
+            return _count(await db.execute(events.SCORE_GAME, score, forfeit,
+                                           event_game_id)) == 1
 
     # --- what a player keeps for themselves: notes, a move to confirm (storage.private) --
 

@@ -27,7 +27,7 @@ from typing import Any
 
 import aiosqlite
 
-from storage import private, rows
+from storage import events, private, rows
 from storage.errors import (
     ChallengeClosedError,
     ChannelBusyError,
@@ -36,6 +36,7 @@ from storage.errors import (
     NotFoundError,
     StaleVersionError,
 )
+from storage.events import Entrant, Event, EventGame, EventStatus
 from storage.group_commit import GroupCommit, InlineConnection, connect_inline
 from storage.model import (
     CLOCK_SETTINGS,
@@ -557,6 +558,89 @@ class SqliteStorage:
                                                        rows.stamp(last)))
             (used,) = await _only_row(cursor)
         return int(used)
+
+    # --- tournaments and leagues (storage.events) ---------------------------------------
+
+    async def create_event(self, event: Event) -> Event:
+        async with self._write() as db:
+            cursor = await db.execute(events.ADD_EVENT, events.event_row(event, rows.stamp))
+            return events.event(await _only_row(cursor))
+
+    async def get_event(self, event_id: int) -> Event:
+        async with self._read() as db:
+            row = await (await db.execute(events.EVENT, (event_id,))).fetchone()
+        if row is None:
+            raise NotFoundError(f"no event {event_id}")
+        return events.event(row)
+
+    async def events(self, guild_id: int, *, status: EventStatus | None = None,
+                     limit: int = 20) -> tuple[Event, ...]:
+        wanted = None if status is None else status.value
+        async with self._read() as db:
+            cursor = await db.execute(events.EVENTS, (guild_id, wanted, wanted, limit))
+            return tuple(events.event(row) for row in await cursor.fetchall())
+
+    async def due_events(self, now: datetime, limit: int = 100) -> tuple[Event, ...]:
+        async with self._read() as db:
+            cursor = await db.execute(events.DUE_EVENTS, (rows.stamp(now), limit))
+            return tuple(events.event(row) for row in await cursor.fetchall())
+
+    async def move_event(self, event_id: int, status: EventStatus, round: int, *,
+                         was: EventStatus, was_round: int) -> bool:
+        async with self._write() as db:
+            cursor = await db.execute(events.SET_EVENT, (status.value, round, event_id,
+                                                         was.value, was_round))
+            return cursor.rowcount == 1
+
+    async def save_entrant(self, entrant: Entrant) -> None:
+        async with self._write() as db:
+            await db.execute(events.DROP_ENTRANT, (entrant.event_id, entrant.user_id))
+            await db.execute(events.ADD_ENTRANT, events.entrant_row(entrant, rows.stamp))
+
+    async def drop_entrant(self, event_id: int, user_id: int) -> bool:
+        async with self._write() as db:
+            cursor = await db.execute(events.DROP_ENTRANT, (event_id, user_id))
+            return cursor.rowcount == 1
+
+    async def entrants(self, event_id: int, limit: int) -> tuple[Entrant, ...]:
+        async with self._read() as db:
+            cursor = await db.execute(events.ENTRANTS, (event_id, limit))
+            return tuple(events.entrant(row) for row in await cursor.fetchall())
+
+    async def withdraw_entrant(self, event_id: int, user_id: int) -> bool:
+        async with self._write() as db:
+            cursor = await db.execute(events.WITHDRAW, (True, event_id, user_id, False))
+            return cursor.rowcount == 1
+
+    async def add_event_games(self, event_id: int,
+                              games: Sequence[EventGame]) -> tuple[EventGame, ...]:
+        stored = []
+        async with self._write() as db:
+            for game in games:
+                cursor = await db.execute(events.ADD_GAME, events.game_row(event_id, game))
+                stored.append(events.event_game(await _only_row(cursor)))
+        return tuple(game for game in stored if game is not None)
+
+    async def event_games(self, event_id: int, limit: int) -> tuple[EventGame, ...]:
+        async with self._read() as db:
+            cursor = await db.execute(events.GAMES, (event_id, limit))
+            found = [events.event_game(row) for row in await cursor.fetchall()]
+        return tuple(game for game in found if game is not None)
+
+    async def event_game_of(self, game_id: int) -> EventGame | None:
+        async with self._read() as db:
+            return events.event_game(await (await db.execute(events.GAME_OF,
+                                                             (game_id,))).fetchone())
+
+    async def link_event_game(self, event_game_id: int, game_id: int) -> bool:
+        async with self._write() as db:
+            cursor = await db.execute(events.LINK_GAME, (game_id, event_game_id))
+            return cursor.rowcount == 1
+
+    async def score_event_game(self, event_game_id: int, score: float, forfeit: bool) -> bool:
+        async with self._write() as db:
+            cursor = await db.execute(events.SCORE_GAME, (score, forfeit, event_game_id))
+            return cursor.rowcount == 1
 
     # --- what a player keeps for themselves: notes, a move to confirm (storage.private) --
 

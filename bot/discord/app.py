@@ -36,6 +36,7 @@ from bot.discord.records_cog import RecordsCog
 from bot.discord.scheduler import ClockScheduler
 from bot.discord.settings_cog import SettingsCog
 from bot.discord.threads import DiscordThreads
+from bot.discord.tournament_cog import TournamentCog
 from bot.discord.translator import CatalogueTranslator
 from bot.discord.views import TwixtButton
 from bot.service import Button, TwixtService
@@ -81,7 +82,7 @@ class TwixtBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         chat = ChatMoves(self.service, read_all=self.settings.message_content)
         for cog in (TwixtCog(self.service, chat), RecordsCog(self.service),
-                    SettingsCog(self.service)):
+                    SettingsCog(self.service), TournamentCog(self.service)):
             await self.add_cog(cog)
         self.add_dynamic_items(TwixtButton)
         await self.tree.set_translator(CatalogueTranslator())

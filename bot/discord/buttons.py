@@ -26,7 +26,8 @@ STYLES = {ButtonKind.ACCEPT_CHALLENGE: discord.ButtonStyle.success,
           ButtonKind.CLAIM: discord.ButtonStyle.danger,
           ButtonKind.ACCEPT_TAKEBACK: discord.ButtonStyle.success,
           ButtonKind.DECLINE_TAKEBACK: discord.ButtonStyle.secondary,
-          ButtonKind.CONFIRM_MOVE: discord.ButtonStyle.success}
+          ButtonKind.CONFIRM_MOVE: discord.ButtonStyle.success,
+          ButtonKind.JOIN_EVENT: discord.ButtonStyle.success}
 
 
 def style_of(button: Button) -> discord.ButtonStyle:

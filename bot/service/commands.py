@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import rules
+from bot.service.event_options import EventOptions
 from bot.service.model import User
 from bot.service.options import ChallengeOptions
 from rules.conditionals import Plan
@@ -209,8 +210,21 @@ class ConfirmMove:
     pending_id: int | None = None
 
 
+@dataclass(frozen=True)
+class Tournament:
+    """A tournament command (`action`: create, join, leave, start, withdraw, standings,
+    list, info, next-season) on the event numbered `event_id` (None: this channel's newest);
+    `name` and `options` make one, `partner` joins a Double TwixT event with a team."""
+
+    action: str
+    event_id: int | None = None
+    name: str = ""
+    options: EventOptions | None = None
+    partner: User | None = None
+
+
 ServiceCommand = (Challenge | Team | AnswerChallenge | Move | Resign | Takeback | Claim
                   | Conditional
                   | ShowBoard | Status | Help | Abort | Export | History | Replay
                   | ImportRecord | Stats | Leaderboard | Rematch | UserSettings
-                  | ServerSettings | MyGames | Note | Notes | ConfirmMove | Vacation)
+                  | ServerSettings | MyGames | Note | Notes | ConfirmMove | Vacation | Tournament)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -74,6 +74,9 @@ class ServiceCore:
         self.alarm = Alarm()
         self._render_options = render_options or RenderOptions()
         self._games = GameCache()
+        #: called with the id of each game that has just ended (a turn, a forfeit, an abort):
+        #: the subjects that follow games (tournaments) hook in here
+        self.game_ended: list[Callable[[int], Awaitable[None]]] = []
 
     # --- games -------------------------------------------------------------------------
 
@@ -172,6 +175,8 @@ class ServiceCore:
             raise ServiceError(storage_refusal(error)) from None
         self._games.put(stored.id, replace(live, version=version))
         self.alarm.wake_by(wake)
+        if finish is not None:
+            await self._ended(stored.id)
         return replace(stored, version=version)
 
     async def offer(self, stored: StoredGame, kind: OfferKind, user_id: int) -> None:
@@ -191,6 +196,17 @@ class ServiceCore:
             raise ServiceError(storage_refusal(error)) from None
         finally:
             self._games.drop(stored.id)
+        await self._ended(stored.id)
+
+    async def _ended(self, game_id: int) -> None:
+        """Tell the hooks that a game has ended. What they do is another subject's: a
+        failure is logged, never undoes the end nor its announcement (an event looks at its
+        games again when next asked, see `EventPlay.refresh`)."""
+        for hook in self.game_ended:
+            try:
+                await hook(game_id)
+            except Exception:
+                log.exception("after the end of a game", extra={"game_id": game_id})
 
     # --- clocks ------------------------------------------------------------------------
 

@@ -92,6 +92,8 @@ class ButtonKind(enum.Enum):
     DECLINE_TAKEBACK = "takeback-decline"
     REMATCH = "rematch"
     CONFIRM_MOVE = "move-confirm"
+    #: sign up for a tournament (the target is the event's id)
+    JOIN_EVENT = "event-join"
 
 
 @dataclass(frozen=True)

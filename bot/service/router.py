@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 
 from bot.service import commands as cmd
+from bot.service.event_options import parse_event_words
 from bot.service.model import ServiceError, User
 from bot.service.options import OPTION_NAMES, build_options, parse_option_words, setting_pairs
 from rules import Action, Command, InvalidMoveError, parse_command, quote
@@ -230,8 +231,33 @@ def _conditional(words: list[str], people: People) -> cmd.ServiceCommand:
     return conditional(" ".join(words))
 
 
+#: the tournament commands that take only an event's number, if any
+_EVENT_ACTIONS = ("join", "leave", "start", "withdraw", "standings", "info", "next-season")
+
+
+def _tournament(words: list[str], people: People) -> cmd.ServiceCommand:
+    """`tournament create NAME options…`, `tournament list`, `tournament join [N] [with
+    PARTNER]`, `tournament ACTION [N]`."""
+    action = words.pop(0).lower() if words else ""
+    if action == "create":
+        name, options = parse_event_words(words)
+        return cmd.Tournament("create", name=name, options=options)
+    if action == "list" and not words:
+        return cmd.Tournament("list")
+    partner = None
+    if action == "join" and len(words) >= 2 and words[-2].lower() == "with":
+        partner = people(words[-1])
+        del words[-2:]
+    if action not in _EVENT_ACTIONS or len(words) > 1:
+        raise ServiceError("write tournament create, join, leave, start, withdraw, "
+                           "standings, list, info or next-season, then the tournament's "
+                           "number if it is not this channel's")
+    return cmd.Tournament(action, _number(words[0]) if words else None, partner=partner)
+
+
 _READERS: dict[str, Callable[[list[str], People], cmd.ServiceCommand]] = {
     "export": _export, "history": _history, "replay": _replay, "import": _import,
     "stats": _stats, "leaderboard": _leaderboard, "rematch": _rematch,
     "settings": _settings, "server": _server, "games": _my_games, "note": _note,
-    "notes": _notes, "if": _conditional, "conditions": _conditional, "vacation": _vacation}
+    "notes": _notes, "if": _conditional, "conditions": _conditional, "vacation": _vacation,
+    "tournament": _tournament}

@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from bot.service import commands as cmd
@@ -30,6 +31,7 @@ from bot.service.play import Play
 from bot.service.preferences import Preferences
 from bot.service.records import Records
 from bot.service.stats import Stats
+from bot.service.tournaments import Tournaments
 from bot.service.vacations import Vacations
 from language import message, translation
 from rendering import RenderOptions
@@ -76,9 +78,16 @@ class TwixtService:
         self.notes = Notes(self.core)
         self.confirmation = Confirmation(self.core, self.play)
         self.vacations = Vacations(self.core)
+        self.tournaments = Tournaments(self.core)
 
     async def execute(self, request: Request, command: cmd.ServiceCommand) -> Reply:
-        """Do what `command` asks for `request`'s user; ServiceError says why not."""
+        """Do what `command` asks for `request`'s user; ServiceError says why not. What it
+        set off in tournaments (games opened, new standings) follows the reply."""
+        reply = await self._dispatch(request, command)
+        notices = await self.tournaments.notices(lambda notice: request.locale)
+        return replace(reply, followups=(*reply.followups, *notices)) if notices else reply
+
+    async def _dispatch(self, request: Request, command: cmd.ServiceCommand) -> Reply:
         match command:
             case cmd.Challenge(opponent, options):
                 return await self.challenges.challenge(request, opponent, options)
@@ -135,6 +144,8 @@ class TwixtService:
                 return await self.notes.note(request, text, game_id)
             case cmd.Notes(game_id, page, clear):
                 return await self.notes.notes(request, game_id, page, clear)
+            case cmd.Tournament():
+                return await self.tournaments.run(request, command)
         raise AssertionError(f"unhandled command {command!r}")  # pragma: no cover
 
     async def run(self, request: Request, text: str,
@@ -153,6 +164,8 @@ class TwixtService:
             return await self.challenges.rematch(request, target)
         if kind is ButtonKind.CONFIRM_MOVE:
             return await self.execute(request, cmd.ConfirmMove(target))
+        if kind is ButtonKind.JOIN_EVENT:
+            return await self.execute(request, cmd.Tournament("join", target))
         stored = await self.core.storage.active_game(request.channel_id)
         if stored is None or stored.id != target:
             raise ServiceError("this button belongs to a game that is over")
@@ -175,8 +188,10 @@ class TwixtService:
     async def tick(self, now: datetime | None = None,
                    locale_of: Callable[[int], str] = lambda guild_id: "en") -> list[Reply]:
         """Let the clocks act: reminders, time-up notices, forfeits (see `Clocks.tick`), each
-        said in the language of its server (`locale_of(guild_id)`)."""
-        return await self.clocks.tick(now, locale_of)
+        said in the language of its server (`locale_of(guild_id)`); and start the tournaments
+        whose sign-up has closed."""
+        replies = await self.clocks.tick(now, locale_of)
+        return replies + await self.tournaments.tick(now or self.core.clock(), locale_of)
 
     async def channel_game(self, channel_id: int) -> Game:
         """The channel's current game, or its last finished one, as the rules see it."""

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from bot.config import Settings
 from bot.service import ServiceError, TwixtService
 from bot.service.core import utc_now
-from bot.terminal.table import TerminalTable, name_id
+from bot.terminal.table import TerminalTable, TerminalThreads, name_id
 from language import translation
 from rules.records import encode, write
 from storage import Database, DatabaseError, SqliteStorage, open_storage
@@ -39,8 +39,11 @@ async def play(db: Database | None, channel: str, out_dir: Path, script: str | N
     if storage is None:
         return 2
     async with storage:
-        service = TwixtService(storage, clock=(lambda: clock) if clock else utc_now)
-        table = TerminalTable(service, channel, out_dir, managers=managers, locale=locale)
+        threads = TerminalThreads()
+        service = TwixtService(storage, threads=threads,
+                               clock=(lambda: clock) if clock else utc_now)
+        table = TerminalTable(service, channel, out_dir, managers=managers, locale=locale,
+                              threads=threads)
         if script:
             try:
                 lines = Path(script).read_text(encoding="utf-8-sig").splitlines()

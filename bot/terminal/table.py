@@ -39,13 +39,37 @@ def user(name: str) -> User:
     return User(name_id(name), name.strip())
 
 
+class TerminalThreads:
+    """Threads at the table: a channel named after its parent and its title
+    (`den/autumn-cup-p1-vs-p2`), played by writing `name@channel: command` (or with
+    `--channel`); its id comes from its name, as every channel's here, so it is the same
+    channel in a later sitting."""
+
+    def __init__(self) -> None:
+        #: the channels the table knows by name, by id
+        self.names: dict[int, str] = {}
+
+    def known(self, name: str) -> int:
+        channel_id = name_id(name)
+        self.names[channel_id] = name
+        return channel_id
+
+    async def open_thread(self, channel_id: int, name: str) -> int:
+        parent = self.names.get(channel_id, str(channel_id))
+        slug = "-".join("".join(ch if ch.isalnum() else " " for ch in name.casefold()).split())
+        return self.known(f"{parent}/{slug}")
+
+
 class TerminalTable:
     """Plays lines against the service and writes what a channel would show."""
 
     def __init__(self, service: TwixtService, channel: str, out_dir: Path,
                  out: TextIO = sys.stdout, managers: Iterable[str] = (),
-                 locale: str = "en") -> None:
+                 locale: str = "en", threads: TerminalThreads | None = None) -> None:
         self.service = service
+        #: the threads the service opens here (tournament games), known by name
+        self.threads = threads or TerminalThreads()
+        self.threads.known(channel)
         #: the language of everything the table says (`language.LOCALES`)
         self.tr = translation(locale)
         self.channel = channel
@@ -70,8 +94,10 @@ class TerminalTable:
         return refused
 
     async def play_line(self, line: str, number: int = 0) -> bool:
-        """One `name: command` line; False when it was refused."""
+        """One `name: command` line (`name@channel: command` in another channel, such as a
+        tournament game's thread); False when it was refused."""
         name, sep, text = line.partition(":")
+        name, _at, where = name.partition("@")
         if not sep or not name.strip() or not text.strip():
             self._say("! " + self.tr("line {number}: write name: command, like alice: G6",
                                      number=number))
@@ -79,7 +105,8 @@ class TerminalTable:
         who = user(name)
         self._names[who.id] = who.name
         manager = who.id in self._managers  # the terminal's managers manage everything
-        request = Request(GUILD_ID, name_id(self.channel), who, can_manage=manager,
+        channel_id = self.threads.known(where.strip() or self.channel)
+        request = Request(GUILD_ID, channel_id, who, can_manage=manager,
                           can_manage_server=manager, locale=self.tr.locale)
         reply = await answer_safely(self._execute(request, text.strip()), {
             "command": "terminal", "line": number, "user": who.name}, locale=request.locale)
@@ -111,6 +138,8 @@ class TerminalTable:
         if reply.dm_user_id is not None:
             prefix = self.tr("(direct message to {name})",
                              name=self._names.get(reply.dm_user_id, reply.dm_user_id)) + " "
+        if reply.channel_id not in (None, name_id(self.channel)):  # a thread, say
+            prefix = self._places(f"[<#{reply.channel_id}>] ") + prefix
         self._say(f"{prefix}{mentions + ' ' if mentions else ''}{self._places(reply.text)}")
         if reply.buttons:
             self._say("  [" + "] [".join(b.label for b in reply.buttons) + "]")
@@ -122,8 +151,8 @@ class TerminalTable:
     def _places(self, text: str) -> str:
         """The channels a reply names (`<#id>`) as the table knows them: its own by name; the
         others, whose names it cannot tell from their ids, as another channel."""
-        own = name_id(self.channel)
-        return CHANNEL_LINK.sub(lambda link: f"#{self.channel}" if int(link[1]) == own
+        known = self.threads.names
+        return CHANNEL_LINK.sub(lambda link: f"#{known[int(link[1])]}" if int(link[1]) in known
                                 else self.tr("another channel"), text)
 
     def _save(self, filename: str | None, data: bytes) -> None:

@@ -1,0 +1,126 @@
+"""`/twixt-tournament …`: round robins, Swiss tournaments and leagues in a channel."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+
+from bot.discord.commanding import (
+    OPTION_WORDS,
+    Rules,
+    ServiceCog,
+    YesNo,
+    player_of,
+    size_choices,
+    time_choices,
+)
+from bot.discord.respond import person
+from bot.service import commands as cmd
+from bot.service.event_options import MAX_ROUNDS, build_event_options
+from bot.service.event_options import event_name as checked_name
+from bot.service.names import MAX_NAME
+
+#: the names of this group's commands, options and choices, marked for the catalogue (see
+#: `bot.discord.translator`; the German is in language/locales/de/service-tournaments.po)
+NAMES = (
+    locale_str("name: twixt-tournament"), locale_str("name: create"), locale_str("name: join"),
+    locale_str("name: leave"), locale_str("name: start"), locale_str("name: withdraw"),
+    locale_str("name: standings"), locale_str("name: list"), locale_str("name: info"),
+    locale_str("name: next-season"), locale_str("name: event"), locale_str("name: name"),
+    locale_str("name: rounds"), locale_str("name: group"), locale_str("name: double"),
+    locale_str("name: teams"), locale_str("name: signup"), locale_str("name: roundrobin"),
+    locale_str("name: swiss"), locale_str("name: league"),
+)
+Format = Literal["roundrobin", "swiss", "league"]
+EVENT = locale_str("the tournament's number (leave out: this channel's newest)")
+EventNumber = app_commands.Range[int, 1]
+
+
+@app_commands.guild_only()
+class TournamentCog(ServiceCog, group_name="twixt-tournament",
+                    group_description=locale_str("TwixT tournaments and leagues")):
+    """Create, join, start, follow and leave events."""
+
+    @app_commands.command(description=locale_str("Announce a tournament here (channel managers)"))
+    @app_commands.describe(
+        name=locale_str("the tournament's name"),
+        format=locale_str("round robin, swiss (round by round) or league (groups by rating)"),
+        size=OPTION_WORDS["size"], rules=OPTION_WORDS["rules"], time=OPTION_WORDS["time"],
+        vacation=OPTION_WORDS["vacation"],
+        rounds=locale_str("a swiss's rounds (default 4)"),
+        group=locale_str("a league's group size (default 10)"),
+        double=locale_str("every pairing plays both colours (round robin, league)"),
+        teams=locale_str("Double TwixT: teams of two sign up together"),
+        signup=locale_str("how long sign-up runs, like 3d or 12h (default 3d)"))
+    @app_commands.autocomplete(size=size_choices, time=time_choices)
+    async def create(self, interaction: discord.Interaction,
+                     name: app_commands.Range[str, 1, MAX_NAME], format: Format,
+                     size: str | None = None, rules: Rules | None = None,
+                     time: str | None = None, vacation: YesNo | None = None,
+                     rounds: app_commands.Range[int, 1, MAX_ROUNDS] | None = None,
+                     group: app_commands.Range[int, 4, 16] | None = None,
+                     double: YesNo | None = None, teams: YesNo | None = None,
+                     signup: str | None = None) -> None:
+        async def build() -> cmd.ServiceCommand:
+            options = build_event_options(format, rounds=rounds, group=group, double=double,
+                                          teams=teams, signup=signup, size=size, rules=rules,
+                                          time=time, vacation=vacation)
+            return cmd.Tournament("create", name=checked_name(name), options=options)
+
+        await self._run(interaction, build)
+
+    @app_commands.command(description=locale_str("Sign up for a tournament"))
+    @app_commands.describe(event=EVENT,
+                           partner=locale_str("Double TwixT: your partner, who joins too"))
+    async def join(self, interaction: discord.Interaction, event: EventNumber | None = None,
+                   partner: discord.Member | None = None) -> None:
+        async def build() -> cmd.ServiceCommand:
+            return cmd.Tournament("join", event,
+                                  partner=person(player_of(partner)) if partner else None)
+
+        await self._run(interaction, build)
+
+    @app_commands.command(description=locale_str("Take your sign-up back before the start"))
+    @app_commands.describe(event=EVENT)
+    async def leave(self, interaction: discord.Interaction,
+                    event: EventNumber | None = None) -> None:
+        await self._send(interaction, cmd.Tournament("leave", event))
+
+    @app_commands.command(description=locale_str("Start a tournament now (channel managers)"))
+    @app_commands.describe(event=EVENT)
+    async def start(self, interaction: discord.Interaction,
+                    event: EventNumber | None = None) -> None:
+        await self._send(interaction, cmd.Tournament("start", event))
+
+    @app_commands.command(
+        description=locale_str("Leave a running tournament: your games left are forfeited"))
+    @app_commands.describe(event=EVENT)
+    async def withdraw(self, interaction: discord.Interaction,
+                       event: EventNumber | None = None) -> None:
+        await self._send(interaction, cmd.Tournament("withdraw", event))
+
+    @app_commands.command(description=locale_str("A tournament's crosstable"))
+    @app_commands.describe(event=EVENT)
+    async def standings(self, interaction: discord.Interaction,
+                        event: EventNumber | None = None) -> None:
+        await self._send(interaction, cmd.Tournament("standings", event))
+
+    @app_commands.command(name="list", description=locale_str("This server's tournaments"))
+    async def list_(self, interaction: discord.Interaction) -> None:
+        await self._send(interaction, cmd.Tournament("list"))
+
+    @app_commands.command(description=locale_str("A tournament's options and entrants"))
+    @app_commands.describe(event=EVENT)
+    async def info(self, interaction: discord.Interaction,
+                   event: EventNumber | None = None) -> None:
+        await self._send(interaction, cmd.Tournament("info", event))
+
+    @app_commands.command(name="next-season",
+                          description=locale_str("Open a league's next season (channel managers)"))
+    @app_commands.describe(event=EVENT)
+    async def next_season(self, interaction: discord.Interaction,
+                          event: EventNumber | None = None) -> None:
+        await self._send(interaction, cmd.Tournament("next-season", event))
