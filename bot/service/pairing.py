@@ -177,8 +177,10 @@ def swiss_round(entrants: Sequence[int], played: Sequence[Played], round: int,
     [(1, 3), (4, 2), (5, None)]
     """
     _check_entrants(entrants)
-    if not 1 <= round <= len(entrants):
-        raise PairingError(f"round {round} is not between 1 and {len(entrants)}")
+    # withdrawn entrants count: a field that shrank may still be in a late round
+    field = {*entrants, *(game.red for game in played), *(game.black for game in played)}
+    if not 1 <= round <= len(field - {None}):
+        raise PairingError(f"round {round} is not between 1 and the number of entrants")
     records = _records(entrants, played)
     ranked = sorted(entrants, key=lambda entrant: (
         -records[entrant].score, -ratings.get(entrant, float("-inf")), entrants.index(entrant)))
