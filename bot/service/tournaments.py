@@ -366,7 +366,8 @@ class Tournaments:
     # --- internals -------------------------------------------------------------------------
 
     async def _event(self, request: Request, event_id: int | None) -> Event:
-        """The event named by number, or this channel's newest."""
+        """The event named by number; in an event game's thread, that game's event; else
+        this channel's newest."""
         if event_id is not None:
             try:
                 event = await self._core.storage.get_event(event_id)
@@ -375,7 +376,12 @@ class Tournaments:
             if event.guild_id != request.guild_id:
                 raise ServiceError("there is no such tournament")
             return event
-        found = await self._core.storage.events(request.guild_id, limit=LISTED)
+        storage = self._core.storage
+        for game in await storage.list_games(channel_id=request.channel_id, limit=1):
+            linked = await storage.event_game_of(game.id)
+            if linked is not None:
+                return await storage.get_event(linked.event_id)
+        found = await storage.events(request.guild_id, limit=LISTED)
         here = [e for e in found if e.channel_id == request.channel_id]
         if not here:
             raise ServiceError("there is no tournament in this channel: name one by its "
