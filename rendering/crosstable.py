@@ -26,6 +26,7 @@ measured.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
@@ -198,6 +199,16 @@ class CrosstableLayout:
         return self.xs[index], self.ys[row], self.xs[index + 1], self.ys[row + 1]
 
 
+def row_labels(rows: Sequence[CrosstableRow]) -> list[str]:
+    """The first column: each row's number, the key the columns' headings (and the rounds
+    layout's opponents) use, so that "3" always names the same entrant; a rank shared with
+    another row is marked "=" ("2=", "3=": equal on points and tie-break), as chess
+    crosstables mark a shared place."""
+    shared = Counter(row.rank for row in rows)
+    return [f"{number}=" if shared[row.rank] > 1 else str(number)
+            for number, row in enumerate(rows, start=1)]
+
+
 def _headings(table: Crosstable) -> tuple[str, str, tuple[str, ...], str]:
     tr = translation(table.locale)
     columns = table.columns or tuple(str(number) for number in range(1, len(table.rows) + 1))
@@ -247,7 +258,7 @@ def crosstable_layout(table: Crosstable, size: int = TEXT_SIZE) -> CrosstableLay
                                    round(LABEL_EMS * size), size)
     scores = [score_text(row.points, table.locale) for row in table.rows]
     tie_breaks = [score_text(row.tie_break, table.locale) for row in table.rows]
-    widths = [wide([rank_heading, *(str(row.rank) for row in table.rows)]),
+    widths = [wide([rank_heading, *row_labels(table.rows)]),
               wide([name_heading, *names]),
               *[max(wide([*columns, *cell_texts], size * CELL_PAD_EMS),
                     math.ceil(content + 2 * size * CELL_PAD_EMS),
@@ -406,13 +417,14 @@ def crosstable_image(table: Crosstable, theme_name: ThemeName = ThemeName.LIGHT
             fitted = cut_to_width(heading, xs[index + 1] - xs[index] - pad, size)
             _put(image, fitted, (xs[index] + xs[index + 1]) / 2, heading_middle, size,
                  colours.label, align="centre")
+    labels = row_labels(table.rows)
     for number, row in enumerate(table.rows):
         top, bottom = ys[number + 1], ys[number + 2]
         middle = (top + bottom) // 2
         ink = colours.muted if row.withdrawn else colours.text
         if row.withdrawn:
             draw.rectangle((xs[0], top, xs[-1] - 1, bottom - 1), fill=colours.withdrawn)
-        _put(image, str(row.rank), (xs[0] + xs[1]) / 2, middle, size, colours.label,
+        _put(image, labels[number], (xs[0] + xs[1]) / 2, middle, size, colours.label,
              align="centre")
         name = lay.names[number]
         _put(image, name, xs[1] + pad, middle, size, ink)

@@ -73,3 +73,19 @@ class NotInvitedError(StorageError):
     def __init__(self, reason: NotInvited) -> None:
         super().__init__(f"may not answer: {reason.value}")
         self.reason = reason
+
+
+class EntrantTakenError(StorageError):
+    """A player is already in another entrant (a team) of the event."""
+
+    def __init__(self, user_id: int) -> None:
+        super().__init__(f"user {user_id} is already signed up for the event")
+        self.user_id = user_id
+
+
+class PairingOpenedError(StorageError):
+    """An event's pairing already has its game (another process opened it)."""
+
+    def __init__(self, event_game_id: int) -> None:
+        super().__init__(f"event game {event_game_id} already has a game")
+        self.event_game_id = event_game_id

@@ -102,13 +102,26 @@ EVENT = f"SELECT {EVENT_COLUMNS} FROM events WHERE id = ?"
 EVENTS = (f"SELECT {EVENT_COLUMNS} FROM events WHERE guild_id = ? "
           "AND (CAST(? AS text) IS NULL OR status = ?) "
           "ORDER BY id DESC LIMIT ?")
-DUE_EVENTS = (f"SELECT {EVENT_COLUMNS} FROM events WHERE status = 'signup' AND signup_until <= ? "
+#: events whose sign-up has closed, and running ones that wait for a step a crash cut short:
+#: a start not yet paired (round 0), or a round whose games have all ended (the next round
+#: or the end); a pairing whose game is not yet opened waits for a manager's start
+DUE_EVENTS = (f"SELECT {EVENT_COLUMNS} FROM events WHERE (status = 'signup' AND signup_until <= ?) "
+              "OR (status = 'running' AND (round = 0 OR NOT EXISTS ("
+              "SELECT 1 FROM event_games AS pairing LEFT JOIN games ON games.id = pairing.game_id "
+              "WHERE pairing.event_id = events.id AND pairing.score IS NULL "
+              "AND (pairing.game_id IS NULL OR games.status = 'active')))) "
               "ORDER BY signup_until LIMIT ?")
 #: moves an event on only from the status it was read in, so that two starts cannot both pair
 SET_EVENT = "UPDATE events SET status = ?, round = ? WHERE id = ? AND status = ? AND round = ?"
 
+#: whether an event still takes sign-ups (PostgreSQL adds FOR SHARE: a start waits for the
+#: sign-ups under way, and they for it)
+SIGNING_UP = "SELECT 1 FROM events WHERE id = ? AND status = 'signup'"
 #: a sign-up; joining again replaces the row (a team confirmed, a partner changed)
 DROP_ENTRANT = "DELETE FROM event_entrants WHERE event_id = ? AND user_id = ?"
+#: each player of an entrant, once per event (a unique key: one team per player)
+DROP_PLAYERS = "DELETE FROM event_players WHERE event_id = ? AND entrant_id = ?"
+ADD_PLAYER = "INSERT INTO event_players (event_id, user_id, entrant_id) VALUES (?, ?, ?)"
 ADD_ENTRANT = f"INSERT INTO event_entrants ({ENTRANT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
 ENTRANTS = (f"SELECT {ENTRANT_COLUMNS} FROM event_entrants WHERE event_id = ? "
             "ORDER BY joined_at, user_id LIMIT ?")

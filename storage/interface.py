@@ -89,13 +89,16 @@ class Storage(Protocol):
 
     async def create_game(self, *, guild_id: int, channel_id: int, players: Sequence[Player],
                           setup: GameSetup, challenge_id: int | None = None,
-                          now: datetime | None = None) -> StoredGame:
+                          now: datetime | None = None, event_game_id: int | None = None
+                          ) -> StoredGame:
         """Seat `players` in turn order and start the game at version 0.
 
         With `challenge_id` the challenge becomes accepted in the same transaction. A game
         with a time control is due at once (its wake-up is `now`, see `due_games`), so the
         clocks work out its marks at their next tick.
         `ChannelBusyError` if the channel has an active game (the challenge then stays pending).
+        With `event_game_id` the game is linked to that pairing of an event in the same
+        transaction; `PairingOpenedError`, storing nothing, if it has a game already.
         """
 
     async def get_game(self, game_id: int) -> StoredGame:
@@ -264,19 +267,25 @@ class Storage(Protocol):
         """A guild's events (of one status, or any), newest first, `limit` at most."""
 
     async def due_events(self, now: datetime, limit: int = 100) -> tuple[Event, ...]:
-        """Events still taking sign-ups whose deadline has come (an indexed look: the clocks'
-        tick asks every time), earliest deadline first."""
+        """Events still taking sign-ups whose deadline has come, and running events a crash
+        left waiting: their first round not yet paired, or every game of their round ended
+        (the next round or the end not yet made), earliest deadline first. The clocks' tick
+        asks every time: an indexed look at the running events and their pairings."""
 
     async def move_event(self, event_id: int, status: EventStatus, round: int, *,
                          was: EventStatus, was_round: int) -> bool:
         """Set an event's status and latest round, only if it still stands at `was` and
         `was_round`; False, changing nothing, if another start or round came first."""
 
-    async def save_entrant(self, entrant: Entrant) -> None:
-        """Sign an entrant up (replacing its earlier row: a team confirmed)."""
+    async def save_entrant(self, entrant: Entrant) -> bool:
+        """Sign an entrant up (replacing its earlier row: a team confirmed); False, changing
+        nothing, once the event no longer takes sign-ups. `EntrantTakenError` if one of its
+        players is already in another entrant of the event (a unique key: two processes
+        cannot both put a player in two teams)."""
 
     async def drop_entrant(self, event_id: int, user_id: int) -> bool:
-        """Take a sign-up back; False if there was none."""
+        """Take a sign-up back while the event takes sign-ups; False if there was none (or
+        the event has started)."""
 
     async def entrants(self, event_id: int, limit: int) -> tuple[Entrant, ...]:
         """An event's entrants in the order they joined, `limit` at most."""
@@ -284,19 +293,18 @@ class Storage(Protocol):
     async def withdraw_entrant(self, event_id: int, user_id: int) -> bool:
         """Mark an entrant withdrawn; False if it was already (or is not an entrant)."""
 
-    async def add_event_games(self, event_id: int,
-                              games: Sequence[EventGame]) -> tuple[EventGame, ...]:
-        """Store pairings (their ids, games and results ignored, except a bye's score) in one
-        transaction; return them as stored."""
+    async def pair_round(self, event_id: int, games: Sequence[EventGame], *, round: int,
+                         was_round: int) -> tuple[EventGame, ...] | None:
+        """Move a running event from round `was_round` to `round` and store that round's
+        pairings (their ids, games and results ignored, except a bye's score), in one
+        transaction: a crash leaves either both or neither. None, storing nothing, if the
+        event no longer stands at `was_round` (another process paired it)."""
 
     async def event_games(self, event_id: int, limit: int) -> tuple[EventGame, ...]:
         """An event's pairings by round, `limit` at most."""
 
     async def event_game_of(self, game_id: int) -> EventGame | None:
         """The pairing a game was opened for, if it belongs to an event."""
-
-    async def link_event_game(self, event_game_id: int, game_id: int) -> bool:
-        """Record the game opened for a pairing; False if it already has one."""
 
     async def score_event_game(self, event_game_id: int, score: float, forfeit: bool) -> bool:
         """Record Red's score of a pairing; False, changing nothing, if it has one already."""

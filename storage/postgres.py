@@ -43,8 +43,10 @@ from storage.errors import (
     ChallengeClosedError,
     ChannelBusyError,
     DatabaseError,
+    EntrantTakenError,
     GameFinishedError,
     NotFoundError,
+    PairingOpenedError,
     StaleVersionError,
     UnsupportedSchemaError,
 )
@@ -100,6 +102,11 @@ def _numbered(sql: str) -> str:
     """SQL written with `?` placeholders, as PostgreSQL's `$1, $2, …`."""
     counter = itertools.count(1)
     return re.sub(r"\?", lambda _match: f"${next(counter)}", sql)
+
+
+#: a read that waits for, and holds off, a concurrent change of the row (an event's start
+#: and its sign-ups)
+_SHARE = " FOR SHARE"
 
 
 def _count(status: str) -> int:
@@ -320,7 +327,8 @@ class PostgresStorage:
 
     async def create_game(self, *, guild_id: int, channel_id: int, players: Sequence[Player],
                           setup: GameSetup, challenge_id: int | None = None,
-                          now: datetime | None = None) -> StoredGame:
+                          now: datetime | None = None, event_game_id: int | None = None
+                          ) -> StoredGame:
         if len(players) not in (2, 4) or len({p.user_id for p in players}) != len(players):
             raise ValueError("a game has two different players, or four for Double TwixT")
         at = rows.utc(now)
@@ -343,6 +351,9 @@ class PostgresStorage:
                 "VALUES (?, ?, ?, ?, ?)",
                 [(game_id, seat, p.user_id, p.name, p.weekends_off)
                  for seat, p in enumerate(players)])
+            if event_game_id is not None and _count(await db.execute(
+                    events.LINK_GAME, game_id, event_game_id)) != 1:
+                raise PairingOpenedError(event_game_id)
             return await _game(db, game_id)
 
     async def get_game(self, game_id: int) -> StoredGame:
@@ -646,13 +657,26 @@ class PostgresStorage:
             return _count(await db.execute(events.SET_EVENT, status.value, round, event_id,
                                            was.value, was_round)) == 1
 
-    async def save_entrant(self, entrant: Entrant) -> None:
+    async def save_entrant(self, entrant: Entrant) -> bool:
         async with self._write() as db:
+            if await db.fetchval(events.SIGNING_UP + _SHARE, entrant.event_id) is None:
+                return False
             await db.execute(events.DROP_ENTRANT, entrant.event_id, entrant.user_id)
+            await db.execute(events.DROP_PLAYERS, entrant.event_id, entrant.user_id)
             await db.execute(events.ADD_ENTRANT, *events.entrant_row(entrant, rows.utc))
+            for player in entrant.players:
+                try:
+                    await db.execute(events.ADD_PLAYER, entrant.event_id, player,
+                                     entrant.user_id)
+                except asyncpg.UniqueViolationError:
+                    raise EntrantTakenError(player) from None
+            return True
 
     async def drop_entrant(self, event_id: int, user_id: int) -> bool:
-        async with self._single() as db:
+        async with self._write() as db:
+            if await db.fetchval(events.SIGNING_UP + _SHARE, event_id) is None:
+                return False
+            await db.execute(events.DROP_PLAYERS, event_id, user_id)
             return _count(await db.execute(events.DROP_ENTRANT, event_id, user_id)) == 1
 
     async def entrants(self, event_id: int, limit: int) -> tuple[Entrant, ...]:
@@ -665,10 +689,14 @@ class PostgresStorage:
             return _count(await db.execute(events.WITHDRAW, True, event_id, user_id,
                                            False)) == 1
 
-    async def add_event_games(self, event_id: int,
-                              games: Sequence[EventGame]) -> tuple[EventGame, ...]:
+    async def pair_round(self, event_id: int, games: Sequence[EventGame], *, round: int,
+                         was_round: int) -> tuple[EventGame, ...] | None:
         stored = []
+        running = EventStatus.RUNNING.value
         async with self._write() as db:
+            if _count(await db.execute(events.SET_EVENT, running, round, event_id, running,
+                                       was_round)) != 1:
+                return None
             for game in games:
                 stored.append(events.event_game(
                     await db.fetchrow(events.ADD_GAME, *events.game_row(event_id, game))))
@@ -683,10 +711,6 @@ class PostgresStorage:
     async def event_game_of(self, game_id: int) -> EventGame | None:
         async with self._single() as db:
             return events.event_game(await db.fetchrow(events.GAME_OF, game_id))
-
-    async def link_event_game(self, event_game_id: int, game_id: int) -> bool:
-        async with self._single() as db:
-            return _count(await db.execute(events.LINK_GAME, game_id, event_game_id)) == 1
 
     async def score_event_game(self, event_game_id: int, score: float, forfeit: bool) -> bool:
         async with self._single() as db:

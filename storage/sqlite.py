@@ -32,8 +32,10 @@ from storage.errors import (
     ChallengeClosedError,
     ChannelBusyError,
     DatabaseError,
+    EntrantTakenError,
     GameFinishedError,
     NotFoundError,
+    PairingOpenedError,
     StaleVersionError,
 )
 from storage.events import Entrant, Event, EventGame, EventStatus
@@ -247,7 +249,8 @@ class SqliteStorage:
 
     async def create_game(self, *, guild_id: int, channel_id: int, players: Sequence[Player],
                           setup: GameSetup, challenge_id: int | None = None,
-                          now: datetime | None = None) -> StoredGame:
+                          now: datetime | None = None, event_game_id: int | None = None
+                          ) -> StoredGame:
         if len(players) not in (2, 4) or len({p.user_id for p in players}) != len(players):
             raise ValueError("a game has two different players, or four for Double TwixT")
         at = rows.stamp(now)
@@ -271,6 +274,9 @@ class SqliteStorage:
                 "VALUES (?, ?, ?, ?, ?)",
                 [(game_id, seat, p.user_id, p.name, int(p.weekends_off))
                  for seat, p in enumerate(players)])
+            if event_game_id is not None and (await db.execute(
+                    events.LINK_GAME, (game_id, event_game_id))).rowcount != 1:
+                raise PairingOpenedError(event_game_id)
             return await _game(db, game_id)
 
     async def get_game(self, game_id: int) -> StoredGame:
@@ -592,13 +598,26 @@ class SqliteStorage:
                                                          was.value, was_round))
             return cursor.rowcount == 1
 
-    async def save_entrant(self, entrant: Entrant) -> None:
+    async def save_entrant(self, entrant: Entrant) -> bool:
         async with self._write() as db:
+            if await (await db.execute(events.SIGNING_UP, (entrant.event_id,))).fetchone() is None:
+                return False
             await db.execute(events.DROP_ENTRANT, (entrant.event_id, entrant.user_id))
+            await db.execute(events.DROP_PLAYERS, (entrant.event_id, entrant.user_id))
             await db.execute(events.ADD_ENTRANT, events.entrant_row(entrant, rows.stamp))
+            for player in entrant.players:
+                try:
+                    await db.execute(events.ADD_PLAYER, (entrant.event_id, player,
+                                                         entrant.user_id))
+                except sqlite3.IntegrityError:
+                    raise EntrantTakenError(player) from None
+            return True
 
     async def drop_entrant(self, event_id: int, user_id: int) -> bool:
         async with self._write() as db:
+            if await (await db.execute(events.SIGNING_UP, (event_id,))).fetchone() is None:
+                return False
+            await db.execute(events.DROP_PLAYERS, (event_id, user_id))
             cursor = await db.execute(events.DROP_ENTRANT, (event_id, user_id))
             return cursor.rowcount == 1
 
@@ -612,10 +631,15 @@ class SqliteStorage:
             cursor = await db.execute(events.WITHDRAW, (True, event_id, user_id, False))
             return cursor.rowcount == 1
 
-    async def add_event_games(self, event_id: int,
-                              games: Sequence[EventGame]) -> tuple[EventGame, ...]:
+    async def pair_round(self, event_id: int, games: Sequence[EventGame], *, round: int,
+                         was_round: int) -> tuple[EventGame, ...] | None:
         stored = []
+        running = EventStatus.RUNNING.value
         async with self._write() as db:
+            cursor = await db.execute(events.SET_EVENT, (running, round, event_id, running,
+                                                         was_round))
+            if cursor.rowcount != 1:
+                return None
             for game in games:
                 cursor = await db.execute(events.ADD_GAME, events.game_row(event_id, game))
                 stored.append(events.event_game(await _only_row(cursor)))
@@ -631,11 +655,6 @@ class SqliteStorage:
         async with self._read() as db:
             return events.event_game(await (await db.execute(events.GAME_OF,
                                                              (game_id,))).fetchone())
-
-    async def link_event_game(self, event_game_id: int, game_id: int) -> bool:
-        async with self._write() as db:
-            cursor = await db.execute(events.LINK_GAME, (game_id, event_game_id))
-            return cursor.rowcount == 1
 
     async def score_event_game(self, event_game_id: int, score: float, forfeit: bool) -> bool:
         async with self._write() as db:

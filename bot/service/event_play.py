@@ -4,7 +4,9 @@ games as they end, and moving on (the next Swiss round, the event's end).
 Everything is read from storage each time (entrants, pairings, games), so a restart loses
 nothing: a game that ended while its score was not yet recorded is scored the next time the
 event is looked at (`refresh`). Two game ends at once cannot pair a round twice: a round is
-paired only by whoever moves the event's stored round on (`Storage.move_event`).
+paired only by whoever moves the event's stored round on, in the transaction that stores its
+pairings (`Storage.pair_round`); a game is linked to its pairing in the transaction that
+creates it, so a pairing never gets two.
 
 Decisions where the issue is silent: an aborted event game is scored as an unplayed draw
 (½ each, a forfeit: it counts for points, not as a game played); a league's groups are
@@ -112,15 +114,19 @@ class EventPlay:
 
     # --- moving on ----------------------------------------------------------------------
 
-    async def start(self, event: Event, groups: Sequence[Sequence[int]] | None = None) -> bool:
-        """Pair the event's first round (a round robin's and league's: all rounds) and open
-        its games; False if it had already started (another start came first). `groups`: a
-        league season's groups as carried over, strongest first."""
-        storage = self._core.storage
-        if not await storage.move_event(event.id, EventStatus.RUNNING, 1,
-                                        was=EventStatus.SIGNUP, was_round=0):
-            return False
-        event = await storage.get_event(event.id)
+    async def claim(self, event: Event) -> bool:
+        """Close an event's sign-up to start it (its round still 0: not yet paired); False if
+        another start came first. Sign-ups are refused from here on (`Storage.save_entrant`),
+        so the entrants then read are the ones to pair."""
+        return await self._core.storage.move_event(event.id, EventStatus.RUNNING, 0,
+                                                   was=EventStatus.SIGNUP, was_round=0)
+
+    async def pair_first(self, event: Event,
+                         groups: Sequence[Sequence[int]] | None = None) -> None:
+        """Pair a claimed event's first round (a round robin's and league's: all rounds) and
+        open its games; again after a crash in between, which leaves it at round 0 (the
+        clocks' tick finds it). `groups`: a league season's groups as carried over,
+        strongest first."""
         entrants = await self.players(event)
         order = list(entrants)
         if event.format is EventFormat.SWISS:
@@ -135,8 +141,7 @@ class EventPlay:
                           if event.format is EventFormat.LEAGUE else (tuple(order),))
             pairings = [(number, p) for number, group in enumerate(groups)
                         for cycle in pairing.round_robin(group, event.double) for p in cycle]
-        await self._open_round(event, pairings, entrants)
-        return True
+        await self._open_round(event, pairings, entrants, 1)
 
     async def game_ended(self, game_id: int) -> None:
         """A game has ended (the hook of `ServiceCore`): if it belongs to an event, score it
@@ -163,7 +168,6 @@ class EventPlay:
             await self._finish(event)
 
     async def _next_swiss_round(self, event: Event, games: Sequence[EventGame]) -> None:
-        storage = self._core.storage
         entrants = {e.user_id: e.players for e in await self.entrants(event)
                     if e.confirmed and not e.withdrawn}
         played = [played_of(game) for game in games]
@@ -173,11 +177,7 @@ class EventPlay:
         except pairing.PairingError:
             await self._finish(event)
             return
-        if not await storage.move_event(event.id, EventStatus.RUNNING, event.round + 1,
-                                        was=EventStatus.RUNNING, was_round=event.round):
-            return  # another game's end paired it
-        event = await storage.get_event(event.id)
-        await self._open_round(event, [(0, p) for p in pairings], entrants)
+        await self._open_round(event, [(0, p) for p in pairings], entrants, event.round + 1)
 
     async def _finish(self, event: Event) -> None:
         if await self._core.storage.move_event(event.id, EventStatus.FINISHED, event.round,
@@ -188,12 +188,17 @@ class EventPlay:
                 event.channel_id)))
 
     async def _open_round(self, event: Event, pairings: Sequence[tuple[int, pairing.Pairing]],
-                          entrants: dict[int, tuple[int, ...]]) -> None:
-        """Store a round's pairings (a bye scored at once), then open each game in a thread
-        of its own under the event's channel."""
-        stored = await self._core.storage.add_event_games(event.id, [
+                          entrants: dict[int, tuple[int, ...]], round: int) -> None:
+        """Move the event on to `round` and store its pairings (a bye scored at once) in one
+        transaction, then open each game in a thread of its own under the event's channel.
+        Nothing if the event has moved on meanwhile (another game's end paired it)."""
+        stored = await self._core.storage.pair_round(event.id, [
             EventGame(0, event.id, p.round, group, p.red, p.black,
-                      score=1.0 if p.black is None else None) for group, p in pairings])
+                      score=1.0 if p.black is None else None) for group, p in pairings],
+            round=round, was_round=event.round)
+        if stored is None:
+            return
+        event = replace(event, round=round)
         names = await self._core.names([uid for players in entrants.values()
                                         for uid in players])
         opened = await self._open_all(event, stored, entrants, names)
@@ -244,8 +249,7 @@ class EventPlay:
         channel_id = await core.threads.open_thread(event.channel_id, title[:THREAD_NAME])
         stored = await core.storage.create_game(guild_id=event.guild_id, channel_id=channel_id,
                                                 players=players, setup=event.setup,
-                                                now=core.clock())
-        await core.storage.link_event_game(game.id, stored.id)
+                                                now=core.clock(), event_game_id=game.id)
         first = players[0]
 
         async def announce(tr: Translation) -> Reply:

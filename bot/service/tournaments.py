@@ -37,6 +37,7 @@ from bot.service.options import describe_setup
 from language import Message, Translation, message, translation
 from storage import (
     Entrant,
+    EntrantTakenError,
     Event,
     EventFormat,
     EventStatus,
@@ -126,7 +127,7 @@ class Tournaments:
                 raise ServiceError("you are already signed up")
             asked = next((e for e in entrants if e.partner_id == me), None)
             if asked is not None and (partner is None or partner.id == asked.user_id):
-                await self._core.storage.save_entrant(replace(asked, confirmed=True))
+                await self._sign_up(event, replace(asked, confirmed=True))
                 names = await self._core.names(asked.players)
                 return Reply(request.tr("{names} join {event} as a team.",
                                         names=team_name(asked.players, names),
@@ -141,10 +142,10 @@ class Tournaments:
             if partner is not None and (partner.id == me or any(
                     partner.id in e.players for e in entrants)):
                 raise ServiceError("{name} cannot be your partner here", name=partner.name)
-            await self._core.remember(request.user, *((partner,) if partner else ()))
-            await self._core.storage.save_entrant(Entrant(
+            await self._sign_up(event, Entrant(
                 event.id, me, partner.id if partner else None, confirmed=partner is None,
-                joined_at=self._core.clock()))
+                joined_at=self._core.clock()), partner)
+            await self._core.remember(request.user, *((partner,) if partner else ()))
         if partner is not None:
             return Reply(request.tr("{name} asks {partner} to play {event} as a team: "
                                     "{partner}, join too.", name=request.user.name,
@@ -153,15 +154,31 @@ class Tournaments:
         return Reply(request.tr("{name} joins {event}.", name=request.user.name,
                                 event=event.name))
 
+    async def _sign_up(self, event: Event, entrant: Entrant,
+                       partner: User | None = None) -> None:
+        """Store a sign-up; refused if the event has started meanwhile, or a player is in
+        another team already (another process signed them up first)."""
+        try:
+            saved = await self._core.storage.save_entrant(entrant)
+        except EntrantTakenError as taken:
+            if partner is not None and taken.user_id == partner.id:
+                raise ServiceError("{name} cannot be your partner here",
+                                   name=partner.name) from None
+            raise ServiceError("you are already signed up") from None
+        if not saved:
+            raise ServiceError("{event} has started: sign-up is closed", event=event.name)
+
     async def leave(self, request: Request, event_id: int | None) -> Reply:
         """Take one's sign-up back (a team's, for both) while sign-up runs."""
         event = await self._event(request, event_id)
         async with self._core.lock(event.channel_id):
-            _signing_up(event)
+            _signing_up(await self._core.storage.get_event(event.id))
             mine = next((e for e in await self.play.entrants(event)
                          if request.user.id in e.players), None)
-            if mine is None or not await self._core.storage.drop_entrant(event.id,
-                                                                         mine.user_id):
+            if mine is None:
+                raise ServiceError("you are not signed up for {event}", event=event.name)
+            if not await self._core.storage.drop_entrant(event.id, mine.user_id):
+                _signing_up(await self._core.storage.get_event(event.id))
                 raise ServiceError("you are not signed up for {event}", event=event.name)
         return Reply(request.tr("{name} leaves {event}.", name=request.user.name,
                                 event=event.name))
@@ -173,6 +190,8 @@ class Tournaments:
             raise ServiceError("only a channel manager can start a tournament")
         event = await self._event(request, event_id)
         if event.status is EventStatus.RUNNING:  # again: open what could not be opened
+            if event.round == 0:
+                await self._pair_first(event)
             return Reply(request.tr.plural("{n} game opened.", "{n} games opened.",
                                            await self.play.open_missing(event)))
         _signing_up(event)
@@ -186,13 +205,14 @@ class Tournaments:
 
     async def tick(self, now: datetime, locale_of: Callable[[int], str]) -> list[Reply]:
         """Start the events whose sign-up has closed (one with fewer than two entrants ends
-        without games), and say what waits to be said."""
+        without games), finish what a crash cut short, and say what waits to be said."""
         for event in await self._core.storage.due_events(now, BATCH):
-            if len(await self.play.players(event)) >= 2:
+            if event.status is EventStatus.RUNNING and event.round == 0:
+                await self._pair_first(event)  # a start cut short: pair it now
+            elif event.status is EventStatus.RUNNING:
+                await self.play.advance(event)  # a round's end cut short: move on now
+            else:
                 await self._begin(event)
-            elif await self._core.storage.move_event(event.id, EventStatus.FINISHED, 0,
-                                                     was=EventStatus.SIGNUP, was_round=0):
-                self.play.notices.append(_called_off(event))
         return await self.notices(lambda notice: locale_of(notice.guild_id))
 
     async def notices(self, locale_of: Callable[[Notice], str]) -> list[Reply]:
@@ -313,7 +333,20 @@ class Tournaments:
         return self._announcement(season, request.tr)
 
     async def _begin(self, event: Event) -> bool:
-        """Start an event: a league's later season with its groups carried over."""
+        """Start an event (False if another start came first)."""
+        if not await self.play.claim(event):
+            return False
+        await self._pair_first(await self._core.storage.get_event(event.id))
+        return True
+
+    async def _pair_first(self, event: Event) -> None:
+        """Pair a claimed event (a league's later season with its groups carried over); with
+        fewer than two entrants it is called off."""
+        if len(await self.play.players(event)) < 2:
+            if await self._core.storage.move_event(event.id, EventStatus.FINISHED, 0,
+                                                   was=EventStatus.RUNNING, was_round=0):
+                self.play.notices.append(_called_off(event))
+            return
         groups = None
         if event.previous_id is not None:
             previous = await self._core.storage.get_event(event.previous_id)
@@ -328,12 +361,13 @@ class Tournaments:
             groups = pairing.next_season(ranked, moving, moving, joining=joining,
                                          leaving={e for e in before if e not in now})
             groups = tuple(group for group in groups if len(group) >= 2) or (tuple(now),)
-        return await self.play.start(event, groups)
+        await self.play.pair_first(event, groups)
 
     # --- internals -------------------------------------------------------------------------
 
     async def _event(self, request: Request, event_id: int | None) -> Event:
-        """The event named by number, or this channel's newest."""
+        """The event named by number; in an event game's thread, that game's event; else
+        this channel's newest."""
         if event_id is not None:
             try:
                 event = await self._core.storage.get_event(event_id)
@@ -342,7 +376,12 @@ class Tournaments:
             if event.guild_id != request.guild_id:
                 raise ServiceError("there is no such tournament")
             return event
-        found = await self._core.storage.events(request.guild_id, limit=LISTED)
+        storage = self._core.storage
+        for game in await storage.list_games(channel_id=request.channel_id, limit=1):
+            linked = await storage.event_game_of(game.id)
+            if linked is not None:
+                return await storage.get_event(linked.event_id)
+        found = await storage.events(request.guild_id, limit=LISTED)
         here = [e for e in found if e.channel_id == request.channel_id]
         if not here:
             raise ServiceError("there is no tournament in this channel: name one by its "

@@ -273,3 +273,16 @@ async def test_a_game_whose_thread_failed_is_opened_by_starting_again(service, s
     assert reply.text == "1 game opened."
     assert len(await open_games(storage, event_id)) == 1
     assert (await service.run(MANAGER, "tournament start")).text == "0 games opened."
+
+
+async def test_in_a_game_thread_the_commands_mean_that_games_event(service, storage):
+    first = await create(service, "format roundrobin size 8 rules pp")
+    await sign_up(service, first, PLAYERS[:2])
+    await service.run(MANAGER, "tournament start")
+    await create(service, "format swiss size 8 rules pp")  # the channel's newest now
+    (game,) = await open_games(storage, first)
+    thread = (await storage.get_game(game.game_id)).channel_id
+    reply = await service.run(asking(P2, thread), "tournament info")
+    assert f"Tournament #{first} " in reply.text
+    reply = await service.run(asking(P2, thread), "tournament standings")
+    assert reply.image is not None

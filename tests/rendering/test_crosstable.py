@@ -26,6 +26,7 @@ from rendering.crosstable import (
     TEXT_SIZE,
     CrosstableLayout,
     crosstable_layout,
+    row_labels,
     score_text,
 )
 from rendering.fonts import clusters, font, pieces
@@ -388,3 +389,11 @@ def test_a_12_entrant_table_reads_at_400_px(theme_name):
             heights[f"{what} {row}"] = _glyph_height(
                 shown, factor, lay.column_box(index, row + 1), ink, palette.plate)
     assert min(heights.values()) >= MIN_LABEL, heights
+
+
+def test_the_first_column_numbers_rows_as_the_headings_do_and_marks_shared_ranks():
+    ranks = (1, 2, 2, 4, 5, 5, 5)
+    rows = tuple(CrosstableRow(f"p{i}", rank, 0.0, 0.0, ("",) * len(ranks))
+                 for i, rank in enumerate(ranks))
+    # the headings are 1…7: "3" names the third row, whose rank 2 is shared
+    assert row_labels(rows) == ["1", "2=", "3=", "4", "5=", "6=", "7="]

@@ -1,19 +1,25 @@
 """Tournaments and leagues as stored facts (SQLite's migration 0011, PostgreSQL's 0008), on
 both back ends: events, their entrants and their pairings, read back as they were stored."""
 
+import asyncio
 from dataclasses import replace
 from datetime import timedelta
 
 import pytest
-from storage_helpers import SMALL, T0, start_game
+from storage_helpers import SMALL, T0
 
 from storage import (
     Entrant,
+    EntrantTakenError,
     Event,
     EventFormat,
     EventGame,
     EventStatus,
+    GameResult,
     NotFoundError,
+    PairingOpenedError,
+    Player,
+    Result,
 )
 
 EVENT = Event(0, 100, 7, "Autumn Cup", EventFormat.SWISS,
@@ -42,14 +48,26 @@ async def test_only_events_past_their_deadline_and_still_signing_up_are_due(stor
     late = await store.create_event(replace(EVENT, signup_until=T0 + timedelta(days=5)))
     assert await store.due_events(T0) == ()
     assert [e.id for e in await store.due_events(T0 + timedelta(days=6))] == [early.id, late.id]
-    assert await store.move_event(early.id, EventStatus.RUNNING, 1, was=EventStatus.SIGNUP,
+    assert await store.move_event(early.id, EventStatus.RUNNING, 0, was=EventStatus.SIGNUP,
                                   was_round=0)
     # a second start (another process, a restart) finds it moved on
-    assert not await store.move_event(early.id, EventStatus.RUNNING, 1,
+    assert not await store.move_event(early.id, EventStatus.RUNNING, 0,
                                       was=EventStatus.SIGNUP, was_round=0)
+    # claimed, not yet paired: due still (a start cut short), until its round is paired
+    assert [e.id for e in await store.due_events(T0 + timedelta(days=6))] == [early.id, late.id]
+    (pairing,) = await store.pair_round(early.id, [EventGame(0, 0, 1, 0, 11, 12)], round=1,
+                                        was_round=0) or ()
     assert [e.id for e in await store.due_events(T0 + timedelta(days=6))] == [late.id]
     assert [e.id for e in await store.events(100, status=EventStatus.RUNNING)] == [early.id]
     assert (await store.get_event(early.id)).round == 1
+    # its game ends, unscored (a crash before the next round): due again
+    game = await link(store, pairing.id)
+    await store.finish_game(game.id, game.version, GameResult(Result.DRAW, "agreed"))
+    assert [e.id for e in await store.due_events(T0 + timedelta(days=6))] == [early.id, late.id]
+    assert await store.score_event_game(pairing.id, 0.5, False)
+    assert await store.move_event(early.id, EventStatus.FINISHED, 1, was=EventStatus.RUNNING,
+                                  was_round=1)
+    assert [e.id for e in await store.due_events(T0 + timedelta(days=6))] == [late.id]
 
 
 async def test_entrants_join_confirm_leave_and_withdraw(store):
@@ -69,16 +87,33 @@ async def test_entrants_join_confirm_leave_and_withdraw(store):
     assert [e.user_id for e in await store.entrants(event.id, limit=10)] == [3]
 
 
+async def running(store, event=EVENT):
+    """An event claimed for its start: running, its first round not yet paired."""
+    stored = await store.create_event(event)
+    assert await store.move_event(stored.id, EventStatus.RUNNING, 0, was=EventStatus.SIGNUP,
+                                  was_round=0)
+    return stored
+
+
+async def link(store, event_game_id, channel_id=20):
+    return await store.create_game(guild_id=100, channel_id=channel_id,
+                                   players=[Player(1, "one"), Player(2, "two")], setup=SMALL,
+                                   event_game_id=event_game_id)
+
+
 async def test_pairings_are_linked_to_games_and_scored_once(store):
-    event = await store.create_event(EVENT)
-    stored = await store.add_event_games(event.id, [
+    event = await running(store)
+    stored = await store.pair_round(event.id, [
         EventGame(0, 0, 1, 0, 11, 12), EventGame(0, 0, 1, 0, 13, None, score=1.0),
-        EventGame(0, 0, 2, 1, 12, 13)])
+        EventGame(0, 0, 2, 1, 12, 13)], round=1, was_round=0)
+    assert stored is not None
     assert [(g.round, g.group, g.red, g.black, g.score) for g in stored] == [
         (1, 0, 11, 12, None), (1, 0, 13, None, 1.0), (2, 1, 12, 13, None)]
-    game = await start_game(store, 20)
-    assert await store.link_event_game(stored[0].id, game.id)
-    assert not await store.link_event_game(stored[0].id, game.id)
+    game = await link(store, stored[0].id)
+    # a second game for the same pairing (another process, a retry) is not stored at all
+    with pytest.raises(PairingOpenedError):
+        await link(store, stored[0].id, channel_id=21)
+    assert await store.active_game(21) is None
     assert await store.event_game_of(game.id) == replace(stored[0], game_id=game.id)
     assert await store.event_game_of(game.id + 1) is None
     assert await store.score_event_game(stored[0].id, 0.5, False)
@@ -87,3 +122,51 @@ async def test_pairings_are_linked_to_games_and_scored_once(store):
     games = await store.event_games(event.id, limit=10)
     assert [(g.score, g.forfeit) for g in games] == [(0.5, False), (1.0, False), (0.0, True)]
     assert len(await store.event_games(event.id, limit=2)) == 2
+
+
+async def test_a_round_is_moved_on_and_paired_in_one_transaction(store):
+    event = await running(store)
+    # a round whose pairings cannot be stored (here: one without a Red) moves nothing on
+    with pytest.raises(Exception):  # noqa: B017 - the database's own integrity error
+        await store.pair_round(event.id, [EventGame(0, 0, 1, 0, 11, 12),
+                                          EventGame(0, 0, 1, 0, None, 13)],  # type: ignore[arg-type]
+                               round=1, was_round=0)
+    assert (await store.get_event(event.id)).round == 0
+    assert await store.event_games(event.id, 10) == ()
+    # the start cut short is due again, and paired once
+    assert [e.id for e in await store.due_events(T0)] == [event.id]
+    first = await store.pair_round(event.id, [EventGame(0, 0, 1, 0, 11, 12)], round=1,
+                                   was_round=0)
+    assert first is not None and len(first) == 1
+    assert await store.pair_round(event.id, [EventGame(0, 0, 1, 0, 11, 12)], round=1,
+                                  was_round=0) is None
+    assert len(await store.event_games(event.id, 10)) == 1
+    assert await store.due_events(T0) == ()
+
+
+async def test_sign_ups_are_refused_once_the_event_has_started(store):
+    event = await store.create_event(EVENT)
+    assert await store.save_entrant(Entrant(event.id, 1, joined_at=T0))
+    assert await store.move_event(event.id, EventStatus.RUNNING, 0, was=EventStatus.SIGNUP,
+                                  was_round=0)
+    assert not await store.save_entrant(Entrant(event.id, 2, joined_at=T0))
+    assert not await store.drop_entrant(event.id, 1)
+    assert [e.user_id for e in await store.entrants(event.id, limit=10)] == [1]
+
+
+async def test_a_player_is_in_one_team_of_an_event_even_when_two_sign_up_at_once(store):
+    event = await store.create_event(replace(EVENT, teams=True))
+    # two players ask the same partner at the same moment (two processes): one team stands
+    asked = await asyncio.gather(*(
+        store.save_entrant(Entrant(event.id, user, partner_id=3, confirmed=False,
+                                   joined_at=T0)) for user in (1, 2)),
+        return_exceptions=True)
+    assert sorted(type(result).__name__ for result in asked) == ["EntrantTakenError", "bool"]
+    found = await store.entrants(event.id, limit=10)
+    assert [e.partner_id for e in found] == [3]
+    with pytest.raises(EntrantTakenError) as taken:  # nor as a player of their own
+        await store.save_entrant(Entrant(event.id, 3, partner_id=4, joined_at=T0))
+    assert taken.value.user_id == 3
+    # once the team is dropped, its players are free again
+    assert await store.drop_entrant(event.id, found[0].user_id)
+    assert await store.save_entrant(Entrant(event.id, 3, partner_id=4, joined_at=T0))
