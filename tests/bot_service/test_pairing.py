@@ -325,7 +325,7 @@ def test_league_groups_are_even_and_of_nine_to_eleven_where_possible(count):
     sizes = [len(group) for group in groups]
     assert max(sizes) - min(sizes) <= 1
     if any(9 * k <= count <= 11 * k for k in range(1, count + 1)):
-        assert 9 <= min(sizes) and max(sizes) <= 11
+        assert min(sizes) >= 9 and max(sizes) <= 11
     if count < 9:
         assert len(groups) == 1
 
