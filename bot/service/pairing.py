@@ -272,14 +272,14 @@ def _candidates(top: int, unpaired: list[int], ranked: list[int],
     """The allowed opponents of the highest-ranked unpaired entrant, best first."""
     score = records[ranked[top]].score
     group = [index for index in unpaired if records[ranked[index]].score == score]
-    target = len(group) // 2
+    # the Dutch order within the score group: the top half meets the bottom half
+    place = {index: abs(at - len(group) // 2) for at, index in enumerate(group)}
     allowed = set(adjacent[top])
 
-    def key(index: int) -> tuple[float, int, int]:
+    def key(index: int) -> tuple[float, tuple[int, ...], int]:
         other = records[ranked[index]].score
-        place = abs(group.index(index) - target) if other == score else index
-        red, black = _allocation_faults(records[ranked[top]], records[ranked[index]])
-        return abs(score - other), min(sum(red), sum(black)), place
+        faults = min(_allocation_faults(records[ranked[top]], records[ranked[index]]))
+        return abs(score - other), faults, place.get(index, index)
 
     return sorted((index for index in unpaired if index in allowed), key=key)
 
@@ -316,6 +316,7 @@ def _colour(pairs: list[tuple[int, int | None]], records: dict[int, _Record],
 
 
 def _high_takes_red(high: list[str], low: list[str], board: int) -> bool:
+    """Whether the higher-ranked of two players whose colour faults tie takes Red."""
     for mine, theirs in zip(reversed(high), reversed(low), strict=False):
         if mine != theirs:
             return mine == BLACK
