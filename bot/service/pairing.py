@@ -113,6 +113,8 @@ class _Record:
     colours: list[str] = field(default_factory=list)   # in round order, played games only
     met: set[int] = field(default_factory=set)
     had_bye: bool = False
+    #: `faults` of each colour, worked out once the record is complete
+    cost: dict[str, tuple[int, int, int, int]] = field(default_factory=dict)
 
     def balance(self) -> int:
         return self.colours.count(RED) - self.colours.count(BLACK)
@@ -143,6 +145,8 @@ def _records(entrants: Sequence[int], played: Sequence[Played]) -> dict[int, _Re
                 record.met.add(opponent)
                 if not game.forfeit:
                     record.colours.append(colour)
+    for record in records.values():
+        record.cost = {colour: record.faults(colour) for colour in (RED, BLACK)}
     return records
 
 
@@ -182,8 +186,9 @@ def swiss_round(entrants: Sequence[int], played: Sequence[Played], round: int,
     if not 1 <= round <= len(field - {None}):
         raise PairingError(f"round {round} is not between 1 and the number of entrants")
     records = _records(entrants, played)
+    order = {entrant: index for index, entrant in enumerate(entrants)}
     ranked = sorted(entrants, key=lambda entrant: (
-        -records[entrant].score, -ratings.get(entrant, float("-inf")), entrants.index(entrant)))
+        -records[entrant].score, -ratings.get(entrant, float("-inf")), order[entrant]))
     for tier in _COLOUR_TIERS:
         pairs = _pair_tier(ranked, records, tier)
         if pairs is not None:
@@ -199,8 +204,8 @@ def _pair_tier(ranked: list[int], records: dict[int, _Record], tier: int
         if second in one.met:
             return False
         return any(sum(a[:tier]) == 0 and sum(b[:tier]) == 0
-                   for a, b in ((one.faults(RED), other.faults(BLACK)),
-                                (one.faults(BLACK), other.faults(RED))))
+                   for a, b in ((one.cost[RED], other.cost[BLACK]),
+                                (one.cost[BLACK], other.cost[RED])))
 
     adjacent = [[j for j, other in enumerate(ranked) if j != i and may_meet(entrant, other)]
                 for i, entrant in enumerate(ranked)]
@@ -267,14 +272,14 @@ def _candidates(top: int, unpaired: list[int], ranked: list[int],
     """The allowed opponents of the highest-ranked unpaired entrant, best first."""
     score = records[ranked[top]].score
     group = [index for index in unpaired if records[ranked[index]].score == score]
-    target = len(group) // 2
+    # the Dutch order within the score group: the top half meets the bottom half
+    place = {index: abs(at - len(group) // 2) for at, index in enumerate(group)}
     allowed = set(adjacent[top])
 
-    def key(index: int) -> tuple[float, int, int]:
+    def key(index: int) -> tuple[float, tuple[int, ...], int]:
         other = records[ranked[index]].score
-        place = abs(group.index(index) - target) if other == score else index
-        red, black = _allocation_faults(records[ranked[top]], records[ranked[index]])
-        return abs(score - other), min(sum(red), sum(black)), place
+        faults = min(_allocation_faults(records[ranked[top]], records[ranked[index]]))
+        return abs(score - other), faults, place.get(index, index)
 
     return sorted((index for index in unpaired if index in allowed), key=key)
 
@@ -285,8 +290,8 @@ def _allocation_faults(first: _Record, second: _Record
     def added(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(x + y for x, y in zip(a, b, strict=True))
 
-    return (added(first.faults(RED), second.faults(BLACK)),
-            added(first.faults(BLACK), second.faults(RED)))
+    return (added(first.cost[RED], second.cost[BLACK]),
+            added(first.cost[BLACK], second.cost[RED]))
 
 
 def _colour(pairs: list[tuple[int, int | None]], records: dict[int, _Record],
@@ -311,6 +316,7 @@ def _colour(pairs: list[tuple[int, int | None]], records: dict[int, _Record],
 
 
 def _high_takes_red(high: list[str], low: list[str], board: int) -> bool:
+    """Whether the higher-ranked of two players whose colour faults tie takes Red."""
     for mine, theirs in zip(reversed(high), reversed(low), strict=False):
         if mine != theirs:
             return mine == BLACK
