@@ -233,6 +233,9 @@ class Tournaments:
         """Leave a running event: every game not yet decided is lost by forfeit, and the
         games in progress are called off."""
         event = await self._event(request, event_id)
+        if event.status is EventStatus.FINISHED:
+            raise ServiceError("{event} is over: there is nothing left to withdraw from",
+                               event=event.name)
         if event.status is not EventStatus.RUNNING:
             raise ServiceError("{event} is not running: before the start, use leave",
                                event=event.name)

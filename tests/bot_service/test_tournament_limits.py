@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 
 from bot.discord.replies import content
-from bot.service import Reply, TwixtService, User
+from bot.service import Reply, ServiceError, TwixtService, User
 from bot.service.event_play import MAX_ENTRANTS
 from bot.service.names import MAX_NAME
 from tests.bot_service.helpers import asking
@@ -75,3 +75,22 @@ async def test_a_league_of_many_groups_posts_at_most_ten_pictures_a_message(
     pictures = [m.image for m in standings.all_messages() if m.image is not None]
     pictures += [a.data for m in standings.all_messages() for a in m.attachments]
     assert len(pictures) == 11  # every group's picture, over two messages
+
+
+async def test_an_event_name_pings_and_formats_nothing_anywhere(service: TwixtService,
+                                                                threads, clock):
+    manager = asking(User(1, "td"), manager=True)
+    with pytest.raises(ServiceError, match="at most 32 characters"):
+        await service.run(manager, "tournament create " + "x" * 40 + " format roundrobin")
+    hostile = "@everyone <@123> **b** `c` ||d||"
+    said = [await service.run(manager, f"tournament create {hostile} format roundrobin")]
+    for player in (User(2, "@here *x*"), User(3, "<@1> `y`")):
+        said.append(await service.run(asking(player), "tournament join"))
+    said += [await service.run(manager, f"tournament {action}")
+             for action in ("info", "list", "start", "standings")]
+    texts = [m.text for reply in said for m in reply.all_messages()]
+    texts += [name for _parent, name in threads.opened]
+    assert len(threads.opened) == 1 and all(len(name) <= 100 for name in texts[-1:])
+    for text in texts:
+        assert not {"@", "<", "`", "|", "\n"} & set(text.replace("\n", " ", 1)), text
+        assert "**" not in text.replace("**everyone 123 b 'c' d**", ""), text
