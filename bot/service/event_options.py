@@ -79,6 +79,9 @@ def build_event_options(fmt: str | None, *, rounds: int | str | None = None,
         if options.double:
             raise ServiceError("double is for round robins and leagues")
         count = count or 4
+    elif count and form is EventFormat.LEAGUE:
+        raise ServiceError("rounds is for a swiss: a league's groups play everyone in them "
+                           "(group sets their size)")
     elif count:
         raise ServiceError("rounds is for a swiss: a round robin plays everyone")
     elif form is EventFormat.LEAGUE:

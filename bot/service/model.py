@@ -146,7 +146,9 @@ class Reply:
     receipt: Receipt | None = None
 
     def all_messages(self) -> tuple[Reply, ...]:
-        return (self, *self.followups)
+        """This message and its followups, theirs too (a standings notice of several
+        messages that follows a reply)."""
+        return (self, *(message for reply in self.followups for message in reply.all_messages()))
 
 
 def channel_link(channel_id: int) -> str:

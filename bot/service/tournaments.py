@@ -50,6 +50,11 @@ from storage import (
 LISTED = 10
 #: the due events the tick starts at a time
 BATCH = 20
+#: the pictures a message carries (Discord's limit of files)
+FILES = 10
+#: characters of the entrants `info` names (64 teams of long names would not fit one
+#: message): the rest are counted
+ENTRANTS_SHOWN = 1500
 _FORMATS = {EventFormat.ROUND_ROBIN: message("round robin"), EventFormat.SWISS: message("swiss"),
             EventFormat.LEAGUE: message("league")}
 _STATUS = {EventStatus.SIGNUP: message("sign-up"), EventStatus.RUNNING: message("running"),
@@ -228,6 +233,9 @@ class Tournaments:
         """Leave a running event: every game not yet decided is lost by forfeit, and the
         games in progress are called off."""
         event = await self._event(request, event_id)
+        if event.status is EventStatus.FINISHED:
+            raise ServiceError("{event} is over: there is nothing left to withdraw from",
+                               event=event.name)
         if event.status is not EventStatus.RUNNING:
             raise ServiceError("{event} is not running: before the start, use leave",
                                event=event.name)
@@ -264,10 +272,13 @@ class Tournaments:
     def _standings_notice(self, event: Event) -> Notice:
         async def make(tr: Translation) -> Reply:
             fresh = await self._core.storage.get_event(event.id)
-            return replace(await self._standings(fresh, tr), channel_id=event.channel_id)
+            return await self._standings(fresh, tr, event.channel_id)
         return Notice(event.guild_id, make, key=event.id)
 
-    async def _standings(self, event: Event, tr: Translation) -> Reply:
+    async def _standings(self, event: Event, tr: Translation,
+                         channel_id: int | None = None) -> Reply:
+        """The crosstables, at most `FILES` pictures a message (a league of many groups
+        posts several)."""
         games = await self.play.refresh(event)
         entrants = await self.play.entrants(event)
         names = await self._core.names([uid for e in entrants for uid in e.players])
@@ -278,9 +289,13 @@ class Tournaments:
                         rounds=event.rounds) + " · " + footer
         images = await pictures(crosstables(event, games, entrants, names, tr, footer))
         text = tr("Standings of {event}.", event=event.name)
-        return Reply(text, image=images[0] if images else None, attachments=tuple(
+        messages = [Reply(text, image=chunk[0], channel_id=channel_id, attachments=tuple(
             Attachment(f"group-{number}.png", data)
-            for number, data in enumerate(images[1:], start=2)))
+            for number, data in enumerate(chunk[1:], start=start + 2)))
+            for start in range(0, len(images), FILES) for chunk in [images[start:start + FILES]]]
+        if not messages:
+            return Reply(text, channel_id=channel_id)
+        return replace(messages[0], followups=tuple(messages[1:]))
 
     # --- looking on ------------------------------------------------------------------------
 
@@ -304,7 +319,7 @@ class Tournaments:
                  + (" " + tr("(withdrawn)") if e.withdrawn else "") for e in entrants]
         lines = [_facts(event, tr),
                  tr("Entrants ({count}): {names}", count=len(entrants),
-                    names=", ".join(shown) or "—")]
+                    names=_some(shown, tr))]
         return Reply("\n".join(lines), ephemeral=True)
 
     # --- leagues -------------------------------------------------------------------------
@@ -410,6 +425,18 @@ def _facts(event: Event, tr: Translation) -> str:
     return tr("Tournament #{id} **{event}**: {kind}, {setup} — {status}.", id=event.id,
               event=event.name, kind=kind, setup=describe_setup(event.setup),
               status=_STATUS[event.status])
+
+
+def _some(names: list[str], tr: Translation) -> str:
+    """As many of `names` as `ENTRANTS_SHOWN` characters hold, and how many more there are."""
+    shown: list[str] = []
+    for name in names:
+        if sum(len(n) + 2 for n in shown) + len(name) > ENTRANTS_SHOWN:
+            break
+        shown.append(name)
+    left = len(names) - len(shown)
+    more = " " + tr.plural("and {n} more", "and {n} more", left) if left else ""
+    return (", ".join(shown) or "—") + more
 
 
 def _called_off(event: Event) -> Notice:

@@ -100,6 +100,8 @@ async def test_a_round_robin_of_six_with_a_timeout_and_a_withdrawal(service, sto
     assert event.status is EventStatus.FINISHED
     reply = await service.run(asking(P3), "tournament standings")
     assert picture(reply.image).height > 0
+    with pytest.raises(ServiceError, match="is over: there is nothing left to withdraw"):
+        await service.run(asking(P3), "tournament withdraw")
     table = (await storage.event_games(event_id, 100))
     points = {p.id: 0.0 for p in PLAYERS[:6]}
     for game in table:
@@ -189,6 +191,7 @@ async def test_refusals_say_one_line_and_change_nothing(service, storage):
                            ("", "needs a format"),
                            ("format swiss rounds 99", "rounds is a number from 1 to 20"),
                            ("format roundrobin rounds 3", "rounds is for a swiss"),
+                           ("format league rounds 3", "a league's groups play everyone"),
                            ("format swiss double yes", "double is for round robins"),
                            ("format swiss size 99", "a board is 5 to 48"),
                            ("format swiss signup forever", "signup is a time"),

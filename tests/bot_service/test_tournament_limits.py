@@ -1,0 +1,96 @@
+"""Tournament replies in the worst case still fit one Discord message each, in English and
+German: `info` of a full Double TwixT event of 32-character names, `list` of long names, and
+a league's standings (one picture per group: at most 10 files, 25 MB a message)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from bot.discord.replies import content
+from bot.service import Reply, ServiceError, TwixtService, User
+from bot.service.event_play import MAX_ENTRANTS
+from bot.service.names import MAX_NAME
+from tests.bot_service.helpers import asking
+from tests.bot_service.tournament_helpers import event_id_of
+
+MAX_MESSAGE = 2000  # characters of a message's content
+MAX_FILES = 10  # files of a message
+MAX_UPLOAD = 25 * 1024 * 1024  # bytes of a message's files together
+LONG = "W" * (MAX_NAME - 4)  # the widest letter, and room for a number
+
+
+def fits(reply: Reply) -> None:
+    for message in reply.all_messages():
+        assert len(content(message)) <= MAX_MESSAGE, len(content(message))
+        files = [message.image] if message.image is not None else []
+        files += [attachment.data for attachment in message.attachments]
+        assert len(files) <= MAX_FILES and sum(map(len, files)) <= MAX_UPLOAD
+
+
+def people(count: int, start: int = 1000) -> list[User]:
+    return [User(start + n, f"{n:03d} {LONG}") for n in range(count)]
+
+
+@pytest.mark.parametrize("locale", ["en", "de"])
+async def test_info_of_a_full_double_twixt_event_fits_a_message(service: TwixtService,
+                                                                locale):
+    manager = asking(User(1, LONG), manager=True, locale=locale)
+    reply = await service.run(manager, f"tournament create {LONG}XXXX format league "
+                                       "double yes teams yes group 16")
+    event_id = event_id_of(reply)
+    players = people(MAX_ENTRANTS * 2)
+    for first, second in zip(players[::2], players[1::2], strict=True):
+        await service.tournaments.join(asking(first), event_id, second)
+        if first.id % 4:  # some teams confirmed, some still asked (shown with "(?)")
+            await service.tournaments.join(asking(second), event_id)
+    info = await service.run(asking(players[0], locale=locale), "tournament info")
+    assert not info.refused
+    fits(info)
+    assert "64" in info.text  # the count says how many there are, shown or not
+
+
+@pytest.mark.parametrize("locale", ["en", "de"])
+async def test_a_list_of_long_names_fits_a_message(service: TwixtService, locale):
+    manager = asking(User(1, LONG), manager=True, locale=locale)
+    for n in range(12):
+        await service.run(manager, f"tournament create {n:02d}{LONG}XX format swiss "
+                                   "rounds 20")
+    fits(await service.run(manager, "tournament list"))
+
+
+async def test_a_league_of_many_groups_posts_at_most_ten_pictures_a_message(
+        service: TwixtService, clock):
+    manager = asking(User(1, "td"), manager=True)
+    event_id = event_id_of(await service.run(manager, "tournament create Big League "
+                                                      "format league group 4 size 8"))
+    players = people(44)
+    for player in players:
+        await service.tournaments.join(asking(player), event_id, None)
+    clock.now += timedelta(minutes=1)
+    fits(await service.run(manager, "tournament start"))
+    standings = await service.run(manager, "tournament standings")
+    fits(standings)
+    pictures = [m.image for m in standings.all_messages() if m.image is not None]
+    pictures += [a.data for m in standings.all_messages() for a in m.attachments]
+    assert len(pictures) == 11  # every group's picture, over two messages
+
+
+async def test_an_event_name_pings_and_formats_nothing_anywhere(service: TwixtService,
+                                                                threads, clock):
+    manager = asking(User(1, "td"), manager=True)
+    with pytest.raises(ServiceError, match="at most 32 characters"):
+        await service.run(manager, "tournament create " + "x" * 40 + " format roundrobin")
+    hostile = "@everyone <@123> **b** `c` ||d||"
+    said = [await service.run(manager, f"tournament create {hostile} format roundrobin")]
+    for player in (User(2, "@here *x*"), User(3, "<@1> `y`")):
+        said.append(await service.run(asking(player), "tournament join"))
+    said += [await service.run(manager, f"tournament {action}")
+             for action in ("info", "list", "start", "standings")]
+    texts = [m.text for reply in said for m in reply.all_messages()]
+    texts += [name for _parent, name in threads.opened]
+    assert len(threads.opened) == 1 and all(len(name) <= 100 for name in texts[-1:])
+    for text in texts:
+        assert not {"@", "<", "`", "|", "\n"} & set(text.replace("\n", " ", 1)), text
+        assert "**" not in text.replace("**everyone 123 b 'c' d**", ""), text
