@@ -116,6 +116,11 @@ class Challenges:
             raise ServiceError("only the players of that game can ask for a rematch")
         if old.is_active:
             raise ServiceError("that game is still going on")
+        linked = await self._core.storage.event_game_of(old.id)
+        if linked is not None:
+            event = await self._core.storage.get_event(linked.event_id)
+            raise ServiceError("games of an event are not rematched: {event} pairs its "
+                               "players itself", event=event.name)
         waiting = await self._waiting_rematch(request, old)
         if waiting is not None:  # pressed again, or by the other side: no second challenge
             if waiting.challenger_id == request.user.id:

@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 
 from bot.service.banks import TurnClock
 from bot.service.clocktexts import moment_text
-from bot.service.core import ServiceCore, rematch_button, seat_to_move
+from bot.service.core import ServiceCore, seat_to_move
 from bot.service.model import (
     Button,
     ButtonKind,
@@ -316,7 +316,8 @@ class Clocks:
         told = tuple(s.user_id for s in stored.seats if s.user_id != claimer_id)
         return Reply(tr("{name} ran out of time.", name=late.name) + "\n"
                      + result_sentence(game.outcome, game, tr),
-                     image=image, mentions=told, buttons=(rematch_button(stored, tr),))
+                     image=image, mentions=told,
+                     buttons=await self._core.rematch_buttons(stored, tr))
 
     async def _forfeit_again(self, stored: StoredGame, version: int,
                              tr: Translation) -> Reply | None:

@@ -208,6 +208,15 @@ class ServiceCore:
             except Exception:
                 log.exception("after the end of a game", extra={"game_id": game_id})
 
+    async def rematch_buttons(self, stored: StoredGame, tr: Translation) -> tuple[Button, ...]:
+        """The button under a finished game's board: the same players again, colours
+        exchanged; its label said by `tr`. None under an event's game: the event pairs its
+        players itself, and its standings follow instead (an indexed look-up)."""
+        if await self.storage.event_game_of(stored.id) is not None:
+            return ()
+        return (Button(ButtonKind.REMATCH, stored.id, tr("Rematch"),
+                       tuple(seat.user_id for seat in stored.seats)),)
+
     # --- clocks ------------------------------------------------------------------------
 
     async def turn_clock(self, stored: StoredGame,
@@ -317,13 +326,6 @@ def seat_to_move(stored: StoredGame, game: Game) -> Seat:
     if number is None:
         raise ServiceError("the game is over")
     return stored.seats[number]
-
-
-def rematch_button(stored: StoredGame, tr: Translation) -> Button:
-    """The button under a finished game's board: the same players again, colours exchanged;
-    its label said by `tr`."""
-    return Button(ButtonKind.REMATCH, stored.id, tr("Rematch"),
-                  tuple(seat.user_id for seat in stored.seats))
 
 
 def seat_name(seat: Seat) -> str:

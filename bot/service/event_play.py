@@ -174,18 +174,28 @@ class EventPlay:
         try:
             pairings = pairing.swiss_round(list(entrants), played, event.round + 1,
                                            await self.ratings(event, entrants))
-        except pairing.PairingError:
-            await self._finish(event)
+        except pairing.PairingError:  # everyone has met everyone they may: it ends early
+            await self._finish(event, early=True)
             return
         await self._open_round(event, [(0, p) for p in pairings], entrants, event.round + 1)
 
-    async def _finish(self, event: Event) -> None:
-        if await self._core.storage.move_event(event.id, EventStatus.FINISHED, event.round,
-                                               was=EventStatus.RUNNING,
-                                               was_round=event.round):
-            self.notices.append(Notice(event.guild_id, lambda tr: said(
-                tr("{event} is over: these are the final standings.", event=event.name),
-                event.channel_id)))
+    async def _finish(self, event: Event, early: bool = False) -> None:
+        """End the event; `early`: a Swiss whose next round could not be paired."""
+        if not await self._core.storage.move_event(event.id, EventStatus.FINISHED,
+                                                   event.round, was=EventStatus.RUNNING,
+                                                   was_round=event.round):
+            return
+
+        async def over(tr: Translation) -> Reply:
+            if early:
+                return await said(tr("{event} is over after round {round} of {rounds}: no "
+                                     "further round could be paired. These are the final "
+                                     "standings.", event=event.name, round=event.round,
+                                     rounds=event.rounds), event.channel_id)
+            return await said(tr("{event} is over: these are the final standings.",
+                                 event=event.name), event.channel_id)
+
+        self.notices.append(Notice(event.guild_id, over))
 
     async def _open_round(self, event: Event, pairings: Sequence[tuple[int, pairing.Pairing]],
                           entrants: dict[int, tuple[int, ...]], round: int) -> None:

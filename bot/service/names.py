@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 _FORBIDDEN = str.maketrans({":": " ", ",": " ", "#": " ", "\n": " ", "`": "'", "*": " ",
                             "_": " ", "~": " ", "|": " ", "@": " ", ">": " ", "<": " ",
                             "[": "(", "]": ")", "\\": " "})
 MAX_NAME = 32
+#: a number that would start a numbered list (`1. Cup`, `2) Cup`) at the start of a line
+_NUMBERED = re.compile(r"^(\d+[.)]) +")
 
 
 def clean_name(name: str, fallback: str = "player") -> str:
     """A display name without what records forbid (: , #) or chat would format or link
-    (* _ ~ | ` @ > < [ ] \\, and a leading - or + that would start a list)."""
-    cleaned = " ".join(name.translate(_FORBIDDEN).split()).lstrip("-+ ")
+    (* _ ~ | ` @ > < [ ] \\, a leading - or + that would start a list, and the space after
+    a leading `1.` that would start a numbered one: `1.Cup`)."""
+    cleaned = _NUMBERED.sub(r"\1", " ".join(name.translate(_FORBIDDEN).split()).lstrip("-+ "))
     return cleaned[:MAX_NAME] or fallback
 
 

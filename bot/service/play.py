@@ -7,7 +7,7 @@ from dataclasses import replace
 from bot.service import commands as cmd
 from bot.service.clocktexts import seat_lines
 from bot.service.conditionals import Conditionals
-from bot.service.core import ServiceCore, player_seat, rematch_button, seat_to_move
+from bot.service.core import ServiceCore, player_seat, seat_to_move
 from bot.service.model import Button, ButtonKind, Reply, Request, ServiceError
 from bot.service.options import describe_setup
 from bot.service.texts import (
@@ -189,7 +189,8 @@ class Play:
             others = tuple(s.user_id for s in stored.seats if s.user_id != mover.user_id)
             image = await core.render(game, None, locale=request.locale)
             return Reply(f"{text}\n{result_sentence(game.outcome, game, tr)}", image=image,
-                         mentions=others, buttons=(rematch_button(stored, tr),))
+                         mentions=others,
+                         buttons=await core.rematch_buttons(stored, tr))
         next_seat = seat_to_move(stored, game)
         clock = await core.clock_text(stored, game)
         lines = [text, to_move_sentence(game, tr, clock)]

@@ -197,8 +197,11 @@ class Tournaments:
         if event.status is EventStatus.RUNNING:  # again: open what could not be opened
             if event.round == 0:
                 await self._pair_first(event)
-            return Reply(request.tr.plural("{n} game opened.", "{n} games opened.",
-                                           await self.play.open_missing(event)))
+            opened = await self.play.open_missing(event)
+            if not opened:
+                return Reply(request.tr("{event} is running already, and each of its games "
+                                        "is open.", event=event.name))
+            return Reply(request.tr.plural("{n} game opened.", "{n} games opened.", opened))
         _signing_up(event)
         entrants = await self.play.players(event)
         if len(entrants) < 2:
@@ -282,11 +285,7 @@ class Tournaments:
         games = await self.play.refresh(event)
         entrants = await self.play.entrants(event)
         names = await self._core.names([uid for e in entrants for uid in e.players])
-        footer = tr("{status} · updated {moment}", status=tr.say(_STATUS[event.status]),
-                    moment=moment_text(self._core.clock()))
-        if event.format is EventFormat.SWISS:
-            footer = tr("Round {round} of {rounds}", round=event.round,
-                        rounds=event.rounds) + " · " + footer
+        footer = standings_footer(event, tr, self._core.clock())
         images = await pictures(crosstables(event, games, entrants, names, tr, footer))
         text = tr("Standings of {event}.", event=event.name)
         messages = [Reply(text, image=chunk[0], channel_id=channel_id, attachments=tuple(
@@ -425,6 +424,22 @@ def _facts(event: Event, tr: Translation) -> str:
     return tr("Tournament #{id} **{event}**: {kind}, {setup} — {status}.", id=event.id,
               event=event.name, kind=kind, setup=describe_setup(event.setup),
               status=_STATUS[event.status])
+
+
+def standings_footer(event: Event, tr: Translation, now: datetime) -> str:
+    """The line under an event's crosstables: its state and when it was drawn, a Swiss's
+    round (and, when no further round could be paired, that it ended early)."""
+    moment = moment_text(now)
+    if event.format is EventFormat.SWISS and event.status is EventStatus.FINISHED \
+            and 0 < event.round < event.rounds:
+        return tr("Finished after round {round} of {rounds}: no further pairing was possible "
+                  "· updated {moment}", round=event.round, rounds=event.rounds, moment=moment)
+    footer = tr("{status} · updated {moment}", status=tr.say(_STATUS[event.status]),
+                moment=moment)
+    if event.format is EventFormat.SWISS:
+        footer = tr("Round {round} of {rounds}", round=event.round,
+                    rounds=event.rounds) + " · " + footer
+    return footer
 
 
 def _some(names: list[str], tr: Translation) -> str:

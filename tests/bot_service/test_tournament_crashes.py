@@ -92,7 +92,7 @@ async def test_a_game_stored_just_before_a_crash_is_not_opened_twice(service, st
     dying = process(Dying(storage, "create_game", after=True), clock, threads)
     await dying.run(MANAGER, "tournament start")  # the crash is logged, the game stored
     reply = await service.run(MANAGER, "tournament start")  # open what is missing
-    assert reply.text == "0 games opened."
+    assert reply.text == "Autumn Cup is running already, and each of its games is open."
     (pairing,) = await storage.event_games(event_id, 10)
     assert pairing.game_id is not None
     assert len(await storage.list_games(limit=10)) == 1
