@@ -943,7 +943,7 @@ async def _finish(db: aiosqlite.Connection, game_id: int, result: GameResult, at
         "wake_at = NULL WHERE id = ? RETURNING guild_id",
         (Result(result.result).value, result.reason, at, game_id))
     (guild_id,) = await _only_row(cursor)
-    await db.execute(events.LOOK_GAME, (game_id,))  # an event game's end: the event owes a look
+    await _owe_look(db, game_id)
     if result.winners:
         marks = ", ".join("?" * len(result.winners))
         cursor = await db.execute(f"UPDATE game_seats SET winner = 1 WHERE game_id = ? "
@@ -955,6 +955,12 @@ async def _finish(db: aiosqlite.Connection, game_id: int, result: GameResult, at
     await _add_totals(db, game_id)
     if result.rated_sides is not None:
         await _rate(db, guild_id, result, result.rated_sides, at)
+
+
+async def _owe_look(db: aiosqlite.Connection, game_id: int) -> None:
+    """An event game's end owes its event a look from the clocks' tick (`events.LOOK_GAME`,
+    migration 0013), in the transaction that records it: a crash right after leaves it owed."""
+    await db.execute(events.LOOK_GAME, (game_id,))
 
 
 async def _forget_unplayed(db: aiosqlite.Connection, game_id: int) -> None:
