@@ -1,5 +1,5 @@
 """Tournaments and leagues as stored facts: events, their entrants and their games (SQLite's
-migration 0011, PostgreSQL's 0008).
+migrations 0011 to 0013, PostgreSQL's 0008 to 0010).
 
 Standings and the next Swiss round are worked out from these rows alone, so they survive a
 restart. The SQL is the same on both back ends (written with `?`, which PostgreSQL's storage
@@ -34,7 +34,8 @@ class EventStatus(enum.StrEnum):
 class Event:
     """A tournament or a league's season. `rounds` is a Swiss's number of rounds, a league's
     group size (0 for a round robin); `round` the latest round paired; `teams` a Double
-    TwixT event."""
+    TwixT event; `looks` the steps it may owe since the clocks' tick last looked at it (see
+    `DUE_EVENTS`)."""
 
     id: int
     guild_id: int
@@ -52,6 +53,7 @@ class Event:
     previous_id: int | None
     created_by: int
     created_at: datetime
+    looks: int = 0
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,7 @@ class EventGame:
 
 EVENT_COLUMNS = ("id, guild_id, channel_id, name, format, size, rules, time_control, vacation, "
                  "rounds, both_colours, teams, signup_until, status, round, season, previous_id, "
-                 "created_by, created_at")
+                 "created_by, created_at, looks")
 ENTRANT_COLUMNS = "event_id, user_id, partner_id, confirmed, withdrawn, joined_at"
 GAME_COLUMNS = "id, event_id, round, group_no, red, black, game_id, score, forfeit"
 
@@ -102,17 +104,24 @@ EVENT = f"SELECT {EVENT_COLUMNS} FROM events WHERE id = ?"
 EVENTS = (f"SELECT {EVENT_COLUMNS} FROM events WHERE guild_id = ? "
           "AND (CAST(? AS text) IS NULL OR status = ?) "
           "ORDER BY id DESC LIMIT ?")
-#: events whose sign-up has closed, and running ones that wait for a step a crash cut short:
-#: a start not yet paired (round 0), or a round whose games have all ended (the next round
-#: or the end); a pairing whose game is not yet opened waits for a manager's start
+#: events whose sign-up has closed, and running ones owed a look: a write after which one may
+#: need a step (its start, a game's end, a score, a withdrawal) added to `looks` in its own
+#: transaction, so a crash right after it leaves the count set. Two index looks
+#: (`events_by_deadline`, `events_by_looks`), whatever the number of events and games: the
+#: tick reads an event's pairings only when it is owed a look.
 DUE_EVENTS = (f"SELECT {EVENT_COLUMNS} FROM events WHERE (status = 'signup' AND signup_until <= ?) "
-              "OR (status = 'running' AND (round = 0 OR NOT EXISTS ("
-              "SELECT 1 FROM event_games AS pairing LEFT JOIN games ON games.id = pairing.game_id "
-              "WHERE pairing.event_id = events.id AND pairing.score IS NULL "
-              "AND (pairing.game_id IS NULL OR games.status = 'active')))) "
-              "ORDER BY signup_until LIMIT ?")
-#: moves an event on only from the status it was read in, so that two starts cannot both pair
-SET_EVENT = "UPDATE events SET status = ?, round = ? WHERE id = ? AND status = ? AND round = ?"
+              "OR (status = 'running' AND looks > 0) ORDER BY signup_until LIMIT ?")
+#: a look taken: the count cleared only if no write has added to it since it was read
+LOOKED = "UPDATE events SET looks = 0 WHERE id = ? AND looks = ?"
+#: a look owed: by an event's id, by one of its games, by one of its pairings
+_LOOK = "UPDATE events SET looks = looks + 1 WHERE id = "
+LOOK = _LOOK + "?"
+LOOK_GAME = _LOOK + "(SELECT event_id FROM event_games WHERE game_id = ?)"
+LOOK_PAIRING = _LOOK + "(SELECT event_id FROM event_games WHERE id = ?)"
+#: moves an event on only from the status it was read in, so that two starts cannot both pair;
+#: the last value adds to the looks owed (a start's: its pairing may be cut short)
+SET_EVENT = ("UPDATE events SET status = ?, round = ?, looks = looks + ? "
+             "WHERE id = ? AND status = ? AND round = ?")
 
 #: whether an event still takes sign-ups (PostgreSQL adds FOR SHARE: a start waits for the
 #: sign-ups under way, and they for it)
@@ -152,11 +161,11 @@ def event_row(event: Event, time: Time) -> tuple[Any, ...]:
 def event(row: Sequence[Any]) -> Event:
     (event_id, guild_id, channel_id, name, fmt, size, rules, time_control, vacation, rounds,
      double, teams, signup_until, status, round_, season, previous_id, created_by,
-     created_at) = row
+     created_at, looks) = row
     setup = GameSetup(size=size, rules=rules, time_control=time_control, vacation=bool(vacation))
     return Event(event_id, guild_id, channel_id, name, EventFormat(fmt), setup, rounds,
                  bool(double), bool(teams), moment(signup_until), EventStatus(status), round_,
-                 season, previous_id, created_by, moment(created_at))
+                 season, previous_id, created_by, moment(created_at), looks)
 
 
 def entrant_row(entrant: Entrant, time: Time) -> tuple[Any, ...]:

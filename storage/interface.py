@@ -267,10 +267,15 @@ class Storage(Protocol):
         """A guild's events (of one status, or any), newest first, `limit` at most."""
 
     async def due_events(self, now: datetime, limit: int = 100) -> tuple[Event, ...]:
-        """Events still taking sign-ups whose deadline has come, and running events a crash
-        left waiting: their first round not yet paired, or every game of their round ended
-        (the next round or the end not yet made), earliest deadline first. The clocks' tick
-        asks every time: an indexed look at the running events and their pairings."""
+        """Events still taking sign-ups whose deadline has come, and running events owed a
+        look (`Event.looks` > 0: a start, a game's end, a score or a withdrawal since the last
+        look, each counted in its own transaction), earliest deadline first. The clocks' tick
+        asks every time: two index looks, whatever the number of events and pairings."""
+
+    async def event_looked(self, event_id: int, looks: int) -> bool:
+        """Clear an event's looks owed once the tick has looked at it, only if they are still
+        the `looks` it read; False, changing nothing, if a write has added one since (a game
+        that ended meanwhile is then looked at by the next tick)."""
 
     async def move_event(self, event_id: int, status: EventStatus, round: int, *,
                          was: EventStatus, was_round: int) -> bool:
@@ -291,7 +296,8 @@ class Storage(Protocol):
         """An event's entrants in the order they joined, `limit` at most."""
 
     async def withdraw_entrant(self, event_id: int, user_id: int) -> bool:
-        """Mark an entrant withdrawn; False if it was already (or is not an entrant)."""
+        """Mark an entrant withdrawn, owing the event a look; False if it was already (or is
+        not an entrant)."""
 
     async def pair_round(self, event_id: int, games: Sequence[EventGame], *, round: int,
                          was_round: int) -> tuple[EventGame, ...] | None:
@@ -307,7 +313,8 @@ class Storage(Protocol):
         """The pairing a game was opened for, if it belongs to an event."""
 
     async def score_event_game(self, event_game_id: int, score: float, forfeit: bool) -> bool:
-        """Record Red's score of a pairing; False, changing nothing, if it has one already."""
+        """Record Red's score of a pairing, owing its event a look; False, changing nothing,
+        if it has one already."""
 
     # --- what a player keeps for themselves: notes, a move to confirm (storage.private) --
 

@@ -651,11 +651,15 @@ class PostgresStorage:
             found = await db.fetch(events.DUE_EVENTS, rows.utc(now), limit)
         return tuple(events.event(row) for row in found)
 
+    async def event_looked(self, event_id: int, looks: int) -> bool:
+        async with self._single() as db:
+            return _count(await db.execute(events.LOOKED, event_id, looks)) == 1
+
     async def move_event(self, event_id: int, status: EventStatus, round: int, *,
                          was: EventStatus, was_round: int) -> bool:
         async with self._single() as db:
-            return _count(await db.execute(events.SET_EVENT, status.value, round, event_id,
-                                           was.value, was_round)) == 1
+            return _count(await db.execute(events.SET_EVENT, status.value, round, 1,
+                                           event_id, was.value, was_round)) == 1
 
     async def save_entrant(self, entrant: Entrant) -> bool:
         async with self._write() as db:
@@ -685,17 +689,19 @@ class PostgresStorage:
         return tuple(events.entrant(row) for row in found)
 
     async def withdraw_entrant(self, event_id: int, user_id: int) -> bool:
-        async with self._single() as db:
-            return _count(await db.execute(events.WITHDRAW, True, event_id, user_id,
-                                           False)) == 1
+        async with self._write() as db:
+            if _count(await db.execute(events.WITHDRAW, True, event_id, user_id, False)) != 1:
+                return False
+            await db.execute(events.LOOK, event_id)
+            return True
 
     async def pair_round(self, event_id: int, games: Sequence[EventGame], *, round: int,
                          was_round: int) -> tuple[EventGame, ...] | None:
         stored = []
         running = EventStatus.RUNNING.value
         async with self._write() as db:
-            if _count(await db.execute(events.SET_EVENT, running, round, event_id, running,
-                                       was_round)) != 1:
+            if _count(await db.execute(events.SET_EVENT, running, round, 0, event_id,
+                                       running, was_round)) != 1:
                 return None
             for game in games:
                 stored.append(events.event_game(
@@ -713,9 +719,11 @@ class PostgresStorage:
             return events.event_game(await db.fetchrow(events.GAME_OF, game_id))
 
     async def score_event_game(self, event_game_id: int, score: float, forfeit: bool) -> bool:
-        async with self._single() as db:
-            return _count(await db.execute(events.SCORE_GAME, score, forfeit,
-                                           event_game_id)) == 1
+        async with self._write() as db:
+            if _count(await db.execute(events.SCORE_GAME, score, forfeit, event_game_id)) != 1:
+                return False
+            await db.execute(events.LOOK_PAIRING, event_game_id)
+            return True
 
     # --- what a player keeps for themselves: notes, a move to confirm (storage.private) --
 
@@ -969,6 +977,7 @@ async def _finish(db: _Db, game_id: int, result: GameResult, at: datetime) -> No
         "UPDATE games SET status = 'finished', result = ?, reason = ?, finished_at = ?, "
         "wake_at = NULL WHERE id = ? RETURNING guild_id",
         Result(result.result).value, result.reason, at, game_id)
+    await db.execute(events.LOOK_GAME, game_id)  # an event game's end: the event owes a look
     if result.winners:
         marked = await db.execute("UPDATE game_seats SET winner = true WHERE game_id = ? "
                                   "AND user_id = ANY(?::bigint[])", game_id,

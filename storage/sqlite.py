@@ -591,10 +591,14 @@ class SqliteStorage:
             cursor = await db.execute(events.DUE_EVENTS, (rows.stamp(now), limit))
             return tuple(events.event(row) for row in await cursor.fetchall())
 
+    async def event_looked(self, event_id: int, looks: int) -> bool:
+        async with self._write() as db:
+            return (await db.execute(events.LOOKED, (event_id, looks))).rowcount == 1
+
     async def move_event(self, event_id: int, status: EventStatus, round: int, *,
                          was: EventStatus, was_round: int) -> bool:
         async with self._write() as db:
-            cursor = await db.execute(events.SET_EVENT, (status.value, round, event_id,
+            cursor = await db.execute(events.SET_EVENT, (status.value, round, 1, event_id,
                                                          was.value, was_round))
             return cursor.rowcount == 1
 
@@ -629,15 +633,18 @@ class SqliteStorage:
     async def withdraw_entrant(self, event_id: int, user_id: int) -> bool:
         async with self._write() as db:
             cursor = await db.execute(events.WITHDRAW, (True, event_id, user_id, False))
-            return cursor.rowcount == 1
+            if cursor.rowcount != 1:
+                return False
+            await db.execute(events.LOOK, (event_id,))
+            return True
 
     async def pair_round(self, event_id: int, games: Sequence[EventGame], *, round: int,
                          was_round: int) -> tuple[EventGame, ...] | None:
         stored = []
         running = EventStatus.RUNNING.value
         async with self._write() as db:
-            cursor = await db.execute(events.SET_EVENT, (running, round, event_id, running,
-                                                         was_round))
+            cursor = await db.execute(events.SET_EVENT, (running, round, 0, event_id,
+                                                         running, was_round))
             if cursor.rowcount != 1:
                 return None
             for game in games:
@@ -659,7 +666,10 @@ class SqliteStorage:
     async def score_event_game(self, event_game_id: int, score: float, forfeit: bool) -> bool:
         async with self._write() as db:
             cursor = await db.execute(events.SCORE_GAME, (score, forfeit, event_game_id))
-            return cursor.rowcount == 1
+            if cursor.rowcount != 1:
+                return False
+            await db.execute(events.LOOK_PAIRING, (event_game_id,))
+            return True
 
     # --- what a player keeps for themselves: notes, a move to confirm (storage.private) --
 
@@ -933,6 +943,7 @@ async def _finish(db: aiosqlite.Connection, game_id: int, result: GameResult, at
         "wake_at = NULL WHERE id = ? RETURNING guild_id",
         (Result(result.result).value, result.reason, at, game_id))
     (guild_id,) = await _only_row(cursor)
+    await _owe_look(db, game_id)
     if result.winners:
         marks = ", ".join("?" * len(result.winners))
         cursor = await db.execute(f"UPDATE game_seats SET winner = 1 WHERE game_id = ? "
@@ -944,6 +955,12 @@ async def _finish(db: aiosqlite.Connection, game_id: int, result: GameResult, at
     await _add_totals(db, game_id)
     if result.rated_sides is not None:
         await _rate(db, guild_id, result, result.rated_sides, at)
+
+
+async def _owe_look(db: aiosqlite.Connection, game_id: int) -> None:
+    """An event game's end owes its event a look from the clocks' tick (`events.LOOK_GAME`,
+    migration 0013), in the transaction that records it: a crash right after leaves it owed."""
+    await db.execute(events.LOOK_GAME, (game_id,))
 
 
 async def _forget_unplayed(db: aiosqlite.Connection, game_id: int) -> None:

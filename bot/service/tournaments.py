@@ -213,14 +213,21 @@ class Tournaments:
 
     async def tick(self, now: datetime, locale_of: Callable[[int], str]) -> list[Reply]:
         """Start the events whose sign-up has closed (one with fewer than two entrants ends
-        without games), finish what a crash cut short, and say what waits to be said."""
-        for event in await self._core.storage.due_events(now, BATCH):
-            if event.status is EventStatus.RUNNING and event.round == 0:
-                await self._pair_first(event)  # a start cut short: pair it now
-            elif event.status is EventStatus.RUNNING:
-                await self.play.advance(event)  # a round's end cut short: move on now
-            else:
+        without games), finish what a crash cut short, and say what waits to be said.
+
+        A running event is read only when a write has owed it a look (`Event.looks`), and its
+        pairings only then; the look is cleared afterwards unless a write came meanwhile (a
+        crash before that leaves it owed: the next tick looks again)."""
+        storage = self._core.storage
+        for event in await storage.due_events(now, BATCH):
+            if event.status is EventStatus.SIGNUP:
                 await self._begin(event)
+                continue
+            if event.round == 0:
+                await self._pair_first(event)  # a start cut short: pair it now
+            elif all(game.score is not None for game in await self.play.refresh(event)):
+                await self.play.advance(event)  # a round's end cut short: move on now
+            await storage.event_looked(event.id, event.looks)
         return await self.notices(lambda notice: locale_of(notice.guild_id))
 
     async def notices(self, locale_of: Callable[[Notice], str]) -> list[Reply]:

@@ -1,7 +1,10 @@
-"""Tournaments and leagues as stored facts (SQLite's migration 0011, PostgreSQL's 0008), on
-both back ends: events, their entrants and their pairings, read back as they were stored."""
+"""Tournaments and leagues as stored facts (SQLite's migrations 0011 to 0013, PostgreSQL's 0008
+to 0010), on both back ends: events, their entrants and their pairings, read back as they were
+stored, and the looks the clocks' tick owes each running event."""
 
 import asyncio
+import sqlite3
+from contextlib import closing
 from dataclasses import replace
 from datetime import timedelta
 
@@ -20,7 +23,10 @@ from storage import (
     PairingOpenedError,
     Player,
     Result,
+    SqliteStorage,
+    events,
 )
+from storage.schema import migrate, migrations
 
 EVENT = Event(0, 100, 7, "Autumn Cup", EventFormat.SWISS,
               replace(SMALL, time_control="10d+36h", vacation=False), 4, False, False,
@@ -43,31 +49,93 @@ async def test_an_event_reads_back_as_stored_and_is_listed_newest_first(store):
         await store.get_event(second.id + 100)
 
 
-async def test_only_events_past_their_deadline_and_still_signing_up_are_due(store):
+async def due(store, days=6):
+    """The due events' ids and looks owed, `days` after T0."""
+    return [(e.id, e.looks) for e in await store.due_events(T0 + timedelta(days=days))]
+
+
+async def test_events_past_their_sign_up_and_running_ones_owed_a_look_are_due(store):
     early = await store.create_event(EVENT)
     late = await store.create_event(replace(EVENT, signup_until=T0 + timedelta(days=5)))
     assert await store.due_events(T0) == ()
-    assert [e.id for e in await store.due_events(T0 + timedelta(days=6))] == [early.id, late.id]
+    assert await due(store) == [(early.id, 0), (late.id, 0)]
     assert await store.move_event(early.id, EventStatus.RUNNING, 0, was=EventStatus.SIGNUP,
                                   was_round=0)
     # a second start (another process, a restart) finds it moved on
     assert not await store.move_event(early.id, EventStatus.RUNNING, 0,
                                       was=EventStatus.SIGNUP, was_round=0)
-    # claimed, not yet paired: due still (a start cut short), until its round is paired
-    assert [e.id for e in await store.due_events(T0 + timedelta(days=6))] == [early.id, late.id]
+    # claimed: owed a look (a start cut short), paired or not, until the tick has looked
+    assert await due(store) == [(early.id, 1), (late.id, 0)]
     (pairing,) = await store.pair_round(early.id, [EventGame(0, 0, 1, 0, 11, 12)], round=1,
                                         was_round=0) or ()
-    assert [e.id for e in await store.due_events(T0 + timedelta(days=6))] == [late.id]
+    assert await due(store) == [(early.id, 1), (late.id, 0)]
+    assert await store.event_looked(early.id, 1)
+    assert await due(store) == [(late.id, 0)]
     assert [e.id for e in await store.events(100, status=EventStatus.RUNNING)] == [early.id]
     assert (await store.get_event(early.id)).round == 1
-    # its game ends, unscored (a crash before the next round): due again
+    # its game ends, unscored (a crash before the next round): owed a look again
     game = await link(store, pairing.id)
+    assert await due(store) == [(late.id, 0)]  # a game opened owes nothing
     await store.finish_game(game.id, game.version, GameResult(Result.DRAW, "agreed"))
-    assert [e.id for e in await store.due_events(T0 + timedelta(days=6))] == [early.id, late.id]
+    assert await due(store) == [(early.id, 1), (late.id, 0)]
     assert await store.score_event_game(pairing.id, 0.5, False)
+    assert not await store.score_event_game(pairing.id, 1.0, True)  # no score: no look
+    assert await due(store) == [(early.id, 2), (late.id, 0)]
     assert await store.move_event(early.id, EventStatus.FINISHED, 1, was=EventStatus.RUNNING,
                                   was_round=1)
-    assert [e.id for e in await store.due_events(T0 + timedelta(days=6))] == [late.id]
+    assert await due(store) == [(late.id, 0)]  # over: never looked at again
+
+
+async def test_an_event_games_end_owes_a_look_in_its_own_transaction(store):
+    event = await running(store)
+    assert await store.event_looked(event.id, 1)
+    (pairing,) = await store.pair_round(event.id, [EventGame(0, 0, 1, 0, 11, 12)], round=1,
+                                        was_round=0) or ()
+    game = await link(store, pairing.id)
+    other = await store.create_game(guild_id=100, channel_id=30,
+                                    players=[Player(1, "one"), Player(2, "two")], setup=SMALL)
+    await store.finish_game(other.id, other.version, GameResult(Result.DRAW, "agreed"))
+    assert await due(store, 0) == []  # a game of no event owes no event a look
+    # a finish that fails (a winner without a seat) is rolled back with its look
+    with pytest.raises(ValueError):
+        await store.finish_game(game.id, game.version, GameResult(Result.RED, "resignation",
+                                                                  (99,)))
+    assert (await store.get_game(game.id)).is_active
+    assert await due(store, 0) == []
+    await store.finish_game(game.id, game.version, GameResult(Result.RED, "resignation", (1,)))
+    assert await due(store, 0) == [(event.id, 1)]
+
+
+async def test_clearing_a_look_keeps_a_write_that_came_after_it_was_read(store):
+    event = await running(store, entrants=(11, 12, 13, 14))
+    pairings = await store.pair_round(event.id, [EventGame(0, 0, 1, 0, 11, 12),
+                                                 EventGame(0, 0, 1, 0, 13, 14)],
+                                      round=1, was_round=0) or ()
+    first, second = [await link(store, p.id, channel_id=20 + n)
+                     for n, p in enumerate(pairings)]
+    await store.finish_game(first.id, first.version, GameResult(Result.DRAW, "agreed"))
+    [(_, read)] = await due(store, 0)  # the tick reads the event …
+    await store.finish_game(second.id, second.version, GameResult(Result.DRAW, "agreed"))
+    assert not await store.event_looked(event.id, read)  # … a game ends meanwhile: kept
+    [(_, owed)] = await due(store, 0)
+    assert owed == read + 1
+    assert await store.event_looked(event.id, owed)
+    assert await due(store, 0) == []
+    # a withdrawal owes a look too, once
+    assert await store.withdraw_entrant(event.id, 11)
+    assert not await store.withdraw_entrant(event.id, 11)
+    assert await due(store, 0) == [(event.id, 1)]
+
+
+@pytest.mark.sqlite_only
+async def test_due_events_is_two_index_looks_and_reads_no_pairing(store, db_path):
+    await running(store)
+    with closing(sqlite3.connect(db_path)) as db:  # no ANALYZE: the storage runs none
+        plan = [row[3] for row in db.execute("EXPLAIN QUERY PLAN " + events.DUE_EVENTS,
+                                             (T0.isoformat(), 10))]
+    assert any("events_by_deadline" in step for step in plan), plan
+    assert any("events_by_looks" in step for step in plan), plan
+    assert not any("event_games" in step or step == "SCAN events" for step in plan), plan
 
 
 async def test_entrants_join_confirm_leave_and_withdraw(store):
@@ -87,9 +155,11 @@ async def test_entrants_join_confirm_leave_and_withdraw(store):
     assert [e.user_id for e in await store.entrants(event.id, limit=10)] == [3]
 
 
-async def running(store, event=EVENT):
+async def running(store, event=EVENT, entrants=()):
     """An event claimed for its start: running, its first round not yet paired."""
     stored = await store.create_event(event)
+    for user_id in entrants:
+        assert await store.save_entrant(Entrant(stored.id, user_id, joined_at=T0))
     assert await store.move_event(stored.id, EventStatus.RUNNING, 0, was=EventStatus.SIGNUP,
                                   was_round=0)
     return stored
@@ -141,6 +211,7 @@ async def test_a_round_is_moved_on_and_paired_in_one_transaction(store):
     assert await store.pair_round(event.id, [EventGame(0, 0, 1, 0, 11, 12)], round=1,
                                   was_round=0) is None
     assert len(await store.event_games(event.id, 10)) == 1
+    assert await store.event_looked(event.id, 1)  # the tick's look, once paired
     assert await store.due_events(T0) == ()
 
 
@@ -170,3 +241,20 @@ async def test_a_player_is_in_one_team_of_an_event_even_when_two_sign_up_at_once
     # once the team is dropped, its players are free again
     assert await store.drop_entrant(event.id, found[0].user_id)
     assert await store.save_entrant(Entrant(event.id, 3, partner_id=4, joined_at=T0))
+
+
+@pytest.mark.sqlite_only
+async def test_an_upgrade_owes_each_running_event_one_look_and_no_other(db_path):
+    migrate(db_path, migrations()[:12])  # a database from before the looks
+    stamp = T0.isoformat(timespec="microseconds")
+    with closing(sqlite3.connect(db_path)) as conn, conn:
+        for status in ("signup", "running", "finished"):
+            conn.execute("INSERT INTO events (guild_id, channel_id, name, format, size, rules, "
+                         "vacation, rounds, both_colours, teams, signup_until, status, round, "
+                         "created_by, created_at) VALUES (100, 7, ?, 'swiss', '8x8', 'pp', 0, "
+                         "3, 0, 0, ?, ?, 1, 1, ?)", (status, stamp, status, stamp))
+    async with await SqliteStorage.open(db_path) as store:
+        assert sorted((e.name, e.looks) for e in await store.due_events(T0)) == [
+            ("running", 1), ("signup", 0)]
+        assert await store.event_looked(2, 1)
+        assert [e.name for e in await store.due_events(T0)] == ["signup"]

@@ -150,6 +150,7 @@ async def test_an_upgraded_database_counts_the_games_it_had(db_path, monkeypatch
         old.setattr(storage.sqlite, "_add_totals", no_totals)
         # nor were there waiting or conditional moves to forget at a game's end (0008, 0009)
         old.setattr(storage.sqlite, "_forget_unplayed", no_totals)
+        old.setattr(storage.sqlite, "_owe_look", no_totals)  # nor events to look at (0011)
 
         async def no_glicko(db, guild_id, result, sides, at):
             pass  # the ratings table of then has no deviation (0007); 0007 has its own test
