@@ -13,6 +13,7 @@ down.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
@@ -45,6 +46,8 @@ from storage import (
     NotFoundError,
     Result,
 )
+
+log = logging.getLogger(__name__)
 
 #: the events `list` shows, and that are searched for a channel's own
 LISTED = 10
@@ -218,17 +221,25 @@ class Tournaments:
         A running event is read only when a write has owed it a look (`Event.looks`), and its
         pairings only then; the look is cleared afterwards unless a write came meanwhile (a
         crash before that leaves it owed: the next tick looks again)."""
-        storage = self._core.storage
-        for event in await storage.due_events(now, BATCH):
-            if event.status is EventStatus.SIGNUP:
-                await self._begin(event)
-                continue
-            if event.round == 0:
-                await self._pair_first(event)  # a start cut short: pair it now
-            elif all(game.score is not None for game in await self.play.refresh(event)):
-                await self.play.advance(event)  # a round's end cut short: move on now
-            await storage.event_looked(event.id, event.looks)
+        for event in await self._core.storage.due_events(now, BATCH):
+            try:
+                await self._look(event)
+            except Exception:
+                # events are isolated: one that fails keeps its look and is tried again at
+                # the next tick, and the others go on
+                log.exception("event not looked at", extra={"event_id": event.id})
         return await self.notices(lambda notice: locale_of(notice.guild_id))
+
+    async def _look(self, event: Event) -> None:
+        """What a due event needs now: its start, or the step a crash cut short."""
+        if event.status is EventStatus.SIGNUP:
+            await self._begin(event)
+            return
+        if event.round == 0:
+            await self._pair_first(event)  # a start cut short: pair it now
+        elif all(game.score is not None for game in await self.play.refresh(event)):
+            await self.play.advance(event)  # a round's end cut short: move on now
+        await self._core.storage.event_looked(event.id, event.looks)
 
     async def notices(self, locale_of: Callable[[Notice], str]) -> list[Reply]:
         """The event messages waiting to be sent, each in its language; taken once."""

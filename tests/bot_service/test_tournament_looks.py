@@ -82,3 +82,33 @@ async def test_a_round_end_cut_short_after_the_games_end_is_found_by_its_look(
     assert await process(storage, clock, threads).tick() == []
     assert await storage.due_events(clock.now) == ()
     assert (await storage.get_event(event_id)).status is EventStatus.RUNNING
+
+
+async def test_an_event_that_fails_at_a_tick_keeps_its_look_and_the_others_go_on(
+        service, storage, clock, threads):
+    event_ids = await running_events(service, 2)
+    (game, _other) = await open_games(storage, event_ids[0])
+    assert game.black is not None
+    await lose(service, PLAYERS[max(game.red, game.black) - 201], game)
+    (game, _other) = await open_games(storage, event_ids[1])
+    assert game.black is not None
+    await lose(service, PLAYERS[max(game.red, game.black) - 201], game)
+    first = min(event_ids)
+
+    class FailingFirst(Counting):
+        """Reading the first event's pairings fails, as a broken row would."""
+
+        def __getattr__(self, name: str) -> Any:
+            real = super().__getattr__(name)
+            if name != "event_games":
+                return real
+
+            async def failing(event_id: int, *args: Any, **kwargs: Any) -> Any:
+                if event_id == first:
+                    raise RuntimeError("a broken row")
+                return await real(event_id, *args, **kwargs)
+            return failing
+
+    assert await process(FailingFirst(storage), clock, threads).tick() == []
+    owed = {event.id for event in await storage.due_events(clock.now)}
+    assert owed == {first}  # the other event was looked at and cleared
