@@ -43,12 +43,17 @@ async def running_events(service: TwixtService, count: int) -> list[int]:
     return started
 
 
+async def end_first_game(service: TwixtService, storage: Storage, event_id: int) -> None:
+    """The first open game of an event ends: the player who signed up later loses."""
+    (game, _other) = await open_games(storage, event_id)
+    assert game.black is not None
+    await lose(service, PLAYERS[max(game.red, game.black) - 201], game)
+
+
 async def test_a_tick_with_running_events_and_nothing_due_reads_no_pairings(
         service, storage, clock, threads):
     event_ids = await running_events(service, 3)
-    (game, _other) = await open_games(storage, event_ids[0])
-    assert game.black is not None
-    await lose(service, PLAYERS[max(game.red, game.black) - 201], game)
+    await end_first_game(service, storage, event_ids[0])
     counting = Counting(storage)
     ticking = process(counting, clock, threads)
     # the starts and the game's end owe looks: the first tick takes them, each event once
@@ -87,12 +92,8 @@ async def test_a_round_end_cut_short_after_the_games_end_is_found_by_its_look(
 async def test_an_event_that_fails_at_a_tick_keeps_its_look_and_the_others_go_on(
         service, storage, clock, threads):
     event_ids = await running_events(service, 2)
-    (game, _other) = await open_games(storage, event_ids[0])
-    assert game.black is not None
-    await lose(service, PLAYERS[max(game.red, game.black) - 201], game)
-    (game, _other) = await open_games(storage, event_ids[1])
-    assert game.black is not None
-    await lose(service, PLAYERS[max(game.red, game.black) - 201], game)
+    for event_id in event_ids:
+        await end_first_game(service, storage, event_id)
     first = min(event_ids)
 
     class FailingFirst(Counting):
