@@ -50,8 +50,7 @@ async def test_a_start_cut_short_before_its_pairings_is_paired_at_the_next_tick(
     await sign_up(service, event_id, PLAYERS[:4])
     dying = process(Dying(storage, "pair_round"), clock, threads)
     clock.now += timedelta(days=1, minutes=1)
-    with pytest.raises(Crash):
-        await dying.tick()
+    assert await dying.tick() == []  # the failure is logged; the event keeps its look
     assert (await storage.get_event(event_id)).status is EventStatus.RUNNING
     assert await storage.event_games(event_id, 100) == ()
     # sign-up is closed: nobody joins the event that is being paired
