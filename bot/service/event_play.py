@@ -40,6 +40,11 @@ log = logging.getLogger(__name__)
 
 #: the most entrants an event takes (the crosstable's most rows)
 MAX_ENTRANTS = 64
+#: the most entrants a round robin takes: all its games open at once, each in a thread of
+#: its own, and Discord caps a server's active threads (at about a thousand), so 20 players
+#: (190 games, 380 with `double`) leave room for the server's other threads; more players
+#: play a league, whose groups are round robins of a size of their own
+MAX_ROUND_ROBIN = 20
 #: a thread's name is at most this long (Discord's limit)
 THREAD_NAME = 100
 #: an unrated player counts with this rating when groups and Swiss score groups are formed
@@ -295,3 +300,8 @@ def played_of(game: EventGame) -> pairing.Played:
 async def said(text: str, channel_id: int) -> Reply:
     """A notice's message in the event's channel."""
     return Reply(text, channel_id=channel_id)
+
+
+def capacity(event: Event) -> int:
+    """How many entrants `event` takes (see `MAX_ROUND_ROBIN`)."""
+    return MAX_ROUND_ROBIN if event.format is EventFormat.ROUND_ROBIN else MAX_ENTRANTS

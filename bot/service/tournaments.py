@@ -23,7 +23,7 @@ from bot.service import pairing
 from bot.service.clocktexts import moment_text
 from bot.service.core import ServiceCore
 from bot.service.event_options import EventOptions
-from bot.service.event_play import MAX_ENTRANTS, EventPlay, Notice, said, team_name
+from bot.service.event_play import EventPlay, Notice, capacity, said, team_name
 from bot.service.event_table import crosstables, group_standings, groups_of, pictures
 from bot.service.model import (
     Attachment,
@@ -140,7 +140,7 @@ class Tournaments:
                 return Reply(request.tr("{names} join {event} as a team.",
                                         names=team_name(asked.players, names),
                                         event=event.name))
-            if len(entrants) >= MAX_ENTRANTS:
+            if len(entrants) >= capacity(event):
                 raise ServiceError("{event} is full", event=event.name)
             if event.teams and partner is None:
                 raise ServiceError("this is a Double TwixT event: join with your partner, "

@@ -10,7 +10,7 @@ import pytest
 
 from bot.discord.replies import content
 from bot.service import Reply, ServiceError, TwixtService, User
-from bot.service.event_play import MAX_ENTRANTS
+from bot.service.event_play import MAX_ENTRANTS, MAX_ROUND_ROBIN
 from bot.service.names import MAX_NAME
 from tests.bot_service.helpers import asking
 from tests.bot_service.tournament_helpers import event_id_of
@@ -94,3 +94,23 @@ async def test_an_event_name_pings_and_formats_nothing_anywhere(service: TwixtSe
     for text in texts:
         assert not {"@", "<", "`", "|", "\n"} & set(text.replace("\n", " ", 1)), text
         assert "**" not in text.replace("**everyone 123 b 'c' d**", ""), text
+
+
+async def test_a_round_robin_takes_no_more_players_than_its_threads_allow(
+        service: TwixtService):
+    """A round robin opens every game at once, each in a thread: it is full at
+    `MAX_ROUND_ROBIN` players, while a Swiss (a round at a time) takes more."""
+    manager = asking(User(1, "td"), manager=True)
+    ids = {}
+    for kind in ("roundrobin", "swiss"):
+        reply = await service.run(manager, f"tournament create {kind} cup format {kind}")
+        ids[kind] = event_id_of(reply)
+    for player in people(MAX_ROUND_ROBIN):
+        for event_id in ids.values():
+            await service.run(asking(player), f"tournament join {event_id}")
+    late = people(1, start=5000)[0]
+    with pytest.raises(ServiceError, match="is full"):
+        await service.run(asking(late), f"tournament join {ids['roundrobin']}")
+    await service.run(asking(late), f"tournament join {ids['swiss']}")
+    info = await service.run(asking(late), f"tournament info {ids['swiss']}")
+    assert f"({MAX_ROUND_ROBIN + 1})" in info.text
