@@ -26,7 +26,6 @@ measured.
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
@@ -200,12 +199,16 @@ class CrosstableLayout:
 
 
 def row_labels(rows: Sequence[CrosstableRow]) -> list[str]:
-    """The first column: each row's number, the key the columns' headings (and the rounds
-    layout's opponents) use, so that "3" always names the same entrant; a rank shared with
-    another row is marked "=" ("2=", "3=": equal on points and tie-break), as chess
-    crosstables mark a shared place."""
-    shared = Counter(row.rank for row in rows)
-    return [f"{number}=" if shared[row.rank] > 1 else str(number)
+    """The first column: each row's place. Rows are in rank order, so a place shared by
+    several rows (equal on points and tie-break) is the span of their row numbers, written on
+    each of them as chess crosstables do ("2–5"); a place of its own is the row's number, the
+    key the columns' headings (and the rounds layout's opponents) use."""
+    first_row: dict[int, int] = {}
+    for number, row in enumerate(rows, start=1):
+        first_row.setdefault(row.rank, number)
+    last_row = {row.rank: number for number, row in enumerate(rows, start=1)}
+    return [str(number) if first_row[row.rank] == last_row[row.rank]
+            else f"{first_row[row.rank]}–{last_row[row.rank]}"
             for number, row in enumerate(rows, start=1)]
 
 

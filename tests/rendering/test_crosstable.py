@@ -391,9 +391,9 @@ def test_a_12_entrant_table_reads_at_400_px(theme_name):
     assert min(heights.values()) >= MIN_LABEL, heights
 
 
-def test_the_first_column_numbers_rows_as_the_headings_do_and_marks_shared_ranks():
+def test_the_first_column_gives_each_row_its_place_and_a_shared_place_as_a_span():
     ranks = (1, 2, 2, 4, 5, 5, 5)
     rows = tuple(CrosstableRow(f"p{i}", rank, 0.0, 0.0, ("",) * len(ranks))
                  for i, rank in enumerate(ranks))
-    # the headings are 1…7: "3" names the third row, whose rank 2 is shared
-    assert row_labels(rows) == ["1", "2=", "3=", "4", "5=", "6=", "7="]
+    # the headings are 1…7; rows 2 and 3 share second place, rows 5 to 7 fifth
+    assert row_labels(rows) == ["1", "2–3", "2–3", "4", "5–7", "5–7", "5–7"]
