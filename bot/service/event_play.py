@@ -218,11 +218,15 @@ class EventPlay:
                                         for uid in players])
         opened = await self._open_all(event, stored, entrants, names)
         rounds = {game.round for game in stored}
+        # a round of its own (a Swiss) names its bye: nobody else is told who sits out
+        byes = [team_name(entrants[game.red], names) for game in stored
+                if game.black is None] if len(rounds) == 1 else []
         self.notices.append(Notice(event.guild_id, lambda tr: said(
             tr.plural("{event}: {n} game opened, each in its own thread.",
                       "{event}: {n} games opened, each in its own thread.", opened,
                       event=event.name)
-            + (" " + tr("Round {round}.", round=min(rounds)) if len(rounds) == 1 else ""),
+            + (" " + tr("Round {round}.", round=min(rounds)) if len(rounds) == 1 else "")
+            + "".join(" " + tr("{name} has a bye (a win).", name=bye) for bye in byes),
             event.channel_id)))
 
     async def open_missing(self, event: Event) -> int:

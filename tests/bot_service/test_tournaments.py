@@ -290,3 +290,13 @@ async def test_in_a_game_thread_the_commands_mean_that_games_event(service, stor
     assert f"Tournament #{first} " in reply.text
     reply = await service.run(asking(P2, thread), "tournament standings")
     assert reply.image is not None
+
+
+async def test_a_swiss_round_names_the_entrant_who_has_the_bye(service, storage):
+    event_id = await create(service, "format swiss rounds 2 size 8 rules pp")
+    await sign_up(service, event_id, PLAYERS[:5])
+    reply = await service.run(MANAGER, "tournament start")
+    (bye,) = [g.red for g in await storage.event_games(event_id, 10) if g.black is None]
+    [opened] = [r.text for r in reply.followups if "games opened" in r.text]
+    assert f"{user(bye).name} has a bye (a win)." in opened
+    assert sum(p.name in opened for p in PLAYERS[:5]) == 1  # only the bye is named
