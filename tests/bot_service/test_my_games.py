@@ -88,6 +88,14 @@ async def test_games_are_listed_a_page_at_a_time(service):
     assert beyond.text.endswith("None on this page.") and not _lines(beyond.text)
 
 
+async def test_seven_games_make_a_page(service):
+    for channel in range(8):
+        await _game(service, 1000 + channel)
+    first = await service.run(asking(ALICE), "games")
+    assert len(_lines(first.text)) == 7 and "(page 1 of 2)" in first.text
+    assert len(_lines((await service.run(asking(ALICE), "games page 2")).text)) == 1
+
+
 async def test_only_the_newest_games_are_sorted_and_it_is_said(service, monkeypatch):
     monkeypatch.setattr(my_games_module, "MAX_SORTED", 2)
     for channel in (100, 200, 300):

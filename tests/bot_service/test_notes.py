@@ -90,6 +90,16 @@ async def test_notes_beyond_the_most_are_refused_until_cleared(service, monkeypa
     assert (await service.run(asking(ALICE), "note a fresh start")).text.startswith("Note 1 ")
 
 
+async def test_a_player_keeps_fifty_notes_on_a_game_and_no_more(service):
+    await start_game(service)
+    for number in range(50):
+        await service.run(asking(ALICE), f"note idea {number}")
+    assert await _refusal(service, asking(ALICE), "note one too many") == (
+        "you have 50 notes on game 1 already: notes clear removes them")
+    last = (await service.run(asking(ALICE), "notes page 2")).text.splitlines()[-1]
+    assert last.startswith("50. ") and last.endswith("`idea 49`")
+
+
 async def test_long_notes_are_shown_a_page_at_a_time_each_within_a_message(service):
     await start_game(service)
     for number in range(5):
