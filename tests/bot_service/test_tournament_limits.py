@@ -114,3 +114,32 @@ async def test_a_round_robin_takes_no_more_players_than_its_threads_allow(
     await service.run(asking(late), f"tournament join {ids['swiss']}")
     info = await service.run(asking(late), f"tournament info {ids['swiss']}")
     assert f"({MAX_ROUND_ROBIN + 1})" in info.text
+
+
+@pytest.mark.parametrize(("fits_in", "too_much"), [
+    ("format league group 4", "format league group 3"),
+    ("format league group 16", "format league group 17"),
+    ("format swiss signup 60d", "format swiss signup 61d"),
+])
+async def test_the_readmes_bounds_on_options_hold_at_their_edges(service: TwixtService,
+                                                                  storage, fits_in, too_much):
+    """A league's groups are 4 to 16 players, sign-up runs up to 60 days: the edge is taken,
+    one beyond it is refused and creates nothing."""
+    manager = asking(User(1, "td"), manager=True)
+    await service.run(manager, f"tournament create Cup {fits_in}")
+    with pytest.raises(ServiceError):
+        await service.run(manager, f"tournament create Cup {too_much}")
+    assert len(await storage.events(manager.guild_id)) == 1
+
+
+async def test_an_event_name_is_at_most_32_characters(service: TwixtService, storage):
+    manager = asking(User(1, "td"), manager=True)
+    await service.run(manager, f"tournament create {'n' * 32} format swiss")
+    with pytest.raises(ServiceError):
+        await service.run(manager, f"tournament create {'n' * 33} format swiss")
+    assert [event.name for event in await storage.events(manager.guild_id)] == ["n" * 32]
+
+
+def test_a_round_robin_is_full_at_20_of_an_events_64():
+    """The limit tests above read the constants; the README promises these numbers."""
+    assert (MAX_ROUND_ROBIN, MAX_ENTRANTS, MAX_NAME) == (20, 64, 32)
