@@ -367,3 +367,15 @@ async def test_a_vacation_still_running_is_shown_after_the_server_ends_vacation(
     shown = await service.run(asking(ALICE), "vacation")
     assert shown.text == ("This server has no vacation. You are on vacation until 2026-01-04 "
                           "12:00 UTC.") and shown.ephemeral
+
+
+@pytest.mark.parametrize("days, allowed", [(0, True), (60, True), (61, False)])
+async def test_the_servers_vacation_days_are_0_to_60(service, storage, days, allowed):
+    manager = asking(BOB, server_manager=True)
+    if allowed:
+        await service.run(manager, f"server vacationdays {days}")
+        assert (await storage.guild_settings(1)).vacation_days == days
+    else:
+        with pytest.raises(ServiceError):
+            await service.run(manager, f"server vacationdays {days}")
+        assert (await storage.guild_settings(1)).vacation_days == 14  # unchanged

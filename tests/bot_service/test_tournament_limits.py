@@ -143,3 +143,12 @@ async def test_an_event_name_is_at_most_32_characters(service: TwixtService, sto
 def test_a_round_robin_is_full_at_20_of_an_events_64():
     """The limit tests above read the constants; the README promises these numbers."""
     assert (MAX_ROUND_ROBIN, MAX_ENTRANTS, MAX_NAME) == (20, 64, 32)
+
+
+async def test_a_swiss_has_four_rounds_and_a_league_groups_of_ten_unless_told(
+        service: TwixtService):
+    manager = asking(User(1, "td"), manager=True)
+    for kind, rounds in (("swiss", 4), ("league", 10)):
+        reply = await service.run(manager, f"tournament create {kind} cup format {kind}")
+        event = await service.core.storage.get_event(event_id_of(reply))
+        assert event.rounds == rounds  # a league keeps its group size there
