@@ -22,6 +22,7 @@ from storage.model import (
     Invitee,
     Offer,
     OfferKind,
+    Player,
     PlayerStats,
     Result,
     Seat,
@@ -260,6 +261,26 @@ def checked_changes(current: Settings, changes: Mapping[str, Any]) -> dict[str, 
         if type(value) is not type(getattr(current, key)):
             raise ValueError(f"{key} takes a {type(getattr(current, key)).__name__}")
     return {key: json.dumps(value) for key, value in changes.items()}
+
+
+def challenge_slots(challenger_id: int, invitees: Sequence[int],
+                    players: int) -> list[int | None]:
+    """A new challenge's places in slot order: the users named, then open ones (None); a
+    challenge for other than two or four players, or naming someone twice or the challenger,
+    is refused before anything is written."""
+    if players not in (2, 4):
+        raise ValueError("a challenge is for two players, or four for Double TwixT")
+    places = players - 1
+    named = list(dict.fromkeys(invitees))
+    if len(named) != len(invitees) or challenger_id in named or len(named) > places:
+        raise ValueError(f"invite at most {places} other players, each once")
+    return [*named, *[None] * (places - len(named))]
+
+
+def check_players(players: Sequence[Player]) -> None:
+    """Refuse a new game's players, before anything is written, unless two or four differ."""
+    if len(players) not in (2, 4) or len({p.user_id for p in players}) != len(players):
+        raise ValueError("a game has two different players, or four for Double TwixT")
 
 
 def open_slot(challenge: Challenge, user_id: int, accept: bool) -> int:

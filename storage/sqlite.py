@@ -165,12 +165,7 @@ class SqliteStorage:
                                invitees: Sequence[int], players: int, setup: GameSetup,
                                first: FirstMove, thread: bool, expires_at: datetime,
                                now: datetime | None = None) -> Challenge:
-        if players not in (2, 4):
-            raise ValueError("a challenge is for two players, or four for Double TwixT")
-        places = players - 1
-        named = list(dict.fromkeys(invitees))
-        if len(named) != len(invitees) or challenger_id in named or len(named) > places:
-            raise ValueError(f"invite at most {places} other players, each once")
+        slots = rows.challenge_slots(challenger_id, invitees, players)
         async with self._write() as db:
             cursor = await db.execute(
                 "INSERT INTO challenges (guild_id, channel_id, challenger_id, players, "
@@ -179,7 +174,6 @@ class SqliteStorage:
                 (guild_id, channel_id, challenger_id, players, *rows.setup_values(setup),
                  FirstMove(first).value, int(thread), rows.stamp(now), rows.stamp(expires_at)))
             challenge_id = _new_id(cursor)
-            slots = [*named, *[None] * (places - len(named))]
             await db.executemany(
                 "INSERT INTO challenge_invitees (challenge_id, slot, user_id) VALUES (?, ?, ?)",
                 [(challenge_id, slot, user_id) for slot, user_id in enumerate(slots)])
@@ -251,8 +245,7 @@ class SqliteStorage:
                           setup: GameSetup, challenge_id: int | None = None,
                           now: datetime | None = None, event_game_id: int | None = None
                           ) -> StoredGame:
-        if len(players) not in (2, 4) or len({p.user_id for p in players}) != len(players):
-            raise ValueError("a game has two different players, or four for Double TwixT")
+        rows.check_players(players)
         at = rows.stamp(now)
         async with self._write() as db:
             if challenge_id is not None:
