@@ -271,7 +271,7 @@ class PostgresStorage:
         at = rows.utc(now)
         async with self._write() as db:
             challenge = await _challenge(db, challenge_id, lock=True)
-            _still_pending(challenge, at)
+            rows.check_pending(challenge, at)
             slot = next((i.slot for i in challenge.invitees if i.user_id == user_id), None)
             if slot is None:
                 slot = rows.open_slot(challenge, user_id, accept)
@@ -287,28 +287,16 @@ class PostgresStorage:
     async def cancel_challenge(self, challenge_id: int) -> Challenge:
         async with self._write() as db:
             challenge = await _challenge(db, challenge_id, lock=True)
-            if challenge.status is not ChallengeStatus.PENDING:
-                raise ChallengeClosedError(challenge.status.value)
+            rows.check_pending(challenge)
             await _set_challenge_status(db, challenge_id, ChallengeStatus.CANCELLED)
             return await _challenge(db, challenge_id)
 
     async def pending_challenges(self, *, channel_id: int | None = None,
                                  user_id: int | None = None,
                                  now: datetime | None = None) -> tuple[Challenge, ...]:
-        where: list[str] = ["status = 'pending'"]
-        params: list[object] = []
-        if now is not None:
-            where.append("expires_at > ?")
-            params.append(rows.utc(now))
-        if channel_id is not None:
-            where.append("channel_id = ?")
-            params.append(channel_id)
-        if user_id is not None:
-            where.append("(challenger_id = ? OR id IN "
-                         "(SELECT challenge_id FROM challenge_invitees WHERE user_id = ?))")
-            params += [user_id, user_id]
+        where, params = rows.pending_filter(channel_id, user_id, now, rows.utc)
         async with self._read() as db:
-            return await _challenges(db, " AND ".join(where), params)
+            return await _challenges(db, where, params)
 
     async def expire_challenges(self, now: datetime | None = None) -> int:
         # one statement on the partial index by expiry: with nothing expired it writes nothing
@@ -1023,13 +1011,6 @@ async def _rate(db: _Db, guild_id: int, result: GameResult,
         "rated_games = rated_games + 1, updated_at = ? WHERE guild_id = ? AND user_id = ?",
         [(new.rating, new.deviation, new.volatility, at, guild_id, user_id)
          for user_id, new in rated])
-
-
-def _still_pending(challenge: Challenge, at: datetime) -> None:
-    if challenge.status is not ChallengeStatus.PENDING:
-        raise ChallengeClosedError(challenge.status.value)
-    if challenge.expires_at <= at:
-        raise ChallengeClosedError("expired")
 
 
 async def _set_challenge_status(db: _Db, challenge_id: int, status: ChallengeStatus) -> None:

@@ -4,13 +4,13 @@ setups as columns, settings as JSON; and what both back ends share above their S
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import fields
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from storage import ratings
-from storage.errors import NotInvited, NotInvitedError
+from storage.errors import ChallengeClosedError, NotInvited, NotInvitedError
 from storage.model import (
     Answer,
     Challenge,
@@ -281,6 +281,34 @@ def check_players(players: Sequence[Player]) -> None:
     """Refuse a new game's players, before anything is written, unless two or four differ."""
     if len(players) not in (2, 4) or len({p.user_id for p in players}) != len(players):
         raise ValueError("a game has two different players, or four for Double TwixT")
+
+
+def pending_filter(channel_id: int | None, user_id: int | None, now: datetime | None,
+                   time: Callable[[datetime | None], Any]) -> tuple[str, list[object]]:
+    """The WHERE clause and its values of `pending_challenges`: pending, unexpired at `now`
+    (passed by `time`, the back end's form of a moment), in a channel, or a user's (made or
+    named in)."""
+    where: list[str] = ["status = 'pending'"]
+    params: list[object] = []
+    if now is not None:
+        where.append("expires_at > ?")
+        params.append(time(now))
+    if channel_id is not None:
+        where.append("channel_id = ?")
+        params.append(channel_id)
+    if user_id is not None:
+        where.append("(challenger_id = ? OR id IN "
+                     "(SELECT challenge_id FROM challenge_invitees WHERE user_id = ?))")
+        params += [user_id, user_id]
+    return " AND ".join(where), params
+
+
+def check_pending(challenge: Challenge, at: datetime | None = None) -> None:
+    """Refuse to change a challenge that is no longer pending, or (given `at`) has expired."""
+    if challenge.status is not ChallengeStatus.PENDING:
+        raise ChallengeClosedError(challenge.status.value)
+    if at is not None and challenge.expires_at <= at:
+        raise ChallengeClosedError("expired")
 
 
 def open_slot(challenge: Challenge, user_id: int, accept: bool) -> int:

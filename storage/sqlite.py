@@ -29,7 +29,6 @@ import aiosqlite
 
 from storage import events, private, rows
 from storage.errors import (
-    ChallengeClosedError,
     ChannelBusyError,
     DatabaseError,
     EntrantTakenError,
@@ -185,10 +184,11 @@ class SqliteStorage:
 
     async def answer_challenge(self, challenge_id: int, user_id: int, accept: bool,
                                now: datetime | None = None) -> Challenge:
-        at = rows.stamp(now)
+        when = rows.utc(now)
+        at = rows.stamp(when)
         async with self._write() as db:
             challenge = await _challenge(db, challenge_id)
-            _still_pending(challenge, at)
+            rows.check_pending(challenge, when)
             slot = next((i.slot for i in challenge.invitees if i.user_id == user_id), None)
             if slot is None:
                 slot = rows.open_slot(challenge, user_id, accept)
@@ -204,28 +204,16 @@ class SqliteStorage:
     async def cancel_challenge(self, challenge_id: int) -> Challenge:
         async with self._write() as db:
             challenge = await _challenge(db, challenge_id)
-            if challenge.status is not ChallengeStatus.PENDING:
-                raise ChallengeClosedError(challenge.status.value)
+            rows.check_pending(challenge)
             await _set_challenge_status(db, challenge_id, ChallengeStatus.CANCELLED)
             return await _challenge(db, challenge_id)
 
     async def pending_challenges(self, *, channel_id: int | None = None,
                                  user_id: int | None = None,
                                  now: datetime | None = None) -> tuple[Challenge, ...]:
-        where: list[str] = ["status = 'pending'"]
-        params: list[object] = []
-        if now is not None:
-            where.append("expires_at > ?")
-            params.append(rows.stamp(now))
-        if channel_id is not None:
-            where.append("channel_id = ?")
-            params.append(channel_id)
-        if user_id is not None:
-            where.append("(challenger_id = ? OR id IN "
-                         "(SELECT challenge_id FROM challenge_invitees WHERE user_id = ?))")
-            params += [user_id, user_id]
+        where, params = rows.pending_filter(channel_id, user_id, now, rows.stamp)
         async with self._read() as db:
-            return await _challenges(db, " AND ".join(where), params)
+            return await _challenges(db, where, params)
 
     async def expire_challenges(self, now: datetime | None = None) -> int:
         at = rows.stamp(now)
@@ -991,13 +979,6 @@ async def _rate(db: aiosqlite.Connection, guild_id: int, result: GameResult,
          for user_id, new in rated])
 
 
-def _still_pending(challenge: Challenge, at: str) -> None:
-    if challenge.status is not ChallengeStatus.PENDING:
-        raise ChallengeClosedError(challenge.status.value)
-    if rows.stamp(challenge.expires_at) <= at:
-        raise ChallengeClosedError("expired")
-
-
 async def _set_challenge_status(db: aiosqlite.Connection, challenge_id: int,
                                 status: ChallengeStatus) -> None:
     await db.execute("UPDATE challenges SET status = ? WHERE id = ?",
@@ -1005,7 +986,5 @@ async def _set_challenge_status(db: aiosqlite.Connection, challenge_id: int,
 
 
 async def _claim_challenge(db: aiosqlite.Connection, challenge_id: int) -> None:
-    challenge = await _challenge(db, challenge_id)
-    if challenge.status is not ChallengeStatus.PENDING:
-        raise ChallengeClosedError(challenge.status.value)
+    rows.check_pending(await _challenge(db, challenge_id))
     await _set_challenge_status(db, challenge_id, ChallengeStatus.ACCEPTED)
