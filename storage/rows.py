@@ -50,9 +50,10 @@ CHALLENGE_COLUMNS = ("id, guild_id, channel_id, challenger_id, players, size, ru
 #: a game's seat rows, a challenge's invitee rows and an offer row, as `game`, `challenge` and
 #: `offer` read them
 SEAT_COLUMNS = "seat, user_id, name, winner, weekends_off"
-VACATION_COLUMNS = "id, guild_id, user_id, starts_at, ends_at, days, automatic, game_id"
 INVITEE_COLUMNS = "slot, user_id, answer, answered_at"
 OFFER_COLUMNS = "game_id, kind, user_id, at_version, created_at"
+#: a vacation row, as `vacation` reads it
+VACATION_COLUMNS = "id, guild_id, user_id, starts_at, ends_at, days, automatic, game_id"
 CONDITIONAL_COLUMNS = "game_id, user_id, at_version, at_move, plan, stored_at"
 
 
