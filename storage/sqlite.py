@@ -493,13 +493,14 @@ class SqliteStorage:
                            ends_at: datetime, days: int, *, allowed: int,
                            automatic: bool = False, game_id: int | None = None,
                            now: datetime | None = None) -> Vacation | None:
-        start = rows.stamp(starts_at)
+        begins = rows.utc(starts_at)
+        start = rows.stamp(begins)
         async with self._write() as db:
             cursor = await db.execute(rows.VACATION_STARTING, (guild_id, user_id, start))
             row = await cursor.fetchone()
             if row is not None:
                 return rows.vacation(row)
-            first, last = rows.year_bounds(rows.utc(starts_at).year)
+            first, last = rows.year_bounds(begins.year)
             cursor = await db.execute(rows.DAYS_USED, (guild_id, user_id, rows.stamp(first),
                                                        rows.stamp(last)))
             (used,) = await _only_row(cursor)
