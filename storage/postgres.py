@@ -249,12 +249,7 @@ class PostgresStorage:
                                invitees: Sequence[int], players: int, setup: GameSetup,
                                first: FirstMove, thread: bool, expires_at: datetime,
                                now: datetime | None = None) -> Challenge:
-        if players not in (2, 4):
-            raise ValueError("a challenge is for two players, or four for Double TwixT")
-        places = players - 1
-        named = list(dict.fromkeys(invitees))
-        if len(named) != len(invitees) or challenger_id in named or len(named) > places:
-            raise ValueError(f"invite at most {places} other players, each once")
+        slots = rows.challenge_slots(challenger_id, invitees, players)
         async with self._write() as db:
             challenge_id = await db.fetchval(
                 "INSERT INTO challenges (guild_id, channel_id, challenger_id, players, "
@@ -262,7 +257,6 @@ class PostgresStorage:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 guild_id, channel_id, challenger_id, players, *_setup_values(setup),
                 FirstMove(first).value, thread, rows.utc(now), rows.utc(expires_at))
-            slots = [*named, *[None] * (places - len(named))]
             await db.executemany(
                 "INSERT INTO challenge_invitees (challenge_id, slot, user_id) VALUES (?, ?, ?)",
                 [(challenge_id, slot, user_id) for slot, user_id in enumerate(slots)])
@@ -277,7 +271,7 @@ class PostgresStorage:
         at = rows.utc(now)
         async with self._write() as db:
             challenge = await _challenge(db, challenge_id, lock=True)
-            _still_pending(challenge, at)
+            rows.check_pending(challenge, at)
             slot = next((i.slot for i in challenge.invitees if i.user_id == user_id), None)
             if slot is None:
                 slot = rows.open_slot(challenge, user_id, accept)
@@ -293,28 +287,16 @@ class PostgresStorage:
     async def cancel_challenge(self, challenge_id: int) -> Challenge:
         async with self._write() as db:
             challenge = await _challenge(db, challenge_id, lock=True)
-            if challenge.status is not ChallengeStatus.PENDING:
-                raise ChallengeClosedError(challenge.status.value)
+            rows.check_pending(challenge)
             await _set_challenge_status(db, challenge_id, ChallengeStatus.CANCELLED)
             return await _challenge(db, challenge_id)
 
     async def pending_challenges(self, *, channel_id: int | None = None,
                                  user_id: int | None = None,
                                  now: datetime | None = None) -> tuple[Challenge, ...]:
-        where: list[str] = ["status = 'pending'"]
-        params: list[object] = []
-        if now is not None:
-            where.append("expires_at > ?")
-            params.append(rows.utc(now))
-        if channel_id is not None:
-            where.append("channel_id = ?")
-            params.append(channel_id)
-        if user_id is not None:
-            where.append("(challenger_id = ? OR id IN "
-                         "(SELECT challenge_id FROM challenge_invitees WHERE user_id = ?))")
-            params += [user_id, user_id]
+        where, params = rows.pending_filter(channel_id, user_id, now, rows.utc)
         async with self._read() as db:
-            return await _challenges(db, " AND ".join(where), params)
+            return await _challenges(db, where, params)
 
     async def expire_challenges(self, now: datetime | None = None) -> int:
         # one statement on the partial index by expiry: with nothing expired it writes nothing
@@ -329,8 +311,7 @@ class PostgresStorage:
                           setup: GameSetup, challenge_id: int | None = None,
                           now: datetime | None = None, event_game_id: int | None = None
                           ) -> StoredGame:
-        if len(players) not in (2, 4) or len({p.user_id for p in players}) != len(players):
-            raise ValueError("a game has two different players, or four for Double TwixT")
+        rows.check_players(players)
         at = rows.utc(now)
         async with self._write() as db:
             if challenge_id is not None:
@@ -1030,13 +1011,6 @@ async def _rate(db: _Db, guild_id: int, result: GameResult,
         "rated_games = rated_games + 1, updated_at = ? WHERE guild_id = ? AND user_id = ?",
         [(new.rating, new.deviation, new.volatility, at, guild_id, user_id)
          for user_id, new in rated])
-
-
-def _still_pending(challenge: Challenge, at: datetime) -> None:
-    if challenge.status is not ChallengeStatus.PENDING:
-        raise ChallengeClosedError(challenge.status.value)
-    if challenge.expires_at <= at:
-        raise ChallengeClosedError("expired")
 
 
 async def _set_challenge_status(db: _Db, challenge_id: int, status: ChallengeStatus) -> None:

@@ -4,13 +4,13 @@ setups as columns, settings as JSON; and what both back ends share above their S
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import fields
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from storage import ratings
-from storage.errors import NotInvited, NotInvitedError
+from storage.errors import ChallengeClosedError, NotInvited, NotInvitedError
 from storage.model import (
     Answer,
     Challenge,
@@ -22,6 +22,7 @@ from storage.model import (
     Invitee,
     Offer,
     OfferKind,
+    Player,
     PlayerStats,
     Result,
     Seat,
@@ -49,9 +50,10 @@ CHALLENGE_COLUMNS = ("id, guild_id, channel_id, challenger_id, players, size, ru
 #: a game's seat rows, a challenge's invitee rows and an offer row, as `game`, `challenge` and
 #: `offer` read them
 SEAT_COLUMNS = "seat, user_id, name, winner, weekends_off"
-VACATION_COLUMNS = "id, guild_id, user_id, starts_at, ends_at, days, automatic, game_id"
 INVITEE_COLUMNS = "slot, user_id, answer, answered_at"
 OFFER_COLUMNS = "game_id, kind, user_id, at_version, created_at"
+#: a vacation row, as `vacation` reads it
+VACATION_COLUMNS = "id, guild_id, user_id, starts_at, ends_at, days, automatic, game_id"
 CONDITIONAL_COLUMNS = "game_id, user_id, at_version, at_move, plan, stored_at"
 
 
@@ -260,6 +262,54 @@ def checked_changes(current: Settings, changes: Mapping[str, Any]) -> dict[str, 
         if type(value) is not type(getattr(current, key)):
             raise ValueError(f"{key} takes a {type(getattr(current, key)).__name__}")
     return {key: json.dumps(value) for key, value in changes.items()}
+
+
+def challenge_slots(challenger_id: int, invitees: Sequence[int],
+                    players: int) -> list[int | None]:
+    """A new challenge's places in slot order: the users named, then open ones (None); a
+    challenge for other than two or four players, or naming someone twice or the challenger,
+    is refused before anything is written."""
+    if players not in (2, 4):
+        raise ValueError("a challenge is for two players, or four for Double TwixT")
+    places = players - 1
+    named = list(dict.fromkeys(invitees))
+    if len(named) != len(invitees) or challenger_id in named or len(named) > places:
+        raise ValueError(f"invite at most {places} other players, each once")
+    return [*named, *[None] * (places - len(named))]
+
+
+def check_players(players: Sequence[Player]) -> None:
+    """Refuse a new game's players, before anything is written, unless two or four differ."""
+    if len(players) not in (2, 4) or len({p.user_id for p in players}) != len(players):
+        raise ValueError("a game has two different players, or four for Double TwixT")
+
+
+def pending_filter(channel_id: int | None, user_id: int | None, now: datetime | None,
+                   time: Callable[[datetime | None], Any]) -> tuple[str, list[object]]:
+    """The WHERE clause and its values of `pending_challenges`: pending, unexpired at `now`
+    (passed by `time`, the back end's form of a moment), in a channel, or a user's (made or
+    named in)."""
+    where: list[str] = ["status = 'pending'"]
+    params: list[object] = []
+    if now is not None:
+        where.append("expires_at > ?")
+        params.append(time(now))
+    if channel_id is not None:
+        where.append("channel_id = ?")
+        params.append(channel_id)
+    if user_id is not None:
+        where.append("(challenger_id = ? OR id IN "
+                     "(SELECT challenge_id FROM challenge_invitees WHERE user_id = ?))")
+        params += [user_id, user_id]
+    return " AND ".join(where), params
+
+
+def check_pending(challenge: Challenge, at: datetime | None = None) -> None:
+    """Refuse to change a challenge that is no longer pending, or (given `at`) has expired."""
+    if challenge.status is not ChallengeStatus.PENDING:
+        raise ChallengeClosedError(challenge.status.value)
+    if at is not None and challenge.expires_at <= at:
+        raise ChallengeClosedError("expired")
 
 
 def open_slot(challenge: Challenge, user_id: int, accept: bool) -> int:

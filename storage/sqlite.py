@@ -29,7 +29,6 @@ import aiosqlite
 
 from storage import events, private, rows
 from storage.errors import (
-    ChallengeClosedError,
     ChannelBusyError,
     DatabaseError,
     EntrantTakenError,
@@ -165,12 +164,7 @@ class SqliteStorage:
                                invitees: Sequence[int], players: int, setup: GameSetup,
                                first: FirstMove, thread: bool, expires_at: datetime,
                                now: datetime | None = None) -> Challenge:
-        if players not in (2, 4):
-            raise ValueError("a challenge is for two players, or four for Double TwixT")
-        places = players - 1
-        named = list(dict.fromkeys(invitees))
-        if len(named) != len(invitees) or challenger_id in named or len(named) > places:
-            raise ValueError(f"invite at most {places} other players, each once")
+        slots = rows.challenge_slots(challenger_id, invitees, players)
         async with self._write() as db:
             cursor = await db.execute(
                 "INSERT INTO challenges (guild_id, channel_id, challenger_id, players, "
@@ -179,7 +173,6 @@ class SqliteStorage:
                 (guild_id, channel_id, challenger_id, players, *rows.setup_values(setup),
                  FirstMove(first).value, int(thread), rows.stamp(now), rows.stamp(expires_at)))
             challenge_id = _new_id(cursor)
-            slots = [*named, *[None] * (places - len(named))]
             await db.executemany(
                 "INSERT INTO challenge_invitees (challenge_id, slot, user_id) VALUES (?, ?, ?)",
                 [(challenge_id, slot, user_id) for slot, user_id in enumerate(slots)])
@@ -191,10 +184,11 @@ class SqliteStorage:
 
     async def answer_challenge(self, challenge_id: int, user_id: int, accept: bool,
                                now: datetime | None = None) -> Challenge:
-        at = rows.stamp(now)
+        when = rows.utc(now)
+        at = rows.stamp(when)
         async with self._write() as db:
             challenge = await _challenge(db, challenge_id)
-            _still_pending(challenge, at)
+            rows.check_pending(challenge, when)
             slot = next((i.slot for i in challenge.invitees if i.user_id == user_id), None)
             if slot is None:
                 slot = rows.open_slot(challenge, user_id, accept)
@@ -210,28 +204,16 @@ class SqliteStorage:
     async def cancel_challenge(self, challenge_id: int) -> Challenge:
         async with self._write() as db:
             challenge = await _challenge(db, challenge_id)
-            if challenge.status is not ChallengeStatus.PENDING:
-                raise ChallengeClosedError(challenge.status.value)
+            rows.check_pending(challenge)
             await _set_challenge_status(db, challenge_id, ChallengeStatus.CANCELLED)
             return await _challenge(db, challenge_id)
 
     async def pending_challenges(self, *, channel_id: int | None = None,
                                  user_id: int | None = None,
                                  now: datetime | None = None) -> tuple[Challenge, ...]:
-        where: list[str] = ["status = 'pending'"]
-        params: list[object] = []
-        if now is not None:
-            where.append("expires_at > ?")
-            params.append(rows.stamp(now))
-        if channel_id is not None:
-            where.append("channel_id = ?")
-            params.append(channel_id)
-        if user_id is not None:
-            where.append("(challenger_id = ? OR id IN "
-                         "(SELECT challenge_id FROM challenge_invitees WHERE user_id = ?))")
-            params += [user_id, user_id]
+        where, params = rows.pending_filter(channel_id, user_id, now, rows.stamp)
         async with self._read() as db:
-            return await _challenges(db, " AND ".join(where), params)
+            return await _challenges(db, where, params)
 
     async def expire_challenges(self, now: datetime | None = None) -> int:
         at = rows.stamp(now)
@@ -251,8 +233,7 @@ class SqliteStorage:
                           setup: GameSetup, challenge_id: int | None = None,
                           now: datetime | None = None, event_game_id: int | None = None
                           ) -> StoredGame:
-        if len(players) not in (2, 4) or len({p.user_id for p in players}) != len(players):
-            raise ValueError("a game has two different players, or four for Double TwixT")
+        rows.check_players(players)
         at = rows.stamp(now)
         async with self._write() as db:
             if challenge_id is not None:
@@ -512,13 +493,14 @@ class SqliteStorage:
                            ends_at: datetime, days: int, *, allowed: int,
                            automatic: bool = False, game_id: int | None = None,
                            now: datetime | None = None) -> Vacation | None:
-        start = rows.stamp(starts_at)
+        begins = rows.utc(starts_at)
+        start = rows.stamp(begins)
         async with self._write() as db:
             cursor = await db.execute(rows.VACATION_STARTING, (guild_id, user_id, start))
             row = await cursor.fetchone()
             if row is not None:
                 return rows.vacation(row)
-            first, last = rows.year_bounds(rows.utc(starts_at).year)
+            first, last = rows.year_bounds(begins.year)
             cursor = await db.execute(rows.DAYS_USED, (guild_id, user_id, rows.stamp(first),
                                                        rows.stamp(last)))
             (used,) = await _only_row(cursor)
@@ -998,13 +980,6 @@ async def _rate(db: aiosqlite.Connection, guild_id: int, result: GameResult,
          for user_id, new in rated])
 
 
-def _still_pending(challenge: Challenge, at: str) -> None:
-    if challenge.status is not ChallengeStatus.PENDING:
-        raise ChallengeClosedError(challenge.status.value)
-    if rows.stamp(challenge.expires_at) <= at:
-        raise ChallengeClosedError("expired")
-
-
 async def _set_challenge_status(db: aiosqlite.Connection, challenge_id: int,
                                 status: ChallengeStatus) -> None:
     await db.execute("UPDATE challenges SET status = ? WHERE id = ?",
@@ -1012,7 +987,5 @@ async def _set_challenge_status(db: aiosqlite.Connection, challenge_id: int,
 
 
 async def _claim_challenge(db: aiosqlite.Connection, challenge_id: int) -> None:
-    challenge = await _challenge(db, challenge_id)
-    if challenge.status is not ChallengeStatus.PENDING:
-        raise ChallengeClosedError(challenge.status.value)
+    rows.check_pending(await _challenge(db, challenge_id))
     await _set_challenge_status(db, challenge_id, ChallengeStatus.ACCEPTED)
