@@ -20,7 +20,7 @@ from bot.service.texts import (
 )
 from language import Message
 from rules import Action, Command, Game, Turn, quote
-from storage import TAKEBACK, GameResult, OfferKind, Result, StoredGame
+from storage import TAKEBACK, GameResult, OfferKind, Result, StoredGame, UserPrefs
 
 _RESIGN = Command(actions=(Action.RESIGN,))
 
@@ -34,15 +34,16 @@ class Play:
         self.conditionals = Conditionals(core, self.with_auto_link)
 
     async def move(self, request: Request, command: Command,
-                   at_version: int | None = None) -> Reply:
+                   at_version: int | None = None, prefs: UserPrefs | None = None) -> Reply:
         """Play a command of the move language for the asking player (with `at_version`, a
-        confirmed move: only on the game as it stood when it was shown)."""
+        confirmed move: only on the game as it stood when it was shown; `prefs`, the asker's
+        preferences when the caller has read them already)."""
         if Action.TIMEOUT in command.actions:
             # only the clocks record a loss on time (`Clocks`), never a player's word
             raise ServiceError("timeout is recorded by the bot when a player's time is up: "
                                "use claim")
         core = self._core
-        command = await self.with_auto_link(request, command)
+        command = await self.with_auto_link(request, command, prefs)
         async with core.lock(request.channel_id):
             stored, game, turn = await core.commit(request, command, at_version=at_version)
             answered = await self.conditionals.answer(request, stored, game, turn)
@@ -150,13 +151,16 @@ class Play:
 
     # --- internals ---------------------------------------------------------------------
 
-    async def with_auto_link(self, request: Request, command: Command) -> Command:
+    async def with_auto_link(self, request: Request, command: Command,
+                             prefs: UserPrefs | None = None) -> Command:
         """With the auto-link preference, a bare peg links all it can (what pp does anyway,
-        so the rule set need not be looked up)."""
+        so the rule set need not be looked up); `prefs` are read only when not given."""
         placement = command.placement
         if placement is None or placement.links or placement.link_all:
             return command
-        if not (await self._core.storage.user_prefs(request.user.id)).auto_link:
+        if prefs is None:
+            prefs = await self._core.storage.user_prefs(request.user.id)
+        if not prefs.auto_link:
             return command
         return replace(command, placement=replace(placement, link_all=True))
 
