@@ -254,8 +254,13 @@ class ServiceCore:
         the reader's language), and whether their clock stands still."""
         if not stored.is_active:  # an aborted game's rules still have a player to move
             return None
-        clock = await self.turn_clock(stored)
-        if clock is None or game.player_to_move is None:
+        return self.clock_words(stored, game, await self.turn_clock(stored))
+
+    def clock_words(self, stored: StoredGame, game: Game,
+                    clock: TurnClock | None) -> Message | None:
+        """`clock_text` of a turn's clock already read (`turn_clock`), so that a caller that
+        needs both reads the players' pauses once."""
+        if not stored.is_active or clock is None or game.player_to_move is None:
             return None
         return clock_words(clock, self.clock())
 

@@ -89,10 +89,11 @@ class MyGames:
         live = await core.live(stored)
         seat = live.game.seat_to_move
         mover = stored.seats[seat] if seat is not None else None
-        due = await core.due(stored)
+        clock = await core.turn_clock(stored, live)
         return _Entry(stored, yours=mover is not None and mover.user_id == request.user.id,
-                      to_move=mover.name if mover else "", by=due or live.turn_started,
-                      clocked=due is not None, clock=await core.clock_text(stored, live.game))
+                      to_move=mover.name if mover else "",
+                      by=clock.due if clock else live.turn_started, clocked=clock is not None,
+                      clock=core.clock_words(stored, live.game, clock))
 
 
 def _line(entry: _Entry, request: Request, tr: Translation) -> str:

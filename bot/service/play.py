@@ -114,9 +114,9 @@ class Play:
         core = self._core
         stored = await core.channel_stored(request.channel_id)
         game = await core.position(stored)
-        clock = await core.clock_text(stored, game)
-        text = status_text(stored, game, describe_setup(stored.setup), request.tr, clock)
         turn = await core.turn_clock(stored) if stored.is_active else None
+        clock = core.clock_words(stored, game, turn)
+        text = status_text(stored, game, describe_setup(stored.setup), request.tr, clock)
         players = [] if turn is None else seat_lines(stored, turn, core.clock())
         return game, clock, "\n".join([text, *(request.tr.say(line) for line in players)])
 
