@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.service import commands as cmd
+from bot.service.banks import TurnClock
 from bot.service.clocktexts import seat_lines
 from bot.service.conditionals import Conditionals
 from bot.service.core import ServiceCore, player_seat, seat_to_move
@@ -45,8 +46,9 @@ class Play:
         core = self._core
         command = await self.with_auto_link(request, command, prefs)
         async with core.lock(request.channel_id):
-            stored, game, turn = await core.commit(request, command, at_version=at_version)
-            answered = await self.conditionals.answer(request, stored, game, turn)
+            stored, game, turn, clock = await core.commit(request, command,
+                                                          at_version=at_version)
+            answered = await self.conditionals.answer(request, stored, game, turn, clock)
             return answered.announce(await self._turn_reply(request, *answered.last),
                                      request.tr)
 
@@ -87,10 +89,10 @@ class Play:
                                         name=request.user.name))
             game = game.copy()  # the committed game stays as it is until the commit
             taken = game.undo()
-            stored = await core.append(stored, request.user.id, TAKEBACK, game=game,
-                                       passes_turn=True)
+            stored, running = await core.append(stored, request.user.id, TAKEBACK, game=game,
+                                                passes_turn=True)
             await self.conditionals.forget(stored.id)
-            clock = await core.clock_text(stored, game)
+            clock = core.clock_words(stored, game, running)
             image = await core.render(game, clock_text=clock, locale=request.locale)
             tr = request.tr
             return Reply(tr("{player}'s `{move}` is taken back.", player=taken.player,
@@ -182,9 +184,10 @@ class Play:
                                      opponents)))
 
     async def _turn_reply(self, request: Request, stored: StoredGame, game: Game,
-                          turn: Turn) -> Reply:
+                          turn: Turn, turn_clock: TurnClock | None) -> Reply:
         """What a turn makes the bot say, in the mover's language (`request.locale`): a
-        reply to a request is in the asker's language, even where everyone reads it."""
+        reply to a request is in the asker's language, even where everyone reads it;
+        `turn_clock` is the clock the commit left (`ServiceCore.commit`)."""
         core = self._core
         tr = request.tr
         mover = stored.seats[turn.seat]
@@ -196,7 +199,7 @@ class Play:
                          mentions=others,
                          buttons=await core.rematch_buttons(stored, tr))
         next_seat = seat_to_move(stored, game)
-        clock = await core.clock_text(stored, game)
+        clock = core.clock_words(stored, game, turn_clock)
         lines = [text, to_move_sentence(game, tr, clock)]
         if Action.PRIVILEGE in turn.actions:
             skipped = stored.seats[(turn.seat + 1) % len(stored.seats)]
