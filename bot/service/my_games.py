@@ -40,8 +40,12 @@ class _Entry:
     to_move: str
     #: when the player to move must have moved (a clocked game), else when their turn began
     by: datetime
-    clocked: bool
+    #: the time left, for a clocked game
     clock: Message | None
+
+    @property
+    def clocked(self) -> bool:
+        return self.clock is not None
 
     @property
     def order(self) -> tuple[bool, bool, datetime, int]:
@@ -92,7 +96,7 @@ class MyGames:
         clock = await core.turn_clock(stored, live)
         return _Entry(stored, yours=mover is not None and mover.user_id == request.user.id,
                       to_move=mover.name if mover else "",
-                      by=clock.due if clock else live.turn_started, clocked=clock is not None,
+                      by=clock.due if clock else live.turn_started,
                       clock=core.clock_words(stored, live.game, clock))
 
 
