@@ -303,7 +303,7 @@ class Clocks:
         late = seat_to_move(stored, await core.position(stored))
         claimer = request or Request(stored.guild_id, stored.channel_id,
                                      User(late.user_id, late.name), locale=tr.locale)
-        _stored, game, _turn = await core.commit(claimer, _TIMEOUT, actor=late)
+        _stored, game, _turn, _clock = await core.commit(claimer, _TIMEOUT, actor=late)
         return await self._forfeit_notice(stored, game, late, tr,
                                           None if request is None else request.user.id)
 

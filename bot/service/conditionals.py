@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot.service.banks import TurnClock
 from bot.service.commands import ConditionalAction
 from bot.service.core import ServiceCore, player_seat, seat_to_move
 from bot.service.model import Reply, Request, ServiceError, User
@@ -65,12 +66,14 @@ class Answered:
     stored: StoredGame
     game: Game
     turn: Turn
+    #: the turn clock after the last turn (see `ServiceCore.commit`)
+    clock: TurnClock | None
     answered: Turn | None = None
     notice: Reply | None = None
 
     @property
-    def last(self) -> tuple[StoredGame, Game, Turn]:
-        return self.stored, self.game, self.turn
+    def last(self) -> tuple[StoredGame, Game, Turn, TurnClock | None]:
+        return self.stored, self.game, self.turn, self.clock
 
     def announce(self, reply: Reply, tr: Translation) -> Reply:
         """The announcement of the last turn (`reply`), led by the move a stored reply
@@ -111,12 +114,12 @@ class Conditionals:
         return self._listing(request, stored, game, plan, stored_now=True)
 
     async def answer(self, request: Request, stored: StoredGame, game: Game,
-                     turn: Turn) -> Answered:
+                     turn: Turn, clock: TurnClock | None) -> Answered:
         """After `turn` (committed by `request`'s player; the caller holds the channel's
         lock): play the stored reply it calls for, if any. Every plan of the game is used up
         by a move; only the continuation of a reply played is kept. A move that offers a
         draw is not answered: the offer asks the owner a question no stored reply answers."""
-        plain = Answered(stored, game, turn)
+        plain = Answered(stored, game, turn, clock)
         if not turn.command.is_move or game.is_over:  # a game's end drops its plans itself
             return plain
         storage = self._core.storage
@@ -136,7 +139,7 @@ class Conditionals:
             return replace(plain, notice=_dropped(asking, stored, turn, branch, asking.tr(
                 "the move offers you a draw, which is yours to answer")))
         try:
-            after, played, reply = await self._core.commit(asking, branch.reply)
+            after, played, reply, after_clock = await self._core.commit(asking, branch.reply)
         except ServiceError as error:
             return replace(plain, notice=_dropped(asking, stored, turn, branch,
                                                   asking.tr.say(error.message)))
@@ -145,7 +148,7 @@ class Conditionals:
                 await self._keep(after, played, owner.user_id, branch.then)
             except ServiceError:  # the board moved on meanwhile: the continuation lapses
                 log.warning("continuation not kept", extra={"game_id": stored.id})
-        return Answered(after, played, reply, answered=turn)
+        return Answered(after, played, reply, after_clock, answered=turn)
 
     async def forget(self, game_id: int) -> None:
         """A takeback changed the position the plans of a game were stored for."""

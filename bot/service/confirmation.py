@@ -31,12 +31,17 @@ class Confirmation:
     async def move(self, request: Request, command: Command) -> Reply:
         """Play a command of the move language, or show it first to a player with confirm
         on."""
-        if not await self._wanted(request, command):
+        # a peg or a swap may be shown first (a timeout is refused by `Play.move` as it is);
+        # the preferences read here serve the auto-link too
+        if not command.is_move or Action.TIMEOUT in command.actions:
             return await self._play.move(request, command)
+        prefs = await self._core.storage.user_prefs(request.user.id)
+        if not prefs.confirm_moves:
+            return await self._play.move(request, command, prefs=prefs)
         if not request.private_replies:
             raise ServiceError("you have confirm on, and a reply here is public: play with "
                                "`/twixt move` to see your move first (or `settings confirm off`)")
-        return await self._show(request, await self._play.with_auto_link(request, command))
+        return await self._show(request, await self._play.with_auto_link(request, command, prefs))
 
     async def confirm(self, request: Request, pending_id: int | None = None) -> Reply:
         """Play the asker's move waiting in the channel's game: the one `pending_id` names
@@ -51,13 +56,6 @@ class Confirmation:
             raise ServiceError("you have no move waiting for confirmation here")
         return await self._play.move(request, parse_command(pending.command),
                                      at_version=pending.at_version)
-
-    async def _wanted(self, request: Request, command: Command) -> bool:
-        """A peg or a swap of a player who wants to see it first (a timeout is refused by
-        `Play.move` as it is)."""
-        if not command.is_move or Action.TIMEOUT in command.actions:
-            return False
-        return (await self._core.storage.user_prefs(request.user.id)).confirm_moves
 
     async def _show(self, request: Request, command: Command) -> Reply:
         """Check the move on a copy of the game, keep it, and draw it for the asker alone."""

@@ -132,12 +132,14 @@ class ServiceCore:
 
     async def commit(self, request: Request, command: rules.Command,
                      actor: Seat | None = None, at_version: int | None = None
-                     ) -> tuple[StoredGame, Game, Turn]:
+                     ) -> tuple[StoredGame, Game, Turn, TurnClock | None]:
         """Check a command with the rules and store it; the caller holds the channel's lock.
 
         The command is the asking player's, or `actor`'s (a `timeout` is recorded for the
         player who ran out of time, whoever claims it). With `at_version` (a confirmed move)
-        it is played only on the game as it stood then.
+        it is played only on the game as it stood then. The turn clock that follows (None
+        without a clock or at the end) is returned too, so the announcement reads no pauses
+        again.
         """
         stored, committed = await self.active(request.channel_id)
         if at_version is not None and stored.version != at_version:
@@ -149,23 +151,26 @@ class ServiceCore:
             turn = game.push(command, by=game.players[seat.number])
         except IllegalMoveError as error:
             raise ServiceError(error.message) from None
-        stored = await self.append(stored, seat.user_id, turn.text, game=game,
-                                   finish=finish_result(stored, game),
-                                   passes_turn=passes_the_turn(command))
-        return stored, game, turn
+        stored, clock = await self.append(stored, seat.user_id, turn.text, game=game,
+                                          finish=finish_result(stored, game),
+                                          passes_turn=passes_the_turn(command))
+        return stored, game, turn, clock
 
     async def append(self, stored: StoredGame, user_id: int, text: str, *, game: Game,
-                     passes_turn: bool, finish: GameResult | None = None) -> StoredGame:
+                     passes_turn: bool, finish: GameResult | None = None
+                     ) -> tuple[StoredGame, TurnClock | None]:
         """Store one log entry under the version check and cache `game` as it now stands;
         a turn that lost a race (or came after the end) is refused in one line. A clocked
-        game's next wake-up is stored with the entry: its first mark in the turn."""
+        game's next wake-up is stored with the entry: its first mark in the turn, whose
+        clock is returned with the game."""
         now = self.clock()
         before = await self.live(stored)
         stint = next_stint(stored, user_id, text, before.game.seat_to_move,
                            before.game.moves_made, game, before.turn_started, now)
         live = LiveGame(stored.version + 1, game, now if passes_turn else before.turn_started,
                         before.stints + ((stint,) if stint else ()))
-        marks = None if finish is not None else await self.marks(stored, live)
+        clock = None if finish is not None else await self.turn_clock(stored, live)
+        marks = None if clock is None else await self.marks(stored, clock)
         wake = None if marks is None else marks.earliest
         try:
             version = await self.storage.append_turn(stored.id, stored.version, user_id, text,
@@ -177,7 +182,7 @@ class ServiceCore:
         self.alarm.wake_by(wake)
         if finish is not None:
             await self._ended(stored.id)
-        return replace(stored, version=version)
+        return replace(stored, version=version), clock
 
     async def offer(self, stored: StoredGame, kind: OfferKind, user_id: int) -> None:
         """Open an offer at the game's stored version, under the same version check."""
@@ -240,12 +245,9 @@ class ServiceCore:
         clock = await self.turn_clock(stored)
         return None if clock is None else clock.due
 
-    async def marks(self, stored: StoredGame, live: LiveGame | None = None) -> ClockMarks | None:
-        """When a clocked game's turn (at `live`, by default the stored version) is reminded
-        and due, by its server's reminder setting; None for a game without a clock."""
-        clock = await self.turn_clock(stored, live)
-        if clock is None:
-            return None
+    async def marks(self, stored: StoredGame, clock: TurnClock) -> ClockMarks:
+        """When a clocked game's turn (its `clock`) is reminded and due, by its server's
+        reminder setting."""
         settings = await self.storage.guild_settings(stored.guild_id)
         return clock.marks(settings.reminder_hours)
 
@@ -254,8 +256,13 @@ class ServiceCore:
         the reader's language), and whether their clock stands still."""
         if not stored.is_active:  # an aborted game's rules still have a player to move
             return None
-        clock = await self.turn_clock(stored)
-        if clock is None or game.player_to_move is None:
+        return self.clock_words(stored, game, await self.turn_clock(stored))
+
+    def clock_words(self, stored: StoredGame, game: Game,
+                    clock: TurnClock | None) -> Message | None:
+        """`clock_text` of a turn's clock already read (`turn_clock`), so that a caller that
+        needs both reads the players' pauses once."""
+        if not stored.is_active or clock is None or game.player_to_move is None:
             return None
         return clock_words(clock, self.clock())
 

@@ -14,8 +14,9 @@ from datetime import timedelta
 
 from bot.service.model import ServiceError
 from bot.service.names import MAX_NAME, clean_name
-from bot.service.options import ChallengeOptions, build_options, yes_no
+from bot.service.options import ChallengeOptions, build_options, name_value_pairs, yes_no
 from rules import quote
+from rules.numbers import whole_number
 from storage import EventFormat
 
 #: what `create` takes besides its games' options, which are a challenge's but for those the
@@ -96,19 +97,11 @@ def parse_event_words(words: list[str]) -> tuple[str, EventOptions]:
     """`NAME option value …`: the name is every word before the first option's."""
     first = next((i for i, word in enumerate(words) if word.lower() in NAMES), len(words))
     name = event_name(" ".join(words[:first]))
-    pairs: dict[str, str] = {}
-    rest = words[first:]
-    while rest:
-        key = rest.pop(0).lower()
-        if key not in NAMES:
-            raise ServiceError("unknown tournament option {name}: use {names}", name=quote(key),
-                               names=", ".join(NAMES))
-        if not rest:
-            raise ServiceError("option {name} needs a value, like size 24x18", name=quote(key))
-        value = [rest.pop(0)]
-        while key == "time" and rest and rest[0].lower() not in NAMES:
-            value.append(rest.pop(0))
-        pairs[key] = " ".join(value)
+    def unknown(key: str) -> ServiceError:
+        return ServiceError("unknown tournament option {name}: use {names}", name=quote(key),
+                            names=", ".join(NAMES))
+
+    pairs = name_value_pairs(words[first:], NAMES, unknown)
     fmt = pairs.pop("format", None)
     return name, build_event_options(fmt, **pairs)
 
@@ -118,7 +111,8 @@ def _rounds(rounds: int | str | None) -> int:
 
 
 def _number(name: str, value: int | str, least: int, most: int) -> int:
-    number = int(value) if isinstance(value, int) or str(value).isdigit() else -1
+    given = value if isinstance(value, int) else whole_number(value)
+    number = -1 if given is None else given
     if not least <= number <= most:
         raise ServiceError("{name} is a number from {least} to {most}, not {value}",
                            name=name, least=least, most=most, value=quote(str(value)))

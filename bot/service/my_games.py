@@ -40,8 +40,12 @@ class _Entry:
     to_move: str
     #: when the player to move must have moved (a clocked game), else when their turn began
     by: datetime
-    clocked: bool
+    #: the time left, for a clocked game
     clock: Message | None
+
+    @property
+    def clocked(self) -> bool:
+        return self.clock is not None
 
     @property
     def order(self) -> tuple[bool, bool, datetime, int]:
@@ -89,10 +93,11 @@ class MyGames:
         live = await core.live(stored)
         seat = live.game.seat_to_move
         mover = stored.seats[seat] if seat is not None else None
-        due = await core.due(stored)
+        clock = await core.turn_clock(stored, live)
         return _Entry(stored, yours=mover is not None and mover.user_id == request.user.id,
-                      to_move=mover.name if mover else "", by=due or live.turn_started,
-                      clocked=due is not None, clock=await core.clock_text(stored, live.game))
+                      to_move=mover.name if mover else "",
+                      by=clock.due if clock else live.turn_started,
+                      clock=core.clock_words(stored, live.game, clock))
 
 
 def _line(entry: _Entry, request: Request, tr: Translation) -> str:

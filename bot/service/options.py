@@ -6,7 +6,7 @@ pairs in any order.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import reduce
 
@@ -123,22 +123,31 @@ def build_options(size: str | None = None, rules: str | None = None,
 
 
 def parse_option_words(words: list[str]) -> ChallengeOptions:
-    """Options written as `name value` pairs in any order (the terminal's way); a time may
-    take several words (`time 1 day 12 hours`)."""
+    """Options written as `name value` pairs in any order (the terminal's way)."""
+    def unknown(name: str) -> ServiceError:
+        return ServiceError("unknown option {name}: use size, rules, swap, handicap, time, "
+                            "first, thread or vacation", name=quote(name))
+
+    return build_options(**name_value_pairs(words, OPTION_NAMES, unknown))
+
+
+def name_value_pairs(words: Sequence[str], names: Sequence[str],
+                     unknown: Callable[[str], ServiceError]) -> dict[str, str]:
+    """`name value` pairs in any order, each name one of `names` (lower case); a time may
+    take several words (`time 1 day 12 hours`). `unknown` is the error for a name not known."""
     pairs: dict[str, str] = {}
     rest = list(words)
     while rest:
         name = rest.pop(0).lower()
-        if name not in OPTION_NAMES:
-            raise ServiceError("unknown option {name}: use size, rules, swap, handicap, time, "
-                               "first, thread or vacation", name=quote(name))
+        if name not in names:
+            raise unknown(name)
         if not rest:
             raise ServiceError("option {name} needs a value, like size 24x18", name=quote(name))
         value = [rest.pop(0)]
-        while name == "time" and rest and rest[0].lower() not in OPTION_NAMES:
+        while name == "time" and rest and rest[0].lower() not in names:
             value.append(rest.pop(0))
         pairs[name] = " ".join(value)
-    return build_options(**pairs)
+    return pairs
 
 
 def setting_pairs(words: list[str]) -> dict[str, str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.service import commands as cmd
+from bot.service.banks import TurnClock
 from bot.service.clocktexts import seat_lines
 from bot.service.conditionals import Conditionals
 from bot.service.core import ServiceCore, player_seat, seat_to_move
@@ -20,7 +21,7 @@ from bot.service.texts import (
 )
 from language import Message
 from rules import Action, Command, Game, Turn, quote
-from storage import TAKEBACK, GameResult, OfferKind, Result, StoredGame
+from storage import TAKEBACK, GameResult, OfferKind, Result, StoredGame, UserPrefs
 
 _RESIGN = Command(actions=(Action.RESIGN,))
 
@@ -34,18 +35,20 @@ class Play:
         self.conditionals = Conditionals(core, self.with_auto_link)
 
     async def move(self, request: Request, command: Command,
-                   at_version: int | None = None) -> Reply:
+                   at_version: int | None = None, prefs: UserPrefs | None = None) -> Reply:
         """Play a command of the move language for the asking player (with `at_version`, a
-        confirmed move: only on the game as it stood when it was shown)."""
+        confirmed move: only on the game as it stood when it was shown; `prefs`, the asker's
+        preferences when the caller has read them already)."""
         if Action.TIMEOUT in command.actions:
             # only the clocks record a loss on time (`Clocks`), never a player's word
             raise ServiceError("timeout is recorded by the bot when a player's time is up: "
                                "use claim")
         core = self._core
-        command = await self.with_auto_link(request, command)
+        command = await self.with_auto_link(request, command, prefs)
         async with core.lock(request.channel_id):
-            stored, game, turn = await core.commit(request, command, at_version=at_version)
-            answered = await self.conditionals.answer(request, stored, game, turn)
+            stored, game, turn, clock = await core.commit(request, command,
+                                                          at_version=at_version)
+            answered = await self.conditionals.answer(request, stored, game, turn, clock)
             return answered.announce(await self._turn_reply(request, *answered.last),
                                      request.tr)
 
@@ -86,10 +89,10 @@ class Play:
                                         name=request.user.name))
             game = game.copy()  # the committed game stays as it is until the commit
             taken = game.undo()
-            stored = await core.append(stored, request.user.id, TAKEBACK, game=game,
-                                       passes_turn=True)
+            stored, running = await core.append(stored, request.user.id, TAKEBACK, game=game,
+                                                passes_turn=True)
             await self.conditionals.forget(stored.id)
-            clock = await core.clock_text(stored, game)
+            clock = core.clock_words(stored, game, running)
             image = await core.render(game, clock_text=clock, locale=request.locale)
             tr = request.tr
             return Reply(tr("{player}'s `{move}` is taken back.", player=taken.player,
@@ -113,9 +116,9 @@ class Play:
         core = self._core
         stored = await core.channel_stored(request.channel_id)
         game = await core.position(stored)
-        clock = await core.clock_text(stored, game)
-        text = status_text(stored, game, describe_setup(stored.setup), request.tr, clock)
         turn = await core.turn_clock(stored) if stored.is_active else None
+        clock = core.clock_words(stored, game, turn)
+        text = status_text(stored, game, describe_setup(stored.setup), request.tr, clock)
         players = [] if turn is None else seat_lines(stored, turn, core.clock())
         return game, clock, "\n".join([text, *(request.tr.say(line) for line in players)])
 
@@ -150,13 +153,16 @@ class Play:
 
     # --- internals ---------------------------------------------------------------------
 
-    async def with_auto_link(self, request: Request, command: Command) -> Command:
+    async def with_auto_link(self, request: Request, command: Command,
+                             prefs: UserPrefs | None = None) -> Command:
         """With the auto-link preference, a bare peg links all it can (what pp does anyway,
-        so the rule set need not be looked up)."""
+        so the rule set need not be looked up); `prefs` are read only when not given."""
         placement = command.placement
         if placement is None or placement.links or placement.link_all:
             return command
-        if not (await self._core.storage.user_prefs(request.user.id)).auto_link:
+        if prefs is None:
+            prefs = await self._core.storage.user_prefs(request.user.id)
+        if not prefs.auto_link:
             return command
         return replace(command, placement=replace(placement, link_all=True))
 
@@ -178,9 +184,10 @@ class Play:
                                      opponents)))
 
     async def _turn_reply(self, request: Request, stored: StoredGame, game: Game,
-                          turn: Turn) -> Reply:
+                          turn: Turn, turn_clock: TurnClock | None) -> Reply:
         """What a turn makes the bot say, in the mover's language (`request.locale`): a
-        reply to a request is in the asker's language, even where everyone reads it."""
+        reply to a request is in the asker's language, even where everyone reads it;
+        `turn_clock` is the clock the commit left (`ServiceCore.commit`)."""
         core = self._core
         tr = request.tr
         mover = stored.seats[turn.seat]
@@ -192,7 +199,7 @@ class Play:
                          mentions=others,
                          buttons=await core.rematch_buttons(stored, tr))
         next_seat = seat_to_move(stored, game)
-        clock = await core.clock_text(stored, game)
+        clock = core.clock_words(stored, game, turn_clock)
         lines = [text, to_move_sentence(game, tr, clock)]
         if Action.PRIVILEGE in turn.actions:
             skipped = stored.seats[(turn.seat + 1) % len(stored.seats)]
