@@ -240,11 +240,6 @@ class ServiceCore:
         pauses = await pauses_of(self.storage, stored, since)
         return turn_clock(control, seat, live.turn_started, live.stints, pauses)
 
-    async def due(self, stored: StoredGame) -> datetime | None:
-        """When the player to move must have moved, for a game with a time control."""
-        clock = await self.turn_clock(stored)
-        return None if clock is None else clock.due
-
     async def marks(self, stored: StoredGame, clock: TurnClock) -> ClockMarks:
         """When a clocked game's turn (its `clock`) is reminded and due, by its server's
         reminder setting."""

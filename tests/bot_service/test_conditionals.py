@@ -198,7 +198,8 @@ async def test_the_reply_starts_the_opponents_clock(service, clock):
     reply = await service.run(asking(ALICE), "H9")
     assert reply.text.endswith("alice (Red) to move. (3d 0h left)")
     stored = await service.core.storage.active_game(CHANNEL)
-    assert await service.core.due(stored) == clock.now + timedelta(days=3)
+    turn = await service.core.turn_clock(stored)
+    assert turn is not None and turn.due == clock.now + timedelta(days=3)
 
 
 async def test_swap_may_be_a_reply(service):
