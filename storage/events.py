@@ -141,6 +141,12 @@ ADD_GAME = ("INSERT INTO event_games (event_id, round, group_no, red, black, sco
             f"VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING {GAME_COLUMNS}")
 GAMES = f"SELECT {GAME_COLUMNS} FROM event_games WHERE event_id = ? ORDER BY round, id LIMIT ?"
 GAME_OF = f"SELECT {GAME_COLUMNS} FROM event_games WHERE game_id = ?"
+#: the games of an event's pairings that have ended but are not scored yet (a restart came
+#: between a game's end and its score): usually none, so nothing else need be read
+ENDED_UNSCORED = ("SELECT pairing.game_id FROM event_games AS pairing "
+                  "JOIN games ON games.id = pairing.game_id "
+                  "WHERE pairing.event_id = ? AND pairing.score IS NULL "
+                  "AND games.status <> 'active' ORDER BY pairing.id LIMIT ?")
 LINK_GAME = "UPDATE event_games SET game_id = ? WHERE id = ? AND game_id IS NULL"
 #: a result lands once: a game's end and a withdrawal cannot both score one pairing
 SCORE_GAME = "UPDATE event_games SET score = ?, forfeit = ? WHERE id = ? AND score IS NULL"

@@ -312,6 +312,10 @@ class Storage(Protocol):
     async def event_game_of(self, game_id: int) -> EventGame | None:
         """The pairing a game was opened for, if it belongs to an event."""
 
+    async def ended_unscored(self, event_id: int, limit: int) -> tuple[int, ...]:
+        """The ids of the games of an event's pairings that have ended without a score yet
+        (one query, however many of its games are open)."""
+
     async def score_event_game(self, event_game_id: int, score: float, forfeit: bool) -> bool:
         """Record Red's score of a pairing, owing its event a look; False, changing nothing,
         if it has one already."""

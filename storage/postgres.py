@@ -699,6 +699,11 @@ class PostgresStorage:
         async with self._single() as db:
             return events.event_game(await db.fetchrow(events.GAME_OF, game_id))
 
+    async def ended_unscored(self, event_id: int, limit: int) -> tuple[int, ...]:
+        async with self._single() as db:
+            return tuple(row[0] for row in await db.fetch(events.ENDED_UNSCORED, event_id,
+                                                          limit))
+
     async def score_event_game(self, event_game_id: int, score: float, forfeit: bool) -> bool:
         async with self._write() as db:
             if _count(await db.execute(events.SCORE_GAME, score, forfeit, event_game_id)) != 1:

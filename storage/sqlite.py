@@ -645,6 +645,11 @@ class SqliteStorage:
             return events.event_game(await (await db.execute(events.GAME_OF,
                                                              (game_id,))).fetchone())
 
+    async def ended_unscored(self, event_id: int, limit: int) -> tuple[int, ...]:
+        async with self._read() as db:
+            cursor = await db.execute(events.ENDED_UNSCORED, (event_id, limit))
+            return tuple(row[0] for row in await cursor.fetchall())
+
     async def score_event_game(self, event_game_id: int, score: float, forfeit: bool) -> bool:
         async with self._write() as db:
             cursor = await db.execute(events.SCORE_GAME, (score, forfeit, event_game_id))

@@ -92,10 +92,12 @@ class EventPlay:
         came while its score was not yet stored: a restart in between)."""
         storage = self._core.storage
         games = await storage.event_games(event.id, max_games(MAX_ENTRANTS))
+        # only the games that have ended unscored are read, not every open one
+        ended = set(await storage.ended_unscored(event.id, max_games(MAX_ENTRANTS)))
         players: dict[int, tuple[int, ...]] | None = None
         scored = []
         for game in games:
-            if game.score is None and game.game_id is not None:
+            if game.score is None and game.game_id in ended:
                 stored = await storage.get_game(game.game_id)
                 if not stored.is_active and stored.result is not None:
                     players = players or await self.players(event)

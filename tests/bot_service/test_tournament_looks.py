@@ -113,3 +113,18 @@ async def test_an_event_that_fails_at_a_tick_keeps_its_look_and_the_others_go_on
     assert await process(FailingFirst(storage), clock, threads).tick() == []
     owed = {event.id for event in await storage.due_events(clock.now)}
     assert owed == {first}  # the other event was looked at and cleared
+
+
+async def test_a_games_end_reads_the_games_that_ended_not_every_open_one(
+        service, storage, clock, threads):
+    event_id = await create(service, "format roundrobin size 8 rules pp")
+    await sign_up(service, event_id, PLAYERS[:6])
+    await service.run(MANAGER, "tournament start")
+    game = (await open_games(storage, event_id))[0]
+    assert game.black is not None
+    counting = Counting(storage)
+    await lose(process(counting, clock, threads), PLAYERS[max(game.red, game.black) - 201],
+               game)
+    assert counting.calls["score_event_game"] == 1
+    # 15 games are open: the end of one reads its own, not the other 14
+    assert counting.calls["get_game"] < 5, counting.calls["get_game"]

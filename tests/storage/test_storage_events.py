@@ -258,3 +258,17 @@ async def test_an_upgrade_owes_each_running_event_one_look_and_no_other(db_path)
             ("running", 1), ("signup", 0)]
         assert await store.event_looked(2, 1)
         assert [e.name for e in await store.due_events(T0)] == ["signup"]
+
+
+async def test_ended_unscored_names_only_the_games_that_ended_without_a_score(store):
+    event = await running(store)
+    pairings = await store.pair_round(event.id, [
+        EventGame(0, 0, 1, 0, 11, 12), EventGame(0, 0, 1, 0, 13, 14),
+        EventGame(0, 0, 1, 0, 15, 16)], round=1, was_round=0) or ()
+    games = [await link(store, p.id, channel_id=40 + n) for n, p in enumerate(pairings)]
+    assert await store.ended_unscored(event.id, 10) == ()
+    for game in games[:2]:
+        await store.finish_game(game.id, game.version, GameResult(Result.DRAW, "agreed"))
+    assert await store.ended_unscored(event.id, 10) == (games[0].id, games[1].id)
+    assert await store.score_event_game(pairings[0].id, 0.5, False)
+    assert await store.ended_unscored(event.id, 10) == (games[1].id,)  # games[2] still on
