@@ -22,8 +22,9 @@ ALLOWED = {
     "engine": {"rules"},
     "rendering": {"language", "rules"},
     "storage": {"rules"},
-    "bot.service": {"language", "rules", "rendering", "storage"},
-    "bot.terminal": {"language", "rules", "rendering", "storage", "bot.service", "bot.config"},
+    "bot.service": {"language", "rules", "engine", "rendering", "storage"},
+    "bot.terminal": {"language", "rules", "engine", "rendering", "storage", "bot.service",
+                     "bot.config"},
     "bot.discord": {"language", "rules", "storage", "bot.service", "bot.config"},
 }
 
