@@ -34,8 +34,7 @@ from PIL import Image, ImageDraw
 
 from language import translation
 from rendering.encode import png_bytes, quantize
-from rendering.fonts import clusters
-from rendering.text import cut_to_width, put_text, text_length
+from rendering.text import bounded, cut_to_width, put_text, text_length
 from rendering.themes import RGB, PaletteName, Theme, ThemeName, faded
 from rendering.themes import theme as colours_of
 
@@ -149,14 +148,6 @@ def _check(table: Crosstable) -> None:
             raise ValueError(f"a column heading has at most {MAX_CELL_CHARS} characters")
 
 
-def _bounded(text: str, limit: int) -> str:
-    """At most `limit` characters (whole clusters) of a user's text, "…" where cut."""
-    if len(text) <= limit:
-        return text
-    kept = clusters(text[:limit * 4])[:limit]
-    return "".join(kept) + "…"
-
-
 # --- where everything goes ---------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -242,7 +233,7 @@ def crosstable_layout(table: Crosstable, size: int = TEXT_SIZE) -> CrosstableLay
         return math.ceil(max(text_length(text, size) for text in texts) + 2 * padding)
 
     name_room = round(NAME_EMS * size)
-    names = [cut_to_width(_bounded(row.name, MAX_NAME_CHARS), name_room, size)
+    names = [cut_to_width(bounded(row.name, MAX_NAME_CHARS), name_room, size)
              for row in table.rows]
     split = [cell.split() for row in table.rows for cell in row.cells]
     opponent_width = 0
@@ -257,7 +248,7 @@ def crosstable_layout(table: Crosstable, size: int = TEXT_SIZE) -> CrosstableLay
     else:
         cell_texts = [part for parts in split for part in parts]
         content = 0
-    tie_break_label = cut_to_width(_bounded(table.tie_break_label, MAX_NAME_CHARS),
+    tie_break_label = cut_to_width(bounded(table.tie_break_label, MAX_NAME_CHARS),
                                    round(LABEL_EMS * size), size)
     scores = [score_text(row.points, table.locale) for row in table.rows]
     tie_breaks = [score_text(row.tie_break, table.locale) for row in table.rows]
@@ -271,9 +262,9 @@ def crosstable_layout(table: Crosstable, size: int = TEXT_SIZE) -> CrosstableLay
     table_width = sum(widths)
     width = max(table_width + 2 * margin, round(MIN_WIDTH_EMS * size))
     room = width - 2 * margin
-    title = _wrapped(_bounded(table.title, MAX_TITLE_CHARS), room, _title_size(size),
+    title = _wrapped(bounded(table.title, MAX_TITLE_CHARS), room, _title_size(size),
                      _stroke(size))
-    footer = tuple(line for text in (_bounded(table.footer, MAX_TITLE_CHARS), _legend(table))
+    footer = tuple(line for text in (bounded(table.footer, MAX_TITLE_CHARS), _legend(table))
                    for line in _wrapped(text, room, size, 0.0))
     title_line, footer_line = round(size * 1.5), round(size * 1.4)
     heading_height = round(size * 1.6)

@@ -113,6 +113,15 @@ def set_text(text: str, size: int, stroke: float = 0.0) -> Inked:
     return Inked(mask, colour, (left, top))
 
 
+def bounded(text: str, limit: int) -> str:
+    """At most `limit` characters (whole clusters) of a user's text, "…" where
+    cut: what is measured or set of a text of any length."""
+    if len(text) <= limit:
+        return text
+    kept = clusters(text[:limit * 4])[:limit]
+    return "".join(kept) + "…"
+
+
 @lru_cache(maxsize=1024)
 def cut_to_width(text: str, width: int, size: int, stroke: float = 0.0) -> str:
     """`text` if it is at most `width` pixels wide at `size` (bold by `stroke`); else its
