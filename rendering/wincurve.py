@@ -69,12 +69,14 @@ class CurveSwing:
 @dataclass(frozen=True)
 class WinCurve:
     """What the picture shows: `points` (moves made, Red's chance 0–1) in order of moves,
-    the swings biggest first, the players of each colour as shown, and the language."""
+    the swings biggest first, the players of each colour as shown, how the game ended (a
+    sentence, or ""), and the language."""
 
     points: tuple[tuple[int, float], ...]
     swings: tuple[CurveSwing, ...] = ()
     red: str = ""
     black: str = ""
+    result: str = ""
     locale: str = "en"
 
 
@@ -89,6 +91,7 @@ class CurveLayout:
     last_turn: int
     title_middle: int
     names_middle: int
+    result_middle: int
     ticks_middle: int
     legend_middles: tuple[int, ...]
 
@@ -127,7 +130,8 @@ def curve_layout(curve: WinCurve) -> CurveLayout:
     line = _line()
     title_middle = MARGIN + TITLE_SIZE // 2
     names_middle = title_middle + round(line * 1.1)
-    top = names_middle + line
+    result_middle = names_middle + (line if curve.result else 0)
+    top = result_middle + line
     left = MARGIN + math.ceil(labels) + TEXT_SIZE // 2
     right = WIDTH - MARGIN - MARKER_RADIUS
     bottom = top + PLOT_HEIGHT
@@ -137,8 +141,8 @@ def curve_layout(curve: WinCurve) -> CurveLayout:
                    for index in range(max(1, len(curve.swings))))
     height = legend[-1] + (line if curve.swings else 0) + line // 2 + MARGIN
     return CurveLayout(WIDTH, height, (left, top, right, bottom),
-                       max(1, curve.points[-1][0]), title_middle, names_middle, ticks_middle,
-                       legend)
+                       max(1, curve.points[-1][0]), title_middle, names_middle, result_middle,
+                       ticks_middle, legend)
 
 
 def _percent(value: float, tr: Translation) -> str:
@@ -206,6 +210,9 @@ def wincurve_image(curve: WinCurve, theme_name: ThemeName = ThemeName.LIGHT) -> 
                black=_bounded(curve.black))
     put_text(image, cut_to_width(names, room, TEXT_SIZE), MARGIN, lay.names_middle,
              TEXT_SIZE, colours.muted)
+    if curve.result:
+        put_text(image, cut_to_width(_bounded(curve.result), room, TEXT_SIZE), MARGIN,
+                 lay.result_middle, TEXT_SIZE, colours.text)
     for value in (100, 50, 0):
         put_text(image, _percent(value, tr), left - TEXT_SIZE // 2,
                  round(lay.y(value / 100)), TEXT_SIZE, colours.label, align="right")

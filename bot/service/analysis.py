@@ -46,12 +46,14 @@ def analyze_record(record: str, limit: Limit, seed: int = 0) -> GameAnalysis:
 
 
 def curve_of(analysis: GameAnalysis, game: Game, tr: Translation) -> WinCurve:
-    """The picture's data: Red's chance by move, the swings, each colour's players."""
+    """The picture's data: Red's chance by move, the swings, each colour's players and how
+    the game ended."""
     swings = tuple(CurveSwing(s.turn, s.last_turn, tr.say(s.mover.said), s.played,
                               s.preferred, s.red_before, s.red_after) for s in analysis.swings)
     red, black = (" & ".join(game.players_of(colour)) for colour in (Colour.RED, Colour.BLACK))
+    result = result_sentence(game.outcome, game, tr) if game.outcome else ""
     return WinCurve(tuple((r.turn, r.red_win) for r in analysis.reports), swings, red, black,
-                    tr.locale)
+                    result, tr.locale)
 
 
 def swing_lines(analysis: GameAnalysis, tr: Translation, code: str = "") -> list[str]:

@@ -114,3 +114,10 @@ def test_impossible_curves_are_refused(curve: WinCurve) -> None:
     (60, [0, 10, 20, 30, 40, 50, 60]), (2300, [0, 500, 1000, 1500, 2000])])
 def test_move_numbers_along_the_bottom_are_round(last: int, ticks: list[int]) -> None:
     assert tick_turns(last) == ticks
+
+
+def test_how_the_game_ended_is_said_under_the_names() -> None:
+    plain, ended = WinCurve(POINTS), WinCurve(POINTS, result="alice (Red) wins by connection.")
+    assert curve_layout(ended).result_middle > curve_layout(plain).result_middle
+    image, lay = picture(ended), curve_layout(ended)
+    assert LIGHT.text in {image.getpixel((x, lay.result_middle)) for x in range(WIDTH // 2)}
