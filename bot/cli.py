@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot import render_command
+from bot import engine_command, render_command
 from bot.cli_args import add_record_arguments, add_shard_arguments, shard_overrides
 from language import LOCALES
 from rules import Game
@@ -30,6 +30,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     subparsers = parser.add_subparsers(dest="command", required=True)
     _add_replay(subparsers)
     render_command.add_parser(subparsers)
+    engine_command.add_parsers(subparsers)
     _add_play(subparsers)
     _add_export(subparsers)
     _add_check(subparsers)

@@ -4,7 +4,8 @@ Pure: no Discord, and no files but its fonts (`rendering.fonts`: shipped with th
 CJK and emoji where installed). `render_png(game)` draws the position now (or after turn N),
 `render_replay(game)` animates the whole game; `RenderOptions` picks theme, colour-blind
 palette, the side that faces the viewer and the width. `render_crosstable(table)` draws an
-event's standings as a crosstable in the same style.
+event's standings as a crosstable in the same style, `render_wincurve(curve)` a game's
+win-probability curve from plain data (`WinCurve`: the points and swings of an analysis).
 """
 
 from rendering.board import board_image, render_png
@@ -22,6 +23,7 @@ from rendering.replay import (
 )
 from rendering.themes import PaletteName, ThemeName
 from rendering.view import BoardView, game_at, view_of
+from rendering.wincurve import CurveSwing, WinCurve, render_wincurve
 
 __all__ = [
     "DEFAULT_WIDTH",
@@ -30,11 +32,13 @@ __all__ = [
     "BoardView",
     "Crosstable",
     "CrosstableRow",
+    "CurveSwing",
     "Layout",
     "PaletteName",
     "RenderOptions",
     "ReplayPlan",
     "ThemeName",
+    "WinCurve",
     "board_image",
     "caption_lines",
     "game_at",
@@ -45,5 +49,6 @@ __all__ = [
     "render_crosstable",
     "render_png",
     "render_replay",
+    "render_wincurve",
     "view_of",
 ]

@@ -34,8 +34,7 @@ from PIL import Image, ImageDraw
 
 from language import translation
 from rendering.encode import png_bytes, quantize
-from rendering.fonts import clusters
-from rendering.text import cut_to_width, set_text, text_length
+from rendering.text import bounded, cut_to_width, put_text, text_length
 from rendering.themes import RGB, PaletteName, Theme, ThemeName, faded
 from rendering.themes import theme as colours_of
 
@@ -149,14 +148,6 @@ def _check(table: Crosstable) -> None:
             raise ValueError(f"a column heading has at most {MAX_CELL_CHARS} characters")
 
 
-def _bounded(text: str, limit: int) -> str:
-    """At most `limit` characters (whole clusters) of a user's text, "…" where cut."""
-    if len(text) <= limit:
-        return text
-    kept = clusters(text[:limit * 4])[:limit]
-    return "".join(kept) + "…"
-
-
 # --- where everything goes ---------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -242,7 +233,7 @@ def crosstable_layout(table: Crosstable, size: int = TEXT_SIZE) -> CrosstableLay
         return math.ceil(max(text_length(text, size) for text in texts) + 2 * padding)
 
     name_room = round(NAME_EMS * size)
-    names = [cut_to_width(_bounded(row.name, MAX_NAME_CHARS), name_room, size)
+    names = [cut_to_width(bounded(row.name, MAX_NAME_CHARS), name_room, size)
              for row in table.rows]
     split = [cell.split() for row in table.rows for cell in row.cells]
     opponent_width = 0
@@ -257,7 +248,7 @@ def crosstable_layout(table: Crosstable, size: int = TEXT_SIZE) -> CrosstableLay
     else:
         cell_texts = [part for parts in split for part in parts]
         content = 0
-    tie_break_label = cut_to_width(_bounded(table.tie_break_label, MAX_NAME_CHARS),
+    tie_break_label = cut_to_width(bounded(table.tie_break_label, MAX_NAME_CHARS),
                                    round(LABEL_EMS * size), size)
     scores = [score_text(row.points, table.locale) for row in table.rows]
     tie_breaks = [score_text(row.tie_break, table.locale) for row in table.rows]
@@ -271,9 +262,9 @@ def crosstable_layout(table: Crosstable, size: int = TEXT_SIZE) -> CrosstableLay
     table_width = sum(widths)
     width = max(table_width + 2 * margin, round(MIN_WIDTH_EMS * size))
     room = width - 2 * margin
-    title = _wrapped(_bounded(table.title, MAX_TITLE_CHARS), room, _title_size(size),
+    title = _wrapped(bounded(table.title, MAX_TITLE_CHARS), room, _title_size(size),
                      _stroke(size))
-    footer = tuple(line for text in (_bounded(table.footer, MAX_TITLE_CHARS), _legend(table))
+    footer = tuple(line for text in (bounded(table.footer, MAX_TITLE_CHARS), _legend(table))
                    for line in _wrapped(text, room, size, 0.0))
     title_line, footer_line = round(size * 1.5), round(size * 1.4)
     heading_height = round(size * 1.6)
@@ -351,23 +342,6 @@ class _Colours:
                    muted=colours.muted, label=colours.label)
 
 
-def _put(image: Image.Image, text: str, x: float, middle: int, size: int, colour: RGB,
-         stroke: float = 0.0, align: str = "left") -> None:
-    """Set `text` with its middle line at `middle`, its left end at `x` (or its centre, or
-    right end, by `align`)."""
-    if not text.strip():
-        return
-    inked = set_text(text, size, stroke)
-    if inked.empty:
-        return
-    length = text_length(text, size) + 2 * stroke
-    start = x - (length / 2 if align == "centre" else length if align == "right" else 0)
-    where = (round(start) + inked.offset[0], middle + inked.offset[1])
-    image.paste(colour, where, inked.mask)
-    if inked.colour is not None:
-        image.paste(inked.colour, where, inked.colour)
-
-
 def _draw_cell(image: Image.Image, lay: CrosstableLayout, box: tuple[int, int, int, int],
                cell: str, by_rounds: bool, ink: RGB, muted: RGB) -> None:
     """A result cell: in the rounds layout the opponent (muted) and the result (bold), the
@@ -381,13 +355,13 @@ def _draw_cell(image: Image.Image, lay: CrosstableLayout, box: tuple[int, int, i
         start = centre - (lay.opponent_width + gap + text_length(results, size)) / 2
         split = start + lay.opponent_width
         middle = (top + bottom) // 2
-        _put(image, parts[0], split, middle, size, muted, align="right")
-        _put(image, results, split + gap, middle, size, ink, _stroke(size))
+        put_text(image, parts[0], split, middle, size, muted, align="right")
+        put_text(image, results, split + gap, middle, size, ink, _stroke(size))
         return
     line = round(size * 1.15)
     first = (top + bottom) // 2 - (len(parts) - 1) * line // 2
     for index, part in enumerate(parts):
-        _put(image, part, centre, first + index * line, size, ink, align="centre")
+        put_text(image, part, centre, first + index * line, size, ink, align="centre")
 
 
 def render_crosstable(table: Crosstable, theme: ThemeName = ThemeName.LIGHT) -> bytes:
@@ -407,7 +381,7 @@ def crosstable_image(table: Crosstable, theme_name: ThemeName = ThemeName.LIGHT
     thin = max(1, round(size / 15))
     pad, margin = lay.pad, lay.margin
     for text, middle in zip(lay.title, lay.title_middles, strict=True):
-        _put(image, text, margin, middle, _title_size(size), colours.text, _stroke(size))
+        put_text(image, text, margin, middle, _title_size(size), colours.text, _stroke(size))
     # the heading row, in the caption strip's colour
     draw.rectangle((xs[0], ys[0], xs[-1] - 1, ys[1] - 1), fill=colours.heading)
     rank_heading, name_heading, columns, points_heading = _headings(table)
@@ -415,10 +389,10 @@ def crosstable_image(table: Crosstable, theme_name: ThemeName = ThemeName.LIGHT
     heading_middle = (ys[0] + ys[1]) // 2
     for index, heading in enumerate(headings):
         if index == 1:
-            _put(image, heading, xs[1] + pad, heading_middle, size, colours.label)
+            put_text(image, heading, xs[1] + pad, heading_middle, size, colours.label)
         else:
             fitted = cut_to_width(heading, xs[index + 1] - xs[index] - pad, size)
-            _put(image, fitted, (xs[index] + xs[index + 1]) / 2, heading_middle, size,
+            put_text(image, fitted, (xs[index] + xs[index + 1]) / 2, heading_middle, size,
                  colours.label, align="centre")
     labels = row_labels(table.rows)
     for number, row in enumerate(table.rows):
@@ -427,10 +401,10 @@ def crosstable_image(table: Crosstable, theme_name: ThemeName = ThemeName.LIGHT
         ink = colours.muted if row.withdrawn else colours.text
         if row.withdrawn:
             draw.rectangle((xs[0], top, xs[-1] - 1, bottom - 1), fill=colours.withdrawn)
-        _put(image, labels[number], (xs[0] + xs[1]) / 2, middle, size, colours.label,
+        put_text(image, labels[number], (xs[0] + xs[1]) / 2, middle, size, colours.label,
              align="centre")
         name = lay.names[number]
-        _put(image, name, xs[1] + pad, middle, size, ink)
+        put_text(image, name, xs[1] + pad, middle, size, ink)
         if row.withdrawn:   # struck through
             length = round(text_length(name, size))
             draw.rectangle((xs[1] + pad - thin, middle - thin // 2 - size // 10,
@@ -443,9 +417,9 @@ def crosstable_image(table: Crosstable, theme_name: ThemeName = ThemeName.LIGHT
                                fill=colours.diagonal)
                 continue
             _draw_cell(image, lay, box, cell, table.by_rounds, ink, colours.muted)
-        _put(image, score_text(row.points, table.locale), (xs[-3] + xs[-2]) / 2, middle,
+        put_text(image, score_text(row.points, table.locale), (xs[-3] + xs[-2]) / 2, middle,
              size, ink, _stroke(size), align="centre")
-        _put(image, score_text(row.tie_break, table.locale), (xs[-2] + xs[-1]) / 2, middle,
+        put_text(image, score_text(row.tie_break, table.locale), (xs[-2] + xs[-1]) / 2, middle,
              size, ink, align="centre")
     for y in ys[1:]:   # the grid: under the heading row and every row
         draw.rectangle((xs[0], y - thin // 2, xs[-1] - 1, y - thin // 2 + thin - 1),
@@ -454,5 +428,5 @@ def crosstable_image(table: Crosstable, theme_name: ThemeName = ThemeName.LIGHT
         draw.rectangle((x - thin // 2, ys[0], x - thin // 2 + thin - 1, ys[-1] - 1),
                        fill=colours.line)
     for text, middle in zip(lay.footer, lay.footer_middles, strict=True):
-        _put(image, text, margin, middle, size, colours.muted)
+        put_text(image, text, margin, middle, size, colours.muted)
     return quantize(image, theme_name, PaletteName.NORMAL)

@@ -18,6 +18,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from rendering.fonts import Face, clusters, font, pieces
+from rendering.themes import RGB
 
 #: An emoji's height in ems of the text around it (its bitmap is about 1.2 em tall at 1.0).
 EMOJI_EMS = 0.95
@@ -112,6 +113,15 @@ def set_text(text: str, size: int, stroke: float = 0.0) -> Inked:
     return Inked(mask, colour, (left, top))
 
 
+def bounded(text: str, limit: int) -> str:
+    """At most `limit` characters (whole clusters) of a user's text, "…" where
+    cut: what is measured or set of a text of any length."""
+    if len(text) <= limit:
+        return text
+    kept = clusters(text[:limit * 4])[:limit]
+    return "".join(kept) + "…"
+
+
 @lru_cache(maxsize=1024)
 def cut_to_width(text: str, width: int, size: int, stroke: float = 0.0) -> str:
     """`text` if it is at most `width` pixels wide at `size` (bold by `stroke`); else its
@@ -133,3 +143,20 @@ def cut_to_width(text: str, width: int, size: int, stroke: float = 0.0) -> str:
         else:
             high = middle - 1
     return cut(low)
+
+
+def put_text(image: Image.Image, text: str, x: float, middle: int, size: int, colour: RGB,
+             stroke: float = 0.0, align: str = "left") -> None:
+    """Set `text` on `image` in `colour` with its middle line at `middle`, its left end at
+    `x` (or its centre, or right end, by `align`), bold by `stroke`."""
+    if not text.strip():
+        return
+    inked = set_text(text, size, stroke)
+    if inked.empty:
+        return
+    length = text_length(text, size) + 2 * stroke
+    start = x - (length / 2 if align == "centre" else length if align == "right" else 0)
+    where = (round(start) + inked.offset[0], middle + inked.offset[1])
+    image.paste(colour, where, inked.mask)
+    if inked.colour is not None:
+        image.paste(inked.colour, where, inked.colour)

@@ -194,6 +194,14 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
                     clear: YesNo = "no") -> None:
         await self._send(interaction, cmd.Notes(game, page, clear == "yes"))
 
+    @app_commands.command(
+        description=locale_str("A finished game's win chances, move by move, by the engine"))
+    @app_commands.describe(
+        game=locale_str("the game's number (leave out: this channel's last game)"))
+    async def analyze(self, interaction: discord.Interaction,
+                      game: app_commands.Range[int, 1] | None = None) -> None:
+        await self._send(interaction, cmd.Analyze(game))
+
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
         await self.chat.handle(message)

@@ -44,6 +44,7 @@ NAMES = (
     locale_str("name: abort"), locale_str("name: claim"), locale_str("name: takeback"),
     locale_str("name: rematch"), locale_str("name: games"), locale_str("name: note"),
     locale_str("name: notes"), locale_str("name: if"), locale_str("name: vacation"),
+    locale_str("name: analyze"),
     # `/twixt-records …`
     locale_str("name: export"), locale_str("name: history"), locale_str("name: replay"),
     locale_str("name: import"), locale_str("name: stats"), locale_str("name: leaderboard"),

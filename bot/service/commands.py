@@ -223,8 +223,17 @@ class Tournament:
     partner: User | None = None
 
 
+@dataclass(frozen=True)
+class Analyze:
+    """A finished game's win-probability curve (the channel's last game when `game_id` is
+    None)."""
+
+    game_id: int | None = None
+
+
 ServiceCommand = (Challenge | Team | AnswerChallenge | Move | Resign | Takeback | Claim
                   | Conditional
                   | ShowBoard | Status | Help | Abort | Export | History | Replay
                   | ImportRecord | Stats | Leaderboard | Rematch | UserSettings
-                  | ServerSettings | MyGames | Note | Notes | ConfirmMove | Vacation | Tournament)
+                  | ServerSettings | MyGames | Note | Notes | ConfirmMove | Vacation | Tournament
+                  | Analyze)

@@ -21,6 +21,7 @@ import rules
 from bot.service.absence import pauses_of
 from bot.service.banks import StintLog, TurnClock, next_stint, turn_clock
 from bot.service.clocktexts import clock_words
+from bot.service.engine_pool import EnginePool
 from bot.service.games import ChannelLocks, GameCache, LiveGame
 from bot.service.model import Button, ButtonKind, Request, ServiceError, User
 from bot.service.texts import storage_refusal
@@ -64,11 +65,14 @@ class ServiceCore:
     def __init__(self, storage: Storage, *, threads: ThreadOpener | None = None,
                  clock: Callable[[], datetime] = utc_now,
                  render_options: RenderOptions | None = None,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None,
+                 engine_pool: EnginePool | None = None) -> None:
         self.storage = storage
         self.threads = threads
         self.clock = clock
         self.rng = rng or random.Random()
+        #: the worker processes the engine's searches run in
+        self.engine_pool = engine_pool or EnginePool()
         self.lock = ChannelLocks()
         #: rung when a commit sets a clock's wake-up earlier than the dispatcher planned
         self.alarm = Alarm()

@@ -153,6 +153,10 @@ def _replay(words: list[str], people: People) -> cmd.ServiceCommand:
     return cmd.Replay(_number(words[0]) if words else None)
 
 
+def _analyze(words: list[str], people: People) -> cmd.ServiceCommand:
+    return cmd.Analyze(_number(words[0]) if words else None)
+
+
 def _import(words: list[str], people: People) -> cmd.ServiceCommand:
     if not words:
         raise ServiceError("import FILE [opponent] [options]")
@@ -260,4 +264,4 @@ _READERS: dict[str, Callable[[list[str], People], cmd.ServiceCommand]] = {
     "stats": _stats, "leaderboard": _leaderboard, "rematch": _rematch,
     "settings": _settings, "server": _server, "games": _my_games, "note": _note,
     "notes": _notes, "if": _conditional, "conditions": _conditional, "vacation": _vacation,
-    "tournament": _tournament}
+    "tournament": _tournament, "analyze": _analyze}

@@ -19,11 +19,13 @@ from datetime import datetime
 
 from bot.service import commands as cmd
 from bot.service import router
+from bot.service.analysis import Analyses
 from bot.service.challenges import Challenges
 from bot.service.clocks import Clocks
 from bot.service.conditionals import refuse_in_public
 from bot.service.confirmation import Confirmation
 from bot.service.core import ServiceCore, ThreadOpener, utc_now
+from bot.service.engine_pool import EnginePool
 from bot.service.model import ButtonKind, Reply, Request, ServiceError
 from bot.service.my_games import MyGames
 from bot.service.notes import Notes
@@ -64,9 +66,11 @@ class TwixtService:
     def __init__(self, storage: Storage, *, threads: ThreadOpener | None = None,
                  clock: Callable[[], datetime] = utc_now,
                  render_options: RenderOptions | None = None,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None,
+                 engine_pool: EnginePool | None = None) -> None:
         self.core = ServiceCore(storage, threads=threads, clock=clock,
-                                render_options=render_options, rng=rng)
+                                render_options=render_options, rng=rng,
+                                engine_pool=engine_pool)
         self.challenges = Challenges(self.core)
         self.play = Play(self.core)
         self.conditionals = self.play.conditionals
@@ -79,6 +83,7 @@ class TwixtService:
         self.confirmation = Confirmation(self.core, self.play)
         self.vacations = Vacations(self.core)
         self.tournaments = Tournaments(self.core)
+        self.analyses = Analyses(self.core)
 
     async def execute(self, request: Request, command: cmd.ServiceCommand) -> Reply:
         """Do what `command` asks for `request`'s user; ServiceError says why not. What it
@@ -146,6 +151,8 @@ class TwixtService:
                 return await self.notes.notes(request, game_id, page, clear)
             case cmd.Tournament():
                 return await self.tournaments.run(request, command)
+            case cmd.Analyze(game_id):
+                return await self.analyses.analyze(request, game_id)
         raise AssertionError(f"unhandled command {command!r}")  # pragma: no cover
 
     async def run(self, request: Request, text: str,

@@ -1,0 +1,171 @@
+"""`twixt think` and `twixt analyze`: the engine on a game record, from the command line.
+
+`think` prints the engine's action for the side to move as one line of the move language,
+exactly as a player would type it (or, with `--json`, the engine's whole answer); `analyze`
+draws the game's win-probability curve to a PNG and prints its biggest swings. Both read
+every format `twixt replay` reads, and `-` reads the record from standard input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from bot.service.analysis import curve_of, swing_lines
+from bot.service.texts import result_sentence
+from engine import LEVELS, Limit, level_limit, think
+from engine.analysis import FULL_POSITIONS, analyze_game
+from language import LOCALES, translation
+from rendering import ThemeName, render_wincurve
+from rules import Game, TwixtError
+from rules.errors import RecordError
+from rules.numbers import whole_number
+from rules.records import FORMATS, decode, load, read
+
+#: the levels used when none is given: a quick answer from `think`, and for `analyze`
+#: (which searches every position) the level the bot's `analyze` uses
+THINK_LEVEL = 3
+ANALYZE_LEVEL = 2
+#: the thinking times `--seconds` may ask for
+MIN_SECONDS, MAX_SECONDS = 0.01, 3600.0
+MAX_SEED = 2**32 - 1
+
+
+def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register `think` and `analyze` with the `twixt` command line."""
+    thinking = subparsers.add_parser(
+        "think", help="the engine's move for the side to move in a game record",
+        description="Print the engine's action for the side to move as one line of the move "
+                    "language (G6, G6 link E5, swap, G6; privilege), or with --json its whole "
+                    "answer. A finished game: why it is over, exit 1; a bad record: `line N: "
+                    "why`, exit 1.")
+    _add_record(thinking, optional=True)
+    _add_budget(thinking, THINK_LEVEL, "think this many seconds instead of a level's budget")
+    thinking.add_argument("--json", action="store_true",
+                          help='print {"move", "win", "pv", "nodes", "seconds"}: "win" is the '
+                               "chance that the side to move wins")
+    thinking.set_defaults(handler=run_think)
+
+    analyzing = subparsers.add_parser(
+        "analyze", help="draw a game's win-probability curve and print its biggest swings",
+        description="Let the engine look at every position of a record: draw Red's chance move "
+                    "by move to a PNG, the three biggest swings marked with the move played "
+                    "and the engine's preference, and print those swings.")
+    _add_record(analyzing, optional=False)
+    analyzing.add_argument("--out", "-o", required=True, type=Path, metavar="PATH.png",
+                           help="where to write the picture")
+    _add_budget(analyzing, ANALYZE_LEVEL,
+                "spend about this many seconds on the whole game instead of a level's budget")
+    analyzing.add_argument("--theme", choices=[t.value for t in ThemeName], default="light")
+    analyzing.add_argument("--locale", choices=LOCALES, default="en",
+                           help="the language of the picture and the swings (default: en)")
+    analyzing.set_defaults(handler=run_analyze)
+
+
+def _add_record(parser: argparse.ArgumentParser, optional: bool) -> None:
+    parser.add_argument("file", nargs="?" if optional else None, default="-",
+                        help="a transcript, Little Golem .tsgf or T1 file; - reads standard "
+                             "input" + (" (the default)" if optional else ""))
+    parser.add_argument("--format", choices=FORMATS,
+                        help="the record's format (default: guessed from the file's ending; "
+                             "a transcript on standard input)")
+
+
+def _add_budget(parser: argparse.ArgumentParser, level: int, seconds_help: str) -> None:
+    budget = parser.add_mutually_exclusive_group()
+    budget.add_argument("--level", type=_level, metavar="N",
+                        help=f"the engine's level, {LEVELS[0]} (answers at once) to "
+                             f"{LEVELS[-1]} (strongest) (default: {level})")
+    budget.add_argument("--seconds", type=_seconds, metavar="S", help=seconds_help)
+    parser.add_argument("--seed", type=_seed, default=0, metavar="N",
+                        help="the engine's random seed: with --level, the same record and "
+                             "seed always give the same answer (default: 0)")
+    parser.set_defaults(default_level=level)
+
+
+def _level(text: str) -> int:
+    number = whole_number(text)
+    if number not in LEVELS:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a level: choose {LEVELS[0]} to "
+                                         f"{LEVELS[-1]}")
+    return number
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not MIN_SECONDS <= seconds <= MAX_SECONDS:  # a NaN fails this too
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds from "
+                                         f"{MIN_SECONDS} to {MAX_SECONDS:g}")
+    return seconds
+
+
+def _seed(text: str) -> int:
+    number = whole_number(text)
+    if number is None or number > MAX_SEED:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a seed from 0 to {MAX_SEED}")
+    return number
+
+
+def _game(args: argparse.Namespace) -> Game | None:
+    """The record's game; None after saying on stderr why it cannot be read."""
+    try:
+        if args.file == "-":
+            fmt = args.format or "transcript"
+            return read(decode(sys.stdin.buffer.read(), fmt), fmt)
+        return load(args.file, args.format)
+    except RecordError as error:
+        print(error, file=sys.stderr)
+        return None
+
+
+def _limit(args: argparse.Namespace, seconds_share: float = 1.0) -> Limit:
+    if args.seconds is not None:
+        return Limit(seconds=args.seconds * seconds_share)
+    return level_limit(args.level or args.default_level)
+
+
+def run_think(args: argparse.Namespace) -> int:
+    """Print the engine's move; 1 (and why, on stderr) for a bad record or a finished game."""
+    game = _game(args)
+    if game is None:
+        return 1
+    if game.outcome is not None:
+        said = result_sentence(game.outcome, game, translation("en"))
+        print(f"the game is over: {said}", file=sys.stderr)
+        return 1
+    try:
+        result = think(game, _limit(args), seed=args.seed)
+    except TwixtError as error:
+        print(error, file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps({"move": result.move, "win": result.win, "pv": list(result.pv),
+                          "nodes": result.nodes, "seconds": result.seconds}))
+    else:
+        print(result.move)
+    return 0
+
+
+def run_analyze(args: argparse.Namespace) -> int:
+    """Write the picture and print the swings; 1 (and why) for a bad record or path."""
+    game = _game(args)
+    if game is None:
+        return 1
+    # --seconds is the whole game's: each of up to FULL_POSITIONS positions gets its share
+    analysis = analyze_game(game, _limit(args, 1 / FULL_POSITIONS), seed=args.seed)
+    tr = translation(args.locale)
+    data = render_wincurve(curve_of(analysis, game, tr), ThemeName(args.theme))
+    try:
+        args.out.write_bytes(data)
+    except OSError as error:
+        print(f"twixt: cannot write {args.out}: {error.strerror or error}", file=sys.stderr)
+        return 1
+    for line in swing_lines(analysis, tr):
+        print(line)
+    print(f"wrote {args.out} ({len(data) // 1024} KB)")
+    return 0

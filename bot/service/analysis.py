@@ -1,0 +1,138 @@
+"""`analyze [game]`: a finished game's win-probability curve and its biggest swings, as the
+engine sees them; and the words and picture `twixt analyze` shares with it.
+
+The engine never helps a player during a game: a game still being played is refused. The
+search runs in the engine's process pool (`ServiceCore.engine_pool`): a full pool is one line
+("busy, try again later"), and each user has at most one analysis under way. A finished game
+never changes, so its analysis is kept (the last `CACHED` games, in memory: a restart only
+costs a new search), and drawn in the asker's language each time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+
+from bot.service.core import ServiceCore
+from bot.service.engine_pool import EngineBusyError
+from bot.service.model import Attachment, Reply, Request, ServiceError, require_private
+from bot.service.texts import result_sentence
+from engine import Limit, level_limit
+from engine.analysis import GameAnalysis, analyze_game
+from language import Translation
+from rendering import CurveSwing, WinCurve, render_wincurve
+from rules import Colour, Game, records
+
+#: the level whose search each position of the bot's analyses gets, and at most this many
+#: seconds of it (a game of more than `engine.analysis.FULL_POSITIONS` moves shares that
+#: budget: an analysis takes at most about 40 such searches)
+LEVEL = 2
+POSITION_SECONDS = 1.0
+#: analysed games kept, newest first
+CACHED = 32
+
+
+def bot_limit() -> Limit:
+    """What each position of the bot's analysis gets (deterministic: nodes bound it)."""
+    level = level_limit(LEVEL)
+    seconds = min(level.seconds or POSITION_SECONDS, POSITION_SECONDS)
+    return Limit(seconds=seconds, nodes=level.nodes)
+
+
+def analyze_record(record: str, limit: Limit, seed: int = 0) -> GameAnalysis:
+    """The analysis of a game given as a transcript: what a worker process runs (a record is
+    plain text, cheaper to send than a game)."""
+    return analyze_game(records.read(record), limit, seed=seed)
+
+
+def curve_of(analysis: GameAnalysis, game: Game, tr: Translation) -> WinCurve:
+    """The picture's data: Red's chance by move, the swings, each colour's players and how
+    the game ended."""
+    swings = tuple(CurveSwing(s.turn, s.last_turn, tr.say(s.mover.said), s.played,
+                              s.preferred, s.red_before, s.red_after) for s in analysis.swings)
+    red, black = (" & ".join(game.players_of(colour)) for colour in (Colour.RED, Colour.BLACK))
+    result = result_sentence(game.outcome, game, tr) if game.outcome else ""
+    return WinCurve(tuple((r.turn, r.red_win) for r in analysis.reports), swings, red, black,
+                    result, tr.locale)
+
+
+def swing_lines(analysis: GameAnalysis, tr: Translation, code: str = "") -> list[str]:
+    """A line a swing, biggest first: `1. move 12, Black F3: Red 80% → 20% (engine: G5)`;
+    the moves between `code` marks (a backtick, where the text is markdown)."""
+    lines = []
+    for number, swing in enumerate(analysis.swings, start=1):
+        values = dict(n=number, colour=swing.mover.said, move=f"{code}{swing.played}{code}",
+                      before=round(swing.red_before * 100), after=round(swing.red_after * 100))
+        line = (tr("{n}. move {turn}, {colour} {move}: Red {before}% → {after}%",
+                   turn=swing.turn, **values) if swing.turn == swing.last_turn
+                else tr("{n}. moves {first}–{last}, {colour} first, {move}: "
+                        "Red {before}% → {after}%",
+                        first=swing.turn, last=swing.last_turn, **values))
+        if swing.preferred:
+            line = tr("{line} (engine: {move})", line=line,
+                      move=f"{code}{swing.preferred}{code}")
+        lines.append(line)
+    if not analysis.swings:
+        lines.append(tr("No move changed Red's chance much."))
+    if analysis.step > 1:
+        lines.append(tr("A long game: one position in {step} was analysed.",
+                        step=analysis.step))
+    return lines
+
+
+class Analyses:
+    """`analyze [game]` over the service's core."""
+
+    def __init__(self, core: ServiceCore) -> None:
+        self._core = core
+        self._done: OrderedDict[int, GameAnalysis] = OrderedDict()
+        #: users whose analysis is under way
+        self._asking: set[int] = set()
+
+    async def analyze(self, request: Request, game_id: int | None = None) -> Reply:
+        """The curve of a finished game (the channel's last by default) and its swings:
+        public in the game's channel, for the asker alone elsewhere (a game of a private
+        channel stays there)."""
+        stored = await self._core.chosen_game(request, game_id)
+        if stored.is_active:
+            raise ServiceError("game {game} is still being played: the engine looks at a game "
+                               "only once it is over", game=stored.id)
+        private = stored.channel_id != request.channel_id
+        if private:
+            require_private(request, "/twixt analyze")
+        game = await self._core.position(stored)
+        analysis = await self._analysis(request, stored.id, game)
+        tr = request.tr
+        image = await asyncio.to_thread(render_wincurve, curve_of(analysis, game, tr))
+        head = tr.plural("Game {game}, {n} move: the biggest swings of Red's chance, as the "
+                         "engine sees them.",
+                         "Game {game}, {n} moves: the biggest swings of Red's chance, as the "
+                         "engine sees them.", game.moves_made, game=stored.id)
+        result = [result_sentence(game.outcome, game, tr)] if game.outcome else []
+        text = "\n".join([head, *swing_lines(analysis, tr, "`"), *result])
+        return Reply(text, attachments=(Attachment(f"twixt-{stored.id}-analysis.png", image),),
+                     ephemeral=private)
+
+    async def _analysis(self, request: Request, game_id: int, game: Game) -> GameAnalysis:
+        """The game's analysis: kept from before, or searched in the engine's pool."""
+        done = self._done.get(game_id)
+        if done is not None:
+            self._done.move_to_end(game_id)
+            return done
+        user = request.user.id
+        if user in self._asking:
+            raise ServiceError("your last analysis is still running: wait for it, then ask "
+                               "again")
+        self._asking.add(user)
+        try:
+            record = records.write(game)
+            analysis = await self._core.engine_pool.run(f"analyze:{user}", analyze_record,
+                                                        record, bot_limit())
+        except EngineBusyError:
+            raise ServiceError("the engine is busy, try again later") from None
+        finally:
+            self._asking.discard(user)
+        self._done[game_id] = analysis
+        while len(self._done) > CACHED:
+            self._done.popitem(last=False)
+        return analysis

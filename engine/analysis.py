@@ -1,0 +1,132 @@
+"""A finished (or any) game looked at after the fact: Red's chance in each position, what the
+engine would have played there, and the turns that swung the game most.
+
+`analyze_game` replays the game from its start and asks `think` about the position before
+each move (a peg or a swap) and after the last one. Its `Limit` is what ONE position gets in
+a game of up to `FULL_POSITIONS` positions; a longer game shares that many positions' worth
+among all of its positions, each getting at least `MIN_NODES` nodes (and `MIN_SECONDS`, when
+time bounds the search), so the work is bounded by about `FULL_POSITIONS` searches plus the
+floors of at most `MAX_POSITIONS` positions. A game with more moves than that (classic
+removals allow thousands of turns) is sampled evenly: a report then covers several moves,
+and a swing names them all.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from itertools import pairwise
+
+from engine.api import Limit, think
+from rules import Colour, Game
+
+#: positions that each get the whole per-position budget; a longer game shares this much
+FULL_POSITIONS = 40
+#: the most positions analysed in one game (its start and end included)
+MAX_POSITIONS = 400
+#: the least a position gets when a long game shares the budget
+MIN_NODES = 16
+MIN_SECONDS = 0.01
+#: the swings reported, and the least change (of Red's chance) that counts as one
+SWINGS = 3
+MIN_SWING = 0.01
+
+
+@dataclass(frozen=True)
+class PositionReport:
+    """One position: `turn` moves have been made (0: the start); `red_win` is Red's chance
+    there (exact once the game is over); `preferred` the engine's move for the side to move
+    ("" when over); `played` what was played from here to the next report, the moves joined
+    by ", " ("" after the last)."""
+
+    turn: int
+    red_win: float
+    preferred: str
+    played: str
+
+
+@dataclass(frozen=True)
+class Swing:
+    """Moves `turn` to `last_turn` (one move: the same number, counted from 1) changed Red's
+    chance from `red_before` to `red_after`; `mover` made the first of them; `preferred` is
+    what the engine would have played instead."""
+
+    turn: int
+    last_turn: int
+    mover: Colour
+    played: str
+    preferred: str
+    red_before: float
+    red_after: float
+
+    @property
+    def change(self) -> float:
+        """How much Red's chance rose (negative: fell)."""
+        return self.red_after - self.red_before
+
+
+@dataclass(frozen=True)
+class GameAnalysis:
+    """Every analysed position in order, and the biggest swings, biggest first. `step` is
+    how many moves one report covers (1 unless the game was sampled)."""
+
+    reports: tuple[PositionReport, ...]
+    swings: tuple[Swing, ...]
+    step: int = 1
+
+
+def position_limit(limit: Limit, positions: int) -> Limit:
+    """What each of `positions` positions gets of a per-position `limit` (see the module)."""
+    share = min(1.0, FULL_POSITIONS / max(1, positions))
+    nodes = None if limit.nodes is None else max(MIN_NODES, int(limit.nodes * share))
+    seconds = None if limit.seconds is None else max(MIN_SECONDS, limit.seconds * share)
+    return Limit(seconds=seconds, nodes=nodes)
+
+
+def analyze_game(game: Game, limit: Limit, *, seed: int = 0) -> GameAnalysis:
+    """Red's chance before the first move, after every move, and the three biggest swings;
+    `game` is left as it was. Deterministic for a `limit` without seconds and a `seed`."""
+    turns = game.history
+    moves = [index for index, turn in enumerate(turns) if turn.command.is_move]
+    step = max(1, math.ceil(len(moves) / (MAX_POSITIONS - 1)))
+    marks = sorted({*range(0, len(moves), step), len(moves)})
+    each = position_limit(limit, len(marks))
+    board = game.copy()
+    while board.history:
+        board.undo()
+    reports: list[PositionReport] = []
+    applied = 0
+    for number, mark in enumerate(marks):
+        # the position right after move `mark` (draw offers and the like come after it)
+        until = moves[mark - 1] + 1 if mark else 0
+        for turn in turns[applied:until]:
+            board.push(turn.command, by=turn.player)
+        applied = until
+        red, preferred = _red_chance(board, each, seed)
+        following = marks[number + 1] if number + 1 < len(marks) else mark
+        played = ", ".join(turns[index].text for index in moves[mark:following])
+        reports.append(PositionReport(mark, red, preferred, played))
+    return GameAnalysis(tuple(reports), _swings(reports, game), step)
+
+
+def _red_chance(board: Game, limit: Limit, seed: int) -> tuple[float, str]:
+    """Red's chance in a position and the engine's move there (exact and "" once over)."""
+    outcome = board.outcome
+    if outcome is not None:
+        return (0.5 if outcome.winner is None else float(outcome.winner is Colour.RED)), ""
+    result = think(board, limit, seed=seed)
+    win = min(1.0, max(0.0, result.win))
+    return (win if board.colour_to_move is Colour.RED else 1.0 - win), result.move
+
+
+def _swings(reports: list[PositionReport], game: Game) -> tuple[Swing, ...]:
+    """The `SWINGS` biggest changes between neighbouring reports, biggest first (the earlier
+    of two equal ones first); changes under `MIN_SWING` are none."""
+    # a turn's colour is its mover's as it moved (a swap: the colour swapped to)
+    movers = [turn.colour for turn in game.history if turn.command.is_move]
+    found = [Swing(before.turn + 1, after.turn, movers[before.turn],
+                   before.played, before.preferred, before.red_win, after.red_win)
+             for before, after in pairwise(reports)
+             if abs(after.red_win - before.red_win) >= MIN_SWING]
+    found.sort(key=lambda swing: (-abs(swing.change), swing.turn))
+    return tuple(found[:SWINGS])

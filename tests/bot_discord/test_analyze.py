@@ -1,0 +1,52 @@
+"""`/twixt analyze`: a finished game's curve through the cog, the real service, database and
+engine process pool; a game in play is refused in one line the asker alone sees."""
+
+from collections.abc import AsyncIterator
+
+import discord
+import pytest
+
+from bot.service.engine_pool import EnginePool
+from tests.bot_discord.helpers import ALICE, BOB, EVE, filenames, only, run, start_game
+
+#: Red (alice) connects on a 6×6 board with her fourth peg
+RED_CONNECTS = ["C1", "A3", "D3", "F3", "C5", "A5", "E6"]
+
+
+@pytest.fixture
+async def pool(client) -> AsyncIterator[EnginePool]:
+    engines = client.service.core.engine_pool = EnginePool(workers=1)
+    yield engines
+    await engines.close()
+
+
+async def play_to_the_end(client, cog) -> None:
+    await start_game(client, cog, size="6", rules="pp", swap="no")
+    for number, move in enumerate(RED_CONNECTS):
+        await run(client, cog, "move", BOB if number % 2 else ALICE, command=move)
+
+
+async def test_anyone_here_gets_the_curve_of_the_finished_game(client, cog, pool):
+    await play_to_the_end(client, cog)
+    reply = only(await run(client, cog, "analyze", EVE))
+    assert reply["ephemeral"] is False
+    assert reply["content"].startswith("Game 1, 7 moves: the biggest swings")
+    assert "1. move 7, Red `E6 link C5`: Red " in reply["content"]
+    assert filenames(reply) == ["twixt-1-analysis.png"]
+    assert reply["files"][0].fp.read()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+async def test_in_german_the_command_answers_in_german(client, cog, pool):
+    await play_to_the_end(client, cog)
+    reply = only(await run(client, cog, "analyze", EVE, game=1, locale=discord.Locale.german))
+    assert reply["content"].startswith("Partie 1, 7 Züge: die größten Wendepunkte")
+
+
+async def test_a_game_in_play_is_refused_to_its_players_too(client, cog):
+    await start_game(client, cog)
+    await run(client, cog, "move", ALICE, command="K12")
+    for who in (ALICE, EVE):
+        reply = only(await run(client, cog, "analyze", who))
+        assert (reply["content"], reply["ephemeral"]) == (
+            "game 1 is still being played: the engine looks at a game only once it is over",
+            True)
