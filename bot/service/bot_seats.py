@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.service.model import User
+from bot.service.model import ServiceError, User
+from bot.service.options import ChallengeOptions
 from engine import LEVELS
 
 #: a bot that is challenged before it has a seat: the level comes with the challenge
@@ -53,13 +54,20 @@ def bot_user(level: int, instance: int = 0) -> User:
     return User(bot_seat_id(level, instance), f"bot (level {level})")
 
 
-def seated(users: Iterable[User], level: int) -> list[User]:
-    """A challenge's invitees with `THE_BOT` given its seats (each its own id) at `level`."""
-    seats, instance = [], 0
+def seated(users: Iterable[User], options: ChallengeOptions) -> list[User]:
+    """A challenge's invitees with the bot given its seats, each its own id: `THE_BOT` at
+    the challenge's level, a bot of an earlier game (a rematch) at its own. ServiceError when
+    the options are the bot's but the bot is not invited."""
+    seats: list[User] = []
     for user in users:
-        if user.id == THE_BOT.id:
-            user, instance = bot_user(level, instance), instance + 1
+        level = options.level or DEFAULT_LEVEL if user.id == THE_BOT.id else bot_level(user.id)
+        if level is not None:
+            user = bot_user(level, sum(is_bot(seat.id) for seat in seats))
         seats.append(user)
+    if not any(is_bot(seat.id) for seat in seats) and (
+            options.level is not None or options.takebacks is not None):
+        raise ServiceError("level and takebacks are options of a challenge to the bot, like "
+                           "challenge bot level 3")
     return seats
 
 

@@ -20,7 +20,9 @@ from typing import Any, Protocol
 import rules
 from bot.service.absence import pauses_of
 from bot.service.banks import StintLog, TurnClock, next_stint, turn_clock
+from bot.service.bot_seats import is_bot
 from bot.service.clocktexts import clock_words
+from bot.service.engine_pool import EnginePool
 from bot.service.games import ChannelLocks, GameCache, LiveGame
 from bot.service.model import Button, ButtonKind, Request, ServiceError, User
 from bot.service.texts import storage_refusal
@@ -64,8 +66,11 @@ class ServiceCore:
     def __init__(self, storage: Storage, *, threads: ThreadOpener | None = None,
                  clock: Callable[[], datetime] = utc_now,
                  render_options: RenderOptions | None = None,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None,
+                 engine_pool: EnginePool | None = None) -> None:
         self.storage = storage
+        #: where the engine thinks (worker processes, started when first needed)
+        self.engine_pool = engine_pool or EnginePool()
         self.threads = threads
         self.clock = clock
         self.rng = rng or random.Random()
@@ -309,8 +314,8 @@ def finish_result(stored: StoredGame, game: Game) -> GameResult | None:
     red, black = (tuple(s.user_id for s in stored.seats
                         if game.colour_of_seat(s.number) is colour)
                   for colour in (Colour.RED, Colour.BLACK))
-    # a continued import is rated for nobody
-    sides = None if stored.setup.opening else (red, black)
+    # a continued import is rated for nobody, and so is a game with the bot (`bot_seats`)
+    sides = None if stored.setup.opening or any(map(is_bot, red + black)) else (red, black)
     return GameResult(Result(outcome.result), outcome.reason.value, winners, sides)
 
 

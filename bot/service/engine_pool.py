@@ -65,6 +65,11 @@ class EnginePool:
         self._closed = False
 
     @property
+    def running(self) -> int:
+        """Calls running in a worker now."""
+        return self._running
+
+    @property
     def waiting(self) -> int:
         """Calls queued for a worker (not those running)."""
         return self._waiting
