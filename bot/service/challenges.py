@@ -68,8 +68,9 @@ class Challenges:
             return await self._start_game(challenge, tr)
         text = tr("**{challenger}** and {partner} challenge {opponent} and {other} to Double "
                   "TwixT ({setup}), {first}. All three, accept or decline.",
-                  challenger=request.user.name, partner=partner.name, opponent=opponents[0].name,
-                  other=opponents[1].name, setup=describe_setup(challenge.setup),
+                  challenger=request.user.name, partner=invitees[1].name,
+                  opponent=invitees[0].name, other=invitees[2].name,
+                  setup=describe_setup(challenge.setup),
                   first=_first_words(options.first, 4))
         return Reply(text, mentions=tuple(u.id for u in invitees),
                      buttons=_challenge_buttons(challenge, tr))
