@@ -19,6 +19,8 @@ from collections.abc import Iterable
 from bot.service.model import ServiceError, User
 from bot.service.options import ChallengeOptions
 from engine import LEVELS
+from rules import Game
+from storage import StoredGame
 
 #: a bot that is challenged before it has a seat: the level comes with the challenge
 THE_BOT = User(0, "bot")
@@ -69,6 +71,18 @@ def seated(users: Iterable[User], options: ChallengeOptions) -> list[User]:
         raise ServiceError("level and takebacks are options of a challenge to the bot, like "
                            "challenge bot level 3")
     return seats
+
+
+def taken_back(stored: StoredGame, game: Game, seat: int) -> int:
+    """How many turns a takeback asked by `seat` undoes: its last turn, and the bot's turns
+    after it (the bot answers at once, so a player facing it could never ask in time); 0 when
+    a person has played since, or `seat` never played."""
+    for count, turn in enumerate(reversed(game.history), start=1):
+        if turn.seat == seat:
+            return count
+        if not is_bot(stored.seats[turn.seat].user_id):
+            return 0
+    return 0
 
 
 def people(user_ids: Iterable[int]) -> tuple[int, ...]:

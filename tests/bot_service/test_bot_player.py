@@ -158,6 +158,34 @@ async def test_the_bot_grants_a_takeback_only_if_the_challenge_allowed_it(
             assert "`takebacks yes`" in said.texts()[0]
 
 
+async def test_a_takeback_after_the_bot_answered_takes_back_its_answer_too(storage):
+    async with bot_service(storage) as (service, said):
+        await _challenge_bot(service, size="12", swap="no", takebacks="yes")
+        await _move(service, "F6")
+        _stored, turns = await _log(service)
+        answer = turns[1].command
+        request = await service.execute(asking(ALICE), cmd.Takeback("request"))
+        assert "alice asks to take back `F6`." in request.text
+        await service.bots.idle()
+        stored, turns = await _log(service)
+        assert [t.command for t in turns] == ["F6", answer, "takeback", "takeback"]
+        assert said.texts()[-1].startswith(f"alice's `F6` is taken back.\nbot (level 3)'s "
+                                           f"`{answer}` is taken back.\nalice (Red) to move.")
+        assert (await service.core.position(stored)).moves_made == 0
+
+
+async def test_a_takeback_cannot_reach_past_a_persons_turn(storage):
+    async with bot_service(storage) as (service, _said):
+        await service.execute(asking(ALICE), cmd.Team(THE_BOT, (BOB, CAROL),
+                                                      build_options(size="12", level="1")))
+        for user in (BOB, CAROL):
+            await service.execute(asking(user), cmd.AnswerChallenge("accept"))
+        await _move(service, "F6")
+        await _move(service, "C5", who=BOB)  # and alice's partner, the bot, answers
+        with pytest.raises(ServiceError, match="only the player who made the last turn"):
+            await service.execute(asking(ALICE), cmd.Takeback("request"))
+
+
 async def test_after_a_restart_the_bot_moves_in_the_games_awaiting_it(storage):
     async with bot_service(storage, bot_engines.broken) as (service, said):
         await _challenge_bot(service, size="8", swap="no")
