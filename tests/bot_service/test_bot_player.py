@@ -176,10 +176,7 @@ async def test_a_takeback_after_the_bot_answered_takes_back_its_answer_too(stora
 
 async def test_a_takeback_cannot_reach_past_a_persons_turn(storage):
     async with bot_service(storage) as (service, _said):
-        await service.execute(asking(ALICE), cmd.Team(THE_BOT, (BOB, CAROL),
-                                                      build_options(size="12", level="1")))
-        for user in (BOB, CAROL):
-            await service.execute(asking(user), cmd.AnswerChallenge("accept"))
+        await _bot_partner(service)
         await _move(service, "F6")
         await _move(service, "C5", who=BOB)  # and alice's partner, the bot, answers
         with pytest.raises(ServiceError, match="only the player who made the last turn"):
@@ -243,10 +240,7 @@ async def test_a_full_pool_says_so_once_and_the_bot_answers_later(storage, tmp_p
 
 async def test_the_bot_fills_a_partners_seat_in_double_twixt(storage):
     async with bot_service(storage) as (service, said):
-        await service.execute(asking(ALICE), cmd.Team(THE_BOT, (BOB, CAROL),
-                                                      build_options(size="12", level="1")))
-        for user in (BOB, CAROL):
-            await service.execute(asking(user), cmd.AnswerChallenge("accept"))
+        await _bot_partner(service)
         await service.bots.idle()
         stored, _turns = await _log(service)
         assert [s.name for s in stored.seats] == ["alice", "bob", "bot (level 1)", "carol"]
@@ -272,6 +266,14 @@ async def test_several_bot_seats_play_in_turn_and_call_privilege_by_the_rules(st
         assert [t.actor_id for t in turns] == [ALICE.id, -2, -22]
         game = await service.channel_game(CHANNEL)
         assert game.player_to_move == "alice"
+
+
+async def _bot_partner(service) -> None:
+    """alice and the bot (level 1) against bob and carol, who accept."""
+    await service.execute(asking(ALICE), cmd.Team(THE_BOT, (BOB, CAROL),
+                                                  build_options(size="12", level="1")))
+    for user in (BOB, CAROL):
+        await service.execute(asking(user), cmd.AnswerChallenge("accept"))
 
 
 async def _challenge_team_of_bots(service) -> None:
