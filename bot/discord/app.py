@@ -5,7 +5,8 @@ factory (so buttons on messages from before a restart still answer), the transla
 gives the slash commands their German names and descriptions, and the slash
 commands — synced to `TWIXT_GUILD_IDS` at once when given, else globally (Discord may take
 up to an hour to show global changes). It starts the clocks' scheduler then too, and stops
-it when it closes.
+it when it closes; and it owns the engine pool in which the bot thinks when people play it
+(`TWIXT_ENGINE_WORKERS` processes), whose moves it posts through the outbox.
 
 The client is discord.py's `AutoShardedBot`: with `--shard-count N --shard-ids …` (or
 TWIXT_SHARD_COUNT / TWIXT_SHARD_IDS) it runs those shards only, so that several processes,

@@ -83,6 +83,7 @@ class BotPlayer:
         self.deliver: Deliver = _nowhere
         #: the language of a server (the front end sets it, as for the clocks)
         self.locale_of: Callable[[int], str] = lambda guild_id: "en"
+        core.turn_coming.append(self._mark)
         self._tasks: dict[int, asyncio.Task[None]] = {}
         #: games to look at again when their task ends (something happened meanwhile)
         self._again: set[int] = set()
@@ -94,9 +95,16 @@ class BotPlayer:
         in storage first (so a restart finds them), then attend to them."""
         for channel_id in dict.fromkeys(channel_ids):
             stored = await self._core.storage.active_game(channel_id)
-            if stored is not None and any(is_bot(s.user_id) for s in stored.seats):
-                await self._core.storage.await_bot(stored.id, True)
+            if stored is not None and await self._mark(stored):
                 self.attend(stored.id)
+
+    async def _mark(self, stored: StoredGame) -> bool:
+        """Mark a game with bot seats as awaiting the bot (before a turn of it is stored, so
+        that no restart can fall between the turn and the mark); whether it has bot seats."""
+        if not any(is_bot(s.user_id) for s in stored.seats):
+            return False
+        await self._core.storage.await_bot(stored.id, True)
+        return True
 
     async def wake(self, shards: Shards | None = None) -> None:
         """Attend to the games marked as awaiting the bot (of `shards`' guilds): after a

@@ -82,6 +82,9 @@ class ServiceCore:
         #: called with the id of each game that has just ended (a turn, a forfeit, an abort):
         #: the subjects that follow games (tournaments) hook in here
         self.game_ended: list[Callable[[int], Awaitable[None]]] = []
+        #: called with a game before a turn of it is stored: what must be on record before
+        #: the turn is (the bot marks its games as awaiting it, so a restart finds them)
+        self.turn_coming: list[Callable[[StoredGame], Awaitable[object]]] = []
 
     # --- games -------------------------------------------------------------------------
 
@@ -177,6 +180,8 @@ class ServiceCore:
         clock = None if finish is not None else await self.turn_clock(stored, live)
         marks = None if clock is None else await self.marks(stored, clock)
         wake = None if marks is None else marks.earliest
+        for hook in self.turn_coming:
+            await hook(stored)
         try:
             version = await self.storage.append_turn(stored.id, stored.version, user_id, text,
                                                      finish=finish, wake_at=wake, now=now)

@@ -199,6 +199,17 @@ async def test_after_a_restart_the_bot_moves_in_the_games_awaiting_it(storage):
         assert await storage.awaiting_bot_games(10) == ()
 
 
+async def test_a_turn_marks_its_game_as_awaiting_the_bot_before_it_is_stored(storage):
+    async with bot_service(storage) as (service, said):
+        await _challenge_bot(service, size="8", swap="no")
+        stored, _turns = await _log(service)
+        assert await storage.awaiting_bot_games(10) == ()  # alice to move: nothing to do
+        # the turn alone, as if the process stopped before it could ask the bot to answer
+        await service.play.move(asking(ALICE), parse_command("D4"))
+        assert await storage.awaiting_bot_games(10) == (stored.id,)
+        assert said.replies == []
+
+
 async def test_two_schedulers_at_once_make_the_bot_move_once(storage):
     async with bot_service(storage, bot_engines.broken) as (service, _said):
         await _challenge_bot(service, size="8", swap="no")
