@@ -103,6 +103,17 @@ async def test_a_hopeful_turn_starts_the_count_again(storage):
         assert await storage.active_game(CHANNEL) is not None  # two in a row only
 
 
+async def test_a_rematch_plays_the_bot_again_at_its_level_with_colours_exchanged(storage):
+    async with bot_service(storage) as (service, _said):
+        await _challenge_bot(service, size="8", swap="no", level="4")
+        await service.execute(asking(ALICE), cmd.Resign(confirmed=True))
+        await service.execute(asking(ALICE), cmd.Rematch())
+        await service.bots.idle()
+        stored, turns = await _log(service)
+        assert [s.name for s in stored.seats] == ["bot (level 4)", "alice"]
+        assert [t.actor_id for t in turns] == [bot_seat_id(4)]  # Red now: it moved first
+
+
 async def test_games_with_the_bot_change_no_rating(storage):
     async with bot_service(storage, bot_engines.lost) as (service, _said):
         await _challenge_bot(service, size="12", swap="no")
