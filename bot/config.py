@@ -33,6 +33,8 @@ class Settings:
     log_level: str = "INFO"
     #: the shards this process runs (None: as many as Discord recommends, all here)
     shards: Shards | None = None
+    #: how many of the bot's searches run at once, each in a process (None: one per core)
+    engine_workers: int | None = None
 
     @property
     def syncs_commands(self) -> bool:
@@ -63,7 +65,20 @@ class Settings:
             log_level=level,
             shards=shards_setting(env.get("TWIXT_SHARD_COUNT", ""),
                                   env.get("TWIXT_SHARD_IDS", "")),
+            engine_workers=engine_workers_setting(env.get("TWIXT_ENGINE_WORKERS", "")),
         )
+
+
+def engine_workers_setting(value: str) -> int | None:
+    """TWIXT_ENGINE_WORKERS: the bot's searches at once (each uses a core while it thinks);
+    empty means one per core."""
+    value = value.strip()
+    if not value:
+        return None
+    if not value.isdigit() or int(value) < 1:
+        raise ConfigError(f"TWIXT_ENGINE_WORKERS is a number of processes like 2 (or empty: "
+                          f"one per core), not {value!r}")
+    return int(value)
 
 
 def shards_setting(count: str, ids: str) -> Shards | None:

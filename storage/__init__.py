@@ -6,6 +6,7 @@ A game's state is the replay of its turn log (`replay`); turns land under optimi
 concurrency (`StaleVersionError`).
 """
 
+from storage.bots import BotGame
 from storage.errors import (
     ChallengeClosedError,
     ChannelBusyError,
@@ -56,6 +57,7 @@ __all__ = [
     "DEFAULT_PATH",
     "TAKEBACK",
     "Answer",
+    "BotGame",
     "Challenge",
     "ChallengeClosedError",
     "ChallengeStatus",

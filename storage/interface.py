@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
+from storage.bots import BotGame
 from storage.events import Entrant, Event, EventGame, EventStatus
 from storage.model import (
     Challenge,
@@ -344,6 +345,39 @@ class Storage(Protocol):
     async def take_pending_move(self, pending_id: int) -> PendingMove | None:
         """Remove a waiting move and return it; None if it is gone (taken or replaced), so
         of two confirmations at once only one gets it."""
+
+    # --- the bot as a player (storage.bots) ---------------------------------------------
+
+    async def add_bot_challenge(self, challenge_id: int, guild_id: int,
+                                takebacks: bool) -> None:
+        """Keep what a challenge with bot seats says beyond its setup: whether the bot grants
+        takebacks in its game."""
+
+    async def start_bot_game(self, challenge_id: int, game_id: int) -> None:
+        """The game of a challenge with bot seats has started: it awaits the bot (see
+        `awaiting_bot_games`) until the bot has looked at it. Nothing for another challenge."""
+
+    async def bot_game(self, game_id: int) -> BotGame | None:
+        """What the bot keeps beside a game; None for a game without bot seats."""
+
+    async def await_bot(self, game_id: int, awaiting: bool) -> None:
+        """Mark that a game may need the bot now (a bot seat to move, an offer to answer), or
+        that it has nothing to do for it."""
+
+    async def awaiting_bot_games(self, limit: int, *, shards: Shards | None = None
+                                 ) -> tuple[int, ...]:
+        """The ids of the games marked as awaiting the bot (of the guilds of `shards` only,
+        when given), `limit` at most: an index of those, whatever the number of games."""
+
+    async def count_hopeless(self, game_id: int, team: int, version: int,
+                             hopeless: bool) -> int:
+        """Count the bot's turn at `version` for `team` (0, 1): a hopeless one adds one to its
+        turns in a row judged lost, any other starts them again; return the count. A version
+        counted already is not counted again (a search repeated after a restart)."""
+
+    async def claim_busy_notice(self, game_id: int, version: int) -> bool:
+        """True the first time the game is to be told, at `version`, that the bot is busy;
+        False ever after at that version."""
 
     # --- users, settings, preferences, stats -------------------------------------------
 

@@ -38,7 +38,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from storage import events, private, ratings, rows, schema
+from storage import bots, events, private, ratings, rows, schema
+from storage.bots import BotGame
 from storage.errors import (
     ChallengeClosedError,
     ChannelBusyError,
@@ -750,6 +751,41 @@ class PostgresStorage:
     async def take_pending_move(self, pending_id: int) -> PendingMove | None:
         async with self._single() as db:
             return private.pending(await db.fetchrow(private.TAKE_PENDING, pending_id))
+
+    # --- the bot as a player (storage.bots) ---------------------------------------------
+
+    async def add_bot_challenge(self, challenge_id: int, guild_id: int,
+                                takebacks: bool) -> None:
+        async with self._single() as db:
+            await db.execute(bots.ADD, challenge_id, guild_id, takebacks)
+
+    async def start_bot_game(self, challenge_id: int, game_id: int) -> None:
+        async with self._single() as db:
+            await db.execute(bots.START, game_id, True, challenge_id)
+
+    async def bot_game(self, game_id: int) -> BotGame | None:
+        async with self._single() as db:
+            return bots.bot_game(await db.fetchrow(bots.GET, game_id))
+
+    async def await_bot(self, game_id: int, awaiting: bool) -> None:
+        async with self._single() as db:
+            await db.execute(bots.AWAIT, awaiting, game_id)
+
+    async def awaiting_bot_games(self, limit: int, *, shards: Shards | None = None
+                                 ) -> tuple[int, ...]:
+        async with self._single() as db:
+            return tuple(row[0] for row in await db.fetch(bots.awaiting(shards), limit))
+
+    async def count_hopeless(self, game_id: int, team: int, version: int,
+                             hopeless: bool) -> int:
+        update, select = bots.count(team)
+        async with self._write() as db:
+            await db.execute(update, hopeless, version, game_id, version)
+            return int(await db.fetchval(select, game_id))
+
+    async def claim_busy_notice(self, game_id: int, version: int) -> bool:
+        async with self._single() as db:
+            return _count(await db.execute(bots.BUSY, version, game_id, version)) == 1
 
     # --- users, settings, preferences, stats -------------------------------------------
 

@@ -27,7 +27,8 @@ from typing import Any
 
 import aiosqlite
 
-from storage import events, private, rows
+from storage import bots, events, private, rows
+from storage.bots import BotGame
 from storage.errors import (
     ChannelBusyError,
     DatabaseError,
@@ -700,6 +701,43 @@ class SqliteStorage:
         async with self._write() as db:
             cursor = await db.execute(private.TAKE_PENDING, (pending_id,))
             return private.pending(await cursor.fetchone())
+
+    # --- the bot as a player (storage.bots) ---------------------------------------------
+
+    async def add_bot_challenge(self, challenge_id: int, guild_id: int,
+                                takebacks: bool) -> None:
+        async with self._write() as db:
+            await db.execute(bots.ADD, (challenge_id, guild_id, takebacks))
+
+    async def start_bot_game(self, challenge_id: int, game_id: int) -> None:
+        async with self._write() as db:
+            await db.execute(bots.START, (game_id, True, challenge_id))
+
+    async def bot_game(self, game_id: int) -> BotGame | None:
+        async with self._read() as db:
+            return bots.bot_game(await (await db.execute(bots.GET, (game_id,))).fetchone())
+
+    async def await_bot(self, game_id: int, awaiting: bool) -> None:
+        async with self._write() as db:
+            await db.execute(bots.AWAIT, (awaiting, game_id))
+
+    async def awaiting_bot_games(self, limit: int, *, shards: Shards | None = None
+                                 ) -> tuple[int, ...]:
+        async with self._read() as db:
+            cursor = await db.execute(bots.awaiting(shards), (limit,))
+            return tuple(row[0] for row in await cursor.fetchall())
+
+    async def count_hopeless(self, game_id: int, team: int, version: int,
+                             hopeless: bool) -> int:
+        update, select = bots.count(team)
+        async with self._write() as db:
+            await db.execute(update, (hopeless, version, game_id, version))
+            return int((await _only_row(await db.execute(select, (game_id,))))[0])
+
+    async def claim_busy_notice(self, game_id: int, version: int) -> bool:
+        async with self._write() as db:
+            cursor = await db.execute(bots.BUSY, (version, game_id, version))
+            return cursor.rowcount == 1
 
     # --- users, settings, preferences, stats -------------------------------------------
 

@@ -5,7 +5,8 @@ factory (so buttons on messages from before a restart still answer), the transla
 gives the slash commands their German names and descriptions, and the slash
 commands — synced to `TWIXT_GUILD_IDS` at once when given, else globally (Discord may take
 up to an hour to show global changes). It starts the clocks' scheduler then too, and stops
-it when it closes.
+it when it closes; and it owns the engine pool in which the bot thinks when people play it
+(`TWIXT_ENGINE_WORKERS` processes), whose moves it posts through the outbox.
 
 The client is discord.py's `AutoShardedBot`: with `--shard-count N --shard-ids …` (or
 TWIXT_SHARD_COUNT / TWIXT_SHARD_IDS) it runs those shards only, so that several processes,
@@ -29,7 +30,7 @@ import discord
 from discord.ext import commands
 
 from bot.config import ConfigError, Settings
-from bot.discord import logs, respond
+from bot.discord import logs, outbox, respond
 from bot.discord.cog import TwixtCog
 from bot.discord.messages import ChatMoves
 from bot.discord.records_cog import RecordsCog
@@ -39,8 +40,9 @@ from bot.discord.threads import DiscordThreads
 from bot.discord.tournament_cog import TournamentCog
 from bot.discord.translator import CatalogueTranslator
 from bot.discord.views import TwixtButton
-from bot.service import Button, TwixtService
+from bot.service import Button, Reply, TwixtService
 from bot.service.core import utc_now
+from bot.service.engine_pool import EnginePool
 from storage import DatabaseError, Storage, open_storage
 
 log = logging.getLogger(__name__)
@@ -69,7 +71,8 @@ class TwixtBot(commands.AutoShardedBot):
         super().__init__(command_prefix=(), intents=intents_for(settings), help_command=None,
                          allowed_mentions=discord.AllowedMentions.none(), **sharding)
         self.settings = settings
-        self.service = TwixtService(storage, threads=DiscordThreads(self), clock=clock)
+        self.service = TwixtService(storage, threads=DiscordThreads(self), clock=clock,
+                                    engine_pool=EnginePool(settings.engine_workers))
         # the clocks of this process's guilds only (with no shards given: every guild)
         self.service.clocks.shards = shards
         # discord.py's AutoShardedClient makes its event queue only when it connects, but its
@@ -77,6 +80,9 @@ class TwixtBot(commands.AutoShardedBot):
         # needs one. `connect` replaces it with its own.
         self.__dict__.setdefault("_AutoShardedClient__queue", asyncio.PriorityQueue())
         self.scheduler = ClockScheduler(self, self.service)
+        # the bot's moves, posted in their games' channels in the server's language
+        self.service.bots.deliver = self._post
+        self.service.bots.locale_of = self.scheduler.language_of
         self.tree.error(respond.on_app_command_error)
 
     async def setup_hook(self) -> None:
@@ -96,8 +102,13 @@ class TwixtBot(commands.AutoShardedBot):
         """Where every `TwixtButton` press arrives (see `views.ButtonClient`)."""
         await respond.press(interaction, self.service, button)
 
+    async def _post(self, reply: Reply) -> None:
+        await outbox.post(self, reply)
+
     async def close(self) -> None:
         self.scheduler.stop()
+        await self.service.bots.close()  # the games stay marked: answered after a restart
+        await self.service.core.engine_pool.close()
         await super().close()
 
     async def _sync_commands(self) -> None:

@@ -16,7 +16,7 @@ from bot.service import Button, ButtonKind
 
 #: Discord's limit on a custom id
 MAX_CUSTOM_ID = 100
-TEMPLATE = r"twixt:(?P<kind>[a-z-]+):(?P<target>\d+)(?::(?P<users>[0-9a-z.]+))?"
+TEMPLATE = r"twixt:(?P<kind>[a-z-]+):(?P<target>\d+)(?::(?P<users>[0-9a-z.-]+))?"
 _PATTERN = re.compile(TEMPLATE)
 STYLES = {ButtonKind.ACCEPT_CHALLENGE: discord.ButtonStyle.success,
           ButtonKind.DECLINE_CHALLENGE: discord.ButtonStyle.secondary,
@@ -55,6 +55,9 @@ def button_of(custom_id: str, label: str = "") -> Button | None:
 
 
 def _base36(number: int) -> str:
+    """A user id in base 36; the bot's seats (`bot_seats`) are negative: `-3`."""
+    if number < 0:
+        return "-" + _base36(-number)
     digits = "0123456789abcdefghijklmnopqrstuvwxyz"
     text = ""
     while True:

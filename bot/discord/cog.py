@@ -16,12 +16,11 @@ from bot.discord.commanding import (
     Rules,
     ServiceCog,
     YesNo,
-    player_of,
+    player_or_bot,
     size_choices,
     time_choices,
 )
 from bot.discord.messages import ChatMoves
-from bot.discord.respond import person
 from bot.service import MAX_PAGE, TwixtService, build_options, router
 from bot.service import commands as cmd
 from bot.service.notes import MAX_NOTE
@@ -48,11 +47,14 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
                         rules: Rules | None = None, swap: YesNo | None = None,
                         handicap: app_commands.Range[int, 0] | None = None,
                         first: First | None = None, thread: YesNo | None = None,
-                        time: str | None = None, vacation: YesNo | None = None) -> None:
+                        time: str | None = None, vacation: YesNo | None = None,
+                        level: app_commands.Range[int, 1, 5] | None = None,
+                        takebacks: YesNo | None = None) -> None:
         async def build() -> cmd.ServiceCommand:
             options = build_options(size=size, rules=rules, swap=swap, handicap=handicap,
-                                    first=first, thread=thread, time=time, vacation=vacation)
-            return cmd.Challenge(person(player_of(user)) if user else None, options)
+                                    first=first, thread=thread, time=time, vacation=vacation,
+                                    level=level, takebacks=takebacks)
+            return cmd.Challenge(player_or_bot(interaction, user) if user else None, options)
 
         await self._run(interaction, build)
 
@@ -68,11 +70,14 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
                    swap: YesNo | None = None,
                    handicap: app_commands.Range[int, 0] | None = None,
                    first: First | None = None, thread: YesNo | None = None,
-                   time: str | None = None, vacation: YesNo | None = None) -> None:
+                   time: str | None = None, vacation: YesNo | None = None,
+                   level: app_commands.Range[int, 1, 5] | None = None,
+                   takebacks: YesNo | None = None) -> None:
         async def build() -> cmd.ServiceCommand:
             options = build_options(size=size, rules=rules, swap=swap, handicap=handicap,
-                                    first=first, thread=thread, time=time, vacation=vacation)
-            players = [person(player_of(m)) for m in (partner, opponent1, opponent2)]
+                                    first=first, thread=thread, time=time, vacation=vacation,
+                                    level=level, takebacks=takebacks)
+            players = [player_or_bot(interaction, m) for m in (partner, opponent1, opponent2)]
             return cmd.Team(players[0], (players[1], players[2]), options)
 
         await self._run(interaction, build)

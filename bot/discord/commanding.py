@@ -17,9 +17,10 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.discord.respond import answer
-from bot.service import Reply, Request, ServiceError, TwixtService
+from bot.discord.respond import answer, person
+from bot.service import Reply, Request, ServiceError, TwixtService, User
 from bot.service import commands as cmd
+from bot.service.bot_seats import THE_BOT
 from bot.service.records import MAX_IMPORT_BYTES
 
 YesNo = Literal["yes", "no"]
@@ -42,6 +43,8 @@ OPTION_WORDS = {
     "time": locale_str("time per move like 3d or 12h, or a bank like 10d+36h (default: no clock)"),
     "vacation": locale_str(
         "may vacations and weekends off stop the clocks? (default: the server's)"),
+    "level": locale_str("when you challenge me, the bot: 1 (easy) to 5 (strong), default 3"),
+    "takebacks": locale_str("when you challenge me, the bot: may you take back? (default no)"),
 }
 
 Suggest = Callable[[discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]]
@@ -68,6 +71,16 @@ def player_of(member: discord.Member | discord.User) -> discord.Member | discord
     if member.bot:
         raise ServiceError("{name} is a bot; bots do not play TwixT", name=member.display_name)
     return member
+
+
+def player_or_bot(interaction: discord.Interaction,
+                  member: discord.Member | discord.User) -> User:
+    """A member named in a challenge: this bot itself (`THE_BOT`, which plays at the
+    challenge's level), or a person; other bots may not play."""
+    me = interaction.client.user
+    if me is not None and member.id == me.id:
+        return THE_BOT
+    return person(player_of(member))
 
 
 async def record_bytes(file: discord.Attachment) -> bytes:

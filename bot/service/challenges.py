@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import timedelta
 
+from bot.service.bot_seats import is_bot, seated
 from bot.service.core import ServiceCore, seat_to_move
 from bot.service.model import Button, ButtonKind, Reply, Request, ServiceError, User
 from bot.service.names import seat_names
@@ -38,9 +39,11 @@ class Challenges:
         """Challenge one user, or anyone in the channel when `opponent` is None."""
         if opponent is not None and opponent.id == request.user.id:
             raise ServiceError("you cannot challenge yourself")
-        invitees = [opponent] if opponent else []
+        invitees = seated([opponent] if opponent else [], options)
         challenge = await self._create_challenge(request, invitees, 2, options)
         tr = request.tr
+        if await self._bots_accept(challenge, options):
+            return await self._start_game(challenge, tr)
         first = _first_words(options.first, 2, bool(options.setup.opening))
         setup = describe_setup(challenge.setup)
         if opponent:
@@ -56,15 +59,18 @@ class Challenges:
     async def team(self, request: Request, partner: User, opponents: tuple[User, User],
                    options: ChallengeOptions) -> Reply:
         """A Double TwixT challenge: you and `partner` against `opponents`; all three accept."""
-        invitees = [opponents[0], partner, opponents[1]]
+        invitees = seated([opponents[0], partner, opponents[1]], options)
         if len({request.user.id, *(u.id for u in invitees)}) != 4:
             raise ServiceError("a team game needs four different players")
         challenge = await self._create_challenge(request, invitees, 4, options)
         tr = request.tr
+        if await self._bots_accept(challenge, options):
+            return await self._start_game(challenge, tr)
         text = tr("**{challenger}** and {partner} challenge {opponent} and {other} to Double "
                   "TwixT ({setup}), {first}. All three, accept or decline.",
-                  challenger=request.user.name, partner=partner.name, opponent=opponents[0].name,
-                  other=opponents[1].name, setup=describe_setup(challenge.setup),
+                  challenger=request.user.name, partner=invitees[1].name,
+                  opponent=invitees[0].name, other=invitees[2].name,
+                  setup=describe_setup(challenge.setup),
                   first=_first_words(options.first, 4))
         return Reply(text, mentions=tuple(u.id for u in invitees),
                      buttons=_challenge_buttons(challenge, tr))
@@ -164,6 +170,21 @@ class Challenges:
                 players=players, setup=setup, first=options.first, thread=thread,
                 expires_at=now + timedelta(hours=settings.challenge_expiry_hours), now=now)
 
+    async def _bots_accept(self, challenge: Challenge, options: ChallengeOptions) -> bool:
+        """The bot accepts its places in a challenge at once (keeping whether it grants
+        takebacks); whether everyone has accepted now, so that the game starts."""
+        bots = [i.user_id for i in challenge.invitees
+                if i.user_id is not None and is_bot(i.user_id)]
+        if not bots:
+            return False
+        storage = self._core.storage
+        await storage.add_bot_challenge(challenge.id, challenge.guild_id,
+                                        bool(options.takebacks))
+        for bot in bots:
+            challenge = await storage.answer_challenge(challenge.id, bot, True,
+                                                       now=self._core.clock())
+        return challenge.ready
+
     async def _waiting_rematch(self, request: Request, old: StoredGame) -> Challenge | None:
         """A challenge still open here among exactly the players of `old`."""
         players = {seat.user_id for seat in old.seats}
@@ -219,6 +240,8 @@ class Challenges:
             # the channel is busy, or the challenge was withdrawn meanwhile (another process)
             raise ServiceError(storage_refusal(error)) from None
         stored, game = await self._core.active(channel_id)
+        if any(is_bot(seat.user_id) for seat in stored.seats):
+            await self._core.storage.start_bot_game(challenge.id, stored.id)
         to_move = seat_to_move(stored, game)
         image = await self._core.render(game, locale=tr.locale)
         first_team, second_team = (

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 import rules
 from bot.service.absence import pauses_of
 from bot.service.banks import StintLog, TurnClock, next_stint, turn_clock
+from bot.service.bot_seats import is_bot
 from bot.service.clocktexts import clock_words
 from bot.service.engine_pool import EnginePool
 from bot.service.games import ChannelLocks, GameCache, LiveGame
@@ -81,6 +82,9 @@ class ServiceCore:
         #: called with the id of each game that has just ended (a turn, a forfeit, an abort):
         #: the subjects that follow games (tournaments) hook in here
         self.game_ended: list[Callable[[int], Awaitable[None]]] = []
+        #: called with a game before a turn of it is stored: what must be on record before
+        #: the turn is (the bot marks its games as awaiting it, so a restart finds them)
+        self.turn_coming: list[Callable[[StoredGame], Awaitable[object]]] = []
 
     # --- games -------------------------------------------------------------------------
 
@@ -176,6 +180,8 @@ class ServiceCore:
         clock = None if finish is not None else await self.turn_clock(stored, live)
         marks = None if clock is None else await self.marks(stored, clock)
         wake = None if marks is None else marks.earliest
+        for hook in self.turn_coming:
+            await hook(stored)
         try:
             version = await self.storage.append_turn(stored.id, stored.version, user_id, text,
                                                      finish=finish, wake_at=wake, now=now)
@@ -313,8 +319,8 @@ def finish_result(stored: StoredGame, game: Game) -> GameResult | None:
     red, black = (tuple(s.user_id for s in stored.seats
                         if game.colour_of_seat(s.number) is colour)
                   for colour in (Colour.RED, Colour.BLACK))
-    # a continued import is rated for nobody
-    sides = None if stored.setup.opening else (red, black)
+    # a continued import is rated for nobody, and so is a game with the bot (`bot_seats`)
+    sides = None if stored.setup.opening or any(map(is_bot, red + black)) else (red, black)
     return GameResult(Result(outcome.result), outcome.reason.value, winners, sides)
 
 

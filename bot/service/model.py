@@ -145,6 +145,11 @@ class Reply:
     #: a reminder to confirm once delivered (see `Receipt`)
     receipt: Receipt | None = None
 
+    def __post_init__(self) -> None:
+        # the bot's seats have ids below 1 (`bot_seats`): nobody to ping
+        if any(uid < 1 for uid in self.mentions):
+            object.__setattr__(self, "mentions", tuple(uid for uid in self.mentions if uid > 0))
+
     def all_messages(self) -> tuple[Reply, ...]:
         """This message and its followups, theirs too (a standings notice of several
         messages that follows a reply)."""

@@ -1,7 +1,7 @@
 """Challenge options as players write them, in Discord or in the terminal.
 
 `size 24x18 rules pp swap no handicap 2 time 3d first them thread yes vacation no`: name-value
-pairs in any order.
+pairs in any order; a challenge to the bot adds `level 3 takebacks yes`.
 """
 
 from __future__ import annotations
@@ -12,12 +12,14 @@ from functools import reduce
 
 from bot.service.model import ServiceError
 from bot.service.timecontrol import parse_time_control, time_control_of
+from engine import LEVELS
 from language import Message, message
 from rules import TwixtError, parse_size, quote
 from rules.numbers import whole_number
 from storage import FirstMove, GameSetup
 
-OPTION_NAMES = ("size", "rules", "swap", "handicap", "time", "first", "thread", "vacation")
+OPTION_NAMES = ("size", "rules", "swap", "handicap", "time", "first", "thread", "vacation",
+                "level", "takebacks")
 #: every way of saying yes or no, in options and settings alike
 YES_NO = {"yes": True, "y": True, "on": True, "true": True,
           "no": False, "n": False, "off": False, "false": False}
@@ -39,12 +41,15 @@ SETTINGS: dict[str, tuple[str, dict[str, str] | None]] = {
 class ChallengeOptions:
     """A challenge's game options and who moves first; `thread` None means the guild default,
     and so does `vacation` (whether vacations stop the game's clock, `setup.vacation` once
-    the challenge is made)."""
+    the challenge is made). `level` and `takebacks` are for the bot's seats: how strongly
+    it plays (None: `bot_seats.DEFAULT_LEVEL`) and whether it grants takebacks (None: no)."""
 
     setup: GameSetup = field(default_factory=GameSetup)
     first: FirstMove = FirstMove.ME
     thread: bool | None = None
     vacation: bool | None = None
+    level: int | None = None
+    takebacks: bool | None = None
 
     def describe(self) -> Message:
         return describe_setup(self.setup)
@@ -83,8 +88,9 @@ def either(items: Sequence[Message | str]) -> Message | str:
 def build_options(size: str | None = None, rules: str | None = None,
                   swap: str | bool | None = None, handicap: int | str | None = None,
                   first: str | None = None, thread: str | bool | None = None,
-                  time: str | None = None,
-                  vacation: str | bool | None = None) -> ChallengeOptions:
+                  time: str | None = None, vacation: str | bool | None = None,
+                  level: int | str | None = None,
+                  takebacks: str | bool | None = None) -> ChallengeOptions:
     """Check and assemble challenge options; ServiceError names the first bad one."""
     setup = GameSetup()
     if size is not None:
@@ -118,6 +124,10 @@ def build_options(size: str | None = None, rules: str | None = None,
         options = replace(options, thread=yes_no("thread", thread))
     if vacation is not None:
         options = replace(options, vacation=yes_no("vacation", vacation))
+    if level is not None:
+        options = replace(options, level=_level(level))
+    if takebacks is not None:
+        options = replace(options, takebacks=yes_no("takebacks", takebacks))
     _check_setup(options.setup)
     return options
 
@@ -126,7 +136,7 @@ def parse_option_words(words: list[str]) -> ChallengeOptions:
     """Options written as `name value` pairs in any order (the terminal's way)."""
     def unknown(name: str) -> ServiceError:
         return ServiceError("unknown option {name}: use size, rules, swap, handicap, time, "
-                            "first, thread or vacation", name=quote(name))
+                            "first, thread, vacation, level or takebacks", name=quote(name))
 
     return build_options(**name_value_pairs(words, OPTION_NAMES, unknown))
 
@@ -178,6 +188,14 @@ def yes_no(name: str, value: str | bool, on_off: bool = False) -> bool:
             raise ServiceError("{name} is on or off, not {value}", name=name, value=quote(value))
         raise ServiceError("{name} is yes or no, not {value}", name=name, value=quote(value))
     return YES_NO[value.lower()]
+
+
+def _level(value: int | str) -> int:
+    """The bot's level, 1 to 5 (`engine.LEVELS`)."""
+    given = whole_number(value) if isinstance(value, str) else value
+    if given is None or given not in LEVELS:
+        raise ServiceError("the bot's level is 1 to 5, not {value}", value=quote(str(value)))
+    return given
 
 
 def _check_setup(setup: GameSetup) -> None:

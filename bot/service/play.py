@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from bot.service import commands as cmd
 from bot.service.banks import TurnClock
+from bot.service.bot_seats import taken_back
 from bot.service.clocktexts import seat_lines
 from bot.service.conditionals import Conditionals
 from bot.service.core import ServiceCore, player_seat, seat_to_move
@@ -87,16 +88,20 @@ class Play:
             if action == "decline":
                 return Reply(request.tr("{name} declines the takeback.",
                                         name=request.user.name))
-            game = game.copy()  # the committed game stays as it is until the commit
-            taken = game.undo()
-            stored, running = await core.append(stored, request.user.id, TAKEBACK, game=game,
-                                                passes_turn=True)
+            tr = request.tr
+            lines = []
+            # the asker's turn, and the bot's answers after it (one log entry each)
+            for _ in range(taken_back(stored, game, asker.number) if asker else 1):
+                game = game.copy()  # the committed game stays as it is until the commit
+                taken = game.undo()
+                stored, running = await core.append(stored, request.user.id, TAKEBACK,
+                                                    game=game, passes_turn=True)
+                lines.append(tr("{player}'s `{move}` is taken back.", player=taken.player,
+                                move=taken.text))
             await self.conditionals.forget(stored.id)
             clock = core.clock_words(stored, game, running)
             image = await core.render(game, clock_text=clock, locale=request.locale)
-            tr = request.tr
-            return Reply(tr("{player}'s `{move}` is taken back.", player=taken.player,
-                            move=taken.text) + "\n" + to_move_sentence(game, tr, clock),
+            return Reply("\n".join([*reversed(lines), to_move_sentence(game, tr, clock)]),
                          image=image, mentions=(offer.user_id,))
 
     async def board(self, request: Request) -> Reply:
@@ -167,12 +172,13 @@ class Play:
         return replace(command, placement=replace(placement, link_all=True))
 
     async def _ask_takeback(self, request: Request, stored: StoredGame, game: Game) -> Reply:
-        last = game.last_turn
         seat = player_seat(stored, request)
         if game.is_over:
             raise ServiceError("the game is over")
-        if last is None or last.seat != seat.number:
+        count = taken_back(stored, game, seat.number)
+        if not count:
             raise ServiceError("only the player who made the last turn can ask to take it back")
+        last = game.history[-count]
         await self._core.offer(stored, OfferKind.TAKEBACK, request.user.id)
         opponents = tuple(s.user_id for s in stored.seats if s.team != seat.team)
         tr = request.tr

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 
 from bot.service import commands as cmd
+from bot.service.bot_seats import BOT_WORD, THE_BOT
 from bot.service.event_options import parse_event_words
 from bot.service.model import ServiceError, User
 from bot.service.options import OPTION_NAMES, build_options, parse_option_words, setting_pairs
@@ -60,10 +61,11 @@ def read(text: str, people: People = nobody) -> cmd.ServiceCommand:
     if phrase in _RESIGN_CONFIRMED:
         return cmd.Resign(confirmed=True)
     if verb == "challenge":
-        opponent = people(rest.pop(0)) if rest and rest[0].lower() not in OPTION_NAMES else None
+        opponent = (with_bot(people)(rest.pop(0))
+                    if rest and rest[0].lower() not in OPTION_NAMES else None)
         return cmd.Challenge(opponent, parse_option_words(rest))
     if verb == "team":
-        return _team(rest, people)
+        return _team(rest, with_bot(people))
     if verb in _ANSWERS and (not rest or (len(rest) == 1 and _is_number(rest[0]))):
         return cmd.AnswerChallenge(_ANSWERS[verb], _number(rest[0]) if rest else None)
     if verb == "draw" and len(rest) == 1:
@@ -77,6 +79,15 @@ def read(text: str, people: People = nobody) -> cmd.ServiceCommand:
     if reader is not None:
         return reader(rest, people)
     return _move(text)
+
+
+def with_bot(people: People) -> People:
+    """`people`, except that the word `bot` (or `@bot`) names the bot, where a challenge
+    names its players."""
+    def person(word: str) -> User:
+        return THE_BOT if word.lstrip("@").lower() == BOT_WORD else people(word)
+
+    return person
 
 
 def is_move_language(command: cmd.ServiceCommand) -> bool:
@@ -161,7 +172,8 @@ def _import(words: list[str], people: People) -> cmd.ServiceCommand:
     if not words:
         raise ServiceError("import FILE [opponent] [options]")
     source = words.pop(0)
-    opponent = people(words.pop(0)) if words and words[0] not in OPTION_NAMES else None
+    opponent = (with_bot(people)(words.pop(0))
+                if words and words[0] not in OPTION_NAMES else None)
     return cmd.ImportRecord(source, None, opponent, parse_option_words(words))
 
 

@@ -20,6 +20,7 @@ from datetime import datetime
 from bot.service import commands as cmd
 from bot.service import router
 from bot.service.analysis import Analyses
+from bot.service.bot_player import BotPlayer
 from bot.service.challenges import Challenges
 from bot.service.clocks import Clocks
 from bot.service.conditionals import refuse_in_public
@@ -46,6 +47,11 @@ log = logging.getLogger(__name__)
 
 APOLOGY = message("Sorry, something went wrong on my side; nothing was changed. "
                   "Please try again.")
+
+#: the commands after which the bot may have something to do in the channel's game: its
+#: turn, a draw offer or a takeback request to answer, a game with bot seats begun
+_BOT_MAY_ACT = (cmd.Challenge, cmd.Team, cmd.AnswerChallenge, cmd.Rematch, cmd.Move,
+                cmd.ConfirmMove, cmd.Takeback, cmd.ImportRecord, cmd.Conditional)
 
 #: the buttons under a game's messages, as the commands they stand for
 _GAME_BUTTONS: dict[ButtonKind, cmd.ServiceCommand] = {
@@ -84,11 +90,14 @@ class TwixtService:
         self.vacations = Vacations(self.core)
         self.tournaments = Tournaments(self.core)
         self.analyses = Analyses(self.core)
+        self.bots = BotPlayer(self.core, self.play)
 
     async def execute(self, request: Request, command: cmd.ServiceCommand) -> Reply:
         """Do what `command` asks for `request`'s user; ServiceError says why not. What it
         set off in tournaments (games opened, new standings) follows the reply."""
         reply = await self._dispatch(request, command)
+        if isinstance(command, _BOT_MAY_ACT):
+            await self.bots.notice(_channels(request, reply))
         notices = await self.tournaments.notices(lambda notice: request.locale)
         return replace(reply, followups=(*reply.followups, *notices)) if notices else reply
 
@@ -163,12 +172,14 @@ class TwixtService:
 
     async def press(self, request: Request, kind: ButtonKind, target: int) -> Reply:
         """A button was pressed; `target` is the challenge or game it belongs to."""
-        if kind is ButtonKind.ACCEPT_CHALLENGE:
-            return await self.challenges.accept(request, target)
+        if kind in (ButtonKind.ACCEPT_CHALLENGE, ButtonKind.REMATCH):
+            reply = await (self.challenges.accept(request, target)
+                           if kind is ButtonKind.ACCEPT_CHALLENGE
+                           else self.challenges.rematch(request, target))
+            await self.bots.notice(_channels(request, reply))  # a game with bot seats begins
+            return reply
         if kind is ButtonKind.DECLINE_CHALLENGE:
             return await self.challenges.decline(request, target)
-        if kind is ButtonKind.REMATCH:
-            return await self.challenges.rematch(request, target)
         if kind is ButtonKind.CONFIRM_MOVE:
             return await self.execute(request, cmd.ConfirmMove(target))
         if kind is ButtonKind.JOIN_EVENT:
@@ -198,6 +209,7 @@ class TwixtService:
         said in the language of its server (`locale_of(guild_id)`); and start the tournaments
         whose sign-up has closed."""
         replies = await self.clocks.tick(now, locale_of)
+        await self.bots.wake(self.clocks.shards)
         return replies + await self.tournaments.tick(now or self.core.clock(), locale_of)
 
     async def channel_game(self, channel_id: int) -> Game:
@@ -209,6 +221,13 @@ class TwixtService:
     async def user_names(self, user_ids: Sequence[int]) -> dict[int, str]:
         """The names the service knows for some users (unknown ones left out)."""
         return await self.core.storage.user_names(user_ids)
+
+
+def _channels(request: Request, reply: Reply) -> list[int]:
+    """The channels a command may have changed a game in: where it was asked, and where its
+    reply went (a game begun in a thread of its own)."""
+    return [request.channel_id, *(m.channel_id for m in reply.all_messages()
+                                  if m.channel_id is not None)]
 
 
 async def answer_safely(call: Awaitable[Reply], context: Mapping[str, object],

@@ -8,9 +8,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.config import Settings
+from bot.config import ConfigError, Settings
 from bot.service import ServiceError, TwixtService
 from bot.service.core import utc_now
+from bot.service.engine_pool import EnginePool
 from bot.terminal.table import TerminalTable, TerminalThreads, name_id
 from language import translation
 from rules.records import encode, write
@@ -35,27 +36,37 @@ async def play(db: Database | None, channel: str, out_dir: Path, script: str | N
         print("twixt: " + tr("--out {folder} is not a folder", folder=str(out_dir)),
               file=sys.stderr)
         return 2
+    try:
+        workers = Settings.from_environment().engine_workers
+    except ConfigError as error:
+        print(f"twixt: {error}", file=sys.stderr)
+        return 2
     storage = await _open(db)
     if storage is None:
         return 2
     async with storage:
         threads = TerminalThreads()
         service = TwixtService(storage, threads=threads,
-                               clock=(lambda: clock) if clock else utc_now)
+                               clock=(lambda: clock) if clock else utc_now,
+                               engine_pool=EnginePool(workers))
         table = TerminalTable(service, channel, out_dir, managers=managers, locale=locale,
                               threads=threads)
-        if script:
-            try:
-                lines = Path(script).read_text(encoding="utf-8-sig").splitlines()
-            except OSError as error:
-                print("twixt: " + tr("cannot read {path}: {reason}", path=script,
-                                     reason=error.strerror), file=sys.stderr)
-                return 2
-            return 1 if await table.run(lines) else 0
-        if sys.stdin.isatty():
-            print(tr("TwixT table — type lines like `alice: challenge bob`, then "
-                     "`bob: accept`, `alice: K12`. Ctrl-D ends."))
-        return 1 if await table.run(sys.stdin) else 0
+        try:
+            if script:
+                try:
+                    lines = Path(script).read_text(encoding="utf-8-sig").splitlines()
+                except OSError as error:
+                    print("twixt: " + tr("cannot read {path}: {reason}", path=script,
+                                         reason=error.strerror), file=sys.stderr)
+                    return 2
+                return 1 if await table.run(lines) else 0
+            if sys.stdin.isatty():
+                print(tr("TwixT table — type lines like `alice: challenge bob`, then "
+                         "`bob: accept`, `alice: K12`. Ctrl-D ends."))
+            return 1 if await table.run(sys.stdin) else 0
+        finally:
+            await service.bots.close()
+            await service.core.engine_pool.close()
 
 
 async def export(db: Database | None, channel: str, fmt: str) -> int:

@@ -77,6 +77,9 @@ class TerminalTable:
         self.out = out
         self._managers = {name_id(name) for name in managers}
         self._names: dict[int, str] = {}
+        # the bot's moves are printed as they come, in the table's language
+        service.bots.deliver = self._show
+        service.bots.locale_of = lambda guild_id: self.tr.locale
 
     async def run(self, lines: Iterable[str]) -> int:
         """Let the clocks act (as the bot does after a restart), then play every line; return
@@ -85,6 +88,7 @@ class TerminalTable:
             await self._show(reply)
             if reply.receipt is not None:
                 await self.service.clocks.delivered(reply.receipt)
+        await self.service.bots.idle()  # a turn the bot owed before the restart
         refused = 0
         for number, raw in enumerate(lines, start=1):
             line = _COMMENT.sub("", raw.removeprefix("\ufeff") if number == 1 else raw).strip()
@@ -115,6 +119,8 @@ class TerminalTable:
             return False
         for message in reply.all_messages():
             await self._show(message)
+        # the bot answers before the next line is read, as a player at the table would wait
+        await self.service.bots.idle()
         return True
 
     async def _execute(self, request: Request, text: str) -> Reply:

@@ -84,7 +84,8 @@ async def test_a_channel_without_games_says_so(service):
 async def test_a_finished_game_is_analysed_once(storage, clock, analysing):
     await finish(analysing)
     first = await analysing.run(asking(ALICE), "analyze")
-    analysing.core.engine_pool = EnginePool(workers=1, queue_limit=-1)  # refuses every call
+    closed = analysing.core.engine_pool = EnginePool(workers=1)
+    await closed.close()  # a closed pool refuses every call: the answer comes from the cache
     again = await analysing.run(asking(BOB), "analyze")
     assert again.text == first.text
 

@@ -100,9 +100,10 @@ def test_a_game_s_options_are_described_in_the_reader_s_language():
      "time ist eine Bedenkzeit pro Zug wie 3d oder 12h oder ein Zeitkonto wie 10d+36h, "
      "nicht “soon”"),
     ("challenge size 12 colour red",
-     "unknown option “colour”: use size, rules, swap, handicap, time, first, thread or vacation",
-     "unbekannte Option “colour”: nimm size, rules, swap, handicap, time, first, thread oder "
-     "vacation"),
+     "unknown option “colour”: use size, rules, swap, handicap, time, first, thread, "
+     "vacation, level or takebacks",
+     "unbekannte Option “colour”: nimm size, rules, swap, handicap, time, first, thread, "
+     "vacation, level oder takebacks"),
     ("settings palette pink", "palette is normal or colour-blind, not “pink”",
      "palette ist normal oder colour-blind, nicht “pink”"),
     ("settings dm maybe", "dm is on or off, not “maybe”", "dm ist on oder off, nicht “maybe”"),

@@ -1,0 +1,116 @@
+"""The bot as a player through the Discord cog: `/twixt challenge` with the bot's own user and
+a `level`, a game against it played to the end (its moves posted in the channel), Double
+TwixT with the bot in a seat; its seats are never pinged."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from typing import Any
+from unittest.mock import MagicMock
+
+import discord
+import pytest
+
+from bot.discord.app import TwixtBot
+from bot.discord.buttons import TEMPLATE, button_of, custom_id
+from bot.service import Button, ButtonKind
+from bot.service.bot_seats import bot_seat_id
+from tests.bot_discord.helpers import (
+    ALICE,
+    BOB,
+    BOT_ID,
+    CAROL,
+    CHANNEL,
+    custom_ids,
+    member,
+    only,
+    posted,
+    press,
+    run,
+    text_channel,
+)
+
+THE_BOT = member(BOT_ID, "twixt", bot=True)
+#: at most this many of alice's turns: a 6×6 board has fewer holes than that
+TURNS = 40
+
+
+@pytest.fixture
+async def bot_client(client: TwixtBot, monkeypatch) -> AsyncIterator[TwixtBot]:
+    """The client as it is once logged in as `THE_BOT`, its engine pool closed after."""
+    me = MagicMock(spec_set=discord.ClientUser)
+    me.id = BOT_ID
+    monkeypatch.setattr(client._connection, "user", me)
+    yield client
+    await client.service.bots.close()
+    await client.service.core.engine_pool.close()
+
+
+@pytest.fixture
+def channel(client: TwixtBot, monkeypatch) -> MagicMock:
+    """The game's channel, where the bot posts its moves."""
+    found = text_channel(CHANNEL)
+    monkeypatch.setattr(client, "get_channel", {CHANNEL: found}.get)
+    return found
+
+
+async def _game_over(client: TwixtBot) -> bool:
+    await client.service.bots.idle()
+    return (await client.service.channel_game(CHANNEL)).is_over
+
+
+def _pings(messages: list[dict[str, Any]]) -> set[int]:
+    return {user.id for message in messages for user in message["allowed_mentions"].users}
+
+
+async def test_a_whole_game_against_the_bot_through_the_cog(bot_client, cog, channel):
+    start = only(await run(bot_client, cog, "challenge", ALICE, user=THE_BOT, level=1, size="6",
+                           rules="pp", swap="no"))
+    assert "**alice** (Red) vs **bot (level 1)** (Black)" in start["content"]
+    answers = []
+    for _ in range(TURNS):
+        if await _game_over(bot_client):
+            break
+        game = await bot_client.service.channel_game(CHANNEL)
+        hole = min(game.legal_placements(), key=lambda h: (h.col, h.row))
+        answers.append(only(await run(bot_client, cog, "move", ALICE, command=str(hole))))
+    assert await _game_over(bot_client)
+    moves = posted(channel)
+    assert moves and all(m["content"].startswith(("**bot (level 1)** (Black): `",
+                                                   "<@101> **bot (level 1)** (Black): `"))
+                         for m in moves)
+    assert _pings(moves + answers + [start]) <= {ALICE.id}  # the bot's seat is nobody to ping
+    assert "<@-" not in "".join(m["content"] for m in moves + answers)
+
+
+async def test_the_bot_takes_a_seat_in_double_twixt_through_the_cog(bot_client, cog, channel):
+    challenge = only(await run(bot_client, cog, "team", ALICE, partner=THE_BOT,
+                               opponent1=BOB, opponent2=CAROL, level=2, size="12"))
+    assert "bot (level 2)" in challenge["content"]
+    await press(bot_client, custom_ids(challenge)["Accept"], BOB)
+    await press(bot_client, custom_ids(challenge)["Accept"], CAROL)
+    await run(bot_client, cog, "move", ALICE, command="F6")
+    await run(bot_client, cog, "move", BOB, command="C5")
+    await bot_client.service.bots.idle()
+    [move] = posted(channel)
+    assert move["content"].startswith("<@103> **bot (level 2)** (Red): `")  # carol's turn next
+
+
+async def test_another_bot_still_may_not_play(bot_client, cog):
+    reply = only(await run(bot_client, cog, "challenge", ALICE,
+                           user=member(777, "robot", bot=True), level=2))
+    assert reply["content"] == "robot is a bot; bots do not play TwixT"
+
+
+async def test_a_level_is_refused_in_a_challenge_between_people(bot_client, cog):
+    reply = only(await run(bot_client, cog, "challenge", ALICE, user=BOB, level=2))
+    assert "options of a challenge to the bot" in reply["content"] and reply["ephemeral"]
+
+
+def test_a_button_for_a_bot_seat_keeps_its_players_in_its_custom_id():
+    """The Swap button after alice's first peg is the bot's: nobody else may press it, so its
+    custom id carries the bot seat's (negative) id, and reads back the same."""
+    button = Button(ButtonKind.SWAP, 42, "Swap", (bot_seat_id(3), bot_seat_id(5, 2), ALICE.id))
+    assert button_of(custom_id(button), "Swap") == button
+    assert re.fullmatch(TEMPLATE, custom_id(button))

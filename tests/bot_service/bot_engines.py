@@ -1,0 +1,67 @@
+"""Engine functions for the bot's tests: the placeholder's move with a fixed evaluation.
+
+They run in the engine pool's worker processes, which import them by name: module-level
+functions of `think`'s shape (game, limit, *, seed)."""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from engine import Limit, PlayResult, think
+from rules import Game
+
+#: the file whose existence lets `latched` answer (set in the environment before the pool's
+#: workers start, which copy it)
+LATCH = "TWIXT_TEST_LATCH"
+
+
+def lost(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
+    """The engine sees no chance for the side to move (1%)."""
+    return replace(think(game, limit, seed=seed), win=0.01)
+
+
+def drawish(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
+    """A poor position for the side to move (10%)."""
+    return replace(think(game, limit, seed=seed), win=0.1)
+
+
+def winning(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
+    """A good position for the side to move (90%)."""
+    return replace(think(game, limit, seed=seed), win=0.9)
+
+
+def broken(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
+    """A search that fails (the process stopped before it could answer, as far as the bot
+    knows)."""
+    raise RuntimeError("the search broke")
+
+
+def privileged(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
+    """The placeholder's move, with privilege called whenever the rules allow it."""
+    result = think(game, limit, seed=seed)
+    called = f"{result.move}; privilege"
+    try:
+        game.copy().play(called)
+    except Exception:
+        return result
+    return replace(result, move=called, pv=(called,))
+
+
+def latched(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
+    """The placeholder's move, once the latch file exists (the test says when)."""
+    wait_for_latch()
+    return think(game, limit, seed=seed)
+
+
+def wait_for_latch() -> None:
+    """Take a worker until the latch file exists."""
+    latch = Path(os.environ[LATCH])
+    while not latch.exists():
+        time.sleep(0.01)
+
+
+def worker_pid() -> int:
+    return os.getpid()

@@ -1,0 +1,46 @@
+"""A service whose bot thinks in a real engine pool, and what the bot says, collected."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from bot.service import Reply, TwixtService
+from bot.service.bot_player import Think
+from bot.service.engine_pool import EnginePool
+from storage import Storage
+from tests.bot_service.helpers import CHANNEL
+from tests.fakes import Clock, FakeThreads
+
+
+class Said:
+    """What the bot delivered, in order."""
+
+    def __init__(self) -> None:
+        self.replies: list[Reply] = []
+
+    async def __call__(self, reply: Reply) -> None:
+        self.replies.append(reply)
+
+    def texts(self, channel_id: int | None = CHANNEL) -> list[str]:
+        return [r.text for r in self.replies if channel_id in (None, r.channel_id)]
+
+
+@asynccontextmanager
+async def bot_service(storage: Storage, think: Think | None = None, *,
+                      pool: EnginePool | None = None, clock: Clock | None = None
+                      ) -> AsyncIterator[tuple[TwixtService, Said]]:
+    """A service (one process of the bot) with its own engine pool of one worker; `think`
+    replaces the engine's search."""
+    said = Said()
+    service = TwixtService(storage, threads=FakeThreads(), clock=clock or Clock(),
+                           rng=random.Random(1), engine_pool=pool or EnginePool(1))
+    service.bots.deliver = said
+    if think is not None:
+        service.bots.think = think
+    try:
+        yield service, said
+    finally:
+        await service.bots.close()
+        await service.core.engine_pool.close()

@@ -1,0 +1,308 @@
+"""The bot as a player, through the service: challenged with a level, it accepts at once and
+answers each turn in its seat through the engine pool; it resigns a lost game, answers draw
+offers by its evaluation and takebacks by the challenge, and moves after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.service import ServiceError, build_options
+from bot.service import commands as cmd
+from bot.service.bot_seats import THE_BOT, bot_level, bot_seat_id
+from bot.service.engine_pool import EnginePool
+from rules import parse_command
+from storage import Result
+from tests.bot_service import bot_engines
+from tests.bot_service.bot_helpers import bot_service
+from tests.bot_service.helpers import ALICE, BOB, CAROL, CHANNEL, asking
+
+
+async def _challenge_bot(service, channel: int = CHANNEL, **options) -> None:
+    await service.execute(asking(ALICE, channel),
+                          cmd.Challenge(THE_BOT, build_options(**options)))
+    await service.bots.idle()
+
+
+async def _move(service, text: str, channel: int = CHANNEL, who=ALICE):
+    reply = await service.execute(asking(who, channel), cmd.Move(parse_command(text)))
+    await service.bots.idle()
+    return reply
+
+
+async def _log(service, channel: int = CHANNEL):
+    stored = await service.core.channel_stored(channel)
+    return stored, (await service.core.storage.load_game(stored.id)).turns
+
+
+async def test_the_bot_accepts_a_challenge_at_once_and_answers_each_turn(storage):
+    async with bot_service(storage) as (service, said):
+        await _challenge_bot(service, size="8", swap="no", level="2")
+        stored, turns = await _log(service)
+        assert [s.name for s in stored.seats] == ["alice", "bot (level 2)"]
+        assert bot_level(stored.seats[1].user_id) == 2 and turns == ()
+        await _move(service, "D4")
+        stored, turns = await _log(service)
+        assert [t.actor_id for t in turns] == [ALICE.id, bot_seat_id(2)]
+        assert said.texts()[-1].startswith(f"**bot (level 2)** (Black): `{turns[1].command}`")
+        assert "alice (Red) to move." in said.texts()[-1]
+        assert (await storage.bot_game(stored.id)).awaiting is False
+
+
+async def test_a_challenge_to_the_bot_without_a_level_is_at_the_default_level(storage):
+    async with bot_service(storage) as (service, _said):
+        await _challenge_bot(service, size="8")
+        stored, _turns = await _log(service)
+        assert stored.seats[1].name == "bot (level 3)"
+
+
+async def test_the_bot_playing_red_moves_first_and_decides_on_swap(storage):
+    async with bot_service(storage) as (service, said):
+        await _challenge_bot(service, size="8", first="them")
+        _stored, turns = await _log(service)
+        assert [t.actor_id for t in turns] == [bot_seat_id(3)]
+        await _move(service, "swap")
+        _stored, turns = await _log(service)
+        assert len(turns) == 3 and turns[2].actor_id == bot_seat_id(3)
+        assert len(said.texts()) == 2
+
+
+async def test_a_level_outside_one_to_five_or_without_the_bot_is_refused(storage):
+    async with bot_service(storage) as (service, _said):
+        with pytest.raises(ServiceError, match="level is 1 to 5"):
+            await _challenge_bot(service, level="6")
+        with pytest.raises(ServiceError, match="options of a challenge to the bot"):
+            await service.execute(asking(ALICE), cmd.Challenge(BOB, build_options(level=2)))
+        assert await storage.active_game(CHANNEL) is None
+
+
+async def test_the_bot_resigns_at_its_third_hopeless_turn_in_a_row(storage):
+    async with bot_service(storage, bot_engines.lost) as (service, said):
+        await _challenge_bot(service, size="12", swap="no")
+        for hole in ("F6", "F8"):
+            await _move(service, hole)
+        assert (await storage.active_game(CHANNEL)) is not None
+        await _move(service, "F10")
+        stored, turns = await _log(service)
+        assert turns[-1].command == "resign" and turns[-1].actor_id == bot_seat_id(3)
+        assert stored.result.result is Result.RED
+        assert "alice (Red) wins — Black resigned." in said.texts()[-1]
+
+
+async def test_a_hopeful_turn_starts_the_count_again(storage):
+    async with bot_service(storage, bot_engines.lost) as (service, _said):
+        await _challenge_bot(service, size="12", swap="no")
+        await _move(service, "F6")
+        await _move(service, "F8")
+        service.bots.think = bot_engines.winning
+        await _move(service, "F10")
+        service.bots.think = bot_engines.lost
+        await _move(service, "C10")
+        await _move(service, "C3")
+        assert await storage.active_game(CHANNEL) is not None  # two in a row only
+
+
+async def test_a_rematch_plays_the_bot_again_at_its_level_with_colours_exchanged(storage):
+    async with bot_service(storage) as (service, _said):
+        await _challenge_bot(service, size="8", swap="no", level="4")
+        await service.execute(asking(ALICE), cmd.Resign(confirmed=True))
+        await service.execute(asking(ALICE), cmd.Rematch())
+        await service.bots.idle()
+        stored, turns = await _log(service)
+        assert [s.name for s in stored.seats] == ["bot (level 4)", "alice"]
+        assert [t.actor_id for t in turns] == [bot_seat_id(4)]  # Red now: it moved first
+
+
+async def test_games_with_the_bot_change_no_rating(storage):
+    async with bot_service(storage, bot_engines.lost) as (service, _said):
+        await _challenge_bot(service, size="12", swap="no")
+        for hole in ("F6", "F8", "F10"):
+            await _move(service, hole)
+        stored, _turns = await _log(service)
+        assert stored.result.rated_sides is None
+        stats = await storage.player_stats(1, ALICE.id)
+        assert stats.rating is None and stats.wins == 1
+
+
+# alice offers on her own turn: the engine's chance is hers, the bot's is the rest
+@pytest.mark.parametrize(("think", "answer"), [(bot_engines.winning, "accept draw"),
+                                               (bot_engines.drawish, "decline draw")])
+async def test_the_bot_answers_a_draw_offer_by_its_chances(storage, think, answer):
+    async with bot_service(storage, think) as (service, _said):
+        await _challenge_bot(service, size="12", swap="no")
+        await _move(service, "F6")
+        await _move(service, "offer draw")
+        stored, turns = await _log(service)
+        assert turns[-1].command == answer and turns[-1].actor_id == bot_seat_id(3)
+        assert stored.is_active is (answer == "decline draw")
+
+
+async def test_a_draw_offered_with_a_move_is_answered_before_the_bot_moves(storage):
+    async with bot_service(storage, bot_engines.winning) as (service, _said):
+        await _challenge_bot(service, size="12", swap="no")
+        await _move(service, "F6; offer draw")
+        _stored, turns = await _log(service)
+        assert [t.command for t in turns][1] == "decline draw"
+        assert len(turns) == 3 and turns[2].actor_id == bot_seat_id(3)  # then its move
+
+
+@pytest.mark.parametrize("takebacks", ["yes", "no"])
+async def test_the_bot_grants_a_takeback_only_if_the_challenge_allowed_it(
+        storage, tmp_path, monkeypatch, takebacks):
+    latch = tmp_path / "latch"
+    monkeypatch.setenv(bot_engines.LATCH, str(latch))
+    async with bot_service(storage, bot_engines.latched) as (service, said):
+        await _challenge_bot(service, size="12", swap="no", takebacks=takebacks)
+        await service.execute(asking(ALICE), cmd.Move(parse_command("F6")))
+        # asked while the bot thinks about its answer to F6
+        await service.execute(asking(ALICE), cmd.Takeback("request"))
+        latch.touch()
+        await service.bots.idle()
+        _stored, turns = await _log(service)
+        if takebacks == "yes":
+            assert [t.command for t in turns] == ["F6", "takeback"]
+            assert "alice's `F6` is taken back." in said.texts()[0]
+        else:
+            assert [t.actor_id for t in turns] == [ALICE.id, bot_seat_id(3)]
+            assert said.texts()[0].startswith("bot (level 3) declines the takeback.")
+            assert "`takebacks yes`" in said.texts()[0]
+
+
+async def test_a_takeback_after_the_bot_answered_takes_back_its_answer_too(storage):
+    async with bot_service(storage) as (service, said):
+        await _challenge_bot(service, size="12", swap="no", takebacks="yes")
+        await _move(service, "F6")
+        _stored, turns = await _log(service)
+        answer = turns[1].command
+        request = await service.execute(asking(ALICE), cmd.Takeback("request"))
+        assert "alice asks to take back `F6`." in request.text
+        await service.bots.idle()
+        stored, turns = await _log(service)
+        assert [t.command for t in turns] == ["F6", answer, "takeback", "takeback"]
+        assert said.texts()[-1].startswith(f"alice's `F6` is taken back.\nbot (level 3)'s "
+                                           f"`{answer}` is taken back.\nalice (Red) to move.")
+        assert (await service.core.position(stored)).moves_made == 0
+
+
+async def test_a_takeback_cannot_reach_past_a_persons_turn(storage):
+    async with bot_service(storage) as (service, _said):
+        await _bot_partner(service)
+        await _move(service, "F6")
+        await _move(service, "C5", who=BOB)  # and alice's partner, the bot, answers
+        with pytest.raises(ServiceError, match="only the player who made the last turn"):
+            await service.execute(asking(ALICE), cmd.Takeback("request"))
+
+
+async def test_after_a_restart_the_bot_moves_in_the_games_awaiting_it(storage):
+    async with bot_service(storage, bot_engines.broken) as (service, said):
+        await _challenge_bot(service, size="8", swap="no")
+        await _move(service, "D4")  # the search never answers: the process went down
+        stored, turns = await _log(service)
+        assert len(turns) == 1 and said.replies == []
+        assert await storage.awaiting_bot_games(10) == (stored.id,)
+    async with bot_service(storage) as (service, said):  # the bot starts again
+        await service.tick()
+        await service.bots.idle()
+        _stored, turns = await _log(service)
+        assert [t.actor_id for t in turns] == [ALICE.id, bot_seat_id(3)]
+        assert len(said.replies) == 1
+        assert await storage.awaiting_bot_games(10) == ()
+
+
+async def test_a_turn_marks_its_game_as_awaiting_the_bot_before_it_is_stored(storage):
+    async with bot_service(storage) as (service, said):
+        await _challenge_bot(service, size="8", swap="no")
+        stored, _turns = await _log(service)
+        assert await storage.awaiting_bot_games(10) == ()  # alice to move: nothing to do
+        # the turn alone, as if the process stopped before it could ask the bot to answer
+        await service.play.move(asking(ALICE), parse_command("D4"))
+        assert await storage.awaiting_bot_games(10) == (stored.id,)
+        assert said.replies == []
+
+
+async def test_two_schedulers_at_once_make_the_bot_move_once(storage):
+    async with bot_service(storage, bot_engines.broken) as (service, _said):
+        await _challenge_bot(service, size="8", swap="no")
+        await _move(service, "D4")
+    async with bot_service(storage) as (one, said_one), bot_service(storage) as (two, said_two):
+        await one.tick()
+        await two.tick()
+        await one.bots.idle()
+        await two.bots.idle()
+        _stored, turns = await _log(one)
+        assert [t.actor_id for t in turns] == [ALICE.id, bot_seat_id(3)]
+        assert len(said_one.replies) + len(said_two.replies) == 1
+
+
+async def test_a_full_pool_says_so_once_and_the_bot_answers_later(storage, tmp_path,
+                                                                   monkeypatch):
+    latch = tmp_path / "latch"
+    monkeypatch.setenv(bot_engines.LATCH, str(latch))
+    pool = EnginePool(1, queue_limit=0)
+    async with bot_service(storage, bot_engines.latched, pool=pool) as (service, said):
+        for channel in (CHANNEL, CHANNEL + 1):
+            await _challenge_bot(service, channel, size="8", swap="no")
+        await service.execute(asking(ALICE, CHANNEL), cmd.Move(parse_command("D4")))
+        while pool.running == 0:  # the bot thinks in the first game, the worker is taken
+            await _pause()
+        await service.execute(asking(ALICE, CHANNEL + 1), cmd.Move(parse_command("D4")))
+        while not said.replies:
+            await _pause()
+        assert said.texts(CHANNEL + 1) == ["bot (level 3) has many games to think about just "
+                                           "now; it answers here as soon as it can."]
+        await service.tick()  # asks again: still full, and not said again
+        latch.touch()
+        await service.bots.idle()
+        for channel in (CHANNEL, CHANNEL + 1):
+            _stored, turns = await _log(service, channel)
+            assert [t.actor_id for t in turns] == [ALICE.id, bot_seat_id(3)]
+        assert len(said.texts(CHANNEL + 1)) == 2
+
+
+async def test_the_bot_fills_a_partners_seat_in_double_twixt(storage):
+    async with bot_service(storage) as (service, said):
+        await _bot_partner(service)
+        await service.bots.idle()
+        stored, _turns = await _log(service)
+        assert [s.name for s in stored.seats] == ["alice", "bob", "bot (level 1)", "carol"]
+        await _move(service, "F6")
+        await _move(service, "C5", who=BOB)
+        _stored, turns = await _log(service)
+        assert [t.actor_id for t in turns] == [ALICE.id, BOB.id, bot_seat_id(1)]
+        assert said.texts()[-1].startswith("**bot (level 1)** (Red)")
+
+
+async def test_several_bot_seats_play_in_turn_and_call_privilege_by_the_rules(storage):
+    async with bot_service(storage, bot_engines.privileged) as (service, _said):
+        await _challenge_team_of_bots(service)
+        stored, turns = await _log(service)
+        assert [s.user_id for s in stored.seats] == [ALICE.id, -2, -12, -22]
+        assert [s.name for s in stored.seats][1:] == ["bot (level 2)", "bot (level 2) 2",
+                                                      "bot (level 2) 3"]
+        await _move(service, "F6")
+        _stored, turns = await _log(service)
+        # seat 2 (-2) moves and calls privilege: alice's partner (seat 3) is skipped, the
+        # caller's partner (seat 4) moves, and then alice, the partner of the skipped seat
+        assert "privilege" in turns[1].command
+        assert [t.actor_id for t in turns] == [ALICE.id, -2, -22]
+        game = await service.channel_game(CHANNEL)
+        assert game.player_to_move == "alice"
+
+
+async def _bot_partner(service) -> None:
+    """alice and the bot (level 1) against bob and carol, who accept."""
+    await service.execute(asking(ALICE), cmd.Team(THE_BOT, (BOB, CAROL),
+                                                  build_options(size="12", level="1")))
+    for user in (BOB, CAROL):
+        await service.execute(asking(user), cmd.AnswerChallenge("accept"))
+
+
+async def _challenge_team_of_bots(service) -> None:
+    await service.execute(asking(ALICE), cmd.Team(THE_BOT, (THE_BOT, THE_BOT),
+                                                  build_options(size="12", level="2")))
+    await service.bots.idle()
+
+
+async def _pause() -> None:
+    await asyncio.sleep(0.01)
