@@ -21,6 +21,9 @@ from rules.position import Position
 
 #: a distance for a side that can no longer connect
 UNREACHABLE = 1000
+#: pegs added to a distance whose shortest paths all pass one hole (less when wider)
+NARROW = 3.0
+SPREAD = 0.0
 
 
 def spread(bits: int, allow: list[int], shifts: tuple[int, ...]) -> int:
@@ -84,8 +87,11 @@ class Side:
         """The distance, a little longer when the shortest paths are narrow."""
         if self.distance >= UNREACHABLE:
             return float(UNREACHABLE)
+        if SPREAD:
+            return self.distance + SPREAD * sum(1.0 / layer.bit_count()
+                                                for layer in self.path_layers)
         width = self.width
-        return self.distance + (0.6 / width if width else 0.0)
+        return self.distance + (NARROW / width if width else 0.0)
 
 
 def side(pos: Position, colour: Colour, *, paths: bool = True, cap: int = UNREACHABLE) -> Side:

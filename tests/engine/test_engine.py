@@ -151,3 +151,17 @@ def test_levels_are_node_bounded_with_a_time_cap():
     assert limits[-1].seconds == 10.0
     with pytest.raises(TwixtError):
         level_limit(6)
+
+
+def test_in_double_twixt_it_calls_privilege_to_win_with_the_partners_move():
+    # Red's team needs two pegs (F7, then J12 or F12); privilege makes them consecutive
+    game = Game(("ann", "bob", "cid", "dee"), size=12, rules="pp", swap=False)
+    for text in ("C1", "B6", "D3", "B8", "E5", "B10", "G9", "K3", "H11", "K5"):
+        game.play(text)
+    assert game.player_to_move == "cid"
+    result = think(game, Limit(nodes=100), seed=0)
+    assert result.move.endswith("; privilege")
+    game.play(result.move)
+    assert game.player_to_move == "ann"
+    game.play(think(game, Limit(nodes=20), seed=0).move)
+    assert game.outcome is not None and game.outcome.winners == ("ann", "cid")
