@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from functools import cache
 
-from engine.evaluate import Side, spread
+from engine.evaluate import Side, spreader
 from rules import Colour
 from rules.geometry import Geometry, geometry
 from rules.position import Position
@@ -45,7 +45,7 @@ def _holes(bits: int) -> list[int]:
 
 def near(geo: Geometry, bits: int) -> int:
     """Holes one knight step (whatever links stand) from `bits`."""
-    return spread(bits, list(geo.step_masks), geo.step_shifts)
+    return spreader(list(geo.step_masks), geo.step_shifts)(bits)
 
 
 def ranked(pos: Position, colour: Colour, mine: Side, theirs: Side, free: int,
@@ -72,7 +72,7 @@ def ranked(pos: Position, colour: Colour, mine: Side, theirs: Side, free: int,
             value = weight * (1.0 + 2.0 / layer.bit_count())
             for hole in _holes(inside):
                 scores[hole] = scores.get(hole, 0.0) + value
-    joining = spread(pos.peg_bits[colour], pos.allow[colour], geo.step_shifts) & pool
+    joining = spreader(pos.allow[colour], geo.step_shifts)(pos.peg_bits[colour]) & pool
     for hole in _holes(joining):
         scores[hole] = scores.get(hole, 0.0) + 0.6
     if len(scores) < count:

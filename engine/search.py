@@ -28,8 +28,8 @@ WIDTH = 20
 ROOT_WIDTH = 32
 #: what a first visit assumes of a child, below its parent's value
 FIRST_PLAY_URGENCY = 0.1
-#: never more nodes than this in one search (memory: well under 500 MB)
-MAX_NODES = 400_000
+#: never more nodes than this in one search: about 1.8 kB a node, so under 400 MB
+MAX_NODES = 200_000
 
 
 class Node:
