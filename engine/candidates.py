@@ -52,6 +52,7 @@ def ranked(pos: Position, colour: Colour, mine: Side, theirs: Side, free: int,
            count: int) -> tuple[list[int], list[float]]:
     """Up to `count` holes for `colour` to play, best first, with prior probabilities."""
     geo = pos.geo
+    joining = spreader(pos.allow[colour], geo.step_shifts)(pos.peg_bits[colour]) & free
     pool = (mine.path | theirs.path) & free
     if pool.bit_count() > _SCORED:
         around = near(geo, pos.occupied)
@@ -72,8 +73,7 @@ def ranked(pos: Position, colour: Colour, mine: Side, theirs: Side, free: int,
             value = weight * (1.0 + 2.0 / layer.bit_count())
             for hole in _holes(inside):
                 scores[hole] = scores.get(hole, 0.0) + value
-    joining = spreader(pos.allow[colour], geo.step_shifts)(pos.peg_bits[colour]) & pool
-    for hole in _holes(joining):
+    for hole in _holes(joining & pool):
         scores[hole] = scores.get(hole, 0.0) + 0.6
     if len(scores) < count:
         for hole in _holes(pool)[: 4 * count]:

@@ -24,7 +24,6 @@ from rules.position import Position
 UNREACHABLE = 1000
 #: pegs added to a distance whose shortest paths all pass one hole (less when wider)
 NARROW = 3.0
-SPREAD = 0.0
 
 
 Spread = Callable[[int], int]
@@ -92,16 +91,13 @@ class Side:
         point that one opposing peg blocks)."""
         return min((layer.bit_count() for layer in self.path_layers), default=0)
 
-    @property
-    def effective(self) -> float:
-        """The distance, a little longer when the shortest paths are narrow."""
+    def effective(self, narrow: float) -> float:
+        """The distance, longer by `narrow` pegs when one hole is all its shortest paths
+        have at some layer (a peg there cuts them all), less when they are wider."""
         if self.distance >= UNREACHABLE:
             return float(UNREACHABLE)
-        if SPREAD:
-            return self.distance + SPREAD * sum(1.0 / layer.bit_count()
-                                                for layer in self.path_layers)
         width = self.width
-        return self.distance + (NARROW / width if width else 0.0)
+        return self.distance + (narrow / width if width else 0.0)
 
 
 def side(pos: Position, colour: Colour, *, paths: bool = True, cap: int = UNREACHABLE) -> Side:
@@ -139,7 +135,9 @@ TEMPO = 0.5
 
 def win_chance(mine: Side, theirs: Side) -> float:
     """The chance that the side to move (with `mine`) wins, from both sides' distances."""
-    a, b = mine.effective, theirs.effective
+    # a narrow point counts for the side to move too (measured: 75% against not counting
+    # it, 12x12 pp at 400 nodes): it has to spend its move there
+    a, b = mine.effective(NARROW), theirs.effective(NARROW)
     if a >= UNREACHABLE and b >= UNREACHABLE:
         return 0.5
     if a >= UNREACHABLE:
