@@ -22,6 +22,7 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from engine import LEVELS, Limit, level_limit, think
 from rules import Colour, Game, Hole, RuleSet
@@ -167,13 +168,11 @@ def opening(size: int, rules: str, seed: int) -> Game:
     return game
 
 
-def play_game(game: Game, red: Player, black: Player, times: dict[Colour, list[float]]) -> str:
+def play_game(game: Game, red: Player, black: Player) -> str:
     """Play to the end (or the move cap) and return `red`, `black` or `draw`."""
     cap = game.geometry.cols * game.geometry.rows
     while not game.is_over and game.pegs_placed < cap:
-        colour = game.colour_to_move
-        move, seconds = (red if colour is Colour.RED else black)(game)
-        times[colour].append(seconds)
+        move, _seconds = (red if game.colour_to_move is Colour.RED else black)(game)
         game.play(move)
     outcome = game.outcome
     return outcome.result if outcome is not None else "draw"
@@ -232,58 +231,56 @@ def speed(sizes: list[int], levels: list[int], rules_list: list[str], scale: flo
                       f"{nodes / len(results):7.0f} nodes/move ({len(results)} positions)")
 
 
-def match(size: int, rules: str, games: int, make: Callable[[int, Colour], tuple[Player, Player]],
+def match(size: int, rules: str, games: int, make: Callable[[int], tuple[Player, Player]],
           ) -> Score:
     """`games` games (pairs of one opening, each side once); the first player's score."""
     score = Score()
     for number in range(games):
         mine = Colour.RED if number % 2 == 0 else Colour.BLACK
-        first, second = make(number, mine)
+        first, second = make(number)
         red, black = (first, second) if mine is Colour.RED else (second, first)
-        result = play_game(opening(size, rules, number // 2), red, black,
-                           {Colour.RED: [], Colour.BLACK: []})
-        score.add(result, mine.value)
+        score.add(play_game(opening(size, rules, number // 2), red, black), mine.value)
     return score
+
+
+def series(sizes: list[int], levels: list[int], rules_list: list[str], games: int,
+           against: str, pairing: Callable[[int, int], tuple[Player, Player]]) -> None:
+    """A match per rule set, size and level; `pairing(level, game number)` gives the level's
+    player and its opponent's."""
+    for rules in rules_list:
+        for size in sizes:
+            for level in levels:
+                started = time.perf_counter()
+                score = match(size, rules, games, partial(pairing, level))
+                print(f"{rules:7} {size}x{size} level {level} vs {against or level - 1}: "
+                      f"{score.text()}  [{time.perf_counter() - started:.0f} s]", flush=True)
 
 
 def ladder(sizes: list[int], levels: list[int], rules_list: list[str], scale: float,
            games: int) -> None:
     print("\n== each level against the one below (must win >= 70%) ==")
-    for rules in rules_list:
-        for size in sizes:
-            for level in levels:
-                if level - 1 not in LEVELS:
-                    continue
-                started = time.perf_counter()
 
-                def make(number: int, _mine: Colour, level: int = level) -> tuple[Player, Player]:
-                    return (engine_player(level, scale, number),
-                            engine_player(level - 1, scale, number + 500))
-                score = match(size, rules, games, make)
-                print(f"{rules:7} {size}x{size} level {level} vs {level - 1}: {score.text()}"
-                      f"  [{time.perf_counter() - started:.0f} s]", flush=True)
+    def pairing(level: int, number: int) -> tuple[Player, Player]:
+        return (engine_player(level, scale, number),
+                engine_player(level - 1, scale, number + 500))
+    series(sizes, [level for level in levels if level - 1 in LEVELS], rules_list, games, "",
+           pairing)
 
 
 def versus_uct(sizes: list[int], levels: list[int], rules_list: list[str], scale: float,
                games: int) -> None:
     print("\n== each level against plain UCT with random playouts, same time a move ==")
-    for rules in rules_list:
-        for size in sizes:
-            for level in levels:
-                started = time.perf_counter()
 
-                def make(number: int, mine: Colour, level: int = level) -> tuple[Player, Player]:
-                    times: list[float] = []
-                    inner = engine_player(level, scale, number)
+    def pairing(level: int, number: int) -> tuple[Player, Player]:
+        times: list[float] = []
+        inner = engine_player(level, scale, number)
 
-                    def timed(game: Game) -> tuple[str, float]:
-                        move, seconds = inner(game)
-                        times.append(seconds)
-                        return move, seconds
-                    return timed, uct_player(times, number)
-                score = match(size, rules, games, make)
-                print(f"{rules:7} {size}x{size} level {level} vs UCT: {score.text()}"
-                      f"  [{time.perf_counter() - started:.0f} s]", flush=True)
+        def timed(game: Game) -> tuple[str, float]:
+            move, seconds = inner(game)
+            times.append(seconds)
+            return move, seconds
+        return timed, uct_player(times, number)
+    series(sizes, levels, rules_list, games, "UCT", pairing)
 
 
 def main() -> None:
