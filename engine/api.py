@@ -97,7 +97,9 @@ def think(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
         line = [(board.free(colour) & -board.free(colour)).bit_length() - 1]
     move = move_text(board, line[0], colour)
     if _calls_privilege(game, board, line[0], colour):
+        # the searched line assumed the opponent moves next: it no longer holds
         move += "; privilege"
+        line = line[:1]
     move = _checked(game, move, str(board.geo.hole(line[0])))
     return answer(move, search.win(), line_text(board, line, colour), search.nodes)
 

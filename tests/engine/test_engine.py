@@ -165,3 +165,14 @@ def test_in_double_twixt_it_calls_privilege_to_win_with_the_partners_move():
     assert game.player_to_move == "ann"
     game.play(think(game, Limit(nodes=20), seed=0).move)
     assert game.outcome is not None and game.outcome.winners == ("ann", "cid")
+
+
+def test_the_expected_line_is_playable():
+    game = Game(("ann", "bob"), size=10, rules="classic", swap=False)
+    for text in ("E4", "F6"):
+        game.play(text)
+    result = think(game, Limit(nodes=300), seed=2)
+    assert len(result.pv) > 1
+    trial = game.copy()
+    for move in result.pv:
+        trial.play(move)
