@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-from engine import LEVELS, Limit, level_limit, think
+from engine import LEVELS, LevelLimit, Limit, level_limit, think
 from rules import Colour, Game, Hole, RuleSet
 from rules.position import Position
 
@@ -129,10 +129,11 @@ def _playout(pos: Position, colour: Colour, rules: RuleSet, rng: random.Random) 
 
 
 def scaled(level: int, scale: float) -> Limit:
-    """A level's budget with nodes and seconds shrunk by `scale`."""
+    """A level's budget with nodes and seconds shrunk by `scale` (its looseness kept)."""
     limit = level_limit(level)
-    return Limit(seconds=None if limit.seconds is None else limit.seconds * scale,
-                 nodes=None if limit.nodes is None else max(1, round(limit.nodes * scale)))
+    return LevelLimit(seconds=None if limit.seconds is None else limit.seconds * scale,
+                      nodes=None if limit.nodes is None else max(1, round(limit.nodes * scale)),
+                      level=level)
 
 
 def engine_player(level: int, scale: float, seed: int) -> Player:

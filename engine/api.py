@@ -39,17 +39,29 @@ class PlayResult:
     seconds: float
 
 
-#: per level: search nodes, the time cap that keeps a slow machine or a huge board in
-#: bounds (seconds), and the share of seeded noise in the root's priors (level 1 errs)
+@dataclass(frozen=True)
+class LevelLimit(Limit):
+    """A level's budget (what `level_limit` gives): a `Limit` that also says which level it
+    is for, so that the search plays as loosely as that level should."""
+
+    level: int = 5
+
+
+#: per level: search nodes; the time cap that keeps a slow machine or a huge board in bounds
+#: (seconds); the share of seeded noise in the root's priors; and the temperature of the final
+#: choice (0: the most searched move; above 0: a move drawn by how much each was searched, so
+#: a lower level errs now and then and each level stays clearly ahead of the one below)
 _LEVELS = {
-    1: (12, 0.5, 0.6),
-    2: (150, 2.0, 0.1),
-    3: (800, 4.0, 0.05),
-    4: (4000, 7.0, 0.03),
-    5: (30000, 10.0, 0.02),
+    1: (12, 0.5, 0.6, 1.0),
+    2: (150, 2.0, 0.1, 0.8),
+    3: (800, 4.0, 0.05, 0.6),
+    4: (4000, 7.0, 0.03, 0.45),
+    5: (30000, 10.0, 0.02, 0.0),
 }
 #: the budget when a Limit bounds neither nodes nor time
 _DEFAULT_NODES = 800
+#: prior noise and temperature of any other limit: nearly by the book
+_PLAIN = (0.02, 0.0)
 
 
 def level_limit(level: int) -> Limit:
@@ -57,15 +69,15 @@ def level_limit(level: int) -> Limit:
     nodes, so that a level and a seed always give the same move, and a time cap for safety."""
     if level not in LEVELS:
         raise TwixtError("{level} is not a level: choose 1 to 5", level=level)
-    nodes, seconds, _noise = _LEVELS[level]
-    return Limit(seconds=seconds, nodes=nodes)
+    nodes, seconds, _noise, _temperature = _LEVELS[level]
+    return LevelLimit(seconds=seconds, nodes=nodes, level=level)
 
 
-def _noise(limit: Limit) -> float:
-    """Level 1's budget plays loosely; every other budget nearly by the book."""
-    if limit.nodes is not None and limit.nodes <= _LEVELS[1][0]:
-        return _LEVELS[1][2]
-    return 0.02
+def _looseness(limit: Limit) -> tuple[float, float]:
+    """Prior noise and choice temperature: a level's own, or none to speak of."""
+    if isinstance(limit, LevelLimit) and limit.level in _LEVELS:
+        return _LEVELS[limit.level][2:]
+    return _PLAIN
 
 
 def think(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
@@ -89,10 +101,11 @@ def think(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
         return answer(move_text(board, hole, colour), 0.5, [], 1)
     nodes = limit.nodes if limit.nodes is not None or limit.seconds is not None else _DEFAULT_NODES
     deadline = None if limit.seconds is None else started + limit.seconds
-    search = Search(board, colour, noise=_noise(limit),
+    noise, temperature = _looseness(limit)
+    search = Search(board, colour, noise=noise,
                     rng_values=[rng.random() for _ in range(ROOT_WIDTH)])
     search.run(nodes, deadline)
-    line = search.principal_variation()
+    line = search.principal_variation(search.choice(temperature, rng.random()))
     if not line or line[0] < 0:
         line = [(board.free(colour) & -board.free(colour)).bit_length() - 1]
     move = move_text(board, line[0], colour)
@@ -101,7 +114,7 @@ def think(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
         move += "; privilege"
         line = line[:1]
     move = _checked(game, move, str(board.geo.hole(line[0])))
-    return answer(move, search.win(), line_text(board, line, colour), search.nodes)
+    return answer(move, search.win(line[0]), line_text(board, line, colour), search.nodes)
 
 
 def _calls_privilege(game: Game, board: Board, hole: int, colour: Colour) -> bool:

@@ -243,26 +243,47 @@ class Search:
                 best_i = i
         return best_i
 
-    def principal_variation(self, longest: int = 12) -> list[int]:
-        """The expected line: most visited children from the root."""
+    def choice(self, temperature: float, draw: float) -> int | None:
+        """The root's move index: the most visited, or with a `temperature` one drawn with
+        weights visits ** (1 / temperature), `draw` being a uniform number in [0, 1)."""
+        root = self.root
+        best = self.best_child(root)
+        if not temperature or best is None or root.terminal is not None:
+            return best
+        weights = [(kid.visits if kid is not None else 0) ** (1.0 / temperature)
+                   for kid in root.kids]
+        total = sum(weights)
+        if not total:
+            return best
+        point = draw * total
+        for i, weight in enumerate(weights):
+            point -= weight
+            if point < 0:
+                return i
+        return best
+
+    def principal_variation(self, first: int | None, longest: int = 12) -> list[int]:
+        """The expected line: the root's move `first`, then the most visited children."""
         line: list[int] = []
-        node: Node | None = self.root
-        while node is not None and len(line) < longest:
+        root = self.root
+        if first is None or not root.moves:
+            return line
+        line.append(root.moves[first])
+        node = root.kids[first]
+        while node is not None and node.visits and len(line) < longest:
             i = self.best_child(node)
-            if i is None:
+            if i is None or not node.moves:
                 break
-            line.append(node.moves[i] if node.moves else -1)
-            kid = node.kids[i]
-            node = kid if kid is not None and kid.visits else None
+            line.append(node.moves[i])
+            node = node.kids[i]
         return line
 
-    def win(self) -> float:
-        """The chance that the side to move at the root wins."""
+    def win(self, move: int) -> float:
+        """The chance that the side to move at the root wins, playing `move`."""
         root = self.root
         if root.terminal is not None:
             return root.terminal
-        i = self.best_child(root)
-        kid = root.kids[i] if i is not None else None
-        if kid is not None and kid.visits:
-            return kid.q()
+        for hole, kid in zip(root.moves or (), root.kids, strict=True):
+            if hole == move and kid is not None and kid.visits:
+                return kid.q()
         return self.root_eval

@@ -149,6 +149,11 @@ def test_levels_are_node_bounded_with_a_time_cap():
     assert all(limit.nodes and limit.seconds for limit in limits)
     assert [limit.nodes for limit in limits] == sorted(limit.nodes or 0 for limit in limits)
     assert limits[-1].seconds == 10.0
+    game = Game(("ann", "bob"), size=9, swap=False)
+    game.play("E5")
+    first, second = (think(game, level_limit(2), seed=4) for _ in range(2))
+    assert (first.move, first.pv, first.win, first.nodes) == (
+        second.move, second.pv, second.win, second.nodes)
     with pytest.raises(TwixtError):
         level_limit(6)
 
