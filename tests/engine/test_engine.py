@@ -91,28 +91,35 @@ def test_a_time_budget_on_the_biggest_board_still_gives_a_legal_move():
     game.copy().play(result.move)
 
 
-def test_it_takes_an_immediate_win():
+def _linked(rules: str, moves: tuple[str, ...]) -> Game:
+    """A 12x12 game of `moves`, every peg linked as far as it may be (as pp does itself)."""
+    game = Game(("ann", "bob"), size=12, rules=rules, swap=False)
+    for text in moves:
+        game.play(f"{text} link all")
+    return game
+
+
+@pytest.mark.parametrize("rules", ["pp", "classic"])
+def test_it_takes_an_immediate_win(rules):
     # Red has C1-D3-E5 and G9-H11-J12 linked on a 12x12: F7 joins them
-    game = Game(("ann", "bob"), size=12, rules="pp", swap=False)
-    for text in ("C1", "A5", "D3", "A7", "E5", "A9", "G9", "L2", "H11", "L4", "J12", "L6"):
-        game.play(text)
+    game = _linked(rules, ("C1", "A5", "D3", "A7", "E5", "A9", "G9", "L2", "H11", "L4", "J12",
+                           "L6"))
     result = think(game, Limit(nodes=50), seed=0)
     assert game.copy().play(result.move) and _wins(game, result.move)
     assert result.win == 1.0
 
 
-def test_it_blocks_a_one_move_threat():
+@pytest.mark.parametrize("rules", ["pp", "classic"])
+def test_it_blocks_a_one_move_threat(rules):
     # Black (to move) must stop Red's F7, which would join two linked chains
-    game = Game(("ann", "bob"), size=12, rules="pp", swap=False)
-    for text in ("C1", "B6", "D3", "B8", "E5", "B10", "G9", "K3", "H11", "K5", "J12"):
-        game.play(text)
+    game = _linked(rules, ("C1", "B6", "D3", "B8", "E5", "B10", "G9", "K3", "H11", "K5", "J12"))
     idle = game.copy()
     idle.play("K7")
-    assert _wins(idle, "F7")
+    assert _wins(idle, "F7 link all")
     result = think(game, Limit(nodes=50), seed=0)
     after = game.copy()
     after.play(result.move)
-    assert not any(_wins(after, str(hole)) for hole in after.legal_placements())
+    assert not any(_wins(after, f"{hole} link all") for hole in after.legal_placements())
 
 
 def _wins(game: Game, move: str) -> bool:
