@@ -53,9 +53,9 @@ class LevelLimit(Limit):
 #: a lower level errs now and then and each level stays clearly ahead of the one below)
 _LEVELS = {
     1: (12, 0.5, 0.6, 1.0),
-    2: (150, 2.0, 0.1, 0.8),
-    3: (800, 4.0, 0.05, 0.6),
-    4: (4000, 7.0, 0.03, 0.45),
+    2: (150, 2.0, 0.1, 0.9),
+    3: (800, 4.0, 0.05, 0.75),
+    4: (4000, 7.0, 0.03, 0.6),
     5: (30000, 10.0, 0.02, 0.0),
 }
 #: the budget when a Limit bounds neither nodes nor time
