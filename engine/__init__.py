@@ -6,6 +6,6 @@ the side to move wins, the expected line, the work done). Nothing else is shared
 caller and the search, so the search can run in another process. Imports only `rules`.
 """
 
-from engine.api import LEVELS, Limit, PlayResult, level_limit, think
+from engine.api import LEVELS, LevelLimit, Limit, PlayResult, level_limit, think
 
-__all__ = ["LEVELS", "Limit", "PlayResult", "level_limit", "think"]
+__all__ = ["LEVELS", "LevelLimit", "Limit", "PlayResult", "level_limit", "think"]

@@ -6,7 +6,12 @@ import random
 import time
 from dataclasses import dataclass
 
-from rules import Game, TwixtError
+from engine.board import Board
+from engine.evaluate import side
+from engine.notation import line_text, move_text
+from engine.opening import fair_first_peg, should_swap
+from engine.search import ROOT_WIDTH, Search, winning_holes
+from rules import Colour, Game, IllegalMoveError, TwixtError
 
 #: the levels a player may challenge, weakest first
 LEVELS = (1, 2, 3, 4, 5)
@@ -34,24 +39,108 @@ class PlayResult:
     seconds: float
 
 
+@dataclass(frozen=True)
+class LevelLimit(Limit):
+    """A level's budget (what `level_limit` gives): a `Limit` that also says which level it
+    is for, so that the search plays as loosely as that level should."""
+
+    level: int = 5
+
+
+#: per level: search nodes; the time cap that keeps a slow machine or a huge board in bounds
+#: (seconds); the share of seeded noise in the root's priors; and the temperature of the final
+#: choice (0: the most searched move; above 0: a move drawn by how much each was searched, so
+#: a lower level errs now and then and each level stays clearly ahead of the one below)
+_LEVELS = {
+    1: (12, 0.5, 0.6, 1.0),
+    2: (150, 2.0, 0.1, 0.9),
+    3: (800, 4.0, 0.05, 0.75),
+    4: (4000, 7.0, 0.03, 0.6),
+    5: (30000, 10.0, 0.02, 0.0),
+}
+#: the budget when a Limit bounds neither nodes nor time
+_DEFAULT_NODES = 800
+#: prior noise and temperature of any other limit: nearly by the book
+_PLAIN = (0.02, 0.0)
+
+
 def level_limit(level: int) -> Limit:
-    """The budget of a level (1 answers at once, 5 thinks up to ten seconds)."""
+    """The budget of a level (1 answers at once, 5 thinks up to ten seconds): a number of
+    nodes, so that a level and a seed always give the same move, and a time cap for safety."""
     if level not in LEVELS:
         raise TwixtError("{level} is not a level: choose 1 to 5", level=level)
-    return Limit(seconds=10.0 * level / 5, nodes=10 ** level)
+    nodes, seconds, _noise, _temperature = _LEVELS[level]
+    return LevelLimit(seconds=seconds, nodes=nodes, level=level)
+
+
+def _looseness(limit: Limit) -> tuple[float, float]:
+    """Prior noise and choice temperature: a level's own, or none to speak of."""
+    if isinstance(limit, LevelLimit) and limit.level in _LEVELS:
+        return _LEVELS[limit.level][2:]
+    return _PLAIN
 
 
 def think(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
     """Choose the action for the side to move; `game` is left as it was. The same position,
-    limit (without a time bound) and seed always give the same move.
-
-    A placeholder until the search lands: a random legal peg with every legal link."""
+    limit (without a time bound) and seed always give the same move."""
     if game.is_over:
         raise TwixtError("the game is over")
     started = time.perf_counter()
-    if game.can_swap() and not game.is_double:
-        move = "swap"
-    else:
-        hole = random.Random(seed).choice(game.legal_placements())
-        move = str(hole)
-    return PlayResult(move, 0.5, (move,), 1, time.perf_counter() - started)
+    rng = random.Random(seed)
+    colour = game.colour_to_move
+    board = Board(game)
+
+    def answer(move: str, win: float, pv: list[str], nodes: int) -> PlayResult:
+        return PlayResult(move, win, tuple([move, *pv[1:]]), nodes,
+                          time.perf_counter() - started)
+
+    if game.can_swap() and should_swap(game):
+        return answer("swap", 0.5, ["swap"], 1)
+    if game.options.swap and game.moves_made == 0:
+        hole = fair_first_peg(game, rng)
+        return answer(move_text(board, hole, colour), 0.5, [], 1)
+    nodes = limit.nodes if limit.nodes is not None or limit.seconds is not None else _DEFAULT_NODES
+    deadline = None if limit.seconds is None else started + limit.seconds
+    noise, temperature = _looseness(limit)
+    search = Search(board, colour, noise=noise,
+                    rng_values=[rng.random() for _ in range(ROOT_WIDTH)])
+    search.run(nodes, deadline)
+    line = search.principal_variation(search.choice(temperature, rng.random()))
+    if not line or line[0] < 0:
+        line = [(board.free(colour) & -board.free(colour)).bit_length() - 1]
+    move = move_text(board, line[0], colour)
+    if _calls_privilege(game, board, line[0], colour):
+        # the searched line assumed the opponent moves next: it no longer holds
+        move += "; privilege"
+        line = line[:1]
+    move = _checked(game, move, str(board.geo.hole(line[0])))
+    return answer(move, search.win(line[0]), line_text(board, line, colour), search.nodes)
+
+
+def _calls_privilege(game: Game, board: Board, hole: int, colour: Colour) -> bool:
+    """Whether the team should spend its privilege (the partner moves next, skipping an
+    opponent) after the peg at `hole`: when that turns a threat into a win, or saves the game
+    from an opponent's winning peg the one move could not stop."""
+    if not game.is_double or not game.privilege_available(colour):
+        return False
+    links = board.place(hole, colour)
+    try:
+        if board.connected_through(hole):
+            return False
+        mine = side(board.pos, colour)
+        if winning_holes(board, colour, mine):
+            return True
+        return side(board.pos, colour.opponent, paths=False, cap=1).distance <= 1
+    finally:
+        board.take_back(hole, links)
+
+
+def _checked(game: Game, move: str, plain: str) -> str:
+    """The move if the rules take it, else the bare peg (which they always take)."""
+    for text in (move, plain):
+        try:
+            game.copy().play(text)
+        except IllegalMoveError:
+            continue
+        return text
+    raise AssertionError(f"the engine found no legal move ({move})")

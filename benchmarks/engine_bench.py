@@ -1,0 +1,317 @@
+"""Strength and speed of the TwixT engine (issue 17, §4).
+
+One run prints:
+1. nodes per second and time per move of each level on each board size;
+2. each level against the one below it (both colours, a win rate with its Wilson 95%
+   confidence interval; a level must win at least 70%);
+3. each level against a plain UCT engine with random playouts that gets the same time per
+   move (it lives here, below; level 5 must win at least 90%).
+
+Games start from a seeded two-peg opening (one random peg a side near the middle), played once
+with each colour, swap off; a game that reaches the move cap, or that the rules end in a
+draw, is a draw (half a point). `--time-scale` shrinks every budget (nodes and seconds) in
+proportion for a quick run: `python benchmarks/engine_bench.py --games 4 --time-scale 0.05`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+
+from engine import LEVELS, LevelLimit, Limit, level_limit, think
+from rules import Colour, Game, Hole, RuleSet
+from rules.position import Position
+
+#: a player: the move text for the side to move, and the seconds it thought
+Player = Callable[[Game], tuple[str, float]]
+
+
+# --- the opponent: plain UCT with random playouts ----------------------------------------------
+
+
+class _UctNode:
+    __slots__ = ("children", "hole", "untried", "visits", "wins")
+
+    def __init__(self, hole: int, untried: list[int]) -> None:
+        self.hole = hole
+        self.untried = untried
+        self.children: list[_UctNode] = []
+        self.visits = 0
+        self.wins = 0.0   # for the side that moved into this node
+
+
+def _place(pos: Position, index: int, colour: Colour, rules: RuleSet) -> None:
+    """Put a peg in with every link it may have (the same links the engine's moves add)."""
+    pos.place_peg(index, colour, 0)
+    for neighbour, lid, _step in pos.geo.neighbours[index]:
+        if (pos.peg_colour[neighbour] is colour and lid not in pos.links
+                and pos.blocking_link(lid, colour, rules) is None):
+            pos.add_link(lid, colour)
+
+
+def _free(pos: Position, colour: Colour) -> list[int]:
+    bits = pos.geo.placeable[colour] & ~pos.occupied
+    return [i for i in range(bits.bit_length()) if (bits >> i) & 1]
+
+
+def uct_move(game: Game, seconds: float, rng: random.Random) -> str:
+    """Plain UCT (UCB1, every legal hole a child) with uniformly random playouts to the end
+    of the game, for `seconds`; returns the most visited hole with every legal link."""
+    deadline = time.perf_counter() + seconds
+    me = game.colour_to_move
+    rules = game.rules
+    root = _UctNode(-1, _free(game.position, me))
+    rng.shuffle(root.untried)
+    while True:
+        pos = game.position.copy()
+        colour = me
+        node = root
+        path = [root]
+        while not node.untried and node.children:
+            log_n = math.log(node.visits)
+            node = max(node.children, key=lambda c: c.wins / c.visits
+                       + 1.4 * math.sqrt(log_n / c.visits))
+            _place(pos, node.hole, colour, rules)
+            colour = colour.opponent
+            path.append(node)
+        winner: Colour | None = None
+        if node.untried and not (path[-1].hole >= 0 and pos.connected(colour.opponent)):
+            index = node.untried.pop()
+            _place(pos, index, colour, rules)
+            child_free = _free(pos, colour.opponent)
+            rng.shuffle(child_free)
+            child = _UctNode(index, child_free)
+            node.children.append(child)
+            path.append(child)
+            colour = colour.opponent
+        if path[-1].hole >= 0 and pos.connected(colour.opponent):
+            winner = colour.opponent
+        else:
+            winner = _playout(pos, colour, rules, rng)
+        mover = me
+        for visited in path:
+            visited.visits += 1
+            if visited is not root:
+                visited.wins += 1.0 if winner is mover else 0.5 if winner is None else 0.0
+                mover = mover.opponent
+        if time.perf_counter() >= deadline and root.children:
+            break
+    best = max(root.children, key=lambda c: c.visits)
+    hole = game.geometry.hole(best.hole)
+    return f"{hole} link all" if rules is RuleSet.CLASSIC else str(hole)
+
+
+def _playout(pos: Position, colour: Colour, rules: RuleSet, rng: random.Random) -> Colour | None:
+    """Random pegs until a side connects (its colour) or the mover has no hole (None)."""
+    free = {c: _free(pos, c) for c in (Colour.RED, Colour.BLACK)}
+    for holes in free.values():
+        rng.shuffle(holes)
+    while True:
+        holes = free[colour]
+        while holes and (pos.occupied >> holes[-1]) & 1:
+            holes.pop()
+        if not holes:
+            return None
+        hole = holes.pop()
+        _place(pos, hole, colour, rules)
+        if pos.connected(colour):
+            return colour
+        colour = colour.opponent
+
+
+# --- players and games -------------------------------------------------------------------------
+
+
+def scaled(level: int, scale: float) -> Limit:
+    """A level's budget with nodes and seconds shrunk by `scale` (its looseness kept)."""
+    limit = level_limit(level)
+    return LevelLimit(seconds=None if limit.seconds is None else limit.seconds * scale,
+                      nodes=None if limit.nodes is None else max(1, round(limit.nodes * scale)),
+                      level=level)
+
+
+def engine_player(level: int, scale: float, seed: int) -> Player:
+    def play(game: Game) -> tuple[str, float]:
+        result = think(game, scaled(level, scale), seed=seed + game.pegs_placed)
+        return result.move, result.seconds
+    return play
+
+
+def uct_player(times: list[float], seed: int) -> Player:
+    """UCT that thinks as long as its opponent did on average so far (`times`)."""
+    rng = random.Random(seed)
+
+    def play(game: Game) -> tuple[str, float]:
+        seconds = statistics.fmean(times) if times else 0.05
+        started = time.perf_counter()
+        move = uct_move(game, seconds, rng)
+        return move, time.perf_counter() - started
+    return play
+
+
+def opening(size: int, rules: str, seed: int) -> Game:
+    """A game with one seeded random peg a side in the middle half of the board."""
+    rng = random.Random(seed)
+    game = Game(("red", "black"), size=size, rules=rules, swap=False)
+    low, high = size // 4, size - size // 4 - 1
+    for _ in range(2):
+        while True:
+            hole = Hole(rng.randint(low, high), rng.randint(low, high))
+            if game.can_place(hole):
+                game.play(str(hole))
+                break
+    return game
+
+
+def play_game(game: Game, red: Player, black: Player) -> str:
+    """Play to the end (or the move cap) and return `red`, `black` or `draw`."""
+    cap = game.geometry.cols * game.geometry.rows
+    while not game.is_over and game.pegs_placed < cap:
+        move, _seconds = (red if game.colour_to_move is Colour.RED else black)(game)
+        game.play(move)
+    outcome = game.outcome
+    return outcome.result if outcome is not None else "draw"
+
+
+# --- statistics and the report -----------------------------------------------------------------
+
+
+@dataclass
+class Score:
+    games: int = 0
+    points: float = 0.0
+
+    def add(self, result: str, mine: str) -> None:
+        self.games += 1
+        self.points += 1.0 if result == mine else 0.5 if result == "draw" else 0.0
+
+    def text(self) -> str:
+        low, high = wilson(self.points, self.games)
+        rate = self.points / self.games if self.games else 0.0
+        return f"{rate:6.1%} [{low:5.1%}, {high:5.1%}] ({self.points:g}/{self.games})"
+
+
+def wilson(points: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (draws count half)."""
+    if not games:
+        return 0.0, 1.0
+    p = points / games
+    centre = p + z * z / (2 * games)
+    spread = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games))
+    denominator = 1 + z * z / games
+    return max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator)
+
+
+def speed(sizes: list[int], levels: list[int], rules_list: list[str], scale: float,
+          positions: int) -> None:
+    print("\n== speed: nodes per second and time per move ==")
+    for rules in rules_list:
+        for size in sizes:
+            games = []
+            for seed in range(positions):
+                game = opening(size, rules, 1000 + seed)
+                for _ in range(size // 2):
+                    if game.is_over:
+                        break
+                    game.play(think(game, scaled(1, 1.0), seed=seed).move)
+                if not game.is_over:
+                    games.append(game)
+            for level in levels:
+                results = [think(game, scaled(level, scale), seed=0) for game in games]
+                nodes = sum(r.nodes for r in results)
+                seconds = sum(r.seconds for r in results)
+                print(f"{rules:7} {size}x{size} level {level}: "
+                      f"{nodes / max(seconds, 1e-9):8.0f} nodes/s, "
+                      f"{seconds / len(results):6.3f} s/move, "
+                      f"{nodes / len(results):7.0f} nodes/move ({len(results)} positions)")
+
+
+def match(size: int, rules: str, games: int, make: Callable[[int], tuple[Player, Player]],
+          ) -> Score:
+    """`games` games (pairs of one opening, each side once); the first player's score."""
+    score = Score()
+    for number in range(games):
+        mine = Colour.RED if number % 2 == 0 else Colour.BLACK
+        first, second = make(number)
+        red, black = (first, second) if mine is Colour.RED else (second, first)
+        score.add(play_game(opening(size, rules, number // 2), red, black), mine.value)
+    return score
+
+
+def series(sizes: list[int], levels: list[int], rules_list: list[str], games: int,
+           against: str, pairing: Callable[[int, int], tuple[Player, Player]]) -> None:
+    """A match per rule set, size and level; `pairing(level, game number)` gives the level's
+    player and its opponent's."""
+    for rules in rules_list:
+        for size in sizes:
+            for level in levels:
+                started = time.perf_counter()
+                score = match(size, rules, games, partial(pairing, level))
+                print(f"{rules:7} {size}x{size} level {level} vs {against or level - 1}: "
+                      f"{score.text()}  [{time.perf_counter() - started:.0f} s]", flush=True)
+
+
+def ladder(sizes: list[int], levels: list[int], rules_list: list[str], scale: float,
+           games: int) -> None:
+    print("\n== each level against the one below (must win >= 70%) ==")
+
+    def pairing(level: int, number: int) -> tuple[Player, Player]:
+        return (engine_player(level, scale, number),
+                engine_player(level - 1, scale, number + 500))
+    series(sizes, [level for level in levels if level - 1 in LEVELS], rules_list, games, "",
+           pairing)
+
+
+def versus_uct(sizes: list[int], levels: list[int], rules_list: list[str], scale: float,
+               games: int) -> None:
+    print("\n== each level against plain UCT with random playouts, same time a move ==")
+
+    def pairing(level: int, number: int) -> tuple[Player, Player]:
+        times: list[float] = []
+        inner = engine_player(level, scale, number)
+
+        def timed(game: Game) -> tuple[str, float]:
+            move, seconds = inner(game)
+            times.append(seconds)
+            return move, seconds
+        return timed, uct_player(times, number)
+    series(sizes, levels, rules_list, games, "UCT", pairing)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--games", type=int, default=20, help="games per pairing (even)")
+    parser.add_argument("--sizes", default="12,24", help="board sizes, e.g. 12,24")
+    parser.add_argument("--levels", default="1,2,3,4,5", help="levels, e.g. 3,4,5")
+    parser.add_argument("--rules", default="pp,classic", help="rule sets: pp,classic")
+    parser.add_argument("--time-scale", type=float, default=1.0,
+                        help="multiply every budget (nodes and seconds) by this")
+    parser.add_argument("--parts", default="speed,ladder,uct",
+                        help="which parts to run: speed,ladder,uct")
+    parser.add_argument("--positions", type=int, default=4, help="positions for the speed part")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    levels = [int(s) for s in args.levels.split(",")]
+    rules_list = args.rules.split(",")
+    parts = args.parts.split(",")
+    print(f"settings: games={args.games} sizes={sizes} levels={levels} rules={rules_list} "
+          f"time-scale={args.time_scale}")
+    for level in levels:
+        limit = scaled(level, args.time_scale)
+        print(f"level {level}: nodes={limit.nodes} time cap={limit.seconds:.2f} s")
+    if "speed" in parts:
+        speed(sizes, levels, rules_list, args.time_scale, args.positions)
+    if "ladder" in parts:
+        ladder(sizes, levels, rules_list, args.time_scale, args.games)
+    if "uct" in parts:
+        versus_uct(sizes, levels, rules_list, args.time_scale, args.games)
+
+
+if __name__ == "__main__":
+    main()
