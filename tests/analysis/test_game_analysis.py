@@ -64,11 +64,14 @@ def test_the_game_is_left_as_it_was() -> None:
     assert game.snapshot() == before
 
 
-def test_a_won_game_ends_at_the_winners_certainty_and_the_winning_move_swings() -> None:
+def test_a_won_game_ends_at_the_winners_certainty_and_the_winning_move_swings(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    scripted(monkeypatch, {})   # an even game until the last move
     game = played(Game(("alice", "bob"), size=6, rules="pp", swap=False), RED_CONNECTS)
     result = analyze_game(game, LIMIT)
     last = result.reports[-1]
     assert (last.turn, last.red_win, last.preferred) == (7, 1.0, "")
+    assert [report.red_win for report in result.reports[:-1]] == [0.5] * 7
     biggest = result.swings[0]
     assert (biggest.turn, biggest.played, biggest.mover) == (7, "E6 link C5", Colour.RED)
     assert biggest.red_after == 1.0

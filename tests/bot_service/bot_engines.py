@@ -1,4 +1,4 @@
-"""Engine functions for the bot's tests: the placeholder's move with a fixed evaluation.
+"""Engine functions for the bot's tests: a quiet move with a fixed evaluation.
 
 They run in the engine pool's worker processes, which import them by name: module-level
 functions of `think`'s shape (game, limit, *, seed)."""
@@ -18,19 +18,27 @@ from rules import Game
 LATCH = "TWIXT_TEST_LATCH"
 
 
+def quiet(game: Game, win: float) -> PlayResult:
+    """The last empty hole the side to move may take (far from the left columns the tests'
+    players fill), said with the chance `win`: the tests decide the evaluation, and their
+    own moves never find the hole taken."""
+    move = str(game.legal_placements()[-1])
+    return PlayResult(move, win, (move,), 1, 0.0)
+
+
 def lost(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
     """The engine sees no chance for the side to move (1%)."""
-    return replace(think(game, limit, seed=seed), win=0.01)
+    return quiet(game, 0.01)
 
 
 def drawish(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
     """A poor position for the side to move (10%)."""
-    return replace(think(game, limit, seed=seed), win=0.1)
+    return quiet(game, 0.1)
 
 
 def winning(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
     """A good position for the side to move (90%)."""
-    return replace(think(game, limit, seed=seed), win=0.9)
+    return quiet(game, 0.9)
 
 
 def broken(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
@@ -40,7 +48,7 @@ def broken(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
 
 
 def privileged(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
-    """The placeholder's move, with privilege called whenever the rules allow it."""
+    """The engine's move, with privilege called whenever the rules allow it."""
     result = think(game, limit, seed=seed)
     called = f"{result.move}; privilege"
     try:
@@ -51,7 +59,7 @@ def privileged(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
 
 
 def latched(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
-    """The placeholder's move, once the latch file exists (the test says when)."""
+    """The engine's move, once the latch file exists (the test says when)."""
     wait_for_latch()
     return think(game, limit, seed=seed)
 
