@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass
@@ -55,9 +56,11 @@ _LEVELS = {
     1: (12, 0.5, 0.6, 1.0),
     2: (150, 2.0, 0.1, 0.9),
     3: (800, 4.0, 0.05, 0.75),
-    4: (4000, 7.0, 0.03, 0.6),
+    4: (2500, 7.0, 0.03, 0.7),
     5: (30000, 10.0, 0.02, 0.0),
 }
+#: the board (in holes) a level's nodes are counted for: 12×12
+_LEVEL_BOARD = 144
 #: the budget when a Limit bounds neither nodes nor time
 _DEFAULT_NODES = 800
 #: prior noise and temperature of any other limit: nearly by the book
@@ -71,6 +74,19 @@ def level_limit(level: int) -> Limit:
         raise TwixtError("{level} is not a level: choose 1 to 5", level=level)
     nodes, seconds, _noise, _temperature = _LEVELS[level]
     return LevelLimit(seconds=seconds, nodes=nodes, level=level)
+
+
+def _node_budget(limit: Limit, game: Game) -> int | None:
+    """The nodes this search may use. A level's nodes are what it searches on 12×12; a bigger
+    board costs more a node (longer flood fills, more candidates), so a level searches fewer
+    there, in proportion to the board's side, to stay inside its time cap: otherwise 24×24,
+    the standard board, would hit the cap and its moves would depend on the machine's speed."""
+    if limit.nodes is None:
+        return _DEFAULT_NODES if limit.seconds is None else None
+    if not isinstance(limit, LevelLimit):
+        return limit.nodes
+    holes = game.geometry.cols * game.geometry.rows
+    return max(1, round(limit.nodes * min(1.0, math.sqrt(_LEVEL_BOARD / holes))))
 
 
 def _looseness(limit: Limit) -> tuple[float, float]:
@@ -99,7 +115,7 @@ def think(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
     if game.options.swap and game.moves_made == 0:
         hole = fair_first_peg(game, rng)
         return answer(move_text(board, hole, colour), 0.5, [], 1)
-    nodes = limit.nodes if limit.nodes is not None or limit.seconds is not None else _DEFAULT_NODES
+    nodes = _node_budget(limit, game)
     deadline = None if limit.seconds is None else started + limit.seconds
     noise, temperature = _looseness(limit)
     search = Search(board, colour, noise=noise,
