@@ -34,7 +34,8 @@ with `swap` and take it over.
 `offer draw` / `accept draw` / `decline draw` · Double TwixT: `G6 link E5; privilege`.
 **Commands:** challenge, team, accept, decline, move, swap, privilege, resign, draw,
 takeback, claim, vacation, board, status, abort, export, history, replay, import, stats,
-leaderboard, rematch, settings, games, note, notes, confirm, if, help.""")
+leaderboard, rematch, settings, games, note, notes, confirm, if, analyze, help.
+**The bot plays too:** `challenge bot level 3` (levels 1 to 5; in Discord, name the bot).""")
 
 _CLOSED = {
     "expired": message("this challenge has expired"),
