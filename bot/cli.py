@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -37,7 +38,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     _add_run(subparsers)
     _add_migrate(subparsers)
     args = parser.parse_args(argv)
-    code: int = args.handler(args)
+    try:
+        code: int = args.handler(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader stopped early (`twixt export … | head`): no traceback, and none again
+        # when Python flushes stdout at exit (the recipe of Python's signal documentation)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return code
 
 
