@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from bot.service import ServiceError, build_options
+from bot.service import Reply, ServiceError, build_options
 from bot.service import commands as cmd
 from bot.service.bot_seats import THE_BOT, bot_level, bot_seat_id
 from bot.service.engine_pool import EnginePool
@@ -306,3 +306,15 @@ async def _challenge_team_of_bots(service) -> None:
 
 async def _pause() -> None:
     await asyncio.sleep(0.01)
+
+
+async def test_a_private_word_the_bot_passes_on_stays_a_direct_message(storage):
+    # a player's stored reply that the bot's move made unplayable is told to them alone
+    # (`conditionals._dropped`): with no channel to fall back on when the DM fails
+    async with bot_service(storage) as (service, said):
+        await _challenge_bot(service, size="8", swap="no")
+        stored, _turns = await _log(service)
+        private = Reply("Your stored reply `G6` could not be played.", dm_user_id=ALICE.id)
+        await service.bots._say(stored, Reply("bot moves", followups=(private,)))
+        assert [(r.channel_id, r.dm_user_id) for r in said.replies] == [(CHANNEL, None),
+                                                                         (None, ALICE.id)]
