@@ -114,6 +114,21 @@ async def test_a_rematch_plays_the_bot_again_at_its_level_with_colours_exchanged
         assert [t.actor_id for t in turns] == [bot_seat_id(4)]  # Red now: it moved first
 
 
+async def test_a_rematch_grants_takebacks_as_the_first_game_did(storage):
+    async with bot_service(storage) as (service, _said):
+        await _challenge_bot(service, size="8", swap="no", takebacks="yes", first="them")
+        await service.execute(asking(ALICE), cmd.Resign(confirmed=True))
+        await service.execute(asking(ALICE), cmd.Rematch())
+        await service.bots.idle()
+        stored, _turns = await _log(service)
+        assert (await storage.bot_game(stored.id)).takebacks is True
+        await _move(service, "D4")
+        await service.execute(asking(ALICE), cmd.Takeback("request"))
+        await service.bots.idle()
+        _stored, turns = await _log(service)
+        assert [t.command for t in turns][-2:] == ["takeback", "takeback"]
+
+
 async def test_games_with_the_bot_change_no_rating(storage):
     async with bot_service(storage, bot_engines.lost) as (service, _said):
         await _challenge_bot(service, size="12", swap="no")
