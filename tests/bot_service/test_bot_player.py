@@ -5,6 +5,7 @@ offers by its evaluation and takebacks by the challenge, and moves after a resta
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 
 import pytest
 
@@ -17,6 +18,7 @@ from storage import Result
 from tests.bot_service import bot_engines
 from tests.bot_service.bot_helpers import bot_service
 from tests.bot_service.helpers import ALICE, BOB, CAROL, CHANNEL, asking
+from tests.fakes import Clock
 
 
 async def _challenge_bot(service, channel: int = CHANNEL, **options) -> None:
@@ -333,3 +335,18 @@ async def test_a_private_word_the_bot_passes_on_stays_a_direct_message(storage):
         await service.bots._say(stored, Reply("bot moves", followups=(private,)))
         assert [(r.channel_id, r.dm_user_id) for r in said.replies] == [(CHANNEL, None),
                                                                          (None, ALICE.id)]
+
+
+async def test_a_reminder_of_the_bots_late_turn_is_said_in_the_channel_not_sent_to_it(
+        storage):
+    clock = Clock()
+    async with bot_service(storage, bot_engines.broken, clock=clock) as (service, _said):
+        await _challenge_bot(service, size="8", swap="no", time="3d", vacation="no")
+        await _move(service, "D4")  # the bot's search fails: its clock runs
+        await service.preferences.server_settings(asking(BOB, server_manager=True),
+                                                  {"reminder": "12"})
+        clock.now += timedelta(hours=12)
+        [reminder] = await service.tick()
+        assert reminder.text.startswith("bot (level 3), it is your move in game")
+        assert reminder.dm_user_id is None and reminder.mentions == ()
+        assert reminder.channel_id == CHANNEL
