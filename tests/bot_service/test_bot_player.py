@@ -238,6 +238,22 @@ async def test_a_turn_marks_its_game_as_awaiting_the_bot_before_it_is_stored(sto
         assert said.replies == []
 
 
+async def test_a_takeback_request_asked_just_before_a_restart_is_answered_after_it(storage):
+    async with bot_service(storage) as (service, _said):
+        await _challenge_bot(service, size="8", swap="no", takebacks="yes")
+        await _move(service, "D4")
+        stored, _turns = await _log(service)
+        assert await storage.awaiting_bot_games(10) == ()
+        # the request alone, as if the process stopped before it could ask the bot
+        await service.play.takeback(asking(ALICE), "request")
+        assert await storage.awaiting_bot_games(10) == (stored.id,)
+    async with bot_service(storage) as (service, _said):  # the bot starts again
+        await service.tick()
+        await service.bots.idle()
+        _stored, turns = await _log(service)
+        assert [t.command for t in turns][-2:] == ["takeback", "takeback"]
+
+
 async def test_two_schedulers_at_once_make_the_bot_move_once(storage):
     async with bot_service(storage, bot_engines.broken) as (service, _said):
         await _challenge_bot(service, size="8", swap="no")
