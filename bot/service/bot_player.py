@@ -257,11 +257,15 @@ class BotPlayer:
 
     async def _say(self, stored: StoredGame, reply: Reply) -> None:
         """Deliver what the bot says into the game's channel (a reply has no asker to go
-        back to); a front end that fails to deliver does not undo the turn."""
+        back to); a front end that fails to deliver does not undo the turn. A direct
+        message keeps its channel, or its lack of one: a player's private word (a stored
+        reply that could not be played) must not fall back into the game's channel."""
         for message in reply.all_messages():
+            channel_id = (message.channel_id if message.dm_user_id is not None
+                          else message.channel_id or stored.channel_id)
             try:
                 await self.deliver(replace(message, followups=(), ephemeral=False,
-                                           channel_id=message.channel_id or stored.channel_id))
+                                           channel_id=channel_id))
             except Exception:
                 log.exception("bot reply not delivered", extra={"game_id": stored.id})
 

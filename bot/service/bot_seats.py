@@ -48,6 +48,7 @@ def bot_level(user_id: int) -> int | None:
 
 
 def is_bot(user_id: int) -> bool:
+    """Whether the bot plays the seat of `user_id` (its id says so: see the module)."""
     return bot_level(user_id) is not None
 
 
@@ -83,8 +84,3 @@ def taken_back(stored: StoredGame, game: Game, seat: int) -> int:
         if not is_bot(stored.seats[turn.seat].user_id):
             return 0
     return 0
-
-
-def people(user_ids: Iterable[int]) -> tuple[int, ...]:
-    """The user ids that are people (whom a reply may ping)."""
-    return tuple(uid for uid in user_ids if not is_bot(uid))

@@ -134,11 +134,14 @@ class Challenges:
             return await self.accept(request, waiting.id)
         names = await self._core.names([s.user_id for s in old.seats])
         others = {s.number: User(s.user_id, names[s.user_id]) for s in old.seats}
+        # a game with the bot: the same game again grants takebacks as the first did
+        bot_facts = await self._core.storage.bot_game(old.id)
         options = ChallengeOptions(
             setup=replace(old.setup, opening=None,
                           time_control=_clock_still_allowed(old.setup.time_control)),
             first=FirstMove.THEM if seat.number % 2 == 0 else FirstMove.ME, thread=False,
-            vacation=old.setup.vacation)
+            vacation=old.setup.vacation,
+            takebacks=bot_facts.takebacks if bot_facts is not None else None)
         if len(old.seats) == 2:
             return await self.challenge(request, others[1 - seat.number], options)
         partner = others[(seat.number + 2) % 4]

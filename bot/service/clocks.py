@@ -24,6 +24,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from bot.service.banks import TurnClock
+from bot.service.bot_seats import is_bot
 from bot.service.clocktexts import moment_text
 from bot.service.core import ServiceCore, seat_to_move
 from bot.service.model import (
@@ -267,7 +268,10 @@ class Clocks:
                                          opponents),), receipt=receipt)
         text = tr("{name}, it is your move in game {game} ({left} left).", name=late.name,
                   game=stored.id, left=describe_span(left))
-        if (await self._core.storage.user_prefs(late.user_id)).dm_reminders:
+        # the bot's seat (late when its search failed) has no inbox: its reminder is said
+        # in the channel, where its opponents see that it is late
+        if (not is_bot(late.user_id)
+                and (await self._core.storage.user_prefs(late.user_id)).dm_reminders):
             # the channel is where a front end says it if the DM cannot be delivered
             return Reply(text, dm_user_id=late.user_id, channel_id=stored.channel_id,
                          receipt=receipt)

@@ -82,8 +82,9 @@ class ServiceCore:
         #: called with the id of each game that has just ended (a turn, a forfeit, an abort):
         #: the subjects that follow games (tournaments) hook in here
         self.game_ended: list[Callable[[int], Awaitable[None]]] = []
-        #: called with a game before a turn of it is stored: what must be on record before
-        #: the turn is (the bot marks its games as awaiting it, so a restart finds them)
+        #: called with a game before a turn or an offer of it is stored: what must be on
+        #: record before they are (the bot marks its games as awaiting it, so a restart
+        #: finds them)
         self.turn_coming: list[Callable[[StoredGame], Awaitable[object]]] = []
 
     # --- games -------------------------------------------------------------------------
@@ -195,7 +196,11 @@ class ServiceCore:
         return replace(stored, version=version), clock
 
     async def offer(self, stored: StoredGame, kind: OfferKind, user_id: int) -> None:
-        """Open an offer at the game's stored version, under the same version check."""
+        """Open an offer at the game's stored version, under the same version check; what
+        must be on record before it is (`turn_coming`: the bot answers takeback requests)
+        comes first."""
+        for hook in self.turn_coming:
+            await hook(stored)
         try:
             await self.storage.make_offer(stored.id, kind, user_id, stored.version,
                                           now=self.clock())

@@ -92,8 +92,9 @@ class EnginePool:
             raise
 
     async def close(self) -> None:
-        """Refuse new calls, fail the waiting ones, and stop the workers (a search still
-        running is left to finish in its process, unheard)."""
+        """Refuse new calls, fail the waiting ones, and stop the workers: a search still
+        running is waited for (at most its level's budget, or one analysis), its answer
+        unheard — the game it was for stays marked, and is answered after the restart."""
         self._closed = True
         for queue in self._queues.values():
             for job in queue:

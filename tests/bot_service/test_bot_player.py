@@ -5,10 +5,11 @@ offers by its evaluation and takebacks by the challenge, and moves after a resta
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 
 import pytest
 
-from bot.service import ServiceError, build_options
+from bot.service import Reply, ServiceError, build_options
 from bot.service import commands as cmd
 from bot.service.bot_seats import THE_BOT, bot_level, bot_seat_id
 from bot.service.engine_pool import EnginePool
@@ -17,6 +18,7 @@ from storage import Result
 from tests.bot_service import bot_engines
 from tests.bot_service.bot_helpers import bot_service
 from tests.bot_service.helpers import ALICE, BOB, CAROL, CHANNEL, asking
+from tests.fakes import Clock
 
 
 async def _challenge_bot(service, channel: int = CHANNEL, **options) -> None:
@@ -112,6 +114,21 @@ async def test_a_rematch_plays_the_bot_again_at_its_level_with_colours_exchanged
         stored, turns = await _log(service)
         assert [s.name for s in stored.seats] == ["bot (level 4)", "alice"]
         assert [t.actor_id for t in turns] == [bot_seat_id(4)]  # Red now: it moved first
+
+
+async def test_a_rematch_grants_takebacks_as_the_first_game_did(storage):
+    async with bot_service(storage) as (service, _said):
+        await _challenge_bot(service, size="8", swap="no", takebacks="yes", first="them")
+        await service.execute(asking(ALICE), cmd.Resign(confirmed=True))
+        await service.execute(asking(ALICE), cmd.Rematch())
+        await service.bots.idle()
+        stored, _turns = await _log(service)
+        assert (await storage.bot_game(stored.id)).takebacks is True
+        await _move(service, "D4")
+        await service.execute(asking(ALICE), cmd.Takeback("request"))
+        await service.bots.idle()
+        _stored, turns = await _log(service)
+        assert [t.command for t in turns][-2:] == ["takeback", "takeback"]
 
 
 async def test_games_with_the_bot_change_no_rating(storage):
@@ -221,6 +238,22 @@ async def test_a_turn_marks_its_game_as_awaiting_the_bot_before_it_is_stored(sto
         assert said.replies == []
 
 
+async def test_a_takeback_request_asked_just_before_a_restart_is_answered_after_it(storage):
+    async with bot_service(storage) as (service, _said):
+        await _challenge_bot(service, size="8", swap="no", takebacks="yes")
+        await _move(service, "D4")
+        stored, _turns = await _log(service)
+        assert await storage.awaiting_bot_games(10) == ()
+        # the request alone, as if the process stopped before it could ask the bot
+        await service.play.takeback(asking(ALICE), "request")
+        assert await storage.awaiting_bot_games(10) == (stored.id,)
+    async with bot_service(storage) as (service, _said):  # the bot starts again
+        await service.tick()
+        await service.bots.idle()
+        _stored, turns = await _log(service)
+        assert [t.command for t in turns][-2:] == ["takeback", "takeback"]
+
+
 async def test_two_schedulers_at_once_make_the_bot_move_once(storage):
     async with bot_service(storage, bot_engines.broken) as (service, _said):
         await _challenge_bot(service, size="8", swap="no")
@@ -306,3 +339,30 @@ async def _challenge_team_of_bots(service) -> None:
 
 async def _pause() -> None:
     await asyncio.sleep(0.01)
+
+
+async def test_a_private_word_the_bot_passes_on_stays_a_direct_message(storage):
+    # a player's stored reply that the bot's move made unplayable is told to them alone
+    # (`conditionals._dropped`): with no channel to fall back on when the DM fails
+    async with bot_service(storage) as (service, said):
+        await _challenge_bot(service, size="8", swap="no")
+        stored, _turns = await _log(service)
+        private = Reply("Your stored reply `G6` could not be played.", dm_user_id=ALICE.id)
+        await service.bots._say(stored, Reply("bot moves", followups=(private,)))
+        assert [(r.channel_id, r.dm_user_id) for r in said.replies] == [(CHANNEL, None),
+                                                                         (None, ALICE.id)]
+
+
+async def test_a_reminder_of_the_bots_late_turn_is_said_in_the_channel_not_sent_to_it(
+        storage):
+    clock = Clock()
+    async with bot_service(storage, bot_engines.broken, clock=clock) as (service, _said):
+        await _challenge_bot(service, size="8", swap="no", time="3d", vacation="no")
+        await _move(service, "D4")  # the bot's search fails: its clock runs
+        await service.preferences.server_settings(asking(BOB, server_manager=True),
+                                                  {"reminder": "12"})
+        clock.now += timedelta(hours=12)
+        [reminder] = await service.tick()
+        assert reminder.text.startswith("bot (level 3), it is your move in game")
+        assert reminder.dm_user_id is None and reminder.mentions == ()
+        assert reminder.channel_id == CHANNEL

@@ -4,7 +4,9 @@ ones served round robin over their owners, and a full queue refused at once."""
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
@@ -88,6 +90,23 @@ async def test_a_failing_call_raises_in_the_caller_and_the_pool_goes_on():
     try:
         with pytest.raises(RuntimeError, match="the search broke"):
             await pool.run("a", bot_engines.broken, None, None)
+        assert await pool.run("a", pow, 2, 2) == 4
+    finally:
+        await pool.close()
+
+
+async def test_a_worker_that_dies_fails_its_calls_and_a_fresh_pool_takes_the_next():
+    # BrokenProcessPool: the calls in the broken pool fail (the bot looks again at its next
+    # tick), those still waiting run in a fresh one, and so does every later call
+    pool = EnginePool(1)
+    try:
+        dying = asyncio.create_task(pool.run("a", os._exit, 1))
+        while pool.running == 0:
+            await asyncio.sleep(0.01)
+        waiting = asyncio.create_task(pool.run("b", pow, 2, 3))
+        with pytest.raises(BrokenProcessPool):
+            await dying
+        assert await waiting == 8
         assert await pool.run("a", pow, 2, 2) == 4
     finally:
         await pool.close()
