@@ -7,6 +7,7 @@ import asyncio
 from dataclasses import replace
 from functools import reduce
 
+from bot.service.bot_seats import THE_BOT, is_bot
 from bot.service.challenges import Challenges
 from bot.service.core import ServiceCore
 from bot.service.model import PAGE_SIZE, Attachment, Reply, Request, ServiceError, User, check_page
@@ -122,9 +123,15 @@ class Records:
         """Show an attached record; if it is not over, challenge to continue it as a new game.
 
         The importer takes the record's first seat with `first me` (the default), the second
-        with `first them`. The opening is kept with the game, so its replay and records show
-        the whole game; a continued game is not rated.
+        with `first them`. Never against the bot: a record may be a game still in play. The
+        opening is kept with the game, so its replay and records show the whole game; a
+        continued game is not rated.
         """
+        if opponent is not None and (opponent.id == THE_BOT.id or is_bot(opponent.id)):
+            # the record may be a game still being played against a person: the bot's answer
+            # would be a hint in it, and the engine gives none while a game runs
+            raise ServiceError("the bot does not continue imported records: challenge it to a "
+                               "new game")
         if data is None:
             raise ServiceError("attach the record: /twixt-records import with a file")
         if len(data) > MAX_IMPORT_BYTES:

@@ -366,3 +366,15 @@ async def test_a_reminder_of_the_bots_late_turn_is_said_in_the_channel_not_sent_
         assert reminder.text.startswith("bot (level 3), it is your move in game")
         assert reminder.dm_user_id is None and reminder.mentions == ()
         assert reminder.channel_id == CHANNEL
+
+
+async def test_the_bot_does_not_continue_an_imported_record(storage):
+    """A record may be a game still in play against a person: the bot's answer would be a
+    hint in it."""
+    record = b'[Board "8x8"]\n[Players "alice, bob"]\nalice: D4\nbob: E6\n'
+    async with bot_service(storage) as (service, _said):
+        with pytest.raises(ServiceError, match=r"^the bot does not continue imported records"):
+            await service.records.import_record(asking(ALICE), "g.twixt", record, THE_BOT)
+        assert await storage.pending_challenges(channel_id=CHANNEL) == ()
+        with pytest.raises(ServiceError, match=r"^this channel has no games$"):
+            await service.core.channel_stored(CHANNEL)
