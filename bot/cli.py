@@ -16,11 +16,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bot import engine_command, render_command
-from bot.cli_args import add_record_arguments, add_shard_arguments, shard_overrides
+from bot.cli_args import (
+    add_record_arguments,
+    add_shard_arguments,
+    read_record,
+    shard_overrides,
+)
 from language import LOCALES
 from rules import Game
-from rules.errors import RecordError
-from rules.records import FORMATS, load
+from rules.records import FORMATS
 
 #: the years `--clock` may name
 MIN_YEAR, MAX_YEAR = 2000, 2100
@@ -71,10 +75,8 @@ def replay_summary(game: Game) -> dict[str, object]:
 
 
 def _run_replay(args: argparse.Namespace) -> int:
-    try:
-        game = load(args.file, args.format)
-    except RecordError as error:
-        print(error, file=sys.stderr)
+    game = read_record(args)
+    if game is None:
         return 1
     print(json.dumps(replay_summary(game)))
     return 0

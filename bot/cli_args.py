@@ -3,15 +3,43 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
-from rules.records import FORMATS
+from rules import Game
+from rules.errors import RecordError
+from rules.records import FORMATS, decode, load, read
 
 
-def add_record_arguments(parser: argparse.ArgumentParser) -> None:
-    """A record file and its format, as `replay` and `render` read them."""
-    parser.add_argument("file", help="a transcript, Little Golem .tsgf or T1 file")
+def add_record_arguments(parser: argparse.ArgumentParser, *, stdin: bool = False,
+                         optional: bool = False) -> None:
+    """A record file and its format, as `replay` and `render` read them; with `stdin`, `-`
+    (and with `optional`, no file at all) reads the record from standard input."""
+    if not stdin:
+        parser.add_argument("file", help="a transcript, Little Golem .tsgf or T1 file")
+        parser.add_argument("--format", choices=FORMATS,
+                            help="the record's format (default: guessed from the file's "
+                                 "ending)")
+        return
+    parser.add_argument("file", nargs="?" if optional else None, default="-",
+                        help="a transcript, Little Golem .tsgf or T1 file; - reads standard "
+                             "input" + (" (the default)" if optional else ""))
     parser.add_argument("--format", choices=FORMATS,
-                        help="the record's format (default: guessed from the file's ending)")
+                        help="the record's format (default: guessed from the file's ending; "
+                             "a transcript on standard input)")
+    parser.set_defaults(record_stdin=True)
+
+
+def read_record(args: argparse.Namespace) -> Game | None:
+    """The game of the record the arguments name; None after saying on stderr why it cannot
+    be read (`line N: why`, or why the file cannot be opened)."""
+    try:
+        if args.file == "-" and getattr(args, "record_stdin", False):
+            fmt = args.format or "transcript"
+            return read(decode(sys.stdin.buffer.read(), fmt), fmt)
+        return load(args.file, args.format)
+    except RecordError as error:
+        print(error, file=sys.stderr)
+        return None
 
 
 def add_shard_arguments(parser: argparse.ArgumentParser) -> None:

@@ -13,16 +13,14 @@ import json
 import sys
 from pathlib import Path
 
+from bot.cli_args import add_record_arguments, read_record
 from bot.service.analysis import curve_of, swing_lines
 from bot.service.texts import result_sentence
 from engine import LEVELS, Limit, level_limit, think
 from engine.analysis import FULL_POSITIONS, analyze_game
 from language import LOCALES, translation
 from rendering import ThemeName, render_wincurve
-from rules import Game, TwixtError
-from rules.errors import RecordError
 from rules.numbers import whole_number
-from rules.records import FORMATS, decode, load, read
 
 #: the levels used when none is given: a quick answer from `think`, and for `analyze`
 #: (which searches every position) the level the bot's `analyze` uses
@@ -41,7 +39,7 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
                     "language (G6, G6 link E5, swap, G6; privilege), or with --json its whole "
                     "answer. A finished game: why it is over, exit 1; a bad record: `line N: "
                     "why`, exit 1.")
-    _add_record(thinking, optional=True)
+    add_record_arguments(thinking, stdin=True, optional=True)
     _add_budget(thinking, THINK_LEVEL, "think this many seconds instead of a level's budget")
     thinking.add_argument("--json", action="store_true",
                           help='print {"move", "win", "pv", "nodes", "seconds"}: "win" is the '
@@ -53,7 +51,7 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         description="Let the engine look at every position of a record: draw Red's chance move "
                     "by move to a PNG, the three biggest swings marked with the move played "
                     "and the engine's preference, and print those swings.")
-    _add_record(analyzing, optional=False)
+    add_record_arguments(analyzing, stdin=True)
     analyzing.add_argument("--out", "-o", required=True, type=Path, metavar="PATH.png",
                            help="where to write the picture")
     _add_budget(analyzing, ANALYZE_LEVEL,
@@ -62,15 +60,6 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     analyzing.add_argument("--locale", choices=LOCALES, default="en",
                            help="the language of the picture and the swings (default: en)")
     analyzing.set_defaults(handler=run_analyze)
-
-
-def _add_record(parser: argparse.ArgumentParser, optional: bool) -> None:
-    parser.add_argument("file", nargs="?" if optional else None, default="-",
-                        help="a transcript, Little Golem .tsgf or T1 file; - reads standard "
-                             "input" + (" (the default)" if optional else ""))
-    parser.add_argument("--format", choices=FORMATS,
-                        help="the record's format (default: guessed from the file's ending; "
-                             "a transcript on standard input)")
 
 
 def _add_budget(parser: argparse.ArgumentParser, level: int, seconds_help: str) -> None:
@@ -111,18 +100,6 @@ def _seed(text: str) -> int:
     return number
 
 
-def _game(args: argparse.Namespace) -> Game | None:
-    """The record's game; None after saying on stderr why it cannot be read."""
-    try:
-        if args.file == "-":
-            fmt = args.format or "transcript"
-            return read(decode(sys.stdin.buffer.read(), fmt), fmt)
-        return load(args.file, args.format)
-    except RecordError as error:
-        print(error, file=sys.stderr)
-        return None
-
-
 def _limit(args: argparse.Namespace, seconds_share: float = 1.0) -> Limit:
     if args.seconds is not None:
         return Limit(seconds=args.seconds * seconds_share)
@@ -131,18 +108,14 @@ def _limit(args: argparse.Namespace, seconds_share: float = 1.0) -> Limit:
 
 def run_think(args: argparse.Namespace) -> int:
     """Print the engine's move; 1 (and why, on stderr) for a bad record or a finished game."""
-    game = _game(args)
+    game = read_record(args)
     if game is None:
         return 1
     if game.outcome is not None:
         said = result_sentence(game.outcome, game, translation("en"))
         print(f"the game is over: {said}", file=sys.stderr)
         return 1
-    try:
-        result = think(game, _limit(args), seed=args.seed)
-    except TwixtError as error:
-        print(error, file=sys.stderr)
-        return 1
+    result = think(game, _limit(args), seed=args.seed)
     if args.json:
         print(json.dumps({"move": result.move, "win": result.win, "pv": list(result.pv),
                           "nodes": result.nodes, "seconds": result.seconds}))
@@ -153,7 +126,7 @@ def run_think(args: argparse.Namespace) -> int:
 
 def run_analyze(args: argparse.Namespace) -> int:
     """Write the picture and print the swings; 1 (and why) for a bad record or path."""
-    game = _game(args)
+    game = read_record(args)
     if game is None:
         return 1
     # --seconds is the whole game's: each of up to FULL_POSITIONS positions gets its share
