@@ -27,20 +27,12 @@ class Board:
         """Bitboard of the empty holes `colour` may place in."""
         return self.geo.placeable[colour] & ~self.pos.occupied
 
-    def linkable(self, index: int, colour: Colour) -> list[int]:
-        """Link ids that a peg of `colour` at `index` could add to its own pegs now."""
-        pos = self.pos
-        peg_colour = pos.peg_colour
-        return [lid for neighbour, lid, _step in self.geo.neighbours[index]
-                if peg_colour[neighbour] is colour and lid not in pos.links
-                and pos.blocking_link(lid, colour, self.rules) is None]
-
     def place(self, index: int, colour: Colour) -> list[int]:
         """Put a peg of `colour` at `index` with every link it may have; return those links
         (for `take_back`). Links of one new peg share that peg, so they never cross."""
         pos = self.pos
         pos.place_peg(index, colour, 0)
-        links = self.linkable(index, colour)
+        links = pos.linkable(index, colour, self.rules)
         for lid in links:
             pos.add_link(lid, colour)
         return links

@@ -618,7 +618,7 @@ class Game:
         colour = self.position.peg_colour[idx]
         if colour is None:
             return []
-        return [self._link(lid, colour) for lid in self._linkable(idx, colour)]
+        return [self._link(lid, colour) for lid in self.position.linkable(idx, colour, self.rules)]
 
     def winning_chain(self) -> tuple[list[Hole], list[Link]]:
         """The chain that won a game by connection (empty otherwise), for highlighting.
@@ -784,7 +784,7 @@ class Game:
             a, b = target if isinstance(target, tuple) else (placement.hole, target)
             self._add_link(a, b, colour, changes)
         if self.rules is RuleSet.PP or placement.link_all:
-            for lid in self._linkable(idx, colour):
+            for lid in self.position.linkable(idx, colour, self.rules):
                 self._record_link(lid, colour, changes)
         state = self._state
         # built directly rather than with _replace: this runs for every peg of every playout
@@ -927,12 +927,6 @@ class Game:
         if owner is not colour:
             raise IllegalMoveError("{hole} is not your peg", hole=hole)
         return idx
-
-    def _linkable(self, idx: int, colour: Colour) -> list[int]:
-        pos = self.position
-        return [lid for neighbour, lid, _step in self.geometry.neighbours[idx]
-                if pos.peg_colour[neighbour] is colour and lid not in pos.links
-                and pos.blocking_link(lid, colour, self.rules) is None]
 
     def _free_mask(self, colour: Colour) -> int:
         """Bitboard of the empty holes `colour` may place in."""

@@ -125,6 +125,13 @@ class Position:
         """Ids of the links standing at the hole at `index`."""
         return [lid for _n, lid, _s in self.geo.neighbours[index] if lid in self.links]
 
+    def linkable(self, index: int, colour: Colour, rules: RuleSet) -> list[int]:
+        """Ids of the links a peg of `colour` at `index` could add to its own pegs now."""
+        peg_colour, links = self.peg_colour, self.links
+        return [lid for neighbour, lid, _step in self.geo.neighbours[index]
+                if peg_colour[neighbour] is colour and lid not in links
+                and self.blocking_link(lid, colour, rules) is None]
+
     def blocking_link(self, lid: int, colour: Colour, rules: RuleSet) -> int | None:
         """A standing link that forbids `colour` to place link `lid`, or None."""
         opponent = colour.opponent
