@@ -33,10 +33,9 @@ CACHED = 32
 
 
 def bot_limit() -> Limit:
-    """What each position of the bot's analysis gets (deterministic: nodes bound it)."""
-    level = level_limit(LEVEL)
-    seconds = min(level.seconds or POSITION_SECONDS, POSITION_SECONDS)
-    return Limit(seconds=seconds, nodes=level.nodes)
+    """What each position of the bot's analysis gets: the level's nodes (deterministic),
+    within `POSITION_SECONDS` (below every level's own cap)."""
+    return Limit(seconds=POSITION_SECONDS, nodes=level_limit(LEVEL).nodes)
 
 
 def analyze_record(record: str, limit: Limit, seed: int = 0) -> GameAnalysis:
