@@ -89,14 +89,25 @@ class BotPlayer:
         self._again: set[int] = set()
         #: games refused by a full pool, looked at again when a search ends
         self._busy: set[int] = set()
+        #: games marked since the service last looked (a turn or an offer of theirs stored)
+        self._marked: set[int] = set()
 
     async def notice(self, channel_ids: Iterable[int]) -> None:
-        """A command may have left the games of these channels needing the bot: mark them
-        in storage first (so a restart finds them), then attend to them."""
+        """A command may have begun games with bot seats in these channels (a challenge the
+        bot accepted, the last acceptance of a team): mark them in storage first (so a
+        restart finds them), then attend to them."""
         for channel_id in dict.fromkeys(channel_ids):
             stored = await self._core.storage.active_game(channel_id)
             if stored is not None and await self._mark(stored):
                 self.attend(stored.id)
+
+    def attend_marked(self) -> None:
+        """Attend to the games whose turns or offers were stored since the last look (each
+        marked in storage by `turn_coming` before it was): no query, so a command in a game
+        without the bot costs nothing here."""
+        marked, self._marked = self._marked, set()
+        for game_id in sorted(marked):
+            self.attend(game_id)
 
     async def _mark(self, stored: StoredGame) -> bool:
         """Mark a game with bot seats as awaiting the bot (before a turn of it is stored, so
@@ -104,6 +115,7 @@ class BotPlayer:
         if not any(is_bot(s.user_id) for s in stored.seats):
             return False
         await self._core.storage.await_bot(stored.id, True)
+        self._marked.add(stored.id)
         return True
 
     async def wake(self, shards: Shards | None = None) -> None:
@@ -137,6 +149,7 @@ class BotPlayer:
         try:
             for _ in range(ACTIONS_AT_ONCE):
                 self._again.discard(game_id)
+                self._marked.discard(game_id)  # its own turns: this task looks again anyway
                 try:
                     acted = await self._act(game_id)
                 except Exception:

@@ -48,10 +48,9 @@ log = logging.getLogger(__name__)
 APOLOGY = message("Sorry, something went wrong on my side; nothing was changed. "
                   "Please try again.")
 
-#: the commands after which the bot may have something to do in the channel's game: its
-#: turn, a draw offer or a takeback request to answer, a game with bot seats begun
-_BOT_MAY_ACT = (cmd.Challenge, cmd.Team, cmd.AnswerChallenge, cmd.Rematch, cmd.Move,
-                cmd.ConfirmMove, cmd.Takeback, cmd.ImportRecord, cmd.Conditional)
+#: the commands that may begin a game with bot seats (its turns and offers, the bot hears of
+#: as they are stored: `BotPlayer.attend_marked`)
+_BOT_MAY_BEGIN = (cmd.Challenge, cmd.Team, cmd.AnswerChallenge, cmd.Rematch)
 
 #: the buttons under a game's messages, as the commands they stand for
 _GAME_BUTTONS: dict[ButtonKind, cmd.ServiceCommand] = {
@@ -96,8 +95,9 @@ class TwixtService:
         """Do what `command` asks for `request`'s user; ServiceError says why not. What it
         set off in tournaments (games opened, new standings) follows the reply."""
         reply = await self._dispatch(request, command)
-        if isinstance(command, _BOT_MAY_ACT):
+        if isinstance(command, _BOT_MAY_BEGIN):
             await self.bots.notice(_channels(request, reply))
+        self.bots.attend_marked()
         notices = await self.tournaments.notices(lambda notice: request.locale)
         return replace(reply, followups=(*reply.followups, *notices)) if notices else reply
 
