@@ -188,3 +188,17 @@ def test_the_expected_line_is_playable():
     trial = game.copy()
     for move in result.pv:
         trial.play(move)
+
+
+def test_a_level_searches_fewer_nodes_on_a_bigger_board():
+    """A level's nodes are counted for 12x12 and shrink with the board's side, so that the
+    standard 24x24 board stays inside the level's time cap (and its moves reproducible)."""
+    searched = {}
+    for size in (12, 24):
+        game = Game(("ann", "bob"), size=size, swap=False)
+        for move in ("F6", "G8"):
+            game.play(move)
+        searched[size] = think(game, level_limit(2), seed=1).nodes
+    budget = level_limit(2).nodes
+    assert budget is not None
+    assert searched[12] <= budget and searched[24] <= budget // 2 < searched[12]
