@@ -32,6 +32,8 @@ from rules import Colour
 WIDTH = 800
 TEXT_SIZE = 26
 TITLE_SIZE = 30
+#: the distance between two lines of text
+LINE = round(TEXT_SIZE * 1.45)
 PLOT_HEIGHT = 330
 MARGIN = 24
 #: the plot's shapes are drawn this many times as big, then scaled down (smooth slopes)
@@ -127,7 +129,7 @@ def curve_layout(curve: WinCurve) -> CurveLayout:
     _check(curve)
     tr = translation(curve.locale)
     labels = text_length(_percent(100, tr), TEXT_SIZE)
-    line = _line()
+    line = LINE
     title_middle = MARGIN + TITLE_SIZE // 2
     names_middle = title_middle + round(line * 1.1)
     result_middle = names_middle + (line if curve.result else 0)
@@ -219,7 +221,7 @@ def wincurve_image(curve: WinCurve, theme_name: ThemeName = ThemeName.LIGHT) -> 
     for turn in tick_turns(lay.last_turn):
         put_text(image, str(turn), lay.x(turn), lay.ticks_middle, TEXT_SIZE, colours.label,
                  align="centre")
-    put_text(image, _move_word(tr), (left + right) / 2, lay.ticks_middle + _line(),
+    put_text(image, _move_word(tr), (left + right) / 2, lay.ticks_middle + LINE,
              TEXT_SIZE, colours.muted, align="centre")
     for number, swing in enumerate(curve.swings, start=1):
         put_text(image, str(number), lay.x(swing.last_turn), round(lay.y(swing.red_after)),
@@ -316,10 +318,5 @@ def _legend_line(image: Image.Image, lay: CurveLayout, number: int, swing: Curve
     room = WIDTH - MARGIN - start
     put_text(image, cut_to_width(played, room, TEXT_SIZE, 0.6), start, middle, TEXT_SIZE,
              colours.text, 0.6)
-    put_text(image, cut_to_width(change, room, TEXT_SIZE), start, middle + _line(), TEXT_SIZE,
+    put_text(image, cut_to_width(change, room, TEXT_SIZE), start, middle + LINE, TEXT_SIZE,
              colours.muted)
-
-
-def _line() -> int:
-    """The distance between two lines of text."""
-    return round(TEXT_SIZE * 1.45)
