@@ -112,10 +112,13 @@ def _add_export(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
 
 def _add_check(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     check = subparsers.add_parser(
-        "check", help="check every page of the database (the start checks only quickly)",
-        description="Run SQLite's full integrity check and the foreign-key check over the "
-                    "database, changing nothing: exit 0 when healthy, 1 with the problems.")
-    _add_db_argument(check)
+        "check", help="check every page of a SQLite database (the start checks only quickly)",
+        description="Run SQLite's full integrity check, the foreign-key check and a recount of "
+                    "the stats' running totals over a SQLite database, changing nothing: exit "
+                    "0 when healthy, 1 with the problems, 2 when the file cannot be used. A "
+                    "PostgreSQL database is refused: PostgreSQL checks its own pages (see its "
+                    "amcheck module).")
+    _add_db_argument(check, "the SQLite file to check")
     check.set_defaults(handler=_run_check)
 
 
@@ -157,10 +160,12 @@ def _moment(text: str) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def _add_db_argument(parser: argparse.ArgumentParser) -> None:
+def _add_db_argument(parser: argparse.ArgumentParser,
+                     what: str = "a SQLite file or a postgresql:// URL") -> None:
+    """`--db`, whose help names what the command accepts: `check` reads SQLite files only,
+    while still taking a URL here so that it can refuse one in a line of its own."""
     parser.add_argument("--db", type=_database, default=None,
-                        help="a SQLite file or a postgresql:// URL (default: $TWIXT_DB or "
-                             "./twixt.db)")
+                        help=f"{what} (default: $TWIXT_DB or ./twixt.db)")
 
 
 def _add_migrate(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

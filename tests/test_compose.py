@@ -1,4 +1,4 @@
-"""`compose.yaml` runs what the README and docs/deployment.md say: PostgreSQL and bot
+"""`compose.yaml` runs what docs/deployment.md says: PostgreSQL and bot
 processes that together run every shard once, all on that PostgreSQL. (No YAML parser is a
 dependency; the file's settings are plain `KEY: value` lines.)"""
 

@@ -1,16 +1,22 @@
 """The project's documentation stands alone: nothing outside tests/ sends a reader to a folder
-beside the repository, and every relative link in README.md and docs/ leads to a file of it."""
+beside the repository, every relative link in README.md and docs/ leads to a file of it (and
+to a heading there, when it names one), and the README stays a front door: short, linking
+every page of docs/, its set-up commands the ones CI runs and its quick start working."""
 
 from __future__ import annotations
 
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+#: the front door's length (issue 26): what it is, set-up, quick start, the bot, Discord
+MAX_README_LINES = 250
 #: what a reference to a folder outside the repository looks like
 FORBIDDEN = (b"../shared", b"shared/RULES")
 #: an inline Markdown link or image, `[text](target)` or `[text](target "title")`
@@ -20,6 +26,7 @@ _REFERENCE = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s.*)?$", re.MULTIL
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _CODE_SPAN = re.compile(r"(`+).*?\1")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+_HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$")
 
 
 def _tracked_files() -> list[Path]:
@@ -45,37 +52,65 @@ def _documents() -> list[Path]:
     return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 
-def _links(text: str) -> list[str]:
-    """The link targets of a Markdown text, leaving out code blocks and code spans."""
+def _prose(text: str) -> list[str]:
+    """The lines of a Markdown text outside fenced code blocks."""
     prose, fenced = [], False
     for line in text.splitlines():
         if _FENCE.match(line):
             fenced = not fenced
-            continue
-        if not fenced:
-            prose.append(_CODE_SPAN.sub("", line))
-    body = "\n".join(prose)
+        elif not fenced:
+            prose.append(line)
+    return prose
+
+
+def _anchors(text: str) -> set[str]:
+    """The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces as
+    hyphens, and `-1`, `-2` … after a heading's second and later namesakes."""
+    anchors: set[str] = set()
+    for line in _prose(text):
+        heading = _HEADING.match(line)
+        if heading:
+            slug = re.sub(r"[^\w\- ]", "", heading.group(1).strip().lower()).replace(" ", "-")
+            anchor, seen = slug, 0
+            while anchor in anchors:
+                seen += 1
+                anchor = f"{slug}-{seen}"
+            anchors.add(anchor)
+    return anchors
+
+
+def _links(text: str) -> list[str]:
+    """The link targets of a Markdown text, leaving out code blocks and code spans."""
+    body = "\n".join(_CODE_SPAN.sub("", line) for line in _prose(text))
     return _INLINE_LINK.findall(body) + _REFERENCE.findall(body)
 
 
 def test_the_documents_exist():
-    for name in ("rules.md", "move-language.md", "records.md", "architecture.md"):
+    for name in ("rules.md", "move-language.md", "records.md", "architecture.md", "commands.md",
+                 "slow-games.md", "tournaments.md", "limits.md", "deployment.md"):
         assert (ROOT / "docs" / name).is_file(), name
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    for name in ("rules.md", "move-language.md", "records.md", "architecture.md"):
-        assert f"(docs/{name})" in readme, f"README.md does not link docs/{name}"
+
+
+def test_the_readme_is_a_front_door_that_links_every_page_of_docs():
+    assert len(README.splitlines()) <= MAX_README_LINES
+    unlinked = [path.name for path in sorted((ROOT / "docs").glob("*.md"))
+                if f"(docs/{path.name})" not in README]
+    assert unlinked == [], f"README.md does not link {unlinked}"
 
 
 @pytest.mark.parametrize("document", _documents(), ids=lambda path: path.name)
 def test_relative_links_lead_to_files_of_the_repository(document: Path):
     broken = []
     for target in _links(document.read_text(encoding="utf-8")):
-        if _SCHEME.match(target) or target.startswith("#"):
-            continue  # a web address, a mail address, or a place on the same page
+        if _SCHEME.match(target):
+            continue  # a web address or a mail address
         path = target.split("#", 1)[0].split("?", 1)[0]
-        resolved = (document.parent / path).resolve()
+        resolved = (document.parent / path).resolve() if path else document
         if not resolved.is_relative_to(ROOT) or not resolved.exists():
             broken.append(target)
+        elif "#" in target and resolved.suffix == ".md" and target.split("#", 1)[1] not in \
+                _anchors(resolved.read_text(encoding="utf-8")):
+            broken.append(target)  # the page is there, the heading is not
     assert broken == [], f"{document.relative_to(ROOT)}: links that lead nowhere: {broken}"
 
 
@@ -83,3 +118,75 @@ def test_the_link_reader_finds_links_and_skips_code():
     text = ("See [rules](docs/rules.md#swap) and [site](https://example.com).\n"
             "`[not](a-link.md)`\n```\n[also not](code.md)\n```\n[ref]: docs/records.md\n")
     assert _links(text) == ["docs/rules.md#swap", "https://example.com", "docs/records.md"]
+    assert _anchors("# A\n## Swap (the pie rule)\n## `twixt check`\n## Notes\n## Notes\n"
+                    "```\n# not a heading\n```\n") == {"a", "swap-the-pie-rule", "twixt-check",
+                                                       "notes", "notes-1"}
+
+
+def _section(heading: str) -> str:
+    """The README's section under `heading`, up to the next heading of its level or above."""
+    lines = README.splitlines()
+    start = next(number for number, line in enumerate(lines) if line.lstrip("#").strip() == heading
+                 and line.startswith("#"))
+    level = len(lines[start]) - len(lines[start].lstrip("#"))
+    end = next((number for number in range(start + 1, len(lines))
+                if _HEADING.match(lines[number]) and lines[number] in _prose(README)
+                and len(lines[number]) - len(lines[number].lstrip("#")) <= level), len(lines))
+    return "\n".join(lines[start + 1:end])
+
+
+def _code_blocks(text: str) -> list[str]:
+    return re.findall(r"^```\w*\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
+
+
+def _shell_commands(script: str) -> list[str]:
+    """The commands of a shell text: comments dropped, `&&` chains split, `$ ` prompts and
+    `--quiet` left out, the CI's own venv folder named as the README names it."""
+    commands = []
+    for line in script.splitlines():
+        line = line.split(" #", 1)[0].removeprefix("$ ").replace(" --quiet", "")
+        commands += [part.strip().replace(".ci-venv", ".venv") for part in line.split("&&")]
+    return [command for command in commands if command and not command.startswith("#")]
+
+
+def test_ci_runs_the_readmes_set_up_commands():
+    """.ci/run is "the README's install command, ruff, mypy, the README's tests": every command
+    of the README's Set up is one CI runs, so the README cannot promise what CI never tried."""
+    set_up = _shell_commands(_code_blocks(_section("Set up"))[0])
+    assert {"python -m pip install -e '.[dev]'", "python -m pytest"} <= set(set_up)
+    ci = _shell_commands((ROOT / ".ci" / "run").read_text(encoding="utf-8"))
+    assert [command for command in set_up if command not in ci] == []
+
+
+def _twixt(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(Path(sys.executable).with_name("twixt")), *args], cwd=cwd,
+                          input=stdin, capture_output=True, text=True, check=False, timeout=120)
+
+
+def test_the_quick_start_works_as_written(tmp_path: Path):
+    """The README's transcript replays to the JSON it shows, and its terminal table plays
+    every line it shows without a refusal (a refused line is printed after `! `)."""
+    quick_start = _section("Quick start")
+    blocks = _code_blocks(quick_start)
+    play, replay = (next(block for block in blocks if block.startswith(f"$ twixt {command}"))
+                    for command in ("play", "replay"))
+    transcript = next(block for block in blocks if block.startswith("[Board"))
+    (tmp_path / "game.twixt").write_text(transcript, encoding="utf-8")
+    command, shown = replay.splitlines()
+    replayed = _twixt(*_shell_commands(command)[0].split()[1:], cwd=tmp_path)
+    assert (replayed.returncode, replayed.stdout) == (0, shown + "\n")
+    invocation, *lines = play.splitlines()
+    played = _twixt(*_shell_commands(invocation)[0].split()[1:], cwd=tmp_path,
+                    stdin="\n".join(lines) + "\n")
+    assert played.returncode == 0 and "\n! " not in "\n" + played.stdout, played.stdout
+    assert "wins — Black resigned" in played.stdout
+
+
+def test_the_readmes_games_against_the_bot_start_as_written(tmp_path: Path):
+    """Each `alice: challenge bot …` line of Playing the bot starts a game against the bot."""
+    lines = re.findall(r"`(alice: challenge bot[^`]*)`", _section("Playing the bot"))
+    assert len(lines) >= 2
+    for number, line in enumerate(lines):
+        played = _twixt("play", "--db", "bot.db", "--channel", f"c{number}", cwd=tmp_path,
+                        stdin=f"{line}\nalice: resign yes\n")
+        assert played.returncode == 0 and "bot (level" in played.stdout, (line, played.stdout)

@@ -221,6 +221,20 @@ def test_a_byte_order_mark_and_comments_are_not_part_of_a_line(tmp_path: Path):
     assert "\ufeff" not in done.stdout
 
 
+def test_twixt_check_help_offers_what_check_accepts(tmp_path: Path):
+    """`check` reads SQLite files only (a PostgreSQL URL is refused, exit 2): its help must
+    not offer a URL, as the shared `--db` help of `play` and `export` does."""
+    shown = _twixt("check", "--help", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert "postgresql://" not in shown.stdout
+    words = " ".join(shown.stdout.split())
+    assert "the SQLite file to check" in words and "amcheck" in words
+    assert "running totals" in words and "2 when" in words  # all it checks, every exit code
+    refused = _twixt("check", "--db", "postgresql://bot@db.example/twixt", cwd=tmp_path)
+    assert refused.returncode == 2 and "reads a SQLite file" in refused.stderr
+    assert "postgresql://" in _twixt("play", "--help", cwd=tmp_path).stdout
+
+
 def test_twixt_check_reads_every_page_and_names_what_is_wrong(tmp_path: Path):
     _twixt("play", "--db", "t.db", cwd=tmp_path, stdin="alice: challenge bob\nbob: accept\n")
     healthy = _twixt("check", "--db", "t.db", cwd=tmp_path)

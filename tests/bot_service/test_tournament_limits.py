@@ -5,6 +5,7 @@ a league's standings (one picture per group: at most 10 files, 25 MB a message).
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
@@ -141,8 +142,15 @@ async def test_an_event_name_is_at_most_32_characters(service: TwixtService, sto
 
 
 def test_a_round_robin_is_full_at_20_of_an_events_64():
-    """The limit tests above read the constants; the README promises these numbers."""
+    """The limit tests above read the constants; docs/limits.md and docs/tournaments.md
+    promise these numbers."""
     assert (MAX_ROUND_ROBIN, MAX_ENTRANTS, MAX_NAME) == (20, 64, 32)
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    limits, tournaments = (" ".join((docs / name).read_text(encoding="utf-8").split())
+                           for name in ("limits.md", "tournaments.md"))
+    assert f"at most {MAX_ENTRANTS} entrants, {MAX_ROUND_ROBIN} in a round robin" in limits
+    assert f"At most {MAX_ENTRANTS} entrants; {MAX_ROUND_ROBIN} in a round robin" in tournaments
+    assert f"one line of at most {MAX_NAME} characters" in tournaments
 
 
 async def test_a_swiss_has_four_rounds_and_a_league_groups_of_ten_unless_told(
