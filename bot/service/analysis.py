@@ -15,7 +15,7 @@ from collections import OrderedDict
 
 from bot.service.core import ServiceCore
 from bot.service.engine_pool import EngineBusyError
-from bot.service.model import Attachment, Reply, Request, ServiceError, require_private
+from bot.service.model import Attachment, Reply, Request, ServiceError
 from bot.service.texts import result_sentence
 from engine import Limit, level_limit
 from engine.analysis import GameAnalysis, analyze_game
@@ -92,13 +92,10 @@ class Analyses:
         """The curve of a finished game (the channel's last by default) and its swings:
         public in the game's channel, for the asker alone elsewhere (a game of a private
         channel stays there)."""
-        stored = await self._core.chosen_game(request, game_id)
+        stored, private = await self._core.game_to_show(request, game_id, "/twixt analyze")
         if stored.is_active:
             raise ServiceError("game {game} is still being played: the engine looks at a game "
                                "only once it is over", game=stored.id)
-        private = stored.channel_id != request.channel_id
-        if private:
-            require_private(request, "/twixt analyze")
         game = await self._core.position(stored)
         analysis = await self._analysis(request, stored.id, game)
         tr = request.tr
