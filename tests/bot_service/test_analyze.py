@@ -39,9 +39,10 @@ def analysing(storage, clock, pool) -> TwixtService:
     return TwixtService(storage, clock=clock, engine_pool=pool)
 
 
-async def finish(service: TwixtService) -> None:
+async def finish(service: TwixtService, moves: list[str] = RED_CONNECTS) -> None:
+    """alice and bob play `moves` on a 6×6 board: by default, until Red connects."""
     await start_game(service, size="6", rules="pp", swap="no")
-    for number, move in enumerate(RED_CONNECTS):
+    for number, move in enumerate(moves):
         await service.run(asking(BOB if number % 2 else ALICE), move)
 
 
@@ -138,19 +139,13 @@ async def test_the_terminal_table_saves_the_picture(analysing, tmp_path: Path):
 
 
 #: the game in play: alice (Red) and bob (Black) have four pegs on a 6×6 board
-IN_PLAY = ["C1", "A3", "D3", "F3"]
+IN_PLAY = RED_CONNECTS[:4]
 PASSES_GAME_IN_PLAY = ("game {game} passes through the position of a game still in play on "
                        "this server: the engine looks at it once that game is over")
 
 
-async def game_in_play(service: TwixtService) -> None:
-    await start_game(service, size="6", rules="pp", swap="no")
-    for number, move in enumerate(IN_PLAY):
-        await service.run(asking(BOB if number % 2 else ALICE), move)
-
-
 async def test_a_game_in_play_imported_elsewhere_and_lost_gets_no_analysis(analysing):
-    await game_in_play(analysing)
+    await finish(analysing, IN_PLAY)
     record = records.write(await analysing.channel_game(CHANNEL)).encode()
     elsewhere = 300  # carol and her second account, dave
     await analysing.records.import_record(asking(CAROL, elsewhere), "live.twixt", record, DAVE)
@@ -164,7 +159,7 @@ async def test_a_game_in_play_imported_elsewhere_and_lost_gets_no_analysis(analy
 
 async def test_a_game_in_play_replayed_mirrored_in_another_order_gets_no_analysis_until_it_ends(
         analysing):
-    await game_in_play(analysing)
+    await finish(analysing, IN_PLAY)
     elsewhere = 300
     await analysing.challenges.challenge(asking(CAROL, elsewhere), DAVE,
                                          build_options(size="6", rules="pp", swap="no"))
