@@ -2,8 +2,9 @@
 engine sees them; and the words and picture `twixt analyze` shares with it.
 
 The engine never helps a player during a game: a game still being played is refused, and so
-is a finished game that holds every peg of a game in play on the server (in any order, mirrored
-or turned): one imported from it, or replayed by hand, and played on to an end. The
+is a finished game that holds every peg of a game in play on the server (of `PROTECTED_PEGS`
+or more; in any order, mirrored or turned): one imported from it, or replayed by hand, and
+played on to an end. The
 search runs in the engine's process pool (`ServiceCore.engine_pool`): a full pool is one line
 ("busy, try again later"), and each user has at most one analysis under way. A finished game
 never changes, so its analysis is kept (the last `CACHED` games, in memory: a restart only
@@ -85,6 +86,11 @@ def swing_lines(analysis: GameAnalysis, tr: Translation, code: str = "") -> list
 #: games in play read at once when an analysis looks for one it would give advice in
 LIVE_PAGE = 100
 
+#: the fewest pegs of a game in play whose position is kept from the engine: below this an
+#: opening move or two, shared by many games, would hold up every analysis that began alike,
+#: for what is no more than a book opening's advice
+PROTECTED_PEGS = 4
+
 #: a peg as the check for games in play compares it: colour, column, row
 Spot = tuple[Colour, int, int]
 
@@ -106,9 +112,9 @@ def passes_through(played: frozenset[Spot], live: frozenset[Spot],
                    size: tuple[int, int]) -> bool:
     """Whether a game whose pegs were ever `played` may have passed through the position of
     `live` (or one after it), on a board of `size`: in any move order, and mirrored or turned
-    as the board allows (on a square board also transposed, the colours exchanged). An empty
-    board is every game's start, not a game's position worth keeping from the engine."""
-    if not live:
+    as the board allows (on a square board also transposed, the colours exchanged). A game
+    in play of fewer than `PROTECTED_PEGS` pegs is in its opening, not kept from the engine."""
+    if len(live) < PROTECTED_PEGS:
         return False
     cols, rows = size
     flips = [(flip_cols, flip_rows) for flip_cols in (False, True) for flip_rows in (False, True)]

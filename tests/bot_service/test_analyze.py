@@ -173,3 +173,14 @@ async def test_a_game_in_play_replayed_mirrored_in_another_order_gets_no_analysi
     assert str(refused.value) == PASSES_GAME_IN_PLAY.format(game=2)
     await analysing.play.resign(asking(BOB), confirmed=True)  # the game in play ends
     assert (await analysing.run(asking(CAROL, elsewhere), "analyze")).attachments
+
+
+async def test_a_game_in_play_still_in_its_opening_holds_up_no_analysis(analysing):
+    await finish(analysing, RED_CONNECTS[:3])  # three pegs: an opening many games share
+    elsewhere = 300
+    await analysing.challenges.challenge(asking(CAROL, elsewhere), DAVE,
+                                         build_options(size="6", rules="pp", swap="no"))
+    await analysing.challenges.accept(asking(DAVE, elsewhere))
+    for number, move in enumerate(RED_CONNECTS):
+        await analysing.run(asking(DAVE if number % 2 else CAROL, elsewhere), move)
+    assert (await analysing.run(asking(CAROL, elsewhere), "analyze")).attachments
