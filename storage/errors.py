@@ -12,8 +12,28 @@ class StorageError(Exception):
     """Anything storage refuses or cannot do."""
 
 
+class DatabaseFault(enum.Enum):
+    """Why a database cannot be used, as far as it matters to whoever runs the bot: each asks
+    for something else to be done (a full disk is not a corrupt file)."""
+
+    LOCKED = "locked"
+    READ_ONLY = "read-only"
+    FULL = "full"
+    #: the file was removed or replaced while the bot had it open: what it writes is lost
+    GONE = "gone"
+    #: cannot be opened or reached (a missing folder, a server that is down)
+    UNREACHABLE = "unreachable"
+    #: anything else: corrupt, not SQLite, not ours, a failure without a clearer name
+    BROKEN = "broken"
+
+
 class DatabaseError(StorageError):
-    """The database file cannot be used: not SQLite, corrupt, unreadable, or not ours."""
+    """The database cannot be used: not SQLite, corrupt, unreadable, not ours, read-only, on
+    a full disk or gone. `fault` says which; the message is one line naming it."""
+
+    def __init__(self, message: str, fault: DatabaseFault = DatabaseFault.BROKEN) -> None:
+        super().__init__(message)
+        self.fault = fault
 
 
 class UnsupportedSchemaError(DatabaseError):

@@ -122,9 +122,12 @@ async def _settled(committed: asyncio.Future[None]) -> None:
 class GroupCommit:
     """The writer task and its queue; see the module's docstring."""
 
-    def __init__(self, db: InlineConnection, *, max_batch: int = MAX_BATCH) -> None:
+    def __init__(self, db: InlineConnection, *, max_batch: int = MAX_BATCH,
+                 before_commit: Callable[[], None] = lambda: None) -> None:
         self._db = db
         self._max_batch = max_batch
+        #: raises when the batch must not be committed after all (then nothing of it is)
+        self._before_commit = before_commit
         self._queue: deque[_Ticket] = deque()
         self._ready = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -216,6 +219,7 @@ class GroupCommit:
                     db.raw.execute("RELEASE write")
                 more = bool(self._queue) and len(taken) < self._max_batch
                 ticket = self._queue.popleft() if more else None
+            self._before_commit()
             await db.in_thread("COMMIT")
         except BaseException as error:
             # the transaction is lost: nobody's work in it is acknowledged

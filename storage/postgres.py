@@ -44,6 +44,7 @@ from storage.errors import (
     ChallengeClosedError,
     ChannelBusyError,
     DatabaseError,
+    DatabaseFault,
     EntrantTakenError,
     GameFinishedError,
     NotFoundError,
@@ -135,14 +136,25 @@ async def _lock_user(db: _Db, owner_id: int, user_id: int) -> None:
     await db.execute("SELECT pg_advisory_xact_lock(?)", _user_lock(owner_id, user_id))
 
 
+#: PostgreSQL's failures that name a fault (SQLSTATE classes, as asyncpg's exceptions)
+_FAULTS = ((asyncpg.DiskFullError, DatabaseFault.FULL),
+           (asyncpg.ReadOnlySQLTransactionError | asyncpg.InsufficientPrivilegeError,
+            DatabaseFault.READ_ONLY),
+           (asyncpg.PostgresConnectionError | asyncpg.OperatorInterventionError
+            | asyncpg.InterfaceError | OSError, DatabaseFault.UNREACHABLE))
+
+
 def _failed(error: BaseException) -> DatabaseError | None:
-    """PostgreSQL's own failures (server gone, disk full, …) as our one-line error; a broken
-    constraint stays what it is."""
+    """PostgreSQL's own failures (server gone, disk full, …) as our one-line error, with its
+    fault; a broken constraint stays what it is."""
     if isinstance(error, asyncpg.IntegrityConstraintViolationError):
         return None
     if isinstance(error, asyncpg.PostgresError | asyncpg.InterfaceError
                   | asyncpg.InternalClientError | OSError):
-        return DatabaseError(f"the database failed: {error.__class__.__name__}: {error}")
+        fault = next((fault for kinds, fault in _FAULTS if isinstance(error, kinds)),
+                     DatabaseFault.BROKEN)
+        return DatabaseError(f"the database failed: {error.__class__.__name__}: {error}",
+                             fault)
     return None
 
 
@@ -888,6 +900,9 @@ async def _migrate(db: _Db, where: str, available: tuple[Migration, ...]) -> int
             await db.conn.execute(migration.sql)  # no arguments: several statements may run
             await db.execute("INSERT INTO schema_migrations (version, name) VALUES (?, ?)",
                              migration.version, migration.name)
+        # a write that changes nothing: a database or role that may not write is refused
+        # here, at the start, not at the first move
+        await db.execute("DELETE FROM schema_migrations WHERE false")
     return len(available)
 
 

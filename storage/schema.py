@@ -8,14 +8,16 @@ ever opened for writing (which is when WAL mode and the migrations touch it).
 from __future__ import annotations
 
 import importlib.resources
+import os
 import re
+import shutil
 import sqlite3
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from storage.errors import DatabaseError, UnsupportedSchemaError
+from storage.errors import DatabaseError, DatabaseFault, UnsupportedSchemaError
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 _MIGRATION_NAME = re.compile(r"^(\d{4})_(\w+)\.sql$")
@@ -54,7 +56,8 @@ def check_file(path: Path, known_version: int) -> None:
         with path.open("rb") as file:
             header = file.read(len(SQLITE_HEADER))
     except OSError as error:
-        raise DatabaseError(f"cannot read {path}: {error.strerror or error}") from error
+        raise DatabaseError(f"cannot read {path}: {error.strerror or error}",
+                            DatabaseFault.UNREACHABLE) from error
     if header != SQLITE_HEADER:
         raise DatabaseError(f"{path} is not a SQLite database; it was left untouched")
     try:
@@ -66,23 +69,59 @@ def check_file(path: Path, known_version: int) -> None:
         finally:
             reader.close()
     except sqlite3.DatabaseError as error:
-        raise DatabaseError(unusable(path, error)) from error
+        raise unusable(path, error) from error
 
 
-def unusable(path: Path, error: sqlite3.DatabaseError) -> str:
+#: SQLite's primary result codes that name a fault (https://sqlite.org/rescode.html)
+_FAULTS = {5: DatabaseFault.LOCKED, 6: DatabaseFault.LOCKED, 8: DatabaseFault.READ_ONLY,
+           13: DatabaseFault.FULL, 14: DatabaseFault.UNREACHABLE}
+_IOERR = 10
+#: free bytes below which a disk I/O error is taken for a full disk: where growing a file
+#: fails on a full disk, SQLite says "disk I/O error" as often as "disk is full"
+NEARLY_FULL = 1 << 20
+_CAUSES = {
+    DatabaseFault.LOCKED: "is locked by another program: stop it, or choose another file",
+    DatabaseFault.READ_ONLY: "may not be written: check its permissions",
+    DatabaseFault.FULL: "cannot grow: the disk is full",
+    DatabaseFault.UNREACHABLE: "cannot be opened: check that its folder exists and may be "
+                               "written",
+}
+
+
+def unusable(path: Path, error: sqlite3.Error) -> DatabaseError:
     """Why SQLite cannot use a file, in one line naming the real cause; nothing was changed."""
-    text = str(error).lower()
-    if "locked" in text or "busy" in text:
-        cause = "is locked by another program: stop it, or choose another file"
-    elif "readonly" in text or "read-only" in text:
-        cause = "may not be written: check its permissions"
-    elif "full" in text:
-        cause = "cannot grow: the disk is full"
-    elif "unable to open" in text:
-        cause = "cannot be opened: check that its folder exists and may be written"
-    else:
-        cause = f"is corrupt ({error})"
-    return f"{path} {cause}; it was left untouched"
+    fault, cause = _cause(path, error)
+    return DatabaseError(f"{path} {cause}; it was left untouched", fault)
+
+
+def failed(path: Path, error: sqlite3.Error) -> DatabaseError:
+    """A statement of the running bot that SQLite refused, in one line naming the cause (the
+    statement's transaction is undone)."""
+    fault, cause = _cause(path, error)
+    return DatabaseError(f"{path} {cause}", fault)
+
+
+def _cause(path: Path, error: sqlite3.Error) -> tuple[DatabaseFault, str]:
+    code = (error.sqlite_errorcode or 0) & 0xFF
+    fault = _FAULTS.get(code)
+    if fault is None and code == _IOERR:  # what the system refused, if it can be told
+        if _free_bytes(path) < NEARLY_FULL:
+            fault = DatabaseFault.FULL
+        elif path.exists() and not os.access(path, os.W_OK):  # made read-only while open
+            fault = DatabaseFault.READ_ONLY
+    if fault is not None:
+        return fault, _CAUSES[fault]
+    if code == _IOERR:
+        return DatabaseFault.BROKEN, f"cannot be read or written ({error})"
+    return DatabaseFault.BROKEN, f"is corrupt ({error})"
+
+
+def _free_bytes(path: Path) -> int:
+    """The free space where the file lives (a lot, when that cannot be told)."""
+    try:
+        return shutil.disk_usage(path.parent).free
+    except OSError:
+        return NEARLY_FULL
 
 
 #: how many problems a full check reports at most
@@ -106,7 +145,7 @@ def full_check(path: Path) -> list[str]:
                          reader.execute("PRAGMA foreign_key_check")]
             problems += _totals_problems(reader)
     except sqlite3.DatabaseError as error:
-        raise DatabaseError(unusable(path, error)) from error
+        raise unusable(path, error) from error
     return problems[:MAX_PROBLEMS]
 
 
@@ -171,24 +210,28 @@ def migrate(path: Path, available: tuple[Migration, ...]) -> int:
     """
     if not path.parent.is_dir():
         raise DatabaseError(f"the folder {path.parent} does not exist: create it, or choose "
-                            "another database file")
+                            "another database file", DatabaseFault.UNREACHABLE)
     try:
         conn = sqlite3.connect(path, isolation_level=None)
     except sqlite3.DatabaseError as error:
-        raise DatabaseError(unusable(path, error)) from error
+        raise unusable(path, error) from error
     try:
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA busy_timeout = 10000")
         conn.execute("BEGIN IMMEDIATE")
         try:
             version = _apply_pending(conn, path, available)
+            # a write that changes nothing: SQLite opens a file it may not write read-only
+            # without a word, and would refuse only the first move
+            conn.execute("DELETE FROM schema_migrations WHERE 0")
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:  # a failed COMMIT (a full disk) has undone it already
+                conn.execute("ROLLBACK")
             raise
         return version
     except sqlite3.DatabaseError as error:
-        raise DatabaseError(unusable(path, error)) from error
+        raise unusable(path, error) from error
     finally:
         conn.close()
 

@@ -32,6 +32,7 @@ from storage.bots import BotGame
 from storage.errors import (
     ChannelBusyError,
     DatabaseError,
+    DatabaseFault,
     EntrantTakenError,
     GameFinishedError,
     NotFoundError,
@@ -63,7 +64,7 @@ from storage.model import (
     UserPrefs,
     Vacation,
 )
-from storage.schema import check_file, migrate, migrations, unusable
+from storage.schema import check_file, failed, migrate, migrations, unusable
 from storage.shards import Shards
 
 DEFAULT_PATH = Path("twixt.db")
@@ -87,7 +88,8 @@ class SqliteStorage:
         self._writer = writer
         self._reader = reader
         assert isinstance(writer, InlineConnection), "the writer comes from _connect"
-        self._writes = GroupCommit(writer)
+        self._file = _identity(path)
+        self._writes = GroupCommit(writer, before_commit=self._check_file_is_ours)
         self._read_lock = asyncio.Lock()
 
     @classmethod
@@ -105,15 +107,24 @@ class SqliteStorage:
         try:
             writer = await _connect(path, busy_timeout_ms, read_only=False)
         except sqlite3.DatabaseError as error:
-            raise DatabaseError(unusable(path, error)) from error
+            raise unusable(path, error) from error
         try:
             reader = await _connect(path, busy_timeout_ms, read_only=True)
         except BaseException as error:
             await writer.close()
             if isinstance(error, sqlite3.DatabaseError):
-                raise DatabaseError(unusable(path, error)) from error
+                raise unusable(path, error) from error
             raise
         return cls(path, writer, reader)
+
+    def _check_file_is_ours(self) -> None:
+        """Refuse to commit once the file was removed or replaced while the bot had it open:
+        SQLite would go on writing to the removed file, and every turn acknowledged since
+        would be gone at the next start. (A stat, a few microseconds a commit.)"""
+        if _identity(self.path) != self._file:
+            raise DatabaseError(f"{self.path} was removed or replaced while the bot was "
+                                "running: nothing more is stored until the bot is restarted",
+                                DatabaseFault.GONE)
 
     async def close(self) -> None:
         await self._writes.close()  # the writes already queued are committed first
@@ -142,7 +153,7 @@ class SqliteStorage:
             async with self._writes.transaction() as db:
                 yield db
         except BaseException as error:
-            _reraise(error)
+            _reraise(error, self.path)
             raise
 
     @asynccontextmanager
@@ -154,7 +165,7 @@ class SqliteStorage:
                 await db.execute("BEGIN")
                 yield db
             except BaseException as error:
-                _reraise(error)
+                _reraise(error, self.path)
                 raise
             finally:
                 await _rollback(db)
@@ -837,10 +848,19 @@ async def _only_row(cursor: aiosqlite.Cursor) -> aiosqlite.Row:
     return row
 
 
-def _reraise(error: BaseException) -> None:
+def _identity(path: Path) -> tuple[int, int] | None:
+    """The file's device and inode, which stay while it is the same file (None: no file)."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
+def _reraise(error: BaseException, path: Path) -> None:
     """Turn SQLite's own failures (corruption, disk full, ...) into our one-line error."""
     if isinstance(error, sqlite3.DatabaseError) and not isinstance(error, sqlite3.IntegrityError):
-        raise DatabaseError(f"the database failed: {error}") from error
+        raise failed(path, error) from error
 
 
 # --- reading stored values (used inside a transaction of either connection) --------------------

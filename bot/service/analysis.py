@@ -1,7 +1,10 @@
 """`analyze [game]`: a finished game's win-probability curve and its biggest swings, as the
 engine sees them; and the words and picture `twixt analyze` shares with it.
 
-The engine never helps a player during a game: a game still being played is refused. The
+The engine never helps a player during a game: a game still being played is refused, and so
+is a finished game that holds every peg of a game in play on the server (of `PROTECTED_PEGS`
+or more; in any order, mirrored or turned): one imported from it, or replayed by hand, and
+played on to an end. The
 search runs in the engine's process pool (`ServiceCore.engine_pool`): a full pool is one line
 ("busy, try again later"), and each user has at most one analysis under way. A finished game
 never changes, so its analysis is kept (the last `CACHED` games, in memory: a restart only
@@ -15,13 +18,14 @@ from collections import OrderedDict
 
 from bot.service.core import ServiceCore
 from bot.service.engine_pool import EngineBusyError
-from bot.service.model import Attachment, Reply, Request, ServiceError, require_private
+from bot.service.model import Attachment, Reply, Request, ServiceError
 from bot.service.texts import result_sentence
 from engine import Limit, level_limit
 from engine.analysis import GameAnalysis, analyze_game
 from language import Translation
 from rendering import CurveSwing, WinCurve, render_wincurve
 from rules import Colour, Game, records
+from storage import GameStatus
 
 #: the level whose search each position of the bot's analyses gets, and at most this many
 #: seconds of it (a game of more than `engine.analysis.FULL_POSITIONS` moves shares that
@@ -79,6 +83,56 @@ def swing_lines(analysis: GameAnalysis, tr: Translation, code: str = "") -> list
     return lines
 
 
+#: games in play read at once when an analysis looks for one it would give advice in
+LIVE_PAGE = 100
+
+#: the fewest pegs of a game in play whose position is kept from the engine: below this an
+#: opening move or two, shared by many games, would hold up every analysis that began alike,
+#: for what is no more than a book opening's advice
+PROTECTED_PEGS = 4
+
+#: a peg as the check for games in play compares it: colour, column, row
+Spot = tuple[Colour, int, int]
+
+
+def pegs_of(game: Game) -> frozenset[Spot]:
+    """The pegs on the board now."""
+    return frozenset((peg.colour, peg.hole.col, peg.hole.row) for peg in game.pegs())
+
+
+def pegs_ever(game: Game) -> frozenset[Spot]:
+    """Every peg the game ever had on its board, in any of its positions (a removal, a
+    takeback or a swap does not hide one): a superset of each position's pegs."""
+    placed = {(turn.colour, turn.placed.col, turn.placed.row)
+              for turn in game.history if turn.placed is not None}
+    return frozenset(placed) | pegs_of(game)
+
+
+def passes_through(played: frozenset[Spot], live: frozenset[Spot],
+                   size: tuple[int, int]) -> bool:
+    """Whether a game whose pegs were ever `played` may have passed through the position of
+    `live` (or one after it), on a board of `size`: in any move order, and mirrored or turned
+    as the board allows (on a square board also transposed, the colours exchanged). A game
+    in play of fewer than `PROTECTED_PEGS` pegs is in its opening, not kept from the engine."""
+    if len(live) < PROTECTED_PEGS:
+        return False
+    cols, rows = size
+    flips = [(flip_cols, flip_rows) for flip_cols in (False, True) for flip_rows in (False, True)]
+    for transpose in (False, True) if cols == rows else (False,):
+        for flip_cols, flip_rows in flips:
+            if all(_seen(spot, cols, rows, flip_cols, flip_rows, transpose) in played
+                   for spot in live):
+                return True
+    return False
+
+
+def _seen(spot: Spot, cols: int, rows: int, flip_cols: bool, flip_rows: bool,
+          transpose: bool) -> Spot:
+    colour, col, row = spot
+    col, row = (cols - 1 - col if flip_cols else col), (rows - 1 - row if flip_rows else row)
+    return (colour.opponent, row, col) if transpose else (colour, col, row)
+
+
 class Analyses:
     """`analyze [game]` over the service's core."""
 
@@ -92,14 +146,12 @@ class Analyses:
         """The curve of a finished game (the channel's last by default) and its swings:
         public in the game's channel, for the asker alone elsewhere (a game of a private
         channel stays there)."""
-        stored = await self._core.chosen_game(request, game_id)
+        stored, private = await self._core.game_to_show(request, game_id, "/twixt analyze")
         if stored.is_active:
             raise ServiceError("game {game} is still being played: the engine looks at a game "
                                "only once it is over", game=stored.id)
-        private = stored.channel_id != request.channel_id
-        if private:
-            require_private(request, "/twixt analyze")
         game = await self._core.position(stored)
+        await self._refuse_a_game_in_play(request.guild_id, stored.id, game)
         analysis = await self._analysis(request, stored.id, game)
         tr = request.tr
         image = await asyncio.to_thread(render_wincurve, curve_of(analysis, game, tr))
@@ -111,6 +163,28 @@ class Analyses:
         text = "\n".join([head, *swing_lines(analysis, tr, "`"), *result])
         return Reply(text, attachments=(Attachment(f"twixt-{stored.id}-analysis.png", image),),
                      ephemeral=private)
+
+    async def _refuse_a_game_in_play(self, guild_id: int, game_id: int, game: Game) -> None:
+        """Refuse a finished game that holds every peg of a game still in play on the server:
+        replayed or imported from it and played on, its analysis would be the engine's advice
+        in that game. Checked at each asking (a kept analysis too), over every game in play
+        here, a page at a time."""
+        played = pegs_ever(game)
+        size = (game.options.cols, game.options.rows)
+        before: int | None = None
+        while True:
+            page = await self._core.storage.list_games(
+                guild_id=guild_id, status=GameStatus.ACTIVE, limit=LIVE_PAGE, before_id=before)
+            for stored in page:
+                live = await self._core.position(stored)
+                if (live.options.cols, live.options.rows) == size and passes_through(
+                        played, pegs_of(live), size):
+                    raise ServiceError("game {game} passes through the position of a game "
+                                       "still in play on this server: the engine looks at it "
+                                       "once that game is over", game=game_id)
+            if len(page) < LIVE_PAGE:
+                return
+            before = page[-1].id
 
     async def _analysis(self, request: Request, game_id: int, game: Game) -> GameAnalysis:
         """The game's analysis: kept from before, or searched in the engine's pool."""

@@ -8,6 +8,7 @@ from datetime import timedelta
 
 from bot.service.bot_seats import is_bot, seated
 from bot.service.core import ServiceCore, seat_to_move
+from bot.service.games import ChannelLocks
 from bot.service.model import Button, ButtonKind, Reply, Request, ServiceError, User
 from bot.service.names import seat_names
 from bot.service.options import ChallengeOptions, describe_setup
@@ -24,6 +25,7 @@ from storage import (
     NotFoundError,
     NotInvitedError,
     Player,
+    Seat,
     StoredGame,
 )
 
@@ -33,6 +35,10 @@ class Challenges:
 
     def __init__(self, core: ServiceCore) -> None:
         self._core = core
+        #: held by a rematch from its look for a waiting rematch to its challenge (or its
+        #: accepting the one found), so that both players pressing at once make one challenge;
+        #: apart from the core's channel locks, which challenging and accepting take inside it
+        self._rematching = ChannelLocks()
 
     async def challenge(self, request: Request, opponent: User | None,
                         options: ChallengeOptions) -> Reply:
@@ -127,11 +133,17 @@ class Challenges:
             event = await self._core.storage.get_event(linked.event_id)
             raise ServiceError("games of an event are not rematched: {event} pairs its "
                                "players itself", event=event.name)
-        waiting = await self._waiting_rematch(request, old)
-        if waiting is not None:  # pressed again, or by the other side: no second challenge
-            if waiting.challenger_id == request.user.id:
-                raise ServiceError("your rematch is already waiting for an answer")
-            return await self.accept(request, waiting.id)
+        async with self._rematching(request.channel_id):
+            waiting = await self._waiting_rematch(request, old)
+            if waiting is None:
+                return await self._challenge_again(request, old, seat)
+        # pressed again, or by the other side: no second challenge
+        if waiting.challenger_id == request.user.id:
+            raise ServiceError("your rematch is already waiting for an answer")
+        return await self.accept(request, waiting.id)
+
+    async def _challenge_again(self, request: Request, old: StoredGame, seat: Seat) -> Reply:
+        """The rematch's challenge: the players of `old`, the colours exchanged."""
         names = await self._core.names([s.user_id for s in old.seats])
         others = {s.number: User(s.user_id, names[s.user_id]) for s in old.seats}
         # a game with the bot: the same game again grants takebacks as the first did

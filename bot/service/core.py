@@ -24,7 +24,7 @@ from bot.service.bot_seats import is_bot
 from bot.service.clocktexts import clock_words
 from bot.service.engine_pool import EnginePool
 from bot.service.games import ChannelLocks, GameCache, LiveGame
-from bot.service.model import Button, ButtonKind, Request, ServiceError, User
+from bot.service.model import Button, ButtonKind, Request, ServiceError, User, require_private
 from bot.service.texts import storage_refusal
 from bot.service.timecontrol import ClockMarks, time_control_of
 from bot.service.wakeups import Alarm
@@ -138,6 +138,18 @@ class ServiceCore:
         if stored.guild_id != request.guild_id or not may_see(request, stored):
             raise ServiceError("there is no such game")  # the same words: nothing leaks
         return stored
+
+    async def game_to_show(self, request: Request, game_id: int | None,
+                           command: str) -> tuple[StoredGame, bool]:
+        """A game named to be shown (`chosen_game`), and whether the answer is for the asker
+        alone: a game of another channel may be a private channel's, which its players see
+        anywhere and nobody else does. Where every reply is public (a chat message) such a
+        game is refused, pointing to `command` (as in `/twixt analyze`)."""
+        stored = await self.chosen_game(request, game_id)
+        elsewhere = stored.channel_id != request.channel_id
+        if elsewhere:
+            require_private(request, command)
+        return stored, elsewhere
 
     async def commit(self, request: Request, command: rules.Command,
                      actor: Seat | None = None, at_version: int | None = None

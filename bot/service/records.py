@@ -71,28 +71,39 @@ class Records:
         """A user's games in this server, or this channel's games, newest first, a page."""
         check_page(page)
         tr = request.tr
+        public = not request.private_replies
+        footnote: list[str] = []
         if user is not None:
+            # a public reply lists this channel's games only: a game of another channel may
+            # be a private channel's, which the asker may see but the channel may not
             games = await self._core.storage.list_games(
-                user_id=user.id, guild_id=request.guild_id, limit=PAGE_SIZE + 1,
-                offset=(page - 1) * PAGE_SIZE, visible_to=(request.channel_id, request.user.id))
+                user_id=user.id, guild_id=request.guild_id,
+                channel_id=request.channel_id if public else None, limit=PAGE_SIZE + 1,
+                offset=(page - 1) * PAGE_SIZE,
+                visible_to=None if public else (request.channel_id, request.user.id))
             title = tr("Games of {name}", name=user.name)
+            if public:
+                footnote.append(tr("Only this channel's games, as a reply here is public: "
+                                   "`/twixt-records history` shows you the others."))
         else:
             games = await self._core.storage.list_games(
                 channel_id=request.channel_id, limit=PAGE_SIZE + 1, offset=(page - 1) * PAGE_SIZE)
             title = tr("Games in this channel")
         shown = games[:PAGE_SIZE]
         if not shown:
-            return Reply(tr("{title}: none on this page.", title=title) if page > 1
-                         else tr("{title}: none.", title=title), ephemeral=True)
+            none = (tr("{title}: none on this page.", title=title) if page > 1
+                    else tr("{title}: none.", title=title))
+            return Reply("\n".join([none, *footnote]), ephemeral=True)
         lines = [tr("**{title}** (page {page})", title=title, page=page)]
         lines += [_game_line(game, tr) for game in shown]
         if len(games) > PAGE_SIZE:
             lines.append(tr("More: history page {page}", page=page + 1))
-        return Reply("\n".join(lines), ephemeral=True)
+        return Reply("\n".join([*lines, *footnote]), ephemeral=True)
 
     async def replay(self, request: Request, game_id: int | None = None) -> Reply:
         """An animated picture of a game, one frame per turn (the channel's last by default)."""
-        stored = await self._core.chosen_game(request, game_id)
+        stored, private = await self._core.game_to_show(request, game_id,
+                                                        "/twixt-records replay")
         # a cached game is never changed (a turn replaces it), so a worker thread may read it
         game = await self._core.position(stored)
         if not game.history:
@@ -115,7 +126,8 @@ class Records:
         text = (tr("Replay of game {game}: {moves}, a frame every {step} turns.",
                    game=stored.id, moves=moves, step=plan.step) if plan.step > 1
                 else tr("Replay of game {game}: {moves}.", game=stored.id, moves=moves))
-        return Reply(text, attachments=(Attachment(f"twixt-{stored.id}.gif", data),))
+        return Reply(text, attachments=(Attachment(f"twixt-{stored.id}.gif", data),),
+                     ephemeral=private)
 
     async def import_record(self, request: Request, filename: str, data: bytes | None,
                             opponent: User | None = None,

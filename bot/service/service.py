@@ -34,12 +34,13 @@ from bot.service.play import Play
 from bot.service.preferences import Preferences
 from bot.service.records import Records
 from bot.service.stats import Stats
+from bot.service.texts import database_refusal
 from bot.service.tournaments import Tournaments
 from bot.service.vacations import Vacations
 from language import message, translation
 from rendering import RenderOptions
 from rules import Action, Command, Game
-from storage import Storage
+from storage import DatabaseError, Storage
 
 __all__ = ["APOLOGY", "ThreadOpener", "TwixtService", "answer_safely"]
 
@@ -234,12 +235,18 @@ async def answer_safely(call: Awaitable[Reply], context: Mapping[str, object],
                         locale: str = "en") -> Reply:
     """The one funnel every front end sends its work through: a `ServiceError` becomes a
     refused one-line reply in the asker's language (`locale`), anything else is logged with
-    `context` and answered with an apology — never a traceback."""
+    `context` and answered with an apology — never a traceback. A database that cannot be
+    used is no bug: its cause is logged in one line, and the asker told that nothing was
+    stored."""
     tr = translation(locale)
     try:
         return await call
     except ServiceError as error:
         return Reply(tr.say(error.message), ephemeral=True, refused=True)
+    except DatabaseError as error:
+        # not a bug of ours: the cause in one line, for whoever runs the bot to mend
+        log.error("command refused: %s", error, extra=dict(context))
+        return Reply(tr.say(database_refusal(error)), ephemeral=True, refused=True)
     except Exception:
         log.exception("command failed", extra=dict(context))
         return Reply(tr.say(APOLOGY), ephemeral=True, refused=True)

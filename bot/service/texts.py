@@ -12,6 +12,8 @@ from rules import Colour, Game, Outcome, Reason, Turn
 from storage import (
     ChallengeClosedError,
     ChannelBusyError,
+    DatabaseError,
+    DatabaseFault,
     GameFinishedError,
     NotInvited,
     NotInvitedError,
@@ -64,6 +66,24 @@ def storage_refusal(error: StorageError) -> Message:
         case NotInvitedError(reason=NotInvited.NO_PLACE_LEFT):
             return message("every place in this challenge is taken")
     raise error  # not a refusal for a player: the funnel logs it
+
+
+#: what a player reads of a database that cannot be used, by its fault (the operator reads the
+#: cause in the log)
+_DATABASE_FAULTS = {
+    DatabaseFault.READ_ONLY: message("its database may not be written"),
+    DatabaseFault.FULL: message("its disk is full"),
+    DatabaseFault.GONE: message("its database file was removed"),
+}
+_DATABASE_FAILED = message("its database failed")
+
+
+def database_refusal(error: DatabaseError) -> Message:
+    """What a player reads when the database fails: nothing was stored, and why, so that they
+    can tell whoever runs the bot rather than try again and again."""
+    return message("The bot cannot store anything just now ({why}); nothing was changed. "
+                   "Please tell whoever runs the bot.",
+                   why=_DATABASE_FAULTS.get(error.fault, _DATABASE_FAILED))
 
 
 def names_and(names: Sequence[str], tr: Translation) -> str:

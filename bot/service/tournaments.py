@@ -33,6 +33,7 @@ from bot.service.model import (
     Request,
     ServiceError,
     User,
+    require_private,
 )
 from bot.service.options import describe_setup
 from language import Message, Translation, message, translation
@@ -284,11 +285,16 @@ class Tournaments:
                 await self._core.finish(stored, GameResult(Result.ABORTED, "withdrawn"))
 
     async def standings(self, request: Request, event_id: int | None) -> Reply:
-        """The event's crosstable picture (a league's: one per group)."""
+        """The event's crosstable picture (a league's: one per group); for the asker alone
+        when named from another channel (the event's may be private, and its results with
+        it)."""
         event = await self._event(request, event_id)
+        elsewhere = event.channel_id != request.channel_id and event_id is not None
+        if elsewhere:
+            require_private(request, "/twixt-tournament standings")
         if event.status is EventStatus.SIGNUP:
             raise ServiceError("{event} has not started yet", event=event.name)
-        return await self._standings(event, request.tr)
+        return await self._standings(event, request.tr, ephemeral=elsewhere)
 
     def _standings_notice(self, event: Event) -> Notice:
         async def make(tr: Translation) -> Reply:
@@ -297,7 +303,7 @@ class Tournaments:
         return Notice(event.guild_id, make, key=event.id)
 
     async def _standings(self, event: Event, tr: Translation,
-                         channel_id: int | None = None) -> Reply:
+                         channel_id: int | None = None, ephemeral: bool = False) -> Reply:
         """The crosstables, at most `FILES` pictures a message (a league of many groups
         posts several)."""
         games = await self.play.refresh(event)
@@ -308,10 +314,10 @@ class Tournaments:
         text = tr("Standings of {event}.", event=event.name)
         messages = [Reply(text, image=chunk[0], channel_id=channel_id, attachments=tuple(
             Attachment(f"group-{number}.png", data)
-            for number, data in enumerate(chunk[1:], start=start + 2)))
+            for number, data in enumerate(chunk[1:], start=start + 2)), ephemeral=ephemeral)
             for start in range(0, len(images), FILES) for chunk in [images[start:start + FILES]]]
         if not messages:
-            return Reply(text, channel_id=channel_id)
+            return Reply(text, channel_id=channel_id, ephemeral=ephemeral)
         return replace(messages[0], followups=tuple(messages[1:]))
 
     # --- looking on ------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import pytest
 
 from bot.discord.buttons import TEMPLATE, custom_id
 from bot.discord.cog import time_choices
+from bot.discord.messages import ChatMoves
 from bot.discord.replies import message_kwargs
 from bot.discord.views import TwixtButton
 from bot.service import Button, ButtonKind, Reply
@@ -25,10 +26,14 @@ from tests.bot_discord.helpers import (
     EVE,
     custom_ids,
     filenames,
+    member,
+    message,
     only,
+    posted,
     press,
     run,
     start_game,
+    text_channel,
 )
 
 GAMES = Path(__file__).resolve().parents[1] / "rules" / "data"
@@ -157,6 +162,23 @@ async def test_history_is_private_to_the_asker(client, cog):
     assert mine["ephemeral"] is True and "alice won (resignation)" in mine["content"]
     here = only(await run(client, cog, "history", EVE, page=2))
     assert refusal(here) == ("Games in this channel: none on this page.", True)
+
+
+async def test_a_game_of_another_channel_is_shown_to_its_player_alone(client, cog):
+    await finished_game(client, cog)  # in a private channel, say
+    elsewhere = CHANNEL + 1
+    replay = only(await run(client, cog, "replay", BOB, game=1, channel_id=elsewhere))
+    assert replay["ephemeral"] is True and filenames(replay) == ["twixt-1.gif"]
+    channel = text_channel(elsewhere)
+    chat = ChatMoves(client.service, read_all=False)
+    await chat.handle(message(BOB, "<@555> replay #1", channel))
+    sent = message(BOB, "<@555> history <@101>", channel)
+    sent.mentions = [member(555, "twixt", bot=True), ALICE]
+    await chat.handle(sent)
+    refused, listed = posted(channel)
+    assert refused["content"].startswith("only you may see this, and a reply here is public")
+    assert "/twixt-records replay" in refused["content"] and not refused.get("files")
+    assert listed["content"].splitlines()[0] == "Games of alice: none."
 
 
 async def test_replay_attaches_an_animation(client, cog):

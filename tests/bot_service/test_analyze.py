@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.service import ServiceError, TwixtService
+from bot.service import ServiceError, TwixtService, build_options
 from bot.service.engine_pool import EnginePool
 from bot.terminal import TerminalTable
-from tests.bot_service.helpers import ALICE, BOB, CAROL, asking, start_game
+from rules import records
+from tests.bot_service.helpers import ALICE, BOB, CAROL, CHANNEL, DAVE, asking, start_game
 
 #: Red (alice) connects on a 6×6 board with her fourth peg
 RED_CONNECTS = ["C1", "A3", "D3", "F3", "C5", "A5", "E6"]
@@ -38,9 +39,10 @@ def analysing(storage, clock, pool) -> TwixtService:
     return TwixtService(storage, clock=clock, engine_pool=pool)
 
 
-async def finish(service: TwixtService) -> None:
+async def finish(service: TwixtService, moves: list[str] = RED_CONNECTS) -> None:
+    """alice and bob play `moves` on a 6×6 board: by default, until Red connects."""
     await start_game(service, size="6", rules="pp", swap="no")
-    for number, move in enumerate(RED_CONNECTS):
+    for number, move in enumerate(moves):
         await service.run(asking(BOB if number % 2 else ALICE), move)
 
 
@@ -134,3 +136,51 @@ async def test_the_terminal_table_saves_the_picture(analysing, tmp_path: Path):
     assert await table.run([*script, "carol: analyze"]) == 0
     assert re.search(SWING, out.getvalue(), re.MULTILINE)
     assert (tmp_path / "pics" / "twixt-1-analysis.png").exists()
+
+
+#: the game in play: alice (Red) and bob (Black) have four pegs on a 6×6 board
+IN_PLAY = RED_CONNECTS[:4]
+PASSES_GAME_IN_PLAY = ("game {game} passes through the position of a game still in play on "
+                       "this server: the engine looks at it once that game is over")
+
+
+async def test_a_game_in_play_imported_elsewhere_and_lost_gets_no_analysis(analysing):
+    await finish(analysing, IN_PLAY)
+    record = records.write(await analysing.channel_game(CHANNEL)).encode()
+    elsewhere = 300  # carol and her second account, dave
+    await analysing.records.import_record(asking(CAROL, elsewhere), "live.twixt", record, DAVE)
+    await analysing.challenges.accept(asking(DAVE, elsewhere))
+    await analysing.run(asking(CAROL, elsewhere), "B2")  # a blunder: what should Red play?
+    await analysing.play.resign(asking(CAROL, elsewhere), confirmed=True)
+    with pytest.raises(ServiceError) as refused:
+        await analysing.run(asking(CAROL, elsewhere), "analyze")
+    assert str(refused.value) == PASSES_GAME_IN_PLAY.format(game=2)
+
+
+async def test_a_game_in_play_replayed_mirrored_in_another_order_gets_no_analysis_until_it_ends(
+        analysing):
+    await finish(analysing, IN_PLAY)
+    elsewhere = 300
+    await analysing.challenges.challenge(asking(CAROL, elsewhere), DAVE,
+                                         build_options(size="6", rules="pp", swap="no"))
+    await analysing.challenges.accept(asking(DAVE, elsewhere))
+    # the same pegs mirrored left to right (Red's D3 for C3 …), Red's two in the other order
+    for number, move in enumerate(["C3", "A3", "D1", "F3", "B2"]):
+        await analysing.run(asking(DAVE if number % 2 else CAROL, elsewhere), move)
+    await analysing.play.resign(asking(DAVE, elsewhere), confirmed=True)
+    with pytest.raises(ServiceError) as refused:
+        await analysing.run(asking(CAROL, elsewhere), "analyze")
+    assert str(refused.value) == PASSES_GAME_IN_PLAY.format(game=2)
+    await analysing.play.resign(asking(BOB), confirmed=True)  # the game in play ends
+    assert (await analysing.run(asking(CAROL, elsewhere), "analyze")).attachments
+
+
+async def test_a_game_in_play_still_in_its_opening_holds_up_no_analysis(analysing):
+    await finish(analysing, RED_CONNECTS[:3])  # three pegs: an opening many games share
+    elsewhere = 300
+    await analysing.challenges.challenge(asking(CAROL, elsewhere), DAVE,
+                                         build_options(size="6", rules="pp", swap="no"))
+    await analysing.challenges.accept(asking(DAVE, elsewhere))
+    for number, move in enumerate(RED_CONNECTS):
+        await analysing.run(asking(DAVE if number % 2 else CAROL, elsewhere), move)
+    assert (await analysing.run(asking(CAROL, elsewhere), "analyze")).attachments

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import threading
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
@@ -284,6 +285,35 @@ async def test_a_game_is_seen_from_its_channel_and_by_its_players_only(service):
     assert "#1 alice vs bob" in seen.text
     assert "#1 alice vs bob" in (await service.records.history(asking(ALICE, elsewhere),
                                                                BOB)).text
+
+
+async def test_a_player_is_shown_their_game_of_another_channel_alone(service):
+    await start_game(service, swap="no")  # in a private channel, say
+    await service.run(asking(ALICE), "K10")
+    elsewhere = 300
+    assert (await service.records.replay(asking(BOB, elsewhere), 1)).ephemeral
+    assert not (await service.records.replay(asking(BOB), 1)).ephemeral  # its own channel
+    chat = replace(asking(BOB, elsewhere), private_replies=False)  # every reply is public
+    with pytest.raises(ServiceError, match="only you may see this, and a reply here is "
+                                           "public: use `/twixt-records replay`"):
+        await service.run(chat, "replay #1")
+
+
+async def test_history_in_chat_lists_only_the_games_of_its_channel(service):
+    await start_game(service, swap="no")  # in a private channel, say
+    await service.play.resign(asking(BOB), confirmed=True)
+    elsewhere = 300
+    for asker, whose in ((ALICE, BOB), (BOB, BOB), (ALICE, ALICE)):
+        chat = replace(asking(asker, elsewhere), private_replies=False)
+        public = await service.records.history(chat, whose)
+        assert public.text.splitlines() == [
+            f"Games of {whose.name}: none.",
+            "Only this channel's games, as a reply here is public: `/twixt-records history` "
+            "shows you the others."]
+        privately = await service.records.history(asking(asker, elsewhere), whose)
+        assert "#1 alice vs bob" in privately.text
+    here = await service.records.history(replace(asking(ALICE), private_replies=False), BOB)
+    assert "#1 alice vs bob" in here.text
 
 
 # --- ratings ------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ a withdrawal and restarts in the middle), a league season and the next, and the 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -300,3 +301,17 @@ async def test_a_swiss_round_names_the_entrant_who_has_the_bye(service, storage)
     [opened] = [r.text for r in reply.followups if "games opened" in r.text]
     assert f"{user(bye).name} has a bye (a win)." in opened
     assert sum(p.name in opened for p in PLAYERS[:5]) == 1  # only the bye is named
+
+
+async def test_standings_named_from_another_channel_are_for_the_asker_alone(service, storage):
+    event_id = await create(service, "format roundrobin size 8 rules pp")  # a private channel
+    await sign_up(service, event_id, PLAYERS[:2])
+    await service.run(MANAGER, "tournament start")
+    elsewhere = 300
+    reply = await service.run(asking(P3, elsewhere), f"tournament standings {event_id}")
+    assert reply.ephemeral and reply.image is not None
+    assert not (await service.run(asking(P3), "tournament standings")).ephemeral
+    with pytest.raises(ServiceError, match="a reply here is public: use "
+                                           "`/twixt-tournament standings`"):
+        await service.run(replace(asking(P3, elsewhere), private_replies=False),
+                          f"tournament standings {event_id}")

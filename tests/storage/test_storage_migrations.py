@@ -190,7 +190,8 @@ def test_a_full_disk_and_a_read_only_file_are_named_not_called_corrupt(tmp_path)
     sql(path, "CREATE TABLE t (x TEXT)")
     full = _error_of(path, "PRAGMA max_page_count = 2",
                      "INSERT INTO t VALUES (zeroblob(100000))")
-    assert unusable(path, full) == f"{path} cannot grow: the disk is full; it was left untouched"
+    assert str(unusable(path, full)) == (f"{path} cannot grow: the disk is full; it was left "
+                                         "untouched")
     read_only = _error_of(f"file:{path}?mode=ro", "INSERT INTO t VALUES ('x')", uri=True)
-    assert unusable(path, read_only) == (f"{path} may not be written: check its permissions; "
-                                         "it was left untouched")
+    assert str(unusable(path, read_only)) == (f"{path} may not be written: check its "
+                                              "permissions; it was left untouched")

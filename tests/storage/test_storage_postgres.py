@@ -18,6 +18,7 @@ from storage_helpers import start_game
 import storage.postgres
 from storage import (
     DatabaseError,
+    DatabaseFault,
     SqliteStorage,
     UnsupportedSchemaError,
     database_setting,
@@ -64,6 +65,21 @@ async def test_a_newer_schema_is_refused_untouched(pg_server, monkeypatch):
     monkeypatch.undo()
     with pytest.raises(UnsupportedSchemaError, match=f"schema version {LATEST + 1}"):
         await PostgresStorage.open(url)
+
+
+async def test_a_database_that_may_not_be_written_is_refused_at_start(pg_server):
+    url = await fresh_database(pg_server)
+    name = url.split("@/", 1)[1].split("?")[0]
+    await fetch(pg_server.dsn(), f"ALTER DATABASE {name} SET default_transaction_read_only = on")
+    with pytest.raises(DatabaseError) as refused:
+        await PostgresStorage.open(url)
+    assert refused.value.fault is DatabaseFault.READ_ONLY
+    assert "ReadOnlySQLTransactionError" in str(refused.value)
+
+
+def test_a_full_disk_is_named_full_not_a_failure_of_the_database():
+    failed = storage.postgres._failed(asyncpg.DiskFullError("could not extend file"))
+    assert failed is not None and failed.fault is DatabaseFault.FULL
 
 
 async def test_another_programs_database_is_refused_untouched(pg_server):
