@@ -98,7 +98,7 @@ class Analyses:
                                "only once it is over", game=stored.id)
         private = stored.channel_id != request.channel_id
         if private:
-            require_private(request, "/twixt analyze")
+            require_private(request, "/twixt-records analyze")
         game = await self._core.position(stored)
         analysis = await self._analysis(request, stored.id, game)
         tr = request.tr

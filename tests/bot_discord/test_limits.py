@@ -100,8 +100,10 @@ def test_the_commands_fit_discords_limits(payload):
 def test_every_group_has_room_for_more_commands(payload):
     assert {command["name"] for command in payload} == {"twixt", "twixt-records",
                                                         "twixt-settings", "twixt-tournament"}
-    # /twixt holds 22 of Discord's 25 (with analyze): room for three more in each group
-    assert all(len(command["options"]) <= MAX_OPTIONS - 3 for command in payload)
+    # every group at 20 of Discord's 25 or fewer, so that the next features fit where they
+    # belong without a reshuffle that breaks habits (/twixt held 22 before analyze moved to
+    # /twixt-records and vacation to /twixt-settings)
+    assert all(len(command["options"]) <= MAX_OPTIONS - 5 for command in payload)
 
 
 def test_every_option_says_what_it_is(payload):
