@@ -16,6 +16,7 @@ from bot.discord.commanding import (
     Rules,
     ServiceCog,
     YesNo,
+    command_choices,
     player_or_bot,
     size_choices,
     time_choices,
@@ -127,8 +128,11 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
         await self._send(interaction, cmd.Status())
 
     @app_commands.command(description=locale_str("How to play, and the move language"))
-    async def help(self, interaction: discord.Interaction) -> None:
-        await self._send(interaction, cmd.Help())
+    @app_commands.describe(
+        command=locale_str("a command to explain, like challenge (leave out: all of them)"))
+    @app_commands.autocomplete(command=command_choices)
+    async def help(self, interaction: discord.Interaction, command: str | None = None) -> None:
+        await self._send(interaction, cmd.Help(command))
 
     @app_commands.command(
         description=locale_str("Call the game off (a channel manager, or all players)"))

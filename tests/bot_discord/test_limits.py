@@ -13,6 +13,7 @@ import discord
 import pytest
 
 from bot.service import MAX_PAGE
+from bot.service.command_help import TOPICS
 
 NAME = re.compile(r"^[-_\w]{1,32}$")  # Discord's pattern for command and option names
 MAX_DESCRIPTION = 100
@@ -104,6 +105,16 @@ def test_every_group_has_room_for_more_commands(payload):
     # belong without a reshuffle that breaks habits (/twixt held 22 before analyze moved to
     # /twixt-records and vacation to /twixt-settings)
     assert all(len(command["options"]) <= MAX_OPTIONS - 5 for command in payload)
+
+
+def test_each_commands_help_names_a_slash_command_that_is_synced(payload):
+    """`help COMMAND` says where the command is among the groups: a regrouping that moves a
+    command must move its help too."""
+    synced = ({f"/{command['name']}" for command in payload}
+              | {f"/{command['name']} {sub['name']}" for command in payload
+                 for sub in command["options"]})
+    named = {topic.slash for topic in TOPICS.values() if topic.slash}
+    assert named <= synced, named - synced
 
 
 def test_every_option_says_what_it_is(payload):
