@@ -55,8 +55,10 @@ def utc_now() -> datetime:
 class ThreadOpener(Protocol):
     """What a front end offers so that a game can get a thread of its own."""
 
-    async def open_thread(self, channel_id: int, name: str) -> int:
-        """Open a thread under `channel_id` named `name`; return its channel id."""
+    async def open_thread(self, channel_id: int, name: Message) -> int:
+        """Open a thread under `channel_id` named `name`; return its channel id. The front
+        end says the name in the server's language (everyone there reads it, not only who
+        started the game) and cuts it to its own limit."""
         ...
 
 
@@ -86,6 +88,9 @@ class ServiceCore:
         #: record before they are (the bot marks its games as awaiting it, so a restart
         #: finds them)
         self.turn_coming: list[Callable[[StoredGame], Awaitable[object]]] = []
+        #: the language of a server (the front end sets it): what the bot says by itself
+        #: there, and the names it gives where nobody asked (an event's seats)
+        self.locale_of: Callable[[int], str] = lambda guild_id: "en"
 
     # --- games -------------------------------------------------------------------------
 

@@ -45,7 +45,7 @@ async def play(db: Database | None, channel: str, out_dir: Path, script: str | N
     if storage is None:
         return 2
     async with storage:
-        threads = TerminalThreads()
+        threads = TerminalThreads(locale)
         service = TwixtService(storage, threads=threads,
                                clock=(lambda: clock) if clock else utc_now,
                                engine_pool=EnginePool(workers))
