@@ -74,7 +74,7 @@ TOPICS: dict[str, Topic] = {
     "swap": Topic(message("Take over Red's first peg (when swap is on)"), "swap",
                   "/twixt swap", "swap"),
     "privilege": Topic(message("Double TwixT: call Privilege after your move"),
-                       "MOVE; privilege", "/twixt privilege", "G6 link E5; privilege"),
+                       "privilege | MOVE; privilege", "/twixt privilege", "G6 link E5; privilege"),
     "resign": Topic(message("Resign this game (asks to confirm)"), "resign | resign yes",
                     "/twixt resign", "resign"),
     "draw": Topic(message("Offer a draw, or accept or decline one"),
