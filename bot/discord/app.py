@@ -82,7 +82,7 @@ class TwixtBot(commands.AutoShardedBot):
         self.scheduler = ClockScheduler(self, self.service)
         # the bot's moves, posted in their games' channels in the server's language
         self.service.bots.deliver = self._post
-        self.service.bots.locale_of = self.scheduler.language_of
+        self.service.core.locale_of = self.scheduler.language_of
         self.tree.error(respond.on_app_command_error)
 
     async def setup_hook(self) -> None:

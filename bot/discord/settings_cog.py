@@ -1,4 +1,5 @@
-"""`/twixt-settings …`: how the bot treats you (`me`), and how it runs this server."""
+"""`/twixt-settings …`: how the bot treats you (`me`), your days off (`vacation`), and how it
+runs this server."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from bot.service import commands as cmd
 @app_commands.guild_only()
 class SettingsCog(ServiceCog, group_name="twixt-settings",
                   group_description=locale_str("TwixT settings: yours, and the server's")):
-    """A player's settings and the server's."""
+    """A player's settings, vacation and the server's settings."""
 
     @app_commands.command(name="me",
                           description=locale_str("Show or change how the bot treats you"))
@@ -58,3 +59,12 @@ class SettingsCog(ServiceCog, group_name="twixt-settings",
                  "vacationdays": vacationdays, "vacation": vacation}
         changes = {name: str(value) for name, value in given.items() if value is not None}
         await self._send(interaction, cmd.ServerSettings(changes))
+
+    @app_commands.command(
+        description=locale_str("Vacation: your clocks stop in this server's games for some days"))
+    @app_commands.describe(days=locale_str("whole days from now (leave out: see your days left)"),
+                           end=locale_str("yes: end your vacation now"))
+    async def vacation(self, interaction: discord.Interaction,
+                       days: app_commands.Range[int, 1, 60] | None = None,
+                       end: YesNo | None = None) -> None:
+        await self._send(interaction, cmd.Vacation(days, end == "yes"))

@@ -146,7 +146,7 @@ class Analyses:
         """The curve of a finished game (the channel's last by default) and its swings:
         public in the game's channel, for the asker alone elsewhere (a game of a private
         channel stays there)."""
-        stored, private = await self._core.game_to_show(request, game_id, "/twixt analyze")
+        stored, private = await self._core.game_to_show(request, game_id, "/twixt-records analyze")
         if stored.is_active:
             raise ServiceError("game {game} is still being played: the engine looks at a game "
                                "only once it is over", game=stored.id)

@@ -81,8 +81,6 @@ class BotPlayer:
         self.think: Think = engine.think
         #: where the bot's messages go (the front end sets it: Discord's outbox, the table)
         self.deliver: Deliver = _nowhere
-        #: the language of a server (the front end sets it, as for the clocks)
-        self.locale_of: Callable[[int], str] = lambda guild_id: "en"
         core.turn_coming.append(self._mark)
         self._tasks: dict[int, asyncio.Task[None]] = {}
         #: games to look at again when their task ends (something happened meanwhile)
@@ -214,7 +212,7 @@ class BotPlayer:
         except EngineBusyError:
             self._busy.add(stored.id)
             if await self._core.storage.claim_busy_notice(stored.id, stored.version):
-                tr = translation(self.locale_of(stored.guild_id))
+                tr = translation(self._core.locale_of(stored.guild_id))
                 await self._say(stored, Reply(tr(
                     "{name} has many games to think about just now; it answers here as soon "
                     "as it can.", name=seat.name)))
@@ -266,7 +264,7 @@ class BotPlayer:
 
     def _request(self, stored: StoredGame, seat: Seat) -> Request:
         return Request(stored.guild_id, stored.channel_id, User(seat.user_id, seat.name),
-                       locale=self.locale_of(stored.guild_id))
+                       locale=self._core.locale_of(stored.guild_id))
 
     async def _say(self, stored: StoredGame, reply: Reply) -> None:
         """Deliver what the bot says into the game's channel (a reply has no asker to go

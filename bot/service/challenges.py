@@ -12,7 +12,7 @@ from bot.service.games import ChannelLocks
 from bot.service.model import Button, ButtonKind, Reply, Request, ServiceError, User
 from bot.service.names import seat_names
 from bot.service.options import ChallengeOptions, describe_setup
-from bot.service.texts import storage_refusal
+from bot.service.texts import names_and, storage_refusal
 from bot.service.timecontrol import parse_time_control
 from language import Message, Translation, message
 from rules import Hole
@@ -72,12 +72,16 @@ class Challenges:
         tr = request.tr
         if await self._bots_accept(challenge, options):
             return await self._start_game(challenge, tr)
-        text = tr("**{challenger}** and {partner} challenge {opponent} and {other} to Double "
-                  "TwixT ({setup}), {first}. All three, accept or decline.",
-                  challenger=request.user.name, partner=invitees[1].name,
-                  opponent=invitees[0].name, other=invitees[2].name,
-                  setup=describe_setup(challenge.setup),
-                  first=_first_words(options.first, 4))
+        # the bot has accepted its seat already: only the people are asked to answer
+        asked = [user.name for user in invitees if not is_bot(user.id)]
+        text = (tr("**{challenger}** and {partner} challenge {opponent} and {other} to Double "
+                   "TwixT ({setup}), {first}.",
+                   challenger=request.user.name, partner=invitees[1].name,
+                   opponent=invitees[0].name, other=invitees[2].name,
+                   setup=describe_setup(challenge.setup),
+                   first=_first_words(options.first, 4))
+                + " " + tr.plural("{names}, accept or decline.", "{names}, accept or decline.",
+                                  len(asked), names=names_and(asked, tr)))
         return Reply(text, mentions=tuple(u.id for u in invitees),
                      buttons=_challenge_buttons(challenge, tr))
 
@@ -240,13 +244,13 @@ class Challenges:
         # weekends off as each player's preference stands now, fixed for the game
         weekends = [(await self._core.storage.user_prefs(uid)).weekends for uid in order]
         players = [Player(uid, name, weekends_off=not on) for uid, name, on in
-                   zip(order, seat_names([names[uid] for uid in order]), weekends, strict=True)]
+                   zip(order, seat_names([names[uid] for uid in order], tr), weekends, strict=True)]
         channel_id = challenge.channel_id
         if challenge.thread:
             if self._core.threads is None:
                 raise ServiceError("threads are not available here")
             channel_id = await self._core.threads.open_thread(
-                challenge.channel_id, f"TwixT: {_lineup_title(players)}")
+                challenge.channel_id, _lineup_title(players))
         try:
             await self._core.storage.create_game(
                 guild_id=challenge.guild_id, channel_id=channel_id, players=players,
@@ -273,6 +277,9 @@ class Challenges:
                        moves=tr.plural("{n} move", "{n} moves", game.moves_made), **facts)
                     + "\n" + tr("{name}, you move next ({colour}): write your move, e.g. "
                                  "`{example}`.", **facts))
+        elif is_bot(to_move.user_id):  # nobody to tell to write a move: the bot is at it
+            text = (tr("Game {game} on: {lineup} — {setup}.", **facts) + "\n"
+                    + tr("{name} moves first ({colour}) and is thinking…", **facts))
         else:
             text = (tr("Game {game} on: {lineup} — {setup}.", **facts) + "\n"
                     + tr("{name}, you move first ({colour}): write your move, e.g. "
@@ -308,10 +315,12 @@ def _clock_still_allowed(time_control: str | None) -> str | None:
         return None
 
 
-def _lineup_title(players: Sequence[Player]) -> str:
-    if len(players) == 2:
-        return f"{players[0].name} vs {players[1].name}"
-    return f"{players[0].name} & {players[2].name} vs {players[1].name} & {players[3].name}"
+def _lineup_title(players: Sequence[Player]) -> Message:
+    """A game thread's name: `TwixT: alice vs bob` (`alice gegen bob` in German)."""
+    red, black = ((players[0].name, players[1].name) if len(players) == 2
+                  else (f"{players[0].name} & {players[2].name}",
+                        f"{players[1].name} & {players[3].name}"))
+    return message("TwixT: {first} vs {second}", first=red, second=black)
 
 
 def _challenge_buttons(challenge: Challenge, tr: Translation) -> tuple[Button, ...]:

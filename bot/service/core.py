@@ -55,8 +55,10 @@ def utc_now() -> datetime:
 class ThreadOpener(Protocol):
     """What a front end offers so that a game can get a thread of its own."""
 
-    async def open_thread(self, channel_id: int, name: str) -> int:
-        """Open a thread under `channel_id` named `name`; return its channel id."""
+    async def open_thread(self, channel_id: int, name: Message) -> int:
+        """Open a thread under `channel_id` named `name`; return its channel id. The front
+        end says the name in the server's language (everyone there reads it, not only who
+        started the game) and cuts it to its own limit."""
         ...
 
 
@@ -86,6 +88,9 @@ class ServiceCore:
         #: record before they are (the bot marks its games as awaiting it, so a restart
         #: finds them)
         self.turn_coming: list[Callable[[StoredGame], Awaitable[object]]] = []
+        #: the language of a server (the front end sets it): what the bot says by itself
+        #: there, and the names it gives where nobody asked (an event's seats)
+        self.locale_of: Callable[[int], str] = lambda guild_id: "en"
 
     # --- games -------------------------------------------------------------------------
 
@@ -144,7 +149,7 @@ class ServiceCore:
         """A game named to be shown (`chosen_game`), and whether the answer is for the asker
         alone: a game of another channel may be a private channel's, which its players see
         anywhere and nobody else does. Where every reply is public (a chat message) such a
-        game is refused, pointing to `command` (as in `/twixt analyze`)."""
+        game is refused, pointing to `command` (as in `/twixt-records analyze`)."""
         stored = await self.chosen_game(request, game_id)
         elsewhere = stored.channel_id != request.channel_id
         if elsewhere:

@@ -149,6 +149,12 @@ class Reply:
         # the bot's seats have ids below 1 (`bot_seats`): nobody to ping
         if any(uid < 1 for uid in self.mentions):
             object.__setattr__(self, "mentions", tuple(uid for uid in self.mentions if uid > 0))
+        # nor anyone to offer a button that only they may press (Privilege under the bot's
+        # own move, Swap when the bot answers): the bot decides those by itself
+        people = tuple(button for button in self.buttons if not button.only_users
+                       or any(uid > 0 for uid in button.only_users))
+        if people != self.buttons:
+            object.__setattr__(self, "buttons", people)
 
     def all_messages(self) -> tuple[Reply, ...]:
         """This message and its followups, theirs too (a standings notice of several

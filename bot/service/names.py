@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from language import Translation
+
 _FORBIDDEN = str.maketrans({":": " ", ",": " ", "#": " ", "\n": " ", "`": "'", "*": " ",
                             "_": " ", "~": " ", "|": " ", "@": " ", ">": " ", "<": " ",
                             "[": "(", "]": ")", "\\": " "})
@@ -13,7 +15,11 @@ MAX_NAME = 32
 _NUMBERED = re.compile(r"^(\d+[.)]) +")
 
 
-def clean_name(name: str, fallback: str = "player") -> str:
+#: the name of someone whose display name cleans to nothing (`***`), until a seat names them
+FALLBACK = "player"
+
+
+def clean_name(name: str, fallback: str = FALLBACK) -> str:
     """A display name without what records forbid (: , #) or chat would format or link
     (* _ ~ | ` @ > < [ ] \\, a leading - or + that would start a list, and the space after
     a leading `1.` that would start a numbered one: `1.Cup`)."""
@@ -21,11 +27,15 @@ def clean_name(name: str, fallback: str = "player") -> str:
     return cleaned[:MAX_NAME] or fallback
 
 
-def seat_names(names: Sequence[str]) -> list[str]:
-    """Display names made safe for records and chat, and distinct (`bob`, `bob 2`)."""
+def seat_names(names: Sequence[str], tr: Translation) -> list[str]:
+    """Display names made safe for records and chat, and distinct (`bob`, `bob 2`); a seat
+    without a name of its own is named by its number in `tr`'s language (`Spieler 2`), the
+    language the game is announced in."""
     result: list[str] = []
     for index, name in enumerate(names):
-        clean = clean_name(name, f"player {index + 1}")
+        clean = clean_name(name, "")
+        if clean in ("", FALLBACK):
+            clean = tr("player {n}", n=index + 1)
         candidate, n = clean, 2
         while candidate.casefold() in {r.casefold() for r in result}:
             candidate, n = f"{clean} {n}", n + 1

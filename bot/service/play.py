@@ -8,12 +8,12 @@ from bot.service import commands as cmd
 from bot.service.banks import TurnClock
 from bot.service.bot_seats import taken_back
 from bot.service.clocktexts import seat_lines
+from bot.service.command_help import help_for
 from bot.service.conditionals import Conditionals
 from bot.service.core import ServiceCore, player_seat, seat_to_move
 from bot.service.model import Button, ButtonKind, Reply, Request, ServiceError
 from bot.service.options import describe_setup
 from bot.service.texts import (
-    HELP,
     names_and,
     result_sentence,
     status_text,
@@ -127,8 +127,8 @@ class Play:
         players = [] if turn is None else seat_lines(stored, turn, core.clock())
         return game, clock, "\n".join([text, *(request.tr.say(line) for line in players)])
 
-    async def help(self, request: Request) -> Reply:
-        return Reply(request.tr.say(HELP), ephemeral=True)
+    async def help(self, request: Request, topic: str | None = None) -> Reply:
+        return Reply(help_for(topic, request.tr), ephemeral=True)
 
     async def abort(self, request: Request) -> Reply:
         """A channel manager calls the game off at once; players must all ask for it."""

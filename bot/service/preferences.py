@@ -14,7 +14,7 @@ from rules.numbers import whole_number
 from storage import GuildSettings, UserPrefs
 
 #: server settings: name → (GuildSettings field, the unit of a number, or None for yes/no)
-_SERVER = {"thread": ("thread_default", None), "forfeit": ("forfeit_on_timeout", None),
+SERVER_SETTINGS = {"thread": ("thread_default", None), "forfeit": ("forfeit_on_timeout", None),
            "expiry": ("challenge_expiry_hours", "hours"), "reminder": ("reminder_hours", "hours"),
            "vacationdays": ("vacation_days", "days"), "vacation": ("vacation_default", None)}
 MAX_HOURS = 24 * 30
@@ -58,10 +58,10 @@ class Preferences:
         vacation days a year, and whether new games allow vacation by default."""
         updates: dict[str, bool | int] = {}
         for name, value in (changes or {}).items():
-            if name.lower() not in _SERVER:
+            if name.lower() not in SERVER_SETTINGS:
                 raise ServiceError("unknown server setting {name}: use {names}",
-                                   name=quote(name), names=", ".join(_SERVER))
-            field, unit = _SERVER[name.lower()]
+                                   name=quote(name), names=", ".join(SERVER_SETTINGS))
+            field, unit = SERVER_SETTINGS[name.lower()]
             number = whole_number(value)
             if unit is None:
                 updates[field] = yes_no(name, value)

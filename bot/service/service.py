@@ -128,8 +128,8 @@ class TwixtService:
                 return await self.play.board(request)
             case cmd.Status():
                 return await self.play.status(request)
-            case cmd.Help():
-                return await self.play.help(request)
+            case cmd.Help(topic):
+                return await self.play.help(request, topic)
             case cmd.Abort():
                 return await self.play.abort(request)
             case cmd.Claim():

@@ -1,4 +1,4 @@
-"""`/twixt analyze`: a finished game's curve through the cog, the real service, database and
+"""`/twixt-records analyze`: a finished game's curve through the cog, the real service, database and
 engine process pool; a game in play is refused in one line the asker alone sees."""
 
 import re

@@ -1,7 +1,7 @@
-"""Banks and vacations in Discord: `/twixt vacation`, the `vacation` and bank `time` options,
-the settings' `weekends`, `vacationdays` and `vacation`, and the automatic day the scheduler
-posts once, over the real service and database on a controlled clock (Thursday 2026-01-01
-12:00 UTC)."""
+"""Banks and vacations in Discord: `/twixt-settings vacation`, the `vacation` and bank `time`
+options, the settings' `weekends`, `vacationdays` and `vacation`, and the automatic day the
+scheduler posts once, over the real service and database on a controlled clock (Thursday
+2026-01-01 12:00 UTC)."""
 
 from datetime import timedelta
 from unittest.mock import MagicMock

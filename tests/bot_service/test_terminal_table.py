@@ -84,9 +84,17 @@ def test_bad_lines_and_a_bad_database_get_one_clear_line(tmp_path: Path):
 
 
 def test_export_of_a_channel_without_games(tmp_path: Path):
+    _twixt("play", "--db", "t.db", cwd=tmp_path, stdin="alice: help\n")
     done = _twixt("export", "--db", "t.db", "--channel", "empty", cwd=tmp_path)
     assert done.returncode == 1
     assert done.stderr == "twixt: this channel has no games\n"
+
+
+def test_export_refuses_a_database_that_is_not_there_and_creates_none(tmp_path: Path):
+    done = _twixt("export", "--db", "nope.db", "--channel", "den", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (
+        2, "twixt: nope.db does not exist (export only reads a database)\n")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_clocks_in_the_terminal_act_on_a_later_clock(tmp_path: Path):
@@ -175,10 +183,11 @@ async def test_an_unexpected_error_is_one_line_for_the_player(tmp_path: Path, ca
 
 
 def test_a_database_in_a_missing_folder_is_one_line_and_exit_2(tmp_path: Path):
-    for command in (["play"], ["export", "--channel", "den"]):
+    for command, refusal in ((["play"], "twixt: the folder no/such does not exist"),
+                             (["export", "--channel", "den"], "twixt: no/such/t.db does not")):
         done = _twixt(*command, "--db", "no/such/t.db", cwd=tmp_path, stdin="alice: help\n")
         assert done.returncode == 2
-        assert done.stderr.startswith("twixt: the folder no/such does not exist")
+        assert done.stderr.startswith(refusal)
         assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert not (tmp_path / "no").exists()
 
