@@ -22,6 +22,7 @@ from PIL import Image
 from render_helpers import decode, play
 
 from rendering import PaletteName, RenderOptions, ThemeName, game_at, layout, render_png
+from rendering.sprites import SQUARE_SIDE
 from rendering.static import border_rows
 from rules import Colour, Game, Hole, Link
 
@@ -171,6 +172,36 @@ def test_pegs_stand_out_from_the_plate(options):
         ratios = [contrast(picture.at(*lay.centre(peg.hole)), plate)
                   for peg in midgame().pegs() if peg.colour is colour]
         assert ratios and min(ratios) >= MIN_CONTRAST, (colour, min(ratios))
+
+
+@pytest.mark.parametrize("options", COMBOS, ids=IDS)
+def test_black_pegs_seen_whole_stand_out_from_the_plate(options):
+    """Shown small, a peg is seen as a whole: the mean relative luminance of the shown pixels
+    it covers (its rim, and its edge blended into the plate, included) stands 3:1 off the
+    plate. A light rim on the dark plate once made black pegs about as light as it (1.5:1)."""
+    picture, lay = shown(options, "mid"), layout(24, 24, options)
+    plate, f = luminance(picture.at(3, 3)), picture.factor
+    reach = lay.peg_radius * (SQUARE_SIDE if options.colours.square_black else 1)
+    ratios = []
+    for peg in midgame().pegs():
+        if peg.colour is Colour.BLACK:
+            x, y = lay.centre(peg.hole)
+            covered = [picture.image.getpixel((px, py))
+                       for px in range(math.floor((x - reach) * f), math.ceil((x + reach) * f))
+                       for py in range(math.floor((y - reach) * f), math.ceil((y + reach) * f))
+                       if _covers(options, ((px + 0.5) / f - x, (py + 0.5) / f - y), reach)]
+            seen = statistics.fmean(luminance(p) for p in covered)
+            ratios.append((max(seen, plate) + 0.05) / (min(seen, plate) + 0.05))
+    assert ratios and min(ratios) >= MIN_CONTRAST, min(ratios)
+
+
+def _covers(options: RenderOptions, offset: tuple[float, float], reach: float) -> bool:
+    """Whether a point at `offset` from a black peg's centre lies on it: in its disc, or in
+    its square in the colour-blind palette."""
+    dx, dy = offset
+    if options.colours.square_black:
+        return max(abs(dx), abs(dy)) <= reach
+    return math.hypot(dx, dy) <= reach
 
 
 @pytest.mark.parametrize("options", COMBOS, ids=IDS)
