@@ -4,17 +4,19 @@ Real PNGs of a 24×24 board (and a 48×48 one for the labels), in every theme an
 decoded and scaled to 400 px wide with Pillow's LANCZOS filter (a good-quality downscale, as a
 browser or Discord's media proxy gives; a plain box average would blur thin lines a little
 more), then measured on those pixels. Contrast is WCAG's ratio of relative luminances; 3:1 is
-its threshold for graphical objects. Checked: labels at least 8 px tall; pegs, links, border
-lines, the last move's ring and the winning chain's halo at least 3:1 against what they lie on;
-the chain's pieces set off from their halo; the halo's colour told apart from both sides' inks
-(also by protanopes and deuteranopes in the colour-blind palette); and the winning move's own
-link highlighted like the rest of the chain.
+its threshold for graphical objects. Checked: labels at least 10 px tall, at every hole of a
+24×24 board from either side; the caption's words at least 11 px; pegs (black ones also as a
+whole), links, border lines, the last move's ring and the winning chain's halo at least 3:1
+against what they lie on; the chain's pieces set off from their halo; the halo's colour told
+apart from both sides' inks (also by protanopes and deuteranopes in the colour-blind
+palette); and the winning move's own link highlighted like the rest of the chain.
 """
 
 from __future__ import annotations
 
 import math
 import statistics
+from dataclasses import replace
 from functools import cache
 
 import pytest
@@ -27,7 +29,7 @@ from rendering.static import border_rows
 from rules import Colour, Game, Hole, Link
 
 SHOWN = 400         # px: the width Discord shows an attachment at on a phone
-MIN_LABEL = 8       # px tall at that width
+MIN_LABEL = 10      # px tall at that width
 MIN_CONTRAST = 3.0
 
 COMBOS = [RenderOptions(theme=t, palette=p) for t in ThemeName for p in PaletteName]
@@ -151,14 +153,20 @@ def _label_heights(picture: Shown, options: RenderOptions, size: int) -> list[in
     return heights
 
 
-@pytest.mark.parametrize("options", COMBOS, ids=IDS)
+SIDES = [replace(o, side=side) for o in COMBOS for side in Colour]
+SIDE_IDS = [f"{i}-{side.value}" for i in IDS for side in Colour]
+
+
+@pytest.mark.parametrize("options", SIDES, ids=SIDE_IDS)
 @pytest.mark.parametrize("size", [24, 48])
-def test_labels_are_at_least_8_px_tall_at_400_px(options, size):
-    """Every label drawn is at least 8 px tall; a 48×48 board may skip rows and columns, but
-    labels at least every third."""
+def test_labels_are_at_least_10_px_tall_at_400_px(options, size):
+    """Every label drawn is at least 10 px tall; a 24×24 board labels every row and column
+    seen from either side (Black's puts the row numbers across, condensed where they are
+    wider than a hole), a 48×48 board may skip rows and columns, but labels at least every
+    third."""
     picture = shown(options, "mid" if size == 24 else "48")
     heights = _label_heights(picture, options, size)
-    assert len(heights) >= 2 * size / 3
+    assert len(heights) == 2 * size if size == 24 else len(heights) >= 2 * size / 3
     assert min(heights) >= MIN_LABEL, heights
 
 
