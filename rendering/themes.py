@@ -88,7 +88,7 @@ _LIGHT = dict(plate=(243, 234, 214), caption=(232, 222, 200), hole=(166, 150, 12
 #: stands out on).
 _DARK = dict(plate=(100, 105, 114), caption=(30, 31, 34), hole=(140, 146, 156),
              label=(222, 225, 231), text=(236, 238, 241), muted=(170, 175, 184),
-             accent=(140, 226, 255), chain=(216, 190, 255), mark=(255, 255, 255))
+             accent=(156, 234, 255), chain=(216, 190, 255), mark=(255, 255, 255))
 #: Black on the dark plate: its rim is dark too (a light one, about a quarter of a small
 #: peg's area, made the whole peg about as light as the plate when shown small: 1.5:1), and
 #: its border rows are tinted towards a light grey, away from its fill.

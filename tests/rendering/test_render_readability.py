@@ -23,13 +23,26 @@ import pytest
 from PIL import Image
 from render_helpers import decode, play
 
-from rendering import PaletteName, RenderOptions, ThemeName, game_at, layout, render_png
+from rendering import (
+    BoardView,
+    PaletteName,
+    RenderOptions,
+    ThemeName,
+    caption_lines,
+    game_at,
+    layout,
+    render_png,
+    view_of,
+)
+from rendering.caption import Words, caption_layout
 from rendering.sprites import SQUARE_SIDE
 from rendering.static import border_rows
+from rendering.text import text_length
 from rules import Colour, Game, Hole, Link
 
 SHOWN = 400         # px: the width Discord shows an attachment at on a phone
 MIN_LABEL = 10      # px tall at that width
+MIN_CAPTION = 11    # px tall at that width: a capital of the caption's words
 MIN_CONTRAST = 3.0
 
 COMBOS = [RenderOptions(theme=t, palette=p) for t in ThemeName for p in PaletteName]
@@ -168,6 +181,46 @@ def test_labels_are_at_least_10_px_tall_at_400_px(options, size):
     heights = _label_heights(picture, options, size)
     assert len(heights) == 2 * size if size == 24 else len(heights) >= 2 * size / 3
     assert min(heights) >= MIN_LABEL, heights
+
+
+# --- the caption -------------------------------------------------------------------------
+
+#: runs of the mid-game caption, one of each line and style, with no descender: their ink
+#: is as tall as a capital (or an ascender)
+CAPTION_RUNS = ("Move 15", "bob", "alice")
+
+
+def caption_heights(picture: Shown, options: RenderOptions, view: BoardView,
+                    wanted: tuple[str, ...] = CAPTION_RUNS) -> dict[str, int]:
+    """The height in shown pixels of the ink of each `wanted` run the caption sets (the first
+    of each text), measured as `_label_heights` measures labels, against the caption's
+    ground in the run's own colour."""
+    colours = options.colours
+    board = layout(view.cols, view.rows, options.board_part)
+    f, image, heights = picture.factor, picture.image, {}
+    for line in caption_layout(board.width, caption_lines(view, options.locale), options):
+        top = board.board_height + line.middle - line.height / 2
+        for run, start in zip(line.runs, line.starts, strict=True):
+            if not isinstance(run, Words) or run.text not in wanted or run.text in heights:
+                continue
+            ink = colours.muted if run.muted else colours.text
+            half = math.sqrt(contrast(ink, colours.caption))
+            columns = range(round(start * f), round((start + text_length(run.text, line.size))
+                                                    * f))
+            rows = [y for y in range(round(top * f), round((top + line.height) * f))
+                    if any(contrast(image.getpixel((x, y)), colours.caption) >= half
+                           for x in columns)]
+            heights[run.text] = rows[-1] - rows[0] + 1 if rows else 0
+    return heights
+
+
+@pytest.mark.parametrize("options", COMBOS, ids=IDS)
+def test_the_captions_words_are_at_least_11_px_tall_at_400_px(options):
+    """The caption's words, bold, plain and muted, are at least 11 px tall (a capital or an
+    ascender; at 8 px "alice" read "allce")."""
+    heights = caption_heights(shown(options, "mid"), options, view_of(midgame()))
+    assert set(heights) == set(CAPTION_RUNS)
+    assert min(heights.values()) >= MIN_CAPTION, heights
 
 
 # --- pegs, links, border lines, the last move --------------------------------------------
