@@ -6,7 +6,8 @@ gives the slash commands their German names and descriptions, and the slash
 commands — synced to `TWIXT_GUILD_IDS` at once when given, else globally (Discord may take
 up to an hour to show global changes). It starts the clocks' scheduler then too, and stops
 it when it closes; and it owns the engine pool in which the bot thinks when people play it
-(`TWIXT_ENGINE_WORKERS` processes), whose moves it posts through the outbox.
+(`TWIXT_ENGINE_WORKERS` processes), whose moves it posts through the outbox — the game's
+channel shows Discord's typing indicator while the bot searches or analyses a game.
 
 The client is discord.py's `AutoShardedBot`: with `--shard-count N --shard-ids …` (or
 TWIXT_SHARD_COUNT / TWIXT_SHARD_IDS) it runs those shards only, so that several processes,
@@ -18,6 +19,7 @@ runs shard 0 syncs the commands.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import signal
 import sys
@@ -30,7 +32,7 @@ import discord
 from discord.ext import commands
 
 from bot.config import ConfigError, Settings
-from bot.discord import logs, outbox, respond
+from bot.discord import logs, operations, outbox, respond
 from bot.discord.cog import TwixtCog
 from bot.discord.messages import ChatMoves
 from bot.discord.records_cog import RecordsCog
@@ -72,7 +74,8 @@ class TwixtBot(commands.AutoShardedBot):
                          allowed_mentions=discord.AllowedMentions.none(), **sharding)
         self.settings = settings
         self.service = TwixtService(storage, threads=DiscordThreads(self), clock=clock,
-                                    engine_pool=EnginePool(settings.engine_workers))
+                                    engine_pool=EnginePool(settings.engine_workers),
+                                    thinking=functools.partial(operations.typing, self))
         # the clocks of this process's guilds only (with no shards given: every guild)
         self.service.clocks.shards = shards
         # discord.py's AutoShardedClient makes its event queue only when it connects, but its

@@ -199,16 +199,18 @@ class BotPlayer:
         return await self._commit(stored, seat, parse_command(result.move))
 
     async def _think(self, stored: StoredGame, game: Game, seat: Seat) -> PlayResult | None:
-        """The engine's view for `seat` at its level, from the pool; None when the pool is
-        full (the game is told once, and waits) or the search failed (logged)."""
+        """The engine's view for `seat` at its level, from the pool, the game's channel shown
+        that the bot is thinking meanwhile; None when the pool is full (the game is told once,
+        and waits) or the search failed (logged)."""
         level = bot_level(seat.user_id)
         assert level is not None
         humans = [s.user_id for s in stored.seats if not is_bot(s.user_id)]
         owner = f"user:{humans[0]}" if humans else f"game:{stored.id}"
         search = functools.partial(self.think, seed=(stored.id << 16) + stored.version)
         try:
-            return await self._core.engine_pool.run(owner, search, game,
-                                                    engine.level_limit(level))
+            async with self._core.thinking(stored.channel_id):
+                return await self._core.engine_pool.run(owner, search, game,
+                                                        engine.level_limit(level))
         except EngineBusyError:
             self._busy.add(stored.id)
             if await self._core.storage.claim_busy_notice(stored.id, stored.version):

@@ -12,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -62,6 +63,34 @@ class ThreadOpener(Protocol):
         ...
 
 
+#: What a front end offers to show a channel that the bot is at work (its search for a move,
+#: an analysis) for as long as the context lasts: Discord's typing indicator, a line at the
+#: terminal table. It must neither raise nor hold up what it wraps: a sign that cannot be
+#: shown is the front end's to log.
+Thinking = Callable[[int], AbstractAsyncContextManager[object]]
+
+
+def no_sign(channel_id: int) -> AbstractAsyncContextManager[object]:
+    """No front end to show anything (`twixt export`, the tests)."""
+    return nullcontext()
+
+
+@asynccontextmanager
+async def alongside(side: Coroutine[object, None, object]) -> AsyncIterator[None]:
+    """Run `side` in a task of its own for as long as the body runs, as a front end shows a
+    `Thinking` sign: the body never waits for it, and however the body ends (an answer, an
+    error, a cancel) the task is cancelled and waited for, so none is left behind. A side
+    that fails is logged: a sign is never worth a failed search."""
+    task = asyncio.create_task(side)
+    try:
+        yield
+    finally:
+        task.cancel()
+        for outcome in await asyncio.gather(task, return_exceptions=True):
+            if isinstance(outcome, Exception):
+                log.warning("a sign of thinking failed", extra={"error": repr(outcome)})
+
+
 class ServiceCore:
     """The shared machinery of the service's subjects."""
 
@@ -69,9 +98,12 @@ class ServiceCore:
                  clock: Callable[[], datetime] = utc_now,
                  render_options: RenderOptions | None = None,
                  rng: random.Random | None = None,
-                 engine_pool: EnginePool | None = None) -> None:
+                 engine_pool: EnginePool | None = None,
+                 thinking: Thinking = no_sign) -> None:
         self.storage = storage
         self.threads = threads
+        #: the sign that the bot is at work in a channel (see `Thinking`)
+        self.thinking = thinking
         self.clock = clock
         self.rng = rng or random.Random()
         #: the worker processes the engine's searches run in

@@ -12,7 +12,7 @@ from bot.config import ConfigError, Settings
 from bot.service import ServiceError, TwixtService
 from bot.service.core import utc_now
 from bot.service.engine_pool import EnginePool
-from bot.terminal.table import TerminalTable, TerminalThreads, name_id
+from bot.terminal.table import TerminalTable, TerminalThreads, ThinkingLine, name_id
 from language import translation
 from rules.records import encode, write
 from storage import Database, DatabaseError, SqliteStorage, is_postgres_url, open_storage
@@ -48,7 +48,8 @@ async def play(db: Database | None, channel: str, out_dir: Path, script: str | N
         threads = TerminalThreads(locale)
         service = TwixtService(storage, threads=threads,
                                clock=(lambda: clock) if clock else utc_now,
-                               engine_pool=EnginePool(workers))
+                               engine_pool=EnginePool(workers),
+                               thinking=ThinkingLine(locale=locale))
         table = TerminalTable(service, channel, out_dir, managers=managers, locale=locale,
                               threads=threads)
         try:

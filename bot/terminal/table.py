@@ -10,16 +10,19 @@ that `import` names, and prints what comes back — in one language for everyone
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
 from bot.service import Reply, Request, ServiceError, TwixtService, User, answer_safely, router
 from bot.service import commands as cmd
+from bot.service.core import alongside
 from bot.service.model import CHANNEL_LINK
 from language import Message, translation
 
@@ -27,6 +30,9 @@ GUILD_ID = 1
 #: a comment, as in a transcript: `#` at the start or after a space, then a space or the end
 #: (so `replay #7` keeps its number)
 _COMMENT = re.compile(r"(?:^|\s)#(?:\s.*)?$")
+#: a search of the bot's (or an analysis) that has not answered after this many seconds is
+#: said at the table; a quicker one is not, so a short game reads as a plain list of moves
+THINKING_AFTER = 1.0
 
 
 def name_id(name: str) -> int:
@@ -60,6 +66,27 @@ class TerminalThreads:
         said = self._tr.say(name)
         slug = "-".join("".join(ch if ch.isalnum() else " " for ch in said.casefold()).split())
         return self.known(f"{parent}/{slug}")
+
+
+class ThinkingLine:
+    """The table's sign that the bot is at work (the service's `Thinking`): a line
+    "thinking…", printed once a search has taken `THINKING_AFTER` seconds without an
+    answer, and not at all for a quicker one. `patience` is that wait (the tests end it
+    when they choose), `out` and `locale` those of the table."""
+
+    def __init__(self, out: TextIO = sys.stdout, locale: str = "en",
+                 patience: Callable[[], Awaitable[object]] = lambda: asyncio.sleep(
+                     THINKING_AFTER)) -> None:
+        self._out = out
+        self.tr = translation(locale)
+        self._patience = patience
+
+    def __call__(self, channel_id: int) -> AbstractAsyncContextManager[None]:
+        return alongside(self._say_later())
+
+    async def _say_later(self) -> None:
+        await self._patience()
+        print(self.tr("thinking…"), file=self._out, flush=True)
 
 
 class TerminalTable:
