@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from language import Message, message
 from rules.errors import IllegalMoveError, TwixtError, quote
-from rules.geometry import Geometry, geometry, parse_size
+from rules.geometry import Geometry, check_size, geometry, parse_size
 from rules.model import Colour, Hole, Link, Outcome, Peg, Reason, RuleSet
 from rules.notation import Action, Command, LinkTarget, Placement, parse_command
 from rules.position import Position
@@ -262,6 +262,7 @@ class Game:
         _check_names(players)
         if isinstance(size, tuple):
             cols, rows = size
+            check_size(cols, rows)  # the board before the handicap, as parse_size checks it
         else:
             cols, rows = parse_size(str(size))
         if handicap < 0 or rows - handicap < 5:
