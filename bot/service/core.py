@@ -47,6 +47,11 @@ from storage import (
 
 log = logging.getLogger(__name__)
 
+#: log entries of a game besides the moves that stand (draw offers and refusals, takebacks and
+#: the turns they took back): far more than any game needs, few enough that a game's log, its
+#: replay and its memory stay bounded by its board
+MAX_SIDE_ENTRIES = 1000
+
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
@@ -172,6 +177,8 @@ class ServiceCore:
         a turn that lost a race (or came after the end) is refused in one line. A clocked
         game's next wake-up is stored with the entry: its first mark in the turn, whose
         clock is returned with the game."""
+        if finish is None:
+            check_side_entries(stored, game)
         now = self.clock()
         before = await self.live(stored)
         stint = next_stint(stored, user_id, text, before.game.seat_to_move,
@@ -311,6 +318,16 @@ def may_see(request: Request, stored: StoredGame) -> bool:
     """Who sees which game: the games of the channel one asks in, and the games one played
     (a game of a private channel stays there)."""
     return stored.channel_id == request.channel_id or stored.seat_of(request.user.id) is not None
+
+
+def check_side_entries(stored: StoredGame, game: Game, entries: int = 1) -> None:
+    """Refuse `entries` more log entries that take the stored game to `game` when its opening
+    and log would then hold more than `MAX_SIDE_ENTRIES` entries besides `game`'s moves."""
+    opening = len(stored.setup.opening.splitlines()) if stored.setup.opening else 0
+    if opening + stored.version + entries - game.moves_made > MAX_SIDE_ENTRIES:
+        raise ServiceError("this game's log holds {most} entries besides its moves (draw "
+                           "offers, refusals, takebacks): from now on only a move or an "
+                           "ending", most=MAX_SIDE_ENTRIES)
 
 
 def finish_result(stored: StoredGame, game: Game) -> GameResult | None:

@@ -138,8 +138,8 @@ class Records:
             raise ServiceError("that file is too big for a game record")
         fmt = records.guess_format(filename)
         text = records.decode(data, fmt)
-        # transcripts and T1 write a turn a line, Little Golem a `;` node: a cheap upper bound
-        if max(text.count("\n"), text.count(";")) > MAX_IMPORT_TURNS:
+        # counted as the reader splits the text (a carriage return ends a line too)
+        if records.entries(text, fmt) > MAX_IMPORT_TURNS:
             raise ServiceError("{file} has too many turns for a game record ({most} at most)",
                                file=quote(filename), most=MAX_IMPORT_TURNS)
         try:

@@ -385,6 +385,28 @@ async def test_an_import_with_too_many_turns_is_refused_before_it_is_read(servic
     assert await storage.pending_challenges(channel_id=CHANNEL) == ()
 
 
+@pytest.mark.parametrize("end", ["\r", "\x1c", "\u2028"])
+async def test_the_import_cap_counts_lines_where_the_reader_splits_them(service, storage, end):
+    # no "\n" in the file: every line ends where str.splitlines (the reader's split) ends it
+    offers = "".join(f"ann: offer draw{end}ben: decline draw{end}" for _ in range(1300))
+    record = f'[Players "ann, ben"]{end}ann: G6{end}{offers}'.encode()
+    with pytest.raises(ServiceError) as refused:
+        await service.records.import_record(asking(ALICE), "offers.twixt", record, BOB)
+    assert str(refused.value) == ("“offers.twixt” has too many turns for a game record "
+                                  "(2500 at most)")
+    assert await storage.pending_challenges(channel_id=CHANNEL) == ()
+
+
+async def test_an_import_whose_handicap_puts_the_board_out_of_range_is_one_line(service,
+                                                                                storage):
+    record = b'[Board "24x24"]\n[Handicap "40"]\n[Players "ann, ben"]\nann: G6\n'
+    with pytest.raises(ServiceError) as refused:
+        await service.records.import_record(asking(ALICE), "h.twixt", record, BOB)
+    assert str(refused.value) == ("h.twixt: line 2: Handicap 40 makes the board before it 64 "
+                                  "rows, more than 48")
+    assert await storage.pending_challenges(channel_id=CHANNEL) == ()
+
+
 async def test_replays_at_once_are_bounded_and_the_next_is_refused_at_once(
         service, monkeypatch):
     await start_game(service, swap="no")
