@@ -28,8 +28,10 @@ def allowed_mentions(reply: Reply) -> discord.AllowedMentions:
 
 def content(reply: Reply) -> str:
     """`<@id> text`: the pings first, then the text with any mention in it defused; a refusal
-    (which echoes what the user typed, and has no formatting of its own) shows as typed."""
-    text = escape_all(reply.text) if reply.refused else reply.text
+    (which echoes what the user typed, and has no formatting of its own) shows as typed.
+    Names keep their brackets (`bot.service.names`): the bot writes no links of its own, so
+    any `[text](url)` is a name's, and shows as typed, not as a link."""
+    text = escape_all(reply.text) if reply.refused else reply.text.replace("](", "]\\(")
     text = discord.utils.escape_mentions(text)
     pings = " ".join(f"<@{uid}>" for uid in reply.mentions)
     return f"{pings} {text}" if pings else text

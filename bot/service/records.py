@@ -11,7 +11,7 @@ from bot.service.bot_seats import THE_BOT, is_bot
 from bot.service.challenges import Challenges
 from bot.service.core import ServiceCore
 from bot.service.model import PAGE_SIZE, Attachment, Reply, Request, ServiceError, User, check_page
-from bot.service.names import clean_name
+from bot.service.names import clean_name, person_name
 from bot.service.options import ChallengeOptions, describe_setup, rules_word
 from bot.service.texts import result_sentence, to_move_sentence
 from bot.service.timecontrol import parse_time_control
@@ -149,9 +149,10 @@ class Records:
         tr = request.tr
         # the file's name as a label, cleaned like a player's name: it reaches a public message
         label = clean_name(filename, tr("the record"))
-        # the record's names, like the file's, are anybody's text: cleaned before they show
-        where = (result_sentence(game.outcome, game, tr, clean_name) if game.outcome
-                 else to_move_sentence(game, tr, shown=clean_name))
+        # the record's names, like the file's, are anybody's text: cleaned before they show,
+        # and none shows as the bot's
+        where = (result_sentence(game.outcome, game, tr, person_name) if game.outcome
+                 else to_move_sentence(game, tr, shown=person_name))
         summary = tr.plural("{label}: {size}, {rules}, {n} move — {where}",
                             "{label}: {size}, {rules}, {n} moves — {where}", game.moves_made,
                             label=label, size=game.options.size_text,

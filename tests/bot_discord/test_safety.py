@@ -126,6 +126,14 @@ async def test_a_display_name_cannot_format_or_link_in_a_public_message(client, 
     for construct in (">>>", "**big**", "||", "[site](", "<t:1>", "~~", "`c`"):
         assert construct not in text, construct
     assert "big" in text and "hidden" in text  # the words stay, their formatting goes
+    assert "[site]\\(" in text  # the brackets stay, as typed; the link is no link
+
+
+async def test_a_name_with_a_masked_link_keeps_its_brackets_but_links_nowhere(client, cog):
+    prankster = member(108, "[free](https://e.co)")
+    reply = only(await run(client, cog, "challenge", prankster, user=BOB))
+    assert "[free]\\(https //e.co)" in reply["content"]  # a name holds no colon
+    assert "[free](" not in reply["content"]
 
 
 @pytest.mark.parametrize("typed", ["[site](https://example.com)", "**big**", "# heading",
