@@ -7,6 +7,7 @@ An illegal command raises `IllegalMoveError` and leaves the game exactly as it w
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
@@ -204,6 +205,21 @@ class _State(NamedTuple):
     moves_made: int = 0
 
 
+#: the Unicode categories no player name holds: controls, the invisible format characters
+#: (zero-width, direction-changing: U+200B, U+202E, U+2066, U+FEFF, …) and lone surrogates
+INVISIBLE = frozenset({"Cc", "Cf", "Cs"})
+
+
+def visible(text: str) -> str:
+    """`text` with what a name may not hold (`INVISIBLE`) gone: controls (line breaks, tabs)
+    become spaces, the invisible characters are dropped.
+
+    >>> visible("al\u200bice\u202e\tB")
+    'alice B'
+    """
+    return "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in text
+                   if unicodedata.category(ch) not in INVISIBLE - {"Cc"})
+
 #: colour of even and odd seats, before and after a swap
 _SEAT_COLOURS = {False: (Colour.RED, Colour.BLACK), True: (Colour.BLACK, Colour.RED)}
 
@@ -215,6 +231,10 @@ def _check_names(players: tuple[str, ...]) -> None:
         if not name.strip() or any(ch in name for ch in ":,#\n"):
             raise TwixtError("{name} cannot be a player name (no : , # or empty names)",
                              name=quote(name))
+        if any(unicodedata.category(ch) in INVISIBLE for ch in name):
+            # a zero-width or direction-changing character would hide or fake a name
+            raise TwixtError("{name} cannot be a player name: it holds a control or invisible "
+                             "character", name=quote(name.encode("unicode_escape").decode()))
     if len({name.casefold() for name in players}) != len(players):
         raise TwixtError("every player needs a different name")
 

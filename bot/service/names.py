@@ -14,16 +14,14 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
+from rules import visible
+
 _FORBIDDEN = str.maketrans({":": " ", ",": " ", "#": " ", "\n": " ", "`": "'", "*": " ",
                             "_": " ", "~": " ", "|": " ", "@": " ", ">": " ", "<": " ",
                             "\\": " "})
 MAX_NAME = 32
 #: a number that would start a numbered list (`1. Cup`, `2) Cup`) at the start of a line
 _NUMBERED = re.compile(r"^(\d+[.)]) +")
-#: Unicode categories no name keeps: controls become spaces, the invisible format characters
-#: (U+200B zero width space, U+200E, U+202A–U+202E and U+2066–U+2069 direction marks, U+2060
-#: word joiner, U+FEFF, U+00AD soft hyphen, …) and lone surrogates are dropped
-_CONTROL, _INVISIBLE = {"Cc"}, {"Cf", "Cs"}
 #: what the bot's seats are named (`bot`, `bot (level 3)`, `bot (level 3) 2`), letters and
 #: digits only, in any case or width
 _BOT_LIKE = re.compile(r"bot(level\d+)?\d*")
@@ -35,9 +33,8 @@ def clean_name(name: str, fallback: str = "player") -> str:
     """A display name without what records forbid (: , #), chat would format or link
     (* _ ~ | ` @ > < \\, a leading - or + that would start a list, and the space after a
     leading `1.` that would start a numbered one: `1.Cup`), or nobody would see."""
-    visible = "".join(" " if unicodedata.category(ch) in _CONTROL else ch for ch in name
-                      if unicodedata.category(ch) not in _INVISIBLE)
-    cleaned = _NUMBERED.sub(r"\1", " ".join(visible.translate(_FORBIDDEN).split()).lstrip("-+ "))
+    shown = " ".join(visible(name).translate(_FORBIDDEN).split())
+    cleaned = _NUMBERED.sub(r"\1", shown.lstrip("-+ "))
     return cleaned[:MAX_NAME].rstrip() or fallback
 
 

@@ -259,3 +259,17 @@ def test_a_handicap_that_puts_the_board_before_it_out_of_range_is_refused_naming
 def test_a_game_whose_board_before_the_handicap_is_out_of_range_cannot_be_set_up():
     with pytest.raises(TwixtError, match="a board is 5 to 48 holes each way, not 24×64"):
         Game(("a", "b"), size=(24, 64), handicap=40)
+
+
+def test_a_transcript_name_with_an_invisible_character_is_refused():
+    with pytest.raises(RecordError) as error:
+        read('[Players "ann\u202e, ben"]\nann: G6\n')
+    assert str(error.value) == ("line 1: “ann\\u202e” cannot be a player name: it holds a "
+                                "control or invisible character")
+
+
+@pytest.mark.parametrize("fmt", ["lg", "t1"])
+def test_peg_record_names_lose_their_invisible_characters(fmt):
+    game = Game(("ann", "ben"), size=12, rules="pp" if fmt == "lg" else "classic")
+    text = write(game, fmt).replace("ann", "a\u200bn\u202en").replace("ben", "b\u2066en")
+    assert read(text, fmt).players == ("ann", "ben")
