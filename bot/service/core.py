@@ -110,6 +110,14 @@ class ServiceCore:
         """A game at its stored version: from the cache, or replayed (and then cached)."""
         return (await self.live(stored)).game
 
+    async def record(self, stored: StoredGame) -> Game:
+        """A copy of the game as its records hold it: with its clock, when it has one, as
+        the `TimeControl` tag (the copy: the cached game changes only through the service)."""
+        game = (await self.position(stored)).copy()
+        if stored.setup.time_control:
+            game.tags["TimeControl"] = stored.setup.time_control
+        return game
+
     async def live(self, stored: StoredGame) -> LiveGame:
         live = self._games.get(stored.id, stored.version)
         if live is None:

@@ -40,9 +40,7 @@ class Records:
     async def export(self, request: Request, fmt: str | None = None) -> Reply:
         """The channel's current or last game as record files (all three formats by default)."""
         stored = await self._core.channel_stored(request.channel_id)
-        game = (await self._core.position(stored)).copy()
-        if stored.setup.time_control:  # the clock travels with the record
-            game.tags["TimeControl"] = stored.setup.time_control
+        game = await self._core.record(stored)
         formats = [fmt] if fmt else list(records.FORMATS)
         files: list[Attachment] = []
         refused: list[Message] = []
