@@ -208,17 +208,32 @@ class _State(NamedTuple):
 #: the Unicode categories no player name holds: controls, the invisible format characters
 #: (zero-width, direction-changing: U+200B, U+202E, U+2066, U+FEFF, …) and lone surrogates
 INVISIBLE = frozenset({"Cc", "Cf", "Cs"})
+#: the zero-width (non-)joiners, kept between two characters that show: they shape what is
+#: seen there (an emoji family 👨‍👩‍👧, a Persian half-space), and hide nothing
+_JOINERS = "\u200c\u200d"
 
 
 def visible(text: str) -> str:
-    """`text` with what a name may not hold (`INVISIBLE`) gone: controls (line breaks, tabs)
-    become spaces, the invisible characters are dropped.
+    r"""`text` with what a name may not hold (`INVISIBLE`) gone: controls (line breaks, tabs)
+    become spaces, the invisible characters are dropped, but for a joiner between two
+    characters that show.
 
-    >>> visible("al\u200bice\u202e\tB")
-    'alice B'
+    >>> visible("al\u200bice\u202e\tB"), visible("👨\u200d👩")
+    ('alice B', '👨\u200d👩')
     """
-    return "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in text
-                   if unicodedata.category(ch) not in INVISIBLE - {"Cc"})
+    def shows(at: int) -> bool:
+        return 0 <= at < len(text) and not text[at].isspace() \
+            and unicodedata.category(text[at]) not in INVISIBLE
+
+    kept = []
+    for at, ch in enumerate(text):
+        category = unicodedata.category(ch)
+        if category == "Cc":
+            kept.append(" ")
+        elif category not in INVISIBLE or (ch in _JOINERS and shows(at - 1) and shows(at + 1)):
+            kept.append(ch)
+    return "".join(kept)
+
 
 #: colour of even and odd seats, before and after a swap
 _SEAT_COLOURS = {False: (Colour.RED, Colour.BLACK), True: (Colour.BLACK, Colour.RED)}
@@ -231,7 +246,7 @@ def _check_names(players: tuple[str, ...]) -> None:
         if not name.strip() or any(ch in name for ch in ":,#\n"):
             raise TwixtError("{name} cannot be a player name (no : , # or empty names)",
                              name=quote(name))
-        if any(unicodedata.category(ch) in INVISIBLE for ch in name):
+        if visible(name) != name:
             # a zero-width or direction-changing character would hide or fake a name
             raise TwixtError("{name} cannot be a player name: it holds a control or invisible "
                              "character", name=quote(name.encode("unicode_escape").decode()))

@@ -34,6 +34,8 @@ async def test_a_name_comes_back_exactly_from_every_record_format(service: Twixt
     ("\ufeffalice\u200d\u2060", "alice"),  # byte-order mark, joiners
     ("al\u00adice\u200e", "alice"),      # soft hyphen, left-to-right mark
     ("al\x07i\x1bce", "al i ce"),        # controls are spaces
+    ("\u200dann\u200c", "ann"),          # joiners that join nothing
+    ("👨\u200d👩\u200d👧 Sam", "👨\u200d👩\u200d👧 Sam"),  # but an emoji family stays one
 ])
 def test_invisible_and_direction_changing_characters_never_reach_a_name(typed, kept):
     assert User(21, typed).name == kept
