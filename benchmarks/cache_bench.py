@@ -11,7 +11,9 @@ Each mode runs in a fresh process, so the resident memory it grows is its own:
 - `count`: a cache that only counts its games (2,048 of any size), as before.
 
 Target: with the budget, the memory grown stays within the budget (the estimate is an upper
-bound of what a game holds, `tests/bot_service/test_game_cache.py`).
+bound of what a game holds, `tests/bot_service/test_game_cache.py`). On a shared 2-core
+machine, 100 games: `count` kept all 100 (estimated 619 MB) and grew 333 MB; `budget` kept 41
+(estimated 254 MB) and grew 137 MB. Filling the database takes most of the half hour.
 """
 
 from __future__ import annotations
