@@ -508,6 +508,20 @@ class Game:
         return self._history[-1][0] if self._history else None
 
     @property
+    def last_peg_turn(self) -> Turn | None:
+        """The latest turn that placed a peg, or None: the peg a picture marks. Looked for
+        from the end, so a picture of each turn of a long log costs no copy of it.
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> turn = game.play("G6; offer draw")
+        >>> turn = game.play("decline draw", by="bob")
+        >>> game.last_peg_turn
+        Turn(alice: G6; offer draw)
+        """
+        return next((turn for turn, _before in reversed(self._history)
+                     if turn.placed is not None), None)
+
+    @property
     def draw_offered_by(self) -> Colour | None:
         """The side with an open draw offer, if any; the other side may accept or decline it.
 
