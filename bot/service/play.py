@@ -9,7 +9,7 @@ from bot.service.banks import TurnClock
 from bot.service.bot_seats import taken_back
 from bot.service.clocktexts import seat_lines
 from bot.service.conditionals import Conditionals
-from bot.service.core import ServiceCore, check_side_entries, player_seat, seat_to_move
+from bot.service.core import ServiceCore, check_log_room, player_seat, seat_to_move
 from bot.service.model import Button, ButtonKind, Reply, Request, ServiceError
 from bot.service.options import describe_setup
 from bot.service.texts import (
@@ -89,7 +89,7 @@ class Play:
                 after = game.copy()
                 for _ in range(count):
                     after.undo()
-                check_side_entries(stored, after, count)
+                check_log_room(stored, after, count)
             await core.storage.close_offer(stored.id, OfferKind.TAKEBACK)
             if action == "decline":
                 return Reply(request.tr("{name} declines the takeback.",

@@ -324,3 +324,19 @@ async def test_a_takeback_past_the_bound_is_refused_before_the_request_closes(
         await service.play.takeback(asking(BOB), "accept")
     stored = await storage.active_game(CHANNEL)
     assert stored.version == 1 and len(await storage.open_offers(stored.id)) == 1
+
+
+async def test_a_game_log_holds_a_bounded_number_of_entries_in_all(service, storage,
+                                                                   monkeypatch):
+    # classic's removals make moves without end: the log as a whole is bounded too
+    monkeypatch.setattr(core_module, "MAX_LOG_ENTRIES", 4)
+    await start_game(service, swap="no")
+    for user, move in ((ALICE, "K10"), (BOB, "M12"), (ALICE, "remove K10; K10"),
+                       (BOB, "remove M12; M12")):
+        await service.run(asking(user), move)
+    with pytest.raises(ServiceError) as refused:
+        await service.run(asking(ALICE), "remove K10; K10")
+    assert str(refused.value) == ("this game's log holds 4 entries: from now on it can only end "
+                                  "(resign, or accept a draw already offered)")
+    await service.run(asking(ALICE), "resign yes")
+    assert (await storage.list_games(channel_id=CHANNEL))[0].result.result is Result.BLACK
