@@ -14,6 +14,7 @@ from PIL import Image
 
 from bot.service import ButtonKind, ServiceError, TwixtService, build_options
 from bot.service import records as records_module
+from rules import Reason, records
 from rules.records import read
 from storage import Result
 from storage.ratings import Rating, rate_game
@@ -510,3 +511,20 @@ async def test_an_aborted_clocked_game_shows_no_time_left(service):
     await start_game(service, time="3d", swap="no")
     await service.play.abort(asking(CAROL, manager=True))
     assert "left" not in (await service.play.status(asking(ALICE))).text
+
+
+async def test_a_loss_on_time_reads_back_as_one_from_every_record_that_can_say_it(service,
+                                                                                  clock):
+    await start_game(service, time="1d", swap="no", vacation="no", rules="pp")
+    await service.run(asking(ALICE), "K10")
+    clock.now += timedelta(days=2)
+    await service.run(asking(ALICE), "claim")
+    export = await service.records.export(asking(ALICE))
+    outcomes = {}
+    for attachment in export.attachments:
+        fmt = records.guess_format(attachment.filename)
+        outcomes[fmt] = read(records.decode(attachment.data, fmt), fmt).outcome
+    assert outcomes["transcript"] == outcomes["t1"]
+    assert (outcomes["transcript"].reason, outcomes["transcript"].winners) == (Reason.TIME,
+                                                                               ("alice",))
+    assert outcomes["lg"] is None  # Little Golem has no way to say it (docs/records.md)
