@@ -7,7 +7,7 @@ import re
 import pytest
 from discord import app_commands
 
-from bot.discord import respond
+from bot.discord import replies, respond
 from bot.service import Reply
 from tests.bot_discord.helpers import (
     ALICE,
@@ -146,3 +146,10 @@ async def test_a_refusal_shows_what_was_typed_without_formatting_it(client, cog,
     for active in (r"(?<!\\)\[", r"(?<!\\)\*\*", r"(?<!\\)\|\|", r"(?<!\\)<"):
         assert not re.search(active, shown), (typed, shown)
     assert not re.match(r"\s*-?#", shown)  # a heading needs the start of a line
+
+
+def test_a_masked_link_is_defused_outside_code_and_left_as_typed_inside():
+    text = "**[a](https://e.co)** wrote `see [b](https://e.co)`\n```\n[c](x)\n```"
+    shown = replies.content(Reply(text))
+    assert shown == ("**[a]\\(https://e.co)** wrote `see [b](https://e.co)`\n"
+                     "```\n[c](x)\n```")
