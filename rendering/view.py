@@ -64,8 +64,6 @@ class BoardView:
 
 def view_of(game: Game) -> BoardView:
     """Summarise a game as it stands now."""
-    history = game.history
-    marked = next((turn for turn in reversed(history) if turn.placed is not None), None)
     chain_holes, chain_links = game.winning_chain()
     seats = range(len(game.players))
     teams = tuple(
@@ -76,7 +74,7 @@ def view_of(game: Game) -> BoardView:
     return BoardView(
         cols=game.geometry.cols, rows=game.geometry.rows, rules=game.options.rules.value,
         pegs=tuple(game.pegs()), links=tuple(game.links()), is_double=game.is_double,
-        moves=game.moves_made, last=history[-1] if history else None, marked=marked,
+        moves=game.moves_made, last=game.last_turn, marked=game.last_peg_turn,
         player_to_move=game.player_to_move, seat_to_move=game.seat_to_move,
         colour_to_move=game.colour_to_move,
         teams=(teams[0], teams[1]), draw_offered_by=game.draw_offered_by,

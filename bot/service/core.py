@@ -48,6 +48,14 @@ from storage import (
 
 log = logging.getLogger(__name__)
 
+#: log entries of a game besides the moves that stand (draw offers and refusals, takebacks and
+#: the turns they took back): far more than any game needs, few enough that a game's log, its
+#: replay and its memory stay bounded by its board
+MAX_SIDE_ENTRIES = 1000
+#: log entries of a game in all, its opening's included: a 48×48 board holds 2,300 pegs, so
+#: only classic's removals (a peg taken out and put back, again and again) come near it
+MAX_LOG_ENTRIES = 6000
+
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
@@ -142,6 +150,14 @@ class ServiceCore:
         """A game at its stored version: from the cache, or replayed (and then cached)."""
         return (await self.live(stored)).game
 
+    async def record(self, stored: StoredGame) -> Game:
+        """A copy of the game as its records hold it: with its clock, when it has one, as
+        the `TimeControl` tag (the copy: the cached game changes only through the service)."""
+        game = (await self.position(stored)).copy()
+        if stored.setup.time_control:
+            game.tags["TimeControl"] = stored.setup.time_control
+        return game
+
     async def live(self, stored: StoredGame) -> LiveGame:
         live = self._games.get(stored.id, stored.version)
         if live is None:
@@ -221,6 +237,8 @@ class ServiceCore:
         a turn that lost a race (or came after the end) is refused in one line. A clocked
         game's next wake-up is stored with the entry: its first mark in the turn, whose
         clock is returned with the game."""
+        if finish is None:
+            check_log_room(stored, game)
         now = self.clock()
         before = await self.live(stored)
         stint = next_stint(stored, user_id, text, before.game.seat_to_move,
@@ -360,6 +378,20 @@ def may_see(request: Request, stored: StoredGame) -> bool:
     """Who sees which game: the games of the channel one asks in, and the games one played
     (a game of a private channel stays there)."""
     return stored.channel_id == request.channel_id or stored.seat_of(request.user.id) is not None
+
+
+def check_log_room(stored: StoredGame, game: Game, entries: int = 1) -> None:
+    """Refuse `entries` more log entries that take the stored game to `game` when its opening
+    and log would then hold more than `MAX_SIDE_ENTRIES` entries besides `game`'s moves, or
+    more than `MAX_LOG_ENTRIES` in all: only an ending is taken then."""
+    opening = len(stored.setup.opening.splitlines()) if stored.setup.opening else 0
+    if opening + stored.version + entries > MAX_LOG_ENTRIES:
+        raise ServiceError("this game's log holds {most} entries: from now on it can only end "
+                           "(resign, or accept a draw already offered)", most=MAX_LOG_ENTRIES)
+    if opening + stored.version + entries - game.moves_made > MAX_SIDE_ENTRIES:
+        raise ServiceError("this game's log holds {most} entries besides its moves (draw "
+                           "offers, refusals, takebacks): from now on only a move or an "
+                           "ending", most=MAX_SIDE_ENTRIES)
 
 
 def finish_result(stored: StoredGame, game: Game) -> GameResult | None:

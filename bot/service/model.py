@@ -9,7 +9,7 @@ import enum
 import re
 from dataclasses import dataclass, field
 
-from bot.service.names import clean_name
+from bot.service.names import clean_name, person_name
 from language import Message, Translation, message, translation
 
 #: one page of a listing (history, leaderboard), and the last page anyone may ask for
@@ -37,13 +37,15 @@ def check_page(page: int) -> None:
 @dataclass(frozen=True)
 class User:
     """A person by id, with the name to show (cleaned of what records or chat would misread,
-    so that no name can format or ping anything)."""
+    so that no name can format or ping anything). The bot's seats have ids below 1
+    (`bot_seats`); a person's name never reads as theirs (`person_name`)."""
 
     id: int
     name: str
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "name", clean_name(self.name))
+        shown = person_name(self.name) if self.id > 0 else clean_name(self.name)
+        object.__setattr__(self, "name", shown)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from bot.service.bot_seats import taken_back
 from bot.service.clocktexts import seat_lines
 from bot.service.command_help import help_for
 from bot.service.conditionals import Conditionals
-from bot.service.core import ServiceCore, player_seat, seat_to_move
+from bot.service.core import ServiceCore, check_log_room, player_seat, seat_to_move
 from bot.service.model import Button, ButtonKind, Reply, Request, ServiceError
 from bot.service.options import describe_setup
 from bot.service.texts import (
@@ -84,6 +84,12 @@ class Play:
                 raise ServiceError("an opponent has to answer the takeback request")
             if offer.at_version != stored.version:  # refused, so left as it is
                 raise ServiceError("the takeback request lapsed: a turn was played since")
+            count = taken_back(stored, game, asker.number) if asker else 1
+            if action == "accept":  # refused before the offer closes: nothing changes
+                after = game.copy()
+                for _ in range(count):
+                    after.undo()
+                check_log_room(stored, after, count)
             await core.storage.close_offer(stored.id, OfferKind.TAKEBACK)
             if action == "decline":
                 return Reply(request.tr("{name} declines the takeback.",
@@ -91,7 +97,7 @@ class Play:
             tr = request.tr
             lines = []
             # the asker's turn, and the bot's answers after it (one log entry each)
-            for _ in range(taken_back(stored, game, asker.number) if asker else 1):
+            for _ in range(count):
                 game = game.copy()  # the committed game stays as it is until the commit
                 taken = game.undo()
                 stored, running = await core.append(stored, request.user.id, TAKEBACK,

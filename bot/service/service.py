@@ -215,10 +215,9 @@ class TwixtService:
         return replies + await self.tournaments.tick(now or self.core.clock(), locale_of)
 
     async def channel_game(self, channel_id: int) -> Game:
-        """The channel's current game, or its last finished one, as the rules see it."""
-        stored = await self.core.channel_stored(channel_id)
-        # a copy: the cached game must change only through the service
-        return (await self.core.position(stored)).copy()
+        """The channel's current game, or its last finished one, as the rules see it and
+        its records hold it (a copy, with its clock's `TimeControl` tag)."""
+        return await self.core.record(await self.core.channel_stored(channel_id))
 
     async def user_names(self, user_ids: Sequence[int]) -> dict[int, str]:
         """The names the service knows for some users (unknown ones left out)."""

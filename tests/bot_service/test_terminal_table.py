@@ -256,3 +256,13 @@ def test_twixt_check_reads_every_page_and_names_what_is_wrong(tmp_path: Path):
     assert broken.stdout == "a row of game_seats points to a missing row of games\n"
     missing = _twixt("check", "--db", "none.db", cwd=tmp_path)
     assert (missing.returncode, missing.stderr) == (2, "twixt: none.db does not exist\n")
+
+
+def test_twixt_export_of_a_timed_game_carries_its_time_control(tmp_path: Path):
+    # `twixt export` wrote no TimeControl while the bot's export did: one record, two answers
+    script = "alice: challenge bob size 12 swap no time 2d\nbob: accept\nalice: G6\n"
+    assert _twixt("play", "--db", "t.db", "--channel", "den", cwd=tmp_path,
+                  stdin=script).returncode == 0
+    exported = _twixt("export", "--db", "t.db", "--channel", "den", cwd=tmp_path)
+    assert exported.returncode == 0
+    assert '[TimeControl "2d"]\nalice: G6\n' in exported.stdout
