@@ -155,8 +155,8 @@ def run(overrides: dict[str, str] | None = None) -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     logs.configure(settings.log_level)
-    # `docker stop` sends SIGTERM: stop as on Ctrl-C, so the client logs out and the
-    # database is closed on the way out.
+    # Until `serve` closes the client on a signal itself, `docker stop`'s SIGTERM stops the
+    # start as Ctrl-C does.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         return asyncio.run(serve(settings))
@@ -173,6 +173,7 @@ async def serve(settings: Settings) -> int:
         print(f"twixt: {error}", file=sys.stderr)
         return 2
     async with storage, TwixtBot(settings, storage) as client:
+        _close_on_signals(client)
         try:
             await client.start(settings.token)
         except discord.LoginFailure:
@@ -190,3 +191,23 @@ async def serve(settings: Settings) -> int:
                   "Intents): enable it, or set TWIXT_MESSAGE_CONTENT=no.", file=sys.stderr)
             return 2
     return 0
+
+
+def _close_on_signals(client: TwixtBot) -> None:
+    """SIGTERM (`docker stop`, which kills 10 s later) and SIGINT (Ctrl-C) close the client
+    as its own `close` does, in the event loop: the clocks stop, the bot's searches and any
+    analysis are abandoned (their games stay marked: answered after the restart), the
+    workers end, the gateway is closed with 1000, and then `start` returns and the database
+    is closed on the way out (exit 0). Raising KeyboardInterrupt wherever the loop happened
+    to be instead could cut a clean-up in half, and waited for running searches."""
+    loop = asyncio.get_running_loop()
+    closing: set[asyncio.Task[None]] = set()
+
+    def close() -> None:
+        log.info("stopping on a signal")
+        task = loop.create_task(client.close())
+        closing.add(task)  # kept until done: the loop holds tasks only weakly
+        task.add_done_callback(closing.discard)
+
+    for number in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(number, close)
