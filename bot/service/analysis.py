@@ -125,7 +125,8 @@ class Analyses:
         self._asking.add(user)
         try:
             record = records.write(game)
-            analysis = await self._core.engine_pool.run(f"analyze:{user}", analyze_record,
+            # the asker's share of the engine, the same as for their games with the bot
+            analysis = await self._core.engine_pool.run(f"user:{user}", analyze_record,
                                                         record, bot_limit())
         except EngineBusyError:
             raise ServiceError("the engine is busy, try again later") from None
