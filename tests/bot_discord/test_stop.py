@@ -11,43 +11,23 @@ only keep a broken build from hanging the suite.
 
 from __future__ import annotations
 
-import asyncio
-import os
 import signal
 import sqlite3
 import subprocess
-import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.bot_discord.fake_discord import FakeDiscord
-from tests.processes import alive, descendants, searching
-
-TWIXT = str(Path(sys.executable).with_name("twixt"))
-#: the bot moves first in a long game at its strongest level: it searches for seconds
-BOT_FIRST = "ann: challenge bot level 5 size 48 swap no first them\n"
-#: how long a broken build may keep a test waiting for a process (not a measure of speed)
-HANG = 60.0
-
-
-async def until(condition, what: str) -> None:
-    """Poll `condition()` until it holds; fail naming `what` after `HANG` seconds."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + HANG
-    while not condition():
-        assert loop.time() < deadline, f"still waiting for {what}"
-        await asyncio.sleep(0.05)
-
-
-def environment(database: Path) -> dict[str, str]:
-    """This environment without the bot's settings, then a token, the database and one
-    engine worker."""
-    kept = {key: value for key, value in os.environ.items()
-            if not key.startswith(("DISCORD_", "TWIXT_"))}
-    return {**kept, "DISCORD_TOKEN": "token", "TWIXT_DB": str(database),
-            "TWIXT_ENGINE_WORKERS": "1"}
+from tests.processes import (
+    alive,
+    descendants,
+    environment,
+    kill_play_while_it_searches,
+    searching,
+    until,
+)
 
 
 def owed(database: Path) -> list[tuple[int, int, int]]:
@@ -55,24 +35,6 @@ def owed(database: Path) -> list[tuple[int, int, int]]:
     with sqlite3.connect(database) as db:
         return db.execute("SELECT g.id, g.version, b.awaiting FROM bot_games b "
                           "JOIN games g ON g.id = b.game_id ORDER BY g.id").fetchall()
-
-
-async def kill_play_while_it_searches(database: Path) -> set[int]:
-    """`twixt play` starts a game the bot moves first in, and is SIGKILLed while the engine
-    searches; the processes it had started."""
-    script = database.with_suffix(".txt")
-    script.write_text(BOT_FIRST)
-    play = subprocess.Popen([TWIXT, "play", str(script), "--db", str(database), "--out",
-                             str(database.parent / "boards")], cwd=database.parent,
-                            env=environment(database), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    try:
-        await until(lambda: searching(play.pid), "the engine to search")
-        started = descendants(play.pid)
-    finally:
-        play.kill()
-        play.wait()
-    return started
 
 
 @pytest.fixture
