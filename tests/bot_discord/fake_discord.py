@@ -4,9 +4,10 @@ discord.py client runs in a real process (for signals, exit codes and the gatewa
 
 Only the network is fake: the bot process is `twixt run` itself, with discord.py's API base
 pointed here (`BOT`, run with `python -c`). The server records what matters to the tests:
-whether the client identified and was told it is ready (`hold_ready` keeps it waiting
-there, as Discord does while it sends a big bot its servers), and the close code it sent when
-it left.
+whether the client asked to sync its commands (`hold_sync` never answers, so the client is
+held in its start, before it connects), identified and was told it is ready (`hold_ready`
+keeps it waiting there, as Discord does while it sends a big bot its servers), and the close
+code it sent when it left.
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ class FakeDiscord:
     """The server: `await start()`, then run the bot with `bot_command()`."""
 
     def __init__(self) -> None:
+        self.sync_asked = asyncio.Event()
+        #: never answer the command sync, so the client stays in its start
+        self.hold_sync = False
         self.identified = asyncio.Event()
         self.ready_sent = asyncio.Event()
         #: answer IDENTIFY with nothing, so the client waits before it is ready
@@ -51,7 +55,7 @@ class FakeDiscord:
              "bot_public": True, "bot_require_code_grant": False, "owner": USER,
              "verify_key": "0" * 64, "flags": 0}))
         app.router.add_get("/gateway", self._gateway)
-        app.router.add_route("*", "/api/v10/{tail:.*}", self._json([]))  # command syncs
+        app.router.add_route("*", "/api/v10/{tail:.*}", self._sync)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -72,6 +76,13 @@ class FakeDiscord:
         async def answer(request: web.Request) -> web.Response:
             return _response(data)
         return answer
+
+    async def _sync(self, request: web.Request) -> web.Response:
+        """The command syncs (and any other call): no commands."""
+        self.sync_asked.set()
+        while self.hold_sync:
+            await asyncio.sleep(0.1)  # until the server stops
+        return _response([])
 
     async def _gateway_bot(self, request: web.Request) -> web.Response:
         return _response({

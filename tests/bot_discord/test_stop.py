@@ -105,6 +105,17 @@ async def test_sigterm_stops_an_idle_bot_cleanly(tmp_path, discord_server, bots,
     assert discord_server.close_codes == [1000]
 
 
+async def test_sigterm_stops_the_bot_cleanly_in_its_start(tmp_path, discord_server, bots):
+    # logged in, syncing its commands, not yet connected to the gateway
+    discord_server.hold_sync = True
+    bot = start_bot(discord_server, tmp_path / "t.db", bots)
+    await until(discord_server.sync_asked.is_set, "the bot to sync its commands")
+    bot.send_signal(signal.SIGTERM)
+    assert await exit_code(bot) == 0
+    assert bot.stderr.read().count(b"twixt:") == 0  # no "cannot reach Discord"
+    assert discord_server.close_codes == []
+
+
 async def test_a_sigkilled_bot_leaves_no_engine_process_behind(tmp_path, discord_server, bots):
     database = tmp_path / "t.db"
     await kill_play_while_it_searches(database)
