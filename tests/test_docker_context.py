@@ -202,14 +202,16 @@ def test_twixt_think_answers(image):
 
 
 def test_a_package_left_out_of_the_context_is_missed(tmp_path):
-    # a project whose new package .dockerignore forgets: the context lacks it
+    # a project with this Dockerfile whose new package .dockerignore forgets: the tree has
+    # it, the context lacks it (so the imports from the installed image fail)
     project = tmp_path / "project"
-    shutil.copytree(ROOT, project, ignore=shutil.ignore_patterns(".venv", ".git", "tests",
-                                                                 "__pycache__"))
-    (project / "extras").mkdir()
-    (project / "extras" / "__init__.py").write_text("")
+    for package in ("rules", "extras"):
+        (project / package).mkdir(parents=True)
+        (project / package / "__init__.py").write_text("")
+    for name in ("Dockerfile", ".dockerignore", "pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, project / name)
     with (project / ".dockerignore").open("a") as dockerignore:
         dockerignore.write("extras\n")
     source = build_context(project, tmp_path / "image")
-    assert "extras" in project_packages(project)
-    assert not (source / "extras").exists()
+    assert project_packages(project) == ["extras", "rules"]
+    assert (source / "rules").is_dir() and not (source / "extras").exists()
