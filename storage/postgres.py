@@ -799,6 +799,10 @@ class PostgresStorage:
         async with self._single() as db:
             return _count(await db.execute(bots.BUSY, version, game_id, version)) == 1
 
+    async def open_bot_games(self, guild_id: int, user_id: int) -> int:
+        async with self._single() as db:
+            return int(await db.fetchval(bots.OPEN_OF, user_id, guild_id))
+
     # --- users, settings, preferences, stats -------------------------------------------
 
     async def remember_users(self, names: dict[int, str]) -> None:

@@ -750,6 +750,11 @@ class SqliteStorage:
             cursor = await db.execute(bots.BUSY, (version, game_id, version))
             return cursor.rowcount == 1
 
+    async def open_bot_games(self, guild_id: int, user_id: int) -> int:
+        async with self._read() as db:
+            return int((await _only_row(await db.execute(bots.OPEN_OF,
+                                                         (user_id, guild_id))))[0])
+
     # --- users, settings, preferences, stats -------------------------------------------
 
     async def remember_users(self, names: dict[int, str]) -> None:

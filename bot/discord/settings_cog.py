@@ -48,15 +48,17 @@ class SettingsCog(ServiceCog, group_name="twixt-settings",
         forfeit=locale_str("a player whose time runs out loses at once"),
         reminder=locale_str("hours into a clocked turn before the first reminder"),
         vacationdays=locale_str("vacation days each player has a year (0: no vacation)"),
-        vacation=locale_str("new games let vacations stop their clocks unless the challenge says"))
+        vacation=locale_str("new games let vacations stop their clocks unless the challenge says"),
+        botgames=locale_str("games with the bot each player may have in progress at once"))
     async def server(self, interaction: discord.Interaction, thread: YesNo | None = None,
                      expiry: app_commands.Range[int, 1, 720] | None = None,
                      forfeit: YesNo | None = None,
                      reminder: app_commands.Range[int, 1, 720] | None = None,
                      vacationdays: app_commands.Range[int, 0, 60] | None = None,
-                     vacation: YesNo | None = None) -> None:
+                     vacation: YesNo | None = None,
+                     botgames: app_commands.Range[int, 1, 20] | None = None) -> None:
         given = {"thread": thread, "expiry": expiry, "forfeit": forfeit, "reminder": reminder,
-                 "vacationdays": vacationdays, "vacation": vacation}
+                 "vacationdays": vacationdays, "vacation": vacation, "botgames": botgames}
         changes = {name: str(value) for name, value in given.items() if value is not None}
         await self._send(interaction, cmd.ServerSettings(changes))
 

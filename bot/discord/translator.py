@@ -62,7 +62,7 @@ NAMES = (
     locale_str("name: reminder"), locale_str("name: text"), locale_str("name: clear"),
     locale_str("name: confirm"), locale_str("name: moves"), locale_str("name: days"),
     locale_str("name: end"), locale_str("name: weekends"), locale_str("name: vacationdays"),
-    locale_str("name: level"), locale_str("name: takebacks"),
+    locale_str("name: level"), locale_str("name: takebacks"), locale_str("name: botgames"),
     # choices
     locale_str("name: classic"), locale_str("name: yes"), locale_str("name: no"),
     locale_str("name: them"), locale_str("name: random"), locale_str("name: offer"),

@@ -206,8 +206,9 @@ class Analyses:
         self._asking.add(user)
         try:
             record = records.write(game)
+            # the asker's share of the engine, the same as for their games with the bot
             async with (nullcontext() if shown_in is None else self._core.thinking(shown_in)):
-                analysis = await self._core.engine_pool.run(f"analyze:{user}", analyze_record,
+                analysis = await self._core.engine_pool.run(f"user:{user}", analyze_record,
                                                             record, bot_limit())
         except EngineBusyError:
             raise ServiceError("the engine is busy, try again later") from None

@@ -88,6 +88,8 @@ class Challenges:
     async def accept(self, request: Request, challenge_id: int | None = None) -> Reply:
         """Accept a challenge (the newest one open to you here when no id is given)."""
         challenge = await self._find_challenge(request, challenge_id)
+        if any(i.user_id is not None and is_bot(i.user_id) for i in challenge.invitees):
+            await self._check_bot_games(request)
         async with self._core.lock(challenge.channel_id):
             try:
                 challenge = await self._core.storage.answer_challenge(
@@ -175,6 +177,8 @@ class Challenges:
                                "challenge with thread yes")
         if thread and self._core.threads is None:
             raise ServiceError("threads are not available here")
+        if any(is_bot(user.id) for user in invitees):
+            await self._check_bot_games(request, settings.bot_games)
         now = self._core.clock()
         vacation = settings.vacation_default if options.vacation is None else options.vacation
         setup = replace(options.setup, vacation=vacation)
@@ -188,6 +192,18 @@ class Challenges:
                 challenger_id=request.user.id, invitees=[u.id for u in invitees],
                 players=players, setup=setup, first=options.first, thread=thread,
                 expires_at=now + timedelta(hours=settings.challenge_expiry_hours), now=now)
+
+    async def _check_bot_games(self, request: Request, most: int | None = None) -> None:
+        """Refuse the asker one more game with the bot when they have the most the server
+        allows at once (`botgames`): each move of the bot's takes the engine for seconds, and
+        one player's many games must not keep everyone else's waiting."""
+        storage = self._core.storage
+        if most is None:
+            most = (await storage.guild_settings(request.guild_id)).bot_games
+        if await storage.open_bot_games(request.guild_id, request.user.id) >= most:
+            raise ServiceError("you have as many games with the bot in progress as this "
+                               "server allows a player (botgames {most}): finish one first",
+                               most=most)
 
     async def _bots_accept(self, challenge: Challenge, options: ChallengeOptions) -> bool:
         """The bot accepts its places in a challenge at once (keeping whether it grants

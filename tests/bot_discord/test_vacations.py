@@ -54,7 +54,7 @@ async def test_the_vacation_option_and_the_settings_of_players_and_servers(clien
     assert me["content"].endswith("confirm off, weekends off.")
     server = only(await run(client, cog, "server", ALICE, manage_server=True, vacationdays=0,
                             vacation="no"))
-    assert server["content"].endswith("vacationdays 0, vacation no.")
+    assert server["content"].endswith("vacationdays 0, vacation no, botgames 5.")
     refused = only(await run(client, cog, "vacation", BOB, days=1))
     assert said(refused) == ("this server has no vacation", True)
 

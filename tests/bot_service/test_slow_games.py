@@ -389,7 +389,7 @@ async def test_server_settings_need_a_manager_and_check_their_values(service, st
     reply = await service.preferences.server_settings(asking(ALICE, server_manager=True),
                                                       {"thread": "yes", "expiry": "48"})
     assert reply.text == ("Server settings: thread yes, expiry 48h, forfeit no, reminder 24h, "
-                          "vacationdays 14, vacation yes.")
+                          "vacationdays 14, vacation yes, botgames 5.")
     settings = await storage.guild_settings(1)
     assert settings.thread_default and settings.challenge_expiry_hours == 48
 

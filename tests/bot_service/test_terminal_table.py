@@ -163,7 +163,7 @@ def test_a_manager_named_on_the_command_line_may_change_the_server_and_abort(tmp
               "carol: abort\nbob: server\n")
     done = _twixt("play", "--db", "t.db", "--manager", "carol", cwd=tmp_path, stdin=script)
     assert ("Server settings: thread no, expiry 24h, forfeit yes, reminder 24h, vacationdays "
-            "14, vacation yes.") in done.stdout
+            "14, vacation yes, botgames 5.") in done.stdout
     assert "Game 1 (alice and bob) is aborted by carol; it counts for nobody." in done.stdout
 
 
