@@ -36,6 +36,7 @@ import engine
 from bot.service.bot_seats import bot_level, is_bot
 from bot.service.core import ServiceCore
 from bot.service.engine_pool import EngineBusyError
+from bot.service.failures import log_failure
 from bot.service.model import Reply, Request, ServiceError, User
 from bot.service.play import Play
 from engine import PlayResult
@@ -151,7 +152,7 @@ class BotPlayer:
                 try:
                     acted = await self._act(game_id)
                 except Exception:
-                    log.exception("the bot failed in a game", extra={"game_id": game_id})
+                    log_failure(log, "the bot failed in a game", {"game_id": game_id})
                     acted = False
                 if not (acted or game_id in self._again):
                     break
@@ -220,7 +221,7 @@ class BotPlayer:
                     "as it can.", name=seat.name)))
             return None
         except Exception:
-            log.exception("the bot's search failed", extra={"game_id": stored.id})
+            log_failure(log, "the bot's search failed", {"game_id": stored.id})
             return None
 
     async def _takeback_request(self, stored: StoredGame) -> int | None:
@@ -280,7 +281,7 @@ class BotPlayer:
                 await self.deliver(replace(message, followups=(), ephemeral=False,
                                            channel_id=channel_id))
             except Exception:
-                log.exception("bot reply not delivered", extra={"game_id": stored.id})
+                log_failure(log, "bot reply not delivered", {"game_id": stored.id})
 
 
 def _bot_seat_of(stored: StoredGame, game: Game, colour: Colour) -> Seat | None:

@@ -24,6 +24,7 @@ from bot.service.banks import StintLog, TurnClock, next_stint, turn_clock
 from bot.service.bot_seats import is_bot
 from bot.service.clocktexts import clock_words
 from bot.service.engine_pool import EnginePool
+from bot.service.failures import log_failure
 from bot.service.games import ChannelLocks, GameCache, LiveGame
 from bot.service.model import Button, ButtonKind, Request, ServiceError, User, require_private
 from bot.service.texts import storage_refusal
@@ -293,7 +294,7 @@ class ServiceCore:
             try:
                 await hook(game_id)
             except Exception:
-                log.exception("after the end of a game", extra={"game_id": game_id})
+                log_failure(log, "after the end of a game", {"game_id": game_id})
 
     async def rematch_buttons(self, stored: StoredGame, tr: Translation) -> tuple[Button, ...]:
         """The button under a finished game's board: the same players again, colours
@@ -361,7 +362,7 @@ class ServiceCore:
                 view = replace(view, clock=translation(locale).say(clock_text))
             return await asyncio.to_thread(render_png, view, options)
         except Exception:
-            log.exception("board not drawn")
+            log_failure(log, "board not drawn", {})
             return None
 
     # --- people ------------------------------------------------------------------------

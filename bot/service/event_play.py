@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 
 from bot.service import pairing
 from bot.service.core import ServiceCore
+from bot.service.failures import log_failure
 from bot.service.model import Reply
 from bot.service.names import seat_names
 from bot.service.options import describe_setup
@@ -252,7 +253,7 @@ class EventPlay:
                 await self._open(event, game, entrants, names)
                 opened += 1
             except Exception:
-                log.exception("event game not opened", extra={"event_game_id": game.id})
+                log_failure(log, "event game not opened", {"event_game_id": game.id})
         return opened
 
     async def _open(self, event: Event, game: EventGame, entrants: dict[int, tuple[int, ...]],
