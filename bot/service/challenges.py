@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import replace
 from datetime import timedelta
 
@@ -39,6 +40,10 @@ class Challenges:
         #: accepting the one found), so that both players pressing at once make one challenge;
         #: apart from the core's channel locks, which challenging and accepting take inside it
         self._rematching = ChannelLocks()
+        #: held by a player (by user id) from counting their games with the bot to the game
+        #: that adds one, so that challenges sent at once in several channels cannot pass
+        #: `botgames` together
+        self._bot_games = ChannelLocks()
 
     async def challenge(self, request: Request, opponent: User | None,
                         options: ChallengeOptions) -> Reply:
@@ -46,10 +51,10 @@ class Challenges:
         if opponent is not None and opponent.id == request.user.id:
             raise ServiceError("you cannot challenge yourself")
         invitees = seated([opponent] if opponent else [], options)
-        challenge = await self._create_challenge(request, invitees, 2, options)
+        challenge, started = await self._challenge_made(request, invitees, 2, options)
+        if started is not None:
+            return started
         tr = request.tr
-        if await self._bots_accept(challenge, options):
-            return await self._start_game(challenge, tr)
         first = _first_words(options.first, 2, bool(options.setup.opening))
         setup = describe_setup(challenge.setup)
         if opponent:
@@ -68,10 +73,10 @@ class Challenges:
         invitees = seated([opponents[0], partner, opponents[1]], options)
         if len({request.user.id, *(u.id for u in invitees)}) != 4:
             raise ServiceError("a team game needs four different players")
-        challenge = await self._create_challenge(request, invitees, 4, options)
+        challenge, started = await self._challenge_made(request, invitees, 4, options)
+        if started is not None:
+            return started
         tr = request.tr
-        if await self._bots_accept(challenge, options):
-            return await self._start_game(challenge, tr)
         # the bot has accepted its seat already: only the people are asked to answer
         asked = [user.name for user in invitees if not is_bot(user.id)]
         text = (tr("**{challenger}** and {partner} challenge {opponent} and {other} to Double "
@@ -88,26 +93,28 @@ class Challenges:
     async def accept(self, request: Request, challenge_id: int | None = None) -> Reply:
         """Accept a challenge (the newest one open to you here when no id is given)."""
         challenge = await self._find_challenge(request, challenge_id)
-        if any(i.user_id is not None and is_bot(i.user_id) for i in challenge.invitees):
-            await self._check_bot_games(request)
-        async with self._core.lock(challenge.channel_id):
-            try:
-                challenge = await self._core.storage.answer_challenge(
-                    challenge.id, request.user.id, True, now=self._core.clock())
-            except (NotInvitedError, ChallengeClosedError) as error:
-                raise ServiceError(storage_refusal(error)) from None
-            await self._core.remember(request.user)
-            if not challenge.ready:
-                waiting = [i.user_id for i in challenge.invitees
-                           if i.answer is Answer.PENDING and i.user_id is not None]
-                names = await self._core.names(waiting)
-                if not waiting:
-                    return Reply(request.tr("{name} accepts. Waiting for more players.",
-                                            name=request.user.name))
-                return Reply(request.tr("{name} accepts. Waiting for {names}.",
-                                        name=request.user.name,
-                                        names=", ".join(names[w] for w in waiting)))
-            return await self._start_game(challenge, request.tr)
+        with_bot = any(i.user_id is not None and is_bot(i.user_id) for i in challenge.invitees)
+        async with self._counting_bot_games(request, with_bot):
+            if with_bot:
+                await self._check_bot_games(request)
+            async with self._core.lock(challenge.channel_id):
+                try:
+                    challenge = await self._core.storage.answer_challenge(
+                        challenge.id, request.user.id, True, now=self._core.clock())
+                except (NotInvitedError, ChallengeClosedError) as error:
+                    raise ServiceError(storage_refusal(error)) from None
+                await self._core.remember(request.user)
+                if not challenge.ready:
+                    waiting = [i.user_id for i in challenge.invitees
+                               if i.answer is Answer.PENDING and i.user_id is not None]
+                    names = await self._core.names(waiting)
+                    if not waiting:
+                        return Reply(request.tr("{name} accepts. Waiting for more players.",
+                                                name=request.user.name))
+                    return Reply(request.tr("{name} accepts. Waiting for {names}.",
+                                            name=request.user.name,
+                                            names=", ".join(names[w] for w in waiting)))
+                return await self._start_game(challenge, request.tr)
 
     async def decline(self, request: Request, challenge_id: int | None = None) -> Reply:
         """Decline a challenge made to you, or withdraw your own."""
@@ -167,6 +174,22 @@ class Challenges:
         return await self.team(request, partner, opponents, options)
 
     # --- internals ---------------------------------------------------------------------
+
+    async def _challenge_made(self, request: Request, invitees: Sequence[User], players: int,
+                              options: ChallengeOptions) -> tuple[Challenge, Reply | None]:
+        """The challenge stored, and the game's start when the bot's acceptance completes it
+        (None while people are still to answer)."""
+        with_bot = any(is_bot(user.id) for user in invitees)
+        async with self._counting_bot_games(request, with_bot):
+            challenge = await self._create_challenge(request, invitees, players, options)
+            if await self._bots_accept(challenge, options):
+                return challenge, await self._start_game(challenge, request.tr)
+        return challenge, None
+
+    def _counting_bot_games(self, request: Request, with_bot: bool
+                            ) -> AbstractAsyncContextManager[object]:
+        """The asker's lock over their count of games with the bot, when `with_bot`."""
+        return self._bot_games(request.user.id) if with_bot else nullcontext()
 
     async def _create_challenge(self, request: Request, invitees: Sequence[User], players: int,
                                 options: ChallengeOptions) -> Challenge:

@@ -17,7 +17,7 @@ from rules import parse_command
 from storage import Result
 from tests.bot_service import bot_engines
 from tests.bot_service.bot_helpers import bot_service
-from tests.bot_service.helpers import ALICE, BOB, CAROL, CHANNEL, asking
+from tests.bot_service.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, asking
 from tests.fakes import Clock
 
 
@@ -399,6 +399,21 @@ async def test_a_player_has_at_most_the_servers_number_of_bot_games_at_once(stor
                                                   {"botgames": "2"})
         with pytest.raises(ServiceError, match=r"\(botgames 2\)"):
             await _challenge_bot(service, CHANNEL + 8, size="8")
+
+
+async def test_challenges_to_the_bot_sent_at_once_in_many_channels_keep_the_limit(storage):
+    async with bot_service(storage, bot_engines.winning) as (service, _said):
+        await service.preferences.server_settings(asking(CAROL, server_manager=True),
+                                                  {"botgames": "2"})
+        channels = range(CHANNEL + 1, CHANNEL + 7)
+        answers = await asyncio.gather(
+            *(service.execute(asking(ALICE, channel),
+                              cmd.Challenge(THE_BOT, build_options(size="8")))
+              for channel in channels), return_exceptions=True)
+        await service.bots.idle()
+        refused = [a for a in answers if isinstance(a, ServiceError)]
+        assert len(refused) == 4 and all("(botgames 2)" in str(a) for a in refused)
+        assert await storage.open_bot_games(GUILD, ALICE.id) == 2
 
 
 async def test_joining_a_team_with_the_bot_counts_against_the_limit(storage):
