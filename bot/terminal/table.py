@@ -24,7 +24,7 @@ from bot.service import Reply, Request, ServiceError, TwixtService, User, answer
 from bot.service import commands as cmd
 from bot.service.core import alongside
 from bot.service.model import CHANNEL_LINK
-from language import Message, translation
+from language import Message, translation, unmarked
 
 GUILD_ID = 1
 #: a comment, as in a transcript: `#` at the start or after a space, then a space or the end
@@ -211,7 +211,8 @@ class TerminalTable:
         return self.out_dir / f"{stem}-{existing + 1:04d}.png"
 
     def _say(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
+        """Print a line: the table reads no markup, so what users typed shows as typed."""
+        print(unmarked(text), file=self.out, flush=True)
 
 
 def _read_file(path: Path) -> bytes:

@@ -94,15 +94,15 @@ def test_help_names_every_command_in_one_message(locale):
 
 async def test_help_command_through_the_service(service: TwixtService):
     reply = await service.run(asking(ALICE), "help Challenge")
-    assert reply.ephemeral and reply.text.startswith("**challenge** — Challenge someone")
+    assert reply.ephemeral and reply.plain.startswith("**challenge** — Challenge someone")
     with pytest.raises(ServiceError, match=r"^I don't know the command “chalenge”: did you mean "
                                            r"`challenge`\?$"):
         await service.run(asking(ALICE), "help chalenge")
     with pytest.raises(ServiceError, match=r"^there is no command “xyzzy”: help names them all$"):
         await service.run(asking(ALICE), "help xyzzy")
     german = await service.run(asking(ALICE, locale="de"), "help vacation")
-    assert "Schreib: `vacation [DAYS|end]`" in german.text
-    assert "In Discord: `/twixt-settings vacation`" in german.text
+    assert "Schreib: `vacation [DAYS|end]`" in german.plain
+    assert "In Discord: `/twixt-settings vacation`" in german.plain
 
 
 def test_the_terminal_table_names_the_command_meant(tmp_path: Path):
