@@ -144,7 +144,7 @@ class TerminalTable:
         reply = await answer_safely(self._execute(request, text.strip()), {
             "command": "terminal", "line": number, "user": who.name}, locale=request.locale)
         if reply.refused:
-            self._say(f"! {who.name}: {reply.text}")
+            self._say(f"! {who.name}: {reply.plain}")
             return False
         for message in reply.all_messages():
             await self._show(message)
@@ -175,7 +175,7 @@ class TerminalTable:
                              name=self._names.get(reply.dm_user_id, reply.dm_user_id)) + " "
         if reply.channel_id not in (None, name_id(self.channel)):  # a thread, say
             prefix = self._places(f"[<#{reply.channel_id}>] ") + prefix
-        self._say(f"{prefix}{mentions + ' ' if mentions else ''}{self._places(reply.text)}")
+        self._say(f"{prefix}{mentions + ' ' if mentions else ''}{self._places(reply.plain)}")
         if reply.buttons:
             self._say("  [" + "] [".join(b.label for b in reply.buttons) + "]")
         if reply.image:
