@@ -18,7 +18,7 @@ from bot.service.analysis import curve_of, swing_lines
 from bot.service.texts import result_sentence
 from engine import LEVELS, Limit, level_limit, think
 from engine.analysis import FULL_POSITIONS, analyze_game
-from language import LOCALES, translation
+from language import LOCALES, translation, unmarked
 from rendering import ThemeName, render_wincurve
 from rules.numbers import whole_number
 
@@ -113,7 +113,7 @@ def run_think(args: argparse.Namespace) -> int:
         return 1
     if game.outcome is not None:
         said = result_sentence(game.outcome, game, translation("en"))
-        print(f"the game is over: {said}", file=sys.stderr)
+        print(f"the game is over: {unmarked(said)}", file=sys.stderr)
         return 1
     result = think(game, _limit(args), seed=args.seed)
     if args.json:
@@ -136,10 +136,11 @@ def run_analyze(args: argparse.Namespace) -> int:
     try:
         args.out.write_bytes(data)
     except OSError as error:
-        print("twixt: " + tr("cannot write {path}: {reason}", path=str(args.out),
-                             reason=error.strerror or str(error)), file=sys.stderr)
+        print("twixt: " + unmarked(tr("cannot write {path}: {reason}", path=str(args.out),
+                                      reason=error.strerror or str(error))), file=sys.stderr)
         return 1
+    # a terminal reads no markup: what a value holds prints as it is
     for line in swing_lines(analysis, tr):
-        print(line)
-    print(tr("wrote {path} ({size} KB)", path=str(args.out), size=len(data) // 1024))
+        print(unmarked(line))
+    print(unmarked(tr("wrote {path} ({size} KB)", path=str(args.out), size=len(data) // 1024)))
     return 0

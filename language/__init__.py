@@ -9,14 +9,29 @@ a German translation with the same `{placeholders}`.
 
 Placeholders are `str.format` fields; values are put in after translation, so a player's
 name or text is never read as a template. A value may itself be a `Message`: it is said in
-the same language.
+the same language. Every other value is shown as typed: it is marked `verbatim`, and each
+front end shows marked text in its own way (Discord escapes its markdown and mentions), so
+that the template's formatting is the only formatting of a message; text already said
+(`Markup`, what `tr` returns) goes into a further template as it is.
 
 This package is the lowest floor beside `rules`: it imports nothing of the project. Loading
 a catalogue needs Babel, imported only when a language other than English is first used.
 """
 
 from language.catalogue import LOCALES, Translation, locale_of, translation
-from language.message import Message, message, plural_message
+from language.message import (
+                              VERBATIM_END,
+                              VERBATIM_START,
+                              Markup,
+                              Message,
+                              bold,
+                              code,
+                              message,
+                              plural_message,
+                              unmarked,
+                              verbatim,
+)
 
-__all__ = ["LOCALES", "Message", "Translation", "locale_of", "message", "plural_message",
-           "translation"]
+__all__ = ["LOCALES", "VERBATIM_END", "VERBATIM_START", "Markup", "Message", "Translation",
+           "bold", "code", "locale_of", "message", "plural_message", "translation", "unmarked",
+           "verbatim"]

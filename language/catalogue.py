@@ -8,7 +8,7 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
-from language.message import Message, message, plural_message
+from language.message import Markup, Message, message, plural_message, verbatim
 
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog
@@ -30,7 +30,8 @@ def locale_of(discord_locale: object) -> str:
 
 class Translation:
     """One language. `tr("…", name=value)` says a template at once, `tr.plural(…)` one with a
-    count, `tr.say(message)` a `Message` made earlier."""
+    count, `tr.say(message)` a `Message` made earlier. Each gives `Markup` (typed as the
+    `str` it is, so that said lines gather in plain lists), its values marked `verbatim`."""
 
     def __init__(self, locale: str, catalogue: gettext.NullTranslations) -> None:
         self.locale = locale
@@ -44,9 +45,12 @@ class Translation:
         return self.say(plural_message(singular, plural, n, **values))
 
     def say(self, text: Message | str) -> str:
-        """A message in this language; a plain string is already said (a name, a quote)."""
-        if isinstance(text, str):
+        """A message in this language; a plain string (a name, a quote) is said as typed,
+        `Markup` as it is."""
+        if isinstance(text, Markup):
             return text
+        if isinstance(text, str):
+            return Markup(verbatim(text))
         return text.say(self._catalogue.gettext, self._catalogue.ngettext)
 
     def template(self, text: Message) -> str:

@@ -22,7 +22,7 @@ from string import Formatter
 
 from PIL import Image
 
-from language import Message, Translation, message, translation
+from language import Message, Translation, message, translation, unmarked
 from rendering.encode import quantize
 from rendering.options import RenderOptions
 from rendering.sprites import disc
@@ -92,7 +92,9 @@ def _runs(tr: Translation, said: Message, bold: bool = False, muted: bool = Fals
         elif isinstance(value, tuple):
             line += value
         else:
-            text = tr.say(value) if isinstance(value, Message) else format(value, spec or "")
+            # a picture reads no markup: text said before is drawn without its marks
+            text = unmarked(tr.say(value) if isinstance(value, Message)
+                            else format(value, spec or ""))
             line += (Words(text, bold=bold, muted=muted),)
     return _joined(line)
 

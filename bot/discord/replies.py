@@ -2,7 +2,9 @@
 
 Who may be pinged is decided here, once, for every message the bot posts: only the users
 the reply names, never @everyone, @here or a role — and the text itself (names and moves
-that users typed) has its mentions escaped so it cannot ping anyone either.
+that users typed) has its mentions escaped so it cannot ping anyone either. What the service
+marked `verbatim` (every value of a template: names, moves, quotes) is escaped here, so that
+it shows as typed and nothing of it formats, links or pings.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import discord
 
 from bot.discord.views import buttons_view
 from bot.service import Reply
+from language import VERBATIM_END, VERBATIM_START, unmarked
 
 BOARD_FILE = "board.png"
 
@@ -27,11 +30,11 @@ def allowed_mentions(reply: Reply) -> discord.AllowedMentions:
 
 
 def content(reply: Reply) -> str:
-    """`<@id> text`: the pings first, then the text with any mention in it defused; a refusal
-    (which echoes what the user typed, and has no formatting of its own) shows as typed.
-    Names keep their brackets (`bot.service.names`): the bot writes no links of its own, so
-    any `[text](url)` is a name's, and shows as typed, not as a link."""
-    text = escape_all(reply.text) if reply.refused else _no_links(reply.text)
+    """`<@id> text`: the pings first, then the text with what users typed shown as typed and
+    any mention in it defused; a refusal (which echoes what the user typed, and has no
+    formatting of its own) shows as typed throughout. The bot writes no links of its own, so
+    any `[text](url)` outside code is a user's, and shows as typed, not as a link."""
+    text = escape_all(unmarked(reply.text)) if reply.refused else shown(reply.text)
     text = discord.utils.escape_mentions(text)
     pings = " ".join(f"<@{uid}>" for uid in reply.mentions)
     return f"{pings} {text}" if pings else text
@@ -39,20 +42,34 @@ def content(reply: Reply) -> str:
 
 #: code, where nothing formats or links (and an escape would show): a block, or a span
 _CODE = re.compile(r"(```.*?```|`[^`]*`)", re.DOTALL)
+#: a value marked `verbatim`, and the empty mark that holds its place while code is found
+_VALUE = re.compile(f"{VERBATIM_START}([^{VERBATIM_START}{VERBATIM_END}]*){VERBATIM_END}")
+_PLACE = VERBATIM_START + VERBATIM_END
+#: what ends a code span or block, set in a value inside code as a look-alike (ˋ)
+_BACKTICK = str.maketrans("`", "\u02cb")
 
 
-def _no_links(text: str) -> str:
-    """`text` with every masked link `[words](url)` outside code shown as typed."""
-    parts = _CODE.split(text)
-    parts[::2] = [part.replace("](", "]\\(") for part in parts[::2]]
-    return "".join(parts)
+def shown(text: str) -> str:
+    """The service's text as Discord markdown: its own formatting kept, each `verbatim`
+    value escaped (in code, where an escape would show, only its backticks replaced)."""
+    values = iter(_VALUE.findall(text))
+    parts = _CODE.split(_VALUE.sub(_PLACE, text))
+    for at, part in enumerate(parts):
+        code = at % 2 == 1
+        pieces = part.split(_PLACE)
+        pieces[1:] = [(next(values).translate(_BACKTICK) if code else escape_all(next(values)))
+                      + piece for piece in pieces[1:]]
+        parts[at] = "".join(pieces) if code else "".join(pieces).replace("](", "]\\(")
+    return unmarked("".join(parts))
 
 
 def escape_all(text: str) -> str:
     """Text with every markdown construct shown literally: discord.py's escapes, plus the
-    headings, subtext and `<…>` tags (timestamps, channels, emoji) that they leave."""
+    headings, subtext, lists (`- a`, `1. a`) and `<…>` tags (timestamps, channels, emoji)
+    that they leave."""
     text = discord.utils.escape_markdown(text)
-    text = re.sub(r"^(\s*)(#|-#)", r"\1\\\2", text, flags=re.MULTILINE)
+    text = re.sub(r"^(\s*)(#|-#|[-+](?=\s))", r"\1\\\2", text, flags=re.MULTILINE)
+    text = re.sub(r"^(\s*\d+)([.)]\s)", r"\1\\\2", text, flags=re.MULTILINE)
     return text.replace("<", "\\<")
 
 

@@ -9,7 +9,7 @@ import discord
 
 from bot.discord import operations
 from bot.service import ServiceError
-from language import Message, locale_of, translation
+from language import Message, locale_of, translation, unmarked
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +29,7 @@ class DiscordThreads:
                                "challenge with thread no")
         # Not retried: a retry after a lost answer could open a second thread.
         try:
-            said = translation(locale_of(channel.guild.preferred_locale)).say(name)
+            said = unmarked(translation(locale_of(channel.guild.preferred_locale)).say(name))
             thread = await channel.create_thread(name=said[:MAX_THREAD_NAME],
                                                  type=discord.ChannelType.public_thread)
         except discord.Forbidden:

@@ -14,6 +14,7 @@ import discord
 
 from bot.discord.buttons import TEMPLATE, button_of, custom_id, style_of
 from bot.service import Button
+from language import unmarked
 
 
 class ButtonClient(Protocol):
@@ -28,8 +29,9 @@ class TwixtButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPL
     """One of the service's buttons; a press goes to the client's `press_button`."""
 
     def __init__(self, button: Button) -> None:
-        super().__init__(discord.ui.Button(label=button.label, custom_id=custom_id(button),
-                                           style=style_of(button)))
+        # a label reads no markdown: what users typed in it shows without marks
+        super().__init__(discord.ui.Button(label=unmarked(button.label),
+                                           custom_id=custom_id(button), style=style_of(button)))
         self.button = button
 
     @classmethod

@@ -23,7 +23,7 @@ from bot.service.model import Attachment, Reply, Request, ServiceError
 from bot.service.texts import result_sentence
 from engine import Limit, level_limit
 from engine.analysis import GameAnalysis, analyze_game
-from language import Translation
+from language import Markup, Translation, verbatim
 from rendering import CurveSwing, WinCurve, render_wincurve
 from rules import Colour, Game, records
 from storage import GameStatus
@@ -65,7 +65,8 @@ def swing_lines(analysis: GameAnalysis, tr: Translation, code: str = "") -> list
     the moves between `code` marks (a backtick, where the text is markdown)."""
     lines = []
     for number, swing in enumerate(analysis.swings, start=1):
-        values = dict(n=number, colour=swing.mover.said, move=f"{code}{swing.played}{code}",
+        values = dict(n=number, colour=swing.mover.said,
+                      move=Markup(f"{code}{verbatim(swing.played)}{code}"),
                       before=round(swing.red_before * 100), after=round(swing.red_after * 100))
         line = (tr("{n}. move {turn}, {colour} {move}: Red {before}% → {after}%",
                    turn=swing.turn, **values) if swing.turn == swing.last_turn
@@ -74,7 +75,7 @@ def swing_lines(analysis: GameAnalysis, tr: Translation, code: str = "") -> list
                         first=swing.turn, last=swing.last_turn, **values))
         if swing.preferred:
             line = tr("{line} (engine: {move})", line=line,
-                      move=f"{code}{swing.preferred}{code}")
+                      move=Markup(f"{code}{verbatim(swing.preferred)}{code}"))
         lines.append(line)
     if not analysis.swings:
         lines.append(tr("No move changed Red's chance much."))

@@ -15,7 +15,7 @@ from bot.service.names import seat_names
 from bot.service.options import ChallengeOptions, describe_setup
 from bot.service.texts import names_and, storage_refusal
 from bot.service.timecontrol import parse_time_control
-from language import Message, Translation, message
+from language import Markup, Message, Translation, bold, message
 from rules import Hole
 from storage import (
     Answer,
@@ -302,9 +302,9 @@ class Challenges:
             await self._core.storage.start_bot_game(challenge.id, stored.id)
         to_move = seat_to_move(stored, game)
         image = await self._core.render(game, locale=tr.locale)
-        first_team, second_team = (
-            " & ".join(f"**{s.name}**" for s in stored.seats if s.team == team)
-            + f" ({tr.say(game.colour_of_seat(team).said)})" for team in (0, 1))
+        first_team, second_team = (Markup(
+            " & ".join(bold(s.name) for s in stored.seats if s.team == team)
+            + f" ({tr.say(game.colour_of_seat(team).said)})") for team in (0, 1))
         lineup = tr("{first} vs {second}", first=first_team, second=second_team)
         centre = Hole(game.options.cols // 2, game.options.rows // 2)
         example = min(game.legal_placements(), default=centre,

@@ -17,7 +17,7 @@ from bot.service.options import SETTINGS
 from bot.service.preferences import SERVER_SETTINGS
 from bot.service.spelling import did_you_mean
 from engine import LEVELS
-from language import Message, Translation, message
+from language import Markup, Message, Translation, code, message
 from rules import quote
 from storage import EventFormat, FirstMove
 
@@ -173,6 +173,6 @@ def topic_text(word: str, tr: Translation) -> str:
         lines.append(tr("In Discord: `{slash}`", slash=topic.slash))
     if topic.options:
         lines.append(tr("Options: {options}",
-                        options=" · ".join(f"`{option}`" for option in topic.options)))
+                        options=Markup(" · ".join(code(option) for option in topic.options))))
     lines.append(tr("Example: `{example}`", example=topic.example))
     return "\n".join(lines)

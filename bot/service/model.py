@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from bot.service.names import clean_name, person_name
-from language import Message, Translation, message, translation
+from language import Markup, Message, Translation, message, translation, unmarked
 
 #: one page of a listing (history, leaderboard), and the last page anyone may ask for
 PAGE_SIZE = 10
@@ -158,16 +158,22 @@ class Reply:
         if people != self.buttons:
             object.__setattr__(self, "buttons", people)
 
+    @property
+    def plain(self) -> str:
+        """The text as a place that reads no markup shows it (the terminal): what users typed
+        as they typed it, without the marks that tell it from the template's formatting."""
+        return unmarked(self.text)
+
     def all_messages(self) -> tuple[Reply, ...]:
         """This message and its followups, theirs too (a standings notice of several
         messages that follows a reply)."""
         return (self, *(message for reply in self.followups for message in reply.all_messages()))
 
 
-def channel_link(channel_id: int) -> str:
+def channel_link(channel_id: int) -> Markup:
     """A channel (or thread) named in a reply's text: `<#id>`, which Discord shows as a link
     that pings nobody; other front ends write it their own way (`CHANNEL_LINK` finds it)."""
-    return f"<#{channel_id}>"
+    return Markup(f"<#{channel_id}>")
 
 
 CHANNEL_LINK = re.compile(r"<#(\d+)>")

@@ -1,11 +1,11 @@
 """Seat names: a game's players need distinct names that a record can hold (no : , #).
 
-A name keeps its letters, of any script, and `" ' [ ]` exactly as typed, so that records
-give it back as it is; a masked link that brackets could make is defused where a message is
-shown (`bot.discord.replies`). What would format or ping in chat wherever a name is put
-(* _ ~ | ` @ < > \\) becomes a space, as do control characters, and invisible ones
-(zero-width, direction-changing: Unicode's format characters) are dropped, so that no name
-hides, reverses or fakes another.
+A name keeps its letters, of any script, and every mark (`* _ ~ | ` @ < > \\ " ' [ ]`)
+exactly as typed, so that records give it back as it is: a name reaches a message only as a
+template's value, shown as typed (`language.verbatim`), and the front end escapes it there
+(`bot.discord.replies`), so that it cannot format, link or ping. Control characters become
+spaces, and invisible ones (zero-width, direction-changing: Unicode's format characters) are
+dropped, so that no name hides, reverses or fakes another.
 """
 
 from __future__ import annotations
@@ -17,12 +17,9 @@ from collections.abc import Sequence
 from language import Translation
 from rules import visible
 
-_FORBIDDEN = str.maketrans({":": " ", ",": " ", "#": " ", "\n": " ", "`": "'", "*": " ",
-                            "_": " ", "~": " ", "|": " ", "@": " ", ">": " ", "<": " ",
-                            "\\": " "})
+#: what the records' formats cannot hold in a name
+_FORBIDDEN = str.maketrans({":": " ", ",": " ", "#": " "})
 MAX_NAME = 32
-#: a number that would start a numbered list (`1. Cup`, `2) Cup`) at the start of a line
-_NUMBERED = re.compile(r"^(\d+[.)]) +")
 #: what the bot's seats are named (`bot`, `bot (level 3)`, `bot (level 3) 2`), letters and
 #: digits only, in any case or width
 _BOT_LIKE = re.compile(r"bot(level\d+)?\d*")
@@ -35,12 +32,16 @@ FALLBACK = "player"
 
 
 def clean_name(name: str, fallback: str = FALLBACK) -> str:
-    """A display name without what records forbid (: , #), chat would format or link
-    (* _ ~ | ` @ > < \\, a leading - or + that would start a list, and the space after a
-    leading `1.` that would start a numbered one: `1.Cup`), or nobody would see."""
-    shown = " ".join(visible(name).translate(_FORBIDDEN).split())
-    cleaned = _NUMBERED.sub(r"\1", shown.lstrip("-+ "))
+    """A display name without what records forbid (: , #) or nobody would see, its spaces
+    run together; what chat would format is kept, and escaped where it is shown."""
+    cleaned = " ".join(visible(name).translate(_FORBIDDEN).split())
     return cleaned[:MAX_NAME].rstrip() or fallback
+
+
+def shown_length(name: str) -> int:
+    """The most characters `name` may take where it is shown: a front end may escape each
+    of its marks (`*` as `\\*`), so a listing of names budgets for that."""
+    return len(name) + sum(not ch.isalnum() and not ch.isspace() for ch in name)
 
 
 def person_name(name: str, fallback: str = FALLBACK) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bot.service.core import ServiceCore
 from bot.service.model import Reply, Request, ServiceError, check_page, require_private
-from language import Translation
+from language import Translation, code
 from storage import Note
 
 MAX_NOTE = 1000
@@ -77,7 +77,7 @@ def _line(note: Note, tr: Translation) -> str:
     formats, links or pings (a backtick in it, which would end the span, is shown as ')."""
     when = note.written_at.strftime("%Y-%m-%d %H:%M UTC")
     text = note.text.replace("`", "'")
-    return tr("{number}. {when}: {text}", number=note.number, when=when, text=f"`{text}`")
+    return tr("{number}. {when}: {text}", number=note.number, when=when, text=code(text))
 
 
 def _pages(lines: list[str]) -> list[list[str]]:

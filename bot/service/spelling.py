@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.service.model import ServiceError
+from language import code
 from rules import quote
 
 #: words of up to this many letters may be one edit off; longer ones two
@@ -46,7 +47,7 @@ def did_you_mean(word: str, words: Sequence[str], *, before: str = "") -> Servic
     if meant is None:
         return None
     return ServiceError("I don't know the command {word}: did you mean {command}?",
-                        word=quote(word), command=f"`{before}{meant}`")
+                        word=quote(word), command=code(f"{before}{meant}"))
 
 
 def _distance(a: str, b: str) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bot.service.core import ServiceCore
 from bot.service.model import PAGE_SIZE, Reply, Request, User, check_page
+from language import verbatim
 from storage import PlayerStats
 from storage.ratings import Rating
 
@@ -58,7 +59,7 @@ class Stats:
             rating = stats.rating_at(now)
             assert rating is not None, "the leaderboard lists rated players"
             provisional |= rating.provisional
-            lines.append(f"{place}. {names[stats.user_id]} — {shown_rating(rating)} "
+            lines.append(f"{place}. {verbatim(names[stats.user_id])} — {shown_rating(rating)} "
                          f"({stats.wins}–{stats.losses}–{stats.draws})")
         if provisional:
             lines.append(tr("? provisional: too few recent games to be sure of the rating"))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import reduce
 
-from language import Message, Translation, message
+from language import Markup, Message, Translation, bold, code, message
 from rules import Colour, Game, Outcome, Reason, Turn
 from storage import (
     ChallengeClosedError,
@@ -106,9 +106,9 @@ def result_sentence(outcome: Outcome, game: Game, tr: Translation, shown: Shown 
     return tr.plural("{winners} ({colour}) wins.", "{winners} ({colour}) win.", count, **values)
 
 
-def turn_line(turn: Turn, tr: Translation) -> str:
+def turn_line(turn: Turn, tr: Translation) -> Markup:
     """`**alice** (Red): `G6 link E5``: who played what, in a turn's announcement."""
-    return f"**{turn.player}** ({tr.say(turn.colour.said)}): `{turn.text}`"
+    return Markup(f"{bold(turn.player)} ({tr.say(turn.colour.said)}): {code(turn.text)}")
 
 
 def to_move_sentence(game: Game, tr: Translation, clock: Message | str | None = None,

@@ -36,6 +36,7 @@ from bot.service.model import (
     User,
     require_private,
 )
+from bot.service.names import shown_length
 from bot.service.options import describe_setup
 from language import Message, Translation, message, translation
 from storage import (
@@ -471,7 +472,7 @@ def _some(names: list[str], tr: Translation) -> str:
     """As many of `names` as `ENTRANTS_SHOWN` characters hold, and how many more there are."""
     shown: list[str] = []
     for name in names:
-        if sum(len(n) + 2 for n in shown) + len(name) > ENTRANTS_SHOWN:
+        if sum(shown_length(n) + 2 for n in shown) + shown_length(name) > ENTRANTS_SHOWN:
             break
         shown.append(name)
     left = len(names) - len(shown)

@@ -13,7 +13,7 @@ from bot.service import ServiceError, TwixtService
 from bot.service.core import utc_now
 from bot.service.engine_pool import EnginePool
 from bot.terminal.table import TerminalTable, TerminalThreads, ThinkingLine, name_id
-from language import translation
+from language import translation, unmarked
 from rules.records import encode, write
 from storage import Database, DatabaseError, SqliteStorage, is_postgres_url, open_storage
 
@@ -33,7 +33,7 @@ async def play(db: Database | None, channel: str, out_dir: Path, script: str | N
     """
     tr = translation(locale)
     if out_dir.exists() and not out_dir.is_dir():  # said before a single line is played
-        print("twixt: " + tr("--out {folder} is not a folder", folder=str(out_dir)),
+        print("twixt: " + unmarked(tr("--out {folder} is not a folder", folder=str(out_dir))),
               file=sys.stderr)
         return 2
     try:
@@ -57,8 +57,8 @@ async def play(db: Database | None, channel: str, out_dir: Path, script: str | N
                 try:
                     lines = Path(script).read_text(encoding="utf-8-sig").splitlines()
                 except OSError as error:
-                    print("twixt: " + tr("cannot read {path}: {reason}", path=script,
-                                         reason=error.strerror), file=sys.stderr)
+                    print("twixt: " + unmarked(tr("cannot read {path}: {reason}", path=script,
+                                                  reason=error.strerror)), file=sys.stderr)
                     return 2
                 return 1 if await table.run(lines) else 0
             if sys.stdin.isatty():

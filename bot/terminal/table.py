@@ -24,7 +24,7 @@ from bot.service import Reply, Request, ServiceError, TwixtService, User, answer
 from bot.service import commands as cmd
 from bot.service.core import alongside
 from bot.service.model import CHANNEL_LINK
-from language import Message, translation
+from language import Message, translation, unmarked
 
 GUILD_ID = 1
 #: a comment, as in a transcript: `#` at the start or after a space, then a space or the end
@@ -144,7 +144,7 @@ class TerminalTable:
         reply = await answer_safely(self._execute(request, text.strip()), {
             "command": "terminal", "line": number, "user": who.name}, locale=request.locale)
         if reply.refused:
-            self._say(f"! {who.name}: {reply.text}")
+            self._say(f"! {who.name}: {reply.plain}")
             return False
         for message in reply.all_messages():
             await self._show(message)
@@ -175,7 +175,7 @@ class TerminalTable:
                              name=self._names.get(reply.dm_user_id, reply.dm_user_id)) + " "
         if reply.channel_id not in (None, name_id(self.channel)):  # a thread, say
             prefix = self._places(f"[<#{reply.channel_id}>] ") + prefix
-        self._say(f"{prefix}{mentions + ' ' if mentions else ''}{self._places(reply.text)}")
+        self._say(f"{prefix}{mentions + ' ' if mentions else ''}{self._places(reply.plain)}")
         if reply.buttons:
             self._say("  [" + "] [".join(b.label for b in reply.buttons) + "]")
         if reply.image:
@@ -211,7 +211,8 @@ class TerminalTable:
         return self.out_dir / f"{stem}-{existing + 1:04d}.png"
 
     def _say(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
+        """Print a line: the table reads no markup, so what users typed shows as typed."""
+        print(unmarked(text), file=self.out, flush=True)
 
 
 def _read_file(path: Path) -> bytes:

@@ -54,9 +54,9 @@ async def test_join_button_round_trip_start_and_threads(client, tournaments, mon
     announced = only(await run(client, tournaments, "create", ALICE, manage=True,
                                name="Spring *Cup*", format="roundrobin", size="12",
                                vacation="no"))
-    assert announced["content"].startswith("Tournament #1 **Spring Cup**: round robin")
+    assert announced["content"].startswith("Tournament #1 **Spring \\*Cup\\***: round robin")
     join = custom_ids(announced)["Join"]
-    assert "bob joins Spring Cup." in only(await press(client, join, BOB))["content"]
+    assert "bob joins Spring \\*Cup\\*." in only(await press(client, join, BOB))["content"]
     again = only(await press(client, join, BOB))
     assert (again["content"], again["ephemeral"]) == ("you are already signed up", True)
 
@@ -69,8 +69,8 @@ async def test_join_button_round_trip_start_and_threads(client, tournaments, mon
     assert refused["ephemeral"] and "only a channel manager" in refused["content"]
     started = await run(client, tournaments, "start", ALICE, manage=True)
     said = [message["content"] for message in sent(started)]
-    assert said == ["Spring Cup starts with 2 entrants.",
-                    "Spring Cup: 1 game opened, each in its own thread. Round 1."]
+    assert said == ["Spring \\*Cup\\* starts with 2 entrants.",
+                    "Spring \\*Cup\\*: 1 game opened, each in its own thread. Round 1."]
     assert channel.create_thread.await_count == 1
     (thread_id,) = [cid for cid in channels if cid != CHANNEL]
     opening = channels[thread_id].send.await_args.kwargs
@@ -79,7 +79,8 @@ async def test_join_button_round_trip_start_and_threads(client, tournaments, mon
     info = only(await run(client, tournaments, "info", BOB))
     assert info["ephemeral"] and "Entrants (2): bob, carol" in info["content"]
     listing = only(await run(client, tournaments, "list_", BOB))
-    assert listing["ephemeral"] and "#1 Spring Cup — round robin, running" in listing["content"]
+    assert listing["ephemeral"]
+    assert "#1 Spring \\*Cup\\* — round robin, running" in listing["content"]
     standings = only(await run(client, tournaments, "standings", BOB))
     assert not standings["ephemeral"] and standings["files"][0].filename == "board.png"
 

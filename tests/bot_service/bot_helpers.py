@@ -25,7 +25,7 @@ class Said:
         self.replies.append(reply)
 
     def texts(self, channel_id: int | None = CHANNEL) -> list[str]:
-        return [r.text for r in self.replies if channel_id in (None, r.channel_id)]
+        return [r.plain for r in self.replies if channel_id in (None, r.channel_id)]
 
 
 @asynccontextmanager

@@ -50,7 +50,7 @@ async def test_a_finished_game_gets_its_curve_and_swings_in_its_channel(analysin
     await finish(analysing)
     reply = await analysing.run(asking(CAROL), "analyze")
     assert not reply.ephemeral and reply.mentions == ()
-    lines = reply.text.splitlines()
+    lines = reply.plain.splitlines()
     assert lines[0] == ("Game 1, 7 moves: the biggest swings of Red's chance, as the engine "
                         "sees them.")
     assert re.fullmatch(SWING, lines[1]), lines[1]
@@ -93,7 +93,7 @@ async def test_a_finished_game_is_analysed_once(storage, clock, analysing):
     closed = analysing.core.engine_pool = EnginePool(workers=1)
     await closed.close()  # a closed pool refuses every call: the answer comes from the cache
     again = await analysing.run(asking(BOB), "analyze")
-    assert again.text == first.text
+    assert again.plain == first.plain
 
 
 async def test_a_full_pool_says_try_later(storage, clock):
@@ -123,7 +123,7 @@ async def test_one_analysis_at_a_time_for_each_user(analysing):
 async def test_in_german(analysing):
     await finish(analysing)
     reply = await analysing.run(asking(CAROL, locale="de"), "analyze")
-    swing = reply.text.splitlines()[1]
+    swing = reply.plain.splitlines()[1]
     assert re.fullmatch(
         r"1\. Zug \d+, (Rot|Schwarz) `[^`]+`: Rot \d+ % → \d+ % \(Engine: `[^`]+`\)", swing), swing
 

@@ -25,7 +25,7 @@ D = timedelta(days=1)
 
 
 async def status(service: TwixtService, channel: int = CHANNEL) -> str:
-    return (await service.play.status(asking(CAROL, channel))).text
+    return (await service.play.status(asking(CAROL, channel))).plain
 
 
 async def second_game(service: TwixtService, **options: str) -> None:
@@ -43,7 +43,7 @@ async def test_a_bank_gains_its_bonus_up_to_its_start_and_survives_a_restart(
     assert "bank 2d+12h" in await status(service)
     clock.now += 10 * H
     reply = await service.run(asking(ALICE), "K10")  # alice: 2d - 10h + 12h, capped at 2d
-    assert "bob (Black) to move. (2d 0h left)" in reply.text
+    assert "bob (Black) to move. (2d 0h left)" in reply.plain
     clock.now += 20 * H
     await service.run(asking(BOB), "M12")  # bob: 2d - 20h + 12h
     clock.now += D
@@ -98,15 +98,15 @@ async def test_a_bank_s_reminders_and_deadline_follow_what_is_left_in_it(
     start = clock.now
     clock.now = start + 7 * H + 40 * timedelta(minutes=1)  # a third of 23h
     [first] = await tick(service)
-    assert first.text == "alice, it is your move in game 1 (15h 20m left)."
+    assert first.plain == "alice, it is your move in game 1 (15h 20m left)."
     clock.now = start + 11 * H + 30 * timedelta(minutes=1)  # half of it left
     [final] = await tick(service)
-    assert final.text == "alice, it is your move in game 1 (11h 30m left)."
+    assert final.plain == "alice, it is your move in game 1 (11h 30m left)."
     clock.now = start + 23 * H
     [notice] = await tick(service)
-    assert notice.text.startswith("alice's time to move in game 1 is up")
+    assert notice.plain.startswith("alice's time to move in game 1 is up")
     reply = await service.press(asking(BOB), ButtonKind.CLAIM, notice.buttons[0].target)
-    assert "bob (Black) wins on time" in reply.text
+    assert "bob (Black) wins on time" in reply.plain
 
 
 # --- vacations ----------------------------------------------------------------------------
@@ -119,7 +119,7 @@ async def test_a_vacation_stops_the_player_s_clocks_in_every_game_of_the_server(
     await tick(service)
     clock.now += H
     reply = await service.run(asking(ALICE), "vacation 2d")
-    assert reply.text == ("alice is on vacation until 2026-01-03 13:00 UTC: their clocks stop "
+    assert reply.plain == ("alice is on vacation until 2026-01-03 13:00 UTC: their clocks stop "
                           "in this server's games that allow vacation. 12 days left this year.")
     assert await storage.next_wake() == clock.now  # both games: their marks again
     assert await tick(service) == []
@@ -132,9 +132,9 @@ async def test_a_vacation_stops_the_player_s_clocks_in_every_game_of_the_server(
     clock.now += D + 7 * H
     reminders = await tick(service)
     assert sorted(r.channel_id for r in reminders) == [CHANNEL, 200]
-    assert all("(16h 0m left)" in r.text for r in reminders)
+    assert all("(16h 0m left)" in r.plain for r in reminders)
     mine = await service.run(asking(ALICE), "vacation")
-    assert mine.text == "You have 12 vacation days left this year (of 14)." and mine.ephemeral
+    assert mine.plain == "You have 12 vacation days left this year (of 14)." and mine.ephemeral
 
 
 async def test_a_vacation_ended_early_counts_the_days_begun(service, storage, clock):
@@ -142,7 +142,7 @@ async def test_a_vacation_ended_early_counts_the_days_begun(service, storage, cl
     await service.run(asking(ALICE), "vacation 5d")
     clock.now += D + 12 * H
     reply = await service.run(asking(ALICE), "vacation end")
-    assert reply.text == ("alice's vacation is over; their clocks run again. 12 days left "
+    assert reply.plain == ("alice's vacation is over; their clocks run again. 12 days left "
                           "this year.")
     assert "alice (Red) to move. (1d 0h left)" in await status(service)
     await tick(service)
@@ -156,7 +156,7 @@ async def test_an_automatic_day_is_used_instead_of_the_timeout_and_announced_onc
     await start_game(service, time="1d", swap="no")
     clock.now += D
     [day] = await tick(service)
-    assert day.text == ("alice's time to move in game 1 ran out: a vacation day is used, so "
+    assert day.plain == ("alice's time to move in game 1 ran out: a vacation day is used, so "
                         "the clock stands still until 2026-01-03 12:00 UTC. 13 days left this "
                         "year.")
     assert day.mentions == (ALICE.id,) and day.channel_id == CHANNEL and not day.buttons
@@ -171,9 +171,9 @@ async def test_an_automatic_day_is_used_instead_of_the_timeout_and_announced_onc
     assert "(0m left, on vacation until 2026-01-03 12:00 UTC)" in await status(service)
     clock.now += D
     [second] = await tick(service)
-    assert "until 2026-01-04 12:00 UTC. 12 days left this year." in second.text
+    assert "until 2026-01-04 12:00 UTC. 12 days left this year." in second.plain
     reply = await service.run(asking(ALICE), "K10")  # back: the game goes on
-    assert "bob (Black) to move. (1d 0h left)" in reply.text
+    assert "bob (Black) to move. (1d 0h left)" in reply.plain
 
 
 async def test_an_automatic_day_taken_by_a_process_that_died_is_still_announced_once(
@@ -186,7 +186,7 @@ async def test_an_automatic_day_taken_by_a_process_that_died_is_still_announced_
                                       automatic=True, game_id=1, now=clock.now)
     clock.now += H
     [day] = await tick(service)
-    assert "13 days left this year" in day.text
+    assert "13 days left this year" in day.plain
     assert await tick(service) == []
 
 
@@ -195,12 +195,12 @@ async def test_with_no_days_left_the_time_runs_out_as_before(service, storage, c
     await start_game(service, time="1d", swap="no")
     clock.now += D
     [day] = await tick(service)
-    assert "0 days left this year" in day.text
+    assert "0 days left this year" in day.plain
     clock.now += D
     [notice] = await tick(service)
-    assert notice.text.startswith("alice's time to move in game 1 is up")
+    assert notice.plain.startswith("alice's time to move in game 1 is up")
     reply = await service.press(asking(BOB), ButtonKind.CLAIM, notice.buttons[0].target)
-    assert "bob (Black) wins on time" in reply.text
+    assert "bob (Black) wins on time" in reply.plain
 
 
 async def test_a_game_without_vacation_keeps_its_clock_running(service, storage, clock):
@@ -213,21 +213,21 @@ async def test_a_game_without_vacation_keeps_its_clock_running(service, storage,
     assert "on vacation" in await status(service, 200)
     clock.now += D
     [notice] = await tick(service)  # no day is used in a game without vacation
-    assert notice.channel_id == CHANNEL and "is up" in notice.text
-    assert (await service.run(asking(ALICE), "vacation")).text.startswith(
+    assert notice.channel_id == CHANNEL and "is up" in notice.plain
+    assert (await service.run(asking(ALICE), "vacation")).plain.startswith(
         "You have 11 vacation days left this year (of 14). You are on vacation until "
         "2026-01-04 12:00 UTC.")
 
 
 async def test_a_server_without_vacation_refuses_one_and_times_out(service, storage, clock):
     await service.run(asking(BOB, server_manager=True), "server vacationdays 0")
-    assert (await service.run(asking(ALICE), "vacation")).text == "This server has no vacation."
+    assert (await service.run(asking(ALICE), "vacation")).plain == "This server has no vacation."
     with pytest.raises(ServiceError, match="this server has no vacation"):
         await service.run(asking(ALICE), "vacation 2d")
     await start_game(service, time="1d", swap="no")
     clock.now += D
     [notice] = await tick(service)
-    assert "is up" in notice.text
+    assert "is up" in notice.plain
 
 
 @pytest.mark.parametrize("line, refusal", [
@@ -274,11 +274,11 @@ async def test_weekends_off_stop_the_clock_in_games_started_after_choosing_it(
     assert "alice (Red) to move" in await status(service)
     clock.now += D  # Sunday: the first game ran out, the second stands still
     notice, reminder = sorted(await tick(service), key=lambda reply: reply.channel_id or 0)
-    assert notice.channel_id == CHANNEL and "is up" in notice.text
-    assert reminder.text == "alice, it is your move in game 2 (11h 0m left)."
+    assert notice.channel_id == CHANNEL and "is up" in notice.plain
+    assert reminder.plain == "alice, it is your move in game 2 (11h 0m left)."
     clock.now += D + 11 * H  # Monday 11:00: its deadline
     [day] = await tick(service)
-    assert day.channel_id == 200 and "ran out" in day.text
+    assert day.channel_id == 200 and "ran out" in day.plain
 
 
 async def test_a_rematch_keeps_the_game_s_vacation_option_whatever_the_server_s_default(
@@ -287,7 +287,7 @@ async def test_a_rematch_keeps_the_game_s_vacation_option_whatever_the_server_s_
     await service.run(asking(BOB), "resign yes")
     await service.run(asking(BOB, server_manager=True), "server vacation yes")
     rematch = await service.run(asking(ALICE), "rematch")
-    assert "1d per move, no vacation" in rematch.text
+    assert "1d per move, no vacation" in rematch.plain
 
 
 # --- edges found in review ----------------------------------------------------------------
@@ -301,7 +301,7 @@ async def test_a_claim_before_the_tick_uses_the_day_instead_of_winning(service, 
         await service.run(asking(BOB), "claim")
     assert await storage.vacation_days_used(1, ALICE.id, 2026) == 1
     [day] = await tick(service)  # and it is announced as if the tick had taken it
-    assert "a vacation day is used" in day.text and "13 days left this year" in day.text
+    assert "a vacation day is used" in day.plain and "13 days left this year" in day.plain
     assert await tick(service) == []
     assert "alice (Red) to move" in await status(service)
 
@@ -349,7 +349,7 @@ async def test_a_vacation_ended_as_it_began_is_not_started_again_at_that_moment(
     assert await storage.vacation_days_used(1, ALICE.id, 2026) == 1
     clock.now += timedelta(minutes=1)
     reply = await service.run(asking(ALICE), "vacation 2d")
-    assert "until 2026-01-03 12:01 UTC" in reply.text and "11 days left" in reply.text
+    assert "until 2026-01-03 12:01 UTC" in reply.plain and "11 days left" in reply.plain
 
 
 async def test_days_and_end_together_are_refused_and_end_nothing(service, storage, clock):
@@ -365,7 +365,7 @@ async def test_a_vacation_still_running_is_shown_after_the_server_ends_vacation(
     await service.run(asking(ALICE), "vacation 3d")
     await service.run(asking(BOB, server_manager=True), "server vacationdays 0")
     shown = await service.run(asking(ALICE), "vacation")
-    assert shown.text == ("This server has no vacation. You are on vacation until 2026-01-04 "
+    assert shown.plain == ("This server has no vacation. You are on vacation until 2026-01-04 "
                           "12:00 UTC.") and shown.ephemeral
 
 

@@ -193,7 +193,7 @@ async def test_a_takeback_after_the_bot_answered_takes_back_its_answer_too(stora
         _stored, turns = await _log(service)
         answer = turns[1].command
         request = await service.execute(asking(ALICE), cmd.Takeback("request"))
-        assert "alice asks to take back `F6`." in request.text
+        assert "alice asks to take back `F6`." in request.plain
         await service.bots.idle()
         stored, turns = await _log(service)
         assert [t.command for t in turns] == ["F6", answer, "takeback", "takeback"]
@@ -363,7 +363,7 @@ async def test_a_reminder_of_the_bots_late_turn_is_said_in_the_channel_not_sent_
                                                   {"reminder": "12"})
         clock.now += timedelta(hours=12)
         [reminder] = await service.tick()
-        assert reminder.text.startswith("bot (level 3), it is your move in game")
+        assert reminder.plain.startswith("bot (level 3), it is your move in game")
         assert reminder.dm_user_id is None and reminder.mentions == ()
         assert reminder.channel_id == CHANNEL
 

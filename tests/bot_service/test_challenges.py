@@ -15,7 +15,7 @@ from tests.bot_service.helpers import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, a
 async def test_a_challenge_names_the_options_pings_the_opponent_and_offers_buttons(service):
     reply = await service.challenges.challenge(asking(ALICE), BOB,
                                                build_options(size="12", rules="pp"))
-    assert "alice** challenges bob to TwixT (12×12, pp, swap)" in reply.text
+    assert "alice** challenges bob to TwixT (12×12, pp, swap)" in reply.plain
     assert reply.mentions == (BOB.id,)
     accept, decline = reply.buttons
     assert accept.kind is ButtonKind.ACCEPT_CHALLENGE and accept.only_users == (BOB.id,)
@@ -26,26 +26,26 @@ async def test_a_challenge_names_the_options_pings_the_opponent_and_offers_butto
 async def test_accepting_starts_the_game_with_a_board_and_pings_the_first_mover(service):
     await service.challenges.challenge(asking(ALICE), BOB, build_options(first="them"))
     reply = await service.challenges.accept(asking(BOB))
-    assert reply.text.startswith("Game 1 on: **bob** (Red) vs **alice** (Black)")
+    assert reply.plain.startswith("Game 1 on: **bob** (Red) vs **alice** (Black)")
     assert reply.image is not None and reply.image.startswith(b"\x89PNG")
     assert reply.mentions == (BOB.id,)
 
 
 async def test_an_open_challenge_is_taken_by_whoever_accepts(service):
     reply = await service.challenges.challenge(asking(ALICE), None, build_options())
-    assert "challenges anyone here" in reply.text
+    assert "challenges anyone here" in reply.plain
     assert reply.buttons[0].only_users == ()
     started = await service.challenges.accept(asking(CAROL))
-    assert "**alice** (Red) vs **carol** (Black)" in started.text
+    assert "**alice** (Red) vs **carol** (Black)" in started.plain
 
 
 async def test_declining_and_withdrawing(service, storage):
     await service.challenges.challenge(asking(ALICE), BOB, build_options())
-    assert (await service.challenges.decline(asking(BOB))).text == "bob declines the challenge."
+    assert (await service.challenges.decline(asking(BOB))).plain == "bob declines the challenge."
     assert (await storage.get_challenge(1)).status is ChallengeStatus.DECLINED
     await service.challenges.challenge(asking(ALICE), BOB, build_options())
     withdrawn = await service.challenges.decline(asking(ALICE))
-    assert withdrawn.text == "alice withdraws the challenge."
+    assert withdrawn.plain == "alice withdraws the challenge."
     assert (await storage.get_challenge(2)).status is ChallengeStatus.CANCELLED
 
 
@@ -84,7 +84,7 @@ async def test_thread_yes_starts_the_game_in_its_own_thread(service, threads):
     await service.challenges.accept(asking(BOB))
     await service.challenges.challenge(asking(CAROL), DAVE, build_options(thread="yes"))
     reply = await service.challenges.accept(asking(DAVE))
-    assert reply.text == "Game 2 starts in its own thread."
+    assert reply.plain == "Game 2 starts in its own thread."
     [board] = reply.followups
     assert board.channel_id == 1001 and board.image is not None
     assert threads.opened == [(CHANNEL, "TwixT: carol vs dave")]
@@ -94,10 +94,10 @@ async def test_team_challenge_needs_all_three_and_seats_you_opponent_partner_opp
     reply = await service.challenges.team(asking(ALICE), CAROL, (BOB, DAVE), build_options())
     assert set(reply.mentions) == {BOB.id, CAROL.id, DAVE.id}
     waiting = await service.challenges.accept(asking(BOB))
-    assert waiting.text == "bob accepts. Waiting for carol, dave."
+    assert waiting.plain == "bob accepts. Waiting for carol, dave."
     await service.challenges.accept(asking(CAROL))
     started = await service.challenges.accept(asking(DAVE))
-    assert "**alice** & **carol** (Red) vs **bob** & **dave** (Black)" in started.text
+    assert "**alice** & **carol** (Red) vs **bob** & **dave** (Black)" in started.plain
     game = await service.channel_game(CHANNEL)
     assert game.players == ("alice", "bob", "carol", "dave")
 
@@ -178,7 +178,7 @@ async def test_rematch_pressed_twice_or_by_both_sides_makes_one_challenge(servic
     with pytest.raises(ServiceError, match="your rematch is already waiting for an answer"):
         await service.challenges.rematch(asking(ALICE), 1)
     started = await service.challenges.rematch(asking(BOB), 1)  # bob's press accepts it
-    assert started.text.startswith("Game 2 on")
+    assert started.plain.startswith("Game 2 on")
     assert await storage.pending_challenges(channel_id=CHANNEL) == ()
 
 

@@ -22,7 +22,7 @@ async def forfeit_game(service, clock) -> None:
 async def test_a_forfeit_not_delivered_is_announced_again_once(service, storage, clock):
     await forfeit_game(service, clock)
     [forfeit] = await service.tick()  # posted, but the process died before noting it
-    assert "alice ran out of time." in forfeit.text
+    assert "alice ran out of time." in forfeit.plain
     assert forfeit.receipt == Receipt(1, 0, FORFEIT)
     assert forfeit.buttons and forfeit.mentions == (ALICE.id, BOB.id)
     assert await storage.active_game(CHANNEL) is None
@@ -30,7 +30,7 @@ async def test_a_forfeit_not_delivered_is_announced_again_once(service, storage,
     assert await service.tick() == []  # it may still be on its way
     clock.now += RESEND_AFTER
     [again] = await tick(service)
-    assert again.text == forfeit.text and again.receipt == forfeit.receipt
+    assert again.plain == forfeit.plain and again.receipt == forfeit.receipt
     assert again.channel_id == CHANNEL and again.image
     clock.now += 2 * RESEND_AFTER
     assert await tick(service) == []
@@ -44,7 +44,7 @@ async def test_a_forfeit_claimed_but_never_committed_still_happens_once(service,
     assert await storage.set_wake(1, 0, clock.now + RESEND_AFTER)  # its lease
     clock.now += 2 * RESEND_AFTER
     [forfeit] = await tick(service)
-    assert "alice ran out of time." in forfeit.text
+    assert "alice ran out of time." in forfeit.plain
     assert forfeit.receipt == Receipt(1, 0, FORFEIT)
     assert await storage.active_game(CHANNEL) is None
     clock.now += 2 * RESEND_AFTER

@@ -40,11 +40,11 @@ async def test_each_turn_and_each_tick_store_the_next_mark(service, storage, clo
     assert await storage.next_wake() == start + 25 * H  # bob's first reminder
     clock.now = start + 25 * H
     [first] = await tick(service)
-    assert first.text.startswith("bob, it is your move")
+    assert first.plain.startswith("bob, it is your move")
     assert await storage.next_wake() == start + 49 * H  # bob's last reminder
     clock.now = start + 49 * H
     [final] = await tick(service)
-    assert "(1d 0h left)" in final.text
+    assert "(1d 0h left)" in final.plain
     assert await storage.next_wake() == start + 73 * H  # bob's deadline
     clock.now = start + 73 * H
     [notice] = await tick(service)
@@ -84,7 +84,7 @@ async def test_forfeit_switched_on_after_the_deadline_takes_effect_at_the_next_t
     await service.preferences.server_settings(asking(BOB, server_manager=True),
                                               {"forfeit": "yes"})
     [forfeit] = await tick(service)
-    assert "alice ran out of time." in forfeit.text
+    assert "alice ran out of time." in forfeit.plain
     assert await storage.active_game(CHANNEL) is None
     assert await storage.next_wake() is None
 
@@ -101,7 +101,7 @@ async def test_a_shorter_reminder_setting_moves_the_first_reminder_at_once(
     assert await storage.next_wake() == start + 12 * H
     clock.now = start + 12 * H
     [first] = await tick(service)
-    assert first.text == "alice, it is your move in game 1 (2d 12h left)."
+    assert first.plain == "alice, it is your move in game 1 (2d 12h left)."
 
 
 async def test_a_tick_racing_turns_loses_no_reminder_and_doubles_none(storage, clock):
@@ -125,7 +125,7 @@ async def test_a_tick_racing_turns_loses_no_reminder_and_doubles_none(storage, c
     assert sorted(reply.channel_id for reply in later) == list(channels)
     for reply in later:
         mover = BOB if reply.channel_id in moving else ALICE
-        assert reply.text.startswith(f"{mover.name}, it is your move")
+        assert reply.plain.startswith(f"{mover.name}, it is your move")
 
 
 async def test_the_sleep_ends_when_a_turn_needs_an_earlier_wake_up(service, clock):

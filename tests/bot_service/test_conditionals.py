@@ -21,7 +21,7 @@ from tests.bot_service.helpers import (
 
 
 async def stored_plan(service: TwixtService, user=BOB) -> str:
-    return (await service.run(asking(user), "if")).text
+    return (await service.run(asking(user), "if")).plain
 
 
 async def log_of(service: TwixtService) -> list[str]:
@@ -41,11 +41,11 @@ async def game(service):
 async def test_stored_moves_are_shown_to_their_owner_alone(service, game):
     reply = await service.run(asking(BOB), "if H9 then G6; if J10 then K8")
     assert reply.ephemeral and reply.mentions == () and reply.image is None
-    assert reply.text.startswith("Stored. Your conditional moves in game 1, answering "
+    assert reply.plain.startswith("Stored. Your conditional moves in game 1, answering "
                                  "alice's next move")
-    assert reply.text.endswith("```\nif H9 then G6\nif J10 then K8\n```")
+    assert reply.plain.endswith("```\nif H9 then G6\nif J10 then K8\n```")
     shown = await service.run(asking(BOB), "conditions")
-    assert shown.ephemeral and "if H9 then G6\nif J10 then K8" in shown.text
+    assert shown.ephemeral and "if H9 then G6\nif J10 then K8" in shown.plain
     assert "no conditional moves" in await stored_plan(service, ALICE)
     with pytest.raises(ServiceError, match="you are not playing"):
         await service.run(asking(CAROL), "if")
@@ -54,7 +54,7 @@ async def test_stored_moves_are_shown_to_their_owner_alone(service, game):
 async def test_the_reply_is_played_at_once_in_the_same_announcement(service, game):
     await service.run(asking(BOB), "if H9 then G6 link E5")
     reply = await service.run(asking(ALICE), "H9")
-    assert reply.text.splitlines() == [
+    assert reply.plain.splitlines() == [
         "**alice** (Red): `H9`", "bob answers at once with a stored move:",
         "**bob** (Black): `G6 link E5`", "alice (Red) to move."]
     assert reply.mentions == (ALICE.id,) and reply.image is not None
@@ -69,7 +69,7 @@ async def test_the_reply_is_played_at_once_in_the_same_announcement(service, gam
 async def test_any_other_move_clears_the_branches(service, game):
     await service.run(asking(BOB), "if H9 then G6; if J10 then K8")
     reply = await service.run(asking(ALICE), "H10")
-    assert reply.text.splitlines() == ["**alice** (Red): `H10`", "bob (Black) to move."]
+    assert reply.plain.splitlines() == ["**alice** (Red): `H10`", "bob (Black) to move."]
     assert reply.mentions == (BOB.id,)
     assert "no conditional moves" in await stored_plan(service)
     await service.run(asking(BOB), "C3")
@@ -82,7 +82,7 @@ async def test_a_sequence_answers_two_moves_deep(service, game):
     await service.run(asking(ALICE), "H9")
     assert "```\nif J10 then K8\n  if C9 then D11\n```" in await stored_plan(service)
     reply = await service.run(asking(ALICE), "J10 link H9")
-    assert "**bob** (Black): `K8`" in reply.text
+    assert "**bob** (Black): `K8`" in reply.plain
     await service.run(asking(ALICE), "C9")
     assert await log_of(service) == ["F5", "E5", "H9", "G6", "J10 link H9", "K8", "C9",
                                      "D11"]
@@ -104,7 +104,7 @@ async def test_a_bare_hole_answers_any_links_but_written_links_must_match(servic
     await service.run(asking(BOB), "if G7 link F5 then C3; if G7 then C4")
     assert "if G7 link F5 then C3\nif G7 then C4" in await stored_plan(service)
     reply = await service.run(asking(ALICE), "g7 LINK f5")
-    assert "**bob** (Black): `C3`" in reply.text
+    assert "**bob** (Black): `C3`" in reply.plain
 
 
 @pytest.mark.parametrize("line, said", [
@@ -135,11 +135,11 @@ async def test_double_twixt_has_no_conditional_moves(service):
 async def test_a_reply_that_became_illegal_is_dropped_with_a_private_notice(service, game):
     await service.run(asking(BOB), "if G7 then G6 link E5; if H9 then C3")
     reply = await service.run(asking(ALICE), "G7 link F5")  # the link F5-G7 blocks E5-G6
-    assert reply.text.splitlines() == ["**alice** (Red): `G7 link F5`", "bob (Black) to move."]
-    assert reply.mentions == (BOB.id,) and "G6" not in reply.text
+    assert reply.plain.splitlines() == ["**alice** (Red): `G7 link F5`", "bob (Black) to move."]
+    assert reply.mentions == (BOB.id,) and "G6" not in reply.plain
     [notice] = reply.followups
     assert notice.dm_user_id == BOB.id and notice.channel_id is None
-    assert notice.text == (
+    assert notice.plain == (
         "Your stored reply `G6 link E5` to alice's `G7 link F5` in game 1 could not be played "
         "(the link G6-E5 would cross Red's link F5-G7), so your conditional moves there are "
         "cleared.")
@@ -155,7 +155,7 @@ async def test_a_takeback_clears_the_branches(service, game):
     await service.run(asking(ALICE), "accept takeback")
     await service.run(asking(BOB), "C3")
     reply = await service.run(asking(ALICE), "H9")
-    assert "stored move" not in reply.text
+    assert "stored move" not in reply.plain
     assert await log_of(service) == ["F5", "E5", "H10", "C3", "takeback", "C3", "H9"]
 
 
@@ -176,8 +176,8 @@ async def test_a_stored_reply_ending_the_game_is_announced_with_the_result(servi
         await service.run(asking((ALICE, BOB)[number % 2]), move)
     await service.run(asking(BOB), "if C10 then L10 link K8")
     reply = await service.run(asking(ALICE), "C10")
-    assert "bob answers at once with a stored move:" in reply.text
-    assert reply.text.endswith("bob (Black) wins by connection.")
+    assert "bob answers at once with a stored move:" in reply.plain
+    assert reply.plain.endswith("bob (Black) wins by connection.")
     assert reply.mentions == (ALICE.id,)
 
 
@@ -185,7 +185,7 @@ async def test_stored_moves_survive_a_restart(storage, clock, game, service):
     await service.run(asking(BOB), "if H9 then G6")
     restarted = TwixtService(storage, clock=clock)
     reply = await restarted.run(asking(ALICE), "H9")
-    assert "**bob** (Black): `G6`" in reply.text
+    assert "**bob** (Black): `G6`" in reply.plain
 
 
 async def test_the_reply_starts_the_opponents_clock(service, clock):
@@ -196,7 +196,7 @@ async def test_the_reply_starts_the_opponents_clock(service, clock):
     await service.run(asking(BOB), "if H9 then G6")
     clock.now += timedelta(days=2)
     reply = await service.run(asking(ALICE), "H9")
-    assert reply.text.endswith("alice (Red) to move. (3d 0h left)")
+    assert reply.plain.endswith("alice (Red) to move. (3d 0h left)")
     stored = await service.core.storage.active_game(CHANNEL)
     turn = await service.core.turn_clock(stored)
     assert turn is not None and turn.due == clock.now + timedelta(days=3)
@@ -206,7 +206,7 @@ async def test_swap_may_be_a_reply(service):
     await start_game(service, size="12")
     await service.run(asking(BOB), "if F5 then swap")
     reply = await service.run(asking(ALICE), "F5")
-    assert "**bob** (Red): `swap`" in reply.text and reply.mentions == (ALICE.id,)
+    assert "**bob** (Red): `swap`" in reply.plain and reply.mentions == (ALICE.id,)
     assert (await service.channel_game(CHANNEL)).player_to_move == "alice"
 
 
@@ -215,7 +215,7 @@ async def test_the_auto_link_preference_is_applied_when_storing(service, game):
     await service.run(asking(BOB), "if H9 then G6")
     assert "if H9 then G6 link all" in await stored_plan(service)
     reply = await service.run(asking(ALICE), "H9")
-    assert "**bob** (Black): `G6 link E5`" in reply.text
+    assert "**bob** (Black): `G6 link E5`" in reply.plain
 
 
 async def test_in_public_they_are_refused_without_being_echoed(service, game):
@@ -223,7 +223,7 @@ async def test_in_public_they_are_refused_without_being_echoed(service, game):
     command = await service.chat_move(public, "if H9 then G6 link E5")
     assert command is not None
     reply = await answer_safely(service.execute(public, command), {})
-    assert reply.refused and "/twixt if" in reply.text and "G6" not in reply.text
+    assert reply.refused and "/twixt if" in reply.plain and "G6" not in reply.plain
     assert "no conditional moves" in await stored_plan(service)
     onlooker = replace(asking(CAROL), private_replies=False)
     assert await service.chat_move(onlooker, "if H9 then G6") is None
@@ -238,9 +238,9 @@ async def test_records_never_show_stored_moves(service, game):
 
 async def test_they_are_answered_in_the_askers_language(service, game):
     stored = await service.run(asking(BOB, locale="de"), "if H9 then G6")
-    assert stored.text.startswith("Gespeichert. Deine bedingten Züge in Partie 1")
+    assert stored.plain.startswith("Gespeichert. Deine bedingten Züge in Partie 1")
     reply = await service.run(asking(ALICE, locale="de"), "H9")
-    assert "bob antwortet sofort mit einem gespeicherten Zug:" in reply.text
+    assert "bob antwortet sofort mit einem gespeicherten Zug:" in reply.plain
 
 
 @pytest.mark.parametrize("line", ["if H9 then G6 link secret", "conditions H9 then secret",
@@ -248,18 +248,18 @@ async def test_they_are_answered_in_the_askers_language(service, game):
 async def test_a_bad_line_in_public_is_refused_without_being_echoed(service, game, line):
     public = replace(asking(BOB), private_replies=False)
     reply = await answer_safely(service.run(public, line), {})
-    assert reply.refused and "/twixt if" in reply.text and "secret" not in reply.text
-    assert "H9" not in reply.text
+    assert reply.refused and "/twixt if" in reply.plain and "secret" not in reply.plain
+    assert "H9" not in reply.plain
 
 
 async def test_a_move_offering_a_draw_is_not_answered_the_offer_is_the_owners(service, game):
     await service.run(asking(BOB), "if H9 then G6")
     reply = await service.run(asking(ALICE), "H9; offer draw")
-    assert reply.text.splitlines() == ["**alice** (Red): `H9; offer draw`",
+    assert reply.plain.splitlines() == ["**alice** (Red): `H9; offer draw`",
                                        "bob (Black) to move.", "Red offers a draw."]
     assert reply.mentions == (BOB.id,)
     [notice] = reply.followups
-    assert notice.dm_user_id == BOB.id and notice.text == (
+    assert notice.dm_user_id == BOB.id and notice.plain == (
         "Your stored reply `G6` to alice's `H9; offer draw` in game 1 could not be played "
         "(the move offers you a draw, which is yours to answer), so your conditional moves "
         "there are cleared.")
@@ -273,5 +273,5 @@ async def test_a_draw_offered_before_the_move_lapses_with_it_and_the_reply_is_pl
     await service.run(asking(BOB), "if H9 then G6")
     await service.run(asking(ALICE), "offer draw")  # no move: the branches stay
     reply = await service.run(asking(ALICE), "H9")
-    assert "**bob** (Black): `G6`" in reply.text and "offers a draw" not in reply.text
+    assert "**bob** (Black): `G6`" in reply.plain and "offers a draw" not in reply.plain
     assert (await service.channel_game(CHANNEL)).draw_offered_by is None

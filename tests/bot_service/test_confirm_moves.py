@@ -42,7 +42,7 @@ async def test_confirm_is_off_by_default_and_a_move_plays_at_once(service):
     reply = await service.run(asking(ALICE), "K10")
     assert not reply.ephemeral and not reply.buttons
     assert await _log(service) == ["K10"]
-    assert "confirm off" in (await service.run(asking(ALICE), "settings")).text
+    assert "confirm off" in (await service.run(asking(ALICE), "settings")).plain
 
 
 async def test_a_shown_move_changes_nothing_until_it_is_confirmed(service):
@@ -50,16 +50,16 @@ async def test_a_shown_move_changes_nothing_until_it_is_confirmed(service):
     await _confirming(service, ALICE)
     shown = await service.run(asking(ALICE), "K10 link all")
     assert shown.ephemeral and not shown.mentions
-    assert shown.text.startswith("Your move in game 1: `K10`, not played yet.")
+    assert shown.plain.startswith("Your move in game 1: `K10`, not played yet.")
     assert Image.open(io.BytesIO(shown.image)).size[0] > 0
     button = _confirm_button(shown)
     assert (button.label, button.only_users) == ("Confirm", (ALICE.id,))
     assert await _log(service) == []
-    assert "Moves: 0" in (await service.run(asking(BOB), "status")).text
+    assert "Moves: 0" in (await service.run(asking(BOB), "status")).plain
 
     played = await service.press(asking(ALICE), button.kind, button.target)
     assert not played.ephemeral and played.mentions == (BOB.id,)
-    assert played.text.startswith("**alice** (Red): `K10`")
+    assert played.plain.startswith("**alice** (Red): `K10`")
     assert await _log(service) == ["K10"]
 
 
@@ -69,7 +69,7 @@ async def test_the_move_shown_is_the_move_played_links_included(service):
     await service.run(asking(BOB), "C12")
     await service.run(asking(ALICE), "settings confirm on autolink on")
     shown = await service.run(asking(ALICE), "L12")
-    assert "`L12 link K10`" in shown.text
+    assert "`L12 link K10`" in shown.plain
     await service.run(asking(ALICE), "confirm")
     assert (await _log(service))[-1] == "L12 link K10"
 
@@ -133,9 +133,9 @@ async def test_a_swap_is_shown_first_and_a_draw_offer_is_not(service):
     await service.run(asking(ALICE), "K10")
     await _confirming(service, BOB)
     offered = await service.run(asking(BOB), "offer draw")
-    assert not offered.ephemeral and "Black offers a draw." in offered.text
+    assert not offered.ephemeral and "Black offers a draw." in offered.plain
     swap = await service.press(asking(BOB), ButtonKind.SWAP, 1)
-    assert swap.ephemeral and "`swap`" in swap.text
+    assert swap.ephemeral and "`swap`" in swap.plain
     assert await _log(service) == ["K10", "offer draw"]
     await service.run(asking(BOB), "confirm")
     assert await _log(service) == ["K10", "offer draw", "swap"]
@@ -150,7 +150,7 @@ async def test_a_shown_move_is_confirmed_after_a_restart(tmp_path, clock):
     async with await SqliteStorage.open(tmp_path / "t.db") as storage:
         restarted = TwixtService(storage, clock=clock)
         played = await restarted.press(asking(ALICE), button.kind, button.target)
-        assert played.text.startswith("**alice** (Red): `K10`")
+        assert played.plain.startswith("**alice** (Red): `K10`")
         assert await _log(restarted) == ["K10"]
 
 
@@ -171,7 +171,7 @@ async def test_a_confirmation_typed_in_chat_plays_the_move_shown(service):
     await _confirming(service, ALICE)
     await service.run(asking(ALICE), "K10")
     played = await service.run(replace(asking(ALICE), private_replies=False), "confirm")
-    assert played.text.startswith("**alice** (Red): `K10`")
+    assert played.plain.startswith("**alice** (Red): `K10`")
 
 
 async def test_two_presses_at_once_play_the_move_once(service):
@@ -182,7 +182,7 @@ async def test_two_presses_at_once_play_the_move_once(service):
         service.press(asking(ALICE), button.kind, button.target), {})) for _ in range(2)]
     replies = await asyncio.gather(*presses)
     assert sorted(reply.refused for reply in replies) == [False, True]
-    assert "no move waiting" in next(r for r in replies if r.refused).text
+    assert "no move waiting" in next(r for r in replies if r.refused).plain
     assert await _log(service) == ["K10"]
 
 
@@ -194,9 +194,9 @@ async def test_a_stored_reply_is_played_without_asking_its_owner_to_confirm(serv
     await _confirming(service, ALICE, BOB)
     await service.run(asking(BOB), "if H9 then G6")
     shown = await service.run(asking(ALICE), "H9")
-    assert shown.ephemeral and "G6" not in shown.text  # the preview plays nothing
+    assert shown.ephemeral and "G6" not in shown.plain  # the preview plays nothing
     assert await _log(service) == ["F5", "E5"]
     played = await service.run(asking(ALICE), "confirm")
-    assert "bob answers at once with a stored move:\n**bob** (Black): `G6`" in played.text
+    assert "bob answers at once with a stored move:\n**bob** (Black): `G6`" in played.plain
     assert await _log(service) == ["F5", "E5", "H9", "G6"]
     assert await service.core.storage.pending_move(1, BOB.id) is None

@@ -13,7 +13,7 @@ import pytest
 from bot.service import ButtonKind, Reply, Request, answer_safely, build_options
 from bot.service import commands as cmd
 from bot.service.options import describe_setup
-from language import translation
+from language import translation, unmarked
 from storage import GameSetup
 from tests.bot_service.helpers import ALICE, BOB, CAROL, CHANNEL, asking, start_game
 
@@ -27,8 +27,8 @@ def german(request: Request) -> Request:
 async def refusal(call: object, locale: str = "de") -> str:
     """What the asker reads when the service refuses (the front ends' funnel)."""
     reply: Reply = await answer_safely(call, {}, locale=locale)  # type: ignore[arg-type]
-    assert reply.refused, reply.text
-    return reply.text
+    assert reply.refused, reply.plain
+    return reply.plain
 
 
 async def german_tick(service) -> list[Reply]:
@@ -49,10 +49,10 @@ async def test_a_german_server_is_reminded_in_german(service, clock):
     await service.preferences.user_settings(asking(BOB), {"dm": "off"})
     clock.now += timedelta(hours=25)
     [reminder] = await german_tick(service)
-    assert reminder.text == "bob, du bist in Partie 1 am Zug (noch 1 T. 23 Std.)."
+    assert reminder.plain == "bob, du bist in Partie 1 am Zug (noch 1 T. 23 Std.)."
     clock.now += timedelta(days=1, hours=1)
     [final] = await service.tick()  # an English server (the default)
-    assert final.text == "bob, it is your move in game 1 (22h 0m left)."
+    assert final.plain == "bob, it is your move in game 1 (22h 0m left)."
 
 
 async def test_time_up_claim_and_forfeit_speak_the_right_language(service, storage, clock):
@@ -65,11 +65,11 @@ async def test_time_up_claim_and_forfeit_speak_the_right_language(service, stora
         "bob still has 23h 0m to move"
     clock.now += timedelta(days=1)
     [notice] = await german_tick(service)
-    assert notice.text == ("Die Bedenkzeit von bob in Partie 1 ist abgelaufen: alice darf den "
+    assert notice.plain == ("Die Bedenkzeit von bob in Partie 1 ist abgelaufen: alice darf den "
                            "Sieg beanspruchen.")
     assert [b.label for b in notice.buttons] == ["Sieg beanspruchen"]
     reply = await service.press(german(asking(ALICE)), ButtonKind.CLAIM, notice.buttons[0].target)
-    assert reply.text.startswith("bob hat die Bedenkzeit überschritten.\n")
+    assert reply.plain.startswith("bob hat die Bedenkzeit überschritten.\n")
 
     await storage.update_guild_settings(1, forfeit_on_timeout=True)
     await service.challenges.challenge(asking(CAROL, 200), BOB,
@@ -77,7 +77,7 @@ async def test_time_up_claim_and_forfeit_speak_the_right_language(service, stora
     await service.challenges.accept(asking(BOB, 200))
     clock.now += timedelta(hours=12)
     [forfeit] = await german_tick(service)
-    assert forfeit.text.startswith("carol hat die Bedenkzeit überschritten.\n")
+    assert forfeit.plain.startswith("carol hat die Bedenkzeit überschritten.\n")
 
 
 # --- options, the router, settings --------------------------------------------------------
@@ -86,8 +86,8 @@ async def test_time_up_claim_and_forfeit_speak_the_right_language(service, stora
 def test_a_game_s_options_are_described_in_the_reader_s_language():
     setup = GameSetup(size="24x18", rules="classic", swap=False, handicap=2, time_control="3d")
     described = describe_setup(setup)
-    assert translation("de").say(described) == "24×16, klassisch, kein Tausch, Vorgabe 2, " \
-                                                "3d pro Zug"
+    assert unmarked(translation("de").say(described)) == ("24×16, klassisch, kein Tausch, "
+                                                           "Vorgabe 2, 3d pro Zug")
     assert str(described) == "24×16, classic, no swap, handicap 2, 3d per move"
 
 
@@ -115,10 +115,10 @@ async def test_a_refusal_is_in_the_asker_s_language(service, typed, english, ger
 
 async def test_settings_are_shown_in_german_with_the_words_to_type(service):
     reply = await service.run(german(asking(ALICE)), "settings palette colorblind")
-    assert reply.text == ("Deine Einstellungen: theme light, palette colour-blind, side any, "
+    assert reply.plain == ("Deine Einstellungen: theme light, palette colour-blind, side any, "
                           "dm on, autolink off, confirm off, weekends on.")
     server = await service.run(german(asking(ALICE)), "server")
-    assert server.text.startswith("Servereinstellungen: thread ")
+    assert server.plain.startswith("Servereinstellungen: thread ")
     assert await refusal(service.run(german(asking(ALICE)), "server forfeit yes")) == \
         "nur wer den Server verwaltet, kann seine Einstellungen ändern"
 
@@ -127,48 +127,48 @@ async def test_settings_are_shown_in_german_with_the_words_to_type(service):
 
 
 async def test_stats_and_the_leaderboard_in_german(service):
-    assert (await service.run(german(asking(ALICE)), "leaderboard")).text == \
+    assert (await service.run(german(asking(ALICE)), "leaderboard")).plain == \
         "Noch keine gewerteten Partien."
     await start_game(service, swap="no")
     await service.run(asking(BOB), "resign yes")
     mine = await service.run(german(asking(ALICE)), "stats")
-    assert mine.text.startswith("**alice**: 1 Partie — 1 gewonnen, 0 verloren, 0 remis; "
+    assert mine.plain.startswith("**alice**: 1 Partie — 1 gewonnen, 0 verloren, 0 remis; "
                                 "Wertung ")
-    assert mine.text.endswith(" nach 1 gewerteten Partie.")
+    assert mine.plain.endswith(" nach 1 gewerteten Partie.")
     theirs = await service.stats.stats(german(asking(BOB)), ALICE)
-    assert theirs.text.splitlines()[1] == "Du gegen alice: 0 gewonnen, 1 verloren, 0 remis."
+    assert theirs.plain.splitlines()[1] == "Du gegen alice: 0 gewonnen, 1 verloren, 0 remis."
     board = await service.run(german(asking(CAROL)), "leaderboard")
-    assert board.text.splitlines()[0] == "**Rangliste** (Seite 1)"
-    assert (await service.run(asking(CAROL), "leaderboard")).text.startswith(
+    assert board.plain.splitlines()[0] == "**Rangliste** (Seite 1)"
+    assert (await service.run(asking(CAROL), "leaderboard")).plain.startswith(
         "**Leaderboard** (page 1)")
 
 
 async def test_export_history_and_replay_in_german(service):
-    assert (await service.run(german(asking(ALICE)), "history")).text == \
+    assert (await service.run(german(asking(ALICE)), "history")).plain == \
         "Partien in diesem Kanal: keine."
     await start_game(service, swap="no")
     await service.run(asking(ALICE), "K10")
     exported = await service.run(german(asking(ALICE)), "export")
-    first, note = exported.text.splitlines()  # Little Golem keeps pp games only
+    first, note = exported.plain.splitlines()  # Little Golem keeps pp games only
     assert first == "Partie 1, 1 Zug." and note.startswith("(kein lg: ")
-    assert (await service.run(asking(ALICE), "export")).text.startswith(
+    assert (await service.run(asking(ALICE), "export")).plain.startswith(
         "Game 1, 1 move.\n(no lg: ")
     history = await service.run(german(asking(ALICE)), "history")
-    assert history.text.splitlines()[0] == "**Partien in diesem Kanal** (Seite 1)"
-    assert "#1 alice gegen bob — läuft · 24×24, klassisch, kein Tausch · " in history.text
+    assert history.plain.splitlines()[0] == "**Partien in diesem Kanal** (Seite 1)"
+    assert "#1 alice gegen bob — läuft · 24×24, klassisch, kein Tausch · " in history.plain
     replayed = await service.run(german(asking(ALICE)), "replay")
     assert replayed.text == "Wiedergabe der Partie 1: 1 Zug."
     await service.run(asking(BOB), "resign yes")
     history = await service.run(german(asking(ALICE)), "history")
-    assert "— Sieg für alice (Aufgabe) ·" in history.text
+    assert "— Sieg für alice (Aufgabe) ·" in history.plain
 
 
 async def test_an_import_is_summed_up_in_german(service):
     data = (GAMES / "game2206555.tsgf").read_bytes()
     reply = await service.records.import_record(german(asking(ALICE)), "g.tsgf", data)
-    assert reply.text.startswith("g.tsgf: 24x24, ")
-    assert " Züge — " in reply.text.splitlines()[0]
-    assert reply.text.endswith("Nichts fortzusetzen: die Partie ist vorbei.")
+    assert reply.plain.startswith("g.tsgf: 24x24, ")
+    assert " Züge — " in reply.plain.splitlines()[0]
+    assert reply.plain.endswith("Nichts fortzusetzen: die Partie ist vorbei.")
     assert await refusal(service.records.import_record(german(asking(ALICE)), "g.tsgf",
                                                        None)) == \
         "hänge das Partieprotokoll an: /twixt-records import mit einer Datei"
@@ -185,7 +185,7 @@ async def test_a_typed_resign_asks_first_as_the_button_does(service, storage, ty
     assert ask.buttons[0].only_users == (BOB.id,)
     assert await storage.active_game(CHANNEL) is not None
     done = await service.run(asking(BOB), "resign yes")
-    assert "Black resigned" in done.text
+    assert "Black resigned" in done.plain
     assert await storage.active_game(CHANNEL) is None
 
 
@@ -204,8 +204,8 @@ async def test_what_people_type_is_accepted(service, clock):
     await service.run(asking(BOB), "takeback accept")
     assert (await service.channel_game(CHANNEL)).moves_made == 0
     status = await service.run(asking(CAROL), "status")
-    assert "3d per move" in status.text
+    assert "3d per move" in status.plain
     colours = await service.run(asking(ALICE), "settings palette colorblind")
-    assert "palette colour-blind" in colours.text
+    assert "palette colour-blind" in colours.plain
     alone = await service.run(asking(BOB), "settings colorblind")  # one setting takes it
-    assert "palette colour-blind" in alone.text
+    assert "palette colour-blind" in alone.plain

@@ -75,4 +75,4 @@ async def test_nobody_sits_at_a_table_or_stands_in_a_record_as_the_bot(service: 
 async def test_an_imported_record_shows_no_player_as_the_bot(service: TwixtService):
     record = b'[Players "bot (level 3), ann"]\nbot (level 3): G6\nann: resign\n'
     reply = await service.records.import_record(asking(ALICE), "g.twixt", record)
-    assert "bot (level 3) (person) (Red) wins" in reply.text.splitlines()[0]
+    assert "bot (level 3) (person) (Red) wins" in reply.plain.splitlines()[0]

@@ -9,7 +9,7 @@ from bot.service import ButtonKind, User, build_options
 from bot.service import commands as cmd
 from bot.service.bot_seats import THE_BOT
 from bot.service.event_table import crosstables
-from language import translation
+from language import translation, unmarked
 from rules import parse_command
 from tests.bot_service.bot_helpers import bot_service
 from tests.bot_service.helpers import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
@@ -21,34 +21,34 @@ async def test_a_team_challenge_with_the_bot_asks_only_the_people(storage):
     async with bot_service(storage) as (service, _said):
         english = await service.execute(asking(ALICE), cmd.Team(
             THE_BOT, (BOB, CAROL), build_options(size="12", level="1")))
-        assert english.text.endswith("first. bob and carol, accept or decline.")
-        assert "three" not in english.text
+        assert english.plain.endswith("first. bob and carol, accept or decline.")
+        assert "three" not in english.plain
         await service.execute(asking(ALICE), cmd.AnswerChallenge("decline"))
         german = await service.execute(asking(ALICE, locale="de"), cmd.Team(
             BOB, (THE_BOT, CAROL), build_options(size="12", level="1")))
-        assert german.text.endswith("zuerst. bob und carol, nehmt an oder lehnt ab.")
+        assert german.plain.endswith("zuerst. bob und carol, nehmt an oder lehnt ab.")
         await service.execute(asking(ALICE), cmd.AnswerChallenge("decline"))
         alone = await service.execute(asking(ALICE, locale="de"), cmd.Team(
             THE_BOT, (THE_BOT, CAROL), build_options(size="12", level="1")))
-        assert alone.text.endswith("zuerst. carol, nimm an oder lehne ab.")
+        assert alone.plain.endswith("zuerst. carol, nimm an oder lehne ab.")
 
 
 async def test_a_team_challenge_of_people_still_asks_all_three(service):
     reply = await service.execute(asking(ALICE), cmd.Team(BOB, (CAROL, DAVE),
                                                           build_options()))
-    assert reply.text.endswith("carol and bob and dave, accept or decline.")
+    assert reply.plain.endswith("carol and bob and dave, accept or decline.")
 
 
 async def test_when_the_bot_moves_first_the_start_says_it_is_thinking(storage):
     async with bot_service(storage) as (service, _said):
         start = await service.execute(asking(ALICE), cmd.Challenge(
             THE_BOT, build_options(size="8", first="them", level="1")))
-        assert start.text.splitlines()[1] == "bot (level 1) moves first (Red) and is thinking…"
-        assert "write your move" not in start.text
+        assert start.plain.splitlines()[1] == "bot (level 1) moves first (Red) and is thinking…"
+        assert "write your move" not in start.plain
         await service.bots.idle()
         german = await service.execute(asking(ALICE, CHANNEL + 1, locale="de"), cmd.Challenge(
             THE_BOT, build_options(size="8", first="them", level="1")))
-        assert german.text.splitlines()[1] == ("bot (level 1) zieht zuerst (Rot) und denkt "
+        assert german.plain.splitlines()[1] == ("bot (level 1) zieht zuerst (Rot) und denkt "
                                                "nach …")
         await service.bots.idle()
 
@@ -64,19 +64,19 @@ async def test_the_bots_own_move_offers_nobody_a_privilege_button(storage):
         assert [b.kind for b in mine.buttons] == [ButtonKind.PRIVILEGE]  # bob may call it
         await service.bots.idle()
         bots_turn = said.replies[-1]
-        assert bots_turn.text.startswith("**bot (level 1)**")
+        assert bots_turn.plain.startswith("**bot (level 1)**")
         assert ButtonKind.PRIVILEGE not in [b.kind for b in bots_turn.buttons]
 
 
 async def test_a_game_thread_and_a_nameless_seat_are_named_in_the_language_at_hand(service):
     threads = service.core.threads
     assert isinstance(threads, FakeThreads)
-    nameless = User(21, "***")
+    nameless = User(21, "\u200b\u2060")  # nothing that shows
     await service.execute(asking(nameless), cmd.Challenge(BOB, build_options(thread="yes")))
     await service.execute(asking(BOB, locale="de"), cmd.AnswerChallenge("accept"))
     stored = await service.core.channel_stored(1000 + len(threads.opened))
     assert [seat.name for seat in stored.seats] == ["Spieler 1", "bob"]
-    assert translation("de").say(threads.titles[-1]) == "TwixT: Spieler 1 gegen bob"
+    assert unmarked(translation("de").say(threads.titles[-1])) == "TwixT: Spieler 1 gegen bob"
     assert threads.opened[-1] == (CHANNEL, "TwixT: Spieler 1 vs bob")  # English elsewhere
 
 

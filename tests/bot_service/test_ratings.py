@@ -39,12 +39,12 @@ async def alternate(service: TwixtService, clock: Clock, games: int) -> tuple[Ra
 async def test_stats_show_the_deviation_as_it_grows_while_a_player_is_away(service, clock):
     await win(service, ALICE, BOB)
     [alice], _ = rate_game([Rating()], [Rating()], 1.0, clock.now)
-    assert (await service.stats.stats(asking(ALICE))).text.endswith(
+    assert (await service.stats.stats(asking(ALICE))).plain.endswith(
         "rating 1662? ±290 (provisional) after 1 rated game.")
     clock.now += timedelta(days=120)
     grown = alice.at(clock.now).deviation
     assert 290.5 < grown < 350
-    assert (await service.stats.stats(asking(ALICE))).text.endswith(
+    assert (await service.stats.stats(asking(ALICE))).plain.endswith(
         f"rating 1662? ±{grown:.0f} (provisional) after 1 rated game.")
 
 
@@ -52,19 +52,19 @@ async def test_a_regular_player_loses_the_mark_and_gets_it_back_after_months_awa
         service, storage, clock):
     alice, bob = await alternate(service, clock, 14)
     assert not alice.at(clock.now).provisional
-    board = (await service.stats.leaderboard(asking(CAROL))).text.splitlines()
+    board = (await service.stats.leaderboard(asking(CAROL))).plain.splitlines()
     assert board[1:] == [f"1. bob — {bob.rating:.0f} (7–7–0)",
                          f"2. alice — {alice.rating:.0f} (7–7–0)"]
-    assert (await service.stats.stats(asking(ALICE))).text.endswith(
+    assert (await service.stats.stats(asking(ALICE))).plain.endswith(
         f"rating {alice.rating:.0f} ±{alice.deviation:.0f} after 14 rated games.")
     # three months without a rated game: the ratings stand, but are no longer sure
     clock.now += timedelta(days=91)
-    board = (await service.stats.leaderboard(asking(CAROL))).text.splitlines()
+    board = (await service.stats.leaderboard(asking(CAROL))).plain.splitlines()
     assert board[1:] == [f"1. bob — {bob.rating:.0f}? (7–7–0)",
                          f"2. alice — {alice.rating:.0f}? (7–7–0)", FOOTNOTE]
     grown = alice.at(clock.now).deviation
     assert grown > 110
-    assert (await service.stats.stats(asking(ALICE))).text.endswith(
+    assert (await service.stats.stats(asking(ALICE))).plain.endswith(
         f"rating {alice.rating:.0f}? ±{grown:.0f} (provisional) after 14 rated games.")
     # the next game is rated from the grown deviation, and moves further for it
     await win(service, ALICE, BOB)
@@ -79,7 +79,7 @@ async def test_a_regular_player_loses_the_mark_and_gets_it_back_after_months_awa
 async def test_the_leaderboard_marks_only_the_provisional(service, clock):
     alice, bob = await alternate(service, clock, 14)
     await win(service, CAROL, DAVE)
-    lines = (await service.stats.leaderboard(asking(ALICE))).text.splitlines()
+    lines = (await service.stats.leaderboard(asking(ALICE))).plain.splitlines()
     assert lines[1:] == ["1. carol — 1662? (1–0–0)", f"2. bob — {bob.rating:.0f} (7–7–0)",
                          f"3. alice — {alice.rating:.0f} (7–7–0)", "4. dave — 1338? (0–1–0)",
                          FOOTNOTE]
@@ -107,15 +107,15 @@ async def test_partners_of_different_ratings_move_by_their_own_deviation(service
 async def test_ratings_in_german(service, storage, clock):
     await win(service, ALICE, BOB)
     german = replace(asking(CAROL), locale="de")
-    assert (await service.stats.stats(german, ALICE)).text.startswith(
+    assert (await service.stats.stats(german, ALICE)).plain.startswith(
         "**alice**: 1 Partie — 1 gewonnen, 0 verloren, 0 remis; "
         "Wertung 1662? ±290 (vorläufig) nach 1 gewerteten Partie.")
-    assert (await service.stats.leaderboard(german)).text.splitlines()[1:] == [
+    assert (await service.stats.leaderboard(german)).plain.splitlines()[1:] == [
         "1. alice — 1662? (1–0–0)", "2. bob — 1338? (0–1–0)",
         "? vorläufig: zu wenige neuere Partien für eine sichere Wertung"]
     await alternate(service, clock, 14)
     stats = await storage.player_stats(GUILD, ALICE.id)
     shown = stats.rating_at(clock.now)
     assert shown is not None and not shown.provisional
-    assert (await service.stats.stats(replace(asking(ALICE), locale="de"))).text.endswith(
+    assert (await service.stats.stats(replace(asking(ALICE), locale="de"))).plain.endswith(
         f"Wertung {shown.rating:.0f} ±{shown.deviation:.0f} nach 15 gewerteten Partien.")

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from bot.discord.replies import shown
 from bot.service import ButtonKind, ServiceError, TwixtService, build_options
 from bot.service import records as records_module
 from rules import Reason, records
@@ -39,9 +40,9 @@ GAMES = Path(__file__).resolve().parents[1] / "rules" / "data"
 async def test_time_left_shows_in_status_and_turn_replies(service, clock):
     await start_game(service, time="3d", swap="no")
     reply = await service.run(asking(ALICE), "K10")
-    assert "bob (Black) to move. (3d 0h left)" in reply.text
+    assert "bob (Black) to move. (3d 0h left)" in reply.plain
     clock.now += timedelta(days=1, hours=2)
-    assert "(1d 22h left)" in (await service.play.status(asking(CAROL))).text
+    assert "(1d 22h left)" in (await service.play.status(asking(CAROL))).plain
 
 
 async def test_reminders_are_sent_once_even_across_a_restart(storage, clock):
@@ -53,13 +54,13 @@ async def test_reminders_are_sent_once_even_across_a_restart(storage, clock):
     clock.now += timedelta(hours=25)
     [reminder] = await tick(service)
     assert reminder.mentions == (BOB.id,) and reminder.channel_id == CHANNEL
-    assert reminder.text == "bob, it is your move in game 1 (1d 23h left)."
+    assert reminder.plain == "bob, it is your move in game 1 (1d 23h left)."
     assert await tick(service) == []
     restarted = TwixtService(storage, clock=clock)
     assert await tick(restarted) == []
     clock.now += timedelta(days=1)  # 24 hours remain: the last reminder
     [final] = await tick(restarted)
-    assert "(23h 0m left)" in final.text
+    assert "(23h 0m left)" in final.plain
     assert await tick(restarted) == []
 
 
@@ -73,7 +74,7 @@ async def test_one_broken_game_does_not_stop_the_clocks_of_the_others(
     await service.challenges.accept(asking(DAVE, 200))
     clock.now += timedelta(hours=25)
     [reminder] = await tick(service)
-    assert reminder.channel_id == 200 and reminder.text.startswith("carol, it is your move")
+    assert reminder.channel_id == 200 and reminder.plain.startswith("carol, it is your move")
     failed = next(r for r in caplog.records if r.message == "clock of one game failed")
     assert failed.game_id == broken.id
 
@@ -93,10 +94,10 @@ async def test_every_clock_gets_a_first_and_a_last_reminder(
     assert await tick(service) == []
     clock.now = start + first_after
     [first] = await tick(service)
-    assert first.text == f"alice, it is your move in game 1 ({first_left} left)."
+    assert first.plain == f"alice, it is your move in game 1 ({first_left} left)."
     clock.now = start + final_after
     [final] = await tick(service)
-    assert final.text == f"alice, it is your move in game 1 ({final_left} left)."
+    assert final.plain == f"alice, it is your move in game 1 ({final_left} left)."
     assert await tick(service) == []
 
 
@@ -130,7 +131,7 @@ async def test_when_time_runs_out_the_opponent_may_claim(service, storage, clock
     with pytest.raises(ServiceError, match="only an opponent of bob can claim on time"):
         await service.clocks.claim(asking(BOB))
     reply = await service.press(asking(ALICE), ButtonKind.CLAIM, notice.buttons[0].target)
-    assert "alice (Red) wins on time" in reply.text and reply.mentions == (BOB.id,)
+    assert "alice (Red) wins on time" in reply.plain and reply.mentions == (BOB.id,)
     [finished] = await storage.list_games(channel_id=CHANNEL)
     assert (finished.result.result, finished.result.reason) == (Result.RED, "time")
     game = await service.channel_game(CHANNEL)
@@ -142,7 +143,7 @@ async def test_a_guild_may_forfeit_at_the_deadline_at_once(service, storage, clo
     await start_game(service, time="12h", swap="no", vacation="no")
     clock.now += timedelta(hours=12)
     [forfeit] = await tick(service)
-    assert "alice ran out of time." in forfeit.text and forfeit.channel_id == CHANNEL
+    assert "alice ran out of time." in forfeit.plain and forfeit.channel_id == CHANNEL
     assert forfeit.mentions == (ALICE.id, BOB.id)
     assert [b.kind for b in forfeit.buttons] == [ButtonKind.REMATCH]
     assert (await storage.active_game(CHANNEL)) is None
@@ -167,7 +168,7 @@ async def test_takeback_restores_the_exact_state_and_the_log_keeps_it(service, s
     ask = await service.run(asking(BOB), "takeback")
     assert ask.mentions == (ALICE.id,) and ask.buttons[0].kind is ButtonKind.ACCEPT_TAKEBACK
     reply = await service.press(asking(ALICE), ButtonKind.ACCEPT_TAKEBACK, ask.buttons[0].target)
-    assert reply.text.startswith("bob's `M12` is taken back.\nbob (Black) to move.")
+    assert reply.plain.startswith("bob's `M12` is taken back.\nbob (Black) to move.")
     assert (await service.channel_game(CHANNEL)).snapshot() == before
     restarted = TwixtService(storage)
     assert (await restarted.channel_game(CHANNEL)).snapshot() == before
@@ -191,7 +192,7 @@ async def test_takeback_rules(service):
         await service.play.takeback(asking(BOB), "accept")
     await service.play.takeback(asking(BOB))
     declined = await service.play.takeback(asking(ALICE), "decline")
-    assert declined.text == "alice declines the takeback."
+    assert declined.plain == "alice declines the takeback."
     with pytest.raises(ServiceError, match="there is no takeback request"):
         await service.play.takeback(asking(ALICE), "accept")
 
@@ -215,9 +216,9 @@ async def test_history_pages_and_replay(service, storage):
         await start_game(service)
         await service.play.resign(asking(BOB), confirmed=True)
     first = await service.records.history(asking(ALICE))
-    assert first.text.count("\n#") == 10 and "More: history page 2" in first.text
+    assert first.plain.count("\n#") == 10 and "More: history page 2" in first.plain
     second = await service.records.history(asking(ALICE), ALICE, page=2)
-    assert second.text.count("\n#") == 2 and "alice won (resignation)" in second.text
+    assert second.plain.count("\n#") == 2 and "alice won (resignation)" in second.plain
     await start_game(service, swap="no")
     await service.run(asking(ALICE), "K10")
     await service.run(asking(BOB), "M12")
@@ -229,11 +230,11 @@ async def test_history_pages_and_replay(service, storage):
 async def test_import_shows_the_record_and_continues_it_as_a_new_game(service):
     data = (GAMES / "game2209801.tsgf").read_bytes()
     reply = await service.records.import_record(asking(ALICE), "game2209801.tsgf", data, BOB)
-    assert reply.text.startswith("game2209801.tsgf: 24x24, pp, 40 moves — InvictusJR (Red) "
+    assert reply.plain.startswith("game2209801.tsgf: 24x24, pp, 40 moves — InvictusJR (Red) "
                                  "to move.")
     assert reply.image and reply.buttons[0].kind is ButtonKind.ACCEPT_CHALLENGE
     started = await service.challenges.accept(asking(BOB))
-    assert "from an imported position (40 moves)" in started.text
+    assert "from an imported position (40 moves)" in started.plain
     game = await service.channel_game(CHANNEL)
     assert game.pegs_placed == 40 and game.player_to_move == "alice"
     await service.run(asking(ALICE), str(game.legal_placements()[0]))
@@ -243,7 +244,7 @@ async def test_import_shows_the_record_and_continues_it_as_a_new_game(service):
 async def test_import_of_a_finished_or_broken_record(service):
     data = (GAMES / "game2206555.tsgf").read_bytes()
     reply = await service.records.import_record(asking(ALICE), "g.tsgf", data)
-    assert reply.text.endswith("Nothing to continue: it is over.")
+    assert reply.plain.endswith("Nothing to continue: it is over.")
     with pytest.raises(ServiceError, match=r"bad.twixt: line 1: .* is not playing"):
         await service.records.import_record(asking(ALICE), "bad.twixt", b"carol: K10\n")
 
@@ -281,11 +282,11 @@ async def test_a_game_is_seen_from_its_channel_and_by_its_players_only(service):
     assert (await service.records.replay(asking(CAROL), 1)).attachments
     assert (await service.records.replay(asking(BOB, elsewhere), 1)).attachments
     hidden = await service.records.history(asking(CAROL, elsewhere), BOB)
-    assert hidden.text == "Games of bob: none."
+    assert hidden.plain == "Games of bob: none."
     seen = await service.records.history(asking(CAROL), BOB)
-    assert "#1 alice vs bob" in seen.text
+    assert "#1 alice vs bob" in seen.plain
     assert "#1 alice vs bob" in (await service.records.history(asking(ALICE, elsewhere),
-                                                               BOB)).text
+                                                               BOB)).plain
 
 
 async def test_a_player_is_shown_their_game_of_another_channel_alone(service):
@@ -307,14 +308,14 @@ async def test_history_in_chat_lists_only_the_games_of_its_channel(service):
     for asker, whose in ((ALICE, BOB), (BOB, BOB), (ALICE, ALICE)):
         chat = replace(asking(asker, elsewhere), private_replies=False)
         public = await service.records.history(chat, whose)
-        assert public.text.splitlines() == [
+        assert public.plain.splitlines() == [
             f"Games of {whose.name}: none.",
             "Only this channel's games, as a reply here is public: `/twixt-records history` "
             "shows you the others."]
         privately = await service.records.history(asking(asker, elsewhere), whose)
-        assert "#1 alice vs bob" in privately.text
+        assert "#1 alice vs bob" in privately.plain
     here = await service.records.history(replace(asking(ALICE), private_replies=False), BOB)
-    assert "#1 alice vs bob" in here.text
+    assert "#1 alice vs bob" in here.plain
 
 
 # --- ratings ------------------------------------------------------------------------------
@@ -324,12 +325,12 @@ async def test_a_finished_game_rates_both_sides_and_stats_show_it(service):
     await start_game(service)
     await service.play.resign(asking(BOB), confirmed=True)
     stats = await service.stats.stats(asking(BOB), ALICE)
-    assert stats.text.splitlines() == [
+    assert stats.plain.splitlines() == [
         "**alice**: 1 game — 1 won, 0 lost, 0 drawn; rating 1662? ±290 (provisional) after "
         "1 rated game.",
         "You against alice: 0 won, 1 lost, 0 drawn."]
     board = await service.stats.leaderboard(asking(CAROL))
-    assert board.text.splitlines()[1:] == [
+    assert board.plain.splitlines()[1:] == [
         "1. alice — 1662? (1–0–0)", "2. bob — 1338? (0–1–0)",
         "? provisional: too few recent games to be sure of the rating"]
 
@@ -339,7 +340,7 @@ async def test_a_team_game_rates_both_partners(service):
     for user in (BOB, CAROL, DAVE):
         await service.challenges.accept(asking(user))
     await service.play.resign(asking(DAVE), confirmed=True)
-    lines = (await service.stats.leaderboard(asking(ALICE))).text.splitlines()[1:]
+    lines = (await service.stats.leaderboard(asking(ALICE))).plain.splitlines()[1:]
     # newcomers all: each team plays at 1500 ±350, as one newcomer against another
     assert lines[:4] == ["1. alice — 1662? (1–0–0)", "2. carol — 1662? (1–0–0)",
                          "3. bob — 1338? (0–1–0)", "4. dave — 1338? (0–1–0)"]
@@ -355,13 +356,13 @@ async def test_rematch_button_exchanges_the_colours(service):
     assert rematch.kind is ButtonKind.REMATCH
     await service.press(asking(ALICE), ButtonKind.REMATCH, rematch.target)
     started = await service.challenges.accept(asking(BOB))
-    assert "**bob** (Red) vs **alice** (Black)" in started.text
+    assert "**bob** (Red) vs **alice** (Black)" in started.plain
 
 
 async def test_settings_change_the_board_and_auto_link(service):
     reply = await service.preferences.user_settings(asking(BOB), {"theme": "dark", "side": "black",
                                               "autolink": "on"})
-    assert reply.ephemeral and "theme dark" in reply.text and "autolink on" in reply.text
+    assert reply.ephemeral and "theme dark" in reply.plain and "autolink on" in reply.plain
     with pytest.raises(ServiceError, match="theme is light or dark"):
         await service.preferences.user_settings(asking(BOB), {"theme": "pink"})
     await start_game(service, swap="no", size="12")
@@ -369,7 +370,7 @@ async def test_settings_change_the_board_and_auto_link(service):
     await service.run(asking(BOB), "B7")
     await service.run(asking(ALICE), "H9")
     turn = await service.run(asking(BOB), "D8")  # bare peg: bob's auto-link links B7
-    assert "`D8 link B7`" in turn.text
+    assert "`D8 link B7`" in turn.plain
     light = Image.open(io.BytesIO((await service.play.board(asking(ALICE))).image)).convert("RGB")
     dark = Image.open(io.BytesIO((await service.play.board(asking(BOB))).image)).convert("RGB")
     assert sum(light.getpixel((5, 5))) > sum(dark.getpixel((5, 5)))
@@ -388,7 +389,7 @@ async def test_server_settings_need_a_manager_and_check_their_values(service, st
                                                       changes)
     reply = await service.preferences.server_settings(asking(ALICE, server_manager=True),
                                                       {"thread": "yes", "expiry": "48"})
-    assert reply.text == ("Server settings: thread yes, expiry 48h, forfeit no, reminder 24h, "
+    assert reply.plain == ("Server settings: thread yes, expiry 48h, forfeit no, reminder 24h, "
                           "vacationdays 14, vacation yes, botgames 5.")
     settings = await storage.guild_settings(1)
     assert settings.thread_default and settings.challenge_expiry_hours == 48
@@ -401,10 +402,10 @@ async def test_imported_and_aborted_games_are_not_rated(service):
     await service.play.resign(asking(BOB), confirmed=True)
     await start_game(service)
     await service.play.abort(asking(CAROL, manager=True))
-    assert (await service.stats.leaderboard(asking(ALICE))).text == "No rated games yet."
+    assert (await service.stats.leaderboard(asking(ALICE))).plain == "No rated games yet."
     stats = await service.stats.stats(asking(BOB), ALICE)
-    assert "0 games — 0 won, 0 lost, 0 drawn; not rated yet." in stats.text
-    assert "You against alice: 0 won, 0 lost, 0 drawn." in stats.text
+    assert "0 games — 0 won, 0 lost, 0 drawn; not rated yet." in stats.plain
+    assert "You against alice: 0 won, 0 lost, 0 drawn." in stats.plain
 
 
 async def test_an_import_with_too_many_turns_is_refused_before_it_is_read(service, storage):
@@ -496,7 +497,7 @@ async def test_a_reminder_that_was_not_delivered_is_sent_again_until_it_is(
     clock.now += timedelta(minutes=2)
     [again] = await service.tick()
     assert again.receipt == lost.receipt and again.mentions == (ALICE.id,)
-    assert again.text == "alice, it is your move in game 1 (1d 22h left)."
+    assert again.plain == "alice, it is your move in game 1 (1d 22h left)."
     await service.clocks.delivered(again.receipt)
     clock.now += timedelta(minutes=10)
     assert await service.tick() == []
@@ -511,36 +512,38 @@ async def test_an_undelivered_reminder_of_a_turn_since_played_is_let_go(service,
     assert await service.tick() == []
 
 
-async def test_names_read_from_a_record_are_cleaned_before_they_show(service):
+async def test_names_read_from_a_record_are_kept_and_escaped_where_they_show(service):
     record = (b'[Players "**ann**, [ben](example.com)"]\n'
               b'**ann**: G6\n[ben](example.com): resign\n')
     reply = await service.records.import_record(asking(ALICE), "[x](https://e.com).twixt",
                                                 record)
-    first_line = reply.text.splitlines()[0]
-    assert "**" not in first_line, first_line
-    assert "ann (Red) wins" in first_line
-    # brackets stay in a name; Discord shows the link as typed (`bot.discord.replies`)
-    assert first_line.startswith("[x](https //e.com).twixt:")
+    first_line = reply.plain.splitlines()[0]
+    assert first_line.startswith("[x](https //e.com).twixt:")  # a name holds no colon
+    assert "**ann** (Red) wins" in first_line
+    # Discord shows the file's name and the players' as typed (`bot.discord.replies`)
+    in_discord = shown(reply.text).splitlines()[0]
+    assert in_discord.startswith("\\[x]\\(https //e.com).twixt:"), in_discord
+    assert "\\*\\*ann\\*\\* (Red) wins" in in_discord
 
 
 async def test_continuing_an_import_where_black_is_to_move_says_so(service):
     record = b'[Players "ann, ben"]\n[Swap "no"]\nann: G6\n'
     reply = await service.records.import_record(asking(ALICE), "g.twixt", record, BOB)
-    assert "the challenger plays Red." in reply.text and "moves first" not in reply.text
+    assert "the challenger plays Red." in reply.plain and "moves first" not in reply.plain
     started = await service.challenges.accept(asking(BOB))
-    assert "bob, you move next (Black)" in started.text
-    assert "e.g. `G6`" not in started.text  # the example is a hole still free
+    assert "bob, you move next (Black)" in started.plain
+    assert "e.g. `G6`" not in started.plain  # the example is a hole still free
 
 
 async def test_colorblind_is_understood_too(service):
     reply = await service.preferences.user_settings(asking(ALICE), {"palette": "colorblind"})
-    assert "palette colour-blind" in reply.text
+    assert "palette colour-blind" in reply.plain
 
 
 async def test_an_aborted_clocked_game_shows_no_time_left(service):
     await start_game(service, time="3d", swap="no")
     await service.play.abort(asking(CAROL, manager=True))
-    assert "left" not in (await service.play.status(asking(ALICE))).text
+    assert "left" not in (await service.play.status(asking(ALICE))).plain
 
 
 async def test_a_loss_on_time_reads_back_as_one_from_every_record_that_can_say_it(service,

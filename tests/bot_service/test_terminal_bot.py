@@ -11,7 +11,7 @@ from pathlib import Path
 from bot.service.texts import result_sentence
 from bot.terminal import TerminalTable
 from bot.terminal.table import ThinkingLine, name_id
-from language import translation
+from language import translation, unmarked
 from rules.records import write
 from storage import SqliteStorage
 from tests.bot_service import bot_engines
@@ -40,7 +40,7 @@ async def test_a_whole_game_against_the_bot_at_the_terminal_table(tmp_path: Path
     assert "Game 1 on: **alice** (Red) vs **bot (level 1)** (Black) — 6×6, pp, no swap." in text
     assert "**bot (level 1)** (Black): `" in text
     assert game.is_over and not stored.is_active
-    assert result_sentence(game.outcome, game, translation("en")) in text
+    assert unmarked(result_sentence(game.outcome, game, translation("en"))) in text
     record = write(game, "transcript")
     assert '[Players "alice, bot (level 1)"]' in record
     assert "\nbot (level 1): " in record

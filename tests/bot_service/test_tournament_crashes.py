@@ -57,7 +57,7 @@ async def test_a_start_cut_short_before_its_pairings_is_paired_at_the_next_tick(
     with pytest.raises(ServiceError, match="sign-up is closed"):
         await service.run(asking(PLAYERS[5]), f"tournament join {event_id}")
     said = await process(storage, clock, threads).tick()
-    assert any("2 games opened" in r.text for r in said)
+    assert any("2 games opened" in r.plain for r in said)
     assert len(await open_games(storage, event_id)) == 2
     assert (await storage.get_event(event_id)).round == 1
 
@@ -78,7 +78,7 @@ async def test_a_swiss_round_cut_short_is_paired_at_the_next_tick(service, stora
     assert (await storage.get_event(event_id)).round == 1
     assert await open_games(storage, event_id) == []
     said = await process(storage, clock, threads).tick()
-    assert any("Round 2." in r.text for r in said)
+    assert any("Round 2." in r.plain for r in said)
     assert (await storage.get_event(event_id)).round == 2
     assert len(await open_games(storage, event_id)) == 2
     assert await process(storage, clock, threads).tick() == []  # done once
@@ -91,7 +91,7 @@ async def test_a_game_stored_just_before_a_crash_is_not_opened_twice(service, st
     dying = process(Dying(storage, "create_game", after=True), clock, threads)
     await dying.run(MANAGER, "tournament start")  # the crash is logged, the game stored
     reply = await service.run(MANAGER, "tournament start")  # open what is missing
-    assert reply.text == "Autumn Cup is running already, and each of its games is open."
+    assert reply.plain == "Autumn Cup is running already, and each of its games is open."
     (pairing,) = await storage.event_games(event_id, 10)
     assert pairing.game_id is not None
     assert len(await storage.list_games(limit=10)) == 1

@@ -80,7 +80,7 @@ async def test_a_round_end_cut_short_after_the_games_end_is_found_by_its_look(
     [owed] = await storage.due_events(clock.now)
     assert owed.id == event_id and owed.looks == 2
     said = await process(storage, clock, threads).tick()
-    assert any("Round 2." in r.text for r in said)
+    assert any("Round 2." in r.plain for r in said)
     assert (await storage.get_event(event_id)).round == 2
     assert len(await open_games(storage, event_id)) == 2
     # the restart's own scores owed one more look, which finds nothing more to do

@@ -55,9 +55,9 @@ async def test_a_round_robin_of_six_with_a_timeout_and_a_withdrawal(service, sto
     await sign_up(service, event_id, PLAYERS[:6])
     clock.now += timedelta(days=2, minutes=1)
     said = await service.tick()  # the deadline: the event starts by itself
-    assert any("15 games opened" in r.text for r in said)
+    assert any("15 games opened" in r.plain for r in said)
     assert len(threads.opened) == 15 and all(parent == 100 for parent, _ in threads.opened)
-    assert all(r.channel_id and r.channel_id > 1000 for r in said if "round" in r.text)
+    assert all(r.channel_id and r.channel_id > 1000 for r in said if "round" in r.plain)
     event = await storage.get_event(event_id)
     assert (event.status, event.setup.vacation) == (EventStatus.RUNNING, False)
     games = await open_games(storage, event_id)
@@ -70,8 +70,8 @@ async def test_a_round_robin_of_six_with_a_timeout_and_a_withdrawal(service, sto
     p5_p6 = next(g for g in games if {g.red, g.black} == {P5.id, P6.id})
     await lose(service, P6, p5_p6)
     reply = await service.run(asking(P6), "tournament withdraw")
-    assert "withdraws" in reply.text
-    assert [r.text for r in reply.followups] == ["Standings of Autumn Cup."]  # posted once
+    assert "withdraws" in reply.plain
+    assert [r.plain for r in reply.followups] == ["Standings of Autumn Cup."]  # posted once
     forfeits = [g for g in await storage.event_games(event_id, 100) if g.forfeit]
     assert len(forfeits) == 4 and all(
         g.score == (0.0 if g.red == P6.id else 1.0) for g in forfeits)
@@ -86,14 +86,14 @@ async def test_a_round_robin_of_six_with_a_timeout_and_a_withdrawal(service, sto
     clock.now += timedelta(days=1, hours=1)
     claimer = P1 if to_move is P2 else P2
     claimed = await service.run(asking(claimer, thread), "claim")
-    assert "ran out of time" in claimed.text
+    assert "ran out of time" in claimed.plain
 
     # the rest: the stronger player wins, with a restart in the middle
     later = await open_games(storage, event_id)
     await lose(service, user(max(later[0].red, later[0].black)), later[0])
     service = restarted(service, clock, threads)
     said = everything(await play_out(service, event_id))
-    assert any("final standings" in r.text for r in said)
+    assert any("final standings" in r.plain for r in said)
     posted = [r for r in said if r.image is not None and r.channel_id == 100]
     assert posted and picture(posted[-1].image).width > 0
 
@@ -119,8 +119,8 @@ async def test_a_swiss_of_eight_over_four_rounds_with_a_withdrawal(service, stor
     event_id = await create(service, "format swiss rounds 4 size 8 rules pp")
     await sign_up(service, event_id, PLAYERS[:8])
     reply = await service.run(MANAGER, "tournament start")  # a manager starts it early
-    assert "8 entrants" in reply.text
-    assert any("4 games opened" in r.text and "Round 1" in r.text for r in reply.followups)
+    assert "8 entrants" in reply.plain
+    assert any("4 games opened" in r.plain and "Round 1" in r.plain for r in reply.followups)
     await play_out(service, event_id)
     assert (await storage.get_event(event_id)).round == 2
     service = restarted(service, clock, threads)
@@ -228,7 +228,7 @@ async def test_a_double_twixt_event_pairs_teams_that_signed_up_together(service,
         assert reply.mentions == (second.id,)
         await service.run(asking(second), "tournament join")
     info = await service.run(asking(P1), "tournament info")
-    assert "p1 & p2" in info.text and info.ephemeral
+    assert "p1 & p2" in info.plain and info.ephemeral
     await service.run(MANAGER, "tournament start")
     games = await open_games(storage, event_id)
     assert len(games) == 3
@@ -270,13 +270,13 @@ async def test_a_game_whose_thread_failed_is_opened_by_starting_again(service, s
 
     monkeypatch.setattr(threads, "open_thread", refused)
     reply = await service.run(MANAGER, "tournament start")
-    assert any("0 games opened" in r.text for r in reply.followups)
+    assert any("0 games opened" in r.plain for r in reply.followups)
     assert await open_games(storage, event_id) == []
     monkeypatch.setattr(threads, "open_thread", opening)
     reply = await service.run(MANAGER, "tournament start")
-    assert reply.text == "1 game opened."
+    assert reply.plain == "1 game opened."
     assert len(await open_games(storage, event_id)) == 1
-    assert (await service.run(MANAGER, "tournament start")).text == (
+    assert (await service.run(MANAGER, "tournament start")).plain == (
         "Autumn Cup is running already, and each of its games is open.")
 
 
@@ -288,7 +288,7 @@ async def test_in_a_game_thread_the_commands_mean_that_games_event(service, stor
     (game,) = await open_games(storage, first)
     thread = (await storage.get_game(game.game_id)).channel_id
     reply = await service.run(asking(P2, thread), "tournament info")
-    assert f"Tournament #{first} " in reply.text
+    assert f"Tournament #{first} " in reply.plain
     reply = await service.run(asking(P2, thread), "tournament standings")
     assert reply.image is not None
 
@@ -298,7 +298,7 @@ async def test_a_swiss_round_names_the_entrant_who_has_the_bye(service, storage)
     await sign_up(service, event_id, PLAYERS[:5])
     reply = await service.run(MANAGER, "tournament start")
     (bye,) = [g.red for g in await storage.event_games(event_id, 10) if g.black is None]
-    [opened] = [r.text for r in reply.followups if "games opened" in r.text]
+    [opened] = [r.plain for r in reply.followups if "games opened" in r.plain]
     assert f"{user(bye).name} has a bye (a win)." in opened
     assert sum(p.name in opened for p in PLAYERS[:5]) == 1  # only the bye is named
 

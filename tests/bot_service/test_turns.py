@@ -26,12 +26,12 @@ from tests.bot_service.helpers import (
 async def test_a_turn_answers_with_the_notation_the_board_and_one_mention(service):
     await start_game(service, swap="no")
     reply = await service.run(asking(ALICE), "k10")
-    assert reply.text == "**alice** (Red): `K10`\nbob (Black) to move."
+    assert reply.plain == "**alice** (Red): `K10`\nbob (Black) to move."
     assert reply.mentions == (BOB.id,)
     assert Image.open(io.BytesIO(reply.image)).format == "PNG"
     reply = await service.run(asking(BOB), "M12")
     reply = await service.run(asking(ALICE), "L12 link K10")
-    assert reply.text.startswith("**alice** (Red): `L12 link K10`")
+    assert reply.plain.startswith("**alice** (Red): `L12 link K10`")
 
 
 @pytest.mark.parametrize(("user", "command", "message"), [
@@ -64,8 +64,8 @@ async def test_board_shows_the_last_game_privately_in_the_askers_look(service, s
     await service.play.resign(asking(BOB), confirmed=True)
     await storage.update_user_prefs(CAROL.id, theme="dark")
     mine = await service.play.board(asking(CAROL))
-    assert mine.ephemeral and "alice (Red) wins" in mine.text
-    assert "alice (Red) wins" in (await service.play.status(asking(CAROL))).text
+    assert mine.ephemeral and "alice (Red) wins" in mine.plain
+    assert "alice (Red) wins" in (await service.play.status(asking(CAROL))).plain
     theirs = await service.play.board(asking(DAVE))
     light, dark = (Image.open(io.BytesIO(r.image)).convert("RGB") for r in (theirs, mine))
     assert sum(light.getpixel((5, 5))) > sum(dark.getpixel((5, 5)))
@@ -89,7 +89,7 @@ async def test_swap_is_offered_as_a_button_to_the_second_player_only_when_legal(
     [swap] = reply.buttons
     assert (swap.kind, swap.only_users) == (ButtonKind.SWAP, (BOB.id,))
     reply = await service.press(asking(BOB), ButtonKind.SWAP, swap.target)
-    assert reply.text == "**bob** (Red): `swap`\nalice (Black) to move."
+    assert reply.plain == "**bob** (Red): `swap`\nalice (Black) to move."
     assert reply.buttons == ()
 
 
@@ -100,8 +100,8 @@ async def test_privilege_button_for_the_player_who_just_moved(service):
     assert (privilege.kind, privilege.only_users) == (ButtonKind.PRIVILEGE, (ALICE.id,))
     reply = await service.press(asking(ALICE), ButtonKind.PRIVILEGE, privilege.target)
     assert reply.mentions == (CAROL.id,)
-    assert "alice calls privilege: bob is skipped." in reply.text
-    assert "carol (Red, seat 3) to move." in reply.text
+    assert "alice calls privilege: bob is skipped." in reply.plain
+    assert "carol (Red, seat 3) to move." in reply.plain
     reply = await service.run(asking(CAROL), "M10")
     assert reply.buttons == ()  # the team has used its privilege
 
@@ -112,10 +112,10 @@ async def test_draw_offer_accept_and_decline(service, storage):
     accept, decline = reply.buttons[1:]
     assert accept.kind is ButtonKind.ACCEPT_DRAW and accept.only_users == (BOB.id,)
     reply = await service.press(asking(BOB), ButtonKind.DECLINE_DRAW, decline.target)
-    assert "offers a draw" not in reply.text
+    assert "offers a draw" not in reply.plain
     await service.run(asking(BOB), "draw offer")
     reply = await service.run(asking(ALICE), "draw accept")
-    assert "Draw by agreement." in reply.text
+    assert "Draw by agreement." in reply.plain
     assert reply.mentions == (BOB.id,)
     game = (await storage.list_games(channel_id=CHANNEL))[0]
     assert game.result.result is Result.DRAW
@@ -150,7 +150,7 @@ async def test_resign_asks_for_confirmation_first(service, storage):
     assert ask.ephemeral and ask.buttons[0].kind is ButtonKind.CONFIRM_RESIGN
     assert (await storage.active_game(CHANNEL)) is not None
     reply = await service.press(asking(BOB), ButtonKind.CONFIRM_RESIGN, ask.buttons[0].target)
-    assert "alice (Red) wins — Black resigned." in reply.text
+    assert "alice (Red) wins — Black resigned." in reply.plain
     [finished] = await storage.list_games(channel_id=CHANNEL)
     assert finished.result.winners == (ALICE.id,)
 
@@ -168,14 +168,14 @@ async def test_board_and_status(service):
     board = await service.play.board(asking(CAROL))
     assert board.image is not None and board.mentions == ()
     status = await service.play.status(asking(CAROL))
-    assert status.text.splitlines() == [
+    assert status.plain.splitlines() == [
         "**Game 1** — 12×12, classic, no swap", "Red: alice", "Black: bob",
         "Moves: 1 · last: alice: `F6`", "bob (Black) to move."]
 
 
 async def test_help_is_private(service):
     reply = await service.play.help(asking(ALICE))
-    assert reply.ephemeral and "G6 link E5" in reply.text
+    assert reply.ephemeral and "G6 link E5" in reply.plain
 
 
 async def test_abort_needs_every_player_or_a_manager(service, storage):
@@ -183,14 +183,14 @@ async def test_abort_needs_every_player_or_a_manager(service, storage):
     with pytest.raises(ServiceError, match="only the players or a channel manager"):
         await service.play.abort(asking(CAROL))
     reply = await service.play.abort(asking(ALICE))
-    assert "called off when bob also asks" in reply.text and reply.mentions == (BOB.id,)
+    assert "called off when bob also asks" in reply.plain and reply.mentions == (BOB.id,)
     reply = await service.play.abort(asking(BOB))
-    assert reply.text == "Game 1 (alice and bob) is aborted by bob; it counts for nobody."
+    assert reply.plain == "Game 1 (alice and bob) is aborted by bob; it counts for nobody."
     assert reply.mentions == (ALICE.id,)
     assert (await storage.active_game(CHANNEL)) is None
     await start_game(service)
     reply = await service.play.abort(asking(CAROL, manager=True))
-    assert "aborted by carol" in reply.text and reply.mentions == (ALICE.id, BOB.id)
+    assert "aborted by carol" in reply.plain and reply.mentions == (ALICE.id, BOB.id)
 
 
 async def test_two_moves_at_the_same_instant_exactly_one_lands(service, storage):
@@ -235,7 +235,7 @@ async def test_a_restarted_service_continues_the_game(storage, clock):
     await before.run(asking(ALICE), "K10")
     after = TwixtService(storage, clock=clock)
     reply = await after.run(asking(BOB), "M12")
-    assert reply.text.startswith("**bob** (Black): `M12`")
+    assert reply.plain.startswith("**bob** (Black): `M12`")
     game = await after.channel_game(CHANNEL)
     assert [turn.text for turn in game.history] == ["K10", "M12"]
 
@@ -266,7 +266,7 @@ async def test_a_turn_whose_picture_fails_is_announced_not_denied(service, stora
 
     monkeypatch.setattr(core_module, "render_png", broken)
     reply = await service.run(asking(ALICE), "K10")
-    assert reply.text.startswith("**alice** (Red): `K10`") and reply.image is None
+    assert reply.plain.startswith("**alice** (Red): `K10`") and reply.image is None
     assert (await storage.active_game(CHANNEL)).version == 1
     assert any(r.message == "board not drawn" for r in caplog.records)
 
@@ -284,15 +284,15 @@ async def test_readers_see_only_committed_turns(service, storage, monkeypatch):
     monkeypatch.setattr(storage, "append_turn", slow_failing_commit)
     move = asyncio.create_task(service.run(asking(ALICE), "K10"))
     await committing.wait()
-    assert "Moves: 0" in (await service.play.status(asking(BOB))).text
+    assert "Moves: 0" in (await service.play.status(asking(BOB))).plain
     exported = await service.records.export(asking(BOB), "transcript")
     assert "K10" not in exported.attachments[0].data.decode()
     fail.set()
     with pytest.raises(RuntimeError):
         await move
     monkeypatch.setattr(storage, "append_turn", append_turn)
-    assert "Moves: 0" in (await service.play.status(asking(BOB))).text
-    assert (await service.run(asking(ALICE), "K10")).text.startswith("**alice** (Red): `K10`")
+    assert "Moves: 0" in (await service.play.status(asking(BOB))).plain
+    assert (await service.run(asking(ALICE), "K10")).plain.startswith("**alice** (Red): `K10`")
 
 
 async def test_a_game_log_holds_a_bounded_number_of_entries_besides_its_moves(

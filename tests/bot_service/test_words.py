@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 import bot.service.spelling
+from bot.discord.replies import shown
 from bot.service import ServiceError, TwixtService
 from bot.service.command_help import HELP, TOPICS, help_for
 from bot.service.router import COMMAND_WORDS, read
-from language import LOCALES, translation
+from language import LOCALES, translation, unmarked
 from tests.bot_service.helpers import ALICE, asking
 
 #: one Discord message
@@ -59,7 +60,7 @@ def test_a_move_like_or_far_off_text_keeps_the_move_hint(typed, refusal):
 async def test_the_command_meant_is_said_in_german(service: TwixtService):
     with pytest.raises(ServiceError) as refused:
         await service.run(asking(ALICE, locale="de"), "chalenge bob")
-    assert translation("de").say(refused.value.message) == (
+    assert unmarked(translation("de").say(refused.value.message)) == (
         "den Befehl “chalenge” kenne ich nicht: meinst du `challenge`?")
 
 
@@ -71,21 +72,21 @@ def test_every_command_the_router_knows_has_its_help():
 def test_each_commands_help_has_its_form_values_and_example_in_one_message(locale):
     tr = translation(locale)
     for word in COMMAND_WORDS:
-        text = help_for(word, tr)
+        text = shown(help_for(word, tr))  # as Discord gets it
         assert len(text) <= MAX_MESSAGE, (word, locale, len(text))
         assert text.startswith(f"**{word}** — ") and f"`{TOPICS[word].example}`" in text
         assert f"`{TOPICS[word].form}`" in text
         assert all(f"`{option}`" in text for option in TOPICS[word].options)
         assert locale == "en" or not any(english in text for english in (
             "Write:", "Example:", "Options:")), (word, text)
-    assert "`size 24|12|24x18`" in help_for("challenge", tr)
-    assert "`first me|them|random`" in help_for("challenge", tr)
-    assert "`theme light|dark`" in help_for("settings", tr)
+    assert "`size 24|12|24x18`" in shown(help_for("challenge", tr))
+    assert "`first me|them|random`" in shown(help_for("challenge", tr))
+    assert "`theme light|dark`" in shown(help_for("settings", tr))
 
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_help_names_every_command_in_one_message(locale):
-    text = translation(locale).say(HELP)
+    text = shown(translation(locale).say(HELP))
     assert len(text) <= MAX_MESSAGE
     named = text.split("**", 4)[-1]  # after the bold "Commands:"/"Befehle:"
     assert all(f" {word}," in named or f" {word}." in named for word in COMMAND_WORDS), named
@@ -94,15 +95,15 @@ def test_help_names_every_command_in_one_message(locale):
 
 async def test_help_command_through_the_service(service: TwixtService):
     reply = await service.run(asking(ALICE), "help Challenge")
-    assert reply.ephemeral and reply.text.startswith("**challenge** — Challenge someone")
+    assert reply.ephemeral and reply.plain.startswith("**challenge** — Challenge someone")
     with pytest.raises(ServiceError, match=r"^I don't know the command “chalenge”: did you mean "
                                            r"`challenge`\?$"):
         await service.run(asking(ALICE), "help chalenge")
     with pytest.raises(ServiceError, match=r"^there is no command “xyzzy”: help names them all$"):
         await service.run(asking(ALICE), "help xyzzy")
     german = await service.run(asking(ALICE, locale="de"), "help vacation")
-    assert "Schreib: `vacation [DAYS|end]`" in german.text
-    assert "In Discord: `/twixt-settings vacation`" in german.text
+    assert "Schreib: `vacation [DAYS|end]`" in german.plain
+    assert "In Discord: `/twixt-settings vacation`" in german.plain
 
 
 def test_the_terminal_table_names_the_command_meant(tmp_path: Path):

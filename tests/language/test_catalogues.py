@@ -7,7 +7,7 @@ import doctest
 import pytest
 
 import language.catalogue
-from language import message, plural_message, translation
+from language import bold, message, plural_message, translation, unmarked
 from language.catalogue import merged_catalogue
 from language.message import fields
 from tests.language.extraction import built_texts, marked_texts
@@ -62,13 +62,24 @@ def test_a_message_is_said_in_the_language_asked_for_values_and_all() -> None:
     taken = message("{hole} is already taken", hole="G6")
     reason = message("line {line}: {reason}", line=3, reason=taken)
     assert str(reason) == "line 3: G6 is already taken"
-    assert translation("de").say(reason) == "Zeile 3: G6 ist schon besetzt"
-    assert translation("en").say(reason) == "line 3: G6 is already taken"
+    assert unmarked(translation("de").say(reason)) == "Zeile 3: G6 ist schon besetzt"
+    assert unmarked(translation("en").say(reason)) == "line 3: G6 is already taken"
 
 
 def test_a_players_text_in_a_value_is_never_read_as_a_template() -> None:
     said = translation("de").say(message("{hole} is already taken", hole="{n} {0}"))
-    assert said == "{n} {0} ist schon besetzt"
+    assert said == "\u2068{n} {0}\u2069 ist schon besetzt"
+
+
+def test_every_value_is_marked_to_show_as_typed_and_said_text_keeps_its_formatting() -> None:
+    tr = translation("en")
+    name = "**x**_y_ \u2069 @everyone"
+    said = tr("{name} ({colour}) to move.", name=name, colour=message("Red"))
+    assert said == "\u2068**x**_y_  @everyone\u2069 (Red) to move."
+    line = tr("{first} vs {second}", first=bold(name), second=tr("**{n}**", n="b`c"))
+    assert line == "**\u2068**x**_y_  @everyone\u2069** vs **\u2068b`c\u2069**"
+    assert tr("{n} left, {rating:.0f}", n=3, rating=1501.6) == "3 left, 1502"
+    assert unmarked(tr.say(name)) == "**x**_y_  @everyone"
 
 
 def test_plurals_follow_the_count_in_each_language() -> None:

@@ -75,11 +75,11 @@ async def test_the_service_plays_a_stored_reply_after_a_restart(store):
     await first.run(asking(BOB), "if H9 then G6 link E5 if J10 then K8")
     restarted = TwixtService(store, clock=clock)
     reply = await restarted.run(asking(ALICE), "H9")
-    assert reply.text.splitlines()[1:3] == ["bob answers at once with a stored move:",
+    assert reply.plain.splitlines()[1:3] == ["bob answers at once with a stored move:",
                                             "**bob** (Black): `G6 link E5`"]
     [kept] = await store.conditionals(1)
     assert (kept.user_id, kept.at_version, kept.at_move) == (BOB.id, 4, 4)
-    assert "if J10 then K8" in (await restarted.run(asking(BOB), "if")).text
+    assert "if J10 then K8" in (await restarted.run(asking(BOB), "if")).plain
 
 
 async def test_a_games_end_forgets_its_unplayed_moves_in_the_same_transaction(store):

@@ -97,10 +97,10 @@ async def test_the_service_lists_notes_and_confirms_on_each_back_end(store):
 
     restarted = TwixtService(store, clock=clock)
     assert "#1 vs bob — your turn (23h 0m left) · <#100>" in (
-        await restarted.run(asking(ALICE), "games")).text
-    assert "`my plan`" in (await restarted.run(asking(ALICE), "notes")).text
+        await restarted.run(asking(ALICE), "games")).plain
+    assert "`my plan`" in (await restarted.run(asking(ALICE), "notes")).plain
     [button] = shown.buttons
     played = await restarted.press(asking(ALICE), button.kind, button.target)
-    assert played.text.startswith("**alice** (Red): `K10`")
+    assert played.plain.startswith("**alice** (Red): `K10`")
     assert "#1 vs bob — bob to move (1d 0h left)" in (
-        await restarted.run(asking(ALICE), "games")).text
+        await restarted.run(asking(ALICE), "games")).plain
