@@ -717,6 +717,19 @@ async def read_games(db: Connection, where: str, params: Sequence[Any], limit: i
     return tuple(rows.game(row, seats.get(row[0], [])) for row in found)
 
 
+async def games_by_id(db: Connection, ids: Sequence[int]) -> tuple[model.StoredGame, ...]:
+    """The games of these ids, newest first: those a claim has just taken, read back."""
+    where, values = db.among("id", ids)
+    return await read_games(db, where, values, None)
+
+
+def reminders_of(shards: Shards | None) -> str:
+    """The condition, to add with AND, that a reminder's game is of the guilds of `shards`
+    (nothing for every guild)."""
+    return ("" if shards is None else
+            f" AND game_id IN (SELECT id FROM games WHERE {shards.sql()})")
+
+
 async def _challenge(db: Connection, challenge_id: int, *, lock: bool = False) -> model.Challenge:
     found = await _challenges(db, "id = ?", [challenge_id], lock=lock)
     if not found:

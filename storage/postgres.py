@@ -267,14 +267,12 @@ class PostgresStorage(SqlStorage):
         if not claimed:
             return ()
         async with self._read() as db:
-            ids, values = db.among("id", [row[0] for row in claimed])
-            return await common.read_games(db, ids, values, None)
+            return await common.games_by_id(db, [row[0] for row in claimed])
 
     async def reclaim_reminders(self, claimed_before: datetime, now: datetime,
                                 limit: int = 100, *, shards: Shards | None = None
                                 ) -> tuple[tuple[int, int, str], ...]:
-        mine = ("" if shards is None else
-                f" AND game_id IN (SELECT id FROM games WHERE {shards.sql()})")
+        mine = common.reminders_of(shards)
         async with self._single() as db:
             # one statement: a reminder another process is claiming again is skipped, one it
             # has claimed again and committed is no longer old enough

@@ -220,14 +220,12 @@ class SqliteStorage(SqlStorage):
             claimed = [row[0] for row in found]
             if not claimed:
                 return ()
-            ids, values = db.among("id", claimed)
-            return await common.read_games(db, ids, values, None)
+            return await common.games_by_id(db, claimed)
 
     async def reclaim_reminders(self, claimed_before: datetime, now: datetime,
                                 limit: int = 100, *, shards: Shards | None = None
                                 ) -> tuple[tuple[int, int, str], ...]:
-        mine = ("" if shards is None else
-                f" AND game_id IN (SELECT id FROM games WHERE {shards.sql()})")
+        mine = common.reminders_of(shards)
         stale = f"delivered_at IS NULL AND sent_at < ?{mine}"
         if not await self._exists("reminders", stale, rows.utc(claimed_before)):
             return ()  # none waiting (the usual case): no write at all
