@@ -21,15 +21,21 @@ RUN apt-get update \
         ! -name 'NotoColorEmoji.ttf' -delete
 
 WORKDIR /src
-# pyproject.toml names README.md as the package's readme, so it is part of the build.
-COPY pyproject.toml README.md ./
-COPY language ./language
-COPY rules ./rules
-COPY rendering ./rendering
-COPY storage ./storage
-COPY bot ./bot
-# The installed package must find its fonts and Debian's, and Pillow must shape with libraqm.
-RUN pip install . && rm -rf /src && cd / \
+# Everything .dockerignore lets through: the packages, pyproject.toml and README.md (the
+# package's readme, so part of the build). What goes in is said there only, so a new package
+# cannot be left out (tests/test_docker_context.py builds and installs this context).
+COPY . .
+# Every module of every package in the context must import from the installed package (run
+# from /, not /src), so a package that pyproject.toml leaves out fails the build; then the
+# installed package must find its fonts and Debian's, and Pillow must shape with libraqm.
+RUN pip install . && cd / \
+    && python -c "import importlib, pathlib, pkgutil; \
+names = sorted(init.parent.name for init in pathlib.Path('/src').glob('*/__init__.py')); \
+modules = [module.name for name in names for module in pkgutil.walk_packages( \
+           importlib.import_module(name).__path__, name + '.')]; \
+[importlib.import_module(module) for module in modules]; \
+print(len(modules), 'modules of', *names, 'import')" \
+    && rm -rf /src \
     && python -c "from rendering.fonts import pieces; from PIL import features; \
 faces = {face.name for text in ('José 24×24', '山田', '🎲', 'राहुल') \
          for face, _ in pieces(text)}; \

@@ -136,9 +136,10 @@ def run_analyze(args: argparse.Namespace) -> int:
     try:
         args.out.write_bytes(data)
     except OSError as error:
-        print(f"twixt: cannot write {args.out}: {error.strerror or error}", file=sys.stderr)
+        print("twixt: " + tr("cannot write {path}: {reason}", path=str(args.out),
+                             reason=error.strerror or str(error)), file=sys.stderr)
         return 1
     for line in swing_lines(analysis, tr):
         print(line)
-    print(f"wrote {args.out} ({len(data) // 1024} KB)")
+    print(tr("wrote {path} ({size} KB)", path=str(args.out), size=len(data) // 1024))
     return 0

@@ -92,7 +92,7 @@ def analyze_game(game: Game, limit: Limit, *, seed: int = 0) -> GameAnalysis:
     marks = sorted({*range(0, len(moves), step), len(moves)})
     each = position_limit(limit, len(marks))
     board = game.copy()
-    while board.history:
+    for _ in turns:  # back to the start, one undo a turn (`history` is a fresh tuple a read)
         board.undo()
     reports: list[PositionReport] = []
     applied = 0

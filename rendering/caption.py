@@ -1,5 +1,6 @@
-"""The caption under the board: the last move, whose turn it is or how the game ended, the
-teams in Double TwixT, and what the last move removed.
+"""The caption under the board: the last move and whose turn it is — or, on a final board, how
+the game ended and then the last turn —, the teams in Double TwixT, and what the last move
+removed.
 
 `caption_lines` decides the words (testable without pixels); `draw_caption` sets them. The
 number of lines depends only on the kind of game, so every frame of a replay has one size.
@@ -60,7 +61,9 @@ def caption_lines(view: BoardView, locale: str = "en") -> list[Line]:
     """The caption of a position in a language of `language.LOCALES`, one tuple of runs per
     line."""
     tr = translation(locale)
-    lines = [_headline(view, tr), _status(view, tr)]
+    head, status = _headline(view, tr), _status(view, tr)
+    # a final board leads with how the game ended, then the turn that was last
+    lines = [head, status] if view.outcome is None else [status, head]
     if view.is_double:
         lines.extend(_team_line(view, team, tr) for team in view.teams)
     lines.append(_removed(view, tr) or (() if view.is_double else _roster(view, tr)))
@@ -219,9 +222,15 @@ def _removed(view: BoardView, tr: Translation) -> Line:
                              items=", ".join(items)), muted=True)
 
 
+#: The caption's font size at the default width: a capital is then 11-12 px tall when Discord
+#: shows the picture 400 px wide on a phone, edges included (at 26 px it was 8, and "alice"
+#: read "allce").
+TEXT_SIZE = 38
+
+
 def _sizes(options: RenderOptions) -> tuple[int, int]:
     """Font size and line height of the caption."""
-    size = max(11, round(26 * options.scale))   # below 11 px the text is a smudge
+    size = max(11, round(TEXT_SIZE * options.scale))   # below 11 px the text is a smudge
     return size, round(size * 1.55)
 
 

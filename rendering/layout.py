@@ -117,6 +117,11 @@ class Layout:
         """The thickness of the lines that frame the border rows."""
         return max(2, round(self.pitch * 0.15))
 
+    @property
+    def label_room(self) -> float:
+        """The widest a label across the picture may be drawn: a wider one is condensed."""
+        return self.pitch * self.label_step[0] - self.label_size * LABEL_GAP
+
     def labelled(self, index: int, across: bool) -> bool:
         """Whether the `index`th hole across (or down) the picture has a label: every
         `label_step`th, counted from column A or row 1 in either view."""
@@ -127,8 +132,15 @@ class Layout:
 
 
 #: The labels' font size as a part of the picture's width: their capitals (0.72 of the size in
-#: Noto Sans) are then about 8.6 px tall when Discord shows the picture 400 px wide on a phone.
-LABEL_SIZE = 0.03
+#: Noto Sans) are then about 9.8 px tall when Discord shows the picture 400 px wide on a phone
+#: (and measure 10 px there, edges included).
+LABEL_SIZE = 0.034
+#: The least space between neighbouring labels across, as a part of their size.
+LABEL_GAP = 0.2
+#: A label across the picture too wide for its place is condensed to fit, down to this part
+#: of its width (numbers from 10 up, across a 24×24 board seen from Black's side), rather
+#: than labelling only every other hole.
+SQUEEZE = 0.75
 
 
 def labels(cols: int, rows: int) -> tuple[list[str], list[str]]:
@@ -139,9 +151,10 @@ def labels(cols: int, rows: int) -> tuple[list[str], list[str]]:
 def _label_steps(across: list[str], down: list[str], size: int,
                  pitch: int) -> tuple[int, int]:
     """Label every hole where the labels fit, else every second, third, …: across, the widest
-    label and a quarter of a size between neighbours; down, a size per label."""
+    label condensed as far as it may be (`SQUEEZE`) and `LABEL_GAP` between neighbours;
+    down, a size per label."""
     face = font(size)
-    wide = max(face.getlength(text) for text in across) + size * 0.25
+    wide = max(face.getlength(text) for text in across) * SQUEEZE + size * LABEL_GAP
     return math.ceil(wide / pitch), math.ceil(size / pitch)
 
 
@@ -153,9 +166,9 @@ def layout(cols: int, rows: int, options: RenderOptions) -> Layout:
     Labels are as big on every board: `LABEL_SIZE` of the width, so that they read when the
     picture is shown 400 px wide. A board too big for a label at every hole labels every
     second (or third …) row or column, from row 1 and column A. At the default width a 24×24
-    board labels every row and column (seen from Black's side, where the row numbers run
-    across, rows 1, 3, 5, …: "24" is wider than a hole); a 48×48 board labels rows 1, 3, 5, …
-    and columns A, D, G, … (two-letter labels are wider than two holes).
+    board labels every row and column from either side (seen from Black's, where the row
+    numbers run across, "10" to "24" are condensed to fit a hole); a 48×48 board labels rows
+    1, 3, 5, … and columns A, D, G, … (two-letter labels are wider than two holes).
     """
     letters, numbers = labels(cols, rows)
     across, down = (letters, numbers) if options.side is Colour.RED else (numbers, letters)

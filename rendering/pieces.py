@@ -156,8 +156,9 @@ class _Scene:
         for hole in view.chain_holes:
             glow = Disc(lay.chain_radius, colours.chain)
             self.centre[hole.col, hole.row].append(((_CHAIN_PEG, 0), (0, 0), glow, UNDER))
-        accented = () if marked is None else tuple(
-            link for link in marked.links_added if link not in view.chain_links)
+        fresh = view.fresh
+        accented = () if fresh is None else tuple(
+            link for link in fresh.links_added if link not in view.chain_links)
         self._draw(_ACCENT_LINK, accented, lay.halo_width,
                    dict.fromkeys(Colour, (colours.accent, None)))
         self._draw(_GAP_LINK, (*view.chain_links, *accented), lay.gap_width,

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from rendering.encode import quantize
 from rendering.fonts import font
 from rendering.layout import Layout, labels, layout
 from rendering.options import RenderOptions
 from rendering.sprites import disc
+from rendering.themes import RGB
 from rules import Colour, Hole
 
 
@@ -107,12 +108,31 @@ def static_rgb(cols: int, rows: int, options: RenderOptions) -> Image.Image:
     left, right = lay.left + middle, lay.left + lay.board_width - middle
     for i, text in enumerate(across):
         x = lay.cell_centre(i, 0)[0]
+        wide = label_font.getlength(text) + 2 * bold
         for y in (top, bottom):
-            draw.text((x, y), text, fill=colours.label, font=label_font, anchor="mm",
-                      stroke_width=bold, stroke_fill=colours.label)
+            if wide > lay.label_room:
+                _condensed(image, (x, y), text, label_font, bold, colours.label,
+                           lay.label_room / wide)
+            else:
+                draw.text((x, y), text, fill=colours.label, font=label_font, anchor="mm",
+                          stroke_width=bold, stroke_fill=colours.label)
     for i, text in enumerate(down):
         y = lay.cell_centre(0, i)[1]
         for x in (left, right):
             draw.text((x, y), text, fill=colours.label, font=label_font, anchor="mm",
                       stroke_width=bold, stroke_fill=colours.label)
     return image
+
+
+def _condensed(image: Image.Image, centre: tuple[int, int], text: str,
+               face: ImageFont.FreeTypeFont, bold: int, colour: RGB, squeeze: float) -> None:
+    """A label set `squeeze` times its width, centred on `centre`: drawn as a mask at full
+    size and narrowed with a good filter, so its strokes stay even."""
+    left, top, right, bottom = (round(v) for v in
+                                face.getbbox(text, anchor="mm", stroke_width=bold))
+    mask = Image.new("L", (right - left, bottom - top), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=face, anchor="mm",
+                              stroke_width=bold, stroke_fill=255)
+    narrow = mask.resize((max(1, round(mask.width * squeeze)), mask.height),
+                         Image.Resampling.LANCZOS)
+    image.paste(colour, (centre[0] - narrow.width // 2, centre[1] + top), narrow)

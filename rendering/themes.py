@@ -38,10 +38,13 @@ class PaletteName(enum.Enum):
 
 @dataclass(frozen=True)
 class Ink:
-    """How one side's pegs and links look: a fill, and a rim that sets them off the board."""
+    """How one side's pegs and links look: a fill, and a rim that sets them off the board;
+    `rows`, when given, is what the side's border rows are faintly tinted towards instead
+    of the rim."""
 
     fill: RGB
     rim: RGB
+    rows: RGB | None = None
 
 
 @dataclass(frozen=True)
@@ -79,25 +82,30 @@ class Theme:
 _LIGHT = dict(plate=(243, 234, 214), caption=(232, 222, 200), hole=(166, 150, 124),
               label=(100, 86, 66), text=(34, 30, 26), muted=(96, 86, 72),
               accent=(21, 101, 192), chain=(120, 50, 190), mark=(255, 255, 255))
-#: The dark plate is a mid slate: black pegs need it light enough (3:1), the red pegs are
-#: light enough over it (a light coral: a saturated red is never 3:1 lighter than a plate
-#: that black stands out on).
-_DARK = dict(plate=(93, 97, 105), caption=(30, 31, 34), hole=(140, 146, 156),
+#: The dark plate is a mid slate: black pegs need it light enough (3:1 for a peg as a whole,
+#: seen 400 px wide, where its edge blends into the plate), the red pegs are light enough
+#: over it (a light coral: a saturated red is never 3:1 lighter than a plate that black
+#: stands out on).
+_DARK = dict(plate=(100, 105, 114), caption=(30, 31, 34), hole=(140, 146, 156),
              label=(222, 225, 231), text=(236, 238, 241), muted=(170, 175, 184),
-             accent=(116, 212, 252), chain=(216, 190, 255), mark=(255, 255, 255))
+             accent=(156, 234, 255), chain=(216, 190, 255), mark=(255, 255, 255))
+#: Black on the dark plate: its rim is dark too (a light one, about a quarter of a small
+#: peg's area, made the whole peg about as light as the plate when shown small: 1.5:1), and
+#: its border rows are tinted towards a light grey, away from its fill.
+_DARK_BLACK = Ink((2, 2, 4), (16, 17, 20), rows=(176, 182, 192))
 _INKS = {
     (ThemeName.LIGHT, PaletteName.NORMAL): {
         Colour.RED: Ink((208, 38, 44), (132, 18, 22)),
         Colour.BLACK: Ink((32, 32, 34), (0, 0, 0))},
     (ThemeName.DARK, PaletteName.NORMAL): {
-        Colour.RED: Ink((255, 168, 158), (176, 44, 40)),
-        Colour.BLACK: Ink((2, 2, 4), (176, 182, 192))},
+        Colour.RED: Ink((255, 182, 172), (176, 44, 40)),
+        Colour.BLACK: _DARK_BLACK},
     (ThemeName.LIGHT, PaletteName.COLOUR_BLIND): {
         Colour.RED: Ink((196, 82, 0), (120, 46, 0)),
         Colour.BLACK: Ink((32, 32, 34), (0, 0, 0))},
     (ThemeName.DARK, PaletteName.COLOUR_BLIND): {
-        Colour.RED: Ink((255, 182, 72), (150, 88, 0)),
-        Colour.BLACK: Ink((2, 2, 4), (176, 182, 192))},
+        Colour.RED: Ink((255, 192, 96), (150, 88, 0)),
+        Colour.BLACK: _DARK_BLACK},
 }
 
 
@@ -108,17 +116,19 @@ def _mix(a: RGB, b: RGB, t: float) -> RGB:
 
 @cache
 def theme(name: ThemeName, palette: PaletteName) -> Theme:
-    """The colours of a theme and palette; the border tints are the rims faded into the plate.
+    """The colours of a theme and palette; the border tints are the rims (or `Ink.rows`)
+    faded into the plate.
 
-    A rim lies away from the plate in the direction of its fill (darker on the light plate,
-    and for Red on the dark one; lighter for Black there), so an owner's pegs stand out from
-    its own tinted border rows at least as well as from the plate."""
+    A tint is faint (a tenth to a fifth of the way), so pegs stand out from the border rows
+    about as well as from the plate; on the dark plate Black's rows lean lighter, away from
+    its dark pegs, and Red's darker, away from its light ones."""
     base = _LIGHT if name is ThemeName.LIGHT else _DARK
     ink = _INKS[name, palette]
     fade = 0.12 if name is ThemeName.LIGHT else 0.2
     plate = base["plate"]
-    tint = {Colour.RED: _mix(plate, ink[Colour.RED].rim, fade),
-            Colour.BLACK: _mix(plate, ink[Colour.BLACK].rim, fade / 2)}
+    red, black = ink[Colour.RED], ink[Colour.BLACK]
+    tint = {Colour.RED: _mix(plate, red.rows or red.rim, fade),
+            Colour.BLACK: _mix(plate, black.rows or black.rim, fade / 2)}
     return Theme(tint=tint, ink=ink, square_black=palette is PaletteName.COLOUR_BLIND, **base)
 
 

@@ -33,7 +33,7 @@ class BoardView:
     is_double: bool
     moves: int                      # moves made (pegs and the swap), the count players keep
     last: Turn | None               # the latest turn, for the caption
-    marked: Turn | None             # the latest turn that placed a peg: ringed on the board
+    marked: Turn | None             # the latest turn that placed a peg (see `fresh`)
     player_to_move: str | None
     seat_to_move: int | None
     colour_to_move: Colour
@@ -50,14 +50,20 @@ class BoardView:
         return self.is_double and seat >= 2
 
     @property
+    def fresh(self) -> Turn | None:
+        """The turn the board marks as just made (its peg ringed, its new links haloed): the
+        latest that placed a peg, while the game goes on. A final board marks none: its news
+        is the result, and after a resignation, a loss on time or a draw the last peg is not
+        the last turn's."""
+        return self.marked if self.outcome is None else None
+
+    @property
     def last_peg(self) -> Hole | None:
-        return self.marked.placed if self.marked else None
+        return self.fresh.placed if self.fresh else None
 
 
 def view_of(game: Game) -> BoardView:
     """Summarise a game as it stands now."""
-    history = game.history
-    marked = next((turn for turn in reversed(history) if turn.placed is not None), None)
     chain_holes, chain_links = game.winning_chain()
     seats = range(len(game.players))
     teams = tuple(
@@ -68,7 +74,7 @@ def view_of(game: Game) -> BoardView:
     return BoardView(
         cols=game.geometry.cols, rows=game.geometry.rows, rules=game.options.rules.value,
         pegs=tuple(game.pegs()), links=tuple(game.links()), is_double=game.is_double,
-        moves=game.moves_made, last=history[-1] if history else None, marked=marked,
+        moves=game.moves_made, last=game.last_turn, marked=game.last_peg_turn,
         player_to_move=game.player_to_move, seat_to_move=game.seat_to_move,
         colour_to_move=game.colour_to_move,
         teams=(teams[0], teams[1]), draw_offered_by=game.draw_offered_by,

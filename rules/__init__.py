@@ -5,7 +5,7 @@ Pure domain code: no I/O, no clocks, no asyncio. Start with `Game`; records live
 """
 
 from rules.errors import IllegalMoveError, InvalidMoveError, RecordError, TwixtError, quote
-from rules.game import Game, GameOptions, Turn
+from rules.game import Game, GameOptions, Turn, visible
 from rules.geometry import MAX_SIZE, MIN_SIZE, parse_size
 from rules.model import Colour, Hole, Link, Outcome, Peg, Reason, RuleSet, column_letters
 from rules.notation import Action, Command, Placement, parse_command
@@ -34,4 +34,5 @@ __all__ = [
     "parse_command",
     "parse_size",
     "quote",
+    "visible",
 ]

@@ -7,13 +7,14 @@ An illegal command raises `IllegalMoveError` and leaves the game exactly as it w
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
 
 from language import Message, message
 from rules.errors import IllegalMoveError, TwixtError, quote
-from rules.geometry import Geometry, geometry, parse_size
+from rules.geometry import Geometry, check_size, geometry, parse_size
 from rules.model import Colour, Hole, Link, Outcome, Peg, Reason, RuleSet
 from rules.notation import Action, Command, LinkTarget, Placement, parse_command
 from rules.position import Position
@@ -204,6 +205,36 @@ class _State(NamedTuple):
     moves_made: int = 0
 
 
+#: the Unicode categories no player name holds: controls, the invisible format characters
+#: (zero-width, direction-changing: U+200B, U+202E, U+2066, U+FEFF, …) and lone surrogates
+INVISIBLE = frozenset({"Cc", "Cf", "Cs"})
+#: the zero-width (non-)joiners, kept between two characters that show: they shape what is
+#: seen there (an emoji family 👨‍👩‍👧, a Persian half-space), and hide nothing
+_JOINERS = "\u200c\u200d"
+
+
+def visible(text: str) -> str:
+    r"""`text` with what a name may not hold (`INVISIBLE`) gone: controls (line breaks, tabs)
+    become spaces, the invisible characters are dropped, but for a joiner between two
+    characters that show.
+
+    >>> visible("al\u200bice\u202e\tB"), visible("👨\u200d👩")
+    ('alice B', '👨\u200d👩')
+    """
+    def shows(at: int) -> bool:
+        return 0 <= at < len(text) and not text[at].isspace() \
+            and unicodedata.category(text[at]) not in INVISIBLE
+
+    kept = []
+    for at, ch in enumerate(text):
+        category = unicodedata.category(ch)
+        if category == "Cc":
+            kept.append(" ")
+        elif category not in INVISIBLE or (ch in _JOINERS and shows(at - 1) and shows(at + 1)):
+            kept.append(ch)
+    return "".join(kept)
+
+
 #: colour of even and odd seats, before and after a swap
 _SEAT_COLOURS = {False: (Colour.RED, Colour.BLACK), True: (Colour.BLACK, Colour.RED)}
 
@@ -215,6 +246,10 @@ def _check_names(players: tuple[str, ...]) -> None:
         if not name.strip() or any(ch in name for ch in ":,#\n"):
             raise TwixtError("{name} cannot be a player name (no : , # or empty names)",
                              name=quote(name))
+        if visible(name) != name:
+            # a zero-width or direction-changing character would hide or fake a name
+            raise TwixtError("{name} cannot be a player name: it holds a control or invisible "
+                             "character", name=quote(name.encode("unicode_escape").decode()))
     if len({name.casefold() for name in players}) != len(players):
         raise TwixtError("every player needs a different name")
 
@@ -262,6 +297,7 @@ class Game:
         _check_names(players)
         if isinstance(size, tuple):
             cols, rows = size
+            check_size(cols, rows)  # the board before the handicap, as parse_size checks it
         else:
             cols, rows = parse_size(str(size))
         if handicap < 0 or rows - handicap < 5:
@@ -470,6 +506,20 @@ class Game:
         Turn(alice: G6)
         """
         return self._history[-1][0] if self._history else None
+
+    @property
+    def last_peg_turn(self) -> Turn | None:
+        """The latest turn that placed a peg, or None: the peg a picture marks. Looked for
+        from the end, so a picture of each turn of a long log costs no copy of it.
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> turn = game.play("G6; offer draw")
+        >>> turn = game.play("decline draw", by="bob")
+        >>> game.last_peg_turn
+        Turn(alice: G6; offer draw)
+        """
+        return next((turn for turn, _before in reversed(self._history)
+                     if turn.placed is not None), None)
 
     @property
     def draw_offered_by(self) -> Colour | None:

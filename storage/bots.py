@@ -23,6 +23,10 @@ ADD = "INSERT INTO bot_games (challenge_id, guild_id, takebacks) VALUES (?, ?, ?
 START = "UPDATE bot_games SET game_id = ?, awaiting = ? WHERE challenge_id = ?"
 GET = f"SELECT {COLUMNS} FROM bot_games WHERE game_id = ?"
 AWAIT = "UPDATE bot_games SET awaiting = ? WHERE game_id = ?"
+#: a player's games in progress against the bot in a guild (through their seats' index)
+OPEN_OF = ("SELECT count(*) FROM game_seats s JOIN games g ON g.id = s.game_id "
+           "JOIN bot_games b ON b.game_id = g.id "
+           "WHERE s.user_id = ? AND g.guild_id = ? AND g.status = 'active'")
 #: note that the game was told the bot is busy at a version, unless it was already
 BUSY = ("UPDATE bot_games SET busy_version = ? WHERE game_id = ? "
         "AND (busy_version IS NULL OR busy_version <> ?)")

@@ -609,6 +609,10 @@ class SqlStorage(abc.ABC):
         async with self._write_one() as db:
             return await db.execute(bots.BUSY, version, game_id, version) == 1
 
+    async def open_bot_games(self, guild_id: int, user_id: int) -> int:
+        async with self._read_one() as db:
+            return int(await db.fetch_value(bots.OPEN_OF, user_id, guild_id))
+
     # --- users, settings, preferences, stats -------------------------------------------
 
     async def remember_users(self, names: dict[int, str]) -> None:

@@ -374,6 +374,10 @@ class Storage(Protocol):
         """True the first time the game is to be told, at `version`, that the bot is busy;
         False ever after at that version."""
 
+    async def open_bot_games(self, guild_id: int, user_id: int) -> int:
+        """How many games in progress in the guild the user plays against (or beside) the
+        bot."""
+
     # --- users, settings, preferences, stats -------------------------------------------
 
     async def remember_users(self, names: dict[int, str]) -> None:

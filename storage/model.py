@@ -232,6 +232,9 @@ class GuildSettings:
     vacation_days: int = 14
     #: whether a new game lets vacations stop its clocks, unless its challenge says
     vacation_default: bool = True
+    #: games in progress against the bot that one player may have at once (each search of
+    #: the bot's takes the engine for seconds)
+    bot_games: int = 5
 
 
 #: the `GuildSettings` that a clock's wake-ups depend on: changing one wakes the guild's clocks

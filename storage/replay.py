@@ -43,7 +43,7 @@ def replay(loaded: LoadedGame, name: Callable[[Seat], str] = _by_id,
         if before is not None:
             before(turn, game)
         if turn.command == TAKEBACK:
-            if not game.history:
+            if game.last_turn is None:  # not `history`: a fresh tuple of the whole log
                 raise DatabaseError(f"game {loaded.game.id} takes back a turn it never had")
             game.undo()
         else:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from language import Message
+
 
 class Clock:
     """A clock the tests move by hand: clocks run out without sleeping."""
@@ -19,8 +21,12 @@ class FakeThreads:
     """Threads as the service sees them: a new channel id per game."""
 
     def __init__(self) -> None:
+        #: the parent and the name of each thread, in English
         self.opened: list[tuple[int, str]] = []
+        #: each name as the service gave it, for a front end to say in its server's language
+        self.titles: list[Message] = []
 
-    async def open_thread(self, channel_id: int, name: str) -> int:
-        self.opened.append((channel_id, name))
+    async def open_thread(self, channel_id: int, name: Message) -> int:
+        self.opened.append((channel_id, str(name)))
+        self.titles.append(name)
         return 1000 + len(self.opened)

@@ -6,7 +6,8 @@ gives the slash commands their German names and descriptions, and the slash
 commands — synced to `TWIXT_GUILD_IDS` at once when given, else globally (Discord may take
 up to an hour to show global changes). It starts the clocks' scheduler then too, and stops
 it when it closes; and it owns the engine pool in which the bot thinks when people play it
-(`TWIXT_ENGINE_WORKERS` processes), whose moves it posts through the outbox.
+(`TWIXT_ENGINE_WORKERS` processes), whose moves it posts through the outbox — the game's
+channel shows Discord's typing indicator while the bot searches or analyses a game.
 
 The client is discord.py's `AutoShardedBot`: with `--shard-count N --shard-ids …` (or
 TWIXT_SHARD_COUNT / TWIXT_SHARD_IDS) it runs those shards only, so that several processes,
@@ -18,6 +19,7 @@ runs shard 0 syncs the commands.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import signal
 import sys
@@ -30,7 +32,7 @@ import discord
 from discord.ext import commands
 
 from bot.config import ConfigError, Settings
-from bot.discord import logs, outbox, respond
+from bot.discord import logs, operations, outbox, respond
 from bot.discord.cog import TwixtCog
 from bot.discord.messages import ChatMoves
 from bot.discord.records_cog import RecordsCog
@@ -72,7 +74,8 @@ class TwixtBot(commands.AutoShardedBot):
                          allowed_mentions=discord.AllowedMentions.none(), **sharding)
         self.settings = settings
         self.service = TwixtService(storage, threads=DiscordThreads(self), clock=clock,
-                                    engine_pool=EnginePool(settings.engine_workers))
+                                    engine_pool=EnginePool(settings.engine_workers),
+                                    thinking=functools.partial(operations.typing, self))
         # the clocks of this process's guilds only (with no shards given: every guild)
         self.service.clocks.shards = shards
         # discord.py's AutoShardedClient makes its event queue only when it connects, but its
@@ -82,7 +85,7 @@ class TwixtBot(commands.AutoShardedBot):
         self.scheduler = ClockScheduler(self, self.service)
         # the bot's moves, posted in their games' channels in the server's language
         self.service.bots.deliver = self._post
-        self.service.bots.locale_of = self.scheduler.language_of
+        self.service.core.locale_of = self.scheduler.language_of
         self.tree.error(respond.on_app_command_error)
 
     async def setup_hook(self) -> None:
@@ -155,8 +158,8 @@ def run(overrides: dict[str, str] | None = None) -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     logs.configure(settings.log_level)
-    # `docker stop` sends SIGTERM: stop as on Ctrl-C, so the client logs out and the
-    # database is closed on the way out.
+    # Until `serve` closes the client on a signal itself, `docker stop`'s SIGTERM stops the
+    # start as Ctrl-C does.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         return asyncio.run(serve(settings))
@@ -173,8 +176,9 @@ async def serve(settings: Settings) -> int:
         print(f"twixt: {error}", file=sys.stderr)
         return 2
     async with storage, TwixtBot(settings, storage) as client:
+        stopping = _close_on_signals(client)
         try:
-            await client.start(settings.token)
+            await _start(client, settings.token, stopping)
         except discord.LoginFailure:
             print("twixt: Discord refused the token: copy it again from the Developer "
                   "Portal (Bot → Reset Token) into DISCORD_TOKEN.", file=sys.stderr)
@@ -190,3 +194,38 @@ async def serve(settings: Settings) -> int:
                   "Intents): enable it, or set TWIXT_MESSAGE_CONTENT=no.", file=sys.stderr)
             return 2
     return 0
+
+
+async def _start(client: TwixtBot, token: str, stopping: asyncio.Event) -> None:
+    """Run the client until it is closed. Once a signal has closed it, whatever fails in the
+    start after that (a close during the login cuts the HTTP session under it) is the stop's
+    doing, not a reason to report a failure and exit 2."""
+    try:
+        await client.start(token)
+    except Exception:
+        if not stopping.is_set():
+            raise
+
+
+def _close_on_signals(client: TwixtBot) -> asyncio.Event:
+    """SIGTERM (`docker stop`, which kills 10 s later) and SIGINT (Ctrl-C) close the client
+    as its own `close` does, in the event loop: the clocks stop, the bot's searches and any
+    analysis are abandoned (their games stay marked: answered after the restart), the
+    workers end, the gateway is closed with 1000, and then `start` returns and the database
+    is closed on the way out (exit 0). Raising KeyboardInterrupt wherever the loop happened
+    to be instead could cut a clean-up in half, and waited for running searches. The event
+    returned is set once a signal came."""
+    loop = asyncio.get_running_loop()
+    closing: set[asyncio.Task[None]] = set()
+    stopping = asyncio.Event()
+
+    def close() -> None:
+        log.info("stopping on a signal")
+        stopping.set()
+        task = loop.create_task(client.close())
+        closing.add(task)  # kept until done: the loop holds tasks only weakly
+        task.add_done_callback(closing.discard)
+
+    for number in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(number, close)
+    return stopping

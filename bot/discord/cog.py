@@ -16,6 +16,7 @@ from bot.discord.commanding import (
     Rules,
     ServiceCog,
     YesNo,
+    command_choices,
     player_or_bot,
     size_choices,
     time_choices,
@@ -127,8 +128,11 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
         await self._send(interaction, cmd.Status())
 
     @app_commands.command(description=locale_str("How to play, and the move language"))
-    async def help(self, interaction: discord.Interaction) -> None:
-        await self._send(interaction, cmd.Help())
+    @app_commands.describe(
+        command=locale_str("a command to explain, like challenge (leave out: all of them)"))
+    @app_commands.autocomplete(command=command_choices)
+    async def help(self, interaction: discord.Interaction, command: str | None = None) -> None:
+        await self._send(interaction, cmd.Help(command))
 
     @app_commands.command(
         description=locale_str("Call the game off (a channel manager, or all players)"))
@@ -164,15 +168,6 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
         await self._send(interaction, cmd.Rematch())
 
     @app_commands.command(
-        description=locale_str("Vacation: your clocks stop in this server's games for some days"))
-    @app_commands.describe(days=locale_str("whole days from now (leave out: see your days left)"),
-                           end=locale_str("yes: end your vacation now"))
-    async def vacation(self, interaction: discord.Interaction,
-                       days: app_commands.Range[int, 1, 60] | None = None,
-                       end: YesNo | None = None) -> None:
-        await self._send(interaction, cmd.Vacation(days, end == "yes"))
-
-    @app_commands.command(
         description=locale_str("Your games here, those waiting for your move first"))
     @app_commands.describe(page=locale_str("which page of your games (default 1)"))
     async def games(self, interaction: discord.Interaction,
@@ -198,14 +193,6 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
                     page: app_commands.Range[int, 1, MAX_PAGE] = 1,
                     clear: YesNo = "no") -> None:
         await self._send(interaction, cmd.Notes(game, page, clear == "yes"))
-
-    @app_commands.command(
-        description=locale_str("A finished game's win chances, move by move, by the engine"))
-    @app_commands.describe(
-        game=locale_str("the game's number (leave out: this channel's last game)"))
-    async def analyze(self, interaction: discord.Interaction,
-                      game: app_commands.Range[int, 1] | None = None) -> None:
-        await self._send(interaction, cmd.Analyze(game))
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:

@@ -21,6 +21,7 @@ from bot.discord.respond import answer, person
 from bot.service import Reply, Request, ServiceError, TwixtService, User
 from bot.service import commands as cmd
 from bot.service.bot_seats import THE_BOT
+from bot.service.command_help import TOPICS
 from bot.service.records import MAX_IMPORT_BYTES
 
 YesNo = Literal["yes", "no"]
@@ -50,20 +51,25 @@ OPTION_WORDS = {
 Suggest = Callable[[discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]]
 
 
+#: the most choices Discord takes in an autocomplete's answer
+MAX_SUGGESTIONS = 25
+
+
 def suggestions(values: tuple[str, ...]) -> Suggest:
-    """An autocomplete of the common values that start with what is typed (any other value
-    may still be typed: the service judges it)."""
+    """An autocomplete of the common values that start with what is typed, the first
+    `MAX_SUGGESTIONS` of them (any other value may still be typed: the service judges it)."""
     async def choices(interaction: discord.Interaction,
                       current: str) -> list[app_commands.Choice[str]]:
         typed = current.strip().lower()
         return [app_commands.Choice(name=value, value=value)
-                for value in values if value.startswith(typed)]
+                for value in values if value.startswith(typed)][:MAX_SUGGESTIONS]
 
     return choices
 
 
 size_choices = suggestions(COMMON_SIZES)
 time_choices = suggestions(COMMON_TIMES)
+command_choices = suggestions(tuple(TOPICS))
 
 
 def player_of(member: discord.Member | discord.User) -> discord.Member | discord.User:

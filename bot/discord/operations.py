@@ -12,10 +12,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from typing import Any, TypeVar
 
 import aiohttp
 import discord
+
+from bot.service.core import alongside
 
 log = logging.getLogger(__name__)
 
@@ -122,3 +125,21 @@ async def safe_member(guild: discord.Guild, user_id: int) -> discord.Member | No
         return member
     return await _attempt("fetch member", lambda: guild.fetch_member(user_id),
                           guild_id=guild.id, user_id=user_id)
+
+
+def typing(client: discord.Client, channel_id: int) -> AbstractAsyncContextManager[None]:
+    """Discord's typing indicator in a channel for as long as the context lasts (the
+    service's `Thinking`: the bot's search, an analysis); discord.py's `typing()` refreshes
+    it every 5 seconds until the task that holds it is cancelled."""
+    return alongside(_keep_typing(client, channel_id))
+
+
+async def _keep_typing(client: discord.Client, channel_id: int) -> None:
+    channel = await safe_channel(client, channel_id)
+    if channel is None:
+        return
+    try:
+        async with channel.typing():
+            await asyncio.get_running_loop().create_future()  # until cancelled
+    except discord.HTTPException as error:  # no permission, a bad moment: no sign, no harm
+        log.info("typing not shown", extra={"channel_id": channel_id, "status": error.status})

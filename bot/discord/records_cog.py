@@ -1,4 +1,5 @@
-"""`/twixt-records …`: games as files, lists and pictures, and the numbers of players."""
+"""`/twixt-records …`: games as files, lists and pictures, the engine's look at a finished game,
+and the numbers of players."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ from bot.service import commands as cmd
 @app_commands.guild_only()
 class RecordsCog(ServiceCog, group_name="twixt-records",
                  group_description=locale_str("TwixT records, replays and ratings")):
-    """Export, history, replay, import, stats, leaderboard."""
+    """Export, history, replay, import, stats, leaderboard, and the engine's look at a finished
+    game (analyze)."""
 
     @app_commands.command(description=locale_str("This channel's game as record files"))
     @app_commands.describe(
@@ -80,3 +82,11 @@ class RecordsCog(ServiceCog, group_name="twixt-records",
     async def leaderboard(self, interaction: discord.Interaction,
                           page: app_commands.Range[int, 1, MAX_PAGE] = 1) -> None:
         await self._send(interaction, cmd.Leaderboard(page))
+
+    @app_commands.command(
+        description=locale_str("A finished game's win chances, move by move, by the engine"))
+    @app_commands.describe(
+        game=locale_str("the game's number (leave out: this channel's last game)"))
+    async def analyze(self, interaction: discord.Interaction,
+                      game: app_commands.Range[int, 1] | None = None) -> None:
+        await self._send(interaction, cmd.Analyze(game))

@@ -28,11 +28,24 @@ def allowed_mentions(reply: Reply) -> discord.AllowedMentions:
 
 def content(reply: Reply) -> str:
     """`<@id> text`: the pings first, then the text with any mention in it defused; a refusal
-    (which echoes what the user typed, and has no formatting of its own) shows as typed."""
-    text = escape_all(reply.text) if reply.refused else reply.text
+    (which echoes what the user typed, and has no formatting of its own) shows as typed.
+    Names keep their brackets (`bot.service.names`): the bot writes no links of its own, so
+    any `[text](url)` is a name's, and shows as typed, not as a link."""
+    text = escape_all(reply.text) if reply.refused else _no_links(reply.text)
     text = discord.utils.escape_mentions(text)
     pings = " ".join(f"<@{uid}>" for uid in reply.mentions)
     return f"{pings} {text}" if pings else text
+
+
+#: code, where nothing formats or links (and an escape would show): a block, or a span
+_CODE = re.compile(r"(```.*?```|`[^`]*`)", re.DOTALL)
+
+
+def _no_links(text: str) -> str:
+    """`text` with every masked link `[words](url)` outside code shown as typed."""
+    parts = _CODE.split(text)
+    parts[::2] = [part.replace("](", "]\\(") for part in parts[::2]]
+    return "".join(parts)
 
 
 def escape_all(text: str) -> str:

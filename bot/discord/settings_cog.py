@@ -1,4 +1,5 @@
-"""`/twixt-settings …`: how the bot treats you (`me`), and how it runs this server."""
+"""`/twixt-settings …`: how the bot treats you (`me`), your days off (`vacation`), and how it
+runs this server."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from bot.service import commands as cmd
 @app_commands.guild_only()
 class SettingsCog(ServiceCog, group_name="twixt-settings",
                   group_description=locale_str("TwixT settings: yours, and the server's")):
-    """A player's settings and the server's."""
+    """A player's settings, vacation and the server's settings."""
 
     @app_commands.command(name="me",
                           description=locale_str("Show or change how the bot treats you"))
@@ -47,14 +48,25 @@ class SettingsCog(ServiceCog, group_name="twixt-settings",
         forfeit=locale_str("a player whose time runs out loses at once"),
         reminder=locale_str("hours into a clocked turn before the first reminder"),
         vacationdays=locale_str("vacation days each player has a year (0: no vacation)"),
-        vacation=locale_str("new games let vacations stop their clocks unless the challenge says"))
+        vacation=locale_str("new games let vacations stop their clocks unless the challenge says"),
+        botgames=locale_str("games with the bot each player may have in progress at once"))
     async def server(self, interaction: discord.Interaction, thread: YesNo | None = None,
                      expiry: app_commands.Range[int, 1, 720] | None = None,
                      forfeit: YesNo | None = None,
                      reminder: app_commands.Range[int, 1, 720] | None = None,
                      vacationdays: app_commands.Range[int, 0, 60] | None = None,
-                     vacation: YesNo | None = None) -> None:
+                     vacation: YesNo | None = None,
+                     botgames: app_commands.Range[int, 1, 20] | None = None) -> None:
         given = {"thread": thread, "expiry": expiry, "forfeit": forfeit, "reminder": reminder,
-                 "vacationdays": vacationdays, "vacation": vacation}
+                 "vacationdays": vacationdays, "vacation": vacation, "botgames": botgames}
         changes = {name: str(value) for name, value in given.items() if value is not None}
         await self._send(interaction, cmd.ServerSettings(changes))
+
+    @app_commands.command(
+        description=locale_str("Vacation: your clocks stop in this server's games for some days"))
+    @app_commands.describe(days=locale_str("whole days from now (leave out: see your days left)"),
+                           end=locale_str("yes: end your vacation now"))
+    async def vacation(self, interaction: discord.Interaction,
+                       days: app_commands.Range[int, 1, 60] | None = None,
+                       end: YesNo | None = None) -> None:
+        await self._send(interaction, cmd.Vacation(days, end == "yes"))

@@ -1,4 +1,5 @@
-"""The service's `ThreadOpener` on Discord: a public thread per game under a text channel."""
+"""The service's `ThreadOpener` on Discord: a public thread per game under a text channel,
+named in the server's language (`guild.preferred_locale`), as everyone there reads it."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import discord
 
 from bot.discord import operations
 from bot.service import ServiceError
+from language import Message, locale_of, translation
 
 log = logging.getLogger(__name__)
 
@@ -20,14 +22,15 @@ class DiscordThreads:
     def __init__(self, client: discord.Client) -> None:
         self._client = client
 
-    async def open_thread(self, channel_id: int, name: str) -> int:
+    async def open_thread(self, channel_id: int, name: Message) -> int:
         channel = await operations.safe_channel(self._client, channel_id)
         if not isinstance(channel, discord.TextChannel):
             raise ServiceError("a game gets its own thread only in a text channel: "
                                "challenge with thread no")
         # Not retried: a retry after a lost answer could open a second thread.
         try:
-            thread = await channel.create_thread(name=name[:MAX_THREAD_NAME],
+            said = translation(locale_of(channel.guild.preferred_locale)).say(name)
+            thread = await channel.create_thread(name=said[:MAX_THREAD_NAME],
                                                  type=discord.ChannelType.public_thread)
         except discord.Forbidden:
             raise ServiceError("I may not open threads here: give me Create Public Threads, "

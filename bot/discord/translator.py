@@ -43,13 +43,13 @@ NAMES = (
     locale_str("name: board"), locale_str("name: status"), locale_str("name: help"),
     locale_str("name: abort"), locale_str("name: claim"), locale_str("name: takeback"),
     locale_str("name: rematch"), locale_str("name: games"), locale_str("name: note"),
-    locale_str("name: notes"), locale_str("name: if"), locale_str("name: vacation"),
-    locale_str("name: analyze"),
+    locale_str("name: notes"), locale_str("name: if"),
     # `/twixt-records …`
     locale_str("name: export"), locale_str("name: history"), locale_str("name: replay"),
     locale_str("name: import"), locale_str("name: stats"), locale_str("name: leaderboard"),
+    locale_str("name: analyze"),
     # `/twixt-settings …`
-    locale_str("name: me"), locale_str("name: server"),
+    locale_str("name: me"), locale_str("name: server"), locale_str("name: vacation"),
     # options
     locale_str("name: user"), locale_str("name: size"), locale_str("name: rules"),
     locale_str("name: handicap"), locale_str("name: first"), locale_str("name: thread"),
@@ -62,7 +62,7 @@ NAMES = (
     locale_str("name: reminder"), locale_str("name: text"), locale_str("name: clear"),
     locale_str("name: confirm"), locale_str("name: moves"), locale_str("name: days"),
     locale_str("name: end"), locale_str("name: weekends"), locale_str("name: vacationdays"),
-    locale_str("name: level"), locale_str("name: takebacks"),
+    locale_str("name: level"), locale_str("name: takebacks"), locale_str("name: botgames"),
     # choices
     locale_str("name: classic"), locale_str("name: yes"), locale_str("name: no"),
     locale_str("name: them"), locale_str("name: random"), locale_str("name: offer"),

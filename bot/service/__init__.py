@@ -16,7 +16,7 @@ from bot.service.model import (
     User,
 )
 from bot.service.options import ChallengeOptions, build_options, parse_option_words
-from bot.service.service import APOLOGY, ThreadOpener, TwixtService, answer_safely
+from bot.service.service import APOLOGY, Thinking, ThreadOpener, TwixtService, answer_safely
 
 __all__ = [
     "APOLOGY",
@@ -28,6 +28,7 @@ __all__ = [
     "Reply",
     "Request",
     "ServiceError",
+    "Thinking",
     "ThreadOpener",
     "TwixtService",
     "User",

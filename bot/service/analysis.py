@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
+from contextlib import nullcontext
 
 from bot.service.core import ServiceCore
 from bot.service.engine_pool import EngineBusyError
@@ -146,13 +147,17 @@ class Analyses:
         """The curve of a finished game (the channel's last by default) and its swings:
         public in the game's channel, for the asker alone elsewhere (a game of a private
         channel stays there)."""
-        stored, private = await self._core.game_to_show(request, game_id, "/twixt analyze")
+        stored, private = await self._core.game_to_show(request, game_id,
+                                                        "/twixt-records analyze")
         if stored.is_active:
             raise ServiceError("game {game} is still being played: the engine looks at a game "
                                "only once it is over", game=stored.id)
         game = await self._core.position(stored)
         await self._refuse_a_game_in_play(request.guild_id, stored.id, game)
-        analysis = await self._analysis(request, stored.id, game)
+        # the game's channel sees the bot at work; one asking elsewhere, privately, is
+        # answered privately and shows nothing to others
+        analysis = await self._analysis(request, stored.id, game,
+                                        None if private else stored.channel_id)
         tr = request.tr
         image = await asyncio.to_thread(render_wincurve, curve_of(analysis, game, tr))
         head = tr.plural("Game {game}, {n} move: the biggest swings of Red's chance, as the "
@@ -186,8 +191,10 @@ class Analyses:
                 return
             before = page[-1].id
 
-    async def _analysis(self, request: Request, game_id: int, game: Game) -> GameAnalysis:
-        """The game's analysis: kept from before, or searched in the engine's pool."""
+    async def _analysis(self, request: Request, game_id: int, game: Game,
+                        shown_in: int | None) -> GameAnalysis:
+        """The game's analysis: kept from before, or searched in the engine's pool (the
+        channel `shown_in`, if any, shown that the bot is thinking meanwhile)."""
         done = self._done.get(game_id)
         if done is not None:
             self._done.move_to_end(game_id)
@@ -199,8 +206,10 @@ class Analyses:
         self._asking.add(user)
         try:
             record = records.write(game)
-            analysis = await self._core.engine_pool.run(f"analyze:{user}", analyze_record,
-                                                        record, bot_limit())
+            # the asker's share of the engine, the same as for their games with the bot
+            async with (nullcontext() if shown_in is None else self._core.thinking(shown_in)):
+                analysis = await self._core.engine_pool.run(f"user:{user}", analyze_record,
+                                                            record, bot_limit())
         except EngineBusyError:
             raise ServiceError("the engine is busy, try again later") from None
         finally:

@@ -36,6 +36,7 @@ import engine
 from bot.service.bot_seats import bot_level, is_bot
 from bot.service.core import ServiceCore
 from bot.service.engine_pool import EngineBusyError
+from bot.service.failures import log_failure
 from bot.service.model import Reply, Request, ServiceError, User
 from bot.service.play import Play
 from engine import PlayResult
@@ -81,8 +82,6 @@ class BotPlayer:
         self.think: Think = engine.think
         #: where the bot's messages go (the front end sets it: Discord's outbox, the table)
         self.deliver: Deliver = _nowhere
-        #: the language of a server (the front end sets it, as for the clocks)
-        self.locale_of: Callable[[int], str] = lambda guild_id: "en"
         core.turn_coming.append(self._mark)
         self._tasks: dict[int, asyncio.Task[None]] = {}
         #: games to look at again when their task ends (something happened meanwhile)
@@ -153,7 +152,7 @@ class BotPlayer:
                 try:
                     acted = await self._act(game_id)
                 except Exception:
-                    log.exception("the bot failed in a game", extra={"game_id": game_id})
+                    log_failure(log, "the bot failed in a game", {"game_id": game_id})
                     acted = False
                 if not (acted or game_id in self._again):
                     break
@@ -201,26 +200,28 @@ class BotPlayer:
         return await self._commit(stored, seat, parse_command(result.move))
 
     async def _think(self, stored: StoredGame, game: Game, seat: Seat) -> PlayResult | None:
-        """The engine's view for `seat` at its level, from the pool; None when the pool is
-        full (the game is told once, and waits) or the search failed (logged)."""
+        """The engine's view for `seat` at its level, from the pool, the game's channel shown
+        that the bot is thinking meanwhile; None when the pool is full (the game is told once,
+        and waits) or the search failed (logged)."""
         level = bot_level(seat.user_id)
         assert level is not None
         humans = [s.user_id for s in stored.seats if not is_bot(s.user_id)]
         owner = f"user:{humans[0]}" if humans else f"game:{stored.id}"
         search = functools.partial(self.think, seed=(stored.id << 16) + stored.version)
         try:
-            return await self._core.engine_pool.run(owner, search, game,
-                                                    engine.level_limit(level))
+            async with self._core.thinking(stored.channel_id):
+                return await self._core.engine_pool.run(owner, search, game,
+                                                        engine.level_limit(level))
         except EngineBusyError:
             self._busy.add(stored.id)
             if await self._core.storage.claim_busy_notice(stored.id, stored.version):
-                tr = translation(self.locale_of(stored.guild_id))
+                tr = translation(self._core.locale_of(stored.guild_id))
                 await self._say(stored, Reply(tr(
                     "{name} has many games to think about just now; it answers here as soon "
                     "as it can.", name=seat.name)))
             return None
         except Exception:
-            log.exception("the bot's search failed", extra={"game_id": stored.id})
+            log_failure(log, "the bot's search failed", {"game_id": stored.id})
             return None
 
     async def _takeback_request(self, stored: StoredGame) -> int | None:
@@ -266,7 +267,7 @@ class BotPlayer:
 
     def _request(self, stored: StoredGame, seat: Seat) -> Request:
         return Request(stored.guild_id, stored.channel_id, User(seat.user_id, seat.name),
-                       locale=self.locale_of(stored.guild_id))
+                       locale=self._core.locale_of(stored.guild_id))
 
     async def _say(self, stored: StoredGame, reply: Reply) -> None:
         """Deliver what the bot says into the game's channel (a reply has no asker to go
@@ -280,7 +281,7 @@ class BotPlayer:
                 await self.deliver(replace(message, followups=(), ephemeral=False,
                                            channel_id=channel_id))
             except Exception:
-                log.exception("bot reply not delivered", extra={"game_id": stored.id})
+                log_failure(log, "bot reply not delivered", {"game_id": stored.id})
 
 
 def _bot_seat_of(stored: StoredGame, game: Game, colour: Colour) -> Seat | None:

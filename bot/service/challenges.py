@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import replace
 from datetime import timedelta
 
@@ -12,7 +13,7 @@ from bot.service.games import ChannelLocks
 from bot.service.model import Button, ButtonKind, Reply, Request, ServiceError, User
 from bot.service.names import seat_names
 from bot.service.options import ChallengeOptions, describe_setup
-from bot.service.texts import storage_refusal
+from bot.service.texts import names_and, storage_refusal
 from bot.service.timecontrol import parse_time_control
 from language import Message, Translation, message
 from rules import Hole
@@ -39,6 +40,10 @@ class Challenges:
         #: accepting the one found), so that both players pressing at once make one challenge;
         #: apart from the core's channel locks, which challenging and accepting take inside it
         self._rematching = ChannelLocks()
+        #: held by a player (by user id) from counting their games with the bot to the game
+        #: that adds one, so that challenges sent at once in several channels cannot pass
+        #: `botgames` together
+        self._bot_games = ChannelLocks()
 
     async def challenge(self, request: Request, opponent: User | None,
                         options: ChallengeOptions) -> Reply:
@@ -46,10 +51,10 @@ class Challenges:
         if opponent is not None and opponent.id == request.user.id:
             raise ServiceError("you cannot challenge yourself")
         invitees = seated([opponent] if opponent else [], options)
-        challenge = await self._create_challenge(request, invitees, 2, options)
+        challenge, started = await self._challenge_made(request, invitees, 2, options)
+        if started is not None:
+            return started
         tr = request.tr
-        if await self._bots_accept(challenge, options):
-            return await self._start_game(challenge, tr)
         first = _first_words(options.first, 2, bool(options.setup.opening))
         setup = describe_setup(challenge.setup)
         if opponent:
@@ -68,40 +73,48 @@ class Challenges:
         invitees = seated([opponents[0], partner, opponents[1]], options)
         if len({request.user.id, *(u.id for u in invitees)}) != 4:
             raise ServiceError("a team game needs four different players")
-        challenge = await self._create_challenge(request, invitees, 4, options)
+        challenge, started = await self._challenge_made(request, invitees, 4, options)
+        if started is not None:
+            return started
         tr = request.tr
-        if await self._bots_accept(challenge, options):
-            return await self._start_game(challenge, tr)
-        text = tr("**{challenger}** and {partner} challenge {opponent} and {other} to Double "
-                  "TwixT ({setup}), {first}. All three, accept or decline.",
-                  challenger=request.user.name, partner=invitees[1].name,
-                  opponent=invitees[0].name, other=invitees[2].name,
-                  setup=describe_setup(challenge.setup),
-                  first=_first_words(options.first, 4))
+        # the bot has accepted its seat already: only the people are asked to answer
+        asked = [user.name for user in invitees if not is_bot(user.id)]
+        text = (tr("**{challenger}** and {partner} challenge {opponent} and {other} to Double "
+                   "TwixT ({setup}), {first}.",
+                   challenger=request.user.name, partner=invitees[1].name,
+                   opponent=invitees[0].name, other=invitees[2].name,
+                   setup=describe_setup(challenge.setup),
+                   first=_first_words(options.first, 4))
+                + " " + tr.plural("{names}, accept or decline.", "{names}, accept or decline.",
+                                  len(asked), names=names_and(asked, tr)))
         return Reply(text, mentions=tuple(u.id for u in invitees),
                      buttons=_challenge_buttons(challenge, tr))
 
     async def accept(self, request: Request, challenge_id: int | None = None) -> Reply:
         """Accept a challenge (the newest one open to you here when no id is given)."""
         challenge = await self._find_challenge(request, challenge_id)
-        async with self._core.lock(challenge.channel_id):
-            try:
-                challenge = await self._core.storage.answer_challenge(
-                    challenge.id, request.user.id, True, now=self._core.clock())
-            except (NotInvitedError, ChallengeClosedError) as error:
-                raise ServiceError(storage_refusal(error)) from None
-            await self._core.remember(request.user)
-            if not challenge.ready:
-                waiting = [i.user_id for i in challenge.invitees
-                           if i.answer is Answer.PENDING and i.user_id is not None]
-                names = await self._core.names(waiting)
-                if not waiting:
-                    return Reply(request.tr("{name} accepts. Waiting for more players.",
-                                            name=request.user.name))
-                return Reply(request.tr("{name} accepts. Waiting for {names}.",
-                                        name=request.user.name,
-                                        names=", ".join(names[w] for w in waiting)))
-            return await self._start_game(challenge, request.tr)
+        with_bot = any(i.user_id is not None and is_bot(i.user_id) for i in challenge.invitees)
+        async with self._counting_bot_games(request, with_bot):
+            if with_bot:
+                await self._check_bot_games(request)
+            async with self._core.lock(challenge.channel_id):
+                try:
+                    challenge = await self._core.storage.answer_challenge(
+                        challenge.id, request.user.id, True, now=self._core.clock())
+                except (NotInvitedError, ChallengeClosedError) as error:
+                    raise ServiceError(storage_refusal(error)) from None
+                await self._core.remember(request.user)
+                if not challenge.ready:
+                    waiting = [i.user_id for i in challenge.invitees
+                               if i.answer is Answer.PENDING and i.user_id is not None]
+                    names = await self._core.names(waiting)
+                    if not waiting:
+                        return Reply(request.tr("{name} accepts. Waiting for more players.",
+                                                name=request.user.name))
+                    return Reply(request.tr("{name} accepts. Waiting for {names}.",
+                                            name=request.user.name,
+                                            names=", ".join(names[w] for w in waiting)))
+                return await self._start_game(challenge, request.tr)
 
     async def decline(self, request: Request, challenge_id: int | None = None) -> Reply:
         """Decline a challenge made to you, or withdraw your own."""
@@ -162,6 +175,22 @@ class Challenges:
 
     # --- internals ---------------------------------------------------------------------
 
+    async def _challenge_made(self, request: Request, invitees: Sequence[User], players: int,
+                              options: ChallengeOptions) -> tuple[Challenge, Reply | None]:
+        """The challenge stored, and the game's start when the bot's acceptance completes it
+        (None while people are still to answer)."""
+        with_bot = any(is_bot(user.id) for user in invitees)
+        async with self._counting_bot_games(request, with_bot):
+            challenge = await self._create_challenge(request, invitees, players, options)
+            if await self._bots_accept(challenge, options):
+                return challenge, await self._start_game(challenge, request.tr)
+        return challenge, None
+
+    def _counting_bot_games(self, request: Request, with_bot: bool
+                            ) -> AbstractAsyncContextManager[object]:
+        """The asker's lock over their count of games with the bot, when `with_bot`."""
+        return self._bot_games(request.user.id) if with_bot else nullcontext()
+
     async def _create_challenge(self, request: Request, invitees: Sequence[User], players: int,
                                 options: ChallengeOptions) -> Challenge:
         settings = await self._core.storage.guild_settings(request.guild_id)
@@ -171,6 +200,8 @@ class Challenges:
                                "challenge with thread yes")
         if thread and self._core.threads is None:
             raise ServiceError("threads are not available here")
+        if any(is_bot(user.id) for user in invitees):
+            await self._check_bot_games(request, settings.bot_games)
         now = self._core.clock()
         vacation = settings.vacation_default if options.vacation is None else options.vacation
         setup = replace(options.setup, vacation=vacation)
@@ -184,6 +215,18 @@ class Challenges:
                 challenger_id=request.user.id, invitees=[u.id for u in invitees],
                 players=players, setup=setup, first=options.first, thread=thread,
                 expires_at=now + timedelta(hours=settings.challenge_expiry_hours), now=now)
+
+    async def _check_bot_games(self, request: Request, most: int | None = None) -> None:
+        """Refuse the asker one more game with the bot when they have the most the server
+        allows at once (`botgames`): each move of the bot's takes the engine for seconds, and
+        one player's many games must not keep everyone else's waiting."""
+        storage = self._core.storage
+        if most is None:
+            most = (await storage.guild_settings(request.guild_id)).bot_games
+        if await storage.open_bot_games(request.guild_id, request.user.id) >= most:
+            raise ServiceError("you have as many games with the bot in progress as this "
+                               "server allows a player (botgames {most}): finish one first",
+                               most=most)
 
     async def _bots_accept(self, challenge: Challenge, options: ChallengeOptions) -> bool:
         """The bot accepts its places in a challenge at once (keeping whether it grants
@@ -240,13 +283,13 @@ class Challenges:
         # weekends off as each player's preference stands now, fixed for the game
         weekends = [(await self._core.storage.user_prefs(uid)).weekends for uid in order]
         players = [Player(uid, name, weekends_off=not on) for uid, name, on in
-                   zip(order, seat_names([names[uid] for uid in order]), weekends, strict=True)]
+                   zip(order, seat_names([names[uid] for uid in order], tr), weekends, strict=True)]
         channel_id = challenge.channel_id
         if challenge.thread:
             if self._core.threads is None:
                 raise ServiceError("threads are not available here")
             channel_id = await self._core.threads.open_thread(
-                challenge.channel_id, f"TwixT: {_lineup_title(players)}")
+                challenge.channel_id, _lineup_title(players))
         try:
             await self._core.storage.create_game(
                 guild_id=challenge.guild_id, channel_id=channel_id, players=players,
@@ -273,6 +316,9 @@ class Challenges:
                        moves=tr.plural("{n} move", "{n} moves", game.moves_made), **facts)
                     + "\n" + tr("{name}, you move next ({colour}): write your move, e.g. "
                                  "`{example}`.", **facts))
+        elif is_bot(to_move.user_id):  # nobody to tell to write a move: the bot is at it
+            text = (tr("Game {game} on: {lineup} — {setup}.", **facts) + "\n"
+                    + tr("{name} moves first ({colour}) and is thinking…", **facts))
         else:
             text = (tr("Game {game} on: {lineup} — {setup}.", **facts) + "\n"
                     + tr("{name}, you move first ({colour}): write your move, e.g. "
@@ -308,10 +354,12 @@ def _clock_still_allowed(time_control: str | None) -> str | None:
         return None
 
 
-def _lineup_title(players: Sequence[Player]) -> str:
-    if len(players) == 2:
-        return f"{players[0].name} vs {players[1].name}"
-    return f"{players[0].name} & {players[2].name} vs {players[1].name} & {players[3].name}"
+def _lineup_title(players: Sequence[Player]) -> Message:
+    """A game thread's name: `TwixT: alice vs bob` (`alice gegen bob` in German)."""
+    red, black = ((players[0].name, players[1].name) if len(players) == 2
+                  else (f"{players[0].name} & {players[2].name}",
+                        f"{players[1].name} & {players[3].name}"))
+    return message("TwixT: {first} vs {second}", first=red, second=black)
 
 
 def _challenge_buttons(challenge: Challenge, tr: Translation) -> tuple[Button, ...]:

@@ -27,6 +27,7 @@ from bot.service.banks import TurnClock
 from bot.service.bot_seats import is_bot
 from bot.service.clocktexts import moment_text
 from bot.service.core import ServiceCore, seat_to_move
+from bot.service.failures import log_failure
 from bot.service.model import (
     Button,
     ButtonKind,
@@ -193,7 +194,7 @@ class Clocks:
                 replies.append(await self._notice(stored, late, stage, clock.left_at(now),
                                                   tr))
             except Exception:
-                log.exception("undelivered reminder failed", extra={"game_id": game_id})
+                log_failure(log, "undelivered reminder failed", {"game_id": game_id})
         return replies
 
     async def _wake(self, stored: StoredGame, now: datetime, tr: Translation) -> Reply | None:
@@ -202,13 +203,13 @@ class Clocks:
         try:
             reply, wake = await self._check_clock(stored, now, tr)
         except Exception:
-            log.exception("clock of one game failed", extra={"game_id": stored.id})
+            log_failure(log, "clock of one game failed", {"game_id": stored.id})
             reply, wake = None, now + RETRY_AFTER
         try:
             # under the version check: a turn that landed meanwhile keeps its own wake-up
             await storage.set_wake(stored.id, stored.version, wake)
         except Exception:
-            log.exception("wake-up of one game not stored", extra={"game_id": stored.id})
+            log_failure(log, "wake-up of one game not stored", {"game_id": stored.id})
         return reply
 
     async def _check_clock(self, stored: StoredGame, now: datetime,

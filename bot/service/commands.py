@@ -95,7 +95,10 @@ class Status:
 
 @dataclass(frozen=True)
 class Help:
-    """How to play, in brief."""
+    """How to play, in brief, and every command's name; or, given `topic` (a command's
+    word), how to write that command."""
+
+    topic: str | None = None
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -23,6 +24,7 @@ from bot.service.banks import StintLog, TurnClock, next_stint, turn_clock
 from bot.service.bot_seats import is_bot
 from bot.service.clocktexts import clock_words
 from bot.service.engine_pool import EnginePool
+from bot.service.failures import log_failure
 from bot.service.games import ChannelLocks, GameCache, LiveGame
 from bot.service.model import Button, ButtonKind, Request, ServiceError, User, require_private
 from bot.service.texts import storage_refusal
@@ -47,6 +49,14 @@ from storage import (
 
 log = logging.getLogger(__name__)
 
+#: log entries of a game besides the moves that stand (draw offers and refusals, takebacks and
+#: the turns they took back): far more than any game needs, few enough that a game's log, its
+#: replay and its memory stay bounded by its board
+MAX_SIDE_ENTRIES = 1000
+#: log entries of a game in all, its opening's included: a 48×48 board holds 2,300 pegs, so
+#: only classic's removals (a peg taken out and put back, again and again) come near it
+MAX_LOG_ENTRIES = 6000
+
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
@@ -55,9 +65,39 @@ def utc_now() -> datetime:
 class ThreadOpener(Protocol):
     """What a front end offers so that a game can get a thread of its own."""
 
-    async def open_thread(self, channel_id: int, name: str) -> int:
-        """Open a thread under `channel_id` named `name`; return its channel id."""
+    async def open_thread(self, channel_id: int, name: Message) -> int:
+        """Open a thread under `channel_id` named `name`; return its channel id. The front
+        end says the name in the server's language (everyone there reads it, not only who
+        started the game) and cuts it to its own limit."""
         ...
+
+
+#: What a front end offers to show a channel that the bot is at work (its search for a move,
+#: an analysis) for as long as the context lasts: Discord's typing indicator, a line at the
+#: terminal table. It must neither raise nor hold up what it wraps: a sign that cannot be
+#: shown is the front end's to log.
+Thinking = Callable[[int], AbstractAsyncContextManager[object]]
+
+
+def no_sign(channel_id: int) -> AbstractAsyncContextManager[object]:
+    """No front end to show anything (`twixt export`, the tests)."""
+    return nullcontext()
+
+
+@asynccontextmanager
+async def alongside(side: Coroutine[object, None, object]) -> AsyncIterator[None]:
+    """Run `side` in a task of its own for as long as the body runs, as a front end shows a
+    `Thinking` sign: the body never waits for it, and however the body ends (an answer, an
+    error, a cancel) the task is cancelled and waited for, so none is left behind. A side
+    that fails is logged: a sign is never worth a failed search."""
+    task = asyncio.create_task(side)
+    try:
+        yield
+    finally:
+        task.cancel()
+        for outcome in await asyncio.gather(task, return_exceptions=True):
+            if isinstance(outcome, Exception):
+                log.warning("a sign of thinking failed", extra={"error": repr(outcome)})
 
 
 class ServiceCore:
@@ -67,9 +107,12 @@ class ServiceCore:
                  clock: Callable[[], datetime] = utc_now,
                  render_options: RenderOptions | None = None,
                  rng: random.Random | None = None,
-                 engine_pool: EnginePool | None = None) -> None:
+                 engine_pool: EnginePool | None = None,
+                 thinking: Thinking = no_sign) -> None:
         self.storage = storage
         self.threads = threads
+        #: the sign that the bot is at work in a channel (see `Thinking`)
+        self.thinking = thinking
         self.clock = clock
         self.rng = rng or random.Random()
         #: the worker processes the engine's searches run in
@@ -86,6 +129,9 @@ class ServiceCore:
         #: record before they are (the bot marks its games as awaiting it, so a restart
         #: finds them)
         self.turn_coming: list[Callable[[StoredGame], Awaitable[object]]] = []
+        #: the language of a server (the front end sets it): what the bot says by itself
+        #: there, and the names it gives where nobody asked (an event's seats)
+        self.locale_of: Callable[[int], str] = lambda guild_id: "en"
 
     # --- games -------------------------------------------------------------------------
 
@@ -104,6 +150,14 @@ class ServiceCore:
     async def position(self, stored: StoredGame) -> Game:
         """A game at its stored version: from the cache, or replayed (and then cached)."""
         return (await self.live(stored)).game
+
+    async def record(self, stored: StoredGame) -> Game:
+        """A copy of the game as its records hold it: with its clock, when it has one, as
+        the `TimeControl` tag (the copy: the cached game changes only through the service)."""
+        game = (await self.position(stored)).copy()
+        if stored.setup.time_control:
+            game.tags["TimeControl"] = stored.setup.time_control
+        return game
 
     async def live(self, stored: StoredGame) -> LiveGame:
         live = self._games.get(stored.id, stored.version)
@@ -144,7 +198,7 @@ class ServiceCore:
         """A game named to be shown (`chosen_game`), and whether the answer is for the asker
         alone: a game of another channel may be a private channel's, which its players see
         anywhere and nobody else does. Where every reply is public (a chat message) such a
-        game is refused, pointing to `command` (as in `/twixt analyze`)."""
+        game is refused, pointing to `command` (as in `/twixt-records analyze`)."""
         stored = await self.chosen_game(request, game_id)
         elsewhere = stored.channel_id != request.channel_id
         if elsewhere:
@@ -184,6 +238,8 @@ class ServiceCore:
         a turn that lost a race (or came after the end) is refused in one line. A clocked
         game's next wake-up is stored with the entry: its first mark in the turn, whose
         clock is returned with the game."""
+        if finish is None:
+            check_log_room(stored, game)
         now = self.clock()
         before = await self.live(stored)
         stint = next_stint(stored, user_id, text, before.game.seat_to_move,
@@ -238,7 +294,7 @@ class ServiceCore:
             try:
                 await hook(game_id)
             except Exception:
-                log.exception("after the end of a game", extra={"game_id": game_id})
+                log_failure(log, "after the end of a game", {"game_id": game_id})
 
     async def rematch_buttons(self, stored: StoredGame, tr: Translation) -> tuple[Button, ...]:
         """The button under a finished game's board: the same players again, colours
@@ -306,7 +362,7 @@ class ServiceCore:
                 view = replace(view, clock=translation(locale).say(clock_text))
             return await asyncio.to_thread(render_png, view, options)
         except Exception:
-            log.exception("board not drawn")
+            log_failure(log, "board not drawn", {})
             return None
 
     # --- people ------------------------------------------------------------------------
@@ -323,6 +379,20 @@ def may_see(request: Request, stored: StoredGame) -> bool:
     """Who sees which game: the games of the channel one asks in, and the games one played
     (a game of a private channel stays there)."""
     return stored.channel_id == request.channel_id or stored.seat_of(request.user.id) is not None
+
+
+def check_log_room(stored: StoredGame, game: Game, entries: int = 1) -> None:
+    """Refuse `entries` more log entries that take the stored game to `game` when its opening
+    and log would then hold more than `MAX_SIDE_ENTRIES` entries besides `game`'s moves, or
+    more than `MAX_LOG_ENTRIES` in all: only an ending is taken then."""
+    opening = len(stored.setup.opening.splitlines()) if stored.setup.opening else 0
+    if opening + stored.version + entries > MAX_LOG_ENTRIES:
+        raise ServiceError("this game's log holds {most} entries: from now on it can only end "
+                           "(resign, or accept a draw already offered)", most=MAX_LOG_ENTRIES)
+    if opening + stored.version + entries - game.moves_made > MAX_SIDE_ENTRIES:
+        raise ServiceError("this game's log holds {most} entries besides its moves (draw "
+                           "offers, refusals, takebacks): from now on only a move or an "
+                           "ending", most=MAX_SIDE_ENTRIES)
 
 
 def finish_result(stored: StoredGame, game: Game) -> GameResult | None:

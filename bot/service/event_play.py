@@ -22,10 +22,11 @@ from dataclasses import dataclass, replace
 
 from bot.service import pairing
 from bot.service.core import ServiceCore
+from bot.service.failures import log_failure
 from bot.service.model import Reply
 from bot.service.names import seat_names
 from bot.service.options import describe_setup
-from language import Translation
+from language import Translation, message, translation
 from storage import (
     Entrant,
     Event,
@@ -46,8 +47,6 @@ MAX_ENTRANTS = 64
 #: (190 games, 380 with `double`) leave room for the server's other threads; more players
 #: play a league, whose groups are round robins of a size of their own
 MAX_ROUND_ROBIN = 20
-#: a thread's name is at most this long (Discord's limit)
-THREAD_NAME = 100
 #: an unrated player counts with this rating when groups and Swiss score groups are formed
 UNRATED = 1500.0
 
@@ -255,7 +254,7 @@ class EventPlay:
                 await self._open(event, game, entrants, names)
                 opened += 1
             except Exception:
-                log.exception("event game not opened", extra={"event_game_id": game.id})
+                log_failure(log, "event game not opened", {"event_game_id": game.id})
         return opened
 
     async def _open(self, event: Event, game: EventGame, entrants: dict[int, tuple[int, ...]],
@@ -265,10 +264,13 @@ class EventPlay:
         red, black = entrants[game.red], entrants[game.black]
         order = [red[0], black[0], *((red[1], black[1]) if len(red) == 2 else ())]
         weekends = [(await core.storage.user_prefs(uid)).weekends for uid in order]
+        seated = seat_names([names[uid] for uid in order],
+                            translation(core.locale_of(event.guild_id)))
         players = [Player(uid, name, weekends_off=not on) for uid, name, on in
-                   zip(order, seat_names([names[uid] for uid in order]), weekends, strict=True)]
-        title = f"{event.name}: {team_name(red, names)} vs {team_name(black, names)}"
-        channel_id = await core.threads.open_thread(event.channel_id, title[:THREAD_NAME])
+                   zip(order, seated, weekends, strict=True)]
+        title = message("{event}: {first} vs {second}", event=event.name,
+                        first=team_name(red, names), second=team_name(black, names))
+        channel_id = await core.threads.open_thread(event.channel_id, title)
         stored = await core.storage.create_game(guild_id=event.guild_id, channel_id=channel_id,
                                                 players=players, setup=event.setup,
                                                 now=core.clock(), event_game_id=game.id)

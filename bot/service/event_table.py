@@ -34,9 +34,17 @@ def groups_of(games: Sequence[EventGame]) -> dict[int, list[int]]:
 
 def group_standings(event: Event, games: Sequence[EventGame], group: Sequence[int]
                     ) -> tuple[ranking.Standing, ...]:
-    """The standings of one group (all of an event but a league's) from its scored games."""
+    """The standings of one group (all of an event but a league's) from its scored games.
+
+    A bye counts in a Swiss only (a point, as Swiss pairing wants, and the round's notice
+    names it). In a round robin or a league group every entrant sits out as often as every
+    other, so a bye would add the same point to every row without a result in the table to
+    show for it (`Pts 2` beside the results `1 0` of a round robin of three); there it is
+    no game and scores nothing."""
     members = set(group)
-    played = [played_of(g) for g in games if g.score is not None and g.red in members]
+    byes_count = event.format is EventFormat.SWISS
+    played = [played_of(g) for g in games if g.score is not None and g.red in members
+              and (g.black is not None or byes_count)]
     tie_break = (ranking.TieBreak.BUCHHOLZ if event.format is EventFormat.SWISS
                  else ranking.TieBreak.SONNEBORN_BERGER)
     return ranking.standings(list(group), played, tie_break)

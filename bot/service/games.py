@@ -6,6 +6,11 @@ so the log stays the truth. An entry also knows when the player to move got the 
 clocks need not read the log again after every commit. A cached game is never changed: a turn
 is played on a copy that replaces it once stored, so readers (and worker threads drawing it)
 only ever see committed state.
+
+The cache is bounded by what it holds, not by how many games: a 48×48 game of 2,500 turns
+weighs a hundred times a fresh 24×24 one. Each entry is weighed by `estimate` (an upper bound
+measured with tracemalloc, see `benchmarks/cache_bench.py`), and the least recently used go
+once the whole weighs more than `CACHE_BUDGET`.
 """
 
 from __future__ import annotations
@@ -19,7 +24,12 @@ from weakref import WeakValueDictionary
 from bot.service.banks import Stint
 from rules import Game
 
-CACHE_SIZE = 2048
+#: what the cached games may weigh together, by `estimate`
+CACHE_BUDGET = 256 * 1024 * 1024
+#: an upper bound of what a cached game holds, measured (`benchmarks/cache_bench.py`): a hole
+#: of its board (its position's tables), a turn of its history (a peg and its links, or a
+#: removal and the peg put back, with its clock stint), and the game itself
+HOLE_BYTES, TURN_BYTES, GAME_BYTES = 100, 2500, 8 * 1024
 
 
 @dataclass(frozen=True)
@@ -47,25 +57,45 @@ class ChannelLocks:
         return lock
 
 
-class GameCache:
-    """The most recently used games, each at the version it was replayed or played to."""
+def estimate(game: Game) -> int:
+    """The bytes a cached game holds at most: its board's holes, its turns, and itself."""
+    opts = game.options
+    holes = opts.cols * (opts.rows + opts.handicap)
+    return GAME_BYTES + HOLE_BYTES * holes + TURN_BYTES * len(game.history)
 
-    def __init__(self, size: int = CACHE_SIZE) -> None:
-        self._size = size
-        self._games: OrderedDict[int, LiveGame] = OrderedDict()
+
+class GameCache:
+    """The most recently used games, each at the version it was replayed or played to, that
+    together weigh at most `budget` bytes (`estimate`); a game heavier than that is not kept."""
+
+    def __init__(self, budget: int = CACHE_BUDGET) -> None:
+        self._budget = budget
+        self._games: OrderedDict[int, tuple[LiveGame, int]] = OrderedDict()
+        #: what the games held weigh together
+        self.weight = 0
+
+    def __len__(self) -> int:
+        return len(self._games)
 
     def get(self, game_id: int, version: int) -> LiveGame | None:
         entry = self._games.get(game_id)
-        if entry is None or entry.version != version:
+        if entry is None or entry[0].version != version:
             return None
         self._games.move_to_end(game_id)
-        return entry
+        return entry[0]
 
     def put(self, game_id: int, live: LiveGame) -> None:
-        self._games[game_id] = live
-        self._games.move_to_end(game_id)
-        while len(self._games) > self._size:
-            self._games.popitem(last=False)
+        self.drop(game_id)
+        weight = estimate(live.game)
+        if weight > self._budget:
+            return
+        self._games[game_id] = (live, weight)
+        self.weight += weight
+        while self.weight > self._budget:
+            _oldest, (_live, dropped) = self._games.popitem(last=False)
+            self.weight -= dropped
 
     def drop(self, game_id: int) -> None:
-        self._games.pop(game_id, None)
+        entry = self._games.pop(game_id, None)
+        if entry is not None:
+            self.weight -= entry[1]

@@ -9,7 +9,7 @@ import enum
 import re
 from dataclasses import dataclass, field
 
-from bot.service.names import clean_name
+from bot.service.names import clean_name, person_name
 from language import Message, Translation, message, translation
 
 #: one page of a listing (history, leaderboard), and the last page anyone may ask for
@@ -37,13 +37,15 @@ def check_page(page: int) -> None:
 @dataclass(frozen=True)
 class User:
     """A person by id, with the name to show (cleaned of what records or chat would misread,
-    so that no name can format or ping anything)."""
+    so that no name can format or ping anything). The bot's seats have ids below 1
+    (`bot_seats`); a person's name never reads as theirs (`person_name`)."""
 
     id: int
     name: str
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "name", clean_name(self.name))
+        shown = person_name(self.name) if self.id > 0 else clean_name(self.name)
+        object.__setattr__(self, "name", shown)
 
 
 @dataclass(frozen=True)
@@ -149,6 +151,12 @@ class Reply:
         # the bot's seats have ids below 1 (`bot_seats`): nobody to ping
         if any(uid < 1 for uid in self.mentions):
             object.__setattr__(self, "mentions", tuple(uid for uid in self.mentions if uid > 0))
+        # nor anyone to offer a button that only they may press (Privilege under the bot's
+        # own move, Swap when the bot answers): the bot decides those by itself
+        people = tuple(button for button in self.buttons if not button.only_users
+                       or any(uid > 0 for uid in button.only_users))
+        if people != self.buttons:
+            object.__setattr__(self, "buttons", people)
 
     def all_messages(self) -> tuple[Reply, ...]:
         """This message and its followups, theirs too (a standings notice of several

@@ -8,12 +8,12 @@ from bot.service import commands as cmd
 from bot.service.banks import TurnClock
 from bot.service.bot_seats import taken_back
 from bot.service.clocktexts import seat_lines
+from bot.service.command_help import help_for
 from bot.service.conditionals import Conditionals
-from bot.service.core import ServiceCore, player_seat, seat_to_move
+from bot.service.core import ServiceCore, check_log_room, player_seat, seat_to_move
 from bot.service.model import Button, ButtonKind, Reply, Request, ServiceError
 from bot.service.options import describe_setup
 from bot.service.texts import (
-    HELP,
     names_and,
     result_sentence,
     status_text,
@@ -84,6 +84,12 @@ class Play:
                 raise ServiceError("an opponent has to answer the takeback request")
             if offer.at_version != stored.version:  # refused, so left as it is
                 raise ServiceError("the takeback request lapsed: a turn was played since")
+            count = taken_back(stored, game, asker.number) if asker else 1
+            if action == "accept":  # refused before the offer closes: nothing changes
+                after = game.copy()
+                for _ in range(count):
+                    after.undo()
+                check_log_room(stored, after, count)
             await core.storage.close_offer(stored.id, OfferKind.TAKEBACK)
             if action == "decline":
                 return Reply(request.tr("{name} declines the takeback.",
@@ -91,7 +97,7 @@ class Play:
             tr = request.tr
             lines = []
             # the asker's turn, and the bot's answers after it (one log entry each)
-            for _ in range(taken_back(stored, game, asker.number) if asker else 1):
+            for _ in range(count):
                 game = game.copy()  # the committed game stays as it is until the commit
                 taken = game.undo()
                 stored, running = await core.append(stored, request.user.id, TAKEBACK,
@@ -127,8 +133,8 @@ class Play:
         players = [] if turn is None else seat_lines(stored, turn, core.clock())
         return game, clock, "\n".join([text, *(request.tr.say(line) for line in players)])
 
-    async def help(self, request: Request) -> Reply:
-        return Reply(request.tr.say(HELP), ephemeral=True)
+    async def help(self, request: Request, topic: str | None = None) -> Reply:
+        return Reply(help_for(topic, request.tr), ephemeral=True)
 
     async def abort(self, request: Request) -> Reply:
         """A channel manager calls the game off at once; players must all ask for it."""

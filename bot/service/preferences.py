@@ -14,12 +14,15 @@ from rules.numbers import whole_number
 from storage import GuildSettings, UserPrefs
 
 #: server settings: name → (GuildSettings field, the unit of a number, or None for yes/no)
-_SERVER = {"thread": ("thread_default", None), "forfeit": ("forfeit_on_timeout", None),
+SERVER_SETTINGS = {"thread": ("thread_default", None), "forfeit": ("forfeit_on_timeout", None),
            "expiry": ("challenge_expiry_hours", "hours"), "reminder": ("reminder_hours", "hours"),
-           "vacationdays": ("vacation_days", "days"), "vacation": ("vacation_default", None)}
+           "vacationdays": ("vacation_days", "days"), "vacation": ("vacation_default", None),
+           "botgames": ("bot_games", "games")}
 MAX_HOURS = 24 * 30
 #: vacation days a year at most (which also bounds how far a paused deadline can move)
 MAX_VACATION_DAYS = 60
+#: games with the bot a player may be allowed at once at most (the engine is shared by all)
+MAX_BOT_GAMES = 20
 
 
 class Preferences:
@@ -55,13 +58,14 @@ class Preferences:
                               ) -> Reply:
         """Show or change (Manage Server only) the server's settings: a thread per game by
         default, challenge expiry hours, forfeit at the deadline, hours before a reminder,
-        vacation days a year, and whether new games allow vacation by default."""
+        vacation days a year, whether new games allow vacation by default, and the games with
+        the bot a player may have at once."""
         updates: dict[str, bool | int] = {}
         for name, value in (changes or {}).items():
-            if name.lower() not in _SERVER:
+            if name.lower() not in SERVER_SETTINGS:
                 raise ServiceError("unknown server setting {name}: use {names}",
-                                   name=quote(name), names=", ".join(_SERVER))
-            field, unit = _SERVER[name.lower()]
+                                   name=quote(name), names=", ".join(SERVER_SETTINGS))
+            field, unit = SERVER_SETTINGS[name.lower()]
             number = whole_number(value)
             if unit is None:
                 updates[field] = yes_no(name, value)
@@ -69,6 +73,11 @@ class Preferences:
                 if number is None or not 0 <= number <= MAX_VACATION_DAYS:
                     raise ServiceError("{name} is a number of days from 0 to {most}",
                                        name=name, most=MAX_VACATION_DAYS)
+                updates[field] = number
+            elif unit == "games":
+                if number is None or not 1 <= number <= MAX_BOT_GAMES:
+                    raise ServiceError("{name} is a number of games from 1 to {most}",
+                                       name=name, most=MAX_BOT_GAMES)
                 updates[field] = number
             else:
                 if number is None or not 1 <= number <= MAX_HOURS:
@@ -102,9 +111,10 @@ def describe_prefs(prefs: UserPrefs) -> Message:
 def describe_server(settings: GuildSettings) -> Message:
     """The server's settings as they would be typed (`forfeit yes`)."""
     return message("Server settings: thread {thread}, expiry {expiry}h, forfeit {forfeit}, "
-                   "reminder {reminder}h, vacationdays {days}, vacation {vacation}.",
+                   "reminder {reminder}h, vacationdays {days}, vacation {vacation}, "
+                   "botgames {botgames}.",
                    thread=_word(settings.thread_default),
                    expiry=settings.challenge_expiry_hours,
                    forfeit=_word(settings.forfeit_on_timeout),
                    reminder=settings.reminder_hours, days=settings.vacation_days,
-                   vacation=_word(settings.vacation_default))
+                   vacation=_word(settings.vacation_default), botgames=settings.bot_games)

@@ -11,7 +11,7 @@ from bot.service.bot_seats import THE_BOT, is_bot
 from bot.service.challenges import Challenges
 from bot.service.core import ServiceCore
 from bot.service.model import PAGE_SIZE, Attachment, Reply, Request, ServiceError, User, check_page
-from bot.service.names import clean_name
+from bot.service.names import clean_name, person_name
 from bot.service.options import ChallengeOptions, describe_setup, rules_word
 from bot.service.texts import result_sentence, to_move_sentence
 from bot.service.timecontrol import parse_time_control
@@ -40,9 +40,7 @@ class Records:
     async def export(self, request: Request, fmt: str | None = None) -> Reply:
         """The channel's current or last game as record files (all three formats by default)."""
         stored = await self._core.channel_stored(request.channel_id)
-        game = (await self._core.position(stored)).copy()
-        if stored.setup.time_control:  # the clock travels with the record
-            game.tags["TimeControl"] = stored.setup.time_control
+        game = await self._core.record(stored)
         formats = [fmt] if fmt else list(records.FORMATS)
         files: list[Attachment] = []
         refused: list[Message] = []
@@ -150,8 +148,8 @@ class Records:
             raise ServiceError("that file is too big for a game record")
         fmt = records.guess_format(filename)
         text = records.decode(data, fmt)
-        # transcripts and T1 write a turn a line, Little Golem a `;` node: a cheap upper bound
-        if max(text.count("\n"), text.count(";")) > MAX_IMPORT_TURNS:
+        # counted as the reader splits the text (a carriage return ends a line too)
+        if records.entries(text, fmt) > MAX_IMPORT_TURNS:
             raise ServiceError("{file} has too many turns for a game record ({most} at most)",
                                file=quote(filename), most=MAX_IMPORT_TURNS)
         try:
@@ -161,9 +159,10 @@ class Records:
         tr = request.tr
         # the file's name as a label, cleaned like a player's name: it reaches a public message
         label = clean_name(filename, tr("the record"))
-        # the record's names, like the file's, are anybody's text: cleaned before they show
-        where = (result_sentence(game.outcome, game, tr, clean_name) if game.outcome
-                 else to_move_sentence(game, tr, shown=clean_name))
+        # the record's names, like the file's, are anybody's text: cleaned before they show,
+        # and none shows as the bot's
+        where = (result_sentence(game.outcome, game, tr, person_name) if game.outcome
+                 else to_move_sentence(game, tr, shown=person_name))
         summary = tr.plural("{label}: {size}, {rules}, {n} move — {where}",
                             "{label}: {size}, {rules}, {n} moves — {where}", game.moves_made,
                             label=label, size=game.options.size_text,

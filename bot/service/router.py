@@ -17,6 +17,7 @@ from bot.service.bot_seats import BOT_WORD, THE_BOT
 from bot.service.event_options import parse_event_words
 from bot.service.model import ServiceError, User
 from bot.service.options import OPTION_NAMES, build_options, parse_option_words, setting_pairs
+from bot.service.spelling import did_you_mean
 from rules import Action, Command, InvalidMoveError, parse_command, quote
 from rules.conditionals import parse_conditionals
 from rules.numbers import whole_number
@@ -30,7 +31,7 @@ _TAKEBACK_WORDS: dict[str, cmd.TakebackAction] = {
     "takeback": "request", "accept takeback": "accept", "decline takeback": "decline",
     "takeback request": "request", "takeback accept": "accept", "takeback decline": "decline"}
 _SIMPLE: dict[str, cmd.ServiceCommand] = {
-    "board": cmd.ShowBoard(), "status": cmd.Status(), "help": cmd.Help(), "abort": cmd.Abort(),
+    "board": cmd.ShowBoard(), "status": cmd.Status(), "abort": cmd.Abort(),
     "claim": cmd.Claim(), "confirm": cmd.ConfirmMove()}
 _DRAW_WORDS = ("offer", "accept", "decline")
 _ANSWERS: dict[str, cmd.Answer] = {"accept": "accept", "decline": "decline"}
@@ -70,14 +71,22 @@ def read(text: str, people: People = nobody) -> cmd.ServiceCommand:
         return cmd.AnswerChallenge(_ANSWERS[verb], _number(rest[0]) if rest else None)
     if verb == "draw" and len(rest) == 1:
         if rest[0].lower() not in _DRAW_WORDS:
-            raise ServiceError("draw takes offer, accept or decline, not {word}",
-                               word=quote(rest[0]))
+            raise (did_you_mean(rest[0], _DRAW_WORDS, before="draw ")
+                   or ServiceError("draw takes offer, accept or decline, not {word}",
+                                   word=quote(rest[0])))
         return cmd.Move(parse_command(f"{rest[0].lower()} draw"))
     if verb == "move":
         return _move(" ".join(rest))
+    if verb == "takeback" and len(rest) == 1:
+        raise (did_you_mean(rest[0], ("request", "accept", "decline"), before="takeback ")
+               or ServiceError("takeback takes request, accept or decline, not {word}",
+                               word=quote(rest[0])))
     reader = _READERS.get(verb)
     if reader is not None:
         return reader(rest, people)
+    typo = did_you_mean(verb, COMMAND_WORDS) if verb not in _MOVE_LANGUAGE else None
+    if typo is not None:
+        raise typo  # a command's word mistyped: the move language's hint would not help
     return _move(text)
 
 
@@ -149,6 +158,14 @@ def _page(words: list[str]) -> int:
         del words[-2:]
         return page
     return 1
+
+
+def _help(words: list[str], people: People) -> cmd.ServiceCommand:
+    """`help`, or `help COMMAND` (the service knows the commands' help, and says which
+    command a word that is none most likely meant)."""
+    if len(words) > 1:
+        raise ServiceError("write help, or help and one command, like help challenge")
+    return cmd.Help(words[0].lower() if words else None)
 
 
 def _export(words: list[str], people: People) -> cmd.ServiceCommand:
@@ -265,7 +282,8 @@ def _tournament(words: list[str], people: People) -> cmd.ServiceCommand:
         partner = people(words[-1])
         del words[-2:]
     if action not in _EVENT_ACTIONS or len(words) > 1:
-        raise ServiceError("write tournament create, join, leave, start, withdraw, "
+        typo = did_you_mean(action, ("create", "list", *_EVENT_ACTIONS), before="tournament ")
+        raise typo or ServiceError("write tournament create, join, leave, start, withdraw, "
                            "standings, list, info or next-season, then the tournament's "
                            "number if it is not this channel's")
     return cmd.Tournament(action, _number(words[0]) if words else None, partner=partner)
@@ -276,4 +294,14 @@ _READERS: dict[str, Callable[[list[str], People], cmd.ServiceCommand]] = {
     "stats": _stats, "leaderboard": _leaderboard, "rematch": _rematch,
     "settings": _settings, "server": _server, "games": _my_games, "note": _note,
     "notes": _notes, "if": _conditional, "conditions": _conditional, "vacation": _vacation,
-    "tournament": _tournament, "analyze": _analyze}
+    "tournament": _tournament, "analyze": _analyze, "help": _help}
+#: the words that begin a command besides the readers' and the simple ones; the move
+#: language's own words among them (`swap`, `resign`) are read by the rules
+_VERBS = ("challenge", "team", "accept", "decline", "draw", "move", "takeback")
+_MOVE_WORDS = ("swap", "privilege", "resign")
+#: words of the move language, which a text may begin with and never be a mistyped command
+_MOVE_LANGUAGE = frozenset({"remove", "link", *(word for action in Action
+                                                for word in action.value.split())})
+#: every word that begins a command, as `help` names them (each has its help, see
+#: `command_help.TOPICS`), and as a mistyped word is matched against
+COMMAND_WORDS = (*_VERBS, *_MOVE_WORDS, *_SIMPLE, *_READERS)

@@ -25,7 +25,7 @@ from bot.service.challenges import Challenges
 from bot.service.clocks import Clocks
 from bot.service.conditionals import refuse_in_public
 from bot.service.confirmation import Confirmation
-from bot.service.core import ServiceCore, ThreadOpener, utc_now
+from bot.service.core import ServiceCore, Thinking, ThreadOpener, no_sign, utc_now
 from bot.service.engine_pool import EnginePool
 from bot.service.model import ButtonKind, Reply, Request, ServiceError
 from bot.service.my_games import MyGames
@@ -42,7 +42,7 @@ from rendering import RenderOptions
 from rules import Action, Command, Game
 from storage import DatabaseError, Storage
 
-__all__ = ["APOLOGY", "ThreadOpener", "TwixtService", "answer_safely"]
+__all__ = ["APOLOGY", "Thinking", "ThreadOpener", "TwixtService", "answer_safely"]
 
 log = logging.getLogger(__name__)
 
@@ -73,10 +73,11 @@ class TwixtService:
                  clock: Callable[[], datetime] = utc_now,
                  render_options: RenderOptions | None = None,
                  rng: random.Random | None = None,
-                 engine_pool: EnginePool | None = None) -> None:
+                 engine_pool: EnginePool | None = None,
+                 thinking: Thinking = no_sign) -> None:
         self.core = ServiceCore(storage, threads=threads, clock=clock,
                                 render_options=render_options, rng=rng,
-                                engine_pool=engine_pool)
+                                engine_pool=engine_pool, thinking=thinking)
         self.challenges = Challenges(self.core)
         self.play = Play(self.core)
         self.conditionals = self.play.conditionals
@@ -128,8 +129,8 @@ class TwixtService:
                 return await self.play.board(request)
             case cmd.Status():
                 return await self.play.status(request)
-            case cmd.Help():
-                return await self.play.help(request)
+            case cmd.Help(topic):
+                return await self.play.help(request, topic)
             case cmd.Abort():
                 return await self.play.abort(request)
             case cmd.Claim():
@@ -214,10 +215,9 @@ class TwixtService:
         return replies + await self.tournaments.tick(now or self.core.clock(), locale_of)
 
     async def channel_game(self, channel_id: int) -> Game:
-        """The channel's current game, or its last finished one, as the rules see it."""
-        stored = await self.core.channel_stored(channel_id)
-        # a copy: the cached game must change only through the service
-        return (await self.core.position(stored)).copy()
+        """The channel's current game, or its last finished one, as the rules see it and
+        its records hold it (a copy, with its clock's `TimeControl` tag)."""
+        return await self.core.record(await self.core.channel_stored(channel_id))
 
     async def user_names(self, user_ids: Sequence[int]) -> dict[int, str]:
         """The names the service knows for some users (unknown ones left out)."""

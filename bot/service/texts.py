@@ -1,4 +1,4 @@
-"""What the service says: turn announcements, results, status, help. Plain text with light
+"""What the service says: turn announcements, results, status. Plain text with light
 Markdown; names are the players' display names, never pings (mentions travel separately).
 Each text is said in the language of a `Translation` (the asker's, or the server's)."""
 
@@ -24,20 +24,6 @@ from storage import (
 
 #: how a player's name in a game is printed
 Shown = Callable[[str], str]
-
-HELP = message("""**TwixT** — connect your two borders with a chain of linked pegs.
-Red joins top and bottom (rows 1 and last), Black joins left and right (columns A and last).
-A turn: optionally remove your own links/pegs (classic), place one peg (not in your
-opponent's border rows), then link pegs of yours a knight's move apart. Links never cross
-(in **pp** rules your own may). Red moves first; with swap, Black may answer the first peg
-with `swap` and take it over.
-**Moves:** `G6` · `G6 link E5` · `G6 link E5 F8` · `G6 link E5-D7` (link two older pegs) ·
-`G6 link all` · `remove J9-K11; I11 link K10 J13` · `swap` · `resign` ·
-`offer draw` / `accept draw` / `decline draw` · Double TwixT: `G6 link E5; privilege`.
-**Commands:** challenge, team, accept, decline, move, swap, privilege, resign, draw,
-takeback, claim, vacation, board, status, abort, export, history, replay, import, stats,
-leaderboard, rematch, settings, games, note, notes, confirm, if, analyze, help.
-**The bot plays too:** `challenge bot level 3` (levels 1 to 5; in Discord, name the bot).""")
 
 _CLOSED = {
     "expired": message("this challenge has expired"),

@@ -25,6 +25,7 @@ from bot.service.core import ServiceCore
 from bot.service.event_options import EventOptions
 from bot.service.event_play import EventPlay, Notice, capacity, said, team_name
 from bot.service.event_table import crosstables, group_standings, groups_of, pictures
+from bot.service.failures import log_failure
 from bot.service.model import (
     Attachment,
     Button,
@@ -228,7 +229,7 @@ class Tournaments:
             except Exception:
                 # events are isolated: one that fails keeps its look and is tried again at
                 # the next tick, and the others go on
-                log.exception("event not looked at", extra={"event_id": event.id})
+                log_failure(log, "event not looked at", {"event_id": event.id})
         return await self.notices(lambda notice: locale_of(notice.guild_id))
 
     async def _look(self, event: Event) -> None:

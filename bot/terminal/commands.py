@@ -12,10 +12,10 @@ from bot.config import ConfigError, Settings
 from bot.service import ServiceError, TwixtService
 from bot.service.core import utc_now
 from bot.service.engine_pool import EnginePool
-from bot.terminal.table import TerminalTable, TerminalThreads, name_id
+from bot.terminal.table import TerminalTable, TerminalThreads, ThinkingLine, name_id
 from language import translation
 from rules.records import encode, write
-from storage import Database, DatabaseError, SqliteStorage, open_storage
+from storage import Database, DatabaseError, SqliteStorage, is_postgres_url, open_storage
 
 if TYPE_CHECKING:
     from storage.postgres import PostgresStorage
@@ -45,10 +45,11 @@ async def play(db: Database | None, channel: str, out_dir: Path, script: str | N
     if storage is None:
         return 2
     async with storage:
-        threads = TerminalThreads()
+        threads = TerminalThreads(locale)
         service = TwixtService(storage, threads=threads,
                                clock=(lambda: clock) if clock else utc_now,
-                               engine_pool=EnginePool(workers))
+                               engine_pool=EnginePool(workers),
+                               thinking=ThinkingLine(locale=locale))
         table = TerminalTable(service, channel, out_dir, managers=managers, locale=locale,
                               threads=threads)
         try:
@@ -71,7 +72,7 @@ async def play(db: Database | None, channel: str, out_dir: Path, script: str | N
 
 async def export(db: Database | None, channel: str, fmt: str) -> int:
     """Print the record of the channel's current or last game."""
-    storage = await _open(db)
+    storage = await _open(db, reading="export")
     if storage is None:
         return 2
     async with storage:
@@ -86,10 +87,19 @@ async def export(db: Database | None, channel: str, fmt: str) -> int:
     return 0
 
 
-async def _open(db: Database | None) -> SqliteStorage | PostgresStorage | None:
-    """The database (given, or from the settings); None after saying why it cannot be used."""
+async def _open(db: Database | None,
+                reading: str | None = None) -> SqliteStorage | PostgresStorage | None:
+    """The database (given, or from the settings); None after saying why it cannot be used.
+    A command that only reads (`reading`, its name) refuses a SQLite file that is not there,
+    which opening would create empty (a mistyped `--db` would look like a database without
+    games)."""
+    target = db or Settings.from_environment().database
+    if reading and not is_postgres_url(target) and not Path(target).is_file():
+        print(f"twixt: {target} does not exist ({reading} only reads a database)",
+              file=sys.stderr)
+        return None
     try:
-        return await open_storage(db or Settings.from_environment().database)
+        return await open_storage(target)
     except DatabaseError as error:
         print(f"twixt: {error}", file=sys.stderr)
         return None

@@ -10,23 +10,29 @@ that `import` names, and prints what comes back — in one language for everyone
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
 from bot.service import Reply, Request, ServiceError, TwixtService, User, answer_safely, router
 from bot.service import commands as cmd
+from bot.service.core import alongside
 from bot.service.model import CHANNEL_LINK
-from language import translation
+from language import Message, translation
 
 GUILD_ID = 1
 #: a comment, as in a transcript: `#` at the start or after a space, then a space or the end
 #: (so `replay #7` keeps its number)
 _COMMENT = re.compile(r"(?:^|\s)#(?:\s.*)?$")
+#: a search of the bot's (or an analysis) that has not answered after this many seconds is
+#: said at the table; a quicker one is not, so a short game reads as a plain list of moves
+THINKING_AFTER = 1.0
 
 
 def name_id(name: str) -> int:
@@ -43,21 +49,44 @@ class TerminalThreads:
     """Threads at the table: a channel named after its parent and its title
     (`den/autumn-cup-p1-vs-p2`), played by writing `name@channel: command` (or with
     `--channel`); its id comes from its name, as every channel's here, so it is the same
-    channel in a later sitting."""
+    channel in a later sitting. The title is said in the table's language (`locale`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, locale: str = "en") -> None:
         #: the channels the table knows by name, by id
         self.names: dict[int, str] = {}
+        self._tr = translation(locale)
 
     def known(self, name: str) -> int:
         channel_id = name_id(name)
         self.names[channel_id] = name
         return channel_id
 
-    async def open_thread(self, channel_id: int, name: str) -> int:
+    async def open_thread(self, channel_id: int, name: Message) -> int:
         parent = self.names.get(channel_id, str(channel_id))
-        slug = "-".join("".join(ch if ch.isalnum() else " " for ch in name.casefold()).split())
+        said = self._tr.say(name)
+        slug = "-".join("".join(ch if ch.isalnum() else " " for ch in said.casefold()).split())
         return self.known(f"{parent}/{slug}")
+
+
+class ThinkingLine:
+    """The table's sign that the bot is at work (the service's `Thinking`): a line
+    "thinking…", printed once a search has taken `THINKING_AFTER` seconds without an
+    answer, and not at all for a quicker one. `patience` is that wait (the tests end it
+    when they choose), `out` and `locale` those of the table."""
+
+    def __init__(self, out: TextIO = sys.stdout, locale: str = "en",
+                 patience: Callable[[], Awaitable[object]] = lambda: asyncio.sleep(
+                     THINKING_AFTER)) -> None:
+        self._out = out
+        self.tr = translation(locale)
+        self._patience = patience
+
+    def __call__(self, channel_id: int) -> AbstractAsyncContextManager[None]:
+        return alongside(self._say_later())
+
+    async def _say_later(self) -> None:
+        await self._patience()
+        print(self.tr("thinking…"), file=self._out, flush=True)
 
 
 class TerminalTable:
@@ -68,7 +97,7 @@ class TerminalTable:
                  locale: str = "en", threads: TerminalThreads | None = None) -> None:
         self.service = service
         #: the threads the service opens here (tournament games), known by name
-        self.threads = threads or TerminalThreads()
+        self.threads = threads or TerminalThreads(locale)
         self.threads.known(channel)
         #: the language of everything the table says (`language.LOCALES`)
         self.tr = translation(locale)
@@ -79,7 +108,7 @@ class TerminalTable:
         self._names: dict[int, str] = {}
         # the bot's moves are printed as they come, in the table's language
         service.bots.deliver = self._show
-        service.bots.locale_of = lambda guild_id: self.tr.locale
+        service.core.locale_of = lambda guild_id: self.tr.locale
 
     async def run(self, lines: Iterable[str]) -> int:
         """Let the clocks act (as the bot does after a restart), then play every line; return

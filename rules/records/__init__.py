@@ -45,6 +45,13 @@ def read(text: str, fmt: str = "transcript") -> Game:
     return _READERS[fmt](text)
 
 
+def entries(text: str, fmt: str = "transcript") -> int:
+    """How many entries `read` would go through at most: Little Golem's `;`-separated nodes,
+    or the lines of the other formats, split where `read` splits them (`str.splitlines`:
+    at carriage returns and Unicode line separators too). A cap on a record counts these."""
+    return text.count(";") + 1 if fmt == "lg" else len(text.splitlines())
+
+
 def load(path: str | Path, fmt: str | None = None) -> Game:
     """Read a record file; the format is guessed from its ending when not given."""
     path = Path(path)
@@ -69,5 +76,5 @@ def _unknown(fmt: str) -> RecordError:
                        formats=", ".join(FORMATS))
 
 
-__all__ = ["FILE_ENDINGS", "FORMATS", "decode", "encode", "guess_format", "load", "read",
-           "write"]
+__all__ = ["FILE_ENDINGS", "FORMATS", "decode", "encode", "entries", "guess_format", "load",
+           "read", "write"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.errors import RecordError, TwixtError
-from rules.game import Game
+from rules.game import Game, visible
 from rules.model import Hole
 from rules.notation import Action
 
@@ -29,8 +29,8 @@ _WORDS = {"swap": "swap", "resign": "resign", "draw": "offer draw"}
 
 
 def clean_name(name: str, fallback: str) -> str:
-    """A record's player name made fit for a transcript (no : , #)."""
-    cleaned = " ".join(name.translate(str.maketrans(":,#", "   ")).split())
+    """A record's player name made fit for a game (no : , #, nothing invisible)."""
+    cleaned = " ".join(visible(name).translate(str.maketrans(":,#", "   ")).split())
     return cleaned or fallback
 
 

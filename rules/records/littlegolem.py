@@ -133,7 +133,10 @@ def write(game: Game) -> str:
     nodes = [f"FF[4]PB[{_name(opts.players[0])}]PW[{_name(opts.players[1])}]SZ[{opts.cols}]"]
     for seat, entry in peg_moves(game, "Little Golem"):
         colour = "b" if seat == 0 else "r"
-        if entry == "offer draw" and nodes[-1].startswith(colour + "["):
+        # an offer rides on the same side's peg just before it (`r[qi|draw]`); after a swap,
+        # a resignation or another draw word it is a `draw` node of its own
+        if entry == "offer draw" and nodes[-1].startswith(colour + "[") \
+                and nodes[-1][2:-1] not in _WORDS and not nodes[-1].endswith("|draw]"):
             nodes[-1] = nodes[-1][:-1] + "|draw]"
             continue
         if entry in ("offer draw", "accept draw"):

@@ -2,8 +2,10 @@
 
 Links are implied: every legal link of each new peg is added, own links blocking as in
 `classic`. T1 has no line for a draw or a loss on time, only the header's "game already
-over?": a game it calls over that its moves leave unfinished ended by agreement, or on time
-when that line's comment says `on time` (as this writer writes it; T1j reads only the `Y`).
+over?": this writer says which in that line's comment (`on time`, `draw`; T1j reads only
+the `Y`). A game a file calls over, that its moves leave unfinished and whose comment does not
+say how it ended, is read as its moves leave it: the result is not in the file, and is not
+made up.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from rules.records._peg_records import PegMove, clean_name, distinct_names, peg_
 _NAME_1, _NAME_2, _ROWS, _COLS, _STARTER, _PIE, _OVER = 3, 4, 5, 6, 9, 11, 12
 _HEADER_LINES = 13
 #: the comment of the "game already over?" line of a game lost on time
-_OVER_COMMENT, _ON_TIME = "game already over?", "on time"
+_OVER_COMMENT, _ON_TIME, _DRAW = "game already over?", "on time", "draw"
 
 
 def read(text: str) -> Game:
@@ -57,8 +59,10 @@ def read(text: str) -> Game:
         raise RecordError(1, "cannot set up the game from the header: {error}",
                           error=error.message) from None
     replay(game, moves, link_all=True)
-    if header[_OVER].upper() == "Y" and not game.is_over:
-        _end(game, on_time=comments[_OVER].lower().endswith(_ON_TIME))
+    ending = comments[_OVER].lower()
+    if header[_OVER].upper() == "Y" and not game.is_over \
+            and ending.endswith((_ON_TIME, _DRAW)):
+        _end(game, on_time=ending.endswith(_ON_TIME))
     return game
 
 
@@ -73,8 +77,8 @@ def _size(text: str, what: str) -> int:
 
 
 def _end(game: Game, on_time: bool) -> None:
-    """End a game the header calls over though its moves do not: the player to move runs out
-    of time, or the two sides agree a draw (the only endings T1 has no line for)."""
+    """End a game the header says ended on time or by a draw, the only endings T1 has no
+    line for: the player to move runs out of time, or the two sides agree a draw."""
     try:
         if on_time:
             game.play("timeout")
@@ -111,9 +115,10 @@ def write(game: Game) -> str:
 
 
 def _over_line(game: Game) -> str:
-    """The header's last line: `Y` or `N`, and for a loss on time, which no move line can
-    say, a comment that says so."""
-    if not game.is_over:
+    """The header's last line: `Y` or `N`, and for a loss on time or an agreed draw, which no
+    move line can say, a comment that says so."""
+    outcome = game.outcome
+    if outcome is None:
         return f"N # {_OVER_COMMENT}"
-    on_time = game.outcome is not None and game.outcome.reason is Reason.TIME
-    return f"Y # {_OVER_COMMENT} {_ON_TIME}" if on_time else f"Y # {_OVER_COMMENT}"
+    ending = {Reason.TIME: f" {_ON_TIME}", Reason.AGREEMENT: f" {_DRAW}"}.get(outcome.reason, "")
+    return f"Y # {_OVER_COMMENT}{ending}"

@@ -6,7 +6,7 @@ import re
 
 from rules.errors import RecordError, TwixtError, quote
 from rules.game import Game
-from rules.geometry import parse_size
+from rules.geometry import MAX_SIZE, parse_size
 from rules.numbers import whole_number
 
 #: a tag line; inside the quotes `\"` is a quote and `\\` a backslash
@@ -60,6 +60,12 @@ def _new_game(tags: dict[str, tuple[int, str, str]]) -> Game:
             raise TwixtError("Handicap is a number of rows, not {text}", text=quote(handicap_text))
         line = tags.get("board", (0,))[0]
         cols, rows = parse_size(values.get("board", "24x24"))
+        if rows + handicap > MAX_SIZE:
+            # the board before the handicap is the game's (what a continued game is set up
+            # with): it must be a board too
+            line = tags["handicap"][0]
+            raise TwixtError("Handicap {handicap} makes the board before it {rows} rows, more "
+                             "than {max}", handicap=handicap, rows=rows + handicap, max=MAX_SIZE)
         line = min((n for n, _k, _v in tags.values()), default=0)
         game = Game([p.strip() for p in values.get("players", "Red, Black").split(",")],
                     size=(cols, rows + handicap), rules=values.get("rules", "classic"),

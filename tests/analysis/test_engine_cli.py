@@ -164,9 +164,15 @@ def test_analyze_reads_standard_input_and_a_time_budget(monkeypatch, tmp_path, c
 
 def test_analyze_in_german(record, tmp_path, capsys):
     assert main(["analyze", record(WON), "-o", str(tmp_path / "c.png"), "--locale", "de"]) == 0
-    first = capsys.readouterr().out.splitlines()[0]
+    lines = capsys.readouterr().out.splitlines()
     assert re.fullmatch(r"1\. Zug \d+, (Rot|Schwarz) [^:]+: Rot \d+ % → \d+ % \(Engine: [^)]+\)",
-                        first), first
+                        lines[0]), lines[0]
+    assert re.fullmatch(rf"{re.escape(str(tmp_path / 'c.png'))} geschrieben \(\d+ KB\)",
+                        lines[-1]), lines[-1]
+    assert main(["analyze", record(WON), "-o", str(tmp_path / "no" / "c.png"),
+                 "--locale", "de"]) == 1
+    assert capsys.readouterr().err.startswith(
+        f"twixt: {tmp_path / 'no' / 'c.png'} lässt sich nicht schreiben: ")
 
 
 def test_analyze_says_why_it_cannot_write(record, tmp_path, capsys):

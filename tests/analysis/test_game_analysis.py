@@ -19,6 +19,7 @@ from engine.analysis import (
     position_limit,
 )
 from rules import Colour, Game
+from tests.rules.helpers import count_history_reads
 
 LIMIT = Limit(nodes=50)
 #: Red wins on a 6×6 board by connection with its fourth peg
@@ -155,3 +156,16 @@ def test_a_long_game_shares_the_budget_down_to_a_floor() -> None:
     floor = position_limit(Limit(seconds=0.001, nodes=1), 400)
     assert floor == Limit(seconds=MIN_SECONDS, nodes=MIN_NODES)
     assert position_limit(Limit(nodes=100), 400).seconds is None
+
+
+@pytest.mark.parametrize("offers", [1, 300])
+def test_the_analysis_goes_back_to_the_start_in_one_pass_over_the_log(monkeypatch, offers):
+    # a long log of draw offers and refusals once took a read of the whole log per undo
+    game = played(Game(("alice", "bob"), size=8, swap=False), ["D4", "E5"])
+    for _ in range(offers):
+        game.play("offer draw", by="alice")
+        game.play("decline draw", by="bob")
+    reads = count_history_reads(monkeypatch)
+    result = analyze_game(game, LIMIT)
+    assert [r.turn for r in result.reports] == [0, 1, 2]
+    assert reads[0] <= 3  # the same few whatever the log's length

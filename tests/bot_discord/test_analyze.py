@@ -1,14 +1,26 @@
-"""`/twixt analyze`: a finished game's curve through the cog, the real service, database and
-engine process pool; a game in play is refused in one line the asker alone sees."""
+"""`/twixt-records analyze`: a finished game's curve through the cog, the real service,
+database and engine process pool; a game in play is refused in one line the asker alone
+sees; the game's channel shows the bot typing while the analysis runs."""
 
 import re
 from collections.abc import AsyncIterator
+from unittest.mock import MagicMock
 
 import discord
 import pytest
 
 from bot.service.engine_pool import EnginePool
-from tests.bot_discord.helpers import ALICE, BOB, EVE, filenames, only, run, start_game
+from tests.bot_discord.helpers import (
+    ALICE,
+    BOB,
+    CHANNEL,
+    EVE,
+    filenames,
+    only,
+    run,
+    start_game,
+    text_channel,
+)
 
 #: Red (alice) connects on a 6×6 board with her fourth peg
 RED_CONNECTS = ["C1", "A3", "D3", "F3", "C5", "A5", "E6"]
@@ -36,6 +48,28 @@ async def test_anyone_here_gets_the_curve_of_the_finished_game(client, cog, pool
                      reply["content"], re.MULTILINE)
     assert filenames(reply) == ["twixt-1-analysis.png"]
     assert reply["files"][0].fp.read()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture
+def channels(client, monkeypatch) -> dict[int, MagicMock]:
+    """The game's channel and another, as the client finds them."""
+    found = {CHANNEL: text_channel(CHANNEL), CHANNEL + 1: text_channel(CHANNEL + 1)}
+    monkeypatch.setattr(client, "get_channel", found.get)
+    return found
+
+
+async def test_the_games_channel_shows_the_bot_typing_while_it_analyses(client, cog, pool,
+                                                                        channels):
+    await play_to_the_end(client, cog)
+    await run(client, cog, "analyze", EVE)
+    typing = channels[CHANNEL].typing.return_value
+    assert (typing.__aenter__.await_count, typing.__aexit__.await_count) == (1, 1)
+
+
+async def test_an_analysis_asked_for_privately_shows_no_typing(client, cog, pool, channels):
+    await play_to_the_end(client, cog)
+    await run(client, cog, "analyze", EVE, game=1, channel_id=CHANNEL + 1)
+    assert not channels[CHANNEL].typing.called and not channels[CHANNEL + 1].typing.called
 
 
 async def test_in_german_the_command_answers_in_german(client, cog, pool):

@@ -1,9 +1,11 @@
 """The bot as a player through the Discord cog: `/twixt challenge` with the bot's own user and
 a `level`, a game against it played to the end (its moves posted in the channel), Double
-TwixT with the bot in a seat; its seats are never pinged."""
+TwixT with the bot in a seat; its seats are never pinged; the game's channel shows Discord's
+typing indicator while the bot searches."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator
 from typing import Any
@@ -30,6 +32,7 @@ from tests.bot_discord.helpers import (
     run,
     text_channel,
 )
+from tests.bot_service import bot_engines
 
 THE_BOT = member(BOT_ID, "twixt", bot=True)
 #: at most this many of alice's turns: a 6×6 board has fewer holes than that
@@ -82,6 +85,29 @@ async def test_a_whole_game_against_the_bot_through_the_cog(bot_client, cog, cha
                          for m in moves)
     assert _pings(moves + answers + [start]) <= {ALICE.id}  # the bot's seat is nobody to ping
     assert "<@-" not in "".join(m["content"] for m in moves + answers)
+
+
+async def test_the_channel_shows_the_bot_typing_while_it_searches(bot_client, cog, channel,
+                                                                  tmp_path, monkeypatch):
+    latch = tmp_path / "latch"  # the bot's search answers once this file exists
+    monkeypatch.setenv(bot_engines.LATCH, str(latch))
+    bot_client.service.bots.think = bot_engines.latched
+    typing = channel.typing.return_value
+    await run(bot_client, cog, "challenge", ALICE, user=THE_BOT, level=1, size="6", rules="pp",
+              swap="no")
+    await run(bot_client, cog, "move", ALICE, command="B2")  # answered: the bot searches
+
+    async def typing_shown() -> None:
+        while not typing.__aenter__.await_count:
+            await asyncio.sleep(0.01)
+    await asyncio.wait_for(typing_shown(), 60)  # a guard, so that a broken test ends
+    assert typing.__aexit__.await_count == 0 and posted(channel) == []
+    latch.touch()
+    await bot_client.service.bots.idle()
+    channel.typing.assert_called_once_with()
+    assert (typing.__aenter__.await_count, typing.__aexit__.await_count) == (1, 1)
+    [move] = posted(channel)
+    assert move["content"].startswith("<@101> **bot (level 1)** (Black): `")
 
 
 async def test_the_bot_takes_a_seat_in_double_twixt_through_the_cog(bot_client, cog, channel):

@@ -3,6 +3,7 @@
 from unittest.mock import AsyncMock, MagicMock
 
 import discord
+import pytest
 
 from bot.discord.app import TwixtBot
 from bot.discord.views import custom_id
@@ -97,8 +98,15 @@ async def test_buttons_of_an_old_message_work_after_a_restart(settings, cog, cli
         assert await storage.active_game(CHANNEL) is not None
 
 
-async def test_thread_yes_opens_a_public_thread_for_the_game(client, cog, monkeypatch):
+@pytest.mark.parametrize("server, name", [
+    (discord.Locale.american_english, "TwixT: alice vs bob"),
+    (discord.Locale.german, "TwixT: alice gegen bob"),  # in the server's language
+])
+async def test_thread_yes_opens_a_public_thread_for_the_game(client, cog, monkeypatch,
+                                                             server, name):
     channel = text_channel()
+    channel.guild = MagicMock(spec_set=discord.Guild)
+    channel.guild.preferred_locale = server
     thread = MagicMock(spec_set=discord.Thread)
     thread.id = THREAD
     channel.create_thread = AsyncMock(return_value=thread)
@@ -110,7 +118,7 @@ async def test_thread_yes_opens_a_public_thread_for_the_game(client, cog, monkey
     pressed = await press(client, custom_ids(reply)["Accept"], BOB)
 
     channel.create_thread.assert_awaited_once_with(
-        name="TwixT: alice vs bob", type=discord.ChannelType.public_thread)
+        name=name, type=discord.ChannelType.public_thread)
     assert "its own thread" in only(pressed)["content"]
     board = thread_channel.send.await_args.kwargs
     assert board["content"].startswith(f"<@{ALICE.id}> Game 1 on")

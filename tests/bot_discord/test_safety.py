@@ -7,7 +7,7 @@ import re
 import pytest
 from discord import app_commands
 
-from bot.discord import respond
+from bot.discord import replies, respond
 from bot.service import Reply
 from tests.bot_discord.helpers import (
     ALICE,
@@ -126,6 +126,14 @@ async def test_a_display_name_cannot_format_or_link_in_a_public_message(client, 
     for construct in (">>>", "**big**", "||", "[site](", "<t:1>", "~~", "`c`"):
         assert construct not in text, construct
     assert "big" in text and "hidden" in text  # the words stay, their formatting goes
+    assert "[site]\\(" in text  # the brackets stay, as typed; the link is no link
+
+
+async def test_a_name_with_a_masked_link_keeps_its_brackets_but_links_nowhere(client, cog):
+    prankster = member(108, "[free](https://e.co)")
+    reply = only(await run(client, cog, "challenge", prankster, user=BOB))
+    assert "[free]\\(https //e.co)" in reply["content"]  # a name holds no colon
+    assert "[free](" not in reply["content"]
 
 
 @pytest.mark.parametrize("typed", ["[site](https://example.com)", "**big**", "# heading",
@@ -138,3 +146,10 @@ async def test_a_refusal_shows_what_was_typed_without_formatting_it(client, cog,
     for active in (r"(?<!\\)\[", r"(?<!\\)\*\*", r"(?<!\\)\|\|", r"(?<!\\)<"):
         assert not re.search(active, shown), (typed, shown)
     assert not re.match(r"\s*-?#", shown)  # a heading needs the start of a line
+
+
+def test_a_masked_link_is_defused_outside_code_and_left_as_typed_inside():
+    text = "**[a](https://e.co)** wrote `see [b](https://e.co)`\n```\n[c](x)\n```"
+    shown = replies.content(Reply(text))
+    assert shown == ("**[a]\\(https://e.co)** wrote `see [b](https://e.co)`\n"
+                     "```\n[c](x)\n```")

@@ -289,7 +289,7 @@ def test_files_carry_the_bytes_under_their_names_the_board_first():
 async def test_server_settings_are_shown_to_anyone_and_changed_by_managers(client, cog):
     shown = only(await run(client, cog, "server", BOB))
     assert refusal(shown) == ("Server settings: thread no, expiry 24h, forfeit no, "
-                              "reminder 24h, vacationdays 14, vacation yes.", True)
+                              "reminder 24h, vacationdays 14, vacation yes, botgames 5.", True)
     refused = only(await run(client, cog, "server", BOB, manage=True, forfeit="yes"))
     assert refused["content"] == "only someone who manages the server can change its settings"
     changed = only(await run(client, cog, "server", ALICE, manage_server=True, forfeit="yes",

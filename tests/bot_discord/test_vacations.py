@@ -1,7 +1,7 @@
-"""Banks and vacations in Discord: `/twixt vacation`, the `vacation` and bank `time` options,
-the settings' `weekends`, `vacationdays` and `vacation`, and the automatic day the scheduler
-posts once, over the real service and database on a controlled clock (Thursday 2026-01-01
-12:00 UTC)."""
+"""Banks and vacations in Discord: `/twixt-settings vacation`, the `vacation` and bank `time`
+options, the settings' `weekends`, `vacationdays` and `vacation`, and the automatic day the
+scheduler posts once, over the real service and database on a controlled clock (Thursday
+2026-01-01 12:00 UTC)."""
 
 from datetime import timedelta
 from unittest.mock import MagicMock
@@ -54,7 +54,7 @@ async def test_the_vacation_option_and_the_settings_of_players_and_servers(clien
     assert me["content"].endswith("confirm off, weekends off.")
     server = only(await run(client, cog, "server", ALICE, manage_server=True, vacationdays=0,
                             vacation="no"))
-    assert server["content"].endswith("vacationdays 0, vacation no.")
+    assert server["content"].endswith("vacationdays 0, vacation no, botgames 5.")
     refused = only(await run(client, cog, "vacation", BOB, days=1))
     assert said(refused) == ("this server has no vacation", True)
 

@@ -64,10 +64,11 @@ def latched(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
     return think(game, limit, seed=seed)
 
 
-def wait_for_latch() -> None:
-    """Take a worker until the latch file exists."""
-    latch = Path(os.environ[LATCH])
-    while not latch.exists():
+def wait_for_latch(latch: str | None = None) -> None:
+    """Take a worker until the latch file exists (`latch`, or the one the environment
+    names)."""
+    path = Path(latch or os.environ[LATCH])
+    while not path.exists():
         time.sleep(0.01)
 
 

@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 
 from bot.service import Reply, TwixtService
 from bot.service.bot_player import Think
+from bot.service.core import Thinking, no_sign
 from bot.service.engine_pool import EnginePool
 from storage import Storage
 from tests.bot_service.helpers import CHANNEL
@@ -29,13 +30,15 @@ class Said:
 
 @asynccontextmanager
 async def bot_service(storage: Storage, think: Think | None = None, *,
-                      pool: EnginePool | None = None, clock: Clock | None = None
+                      pool: EnginePool | None = None, clock: Clock | None = None,
+                      thinking: Thinking = no_sign
                       ) -> AsyncIterator[tuple[TwixtService, Said]]:
     """A service (one process of the bot) with its own engine pool of one worker; `think`
-    replaces the engine's search."""
+    replaces the engine's search, `thinking` is the front end's sign of it."""
     said = Said()
     service = TwixtService(storage, threads=FakeThreads(), clock=clock or Clock(),
-                           rng=random.Random(1), engine_pool=pool or EnginePool(1))
+                           rng=random.Random(1), engine_pool=pool or EnginePool(1),
+                           thinking=thinking)
     service.bots.deliver = said
     if think is not None:
         service.bots.think = think

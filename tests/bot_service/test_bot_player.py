@@ -17,7 +17,7 @@ from rules import parse_command
 from storage import Result
 from tests.bot_service import bot_engines
 from tests.bot_service.bot_helpers import bot_service
-from tests.bot_service.helpers import ALICE, BOB, CAROL, CHANNEL, asking
+from tests.bot_service.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, asking
 from tests.fakes import Clock
 
 
@@ -378,3 +378,60 @@ async def test_the_bot_does_not_continue_an_imported_record(storage):
         assert await storage.pending_challenges(channel_id=CHANNEL) == ()
         with pytest.raises(ServiceError, match=r"^this channel has no games$"):
             await service.core.channel_stored(CHANNEL)
+
+
+async def test_a_player_has_at_most_the_servers_number_of_bot_games_at_once(storage):
+    # one player's games must not take the engine from everyone: `botgames`, 5 by default
+    async with bot_service(storage, bot_engines.winning) as (service, _said):
+        for channel in range(CHANNEL + 1, CHANNEL + 6):
+            await _challenge_bot(service, channel, size="8")
+        with pytest.raises(ServiceError) as refused:
+            await _challenge_bot(service, CHANNEL + 6, size="8")
+        assert str(refused.value) == ("you have as many games with the bot in progress as this "
+                                      "server allows a player (botgames 5): finish one first")
+        assert await storage.active_game(CHANNEL + 6) is None
+        await service.execute(asking(BOB, CHANNEL + 6),
+                              cmd.Challenge(THE_BOT, build_options(size="8")))  # bob may
+        await service.bots.idle()
+        await _move(service, "resign", CHANNEL + 1)
+        await _challenge_bot(service, CHANNEL + 7, size="8")  # a place came free
+        await service.preferences.server_settings(asking(CAROL, server_manager=True),
+                                                  {"botgames": "2"})
+        with pytest.raises(ServiceError, match=r"\(botgames 2\)"):
+            await _challenge_bot(service, CHANNEL + 8, size="8")
+
+
+async def test_challenges_to_the_bot_sent_at_once_in_many_channels_keep_the_limit(storage):
+    async with bot_service(storage, bot_engines.winning) as (service, _said):
+        await service.preferences.server_settings(asking(CAROL, server_manager=True),
+                                                  {"botgames": "2"})
+        channels = range(CHANNEL + 1, CHANNEL + 7)
+        answers = await asyncio.gather(
+            *(service.execute(asking(ALICE, channel),
+                              cmd.Challenge(THE_BOT, build_options(size="8")))
+              for channel in channels), return_exceptions=True)
+        await service.bots.idle()
+        refused = [a for a in answers if isinstance(a, ServiceError)]
+        assert len(refused) == 4 and all("(botgames 2)" in str(a) for a in refused)
+        assert await storage.open_bot_games(GUILD, ALICE.id) == 2
+
+
+async def test_joining_a_team_with_the_bot_counts_against_the_limit(storage):
+    async with bot_service(storage, bot_engines.winning) as (service, _said):
+        await service.preferences.server_settings(asking(CAROL, server_manager=True),
+                                                  {"botgames": "1"})
+        await service.execute(asking(BOB, CHANNEL + 1),
+                              cmd.Challenge(THE_BOT, build_options(size="8")))
+        await service.challenges.team(asking(ALICE), THE_BOT, (BOB, CAROL),
+                                      build_options(size="8"))
+        with pytest.raises(ServiceError, match=r"\(botgames 1\)"):
+            await service.challenges.accept(asking(BOB))
+        await service.bots.idle()
+
+
+@pytest.mark.parametrize("wrong", ["0", "21", "many"])
+async def test_the_bot_games_setting_is_a_number_from_one_to_twenty(storage, wrong):
+    async with bot_service(storage) as (service, _said):
+        with pytest.raises(ServiceError, match="botgames is a number of games from 1 to 20"):
+            await service.preferences.server_settings(asking(CAROL, server_manager=True),
+                                                      {"botgames": wrong})

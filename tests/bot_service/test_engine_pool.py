@@ -14,6 +14,7 @@ import pytest
 from bot.config import ConfigError, Settings
 from bot.service.engine_pool import EngineBusyError, EnginePool, default_workers
 from tests.bot_service import bot_engines
+from tests.processes import alive, searching
 
 
 async def test_a_call_runs_in_a_worker_process_and_returns_its_result():
@@ -110,6 +111,51 @@ async def test_a_worker_that_dies_fails_its_calls_and_a_fresh_pool_takes_the_nex
         assert await pool.run("a", pow, 2, 2) == 4
     finally:
         await pool.close()
+
+
+async def test_a_free_worker_goes_to_the_owner_with_fewest_searches_running(tmp_path):
+    # alice holds both workers and has two more calls waiting; bob's call, queued after
+    # hers, takes the first worker that frees up
+    pool = EnginePool(2)
+    finished: list[str] = []
+
+    async def call(owner: str, name: str) -> None:
+        await pool.run(owner, bot_engines.wait_for_latch, str(tmp_path / name))
+        finished.append(name)
+
+    try:
+        running = [asyncio.create_task(call("alice", f"alice {n}")) for n in (1, 2)]
+        while pool.running < 2:
+            await asyncio.sleep(0.01)
+        queued = [asyncio.create_task(call(owner, name)) for owner, name in
+                  [("alice", "alice 3"), ("alice", "alice 4"), ("bob", "bob 1")]]
+        while pool.waiting < 3:
+            await asyncio.sleep(0.01)
+        (tmp_path / "alice 1").touch()
+        await running[0]
+        # only bob's latch: his call ends only if it took the freed worker (a hang guard)
+        (tmp_path / "bob 1").touch()
+        await asyncio.wait_for(queued[2], timeout=60)
+        assert finished == ["alice 1", "bob 1"]
+        for name in ("alice 2", "alice 3", "alice 4"):
+            (tmp_path / name).touch()
+        await asyncio.gather(*running, *queued)
+    finally:
+        await pool.close()
+
+
+async def test_closing_abandons_a_running_search_and_ends_its_worker(tmp_path):
+    # a search that would never end by itself: closing does not wait for it
+    pool = EnginePool(1)
+    search = asyncio.create_task(pool.run("a", bot_engines.wait_for_latch,
+                                          str(tmp_path / "never")))
+    while not searching(os.getpid()):
+        await asyncio.sleep(0.01)
+    workers = searching(os.getpid())
+    await asyncio.wait_for(pool.close(), timeout=60)  # a hang guard, not a measure
+    with pytest.raises(EngineBusyError):
+        await search
+    assert not alive(workers)
 
 
 async def test_a_closed_pool_refuses_calls():

@@ -1,14 +1,16 @@
 """The bot at the terminal table: `alice: challenge bot level 1`, and a whole game against it
-played to the end, its replies printed as its moves; the record shows its seat by name."""
+played to the end, its replies printed as its moves; the record shows its seat by name; a
+search that has not answered after a second is said ("thinking…"), a quicker one is not."""
 
 from __future__ import annotations
 
+import asyncio
 from io import StringIO
 from pathlib import Path
 
 from bot.service.texts import result_sentence
 from bot.terminal import TerminalTable
-from bot.terminal.table import name_id
+from bot.terminal.table import ThinkingLine, name_id
 from language import translation
 from rules.records import write
 from storage import SqliteStorage
@@ -57,3 +59,63 @@ async def test_the_bot_moves_when_the_table_opens_again(tmp_path: Path):
             table = TerminalTable(service, "den", tmp_path, out=out)
             assert await table.run([]) == 0
     assert "**bot (level 1)** (Black): `" in out.getvalue()
+
+
+async def _over_at_once() -> None:
+    """A `ThinkingLine`'s patience that has run out already: a search that has not answered
+    by the time its sign is set up counts as slow."""
+
+
+async def _until(condition) -> None:
+    """Wait until `condition()` holds, giving the event loop turns (a guard, not a timing:
+    a minute is only there so that a broken test ends)."""
+    async def poll() -> None:
+        while not condition():
+            await asyncio.sleep(0.01)
+    await asyncio.wait_for(poll(), 60)
+
+
+async def test_a_search_still_running_after_a_second_is_said_at_the_table(
+        tmp_path: Path, monkeypatch):
+    latch = tmp_path / "latch"  # the bot's search answers once this file exists
+    monkeypatch.setenv(bot_engines.LATCH, str(latch))
+    out = StringIO()
+    async with await SqliteStorage.open(tmp_path / "t.db") as storage, \
+            bot_service(storage, bot_engines.latched,
+                        thinking=ThinkingLine(out, patience=_over_at_once)) as (service, _):
+        table = TerminalTable(service, "den", tmp_path, out=out)
+        assert await table.run(["alice: challenge bot level 1 size 6 rules pp swap no"]) == 0
+        line = asyncio.create_task(table.play_line("alice: B2"))
+        await _until(lambda: "thinking…" in out.getvalue())
+        assert "**bot (level 1)** (Black): `" not in out.getvalue()
+        assert not line.done()  # the table waits for the bot before its next line
+        latch.touch()
+        assert await line
+    text = out.getvalue()
+    assert text.count("thinking…") == 1
+    assert text.index("thinking…") < text.index("**bot (level 1)** (Black): `")
+
+
+async def test_a_quick_search_is_not_said_at_the_table(tmp_path: Path):
+    out = StringIO()
+    second = asyncio.Event()  # the second the line waits for: over only once the bot answered
+    async with await SqliteStorage.open(tmp_path / "t.db") as storage, \
+            bot_service(storage, bot_engines.winning,
+                        thinking=ThinkingLine(out, patience=second.wait)) as (service, _):
+        table = TerminalTable(service, "den", tmp_path, out=out)
+        assert await table.run(["alice: challenge bot level 1 size 6 rules pp swap no",
+                                "alice: B2"]) == 0
+        assert "**bot (level 1)** (Black): `" in out.getvalue()
+        second.set()
+        for _ in range(5):
+            await asyncio.sleep(0)
+        signs = [t for t in asyncio.all_tasks() if t.get_coro().__name__ == "_say_later"]
+        assert signs == []  # the sign's task ended with the search
+    assert "thinking…" not in out.getvalue()
+
+
+async def test_the_thinking_line_is_said_in_the_tables_language(tmp_path: Path):
+    out = StringIO()
+    async with ThinkingLine(out, "de", patience=_over_at_once)(name_id("den")):
+        await _until(lambda: out.getvalue())
+    assert out.getvalue() == "denkt nach…\n"

@@ -84,9 +84,17 @@ def test_bad_lines_and_a_bad_database_get_one_clear_line(tmp_path: Path):
 
 
 def test_export_of_a_channel_without_games(tmp_path: Path):
+    _twixt("play", "--db", "t.db", cwd=tmp_path, stdin="alice: help\n")
     done = _twixt("export", "--db", "t.db", "--channel", "empty", cwd=tmp_path)
     assert done.returncode == 1
     assert done.stderr == "twixt: this channel has no games\n"
+
+
+def test_export_refuses_a_database_that_is_not_there_and_creates_none(tmp_path: Path):
+    done = _twixt("export", "--db", "nope.db", "--channel", "den", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (
+        2, "twixt: nope.db does not exist (export only reads a database)\n")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_clocks_in_the_terminal_act_on_a_later_clock(tmp_path: Path):
@@ -155,7 +163,7 @@ def test_a_manager_named_on_the_command_line_may_change_the_server_and_abort(tmp
               "carol: abort\nbob: server\n")
     done = _twixt("play", "--db", "t.db", "--manager", "carol", cwd=tmp_path, stdin=script)
     assert ("Server settings: thread no, expiry 24h, forfeit yes, reminder 24h, vacationdays "
-            "14, vacation yes.") in done.stdout
+            "14, vacation yes, botgames 5.") in done.stdout
     assert "Game 1 (alice and bob) is aborted by carol; it counts for nobody." in done.stdout
 
 
@@ -175,10 +183,11 @@ async def test_an_unexpected_error_is_one_line_for_the_player(tmp_path: Path, ca
 
 
 def test_a_database_in_a_missing_folder_is_one_line_and_exit_2(tmp_path: Path):
-    for command in (["play"], ["export", "--channel", "den"]):
+    for command, refusal in ((["play"], "twixt: the folder no/such does not exist"),
+                             (["export", "--channel", "den"], "twixt: no/such/t.db does not")):
         done = _twixt(*command, "--db", "no/such/t.db", cwd=tmp_path, stdin="alice: help\n")
         assert done.returncode == 2
-        assert done.stderr.startswith("twixt: the folder no/such does not exist")
+        assert done.stderr.startswith(refusal)
         assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert not (tmp_path / "no").exists()
 
@@ -247,3 +256,13 @@ def test_twixt_check_reads_every_page_and_names_what_is_wrong(tmp_path: Path):
     assert broken.stdout == "a row of game_seats points to a missing row of games\n"
     missing = _twixt("check", "--db", "none.db", cwd=tmp_path)
     assert (missing.returncode, missing.stderr) == (2, "twixt: none.db does not exist\n")
+
+
+def test_twixt_export_of_a_timed_game_carries_its_time_control(tmp_path: Path):
+    # `twixt export` wrote no TimeControl while the bot's export did: one record, two answers
+    script = "alice: challenge bob size 12 swap no time 2d\nbob: accept\nalice: G6\n"
+    assert _twixt("play", "--db", "t.db", "--channel", "den", cwd=tmp_path,
+                  stdin=script).returncode == 0
+    exported = _twixt("export", "--db", "t.db", "--channel", "den", cwd=tmp_path)
+    assert exported.returncode == 0
+    assert '[TimeControl "2d"]\nalice: G6\n' in exported.stdout

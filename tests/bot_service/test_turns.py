@@ -293,3 +293,50 @@ async def test_readers_see_only_committed_turns(service, storage, monkeypatch):
     monkeypatch.setattr(storage, "append_turn", append_turn)
     assert "Moves: 0" in (await service.play.status(asking(BOB))).text
     assert (await service.run(asking(ALICE), "K10")).text.startswith("**alice** (Red): `K10`")
+
+
+async def test_a_game_log_holds_a_bounded_number_of_entries_besides_its_moves(
+        service, storage, monkeypatch):
+    monkeypatch.setattr(core_module, "MAX_SIDE_ENTRIES", 4)
+    await start_game(service, swap="no")
+    await service.run(asking(ALICE), "K10")
+    for _ in range(2):  # an offer and a refusal each: four entries
+        await service.run(asking(BOB), "offer draw")
+        await service.run(asking(ALICE), "decline draw")
+    with pytest.raises(ServiceError) as refused:
+        await service.run(asking(BOB), "offer draw")
+    assert str(refused.value) == ("this game's log holds 4 entries besides its moves (draw "
+                                  "offers, refusals, takebacks): from now on only a move or an "
+                                  "ending")
+    assert (await storage.active_game(CHANNEL)).version == 5
+    await service.run(asking(BOB), "M12")  # moves go on, and the game can still end
+    await service.run(asking(ALICE), "resign yes")
+    assert (await storage.list_games(channel_id=CHANNEL))[0].result.result is Result.BLACK
+
+
+async def test_a_takeback_past_the_bound_is_refused_before_the_request_closes(
+        service, storage, monkeypatch):
+    monkeypatch.setattr(core_module, "MAX_SIDE_ENTRIES", 1)
+    await start_game(service, swap="no")
+    await service.run(asking(ALICE), "K10")
+    await service.play.takeback(asking(ALICE))
+    with pytest.raises(ServiceError, match="entries besides its moves"):
+        await service.play.takeback(asking(BOB), "accept")
+    stored = await storage.active_game(CHANNEL)
+    assert stored.version == 1 and len(await storage.open_offers(stored.id)) == 1
+
+
+async def test_a_game_log_holds_a_bounded_number_of_entries_in_all(service, storage,
+                                                                   monkeypatch):
+    # classic's removals make moves without end: the log as a whole is bounded too
+    monkeypatch.setattr(core_module, "MAX_LOG_ENTRIES", 4)
+    await start_game(service, swap="no")
+    for user, move in ((ALICE, "K10"), (BOB, "M12"), (ALICE, "remove K10; K10"),
+                       (BOB, "remove M12; M12")):
+        await service.run(asking(user), move)
+    with pytest.raises(ServiceError) as refused:
+        await service.run(asking(ALICE), "remove K10; K10")
+    assert str(refused.value) == ("this game's log holds 4 entries: from now on it can only end "
+                                  "(resign, or accept a draw already offered)")
+    await service.run(asking(ALICE), "resign yes")
+    assert (await storage.list_games(channel_id=CHANNEL))[0].result.result is Result.BLACK

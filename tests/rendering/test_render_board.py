@@ -81,6 +81,22 @@ def test_the_last_moves_new_links_are_emphasised():
     assert close(image.getpixel((x, y)), LIGHT.colours.ink[Colour.RED].fill)
 
 
+def test_a_final_board_rings_no_peg_and_haloes_no_link():
+    """After a resignation (a loss on time, a draw) the last peg is not the last turn's, and
+    the result is the news: nothing is marked as just played."""
+    game = play(Game(("alice", "bob"), size=8, swap=False), "C2", "F4", "D4 link C2")
+    game.play("resign", by="bob")
+    image, lay = _picture(game), layout(8, 8, LIGHT)
+    x, y = lay.centre(Hole(3, 3))   # D4, the last peg placed
+    assert close(image.getpixel((x + round(lay.ring_radius - lay.ring_width / 2), y)),
+                 LIGHT.colours.plate)
+    (link,) = game.links()
+    x, y = _midpoint(lay, link)
+    band = round((lay.gap_width + lay.halo_band) / 2 * math.sqrt(5) / 2)
+    assert close(image.getpixel((x - band, y)), LIGHT.colours.plate)
+    assert close(image.getpixel((x, y)), LIGHT.colours.ink[Colour.RED].fill)
+
+
 def test_what_the_last_move_removed_is_shown_faintly():
     image, lay = _picture(removal_game()), layout(8, 8, LIGHT)
     red, plate = LIGHT.colours.ink[Colour.RED], LIGHT.colours.plate
@@ -93,8 +109,9 @@ def test_the_winning_chain_is_highlighted():
     image, lay = _picture(won_game()), layout(5, 5, LIGHT)
     holes, links = won_game().winning_chain()
     assert len(holes) == 3 and len(links) == 2
-    # C5, the last peg, wears the ring instead; look away from the links, to the side
-    for hole, side in ((Hole(2, 0), -1), (Hole(3, 2), 1)):
+    # C5, the winning peg, glows like the rest (a final board rings no peg); look away
+    # from the links, to the side
+    for hole, side in ((Hole(2, 0), -1), (Hole(3, 2), 1), (Hole(2, 4), -1)):
         x, y = lay.centre(hole)
         glow = (x + side * round(lay.chain_radius - lay.halo_band / 2), y)
         assert close(image.getpixel(glow), LIGHT.colours.chain)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from render_helpers import blockade_game, decode, double_game, play, removal_game, won_game
 
 from rendering import RenderOptions, caption_lines, layout, line_text, render_png, view_of
@@ -28,14 +29,35 @@ def test_caption_lists_what_the_last_move_removed():
 
 
 def test_caption_names_the_winner_of_a_connection():
-    status = _texts(won_game())[1]
-    assert "Red wins by connection" in status and "alice" in status
+    result, last, _roster = _texts(won_game())
+    assert "Red wins by connection" in result and "alice" in result
+    assert "Move 5" in last and "C5 link D3" in last
 
 
 def test_caption_says_a_blockade_is_a_draw():
     game = blockade_game()
-    status = _texts(game)[1]
-    assert "Draw by blockade" in status and "neither side" in status
+    result = _texts(game)[0]
+    assert "Draw by blockade" in result and "neither side" in result
+
+
+@pytest.mark.parametrize("ending, result", [
+    ("resign", "Red wins (Black resigned): alice"),
+    ("timeout", "Red wins on time (Black ran out): alice"),
+    ("offer draw", "Draw by agreement"),
+])
+def test_a_final_board_leads_with_the_result_not_the_last_move(ending, result):
+    """After a resignation (a loss on time, a draw) the caption's first line is how the game
+    ended; the last turn follows it."""
+    game = play(Game(("alice", "bob"), size=8, swap=False), "C2", "F4", "D4 link C2")
+    if ending == "offer draw":
+        game.play("offer draw", by="bob")
+        game.play("accept draw", by="alice")
+    else:
+        game.play(ending, by="bob")
+    first, second, roster = _texts(game)
+    assert first.strip().startswith(result), first
+    assert "Move 3" in second
+    assert "alice (Red)" in roster and "bob (Black)" in roster
 
 
 def test_double_twixt_caption_gives_teams_seat_to_move_and_privilege():
@@ -86,8 +108,8 @@ def test_the_caption_speaks_german_with_names_still_runs_of_their_own():
 
 def test_a_german_caption_of_each_ending_and_of_double_twixt():
     assert "Rot gewinnt durch Verbindung: alice" in line_text(
-        caption_lines(view_of(won_game()), "de")[1])
-    assert "Remis durch Blockade" in line_text(caption_lines(view_of(blockade_game()), "de")[1])
+        caption_lines(view_of(won_game()), "de")[0])
+    assert "Remis durch Blockade" in line_text(caption_lines(view_of(blockade_game()), "de")[0])
     _, status, red, black, _ = (line_text(line)
                                 for line in caption_lines(view_of(double_game()), "de"))
     assert "(Schwarz, Platz 2)" in status

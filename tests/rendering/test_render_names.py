@@ -7,12 +7,12 @@ import pytest
 from render_helpers import double_game, play
 
 from rendering import RenderOptions, caption_lines, line_text, view_of
-from rendering.caption import MIN_NAME_EMS, Words, caption_layout, fit_line
+from rendering.caption import MIN_NAME_EMS, TEXT_SIZE, Words, caption_layout, fit_line
 from rendering.fonts import clusters
 from rendering.text import ELLIPSIS, cut_to_width, text_length
 from rules import Game
 
-SIZE = 26
+SIZE = TEXT_SIZE  # the caption at the default width
 LONG = ["Wolfeschlegelsteinhausenbergerdorff", "Αλέξανδρος Παπαδόπουλος-Καραγιάννης",
         "Ame\u0301lie-Ame\u0301lie Ame\u0301lie", "🇯🇵🇫🇷👨‍👩‍👧👍🏽1️⃣" * 4, "山田太郎" * 6,
         "Ж" * 32, "e\u0301" * 30]

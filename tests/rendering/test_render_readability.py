@@ -4,29 +4,45 @@ Real PNGs of a 24×24 board (and a 48×48 one for the labels), in every theme an
 decoded and scaled to 400 px wide with Pillow's LANCZOS filter (a good-quality downscale, as a
 browser or Discord's media proxy gives; a plain box average would blur thin lines a little
 more), then measured on those pixels. Contrast is WCAG's ratio of relative luminances; 3:1 is
-its threshold for graphical objects. Checked: labels at least 8 px tall; pegs, links, border
-lines, the last move's ring and the winning chain's halo at least 3:1 against what they lie on;
-the chain's pieces set off from their halo; the halo's colour told apart from both sides' inks
-(also by protanopes and deuteranopes in the colour-blind palette); and the winning move's own
-link highlighted like the rest of the chain.
+its threshold for graphical objects. Checked: labels at least 10 px tall, at every hole of a
+24×24 board from either side; the caption's words at least 11 px; pegs (black ones also as a
+whole), links, border lines, the last move's ring and the winning chain's halo at least 3:1
+against what they lie on; the chain's pieces set off from their halo; the halo's colour told
+apart from both sides' inks (also by protanopes and deuteranopes in the colour-blind
+palette); and the winning move's own link highlighted like the rest of the chain.
 """
 
 from __future__ import annotations
 
 import math
 import statistics
+from dataclasses import replace
 from functools import cache
 
 import pytest
 from PIL import Image
 from render_helpers import decode, play
 
-from rendering import PaletteName, RenderOptions, ThemeName, game_at, layout, render_png
+from rendering import (
+    BoardView,
+    PaletteName,
+    RenderOptions,
+    ThemeName,
+    caption_lines,
+    game_at,
+    layout,
+    render_png,
+    view_of,
+)
+from rendering.caption import Words, caption_layout
+from rendering.sprites import SQUARE_SIDE
 from rendering.static import border_rows
+from rendering.text import text_length
 from rules import Colour, Game, Hole, Link
 
 SHOWN = 400         # px: the width Discord shows an attachment at on a phone
-MIN_LABEL = 8       # px tall at that width
+MIN_LABEL = 10      # px tall at that width
+MIN_CAPTION = 11    # px tall at that width: a capital of the caption's words
 MIN_CONTRAST = 3.0
 
 COMBOS = [RenderOptions(theme=t, palette=p) for t in ThemeName for p in PaletteName]
@@ -150,15 +166,61 @@ def _label_heights(picture: Shown, options: RenderOptions, size: int) -> list[in
     return heights
 
 
-@pytest.mark.parametrize("options", COMBOS, ids=IDS)
+SIDES = [replace(o, side=side) for o in COMBOS for side in Colour]
+SIDE_IDS = [f"{i}-{side.value}" for i in IDS for side in Colour]
+
+
+@pytest.mark.parametrize("options", SIDES, ids=SIDE_IDS)
 @pytest.mark.parametrize("size", [24, 48])
-def test_labels_are_at_least_8_px_tall_at_400_px(options, size):
-    """Every label drawn is at least 8 px tall; a 48×48 board may skip rows and columns, but
-    labels at least every third."""
+def test_labels_are_at_least_10_px_tall_at_400_px(options, size):
+    """Every label drawn is at least 10 px tall; a 24×24 board labels every row and column
+    seen from either side (Black's puts the row numbers across, condensed where they are
+    wider than a hole), a 48×48 board may skip rows and columns, but labels at least every
+    third."""
     picture = shown(options, "mid" if size == 24 else "48")
     heights = _label_heights(picture, options, size)
-    assert len(heights) >= 2 * size / 3
+    assert len(heights) == 2 * size if size == 24 else len(heights) >= 2 * size / 3
     assert min(heights) >= MIN_LABEL, heights
+
+
+# --- the caption -------------------------------------------------------------------------
+
+#: runs of the mid-game caption, one of each line and style, with no descender: their ink
+#: is as tall as a capital (or an ascender)
+CAPTION_RUNS = ("Move 15", "bob", "alice")
+
+
+def caption_heights(picture: Shown, options: RenderOptions, view: BoardView,
+                    wanted: tuple[str, ...] = CAPTION_RUNS) -> dict[str, int]:
+    """The height in shown pixels of the ink of each `wanted` run the caption sets (the first
+    of each text), measured as `_label_heights` measures labels, against the caption's
+    ground in the run's own colour."""
+    colours = options.colours
+    board = layout(view.cols, view.rows, options.board_part)
+    f, image, heights = picture.factor, picture.image, {}
+    for line in caption_layout(board.width, caption_lines(view, options.locale), options):
+        top = board.board_height + line.middle - line.height / 2
+        for run, start in zip(line.runs, line.starts, strict=True):
+            if not isinstance(run, Words) or run.text not in wanted or run.text in heights:
+                continue
+            ink = colours.muted if run.muted else colours.text
+            half = math.sqrt(contrast(ink, colours.caption))
+            columns = range(round(start * f), round((start + text_length(run.text, line.size))
+                                                    * f))
+            rows = [y for y in range(round(top * f), round((top + line.height) * f))
+                    if any(contrast(image.getpixel((x, y)), colours.caption) >= half
+                           for x in columns)]
+            heights[run.text] = rows[-1] - rows[0] + 1 if rows else 0
+    return heights
+
+
+@pytest.mark.parametrize("options", COMBOS, ids=IDS)
+def test_the_captions_words_are_at_least_11_px_tall_at_400_px(options):
+    """The caption's words, bold, plain and muted, are at least 11 px tall (a capital or an
+    ascender; at 8 px "alice" read "allce")."""
+    heights = caption_heights(shown(options, "mid"), options, view_of(midgame()))
+    assert set(heights) == set(CAPTION_RUNS)
+    assert min(heights.values()) >= MIN_CAPTION, heights
 
 
 # --- pegs, links, border lines, the last move --------------------------------------------
@@ -171,6 +233,36 @@ def test_pegs_stand_out_from_the_plate(options):
         ratios = [contrast(picture.at(*lay.centre(peg.hole)), plate)
                   for peg in midgame().pegs() if peg.colour is colour]
         assert ratios and min(ratios) >= MIN_CONTRAST, (colour, min(ratios))
+
+
+@pytest.mark.parametrize("options", COMBOS, ids=IDS)
+def test_black_pegs_seen_whole_stand_out_from_the_plate(options):
+    """Shown small, a peg is seen as a whole: the mean relative luminance of the shown pixels
+    it covers (its rim, and its edge blended into the plate, included) stands 3:1 off the
+    plate. A light rim on the dark plate once made black pegs about as light as it (1.5:1)."""
+    picture, lay = shown(options, "mid"), layout(24, 24, options)
+    plate, f = luminance(picture.at(3, 3)), picture.factor
+    reach = lay.peg_radius * (SQUARE_SIDE if options.colours.square_black else 1)
+    ratios = []
+    for peg in midgame().pegs():
+        if peg.colour is Colour.BLACK:
+            x, y = lay.centre(peg.hole)
+            covered = [picture.image.getpixel((px, py))
+                       for px in range(math.floor((x - reach) * f), math.ceil((x + reach) * f))
+                       for py in range(math.floor((y - reach) * f), math.ceil((y + reach) * f))
+                       if _covers(options, ((px + 0.5) / f - x, (py + 0.5) / f - y), reach)]
+            seen = statistics.fmean(luminance(p) for p in covered)
+            ratios.append((max(seen, plate) + 0.05) / (min(seen, plate) + 0.05))
+    assert ratios and min(ratios) >= MIN_CONTRAST, min(ratios)
+
+
+def _covers(options: RenderOptions, offset: tuple[float, float], reach: float) -> bool:
+    """Whether a point at `offset` from a black peg's centre lies on it: in its disc, or in
+    its square in the colour-blind palette."""
+    dx, dy = offset
+    if options.colours.square_black:
+        return max(abs(dx), abs(dy)) <= reach
+    return math.hypot(dx, dy) <= reach
 
 
 @pytest.mark.parametrize("options", COMBOS, ids=IDS)

@@ -12,7 +12,8 @@ from render_helpers import blockade_game, close
 from rendering import NARROW_WIDTH, REPLAY_WIDTH, RenderOptions, layout, plan_replay, render_replay
 from rendering import replay as replay_module
 from rendering.replay import MAX_FRAMES, MAX_PIECES_DRAWN
-from rules import Colour, Hole
+from rules import Colour, Game, Hole
+from tests.rules.helpers import count_history_reads
 
 OPTIONS = RenderOptions(width=300)
 
@@ -64,3 +65,16 @@ def test_a_crowded_big_board_gets_fewer_frames():
 
 def test_the_replay_modules_examples_hold():
     assert doctest.testmod(replay_module).failed == 0
+
+
+def test_a_replay_reads_the_log_a_few_times_whatever_its_length(monkeypatch):
+    # each frame once copied the whole log (`history`) to find the peg to mark
+    game = Game(("ann", "ben"), size=8, swap=False)
+    game.play("D4")
+    for _ in range(60):
+        game.play("offer draw", by="ben")
+        game.play("decline draw", by="ann")
+    reads = count_history_reads(monkeypatch)
+    gif = Image.open(io.BytesIO(render_replay(game, RenderOptions(width=200))))
+    assert gif.n_frames > 40
+    assert reads[0] <= 2

@@ -11,9 +11,11 @@ from hypothesis import strategies as st
 from rules import Game
 from rules.records import decode, encode, read, write
 
-#: names as a game takes them: no `: , #` or line breaks, spaces folded, any other character
-names = (st.text(alphabet=st.characters(blacklist_characters=":,#\r\n",
-                                        blacklist_categories=["Cs"]), min_size=1, max_size=16)
+#: names as a game takes them: no `: , #`, controls or invisible characters, spaces folded,
+#: any other character
+names = (st.text(alphabet=st.characters(blacklist_characters=":,#",
+                                        blacklist_categories=["Cc", "Cf", "Cs"]),
+                 min_size=1, max_size=16)
          .map(lambda name: " ".join(name.split())).filter(bool))
 pairs = st.tuples(names, names).filter(lambda p: p[0].casefold() != p[1].casefold())
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rules import Colour, Game, Hole, Reason, RecordError
+from rules import Colour, Game, Hole, Reason, RecordError, TwixtError
 from rules.records import decode, encode, guess_format, load, read, write
 from tests.rules.helpers import play_all, two_player
 
@@ -90,12 +90,13 @@ def test_a_t1_game_that_ended_without_a_move_line_reads_back_as_ended(ending, re
     assert again.snapshot() == game.snapshot()
 
 
-def test_a_t1_file_that_says_over_with_no_result_is_a_draw():
+def test_a_t1_file_that_says_over_without_saying_how_invents_no_result():
+    # T1j writes only the `Y`: who won, or whether it was a draw, is not in the file
     header = "\n".join(["#"] * 12 + ["Y # game already over?"])
     game = read(header + "\nG6\nE7\n", "t1")
-    assert game.outcome.reason is Reason.AGREEMENT and game.outcome.winner is None
-    unfinished = read(header.replace("Y # game", "N # game") + "\nG6\nE7\n", "t1")
-    assert not unfinished.is_over
+    assert game.outcome is None and game.pegs_placed == 2
+    drawn = read(header + " draw\nG6\nE7\n", "t1")
+    assert drawn.outcome.reason is Reason.AGREEMENT and drawn.outcome.winner is None
 
 
 def test_an_unfinished_game_says_so_in_t1():
@@ -230,3 +231,45 @@ def test_little_golem_names_keep_brackets_semicolons_and_any_letters():
     data = encode(write(game, "lg"), "lg")
     assert b"PB[a\\]b;c]" in data and "Jürgen".encode() in data
     assert read(decode(data, "lg"), "lg").players == game.players
+
+
+def test_a_draw_offered_after_a_swap_reads_back_from_little_golem_as_agreed():
+    # the offer cannot ride on the swap (`r[swap|draw]` is no move): it is a node of its own
+    game = play_all(Game(("ann", "ben"), size=12, rules="pp"), ["G6", "swap"])
+    game.play("offer draw", by="ben")
+    game.play("accept draw", by="ann")
+    text = write(game, "lg")
+    assert text.endswith(";r[swap];r[draw];b[draw])\n")
+    again = read(text, "lg")
+    assert (again.outcome.reason, again.outcome.winner) == (Reason.AGREEMENT, None)
+    assert again.snapshot() == game.snapshot()
+
+
+@pytest.mark.parametrize("handicap", ["25", "40"])
+def test_a_handicap_that_puts_the_board_before_it_out_of_range_is_refused_naming_the_tag(
+        handicap):
+    text = f'[Board "24x24"]\n[Handicap "{handicap}"]\n[Swap "no"]\n[Players "a, b"]\na: G6\n'
+    with pytest.raises(RecordError) as error:
+        read(text)
+    rows = 24 + int(handicap)
+    assert str(error.value) == (f"line 2: Handicap {handicap} makes the board before it "
+                                f"{rows} rows, more than 48")
+
+
+def test_a_game_whose_board_before_the_handicap_is_out_of_range_cannot_be_set_up():
+    with pytest.raises(TwixtError, match="a board is 5 to 48 holes each way, not 24×64"):
+        Game(("a", "b"), size=(24, 64), handicap=40)
+
+
+def test_a_transcript_name_with_an_invisible_character_is_refused():
+    with pytest.raises(RecordError) as error:
+        read('[Players "ann\u202e, ben"]\nann: G6\n')
+    assert str(error.value) == ("line 1: “ann\\u202e” cannot be a player name: it holds a "
+                                "control or invisible character")
+
+
+@pytest.mark.parametrize("fmt", ["lg", "t1"])
+def test_peg_record_names_lose_their_invisible_characters(fmt):
+    game = Game(("ann", "ben"), size=12, rules="pp" if fmt == "lg" else "classic")
+    text = write(game, fmt).replace("ann", "a\u200bn\u202en").replace("ben", "b\u2066en")
+    assert read(text, fmt).players == ("ann", "ben")

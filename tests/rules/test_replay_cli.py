@@ -69,3 +69,12 @@ def test_a_missing_file_is_one_line_on_stderr(tmp_path: Path, capsys):
     assert main(["replay", str(tmp_path / "nope.twixt")]) == 1
     err = capsys.readouterr().err
     assert err.startswith("cannot read ") and err.count("\n") == 1
+
+
+def test_replay_refuses_a_handicap_that_puts_the_board_out_of_range(tmp_path: Path, capsys):
+    record = tmp_path / "game.twixt"
+    record.write_text('[Board "24x24"]\n[Handicap "40"]\n[Players "a, b"]\na: G6\n')
+    assert main(["replay", str(record)]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == "line 2: Handicap 40 makes the board before it 64 rows, more than 48\n"

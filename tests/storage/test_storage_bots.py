@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from storage_helpers import SMALL, T0
 
-from storage import FirstMove, Player, Storage, StoredGame
+from storage import FirstMove, GameResult, Player, Result, Storage, StoredGame
 from storage.shards import Shards
 
 
@@ -75,3 +75,16 @@ async def test_the_busy_notice_is_claimed_once_per_version(store):
     assert await store.claim_busy_notice(game.id, 2) is False
     assert await store.claim_busy_notice(game.id, 3) is True
     assert (await store.bot_game(game.id)).busy_version == 3
+
+
+async def test_a_players_open_bot_games_are_counted_in_their_guild(store):
+    games = [await _bot_game(store, channel) for channel in (10, 11, 12)]
+    await _bot_game(store, 13, guild_id=200)
+    human = await store.create_game(guild_id=100, channel_id=14, setup=SMALL,
+                                    players=[Player(1, "alice"), Player(2, "bob")])
+    assert await store.open_bot_games(100, 1) == 3
+    assert await store.open_bot_games(100, 2) == 0 and human.is_active
+    await store.finish_game(games[0].id, games[0].version,
+                            GameResult(Result.BLACK, "resignation"), now=T0)
+    assert await store.open_bot_games(100, 1) == 2
+    assert await store.open_bot_games(200, 1) == 1

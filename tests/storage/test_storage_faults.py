@@ -15,8 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import TwixtService, answer_safely
+from bot.service import TwixtService, answer_safely, build_options
+from bot.service import commands as cmd
+from bot.service.bot_seats import THE_BOT
+from rules import parse_command
 from storage import DatabaseError, DatabaseFault, SqliteStorage
+from tests.bot_service import bot_engines
+from tests.bot_service.bot_helpers import bot_service
 from tests.bot_service.helpers import ALICE, asking, start_game
 from tests.fakes import Clock
 
@@ -170,5 +175,28 @@ async def test_a_file_removed_under_the_bot_takes_no_more_moves(db_path, caplog)
         refused_in_one_line(caplog, "was removed or replaced while the bot was running")
         db_path.write_bytes(b"")  # another file in its place is not ours either
         assert "(its database file was removed)" in await move(service)
+    finally:
+        await store.close()
+
+
+async def test_the_bots_move_on_a_removed_file_is_logged_in_one_line(db_path, caplog):
+    store = await SqliteStorage.open(db_path)
+    try:
+        async with bot_service(store, bot_engines.broken) as (service, _said):
+            await service.execute(asking(ALICE), cmd.Challenge(
+                THE_BOT, build_options(size="8", swap="no")))
+            await service.bots.idle()
+            # the bot's search never answers: the process went down
+            await service.execute(asking(ALICE), cmd.Move(parse_command("D4")))
+            await service.bots.idle()
+        caplog.clear()  # the broken search's own traceback
+        db_path.unlink()
+        async with bot_service(store) as (service, said):  # the bot starts again
+            await service.tick()
+            await service.bots.idle()
+        assert said.replies == []
+        [record] = [r for r in caplog.records if r.levelno >= logging.WARNING]
+        assert record.exc_info is None and record.getMessage().startswith(
+            "the bot failed in a game: ") and "was removed or replaced" in record.getMessage()
     finally:
         await store.close()

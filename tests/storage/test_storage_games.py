@@ -9,6 +9,7 @@ import pytest
 from storage_helpers import play_turns, random_turn, start_game
 
 from storage import (
+    TAKEBACK,
     ChannelBusyError,
     GameFinishedError,
     GameResult,
@@ -21,6 +22,7 @@ from storage import (
     StaleVersionError,
     replay,
 )
+from tests.rules.helpers import count_history_reads
 
 T0 = datetime(2030, 1, 1, tzinfo=UTC)
 
@@ -144,6 +146,20 @@ async def test_a_played_game_replays_from_its_log(store):
     replayed = replay(await store.load_game(game.id))
     assert [t.text for t in replayed.history] == [t.text for t in played.history]
     assert replayed.outcome == played.outcome
+
+
+@pytest.mark.parametrize("takebacks", [1, 200])
+async def test_a_log_of_takebacks_replays_in_one_pass(store, monkeypatch, takebacks):
+    # each takeback once read the whole log to see that there was a turn to take back
+    game = await start_game(store, channel_id=1)
+    version = 0
+    for _ in range(takebacks):
+        version = await store.append_turn(game.id, version, 1, "E3")
+        version = await store.append_turn(game.id, version, 2, TAKEBACK)
+    loaded = await store.load_game(game.id)
+    reads = count_history_reads(monkeypatch)
+    assert replay(loaded).moves_made == 0
+    assert reads[0] == 0
 
 
 async def test_a_double_twixt_game_replays_with_four_seats(store):

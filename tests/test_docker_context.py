@@ -1,0 +1,217 @@
+"""The Docker image holds a bot that starts, checked without a Docker daemon: the build
+context is made as Docker makes it (the Dockerfile's COPY lines, filtered by .dockerignore),
+installed as the Dockerfile installs it (`pip install .`, not editable) into a fresh virtual
+environment, and run from another folder: every package of the project imports, `twixt run`
+without a token says how to set one, and `twixt think` answers.
+
+The packages are read from the source tree (every folder with an `__init__.py` beside
+pyproject.toml, tests aside), so a package added later and left out of the image or of the
+install fails here. The fresh environment gets the project's declared dependencies only,
+linked from this Python's own (the distributions `twixt-bot` requires, and theirs): no
+network and no second download of aiohttp and Pillow per run, and an undeclared dependency
+fails the imports as it would in the image. pip builds the wheel in its usual isolated build
+environment, from the index pip is configured with (setuptools only).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import venv
+from importlib import metadata
+from pathlib import Path, PurePosixPath
+
+import pytest
+from packaging.markers import default_environment
+from packaging.requirements import Requirement
+
+ROOT = Path(__file__).resolve().parents[1]
+NOT_SHIPPED = {"tests"}
+
+OPEN_GAME = '[Board "8x8"]\n[Rules "classic"]\n[Swap "no"]\n[Players "ann, bob"]\nann: D4\n'
+
+
+def project_packages(root: Path = ROOT) -> list[str]:
+    """The top-level packages of the source tree, as the Dockerfile's check finds them."""
+    return sorted(init.parent.name for init in root.glob("*/__init__.py")
+                  if init.parent.name not in NOT_SHIPPED)
+
+
+def instructions(dockerfile: str) -> list[tuple[str, str]]:
+    """(INSTRUCTION, arguments) of a Dockerfile, continuation lines joined, comments out."""
+    lines = [line for line in dockerfile.splitlines() if not line.lstrip().startswith("#")]
+    joined = re.sub(r"\\\n", " ", "\n".join(lines))
+    return [(word.upper(), rest.strip()) for word, _, rest in
+            (line.strip().partition(" ") for line in joined.splitlines() if line.strip())]
+
+
+def ignore_rules(dockerignore: str) -> list[tuple[re.Pattern[str], bool]]:
+    """.dockerignore as (pattern, excludes) in order: Go's filepath.Match, `**` for any
+    number of folders, `!` for an exception; the last rule that matches decides."""
+    rules = []
+    for line in dockerignore.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        keep = line.startswith("!")
+        pattern = str(PurePosixPath(line.removeprefix("!").lstrip("/")))
+        regex = "".join(".*" if part == "**" else
+                        "[^/]*" if part == "*" else
+                        "[^/]" if part == "?" else re.escape(part)
+                        for part in re.split(r"(\*\*|\*|\?)", pattern))
+        rules.append((re.compile(regex.replace(".*/", "(.*/)?")), not keep))
+    return rules
+
+
+def ignored(relative: str, rules: list[tuple[re.Pattern[str], bool]]) -> bool:
+    """Whether Docker leaves a path of the context out: it, or a folder it is in, matches."""
+    parts = relative.split("/")
+    verdict = False
+    for pattern, excludes in rules:
+        if any(pattern.fullmatch("/".join(parts[:n])) for n in range(1, len(parts) + 1)):
+            verdict = excludes
+    return verdict
+
+
+def build_context(root: Path, image: Path) -> Path:
+    """Copy what the Dockerfile's COPY lines take from `root` into `image` (the image's
+    file system, `/` → `image`); the folder that `pip install .` runs in."""
+    rules = ignore_rules((root / ".dockerignore").read_text(encoding="utf-8"))
+    workdir, installed_from = PurePosixPath("/"), None
+    for instruction, arguments in instructions((root / "Dockerfile").read_text("utf-8")):
+        if instruction == "WORKDIR":
+            workdir = workdir / arguments
+        elif instruction == "COPY":
+            words = [word for word in shlex.split(arguments) if not word.startswith("--")]
+            *sources, destination = words
+            target = image / (workdir / destination).relative_to("/")
+            into = destination.endswith("/") or len(sources) > 1 or target.is_dir()
+            for source in sources:
+                _copy(root, root / source, target, into, rules)
+        elif instruction == "RUN" and "pip install ." in arguments:
+            installed_from = image / workdir.relative_to("/")
+    assert installed_from is not None, "the Dockerfile has no `pip install .`"
+    return installed_from
+
+
+def _copy(root: Path, source: Path, target: Path, into: bool,
+          rules: list[tuple[re.Pattern[str], bool]]) -> None:
+    """COPY's rules: a folder's contents go into the target folder; a file goes into it
+    (`into`: the target ends in `/`, is a folder, or takes several sources), else becomes it."""
+    files = [source] if source.is_file() else sorted(p for p in source.rglob("*") if p.is_file())
+    for file in files:
+        if ignored(file.relative_to(root).as_posix(), rules):
+            continue
+        destination = (target / file.relative_to(source) if source.is_dir()
+                       else target / file.name if into else target)
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(file, destination)
+
+
+def dependency_folder(folder: Path) -> Path:
+    """The distributions twixt-bot requires (and theirs), linked from this Python: what
+    `pip install .` would fetch, without fetching it."""
+    folder.mkdir()
+    environment = default_environment()
+    todo, seen = ["twixt-bot"], set()
+    while todo:
+        name = todo.pop()
+        key = re.sub(r"[-_.]+", "-", name).lower()
+        if key in seen:
+            continue
+        seen.add(key)
+        distribution = metadata.distribution(name)
+        for text in distribution.requires or ():
+            requirement = Requirement(text)
+            if requirement.marker is None or requirement.marker.evaluate(
+                    {**environment, "extra": ""}):
+                todo.append(requirement.name)
+        if key == "twixt-bot":
+            continue
+        for top in {PurePosixPath(str(file)).parts[0] for file in distribution.files or ()}:
+            here = Path(str(distribution.locate_file(top)))
+            if top != ".." and here.exists() and not (folder / top).exists():
+                (folder / top).symlink_to(here)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def image(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh environment with the image's package installed in it; its bin folder."""
+    base = tmp_path_factory.mktemp("docker")
+    source = build_context(ROOT, base / "image")
+    environment = base / "venv"
+    venv.create(environment, with_pip=False)
+    site = next((environment / "lib").glob("python*/site-packages"))
+    (site / "dependencies.pth").write_text(f"{dependency_folder(base / 'deps')}\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(environment / "bin" / "python"),
+         "install", "--quiet", "--no-deps", str(source)],
+        capture_output=True, text=True, cwd=base)
+    assert done.returncode == 0, done.stderr
+    return environment / "bin"
+
+
+def run(image: Path, *command: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """A command of the installed environment, from a folder that holds no project source
+    and no .env, with no token and no project path in its environment."""
+    folder = image.parent / "elsewhere"
+    folder.mkdir(exist_ok=True)
+    environment = {key: value for key, value in os.environ.items()
+                   if not key.startswith(("DISCORD_", "TWIXT_", "PYTHON"))}
+    return subprocess.run(command, input=stdin, capture_output=True, text=True, cwd=folder,
+                          env={**environment, "PATH": f"{image}:{environment['PATH']}"},
+                          timeout=120)
+
+
+def test_the_context_leaves_out_tests_and_local_state(tmp_path):
+    source = build_context(ROOT, tmp_path)
+    shipped = {path.name for path in source.iterdir()}
+    assert {"pyproject.toml", "README.md", *project_packages()} <= shipped
+    assert not shipped & {"tests", "benchmarks", ".venv", ".git", "Dockerfile", "docs"}
+    assert not list(source.rglob("__pycache__"))
+
+
+def test_every_package_of_the_tree_imports_from_the_installed_image(image):
+    packages = project_packages()
+    assert {"bot", "engine", "language", "rendering", "rules", "storage"} <= set(packages)
+    check = ("import importlib, pkgutil, sys\n"
+             "for name in sys.argv[1:]:\n"
+             "    package = importlib.import_module(name)\n"
+             "    assert 'site-packages' in package.__file__, package.__file__\n"
+             "    for module in pkgutil.walk_packages(package.__path__, name + '.'):\n"
+             "        importlib.import_module(module.name)\n")
+    done = run(image, str(image / "python"), "-c", check, *packages)
+    assert done.returncode == 0, done.stderr
+
+
+def test_twixt_run_without_a_token_says_how_to_set_one(image):
+    done = run(image, "twixt", "run")
+    assert done.returncode == 2
+    assert "DISCORD_TOKEN" in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_twixt_think_answers(image):
+    done = run(image, "twixt", "think", "-", "--level", "1", stdin=OPEN_GAME)
+    assert done.returncode == 0, done.stderr
+    assert re.fullmatch(r"[A-H][1-8]( link [A-H][1-8])*\n", done.stdout), done.stdout
+
+
+def test_a_package_left_out_of_the_context_is_missed(tmp_path):
+    # a project with this Dockerfile whose new package .dockerignore forgets: the tree has
+    # it, the context lacks it (so the imports from the installed image fail)
+    project = tmp_path / "project"
+    for package in ("rules", "extras"):
+        (project / package).mkdir(parents=True)
+        (project / package / "__init__.py").write_text("")
+    for name in ("Dockerfile", ".dockerignore", "pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, project / name)
+    with (project / ".dockerignore").open("a") as dockerignore:
+        dockerignore.write("extras\n")
+    source = build_context(project, tmp_path / "image")
+    assert project_packages(project) == ["extras", "rules"]
+    assert (source / "rules").is_dir() and not (source / "extras").exists()
