@@ -70,7 +70,7 @@ async def old_tick(service: TwixtService, now: datetime) -> int:
     games had a mark passed (none here)."""
     core, storage = service.core, service.core.storage
     await storage.expire_challenges(now)
-    await storage.undelivered_reminders(now - RESEND_AFTER)
+    await storage.reclaim_reminders(now - RESEND_AFTER, now)
     passed = 0
     # `timed_games()` was this query: every active game with a clock, with its seats
     for stored in await storage.list_games(status=GameStatus.ACTIVE, limit=-1):

@@ -67,18 +67,18 @@ def queries(store: SqliteStorage) -> dict[str, Call]:
 
     async def old_stats() -> None:
         async with store._read() as db:  # the same snapshot and connection as the store's own
-            await (await db.execute(OLD_STATS.format(marks="?"), [GUILD, other])).fetchall()
-            await (await db.execute(OLD_RATINGS.format(marks="?"), [GUILD, other])).fetchall()
+            await db.fetch_all(OLD_STATS.format(marks="?"), GUILD, other)
+            await db.fetch_all(OLD_RATINGS.format(marks="?"), GUILD, other)
         async with store._read() as db:
-            await (await db.execute(OLD_HEAD_TO_HEAD, (asker, other, GUILD))).fetchall()
+            await db.fetch_all(OLD_HEAD_TO_HEAD, asker, other, GUILD)
 
     async def old_leaderboard() -> None:
         async with store._read() as db:
             ranked = [row[0] for row in
-                      await (await db.execute(OLD_LEADERBOARD, (GUILD, 11, 0))).fetchall()]
+                      await db.fetch_all(OLD_LEADERBOARD, GUILD, 11, 0)]
             page = ", ".join("?" * len(ranked))
-            await (await db.execute(OLD_STATS.format(marks=page), [GUILD, *ranked])).fetchall()
-            await (await db.execute(OLD_RATINGS.format(marks=page), [GUILD, *ranked])).fetchall()
+            await db.fetch_all(OLD_STATS.format(marks=page), GUILD, *ranked)
+            await db.fetch_all(OLD_RATINGS.format(marks=page), GUILD, *ranked)
 
     offset = (HISTORY_PAGE - 1) * 10
     new = store_calls(store)

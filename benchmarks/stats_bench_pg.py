@@ -20,7 +20,7 @@ import asyncpg
 from postgres_bench import new_database, postgres_server
 from stats_workload import COLUMNS, finished_rows
 
-from storage.postgres import PostgresStorage, _Db, _migrate, migrations
+from storage.postgres import PostgresConnection, PostgresStorage, _migrate, migrations
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
 BEFORE_TOTALS = 2  # migration 0003 adds the totals
@@ -30,7 +30,8 @@ async def fill(url: str, games: int, rng: random.Random) -> None:
     """The schema before the totals and the finished games copied in."""
     conn = await asyncpg.connect(url)
     try:
-        await _migrate(_Db(conn), "the benchmark's database", migrations()[:BEFORE_TOTALS])
+        await _migrate(PostgresConnection(conn), "the benchmark's database",
+                       migrations()[:BEFORE_TOTALS])
         async with conn.transaction():
             for table, records in finished_rows(games, rng, AT).items():
                 await conn.copy_records_to_table(table, columns=COLUMNS[table],

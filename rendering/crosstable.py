@@ -178,15 +178,10 @@ class CrosstableLayout:
         return 2
 
     def cell_box(self, row: int, column: int) -> tuple[int, int, int, int]:
-        """The box (left, top, right, bottom) of a result cell; row and column from 0."""
+        """The box (left, top, right, bottom) of a result cell; row and column from 0 (row -1
+        the heading row, columns -1 and -2 the name and the rank)."""
         x = self.first_cell + column
         return self.xs[x], self.ys[row + 1], self.xs[x + 1], self.ys[row + 2]
-
-    def column_box(self, index: int, row: int) -> tuple[int, int, int, int]:
-        """The box of any column (0 rank, 1 name, …, -2 points, -1 tie-break) in a row (0 the
-        heading row, 1 the first entrant)."""
-        index %= len(self.xs) - 1
-        return self.xs[index], self.ys[row], self.xs[index + 1], self.ys[row + 1]
 
 
 def row_labels(rows: Sequence[CrosstableRow]) -> list[str]:

@@ -1,7 +1,8 @@
 """Durable storage of games, turns, challenges, settings and ratings (the only place with SQL).
 
 The bot talks to the `Storage` protocol; `open_storage(TWIXT_DB)` opens `SqliteStorage` (a file,
-the default) or `PostgresStorage` (a `postgresql://` URL).
+the default) or `PostgresStorage` (a `postgresql://` URL). Both inherit the methods whose SQL
+they share from `common.SqlStorage`, which runs each statement through a `connection.Connection`.
 A game's state is the replay of its turn log (`replay`); turns land under optimistic
 concurrency (`StaleVersionError`).
 """

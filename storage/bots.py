@@ -4,8 +4,8 @@ game was told it is busy.
 
 The rows are keyed by the challenge (a Double TwixT challenge with bot seats waits for its
 people before there is a game) and joined to the game when it starts. The SQL is the same on
-both back ends (written with `?`, which PostgreSQL's storage numbers; flags are 0/1 in SQLite
-and booleans in PostgreSQL, written as bare conditions).
+both back ends (written with `?`, run by `storage.common` through either back end's
+connection; flags are 0/1 in SQLite and booleans in PostgreSQL, written as bare conditions).
 """
 
 from __future__ import annotations

@@ -2,20 +2,20 @@
 migrations 0011 to 0013, PostgreSQL's 0008 to 0010).
 
 Standings and the next Swiss round are worked out from these rows alone, so they survive a
-restart. The SQL is the same on both back ends (written with `?`, which PostgreSQL's storage
-numbers); each back end passes times in its own form.
+restart. The SQL is the same on both back ends (written with `?`, run by `storage.common`
+through either back end's connection).
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from storage.model import GameSetup
-from storage.rows import moment
+from storage.rows import moment, utc
 
 
 class EventFormat(enum.StrEnum):
@@ -152,16 +152,12 @@ LINK_GAME = "UPDATE event_games SET game_id = ? WHERE id = ? AND game_id IS NULL
 SCORE_GAME = "UPDATE event_games SET score = ?, forfeit = ? WHERE id = ? AND score IS NULL"
 
 
-#: how a back end passes a moment to its database
-Time = Callable[[datetime | None], Any]
-
-
-def event_row(event: Event, time: Time) -> tuple[Any, ...]:
-    """The values of `ADD_EVENT`, times passed by `time`."""
+def event_row(event: Event) -> tuple[Any, ...]:
+    """The values of `ADD_EVENT`."""
     return (event.guild_id, event.channel_id, event.name, event.format.value, event.setup.size,
             event.setup.rules, event.setup.time_control, event.setup.vacation, event.rounds,
-            event.double, event.teams, time(event.signup_until), event.status.value, event.season,
-            event.previous_id, event.created_by, time(event.created_at))
+            event.double, event.teams, utc(event.signup_until), event.status.value, event.season,
+            event.previous_id, event.created_by, utc(event.created_at))
 
 
 def event(row: Sequence[Any]) -> Event:
@@ -174,9 +170,9 @@ def event(row: Sequence[Any]) -> Event:
                  season, previous_id, created_by, moment(created_at), looks)
 
 
-def entrant_row(entrant: Entrant, time: Time) -> tuple[Any, ...]:
+def entrant_row(entrant: Entrant) -> tuple[Any, ...]:
     return (entrant.event_id, entrant.user_id, entrant.partner_id, entrant.confirmed,
-            entrant.withdrawn, time(entrant.joined_at))
+            entrant.withdrawn, utc(entrant.joined_at))
 
 
 def entrant(row: Sequence[Any]) -> Entrant:

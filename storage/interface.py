@@ -210,11 +210,6 @@ class Storage(Protocol):
                                  now: datetime | None = None) -> None:
         """Note that a claimed reminder reached its player (or no longer needs to)."""
 
-    async def undelivered_reminders(self, claimed_before: datetime,
-                                    limit: int = 100) -> tuple[tuple[int, int, str], ...]:
-        """(game id, version, stage) of reminders claimed before then and never delivered,
-        oldest first, `limit` at most: to be sent again."""
-
     async def reclaim_reminders(self, claimed_before: datetime, now: datetime,
                                 limit: int = 100, *, shards: Shards | None = None
                                 ) -> tuple[tuple[int, int, str], ...]:

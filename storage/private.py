@@ -3,8 +3,8 @@ their confirmation (SQLite's migration 0008, PostgreSQL's 0005).
 
 Neither is part of the game: the record, exports and replays read only the turn log. A
 game's end forgets its waiting moves, and its conditional moves too (`UNPLAYED`). The SQL
-is the same on both back ends (written with `?`, which PostgreSQL's storage numbers); each
-back end passes times in its own form.
+is the same on both back ends (written with `?`, run by `storage.common` through either back
+end's connection).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ setups as columns, settings as JSON; and what both back ends share above their S
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -82,10 +82,9 @@ def maybe_moment(text: str | datetime | None) -> datetime | None:
 
 
 def setup_values(setup: GameSetup) -> tuple[Any, ...]:
-    """The setup as the `SETUP_COLUMNS`."""
-    swap = None if setup.swap is None else int(setup.swap)
-    return (setup.size, setup.rules, swap, setup.handicap, setup.time_control, setup.opening,
-            int(setup.vacation))
+    """The setup as the `SETUP_COLUMNS` (flags as booleans, which SQLite stores as 0 and 1)."""
+    return (setup.size, setup.rules, setup.swap, setup.handicap, setup.time_control,
+            setup.opening, setup.vacation)
 
 
 def _setup(size: str, rules: str, swap: int | None, handicap: int,
@@ -284,16 +283,15 @@ def check_players(players: Sequence[Player]) -> None:
         raise ValueError("a game has two different players, or four for Double TwixT")
 
 
-def pending_filter(channel_id: int | None, user_id: int | None, now: datetime | None,
-                   time: Callable[[datetime | None], Any]) -> tuple[str, list[object]]:
-    """The WHERE clause and its values of `pending_challenges`: pending, unexpired at `now`
-    (passed by `time`, the back end's form of a moment), in a channel, or a user's (made or
-    named in)."""
+def pending_filter(channel_id: int | None, user_id: int | None,
+                   now: datetime | None) -> tuple[str, list[object]]:
+    """The WHERE clause and its values of `pending_challenges`: pending, unexpired at `now`,
+    in a channel, or a user's (made or named in)."""
     where: list[str] = ["status = 'pending'"]
     params: list[object] = []
     if now is not None:
         where.append("expires_at > ?")
-        params.append(time(now))
+        params.append(utc(now))
     if channel_id is not None:
         where.append("channel_id = ?")
         params.append(channel_id)

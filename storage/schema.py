@@ -191,14 +191,19 @@ def _refuse_newer(path: Path, version: int, known_version: int) -> None:
                                 "untouched")
 
 
+#: the highest migration recorded (0 for none), and a migration's record: the same on both
+#: back ends
+APPLIED_VERSION = "SELECT coalesce(max(version), 0) FROM schema_migrations"
+RECORD_MIGRATION = "INSERT INTO schema_migrations (version, name) VALUES (?, ?)"
+
+
 def applied_version(conn: sqlite3.Connection) -> int | None:
     """The highest migration recorded, 0 for none yet, None if the table is not there."""
     exists = conn.execute("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND "
                           "name = 'schema_migrations'").fetchone()
     if not exists:
         return None
-    version: int = conn.execute(
-        "SELECT coalesce(max(version), 0) FROM schema_migrations").fetchone()[0]
+    version: int = conn.execute(APPLIED_VERSION).fetchone()[0]
     return version
 
 
@@ -246,8 +251,7 @@ def _apply_pending(conn: sqlite3.Connection, path: Path,
     for migration in available[current:]:
         for statement in _statements(migration.sql):
             conn.execute(statement)
-        conn.execute("INSERT INTO schema_migrations (version, name) VALUES (?, ?)",
-                     (migration.version, migration.name))
+        conn.execute(RECORD_MIGRATION, (migration.version, migration.name))
     return len(available)
 
 

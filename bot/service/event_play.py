@@ -8,9 +8,10 @@ paired only by whoever moves the event's stored round on, in the transaction tha
 pairings (`Storage.pair_round`); a game is linked to its pairing in the transaction that
 creates it, so a pairing never gets two.
 
-Decisions where the issue is silent: an aborted event game is scored as an unplayed draw
-(½ each, a forfeit: it counts for points, not as a game played); a league's groups are
-formed by the players' current rating (a team's: its players' mean), strongest first.
+What tournament rules leave open, settled here: an aborted event game is scored as an
+unplayed draw (½ each, a forfeit: it counts for points, not as a game played); a league's
+groups are formed by the players' current rating (a team's: its players' mean), strongest
+first.
 """
 
 from __future__ import annotations

@@ -2,13 +2,13 @@
 next-season`, the start at the sign-up deadline (the clocks' tick), and the standings posted
 as games end.
 
-Decisions where the issue is silent: a Double TwixT team signs up with `join with PARTNER`
-and counts once the partner joins too (`join`, or `join with` the first); a withdrawal
-scores every game of the player not yet decided as a forfeit and calls off their games in
-progress (unrated: a game nobody finished says nothing of strength); a league's next season
-is made by a manager (`next-season`), the players of the last season signed up again (they
-may `leave`), its groups carried over with the top two of each group up and the bottom two
-down.
+What tournament rules leave open, settled here: a Double TwixT team signs up with
+`join with PARTNER` and counts once the partner joins too (`join`, or `join with` the
+first); a withdrawal scores every game of the player not yet decided as a forfeit and calls
+off their games in progress (unrated: a game nobody finished says nothing of strength); a
+league's next season is made by a manager (`next-season`), the players of the last season
+signed up again (they may `leave`), its groups carried over with the top two of each group
+up and the bottom two down.
 """
 
 from __future__ import annotations

@@ -45,6 +45,12 @@ WIN, DRAW, LOSS = "1", "½", "0"
 MIN_TABLE_TEXT = 8
 
 
+def _box(lay: CrosstableLayout, index: int, row: int) -> tuple[int, int, int, int]:
+    """The box of a column (0 the rank, 1 the name, -2 the points) in a row (0 the heading
+    row, 1 the first entrant), as `cell_box` counts them."""
+    return lay.cell_box(row - 1, index % (len(lay.xs) - 1) - lay.first_cell)
+
+
 def _cell(i: int, j: int, n: int, double: bool) -> str:
     if i == j or {i, j} == {n - 2, n - 1}:
         return ""
@@ -207,7 +213,7 @@ def test_a_withdrawn_row_is_greyed_and_its_name_struck_through(theme_name):
 
     def longest_run(row: int, ground: tuple[int, int, int]) -> int:
         """The longest run of inked pixels along one line across the name's column."""
-        left, top, right, bottom = lay.column_box(1, row + 1)
+        left, top, right, bottom = _box(lay, 1, row + 1)
         mask = _ink(image, (left + lay.pad, top + 2, right - 2, bottom - 2), ground, 40)
         longest = 0
         for y in range(mask.height):
@@ -239,7 +245,7 @@ def test_a_long_name_is_cut_with_an_ellipsis_to_a_bounded_width(name):
     assert clusters(drawn[:-1]) == clusters(name)[:len(clusters(drawn[:-1]))]
     assert text_length(drawn, lay.size) <= NAME_EMS * lay.size
     image = picture(table)
-    _left, top, right, bottom = lay.column_box(1, 1)
+    _left, top, right, bottom = _box(lay, 1, 1)
     plate = colours(ThemeName.LIGHT).plate
     assert _inked(_ink(image, (right - lay.pad + 2, top + 3, right - 2, bottom - 3),
                        plate)) == 0   # the name stays in its column
@@ -247,7 +253,7 @@ def test_a_long_name_is_cut_with_an_ellipsis_to_a_bounded_width(name):
 
 def _name_mask(image: Image.Image, lay: CrosstableLayout, row: int,
                ground: tuple[int, int, int]) -> tuple[Image.Image, tuple[int, int, int, int]]:
-    left, top, right, bottom = lay.column_box(1, row + 1)
+    left, top, right, bottom = _box(lay, 1, row + 1)
     box = (left + 2, top + 2, right - 2, bottom - 2)
     return _ink(image, box, ground, 80), box
 
@@ -297,7 +303,7 @@ def test_names_in_any_script_are_glyphs_not_missing_glyph_boxes(name):
 def test_emoji_in_a_name_are_drawn_in_colour():
     table = round_robin(4, names=["bob", "dice 🎲 lover", "carol", "dave"])
     image, lay = picture(table), crosstable_layout(table)
-    left, top, right, bottom = lay.column_box(1, 2)
+    left, top, right, bottom = _box(lay, 1, 2)
     pixels = image.crop((left, top, right, bottom)).getcolors(1 << 16) or []
     assert sum(count for count, rgb in pixels if max(rgb) - min(rgb) > 80) > 10
 
@@ -321,9 +327,9 @@ def test_german_headings_change_the_heading_row_alone():
     en, de = picture(english), picture(german)
     lay_en, lay_de = crosstable_layout(english), crosstable_layout(german)
     assert crosstable_layout(german).footer[-1] == "+ / − kampflos gewonnen / verloren"
-    heading = lay_de.column_box(1, 0)   # "Spieler" for "Player"
+    heading = _box(lay_de, 1, 0)   # "Spieler" for "Player"
     assert ImageChops.difference(en.crop(heading), de.crop(heading)).getbbox() is not None
-    points_en, points_de = lay_en.column_box(-2, 0), lay_de.column_box(-2, 0)   # "Pkt."
+    points_en, points_de = _box(lay_en, -2, 0), _box(lay_de, -2, 0)   # "Pkt."
     assert (points_en[2] - points_en[0]) != (points_de[2] - points_de[0]) or \
         ImageChops.difference(en.crop(points_en), de.crop(points_de)).getbbox() is not None
     rows = (lay_en.xs[0], lay_en.ys[1] + 2, lay_en.xs[2], lay_en.ys[-1])   # ranks and names
@@ -390,7 +396,7 @@ def test_a_12_entrant_table_reads_at_400_px(theme_name):
         for index, what in ((0, "rank"), (1, "name"), (-2, "points")):
             ink = palette.label if what == "rank" else palette.text
             heights[f"{what} {row}"] = _glyph_height(
-                shown, factor, lay.column_box(index, row + 1), ink, palette.plate)
+                shown, factor, _box(lay, index, row + 1), ink, palette.plate)
     assert min(heights.values()) >= MIN_TABLE_TEXT, heights
 
 

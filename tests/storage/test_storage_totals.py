@@ -16,6 +16,7 @@ import pytest
 from old_queries import OLD_HEAD_TO_HEAD, OLD_LEADERBOARD, OLD_STATS
 from storage_helpers import start_game
 
+import storage.common
 import storage.sqlite
 from storage import GameResult, GameSetup, GameStatus, PlayerStats, Result, SqliteStorage
 from storage.schema import full_check, migrate, migrations
@@ -145,16 +146,13 @@ async def test_an_upgraded_database_counts_the_games_it_had(db_path, monkeypatch
     with monkeypatch.context() as old:
         old.setattr(storage.sqlite, "migrations", lambda: before)
 
-        async def no_totals(db, game_id):
-            pass
-        old.setattr(storage.sqlite, "_add_totals", no_totals)
-        # nor were there waiting or conditional moves to forget at a game's end (0008, 0009)
-        old.setattr(storage.sqlite, "_forget_unplayed", no_totals)
-        old.setattr(storage.sqlite, "_owe_look", no_totals)  # nor events to look at (0011)
+        # no totals written at a game's end, nor waiting or conditional moves to forget
+        # (0008, 0009), nor events to look at (0011)
+        old.setattr(storage.common, "AFTER_FINISH", ())
 
-        async def no_glicko(db, guild_id, result, sides, at):
+        async def no_glicko(self, db, guild_id, result, sides, at):
             pass  # the ratings table of then has no deviation (0007); 0007 has its own test
-        old.setattr(storage.sqlite, "_rate", no_glicko)
+        old.setattr(SqliteStorage, "_rate", no_glicko)
         async with await SqliteStorage.open(db_path) as store:
             with newer_columns(db_path):
                 await play_random_mix(store, random.Random(5), 80)

@@ -92,7 +92,8 @@ async def everything(store):
         "settings": await store.guild_settings(100),
         "prefs": await store.user_prefs(1),
         "next_wake": await store.next_wake(),
-        "undelivered": await store.undelivered_reminders(NOW + timedelta(days=1)),
+        "undelivered": await store.reclaim_reminders(NOW + timedelta(days=1),
+                                                     NOW + timedelta(days=1)),
         "notes": [await store.notes(g.id, user, limit=100) for g in games for user in
                   range(1, 9)],
         "pending": [await store.pending_move(g.id, user) for g in games for user in
