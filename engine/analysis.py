@@ -12,8 +12,10 @@ and a swing names them all.
 
 The biggest swings are what a reader studies, so the positions at both ends of the `SWINGS`
 biggest are searched again, each with `DEEP` times the per-position limit and at least the
-nodes of level `DEEP_LEVEL` (at most `2 * SWINGS` more searches): the swings, and the
-engine's move at each with its chance, come from that deeper search.
+nodes of level `DEEP_LEVEL` (at most `2 * SWINGS` more searches, `DEEP_SHARE` positions'
+worth, which a game of more than `FULL_POSITIONS - DEEP_SHARE` positions makes room for by
+sharing the rest): the swings, and the engine's move at each with its chance, come from that
+deeper search. The whole stays within about `FULL_POSITIONS` searches.
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ MIN_SWING = 0.01
 #: and at least the nodes of this level (the strongest whose search fits the budget)
 DEEP = 3
 DEEP_LEVEL = 4
+#: what those searches take of the `FULL_POSITIONS` positions' worth (at most)
+DEEP_SHARE = 2 * SWINGS * DEEP
 
 
 @dataclass(frozen=True)
@@ -101,7 +105,9 @@ def analyze_game(game: Game, limit: Limit, *, seed: int = 0) -> GameAnalysis:
     moves = [index for index, turn in enumerate(turns) if turn.command.is_move]
     step = max(1, math.ceil(len(moves) / (MAX_POSITIONS - 1)))
     marks = sorted({*range(0, len(moves), step), len(moves)})
-    each = position_limit(limit, len(marks))
+    # the deeper searches take DEEP_SHARE positions' worth: the others share the rest
+    each = position_limit(limit, math.ceil(len(marks) * FULL_POSITIONS
+                                           / (FULL_POSITIONS - DEEP_SHARE)))
     board = game.copy()
     while board.history:
         board.undo()
