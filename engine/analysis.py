@@ -9,6 +9,13 @@ time bounds the search), so the work is bounded by about `FULL_POSITIONS` search
 floors of at most `MAX_POSITIONS` positions. A game with more moves than that (classic
 removals allow thousands of turns) is sampled evenly: a report then covers several moves,
 and a swing names them all.
+
+The biggest swings are what a reader studies, so the positions at both ends of the `SWINGS`
+biggest are searched again, each with `DEEP` times the per-position limit and at least the
+nodes of level `DEEP_LEVEL` (at most `2 * SWINGS` more searches, `DEEP_SHARE` positions'
+worth, which a game of more than `FULL_POSITIONS - DEEP_SHARE` positions makes room for by
+sharing the rest): the swings, and the engine's move at each with its chance, come from that
+deeper search. The whole stays within about `FULL_POSITIONS` searches.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ import math
 from dataclasses import dataclass
 from itertools import pairwise
 
-from engine.api import Limit, think
+from engine.api import Limit, level_nodes, think
 from rules import Colour, Game
 
 #: positions that each get the whole per-position budget; a longer game shares this much
@@ -30,6 +37,12 @@ MIN_SECONDS = 0.01
 #: the swings reported, and the least change (of Red's chance) that counts as one
 SWINGS = 3
 MIN_SWING = 0.01
+#: the deeper search at the ends of the biggest swings: this many times a position's limit,
+#: and at least the nodes of this level (the strongest whose search fits the budget)
+DEEP = 3
+DEEP_LEVEL = 4
+#: what those searches take of the `FULL_POSITIONS` positions' worth (at most)
+DEEP_SHARE = 2 * SWINGS * DEEP
 
 
 @dataclass(frozen=True)
@@ -49,7 +62,8 @@ class PositionReport:
 class Swing:
     """Moves `turn` to `last_turn` (one move: the same number, counted from 1) changed Red's
     chance from `red_before` to `red_after`; `mover` made the first of them; `preferred` is
-    what the engine would have played instead."""
+    what the engine would have played instead, and `preferred_win` Red's chance after it (the
+    search values a position by its best move, so this is `red_before`, said explicitly)."""
 
     turn: int
     last_turn: int
@@ -58,6 +72,7 @@ class Swing:
     preferred: str
     red_before: float
     red_after: float
+    preferred_win: float
 
     @property
     def change(self) -> float:
@@ -90,11 +105,14 @@ def analyze_game(game: Game, limit: Limit, *, seed: int = 0) -> GameAnalysis:
     moves = [index for index, turn in enumerate(turns) if turn.command.is_move]
     step = max(1, math.ceil(len(moves) / (MAX_POSITIONS - 1)))
     marks = sorted({*range(0, len(moves), step), len(moves)})
-    each = position_limit(limit, len(marks))
+    # the deeper searches take DEEP_SHARE positions' worth: the others share the rest
+    each = position_limit(limit, math.ceil(len(marks) * FULL_POSITIONS
+                                           / (FULL_POSITIONS - DEEP_SHARE)))
     board = game.copy()
     for _ in turns:  # back to the start, one undo a turn (`history` is a fresh tuple a read)
         board.undo()
     reports: list[PositionReport] = []
+    positions: list[Game] = []
     applied = 0
     for number, mark in enumerate(marks):
         # the position right after move `mark` (draw offers and the like come after it)
@@ -102,11 +120,33 @@ def analyze_game(game: Game, limit: Limit, *, seed: int = 0) -> GameAnalysis:
         for turn in turns[applied:until]:
             board.push(turn.command, by=turn.player)
         applied = until
+        positions.append(board.copy())
         red, preferred = _red_chance(board, each, seed)
         following = marks[number + 1] if number + 1 < len(marks) else mark
         played = ", ".join(turns[index].text for index in moves[mark:following])
         reports.append(PositionReport(mark, red, preferred, played))
+    deep = deep_limit(limit, game)
+    for number in sorted({n + end for n in _biggest(reports) for end in (0, 1)}):
+        red, preferred = _red_chance(positions[number], deep, seed)
+        old = reports[number]
+        reports[number] = PositionReport(old.turn, red, preferred, old.played)
     return GameAnalysis(tuple(reports), _swings(reports, game), step)
+
+
+def deep_limit(limit: Limit, game: Game) -> Limit:
+    """What each end of a big swing gets (see the module): `DEEP` times a position's limit,
+    with at least level `DEEP_LEVEL`'s nodes."""
+    nodes = None if limit.nodes is None else max(limit.nodes * DEEP,
+                                                level_nodes(DEEP_LEVEL, game))
+    seconds = None if limit.seconds is None else limit.seconds * DEEP
+    return Limit(seconds=seconds, nodes=nodes)
+
+
+def _biggest(reports: list[PositionReport]) -> list[int]:
+    """The report numbers where the `SWINGS` biggest changes start."""
+    changes = sorted((-abs(after.red_win - before.red_win), number)
+                     for number, (before, after) in enumerate(pairwise(reports)))
+    return [number for change, number in changes[:SWINGS] if -change >= MIN_SWING]
 
 
 def _red_chance(board: Game, limit: Limit, seed: int) -> tuple[float, str]:
@@ -125,7 +165,8 @@ def _swings(reports: list[PositionReport], game: Game) -> tuple[Swing, ...]:
     # a turn's colour is its mover's as it moved (a swap: the colour swapped to)
     movers = [turn.colour for turn in game.history if turn.command.is_move]
     found = [Swing(before.turn + 1, after.turn, movers[before.turn],
-                   before.played, before.preferred, before.red_win, after.red_win)
+                   before.played, before.preferred, before.red_win, after.red_win,
+                   before.red_win)
              for before, after in pairwise(reports)
              if abs(after.red_win - before.red_win) >= MIN_SWING]
     found.sort(key=lambda swing: (-abs(swing.change), swing.turn))

@@ -85,8 +85,14 @@ def _node_budget(limit: Limit, game: Game) -> int | None:
         return _DEFAULT_NODES if limit.seconds is None else None
     if not isinstance(limit, LevelLimit):
         return limit.nodes
+    return level_nodes(limit.level, game)
+
+
+def level_nodes(level: int, game: Game) -> int:
+    """The nodes a level searches on `game`'s board (see `_node_budget`)."""
     holes = game.geometry.cols * game.geometry.rows
-    return max(1, round(limit.nodes * min(1.0, math.sqrt(_LEVEL_BOARD / holes))))
+    nodes = _LEVELS[level][0]
+    return max(1, round(nodes * min(1.0, math.sqrt(_LEVEL_BOARD / holes))))
 
 
 def _looseness(limit: Limit) -> tuple[float, float]:

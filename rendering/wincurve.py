@@ -57,7 +57,8 @@ _STEPS = (1, 2, 5)
 class CurveSwing:
     """A swing: moves `turn` to `last_turn` (usually one move) by `mover` ("Red" or "Black"
     as the caller says it), `played` (move-language text), changed Red's chance from
-    `red_before` to `red_after`; the engine preferred `preferred`."""
+    `red_before` to `red_after`; the engine preferred `preferred`, with which Red's chance
+    was `preferred_win`."""
 
     turn: int
     last_turn: int
@@ -66,6 +67,7 @@ class CurveSwing:
     preferred: str
     red_before: float
     red_after: float
+    preferred_win: float
 
 
 @dataclass(frozen=True)
@@ -312,8 +314,9 @@ def _legend_line(image: Image.Image, lay: CurveLayout, number: int, swing: Curve
     change = tr("Red {before} → {after}", before=_percent(swing.red_before * 100, tr),
                 after=_percent(swing.red_after * 100, tr))
     if swing.preferred:
-        change = tr("{change} · engine: {move}", change=change,
-                    move=_bounded(swing.preferred))
+        change = tr("{change} · engine: {move} ({chance})", change=change,
+                    move=_bounded(swing.preferred),
+                    chance=_percent(swing.preferred_win * 100, tr))
     start = x + MARKER_RADIUS + TEXT_SIZE // 2
     room = WIDTH - MARGIN - start
     put_text(image, cut_to_width(played, room, TEXT_SIZE, 0.6), start, middle, TEXT_SIZE,

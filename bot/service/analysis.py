@@ -53,7 +53,8 @@ def curve_of(analysis: GameAnalysis, game: Game, tr: Translation) -> WinCurve:
     """The picture's data: Red's chance by move, the swings, each colour's players and how
     the game ended."""
     swings = tuple(CurveSwing(s.turn, s.last_turn, tr.say(s.mover.said), s.played,
-                              s.preferred, s.red_before, s.red_after) for s in analysis.swings)
+                              s.preferred, s.red_before, s.red_after, s.preferred_win)
+                   for s in analysis.swings)
     red, black = (" & ".join(game.players_of(colour)) for colour in (Colour.RED, Colour.BLACK))
     result = result_sentence(game.outcome, game, tr) if game.outcome else ""
     return WinCurve(tuple((r.turn, r.red_win) for r in analysis.reports), swings, red, black,
@@ -61,7 +62,8 @@ def curve_of(analysis: GameAnalysis, game: Game, tr: Translation) -> WinCurve:
 
 
 def swing_lines(analysis: GameAnalysis, tr: Translation, code: str = "") -> list[str]:
-    """A line a swing, biggest first: `1. move 12, Black F3: Red 80% → 20% (engine: G5)`;
+    """A line a swing, biggest first: `1. move 12, Black F3: Red 80% → 20% (engine: G5, Red
+    80%)`;
     the moves between `code` marks (a backtick, where the text is markdown)."""
     lines = []
     for number, swing in enumerate(analysis.swings, start=1):
@@ -74,8 +76,9 @@ def swing_lines(analysis: GameAnalysis, tr: Translation, code: str = "") -> list
                         "Red {before}% → {after}%",
                         first=swing.turn, last=swing.last_turn, **values))
         if swing.preferred:
-            line = tr("{line} (engine: {move})", line=line,
-                      move=Markup(f"{code}{verbatim(swing.preferred)}{code}"))
+            line = tr("{line} (engine: {move}, Red {chance}%)", line=line,
+                      move=Markup(f"{code}{verbatim(swing.preferred)}{code}"),
+                      chance=round(swing.preferred_win * 100))
         lines.append(line)
     if not analysis.swings:
         lines.append(tr("No move changed Red's chance much."))

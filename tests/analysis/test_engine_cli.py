@@ -143,7 +143,7 @@ def test_analyze_draws_the_curve_and_prints_the_swings(record, tmp_path, capsys)
     assert 1 <= len(swings) <= 3
     for number, line in enumerate(swings, 1):
         assert re.fullmatch(rf"{number}\. move \d+, (Red|Black) [^:]+: "
-                            r"Red \d+% → \d+% \(engine: [^)]+\)", line), line
+                            r"Red \d+% → \d+% \(engine: [^,]+, Red \d+%\)", line), line
     assert printed[-1].startswith(f"wrote {out} (")
     picture = Image.open(out)
     assert picture.format == "PNG" and picture.width == 800

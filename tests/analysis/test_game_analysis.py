@@ -12,12 +12,16 @@ import pytest
 from engine import Limit, PlayResult
 from engine import analysis as analysis_module
 from engine.analysis import (
+    DEEP,
+    DEEP_LEVEL,
     FULL_POSITIONS,
     MIN_NODES,
     MIN_SECONDS,
     analyze_game,
+    deep_limit,
     position_limit,
 )
+from engine.api import level_nodes
 from rules import Colour, Game
 from tests.rules.helpers import count_history_reads
 
@@ -169,3 +173,31 @@ def test_the_analysis_goes_back_to_the_start_in_one_pass_over_the_log(monkeypatc
     result = analyze_game(game, LIMIT)
     assert [r.turn for r in result.reports] == [0, 1, 2]
     assert reads[0] <= 3  # the same few whatever the log's length
+
+
+def test_the_biggest_swings_come_from_a_deeper_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 23: the swings and the engine's move there come from a search at least as
+    strong as level 4, not from the cheap one every position gets."""
+    deep = deep_limit(LIMIT, Game(("alice", "bob"), size=8))
+    assert deep.nodes == max(LIMIT.nodes * DEEP, level_nodes(DEEP_LEVEL, Game(size=8)))
+    asked: list[tuple[int, int | None]] = []
+
+    def think(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
+        asked.append((game.moves_made, limit.nodes))
+        # the cheap search sees a swing at move 2; the deep one a bigger one
+        win = {2: 0.8, 3: 0.2}.get(game.moves_made, 0.5)
+        if limit.nodes == deep.nodes and game.moves_made == 2:
+            win = 0.9
+        move = f"{'Y' if limit.nodes == deep.nodes else 'X'}{game.moves_made}"
+        return PlayResult(move, win, (move,), 1, 0.0)
+
+    monkeypatch.setattr(analysis_module, "think", think)
+    game = played(Game(("alice", "bob"), size=8, swap=False), ["B2", "G7", "C5"])
+    result = analyze_game(game, LIMIT)
+    deep_positions = sorted(moves for moves, nodes in asked if nodes == deep.nodes)
+    assert deep_positions == [1, 2]   # both ends of the only swing
+    swing = result.swings[0]
+    # Black moved at 1 (Red .5) into 2 (Red to move, .9 in the deep search)
+    assert (swing.turn, swing.preferred, swing.red_before, swing.red_after) == (
+        2, "Y1", 0.5, 0.9)
+    assert swing.preferred_win == swing.red_before

@@ -23,8 +23,8 @@ from rules import Colour
 LIGHT = theme(ThemeName.LIGHT, PaletteName.NORMAL)
 DARK = theme(ThemeName.DARK, PaletteName.NORMAL)
 POINTS = ((0, 0.5), (1, 0.55), (2, 0.6), (3, 0.2), (4, 0.25), (5, 0.9), (6, 1.0))
-SWINGS = (CurveSwing(5, 5, "Red", "E6 link C5", "D7", 0.25, 0.9),
-          CurveSwing(3, 3, "Black", "F3", "G4", 0.6, 0.2))
+SWINGS = (CurveSwing(5, 5, "Red", "E6 link C5", "D7", 0.25, 0.9, 0.25),
+          CurveSwing(3, 3, "Black", "F3", "G4", 0.6, 0.2, 0.6))
 
 
 def picture(curve: WinCurve, theme_name: ThemeName = ThemeName.LIGHT) -> Image.Image:
@@ -89,7 +89,7 @@ def test_the_dark_theme_draws_on_the_dark_plate() -> None:
 
 def test_long_names_and_moves_keep_the_width() -> None:
     long = "x" * 5000
-    curve = WinCurve(POINTS, (CurveSwing(3, 3, long, long, long, 0.6, 0.2),), long, long)
+    curve = WinCurve(POINTS, (CurveSwing(3, 3, long, long, long, 0.6, 0.2, 0.6),), long, long)
     assert picture(curve).width == WIDTH
 
 

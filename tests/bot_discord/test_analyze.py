@@ -44,7 +44,8 @@ async def test_anyone_here_gets_the_curve_of_the_finished_game(client, cog, pool
     reply = only(await run(client, cog, "analyze", EVE))
     assert reply["ephemeral"] is False
     assert reply["content"].startswith("Game 1, 7 moves: the biggest swings")
-    assert re.search(r"^1\. move \d+, (Red|Black) `[^`]+`: Red \d+% → \d+% \(engine: `[^`]+`\)$",
+    assert re.search(r"^1\. move \d+, (Red|Black) `[^`]+`: Red \d+% → \d+% "
+                     r"\(engine: `[^`]+`, Red \d+%\)$",
                      reply["content"], re.MULTILINE)
     assert filenames(reply) == ["twixt-1-analysis.png"]
     assert reply["files"][0].fp.read()[:8] == b"\x89PNG\r\n\x1a\n"

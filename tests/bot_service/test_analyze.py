@@ -24,7 +24,8 @@ from tests.bot_service.helpers import ALICE, BOB, CAROL, CHANNEL, DAVE, asking, 
 RED_CONNECTS = ["C1", "A3", "D3", "F3", "C5", "A5", "E6"]
 
 #: the first swing, as the engine finds it (which move depends on the engine)
-SWING = r"1\. move \d+, (Red|Black) `[^`]+`: Red \d+% → \d+% \(engine: `[^`]+`\)"
+SWING = (r"1\. move \d+, (Red|Black) `[^`]+`: Red \d+% → \d+% "
+         r"\(engine: `[^`]+`, Red \d+%\)")
 
 
 @pytest.fixture
@@ -125,7 +126,8 @@ async def test_in_german(analysing):
     reply = await analysing.run(asking(CAROL, locale="de"), "analyze")
     swing = reply.plain.splitlines()[1]
     assert re.fullmatch(
-        r"1\. Zug \d+, (Rot|Schwarz) `[^`]+`: Rot \d+ % → \d+ % \(Engine: `[^`]+`\)", swing), swing
+        r"1\. Zug \d+, (Rot|Schwarz) `[^`]+`: Rot \d+ % → \d+ % "
+        r"\(Engine: `[^`]+`, Rot \d+ %\)", swing), swing
 
 
 async def test_the_terminal_table_saves_the_picture(analysing, tmp_path: Path):
