@@ -1,0 +1,181 @@
+"""The engine on real games (issue 23): move prediction, calibration of its win chance, speed.
+
+    python benchmarks/engine_games.py --engine 79d3449 --engine engine --level 5
+    python benchmarks/engine_games.py --engine engine --seconds 1 --positions 200
+    python benchmarks/engine_games.py --speed --engine 79d3449 --engine engine
+
+`benchmarks/games/` holds a fixed sample of 100 real games between people (classic rules,
+24×24, 1984–2001; its README says where they come from). From them a fixed set of positions
+(two a game, the seed's, between moves 5 and 40) is asked of each engine version (a revision
+or a source tree, installed and run as in engine_match.py), which prints:
+- move prediction: how often the engine's peg is the peg that was played (top-1);
+- calibration: the engine's chance that the side to move wins, in bands of 10%, against the
+  share of those positions whose side to move won the game; and its log-loss and Brier score
+  (lower is better; always saying 50% scores 0.693 and 0.25).
+`--speed` prints instead each version's nodes a second on the same 24×24 positions (the pegs
+after 20 moves, in classic and in pp), and the ratio of the last version to the first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from engine_match import EngineProcess, Version, install
+
+from rules import Game
+from rules.records import load
+
+GAMES = Path(__file__).with_name("games")
+
+
+@cache
+def sample_games() -> tuple[Game, ...]:
+    """The copied real games, replayed, in file order."""
+    return tuple(load(path) for path in sorted(GAMES.glob("*.twixt")))
+
+
+@dataclass(frozen=True)
+class Position:
+    """A position of a real game: the moves before it, the move played, and who won."""
+
+    size: str
+    moves: tuple[str, ...]
+    played: str
+    mover_won: bool
+
+
+def positions(count: int, seed: int = 0, first: int = 5, last: int = 40) -> list[Position]:
+    """`count` positions, spread evenly over the games (the seed picks the moves), each before
+    a peg played between move `first` and `last` (1-based) in a game won by either side."""
+    rng = random.Random(seed)
+    found: list[Position] = []
+    games = [game for game in sample_games() if game.outcome and game.outcome.winner]
+    per_game = math.ceil(count / len(games))
+    for game in games:
+        turns = [turn for turn in game.history if turn.placed is not None]
+        plies = range(first - 1, min(last, len(turns)))
+        for ply in sorted(rng.sample(plies, min(per_game, len(plies)))):
+            mover = turns[ply].colour
+            found.append(Position(game.options.size_text,
+                                  tuple(turn.text for turn in turns[:ply]),
+                                  turns[ply].text.split()[0],
+                                  game.outcome is not None and game.outcome.winner is mover))
+    return found[:count]
+
+
+def speed(versions: list[Version], seconds: float, count: int) -> None:
+    """Nodes a second of each version on the same real 24×24 positions: the pegs and links
+    after 20 moves in classic; the pegs alone in pp (pp links them itself)."""
+    games = [game for game in sample_games() if game.pegs_placed >= 22][:count]
+    rates: dict[str, list[float]] = {}
+    for version in versions:
+        process = EngineProcess(version)
+        try:
+            for rules in ("classic", "pp"):
+                nodes = elapsed = 0.0
+                for game in games:
+                    moves = [turn.text for turn in game.history[:20]]
+                    if rules != "classic":
+                        moves = [move.split()[0] for move in moves]
+                    reply = ask(process, game.options.size_text, rules, moves,
+                                {"seconds": seconds})
+                    nodes += reply["nodes"]
+                    elapsed += reply["seconds"]
+                rate = nodes / max(elapsed, 1e-9)
+                rates.setdefault(rules, []).append(rate)
+                print(f"{rules:7} 24x24 {version.label} (core {process.core}): {rate:8.0f} "
+                      f"nodes/s ({len(games)} positions, {seconds:g} s each)", flush=True)
+        finally:
+            process.close()
+    for rules, found in rates.items():
+        if len(found) > 1:
+            print(f"{rules:7} nodes/s, {versions[-1].label} / {versions[0].label}: "
+                  f"{found[-1] / found[0]:.2f}")
+
+
+def ask(process: EngineProcess, size: str, rules: str, moves: list[str] | tuple[str, ...],
+        limit: dict[str, float]) -> dict[str, Any]:
+    """The engine's answer in the position, or the end of the run when it fails."""
+    reply = process.ask({"size": size, "rules": rules, "swap": False, "moves": list(moves),
+                         "limit": limit, "seed": 0})
+    if "error" in reply:
+        raise SystemExit(f"{process.version.label}: {reply['error']}")
+    return reply
+
+
+#: the calibration table's bands: [0, 0.1), [0.1, 0.2), ..., [0.9, 1.0]
+BANDS = 10
+
+
+def predict(version: Version, sample: list[Position], limit: dict[str, float]) -> None:
+    """Print the version's move prediction and calibration on the positions."""
+    process = EngineProcess(version)
+    agree = 0
+    loss = brier = 0.0
+    bands: list[list[tuple[float, bool]]] = [[] for _ in range(BANDS)]
+    nodes = elapsed = 0.0
+    try:
+        for position in sample:
+            reply = ask(process, position.size, "classic", position.moves, limit)
+            move = reply["move"].split()[0]
+            agree += move == position.played
+            win = min(max(float(reply["win"]), 1e-6), 1 - 1e-6)
+            loss -= math.log(win if position.mover_won else 1 - win)
+            brier += (win - position.mover_won) ** 2
+            bands[min(int(win * BANDS), BANDS - 1)].append((win, position.mover_won))
+            nodes += reply["nodes"]
+            elapsed += reply["seconds"]
+    finally:
+        process.close()
+    count = len(sample)
+    print(f"\n{version.label} (core {process.core}), limit {limit}, {count} positions, "
+          f"{elapsed / count:.2f} s and {nodes / count:.0f} nodes a position")
+    print(f"move prediction: top-1 {agree}/{count} = {agree / count:.1%}")
+    print(f"win chance: log-loss {loss / count:.3f}, Brier {brier / count:.3f}")
+    print("  band      positions  mean chance  side to move won")
+    for number, members in enumerate(bands):
+        if members:
+            mean = sum(win for win, _ in members) / len(members)
+            won = sum(result for _, result in members) / len(members)
+            print(f"  {number * 10:3}-{number * 10 + 10:3}%  {len(members):9}  {mean:11.1%}"
+                  f"  {won:16.1%}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    add_arguments(parser)
+    run(parser.parse_args(argv))
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options (engine_bench.py takes the same for its `games` part)."""
+    parser.add_argument("--engine", action="append", dest="engines",
+                        help="revision or source tree (repeat it; default: this tree)")
+    parser.add_argument("--level", type=int, default=5, help="the level to ask (default 5)")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="a time a position instead of a level")
+    parser.add_argument("--positions", type=int, default=200, help="positions (default 200)")
+    parser.add_argument("--seed", type=int, default=0, help="which moves of the games")
+    parser.add_argument("--speed", action="store_true",
+                        help="print nodes/s on fixed positions instead (--seconds each, 2 s)")
+
+
+def run(args: argparse.Namespace) -> None:
+    versions = [install(source) for source in args.engines or [None]]
+    if args.speed:
+        speed(versions, args.seconds or 2.0, min(args.positions, 8))
+        return
+    sample = positions(args.positions, args.seed)
+    limit = {"seconds": args.seconds} if args.seconds else {"level": args.level}
+    for version in versions:
+        predict(version, sample, limit)
+
+
+if __name__ == "__main__":
+    main()
