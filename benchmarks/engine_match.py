@@ -255,14 +255,16 @@ def play_game(setup: Setup, number: int, engines: dict[str, EngineProcess]) -> G
         seat = game.player_to_move
         assert seat is not None
         other = BASELINE if seat == CANDIDATE else CANDIDATE
+        asked = time.perf_counter()
         reply = engines[seat].ask({
             "size": setup.size, "rules": setup.rules, "swap": setup.swap, "moves": moves,
             "limit": {"seconds": setup.seconds}, "seed": setup.seed * 100_003 + number * 1000
             + len(moves)})
+        # the referee's clock, not the engine's word: what equal time means
+        thinking[seat].append(time.perf_counter() - asked)
         if "error" in reply:
             return GameResult(number, other, f"error of {seat}: {reply['error']}", moves,
                               thinking)
-        thinking[seat].append(reply["seconds"])
         try:
             moves.append(game.play(reply["move"]).text)
         except TwixtError as error:
