@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import sys
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -121,8 +122,11 @@ def predict(version: Version, sample: list[Position], limit: dict[str, float]) -
     bands: list[list[tuple[float, bool]]] = [[] for _ in range(BANDS)]
     nodes = elapsed = 0.0
     try:
-        for position in sample:
+        for number, position in enumerate(sample, start=1):
             reply = ask(process, position.size, "classic", position.moves, limit)
+            if number % 20 == 0:   # a long run shows it is alive
+                print(f"{version.label}: {number}/{len(sample)} positions", file=sys.stderr,
+                      flush=True)
             move = reply["move"].split()[0]
             agree += move == position.played
             win = min(max(float(reply["win"]), 1e-6), 1 - 1e-6)
