@@ -24,6 +24,7 @@ game. engine_games.py measures versions on real games (and their nodes a second)
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import math
@@ -49,6 +50,8 @@ WORKER = Path(__file__).with_name("engine_worker.py")
 #: what a version needs to run: its engine, the rules it imports, the messages they import;
 #: and a setup.py when the version compiles a core of its own
 PARTS = ("engine", "rules", "language", "setup.py")
+#: how long past ten times its time a move a worker may take before it counts as hung
+ANSWER_TIMEOUT = 60.0
 #: the seats' names in the referee's game
 CANDIDATE, BASELINE = "candidate", "baseline"
 
@@ -142,15 +145,32 @@ class EngineProcess:
         reply: dict[str, Any] = json.loads(line)
         return reply
 
-    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
-        """The worker's answer to one request (its `error` key set when it failed)."""
-        stdin = self._pipes()[0]
-        stdin.write(json.dumps(request) + "\n")
-        stdin.flush()
-        return self._read()
+    def ask(self, request: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
+        """The worker's answer to one request (its `error` key set when it failed). A worker
+        that has not answered after `timeout` seconds is killed (a hung engine must not hang
+        the match); a dead worker's answer is an error and `alive` turns False."""
+        watchdog = None if timeout is None else threading.Timer(timeout, self.process.kill)
+        try:
+            if watchdog is not None:
+                watchdog.start()
+            stdin = self._pipes()[0]
+            stdin.write(json.dumps(request) + "\n")
+            stdin.flush()
+            return self._read()
+        except (OSError, RuntimeError) as error:
+            self.process.kill()   # whatever it was doing, it is done now
+            return {"error": f"no answer ({error}, exit code {self.process.wait()})"}
+        finally:
+            if watchdog is not None:
+                watchdog.cancel()
+
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
 
     def close(self) -> None:
-        self._pipes()[0].close()
+        with contextlib.suppress(OSError):   # it died with our request unread
+            self._pipes()[0].close()
         try:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
@@ -259,7 +279,7 @@ def play_game(setup: Setup, number: int, engines: dict[str, EngineProcess]) -> G
         reply = engines[seat].ask({
             "size": setup.size, "rules": setup.rules, "swap": setup.swap, "moves": moves,
             "limit": {"seconds": setup.seconds}, "seed": setup.seed * 100_003 + number * 1000
-            + len(moves)})
+            + len(moves)}, timeout=ANSWER_TIMEOUT + 10 * setup.seconds)
         # the referee's clock, not the engine's word: what equal time means
         thinking[seat].append(time.perf_counter() - asked)
         if "error" in reply:
@@ -298,6 +318,12 @@ def match(baseline: Version, candidate: Version, setup: Setup, games: int,
         try:
             result = play_game(setup, number, engines)
         finally:
+            for seat, engine in engines.items():   # a worker that died starts again
+                if not engine.alive:
+                    engine.close()
+                    engines[seat] = EngineProcess(engine.version)
+                    with lock:
+                        started.append(engines[seat])
             pairs.put(engines)
         with lock:
             score.add(result.winner, CANDIDATE)

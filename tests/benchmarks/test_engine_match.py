@@ -85,3 +85,14 @@ def test_the_real_game_positions_are_fixed_and_from_both_sides() -> None:
     assert all(4 <= len(position.moves) < 40 for position in sample)
     assert {position.mover_won for position in sample} == {True, False}
     assert sum(len(position.moves) % 2 for position in sample) > 50
+
+
+def test_a_hung_engine_is_killed_and_its_answer_is_an_error() -> None:
+    engine = EngineProcess(Version("this tree", ROOT))
+    try:
+        reply = engine.ask({"size": "24", "rules": "pp", "swap": False, "moves": ["L12"],
+                            "limit": {"seconds": 60}, "seed": 0}, timeout=0.5)
+        assert "no answer" in reply["error"]
+        assert not engine.alive
+    finally:
+        engine.close()
