@@ -72,32 +72,36 @@ def positions(count: int, seed: int = 0, first: int = 5, last: int = 40) -> list
 
 def speed(versions: list[Version], seconds: float, count: int) -> None:
     """Nodes a second of each version on the same real 24×24 positions: the pegs and links
-    after 20 moves in classic; the pegs alone in pp (pp links them itself)."""
+    after 20 moves in classic; the pegs alone in pp (pp links them itself). The versions take
+    turns position by position, so a change in the machine's load falls on all alike; the
+    nodes per CPU second hardly depend on that load at all."""
     games = [game for game in sample_games() if game.pegs_placed >= 22][:count]
-    rates: dict[str, list[float]] = {}
-    for version in versions:
-        process = EngineProcess(version)
-        try:
-            for rules in ("classic", "pp"):
-                nodes = elapsed = 0.0
-                for game in games:
-                    moves = [turn.text for turn in game.history[:20]]
-                    if rules != "classic":
-                        moves = [move.split()[0] for move in moves]
+    processes = [EngineProcess(version) for version in versions]
+    try:
+        for rules in ("classic", "pp"):
+            totals = [[0.0, 0.0, 0.0] for _ in versions]   # nodes, seconds, CPU seconds
+            for game in games:
+                moves = [turn.text for turn in game.history[:20]]
+                if rules != "classic":
+                    moves = [move.split()[0] for move in moves]
+                for process, total in zip(processes, totals, strict=True):
                     reply = ask(process, game.options.size_text, rules, moves,
                                 {"seconds": seconds})
-                    nodes += reply["nodes"]
-                    elapsed += reply["seconds"]
-                rate = nodes / max(elapsed, 1e-9)
-                rates.setdefault(rules, []).append(rate)
-                print(f"{rules:7} 24x24 {version.label} (core {process.core}): {rate:8.0f} "
-                      f"nodes/s ({len(games)} positions, {seconds:g} s each)", flush=True)
-        finally:
+                    total[0] += reply["nodes"]
+                    total[1] += reply["seconds"]
+                    total[2] += reply["cpu"]
+            for process, (nodes, elapsed, cpu) in zip(processes, totals, strict=True):
+                print(f"{rules:7} 24x24 {process.version.label} (core {process.core}): "
+                      f"{nodes / elapsed:8.0f} nodes/s, {nodes / cpu:8.0f} nodes/CPU s "
+                      f"({len(games)} positions, {seconds:g} s each)", flush=True)
+            if len(versions) > 1:
+                (first, wall, cpu), (last, last_wall, last_cpu) = totals[0], totals[-1]
+                print(f"{rules:7} {versions[-1].label} / {versions[0].label}: "
+                      f"{last / last_wall / (first / wall):.2f} (wall), "
+                      f"{last / last_cpu / (first / cpu):.2f} (CPU)", flush=True)
+    finally:
+        for process in processes:
             process.close()
-    for rules, found in rates.items():
-        if len(found) > 1:
-            print(f"{rules:7} nodes/s, {versions[-1].label} / {versions[0].label}: "
-                  f"{found[-1] / found[0]:.2f}")
 
 
 def ask(process: EngineProcess, size: str, rules: str, moves: list[str] | tuple[str, ...],
