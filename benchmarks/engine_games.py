@@ -2,6 +2,7 @@
 
     python benchmarks/engine_games.py --engine 79d3449 --engine engine --level 5
     python benchmarks/engine_games.py --engine engine --seconds 1 --positions 200
+    python benchmarks/engine_games.py --engine engine --nodes 15000
     python benchmarks/engine_games.py --speed --engine 79d3449 --engine engine
 
 `benchmarks/games/` holds a fixed sample of 100 real games between people (classic rules,
@@ -168,6 +169,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--level", type=int, default=5, help="the level to ask (default 5)")
     parser.add_argument("--seconds", type=float, default=None,
                         help="a time a position instead of a level")
+    parser.add_argument("--nodes", type=int, default=None,
+                        help="nodes a position instead of a level (no time cap: the same "
+                             "search however busy the machine)")
     parser.add_argument("--positions", type=int, default=200, help="positions (default 200)")
     parser.add_argument("--seed", type=int, default=0, help="which moves of the games")
     parser.add_argument("--speed", action="store_true",
@@ -180,7 +184,8 @@ def run(args: argparse.Namespace) -> None:
         speed(versions, args.seconds or 2.0, min(args.positions, 8))
         return
     sample = positions(args.positions, args.seed)
-    limit = {"seconds": args.seconds} if args.seconds else {"level": args.level}
+    limit = ({"seconds": args.seconds} if args.seconds else {"nodes": args.nodes}
+             if args.nodes else {"level": args.level})
     for version in versions:
         predict(version, sample, limit)
 
