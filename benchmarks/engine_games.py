@@ -30,6 +30,7 @@ from typing import Any
 
 from engine_match import EngineProcess, Version, install
 
+from bot.service.bot_player import ACCEPT_DRAW_BELOW, RESIGN_BELOW
 from rules import Game
 from rules.records import load
 
@@ -125,6 +126,7 @@ def predict(version: Version, sample: list[Position], limit: dict[str, float]) -
     agree = 0
     loss = brier = 0.0
     bands: list[list[tuple[float, bool]]] = [[] for _ in range(BANDS)]
+    chances: list[tuple[float, bool]] = []
     nodes = elapsed = 0.0
     try:
         for number, position in enumerate(sample, start=1):
@@ -138,6 +140,7 @@ def predict(version: Version, sample: list[Position], limit: dict[str, float]) -
             loss -= math.log(win if position.mover_won else 1 - win)
             brier += (win - position.mover_won) ** 2
             bands[min(int(win * BANDS), BANDS - 1)].append((win, position.mover_won))
+            chances.append((win, position.mover_won))
             nodes += reply["nodes"]
             elapsed += reply["seconds"]
     finally:
@@ -147,6 +150,11 @@ def predict(version: Version, sample: list[Position], limit: dict[str, float]) -
           f"{elapsed / count:.2f} s and {nodes / count:.0f} nodes a position")
     print(f"move prediction: top-1 {agree}/{count} = {agree / count:.1%}")
     print(f"win chance: log-loss {loss / count:.3f}, Brier {brier / count:.3f}")
+    for threshold, what in ((RESIGN_BELOW, "a hopeless turn, 3 in a row resign"),
+                            (ACCEPT_DRAW_BELOW, "it accepts a draw")):
+        below = [won for win, won in chances if win < threshold]
+        print(f"chance below {threshold:.0%} (for the bot {what}): {len(below)} positions, "
+              f"the side to move won {sum(below)}")
     print("  band      positions  mean chance  side to move won")
     for number, members in enumerate(bands):
         if members:
