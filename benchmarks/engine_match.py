@@ -227,20 +227,20 @@ class Setup:
 
 
 def first_peg(setup: Setup, pair: int) -> str:
-    """Red's first peg of pair `pair`, the same for every run with this seed: near the middle
-    without swap (a plain opening); anywhere off the borders with swap (whether it is worth
-    swapping is then the second player's to judge)."""
+    """Red's first peg of pair `pair`, the same for every run with this seed and no two alike
+    until every hole has had its turn: near the middle without swap (a plain opening);
+    anywhere off the borders with swap (whether it is worth swapping is then the second
+    player's to judge)."""
     game = setup.game((CANDIDATE, BASELINE))
     cols, rows = game.geometry.cols, game.geometry.rows
-    rng = random.Random(f"{setup.seed}/{pair}")
-    while True:
-        if setup.swap:
-            hole = Hole(rng.randint(1, cols - 2), rng.randint(2, rows - 3))
-        else:
-            hole = Hole(rng.randint(cols // 4, cols - cols // 4 - 1),
-                        rng.randint(rows // 4, rows - rows // 4 - 1))
-        if game.can_place(hole):
-            return str(hole)
+    if setup.swap:
+        region = [Hole(col, row) for row in range(2, rows - 2) for col in range(1, cols - 1)]
+    else:
+        region = [Hole(col, row) for row in range(rows // 4, rows - rows // 4)
+                  for col in range(cols // 4, cols - cols // 4)]
+    holes = [hole for hole in region if game.can_place(hole)]
+    random.Random(setup.seed).shuffle(holes)
+    return str(holes[pair % len(holes)])
 
 
 @dataclass

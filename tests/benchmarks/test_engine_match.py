@@ -67,6 +67,16 @@ def test_two_versions_play_a_tiny_game_to_its_end(tmp_path: Path,
     assert f"game   2: candidate second seat, opening {result.moves[0]}" in result.line()
 
 
+@pytest.mark.parametrize("swap", [True, False])
+def test_the_openings_differ_and_come_again_with_the_seed(swap: bool) -> None:
+    setup = Setup("24", "pp", swap, 1.0, seed=10)
+    openings = [first_peg(setup, pair) for pair in range(50)]
+    assert len(set(openings)) == 50
+    assert openings == [first_peg(setup, pair) for pair in range(50)]
+    assert openings != [first_peg(Setup("24", "pp", swap, 1.0, seed=11), pair)
+                        for pair in range(50)]
+
+
 def test_a_worker_error_loses_the_game_and_names_it() -> None:
     """A version that cannot answer (here: a board its rules refuse) loses, not crashes."""
     engine = EngineProcess(Version("this tree", ROOT))
