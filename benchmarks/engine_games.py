@@ -23,7 +23,7 @@ import argparse
 import math
 import random
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -120,48 +120,70 @@ def ask(process: EngineProcess, size: str, rules: str, moves: list[str] | tuple[
 BANDS = 10
 
 
-def predict(version: Version, sample: list[Position], limit: dict[str, float]) -> None:
-    """Print the version's move prediction and calibration on the positions."""
-    process = EngineProcess(version)
-    agree = 0
-    loss = brier = 0.0
-    bands: list[list[tuple[float, bool]]] = [[] for _ in range(BANDS)]
-    chances: list[tuple[float, bool]] = []
-    nodes = elapsed = 0.0
+@dataclass
+class Tally:
+    """One version's answers on the positions, summed up."""
+
+    agree: int = 0
+    loss: float = 0.0
+    brier: float = 0.0
+    nodes: float = 0.0
+    seconds: float = 0.0
+    cpu: float = 0.0
+    chances: list[tuple[float, bool]] = field(default_factory=list)
+
+    def add(self, reply: dict[str, Any], position: Position) -> None:
+        self.agree += reply["move"].split()[0] == position.played
+        win = min(max(float(reply["win"]), 1e-6), 1 - 1e-6)
+        self.loss -= math.log(win if position.mover_won else 1 - win)
+        self.brier += (win - position.mover_won) ** 2
+        self.chances.append((win, position.mover_won))
+        self.nodes += reply["nodes"]
+        self.seconds += reply["seconds"]
+        self.cpu += reply["cpu"]
+
+    def report(self, title: str) -> None:
+        count = len(self.chances)
+        print(f"\n{title}, {count} positions, {self.seconds / count:.2f} s and "
+              f"{self.nodes / count:.0f} nodes a position "
+              f"({self.nodes / self.cpu:.0f} nodes/CPU s)")
+        print(f"move prediction: top-1 {self.agree}/{count} = {self.agree / count:.1%}")
+        print(f"win chance: log-loss {self.loss / count:.3f}, Brier {self.brier / count:.3f}")
+        for threshold, what in ((RESIGN_BELOW, "a hopeless turn, 3 in a row resign"),
+                                (ACCEPT_DRAW_BELOW, "it accepts a draw")):
+            below = [won for win, won in self.chances if win < threshold]
+            print(f"chance below {threshold:.0%} (for the bot {what}): {len(below)} positions,"
+                  f" the side to move won {sum(below)}")
+        print("  band      positions  mean chance  side to move won")
+        bands: list[list[tuple[float, bool]]] = [[] for _ in range(BANDS)]
+        for win, won in self.chances:
+            bands[min(int(win * BANDS), BANDS - 1)].append((win, won))
+        for number, members in enumerate(bands):
+            if members:
+                mean = sum(win for win, _ in members) / len(members)
+                share = sum(won for _, won in members) / len(members)
+                print(f"  {number * 10:3}-{number * 10 + 10:3}%  {len(members):9}  {mean:11.1%}"
+                      f"  {share:16.1%}")
+
+
+def predict(versions: list[Version], sample: list[Position], limit: dict[str, float]) -> None:
+    """Print each version's move prediction and calibration on the positions. The versions
+    take turns position by position, so that a change in the machine's load (which changes
+    what a time limit buys, or whether a level's time cap cuts its search) falls on all alike."""
+    processes = [EngineProcess(version) for version in versions]
+    tallies = [Tally() for _ in versions]
     try:
         for number, position in enumerate(sample, start=1):
-            reply = ask(process, position.size, "classic", position.moves, limit)
+            for process, tally in zip(processes, tallies, strict=True):
+                tally.add(ask(process, position.size, "classic", position.moves, limit),
+                          position)
             if number % 20 == 0:   # a long run shows it is alive
-                print(f"{version.label}: {number}/{len(sample)} positions", file=sys.stderr,
-                      flush=True)
-            move = reply["move"].split()[0]
-            agree += move == position.played
-            win = min(max(float(reply["win"]), 1e-6), 1 - 1e-6)
-            loss -= math.log(win if position.mover_won else 1 - win)
-            brier += (win - position.mover_won) ** 2
-            bands[min(int(win * BANDS), BANDS - 1)].append((win, position.mover_won))
-            chances.append((win, position.mover_won))
-            nodes += reply["nodes"]
-            elapsed += reply["seconds"]
+                print(f"{number}/{len(sample)} positions", file=sys.stderr, flush=True)
     finally:
-        process.close()
-    count = len(sample)
-    print(f"\n{version.label} (core {process.core}), limit {limit}, {count} positions, "
-          f"{elapsed / count:.2f} s and {nodes / count:.0f} nodes a position")
-    print(f"move prediction: top-1 {agree}/{count} = {agree / count:.1%}")
-    print(f"win chance: log-loss {loss / count:.3f}, Brier {brier / count:.3f}")
-    for threshold, what in ((RESIGN_BELOW, "a hopeless turn, 3 in a row resign"),
-                            (ACCEPT_DRAW_BELOW, "it accepts a draw")):
-        below = [won for win, won in chances if win < threshold]
-        print(f"chance below {threshold:.0%} (for the bot {what}): {len(below)} positions, "
-              f"the side to move won {sum(below)}")
-    print("  band      positions  mean chance  side to move won")
-    for number, members in enumerate(bands):
-        if members:
-            mean = sum(win for win, _ in members) / len(members)
-            won = sum(result for _, result in members) / len(members)
-            print(f"  {number * 10:3}-{number * 10 + 10:3}%  {len(members):9}  {mean:11.1%}"
-                  f"  {won:16.1%}")
+        for process in processes:
+            process.close()
+    for process, tally in zip(processes, tallies, strict=True):
+        tally.report(f"{process.version.label} (core {process.core}), limit {limit}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -194,8 +216,7 @@ def run(args: argparse.Namespace) -> None:
     sample = positions(args.positions, args.seed)
     limit = ({"seconds": args.seconds} if args.seconds else {"nodes": args.nodes}
              if args.nodes else {"level": args.level})
-    for version in versions:
-        predict(version, sample, limit)
+    predict(versions, sample, limit)
 
 
 if __name__ == "__main__":
