@@ -11,6 +11,11 @@ Games start from a seeded two-peg opening (one random peg a side near the middle
 with each colour, swap off; a game that reaches the move cap, or that the rules end in a
 draw, is a draw (half a point). `--time-scale` shrinks every budget (nodes and seconds) in
 proportion for a quick run: `python benchmarks/engine_bench.py --games 4 --time-scale 0.05`.
+
+Two more instruments measure one version of the engine against another (issue 23):
+`engine_bench.py match ...` is `engine_match.py ...` (a head-to-head at equal time against an
+earlier commit) and `engine_bench.py games ...` is `engine_games.py ...` (move prediction,
+calibration and nodes a second on real games); see their own help.
 """
 
 from __future__ import annotations
@@ -19,10 +24,14 @@ import argparse
 import math
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
+
+import engine_games
+import engine_match
+from engine_match import Score
 
 from engine import LEVELS, LevelLimit, Limit, level_limit, think
 from rules import Colour, Game, Hole, RuleSet
@@ -179,33 +188,7 @@ def play_game(game: Game, red: Player, black: Player) -> str:
     return outcome.result if outcome is not None else "draw"
 
 
-# --- statistics and the report -----------------------------------------------------------------
-
-
-@dataclass
-class Score:
-    games: int = 0
-    points: float = 0.0
-
-    def add(self, result: str, mine: str) -> None:
-        self.games += 1
-        self.points += 1.0 if result == mine else 0.5 if result == "draw" else 0.0
-
-    def text(self) -> str:
-        low, high = wilson(self.points, self.games)
-        rate = self.points / self.games if self.games else 0.0
-        return f"{rate:6.1%} [{low:5.1%}, {high:5.1%}] ({self.points:g}/{self.games})"
-
-
-def wilson(points: float, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a win rate (draws count half)."""
-    if not games:
-        return 0.0, 1.0
-    p = points / games
-    centre = p + z * z / (2 * games)
-    spread = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games))
-    denominator = 1 + z * z / games
-    return max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator)
+# --- the report --------------------------------------------------------------------------------
 
 
 def speed(sizes: list[int], levels: list[int], rules_list: list[str], scale: float,
@@ -285,6 +268,12 @@ def versus_uct(sizes: list[int], levels: list[int], rules_list: list[str], scale
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["match"]:
+        engine_match.main(sys.argv[2:])
+        return
+    if sys.argv[1:2] == ["games"]:
+        engine_games.main(sys.argv[2:])
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=20, help="games per pairing (even)")
     parser.add_argument("--sizes", default="12,24", help="board sizes, e.g. 12,24")

@@ -1,0 +1,108 @@
+"""The instruments of issue 23 work (not how strong the engine is: that is the benchmarks'):
+two versions of the engine, each in its own process, play a real game under the referee, and
+the interval the match prints is Wilson's."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from engine_games import positions
+from engine_match import (
+    BASELINE,
+    CANDIDATE,
+    EngineProcess,
+    Setup,
+    Version,
+    first_peg,
+    install,
+    play_game,
+    wilson,
+)
+
+from rules import Game
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize(("points", "games", "low", "high"), [
+    (17, 20, 0.6396, 0.9476),    # 85%: the issue's goal over 20 games
+    (10, 10, 0.7225, 1.0),
+    (0, 10, 0.0, 0.2775),
+    (10, 20, 0.2993, 0.7007),
+    (0, 0, 0.0, 1.0),            # no games: nothing is known
+])
+def test_wilson_interval(points: float, games: int, low: float, high: float) -> None:
+    assert wilson(points, games) == pytest.approx((low, high), abs=5e-4)
+
+
+def test_two_versions_play_a_tiny_game_to_its_end(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """This tree from its path against this tree unpacked from git, on 6×6 at 0.05 s."""
+    monkeypatch.setenv("TWIXT_ENGINE_CACHE", str(tmp_path))
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True,
+                          text=True)
+    if head.returncode:
+        pytest.skip("not a git checkout: no revision to unpack")
+    baseline = install("HEAD")
+    assert baseline.path == tmp_path / head.stdout.strip()
+    assert (baseline.path / "engine" / "api.py").is_file()
+    candidate = install(str(ROOT))
+    setup = Setup("6", "classic", True, 0.05, seed=3)
+    engines = {CANDIDATE: EngineProcess(candidate), BASELINE: EngineProcess(baseline)}
+    try:
+        result = play_game(setup, 1, engines)
+    finally:
+        for engine in engines.values():
+            engine.close()
+    # every move the referee took is legal: replaying them gives the same end
+    game = Game((BASELINE, CANDIDATE), size=6, rules="classic", swap=True)
+    for move in result.moves:
+        game.play(move)
+    assert result.moves[0] == first_peg(setup, 0)
+    assert result.winner in (CANDIDATE, BASELINE, "draw")
+    assert result.reason in ("connection", "blockade", "move cap")
+    assert game.is_over or result.reason == "move cap"
+    assert f"game   2: candidate second seat, opening {result.moves[0]}" in result.line()
+
+
+@pytest.mark.parametrize("swap", [True, False])
+def test_the_openings_differ_and_come_again_with_the_seed(swap: bool) -> None:
+    setup = Setup("24", "pp", swap, 1.0, seed=10)
+    openings = [first_peg(setup, pair) for pair in range(50)]
+    assert len(set(openings)) == 50
+    assert openings == [first_peg(setup, pair) for pair in range(50)]
+    assert openings != [first_peg(Setup("24", "pp", swap, 1.0, seed=11), pair)
+                        for pair in range(50)]
+
+
+def test_a_worker_error_loses_the_game_and_names_it() -> None:
+    """A version that cannot answer (here: a board its rules refuse) loses, not crashes."""
+    engine = EngineProcess(Version("this tree", ROOT))
+    try:
+        reply = engine.ask({"size": "3", "rules": "pp", "swap": False, "moves": [],
+                            "limit": {"nodes": 10}, "seed": 0})
+    finally:
+        engine.close()
+    assert "error" in reply and "TwixtError" in reply["error"]
+
+
+def test_the_real_game_positions_are_fixed_and_from_both_sides() -> None:
+    sample = positions(200)
+    assert len(sample) == 200
+    assert sample == positions(200)
+    assert all(4 <= len(position.moves) < 40 for position in sample)
+    assert {position.mover_won for position in sample} == {True, False}
+    assert sum(len(position.moves) % 2 for position in sample) > 50
+
+
+def test_a_hung_engine_is_killed_and_its_answer_is_an_error() -> None:
+    engine = EngineProcess(Version("this tree", ROOT))
+    try:
+        reply = engine.ask({"size": "24", "rules": "pp", "swap": False, "moves": ["L12"],
+                            "limit": {"seconds": 60}, "seed": 0}, timeout=0.5)
+        assert "no answer" in reply["error"]
+        assert not engine.alive
+    finally:
+        engine.close()
