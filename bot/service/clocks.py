@@ -23,9 +23,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from bot.service.banks import TurnClock
 from bot.service.bot_seats import is_bot
-from bot.service.clocktexts import moment_text
+from bot.service.clock.banks import TurnClock
+from bot.service.clock.texts import moment_text
+from bot.service.clock.timecontrol import FINAL_WARNING, describe_span
 from bot.service.core import ServiceCore, seat_to_move
 from bot.service.failures import log_failure
 from bot.service.model import (
@@ -39,7 +40,6 @@ from bot.service.model import (
 )
 from bot.service.options import either
 from bot.service.texts import result_sentence
-from bot.service.timecontrol import FINAL_WARNING, describe_span
 from bot.service.vacations import (
     day_notice,
     day_stage,

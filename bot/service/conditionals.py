@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.service.banks import TurnClock
+from bot.service.clock.banks import TurnClock
 from bot.service.commands import ConditionalAction
 from bot.service.core import ServiceCore, player_seat, seat_to_move
 from bot.service.model import Reply, Request, ServiceError, User

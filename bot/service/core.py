@@ -19,17 +19,17 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import rules
-from bot.service.absence import pauses_of
-from bot.service.banks import StintLog, TurnClock, next_stint, turn_clock
 from bot.service.bot_seats import is_bot
-from bot.service.clocktexts import clock_words
+from bot.service.clock.absence import pauses_of
+from bot.service.clock.banks import StintLog, TurnClock, next_stint, turn_clock
+from bot.service.clock.texts import clock_words
+from bot.service.clock.timecontrol import ClockMarks, time_control_of
+from bot.service.clock.wakeups import Alarm
 from bot.service.engine_pool import EnginePool
 from bot.service.failures import log_failure
 from bot.service.games import ChannelLocks, GameCache, LiveGame
 from bot.service.model import Button, ButtonKind, Request, ServiceError, User, require_private
 from bot.service.texts import storage_refusal
-from bot.service.timecontrol import ClockMarks, time_control_of
-from bot.service.wakeups import Alarm
 from language import Message, Translation, translation
 from rendering import PaletteName, RenderOptions, ThemeName, render_png, view_of
 from rules import Action, Colour, Game, IllegalMoveError, Turn

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.service import commands as cmd
-from bot.service.banks import TurnClock
 from bot.service.bot_seats import taken_back
-from bot.service.clocktexts import seat_lines
+from bot.service.clock.banks import TurnClock
+from bot.service.clock.texts import seat_lines
 from bot.service.command_help import help_for
 from bot.service.conditionals import Conditionals
 from bot.service.core import ServiceCore, check_log_room, player_seat, seat_to_move

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.service.absence import DAY, current, days_begun, days_left
-from bot.service.banks import TurnClock
-from bot.service.clocktexts import moment_text
+from bot.service.clock.absence import DAY, current, days_begun, days_left
+from bot.service.clock.banks import TurnClock
+from bot.service.clock.texts import moment_text
 from bot.service.core import ServiceCore
 from bot.service.model import Receipt, Reply, Request, ServiceError
 from language import Translation, plural_message

@@ -11,7 +11,7 @@ import pytest
 
 from bot.discord.replies import shown
 from bot.service import ButtonKind, Reply, ServiceError, TwixtService
-from bot.service.tournaments import standings_footer
+from bot.service.events.actions import standings_footer
 from language import translation
 from storage import EventStatus
 from tests.bot_service.helpers import GUILD, asking

@@ -8,7 +8,7 @@ from __future__ import annotations
 from bot.service import ButtonKind, User, build_options
 from bot.service import commands as cmd
 from bot.service.bot_seats import THE_BOT
-from bot.service.event_table import crosstables
+from bot.service.events.table import crosstables
 from language import translation, unmarked
 from rules import parse_command
 from tests.bot_service.bot_helpers import bot_service

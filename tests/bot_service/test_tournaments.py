@@ -213,7 +213,7 @@ async def test_refusals_say_one_line_and_change_nothing(service, storage):
     with pytest.raises(ServiceError, match="not started yet"):
         await service.run(asking(P2), "tournament standings")
     with pytest.raises(ServiceError, match="single players"):
-        await service.execute(asking(P3), cmd.Tournament("join", event_id, partner=P4))
+        await service.execute(asking(P3), cmd.EventAction("join", event_id, partner=P4))
     with pytest.raises(ServiceError, match="no such tournament"):
         await service.run(asking(P3), f"tournament join {event_id + 5}")
 
@@ -224,7 +224,7 @@ async def test_a_double_twixt_event_pairs_teams_that_signed_up_together(service,
     with pytest.raises(ServiceError, match="join with your partner"):
         await service.run(asking(P1), "tournament join")
     for first, second in [(P1, P2), (P3, P4), (P5, P6)]:
-        reply = await service.execute(asking(first), cmd.Tournament("join", partner=second))
+        reply = await service.execute(asking(first), cmd.EventAction("join", partner=second))
         assert reply.mentions == (second.id,)
         await service.run(asking(second), "tournament join")
     info = await service.run(asking(P1), "tournament info")

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.service.banks import TurnClock
-from bot.service.timecontrol import describe_span
+from bot.service.clock.banks import TurnClock
+from bot.service.clock.timecontrol import describe_span
 from language import Message, message
 from storage import StoredGame
 
