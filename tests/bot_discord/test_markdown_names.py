@@ -27,7 +27,7 @@ from tests.bot_discord.helpers import (
     run,
     sent,
 )
-from tests.bot_discord.test_tournaments import threads_under
+from tests.bot_discord.test_events import threads_under
 
 #: two players whose names hold every kind of markdown, mention and tag (Discord's names are
 #: at most 32 characters, so the constructs are shared between the two)
