@@ -44,8 +44,8 @@ from pathlib import Path
 from clock_workload import NOW, TIME, clock_rows, idle_ticks
 
 from bot.service import Request, TwixtService, User, build_options
+from bot.service.clock.timecontrol import clock_marks, time_control_of
 from bot.service.clocks import RESEND_AFTER
-from bot.service.timecontrol import clock_marks, time_control_of
 from rules import Game
 from storage import GameStatus, SqliteStorage
 from storage.rows import stamp

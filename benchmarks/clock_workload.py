@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.service import TwixtService
-from bot.service.timecontrol import clock_marks, time_control_of
+from bot.service.clock.timecontrol import clock_marks, time_control_of
 from rules import Game
 from storage import Storage
 

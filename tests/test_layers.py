@@ -155,3 +155,41 @@ def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
         if node not in index:
             visit(node)
     return found
+
+
+#: the service's packages below its core → the service modules they may import (besides their own)
+BELOW_CORE = {
+    "bot.service.clock": {"bot.service.model"},
+    "bot.service.events.pairing": {"bot.service.events.matching"},
+    "bot.service.events.matching": set(),
+    "bot.service.events.standings": {"bot.service.events.pairing"},
+}
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if any(
+    m == below or m.startswith(below + ".") for below in BELOW_CORE)))
+def test_the_pure_time_and_event_arithmetic_imports_nothing_above_it(module):
+    below = next(b for b in sorted(BELOW_CORE, key=len, reverse=True)
+                 if module == b or module.startswith(b + "."))
+    wrong = {target for target in _imports(module, top_level_only=False)
+             if target.startswith("bot.service") and target not in BELOW_CORE[below]
+             and not target.startswith(below + ".") and target != below}
+    assert not wrong, f"{module} imports {sorted(wrong)}, above it"
+
+
+def _service_part(module: str) -> str:
+    """The module's part of the service: its subject package, or the module itself."""
+    return ".".join(module.split(".")[:3])
+
+
+def test_the_service_subjects_import_each_other_without_a_circle():
+    """Read as whole packages, no import of the service runs back up: a module grouped into
+    a package it does not belong to (`clocks` into `clock`) would close a circle here."""
+    graph: dict[str, set[str]] = {}
+    for module in MODULES:
+        if module.startswith("bot.service."):
+            graph.setdefault(_service_part(module), set()).update(
+                _service_part(target) for target in _imports(module, top_level_only=False)
+                if target.startswith("bot.service.")
+                and _service_part(target) != _service_part(module))
+    assert _circles(graph) == []

@@ -34,12 +34,12 @@ from discord.ext import commands
 from bot.config import ConfigError, Settings
 from bot.discord import logs, operations, outbox, respond
 from bot.discord.cog import TwixtCog
+from bot.discord.event_cog import EventCog
 from bot.discord.messages import ChatMoves
 from bot.discord.records_cog import RecordsCog
 from bot.discord.scheduler import ClockScheduler
 from bot.discord.settings_cog import SettingsCog
 from bot.discord.threads import DiscordThreads
-from bot.discord.tournament_cog import TournamentCog
 from bot.discord.translator import CatalogueTranslator
 from bot.discord.views import TwixtButton
 from bot.service import Button, Reply, TwixtService
@@ -91,7 +91,7 @@ class TwixtBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         chat = ChatMoves(self.service, read_all=self.settings.message_content)
         for cog in (TwixtCog(self.service, chat), RecordsCog(self.service),
-                    SettingsCog(self.service), TournamentCog(self.service)):
+                    SettingsCog(self.service), EventCog(self.service)):
             await self.add_cog(cog)
         self.add_dynamic_items(TwixtButton)
         await self.tree.set_translator(CatalogueTranslator())

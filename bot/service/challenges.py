@@ -8,13 +8,13 @@ from dataclasses import replace
 from datetime import timedelta
 
 from bot.service.bot_seats import is_bot, seated
+from bot.service.clock.timecontrol import parse_time_control
 from bot.service.core import ServiceCore, seat_to_move
 from bot.service.games import ChannelLocks
 from bot.service.model import Button, ButtonKind, Reply, Request, ServiceError, User
 from bot.service.names import seat_names
 from bot.service.options import ChallengeOptions, describe_setup
 from bot.service.texts import names_and, storage_refusal
-from bot.service.timecontrol import parse_time_control
 from language import Markup, Message, Translation, bold, message
 from rules import Hole
 from storage import (

@@ -23,9 +23,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from bot.service.banks import TurnClock
 from bot.service.bot_seats import is_bot
-from bot.service.clocktexts import moment_text
+from bot.service.clock.banks import TurnClock
+from bot.service.clock.texts import moment_text
+from bot.service.clock.timecontrol import FINAL_WARNING, describe_span
 from bot.service.core import ServiceCore, seat_to_move
 from bot.service.failures import log_failure
 from bot.service.model import (
@@ -39,7 +40,6 @@ from bot.service.model import (
 )
 from bot.service.options import either
 from bot.service.texts import result_sentence
-from bot.service.timecontrol import FINAL_WARNING, describe_span
 from bot.service.vacations import (
     day_notice,
     day_stage,
@@ -89,7 +89,7 @@ class Clocks:
         core = self._core
         async with core.lock(request.channel_id):
             stored, game = await core.active(request.channel_id)
-            clock = await core.turn_clock(stored)
+            turn_clock = await core.turn_clock(stored)
             if not stored.setup.time_control:
                 raise ServiceError("this game has no clock")
             late = seat_to_move(stored, game)
@@ -98,18 +98,18 @@ class Clocks:
                 raise ServiceError("only an opponent of {name} can claim on time",
                                    name=late.name)
             now = core.clock()
-            if clock is not None and now >= clock.due:  # a day first, if they have one
+            if turn_clock is not None and now >= turn_clock.due:  # a day first, if they have one
                 settings = await core.storage.guild_settings(stored.guild_id)
-                clock = await use_days(core, stored, clock, settings, now)
-                if now < clock.due:
+                turn_clock = await use_days(core, stored, turn_clock, settings, now)
+                if now < turn_clock.due:
                     core.alarm.wake_by(now)  # the tick announces the day taken here
-            if clock is not None and now < clock.due:
-                pause = clock.own.covering(now)
-                if pause is not None and clock.own.vacation_at(now):  # an automatic day, say
+            if turn_clock is not None and now < turn_clock.due:
+                pause = turn_clock.own.covering(now)
+                if pause is not None and turn_clock.own.vacation_at(now):  # an automatic day, say
                     raise ServiceError("{name} is on vacation until {moment}: their time is "
                                        "not up", name=late.name, moment=moment_text(pause[1]))
                 raise ServiceError("{name} still has {left} to move", name=late.name,
-                                   left=describe_span(clock.left_at(now)))
+                                   left=describe_span(turn_clock.left_at(now)))
             return await self._time_out(request, stored, request.tr)
 
     async def tick(self, now: datetime | None = None,
@@ -179,19 +179,19 @@ class Clocks:
                     # still at that version: the forfeit itself is yet to come (its process
                     # died before it); the tick that makes it announces it
                     continue
-                clock = await self._core.turn_clock(stored) if stored.is_active else None
-                if clock is None or stored.version != version:
+                turn_clock = await self._core.turn_clock(stored) if stored.is_active else None
+                if turn_clock is None or stored.version != version:
                     await storage.reminder_delivered(game_id, version, stage, now=now)
                     continue
-                late = stored.seats[clock.seat]
+                late = stored.seats[turn_clock.seat]
                 if is_day_stage(stage):  # again while that day runs
-                    day = await game_day(self._core, stored, clock, now)
+                    day = await game_day(self._core, stored, turn_clock, now)
                     if day is None or day_stage(day) != stage:
                         await storage.reminder_delivered(game_id, version, stage, now=now)
                     else:
                         replies.append(await day_notice(self._core, stored, late, day, tr))
                     continue
-                replies.append(await self._notice(stored, late, stage, clock.left_at(now),
+                replies.append(await self._notice(stored, late, stage, turn_clock.left_at(now),
                                                   tr))
             except Exception:
                 log_failure(log, "undelivered reminder failed", {"game_id": game_id})
@@ -217,30 +217,31 @@ class Clocks:
         """The reply a game's clock calls for now, said by `tr` (its server's language), and
         its next mark (None: nothing more until a turn, or a change of the settings)."""
         core = self._core
-        clock = await core.turn_clock(stored)
-        if clock is None:
+        turn_clock = await core.turn_clock(stored)
+        if turn_clock is None:
             return None, None
         settings = await core.storage.guild_settings(stored.guild_id)
-        clock = await use_days(core, stored, clock, settings, now)
-        marks = clock.marks(settings.reminder_hours)
-        day = await game_day(core, stored, clock, now)
+        turn_clock = await use_days(core, stored, turn_clock, settings, now)
+        marks = turn_clock.marks(settings.reminder_hours)
+        day = await game_day(core, stored, turn_clock, now)
         if day is not None:  # announced once, also after a restart between the two
             reply = await self._claimed(stored, day_stage(day), now,
-                                        day_notice(core, stored, stored.seats[clock.seat],
+                                        day_notice(core, stored, stored.seats[turn_clock.seat],
                                                    day, tr))
         elif now >= marks.due:
-            reply = await self._expired(stored, settings, clock, now, tr)
+            reply = await self._expired(stored, settings, turn_clock, now, tr)
         elif now >= marks.final:
-            reply = await self._remind(stored, "final", clock, now, tr)
+            reply = await self._remind(stored, "final", turn_clock, now, tr)
         elif marks.first is not None and now >= marks.first:
-            reply = await self._remind(stored, "first", clock, now, tr)
+            reply = await self._remind(stored, "first", turn_clock, now, tr)
         else:
             reply = None
         return reply, marks.next_after(now)
 
-    async def _remind(self, stored: StoredGame, stage: str, clock: TurnClock,
+    async def _remind(self, stored: StoredGame, stage: str, turn_clock: TurnClock,
                       now: datetime, tr: Translation) -> Reply | None:
-        notice = self._notice(stored, stored.seats[clock.seat], stage, clock.left_at(now), tr)
+        notice = self._notice(stored, stored.seats[turn_clock.seat], stage,
+                              turn_clock.left_at(now), tr)
         return await self._claimed(stored, stage, now, notice)
 
     async def _claimed(self, stored: StoredGame, stage: str, now: datetime,
@@ -279,7 +280,7 @@ class Clocks:
         return Reply(text, mentions=(late.user_id,), channel_id=stored.channel_id,
                      receipt=receipt)
 
-    async def _expired(self, stored: StoredGame, settings: GuildSettings, clock: TurnClock,
+    async def _expired(self, stored: StoredGame, settings: GuildSettings, turn_clock: TurnClock,
                        now: datetime, tr: Translation) -> Reply | None:
         core = self._core
         if settings.forfeit_on_timeout:
@@ -298,7 +299,7 @@ class Clocks:
                     raise
             return replace(reply, channel_id=stored.channel_id,
                            receipt=Receipt(stored.id, stored.version, FORFEIT))
-        return await self._remind(stored, "expired", clock, now, tr)
+        return await self._remind(stored, "expired", turn_clock, now, tr)
 
     async def _time_out(self, request: Request | None, stored: StoredGame,
                         tr: Translation) -> Reply:

@@ -214,7 +214,7 @@ class ConfirmMove:
 
 
 @dataclass(frozen=True)
-class Tournament:
+class EventAction:
     """A tournament command (`action`: create, join, leave, start, withdraw, standings,
     list, info, next-season) on the event numbered `event_id` (None: this channel's newest);
     `name` and `options` make one, `partner` joins a Double TwixT event with a team."""
@@ -238,5 +238,5 @@ ServiceCommand = (Challenge | Team | AnswerChallenge | Move | Resign | Takeback 
                   | Conditional
                   | ShowBoard | Status | Help | Abort | Export | History | Replay
                   | ImportRecord | Stats | Leaderboard | Rematch | UserSettings
-                  | ServerSettings | MyGames | Note | Notes | ConfirmMove | Vacation | Tournament
+                  | ServerSettings | MyGames | Note | Notes | ConfirmMove | Vacation | EventAction
                   | Analyze)

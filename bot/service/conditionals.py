@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.service.banks import TurnClock
+from bot.service.clock.banks import TurnClock
 from bot.service.commands import ConditionalAction
 from bot.service.core import ServiceCore, player_seat, seat_to_move
 from bot.service.model import Reply, Request, ServiceError, User
@@ -67,13 +67,13 @@ class Answered:
     game: Game
     turn: Turn
     #: the turn clock after the last turn (see `ServiceCore.commit`)
-    clock: TurnClock | None
+    turn_clock: TurnClock | None
     answered: Turn | None = None
     notice: Reply | None = None
 
     @property
     def last(self) -> tuple[StoredGame, Game, Turn, TurnClock | None]:
-        return self.stored, self.game, self.turn, self.clock
+        return self.stored, self.game, self.turn, self.turn_clock
 
     def announce(self, reply: Reply, tr: Translation) -> Reply:
         """The announcement of the last turn (`reply`), led by the move a stored reply
@@ -114,12 +114,12 @@ class Conditionals:
         return self._listing(request, stored, game, plan, stored_now=True)
 
     async def answer(self, request: Request, stored: StoredGame, game: Game,
-                     turn: Turn, clock: TurnClock | None) -> Answered:
+                     turn: Turn, turn_clock: TurnClock | None) -> Answered:
         """After `turn` (committed by `request`'s player; the caller holds the channel's
         lock): play the stored reply it calls for, if any. Every plan of the game is used up
         by a move; only the continuation of a reply played is kept. A move that offers a
         draw is not answered: the offer asks the owner a question no stored reply answers."""
-        plain = Answered(stored, game, turn, clock)
+        plain = Answered(stored, game, turn, turn_clock)
         if not turn.command.is_move or game.is_over:  # a game's end drops its plans itself
             return plain
         storage = self._core.storage

@@ -19,17 +19,17 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import rules
-from bot.service.absence import pauses_of
-from bot.service.banks import StintLog, TurnClock, next_stint, turn_clock
 from bot.service.bot_seats import is_bot
-from bot.service.clocktexts import clock_words
+from bot.service.clock.absence import pauses_of
+from bot.service.clock.banks import StintLog, TurnClock, next_stint, turn_clock
+from bot.service.clock.texts import clock_words
+from bot.service.clock.timecontrol import ClockMarks, time_control_of
+from bot.service.clock.wakeups import Alarm
 from bot.service.engine_pool import EnginePool
 from bot.service.failures import log_failure
 from bot.service.games import ChannelLocks, GameCache, LiveGame
 from bot.service.model import Button, ButtonKind, Request, ServiceError, User, require_private
 from bot.service.texts import storage_refusal
-from bot.service.timecontrol import ClockMarks, time_control_of
-from bot.service.wakeups import Alarm
 from language import Message, Translation, translation
 from rendering import PaletteName, RenderOptions, ThemeName, render_png, view_of
 from rules import Action, Colour, Game, IllegalMoveError, Turn
@@ -226,10 +226,10 @@ class ServiceCore:
             turn = game.push(command, by=game.players[seat.number])
         except IllegalMoveError as error:
             raise ServiceError(error.message) from None
-        stored, clock = await self.append(stored, seat.user_id, turn.text, game=game,
+        stored, turn_clock = await self.append(stored, seat.user_id, turn.text, game=game,
                                           finish=finish_result(stored, game),
                                           passes_turn=passes_the_turn(command))
-        return stored, game, turn, clock
+        return stored, game, turn, turn_clock
 
     async def append(self, stored: StoredGame, user_id: int, text: str, *, game: Game,
                      passes_turn: bool, finish: GameResult | None = None
@@ -246,8 +246,8 @@ class ServiceCore:
                            before.game.moves_made, game, before.turn_started, now)
         live = LiveGame(stored.version + 1, game, now if passes_turn else before.turn_started,
                         before.stints + ((stint,) if stint else ()))
-        clock = None if finish is not None else await self.turn_clock(stored, live)
-        marks = None if clock is None else await self.marks(stored, clock)
+        turn_clock = None if finish is not None else await self.turn_clock(stored, live)
+        marks = None if turn_clock is None else await self.marks(stored, turn_clock)
         wake = None if marks is None else marks.earliest
         for hook in self.turn_coming:
             await hook(stored)
@@ -261,7 +261,7 @@ class ServiceCore:
         self.alarm.wake_by(wake)
         if finish is not None:
             await self._ended(stored.id)
-        return replace(stored, version=version), clock
+        return replace(stored, version=version), turn_clock
 
     async def offer(self, stored: StoredGame, kind: OfferKind, user_id: int) -> None:
         """Open an offer at the game's stored version, under the same version check; what
@@ -323,11 +323,11 @@ class ServiceCore:
         pauses = await pauses_of(self.storage, stored, since)
         return turn_clock(control, seat, live.turn_started, live.stints, pauses)
 
-    async def marks(self, stored: StoredGame, clock: TurnClock) -> ClockMarks:
-        """When a clocked game's turn (its `clock`) is reminded and due, by its server's
+    async def marks(self, stored: StoredGame, turn_clock: TurnClock) -> ClockMarks:
+        """When a clocked game's turn (its `turn_clock`) is reminded and due, by its server's
         reminder setting."""
         settings = await self.storage.guild_settings(stored.guild_id)
-        return clock.marks(settings.reminder_hours)
+        return turn_clock.marks(settings.reminder_hours)
 
     async def clock_text(self, stored: StoredGame, game: Game) -> Message | None:
         """`2d 3h left` for the player to move in a clocked game in progress (a message, for
@@ -337,12 +337,12 @@ class ServiceCore:
         return self.clock_words(stored, game, await self.turn_clock(stored))
 
     def clock_words(self, stored: StoredGame, game: Game,
-                    clock: TurnClock | None) -> Message | None:
+                    turn_clock: TurnClock | None) -> Message | None:
         """`clock_text` of a turn's clock already read (`turn_clock`), so that a caller that
         needs both reads the players' pauses once."""
-        if not stored.is_active or clock is None or game.player_to_move is None:
+        if not stored.is_active or turn_clock is None or game.player_to_move is None:
             return None
-        return clock_words(clock, self.clock())
+        return clock_words(turn_clock, self.clock())
 
     # --- pictures ----------------------------------------------------------------------
 

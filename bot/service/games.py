@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from weakref import WeakValueDictionary
 
-from bot.service.banks import Stint
+from bot.service.clock.banks import Stint
 from rules import Game
 
 #: what the cached games may weigh together, by `estimate`
@@ -35,7 +35,7 @@ HOLE_BYTES, TURN_BYTES, GAME_BYTES = 100, 2500, 8 * 1024
 @dataclass(frozen=True)
 class LiveGame:
     """A stored game replayed to `version`, when its player to move got the turn, and the
-    stints of the log before that (see `bot.service.banks`)."""
+    stints of the log before that (see `bot.service.clock.banks`)."""
 
     version: int
     game: Game

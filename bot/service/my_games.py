@@ -41,11 +41,11 @@ class _Entry:
     #: when the player to move must have moved (a clocked game), else when their turn began
     by: datetime
     #: the time left, for a clocked game
-    clock: Message | None
+    clock_text: Message | None
 
     @property
     def clocked(self) -> bool:
-        return self.clock is not None
+        return self.clock_text is not None
 
     @property
     def order(self) -> tuple[bool, bool, datetime, int]:
@@ -93,11 +93,11 @@ class MyGames:
         live = await core.live(stored)
         seat = live.game.seat_to_move
         mover = stored.seats[seat] if seat is not None else None
-        clock = await core.turn_clock(stored, live)
+        turn_clock = await core.turn_clock(stored, live)
         return _Entry(stored, yours=mover is not None and mover.user_id == request.user.id,
                       to_move=mover.name if mover else "",
-                      by=clock.due if clock else live.turn_started,
-                      clock=core.clock_words(stored, live.game, clock))
+                      by=turn_clock.due if turn_clock else live.turn_started,
+                      clock_text=core.clock_words(stored, live.game, turn_clock))
 
 
 def _line(entry: _Entry, request: Request, tr: Translation) -> str:
@@ -112,6 +112,6 @@ def _line(entry: _Entry, request: Request, tr: Translation) -> str:
     players = (tr("with {partners} vs {opponents}", partners=names_and(partners, tr),
                   opponents=others) if partners else tr("vs {opponents}", opponents=others))
     turn = tr("your turn") if entry.yours else tr("{name} to move", name=entry.to_move)
-    if entry.clock is not None:
-        turn = tr("{turn} ({time})", turn=turn, time=entry.clock)
+    if entry.clock_text is not None:
+        turn = tr("{turn} ({time})", turn=turn, time=entry.clock_text)
     return f"#{stored.id} {players} — {turn} · {channel_link(stored.channel_id)}"

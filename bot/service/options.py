@@ -10,8 +10,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import reduce
 
+from bot.service.clock.timecontrol import parse_time_control, time_control_of
 from bot.service.model import ServiceError
-from bot.service.timecontrol import parse_time_control, time_control_of
 from engine import LEVELS
 from language import Message, message
 from rules import TwixtError, parse_size, quote

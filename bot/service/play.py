@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.service import commands as cmd
-from bot.service.banks import TurnClock
 from bot.service.bot_seats import taken_back
-from bot.service.clocktexts import seat_lines
+from bot.service.clock.banks import TurnClock
+from bot.service.clock.texts import seat_lines
 from bot.service.command_help import help_for
 from bot.service.conditionals import Conditionals
 from bot.service.core import ServiceCore, check_log_room, player_seat, seat_to_move
@@ -47,9 +47,9 @@ class Play:
         core = self._core
         command = await self.with_auto_link(request, command, prefs)
         async with core.lock(request.channel_id):
-            stored, game, turn, clock = await core.commit(request, command,
+            stored, game, turn, turn_clock = await core.commit(request, command,
                                                           at_version=at_version)
-            answered = await self.conditionals.answer(request, stored, game, turn, clock)
+            answered = await self.conditionals.answer(request, stored, game, turn, turn_clock)
             return answered.announce(await self._turn_reply(request, *answered.last),
                                      request.tr)
 
@@ -105,16 +105,16 @@ class Play:
                 lines.append(tr("{player}'s `{move}` is taken back.", player=taken.player,
                                 move=taken.text))
             await self.conditionals.forget(stored.id)
-            clock = core.clock_words(stored, game, running)
-            image = await core.render(game, clock_text=clock, locale=request.locale)
-            return Reply("\n".join([*reversed(lines), to_move_sentence(game, tr, clock)]),
+            clock_text = core.clock_words(stored, game, running)
+            image = await core.render(game, clock_text=clock_text, locale=request.locale)
+            return Reply("\n".join([*reversed(lines), to_move_sentence(game, tr, clock_text)]),
                          image=image, mentions=(offer.user_id,))
 
     async def board(self, request: Request) -> Reply:
         """The board of the channel's game (or its last one), for the asker alone and as they
         like to see it: their theme, palette and side. Public boards keep the game's one look."""
-        game, clock, text = await self._facts(request)
-        image = await self._core.render(game, request.user.id, clock, locale=request.locale)
+        game, clock_text, text = await self._facts(request)
+        image = await self._core.render(game, request.user.id, clock_text, locale=request.locale)
         return Reply(text, image=image, ephemeral=True)
 
     async def status(self, request: Request) -> Reply:
@@ -127,11 +127,11 @@ class Play:
         core = self._core
         stored = await core.channel_stored(request.channel_id)
         game = await core.position(stored)
-        turn = await core.turn_clock(stored) if stored.is_active else None
-        clock = core.clock_words(stored, game, turn)
-        text = status_text(stored, game, describe_setup(stored.setup), request.tr, clock)
-        players = [] if turn is None else seat_lines(stored, turn, core.clock())
-        return game, clock, "\n".join([text, *(request.tr.say(line) for line in players)])
+        turn_clock = await core.turn_clock(stored) if stored.is_active else None
+        clock_text = core.clock_words(stored, game, turn_clock)
+        text = status_text(stored, game, describe_setup(stored.setup), request.tr, clock_text)
+        players = [] if turn_clock is None else seat_lines(stored, turn_clock, core.clock())
+        return game, clock_text, "\n".join([text, *(request.tr.say(line) for line in players)])
 
     async def help(self, request: Request, topic: str | None = None) -> Reply:
         return Reply(help_for(topic, request.tr), ephemeral=True)
@@ -211,8 +211,8 @@ class Play:
                          mentions=others,
                          buttons=await core.rematch_buttons(stored, tr))
         next_seat = seat_to_move(stored, game)
-        clock = core.clock_words(stored, game, turn_clock)
-        lines = [text, to_move_sentence(game, tr, clock)]
+        clock_text = core.clock_words(stored, game, turn_clock)
+        lines = [text, to_move_sentence(game, tr, clock_text)]
         if Action.PRIVILEGE in turn.actions:
             skipped = stored.seats[(turn.seat + 1) % len(stored.seats)]
             lines.insert(1, tr("{name} calls privilege: {skipped} is skipped.", name=mover.name,
@@ -236,6 +236,6 @@ class Play:
                                opponents)]
             if Action.OFFER_DRAW in turn.actions:
                 must_act += [uid for uid in opponents if uid not in must_act]
-        image = await core.render(game, clock_text=clock, locale=request.locale)
+        image = await core.render(game, clock_text=clock_text, locale=request.locale)
         return Reply("\n".join(lines), image=image, mentions=tuple(must_act),
                      buttons=tuple(buttons))

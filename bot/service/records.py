@@ -9,12 +9,12 @@ from functools import reduce
 
 from bot.service.bot_seats import THE_BOT, is_bot
 from bot.service.challenges import Challenges
+from bot.service.clock.timecontrol import parse_time_control
 from bot.service.core import ServiceCore
 from bot.service.model import PAGE_SIZE, Attachment, Reply, Request, ServiceError, User, check_page
 from bot.service.names import clean_name, person_name
 from bot.service.options import ChallengeOptions, describe_setup, rules_word
 from bot.service.texts import result_sentence, to_move_sentence
-from bot.service.timecontrol import parse_time_control
 from language import Message, Translation, message, plural_message
 from rendering import NARROW_WIDTH, RenderOptions, plan_of, render_replay
 from rules import Game, Reason, RecordError, quote, records

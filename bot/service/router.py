@@ -268,15 +268,15 @@ def _conditional(words: list[str], people: People) -> cmd.ServiceCommand:
 _EVENT_ACTIONS = ("join", "leave", "start", "withdraw", "standings", "info", "next-season")
 
 
-def _tournament(words: list[str], people: People) -> cmd.ServiceCommand:
+def _event(words: list[str], people: People) -> cmd.ServiceCommand:
     """`tournament create NAME options…`, `tournament list`, `tournament join [N] [with
     PARTNER]`, `tournament ACTION [N]`."""
     action = words.pop(0).lower() if words else ""
     if action == "create":
         name, options = parse_event_words(words)
-        return cmd.Tournament("create", name=name, options=options)
+        return cmd.EventAction("create", name=name, options=options)
     if action == "list" and not words:
-        return cmd.Tournament("list")
+        return cmd.EventAction("list")
     partner = None
     if action == "join" and len(words) >= 2 and words[-2].lower() == "with":
         partner = people(words[-1])
@@ -286,7 +286,7 @@ def _tournament(words: list[str], people: People) -> cmd.ServiceCommand:
         raise typo or ServiceError("write tournament create, join, leave, start, withdraw, "
                            "standings, list, info or next-season, then the tournament's "
                            "number if it is not this channel's")
-    return cmd.Tournament(action, _number(words[0]) if words else None, partner=partner)
+    return cmd.EventAction(action, _number(words[0]) if words else None, partner=partner)
 
 
 _READERS: dict[str, Callable[[list[str], People], cmd.ServiceCommand]] = {
@@ -294,7 +294,7 @@ _READERS: dict[str, Callable[[list[str], People], cmd.ServiceCommand]] = {
     "stats": _stats, "leaderboard": _leaderboard, "rematch": _rematch,
     "settings": _settings, "server": _server, "games": _my_games, "note": _note,
     "notes": _notes, "if": _conditional, "conditions": _conditional, "vacation": _vacation,
-    "tournament": _tournament, "analyze": _analyze, "help": _help}
+    "tournament": _event, "analyze": _analyze, "help": _help}
 #: the words that begin a command besides the readers' and the simple ones; the move
 #: language's own words among them (`swap`, `resign`) are read by the rules
 _VERBS = ("challenge", "team", "accept", "decline", "draw", "move", "takeback")

@@ -27,6 +27,7 @@ from bot.service.conditionals import refuse_in_public
 from bot.service.confirmation import Confirmation
 from bot.service.core import ServiceCore, Thinking, ThreadOpener, no_sign, utc_now
 from bot.service.engine_pool import EnginePool
+from bot.service.events.actions import Events
 from bot.service.model import ButtonKind, Reply, Request, ServiceError
 from bot.service.my_games import MyGames
 from bot.service.notes import Notes
@@ -35,7 +36,6 @@ from bot.service.preferences import Preferences
 from bot.service.records import Records
 from bot.service.stats import Stats
 from bot.service.texts import database_refusal
-from bot.service.tournaments import Tournaments
 from bot.service.vacations import Vacations
 from language import message, translation
 from rendering import RenderOptions
@@ -89,7 +89,7 @@ class TwixtService:
         self.notes = Notes(self.core)
         self.confirmation = Confirmation(self.core, self.play)
         self.vacations = Vacations(self.core)
-        self.tournaments = Tournaments(self.core)
+        self.events = Events(self.core)
         self.analyses = Analyses(self.core)
         self.bots = BotPlayer(self.core, self.play)
 
@@ -100,7 +100,7 @@ class TwixtService:
         if isinstance(command, _BOT_MAY_BEGIN):
             await self.bots.notice(_channels(request, reply))
         self.bots.attend_marked()
-        notices = await self.tournaments.notices(lambda notice: request.locale)
+        notices = await self.events.notices(lambda notice: request.locale)
         return replace(reply, followups=(*reply.followups, *notices)) if notices else reply
 
     async def _dispatch(self, request: Request, command: cmd.ServiceCommand) -> Reply:
@@ -160,8 +160,8 @@ class TwixtService:
                 return await self.notes.note(request, text, game_id)
             case cmd.Notes(game_id, page, clear):
                 return await self.notes.notes(request, game_id, page, clear)
-            case cmd.Tournament():
-                return await self.tournaments.run(request, command)
+            case cmd.EventAction():
+                return await self.events.run(request, command)
             case cmd.Analyze(game_id):
                 return await self.analyses.analyze(request, game_id)
         raise AssertionError(f"unhandled command {command!r}")  # pragma: no cover
@@ -185,7 +185,7 @@ class TwixtService:
         if kind is ButtonKind.CONFIRM_MOVE:
             return await self.execute(request, cmd.ConfirmMove(target))
         if kind is ButtonKind.JOIN_EVENT:
-            return await self.execute(request, cmd.Tournament("join", target))
+            return await self.execute(request, cmd.EventAction("join", target))
         stored = await self.core.storage.active_game(request.channel_id)
         if stored is None or stored.id != target:
             raise ServiceError("this button belongs to a game that is over")
@@ -212,7 +212,7 @@ class TwixtService:
         whose sign-up has closed."""
         replies = await self.clocks.tick(now, locale_of)
         await self.bots.wake(self.clocks.shards)
-        return replies + await self.tournaments.tick(now or self.core.clock(), locale_of)
+        return replies + await self.events.tick(now or self.core.clock(), locale_of)
 
     async def channel_game(self, channel_id: int) -> Game:
         """The channel's current game, or its last finished one, as the rules see it and

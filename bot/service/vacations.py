@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.service.absence import DAY, current, days_begun, days_left
-from bot.service.banks import TurnClock
-from bot.service.clocktexts import moment_text
+from bot.service.clock.absence import DAY, current, days_begun, days_left
+from bot.service.clock.banks import TurnClock
+from bot.service.clock.texts import moment_text
 from bot.service.core import ServiceCore
 from bot.service.model import Receipt, Reply, Request, ServiceError
 from language import Translation, plural_message
@@ -125,42 +125,42 @@ def _days_left_refusal(left: int) -> ServiceError:
 
 # --- the day used when a player's time runs out ------------------------------------------
 
-async def use_days(core: ServiceCore, stored: StoredGame, clock: TurnClock,
+async def use_days(core: ServiceCore, stored: StoredGame, turn_clock: TurnClock,
                    settings: GuildSettings, now: datetime) -> TurnClock:
-    """The clock of the turn in progress once the late player has used a vacation day for
+    """The turn_clock of the turn in progress once the late player has used a vacation day for
     each day since the deadline (more than one if no tick looked for a while) that they
     have, so that a tick and a claim on time see the same: the day, never the timeout."""
     for _day in range(settings.vacation_days):
-        if now < clock.due or not await take_day(core, stored, clock, settings, now):
+        if now < turn_clock.due or not await take_day(core, stored, turn_clock, settings, now):
             break
-        clock = await core.turn_clock(stored) or clock  # it stands still for the day
-    return clock
+        turn_clock = await core.turn_clock(stored) or turn_clock  # it stands still for the day
+    return turn_clock
 
 
-async def take_day(core: ServiceCore, stored: StoredGame, clock: TurnClock,
+async def take_day(core: ServiceCore, stored: StoredGame, turn_clock: TurnClock,
                    settings: GuildSettings, now: datetime) -> bool:
     """Use one of the late player's vacation days from the deadline on, if the game allows
     vacation and they have one left; whether one is now stored there."""
     if not stored.setup.vacation or settings.vacation_days <= 0:
         return False
-    late = stored.seats[clock.seat]
-    due = clock.due
+    late = stored.seats[turn_clock.seat]
+    due = turn_clock.due
     day = await core.storage.add_vacation(stored.guild_id, late.user_id, due, due + DAY, 1,
                                           allowed=settings.vacation_days, automatic=True,
                                           game_id=stored.id, now=now)
     return day is not None
 
 
-async def game_day(core: ServiceCore, stored: StoredGame, clock: TurnClock,
+async def game_day(core: ServiceCore, stored: StoredGame, turn_clock: TurnClock,
                    now: datetime) -> Vacation | None:
     """The automatic day the player to move is on at `now` because their time ran out in
     this game's turn in progress, if any."""
-    if not clock.own.vacation_at(now):
+    if not turn_clock.own.vacation_at(now):
         return None
-    late = stored.seats[clock.seat]
+    late = stored.seats[turn_clock.seat]
     found = await core.storage.vacations(stored.guild_id, [late.user_id], now)
     return next((v for v in found if v.automatic and v.game_id == stored.id
-                 and clock.started <= v.starts_at <= now < v.ends_at), None)
+                 and turn_clock.started <= v.starts_at <= now < v.ends_at), None)
 
 
 def day_stage(day: Vacation) -> str:

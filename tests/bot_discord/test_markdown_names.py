@@ -10,8 +10,8 @@ from pathlib import Path
 
 import discord
 
+from bot.discord.event_cog import EventCog
 from bot.discord.replies import shown
-from bot.discord.tournament_cog import TournamentCog
 from bot.service import TwixtService
 from bot.terminal import TerminalTable
 from language import translation
@@ -27,7 +27,7 @@ from tests.bot_discord.helpers import (
     run,
     sent,
 )
-from tests.bot_discord.test_tournaments import threads_under
+from tests.bot_discord.test_events import threads_under
 
 #: two players whose names hold every kind of markdown, mention and tag (Discord's names are
 #: at most 32 characters, so the constructs are shared between the two)
@@ -76,7 +76,7 @@ async def test_a_name_full_of_markdown_is_kept_exactly_and_shown_escaped(client,
 
 
 async def test_an_event_named_with_markdown_is_kept_and_shown_escaped(client, monkeypatch):
-    tournaments = Cogs(TournamentCog(client.service))
+    tournaments = Cogs(EventCog(client.service))
     channel, channels = threads_under(monkeypatch, client)
     name = "**Cup** _of_ @everyone"
     escaped = "\\*\\*Cup\\*\\* \\_of\\_ @\u200beveryone"

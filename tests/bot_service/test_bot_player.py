@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.service import Reply, ServiceError, build_options
+from bot.service import ButtonKind, Reply, ServiceError, build_options
 from bot.service import commands as cmd
 from bot.service.bot_seats import THE_BOT, bot_level, bot_seat_id
 from bot.service.engine_pool import EnginePool
@@ -435,3 +435,48 @@ async def test_the_bot_games_setting_is_a_number_from_one_to_twenty(storage, wro
         with pytest.raises(ServiceError, match="botgames is a number of games from 1 to 20"):
             await service.preferences.server_settings(asking(CAROL, server_manager=True),
                                                       {"botgames": wrong})
+
+
+async def test_a_team_challenge_with_the_bot_asks_only_the_people(storage):
+    async with bot_service(storage) as (service, _said):
+        english = await service.execute(asking(ALICE), cmd.Team(
+            THE_BOT, (BOB, CAROL), build_options(size="12", level="1")))
+        assert english.plain.endswith("first. bob and carol, accept or decline.")
+        assert "three" not in english.plain
+        await service.execute(asking(ALICE), cmd.AnswerChallenge("decline"))
+        german = await service.execute(asking(ALICE, locale="de"), cmd.Team(
+            BOB, (THE_BOT, CAROL), build_options(size="12", level="1")))
+        assert german.plain.endswith("zuerst. bob und carol, nehmt an oder lehnt ab.")
+        await service.execute(asking(ALICE), cmd.AnswerChallenge("decline"))
+        alone = await service.execute(asking(ALICE, locale="de"), cmd.Team(
+            THE_BOT, (THE_BOT, CAROL), build_options(size="12", level="1")))
+        assert alone.plain.endswith("zuerst. carol, nimm an oder lehne ab.")
+
+
+async def test_when_the_bot_moves_first_the_start_says_it_is_thinking(storage):
+    async with bot_service(storage) as (service, _said):
+        start = await service.execute(asking(ALICE), cmd.Challenge(
+            THE_BOT, build_options(size="8", first="them", level="1")))
+        assert start.plain.splitlines()[1] == "bot (level 1) moves first (Red) and is thinking…"
+        assert "write your move" not in start.plain
+        await service.bots.idle()
+        german = await service.execute(asking(ALICE, CHANNEL + 1, locale="de"), cmd.Challenge(
+            THE_BOT, build_options(size="8", first="them", level="1")))
+        assert german.plain.splitlines()[1] == ("bot (level 1) zieht zuerst (Rot) und denkt "
+                                               "nach …")
+        await service.bots.idle()
+
+
+async def test_the_bots_own_move_offers_nobody_a_privilege_button(storage):
+    async with bot_service(storage) as (service, said):
+        await service.execute(asking(ALICE), cmd.Team(THE_BOT, (BOB, CAROL),
+                                                      build_options(size="12", level="1")))
+        for user in (BOB, CAROL):
+            await service.execute(asking(user), cmd.AnswerChallenge("accept"))
+        await service.execute(asking(ALICE), cmd.Move(parse_command("F6")))
+        mine = await service.execute(asking(BOB), cmd.Move(parse_command("C5")))
+        assert [b.kind for b in mine.buttons] == [ButtonKind.PRIVILEGE]  # bob may call it
+        await service.bots.idle()
+        bots_turn = said.replies[-1]
+        assert bots_turn.plain.startswith("**bot (level 1)**")
+        assert ButtonKind.PRIVILEGE not in [b.kind for b in bots_turn.buttons]

@@ -7,9 +7,19 @@ from datetime import timedelta
 
 import pytest
 
-from bot.service import ButtonKind, ServiceError, TwixtService, build_options, parse_option_words
+from bot.service import (
+    ButtonKind,
+    ServiceError,
+    TwixtService,
+    User,
+    build_options,
+    parse_option_words,
+)
+from bot.service import commands as cmd
+from language import translation, unmarked
 from storage import ChallengeStatus, GameResult, GameSetup, Player, Result
 from tests.bot_service.helpers import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, asking
+from tests.fakes import FakeThreads
 
 
 async def test_a_challenge_names_the_options_pings_the_opponent_and_offers_buttons(service):
@@ -218,3 +228,21 @@ async def test_a_rematch_does_not_carry_a_clock_stored_before_the_limits(service
     await service.challenges.rematch(asking(ALICE), old.id)
     [challenge] = await storage.pending_challenges(channel_id=CHANNEL)
     assert challenge.setup.time_control is None and challenge.setup.size == "12"
+
+
+async def test_a_team_challenge_of_people_still_asks_all_three(service):
+    reply = await service.execute(asking(ALICE), cmd.Team(BOB, (CAROL, DAVE),
+                                                          build_options()))
+    assert reply.plain.endswith("carol and bob and dave, accept or decline.")
+
+
+async def test_a_game_thread_and_a_nameless_seat_are_named_in_the_language_at_hand(service):
+    threads = service.core.threads
+    assert isinstance(threads, FakeThreads)
+    nameless = User(21, "\u200b\u2060")  # nothing that shows
+    await service.execute(asking(nameless), cmd.Challenge(BOB, build_options(thread="yes")))
+    await service.execute(asking(BOB, locale="de"), cmd.AnswerChallenge("accept"))
+    stored = await service.core.channel_stored(1000 + len(threads.opened))
+    assert [seat.name for seat in stored.seats] == ["Spieler 1", "bob"]
+    assert unmarked(translation("de").say(threads.titles[-1])) == "TwixT: Spieler 1 gegen bob"
+    assert threads.opened[-1] == (CHANNEL, "TwixT: Spieler 1 vs bob")  # English elsewhere

@@ -25,8 +25,8 @@ import asyncpg
 from conftest import fresh_database
 
 from bot.service import TwixtService, User, build_options
+from bot.service.clock.timecontrol import clock_marks
 from bot.service.model import Request
-from bot.service.timecontrol import clock_marks
 from storage import replay
 from storage.postgres import PostgresStorage
 

@@ -12,9 +12,9 @@ import pytest
 
 from bot.service import ServiceError, TwixtService
 from storage import EventStatus, Storage
+from tests.bot_service.event_helpers import PLAYERS, open_games, play_out
 from tests.bot_service.helpers import asking
-from tests.bot_service.test_tournaments import MANAGER, create, sign_up
-from tests.bot_service.tournament_helpers import PLAYERS, open_games, play_out
+from tests.bot_service.test_events import MANAGER, create, sign_up
 
 
 class Crash(Exception):

@@ -10,7 +10,7 @@ import discord
 import pytest
 
 from bot.discord.app import TwixtBot
-from bot.discord.tournament_cog import TournamentCog
+from bot.discord.event_cog import EventCog
 from storage import SqliteStorage
 from tests.bot_discord.helpers import (
     ALICE,
@@ -29,7 +29,7 @@ from tests.bot_discord.helpers import (
 
 @pytest.fixture
 def tournaments(client: TwixtBot) -> Cogs:
-    return Cogs(TournamentCog(client.service))
+    return Cogs(EventCog(client.service))
 
 
 def threads_under(monkeypatch, client) -> tuple[MagicMock, dict[int, MagicMock]]:

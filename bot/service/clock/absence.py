@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from datetime import UTC, datetime, timedelta
 
-from bot.service.pauses import NO_PAUSES, Pauses
+from bot.service.clock.pauses import NO_PAUSES, Pauses
 from storage import Storage, StoredGame, Vacation
 
 DAY = timedelta(days=1)

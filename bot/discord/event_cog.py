@@ -40,7 +40,7 @@ EventNumber = app_commands.Range[int, 1]
 
 
 @app_commands.guild_only()
-class TournamentCog(ServiceCog, group_name="twixt-tournament",
+class EventCog(ServiceCog, group_name="twixt-tournament",
                     group_description=locale_str("TwixT tournaments and leagues")):
     """Create, join, start, follow and leave events."""
 
@@ -68,7 +68,7 @@ class TournamentCog(ServiceCog, group_name="twixt-tournament",
             options = build_event_options(format, rounds=rounds, group=group, double=double,
                                           teams=teams, signup=signup, size=size, rules=rules,
                                           time=time, vacation=vacation)
-            return cmd.Tournament("create", name=checked_name(name), options=options)
+            return cmd.EventAction("create", name=checked_name(name), options=options)
 
         await self._run(interaction, build)
 
@@ -78,7 +78,7 @@ class TournamentCog(ServiceCog, group_name="twixt-tournament",
     async def join(self, interaction: discord.Interaction, event: EventNumber | None = None,
                    partner: discord.Member | None = None) -> None:
         async def build() -> cmd.ServiceCommand:
-            return cmd.Tournament("join", event,
+            return cmd.EventAction("join", event,
                                   partner=person(player_of(partner)) if partner else None)
 
         await self._run(interaction, build)
@@ -87,40 +87,40 @@ class TournamentCog(ServiceCog, group_name="twixt-tournament",
     @app_commands.describe(event=EVENT)
     async def leave(self, interaction: discord.Interaction,
                     event: EventNumber | None = None) -> None:
-        await self._send(interaction, cmd.Tournament("leave", event))
+        await self._send(interaction, cmd.EventAction("leave", event))
 
     @app_commands.command(description=locale_str("Start a tournament now (channel managers)"))
     @app_commands.describe(event=EVENT)
     async def start(self, interaction: discord.Interaction,
                     event: EventNumber | None = None) -> None:
-        await self._send(interaction, cmd.Tournament("start", event))
+        await self._send(interaction, cmd.EventAction("start", event))
 
     @app_commands.command(
         description=locale_str("Leave a running tournament: your games left are forfeited"))
     @app_commands.describe(event=EVENT)
     async def withdraw(self, interaction: discord.Interaction,
                        event: EventNumber | None = None) -> None:
-        await self._send(interaction, cmd.Tournament("withdraw", event))
+        await self._send(interaction, cmd.EventAction("withdraw", event))
 
     @app_commands.command(description=locale_str("A tournament's crosstable"))
     @app_commands.describe(event=EVENT)
     async def standings(self, interaction: discord.Interaction,
                         event: EventNumber | None = None) -> None:
-        await self._send(interaction, cmd.Tournament("standings", event))
+        await self._send(interaction, cmd.EventAction("standings", event))
 
     @app_commands.command(name="list", description=locale_str("This server's tournaments"))
     async def list_(self, interaction: discord.Interaction) -> None:
-        await self._send(interaction, cmd.Tournament("list"))
+        await self._send(interaction, cmd.EventAction("list"))
 
     @app_commands.command(description=locale_str("A tournament's options and entrants"))
     @app_commands.describe(event=EVENT)
     async def info(self, interaction: discord.Interaction,
                    event: EventNumber | None = None) -> None:
-        await self._send(interaction, cmd.Tournament("info", event))
+        await self._send(interaction, cmd.EventAction("info", event))
 
     @app_commands.command(name="next-season",
                           description=locale_str("Open a league's next season (channel managers)"))
     @app_commands.describe(event=EVENT)
     async def next_season(self, interaction: discord.Interaction,
                           event: EventNumber | None = None) -> None:
-        await self._send(interaction, cmd.Tournament("next-season", event))
+        await self._send(interaction, cmd.EventAction("next-season", event))

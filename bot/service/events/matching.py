@@ -4,7 +4,7 @@ A Swiss round is a perfect matching of the players still to be paired in the gra
 allowed games (no rematch, colours possible). A greedy pairing in rank order can paint itself
 into a corner — the last few players may all have met — and a search that backtracks can
 take exponential time to learn that. Edmonds' algorithm decides in polynomial time whether a
-perfect matching exists, and its augmenting-path search lets `bot.service.pairing` ask, for
+perfect matching exists, and its augmenting-path search lets `bot.service.events.pairing` ask, for
 each pairing it would like to make, "can everyone else still be paired?" with one search
 instead of a new matching.
 

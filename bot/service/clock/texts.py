@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.service.banks import TurnClock
-from bot.service.timecontrol import describe_span
+from bot.service.clock.banks import TurnClock
+from bot.service.clock.timecontrol import describe_span
 from language import Message, message
 from storage import StoredGame
 
@@ -20,27 +20,27 @@ def moment_text(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def clock_words(clock: TurnClock, now: datetime) -> Message:
+def clock_words(turn_clock: TurnClock, now: datetime) -> Message:
     """`2d 3h left` for the player to move, and why their clock stands still, if it does:
     `2d 3h left, on vacation until …` or `… weekend off until …`."""
-    left = describe_span(clock.left_at(now))
-    pause = clock.own.covering(now)
+    left = describe_span(turn_clock.left_at(now))
+    pause = turn_clock.own.covering(now)
     if pause is None:
         return message("{time} left", time=left)
-    if clock.own.vacation_at(now):
+    if turn_clock.own.vacation_at(now):
         return message("{time} left, on vacation until {moment}", time=left,
                        moment=moment_text(pause[1]))
     return message("{time} left, weekend off until {moment}", time=left,
                    moment=moment_text(pause[1]))
 
 
-def seat_lines(stored: StoredGame, clock: TurnClock, now: datetime) -> list[Message]:
+def seat_lines(stored: StoredGame, turn_clock: TurnClock, now: datetime) -> list[Message]:
     """For `status`: each player's bank in a bank game, and each player on vacation (with
     when their clock runs again)."""
     lines = []
     for seat in stored.seats:
-        bank = clock.bank_of(seat.number, now)
-        pauses = clock.pauses[seat.number]
+        bank = turn_clock.bank_of(seat.number, now)
+        pauses = turn_clock.pauses[seat.number]
         pause = pauses.covering(now) if pauses.vacation_at(now) else None
         until = None if pause is None else moment_text(pause[1])
         if bank is not None and until is not None:

@@ -1,6 +1,6 @@
 """The table of an event: points, a tie-break, shared ranks; and withdrawals as forfeits.
 
-Pure, like `bot.service.pairing`: computed afresh from the games played whenever the service
+Pure, like `bot.service.events.pairing`: computed afresh from the games played whenever the service
 wants it (after each game, after a restart), so nothing about it needs storing.
 
 Counting: a win is 1, a draw ½, a loss 0, for every game whether played, timed out or
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.service.pairing import MAX_ENTRANTS, Pairing, PairingError, Played
+from bot.service.events.pairing import MAX_ENTRANTS, Pairing, PairingError, Played
 
 SCORES = (0.0, 0.5, 1.0)
 

@@ -10,11 +10,12 @@ from datetime import timedelta
 
 import pytest
 
-from bot.service import ButtonKind, ServiceError, TwixtService
+from bot.service import ButtonKind, ServiceError, TwixtService, User
 from bot.service import commands as cmd
+from bot.service.events.table import crosstables
+from language import translation
 from storage import EventStatus, GameResult, Result
-from tests.bot_service.helpers import GUILD, asking
-from tests.bot_service.tournament_helpers import (
+from tests.bot_service.event_helpers import (
     PLAYERS,
     event_id_of,
     everything,
@@ -24,6 +25,7 @@ from tests.bot_service.tournament_helpers import (
     play_out,
     user,
 )
+from tests.bot_service.helpers import GUILD, asking
 
 P1, P2, P3, P4, P5, P6, P7, P8 = PLAYERS[:8]
 MANAGER = asking(P1, manager=True)
@@ -213,7 +215,7 @@ async def test_refusals_say_one_line_and_change_nothing(service, storage):
     with pytest.raises(ServiceError, match="not started yet"):
         await service.run(asking(P2), "tournament standings")
     with pytest.raises(ServiceError, match="single players"):
-        await service.execute(asking(P3), cmd.Tournament("join", event_id, partner=P4))
+        await service.execute(asking(P3), cmd.EventAction("join", event_id, partner=P4))
     with pytest.raises(ServiceError, match="no such tournament"):
         await service.run(asking(P3), f"tournament join {event_id + 5}")
 
@@ -224,7 +226,7 @@ async def test_a_double_twixt_event_pairs_teams_that_signed_up_together(service,
     with pytest.raises(ServiceError, match="join with your partner"):
         await service.run(asking(P1), "tournament join")
     for first, second in [(P1, P2), (P3, P4), (P5, P6)]:
-        reply = await service.execute(asking(first), cmd.Tournament("join", partner=second))
+        reply = await service.execute(asking(first), cmd.EventAction("join", partner=second))
         assert reply.mentions == (second.id,)
         await service.run(asking(second), "tournament join")
     info = await service.run(asking(P1), "tournament info")
@@ -315,3 +317,24 @@ async def test_standings_named_from_another_channel_are_for_the_asker_alone(serv
                                            "`/twixt-tournament standings`"):
         await service.run(replace(asking(P3, elsewhere), private_replies=False),
                           f"tournament standings {event_id}")
+
+
+async def test_a_round_robin_of_three_scores_only_what_its_table_shows(service):
+    manager = asking(User(1, "td"), manager=True)
+    event_id = event_id_of(await service.run(manager, "tournament create Trio format "
+                                                      "roundrobin size 8"))
+    for player in PLAYERS[:3]:
+        await service.run(asking(player), "tournament join")
+    await service.run(manager, "tournament start")
+    await play_out(service, event_id)  # p1 beats p2 and p3, p2 beats p3; each has a bye
+    storage = service.core.storage
+    event = await storage.get_event(event_id)
+    games = await storage.event_games(event_id, 100)
+    assert sum(game.black is None for game in games) == 3
+    entrants = await storage.entrants(event_id, 100)
+    names = {player.id: player.name for player in PLAYERS[:3]}
+    [table] = crosstables(event, games, entrants, names, translation("en"), "")
+    shown = {row.name: sum(float(cell) for cell in row.cells if cell != "■")
+             for row in table.rows}
+    assert {row.name: row.points for row in table.rows} == shown == {
+        "p1": 2.0, "p2": 1.0, "p3": 0.0}

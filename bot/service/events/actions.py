@@ -19,12 +19,12 @@ from dataclasses import replace
 from datetime import datetime
 
 from bot.service import commands as cmd
-from bot.service import pairing
-from bot.service.clocktexts import moment_text
+from bot.service.clock.texts import moment_text
 from bot.service.core import ServiceCore
 from bot.service.event_options import EventOptions
-from bot.service.event_play import EventPlay, Notice, capacity, said, team_name
-from bot.service.event_table import crosstables, group_standings, groups_of, pictures
+from bot.service.events import pairing
+from bot.service.events.play import EventPlay, Notice, capacity, said, team_name
+from bot.service.events.table import crosstables, group_standings, groups_of, pictures
 from bot.service.failures import log_failure
 from bot.service.model import (
     Attachment,
@@ -67,7 +67,7 @@ _STATUS = {EventStatus.SIGNUP: message("sign-up"), EventStatus.RUNNING: message(
            EventStatus.FINISHED: message("finished")}
 
 
-class Tournaments:
+class Events:
     """The tournament commands over the core, and what the clocks' tick does for events."""
 
     def __init__(self, core: ServiceCore) -> None:
@@ -76,7 +76,7 @@ class Tournaments:
         self.play.standings_notice = self._standings_notice
         core.game_ended.append(self.play.game_ended)
 
-    async def run(self, request: Request, command: cmd.Tournament) -> Reply:
+    async def run(self, request: Request, command: cmd.EventAction) -> Reply:
         """One `tournament …` command."""
         match command.action:
             case "create":

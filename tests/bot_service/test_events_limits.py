@@ -12,10 +12,10 @@ import pytest
 
 from bot.discord.replies import content
 from bot.service import Reply, ServiceError, TwixtService, User
-from bot.service.event_play import MAX_ENTRANTS, MAX_ROUND_ROBIN
+from bot.service.events.play import MAX_ENTRANTS, MAX_ROUND_ROBIN
 from bot.service.names import MAX_NAME
+from tests.bot_service.event_helpers import event_id_of
 from tests.bot_service.helpers import asking
-from tests.bot_service.tournament_helpers import event_id_of
 
 MAX_MESSAGE = 2000  # characters of a message's content
 MAX_FILES = 10  # files of a message
@@ -44,9 +44,9 @@ async def test_info_of_a_full_double_twixt_event_fits_a_message(service: TwixtSe
     event_id = event_id_of(reply)
     players = people(MAX_ENTRANTS * 2)
     for first, second in zip(players[::2], players[1::2], strict=True):
-        await service.tournaments.join(asking(first), event_id, second)
+        await service.events.join(asking(first), event_id, second)
         if first.id % 4:  # some teams confirmed, some still asked (shown with "(?)")
-            await service.tournaments.join(asking(second), event_id)
+            await service.events.join(asking(second), event_id)
     info = await service.run(asking(players[0], locale=locale), "tournament info")
     assert not info.refused
     fits(info)
@@ -69,7 +69,7 @@ async def test_a_league_of_many_groups_posts_at_most_ten_pictures_a_message(
                                                       "format league group 4 size 8"))
     players = people(44)
     for player in players:
-        await service.tournaments.join(asking(player), event_id, None)
+        await service.events.join(asking(player), event_id, None)
     clock.now += timedelta(minutes=1)
     fits(await service.run(manager, "tournament start"))
     standings = await service.run(manager, "tournament standings")

@@ -6,7 +6,7 @@ A time per move gives every turn that long, from the moment the turn passed to t
 part; each turn uses what it takes, and each move of the bank's owner adds the bonus, up to
 the starting amount again. The rules know no clocks; deadlines are derived from the stored
 log (and the players' stored vacations), so they survive any restart. Time is clock time:
-it stands still while its player pauses (`bot.service.pauses`).
+it stands still while its player pauses (`bot.service.clock.pauses`).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from bot.service.clock.pauses import NO_PAUSES, Pauses, moment_after
 from bot.service.model import ServiceError
-from bot.service.pauses import NO_PAUSES, Pauses, moment_after
 from language import Message, message
 from rules import quote
 

@@ -10,9 +10,9 @@ from typing import Any
 
 from bot.service import TwixtService
 from storage import EventStatus, Storage
-from tests.bot_service.test_tournament_crashes import Dying, process
-from tests.bot_service.test_tournaments import MANAGER, create, sign_up
-from tests.bot_service.tournament_helpers import PLAYERS, lose, open_games
+from tests.bot_service.event_helpers import PLAYERS, lose, open_games
+from tests.bot_service.test_events import MANAGER, create, sign_up
+from tests.bot_service.test_events_crashes import Dying, process
 
 
 class Counting:

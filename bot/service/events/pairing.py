@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from bot.service.matching import Matching
+from bot.service.events.matching import Matching
 
 #: the most entrants an event may have (a Swiss round of 256 pairs in well under a second)
 MAX_ENTRANTS = 256
@@ -171,7 +171,7 @@ def swiss_round(entrants: Sequence[int], played: Sequence[Played], round: int,
 
     The search: greedy in rank order with repair. Each pairing it would make is accepted
     only if everyone else can still be paired, which Edmonds' matching decides exactly with
-    one augmenting-path search (`bot.service.matching`). So it never dead-ends, needs no step
+    one augmenting-path search (`bot.service.events.matching`). So it never dead-ends, needs no step
     limit, costs polynomial time (a few hundred searches), and fails only when no pairing
     exists. It is not an optimal weighted matching: an early player takes his best opponent
     even if that costs later players more — the Dutch system's own order of priorities.

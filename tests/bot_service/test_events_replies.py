@@ -11,11 +11,10 @@ import pytest
 
 from bot.discord.replies import shown
 from bot.service import ButtonKind, Reply, ServiceError, TwixtService
-from bot.service.tournaments import standings_footer
+from bot.service.events.actions import standings_footer
 from language import translation
 from storage import EventStatus
-from tests.bot_service.helpers import GUILD, asking
-from tests.bot_service.tournament_helpers import (
+from tests.bot_service.event_helpers import (
     PLAYERS,
     event_id_of,
     everything,
@@ -24,6 +23,7 @@ from tests.bot_service.tournament_helpers import (
     play_out,
     user,
 )
+from tests.bot_service.helpers import GUILD, asking
 
 P1, P2, P3 = PLAYERS[:3]
 MANAGER = asking(P1, manager=True)

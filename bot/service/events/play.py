@@ -20,8 +20,8 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 
-from bot.service import pairing
 from bot.service.core import ServiceCore
+from bot.service.events import pairing
 from bot.service.failures import log_failure
 from bot.service.model import Reply
 from bot.service.names import seat_names

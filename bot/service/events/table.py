@@ -1,6 +1,6 @@
 """An event's standings as crosstable pictures: one per league group, one for the others.
 
-The numbers come from `bot.service.standings` over the stored pairings; the picture from
+The numbers come from `bot.service.events.standings` over the stored pairings; the picture from
 `rendering.render_crosstable`, drawn in a worker thread.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from bot.service import standings as ranking
-from bot.service.event_play import played_of, team_name
+from bot.service.events import standings as ranking
+from bot.service.events.play import played_of, team_name
 from bot.service.options import describe_setup
 from language import Translation
 from rendering import Crosstable, CrosstableRow, render_crosstable

@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from bot.service.pauses import Pauses, charged, moment_after
-from bot.service.timecontrol import ClockMarks, TimeControl, clock_marks, time_control_of
+from bot.service.clock.pauses import Pauses, charged, moment_after
+from bot.service.clock.timecontrol import ClockMarks, TimeControl, clock_marks, time_control_of
 from rules import Game
 from storage import TAKEBACK, StoredGame, StoredTurn
 

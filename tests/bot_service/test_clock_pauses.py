@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.service import ServiceError
-from bot.service.pauses import Pauses, charged, moment_after
-from bot.service.timecontrol import TimeControl, parse_time_control, time_control_of
+from bot.service.clock.pauses import Pauses, charged, moment_after
+from bot.service.clock.timecontrol import TimeControl, parse_time_control, time_control_of
 
 H = timedelta(hours=1)
 D = timedelta(days=1)
