@@ -21,6 +21,10 @@ from bot.discord.respond import person
 from bot.service import MAX_PAGE, build_options
 from bot.service import commands as cmd
 
+#: the `game` option of replay and analyze
+GAME = locale_str("the game's number (leave out: this channel's last game)")
+GameNumber = app_commands.Range[int, 1]
+
 
 @app_commands.guild_only()
 class RecordsCog(ServiceCog, group_name="twixt-records",
@@ -46,10 +50,9 @@ class RecordsCog(ServiceCog, group_name="twixt-records",
 
     @app_commands.command(
         description=locale_str("A game as an animated picture, one frame a turn"))
-    @app_commands.describe(
-        game=locale_str("the game's number (leave out: this channel's last game)"))
+    @app_commands.describe(game=GAME)
     async def replay(self, interaction: discord.Interaction,
-                     game: app_commands.Range[int, 1] | None = None) -> None:
+                     game: GameNumber | None = None) -> None:
         await self._send(interaction, cmd.Replay(game))
 
     @app_commands.command(
@@ -85,8 +88,7 @@ class RecordsCog(ServiceCog, group_name="twixt-records",
 
     @app_commands.command(
         description=locale_str("A finished game's win chances, move by move, by the engine"))
-    @app_commands.describe(
-        game=locale_str("the game's number (leave out: this channel's last game)"))
+    @app_commands.describe(game=GAME)
     async def analyze(self, interaction: discord.Interaction,
-                      game: app_commands.Range[int, 1] | None = None) -> None:
+                      game: GameNumber | None = None) -> None:
         await self._send(interaction, cmd.Analyze(game))
