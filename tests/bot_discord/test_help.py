@@ -7,6 +7,7 @@ import discord
 
 from bot.discord.commanding import MAX_SUGGESTIONS, command_choices
 from bot.discord.messages import ChatMoves
+from bot.service.command_help import TOPICS
 from tests.bot_discord.helpers import ALICE, interaction, message, only, posted, run, text_channel
 
 
@@ -37,6 +38,9 @@ async def test_the_help_autocomplete_offers_commands_within_discords_limit(clien
     asked = interaction(client, ALICE)
     everything = await command_choices(asked, "")
     assert len(everything) == MAX_SUGGESTIONS  # more commands than Discord shows at once
+    # the first of them, in the help's order, each offered under its own name
+    assert [choice.value for choice in everything] == list(TOPICS)[:MAX_SUGGESTIONS]
+    assert all(choice.name == choice.value for choice in everything)
     assert [choice.value for choice in await command_choices(asked, "Tou")] == ["tournament"]
 
 
