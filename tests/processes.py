@@ -36,8 +36,6 @@ def environment(database: Path) -> dict[str, str]:
             "TWIXT_ENGINE_WORKERS": "1"}
 
 
-
-
 def descendants(pid: int) -> set[int]:
     """The processes below `pid` now (its engine workers and resource tracker)."""
     parents: dict[int, int] = {}
