@@ -62,8 +62,7 @@ class PositionReport:
 class Swing:
     """Moves `turn` to `last_turn` (one move: the same number, counted from 1) changed Red's
     chance from `red_before` to `red_after`; `mover` made the first of them; `preferred` is
-    what the engine would have played instead, and `preferred_win` Red's chance after it (the
-    search values a position by its best move, so this is `red_before`, said explicitly)."""
+    what the engine would have played instead, and `preferred_win` Red's chance after it."""
 
     turn: int
     last_turn: int
@@ -72,7 +71,12 @@ class Swing:
     preferred: str
     red_before: float
     red_after: float
-    preferred_win: float
+
+    @property
+    def preferred_win(self) -> float:
+        """Red's chance after the engine's move: the search values a position by its best
+        move, so this is `red_before`, said explicitly."""
+        return self.red_before
 
     @property
     def change(self) -> float:
@@ -165,8 +169,7 @@ def _swings(reports: list[PositionReport], game: Game) -> tuple[Swing, ...]:
     # a turn's colour is its mover's as it moved (a swap: the colour swapped to)
     movers = [turn.colour for turn in game.history if turn.command.is_move]
     found = [Swing(before.turn + 1, after.turn, movers[before.turn],
-                   before.played, before.preferred, before.red_win, after.red_win,
-                   before.red_win)
+                   before.played, before.preferred, before.red_win, after.red_win)
              for before, after in pairwise(reports)
              if abs(after.red_win - before.red_win) >= MIN_SWING]
     found.sort(key=lambda swing: (-abs(swing.change), swing.turn))
