@@ -215,3 +215,12 @@ def test_replay_refuses_an_illegal_line_as_the_readme_says(tmp_path: Path):
     replayed = _twixt("replay", "bad.twixt", cwd=tmp_path)
     assert replayed.returncode == 1
     assert replayed.stderr.startswith("line 4: "), replayed.stderr  # bob: G6, taken
+
+
+def test_at_the_table_a_person_typing_as_bot_is_not_the_bot(tmp_path: Path):
+    """Playing the bot: `bot` in a command is the bot; a line typed as `bot:` is a person's."""
+    played = _twixt("play", "--db", "bot.db", "--channel", "den", cwd=tmp_path,
+                    stdin="bot: challenge alice size 12\n")
+    assert played.returncode == 0 and "**bot (person)** challenges alice" in played.stdout, \
+        played.stdout
+    assert "(level" not in played.stdout
