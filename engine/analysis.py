@@ -62,8 +62,7 @@ class PositionReport:
 class Swing:
     """Moves `turn` to `last_turn` (one move: the same number, counted from 1) changed Red's
     chance from `red_before` to `red_after`; `mover` made the first of them; `preferred` is
-    what the engine would have played instead, and `preferred_win` Red's chance after it (the
-    search values a position by its best move, so this is `red_before`, said explicitly)."""
+    what the engine would have played instead, and `preferred_win` Red's chance after it."""
 
     turn: int
     last_turn: int
@@ -72,7 +71,12 @@ class Swing:
     preferred: str
     red_before: float
     red_after: float
-    preferred_win: float
+
+    @property
+    def preferred_win(self) -> float:
+        """Red's chance after the engine's move: the search values a position by its best
+        move, so this is `red_before`, said explicitly."""
+        return self.red_before
 
     @property
     def change(self) -> float:
@@ -143,7 +147,8 @@ def deep_limit(limit: Limit, game: Game) -> Limit:
 
 
 def _biggest(reports: list[PositionReport]) -> list[int]:
-    """The report numbers where the `SWINGS` biggest changes start."""
+    """The report numbers where the `SWINGS` biggest changes start, biggest first (the
+    earlier of two equal ones first); changes under `MIN_SWING` are none."""
     changes = sorted((-abs(after.red_win - before.red_win), number)
                      for number, (before, after) in enumerate(pairwise(reports)))
     return [number for change, number in changes[:SWINGS] if -change >= MIN_SWING]
@@ -164,10 +169,6 @@ def _swings(reports: list[PositionReport], game: Game) -> tuple[Swing, ...]:
     of two equal ones first); changes under `MIN_SWING` are none."""
     # a turn's colour is its mover's as it moved (a swap: the colour swapped to)
     movers = [turn.colour for turn in game.history if turn.command.is_move]
-    found = [Swing(before.turn + 1, after.turn, movers[before.turn],
-                   before.played, before.preferred, before.red_win, after.red_win,
-                   before.red_win)
-             for before, after in pairwise(reports)
-             if abs(after.red_win - before.red_win) >= MIN_SWING]
-    found.sort(key=lambda swing: (-abs(swing.change), swing.turn))
-    return tuple(found[:SWINGS])
+    return tuple(Swing(before.turn + 1, after.turn, movers[before.turn], before.played,
+                       before.preferred, before.red_win, after.red_win)
+                 for before, after in ((reports[n], reports[n + 1]) for n in _biggest(reports)))

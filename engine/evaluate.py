@@ -103,8 +103,9 @@ class Side:
         lengthening its shortest path, and only this term sees it."""
         if self.distance >= UNREACHABLE:
             return float(UNREACHABLE)
-        width = self.width
-        weak = sum(1.0 / layer.bit_count() for layer in self.path_layers if layer)
+        counts = [layer.bit_count() for layer in self.path_layers]  # once: a hot path
+        width = min(counts, default=0)   # `self.width`
+        weak = sum(1.0 / count for count in counts if count)
         return self.distance + (narrow / width if width else 0.0) + WEAK * weak
 
 

@@ -190,3 +190,37 @@ def test_the_readmes_games_against_the_bot_start_as_written(tmp_path: Path):
         played = _twixt("play", "--db", "bot.db", "--channel", f"c{number}", cwd=tmp_path,
                         stdin=f"{line}\nalice: resign yes\n")
         assert played.returncode == 0 and "bot (level" in played.stdout, (line, played.stdout)
+
+
+def test_the_readmes_numbers_for_the_bot_are_the_codes():
+    """Playing the bot promises levels 1 to 5 (3 without `level`), resigning below 2% on three
+    turns in a row and accepting a draw below 40%: the constants the bot plays by."""
+    from bot.service.bot_player import ACCEPT_DRAW_BELOW, HOPELESS_TURNS, RESIGN_BELOW
+    from bot.service.bot_seats import DEFAULT_LEVEL
+    from engine import LEVELS
+
+    words = {3: "three"}
+    section = " ".join(_section("Playing the bot").split())
+    assert f"a level from {LEVELS[0]} to {LEVELS[-1]}" in README
+    assert f"without `level`, {DEFAULT_LEVEL}." in section
+    assert (f"below {RESIGN_BELOW:.0%} on {words[HOPELESS_TURNS]} of its turns in a row"
+            in section)
+    assert f"accepts when its chance of winning is below {ACCEPT_DRAW_BELOW:.0%}" in section
+
+
+def test_replay_refuses_an_illegal_line_as_the_readme_says(tmp_path: Path):
+    """`twixt replay` prints `line N: why` on stderr and exits 1 at the first illegal line."""
+    (tmp_path / "bad.twixt").write_text('[Board "24x24"]\n[Players "alice, bob"]\n'
+                                        "alice: G6\nbob: G6\n", encoding="utf-8")
+    replayed = _twixt("replay", "bad.twixt", cwd=tmp_path)
+    assert replayed.returncode == 1
+    assert replayed.stderr.startswith("line 4: "), replayed.stderr  # bob: G6, taken
+
+
+def test_at_the_table_a_person_typing_as_bot_is_not_the_bot(tmp_path: Path):
+    """Playing the bot: `bot` in a command is the bot; a line typed as `bot:` is a person's."""
+    played = _twixt("play", "--db", "bot.db", "--channel", "den", cwd=tmp_path,
+                    stdin="bot: challenge alice size 12\n")
+    assert played.returncode == 0 and "**bot (person)** challenges alice" in played.stdout, \
+        played.stdout
+    assert "(level" not in played.stdout

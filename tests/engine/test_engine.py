@@ -8,6 +8,7 @@ import random
 import pytest
 
 from engine import LEVELS, Limit, level_limit, think
+from engine.api import level_nodes
 from rules import Game, TwixtError
 
 #: (players, size, rules, swap, handicap): every kind of game the rules allow
@@ -214,3 +215,15 @@ def test_level_3_beats_level_1_on_12x12_every_time(seats, rules, seed):
         level = 3 if game.player_to_move == "three" else 1
         game.play(think(game, level_limit(level), seed=seed * 1000 + game.pegs_placed).move)
     assert game.outcome is not None and game.outcome.winners == ("three",)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_level_nodes_is_what_a_level_searches_for_the_board(level):
+    """`level_nodes` (the analysis's floor for its deeper searches) is a level's own budget:
+    all of it on 12×12, half on 24×24 (the side doubled), and a level's search keeps to it."""
+    small, big = Game(("a", "b"), size=12), Game(("a", "b"), size=24)
+    assert level_nodes(level, small) == level_limit(level).nodes
+    assert level_nodes(level, big) == round(level_nodes(level, small) / 2)
+    if level <= 2:
+        big.play("L12")
+        assert think(big, level_limit(level), seed=0).nodes <= level_nodes(level, big)
