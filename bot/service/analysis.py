@@ -18,7 +18,7 @@ from collections import OrderedDict
 from contextlib import nullcontext
 
 from bot.service.core import ServiceCore
-from bot.service.engine_pool import EngineBusyError
+from bot.service.engine_pool import EngineBusyError, player_owner
 from bot.service.model import Attachment, Reply, Request, ServiceError
 from bot.service.texts import result_sentence
 from engine import Limit, level_limit
@@ -212,7 +212,7 @@ class Analyses:
             record = records.write(game)
             # the asker's share of the engine, the same as for their games with the bot
             async with (nullcontext() if shown_in is None else self._core.thinking(shown_in)):
-                analysis = await self._core.engine_pool.run(f"user:{user}", analyze_record,
+                analysis = await self._core.engine_pool.run(player_owner(user), analyze_record,
                                                             record, bot_limit())
         except EngineBusyError:
             raise ServiceError("the engine is busy, try again later") from None

@@ -35,7 +35,7 @@ from dataclasses import replace
 import engine
 from bot.service.bot_seats import bot_level, is_bot
 from bot.service.core import ServiceCore
-from bot.service.engine_pool import EngineBusyError
+from bot.service.engine_pool import EngineBusyError, player_owner
 from bot.service.failures import log_failure
 from bot.service.model import Reply, Request, ServiceError, User
 from bot.service.play import Play
@@ -206,7 +206,7 @@ class BotPlayer:
         level = bot_level(seat.user_id)
         assert level is not None
         humans = [s.user_id for s in stored.seats if not is_bot(s.user_id)]
-        owner = f"user:{humans[0]}" if humans else f"game:{stored.id}"
+        owner = player_owner(humans[0]) if humans else f"game:{stored.id}"
         search = functools.partial(self.think, seed=(stored.id << 16) + stored.version)
         try:
             async with self._core.thinking(stored.channel_id):

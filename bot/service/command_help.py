@@ -41,8 +41,10 @@ class Topic:
 
 _GAME_OPTIONS = ("size 24|12|24x18", "rules classic|pp", f"swap {_YES_NO}",
                  "time 3d|12h|10d+36h|none", f"vacation {_YES_NO}")
+#: the options a challenge and an import share: who moves first, and a thread of its own
+_SEATING_OPTIONS = ("first " + "|".join(FirstMove), f"thread {_YES_NO}")
 _CHALLENGE_OPTIONS = (*_GAME_OPTIONS[:3], "handicap ROWS", *_GAME_OPTIONS[3:],
-                      "first " + "|".join(FirstMove), f"thread {_YES_NO}",
+                      *_SEATING_OPTIONS,
                       f"level {min(LEVELS)}-{max(LEVELS)}", f"takebacks {_YES_NO}")
 _EVENT_OPTIONS = ("format " + "|".join(EventFormat), "rounds N", "group 4-16",
                   f"double {_YES_NO}", "signup 3d|12h", f"teams {_YES_NO}",
@@ -111,8 +113,7 @@ TOPICS: dict[str, Topic] = {
                      "analyze [GAME]", "/twixt-records analyze", "analyze 12"),
     "import": Topic(message("Show a game record, and challenge to continue it"),
                     "import FILE [PLAYER] [OPTION VALUE …]", "/twixt-records import",
-                    "import game.T1 bob first them", ("first " + "|".join(FirstMove),
-                                                      f"thread {_YES_NO}")),
+                    "import game.T1 bob first them", _SEATING_OPTIONS),
     "stats": Topic(message("Wins, losses and rating of a player in this server"),
                    "stats [PLAYER]", "/twixt-records stats", "stats bob"),
     "leaderboard": Topic(message("This server's rated players, best first"),

@@ -9,7 +9,7 @@ one dispatch (`TwixtService.execute`). A command carries parsed values — a mov
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, get_args
 
 import rules
 from bot.service.event_options import EventOptions
@@ -20,6 +20,8 @@ from rules.conditionals import Plan
 Answer = Literal["accept", "decline"]
 DrawAction = Literal["offer", "accept", "decline"]
 TakebackAction = Literal["request", "accept", "decline"]
+#: the words `takeback` takes
+TAKEBACK_ACTIONS: tuple[TakebackAction, ...] = get_args(TakebackAction)
 ConditionalAction = Literal["store", "show", "clear"]
 
 

@@ -51,6 +51,12 @@ class _Job:
     future: asyncio.Future[Any] = field(repr=False)
 
 
+def player_owner(user_id: int) -> str:
+    """The owner a player's calls share, whatever they are for (the bot's moves in their
+    games, their analyses), so that the pool serves one player fairly against the others."""
+    return f"user:{user_id}"
+
+
 def default_workers() -> int:
     """As many searches at once as the machine has cores."""
     return os.cpu_count() or 1

@@ -66,7 +66,7 @@ class Play:
 
     async def takeback(self, request: Request, action: cmd.TakebackAction = "request") -> Reply:
         """The player who just moved asks to take the turn back; an opponent answers."""
-        if action not in ("request", "accept", "decline"):
+        if action not in cmd.TAKEBACK_ACTIONS:
             raise ServiceError("takeback is request, accept or decline, not {action}",
                                action=quote(action))
         core = self._core

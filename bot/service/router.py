@@ -78,7 +78,7 @@ def read(text: str, people: People = nobody) -> cmd.ServiceCommand:
     if verb == "move":
         return _move(" ".join(rest))
     if verb == "takeback" and len(rest) == 1:
-        raise (did_you_mean(rest[0], ("request", "accept", "decline"), before="takeback ")
+        raise (did_you_mean(rest[0], cmd.TAKEBACK_ACTIONS, before="takeback ")
                or ServiceError("takeback takes request, accept or decline, not {word}",
                                word=quote(rest[0])))
     reader = _READERS.get(verb)
