@@ -107,6 +107,13 @@ def _failed(error: BaseException) -> DatabaseError | None:
     return None
 
 
+def _reraise(error: BaseException) -> None:
+    """Raise PostgreSQL's own failure as `_failed` names it; anything else is left to raise."""
+    failed = _failed(error)
+    if failed is not None:
+        raise failed from error
+
+
 class PostgresConnection:
     """An asyncpg connection behind the seam (`storage.connection`): `?` placeholders
     numbered, lists of ids passed as one array, and a broken unique key raised as
@@ -179,9 +186,7 @@ class PostgresStorage(SqlStorage):
                 await _migrate(PostgresConnection(conn), where, migrations())
         except BaseException as error:
             await pool.close()
-            failed = _failed(error)
-            if failed is not None:
-                raise failed from error
+            _reraise(error)
             raise
         return cls(url, pool)
 
@@ -202,9 +207,7 @@ class PostgresStorage(SqlStorage):
                     async with conn.transaction(**transaction):
                         yield PostgresConnection(conn)
         except Exception as error:
-            failed = _failed(error)
-            if failed is not None:
-                raise failed from error
+            _reraise(error)
             raise
 
     def _write(self) -> AbstractAsyncContextManager[Connection]:

@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
@@ -55,11 +55,8 @@ class SqliteConnection:
         return (await self._run(sql, args)).rowcount
 
     async def execute_many(self, sql: str, args: Sequence[Sequence[Any]]) -> None:
-        try:
+        with _duplicates():
             await self.db.executemany(sql, [_values(row) for row in args])
-        except sqlite3.IntegrityError as error:
-            _raise_duplicate(error)
-            raise
 
     async def fetch_all(self, sql: str, *args: Any) -> list[Row]:
         return list(await (await self._run(sql, args)).fetchall())
@@ -79,11 +76,8 @@ class SqliteConnection:
         """Nothing to take: a write transaction holds SQLite's one write lock already."""
 
     async def _run(self, sql: str, args: Sequence[Any]) -> aiosqlite.Cursor:
-        try:
+        with _duplicates():
             return await self.db.execute(sql, _values(args))
-        except sqlite3.IntegrityError as error:
-            _raise_duplicate(error)
-            raise
 
 
 def _values(args: Sequence[Any]) -> tuple[Any, ...]:
@@ -91,11 +85,16 @@ def _values(args: Sequence[Any]) -> tuple[Any, ...]:
     return tuple(rows.stamp(value) if isinstance(value, datetime) else value for value in args)
 
 
-def _raise_duplicate(error: sqlite3.IntegrityError) -> None:
+@contextlib.contextmanager
+def _duplicates() -> Iterator[None]:
     """A broken unique key as `Duplicate`, naming its columns; other breaks stay as they are."""
-    text = str(error)
-    if text.startswith(_UNIQUE):
-        raise Duplicate(text.removeprefix(_UNIQUE)) from error
+    try:
+        yield
+    except sqlite3.IntegrityError as error:
+        text = str(error)
+        if text.startswith(_UNIQUE):
+            raise Duplicate(text.removeprefix(_UNIQUE)) from error
+        raise
 
 
 async def _connect(path: Path, busy_timeout_ms: int, *, read_only: bool) -> aiosqlite.Connection:

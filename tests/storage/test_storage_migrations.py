@@ -9,7 +9,7 @@ import pytest
 from storage_helpers import start_game
 
 import storage.sqlite
-from storage import DatabaseError, SqliteStorage, UnsupportedSchemaError
+from storage import DatabaseError, DatabaseFault, SqliteStorage, UnsupportedSchemaError
 from storage.schema import Migration, migrations, unusable
 
 LATEST = len(migrations())
@@ -195,3 +195,6 @@ def test_a_full_disk_and_a_read_only_file_are_named_not_called_corrupt(tmp_path)
     read_only = _error_of(f"file:{path}?mode=ro", "INSERT INTO t VALUES ('x')", uri=True)
     assert str(unusable(path, read_only)) == (f"{path} may not be written: check its "
                                               "permissions; it was left untouched")
+    # the fault travels with the line, for whoever decides what to tell the players
+    assert unusable(path, full).fault is DatabaseFault.FULL
+    assert unusable(path, read_only).fault is DatabaseFault.READ_ONLY

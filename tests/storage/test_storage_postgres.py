@@ -80,6 +80,15 @@ async def test_a_database_that_may_not_be_written_is_refused_at_start(pg_server)
 def test_a_full_disk_is_named_full_not_a_failure_of_the_database():
     failed = storage.postgres._failed(asyncpg.DiskFullError("could not extend file"))
     assert failed is not None and failed.fault is DatabaseFault.FULL
+    # the other faults by the same table; a broken key is no fault of the database
+    faults = {error.__class__: storage.postgres._failed(error)
+              for error in (ConnectionRefusedError(), asyncpg.DataCorruptedError("bad page"),
+                            asyncpg.ReadOnlySQLTransactionError("read-only"))}
+    assert {kind: failed.fault for kind, failed in faults.items() if failed is not None} == {
+        ConnectionRefusedError: DatabaseFault.UNREACHABLE,
+        asyncpg.DataCorruptedError: DatabaseFault.BROKEN,
+        asyncpg.ReadOnlySQLTransactionError: DatabaseFault.READ_ONLY}
+    assert storage.postgres._failed(asyncpg.UniqueViolationError("taken")) is None
 
 
 async def test_another_programs_database_is_refused_untouched(pg_server):
