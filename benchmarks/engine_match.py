@@ -16,6 +16,8 @@ thinks at a time in a game, so both get the same time a move.
 Game 2k and 2k+1 start from the same first peg (Red's, drawn for pair k from the seed: one
 near the middle without swap; anywhere off the borders with swap, where the second player
 then decides whether to swap), the candidate in the first seat once and in the second once.
+A side resigns as the bot does (`bot.service.bot_player`): at the third of its turns in a row at
+which its own engine gives it under 2% (`--play-out` plays every game to its end instead).
 Each game prints a line; the end prints wins, losses, draws and the candidate's score (a draw
 counts half) with its Wilson 95% interval. An illegal move or an engine's error loses the
 game. engine_games.py measures versions on real games (and their nodes a second).
@@ -43,6 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from bot.service.bot_player import HOPELESS_TURNS, RESIGN_BELOW
 from rules import Game, Hole, TwixtError
 
 REPO = Path(__file__).resolve().parents[1]
@@ -221,6 +224,8 @@ class Setup:
     swap: bool
     seconds: float
     seed: int
+    #: a side resigns as the bot does (else every game is played to its end)
+    resign: bool = True
 
     def game(self, players: tuple[str, str]) -> Game:
         return Game(players, size=self.size, rules=self.rules, swap=self.swap)
@@ -270,6 +275,7 @@ def play_game(setup: Setup, number: int, engines: dict[str, EngineProcess]) -> G
     game.play(first_peg(setup, number // 2))
     moves = [game.history[-1].text]
     thinking: dict[str, list[float]] = {CANDIDATE: [], BASELINE: []}
+    hopeless = {CANDIDATE: 0, BASELINE: 0}   # the side's own turns in a row under 2%
     cap = game.geometry.cols * game.geometry.rows
     while not game.is_over and game.pegs_placed < cap:
         seat = game.player_to_move
@@ -285,6 +291,9 @@ def play_game(setup: Setup, number: int, engines: dict[str, EngineProcess]) -> G
         if "error" in reply:
             return GameResult(number, other, f"error of {seat}: {reply['error']}", moves,
                               thinking)
+        hopeless[seat] = hopeless[seat] + 1 if reply["win"] < RESIGN_BELOW else 0
+        if setup.resign and hopeless[seat] >= HOPELESS_TURNS:
+            return GameResult(number, other, "resignation", moves, thinking)
         try:
             moves.append(game.play(reply["move"]).text)
         except TwixtError as error:
@@ -364,13 +373,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--swap", default="yes", choices=("yes", "no"))
     parser.add_argument("--jobs", type=int, default=1, help="games played at once")
     parser.add_argument("--seed", type=int, default=0, help="openings and engine seeds")
+    parser.add_argument("--play-out", action="store_true",
+                        help="no resigning: every game to its end")
 
 
 def run(args: argparse.Namespace) -> None:
     baseline, candidate = install(args.baseline), install(args.candidate)
     if args.games < 1 or args.jobs < 1 or args.seconds <= 0:
         raise SystemExit("--games, --jobs and --seconds must be above 0")
-    setup = Setup(args.size, args.rules, args.swap == "yes", args.seconds, args.seed)
+    setup = Setup(args.size, args.rules, args.swap == "yes", args.seconds, args.seed,
+                  resign=not args.play_out)
     match(baseline, candidate, setup, args.games, args.jobs)
 
 

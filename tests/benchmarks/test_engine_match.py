@@ -106,3 +106,35 @@ def test_a_hung_engine_is_killed_and_its_answer_is_an_error() -> None:
         assert not engine.alive
     finally:
         engine.close()
+
+
+class _Engine:
+    """A stand-in for an engine's process: the first legal hole, with a fixed chance."""
+
+    def __init__(self, win: float) -> None:
+        self.win = win
+        self.asked = 0
+
+    def ask(self, request: dict[str, object], timeout: float | None = None) -> dict[str, object]:
+        game = Game(("red", "black"), size=request["size"], rules=request["rules"],
+                    swap=request["swap"])
+        for move in request["moves"]:  # type: ignore[attr-defined]
+            game.play(move)
+        self.asked += 1
+        return {"move": str(game.legal_placements()[0]), "win": self.win}
+
+
+@pytest.mark.parametrize("resign", [True, False])
+def test_a_side_resigns_as_the_bot_does(resign: bool) -> None:
+    """At the third of its turns in a row under 2% by its own engine, as `BotPlayer`;
+    with `--play-out` the game goes on to its end."""
+    hopeless, hopeful = _Engine(0.01), _Engine(0.5)
+    setup = Setup("8", "pp", False, 0.05, seed=1, resign=resign)
+    result = play_game(setup, 0, {CANDIDATE: hopeless, BASELINE: hopeful})  # type: ignore[dict-item]
+    if resign:
+        assert (result.winner, result.reason) == (BASELINE, "resignation")
+        assert hopeless.asked == 3
+        assert len(result.moves) == 1 + 3 + 2   # the opening peg, then 3 of each but the last
+    else:
+        assert result.reason != "resignation"
+        assert hopeless.asked > 3
