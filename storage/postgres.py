@@ -179,8 +179,12 @@ class PostgresStorage(SqlStorage):
             pool = await asyncpg.create_pool(url, min_size=min_connections,
                                              max_size=max_connections)
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, ValueError) as error:
+            # no pool: the server is down, refuses us or the URL names none; a fault the
+            # table names more closely (a read-only role, a full disk) keeps its name
+            fault = next((fault for kinds, fault in _FAULTS if isinstance(error, kinds)),
+                         DatabaseFault.UNREACHABLE)
             raise DatabaseError(f"cannot use the PostgreSQL database {where}: "
-                                f"{error.__class__.__name__}: {error}") from error
+                                f"{error.__class__.__name__}: {error}", fault) from error
         try:
             async with pool.acquire() as conn:
                 await _migrate(PostgresConnection(conn), where, migrations())

@@ -107,6 +107,8 @@ async def test_a_server_that_is_not_there_is_named_in_one_line(tmp_path):
         await PostgresStorage.open(url)
     message = str(refused.value)
     assert "\n" not in message and "secret" not in message and "twixt:***@" in message
+    # named as a server that cannot be reached, not as a broken database
+    assert refused.value.fault is DatabaseFault.UNREACHABLE
 
 
 def test_a_password_is_never_shown():
