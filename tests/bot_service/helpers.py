@@ -1,22 +1,12 @@
-"""People, places and a started game for the service's tests."""
+"""A started game and a front end's tick, for the service's tests (the people and places they
+name are in `people.py`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.service import Reply, Request, TwixtService, User, build_options
-
-ALICE, BOB, CAROL, DAVE = (User(i, n) for i, n in [(11, "alice"), (12, "bob"), (13, "carol"),
-                                                   (14, "dave")])
-GUILD, CHANNEL = 1, 100
-
-
-def asking(user: User, channel: int = CHANNEL, manager: bool = False,
-           server_manager: bool = False, locale: str = "en") -> Request:
-    """A request of `user` in `channel` of the test guild; a manager of the channel, or
-    of the whole server; answered in `locale`."""
-    return Request(GUILD, channel, user, can_manage=manager or server_manager,
-                   can_manage_server=server_manager, locale=locale)
+from bot.service import Reply, TwixtService, build_options
+from tests.bot_service.people import ALICE, BOB, CAROL, DAVE, asking
 
 
 async def start_game(service: TwixtService, **options: Any) -> None:

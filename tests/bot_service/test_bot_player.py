@@ -17,7 +17,7 @@ from rules import parse_command
 from storage import Result
 from tests.bot_service import bot_engines
 from tests.bot_service.bot_helpers import bot_service
-from tests.bot_service.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, asking
+from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, GUILD, asking
 from tests.fakes import Clock
 
 

@@ -9,15 +9,8 @@ from datetime import timedelta
 import pytest
 
 from bot.service import ServiceError, TwixtService, answer_safely
-from tests.bot_service.helpers import (
-    ALICE,
-    BOB,
-    CAROL,
-    CHANNEL,
-    asking,
-    start_game,
-    start_team_game,
-)
+from tests.bot_service.helpers import start_game, start_team_game
+from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, asking
 
 
 async def stored_plan(service: TwixtService, user=BOB) -> str:

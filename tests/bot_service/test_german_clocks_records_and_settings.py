@@ -15,7 +15,8 @@ from bot.service import commands as cmd
 from bot.service.options import describe_setup
 from language import translation, unmarked
 from storage import GameSetup
-from tests.bot_service.helpers import ALICE, BOB, CAROL, CHANNEL, asking, start_game
+from tests.bot_service.helpers import start_game
+from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, asking
 
 GAMES = Path(__file__).resolve().parents[1] / "rules" / "data"
 

@@ -18,15 +18,8 @@ from bot.service import (
     answer_safely,
     build_options,
 )
-from tests.bot_service.helpers import (
-    ALICE,
-    BOB,
-    CAROL,
-    DAVE,
-    asking,
-    start_game,
-    start_team_game,
-)
+from tests.bot_service.helpers import start_game, start_team_game
+from tests.bot_service.people import ALICE, BOB, CAROL, DAVE, asking
 
 
 def de(user: User) -> Request:

@@ -17,7 +17,7 @@ from bot.service import ServiceError, TwixtService
 from bot.service.command_help import HELP, TOPICS, help_for
 from bot.service.router import COMMAND_WORDS, read
 from language import LOCALES, translation, unmarked
-from tests.bot_service.helpers import ALICE, asking
+from tests.bot_service.people import ALICE, asking
 from tests.refusals import refusal
 
 #: one Discord message
