@@ -282,7 +282,7 @@ async def test_a_rematch_keeps_the_game_s_vacation_option_whatever_the_server_s_
     assert "1d per move, no vacation" in rematch.plain
 
 
-# --- edges found in review ----------------------------------------------------------------
+# --- at the deadline: the tick beside a claim, a move, a vacation -------------------------
 
 
 async def test_a_claim_before_the_tick_uses_the_day_instead_of_winning(service, storage, clock):
