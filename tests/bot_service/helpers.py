@@ -1,11 +1,12 @@
-"""A started game and a front end's tick, for the service's tests (the people and places they
-name are in `people.py`)."""
+"""A started game, a front end's tick and what its funnel tells of a refusal, for the
+service's tests (the people and places they name are in `people.py`)."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import Any
 
-from bot.service import Reply, TwixtService, build_options
+from bot.service import Reply, TwixtService, answer_safely, build_options
 from tests.bot_service.people import ALICE, BOB, CAROL, DAVE, asking
 
 
@@ -29,3 +30,11 @@ async def tick(service: TwixtService) -> list[Reply]:
         if reply.receipt is not None:
             await service.clocks.delivered(reply.receipt)
     return replies
+
+
+async def funnel_refusal(call: Awaitable[Reply], locale: str) -> str:
+    """What the asker reads in `locale` when the service refuses `call`, told through the
+    front ends' funnel (`answer_safely`); the test fails unless it was refused."""
+    reply = await answer_safely(call, {}, locale=locale)
+    assert reply.refused, reply.plain
+    return reply.plain

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import ButtonKind, Reply, Request, User, answer_safely, build_options
+from bot.service import ButtonKind, Reply, Request, User, build_options
 from bot.service import commands as cmd
 from bot.service.options import describe_setup
 from language import translation, unmarked
 from storage import GameSetup
-from tests.bot_service.helpers import start_game
+from tests.bot_service.helpers import funnel_refusal, start_game
 from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, asking
 
 GAMES = Path(__file__).resolve().parents[1] / "rules" / "data"
@@ -28,13 +28,6 @@ def german(request: Request) -> Request:
 async def in_german(service, text: str, user: User = ALICE) -> str:
     """What `user` reads, asking in German."""
     return (await service.run(german(asking(user)), text)).plain
-
-
-async def refusal(call: object, locale: str = "de") -> str:
-    """What the asker reads when the service refuses (the front ends' funnel)."""
-    reply: Reply = await answer_safely(call, {}, locale=locale)  # type: ignore[arg-type]
-    assert reply.refused, reply.plain
-    return reply.plain
 
 
 async def german_tick(service) -> list[Reply]:
@@ -65,9 +58,9 @@ async def test_time_up_claim_and_forfeit_speak_the_right_language(service, stora
     await start_game(service, time="1d", swap="no", vacation="no")
     await service.run(asking(ALICE), "K10")
     clock.now += timedelta(hours=1)
-    assert await refusal(service.clocks.claim(german(asking(ALICE)))) == \
+    assert await funnel_refusal(service.clocks.claim(german(asking(ALICE))), "de") == \
         "bob hat noch 23 Std. 0 Min. für den Zug"
-    assert await refusal(service.clocks.claim(asking(ALICE)), "en") == \
+    assert await funnel_refusal(service.clocks.claim(asking(ALICE)), "en") == \
         "bob still has 23h 0m to move"
     clock.now += timedelta(days=1)
     [notice] = await german_tick(service)
@@ -115,8 +108,8 @@ def test_a_game_s_options_are_described_in_the_reader_s_language():
     ("settings dm maybe", "dm is on or off, not “maybe”", "dm ist on oder off, nicht “maybe”"),
 ])
 async def test_a_refusal_is_in_the_asker_s_language(service, typed, english, german_text):
-    assert await refusal(service.run(asking(ALICE), typed), "en") == english
-    assert await refusal(service.run(german(asking(ALICE)), typed)) == german_text
+    assert await funnel_refusal(service.run(asking(ALICE), typed), "en") == english
+    assert await funnel_refusal(service.run(german(asking(ALICE)), typed), "de") == german_text
 
 
 async def test_settings_are_shown_in_german_with_the_words_to_type(service):
@@ -125,7 +118,7 @@ async def test_settings_are_shown_in_german_with_the_words_to_type(service):
                     "dm on, autolink off, confirm off, weekends on.")
     server = await service.run(german(asking(ALICE)), "server")
     assert server.plain.startswith("Servereinstellungen: thread ")
-    assert await refusal(service.run(german(asking(ALICE)), "server forfeit yes")) == \
+    assert await funnel_refusal(service.run(german(asking(ALICE)), "server forfeit yes"), "de") == \
         "nur wer den Server verwaltet, kann seine Einstellungen ändern"
 
 
@@ -172,8 +165,8 @@ async def test_an_import_is_summed_up_in_german(service):
     assert reply.plain.startswith("g.tsgf: 24x24, ")
     assert " Züge — " in reply.plain.splitlines()[0]
     assert reply.plain.endswith("Nichts fortzusetzen: die Partie ist vorbei.")
-    assert await refusal(service.records.import_record(german(asking(ALICE)), "g.tsgf",
-                                                       None)) == \
+    assert await funnel_refusal(service.records.import_record(german(asking(ALICE)), "g.tsgf",
+                                                              None), "de") == \
         "hänge das Partieprotokoll an: /twixt-records import mit einer Datei"
 
 
