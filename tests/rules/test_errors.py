@@ -7,15 +7,14 @@ from __future__ import annotations
 import pytest
 
 from rules import Game, IllegalMoveError, InvalidMoveError, TwixtError
+from tests.refusals import refusal
 from tests.rules.helpers import play_all, two_player
 
 
 def _refused(game: Game, command: str, message: str, by: str | None = None,
              error: type[TwixtError] = IllegalMoveError) -> None:
     before = game.snapshot()
-    with pytest.raises(error) as refusal:
-        game.play(command, by=by)
-    assert str(refusal.value) == message
+    assert refusal(error, game.play, command, by) == message
     assert game.snapshot() == before
 
 
