@@ -17,6 +17,7 @@ from pathlib import Path
 
 from bot import engine_command, render_command
 from bot.cli_args import (
+    add_command,
     add_record_arguments,
     add_shard_arguments,
     read_record,
@@ -54,12 +55,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _add_replay(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    replay = subparsers.add_parser(
-        "replay", help="check a game record and print its result as JSON",
-        description="Replay a record; print one JSON object, or `line N: why` at the first "
-                    "illegal line (exit 1).")
+    replay = add_command(subparsers, _run_replay, "replay",
+                         "check a game record and print its result as JSON")
     add_record_arguments(replay)
-    replay.set_defaults(handler=_run_replay)
 
 
 def replay_summary(game: Game) -> dict[str, object]:
@@ -75,6 +73,8 @@ def replay_summary(game: Game) -> dict[str, object]:
 
 
 def _run_replay(args: argparse.Namespace) -> int:
+    """Replay a record; print one JSON object, or `line N: why` at the first illegal line
+    (exit 1)."""
     game = read_record(args)
     if game is None:
         return 1
@@ -83,10 +83,8 @@ def _run_replay(args: argparse.Namespace) -> int:
 
 
 def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    play = subparsers.add_parser(
-        "play", help="the terminal table: play through the bot's service without Discord",
-        description="Read `name: command` lines (from SCRIPT, a pipe, or typed in) and print "
-                    "the replies; board pictures are saved into --out.")
+    play = add_command(subparsers, _run_play, "play",
+                       "the terminal table: play through the bot's service without Discord")
     play.add_argument("script", nargs="?", help="a file of lines (default: standard input)")
     _add_db_argument(play)
     play.add_argument("--channel", default="table", help="the channel's name (default: table)")
@@ -98,31 +96,27 @@ def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
                       help="a player who manages the channel (may be given more than once)")
     play.add_argument("--locale", choices=LOCALES, default="en",
                       help="the language the table answers in (default: en)")
-    play.set_defaults(handler=_run_play)
 
 
 def _add_export(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    export = subparsers.add_parser(
-        "export", help="print the record of a channel's current or last game")
+    export = add_command(subparsers, _run_export, "export",
+                         "print the record of a channel's current or last game")
     _add_db_argument(export)
     export.add_argument("--channel", required=True, help="the channel's name")
     export.add_argument("--format", choices=FORMATS, default="transcript")
-    export.set_defaults(handler=_run_export)
 
 
 def _add_check(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    check = subparsers.add_parser(
-        "check", help="check every page of a SQLite database (the start checks only quickly)",
-        description="Run SQLite's full integrity check, the foreign-key check and a recount of "
-                    "the stats' running totals over a SQLite database, changing nothing: exit "
-                    "0 when healthy, 1 with the problems, 2 when the file cannot be used. A "
-                    "PostgreSQL database is refused: PostgreSQL checks its own pages (see its "
-                    "amcheck module).")
+    check = add_command(subparsers, _run_check, "check",
+                        "check every page of a SQLite database (the start checks only quickly)")
     _add_db_argument(check, "the SQLite file to check")
-    check.set_defaults(handler=_run_check)
 
 
 def _run_check(args: argparse.Namespace) -> int:
+    """Run SQLite's full integrity check, the foreign-key check and a recount of the stats'
+    running totals over a SQLite database, changing nothing: exit 0 when healthy, 1 with the
+    problems, 2 when the file cannot be used. A PostgreSQL database is refused: PostgreSQL
+    checks its own pages (see its amcheck module)."""
     from bot.config import Settings
     from storage import DatabaseError, full_check
 
@@ -144,9 +138,8 @@ def _run_check(args: argparse.Namespace) -> int:
 
 
 def _add_run(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    run = subparsers.add_parser("run", help="start the Discord bot (needs DISCORD_TOKEN)")
+    run = add_command(subparsers, _run_bot, "run", "start the Discord bot (needs DISCORD_TOKEN)")
     add_shard_arguments(run)
-    run.set_defaults(handler=_run_bot)
 
 
 def _moment(text: str) -> datetime:
@@ -169,17 +162,12 @@ def _add_db_argument(parser: argparse.ArgumentParser,
 
 
 def _add_migrate(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    migrate = subparsers.add_parser(
-        "migrate", help="copy a whole SQLite database into an empty PostgreSQL one",
-        description="Copy every row of a SQLite database into a new, empty PostgreSQL "
-                    "database, then check that every game reads and replays the same on "
-                    "both sides. The SQLite file is only read (after the usual upgrade of "
-                    "its schema); a target that holds any row is refused.")
+    migrate = add_command(subparsers, _run_migrate, "migrate",
+                          "copy a whole SQLite database into an empty PostgreSQL one")
     migrate.add_argument("--from", dest="source", required=True, type=_sqlite_source,
                          metavar="sqlite:PATH", help="the SQLite database, e.g. sqlite:twixt.db")
     migrate.add_argument("--to", dest="target", required=True, type=_postgres_target,
                          metavar="postgresql://…", help="the empty PostgreSQL database")
-    migrate.set_defaults(handler=_run_migrate)
 
 
 def _database(text: str) -> Path | str:
@@ -204,6 +192,9 @@ def _postgres_target(text: str) -> str:
 
 
 def _run_migrate(args: argparse.Namespace) -> int:
+    """Copy every row of a SQLite database into a new, empty PostgreSQL database, then check
+    that every game reads and replays the same on both sides. The SQLite file is only read
+    (after the usual upgrade of its schema); a target that holds any row is refused."""
     from storage import StorageError
     from storage.postgres import safe_url
     from storage.transfer import TransferError, copy_sqlite_to_postgres
@@ -221,6 +212,8 @@ def _run_migrate(args: argparse.Namespace) -> int:
 
 
 def _run_play(args: argparse.Namespace) -> int:
+    """Read `name: command` lines (from SCRIPT, a pipe, or typed in) and print the replies;
+    board pictures are saved into --out."""
     from bot.terminal import play
 
     return asyncio.run(play(args.db, args.channel, args.out, args.script, args.clock,

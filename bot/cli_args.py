@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 import argparse
+import inspect
 import sys
+from collections.abc import Callable
 
 from rules import Game
 from rules.errors import RecordError
 from rules.records import FORMATS, decode, load, read
+
+
+def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+                handler: Callable[[argparse.Namespace], int], name: str,
+                summary: str) -> argparse.ArgumentParser:
+    """The subcommand `twixt NAME`, run by `handler`: `summary` is its line in `twixt --help`,
+    and the handler's docstring its description in `twixt NAME --help`, so that the reader of
+    the code and the user read one text."""
+    parser = subparsers.add_parser(name, help=summary, description=inspect.getdoc(handler))
+    parser.set_defaults(handler=handler)
+    return parser
 
 
 def add_record_arguments(parser: argparse.ArgumentParser, *, stdin: bool = False,

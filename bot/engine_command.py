@@ -13,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from bot.cli_args import add_record_arguments, read_record
+from bot.cli_args import add_command, add_record_arguments, read_record
 from bot.service.analysis import curve_of, swing_lines
 from bot.service.texts import result_sentence
 from engine import LEVELS, Limit, level_limit, think
@@ -33,24 +33,16 @@ MAX_SEED = 2**32 - 1
 
 def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register `think` and `analyze` with the `twixt` command line."""
-    thinking = subparsers.add_parser(
-        "think", help="the engine's move for the side to move in a game record",
-        description="Print the engine's action for the side to move as one line of the move "
-                    "language (G6, G6 link E5, swap, G6; privilege), or with --json its whole "
-                    "answer. A finished game: why it is over, exit 1; a bad record: `line N: "
-                    "why`, exit 1.")
+    thinking = add_command(subparsers, run_think, "think",
+                           "the engine's move for the side to move in a game record")
     add_record_arguments(thinking, stdin=True, optional=True)
     _add_budget(thinking, THINK_LEVEL, "think this many seconds instead of a level's budget")
     thinking.add_argument("--json", action="store_true",
                           help='print {"move", "win", "pv", "nodes", "seconds"}: "win" is the '
                                "chance that the side to move wins")
-    thinking.set_defaults(handler=run_think)
 
-    analyzing = subparsers.add_parser(
-        "analyze", help="draw a game's win-probability curve and print its biggest swings",
-        description="Let the engine look at every position of a record: draw Red's chance move "
-                    "by move to a PNG, the three biggest swings marked with the move played "
-                    "and the engine's preference, and print those swings.")
+    analyzing = add_command(subparsers, run_analyze, "analyze",
+                            "draw a game's win-probability curve and print its biggest swings")
     add_record_arguments(analyzing, stdin=True)
     analyzing.add_argument("--out", "-o", required=True, type=Path, metavar="PATH.png",
                            help="where to write the picture")
@@ -59,7 +51,6 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     analyzing.add_argument("--theme", choices=[t.value for t in ThemeName], default="light")
     analyzing.add_argument("--locale", choices=LOCALES, default="en",
                            help="the language of the picture and the swings (default: en)")
-    analyzing.set_defaults(handler=run_analyze)
 
 
 def _add_budget(parser: argparse.ArgumentParser, level: int, seconds_help: str) -> None:
@@ -107,7 +98,9 @@ def _limit(args: argparse.Namespace, seconds_share: float = 1.0) -> Limit:
 
 
 def run_think(args: argparse.Namespace) -> int:
-    """Print the engine's move; 1 (and why, on stderr) for a bad record or a finished game."""
+    """Print the engine's action for the side to move as one line of the move language (G6,
+    G6 link E5, swap, G6; privilege), or with --json its whole answer. A finished game: why it
+    is over, exit 1; a bad record: `line N: why`, exit 1."""
     game = read_record(args)
     if game is None:
         return 1
@@ -125,7 +118,9 @@ def run_think(args: argparse.Namespace) -> int:
 
 
 def run_analyze(args: argparse.Namespace) -> int:
-    """Write the picture and print the swings; 1 (and why) for a bad record or path."""
+    """Let the engine look at every position of a record: draw Red's chance move by move to a
+    PNG, the three biggest swings marked with the move played and the engine's preference, and
+    print those swings (exit 1, and why, for a bad record or path)."""
     game = read_record(args)
     if game is None:
         return 1

@@ -7,7 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from bot.cli_args import add_record_arguments
+from bot.cli_args import add_command, add_record_arguments
 from rendering import (
     DEFAULT_WIDTH,
     REPLAY_WIDTH,
@@ -28,10 +28,8 @@ MIN_WIDTH, MAX_WIDTH = 200, 4000
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register `render` with the `twixt` command line."""
-    render = subparsers.add_parser(
-        "render", help="draw a game record as a PNG picture or an animated GIF replay",
-        description="Draw a record's final position (or its position after turn N) as PNG, "
-                    "or its whole game as an animated GIF with --gif.")
+    render = add_command(subparsers, run, "render",
+                         "draw a game record as a PNG picture or an animated GIF replay")
     add_record_arguments(render)
     render.add_argument("-o", "--output",
                         help="where to write (default: board.png, or replay.gif with --gif)")
@@ -47,7 +45,6 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     render.add_argument("--width", type=_width,
                         help=f"the picture's width in pixels (default {DEFAULT_WIDTH}, "
                              f"{REPLAY_WIDTH} for --gif)")
-    render.set_defaults(handler=run)
 
 
 def _count(text: str) -> int:
@@ -80,7 +77,8 @@ def _entries_until(game: Game, turns: int) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Write the picture; on a bad record or option say why on stderr and return 1."""
+    """Draw a record's final position (or its position after turn N) as PNG, or its whole
+    game as an animated GIF with --gif (exit 1, and why, for a bad record or option)."""
     if args.gif and args.turn is not None:
         print("--turn and --gif do not go together: a replay shows every turn", file=sys.stderr)
         return 1

@@ -34,6 +34,7 @@ from PIL import Image, ImageDraw
 
 from language import translation
 from rendering.encode import png_bytes, quantize
+from rendering.limits import check_count
 from rendering.text import bounded, cut_to_width, put_text, text_length
 from rendering.themes import RGB, PaletteName, Theme, ThemeName, faded
 from rendering.themes import theme as colours_of
@@ -127,13 +128,8 @@ def score_text(value: float, locale: str = "en") -> str:
 
 def _check(table: Crosstable) -> None:
     """ValueError for a table beyond the bounds or whose rows do not match its columns."""
-    if not table.rows:
-        raise ValueError("a crosstable needs at least one row")
-    if len(table.rows) > MAX_ROWS:
-        raise ValueError(f"a crosstable has at most {MAX_ROWS} rows, not {len(table.rows)}")
-    if len(table.columns) > MAX_COLUMNS:
-        raise ValueError(f"a crosstable has at most {MAX_COLUMNS} columns, "
-                         f"not {len(table.columns)}")
+    check_count("a crosstable", table.rows, "row", MAX_ROWS, needed=True)
+    check_count("a crosstable", table.columns, "column", MAX_COLUMNS)
     width = len(table.columns) if table.by_rounds else len(table.rows)
     games = MAX_GAMES + 1 if table.by_rounds else MAX_GAMES
     for row in table.rows:

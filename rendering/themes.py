@@ -89,23 +89,18 @@ _LIGHT = dict(plate=(243, 234, 214), caption=(232, 222, 200), hole=(166, 150, 12
 _DARK = dict(plate=(100, 105, 114), caption=(30, 31, 34), hole=(140, 146, 156),
              label=(222, 225, 231), text=(236, 238, 241), muted=(170, 175, 184),
              accent=(156, 234, 255), chain=(216, 190, 255), mark=(255, 255, 255))
-#: Black on the dark plate: its rim is dark too (a light one, about a quarter of a small
-#: peg's area, made the whole peg about as light as the plate when shown small: 1.5:1), and
-#: its border rows are tinted towards a light grey, away from its fill.
-_DARK_BLACK = Ink((2, 2, 4), (16, 17, 20), rows=(176, 182, 192))
-_INKS = {
-    (ThemeName.LIGHT, PaletteName.NORMAL): {
-        Colour.RED: Ink((208, 38, 44), (132, 18, 22)),
-        Colour.BLACK: Ink((32, 32, 34), (0, 0, 0))},
-    (ThemeName.DARK, PaletteName.NORMAL): {
-        Colour.RED: Ink((255, 182, 172), (176, 44, 40)),
-        Colour.BLACK: _DARK_BLACK},
-    (ThemeName.LIGHT, PaletteName.COLOUR_BLIND): {
-        Colour.RED: Ink((196, 82, 0), (120, 46, 0)),
-        Colour.BLACK: Ink((32, 32, 34), (0, 0, 0))},
-    (ThemeName.DARK, PaletteName.COLOUR_BLIND): {
-        Colour.RED: Ink((255, 192, 96), (150, 88, 0)),
-        Colour.BLACK: _DARK_BLACK},
+#: Black's ink on each plate, the same in both palettes (the colour-blind palette tells
+#: Black apart by its square pegs, and turns only Red, to orange). On the dark plate its rim
+#: is dark too (a light one, about a quarter of a small peg's area, made the whole peg about
+#: as light as the plate when shown small: 1.5:1), and its border rows are tinted towards a
+#: light grey, away from its fill.
+_BLACK_INKS = {ThemeName.LIGHT: Ink((32, 32, 34), (0, 0, 0)),
+               ThemeName.DARK: Ink((2, 2, 4), (16, 17, 20), rows=(176, 182, 192))}
+_RED_INKS = {
+    (ThemeName.LIGHT, PaletteName.NORMAL): Ink((208, 38, 44), (132, 18, 22)),
+    (ThemeName.DARK, PaletteName.NORMAL): Ink((255, 182, 172), (176, 44, 40)),
+    (ThemeName.LIGHT, PaletteName.COLOUR_BLIND): Ink((196, 82, 0), (120, 46, 0)),
+    (ThemeName.DARK, PaletteName.COLOUR_BLIND): Ink((255, 192, 96), (150, 88, 0)),
 }
 
 
@@ -123,7 +118,7 @@ def theme(name: ThemeName, palette: PaletteName) -> Theme:
     about as well as from the plate; on the dark plate Black's rows lean lighter, away from
     its dark pegs, and Red's darker, away from its light ones."""
     base = _LIGHT if name is ThemeName.LIGHT else _DARK
-    ink = _INKS[name, palette]
+    ink = {Colour.RED: _RED_INKS[name, palette], Colour.BLACK: _BLACK_INKS[name]}
     fade = 0.12 if name is ThemeName.LIGHT else 0.2
     plate = base["plate"]
     red, black = ink[Colour.RED], ink[Colour.BLACK]

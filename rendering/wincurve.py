@@ -24,6 +24,7 @@ from PIL import Image, ImageDraw
 
 from language import Translation, translation
 from rendering.encode import png_bytes, quantize
+from rendering.limits import check_count
 from rendering.text import bounded, cut_to_width, put_text, text_length
 from rendering.themes import RGB, PaletteName, Theme, ThemeName, faded
 from rendering.themes import theme as colours_of
@@ -109,12 +110,8 @@ class CurveLayout:
 
 
 def _check(curve: WinCurve) -> None:
-    if not curve.points:
-        raise ValueError("a win curve needs at least one point")
-    if len(curve.points) > MAX_POINTS:
-        raise ValueError(f"a win curve has at most {MAX_POINTS} points")
-    if len(curve.swings) > MAX_SWINGS:
-        raise ValueError(f"a win curve marks at most {MAX_SWINGS} swings")
+    check_count("a win curve", curve.points, "point", MAX_POINTS, needed=True)
+    check_count("a win curve", curve.swings, "swing", MAX_SWINGS)
     turns = [turn for turn, _red in curve.points]
     if turns != sorted(set(turns)) or turns[0] < 0:
         raise ValueError("a win curve's points go forward, one per move number")

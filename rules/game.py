@@ -139,34 +139,32 @@ class Turn:
         >>> [str(link) for link in turn.links_added]
         ['E5-G6']
         """
-        return tuple(_link(self._geo, step.lid, step.colour)
-                     for step in self._changes.links(added=True))
+        return self._links(added=True)
 
     @cached_property
     def links_removed(self) -> tuple[Link, ...]:
-        """The links the turn took away (classic rules), those of removed pegs included.
+        """The links the turn took away (classic rules), those of removed pegs included: a
+        removed peg takes its links with it.
 
         >>> game = Game(("alice", "bob"), size=12)
         >>> for text in ("G6", "C3", "E5 link G6", "C9"):
         ...     turn = game.play(text)
-        >>> [str(link) for link in game.play("remove E5-G6; H8").links_removed]
-        ['E5-G6']
+        >>> turn = game.play("remove E5; H8")
+        >>> [str(link) for link in turn.links_removed], [str(peg.hole) for peg in turn.pegs_removed]
+        (['E5-G6'], ['E5'])
         """
-        return tuple(_link(self._geo, step.lid, step.colour)
-                     for step in self._changes.links(added=False))
+        return self._links(added=False)
 
     @cached_property
     def pegs_removed(self) -> tuple[Peg, ...]:
-        """The pegs the turn took away (classic rules), so that a picture can show them gone.
-
-        >>> game = Game(("alice", "bob"), size=12)
-        >>> for text in ("G6", "C3", "E5 link G6", "C9"):
-        ...     turn = game.play(text)
-        >>> [str(peg.hole) for peg in game.play("remove E5; H8").pegs_removed]
-        ['E5']
-        """
+        """The pegs the turn took away (classic rules), so that a picture can show them gone
+        (the example of `links_removed` shows both)."""
         return tuple(Peg(self._geo.hole(step.at), step.colour, step.seat)
                      for step in self._changes.pegs_removed())
+
+    def _links(self, added: bool) -> tuple[Link, ...]:
+        return tuple(_link(self._geo, step.lid, step.colour)
+                     for step in self._changes.links(added=added))
 
     @cached_property
     def text(self) -> str:

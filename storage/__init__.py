@@ -7,6 +7,7 @@ A game's state is the replay of its turn log (`replay`); turns land under optimi
 concurrency (`StaleVersionError`).
 """
 
+from storage import model
 from storage.bots import BotGame
 from storage.errors import (
     ChallengeClosedError,
@@ -25,31 +26,7 @@ from storage.errors import (
 )
 from storage.events import Entrant, Event, EventFormat, EventGame, EventStatus
 from storage.interface import Storage
-from storage.model import (
-    Answer,
-    Challenge,
-    ChallengeStatus,
-    FirstMove,
-    GameResult,
-    GameSetup,
-    GameStatus,
-    GuildSettings,
-    Invitee,
-    LoadedGame,
-    Note,
-    Offer,
-    OfferKind,
-    PendingMove,
-    Player,
-    PlayerStats,
-    Result,
-    Seat,
-    StoredConditionals,
-    StoredGame,
-    StoredTurn,
-    UserPrefs,
-    Vacation,
-)
+from storage.model import *  # noqa: F403 (the values, listed in model.__all__)
 from storage.opening import Database, database_setting, is_postgres_url, open_storage
 from storage.replay import TAKEBACK, new_game, replay
 from storage.schema import full_check
@@ -58,11 +35,8 @@ from storage.sqlite import DEFAULT_PATH, SqliteStorage
 __all__ = [
     "DEFAULT_PATH",
     "TAKEBACK",
-    "Answer",
     "BotGame",
-    "Challenge",
     "ChallengeClosedError",
-    "ChallengeStatus",
     "ChannelBusyError",
     "Database",
     "DatabaseError",
@@ -73,40 +47,21 @@ __all__ = [
     "EventFormat",
     "EventGame",
     "EventStatus",
-    "FirstMove",
     "GameFinishedError",
-    "GameResult",
-    "GameSetup",
-    "GameStatus",
-    "GuildSettings",
-    "Invitee",
-    "LoadedGame",
     "NotFoundError",
     "NotInvited",
     "NotInvitedError",
-    "Note",
-    "Offer",
-    "OfferKind",
     "PairingOpenedError",
-    "PendingMove",
-    "Player",
-    "PlayerStats",
-    "Result",
-    "Seat",
     "SqliteStorage",
     "StaleVersionError",
     "Storage",
     "StorageError",
-    "StoredConditionals",
-    "StoredGame",
-    "StoredTurn",
     "UnsupportedSchemaError",
-    "UserPrefs",
-    "Vacation",
     "database_setting",
     "full_check",
     "is_postgres_url",
     "new_game",
     "open_storage",
     "replay",
+    *model.__all__,
 ]

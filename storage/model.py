@@ -12,6 +12,33 @@ from enum import StrEnum
 
 from storage.ratings import START_DEVIATION, START_VOLATILITY, Rating
 
+#: what the package offers of these values (`storage/__init__.py` hands on the same)
+__all__ = [
+    "Answer",
+    "Challenge",
+    "ChallengeStatus",
+    "FirstMove",
+    "GameResult",
+    "GameSetup",
+    "GameStatus",
+    "GuildSettings",
+    "Invitee",
+    "LoadedGame",
+    "Note",
+    "Offer",
+    "OfferKind",
+    "PendingMove",
+    "Player",
+    "PlayerStats",
+    "Result",
+    "Seat",
+    "StoredConditionals",
+    "StoredGame",
+    "StoredTurn",
+    "UserPrefs",
+    "Vacation",
+]
+
 
 class GameStatus(StrEnum):
     ACTIVE = "active"

@@ -15,7 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-#: the front door's length (issue 26): what it is, set-up, quick start, the bot, Discord
+#: the front door's length: what it is, set-up, quick start, the bot, Discord
 MAX_README_LINES = 250
 #: what a reference to a folder outside the repository looks like
 FORBIDDEN = (b"../shared", b"shared/RULES")

@@ -176,8 +176,8 @@ def test_the_analysis_goes_back_to_the_start_in_one_pass_over_the_log(monkeypatc
 
 
 def test_the_biggest_swings_come_from_a_deeper_search(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 23: the swings and the engine's move there come from a search at least as
-    strong as level 4, not from the cheap one every position gets."""
+    """The swings and the engine's move there come from a search at least as strong as
+    level 4, not from the cheap one every position gets."""
     deep = deep_limit(LIMIT, Game(("alice", "bob"), size=8))
     assert deep.nodes == max(LIMIT.nodes * DEEP, level_nodes(DEEP_LEVEL, Game(size=8)))
     asked: list[tuple[int, int | None]] = []

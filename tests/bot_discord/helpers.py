@@ -1,4 +1,5 @@
-"""Spec'd stand-ins for discord.py objects (python-discord/bot's tests/helpers.py style).
+"""What the Discord tests do, as discord.py would: a slash command, a button press, a typed
+message, a started game (who and where: `people.py`; what came back: `reading.py`).
 
 Every mock is `spec_set` on the real class, so a test breaks when discord.py's shape changes
 or when the front end uses something that does not exist; coroutine methods are AsyncMocks
@@ -15,23 +16,8 @@ import discord
 
 from bot.discord.buttons import TEMPLATE
 from bot.discord.views import TwixtButton
-
-GUILD = 900
-CHANNEL = 700
-BOT_ID = 555
-
-
-def member(uid: int, name: str, *, bot: bool = False) -> MagicMock:
-    person = MagicMock(spec_set=discord.Member)
-    person.id = uid
-    person.name = person.display_name = name
-    person.bot = bot
-    person.mention = f"<@{uid}>"
-    return person
-
-
-ALICE, BOB, CAROL, DAVE, EVE = (member(uid, name) for uid, name in (
-    (101, "alice"), (102, "bob"), (103, "carol"), (104, "dave"), (105, "eve")))
+from tests.bot_discord.people import ALICE, BOB, BOT_ID, CHANNEL, GUILD, member
+from tests.bot_discord.reading import custom_ids, only
 
 
 def interaction(client: Any, user: MagicMock, *, manage: bool = False,
@@ -59,29 +45,6 @@ def interaction(client: Any, user: MagicMock, *, manage: bool = False,
     return mock
 
 
-def sent(mock: MagicMock) -> list[dict[str, Any]]:
-    """Every message an interaction answered with, in order, as send keyword arguments."""
-    calls = (mock.response.send_message.await_args_list + mock.followup.send.await_args_list)
-    return [call.kwargs for call in calls]
-
-
-def only(mock: MagicMock) -> dict[str, Any]:
-    """The one message an interaction answered with."""
-    messages = sent(mock)
-    assert len(messages) == 1, messages
-    return messages[0]
-
-
-def filenames(message: dict[str, Any]) -> list[str]:
-    """The names of the files a message carries, in order (the board first)."""
-    return [file.filename for file in message.get("files", ())]
-
-
-def custom_ids(message: dict[str, Any]) -> dict[str, str]:
-    """A message's buttons: label → custom_id."""
-    return {item.item.label: item.custom_id for item in message["view"].children}
-
-
 async def press(client: Any, custom_id: str, user: MagicMock, **kwargs: Any) -> MagicMock:
     """Press a button as discord.py does for a dynamic item: rebuild it from the custom_id
     alone, check, then call back."""
@@ -93,13 +56,6 @@ async def press(client: Any, custom_id: str, user: MagicMock, **kwargs: Any) -> 
     if await item.interaction_check(mock):
         await item.callback(mock)
     return mock
-
-
-def text_channel(channel_id: int = CHANNEL) -> MagicMock:
-    channel = MagicMock(spec_set=discord.TextChannel)
-    channel.id = channel_id
-    channel.permissions_for.return_value = discord.Permissions.none()
-    return channel
 
 
 def message(author: MagicMock, content: str, channel: MagicMock,
@@ -153,15 +109,3 @@ async def start_game(client: Any, cog: Any, *, channel_id: int = CHANNEL,
                                channel_id=channel_id, **options))
     return only(await press(client, custom_ids(challenge)["Accept"], BOB,
                             channel_id=channel_id))
-
-
-def dm_user(uid: int) -> MagicMock:
-    """A user as `client.get_user` gives one, to send direct messages to."""
-    user = MagicMock(spec_set=discord.User)
-    user.id = uid
-    return user
-
-
-def posted(channel: MagicMock) -> list[dict[str, Any]]:
-    """Every message sent into a channel (or to a user), in order, as send keyword arguments."""
-    return [call.kwargs for call in channel.send.await_args_list]

@@ -18,20 +18,9 @@ from bot.discord.app import TwixtBot
 from bot.discord.buttons import TEMPLATE, button_of, custom_id
 from bot.service import Button, ButtonKind
 from bot.service.bot_seats import bot_seat_id
-from tests.bot_discord.helpers import (
-    ALICE,
-    BOB,
-    BOT_ID,
-    CAROL,
-    CHANNEL,
-    custom_ids,
-    member,
-    only,
-    posted,
-    press,
-    run,
-    text_channel,
-)
+from tests.bot_discord.helpers import press, run
+from tests.bot_discord.people import ALICE, BOB, BOT_ID, CAROL, CHANNEL, member, text_channel
+from tests.bot_discord.reading import custom_ids, only, posted
 from tests.bot_service import bot_engines
 
 THE_BOT = member(BOT_ID, "twixt", bot=True)

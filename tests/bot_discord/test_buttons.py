@@ -9,20 +9,9 @@ from bot.discord.app import TwixtBot
 from bot.discord.views import custom_id
 from bot.service import Button, ButtonKind
 from storage import SqliteStorage
-from tests.bot_discord.helpers import (
-    ALICE,
-    BOB,
-    CAROL,
-    CHANNEL,
-    DAVE,
-    custom_ids,
-    filenames,
-    only,
-    press,
-    run,
-    start_game,
-    text_channel,
-)
+from tests.bot_discord.helpers import press, run, start_game
+from tests.bot_discord.people import ALICE, BOB, CAROL, CHANNEL, DAVE, text_channel
+from tests.bot_discord.reading import custom_ids, filenames, only
 
 THREAD = 7001  # the channel id of a game's new thread
 

@@ -1,20 +1,8 @@
 """Each `/twixt` command, called through its callback over the real service and database."""
 
-from tests.bot_discord.helpers import (
-    ALICE,
-    BOB,
-    CAROL,
-    CHANNEL,
-    DAVE,
-    EVE,
-    custom_ids,
-    filenames,
-    member,
-    only,
-    press,
-    run,
-    start_game,
-)
+from tests.bot_discord.helpers import press, run, start_game
+from tests.bot_discord.people import ALICE, BOB, CAROL, CHANNEL, DAVE, EVE, member
+from tests.bot_discord.reading import custom_ids, filenames, only
 
 
 async def test_challenge_pings_the_challenged_user_and_offers_their_buttons(client, cog):

@@ -4,19 +4,9 @@ a dropped reply told by direct message, and never echoed where the channel reads
 import pytest
 
 from bot.discord.messages import ChatMoves
-from tests.bot_discord.helpers import (
-    ALICE,
-    BOB,
-    dm_user,
-    filenames,
-    member,
-    message,
-    only,
-    posted,
-    run,
-    start_game,
-    text_channel,
-)
+from tests.bot_discord.helpers import message, run, start_game
+from tests.bot_discord.people import ALICE, BOB, dm_user, member, text_channel
+from tests.bot_discord.reading import filenames, only, posted
 
 
 @pytest.fixture

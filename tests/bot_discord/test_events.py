@@ -12,19 +12,9 @@ import pytest
 from bot.discord.app import TwixtBot
 from bot.discord.event_cog import EventCog
 from storage import SqliteStorage
-from tests.bot_discord.helpers import (
-    ALICE,
-    BOB,
-    CAROL,
-    CHANNEL,
-    Cogs,
-    custom_ids,
-    only,
-    press,
-    run,
-    sent,
-    text_channel,
-)
+from tests.bot_discord.helpers import Cogs, press, run
+from tests.bot_discord.people import ALICE, BOB, CAROL, CHANNEL, text_channel
+from tests.bot_discord.reading import custom_ids, only, sent
 
 
 @pytest.fixture

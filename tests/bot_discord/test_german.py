@@ -12,22 +12,9 @@ from discord import app_commands
 from bot.discord import respond
 from bot.discord.messages import ChatMoves
 from language import translation
-from tests.bot_discord.helpers import (
-    ALICE,
-    BOB,
-    CHANNEL,
-    GUILD,
-    custom_ids,
-    interaction,
-    member,
-    message,
-    only,
-    posted,
-    press,
-    run,
-    start_game,
-    text_channel,
-)
+from tests.bot_discord.helpers import interaction, message, press, run, start_game
+from tests.bot_discord.people import ALICE, BOB, CHANNEL, GUILD, member, text_channel
+from tests.bot_discord.reading import custom_ids, only, posted
 
 GERMAN = discord.Locale.german
 ENGLISH = discord.Locale.british_english

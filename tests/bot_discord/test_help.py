@@ -8,7 +8,9 @@ import discord
 from bot.discord.commanding import MAX_SUGGESTIONS, command_choices
 from bot.discord.messages import ChatMoves
 from bot.service.command_help import TOPICS
-from tests.bot_discord.helpers import ALICE, interaction, message, only, posted, run, text_channel
+from tests.bot_discord.helpers import interaction, message, run
+from tests.bot_discord.people import ALICE, text_channel
+from tests.bot_discord.reading import only, posted
 
 
 async def test_help_for_one_command_fits_one_message(client, cog):

@@ -16,17 +16,9 @@ from bot.service import TwixtService
 from bot.terminal import TerminalTable
 from language import translation
 from storage import SqliteStorage
-from tests.bot_discord.helpers import (
-    CHANNEL,
-    GUILD,
-    Cogs,
-    custom_ids,
-    member,
-    only,
-    press,
-    run,
-    sent,
-)
+from tests.bot_discord.helpers import Cogs, press, run
+from tests.bot_discord.people import CHANNEL, GUILD, member
+from tests.bot_discord.reading import custom_ids, only, sent
 from tests.bot_discord.test_events import threads_under
 
 #: two players whose names hold every kind of markdown, mention and tag (Discord's names are

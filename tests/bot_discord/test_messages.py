@@ -3,19 +3,9 @@
 import pytest
 
 from bot.discord.messages import ChatMoves
-from tests.bot_discord.helpers import (
-    ALICE,
-    BOB,
-    CHANNEL,
-    EVE,
-    custom_ids,
-    filenames,
-    member,
-    message,
-    posted,
-    start_game,
-    text_channel,
-)
+from tests.bot_discord.helpers import message, start_game
+from tests.bot_discord.people import ALICE, BOB, CHANNEL, EVE, member, text_channel
+from tests.bot_discord.reading import custom_ids, filenames, posted
 
 
 @pytest.fixture

@@ -10,20 +10,9 @@ import pytest
 
 from bot.discord.messages import ChatMoves
 from bot.discord.respond import NOT_FOR_YOU
-from tests.bot_discord.helpers import (
-    ALICE,
-    BOB,
-    CHANNEL,
-    custom_ids,
-    filenames,
-    message,
-    only,
-    posted,
-    press,
-    run,
-    start_game,
-    text_channel,
-)
+from tests.bot_discord.helpers import message, press, run, start_game
+from tests.bot_discord.people import ALICE, BOB, CHANNEL, text_channel
+from tests.bot_discord.reading import custom_ids, filenames, only, posted
 
 
 async def _confirming(client, cog, user) -> None:

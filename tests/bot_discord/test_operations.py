@@ -8,7 +8,7 @@ import discord
 import pytest
 
 from bot.discord import operations
-from tests.bot_discord.helpers import text_channel
+from tests.bot_discord.people import text_channel
 
 
 def http_error(kind: type[discord.HTTPException], status: int) -> discord.HTTPException:

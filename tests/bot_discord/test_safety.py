@@ -9,19 +9,9 @@ from discord import app_commands
 
 from bot.discord import replies, respond
 from bot.service import Reply
-from tests.bot_discord.helpers import (
-    ALICE,
-    BOB,
-    CHANNEL,
-    EVE,
-    GUILD,
-    interaction,
-    member,
-    only,
-    run,
-    sent,
-    start_game,
-)
+from tests.bot_discord.helpers import interaction, run, start_game
+from tests.bot_discord.people import ALICE, BOB, CHANNEL, EVE, GUILD, member
+from tests.bot_discord.reading import only, sent
 
 
 async def test_everyone_in_a_name_does_not_ping(client, cog):

@@ -13,21 +13,9 @@ from bot.discord.app import TwixtBot
 from bot.service import Reply
 from bot.service.clocks import LONGEST_SLEEP
 from storage import SqliteStorage
-from tests.bot_discord.helpers import (
-    ALICE,
-    BOB,
-    CHANNEL,
-    GUILD,
-    custom_ids,
-    dm_user,
-    filenames,
-    only,
-    posted,
-    press,
-    run,
-    start_game,
-    text_channel,
-)
+from tests.bot_discord.helpers import press, run, start_game
+from tests.bot_discord.people import ALICE, BOB, CHANNEL, GUILD, dm_user, text_channel
+from tests.bot_discord.reading import custom_ids, filenames, only, posted
 
 OTHER = 701  # a second channel, for a second game
 

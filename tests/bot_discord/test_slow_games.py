@@ -17,24 +17,9 @@ from bot.discord.views import TwixtButton
 from bot.service import Button, ButtonKind, Reply
 from bot.service.model import Attachment
 from storage.ratings import Rating, rate_game
-from tests.bot_discord.helpers import (
-    ALICE,
-    BOB,
-    CAROL,
-    CHANNEL,
-    DAVE,
-    EVE,
-    custom_ids,
-    filenames,
-    member,
-    message,
-    only,
-    posted,
-    press,
-    run,
-    start_game,
-    text_channel,
-)
+from tests.bot_discord.helpers import message, press, run, start_game
+from tests.bot_discord.people import ALICE, BOB, CAROL, CHANNEL, DAVE, EVE, member, text_channel
+from tests.bot_discord.reading import custom_ids, filenames, only, posted
 
 GAMES = Path(__file__).resolve().parents[1] / "rules" / "data"
 NOT_FOR_YOU = ("This button is not for you.", True)

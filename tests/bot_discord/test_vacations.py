@@ -8,17 +8,9 @@ from unittest.mock import MagicMock
 
 import discord
 
-from tests.bot_discord.helpers import (
-    ALICE,
-    BOB,
-    CHANNEL,
-    GUILD,
-    only,
-    posted,
-    run,
-    start_game,
-    text_channel,
-)
+from tests.bot_discord.helpers import run, start_game
+from tests.bot_discord.people import ALICE, BOB, CHANNEL, GUILD, text_channel
+from tests.bot_discord.reading import only, posted
 
 
 def said(message: dict) -> tuple[str, bool]:

@@ -11,7 +11,7 @@ from bot.service.bot_player import Think
 from bot.service.core import Thinking, no_sign
 from bot.service.engine_pool import EnginePool
 from storage import Storage
-from tests.bot_service.helpers import CHANNEL
+from tests.bot_service.people import CHANNEL
 from tests.fakes import Clock, FakeThreads
 
 

@@ -1,22 +1,13 @@
-"""People, places and a started game for the service's tests."""
+"""A started game, a front end's tick and what its funnel tells of a refusal, for the
+service's tests (the people and places they name are in `people.py`)."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import Any
 
-from bot.service import Reply, Request, TwixtService, User, build_options
-
-ALICE, BOB, CAROL, DAVE = (User(i, n) for i, n in [(11, "alice"), (12, "bob"), (13, "carol"),
-                                                   (14, "dave")])
-GUILD, CHANNEL = 1, 100
-
-
-def asking(user: User, channel: int = CHANNEL, manager: bool = False,
-           server_manager: bool = False, locale: str = "en") -> Request:
-    """A request of `user` in `channel` of the test guild; a manager of the channel, or
-    of the whole server; answered in `locale`."""
-    return Request(GUILD, channel, user, can_manage=manager or server_manager,
-                   can_manage_server=server_manager, locale=locale)
+from bot.service import Reply, TwixtService, answer_safely, build_options
+from tests.bot_service.people import ALICE, BOB, CAROL, DAVE, asking
 
 
 async def start_game(service: TwixtService, **options: Any) -> None:
@@ -39,3 +30,11 @@ async def tick(service: TwixtService) -> list[Reply]:
         if reply.receipt is not None:
             await service.clocks.delivered(reply.receipt)
     return replies
+
+
+async def funnel_refusal(call: Awaitable[Reply], locale: str) -> str:
+    """What the asker reads in `locale` when the service refuses `call`, told through the
+    front ends' funnel (`answer_safely`); the test fails unless it was refused."""
+    reply = await answer_safely(call, {}, locale=locale)
+    assert reply.refused, reply.plain
+    return reply.plain

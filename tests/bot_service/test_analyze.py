@@ -18,7 +18,8 @@ from bot.service import ServiceError, TwixtService, build_options
 from bot.service.engine_pool import EnginePool
 from bot.terminal import TerminalTable
 from rules import records
-from tests.bot_service.helpers import ALICE, BOB, CAROL, CHANNEL, DAVE, asking, start_game
+from tests.bot_service.helpers import start_game
+from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
 
 #: Red (alice) connects on a 6×6 board with her fourth peg
 RED_CONNECTS = ["C1", "A3", "D3", "F3", "C5", "A5", "E6"]

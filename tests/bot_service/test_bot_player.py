@@ -17,7 +17,7 @@ from rules import parse_command
 from storage import Result
 from tests.bot_service import bot_engines
 from tests.bot_service.bot_helpers import bot_service
-from tests.bot_service.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, asking
+from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, GUILD, asking
 from tests.fakes import Clock
 
 
@@ -36,6 +36,13 @@ async def _move(service, text: str, channel: int = CHANNEL, who=ALICE):
 async def _log(service, channel: int = CHANNEL):
     stored = await service.core.channel_stored(channel)
     return stored, (await service.core.storage.load_game(stored.id)).turns
+
+
+async def _commands_once_idle(service) -> list[str]:
+    """The commands of the channel's game once the bot has done all it was asked to."""
+    await service.bots.idle()
+    _stored, turns = await _log(service)
+    return [turn.command for turn in turns]
 
 
 async def test_the_bot_accepts_a_challenge_at_once_and_answers_each_turn(storage):
@@ -126,9 +133,7 @@ async def test_a_rematch_grants_takebacks_as_the_first_game_did(storage):
         assert (await storage.bot_game(stored.id)).takebacks is True
         await _move(service, "D4")
         await service.execute(asking(ALICE), cmd.Takeback("request"))
-        await service.bots.idle()
-        _stored, turns = await _log(service)
-        assert [t.command for t in turns][-2:] == ["takeback", "takeback"]
+        assert (await _commands_once_idle(service))[-2:] == ["takeback", "takeback"]
 
 
 async def test_games_with_the_bot_change_no_rating(storage):
@@ -249,9 +254,7 @@ async def test_a_takeback_request_asked_just_before_a_restart_is_answered_after_
         assert await storage.awaiting_bot_games(10) == (stored.id,)
     async with bot_service(storage) as (service, _said):  # the bot starts again
         await service.tick()
-        await service.bots.idle()
-        _stored, turns = await _log(service)
-        assert [t.command for t in turns][-2:] == ["takeback", "takeback"]
+        assert (await _commands_once_idle(service))[-2:] == ["takeback", "takeback"]
 
 
 async def test_two_schedulers_at_once_make_the_bot_move_once(storage):

@@ -18,7 +18,7 @@ from bot.service import (
 from bot.service import commands as cmd
 from language import translation, unmarked
 from storage import ChallengeStatus, GameResult, GameSetup, Player, Result
-from tests.bot_service.helpers import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, asking
+from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, asking
 from tests.fakes import FakeThreads
 
 

@@ -9,16 +9,8 @@ from datetime import timedelta
 import pytest
 
 from bot.service import ButtonKind, ServiceError, TwixtService, build_options
-from tests.bot_service.helpers import (
-    ALICE,
-    BOB,
-    CAROL,
-    CHANNEL,
-    asking,
-    start_game,
-    start_team_game,
-    tick,
-)
+from tests.bot_service.helpers import start_game, start_team_game, tick
+from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, asking
 
 H = timedelta(hours=1)
 D = timedelta(days=1)
@@ -290,7 +282,7 @@ async def test_a_rematch_keeps_the_game_s_vacation_option_whatever_the_server_s_
     assert "1d per move, no vacation" in rematch.plain
 
 
-# --- edges found in review ----------------------------------------------------------------
+# --- at the deadline: the tick beside a claim, a move, a vacation -------------------------
 
 
 async def test_a_claim_before_the_tick_uses_the_day_instead_of_winning(service, storage, clock):

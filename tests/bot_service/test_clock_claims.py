@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from bot.service.clocks import FORFEIT, RESEND_AFTER
 from bot.service.model import Receipt
-from tests.bot_service.helpers import ALICE, BOB, CHANNEL, asking, start_game, tick
+from tests.bot_service.helpers import start_game, tick
+from tests.bot_service.people import ALICE, BOB, CHANNEL, asking
 from tests.bot_service.test_clock_wakeups import H
 
 

@@ -9,7 +9,8 @@ import asyncio
 from datetime import timedelta
 
 from bot.service import ButtonKind, TwixtService, build_options
-from tests.bot_service.helpers import ALICE, BOB, CHANNEL, asking, start_game, tick
+from tests.bot_service.helpers import start_game, tick
+from tests.bot_service.people import ALICE, BOB, CHANNEL, asking
 
 H = timedelta(hours=1)
 

@@ -9,19 +9,17 @@ from datetime import timedelta
 import pytest
 
 from bot.service import ServiceError, TwixtService, answer_safely
-from tests.bot_service.helpers import (
-    ALICE,
-    BOB,
-    CAROL,
-    CHANNEL,
-    asking,
-    start_game,
-    start_team_game,
-)
+from tests.bot_service.helpers import start_game, start_team_game
+from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, asking
 
 
 async def stored_plan(service: TwixtService, user=BOB) -> str:
     return (await service.run(asking(user), "if")).plain
+
+
+async def alice_plays(service: TwixtService, move: str) -> str:
+    """What the channel is told when alice plays `move`: her turn, and bob's stored answer."""
+    return (await service.run(asking(ALICE), move)).plain
 
 
 async def log_of(service: TwixtService) -> list[str]:
@@ -34,7 +32,7 @@ async def log_of(service: TwixtService) -> list[str]:
 async def game(service):
     """alice F5, bob E5: alice (Red) is to move on a 12×12 board without swap."""
     await start_game(service, size="12", swap="no")
-    await service.run(asking(ALICE), "F5")
+    await alice_plays(service, "F5")
     await service.run(asking(BOB), "E5")
 
 
@@ -73,17 +71,17 @@ async def test_any_other_move_clears_the_branches(service, game):
     assert reply.mentions == (BOB.id,)
     assert "no conditional moves" in await stored_plan(service)
     await service.run(asking(BOB), "C3")
-    await service.run(asking(ALICE), "H9")  # too late: nothing is stored any more
+    await alice_plays(service, "H9")  # too late: nothing is stored any more
     assert await log_of(service) == ["F5", "E5", "H10", "C3", "H9"]
 
 
 async def test_a_sequence_answers_two_moves_deep(service, game):
     await service.run(asking(BOB), "if H9 then G6 if J10 then K8 if C9 then D11")
-    await service.run(asking(ALICE), "H9")
+    await alice_plays(service, "H9")
     assert "```\nif J10 then K8\n  if C9 then D11\n```" in await stored_plan(service)
-    reply = await service.run(asking(ALICE), "J10 link H9")
-    assert "**bob** (Black): `K8`" in reply.plain
-    await service.run(asking(ALICE), "C9")
+    announced = await alice_plays(service, "J10 link H9")
+    assert "**bob** (Black): `K8`" in announced
+    await alice_plays(service, "C9")
     assert await log_of(service) == ["F5", "E5", "H9", "G6", "J10 link H9", "K8", "C9",
                                      "D11"]
     assert "no conditional moves" in await stored_plan(service)
@@ -103,8 +101,8 @@ async def test_new_lines_add_alternatives_and_a_known_trigger_replaces_its_branc
 async def test_a_bare_hole_answers_any_links_but_written_links_must_match(service, game):
     await service.run(asking(BOB), "if G7 link F5 then C3; if G7 then C4")
     assert "if G7 link F5 then C3\nif G7 then C4" in await stored_plan(service)
-    reply = await service.run(asking(ALICE), "g7 LINK f5")
-    assert "**bob** (Black): `C3`" in reply.plain
+    announced = await alice_plays(service, "g7 LINK f5")
+    assert "**bob** (Black): `C3`" in announced
 
 
 @pytest.mark.parametrize("line, said", [
@@ -148,14 +146,14 @@ async def test_a_reply_that_became_illegal_is_dropped_with_a_private_notice(serv
 
 
 async def test_a_takeback_clears_the_branches(service, game):
-    await service.run(asking(ALICE), "H10")
+    await alice_plays(service, "H10")
     await service.run(asking(BOB), "C3")
     await service.run(asking(BOB), "if H9 then G6")
     await service.run(asking(BOB), "takeback")
-    await service.run(asking(ALICE), "accept takeback")
+    await alice_plays(service, "accept takeback")
     await service.run(asking(BOB), "C3")
-    reply = await service.run(asking(ALICE), "H9")
-    assert "stored move" not in reply.plain
+    announced = await alice_plays(service, "H9")
+    assert "stored move" not in announced
     assert await log_of(service) == ["F5", "E5", "H10", "C3", "takeback", "C3", "H9"]
 
 
@@ -190,13 +188,13 @@ async def test_stored_moves_survive_a_restart(storage, clock, game, service):
 
 async def test_the_reply_starts_the_opponents_clock(service, clock):
     await start_game(service, size="12", swap="no", time="3d")
-    await service.run(asking(ALICE), "F5")
+    await alice_plays(service, "F5")
     clock.now += timedelta(hours=5)
     await service.run(asking(BOB), "E5")
     await service.run(asking(BOB), "if H9 then G6")
     clock.now += timedelta(days=2)
-    reply = await service.run(asking(ALICE), "H9")
-    assert reply.plain.endswith("alice (Red) to move. (3d 0h left)")
+    announced = await alice_plays(service, "H9")
+    assert announced.endswith("alice (Red) to move. (3d 0h left)")
     stored = await service.core.storage.active_game(CHANNEL)
     turn = await service.core.turn_clock(stored)
     assert turn is not None and turn.due == clock.now + timedelta(days=3)
@@ -214,8 +212,8 @@ async def test_the_auto_link_preference_is_applied_when_storing(service, game):
     await service.run(asking(BOB), "settings autolink on")
     await service.run(asking(BOB), "if H9 then G6")
     assert "if H9 then G6 link all" in await stored_plan(service)
-    reply = await service.run(asking(ALICE), "H9")
-    assert "**bob** (Black): `G6 link E5`" in reply.plain
+    announced = await alice_plays(service, "H9")
+    assert "**bob** (Black): `G6 link E5`" in announced
 
 
 async def test_in_public_they_are_refused_without_being_echoed(service, game):
@@ -271,7 +269,7 @@ async def test_a_move_offering_a_draw_is_not_answered_the_offer_is_the_owners(se
 async def test_a_draw_offered_before_the_move_lapses_with_it_and_the_reply_is_played(
         service, game):
     await service.run(asking(BOB), "if H9 then G6")
-    await service.run(asking(ALICE), "offer draw")  # no move: the branches stay
-    reply = await service.run(asking(ALICE), "H9")
-    assert "**bob** (Black): `G6`" in reply.plain and "offers a draw" not in reply.plain
+    await alice_plays(service, "offer draw")  # no move: the branches stay
+    announced = await alice_plays(service, "H9")
+    assert "**bob** (Black): `G6`" in announced and "offers a draw" not in announced
     assert (await service.channel_game(CHANNEL)).draw_offered_by is None

@@ -12,7 +12,8 @@ from PIL import Image
 
 from bot.service import ButtonKind, Reply, ServiceError, TwixtService, answer_safely
 from storage import SqliteStorage
-from tests.bot_service.helpers import ALICE, BOB, CAROL, CHANNEL, asking, start_game
+from tests.bot_service.helpers import start_game
+from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, asking
 
 
 async def _confirming(service: TwixtService, *users) -> None:

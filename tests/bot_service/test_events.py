@@ -25,7 +25,7 @@ from tests.bot_service.event_helpers import (
     play_out,
     user,
 )
-from tests.bot_service.helpers import GUILD, asking
+from tests.bot_service.people import GUILD, asking
 
 P1, P2, P3, P4, P5, P6, P7, P8 = PLAYERS[:8]
 MANAGER = asking(P1, manager=True)

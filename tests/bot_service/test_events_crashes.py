@@ -13,7 +13,7 @@ import pytest
 from bot.service import ServiceError, TwixtService
 from storage import EventStatus, Storage
 from tests.bot_service.event_helpers import PLAYERS, open_games, play_out
-from tests.bot_service.helpers import asking
+from tests.bot_service.people import asking
 from tests.bot_service.test_events import MANAGER, create, sign_up
 
 

@@ -15,7 +15,7 @@ from bot.service import Reply, ServiceError, TwixtService, User
 from bot.service.events.play import MAX_ENTRANTS, MAX_ROUND_ROBIN
 from bot.service.names import MAX_NAME
 from tests.bot_service.event_helpers import event_id_of
-from tests.bot_service.helpers import asking
+from tests.bot_service.people import asking
 
 MAX_MESSAGE = 2000  # characters of a message's content
 MAX_FILES = 10  # files of a message

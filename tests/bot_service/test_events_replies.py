@@ -23,7 +23,7 @@ from tests.bot_service.event_helpers import (
     play_out,
     user,
 )
-from tests.bot_service.helpers import GUILD, asking
+from tests.bot_service.people import GUILD, asking
 
 P1, P2, P3 = PLAYERS[:3]
 MANAGER = asking(P1, manager=True)

@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import ButtonKind, Reply, Request, answer_safely, build_options
+from bot.service import ButtonKind, Reply, Request, User, build_options
 from bot.service import commands as cmd
 from bot.service.options import describe_setup
 from language import translation, unmarked
 from storage import GameSetup
-from tests.bot_service.helpers import ALICE, BOB, CAROL, CHANNEL, asking, start_game
+from tests.bot_service.helpers import funnel_refusal, start_game
+from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, asking
 
 GAMES = Path(__file__).resolve().parents[1] / "rules" / "data"
 
@@ -24,11 +25,9 @@ def german(request: Request) -> Request:
     return replace(request, locale="de")
 
 
-async def refusal(call: object, locale: str = "de") -> str:
-    """What the asker reads when the service refuses (the front ends' funnel)."""
-    reply: Reply = await answer_safely(call, {}, locale=locale)  # type: ignore[arg-type]
-    assert reply.refused, reply.plain
-    return reply.plain
+async def in_german(service, text: str, user: User = ALICE) -> str:
+    """What `user` reads, asking in German."""
+    return (await service.run(german(asking(user)), text)).plain
 
 
 async def german_tick(service) -> list[Reply]:
@@ -59,9 +58,9 @@ async def test_time_up_claim_and_forfeit_speak_the_right_language(service, stora
     await start_game(service, time="1d", swap="no", vacation="no")
     await service.run(asking(ALICE), "K10")
     clock.now += timedelta(hours=1)
-    assert await refusal(service.clocks.claim(german(asking(ALICE)))) == \
+    assert await funnel_refusal(service.clocks.claim(german(asking(ALICE))), "de") == \
         "bob hat noch 23 Std. 0 Min. für den Zug"
-    assert await refusal(service.clocks.claim(asking(ALICE)), "en") == \
+    assert await funnel_refusal(service.clocks.claim(asking(ALICE)), "en") == \
         "bob still has 23h 0m to move"
     clock.now += timedelta(days=1)
     [notice] = await german_tick(service)
@@ -109,17 +108,17 @@ def test_a_game_s_options_are_described_in_the_reader_s_language():
     ("settings dm maybe", "dm is on or off, not “maybe”", "dm ist on oder off, nicht “maybe”"),
 ])
 async def test_a_refusal_is_in_the_asker_s_language(service, typed, english, german_text):
-    assert await refusal(service.run(asking(ALICE), typed), "en") == english
-    assert await refusal(service.run(german(asking(ALICE)), typed)) == german_text
+    assert await funnel_refusal(service.run(asking(ALICE), typed), "en") == english
+    assert await funnel_refusal(service.run(german(asking(ALICE)), typed), "de") == german_text
 
 
 async def test_settings_are_shown_in_german_with_the_words_to_type(service):
-    reply = await service.run(german(asking(ALICE)), "settings palette colorblind")
-    assert reply.plain == ("Deine Einstellungen: theme light, palette colour-blind, side any, "
-                          "dm on, autolink off, confirm off, weekends on.")
+    said = await in_german(service, "settings palette colorblind")
+    assert said == ("Deine Einstellungen: theme light, palette colour-blind, side any, "
+                    "dm on, autolink off, confirm off, weekends on.")
     server = await service.run(german(asking(ALICE)), "server")
     assert server.plain.startswith("Servereinstellungen: thread ")
-    assert await refusal(service.run(german(asking(ALICE)), "server forfeit yes")) == \
+    assert await funnel_refusal(service.run(german(asking(ALICE)), "server forfeit yes"), "de") == \
         "nur wer den Server verwaltet, kann seine Einstellungen ändern"
 
 
@@ -127,40 +126,37 @@ async def test_settings_are_shown_in_german_with_the_words_to_type(service):
 
 
 async def test_stats_and_the_leaderboard_in_german(service):
-    assert (await service.run(german(asking(ALICE)), "leaderboard")).plain == \
-        "Noch keine gewerteten Partien."
+    assert await in_german(service, "leaderboard") == "Noch keine gewerteten Partien."
     await start_game(service, swap="no")
     await service.run(asking(BOB), "resign yes")
-    mine = await service.run(german(asking(ALICE)), "stats")
-    assert mine.plain.startswith("**alice**: 1 Partie — 1 gewonnen, 0 verloren, 0 remis; "
-                                "Wertung ")
-    assert mine.plain.endswith(" nach 1 gewerteten Partie.")
+    mine = await in_german(service, "stats")
+    assert mine.startswith("**alice**: 1 Partie — 1 gewonnen, 0 verloren, 0 remis; Wertung ")
+    assert mine.endswith(" nach 1 gewerteten Partie.")
     theirs = await service.stats.stats(german(asking(BOB)), ALICE)
     assert theirs.plain.splitlines()[1] == "Du gegen alice: 0 gewonnen, 1 verloren, 0 remis."
-    board = await service.run(german(asking(CAROL)), "leaderboard")
-    assert board.plain.splitlines()[0] == "**Rangliste** (Seite 1)"
+    board = await in_german(service, "leaderboard", CAROL)
+    assert board.splitlines()[0] == "**Rangliste** (Seite 1)"
     assert (await service.run(asking(CAROL), "leaderboard")).plain.startswith(
         "**Leaderboard** (page 1)")
 
 
 async def test_export_history_and_replay_in_german(service):
-    assert (await service.run(german(asking(ALICE)), "history")).plain == \
-        "Partien in diesem Kanal: keine."
+    assert await in_german(service, "history") == "Partien in diesem Kanal: keine."
     await start_game(service, swap="no")
     await service.run(asking(ALICE), "K10")
-    exported = await service.run(german(asking(ALICE)), "export")
-    first, note = exported.plain.splitlines()  # Little Golem keeps pp games only
+    exported = await in_german(service, "export")
+    first, note = exported.splitlines()  # Little Golem keeps pp games only
     assert first == "Partie 1, 1 Zug." and note.startswith("(kein lg: ")
     assert (await service.run(asking(ALICE), "export")).plain.startswith(
         "Game 1, 1 move.\n(no lg: ")
-    history = await service.run(german(asking(ALICE)), "history")
-    assert history.plain.splitlines()[0] == "**Partien in diesem Kanal** (Seite 1)"
-    assert "#1 alice gegen bob — läuft · 24×24, klassisch, kein Tausch · " in history.plain
+    history = await in_german(service, "history")
+    assert history.splitlines()[0] == "**Partien in diesem Kanal** (Seite 1)"
+    assert "#1 alice gegen bob — läuft · 24×24, klassisch, kein Tausch · " in history
     replayed = await service.run(german(asking(ALICE)), "replay")
     assert replayed.text == "Wiedergabe der Partie 1: 1 Zug."
     await service.run(asking(BOB), "resign yes")
-    history = await service.run(german(asking(ALICE)), "history")
-    assert "— Sieg für alice (Aufgabe) ·" in history.plain
+    history = await in_german(service, "history")
+    assert "— Sieg für alice (Aufgabe) ·" in history
 
 
 async def test_an_import_is_summed_up_in_german(service):
@@ -169,8 +165,8 @@ async def test_an_import_is_summed_up_in_german(service):
     assert reply.plain.startswith("g.tsgf: 24x24, ")
     assert " Züge — " in reply.plain.splitlines()[0]
     assert reply.plain.endswith("Nichts fortzusetzen: die Partie ist vorbei.")
-    assert await refusal(service.records.import_record(german(asking(ALICE)), "g.tsgf",
-                                                       None)) == \
+    assert await funnel_refusal(service.records.import_record(german(asking(ALICE)), "g.tsgf",
+                                                              None), "de") == \
         "hänge das Partieprotokoll an: /twixt-records import mit einer Datei"
 
 

@@ -15,30 +15,15 @@ from bot.service import (
     Request,
     ServiceError,
     User,
-    answer_safely,
     build_options,
 )
-from tests.bot_service.helpers import (
-    ALICE,
-    BOB,
-    CAROL,
-    DAVE,
-    asking,
-    start_game,
-    start_team_game,
-)
+from tests.bot_service.helpers import funnel_refusal, start_game, start_team_game
+from tests.bot_service.people import ALICE, BOB, CAROL, DAVE, asking
 
 
 def de(user: User) -> Request:
     """A request of `user` whose Discord is in German."""
     return asking(user, locale="de")
-
-
-async def refusal(call: object, locale: str) -> str:
-    """What the asker reads when the service refuses (the front ends' funnel)."""
-    reply: Reply = await answer_safely(call, {}, locale=locale)  # type: ignore[arg-type]
-    assert reply.refused, reply.plain
-    return reply.plain
 
 
 def labels(reply: Reply) -> list[str]:
@@ -146,11 +131,11 @@ async def test_takeback_in_german(service):
 async def test_refusals_are_in_the_askers_language(service):
     await start_game(service, swap="no")
     await service.run(asking(ALICE), "K10")
-    assert await refusal(service.run(de(BOB), "K10"), "de") == "K10 ist schon besetzt"
-    assert await refusal(service.run(asking(BOB), "K10"), "en") == "K10 is already taken"
-    assert await refusal(service.run(de(CAROL), "M12"), "de") == \
+    assert await funnel_refusal(service.run(de(BOB), "K10"), "de") == "K10 ist schon besetzt"
+    assert await funnel_refusal(service.run(asking(BOB), "K10"), "en") == "K10 is already taken"
+    assert await funnel_refusal(service.run(de(CAROL), "M12"), "de") == \
         "du spielst in dieser Partie nicht mit"
-    assert await refusal(service.play.takeback(de(BOB), "maybe"), "de") == \
+    assert await funnel_refusal(service.play.takeback(de(BOB), "maybe"), "de") == \
         "auf takeback folgt request, accept oder decline, nicht “maybe”"
 
 
@@ -159,7 +144,7 @@ async def test_a_storage_refusal_is_german_for_a_german_asker(service):
     target = challenge.buttons[0].target
     await service.challenges.accept(asking(BOB))
     again = service.press(de(BOB), ButtonKind.ACCEPT_CHALLENGE, target)
-    assert await refusal(again, "de") == "diese Herausforderung ist schon angenommen"
+    assert await funnel_refusal(again, "de") == "diese Herausforderung ist schon angenommen"
     with pytest.raises(ServiceError, match=r"^this challenge is already accepted$"):
         await service.press(asking(BOB), ButtonKind.ACCEPT_CHALLENGE, target)
 

@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 
 from bot.service import ServiceError, TwixtService, User
 from storage import SqliteStorage
-from tests.bot_service.helpers import ALICE, BOB, CAROL, asking, start_game
+from tests.bot_service.helpers import start_game
+from tests.bot_service.people import ALICE, BOB, CAROL, asking
 from tests.fakes import Clock
 
 DISCORD_MESSAGE_LIMIT = 2000  # characters in one message

@@ -6,7 +6,8 @@ import pytest
 
 from bot.service import ServiceError
 from storage import OfferKind
-from tests.bot_service.helpers import ALICE, BOB, CHANNEL, asking, start_game
+from tests.bot_service.helpers import start_game
+from tests.bot_service.people import ALICE, BOB, CHANNEL, asking
 
 HUGE = "9" * 4400  # more digits than int() reads by default
 

@@ -10,7 +10,7 @@ import pytest
 
 from bot.service import Request, ServiceError, TwixtService, User, build_options
 from bot.service import my_games as my_games_module
-from tests.bot_service.helpers import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
+from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
 
 
 async def _game(service: TwixtService, channel: int, opponent=BOB, **options) -> None:

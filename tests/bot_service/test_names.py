@@ -7,7 +7,7 @@ import pytest
 
 from bot.service import TwixtService, User, build_options
 from rules.records import decode, read
-from tests.bot_service.helpers import ALICE, BOB, CHANNEL, asking
+from tests.bot_service.people import ALICE, BOB, CHANNEL, asking
 
 #: quotes, brackets and letters of several scripts, all of which a record holds
 KEPT = [']x[', 'say "hi"', "Ωμέγα", "李小龍", "[ann]", "Zoë ʕ•ᴥ•ʔ"]

@@ -11,7 +11,8 @@ import pytest
 from bot.service import ServiceError, TwixtService
 from bot.service import notes as notes_module
 from storage import SqliteStorage
-from tests.bot_service.helpers import ALICE, BOB, CAROL, asking, start_game
+from tests.bot_service.helpers import start_game
+from tests.bot_service.people import ALICE, BOB, CAROL, asking
 
 
 async def _refusal(service: TwixtService, request, typed: str) -> str:

@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from bot.service import TwixtService, User, build_options
 from storage.ratings import Rating, rate_game
-from tests.bot_service.helpers import ALICE, BOB, CAROL, DAVE, GUILD, asking
+from tests.bot_service.people import ALICE, BOB, CAROL, DAVE, GUILD, asking
 from tests.fakes import Clock
 
 FOOTNOTE = "? provisional: too few recent games to be sure of the rating"

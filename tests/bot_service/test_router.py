@@ -8,6 +8,7 @@ from bot.service import ServiceError, User
 from bot.service import commands as cmd
 from bot.service.router import is_move_language, nobody, read
 from rules import Action, parse_command
+from tests.refusals import refusal
 
 
 def _person(word: str) -> User:
@@ -74,9 +75,7 @@ def test_resign_yes_is_the_typed_confirmation(typed):
     ("challenge bob", "I cannot tell who “bob” is here"),
 ])
 def test_a_line_that_means_nothing_is_refused_in_one_line(text, message):
-    with pytest.raises(ServiceError) as refusal:
-        read(text, nobody)
-    assert str(refusal.value) == message
+    assert refusal(ServiceError, read, text, nobody) == message
 
 
 def test_only_the_move_language_counts_as_chat_moves():
@@ -95,6 +94,5 @@ def test_a_time_is_read_as_people_write_it(typed, canonical):
 
 
 def test_privilege_before_the_move_is_refused_with_the_right_order():
-    with pytest.raises(ServiceError) as refusal:
-        read("privilege; L12 link K10")
-    assert str(refusal.value) == "privilege comes after the move: write L12 link K10; privilege"
+    assert refusal(ServiceError, read, "privilege; L12 link K10") == \
+        "privilege comes after the move: write L12 link K10; privilege"

@@ -20,16 +20,8 @@ from rules import Reason, records
 from rules.records import read
 from storage import Result
 from storage.ratings import Rating, rate_game
-from tests.bot_service.helpers import (
-    ALICE,
-    BOB,
-    CAROL,
-    CHANNEL,
-    DAVE,
-    asking,
-    start_game,
-    tick,
-)
+from tests.bot_service.helpers import start_game, tick
+from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
 
 GAMES = Path(__file__).resolve().parents[1] / "rules" / "data"
 

@@ -17,7 +17,8 @@ from bot.service import ServiceError, TwixtService
 from bot.service.command_help import HELP, TOPICS, help_for
 from bot.service.router import COMMAND_WORDS, read
 from language import LOCALES, translation, unmarked
-from tests.bot_service.helpers import ALICE, asking
+from tests.bot_service.people import ALICE, asking
+from tests.refusals import refusal
 
 #: one Discord message
 MAX_MESSAGE = 2000
@@ -37,24 +38,20 @@ _MOVE_HINT = "a move looks like G6, G6 link E5 or remove J9-K11; I11 link K10"
     ("takeback acept", "takeback accept"),
 ])
 def test_a_mistyped_command_names_the_command_meant(typed, meant):
-    with pytest.raises(ServiceError) as refused:
-        read(typed)
     word = next(w for w in typed.split() if w.lower() not in ("tournament", "draw", "takeback"))
-    assert str(refused.value) == (f"I don't know the command “{word.lower()}”: did you mean "
-                                  f"`{meant}`?")
+    assert refusal(ServiceError, read, typed) == (
+        f"I don't know the command “{word.lower()}”: did you mean `{meant}`?")
 
 
-@pytest.mark.parametrize("typed, refusal", [
+@pytest.mark.parametrize("typed, refused", [
     ("hello", f"I don't understand “hello”: {_MOVE_HINT}"),
     ("G6 lnk E5", "after G6 write link and the pegs to link, like G6 link E5"),
     ("remove", "remove what? write remove J9-K11 or remove H4"),
     ("bored", f"I don't understand “bored”: {_MOVE_HINT}"),
     ("of", f"I don't understand “of”: {_MOVE_HINT}"),
 ])
-def test_a_move_like_or_far_off_text_keeps_the_move_hint(typed, refusal):
-    with pytest.raises(ServiceError) as refused:
-        read(typed)
-    assert str(refused.value).startswith(refusal)
+def test_a_move_like_or_far_off_text_keeps_the_move_hint(typed, refused):
+    assert refusal(ServiceError, read, typed).startswith(refused)
 
 
 async def test_the_command_meant_is_said_in_german(service: TwixtService):

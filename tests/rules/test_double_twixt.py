@@ -40,28 +40,21 @@ def test_privilege_on_its_own_before_the_next_player_moves(game):
     assert game.player_to_move == "carol"
 
 
-def test_a_second_privilege_by_the_same_team_is_refused(game):
-    game.play("G6; privilege", by="alice")
-    game.play("K10", by="carol")
-    with pytest.raises(IllegalMoveError, match="your team has already used its privilege"):
-        game.play("privilege", by="carol")
-
-
-def test_privilege_by_a_player_who_has_not_just_moved_is_refused(game):
-    game.play("G6", by="alice")
-    with pytest.raises(IllegalMoveError,
-                       match="only alice, who has just moved, can call privilege"):
-        game.play("privilege", by="carol")
-    with pytest.raises(IllegalMoveError,
-                       match="only alice, who has just moved, can call privilege"):
-        game.play("privilege", by="bob")
-
-
-def test_privilege_lapses_once_the_next_player_has_moved(game):
-    game.play("G6", by="alice")
-    game.play("K14", by="bob")
-    with pytest.raises(IllegalMoveError, match="only bob, who has just moved"):
-        game.play("privilege", by="alice")
+@pytest.mark.parametrize(("before", "caller", "message"), [
+    pytest.param([("G6; privilege", "alice"), ("K10", "carol")], "carol",
+                 "your team has already used its privilege", id="a second by the same team"),
+    pytest.param([("G6", "alice")], "carol", "only alice, who has just moved, can call privilege",
+                 id="by the partner of the player who moved"),
+    pytest.param([("G6", "alice")], "bob", "only alice, who has just moved, can call privilege",
+                 id="by the next player"),
+    pytest.param([("G6", "alice"), ("K14", "bob")], "alice", "only bob, who has just moved",
+                 id="lapsed once the next player has moved"),
+])
+def test_privilege_out_of_its_moment_is_refused(game, before, caller, message):
+    for text, by in before:
+        game.play(text, by=by)
+    with pytest.raises(IllegalMoveError, match=message):
+        game.play("privilege", by=caller)
 
 
 def test_the_other_team_may_answer_with_its_own_privilege(game):

@@ -9,6 +9,7 @@ import pytest
 
 from rules import Colour, Game, Hole, Reason, RecordError, TwixtError
 from rules.records import decode, encode, guess_format, load, read, write
+from tests.refusals import refusal
 from tests.rules.helpers import play_all, two_player
 
 GAMES = Path(__file__).parent / "data"  # real game records, kept in tests/rules/data
@@ -107,10 +108,9 @@ def test_an_unfinished_game_says_so_in_t1():
 
 def test_a_t1_header_with_a_size_that_is_no_number_names_line_1():
     header = ["#"] * 5 + ["x # y-size of board"] + ["#"] * 7
-    with pytest.raises(RecordError) as error:
-        read("\n".join(header) + "\nG6\n", "t1")
-    assert str(error.value) == ("line 1: cannot set up the game from the header: "
-                                "the y-size of the board is a number, not “x”")
+    assert refusal(RecordError, read, "\n".join(header) + "\nG6\n", "t1") == (
+        "line 1: cannot set up the game from the header: the y-size of the board is a number, "
+        "not “x”")
 
 
 def test_swap_round_trips_through_little_golem_and_t1():
@@ -158,9 +158,7 @@ def test_transcript_defaults_and_comments():
     ('[Players "ann, ben"]\nann: G6\n[Swap "no"]\n', "line 3: tags come before the first move"),
 ])
 def test_bad_transcripts_name_the_first_bad_line(text, message):
-    with pytest.raises(RecordError) as error:
-        read(text)
-    assert str(error.value) == message
+    assert refusal(RecordError, read, text) == message
 
 
 def test_bad_little_golem_move_names_its_line():
@@ -190,9 +188,7 @@ def test_little_golem_draw_word_agrees_to_an_open_offer():
      "line 1: “g" + "9" * 38 + "…” is not a hole: write a column letter and a row, like G6"),
 ])
 def test_a_record_with_an_impossible_number_names_its_line(text, message):
-    with pytest.raises(RecordError) as refusal:
-        read(text)
-    assert str(refusal.value) == message
+    assert refusal(RecordError, read, text) == message
 
 
 def test_any_name_a_game_allows_round_trips_through_a_transcript():
@@ -249,11 +245,9 @@ def test_a_draw_offered_after_a_swap_reads_back_from_little_golem_as_agreed():
 def test_a_handicap_that_puts_the_board_before_it_out_of_range_is_refused_naming_the_tag(
         handicap):
     text = f'[Board "24x24"]\n[Handicap "{handicap}"]\n[Swap "no"]\n[Players "a, b"]\na: G6\n'
-    with pytest.raises(RecordError) as error:
-        read(text)
     rows = 24 + int(handicap)
-    assert str(error.value) == (f"line 2: Handicap {handicap} makes the board before it "
-                                f"{rows} rows, more than 48")
+    assert refusal(RecordError, read, text) == (
+        f"line 2: Handicap {handicap} makes the board before it {rows} rows, more than 48")
 
 
 def test_a_game_whose_board_before_the_handicap_is_out_of_range_cannot_be_set_up():
@@ -262,10 +256,8 @@ def test_a_game_whose_board_before_the_handicap_is_out_of_range_cannot_be_set_up
 
 
 def test_a_transcript_name_with_an_invisible_character_is_refused():
-    with pytest.raises(RecordError) as error:
-        read('[Players "ann\u202e, ben"]\nann: G6\n')
-    assert str(error.value) == ("line 1: “ann\\u202e” cannot be a player name: it holds a "
-                                "control or invisible character")
+    assert refusal(RecordError, read, '[Players "ann\u202e, ben"]\nann: G6\n') == (
+        "line 1: “ann\\u202e” cannot be a player name: it holds a control or invisible character")
 
 
 @pytest.mark.parametrize("fmt", ["lg", "t1"])

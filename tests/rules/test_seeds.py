@@ -85,20 +85,6 @@ EXAMPLE_A_BLACK = ["D2", "F3 link D2", "E4 link D2", "F6 link E4", "G8 link F6",
                    "B3 link D2"]
 
 
-def test_blockade_built_on_example_a_is_a_draw_at_the_sealing_peg():
-    game = two_player(size=10)
-    _play_interleaved(game, EXAMPLE_A_RED[:-1], EXAMPLE_A_BLACK[:-1])
-    game.play(EXAMPLE_A_RED[-1])
-    assert can_still_connect_by_bfs(game, Colour.RED)
-    assert not game.is_over
-    game.play(EXAMPLE_A_BLACK[-1])
-    assert not can_still_connect_by_bfs(game, Colour.RED)
-    assert not can_still_connect_by_bfs(game, Colour.BLACK)
-    assert game.outcome is not None
-    assert game.outcome.reason is Reason.BLOCKADE
-    assert game.outcome.winner is None
-
-
 # The rec.games.abstract diagram on an 8x10 board, shifted so that H10 -> B2: red H10-I12-J14
 # and J13-K15-J17, black I11 K11 M11 K12 L13(K11, M11) I15 I16 H17(I15); then black pegs on
 # red's remaining open paths until none is left, and red fillers in red's border rows.
@@ -108,13 +94,19 @@ RGA_BLACK = ["C3", "E3", "G3", "E4", "F5 link E3 G3", "C7", "C8", "B9 link C7",
              "D7", "F7", "C6", "E6", "E8", "G6", "B4", "B6"]
 
 
-def test_blockade_built_on_the_rec_games_abstract_diagram():
-    game = two_player(size="8x10")
-    _play_interleaved(game, RGA_RED[:-1], RGA_BLACK[:-1])
-    game.play(RGA_RED[-1])
+@pytest.mark.parametrize(("size", "red", "black"), [
+    pytest.param(10, EXAMPLE_A_RED, EXAMPLE_A_BLACK, id="example A"),
+    pytest.param("8x10", RGA_RED, RGA_BLACK, id="the rec.games.abstract diagram"),
+])
+def test_a_blockade_is_a_draw_at_the_sealing_peg(size, red, black):
+    game = two_player(size=size)
+    _play_interleaved(game, red[:-1], black[:-1])
+    game.play(red[-1])
     assert can_still_connect_by_bfs(game, Colour.RED)
     assert not game.is_over
-    game.play(RGA_BLACK[-1])
+    game.play(black[-1])
     assert not can_still_connect_by_bfs(game, Colour.RED)
     assert not can_still_connect_by_bfs(game, Colour.BLACK)
-    assert game.outcome is not None and game.outcome.reason is Reason.BLOCKADE
+    assert game.outcome is not None
+    assert game.outcome.reason is Reason.BLOCKADE
+    assert game.outcome.winner is None

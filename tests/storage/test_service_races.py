@@ -5,7 +5,8 @@ import asyncio
 import random
 
 from bot.service import TwixtService
-from tests.bot_service.helpers import ALICE, BOB, CHANNEL, asking, start_game
+from tests.bot_service.helpers import start_game
+from tests.bot_service.people import ALICE, BOB, CHANNEL, asking
 from tests.fakes import Clock
 
 #: races run one after another (how the tasks interleave depends on the back end's timing)

@@ -14,8 +14,8 @@ from storage import (
     StaleVersionError,
     StoredConditionals,
 )
-from tests.bot_service.helpers import ALICE, BOB, asking
 from tests.bot_service.helpers import start_game as start_service_game
+from tests.bot_service.people import ALICE, BOB, asking
 from tests.fakes import Clock
 
 T0 = datetime(2030, 1, 1, tzinfo=UTC)

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 from pg_server import PgServer, PostgresMissing, new_database
-from test_storage_crash import WORKER, run_until_killed
+from test_storage_crash import WORKER, assert_none_lost, kill_again_and_again
 
 from storage import replay
 from storage.postgres import PostgresStorage
@@ -41,18 +41,12 @@ async def assert_intact(url: str, reported: list[tuple[int, int]]) -> None:
             assert [t.number for t in loaded.turns] == list(range(1, loaded.game.version + 1))
             assert replay(loaded).is_over == (not loaded.game.is_active)
             versions[record.id] = loaded.game.version
-    lost = [(game_id, version) for game_id, version in reported
-            if versions.get(game_id, 0) < version]
-    assert not lost, f"acknowledged turns lost: {lost[:5]}"
+    assert_none_lost(reported, versions)
 
 
 async def test_acknowledged_turns_survive_sigkill_of_the_bot(own_server):
     url = await new_database(own_server)
-    rng = random.Random(20240602)
-    reported: list[tuple[int, int]] = []
-    for kill in range(BOT_KILLS):
-        reported += await run_until_killed(url, seed=kill, rng=rng)
-        await assert_intact(url, reported)
+    reported = await kill_again_and_again(url, BOT_KILLS, random.Random(20240602), assert_intact)
     assert len(reported) > BOT_KILLS
 
 

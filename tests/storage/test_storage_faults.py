@@ -22,7 +22,8 @@ from rules import parse_command
 from storage import DatabaseError, DatabaseFault, SqliteStorage
 from tests.bot_service import bot_engines
 from tests.bot_service.bot_helpers import bot_service
-from tests.bot_service.helpers import ALICE, asking, start_game
+from tests.bot_service.helpers import start_game
+from tests.bot_service.people import ALICE, asking
 from tests.fakes import Clock
 
 pytestmark = pytest.mark.sqlite_only

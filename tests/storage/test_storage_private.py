@@ -9,8 +9,8 @@ import pytest
 from storage_helpers import T0, start_game
 
 from bot.service import TwixtService
-from tests.bot_service.helpers import ALICE, asking
 from tests.bot_service.helpers import start_game as start_service_game
+from tests.bot_service.people import ALICE, asking
 from tests.fakes import Clock
 
 

@@ -1,0 +1,35 @@
+"""What the bot sent, as the Discord tests read it back: the messages an interaction answered
+with or a channel received (as send keyword arguments), their files and their buttons."""
+
+from __future__ import annotations
+
+from typing import Any
+from unittest.mock import MagicMock
+
+
+def sent(mock: MagicMock) -> list[dict[str, Any]]:
+    """Every message an interaction answered with, in order, as send keyword arguments."""
+    calls = (mock.response.send_message.await_args_list + mock.followup.send.await_args_list)
+    return [call.kwargs for call in calls]
+
+
+def only(mock: MagicMock) -> dict[str, Any]:
+    """The one message an interaction answered with."""
+    messages = sent(mock)
+    assert len(messages) == 1, messages
+    return messages[0]
+
+
+def filenames(message: dict[str, Any]) -> list[str]:
+    """The names of the files a message carries, in order (the board first)."""
+    return [file.filename for file in message.get("files", ())]
+
+
+def custom_ids(message: dict[str, Any]) -> dict[str, str]:
+    """A message's buttons: label → custom_id."""
+    return {item.item.label: item.custom_id for item in message["view"].children}
+
+
+def posted(channel: MagicMock) -> list[dict[str, Any]]:
+    """Every message sent into a channel (or to a user), in order, as send keyword arguments."""
+    return [call.kwargs for call in channel.send.await_args_list]
