@@ -1,5 +1,5 @@
 """What the `/twixt…` slash command groups share: turning options into a service command and
-handing it to `respond`, the options' words, and the checks on Discord's own values.
+handing it to `respond.serve`, the options' words, and the checks on Discord's own values.
 
 Thin on purpose: what a command does is the service's business; how an interaction is
 deferred, answered and protected from errors is `respond`'s. The commands are split into
@@ -9,7 +9,7 @@ within Discord's 25 subcommands a group.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any, Literal
 
 import discord
@@ -17,18 +17,14 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.discord.respond import answer, person
-from bot.service import Reply, Request, ServiceError, TwixtService, User
+from bot.discord.respond import Build, person, serve
+from bot.service import MAX_IMPORT_BYTES, THE_BOT, TOPICS, ServiceError, TwixtService, User
 from bot.service import commands as cmd
-from bot.service.bot_seats import THE_BOT
-from bot.service.command_help import TOPICS
-from bot.service.records import MAX_IMPORT_BYTES
 
 YesNo = Literal["yes", "no"]
 Rules = Literal["classic", "pp"]
 First = Literal["me", "them", "random"]
 OnOff = Literal["on", "off"]
-Build = Callable[[], Awaitable[cmd.ServiceCommand]]
 
 COMMON_SIZES = ("24", "24x18", "20", "16", "12", "30", "48")
 #: times per move, and a bank like Little Golem's (10 days, 36 hours more with each move)
@@ -108,18 +104,9 @@ class ServiceCog(commands.GroupCog):
         self.service = service
         super().__init__()
 
-    async def _run(self, interaction: discord.Interaction, build: Build) -> None:
-        """Build the command from the options (which may be refused, as the service's own
-        errors are) and execute it."""
+    async def _serve(self, interaction: discord.Interaction,
+                     asked: cmd.ServiceCommand | Build) -> None:
+        """The command `asked`, or built by it from the options (which may be refused, as
+        the service's own errors are), served by `respond.serve`."""
         label = interaction.command.qualified_name if interaction.command else "?"
-
-        async def call(request: Request) -> Reply:
-            return await self.service.execute(request, await build())
-
-        await answer(interaction, label, call)
-
-    async def _send(self, interaction: discord.Interaction, command: cmd.ServiceCommand) -> None:
-        async def build() -> cmd.ServiceCommand:
-            return command
-
-        await self._run(interaction, build)
+        await serve(interaction, self.service, label, asked)

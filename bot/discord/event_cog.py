@@ -18,10 +18,9 @@ from bot.discord.commanding import (
     time_choices,
 )
 from bot.discord.respond import person
+from bot.service import MAX_NAME, MAX_ROUNDS, build_event_options
 from bot.service import commands as cmd
-from bot.service.event_options import MAX_ROUNDS, build_event_options
-from bot.service.event_options import event_name as checked_name
-from bot.service.names import MAX_NAME
+from bot.service import event_name as checked_name
 
 #: the names of this group's commands, options and choices, marked for the catalogue (see
 #: `bot.discord.translator`; the German is in language/locales/de/service-tournaments.po)
@@ -70,7 +69,7 @@ class EventCog(ServiceCog, group_name="twixt-tournament",
                                           time=time, vacation=vacation)
             return cmd.EventAction("create", name=checked_name(name), options=options)
 
-        await self._run(interaction, build)
+        await self._serve(interaction, build)
 
     @app_commands.command(description=locale_str("Sign up for a tournament"))
     @app_commands.describe(event=EVENT,
@@ -81,46 +80,46 @@ class EventCog(ServiceCog, group_name="twixt-tournament",
             return cmd.EventAction("join", event,
                                   partner=person(player_of(partner)) if partner else None)
 
-        await self._run(interaction, build)
+        await self._serve(interaction, build)
 
     @app_commands.command(description=locale_str("Take your sign-up back before the start"))
     @app_commands.describe(event=EVENT)
     async def leave(self, interaction: discord.Interaction,
                     event: EventNumber | None = None) -> None:
-        await self._send(interaction, cmd.EventAction("leave", event))
+        await self._serve(interaction, cmd.EventAction("leave", event))
 
     @app_commands.command(description=locale_str("Start a tournament now (channel managers)"))
     @app_commands.describe(event=EVENT)
     async def start(self, interaction: discord.Interaction,
                     event: EventNumber | None = None) -> None:
-        await self._send(interaction, cmd.EventAction("start", event))
+        await self._serve(interaction, cmd.EventAction("start", event))
 
     @app_commands.command(
         description=locale_str("Leave a running tournament: your games left are forfeited"))
     @app_commands.describe(event=EVENT)
     async def withdraw(self, interaction: discord.Interaction,
                        event: EventNumber | None = None) -> None:
-        await self._send(interaction, cmd.EventAction("withdraw", event))
+        await self._serve(interaction, cmd.EventAction("withdraw", event))
 
     @app_commands.command(description=locale_str("A tournament's crosstable"))
     @app_commands.describe(event=EVENT)
     async def standings(self, interaction: discord.Interaction,
                         event: EventNumber | None = None) -> None:
-        await self._send(interaction, cmd.EventAction("standings", event))
+        await self._serve(interaction, cmd.EventAction("standings", event))
 
     @app_commands.command(name="list", description=locale_str("This server's tournaments"))
     async def list_(self, interaction: discord.Interaction) -> None:
-        await self._send(interaction, cmd.EventAction("list"))
+        await self._serve(interaction, cmd.EventAction("list"))
 
     @app_commands.command(description=locale_str("A tournament's options and entrants"))
     @app_commands.describe(event=EVENT)
     async def info(self, interaction: discord.Interaction,
                    event: EventNumber | None = None) -> None:
-        await self._send(interaction, cmd.EventAction("info", event))
+        await self._serve(interaction, cmd.EventAction("info", event))
 
     @app_commands.command(name="next-season",
                           description=locale_str("Open a league's next season (channel managers)"))
     @app_commands.describe(event=EVENT)
     async def next_season(self, interaction: discord.Interaction,
                           event: EventNumber | None = None) -> None:
-        await self._send(interaction, cmd.EventAction("next-season", event))
+        await self._serve(interaction, cmd.EventAction("next-season", event))

@@ -102,4 +102,4 @@ async def test_the_clocks_speak_the_servers_language(client, cog, clock, monkeyp
 
 
 def test_a_server_the_client_does_not_know_is_spoken_to_in_english(client):
-    assert client.scheduler.language_of(12345) == "en"
+    assert client.language_of(12345) == "en"

@@ -12,7 +12,6 @@ import discord
 
 from bot.discord.event_cog import EventCog
 from bot.discord.replies import shown
-from bot.service import TwixtService
 from bot.terminal import TerminalTable
 from language import translation
 from storage import SqliteStorage
@@ -106,7 +105,7 @@ async def test_the_same_name_at_the_terminal_shows_as_typed(tmp_path: Path):
     typed = "**x**_y_ ~~z~~ `c` [a](e) <b>"
     out = StringIO()
     async with await SqliteStorage.open(tmp_path / "t.db") as storage:
-        table = TerminalTable(TwixtService(storage), "den", tmp_path, out=out)
+        table = TerminalTable(storage, "den", tmp_path, out=out)
         await table.run([f"{typed}: challenge bob size 12 swap no first me", "bob: accept",
                          f"{typed}: G6"])
     shown = out.getvalue()

@@ -8,7 +8,8 @@ import pytest
 from discord import app_commands
 
 from bot.discord import replies, respond
-from bot.service import Reply
+from bot.service import Reply, ServiceError
+from bot.service import commands as cmd
 from tests.bot_discord.helpers import (
     ALICE,
     BOB,
@@ -80,14 +81,14 @@ async def test_a_slow_call_is_deferred_then_answered_as_a_followup(client, monke
     monkeypatch.setattr(respond, "DEFER_AFTER_SECONDS", 0.01)
     mock = interaction(client, ALICE)
 
-    async def slow(request):
+    async def slow():
         await asyncio.sleep(0.05)
-        return Reply("done")
+        return cmd.Challenge(None)  # answered in public
 
-    await respond.answer(mock, "test", slow)
+    await respond.serve(mock, client.service, "test", slow)
     mock.response.defer.assert_awaited_once()
     mock.response.send_message.assert_not_awaited()
-    assert mock.followup.send.await_args.kwargs["content"] == "done"
+    assert "alice" in mock.followup.send.await_args.kwargs["content"]
     mock.delete_original_response.assert_not_awaited()
 
 
@@ -95,11 +96,11 @@ async def test_a_slow_error_replaces_the_public_thinking_message(client, monkeyp
     monkeypatch.setattr(respond, "DEFER_AFTER_SECONDS", 0.01)
     mock = interaction(client, ALICE)
 
-    async def slow(request):
+    async def slow():
         await asyncio.sleep(0.05)
-        return Reply("no", ephemeral=True)
+        raise ServiceError("no")
 
-    await respond.answer(mock, "test", slow)
+    await respond.serve(mock, client.service, "test", slow)
     mock.delete_original_response.assert_awaited_once()
     assert mock.followup.send.await_args.kwargs["ephemeral"] is True
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.service import Reply, Request, TwixtService, User, build_options
+from bot.service import ButtonKind, Reply, Request, TwixtService, User, build_options
+from bot.service import commands as cmd
 
 ALICE, BOB, CAROL, DAVE = (User(i, n) for i, n in [(11, "alice"), (12, "bob"), (13, "carol"),
                                                    (14, "dave")])
@@ -17,6 +18,12 @@ def asking(user: User, channel: int = CHANNEL, manager: bool = False,
     of the whole server; answered in `locale`."""
     return Request(GUILD, channel, user, can_manage=manager or server_manager,
                    can_manage_server=server_manager, locale=locale)
+
+
+async def press(service: TwixtService, request: Request, kind: ButtonKind,
+                target: int) -> Reply:
+    """A button pressed: the command it stands for, executed like any other."""
+    return await service.execute(request, cmd.of_button(kind, target))
 
 
 async def start_game(service: TwixtService, **options: Any) -> None:

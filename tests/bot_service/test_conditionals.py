@@ -8,7 +8,8 @@ from datetime import timedelta
 
 import pytest
 
-from bot.service import ServiceError, TwixtService, answer_safely
+from bot.service import ServiceError, TwixtService
+from bot.service.service import answer_safely
 from tests.bot_service.helpers import (
     ALICE,
     BOB,

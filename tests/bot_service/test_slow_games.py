@@ -27,6 +27,7 @@ from tests.bot_service.helpers import (
     CHANNEL,
     DAVE,
     asking,
+    press,
     start_game,
     tick,
 )
@@ -130,7 +131,7 @@ async def test_when_time_runs_out_the_opponent_may_claim(service, storage, clock
     assert await tick(service) == []
     with pytest.raises(ServiceError, match="only an opponent of bob can claim on time"):
         await service.clocks.claim(asking(BOB))
-    reply = await service.press(asking(ALICE), ButtonKind.CLAIM, notice.buttons[0].target)
+    reply = await press(service, asking(ALICE), ButtonKind.CLAIM, notice.buttons[0].target)
     assert "alice (Red) wins on time" in reply.plain and reply.mentions == (BOB.id,)
     [finished] = await storage.list_games(channel_id=CHANNEL)
     assert (finished.result.result, finished.result.reason) == (Result.RED, "time")
@@ -167,7 +168,7 @@ async def test_takeback_restores_the_exact_state_and_the_log_keeps_it(service, s
     await service.run(asking(BOB), "M12")
     ask = await service.run(asking(BOB), "takeback")
     assert ask.mentions == (ALICE.id,) and ask.buttons[0].kind is ButtonKind.ACCEPT_TAKEBACK
-    reply = await service.press(asking(ALICE), ButtonKind.ACCEPT_TAKEBACK, ask.buttons[0].target)
+    reply = await press(service, asking(ALICE), ButtonKind.ACCEPT_TAKEBACK, ask.buttons[0].target)
     assert reply.plain.startswith("bob's `M12` is taken back.\nbob (Black) to move.")
     assert (await service.channel_game(CHANNEL)).snapshot() == before
     restarted = TwixtService(storage)
@@ -354,7 +355,7 @@ async def test_rematch_button_exchanges_the_colours(service):
     final = await service.play.resign(asking(BOB), confirmed=True)
     [rematch] = final.buttons
     assert rematch.kind is ButtonKind.REMATCH
-    await service.press(asking(ALICE), ButtonKind.REMATCH, rematch.target)
+    await press(service, asking(ALICE), ButtonKind.REMATCH, rematch.target)
     started = await service.challenges.accept(asking(BOB))
     assert "**bob** (Red) vs **alice** (Black)" in started.plain
 

@@ -112,7 +112,7 @@ class Events:
                       previous: Event | None) -> Event:
         if not request.can_manage:
             raise ServiceError("only a channel manager can create a tournament")
-        if self._core.threads is None:
+        if self._core.port.threads is None:
             raise ServiceError("threads are not available here")
         settings = await self._core.storage.guild_settings(request.guild_id)
         vacation = (settings.vacation_default if options.game.vacation is None
@@ -217,7 +217,7 @@ class Events:
         return Reply(request.tr("{event} starts with {count} entrants.", event=event.name,
                                 count=len(entrants)))
 
-    async def tick(self, now: datetime, locale_of: Callable[[int], str]) -> list[Reply]:
+    async def tick(self, now: datetime) -> list[Reply]:
         """Start the events whose sign-up has closed (one with fewer than two entrants ends
         without games), finish what a crash cut short, and say what waits to be said.
 
@@ -231,7 +231,7 @@ class Events:
                 # events are isolated: one that fails keeps its look and is tried again at
                 # the next tick, and the others go on
                 log_failure(log, "event not looked at", {"event_id": event.id})
-        return await self.notices(lambda notice: locale_of(notice.guild_id))
+        return await self.notices(lambda notice: self._core.port.language(notice.guild_id))
 
     async def _look(self, event: Event) -> None:
         """What a due event needs now: its start, or the step a crash cut short."""
