@@ -110,3 +110,21 @@ class ServiceCog(commands.GroupCog):
         the service's own errors are), served by `respond.serve`."""
         label = interaction.command.qualified_name if interaction.command else "?"
         await serve(interaction, self.service, label, asked)
+
+
+def numbered(cog: str, name: str, description: locale_str, option: str, described: locale_str,
+             command: Callable[[int | None], cmd.ServiceCommand]) -> app_commands.Command[
+                 Any, ..., None]:
+    """A subcommand whose one option is the number of what it acts on, left out for this
+    channel's (`/twixt-records replay [game]`, `/twixt-tournament start [event]`): the
+    option shown as `option`, described by `described`, and the command `command(number)`.
+    Written once for the commands that differ only in these; `cog` is the class that holds
+    it, by name, which is how discord.py tells a method's callback (it passes the cog)."""
+    async def callback(self: ServiceCog, interaction: discord.Interaction,
+                       number: app_commands.Range[int, 1] | None = None) -> None:
+        await self._serve(interaction, command(number))
+
+    callback.__qualname__ = f"{cog}.{name}"
+    described_callback = app_commands.describe(number=described)(callback)
+    return app_commands.command(name=name, description=description)(
+        app_commands.rename(number=option)(described_callback))

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Literal
+import functools
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -13,6 +14,7 @@ from bot.discord.commanding import (
     Rules,
     ServiceCog,
     YesNo,
+    numbered,
     player_of,
     size_choices,
     time_choices,
@@ -36,6 +38,13 @@ NAMES = (
 Format = Literal["roundrobin", "swiss", "league"]
 EVENT = locale_str("the tournament's number (leave out: this channel's newest)")
 EventNumber = app_commands.Range[int, 1]
+
+
+def _on_event(action: str, description: locale_str) -> app_commands.Command[Any, ..., None]:
+    """`/twixt-tournament <action> [event]`: the action on the event numbered (this channel's
+    newest when left out)."""
+    return numbered("EventCog", action, description, "event", EVENT,
+                    functools.partial(cmd.EventAction, action))
 
 
 @app_commands.guild_only()
@@ -82,44 +91,15 @@ class EventCog(ServiceCog, group_name="twixt-tournament",
 
         await self._serve(interaction, build)
 
-    @app_commands.command(description=locale_str("Take your sign-up back before the start"))
-    @app_commands.describe(event=EVENT)
-    async def leave(self, interaction: discord.Interaction,
-                    event: EventNumber | None = None) -> None:
-        await self._serve(interaction, cmd.EventAction("leave", event))
-
-    @app_commands.command(description=locale_str("Start a tournament now (channel managers)"))
-    @app_commands.describe(event=EVENT)
-    async def start(self, interaction: discord.Interaction,
-                    event: EventNumber | None = None) -> None:
-        await self._serve(interaction, cmd.EventAction("start", event))
-
-    @app_commands.command(
-        description=locale_str("Leave a running tournament: your games left are forfeited"))
-    @app_commands.describe(event=EVENT)
-    async def withdraw(self, interaction: discord.Interaction,
-                       event: EventNumber | None = None) -> None:
-        await self._serve(interaction, cmd.EventAction("withdraw", event))
-
-    @app_commands.command(description=locale_str("A tournament's crosstable"))
-    @app_commands.describe(event=EVENT)
-    async def standings(self, interaction: discord.Interaction,
-                        event: EventNumber | None = None) -> None:
-        await self._serve(interaction, cmd.EventAction("standings", event))
+    leave = _on_event("leave", locale_str("Take your sign-up back before the start"))
+    start = _on_event("start", locale_str("Start a tournament now (channel managers)"))
+    withdraw = _on_event(
+        "withdraw", locale_str("Leave a running tournament: your games left are forfeited"))
+    standings = _on_event("standings", locale_str("A tournament's crosstable"))
+    info = _on_event("info", locale_str("A tournament's options and entrants"))
+    next_season = _on_event("next-season",
+                            locale_str("Open a league's next season (channel managers)"))
 
     @app_commands.command(name="list", description=locale_str("This server's tournaments"))
     async def list_(self, interaction: discord.Interaction) -> None:
         await self._serve(interaction, cmd.EventAction("list"))
-
-    @app_commands.command(description=locale_str("A tournament's options and entrants"))
-    @app_commands.describe(event=EVENT)
-    async def info(self, interaction: discord.Interaction,
-                   event: EventNumber | None = None) -> None:
-        await self._serve(interaction, cmd.EventAction("info", event))
-
-    @app_commands.command(name="next-season",
-                          description=locale_str("Open a league's next season (channel managers)"))
-    @app_commands.describe(event=EVENT)
-    async def next_season(self, interaction: discord.Interaction,
-                          event: EventNumber | None = None) -> None:
-        await self._serve(interaction, cmd.EventAction("next-season", event))

@@ -14,6 +14,7 @@ from bot.discord.commanding import (
     First,
     ServiceCog,
     YesNo,
+    numbered,
     player_of,
     record_bytes,
 )
@@ -23,7 +24,6 @@ from bot.service import commands as cmd
 
 #: the `game` option of replay and analyze
 GAME = locale_str("the game's number (leave out: this channel's last game)")
-GameNumber = app_commands.Range[int, 1]
 
 
 @app_commands.guild_only()
@@ -48,12 +48,9 @@ class RecordsCog(ServiceCog, group_name="twixt-records",
                       page: app_commands.Range[int, 1, MAX_PAGE] = 1) -> None:
         await self._serve(interaction, cmd.History(person(user) if user else None, page))
 
-    @app_commands.command(
-        description=locale_str("A game as an animated picture, one frame a turn"))
-    @app_commands.describe(game=GAME)
-    async def replay(self, interaction: discord.Interaction,
-                     game: GameNumber | None = None) -> None:
-        await self._serve(interaction, cmd.Replay(game))
+    replay = numbered("RecordsCog", "replay",
+                      locale_str("A game as an animated picture, one frame a turn"), "game",
+                      GAME, cmd.Replay)
 
     @app_commands.command(
         name="import",
@@ -86,9 +83,6 @@ class RecordsCog(ServiceCog, group_name="twixt-records",
                           page: app_commands.Range[int, 1, MAX_PAGE] = 1) -> None:
         await self._serve(interaction, cmd.Leaderboard(page))
 
-    @app_commands.command(
-        description=locale_str("A finished game's win chances, move by move, by the engine"))
-    @app_commands.describe(game=GAME)
-    async def analyze(self, interaction: discord.Interaction,
-                      game: GameNumber | None = None) -> None:
-        await self._serve(interaction, cmd.Analyze(game))
+    analyze = numbered("RecordsCog", "analyze",
+                       locale_str("A finished game's win chances, move by move, by the engine"),
+                       "game", GAME, cmd.Analyze)

@@ -69,13 +69,13 @@ async def test_the_games_channel_shows_the_bot_typing_while_it_analyses(client, 
 
 async def test_an_analysis_asked_for_privately_shows_no_typing(client, cog, pool, channels):
     await play_to_the_end(client, cog)
-    await run(client, cog, "analyze", EVE, game=1, channel_id=CHANNEL + 1)
+    await run(client, cog, "analyze", EVE, number=1, channel_id=CHANNEL + 1)
     assert not channels[CHANNEL].typing.called and not channels[CHANNEL + 1].typing.called
 
 
 async def test_in_german_the_command_answers_in_german(client, cog, pool):
     await play_to_the_end(client, cog)
-    reply = only(await run(client, cog, "analyze", EVE, game=1, locale=discord.Locale.german))
+    reply = only(await run(client, cog, "analyze", EVE, number=1, locale=discord.Locale.german))
     assert reply["content"].startswith("Partie 1, 7 Züge: die größten Wendepunkte")
 
 

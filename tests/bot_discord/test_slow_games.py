@@ -167,7 +167,7 @@ async def test_history_is_private_to_the_asker(client, cog):
 async def test_a_game_of_another_channel_is_shown_to_its_player_alone(client, cog):
     await finished_game(client, cog)  # in a private channel, say
     elsewhere = CHANNEL + 1
-    replay = only(await run(client, cog, "replay", BOB, game=1, channel_id=elsewhere))
+    replay = only(await run(client, cog, "replay", BOB, number=1, channel_id=elsewhere))
     assert replay["ephemeral"] is True and filenames(replay) == ["twixt-1.gif"]
     channel = text_channel(elsewhere)
     chat = ChatMoves(client.service, read_all=False)
@@ -188,7 +188,7 @@ async def test_replay_attaches_an_animation(client, cog):
     assert reply["content"] == "Replay of game 1: 1 move."
     assert filenames(reply) == ["twixt-1.gif"]
     assert reply["files"][0].fp.read()[:6] == b"GIF89a"
-    assert refusal(only(await run(client, cog, "replay", EVE, game=99))) == (
+    assert refusal(only(await run(client, cog, "replay", EVE, number=99))) == (
         "there is no such game", True)
 
 
