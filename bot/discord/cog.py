@@ -3,7 +3,7 @@ stays this short (`/twixt move`, `/twixt board`)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -12,17 +12,17 @@ from discord.ext import commands
 
 from bot.discord.commanding import (
     OPTION_WORDS,
-    First,
-    Rules,
     ServiceCog,
     YesNo,
+    challenge_options,
     command_choices,
     player_or_bot,
     size_choices,
     time_choices,
+    with_challenge_options,
 )
 from bot.discord.messages import ChatMoves
-from bot.service import MAX_NOTE, MAX_PAGE, TwixtService, build_options, router
+from bot.service import MAX_NOTE, MAX_PAGE, TwixtService, router
 from bot.service import commands as cmd
 from rules import Action, Command
 
@@ -42,19 +42,12 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
     @app_commands.describe(user=locale_str("who you challenge (leave out: anyone here may accept)"),
                            **OPTION_WORDS)
     @app_commands.autocomplete(size=size_choices, time=time_choices)
+    @with_challenge_options
     async def challenge(self, interaction: discord.Interaction,
-                        user: discord.Member | None = None, size: str | None = None,
-                        rules: Rules | None = None, swap: YesNo | None = None,
-                        handicap: app_commands.Range[int, 0] | None = None,
-                        first: First | None = None, thread: YesNo | None = None,
-                        time: str | None = None, vacation: YesNo | None = None,
-                        level: app_commands.Range[int, 1, 5] | None = None,
-                        takebacks: YesNo | None = None) -> None:
+                        user: discord.Member | None = None, **options: Any) -> None:
         async def build() -> cmd.ServiceCommand:
-            options = build_options(size=size, rules=rules, swap=swap, handicap=handicap,
-                                    first=first, thread=thread, time=time, vacation=vacation,
-                                    level=level, takebacks=takebacks)
-            return cmd.Challenge(player_or_bot(interaction, user) if user else None, options)
+            return cmd.Challenge(player_or_bot(interaction, user) if user else None,
+                                 challenge_options(**options))
 
         await self._serve(interaction, build)
 
@@ -64,21 +57,13 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
                            opponent1=locale_str("first opponent"),
                            opponent2=locale_str("second opponent"), **OPTION_WORDS)
     @app_commands.autocomplete(size=size_choices, time=time_choices)
+    @with_challenge_options
     async def team(self, interaction: discord.Interaction, partner: discord.Member,
                    opponent1: discord.Member, opponent2: discord.Member,
-                   size: str | None = None, rules: Rules | None = None,
-                   swap: YesNo | None = None,
-                   handicap: app_commands.Range[int, 0] | None = None,
-                   first: First | None = None, thread: YesNo | None = None,
-                   time: str | None = None, vacation: YesNo | None = None,
-                   level: app_commands.Range[int, 1, 5] | None = None,
-                   takebacks: YesNo | None = None) -> None:
+                   **options: Any) -> None:
         async def build() -> cmd.ServiceCommand:
-            options = build_options(size=size, rules=rules, swap=swap, handicap=handicap,
-                                    first=first, thread=thread, time=time, vacation=vacation,
-                                    level=level, takebacks=takebacks)
             players = [player_or_bot(interaction, m) for m in (partner, opponent1, opponent2)]
-            return cmd.Team(players[0], (players[1], players[2]), options)
+            return cmd.Team(players[0], (players[1], players[2]), challenge_options(**options))
 
         await self._serve(interaction, build)
 

@@ -9,6 +9,8 @@ within Discord's 25 subcommands a group.
 
 from __future__ import annotations
 
+import inspect
+import typing
 from collections.abc import Callable, Coroutine
 from typing import Any, Literal
 
@@ -18,7 +20,16 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.discord.respond import Build, person, serve
-from bot.service import MAX_IMPORT_BYTES, THE_BOT, TOPICS, ServiceError, TwixtService, User
+from bot.service import (
+    MAX_IMPORT_BYTES,
+    THE_BOT,
+    TOPICS,
+    ChallengeOptions,
+    ServiceError,
+    TwixtService,
+    User,
+    build_options,
+)
 from bot.service import commands as cmd
 
 YesNo = Literal["yes", "no"]
@@ -43,6 +54,36 @@ OPTION_WORDS = {
     "level": locale_str("when you challenge me, the bot: 1 (easy) to 5 (strong), default 3"),
     "takebacks": locale_str("when you challenge me, the bot: may you take back? (default no)"),
 }
+
+def challenge_options(size: str | None = None, rules: Rules | None = None,
+                      swap: YesNo | None = None,
+                      handicap: app_commands.Range[int, 0] | None = None,
+                      first: First | None = None, thread: YesNo | None = None,
+                      time: str | None = None, vacation: YesNo | None = None,
+                      level: app_commands.Range[int, 1, 5] | None = None,
+                      takebacks: YesNo | None = None) -> ChallengeOptions:
+    """A challenge's options from a slash command's. Its parameters are the options that
+    `/twixt challenge` and `/twixt team` take, written once: `with_challenge_options`
+    gives them to each command."""
+    return build_options(size=size, rules=rules, swap=swap, handicap=handicap, first=first,
+                         thread=thread, time=time, vacation=vacation, level=level,
+                         takebacks=takebacks)
+
+
+def with_challenge_options(command: Callable[..., Any]) -> Any:
+    """Give a slash command the options of a challenge (`challenge_options`'s parameters)
+    after its own; it takes them as `**options`. discord.py reads a command's options from
+    its signature, which is why they are added there. (Any: a callback's `**options` fits
+    none of the typed callbacks discord.py's `command` accepts.)"""
+    hints = typing.get_type_hints(challenge_options)
+    own = [parameter for parameter in inspect.signature(command).parameters.values()
+           if parameter.kind is not parameter.VAR_KEYWORD]
+    options = [parameter.replace(kind=parameter.KEYWORD_ONLY, annotation=hints[name])
+               for name, parameter in inspect.signature(challenge_options).parameters.items()]
+    command.__signature__ = inspect.signature(command).replace(  # type: ignore[attr-defined]
+        parameters=[*own, *options])
+    return command
+
 
 Suggest = Callable[[discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]]
 

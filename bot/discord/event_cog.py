@@ -24,17 +24,6 @@ from bot.service import MAX_NAME, MAX_ROUNDS, build_event_options
 from bot.service import commands as cmd
 from bot.service import event_name as checked_name
 
-#: the names of this group's commands, options and choices, marked for the catalogue (see
-#: `bot.discord.translator`; the German is in language/locales/de/service-tournaments.po)
-NAMES = (
-    locale_str("name: twixt-tournament"), locale_str("name: create"), locale_str("name: join"),
-    locale_str("name: leave"), locale_str("name: start"), locale_str("name: withdraw"),
-    locale_str("name: standings"), locale_str("name: list"), locale_str("name: info"),
-    locale_str("name: next-season"), locale_str("name: event"), locale_str("name: name"),
-    locale_str("name: rounds"), locale_str("name: group"), locale_str("name: double"),
-    locale_str("name: teams"), locale_str("name: signup"), locale_str("name: roundrobin"),
-    locale_str("name: swiss"), locale_str("name: league"),
-)
 Format = Literal["roundrobin", "swiss", "league"]
 EVENT = locale_str("the tournament's number (leave out: this channel's newest)")
 EventNumber = app_commands.Range[int, 1]

@@ -1,5 +1,9 @@
 """Each `/twixt` command, called through its callback over the real service and database."""
 
+import inspect
+
+from bot.discord.cog import TwixtCog
+from bot.discord.commanding import challenge_options
 from tests.bot_discord.helpers import (
     ALICE,
     BOB,
@@ -15,6 +19,19 @@ from tests.bot_discord.helpers import (
     run,
     start_game,
 )
+
+
+def test_challenge_and_team_take_the_options_of_a_challenge_after_their_own():
+    options = list(inspect.signature(challenge_options).parameters)
+    for command, own in ((TwixtCog.challenge, ["user"]),
+                         (TwixtCog.team, ["partner", "opponent1", "opponent2"])):
+        assert [parameter.name for parameter in command.parameters] == [*own, *options]
+
+
+async def test_a_team_challenge_carries_its_options(client, cog):
+    reply = only(await run(client, cog, "team", ALICE, partner=CAROL, opponent1=BOB,
+                           opponent2=DAVE, size="12", swap="no"))
+    assert "12×12" in reply["content"] and "no swap" in reply["content"]
 
 
 async def test_challenge_pings_the_challenged_user_and_offers_their_buttons(client, cog):
