@@ -78,10 +78,11 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
 
     @app_commands.command(description=locale_str("Play your turn, like G6 link E5"))
     @app_commands.describe(
-        command=locale_str("G6 · G6 link E5 · remove J9-K11; I11 link K10 · swap"))
-    async def move(self, interaction: discord.Interaction, command: str) -> None:
+        text=locale_str("G6 · G6 link E5 · remove J9-K11; I11 link K10 · swap"))
+    @app_commands.rename(text="command")  # the option's name for players
+    async def move(self, interaction: discord.Interaction, text: str) -> None:
         async def build() -> cmd.ServiceCommand:
-            return router.read(command)
+            return router.read(text)
 
         await self._serve(interaction, build)
 
@@ -113,10 +114,11 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
 
     @app_commands.command(description=locale_str("How to play, and the move language"))
     @app_commands.describe(
-        command=locale_str("a command to explain, like challenge (leave out: all of them)"))
-    @app_commands.autocomplete(command=command_choices)
-    async def help(self, interaction: discord.Interaction, command: str | None = None) -> None:
-        await self._serve(interaction, cmd.Help(command))
+        topic=locale_str("a command to explain, like challenge (leave out: all of them)"))
+    @app_commands.autocomplete(topic=command_choices)
+    @app_commands.rename(topic="command")  # the option's name for players
+    async def help(self, interaction: discord.Interaction, topic: str | None = None) -> None:
+        await self._serve(interaction, cmd.Help(topic))
 
     @app_commands.command(
         description=locale_str("Call the game off (a channel manager, or all players)"))

@@ -70,19 +70,19 @@ def challenge_options(size: str | None = None, rules: Rules | None = None,
                          takebacks=takebacks)
 
 
-def with_challenge_options(command: Callable[..., Any]) -> Any:
+def with_challenge_options(slash: Callable[..., Any]) -> Any:
     """Give a slash command the options of a challenge (`challenge_options`'s parameters)
     after its own; it takes them as `**options`. discord.py reads a command's options from
     its signature, which is why they are added there. (Any: a callback's `**options` fits
     none of the typed callbacks discord.py's `command` accepts.)"""
     hints = typing.get_type_hints(challenge_options)
-    own = [parameter for parameter in inspect.signature(command).parameters.values()
+    own = [parameter for parameter in inspect.signature(slash).parameters.values()
            if parameter.kind is not parameter.VAR_KEYWORD]
     options = [parameter.replace(kind=parameter.KEYWORD_ONLY, annotation=hints[name])
                for name, parameter in inspect.signature(challenge_options).parameters.items()]
-    command.__signature__ = inspect.signature(command).replace(  # type: ignore[attr-defined]
+    slash.__signature__ = inspect.signature(slash).replace(  # type: ignore[attr-defined]
         parameters=[*own, *options])
-    return command
+    return slash
 
 
 Suggest = Callable[[discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]]
@@ -154,16 +154,16 @@ class ServiceCog(commands.GroupCog):
 
 
 def numbered(cog: str, name: str, description: locale_str, option: str, described: locale_str,
-             command: Callable[[int | None], cmd.ServiceCommand]) -> app_commands.Command[
+             asking: Callable[[int | None], cmd.ServiceCommand]) -> app_commands.Command[
                  Any, ..., None]:
     """A subcommand whose one option is the number of what it acts on, left out for this
     channel's (`/twixt-records replay [game]`, `/twixt-tournament start [event]`): the
-    option shown as `option`, described by `described`, and the command `command(number)`.
+    option shown as `option`, described by `described`, asking the service `asking(number)`.
     Written once for the commands that differ only in these; `cog` is the class that holds
     it, by name, which is how discord.py tells a method's callback (it passes the cog)."""
     async def callback(self: ServiceCog, interaction: discord.Interaction,
                        number: app_commands.Range[int, 1] | None = None) -> None:
-        await self._serve(interaction, command(number))
+        await self._serve(interaction, asking(number))
 
     callback.__qualname__ = f"{cog}.{name}"
     described_callback = app_commands.describe(number=described)(callback)

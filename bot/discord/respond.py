@@ -72,10 +72,11 @@ async def _answer(interaction: discord.Interaction, service: TwixtService, label
     context = {"command": label, **operations.where(interaction)}
     try:
         request = request_of(interaction)
-        command = await asked() if callable(asked) else asked
+        if callable(asked):
+            asked = await asked()
     except Exception as error:  # options the service cannot take: the same funnel
         return refusal(error, context, language_of(interaction))
-    return await service.answer(request, command, context)
+    return await service.answer(request, asked, context)
 
 
 async def press(interaction: discord.Interaction, service: TwixtService,
@@ -125,9 +126,9 @@ async def on_app_command_error(interaction: discord.Interaction,
         said = message("I could not read {value} for this option; pick one from Discord's list",
                        value=quote(str(error.value)))
     else:
-        command = interaction.command.qualified_name if interaction.command else "?"
+        slash = interaction.command.qualified_name if interaction.command else "?"
         log.error("command error", exc_info=error,
-                  extra={"command": command, **operations.where(interaction)})
+                  extra={"command": slash, **operations.where(interaction)})
         said = APOLOGY
     await deliver(interaction, _refusal(interaction, said))
 

@@ -155,15 +155,15 @@ class ServiceCore:
         return stored
 
     async def game_to_show(self, request: Request, game_id: int | None,
-                           command: str) -> tuple[StoredGame, bool]:
+                           instead: str) -> tuple[StoredGame, bool]:
         """A game named to be shown (`chosen_game`), and whether the answer is for the asker
         alone: a game of another channel may be a private channel's, which its players see
         anywhere and nobody else does. Where every reply is public (a chat message) such a
-        game is refused, pointing to `command` (as in `/twixt-records analyze`)."""
+        game is refused, pointing to `instead` (as in `/twixt-records analyze`)."""
         stored = await self.chosen_game(request, game_id)
         elsewhere = stored.channel_id != request.channel_id
         if elsewhere:
-            require_private(request, command)
+            require_private(request, instead)
         return stored, elsewhere
 
     async def commit(self, request: Request, command: rules.Command,

@@ -104,37 +104,37 @@ class TwixtService:
         when it is a seated player's command of the move language (`chat_move`), else None —
         chat stays chat, and a failure to tell which is only logged."""
         try:
-            command = await self.chat_move(request, text)
+            asked = await self.chat_move(request, text)
         except Exception as error:
             refusal(error, {"command": "chat", **context}, request.locale)
             return None
-        return None if command is None else await self.answer(request, command, context)
+        return None if asked is None else await self.answer(request, asked, context)
 
-    async def execute(self, request: Request, command: cmd.ServiceCommand) -> Reply:
-        """Do what `command` asks for `request`'s user; ServiceError says why not. What it
+    async def execute(self, request: Request, asked: cmd.ServiceCommand) -> Reply:
+        """Do what `asked` asks for `request`'s user; ServiceError says why not. What it
         set off in tournaments (games opened, new standings) follows the reply."""
-        reply = await self._dispatch(request, command)
-        if isinstance(command, _BOT_MAY_BEGIN):
+        reply = await self._dispatch(request, asked)
+        if isinstance(asked, _BOT_MAY_BEGIN):
             await self.bots.notice(_channels(request, reply))
         self.bots.attend_marked()
         notices = await self.events.notices(lambda notice: request.locale)
         return replace(reply, followups=(*reply.followups, *notices)) if notices else reply
 
-    async def _dispatch(self, request: Request, command: cmd.ServiceCommand) -> Reply:
-        match command:
+    async def _dispatch(self, request: Request, asked: cmd.ServiceCommand) -> Reply:
+        match asked:
             case cmd.AnswerChallenge("accept", challenge_id):
                 return await self.challenges.accept(request, challenge_id)
             case cmd.AnswerChallenge(_, challenge_id):
                 return await self.challenges.decline(request, challenge_id)
             case cmd.EventAction():
-                return await self.events.run(request, command)
+                return await self.events.run(request, asked)
             case cmd.ForGame(game_id, asked):
                 stored = await self.core.storage.active_game(request.channel_id)
                 if stored is None or stored.id != game_id:
                     raise ServiceError("this button belongs to a game that is over")
                 return await self._dispatch(request, asked)
-        does = _SUBJECTS[type(command)](self)
-        return await does(request, *(getattr(command, f.name) for f in fields(command)))
+        does = _SUBJECTS[type(asked)](self)
+        return await does(request, *(getattr(asked, f.name) for f in fields(asked)))
 
     async def run(self, request: Request, text: str,
                   people: router.People = router.nobody) -> Reply:
@@ -145,16 +145,16 @@ class TwixtService:
     async def chat_move(self, request: Request, text: str) -> cmd.ServiceCommand | None:
         """Chat text read as a command of the move language from a player seated in the
         channel's game, or None: a front end that reads every message answers only those,
-        and executes the command it gets here, so the text is read once."""
+        and executes what it gets here, so the text is read once."""
         try:
-            command = router.read(text)
+            asked = router.read(text)
         except ServiceError:
             return None
-        if not router.is_move_language(command):
+        if not router.is_move_language(asked):
             return None
         stored = await self.core.storage.active_game(request.channel_id)
         seated = stored is not None and stored.seat_of(request.user.id) is not None
-        return command if seated else None
+        return asked if seated else None
 
     # --- what happens by itself --------------------------------------------------------
 

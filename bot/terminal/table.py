@@ -171,11 +171,11 @@ class TerminalTable:
                           can_manage_server=manager, locale=self.tr.locale)
         context = {"command": "terminal", "line": number, "user": who.name}
         try:
-            command = self._read(text.strip())
+            asked = self._read(text.strip())
         except ServiceError as error:
             reply = refusal(error, context, request.locale)
         else:
-            reply = await self.service.answer(request, command, context)
+            reply = await self.service.answer(request, asked, context)
         if reply.refused:
             self._say(f"! {who.name}: {reply.plain}")
             return False
@@ -186,11 +186,11 @@ class TerminalTable:
         return True
 
     def _read(self, text: str) -> cmd.ServiceCommand:
-        command = router.read(text, self._person)
-        if isinstance(command, cmd.ImportRecord):
-            command = replace(command, data=_read_file(Path(command.filename)),
-                              filename=Path(command.filename).name)
-        return command
+        asked = router.read(text, self._person)
+        if isinstance(asked, cmd.ImportRecord):
+            asked = replace(asked, data=_read_file(Path(asked.filename)),
+                            filename=Path(asked.filename).name)
+        return asked
 
     def _person(self, name: str) -> User:
         person = user(name.lstrip("@"))

@@ -50,7 +50,7 @@ async def test_decline_button_by_the_challenged_user(client, cog):
 
 async def test_swap_button_is_for_the_player_to_move(client, cog):
     await start_game(client, cog)
-    reply = only(await run(client, cog, "move", ALICE, command="K12"))
+    reply = only(await run(client, cog, "move", ALICE, text="K12"))
     swap = custom_ids(reply)["Swap"]
     assert only(await press(client, swap, ALICE))["ephemeral"] is True
     assert "`swap`" in only(await press(client, swap, BOB))["content"]
@@ -61,7 +61,7 @@ async def test_privilege_button_for_the_player_who_just_moved(client, cog):
                                opponent2=DAVE, swap="no"))
     for player in (BOB, CAROL, DAVE):
         await press(client, custom_ids(challenge)["Accept"], player)
-    reply = only(await run(client, cog, "move", ALICE, command="K12"))
+    reply = only(await run(client, cog, "move", ALICE, text="K12"))
     called = only(await press(client, custom_ids(reply)["Privilege"], ALICE))
     assert called["ephemeral"] is False and "privilege" in called["content"].lower()
 

@@ -85,7 +85,7 @@ async def test_accept_and_decline_commands_answer_the_challenge_here(client, cog
 
 async def test_move_posts_one_message_with_board_notation_and_the_next_player(client, cog):
     await start_game(client, cog)
-    reply = only(await run(client, cog, "move", ALICE, command="k12"))
+    reply = only(await run(client, cog, "move", ALICE, text="k12"))
     assert reply["content"].startswith(f"<@{BOB.id}> **alice** (Red): `K12`")
     assert [o.id for o in reply["allowed_mentions"].users] == [BOB.id]
     assert reply["embed"].image.url == "attachment://board.png"
@@ -94,7 +94,7 @@ async def test_move_posts_one_message_with_board_notation_and_the_next_player(cl
 
 async def test_swap_command(client, cog):
     await start_game(client, cog)
-    await run(client, cog, "move", ALICE, command="K12")
+    await run(client, cog, "move", ALICE, text="K12")
     reply = only(await run(client, cog, "swap", BOB))
     assert "`swap`" in reply["content"]
 
@@ -104,7 +104,7 @@ async def test_privilege_command_after_own_move_in_double_twixt(client, cog):
                            opponent2=DAVE, swap="no"))
     for player in (BOB, CAROL, DAVE):
         await press(client, custom_ids(reply)["Accept"], player)
-    await run(client, cog, "move", ALICE, command="K12")
+    await run(client, cog, "move", ALICE, text="K12")
     answer = only(await run(client, cog, "privilege", ALICE))
     assert "privilege" in answer["content"].lower() and answer["ephemeral"] is False
 
@@ -123,7 +123,7 @@ async def test_resign_asks_first_and_only_the_resigner_may_confirm(client, cog):
 
 async def test_move_resign_also_asks_for_confirmation(client, cog):
     await start_game(client, cog)
-    reply = only(await run(client, cog, "move", ALICE, command=" Resign "))
+    reply = only(await run(client, cog, "move", ALICE, text=" Resign "))
     assert set(custom_ids(reply)) == {"Resign"}
 
 

@@ -35,8 +35,8 @@ ENGLISH = discord.Locale.british_english
 
 async def test_a_refused_move_is_said_in_the_askers_language(client, cog):
     await start_game(client, cog)
-    german = only(await run(client, cog, "move", ALICE, command="A5", locale=GERMAN))
-    english = only(await run(client, cog, "move", ALICE, command="A5", locale=ENGLISH))
+    german = only(await run(client, cog, "move", ALICE, text="A5", locale=GERMAN))
+    english = only(await run(client, cog, "move", ALICE, text="A5", locale=ENGLISH))
     assert (german["content"], german["ephemeral"]) == (
         "A5 liegt in der Grenzreihe von Schwarz", True)
     assert english["content"] == "A5 is in Black's border row"

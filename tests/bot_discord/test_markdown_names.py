@@ -56,7 +56,7 @@ async def test_a_name_full_of_markdown_is_kept_exactly_and_shown_escaped(client,
     _shows_names_as_typed(start, MARKED_SHOWN, LINKED_SHOWN)
     assert f"**{MARKED_SHOWN}** (Red) vs **{LINKED_SHOWN}** (Black)" in start["content"]
 
-    moved = only(await run(client, cog, "move", MARKED, command="K12"))
+    moved = only(await run(client, cog, "move", MARKED, text="K12"))
     _shows_names_as_typed(moved, MARKED_SHOWN)
     confirm = only(await run(client, cog, "resign", LINKED))
     ended = only(await press(client, custom_ids(confirm)["Resign"], LINKED))

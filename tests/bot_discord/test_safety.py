@@ -37,14 +37,14 @@ async def test_everyone_in_a_name_does_not_ping(client, cog):
 
 async def test_a_typed_mention_in_a_move_is_escaped(client, cog):
     await start_game(client, cog)
-    reply = only(await run(client, cog, "move", ALICE, command="K12 <@&123> @everyone"))
+    reply = only(await run(client, cog, "move", ALICE, text="K12 <@&123> @everyone"))
     assert reply["ephemeral"] is True
     assert "@everyone" not in reply["content"] and "<@&123>" not in reply["content"]
 
 
 async def test_illegal_move_is_one_ephemeral_line_and_changes_nothing(client, cog):
     await start_game(client, cog)
-    reply = only(await run(client, cog, "move", ALICE, command="A5"))
+    reply = only(await run(client, cog, "move", ALICE, text="A5"))
     assert reply["ephemeral"] is True and "\n" not in reply["content"]
     assert "border" in reply["content"]
     record = await client.service.core.storage.active_game(CHANNEL)
@@ -53,7 +53,7 @@ async def test_illegal_move_is_one_ephemeral_line_and_changes_nothing(client, co
 
 async def test_not_your_turn(client, cog):
     await start_game(client, cog)
-    reply = only(await run(client, cog, "move", BOB, command="K12"))
+    reply = only(await run(client, cog, "move", BOB, text="K12"))
     assert (reply["content"], reply["ephemeral"]) == ("it is alice's turn", True)
 
 
@@ -68,7 +68,7 @@ async def test_an_unexpected_error_is_logged_with_context_and_apologised_for(
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(client.service.play, "move", broken)
-    reply = only(await run(client, cog, "move", ALICE, command="K12"))
+    reply = only(await run(client, cog, "move", ALICE, text="K12"))
     assert (reply["content"], reply["ephemeral"]) == (str(respond.APOLOGY), True)
     record = next(r for r in caplog.records if r.message == "command failed")
     assert record.levelno == logging.ERROR and record.exc_info
@@ -142,7 +142,7 @@ async def test_a_name_with_a_masked_link_keeps_its_brackets_but_links_nowhere(cl
                                    "||spoiler||", "<t:1>", "-# small"])
 async def test_a_refusal_shows_what_was_typed_without_formatting_it(client, cog, typed):
     await start_game(client, cog)
-    reply = only(await run(client, cog, "move", ALICE, command=typed))
+    reply = only(await run(client, cog, "move", ALICE, text=typed))
     assert reply["ephemeral"] is True
     shown = reply["content"]
     for active in (r"(?<!\\)\[", r"(?<!\\)\*\*", r"(?<!\\)\|\|", r"(?<!\\)<"):

@@ -35,7 +35,7 @@ def _confirm_button(reply: Reply):
 
 async def _log(service: TwixtService) -> list[str]:
     stored = await service.core.storage.active_game(CHANNEL)
-    return [turn.command for turn in (await service.core.storage.load_game(stored.id)).turns]
+    return [entry.command for entry in (await service.core.storage.load_game(stored.id)).turns]
 
 
 async def test_confirm_is_off_by_default_and_a_move_plays_at_once(service):
@@ -159,8 +159,8 @@ async def test_a_move_typed_in_chat_is_not_shown_in_public_nor_played(service):
     await start_game(service, swap="no")
     await _confirming(service, ALICE)
     chat = replace(asking(ALICE), private_replies=False)
-    command = await service.chat_move(chat, "K10")
-    assert await _refusal(service.execute(chat, command)) == (
+    asked = await service.chat_move(chat, "K10")
+    assert await _refusal(service.execute(chat, asked)) == (
         "you have confirm on, and a reply here is public: play with `/twixt move` to see your "
         "move first (or `settings confirm off`)")
     assert await _log(service) == []

@@ -34,6 +34,6 @@ def test_a_subjects_parameters_are_its_commands_fields(service: TwixtService, ki
 
 @pytest.mark.parametrize("kind", list(ButtonKind), ids=lambda kind: kind.name)
 def test_every_button_is_a_command(kind: ButtonKind):
-    command = cmd.of_button(kind, 7)
-    assert isinstance(command, typing.get_args(cmd.ServiceCommand))
-    assert 7 in (getattr(command, f.name) for f in fields(command))
+    asked = cmd.of_button(kind, 7)
+    assert isinstance(asked, typing.get_args(cmd.ServiceCommand))
+    assert 7 in (getattr(asked, f.name) for f in fields(asked))

@@ -370,8 +370,8 @@ async def test_settings_change_the_board_and_auto_link(service):
     await service.run(asking(ALICE), "F6")
     await service.run(asking(BOB), "B7")
     await service.run(asking(ALICE), "H9")
-    turn = await service.run(asking(BOB), "D8")  # bare peg: bob's auto-link links B7
-    assert "`D8 link B7`" in turn.plain
+    reply = await service.run(asking(BOB), "D8")  # bare peg: bob's auto-link links B7
+    assert "`D8 link B7`" in reply.plain
     light = Image.open(io.BytesIO((await service.play.board(asking(ALICE))).image)).convert("RGB")
     dark = Image.open(io.BytesIO((await service.play.board(asking(BOB))).image)).convert("RGB")
     assert sum(light.getpixel((5, 5))) > sum(dark.getpixel((5, 5)))

@@ -76,29 +76,29 @@ class Events:
         self.play.standings_notice = self._standings_notice
         core.game_ended.append(self.play.game_ended)
 
-    async def run(self, request: Request, command: cmd.EventAction) -> Reply:
+    async def run(self, request: Request, asked: cmd.EventAction) -> Reply:
         """One `tournament …` command."""
-        match command.action:
+        match asked.action:
             case "create":
-                assert command.options is not None
-                return await self.create(request, command.name, command.options)
+                assert asked.options is not None
+                return await self.create(request, asked.name, asked.options)
             case "join":
-                return await self.join(request, command.event_id, command.partner)
+                return await self.join(request, asked.event_id, asked.partner)
             case "leave":
-                return await self.leave(request, command.event_id)
+                return await self.leave(request, asked.event_id)
             case "start":
-                return await self.start(request, command.event_id)
+                return await self.start(request, asked.event_id)
             case "withdraw":
-                return await self.withdraw(request, command.event_id)
+                return await self.withdraw(request, asked.event_id)
             case "standings":
-                return await self.standings(request, command.event_id)
+                return await self.standings(request, asked.event_id)
             case "list":
                 return await self.listing(request)
             case "info":
-                return await self.info(request, command.event_id)
+                return await self.info(request, asked.event_id)
             case "next-season":
-                return await self.next_season(request, command.event_id)
-        raise AssertionError(f"unhandled tournament action {command.action!r}")  # pragma: no cover
+                return await self.next_season(request, asked.event_id)
+        raise AssertionError(f"unhandled tournament action {asked.action!r}")  # pragma: no cover
 
     # --- before the start ------------------------------------------------------------------
 
