@@ -31,6 +31,7 @@ from bot.service.confirmation import Confirmation
 from bot.service.core import ServiceCore, utc_now
 from bot.service.engine_pool import EnginePool
 from bot.service.events.actions import Events
+from bot.service.failures import log_failure
 from bot.service.model import Receipt, Reply, Request, ServiceError
 from bot.service.my_games import MyGames
 from bot.service.notes import Notes
@@ -105,8 +106,8 @@ class TwixtService:
         chat stays chat, and a failure to tell which is only logged."""
         try:
             asked = await self.chat_move(request, text)
-        except Exception as error:
-            refusal(error, {"command": "chat", **context}, request.locale)
+        except Exception:
+            log_failure(log, "chat not read", context)
             return None
         return None if asked is None else await self.answer(request, asked, context)
 
