@@ -61,6 +61,7 @@ NO_FRONT_END = Port()
 #: as they are stored: `BotPlayer.attend_marked`)
 _BOT_MAY_BEGIN = (cmd.Challenge, cmd.Team, cmd.AnswerChallenge, cmd.Rematch)
 
+
 class TwixtService:
     """Challenges, turns, clocks, records, ratings and settings, over one `Storage`; what a
     front end lends it comes in its `port`, once."""
