@@ -24,13 +24,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.service import Reply, Request, TwixtService, User, build_options
+from bot.service import Port, Reply, Request, TwixtService, User, build_options
 from bot.service import commands as cmd
 from bot.service.bot_seats import THE_BOT
 from bot.service.engine_pool import EnginePool
 from engine import LevelLimit, Limit, PlayResult, think
 from rules import Game, parse_command
-from storage import GuildSettings, SqliteStorage
+from storage import GuildSettings, SqliteStorage, Storage
 
 GUILD = 1
 HOLDER, OTHER = User(1, "holder"), User(2, "other")
@@ -60,13 +60,13 @@ def searches(log: Path, level: int) -> list[float]:
 class Table:
     """The service with both players, and when the bot last spoke in each channel."""
 
-    def __init__(self, service: TwixtService) -> None:
-        self.service = service
+    def __init__(self, storage: Storage, workers: int) -> None:
+        self.service = TwixtService(storage, Port(post=self.heard),
+                                    engine_pool=EnginePool(workers))
+        self.service.bots.think = timed_think
         self.rng = random.Random(7)
         self.answered: dict[int, asyncio.Event] = {}
         self.holding = True
-        service.bots.deliver = self.heard
-        service.bots.think = timed_think
 
     async def heard(self, reply: Reply) -> None:
         channel = reply.channel_id
@@ -106,8 +106,7 @@ async def measure(workers: int, samples: int) -> None:
         log = Path(folder) / "searches"
         os.environ[SEARCH_LOG] = str(log)
         async with await SqliteStorage.open(Path(folder) / "bench.db") as storage:
-            service = TwixtService(storage, engine_pool=EnginePool(workers))
-            table = Table(service)
+            table = Table(storage, workers)
             try:
                 await table.challenge(OTHER, OTHER_CHANNEL, size="24", level="3", swap="no",
                                       first="me")
@@ -120,8 +119,7 @@ async def measure(workers: int, samples: int) -> None:
                 loaded = await table.other_waits(samples)
                 table.holding = False
             finally:
-                await service.bots.close()
-                await service.core.engine_pool.close()
+                await table.service.close()
             held = searches(log, 5)
     search = max(held)
     # what holding the bot added to a move: each held wait beyond the idle bot's median

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot import engine_command, render_command
+from bot import cli_engine, cli_render
 from bot.cli_args import (
     add_command,
     add_record_arguments,
@@ -33,10 +33,10 @@ MIN_YEAR, MAX_YEAR = 2000, 2100
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="twixt", description="TwixT by correspondence.")
-    subparsers = parser.add_subparsers(dest="command", required=True)
+    subparsers = parser.add_subparsers(dest="subcommand", required=True)
     _add_replay(subparsers)
-    render_command.add_parser(subparsers)
-    engine_command.add_parsers(subparsers)
+    cli_render.add_parser(subparsers)
+    cli_engine.add_parsers(subparsers)
     _add_play(subparsers)
     _add_export(subparsers)
     _add_check(subparsers)

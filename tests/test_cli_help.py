@@ -8,11 +8,11 @@ from collections.abc import Callable
 
 import pytest
 
-from bot import cli, engine_command, render_command
+from bot import cli, cli_engine, cli_render
 
 HANDLERS: dict[str, Callable[..., int]] = {
-    "replay": cli._run_replay, "render": render_command.run, "think": engine_command.run_think,
-    "analyze": engine_command.run_analyze, "play": cli._run_play, "check": cli._run_check,
+    "replay": cli._run_replay, "render": cli_render.run, "think": cli_engine.run_think,
+    "analyze": cli_engine.run_analyze, "play": cli._run_play, "check": cli._run_check,
     "migrate": cli._run_migrate}
 
 

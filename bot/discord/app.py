@@ -42,9 +42,8 @@ from bot.discord.settings_cog import SettingsCog
 from bot.discord.threads import DiscordThreads
 from bot.discord.translator import CatalogueTranslator
 from bot.discord.views import TwixtButton
-from bot.service import Button, Reply, TwixtService
-from bot.service.core import utc_now
-from bot.service.engine_pool import EnginePool
+from bot.service import Button, EnginePool, Port, Reply, TwixtService, utc_now
+from language import locale_of
 from storage import DatabaseError, Storage, open_storage
 
 log = logging.getLogger(__name__)
@@ -73,19 +72,20 @@ class TwixtBot(commands.AutoShardedBot):
         super().__init__(command_prefix=(), intents=intents_for(settings), help_command=None,
                          allowed_mentions=discord.AllowedMentions.none(), **sharding)
         self.settings = settings
-        self.service = TwixtService(storage, threads=DiscordThreads(self), clock=clock,
-                                    engine_pool=EnginePool(settings.engine_workers),
-                                    thinking=functools.partial(operations.typing, self))
-        # the clocks of this process's guilds only (with no shards given: every guild)
-        self.service.clocks.shards = shards
+        # what the service borrows of Discord, lent once: game threads, the bot's moves
+        # posted by the outbox, each server's language, the typing sign while the bot
+        # thinks, and the clocks of this process's guilds only (no shards given: every one)
+        self.service = TwixtService(
+            storage, Port(threads=DiscordThreads(self), post=self._post,
+                          language=self.language_of,
+                          thinking=functools.partial(operations.typing, self),
+                          shards=shards),
+            clock=clock, engine_pool=EnginePool(settings.engine_workers))
         # discord.py's AutoShardedClient makes its event queue only when it connects, but its
         # close() uses it: a client closed before it connected (a failed login, the tests)
         # needs one. `connect` replaces it with its own.
         self.__dict__.setdefault("_AutoShardedClient__queue", asyncio.PriorityQueue())
         self.scheduler = ClockScheduler(self, self.service)
-        # the bot's moves, posted in their games' channels in the server's language
-        self.service.bots.deliver = self._post
-        self.service.core.locale_of = self.scheduler.language_of
         self.tree.error(respond.on_app_command_error)
 
     async def setup_hook(self) -> None:
@@ -108,29 +108,34 @@ class TwixtBot(commands.AutoShardedBot):
     async def _post(self, reply: Reply) -> None:
         await outbox.post(self, reply)
 
+    def language_of(self, guild_id: int) -> str:
+        """A server's language, as its settings in Discord say (`language.LOCALES`), from
+        the client's cache; English for a server it does not know."""
+        guild = self.get_guild(guild_id)
+        return locale_of(guild.preferred_locale if guild is not None else None)
+
     async def close(self) -> None:
         self.scheduler.stop()
-        await self.service.bots.close()  # the games stay marked: answered after a restart
-        await self.service.core.engine_pool.close()
+        await self.service.close()  # the bot's games stay marked: answered after a restart
         await super().close()
 
     async def _sync_commands(self) -> None:
-        storage = self.service.core.storage
+        service = self.service
         try:
             for guild_id in self.settings.guild_ids:
                 guild = discord.Object(guild_id)
                 self.tree.copy_global_to(guild=guild)
                 synced = await self.tree.sync(guild=guild)
-                await storage.update_guild_settings(guild_id, commands_copied=True)
+                await service.note_copied_commands(guild_id, True)
                 log.info("commands synced", extra={"guild_id": guild_id, "count": len(synced)})
             # a copy left from an earlier run with other TWIXT_GUILD_IDS would show `/twixt`
             # twice in the picker: remembered when made, removed when no longer wanted
-            for guild_id in await storage.guilds_with("commands_copied", True):
+            for guild_id in await service.copied_commands():
                 if guild_id not in self.settings.guild_ids:
                     guild = discord.Object(guild_id)
                     self.tree.clear_commands(guild=guild)
                     await self.tree.sync(guild=guild)
-                    await storage.update_guild_settings(guild_id, commands_copied=False)
+                    await service.note_copied_commands(guild_id, False)
                     log.info("command copy removed", extra={"guild_id": guild_id})
             if not self.settings.guild_ids:
                 synced = await self.tree.sync()

@@ -3,7 +3,7 @@ stays this short (`/twixt move`, `/twixt board`)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -12,19 +12,18 @@ from discord.ext import commands
 
 from bot.discord.commanding import (
     OPTION_WORDS,
-    First,
-    Rules,
     ServiceCog,
     YesNo,
+    challenge_options,
     command_choices,
     player_or_bot,
     size_choices,
     time_choices,
+    with_challenge_options,
 )
 from bot.discord.messages import ChatMoves
-from bot.service import MAX_PAGE, TwixtService, build_options, router
+from bot.service import MAX_NOTE, MAX_PAGE, TwixtService, router
 from bot.service import commands as cmd
-from bot.service.notes import MAX_NOTE
 from rules import Action, Command
 
 _DRAW_ACTIONS = {"offer": Action.OFFER_DRAW, "accept": Action.ACCEPT_DRAW,
@@ -43,21 +42,14 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
     @app_commands.describe(user=locale_str("who you challenge (leave out: anyone here may accept)"),
                            **OPTION_WORDS)
     @app_commands.autocomplete(size=size_choices, time=time_choices)
+    @with_challenge_options
     async def challenge(self, interaction: discord.Interaction,
-                        user: discord.Member | None = None, size: str | None = None,
-                        rules: Rules | None = None, swap: YesNo | None = None,
-                        handicap: app_commands.Range[int, 0] | None = None,
-                        first: First | None = None, thread: YesNo | None = None,
-                        time: str | None = None, vacation: YesNo | None = None,
-                        level: app_commands.Range[int, 1, 5] | None = None,
-                        takebacks: YesNo | None = None) -> None:
+                        user: discord.Member | None = None, **options: Any) -> None:
         async def build() -> cmd.ServiceCommand:
-            options = build_options(size=size, rules=rules, swap=swap, handicap=handicap,
-                                    first=first, thread=thread, time=time, vacation=vacation,
-                                    level=level, takebacks=takebacks)
-            return cmd.Challenge(player_or_bot(interaction, user) if user else None, options)
+            return cmd.Challenge(player_or_bot(interaction, user) if user else None,
+                                 challenge_options(**options))
 
-        await self._run(interaction, build)
+        await self._serve(interaction, build)
 
     @app_commands.command(
         description=locale_str("Double TwixT: you and a partner against two others"))
@@ -65,83 +57,74 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
                            opponent1=locale_str("first opponent"),
                            opponent2=locale_str("second opponent"), **OPTION_WORDS)
     @app_commands.autocomplete(size=size_choices, time=time_choices)
+    @with_challenge_options
     async def team(self, interaction: discord.Interaction, partner: discord.Member,
                    opponent1: discord.Member, opponent2: discord.Member,
-                   size: str | None = None, rules: Rules | None = None,
-                   swap: YesNo | None = None,
-                   handicap: app_commands.Range[int, 0] | None = None,
-                   first: First | None = None, thread: YesNo | None = None,
-                   time: str | None = None, vacation: YesNo | None = None,
-                   level: app_commands.Range[int, 1, 5] | None = None,
-                   takebacks: YesNo | None = None) -> None:
+                   **options: Any) -> None:
         async def build() -> cmd.ServiceCommand:
-            options = build_options(size=size, rules=rules, swap=swap, handicap=handicap,
-                                    first=first, thread=thread, time=time, vacation=vacation,
-                                    level=level, takebacks=takebacks)
             players = [player_or_bot(interaction, m) for m in (partner, opponent1, opponent2)]
-            return cmd.Team(players[0], (players[1], players[2]), options)
+            return cmd.Team(players[0], (players[1], players[2]), challenge_options(**options))
 
-        await self._run(interaction, build)
+        await self._serve(interaction, build)
 
     @app_commands.command(description=locale_str("Accept the challenge made to you here"))
     async def accept(self, interaction: discord.Interaction) -> None:
-        await self._send(interaction, cmd.AnswerChallenge("accept"))
+        await self._serve(interaction, cmd.AnswerChallenge("accept"))
 
     @app_commands.command(
         description=locale_str("Decline a challenge made to you, or withdraw yours"))
     async def decline(self, interaction: discord.Interaction) -> None:
-        await self._send(interaction, cmd.AnswerChallenge("decline"))
+        await self._serve(interaction, cmd.AnswerChallenge("decline"))
 
     @app_commands.command(description=locale_str("Play your turn, like G6 link E5"))
     @app_commands.describe(
-        command=locale_str("G6 · G6 link E5 · remove J9-K11; I11 link K10 · swap"))
-    async def move(self, interaction: discord.Interaction, command: str) -> None:
-        async def build() -> cmd.ServiceCommand:
-            return router.read(command)
-
-        await self._run(interaction, build)
+        text=locale_str("G6 · G6 link E5 · remove J9-K11; I11 link K10 · swap"))
+    @app_commands.rename(text="command")  # the option's name for players
+    async def move(self, interaction: discord.Interaction, text: str) -> None:
+        await self._serve(interaction, text)
 
     @app_commands.command(description=locale_str("Take over Red's first peg (when swap is on)"))
     async def swap(self, interaction: discord.Interaction) -> None:
-        await self._send(interaction, cmd.Move(Command(actions=(Action.SWAP,))))
+        await self._serve(interaction, cmd.Move(Command(actions=(Action.SWAP,))))
 
     @app_commands.command(description=locale_str("Double TwixT: call Privilege after your move"))
     async def privilege(self, interaction: discord.Interaction) -> None:
-        await self._send(interaction, cmd.Move(Command(actions=(Action.PRIVILEGE,))))
+        await self._serve(interaction, cmd.Move(Command(actions=(Action.PRIVILEGE,))))
 
     @app_commands.command(description=locale_str("Resign this game (asks to confirm)"))
     async def resign(self, interaction: discord.Interaction) -> None:
-        await self._send(interaction, cmd.Resign())
+        await self._serve(interaction, cmd.Resign())
 
     @app_commands.command(description=locale_str("Offer a draw, or accept or decline one"))
     @app_commands.describe(action=locale_str("offer a draw, or answer your opponent's offer"))
     async def draw(self, interaction: discord.Interaction,
                    action: Literal["offer", "accept", "decline"]) -> None:
-        await self._send(interaction, cmd.Move(Command(actions=(_DRAW_ACTIONS[action],))))
+        await self._serve(interaction, cmd.Move(Command(actions=(_DRAW_ACTIONS[action],))))
 
     @app_commands.command(description=locale_str("Show the board of this channel's game"))
     async def board(self, interaction: discord.Interaction) -> None:
-        await self._send(interaction, cmd.ShowBoard())
+        await self._serve(interaction, cmd.ShowBoard())
 
     @app_commands.command(description=locale_str("Players, options and whose turn it is"))
     async def status(self, interaction: discord.Interaction) -> None:
-        await self._send(interaction, cmd.Status())
+        await self._serve(interaction, cmd.Status())
 
     @app_commands.command(description=locale_str("How to play, and the move language"))
     @app_commands.describe(
-        command=locale_str("a command to explain, like challenge (leave out: all of them)"))
-    @app_commands.autocomplete(command=command_choices)
-    async def help(self, interaction: discord.Interaction, command: str | None = None) -> None:
-        await self._send(interaction, cmd.Help(command))
+        topic=locale_str("a command to explain, like challenge (leave out: all of them)"))
+    @app_commands.autocomplete(topic=command_choices)
+    @app_commands.rename(topic="command")  # the option's name for players
+    async def help(self, interaction: discord.Interaction, topic: str | None = None) -> None:
+        await self._serve(interaction, cmd.Help(topic))
 
     @app_commands.command(
         description=locale_str("Call the game off (a channel manager, or all players)"))
     async def abort(self, interaction: discord.Interaction) -> None:
-        await self._send(interaction, cmd.Abort())
+        await self._serve(interaction, cmd.Abort())
 
     @app_commands.command(description=locale_str("Claim the win when your opponent's time is up"))
     async def claim(self, interaction: discord.Interaction) -> None:
-        await self._send(interaction, cmd.Claim())
+        await self._serve(interaction, cmd.Claim())
 
     @app_commands.command(
         description=locale_str("Ask to take back your last turn, or answer such a request"))
@@ -149,7 +132,7 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
         action=locale_str("request (your last turn), or accept or decline a request"))
     async def takeback(self, interaction: discord.Interaction,
                        action: Literal["request", "accept", "decline"] = "request") -> None:
-        await self._send(interaction, cmd.Takeback(action))
+        await self._serve(interaction, cmd.Takeback(action))
 
     @app_commands.command(
         name="if", description=locale_str("Store private replies to your opponent's next moves"))
@@ -160,19 +143,19 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
         async def build() -> cmd.ServiceCommand:
             return router.conditional(moves or "")
 
-        await self._run(interaction, build)
+        await self._serve(interaction, build)
 
     @app_commands.command(
         description=locale_str("Challenge the players of this channel's last game again"))
     async def rematch(self, interaction: discord.Interaction) -> None:
-        await self._send(interaction, cmd.Rematch())
+        await self._serve(interaction, cmd.Rematch())
 
     @app_commands.command(
         description=locale_str("Your games here, those waiting for your move first"))
     @app_commands.describe(page=locale_str("which page of your games (default 1)"))
     async def games(self, interaction: discord.Interaction,
                     page: app_commands.Range[int, 1, MAX_PAGE] = 1) -> None:
-        await self._send(interaction, cmd.MyGames(page))
+        await self._serve(interaction, cmd.MyGames(page))
 
     @app_commands.command(description=locale_str("Keep a private note on a game"))
     @app_commands.describe(
@@ -181,7 +164,7 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
     async def note(self, interaction: discord.Interaction,
                    text: app_commands.Range[str, 1, MAX_NOTE],
                    game: app_commands.Range[int, 1] | None = None) -> None:
-        await self._send(interaction, cmd.Note(text, game))
+        await self._serve(interaction, cmd.Note(text, game))
 
     @app_commands.command(description=locale_str("Your private notes on a game"))
     @app_commands.describe(
@@ -192,7 +175,7 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
                     game: app_commands.Range[int, 1] | None = None,
                     page: app_commands.Range[int, 1, MAX_PAGE] = 1,
                     clear: YesNo = "no") -> None:
-        await self._send(interaction, cmd.Notes(game, page, clear == "yes"))
+        await self._serve(interaction, cmd.Notes(game, page, clear == "yes"))
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:

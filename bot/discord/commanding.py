@@ -1,5 +1,5 @@
 """What the `/twixt…` slash command groups share: turning options into a service command and
-handing it to `respond`, the options' words, and the checks on Discord's own values.
+handing it to `respond.serve`, the options' words, and the checks on Discord's own values.
 
 Thin on purpose: what a command does is the service's business; how an interaction is
 deferred, answered and protected from errors is `respond`'s. The commands are split into
@@ -9,7 +9,9 @@ within Discord's 25 subcommands a group.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Coroutine
+import inspect
+import typing
+from collections.abc import Callable, Coroutine
 from typing import Any, Literal
 
 import discord
@@ -17,18 +19,23 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.discord.respond import answer, person
-from bot.service import Reply, Request, ServiceError, TwixtService, User
+from bot.discord.respond import Build, person, serve
+from bot.service import (
+    MAX_IMPORT_BYTES,
+    THE_BOT,
+    TOPICS,
+    ChallengeOptions,
+    ServiceError,
+    TwixtService,
+    User,
+    build_options,
+)
 from bot.service import commands as cmd
-from bot.service.bot_seats import THE_BOT
-from bot.service.command_help import TOPICS
-from bot.service.records import MAX_IMPORT_BYTES
 
 YesNo = Literal["yes", "no"]
 Rules = Literal["classic", "pp"]
 First = Literal["me", "them", "random"]
 OnOff = Literal["on", "off"]
-Build = Callable[[], Awaitable[cmd.ServiceCommand]]
 
 COMMON_SIZES = ("24", "24x18", "20", "16", "12", "30", "48")
 #: times per move, and a bank like Little Golem's (10 days, 36 hours more with each move)
@@ -47,6 +54,36 @@ OPTION_WORDS = {
     "level": locale_str("when you challenge me, the bot: 1 (easy) to 5 (strong), default 3"),
     "takebacks": locale_str("when you challenge me, the bot: may you take back? (default no)"),
 }
+
+def challenge_options(size: str | None = None, rules: Rules | None = None,
+                      swap: YesNo | None = None,
+                      handicap: app_commands.Range[int, 0] | None = None,
+                      first: First | None = None, thread: YesNo | None = None,
+                      time: str | None = None, vacation: YesNo | None = None,
+                      level: app_commands.Range[int, 1, 5] | None = None,
+                      takebacks: YesNo | None = None) -> ChallengeOptions:
+    """A challenge's options from a slash command's. Its parameters are the options that
+    `/twixt challenge` and `/twixt team` take, written once: `with_challenge_options`
+    gives them to each command."""
+    return build_options(size=size, rules=rules, swap=swap, handicap=handicap, first=first,
+                         thread=thread, time=time, vacation=vacation, level=level,
+                         takebacks=takebacks)
+
+
+def with_challenge_options(slash: Callable[..., Any]) -> Any:
+    """Give a slash command the options of a challenge (`challenge_options`'s parameters)
+    after its own; it takes them as `**options`. discord.py reads a command's options from
+    its signature, which is why they are added there. (Any: a callback's `**options` fits
+    none of the typed callbacks discord.py's `command` accepts.)"""
+    hints = typing.get_type_hints(challenge_options)
+    own = [parameter for parameter in inspect.signature(slash).parameters.values()
+           if parameter.kind is not parameter.VAR_KEYWORD]
+    options = [parameter.replace(kind=parameter.KEYWORD_ONLY, annotation=hints[name])
+               for name, parameter in inspect.signature(challenge_options).parameters.items()]
+    slash.__signature__ = inspect.signature(slash).replace(  # type: ignore[attr-defined]
+        parameters=[*own, *options])
+    return slash
+
 
 Suggest = Callable[[discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]]
 
@@ -108,18 +145,27 @@ class ServiceCog(commands.GroupCog):
         self.service = service
         super().__init__()
 
-    async def _run(self, interaction: discord.Interaction, build: Build) -> None:
-        """Build the command from the options (which may be refused, as the service's own
-        errors are) and execute it."""
+    async def _serve(self, interaction: discord.Interaction,
+                     asked: cmd.ServiceCommand | str | Build) -> None:
+        """The command `asked` (or typed, or built from the options, which may be refused as
+        the service's own errors are), served by `respond.serve`."""
         label = interaction.command.qualified_name if interaction.command else "?"
+        await serve(interaction, self.service, label, asked)
 
-        async def call(request: Request) -> Reply:
-            return await self.service.execute(request, await build())
 
-        await answer(interaction, label, call)
+def numbered(cog: str, name: str, description: locale_str, option: str, described: locale_str,
+             asking: Callable[[int | None], cmd.ServiceCommand]) -> app_commands.Command[
+                 Any, ..., None]:
+    """A subcommand whose one option is the number of what it acts on, left out for this
+    channel's (`/twixt-records replay [game]`, `/twixt-tournament start [event]`): the
+    option shown as `option`, described by `described`, asking the service `asking(number)`.
+    Written once for the commands that differ only in these; `cog` is the class that holds
+    it, by name, which is how discord.py tells a method's callback (it passes the cog)."""
+    async def callback(self: ServiceCog, interaction: discord.Interaction,
+                       number: app_commands.Range[int, 1] | None = None) -> None:
+        await self._serve(interaction, asking(number))
 
-    async def _send(self, interaction: discord.Interaction, command: cmd.ServiceCommand) -> None:
-        async def build() -> cmd.ServiceCommand:
-            return command
-
-        await self._run(interaction, build)
+    callback.__qualname__ = f"{cog}.{name}"
+    described_callback = app_commands.describe(number=described)(callback)
+    return app_commands.command(name=name, description=description)(
+        app_commands.rename(number=option)(described_callback))

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Literal
+import functools
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -13,30 +14,26 @@ from bot.discord.commanding import (
     Rules,
     ServiceCog,
     YesNo,
+    numbered,
     player_of,
     size_choices,
     time_choices,
 )
 from bot.discord.respond import person
+from bot.service import MAX_NAME, MAX_ROUNDS, build_event_options
 from bot.service import commands as cmd
-from bot.service.event_options import MAX_ROUNDS, build_event_options
-from bot.service.event_options import event_name as checked_name
-from bot.service.names import MAX_NAME
+from bot.service import event_name as checked_name
 
-#: the names of this group's commands, options and choices, marked for the catalogue (see
-#: `bot.discord.translator`; the German is in language/locales/de/service-tournaments.po)
-NAMES = (
-    locale_str("name: twixt-tournament"), locale_str("name: create"), locale_str("name: join"),
-    locale_str("name: leave"), locale_str("name: start"), locale_str("name: withdraw"),
-    locale_str("name: standings"), locale_str("name: list"), locale_str("name: info"),
-    locale_str("name: next-season"), locale_str("name: event"), locale_str("name: name"),
-    locale_str("name: rounds"), locale_str("name: group"), locale_str("name: double"),
-    locale_str("name: teams"), locale_str("name: signup"), locale_str("name: roundrobin"),
-    locale_str("name: swiss"), locale_str("name: league"),
-)
 Format = Literal["roundrobin", "swiss", "league"]
 EVENT = locale_str("the tournament's number (leave out: this channel's newest)")
 EventNumber = app_commands.Range[int, 1]
+
+
+def _on_event(action: str, description: locale_str) -> app_commands.Command[Any, ..., None]:
+    """`/twixt-tournament <action> [event]`: the action on the event numbered (this channel's
+    newest when left out)."""
+    return numbered("EventCog", action, description, "event", EVENT,
+                    functools.partial(cmd.EventAction, action))
 
 
 @app_commands.guild_only()
@@ -70,7 +67,7 @@ class EventCog(ServiceCog, group_name="twixt-tournament",
                                           time=time, vacation=vacation)
             return cmd.EventAction("create", name=checked_name(name), options=options)
 
-        await self._run(interaction, build)
+        await self._serve(interaction, build)
 
     @app_commands.command(description=locale_str("Sign up for a tournament"))
     @app_commands.describe(event=EVENT,
@@ -81,46 +78,17 @@ class EventCog(ServiceCog, group_name="twixt-tournament",
             return cmd.EventAction("join", event,
                                   partner=person(player_of(partner)) if partner else None)
 
-        await self._run(interaction, build)
+        await self._serve(interaction, build)
 
-    @app_commands.command(description=locale_str("Take your sign-up back before the start"))
-    @app_commands.describe(event=EVENT)
-    async def leave(self, interaction: discord.Interaction,
-                    event: EventNumber | None = None) -> None:
-        await self._send(interaction, cmd.EventAction("leave", event))
-
-    @app_commands.command(description=locale_str("Start a tournament now (channel managers)"))
-    @app_commands.describe(event=EVENT)
-    async def start(self, interaction: discord.Interaction,
-                    event: EventNumber | None = None) -> None:
-        await self._send(interaction, cmd.EventAction("start", event))
-
-    @app_commands.command(
-        description=locale_str("Leave a running tournament: your games left are forfeited"))
-    @app_commands.describe(event=EVENT)
-    async def withdraw(self, interaction: discord.Interaction,
-                       event: EventNumber | None = None) -> None:
-        await self._send(interaction, cmd.EventAction("withdraw", event))
-
-    @app_commands.command(description=locale_str("A tournament's crosstable"))
-    @app_commands.describe(event=EVENT)
-    async def standings(self, interaction: discord.Interaction,
-                        event: EventNumber | None = None) -> None:
-        await self._send(interaction, cmd.EventAction("standings", event))
+    leave = _on_event("leave", locale_str("Take your sign-up back before the start"))
+    start = _on_event("start", locale_str("Start a tournament now (channel managers)"))
+    withdraw = _on_event(
+        "withdraw", locale_str("Leave a running tournament: your games left are forfeited"))
+    standings = _on_event("standings", locale_str("A tournament's crosstable"))
+    info = _on_event("info", locale_str("A tournament's options and entrants"))
+    next_season = _on_event("next-season",
+                            locale_str("Open a league's next season (channel managers)"))
 
     @app_commands.command(name="list", description=locale_str("This server's tournaments"))
     async def list_(self, interaction: discord.Interaction) -> None:
-        await self._send(interaction, cmd.EventAction("list"))
-
-    @app_commands.command(description=locale_str("A tournament's options and entrants"))
-    @app_commands.describe(event=EVENT)
-    async def info(self, interaction: discord.Interaction,
-                   event: EventNumber | None = None) -> None:
-        await self._send(interaction, cmd.EventAction("info", event))
-
-    @app_commands.command(name="next-season",
-                          description=locale_str("Open a league's next season (channel managers)"))
-    @app_commands.describe(event=EVENT)
-    async def next_season(self, interaction: discord.Interaction,
-                          event: EventNumber | None = None) -> None:
-        await self._send(interaction, cmd.EventAction("next-season", event))
+        await self._serve(interaction, cmd.EventAction("list"))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import discord
@@ -24,7 +24,7 @@ import discord
 from bot.discord import operations, replies
 from bot.discord.commanding import player_of
 from bot.discord.respond import person
-from bot.service import Reply, Request, ServiceError, TwixtService, User, answer_safely
+from bot.service import Reply, Request, ServiceError, TwixtService, User
 from language import locale_of
 from rules import quote
 
@@ -41,25 +41,25 @@ class ChatMoves:
         self._read_all = read_all
 
     async def handle(self, message: discord.Message) -> None:
-        """Answer a message if it is addressed to us, or (read_all) a seated player's move."""
+        """Answer a message if it is addressed to us, or (read_all) a seated player's move:
+        the Request built here, the service called once (`answer`, or `hear` for chat that
+        may be only chat), and what it says posted."""
         if message.author.bot or message.guild is None:
             return
         text = _addressed(message.content, message.guild.me.id)
         if text is None and not self._read_all:
             return  # chat stays chat: not even the author's rights are looked up
         request = _request_of(message)
-        if text is not None:
-            await self._answer(message, request, self._service.run(
-                request, text or "help", lambda word: _mentioned(message, word)))
-        elif (command := await self._service.chat_move(request, message.content)) is not None:
-            await self._answer(message, request, self._service.execute(request, command))
-
-    async def _answer(self, message: discord.Message, request: Request,
-                      call: Awaitable[Reply]) -> None:
         where = {"user_id": request.user.id, "guild_id": request.guild_id,
                  "channel_id": request.channel_id, "message_id": message.id}
-        reply = await answer_safely(call, {"command": "message", **where},
-                                    locale=request.locale)
+        context = {"command": "message", **where}
+        if text is not None:
+            reply: Reply | None = await self._service.answer(
+                request, text or "help", context, lambda word: _mentioned(message, word))
+        else:
+            reply = await self._service.hear(request, message.content, context)
+        if reply is None:
+            return
         # Moves, resignations and help all answer in the channel they were asked in; a
         # private word to someone (a stored reply that could not be played) never does.
         for part in reply.all_messages():

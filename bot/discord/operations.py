@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import aiohttp
 import discord
 
-from bot.service.core import alongside
+from bot.service import alongside
 
 log = logging.getLogger(__name__)
 

@@ -14,6 +14,7 @@ from bot.discord.commanding import (
     First,
     ServiceCog,
     YesNo,
+    numbered,
     player_of,
     record_bytes,
 )
@@ -23,7 +24,6 @@ from bot.service import commands as cmd
 
 #: the `game` option of replay and analyze
 GAME = locale_str("the game's number (leave out: this channel's last game)")
-GameNumber = app_commands.Range[int, 1]
 
 
 @app_commands.guild_only()
@@ -38,7 +38,7 @@ class RecordsCog(ServiceCog, group_name="twixt-records",
     @app_commands.rename(fmt="format")
     async def export(self, interaction: discord.Interaction,
                      fmt: Literal["transcript", "lg", "t1"] | None = None) -> None:
-        await self._send(interaction, cmd.Export(fmt))
+        await self._serve(interaction, cmd.Export(fmt))
 
     @app_commands.command(description=locale_str("Past games of a player, or of this channel"))
     @app_commands.describe(user=locale_str("whose games (leave out: this channel's)"),
@@ -46,14 +46,11 @@ class RecordsCog(ServiceCog, group_name="twixt-records",
     async def history(self, interaction: discord.Interaction,
                       user: discord.Member | None = None,
                       page: app_commands.Range[int, 1, MAX_PAGE] = 1) -> None:
-        await self._send(interaction, cmd.History(person(user) if user else None, page))
+        await self._serve(interaction, cmd.History(person(user) if user else None, page))
 
-    @app_commands.command(
-        description=locale_str("A game as an animated picture, one frame a turn"))
-    @app_commands.describe(game=GAME)
-    async def replay(self, interaction: discord.Interaction,
-                     game: GameNumber | None = None) -> None:
-        await self._send(interaction, cmd.Replay(game))
+    replay = numbered("RecordsCog", "replay",
+                      locale_str("A game as an animated picture, one frame a turn"), "game",
+                      GAME, cmd.Replay)
 
     @app_commands.command(
         name="import",
@@ -71,24 +68,21 @@ class RecordsCog(ServiceCog, group_name="twixt-records",
             who = person(player_of(opponent)) if opponent else None
             return cmd.ImportRecord(file.filename, await record_bytes(file), who, options)
 
-        await self._run(interaction, build)
+        await self._serve(interaction, build)
 
     @app_commands.command(
         description=locale_str("Wins, losses and rating of a player in this server"))
     @app_commands.describe(user=locale_str("whose numbers (leave out: yours)"))
     async def stats(self, interaction: discord.Interaction,
                     user: discord.Member | None = None) -> None:
-        await self._send(interaction, cmd.Stats(person(user) if user else None))
+        await self._serve(interaction, cmd.Stats(person(user) if user else None))
 
     @app_commands.command(description=locale_str("This server's rated players, best first"))
     @app_commands.describe(page=locale_str("which page of ten players (default 1)"))
     async def leaderboard(self, interaction: discord.Interaction,
                           page: app_commands.Range[int, 1, MAX_PAGE] = 1) -> None:
-        await self._send(interaction, cmd.Leaderboard(page))
+        await self._serve(interaction, cmd.Leaderboard(page))
 
-    @app_commands.command(
-        description=locale_str("A finished game's win chances, move by move, by the engine"))
-    @app_commands.describe(game=GAME)
-    async def analyze(self, interaction: discord.Interaction,
-                      game: GameNumber | None = None) -> None:
-        await self._send(interaction, cmd.Analyze(game))
+    analyze = numbered("RecordsCog", "analyze",
+                       locale_str("A finished game's win chances, move by move, by the engine"),
+                       "game", GAME, cmd.Analyze)

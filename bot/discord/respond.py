@@ -1,9 +1,13 @@
-"""One way from an interaction to the service and back: build the Request, call, send.
+"""One way from an interaction to the service and back: build the Request and the command,
+call the service once, send the reply.
 
-Slash commands and buttons both come through `answer`, which sends the work through the
-service's one funnel (`answer_safely`: a `ServiceError` becomes an ephemeral line, an
-unexpected error a log record with the interaction's context and a short apology, never a
-traceback) and defers a slow call before Discord's three-second deadline.
+Slash commands and buttons both come through `serve`: it builds the `Request` and the
+command (a button's is `commands.of_button`), hands both to `TwixtService.answer` — the
+service's one funnel: a `ServiceError` becomes an ephemeral line, an unexpected error a log
+record with the interaction's context and a short apology, never a traceback — and sends
+what comes back; a slow call is deferred before Discord's three-second deadline. An option
+the service cannot take (a bot named as a player, a record too big) is told through the same
+funnel (`refusal`).
 """
 
 from __future__ import annotations
@@ -16,22 +20,15 @@ import discord
 from discord import app_commands
 
 from bot.discord import operations, outbox, replies
-from bot.service import (
-    APOLOGY,
-    Button,
-    Reply,
-    Request,
-    ServiceError,
-    TwixtService,
-    User,
-    answer_safely,
-)
+from bot.service import APOLOGY, Button, Reply, Request, ServiceError, TwixtService, User, refusal
+from bot.service import commands as cmd
 from language import Message, locale_of, message, translation
 from rules import quote
 
 log = logging.getLogger(__name__)
 
-Call = Callable[[Request], Awaitable[Reply]]
+#: a command built from an interaction's options, which may be refused (`ServiceError`)
+Build = Callable[[], Awaitable[cmd.ServiceCommand]]
 
 NOT_FOR_YOU = message("This button is not for you.")
 DIRECT_MESSAGE = message("TwixT is played in a server's channels, not in direct messages")
@@ -61,27 +58,40 @@ def request_of(interaction: discord.Interaction) -> Request:
                    locale=language_of(interaction))
 
 
-async def answer(interaction: discord.Interaction, label: str, call: Call) -> None:
-    """Run `call` for the interaction's user and channel, and send what it replies; `label`
-    names the command in the log."""
-    reply = await answer_safely(_within_deadline(interaction, call),
-                                {"command": label, **operations.where(interaction)},
-                                locale=language_of(interaction))
+async def serve(interaction: discord.Interaction, service: TwixtService, label: str,
+                asked: cmd.ServiceCommand | str | Build) -> None:
+    """The one way from an interaction to the service and back: the command `asked` (typed
+    text, which the service reads, or built from the options) answered for the
+    interaction's user and channel, and sent; `label` names the command in the log."""
+    reply = await _within_deadline(interaction, _answer(interaction, service, label, asked))
     await deliver(interaction, reply)
+
+
+async def _answer(interaction: discord.Interaction, service: TwixtService, label: str,
+                  asked: cmd.ServiceCommand | str | Build) -> Reply:
+    context = {"command": label, **operations.where(interaction)}
+    try:
+        request = request_of(interaction)
+        if callable(asked):
+            asked = await asked()
+    except Exception as error:  # options the service cannot take: the same funnel
+        return refusal(error, context, language_of(interaction))
+    return await service.answer(request, asked, context)
 
 
 async def press(interaction: discord.Interaction, service: TwixtService,
                 button: Button) -> None:
-    """A button pressed: refused in one line to anyone it is not for, else the service's."""
+    """A button pressed: refused in one line to anyone it is not for, else the command it
+    stands for, served as a slash command's is."""
     if button.only_users and interaction.user.id not in button.only_users:
         await deliver(interaction, _refusal(interaction, NOT_FOR_YOU))
         return
-    await answer(interaction, f"button {button.kind.value}",
-                 lambda request: service.press(request, button.kind, button.target))
+    await serve(interaction, service, f"button {button.kind.value}",
+                cmd.of_button(button.kind, button.target))
 
 
-async def _within_deadline(interaction: discord.Interaction, call: Call) -> Reply:
-    task = asyncio.ensure_future(call(request_of(interaction)))
+async def _within_deadline(interaction: discord.Interaction, work: Awaitable[Reply]) -> Reply:
+    task = asyncio.ensure_future(work)
     done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER_SECONDS)
     if not done:
         await operations.safe_defer(interaction)
@@ -116,9 +126,9 @@ async def on_app_command_error(interaction: discord.Interaction,
         said = message("I could not read {value} for this option; pick one from Discord's list",
                        value=quote(str(error.value)))
     else:
-        command = interaction.command.qualified_name if interaction.command else "?"
+        slash = interaction.command.qualified_name if interaction.command else "?"
         log.error("command error", exc_info=error,
-                  extra={"command": command, **operations.where(interaction)})
+                  extra={"command": slash, **operations.where(interaction)})
         said = APOLOGY
     await deliver(interaction, _refusal(interaction, said))
 

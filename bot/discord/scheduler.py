@@ -8,8 +8,8 @@ went out, so after a restart the loop simply runs again: nothing is sent twice, 
 did not go out (Discord refused it, the bot stopped in between) is sent again a few minutes
 later. Nothing that goes wrong in one round — the service failing,
 Discord refusing a message — stops the next delivery or the next round. What the clocks say
-is in the language of the game's server (`guild.preferred_locale`, from the client's cache;
-English for a server it does not know).
+is in the language of the game's server (`TwixtBot.language_of`, lent to the service in
+its port).
 """
 
 from __future__ import annotations
@@ -21,9 +21,7 @@ import discord
 from discord.ext import tasks
 
 from bot.discord import outbox
-from bot.service import TwixtService
-from bot.service.clocks import LONGEST_SLEEP
-from language import locale_of
+from bot.service import LONGEST_SLEEP, TwixtService
 
 log = logging.getLogger(__name__)
 
@@ -53,15 +51,10 @@ class ClockScheduler:
         # Channels come from the cache once the client is ready, not one fetch each.
         await self._client.wait_until_ready()
 
-    def language_of(self, guild_id: int) -> str:
-        """A server's language, as its settings in Discord say (`language.LOCALES`)."""
-        guild = self._client.get_guild(guild_id)
-        return locale_of(guild.preferred_locale if guild is not None else None)
-
     async def sleep(self) -> None:
         """Until the next wake-up, a turn that needs an earlier one, or a minute at most."""
         try:
-            await self._service.clocks.wait()
+            await self._service.wait()
         except Exception:  # say the database failed: the next round tries again
             log.exception("clock wait failed")
             await asyncio.sleep(LONGEST_SLEEP.total_seconds())
@@ -69,14 +62,14 @@ class ClockScheduler:
     async def round(self) -> None:
         """One tick of the clocks, and every reply it makes delivered."""
         try:
-            replies = await self._service.tick(locale_of=self.language_of)
+            replies = await self._service.tick()
         except Exception:
             log.exception("clock tick failed")
             return
         for reply in replies:
             try:
                 if await outbox.post(self._client, reply) and reply.receipt is not None:
-                    await self._service.clocks.delivered(reply.receipt)
+                    await self._service.delivered(reply.receipt)
             except Exception:
                 log.exception("clock reply not delivered", extra={
                     "channel_id": reply.channel_id, "dm_user_id": reply.dm_user_id})

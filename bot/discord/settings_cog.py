@@ -38,7 +38,7 @@ class SettingsCog(ServiceCog, group_name="twixt-settings",
                                         "dm": dm, "autolink": autolink, "confirm": confirm,
                                         "weekends": weekends}
         changes = {name: value for name, value in given.items() if value is not None}
-        await self._send(interaction, cmd.UserSettings(changes))
+        await self._serve(interaction, cmd.UserSettings(changes))
 
     @app_commands.command(
         description=locale_str("The server's settings (changed by those with Manage Server)"))
@@ -60,7 +60,7 @@ class SettingsCog(ServiceCog, group_name="twixt-settings",
         given = {"thread": thread, "expiry": expiry, "forfeit": forfeit, "reminder": reminder,
                  "vacationdays": vacationdays, "vacation": vacation, "botgames": botgames}
         changes = {name: str(value) for name, value in given.items() if value is not None}
-        await self._send(interaction, cmd.ServerSettings(changes))
+        await self._serve(interaction, cmd.ServerSettings(changes))
 
     @app_commands.command(
         description=locale_str("Vacation: your clocks stop in this server's games for some days"))
@@ -69,4 +69,4 @@ class SettingsCog(ServiceCog, group_name="twixt-settings",
     async def vacation(self, interaction: discord.Interaction,
                        days: app_commands.Range[int, 1, 60] | None = None,
                        end: YesNo | None = None) -> None:
-        await self._send(interaction, cmd.Vacation(days, end == "yes"))
+        await self._serve(interaction, cmd.Vacation(days, end == "yes"))

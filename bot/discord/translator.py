@@ -48,6 +48,14 @@ NAMES = (
     locale_str("name: export"), locale_str("name: history"), locale_str("name: replay"),
     locale_str("name: import"), locale_str("name: stats"), locale_str("name: leaderboard"),
     locale_str("name: analyze"),
+    # `/twixt-tournament …` (their German is in service-tournaments.po)
+    locale_str("name: twixt-tournament"), locale_str("name: create"), locale_str("name: join"),
+    locale_str("name: leave"), locale_str("name: start"), locale_str("name: withdraw"),
+    locale_str("name: standings"), locale_str("name: list"), locale_str("name: info"),
+    locale_str("name: next-season"), locale_str("name: event"), locale_str("name: name"),
+    locale_str("name: rounds"), locale_str("name: group"), locale_str("name: double"),
+    locale_str("name: teams"), locale_str("name: signup"), locale_str("name: roundrobin"),
+    locale_str("name: swiss"), locale_str("name: league"),
     # `/twixt-settings …`
     locale_str("name: me"), locale_str("name: server"), locale_str("name: vacation"),
     # options

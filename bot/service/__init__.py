@@ -1,30 +1,47 @@
 """The application service of the bot: challenges, turns, boards and replies, with no Discord.
 
-A front end builds a `Request` (who, where) and a command — from its own input as one of
-`bot.service.commands`, or from text through `TwixtService.run` — sends the work through
-`answer_safely`, and delivers the `Reply`s it gets back.
+A front end builds one `TwixtService` with its `Port` (threads, posting, a server's language,
+the sign of thinking, its shards) and then calls only the service's public methods: it
+builds a `Request` (who, where) and a command — from its own input as one of
+`bot.service.commands` (a button: `commands.of_button`), or from text through
+`bot.service.router` — hands both to `TwixtService.answer`, and delivers the `Reply` it gets
+back. What a front end needs besides (the limits its options keep to, the bot as a player to
+name) is offered here too, so that no front end reaches into the service's modules
+(`tests/test_front_ends.py` holds them to that).
 """
 
-from bot.service.model import (
-    MAX_PAGE,
-    PAGE_SIZE,
-    Button,
-    ButtonKind,
-    Reply,
-    Request,
-    ServiceError,
-    User,
-)
+from bot.service.bot_seats import THE_BOT
+from bot.service.clocks import LONGEST_SLEEP
+from bot.service.command_help import TOPICS
+from bot.service.core import utc_now
+from bot.service.engine_pool import EnginePool
+from bot.service.event_options import MAX_ROUNDS, build_event_options, event_name
+from bot.service.model import CHANNEL_LINK, MAX_PAGE, PAGE_SIZE, Button, ButtonKind, Receipt, User
+from bot.service.names import MAX_NAME
+from bot.service.notes import MAX_NOTE
 from bot.service.options import ChallengeOptions, build_options, parse_option_words
-from bot.service.service import APOLOGY, Thinking, ThreadOpener, TwixtService, answer_safely
+from bot.service.port import Port, Thinking, ThreadOpener, alongside
+from bot.service.records import MAX_IMPORT_BYTES
+from bot.service.service import APOLOGY, Reply, Request, ServiceError, TwixtService, refusal
 
 __all__ = [
     "APOLOGY",
+    "CHANNEL_LINK",
+    "LONGEST_SLEEP",
+    "MAX_IMPORT_BYTES",
+    "MAX_NAME",
+    "MAX_NOTE",
     "MAX_PAGE",
+    "MAX_ROUNDS",
     "PAGE_SIZE",
+    "THE_BOT",
+    "TOPICS",
     "Button",
     "ButtonKind",
     "ChallengeOptions",
+    "EnginePool",
+    "Port",
+    "Receipt",
     "Reply",
     "Request",
     "ServiceError",
@@ -32,7 +49,11 @@ __all__ = [
     "ThreadOpener",
     "TwixtService",
     "User",
-    "answer_safely",
+    "alongside",
+    "build_event_options",
     "build_options",
+    "event_name",
     "parse_option_words",
+    "refusal",
+    "utc_now",
 ]

@@ -211,7 +211,7 @@ class Analyses:
         try:
             record = records.write(game)
             # the asker's share of the engine, the same as for their games with the bot
-            async with (nullcontext() if shown_in is None else self._core.thinking(shown_in)):
+            async with (nullcontext() if shown_in is None else self._core.port.thinking(shown_in)):
                 analysis = await self._core.engine_pool.run(player_owner(user), analyze_record,
                                                             record, bot_limit())
         except EngineBusyError:

@@ -6,7 +6,7 @@ awaiting the bot and a task attends to it: the engine thinks in the process pool
 (`engine_pool`), and what the bot decides is played by `Play` like a player's command, under
 the version the bot looked at. So a turn that lands meanwhile (a takeback, another process)
 wins, and the bot looks again; two schedulers never make it move twice. What it says goes to
-the front end's `deliver`, into the game's channel, in the server's language.
+the front end's `Port.post`, into the game's channel, in the server's language.
 
 After a restart (and on each clock tick) `wake` reads the games still marked as awaiting the
 bot — an index of those, not a scan of all games — and attends to them; a game with nothing
@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 import engine
@@ -40,10 +40,8 @@ from bot.service.failures import log_failure
 from bot.service.model import Reply, Request, ServiceError, User
 from bot.service.play import Play
 from engine import PlayResult
-from language import translation
 from rules import Action, Colour, Command, Game, parse_command
 from storage import OfferKind, Seat, StoredGame
-from storage.shards import Shards
 
 log = logging.getLogger(__name__)
 
@@ -61,15 +59,10 @@ ACTIONS_AT_ONCE = 8
 
 #: the engine's `think(game, limit, *, seed)`: a module-level function, run in a worker
 Think = Callable[..., PlayResult]
-Deliver = Callable[[Reply], Awaitable[object]]
 
 _ACCEPT_DRAW = Command(actions=(Action.ACCEPT_DRAW,))
 _DECLINE_DRAW = Command(actions=(Action.DECLINE_DRAW,))
 _RESIGN = Command(actions=(Action.RESIGN,))
-
-
-async def _nowhere(reply: Reply) -> None:
-    log.info("bot reply not delivered: no front end", extra={"channel_id": reply.channel_id})
 
 
 class BotPlayer:
@@ -80,8 +73,6 @@ class BotPlayer:
         self._play = play
         #: the search, run in the pool's workers; tests point it at a fixed evaluation
         self.think: Think = engine.think
-        #: where the bot's messages go (the front end sets it: Discord's outbox, the table)
-        self.deliver: Deliver = _nowhere
         core.turn_coming.append(self._mark)
         self._tasks: dict[int, asyncio.Task[None]] = {}
         #: games to look at again when their task ends (something happened meanwhile)
@@ -117,10 +108,11 @@ class BotPlayer:
         self._marked.add(stored.id)
         return True
 
-    async def wake(self, shards: Shards | None = None) -> None:
-        """Attend to the games marked as awaiting the bot (of `shards`' guilds): after a
-        restart, and at each clock tick for those the pool could not take."""
-        for game_id in await self._core.storage.awaiting_bot_games(BATCH, shards=shards):
+    async def wake(self) -> None:
+        """Attend to the games marked as awaiting the bot (of the port's shards' guilds):
+        after a restart, and at each clock tick for those the pool could not take."""
+        for game_id in await self._core.storage.awaiting_bot_games(
+                BATCH, shards=self._core.port.shards):
             self.attend(game_id)
 
     def attend(self, game_id: int) -> None:
@@ -209,13 +201,13 @@ class BotPlayer:
         owner = player_owner(humans[0]) if humans else f"game:{stored.id}"
         search = functools.partial(self.think, seed=(stored.id << 16) + stored.version)
         try:
-            async with self._core.thinking(stored.channel_id):
+            async with self._core.port.thinking(stored.channel_id):
                 return await self._core.engine_pool.run(owner, search, game,
                                                         engine.level_limit(level))
         except EngineBusyError:
             self._busy.add(stored.id)
             if await self._core.storage.claim_busy_notice(stored.id, stored.version):
-                tr = translation(self._core.locale_of(stored.guild_id))
+                tr = self._core.server_tr(stored.guild_id)
                 await self._say(stored, Reply(tr(
                     "{name} has many games to think about just now; it answers here as soon "
                     "as it can.", name=seat.name)))
@@ -267,7 +259,7 @@ class BotPlayer:
 
     def _request(self, stored: StoredGame, seat: Seat) -> Request:
         return Request(stored.guild_id, stored.channel_id, User(seat.user_id, seat.name),
-                       locale=self._core.locale_of(stored.guild_id))
+                       locale=self._core.port.language(stored.guild_id))
 
     async def _say(self, stored: StoredGame, reply: Reply) -> None:
         """Deliver what the bot says into the game's channel (a reply has no asker to go
@@ -278,8 +270,8 @@ class BotPlayer:
             channel_id = (message.channel_id if message.dm_user_id is not None
                           else message.channel_id or stored.channel_id)
             try:
-                await self.deliver(replace(message, followups=(), ephemeral=False,
-                                           channel_id=channel_id))
+                await self._core.port.post(replace(message, followups=(), ephemeral=False,
+                                                   channel_id=channel_id))
             except Exception:
                 log_failure(log, "bot reply not delivered", {"game_id": stored.id})
 

@@ -198,7 +198,7 @@ class Challenges:
         if not thread and await self._core.storage.active_game(request.channel_id):
             raise ServiceError("this channel already has a game: finish it first, or "
                                "challenge with thread yes")
-        if thread and self._core.threads is None:
+        if thread and self._core.port.threads is None:
             raise ServiceError("threads are not available here")
         if any(is_bot(user.id) for user in invitees):
             await self._check_bot_games(request, settings.bot_games)
@@ -286,9 +286,9 @@ class Challenges:
                    zip(order, seat_names([names[uid] for uid in order], tr), weekends, strict=True)]
         channel_id = challenge.channel_id
         if challenge.thread:
-            if self._core.threads is None:
+            if self._core.port.threads is None:
                 raise ServiceError("threads are not available here")
-            channel_id = await self._core.threads.open_thread(
+            channel_id = await self._core.port.threads.open_thread(
                 challenge.channel_id, _lineup_title(players))
         try:
             await self._core.storage.create_game(

@@ -19,7 +19,7 @@ version and stage; one never marked delivered is claimed again and resent by one
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from dataclasses import replace
 from datetime import datetime, timedelta
 
@@ -47,10 +47,9 @@ from bot.service.vacations import (
     is_day_stage,
     use_days,
 )
-from language import Translation, translation
+from language import Translation
 from rules import Action, Command, Game
 from storage import GuildSettings, Seat, StoredGame
-from storage.shards import Shards
 
 log = logging.getLogger(__name__)
 
@@ -80,9 +79,6 @@ class Clocks:
 
     def __init__(self, core: ServiceCore) -> None:
         self._core = core
-        #: the shards whose guilds this process's clocks look after (None: every guild); the
-        #: Discord front end sets it when the bot runs as several processes
-        self.shards: Shards | None = None
 
     async def claim(self, request: Request) -> Reply:
         """An opponent of the player to move claims the win once that player's time is up."""
@@ -112,10 +108,9 @@ class Clocks:
                                    left=describe_span(turn_clock.left_at(now)))
             return await self._time_out(request, stored, request.tr)
 
-    async def tick(self, now: datetime | None = None,
-                   locale_of: Callable[[int], str] = lambda guild_id: "en") -> list[Reply]:
+    async def tick(self, now: datetime | None = None) -> list[Reply]:
         """Act on every clock that has passed a mark: remind, announce, or forfeit, in the
-        language of the game's server (`locale_of(guild_id)`). Only the games whose stored
+        language of the game's server (`Port.language`). Only the games whose stored
         wake-up has come are read; each gets its next one.
 
         Games are isolated: one that fails is logged, looked at again a while later, and the
@@ -125,17 +120,17 @@ class Clocks:
         storage = self._core.storage
         # marked once here, so that answering never has to load expired challenges again
         await storage.expire_challenges(now)
-        replies = await self._undelivered(now, locale_of)
+        replies = await self._undelivered(now)
         seen: set[tuple[int, int]] = set()
         while True:
             # claimed, not only read: of several processes (or ticks) each due game goes to
             # one, and a reminder's own claim and the version check guard the rest
             claimed = await storage.claim_due_games(now, now + LEASE, BATCH,
-                                                    shards=self.shards)
+                                                    shards=self._core.port.shards)
             due = [stored for stored in claimed if (stored.id, stored.version) not in seen]
             for stored in due:
                 seen.add((stored.id, stored.version))
-                reply = await self._wake(stored, now, translation(locale_of(stored.guild_id)))
+                reply = await self._wake(stored, now, self._core.server_tr(stored.guild_id))
                 if reply is not None:
                     replies.append(reply)
             if len(claimed) < BATCH:  # all done
@@ -147,7 +142,7 @@ class Clocks:
         alarm = self._core.alarm
         alarm.forget()  # from here on, every commit's wake-up rings until the plan is made
         now = self._core.clock()
-        wake = await self._core.storage.next_wake(shards=self.shards)
+        wake = await self._core.storage.next_wake(shards=self._core.port.shards)
         delay = longest if wake is None else min(wake - now, longest)
         # a moment at least: a wake-up that could not be stored must not spin the loop
         delay = max(delay, min(SHORTEST_SLEEP, longest))
@@ -158,18 +153,17 @@ class Clocks:
         await self._core.storage.reminder_delivered(receipt.game_id, receipt.version,
                                                     receipt.stage, now=self._core.clock())
 
-    async def _undelivered(self, now: datetime,
-                           locale_of: Callable[[int], str]) -> list[Reply]:
+    async def _undelivered(self, now: datetime) -> list[Reply]:
         """Reminders claimed a while ago and never marked delivered, sent again while they
         still apply (the same turn of a game in progress); obsolete ones are let go. Each is
         claimed again first, so that of several processes one sends it."""
         storage = self._core.storage
         replies = []
         for game_id, version, stage in await storage.reclaim_reminders(
-                now - RESEND_AFTER, now, shards=self.shards):
+                now - RESEND_AFTER, now, shards=self._core.port.shards):
             try:
                 stored = await storage.get_game(game_id)
-                tr = translation(locale_of(stored.guild_id))
+                tr = self._core.server_tr(stored.guild_id)
                 if stage == FORFEIT:
                     again = await self._forfeit_again(stored, version, tr)
                     if again is not None:

@@ -1,20 +1,22 @@
 """The service's commands as values: what a front end asks the service to do.
 
-A front end either builds one directly from its own input (a slash command's options) or
-has the router read it from text (`router.read`); either way the service runs it through
-one dispatch (`TwixtService.execute`). A command carries parsed values — a move is a
-`rules.Command`, never text to be parsed again.
+A front end either builds one directly from its own input (a slash command's options, a
+button: `of_button`) or has the router read it from text (`router.read`); either way the
+service runs it through one dispatch (`TwixtService.execute`). A command carries parsed
+values — a move is a `rules.Command`, never text to be parsed again.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal, get_args
 
 import rules
 from bot.service.event_options import EventOptions
-from bot.service.model import User
+from bot.service.model import ButtonKind, User
 from bot.service.options import ChallengeOptions
+from rules import Action
 from rules.conditionals import Plan
 
 Answer = Literal["accept", "decline"]
@@ -236,9 +238,45 @@ class Analyze:
     game_id: int | None = None
 
 
+@dataclass(frozen=True)
+class ForGame:
+    """`asked` for the game numbered `game_id` only (a button under its messages): refused
+    once the channel's game is another one, or none."""
+
+    game_id: int
+    asked: ServiceCommand
+
+
 ServiceCommand = (Challenge | Team | AnswerChallenge | Move | Resign | Takeback | Claim
                   | Conditional
                   | ShowBoard | Status | Help | Abort | Export | History | Replay
                   | ImportRecord | Stats | Leaderboard | Rematch | UserSettings
                   | ServerSettings | MyGames | Note | Notes | ConfirmMove | Vacation | EventAction
-                  | Analyze)
+                  | Analyze | ForGame)
+
+#: the buttons that name what they answer (a challenge, a game, a move, a tournament)
+_ANSWERING: dict[ButtonKind, Callable[[int], ServiceCommand]] = {
+    ButtonKind.ACCEPT_CHALLENGE: lambda target: AnswerChallenge("accept", target),
+    ButtonKind.DECLINE_CHALLENGE: lambda target: AnswerChallenge("decline", target),
+    ButtonKind.REMATCH: Rematch, ButtonKind.CONFIRM_MOVE: ConfirmMove,
+    ButtonKind.JOIN_EVENT: lambda target: EventAction("join", target),
+}
+#: the buttons under a game's messages, as the commands they stand for in that game
+_IN_GAME: dict[ButtonKind, ServiceCommand] = {
+    ButtonKind.SWAP: Move(rules.Command(actions=(Action.SWAP,))),
+    ButtonKind.PRIVILEGE: Move(rules.Command(actions=(Action.PRIVILEGE,))),
+    ButtonKind.CONFIRM_RESIGN: Resign(confirmed=True),
+    ButtonKind.ACCEPT_DRAW: Move(rules.Command(actions=(Action.ACCEPT_DRAW,))),
+    ButtonKind.DECLINE_DRAW: Move(rules.Command(actions=(Action.DECLINE_DRAW,))),
+    ButtonKind.CLAIM: Claim(),
+    ButtonKind.ACCEPT_TAKEBACK: Takeback("accept"),
+    ButtonKind.DECLINE_TAKEBACK: Takeback("decline"),
+}
+
+
+def of_button(kind: ButtonKind, target: int) -> ServiceCommand:
+    """The command a pressed button stands for; `target` is the challenge, game, move or
+    tournament it belongs to. A press is a command like any other: through `execute`, with
+    all that follows a command (the bot's attendance, tournament notices)."""
+    answering = _ANSWERING.get(kind)
+    return answering(target) if answering else ForGame(target, _IN_GAME[kind])

@@ -12,11 +12,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any
 
 import rules
 from bot.service.bot_seats import is_bot
@@ -29,6 +28,7 @@ from bot.service.engine_pool import EnginePool
 from bot.service.failures import log_failure
 from bot.service.games import ChannelLocks, GameCache, LiveGame
 from bot.service.model import Button, ButtonKind, Request, ServiceError, User, require_private
+from bot.service.port import Port
 from bot.service.texts import storage_refusal
 from language import Message, Translation, translation
 from rendering import PaletteName, RenderOptions, ThemeName, render_png, view_of
@@ -62,57 +62,16 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-class ThreadOpener(Protocol):
-    """What a front end offers so that a game can get a thread of its own."""
-
-    async def open_thread(self, channel_id: int, name: Message) -> int:
-        """Open a thread under `channel_id` named `name`; return its channel id. The front
-        end says the name in the server's language (everyone there reads it, not only who
-        started the game) and cuts it to its own limit."""
-        ...
-
-
-#: What a front end offers to show a channel that the bot is at work (its search for a move,
-#: an analysis) for as long as the context lasts: Discord's typing indicator, a line at the
-#: terminal table. It must neither raise nor hold up what it wraps: a sign that cannot be
-#: shown is the front end's to log.
-Thinking = Callable[[int], AbstractAsyncContextManager[object]]
-
-
-def no_sign(channel_id: int) -> AbstractAsyncContextManager[object]:
-    """No front end to show anything (`twixt export`, the tests)."""
-    return nullcontext()
-
-
-@asynccontextmanager
-async def alongside(side: Coroutine[object, None, object]) -> AsyncIterator[None]:
-    """Run `side` in a task of its own for as long as the body runs, as a front end shows a
-    `Thinking` sign: the body never waits for it, and however the body ends (an answer, an
-    error, a cancel) the task is cancelled and waited for, so none is left behind. A side
-    that fails is logged: a sign is never worth a failed search."""
-    task = asyncio.create_task(side)
-    try:
-        yield
-    finally:
-        task.cancel()
-        for outcome in await asyncio.gather(task, return_exceptions=True):
-            if isinstance(outcome, Exception):
-                log.warning("a sign of thinking failed", extra={"error": repr(outcome)})
-
-
 class ServiceCore:
     """The shared machinery of the service's subjects."""
 
-    def __init__(self, storage: Storage, *, threads: ThreadOpener | None = None,
-                 clock: Callable[[], datetime] = utc_now,
-                 render_options: RenderOptions | None = None,
-                 rng: random.Random | None = None,
-                 engine_pool: EnginePool | None = None,
-                 thinking: Thinking = no_sign) -> None:
+    def __init__(self, storage: Storage, port: Port, clock: Callable[[], datetime],
+                 render_options: RenderOptions | None, rng: random.Random | None,
+                 engine_pool: EnginePool | None) -> None:
         self.storage = storage
-        self.threads = threads
-        #: the sign that the bot is at work in a channel (see `Thinking`)
-        self.thinking = thinking
+        #: what the front end lends (threads, posting, a server's language, the sign of
+        #: thinking, its shards): see `bot.service.port`
+        self.port = port
         self.clock = clock
         self.rng = rng or random.Random()
         #: the worker processes the engine's searches run in
@@ -129,9 +88,11 @@ class ServiceCore:
         #: record before they are (the bot marks its games as awaiting it, so a restart
         #: finds them)
         self.turn_coming: list[Callable[[StoredGame], Awaitable[object]]] = []
-        #: the language of a server (the front end sets it): what the bot says by itself
-        #: there, and the names it gives where nobody asked (an event's seats)
-        self.locale_of: Callable[[int], str] = lambda guild_id: "en"
+
+    def server_tr(self, guild_id: int) -> Translation:
+        """What the service says by itself in a server (nobody asked: a reminder, the bot's
+        move), in the server's language as the front end tells it (`Port.language`)."""
+        return translation(self.port.language(guild_id))
 
     # --- games -------------------------------------------------------------------------
 
@@ -194,15 +155,15 @@ class ServiceCore:
         return stored
 
     async def game_to_show(self, request: Request, game_id: int | None,
-                           command: str) -> tuple[StoredGame, bool]:
+                           instead: str) -> tuple[StoredGame, bool]:
         """A game named to be shown (`chosen_game`), and whether the answer is for the asker
         alone: a game of another channel may be a private channel's, which its players see
         anywhere and nobody else does. Where every reply is public (a chat message) such a
-        game is refused, pointing to `command` (as in `/twixt-records analyze`)."""
+        game is refused, pointing to `instead` (as in `/twixt-records analyze`)."""
         stored = await self.chosen_game(request, game_id)
         elsewhere = stored.channel_id != request.channel_id
         if elsewhere:
-            require_private(request, command)
+            require_private(request, instead)
         return stored, elsewhere
 
     async def commit(self, request: Request, command: rules.Command,

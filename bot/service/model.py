@@ -70,12 +70,12 @@ class Request:
         return translation(self.locale)
 
 
-def require_private(request: Request, command: str) -> None:
+def require_private(request: Request, instead: str) -> None:
     """Refuse an answer meant for the asker alone where every reply is public (a chat
-    message), pointing to the slash command (`command`, as in `/twixt notes`)."""
+    message), pointing to the slash command to use `instead` (as in `/twixt notes`)."""
     if not request.private_replies:
         raise ServiceError("only you may see this, and a reply here is public: use `{command}`",
-                           command=command)
+                           command=instead)
 
 
 class ButtonKind(enum.Enum):

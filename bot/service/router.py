@@ -99,12 +99,12 @@ def with_bot(people: People) -> People:
     return person
 
 
-def is_move_language(command: cmd.ServiceCommand) -> bool:
-    """Whether a command is one of the move language's own (a move, a draw word, resign,
+def is_move_language(asked: cmd.ServiceCommand) -> bool:
+    """Whether a command asked is one of the move language's own (a move, a draw word, resign,
     conditional moves): what a channel's chatter may contain without being addressed to the
     bot. (Conditional moves are only refused there: they are private.)"""
-    return (isinstance(command, cmd.Move | cmd.Resign)
-            or (isinstance(command, cmd.Conditional) and command.action == "store"))
+    return (isinstance(asked, cmd.Move | cmd.Resign)
+            or (isinstance(asked, cmd.Conditional) and asked.action == "store"))
 
 
 def conditional(text: str) -> cmd.Conditional:

@@ -4,9 +4,12 @@ Both front ends call this and only this: who asks, in which channel, is it their
 with the rules, commit it to storage, draw the board, say what happened and whom to ping.
 Data flows one way: command in → rules check → storage commit → picture → reply out.
 
-`TwixtService` composes one object per subject over a shared `ServiceCore`; `execute` is
-the one dispatch from a `ServiceCommand` to the subject that does it, and `read` (the
-router) is the one place where text becomes a command.
+A front end builds one `TwixtService` with its `Port` (what the service borrows of it) and
+then calls only its public methods; `answer` is the one way in for what someone asks, and
+what comes out is a `Reply`, never an exception. `TwixtService` composes one object per
+subject over a shared `ServiceCore`; `execute` is the one dispatch from a `ServiceCommand`
+(typed, a slash command's options, or a button: `commands.of_button`) to the subject that
+does it, and `read` (the router) is the one place where text becomes a command.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import fields, replace
 from datetime import datetime
 
 from bot.service import commands as cmd
@@ -25,13 +28,15 @@ from bot.service.challenges import Challenges
 from bot.service.clocks import Clocks
 from bot.service.conditionals import refuse_in_public
 from bot.service.confirmation import Confirmation
-from bot.service.core import ServiceCore, Thinking, ThreadOpener, no_sign, utc_now
+from bot.service.core import ServiceCore, utc_now
 from bot.service.engine_pool import EnginePool
 from bot.service.events.actions import Events
-from bot.service.model import ButtonKind, Reply, Request, ServiceError
+from bot.service.failures import log_failure
+from bot.service.model import Receipt, Reply, Request, ServiceError
 from bot.service.my_games import MyGames
 from bot.service.notes import Notes
 from bot.service.play import Play
+from bot.service.port import Port
 from bot.service.preferences import Preferences
 from bot.service.records import Records
 from bot.service.stats import Stats
@@ -39,45 +44,34 @@ from bot.service.texts import database_refusal
 from bot.service.vacations import Vacations
 from language import message, translation
 from rendering import RenderOptions
-from rules import Action, Command, Game
+from rules import Game
 from storage import DatabaseError, Storage
 
-__all__ = ["APOLOGY", "Thinking", "ThreadOpener", "TwixtService", "answer_safely"]
+__all__ = ["APOLOGY", "Reply", "Request", "ServiceError", "TwixtService", "answer_safely",
+           "refusal"]
 
 log = logging.getLogger(__name__)
 
 APOLOGY = message("Sorry, something went wrong on my side; nothing was changed. "
                   "Please try again.")
 
+#: the port of a service with no front end (`twixt export`, the tests)
+NO_FRONT_END = Port()
 #: the commands that may begin a game with bot seats (its turns and offers, the bot hears of
 #: as they are stored: `BotPlayer.attend_marked`)
 _BOT_MAY_BEGIN = (cmd.Challenge, cmd.Team, cmd.AnswerChallenge, cmd.Rematch)
 
-#: the buttons under a game's messages, as the commands they stand for
-_GAME_BUTTONS: dict[ButtonKind, cmd.ServiceCommand] = {
-    ButtonKind.SWAP: cmd.Move(Command(actions=(Action.SWAP,))),
-    ButtonKind.PRIVILEGE: cmd.Move(Command(actions=(Action.PRIVILEGE,))),
-    ButtonKind.CONFIRM_RESIGN: cmd.Resign(confirmed=True),
-    ButtonKind.ACCEPT_DRAW: cmd.Move(Command(actions=(Action.ACCEPT_DRAW,))),
-    ButtonKind.DECLINE_DRAW: cmd.Move(Command(actions=(Action.DECLINE_DRAW,))),
-    ButtonKind.CLAIM: cmd.Claim(),
-    ButtonKind.ACCEPT_TAKEBACK: cmd.Takeback("accept"),
-    ButtonKind.DECLINE_TAKEBACK: cmd.Takeback("decline"),
-}
-
 
 class TwixtService:
-    """Challenges, turns, clocks, records, ratings and settings, over one `Storage`."""
+    """Challenges, turns, clocks, records, ratings and settings, over one `Storage`; what a
+    front end lends it comes in its `port`, once."""
 
-    def __init__(self, storage: Storage, *, threads: ThreadOpener | None = None,
+    def __init__(self, storage: Storage, port: Port = NO_FRONT_END, *,
                  clock: Callable[[], datetime] = utc_now,
                  render_options: RenderOptions | None = None,
                  rng: random.Random | None = None,
-                 engine_pool: EnginePool | None = None,
-                 thinking: Thinking = no_sign) -> None:
-        self.core = ServiceCore(storage, threads=threads, clock=clock,
-                                render_options=render_options, rng=rng,
-                                engine_pool=engine_pool, thinking=thinking)
+                 engine_pool: EnginePool | None = None) -> None:
+        self.core = ServiceCore(storage, port, clock, render_options, rng, engine_pool)
         self.challenges = Challenges(self.core)
         self.play = Play(self.core)
         self.conditionals = self.play.conditionals
@@ -93,78 +87,56 @@ class TwixtService:
         self.analyses = Analyses(self.core)
         self.bots = BotPlayer(self.core, self.play)
 
-    async def execute(self, request: Request, command: cmd.ServiceCommand) -> Reply:
-        """Do what `command` asks for `request`'s user; ServiceError says why not. What it
+    # --- what people ask ---------------------------------------------------------------
+
+    async def answer(self, request: Request, asked: cmd.ServiceCommand | str,
+                     context: Mapping[str, object],
+                     people: router.People = router.nobody) -> Reply:
+        """The one way in for a front end: a command, or a typed line (read by the router,
+        players named in it found by `people`), done for `request`'s user and answered —
+        never raised: whatever goes wrong is told through `refusal` (`context` says where
+        it was asked, for the log)."""
+        work = (self.run(request, asked, people) if isinstance(asked, str)
+                else self.execute(request, asked))
+        return await answer_safely(work, context, request.locale)
+
+    async def hear(self, request: Request, text: str,
+                   context: Mapping[str, object]) -> Reply | None:
+        """Chat that a front end reads in full (Discord with Message Content): `answer`ed
+        when it is a seated player's command of the move language (`chat_move`), else None —
+        chat stays chat, and a failure to tell which is only logged."""
+        try:
+            asked = await self.chat_move(request, text)
+        except Exception:
+            log_failure(log, "chat not read", context)
+            return None
+        return None if asked is None else await self.answer(request, asked, context)
+
+    async def execute(self, request: Request, asked: cmd.ServiceCommand) -> Reply:
+        """Do what `asked` asks for `request`'s user; ServiceError says why not. What it
         set off in tournaments (games opened, new standings) follows the reply."""
-        reply = await self._dispatch(request, command)
-        if isinstance(command, _BOT_MAY_BEGIN):
+        reply = await self._dispatch(request, asked)
+        if isinstance(asked, _BOT_MAY_BEGIN):
             await self.bots.notice(_channels(request, reply))
         self.bots.attend_marked()
         notices = await self.events.notices(lambda notice: request.locale)
         return replace(reply, followups=(*reply.followups, *notices)) if notices else reply
 
-    async def _dispatch(self, request: Request, command: cmd.ServiceCommand) -> Reply:
-        match command:
-            case cmd.Challenge(opponent, options):
-                return await self.challenges.challenge(request, opponent, options)
-            case cmd.Team(partner, opponents, options):
-                return await self.challenges.team(request, partner, opponents, options)
+    async def _dispatch(self, request: Request, asked: cmd.ServiceCommand) -> Reply:
+        match asked:
             case cmd.AnswerChallenge("accept", challenge_id):
                 return await self.challenges.accept(request, challenge_id)
             case cmd.AnswerChallenge(_, challenge_id):
                 return await self.challenges.decline(request, challenge_id)
-            case cmd.Rematch(game_id):
-                return await self.challenges.rematch(request, game_id)
-            case cmd.Move(move):
-                return await self.confirmation.move(request, move)
-            case cmd.ConfirmMove(pending_id):
-                return await self.confirmation.confirm(request, pending_id)
-            case cmd.Resign(confirmed):
-                return await self.play.resign(request, confirmed)
-            case cmd.Takeback(action):
-                return await self.play.takeback(request, action)
-            case cmd.Conditional(action, plan):
-                return await self.conditionals.run(request, action, plan)
-            case cmd.ShowBoard():
-                return await self.play.board(request)
-            case cmd.Status():
-                return await self.play.status(request)
-            case cmd.Help(topic):
-                return await self.play.help(request, topic)
-            case cmd.Abort():
-                return await self.play.abort(request)
-            case cmd.Claim():
-                return await self.clocks.claim(request)
-            case cmd.Export(fmt):
-                return await self.records.export(request, fmt)
-            case cmd.History(user, page):
-                return await self.records.history(request, user, page)
-            case cmd.Replay(game_id):
-                return await self.records.replay(request, game_id)
-            case cmd.ImportRecord(filename, data, opponent, options):
-                return await self.records.import_record(request, filename, data, opponent,
-                                                        options)
-            case cmd.Stats(user):
-                return await self.stats.stats(request, user)
-            case cmd.Leaderboard(page):
-                return await self.stats.leaderboard(request, page)
-            case cmd.UserSettings(changes):
-                return await self.preferences.user_settings(request, changes)
-            case cmd.ServerSettings(changes):
-                return await self.preferences.server_settings(request, changes)
-            case cmd.Vacation(days, end):
-                return await self.vacations.vacation(request, days, end)
-            case cmd.MyGames(page):
-                return await self.my_games.games(request, page)
-            case cmd.Note(text, game_id):
-                return await self.notes.note(request, text, game_id)
-            case cmd.Notes(game_id, page, clear):
-                return await self.notes.notes(request, game_id, page, clear)
             case cmd.EventAction():
-                return await self.events.run(request, command)
-            case cmd.Analyze(game_id):
-                return await self.analyses.analyze(request, game_id)
-        raise AssertionError(f"unhandled command {command!r}")  # pragma: no cover
+                return await self.events.run(request, asked)
+            case cmd.ForGame(game_id, asked):
+                stored = await self.core.storage.active_game(request.channel_id)
+                if stored is None or stored.id != game_id:
+                    raise ServiceError("this button belongs to a game that is over")
+                return await self._dispatch(request, asked)
+        does = _SUBJECTS[type(asked)](self)
+        return await does(request, *(getattr(asked, f.name) for f in fields(asked)))
 
     async def run(self, request: Request, text: str,
                   people: router.People = router.nobody) -> Reply:
@@ -172,47 +144,52 @@ class TwixtService:
         refuse_in_public(request, text)
         return await self.execute(request, router.read(text, people))
 
-    async def press(self, request: Request, kind: ButtonKind, target: int) -> Reply:
-        """A button was pressed; `target` is the challenge or game it belongs to."""
-        if kind in (ButtonKind.ACCEPT_CHALLENGE, ButtonKind.REMATCH):
-            reply = await (self.challenges.accept(request, target)
-                           if kind is ButtonKind.ACCEPT_CHALLENGE
-                           else self.challenges.rematch(request, target))
-            await self.bots.notice(_channels(request, reply))  # a game with bot seats begins
-            return reply
-        if kind is ButtonKind.DECLINE_CHALLENGE:
-            return await self.challenges.decline(request, target)
-        if kind is ButtonKind.CONFIRM_MOVE:
-            return await self.execute(request, cmd.ConfirmMove(target))
-        if kind is ButtonKind.JOIN_EVENT:
-            return await self.execute(request, cmd.EventAction("join", target))
-        stored = await self.core.storage.active_game(request.channel_id)
-        if stored is None or stored.id != target:
-            raise ServiceError("this button belongs to a game that is over")
-        return await self.execute(request, _GAME_BUTTONS[kind])
-
     async def chat_move(self, request: Request, text: str) -> cmd.ServiceCommand | None:
         """Chat text read as a command of the move language from a player seated in the
         channel's game, or None: a front end that reads every message answers only those,
-        and executes the command it gets here, so the text is read once."""
+        and executes what it gets here, so the text is read once."""
         try:
-            command = router.read(text)
+            asked = router.read(text)
         except ServiceError:
             return None
-        if not router.is_move_language(command):
+        if not router.is_move_language(asked):
             return None
         stored = await self.core.storage.active_game(request.channel_id)
         seated = stored is not None and stored.seat_of(request.user.id) is not None
-        return command if seated else None
+        return asked if seated else None
 
-    async def tick(self, now: datetime | None = None,
-                   locale_of: Callable[[int], str] = lambda guild_id: "en") -> list[Reply]:
+    # --- what happens by itself --------------------------------------------------------
+
+    async def tick(self, now: datetime | None = None) -> list[Reply]:
         """Let the clocks act: reminders, time-up notices, forfeits (see `Clocks.tick`), each
-        said in the language of its server (`locale_of(guild_id)`); and start the tournaments
+        said in the language of its server (`Port.language`); and start the tournaments
         whose sign-up has closed."""
-        replies = await self.clocks.tick(now, locale_of)
-        await self.bots.wake(self.clocks.shards)
-        return replies + await self.events.tick(now or self.core.clock(), locale_of)
+        replies = await self.clocks.tick(now)
+        await self.bots.wake()
+        return replies + await self.events.tick(now or self.core.clock())
+
+    async def wait(self) -> None:
+        """Sleep until the next clock is due (at most `clocks.LONGEST_SLEEP`), or a turn
+        sets an earlier wake-up: the front end's dispatcher then calls `tick`."""
+        await self.clocks.wait()
+
+    async def delivered(self, receipt: Receipt) -> None:
+        """A reminder `tick` returned went out: it is not sent again."""
+        await self.clocks.delivered(receipt)
+
+    async def idle(self) -> None:
+        """Wait until the bot has answered every turn it owes now (the terminal table waits
+        so before its next line, as a player at the table would)."""
+        await self.bots.idle()
+
+    async def close(self) -> None:
+        """Stop what the service runs by itself: the bot's searches (their games stay
+        marked, answered after a restart) and the engine's worker processes. The storage
+        is the caller's, who opened it."""
+        await self.bots.close()
+        await self.core.engine_pool.close()
+
+    # --- what a front end reads ---------------------------------------------------------
 
     async def channel_game(self, channel_id: int) -> Game:
         """The channel's current game, or its last finished one, as the rules see it and
@@ -223,6 +200,39 @@ class TwixtService:
         """The names the service knows for some users (unknown ones left out)."""
         return await self.core.storage.user_names(user_ids)
 
+    async def copied_commands(self) -> tuple[int, ...]:
+        """The servers a front end has copied its commands to (Discord's guild commands),
+        as it noted them with `note_copied_commands`."""
+        return await self.core.storage.guilds_with("commands_copied", True)
+
+    async def note_copied_commands(self, guild_id: int, copied: bool) -> None:
+        """Note whether a front end has copied its commands to a server, so that a later
+        start can remove a copy no longer wanted."""
+        await self.core.storage.update_guild_settings(guild_id, commands_copied=copied)
+
+
+Subject = Callable[[TwixtService], Callable[..., Awaitable[Reply]]]
+#: the subject's method that does a command, called with the asker's request and the
+#: command's fields in their order (`tests/bot_service/test_dispatch.py` holds each
+#: method's parameters to its command's fields)
+_SUBJECTS: dict[type, Subject] = {
+    cmd.Challenge: lambda s: s.challenges.challenge, cmd.Team: lambda s: s.challenges.team,
+    cmd.Rematch: lambda s: s.challenges.rematch, cmd.Move: lambda s: s.confirmation.move,
+    cmd.ConfirmMove: lambda s: s.confirmation.confirm, cmd.Resign: lambda s: s.play.resign,
+    cmd.Takeback: lambda s: s.play.takeback, cmd.Conditional: lambda s: s.conditionals.run,
+    cmd.ShowBoard: lambda s: s.play.board, cmd.Status: lambda s: s.play.status,
+    cmd.Help: lambda s: s.play.help, cmd.Abort: lambda s: s.play.abort,
+    cmd.Claim: lambda s: s.clocks.claim, cmd.Export: lambda s: s.records.export,
+    cmd.History: lambda s: s.records.history, cmd.Replay: lambda s: s.records.replay,
+    cmd.ImportRecord: lambda s: s.records.import_record, cmd.Stats: lambda s: s.stats.stats,
+    cmd.Leaderboard: lambda s: s.stats.leaderboard,
+    cmd.UserSettings: lambda s: s.preferences.user_settings,
+    cmd.ServerSettings: lambda s: s.preferences.server_settings,
+    cmd.Vacation: lambda s: s.vacations.vacation, cmd.MyGames: lambda s: s.my_games.games,
+    cmd.Note: lambda s: s.notes.note, cmd.Notes: lambda s: s.notes.notes,
+    cmd.Analyze: lambda s: s.analyses.analyze,
+}
+
 
 def _channels(request: Request, reply: Reply) -> list[int]:
     """The channels a command may have changed a game in: where it was asked, and where its
@@ -231,22 +241,27 @@ def _channels(request: Request, reply: Reply) -> list[int]:
                                   if m.channel_id is not None)]
 
 
-async def answer_safely(call: Awaitable[Reply], context: Mapping[str, object],
-                        locale: str = "en") -> Reply:
-    """The one funnel every front end sends its work through: a `ServiceError` becomes a
-    refused one-line reply in the asker's language (`locale`), anything else is logged with
-    `context` and answered with an apology — never a traceback. A database that cannot be
-    used is no bug: its cause is logged in one line, and the asker told that nothing was
-    stored."""
+def refusal(error: Exception, context: Mapping[str, object], locale: str = "en") -> Reply:
+    """The one funnel for what went wrong, the service's or a front end's own (an option it
+    could not read): a `ServiceError` becomes a refused one-line reply in the asker's
+    language (`locale`); a database that cannot be used is no bug, its cause logged in one
+    line and the asker told that nothing was stored; anything else is logged with `context`
+    and answered with an apology — never a traceback."""
     tr = translation(locale)
-    try:
-        return await call
-    except ServiceError as error:
+    if isinstance(error, ServiceError):
         return Reply(tr.say(error.message), ephemeral=True, refused=True)
-    except DatabaseError as error:
+    if isinstance(error, DatabaseError):
         # not a bug of ours: the cause in one line, for whoever runs the bot to mend
         log.error("command refused: %s", error, extra=dict(context))
         return Reply(tr.say(database_refusal(error)), ephemeral=True, refused=True)
-    except Exception:
-        log.exception("command failed", extra=dict(context))
-        return Reply(tr.say(APOLOGY), ephemeral=True, refused=True)
+    log.error("command failed", exc_info=error, extra=dict(context))
+    return Reply(tr.say(APOLOGY), ephemeral=True, refused=True)
+
+
+async def answer_safely(call: Awaitable[Reply], context: Mapping[str, object],
+                        locale: str = "en") -> Reply:
+    """The service's work `call`, its failures told through `refusal`."""
+    try:
+        return await call
+    except Exception as error:
+        return refusal(error, context, locale)

@@ -12,19 +12,33 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import random
 import re
 import sys
 from collections.abc import Awaitable, Callable, Iterable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
-from bot.service import Reply, Request, ServiceError, TwixtService, User, answer_safely, router
+from bot.service import (
+    CHANNEL_LINK,
+    EnginePool,
+    Port,
+    Reply,
+    Request,
+    ServiceError,
+    TwixtService,
+    User,
+    alongside,
+    refusal,
+    router,
+    utc_now,
+)
 from bot.service import commands as cmd
-from bot.service.core import alongside
-from bot.service.model import CHANNEL_LINK
 from language import Message, translation, unmarked
+from storage import Storage
 
 GUILD_ID = 1
 #: a comment, as in a transcript: `#` at the start or after a space, then a space or the end
@@ -33,6 +47,8 @@ _COMMENT = re.compile(r"(?:^|\s)#(?:\s.*)?$")
 #: a search of the bot's (or an analysis) that has not answered after this many seconds is
 #: said at the table; a quicker one is not, so a short game reads as a plain list of moves
 THINKING_AFTER = 1.0
+#: the wait before "thinking…" is said (the tests end it when they choose)
+Patience = Callable[[], Awaitable[object]]
 
 
 def name_id(name: str) -> int:
@@ -75,11 +91,10 @@ class ThinkingLine:
     when they choose), `out` and `locale` those of the table."""
 
     def __init__(self, out: TextIO = sys.stdout, locale: str = "en",
-                 patience: Callable[[], Awaitable[object]] = lambda: asyncio.sleep(
-                     THINKING_AFTER)) -> None:
+                 patience: Patience | None = None) -> None:
         self._out = out
         self.tr = translation(locale)
-        self._patience = patience
+        self._patience = patience or (lambda: asyncio.sleep(THINKING_AFTER))
 
     def __call__(self, channel_id: int) -> AbstractAsyncContextManager[None]:
         return alongside(self._say_later())
@@ -90,14 +105,20 @@ class ThinkingLine:
 
 
 class TerminalTable:
-    """Plays lines against the service and writes what a channel would show."""
+    """Plays lines against the service and writes what a channel would show.
 
-    def __init__(self, service: TwixtService, channel: str, out_dir: Path,
+    The table builds its service itself, with its port: the threads it knows by name, the
+    bot's moves printed as they come, everything said in the table's language, and the
+    "thinking…" line (after `patience`). `clock`, `engine_pool` and `rng` are the
+    service's (a fixed time to try clocks with, the workers the bot thinks in)."""
+
+    def __init__(self, storage: Storage, channel: str, out_dir: Path,
                  out: TextIO = sys.stdout, managers: Iterable[str] = (),
-                 locale: str = "en", threads: TerminalThreads | None = None) -> None:
-        self.service = service
+                 locale: str = "en", *, clock: Callable[[], datetime] = utc_now,
+                 engine_pool: EnginePool | None = None, rng: random.Random | None = None,
+                 patience: Patience | None = None) -> None:
         #: the threads the service opens here (tournament games), known by name
-        self.threads = threads or TerminalThreads(locale)
+        self.threads = TerminalThreads(locale)
         self.threads.known(channel)
         #: the language of everything the table says (`language.LOCALES`)
         self.tr = translation(locale)
@@ -106,18 +127,24 @@ class TerminalTable:
         self.out = out
         self._managers = {name_id(name) for name in managers}
         self._names: dict[int, str] = {}
-        # the bot's moves are printed as they come, in the table's language
-        service.bots.deliver = self._show
-        service.core.locale_of = lambda guild_id: self.tr.locale
+        thinking = ThinkingLine(out, locale, patience)
+        self.service = TwixtService(
+            storage, Port(threads=self.threads, post=self._show,
+                          language=lambda guild_id: locale, thinking=thinking),
+            clock=clock, engine_pool=engine_pool, rng=rng)
+
+    async def close(self) -> None:
+        """Stop the service's bot and its engine's workers (the storage stays open)."""
+        await self.service.close()
 
     async def run(self, lines: Iterable[str]) -> int:
         """Let the clocks act (as the bot does after a restart), then play every line; return
         how many lines were refused."""
-        for reply in await self.service.tick(locale_of=lambda guild_id: self.tr.locale):
+        for reply in await self.service.tick():
             await self._show(reply)
             if reply.receipt is not None:
-                await self.service.clocks.delivered(reply.receipt)
-        await self.service.bots.idle()  # a turn the bot owed before the restart
+                await self.service.delivered(reply.receipt)
+        await self.service.idle()  # a turn the bot owed before the restart
         refused = 0
         for number, raw in enumerate(lines, start=1):
             line = _COMMENT.sub("", raw.removeprefix("\ufeff") if number == 1 else raw).strip()
@@ -128,7 +155,8 @@ class TerminalTable:
 
     async def play_line(self, line: str, number: int = 0) -> bool:
         """One `name: command` line (`name@channel: command` in another channel, such as a
-        tournament game's thread); False when it was refused."""
+        tournament game's thread); False when it was refused. The line is read here (the
+        file an `import` names, too), and the service called once."""
         name, sep, text = line.partition(":")
         name, _at, where = name.partition("@")
         if not sep or not name.strip() or not text.strip():
@@ -141,23 +169,28 @@ class TerminalTable:
         channel_id = self.threads.known(where.strip() or self.channel)
         request = Request(GUILD_ID, channel_id, who, can_manage=manager,
                           can_manage_server=manager, locale=self.tr.locale)
-        reply = await answer_safely(self._execute(request, text.strip()), {
-            "command": "terminal", "line": number, "user": who.name}, locale=request.locale)
+        context = {"command": "terminal", "line": number, "user": who.name}
+        try:
+            asked = self._read(text.strip())
+        except ServiceError as error:
+            reply = refusal(error, context, request.locale)
+        else:
+            reply = await self.service.answer(request, asked, context)
         if reply.refused:
             self._say(f"! {who.name}: {reply.plain}")
             return False
         for message in reply.all_messages():
             await self._show(message)
         # the bot answers before the next line is read, as a player at the table would wait
-        await self.service.bots.idle()
+        await self.service.idle()
         return True
 
-    async def _execute(self, request: Request, text: str) -> Reply:
-        command = router.read(text, self._person)
-        if isinstance(command, cmd.ImportRecord):
-            command = replace(command, data=_read_file(Path(command.filename)),
-                              filename=Path(command.filename).name)
-        return await self.service.execute(request, command)
+    def _read(self, text: str) -> cmd.ServiceCommand:
+        asked = router.read(text, self._person)
+        if isinstance(asked, cmd.ImportRecord):
+            asked = replace(asked, data=_read_file(Path(asked.filename)),
+                            filename=Path(asked.filename).name)
+        return asked
 
     def _person(self, name: str) -> User:
         person = user(name.lstrip("@"))

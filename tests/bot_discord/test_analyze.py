@@ -28,7 +28,7 @@ async def pool(client) -> AsyncIterator[EnginePool]:
 async def play_to_the_end(client, cog) -> None:
     await start_game(client, cog, size="6", rules="pp", swap="no")
     for number, move in enumerate(RED_CONNECTS):
-        await run(client, cog, "move", BOB if number % 2 else ALICE, command=move)
+        await run(client, cog, "move", BOB if number % 2 else ALICE, text=move)
 
 
 async def test_anyone_here_gets_the_curve_of_the_finished_game(client, cog, pool):
@@ -61,19 +61,19 @@ async def test_the_games_channel_shows_the_bot_typing_while_it_analyses(client, 
 
 async def test_an_analysis_asked_for_privately_shows_no_typing(client, cog, pool, channels):
     await play_to_the_end(client, cog)
-    await run(client, cog, "analyze", EVE, game=1, channel_id=CHANNEL + 1)
+    await run(client, cog, "analyze", EVE, number=1, channel_id=CHANNEL + 1)
     assert not channels[CHANNEL].typing.called and not channels[CHANNEL + 1].typing.called
 
 
 async def test_in_german_the_command_answers_in_german(client, cog, pool):
     await play_to_the_end(client, cog)
-    reply = only(await run(client, cog, "analyze", EVE, game=1, locale=discord.Locale.german))
+    reply = only(await run(client, cog, "analyze", EVE, number=1, locale=discord.Locale.german))
     assert reply["content"].startswith("Partie 1, 7 Züge: die größten Wendepunkte")
 
 
 async def test_a_game_in_play_is_refused_to_its_players_too(client, cog):
     await start_game(client, cog)
-    await run(client, cog, "move", ALICE, command="K12")
+    await run(client, cog, "move", ALICE, text="K12")
     for who in (ALICE, EVE):
         reply = only(await run(client, cog, "analyze", who))
         assert (reply["content"], reply["ephemeral"]) == (

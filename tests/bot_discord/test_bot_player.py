@@ -66,7 +66,7 @@ async def test_a_whole_game_against_the_bot_through_the_cog(bot_client, cog, cha
             break
         game = await bot_client.service.channel_game(CHANNEL)
         hole = min(game.legal_placements(), key=lambda h: (h.col, h.row))
-        answers.append(only(await run(bot_client, cog, "move", ALICE, command=str(hole))))
+        answers.append(only(await run(bot_client, cog, "move", ALICE, text=str(hole))))
     assert await _game_over(bot_client)
     moves = posted(channel)
     assert moves and all(m["content"].startswith(("**bot (level 1)** (Black): `",
@@ -84,7 +84,7 @@ async def test_the_channel_shows_the_bot_typing_while_it_searches(bot_client, co
     typing = channel.typing.return_value
     await run(bot_client, cog, "challenge", ALICE, user=THE_BOT, level=1, size="6", rules="pp",
               swap="no")
-    await run(bot_client, cog, "move", ALICE, command="B2")  # answered: the bot searches
+    await run(bot_client, cog, "move", ALICE, text="B2")  # answered: the bot searches
 
     async def typing_shown() -> None:
         while not typing.__aenter__.await_count:
@@ -105,8 +105,8 @@ async def test_the_bot_takes_a_seat_in_double_twixt_through_the_cog(bot_client, 
     assert "bot (level 2)" in challenge["content"]
     await press(bot_client, custom_ids(challenge)["Accept"], BOB)
     await press(bot_client, custom_ids(challenge)["Accept"], CAROL)
-    await run(bot_client, cog, "move", ALICE, command="F6")
-    await run(bot_client, cog, "move", BOB, command="C5")
+    await run(bot_client, cog, "move", ALICE, text="F6")
+    await run(bot_client, cog, "move", BOB, text="C5")
     await bot_client.service.bots.idle()
     [move] = posted(channel)
     assert move["content"].startswith("<@103> **bot (level 2)** (Red): `")  # carol's turn next

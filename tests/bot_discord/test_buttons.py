@@ -8,6 +8,7 @@ import pytest
 from bot.discord.app import TwixtBot
 from bot.discord.views import custom_id
 from bot.service import Button, ButtonKind
+from bot.service import commands as cmd
 from storage import SqliteStorage
 from tests.bot_discord.helpers import press, run, start_game
 from tests.bot_discord.people import ALICE, BOB, CAROL, CHANNEL, DAVE, text_channel
@@ -38,7 +39,7 @@ async def test_decline_button_by_the_challenged_user(client, cog):
 
 async def test_swap_button_is_for_the_player_to_move(client, cog):
     await start_game(client, cog)
-    reply = only(await run(client, cog, "move", ALICE, command="K12"))
+    reply = only(await run(client, cog, "move", ALICE, text="K12"))
     swap = custom_ids(reply)["Swap"]
     assert only(await press(client, swap, ALICE))["ephemeral"] is True
     assert "`swap`" in only(await press(client, swap, BOB))["content"]
@@ -49,7 +50,7 @@ async def test_privilege_button_for_the_player_who_just_moved(client, cog):
                                opponent2=DAVE, swap="no"))
     for player in (BOB, CAROL, DAVE):
         await press(client, custom_ids(challenge)["Accept"], player)
-    reply = only(await run(client, cog, "move", ALICE, command="K12"))
+    reply = only(await run(client, cog, "move", ALICE, text="K12"))
     called = only(await press(client, custom_ids(reply)["Privilege"], ALICE))
     assert called["ephemeral"] is False and "privilege" in called["content"].lower()
 
@@ -122,3 +123,38 @@ async def test_a_thread_refused_by_discord_is_one_ephemeral_line(client, cog, mo
     reply = only(await run(client, cog, "challenge", ALICE, user=BOB, thread="yes"))
     refused = only(await press(client, custom_ids(reply)["Accept"], BOB))
     assert refused["ephemeral"] is True and "Create Public Threads" in refused["content"]
+
+
+@pytest.fixture
+def executed(client, monkeypatch) -> list[object]:
+    """Every command the service executes, in order (the real `execute` does the work)."""
+    commands: list[object] = []
+    execute = client.service.execute
+
+    async def recording(request, command):
+        commands.append(command)
+        return await execute(request, command)
+
+    monkeypatch.setattr(client.service, "execute", recording)
+    return commands
+
+
+async def test_accept_and_decline_buttons_are_commands_executed_as_typed_ones_are(
+        client, cog, executed):
+    first = only(await run(client, cog, "challenge", ALICE, user=BOB))
+    assert "bob declines" in only(await press(client, custom_ids(first)["Decline"],
+                                              BOB))["content"]
+    second = only(await run(client, cog, "challenge", ALICE, user=BOB))
+    assert "Game 1 on" in only(await press(client, custom_ids(second)["Accept"],
+                                           BOB))["content"]
+    assert executed[1::2] == [cmd.AnswerChallenge("decline", 1),
+                              cmd.AnswerChallenge("accept", 2)]
+
+
+async def test_a_rematch_button_is_a_command_executed_as_a_typed_one_is(client, cog, executed):
+    await start_game(client, cog, swap="no")
+    ask = only(await run(client, cog, "resign", ALICE))
+    over = only(await press(client, custom_ids(ask)["Resign"], ALICE))
+    again = only(await press(client, custom_ids(over)["Rematch"], BOB))
+    assert "**bob** challenges alice" in again["content"]
+    assert executed[-1] == cmd.Rematch(1)

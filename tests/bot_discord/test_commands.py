@@ -1,8 +1,25 @@
 """Each `/twixt` command, called through its callback over the real service and database."""
 
+import inspect
+
+from bot.discord.cog import TwixtCog
+from bot.discord.commanding import challenge_options
 from tests.bot_discord.helpers import press, run, start_game
 from tests.bot_discord.people import ALICE, BOB, CAROL, CHANNEL, DAVE, EVE, member
 from tests.bot_discord.reading import custom_ids, filenames, only
+
+
+def test_challenge_and_team_take_the_options_of_a_challenge_after_their_own():
+    options = list(inspect.signature(challenge_options).parameters)
+    for command, own in ((TwixtCog.challenge, ["user"]),
+                         (TwixtCog.team, ["partner", "opponent1", "opponent2"])):
+        assert [parameter.name for parameter in command.parameters] == [*own, *options]
+
+
+async def test_a_team_challenge_carries_its_options(client, cog):
+    reply = only(await run(client, cog, "team", ALICE, partner=CAROL, opponent1=BOB,
+                           opponent2=DAVE, size="12", swap="no"))
+    assert "12×12" in reply["content"] and "no swap" in reply["content"]
 
 
 async def test_challenge_pings_the_challenged_user_and_offers_their_buttons(client, cog):
@@ -56,7 +73,7 @@ async def test_accept_and_decline_commands_answer_the_challenge_here(client, cog
 
 async def test_move_posts_one_message_with_board_notation_and_the_next_player(client, cog):
     await start_game(client, cog)
-    reply = only(await run(client, cog, "move", ALICE, command="k12"))
+    reply = only(await run(client, cog, "move", ALICE, text="k12"))
     assert reply["content"].startswith(f"<@{BOB.id}> **alice** (Red): `K12`")
     assert [o.id for o in reply["allowed_mentions"].users] == [BOB.id]
     assert reply["embed"].image.url == "attachment://board.png"
@@ -65,7 +82,7 @@ async def test_move_posts_one_message_with_board_notation_and_the_next_player(cl
 
 async def test_swap_command(client, cog):
     await start_game(client, cog)
-    await run(client, cog, "move", ALICE, command="K12")
+    await run(client, cog, "move", ALICE, text="K12")
     reply = only(await run(client, cog, "swap", BOB))
     assert "`swap`" in reply["content"]
 
@@ -75,7 +92,7 @@ async def test_privilege_command_after_own_move_in_double_twixt(client, cog):
                            opponent2=DAVE, swap="no"))
     for player in (BOB, CAROL, DAVE):
         await press(client, custom_ids(reply)["Accept"], player)
-    await run(client, cog, "move", ALICE, command="K12")
+    await run(client, cog, "move", ALICE, text="K12")
     answer = only(await run(client, cog, "privilege", ALICE))
     assert "privilege" in answer["content"].lower() and answer["ephemeral"] is False
 
@@ -94,7 +111,7 @@ async def test_resign_asks_first_and_only_the_resigner_may_confirm(client, cog):
 
 async def test_move_resign_also_asks_for_confirmation(client, cog):
     await start_game(client, cog)
-    reply = only(await run(client, cog, "move", ALICE, command=" Resign "))
+    reply = only(await run(client, cog, "move", ALICE, text=" Resign "))
     assert set(custom_ids(reply)) == {"Resign"}
 
 

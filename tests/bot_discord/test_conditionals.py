@@ -13,8 +13,8 @@ from tests.bot_discord.reading import filenames, only, posted
 async def game(client, cog):
     """alice F5, bob E5 on a 12×12 board: alice is to move."""
     await start_game(client, cog, size="12", swap="no")
-    await run(client, cog, "move", ALICE, command="F5")
-    await run(client, cog, "move", BOB, command="E5")
+    await run(client, cog, "move", ALICE, text="F5")
+    await run(client, cog, "move", BOB, text="E5")
 
 
 async def test_stored_moves_are_answered_privately(client, cog, game):
@@ -37,7 +37,7 @@ async def test_a_refused_line_is_private_too(client, cog, game):
 
 async def test_the_reply_is_played_in_the_same_message_under_one_board(client, cog, game):
     await run(client, cog, "conditional", BOB, moves="if H9 then G6 link E5")
-    played = only(await run(client, cog, "move", ALICE, command="H9"))
+    played = only(await run(client, cog, "move", ALICE, text="H9"))
     assert played["ephemeral"] is False and filenames(played) == ["board.png"]
     assert played["content"] == (
         f"<@{ALICE.id}> **alice** (Red): `H9`\nbob answers at once with a stored move:\n"
@@ -49,7 +49,7 @@ async def test_a_dropped_reply_is_told_by_direct_message_only(client, cog, game,
     bob = dm_user(BOB.id)
     monkeypatch.setattr(client, "get_user", {BOB.id: bob}.get)
     await run(client, cog, "conditional", BOB, moves="if G7 then G6 link E5")
-    played = only(await run(client, cog, "move", ALICE, command="G7 link F5"))
+    played = only(await run(client, cog, "move", ALICE, text="G7 link F5"))
     assert "G6" not in played["content"] and played["content"].endswith("bob (Black) to move.")
     [notice] = posted(bob)
     assert notice["content"].startswith("Your stored reply `G6 link E5` to alice's `G7 link F5`")

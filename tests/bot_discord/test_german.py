@@ -22,8 +22,8 @@ ENGLISH = discord.Locale.british_english
 
 async def test_a_refused_move_is_said_in_the_askers_language(client, cog):
     await start_game(client, cog)
-    german = only(await run(client, cog, "move", ALICE, command="A5", locale=GERMAN))
-    english = only(await run(client, cog, "move", ALICE, command="A5", locale=ENGLISH))
+    german = only(await run(client, cog, "move", ALICE, text="A5", locale=GERMAN))
+    english = only(await run(client, cog, "move", ALICE, text="A5", locale=ENGLISH))
     assert (german["content"], german["ephemeral"]) == (
         "A5 liegt in der Grenzreihe von Schwarz", True)
     assert english["content"] == "A5 is in Black's border row"
@@ -89,4 +89,4 @@ async def test_the_clocks_speak_the_servers_language(client, cog, clock, monkeyp
 
 
 def test_a_server_the_client_does_not_know_is_spoken_to_in_english(client):
-    assert client.scheduler.language_of(12345) == "en"
+    assert client.language_of(12345) == "en"

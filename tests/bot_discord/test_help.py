@@ -14,11 +14,11 @@ from tests.bot_discord.reading import only, posted
 
 
 async def test_help_for_one_command_fits_one_message(client, cog):
-    reply = only(await run(client, cog, "help", ALICE, command="tournament"))
+    reply = only(await run(client, cog, "help", ALICE, topic="tournament"))
     assert reply["content"].startswith("**tournament** — TwixT tournaments and leagues.")
     assert "`format roundrobin|swiss|league`" in reply["content"]
     assert len(reply["content"]) <= 2000 and reply["ephemeral"]
-    german = only(await run(client, cog, "help", ALICE, command="analyze",
+    german = only(await run(client, cog, "help", ALICE, topic="analyze",
                             locale=discord.Locale.german))
     assert "In Discord: `/twixt-records analyze`" in german["content"]
     assert "Beispiel: `analyze 12`" in german["content"]
@@ -30,7 +30,7 @@ async def test_help_without_a_command_names_them_all(client, cog):
 
 
 async def test_a_mistyped_help_command_names_the_one_meant(client, cog):
-    reply = only(await run(client, cog, "help", ALICE, command="leaderbord"))
+    reply = only(await run(client, cog, "help", ALICE, topic="leaderbord"))
     # a refusal's markdown is escaped: Discord shows the backticks as typed
     assert reply["content"] == ("I don't know the command “leaderbord”: did you mean "
                                 "\\`leaderboard\\`?")

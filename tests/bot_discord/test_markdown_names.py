@@ -12,7 +12,6 @@ import discord
 
 from bot.discord.event_cog import EventCog
 from bot.discord.replies import shown
-from bot.service import TwixtService
 from bot.terminal import TerminalTable
 from language import translation
 from storage import SqliteStorage
@@ -49,7 +48,7 @@ async def test_a_name_full_of_markdown_is_kept_exactly_and_shown_escaped(client,
     _shows_names_as_typed(start, MARKED_SHOWN, LINKED_SHOWN)
     assert f"**{MARKED_SHOWN}** (Red) vs **{LINKED_SHOWN}** (Black)" in start["content"]
 
-    moved = only(await run(client, cog, "move", MARKED, command="K12"))
+    moved = only(await run(client, cog, "move", MARKED, text="K12"))
     _shows_names_as_typed(moved, MARKED_SHOWN)
     confirm = only(await run(client, cog, "resign", LINKED))
     ended = only(await press(client, custom_ids(confirm)["Resign"], LINKED))
@@ -98,7 +97,7 @@ async def test_the_same_name_at_the_terminal_shows_as_typed(tmp_path: Path):
     typed = "**x**_y_ ~~z~~ `c` [a](e) <b>"
     out = StringIO()
     async with await SqliteStorage.open(tmp_path / "t.db") as storage:
-        table = TerminalTable(TwixtService(storage), "den", tmp_path, out=out)
+        table = TerminalTable(storage, "den", tmp_path, out=out)
         await table.run([f"{typed}: challenge bob size 12 swap no first me", "bob: accept",
                          f"{typed}: G6"])
     shown = out.getvalue()

@@ -99,3 +99,15 @@ async def test_a_seated_players_illegal_move_is_answered(client, cog, channel):
     await ChatMoves(client.service, read_all=True).handle(sent)
     [reply] = posted(channel)
     assert reply["reference"] is sent and reply["content"] == "it is alice's turn"
+
+
+async def test_chat_that_cannot_be_read_for_a_database_fault_stays_unanswered(
+        client, cog, channel, caplog):
+    """Whether plain chat is a seated player's move needs the database; when it cannot be
+    read, the chat gets no answer (it may be only chat) and the cause is logged once."""
+    await start_game(client, cog)
+    await client.service.core.storage.close()  # every query now fails
+    await ChatMoves(client.service, read_all=True).handle(message(ALICE, "K12", channel))
+    assert posted(channel) == []
+    assert [r.message for r in caplog.records if r.name == "bot.service.service"] == [
+        "chat not read"]

@@ -59,7 +59,7 @@ async def test_a_note_on_a_game_elsewhere_by_its_number(client, cog):
 async def test_a_confirm_button_plays_the_move_shown_only_for_its_player(client, cog):
     await start_game(client, cog, swap="no")
     await _confirming(client, cog, ALICE)
-    shown = only(await run(client, cog, "move", ALICE, command="K12"))
+    shown = only(await run(client, cog, "move", ALICE, text="K12"))
     assert shown["ephemeral"] is True and filenames(shown) == ["board.png"]
     assert "`K12`, not played yet" in shown["content"]
     confirm = custom_ids(shown)["Confirm"]

@@ -8,7 +8,8 @@ import pytest
 from discord import app_commands
 
 from bot.discord import replies, respond
-from bot.service import Reply
+from bot.service import Reply, ServiceError
+from bot.service import commands as cmd
 from tests.bot_discord.helpers import interaction, run, start_game
 from tests.bot_discord.people import ALICE, BOB, CHANNEL, EVE, GUILD, member
 from tests.bot_discord.reading import only, sent
@@ -26,14 +27,14 @@ async def test_everyone_in_a_name_does_not_ping(client, cog):
 
 async def test_a_typed_mention_in_a_move_is_escaped(client, cog):
     await start_game(client, cog)
-    reply = only(await run(client, cog, "move", ALICE, command="K12 <@&123> @everyone"))
+    reply = only(await run(client, cog, "move", ALICE, text="K12 <@&123> @everyone"))
     assert reply["ephemeral"] is True
     assert "@everyone" not in reply["content"] and "<@&123>" not in reply["content"]
 
 
 async def test_illegal_move_is_one_ephemeral_line_and_changes_nothing(client, cog):
     await start_game(client, cog)
-    reply = only(await run(client, cog, "move", ALICE, command="A5"))
+    reply = only(await run(client, cog, "move", ALICE, text="A5"))
     assert reply["ephemeral"] is True and "\n" not in reply["content"]
     assert "border" in reply["content"]
     record = await client.service.core.storage.active_game(CHANNEL)
@@ -42,7 +43,7 @@ async def test_illegal_move_is_one_ephemeral_line_and_changes_nothing(client, co
 
 async def test_not_your_turn(client, cog):
     await start_game(client, cog)
-    reply = only(await run(client, cog, "move", BOB, command="K12"))
+    reply = only(await run(client, cog, "move", BOB, text="K12"))
     assert (reply["content"], reply["ephemeral"]) == ("it is alice's turn", True)
 
 
@@ -57,7 +58,7 @@ async def test_an_unexpected_error_is_logged_with_context_and_apologised_for(
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(client.service.play, "move", broken)
-    reply = only(await run(client, cog, "move", ALICE, command="K12"))
+    reply = only(await run(client, cog, "move", ALICE, text="K12"))
     assert (reply["content"], reply["ephemeral"]) == (str(respond.APOLOGY), True)
     record = next(r for r in caplog.records if r.message == "command failed")
     assert record.levelno == logging.ERROR and record.exc_info
@@ -70,14 +71,14 @@ async def test_a_slow_call_is_deferred_then_answered_as_a_followup(client, monke
     monkeypatch.setattr(respond, "DEFER_AFTER_SECONDS", 0.01)
     mock = interaction(client, ALICE)
 
-    async def slow(request):
+    async def slow():
         await asyncio.sleep(0.05)
-        return Reply("done")
+        return cmd.Challenge(None)  # answered in public
 
-    await respond.answer(mock, "test", slow)
+    await respond.serve(mock, client.service, "test", slow)
     mock.response.defer.assert_awaited_once()
     mock.response.send_message.assert_not_awaited()
-    assert mock.followup.send.await_args.kwargs["content"] == "done"
+    assert "alice" in mock.followup.send.await_args.kwargs["content"]
     mock.delete_original_response.assert_not_awaited()
 
 
@@ -85,11 +86,11 @@ async def test_a_slow_error_replaces_the_public_thinking_message(client, monkeyp
     monkeypatch.setattr(respond, "DEFER_AFTER_SECONDS", 0.01)
     mock = interaction(client, ALICE)
 
-    async def slow(request):
+    async def slow():
         await asyncio.sleep(0.05)
-        return Reply("no", ephemeral=True)
+        raise ServiceError("no")
 
-    await respond.answer(mock, "test", slow)
+    await respond.serve(mock, client.service, "test", slow)
     mock.delete_original_response.assert_awaited_once()
     assert mock.followup.send.await_args.kwargs["ephemeral"] is True
 
@@ -131,7 +132,7 @@ async def test_a_name_with_a_masked_link_keeps_its_brackets_but_links_nowhere(cl
                                    "||spoiler||", "<t:1>", "-# small"])
 async def test_a_refusal_shows_what_was_typed_without_formatting_it(client, cog, typed):
     await start_game(client, cog)
-    reply = only(await run(client, cog, "move", ALICE, command=typed))
+    reply = only(await run(client, cog, "move", ALICE, text=typed))
     assert reply["ephemeral"] is True
     shown = reply["content"]
     for active in (r"(?<!\\)\[", r"(?<!\\)\*\*", r"(?<!\\)\|\|", r"(?<!\\)<"):

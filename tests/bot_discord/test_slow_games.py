@@ -63,7 +63,7 @@ async def test_time_option_gives_a_clock_shown_after_each_turn(client, cog):
     challenge = only(await run(client, cog, "challenge", ALICE, user=BOB, time="1d12h"))
     assert "1d12h per move" in challenge["content"]
     await press(client, custom_ids(challenge)["Accept"], BOB)
-    reply = only(await run(client, cog, "move", ALICE, command="K12"))
+    reply = only(await run(client, cog, "move", ALICE, text="K12"))
     assert "bob (Black) to move. (1d 12h left)" in reply["content"]
 
 
@@ -87,7 +87,7 @@ async def test_time_autocomplete_suggests_common_times():
 async def test_claim_once_the_opponents_time_is_up(client, cog, clock):
     # no vacation: with a day left, a claim would find bob on it (test_vacations)
     await start_game(client, cog, time="1d", swap="no", vacation="no")
-    await run(client, cog, "move", ALICE, command="K12")
+    await run(client, cog, "move", ALICE, text="K12")
     early = only(await run(client, cog, "claim", ALICE))
     assert refusal(early) == ("bob still has 1d 0h to move", True)
     clock.now += timedelta(days=1)
@@ -101,7 +101,7 @@ async def test_claim_once_the_opponents_time_is_up(client, cog, clock):
 
 async def test_takeback_buttons_are_for_the_opponent(client, cog):
     await start_game(client, cog, swap="no")
-    await run(client, cog, "move", ALICE, command="K12")
+    await run(client, cog, "move", ALICE, text="K12")
     ask = only(await run(client, cog, "takeback", ALICE))
     assert ask["content"].startswith(f"<@{BOB.id}> alice asks to take back `K12`.")
     buttons = custom_ids(ask)
@@ -115,7 +115,7 @@ async def test_takeback_buttons_are_for_the_opponent(client, cog):
 
 async def test_takeback_decline_button_and_command(client, cog):
     await start_game(client, cog, swap="no")
-    await run(client, cog, "move", ALICE, command="K12")
+    await run(client, cog, "move", ALICE, text="K12")
     ask = only(await run(client, cog, "takeback", ALICE, action="request"))
     declined = only(await press(client, custom_ids(ask)["Decline"], BOB))
     assert declined["content"] == "bob declines the takeback."
@@ -130,7 +130,7 @@ async def test_takeback_decline_button_and_command(client, cog):
 
 async def test_export_attaches_the_records_as_files(client, cog):
     await start_game(client, cog, rules="pp", swap="no")
-    await run(client, cog, "move", ALICE, command="K12")
+    await run(client, cog, "move", ALICE, text="K12")
     reply = only(await run(client, cog, "export", EVE))
     assert reply["content"] == "Game 1, 1 move."
     assert filenames(reply) == ["twixt-1.twixt", "twixt-1.tsgf", "twixt-1.T1"]
@@ -152,7 +152,7 @@ async def test_history_is_private_to_the_asker(client, cog):
 async def test_a_game_of_another_channel_is_shown_to_its_player_alone(client, cog):
     await finished_game(client, cog)  # in a private channel, say
     elsewhere = CHANNEL + 1
-    replay = only(await run(client, cog, "replay", BOB, game=1, channel_id=elsewhere))
+    replay = only(await run(client, cog, "replay", BOB, number=1, channel_id=elsewhere))
     assert replay["ephemeral"] is True and filenames(replay) == ["twixt-1.gif"]
     channel = text_channel(elsewhere)
     chat = ChatMoves(client.service, read_all=False)
@@ -168,12 +168,12 @@ async def test_a_game_of_another_channel_is_shown_to_its_player_alone(client, co
 
 async def test_replay_attaches_an_animation(client, cog):
     await start_game(client, cog, swap="no")
-    await run(client, cog, "move", ALICE, command="K12")
+    await run(client, cog, "move", ALICE, text="K12")
     reply = only(await run(client, cog, "replay", EVE))
     assert reply["content"] == "Replay of game 1: 1 move."
     assert filenames(reply) == ["twixt-1.gif"]
     assert reply["files"][0].fp.read()[:6] == b"GIF89a"
-    assert refusal(only(await run(client, cog, "replay", EVE, game=99))) == (
+    assert refusal(only(await run(client, cog, "replay", EVE, number=99))) == (
         "there is no such game", True)
 
 

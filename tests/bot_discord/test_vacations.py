@@ -56,7 +56,7 @@ async def test_the_scheduler_posts_an_automatic_day_once_and_a_claim_waits_for_i
     channel = text_channel(CHANNEL)
     monkeypatch.setattr(client, "get_channel", {CHANNEL: channel}.get)
     await start_game(client, cog, time="1d", swap="no")
-    await run(client, cog, "move", ALICE, command="K12")
+    await run(client, cog, "move", ALICE, text="K12")
     clock.now += timedelta(days=1)
     await client.scheduler.round()
     await client.scheduler.round()
@@ -68,7 +68,7 @@ async def test_the_scheduler_posts_an_automatic_day_once_and_a_claim_waits_for_i
     claim = only(await run(client, cog, "claim", ALICE))
     assert said(claim) == ("bob is on vacation until 2026-01-03 12:00 UTC: their time is not "
                            "up", True)
-    reply = only(await run(client, cog, "move", BOB, command="M12"))
+    reply = only(await run(client, cog, "move", BOB, text="M12"))
     assert "alice (Red) to move. (1d 0h left)" in reply["content"]
     assert "view" not in day  # no Claim button while the day runs
 

@@ -6,10 +6,10 @@ import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from bot.service import Reply, TwixtService
+from bot.service import Port, Reply, TwixtService
 from bot.service.bot_player import Think
-from bot.service.core import Thinking, no_sign
 from bot.service.engine_pool import EnginePool
+from bot.service.port import Thinking, no_sign
 from storage import Storage
 from tests.bot_service.people import CHANNEL
 from tests.fakes import Clock, FakeThreads
@@ -36,14 +36,12 @@ async def bot_service(storage: Storage, think: Think | None = None, *,
     """A service (one process of the bot) with its own engine pool of one worker; `think`
     replaces the engine's search, `thinking` is the front end's sign of it."""
     said = Said()
-    service = TwixtService(storage, threads=FakeThreads(), clock=clock or Clock(),
-                           rng=random.Random(1), engine_pool=pool or EnginePool(1),
-                           thinking=thinking)
-    service.bots.deliver = said
+    service = TwixtService(storage, Port(threads=FakeThreads(), post=said, thinking=thinking),
+                           clock=clock or Clock(), rng=random.Random(1),
+                           engine_pool=pool or EnginePool(1))
     if think is not None:
         service.bots.think = think
     try:
         yield service, said
     finally:
-        await service.bots.close()
-        await service.core.engine_pool.close()
+        await service.close()

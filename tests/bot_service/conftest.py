@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot.service import TwixtService
+from bot.service import Port, TwixtService
 from storage import SqliteStorage
 from tests.fakes import Clock, FakeThreads
 
@@ -30,4 +30,4 @@ async def storage(tmp_path):
 
 @pytest.fixture
 def service(storage, clock, threads) -> TwixtService:
-    return TwixtService(storage, threads=threads, clock=clock, rng=random.Random(1))
+    return TwixtService(storage, Port(threads=threads), clock=clock, rng=random.Random(1))

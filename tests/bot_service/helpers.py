@@ -6,8 +6,16 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from typing import Any
 
-from bot.service import Reply, TwixtService, answer_safely, build_options
+from bot.service import ButtonKind, Reply, Request, TwixtService, build_options
+from bot.service import commands as cmd
+from bot.service.service import answer_safely
 from tests.bot_service.people import ALICE, BOB, CAROL, DAVE, asking
+
+
+async def press(service: TwixtService, request: Request, kind: ButtonKind,
+                target: int) -> Reply:
+    """A button pressed: the command it stands for, executed like any other."""
+    return await service.execute(request, cmd.of_button(kind, target))
 
 
 async def start_game(service: TwixtService, **options: Any) -> None:

@@ -131,9 +131,10 @@ async def test_in_german(analysing):
         r"\(Engine: `[^`]+`, Rot \d+ %\)", swing), swing
 
 
-async def test_the_terminal_table_saves_the_picture(analysing, tmp_path: Path):
+async def test_the_terminal_table_saves_the_picture(storage, clock, pool, tmp_path: Path):
     out = StringIO()
-    table = TerminalTable(analysing, "den", tmp_path / "pics", out=out)
+    table = TerminalTable(storage, "den", tmp_path / "pics", out=out, clock=clock,
+                          engine_pool=pool)
     script = ["alice: challenge bob size 6 rules pp swap no", "bob: accept"]
     script += [f"{'bob' if n % 2 else 'alice'}: {move}" for n, move in enumerate(RED_CONNECTS)]
     assert await table.run([*script, "carol: analyze"]) == 0

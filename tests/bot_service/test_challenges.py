@@ -237,7 +237,7 @@ async def test_a_team_challenge_of_people_still_asks_all_three(service):
 
 
 async def test_a_game_thread_and_a_nameless_seat_are_named_in_the_language_at_hand(service):
-    threads = service.core.threads
+    threads = service.core.port.threads
     assert isinstance(threads, FakeThreads)
     nameless = User(21, "\u200b\u2060")  # nothing that shows
     await service.execute(asking(nameless), cmd.Challenge(BOB, build_options(thread="yes")))

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 
 from bot.service import ButtonKind, ServiceError, TwixtService, build_options
-from tests.bot_service.helpers import start_game, start_team_game, tick
+from tests.bot_service.helpers import press, start_game, start_team_game, tick
 from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, asking
 
 H = timedelta(hours=1)
@@ -97,7 +97,7 @@ async def test_a_bank_s_reminders_and_deadline_follow_what_is_left_in_it(
     clock.now = start + 23 * H
     [notice] = await tick(service)
     assert notice.plain.startswith("alice's time to move in game 1 is up")
-    reply = await service.press(asking(BOB), ButtonKind.CLAIM, notice.buttons[0].target)
+    reply = await press(service, asking(BOB), ButtonKind.CLAIM, notice.buttons[0].target)
     assert "bob (Black) wins on time" in reply.plain
 
 
@@ -191,7 +191,7 @@ async def test_with_no_days_left_the_time_runs_out_as_before(service, storage, c
     clock.now += D
     [notice] = await tick(service)
     assert notice.plain.startswith("alice's time to move in game 1 is up")
-    reply = await service.press(asking(BOB), ButtonKind.CLAIM, notice.buttons[0].target)
+    reply = await press(service, asking(BOB), ButtonKind.CLAIM, notice.buttons[0].target)
     assert "bob (Black) wins on time" in reply.plain
 
 

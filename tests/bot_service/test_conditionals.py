@@ -8,7 +8,8 @@ from datetime import timedelta
 
 import pytest
 
-from bot.service import ServiceError, TwixtService, answer_safely
+from bot.service import ServiceError, TwixtService
+from bot.service.service import answer_safely
 from tests.bot_service.helpers import start_game, start_team_game
 from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, asking
 
@@ -25,7 +26,7 @@ async def alice_plays(service: TwixtService, move: str) -> str:
 async def log_of(service: TwixtService) -> list[str]:
     stored = await service.core.storage.active_game(CHANNEL)
     loaded = await service.core.storage.load_game(stored.id)
-    return [turn.command for turn in loaded.turns]
+    return [entry.command for entry in loaded.turns]
 
 
 @pytest.fixture
@@ -196,8 +197,8 @@ async def test_the_reply_starts_the_opponents_clock(service, clock):
     announced = await alice_plays(service, "H9")
     assert announced.endswith("alice (Red) to move. (3d 0h left)")
     stored = await service.core.storage.active_game(CHANNEL)
-    turn = await service.core.turn_clock(stored)
-    assert turn is not None and turn.due == clock.now + timedelta(days=3)
+    turn_clock = await service.core.turn_clock(stored)
+    assert turn_clock is not None and turn_clock.due == clock.now + timedelta(days=3)
 
 
 async def test_swap_may_be_a_reply(service):
@@ -218,9 +219,9 @@ async def test_the_auto_link_preference_is_applied_when_storing(service, game):
 
 async def test_in_public_they_are_refused_without_being_echoed(service, game):
     public = replace(asking(BOB), private_replies=False)
-    command = await service.chat_move(public, "if H9 then G6 link E5")
-    assert command is not None
-    reply = await answer_safely(service.execute(public, command), {})
+    asked = await service.chat_move(public, "if H9 then G6 link E5")
+    assert asked is not None
+    reply = await answer_safely(service.execute(public, asked), {})
     assert reply.refused and "/twixt if" in reply.plain and "G6" not in reply.plain
     assert "no conditional moves" in await stored_plan(service)
     onlooker = replace(asking(CAROL), private_replies=False)

@@ -10,9 +10,10 @@ from dataclasses import replace
 import pytest
 from PIL import Image
 
-from bot.service import ButtonKind, Reply, ServiceError, TwixtService, answer_safely
+from bot.service import ButtonKind, Reply, ServiceError, TwixtService
+from bot.service.service import answer_safely
 from storage import SqliteStorage
-from tests.bot_service.helpers import start_game
+from tests.bot_service.helpers import press, start_game
 from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, asking
 
 
@@ -35,7 +36,7 @@ def _confirm_button(reply: Reply):
 
 async def _log(service: TwixtService) -> list[str]:
     stored = await service.core.storage.active_game(CHANNEL)
-    return [turn.command for turn in (await service.core.storage.load_game(stored.id)).turns]
+    return [entry.command for entry in (await service.core.storage.load_game(stored.id)).turns]
 
 
 async def test_confirm_is_off_by_default_and_a_move_plays_at_once(service):
@@ -58,7 +59,7 @@ async def test_a_shown_move_changes_nothing_until_it_is_confirmed(service):
     assert await _log(service) == []
     assert "Moves: 0" in (await service.run(asking(BOB), "status")).plain
 
-    played = await service.press(asking(ALICE), button.kind, button.target)
+    played = await press(service, asking(ALICE), button.kind, button.target)
     assert not played.ephemeral and played.mentions == (BOB.id,)
     assert played.plain.startswith("**alice** (Red): `K10`")
     assert await _log(service) == ["K10"]
@@ -93,7 +94,7 @@ async def test_a_move_is_refused_once_the_game_changed_since_it_was_shown(servic
     shown = await service.run(asking(BOB), "C12")
     await service.run(asking(ALICE), "offer draw")  # a turn in the log meanwhile
     button = _confirm_button(shown)
-    assert await _refusal(service.press(asking(BOB), button.kind, button.target)) == (
+    assert await _refusal(press(service, asking(BOB), button.kind, button.target)) == (
         "the game has changed since your move was shown: play it again")
     assert await _log(service) == ["K10", "offer draw"]
     # refused once, it is gone: shown again, it plays
@@ -110,9 +111,9 @@ async def test_a_newer_move_replaces_the_one_shown_before(service):
     older = _confirm_button(await service.run(asking(ALICE), "K10"))
     newer = _confirm_button(await service.run(asking(ALICE), "J10"))
     assert older.target != newer.target
-    assert await _refusal(service.press(asking(ALICE), older.kind, older.target)) == (
+    assert await _refusal(press(service, asking(ALICE), older.kind, older.target)) == (
         "this move was replaced by a newer one: confirm that one")
-    await service.press(asking(ALICE), newer.kind, newer.target)
+    await press(service, asking(ALICE), newer.kind, newer.target)
     assert await _log(service) == ["J10"]
 
 
@@ -120,11 +121,11 @@ async def test_only_the_player_confirms_their_move_and_only_once(service):
     await start_game(service, swap="no")
     await _confirming(service, ALICE)
     button = _confirm_button(await service.run(asking(ALICE), "K10"))
-    assert await _refusal(service.press(asking(BOB), button.kind, button.target)) == (
+    assert await _refusal(press(service, asking(BOB), button.kind, button.target)) == (
         "you have no move waiting for confirmation here")
     assert await _log(service) == []
-    await service.press(asking(ALICE), button.kind, button.target)
-    assert await _refusal(service.press(asking(ALICE), button.kind, button.target)) == (
+    await press(service, asking(ALICE), button.kind, button.target)
+    assert await _refusal(press(service, asking(ALICE), button.kind, button.target)) == (
         "you have no move waiting for confirmation here")
     assert await _log(service) == ["K10"]
 
@@ -135,7 +136,7 @@ async def test_a_swap_is_shown_first_and_a_draw_offer_is_not(service):
     await _confirming(service, BOB)
     offered = await service.run(asking(BOB), "offer draw")
     assert not offered.ephemeral and "Black offers a draw." in offered.plain
-    swap = await service.press(asking(BOB), ButtonKind.SWAP, 1)
+    swap = await press(service, asking(BOB), ButtonKind.SWAP, 1)
     assert swap.ephemeral and "`swap`" in swap.plain
     assert await _log(service) == ["K10", "offer draw"]
     await service.run(asking(BOB), "confirm")
@@ -150,7 +151,7 @@ async def test_a_shown_move_is_confirmed_after_a_restart(tmp_path, clock):
         button = _confirm_button(await service.run(asking(ALICE), "K10"))
     async with await SqliteStorage.open(tmp_path / "t.db") as storage:
         restarted = TwixtService(storage, clock=clock)
-        played = await restarted.press(asking(ALICE), button.kind, button.target)
+        played = await press(restarted, asking(ALICE), button.kind, button.target)
         assert played.plain.startswith("**alice** (Red): `K10`")
         assert await _log(restarted) == ["K10"]
 
@@ -159,8 +160,8 @@ async def test_a_move_typed_in_chat_is_not_shown_in_public_nor_played(service):
     await start_game(service, swap="no")
     await _confirming(service, ALICE)
     chat = replace(asking(ALICE), private_replies=False)
-    command = await service.chat_move(chat, "K10")
-    assert await _refusal(service.execute(chat, command)) == (
+    asked = await service.chat_move(chat, "K10")
+    assert await _refusal(service.execute(chat, asked)) == (
         "you have confirm on, and a reply here is public: play with `/twixt move` to see your "
         "move first (or `settings confirm off`)")
     assert await _log(service) == []
@@ -180,7 +181,7 @@ async def test_two_presses_at_once_play_the_move_once(service):
     await _confirming(service, ALICE)
     button = _confirm_button(await service.run(asking(ALICE), "K10"))
     presses = [asyncio.create_task(answer_safely(
-        service.press(asking(ALICE), button.kind, button.target), {})) for _ in range(2)]
+        press(service, asking(ALICE), button.kind, button.target), {})) for _ in range(2)]
     replies = await asyncio.gather(*presses)
     assert sorted(reply.refused for reply in replies) == [False, True]
     assert "no move waiting" in next(r for r in replies if r.refused).plain

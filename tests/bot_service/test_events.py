@@ -10,7 +10,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.service import ButtonKind, ServiceError, TwixtService, User
+from bot.service import ButtonKind, Port, ServiceError, TwixtService, User
 from bot.service import commands as cmd
 from bot.service.events.table import crosstables
 from language import translation
@@ -25,6 +25,7 @@ from tests.bot_service.event_helpers import (
     play_out,
     user,
 )
+from tests.bot_service.helpers import press
 from tests.bot_service.people import GUILD, asking
 
 P1, P2, P3, P4, P5, P6, P7, P8 = PLAYERS[:8]
@@ -39,14 +40,14 @@ async def create(service: TwixtService, options: str) -> int:
 async def sign_up(service: TwixtService, event_id: int, players) -> None:
     for number, player in enumerate(players):
         if number % 2:  # half press the announcement's button, half write the command
-            await service.press(asking(player), ButtonKind.JOIN_EVENT, event_id)
+            await press(service, asking(player), ButtonKind.JOIN_EVENT, event_id)
         else:
             await service.run(asking(player), "tournament join")
 
 
 def restarted(service: TwixtService, clock, threads) -> TwixtService:
     """A new service over the same storage, as after a restart."""
-    return TwixtService(service.core.storage, threads=threads, clock=clock,
+    return TwixtService(service.core.storage, Port(threads=threads), clock=clock,
                         rng=random.Random(2))
 
 
@@ -207,7 +208,7 @@ async def test_refusals_say_one_line_and_change_nothing(service, storage):
     event_id = await create(service, "format swiss")
     await service.run(asking(P2), "tournament join")
     with pytest.raises(ServiceError, match="already signed up"):
-        await service.press(asking(P2), ButtonKind.JOIN_EVENT, event_id)
+        await press(service, asking(P2), ButtonKind.JOIN_EVENT, event_id)
     with pytest.raises(ServiceError, match="at least two"):
         await service.run(MANAGER, "tournament start")
     with pytest.raises(ServiceError, match="only a channel manager"):

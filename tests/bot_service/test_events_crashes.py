@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.service import ServiceError, TwixtService
+from bot.service import Port, ServiceError, TwixtService
 from storage import EventStatus, Storage
 from tests.bot_service.event_helpers import PLAYERS, open_games, play_out
 from tests.bot_service.people import asking
@@ -41,7 +41,7 @@ class Dying:
 
 
 def process(storage: Any, clock, threads) -> TwixtService:
-    return TwixtService(storage, threads=threads, clock=clock, rng=random.Random(3))
+    return TwixtService(storage, Port(threads=threads), clock=clock, rng=random.Random(3))
 
 
 async def test_a_start_cut_short_before_its_pairings_is_paired_at_the_next_tick(

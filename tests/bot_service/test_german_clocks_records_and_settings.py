@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import ButtonKind, Reply, Request, User, build_options
+from bot.service import ButtonKind, Port, Reply, Request, TwixtService, User, build_options
 from bot.service import commands as cmd
 from bot.service.options import describe_setup
 from language import translation, unmarked
 from storage import GameSetup
-from tests.bot_service.helpers import funnel_refusal, start_game
+from tests.bot_service.helpers import funnel_refusal, press, start_game
 from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, asking
 
 GAMES = Path(__file__).resolve().parents[1] / "rules" / "data"
@@ -30,12 +30,15 @@ async def in_german(service, text: str, user: User = ALICE) -> str:
     return (await service.run(german(asking(user)), text)).plain
 
 
-async def german_tick(service) -> list[Reply]:
-    """A tick of a front end whose every server speaks German, each reply delivered."""
-    replies = await service.tick(locale_of=lambda guild_id: "de")
+async def german_tick(service: TwixtService) -> list[Reply]:
+    """A tick of a front end whose every server speaks German (a service of its own over the
+    same database, as the bot's dispatcher is), each reply delivered."""
+    ticker = TwixtService(service.core.storage, Port(language=lambda guild_id: "de"),
+                          clock=service.core.clock)
+    replies = await ticker.tick()
     for reply in replies:
         if reply.receipt is not None:
-            await service.clocks.delivered(reply.receipt)
+            await ticker.delivered(reply.receipt)
     return replies
 
 
@@ -67,7 +70,7 @@ async def test_time_up_claim_and_forfeit_speak_the_right_language(service, stora
     assert notice.plain == ("Die Bedenkzeit von bob in Partie 1 ist abgelaufen: alice darf den "
                            "Sieg beanspruchen.")
     assert [b.label for b in notice.buttons] == ["Sieg beanspruchen"]
-    reply = await service.press(german(asking(ALICE)), ButtonKind.CLAIM, notice.buttons[0].target)
+    reply = await press(service, german(asking(ALICE)), ButtonKind.CLAIM, notice.buttons[0].target)
     assert reply.plain.startswith("bob hat die Bedenkzeit überschritten.\n")
 
     await storage.update_guild_settings(1, forfeit_on_timeout=True)

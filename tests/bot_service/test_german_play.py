@@ -17,7 +17,7 @@ from bot.service import (
     User,
     build_options,
 )
-from tests.bot_service.helpers import funnel_refusal, start_game, start_team_game
+from tests.bot_service.helpers import funnel_refusal, press, start_game, start_team_game
 from tests.bot_service.people import ALICE, BOB, CAROL, DAVE, asking
 
 
@@ -84,7 +84,7 @@ async def test_resigning_in_german(service):
     ask = await service.play.resign(de(BOB))
     assert (ask.plain, labels(ask)) == (
         "Diese Partie wirklich aufgeben? Drücke Aufgeben, oder tippe `resign yes`.", ["Aufgeben"])
-    done = await service.press(de(BOB), ButtonKind.CONFIRM_RESIGN, ask.buttons[0].target)
+    done = await press(service, de(BOB), ButtonKind.CONFIRM_RESIGN, ask.buttons[0].target)
     assert done.plain == ("**bob** (Schwarz): `resign`\n"
                           "alice (Rot) gewinnt — Schwarz hat aufgegeben.")
     assert labels(done) == ["Revanche"]
@@ -96,7 +96,7 @@ async def test_a_team_wins_and_calls_privilege_in_german(service):
     await start_team_game(service, swap="no")
     reply = await service.run(de(ALICE), "K10")
     assert labels(reply) == ["Vorrecht"]
-    reply = await service.press(de(ALICE), ButtonKind.PRIVILEGE, reply.buttons[0].target)
+    reply = await press(service, de(ALICE), ButtonKind.PRIVILEGE, reply.buttons[0].target)
     assert reply.plain.splitlines()[1:] == ["alice nimmt das Vorrecht: bob wird übersprungen.",
                                            "carol (Rot, Platz 3) ist am Zug."]
     status = await service.play.status(de(DAVE))
@@ -143,10 +143,10 @@ async def test_a_storage_refusal_is_german_for_a_german_asker(service):
     challenge = await service.challenges.challenge(asking(ALICE), BOB, build_options())
     target = challenge.buttons[0].target
     await service.challenges.accept(asking(BOB))
-    again = service.press(de(BOB), ButtonKind.ACCEPT_CHALLENGE, target)
+    again = press(service, de(BOB), ButtonKind.ACCEPT_CHALLENGE, target)
     assert await funnel_refusal(again, "de") == "diese Herausforderung ist schon angenommen"
     with pytest.raises(ServiceError, match=r"^this challenge is already accepted$"):
-        await service.press(asking(BOB), ButtonKind.ACCEPT_CHALLENGE, target)
+        await press(service, asking(BOB), ButtonKind.ACCEPT_CHALLENGE, target)
 
 
 async def test_help_in_german_keeps_the_move_language(service):

@@ -47,8 +47,8 @@ def test_a_line_becomes_one_command(text, expected):
 
 
 def test_a_move_travels_parsed():
-    command = read("G6 link E5; privilege", _person)
-    assert isinstance(command, cmd.Move) and command.command.actions == (Action.PRIVILEGE,)
+    asked = read("G6 link E5; privilege", _person)
+    assert isinstance(asked, cmd.Move) and asked.command.actions == (Action.PRIVILEGE,)
 
 
 @pytest.mark.parametrize("typed", ["resign", " Resign ", "move resign", "MOVE RESIGN"])
@@ -87,10 +87,10 @@ def test_only_the_move_language_counts_as_chat_moves():
     ("time 3 days", "3d"), ("time 1 day 12 hours", "1d12h"), ("time 90 min", "90m"),
     ("time 2 hrs", "2h"), ("time 3d", "3d")])
 def test_a_time_is_read_as_people_write_it(typed, canonical):
-    command = read(f"challenge bob {typed} size 12", _person)
-    assert isinstance(command, cmd.Challenge)
-    assert command.options.setup.time_control == canonical
-    assert command.options.setup.size == "12x12"
+    asked = read(f"challenge bob {typed} size 12", _person)
+    assert isinstance(asked, cmd.Challenge)
+    assert asked.options.setup.time_control == canonical
+    assert asked.options.setup.size == "12x12"
 
 
 def test_privilege_before_the_move_is_refused_with_the_right_order():

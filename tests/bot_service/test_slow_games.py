@@ -20,7 +20,7 @@ from rules import Reason, records
 from rules.records import read
 from storage import Result
 from storage.ratings import Rating, rate_game
-from tests.bot_service.helpers import start_game, tick
+from tests.bot_service.helpers import press, start_game, tick
 from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
 
 GAMES = Path(__file__).resolve().parents[1] / "rules" / "data"
@@ -122,7 +122,7 @@ async def test_when_time_runs_out_the_opponent_may_claim(service, storage, clock
     assert await tick(service) == []
     with pytest.raises(ServiceError, match="only an opponent of bob can claim on time"):
         await service.clocks.claim(asking(BOB))
-    reply = await service.press(asking(ALICE), ButtonKind.CLAIM, notice.buttons[0].target)
+    reply = await press(service, asking(ALICE), ButtonKind.CLAIM, notice.buttons[0].target)
     assert "alice (Red) wins on time" in reply.plain and reply.mentions == (BOB.id,)
     [finished] = await storage.list_games(channel_id=CHANNEL)
     assert (finished.result.result, finished.result.reason) == (Result.RED, "time")
@@ -159,7 +159,7 @@ async def test_takeback_restores_the_exact_state_and_the_log_keeps_it(service, s
     await service.run(asking(BOB), "M12")
     ask = await service.run(asking(BOB), "takeback")
     assert ask.mentions == (ALICE.id,) and ask.buttons[0].kind is ButtonKind.ACCEPT_TAKEBACK
-    reply = await service.press(asking(ALICE), ButtonKind.ACCEPT_TAKEBACK, ask.buttons[0].target)
+    reply = await press(service, asking(ALICE), ButtonKind.ACCEPT_TAKEBACK, ask.buttons[0].target)
     assert reply.plain.startswith("bob's `M12` is taken back.\nbob (Black) to move.")
     assert (await service.channel_game(CHANNEL)).snapshot() == before
     restarted = TwixtService(storage)
@@ -346,7 +346,7 @@ async def test_rematch_button_exchanges_the_colours(service):
     final = await service.play.resign(asking(BOB), confirmed=True)
     [rematch] = final.buttons
     assert rematch.kind is ButtonKind.REMATCH
-    await service.press(asking(ALICE), ButtonKind.REMATCH, rematch.target)
+    await press(service, asking(ALICE), ButtonKind.REMATCH, rematch.target)
     started = await service.challenges.accept(asking(BOB))
     assert "**bob** (Red) vs **alice** (Black)" in started.plain
 
@@ -361,8 +361,8 @@ async def test_settings_change_the_board_and_auto_link(service):
     await service.run(asking(ALICE), "F6")
     await service.run(asking(BOB), "B7")
     await service.run(asking(ALICE), "H9")
-    turn = await service.run(asking(BOB), "D8")  # bare peg: bob's auto-link links B7
-    assert "`D8 link B7`" in turn.plain
+    reply = await service.run(asking(BOB), "D8")  # bare peg: bob's auto-link links B7
+    assert "`D8 link B7`" in reply.plain
     light = Image.open(io.BytesIO((await service.play.board(asking(ALICE))).image)).convert("RGB")
     dark = Image.open(io.BytesIO((await service.play.board(asking(BOB))).image)).convert("RGB")
     assert sum(light.getpixel((5, 5))) > sum(dark.getpixel((5, 5)))

@@ -5,27 +5,48 @@ search that has not answered after a second is said ("thinking…"), a quicker o
 from __future__ import annotations
 
 import asyncio
+import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from io import StringIO
 from pathlib import Path
+from typing import TextIO
 
+from bot.service import EnginePool
+from bot.service.bot_player import Think
 from bot.service.texts import result_sentence
 from bot.terminal import TerminalTable
-from bot.terminal.table import ThinkingLine, name_id
+from bot.terminal.table import Patience, ThinkingLine, name_id
 from language import translation, unmarked
 from rules.records import write
-from storage import SqliteStorage
+from storage import SqliteStorage, Storage
 from tests.bot_service import bot_engines
-from tests.bot_service.bot_helpers import bot_service
+from tests.fakes import Clock
 
 #: at most this many of alice's turns: a 6×6 board has fewer holes than that
 TURNS = 40
 
 
+@asynccontextmanager
+async def bot_table(storage: Storage, tmp_path: Path, out: TextIO, think: Think | None = None,
+                    patience: Patience | None = None) -> AsyncIterator[TerminalTable]:
+    """A table whose bot thinks in an engine pool of its own (with `think` in place of the
+    engine's search), and says "thinking…" after `patience`."""
+    table = TerminalTable(storage, "den", tmp_path, out=out, clock=Clock(),
+                          engine_pool=EnginePool(1), rng=random.Random(1), patience=patience)
+    if think is not None:
+        table.service.bots.think = think
+    try:
+        yield table
+    finally:
+        await table.close()
+
+
 async def test_a_whole_game_against_the_bot_at_the_terminal_table(tmp_path: Path):
     out = StringIO()
     async with await SqliteStorage.open(tmp_path / "t.db") as storage, \
-            bot_service(storage) as (service, _said):
-        table = TerminalTable(service, "den", tmp_path, out=out)
+            bot_table(storage, tmp_path, out) as table:
+        service = table.service
         assert await table.run(["alice: challenge bot level 1 size 6 rules pp swap no"]) == 0
         for _ in range(TURNS):
             game = await service.channel_game(name_id("den"))
@@ -51,12 +72,10 @@ async def test_the_bot_moves_when_the_table_opens_again(tmp_path: Path):
     """A game left with the bot to move (its search never answered) goes on when the table
     opens again: the first thing it does is let the bot move."""
     async with await SqliteStorage.open(tmp_path / "t.db") as storage:
-        async with bot_service(storage, bot_engines.broken) as (service, _said):
-            table = TerminalTable(service, "den", tmp_path, out=StringIO())
+        async with bot_table(storage, tmp_path, StringIO(), bot_engines.broken) as table:
             await table.run(["alice: challenge bot level 1 size 8 swap no", "alice: D4"])
         out = StringIO()
-        async with bot_service(storage) as (service, _said):
-            table = TerminalTable(service, "den", tmp_path, out=out)
+        async with bot_table(storage, tmp_path, out) as table:
             assert await table.run([]) == 0
     assert "**bot (level 1)** (Black): `" in out.getvalue()
 
@@ -81,9 +100,8 @@ async def test_a_search_still_running_after_a_second_is_said_at_the_table(
     monkeypatch.setenv(bot_engines.LATCH, str(latch))
     out = StringIO()
     async with await SqliteStorage.open(tmp_path / "t.db") as storage, \
-            bot_service(storage, bot_engines.latched,
-                        thinking=ThinkingLine(out, patience=_over_at_once)) as (service, _):
-        table = TerminalTable(service, "den", tmp_path, out=out)
+            bot_table(storage, tmp_path, out, bot_engines.latched,
+                      patience=_over_at_once) as table:
         assert await table.run(["alice: challenge bot level 1 size 6 rules pp swap no"]) == 0
         line = asyncio.create_task(table.play_line("alice: B2"))
         await _until(lambda: "thinking…" in out.getvalue())
@@ -100,9 +118,8 @@ async def test_a_quick_search_is_not_said_at_the_table(tmp_path: Path):
     out = StringIO()
     second = asyncio.Event()  # the second the line waits for: over only once the bot answered
     async with await SqliteStorage.open(tmp_path / "t.db") as storage, \
-            bot_service(storage, bot_engines.winning,
-                        thinking=ThinkingLine(out, patience=second.wait)) as (service, _):
-        table = TerminalTable(service, "den", tmp_path, out=out)
+            bot_table(storage, tmp_path, out, bot_engines.winning,
+                      patience=second.wait) as table:
         assert await table.run(["alice: challenge bot level 1 size 6 rules pp swap no",
                                 "alice: B2"]) == 0
         assert "**bot (level 1)** (Black): `" in out.getvalue()

@@ -8,7 +8,6 @@ import sys
 from io import StringIO
 from pathlib import Path
 
-from bot.service import TwixtService
 from bot.terminal import TerminalTable
 from storage import SqliteStorage
 
@@ -53,7 +52,7 @@ def test_the_command_line_refuses_in_german_and_takes_only_known_languages(tmp_p
 async def test_a_german_table_in_process(tmp_path: Path):
     async with await SqliteStorage.open(tmp_path / "t.db") as storage:
         out = StringIO()
-        table = TerminalTable(TwixtService(storage), "den", tmp_path / "gone", out=out,
+        table = TerminalTable(storage, "den", tmp_path / "gone", out=out,
                               locale="de")
         (tmp_path / "gone").write_text("in the way")  # boards cannot be saved here
         refused = await table.run(["alice: challenge bob swap no", "bob: accept",

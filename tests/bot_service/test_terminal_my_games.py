@@ -8,7 +8,6 @@ import sys
 from io import StringIO
 from pathlib import Path
 
-from bot.service import TwixtService
 from bot.terminal import TerminalTable
 from storage import SqliteStorage
 from tests.fakes import Clock
@@ -52,7 +51,7 @@ def test_my_games_notes_and_confirmed_moves_across_two_sittings(tmp_path: Path):
 async def test_a_stale_confirmation_at_the_table_is_one_refused_line(tmp_path: Path):
     async with await SqliteStorage.open(tmp_path / "t.db") as storage:
         out = StringIO()
-        table = TerminalTable(TwixtService(storage, clock=Clock()), "den", tmp_path, out=out)
+        table = TerminalTable(storage, "den", tmp_path, out=out, clock=Clock())
         refused = await table.run(["alice: challenge bob swap no size 12", "bob: accept",
                                    "alice: K10", "bob: settings confirm on", "bob: C8",
                                    "alice: offer draw", "bob: confirm"])

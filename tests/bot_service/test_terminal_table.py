@@ -13,7 +13,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot.service import APOLOGY, TwixtService
+from bot.service import APOLOGY
 from bot.terminal import TerminalTable
 from storage import SqliteStorage
 from storage.ratings import Rating, rate_game
@@ -169,14 +169,13 @@ def test_a_manager_named_on_the_command_line_may_change_the_server_and_abort(tmp
 
 async def test_an_unexpected_error_is_one_line_for_the_player(tmp_path: Path, caplog):
     async with await SqliteStorage.open(tmp_path / "t.db") as storage:
-        service = TwixtService(storage)
+        out = StringIO()
+        table = TerminalTable(storage, "den", tmp_path, out=out)
 
         async def broken(*_args):
             raise RuntimeError("boom")
 
-        service.play.status = broken  # type: ignore[method-assign]
-        out = StringIO()
-        table = TerminalTable(service, "den", tmp_path, out=out)
+        table.service.play.status = broken  # type: ignore[method-assign]
         assert await table.run(["alice: status"]) == 1
     assert out.getvalue() == f"! alice: {APOLOGY}\n"
     assert "boom" in caplog.text
@@ -203,7 +202,7 @@ def test_an_out_that_is_not_a_folder_is_refused_before_any_line(tmp_path: Path):
 async def test_a_board_that_cannot_be_saved_is_said_and_the_script_goes_on(tmp_path: Path):
     async with await SqliteStorage.open(tmp_path / "t.db") as storage:
         out = StringIO()
-        table = TerminalTable(TwixtService(storage), "den", tmp_path / "gone", out=out)
+        table = TerminalTable(storage, "den", tmp_path / "gone", out=out)
         (tmp_path / "gone").write_text("in the way")  # the folder became a file meanwhile
         refused = await table.run(["alice: challenge bob swap no", "bob: accept",
                                    "alice: K10", "bob: status"])

@@ -11,7 +11,7 @@ from PIL import Image
 from bot.service import ButtonKind, ServiceError, TwixtService, build_options
 from bot.service import core as core_module
 from storage import Result
-from tests.bot_service.helpers import start_game, start_team_game
+from tests.bot_service.helpers import press, start_game, start_team_game
 from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
 
 
@@ -80,7 +80,7 @@ async def test_swap_is_offered_as_a_button_to_the_second_player_only_when_legal(
     reply = await service.run(asking(ALICE), "K10")
     [swap] = reply.buttons
     assert (swap.kind, swap.only_users) == (ButtonKind.SWAP, (BOB.id,))
-    reply = await service.press(asking(BOB), ButtonKind.SWAP, swap.target)
+    reply = await press(service, asking(BOB), ButtonKind.SWAP, swap.target)
     assert reply.plain == "**bob** (Red): `swap`\nalice (Black) to move."
     assert reply.buttons == ()
 
@@ -90,7 +90,7 @@ async def test_privilege_button_for_the_player_who_just_moved(service):
     reply = await service.run(asking(ALICE), "K10")
     [privilege] = reply.buttons
     assert (privilege.kind, privilege.only_users) == (ButtonKind.PRIVILEGE, (ALICE.id,))
-    reply = await service.press(asking(ALICE), ButtonKind.PRIVILEGE, privilege.target)
+    reply = await press(service, asking(ALICE), ButtonKind.PRIVILEGE, privilege.target)
     assert reply.mentions == (CAROL.id,)
     assert "alice calls privilege: bob is skipped." in reply.plain
     assert "carol (Red, seat 3) to move." in reply.plain
@@ -103,7 +103,7 @@ async def test_draw_offer_accept_and_decline(service, storage):
     reply = await service.run(asking(ALICE), "K10; offer draw")
     accept, decline = reply.buttons[1:]
     assert accept.kind is ButtonKind.ACCEPT_DRAW and accept.only_users == (BOB.id,)
-    reply = await service.press(asking(BOB), ButtonKind.DECLINE_DRAW, decline.target)
+    reply = await press(service, asking(BOB), ButtonKind.DECLINE_DRAW, decline.target)
     assert "offers a draw" not in reply.plain
     await service.run(asking(BOB), "draw offer")
     reply = await service.run(asking(ALICE), "draw accept")
@@ -141,7 +141,7 @@ async def test_resign_asks_for_confirmation_first(service, storage):
     ask = await service.play.resign(asking(BOB))
     assert ask.ephemeral and ask.buttons[0].kind is ButtonKind.CONFIRM_RESIGN
     assert (await storage.active_game(CHANNEL)) is not None
-    reply = await service.press(asking(BOB), ButtonKind.CONFIRM_RESIGN, ask.buttons[0].target)
+    reply = await press(service, asking(BOB), ButtonKind.CONFIRM_RESIGN, ask.buttons[0].target)
     assert "alice (Red) wins — Black resigned." in reply.plain
     [finished] = await storage.list_games(channel_id=CHANNEL)
     assert finished.result.winners == (ALICE.id,)
@@ -151,7 +151,7 @@ async def test_a_button_of_a_finished_game_is_refused(service):
     await start_game(service)
     await service.play.resign(asking(BOB), confirmed=True)
     with pytest.raises(ServiceError, match="belongs to a game that is over"):
-        await service.press(asking(BOB), ButtonKind.SWAP, 1)
+        await press(service, asking(BOB), ButtonKind.SWAP, 1)
 
 
 async def test_board_and_status(service):

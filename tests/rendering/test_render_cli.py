@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 from render_helpers import blockade_game
 
-from bot.render_command import add_parser
+from bot.cli_render import add_parser
 from rendering import RenderOptions, game_at, render_png
 from rules import Game
 from rules.records import write

@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bot.service import Reply, Request, ServiceError, TwixtService, User
+from bot.service import Port, Reply, Request, ServiceError, TwixtService, User
 from storage.postgres import PostgresStorage
 from storage.shards import Shards
 
@@ -80,8 +80,7 @@ async def move(service: TwixtService, guild: int, channel: int, user: User) -> l
 async def main(url: str, shards_text: str) -> None:
     clock = Clock()
     storage = await PostgresStorage.open(url)
-    service = TwixtService(storage, clock=clock)
-    service.clocks.shards = parse_shards(shards_text)
+    service = TwixtService(storage, Port(shards=parse_shards(shards_text)), clock=clock)
     loop = asyncio.get_running_loop()
     print(json.dumps({"ready": True}), flush=True)
     while line := await loop.run_in_executor(None, sys.stdin.readline):

@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import TwixtService, answer_safely, build_options
+from bot.service import TwixtService, build_options
 from bot.service import commands as cmd
 from bot.service.bot_seats import THE_BOT
+from bot.service.service import answer_safely
 from rules import parse_command
 from storage import DatabaseError, DatabaseFault, SqliteStorage
 from tests.bot_service import bot_engines

@@ -9,6 +9,7 @@ import pytest
 from storage_helpers import T0, start_game
 
 from bot.service import TwixtService
+from tests.bot_service.helpers import press
 from tests.bot_service.helpers import start_game as start_service_game
 from tests.bot_service.people import ALICE, asking
 from tests.fakes import Clock
@@ -100,7 +101,7 @@ async def test_the_service_lists_notes_and_confirms_on_each_back_end(store):
         await restarted.run(asking(ALICE), "games")).plain
     assert "`my plan`" in (await restarted.run(asking(ALICE), "notes")).plain
     [button] = shown.buttons
-    played = await restarted.press(asking(ALICE), button.kind, button.target)
+    played = await press(restarted, asking(ALICE), button.kind, button.target)
     assert played.plain.startswith("**alice** (Red): `K10`")
     assert "#1 vs bob — bob to move (1d 0h left)" in (
         await restarted.run(asking(ALICE), "games")).plain

@@ -63,20 +63,20 @@ class StintLog:
         self.stints: list[Stint] = []
         self._entry: tuple[StoredTurn, int | None, int] | None = None
 
-    def note(self, turn: StoredTurn, game: Game) -> None:
+    def note(self, entry: StoredTurn, game: Game) -> None:
         self.close(game)  # the entry before this one, now that its result is known
-        self._entry = (turn, game.seat_to_move, game.moves_made)
+        self._entry = (entry, game.seat_to_move, game.moves_made)
 
     def close(self, game: Game) -> tuple[Stint, ...]:
         """The stints, once `game` is what the last entry noted left."""
         if self._entry is not None:
-            turn, seat, moves = self._entry
+            entry, seat, moves = self._entry
             self._entry = None
-            stint = next_stint(self._stored, turn.actor_id, turn.command, seat, moves, game,
-                               self.since, turn.played_at)
+            stint = next_stint(self._stored, entry.actor_id, entry.command, seat, moves, game,
+                               self.since, entry.played_at)
             if stint is not None:
                 self.stints.append(stint)
-                self.since = turn.played_at
+                self.since = entry.played_at
         return tuple(self.stints)
 
 

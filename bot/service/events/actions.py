@@ -76,29 +76,29 @@ class Events:
         self.play.standings_notice = self._standings_notice
         core.game_ended.append(self.play.game_ended)
 
-    async def run(self, request: Request, command: cmd.EventAction) -> Reply:
+    async def run(self, request: Request, asked: cmd.EventAction) -> Reply:
         """One `tournament …` command."""
-        match command.action:
+        match asked.action:
             case "create":
-                assert command.options is not None
-                return await self.create(request, command.name, command.options)
+                assert asked.options is not None
+                return await self.create(request, asked.name, asked.options)
             case "join":
-                return await self.join(request, command.event_id, command.partner)
+                return await self.join(request, asked.event_id, asked.partner)
             case "leave":
-                return await self.leave(request, command.event_id)
+                return await self.leave(request, asked.event_id)
             case "start":
-                return await self.start(request, command.event_id)
+                return await self.start(request, asked.event_id)
             case "withdraw":
-                return await self.withdraw(request, command.event_id)
+                return await self.withdraw(request, asked.event_id)
             case "standings":
-                return await self.standings(request, command.event_id)
+                return await self.standings(request, asked.event_id)
             case "list":
                 return await self.listing(request)
             case "info":
-                return await self.info(request, command.event_id)
+                return await self.info(request, asked.event_id)
             case "next-season":
-                return await self.next_season(request, command.event_id)
-        raise AssertionError(f"unhandled tournament action {command.action!r}")  # pragma: no cover
+                return await self.next_season(request, asked.event_id)
+        raise AssertionError(f"unhandled tournament action {asked.action!r}")  # pragma: no cover
 
     # --- before the start ------------------------------------------------------------------
 
@@ -112,7 +112,7 @@ class Events:
                       previous: Event | None) -> Event:
         if not request.can_manage:
             raise ServiceError("only a channel manager can create a tournament")
-        if self._core.threads is None:
+        if self._core.port.threads is None:
             raise ServiceError("threads are not available here")
         settings = await self._core.storage.guild_settings(request.guild_id)
         vacation = (settings.vacation_default if options.game.vacation is None
@@ -217,7 +217,7 @@ class Events:
         return Reply(request.tr("{event} starts with {count} entrants.", event=event.name,
                                 count=len(entrants)))
 
-    async def tick(self, now: datetime, locale_of: Callable[[int], str]) -> list[Reply]:
+    async def tick(self, now: datetime) -> list[Reply]:
         """Start the events whose sign-up has closed (one with fewer than two entrants ends
         without games), finish what a crash cut short, and say what waits to be said.
 
@@ -231,7 +231,7 @@ class Events:
                 # events are isolated: one that fails keeps its look and is tried again at
                 # the next tick, and the others go on
                 log_failure(log, "event not looked at", {"event_id": event.id})
-        return await self.notices(lambda notice: locale_of(notice.guild_id))
+        return await self.notices(lambda notice: self._core.port.language(notice.guild_id))
 
     async def _look(self, event: Event) -> None:
         """What a due event needs now: its start, or the step a crash cut short."""

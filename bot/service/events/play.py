@@ -26,7 +26,7 @@ from bot.service.failures import log_failure
 from bot.service.model import Reply
 from bot.service.names import seat_names
 from bot.service.options import describe_setup
-from language import Translation, message, translation
+from language import Translation, message
 from storage import (
     Entrant,
     Event,
@@ -260,17 +260,16 @@ class EventPlay:
     async def _open(self, event: Event, game: EventGame, entrants: dict[int, tuple[int, ...]],
                     names: dict[int, str]) -> None:
         core = self._core
-        assert game.black is not None and core.threads is not None
+        assert game.black is not None and core.port.threads is not None
         red, black = entrants[game.red], entrants[game.black]
         order = [red[0], black[0], *((red[1], black[1]) if len(red) == 2 else ())]
         weekends = [(await core.storage.user_prefs(uid)).weekends for uid in order]
-        seated = seat_names([names[uid] for uid in order],
-                            translation(core.locale_of(event.guild_id)))
+        seated = seat_names([names[uid] for uid in order], core.server_tr(event.guild_id))
         players = [Player(uid, name, weekends_off=not on) for uid, name, on in
                    zip(order, seated, weekends, strict=True)]
         title = message("{event}: {first} vs {second}", event=event.name,
                         first=team_name(red, names), second=team_name(black, names))
-        channel_id = await core.threads.open_thread(event.channel_id, title)
+        channel_id = await core.port.threads.open_thread(event.channel_id, title)
         stored = await core.storage.create_game(guild_id=event.guild_id, channel_id=channel_id,
                                                 players=players, setup=event.setup,
                                                 now=core.clock(), event_game_id=game.id)

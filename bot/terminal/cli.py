@@ -9,10 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.config import ConfigError, Settings
-from bot.service import ServiceError, TwixtService
-from bot.service.core import utc_now
-from bot.service.engine_pool import EnginePool
-from bot.terminal.table import TerminalTable, TerminalThreads, ThinkingLine, name_id
+from bot.service import EnginePool, ServiceError, TwixtService, utc_now
+from bot.terminal.table import TerminalTable, name_id
 from language import translation, unmarked
 from rules.records import encode, write
 from storage import Database, DatabaseError, SqliteStorage, is_postgres_url, open_storage
@@ -45,13 +43,9 @@ async def play(db: Database | None, channel: str, out_dir: Path, script: str | N
     if storage is None:
         return 2
     async with storage:
-        threads = TerminalThreads(locale)
-        service = TwixtService(storage, threads=threads,
-                               clock=(lambda: clock) if clock else utc_now,
-                               engine_pool=EnginePool(workers),
-                               thinking=ThinkingLine(locale=locale))
-        table = TerminalTable(service, channel, out_dir, managers=managers, locale=locale,
-                              threads=threads)
+        table = TerminalTable(storage, channel, out_dir, managers=managers, locale=locale,
+                              clock=(lambda: clock) if clock else utc_now,
+                              engine_pool=EnginePool(workers))
         try:
             if script:
                 try:
@@ -66,8 +60,7 @@ async def play(db: Database | None, channel: str, out_dir: Path, script: str | N
                          "`bob: accept`, `alice: K12`. Ctrl-D ends."))
             return 1 if await table.run(sys.stdin) else 0
         finally:
-            await service.bots.close()
-            await service.core.engine_pool.close()
+            await table.close()
 
 
 async def export(db: Database | None, channel: str, fmt: str) -> int:
