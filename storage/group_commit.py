@@ -80,11 +80,11 @@ async def connect_inline(path: Path) -> InlineConnection:
 class _Ticket:
     """One queued write and its three hand-overs."""
 
-    __slots__ = ("committed", "done", "turn")
+    __slots__ = ("committed", "done", "go")
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         # writer -> caller: your savepoint is open, go (or: the transaction could not begin)
-        self.turn: asyncio.Future[None] = loop.create_future()
+        self.go: asyncio.Future[None] = loop.create_future()
         # caller -> writer: the work is done (None) or raised (the error)
         self.done: asyncio.Future[BaseException | None] = loop.create_future()
         # writer -> caller: the COMMIT returned (None) or failed
@@ -152,7 +152,7 @@ class GroupCommit:
         self._queue.append(ticket)
         self._ready.set()
         try:
-            await ticket.turn
+            await ticket.go
         except BaseException as error:
             _settle(ticket.done, error)  # granted after all (cancelled late): let it go by
             raise
@@ -174,7 +174,7 @@ class GroupCommit:
         if self._task is not None:
             await self._task
         for ticket in self._queue:
-            _settle(ticket.turn, error=ValueError("the storage is closed"))
+            _settle(ticket.go, error=ValueError("the storage is closed"))
         self._queue.clear()
 
     async def _run(self) -> None:
@@ -194,12 +194,12 @@ class GroupCommit:
         """Begin, take what waits (up to the limit), each in its savepoint, and commit."""
         db = self._db
         first = self._queue.popleft()
-        if first.turn.done():  # its caller gave up while waiting
+        if first.go.done():  # its caller gave up while waiting
             return
         try:
             await db.in_thread("BEGIN IMMEDIATE")
         except Exception as error:
-            _settle(first.turn, error=error)
+            _settle(first.go, error=error)
             return
         self.batches += 1
         taken: list[tuple[_Ticket, bool]] = []  # each ticket, and whether its work stays
@@ -207,9 +207,9 @@ class GroupCommit:
         granted: _Ticket | None = None
         try:
             while ticket is not None:
-                if not ticket.turn.done():
+                if not ticket.go.done():
                     db.raw.execute("SAVEPOINT write")
-                    ticket.turn.set_result(None)
+                    ticket.go.set_result(None)
                     granted = ticket
                     failed = await ticket.done
                     taken.append((ticket, failed is None))
@@ -230,7 +230,7 @@ class GroupCommit:
             if granted is not None:
                 _settle(granted.committed, error=error)
             elif ticket is not None:
-                _settle(ticket.turn, error=error)  # its savepoint could not be opened
+                _settle(ticket.go, error=error)  # its savepoint could not be opened
             if not isinstance(error, Exception):
                 raise
             return
