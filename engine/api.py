@@ -8,10 +8,11 @@ import time
 from dataclasses import dataclass
 
 from engine.board import Board
+from engine.core import search
 from engine.evaluate import side
 from engine.notation import line_text, move_text
 from engine.opening import fair_first_peg, should_swap
-from engine.search import ROOT_WIDTH, Search, winning_holes
+from engine.search import ROOT_WIDTH, winning_holes
 from rules import Colour, Game, IllegalMoveError, TwixtError
 
 #: the levels a player may challenge, weakest first
@@ -124,10 +125,9 @@ def think(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
     nodes = _node_budget(limit, game)
     deadline = None if limit.seconds is None else started + limit.seconds
     noise, temperature = _looseness(limit)
-    search = Search(board, colour, noise=noise,
-                    rng_values=[rng.random() for _ in range(ROOT_WIDTH)])
-    search.run(nodes, deadline)
-    line = search.principal_variation(search.choice(temperature, rng.random()))
+    found = search(board, colour, nodes, deadline, noise=noise,
+                   rng_values=[rng.random() for _ in range(ROOT_WIDTH)])
+    line = found.principal_variation(found.choice(temperature, rng.random()))
     if not line or line[0] < 0:
         line = [(board.free(colour) & -board.free(colour)).bit_length() - 1]
     move = move_text(board, line[0], colour)
@@ -136,7 +136,7 @@ def think(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
         move += "; privilege"
         line = line[:1]
     move = _checked(game, move, str(board.geo.hole(line[0])))
-    return answer(move, search.win(line[0]), line_text(board, line, colour), search.nodes)
+    return answer(move, found.win(line[0]), line_text(board, line, colour), found.nodes)
 
 
 def _calls_privilege(game: Game, board: Board, hole: int, colour: Colour) -> bool:

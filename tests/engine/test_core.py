@@ -1,0 +1,91 @@
+"""The compiled core is the Python search made fast, not another engine: on random positions
+of every board shape and both rule sets it measures the same distances and shortest-path
+layers as `engine.evaluate.side`, and its search, run for the same nodes with the same seed,
+gives the Python search's tree at the root (moves, priors, visits, values, expected lines),
+so `think` answers alike move for move."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import Limit, core, think
+from engine.board import Board
+from engine.evaluate import UNREACHABLE, side
+from engine.search import ROOT_WIDTH, Search
+from rules import Game
+from tests.engine.test_engine import _new, _random_turn
+
+
+@st.composite
+def games(draw: st.DrawFn) -> Game:
+    """A game in progress on a square, oblong or handicap board of 5 to 48, either rules,
+    two or four players, after a random number of random turns (linked or not)."""
+    players = draw(st.sampled_from((2, 2, 4)))
+    cols = draw(st.integers(5, 48))
+    rows = draw(st.sampled_from((cols, draw(st.integers(5, 48)))))
+    handicap = draw(st.sampled_from((0, 0, 0, min(3, rows - 5))))
+    game = _new(players, (cols, rows), draw(st.sampled_from(("pp", "classic"))),
+                not handicap and draw(st.booleans()), handicap)
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    for _ in range(draw(st.sampled_from((0, 1, 3, 10, 30, 80)))):
+        if game.is_over:
+            break
+        _random_turn(game, rng)
+    return game
+
+
+def checked(examples: int) -> settings:
+    """Hypothesis settings: the same examples on every run, no per-example deadline."""
+    return settings(max_examples=examples, deadline=None, derandomize=True,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+@pytest.fixture(params=["compiled"])
+def engine_core(request: pytest.FixtureRequest) -> str:
+    """These tests compare the two cores themselves: they run once."""
+    return str(request.param)
+
+
+@checked(150)
+@given(games())
+def test_distances_and_path_layers_are_evaluate_side(game):
+    pos = game.position
+    for colour in (game.colour_to_move, game.colour_to_move.opponent):
+        for paths, cap in ((True, UNREACHABLE), (False, UNREACHABLE), (False, 1), (True, 2)):
+            assert core.compiled_side(pos, colour, game.rules, paths=paths, cap=cap) == side(
+                pos, colour, paths=paths, cap=cap)
+
+
+@checked(60)
+@given(games(), st.sampled_from((1, 2, 20, 150)), st.sampled_from((0.0, 0.05, 0.6)),
+       st.integers(0, 1000))
+def test_the_search_gives_the_python_search_s_root(game, nodes, noise, seed):
+    if game.is_over:
+        return
+    rng = random.Random(seed)
+    values = [rng.random() for _ in range(ROOT_WIDTH)]
+    colour = game.colour_to_move
+    python = Search(Board(game), colour, noise=noise, rng_values=values)
+    python.run(nodes, None)
+    compiled = core.compiled_search(Board(game), colour, nodes, None, noise=noise,
+                                    rng_values=values)
+    assert compiled == python.outcome()
+    assert compiled.nodes <= nodes
+
+
+@checked(25)
+@given(games(), st.integers(0, 1000))
+def test_think_answers_alike_on_both_cores(game, seed):
+    if game.is_over:
+        return
+    answers = []
+    for compiled in (True, False):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(core, "compiled", compiled)
+            result = think(game, Limit(nodes=60), seed=seed)
+        answers.append((result.move, result.win, result.pv, result.nodes))
+    assert answers[0] == answers[1]
