@@ -16,7 +16,7 @@ from pathlib import Path
 from bot.cli_args import add_record_arguments, read_record
 from bot.service.analysis import curve_of, swing_lines
 from bot.service.texts import result_sentence
-from engine import LEVELS, Limit, level_limit, think
+from engine import CORE, DESCRIPTION, LEVELS, Limit, level_limit, think
 from engine.analysis import FULL_POSITIONS, analyze_game
 from language import LOCALES, translation, unmarked
 from rendering import ThemeName, render_wincurve
@@ -38,19 +38,22 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         description="Print the engine's action for the side to move as one line of the move "
                     "language (G6, G6 link E5, swap, G6; privilege), or with --json its whole "
                     "answer. A finished game: why it is over, exit 1; a bad record: `line N: "
-                    "why`, exit 1.")
+                    "why`, exit 1.",
+        epilog=DESCRIPTION)
     add_record_arguments(thinking, stdin=True, optional=True)
     _add_budget(thinking, THINK_LEVEL, "think this many seconds instead of a level's budget")
     thinking.add_argument("--json", action="store_true",
-                          help='print {"move", "win", "pv", "nodes", "seconds"}: "win" is the '
-                               "chance that the side to move wins")
+                          help='print {"move", "win", "pv", "nodes", "seconds", "core"}: '
+                               '"win" is the chance that the side to move wins, "core" the '
+                               'engine\'s search: "compiled" or "python" (the fallback)')
     thinking.set_defaults(handler=run_think)
 
     analyzing = subparsers.add_parser(
         "analyze", help="draw a game's win-probability curve and print its biggest swings",
         description="Let the engine look at every position of a record: draw Red's chance move "
                     "by move to a PNG, the three biggest swings marked with the move played "
-                    "and the engine's preference, and print those swings.")
+                    "and the engine's preference, and print those swings.",
+        epilog=DESCRIPTION)
     add_record_arguments(analyzing, stdin=True)
     analyzing.add_argument("--out", "-o", required=True, type=Path, metavar="PATH.png",
                            help="where to write the picture")
@@ -118,7 +121,7 @@ def run_think(args: argparse.Namespace) -> int:
     result = think(game, _limit(args), seed=args.seed)
     if args.json:
         print(json.dumps({"move": result.move, "win": result.win, "pv": list(result.pv),
-                          "nodes": result.nodes, "seconds": result.seconds}))
+                          "nodes": result.nodes, "seconds": result.seconds, "core": CORE}))
     else:
         print(result.move)
     return 0

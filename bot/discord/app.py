@@ -44,7 +44,7 @@ from bot.discord.translator import CatalogueTranslator
 from bot.discord.views import TwixtButton
 from bot.service import Button, Reply, TwixtService
 from bot.service.core import utc_now
-from bot.service.engine_pool import EnginePool
+from bot.service.engine_pool import ENGINE_CORE, EnginePool
 from storage import DatabaseError, Storage, open_storage
 
 log = logging.getLogger(__name__)
@@ -158,6 +158,8 @@ def run(overrides: dict[str, str] | None = None) -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     logs.configure(settings.log_level)
+    # which search the engine's workers run: a slow Python fallback shows here at once
+    log.info(ENGINE_CORE)
     # Until `serve` closes the client on a signal itself, `docker stop`'s SIGTERM stops the
     # start as Ctrl-C does.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
