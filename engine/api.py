@@ -7,6 +7,7 @@ import random
 import time
 from dataclasses import dataclass
 
+from engine import core
 from engine.board import Board
 from engine.core import search
 from engine.evaluate import side
@@ -49,10 +50,12 @@ class LevelLimit(Limit):
     level: int = 5
 
 
-#: per level: search nodes; the time cap that keeps a slow machine or a huge board in bounds
-#: (seconds); the share of seeded noise in the root's priors; and the temperature of the final
-#: choice (0: the most searched move; above 0: a move drawn by how much each was searched, so
-#: a lower level errs now and then and each level stays clearly ahead of the one below)
+#: per level: search nodes (level 5's with the Python core: compiled, it searches until its
+#: time cap, see `_level_nodes_on_12`); the time cap that keeps a slow machine or a huge
+#: board in bounds (seconds); the share of seeded noise in the root's priors; and the
+#: temperature of the final choice (0: the most searched move; above 0: a move drawn by how
+#: much each was searched, so a lower level errs now and then and each level stays clearly
+#: ahead of the one below)
 _LEVELS = {
     1: (12, 0.5, 0.6, 1.0),
     2: (150, 2.0, 0.1, 0.9),
@@ -70,11 +73,21 @@ _PLAIN = (0.02, 0.0)
 
 def level_limit(level: int) -> Limit:
     """The budget of a level (1 answers at once, 5 thinks up to ten seconds): a number of
-    nodes, so that a level and a seed always give the same move, and a time cap for safety."""
+    nodes, so that a level and a seed always give the same move, and a time cap for safety
+    (which the compiled core's level 5 is meant to reach: it plays as well as time allows)."""
     if level not in LEVELS:
         raise TwixtError("{level} is not a level: choose 1 to 5", level=level)
-    nodes, seconds, _noise, _temperature = _LEVELS[level]
-    return LevelLimit(seconds=seconds, nodes=nodes, level=level)
+    seconds = _LEVELS[level][1]
+    return LevelLimit(seconds=seconds, nodes=_level_nodes_on_12(level), level=level)
+
+
+def _level_nodes_on_12(level: int) -> int:
+    """A level's nodes on 12×12. The strongest level searches as long as its time cap allows
+    when the core is compiled (its nodes would take a fraction of the cap); the others keep
+    their nodes, by which their strength ladder is measured, on both cores."""
+    if level == LEVELS[-1] and core.compiled:
+        return core.COMPILED_MAX_NODES
+    return _LEVELS[level][0]
 
 
 def _node_budget(limit: Limit, game: Game) -> int | None:
@@ -92,7 +105,7 @@ def _node_budget(limit: Limit, game: Game) -> int | None:
 def level_nodes(level: int, game: Game) -> int:
     """The nodes a level searches on `game`'s board (see `_node_budget`)."""
     holes = game.geometry.cols * game.geometry.rows
-    nodes = _LEVELS[level][0]
+    nodes = _level_nodes_on_12(level)
     return max(1, round(nodes * min(1.0, math.sqrt(_LEVEL_BOARD / holes))))
 
 

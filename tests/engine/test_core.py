@@ -6,18 +6,26 @@ so `think` answers alike move for move."""
 
 from __future__ import annotations
 
+import os
 import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import Limit, core, think
+from engine import LEVELS, Limit, core, level_limit, think
 from engine.board import Board
 from engine.evaluate import UNREACHABLE, side
 from engine.search import ROOT_WIDTH, Search
 from rules import Game
 from tests.engine.test_engine import _new, _random_turn
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @st.composite
@@ -89,3 +97,41 @@ def test_think_answers_alike_on_both_cores(game, seed):
             result = think(game, Limit(nodes=60), seed=seed)
         answers.append((result.move, result.win, result.pv, result.nodes))
     assert answers[0] == answers[1]
+
+
+def test_level_5_searches_until_its_time_cap_only_when_compiled(monkeypatch):
+    """The levels below keep their nodes (their ladder is measured in nodes) on both cores."""
+    budgets = {}
+    for compiled in (True, False):
+        monkeypatch.setattr(core, "compiled", compiled)
+        budgets[compiled] = [(limit.nodes, limit.seconds)
+                             for limit in map(level_limit, LEVELS)]
+    assert budgets[True][:-1] == budgets[False][:-1]
+    assert budgets[True][-1] == (core.COMPILED_MAX_NODES, 10.0)
+    assert budgets[False][-1] == (30000, 10.0)
+
+
+def test_ctrl_c_ends_a_compiled_search_under_way(tmp_path):
+    """The search runs without the interpreter's lock but takes it back now and then, so a
+    signal's handler (here Ctrl-C's KeyboardInterrupt) still ends it."""
+    script = tmp_path / "think.py"
+    script.write_text(
+        "import sys\n"
+        "from engine import Limit, core, think\n"
+        "from rules import Game\n"
+        "assert core.compiled\n"
+        "game = Game(('a', 'b'), size=48, swap=False)\n"
+        "game.play('X24')\n"
+        "print('thinking', flush=True)\n"
+        "think(game, Limit(nodes=core.COMPILED_MAX_NODES))\n"
+        "print('finished', flush=True)\n")
+    environment = {key: value for key, value in os.environ.items() if key != core.CHOICE}
+    with subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                          env=environment) as process:
+        assert process.stdout is not None
+        assert process.stdout.readline() == "thinking\n"
+        time.sleep(0.3)   # into the search, which would take seconds
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    assert "finished" not in out and "KeyboardInterrupt" in err
