@@ -198,36 +198,43 @@ static inline int bb_low(const BB *a, int nw)
 }
 
 /* evaluate.spreader: the holes one open knight step from `bits`, allow[k] holding the holes
- * whose step k is open */
+ * whose step k is open. Each word of `bits` goes to the one or two words its step lands in,
+ * from its lowest to its highest set word, the empty ones skipped (a flood fill's frontier is
+ * often a band of the board). */
 static void spread(const BB *bits, const BB *allow, const int *shifts, int nw, BB *out)
 {
     bb_zero(out, nw);
+    int lo = 0, hi = nw - 1;
+    while (lo < nw && !bits->w[lo])
+        lo++;
+    if (lo == nw)
+        return;
+    while (!bits->w[hi])
+        hi--;
     for (int k = 0; k < 8; k++) {
-        uint64_t m[MAXW];
-        int any = 0;
-        for (int i = 0; i < nw; i++) {
-            m[i] = bits->w[i] & allow[k].w[i];
-            any |= m[i] != 0;
-        }
-        if (!any)
-            continue;
+        const uint64_t *a = allow[k].w;
         int s = shifts[k];
         if (s > 0) {
             int q = s >> 6, r = s & 63;
-            for (int i = nw - 1; i >= q; i--) {
-                uint64_t v = m[i - q] << r;
-                if (r && i - q - 1 >= 0)
-                    v |= m[i - q - 1] >> (64 - r);
-                out->w[i] |= v;
+            for (int j = lo; j <= hi; j++) {
+                uint64_t x = bits->w[j] & a[j];
+                if (!x)
+                    continue;
+                if (j + q < nw)
+                    out->w[j + q] |= x << r;
+                if (r && j + q + 1 < nw)
+                    out->w[j + q + 1] |= x >> (64 - r);
             }
         } else {
-            s = -s;
-            int q = s >> 6, r = s & 63;
-            for (int i = 0; i + q < nw; i++) {
-                uint64_t v = m[i + q] >> r;
-                if (r && i + q + 1 < nw)
-                    v |= m[i + q + 1] << (64 - r);
-                out->w[i] |= v;
+            int q = (-s) >> 6, r = (-s) & 63;
+            for (int j = lo; j <= hi; j++) {
+                uint64_t x = bits->w[j] & a[j];
+                if (!x)
+                    continue;
+                if (j - q >= 0)
+                    out->w[j - q] |= x >> r;
+                if (r && j - q - 1 >= 0)
+                    out->w[j - q - 1] |= x << (64 - r);
             }
         }
     }
