@@ -135,3 +135,13 @@ def test_ctrl_c_ends_a_compiled_search_under_way(tmp_path):
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=60)
     assert "finished" not in out and "KeyboardInterrupt" in err
+
+
+def test_the_compiled_tree_stops_at_its_memory_bound_with_a_legal_answer(monkeypatch):
+    monkeypatch.setattr(core, "MAX_BYTES", 2 * 1024 * 1024)
+    game = Game(("ann", "bob"), size=24, swap=False)
+    for text in ("L12", "M14"):
+        game.play(text)
+    result = think(game, Limit(nodes=100_000), seed=1)
+    assert 1_000 < result.nodes < 100_000
+    game.play(result.move)
