@@ -86,6 +86,35 @@ static int expect(Py_ssize_t got, Py_ssize_t want, const char *what)
     return 0;
 }
 
+/* every index in the tables within its range: the search trusts them */
+static int tables_valid(const Tables *t)
+{
+    int n = t->n, links = 4 * n;
+    for (int k = 0; k < 8; k++)
+        if (t->shifts[k] == 0 || t->shifts[k] > 2 * 48 + 2 || t->shifts[k] < -(2 * 48 + 2))
+            return 0;
+    for (int h = 0; h < n; h++)
+        for (int j = 0; j < t->nb_count[h]; j++) {
+            int neighbour = t->nb[h * 16 + 2 * j], lid = t->nb[h * 16 + 2 * j + 1];
+            if (neighbour >= n || lid < 0 || lid >= links || t->link_lo[lid] < 0)
+                return 0;
+        }
+    for (int lid = 0; lid < links; lid++) {
+        if (t->link_lo[lid] < 0)
+            continue;
+        if (t->link_lo[lid] >= n || t->link_hi[lid] < 0 || t->link_hi[lid] >= n
+            || t->link_step[lid] < 0 || t->link_step[lid] > 7 || t->link_back[lid] < 0
+            || t->link_back[lid] > 7)
+            return 0;
+        for (int j = 0; j < 9; j++) {
+            int other = t->cross[lid * 9 + j];
+            if (other >= links || (other >= 0 && t->link_lo[other] < 0))
+                return 0;
+        }
+    }
+    return 1;
+}
+
 static PyObject *core_tables(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -158,6 +187,11 @@ static PyObject *core_tables(PyObject *self, PyObject *args)
     }
     memcpy(t->link_lo, ends, (size_t)n * 16 * sizeof(int32_t));
     memcpy(t->cross, cross, (size_t)n * 36 * sizeof(int32_t));
+    if (!tables_valid(t)) {
+        Py_DECREF(t);
+        PyErr_SetString(PyExc_ValueError, "a table's hole, link or step is out of range");
+        return NULL;
+    }
     return (PyObject *)t;
 }
 
@@ -1134,8 +1168,9 @@ static PyObject *core_search(PyObject *self, PyObject *args)
     const Tables *t = (const Tables *)tables_obj;
     if (expect(pegs_len, t->n, "pegs") || expect(links_len, 4 * (Py_ssize_t)t->n, "links"))
         return NULL;
-    if ((to_move != 0 && to_move != 1) || budget < 1) {
-        PyErr_SetString(PyExc_ValueError, "to_move is 0 or 1 and the budget at least 1");
+    if ((to_move != 0 && to_move != 1) || budget < 1 || p.width < 1 || p.root_width < 1) {
+        PyErr_SetString(PyExc_ValueError,
+                        "to_move is 0 or 1, the budget and the widths at least 1");
         return NULL;
     }
     PyObject *rng = PySequence_Fast(rng_obj, "rng_values must be a sequence");
