@@ -36,6 +36,13 @@ typedef struct {
     int cols, rows, n, nw, classic;
     BB all, border[2][2], placeable[2], steps[8], centre;
     int shifts[8];
+    /* Black's flood fills run on the board transposed (hole (c, r) at c * rows + r), where
+     * its borders are the first and last rows: a fill's frontier is then a band of a few
+     * words, as Red's is on the board itself. Step k keeps its number there. */
+    BB tall, tborder[2][2], tsteps[8];
+    int tshifts[8];
+    int32_t *tpos; /* per hole: its index on the transposed board, and back */
+    int32_t *tinv;
     /* per hole: up to 8 (neighbour, link id) pairs and how many */
     int32_t *nb;
     int8_t *nb_count;
@@ -51,6 +58,7 @@ static void tables_dealloc(Tables *t)
     PyMem_Free(t->nb_count);
     PyMem_Free(t->link_lo);
     PyMem_Free(t->cross);
+    PyMem_Free(t->tpos);
     Py_TYPE(t)->tp_free((PyObject *)t);
 }
 
@@ -86,12 +94,53 @@ static int expect(Py_ssize_t got, Py_ssize_t want, const char *what)
     return 0;
 }
 
+/* `in` with each hole h moved to map[h] */
+static void moved(const BB *in, const int32_t *map, int nw, BB *out)
+{
+    memset(out->w, 0, (size_t)nw * 8);
+    for (int i = 0; i < nw; i++)
+        for (uint64_t w = in->w[i]; w; w &= w - 1) {
+            int h = map[i * 64 + __builtin_ctzll(w)];
+            out->w[h >> 6] |= (uint64_t)1 << (h & 63);
+        }
+}
+
+/* the transposed board's tables (see Tables); -1 when out of memory */
+static int transpose_tables(Tables *t)
+{
+    int n = t->n, cols = t->cols, rows = t->rows;
+    t->tpos = PyMem_Malloc((size_t)n * 2 * sizeof(int32_t));
+    if (t->tpos == NULL)
+        return -1;
+    t->tinv = t->tpos + n;
+    for (int h = 0; h < n; h++) {
+        t->tpos[h] = (h % cols) * rows + h / cols;
+        t->tinv[t->tpos[h]] = h;
+    }
+    moved(&t->all, t->tpos, t->nw, &t->tall);
+    for (int colour = 0; colour < 2; colour++)
+        for (int side = 0; side < 2; side++)
+            moved(&t->border[colour][side], t->tpos, t->nw, &t->tborder[colour][side]);
+    for (int k = 0; k < 8; k++) {
+        moved(&t->steps[k], t->tpos, t->nw, &t->tsteps[k]);
+        /* the step (dc, dr) has the shift dr * cols + dc here, dc * rows + dr transposed */
+        t->tshifts[k] = 0;
+        for (int dr = -2; dr <= 2; dr++) {
+            int dc = t->shifts[k] - dr * cols;
+            if (dr && dc >= -2 && dc <= 2)
+                t->tshifts[k] = dc * rows + dr;
+        }
+    }
+    return 0;
+}
+
 /* every index in the tables within its range: the search trusts them */
 static int tables_valid(const Tables *t)
 {
     int n = t->n, links = 4 * n;
     for (int k = 0; k < 8; k++)
-        if (t->shifts[k] == 0 || t->shifts[k] > 2 * 48 + 2 || t->shifts[k] < -(2 * 48 + 2))
+        if (t->shifts[k] == 0 || t->shifts[k] > 2 * 48 + 2 || t->shifts[k] < -(2 * 48 + 2)
+            || t->tshifts[k] == 0)
             return 0;
     for (int h = 0; h < n; h++)
         for (int j = 0; j < t->nb_count[h]; j++) {
@@ -142,6 +191,7 @@ static PyObject *core_tables(PyObject *self, PyObject *args)
     t->nb_count = NULL;
     t->link_lo = NULL;
     t->cross = NULL;
+    t->tpos = NULL;
     t->cols = cols;
     t->rows = rows;
     t->n = n;
@@ -187,6 +237,10 @@ static PyObject *core_tables(PyObject *self, PyObject *args)
     }
     memcpy(t->link_lo, ends, (size_t)n * 16 * sizeof(int32_t));
     memcpy(t->cross, cross, (size_t)n * 36 * sizeof(int32_t));
+    if (transpose_tables(t) < 0) {
+        Py_DECREF(t);
+        return PyErr_NoMemory();
+    }
     if (!tables_valid(t)) {
         Py_DECREF(t);
         PyErr_SetString(PyExc_ValueError, "a table's hole, link or step is out of range");
@@ -198,6 +252,11 @@ static PyObject *core_tables(PyObject *self, PyObject *args)
 /* ---- bitboards --------------------------------------------------------------------------- */
 
 static inline void bb_zero(BB *a, int nw) { memset(a->w, 0, (size_t)nw * 8); }
+/* the used words only (a BB is 36 words, a 12x12 board's 3) */
+static inline void bb_copy(BB *to, const BB *from, int nw)
+{
+    memcpy(to->w, from->w, (size_t)nw * 8);
+}
 static inline int bb_any(const BB *a, int nw)
 {
     for (int i = 0; i < nw; i++)
@@ -346,6 +405,7 @@ typedef struct {
     int8_t *link;    /* per link id: colour or -1 */
     uint8_t *cc[2];  /* per colour and link id: how many of its links cross that link */
     BB pegs[2], occ, allow[2][8];
+    BB tblack, tocc, tallow[8]; /* Black's pegs, all pegs and Black's allow[], transposed */
     BB *fwd, *bwd;   /* flood-fill layers */
     Side mine, theirs;
     int32_t *stack;  /* connected_through */
@@ -389,6 +449,15 @@ static void count_crossings(Ctx *c, int lid, int colour, int delta)
                 bb_set(&allow[step], lo);
                 bb_set(&allow[back], hi);
             }
+            if (colour == 0) { /* Black's allow[], transposed too */
+                if (delta > 0) {
+                    bb_clear(&c->tallow[step], t->tpos[lo]);
+                    bb_clear(&c->tallow[back], t->tpos[hi]);
+                } else {
+                    bb_set(&c->tallow[step], t->tpos[lo]);
+                    bb_set(&c->tallow[back], t->tpos[hi]);
+                }
+            }
         }
     }
 }
@@ -404,6 +473,9 @@ static void put_peg(Ctx *c, int index, int colour)
     c->peg[index] = (int8_t)colour;
     bb_set(&c->pegs[colour], index);
     bb_set(&c->occ, index);
+    bb_set(&c->tocc, c->t->tpos[index]);
+    if (colour == 1)
+        bb_set(&c->tblack, c->t->tpos[index]);
 }
 
 /* Board.place: the peg with every link it may have (position.linkable); the links go to
@@ -436,6 +508,9 @@ static void take_back(Ctx *c, int index, const int32_t *links, int count)
     c->peg[index] = NONE;
     bb_clear(&c->pegs[colour], index);
     bb_clear(&c->occ, index);
+    bb_clear(&c->tocc, c->t->tpos[index]);
+    if (colour == 1)
+        bb_clear(&c->tblack, c->t->tpos[index]);
 }
 
 /* Board.connected_through */
@@ -470,10 +545,9 @@ static int connected_through(Ctx *c, int index)
 
 /* evaluate._layers: the number of layers written to `out`, 0 for [] */
 static int layers(Ctx *c, const BB *start, const BB *goal, const BB *own, const BB *empty,
-                  const BB *allow, int cap, BB *out)
+                  const BB *allow, const int *shifts, int cap, BB *out)
 {
     int nw = c->nw, len = 0;
-    const int *shifts = c->t->shifts;
     BB reached, entry, by_own, fresh, grow, tmp;
     bb_zero(&reached, nw);
     for (int i = 0; i < nw; i++)
@@ -483,8 +557,8 @@ static int layers(Ctx *c, const BB *start, const BB *goal, const BB *own, const 
     else
         bb_zero(&by_own, nw);
     for (;;) {
-        fresh = entry;
-        grow = entry;
+        bb_copy(&fresh, &entry, nw);
+        bb_copy(&grow, &entry, nw);
         while (bb_any(&grow, nw)) {
             for (int i = 0; i < nw; i++)
                 reached.w[i] |= grow.w[i];
@@ -498,7 +572,7 @@ static int layers(Ctx *c, const BB *start, const BB *goal, const BB *own, const 
             for (int i = 0; i < nw; i++)
                 fresh.w[i] |= grow.w[i];
         }
-        out[len++] = reached;
+        bb_copy(&out[len++], &reached, nw);
         if (bb_meets(&reached, goal, nw))
             return len;
         if (len > cap)
@@ -518,20 +592,25 @@ static int layers(Ctx *c, const BB *start, const BB *goal, const BB *own, const 
     }
 }
 
-/* evaluate.side; with `paths` 0 only the distance (s->layers may be NULL) */
+/* evaluate.side; with `paths` 0 only the distance (s->layers may be NULL). Black's fills
+ * run on the transposed board (see Tables), its path layers moved back. */
 static void side(Ctx *c, int colour, int paths, int cap, Side *s)
 {
     const Tables *t = c->t;
-    int nw = c->nw, opponent = 1 - colour;
+    int nw = c->nw, opponent = 1 - colour, across = colour == 1;
+    const BB *all = across ? &t->tall : &t->all, *occ = across ? &c->tocc : &c->occ;
+    const BB(*border)[2] = across ? t->tborder : t->border;
     BB empty;
     for (int i = 0; i < nw; i++)
-        empty.w[i] = t->all.w[i] & ~c->occ.w[i] & ~t->border[opponent][0].w[i]
-                     & ~t->border[opponent][1].w[i];
-    const BB *own = &c->pegs[colour], *allow = c->allow[colour];
-    const BB *first = &t->border[colour][0], *second = &t->border[colour][1];
+        empty.w[i] = all->w[i] & ~occ->w[i] & ~border[opponent][0].w[i]
+                     & ~border[opponent][1].w[i];
+    const BB *own = across ? &c->tblack : &c->pegs[colour];
+    const BB *allow = across ? c->tallow : c->allow[colour];
+    const int *shifts = across ? t->tshifts : t->shifts;
+    const BB *first = &border[colour][0], *second = &border[colour][1];
     s->nlayers = 0;
     bb_zero(&s->path, nw);
-    int forward = layers(c, first, second, own, &empty, allow, cap, c->fwd);
+    int forward = layers(c, first, second, own, &empty, allow, shifts, cap, c->fwd);
     if (!forward) {
         s->distance = c->p.unreachable;
         return;
@@ -540,17 +619,22 @@ static void side(Ctx *c, int colour, int paths, int cap, Side *s)
     s->distance = distance;
     if (!paths || distance == 0)
         return;
-    int backward = layers(c, second, first, own, &empty, allow, cap, c->bwd);
+    int backward = layers(c, second, first, own, &empty, allow, shifts, cap, c->bwd);
     if (backward != forward) /* the fills are symmetric: never */
         return;
     const BB *before = &c->fwd[0];
     for (int k = 1; k <= distance; k++) {
         BB *layer = &s->layers[k - 1];
-        for (int i = 0; i < nw; i++) {
+        for (int i = 0; i < nw; i++)
             layer->w[i] = c->fwd[k].w[i] & ~before->w[i] & c->bwd[distance + 1 - k].w[i]
                           & empty.w[i];
-            s->path.w[i] |= layer->w[i];
+        if (across) {
+            BB here;
+            bb_copy(&here, layer, nw);
+            moved(&here, t->tinv, nw, layer);
         }
+        for (int i = 0; i < nw; i++)
+            s->path.w[i] |= layer->w[i];
         before = &c->fwd[k];
     }
     s->nlayers = distance;
@@ -649,10 +733,10 @@ static int ranked(Ctx *c, int colour, const Side *mine, const Side *theirs, cons
             for (int i = 0; i < nw; i++)
                 focused.w[i] |= pool.w[i] & t->centre.w[i];
         if (bb_any(&focused, nw))
-            pool = focused;
+            bb_copy(&pool, &focused, nw);
     }
     if (!bb_any(&pool, nw))
-        pool = *free;
+        bb_copy(&pool, free, nw);
     const Side *sides[2] = {mine, theirs};
     const double weights[2] = {1.0, 0.9};
     for (int s = 0; s < 2; s++) {
@@ -1080,6 +1164,10 @@ static int ctx_init(Ctx *c, const Tables *t)
     for (int colour = 0; colour < 2; colour++)
         for (int k = 0; k < 8; k++)
             c->allow[colour][k] = t->steps[k];
+    for (int k = 0; k < 8; k++)
+        c->tallow[k] = t->tsteps[k];
+    bb_zero(&c->tblack, MAXW);
+    bb_zero(&c->tocc, MAXW);
     bb_zero(&c->pegs[0], MAXW);
     bb_zero(&c->pegs[1], MAXW);
     bb_zero(&c->occ, MAXW);
