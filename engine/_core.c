@@ -393,7 +393,7 @@ typedef struct {
 
 typedef struct {
     double c_puct, fpu, narrow, weak, sharpness, tempo, noise;
-    int width, root_width, scored, unreachable;
+    int width, root_width, scored, unreachable, pv_length;
     long long max_bytes;
 } Params;
 
@@ -1247,11 +1247,11 @@ static PyObject *core_search(PyObject *self, PyObject *args)
     long long budget;
     double seconds;
     Params p;
-    if (!PyArg_ParseTuple(args, "O!y#y#iLdO(dddddddiiiiL)", &TablesType, &tables_obj, &pegs,
+    if (!PyArg_ParseTuple(args, "O!y#y#iLdO(dddddddiiiiiL)", &TablesType, &tables_obj, &pegs,
                           &pegs_len, &links, &links_len, &to_move, &budget, &seconds, &rng_obj,
                           &p.c_puct, &p.fpu, &p.narrow, &p.weak, &p.sharpness, &p.tempo,
                           &p.noise, &p.width, &p.root_width, &p.scored, &p.unreachable,
-                          &p.max_bytes))
+                          &p.pv_length, &p.max_bytes))
         return NULL;
     const Tables *t = (const Tables *)tables_obj;
     if (expect(pegs_len, t->n, "pegs") || expect(links_len, 4 * (Py_ssize_t)t->n, "links"))
@@ -1316,9 +1316,9 @@ static PyObject *core_search(PyObject *self, PyObject *args)
         PyList_SET_ITEM(priors, i, PyFloat_FromDouble(e->prior));
         PyList_SET_ITEM(visits, i, PyLong_FromLong(kid ? kid->visits : 0));
         PyList_SET_ITEM(sums, i, PyFloat_FromDouble(kid ? kid->value : 0.0));
-        /* Search.principal_variation after this move: 11 more at most */
+        /* Search._line: the expected line after this move, pv_length - 1 moves at most */
         const Node *node = kid;
-        while (node != NULL && node->visits && PyList_GET_SIZE(line) < 11) {
+        while (node != NULL && node->visits && PyList_GET_SIZE(line) < p.pv_length - 1) {
             int j = best_child(&c, node);
             if (j < 0)
                 break;

@@ -10,7 +10,8 @@ def tables(cols: int, rows: int, classic: bool, masks: bytes, shifts: bytes, nei
 def search(
     tables: Tables, pegs: bytes, links: bytes, to_move: int, nodes: int, seconds: float,
     rng_values: list[float],
-    params: tuple[float, float, float, float, float, float, float, int, int, int, int, int], /,
+    params: tuple[float, float, float, float, float, float, float, int, int, int, int, int, int],
+    /,
 ) -> tuple[int, float, float | None, list[int], list[float], list[int], list[float],
            list[list[int]]]: ...
 

@@ -27,7 +27,7 @@ from engine.evaluate import NARROW, SHARPNESS, TEMPO, UNREACHABLE, WEAK, Side
 from engine.search import (
     C_PUCT,
     FIRST_PLAY_URGENCY,
-    MAX_NODES,
+    PV_LENGTH,
     ROOT_WIDTH,
     WIDTH,
     Outcome,
@@ -71,11 +71,6 @@ DESCRIPTION = ("engine core: compiled C" if compiled
                else f"engine core: Python (no compiled core: {_WHY})")
 
 
-def max_nodes() -> int:
-    """The most nodes one search of the running core may use."""
-    return COMPILED_MAX_NODES if compiled else MAX_NODES
-
-
 def search(board: Board, colour: Colour, nodes: int | None, deadline: float | None, *,
            noise: float, rng_values: Sequence[float]) -> Outcome:
     """Search from `board` with `colour` to move, for at most `nodes` nodes (None: the core's
@@ -98,7 +93,7 @@ def compiled_search(board: Board, colour: Colour, nodes: int | None, deadline: f
     budget = min(nodes if nodes is not None else COMPILED_MAX_NODES, COMPILED_MAX_NODES)
     seconds = -1.0 if deadline is None else max(0.0, deadline - time.perf_counter())
     params = (C_PUCT, FIRST_PLAY_URGENCY, NARROW, WEAK, SHARPNESS, TEMPO, noise, WIDTH,
-              ROOT_WIDTH, SCORED, UNREACHABLE, MAX_BYTES)
+              ROOT_WIDTH, SCORED, UNREACHABLE, PV_LENGTH, MAX_BYTES)
     found = _core.search(_tables(geo.cols, geo.rows, board.rules), pegs, links,
                          _COLOUR[colour], budget, seconds, list(rng_values), params)
     done, root_eval, terminal, moves, priors, visits, values, lines = found
@@ -136,6 +131,7 @@ def _encoded(pos: Position) -> tuple[bytes, bytes]:
 def _tables(cols: int, rows: int, rules: RuleSet) -> _core.Tables:
     """The compiled core's tables of one board size and rule set (about 0.6 MB on 48×48)."""
     from engine import _core
+
     geo = geometry(cols, rows)
     count = cols * rows
     width = (count + 63) // 64 * 8

@@ -9,6 +9,9 @@ Tactics are settled at expansion instead of being searched for: a side with a wi
 plays it (the node is a win), and a side whose opponent has a winning peg may only play the
 pegs that take the threat away (none: the node is a loss). The tree holds one node per
 iteration; children are plain lists until visited.
+
+This is also the definition of the compiled core (engine/_core.c), which runs the same search
+step for step; `engine.core` chooses which runs, and both answer with an `Outcome`.
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ WIDTH = 20
 ROOT_WIDTH = 32
 #: what a first visit assumes of a child, below its parent's value
 FIRST_PLAY_URGENCY = 0.1
-#: never more nodes than this in one search: about 1.8 kB a node, so under 400 MB
+#: never more nodes than this in one Python search: about 1.8 kB a node, so under 400 MB
+#: (the compiled core has its own bound, `engine.core.COMPILED_MAX_NODES`)
 MAX_NODES = 200_000
 #: the longest expected line a search reports
 PV_LENGTH = 12
