@@ -203,6 +203,7 @@ def test_the_context_leaves_out_tests_and_local_state(tmp_path):
     assert {"pyproject.toml", "README.md", *project_packages()} <= shipped
     assert not shipped & {"tests", "benchmarks", ".venv", ".git", "Dockerfile", "docs"}
     assert not list(source.rglob("__pycache__"))
+    assert not list(source.rglob("*.so")), "a compiled core built here must not ship"
 
 
 def test_every_package_of_the_tree_imports_from_the_installed_image(image):
