@@ -1,5 +1,24 @@
 # The TwixT Discord bot. Build:  docker build -t twixt-bot .
 # Run:  docker run -d --name twixt --env-file .env -v twixt-data:/data twixt-bot
+
+# The builder: a C compiler builds the project's wheel with the engine's compiled core
+# (engine/_core.c, see setup.py); the image gets the wheel, and no compiler.
+FROM python:3.11-slim AS builder
+ENV PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+# Everything .dockerignore lets through: the packages, setup.py, pyproject.toml and README.md
+# (the package's readme, so part of the build). What goes in is said there only, so a new
+# package cannot be left out (tests/test_docker_context.py builds and installs this context).
+COPY . .
+# The wheel, and beside it the names of the context's packages for the image's check.
+RUN pip wheel --no-deps --wheel-dir /wheels . \
+    && python -c "import pathlib; print(*sorted(init.parent.name for init in \
+pathlib.Path('/src').glob('*/__init__.py')))" > /wheels/packages
+
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -20,22 +39,21 @@ RUN apt-get update \
     && find /usr/share/fonts/truetype/noto -type f ! -name 'NotoSans?*-Regular.ttf' \
         ! -name 'NotoColorEmoji.ttf' -delete
 
-WORKDIR /src
-# Everything .dockerignore lets through: the packages, pyproject.toml and README.md (the
-# package's readme, so part of the build). What goes in is said there only, so a new package
-# cannot be left out (tests/test_docker_context.py builds and installs this context).
-COPY . .
+COPY --from=builder /wheels /wheels
 # Every module of every package in the context must import from the installed package (run
-# from /, not /src), so a package that pyproject.toml leaves out fails the build; then the
-# installed package must find its fonts and Debian's, and Pillow must shape with libraqm.
-RUN pip install . && cd / \
-    && python -c "import importlib, pathlib, pkgutil; \
-names = sorted(init.parent.name for init in pathlib.Path('/src').glob('*/__init__.py')); \
+# from /), so a package that pyproject.toml leaves out fails the build; the engine must search
+# with its compiled core; then the installed package must find its fonts and Debian's, and
+# Pillow must shape with libraqm.
+RUN pip install /wheels/*.whl && cd / \
+    && python -c "import importlib, pkgutil; \
+names = open('/wheels/packages').read().split(); \
 modules = [module.name for name in names for module in pkgutil.walk_packages( \
            importlib.import_module(name).__path__, name + '.')]; \
 [importlib.import_module(module) for module in modules]; \
 print(len(modules), 'modules of', *names, 'import')" \
-    && rm -rf /src \
+    && rm -rf /wheels \
+    && python -c "import engine; assert engine.CORE == 'compiled', engine.DESCRIPTION; \
+print(engine.DESCRIPTION)" \
     && python -c "from rendering.fonts import pieces; from PIL import features; \
 faces = {face.name for text in ('José 24×24', '山田', '🎲', 'राहुल') \
          for face, _ in pieces(text)}; \

@@ -1,7 +1,8 @@
 """Strength and speed of the TwixT engine (issue 17, §4).
 
 One run prints:
-1. nodes per second and time per move of each level on each board size;
+1. nodes per second (wall and CPU) and time per move of each level on each board size, with
+   each core (the Python fallback, and the compiled core when it is built) and their ratio;
 2. each level against the one below it (both colours, a win rate with its Wilson 95%
    confidence interval; a level must win at least 70%);
 3. each level against a plain UCT engine with random playouts that gets the same time per
@@ -33,7 +34,7 @@ import engine_games
 import engine_match
 from engine_match import Score
 
-from engine import LEVELS, LevelLimit, Limit, level_limit, think
+from engine import LEVELS, LevelLimit, Limit, core, level_limit, think
 from rules import Colour, Game, Hole, RuleSet
 from rules.position import Position
 
@@ -193,7 +194,10 @@ def play_game(game: Game, red: Player, black: Player) -> str:
 
 def speed(sizes: list[int], levels: list[int], rules_list: list[str], scale: float,
           positions: int) -> None:
-    print("\n== speed: nodes per second and time per move ==")
+    print("\n== speed: nodes per second and time per move, of each core ==")
+    # both cores on the same positions: the Python fallback, then the compiled one if built
+    started = core.compiled
+    cores = [False, True] if started else [False]
     for rules in rules_list:
         for size in sizes:
             games = []
@@ -206,13 +210,25 @@ def speed(sizes: list[int], levels: list[int], rules_list: list[str], scale: flo
                 if not game.is_over:
                     games.append(game)
             for level in levels:
-                results = [think(game, scaled(level, scale), seed=0) for game in games]
-                nodes = sum(r.nodes for r in results)
-                seconds = sum(r.seconds for r in results)
-                print(f"{rules:7} {size}x{size} level {level}: "
-                      f"{nodes / max(seconds, 1e-9):8.0f} nodes/s, "
-                      f"{seconds / len(results):6.3f} s/move, "
-                      f"{nodes / len(results):7.0f} nodes/move ({len(results)} positions)")
+                rates = []
+                for compiled in cores:
+                    core.compiled = compiled
+                    cpu = time.process_time()
+                    results = [think(game, scaled(level, scale), seed=0) for game in games]
+                    cpu = time.process_time() - cpu
+                    nodes = sum(r.nodes for r in results)
+                    seconds = sum(r.seconds for r in results)
+                    rates.append((nodes / max(seconds, 1e-9), nodes / max(cpu, 1e-9)))
+                    print(f"{rules:7} {size}x{size} level {level} "
+                          f"{'compiled' if compiled else 'python':8}: "
+                          f"{rates[-1][0]:8.0f} nodes/s, {rates[-1][1]:8.0f} nodes/CPU s, "
+                          f"{seconds / len(results):6.3f} s/move, "
+                          f"{nodes / len(results):7.0f} nodes/move ({len(results)} positions)")
+                if len(rates) == 2:
+                    print(f"{rules:7} {size}x{size} level {level} compiled / python: "
+                          f"{rates[1][0] / rates[0][0]:.1f} (wall), "
+                          f"{rates[1][1] / rates[0][1]:.1f} (CPU)")
+    core.compiled = started
 
 
 def match(size: int, rules: str, games: int, make: Callable[[int], tuple[Player, Player]],

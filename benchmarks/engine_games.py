@@ -14,7 +14,9 @@ or a source tree, installed and run as in engine_match.py), which prints:
   share of those positions whose side to move won the game; and its log-loss and Brier score
   (lower is better; always saying 50% scores 0.693 and 0.25).
 `--speed` prints instead each version's nodes a second on the same 24×24 positions (the pegs
-after 20 moves, in classic and in pp), and the ratio of the last version to the first.
+after 20 moves, in classic and in pp), and the ratio of each version to the first; a version
+with a compiled core (a setup.py) runs twice, first made to use its Python fallback
+(TWIXT_ENGINE_CORE=python), so one run gives both cores' figures and their ratio.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import argparse
 import math
 import random
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -78,6 +80,9 @@ def speed(versions: list[Version], seconds: float, count: int) -> None:
     turns position by position, so a change in the machine's load falls on all alike; the
     nodes per CPU second hardly depend on that load at all."""
     games = [game for game in sample_games() if game.pegs_placed >= 22][:count]
+    versions = [run for version in versions for run in (
+        [replace(version, label=f"{version.label} [python]", core="python"), version]
+        if (version.path / "setup.py").is_file() else [version])]
     processes = [EngineProcess(version) for version in versions]
     try:
         for rules in ("classic", "pp"):
@@ -96,11 +101,11 @@ def speed(versions: list[Version], seconds: float, count: int) -> None:
                 print(f"{rules:7} 24x24 {process.version.label} (core {process.core}): "
                       f"{nodes / elapsed:8.0f} nodes/s, {nodes / cpu:8.0f} nodes/CPU s "
                       f"({len(games)} positions, {seconds:g} s each)", flush=True)
-            if len(versions) > 1:
-                (first, wall, cpu), (last, last_wall, last_cpu) = totals[0], totals[-1]
-                print(f"{rules:7} {versions[-1].label} / {versions[0].label}: "
-                      f"{last / last_wall / (first / wall):.2f} (wall), "
-                      f"{last / last_cpu / (first / cpu):.2f} (CPU)", flush=True)
+            first, wall, cpu = totals[0]
+            for version, (nodes, elapsed, spent) in zip(versions[1:], totals[1:], strict=True):
+                print(f"{rules:7} {version.label} / {versions[0].label}: "
+                      f"{nodes / elapsed / (first / wall):.2f} (wall), "
+                      f"{nodes / spent / (first / cpu):.2f} (CPU)", flush=True)
     finally:
         for process in processes:
             process.close()

@@ -64,10 +64,13 @@ CANDIDATE, BASELINE = "candidate", "baseline"
 
 @dataclass(frozen=True)
 class Version:
-    """An engine version ready to run: `label` for the report, `path` for PYTHONPATH."""
+    """An engine version ready to run: `label` for the report, `path` for PYTHONPATH, and
+    `core` the core its worker is made to use (TWIXT_ENGINE_CORE, e.g. "python" for the
+    fallback of a version with a compiled core), or None for its own choice."""
 
     label: str
     path: Path
+    core: str | None = None
 
 
 def cache_root() -> Path:
@@ -127,6 +130,9 @@ class EngineProcess:
 
     def __init__(self, version: Version) -> None:
         env = dict(os.environ, PYTHONPATH=str(version.path))
+        env.pop("TWIXT_ENGINE_CORE", None)
+        if version.core is not None:
+            env["TWIXT_ENGINE_CORE"] = version.core
         self.version = version
         self.process = subprocess.Popen([sys.executable, str(WORKER)], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, text=True, env=env,

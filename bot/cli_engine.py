@@ -16,7 +16,7 @@ from pathlib import Path
 from bot.cli_args import add_command, add_record_arguments, read_record
 from bot.service.analysis import curve_of, swing_lines
 from bot.service.texts import result_sentence
-from engine import LEVELS, Limit, level_limit, think
+from engine import CORE, DESCRIPTION, LEVELS, Limit, level_limit, think
 from engine.analysis import FULL_POSITIONS, analyze_game
 from language import LOCALES, translation, unmarked
 from rendering import ThemeName, render_wincurve
@@ -35,14 +35,17 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     """Register `think` and `analyze` with the `twixt` command line."""
     thinking = add_command(subparsers, run_think, "think",
                            "the engine's move for the side to move in a game record")
+    thinking.epilog = DESCRIPTION
     add_record_arguments(thinking, stdin=True, optional=True)
     _add_budget(thinking, THINK_LEVEL, "think this many seconds instead of a level's budget")
     thinking.add_argument("--json", action="store_true",
-                          help='print {"move", "win", "pv", "nodes", "seconds"}: "win" is the '
-                               "chance that the side to move wins")
+                          help='print {"move", "win", "pv", "nodes", "seconds", "core"}: '
+                               '"win" is the chance that the side to move wins, "core" the '
+                               'engine\'s search: "compiled" or "python" (the fallback)')
 
     analyzing = add_command(subparsers, run_analyze, "analyze",
                             "draw a game's win-probability curve and print its biggest swings")
+    analyzing.epilog = DESCRIPTION
     add_record_arguments(analyzing, stdin=True)
     analyzing.add_argument("--out", "-o", required=True, type=Path, metavar="PATH.png",
                            help="where to write the picture")
@@ -111,7 +114,7 @@ def run_think(args: argparse.Namespace) -> int:
     result = think(game, _limit(args), seed=args.seed)
     if args.json:
         print(json.dumps({"move": result.move, "win": result.win, "pv": list(result.pv),
-                          "nodes": result.nodes, "seconds": result.seconds}))
+                          "nodes": result.nodes, "seconds": result.seconds, "core": CORE}))
     else:
         print(result.move)
     return 0

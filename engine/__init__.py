@@ -7,5 +7,7 @@ caller and the search, so the search can run in another process. Imports only `r
 """
 
 from engine.api import LEVELS, LevelLimit, Limit, PlayResult, level_limit, think
+from engine.core import CORE, DESCRIPTION
 
-__all__ = ["LEVELS", "LevelLimit", "Limit", "PlayResult", "level_limit", "think"]
+__all__ = ["CORE", "DESCRIPTION", "LEVELS", "LevelLimit", "Limit", "PlayResult", "level_limit",
+           "think"]

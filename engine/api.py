@@ -7,11 +7,13 @@ import random
 import time
 from dataclasses import dataclass
 
+from engine import core
 from engine.board import Board
+from engine.core import search
 from engine.evaluate import side
 from engine.notation import line_text, move_text
 from engine.opening import fair_first_peg, should_swap
-from engine.search import ROOT_WIDTH, Search, winning_holes
+from engine.search import ROOT_WIDTH, winning_holes
 from rules import Colour, Game, IllegalMoveError, TwixtError
 
 #: the levels a player may challenge, weakest first
@@ -48,10 +50,12 @@ class LevelLimit(Limit):
     level: int = 5
 
 
-#: per level: search nodes; the time cap that keeps a slow machine or a huge board in bounds
-#: (seconds); the share of seeded noise in the root's priors; and the temperature of the final
-#: choice (0: the most searched move; above 0: a move drawn by how much each was searched, so
-#: a lower level errs now and then and each level stays clearly ahead of the one below)
+#: per level: search nodes (level 5's with the Python core: compiled, it searches until its
+#: time cap, see `_level_nodes_on_12`); the time cap that keeps a slow machine or a huge
+#: board in bounds (seconds); the share of seeded noise in the root's priors; and the
+#: temperature of the final choice (0: the most searched move; above 0: a move drawn by how
+#: much each was searched, so a lower level errs now and then and each level stays clearly
+#: ahead of the one below)
 _LEVELS = {
     1: (12, 0.5, 0.6, 1.0),
     2: (150, 2.0, 0.1, 0.9),
@@ -69,11 +73,21 @@ _PLAIN = (0.02, 0.0)
 
 def level_limit(level: int) -> Limit:
     """The budget of a level (1 answers at once, 5 thinks up to ten seconds): a number of
-    nodes, so that a level and a seed always give the same move, and a time cap for safety."""
+    nodes, so that a level and a seed always give the same move, and a time cap for safety
+    (which the compiled core's level 5 is meant to reach: it plays as well as time allows)."""
     if level not in LEVELS:
         raise TwixtError("{level} is not a level: choose 1 to 5", level=level)
-    nodes, seconds, _noise, _temperature = _LEVELS[level]
-    return LevelLimit(seconds=seconds, nodes=nodes, level=level)
+    seconds = _LEVELS[level][1]
+    return LevelLimit(seconds=seconds, nodes=_level_nodes_on_12(level), level=level)
+
+
+def _level_nodes_on_12(level: int) -> int:
+    """A level's nodes on 12×12. The strongest level searches as long as its time cap allows
+    when the core is compiled (its nodes would take a fraction of the cap); the others keep
+    their nodes, by which their strength ladder is measured, on both cores."""
+    if level == LEVELS[-1] and core.compiled:
+        return core.COMPILED_MAX_NODES
+    return _LEVELS[level][0]
 
 
 def _node_budget(limit: Limit, game: Game) -> int | None:
@@ -91,7 +105,7 @@ def _node_budget(limit: Limit, game: Game) -> int | None:
 def level_nodes(level: int, game: Game) -> int:
     """The nodes a level searches on `game`'s board (see `_node_budget`)."""
     holes = game.geometry.cols * game.geometry.rows
-    nodes = _LEVELS[level][0]
+    nodes = _level_nodes_on_12(level)
     return max(1, round(nodes * min(1.0, math.sqrt(_LEVEL_BOARD / holes))))
 
 
@@ -124,10 +138,9 @@ def think(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
     nodes = _node_budget(limit, game)
     deadline = None if limit.seconds is None else started + limit.seconds
     noise, temperature = _looseness(limit)
-    search = Search(board, colour, noise=noise,
-                    rng_values=[rng.random() for _ in range(ROOT_WIDTH)])
-    search.run(nodes, deadline)
-    line = search.principal_variation(search.choice(temperature, rng.random()))
+    found = search(board, colour, nodes, deadline, noise=noise,
+                   rng_values=[rng.random() for _ in range(ROOT_WIDTH)])
+    line = found.principal_variation(found.choice(temperature, rng.random()))
     if not line or line[0] < 0:
         line = [(board.free(colour) & -board.free(colour)).bit_length() - 1]
     move = move_text(board, line[0], colour)
@@ -136,7 +149,7 @@ def think(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
         move += "; privilege"
         line = line[:1]
     move = _checked(game, move, str(board.geo.hole(line[0])))
-    return answer(move, search.win(line[0]), line_text(board, line, colour), search.nodes)
+    return answer(move, found.win(line[0]), line_text(board, line, colour), found.nodes)
 
 
 def _calls_privilege(game: Game, board: Board, hole: int, colour: Colour) -> bool:

@@ -18,11 +18,11 @@ from rules.geometry import Geometry, geometry
 from rules.position import Position
 
 #: at most this many holes are scored per node
-_SCORED = 64
+SCORED = 64
 
 
 @cache
-def _centre(cols: int, rows: int) -> int:
+def centre(cols: int, rows: int) -> int:
     """The middle half of the board each way, as a bitboard."""
     geo = geometry(cols, rows)
     bits = 0
@@ -54,12 +54,12 @@ def ranked(pos: Position, colour: Colour, mine: Side, theirs: Side, free: int,
     geo = pos.geo
     joining = spreader(pos.allow[colour], geo.step_shifts)(pos.peg_bits[colour]) & free
     pool = (mine.path | theirs.path) & free
-    if pool.bit_count() > _SCORED:
+    if pool.bit_count() > SCORED:
         around = near(geo, pos.occupied)
         around |= near(geo, around)
         focused = pool & around
         if focused.bit_count() < count:
-            focused |= pool & _centre(geo.cols, geo.rows)
+            focused |= pool & centre(geo.cols, geo.rows)
         if focused:
             pool = focused
     if not pool:

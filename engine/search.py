@@ -9,12 +9,16 @@ Tactics are settled at expansion instead of being searched for: a side with a wi
 plays it (the node is a win), and a side whose opponent has a winning peg may only play the
 pegs that take the threat away (none: the node is a loss). The tree holds one node per
 iteration; children are plain lists until visited.
+
+This is also the definition of the compiled core (engine/_core.c), which runs the same search
+step for step; `engine.core` chooses which runs, and both answer with an `Outcome`.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass
 
 from engine.board import Board
 from engine.candidates import near, ranked
@@ -28,8 +32,11 @@ WIDTH = 20
 ROOT_WIDTH = 32
 #: what a first visit assumes of a child, below its parent's value
 FIRST_PLAY_URGENCY = 0.1
-#: never more nodes than this in one search: about 1.8 kB a node, so under 400 MB
+#: never more nodes than this in one Python search: about 1.8 kB a node, so under 400 MB
+#: (the compiled core has its own bound, `engine.core.COMPILED_MAX_NODES`)
 MAX_NODES = 200_000
+#: the longest expected line a search reports
+PV_LENGTH = 12
 
 
 class Node:
@@ -243,15 +250,69 @@ class Search:
                 best_i = i
         return best_i
 
+    def _line(self, node: Node | None) -> tuple[int, ...]:
+        """The expected line after `node`'s move: the most visited children, at most
+        `PV_LENGTH` - 1 of them."""
+        line: list[int] = []
+        while node is not None and node.visits and len(line) < PV_LENGTH - 1:
+            i = self.best_child(node)
+            if i is None or not node.moves:
+                break
+            line.append(node.moves[i])
+            node = node.kids[i]
+        return tuple(line)
+
+    def outcome(self) -> Outcome:
+        """What the search found, in the form both cores give."""
+        root = self.root
+        kids = root.kids
+        return Outcome(
+            nodes=self.nodes, root_eval=self.root_eval, terminal=root.terminal,
+            moves=tuple(root.moves or ()), priors=tuple(root.priors),
+            visits=tuple(kid.visits if kid is not None else 0 for kid in kids),
+            values=tuple(kid.value if kid is not None else 0.0 for kid in kids),
+            lines=tuple(self._line(kid) for kid in kids))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A finished search, whichever core ran it (`Search.outcome`, or engine._core through
+    `engine.core`): per root move its prior, visits, summed value (for the root's mover) and
+    the expected line after it; everything `think` needs, and nothing of the tree."""
+
+    nodes: int
+    #: the root position's evaluation for the side to move
+    root_eval: float
+    #: the game's value for the side to move when it is decided at the root
+    terminal: float | None
+    moves: tuple[int, ...]
+    priors: tuple[float, ...]
+    visits: tuple[int, ...]
+    values: tuple[float, ...]
+    lines: tuple[tuple[int, ...], ...]
+
+    def best(self) -> int | None:
+        """The index of the most visited root move (the better value, then the prior, on
+        ties), as `Search.best_child` chooses."""
+        if not self.moves:
+            return None
+        best_i = 0
+        best_key = (-1, -1.0, -1.0)
+        for i, (visits, value, prior) in enumerate(
+                zip(self.visits, self.values, self.priors, strict=True)):
+            key = (visits, value / visits if visits else 0.0, prior)
+            if key > best_key:
+                best_key = key
+                best_i = i
+        return best_i
+
     def choice(self, temperature: float, draw: float) -> int | None:
         """The root's move index: the most visited, or with a `temperature` one drawn with
         weights visits ** (1 / temperature), `draw` being a uniform number in [0, 1)."""
-        root = self.root
-        best = self.best_child(root)
-        if not temperature or best is None or root.terminal is not None:
+        best = self.best()
+        if not temperature or best is None or self.terminal is not None:
             return best
-        weights = [(kid.visits if kid is not None else 0) ** (1.0 / temperature)
-                   for kid in root.kids]
+        weights = [visits ** (1.0 / temperature) for visits in self.visits]
         total = sum(weights)
         if not total:
             return best
@@ -262,28 +323,17 @@ class Search:
                 return i
         return best
 
-    def principal_variation(self, first: int | None, longest: int = 12) -> list[int]:
+    def principal_variation(self, first: int | None) -> list[int]:
         """The expected line: the root's move `first`, then the most visited children."""
-        line: list[int] = []
-        root = self.root
-        if first is None or not root.moves:
-            return line
-        line.append(root.moves[first])
-        node = root.kids[first]
-        while node is not None and node.visits and len(line) < longest:
-            i = self.best_child(node)
-            if i is None or not node.moves:
-                break
-            line.append(node.moves[i])
-            node = node.kids[i]
-        return line
+        if first is None or not self.moves:
+            return []
+        return [self.moves[first], *self.lines[first]]
 
     def win(self, move: int) -> float:
         """The chance that the side to move at the root wins, playing `move`."""
-        root = self.root
-        if root.terminal is not None:
-            return root.terminal
-        for hole, kid in zip(root.moves or (), root.kids, strict=True):
-            if hole == move and kid is not None and kid.visits:
-                return kid.q()
+        if self.terminal is not None:
+            return self.terminal
+        for hole, visits, value in zip(self.moves, self.visits, self.values, strict=True):
+            if hole == move and visits:
+                return value / visits
         return self.root_eval

@@ -2,7 +2,9 @@
 context is made as Docker makes it (the Dockerfile's COPY lines, filtered by .dockerignore),
 installed as the Dockerfile installs it (`pip install .`, not editable) into a fresh virtual
 environment, and run from another folder: every package of the project imports, `twixt run`
-without a token says how to set one, and `twixt think` answers.
+without a token says how to set one, and `twixt think` answers, with the engine's compiled
+core; installed where the C compiler fails, the install still succeeds and the engine
+searches with its Python fallback.
 
 The packages are read from the source tree (every folder with an `__init__.py` beside
 pyproject.toml, tests aside), so a package added later and left out of the image or of the
@@ -15,6 +17,7 @@ environment, from the index pip is configured with (setuptools only).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -28,6 +31,8 @@ from pathlib import Path, PurePosixPath
 import pytest
 from packaging.markers import default_environment
 from packaging.requirements import Requirement
+
+from rules import records
 
 ROOT = Path(__file__).resolve().parents[1]
 NOT_SHIPPED = {"tests"}
@@ -83,19 +88,31 @@ def build_context(root: Path, image: Path) -> Path:
     rules = ignore_rules((root / ".dockerignore").read_text(encoding="utf-8"))
     workdir, installed_from = PurePosixPath("/"), None
     for instruction, arguments in instructions((root / "Dockerfile").read_text("utf-8")):
-        if instruction == "WORKDIR":
+        if instruction == "FROM":
+            workdir = PurePosixPath("/")   # a stage starts in the base image's folder
+        elif instruction == "WORKDIR":
             workdir = workdir / arguments
-        elif instruction == "COPY":
+        elif instruction == "COPY" and "--from=" not in arguments:  # another stage's files
             words = [word for word in shlex.split(arguments) if not word.startswith("--")]
             *sources, destination = words
             target = image / (workdir / destination).relative_to("/")
             into = destination.endswith("/") or len(sources) > 1 or target.is_dir()
             for source in sources:
                 _copy(root, root / source, target, into, rules)
-        elif instruction == "RUN" and "pip install ." in arguments:
+        elif instruction == "RUN" and re.search(r"pip (install|wheel)\b.* \.( |$)", arguments):
             installed_from = image / workdir.relative_to("/")
-    assert installed_from is not None, "the Dockerfile has no `pip install .`"
+    assert installed_from is not None, "the Dockerfile builds no `pip install .`/`pip wheel .`"
     return installed_from
+
+
+def stages(dockerfile: str) -> list[list[tuple[str, str]]]:
+    """The Dockerfile's instructions, stage by stage (each from its FROM)."""
+    found: list[list[tuple[str, str]]] = []
+    for instruction, arguments in instructions(dockerfile):
+        if instruction == "FROM":
+            found.append([])
+        found[-1].append((instruction, arguments))
+    return found
 
 
 def _copy(root: Path, source: Path, target: Path, into: bool,
@@ -139,10 +156,9 @@ def dependency_folder(folder: Path) -> Path:
     return folder
 
 
-@pytest.fixture(scope="module")
-def image(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh environment with the image's package installed in it; its bin folder."""
-    base = tmp_path_factory.mktemp("docker")
+def install(base: Path, compiler: str | None = None) -> Path:
+    """A fresh environment under `base` with the image's package installed in it (built with
+    the C compiler `compiler`, or the usual one); its bin folder."""
     source = build_context(ROOT, base / "image")
     environment = base / "venv"
     venv.create(environment, with_pip=False)
@@ -151,9 +167,22 @@ def image(tmp_path_factory: pytest.TempPathFactory) -> Path:
     done = subprocess.run(
         [sys.executable, "-m", "pip", "--python", str(environment / "bin" / "python"),
          "install", "--quiet", "--no-deps", str(source)],
-        capture_output=True, text=True, cwd=base)
+        capture_output=True, text=True, cwd=base,
+        env={**os.environ, **({"CC": compiler} if compiler else {})})
     assert done.returncode == 0, done.stderr
     return environment / "bin"
+
+
+@pytest.fixture(scope="module")
+def image(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The image's package installed as the Dockerfile installs it, with a compiler."""
+    return install(tmp_path_factory.mktemp("docker"))
+
+
+@pytest.fixture(scope="module")
+def no_compiler(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The same install where the C compiler fails (as on a machine without one)."""
+    return install(tmp_path_factory.mktemp("no-compiler"), compiler="/bin/false")
 
 
 def run(image: Path, *command: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -174,6 +203,7 @@ def test_the_context_leaves_out_tests_and_local_state(tmp_path):
     assert {"pyproject.toml", "README.md", *project_packages()} <= shipped
     assert not shipped & {"tests", "benchmarks", ".venv", ".git", "Dockerfile", "docs"}
     assert not list(source.rglob("__pycache__"))
+    assert not list(source.rglob("*.so")), "a compiled core built here must not ship"
 
 
 def test_every_package_of_the_tree_imports_from_the_installed_image(image):
@@ -215,3 +245,33 @@ def test_a_package_left_out_of_the_context_is_missed(tmp_path):
     source = build_context(project, tmp_path / "image")
     assert project_packages(project) == ["extras", "rules"]
     assert (source / "rules").is_dir() and not (source / "extras").exists()
+
+
+def test_the_image_builds_the_compiled_core_in_a_stage_of_its_own():
+    builder, final = stages((ROOT / "Dockerfile").read_text("utf-8"))
+    assert builder[0][1].endswith(" AS builder") and final[0][1] == "python:3.11-slim"
+    built = " ".join(arguments for instruction, arguments in builder if instruction == "RUN")
+    assert "gcc" in built and "libc6-dev" in built and "pip wheel" in built
+    installed = " ".join(arguments for instruction, arguments in final if instruction == "RUN")
+    assert "gcc" not in installed
+    assert ("COPY", "--from=builder /wheels /wheels") in final
+    assert "assert engine.CORE == 'compiled'" in installed
+
+
+def test_the_installed_engine_searches_with_its_compiled_core(image):
+    done = run(image, "twixt", "think", "-", "--level", "1", "--json", stdin=OPEN_GAME)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["core"] == "compiled"
+
+
+def test_without_a_compiler_the_install_succeeds_and_the_engine_searches_in_python(
+        no_compiler):
+    done = run(no_compiler, "twixt", "think", "-", "--level", "1", "--json", stdin=OPEN_GAME)
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["core"] == "python"
+    game = records.read(OPEN_GAME)
+    game.play(answer["move"])
+    helped = run(no_compiler, "twixt", "think", "--help")
+    assert "engine core: Python (no compiled core: engine._core is not built" in " ".join(
+        helped.stdout.split())

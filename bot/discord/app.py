@@ -42,7 +42,7 @@ from bot.discord.settings_cog import SettingsCog
 from bot.discord.threads import DiscordThreads
 from bot.discord.translator import CatalogueTranslator
 from bot.discord.views import TwixtButton
-from bot.service import Button, EnginePool, Port, Reply, TwixtService, utc_now
+from bot.service import ENGINE_CORE, Button, EnginePool, Port, Reply, TwixtService, utc_now
 from language import locale_of
 from storage import DatabaseError, Storage, open_storage
 
@@ -163,6 +163,8 @@ def run(overrides: dict[str, str] | None = None) -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     logs.configure(settings.log_level)
+    # which search the engine's workers run: a slow Python fallback shows here at once
+    log.info(ENGINE_CORE)
     # Until `serve` closes the client on a signal itself, `docker stop`'s SIGTERM stops the
     # start as Ctrl-C does.
     signal.signal(signal.SIGTERM, signal.default_int_handler)

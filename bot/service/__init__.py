@@ -14,7 +14,7 @@ from bot.service.bot_seats import THE_BOT
 from bot.service.clocks import LONGEST_SLEEP
 from bot.service.command_help import TOPICS
 from bot.service.core import utc_now
-from bot.service.engine_pool import EnginePool
+from bot.service.engine_pool import ENGINE_CORE, EnginePool
 from bot.service.event_options import MAX_ROUNDS, build_event_options, event_name
 from bot.service.model import CHANNEL_LINK, MAX_PAGE, PAGE_SIZE, Button, ButtonKind, Receipt, User
 from bot.service.names import MAX_NAME
@@ -27,6 +27,7 @@ from bot.service.service import APOLOGY, Reply, Request, ServiceError, TwixtServ
 __all__ = [
     "APOLOGY",
     "CHANNEL_LINK",
+    "ENGINE_CORE",
     "LONGEST_SLEEP",
     "MAX_IMPORT_BYTES",
     "MAX_NAME",

@@ -1,7 +1,7 @@
 """Searches in worker processes, so that thinking never blocks the bot.
 
-The engine is pure Python and busy for up to seconds a move: run in the event loop it would
-stop every other game, and in a thread it would hold the interpreter's lock. So each search
+The engine is busy for up to seconds a move: run in the event loop it would stop every other
+game, and in a thread its Python fallback would hold the interpreter's lock. So each search
 runs in a process of a `ProcessPoolExecutor`, at most `workers` at once (the setting
 `TWIXT_ENGINE_WORKERS`, by default the number of cores). Calls beyond that wait in a queue
 that is served fairly over their owners (a player): a free worker goes to the owner with the
@@ -31,7 +31,12 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
+from engine import DESCRIPTION
+
 T = TypeVar("T")
+
+#: which core the workers search with, in one line (`twixt run` logs it at start)
+ENGINE_CORE = DESCRIPTION
 
 #: calls that may wait for a worker (beyond those running), by default
 QUEUE_LIMIT = 64

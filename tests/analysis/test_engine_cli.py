@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+import engine
 from bot.cli import main
 from engine import level_limit, think
 from rules import records
@@ -84,7 +85,8 @@ def test_think_with_a_level_and_seed_always_answers_the_same(record, capsys):
 def test_think_json_has_the_engines_whole_answer(record, capsys):
     assert main(["think", record(DOUBLE), "--json", "--seconds", "0.5"]) == 0
     answer = json.loads(capsys.readouterr().out)
-    assert set(answer) == {"move", "win", "pv", "nodes", "seconds"}
+    assert set(answer) == {"move", "win", "pv", "nodes", "seconds", "core"}
+    assert answer["core"] == engine.CORE
     assert isinstance(answer["move"], str) and 0.0 <= answer["win"] <= 1.0
     assert answer["pv"][0] == answer["move"] and all(isinstance(m, str) for m in answer["pv"])
     assert isinstance(answer["nodes"], int) and isinstance(answer["seconds"], float)
@@ -191,3 +193,10 @@ def test_the_installed_command_reads_a_pipe(tmp_path: Path):
                           capture_output=True, text=True, check=False, timeout=120)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["move"] == think(records.read(OPEN), level_limit(1)).move
+
+
+@pytest.mark.parametrize("command", ["think", "analyze"])
+def test_the_help_says_which_engine_core_runs(command, capsys):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    assert capsys.readouterr().out.rstrip().endswith(engine.DESCRIPTION)

@@ -8,6 +8,7 @@ import aiohttp
 import discord
 import pytest
 
+import engine
 from bot.config import Settings
 from bot.discord import app, logs
 from bot.discord.cog import TwixtCog
@@ -70,6 +71,19 @@ async def test_the_clocks_run_from_start_until_close(client, monkeypatch):
     await client.close()
     await asyncio.wait({clocks.get_task()}, timeout=1)
     assert clocks.get_task().cancelled()
+
+
+def test_run_logs_which_engine_core_searches_once_at_start(monkeypatch, tmp_path, caplog):
+    bad = tmp_path / "not.db"
+    bad.write_text("this is not a database")
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    monkeypatch.setenv("TWIXT_DB", str(bad))
+    with caplog.at_level(logging.INFO, logger=app.__name__):
+        assert app.run() == 2
+    said = [message for message in caplog.messages if message.startswith("engine core")]
+    assert said == [engine.DESCRIPTION]
+    assert said[0] == "engine core: compiled C" or said[0].startswith(
+        "engine core: Python (no compiled core: ")
 
 
 def test_log_lines_are_key_value(capsys):

@@ -1,0 +1,149 @@
+"""The compiled core is the Python search made fast, not another engine: on random positions
+of every board shape and both rule sets it measures the same distances and shortest-path
+layers as `engine.evaluate.side`, and its search, run for the same nodes with the same seed,
+gives the Python search's tree at the root (moves, priors, visits, values, expected lines),
+so `think` answers alike move for move."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import LEVELS, Limit, core, level_limit, think
+from engine.board import Board
+from engine.evaluate import UNREACHABLE, side
+from engine.search import ROOT_WIDTH, Search
+from rules import Game
+from tests.engine.conftest import require_compiled
+from tests.engine.test_engine import _new, _random_turn
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@st.composite
+def games(draw: st.DrawFn) -> Game:
+    """A game in progress on a square, oblong or handicap board of 5 to 48, either rules,
+    two or four players, after a random number of random turns (linked or not)."""
+    players = draw(st.sampled_from((2, 2, 4)))
+    cols = draw(st.integers(5, 48))
+    rows = draw(st.sampled_from((cols, draw(st.integers(5, 48)))))
+    handicap = draw(st.sampled_from((0, 0, 0, min(3, rows - 5))))
+    game = _new(players, (cols, rows), draw(st.sampled_from(("pp", "classic"))),
+                not handicap and draw(st.booleans()), handicap)
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    for _ in range(draw(st.sampled_from((0, 1, 3, 10, 30, 80)))):
+        if game.is_over:
+            break
+        _random_turn(game, rng)
+    return game
+
+
+def checked(examples: int) -> settings:
+    """Hypothesis settings: the same examples on every run, no per-example deadline."""
+    return settings(max_examples=examples, deadline=None, derandomize=True,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+@pytest.fixture(params=["compiled"])
+def engine_core(request: pytest.FixtureRequest) -> str:
+    """These tests compare the two cores themselves: they run once, where both can run."""
+    require_compiled()
+    return str(request.param)
+
+
+@checked(150)
+@given(games())
+def test_distances_and_path_layers_are_evaluate_side(game):
+    pos = game.position
+    for colour in (game.colour_to_move, game.colour_to_move.opponent):
+        for paths, cap in ((True, UNREACHABLE), (False, UNREACHABLE), (False, 1), (True, 2)):
+            assert core.compiled_side(pos, colour, game.rules, paths=paths, cap=cap) == side(
+                pos, colour, paths=paths, cap=cap)
+
+
+@checked(60)
+@given(games(), st.sampled_from((1, 2, 20, 150)), st.sampled_from((0.0, 0.05, 0.6)),
+       st.integers(0, 1000))
+def test_the_search_gives_the_python_search_s_root(game, nodes, noise, seed):
+    if game.is_over:
+        return
+    rng = random.Random(seed)
+    values = [rng.random() for _ in range(ROOT_WIDTH)]
+    colour = game.colour_to_move
+    python = Search(Board(game), colour, noise=noise, rng_values=values)
+    python.run(nodes, None)
+    compiled = core.compiled_search(Board(game), colour, nodes, None, noise=noise,
+                                    rng_values=values)
+    assert compiled == python.outcome()
+    assert compiled.nodes <= nodes
+
+
+@checked(25)
+@given(games(), st.integers(0, 1000))
+def test_think_answers_alike_on_both_cores(game, seed):
+    if game.is_over:
+        return
+    answers = []
+    for compiled in (True, False):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(core, "compiled", compiled)
+            result = think(game, Limit(nodes=60), seed=seed)
+        answers.append((result.move, result.win, result.pv, result.nodes))
+    assert answers[0] == answers[1]
+
+
+def test_level_5_searches_until_its_time_cap_only_when_compiled(monkeypatch):
+    """The levels below keep their nodes (their ladder is measured in nodes) on both cores."""
+    budgets = {}
+    for compiled in (True, False):
+        monkeypatch.setattr(core, "compiled", compiled)
+        budgets[compiled] = [(limit.nodes, limit.seconds)
+                             for limit in map(level_limit, LEVELS)]
+    assert budgets[True][:-1] == budgets[False][:-1]
+    assert budgets[True][-1] == (core.COMPILED_MAX_NODES, 10.0)
+    assert budgets[False][-1] == (30000, 10.0)
+
+
+def test_ctrl_c_ends_a_compiled_search_under_way(tmp_path):
+    """The search runs without the interpreter's lock but takes it back now and then, so a
+    signal's handler (here Ctrl-C's KeyboardInterrupt) still ends it."""
+    script = tmp_path / "think.py"
+    script.write_text(
+        "import sys\n"
+        "from engine import Limit, core, think\n"
+        "from rules import Game\n"
+        "assert core.compiled\n"
+        "game = Game(('a', 'b'), size=48, swap=False)\n"
+        "game.play('X24')\n"
+        "print('thinking', flush=True)\n"
+        "think(game, Limit(nodes=core.COMPILED_MAX_NODES))\n"
+        "print('finished', flush=True)\n")
+    environment = {key: value for key, value in os.environ.items() if key != core.CHOICE}
+    with subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                          env=environment) as process:
+        assert process.stdout is not None
+        assert process.stdout.readline() == "thinking\n"
+        time.sleep(0.3)   # into the search, which would take seconds
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    assert "finished" not in out and "KeyboardInterrupt" in err
+
+
+def test_the_compiled_tree_stops_at_its_memory_bound_with_a_legal_answer(monkeypatch):
+    monkeypatch.setattr(core, "MAX_BYTES", 2 * 1024 * 1024)
+    game = Game(("ann", "bob"), size=24, swap=False)
+    for text in ("L12", "M14"):
+        game.play(text)
+    result = think(game, Limit(nodes=100_000), seed=1)
+    assert 1_000 < result.nodes < 100_000
+    game.play(result.move)
