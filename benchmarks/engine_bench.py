@@ -1,4 +1,4 @@
-"""Strength and speed of the TwixT engine (issue 17, §4).
+"""Strength and speed of the TwixT engine.
 
 One run prints:
 1. nodes per second (wall and CPU) and time per move of each level on each board size, with
@@ -13,7 +13,7 @@ with each colour, swap off; a game that reaches the move cap, or that the rules 
 draw, is a draw (half a point). `--time-scale` shrinks every budget (nodes and seconds) in
 proportion for a quick run: `python benchmarks/engine_bench.py --games 4 --time-scale 0.05`.
 
-Two more instruments measure one version of the engine against another (issue 23):
+Two more instruments measure one version of the engine against another:
 `engine_bench.py match ...` is `engine_match.py ...` (a head-to-head at equal time against an
 earlier commit) and `engine_bench.py games ...` is `engine_games.py ...` (move prediction,
 calibration and nodes a second on real games); see their own help.

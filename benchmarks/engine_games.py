@@ -1,4 +1,4 @@
-"""The engine on real games (issue 23): move prediction, calibration of its win chance, speed.
+"""The engine on real games: move prediction, calibration of its win chance, speed.
 
     python benchmarks/engine_games.py --engine 79d3449 --engine engine --level 5
     python benchmarks/engine_games.py --engine engine --seconds 1 --positions 200

@@ -1,4 +1,4 @@
-"""Head-to-head at equal time between two versions of the engine (issue 23).
+"""Head-to-head at equal time between two versions of the engine.
 
     python benchmarks/engine_match.py --baseline 79d3449 --candidate engine --seconds 1 \\
         --games 20 --rules pp --size 24 --swap yes --jobs 1 --seed 0
