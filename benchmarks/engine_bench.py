@@ -6,7 +6,11 @@ One run prints:
 2. each level against the one below it (both colours, a win rate with its Wilson 95%
    confidence interval; a level must win at least 70%);
 3. each level against a plain UCT engine with random playouts that gets the same time per
-   move (it lives here, below; level 5 must win at least 90%).
+   move (it lives here, below; level 5 must win at least 90%);
+4. (`--parts analysis`, not run by default) the wall and CPU time of whole analyses
+   (`engine.analysis`) of fixed real games, 24×24 and the same pegs on 48×48, with each core
+   and each analysis budget (`engine.analysis.BUDGETS`): the nodes of all searches and of
+   each deeper search of a swing's end.
 
 Games start from a seeded two-peg opening (one random peg a side near the middle), played once
 with each colour, swap off; a game that reaches the move cap, or that the rules end in a
@@ -35,8 +39,10 @@ import engine_match
 from engine_match import Score
 
 from engine import LEVELS, LevelLimit, Limit, core, level_limit, think
+from engine import analysis as game_analysis
 from rules import Colour, Game, Hole, RuleSet
 from rules.position import Position
+from rules.records import load
 
 #: a player: the move text for the side to move, and the seconds it thought
 Player = Callable[[Game], tuple[str, float]]
@@ -231,6 +237,47 @@ def speed(sizes: list[int], levels: list[int], rules_list: list[str], scale: flo
     core.compiled = started
 
 
+#: the real games the analysis part looks at (benchmarks/games/), and how far the 48×48 copy
+#: shifts their pegs (to the middle of the board)
+ANALYSED = ("0109.twixt", "0114.twixt")
+SHIFT = 12
+
+
+def on_48(game: Game) -> Game:
+    """The pegs of a 24×24 game, in order, in the middle of a 48×48 board (classic: each
+    with every link it may have), as far as they go without ending the game."""
+    copy = Game(("red", "black"), size=48, rules=game.rules.value, swap=False)
+    for turn in game.history:
+        if turn.placed is None or copy.is_over:
+            continue
+        hole = Hole(turn.placed.col + SHIFT, turn.placed.row + SHIFT)
+        copy.play(f"{hole} link all" if game.rules is RuleSet.CLASSIC else str(hole))
+    return copy
+
+
+def analysis(names: tuple[str, ...]) -> None:
+    """Whole analyses of real games by each core with each budget, in one process."""
+    print("\n== analysis: whole games, each core and budget ==")
+    games = [load(engine_games.GAMES / name) for name in names]
+    games += [on_48(game) for game in games]
+    started, budgets = core.compiled, game_analysis.BUDGETS
+    runs = [("python", "python"), ("compiled", "python"), ("compiled", "compiled")]
+    for game in games:
+        for core_name, budget_name in runs:
+            if core_name == "compiled" and not started:
+                continue
+            core.compiled = core_name == "compiled"
+            game_analysis.BUDGETS = {name: budgets[budget_name] for name in budgets}
+            wall, cpu = time.perf_counter(), time.process_time()
+            done = game_analysis.analyze_game(game, game_analysis.default_limit(game))
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            print(f"{game.options.size_text:5} {game.moves_made:3} moves, {core_name:8} core, "
+                  f"{budget_name:8} budget {budgets[budget_name]}: {wall:6.2f} s "
+                  f"({cpu:6.2f} CPU s), {done.nodes:7} nodes, deep searches "
+                  f"{list(done.deep_nodes)}", flush=True)
+    core.compiled, game_analysis.BUDGETS = started, budgets
+
+
 def match(size: int, rules: str, games: int, make: Callable[[int], tuple[Player, Player]],
           ) -> Score:
     """`games` games (pairs of one opening, each side once); the first player's score."""
@@ -298,7 +345,7 @@ def main() -> None:
     parser.add_argument("--time-scale", type=float, default=1.0,
                         help="multiply every budget (nodes and seconds) by this")
     parser.add_argument("--parts", default="speed,ladder,uct",
-                        help="which parts to run: speed,ladder,uct")
+                        help="which parts to run: speed,ladder,uct,analysis")
     parser.add_argument("--positions", type=int, default=4, help="positions for the speed part")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -316,6 +363,8 @@ def main() -> None:
         ladder(sizes, levels, rules_list, args.time_scale, args.games)
     if "uct" in parts:
         versus_uct(sizes, levels, rules_list, args.time_scale, args.games)
+    if "analysis" in parts:
+        analysis(ANALYSED)
 
 
 if __name__ == "__main__":

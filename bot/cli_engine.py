@@ -17,15 +17,16 @@ from bot.cli_args import add_command, add_record_arguments, read_record
 from bot.service.analysis import curve_of, swing_lines
 from bot.service.texts import result_sentence
 from engine import CORE, DESCRIPTION, LEVELS, Limit, level_limit, think
-from engine.analysis import FULL_POSITIONS, analyze_game
+from engine.analysis import FULL_POSITIONS, analyze_game, budget, default_limit
+from engine.api import fixed_nodes
 from language import LOCALES, translation, unmarked
 from rendering import ThemeName, render_wincurve
+from rules import Game
 from rules.numbers import whole_number
 
-#: the levels used when none is given: a quick answer from `think`, and for `analyze`
-#: (which searches every position) the level the bot's `analyze` uses
+#: the level `think` uses when none is given: a quick answer (`analyze` has the engine's
+#: default analysis budget, the bot's `analyze`'s)
 THINK_LEVEL = 3
-ANALYZE_LEVEL = 2
 #: the thinking times `--seconds` may ask for
 MIN_SECONDS, MAX_SECONDS = 0.01, 3600.0
 MAX_SEED = 2**32 - 1
@@ -37,7 +38,8 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
                            "the engine's move for the side to move in a game record")
     thinking.epilog = DESCRIPTION
     add_record_arguments(thinking, stdin=True, optional=True)
-    _add_budget(thinking, THINK_LEVEL, "think this many seconds instead of a level's budget")
+    _add_budget(thinking, THINK_LEVEL, str(THINK_LEVEL),
+                "think this many seconds instead of a level's budget")
     thinking.add_argument("--json", action="store_true",
                           help='print {"move", "win", "pv", "nodes", "seconds", "core"}: '
                                '"win" is the chance that the side to move wins, "core" the '
@@ -49,19 +51,27 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     add_record_arguments(analyzing, stdin=True)
     analyzing.add_argument("--out", "-o", required=True, type=Path, metavar="PATH.png",
                            help="where to write the picture")
-    _add_budget(analyzing, ANALYZE_LEVEL,
+    chosen = budget()
+    by_board = " (for the board)" if chosen.by_board else ""
+    _add_budget(analyzing, None,
+                f"the bot's: each position level {chosen.level}'s nodes{by_board}, both "
+                f"ends of the biggest swings at least {fixed_nodes(chosen.deep_level):,} "
+                f"(counted for 12x12; {CORE} core)",
                 "spend about this many seconds on the whole game instead of a level's budget")
     analyzing.add_argument("--theme", choices=[t.value for t in ThemeName], default="light")
     analyzing.add_argument("--locale", choices=LOCALES, default="en",
                            help="the language of the picture and the swings (default: en)")
 
 
-def _add_budget(parser: argparse.ArgumentParser, level: int, seconds_help: str) -> None:
-    budget = parser.add_mutually_exclusive_group()
-    budget.add_argument("--level", type=_level, metavar="N",
-                        help=f"the engine's level, {LEVELS[0]} (answers at once) to "
-                             f"{LEVELS[-1]} (strongest) (default: {level})")
-    budget.add_argument("--seconds", type=_seconds, metavar="S", help=seconds_help)
+def _add_budget(parser: argparse.ArgumentParser, level: int | None, default: str,
+                seconds_help: str) -> None:
+    """--level, --seconds and --seed; without --level or --seconds, `level` (None: the
+    engine's default analysis budget, said as `default`)."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--level", type=_level, metavar="N",
+                       help=f"the engine's level, {LEVELS[0]} (answers at once) to "
+                            f"{LEVELS[-1]} (strongest) (default: {default})")
+    group.add_argument("--seconds", type=_seconds, metavar="S", help=seconds_help)
     parser.add_argument("--seed", type=_seed, default=0, metavar="N",
                         help="the engine's random seed: with --level, the same record and "
                              "seed always give the same answer (default: 0)")
@@ -94,10 +104,11 @@ def _seed(text: str) -> int:
     return number
 
 
-def _limit(args: argparse.Namespace, seconds_share: float = 1.0) -> Limit:
+def _limit(args: argparse.Namespace, game: Game, seconds_share: float = 1.0) -> Limit:
     if args.seconds is not None:
         return Limit(seconds=args.seconds * seconds_share)
-    return level_limit(args.level or args.default_level)
+    level = args.level or args.default_level
+    return default_limit(game) if level is None else level_limit(level)
 
 
 def run_think(args: argparse.Namespace) -> int:
@@ -111,7 +122,7 @@ def run_think(args: argparse.Namespace) -> int:
         said = result_sentence(game.outcome, game, translation("en"))
         print(f"the game is over: {unmarked(said)}", file=sys.stderr)
         return 1
-    result = think(game, _limit(args), seed=args.seed)
+    result = think(game, _limit(args, game), seed=args.seed)
     if args.json:
         print(json.dumps({"move": result.move, "win": result.win, "pv": list(result.pv),
                           "nodes": result.nodes, "seconds": result.seconds, "core": CORE}))
@@ -128,7 +139,7 @@ def run_analyze(args: argparse.Namespace) -> int:
     if game is None:
         return 1
     # --seconds is the whole game's: each of up to FULL_POSITIONS positions gets its share
-    analysis = analyze_game(game, _limit(args, 1 / FULL_POSITIONS), seed=args.seed)
+    analysis = analyze_game(game, _limit(args, game, 1 / FULL_POSITIONS), seed=args.seed)
     tr = translation(args.locale)
     data = render_wincurve(curve_of(analysis, game, tr), ThemeName(args.theme))
     try:

@@ -12,10 +12,17 @@ and a swing names them all.
 
 The biggest swings are what a reader studies, so the positions at both ends of the `SWINGS`
 biggest are searched again, each with `DEEP` times the per-position limit and at least the
-nodes of level `DEEP_LEVEL` (at most `2 * SWINGS` more searches, `DEEP_SHARE` positions'
-worth, which a game of more than `FULL_POSITIONS - DEEP_SHARE` positions makes room for by
-sharing the rest): the swings, and the engine's move at each with its chance, come from that
-deeper search. The whole stays within about `FULL_POSITIONS` searches.
+fixed nodes of the budget's `deep_level` for the board (at most `2 * SWINGS` more searches,
+`DEEP_SHARE` positions' worth, which a game of more than `FULL_POSITIONS - DEEP_SHARE`
+positions makes room for by sharing the rest): the swings, and the engine's move at each with
+its chance, come from that deeper search. The whole stays within about `FULL_POSITIONS`
+searches.
+
+The default budget (`default_limit`, `BUDGETS`) is decided here, by the core that runs the
+searches, for the bot's `analyze` and `twixt analyze` alike: the Python search keeps what it
+was sized for, the compiled one (about 20 times as fast) searches far deeper in about the same
+wall time. Both are node counts, so an analysis is the same every run; the seconds are only a
+safety bound.
 """
 
 from __future__ import annotations
@@ -24,7 +31,8 @@ import math
 from dataclasses import dataclass
 from itertools import pairwise
 
-from engine.api import Limit, level_nodes, think
+from engine import core
+from engine.api import Limit, board_nodes, fixed_nodes, think
 from rules import Colour, Game
 
 #: positions that each get the whole per-position budget; a longer game shares this much
@@ -37,12 +45,53 @@ MIN_SECONDS = 0.01
 #: the swings reported, and the least change (of Red's chance) that counts as one
 SWINGS = 3
 MIN_SWING = 0.01
-#: the deeper search at the ends of the biggest swings: this many times a position's limit,
-#: and at least the nodes of this level (the strongest whose search fits the budget)
+#: the deeper search at the ends of the biggest swings: this many times a position's limit
+#: (and at least the budget's `deep_level`)
 DEEP = 3
-DEEP_LEVEL = 4
 #: what those searches take of the `FULL_POSITIONS` positions' worth (at most)
 DEEP_SHARE = 2 * SWINGS * DEEP
+
+
+#: the seconds a position's search may take by default (a longer game shares them, as it does
+#: the nodes): a bound for a slow or busy machine, below every level's own cap; the nodes decide
+POSITION_SECONDS = 1.0
+
+
+@dataclass(frozen=True)
+class Budget:
+    """An analysis's default budget on one core: each position gets `level`'s nodes within
+    `POSITION_SECONDS`, for the board as a level searches them when `by_board` (fewer on a
+    bigger board, see `engine.api.board_nodes`), else as counted for 12×12 on every board;
+    both ends of the biggest swings at least `deep_level`'s fixed nodes for the board
+    (`fixed_nodes`: the compiled core's level 5, which searches until its time cap, would make
+    an analysis differ from run to run)."""
+
+    level: int
+    deep_level: int
+    by_board: bool
+
+
+#: the default budget by core (`engine.CORE`), chosen from whole analyses of real games
+#: (`benchmarks/engine_bench.py --parts analysis`; docs/engine.md, "Analysis"): the Python
+#: search keeps the budget it was sized for; the compiled core's takes no longer on 24×24 and
+#: 48×48 (level 4's 12×12 count on every board would take 40% longer on 48×48)
+BUDGETS = {"python": Budget(level=2, deep_level=4, by_board=False),
+           "compiled": Budget(level=4, deep_level=5, by_board=True)}
+
+
+def budget() -> Budget:
+    """The default budget of the core this process searches with."""
+    return BUDGETS["compiled" if core.compiled else "python"]
+
+
+def default_limit(game: Game) -> Limit:
+    """What each position of an analysis of `game` gets by default (the bot's `analyze`,
+    `twixt analyze`): its budget's level's nodes, so that an analysis is the same every run,
+    within `POSITION_SECONDS`."""
+    chosen = budget()
+    nodes = fixed_nodes(chosen.level)
+    return Limit(seconds=POSITION_SECONDS,
+                 nodes=board_nodes(nodes, game) if chosen.by_board else nodes)
 
 
 @dataclass(frozen=True)
@@ -87,11 +136,16 @@ class Swing:
 @dataclass(frozen=True)
 class GameAnalysis:
     """Every analysed position in order, and the biggest swings, biggest first. `step` is
-    how many moves one report covers (1 unless the game was sampled)."""
+    how many moves one report covers (1 unless the game was sampled); `nodes` the nodes of
+    every search, `deep_nodes` those of each deeper search of a swing's end (a position
+    already over is not searched), in the order searched: the work done, for a reader to
+    check (the benchmark, the tests)."""
 
     reports: tuple[PositionReport, ...]
     swings: tuple[Swing, ...]
     step: int = 1
+    nodes: int = 0
+    deep_nodes: tuple[int, ...] = ()
 
 
 def position_limit(limit: Limit, positions: int) -> Limit:
@@ -117,6 +171,7 @@ def analyze_game(game: Game, limit: Limit, *, seed: int = 0) -> GameAnalysis:
         board.undo()
     reports: list[PositionReport] = []
     positions: list[Game] = []
+    nodes = 0
     applied = 0
     for number, mark in enumerate(marks):
         # the position right after move `mark` (draw offers and the like come after it)
@@ -125,23 +180,28 @@ def analyze_game(game: Game, limit: Limit, *, seed: int = 0) -> GameAnalysis:
             board.push(turn.command, by=turn.player)
         applied = until
         positions.append(board.copy())
-        red, preferred = _red_chance(board, each, seed)
+        red, preferred, searched = _red_chance(board, each, seed)
+        nodes += searched
         following = marks[number + 1] if number + 1 < len(marks) else mark
         played = ", ".join(turns[index].text for index in moves[mark:following])
         reports.append(PositionReport(mark, red, preferred, played))
     deep = deep_limit(limit, game)
+    deep_nodes = []
     for number in sorted({n + end for n in _biggest(reports) for end in (0, 1)}):
-        red, preferred = _red_chance(positions[number], deep, seed)
+        red, preferred, searched = _red_chance(positions[number], deep, seed)
+        if preferred:
+            deep_nodes.append(searched)
         old = reports[number]
         reports[number] = PositionReport(old.turn, red, preferred, old.played)
-    return GameAnalysis(tuple(reports), _swings(reports, game), step)
+    return GameAnalysis(tuple(reports), _swings(reports, game), step,
+                        nodes + sum(deep_nodes), tuple(deep_nodes))
 
 
 def deep_limit(limit: Limit, game: Game) -> Limit:
     """What each end of a big swing gets (see the module): `DEEP` times a position's limit,
-    with at least level `DEEP_LEVEL`'s nodes."""
-    nodes = None if limit.nodes is None else max(limit.nodes * DEEP,
-                                                level_nodes(DEEP_LEVEL, game))
+    with at least the fixed nodes of the budget's `deep_level` for the board."""
+    least = board_nodes(fixed_nodes(budget().deep_level), game)
+    nodes = None if limit.nodes is None else max(limit.nodes * DEEP, least)
     seconds = None if limit.seconds is None else limit.seconds * DEEP
     return Limit(seconds=seconds, nodes=nodes)
 
@@ -154,14 +214,16 @@ def _biggest(reports: list[PositionReport]) -> list[int]:
     return [number for change, number in changes[:SWINGS] if -change >= MIN_SWING]
 
 
-def _red_chance(board: Game, limit: Limit, seed: int) -> tuple[float, str]:
-    """Red's chance in a position and the engine's move there (exact and "" once over)."""
+def _red_chance(board: Game, limit: Limit, seed: int) -> tuple[float, str, int]:
+    """Red's chance in a position, the engine's move there (exact and "" once over) and the
+    nodes searched."""
     outcome = board.outcome
     if outcome is not None:
-        return (0.5 if outcome.winner is None else float(outcome.winner is Colour.RED)), ""
+        return (0.5 if outcome.winner is None else float(outcome.winner is Colour.RED)), "", 0
     result = think(board, limit, seed=seed)
     win = min(1.0, max(0.0, result.win))
-    return (win if board.colour_to_move is Colour.RED else 1.0 - win), result.move
+    return ((win if board.colour_to_move is Colour.RED else 1.0 - win), result.move,
+            result.nodes)
 
 
 def _swings(reports: list[PositionReport], game: Game) -> tuple[Swing, ...]:

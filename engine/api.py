@@ -87,6 +87,13 @@ def _level_nodes_on_12(level: int) -> int:
     their nodes, by which their strength ladder is measured, on both cores."""
     if level == LEVELS[-1] and core.compiled:
         return core.COMPILED_MAX_NODES
+    return fixed_nodes(level)
+
+
+def fixed_nodes(level: int) -> int:
+    """A level's nodes on 12×12 as the Python core searches them: a fixed number for every
+    level (the compiled core's level 5 searches until its time cap instead), for a caller
+    that wants a level's strength and the same answer every run."""
     return _LEVELS[level][0]
 
 
@@ -104,8 +111,13 @@ def _node_budget(limit: Limit, game: Game) -> int | None:
 
 def level_nodes(level: int, game: Game) -> int:
     """The nodes a level searches on `game`'s board (see `_node_budget`)."""
+    return board_nodes(_level_nodes_on_12(level), game)
+
+
+def board_nodes(nodes: int, game: Game) -> int:
+    """`nodes` counted for 12×12, for `game`'s board: fewer on a bigger one, in proportion to
+    its side (see `_node_budget`)."""
     holes = game.geometry.cols * game.geometry.rows
-    nodes = _level_nodes_on_12(level)
     return max(1, round(nodes * min(1.0, math.sqrt(_LEVEL_BOARD / holes))))
 
 

@@ -21,32 +21,23 @@ from bot.service.core import ServiceCore
 from bot.service.engine_pool import EngineBusyError, player_owner
 from bot.service.model import Attachment, Reply, Request, ServiceError
 from bot.service.texts import result_sentence
-from engine import Limit, level_limit
-from engine.analysis import GameAnalysis, analyze_game
+from engine.analysis import GameAnalysis, analyze_game, default_limit
 from language import Markup, Translation, verbatim
 from rendering import CurveSwing, WinCurve, render_wincurve
 from rules import Colour, Game, records
 from storage import GameStatus
 
-#: the level whose search each position of the bot's analyses gets, and at most this many
-#: seconds of it (a game of more than `engine.analysis.FULL_POSITIONS` moves shares that
-#: budget: an analysis takes at most about 40 such searches)
-LEVEL = 2
-POSITION_SECONDS = 1.0
 #: analysed games kept, newest first
 CACHED = 32
 
 
-def bot_limit() -> Limit:
-    """What each position of the bot's analysis gets: the level's nodes (deterministic),
-    within `POSITION_SECONDS` (below every level's own cap)."""
-    return Limit(seconds=POSITION_SECONDS, nodes=level_limit(LEVEL).nodes)
-
-
-def analyze_record(record: str, limit: Limit, seed: int = 0) -> GameAnalysis:
-    """The analysis of a game given as a transcript: what a worker process runs (a record is
-    plain text, cheaper to send than a game)."""
-    return analyze_game(records.read(record), limit, seed=seed)
+def analyze_record(record: str, seed: int = 0) -> GameAnalysis:
+    """The analysis of a game given as a transcript, with the engine's default budget for the
+    core that searches (`engine.analysis.default_limit`: node counts, so the same every run;
+    at most about `engine.analysis.FULL_POSITIONS` searches): what a worker process runs (a
+    record is plain text, cheaper to send than a game)."""
+    game = records.read(record)
+    return analyze_game(game, default_limit(game), seed=seed)
 
 
 def curve_of(analysis: GameAnalysis, game: Game, tr: Translation) -> WinCurve:
@@ -213,7 +204,7 @@ class Analyses:
             # the asker's share of the engine, the same as for their games with the bot
             async with (nullcontext() if shown_in is None else self._core.port.thinking(shown_in)):
                 analysis = await self._core.engine_pool.run(player_owner(user), analyze_record,
-                                                            record, bot_limit())
+                                                            record)
         except EngineBusyError:
             raise ServiceError("the engine is busy, try again later") from None
         finally:

@@ -17,7 +17,10 @@ from PIL import Image
 
 import engine
 from bot.cli import main
+from bot.service.analysis import analyze_record, swing_lines
 from engine import level_limit, think
+from engine.analysis import analyze_game, default_limit
+from language import translation, unmarked
 from rules import records
 from tests.rules.test_records import GAMES
 
@@ -149,6 +152,15 @@ def test_analyze_draws_the_curve_and_prints_the_swings(record, tmp_path, capsys)
     assert printed[-1].startswith(f"wrote {out} (")
     picture = Image.open(out)
     assert picture.format == "PNG" and picture.width == 800
+
+
+def test_analyze_without_a_budget_is_the_bots_analysis(record, tmp_path, capsys):
+    assert main(["analyze", record(WON), "--out", str(tmp_path / "c.png")]) == 0
+    game = records.read(WON)
+    bots = analyze_record(WON)
+    assert bots == analyze_game(game, default_limit(game))
+    lines = [unmarked(line) for line in swing_lines(bots, translation("en"))]
+    assert capsys.readouterr().out.splitlines()[:-1] == lines
 
 
 @pytest.mark.parametrize("text", [OPEN, DOUBLE, '[Board "8x8"]\n[Players "alice, bob"]\n'])

@@ -13,15 +13,15 @@ from engine import Limit, PlayResult
 from engine import analysis as analysis_module
 from engine.analysis import (
     DEEP,
-    DEEP_LEVEL,
     FULL_POSITIONS,
     MIN_NODES,
     MIN_SECONDS,
     analyze_game,
+    budget,
     deep_limit,
     position_limit,
 )
-from engine.api import level_nodes
+from engine.api import board_nodes, fixed_nodes
 from rules import Colour, Game
 from tests.rules.helpers import count_history_reads
 
@@ -179,7 +179,8 @@ def test_the_biggest_swings_come_from_a_deeper_search(monkeypatch: pytest.Monkey
     """The swings and the engine's move there come from a search at least as strong as
     level 4, not from the cheap one every position gets."""
     deep = deep_limit(LIMIT, Game(("alice", "bob"), size=8))
-    assert deep.nodes == max(LIMIT.nodes * DEEP, level_nodes(DEEP_LEVEL, Game(size=8)))
+    least = board_nodes(fixed_nodes(budget().deep_level), Game(size=8))
+    assert deep.nodes == max(LIMIT.nodes * DEEP, least)
     asked: list[tuple[int, int | None]] = []
 
     def think(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:

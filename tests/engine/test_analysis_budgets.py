@@ -1,0 +1,81 @@
+"""The analysis's default budget, by core (engine/analysis.py): the Python search keeps what it
+was sized for, the compiled one searches far deeper, both in nodes (the same every run).
+
+Like every engine test, each runs on both cores (tests/engine/conftest.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import analysis
+from engine.analysis import BUDGETS, Budget, analyze_game, budget, deep_limit, default_limit
+from engine.api import fixed_nodes, level_limit, level_nodes
+from rules import Game, records
+
+#: the first 12 moves of a real 24×24 game (benchmarks/games/0109.twixt: Harald Hoppe against
+#: Hartmut Thordsen, 1990, from eeichinger/twixt_t1j)
+REAL = """[Board "24x24"]
+[Rules "classic"]
+[Swap "no"]
+[Players "Harald Hoppe, Hartmut Thordsen"]
+Harald Hoppe: T13
+Hartmut Thordsen: O13
+Harald Hoppe: I12
+Hartmut Thordsen: I16
+Harald Hoppe: M15
+Hartmut Thordsen: L13
+Harald Hoppe: Q10
+Hartmut Thordsen: Q14 link O13
+Harald Hoppe: S15 link T13
+Hartmut Thordsen: R19
+Harald Hoppe: P18
+Hartmut Thordsen: Q19
+"""
+BOARDS = (12, 24, 48)
+
+
+def test_each_core_has_its_budget(engine_core: str) -> None:
+    assert budget() == BUDGETS[engine_core]
+    assert budget() == {"python": Budget(level=2, deep_level=4, by_board=False),
+                        "compiled": Budget(level=4, deep_level=5, by_board=True)}[engine_core]
+
+
+@pytest.mark.parametrize("size", BOARDS)
+def test_the_python_core_keeps_the_budget_it_was_sized_for(engine_core: str, size: int) -> None:
+    game = Game(size=size)
+    limit = default_limit(game)
+    if engine_core == "python":
+        # level 2's 150 nodes a position on every board, the swings' ends level 4's
+        assert limit.nodes == level_limit(2).nodes == 150
+        assert deep_limit(limit, game).nodes == level_nodes(4, game)
+    assert limit.seconds == analysis.POSITION_SECONDS == 1.0
+
+
+@pytest.mark.parametrize(("size", "position", "deep"),
+                         [(12, 2500, 30000), (24, 1250, 15000), (48, 625, 7500)])
+def test_the_compiled_core_searches_at_level_4_and_the_swings_at_the_python_level_5(
+        engine_core: str, size: int, position: int, deep: int) -> None:
+    game = Game(size=size)
+    if engine_core == "compiled":
+        assert default_limit(game).nodes == position == level_nodes(4, game)
+        # the Python level 5's fixed nodes for the board, not the compiled level 5's, which
+        # searches until its time cap and would make an analysis differ run to run
+        assert deep_limit(default_limit(game), game).nodes == deep
+        assert deep == fixed_nodes(5) * position // fixed_nodes(4)
+
+
+@pytest.mark.parametrize("size", BOARDS)
+def test_the_swings_ends_get_at_least_level_4_on_either_core(size: int) -> None:
+    game = Game(size=size)
+    assert deep_limit(default_limit(game), game).nodes >= level_nodes(4, game)
+
+
+def test_the_swings_ends_are_searched_with_the_deep_nodes_and_the_same_twice() -> None:
+    game = records.read(REAL)
+    limit = default_limit(game)
+    first = analyze_game(game, limit)
+    deep = deep_limit(limit, game).nodes
+    assert first.swings and first.deep_nodes   # some end of a swing was searched again
+    assert all(nodes == deep for nodes in first.deep_nodes)
+    assert first.nodes >= sum(first.deep_nodes) + len(first.reports) - len(first.deep_nodes)
+    assert analyze_game(game, limit) == first   # node budgets: the same every run
