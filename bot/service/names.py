@@ -25,6 +25,10 @@ MAX_NAME = 32
 _BOT_LIKE = re.compile(r"bot(level\d+)?\d*")
 #: added to a person's name that would read as one of the bot's seats
 PERSON_MARK = "(person)"
+#: Cyrillic and Greek letters (casefolded) drawn like the Latin ones of the bot's seat names
+#: (`bоt` with a Cyrillic о, `ΒΟΤ`); only these letters matter, so a table of them serves
+#: where a whole confusables library would be a dependency for one check
+_LOOKALIKES = str.maketrans("овьтеοβτενѵӏ", "obbteobtevvl")
 
 
 #: the name of someone whose display name cleans to nothing (`***`), until a seat names them
@@ -46,11 +50,11 @@ def shown_length(name: str) -> int:
 
 def person_name(name: str, fallback: str = FALLBACK) -> str:
     """A person's name, cleaned; one that reads as a seat of the bot (`Bot`, `bot (level
-    3)`, `ＢＯＴ`) is marked as a person's (`bot (level 3) (person)`), so nobody plays at a
-    table, or stands in a record, as the bot."""
+    3)`, `ＢＯＴ`, `bоt` with a Cyrillic о) is marked as a person's (`bot (level 3)
+    (person)`), so nobody plays at a table, or stands in a record, as the bot."""
     cleaned = clean_name(name, fallback)
     letters = "".join(ch for ch in unicodedata.normalize("NFKC", cleaned).casefold()
-                      if ch.isalnum())
+                      if ch.isalnum()).translate(_LOOKALIKES)
     if not _BOT_LIKE.fullmatch(letters):
         return cleaned
     return f"{cleaned[:MAX_NAME - len(PERSON_MARK) - 1]} {PERSON_MARK}"

@@ -50,13 +50,15 @@ async def test_invisible_characters_never_reach_an_event_name(service: TwixtServ
 
 @pytest.mark.parametrize("typed", ["bot", "Bot", "BOT ", "bot (level 3)", "Bot(Level 3)",
                                    "b o t", "ｂｏｔ", "bot\u200b (level 5)", "bot (level 3) 2",
-                                   "**bot**"])
+                                   "**bot**", "b\u043et", "\u0412\u041e\u0422",
+                                   "\u0392\u039f\u03a4 (l\u03b5\u03bd\u0435l 2)"])
 def test_a_person_named_like_the_bot_is_marked_as_a_person(typed):
     name = User(21, typed).name
     assert name.endswith(" (person)") and len(name) <= 32
 
 
-@pytest.mark.parametrize("typed", ["robot", "bots", "botanist", "abbot", "bob"])
+@pytest.mark.parametrize("typed", ["robot", "bots", "botanist", "abbot", "bob",
+                                   "\u0432\u043e\u0442\u0435\u0440"])
 def test_names_that_merely_contain_bot_are_left_alone(typed):
     assert User(21, typed).name == typed
 
