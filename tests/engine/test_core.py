@@ -147,3 +147,14 @@ def test_the_compiled_tree_stops_at_its_memory_bound_with_a_legal_answer(monkeyp
     result = think(game, Limit(nodes=100_000), seed=1)
     assert 1_000 < result.nodes < 100_000
     game.play(result.move)
+
+
+def test_twixt_engine_core_python_forces_the_fallback_and_says_why():
+    """What the README promises: TWIXT_ENGINE_CORE=python runs the Python search even where
+    the compiled core was built, and the start-up line says so."""
+    done = subprocess.run(
+        [sys.executable, "-c", "import engine; print(engine.CORE); print(engine.DESCRIPTION)"],
+        capture_output=True, text=True, cwd=ROOT, check=True,
+        env={**os.environ, core.CHOICE: "python"})
+    assert done.stdout.splitlines() == [
+        "python", f"engine core: Python (no compiled core: {core.CHOICE}=python)"]
