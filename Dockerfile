@@ -2,7 +2,7 @@
 # Run:  docker run -d --name twixt --env-file .env -v twixt-data:/data twixt-bot
 
 # The builder: a C compiler builds the project's wheel with the engine's compiled core
-# (engine/_core.c, see setup.py); the image gets the wheel, and no compiler.
+# (twixt/engine/_core.c, see setup.py); the image gets the wheel, and no compiler.
 FROM python:3.11-slim AS builder
 ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
@@ -10,7 +10,7 @@ RUN apt-get update \
     && apt-get install -y --no-install-recommends gcc libc6-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
-# Everything .dockerignore lets through: the packages, setup.py, pyproject.toml and README.md
+# Everything .dockerignore lets through: the package `twixt`, setup.py, pyproject.toml and README.md
 # (the package's readme, so part of the build). What goes in is said there only, so a new
 # package cannot be left out (tests/test_docker_context.py builds and installs this context).
 COPY . .
@@ -52,15 +52,15 @@ modules = [module.name for name in names for module in pkgutil.walk_packages( \
 [importlib.import_module(module) for module in modules]; \
 print(len(modules), 'modules of', *names, 'import')" \
     && rm -rf /wheels \
-    && python -c "import engine; assert engine.CORE == 'compiled', engine.DESCRIPTION; \
+    && python -c "from twixt import engine; assert engine.CORE == 'compiled', engine.DESCRIPTION; \
 print(engine.DESCRIPTION)" \
-    && python -c "from rendering.fonts import pieces; from PIL import features; \
+    && python -c "from twixt.rendering.fonts import pieces; from PIL import features; \
 faces = {face.name for text in ('José 24×24', '山田', '🎲', 'राहुल') \
          for face, _ in pieces(text)}; \
 assert faces == {'Noto Sans', 'Noto Sans CJK JP', 'Noto Color Emoji', \
                  'NotoSansDevanagari'}, faces; \
 assert features.check('raqm'); \
-from language import translation; assert translation('de')('Draw') == 'Remis'"
+from twixt.language import translation; assert translation('de')('Draw') == 'Remis'"
 
 # A user without privileges owns only the data volume.
 RUN useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin twixt \

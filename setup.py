@@ -1,7 +1,8 @@
-"""The compiled core of the engine's search (engine/_core.c), built when a C compiler and
+"""The compiled core of the engine's search (twixt/engine/_core.c), built when a C compiler and
 Python's headers are there; without them the build goes on (`optional`) and the engine
-searches in Python (engine/core.py says which). The project's metadata is in pyproject.toml."""
+searches in Python (twixt/engine/core.py says which). The project's metadata is in
+pyproject.toml."""
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("engine._core", ["engine/_core.c"], optional=True)])
+setup(ext_modules=[Extension("twixt.engine._core", ["twixt/engine/_core.c"], optional=True)])

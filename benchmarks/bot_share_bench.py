@@ -24,13 +24,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.service import Port, Reply, Request, TwixtService, User, build_options
-from bot.service import commands as cmd
-from bot.service.bot_seats import THE_BOT
-from bot.service.engine_pool import EnginePool
-from engine import LevelLimit, Limit, PlayResult, think
-from rules import Game, parse_command
-from storage import GuildSettings, SqliteStorage, Storage
+from twixt.engine import LevelLimit, Limit, PlayResult, think
+from twixt.rules import Game, parse_command
+from twixt.service import Port, Reply, Request, TwixtService, User, build_options
+from twixt.service import commands as cmd
+from twixt.service.bot_seats import THE_BOT
+from twixt.service.engine_pool import EnginePool
+from twixt.storage import GuildSettings, SqliteStorage, Storage
 
 GUILD = 1
 HOLDER, OTHER = User(1, "holder"), User(2, "other")

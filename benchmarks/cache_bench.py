@@ -26,12 +26,12 @@ import random
 import tempfile
 from pathlib import Path
 
-from bot.service import TwixtService
-from bot.service.games import CACHE_BUDGET, GameCache
-from rules import Game
-from storage import GameSetup, Player, SqliteStorage
+from twixt.rules import Game
+from twixt.service import TwixtService
+from twixt.service.games import CACHE_BUDGET, GameCache
+from twixt.storage import GameSetup, Player, SqliteStorage
 
-#: the import cap (`bot.service.records.MAX_IMPORT_TURNS`), and the largest board
+#: the import cap (`twixt.service.records.MAX_IMPORT_TURNS`), and the largest board
 TURNS, SIZE = 2500, 48
 MB = 1024 * 1024
 

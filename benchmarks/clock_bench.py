@@ -43,12 +43,12 @@ from pathlib import Path
 
 from clock_workload import NOW, TIME, clock_rows, idle_ticks
 
-from bot.service import Request, TwixtService, User, build_options
-from bot.service.clock.timecontrol import clock_marks, time_control_of
-from bot.service.clocks import RESEND_AFTER
-from rules import Game
-from storage import GameStatus, SqliteStorage
-from storage.rows import stamp
+from twixt.rules import Game
+from twixt.service import Request, TwixtService, User, build_options
+from twixt.service.clock.timecontrol import clock_marks, time_control_of
+from twixt.service.clocks import RESEND_AFTER
+from twixt.storage import GameStatus, SqliteStorage
+from twixt.storage.rows import stamp
 
 
 def fill(path: Path, games: int, rng: random.Random) -> None:

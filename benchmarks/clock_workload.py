@@ -9,10 +9,10 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot.service import TwixtService
-from bot.service.clock.timecontrol import clock_marks, time_control_of
-from rules import Game
-from storage import Storage
+from twixt.rules import Game
+from twixt.service import TwixtService
+from twixt.service.clock.timecontrol import clock_marks, time_control_of
+from twixt.storage import Storage
 
 NOW = datetime.now(UTC)  # the filled clocks are relative to it; turns run on real time
 TIME = "3d"

@@ -38,11 +38,11 @@ import engine_games
 import engine_match
 from engine_match import Score
 
-from engine import LEVELS, LevelLimit, Limit, core, level_limit, think
-from engine import analysis as game_analysis
-from rules import Colour, Game, Hole, RuleSet
-from rules.position import Position
-from rules.records import load
+from twixt.engine import LEVELS, LevelLimit, Limit, core, level_limit, think
+from twixt.engine import analysis as game_analysis
+from twixt.rules import Colour, Game, Hole, RuleSet
+from twixt.rules.position import Position
+from twixt.rules.records import load
 
 #: a player: the move text for the side to move, and the seconds it thought
 Player = Callable[[Game], tuple[str, float]]

@@ -32,9 +32,9 @@ from typing import Any
 
 from engine_match import EngineProcess, Version, install
 
-from bot.service.bot_player import ACCEPT_DRAW_BELOW, RESIGN_BELOW
-from rules import Game
-from rules.records import load
+from twixt.rules import Game
+from twixt.rules.records import load
+from twixt.service.bot_player import ACCEPT_DRAW_BELOW, RESIGN_BELOW
 
 GAMES = Path(__file__).with_name("games")
 

@@ -16,7 +16,7 @@ thinks at a time in a game, so both get the same time a move.
 Game 2k and 2k+1 start from the same first peg (Red's, drawn for pair k from the seed: one
 near the middle without swap; anywhere off the borders with swap, where the second player
 then decides whether to swap), the candidate in the first seat once and in the second once.
-A side resigns as the bot does (`bot.service.bot_player`): at the third of its turns in a row at
+A side resigns as the bot does (`twixt.service.bot_player`): at the third of its turns in a row at
 which its own engine gives it under 2% (`--play-out` plays every game to its end instead).
 Each game prints a line; the end prints wins, losses, draws and the candidate's score (a draw
 counts half) with its Wilson 95% interval. An illegal move or an engine's error loses the
@@ -45,8 +45,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from bot.service.bot_player import HOPELESS_TURNS, RESIGN_BELOW
-from rules import Game, Hole, TwixtError
+from twixt.rules import Game, Hole, TwixtError
+from twixt.service.bot_player import HOPELESS_TURNS, RESIGN_BELOW
 
 REPO = Path(__file__).resolve().parents[1]
 WORKER = Path(__file__).with_name("engine_worker.py")
@@ -86,7 +86,7 @@ def install(source: str | None) -> Version:
     path = Path(source)
     if path.is_dir():
         if not (path / "engine" / "api.py").is_file():
-            raise SystemExit(f"{source}: no engine/api.py in that folder")
+            raise SystemExit(f"{source}: no twixt/engine/api.py in that folder")
         return Version(str(path), path.resolve())
     found = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--verify", "--quiet",
                             f"{source}^{{commit}}"], capture_output=True, text=True)

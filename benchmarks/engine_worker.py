@@ -23,9 +23,9 @@ from typing import Any
 
 # stdout is the protocol's: whatever the engine prints (a start-up line) goes to stderr
 with redirect_stdout(sys.stderr):
-    import engine
-    from engine import Limit, level_limit, think
-    from rules import Game
+    from twixt import engine
+    from twixt.engine import Limit, level_limit, think
+    from twixt.rules import Game
 
 
 def answer(request: dict[str, Any]) -> dict[str, Any]:

@@ -15,8 +15,8 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from rendering import RenderOptions, ThemeName, render_png, render_replay
-from rules import Colour, Game, Hole
+from twixt.rendering import RenderOptions, ThemeName, render_png, render_replay
+from twixt.rules import Colour, Game, Hole
 
 REPEATS = 15
 #: Boards drawn per timing of the thread pools, and how many timings to take the median of.

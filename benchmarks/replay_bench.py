@@ -18,10 +18,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.service import Request, TwixtService, User, build_options
-from rendering import plan_of, render_replay
-from rules import Game
-from storage import SqliteStorage
+from twixt.rendering import plan_of, render_replay
+from twixt.rules import Game
+from twixt.service import Request, TwixtService, User, build_options
+from twixt.storage import SqliteStorage
 
 
 def long_game(size: int, turns: int, seed: int = 1) -> Game:

@@ -11,8 +11,8 @@ import random
 import statistics
 import time
 
-from rules import Colour, Game
-from rules.notation import Command, Placement
+from twixt.rules import Colour, Game
+from twixt.rules.notation import Command, Placement
 
 ROUNDS = 5
 GAMES_PER_ROUND = 20

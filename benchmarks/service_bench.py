@@ -15,9 +15,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.service import Request, TwixtService, User, build_options
-from rules import Game
-from storage import SqliteStorage
+from twixt.rules import Game
+from twixt.service import Request, TwixtService, User, build_options
+from twixt.storage import SqliteStorage
 
 GUILD = 1
 

@@ -39,8 +39,8 @@ from stats_workload import (
     store_calls,
 )
 
-from storage import SqliteStorage
-from storage.schema import migrate, migrations
+from twixt.storage import SqliteStorage
+from twixt.storage.schema import migrate, migrations
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests" / "storage"))
 # the old queries, kept once, beside the test that they agree with the totals

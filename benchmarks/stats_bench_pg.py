@@ -20,7 +20,7 @@ import asyncpg
 from postgres_bench import new_database, postgres_server
 from stats_workload import COLUMNS, finished_rows
 
-from storage.postgres import PostgresConnection, PostgresStorage, _migrate, migrations
+from twixt.storage.postgres import PostgresConnection, PostgresStorage, _migrate, migrations
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
 BEFORE_TOTALS = 2  # migration 0003 adds the totals

@@ -10,7 +10,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from storage import Storage
+from twixt.storage import Storage
 
 GUILD = 1
 PLAYERS = 200

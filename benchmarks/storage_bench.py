@@ -38,7 +38,7 @@ from pathlib import Path
 
 from storage_workload import Figures, create_games, play_all, played_logs
 
-from storage import SqliteStorage
+from twixt.storage import SqliteStorage
 
 ALONE_GAMES = 100
 

@@ -20,7 +20,7 @@ import asyncpg
 from postgres_bench import new_database, postgres_server
 from storage_workload import Figures, create_games, play_all
 
-from storage.postgres import PostgresStorage
+from twixt.storage.postgres import PostgresStorage
 
 
 async def storage_round(url: str, games: int, logs: list[list[str]],

@@ -8,8 +8,8 @@ import random
 import statistics
 import time
 
-from rules import Game
-from storage import GameSetup, Player, Storage
+from twixt.rules import Game
+from twixt.storage import GameSetup, Player, Storage
 
 DISTINCT_LOGS = 50
 SETUP = GameSetup(size="24x24", rules="classic")

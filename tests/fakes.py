@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from language import Message
+from twixt.language import Message
 
 
 class Clock:

@@ -8,11 +8,12 @@ from collections.abc import Callable
 
 import pytest
 
-from bot import cli, cli_engine, cli_render
+from twixt import cli
+from twixt.cli import engine_commands, render_commands
 
 HANDLERS: dict[str, Callable[..., int]] = {
-    "replay": cli._run_replay, "render": cli_render.run, "think": cli_engine.run_think,
-    "analyze": cli_engine.run_analyze, "play": cli._run_play, "check": cli._run_check,
+    "replay": cli._run_replay, "render": render_commands.run, "think": engine_commands.run_think,
+    "analyze": engine_commands.run_analyze, "play": cli._run_play, "check": cli._run_check,
     "migrate": cli._run_migrate}
 
 

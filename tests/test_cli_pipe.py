@@ -9,7 +9,7 @@ from typing import Any
 
 
 def twixt(*args: str, **options: Any) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, "-m", "bot.cli", *args], check=False,
+    return subprocess.run([sys.executable, "-m", "twixt.cli", *args], check=False,
                           **options)
 
 

@@ -32,7 +32,7 @@ import pytest
 from packaging.markers import default_environment
 from packaging.requirements import Requirement
 
-from rules import records
+from twixt.rules import records
 
 ROOT = Path(__file__).resolve().parents[1]
 NOT_SHIPPED = {"tests"}
@@ -208,7 +208,7 @@ def test_the_context_leaves_out_tests_and_local_state(tmp_path):
 
 def test_every_package_of_the_tree_imports_from_the_installed_image(image):
     packages = project_packages()
-    assert {"bot", "engine", "language", "rendering", "rules", "storage"} <= set(packages)
+    assert packages == ["twixt"]
     check = ("import importlib, pkgutil, sys\n"
              "for name in sys.argv[1:]:\n"
              "    package = importlib.import_module(name)\n"
@@ -217,6 +217,18 @@ def test_every_package_of_the_tree_imports_from_the_installed_image(image):
              "        importlib.import_module(module.name)\n")
     done = run(image, str(image / "python"), "-c", check, *packages)
     assert done.returncode == 0, done.stderr
+
+
+def test_the_install_puts_one_name_into_site_packages(image):
+    """`pip install .` adds `twixt` and its metadata, nothing with a generic name (`bot`,
+    `rules`, ...) that another distribution could hold too."""
+    check = ("from importlib.metadata import distribution\n"
+             "files = distribution('twixt-bot').files or ()\n"
+             "print(*sorted({f.parts[0] for f in files}))\n")
+    done = run(image, str(image / "python"), "-c", check)
+    assert done.returncode == 0, done.stderr
+    tops = {top for top in done.stdout.split() if top != ".." and not top.endswith(".dist-info")}
+    assert tops == {"twixt"}
 
 
 def test_twixt_run_without_a_token_says_how_to_set_one(image):
@@ -273,5 +285,5 @@ def test_without_a_compiler_the_install_succeeds_and_the_engine_searches_in_pyth
     game = records.read(OPEN_GAME)
     game.play(answer["move"])
     helped = run(no_compiler, "twixt", "think", "--help")
-    assert "engine core: Python (no compiled core: engine._core is not built" in " ".join(
+    assert "engine core: Python (no compiled core: twixt.engine._core is not built" in " ".join(
         helped.stdout.split())

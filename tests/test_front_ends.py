@@ -1,5 +1,5 @@
 """The front ends touch the service only through its face: `TwixtService`'s public methods,
-and what `bot.service` offers (the model, the port, the limits of options), its commands and
+and what `twixt.service` offers (the model, the port, the limits of options), its commands and
 its router. Read from the source with `ast`, so that a reach into the service's insides
 (`service.core.storage`, `service.bots.deliver = …`) fails here before it can work.
 """
@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-import bot.service
-from bot.service import TwixtService
+import twixt.service
+from twixt.service import TwixtService
 
 ROOT = Path(__file__).resolve().parents[1]
-FRONT_ENDS = ("bot/discord", "bot/terminal")
+FRONT_ENDS = ("twixt/discord", "twixt/terminal")
 #: the service's modules a front end may import from besides the package itself
-FACES = {"bot.service", "bot.service.commands", "bot.service.router"}
+FACES = {"twixt.service", "twixt.service.commands", "twixt.service.router"}
 #: the names a service is held by in the front ends
 HOLDERS = {"service", "_service"}
 PUBLIC = {name for name, member in inspect.getmembers(TwixtService)
@@ -41,17 +41,17 @@ def _held(node: ast.expr) -> bool:
 def _reaches(path: Path) -> Iterator[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bot.service"):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("twixt.service"):
             module = node.module or ""
             if module not in FACES:
                 yield f"line {node.lineno}: from {module} import …"
-            elif module == "bot.service":
+            elif module == "twixt.service":
                 for alias in node.names:
-                    if alias.name not in (*bot.service.__all__, "commands", "router"):
-                        yield f"line {node.lineno}: from bot.service import {alias.name}"
+                    if alias.name not in (*twixt.service.__all__, "commands", "router"):
+                        yield f"line {node.lineno}: from twixt.service import {alias.name}"
         elif isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.name.startswith("bot.service") and alias.name not in FACES:
+                if alias.name.startswith("twixt.service") and alias.name not in FACES:
                     yield f"line {node.lineno}: import {alias.name}"
         elif (isinstance(node, ast.Attribute) and _held(node.value)
               and node.attr not in PUBLIC):
@@ -65,15 +65,15 @@ def test_a_front_end_uses_only_the_services_public_face(path: Path):
 
 def test_the_check_finds_a_reach_inside(tmp_path: Path):
     sample = tmp_path / "reach.py"
-    sample.write_text("from bot.service.core import utc_now\n"
-                      "from bot.service import TwixtService, answer_safely\n"
+    sample.write_text("from twixt.service.core import utc_now\n"
+                      "from twixt.service import TwixtService, answer_safely\n"
                       "async def f(self, service):\n"
                       "    service.bots.deliver = print\n"
                       "    await self.service.core.storage.close()\n"
                       "    await self._service.tick()\n", encoding="utf-8")
     assert list(_reaches(sample)) == [
-        "line 1: from bot.service.core import …",
-        "line 2: from bot.service import answer_safely",
+        "line 1: from twixt.service.core import …",
+        "line 2: from twixt.service import answer_safely",
         "line 4: service.bots",
         "line 5: service.core",
     ]

@@ -13,19 +13,21 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("language", "rules", "engine", "rendering", "storage", "bot")
+PACKAGES = ("twixt",)
 
 #: a layer → the first-party packages it may import (besides itself)
 ALLOWED = {
-    "language": set(),
-    "rules": {"language"},
-    "engine": {"rules"},
-    "rendering": {"language", "rules"},
-    "storage": {"rules"},
-    "bot.service": {"language", "rules", "engine", "rendering", "storage"},
-    "bot.terminal": {"language", "rules", "engine", "rendering", "storage", "bot.service",
-                     "bot.config"},
-    "bot.discord": {"language", "rules", "storage", "bot.service", "bot.config"},
+    "twixt.language": set(),
+    "twixt.rules": {"twixt.language"},
+    "twixt.engine": {"twixt.rules"},
+    "twixt.rendering": {"twixt.language", "twixt.rules"},
+    "twixt.storage": {"twixt.rules"},
+    "twixt.service": {"twixt.language", "twixt.rules", "twixt.engine", "twixt.rendering",
+                      "twixt.storage"},
+    "twixt.terminal": {"twixt.language", "twixt.rules", "twixt.engine", "twixt.rendering",
+                       "twixt.storage", "twixt.service", "twixt.config"},
+    "twixt.discord": {"twixt.language", "twixt.rules", "twixt.storage", "twixt.service",
+                      "twixt.config"},
 }
 
 
@@ -102,7 +104,7 @@ def test_each_layer_imports_only_the_layers_below_it(module):
 
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_only_the_discord_front_end_imports_discord(module):
-    if module.startswith("bot.discord"):
+    if module.startswith("twixt.discord"):
         return
     tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
     for node in ast.walk(tree):
@@ -159,10 +161,10 @@ def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 #: the service's packages below its core → the service modules they may import (besides their own)
 BELOW_CORE = {
-    "bot.service.clock": {"bot.service.model"},
-    "bot.service.events.pairing": {"bot.service.events.matching"},
-    "bot.service.events.matching": set(),
-    "bot.service.events.standings": {"bot.service.events.pairing"},
+    "twixt.service.clock": {"twixt.service.model"},
+    "twixt.service.events.pairing": {"twixt.service.events.matching"},
+    "twixt.service.events.matching": set(),
+    "twixt.service.events.standings": {"twixt.service.events.pairing"},
 }
 
 
@@ -172,7 +174,7 @@ def test_the_pure_time_and_event_arithmetic_imports_nothing_above_it(module):
     below = next(b for b in sorted(BELOW_CORE, key=len, reverse=True)
                  if module == b or module.startswith(b + "."))
     wrong = {target for target in _imports(module, top_level_only=False)
-             if target.startswith("bot.service") and target not in BELOW_CORE[below]
+             if target.startswith("twixt.service") and target not in BELOW_CORE[below]
              and not target.startswith(below + ".") and target != below}
     assert not wrong, f"{module} imports {sorted(wrong)}, above it"
 
@@ -187,9 +189,9 @@ def test_the_service_subjects_import_each_other_without_a_circle():
     a package it does not belong to (`clocks` into `clock`) would close a circle here."""
     graph: dict[str, set[str]] = {}
     for module in MODULES:
-        if module.startswith("bot.service."):
+        if module.startswith("twixt.service."):
             graph.setdefault(_service_part(module), set()).update(
                 _service_part(target) for target in _imports(module, top_level_only=False)
-                if target.startswith("bot.service.")
+                if target.startswith("twixt.service.")
                 and _service_part(target) != _service_part(module))
     assert _circles(graph) == []

@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-import engine
-from bot.cli import main
-from bot.service.analysis import analyze_record, swing_lines
-from engine import level_limit, think
-from engine.analysis import analyze_game, default_limit
-from language import translation, unmarked
-from rules import records
 from tests.rules.test_records import GAMES
+from twixt import engine
+from twixt.cli import main
+from twixt.engine import level_limit, think
+from twixt.engine.analysis import analyze_game, default_limit
+from twixt.language import translation, unmarked
+from twixt.rules import records
+from twixt.service.analysis import analyze_record, swing_lines
 
 TWIXT = str(Path(sys.executable).with_name("twixt"))
 OPEN = """[Board "8x8"]

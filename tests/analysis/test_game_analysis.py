@@ -1,4 +1,4 @@
-"""engine/analysis.py: Red's chance position by position, the engine's preference, the swings.
+"""twixt/engine/analysis.py: Red's chance position by position, the engine's preference, the swings.
 
 The engine's search is another branch's work; these tests hold the analysis to `think`'s
 interface: most use the engine as it is, some give `think` known answers (`scripted`) to
@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Limit, PlayResult
-from engine import analysis as analysis_module
-from engine.analysis import (
+from tests.rules.helpers import count_history_reads
+from twixt.engine import Limit, PlayResult
+from twixt.engine import analysis as analysis_module
+from twixt.engine.analysis import (
     DEEP,
     FULL_POSITIONS,
     MIN_NODES,
@@ -21,9 +22,8 @@ from engine.analysis import (
     deep_limit,
     position_limit,
 )
-from engine.api import board_nodes, fixed_nodes
-from rules import Colour, Game
-from tests.rules.helpers import count_history_reads
+from twixt.engine.api import board_nodes, fixed_nodes
+from twixt.rules import Colour, Game
 
 LIMIT = Limit(nodes=50)
 #: Red wins on a 6×6 board by connection with its fourth peg

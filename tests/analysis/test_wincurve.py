@@ -1,4 +1,5 @@
-"""rendering/wincurve.py: the picture of Red's chance, decoded and looked at pixel by pixel."""
+"""twixt/rendering/wincurve.py: the picture of Red's chance, decoded and looked at pixel by
+pixel."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ import io
 import pytest
 from PIL import Image
 
-from rendering.themes import PaletteName, ThemeName, theme
-from rendering.wincurve import (
+from twixt.rendering.themes import PaletteName, ThemeName, theme
+from twixt.rendering.wincurve import (
     MARKER_RADIUS,
     MAX_SWINGS,
     WIDTH,
@@ -18,7 +19,7 @@ from rendering.wincurve import (
     render_wincurve,
     tick_turns,
 )
-from rules import Colour
+from twixt.rules import Colour
 
 LIGHT = theme(ThemeName.LIGHT, PaletteName.NORMAL)
 DARK = theme(ThemeName.DARK, PaletteName.NORMAL)

@@ -21,7 +21,7 @@ from engine_match import (
     wilson,
 )
 
-from rules import Game
+from twixt.rules import Game
 
 ROOT = Path(__file__).resolve().parents[2]
 

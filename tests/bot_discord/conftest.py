@@ -3,15 +3,15 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Settings
-from bot.discord.app import TwixtBot
-from bot.discord.cog import TwixtCog
-from bot.discord.messages import ChatMoves
-from bot.discord.records_cog import RecordsCog
-from bot.discord.settings_cog import SettingsCog
-from storage import SqliteStorage
 from tests.bot_discord.helpers import Cogs
 from tests.fakes import Clock
+from twixt.config import Settings
+from twixt.discord.app import TwixtBot
+from twixt.discord.cog import TwixtCog
+from twixt.discord.messages import ChatMoves
+from twixt.discord.records_cog import RecordsCog
+from twixt.discord.settings_cog import SettingsCog
+from twixt.storage import SqliteStorage
 
 
 @pytest.fixture

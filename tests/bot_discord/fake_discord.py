@@ -25,7 +25,7 @@ USER = {"id": BOT_ID, "username": "TwixT", "discriminator": "0", "global_name": 
 #: `twixt run` with discord.py's API base at the fake server (argv[1])
 BOT = ("import sys, discord.http\n"
        "discord.http.Route.BASE = sys.argv[1] + '/api/v10'\n"
-       "from bot.cli import main\n"
+       "from twixt.cli import main\n"
        "sys.exit(main(['run']))\n")
 
 

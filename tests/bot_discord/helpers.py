@@ -14,10 +14,10 @@ from unittest.mock import MagicMock
 
 import discord
 
-from bot.discord.buttons import TEMPLATE
-from bot.discord.views import TwixtButton
 from tests.bot_discord.people import ALICE, BOB, BOT_ID, CHANNEL, GUILD, member
 from tests.bot_discord.reading import custom_ids, only
+from twixt.discord.buttons import TEMPLATE
+from twixt.discord.views import TwixtButton
 
 
 def interaction(client: Any, user: MagicMock, *, manage: bool = False,

@@ -9,10 +9,10 @@ from unittest.mock import MagicMock
 import discord
 import pytest
 
-from bot.service.engine_pool import EnginePool
 from tests.bot_discord.helpers import run, start_game
 from tests.bot_discord.people import ALICE, BOB, CHANNEL, EVE, text_channel
 from tests.bot_discord.reading import filenames, only
+from twixt.service.engine_pool import EnginePool
 
 #: Red (alice) connects on a 6×6 board with her fourth peg
 RED_CONNECTS = ["C1", "A3", "D3", "F3", "C5", "A5", "E6"]

@@ -8,11 +8,11 @@ import aiohttp
 import discord
 import pytest
 
-import engine
-from bot.config import Settings
-from bot.discord import app, logs
-from bot.discord.cog import TwixtCog
-from bot.discord.views import TwixtButton
+from twixt import engine
+from twixt.config import Settings
+from twixt.discord import app, logs
+from twixt.discord.cog import TwixtCog
+from twixt.discord.views import TwixtButton
 
 
 @pytest.fixture(autouse=True)

@@ -14,14 +14,14 @@ from unittest.mock import MagicMock
 import discord
 import pytest
 
-from bot.discord.app import TwixtBot
-from bot.discord.buttons import TEMPLATE, button_of, custom_id
-from bot.service import Button, ButtonKind
-from bot.service.bot_seats import bot_seat_id
 from tests.bot_discord.helpers import press, run
 from tests.bot_discord.people import ALICE, BOB, BOT_ID, CAROL, CHANNEL, member, text_channel
 from tests.bot_discord.reading import custom_ids, only, posted
 from tests.bot_service import bot_engines
+from twixt.discord.app import TwixtBot
+from twixt.discord.buttons import TEMPLATE, button_of, custom_id
+from twixt.service import Button, ButtonKind
+from twixt.service.bot_seats import bot_seat_id
 
 THE_BOT = member(BOT_ID, "twixt", bot=True)
 #: at most this many of alice's turns: a 6×6 board has fewer holes than that

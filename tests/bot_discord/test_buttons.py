@@ -5,14 +5,14 @@ from unittest.mock import AsyncMock, MagicMock
 import discord
 import pytest
 
-from bot.discord.app import TwixtBot
-from bot.discord.views import custom_id
-from bot.service import Button, ButtonKind
-from bot.service import commands as cmd
-from storage import SqliteStorage
 from tests.bot_discord.helpers import press, run, start_game
 from tests.bot_discord.people import ALICE, BOB, CAROL, CHANNEL, DAVE, text_channel
 from tests.bot_discord.reading import custom_ids, filenames, only
+from twixt.discord.app import TwixtBot
+from twixt.discord.views import custom_id
+from twixt.service import Button, ButtonKind
+from twixt.service import commands as cmd
+from twixt.storage import SqliteStorage
 
 THREAD = 7001  # the channel id of a game's new thread
 

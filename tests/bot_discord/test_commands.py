@@ -2,11 +2,11 @@
 
 import inspect
 
-from bot.discord.cog import TwixtCog
-from bot.discord.commanding import challenge_options
 from tests.bot_discord.helpers import press, run, start_game
 from tests.bot_discord.people import ALICE, BOB, CAROL, CHANNEL, DAVE, EVE, member
 from tests.bot_discord.reading import custom_ids, filenames, only
+from twixt.discord.cog import TwixtCog
+from twixt.discord.commanding import challenge_options
 
 
 def test_challenge_and_team_take_the_options_of_a_challenge_after_their_own():
@@ -162,7 +162,7 @@ async def test_an_onlooker_cannot_abort(client, cog):
 
 
 async def test_size_autocomplete_offers_common_sizes():
-    from bot.discord.cog import size_choices
+    from twixt.discord.cog import size_choices
 
     choices = await size_choices(None, "24")  # type: ignore[arg-type]
     assert [c.value for c in choices] == ["24", "24x18"]

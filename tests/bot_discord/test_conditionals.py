@@ -3,10 +3,10 @@ a dropped reply told by direct message, and never echoed where the channel reads
 
 import pytest
 
-from bot.discord.messages import ChatMoves
 from tests.bot_discord.helpers import message, run, start_game
 from tests.bot_discord.people import ALICE, BOB, dm_user, member, text_channel
 from tests.bot_discord.reading import filenames, only, posted
+from twixt.discord.messages import ChatMoves
 
 
 @pytest.fixture

@@ -9,12 +9,12 @@ from unittest.mock import AsyncMock, MagicMock
 import discord
 import pytest
 
-from bot.discord.app import TwixtBot
-from bot.discord.event_cog import EventCog
-from storage import SqliteStorage
 from tests.bot_discord.helpers import Cogs, press, run
 from tests.bot_discord.people import ALICE, BOB, CAROL, CHANNEL, text_channel
 from tests.bot_discord.reading import custom_ids, only, sent
+from twixt.discord.app import TwixtBot
+from twixt.discord.event_cog import EventCog
+from twixt.storage import SqliteStorage
 
 
 @pytest.fixture

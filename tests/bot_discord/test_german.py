@@ -9,12 +9,12 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.discord import respond
-from bot.discord.messages import ChatMoves
-from language import translation
 from tests.bot_discord.helpers import interaction, message, press, run, start_game
 from tests.bot_discord.people import ALICE, BOB, CHANNEL, GUILD, member, text_channel
 from tests.bot_discord.reading import custom_ids, only, posted
+from twixt.discord import respond
+from twixt.discord.messages import ChatMoves
+from twixt.language import translation
 
 GERMAN = discord.Locale.german
 ENGLISH = discord.Locale.british_english

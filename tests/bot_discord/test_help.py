@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import discord
 
-from bot.discord.commanding import MAX_SUGGESTIONS, command_choices
-from bot.discord.messages import ChatMoves
-from bot.service.command_help import TOPICS
 from tests.bot_discord.helpers import interaction, message, run
 from tests.bot_discord.people import ALICE, text_channel
 from tests.bot_discord.reading import only, posted
+from twixt.discord.commanding import MAX_SUGGESTIONS, command_choices
+from twixt.discord.messages import ChatMoves
+from twixt.service.command_help import TOPICS
 
 
 async def test_help_for_one_command_fits_one_message(client, cog):

@@ -12,8 +12,8 @@ from unittest.mock import AsyncMock
 import discord
 import pytest
 
-from bot.service import MAX_PAGE
-from bot.service.command_help import TOPICS
+from twixt.service import MAX_PAGE
+from twixt.service.command_help import TOPICS
 
 NAME = re.compile(r"^[-_\w]{1,32}$")  # Discord's pattern for command and option names
 MAX_DESCRIPTION = 100

@@ -1,6 +1,6 @@
 """Names keep every character they were typed with, and show as typed: a name is stored and
 recorded exactly, and wherever Discord shows it, it is escaped so that it cannot format, link
-or ping (`language.verbatim`, `bot.discord.replies.shown`); the terminal prints it plainly."""
+or ping (`language.verbatim`, `twixt.discord.replies.shown`); the terminal prints it plainly."""
 
 from __future__ import annotations
 
@@ -10,15 +10,15 @@ from pathlib import Path
 
 import discord
 
-from bot.discord.event_cog import EventCog
-from bot.discord.replies import shown
-from bot.terminal import TerminalTable
-from language import translation
-from storage import SqliteStorage
 from tests.bot_discord.helpers import Cogs, press, run
 from tests.bot_discord.people import CHANNEL, GUILD, member
 from tests.bot_discord.reading import custom_ids, only, sent
 from tests.bot_discord.test_events import threads_under
+from twixt.discord.event_cog import EventCog
+from twixt.discord.replies import shown
+from twixt.language import translation
+from twixt.storage import SqliteStorage
+from twixt.terminal import TerminalTable
 
 #: two players whose names hold every kind of markdown, mention and tag (Discord's names are
 #: at most 32 characters, so the constructs are shared between the two)

@@ -2,10 +2,10 @@
 
 import pytest
 
-from bot.discord.messages import ChatMoves
 from tests.bot_discord.helpers import message, start_game
 from tests.bot_discord.people import ALICE, BOB, CHANNEL, EVE, member, text_channel
 from tests.bot_discord.reading import custom_ids, filenames, posted
+from twixt.discord.messages import ChatMoves
 
 
 @pytest.fixture
@@ -109,5 +109,5 @@ async def test_chat_that_cannot_be_read_for_a_database_fault_stays_unanswered(
     await client.service.core.storage.close()  # every query now fails
     await ChatMoves(client.service, read_all=True).handle(message(ALICE, "K12", channel))
     assert posted(channel) == []
-    assert [r.message for r in caplog.records if r.name == "bot.service.service"] == [
+    assert [r.message for r in caplog.records if r.name == "twixt.service.service"] == [
         "chat not read"]

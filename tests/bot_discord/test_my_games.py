@@ -8,11 +8,11 @@ import re
 
 import pytest
 
-from bot.discord.messages import ChatMoves
-from bot.discord.respond import NOT_FOR_YOU
 from tests.bot_discord.helpers import message, press, run, start_game
 from tests.bot_discord.people import ALICE, BOB, CHANNEL, text_channel
 from tests.bot_discord.reading import custom_ids, filenames, only, posted
+from twixt.discord.messages import ChatMoves
+from twixt.discord.respond import NOT_FOR_YOU
 
 
 async def _confirming(client, cog, user) -> None:

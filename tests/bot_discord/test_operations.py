@@ -7,8 +7,8 @@ from unittest.mock import AsyncMock, MagicMock
 import discord
 import pytest
 
-from bot.discord import operations
 from tests.bot_discord.people import text_channel
+from twixt.discord import operations
 
 
 def http_error(kind: type[discord.HTTPException], status: int) -> discord.HTTPException:

@@ -7,12 +7,12 @@ import re
 import pytest
 from discord import app_commands
 
-from bot.discord import replies, respond
-from bot.service import Reply, ServiceError
-from bot.service import commands as cmd
 from tests.bot_discord.helpers import interaction, run, start_game
 from tests.bot_discord.people import ALICE, BOB, CHANNEL, EVE, GUILD, member
 from tests.bot_discord.reading import only, sent
+from twixt.discord import replies, respond
+from twixt.service import Reply, ServiceError
+from twixt.service import commands as cmd
 
 
 async def test_everyone_in_a_name_does_not_ping(client, cog):

@@ -8,14 +8,14 @@ from unittest.mock import AsyncMock, MagicMock
 import discord
 import pytest
 
-from bot.discord import outbox, scheduler
-from bot.discord.app import TwixtBot
-from bot.service import Reply
-from bot.service.clocks import LONGEST_SLEEP
-from storage import SqliteStorage
 from tests.bot_discord.helpers import press, run, start_game
 from tests.bot_discord.people import ALICE, BOB, CHANNEL, GUILD, dm_user, text_channel
 from tests.bot_discord.reading import custom_ids, filenames, only, posted
+from twixt.discord import outbox, scheduler
+from twixt.discord.app import TwixtBot
+from twixt.service import Reply
+from twixt.service.clocks import LONGEST_SLEEP
+from twixt.storage import SqliteStorage
 
 OTHER = 701  # a second channel, for a second game
 

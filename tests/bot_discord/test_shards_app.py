@@ -6,12 +6,12 @@ from unittest.mock import AsyncMock, MagicMock
 
 import pytest
 
-from bot import cli
-from bot.config import ConfigError, Settings
-from bot.discord import app
-from bot.discord.app import TwixtBot
-from storage import SqliteStorage
-from storage.shards import Shards
+from twixt import cli
+from twixt.config import ConfigError, Settings
+from twixt.discord import app
+from twixt.discord.app import TwixtBot
+from twixt.storage import SqliteStorage
+from twixt.storage.shards import Shards
 
 
 @pytest.fixture(autouse=True)

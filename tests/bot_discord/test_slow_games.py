@@ -9,17 +9,17 @@ from unittest.mock import AsyncMock, MagicMock
 import discord
 import pytest
 
-from bot.discord.buttons import TEMPLATE, custom_id
-from bot.discord.cog import time_choices
-from bot.discord.messages import ChatMoves
-from bot.discord.replies import message_kwargs
-from bot.discord.views import TwixtButton
-from bot.service import Button, ButtonKind, Reply
-from bot.service.model import Attachment
-from storage.ratings import Rating, rate_game
 from tests.bot_discord.helpers import message, press, run, start_game
 from tests.bot_discord.people import ALICE, BOB, CAROL, CHANNEL, DAVE, EVE, member, text_channel
 from tests.bot_discord.reading import custom_ids, filenames, only, posted
+from twixt.discord.buttons import TEMPLATE, custom_id
+from twixt.discord.cog import time_choices
+from twixt.discord.messages import ChatMoves
+from twixt.discord.replies import message_kwargs
+from twixt.discord.views import TwixtButton
+from twixt.service import Button, ButtonKind, Reply
+from twixt.service.model import Attachment
+from twixt.storage.ratings import Rating, rate_game
 
 GAMES = Path(__file__).resolve().parents[1] / "rules" / "data"
 NOT_FOR_YOU = ("This button is not for you.", True)

@@ -11,9 +11,9 @@ import pytest
 from discord.app_commands import TranslationContext, TranslationContextTypes, locale_str
 from discord.app_commands import TranslationContextLocation as Location
 
-from bot.discord.translator import SAME_EVERYWHERE, CatalogueTranslator, name_key
-from language.catalogue import catalogue_entries
 from tests.language.extraction import marked_texts
+from twixt.discord.translator import SAME_EVERYWHERE, CatalogueTranslator, name_key
+from twixt.language.catalogue import catalogue_entries
 
 GERMAN = discord.Locale.german.value
 
@@ -45,7 +45,7 @@ async def synced(client, monkeypatch) -> tuple[list[dict[str, Any]], Recording]:
 
 def test_every_text_asked_for_is_marked_and_has_german(synced):
     _, recording = synced
-    marked = {text.english for text in marked_texts() if text.where.startswith("bot/discord/")}
+    marked = {text.english for text in marked_texts() if text.where.startswith("twixt/discord/")}
     german = catalogue_entries("de")
     keys = {name_key(text) if is_name else text for text, is_name in recording.asked
             if text not in SAME_EVERYWHERE}
@@ -58,7 +58,7 @@ def test_no_name_is_marked_that_discord_py_never_asks_for(synced):
     _, recording = synced
     asked = {name_key(text) for text, is_name in recording.asked if is_name}
     marked = {text.english for text in marked_texts()
-              if text.where.startswith("bot/discord/translator.py")}
+              if text.where.startswith("twixt/discord/translator.py")}
     assert sorted(marked - asked) == []
 
 

@@ -10,8 +10,8 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from engine import Limit, PlayResult, think
-from rules import Game
+from twixt.engine import Limit, PlayResult, think
+from twixt.rules import Game
 
 #: the file whose existence lets `latched` answer (set in the environment before the pool's
 #: workers start, which copy it)

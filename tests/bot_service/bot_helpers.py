@@ -6,13 +6,13 @@ import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from bot.service import Port, Reply, TwixtService
-from bot.service.bot_player import Think
-from bot.service.engine_pool import EnginePool
-from bot.service.port import Thinking, no_sign
-from storage import Storage
 from tests.bot_service.people import CHANNEL
 from tests.fakes import Clock, FakeThreads
+from twixt.service import Port, Reply, TwixtService
+from twixt.service.bot_player import Think
+from twixt.service.engine_pool import EnginePool
+from twixt.service.port import Thinking, no_sign
+from twixt.storage import Storage
 
 
 class Said:

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from bot.service import Port, TwixtService
-from storage import SqliteStorage
 from tests.fakes import Clock, FakeThreads
+from twixt.service import Port, TwixtService
+from twixt.storage import SqliteStorage
 
 
 @pytest.fixture

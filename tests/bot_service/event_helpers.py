@@ -7,9 +7,9 @@ from io import BytesIO
 
 from PIL import Image
 
-from bot.service import ButtonKind, Reply, TwixtService, User
-from storage import EventGame, Storage
 from tests.bot_service.people import asking
+from twixt.service import ButtonKind, Reply, TwixtService, User
+from twixt.storage import EventGame, Storage
 
 #: the players of the tournament tests, strongest (lowest id) first
 PLAYERS = tuple(User(200 + i, f"p{i}") for i in range(1, 17))

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from typing import Any
 
-from bot.service import ButtonKind, Reply, Request, TwixtService, build_options
-from bot.service import commands as cmd
-from bot.service.service import answer_safely
 from tests.bot_service.people import ALICE, BOB, CAROL, DAVE, asking
+from twixt.service import ButtonKind, Reply, Request, TwixtService, build_options
+from twixt.service import commands as cmd
+from twixt.service.service import answer_safely
 
 
 async def press(service: TwixtService, request: Request, kind: ButtonKind,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.service import Request, User
+from twixt.service import Request, User
 
 ALICE, BOB, CAROL, DAVE = (User(i, n) for i, n in [(11, "alice"), (12, "bob"), (13, "carol"),
                                                    (14, "dave")])

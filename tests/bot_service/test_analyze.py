@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.service import ServiceError, TwixtService, build_options
-from bot.service.engine_pool import EnginePool
-from bot.terminal import TerminalTable
-from rules import records
 from tests.bot_service.helpers import start_game
 from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
+from twixt.rules import records
+from twixt.service import ServiceError, TwixtService, build_options
+from twixt.service.engine_pool import EnginePool
+from twixt.terminal import TerminalTable
 
 #: Red (alice) connects on a 6×6 board with her fourth peg
 RED_CONNECTS = ["C1", "A3", "D3", "F3", "C5", "A5", "E6"]

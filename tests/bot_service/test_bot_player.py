@@ -9,16 +9,16 @@ from datetime import timedelta
 
 import pytest
 
-from bot.service import ButtonKind, Reply, ServiceError, build_options
-from bot.service import commands as cmd
-from bot.service.bot_seats import THE_BOT, bot_level, bot_seat_id
-from bot.service.engine_pool import EnginePool
-from rules import parse_command
-from storage import Result
 from tests.bot_service import bot_engines
 from tests.bot_service.bot_helpers import bot_service
 from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, GUILD, asking
 from tests.fakes import Clock
+from twixt.rules import parse_command
+from twixt.service import ButtonKind, Reply, ServiceError, build_options
+from twixt.service import commands as cmd
+from twixt.service.bot_seats import THE_BOT, bot_level, bot_seat_id
+from twixt.service.engine_pool import EnginePool
+from twixt.storage import Result
 
 
 async def _challenge_bot(service, channel: int = CHANNEL, **options) -> None:

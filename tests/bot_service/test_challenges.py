@@ -7,7 +7,10 @@ from datetime import timedelta
 
 import pytest
 
-from bot.service import (
+from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, asking
+from tests.fakes import FakeThreads
+from twixt.language import translation, unmarked
+from twixt.service import (
     ButtonKind,
     ServiceError,
     TwixtService,
@@ -15,11 +18,8 @@ from bot.service import (
     build_options,
     parse_option_words,
 )
-from bot.service import commands as cmd
-from language import translation, unmarked
-from storage import ChallengeStatus, GameResult, GameSetup, Player, Result
-from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, asking
-from tests.fakes import FakeThreads
+from twixt.service import commands as cmd
+from twixt.storage import ChallengeStatus, GameResult, GameSetup, Player, Result
 
 
 async def test_a_challenge_names_the_options_pings_the_opponent_and_offers_buttons(service):

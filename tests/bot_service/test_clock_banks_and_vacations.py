@@ -8,9 +8,9 @@ from datetime import timedelta
 
 import pytest
 
-from bot.service import ButtonKind, ServiceError, TwixtService, build_options
 from tests.bot_service.helpers import press, start_game, start_team_game, tick
 from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, asking
+from twixt.service import ButtonKind, ServiceError, TwixtService, build_options
 
 H = timedelta(hours=1)
 D = timedelta(days=1)

@@ -5,11 +5,11 @@ file, on a clock moved by hand."""
 
 from __future__ import annotations
 
-from bot.service.clocks import FORFEIT, RESEND_AFTER
-from bot.service.model import Receipt
 from tests.bot_service.helpers import start_game, tick
 from tests.bot_service.people import ALICE, BOB, CHANNEL, asking
 from tests.bot_service.test_clock_wakeups import H
+from twixt.service.clocks import FORFEIT, RESEND_AFTER
+from twixt.service.model import Receipt
 
 
 async def forfeit_game(service, clock) -> None:

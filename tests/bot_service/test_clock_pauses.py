@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.service import ServiceError
-from bot.service.clock.pauses import Pauses, charged, moment_after
-from bot.service.clock.timecontrol import TimeControl, parse_time_control, time_control_of
+from twixt.service import ServiceError
+from twixt.service.clock.pauses import Pauses, charged, moment_after
+from twixt.service.clock.timecontrol import TimeControl, parse_time_control, time_control_of
 
 H = timedelta(hours=1)
 D = timedelta(days=1)

@@ -8,9 +8,9 @@ from __future__ import annotations
 import asyncio
 from datetime import timedelta
 
-from bot.service import ButtonKind, TwixtService, build_options
 from tests.bot_service.helpers import start_game, tick
 from tests.bot_service.people import ALICE, BOB, CHANNEL, asking
+from twixt.service import ButtonKind, TwixtService, build_options
 
 H = timedelta(hours=1)
 

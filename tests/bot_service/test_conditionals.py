@@ -8,10 +8,10 @@ from datetime import timedelta
 
 import pytest
 
-from bot.service import ServiceError, TwixtService
-from bot.service.service import answer_safely
 from tests.bot_service.helpers import start_game, start_team_game
 from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, asking
+from twixt.service import ServiceError, TwixtService
+from twixt.service.service import answer_safely
 
 
 async def stored_plan(service: TwixtService, user=BOB) -> str:

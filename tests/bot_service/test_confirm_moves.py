@@ -10,11 +10,11 @@ from dataclasses import replace
 import pytest
 from PIL import Image
 
-from bot.service import ButtonKind, Reply, ServiceError, TwixtService
-from bot.service.service import answer_safely
-from storage import SqliteStorage
 from tests.bot_service.helpers import press, start_game
 from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, asking
+from twixt.service import ButtonKind, Reply, ServiceError, TwixtService
+from twixt.service.service import answer_safely
+from twixt.storage import SqliteStorage
 
 
 async def _confirming(service: TwixtService, *users) -> None:

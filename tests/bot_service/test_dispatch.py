@@ -10,9 +10,9 @@ from dataclasses import fields
 
 import pytest
 
-from bot.service import ButtonKind, TwixtService
-from bot.service import commands as cmd
-from bot.service.service import _SUBJECTS
+from twixt.service import ButtonKind, TwixtService
+from twixt.service import commands as cmd
+from twixt.service.service import _SUBJECTS
 
 #: the commands `execute` matches on by their values rather than through the table
 MATCHED = {cmd.AnswerChallenge, cmd.EventAction, cmd.ForGame}

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, Settings
-from bot.service.engine_pool import EngineBusyError, EnginePool, default_workers
 from tests.bot_service import bot_engines
 from tests.processes import alive, searching
+from twixt.config import ConfigError, Settings
+from twixt.service.engine_pool import EngineBusyError, EnginePool, default_workers
 
 
 async def test_a_call_runs_in_a_worker_process_and_returns_its_result():

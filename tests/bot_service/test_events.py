@@ -10,11 +10,6 @@ from datetime import timedelta
 
 import pytest
 
-from bot.service import ButtonKind, Port, ServiceError, TwixtService, User
-from bot.service import commands as cmd
-from bot.service.events.table import crosstables
-from language import translation
-from storage import EventStatus, GameResult, Result
 from tests.bot_service.event_helpers import (
     PLAYERS,
     event_id_of,
@@ -27,6 +22,11 @@ from tests.bot_service.event_helpers import (
 )
 from tests.bot_service.helpers import press
 from tests.bot_service.people import GUILD, asking
+from twixt.language import translation
+from twixt.service import ButtonKind, Port, ServiceError, TwixtService, User
+from twixt.service import commands as cmd
+from twixt.service.events.table import crosstables
+from twixt.storage import EventStatus, GameResult, Result
 
 P1, P2, P3, P4, P5, P6, P7, P8 = PLAYERS[:8]
 MANAGER = asking(P1, manager=True)

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from bot.service import Port, ServiceError, TwixtService
-from storage import EventStatus, Storage
 from tests.bot_service.event_helpers import PLAYERS, open_games, play_out
 from tests.bot_service.people import asking
 from tests.bot_service.test_events import MANAGER, create, sign_up
+from twixt.service import Port, ServiceError, TwixtService
+from twixt.storage import EventStatus, Storage
 
 
 class Crash(Exception):

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.discord.replies import content
-from bot.service import Reply, ServiceError, TwixtService, User
-from bot.service.events.play import MAX_ENTRANTS, MAX_ROUND_ROBIN
-from bot.service.names import MAX_NAME
 from tests.bot_service.event_helpers import event_id_of
 from tests.bot_service.people import asking
+from twixt.discord.replies import content
+from twixt.service import Reply, ServiceError, TwixtService, User
+from twixt.service.events.play import MAX_ENTRANTS, MAX_ROUND_ROBIN
+from twixt.service.names import MAX_NAME
 
 MAX_MESSAGE = 2000  # characters of a message's content
 MAX_FILES = 10  # files of a message

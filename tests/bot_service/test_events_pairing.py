@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import bot.service.events.pairing
-from bot.service.events.matching import UNMATCHED, Matching
-from bot.service.events.pairing import (
+import twixt.service.events.pairing
+from twixt.service.events.matching import UNMATCHED, Matching
+from twixt.service.events.pairing import (
     MAX_ENTRANTS,
     Pairing,
     PairingError,
@@ -34,7 +34,7 @@ def fields(least: int, most: int) -> st.SearchStrategy[list[int]]:
 
 
 def test_the_examples_in_the_docstrings_are_true() -> None:
-    assert doctest.testmod(bot.service.events.pairing).failed == 0
+    assert doctest.testmod(twixt.service.events.pairing).failed == 0
 
 
 # --- round robin ----------------------------------------------------------------------------

@@ -9,11 +9,6 @@ from datetime import timedelta
 
 import pytest
 
-from bot.discord.replies import shown
-from bot.service import ButtonKind, Reply, ServiceError, TwixtService
-from bot.service.events.actions import standings_footer
-from language import translation
-from storage import EventStatus
 from tests.bot_service.event_helpers import (
     PLAYERS,
     event_id_of,
@@ -24,6 +19,11 @@ from tests.bot_service.event_helpers import (
     user,
 )
 from tests.bot_service.people import GUILD, asking
+from twixt.discord.replies import shown
+from twixt.language import translation
+from twixt.service import ButtonKind, Reply, ServiceError, TwixtService
+from twixt.service.events.actions import standings_footer
+from twixt.storage import EventStatus
 
 P1, P2, P3 = PLAYERS[:3]
 MANAGER = asking(P1, manager=True)

@@ -10,15 +10,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import bot.service.events.standings
-from bot.service.events.pairing import Pairing, PairingError, Played, round_robin
-from bot.service.events.standings import Standing, TieBreak, standings, withdraw
+import twixt.service.events.standings
+from twixt.service.events.pairing import Pairing, PairingError, Played, round_robin
+from twixt.service.events.standings import Standing, TieBreak, standings, withdraw
 
 SB, BH = TieBreak.SONNEBORN_BERGER, TieBreak.BUCHHOLZ
 
 
 def test_the_examples_in_the_docstrings_are_true() -> None:
-    assert doctest.testmod(bot.service.events.standings).failed == 0
+    assert doctest.testmod(twixt.service.events.standings).failed == 0
 
 
 def summary(table: tuple[Standing, ...]) -> list[tuple[int, int, float, float]]:

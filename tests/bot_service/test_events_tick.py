@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from bot.service import TwixtService
-from storage import EventStatus, Storage
 from tests.bot_service.event_helpers import PLAYERS, lose, open_games
 from tests.bot_service.test_events import MANAGER, create, sign_up
 from tests.bot_service.test_events_crashes import Dying, process
+from twixt.service import TwixtService
+from twixt.storage import EventStatus, Storage
 
 
 class Counting:

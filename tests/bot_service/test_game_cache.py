@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.service.games import GameCache, LiveGame, estimate
-from rules import Game
+from twixt.rules import Game
+from twixt.service.games import GameCache, LiveGame, estimate
 
 T0 = datetime(2030, 1, 1, tzinfo=UTC)
 

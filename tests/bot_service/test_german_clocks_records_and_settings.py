@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import ButtonKind, Port, Reply, Request, TwixtService, User, build_options
-from bot.service import commands as cmd
-from bot.service.options import describe_setup
-from language import translation, unmarked
-from storage import GameSetup
 from tests.bot_service.helpers import funnel_refusal, press, start_game
 from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, asking
+from twixt.language import translation, unmarked
+from twixt.service import ButtonKind, Port, Reply, Request, TwixtService, User, build_options
+from twixt.service import commands as cmd
+from twixt.service.options import describe_setup
+from twixt.storage import GameSetup
 
 GAMES = Path(__file__).resolve().parents[1] / "rules" / "data"
 

@@ -9,7 +9,9 @@ import io
 import pytest
 from PIL import Image
 
-from bot.service import (
+from tests.bot_service.helpers import funnel_refusal, press, start_game, start_team_game
+from tests.bot_service.people import ALICE, BOB, CAROL, DAVE, asking
+from twixt.service import (
     ButtonKind,
     Reply,
     Request,
@@ -17,8 +19,6 @@ from bot.service import (
     User,
     build_options,
 )
-from tests.bot_service.helpers import funnel_refusal, press, start_game, start_team_game
-from tests.bot_service.people import ALICE, BOB, CAROL, DAVE, asking
 
 
 def de(user: User) -> Request:

@@ -16,11 +16,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.service import ServiceError, TwixtService, User
-from storage import SqliteStorage
 from tests.bot_service.helpers import start_game
 from tests.bot_service.people import ALICE, BOB, CAROL, asking
 from tests.fakes import Clock
+from twixt.service import ServiceError, TwixtService, User
+from twixt.storage import SqliteStorage
 
 DISCORD_MESSAGE_LIMIT = 2000  # characters in one message
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service import ServiceError
-from storage import OfferKind
 from tests.bot_service.helpers import start_game
 from tests.bot_service.people import ALICE, BOB, CHANNEL, asking
+from twixt.service import ServiceError
+from twixt.storage import OfferKind
 
 HUGE = "9" * 4400  # more digits than int() reads by default
 

@@ -8,9 +8,9 @@ from datetime import timedelta
 
 import pytest
 
-from bot.service import Request, ServiceError, TwixtService, User, build_options
-from bot.service import my_games as my_games_module
 from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
+from twixt.service import Request, ServiceError, TwixtService, User, build_options
+from twixt.service import my_games as my_games_module
 
 
 async def _game(service: TwixtService, channel: int, opponent=BOB, **options) -> None:

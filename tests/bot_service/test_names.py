@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service import TwixtService, User, build_options
-from rules.records import decode, read
 from tests.bot_service.people import ALICE, BOB, CHANNEL, asking
+from twixt.rules.records import decode, read
+from twixt.service import TwixtService, User, build_options
 
 #: quotes, brackets and letters of several scripts, all of which a record holds
 KEPT = [']x[', 'say "hi"', "Ωμέγα", "李小龍", "[ann]", "Zoë ʕ•ᴥ•ʔ"]

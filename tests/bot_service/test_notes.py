@@ -8,11 +8,11 @@ from datetime import timedelta
 
 import pytest
 
-from bot.service import ServiceError, TwixtService
-from bot.service import notes as notes_module
-from storage import SqliteStorage
 from tests.bot_service.helpers import start_game
 from tests.bot_service.people import ALICE, BOB, CAROL, asking
+from twixt.service import ServiceError, TwixtService
+from twixt.service import notes as notes_module
+from twixt.storage import SqliteStorage
 
 
 async def _refusal(service: TwixtService, request, typed: str) -> str:

@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import timedelta
 
-from bot.service import TwixtService, User, build_options
-from storage.ratings import Rating, rate_game
 from tests.bot_service.people import ALICE, BOB, CAROL, DAVE, GUILD, asking
 from tests.fakes import Clock
+from twixt.service import TwixtService, User, build_options
+from twixt.storage.ratings import Rating, rate_game
 
 FOOTNOTE = "? provisional: too few recent games to be sure of the rating"
 

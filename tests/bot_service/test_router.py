@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service import ServiceError, User
-from bot.service import commands as cmd
-from bot.service.router import is_move_language, nobody, read
-from rules import Action, parse_command
 from tests.refusals import refusal
+from twixt.rules import Action, parse_command
+from twixt.service import ServiceError, User
+from twixt.service import commands as cmd
+from twixt.service.router import is_move_language, nobody, read
 
 
 def _person(word: str) -> User:

@@ -13,15 +13,15 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.discord.replies import shown
-from bot.service import ButtonKind, ServiceError, TwixtService, build_options
-from bot.service import records as records_module
-from rules import Reason, records
-from rules.records import read
-from storage import Result
-from storage.ratings import Rating, rate_game
 from tests.bot_service.helpers import press, start_game, tick
 from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
+from twixt.discord.replies import shown
+from twixt.rules import Reason, records
+from twixt.rules.records import read
+from twixt.service import ButtonKind, ServiceError, TwixtService, build_options
+from twixt.service import records as records_module
+from twixt.storage import Result
+from twixt.storage.ratings import Rating, rate_game
 
 GAMES = Path(__file__).resolve().parents[1] / "rules" / "data"
 
@@ -512,7 +512,7 @@ async def test_names_read_from_a_record_are_kept_and_escaped_where_they_show(ser
     first_line = reply.plain.splitlines()[0]
     assert first_line.startswith("[x](https //e.com).twixt:")  # a name holds no colon
     assert "**ann** (Red) wins" in first_line
-    # Discord shows the file's name and the players' as typed (`bot.discord.replies`)
+    # Discord shows the file's name and the players' as typed (`twixt.discord.replies`)
     in_discord = shown(reply.text).splitlines()[0]
     assert in_discord.startswith("\\[x]\\(https //e.com).twixt:"), in_discord
     assert "\\*\\*ann\\*\\* (Red) wins" in in_discord

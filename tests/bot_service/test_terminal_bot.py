@@ -12,16 +12,16 @@ from io import StringIO
 from pathlib import Path
 from typing import TextIO
 
-from bot.service import EnginePool
-from bot.service.bot_player import Think
-from bot.service.texts import result_sentence
-from bot.terminal import TerminalTable
-from bot.terminal.table import Patience, ThinkingLine, name_id
-from language import translation, unmarked
-from rules.records import write
-from storage import SqliteStorage, Storage
 from tests.bot_service import bot_engines
 from tests.fakes import Clock
+from twixt.language import translation, unmarked
+from twixt.rules.records import write
+from twixt.service import EnginePool
+from twixt.service.bot_player import Think
+from twixt.service.texts import result_sentence
+from twixt.storage import SqliteStorage, Storage
+from twixt.terminal import TerminalTable
+from twixt.terminal.table import Patience, ThinkingLine, name_id
 
 #: at most this many of alice's turns: a 6×6 board has fewer holes than that
 TURNS = 40

@@ -8,8 +8,8 @@ import sys
 from io import StringIO
 from pathlib import Path
 
-from bot.terminal import TerminalTable
-from storage import SqliteStorage
+from twixt.storage import SqliteStorage
+from twixt.terminal import TerminalTable
 
 TWIXT = str(Path(sys.executable).with_name("twixt"))
 

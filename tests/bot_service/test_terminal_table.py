@@ -13,10 +13,10 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot.service import APOLOGY
-from bot.terminal import TerminalTable
-from storage import SqliteStorage
-from storage.ratings import Rating, rate_game
+from twixt.service import APOLOGY
+from twixt.storage import SqliteStorage
+from twixt.storage.ratings import Rating, rate_game
+from twixt.terminal import TerminalTable
 
 TWIXT = str(Path(sys.executable).with_name("twixt"))
 

@@ -8,11 +8,11 @@ import io
 import pytest
 from PIL import Image
 
-from bot.service import ButtonKind, ServiceError, TwixtService, build_options
-from bot.service import core as core_module
-from storage import Result
 from tests.bot_service.helpers import press, start_game, start_team_game
 from tests.bot_service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
+from twixt.service import ButtonKind, ServiceError, TwixtService, build_options
+from twixt.service import core as core_module
+from twixt.storage import Result
 
 
 async def test_a_turn_answers_with_the_notation_the_board_and_one_mention(service):

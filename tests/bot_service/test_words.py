@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-import bot.service.spelling
-from bot.discord.replies import shown
-from bot.service import ServiceError, TwixtService
-from bot.service.command_help import HELP, TOPICS, help_for
-from bot.service.router import COMMAND_WORDS, read
-from language import LOCALES, translation, unmarked
+import twixt.service.spelling
 from tests.bot_service.people import ALICE, asking
 from tests.refusals import refusal
+from twixt.discord.replies import shown
+from twixt.language import LOCALES, translation, unmarked
+from twixt.service import ServiceError, TwixtService
+from twixt.service.command_help import HELP, TOPICS, help_for
+from twixt.service.router import COMMAND_WORDS, read
 
 #: one Discord message
 MAX_MESSAGE = 2000
@@ -114,4 +114,4 @@ def test_the_terminal_table_names_the_command_meant(tmp_path: Path):
 
 
 def test_the_spelling_doctests():
-    assert doctest.testmod(bot.service.spelling).failed == 0
+    assert doctest.testmod(twixt.service.spelling).failed == 0

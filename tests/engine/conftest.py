@@ -1,4 +1,4 @@
-"""Every engine test runs on both cores: the compiled one (engine/_core.c) and the Python
+"""Every engine test runs on both cores: the compiled one (twixt/engine/_core.c) and the Python
 fallback (what runs without a compiler, or with TWIXT_ENGINE_CORE=python).
 
 The compiled core must have been built (CI installs with a C compiler and Python's headers):
@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine import core
+from twixt.engine import core
 
 CORES = ("compiled", "python")
 
@@ -24,8 +24,8 @@ def require_compiled() -> None:
     Python core alone."""
     if os.environ.get(core.CHOICE, "").strip().lower() == "python":
         pytest.skip(f"{core.CHOICE}=python: the compiled core is left out")
-    if importlib.util.find_spec("engine._core") is None:
-        pytest.fail("engine._core is not built: install a C compiler and Python's headers "
+    if importlib.util.find_spec("twixt.engine._core") is None:
+        pytest.fail("twixt.engine._core is not built: install a C compiler and Python's headers "
                     "(Debian: apt-get install gcc python3-dev), then python -m pip install "
                     f"-e '.[dev]' again; or run the tests with {core.CHOICE}=python")
 

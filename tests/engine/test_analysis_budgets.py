@@ -1,5 +1,5 @@
-"""The analysis's default budget, by core (engine/analysis.py): the Python search keeps what it
-was sized for, the compiled one searches far deeper, both in nodes (the same every run).
+"""The analysis's default budget, by core (twixt/engine/analysis.py): the Python search keeps
+what it was sized for, the compiled one searches far deeper, both in nodes (the same every run).
 
 Like every engine test, each runs on both cores (tests/engine/conftest.py)."""
 
@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine import analysis
-from engine.analysis import BUDGETS, Budget, analyze_game, budget, deep_limit, default_limit
-from engine.api import fixed_nodes, level_limit, level_nodes
-from rules import Game, records
+from twixt.engine import analysis
+from twixt.engine.analysis import BUDGETS, Budget, analyze_game, budget, deep_limit, default_limit
+from twixt.engine.api import fixed_nodes, level_limit, level_nodes
+from twixt.rules import Game, records
 
 #: the first 12 moves of a real 24×24 game (benchmarks/games/0109.twixt: Harald Hoppe against
 #: Hartmut Thordsen, 1990, from eeichinger/twixt_t1j)

@@ -18,13 +18,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import LEVELS, Limit, core, level_limit, think
-from engine.board import Board
-from engine.evaluate import UNREACHABLE, side
-from engine.search import ROOT_WIDTH, Search
-from rules import Game
 from tests.engine.conftest import require_compiled
 from tests.engine.test_engine import _new, _random_turn
+from twixt.engine import LEVELS, Limit, core, level_limit, think
+from twixt.engine.board import Board
+from twixt.engine.evaluate import UNREACHABLE, side
+from twixt.engine.search import ROOT_WIDTH, Search
+from twixt.rules import Game
 
 ROOT = Path(__file__).resolve().parents[2]
 

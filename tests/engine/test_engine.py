@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from engine import LEVELS, Limit, level_limit, think
-from engine.api import level_nodes
-from rules import Game, TwixtError
+from twixt.engine import LEVELS, Limit, level_limit, think
+from twixt.engine.api import level_nodes
+from twixt.rules import Game, TwixtError
 
 #: (players, size, rules, swap, handicap): every kind of game the rules allow
 VARIANTS = [

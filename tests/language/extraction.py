@@ -14,7 +14,7 @@ from pathlib import Path
 from babel.messages.extract import extract_from_dir
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("rules", "storage", "rendering", "bot", "language")
+PACKAGES = ("twixt",)
 
 #: the marks, and which arguments are the English text (1-based; two for singular, plural)
 KEYWORDS: dict[str, tuple[int, ...]] = {
@@ -79,7 +79,7 @@ def _is_built(node: ast.expr) -> bool:
 
 
 def _missing_entries() -> str:
-    from language.catalogue import catalogue_entries
+    from twixt.language.catalogue import catalogue_entries
 
     known = catalogue_entries("de")
     out = []

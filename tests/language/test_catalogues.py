@@ -6,11 +6,11 @@ import doctest
 
 import pytest
 
-import language.catalogue
-from language import bold, message, plural_message, translation, unmarked
-from language.catalogue import merged_catalogue
-from language.message import fields
+import twixt.language.catalogue
 from tests.language.extraction import built_texts, marked_texts
+from twixt.language import bold, message, plural_message, translation, unmarked
+from twixt.language.catalogue import merged_catalogue
+from twixt.language.message import fields
 
 
 @pytest.fixture(scope="module")
@@ -89,4 +89,4 @@ def test_plurals_follow_the_count_in_each_language() -> None:
 
 
 def test_the_locale_doctests() -> None:
-    assert doctest.testmod(language.catalogue).failed == 0
+    assert doctest.testmod(twixt.language.catalogue).failed == 0

@@ -6,7 +6,7 @@ import io
 
 from PIL import Image
 
-from rules import Game
+from twixt.rules import Game
 
 #: How far (per channel) a decoded pixel may be from the colour the theme names.
 TOLERANCE = 6

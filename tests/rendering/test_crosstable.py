@@ -18,8 +18,8 @@ from render_helpers import close, decode
 from test_render_fonts import NOTDEF, needs_cjk, needs_emoji
 from test_render_readability import SHOWN, contrast
 
-from rendering import Crosstable, CrosstableRow, ThemeName, render_crosstable
-from rendering.crosstable import (
+from twixt.rendering import Crosstable, CrosstableRow, ThemeName, render_crosstable
+from twixt.rendering.crosstable import (
     MAX_ROWS,
     MAX_SIDE,
     NAME_EMS,
@@ -29,9 +29,9 @@ from rendering.crosstable import (
     row_labels,
     score_text,
 )
-from rendering.fonts import clusters, font, pieces
-from rendering.text import ELLIPSIS, set_text, text_length
-from rendering.themes import PaletteName, faded, theme
+from twixt.rendering.fonts import clusters, font, pieces
+from twixt.rendering.text import ELLIPSIS, set_text, text_length
+from twixt.rendering.themes import PaletteName, faded, theme
 
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy",
          "mallory", "niaj"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import doctest
 
-from rendering import limits
+from twixt.rendering import limits
 
 
 def test_the_examples_of_the_bounds_hold():

@@ -7,10 +7,10 @@ import math
 from PIL import Image
 from render_helpers import close, decode, double_game, play, removal_game, won_game
 
-from rendering import PaletteName, RenderOptions, ThemeName, layout, render_png
-from rendering.static import border_line_box
-from rendering.themes import GHOST, faded
-from rules import Colour, Game, Hole, Link
+from twixt.rendering import PaletteName, RenderOptions, ThemeName, layout, render_png
+from twixt.rendering.static import border_line_box
+from twixt.rendering.themes import GHOST, faded
+from twixt.rules import Colour, Game, Hole, Link
 
 LIGHT = RenderOptions()
 

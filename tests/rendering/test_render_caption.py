@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from render_helpers import blockade_game, decode, double_game, play, removal_game, won_game
 
-from rendering import RenderOptions, caption_lines, layout, line_text, render_png, view_of
-from rendering.caption import Swatch
-from rendering.static import static_layer
-from rules import Colour, Game
+from twixt.rendering import RenderOptions, caption_lines, layout, line_text, render_png, view_of
+from twixt.rendering.caption import Swatch
+from twixt.rendering.static import static_layer
+from twixt.rules import Colour, Game
 
 
 def _texts(game: Game) -> list[str]:

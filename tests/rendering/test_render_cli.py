@@ -10,10 +10,10 @@ import pytest
 from PIL import Image
 from render_helpers import blockade_game
 
-from bot.cli_render import add_parser
-from rendering import RenderOptions, game_at, render_png
-from rules import Game
-from rules.records import write
+from twixt.cli.render_commands import add_parser
+from twixt.rendering import RenderOptions, game_at, render_png
+from twixt.rules import Game
+from twixt.rules.records import write
 
 
 def _twixt(*argv: str) -> int:

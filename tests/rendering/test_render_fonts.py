@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 from render_helpers import decode, play
 
-from rendering import RenderOptions, caption_lines, layout, render_png, view_of
-from rendering.caption import SetLine, Words, caption_layout
-from rendering.fonts import (
+from twixt.rendering import RenderOptions, caption_lines, layout, render_png, view_of
+from twixt.rendering.caption import SetLine, Words, caption_layout
+from twixt.rendering.fonts import (
     DEJAVU_SANS,
     NOTO_SANS,
     NOTO_SANS_MATH,
@@ -29,8 +29,8 @@ from rendering.fonts import (
     read_cmap,
     stack,
 )
-from rendering.text import set_text, text_length
-from rules import Game
+from twixt.rendering.text import set_text, text_length
+from twixt.rules import Game
 
 #: A character no font has, so FreeType draws the face's missing glyph (the "tofu" box).
 NOTDEF = "\U0010fffd"

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from render_helpers import double_game, play
 
-from rendering import RenderOptions, caption_lines, line_text, view_of
-from rendering.caption import MIN_NAME_EMS, TEXT_SIZE, Words, caption_layout, fit_line
-from rendering.fonts import clusters
-from rendering.text import ELLIPSIS, cut_to_width, text_length
-from rules import Game
+from twixt.rendering import RenderOptions, caption_lines, line_text, view_of
+from twixt.rendering.caption import MIN_NAME_EMS, TEXT_SIZE, Words, caption_layout, fit_line
+from twixt.rendering.fonts import clusters
+from twixt.rendering.text import ELLIPSIS, cut_to_width, text_length
+from twixt.rules import Game
 
 SIZE = TEXT_SIZE  # the caption at the default width
 LONG = ["Wolfeschlegelsteinhausenbergerdorff", "Αλέξανδρος Παπαδόπουλος-Καραγιάννης",

@@ -23,7 +23,7 @@ import pytest
 from PIL import Image
 from render_helpers import decode, play
 
-from rendering import (
+from twixt.rendering import (
     BoardView,
     PaletteName,
     RenderOptions,
@@ -34,11 +34,11 @@ from rendering import (
     render_png,
     view_of,
 )
-from rendering.caption import Words, caption_layout
-from rendering.sprites import SQUARE_SIDE
-from rendering.static import border_rows
-from rendering.text import text_length
-from rules import Colour, Game, Hole, Link
+from twixt.rendering.caption import Words, caption_layout
+from twixt.rendering.sprites import SQUARE_SIDE
+from twixt.rendering.static import border_rows
+from twixt.rendering.text import text_length
+from twixt.rules import Colour, Game, Hole, Link
 
 SHOWN = 400         # px: the width Discord shows an attachment at on a phone
 MIN_LABEL = 10      # px tall at that width

@@ -16,7 +16,7 @@ from pathlib import Path
 from PIL import ImageChops, features
 from render_helpers import decode, removal_game
 
-from rendering import RenderOptions, layout, render_png
+from twixt.rendering import RenderOptions, layout, render_png
 
 REFERENCE = Path(__file__).parent / "data" / "reference_8x8.png"
 

@@ -9,11 +9,18 @@ import io
 from PIL import Image, ImageSequence
 from render_helpers import blockade_game, close
 
-from rendering import NARROW_WIDTH, REPLAY_WIDTH, RenderOptions, layout, plan_replay, render_replay
-from rendering import replay as replay_module
-from rendering.replay import MAX_FRAMES, MAX_PIECES_DRAWN
-from rules import Colour, Game, Hole
 from tests.rules.helpers import count_history_reads
+from twixt.rendering import (
+    NARROW_WIDTH,
+    REPLAY_WIDTH,
+    RenderOptions,
+    layout,
+    plan_replay,
+    render_replay,
+)
+from twixt.rendering import replay as replay_module
+from twixt.rendering.replay import MAX_FRAMES, MAX_PIECES_DRAWN
+from twixt.rules import Colour, Game, Hole
 
 OPTIONS = RenderOptions(width=300)
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from render_helpers import close, decode
 
-from rendering import RenderOptions, layout, render_png
-from rendering.caption import caption_height
-from rules import Colour, Game, Hole
+from twixt.rendering import RenderOptions, layout, render_png
+from twixt.rendering.caption import caption_height
+from twixt.rules import Colour, Game, Hole
 
 OPTIONS = RenderOptions(width=400)   # small pictures keep the 44+ renders quick
 SIZES = [(n, n) for n in range(5, 49)] + [

@@ -12,15 +12,15 @@ import pytest
 from PIL import Image, ImageChops
 from render_helpers import double_game, play, removal_game, won_game
 
-from rendering import PaletteName, RenderOptions, ThemeName, board_image, layout, view_of
-from rendering.encode import quantize
-from rendering.sprites import bar, disc, ring
-from rendering.static import static_rgb
-from rendering.themes import GHOST, faded
-from rendering.tiles import tile
-from rendering.view import BoardView
-from rules import Colour, Game, Link, Peg
-from rules.geometry import segments_cross
+from twixt.rendering import PaletteName, RenderOptions, ThemeName, board_image, layout, view_of
+from twixt.rendering.encode import quantize
+from twixt.rendering.sprites import bar, disc, ring
+from twixt.rendering.static import static_rgb
+from twixt.rendering.themes import GHOST, faded
+from twixt.rendering.tiles import tile
+from twixt.rendering.view import BoardView
+from twixt.rules import Colour, Game, Link, Peg
+from twixt.rules.geometry import segments_cross
 
 
 def crossing_game(seed: int = 3, placements: int = 90) -> Game:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules import Game, Turn
+from twixt.rules import Game, Turn
 
 
 def play_all(game: Game, moves: list[str]) -> Game:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from rules import Colour, Game, Hole
+from twixt.rules import Colour, Game, Hole
 
 KNIGHT = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]
 

@@ -9,9 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import rules.conditionals
-from rules import Game, IllegalMoveError, InvalidMoveError
-from rules.conditionals import (
+import twixt.rules.conditionals
+from tests.refusals import refusal
+from twixt.rules import Game, IllegalMoveError, InvalidMoveError
+from twixt.rules.conditionals import (
     MAX_DEPTH,
     MAX_REPLIES,
     MAX_TEXT,
@@ -23,11 +24,10 @@ from rules.conditionals import (
     merge,
     parse_conditionals,
 )
-from tests.refusals import refusal
 
 
 def test_the_examples_in_the_docstrings_hold():
-    assert doctest.testmod(rules.conditionals).failed == 0
+    assert doctest.testmod(twixt.rules.conditionals).failed == 0
 
 
 def written(text: str) -> list[str]:

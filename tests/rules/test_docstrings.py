@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-import rules.errors
-import rules.game
-import rules.numbers
-from rules.game import Game, Turn
+import twixt.rules.errors
+import twixt.rules.game
+import twixt.rules.numbers
+from twixt.rules.game import Game, Turn
 
 
 def _public_members(cls: type) -> Iterator[tuple[str, Callable[..., Any], bool]]:
@@ -42,8 +42,8 @@ def _examples() -> list[doctest.DocTest]:
     parser = doctest.DocTestParser()
     owners: list[tuple[str, Any]] = [(cls.__name__, cls) for cls in (Game, Turn)]
     owners += [(name, function) for name, function, _method in MEMBERS]
-    return [parser.get_doctest(owner.__doc__, dict(vars(rules.game)), name,
-                               rules.game.__file__, inspect.getsourcelines(owner)[1] - 1)
+    return [parser.get_doctest(owner.__doc__, dict(vars(twixt.rules.game)), name,
+                               twixt.rules.game.__file__, inspect.getsourcelines(owner)[1] - 1)
             for name, owner in owners if owner.__doc__ and ">>>" in owner.__doc__]
 
 
@@ -68,6 +68,7 @@ def test_the_example_is_true(example: doctest.DocTest) -> None:
     assert result.failed == 0, "".join(report)
 
 
-@pytest.mark.parametrize("module", [rules.errors, rules.numbers], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [twixt.rules.errors, twixt.rules.numbers],
+                         ids=lambda m: m.__name__)
 def test_the_examples_of_the_small_modules_are_true(module: Any) -> None:
     assert doctest.testmod(module).failed == 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules import Colour, Game, IllegalMoveError, Reason
+from twixt.rules import Colour, Game, IllegalMoveError, Reason
 
 
 @pytest.fixture

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from rules import Game, IllegalMoveError, InvalidMoveError, TwixtError
 from tests.refusals import refusal
 from tests.rules.helpers import play_all, two_player
+from twixt.rules import Game, IllegalMoveError, InvalidMoveError, TwixtError
 
 
 def _refused(game: Game, command: str, message: str, by: str | None = None,

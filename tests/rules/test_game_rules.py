@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rules import Colour, Game, Hole, Reason, column_letters
 from tests.rules.helpers import play_all, two_player
+from twixt.rules import Colour, Game, Hole, Reason, column_letters
 
 
 def test_columns_are_spreadsheet_letters():

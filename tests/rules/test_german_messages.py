@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from language import Message, translation, unmarked
-from rules import Game, IllegalMoveError, InvalidMoveError, RecordError, TwixtError
-from rules.records import read, write
 from tests.rules.helpers import play_all, two_player
+from twixt.language import Message, translation, unmarked
+from twixt.rules import Game, IllegalMoveError, InvalidMoveError, RecordError, TwixtError
+from twixt.rules.records import read, write
 
 
 def german(text: Message) -> str:

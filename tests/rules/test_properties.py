@@ -8,15 +8,15 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules import Colour, Game, RuleSet
-from rules.geometry import KNIGHT_STEPS, geometry
-from rules.records import read, write
 from tests.rules.oracle import (
     can_still_connect_by_bfs,
     connected_by_bfs,
     links_cross,
     segments_intersect,
 )
+from twixt.rules import Colour, Game, RuleSet
+from twixt.rules.geometry import KNIGHT_STEPS, geometry
+from twixt.rules.records import read, write
 
 
 def _all_link_ids(cols: int, rows: int) -> list[int]:

@@ -8,8 +8,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules import Game
-from rules.records import decode, encode, read, write
+from twixt.rules import Game
+from twixt.rules.records import decode, encode, read, write
 
 #: names as a game takes them: no `: , #`, controls or invisible characters, spaces folded,
 #: any other character

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from rules import Colour, Game, Hole, Reason, RecordError, TwixtError
-from rules.records import decode, encode, guess_format, load, read, write
 from tests.refusals import refusal
 from tests.rules.helpers import play_all, two_player
+from twixt.rules import Colour, Game, Hole, Reason, RecordError, TwixtError
+from twixt.rules.records import decode, encode, guess_format, load, read, write
 
 GAMES = Path(__file__).parent / "data"  # real game records, kept in tests/rules/data
 

@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.cli import main
 from tests.rules.test_records import GAMES
+from twixt.cli import main
 
 TRANSCRIPT = """[Board "24x24"]
 [Rules "classic"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from rules import Colour, Game, IllegalMoveError, Reason
 from tests.rules.helpers import two_player
 from tests.rules.oracle import can_still_connect_by_bfs
+from twixt.rules import Colour, Game, IllegalMoveError, Reason
 
 # The Board Gamesbook sample game on 12x12, no swap, with the links its notes give.
 SAMPLE_GAME = [

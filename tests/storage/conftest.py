@@ -18,8 +18,8 @@ import asyncpg
 import pytest
 from pg_server import PgServer, PostgresMissing, new_database
 
-from storage import SqliteStorage
-from storage.postgres import PostgresStorage
+from twixt.storage import SqliteStorage
+from twixt.storage.postgres import PostgresStorage
 
 BACKENDS = ("sqlite", "postgresql")
 TEMPLATE = "twixt_template"

@@ -15,7 +15,7 @@ import sys
 
 from storage_helpers import random_turn, result_of, start_game
 
-from storage import (
+from twixt.storage import (
     ChannelBusyError,
     DatabaseError,
     GameFinishedError,

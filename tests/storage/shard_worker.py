@@ -23,9 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bot.service import Port, Reply, Request, ServiceError, TwixtService, User
-from storage.postgres import PostgresStorage
-from storage.shards import Shards
+from twixt.service import Port, Reply, Request, ServiceError, TwixtService, User
+from twixt.storage.postgres import PostgresStorage
+from twixt.storage.shards import Shards
 
 
 class Clock:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime
 
-from rules import Game
-from storage import GameResult, GameSetup, Player, Result, Storage, StoredGame, replay
+from twixt.rules import Game
+from twixt.storage import GameResult, GameSetup, Player, Result, Storage, StoredGame, replay
 
 SMALL = GameSetup(size="8x8", rules="pp")
 CLOCKED = GameSetup(size="8x8", rules="pp", time_control="1d")

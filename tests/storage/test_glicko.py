@@ -1,4 +1,4 @@
-"""Glicko-2 arithmetic (storage/ratings.py) against Glickman's worked example, and what this
+"""Glicko-2 arithmetic (twixt/storage/ratings.py) against Glickman's worked example, and what this
 bot adds to it: a game per rating period, deviations that grow while a player is away, and
 teams that play at their combined rating."""
 
@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from storage.ratings import (
+from twixt.storage.ratings import (
     MAX_VOLATILITY,
     PERIOD,
     PROVISIONAL,

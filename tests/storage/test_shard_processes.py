@@ -24,11 +24,11 @@ from pathlib import Path
 import asyncpg
 from conftest import fresh_database
 
-from bot.service import TwixtService, User, build_options
-from bot.service.clock.timecontrol import clock_marks
-from bot.service.model import Request
-from storage import replay
-from storage.postgres import PostgresStorage
+from twixt.service import TwixtService, User, build_options
+from twixt.service.clock.timecontrol import clock_marks
+from twixt.service.model import Request
+from twixt.storage import replay
+from twixt.storage.postgres import PostgresStorage
 
 WORKER = Path(__file__).with_name("shard_worker.py")
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)

@@ -9,8 +9,8 @@ from contextlib import closing
 import pytest
 from storage_helpers import random_turn, start_game, start_games
 
-from storage import SqliteStorage, replay
-from storage.group_commit import GroupCommit, connect_inline
+from twixt.storage import SqliteStorage, replay
+from twixt.storage.group_commit import GroupCommit, connect_inline
 
 pytestmark = pytest.mark.sqlite_only
 

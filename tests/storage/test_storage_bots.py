@@ -6,8 +6,8 @@ from datetime import timedelta
 
 from storage_helpers import SMALL, T0
 
-from storage import FirstMove, GameResult, Player, Result, Storage, StoredGame
-from storage.shards import Shards
+from twixt.storage import FirstMove, GameResult, Player, Result, Storage, StoredGame
+from twixt.storage.shards import Shards
 
 
 async def _bot_game(store: Storage, channel_id: int, *, takebacks: bool = False,

@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from storage_helpers import start_game
 
-from storage import (
+from twixt.storage import (
     Answer,
     ChallengeClosedError,
     ChallengeStatus,

@@ -6,8 +6,8 @@ import random
 import pytest
 from storage_helpers import random_turn, result_of, start_game, start_games
 
-from rules import IllegalMoveError
-from storage import ChannelBusyError, GameFinishedError, StaleVersionError, replay
+from twixt.rules import IllegalMoveError
+from twixt.storage import ChannelBusyError, GameFinishedError, StaleVersionError, replay
 
 
 async def race(store, game_id, version, entries):

@@ -6,17 +6,17 @@ from datetime import UTC, datetime
 import pytest
 from storage_helpers import start_game
 
-from bot.service import TwixtService
-from storage import (
+from tests.bot_service.helpers import start_game as start_service_game
+from tests.bot_service.people import ALICE, BOB, asking
+from tests.fakes import Clock
+from twixt.service import TwixtService
+from twixt.storage import (
     GameFinishedError,
     GameResult,
     Result,
     StaleVersionError,
     StoredConditionals,
 )
-from tests.bot_service.helpers import start_game as start_service_game
-from tests.bot_service.people import ALICE, BOB, asking
-from tests.fakes import Clock
 
 T0 = datetime(2030, 1, 1, tzinfo=UTC)
 

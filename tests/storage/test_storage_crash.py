@@ -10,7 +10,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from storage import SqliteStorage, replay
+from twixt.storage import SqliteStorage, replay
 
 WORKER = Path(__file__).with_name("crash_worker.py")
 KILLS = 24

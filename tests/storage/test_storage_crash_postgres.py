@@ -13,8 +13,8 @@ import pytest
 from pg_server import PgServer, PostgresMissing, new_database
 from test_storage_crash import WORKER, assert_none_lost, kill_again_and_again
 
-from storage import replay
-from storage.postgres import PostgresStorage
+from twixt.storage import replay
+from twixt.storage.postgres import PostgresStorage
 
 BOT_KILLS = 12
 SERVER_KILLS = 6

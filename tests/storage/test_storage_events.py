@@ -11,7 +11,7 @@ from datetime import timedelta
 import pytest
 from storage_helpers import SMALL, T0
 
-from storage import (
+from twixt.storage import (
     Entrant,
     EntrantTakenError,
     Event,
@@ -26,7 +26,7 @@ from storage import (
     SqliteStorage,
     events,
 )
-from storage.schema import migrate, migrations
+from twixt.storage.schema import migrate, migrations
 
 EVENT = Event(0, 100, 7, "Autumn Cup", EventFormat.SWISS,
               replace(SMALL, time_control="10d+36h", vacation=False), 4, False, False,

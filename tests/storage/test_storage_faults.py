@@ -15,17 +15,17 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import TwixtService, build_options
-from bot.service import commands as cmd
-from bot.service.bot_seats import THE_BOT
-from bot.service.service import answer_safely
-from rules import parse_command
-from storage import DatabaseError, DatabaseFault, SqliteStorage
 from tests.bot_service import bot_engines
 from tests.bot_service.bot_helpers import bot_service
 from tests.bot_service.helpers import start_game
 from tests.bot_service.people import ALICE, asking
 from tests.fakes import Clock
+from twixt.rules import parse_command
+from twixt.service import TwixtService, build_options
+from twixt.service import commands as cmd
+from twixt.service.bot_seats import THE_BOT
+from twixt.service.service import answer_safely
+from twixt.storage import DatabaseError, DatabaseFault, SqliteStorage
 
 pytestmark = pytest.mark.sqlite_only
 
@@ -67,7 +67,7 @@ async def test_a_read_only_file_is_refused_at_start_in_one_line(made):
 
 async def test_the_table_on_a_read_only_file_exits_2_with_one_line(made):
     with read_only(made):
-        done = subprocess.run([sys.executable, "-m", "bot.cli", "play", "--db", str(made)],
+        done = subprocess.run([sys.executable, "-m", "twixt.cli", "play", "--db", str(made)],
                               input="alice: challenge bob\n", capture_output=True, text=True,
                               check=False, timeout=120)
     assert (done.returncode, done.stdout) == (2, "")

@@ -8,7 +8,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from storage_helpers import play_turns, random_turn, start_game
 
-from storage import (
+from tests.rules.helpers import count_history_reads
+from twixt.storage import (
     TAKEBACK,
     ChannelBusyError,
     GameFinishedError,
@@ -22,7 +23,6 @@ from storage import (
     StaleVersionError,
     replay,
 )
-from tests.rules.helpers import count_history_reads
 
 T0 = datetime(2030, 1, 1, tzinfo=UTC)
 

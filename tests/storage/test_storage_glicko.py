@@ -11,16 +11,16 @@ import pytest
 from pg_server import new_database
 from storage_helpers import start_game
 
-import storage.postgres
-import storage.sqlite
-from storage import GameResult, Result, SqliteStorage
-from storage.postgres import PostgresStorage
-from storage.ratings import START_VOLATILITY, Rating, rate_game
-from storage.schema import migrations
+import twixt.storage.postgres
+import twixt.storage.sqlite
+from twixt.storage import GameResult, Result, SqliteStorage
+from twixt.storage.postgres import PostgresStorage
+from twixt.storage.ratings import START_VOLATILITY, Rating, rate_game
+from twixt.storage.schema import migrations
 
 ELO_AT = datetime(2025, 11, 1, 9, 30, tzinfo=UTC)
 LATER = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
-#: the deviation an Elo rating starts from (storage/migrations/0007_glicko.sql says why)
+#: the deviation an Elo rating starts from (twixt/storage/migrations/0007_glicko.sql says why)
 MIGRATED_DEVIATION = 250.0
 #: (user, Elo rating, rated games) of the players of the old database, in guild 100
 ELO = ((1, 1640.5, 12), (2, 1420.0, 3))
@@ -76,7 +76,7 @@ async def test_an_elo_database_keeps_its_ratings_as_the_start(db_path, monkeypat
     before = migrations()[:6]
     assert before[-1].version == 6 and migrations()[6].name == "glicko"
     with monkeypatch.context() as old:
-        old.setattr(storage.sqlite, "migrations", lambda: before)
+        old.setattr(twixt.storage.sqlite, "migrations", lambda: before)
         async with await SqliteStorage.open(db_path):
             pass
     with closing(sqlite3.connect(db_path)) as db, db:
@@ -90,10 +90,10 @@ async def test_an_elo_database_keeps_its_ratings_as_the_start(db_path, monkeypat
 async def test_an_elo_database_on_postgresql_keeps_its_ratings_as_the_start(pg_server,
                                                                             monkeypatch):
     url = await new_database(pg_server)
-    before = storage.postgres.migrations()[:3]
-    assert storage.postgres.migrations()[3].name == "glicko"
+    before = twixt.storage.postgres.migrations()[:3]
+    assert twixt.storage.postgres.migrations()[3].name == "glicko"
     with monkeypatch.context() as old:
-        old.setattr(storage.postgres, "migrations", lambda: before)
+        old.setattr(twixt.storage.postgres, "migrations", lambda: before)
         async with await PostgresStorage.open(url):
             pass
     conn = await asyncpg.connect(url)

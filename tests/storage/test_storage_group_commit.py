@@ -11,7 +11,7 @@ import random
 import pytest
 from storage_helpers import random_turn, result_of, start_game, start_games
 
-from storage import (
+from twixt.storage import (
     GameFinishedError,
     GameResult,
     NotFoundError,

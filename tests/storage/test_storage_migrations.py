@@ -8,9 +8,9 @@ from contextlib import closing
 import pytest
 from storage_helpers import start_game
 
-import storage.sqlite
-from storage import DatabaseError, DatabaseFault, SqliteStorage, UnsupportedSchemaError
-from storage.schema import Migration, migrations, unusable
+import twixt.storage.sqlite
+from twixt.storage import DatabaseError, DatabaseFault, SqliteStorage, UnsupportedSchemaError
+from twixt.storage.schema import Migration, migrations, unusable
 
 LATEST = len(migrations())
 
@@ -28,7 +28,7 @@ def recorded_versions(path):
 def with_extra(monkeypatch, sql):
     """Pretend the bot ships one migration more than the repository has."""
     extra = Migration(LATEST + 1, "test_extra", sql)
-    monkeypatch.setattr(storage.sqlite, "migrations", lambda: (*migrations(), extra))
+    monkeypatch.setattr(twixt.storage.sqlite, "migrations", lambda: (*migrations(), extra))
 
 
 def assert_untouched(path, before):

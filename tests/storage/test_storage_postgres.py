@@ -15,8 +15,8 @@ from conftest import fresh_database
 from pg_server import new_database
 from storage_helpers import start_game
 
-import storage.postgres
-from storage import (
+import twixt.storage.postgres
+from twixt.storage import (
     DatabaseError,
     DatabaseFault,
     SqliteStorage,
@@ -24,8 +24,8 @@ from storage import (
     database_setting,
     open_storage,
 )
-from storage.postgres import PostgresConnection, PostgresStorage, migrations, safe_url
-from storage.schema import Migration
+from twixt.storage.postgres import PostgresConnection, PostgresStorage, migrations, safe_url
+from twixt.storage.schema import Migration
 
 LATEST = len(migrations())
 
@@ -59,7 +59,7 @@ async def test_processes_starting_together_migrate_once(pg_server):
 async def test_a_newer_schema_is_refused_untouched(pg_server, monkeypatch):
     url = await fresh_database(pg_server)
     extra = Migration(LATEST + 1, "from_the_future", "CREATE TABLE future (x integer);")
-    monkeypatch.setattr(storage.postgres, "migrations", lambda: (*migrations(), extra))
+    monkeypatch.setattr(twixt.storage.postgres, "migrations", lambda: (*migrations(), extra))
     async with await PostgresStorage.open(url):
         pass
     monkeypatch.undo()
@@ -78,17 +78,17 @@ async def test_a_database_that_may_not_be_written_is_refused_at_start(pg_server)
 
 
 def test_a_full_disk_is_named_full_not_a_failure_of_the_database():
-    failed = storage.postgres._failed(asyncpg.DiskFullError("could not extend file"))
+    failed = twixt.storage.postgres._failed(asyncpg.DiskFullError("could not extend file"))
     assert failed is not None and failed.fault is DatabaseFault.FULL
     # the other faults by the same table; a broken key is no fault of the database
-    faults = {error.__class__: storage.postgres._failed(error)
+    faults = {error.__class__: twixt.storage.postgres._failed(error)
               for error in (ConnectionRefusedError(), asyncpg.DataCorruptedError("bad page"),
                             asyncpg.ReadOnlySQLTransactionError("read-only"))}
     assert {kind: failed.fault for kind, failed in faults.items() if failed is not None} == {
         ConnectionRefusedError: DatabaseFault.UNREACHABLE,
         asyncpg.DataCorruptedError: DatabaseFault.BROKEN,
         asyncpg.ReadOnlySQLTransactionError: DatabaseFault.READ_ONLY}
-    assert storage.postgres._failed(asyncpg.UniqueViolationError("taken")) is None
+    assert twixt.storage.postgres._failed(asyncpg.UniqueViolationError("taken")) is None
 
 
 async def test_another_programs_database_is_refused_untouched(pg_server):
@@ -154,7 +154,7 @@ async def test_the_database_setting_chooses_the_back_end(pg_server, tmp_path):
 
 
 def test_twixt_db_may_name_a_postgresql_database():
-    from bot.config import Settings
+    from twixt.config import Settings
 
     url = "postgresql://bot:secret@db.example:5432/twixt"
     assert Settings.from_environment({"TWIXT_DB": url}).database == url

@@ -8,11 +8,11 @@ import asyncpg
 import pytest
 from storage_helpers import T0, start_game
 
-from bot.service import TwixtService
 from tests.bot_service.helpers import press
 from tests.bot_service.helpers import start_game as start_service_game
 from tests.bot_service.people import ALICE, asking
 from tests.fakes import Clock
+from twixt.service import TwixtService
 
 
 async def test_notes_are_numbered_per_user_and_game_and_read_oldest_first(store):

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from storage_helpers import start_game
 
-from storage import (
+from twixt.storage import (
     ChallengeClosedError,
     FirstMove,
     GameResult,
@@ -16,7 +16,7 @@ from storage import (
     Player,
     Result,
 )
-from storage.ratings import Rating, rate_game
+from twixt.storage.ratings import Rating, rate_game
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 AT_ONCE = 24

@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from storage_helpers import start_game
 
-from storage import GameResult, GuildSettings, PlayerStats, Result, UserPrefs, ratings
+from twixt.storage import GameResult, GuildSettings, PlayerStats, Result, UserPrefs, ratings
 
 
 async def test_settings_and_preferences_start_at_their_defaults(store):

@@ -9,9 +9,9 @@ from datetime import timedelta
 import pytest
 from storage_helpers import T0, clocked
 
-from storage import SqliteStorage
-from storage.postgres import PostgresStorage
-from storage.shards import Shards
+from twixt.storage import SqliteStorage
+from twixt.storage.postgres import PostgresStorage
+from twixt.storage.shards import Shards
 
 H = timedelta(hours=1)
 LEASE = T0 + 5 * timedelta(minutes=1)

@@ -16,10 +16,10 @@ import pytest
 from old_queries import OLD_HEAD_TO_HEAD, OLD_LEADERBOARD, OLD_STATS
 from storage_helpers import start_game
 
-import storage.common
-import storage.sqlite
-from storage import GameResult, GameSetup, GameStatus, PlayerStats, Result, SqliteStorage
-from storage.schema import full_check, migrate, migrations
+import twixt.storage.common
+import twixt.storage.sqlite
+from twixt.storage import GameResult, GameSetup, GameStatus, PlayerStats, Result, SqliteStorage
+from twixt.storage.schema import full_check, migrate, migrations
 
 GUILDS = (100, 200)
 USERS = tuple(range(1, 8))
@@ -144,11 +144,11 @@ async def test_an_upgraded_database_counts_the_games_it_had(db_path, monkeypatch
     before = migrations()[:5]
     assert before[-1].version == 5
     with monkeypatch.context() as old:
-        old.setattr(storage.sqlite, "migrations", lambda: before)
+        old.setattr(twixt.storage.sqlite, "migrations", lambda: before)
 
         # no totals written at a game's end, nor waiting or conditional moves to forget
         # (0008, 0009), nor events to look at (0011)
-        old.setattr(storage.common, "AFTER_FINISH", ())
+        old.setattr(twixt.storage.common, "AFTER_FINISH", ())
 
         async def no_glicko(self, db, guild_id, result, sides, at):
             pass  # the ratings table of then has no deviation (0007); 0007 has its own test

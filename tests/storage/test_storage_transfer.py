@@ -8,8 +8,8 @@ import pytest
 from pg_server import new_database
 from storage_helpers import play_turns, start_game
 
-from bot.cli import main
-from storage import (
+from twixt.cli import main
+from twixt.storage import (
     FirstMove,
     GameResult,
     GameSetup,
@@ -18,7 +18,7 @@ from storage import (
     Result,
     SqliteStorage,
 )
-from storage.postgres import PostgresStorage
+from twixt.storage.postgres import PostgresStorage
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 

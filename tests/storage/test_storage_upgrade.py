@@ -12,11 +12,11 @@ import asyncpg
 import pytest
 from pg_server import new_database
 
-import storage.postgres
-import storage.sqlite
-from storage import GameResult, Result, SqliteStorage
-from storage.postgres import PostgresStorage, _numbered
-from storage.schema import full_check, migrations
+import twixt.storage.postgres
+import twixt.storage.sqlite
+from twixt.storage import GameResult, Result, SqliteStorage
+from twixt.storage.postgres import PostgresStorage, _numbered
+from twixt.storage.schema import full_check, migrations
 
 THEN = datetime(2026, 2, 1, 12, 0, tzinfo=UTC)
 NOW = THEN + timedelta(days=20)
@@ -58,7 +58,7 @@ def _sqlite_value(value):
 
 async def _old_sqlite(path, monkeypatch):
     with monkeypatch.context() as old:
-        old.setattr(storage.sqlite, "migrations", lambda: migrations()[:BEFORE["sqlite"]])
+        old.setattr(twixt.storage.sqlite, "migrations", lambda: migrations()[:BEFORE["sqlite"]])
         async with await SqliteStorage.open(path):
             pass
     with closing(sqlite3.connect(path)) as db, db:
@@ -69,8 +69,8 @@ async def _old_sqlite(path, monkeypatch):
 
 async def _old_postgres(url, monkeypatch):
     with monkeypatch.context() as old:
-        before = storage.postgres.migrations()[:BEFORE["postgresql"]]
-        old.setattr(storage.postgres, "migrations", lambda: before)
+        before = twixt.storage.postgres.migrations()[:BEFORE["postgresql"]]
+        old.setattr(twixt.storage.postgres, "migrations", lambda: before)
         async with await PostgresStorage.open(url):
             pass
     conn = await asyncpg.connect(url)
@@ -125,5 +125,5 @@ async def test_a_database_of_the_release_before_upgrades_with_its_rows_and_plays
 @pytest.mark.parametrize("back_end", ["sqlite", "postgresql"])
 def test_the_release_before_is_where_the_new_migrations_begin(back_end):
     """The versions above are the release before's: the next migration is the first new."""
-    available = (migrations() if back_end == "sqlite" else storage.postgres.migrations())
+    available = (migrations() if back_end == "sqlite" else twixt.storage.postgres.migrations())
     assert available[BEFORE[back_end]].name == "glicko"

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from storage_helpers import CLOCKED, T0, clocked
 
-from storage import GameSetup, Player
+from twixt.storage import GameSetup, Player
 
 D = timedelta(days=1)
 

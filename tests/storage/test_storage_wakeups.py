@@ -9,8 +9,8 @@ from datetime import timedelta
 import pytest
 from storage_helpers import T0, clocked, start_game
 
-from storage import GameResult, Result, SqliteStorage
-from storage.schema import migrate, migrations
+from twixt.storage import GameResult, Result, SqliteStorage
+from twixt.storage.schema import migrate, migrations
 
 H = timedelta(hours=1)
 

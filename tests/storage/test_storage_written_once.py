@@ -1,6 +1,6 @@
 """Each SQL statement is written once: none stands in two storage modules.
 
-`storage/common.py` runs the statements both back ends share through the connection seam;
+`twixt/storage/common.py` runs the statements both back ends share through the connection seam;
 a statement copied into `sqlite.py` and `postgres.py` again (or beside its subject in
 `events.py`, `rows.py`, …) would drift from its twin. Statements are the string literals
 (adjacent ones joined, an f-string's fields as `{}`) that begin with a SQL verb, spaces
@@ -11,7 +11,7 @@ import ast
 import re
 from pathlib import Path
 
-import storage
+from twixt import storage
 
 SHORTEST = 40
 VERB = re.compile(r"\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\b", re.IGNORECASE)

@@ -1,0 +1,13 @@
+"""TwixT and Double TwixT by correspondence, as one installed package.
+
+The layers, each importing only those below it (tests/test_layers.py keeps them so):
+
+- `twixt.rules`: the game itself, pure: positions, moves, the move language, records.
+- `twixt.engine`: a player and an analyst, on the rules alone.
+- `twixt.rendering`: a position to picture bytes.
+- `twixt.storage`: games, turns and players behind one async interface (SQLite or PostgreSQL).
+- `twixt.language`: the words players read, in English and German.
+- `twixt.service`: where a command becomes a turn; every front end calls it.
+- the front ends: `twixt.discord` (the bot), `twixt.terminal` (the table), `twixt.cli` (the
+  `twixt` command).
+"""

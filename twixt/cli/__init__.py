@@ -1,0 +1,236 @@
+"""The `twixt` command line: one entry point, a subcommand per job.
+
+Each subcommand lives beside the code it drives and registers itself here with
+`add_parser(subparsers)`; the parser's `handler` returns the exit code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+from twixt.cli import engine_commands, render_commands
+from twixt.cli.arguments import (
+    add_command,
+    add_record_arguments,
+    add_shard_arguments,
+    read_record,
+    shard_overrides,
+)
+from twixt.language import LOCALES
+from twixt.rules import Game
+from twixt.rules.records import FORMATS
+
+#: the years `--clock` may name
+MIN_YEAR, MAX_YEAR = 2000, 2100
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="twixt", description="TwixT by correspondence.")
+    subparsers = parser.add_subparsers(dest="subcommand", required=True)
+    _add_replay(subparsers)
+    render_commands.add_parser(subparsers)
+    engine_commands.add_parsers(subparsers)
+    _add_play(subparsers)
+    _add_export(subparsers)
+    _add_check(subparsers)
+    _add_run(subparsers)
+    _add_migrate(subparsers)
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.handler(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader stopped early (`twixt export … | head`): no traceback, and none again
+        # when Python flushes stdout at exit (the recipe of Python's signal documentation)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return code
+
+
+def _add_replay(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    replay = add_command(subparsers, _run_replay, "replay",
+                         "check a game record and print its result as JSON")
+    add_record_arguments(replay)
+
+
+def replay_summary(game: Game) -> dict[str, object]:
+    """The JSON object of `twixt replay`, as docs/records.md specifies it."""
+    outcome = game.outcome
+    return {
+        "result": outcome.result if outcome else None,
+        "reason": outcome.reason.value if outcome else None,
+        "winners": list(outcome.winners) if outcome else [],
+        "to_move": game.player_to_move,
+        "turns": game.pegs_placed,
+    }
+
+
+def _run_replay(args: argparse.Namespace) -> int:
+    """Replay a record; print one JSON object, or `line N: why` at the first illegal line
+    (exit 1)."""
+    game = read_record(args)
+    if game is None:
+        return 1
+    print(json.dumps(replay_summary(game)))
+    return 0
+
+
+def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    play = add_command(subparsers, _run_play, "play",
+                       "the terminal table: play through the bot's service without Discord")
+    play.add_argument("script", nargs="?", help="a file of lines (default: standard input)")
+    _add_db_argument(play)
+    play.add_argument("--channel", default="table", help="the channel's name (default: table)")
+    play.add_argument("--out", default="boards", type=Path,
+                      help="folder for board pictures (default: ./boards)")
+    play.add_argument("--clock", type=_moment, default=None,
+                      help="the time to play at, e.g. 2026-01-01T12:00 (UTC; default: now)")
+    play.add_argument("--manager", action="append", default=[], metavar="NAME",
+                      help="a player who manages the channel (may be given more than once)")
+    play.add_argument("--locale", choices=LOCALES, default="en",
+                      help="the language the table answers in (default: en)")
+
+
+def _add_export(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    export = add_command(subparsers, _run_export, "export",
+                         "print the record of a channel's current or last game")
+    _add_db_argument(export)
+    export.add_argument("--channel", required=True, help="the channel's name")
+    export.add_argument("--format", choices=FORMATS, default="transcript")
+
+
+def _add_check(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    check = add_command(subparsers, _run_check, "check",
+                        "check every page of a SQLite database (the start checks only quickly)")
+    _add_db_argument(check, "the SQLite file to check")
+
+
+def _run_check(args: argparse.Namespace) -> int:
+    """Run SQLite's full integrity check, the foreign-key check and a recount of the stats'
+    running totals over a SQLite database, changing nothing: exit 0 when healthy, 1 with the
+    problems, 2 when the file cannot be used. A PostgreSQL database is refused: PostgreSQL
+    checks its own pages (see its amcheck module)."""
+    from twixt.config import Settings
+    from twixt.storage import DatabaseError, full_check
+
+    path = args.db or Settings.from_environment().database
+    if isinstance(path, str):
+        print("twixt: check reads a SQLite file; PostgreSQL checks its own pages (see its "
+              "amcheck module)", file=sys.stderr)
+        return 2
+    try:
+        problems = full_check(path)
+    except DatabaseError as error:
+        print(f"twixt: {error}", file=sys.stderr)
+        return 2
+    for problem in problems:
+        print(problem)
+    if not problems:
+        print(f"{path}: ok")
+    return 1 if problems else 0
+
+
+def _add_run(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    run = add_command(subparsers, _run_bot, "run", "start the Discord bot (needs DISCORD_TOKEN)")
+    add_shard_arguments(run)
+
+
+def _moment(text: str) -> datetime:
+    """An ISO time; without a zone it is taken as UTC."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a time like 2026-01-01T12:00") from None
+    if not MIN_YEAR <= moment.year <= MAX_YEAR:  # a far date would overflow every deadline
+        raise argparse.ArgumentTypeError(f"{text!r} is not between {MIN_YEAR} and {MAX_YEAR}")
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _add_db_argument(parser: argparse.ArgumentParser,
+                     what: str = "a SQLite file or a postgresql:// URL") -> None:
+    """`--db`, whose help names what the command accepts: `check` reads SQLite files only,
+    while still taking a URL here so that it can refuse one in a line of its own."""
+    parser.add_argument("--db", type=_database, default=None,
+                        help=f"{what} (default: $TWIXT_DB or ./twixt.db)")
+
+
+def _add_migrate(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    migrate = add_command(subparsers, _run_migrate, "migrate",
+                          "copy a whole SQLite database into an empty PostgreSQL one")
+    migrate.add_argument("--from", dest="source", required=True, type=_sqlite_source,
+                         metavar="sqlite:PATH", help="the SQLite database, e.g. sqlite:twixt.db")
+    migrate.add_argument("--to", dest="target", required=True, type=_postgres_target,
+                         metavar="postgresql://…", help="the empty PostgreSQL database")
+
+
+def _database(text: str) -> Path | str:
+    from twixt.storage import database_setting
+
+    return database_setting(text)
+
+
+def _sqlite_source(text: str) -> Path:
+    path = text.removeprefix("sqlite:")
+    if path == text or not path:
+        raise argparse.ArgumentTypeError(f"{text!r} is not sqlite:PATH, e.g. sqlite:twixt.db")
+    return Path(path)
+
+
+def _postgres_target(text: str) -> str:
+    from twixt.storage import is_postgres_url
+
+    if not is_postgres_url(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a postgresql:// URL")
+    return text
+
+
+def _run_migrate(args: argparse.Namespace) -> int:
+    """Copy every row of a SQLite database into a new, empty PostgreSQL database, then check
+    that every game reads and replays the same on both sides. The SQLite file is only read
+    (after the usual upgrade of its schema); a target that holds any row is refused."""
+    from twixt.storage import StorageError
+    from twixt.storage.postgres import safe_url
+    from twixt.storage.transfer import TransferError, copy_sqlite_to_postgres
+
+    try:
+        report = asyncio.run(copy_sqlite_to_postgres(args.source, args.target))
+    except StorageError as error:
+        print(f"twixt: {error}", file=sys.stderr)
+        return 2 if not isinstance(error, TransferError) else 1
+    for table, count in report.rows.items():
+        print(f"{table}: {count} rows")
+    print(f"{args.source} → {safe_url(args.target)}: {sum(report.rows.values())} rows copied, "
+          f"{report.games} games replay the same on both sides")
+    return 0
+
+
+def _run_play(args: argparse.Namespace) -> int:
+    """Read `name: command` lines (from SCRIPT, a pipe, or typed in) and print the replies;
+    board pictures are saved into --out."""
+    from twixt.terminal import play
+
+    return asyncio.run(play(args.db, args.channel, args.out, args.script, args.clock,
+                            args.manager, args.locale))
+
+
+def _run_export(args: argparse.Namespace) -> int:
+    from twixt.terminal import export
+
+    return asyncio.run(export(args.db, args.channel, args.format))
+
+
+def _run_bot(args: argparse.Namespace) -> int:
+    from twixt.discord.app import run
+
+    return run(shard_overrides(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,71 @@
+"""Arguments that several `twixt` subcommands share."""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import sys
+from collections.abc import Callable
+
+from twixt.rules import Game
+from twixt.rules.errors import RecordError
+from twixt.rules.records import FORMATS, decode, load, read
+
+
+def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+                handler: Callable[[argparse.Namespace], int], name: str,
+                summary: str) -> argparse.ArgumentParser:
+    """The subcommand `twixt NAME`, run by `handler`: `summary` is its line in `twixt --help`,
+    and the handler's docstring its description in `twixt NAME --help`, so that the reader of
+    the code and the user read one text."""
+    parser = subparsers.add_parser(name, help=summary, description=inspect.getdoc(handler))
+    parser.set_defaults(handler=handler)
+    return parser
+
+
+def add_record_arguments(parser: argparse.ArgumentParser, *, stdin: bool = False,
+                         optional: bool = False) -> None:
+    """A record file and its format, as `replay` and `render` read them; with `stdin`, `-`
+    (and with `optional`, no file at all) reads the record from standard input."""
+    if not stdin:
+        parser.add_argument("file", help="a transcript, Little Golem .tsgf or T1 file")
+        parser.add_argument("--format", choices=FORMATS,
+                            help="the record's format (default: guessed from the file's "
+                                 "ending)")
+        return
+    parser.add_argument("file", nargs="?" if optional else None, default="-",
+                        help="a transcript, Little Golem .tsgf or T1 file; - reads standard "
+                             "input" + (" (the default)" if optional else ""))
+    parser.add_argument("--format", choices=FORMATS,
+                        help="the record's format (default: guessed from the file's ending; "
+                             "a transcript on standard input)")
+    parser.set_defaults(record_stdin=True)
+
+
+def read_record(args: argparse.Namespace) -> Game | None:
+    """The game of the record the arguments name; None after saying on stderr why it cannot
+    be read (`line N: why`, or why the file cannot be opened)."""
+    try:
+        if args.file == "-" and getattr(args, "record_stdin", False):
+            fmt = args.format or "transcript"
+            return read(decode(sys.stdin.buffer.read(), fmt), fmt)
+        return load(args.file, args.format)
+    except RecordError as error:
+        print(error, file=sys.stderr)
+        return None
+
+
+def add_shard_arguments(parser: argparse.ArgumentParser) -> None:
+    """Which shards a `twixt run` process runs (several processes share one PostgreSQL)."""
+    parser.add_argument("--shard-count", metavar="N",
+                        help="how many shards the bot has in all (default: "
+                             "$TWIXT_SHARD_COUNT, else as many as Discord recommends)")
+    parser.add_argument("--shard-ids", metavar="0,1",
+                        help="the shards this process runs, 0 to N-1 (default: "
+                             "$TWIXT_SHARD_IDS, else all N)")
+
+
+def shard_overrides(args: argparse.Namespace) -> dict[str, str]:
+    """The shard options given on the command line, as the settings' variables."""
+    given = {"TWIXT_SHARD_COUNT": args.shard_count, "TWIXT_SHARD_IDS": args.shard_ids}
+    return {name: value for name, value in given.items() if value is not None}

@@ -1,0 +1,155 @@
+"""`twixt think` and `twixt analyze`: the engine on a game record, from the command line.
+
+`think` prints the engine's action for the side to move as one line of the move language,
+exactly as a player would type it (or, with `--json`, the engine's whole answer); `analyze`
+draws the game's win-probability curve to a PNG and prints its biggest swings. Both read
+every format `twixt replay` reads, and `-` reads the record from standard input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from twixt.cli.arguments import add_command, add_record_arguments, read_record
+from twixt.engine import CORE, DESCRIPTION, LEVELS, Limit, level_limit, think
+from twixt.engine.analysis import FULL_POSITIONS, analyze_game, budget, default_limit
+from twixt.engine.api import fixed_nodes
+from twixt.language import LOCALES, translation, unmarked
+from twixt.rendering import ThemeName, render_wincurve
+from twixt.rules import Game
+from twixt.rules.numbers import whole_number
+from twixt.service.analysis import curve_of, swing_lines
+from twixt.service.texts import result_sentence
+
+#: the level `think` uses when none is given: a quick answer (`analyze` has the engine's
+#: default analysis budget, the bot's `analyze`'s)
+THINK_LEVEL = 3
+#: the thinking times `--seconds` may ask for
+MIN_SECONDS, MAX_SECONDS = 0.01, 3600.0
+MAX_SEED = 2**32 - 1
+
+
+def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register `think` and `analyze` with the `twixt` command line."""
+    thinking = add_command(subparsers, run_think, "think",
+                           "the engine's move for the side to move in a game record")
+    thinking.epilog = DESCRIPTION
+    add_record_arguments(thinking, stdin=True, optional=True)
+    _add_budget(thinking, THINK_LEVEL, str(THINK_LEVEL),
+                "think this many seconds instead of a level's budget")
+    thinking.add_argument("--json", action="store_true",
+                          help='print {"move", "win", "pv", "nodes", "seconds", "core"}: '
+                               '"win" is the chance that the side to move wins, "core" the '
+                               'engine\'s search: "compiled" or "python" (the fallback)')
+
+    analyzing = add_command(subparsers, run_analyze, "analyze",
+                            "draw a game's win-probability curve and print its biggest swings")
+    analyzing.epilog = DESCRIPTION
+    add_record_arguments(analyzing, stdin=True)
+    analyzing.add_argument("--out", "-o", required=True, type=Path, metavar="PATH.png",
+                           help="where to write the picture")
+    chosen = budget()
+    by_board = " (for the board)" if chosen.by_board else ""
+    _add_budget(analyzing, None,
+                f"the bot's: each position level {chosen.level}'s nodes{by_board}, both "
+                f"ends of the biggest swings at least {fixed_nodes(chosen.deep_level):,} "
+                f"(counted for 12x12; {CORE} core)",
+                "spend about this many seconds on the whole game instead of a level's budget")
+    analyzing.add_argument("--theme", choices=[t.value for t in ThemeName], default="light")
+    analyzing.add_argument("--locale", choices=LOCALES, default="en",
+                           help="the language of the picture and the swings (default: en)")
+
+
+def _add_budget(parser: argparse.ArgumentParser, level: int | None, default: str,
+                seconds_help: str) -> None:
+    """--level, --seconds and --seed; without --level or --seconds, `level` (None: the
+    engine's default analysis budget, said as `default`)."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--level", type=_level, metavar="N",
+                       help=f"the engine's level, {LEVELS[0]} (answers at once) to "
+                            f"{LEVELS[-1]} (strongest) (default: {default})")
+    group.add_argument("--seconds", type=_seconds, metavar="S", help=seconds_help)
+    parser.add_argument("--seed", type=_seed, default=0, metavar="N",
+                        help="the engine's random seed: with --level, the same record and "
+                             "seed always give the same answer (default: 0)")
+    parser.set_defaults(default_level=level)
+
+
+def _level(text: str) -> int:
+    number = whole_number(text)
+    if number not in LEVELS:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a level: choose {LEVELS[0]} to "
+                                         f"{LEVELS[-1]}")
+    return number
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not MIN_SECONDS <= seconds <= MAX_SECONDS:  # a NaN fails this too
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds from "
+                                         f"{MIN_SECONDS} to {MAX_SECONDS:g}")
+    return seconds
+
+
+def _seed(text: str) -> int:
+    number = whole_number(text)
+    if number is None or number > MAX_SEED:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a seed from 0 to {MAX_SEED}")
+    return number
+
+
+def _limit(args: argparse.Namespace, game: Game, seconds_share: float = 1.0) -> Limit:
+    if args.seconds is not None:
+        return Limit(seconds=args.seconds * seconds_share)
+    level = args.level or args.default_level
+    return default_limit(game) if level is None else level_limit(level)
+
+
+def run_think(args: argparse.Namespace) -> int:
+    """Print the engine's action for the side to move as one line of the move language (G6,
+    G6 link E5, swap, G6; privilege), or with --json its whole answer. A finished game: why it
+    is over, exit 1; a bad record: `line N: why`, exit 1."""
+    game = read_record(args)
+    if game is None:
+        return 1
+    if game.outcome is not None:
+        said = result_sentence(game.outcome, game, translation("en"))
+        print(f"the game is over: {unmarked(said)}", file=sys.stderr)
+        return 1
+    result = think(game, _limit(args, game), seed=args.seed)
+    if args.json:
+        print(json.dumps({"move": result.move, "win": result.win, "pv": list(result.pv),
+                          "nodes": result.nodes, "seconds": result.seconds, "core": CORE}))
+    else:
+        print(result.move)
+    return 0
+
+
+def run_analyze(args: argparse.Namespace) -> int:
+    """Let the engine look at every position of a record: draw Red's chance move by move to a
+    PNG, the three biggest swings marked with the move played and the engine's preference, and
+    print those swings (exit 1, and why, for a bad record or path)."""
+    game = read_record(args)
+    if game is None:
+        return 1
+    # --seconds is the whole game's: each of up to FULL_POSITIONS positions gets its share
+    analysis = analyze_game(game, _limit(args, game, 1 / FULL_POSITIONS), seed=args.seed)
+    tr = translation(args.locale)
+    data = render_wincurve(curve_of(analysis, game, tr), ThemeName(args.theme))
+    try:
+        args.out.write_bytes(data)
+    except OSError as error:
+        print("twixt: " + unmarked(tr("cannot write {path}: {reason}", path=str(args.out),
+                                      reason=error.strerror or str(error))), file=sys.stderr)
+        return 1
+    # a terminal reads no markup: what a value holds prints as it is
+    for line in swing_lines(analysis, tr):
+        print(unmarked(line))
+    print(unmarked(tr("wrote {path} ({size} KB)", path=str(args.out), size=len(data) // 1024)))
+    return 0

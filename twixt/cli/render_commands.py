@@ -1,0 +1,99 @@
+"""`twixt render FILE`: draw a record's final position, its position after turn N, or its
+replay, to a file. `rendering` itself only makes bytes; this writes them."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from twixt.cli.arguments import add_command, add_record_arguments
+from twixt.rendering import (
+    DEFAULT_WIDTH,
+    REPLAY_WIDTH,
+    PaletteName,
+    RenderOptions,
+    ThemeName,
+    render_png,
+    render_replay,
+)
+from twixt.rules import Colour, Game
+from twixt.rules.errors import RecordError
+from twixt.rules.numbers import whole_number
+from twixt.rules.records import load
+
+#: the widths a picture may be drawn at
+MIN_WIDTH, MAX_WIDTH = 200, 4000
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register `render` with the `twixt` command line."""
+    render = add_command(subparsers, run, "render",
+                         "draw a game record as a PNG picture or an animated GIF replay")
+    add_record_arguments(render)
+    render.add_argument("-o", "--output",
+                        help="where to write (default: board.png, or replay.gif with --gif)")
+    render.add_argument("--turn", type=_count, metavar="N",
+                        help="draw the position after N turns, counted as `twixt replay` "
+                             "counts them: pegs placed (default: the end)")
+    render.add_argument("--gif", action="store_true", help="an animated replay, a frame a turn")
+    render.add_argument("--theme", choices=[t.value for t in ThemeName], default="light")
+    render.add_argument("--side", choices=[c.value for c in Colour], default="red",
+                        help="whose borders face the viewer (black turns the board)")
+    render.add_argument("--colour-blind", action="store_true",
+                        help="orange for Red and square pegs for Black")
+    render.add_argument("--width", type=_width,
+                        help=f"the picture's width in pixels (default {DEFAULT_WIDTH}, "
+                             f"{REPLAY_WIDTH} for --gif)")
+
+
+def _count(text: str) -> int:
+    number = whole_number(text)
+    if number is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of turns (0 or more)")
+    return number
+
+
+def _width(text: str) -> int:
+    number = whole_number(text)
+    if number is None or not MIN_WIDTH <= number <= MAX_WIDTH:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a width from {MIN_WIDTH} to "
+                                         f"{MAX_WIDTH} pixels")
+    return number
+
+
+def _entries_until(game: Game, turns: int) -> int:
+    """How many entries of the game's history come before its turn `turns` + 1 (turns are
+    pegs placed, as `twixt replay` counts them)."""
+    if turns > game.pegs_placed:
+        raise ValueError(f"the game has turns 0 to {game.pegs_placed}, not {turns}")
+    placed = 0
+    for entries, turn in enumerate(game.history):
+        if turn.placed is not None:
+            if placed == turns:
+                return entries
+            placed += 1
+    return len(game.history)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Draw a record's final position (or its position after turn N) as PNG, or its whole
+    game as an animated GIF with --gif (exit 1, and why, for a bad record or option)."""
+    if args.gif and args.turn is not None:
+        print("--turn and --gif do not go together: a replay shows every turn", file=sys.stderr)
+        return 1
+    try:
+        game = load(args.file, args.format)
+        options = RenderOptions(
+            theme=ThemeName(args.theme), side=Colour(args.side),
+            palette=PaletteName.COLOUR_BLIND if args.colour_blind else PaletteName.NORMAL,
+            width=args.width or (REPLAY_WIDTH if args.gif else DEFAULT_WIDTH))
+        entries = None if args.turn is None else _entries_until(game, args.turn)
+        data = render_replay(game, options) if args.gif else render_png(game, options, entries)
+    except (RecordError, ValueError) as error:
+        print(error, file=sys.stderr)
+        return 1
+    output = Path(args.output or ("replay.gif" if args.gif else "board.png"))
+    output.write_bytes(data)
+    print(f"wrote {output} ({len(data) // 1024} KB)")
+    return 0

@@ -1,0 +1,238 @@
+"""`twixt run`: settings, storage, the client, and a clean exit code.
+
+The client registers at start what must exist before the first event: the cog, the button
+factory (so buttons on messages from before a restart still answer), the translator that
+gives the slash commands their German names and descriptions, and the slash
+commands — synced to `TWIXT_GUILD_IDS` at once when given, else globally (Discord may take
+up to an hour to show global changes). It starts the clocks' scheduler then too, and stops
+it when it closes; and it owns the engine pool in which the bot thinks when people play it
+(`TWIXT_ENGINE_WORKERS` processes), whose moves it posts through the outbox — the game's
+channel shows Discord's typing indicator while the bot searches or analyses a game.
+
+The client is discord.py's `AutoShardedBot`: with `--shard-count N --shard-ids …` (or
+TWIXT_SHARD_COUNT / TWIXT_SHARD_IDS) it runs those shards only, so that several processes,
+on several machines, share one PostgreSQL database. Each then looks after the clocks of its
+own shards' guilds (claimed in the database, so none fires twice), and only the process that
+runs shard 0 syncs the commands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import signal
+import sys
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+import aiohttp
+import discord
+from discord.ext import commands
+
+from twixt.config import ConfigError, Settings
+from twixt.discord import logs, operations, outbox, respond
+from twixt.discord.cog import TwixtCog
+from twixt.discord.event_cog import EventCog
+from twixt.discord.messages import ChatMoves
+from twixt.discord.records_cog import RecordsCog
+from twixt.discord.scheduler import ClockScheduler
+from twixt.discord.settings_cog import SettingsCog
+from twixt.discord.threads import DiscordThreads
+from twixt.discord.translator import CatalogueTranslator
+from twixt.discord.views import TwixtButton
+from twixt.language import locale_of
+from twixt.service import ENGINE_CORE, Button, EnginePool, Port, Reply, TwixtService, utc_now
+from twixt.storage import DatabaseError, Storage, open_storage
+
+log = logging.getLogger(__name__)
+
+NO_TOKEN = ("twixt: no Discord token. Set DISCORD_TOKEN in the environment or in a .env "
+            "file in this folder (see .env.example).")
+
+
+def intents_for(settings: Settings) -> discord.Intents:
+    """The default intents; Message Content (privileged) only when the settings ask for it."""
+    intents = discord.Intents.default()
+    intents.message_content = settings.message_content
+    return intents
+
+
+class TwixtBot(commands.AutoShardedBot):
+    """The Discord client; owns the service that every command and button calls."""
+
+    def __init__(self, settings: Settings, storage: Storage, *,
+                 clock: Callable[[], datetime] = utc_now) -> None:
+        shards = settings.shards
+        # none given: as many shards as Discord recommends, all in this process
+        sharding: dict[str, Any] = {} if shards is None else {"shard_count": shards.count,
+                                              "shard_ids": list(shards.ids)}
+        # No prefix commands: chat moves are read by the cog's listener instead.
+        super().__init__(command_prefix=(), intents=intents_for(settings), help_command=None,
+                         allowed_mentions=discord.AllowedMentions.none(), **sharding)
+        self.settings = settings
+        # what the service borrows of Discord, lent once: game threads, the bot's moves
+        # posted by the outbox, each server's language, the typing sign while the bot
+        # thinks, and the clocks of this process's guilds only (no shards given: every one)
+        self.service = TwixtService(
+            storage, Port(threads=DiscordThreads(self), post=self._post,
+                          language=self.language_of,
+                          thinking=functools.partial(operations.typing, self),
+                          shards=shards),
+            clock=clock, engine_pool=EnginePool(settings.engine_workers))
+        # discord.py's AutoShardedClient makes its event queue only when it connects, but its
+        # close() uses it: a client closed before it connected (a failed login, the tests)
+        # needs one. `connect` replaces it with its own.
+        self.__dict__.setdefault("_AutoShardedClient__queue", asyncio.PriorityQueue())
+        self.scheduler = ClockScheduler(self, self.service)
+        self.tree.error(respond.on_app_command_error)
+
+    async def setup_hook(self) -> None:
+        chat = ChatMoves(self.service, read_all=self.settings.message_content)
+        for cog in (TwixtCog(self.service, chat), RecordsCog(self.service),
+                    SettingsCog(self.service), EventCog(self.service)):
+            await self.add_cog(cog)
+        self.add_dynamic_items(TwixtButton)
+        await self.tree.set_translator(CatalogueTranslator())
+        if self.settings.syncs_commands:
+            await self._sync_commands()
+        else:
+            log.info("commands are synced by the process that runs shard 0")
+        self.scheduler.start()
+
+    async def press_button(self, interaction: discord.Interaction, button: Button) -> None:
+        """Where every `TwixtButton` press arrives (see `views.ButtonClient`)."""
+        await respond.press(interaction, self.service, button)
+
+    async def _post(self, reply: Reply) -> None:
+        await outbox.post(self, reply)
+
+    def language_of(self, guild_id: int) -> str:
+        """A server's language, as its settings in Discord say (`language.LOCALES`), from
+        the client's cache; English for a server it does not know."""
+        guild = self.get_guild(guild_id)
+        return locale_of(guild.preferred_locale if guild is not None else None)
+
+    async def close(self) -> None:
+        self.scheduler.stop()
+        await self.service.close()  # the bot's games stay marked: answered after a restart
+        await super().close()
+
+    async def _sync_commands(self) -> None:
+        service = self.service
+        try:
+            for guild_id in self.settings.guild_ids:
+                guild = discord.Object(guild_id)
+                self.tree.copy_global_to(guild=guild)
+                synced = await self.tree.sync(guild=guild)
+                await service.note_copied_commands(guild_id, True)
+                log.info("commands synced", extra={"guild_id": guild_id, "count": len(synced)})
+            # a copy left from an earlier run with other TWIXT_GUILD_IDS would show `/twixt`
+            # twice in the picker: remembered when made, removed when no longer wanted
+            for guild_id in await service.copied_commands():
+                if guild_id not in self.settings.guild_ids:
+                    guild = discord.Object(guild_id)
+                    self.tree.clear_commands(guild=guild)
+                    await self.tree.sync(guild=guild)
+                    await service.note_copied_commands(guild_id, False)
+                    log.info("command copy removed", extra={"guild_id": guild_id})
+            if not self.settings.guild_ids:
+                synced = await self.tree.sync()
+                log.info("commands synced", extra={"scope": "global", "count": len(synced)})
+        except discord.HTTPException as error:
+            # The bot still plays through buttons and chat; the commands may be stale.
+            log.error("command sync failed", extra={"status": error.status,
+                                                    "error": error.text})
+
+    async def on_ready(self) -> None:
+        log.info("ready", extra={"user": str(self.user), "guilds": len(self.guilds),
+                                 "shards": self.shard_count, "shard_ids": self.shard_ids,
+                                 "message_content": self.settings.message_content})
+
+
+def run(overrides: dict[str, str] | None = None) -> int:
+    """Start the bot and serve until stopped; 2 when it cannot start (the reason printed).
+    `overrides`: settings given on the command line (`--shard-count`), by variable name."""
+    try:
+        settings = Settings.from_environment(overrides=overrides)
+    except ConfigError as error:
+        print(f"twixt: {error}", file=sys.stderr)
+        return 2
+    if not settings.token:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    logs.configure(settings.log_level)
+    # which search the engine's workers run: a slow Python fallback shows here at once
+    log.info(ENGINE_CORE)
+    # Until `serve` closes the client on a signal itself, `docker stop`'s SIGTERM stops the
+    # start as Ctrl-C does.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        return asyncio.run(serve(settings))
+    except KeyboardInterrupt:
+        return 0
+
+
+async def serve(settings: Settings) -> int:
+    """Open the database, log in, and run until the connection is closed."""
+    assert settings.token
+    try:
+        storage = await open_storage(settings.database)
+    except DatabaseError as error:
+        print(f"twixt: {error}", file=sys.stderr)
+        return 2
+    async with storage, TwixtBot(settings, storage) as client:
+        stopping = _close_on_signals(client)
+        try:
+            await _start(client, settings.token, stopping)
+        except discord.LoginFailure:
+            print("twixt: Discord refused the token: copy it again from the Developer "
+                  "Portal (Bot → Reset Token) into DISCORD_TOKEN.", file=sys.stderr)
+            return 2
+        except (aiohttp.ClientError, OSError) as error:
+            # the network, not our code: one line, no aiohttp traceback
+            print(f"twixt: cannot reach Discord ({error.__class__.__name__}: {error}); check "
+                  "the network and try again.", file=sys.stderr)
+            return 2
+        except discord.PrivilegedIntentsRequired:
+            print("twixt: TWIXT_MESSAGE_CONTENT is on but the Message Content intent is not "
+                  "enabled for this bot in the Developer Portal (Bot → Privileged Gateway "
+                  "Intents): enable it, or set TWIXT_MESSAGE_CONTENT=no.", file=sys.stderr)
+            return 2
+    return 0
+
+
+async def _start(client: TwixtBot, token: str, stopping: asyncio.Event) -> None:
+    """Run the client until it is closed. Once a signal has closed it, whatever fails in the
+    start after that (a close during the login cuts the HTTP session under it) is the stop's
+    doing, not a reason to report a failure and exit 2."""
+    try:
+        await client.start(token)
+    except Exception:
+        if not stopping.is_set():
+            raise
+
+
+def _close_on_signals(client: TwixtBot) -> asyncio.Event:
+    """SIGTERM (`docker stop`, which kills 10 s later) and SIGINT (Ctrl-C) close the client
+    as its own `close` does, in the event loop: the clocks stop, the bot's searches and any
+    analysis are abandoned (their games stay marked: answered after the restart), the
+    workers end, the gateway is closed with 1000, and then `start` returns and the database
+    is closed on the way out (exit 0). Raising KeyboardInterrupt wherever the loop happened
+    to be instead could cut a clean-up in half, and waited for running searches. The event
+    returned is set once a signal came."""
+    loop = asyncio.get_running_loop()
+    closing: set[asyncio.Task[None]] = set()
+    stopping = asyncio.Event()
+
+    def close() -> None:
+        log.info("stopping on a signal")
+        stopping.set()
+        task = loop.create_task(client.close())
+        closing.add(task)  # kept until done: the loop holds tasks only weakly
+        task.add_done_callback(closing.discard)
+
+    for number in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(number, close)
+    return stopping

@@ -1,0 +1,145 @@
+"""Every call to Discord goes through here: deferring, sending, fetching a channel.
+
+Discord is a network away: a message can be gone (NotFoundError: the interaction expired, the
+channel was deleted), we can lack a permission, and the API has bad moments. None of that
+must escape into a command's code, so these wrappers retry the transient failures a few
+times, log the rest with context, and return None instead of raising (spellbot's
+`operations.py` does the same).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
+from typing import Any, TypeVar
+
+import aiohttp
+import discord
+
+from twixt.service import alongside
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+Kwargs = dict[str, Any]
+
+ATTEMPTS = 3
+BACKOFF_SECONDS = 0.5
+# discord.py already retries 5xx and rate limits inside one request; these are what is
+# left when it gives up, or when the connection itself fails.
+TRANSIENT = (discord.DiscordServerError, aiohttp.ClientConnectionError, asyncio.TimeoutError)
+
+
+async def _attempt(action: str, call: Callable[[], Awaitable[T]], **context: object) -> T | None:
+    """Run `call`, again after a transient failure; None when Discord said no."""
+    for attempt in range(1, ATTEMPTS + 1):
+        try:
+            return await call()
+        except discord.NotFound:
+            log.info("discord object gone", extra={"action": action, **context})
+            return None
+        except TRANSIENT as error:
+            if attempt == ATTEMPTS:
+                log.warning("discord unavailable", extra={"action": action, "error": repr(error),
+                                                          "attempts": attempt, **context})
+                return None
+            await asyncio.sleep(BACKOFF_SECONDS * attempt)
+        except discord.HTTPException as error:
+            log.warning("discord refused", extra={"action": action, "status": error.status,
+                                                  "code": error.code, "error": error.text,
+                                                  **context})
+            return None
+    return None  # pragma: no cover - the loop always returns
+
+
+def where(interaction: discord.Interaction) -> dict[str, object]:
+    """The interaction's context as log fields."""
+    return {"user_id": interaction.user.id, "guild_id": interaction.guild_id,
+            "channel_id": interaction.channel_id}
+
+
+async def safe_defer(interaction: discord.Interaction) -> None:
+    """Acknowledge an interaction that will be answered later (once: a retry would fail)."""
+    if interaction.response.is_done():
+        return
+    try:
+        await interaction.response.defer()
+    except discord.HTTPException as error:
+        log.warning("defer failed", extra={"status": error.status, **where(interaction)})
+
+
+async def safe_respond(interaction: discord.Interaction, make_kwargs: Callable[[], Kwargs],
+                       *, ephemeral: bool, first: bool = True) -> None:
+    """Answer an interaction: the first answer is its response, later ones are followups.
+
+    `make_kwargs` builds a fresh message each attempt (an attached file is read once)."""
+    deferred = interaction.response.is_done()
+    command = interaction.type is discord.InteractionType.application_command
+    if first and deferred and ephemeral and command:
+        # After a public "thinking…" defer, the first followup would take over that public
+        # message whatever its flags; removing it lets an ephemeral answer stay private.
+        await _attempt("delete thinking", interaction.delete_original_response,
+                       **where(interaction))
+
+    async def send() -> object:
+        if interaction.response.is_done():
+            return await interaction.followup.send(**make_kwargs(), ephemeral=ephemeral)
+        return await interaction.response.send_message(**make_kwargs(), ephemeral=ephemeral)
+
+    await _attempt("respond", send, **where(interaction))
+
+
+async def safe_send(channel: discord.abc.Messageable, make_kwargs: Callable[[], Kwargs],
+                    **context: object) -> discord.Message | None:
+    """Post a message in a channel or thread; None when it could not be posted."""
+    return await _attempt("send", lambda: channel.send(**make_kwargs()), **context)
+
+
+async def safe_channel(client: discord.Client, channel_id: int) -> Any | None:
+    """A channel or thread by id, from the cache or else from Discord."""
+    channel = client.get_channel(channel_id)
+    if channel is not None:
+        return channel
+    return await _attempt("fetch channel", lambda: client.fetch_channel(channel_id),
+                          channel_id=channel_id)
+
+
+async def safe_dm(client: discord.Client, user_id: int, make_kwargs: Callable[[], Kwargs],
+                  **context: object) -> discord.Message | None:
+    """A direct message to a user; None when it could not be sent — most often Forbidden,
+    the user takes no direct messages from us — so the caller can say it elsewhere."""
+    user = client.get_user(user_id) or await _attempt(
+        "fetch user", lambda: client.fetch_user(user_id), user_id=user_id, **context)
+    if user is None:
+        return None
+    return await _attempt("direct message", lambda: user.send(**make_kwargs()),
+                          user_id=user_id, **context)
+
+
+async def safe_member(guild: discord.Guild, user_id: int) -> discord.Member | None:
+    """A member of a guild by id, from the cache or else from Discord."""
+    member = guild.get_member(user_id)
+    if member is not None:
+        return member
+    return await _attempt("fetch member", lambda: guild.fetch_member(user_id),
+                          guild_id=guild.id, user_id=user_id)
+
+
+def typing(client: discord.Client, channel_id: int) -> AbstractAsyncContextManager[None]:
+    """Discord's typing indicator in a channel for as long as the context lasts (the
+    service's `Thinking`: the bot's search, an analysis); discord.py's `typing()` refreshes
+    it every 5 seconds until the task that holds it is cancelled."""
+    return alongside(_keep_typing(client, channel_id))
+
+
+async def _keep_typing(client: discord.Client, channel_id: int) -> None:
+    channel = await safe_channel(client, channel_id)
+    if channel is None:
+        return
+    try:
+        async with channel.typing():
+            await asyncio.get_running_loop().create_future()  # until cancelled
+    except discord.HTTPException as error:  # no permission, a bad moment: no sign, no harm
+        log.info("typing not shown", extra={"channel_id": channel_id, "status": error.status})

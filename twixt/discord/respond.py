@@ -1,0 +1,137 @@
+"""One way from an interaction to the service and back: build the Request and the command,
+call the service once, send the reply.
+
+Slash commands and buttons both come through `serve`: it builds the `Request` and the
+command (a button's is `commands.of_button`), hands both to `TwixtService.answer` — the
+service's one funnel: a `ServiceError` becomes an ephemeral line, an unexpected error a log
+record with the interaction's context and a short apology, never a traceback — and sends
+what comes back; a slow call is deferred before Discord's three-second deadline. An option
+the service cannot take (a bot named as a player, a record too big) is told through the same
+funnel (`refusal`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+import discord
+from discord import app_commands
+
+from twixt.discord import operations, outbox, replies
+from twixt.language import Message, locale_of, message, translation
+from twixt.rules import quote
+from twixt.service import APOLOGY, Button, Reply, Request, ServiceError, TwixtService, User, refusal
+from twixt.service import commands as cmd
+
+log = logging.getLogger(__name__)
+
+#: a command built from an interaction's options, which may be refused (`ServiceError`)
+Build = Callable[[], Awaitable[cmd.ServiceCommand]]
+
+NOT_FOR_YOU = message("This button is not for you.")
+DIRECT_MESSAGE = message("TwixT is played in a server's channels, not in direct messages")
+# Discord wants an answer within 3 s. A call that is not done by then is deferred; a quick
+# one (nearly all) answers directly, which keeps an error ephemeral at no cost.
+DEFER_AFTER_SECONDS = 2.0
+
+
+def person(member: discord.abc.User) -> User:
+    """A Discord user as the service knows people: id and the name shown in this guild."""
+    return User(member.id, member.display_name)
+
+
+def language_of(interaction: discord.Interaction) -> str:
+    """The asker's language: their Discord client's (`language.LOCALES`)."""
+    return locale_of(interaction.locale)
+
+
+def request_of(interaction: discord.Interaction) -> Request:
+    """Who asks and where, in which language; `manage_channels` in this channel makes a
+    channel manager."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise ServiceError(DIRECT_MESSAGE)
+    return Request(interaction.guild_id, interaction.channel_id, person(interaction.user),
+                   can_manage=interaction.permissions.manage_channels,
+                   can_manage_server=interaction.permissions.manage_guild,
+                   locale=language_of(interaction))
+
+
+async def serve(interaction: discord.Interaction, service: TwixtService, label: str,
+                asked: cmd.ServiceCommand | str | Build) -> None:
+    """The one way from an interaction to the service and back: the command `asked` (typed
+    text, which the service reads, or built from the options) answered for the
+    interaction's user and channel, and sent; `label` names the command in the log."""
+    reply = await _within_deadline(interaction, _answer(interaction, service, label, asked))
+    await deliver(interaction, reply)
+
+
+async def _answer(interaction: discord.Interaction, service: TwixtService, label: str,
+                  asked: cmd.ServiceCommand | str | Build) -> Reply:
+    context = {"command": label, **operations.where(interaction)}
+    try:
+        request = request_of(interaction)
+        if callable(asked):
+            asked = await asked()
+    except Exception as error:  # options the service cannot take: the same funnel
+        return refusal(error, context, language_of(interaction))
+    return await service.answer(request, asked, context)
+
+
+async def press(interaction: discord.Interaction, service: TwixtService,
+                button: Button) -> None:
+    """A button pressed: refused in one line to anyone it is not for, else the command it
+    stands for, served as a slash command's is."""
+    if button.only_users and interaction.user.id not in button.only_users:
+        await deliver(interaction, _refusal(interaction, NOT_FOR_YOU))
+        return
+    await serve(interaction, service, f"button {button.kind.value}",
+                cmd.of_button(button.kind, button.target))
+
+
+async def _within_deadline(interaction: discord.Interaction, work: Awaitable[Reply]) -> Reply:
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER_SECONDS)
+    if not done:
+        await operations.safe_defer(interaction)
+    return await task
+
+
+async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
+    """Send a reply and its followups: here through the interaction, elsewhere (a game's
+    new thread, a direct message) through the outbox; the interaction is always
+    acknowledged."""
+    first = True
+    for part in reply.all_messages():
+        if part.dm_user_id is None and part.channel_id in (None, interaction.channel_id):
+            await operations.safe_respond(interaction, replies.builder(part),
+                                          ephemeral=part.ephemeral, first=first)
+            first = False
+        else:
+            await outbox.post(interaction.client, part)
+    await operations.safe_defer(interaction)
+
+
+async def on_app_command_error(interaction: discord.Interaction,
+                               error: app_commands.AppCommandError) -> None:
+    """The command tree's error handler: what went wrong before a command body ran (a
+    failed check, an argument Discord could not convert) — one line in the asker's language,
+    or an apology."""
+    if isinstance(error, app_commands.NoPrivateMessage):
+        said = DIRECT_MESSAGE
+    elif isinstance(error, app_commands.CheckFailure):
+        said = message("you cannot use this command here")
+    elif isinstance(error, app_commands.TransformerError):
+        said = message("I could not read {value} for this option; pick one from Discord's list",
+                       value=quote(str(error.value)))
+    else:
+        slash = interaction.command.qualified_name if interaction.command else "?"
+        log.error("command error", exc_info=error,
+                  extra={"command": slash, **operations.where(interaction)})
+        said = APOLOGY
+    await deliver(interaction, _refusal(interaction, said))
+
+
+def _refusal(interaction: discord.Interaction, said: Message) -> Reply:
+    return Reply(translation(language_of(interaction)).say(said), ephemeral=True, refused=True)

@@ -1,0 +1,193 @@
+"""The engine's whole interface: what the caller asks (`Limit`) and what it gets (`PlayResult`)."""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from twixt.engine import core
+from twixt.engine.board import Board
+from twixt.engine.core import search
+from twixt.engine.evaluate import side
+from twixt.engine.notation import line_text, move_text
+from twixt.engine.opening import fair_first_peg, should_swap
+from twixt.engine.search import ROOT_WIDTH, winning_holes
+from twixt.rules import Colour, Game, IllegalMoveError, TwixtError
+
+#: the levels a player may challenge, weakest first
+LEVELS = (1, 2, 3, 4, 5)
+
+
+@dataclass(frozen=True)
+class Limit:
+    """How much the engine may think: at most `seconds` of wall time and at most `nodes`
+    search nodes, whichever comes first (None: no bound of that kind; at least one is set)."""
+
+    seconds: float | None = None
+    nodes: int | None = None
+
+
+@dataclass(frozen=True)
+class PlayResult:
+    """The engine's answer: `move` as a player would type it (`G6 link E5`, `swap`,
+    `G6; privilege`), `win` the chance (0–1) that the side to move wins, `pv` the expected
+    line starting with `move`, and the work done."""
+
+    move: str
+    win: float
+    pv: tuple[str, ...]
+    nodes: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class LevelLimit(Limit):
+    """A level's budget (what `level_limit` gives): a `Limit` that also says which level it
+    is for, so that the search plays as loosely as that level should."""
+
+    level: int = 5
+
+
+#: per level: search nodes (level 5's with the Python core: compiled, it searches until its
+#: time cap, see `_level_nodes_on_12`); the time cap that keeps a slow machine or a huge
+#: board in bounds (seconds); the share of seeded noise in the root's priors; and the
+#: temperature of the final choice (0: the most searched move; above 0: a move drawn by how
+#: much each was searched, so a lower level errs now and then and each level stays clearly
+#: ahead of the one below)
+_LEVELS = {
+    1: (12, 0.5, 0.6, 1.0),
+    2: (150, 2.0, 0.1, 0.9),
+    3: (600, 4.0, 0.05, 0.85),
+    4: (2500, 7.0, 0.03, 0.7),
+    5: (30000, 10.0, 0.02, 0.0),
+}
+#: the board (in holes) a level's nodes are counted for: 12×12
+_LEVEL_BOARD = 144
+#: the budget when a Limit bounds neither nodes nor time
+_DEFAULT_NODES = 800
+#: prior noise and temperature of any other limit: nearly by the book
+_PLAIN = (0.02, 0.0)
+
+
+def level_limit(level: int) -> Limit:
+    """The budget of a level (1 answers at once, 5 thinks up to ten seconds): a number of
+    nodes, so that a level and a seed always give the same move, and a time cap for safety
+    (which the compiled core's level 5 is meant to reach: it plays as well as time allows)."""
+    if level not in LEVELS:
+        raise TwixtError("{level} is not a level: choose 1 to 5", level=level)
+    seconds = _LEVELS[level][1]
+    return LevelLimit(seconds=seconds, nodes=_level_nodes_on_12(level), level=level)
+
+
+def _level_nodes_on_12(level: int) -> int:
+    """A level's nodes on 12×12. The strongest level searches as long as its time cap allows
+    when the core is compiled (its nodes would take a fraction of the cap); the others keep
+    their nodes, by which their strength ladder is measured, on both cores."""
+    if level == LEVELS[-1] and core.compiled:
+        return core.COMPILED_MAX_NODES
+    return fixed_nodes(level)
+
+
+def fixed_nodes(level: int) -> int:
+    """A level's nodes on 12×12 as the Python core searches them: a fixed number for every
+    level (the compiled core's level 5 searches until its time cap instead), for a caller
+    that wants a level's strength and the same answer every run."""
+    return _LEVELS[level][0]
+
+
+def _node_budget(limit: Limit, game: Game) -> int | None:
+    """The nodes this search may use. A level's nodes are what it searches on 12×12; a bigger
+    board costs more a node (longer flood fills, more candidates), so a level searches fewer
+    there, in proportion to the board's side, to stay inside its time cap: otherwise 24×24,
+    the standard board, would hit the cap and its moves would depend on the machine's speed."""
+    if limit.nodes is None:
+        return _DEFAULT_NODES if limit.seconds is None else None
+    if not isinstance(limit, LevelLimit):
+        return limit.nodes
+    return level_nodes(limit.level, game)
+
+
+def level_nodes(level: int, game: Game) -> int:
+    """The nodes a level searches on `game`'s board (see `_node_budget`)."""
+    return board_nodes(_level_nodes_on_12(level), game)
+
+
+def board_nodes(nodes: int, game: Game) -> int:
+    """`nodes` counted for 12×12, for `game`'s board: fewer on a bigger one, in proportion to
+    its side (see `_node_budget`)."""
+    holes = game.geometry.cols * game.geometry.rows
+    return max(1, round(nodes * min(1.0, math.sqrt(_LEVEL_BOARD / holes))))
+
+
+def _looseness(limit: Limit) -> tuple[float, float]:
+    """Prior noise and choice temperature: a level's own, or none to speak of."""
+    if isinstance(limit, LevelLimit) and limit.level in _LEVELS:
+        return _LEVELS[limit.level][2:]
+    return _PLAIN
+
+
+def think(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
+    """Choose the action for the side to move; `game` is left as it was. The same position,
+    limit (without a time bound) and seed always give the same move."""
+    if game.is_over:
+        raise TwixtError("the game is over")
+    started = time.perf_counter()
+    rng = random.Random(seed)
+    colour = game.colour_to_move
+    board = Board(game)
+
+    def answer(move: str, win: float, pv: list[str], nodes: int) -> PlayResult:
+        return PlayResult(move, win, tuple([move, *pv[1:]]), nodes,
+                          time.perf_counter() - started)
+
+    if game.can_swap() and should_swap(game):
+        return answer("swap", 0.5, ["swap"], 1)
+    if game.options.swap and game.moves_made == 0:
+        hole = fair_first_peg(game, rng)
+        return answer(move_text(board, hole, colour), 0.5, [], 1)
+    nodes = _node_budget(limit, game)
+    deadline = None if limit.seconds is None else started + limit.seconds
+    noise, temperature = _looseness(limit)
+    found = search(board, colour, nodes, deadline, noise=noise,
+                   rng_values=[rng.random() for _ in range(ROOT_WIDTH)])
+    line = found.principal_variation(found.choice(temperature, rng.random()))
+    if not line or line[0] < 0:
+        line = [(board.free(colour) & -board.free(colour)).bit_length() - 1]
+    move = move_text(board, line[0], colour)
+    if _calls_privilege(game, board, line[0], colour):
+        # the searched line assumed the opponent moves next: it no longer holds
+        move += "; privilege"
+        line = line[:1]
+    move = _checked(game, move, str(board.geo.hole(line[0])))
+    return answer(move, found.win(line[0]), line_text(board, line, colour), found.nodes)
+
+
+def _calls_privilege(game: Game, board: Board, hole: int, colour: Colour) -> bool:
+    """Whether the team should spend its privilege (the partner moves next, skipping an
+    opponent) after the peg at `hole`: when that turns a threat into a win, or saves the game
+    from an opponent's winning peg the one move could not stop."""
+    if not game.is_double or not game.privilege_available(colour):
+        return False
+    links = board.place(hole, colour)
+    try:
+        if board.connected_through(hole):
+            return False
+        mine = side(board.pos, colour)
+        if winning_holes(board, colour, mine):
+            return True
+        return side(board.pos, colour.opponent, paths=False, cap=1).distance <= 1
+    finally:
+        board.take_back(hole, links)
+
+
+def _checked(game: Game, move: str, plain: str) -> str:
+    """The move if the rules take it, else the bare peg (which they always take)."""
+    for text in (move, plain):
+        try:
+            game.copy().play(text)
+        except IllegalMoveError:
+            continue
+        return text
+    raise AssertionError(f"the engine found no legal move ({move})")

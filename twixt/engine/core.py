@@ -1,0 +1,160 @@
+"""Which core runs the search: the compiled one (twixt/engine/_core.c) when it was built, else the
+search of `engine.search` in Python (the fallback), which is also the compiled core's
+definition: both choose the same move for the same position, seed and node count.
+
+`setup.py` builds the compiled core when a C compiler and Python's headers are there and goes
+on without it when they are not; `TWIXT_ENGINE_CORE=python` forces the fallback (to compare
+the two, or to rule the compiled core out). `CORE` says which runs, `DESCRIPTION` says it in
+one line for start-up, with the reason when it is the fallback.
+
+The compiled core gets the board's tables once per size and rule set (bitboards as
+little-endian bytes, the other tables as arrays of C ints) and the position once per search;
+the constants it uses come from the Python modules, so they are written down once.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from array import array
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from twixt.engine.board import Board
+from twixt.engine.candidates import SCORED, centre
+from twixt.engine.evaluate import NARROW, SHARPNESS, TEMPO, UNREACHABLE, WEAK, Side
+from twixt.engine.search import (
+    C_PUCT,
+    FIRST_PLAY_URGENCY,
+    PV_LENGTH,
+    ROOT_WIDTH,
+    WIDTH,
+    Outcome,
+    Search,
+)
+from twixt.rules import Colour, RuleSet
+from twixt.rules.geometry import FORWARD_STEPS, OPPOSITE_STEP, geometry
+from twixt.rules.position import Position
+
+if TYPE_CHECKING:
+    from twixt.engine import _core
+
+#: the environment variable that forces the Python core
+CHOICE = "TWIXT_ENGINE_CORE"
+#: the compiled core's bound: its nodes take about 40 bytes and its listed moves 16 each, so
+#: the tree stays under `MAX_BYTES` (it stops early, like at a deadline, if it would not)
+COMPILED_MAX_NODES = 1_000_000
+MAX_BYTES = 300 * 1024 * 1024
+#: the colours' numbers in the compiled core
+_COLOUR = {Colour.RED: 0, Colour.BLACK: 1}
+_NOTHING = 0xFF
+
+
+def _load() -> str | None:
+    """Why the compiled core cannot run, or None when it can."""
+    if os.environ.get(CHOICE, "").strip().lower() == "python":
+        return f"{CHOICE}=python"
+    try:
+        from twixt.engine import _core  # noqa: F401 - loaded here once, used where it searches
+    except ImportError as error:
+        return f"twixt.engine._core is not built ({error})"
+    return None
+
+
+_WHY = _load()
+#: whether searches run compiled (the tests switch it to run every engine test on both cores)
+compiled = _WHY is None
+#: "compiled" or "python": the core this process started with
+CORE = "compiled" if compiled else "python"
+DESCRIPTION = ("engine core: compiled C" if compiled
+               else f"engine core: Python (no compiled core: {_WHY})")
+
+
+def search(board: Board, colour: Colour, nodes: int | None, deadline: float | None, *,
+           noise: float, rng_values: Sequence[float]) -> Outcome:
+    """Search from `board` with `colour` to move, for at most `nodes` nodes (None: the core's
+    bound) and until `deadline` (a `time.perf_counter` value, or None), with the root's
+    priors mixed with `noise` of `rng_values`."""
+    if not compiled:
+        python = Search(board, colour, noise=noise, rng_values=list(rng_values))
+        python.run(nodes, deadline)
+        return python.outcome()
+    return compiled_search(board, colour, nodes, deadline, noise=noise, rng_values=rng_values)
+
+
+def compiled_search(board: Board, colour: Colour, nodes: int | None, deadline: float | None, *,
+                    noise: float, rng_values: Sequence[float]) -> Outcome:
+    """`search` by the compiled core (ImportError when it was not built)."""
+    from twixt.engine import _core
+
+    geo = board.geo
+    pegs, links = _encoded(board.pos)
+    budget = min(nodes if nodes is not None else COMPILED_MAX_NODES, COMPILED_MAX_NODES)
+    seconds = -1.0 if deadline is None else max(0.0, deadline - time.perf_counter())
+    params = (C_PUCT, FIRST_PLAY_URGENCY, NARROW, WEAK, SHARPNESS, TEMPO, noise, WIDTH,
+              ROOT_WIDTH, SCORED, UNREACHABLE, PV_LENGTH, MAX_BYTES)
+    found = _core.search(_tables(geo.cols, geo.rows, board.rules), pegs, links,
+                         _COLOUR[colour], budget, seconds, list(rng_values), params)
+    done, root_eval, terminal, moves, priors, visits, values, lines = found
+    return Outcome(nodes=done, root_eval=root_eval, terminal=terminal, moves=tuple(moves),
+                   priors=tuple(priors), visits=tuple(visits), values=tuple(values),
+                   lines=tuple(tuple(line) for line in lines))
+
+
+def compiled_side(pos: Position, colour: Colour, rules: RuleSet, *, paths: bool = True,
+                  cap: int = UNREACHABLE) -> Side:
+    """`engine.evaluate.side` by the compiled core (for the tests that hold the two equal)."""
+    from twixt.engine import _core
+
+    geo = pos.geo
+    distance, layers, path = _core.side(_tables(geo.cols, geo.rows, rules), *_encoded(pos),
+                                        _COLOUR[colour], paths, cap)
+    return Side(distance, tuple(int.from_bytes(layer, "little") for layer in layers),
+                int.from_bytes(path, "little"))
+
+
+def _encoded(pos: Position) -> tuple[bytes, bytes]:
+    """The position for the compiled core: a colour per hole and per link id (255: none)."""
+    count = len(pos.peg_colour)
+    pegs = bytearray([_NOTHING]) * count
+    for index, owner in enumerate(pos.peg_colour):
+        if owner is not None:
+            pegs[index] = _COLOUR[owner]
+    links = bytearray([_NOTHING]) * (4 * count)
+    for lid, owner in pos.links.items():
+        links[lid] = _COLOUR[owner]
+    return bytes(pegs), bytes(links)
+
+
+@lru_cache(maxsize=8)
+def _tables(cols: int, rows: int, rules: RuleSet) -> _core.Tables:
+    """The compiled core's tables of one board size and rule set (about 0.6 MB on 48×48)."""
+    from twixt.engine import _core
+
+    geo = geometry(cols, rows)
+    count = cols * rows
+    width = (count + 63) // 64 * 8
+    red, black = geo.border_masks[Colour.RED], geo.border_masks[Colour.BLACK]
+    masks = (geo.all_mask, *red, *black, geo.placeable[Colour.RED],
+             geo.placeable[Colour.BLACK], *geo.step_masks, centre(cols, rows))
+    neighbours = array("i", [-1]) * (16 * count)
+    for index, row in enumerate(geo.neighbours):
+        for j, (neighbour, lid, _step) in enumerate(row):
+            neighbours[16 * index + 2 * j] = neighbour
+            neighbours[16 * index + 2 * j + 1] = lid
+    # per link id: lower end, then upper ends, forward steps and their opposites
+    ends = array("i", [-1]) * (16 * count)
+    for lid, pair in enumerate(geo.link_ends):
+        if pair is not None:
+            step = FORWARD_STEPS[lid & 3]
+            for part, value in enumerate((*pair, step, OPPOSITE_STEP[step])):
+                ends[part * 4 * count + lid] = value
+    crossings = array("i", [-1]) * (36 * count)
+    for lid, crossed in enumerate(geo.crossings):
+        crossings[9 * lid: 9 * lid + len(crossed)] = array("i", crossed)
+    return _core.tables(
+        cols, rows, rules is RuleSet.CLASSIC,
+        b"".join(bits.to_bytes(width, "little") for bits in masks),
+        array("i", geo.step_shifts).tobytes(), neighbours.tobytes(), ends.tobytes(),
+        crossings.tobytes())

@@ -1,0 +1,339 @@
+"""Monte-Carlo tree search (PUCT) with an evaluation instead of playouts.
+
+Each iteration walks down the tree by the PUCT rule (value plus a prior-weighted exploration
+bonus), places the pegs on the search's one `Board`, evaluates the position it reaches with
+`engine.evaluate` (both sides' connection distances), expands it with the holes of
+`engine.candidates`, backs the value up and takes the pegs out again.
+
+Tactics are settled at expansion instead of being searched for: a side with a winning peg
+plays it (the node is a win), and a side whose opponent has a winning peg may only play the
+pegs that take the threat away (none: the node is a loss). The tree holds one node per
+iteration; children are plain lists until visited.
+
+This is also the definition of the compiled core (twixt/engine/_core.c), which runs the same search
+step for step; `engine.core` chooses which runs, and both answer with an `Outcome`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+from twixt.engine.board import Board
+from twixt.engine.candidates import near, ranked
+from twixt.engine.evaluate import UNREACHABLE, Side, side, win_chance
+from twixt.rules import Colour
+
+#: exploration weight of PUCT
+C_PUCT = 1.4
+#: holes a node looks at (the root a few more)
+WIDTH = 20
+ROOT_WIDTH = 32
+#: what a first visit assumes of a child, below its parent's value
+FIRST_PLAY_URGENCY = 0.1
+#: never more nodes than this in one Python search: about 1.8 kB a node, so under 400 MB
+#: (the compiled core has its own bound, `engine.core.COMPILED_MAX_NODES`)
+MAX_NODES = 200_000
+#: the longest expected line a search reports
+PV_LENGTH = 12
+
+
+class Node:
+    """A position in the tree, reached by `mover` placing at `move`; `to_move` moves next."""
+
+    __slots__ = ("kids", "move", "mover", "moves", "priors", "terminal", "to_move", "value",
+                 "visits")
+
+    def __init__(self, move: int, mover: Colour, to_move: Colour) -> None:
+        self.move = move
+        self.mover = mover
+        self.to_move = to_move
+        self.visits = 0
+        #: summed results for `mover`
+        self.value = 0.0
+        self.moves: list[int] | None = None
+        self.priors: list[float] = []
+        self.kids: list[Node | None] = []
+        #: the game's value for `to_move` when it is decided here (win 1, loss 0, draw 0.5)
+        self.terminal: float | None = None
+
+    def q(self) -> float:
+        """The mean result for `mover`."""
+        return self.value / self.visits if self.visits else 0.5
+
+
+def winning_holes(board: Board, colour: Colour, mine: Side) -> list[int]:
+    """Holes where `colour`, to move, connects at once (checked by placing the peg)."""
+    if mine.distance != 1:
+        return []
+    found = []
+    for layer in mine.path_layers:
+        bits = layer
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            hole = low.bit_length() - 1
+            links = board.place(hole, colour)
+            won = board.connected_through(hole)
+            board.take_back(hole, links)
+            if won:
+                found.append(hole)
+    return found
+
+
+def blocking_holes(board: Board, colour: Colour, theirs: Side) -> list[int]:
+    """Holes where `colour`'s peg leaves its opponent (one peg from winning) further away:
+    the threatened holes themselves, and holes near them whose links cut the threat."""
+    geo, pos = board.geo, board.pos
+    threat = theirs.path
+    region = near(geo, threat)
+    region = threat | ((region | near(geo, region)) & near(geo, pos.peg_bits[colour]))
+    region &= board.free(colour)
+    found = []
+    opponent = colour.opponent
+    while region:
+        low = region & -region
+        region ^= low
+        hole = low.bit_length() - 1
+        links = board.place(hole, colour)
+        if side(pos, opponent, paths=False, cap=1).distance > 1:
+            found.append(hole)
+        board.take_back(hole, links)
+    return found
+
+
+class Search:
+    """One search from one position; `run` it, then read `best`, `pv` and `win`."""
+
+    def __init__(self, board: Board, to_move: Colour, *, noise: float = 0.0,
+                 rng_values: list[float] | None = None) -> None:
+        self.board = board
+        self.root = Node(-1, to_move.opponent, to_move)
+        self.nodes = 0
+        self._noise = noise
+        self._rng_values = rng_values or []
+        self.root_eval = 0.5
+
+    # --- the loop ----------------------------------------------------------------------
+
+    def run(self, nodes: int | None, deadline: float | None) -> None:
+        """Iterate until `nodes` iterations or the `deadline` (perf_counter) is reached."""
+        budget = min(nodes if nodes is not None else MAX_NODES, MAX_NODES)
+        self.root_eval = self._expand(self.root, root=True)
+        self._backup([self.root], self.root_eval, self.root.to_move)
+        self.nodes = 1
+        if self.root.terminal is not None or len(self.root.moves or ()) <= 1:
+            return
+        board = self.board
+        while self.nodes < budget:
+            if deadline is not None and time.perf_counter() >= deadline:
+                return
+            node = self.root
+            path = [node]
+            placed: list[tuple[int, list[int]]] = []
+            while node.moves is not None and node.terminal is None:
+                node = self._select(node)
+                placed.append((node.move, board.place(node.move, node.mover)))
+                path.append(node)
+            value = node.terminal
+            if value is None:
+                value = self._expand(node, root=False)
+            self._backup(path, value, node.to_move)
+            for hole, links in reversed(placed):
+                board.take_back(hole, links)
+            self.nodes += 1
+
+    def _select(self, node: Node) -> Node:
+        moves = node.moves
+        assert moves is not None
+        kids = node.kids
+        priors = node.priors
+        explore = C_PUCT * math.sqrt(node.visits)
+        parent_q = 1.0 - node.q() if node.mover is not node.to_move else node.q()
+        fpu = parent_q - FIRST_PLAY_URGENCY
+        best_i = 0
+        best_score = -1e9
+        for i, prior in enumerate(priors):
+            kid = kids[i]
+            if kid is None or not kid.visits:
+                score = fpu + explore * prior
+            else:
+                score = kid.value / kid.visits + explore * prior / (1 + kid.visits)
+            if score > best_score:
+                best_score = score
+                best_i = i
+        kid = kids[best_i]
+        if kid is None:
+            kid = Node(moves[best_i], node.to_move, node.to_move.opponent)
+            kids[best_i] = kid
+        return kid
+
+    @staticmethod
+    def _backup(path: list[Node], value: float, to_move: Colour) -> None:
+        for node in path:
+            node.visits += 1
+            node.value += value if node.mover is to_move else 1.0 - value
+
+    # --- a new node --------------------------------------------------------------------
+
+    def _expand(self, node: Node, *, root: bool) -> float:
+        """Evaluate the node's position and list its moves; its value for `to_move`."""
+        board = self.board
+        pos = board.pos
+        colour = node.to_move
+        opponent = colour.opponent
+        theirs = side(pos, opponent)
+        if theirs.distance == 0 and node.move >= 0 and board.connected_through(node.move):
+            return self._decide(node, 0.0)
+        free = board.free(colour)
+        if not free:
+            return self._decide(node, 0.5)
+        mine = side(pos, colour)
+        if mine.distance >= UNREACHABLE and theirs.distance >= UNREACHABLE:
+            return self._decide(node, 0.5)
+        wins = winning_holes(board, colour, mine)
+        if wins:
+            return self._decide(node, 1.0, wins[:1])
+        if theirs.distance == 1:
+            blocks = blocking_holes(board, colour, theirs)
+            if not blocks:
+                # lost whatever is played: block one threatened hole, in case of a mistake
+                threatened = theirs.path & free
+                fallback = [(threatened & -threatened).bit_length() - 1] if threatened else []
+                return self._decide(node, 0.0, fallback)
+            moves, priors = ranked(pos, colour, mine, theirs, free, len(blocks) + 4)
+            allowed = set(blocks)
+            pairs = [(m, p) for m, p in zip(moves, priors, strict=True) if m in allowed]
+            listed = {m for m, _p in pairs}
+            pairs += [(m, 0.01) for m in blocks if m not in listed]
+            total = sum(p for _m, p in pairs)
+            node.moves = [m for m, _p in pairs]
+            node.priors = [p / total for _m, p in pairs]
+        else:
+            node.moves, node.priors = ranked(pos, colour, mine, theirs, free,
+                                             ROOT_WIDTH if root else WIDTH)
+        if root and self._noise and len(node.priors) > 1:
+            self._perturb(node)
+        node.kids = [None] * len(node.moves)
+        return win_chance(mine, theirs)
+
+    @staticmethod
+    def _decide(node: Node, value: float, moves: list[int] | None = None) -> float:
+        node.terminal = value
+        node.moves = moves or []
+        node.priors = [1.0] * len(node.moves)
+        node.kids = [None] * len(node.moves)
+        return value
+
+    def _perturb(self, node: Node) -> None:
+        """Mix a little seeded noise into the root's priors (different seeds, other games)."""
+        values = self._rng_values
+        mixed = [p * (1.0 - self._noise) + self._noise * values[i % len(values)]
+                 for i, p in enumerate(node.priors)]
+        total = sum(mixed)
+        node.priors = [p / total for p in mixed]
+
+    # --- the answer --------------------------------------------------------------------
+
+    def best_child(self, node: Node) -> int | None:
+        """The index of the most visited child (the better value, then the prior, on ties)."""
+        if not node.moves:
+            return None
+        best_i = 0
+        best_key = (-1, -1.0, -1.0)
+        for i, kid in enumerate(node.kids):
+            key = ((kid.visits, kid.q(), node.priors[i]) if kid is not None
+                   else (0, 0.0, node.priors[i]))
+            if key > best_key:
+                best_key = key
+                best_i = i
+        return best_i
+
+    def _line(self, node: Node | None) -> tuple[int, ...]:
+        """The expected line after `node`'s move: the most visited children, at most
+        `PV_LENGTH` - 1 of them."""
+        line: list[int] = []
+        while node is not None and node.visits and len(line) < PV_LENGTH - 1:
+            i = self.best_child(node)
+            if i is None or not node.moves:
+                break
+            line.append(node.moves[i])
+            node = node.kids[i]
+        return tuple(line)
+
+    def outcome(self) -> Outcome:
+        """What the search found, in the form both cores give."""
+        root = self.root
+        kids = root.kids
+        return Outcome(
+            nodes=self.nodes, root_eval=self.root_eval, terminal=root.terminal,
+            moves=tuple(root.moves or ()), priors=tuple(root.priors),
+            visits=tuple(kid.visits if kid is not None else 0 for kid in kids),
+            values=tuple(kid.value if kid is not None else 0.0 for kid in kids),
+            lines=tuple(self._line(kid) for kid in kids))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A finished search, whichever core ran it (`Search.outcome`, or engine._core through
+    `engine.core`): per root move its prior, visits, summed value (for the root's mover) and
+    the expected line after it; everything `think` needs, and nothing of the tree."""
+
+    nodes: int
+    #: the root position's evaluation for the side to move
+    root_eval: float
+    #: the game's value for the side to move when it is decided at the root
+    terminal: float | None
+    moves: tuple[int, ...]
+    priors: tuple[float, ...]
+    visits: tuple[int, ...]
+    values: tuple[float, ...]
+    lines: tuple[tuple[int, ...], ...]
+
+    def best(self) -> int | None:
+        """The index of the most visited root move (the better value, then the prior, on
+        ties), as `Search.best_child` chooses."""
+        if not self.moves:
+            return None
+        best_i = 0
+        best_key = (-1, -1.0, -1.0)
+        for i, (visits, value, prior) in enumerate(
+                zip(self.visits, self.values, self.priors, strict=True)):
+            key = (visits, value / visits if visits else 0.0, prior)
+            if key > best_key:
+                best_key = key
+                best_i = i
+        return best_i
+
+    def choice(self, temperature: float, draw: float) -> int | None:
+        """The root's move index: the most visited, or with a `temperature` one drawn with
+        weights visits ** (1 / temperature), `draw` being a uniform number in [0, 1)."""
+        best = self.best()
+        if not temperature or best is None or self.terminal is not None:
+            return best
+        weights = [visits ** (1.0 / temperature) for visits in self.visits]
+        total = sum(weights)
+        if not total:
+            return best
+        point = draw * total
+        for i, weight in enumerate(weights):
+            point -= weight
+            if point < 0:
+                return i
+        return best
+
+    def principal_variation(self, first: int | None) -> list[int]:
+        """The expected line: the root's move `first`, then the most visited children."""
+        if first is None or not self.moves:
+            return []
+        return [self.moves[first], *self.lines[first]]
+
+    def win(self, move: int) -> float:
+        """The chance that the side to move at the root wins, playing `move`."""
+        if self.terminal is not None:
+            return self.terminal
+        for hole, visits, value in zip(self.moves, self.visits, self.values, strict=True):
+            if hole == move and visits:
+                return value / visits
+        return self.root_eval

@@ -1,0 +1,99 @@
+"""Saying a text in one language: the catalogues, and which language a Discord locale means."""
+
+from __future__ import annotations
+
+import gettext
+import io
+from functools import cache
+from importlib import resources
+from typing import TYPE_CHECKING
+
+from twixt.language.message import Markup, Message, message, plural_message, verbatim
+
+if TYPE_CHECKING:
+    from babel.messages.catalog import Catalog
+
+#: the languages the bot speaks, English first (the language every text is written in)
+LOCALES = ("en", "de")
+
+
+def locale_of(discord_locale: object) -> str:
+    """The language for a Discord locale (`de`, `en-US`, …, or None): German for any German,
+    English for everything else.
+
+    >>> locale_of("de"), locale_of("en-GB"), locale_of(None), locale_of("fr")
+    ('de', 'en', 'en', 'en')
+    """
+    code = str(discord_locale or "").replace("_", "-").split("-")[0].lower()
+    return code if code in LOCALES else "en"
+
+
+class Translation:
+    """One language. `tr("…", name=value)` says a template at once, `tr.plural(…)` one with a
+    count, `tr.say(message)` a `Message` made earlier. Each gives `Markup` (typed as the
+    `str` it is, so that said lines gather in plain lists), its values marked `verbatim`."""
+
+    def __init__(self, locale: str, catalogue: gettext.NullTranslations) -> None:
+        self.locale = locale
+        self._catalogue = catalogue
+
+    def __call__(self, template: str, **values: object) -> str:
+        return self.say(message(template, **values))
+
+    def plural(self, singular: str, plural: str, n: int, **values: object) -> str:
+        """`tr.plural("{n} peg", "{n} pegs", 3)`: `n` is a value of the template too."""
+        return self.say(plural_message(singular, plural, n, **values))
+
+    def say(self, text: Message | str) -> str:
+        """A message in this language; a plain string (a name, a quote) is said as typed,
+        `Markup` as it is."""
+        if isinstance(text, Markup):
+            return text
+        if isinstance(text, str):
+            return Markup(verbatim(text))
+        return text.say(self._catalogue.gettext, self._catalogue.ngettext)
+
+    def template(self, text: Message) -> str:
+        """The message's template in this language, its fields not yet filled: for a caller
+        that sets each value in a style of its own (a name, a swatch in the caption)."""
+        return text.looked_up(self._catalogue.gettext, self._catalogue.ngettext)
+
+
+@cache
+def translation(locale: str) -> Translation:
+    """The translation for a locale of `LOCALES` (anything else is English)."""
+    if locale not in LOCALES[1:]:
+        return Translation("en", gettext.NullTranslations())
+    return Translation(locale, gettext.GNUTranslations(io.BytesIO(compiled_catalogue(locale))))
+
+
+def compiled_catalogue(locale: str) -> bytes:
+    """The `.mo` bytes of a language's catalogue: gettext reads those (fuzzy entries, which a
+    translator has not confirmed, are left out, so their English shows)."""
+    from babel.messages.mofile import write_mo
+
+    buffer = io.BytesIO()
+    write_mo(buffer, merged_catalogue(locale))
+    return buffer.getvalue()
+
+
+def merged_catalogue(locale: str) -> Catalog:
+    """All `.po` files of a language as one catalogue: each part of the code keeps its own
+    file, so that people translating different parts do not edit one file."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import read_po
+
+    merged = Catalog(locale=locale)
+    folder = resources.files("language").joinpath("locales", locale)
+    for part in sorted(folder.iterdir(), key=lambda path: path.name):
+        if part.name.endswith(".po"):
+            with part.open("rb") as file:
+                for entry in read_po(file, locale=locale):
+                    if entry.id:
+                        merged[entry.id] = entry
+    return merged
+
+
+def catalogue_entries(locale: str) -> dict[object, object]:
+    """Each English text of a language's catalogue, with its translation(s)."""
+    return {entry.id: entry.string for entry in merged_catalogue(locale) if entry.id}

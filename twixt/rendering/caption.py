@@ -1,0 +1,352 @@
+"""The caption under the board: the last move and whose turn it is — or, on a final board, how
+the game ended and then the last turn —, the teams in Double TwixT, and what the last move
+removed.
+
+`caption_lines` decides the words (testable without pixels); `draw_caption` sets them. The
+number of lines depends only on the kind of game, so every frame of a replay has one size.
+
+Text is set in the font stack (`rendering.text`), so names in any script show. Players'
+names are runs of their own: when a line is too wide for the picture, the widest names are
+cut with "…" first (each keeps at least `MIN_NAME_EMS`), and only then is the line shrunk.
+
+The strip is drawn in RGB, so text and swatches blend smoothly, and mapped onto the palette
+as one piece.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from string import Formatter
+
+from PIL import Image
+
+from twixt.language import Message, Translation, message, translation, unmarked
+from twixt.rendering.encode import quantize
+from twixt.rendering.options import RenderOptions
+from twixt.rendering.sprites import disc
+from twixt.rendering.text import cut_to_width, set_text, text_length
+from twixt.rendering.view import BoardView, Team
+from twixt.rules import Colour, Outcome, Reason
+
+
+@dataclass(frozen=True)
+class Words:
+    """A run of text; `muted` for secondary facts, `bold` for what a player looks for first,
+    `name` for a player's name (cut with "…" when the line is too wide)."""
+
+    text: str
+    bold: bool = False
+    muted: bool = False
+    name: bool = False
+
+
+@dataclass(frozen=True)
+class Swatch:
+    """A small peg in a side's colour (with the partner mark where it applies) in the text."""
+
+    colour: Colour
+    marked: bool = False
+
+
+Line = tuple[Words | Swatch, ...]
+
+
+def line_count(is_double: bool) -> int:
+    return 5 if is_double else 3
+
+
+def caption_lines(view: BoardView, locale: str = "en") -> list[Line]:
+    """The caption of a position in a language of `language.LOCALES`, one tuple of runs per
+    line."""
+    tr = translation(locale)
+    head, status = _headline(view, tr), _status(view, tr)
+    # a final board leads with how the game ended, then the turn that was last
+    lines = [head, status] if view.outcome is None else [status, head]
+    if view.is_double:
+        lines.extend(_team_line(view, team, tr) for team in view.teams)
+    lines.append(_removed(view, tr) or (() if view.is_double else _roster(view, tr)))
+    return lines
+
+
+def line_text(line: Line) -> str:
+    """The words of a line without the swatches, e.g. for alt text or tests."""
+    return "".join(run.text for run in line if isinstance(run, Words))
+
+
+def _runs(tr: Translation, said: Message, bold: bool = False, muted: bool = False) -> Line:
+    """A message as runs in `tr`'s language, the words around the values in the style asked
+    for: values that are runs keep their own style, so a name stays a run of its own (to be
+    cut when the line is too wide) wherever the language puts it."""
+    values = dict(said.values)
+    line: Line = ()
+    for literal, field, spec, _ in Formatter().parse(tr.template(said)):
+        if literal:
+            line += (Words(literal, bold=bold, muted=muted),)
+        if field is None:
+            continue
+        value = values[field]
+        if isinstance(value, Words | Swatch):
+            line += (value,)
+        elif isinstance(value, tuple):
+            line += value
+        else:
+            # a picture reads no markup: text said before is drawn without its marks
+            text = unmarked(tr.say(value) if isinstance(value, Message)
+                            else format(value, spec or ""))
+            line += (Words(text, bold=bold, muted=muted),)
+    return _joined(line)
+
+
+def _joined(line: Line) -> Line:
+    """Neighbouring words in one style as one run (names stay runs of their own)."""
+    runs: list[Words | Swatch] = []
+    for run in line:
+        before = runs[-1] if runs else None
+        if (isinstance(run, Words) and isinstance(before, Words) and not run.name
+                and not before.name and (run.bold, run.muted) == (before.bold, before.muted)):
+            runs[-1] = replace(before, text=before.text + run.text)
+        else:
+            runs.append(run)
+    return tuple(runs)
+
+
+def _headline(view: BoardView, tr: Translation) -> Line:
+    last = view.last
+    if last is None:
+        rules = _RULES.get(view.rules, view.rules)
+        return (*_runs(tr, message("New game"), bold=True), Words("   "),
+                *_runs(tr, message("{columns}×{rows}, {rules}", columns=view.cols,
+                                   rows=view.rows, rules=rules), muted=True))
+    return (*_runs(tr, message("Move {number}", number=view.moves), bold=True), Words("   "),
+            *_runs(tr, message("{swatch} {player} ({colour}):  {move}",
+                               swatch=Swatch(last.colour, view.is_marked_seat(last.seat)),
+                               player=Words(last.player, name=True), colour=last.colour.said,
+                               move=Words(last.text, bold=True))))
+
+
+#: the rule sets by name, as the headline of a new game says them
+_RULES = {"classic": message("classic rules"), "pp": message("pp rules")}
+
+
+def _names(names: tuple[str, ...] | list[str], bold: bool = False,
+           muted: bool = False) -> Line:
+    """Names separated by commas, each a run of its own."""
+    line: Line = ()
+    for index, name in enumerate(names):
+        if index:
+            line += (Words(", ", bold=bold, muted=muted),)
+        line += (Words(name, bold=bold, muted=muted, name=True),)
+    return line
+
+
+def _result(outcome: Outcome, loser_to_move: Colour, winners: Line) -> Message:
+    """How the game ended, with the winners' names after a win."""
+    winner = outcome.winner
+    if winner is None:
+        if outcome.reason is Reason.AGREEMENT:
+            return message("Draw by agreement")
+        if outcome.reason is Reason.BLOCKADE:
+            return message("Draw by blockade: neither side can complete a chain any more")
+        if outcome.reason is Reason.NO_MOVES:
+            return message("Draw: {colour} has no hole left to play",
+                           colour=loser_to_move.said)
+        return message("Draw")
+    colour, loser = winner.said, winner.opponent.said
+    if outcome.reason is Reason.CONNECTION:
+        return message("{colour} wins by connection: {names}", colour=colour, names=winners)
+    if outcome.reason is Reason.RESIGNATION:
+        return message("{colour} wins ({loser} resigned): {names}", colour=colour,
+                       loser=loser, names=winners)
+    if outcome.reason is Reason.TIME:
+        return message("{colour} wins on time ({loser} ran out): {names}", colour=colour,
+                       loser=loser, names=winners)
+    return message("{colour} wins by agreement: {names}", colour=colour, names=winners)
+
+
+def _status(view: BoardView, tr: Translation) -> Line:
+    if view.outcome is not None:
+        winners = _names(view.outcome.winners, bold=True)
+        result = _runs(tr, _result(view.outcome, view.colour_to_move, winners), bold=True)
+        winner = view.outcome.winner
+        return result if winner is None else (Swatch(winner), Words(" ", bold=True), *result)
+    seat = view.seat_to_move
+    colour = view.colour_to_move.said
+    line: Line = (
+        Swatch(view.colour_to_move, seat is not None and view.is_marked_seat(seat)),
+        Words(" ", bold=True),
+        *_runs(tr, message("{player} to move", player=Words(
+            str(view.player_to_move), bold=True, name=True)), bold=True),
+        Words(" "),
+        *_runs(tr, message("({colour}, seat {seat})", colour=colour, seat=seat + 1)
+               if view.is_double and seat is not None
+               else message("({colour})", colour=colour)))
+    if view.clock is not None:
+        line += (Words(f"   {view.clock}", muted=True),)
+    if view.draw_offered_by is not None:
+        line += (Words("   ", muted=True),
+                 *_runs(tr, message("{colour} offers a draw",
+                                    colour=view.draw_offered_by.said), muted=True))
+    return line
+
+
+def _team_line(view: BoardView, team: Team, tr: Translation) -> Line:
+    line: Line = _runs(tr, message("{colour}:", colour=team.colour.said))
+    for seat, name in zip(team.seats, team.players, strict=True):
+        line += (Words("  "), Swatch(team.colour, view.is_marked_seat(seat)), Words(" "),
+                 Words(name, name=True))
+    state = message("privilege available") if team.privilege else message("privilege used")
+    return (*line, Words("   ", muted=True), *_runs(tr, state, muted=True))
+
+
+def _roster(view: BoardView, tr: Translation) -> Line:
+    red, black = view.teams
+    return (Swatch(Colour.RED), Words(" ", muted=True), *_names(red.players, muted=True),
+            Words(" ", muted=True), *_runs(tr, message("({colour})", colour=Colour.RED.said),
+                                           muted=True),
+            Words("   ", muted=True), Swatch(Colour.BLACK), Words(" ", muted=True),
+            *_names(black.players, muted=True), Words(" ", muted=True),
+            *_runs(tr, message("({colour})", colour=Colour.BLACK.said), muted=True))
+
+
+def _removed(view: BoardView, tr: Translation) -> Line:
+    marked = view.marked
+    if marked is None or not (marked.links_removed or marked.pegs_removed):
+        return ()
+    gone_pegs = {peg.hole for peg in marked.pegs_removed}
+    links = [str(link) for link in marked.links_removed
+             if not link.ends & gone_pegs]
+    items = [tr("peg {hole}", hole=peg.hole) for peg in marked.pegs_removed] + \
+        [tr("link {link}", link=link) for link in links]
+    return _runs(tr, message("Removed by {player} (shown faintly): {items}",
+                             player=Words(marked.player, muted=True, name=True),
+                             items=", ".join(items)), muted=True)
+
+
+#: The caption's font size at the default width: a capital is then 11-12 px tall when Discord
+#: shows the picture 400 px wide on a phone, edges included (at 26 px it was 8, and "alice"
+#: read "allce").
+TEXT_SIZE = 38
+
+
+def _sizes(options: RenderOptions) -> tuple[int, int]:
+    """Font size and line height of the caption."""
+    size = max(11, round(TEXT_SIZE * options.scale))   # below 11 px the text is a smudge
+    return size, round(size * 1.55)
+
+
+def caption_height(is_double: bool, options: RenderOptions) -> int:
+    _size, line_height = _sizes(options)
+    return line_count(is_double) * line_height + line_height // 2
+
+
+#: However wide a line, a name keeps at least this many ems (some eight letters) of its place.
+MIN_NAME_EMS = 5.0
+
+
+def _run_width(run: Words | Swatch, size: int, stroke: float) -> float:
+    if isinstance(run, Swatch):
+        return size * 0.9
+    return text_length(run.text, size) + (2 * stroke if run.bold else 0)
+
+
+def _even_share(widths: list[float], room: float) -> float:
+    """The widest a name may be so that names this wide fill `room`: the narrower ones keep
+    their width and the rest share what is left evenly (infinite when all fit)."""
+    left = room
+    for index, width in enumerate(sorted(widths)):
+        share = left / (len(widths) - index)
+        if width > share:
+            return share
+        left -= width
+    return math.inf
+
+
+@lru_cache(maxsize=1024)
+def fit_line(line: Line, room: int, base: int, stroke: float) -> tuple[Line, int]:
+    """The line with its widest names cut with "…" so that it fits `room` pixels at font size
+    `base` (no name below `MIN_NAME_EMS`), and the size to set it at: `base`, or smaller
+    when the words around the names alone are too wide."""
+    widths = [_run_width(run, base, stroke) for run in line]
+    natural = sum(widths)
+    names = [index for index, run in enumerate(line) if isinstance(run, Words) and run.name]
+    if natural > room and names:
+        others = natural - sum(widths[index] for index in names)
+        place = max(_even_share([widths[index] for index in names], room - others),
+                    MIN_NAME_EMS * base)
+        runs = list(line)
+        for index in names:
+            run = runs[index]
+            if widths[index] > place and isinstance(run, Words):
+                runs[index] = replace(run, text=cut_to_width(
+                    run.text, math.floor(place), base, stroke if run.bold else 0.0))
+        line = tuple(runs)
+        natural = sum(_run_width(run, base, stroke) for run in line)
+    if natural <= room:
+        return line, base
+    return line, max(1, int(base * room / natural))
+
+
+@dataclass(frozen=True)
+class SetLine:
+    """A caption line as drawn: its runs (names cut), font size, where each run starts across,
+    the height of the line's middle and the line's height, in the strip's pixels."""
+
+    runs: Line
+    size: int
+    starts: tuple[float, ...]
+    middle: int
+    height: int
+
+
+def caption_layout(width: int, lines: list[Line], options: RenderOptions) -> list[SetLine]:
+    """Where the lines go in a caption strip `width` pixels wide."""
+    base, line_height = _sizes(options)
+    margin = round(line_height * 0.6)
+    stroke = _stroke(options)
+    out = []
+    for index, line in enumerate(lines):
+        runs, size = fit_line(line, width - 2 * margin, base, stroke)
+        starts, x = [], float(margin)
+        for run in runs:
+            starts.append(x)
+            x += _run_width(run, size, stroke)
+        out.append(SetLine(runs, size, tuple(starts),
+                           line_height // 4 + index * line_height + line_height // 2,
+                           line_height))
+    return out
+
+
+def _stroke(options: RenderOptions) -> float:
+    """The stroke that makes text bold, where it shows."""
+    return 0.8 * options.scale if options.scale > 0.5 else 0.0
+
+
+def draw_caption(image: Image.Image, top: int, lines: list[Line],
+                 options: RenderOptions) -> None:
+    """Set the lines in the strip of `image` from `top` down, names cut or the line shrunk to
+    fit where needed."""
+    colours = options.colours
+    strip = Image.new("RGB", (image.width, image.height - top), colours.caption)
+    stroke = _stroke(options)
+    for line in caption_layout(image.width, lines, options):
+        size, y = line.size, line.middle
+        for run, x in zip(line.runs, line.starts, strict=True):
+            if isinstance(run, Swatch):
+                ink = colours.ink[run.colour]
+                square = colours.square_black and run.colour is Colour.BLACK
+                mark = colours.mark if run.marked else None
+                centre = (round(x + size * 0.4), y)
+                disc(size * 0.5, colours.plate).paste(strip, centre)   # a bit of board
+                disc(size * 0.36, ink.fill, ink.rim, max(1.0, size * 0.06), square,
+                     mark).paste(strip, centre)
+            elif run.text.strip():
+                inked = set_text(run.text, size, stroke if run.bold else 0.0)
+                if inked.empty:
+                    continue
+                where = (round(x) + inked.offset[0], y + inked.offset[1])
+                strip.paste(colours.muted if run.muted else colours.text, where, inked.mask)
+                if inked.colour is not None:
+                    strip.paste(inked.colour, where, inked.colour)
+    image.paste(quantize(strip, options.theme, options.palette), (0, top))

@@ -1,0 +1,80 @@
+"""Game records: this project's transcript, Little Golem `.tsgf` and T1 `.T1` files.
+
+`load(path)` and `read(text, fmt)` give a `Game`; `write(game, fmt)` gives the text.
+`decode(data, fmt)` and `encode(text, fmt)` turn a file's bytes into that text and back:
+UTF-8 for transcripts and T1, one character a byte for Little Golem (whose coordinates past
+`z` are bytes, not text).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from twixt.rules.errors import RecordError, quote
+from twixt.rules.game import Game
+from twixt.rules.records import littlegolem, t1, transcript
+
+FORMATS = ("transcript", "lg", "t1")
+_READERS = {"transcript": transcript.read, "lg": littlegolem.read, "t1": t1.read}
+_WRITERS = {"transcript": transcript.write, "lg": littlegolem.write, "t1": t1.write}
+_ENDINGS = {".tsgf": "lg", ".sgf": "lg", ".t1": "t1", ".t1j": "t1"}
+FILE_ENDINGS = {"transcript": ".twixt", "lg": ".tsgf", "t1": ".T1"}
+
+
+def guess_format(filename: str) -> str:
+    """The format a file's ending suggests; anything unknown is read as a transcript."""
+    return _ENDINGS.get(Path(filename).suffix.lower(), "transcript")
+
+
+def decode(data: bytes, fmt: str) -> str:
+    """A record file's bytes as the text `read` takes (a byte-order mark dropped)."""
+    if fmt == "lg":
+        return data.decode(littlegolem.ENCODING)
+    return data.decode("utf-8-sig", errors="replace")
+
+
+def encode(text: str, fmt: str) -> bytes:
+    """The bytes of a record file whose text `write` gave."""
+    return text.encode(littlegolem.ENCODING if fmt == "lg" else "utf-8")
+
+
+def read(text: str, fmt: str = "transcript") -> Game:
+    """Replay a record; RecordError names the first line that cannot be played."""
+    if fmt not in _READERS:
+        raise _unknown(fmt)
+    return _READERS[fmt](text)
+
+
+def entries(text: str, fmt: str = "transcript") -> int:
+    """How many entries `read` would go through at most: Little Golem's `;`-separated nodes,
+    or the lines of the other formats, split where `read` splits them (`str.splitlines`:
+    at carriage returns and Unicode line separators too). A cap on a record counts these."""
+    return text.count(";") + 1 if fmt == "lg" else len(text.splitlines())
+
+
+def load(path: str | Path, fmt: str | None = None) -> Game:
+    """Read a record file; the format is guessed from its ending when not given."""
+    path = Path(path)
+    fmt = fmt or guess_format(path.name)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise RecordError(0, "cannot read {path}: {error}", path=str(path),
+                          error=error.strerror) from None
+    return read(decode(data, fmt), fmt)
+
+
+def write(game: Game, fmt: str = "transcript") -> str:
+    """The record of a game in a format; RecordError when the format cannot hold the game."""
+    if fmt not in _WRITERS:
+        raise _unknown(fmt)
+    return _WRITERS[fmt](game)
+
+
+def _unknown(fmt: str) -> RecordError:
+    return RecordError(0, "unknown format {format}: choose one of {formats}", format=quote(fmt),
+                       formats=", ".join(FORMATS))
+
+
+__all__ = ["FILE_ENDINGS", "FORMATS", "decode", "encode", "entries", "guess_format", "load",
+           "read", "write"]

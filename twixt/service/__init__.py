@@ -1,0 +1,60 @@
+"""The application service of the bot: challenges, turns, boards and replies, with no Discord.
+
+A front end builds one `TwixtService` with its `Port` (threads, posting, a server's language,
+the sign of thinking, its shards) and then calls only the service's public methods: it
+builds a `Request` (who, where) and a command — from its own input as one of
+`twixt.service.commands` (a button: `commands.of_button`), or from text through
+`twixt.service.router` — hands both to `TwixtService.answer`, and delivers the `Reply` it gets
+back. What a front end needs besides (the limits its options keep to, the bot as a player to
+name) is offered here too, so that no front end reaches into the service's modules
+(`tests/test_front_ends.py` holds them to that).
+"""
+
+from twixt.service.bot_seats import THE_BOT
+from twixt.service.clocks import LONGEST_SLEEP
+from twixt.service.command_help import TOPICS
+from twixt.service.core import utc_now
+from twixt.service.engine_pool import ENGINE_CORE, EnginePool
+from twixt.service.event_options import MAX_ROUNDS, build_event_options, event_name
+from twixt.service.model import CHANNEL_LINK, MAX_PAGE, PAGE_SIZE, Button, ButtonKind, Receipt, User
+from twixt.service.names import MAX_NAME
+from twixt.service.notes import MAX_NOTE
+from twixt.service.options import ChallengeOptions, build_options, parse_option_words
+from twixt.service.port import Port, Thinking, ThreadOpener, alongside
+from twixt.service.records import MAX_IMPORT_BYTES
+from twixt.service.service import APOLOGY, Reply, Request, ServiceError, TwixtService, refusal
+
+__all__ = [
+    "APOLOGY",
+    "CHANNEL_LINK",
+    "ENGINE_CORE",
+    "LONGEST_SLEEP",
+    "MAX_IMPORT_BYTES",
+    "MAX_NAME",
+    "MAX_NOTE",
+    "MAX_PAGE",
+    "MAX_ROUNDS",
+    "PAGE_SIZE",
+    "THE_BOT",
+    "TOPICS",
+    "Button",
+    "ButtonKind",
+    "ChallengeOptions",
+    "EnginePool",
+    "Port",
+    "Receipt",
+    "Reply",
+    "Request",
+    "ServiceError",
+    "Thinking",
+    "ThreadOpener",
+    "TwixtService",
+    "User",
+    "alongside",
+    "build_event_options",
+    "build_options",
+    "event_name",
+    "parse_option_words",
+    "refusal",
+    "utc_now",
+]

@@ -1,0 +1,179 @@
+"""The words the service speaks in: who asks, where, and what to answer.
+
+No Discord types: the front ends translate these to messages, embeds and buttons.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass, field
+
+from twixt.language import Markup, Message, Translation, message, translation, unmarked
+from twixt.service.names import clean_name, person_name
+
+#: one page of a listing (history, leaderboard), and the last page anyone may ask for
+PAGE_SIZE = 10
+MAX_PAGE = 1000
+
+
+class ServiceError(Exception):
+    """A request the service refuses; the message is one line for the user, nothing changed.
+    Raised with an English template and its values, or a `Message` made earlier (a rules
+    error's); the front end says it in the asker's language."""
+
+    def __init__(self, template: str | Message, **values: object) -> None:
+        self.message = (template if isinstance(template, Message)
+                        else message(template, **values))
+        super().__init__(str(self.message))
+
+
+def check_page(page: int) -> None:
+    """Pages are 1 to `MAX_PAGE`: a listing never reads more than that many pages of rows."""
+    if not 1 <= page <= MAX_PAGE:
+        raise ServiceError("pages go from 1 to {last}", last=MAX_PAGE)
+
+
+@dataclass(frozen=True)
+class User:
+    """A person by id, with the name to show (cleaned of what records or chat would misread,
+    so that no name can format or ping anything). The bot's seats have ids below 1
+    (`bot_seats`); a person's name never reads as theirs (`person_name`)."""
+
+    id: int
+    name: str
+
+    def __post_init__(self) -> None:
+        shown = person_name(self.name) if self.id > 0 else clean_name(self.name)
+        object.__setattr__(self, "name", shown)
+
+
+@dataclass(frozen=True)
+class Request:
+    """Who asks, and where. `can_manage` is true for a channel manager (may abort any game
+    here); `can_manage_server` for someone who manages the whole server (its settings)."""
+
+    guild_id: int
+    channel_id: int
+    user: User
+    can_manage: bool = False
+    can_manage_server: bool = False
+    #: the language of the answer (`language.LOCALES`): the asker's, as their front end knows it
+    locale: str = "en"
+    #: the front end can answer the asker alone (a slash command, the terminal); a reply to
+    #: a chat message is seen by everyone in the channel
+    private_replies: bool = True
+
+    @property
+    def tr(self) -> Translation:
+        """Says the service's texts in the asker's language."""
+        return translation(self.locale)
+
+
+def require_private(request: Request, instead: str) -> None:
+    """Refuse an answer meant for the asker alone where every reply is public (a chat
+    message), pointing to the slash command to use `instead` (as in `/twixt notes`)."""
+    if not request.private_replies:
+        raise ServiceError("only you may see this, and a reply here is public: use `{command}`",
+                           command=instead)
+
+
+class ButtonKind(enum.Enum):
+    """What a button does; `target` of the button is a challenge id or a game id (or, for
+    Confirm, the id of the move waiting for confirmation)."""
+
+    ACCEPT_CHALLENGE = "accept"
+    DECLINE_CHALLENGE = "decline"
+    SWAP = "swap"
+    PRIVILEGE = "privilege"
+    CONFIRM_RESIGN = "resign"
+    ACCEPT_DRAW = "draw-accept"
+    DECLINE_DRAW = "draw-decline"
+    CLAIM = "claim"
+    ACCEPT_TAKEBACK = "takeback-accept"
+    DECLINE_TAKEBACK = "takeback-decline"
+    REMATCH = "rematch"
+    CONFIRM_MOVE = "move-confirm"
+    #: sign up for a tournament (the target is the event's id)
+    JOIN_EVENT = "event-join"
+
+
+@dataclass(frozen=True)
+class Button:
+    """A button under a reply. `only_users` may press it (empty: anyone may)."""
+
+    kind: ButtonKind
+    target: int
+    label: str
+    only_users: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file sent with a reply: a record, an animated replay."""
+
+    filename: str
+    data: bytes
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """Which claimed reminder a reply delivers: the front end hands it back to
+    `Clocks.delivered` once the message went out, or it is sent again later."""
+
+    game_id: int
+    version: int
+    stage: str
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One message out. `mentions` are the only users it may ping; `ephemeral` replies are seen
+    by the asker alone (errors, confirmations). `channel_id` None means where the request came
+    from; `dm_user_id` sends it as a direct message instead. `image` is a PNG, shown as the
+    board (`board.png`); `attachments` are further files."""
+
+    text: str
+    image: bytes | None = None
+    mentions: tuple[int, ...] = ()
+    buttons: tuple[Button, ...] = ()
+    ephemeral: bool = False
+    channel_id: int | None = None
+    dm_user_id: int | None = None
+    attachments: tuple[Attachment, ...] = ()
+    followups: tuple[Reply, ...] = field(default=())
+    #: the service said no (the text says why); nothing was changed
+    refused: bool = False
+    #: a reminder to confirm once delivered (see `Receipt`)
+    receipt: Receipt | None = None
+
+    def __post_init__(self) -> None:
+        # the bot's seats have ids below 1 (`bot_seats`): nobody to ping
+        if any(uid < 1 for uid in self.mentions):
+            object.__setattr__(self, "mentions", tuple(uid for uid in self.mentions if uid > 0))
+        # nor anyone to offer a button that only they may press (Privilege under the bot's
+        # own move, Swap when the bot answers): the bot decides those by itself
+        people = tuple(button for button in self.buttons if not button.only_users
+                       or any(uid > 0 for uid in button.only_users))
+        if people != self.buttons:
+            object.__setattr__(self, "buttons", people)
+
+    @property
+    def plain(self) -> str:
+        """The text as a place that reads no markup shows it (the terminal): what users typed
+        as they typed it, without the marks that tell it from the template's formatting."""
+        return unmarked(self.text)
+
+    def all_messages(self) -> tuple[Reply, ...]:
+        """This message and its followups, theirs too (a standings notice of several
+        messages that follows a reply)."""
+        return (self, *(message for reply in self.followups for message in reply.all_messages()))
+
+
+def channel_link(channel_id: int) -> Markup:
+    """A channel (or thread) named in a reply's text: `<#id>`, which Discord shows as a link
+    that pings nobody; other front ends write it their own way (`CHANNEL_LINK` finds it)."""
+    return Markup(f"<#{channel_id}>")
+
+
+CHANNEL_LINK = re.compile(r"<#(\d+)>")

@@ -1,0 +1,267 @@
+"""The application service: a command becomes a turn (or a challenge, an answer …) and a reply.
+
+Both front ends call this and only this: who asks, in which channel, is it their turn; check it
+with the rules, commit it to storage, draw the board, say what happened and whom to ping.
+Data flows one way: command in → rules check → storage commit → picture → reply out.
+
+A front end builds one `TwixtService` with its `Port` (what the service borrows of it) and
+then calls only its public methods; `answer` is the one way in for what someone asks, and
+what comes out is a `Reply`, never an exception. `TwixtService` composes one object per
+subject over a shared `ServiceCore`; `execute` is the one dispatch from a `ServiceCommand`
+(typed, a slash command's options, or a button: `commands.of_button`) to the subject that
+does it, and `read` (the router) is the one place where text becomes a command.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import fields, replace
+from datetime import datetime
+
+from twixt.language import message, translation
+from twixt.rendering import RenderOptions
+from twixt.rules import Game
+from twixt.service import commands as cmd
+from twixt.service import router
+from twixt.service.analysis import Analyses
+from twixt.service.bot_player import BotPlayer
+from twixt.service.challenges import Challenges
+from twixt.service.clocks import Clocks
+from twixt.service.conditionals import refuse_in_public
+from twixt.service.confirmation import Confirmation
+from twixt.service.core import ServiceCore, utc_now
+from twixt.service.engine_pool import EnginePool
+from twixt.service.events.actions import Events
+from twixt.service.failures import log_failure
+from twixt.service.model import Receipt, Reply, Request, ServiceError
+from twixt.service.my_games import MyGames
+from twixt.service.notes import Notes
+from twixt.service.play import Play
+from twixt.service.port import Port
+from twixt.service.preferences import Preferences
+from twixt.service.records import Records
+from twixt.service.stats import Stats
+from twixt.service.texts import database_refusal
+from twixt.service.vacations import Vacations
+from twixt.storage import DatabaseError, Storage
+
+__all__ = ["APOLOGY", "Reply", "Request", "ServiceError", "TwixtService", "answer_safely",
+           "refusal"]
+
+log = logging.getLogger(__name__)
+
+APOLOGY = message("Sorry, something went wrong on my side; nothing was changed. "
+                  "Please try again.")
+
+#: the port of a service with no front end (`twixt export`, the tests)
+NO_FRONT_END = Port()
+#: the commands that may begin a game with bot seats (its turns and offers, the bot hears of
+#: as they are stored: `BotPlayer.attend_marked`)
+_BOT_MAY_BEGIN = (cmd.Challenge, cmd.Team, cmd.AnswerChallenge, cmd.Rematch)
+
+
+class TwixtService:
+    """Challenges, turns, clocks, records, ratings and settings, over one `Storage`; what a
+    front end lends it comes in its `port`, once."""
+
+    def __init__(self, storage: Storage, port: Port = NO_FRONT_END, *,
+                 clock: Callable[[], datetime] = utc_now,
+                 render_options: RenderOptions | None = None,
+                 rng: random.Random | None = None,
+                 engine_pool: EnginePool | None = None) -> None:
+        self.core = ServiceCore(storage, port, clock, render_options, rng, engine_pool)
+        self.challenges = Challenges(self.core)
+        self.play = Play(self.core)
+        self.conditionals = self.play.conditionals
+        self.clocks = Clocks(self.core)
+        self.records = Records(self.core, self.challenges)
+        self.stats = Stats(self.core)
+        self.preferences = Preferences(self.core)
+        self.my_games = MyGames(self.core)
+        self.notes = Notes(self.core)
+        self.confirmation = Confirmation(self.core, self.play)
+        self.vacations = Vacations(self.core)
+        self.events = Events(self.core)
+        self.analyses = Analyses(self.core)
+        self.bots = BotPlayer(self.core, self.play)
+
+    # --- what people ask ---------------------------------------------------------------
+
+    async def answer(self, request: Request, asked: cmd.ServiceCommand | str,
+                     context: Mapping[str, object],
+                     people: router.People = router.nobody) -> Reply:
+        """The one way in for a front end: a command, or a typed line (read by the router,
+        players named in it found by `people`), done for `request`'s user and answered —
+        never raised: whatever goes wrong is told through `refusal` (`context` says where
+        it was asked, for the log)."""
+        work = (self.run(request, asked, people) if isinstance(asked, str)
+                else self.execute(request, asked))
+        return await answer_safely(work, context, request.locale)
+
+    async def hear(self, request: Request, text: str,
+                   context: Mapping[str, object]) -> Reply | None:
+        """Chat that a front end reads in full (Discord with Message Content): `answer`ed
+        when it is a seated player's command of the move language (`chat_move`), else None —
+        chat stays chat, and a failure to tell which is only logged."""
+        try:
+            asked = await self.chat_move(request, text)
+        except Exception:
+            log_failure(log, "chat not read", context)
+            return None
+        return None if asked is None else await self.answer(request, asked, context)
+
+    async def execute(self, request: Request, asked: cmd.ServiceCommand) -> Reply:
+        """Do what `asked` asks for `request`'s user; ServiceError says why not. What it
+        set off in tournaments (games opened, new standings) follows the reply."""
+        reply = await self._dispatch(request, asked)
+        if isinstance(asked, _BOT_MAY_BEGIN):
+            await self.bots.notice(_channels(request, reply))
+        self.bots.attend_marked()
+        notices = await self.events.notices(lambda notice: request.locale)
+        return replace(reply, followups=(*reply.followups, *notices)) if notices else reply
+
+    async def _dispatch(self, request: Request, asked: cmd.ServiceCommand) -> Reply:
+        match asked:
+            case cmd.AnswerChallenge("accept", challenge_id):
+                return await self.challenges.accept(request, challenge_id)
+            case cmd.AnswerChallenge(_, challenge_id):
+                return await self.challenges.decline(request, challenge_id)
+            case cmd.EventAction():
+                return await self.events.run(request, asked)
+            case cmd.ForGame(game_id, asked):
+                stored = await self.core.storage.active_game(request.channel_id)
+                if stored is None or stored.id != game_id:
+                    raise ServiceError("this button belongs to a game that is over")
+                return await self._dispatch(request, asked)
+        does = _SUBJECTS[type(asked)](self)
+        return await does(request, *(getattr(asked, f.name) for f in fields(asked)))
+
+    async def run(self, request: Request, text: str,
+                  people: router.People = router.nobody) -> Reply:
+        """Read a typed line with the router, then execute it."""
+        refuse_in_public(request, text)
+        return await self.execute(request, router.read(text, people))
+
+    async def chat_move(self, request: Request, text: str) -> cmd.ServiceCommand | None:
+        """Chat text read as a command of the move language from a player seated in the
+        channel's game, or None: a front end that reads every message answers only those,
+        and executes what it gets here, so the text is read once."""
+        try:
+            asked = router.read(text)
+        except ServiceError:
+            return None
+        if not router.is_move_language(asked):
+            return None
+        stored = await self.core.storage.active_game(request.channel_id)
+        seated = stored is not None and stored.seat_of(request.user.id) is not None
+        return asked if seated else None
+
+    # --- what happens by itself --------------------------------------------------------
+
+    async def tick(self, now: datetime | None = None) -> list[Reply]:
+        """Let the clocks act: reminders, time-up notices, forfeits (see `Clocks.tick`), each
+        said in the language of its server (`Port.language`); and start the tournaments
+        whose sign-up has closed."""
+        replies = await self.clocks.tick(now)
+        await self.bots.wake()
+        return replies + await self.events.tick(now or self.core.clock())
+
+    async def wait(self) -> None:
+        """Sleep until the next clock is due (at most `clocks.LONGEST_SLEEP`), or a turn
+        sets an earlier wake-up: the front end's dispatcher then calls `tick`."""
+        await self.clocks.wait()
+
+    async def delivered(self, receipt: Receipt) -> None:
+        """A reminder `tick` returned went out: it is not sent again."""
+        await self.clocks.delivered(receipt)
+
+    async def idle(self) -> None:
+        """Wait until the bot has answered every turn it owes now (the terminal table waits
+        so before its next line, as a player at the table would)."""
+        await self.bots.idle()
+
+    async def close(self) -> None:
+        """Stop what the service runs by itself: the bot's searches (their games stay
+        marked, answered after a restart) and the engine's worker processes. The storage
+        is the caller's, who opened it."""
+        await self.bots.close()
+        await self.core.engine_pool.close()
+
+    # --- what a front end reads ---------------------------------------------------------
+
+    async def channel_game(self, channel_id: int) -> Game:
+        """The channel's current game, or its last finished one, as the rules see it and
+        its records hold it (a copy, with its clock's `TimeControl` tag)."""
+        return await self.core.record(await self.core.channel_stored(channel_id))
+
+    async def user_names(self, user_ids: Sequence[int]) -> dict[int, str]:
+        """The names the service knows for some users (unknown ones left out)."""
+        return await self.core.storage.user_names(user_ids)
+
+    async def copied_commands(self) -> tuple[int, ...]:
+        """The servers a front end has copied its commands to (Discord's guild commands),
+        as it noted them with `note_copied_commands`."""
+        return await self.core.storage.guilds_with("commands_copied", True)
+
+    async def note_copied_commands(self, guild_id: int, copied: bool) -> None:
+        """Note whether a front end has copied its commands to a server, so that a later
+        start can remove a copy no longer wanted."""
+        await self.core.storage.update_guild_settings(guild_id, commands_copied=copied)
+
+
+Subject = Callable[[TwixtService], Callable[..., Awaitable[Reply]]]
+#: the subject's method that does a command, called with the asker's request and the
+#: command's fields in their order (`tests/bot_service/test_dispatch.py` holds each
+#: method's parameters to its command's fields)
+_SUBJECTS: dict[type, Subject] = {
+    cmd.Challenge: lambda s: s.challenges.challenge, cmd.Team: lambda s: s.challenges.team,
+    cmd.Rematch: lambda s: s.challenges.rematch, cmd.Move: lambda s: s.confirmation.move,
+    cmd.ConfirmMove: lambda s: s.confirmation.confirm, cmd.Resign: lambda s: s.play.resign,
+    cmd.Takeback: lambda s: s.play.takeback, cmd.Conditional: lambda s: s.conditionals.run,
+    cmd.ShowBoard: lambda s: s.play.board, cmd.Status: lambda s: s.play.status,
+    cmd.Help: lambda s: s.play.help, cmd.Abort: lambda s: s.play.abort,
+    cmd.Claim: lambda s: s.clocks.claim, cmd.Export: lambda s: s.records.export,
+    cmd.History: lambda s: s.records.history, cmd.Replay: lambda s: s.records.replay,
+    cmd.ImportRecord: lambda s: s.records.import_record, cmd.Stats: lambda s: s.stats.stats,
+    cmd.Leaderboard: lambda s: s.stats.leaderboard,
+    cmd.UserSettings: lambda s: s.preferences.user_settings,
+    cmd.ServerSettings: lambda s: s.preferences.server_settings,
+    cmd.Vacation: lambda s: s.vacations.vacation, cmd.MyGames: lambda s: s.my_games.games,
+    cmd.Note: lambda s: s.notes.note, cmd.Notes: lambda s: s.notes.notes,
+    cmd.Analyze: lambda s: s.analyses.analyze,
+}
+
+
+def _channels(request: Request, reply: Reply) -> list[int]:
+    """The channels a command may have changed a game in: where it was asked, and where its
+    reply went (a game begun in a thread of its own)."""
+    return [request.channel_id, *(m.channel_id for m in reply.all_messages()
+                                  if m.channel_id is not None)]
+
+
+def refusal(error: Exception, context: Mapping[str, object], locale: str = "en") -> Reply:
+    """The one funnel for what went wrong, the service's or a front end's own (an option it
+    could not read): a `ServiceError` becomes a refused one-line reply in the asker's
+    language (`locale`); a database that cannot be used is no bug, its cause logged in one
+    line and the asker told that nothing was stored; anything else is logged with `context`
+    and answered with an apology — never a traceback."""
+    tr = translation(locale)
+    if isinstance(error, ServiceError):
+        return Reply(tr.say(error.message), ephemeral=True, refused=True)
+    if isinstance(error, DatabaseError):
+        # not a bug of ours: the cause in one line, for whoever runs the bot to mend
+        log.error("command refused: %s", error, extra=dict(context))
+        return Reply(tr.say(database_refusal(error)), ephemeral=True, refused=True)
+    log.error("command failed", exc_info=error, extra=dict(context))
+    return Reply(tr.say(APOLOGY), ephemeral=True, refused=True)
+
+
+async def answer_safely(call: Awaitable[Reply], context: Mapping[str, object],
+                        locale: str = "en") -> Reply:
+    """The service's work `call`, its failures told through `refusal`."""
+    try:
+        return await call
+    except Exception as error:
+        return refusal(error, context, locale)

@@ -1,0 +1,67 @@
+"""Durable storage of games, turns, challenges, settings and ratings (the only place with SQL).
+
+The bot talks to the `Storage` protocol; `open_storage(TWIXT_DB)` opens `SqliteStorage` (a file,
+the default) or `PostgresStorage` (a `postgresql://` URL). Both inherit the methods whose SQL
+they share from `common.SqlStorage`, which runs each statement through a `connection.Connection`.
+A game's state is the replay of its turn log (`replay`); turns land under optimistic
+concurrency (`StaleVersionError`).
+"""
+
+from twixt.storage import model
+from twixt.storage.bots import BotGame
+from twixt.storage.errors import (
+    ChallengeClosedError,
+    ChannelBusyError,
+    DatabaseError,
+    DatabaseFault,
+    EntrantTakenError,
+    GameFinishedError,
+    NotFoundError,
+    NotInvited,
+    NotInvitedError,
+    PairingOpenedError,
+    StaleVersionError,
+    StorageError,
+    UnsupportedSchemaError,
+)
+from twixt.storage.events import Entrant, Event, EventFormat, EventGame, EventStatus
+from twixt.storage.interface import Storage
+from twixt.storage.model import *  # noqa: F403 (the values, listed in model.__all__)
+from twixt.storage.opening import Database, database_setting, is_postgres_url, open_storage
+from twixt.storage.replay import TAKEBACK, new_game, replay
+from twixt.storage.schema import full_check
+from twixt.storage.sqlite import DEFAULT_PATH, SqliteStorage
+
+__all__ = [
+    "DEFAULT_PATH",
+    "TAKEBACK",
+    "BotGame",
+    "ChallengeClosedError",
+    "ChannelBusyError",
+    "Database",
+    "DatabaseError",
+    "DatabaseFault",
+    "Entrant",
+    "EntrantTakenError",
+    "Event",
+    "EventFormat",
+    "EventGame",
+    "EventStatus",
+    "GameFinishedError",
+    "NotFoundError",
+    "NotInvited",
+    "NotInvitedError",
+    "PairingOpenedError",
+    "SqliteStorage",
+    "StaleVersionError",
+    "Storage",
+    "StorageError",
+    "UnsupportedSchemaError",
+    "database_setting",
+    "full_check",
+    "is_postgres_url",
+    "new_game",
+    "open_storage",
+    "replay",
+    *model.__all__,
+]

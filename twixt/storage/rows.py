@@ -1,0 +1,360 @@
+"""Between the back ends' rows and the storage model's values: times as UTC ISO text (SQLite),
+setups as columns, settings as JSON; and what both back ends share above their SQL."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import fields
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from twixt.storage import ratings
+from twixt.storage.errors import ChallengeClosedError, NotInvited, NotInvitedError
+from twixt.storage.model import (
+    Answer,
+    Challenge,
+    ChallengeStatus,
+    FirstMove,
+    GameResult,
+    GameSetup,
+    GameStatus,
+    Invitee,
+    Offer,
+    OfferKind,
+    Player,
+    PlayerStats,
+    Result,
+    Seat,
+    StoredConditionals,
+    StoredGame,
+    StoredTurn,
+    Vacation,
+)
+from twixt.storage.ratings import Rating
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+#: a settings dataclass, such as GuildSettings
+Settings = TypeVar("Settings", bound="DataclassInstance")
+
+#: the columns of a GameSetup, in the order of `setup_values`
+SETUP_COLUMNS = "size, rules, swap, handicap, time_control, opening, vacation"
+GAME_COLUMNS = ("id, guild_id, channel_id, challenge_id, status, size, rules, swap, handicap, "
+                "time_control, opening, vacation, version, created_at, updated_at, result, "
+                "reason, finished_at")
+CHALLENGE_COLUMNS = ("id, guild_id, channel_id, challenger_id, players, size, rules, swap, "
+                     "handicap, time_control, opening, vacation, first, thread, status, "
+                     "created_at, expires_at")
+#: a game's seat rows, a challenge's invitee rows and an offer row, as `game`, `challenge` and
+#: `offer` read them
+SEAT_COLUMNS = "seat, user_id, name, winner, weekends_off"
+INVITEE_COLUMNS = "slot, user_id, answer, answered_at"
+OFFER_COLUMNS = "game_id, kind, user_id, at_version, created_at"
+#: a vacation row, as `vacation` reads it
+VACATION_COLUMNS = "id, guild_id, user_id, starts_at, ends_at, days, automatic, game_id"
+CONDITIONAL_COLUMNS = "game_id, user_id, at_version, at_move, plan, stored_at"
+
+
+def utc(moment: datetime | None) -> datetime:
+    """A time to store, in UTC: now by default; naive times are refused rather than guessed."""
+    if moment is None:
+        return datetime.now(UTC)
+    if moment.tzinfo is None:
+        raise ValueError("storage takes timezone-aware times")
+    return moment.astimezone(UTC)
+
+
+def stamp(moment: datetime | None) -> str:
+    """A time as sortable UTC text (see `utc`)."""
+    return utc(moment).isoformat(timespec="microseconds")
+
+
+def moment(text: str | datetime) -> datetime:
+    """A time read back from a NOT NULL column (SQLite's text; PostgreSQL hands a datetime)."""
+    return text if isinstance(text, datetime) else datetime.fromisoformat(text)
+
+
+def maybe_moment(text: str | datetime | None) -> datetime | None:
+    """A time read back from a column that may be NULL (not finished, not answered yet)."""
+    return None if text is None else moment(text)
+
+
+def setup_values(setup: GameSetup) -> tuple[Any, ...]:
+    """The setup as the `SETUP_COLUMNS` (flags as booleans, which SQLite stores as 0 and 1)."""
+    return (setup.size, setup.rules, setup.swap, setup.handicap, setup.time_control,
+            setup.opening, setup.vacation)
+
+
+def _setup(size: str, rules: str, swap: int | None, handicap: int,
+           time_control: str | None, opening: str | None, vacation: int) -> GameSetup:
+    return GameSetup(size, rules, None if swap is None else bool(swap), handicap, time_control,
+                     opening, bool(vacation))
+
+
+def game(row: Sequence[Any], seats: Sequence[Sequence[Any]]) -> StoredGame:
+    """A game from a `GAME_COLUMNS` row and its `SEAT_COLUMNS` rows in order."""
+    (game_id, guild_id, channel_id, challenge_id, status, size, rules, swap, handicap,
+     time_control, opening, vacation, version, created_at, updated_at, result, reason,
+     finished_at) = row
+    outcome = None
+    if result is not None:
+        winners = tuple(user_id for _seat, user_id, _name, won, _off in seats if won)
+        outcome = GameResult(Result(result), reason, winners)
+    return StoredGame(
+        id=game_id, guild_id=guild_id, channel_id=channel_id, status=GameStatus(status),
+        setup=_setup(size, rules, swap, handicap, time_control, opening, vacation),
+        seats=tuple(Seat(seat, user_id, name, bool(off))
+                    for seat, user_id, name, _won, off in seats),
+        version=version,
+        created_at=moment(created_at), updated_at=moment(updated_at),
+        challenge_id=challenge_id, result=outcome, finished_at=maybe_moment(finished_at))
+
+
+def turn(row: Sequence[Any]) -> StoredTurn:
+    number, actor_id, command, played_at = row
+    return StoredTurn(number, actor_id, command, moment(played_at))
+
+
+def challenge(row: Sequence[Any], invitees: Iterable[Sequence[Any]]) -> Challenge:
+    """A challenge from a `CHALLENGE_COLUMNS` row and its (slot, user_id, answer, at) rows."""
+    (challenge_id, guild_id, channel_id, challenger_id, players, size, rules, swap, handicap,
+     time_control, opening, vacation, first, thread, status, created_at, expires_at) = row
+    return Challenge(
+        id=challenge_id, guild_id=guild_id, channel_id=channel_id,
+        challenger_id=challenger_id, players=players,
+        setup=_setup(size, rules, swap, handicap, time_control, opening, vacation),
+        first=FirstMove(first),
+        thread=bool(thread), status=ChallengeStatus(status), created_at=moment(created_at),
+        expires_at=moment(expires_at),
+        invitees=tuple(Invitee(slot, user_id, Answer(answer), maybe_moment(at))
+                       for slot, user_id, answer, at in invitees))
+
+
+def offer(row: Sequence[Any]) -> Offer:
+    game_id, kind, user_id, at_version, created_at = row
+    return Offer(game_id, OfferKind(kind), user_id, at_version, moment(created_at))
+
+
+def vacation(row: Sequence[Any]) -> Vacation:
+    """A vacation from a `VACATION_COLUMNS` row."""
+    vacation_id, guild_id, user_id, starts_at, ends_at, days, automatic, game_id = row
+    return Vacation(vacation_id, guild_id, user_id, moment(starts_at), moment(ends_at), days,
+                    bool(automatic), game_id)
+
+
+def year_bounds(year: int) -> tuple[datetime, datetime]:
+    """The first moment of a calendar year (UTC) and of the next."""
+    return datetime(year, 1, 1, tzinfo=UTC), datetime(year + 1, 1, 1, tzinfo=UTC)
+
+
+#: the SQL that makes a user's active clocked games of a guild due by a moment (params: the
+#: moment, guild id, user id, the moment): their clocks' marks are worked out again
+WAKE_GAMES_OF = (
+    "UPDATE games SET wake_at = ? WHERE guild_id = ? AND status = 'active' AND "
+    "time_control IS NOT NULL AND id IN (SELECT game_id FROM game_seats WHERE user_id = ?) "
+    "AND (wake_at IS NULL OR wake_at > ?)")
+#: the days counted by a user's vacations in a guild that start within a span (params: guild
+#: id, user id, the span's start and end)
+DAYS_USED = ("SELECT coalesce(sum(days), 0) FROM vacations WHERE guild_id = ? AND user_id = ? "
+             "AND starts_at >= ? AND starts_at < ?")
+#: the vacations of some users of a guild ending after a moment, the latest ending first and
+#: of those ending together the newest (by id: without it each back end orders ties its own
+#: way) (params: the moment, the limit; the users' condition goes in `{users}`)
+VACATIONS_SINCE = (f"SELECT {VACATION_COLUMNS} FROM vacations WHERE guild_id = ? AND "
+                   "{users} AND ends_at > ? ORDER BY ends_at DESC, id DESC LIMIT ?")
+
+
+#: a user's vacation in a guild that starts at a moment (params: guild id, user id, start)
+VACATION_STARTING = (f"SELECT {VACATION_COLUMNS} FROM vacations WHERE guild_id = ? AND "
+                     "user_id = ? AND starts_at = ?")
+#: a new vacation, read back (params: guild id, user id, start, end, days, automatic, game id)
+ADD_VACATION = ("INSERT INTO vacations (guild_id, user_id, starts_at, ends_at, days, automatic, "
+                f"game_id) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING {VACATION_COLUMNS}")
+#: a vacation ended at a moment, counting new days, if it has begun and not ended by then
+#: (params: the moment, the days, the id, the moment, the moment)
+END_VACATION = ("UPDATE vacations SET ends_at = ?, days = ? WHERE id = ? AND ends_at > ? AND "
+                f"starts_at <= ? RETURNING {VACATION_COLUMNS}")
+
+#: a player's conditional moves in a game, replacing theirs (params: `CONDITIONAL_COLUMNS`)
+STORE_CONDITIONALS = (
+    f"INSERT INTO conditional_moves ({CONDITIONAL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (game_id, user_id) DO UPDATE SET at_version = excluded.at_version, "
+    "at_move = excluded.at_move, plan = excluded.plan, stored_at = excluded.stored_at")
+#: every player's conditional moves in a game (params: game id)
+CONDITIONALS = (f"SELECT {CONDITIONAL_COLUMNS} FROM conditional_moves WHERE game_id = ? "
+                "ORDER BY user_id")
+#: forget one player's conditional moves in a game, or everyone's (params: game id, user id
+#: or None)
+DROP_CONDITIONALS = ("DELETE FROM conditional_moves WHERE game_id = ? "
+                     "AND user_id = coalesce(CAST(? AS bigint), user_id)")
+
+
+def conditionals(row: Sequence[Any]) -> StoredConditionals:
+    game_id, user_id, at_version, at_move, plan, stored_at = row
+    return StoredConditionals(game_id, user_id, at_version, at_move, plan, moment(stored_at))
+
+
+def children(found: Iterable[Sequence[Any]]) -> dict[int, list[Any]]:
+    """Rows whose first column is their parent's id, as their other columns by parent id."""
+    by_parent: dict[int, list[Any]] = {}
+    for row in found:
+        by_parent.setdefault(row[0], []).append(tuple(row)[1:])
+    return by_parent
+
+
+#: what `PlayerStats` shows of a row of `ratings r`, in its order (see `rating_fields`)
+RATING_COLUMNS = "r.rating, r.rated_games, r.deviation, r.volatility, r.updated_at"
+#: what `stored_rating` reads of a row of `ratings`
+GLICKO_COLUMNS = "rating, deviation, volatility, updated_at"
+
+
+def rating_fields(values: Sequence[Any]) -> tuple[Any, ...]:
+    """`RATING_COLUMNS`' values as `PlayerStats`' fields from `rating` on."""
+    rating, rated_games, deviation, volatility, rated_at = values
+    return rating, rated_games, deviation, volatility, moment(rated_at)
+
+
+def stored_rating(values: Sequence[Any]) -> Rating:
+    """`GLICKO_COLUMNS`' values as a rating to rate a game from."""
+    rating, deviation, volatility, rated_at = values
+    return Rating(rating, deviation, volatility, moment(rated_at))
+
+
+def new_ratings(result: Result, sides: tuple[tuple[int, ...], tuple[int, ...]],
+                current: Mapping[int, Rating], at: datetime) -> list[tuple[int, Rating]]:
+    """Each player's new rating after a game of Red's and Black's `sides` that ended at `at`
+    with `result`, from `current` (a newcomer missing from it starts at the start values);
+    both back ends' `_rate` share it."""
+    red, black = sides
+    score = {Result.RED: 1.0, Result.BLACK: 0.0}.get(result, 0.5)
+    new_red, new_black = ratings.rate_game([current.get(u, Rating()) for u in red],
+                                           [current.get(u, Rating()) for u in black], score, at)
+    return list(zip([*red, *black], new_red + new_black, strict=True))
+
+
+def player_stats(guild_id: int, user_ids: Sequence[int],
+                 counts: Iterable[Sequence[Any]],
+                 rated: Iterable[Sequence[Any]]) -> dict[int, PlayerStats]:
+    """Each user's stats from (user_id, games, wins, losses, draws) and (user_id,
+    `RATING_COLUMNS`) rows; a user in neither is left out."""
+    totals = {row[0]: tuple(row)[1:] for row in counts}
+    ratings = {row[0]: rating_fields(tuple(row)[1:]) for row in rated}
+    return {user_id: PlayerStats(guild_id, user_id, *totals.get(user_id, (0, 0, 0, 0)),
+                                 *ratings.get(user_id, ()))
+            for user_id in user_ids if user_id in totals or user_id in ratings}
+
+
+def settings(kind: type[Settings], stored: Mapping[str, str]) -> Settings:
+    """Defaults overlaid with stored values; keys this version no longer knows are ignored."""
+    known = {field.name for field in fields(kind)}
+    return kind(**{key: json.loads(value) for key, value in stored.items() if key in known})
+
+
+def checked_changes(current: Settings, changes: Mapping[str, Any]) -> dict[str, str]:
+    """Changes as JSON text, after checking each names a field and has that field's type."""
+    known = {field.name for field in fields(current)}
+    for key, value in changes.items():
+        if key not in known:
+            raise ValueError(f"there is no setting called {key}")
+        if type(value) is not type(getattr(current, key)):
+            raise ValueError(f"{key} takes a {type(getattr(current, key)).__name__}")
+    return {key: json.dumps(value) for key, value in changes.items()}
+
+
+def challenge_slots(challenger_id: int, invitees: Sequence[int],
+                    players: int) -> list[int | None]:
+    """A new challenge's places in slot order: the users named, then open ones (None); a
+    challenge for other than two or four players, or naming someone twice or the challenger,
+    is refused before anything is written."""
+    if players not in (2, 4):
+        raise ValueError("a challenge is for two players, or four for Double TwixT")
+    places = players - 1
+    named = list(dict.fromkeys(invitees))
+    if len(named) != len(invitees) or challenger_id in named or len(named) > places:
+        raise ValueError(f"invite at most {places} other players, each once")
+    return [*named, *[None] * (places - len(named))]
+
+
+def check_players(players: Sequence[Player]) -> None:
+    """Refuse a new game's players, before anything is written, unless two or four differ."""
+    if len(players) not in (2, 4) or len({p.user_id for p in players}) != len(players):
+        raise ValueError("a game has two different players, or four for Double TwixT")
+
+
+def pending_filter(channel_id: int | None, user_id: int | None,
+                   now: datetime | None) -> tuple[str, list[object]]:
+    """The WHERE clause and its values of `pending_challenges`: pending, unexpired at `now`,
+    in a channel, or a user's (made or named in)."""
+    where: list[str] = ["status = 'pending'"]
+    params: list[object] = []
+    if now is not None:
+        where.append("expires_at > ?")
+        params.append(utc(now))
+    if channel_id is not None:
+        where.append("channel_id = ?")
+        params.append(channel_id)
+    if user_id is not None:
+        where.append("(challenger_id = ? OR id IN "
+                     "(SELECT challenge_id FROM challenge_invitees WHERE user_id = ?))")
+        params += [user_id, user_id]
+    return " AND ".join(where), params
+
+
+def check_pending(challenge: Challenge, at: datetime | None = None) -> None:
+    """Refuse to change a challenge that is no longer pending, or (given `at`) has expired."""
+    if challenge.status is not ChallengeStatus.PENDING:
+        raise ChallengeClosedError(challenge.status.value)
+    if at is not None and challenge.expires_at <= at:
+        raise ChallengeClosedError("expired")
+
+
+def open_slot(challenge: Challenge, user_id: int, accept: bool) -> int:
+    """The open place a user who was not named takes by accepting."""
+    if user_id == challenge.challenger_id:
+        raise NotInvitedError(NotInvited.OWN_CHALLENGE)
+    if not accept:
+        raise NotInvitedError(NotInvited.NOT_NAMED)
+    slot = next((i.slot for i in challenge.invitees if i.user_id is None), None)
+    if slot is None:
+        raise NotInvitedError(NotInvited.NO_PLACE_LEFT)
+    return slot
+
+
+# --- running totals of stats (SQLite's migration 0006, PostgreSQL's 0003) --------------------
+
+#: the games that count in stats: aborted games and continued imports are nobody's win or loss
+_COUNTED = "g.status = 'finished' AND g.result <> 'aborted' AND g.opening IS NULL"
+
+
+def _counts(seat: str) -> str:
+    """The wins, losses and draws (0 or 1 each) a counted game `g` gives `seat`, as columns
+    (`winner` is 0/1 in SQLite and a boolean in PostgreSQL: both read it as a condition)."""
+    return (f"CASE WHEN {seat}.winner THEN 1 ELSE 0 END, "
+            f"CASE WHEN g.result <> 'draw' AND NOT {seat}.winner THEN 1 ELSE 0 END, "
+            "CASE WHEN g.result = 'draw' THEN 1 ELSE 0 END")
+
+
+def _adding(table: str, columns: Sequence[str]) -> str:
+    """An upsert's SET clause that adds the new row's `columns` to the stored ones."""
+    return ", ".join(f"{c} = {table}.{c} + excluded.{c}" for c in columns)
+
+
+#: the two upserts (each taking the game's id) that add a game that has just finished to its
+#: players' and its pairs' totals, in the transaction that records its result; rows are taken
+#: in user order, so that two such transactions on PostgreSQL cannot deadlock
+ADD_TOTALS = (
+    "INSERT INTO player_totals (guild_id, user_id, games, wins, losses, draws) "
+    f"SELECT g.guild_id, s.user_id, 1, {_counts('s')} "
+    f"FROM games g JOIN game_seats s ON s.game_id = g.id WHERE g.id = ? AND {_COUNTED} "
+    "ORDER BY s.user_id ON CONFLICT (guild_id, user_id) DO UPDATE SET "
+    + _adding("player_totals", ("games", "wins", "losses", "draws")),
+    "INSERT INTO pair_totals (guild_id, user_id, other_id, wins, losses, draws) "
+    f"SELECT g.guild_id, me.user_id, them.user_id, {_counts('me')} "
+    "FROM games g JOIN game_seats me ON me.game_id = g.id "
+    "JOIN game_seats them ON them.game_id = g.id AND them.team <> me.team "
+    f"WHERE g.id = ? AND {_COUNTED} ORDER BY me.user_id, them.user_id "
+    "ON CONFLICT (guild_id, user_id, other_id) DO UPDATE SET "
+    + _adding("pair_totals", ("wins", "losses", "draws")),
+)

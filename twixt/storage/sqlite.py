@@ -1,0 +1,287 @@
+"""The `Storage` protocol on one SQLite file, through aiosqlite: the statements both back ends
+share come from `storage.common`, run through `SqliteConnection`; what is SQLite's own is here.
+
+Two connections: one writer, owned by a group-commit task (storage.group_commit) that puts the
+writes waiting together into one transaction, each in its own savepoint (SQLite has one writer
+anyway, and interleaving two tasks' statements on one connection would mix their
+transactions), and one reader, which in WAL mode never waits for the writer.
+
+Durability: WAL with synchronous=FULL, so a turn is on disk (fsynced) before `append_turn`
+returns; it survives a killed process and a lost machine alike. NORMAL would survive SIGKILL
+too (the WAL write is in the OS cache), but not a power cut; with group commit one fsync
+serves every turn that arrived together, so FULL costs little.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import sqlite3
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from twixt.storage import common, rows
+from twixt.storage.common import SqlStorage
+from twixt.storage.connection import Connection, Duplicate, Row
+from twixt.storage.errors import DatabaseError, DatabaseFault
+from twixt.storage.group_commit import GroupCommit, InlineConnection, connect_inline
+from twixt.storage.model import GameResult, Result, StoredGame
+from twixt.storage.schema import check_file, failed, migrate, migrations, unusable
+from twixt.storage.shards import Shards
+
+DEFAULT_PATH = Path("twixt.db")
+
+#: the start of SQLite's message for a broken unique key, before the columns it names
+_UNIQUE = "UNIQUE constraint failed: "
+
+
+class SqliteConnection:
+    """An aiosqlite connection behind the seam (`storage.connection`): moments pass as
+    `rows.stamp` text, and a broken unique key raises `Duplicate`."""
+
+    #: one writer: what a write transaction reads stays as it is until it ends
+    for_update = for_share = ""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        return (await self._run(sql, args)).rowcount
+
+    async def execute_many(self, sql: str, args: Sequence[Sequence[Any]]) -> None:
+        with _duplicates():
+            await self.db.executemany(sql, [_values(row) for row in args])
+
+    async def fetch_all(self, sql: str, *args: Any) -> list[Row]:
+        return list(await (await self._run(sql, args)).fetchall())
+
+    async def fetch_one(self, sql: str, *args: Any) -> Row | None:
+        row: Row | None = await (await self._run(sql, args)).fetchone()
+        return row
+
+    async def fetch_value(self, sql: str, *args: Any) -> Any:
+        row = await self.fetch_one(sql, *args)
+        return None if row is None else row[0]
+
+    def among(self, column: str, values: Sequence[Any]) -> tuple[str, tuple[Any, ...]]:
+        return f"{column} IN ({', '.join('?' * len(values))})", tuple(values)
+
+    async def lock_user(self, owner_id: int, user_id: int) -> None:
+        """Nothing to take: a write transaction holds SQLite's one write lock already."""
+
+    async def _run(self, sql: str, args: Sequence[Any]) -> aiosqlite.Cursor:
+        with _duplicates():
+            return await self.db.execute(sql, _values(args))
+
+
+def _values(args: Sequence[Any]) -> tuple[Any, ...]:
+    """Statement values with each moment as sortable UTC text (`rows.stamp`)."""
+    return tuple(rows.stamp(value) if isinstance(value, datetime) else value for value in args)
+
+
+@contextlib.contextmanager
+def _duplicates() -> Iterator[None]:
+    """A broken unique key as `Duplicate`, naming its columns; other breaks stay as they are."""
+    try:
+        yield
+    except sqlite3.IntegrityError as error:
+        text = str(error)
+        if text.startswith(_UNIQUE):
+            raise Duplicate(text.removeprefix(_UNIQUE)) from error
+        raise
+
+
+async def _connect(path: Path, busy_timeout_ms: int, *, read_only: bool) -> aiosqlite.Connection:
+    db = (await aiosqlite.connect(path, isolation_level=None) if read_only
+          else await connect_inline(path))
+    for pragma in ("foreign_keys = ON", f"busy_timeout = {int(busy_timeout_ms)}",
+                   "synchronous = FULL", f"query_only = {int(read_only)}"):
+        await db.execute(f"PRAGMA {pragma}")
+    return db
+
+
+class SqliteStorage(SqlStorage):
+    """Games, turns and the rest in one SQLite file. Open with `await SqliteStorage.open()`."""
+
+    def __init__(self, path: Path, writer: aiosqlite.Connection,
+                 reader: aiosqlite.Connection) -> None:
+        self.path = path
+        self._writer = writer
+        self._reader = reader
+        assert isinstance(writer, InlineConnection), "the writer comes from _connect"
+        self._file = _identity(path)
+        self._writes = GroupCommit(writer, before_commit=self._check_file_is_ours)
+        self._read_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | os.PathLike[str] = DEFAULT_PATH, *,
+                   busy_timeout_ms: int = 5000) -> SqliteStorage:
+        """Check the file, upgrade its schema, and connect.
+
+        Raises `DatabaseError` (one clear line, file untouched) for a file that is not SQLite,
+        is corrupt or belongs to another program, and `UnsupportedSchemaError` for a newer schema.
+        """
+        path = Path(path)
+        available = migrations()
+        await asyncio.to_thread(check_file, path, len(available))
+        await asyncio.to_thread(migrate, path, available)
+        try:
+            writer = await _connect(path, busy_timeout_ms, read_only=False)
+        except sqlite3.DatabaseError as error:
+            raise unusable(path, error) from error
+        try:
+            reader = await _connect(path, busy_timeout_ms, read_only=True)
+        except BaseException as error:
+            await writer.close()
+            if isinstance(error, sqlite3.DatabaseError):
+                raise unusable(path, error) from error
+            raise
+        return cls(path, writer, reader)
+
+    def _check_file_is_ours(self) -> None:
+        """Refuse to commit once the file was removed or replaced while the bot had it open:
+        SQLite would go on writing to the removed file, and every turn acknowledged since
+        would be gone at the next start. (A stat, a few microseconds a commit.)"""
+        if _identity(self.path) != self._file:
+            raise DatabaseError(f"{self.path} was removed or replaced while the bot was "
+                                "running: nothing more is stored until the bot is restarted",
+                                DatabaseFault.GONE)
+
+    async def close(self) -> None:
+        await self._writes.close()  # the writes already queued are committed first
+        async with self._read_lock:
+            await self._reader.close()
+            await self._writer.close()
+
+    # --- transactions ------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[SqliteConnection]:
+        """One write, atomic and durable when the block is left (group commit).
+
+        The block runs in a savepoint of a transaction shared with the writes queued with it
+        (BEGIN IMMEDIATE has taken SQLite's write lock before it reads); if it raises, its
+        work alone is undone. It is left once the shared COMMIT has returned. The block must
+        not wait for anything but its statements: the other writes wait for it.
+        """
+        try:
+            async with self._writes.transaction() as db:
+                yield SqliteConnection(db)
+        except BaseException as error:
+            _reraise(error, self.path)
+            raise
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[SqliteConnection]:
+        """One read snapshot, so that a game and its log agree."""
+        db = self._reader
+        async with self._read_lock:
+            try:
+                await db.execute("BEGIN")
+                yield SqliteConnection(db)
+            except BaseException as error:
+                _reraise(error, self.path)
+                raise
+            finally:
+                await _rollback(db)
+
+    #: one player's games walked in the index game_seats_by_user, which is in newest-first
+    #: order already, so a page deep in the list steps over index entries, sorting none
+    _PLAYER_GAMES = ("game_seats CROSS JOIN games ON games.id = game_seats.game_id",
+                     "game_seats.game_id", "game_seats.user_id = ?")
+
+    # --- what SQLite does its own way ------------------------------------------------------
+
+    async def expire_challenges(self, now: datetime | None = None) -> int:
+        at = rows.utc(now)
+        if not await self._exists("challenges", common.EXPIRED, at):
+            return 0  # nothing to do is the usual case: no write lock
+        async with self._write() as db:
+            return await db.execute(common.EXPIRE, at)
+
+    async def claim_due_games(self, now: datetime, lease_until: datetime, limit: int = 100, *,
+                              shards: Shards | None = None) -> tuple[StoredGame, ...]:
+        due = ("wake_at IS NOT NULL AND wake_at <= ? AND "
+               + ("1 = 1" if shards is None else shards.sql()))
+        if not await self._exists("games", due, rows.utc(now)):
+            return ()  # nothing due (the usual case): no write at all
+        async with self._write() as db:
+            found = await db.fetch_all(
+                f"UPDATE games SET wake_at = ? WHERE id IN (SELECT id FROM games WHERE {due} "
+                "ORDER BY wake_at LIMIT ?) RETURNING id",
+                rows.utc(lease_until), rows.utc(now), limit)
+            claimed = [row[0] for row in found]
+            if not claimed:
+                return ()
+            return await common.games_by_id(db, claimed)
+
+    async def reclaim_reminders(self, claimed_before: datetime, now: datetime,
+                                limit: int = 100, *, shards: Shards | None = None
+                                ) -> tuple[tuple[int, int, str], ...]:
+        mine = common.reminders_of(shards)
+        stale = f"delivered_at IS NULL AND sent_at < ?{mine}"
+        if not await self._exists("reminders", stale, rows.utc(claimed_before)):
+            return ()  # none waiting (the usual case): no write at all
+        async with self._write() as db:
+            found = await db.fetch_all(
+                "UPDATE reminders SET sent_at = ? WHERE (game_id, version, stage) IN "
+                f"(SELECT game_id, version, stage FROM reminders WHERE {stale} "
+                "ORDER BY sent_at LIMIT ?) RETURNING game_id, version, stage",
+                rows.utc(now), rows.utc(claimed_before), limit)
+        return tuple(sorted((game_id, version, stage) for game_id, version, stage in found))
+
+    async def _exists(self, table: str, where: str, *params: Any) -> bool:
+        """Whether any row matches: a read that lets a claim skip its write when none would."""
+        async with self._read() as db:
+            return await db.fetch_one(f"SELECT 1 FROM {table} WHERE {where} LIMIT 1",
+                                      *params) is not None
+
+    async def _rate(self, db: Connection, guild_id: int, result: GameResult,
+                    sides: tuple[tuple[int, ...], tuple[int, ...]], at: datetime) -> None:
+        """New ratings from the stored ones, read and written in the caller's transaction
+        (which holds the one write lock: nothing can change them in between)."""
+        users, values = db.among("user_id", [*sides[0], *sides[1]])
+        found = await db.fetch_all(common.RATINGS.format(users=users), guild_id, *values)
+        current = {row[0]: rows.stored_rating(row[1:]) for row in found}
+        rated = rows.new_ratings(Result(result.result), sides, current, at)
+        await db.execute_many(
+            "INSERT INTO ratings (guild_id, user_id, rating, deviation, volatility, "
+            "rated_games, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?) "
+            "ON CONFLICT (guild_id, user_id) DO UPDATE SET "
+            "rating = excluded.rating, deviation = excluded.deviation, "
+            "volatility = excluded.volatility, rated_games = rated_games + 1, "
+            "updated_at = excluded.updated_at",
+            [(guild_id, user_id, new.rating, new.deviation, new.volatility, at)
+             for user_id, new in rated])
+
+
+async def _rollback(db: aiosqlite.Connection) -> None:
+    """End whatever transaction is open, even one whose BEGIN is still queued.
+
+    aiosqlite runs a connection's statements in order on its thread, so a ROLLBACK queued now
+    runs after every statement of this task (also when the task was cancelled mid-way) and
+    before those of the next lock holder. With nothing open it fails harmlessly.
+    """
+    with contextlib.suppress(sqlite3.OperationalError):
+        await db.execute("ROLLBACK")
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """The file's device and inode, which stay while it is the same file (None: no file)."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
+def _reraise(error: BaseException, path: Path) -> None:
+    """Turn SQLite's own failures (corruption, disk full, ...) into our one-line error."""
+    if isinstance(error, sqlite3.DatabaseError) and not isinstance(error, sqlite3.IntegrityError):
+        raise failed(path, error) from error

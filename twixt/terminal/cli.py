@@ -1,0 +1,98 @@
+"""`twixt play` and `twixt export`: the terminal table and records, over the real database."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from twixt.config import ConfigError, Settings
+from twixt.language import translation, unmarked
+from twixt.rules.records import encode, write
+from twixt.service import EnginePool, ServiceError, TwixtService, utc_now
+from twixt.storage import Database, DatabaseError, SqliteStorage, is_postgres_url, open_storage
+from twixt.terminal.table import TerminalTable, name_id
+
+if TYPE_CHECKING:
+    from twixt.storage.postgres import PostgresStorage
+
+
+async def play(db: Database | None, channel: str, out_dir: Path, script: str | None,
+               clock: datetime | None = None, managers: Sequence[str] = (),
+               locale: str = "en") -> int:
+    """Play lines from `script` (or standard input); exit 1 if any line was refused.
+
+    `clock` fixes the time the table lives at (default: the system clock), so that clocks
+    and reminders can be tried: a later run with a later clock finds what is due.
+    `managers` may manage the channel (abort any game, change the server's settings).
+    `locale` is the table's language (`language.LOCALES`).
+    """
+    tr = translation(locale)
+    if out_dir.exists() and not out_dir.is_dir():  # said before a single line is played
+        print("twixt: " + unmarked(tr("--out {folder} is not a folder", folder=str(out_dir))),
+              file=sys.stderr)
+        return 2
+    try:
+        workers = Settings.from_environment().engine_workers
+    except ConfigError as error:
+        print(f"twixt: {error}", file=sys.stderr)
+        return 2
+    storage = await _open(db)
+    if storage is None:
+        return 2
+    async with storage:
+        table = TerminalTable(storage, channel, out_dir, managers=managers, locale=locale,
+                              clock=(lambda: clock) if clock else utc_now,
+                              engine_pool=EnginePool(workers))
+        try:
+            if script:
+                try:
+                    lines = Path(script).read_text(encoding="utf-8-sig").splitlines()
+                except OSError as error:
+                    print("twixt: " + unmarked(tr("cannot read {path}: {reason}", path=script,
+                                                  reason=error.strerror)), file=sys.stderr)
+                    return 2
+                return 1 if await table.run(lines) else 0
+            if sys.stdin.isatty():
+                print(tr("TwixT table — type lines like `alice: challenge bob`, then "
+                         "`bob: accept`, `alice: K12`. Ctrl-D ends."))
+            return 1 if await table.run(sys.stdin) else 0
+        finally:
+            await table.close()
+
+
+async def export(db: Database | None, channel: str, fmt: str) -> int:
+    """Print the record of the channel's current or last game."""
+    storage = await _open(db, reading="export")
+    if storage is None:
+        return 2
+    async with storage:
+        try:
+            game = await TwixtService(storage).channel_game(name_id(channel))
+            text = write(game, fmt)
+        except (ServiceError, ValueError) as error:
+            print(f"twixt: {error}", file=sys.stderr)
+            return 1
+    sys.stdout.flush()
+    sys.stdout.buffer.write(encode(text, fmt))  # Little Golem's are bytes, not UTF-8
+    return 0
+
+
+async def _open(db: Database | None,
+                reading: str | None = None) -> SqliteStorage | PostgresStorage | None:
+    """The database (given, or from the settings); None after saying why it cannot be used.
+    A command that only reads (`reading`, its name) refuses a SQLite file that is not there,
+    which opening would create empty (a mistyped `--db` would look like a database without
+    games)."""
+    target = db or Settings.from_environment().database
+    if reading and not is_postgres_url(target) and not Path(target).is_file():
+        print(f"twixt: {target} does not exist ({reading} only reads a database)",
+              file=sys.stderr)
+        return None
+    try:
+        return await open_storage(target)
+    except DatabaseError as error:
+        print(f"twixt: {error}", file=sys.stderr)
+        return None
