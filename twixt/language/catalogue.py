@@ -84,7 +84,7 @@ def merged_catalogue(locale: str) -> Catalog:
     from babel.messages.pofile import read_po
 
     merged = Catalog(locale=locale)
-    folder = resources.files("language").joinpath("locales", locale)
+    folder = resources.files("twixt.language").joinpath("locales", locale)
     for part in sorted(folder.iterdir(), key=lambda path: path.name):
         if part.name.endswith(".po"):
             with part.open("rb") as file:
