@@ -12,6 +12,7 @@ from tests.fakes import FakeThreads
 from twixt.language import translation, unmarked
 from twixt.service import (
     ButtonKind,
+    Request,
     ServiceError,
     TwixtService,
     User,
@@ -246,3 +247,40 @@ async def test_a_game_thread_and_a_nameless_seat_are_named_in_the_language_at_ha
     assert [seat.name for seat in stored.seats] == ["Spieler 1", "bob"]
     assert unmarked(translation("de").say(threads.titles[-1])) == "TwixT: Spieler 1 gegen bob"
     assert threads.opened[-1] == (CHANNEL, "TwixT: Spieler 1 vs bob")  # English elsewhere
+
+
+MALLORY = User(15, "mallory")
+ELSEWHERE = (asking(MALLORY, channel=200), Request(2, CHANNEL, MALLORY))
+
+
+@pytest.mark.parametrize("where", ELSEWHERE, ids=["another channel", "another server"])
+@pytest.mark.parametrize("answer", ["accept", "decline"])
+async def test_a_challenge_is_answered_only_where_it_was_made(service, storage, where, answer):
+    await service.challenges.challenge(asking(ALICE), None, build_options())  # anyone here
+    await service.challenges.challenge(asking(BOB, channel=300), ALICE, build_options())
+    call = getattr(service.challenges, answer)
+    for number in (1, 2, 3):  # the open one, bob's to alice elsewhere, and none at all
+        with pytest.raises(ServiceError, match=r"^there is no such challenge$"):
+            await call(where, number)
+    assert [c.status for c in (await storage.pending_challenges())] == [
+        ChallengeStatus.PENDING, ChallengeStatus.PENDING]
+    assert all(i.user_id is None for i in (await storage.get_challenge(1)).invitees)
+    assert await storage.active_game(CHANNEL) is None
+
+
+async def test_a_closed_challenge_elsewhere_reads_as_no_challenge(service, clock):
+    """Probing numbers from another channel tells nothing of a challenge's state."""
+    await service.challenges.challenge(asking(ALICE), BOB, build_options())
+    clock.now += timedelta(hours=25)
+    with pytest.raises(ServiceError, match=r"^there is no such challenge$"):
+        await service.challenges.accept(asking(BOB, channel=200), 1)
+    with pytest.raises(ServiceError, match="expired"):  # where it was made: what happened
+        await service.challenges.accept(asking(BOB), 1)
+
+
+async def test_the_invitee_answers_a_direct_challenge_in_its_channel_only(service):
+    await service.challenges.challenge(asking(ALICE), BOB, build_options())
+    with pytest.raises(ServiceError, match=r"^there is no such challenge$"):
+        await service.challenges.accept(asking(BOB, channel=200), 1)
+    started = await service.challenges.accept(asking(BOB), 1)
+    assert started.plain.startswith("Game 1 on")

@@ -259,21 +259,30 @@ class Challenges:
         return next((c for c in pending if c.challenger_id == request.user.id), None)
 
     async def _find_challenge(self, request: Request, challenge_id: int | None) -> Challenge:
+        """The challenge named by number, or the newest one open to the asker here. A
+        challenge is seen and answered only in the channel it was made in, by its invitee as
+        by anyone: elsewhere its number reads as no challenge at all, so that nobody can take
+        a place from another channel (a public one into a private one's challenge) or learn
+        by probing numbers which challenges exist."""
         if challenge_id is not None:
             try:
-                return await self._core.storage.get_challenge(challenge_id)
+                found: Challenge | None = await self._core.storage.get_challenge(challenge_id)
             except NotFoundError:
-                raise ServiceError("there is no such challenge") from None
+                found = None
+            if found is None or (found.guild_id, found.channel_id) != (request.guild_id,
+                                                                       request.channel_id):
+                raise ServiceError("there is no such challenge")  # the same words: nothing leaks
+            return found
         pending = await self._core.storage.pending_challenges(channel_id=request.channel_id,
                                                               now=self._core.clock())
         mine = [c for c in pending if request.user.id in {i.user_id for i in c.invitees}
                 or c.challenger_id == request.user.id]
         open_ones = [c for c in pending if any(i.user_id is None for i in c.invitees)
                      and c.challenger_id != request.user.id]
-        found = mine or open_ones
-        if not found:
+        answerable = mine or open_ones
+        if not answerable:
             raise ServiceError("there is no challenge for you in this channel")
-        return found[-1]
+        return answerable[-1]
 
     async def _start_game(self, challenge: Challenge, tr: Translation) -> Reply:
         """Start the game of an accepted challenge; what is said, `tr` says (the language of

@@ -199,7 +199,7 @@ class Events:
         the games that could not be opened, such as a thread Discord refused)."""
         if not request.can_manage:
             raise ServiceError("only a channel manager can start a tournament")
-        event = await self._event(request, event_id)
+        event = await self._managed(request, event_id)
         if event.status is EventStatus.RUNNING:  # again: open what could not be opened
             if event.round == 0:
                 await self._pair_first(event)
@@ -352,7 +352,7 @@ class Events:
     async def next_season(self, request: Request, event_id: int | None) -> Reply:
         """A manager opens a league's next season: its players signed up again, their
         groups carried over with promotion and relegation at the start."""
-        event = await self._event(request, event_id)
+        event = await self._managed(request, event_id)
         if event.format is not EventFormat.LEAGUE:
             raise ServiceError("only a league has seasons")
         if event.status is not EventStatus.FINISHED:
@@ -427,6 +427,14 @@ class Events:
             raise ServiceError("there is no tournament in this channel: name one by its "
                                "number (see tournament list)")
         return here[0]
+
+    async def _managed(self, request: Request, event_id: int | None) -> Event:
+        """The event a manager acts on: only in its own channel, since the asker manages the
+        channel they ask in (`Request.can_manage`), not the event's, which may be anyone's."""
+        event = await self._event(request, event_id)
+        if event.channel_id != request.channel_id:
+            raise ServiceError("a tournament is managed in its own channel, by its managers")
+        return event
 
     def _announcement(self, event: Event, tr: Translation) -> Reply:
         text = (_facts(event, tr) + "\n"
