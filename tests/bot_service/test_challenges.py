@@ -20,7 +20,7 @@ from twixt.service import (
     parse_option_words,
 )
 from twixt.service import commands as cmd
-from twixt.storage import ChallengeStatus, GameResult, GameSetup, Player, Result
+from twixt.storage import Answer, ChallengeStatus, GameResult, GameSetup, Player, Result
 
 
 async def test_a_challenge_names_the_options_pings_the_opponent_and_offers_buttons(service):
@@ -284,3 +284,35 @@ async def test_the_invitee_answers_a_direct_challenge_in_its_channel_only(servic
         await service.challenges.accept(asking(BOB, channel=200), 1)
     started = await service.challenges.accept(asking(BOB), 1)
     assert started.plain.startswith("Game 1 on")
+
+
+ERIN = User(16, "erin")
+
+
+async def test_a_refused_accept_keeps_no_place(service, storage):
+    """dave's accept is refused (the channel has a game meanwhile): nothing of it is kept,
+    so erin takes the place once the channel is free."""
+    await service.challenges.challenge(asking(ALICE), None, build_options())  # anyone here
+    await service.challenges.challenge(asking(BOB), CAROL, build_options())
+    await service.challenges.accept(asking(CAROL), 2)  # bob and carol play here meanwhile
+    with pytest.raises(ServiceError, match="this channel already has a game"):
+        await service.challenges.accept(asking(DAVE), 1)
+    first = await storage.get_challenge(1)
+    assert (first.status, [(i.user_id, i.answer) for i in first.invitees]) == (
+        ChallengeStatus.PENDING, [(None, Answer.PENDING)])
+    await service.run(asking(BOB), "resign yes")
+    started = await service.challenges.accept(asking(ERIN), 1)
+    assert "**erin**" in started.plain and started.plain.startswith("Game 2 on")
+
+
+async def test_a_refused_last_accept_of_a_team_keeps_every_answer_as_it_was(service, storage):
+    await service.challenges.team(asking(ALICE), CAROL, (BOB, DAVE), build_options())
+    await service.challenges.accept(asking(BOB))
+    await service.challenges.accept(asking(CAROL))
+    await service.challenges.challenge(asking(ERIN), MALLORY, build_options())
+    await service.challenges.accept(asking(MALLORY), 2)  # a game here meanwhile
+    with pytest.raises(ServiceError, match="this channel already has a game"):
+        await service.challenges.accept(asking(DAVE), 1)
+    answers = {i.user_id: i.answer for i in (await storage.get_challenge(1)).invitees}
+    assert answers == {BOB.id: Answer.ACCEPTED, CAROL.id: Answer.ACCEPTED,
+                       DAVE.id: Answer.PENDING}

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from contextlib import AbstractAsyncContextManager, nullcontext
+from contextlib import AbstractAsyncContextManager, nullcontext, suppress
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from twixt.language import Markup, Message, Translation, bold, message
 from twixt.rules import Hole
@@ -21,6 +21,7 @@ from twixt.storage import (
     Answer,
     Challenge,
     ChallengeClosedError,
+    ChallengeStatus,
     ChannelBusyError,
     FirstMove,
     NotFoundError,
@@ -98,12 +99,19 @@ class Challenges:
             if with_bot:
                 await self._check_bot_games(request)
             async with self._core.lock(challenge.channel_id):
+                await self._core.remember(request.user)
+                # the acceptance that completes the challenge is stored with its game, in one
+                # transaction: a game refused (the channel busy meanwhile) keeps no place taken
+                completed = _completed_by(await self._core.storage.get_challenge(challenge.id),
+                                          request.user.id, self._core.clock())
+                if completed is not None:
+                    return await self._start_game(completed, request.tr,
+                                                  accepting=request.user.id)
                 try:
                     challenge = await self._core.storage.answer_challenge(
                         challenge.id, request.user.id, True, now=self._core.clock())
                 except (NotInvitedError, ChallengeClosedError) as error:
                     raise ServiceError(storage_refusal(error)) from None
-                await self._core.remember(request.user)
                 if not challenge.ready:
                     waiting = [i.user_id for i in challenge.invitees
                                if i.answer is Answer.PENDING and i.user_id is not None]
@@ -183,7 +191,14 @@ class Challenges:
         async with self._counting_bot_games(request, with_bot):
             challenge = await self._create_challenge(request, invitees, players, options)
             if await self._bots_accept(challenge, options):
-                return challenge, await self._start_game(challenge, request.tr)
+                try:
+                    return challenge, await self._start_game(challenge, request.tr)
+                except ServiceError:
+                    # refused (a game here meanwhile): the challenge is refused with it, so
+                    # no challenge the asker did not get is left waiting
+                    with suppress(ChallengeClosedError):  # withdrawn meanwhile already
+                        await self._core.storage.cancel_challenge(challenge.id)
+                    raise
         return challenge, None
 
     def _counting_bot_games(self, request: Request, with_bot: bool
@@ -284,9 +299,11 @@ class Challenges:
             raise ServiceError("there is no challenge for you in this channel")
         return answerable[-1]
 
-    async def _start_game(self, challenge: Challenge, tr: Translation) -> Reply:
+    async def _start_game(self, challenge: Challenge, tr: Translation,
+                          accepting: int | None = None) -> Reply:
         """Start the game of an accepted challenge; what is said, `tr` says (the language of
-        whoever accepted last)."""
+        whoever accepted last). With `accepting`, that user's acceptance, which completes
+        `challenge`, is stored with the game or not at all."""
         order = self._seat_order(challenge)
         names = await self._core.names(order)
         # weekends off as each player's preference stands now, fixed for the game
@@ -302,8 +319,9 @@ class Challenges:
         try:
             await self._core.storage.create_game(
                 guild_id=challenge.guild_id, channel_id=channel_id, players=players,
-                setup=challenge.setup, challenge_id=challenge.id, now=self._core.clock())
-        except (ChannelBusyError, ChallengeClosedError) as error:
+                setup=challenge.setup, challenge_id=challenge.id, now=self._core.clock(),
+                accepting=accepting)
+        except (ChannelBusyError, ChallengeClosedError, NotInvitedError) as error:
             # the channel is busy, or the challenge was withdrawn meanwhile (another process)
             raise ServiceError(storage_refusal(error)) from None
         stored, game = await self._core.active(channel_id)
@@ -350,6 +368,23 @@ class Challenges:
             order = ([you, opponent1, partner, opponent2] if me_first
                      else [opponent1, you, opponent2, partner])
         return [uid for uid in order if uid is not None]
+
+
+def _completed_by(challenge: Challenge, user_id: int, now: datetime) -> Challenge | None:
+    """The challenge as `user_id`'s acceptance would leave it, when that acceptance is the
+    last one it waits for (None otherwise, or when it is not theirs to give: closed, expired
+    by `now`, their own; storing the answer then refuses it in the usual words)."""
+    if (user_id == challenge.challenger_id or challenge.status is not ChallengeStatus.PENDING
+            or challenge.expires_at <= now):
+        return None
+    place = (next((i for i in challenge.invitees if i.user_id == user_id), None)
+             or next((i for i in challenge.invitees if i.user_id is None), None))
+    if place is None:
+        return None
+    after = replace(challenge, invitees=tuple(
+        replace(i, user_id=user_id, answer=Answer.ACCEPTED) if i.slot == place.slot else i
+        for i in challenge.invitees))
+    return after if after.ready else None
 
 
 def _clock_still_allowed(time_control: str | None) -> str | None:
