@@ -265,3 +265,52 @@ def test_twixt_export_of_a_timed_game_carries_its_time_control(tmp_path: Path):
     exported = _twixt("export", "--db", "t.db", "--channel", "den", cwd=tmp_path)
     assert exported.returncode == 0
     assert '[TimeControl "2d"]\nalice: G6\n' in exported.stdout
+
+
+def _within_memory(gigabytes: float = 1.5):
+    """A child's address space capped, so that a program that reads an endless file whole
+    fails at once instead of taking the machine's memory."""
+    import resource
+
+    def limit() -> None:
+        most = int(gigabytes * 2**30)
+        resource.setrlimit(resource.RLIMIT_AS, (most, most))
+    return limit
+
+
+def _twixt_within_memory(*args: str, cwd: Path, stdin: bytes | None = None
+                         ) -> subprocess.CompletedProcess:
+    done = subprocess.run([TWIXT, *args], cwd=cwd, input=stdin, capture_output=True,
+                          check=False, timeout=120, preexec_fn=_within_memory())
+    return subprocess.CompletedProcess(done.args, done.returncode,
+                                       done.stdout.decode("utf-8", "replace"),
+                                       done.stderr.decode("utf-8", "replace"))
+
+
+def test_an_import_of_an_endless_file_or_a_name_with_nul_is_one_line_each(tmp_path: Path):
+    """Read at most the cap and one byte; a name the system cannot open is refused in one
+    line; and the lines after them are played."""
+    script = b"alice: import /dev/zero\nalice: import a\0b.twixt\nalice: help\n"
+    done = _twixt_within_memory("play", "--db", "t.db", cwd=tmp_path, stdin=script)
+    assert done.returncode == 1 and "Traceback" not in done.stderr + done.stdout, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == ("! alice: /dev/zero is larger than 262144 bytes: too big for a game "
+                        "record")
+    assert lines[1] == ("! alice: cannot read a\\0b.twixt: a file name cannot hold a NUL "
+                        "character")
+    assert "(only you see this)" in lines[2]  # help, the line after them
+
+
+def test_an_endless_or_binary_script_is_refused_in_one_line(tmp_path: Path):
+    """`twixt play /dev/zero`, and the same on standard input: the first line is over any
+    line's length, and the input stops there; a binary file's lines are each refused."""
+    for args, stdin in ((["/dev/zero"], None), ([], b"alice: help\n" + b"\0" * 10**6)):
+        done = _twixt_within_memory("play", *args, "--db", "t.db", cwd=tmp_path, stdin=stdin)
+        assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+        assert done.stdout.splitlines()[-1].startswith("! line ")
+        assert done.stdout.splitlines()[-1].endswith(
+            "is longer than 4000 characters: the rest of the input is not read")
+    (tmp_path / "board.png").write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe\x00\x81 alice: x\n")
+    done = _twixt_within_memory("play", "board.png", "--db", "t.db", cwd=tmp_path)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stdout.startswith("! line 1: write name: command")

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from twixt.rules import Game
 from twixt.rules.errors import RecordError
-from twixt.rules.records import FORMATS, decode, load, read
+from twixt.rules.records import FORMATS, decode, load, read, take
 
 
 def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
@@ -48,7 +48,7 @@ def read_record(args: argparse.Namespace) -> Game | None:
     try:
         if args.file == "-" and getattr(args, "record_stdin", False):
             fmt = args.format or "transcript"
-            return read(decode(sys.stdin.buffer.read(), fmt), fmt)
+            return read(decode(take(sys.stdin.buffer, "standard input"), fmt), fmt)
         return load(args.file, args.format)
     except RecordError as error:
         print(error, file=sys.stderr)

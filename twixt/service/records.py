@@ -28,7 +28,8 @@ from twixt.service.options import ChallengeOptions, describe_setup, rules_word
 from twixt.service.texts import result_sentence, to_move_sentence
 from twixt.storage import GameSetup, Result, StoredGame
 
-MAX_IMPORT_BYTES = 256 * 1024
+#: the bytes of a record `import` takes: as many as `twixt replay` reads
+MAX_IMPORT_BYTES = records.MAX_RECORD_BYTES
 #: more turns than any real game has (a 48×48 board holds 2,300 pegs), few enough to replay
 MAX_IMPORT_TURNS = 2500
 #: Discord's upload limit for most servers
