@@ -164,7 +164,8 @@ class Records:
         try:
             game = await asyncio.to_thread(records.read, text, fmt)
         except RecordError as error:
-            raise ServiceError("{file}: {reason}", file=filename, reason=error.message) from None
+            raise ServiceError("{file}: {reason}", file=quote(filename),
+                               reason=error.message) from None
         tr = request.tr
         # the file's name as a label, cleaned like a player's name: it reaches a public message
         label = clean_name(filename, tr("the record"))
@@ -201,7 +202,7 @@ def _clock_of(filename: str, game: Game) -> str | None:
     try:
         return parse_time_control(tag)
     except ServiceError as error:
-        raise ServiceError("{file}: TimeControl: {reason}", file=filename,
+        raise ServiceError("{file}: TimeControl: {reason}", file=quote(filename),
                            reason=error.message) from None
 
 
