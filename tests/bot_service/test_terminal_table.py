@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from io import StringIO
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from twixt.service import APOLOGY
@@ -255,6 +256,33 @@ def test_twixt_check_reads_every_page_and_names_what_is_wrong(tmp_path: Path):
     assert broken.stdout == "a row of game_seats points to a missing row of games\n"
     missing = _twixt("check", "--db", "none.db", cwd=tmp_path)
     assert (missing.returncode, missing.stderr) == (2, "twixt: none.db does not exist\n")
+
+
+def test_twixt_check_leaves_nothing_beside_the_database(tmp_path: Path):
+    """check changes nothing: not even the `-wal` and `-shm` files SQLite makes for a reader
+    of a WAL database."""
+    _twixt("play", "--db", "t.db", cwd=tmp_path, stdin="alice: challenge bob\nbob: accept\n")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    healthy = _twixt("check", "--db", "t.db", cwd=tmp_path)
+    assert (healthy.returncode, healthy.stdout) == (0, "t.db: ok\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    assert not any(name.startswith("t.db-") for name in before)
+
+
+def test_twixt_check_of_a_database_on_a_read_only_folder(tmp_path: Path):
+    """A folder mounted read-only (in a mount namespace of the test's own): check reads the
+    database there, which it never writes, rather than say its folder may not be written."""
+    if subprocess.run(["unshare", "-rm", "true"], check=False).returncode != 0:
+        pytest.skip("no user namespace to mount a folder read-only in")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "ro").mkdir()
+    _twixt("play", "--db", "data/t.db", cwd=tmp_path,
+           stdin="alice: challenge bob\nbob: accept\n")
+    done = subprocess.run(
+        ["unshare", "-rm", "sh", "-c", f"mount --bind data ro && mount -o remount,ro,bind ro "
+         f"&& {TWIXT} check --db ro/t.db"], cwd=tmp_path, capture_output=True, text=True,
+        check=False, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "ro/t.db: ok\n", "")
 
 
 def test_twixt_export_of_a_timed_game_carries_its_time_control(tmp_path: Path):
