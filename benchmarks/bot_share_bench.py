@@ -28,8 +28,8 @@ from twixt.engine import LevelLimit, Limit, PlayResult, think
 from twixt.rules import Game, parse_command
 from twixt.service import Port, Reply, Request, TwixtService, User, build_options
 from twixt.service import commands as cmd
-from twixt.service.bot_seats import THE_BOT
-from twixt.service.engine_pool import EnginePool
+from twixt.service.desk.engine_pool import EnginePool
+from twixt.service.desk.engine_seats import THE_BOT
 from twixt.storage import GuildSettings, SqliteStorage, Storage
 
 GUILD = 1

@@ -45,8 +45,8 @@ from clock_workload import NOW, TIME, clock_rows, idle_ticks
 
 from twixt.rules import Game
 from twixt.service import Request, TwixtService, User, build_options
-from twixt.service.clock.timecontrol import clock_marks, time_control_of
-from twixt.service.clocks import RESEND_AFTER
+from twixt.service.cases.clocks import RESEND_AFTER
+from twixt.service.pure.clock.timecontrol import clock_marks, time_control_of
 from twixt.storage import GameStatus, SqliteStorage
 from twixt.storage.rows import stamp
 

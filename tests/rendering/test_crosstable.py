@@ -14,10 +14,10 @@ from functools import cache
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw
-from render_helpers import close, decode
-from test_render_fonts import NOTDEF, needs_cjk, needs_emoji
-from test_render_readability import SHOWN, contrast
 
+from tests.rendering.render_helpers import close, decode
+from tests.rendering.test_fonts import NOTDEF, needs_cjk, needs_emoji
+from tests.rendering.test_readability import SHOWN, contrast
 from twixt.rendering import Crosstable, CrosstableRow, ThemeName, render_crosstable
 from twixt.rendering.crosstable import (
     MAX_ROWS,

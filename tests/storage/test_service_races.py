@@ -4,9 +4,9 @@ tasks, each awaiting its storage calls, must still do what one press does."""
 import asyncio
 import random
 
-from tests.bot_service.helpers import start_game
-from tests.bot_service.people import ALICE, BOB, CHANNEL, asking
 from tests.fakes import Clock
+from tests.service.helpers import start_game
+from tests.service.people import ALICE, BOB, CHANNEL, asking
 from twixt.service import TwixtService
 
 #: races run one after another (how the tasks interleave depends on the back end's timing)

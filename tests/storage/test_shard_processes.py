@@ -22,11 +22,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import asyncpg
-from conftest import fresh_database
 
+from tests.storage.conftest import fresh_database
 from twixt.service import TwixtService, User, build_options
-from twixt.service.clock.timecontrol import clock_marks
 from twixt.service.model import Request
+from twixt.service.pure.clock.timecontrol import clock_marks
 from twixt.storage import replay
 from twixt.storage.postgres import PostgresStorage
 

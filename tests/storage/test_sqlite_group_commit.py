@@ -7,8 +7,8 @@ import sqlite3
 from contextlib import closing
 
 import pytest
-from storage_helpers import random_turn, start_game, start_games
 
+from tests.storage.storage_helpers import random_turn, start_game, start_games
 from twixt.storage import SqliteStorage, replay
 from twixt.storage.group_commit import GroupCommit, connect_inline
 

@@ -24,27 +24,27 @@ from twixt.language import message, translation
 from twixt.rendering import RenderOptions
 from twixt.rules import Game
 from twixt.service import commands as cmd
-from twixt.service import router
-from twixt.service.analysis import Analyses
-from twixt.service.bot_player import BotPlayer
-from twixt.service.challenges import Challenges
-from twixt.service.clocks import Clocks
-from twixt.service.conditionals import refuse_in_public
-from twixt.service.confirmation import Confirmation
-from twixt.service.core import ServiceCore, utc_now
-from twixt.service.engine_pool import EnginePool
-from twixt.service.events.actions import Events
+from twixt.service.cases.analysis import Analyses
+from twixt.service.cases.challenges import Challenges
+from twixt.service.cases.clocks import Clocks
+from twixt.service.cases.conditionals import refuse_in_public
+from twixt.service.cases.confirmation import Confirmation
+from twixt.service.cases.engine_player import BotPlayer
+from twixt.service.cases.my_games import MyGames
+from twixt.service.cases.notes import Notes
+from twixt.service.cases.preferences import Preferences
+from twixt.service.cases.records import Records
+from twixt.service.cases.stats import Stats
+from twixt.service.cases.tournaments.organising import Events
+from twixt.service.cases.turns import Play
+from twixt.service.cases.vacations import Vacations
+from twixt.service.commands import router
+from twixt.service.desk.desk import ServiceCore, utc_now
+from twixt.service.desk.engine_pool import EnginePool
 from twixt.service.failures import log_failure
 from twixt.service.model import Receipt, Reply, Request, ServiceError
-from twixt.service.my_games import MyGames
-from twixt.service.notes import Notes
-from twixt.service.play import Play
 from twixt.service.port import Port
-from twixt.service.preferences import Preferences
-from twixt.service.records import Records
-from twixt.service.stats import Stats
 from twixt.service.texts import database_refusal
-from twixt.service.vacations import Vacations
 from twixt.storage import DatabaseError, Storage
 
 __all__ = ["APOLOGY", "Reply", "Request", "ServiceError", "TwixtService", "answer_safely",
@@ -213,7 +213,7 @@ class TwixtService:
 
 Subject = Callable[[TwixtService], Callable[..., Awaitable[Reply]]]
 #: the subject's method that does a command, called with the asker's request and the
-#: command's fields in their order (`tests/bot_service/test_dispatch.py` holds each
+#: command's fields in their order (`tests/service/test_dispatch.py` holds each
 #: method's parameters to its command's fields)
 _SUBJECTS: dict[type, Subject] = {
     cmd.Challenge: lambda s: s.challenges.challenge, cmd.Team: lambda s: s.challenges.team,
