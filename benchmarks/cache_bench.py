@@ -70,13 +70,13 @@ async def _look_up(path: Path, games: int, budget: int | None) -> tuple[float, i
     async with await SqliteStorage.open(path) as storage:
         service = TwixtService(storage)
         cache = GameCache() if budget is None else GameCache(budget=budget)
-        service.core._games = cache
+        service.desk._games = cache
         stored = [await storage.active_game(channel) for channel in range(1, games + 1)]
         gc.collect()
         before = resident_mb()
         for game in stored:
             assert game is not None
-            await service.core.position(game)
+            await service.desk.position(game)
         gc.collect()
         return resident_mb() - before, len(cache), cache.weight
 

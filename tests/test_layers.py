@@ -167,7 +167,7 @@ BELOW_CORE = {
 
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if any(
     m == below or m.startswith(below + ".") for below in BELOW_CORE)))
-def test_the_pure_time_and_event_arithmetic_imports_nothing_above_it(module):
+def test_the_pure_time_and_tournament_arithmetic_imports_nothing_above_it(module):
     below = next(b for b in sorted(BELOW_CORE, key=len, reverse=True)
                  if module == b or module.startswith(b + "."))
     wrong = {target for target in _imports(module, top_level_only=False)

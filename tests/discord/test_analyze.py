@@ -20,7 +20,7 @@ RED_CONNECTS = ["C1", "A3", "D3", "F3", "C5", "A5", "E6"]
 
 @pytest.fixture
 async def pool(client) -> AsyncIterator[EnginePool]:
-    engines = client.service.core.engine_pool = EnginePool(workers=1)
+    engines = client.service.desk.engine_pool = EnginePool(workers=1)
     yield engines
     await engines.close()
 

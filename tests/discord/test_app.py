@@ -123,7 +123,7 @@ async def test_a_guild_copy_from_an_earlier_run_is_removed_when_no_longer_wanted
     scopes = [call.kwargs.get("guild") for call in sync.await_args_list]
     assert [scope and scope.id for scope in scopes] == [11, None]  # the copy emptied, then global
     assert client.tree.get_commands(guild=discord.Object(11)) == []
-    storage = client.service.core.storage
+    storage = client.service.desk.storage
     assert await storage.guilds_with("commands_copied", True) == ()
     sync.reset_mock()
     await client._sync_commands()  # nothing left to remove

@@ -28,7 +28,7 @@ async def test_only_the_challenged_user_may_accept(client, cog):
     reply = only(await run(client, cog, "challenge", ALICE, user=BOB))
     refused = only(await press(client, custom_ids(reply)["Accept"], CAROL))
     assert (refused["content"], refused["ephemeral"]) == ("This button is not for you.", True)
-    assert await client.service.core.storage.active_game(CHANNEL) is None
+    assert await client.service.desk.storage.active_game(CHANNEL) is None
 
 
 async def test_decline_button_by_the_challenged_user(client, cog):
@@ -78,7 +78,7 @@ async def test_a_button_of_a_finished_game_says_so(client, cog):
 async def test_buttons_of_an_old_message_work_after_a_restart(settings, cog, client, clock):
     reply = only(await run(client, cog, "challenge", ALICE, user=BOB))
     old_accept = custom_ids(reply)["Accept"]
-    await client.service.core.storage.close()
+    await client.service.desk.storage.close()
 
     async with await SqliteStorage.open(settings.database) as storage:
         restarted = TwixtBot(settings, storage, clock=clock)

@@ -43,7 +43,7 @@ async def test_bad_option_is_one_ephemeral_line(client, cog):
     reply = only(await run(client, cog, "challenge", ALICE, user=BOB, size="99"))
     assert reply["ephemeral"] is True
     assert "\n" not in reply["content"]
-    assert await client.service.core.storage.pending_challenges(channel_id=CHANNEL) == ()
+    assert await client.service.desk.storage.pending_challenges(channel_id=CHANNEL) == ()
 
 
 async def test_a_bot_cannot_be_challenged(client, cog):
@@ -144,7 +144,7 @@ async def test_channel_manager_aborts_at_once(client, cog):
     await start_game(client, cog)
     reply = only(await run(client, cog, "abort", EVE, manage=True))
     assert "aborted by eve" in reply["content"]
-    assert await client.service.core.storage.active_game(CHANNEL) is None
+    assert await client.service.desk.storage.active_game(CHANNEL) is None
 
 
 async def test_players_abort_when_all_ask(client, cog):
@@ -158,7 +158,7 @@ async def test_an_onlooker_cannot_abort(client, cog):
     await start_game(client, cog)
     reply = only(await run(client, cog, "abort", EVE))
     assert reply["ephemeral"] is True
-    assert await client.service.core.storage.active_game(CHANNEL) is not None
+    assert await client.service.desk.storage.active_game(CHANNEL) is not None
 
 
 async def test_size_autocomplete_offers_common_sizes():

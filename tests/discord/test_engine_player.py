@@ -17,13 +17,13 @@ import pytest
 from tests.discord.helpers import press, run
 from tests.discord.people import ALICE, BOB, BOT_ID, CAROL, CHANNEL, member, text_channel
 from tests.discord.reading import custom_ids, only, posted
-from tests.service import engines as bot_engines
+from tests.service import engines as engines
 from twixt.discord.app import TwixtBot
 from twixt.discord.buttons import TEMPLATE, button_of, custom_id
 from twixt.service import Button, ButtonKind
-from twixt.service.desk.engine_seats import bot_seat_id
+from twixt.service.desk.engine_seats import engine_seat_id
 
-THE_BOT = member(BOT_ID, "twixt", bot=True)
+THE_ENGINE_PLAYER = member(BOT_ID, "twixt", bot=True)
 #: at most this many of alice's turns: a 6×6 board has fewer holes than that
 TURNS = 40
 
@@ -35,8 +35,8 @@ async def bot_client(client: TwixtBot, monkeypatch) -> AsyncIterator[TwixtBot]:
     me.id = BOT_ID
     monkeypatch.setattr(client._connection, "user", me)
     yield client
-    await client.service.bots.close()
-    await client.service.core.engine_pool.close()
+    await client.service.engine_player.close()
+    await client.service.desk.engine_pool.close()
 
 
 @pytest.fixture
@@ -48,7 +48,7 @@ def channel(client: TwixtBot, monkeypatch) -> MagicMock:
 
 
 async def _game_over(client: TwixtBot) -> bool:
-    await client.service.bots.idle()
+    await client.service.engine_player.idle()
     return (await client.service.channel_game(CHANNEL)).is_over
 
 
@@ -57,7 +57,8 @@ def _pings(messages: list[dict[str, Any]]) -> set[int]:
 
 
 async def test_a_whole_game_against_the_bot_through_the_cog(bot_client, cog, channel):
-    start = only(await run(bot_client, cog, "challenge", ALICE, user=THE_BOT, level=1, size="6",
+    start = only(await run(bot_client, cog, "challenge", ALICE, user=THE_ENGINE_PLAYER, level=1,
+                           size="6",
                            rules="pp", swap="no"))
     assert "**alice** (Red) vs **bot (level 1)** (Black)" in start["content"]
     answers = []
@@ -79,10 +80,11 @@ async def test_a_whole_game_against_the_bot_through_the_cog(bot_client, cog, cha
 async def test_the_channel_shows_the_bot_typing_while_it_searches(bot_client, cog, channel,
                                                                   tmp_path, monkeypatch):
     latch = tmp_path / "latch"  # the bot's search answers once this file exists
-    monkeypatch.setenv(bot_engines.LATCH, str(latch))
-    bot_client.service.bots.think = bot_engines.latched
+    monkeypatch.setenv(engines.LATCH, str(latch))
+    bot_client.service.engine_player.think = engines.latched
     typing = channel.typing.return_value
-    await run(bot_client, cog, "challenge", ALICE, user=THE_BOT, level=1, size="6", rules="pp",
+    await run(bot_client, cog, "challenge", ALICE, user=THE_ENGINE_PLAYER, level=1, size="6",
+              rules="pp",
               swap="no")
     await run(bot_client, cog, "move", ALICE, text="B2")  # answered: the bot searches
 
@@ -92,7 +94,7 @@ async def test_the_channel_shows_the_bot_typing_while_it_searches(bot_client, co
     await asyncio.wait_for(typing_shown(), 60)  # a guard, so that a broken test ends
     assert typing.__aexit__.await_count == 0 and posted(channel) == []
     latch.touch()
-    await bot_client.service.bots.idle()
+    await bot_client.service.engine_player.idle()
     channel.typing.assert_called_once_with()
     assert (typing.__aenter__.await_count, typing.__aexit__.await_count) == (1, 1)
     [move] = posted(channel)
@@ -100,14 +102,14 @@ async def test_the_channel_shows_the_bot_typing_while_it_searches(bot_client, co
 
 
 async def test_the_bot_takes_a_seat_in_double_twixt_through_the_cog(bot_client, cog, channel):
-    challenge = only(await run(bot_client, cog, "team", ALICE, partner=THE_BOT,
+    challenge = only(await run(bot_client, cog, "team", ALICE, partner=THE_ENGINE_PLAYER,
                                opponent1=BOB, opponent2=CAROL, level=2, size="12"))
     assert "bot (level 2)" in challenge["content"]
     await press(bot_client, custom_ids(challenge)["Accept"], BOB)
     await press(bot_client, custom_ids(challenge)["Accept"], CAROL)
     await run(bot_client, cog, "move", ALICE, text="F6")
     await run(bot_client, cog, "move", BOB, text="C5")
-    await bot_client.service.bots.idle()
+    await bot_client.service.engine_player.idle()
     [move] = posted(channel)
     assert move["content"].startswith("<@103> **bot (level 2)** (Red): `")  # carol's turn next
 
@@ -126,6 +128,7 @@ async def test_a_level_is_refused_in_a_challenge_between_people(bot_client, cog)
 def test_a_button_for_a_bot_seat_keeps_its_players_in_its_custom_id():
     """The Swap button after alice's first peg is the bot's: nobody else may press it, so its
     custom id carries the bot seat's (negative) id, and reads back the same."""
-    button = Button(ButtonKind.SWAP, 42, "Swap", (bot_seat_id(3), bot_seat_id(5, 2), ALICE.id))
+    button = Button(ButtonKind.SWAP, 42, "Swap", (engine_seat_id(3), engine_seat_id(5, 2),
+                                                  ALICE.id))
     assert button_of(custom_id(button), "Swap") == button
     assert re.fullmatch(TEMPLATE, custom_id(button))

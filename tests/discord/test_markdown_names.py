@@ -14,8 +14,8 @@ from tests.discord.helpers import Cogs, press, run
 from tests.discord.people import CHANNEL, GUILD, member
 from tests.discord.reading import custom_ids, only, sent
 from tests.discord.test_tournaments import threads_under
-from twixt.discord.event_cog import EventCog
 from twixt.discord.replies import shown
+from twixt.discord.tournament_cog import TournamentCog
 from twixt.language import translation
 from twixt.storage import SqliteStorage
 from twixt.terminal import TerminalTable
@@ -62,12 +62,12 @@ async def test_a_name_full_of_markdown_is_kept_exactly_and_shown_escaped(client,
     transcript = exported["files"][0].fp.read().decode()
     assert f'[Players "{MARKED.display_name}, {LINKED.display_name}"]' in transcript
     assert f"{MARKED.display_name}: K12" in transcript
-    stored = await client.service.core.storage.get_game(1)
+    stored = await client.service.desk.storage.get_game(1)
     assert [seat.name for seat in stored.seats] == [MARKED.display_name, LINKED.display_name]
 
 
 async def test_an_event_named_with_markdown_is_kept_and_shown_escaped(client, monkeypatch):
-    tournaments = Cogs(EventCog(client.service))
+    tournaments = Cogs(TournamentCog(client.service))
     channel, channels = threads_under(monkeypatch, client)
     name = "**Cup** _of_ @everyone"
     escaped = "\\*\\*Cup\\*\\* \\_of\\_ @\u200beveryone"
@@ -90,7 +90,7 @@ async def test_an_event_named_with_markdown_is_kept_and_shown_escaped(client, mo
     assert f"#1 {escaped} — round robin, running" in listing["content"]
     standings = only(await run(client, tournaments, "standings", LINKED))
     assert standings["files"][0].filename == "board.png" and "**Cup**" not in standings["content"]
-    assert [event.name for event in await client.service.core.storage.events(GUILD)] == [name]
+    assert [event.name for event in await client.service.desk.storage.events(GUILD)] == [name]
 
 
 async def test_the_same_name_at_the_terminal_shows_as_typed(tmp_path: Path):

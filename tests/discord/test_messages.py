@@ -52,7 +52,7 @@ async def test_a_player_named_without_a_mention_is_refused(client, channel):
     [reply] = posted(channel)
     assert reply["reference"] is sent
     assert reply["content"] == "mention the player (@name) instead of writing “bob”"
-    assert await client.service.core.storage.pending_challenges(channel_id=CHANNEL) == ()
+    assert await client.service.desk.storage.pending_challenges(channel_id=CHANNEL) == ()
 
 
 async def test_import_in_chat_asks_for_the_slash_command(client, channel):
@@ -66,7 +66,7 @@ async def test_resign_in_chat_asks_for_confirmation(client, cog, channel):
     await ChatMoves(client.service, read_all=True).handle(message(ALICE, "resign", channel))
     [reply] = posted(channel)
     assert set(custom_ids(reply)) == {"Resign"}
-    assert await client.service.core.storage.active_game(CHANNEL) is not None
+    assert await client.service.desk.storage.active_game(CHANNEL) is not None
 
 
 async def test_plain_moves_are_read_with_message_content_on(client, cog, channel):
@@ -79,7 +79,7 @@ async def test_plain_moves_are_ignored_with_message_content_off(client, cog, cha
     await start_game(client, cog)
     await ChatMoves(client.service, read_all=False).handle(message(ALICE, "K12", channel))
     channel.send.assert_not_awaited()
-    assert (await client.service.core.storage.active_game(CHANNEL)).version == 0
+    assert (await client.service.desk.storage.active_game(CHANNEL)).version == 0
 
 
 @pytest.mark.parametrize("who, text", [
@@ -106,7 +106,7 @@ async def test_chat_that_cannot_be_read_for_a_database_fault_stays_unanswered(
     """Whether plain chat is a seated player's move needs the database; when it cannot be
     read, the chat gets no answer (it may be only chat) and the cause is logged once."""
     await start_game(client, cog)
-    await client.service.core.storage.close()  # every query now fails
+    await client.service.desk.storage.close()  # every query now fails
     await ChatMoves(client.service, read_all=True).handle(message(ALICE, "K12", channel))
     assert posted(channel) == []
     assert [r.message for r in caplog.records if r.name == "twixt.service.service"] == [

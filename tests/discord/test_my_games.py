@@ -66,7 +66,7 @@ async def test_a_confirm_button_plays_the_move_shown_only_for_its_player(client,
     # everything a press needs is in the custom id: the move's id, and who may press
     parts = re.fullmatch(r"twixt:move-confirm:(\d+):([0-9a-z]+)", confirm)
     assert parts is not None and int(parts[2], 36) == ALICE.id
-    assert (await client.service.core.storage.active_game(CHANNEL)).version == 0
+    assert (await client.service.desk.storage.active_game(CHANNEL)).version == 0
 
     refused = only(await press(client, confirm, BOB))
     assert (refused["content"], refused["ephemeral"]) == (str(NOT_FOR_YOU), True)
@@ -75,7 +75,7 @@ async def test_a_confirm_button_plays_the_move_shown_only_for_its_player(client,
     assert played["content"].startswith(f"<@{BOB.id}> **alice** (Red): `K12`")
     again = only(await press(client, confirm, ALICE))
     assert again["ephemeral"] is True and "no move waiting" in again["content"]
-    assert (await client.service.core.storage.active_game(CHANNEL)).version == 1
+    assert (await client.service.desk.storage.active_game(CHANNEL)).version == 1
 
 
 async def test_a_move_in_chat_with_confirm_on_points_to_the_slash_command(client, cog):
@@ -87,7 +87,7 @@ async def test_a_move_in_chat_with_confirm_on_points_to_the_slash_command(client
     [reply] = posted(channel)
     assert reply["reference"] is sent and "/twixt move" in reply["content"]
     assert "files" not in reply and "view" not in reply
-    assert (await client.service.core.storage.active_game(CHANNEL)).version == 0
+    assert (await client.service.desk.storage.active_game(CHANNEL)).version == 0
 
 
 @pytest.mark.parametrize("text", ["notes", "games", "note my secret plan"])

@@ -37,7 +37,7 @@ async def test_illegal_move_is_one_ephemeral_line_and_changes_nothing(client, co
     reply = only(await run(client, cog, "move", ALICE, text="A5"))
     assert reply["ephemeral"] is True and "\n" not in reply["content"]
     assert "border" in reply["content"]
-    record = await client.service.core.storage.active_game(CHANNEL)
+    record = await client.service.desk.storage.active_game(CHANNEL)
     assert record.version == 0
 
 
@@ -57,7 +57,7 @@ async def test_an_unexpected_error_is_logged_with_context_and_apologised_for(
     async def broken(ctx, text):
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(client.service.play, "move", broken)
+    monkeypatch.setattr(client.service.turns, "move", broken)
     reply = only(await run(client, cog, "move", ALICE, text="K12"))
     assert (reply["content"], reply["ephemeral"]) == (str(respond.APOLOGY), True)
     record = next(r for r in caplog.records if r.message == "command failed")

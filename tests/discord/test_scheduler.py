@@ -64,7 +64,7 @@ async def test_a_reminder_is_posted_once_even_across_a_restart(settings, client,
     [reminder] = posted(channels[CHANNEL])
     assert reminder["content"] == f"<@{ALICE.id}> alice, it is your move in game 1 (1d 23h left)."
     assert [o.id for o in reminder["allowed_mentions"].users] == [ALICE.id]
-    await client.service.core.storage.close()
+    await client.service.desk.storage.close()
 
     async with await SqliteStorage.open(settings.database) as storage:
         restarted = TwixtBot(settings, storage, clock=clock)
@@ -111,7 +111,7 @@ async def test_closed_direct_messages_without_a_channel_are_logged(client, users
 
 async def test_a_forfeit_is_posted_with_the_board_in_the_games_channel(client, cog, clock,
                                                                        channels):
-    await client.service.core.storage.update_guild_settings(GUILD, forfeit_on_timeout=True)
+    await client.service.desk.storage.update_guild_settings(GUILD, forfeit_on_timeout=True)
     await start_game(client, cog, time="12h", swap="no", vacation="no", channel_id=OTHER)
     clock.now += timedelta(hours=12)
     await client.scheduler.round()
@@ -120,7 +120,7 @@ async def test_a_forfeit_is_posted_with_the_board_in_the_games_channel(client, c
     assert "bob (Black) wins on time" in forfeit["content"]
     assert filenames(forfeit) == ["board.png"]
     assert posted(channels[CHANNEL]) == []
-    assert await client.service.core.storage.active_game(OTHER) is None
+    assert await client.service.desk.storage.active_game(OTHER) is None
 
 
 async def test_the_claim_button_of_a_time_notice(client, cog, clock, channels):

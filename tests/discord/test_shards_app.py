@@ -77,7 +77,7 @@ async def test_the_sharded_client_its_clocks_and_only_shard_0_syncs(tmp_path, mo
         client = TwixtBot(settings, storage)
         assert client.shard_count == (None if shards is None else shards.count)
         assert client.shard_ids == (None if shards is None else list(shards.ids))
-        assert client.service.core.port.shards == shards
+        assert client.service.desk.port.shards == shards
         sync = AsyncMock(return_value=[])
         monkeypatch.setattr(client.tree, "sync", sync)
         monkeypatch.setattr(client, "add_dynamic_items", MagicMock())

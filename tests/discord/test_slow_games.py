@@ -93,7 +93,7 @@ async def test_claim_once_the_opponents_time_is_up(client, cog, clock):
     clock.now += timedelta(days=1)
     won = only(await run(client, cog, "claim", ALICE))
     assert "alice (Red) wins on time" in won["content"]
-    assert await client.service.core.storage.active_game(CHANNEL) is None
+    assert await client.service.desk.storage.active_game(CHANNEL) is None
 
 
 # --- takebacks ----------------------------------------------------------------------------

@@ -13,13 +13,13 @@ from tests.discord.helpers import Cogs, press, run
 from tests.discord.people import ALICE, BOB, CAROL, CHANNEL, text_channel
 from tests.discord.reading import custom_ids, only, sent
 from twixt.discord.app import TwixtBot
-from twixt.discord.event_cog import EventCog
+from twixt.discord.tournament_cog import TournamentCog
 from twixt.storage import SqliteStorage
 
 
 @pytest.fixture
 def tournaments(client: TwixtBot) -> Cogs:
-    return Cogs(EventCog(client.service))
+    return Cogs(TournamentCog(client.service))
 
 
 def threads_under(monkeypatch, client) -> tuple[MagicMock, dict[int, MagicMock]]:
@@ -82,4 +82,4 @@ async def test_bad_options_are_one_ephemeral_line(client, tournaments):
         refused = only(await run(client, tournaments, "create", ALICE, manage=True,
                                  name="Cup", **options))
         assert refused["ephemeral"] and words in refused["content"], refused
-    assert await client.service.core.storage.events(1) == ()
+    assert await client.service.desk.storage.events(1) == ()

@@ -29,7 +29,7 @@ class Said:
 
 
 @asynccontextmanager
-async def bot_service(storage: Storage, think: Think | None = None, *,
+async def engine_service(storage: Storage, think: Think | None = None, *,
                       pool: EnginePool | None = None, clock: Clock | None = None,
                       thinking: Thinking = no_sign
                       ) -> AsyncIterator[tuple[TwixtService, Said]]:
@@ -40,7 +40,7 @@ async def bot_service(storage: Storage, think: Think | None = None, *,
                            clock=clock or Clock(), rng=random.Random(1),
                            engine_pool=pool or EnginePool(1))
     if think is not None:
-        service.bots.think = think
+        service.engine_player.think = think
     try:
         yield service, said
     finally:

@@ -15,7 +15,7 @@ from twixt.service import commands as cmd
 from twixt.service.service import _SUBJECTS
 
 #: the commands `execute` matches on by their values rather than through the table
-MATCHED = {cmd.AnswerChallenge, cmd.EventAction, cmd.ForGame}
+MATCHED = {cmd.AnswerChallenge, cmd.TournamentAction, cmd.ForGame}
 
 
 def test_every_command_has_one_subject():

@@ -33,8 +33,8 @@ async def in_german(service, text: str, user: User = ALICE) -> str:
 async def german_tick(service: TwixtService) -> list[Reply]:
     """A tick of a front end whose every server speaks German (a service of its own over the
     same database, as the bot's dispatcher is), each reply delivered."""
-    ticker = TwixtService(service.core.storage, Port(language=lambda guild_id: "de"),
-                          clock=service.core.clock)
+    ticker = TwixtService(service.desk.storage, Port(language=lambda guild_id: "de"),
+                          clock=service.desk.clock)
     replies = await ticker.tick()
     for reply in replies:
         if reply.receipt is not None:

@@ -63,7 +63,7 @@ async def test_a_turn_is_announced_in_the_language_of_who_played_it(service):
 async def test_the_board_caption_is_in_the_askers_language(service):
     await start_game(service, swap="no")
     await service.run(asking(ALICE), "K10")
-    boards = [await service.play.board(asking(CAROL, locale=locale)) for locale in ("en", "de")]
+    boards = [await service.turns.board(asking(CAROL, locale=locale)) for locale in ("en", "de")]
     english, german = (Image.open(io.BytesIO(board.image)).convert("RGB") for board in boards)
     assert english.size == german.size and english.tobytes() != german.tobytes()
     assert boards[1].plain.splitlines()[-1] == "bob (Schwarz) ist am Zug."
@@ -72,7 +72,7 @@ async def test_the_board_caption_is_in_the_askers_language(service):
 async def test_status_with_a_clock_in_german(service):
     await start_game(service, swap="no", time="3d")
     await service.run(asking(ALICE), "K10")
-    status = await service.play.status(de(CAROL))
+    status = await service.turns.status(de(CAROL))
     assert status.plain.splitlines() == [
         "**Partie 1** — 24×24, klassisch, kein Tausch, 3d pro Zug", "Rot: alice",
         "Schwarz: bob", "Züge: 1 · zuletzt: alice: `K10`",
@@ -81,14 +81,14 @@ async def test_status_with_a_clock_in_german(service):
 
 async def test_resigning_in_german(service):
     await start_game(service, swap="no")
-    ask = await service.play.resign(de(BOB))
+    ask = await service.turns.resign(de(BOB))
     assert (ask.plain, labels(ask)) == (
         "Diese Partie wirklich aufgeben? Drücke Aufgeben, oder tippe `resign yes`.", ["Aufgeben"])
     done = await press(service, de(BOB), ButtonKind.CONFIRM_RESIGN, ask.buttons[0].target)
     assert done.plain == ("**bob** (Schwarz): `resign`\n"
                           "alice (Rot) gewinnt — Schwarz hat aufgegeben.")
     assert labels(done) == ["Revanche"]
-    status = await service.play.status(asking(CAROL))
+    status = await service.turns.status(asking(CAROL))
     assert status.plain.splitlines()[-1] == "alice (Red) wins — Black resigned."
 
 
@@ -99,21 +99,21 @@ async def test_a_team_wins_and_calls_privilege_in_german(service):
     reply = await press(service, de(ALICE), ButtonKind.PRIVILEGE, reply.buttons[0].target)
     assert reply.plain.splitlines()[1:] == ["alice nimmt das Vorrecht: bob wird übersprungen.",
                                            "carol (Rot, Platz 3) ist am Zug."]
-    status = await service.play.status(de(DAVE))
+    status = await service.turns.status(de(DAVE))
     assert "Rot: alice & carol · Vorrecht genutzt" in status.plain.splitlines()
     assert "Schwarz: bob & dave · Vorrecht verfügbar" in status.plain.splitlines()
-    reply = await service.play.resign(de(CAROL), confirmed=True)
+    reply = await service.turns.resign(de(CAROL), confirmed=True)
     assert reply.plain.splitlines()[-1] == "bob und dave (Schwarz) gewinnen — Rot hat aufgegeben."
 
 
 async def test_abort_votes_and_the_abort_in_german(service):
     await start_team_game(service)
-    vote = await service.play.abort(de(ALICE))
+    vote = await service.turns.abort(de(ALICE))
     assert vote.plain == ("alice möchte diese Partie abbrechen. Sie wird abgebrochen, wenn auch "
                          "bob, carol, dave darum bitten.")
     for user in (BOB, CAROL):
-        await service.play.abort(asking(user))
-    last = await service.play.abort(de(DAVE))
+        await service.turns.abort(asking(user))
+    last = await service.turns.abort(de(DAVE))
     assert last.plain == ("Partie 1 (alice und bob und carol und dave) wurde von dave "
                          "abgebrochen; sie zählt für niemanden.")
 
@@ -121,10 +121,10 @@ async def test_abort_votes_and_the_abort_in_german(service):
 async def test_takeback_in_german(service):
     await start_game(service, swap="no")
     await service.run(asking(ALICE), "K10")
-    ask = await service.play.takeback(de(ALICE))
+    ask = await service.turns.takeback(de(ALICE))
     assert ask.plain == "alice bittet darum, `K10` zurückzunehmen."
     assert labels(ask) == ["Zurücknahme annehmen", "Ablehnen"]
-    taken = await service.play.takeback(de(BOB), "accept")
+    taken = await service.turns.takeback(de(BOB), "accept")
     assert taken.plain == "`K10` von alice ist zurückgenommen.\nalice (Rot) ist am Zug."
 
 
@@ -135,7 +135,7 @@ async def test_refusals_are_in_the_askers_language(service):
     assert await funnel_refusal(service.run(asking(BOB), "K10"), "en") == "K10 is already taken"
     assert await funnel_refusal(service.run(de(CAROL), "M12"), "de") == \
         "du spielst in dieser Partie nicht mit"
-    assert await funnel_refusal(service.play.takeback(de(BOB), "maybe"), "de") == \
+    assert await funnel_refusal(service.turns.takeback(de(BOB), "maybe"), "de") == \
         "auf takeback folgt request, accept oder decline, nicht “maybe”"
 
 
@@ -150,10 +150,10 @@ async def test_a_storage_refusal_is_german_for_a_german_asker(service):
 
 
 async def test_help_in_german_keeps_the_move_language(service):
-    german = (await service.play.help(de(ALICE))).plain
+    german = (await service.turns.help(de(ALICE))).plain
     assert german.startswith("**TwixT** — verbinde deine beiden Grenzreihen")
     assert "`G6 link E5`" in german and "`offer draw`" in german and "**Befehle:**" in german
-    english = (await service.play.help(asking(ALICE))).plain
+    english = (await service.turns.help(asking(ALICE))).plain
     assert english.startswith("**TwixT** — connect your two borders")
 
 

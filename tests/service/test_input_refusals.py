@@ -40,10 +40,10 @@ async def test_a_bad_number_is_one_line(service, storage, line, message):
 async def test_a_lapsed_takeback_request_is_refused_and_left_as_it_was(service, storage):
     await start_game(service, swap="no")
     await service.run(asking(ALICE), "K10")
-    await service.play.takeback(asking(ALICE))
+    await service.turns.takeback(asking(ALICE))
     await service.run(asking(BOB), "M12")
     with pytest.raises(ServiceError, match="lapsed"):
-        await service.play.takeback(asking(BOB), "accept")
+        await service.turns.takeback(asking(BOB), "accept")
     game = await storage.active_game(CHANNEL)
     assert game.version == 2
     assert [o.kind for o in await storage.open_offers(game.id)] == [OfferKind.TAKEBACK]

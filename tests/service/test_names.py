@@ -41,11 +41,11 @@ def test_invisible_and_direction_changing_characters_never_reach_a_name(typed, k
     assert User(21, typed).name == kept
 
 
-async def test_invisible_characters_never_reach_an_event_name(service: TwixtService, storage):
+async def test_invisible_characters_never_reach_an_tournament_name(service: TwixtService, storage):
     manager = asking(User(1, "td"), manager=True)
     await service.run(manager, "tournament create Cup\u200b\u202e 2026 format roundrobin")
-    [event] = await storage.events(manager.guild_id)
-    assert event.name == "Cup 2026"
+    [tournament] = await storage.tournaments(manager.guild_id)
+    assert tournament.name == "Cup 2026"
 
 
 @pytest.mark.parametrize("typed", ["bot", "Bot", "BOT ", "bot (level 3)", "Bot(Level 3)",

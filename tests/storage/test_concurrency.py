@@ -7,7 +7,7 @@ import pytest
 
 from tests.storage.storage_helpers import random_turn, result_of, start_game, start_games
 from twixt.rules import IllegalMoveError
-from twixt.storage import ChannelBusyError, GameFinishedError, StaleVersionError, replay
+from twixt.storage import ChannelBusyError, GameFinishedError, StaleVersionError, rebuild
 
 
 async def race(store, game_id, version, entries):
@@ -19,7 +19,7 @@ async def race(store, game_id, version, entries):
 
 async def test_of_turns_sent_at_once_exactly_one_lands(store):
     game = await start_game(store, channel_id=1)
-    rules_game = replay(await store.load_game(game.id))
+    rules_game = rebuild(await store.load_game(game.id))
     entries = [random_turn(rules_game.copy(), random.Random(seed)) for seed in range(8)]
     outcomes = await race(store, game.id, 0, entries)
     landed = [i for i, outcome in enumerate(outcomes) if outcome == 1]
@@ -27,12 +27,12 @@ async def test_of_turns_sent_at_once_exactly_one_lands(store):
     assert all(isinstance(o, StaleVersionError) for i, o in enumerate(outcomes) if i not in landed)
     loaded = await store.load_game(game.id)
     assert [t.command for t in loaded.turns] == [entries[landed[0]][1]]
-    replay(loaded)
+    rebuild(loaded)
 
 
 async def test_the_loser_of_a_race_is_told_it_is_not_their_turn(store):
     game = await start_game(store, channel_id=1)
-    seen = replay(await store.load_game(game.id))
+    seen = rebuild(await store.load_game(game.id))
     first, second = seen.copy(), seen.copy()
     mover = seen.player_to_move
     outcomes = await race(store, game.id, 0, [
@@ -41,7 +41,7 @@ async def test_the_loser_of_a_race_is_told_it_is_not_their_turn(store):
     loser = next(o for o in outcomes if isinstance(o, StaleVersionError))
     assert (loser.game_id, loser.expected, loser.actual) == (game.id, 0, 1)
     # what the bot does next: read again, and let the rules answer
-    fresh = replay(await store.load_game(game.id))
+    fresh = rebuild(await store.load_game(game.id))
     with pytest.raises(IllegalMoveError, match="turn"):
         fresh.play(str(fresh.legal_placements()[0]), by=mover)
 
@@ -60,7 +60,7 @@ async def player(store, game_id, rng, turns):
     landed = 0
     while landed < turns:
         loaded = await store.load_game(game_id)
-        game = replay(loaded)
+        game = rebuild(loaded)
         if game.is_over:
             return
         actor, text = random_turn(game, rng)
@@ -80,14 +80,14 @@ async def test_many_games_with_racing_clients_all_replay_legally(store):
     for game in games:
         loaded = await store.load_game(game.id)
         assert [t.number for t in loaded.turns] == list(range(1, loaded.game.version + 1))
-        replayed = replay(loaded)
+        replayed = rebuild(loaded)
         assert loaded.game.is_active != replayed.is_over
         assert len(loaded.turns) >= 6 or replayed.is_over
 
 
 async def test_cancelled_turns_land_whole_or_not_at_all(store):
     game = await start_game(store, channel_id=1)
-    rules_game = replay(await store.load_game(game.id))
+    rules_game = rebuild(await store.load_game(game.id))
     rng = random.Random(5)
     for version in range(10):
         actor, text = random_turn(rules_game.copy(), rng)
@@ -100,7 +100,7 @@ async def test_cancelled_turns_land_whole_or_not_at_all(store):
         loaded = await store.load_game(game.id)
         assert len(loaded.turns) == loaded.game.version
         if loaded.game.version == version:
-            actor, text = random_turn(replay(loaded), rng)
+            actor, text = random_turn(rebuild(loaded), rng)
             await store.append_turn(game.id, version, actor, text)
-        rules_game = replay(await store.load_game(game.id))
+        rules_game = rebuild(await store.load_game(game.id))
         assert len(rules_game.history) == version + 1

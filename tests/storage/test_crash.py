@@ -10,7 +10,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from twixt.storage import SqliteStorage, replay
+from twixt.storage import SqliteStorage, rebuild
 
 WORKER = Path(__file__).with_name("crash_worker.py")
 KILLS = 24
@@ -66,7 +66,7 @@ async def assert_intact(db_path: Path, reported: list[tuple[int, int]]) -> None:
         for record in games:
             loaded = await store.load_game(record.id)
             assert [t.number for t in loaded.turns] == list(range(1, record.version + 1))
-            assert replay(loaded).is_over == (not record.is_active)
+            assert rebuild(loaded).is_over == (not record.is_active)
         versions = {record.id: record.version for record in games}
     assert_none_lost(reported, versions)
     assert integrity(db_path) == "ok"

@@ -13,7 +13,7 @@ import pytest
 
 from support.pg_server import PgServer, PostgresMissing, new_database
 from tests.storage.test_crash import WORKER, assert_none_lost, kill_again_and_again
-from twixt.storage import replay
+from twixt.storage import rebuild
 from twixt.storage.postgres import PostgresStorage
 
 BOT_KILLS = 12
@@ -39,7 +39,7 @@ async def assert_intact(url: str, reported: list[tuple[int, int]]) -> None:
             # commit on the server after the list was read
             loaded = await store.load_game(record.id)
             assert [t.number for t in loaded.turns] == list(range(1, loaded.game.version + 1))
-            assert replay(loaded).is_over == (not loaded.game.is_active)
+            assert rebuild(loaded).is_over == (not loaded.game.is_active)
             versions[record.id] = loaded.game.version
     assert_none_lost(reported, versions)
 

@@ -16,14 +16,14 @@ from pathlib import Path
 import pytest
 
 from tests.fakes import Clock
-from tests.service import engines as bot_engines
-from tests.service.engine_helpers import bot_service
+from tests.service import engines as engines
+from tests.service.engine_helpers import engine_service
 from tests.service.helpers import start_game
 from tests.service.people import ALICE, asking
 from twixt.rules import parse_command
 from twixt.service import TwixtService, build_options
 from twixt.service import commands as cmd
-from twixt.service.desk.engine_seats import THE_BOT
+from twixt.service.desk.engine_seats import THE_ENGINE_PLAYER
 from twixt.service.service import answer_safely
 from twixt.storage import DatabaseError, DatabaseFault, SqliteStorage
 
@@ -184,18 +184,18 @@ async def test_a_file_removed_under_the_bot_takes_no_more_moves(db_path, caplog)
 async def test_the_bots_move_on_a_removed_file_is_logged_in_one_line(db_path, caplog):
     store = await SqliteStorage.open(db_path)
     try:
-        async with bot_service(store, bot_engines.broken) as (service, _said):
+        async with engine_service(store, engines.broken) as (service, _said):
             await service.execute(asking(ALICE), cmd.Challenge(
-                THE_BOT, build_options(size="8", swap="no")))
-            await service.bots.idle()
+                THE_ENGINE_PLAYER, build_options(size="8", swap="no")))
+            await service.engine_player.idle()
             # the bot's search never answers: the process went down
             await service.execute(asking(ALICE), cmd.Move(parse_command("D4")))
-            await service.bots.idle()
+            await service.engine_player.idle()
         caplog.clear()  # the broken search's own traceback
         db_path.unlink()
-        async with bot_service(store) as (service, said):  # the bot starts again
+        async with engine_service(store) as (service, said):  # the bot starts again
             await service.tick()
-            await service.bots.idle()
+            await service.engine_player.idle()
         assert said.replies == []
         [record] = [r for r in caplog.records if r.levelno >= logging.WARNING]
         assert record.exc_info is None and record.getMessage().startswith(

@@ -21,7 +21,7 @@ from twixt.storage import (
     Player,
     Result,
     StaleVersionError,
-    replay,
+    rebuild,
 )
 
 T0 = datetime(2030, 1, 1, tzinfo=UTC)
@@ -143,7 +143,7 @@ async def test_games_can_be_listed_by_guild_and_status(store):
 async def test_a_played_game_replays_from_its_log(store):
     game = await start_game(store, channel_id=1)
     played = await play_turns(store, game, 200, random.Random(4))
-    replayed = replay(await store.load_game(game.id))
+    replayed = rebuild(await store.load_game(game.id))
     assert [t.text for t in replayed.history] == [t.text for t in played.history]
     assert replayed.outcome == played.outcome
 
@@ -158,14 +158,14 @@ async def test_a_log_of_takebacks_replays_in_one_pass(store, monkeypatch, takeba
         version = await store.append_turn(game.id, version, 2, TAKEBACK)
     loaded = await store.load_game(game.id)
     reads = count_history_reads(monkeypatch)
-    assert replay(loaded).moves_made == 0
+    assert rebuild(loaded).moves_made == 0
     assert reads[0] == 0
 
 
 async def test_a_double_twixt_game_replays_with_four_seats(store):
     game = await start_game(store, channel_id=1, users=(1, 2, 3, 4))
     played = await play_turns(store, game, 12, random.Random(8))
-    assert replay(await store.load_game(game.id)).player_to_move == played.player_to_move
+    assert rebuild(await store.load_game(game.id)).player_to_move == played.player_to_move
 
 
 async def test_an_offer_is_open_until_closed_and_lapses_with_the_game(store):
@@ -181,7 +181,7 @@ async def test_an_offer_is_open_until_closed_and_lapses_with_the_game(store):
 
 async def test_an_offer_on_a_changed_board_is_refused(store):
     game = await start_game(store, channel_id=1)
-    actor, text = random_turn(replay(await store.load_game(game.id)), random.Random(1))
+    actor, text = random_turn(rebuild(await store.load_game(game.id)), random.Random(1))
     await store.append_turn(game.id, 0, actor, text)
     with pytest.raises(StaleVersionError):
         await store.make_offer(game.id, OfferKind.DRAW, 2, at_version=0)

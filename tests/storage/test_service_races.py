@@ -17,7 +17,7 @@ async def test_rematch_pressed_by_both_players_at_once_makes_one_challenge(store
     service = TwixtService(store, clock=Clock(), rng=random.Random(1))
     await start_game(service, swap="no")
     for game_id in range(1, ROUNDS + 1):
-        await service.play.resign(asking(BOB), confirmed=True)
+        await service.turns.resign(asking(BOB), confirmed=True)
         answers = await asyncio.gather(service.challenges.rematch(asking(ALICE), game_id),
                                        service.challenges.rematch(asking(BOB), game_id))
         # one press challenges, the other accepts that challenge: one new game, nothing waiting

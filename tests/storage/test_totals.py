@@ -23,7 +23,7 @@ from twixt.storage.schema import full_check, migrate, migrations
 
 GUILDS = (100, 200)
 USERS = tuple(range(1, 8))
-IMPORTED = GameSetup(size="8x8", rules="pp", opening="0: C3\n1: F6")
+IMPORTED = GameSetup(size="8x8", rules="pp", imported_turns="0: C3\n1: F6")
 
 
 def random_result(rng: random.Random, users: tuple[int, ...]) -> GameResult:
@@ -66,7 +66,7 @@ async def recounted(store) -> tuple[dict[tuple[int, int], list[int]],
     for game in await store.list_games(limit=1_000_000):
         outcome = game.result
         if (game.status is not GameStatus.FINISHED or outcome is None
-                or outcome.result is Result.ABORTED or game.setup.opening is not None):
+                or outcome.result is Result.ABORTED or game.setup.imported_turns is not None):
             continue
         for me in game.seats:
             won = me.user_id in outcome.winners
@@ -147,7 +147,7 @@ async def test_an_upgraded_database_counts_the_games_it_had(db_path, monkeypatch
         old.setattr(twixt.storage.sqlite, "migrations", lambda: before)
 
         # no totals written at a game's end, nor waiting or conditional moves to forget
-        # (0008, 0009), nor events to look at (0011)
+        # (0008, 0009), nor tournaments to look at (0011)
         old.setattr(twixt.storage.common, "AFTER_FINISH", ())
 
         async def no_glicko(self, db, guild_id, result, sides, at):

@@ -17,7 +17,7 @@ from twixt.storage import (
     NotFoundError,
     Result,
     StaleVersionError,
-    replay,
+    rebuild,
 )
 
 GAMES = 60
@@ -26,7 +26,7 @@ TURNS = 8
 
 async def play_out(store, game_id, turns, rng):
     """Append `turns` random legal turns one after the other; return the texts that landed."""
-    game = replay(await store.load_game(game_id))
+    game = rebuild(await store.load_game(game_id))
     texts = []
     for version in range(turns):
         if game.is_over:
@@ -47,12 +47,12 @@ async def test_many_games_appended_at_once_all_land_in_order(store):
         assert loaded.game.version == len(texts)
         assert [t.number for t in loaded.turns] == list(range(1, len(texts) + 1))
         assert [t.command for t in loaded.turns] == texts
-        replay(loaded)
+        rebuild(loaded)
 
 
 async def test_racing_appends_on_many_games_one_wins_each_version(store):
     games = await start_games(store, 20)
-    rules = {g.id: replay(await store.load_game(g.id)) for g in games}
+    rules = {g.id: rebuild(await store.load_game(g.id)) for g in games}
     rng = random.Random(3)
     for version in range(5):
         entries = {g.id: [random_turn(rules[g.id].copy(), rng) for _ in range(4)]
@@ -74,7 +74,7 @@ async def test_racing_appends_on_many_games_one_wins_each_version(store):
             loaded = await store.load_game(game_id)
             assert loaded.turns[-1].command == winner[1]
             assert loaded.game.version == version + 1
-            rules[game_id] = replay(loaded)
+            rules[game_id] = rebuild(loaded)
 
 
 async def test_a_failing_write_among_many_costs_only_itself(store):
@@ -83,7 +83,7 @@ async def test_a_failing_write_among_many_costs_only_itself(store):
     await store.finish_game(finished.id, 0, GameResult(Result.ABORTED, "abort"))
     texts = {}
     for game in [*good, stale, half_done]:
-        actor, text = random_turn(replay(await store.load_game(game.id)), random.Random(game.id))
+        actor, text = random_turn(rebuild(await store.load_game(game.id)), random.Random(game.id))
         texts[game.id] = (actor, text)
     sends = [store.append_turn(g.id, 0, *texts[g.id]) for g in good[:4]]
     sends.append(store.append_turn(stale.id, 5, *texts[stale.id]))
@@ -111,7 +111,7 @@ async def test_a_failing_write_among_many_costs_only_itself(store):
 
 async def test_writes_of_every_kind_sent_together_all_land(store):
     games = await start_games(store, 6)
-    texts = {g.id: random_turn(replay(await store.load_game(g.id)), random.Random(g.id))
+    texts = {g.id: random_turn(rebuild(await store.load_game(g.id)), random.Random(g.id))
              for g in games}
     outcomes = await asyncio.gather(
         *(store.append_turn(g.id, 0, *texts[g.id]) for g in games[:3]),
@@ -137,7 +137,7 @@ async def test_turns_cancelled_among_others_land_whole_or_not_at_all(store, seed
     for version in range(4):
         attempts = {}
         for game in games:
-            actor, text = random_turn(replay(await store.load_game(game.id)), rng)
+            actor, text = random_turn(rebuild(await store.load_game(game.id)), rng)
             attempts[game.id] = asyncio.create_task(
                 store.append_turn(game.id, version, actor, text))
         for _ in range(rng.randint(0, 6)):
@@ -149,6 +149,6 @@ async def test_turns_cancelled_among_others_land_whole_or_not_at_all(store, seed
             loaded = await store.load_game(game.id)
             assert len(loaded.turns) == loaded.game.version
             if loaded.game.version == version:  # cancelled before it landed: send it again
-                actor, text = random_turn(replay(loaded), rng)
+                actor, text = random_turn(rebuild(loaded), rng)
                 await store.append_turn(game.id, version, actor, text)
             assert (await store.get_game(game.id)).version == version + 1

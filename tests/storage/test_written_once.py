@@ -2,7 +2,7 @@
 
 `twixt/storage/common.py` runs the statements both back ends share through the connection seam;
 a statement copied into `sqlite.py` and `postgres.py` again (or beside its subject in
-`events.py`, `rows.py`, …) would drift from its twin. Statements are the string literals
+`tournaments.py`, `rows.py`, …) would drift from its twin. Statements are the string literals
 (adjacent ones joined, an f-string's fields as `{}`) that begin with a SQL verb, spaces
 folded; short ones (`SELECT 1 …`) are too common to be copies.
 """

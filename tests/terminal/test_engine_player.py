@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TextIO
 
 from tests.fakes import Clock
-from tests.service import engines as bot_engines
+from tests.service import engines as engines
 from twixt.language import translation, unmarked
 from twixt.rules.records import write
 from twixt.service import EnginePool
@@ -28,14 +28,14 @@ TURNS = 40
 
 
 @asynccontextmanager
-async def bot_table(storage: Storage, tmp_path: Path, out: TextIO, think: Think | None = None,
+async def engine_table(storage: Storage, tmp_path: Path, out: TextIO, think: Think | None = None,
                     patience: Patience | None = None) -> AsyncIterator[TerminalTable]:
     """A table whose bot thinks in an engine pool of its own (with `think` in place of the
     engine's search), and says "thinking…" after `patience`."""
     table = TerminalTable(storage, "den", tmp_path, out=out, clock=Clock(),
                           engine_pool=EnginePool(1), rng=random.Random(1), patience=patience)
     if think is not None:
-        table.service.bots.think = think
+        table.service.engine_player.think = think
     try:
         yield table
     finally:
@@ -45,7 +45,7 @@ async def bot_table(storage: Storage, tmp_path: Path, out: TextIO, think: Think 
 async def test_a_whole_game_against_the_bot_at_the_terminal_table(tmp_path: Path):
     out = StringIO()
     async with await SqliteStorage.open(tmp_path / "t.db") as storage, \
-            bot_table(storage, tmp_path, out) as table:
+            engine_table(storage, tmp_path, out) as table:
         service = table.service
         assert await table.run(["alice: challenge bot level 1 size 6 rules pp swap no"]) == 0
         for _ in range(TURNS):
@@ -56,7 +56,7 @@ async def test_a_whole_game_against_the_bot_at_the_terminal_table(tmp_path: Path
             hole = min(game.legal_placements(), key=lambda h: (h.col, h.row))
             assert await table.play_line(f"alice: {hole}")
         game = await service.channel_game(name_id("den"))
-        stored = await service.core.channel_stored(name_id("den"))
+        stored = await service.desk.channel_stored(name_id("den"))
     text = out.getvalue()
     assert "Game 1 on: **alice** (Red) vs **bot (level 1)** (Black) — 6×6, pp, no swap." in text
     assert "**bot (level 1)** (Black): `" in text
@@ -72,10 +72,10 @@ async def test_the_bot_moves_when_the_table_opens_again(tmp_path: Path):
     """A game left with the bot to move (its search never answered) goes on when the table
     opens again: the first thing it does is let the bot move."""
     async with await SqliteStorage.open(tmp_path / "t.db") as storage:
-        async with bot_table(storage, tmp_path, StringIO(), bot_engines.broken) as table:
+        async with engine_table(storage, tmp_path, StringIO(), engines.broken) as table:
             await table.run(["alice: challenge bot level 1 size 8 swap no", "alice: D4"])
         out = StringIO()
-        async with bot_table(storage, tmp_path, out) as table:
+        async with engine_table(storage, tmp_path, out) as table:
             assert await table.run([]) == 0
     assert "**bot (level 1)** (Black): `" in out.getvalue()
 
@@ -97,10 +97,10 @@ async def _until(condition) -> None:
 async def test_a_search_still_running_after_a_second_is_said_at_the_table(
         tmp_path: Path, monkeypatch):
     latch = tmp_path / "latch"  # the bot's search answers once this file exists
-    monkeypatch.setenv(bot_engines.LATCH, str(latch))
+    monkeypatch.setenv(engines.LATCH, str(latch))
     out = StringIO()
     async with await SqliteStorage.open(tmp_path / "t.db") as storage, \
-            bot_table(storage, tmp_path, out, bot_engines.latched,
+            engine_table(storage, tmp_path, out, engines.latched,
                       patience=_over_at_once) as table:
         assert await table.run(["alice: challenge bot level 1 size 6 rules pp swap no"]) == 0
         line = asyncio.create_task(table.play_line("alice: B2"))
@@ -118,7 +118,7 @@ async def test_a_quick_search_is_not_said_at_the_table(tmp_path: Path):
     out = StringIO()
     second = asyncio.Event()  # the second the line waits for: over only once the bot answered
     async with await SqliteStorage.open(tmp_path / "t.db") as storage, \
-            bot_table(storage, tmp_path, out, bot_engines.winning,
+            engine_table(storage, tmp_path, out, engines.winning,
                       patience=second.wait) as table:
         assert await table.run(["alice: challenge bot level 1 size 6 rules pp swap no",
                                 "alice: B2"]) == 0

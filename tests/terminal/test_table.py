@@ -175,7 +175,7 @@ async def test_an_unexpected_error_is_one_line_for_the_player(tmp_path: Path, ca
         async def broken(*_args):
             raise RuntimeError("boom")
 
-        table.service.play.status = broken  # type: ignore[method-assign]
+        table.service.turns.status = broken  # type: ignore[method-assign]
         assert await table.run(["alice: status"]) == 1
     assert out.getvalue() == f"! alice: {APOLOGY}\n"
     assert "boom" in caplog.text

@@ -15,10 +15,14 @@ from twixt.service.cases.notes import MAX_NOTE
 from twixt.service.cases.records import MAX_IMPORT_BYTES
 from twixt.service.commands.help import TOPICS
 from twixt.service.commands.options import ChallengeOptions, build_options, parse_option_words
-from twixt.service.commands.tournament_options import MAX_ROUNDS, build_event_options, event_name
+from twixt.service.commands.tournament_options import (
+    MAX_ROUNDS,
+    build_tournament_options,
+    tournament_name,
+)
 from twixt.service.desk.desk import utc_now
 from twixt.service.desk.engine_pool import ENGINE_CORE, EnginePool
-from twixt.service.desk.engine_seats import THE_BOT
+from twixt.service.desk.engine_seats import THE_ENGINE_PLAYER
 from twixt.service.model import CHANNEL_LINK, MAX_PAGE, PAGE_SIZE, Button, ButtonKind, Receipt, User
 from twixt.service.names import MAX_NAME
 from twixt.service.port import Port, Thinking, ThreadOpener, alongside
@@ -35,7 +39,7 @@ __all__ = [
     "MAX_PAGE",
     "MAX_ROUNDS",
     "PAGE_SIZE",
-    "THE_BOT",
+    "THE_ENGINE_PLAYER",
     "TOPICS",
     "Button",
     "ButtonKind",
@@ -51,10 +55,10 @@ __all__ = [
     "TwixtService",
     "User",
     "alongside",
-    "build_event_options",
     "build_options",
-    "event_name",
+    "build_tournament_options",
     "parse_option_words",
     "refusal",
+    "tournament_name",
     "utc_now",
 ]

@@ -17,7 +17,7 @@ D = timedelta(days=1)
 
 
 async def status(service: TwixtService, channel: int = CHANNEL) -> str:
-    return (await service.play.status(asking(CAROL, channel))).plain
+    return (await service.turns.status(asking(CAROL, channel))).plain
 
 
 async def second_game(service: TwixtService, **options: str) -> None:

@@ -183,7 +183,7 @@ async def test_one_open_challenge_per_challenger_and_channel(service, storage):
 async def test_rematch_pressed_twice_or_by_both_sides_makes_one_challenge(service, storage):
     await service.challenges.challenge(asking(ALICE), BOB, build_options(swap="no"))
     await service.challenges.accept(asking(BOB))
-    await service.play.resign(asking(BOB), confirmed=True)
+    await service.turns.resign(asking(BOB), confirmed=True)
     await service.challenges.rematch(asking(ALICE), 1)
     with pytest.raises(ServiceError, match="your rematch is already waiting for an answer"):
         await service.challenges.rematch(asking(ALICE), 1)
@@ -237,12 +237,12 @@ async def test_a_team_challenge_of_people_still_asks_all_three(service):
 
 
 async def test_a_game_thread_and_a_nameless_seat_are_named_in_the_language_at_hand(service):
-    threads = service.core.port.threads
+    threads = service.desk.port.threads
     assert isinstance(threads, FakeThreads)
     nameless = User(21, "\u200b\u2060")  # nothing that shows
     await service.execute(asking(nameless), cmd.Challenge(BOB, build_options(thread="yes")))
     await service.execute(asking(BOB, locale="de"), cmd.AnswerChallenge("accept"))
-    stored = await service.core.channel_stored(1000 + len(threads.opened))
+    stored = await service.desk.channel_stored(1000 + len(threads.opened))
     assert [seat.name for seat in stored.seats] == ["Spieler 1", "bob"]
     assert unmarked(translation("de").say(threads.titles[-1])) == "TwixT: Spieler 1 gegen bob"
     assert threads.opened[-1] == (CHANNEL, "TwixT: Spieler 1 vs bob")  # English elsewhere

@@ -58,7 +58,7 @@ async def test_a_forfeit_that_lost_to_a_move_is_not_announced(service, storage, 
     await service.run(asking(ALICE), "K10")  # just in time, in another process
     # the tick had read the game before the move: the version check refuses the forfeit
     assert await service.clocks._expired(
-        stale, await storage.guild_settings(1), await service.core.turn_clock(stale),
+        stale, await storage.guild_settings(1), await service.desk.turn_clock(stale),
         clock.now, asking(BOB).tr) is None
     clock.now += 2 * RESEND_AFTER
     assert await tick(service) == []  # the claimed announcement is let go

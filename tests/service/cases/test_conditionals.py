@@ -24,8 +24,8 @@ async def alice_plays(service: TwixtService, move: str) -> str:
 
 
 async def log_of(service: TwixtService) -> list[str]:
-    stored = await service.core.storage.active_game(CHANNEL)
-    loaded = await service.core.storage.load_game(stored.id)
+    stored = await service.desk.storage.active_game(CHANNEL)
+    loaded = await service.desk.storage.load_game(stored.id)
     return [entry.command for entry in loaded.turns]
 
 
@@ -61,7 +61,7 @@ async def test_the_reply_is_played_at_once_in_the_same_announcement(service, gam
     assert await log_of(service) == ["F5", "E5", "H9", "G6 link E5"]
     game = await service.channel_game(CHANNEL)
     assert game.player_to_move == "alice" and game.moves_made == 4
-    assert reply.image == await service.core.render(game)  # one board, after both moves
+    assert reply.image == await service.desk.render(game)  # one board, after both moves
     assert "no conditional moves" in await stored_plan(service)
 
 
@@ -162,9 +162,9 @@ async def test_a_takeback_clears_the_branches(service, game):
 async def test_the_end_of_the_game_clears_them(service, game, who, ending):
     await service.run(asking(BOB), "if H9 then G6")
     await service.run(asking(who, manager=True), ending)
-    stored = (await service.core.storage.list_games(channel_id=CHANNEL, limit=1))[0]
+    stored = (await service.desk.storage.list_games(channel_id=CHANNEL, limit=1))[0]
     assert not stored.is_active
-    assert await service.core.storage.conditionals(stored.id) == ()
+    assert await service.desk.storage.conditionals(stored.id) == ()
 
 
 async def test_a_stored_reply_ending_the_game_is_announced_with_the_result(service):
@@ -196,8 +196,8 @@ async def test_the_reply_starts_the_opponents_clock(service, clock):
     clock.now += timedelta(days=2)
     announced = await alice_plays(service, "H9")
     assert announced.endswith("alice (Red) to move. (3d 0h left)")
-    stored = await service.core.storage.active_game(CHANNEL)
-    turn_clock = await service.core.turn_clock(stored)
+    stored = await service.desk.storage.active_game(CHANNEL)
+    turn_clock = await service.desk.turn_clock(stored)
     assert turn_clock is not None and turn_clock.due == clock.now + timedelta(days=3)
 
 

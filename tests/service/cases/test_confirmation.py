@@ -35,8 +35,8 @@ def _confirm_button(reply: Reply):
 
 
 async def _log(service: TwixtService) -> list[str]:
-    stored = await service.core.storage.active_game(CHANNEL)
-    return [entry.command for entry in (await service.core.storage.load_game(stored.id)).turns]
+    stored = await service.desk.storage.active_game(CHANNEL)
+    return [entry.command for entry in (await service.desk.storage.load_game(stored.id)).turns]
 
 
 async def test_confirm_is_off_by_default_and_a_move_plays_at_once(service):
@@ -165,7 +165,7 @@ async def test_a_move_typed_in_chat_is_not_shown_in_public_nor_played(service):
         "you have confirm on, and a reply here is public: play with `/twixt move` to see your "
         "move first (or `settings confirm off`)")
     assert await _log(service) == []
-    assert await service.core.storage.pending_move(1, ALICE.id) is None
+    assert await service.desk.storage.pending_move(1, ALICE.id) is None
 
 
 async def test_a_confirmation_typed_in_chat_plays_the_move_shown(service):
@@ -201,4 +201,4 @@ async def test_a_stored_reply_is_played_without_asking_its_owner_to_confirm(serv
     played = await service.run(asking(ALICE), "confirm")
     assert "bob answers at once with a stored move:\n**bob** (Black): `G6`" in played.plain
     assert await _log(service) == ["F5", "E5", "H9", "G6"]
-    assert await service.core.storage.pending_move(1, BOB.id) is None
+    assert await service.desk.storage.pending_move(1, BOB.id) is None

@@ -19,7 +19,7 @@ async def win(service: TwixtService, winner: User, loser: User) -> None:
     """A rated game in which `loser` resigns to `winner`."""
     await service.challenges.challenge(asking(winner), loser, build_options())
     await service.challenges.accept(asking(loser))
-    await service.play.resign(asking(loser), confirmed=True)
+    await service.turns.resign(asking(loser), confirmed=True)
 
 
 async def alternate(service: TwixtService, clock: Clock, games: int) -> tuple[Rating, Rating]:
@@ -93,7 +93,7 @@ async def test_partners_of_different_ratings_move_by_their_own_deviation(service
     await service.challenges.team(asking(ALICE), CAROL, (BOB, DAVE), build_options())
     for user in (BOB, CAROL, DAVE):
         await service.challenges.accept(asking(user))
-    await service.play.resign(asking(DAVE), confirmed=True)
+    await service.turns.resign(asking(DAVE), confirmed=True)
     (new_alice, carol), (new_bob, dave) = rate_game([alice, Rating()], [bob, Rating()], 1.0,
                                                     clock.now)
     for user, expected in ((ALICE, new_alice), (CAROL, carol), (BOB, new_bob), (DAVE, dave)):

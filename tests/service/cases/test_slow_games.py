@@ -23,7 +23,7 @@ from twixt.service.cases import records as records_module
 from twixt.storage import Result
 from twixt.storage.ratings import Rating, rate_game
 
-GAMES = Path(__file__).resolve().parents[1] / "rules" / "data"
+GAMES = Path(__file__).resolve().parents[2] / "rules" / "data"
 
 
 # --- clocks -------------------------------------------------------------------------------
@@ -34,7 +34,7 @@ async def test_time_left_shows_in_status_and_turn_replies(service, clock):
     reply = await service.run(asking(ALICE), "K10")
     assert "bob (Black) to move. (3d 0h left)" in reply.plain
     clock.now += timedelta(days=1, hours=2)
-    assert "(1d 22h left)" in (await service.play.status(asking(CAROL))).plain
+    assert "(1d 22h left)" in (await service.turns.status(asking(CAROL))).plain
 
 
 async def test_reminders_are_sent_once_even_across_a_restart(storage, clock):
@@ -175,18 +175,18 @@ async def test_takeback_rules(service):
     await start_game(service, swap="no")
     await service.run(asking(ALICE), "K10")
     with pytest.raises(ServiceError, match="only the player who made the last turn"):
-        await service.play.takeback(asking(BOB))
-    await service.play.takeback(asking(ALICE))
+        await service.turns.takeback(asking(BOB))
+    await service.turns.takeback(asking(ALICE))
     with pytest.raises(ServiceError, match="an opponent has to answer"):
-        await service.play.takeback(asking(ALICE), "accept")
+        await service.turns.takeback(asking(ALICE), "accept")
     await service.run(asking(BOB), "M12")
     with pytest.raises(ServiceError, match="lapsed"):
-        await service.play.takeback(asking(BOB), "accept")
-    await service.play.takeback(asking(BOB))
-    declined = await service.play.takeback(asking(ALICE), "decline")
+        await service.turns.takeback(asking(BOB), "accept")
+    await service.turns.takeback(asking(BOB))
+    declined = await service.turns.takeback(asking(ALICE), "decline")
     assert declined.plain == "alice declines the takeback."
     with pytest.raises(ServiceError, match="there is no takeback request"):
-        await service.play.takeback(asking(ALICE), "accept")
+        await service.turns.takeback(asking(ALICE), "accept")
 
 
 # --- records ------------------------------------------------------------------------------
@@ -206,7 +206,7 @@ async def test_export_gives_all_three_records(service):
 async def test_history_pages_and_replay(service, storage):
     for _ in range(12):
         await start_game(service)
-        await service.play.resign(asking(BOB), confirmed=True)
+        await service.turns.resign(asking(BOB), confirmed=True)
     first = await service.records.history(asking(ALICE))
     assert first.plain.count("\n#") == 10 and "More: history page 2" in first.plain
     second = await service.records.history(asking(ALICE), ALICE, page=2)
@@ -295,7 +295,7 @@ async def test_a_player_is_shown_their_game_of_another_channel_alone(service):
 
 async def test_history_in_chat_lists_only_the_games_of_its_channel(service):
     await start_game(service, swap="no")  # in a private channel, say
-    await service.play.resign(asking(BOB), confirmed=True)
+    await service.turns.resign(asking(BOB), confirmed=True)
     elsewhere = 300
     for asker, whose in ((ALICE, BOB), (BOB, BOB), (ALICE, ALICE)):
         chat = replace(asking(asker, elsewhere), private_replies=False)
@@ -315,7 +315,7 @@ async def test_history_in_chat_lists_only_the_games_of_its_channel(service):
 
 async def test_a_finished_game_rates_both_sides_and_stats_show_it(service):
     await start_game(service)
-    await service.play.resign(asking(BOB), confirmed=True)
+    await service.turns.resign(asking(BOB), confirmed=True)
     stats = await service.stats.stats(asking(BOB), ALICE)
     assert stats.plain.splitlines() == [
         "**alice**: 1 game — 1 won, 0 lost, 0 drawn; rating 1662? ±290 (provisional) after "
@@ -331,7 +331,7 @@ async def test_a_team_game_rates_both_partners(service):
     await service.challenges.team(asking(ALICE), CAROL, (BOB, DAVE), build_options())
     for user in (BOB, CAROL, DAVE):
         await service.challenges.accept(asking(user))
-    await service.play.resign(asking(DAVE), confirmed=True)
+    await service.turns.resign(asking(DAVE), confirmed=True)
     lines = (await service.stats.leaderboard(asking(ALICE))).plain.splitlines()[1:]
     # newcomers all: each team plays at 1500 ±350, as one newcomer against another
     assert lines[:4] == ["1. alice — 1662? (1–0–0)", "2. carol — 1662? (1–0–0)",
@@ -343,7 +343,7 @@ async def test_a_team_game_rates_both_partners(service):
 
 async def test_rematch_button_exchanges_the_colours(service):
     await start_game(service)
-    final = await service.play.resign(asking(BOB), confirmed=True)
+    final = await service.turns.resign(asking(BOB), confirmed=True)
     [rematch] = final.buttons
     assert rematch.kind is ButtonKind.REMATCH
     await press(service, asking(ALICE), ButtonKind.REMATCH, rematch.target)
@@ -363,8 +363,8 @@ async def test_settings_change_the_board_and_auto_link(service):
     await service.run(asking(ALICE), "H9")
     reply = await service.run(asking(BOB), "D8")  # bare peg: bob's auto-link links B7
     assert "`D8 link B7`" in reply.plain
-    light = Image.open(io.BytesIO((await service.play.board(asking(ALICE))).image)).convert("RGB")
-    dark = Image.open(io.BytesIO((await service.play.board(asking(BOB))).image)).convert("RGB")
+    light = Image.open(io.BytesIO((await service.turns.board(asking(ALICE))).image)).convert("RGB")
+    dark = Image.open(io.BytesIO((await service.turns.board(asking(BOB))).image)).convert("RGB")
     assert sum(light.getpixel((5, 5))) > sum(dark.getpixel((5, 5)))
 
 
@@ -391,9 +391,9 @@ async def test_imported_and_aborted_games_are_not_rated(service):
     data = (GAMES / "game2209801.tsgf").read_bytes()
     await service.records.import_record(asking(ALICE), "g.tsgf", data, BOB)
     await service.challenges.accept(asking(BOB))
-    await service.play.resign(asking(BOB), confirmed=True)
+    await service.turns.resign(asking(BOB), confirmed=True)
     await start_game(service)
-    await service.play.abort(asking(CAROL, manager=True))
+    await service.turns.abort(asking(CAROL, manager=True))
     assert (await service.stats.leaderboard(asking(ALICE))).plain == "No rated games yet."
     stats = await service.stats.stats(asking(BOB), ALICE)
     assert "0 games — 0 won, 0 lost, 0 drawn; not rated yet." in stats.plain
@@ -460,8 +460,8 @@ async def test_two_games_of_one_player_ending_at_once_both_change_the_rating(ser
         await service.challenges.challenge(asking(ALICE, channel), opponent,
                                            build_options(swap="no"))
         await service.challenges.accept(asking(opponent, channel))
-    await asyncio.gather(service.play.resign(asking(BOB, 600), confirmed=True),
-                         service.play.resign(asking(CAROL, 601), confirmed=True))
+    await asyncio.gather(service.turns.resign(asking(BOB, 600), confirmed=True),
+                         service.turns.resign(asking(CAROL, 601), confirmed=True))
     alice = await storage.player_stats(1, ALICE.id)
     [first], _ = rate_game([Rating()], [Rating()], 1.0, clock.now)
     [second], _ = rate_game([first], [Rating()], 1.0, clock.now)
@@ -534,8 +534,8 @@ async def test_colorblind_is_understood_too(service):
 
 async def test_an_aborted_clocked_game_shows_no_time_left(service):
     await start_game(service, time="3d", swap="no")
-    await service.play.abort(asking(CAROL, manager=True))
-    assert "left" not in (await service.play.status(asking(ALICE))).plain
+    await service.turns.abort(asking(CAROL, manager=True))
+    assert "left" not in (await service.turns.status(asking(ALICE))).plain
 
 
 async def test_a_loss_on_time_reads_back_as_one_from_every_record_that_can_say_it(service,

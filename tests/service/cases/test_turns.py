@@ -11,7 +11,7 @@ from PIL import Image
 from tests.service.helpers import press, start_game, start_team_game
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
 from twixt.service import ButtonKind, ServiceError, TwixtService, build_options
-from twixt.service.desk import desk as core_module
+from twixt.service.desk import desk as desk_module
 from twixt.storage import Result
 
 
@@ -42,10 +42,10 @@ async def test_illegal_commands_are_one_line_and_change_nothing(service, storage
 
 
 async def test_no_game_in_the_channel(service):
-    for call in (service.run(asking(ALICE), "K10"), service.play.abort(asking(ALICE))):
+    for call in (service.run(asking(ALICE), "K10"), service.turns.abort(asking(ALICE))):
         with pytest.raises(ServiceError, match="there is no game in this channel"):
             await call
-    for call in (service.play.board(asking(ALICE)), service.play.status(asking(ALICE))):
+    for call in (service.turns.board(asking(ALICE)), service.turns.status(asking(ALICE))):
         with pytest.raises(ServiceError, match="this channel has no games"):
             await call
 
@@ -53,12 +53,12 @@ async def test_no_game_in_the_channel(service):
 async def test_board_shows_the_last_game_privately_in_the_askers_look(service, storage):
     await start_game(service, swap="no")
     await service.run(asking(ALICE), "K10")
-    await service.play.resign(asking(BOB), confirmed=True)
+    await service.turns.resign(asking(BOB), confirmed=True)
     await storage.update_user_prefs(CAROL.id, theme="dark")
-    mine = await service.play.board(asking(CAROL))
+    mine = await service.turns.board(asking(CAROL))
     assert mine.ephemeral and "alice (Red) wins" in mine.plain
-    assert "alice (Red) wins" in (await service.play.status(asking(CAROL))).plain
-    theirs = await service.play.board(asking(DAVE))
+    assert "alice (Red) wins" in (await service.turns.status(asking(CAROL))).plain
+    theirs = await service.turns.board(asking(DAVE))
     light, dark = (Image.open(io.BytesIO(r.image)).convert("RGB") for r in (theirs, mine))
     assert sum(light.getpixel((5, 5))) > sum(dark.getpixel((5, 5)))
 
@@ -138,7 +138,7 @@ async def test_a_player_cannot_declare_their_own_loss_on_time(service, storage):
 
 async def test_resign_asks_for_confirmation_first(service, storage):
     await start_game(service)
-    ask = await service.play.resign(asking(BOB))
+    ask = await service.turns.resign(asking(BOB))
     assert ask.ephemeral and ask.buttons[0].kind is ButtonKind.CONFIRM_RESIGN
     assert (await storage.active_game(CHANNEL)) is not None
     reply = await press(service, asking(BOB), ButtonKind.CONFIRM_RESIGN, ask.buttons[0].target)
@@ -149,7 +149,7 @@ async def test_resign_asks_for_confirmation_first(service, storage):
 
 async def test_a_button_of_a_finished_game_is_refused(service):
     await start_game(service)
-    await service.play.resign(asking(BOB), confirmed=True)
+    await service.turns.resign(asking(BOB), confirmed=True)
     with pytest.raises(ServiceError, match="belongs to a game that is over"):
         await press(service, asking(BOB), ButtonKind.SWAP, 1)
 
@@ -157,31 +157,31 @@ async def test_a_button_of_a_finished_game_is_refused(service):
 async def test_board_and_status(service):
     await start_game(service, size="12", swap="no")
     await service.run(asking(ALICE), "F6")
-    board = await service.play.board(asking(CAROL))
+    board = await service.turns.board(asking(CAROL))
     assert board.image is not None and board.mentions == ()
-    status = await service.play.status(asking(CAROL))
+    status = await service.turns.status(asking(CAROL))
     assert status.plain.splitlines() == [
         "**Game 1** — 12×12, classic, no swap", "Red: alice", "Black: bob",
         "Moves: 1 · last: alice: `F6`", "bob (Black) to move."]
 
 
 async def test_help_is_private(service):
-    reply = await service.play.help(asking(ALICE))
+    reply = await service.turns.help(asking(ALICE))
     assert reply.ephemeral and "G6 link E5" in reply.plain
 
 
 async def test_abort_needs_every_player_or_a_manager(service, storage):
     await start_game(service)
     with pytest.raises(ServiceError, match="only the players or a channel manager"):
-        await service.play.abort(asking(CAROL))
-    reply = await service.play.abort(asking(ALICE))
+        await service.turns.abort(asking(CAROL))
+    reply = await service.turns.abort(asking(ALICE))
     assert "called off when bob also asks" in reply.plain and reply.mentions == (BOB.id,)
-    reply = await service.play.abort(asking(BOB))
+    reply = await service.turns.abort(asking(BOB))
     assert reply.plain == "Game 1 (alice and bob) is aborted by bob; it counts for nobody."
     assert reply.mentions == (ALICE.id,)
     assert (await storage.active_game(CHANNEL)) is None
     await start_game(service)
-    reply = await service.play.abort(asking(CAROL, manager=True))
+    reply = await service.turns.abort(asking(CAROL, manager=True))
     assert "aborted by carol" in reply.plain and reply.mentions == (ALICE.id, BOB.id)
 
 
@@ -256,7 +256,7 @@ async def test_a_turn_whose_picture_fails_is_announced_not_denied(service, stora
     def broken(*args, **kwargs):
         raise RuntimeError("pillow on fire")
 
-    monkeypatch.setattr(core_module, "render_png", broken)
+    monkeypatch.setattr(desk_module, "render_png", broken)
     reply = await service.run(asking(ALICE), "K10")
     assert reply.plain.startswith("**alice** (Red): `K10`") and reply.image is None
     assert (await storage.active_game(CHANNEL)).version == 1
@@ -276,20 +276,20 @@ async def test_readers_see_only_committed_turns(service, storage, monkeypatch):
     monkeypatch.setattr(storage, "append_turn", slow_failing_commit)
     move = asyncio.create_task(service.run(asking(ALICE), "K10"))
     await committing.wait()
-    assert "Moves: 0" in (await service.play.status(asking(BOB))).plain
+    assert "Moves: 0" in (await service.turns.status(asking(BOB))).plain
     exported = await service.records.export(asking(BOB), "transcript")
     assert "K10" not in exported.attachments[0].data.decode()
     fail.set()
     with pytest.raises(RuntimeError):
         await move
     monkeypatch.setattr(storage, "append_turn", append_turn)
-    assert "Moves: 0" in (await service.play.status(asking(BOB))).plain
+    assert "Moves: 0" in (await service.turns.status(asking(BOB))).plain
     assert (await service.run(asking(ALICE), "K10")).plain.startswith("**alice** (Red): `K10`")
 
 
 async def test_a_game_log_holds_a_bounded_number_of_entries_besides_its_moves(
         service, storage, monkeypatch):
-    monkeypatch.setattr(core_module, "MAX_SIDE_ENTRIES", 4)
+    monkeypatch.setattr(desk_module, "MAX_SIDE_ENTRIES", 4)
     await start_game(service, swap="no")
     await service.run(asking(ALICE), "K10")
     for _ in range(2):  # an offer and a refusal each: four entries
@@ -308,12 +308,12 @@ async def test_a_game_log_holds_a_bounded_number_of_entries_besides_its_moves(
 
 async def test_a_takeback_past_the_bound_is_refused_before_the_request_closes(
         service, storage, monkeypatch):
-    monkeypatch.setattr(core_module, "MAX_SIDE_ENTRIES", 1)
+    monkeypatch.setattr(desk_module, "MAX_SIDE_ENTRIES", 1)
     await start_game(service, swap="no")
     await service.run(asking(ALICE), "K10")
-    await service.play.takeback(asking(ALICE))
+    await service.turns.takeback(asking(ALICE))
     with pytest.raises(ServiceError, match="entries besides its moves"):
-        await service.play.takeback(asking(BOB), "accept")
+        await service.turns.takeback(asking(BOB), "accept")
     stored = await storage.active_game(CHANNEL)
     assert stored.version == 1 and len(await storage.open_offers(stored.id)) == 1
 
@@ -321,7 +321,7 @@ async def test_a_takeback_past_the_bound_is_refused_before_the_request_closes(
 async def test_a_game_log_holds_a_bounded_number_of_entries_in_all(service, storage,
                                                                    monkeypatch):
     # classic's removals make moves without end: the log as a whole is bounded too
-    monkeypatch.setattr(core_module, "MAX_LOG_ENTRIES", 4)
+    monkeypatch.setattr(desk_module, "MAX_LOG_ENTRIES", 4)
     await start_game(service, swap="no")
     for user, move in ((ALICE, "K10"), (BOB, "M12"), (ALICE, "remove K10; K10"),
                        (BOB, "remove M12; M12")):

@@ -24,7 +24,7 @@ async def start_in(service: TwixtService, channel: int, time: str) -> None:
 async def asleep(service: TwixtService) -> None:
     """Until the dispatcher has planned its wake-up (until then every commit rings it)."""
     for _ in range(1000):
-        if service.core.alarm.planned is not None:
+        if service.desk.alarm.planned is not None:
             return
         await asyncio.sleep(0.01)
     raise AssertionError("the dispatcher never went to sleep")
@@ -134,7 +134,7 @@ async def test_the_sleep_ends_when_a_turn_needs_an_earlier_wake_up(service, cloc
     await tick(service)  # the next wake-up: alice's first reminder, in 24 hours
     sleeping = asyncio.create_task(service.clocks.wait(longest=timedelta(days=1)))
     await asleep(service)
-    assert service.core.alarm.planned == clock.now + 24 * H
+    assert service.desk.alarm.planned == clock.now + 24 * H
     clock.now += timedelta(minutes=10)
     await service.run(asking(ALICE, 100), "K10")  # bob's in 24 hours: not earlier
     await start_in(service, 101, "1h")

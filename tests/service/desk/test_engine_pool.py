@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from support.processes import alive, searching
-from tests.service import engines as bot_engines
+from tests.service import engines as engines
 from twixt.config import ConfigError, Settings
 from twixt.service.desk.engine_pool import EngineBusyError, EnginePool, default_workers
 
@@ -21,19 +21,19 @@ async def test_a_call_runs_in_a_worker_process_and_returns_its_result():
     pool = EnginePool(1)
     try:
         assert await pool.run("alice", pow, 2, 10) == 1024
-        assert await pool.run("alice", bot_engines.worker_pid) != bot_engines.worker_pid()
+        assert await pool.run("alice", engines.worker_pid) != engines.worker_pid()
     finally:
         await pool.close()
 
 
 async def test_waiting_calls_are_served_round_robin_over_their_owners(tmp_path, monkeypatch):
     latch = tmp_path / "latch"
-    monkeypatch.setenv(bot_engines.LATCH, str(latch))
+    monkeypatch.setenv(engines.LATCH, str(latch))
     pool = EnginePool(1)
     finished: list[str] = []
 
     async def call(owner: str, name: str) -> None:
-        await pool.run(owner, bot_engines.wait_for_latch)
+        await pool.run(owner, engines.wait_for_latch)
         finished.append(name)
 
     try:
@@ -55,7 +55,7 @@ async def test_waiting_calls_are_served_round_robin_over_their_owners(tmp_path, 
 def latch(tmp_path, monkeypatch) -> Path:
     """The file whose existence lets `wait_for_latch` return (set before workers start)."""
     path = tmp_path / "latch"
-    monkeypatch.setenv(bot_engines.LATCH, str(path))
+    monkeypatch.setenv(engines.LATCH, str(path))
     return path
 
 
@@ -90,7 +90,7 @@ async def test_a_failing_call_raises_in_the_caller_and_the_pool_goes_on():
     pool = EnginePool(1)
     try:
         with pytest.raises(RuntimeError, match="the search broke"):
-            await pool.run("a", bot_engines.broken, None, None)
+            await pool.run("a", engines.broken, None, None)
         assert await pool.run("a", pow, 2, 2) == 4
     finally:
         await pool.close()
@@ -120,7 +120,7 @@ async def test_a_free_worker_goes_to_the_owner_with_fewest_searches_running(tmp_
     finished: list[str] = []
 
     async def call(owner: str, name: str) -> None:
-        await pool.run(owner, bot_engines.wait_for_latch, str(tmp_path / name))
+        await pool.run(owner, engines.wait_for_latch, str(tmp_path / name))
         finished.append(name)
 
     try:
@@ -147,7 +147,7 @@ async def test_a_free_worker_goes_to_the_owner_with_fewest_searches_running(tmp_
 async def test_closing_abandons_a_running_search_and_ends_its_worker(tmp_path):
     # a search that would never end by itself: closing does not wait for it
     pool = EnginePool(1)
-    search = asyncio.create_task(pool.run("a", bot_engines.wait_for_latch,
+    search = asyncio.create_task(pool.run("a", engines.wait_for_latch,
                                           str(tmp_path / "never")))
     while not searching(os.getpid()):
         await asyncio.sleep(0.01)
@@ -178,7 +178,7 @@ def test_the_workers_default_to_the_cores_and_come_from_the_setting():
 
 async def _one_running_one_queued(pool: EnginePool) -> tuple[asyncio.Task, asyncio.Task]:
     """The pool's one worker taken until the latch file exists, and a call waiting."""
-    running = asyncio.create_task(pool.run("a", bot_engines.wait_for_latch))
+    running = asyncio.create_task(pool.run("a", engines.wait_for_latch))
     while pool.running == 0:
         await asyncio.sleep(0.01)
     queued = asyncio.create_task(pool.run("b", pow, 2, 3))

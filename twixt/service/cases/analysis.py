@@ -21,7 +21,7 @@ from twixt.engine.analysis import GameAnalysis, analyze_game, default_limit
 from twixt.language import Markup, Translation, verbatim
 from twixt.rendering import CurveSwing, WinCurve, render_wincurve
 from twixt.rules import Colour, Game, records
-from twixt.service.desk.desk import ServiceCore
+from twixt.service.desk.desk import Desk
 from twixt.service.desk.engine_pool import EngineBusyError, player_owner
 from twixt.service.model import Attachment, Reply, Request, ServiceError
 from twixt.service.texts import result_sentence
@@ -130,10 +130,10 @@ def _seen(spot: Spot, cols: int, rows: int, flip_cols: bool, flip_rows: bool,
 
 
 class Analyses:
-    """`analyze [game]` over the service's core."""
+    """`analyze [game]` over the service's desk."""
 
-    def __init__(self, core: ServiceCore) -> None:
-        self._core = core
+    def __init__(self, desk: Desk) -> None:
+        self._desk = desk
         self._done: OrderedDict[int, GameAnalysis] = OrderedDict()
         #: users whose analysis is under way
         self._asking: set[int] = set()
@@ -142,12 +142,12 @@ class Analyses:
         """The curve of a finished game (the channel's last by default) and its swings:
         public in the game's channel, for the asker alone elsewhere (a game of a private
         channel stays there)."""
-        stored, private = await self._core.game_to_show(request, game_id,
+        stored, private = await self._desk.game_to_show(request, game_id,
                                                         "/twixt-records analyze")
         if stored.is_active:
             raise ServiceError("game {game} is still being played: the engine looks at a game "
                                "only once it is over", game=stored.id)
-        game = await self._core.position(stored)
+        game = await self._desk.position(stored)
         await self._refuse_a_game_in_play(request.guild_id, stored.id, game)
         # the game's channel sees the bot at work; one asking elsewhere, privately, is
         # answered privately and shows nothing to others
@@ -173,10 +173,10 @@ class Analyses:
         size = (game.options.cols, game.options.rows)
         before: int | None = None
         while True:
-            page = await self._core.storage.list_games(
+            page = await self._desk.storage.list_games(
                 guild_id=guild_id, status=GameStatus.ACTIVE, limit=LIVE_PAGE, before_id=before)
             for stored in page:
-                live = await self._core.position(stored)
+                live = await self._desk.position(stored)
                 if (live.options.cols, live.options.rows) == size and passes_through(
                         played, pegs_of(live), size):
                     raise ServiceError("game {game} passes through the position of a game "
@@ -202,8 +202,8 @@ class Analyses:
         try:
             record = records.write(game)
             # the asker's share of the engine, the same as for their games with the bot
-            async with (nullcontext() if shown_in is None else self._core.port.thinking(shown_in)):
-                analysis = await self._core.engine_pool.run(player_owner(user), analyze_record,
+            async with (nullcontext() if shown_in is None else self._desk.port.thinking(shown_in)):
+                analysis = await self._desk.engine_pool.run(player_owner(user), analyze_record,
                                                             record)
         except EngineBusyError:
             raise ServiceError("the engine is busy, try again later") from None

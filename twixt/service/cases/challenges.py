@@ -10,8 +10,14 @@ from datetime import timedelta
 from twixt.language import Markup, Message, Translation, bold, message
 from twixt.rules import Hole
 from twixt.service.commands.options import ChallengeOptions, describe_setup
-from twixt.service.desk.desk import ServiceCore, seat_to_move
-from twixt.service.desk.engine_seats import DEFAULT_LEVEL, THE_BOT, bot_level, bot_user, is_bot
+from twixt.service.desk.desk import Desk, seat_to_move
+from twixt.service.desk.engine_seats import (
+    DEFAULT_LEVEL,
+    THE_ENGINE_PLAYER,
+    engine_level,
+    engine_seat_user,
+    is_engine_seat,
+)
 from twixt.service.desk.live_games import ChannelLocks
 from twixt.service.model import Button, ButtonKind, Reply, Request, ServiceError, User
 from twixt.service.names import seat_names
@@ -34,16 +40,16 @@ from twixt.storage import (
 class Challenges:
     """Making and answering challenges, and starting the game when everyone has accepted."""
 
-    def __init__(self, core: ServiceCore) -> None:
-        self._core = core
+    def __init__(self, desk: Desk) -> None:
+        self._desk = desk
         #: held by a rematch from its look for a waiting rematch to its challenge (or its
         #: accepting the one found), so that both players pressing at once make one challenge;
-        #: apart from the core's channel locks, which challenging and accepting take inside it
+        #: apart from the desk's channel locks, which challenging and accepting take inside it
         self._rematching = ChannelLocks()
         #: held by a player (by user id) from counting their games with the bot to the game
         #: that adds one, so that challenges sent at once in several channels cannot pass
         #: `botgames` together
-        self._bot_games = ChannelLocks()
+        self._engine_games = ChannelLocks()
 
     async def challenge(self, request: Request, opponent: User | None,
                         options: ChallengeOptions) -> Reply:
@@ -55,7 +61,7 @@ class Challenges:
         if started is not None:
             return started
         tr = request.tr
-        first = _first_words(options.first, 2, bool(options.setup.opening))
+        first = _first_words(options.first, 2, bool(options.setup.imported_turns))
         setup = describe_setup(challenge.setup)
         if opponent:
             text = tr("**{challenger}** challenges {opponent} to TwixT ({setup}), {first}. "
@@ -78,7 +84,7 @@ class Challenges:
             return started
         tr = request.tr
         # the bot has accepted its seat already: only the people are asked to answer
-        asked = [user.name for user in invitees if not is_bot(user.id)]
+        asked = [user.name for user in invitees if not is_engine_seat(user.id)]
         text = (tr("**{challenger}** and {partner} challenge {opponent} and {other} to Double "
                    "TwixT ({setup}), {first}.",
                    challenger=request.user.name, partner=invitees[1].name,
@@ -93,21 +99,22 @@ class Challenges:
     async def accept(self, request: Request, challenge_id: int | None = None) -> Reply:
         """Accept a challenge (the newest one open to you here when no id is given)."""
         challenge = await self._find_challenge(request, challenge_id)
-        with_bot = any(i.user_id is not None and is_bot(i.user_id) for i in challenge.invitees)
-        async with self._counting_bot_games(request, with_bot):
-            if with_bot:
-                await self._check_bot_games(request)
-            async with self._core.lock(challenge.channel_id):
+        with_engine = any(i.user_id is not None and is_engine_seat(i.user_id)
+                          for i in challenge.invitees)
+        async with self._counting_engine_games(request, with_engine):
+            if with_engine:
+                await self._check_engine_games(request)
+            async with self._desk.lock(challenge.channel_id):
                 try:
-                    challenge = await self._core.storage.answer_challenge(
-                        challenge.id, request.user.id, True, now=self._core.clock())
+                    challenge = await self._desk.storage.answer_challenge(
+                        challenge.id, request.user.id, True, now=self._desk.clock())
                 except (NotInvitedError, ChallengeClosedError) as error:
                     raise ServiceError(storage_refusal(error)) from None
-                await self._core.remember(request.user)
+                await self._desk.remember(request.user)
                 if not challenge.ready:
                     waiting = [i.user_id for i in challenge.invitees
                                if i.answer is Answer.PENDING and i.user_id is not None]
-                    names = await self._core.names(waiting)
+                    names = await self._desk.names(waiting)
                     if not waiting:
                         return Reply(request.tr("{name} accepts. Waiting for more players.",
                                                 name=request.user.name))
@@ -120,14 +127,14 @@ class Challenges:
         """Decline a challenge made to you, or withdraw your own."""
         challenge = await self._find_challenge(request, challenge_id)
         # the same lock as accepting: an answer and a withdrawal never interleave
-        async with self._core.lock(challenge.channel_id):
+        async with self._desk.lock(challenge.channel_id):
             try:
                 if challenge.challenger_id == request.user.id:
-                    await self._core.storage.cancel_challenge(challenge.id)
+                    await self._desk.storage.cancel_challenge(challenge.id)
                     return Reply(request.tr("{name} withdraws the challenge.",
                                             name=request.user.name))
-                await self._core.storage.answer_challenge(challenge.id, request.user.id, False,
-                                                          now=self._core.clock())
+                await self._desk.storage.answer_challenge(challenge.id, request.user.id, False,
+                                                          now=self._desk.clock())
             except (NotInvitedError, ChallengeClosedError) as error:
                 raise ServiceError(storage_refusal(error)) from None
         return Reply(request.tr("{name} declines the challenge.", name=request.user.name))
@@ -135,17 +142,17 @@ class Challenges:
     async def rematch(self, request: Request, game_id: int | None = None) -> Reply:
         """Challenge the same players to the same game again, with the colours exchanged
         (the channel's last game when no id is given)."""
-        old = await self._core.chosen_game(request, game_id)
+        old = await self._desk.chosen_game(request, game_id)
         seat = old.seat_of(request.user.id)
         if seat is None:
             raise ServiceError("only the players of that game can ask for a rematch")
         if old.is_active:
             raise ServiceError("that game is still going on")
-        linked = await self._core.storage.event_game_of(old.id)
+        linked = await self._desk.storage.tournament_game_of(old.id)
         if linked is not None:
-            event = await self._core.storage.get_event(linked.event_id)
+            tournament = await self._desk.storage.get_tournament(linked.tournament_id)
             raise ServiceError("games of an event are not rematched: {event} pairs its "
-                               "players itself", event=event.name)
+                               "players itself", event=tournament.name)
         async with self._rematching(request.channel_id):
             waiting = await self._waiting_rematch(request, old)
             if waiting is None:
@@ -157,16 +164,16 @@ class Challenges:
 
     async def _challenge_again(self, request: Request, old: StoredGame, seat: Seat) -> Reply:
         """The rematch's challenge: the players of `old`, the colours exchanged."""
-        names = await self._core.names([s.user_id for s in old.seats])
+        names = await self._desk.names([s.user_id for s in old.seats])
         others = {s.number: User(s.user_id, names[s.user_id]) for s in old.seats}
         # a game with the bot: the same game again grants takebacks as the first did
-        bot_facts = await self._core.storage.bot_game(old.id)
+        engine_facts = await self._desk.storage.engine_game(old.id)
         options = ChallengeOptions(
-            setup=replace(old.setup, opening=None,
+            setup=replace(old.setup, imported_turns=None,
                           time_control=_clock_still_allowed(old.setup.time_control)),
             first=FirstMove.THEM if seat.number % 2 == 0 else FirstMove.ME, thread=False,
             vacation=old.setup.vacation,
-            takebacks=bot_facts.takebacks if bot_facts is not None else None)
+            takebacks=engine_facts.takebacks if engine_facts is not None else None)
         if len(old.seats) == 2:
             return await self.challenge(request, others[1 - seat.number], options)
         partner = others[(seat.number + 2) % 4]
@@ -179,93 +186,93 @@ class Challenges:
                               options: ChallengeOptions) -> tuple[Challenge, Reply | None]:
         """The challenge stored, and the game's start when the bot's acceptance completes it
         (None while people are still to answer)."""
-        with_bot = any(is_bot(user.id) for user in invitees)
-        async with self._counting_bot_games(request, with_bot):
+        with_engine = any(is_engine_seat(user.id) for user in invitees)
+        async with self._counting_engine_games(request, with_engine):
             challenge = await self._create_challenge(request, invitees, players, options)
-            if await self._bots_accept(challenge, options):
+            if await self._engine_seats_accept(challenge, options):
                 return challenge, await self._start_game(challenge, request.tr)
         return challenge, None
 
-    def _counting_bot_games(self, request: Request, with_bot: bool
+    def _counting_engine_games(self, request: Request, with_engine: bool
                             ) -> AbstractAsyncContextManager[object]:
         """The asker's lock over their count of games with the bot, when `with_bot`."""
-        return self._bot_games(request.user.id) if with_bot else nullcontext()
+        return self._engine_games(request.user.id) if with_engine else nullcontext()
 
     async def _create_challenge(self, request: Request, invitees: Sequence[User], players: int,
                                 options: ChallengeOptions) -> Challenge:
-        settings = await self._core.storage.guild_settings(request.guild_id)
+        settings = await self._desk.storage.guild_settings(request.guild_id)
         thread = settings.thread_default if options.thread is None else options.thread
-        if not thread and await self._core.storage.active_game(request.channel_id):
+        if not thread and await self._desk.storage.active_game(request.channel_id):
             raise ServiceError("this channel already has a game: finish it first, or "
                                "challenge with thread yes")
-        if thread and self._core.port.threads is None:
+        if thread and self._desk.port.threads is None:
             raise ServiceError("threads are not available here")
-        if any(is_bot(user.id) for user in invitees):
-            await self._check_bot_games(request, settings.bot_games)
-        now = self._core.clock()
+        if any(is_engine_seat(user.id) for user in invitees):
+            await self._check_engine_games(request, settings.bot_games)
+        now = self._desk.clock()
         vacation = settings.vacation_default if options.vacation is None else options.vacation
         setup = replace(options.setup, vacation=vacation)
-        async with self._core.lock(request.channel_id):
+        async with self._desk.lock(request.channel_id):
             if await self._open_challenge_of(request):
                 raise ServiceError("you already have an open challenge here: wait for an "
                                    "answer, or withdraw it with decline")
-            await self._core.remember(request.user, *invitees)
-            return await self._core.storage.create_challenge(
+            await self._desk.remember(request.user, *invitees)
+            return await self._desk.storage.create_challenge(
                 guild_id=request.guild_id, channel_id=request.channel_id,
                 challenger_id=request.user.id, invitees=[u.id for u in invitees],
                 players=players, setup=setup, first=options.first, thread=thread,
                 expires_at=now + timedelta(hours=settings.challenge_expiry_hours), now=now)
 
-    async def _check_bot_games(self, request: Request, most: int | None = None) -> None:
+    async def _check_engine_games(self, request: Request, most: int | None = None) -> None:
         """Refuse the asker one more game with the bot when they have the most the server
         allows at once (`botgames`): each move of the bot's takes the engine for seconds, and
         one player's many games must not keep everyone else's waiting."""
-        storage = self._core.storage
+        storage = self._desk.storage
         if most is None:
             most = (await storage.guild_settings(request.guild_id)).bot_games
-        if await storage.open_bot_games(request.guild_id, request.user.id) >= most:
+        if await storage.open_engine_games(request.guild_id, request.user.id) >= most:
             raise ServiceError("you have as many games with the bot in progress as this "
                                "server allows a player (botgames {most}): finish one first",
                                most=most)
 
-    async def _bots_accept(self, challenge: Challenge, options: ChallengeOptions) -> bool:
+    async def _engine_seats_accept(self, challenge: Challenge, options: ChallengeOptions) -> bool:
         """The bot accepts its places in a challenge at once (keeping whether it grants
         takebacks); whether everyone has accepted now, so that the game starts."""
         bots = [i.user_id for i in challenge.invitees
-                if i.user_id is not None and is_bot(i.user_id)]
+                if i.user_id is not None and is_engine_seat(i.user_id)]
         if not bots:
             return False
-        storage = self._core.storage
-        await storage.add_bot_challenge(challenge.id, challenge.guild_id,
+        storage = self._desk.storage
+        await storage.add_engine_challenge(challenge.id, challenge.guild_id,
                                         bool(options.takebacks))
         for bot in bots:
             challenge = await storage.answer_challenge(challenge.id, bot, True,
-                                                       now=self._core.clock())
+                                                       now=self._desk.clock())
         return challenge.ready
 
     async def _waiting_rematch(self, request: Request, old: StoredGame) -> Challenge | None:
         """A challenge still open here among exactly the players of `old`."""
         players = {seat.user_id for seat in old.seats}
-        pending = await self._core.storage.pending_challenges(channel_id=request.channel_id,
-                                                              now=self._core.clock())
+        pending = await self._desk.storage.pending_challenges(channel_id=request.channel_id,
+                                                              now=self._desk.clock())
         return next((c for c in pending
                      if {c.challenger_id, *(i.user_id for i in c.invitees)} == players), None)
 
     async def _open_challenge_of(self, request: Request) -> Challenge | None:
         """The asker's own challenge still waiting in this channel (one at a time, so that
         nobody can fill a channel with challenges and pings)."""
-        pending = await self._core.storage.pending_challenges(
-            channel_id=request.channel_id, user_id=request.user.id, now=self._core.clock())
+        pending = await self._desk.storage.pending_challenges(
+            channel_id=request.channel_id, user_id=request.user.id, now=self._desk.clock())
         return next((c for c in pending if c.challenger_id == request.user.id), None)
 
     async def _find_challenge(self, request: Request, challenge_id: int | None) -> Challenge:
         if challenge_id is not None:
             try:
-                return await self._core.storage.get_challenge(challenge_id)
+                return await self._desk.storage.get_challenge(challenge_id)
             except NotFoundError:
                 raise ServiceError("there is no such challenge") from None
-        pending = await self._core.storage.pending_challenges(channel_id=request.channel_id,
-                                                              now=self._core.clock())
+        pending = await self._desk.storage.pending_challenges(channel_id=request.channel_id,
+                                                              now=self._desk.clock())
         mine = [c for c in pending if request.user.id in {i.user_id for i in c.invitees}
                 or c.challenger_id == request.user.id]
         open_ones = [c for c in pending if any(i.user_id is None for i in c.invitees)
@@ -279,29 +286,29 @@ class Challenges:
         """Start the game of an accepted challenge; what is said, `tr` says (the language of
         whoever accepted last)."""
         order = self._seat_order(challenge)
-        names = await self._core.names(order)
+        names = await self._desk.names(order)
         # weekends off as each player's preference stands now, fixed for the game
-        weekends = [(await self._core.storage.user_prefs(uid)).weekends for uid in order]
+        weekends = [(await self._desk.storage.user_prefs(uid)).weekends for uid in order]
         players = [Player(uid, name, weekends_off=not on) for uid, name, on in
                    zip(order, seat_names([names[uid] for uid in order], tr), weekends, strict=True)]
         channel_id = challenge.channel_id
         if challenge.thread:
-            if self._core.port.threads is None:
+            if self._desk.port.threads is None:
                 raise ServiceError("threads are not available here")
-            channel_id = await self._core.port.threads.open_thread(
+            channel_id = await self._desk.port.threads.open_thread(
                 challenge.channel_id, _lineup_title(players))
         try:
-            await self._core.storage.create_game(
+            await self._desk.storage.create_game(
                 guild_id=challenge.guild_id, channel_id=channel_id, players=players,
-                setup=challenge.setup, challenge_id=challenge.id, now=self._core.clock())
+                setup=challenge.setup, challenge_id=challenge.id, now=self._desk.clock())
         except (ChannelBusyError, ChallengeClosedError) as error:
             # the channel is busy, or the challenge was withdrawn meanwhile (another process)
             raise ServiceError(storage_refusal(error)) from None
-        stored, game = await self._core.active(channel_id)
-        if any(is_bot(seat.user_id) for seat in stored.seats):
-            await self._core.storage.start_bot_game(challenge.id, stored.id)
+        stored, game = await self._desk.active(channel_id)
+        if any(is_engine_seat(seat.user_id) for seat in stored.seats):
+            await self._desk.storage.start_engine_game(challenge.id, stored.id)
         to_move = seat_to_move(stored, game)
-        image = await self._core.render(game, locale=tr.locale)
+        image = await self._desk.render(game, locale=tr.locale)
         first_team, second_team = (Markup(
             " & ".join(bold(s.name) for s in stored.seats if s.team == team)
             + f" ({tr.say(game.colour_of_seat(team).said)})") for team in (0, 1))
@@ -311,12 +318,12 @@ class Challenges:
                       key=lambda hole: abs(hole.col - centre.col) + abs(hole.row - centre.row))
         facts = dict(game=stored.id, lineup=lineup, setup=describe_setup(stored.setup),
                      name=to_move.name, colour=game.colour_to_move.said, example=str(example))
-        if stored.setup.opening:
+        if stored.setup.imported_turns:
             text = (tr("Game {game} on from an imported position ({moves}): {lineup} — {setup}.",
                        moves=tr.plural("{n} move", "{n} moves", game.moves_made), **facts)
                     + "\n" + tr("{name}, you move next ({colour}): write your move, e.g. "
                                  "`{example}`.", **facts))
-        elif is_bot(to_move.user_id):  # nobody to tell to write a move: the bot is at it
+        elif is_engine_seat(to_move.user_id):  # nobody to tell to write a move: the bot is at it
             text = (tr("Game {game} on: {lineup} — {setup}.", **facts) + "\n"
                     + tr("{name} moves first ({colour}) and is thinking…", **facts))
         else:
@@ -332,7 +339,7 @@ class Challenges:
     def _seat_order(self, challenge: Challenge) -> list[int]:
         invited = [i.user_id for i in sorted(challenge.invitees, key=lambda i: i.slot)]
         me_first = challenge.first is FirstMove.ME or (
-            challenge.first is FirstMove.RANDOM and self._core.rng.random() < 0.5)
+            challenge.first is FirstMove.RANDOM and self._desk.rng.random() < 0.5)
         you = challenge.challenger_id
         if challenge.players == 2:
             order = [you, invited[0]] if me_first else [invited[0], you]
@@ -385,16 +392,17 @@ def _first_words(first: FirstMove, players: int, continuing: bool = False) -> Me
 
 
 def seated(users: Iterable[User], options: ChallengeOptions) -> list[User]:
-    """A challenge's invitees with the bot given its seats, each its own id: `THE_BOT` at
+    """A challenge's invitees with the bot given its seats, each its own id: `THE_ENGINE_PLAYER` at
     the challenge's level, a bot of an earlier game (a rematch) at its own. ServiceError when
     the options are the bot's but the bot is not invited."""
     seats: list[User] = []
     for user in users:
-        level = options.level or DEFAULT_LEVEL if user.id == THE_BOT.id else bot_level(user.id)
+        level = (options.level or DEFAULT_LEVEL if user.id == THE_ENGINE_PLAYER.id
+                 else engine_level(user.id))
         if level is not None:
-            user = bot_user(level, sum(is_bot(seat.id) for seat in seats))
+            user = engine_seat_user(level, sum(is_engine_seat(seat.id) for seat in seats))
         seats.append(user)
-    if not any(is_bot(seat.id) for seat in seats) and (
+    if not any(is_engine_seat(seat.id) for seat in seats) and (
             options.level is not None or options.takebacks is not None):
         raise ServiceError("level and takebacks are options of a challenge to the bot, like "
                            "challenge bot level 3")

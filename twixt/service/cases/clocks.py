@@ -33,8 +33,8 @@ from twixt.service.cases.vacations import (
     use_days,
 )
 from twixt.service.commands.options import either
-from twixt.service.desk.desk import ServiceCore, seat_to_move
-from twixt.service.desk.engine_seats import is_bot
+from twixt.service.desk.desk import Desk, seat_to_move
+from twixt.service.desk.engine_seats import is_engine_seat
 from twixt.service.failures import log_failure
 from twixt.service.model import (
     Button,
@@ -77,15 +77,15 @@ FORFEIT = "forfeit"
 class Clocks:
     """Claims on time and the scheduler's tick."""
 
-    def __init__(self, core: ServiceCore) -> None:
-        self._core = core
+    def __init__(self, desk: Desk) -> None:
+        self._desk = desk
 
     async def claim(self, request: Request) -> Reply:
         """An opponent of the player to move claims the win once that player's time is up."""
-        core = self._core
-        async with core.lock(request.channel_id):
-            stored, game = await core.active(request.channel_id)
-            turn_clock = await core.turn_clock(stored)
+        desk = self._desk
+        async with desk.lock(request.channel_id):
+            stored, game = await desk.active(request.channel_id)
+            turn_clock = await desk.turn_clock(stored)
             if not stored.setup.time_control:
                 raise ServiceError("this game has no clock")
             late = seat_to_move(stored, game)
@@ -93,12 +93,12 @@ class Clocks:
             if seat is None or seat.team == late.team:
                 raise ServiceError("only an opponent of {name} can claim on time",
                                    name=late.name)
-            now = core.clock()
+            now = desk.clock()
             if turn_clock is not None and now >= turn_clock.due:  # a day first, if they have one
-                settings = await core.storage.guild_settings(stored.guild_id)
-                turn_clock = await use_days(core, stored, turn_clock, settings, now)
+                settings = await desk.storage.guild_settings(stored.guild_id)
+                turn_clock = await use_days(desk, stored, turn_clock, settings, now)
                 if now < turn_clock.due:
-                    core.alarm.wake_by(now)  # the tick announces the day taken here
+                    desk.alarm.wake_by(now)  # the tick announces the day taken here
             if turn_clock is not None and now < turn_clock.due:
                 pause = turn_clock.own.covering(now)
                 if pause is not None and turn_clock.own.vacation_at(now):  # an automatic day, say
@@ -116,8 +116,8 @@ class Clocks:
         Games are isolated: one that fails is logged, looked at again a while later, and the
         others go on.
         """
-        now = now or self._core.clock()
-        storage = self._core.storage
+        now = now or self._desk.clock()
+        storage = self._desk.storage
         # marked once here, so that answering never has to load expired challenges again
         await storage.expire_challenges(now)
         replies = await self._undelivered(now)
@@ -126,11 +126,11 @@ class Clocks:
             # claimed, not only read: of several processes (or ticks) each due game goes to
             # one, and a reminder's own claim and the version check guard the rest
             claimed = await storage.claim_due_games(now, now + LEASE, BATCH,
-                                                    shards=self._core.port.shards)
+                                                    shards=self._desk.port.shards)
             due = [stored for stored in claimed if (stored.id, stored.version) not in seen]
             for stored in due:
                 seen.add((stored.id, stored.version))
-                reply = await self._wake(stored, now, self._core.server_tr(stored.guild_id))
+                reply = await self._wake(stored, now, self._desk.server_tr(stored.guild_id))
                 if reply is not None:
                     replies.append(reply)
             if len(claimed) < BATCH:  # all done
@@ -138,11 +138,11 @@ class Clocks:
 
     async def wait(self, longest: timedelta = LONGEST_SLEEP) -> None:
         """Sleep until the earliest stored wake-up, at most `longest`; a commit that sets an
-        earlier one (see `ServiceCore.alarm`) ends the sleep at once."""
-        alarm = self._core.alarm
+        earlier one (see `Desk.alarm`) ends the sleep at once."""
+        alarm = self._desk.alarm
         alarm.forget()  # from here on, every commit's wake-up rings until the plan is made
-        now = self._core.clock()
-        wake = await self._core.storage.next_wake(shards=self._core.port.shards)
+        now = self._desk.clock()
+        wake = await self._desk.storage.next_wake(shards=self._desk.port.shards)
         delay = longest if wake is None else min(wake - now, longest)
         # a moment at least: a wake-up that could not be stored must not spin the loop
         delay = max(delay, min(SHORTEST_SLEEP, longest))
@@ -150,20 +150,20 @@ class Clocks:
 
     async def delivered(self, receipt: Receipt) -> None:
         """A front end delivered a reminder: it is not sent again."""
-        await self._core.storage.reminder_delivered(receipt.game_id, receipt.version,
-                                                    receipt.stage, now=self._core.clock())
+        await self._desk.storage.reminder_delivered(receipt.game_id, receipt.version,
+                                                    receipt.stage, now=self._desk.clock())
 
     async def _undelivered(self, now: datetime) -> list[Reply]:
         """Reminders claimed a while ago and never marked delivered, sent again while they
         still apply (the same turn of a game in progress); obsolete ones are let go. Each is
         claimed again first, so that of several processes one sends it."""
-        storage = self._core.storage
+        storage = self._desk.storage
         replies = []
         for game_id, version, stage in await storage.reclaim_reminders(
-                now - RESEND_AFTER, now, shards=self._core.port.shards):
+                now - RESEND_AFTER, now, shards=self._desk.port.shards):
             try:
                 stored = await storage.get_game(game_id)
-                tr = self._core.server_tr(stored.guild_id)
+                tr = self._desk.server_tr(stored.guild_id)
                 if stage == FORFEIT:
                     again = await self._forfeit_again(stored, version, tr)
                     if again is not None:
@@ -173,17 +173,17 @@ class Clocks:
                     # still at that version: the forfeit itself is yet to come (its process
                     # died before it); the tick that makes it announces it
                     continue
-                turn_clock = await self._core.turn_clock(stored) if stored.is_active else None
+                turn_clock = await self._desk.turn_clock(stored) if stored.is_active else None
                 if turn_clock is None or stored.version != version:
                     await storage.reminder_delivered(game_id, version, stage, now=now)
                     continue
                 late = stored.seats[turn_clock.seat]
                 if is_day_stage(stage):  # again while that day runs
-                    day = await game_day(self._core, stored, turn_clock, now)
+                    day = await game_day(self._desk, stored, turn_clock, now)
                     if day is None or day_stage(day) != stage:
                         await storage.reminder_delivered(game_id, version, stage, now=now)
                     else:
-                        replies.append(await day_notice(self._core, stored, late, day, tr))
+                        replies.append(await day_notice(self._desk, stored, late, day, tr))
                     continue
                 replies.append(await self._notice(stored, late, stage, turn_clock.left_at(now),
                                                   tr))
@@ -193,7 +193,7 @@ class Clocks:
 
     async def _wake(self, stored: StoredGame, now: datetime, tr: Translation) -> Reply | None:
         """A due game: the reply its clock calls for now, and its next wake-up stored."""
-        storage = self._core.storage
+        storage = self._desk.storage
         try:
             reply, wake = await self._check_clock(stored, now, tr)
         except Exception:
@@ -210,17 +210,17 @@ class Clocks:
                            tr: Translation) -> tuple[Reply | None, datetime | None]:
         """The reply a game's clock calls for now, said by `tr` (its server's language), and
         its next mark (None: nothing more until a turn, or a change of the settings)."""
-        core = self._core
-        turn_clock = await core.turn_clock(stored)
+        desk = self._desk
+        turn_clock = await desk.turn_clock(stored)
         if turn_clock is None:
             return None, None
-        settings = await core.storage.guild_settings(stored.guild_id)
-        turn_clock = await use_days(core, stored, turn_clock, settings, now)
+        settings = await desk.storage.guild_settings(stored.guild_id)
+        turn_clock = await use_days(desk, stored, turn_clock, settings, now)
         marks = turn_clock.marks(settings.reminder_hours)
-        day = await game_day(core, stored, turn_clock, now)
+        day = await game_day(desk, stored, turn_clock, now)
         if day is not None:  # announced once, also after a restart between the two
             reply = await self._claimed(stored, day_stage(day), now,
-                                        day_notice(core, stored, stored.seats[turn_clock.seat],
+                                        day_notice(desk, stored, stored.seats[turn_clock.seat],
                                                    day, tr))
         elif now >= marks.due:
             reply = await self._expired(stored, settings, turn_clock, now, tr)
@@ -244,7 +244,7 @@ class Clocks:
         reply = await notice
         # claimed last, so that nothing after the claim can fail before the reply exists;
         # a reply that is claimed but never delivered is sent again (`_undelivered`)
-        if not await self._core.storage.claim_reminder(stored.id, stored.version, stage,
+        if not await self._desk.storage.claim_reminder(stored.id, stored.version, stage,
                                                        now=now):
             return None
         return reply
@@ -266,8 +266,8 @@ class Clocks:
                   game=stored.id, left=describe_span(left))
         # the bot's seat (late when its search failed) has no inbox: its reminder is said
         # in the channel, where its opponents see that it is late
-        if (not is_bot(late.user_id)
-                and (await self._core.storage.user_prefs(late.user_id)).dm_reminders):
+        if (not is_engine_seat(late.user_id)
+                and (await self._desk.storage.user_prefs(late.user_id)).dm_reminders):
             # the channel is where a front end says it if the DM cannot be delivered
             return Reply(text, dm_user_id=late.user_id, channel_id=stored.channel_id,
                          receipt=receipt)
@@ -276,19 +276,19 @@ class Clocks:
 
     async def _expired(self, stored: StoredGame, settings: GuildSettings, turn_clock: TurnClock,
                        now: datetime, tr: Translation) -> Reply | None:
-        core = self._core
+        desk = self._desk
         if settings.forfeit_on_timeout:
             # The announcement is claimed before the forfeit is committed, so that a process
             # that dies between the two, or while it sends, leaves it to be sent again
             # (`_undelivered`); the forfeit itself happens once, by the version check.
-            await core.storage.claim_reminder(stored.id, stored.version, FORFEIT, now=now)
-            async with core.lock(stored.channel_id):
-                if await core.storage.active_game(stored.channel_id) != stored:
+            await desk.storage.claim_reminder(stored.id, stored.version, FORFEIT, now=now)
+            async with desk.lock(stored.channel_id):
+                if await desk.storage.active_game(stored.channel_id) != stored:
                     return None  # a turn landed meanwhile
                 try:
                     reply = await self._time_out(None, stored, tr)
                 except ServiceError:
-                    if await core.storage.get_game(stored.id) != stored:
+                    if await desk.storage.get_game(stored.id) != stored:
                         return None  # a turn landed meanwhile, in another process
                     raise
             return replace(reply, channel_id=stored.channel_id,
@@ -299,11 +299,11 @@ class Clocks:
                         tr: Translation) -> Reply:
         """Record `timeout` for the player to move, said by `tr` (the claimer's language, or
         the server's when the clock forfeits); the caller holds the channel's lock."""
-        core = self._core
-        late = seat_to_move(stored, await core.position(stored))
+        desk = self._desk
+        late = seat_to_move(stored, await desk.position(stored))
         claimer = request or Request(stored.guild_id, stored.channel_id,
                                      User(late.user_id, late.name), locale=tr.locale)
-        _stored, game, _turn, _clock = await core.commit(claimer, _TIMEOUT, actor=late)
+        _stored, game, _turn, _clock = await desk.commit(claimer, _TIMEOUT, actor=late)
         return await self._forfeit_notice(stored, game, late, tr,
                                           None if request is None else request.user.id)
 
@@ -311,13 +311,13 @@ class Clocks:
                               tr: Translation, claimer_id: int | None) -> Reply:
         """What is said when `late` ran out of time and lost `game` (now over)."""
         assert game.outcome is not None
-        image = await self._core.render(game, None, locale=tr.locale)
+        image = await self._desk.render(game, None, locale=tr.locale)
         # everyone is told, the one who ran out first; a claimer needs no ping of their own
         told = tuple(s.user_id for s in stored.seats if s.user_id != claimer_id)
         return Reply(tr("{name} ran out of time.", name=late.name) + "\n"
                      + result_sentence(game.outcome, game, tr),
                      image=image, mentions=told,
-                     buttons=await self._core.rematch_buttons(stored, tr))
+                     buttons=await self._desk.rematch_buttons(stored, tr))
 
     async def _forfeit_again(self, stored: StoredGame, version: int,
                              tr: Translation) -> Reply | None:
@@ -325,11 +325,11 @@ class Clocks:
         the game did not end that way there."""
         if stored.is_active or stored.version != version + 1:
             return None
-        last = (await self._core.storage.load_game(stored.id)).turns[-1]
+        last = (await self._desk.storage.load_game(stored.id)).turns[-1]
         late = stored.seat_of(last.actor_id)
         if last.command != Action.TIMEOUT.value or late is None:
             return None
-        reply = await self._forfeit_notice(stored, await self._core.position(stored), late,
+        reply = await self._forfeit_notice(stored, await self._desk.position(stored), late,
                                            tr, None)
         return replace(reply, channel_id=stored.channel_id,
                        receipt=Receipt(stored.id, version, FORFEIT))

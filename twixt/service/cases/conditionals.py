@@ -28,7 +28,7 @@ from twixt.language import Translation, message
 from twixt.rules import Command, Game, Turn, TwixtError, parse_command
 from twixt.rules.conditionals import Branch, Plan, answer, check, check_size, lines, merge
 from twixt.service.commands import ConditionalAction
-from twixt.service.desk.desk import ServiceCore, player_seat, seat_to_move
+from twixt.service.desk.desk import Desk, player_seat, seat_to_move
 from twixt.service.model import Reply, Request, ServiceError, User
 from twixt.service.pure.clock.banks import TurnClock
 from twixt.service.texts import turn_line
@@ -36,14 +36,14 @@ from twixt.storage import Seat, StorageError, StoredGame
 
 log = logging.getLogger(__name__)
 
-#: what a player's auto-link preference makes of a reply (`Play`'s own rule for typed moves)
+#: what a player's auto-link preference makes of a reply (`Turns`' own rule for typed moves)
 Prepare = Callable[[Request, Command], Awaitable[Command]]
 
 #: the refusal of conditional moves where every reply is public (a chat message)
 PRIVATE = message("conditional moves are private: store them with /twixt if, where only you "
                   "see them (and delete your message)")
 #: the words that start a line of conditional moves (`move if …` too, as `/twixt move` reads it)
-_OPENINGS = (["if"], ["conditions"], ["move", "if"], ["move", "conditions"])
+_LEADS = (["if"], ["conditions"], ["move", "if"], ["move", "conditions"])
 
 
 def refuse_in_public(request: Request, text: str) -> None:
@@ -53,8 +53,8 @@ def refuse_in_public(request: Request, text: str) -> None:
     if request.private_replies:
         return
     words = text.lower().split()
-    if any(words[:len(opening)] == opening and words[len(opening):] != ["clear"]
-           for opening in _OPENINGS):
+    if any(words[:len(lead)] == lead and words[len(lead):] != ["clear"]
+           for lead in _LEADS):
         raise ServiceError(PRIVATE)
 
 
@@ -66,7 +66,7 @@ class Answered:
     stored: StoredGame
     game: Game
     turn: Turn
-    #: the turn clock after the last turn (see `ServiceCore.commit`)
+    #: the turn clock after the last turn (see `Desk.commit`)
     turn_clock: TurnClock | None
     answered: Turn | None = None
     notice: Reply | None = None
@@ -90,20 +90,20 @@ class Answered:
 class Conditionals:
     """Storing, showing and clearing conditional moves, and playing them."""
 
-    def __init__(self, core: ServiceCore, prepare: Prepare) -> None:
-        self._core = core
+    def __init__(self, desk: Desk, prepare: Prepare) -> None:
+        self._desk = desk
         self._prepare = prepare
 
     async def run(self, request: Request, action: ConditionalAction, plan: Plan) -> Reply:
         """Store `plan` (added to what the asker stored), show it, or clear it."""
         if not request.private_replies and action != "clear":
             raise ServiceError(PRIVATE)
-        core = self._core
-        async with core.lock(request.channel_id):
-            stored, game = await core.active(request.channel_id)
+        desk = self._desk
+        async with desk.lock(request.channel_id):
+            stored, game = await desk.active(request.channel_id)
             seat = player_seat(stored, request)
             if action == "clear":
-                await core.storage.drop_conditionals(stored.id, seat.user_id)
+                await desk.storage.drop_conditionals(stored.id, seat.user_id)
                 return Reply(request.tr("Your conditional moves in game {game} are cleared.",
                                         game=stored.id), ephemeral=True)
             kept = await self._kept(stored, game, seat)
@@ -122,7 +122,7 @@ class Conditionals:
         plain = Answered(stored, game, turn, turn_clock)
         if not turn.command.is_move or game.is_over:  # a game's end drops its plans itself
             return plain
-        storage = self._core.storage
+        storage = self._desk.storage
         found = await storage.conditionals(stored.id)
         if not found:
             return plain
@@ -139,7 +139,7 @@ class Conditionals:
             return replace(plain, notice=_dropped(asking, stored, turn, branch, asking.tr(
                 "the move offers you a draw, which is yours to answer")))
         try:
-            after, played, reply, after_clock = await self._core.commit(asking, branch.reply)
+            after, played, reply, after_clock = await self._desk.commit(asking, branch.reply)
         except ServiceError as error:
             return replace(plain, notice=_dropped(asking, stored, turn, branch,
                                                   asking.tr.say(error.message)))
@@ -152,14 +152,14 @@ class Conditionals:
 
     async def forget(self, game_id: int) -> None:
         """A takeback changed the position the plans of a game were stored for."""
-        await self._core.storage.drop_conditionals(game_id)
+        await self._desk.storage.drop_conditionals(game_id)
 
     # --- internals ---------------------------------------------------------------------
 
     async def _kept(self, stored: StoredGame, game: Game, seat: Seat) -> Plan:
         """What `seat`'s player has stored for this position (a plan for an earlier one
         lapsed with the move that passed it)."""
-        found = next((c for c in await self._core.storage.conditionals(stored.id)
+        found = next((c for c in await self._desk.storage.conditionals(stored.id)
                       if c.user_id == seat.user_id), None)
         if found is None or found.at_move != game.moves_made or game.seat_to_move == seat.number:
             return ()
@@ -184,9 +184,9 @@ class Conditionals:
         except TwixtError as error:
             raise ServiceError(error.message) from None
         try:
-            await self._core.storage.store_conditionals(
+            await self._desk.storage.store_conditionals(
                 stored.id, user_id, stored.version, game.moves_made, _to_json(plan),
-                now=self._core.clock())
+                now=self._desk.clock())
         except StorageError:
             raise ServiceError("the board changed while you were storing: look at it "
                                "again") from None

@@ -16,62 +16,62 @@ from __future__ import annotations
 
 from twixt.language import message
 from twixt.rules import Action, Command, IllegalMoveError, parse_command
-from twixt.service.cases.turns import Play
-from twixt.service.desk.desk import ServiceCore, player_seat
+from twixt.service.cases.turns import Turns
+from twixt.service.desk.desk import Desk, player_seat
 from twixt.service.model import Button, ButtonKind, Reply, Request, ServiceError
 
 
 class Confirmation:
     """Moves shown before they are played, for the players who want that."""
 
-    def __init__(self, core: ServiceCore, play: Play) -> None:
-        self._core = core
-        self._play = play
+    def __init__(self, desk: Desk, play: Turns) -> None:
+        self._desk = desk
+        self._turns = play
 
     async def move(self, request: Request, command: Command) -> Reply:
         """Play a command of the move language, or show it first to a player with confirm
         on."""
-        # a peg or a swap may be shown first (a timeout is refused by `Play.move` as it is);
+        # a peg or a swap may be shown first (a timeout is refused by `Turns.move` as it is);
         # the preferences read here serve the auto-link too
         if not command.is_move or Action.TIMEOUT in command.actions:
-            return await self._play.move(request, command)
-        prefs = await self._core.storage.user_prefs(request.user.id)
+            return await self._turns.move(request, command)
+        prefs = await self._desk.storage.user_prefs(request.user.id)
         if not prefs.confirm_moves:
-            return await self._play.move(request, command, prefs=prefs)
+            return await self._turns.move(request, command, prefs=prefs)
         if not request.private_replies:
             raise ServiceError("you have confirm on, and a reply here is public: play with "
                                "`/twixt move` to see your move first (or `settings confirm off`)")
-        return await self._show(request, await self._play.with_auto_link(request, command, prefs))
+        return await self._show(request, await self._turns.with_auto_link(request, command, prefs))
 
     async def confirm(self, request: Request, pending_id: int | None = None) -> Reply:
         """Play the asker's move waiting in the channel's game: the one `pending_id` names
         (a Confirm button's), or whichever is waiting (the typed `confirm`)."""
-        storage = self._core.storage
-        stored = await self._core.active_stored(request.channel_id)
+        storage = self._desk.storage
+        stored = await self._desk.active_stored(request.channel_id)
         pending = await storage.pending_move(stored.id, request.user.id)
         if pending is not None and pending_id not in (None, pending.id):
             raise ServiceError("this move was replaced by a newer one: confirm that one")
         # taken before it is played: of two presses at once, one plays it
         if pending is None or await storage.take_pending_move(pending.id) is None:
             raise ServiceError("you have no move waiting for confirmation here")
-        return await self._play.move(request, parse_command(pending.command),
+        return await self._turns.move(request, parse_command(pending.command),
                                      at_version=pending.at_version)
 
     async def _show(self, request: Request, command: Command) -> Reply:
         """Check the move on a copy of the game, keep it, and draw it for the asker alone."""
-        core = self._core
-        stored, committed = await core.active(request.channel_id)
+        desk = self._desk
+        stored, committed = await desk.active(request.channel_id)
         seat = player_seat(stored, request)
         game = committed.copy()  # nothing is played: the copy is only drawn
         try:
             turn = game.push(command, by=game.players[seat.number])
         except IllegalMoveError as error:
             raise ServiceError(error.message) from None
-        pending = await core.storage.hold_move(stored.id, request.user.id, turn.text,
-                                               stored.version, now=core.clock())
+        pending = await desk.storage.hold_move(stored.id, request.user.id, turn.text,
+                                               stored.version, now=desk.clock())
         tr = request.tr
         # the caption says so where a clock's time left goes, so no one takes it for the game
-        image = await core.render(game, request.user.id, clock_text=message("not played yet"),
+        image = await desk.render(game, request.user.id, clock_text=message("not played yet"),
                                   locale=request.locale)
         return Reply(tr("Your move in game {game}: `{move}`, not played yet. Press Confirm to "
                         "play it, or type `confirm`; a new move replaces it.",

@@ -3,7 +3,7 @@ and resigns a game it has clearly lost — through the same commit path as a pla
 
 When a command leaves a game with bot seats (`notice`), the game is marked in storage as
 awaiting the bot and a task attends to it: the engine thinks in the process pool
-(`engine_pool`), and what the bot decides is played by `Play` like a player's command, under
+(`engine_pool`), and what the bot decides is played by `Turns` like a player's command, under
 the version the bot looked at. So a turn that lands meanwhile (a takeback, another process)
 wins, and the bot looks again; two schedulers never make it move twice. What it says goes to
 the front end's `Port.post`, into the game's channel, in the server's language.
@@ -35,10 +35,10 @@ from dataclasses import replace
 from twixt import engine
 from twixt.engine import PlayResult
 from twixt.rules import Action, Colour, Command, Game, parse_command
-from twixt.service.cases.turns import Play
-from twixt.service.desk.desk import ServiceCore
+from twixt.service.cases.turns import Turns
+from twixt.service.desk.desk import Desk
 from twixt.service.desk.engine_pool import EngineBusyError, player_owner
-from twixt.service.desk.engine_seats import bot_level, is_bot
+from twixt.service.desk.engine_seats import engine_level, is_engine_seat
 from twixt.service.failures import log_failure
 from twixt.service.model import Reply, Request, ServiceError, User
 from twixt.storage import OfferKind, Seat, StoredGame
@@ -65,15 +65,15 @@ _DECLINE_DRAW = Command(actions=(Action.DECLINE_DRAW,))
 _RESIGN = Command(actions=(Action.RESIGN,))
 
 
-class BotPlayer:
+class EnginePlayer:
     """Attends to the games with bot seats: one task per game at a time."""
 
-    def __init__(self, core: ServiceCore, play: Play) -> None:
-        self._core = core
-        self._play = play
+    def __init__(self, desk: Desk, play: Turns) -> None:
+        self._desk = desk
+        self._turns = play
         #: the search, run in the pool's workers; tests point it at a fixed evaluation
         self.think: Think = engine.think
-        core.turn_coming.append(self._mark)
+        desk.turn_coming.append(self._mark)
         self._tasks: dict[int, asyncio.Task[None]] = {}
         #: games to look at again when their task ends (something happened meanwhile)
         self._again: set[int] = set()
@@ -87,7 +87,7 @@ class BotPlayer:
         bot accepted, the last acceptance of a team): mark them in storage first (so a
         restart finds them), then attend to them."""
         for channel_id in dict.fromkeys(channel_ids):
-            stored = await self._core.storage.active_game(channel_id)
+            stored = await self._desk.storage.active_game(channel_id)
             if stored is not None and await self._mark(stored):
                 self.attend(stored.id)
 
@@ -102,17 +102,17 @@ class BotPlayer:
     async def _mark(self, stored: StoredGame) -> bool:
         """Mark a game with bot seats as awaiting the bot (before a turn of it is stored, so
         that no restart can fall between the turn and the mark); whether it has bot seats."""
-        if not any(is_bot(s.user_id) for s in stored.seats):
+        if not any(is_engine_seat(s.user_id) for s in stored.seats):
             return False
-        await self._core.storage.await_bot(stored.id, True)
+        await self._desk.storage.await_engine(stored.id, True)
         self._marked.add(stored.id)
         return True
 
     async def wake(self) -> None:
         """Attend to the games marked as awaiting the bot (of the port's shards' guilds):
         after a restart, and at each clock tick for those the pool could not take."""
-        for game_id in await self._core.storage.awaiting_bot_games(
-                BATCH, shards=self._core.port.shards):
+        for game_id in await self._desk.storage.awaiting_engine_games(
+                BATCH, shards=self._desk.port.shards):
             self.attend(game_id)
 
     def attend(self, game_id: int) -> None:
@@ -158,22 +158,22 @@ class BotPlayer:
     async def _act(self, game_id: int) -> bool:
         """Do the one thing the bot has to do in a game now; whether it did something (so
         there may be more), False when it has nothing to do or must wait."""
-        storage = self._core.storage
+        storage = self._desk.storage
         stored = await storage.get_game(game_id)
-        game = await self._core.position(stored) if stored.is_active else None
+        game = await self._desk.position(stored) if stored.is_active else None
         if game is None or game.is_over:
-            await storage.await_bot(game_id, False)
+            await storage.await_engine(game_id, False)
             return False
         takeback = await self._takeback_request(stored)
         if takeback is not None:
             return await self._answer_takeback(stored, takeback)
         offered = game.draw_offered_by
-        answering = None if offered is None else _bot_seat_of(stored, game, offered.opponent)
+        answering = None if offered is None else _engine_seat_of(stored, game, offered.opponent)
         to_move = stored.seats[game.seat_to_move] if game.seat_to_move is not None else None
-        if answering is None and (to_move is None or not is_bot(to_move.user_id)):
-            await storage.await_bot(game_id, False)
+        if answering is None and (to_move is None or not is_engine_seat(to_move.user_id)):
+            await storage.await_engine(game_id, False)
             return False
-        seat = to_move if to_move is not None and is_bot(to_move.user_id) else answering
+        seat = to_move if to_move is not None and is_engine_seat(to_move.user_id) else answering
         assert seat is not None
         result = await self._think(stored, game, seat)
         if result is None:
@@ -195,19 +195,19 @@ class BotPlayer:
         """The engine's view for `seat` at its level, from the pool, the game's channel shown
         that the bot is thinking meanwhile; None when the pool is full (the game is told once,
         and waits) or the search failed (logged)."""
-        level = bot_level(seat.user_id)
+        level = engine_level(seat.user_id)
         assert level is not None
-        humans = [s.user_id for s in stored.seats if not is_bot(s.user_id)]
+        humans = [s.user_id for s in stored.seats if not is_engine_seat(s.user_id)]
         owner = player_owner(humans[0]) if humans else f"game:{stored.id}"
         search = functools.partial(self.think, seed=(stored.id << 16) + stored.version)
         try:
-            async with self._core.port.thinking(stored.channel_id):
-                return await self._core.engine_pool.run(owner, search, game,
+            async with self._desk.port.thinking(stored.channel_id):
+                return await self._desk.engine_pool.run(owner, search, game,
                                                         engine.level_limit(level))
         except EngineBusyError:
             self._busy.add(stored.id)
-            if await self._core.storage.claim_busy_notice(stored.id, stored.version):
-                tr = self._core.server_tr(stored.guild_id)
+            if await self._desk.storage.claim_busy_notice(stored.id, stored.version):
+                tr = self._desk.server_tr(stored.guild_id)
                 await self._say(stored, Reply(tr(
                     "{name} has many games to think about just now; it answers here as soon "
                     "as it can.", name=seat.name)))
@@ -218,11 +218,12 @@ class BotPlayer:
 
     async def _takeback_request(self, stored: StoredGame) -> int | None:
         """The user id of the player whose takeback request a bot seat has to answer."""
-        for offer in await self._core.storage.open_offers(stored.id):
+        for offer in await self._desk.storage.open_offers(stored.id):
             asker = stored.seat_of(offer.user_id)
             if (offer.kind is OfferKind.TAKEBACK and offer.at_version == stored.version
-                    and asker is not None and not is_bot(asker.user_id)
-                    and any(is_bot(s.user_id) and s.team != asker.team for s in stored.seats)):
+                    and asker is not None and not is_engine_seat(asker.user_id)
+                    and any(is_engine_seat(s.user_id) and s.team != asker.team
+                            for s in stored.seats)):
                 return offer.user_id
         return None
 
@@ -230,12 +231,12 @@ class BotPlayer:
         """Grant the takeback if the challenge allowed them, else decline it, saying why."""
         asker = stored.seat_of(asker_id)
         assert asker is not None
-        seat = next(s for s in stored.seats if is_bot(s.user_id) and s.team != asker.team)
-        facts = await self._core.storage.bot_game(stored.id)
+        seat = next(s for s in stored.seats if is_engine_seat(s.user_id) and s.team != asker.team)
+        facts = await self._desk.storage.engine_game(stored.id)
         granted = facts is not None and facts.takebacks
         request = self._request(stored, seat)
         try:
-            reply = await self._play.takeback(request, "accept" if granted else "decline")
+            reply = await self._turns.takeback(request, "accept" if granted else "decline")
         except ServiceError as error:  # it lapsed meanwhile
             log.info("bot takeback answer refused: %s", error, extra={"game_id": stored.id})
             return True
@@ -249,7 +250,7 @@ class BotPlayer:
         """Play `command` for the bot's `seat` on the game as the bot saw it; a turn that
         landed meanwhile wins (the bot looks again)."""
         try:
-            reply = await self._play.move(self._request(stored, seat), command,
+            reply = await self._turns.move(self._request(stored, seat), command,
                                           at_version=stored.version)
         except ServiceError as error:
             log.info("bot turn refused: %s", error, extra={"game_id": stored.id})
@@ -259,7 +260,7 @@ class BotPlayer:
 
     def _request(self, stored: StoredGame, seat: Seat) -> Request:
         return Request(stored.guild_id, stored.channel_id, User(seat.user_id, seat.name),
-                       locale=self._core.port.language(stored.guild_id))
+                       locale=self._desk.port.language(stored.guild_id))
 
     async def _say(self, stored: StoredGame, reply: Reply) -> None:
         """Deliver what the bot says into the game's channel (a reply has no asker to go
@@ -270,13 +271,13 @@ class BotPlayer:
             channel_id = (message.channel_id if message.dm_user_id is not None
                           else message.channel_id or stored.channel_id)
             try:
-                await self._core.port.post(replace(message, followups=(), ephemeral=False,
+                await self._desk.port.post(replace(message, followups=(), ephemeral=False,
                                                    channel_id=channel_id))
             except Exception:
                 log_failure(log, "bot reply not delivered", {"game_id": stored.id})
 
 
-def _bot_seat_of(stored: StoredGame, game: Game, colour: Colour) -> Seat | None:
+def _engine_seat_of(stored: StoredGame, game: Game, colour: Colour) -> Seat | None:
     """A bot seat playing `colour` (the first of them), if any."""
     return next((s for s in stored.seats
-                 if is_bot(s.user_id) and game.colour_of_seat(s.number) is colour), None)
+                 if is_engine_seat(s.user_id) and game.colour_of_seat(s.number) is colour), None)

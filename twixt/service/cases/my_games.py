@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from twixt.language import Message, Translation
-from twixt.service.desk.desk import ServiceCore
+from twixt.service.desk.desk import Desk
 from twixt.service.model import (
     Reply,
     Request,
@@ -56,14 +56,14 @@ class _Entry:
 class MyGames:
     """The listing of one's own games in progress."""
 
-    def __init__(self, core: ServiceCore) -> None:
-        self._core = core
+    def __init__(self, desk: Desk) -> None:
+        self._desk = desk
 
     async def games(self, request: Request, page: int = 1) -> Reply:
         """A page of the asker's games in progress in this server, in their eyes only."""
         require_private(request, "/twixt games")
         check_page(page)
-        found = await self._core.storage.list_games(
+        found = await self._desk.storage.list_games(
             user_id=request.user.id, guild_id=request.guild_id, status=GameStatus.ACTIVE,
             limit=MAX_SORTED + 1)
         tr = request.tr
@@ -89,15 +89,15 @@ class MyGames:
         return Reply("\n".join(lines), ephemeral=True)
 
     async def _entry(self, request: Request, stored: StoredGame) -> _Entry:
-        core = self._core
-        live = await core.live(stored)
+        desk = self._desk
+        live = await desk.live(stored)
         seat = live.game.seat_to_move
         mover = stored.seats[seat] if seat is not None else None
-        turn_clock = await core.turn_clock(stored, live)
+        turn_clock = await desk.turn_clock(stored, live)
         return _Entry(stored, yours=mover is not None and mover.user_id == request.user.id,
                       to_move=mover.name if mover else "",
                       by=turn_clock.due if turn_clock else live.turn_started,
-                      clock_text=core.clock_words(stored, live.game, turn_clock))
+                      clock_text=desk.clock_words(stored, live.game, turn_clock))
 
 
 def _line(entry: _Entry, request: Request, tr: Translation) -> str:

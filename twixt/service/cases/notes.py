@@ -9,7 +9,7 @@ line anyway), at most `MAX_NOTE` characters, and one keeps at most `MAX_NOTES` a
 from __future__ import annotations
 
 from twixt.language import Translation, code
-from twixt.service.desk.desk import ServiceCore
+from twixt.service.desk.desk import Desk
 from twixt.service.model import Reply, Request, ServiceError, check_page, require_private
 from twixt.storage import Note
 
@@ -23,8 +23,8 @@ PAGE_CHARACTERS = 1500
 class Notes:
     """Keeping, showing and clearing one's notes."""
 
-    def __init__(self, core: ServiceCore) -> None:
-        self._core = core
+    def __init__(self, desk: Desk) -> None:
+        self._desk = desk
 
     async def note(self, request: Request, text: str, game_id: int | None = None) -> Reply:
         """Keep a note on a game: the channel's current or last one, or game `game_id`."""
@@ -35,10 +35,10 @@ class Notes:
         if len(line) > MAX_NOTE:
             raise ServiceError("a note is at most {most} characters; this one has {length}",
                                most=MAX_NOTE, length=len(line))
-        core = self._core
-        stored = await core.chosen_game(request, game_id)
-        kept = await core.storage.add_note(stored.id, request.user.id, line, most=MAX_NOTES,
-                                           now=core.clock())
+        desk = self._desk
+        stored = await desk.chosen_game(request, game_id)
+        kept = await desk.storage.add_note(stored.id, request.user.id, line, most=MAX_NOTES,
+                                           now=desk.clock())
         if kept is None:
             raise ServiceError("you have {most} notes on game {game} already: notes clear "
                                "removes them", most=MAX_NOTES, game=stored.id)
@@ -51,15 +51,15 @@ class Notes:
         """A page of one's notes on a game, oldest first; or, with `clear`, none any more."""
         require_private(request, "/twixt notes")
         check_page(page)
-        core = self._core
-        stored = await core.chosen_game(request, game_id)
+        desk = self._desk
+        stored = await desk.chosen_game(request, game_id)
         tr = request.tr
         if clear:
-            cleared = await core.storage.clear_notes(stored.id, request.user.id)
+            cleared = await desk.storage.clear_notes(stored.id, request.user.id)
             return Reply(tr.plural("{n} note on game {game} cleared.",
                                    "{n} notes on game {game} cleared.", cleared, game=stored.id),
                          ephemeral=True)
-        found = await core.storage.notes(stored.id, request.user.id, limit=MAX_NOTES)
+        found = await desk.storage.notes(stored.id, request.user.id, limit=MAX_NOTES)
         if not found:
             return Reply(tr("You have no notes on game {game}: keep one with note TEXT.",
                             game=stored.id), ephemeral=True)

@@ -9,7 +9,7 @@ from twixt.rules import quote
 from twixt.rules.numbers import whole_number
 from twixt.service.commands.options import SERVER_SETTINGS, either, yes_no
 from twixt.service.commands.options import SETTINGS as _CHOICES
-from twixt.service.desk.desk import ServiceCore
+from twixt.service.desk.desk import Desk
 from twixt.service.model import Reply, Request, ServiceError
 from twixt.storage import GuildSettings, UserPrefs
 
@@ -17,14 +17,14 @@ MAX_HOURS = 24 * 30
 #: vacation days a year at most (which also bounds how far a paused deadline can move)
 MAX_VACATION_DAYS = 60
 #: games with the bot a player may be allowed at once at most (the engine is shared by all)
-MAX_BOT_GAMES = 20
+MAX_ENGINE_GAMES = 20
 
 
 class Preferences:
     """Reading and changing settings; nothing here touches a game."""
 
-    def __init__(self, core: ServiceCore) -> None:
-        self._core = core
+    def __init__(self, desk: Desk) -> None:
+        self._desk = desk
 
     async def user_settings(self, request: Request, changes: dict[str, str] | None = None
                             ) -> Reply:
@@ -44,7 +44,7 @@ class Preferences:
                                    value=quote(value))
             else:
                 updates[field] = allowed[value.lower()]
-        storage = self._core.storage
+        storage = self._desk.storage
         prefs = (await storage.update_user_prefs(request.user.id, **updates) if updates
                  else await storage.user_prefs(request.user.id))
         return Reply(request.tr.say(describe_prefs(prefs)), ephemeral=True)
@@ -70,9 +70,9 @@ class Preferences:
                                        name=name, most=MAX_VACATION_DAYS)
                 updates[field] = number
             elif unit == "games":
-                if number is None or not 1 <= number <= MAX_BOT_GAMES:
+                if number is None or not 1 <= number <= MAX_ENGINE_GAMES:
                     raise ServiceError("{name} is a number of games from 1 to {most}",
-                                       name=name, most=MAX_BOT_GAMES)
+                                       name=name, most=MAX_ENGINE_GAMES)
                 updates[field] = number
             else:
                 if number is None or not 1 <= number <= MAX_HOURS:
@@ -81,7 +81,7 @@ class Preferences:
                 updates[field] = number
         if updates and not request.can_manage_server:
             raise ServiceError("only someone who manages the server can change its settings")
-        storage = self._core.storage
+        storage = self._desk.storage
         settings = (await storage.update_guild_settings(request.guild_id, **updates)
                     if updates else await storage.guild_settings(request.guild_id))
         return Reply(request.tr.say(describe_server(settings)), ephemeral=True)

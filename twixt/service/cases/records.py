@@ -12,8 +12,8 @@ from twixt.rendering import NARROW_WIDTH, RenderOptions, plan_of, render_replay
 from twixt.rules import Game, Reason, RecordError, quote, records
 from twixt.service.cases.challenges import Challenges
 from twixt.service.commands.options import ChallengeOptions, describe_setup, rules_word
-from twixt.service.desk.desk import ServiceCore
-from twixt.service.desk.engine_seats import THE_BOT, is_bot
+from twixt.service.desk.desk import Desk
+from twixt.service.desk.engine_seats import THE_ENGINE_PLAYER, is_engine_seat
 from twixt.service.model import (
     PAGE_SIZE,
     Attachment,
@@ -40,15 +40,15 @@ MAX_REPLAYS_AT_ONCE = 2
 class Records:
     """Games as files and as lists."""
 
-    def __init__(self, core: ServiceCore, challenges: Challenges) -> None:
-        self._core = core
+    def __init__(self, desk: Desk, challenges: Challenges) -> None:
+        self._desk = desk
         self._challenges = challenges
         self._replays = asyncio.Semaphore(MAX_REPLAYS_AT_ONCE)
 
     async def export(self, request: Request, fmt: str | None = None) -> Reply:
         """The channel's current or last game as record files (all three formats by default)."""
-        stored = await self._core.channel_stored(request.channel_id)
-        game = await self._core.record(stored)
+        stored = await self._desk.channel_stored(request.channel_id)
+        game = await self._desk.record(stored)
         formats = [fmt] if fmt else list(records.FORMATS)
         files: list[Attachment] = []
         refused: list[Message] = []
@@ -82,7 +82,7 @@ class Records:
         if user is not None:
             # a public reply lists this channel's games only: a game of another channel may
             # be a private channel's, which the asker may see but the channel may not
-            games = await self._core.storage.list_games(
+            games = await self._desk.storage.list_games(
                 user_id=user.id, guild_id=request.guild_id,
                 channel_id=request.channel_id if public else None, limit=PAGE_SIZE + 1,
                 offset=(page - 1) * PAGE_SIZE,
@@ -92,7 +92,7 @@ class Records:
                 footnote.append(tr("Only this channel's games, as a reply here is public: "
                                    "`/twixt-records history` shows you the others."))
         else:
-            games = await self._core.storage.list_games(
+            games = await self._desk.storage.list_games(
                 channel_id=request.channel_id, limit=PAGE_SIZE + 1, offset=(page - 1) * PAGE_SIZE)
             title = tr("Games in this channel")
         shown = games[:PAGE_SIZE]
@@ -108,10 +108,10 @@ class Records:
 
     async def replay(self, request: Request, game_id: int | None = None) -> Reply:
         """An animated picture of a game, one frame per turn (the channel's last by default)."""
-        stored, private = await self._core.game_to_show(request, game_id,
+        stored, private = await self._desk.game_to_show(request, game_id,
                                                         "/twixt-records replay")
         # a cached game is never changed (a turn replaces it), so a worker thread may read it
-        game = await self._core.position(stored)
+        game = await self._desk.position(stored)
         if not game.history:
             raise ServiceError("that game has no turns to replay yet")
         if self._replays.locked():  # refused at once rather than queued behind the others
@@ -142,10 +142,11 @@ class Records:
 
         The importer takes the record's first seat with `first me` (the default), the second
         with `first them`. Never against the bot: a record may be a game still in play. The
-        opening is kept with the game, so its replay and records show the whole game; a
+        imported turns are kept with the game, so its replay and records show the whole game; a
         continued game is not rated.
         """
-        if opponent is not None and (opponent.id == THE_BOT.id or is_bot(opponent.id)):
+        if opponent is not None and (opponent.id == THE_ENGINE_PLAYER.id
+                                     or is_engine_seat(opponent.id)):
             # the record may be a game still being played against a person: the bot's answer
             # would be a hint in it, and the engine gives none while a game runs
             raise ServiceError("the bot does not continue imported records: challenge it to a "
@@ -175,16 +176,16 @@ class Records:
                             "{label}: {size}, {rules}, {n} moves — {where}", game.moves_made,
                             label=label, size=game.options.size_text,
                             rules=rules_word(game.rules.value), where=where)
-        image = await self._core.render(game, locale=request.locale)
+        image = await self._desk.render(game, locale=request.locale)
         if game.is_over or game.is_double:
             why = (tr("Nothing to continue: it is over.") if game.is_over
                    else tr("Nothing to continue: continuing Double TwixT records is not "
                            "supported."))
             return Reply(f"{summary}\n{why}", image=image)
-        opening = "\n".join(f"{turn.seat}: {turn.text}" for turn in game.history)
+        imported_turns = "\n".join(f"{turn.seat}: {turn.text}" for turn in game.history)
         opts = game.options
         setup = GameSetup(f"{opts.cols}x{opts.rows + opts.handicap}", opts.rules.value,
-                          opts.swap, opts.handicap, _clock_of(filename, game), opening)
+                          opts.swap, opts.handicap, _clock_of(filename, game), imported_turns)
         options = replace(options or ChallengeOptions(), setup=setup)
         challenge = await self._challenges.challenge(request, opponent, options)
         return Reply(f"{summary}\n{challenge.text}", image=image, mentions=challenge.mentions,

@@ -9,7 +9,7 @@ server of few players and slow games most would otherwise be missing for months.
 from __future__ import annotations
 
 from twixt.language import verbatim
-from twixt.service.desk.desk import ServiceCore
+from twixt.service.desk.desk import Desk
 from twixt.service.model import PAGE_SIZE, Reply, Request, User, check_page
 from twixt.storage import PlayerStats
 from twixt.storage.ratings import Rating
@@ -18,15 +18,15 @@ from twixt.storage.ratings import Rating
 class Stats:
     """What the numbers say about players."""
 
-    def __init__(self, core: ServiceCore) -> None:
-        self._core = core
+    def __init__(self, desk: Desk) -> None:
+        self._desk = desk
 
     async def stats(self, request: Request, user: User | None = None) -> Reply:
         """Wins, losses, draws and rating in this server, and head-to-head against the asker."""
         user = user or request.user
         tr = request.tr
-        storage = self._core.storage
-        await self._core.remember(user)
+        storage = self._desk.storage
+        await self._desk.remember(user)
         stats = await storage.player_stats(request.guild_id, user.id)
         rating = self._rating_text(request, stats)
         lines = [tr.plural("**{name}**: {n} game — {wins} won, {losses} lost, {draws} drawn; "
@@ -45,14 +45,14 @@ class Stats:
         """The server's rated players, best first, a page at a time."""
         check_page(page)
         tr = request.tr
-        ranked = await self._core.storage.leaderboard(request.guild_id, limit=PAGE_SIZE + 1,
+        ranked = await self._desk.storage.leaderboard(request.guild_id, limit=PAGE_SIZE + 1,
                                                       offset=(page - 1) * PAGE_SIZE)
         shown = ranked[:PAGE_SIZE]
         if not shown:
             return Reply(tr("No rated games yet.") if page == 1
                          else tr("No players on this page."))
-        names = await self._core.names([s.user_id for s in shown])
-        now = self._core.clock()
+        names = await self._desk.names([s.user_id for s in shown])
+        now = self._desk.clock()
         lines = [tr("**Leaderboard** (page {page})", page=page)]
         provisional = False
         for place, stats in enumerate(shown, start=(page - 1) * PAGE_SIZE + 1):
@@ -71,7 +71,7 @@ class Stats:
         """`rating 1516 ±62 after 20 rated games`, or `rating 1662? ±290 (provisional) …`;
         the deviation as it has grown by now."""
         tr = request.tr
-        rating = stats.rating_at(self._core.clock())
+        rating = stats.rating_at(self._desk.clock())
         if rating is None:
             return tr("not rated yet")
         values = {"rating": f"{rating.rating:.0f}", "deviation": f"{rating.deviation:.0f}"}

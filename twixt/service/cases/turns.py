@@ -10,7 +10,7 @@ from twixt.service import commands as cmd
 from twixt.service.cases.conditionals import Conditionals
 from twixt.service.commands.help import help_for
 from twixt.service.commands.options import describe_setup
-from twixt.service.desk.desk import ServiceCore, check_log_room, player_seat, seat_to_move
+from twixt.service.desk.desk import Desk, check_log_room, player_seat, seat_to_move
 from twixt.service.desk.engine_seats import taken_back
 from twixt.service.model import Button, ButtonKind, Reply, Request, ServiceError
 from twixt.service.pure.clock.banks import TurnClock
@@ -27,13 +27,13 @@ from twixt.storage import TAKEBACK, GameResult, OfferKind, Result, StoredGame, U
 _RESIGN = Command(actions=(Action.RESIGN,))
 
 
-class Play:
+class Turns:
     """Everything a seated player does in a game, and what onlookers may ask."""
 
-    def __init__(self, core: ServiceCore) -> None:
-        self._core = core
+    def __init__(self, desk: Desk) -> None:
+        self._desk = desk
         #: stored replies to the opponent's next moves, played as soon as a move calls for one
-        self.conditionals = Conditionals(core, self.with_auto_link)
+        self.conditionals = Conditionals(desk, self.with_auto_link)
 
     async def move(self, request: Request, command: Command,
                    at_version: int | None = None, prefs: UserPrefs | None = None) -> Reply:
@@ -44,10 +44,10 @@ class Play:
             # only the clocks record a loss on time (`Clocks`), never a player's word
             raise ServiceError("timeout is recorded by the bot when a player's time is up: "
                                "use claim")
-        core = self._core
+        desk = self._desk
         command = await self.with_auto_link(request, command, prefs)
-        async with core.lock(request.channel_id):
-            stored, game, turn, turn_clock = await core.commit(request, command,
+        async with desk.lock(request.channel_id):
+            stored, game, turn, turn_clock = await desk.commit(request, command,
                                                           at_version=at_version)
             answered = await self.conditionals.answer(request, stored, game, turn, turn_clock)
             return answered.announce(await self._turn_reply(request, *answered.last),
@@ -57,7 +57,7 @@ class Play:
         """Resign, after a confirmation unless `confirmed`."""
         if confirmed:
             return await self.move(request, _RESIGN)
-        stored = await self._core.active_stored(request.channel_id)
+        stored = await self._desk.active_stored(request.channel_id)
         player_seat(stored, request)
         question = request.tr("Really resign this game? Press Resign, or type `resign yes`.")
         return Reply(question, ephemeral=True, buttons=(
@@ -69,13 +69,13 @@ class Play:
         if action not in cmd.TAKEBACK_ACTIONS:
             raise ServiceError("takeback is request, accept or decline, not {action}",
                                action=quote(action))
-        core = self._core
-        async with core.lock(request.channel_id):
-            stored, game = await core.active(request.channel_id)
+        desk = self._desk
+        async with desk.lock(request.channel_id):
+            stored, game = await desk.active(request.channel_id)
             seat = player_seat(stored, request)
             if action == "request":
                 return await self._ask_takeback(request, stored, game)
-            offer = next((o for o in await core.storage.open_offers(stored.id)
+            offer = next((o for o in await desk.storage.open_offers(stored.id)
                           if o.kind is OfferKind.TAKEBACK), None)
             if offer is None:
                 raise ServiceError("there is no takeback request")
@@ -90,7 +90,7 @@ class Play:
                 for _ in range(count):
                     after.undo()
                 check_log_room(stored, after, count)
-            await core.storage.close_offer(stored.id, OfferKind.TAKEBACK)
+            await desk.storage.close_offer(stored.id, OfferKind.TAKEBACK)
             if action == "decline":
                 return Reply(request.tr("{name} declines the takeback.",
                                         name=request.user.name))
@@ -100,13 +100,13 @@ class Play:
             for _ in range(count):
                 game = game.copy()  # the committed game stays as it is until the commit
                 taken = game.undo()
-                stored, running = await core.append(stored, request.user.id, TAKEBACK,
+                stored, running = await desk.append(stored, request.user.id, TAKEBACK,
                                                     game=game, passes_turn=True)
                 lines.append(tr("{player}'s `{move}` is taken back.", player=taken.player,
                                 move=taken.text))
             await self.conditionals.forget(stored.id)
-            clock_text = core.clock_words(stored, game, running)
-            image = await core.render(game, clock_text=clock_text, locale=request.locale)
+            clock_text = desk.clock_words(stored, game, running)
+            image = await desk.render(game, clock_text=clock_text, locale=request.locale)
             return Reply("\n".join([*reversed(lines), to_move_sentence(game, tr, clock_text)]),
                          image=image, mentions=(offer.user_id,))
 
@@ -114,7 +114,7 @@ class Play:
         """The board of the channel's game (or its last one), for the asker alone and as they
         like to see it: their theme, palette and side. Public boards keep the game's one look."""
         game, clock_text, text = await self._facts(request)
-        image = await self._core.render(game, request.user.id, clock_text, locale=request.locale)
+        image = await self._desk.render(game, request.user.id, clock_text, locale=request.locale)
         return Reply(text, image=image, ephemeral=True)
 
     async def status(self, request: Request) -> Reply:
@@ -124,13 +124,13 @@ class Play:
 
     async def _facts(self, request: Request) -> tuple[Game, Message | None, str]:
         """The channel's current or last game, its time left, and its facts in words."""
-        core = self._core
-        stored = await core.channel_stored(request.channel_id)
-        game = await core.position(stored)
-        turn_clock = await core.turn_clock(stored) if stored.is_active else None
-        clock_text = core.clock_words(stored, game, turn_clock)
+        desk = self._desk
+        stored = await desk.channel_stored(request.channel_id)
+        game = await desk.position(stored)
+        turn_clock = await desk.turn_clock(stored) if stored.is_active else None
+        clock_text = desk.clock_words(stored, game, turn_clock)
         text = status_text(stored, game, describe_setup(stored.setup), request.tr, clock_text)
-        players = [] if turn_clock is None else seat_lines(stored, turn_clock, core.clock())
+        players = [] if turn_clock is None else seat_lines(stored, turn_clock, desk.clock())
         return game, clock_text, "\n".join([text, *(request.tr.say(line) for line in players)])
 
     async def help(self, request: Request, topic: str | None = None) -> Reply:
@@ -138,13 +138,13 @@ class Play:
 
     async def abort(self, request: Request) -> Reply:
         """A channel manager calls the game off at once; players must all ask for it."""
-        core = self._core
-        async with core.lock(request.channel_id):
-            stored = await core.active_stored(request.channel_id)
+        desk = self._desk
+        async with desk.lock(request.channel_id):
+            stored = await desk.active_stored(request.channel_id)
             if not (request.can_manage or stored.seat_of(request.user.id) is not None):
                 raise ServiceError("only the players or a channel manager can abort a game")
             if not request.can_manage:
-                voters = await core.storage.vote_abort(stored.id, request.user.id)
+                voters = await desk.storage.vote_abort(stored.id, request.user.id)
                 missing = [s for s in stored.seats if s.user_id not in voters]
                 if missing:
                     return Reply(request.tr.plural(
@@ -154,7 +154,7 @@ class Play:
                         "ask.", len(missing), name=request.user.name,
                         names=", ".join(s.name for s in missing)),
                         mentions=tuple(s.user_id for s in missing))
-            await core.finish(stored, GameResult(Result.ABORTED, "aborted"))
+            await desk.finish(stored, GameResult(Result.ABORTED, "aborted"))
         players = names_and([s.name for s in stored.seats], request.tr)
         return Reply(request.tr("Game {game} ({players}) is aborted by {name}; it counts for "
                                 "nobody.", game=stored.id, players=players,
@@ -172,7 +172,7 @@ class Play:
         if placement is None or placement.links or placement.link_all:
             return command
         if prefs is None:
-            prefs = await self._core.storage.user_prefs(request.user.id)
+            prefs = await self._desk.storage.user_prefs(request.user.id)
         if not prefs.auto_link:
             return command
         return replace(command, placement=replace(placement, link_all=True))
@@ -185,7 +185,7 @@ class Play:
         if not count:
             raise ServiceError("only the player who made the last turn can ask to take it back")
         last = game.history[-count]
-        await self._core.offer(stored, OfferKind.TAKEBACK, request.user.id)
+        await self._desk.offer(stored, OfferKind.TAKEBACK, request.user.id)
         opponents = tuple(s.user_id for s in stored.seats if s.team != seat.team)
         tr = request.tr
         return Reply(tr("{name} asks to take back `{move}`.", name=request.user.name,
@@ -199,19 +199,19 @@ class Play:
                           turn: Turn, turn_clock: TurnClock | None) -> Reply:
         """What a turn makes the bot say, in the mover's language (`request.locale`): a
         reply to a request is in the asker's language, even where everyone reads it;
-        `turn_clock` is the clock the commit left (`ServiceCore.commit`)."""
-        core = self._core
+        `turn_clock` is the clock the commit left (`Desk.commit`)."""
+        desk = self._desk
         tr = request.tr
         mover = stored.seats[turn.seat]
         text = turn_line(turn, tr)
         if game.outcome:
             others = tuple(s.user_id for s in stored.seats if s.user_id != mover.user_id)
-            image = await core.render(game, None, locale=request.locale)
+            image = await desk.render(game, None, locale=request.locale)
             return Reply(f"{text}\n{result_sentence(game.outcome, game, tr)}", image=image,
                          mentions=others,
-                         buttons=await core.rematch_buttons(stored, tr))
+                         buttons=await desk.rematch_buttons(stored, tr))
         next_seat = seat_to_move(stored, game)
-        clock_text = core.clock_words(stored, game, turn_clock)
+        clock_text = desk.clock_words(stored, game, turn_clock)
         lines = [text, to_move_sentence(game, tr, clock_text)]
         if Action.PRIVILEGE in turn.actions:
             skipped = stored.seats[(turn.seat + 1) % len(stored.seats)]
@@ -236,6 +236,6 @@ class Play:
                                opponents)]
             if Action.OFFER_DRAW in turn.actions:
                 must_act += [uid for uid in opponents if uid not in must_act]
-        image = await core.render(game, clock_text=clock_text, locale=request.locale)
+        image = await desk.render(game, clock_text=clock_text, locale=request.locale)
         return Reply("\n".join(lines), image=image, mentions=tuple(must_act),
                      buttons=tuple(buttons))

@@ -16,7 +16,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from twixt.language import Translation, plural_message
-from twixt.service.desk.desk import ServiceCore
+from twixt.service.desk.desk import Desk
 from twixt.service.model import Receipt, Reply, Request, ServiceError
 from twixt.service.pure.clock.absence import DAY, current, days_begun, days_left
 from twixt.service.pure.clock.banks import TurnClock
@@ -30,19 +30,19 @@ _DAY_STAGE = "day "
 class Vacations:
     """`vacation`: show, start or end one's vacation in this server."""
 
-    def __init__(self, core: ServiceCore) -> None:
-        self._core = core
+    def __init__(self, desk: Desk) -> None:
+        self._desk = desk
 
     async def vacation(self, request: Request, days: int | None = None,
                        end: bool = False) -> Reply:
         """With `days`, start a vacation of that many days now; with `end`, end the running
         one; with neither, say how many days are left this year and any running vacation."""
-        core = self._core
+        desk = self._desk
         if end and days is not None:  # Discord's two options, both given
             raise ServiceError("vacation takes a number of days or end, not both")
-        settings = await core.storage.guild_settings(request.guild_id)
-        now = core.clock()
-        found = await core.storage.vacations(request.guild_id, [request.user.id], now)
+        settings = await desk.storage.guild_settings(request.guild_id)
+        now = desk.clock()
+        found = await desk.storage.vacations(request.guild_id, [request.user.id], now)
         running = current(found, request.user.id, now)
         if end:
             return await self._end(request, running, settings)
@@ -57,9 +57,9 @@ class Vacations:
         if running is not None:
             raise ServiceError("you are on vacation until {moment}; vacation end ends it",
                                moment=moment_text(running.ends_at))
-        left = await days_left(core.storage, request.guild_id, request.user.id,
+        left = await days_left(desk.storage, request.guild_id, request.user.id,
                                settings.vacation_days, now)
-        started = (None if not 1 <= days <= left else await core.storage.add_vacation(
+        started = (None if not 1 <= days <= left else await desk.storage.add_vacation(
             request.guild_id, request.user.id, now, now + days * DAY, days,
             allowed=settings.vacation_days, now=now))
         if started is None:
@@ -69,7 +69,7 @@ class Vacations:
             # stands still): a user's vacations start at different moments, so that is it
             raise ServiceError("your last vacation ended at this very moment: start the next "
                                "one later")
-        core.alarm.wake_by(now)  # the player's clocks are due at once
+        desk.alarm.wake_by(now)  # the player's clocks are due at once
         return Reply(request.tr.plural(
             "{name} is on vacation until {moment}: their clocks stop in this server's games "
             "that allow vacation. {n} day left this year.",
@@ -79,18 +79,18 @@ class Vacations:
 
     async def _end(self, request: Request, running: Vacation | None,
                    settings: GuildSettings) -> Reply:
-        core = self._core
-        now = core.clock()
+        desk = self._desk
+        now = desk.clock()
         if running is None:
             raise ServiceError("you are not on vacation")
         if running.automatic:
             raise ServiceError("this vacation day was used when your time ran out; it ends by "
                                "itself at {moment}", moment=moment_text(running.ends_at))
-        if await core.storage.end_vacation(running.id, now, days_begun(running, now),
+        if await desk.storage.end_vacation(running.id, now, days_begun(running, now),
                                            now=now) is None:
             raise ServiceError("you are not on vacation")
-        core.alarm.wake_by(now)
-        left = await days_left(core.storage, request.guild_id, request.user.id,
+        desk.alarm.wake_by(now)
+        left = await days_left(desk.storage, request.guild_id, request.user.id,
                                settings.vacation_days, now)
         return Reply(request.tr.plural(
             "{name}'s vacation is over; their clocks run again. {n} day left this year.",
@@ -104,8 +104,8 @@ class Vacations:
             # a vacation begun before the server ended them runs on: it is still said
             text = tr("This server has no vacation.")
         else:
-            left = await days_left(self._core.storage, request.guild_id, request.user.id,
-                                   settings.vacation_days, self._core.clock())
+            left = await days_left(self._desk.storage, request.guild_id, request.user.id,
+                                   settings.vacation_days, self._desk.clock())
             text = tr.plural("You have {n} vacation day left this year (of {days}).",
                              "You have {n} vacation days left this year (of {days}).", left,
                              days=settings.vacation_days)
@@ -125,19 +125,19 @@ def _days_left_refusal(left: int) -> ServiceError:
 
 # --- the day used when a player's time runs out ------------------------------------------
 
-async def use_days(core: ServiceCore, stored: StoredGame, turn_clock: TurnClock,
+async def use_days(desk: Desk, stored: StoredGame, turn_clock: TurnClock,
                    settings: GuildSettings, now: datetime) -> TurnClock:
     """The turn_clock of the turn in progress once the late player has used a vacation day for
     each day since the deadline (more than one if no tick looked for a while) that they
     have, so that a tick and a claim on time see the same: the day, never the timeout."""
     for _day in range(settings.vacation_days):
-        if now < turn_clock.due or not await take_day(core, stored, turn_clock, settings, now):
+        if now < turn_clock.due or not await take_day(desk, stored, turn_clock, settings, now):
             break
-        turn_clock = await core.turn_clock(stored) or turn_clock  # it stands still for the day
+        turn_clock = await desk.turn_clock(stored) or turn_clock  # it stands still for the day
     return turn_clock
 
 
-async def take_day(core: ServiceCore, stored: StoredGame, turn_clock: TurnClock,
+async def take_day(desk: Desk, stored: StoredGame, turn_clock: TurnClock,
                    settings: GuildSettings, now: datetime) -> bool:
     """Use one of the late player's vacation days from the deadline on, if the game allows
     vacation and they have one left; whether one is now stored there."""
@@ -145,20 +145,20 @@ async def take_day(core: ServiceCore, stored: StoredGame, turn_clock: TurnClock,
         return False
     late = stored.seats[turn_clock.seat]
     due = turn_clock.due
-    day = await core.storage.add_vacation(stored.guild_id, late.user_id, due, due + DAY, 1,
+    day = await desk.storage.add_vacation(stored.guild_id, late.user_id, due, due + DAY, 1,
                                           allowed=settings.vacation_days, automatic=True,
                                           game_id=stored.id, now=now)
     return day is not None
 
 
-async def game_day(core: ServiceCore, stored: StoredGame, turn_clock: TurnClock,
+async def game_day(desk: Desk, stored: StoredGame, turn_clock: TurnClock,
                    now: datetime) -> Vacation | None:
     """The automatic day the player to move is on at `now` because their time ran out in
     this game's turn in progress, if any."""
     if not turn_clock.own.vacation_at(now):
         return None
     late = stored.seats[turn_clock.seat]
-    found = await core.storage.vacations(stored.guild_id, [late.user_id], now)
+    found = await desk.storage.vacations(stored.guild_id, [late.user_id], now)
     return next((v for v in found if v.automatic and v.game_id == stored.id
                  and turn_clock.started <= v.starts_at <= now < v.ends_at), None)
 
@@ -172,11 +172,11 @@ def is_day_stage(stage: str) -> bool:
     return stage.startswith(_DAY_STAGE)
 
 
-async def day_notice(core: ServiceCore, stored: StoredGame, late: Seat, day: Vacation,
+async def day_notice(desk: Desk, stored: StoredGame, late: Seat, day: Vacation,
                      tr: Translation) -> Reply:
     """What the channel is told instead of the time-up notice, said by `tr`."""
-    settings = await core.storage.guild_settings(stored.guild_id)
-    left = await days_left(core.storage, stored.guild_id, late.user_id,
+    settings = await desk.storage.guild_settings(stored.guild_id)
+    left = await days_left(desk.storage, stored.guild_id, late.user_id,
                            settings.vacation_days, day.starts_at)
     text = tr.plural("{name}'s time to move in game {game} ran out: a vacation day is used, "
                      "so the clock stands still until {moment}. {n} day left this year.",

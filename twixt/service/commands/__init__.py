@@ -16,7 +16,7 @@ from twixt import rules
 from twixt.rules import Action
 from twixt.rules.conditionals import Plan
 from twixt.service.commands.options import ChallengeOptions
-from twixt.service.commands.tournament_options import EventOptions
+from twixt.service.commands.tournament_options import TournamentOptions
 from twixt.service.model import ButtonKind, User
 
 Answer = Literal["accept", "decline"]
@@ -218,15 +218,15 @@ class ConfirmMove:
 
 
 @dataclass(frozen=True)
-class EventAction:
+class TournamentAction:
     """A tournament command (`action`: create, join, leave, start, withdraw, standings,
-    list, info, next-season) on the event numbered `event_id` (None: this channel's newest);
-    `name` and `options` make one, `partner` joins a Double TwixT event with a team."""
+    list, info, next-season) on the tournament numbered `event_id` (None: this channel's newest);
+    `name` and `options` make one, `partner` joins a Double TwixT tournament with a team."""
 
     action: str
-    event_id: int | None = None
+    tournament_id: int | None = None
     name: str = ""
-    options: EventOptions | None = None
+    options: TournamentOptions | None = None
     partner: User | None = None
 
 
@@ -251,7 +251,8 @@ ServiceCommand = (Challenge | Team | AnswerChallenge | Move | Resign | Takeback 
                   | Conditional
                   | ShowBoard | Status | Help | Abort | Export | History | Replay
                   | ImportRecord | Stats | Leaderboard | Rematch | UserSettings
-                  | ServerSettings | MyGames | Note | Notes | ConfirmMove | Vacation | EventAction
+                  | ServerSettings | MyGames | Note | Notes | ConfirmMove | Vacation |
+                  TournamentAction
                   | Analyze | ForGame)
 
 #: the buttons that name what they answer (a challenge, a game, a move, a tournament)
@@ -259,7 +260,7 @@ _ANSWERING: dict[ButtonKind, Callable[[int], ServiceCommand]] = {
     ButtonKind.ACCEPT_CHALLENGE: lambda target: AnswerChallenge("accept", target),
     ButtonKind.DECLINE_CHALLENGE: lambda target: AnswerChallenge("decline", target),
     ButtonKind.REMATCH: Rematch, ButtonKind.CONFIRM_MOVE: ConfirmMove,
-    ButtonKind.JOIN_EVENT: lambda target: EventAction("join", target),
+    ButtonKind.JOIN_TOURNAMENT: lambda target: TournamentAction("join", target),
 }
 #: the buttons under a game's messages, as the commands they stand for in that game
 _IN_GAME: dict[ButtonKind, ServiceCommand] = {

@@ -18,7 +18,7 @@ from twixt.rules import quote
 from twixt.service.commands.options import SERVER_SETTINGS, SETTINGS
 from twixt.service.commands.spelling import did_you_mean
 from twixt.service.model import ServiceError
-from twixt.storage import EventFormat, FirstMove
+from twixt.storage import FirstMove, TournamentFormat
 
 #: a yes/no option's values as typed, and an on/off setting's
 _YES_NO = "yes|no"
@@ -45,7 +45,7 @@ _SEATING_OPTIONS = ("first " + "|".join(FirstMove), f"thread {_YES_NO}")
 _CHALLENGE_OPTIONS = (*_GAME_OPTIONS[:3], "handicap ROWS", *_GAME_OPTIONS[3:],
                       *_SEATING_OPTIONS,
                       f"level {min(LEVELS)}-{max(LEVELS)}", f"takebacks {_YES_NO}")
-_EVENT_OPTIONS = ("format " + "|".join(EventFormat), "rounds N", "group 4-16",
+_TOURNAMENT_OPTIONS = ("format " + "|".join(TournamentFormat), "rounds N", "group 4-16",
                   f"double {_YES_NO}", "signup 3d|12h", f"teams {_YES_NO}",
                   *(option for option in _GAME_OPTIONS if not option.startswith("swap")))
 _SETTINGS_OPTIONS = tuple(f"{name} " + ("|".join(dict.fromkeys(allowed.values())) if allowed
@@ -56,7 +56,7 @@ _SERVER_OPTIONS = tuple(f"{name} " + (unit.upper() if unit else _YES_NO)
 _CONDITIONAL = Topic(message("Store private replies to your opponent's next moves"),
                      "if MOVE then REPLY; … | if clear | if", "/twixt if",
                      "if H9 then G6; if J10 then K8")
-_EVENT_ACTIONS = "join|leave|start|withdraw|standings|list|info|next-season"
+_TOURNAMENT_ACTIONS = "join|leave|start|withdraw|standings|list|info|next-season"
 
 #: every command word, in the order `help` names them
 TOPICS: dict[str, Topic] = {
@@ -126,9 +126,9 @@ TOPICS: dict[str, Topic] = {
     "vacation": Topic(message("Vacation: your clocks stop in this server's games for some days"),
                       "vacation [DAYS|end]", "/twixt-settings vacation", "vacation 3d"),
     "tournament": Topic(message("TwixT tournaments and leagues"),
-                        f"tournament create NAME OPTION VALUE … | tournament {_EVENT_ACTIONS} "
+                        f"tournament create NAME OPTION VALUE … | tournament {_TOURNAMENT_ACTIONS} "
                         "[EVENT]", "/twixt-tournament",
-                        "tournament create Autumn Cup format swiss rounds 5", _EVENT_OPTIONS),
+                        "tournament create Autumn Cup format swiss rounds 5", _TOURNAMENT_OPTIONS),
     "help": Topic(message("How to play, and the move language"), "help [COMMAND]",
                   "/twixt help", "help challenge"),
 }

@@ -47,7 +47,7 @@ class ChallengeOptions:
     """A challenge's game options and who moves first; `thread` None means the guild default,
     and so does `vacation` (whether vacations stop the game's clock, `setup.vacation` once
     the challenge is made). `level` and `takebacks` are for the bot's seats: how strongly
-    it plays (None: `bot_seats.DEFAULT_LEVEL`) and whether it grants takebacks (None: no)."""
+    it plays (None: `engine_seats.DEFAULT_LEVEL`) and whether it grants takebacks (None: no)."""
 
     setup: GameSetup = field(default_factory=GameSetup)
     first: FirstMove = FirstMove.ME

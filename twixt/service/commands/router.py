@@ -23,8 +23,8 @@ from twixt.service.commands.options import (
     setting_pairs,
 )
 from twixt.service.commands.spelling import did_you_mean
-from twixt.service.commands.tournament_options import parse_event_words
-from twixt.service.desk.engine_seats import BOT_WORD, THE_BOT
+from twixt.service.commands.tournament_options import parse_tournament_words
+from twixt.service.desk.engine_seats import ENGINE_PLAYER_WORD, THE_ENGINE_PLAYER
 from twixt.service.model import ServiceError, User
 
 People = Callable[[str], User]
@@ -67,11 +67,11 @@ def read(text: str, people: People = nobody) -> cmd.ServiceCommand:
     if phrase in _RESIGN_CONFIRMED:
         return cmd.Resign(confirmed=True)
     if verb == "challenge":
-        opponent = (with_bot(people)(rest.pop(0))
+        opponent = (with_engine(people)(rest.pop(0))
                     if rest and rest[0].lower() not in OPTION_NAMES else None)
         return cmd.Challenge(opponent, parse_option_words(rest))
     if verb == "team":
-        return _team(rest, with_bot(people))
+        return _team(rest, with_engine(people))
     if verb in _ANSWERS and (not rest or (len(rest) == 1 and _is_number(rest[0]))):
         return cmd.AnswerChallenge(_ANSWERS[verb], _number(rest[0]) if rest else None)
     if verb == "draw" and len(rest) == 1:
@@ -95,11 +95,11 @@ def read(text: str, people: People = nobody) -> cmd.ServiceCommand:
     return _move(text)
 
 
-def with_bot(people: People) -> People:
+def with_engine(people: People) -> People:
     """`people`, except that the word `bot` (or `@bot`) names the bot, where a challenge
     names its players."""
     def person(word: str) -> User:
-        return THE_BOT if word.lstrip("@").lower() == BOT_WORD else people(word)
+        return THE_ENGINE_PLAYER if word.lstrip("@").lower() == ENGINE_PLAYER_WORD else people(word)
 
     return person
 
@@ -194,7 +194,7 @@ def _import(words: list[str], people: People) -> cmd.ServiceCommand:
     if not words:
         raise ServiceError("import FILE [opponent] [options]")
     source = words.pop(0)
-    opponent = (with_bot(people)(words.pop(0))
+    opponent = (with_engine(people)(words.pop(0))
                 if words and words[0] not in OPTION_NAMES else None)
     return cmd.ImportRecord(source, None, opponent, parse_option_words(words))
 
@@ -269,29 +269,29 @@ def _conditional(words: list[str], people: People) -> cmd.ServiceCommand:
     return conditional(" ".join(words))
 
 
-#: the tournament commands that take only an event's number, if any
-_EVENT_ACTIONS = ("join", "leave", "start", "withdraw", "standings", "info", "next-season")
+#: the tournament commands that take only a tournament's number, if any
+_TOURNAMENT_ACTIONS = ("join", "leave", "start", "withdraw", "standings", "info", "next-season")
 
 
-def _event(words: list[str], people: People) -> cmd.ServiceCommand:
+def _tournament(words: list[str], people: People) -> cmd.ServiceCommand:
     """`tournament create NAME options…`, `tournament list`, `tournament join [N] [with
     PARTNER]`, `tournament ACTION [N]`."""
     action = words.pop(0).lower() if words else ""
     if action == "create":
-        name, options = parse_event_words(words)
-        return cmd.EventAction("create", name=name, options=options)
+        name, options = parse_tournament_words(words)
+        return cmd.TournamentAction("create", name=name, options=options)
     if action == "list" and not words:
-        return cmd.EventAction("list")
+        return cmd.TournamentAction("list")
     partner = None
     if action == "join" and len(words) >= 2 and words[-2].lower() == "with":
         partner = people(words[-1])
         del words[-2:]
-    if action not in _EVENT_ACTIONS or len(words) > 1:
-        typo = did_you_mean(action, ("create", "list", *_EVENT_ACTIONS), before="tournament ")
+    if action not in _TOURNAMENT_ACTIONS or len(words) > 1:
+        typo = did_you_mean(action, ("create", "list", *_TOURNAMENT_ACTIONS), before="tournament ")
         raise typo or ServiceError("write tournament create, join, leave, start, withdraw, "
                            "standings, list, info or next-season, then the tournament's "
                            "number if it is not this channel's")
-    return cmd.EventAction(action, _number(words[0]) if words else None, partner=partner)
+    return cmd.TournamentAction(action, _number(words[0]) if words else None, partner=partner)
 
 
 _READERS: dict[str, Callable[[list[str], People], cmd.ServiceCommand]] = {
@@ -299,7 +299,7 @@ _READERS: dict[str, Callable[[list[str], People], cmd.ServiceCommand]] = {
     "stats": _stats, "leaderboard": _leaderboard, "rematch": _rematch,
     "settings": _settings, "server": _server, "games": _my_games, "note": _note,
     "notes": _notes, "if": _conditional, "conditions": _conditional, "vacation": _vacation,
-    "tournament": _event, "analyze": _analyze, "help": _help}
+    "tournament": _tournament, "analyze": _analyze, "help": _help}
 #: the words that begin a command besides the readers' and the simple ones; the move
 #: language's own words among them (`swap`, `resign`) are read by the rules
 _VERBS = ("challenge", "team", "accept", "decline", "draw", "move", "takeback")

@@ -2,7 +2,7 @@
 format roundrobin size 24 rules pp time 10d+36h double yes signup 3d vacation no`.
 
 The game options are a challenge's (`twixt.service.commands.options`), checked by the same code; the
-event adds its format, its rounds (a Swiss), both colours per pairing, Double TwixT teams
+tournament adds its format, its rounds (a Swiss), both colours per pairing, Double TwixT teams
 and how long sign-up runs.
 """
 
@@ -17,14 +17,14 @@ from twixt.rules.numbers import whole_number
 from twixt.service.commands.options import ChallengeOptions, build_options, name_value_pairs, yes_no
 from twixt.service.model import ServiceError
 from twixt.service.names import MAX_NAME, clean_name
-from twixt.storage import EventFormat
+from twixt.storage import TournamentFormat
 
 #: what `create` takes besides its games' options, which are a challenge's but for those the
-#: event decides (colours by the pairing, every game in a thread of its own, the rules'
+#: tournament decides (colours by the pairing, every game in a thread of its own, the rules'
 #: swap and no handicap)
-EVENT_NAMES = ("format", "rounds", "group", "double", "signup", "teams")
+TOURNAMENT_NAMES = ("format", "rounds", "group", "double", "signup", "teams")
 GAME_NAMES = ("size", "rules", "time", "vacation")
-NAMES = EVENT_NAMES + GAME_NAMES
+NAMES = TOURNAMENT_NAMES + GAME_NAMES
 MAX_ROUNDS = 20
 #: a league's groups: Little Golem's are 9 to 11
 GROUP_SIZES = (4, 16)
@@ -35,12 +35,12 @@ _SPAN = re.compile(r"([0-9]{1,4})([dh])")
 
 
 @dataclass(frozen=True)
-class EventOptions:
-    """What an event is: its format, its games' options (`game.vacation` None: the server's
+class TournamentOptions:
+    """What a tournament is: its format, its games' options (`game.vacation` None: the server's
     default), rounds of a Swiss (a league's: the size of its groups), both colours per
     pairing, teams, and how long sign-up runs."""
 
-    format: EventFormat
+    format: TournamentFormat
     game: ChallengeOptions = field(default_factory=ChallengeOptions)
     rounds: int = 0
     double: bool = False
@@ -48,8 +48,8 @@ class EventOptions:
     signup: timedelta = DEFAULT_SIGNUP
 
 
-def event_name(text: str) -> str:
-    """An event's name as typed, checked: one line of 1 to `MAX_NAME` characters, cleaned
+def tournament_name(text: str) -> str:
+    """A tournament's name as typed, checked: one line of 1 to `MAX_NAME` characters, cleaned
     as players' names are of what chat would format or ping."""
     name = clean_name(text, "")
     if not name:
@@ -60,50 +60,50 @@ def event_name(text: str) -> str:
     return name
 
 
-def build_event_options(fmt: str | None, *, rounds: int | str | None = None,
+def build_tournament_options(fmt: str | None, *, rounds: int | str | None = None,
                         group: int | str | None = None, double: str | bool | None = None,
                         teams: str | bool | None = None,
-                        signup: str | None = None, **game: str | None) -> EventOptions:
-    """Check and assemble an event's options; ServiceError names the first bad one."""
+                        signup: str | None = None, **game: str | None) -> TournamentOptions:
+    """Check and assemble a tournament's options; ServiceError names the first bad one."""
     if fmt is None:
         raise ServiceError("a tournament needs a format: roundrobin, swiss or league")
     try:
-        form = EventFormat(fmt.lower())
+        form = TournamentFormat(fmt.lower())
     except ValueError:
         raise ServiceError("format is roundrobin, swiss or league, not {value}",
                            value=quote(fmt)) from None
-    options = EventOptions(form, build_options(**game), double=bool(double is not None
+    options = TournamentOptions(form, build_options(**game), double=bool(double is not None
                                                                     and yes_no("double", double)),
                            teams=bool(teams is not None and yes_no("teams", teams)))
     count = _rounds(rounds)
-    if form is EventFormat.SWISS:
+    if form is TournamentFormat.SWISS:
         if options.double:
             raise ServiceError("double is for round robins and leagues")
         count = count or 4
-    elif count and form is EventFormat.LEAGUE:
+    elif count and form is TournamentFormat.LEAGUE:
         raise ServiceError("rounds is for a swiss: a league's groups play everyone in them "
                            "(group sets their size)")
     elif count:
         raise ServiceError("rounds is for a swiss: a round robin plays everyone")
-    elif form is EventFormat.LEAGUE:
+    elif form is TournamentFormat.LEAGUE:
         count = _number("group", group, *GROUP_SIZES) if group is not None else DEFAULT_GROUP
-    if group is not None and form is not EventFormat.LEAGUE:
+    if group is not None and form is not TournamentFormat.LEAGUE:
         raise ServiceError("group is for a league")
-    return EventOptions(form, options.game, count, options.double, options.teams,
+    return TournamentOptions(form, options.game, count, options.double, options.teams,
                         _signup(signup))
 
 
-def parse_event_words(words: list[str]) -> tuple[str, EventOptions]:
+def parse_tournament_words(words: list[str]) -> tuple[str, TournamentOptions]:
     """`NAME option value …`: the name is every word before the first option's."""
     first = next((i for i, word in enumerate(words) if word.lower() in NAMES), len(words))
-    name = event_name(" ".join(words[:first]))
+    name = tournament_name(" ".join(words[:first]))
     def unknown(key: str) -> ServiceError:
         return ServiceError("unknown tournament option {name}: use {names}", name=quote(key),
                             names=", ".join(NAMES))
 
     pairs = name_value_pairs(words[first:], NAMES, unknown)
     fmt = pairs.pop("format", None)
-    return name, build_event_options(fmt, **pairs)
+    return name, build_tournament_options(fmt, **pairs)
 
 
 def _rounds(rounds: int | str | None) -> int:

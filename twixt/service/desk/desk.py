@@ -1,9 +1,9 @@
 """What every part of the service shares: storage, the clock, a lock per channel, the cache
 of replayed games, drawing boards in a worker thread, and committing one command of a player.
 
-A stored game is the replay of its opening (the turns of an imported record, if any) and then
+A stored game is rebuilt from its imported turns (those of an imported record, if any) and then
 its log; a `takeback` entry of the log takes back the turn before it. The subject objects
-(challenges, play, clocks, records, stats, settings) each hold this core and nothing of each
+(challenges, turns, clocks, records, stats, settings) each hold this desk and nothing of each
 other, except where one subject's work ends in another's (an import ends in a challenge).
 """
 
@@ -22,7 +22,7 @@ from twixt.language import Message, Translation, translation
 from twixt.rendering import PaletteName, RenderOptions, ThemeName, render_png, view_of
 from twixt.rules import Action, Colour, Game, IllegalMoveError, Turn
 from twixt.service.desk.engine_pool import EnginePool
-from twixt.service.desk.engine_seats import is_bot
+from twixt.service.desk.engine_seats import is_engine_seat
 from twixt.service.desk.live_games import ChannelLocks, GameCache, LiveGame
 from twixt.service.failures import log_failure
 from twixt.service.model import Button, ButtonKind, Request, ServiceError, User, require_private
@@ -44,7 +44,7 @@ from twixt.storage import (
     Storage,
     StoredGame,
     UserPrefs,
-    replay,
+    rebuild,
 )
 
 log = logging.getLogger(__name__)
@@ -53,7 +53,7 @@ log = logging.getLogger(__name__)
 #: the turns they took back): far more than any game needs, few enough that a game's log, its
 #: replay and its memory stay bounded by its board
 MAX_SIDE_ENTRIES = 1000
-#: log entries of a game in all, its opening's included: a 48×48 board holds 2,300 pegs, so
+#: log entries of a game in all, its imported turns included: a 48×48 board holds 2,300 pegs, so
 #: only classic's removals (a peg taken out and put back, again and again) come near it
 MAX_LOG_ENTRIES = 6000
 
@@ -62,7 +62,7 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-class ServiceCore:
+class Desk:
     """The shared machinery of the service's subjects."""
 
     def __init__(self, storage: Storage, port: Port, clock: Callable[[], datetime],
@@ -125,7 +125,7 @@ class ServiceCore:
         if live is None:
             loaded = await self.storage.load_game(stored.id)
             log = StintLog(loaded.game)
-            game = replay(loaded, seat_name, before=log.note)
+            game = rebuild(loaded, seat_name, before=log.note)
             stints = log.close(game)
             live = LiveGame(stored.version, game, log.since, stints)
             self._games.put(stored.id, live)
@@ -249,8 +249,8 @@ class ServiceCore:
 
     async def _ended(self, game_id: int) -> None:
         """Tell the hooks that a game has ended. What they do is another subject's: a
-        failure is logged, never undoes the end nor its announcement (an event looks at its
-        games again when next asked, see `EventPlay.refresh`)."""
+        failure is logged, never undoes the end nor its announcement (a tournament looks at its
+        games again when next asked, see `Rounds.refresh`)."""
         for hook in self.game_ended:
             try:
                 await hook(game_id)
@@ -259,9 +259,9 @@ class ServiceCore:
 
     async def rematch_buttons(self, stored: StoredGame, tr: Translation) -> tuple[Button, ...]:
         """The button under a finished game's board: the same players again, colours
-        exchanged; its label said by `tr`. None under an event's game: the event pairs its
+        exchanged; its label said by `tr`. None under a tournament's game: the tournament pairs its
         players itself, and its standings follow instead (an indexed look-up)."""
-        if await self.storage.event_game_of(stored.id) is not None:
+        if await self.storage.tournament_game_of(stored.id) is not None:
             return ()
         return (Button(ButtonKind.REMATCH, stored.id, tr("Rematch"),
                        tuple(seat.user_id for seat in stored.seats)),)
@@ -343,14 +343,15 @@ def may_see(request: Request, stored: StoredGame) -> bool:
 
 
 def check_log_room(stored: StoredGame, game: Game, entries: int = 1) -> None:
-    """Refuse `entries` more log entries that take the stored game to `game` when its opening
-    and log would then hold more than `MAX_SIDE_ENTRIES` entries besides `game`'s moves, or
+    """Refuse `entries` more log entries that take the stored game to `game` when its imported
+    turns and log would then hold more than `MAX_SIDE_ENTRIES` entries besides `game`'s moves, or
     more than `MAX_LOG_ENTRIES` in all: only an ending is taken then."""
-    opening = len(stored.setup.opening.splitlines()) if stored.setup.opening else 0
-    if opening + stored.version + entries > MAX_LOG_ENTRIES:
+    imported = (len(stored.setup.imported_turns.splitlines())
+                if stored.setup.imported_turns else 0)
+    if imported + stored.version + entries > MAX_LOG_ENTRIES:
         raise ServiceError("this game's log holds {most} entries: from now on it can only end "
                            "(resign, or accept a draw already offered)", most=MAX_LOG_ENTRIES)
-    if opening + stored.version + entries - game.moves_made > MAX_SIDE_ENTRIES:
+    if imported + stored.version + entries - game.moves_made > MAX_SIDE_ENTRIES:
         raise ServiceError("this game's log holds {most} entries besides its moves (draw "
                            "offers, refusals, takebacks): from now on only a move or an "
                            "ending", most=MAX_SIDE_ENTRIES)
@@ -367,8 +368,9 @@ def finish_result(stored: StoredGame, game: Game) -> GameResult | None:
     red, black = (tuple(s.user_id for s in stored.seats
                         if game.colour_of_seat(s.number) is colour)
                   for colour in (Colour.RED, Colour.BLACK))
-    # a continued import is rated for nobody, and so is a game with the bot (`bot_seats`)
-    sides = None if stored.setup.opening or any(map(is_bot, red + black)) else (red, black)
+    # a continued import is rated for nobody, and so is a game with the bot (`engine_seats`)
+    rated = not stored.setup.imported_turns and not any(map(is_engine_seat, red + black))
+    sides = (red, black) if rated else None
     return GameResult(Result(outcome.result), outcome.reason.value, winners, sides)
 
 

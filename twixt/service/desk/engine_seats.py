@@ -1,7 +1,7 @@
 """Who the bot is at a table: the seats it fills, their levels, and their names.
 
-A challenge names the bot as `THE_BOT` (the terminal's word `bot`, or the bot's own user in
-Discord). When the challenge is made, each place the bot takes gets a user id of its own:
+A challenge names the bot as `THE_ENGINE_PLAYER` (the terminal's word `bot`, or the bot's own
+user in Discord). When the challenge is made, each place the bot takes gets a user id of its own:
 a negative number that no Discord user (nor the terminal's names) can have, carrying the
 level — `-3` is the bot at level 3, and in Double TwixT a second and third bot seat in the
 same game are `-13` and `-23` (a game's seats need distinct users). So a seat says by itself
@@ -20,23 +20,23 @@ from twixt.service.model import User
 from twixt.storage import StoredGame
 
 #: a bot that is challenged before it has a seat: the level comes with the challenge
-THE_BOT = User(0, "bot")
+THE_ENGINE_PLAYER = User(0, "bot")
 #: the level of a challenge to the bot that names none: strong enough to be a game for a
 #: club player, quick (a few seconds a move at most)
 DEFAULT_LEVEL = 3
 #: the word that names the bot where people are named by typing (the terminal, `team bot vs
 #: bob carol`)
-BOT_WORD = "bot"
+ENGINE_PLAYER_WORD = "bot"
 #: how far apart the ids of a game's several bot seats are
 _SPREAD = 10
 
 
-def bot_seat_id(level: int, instance: int = 0) -> int:
+def engine_seat_id(level: int, instance: int = 0) -> int:
     """The user id of the bot at `level`, the `instance`-th bot seat of its game (0-based)."""
     return -(instance * _SPREAD + level)
 
 
-def bot_level(user_id: int) -> int | None:
+def engine_level(user_id: int) -> int | None:
     """The level of the bot that `user_id` is, or None for a person."""
     if user_id >= 0 or -user_id >= 4 * _SPREAD:
         return None
@@ -44,14 +44,14 @@ def bot_level(user_id: int) -> int | None:
     return level if level in LEVELS else None
 
 
-def is_bot(user_id: int) -> bool:
+def is_engine_seat(user_id: int) -> bool:
     """Whether the bot plays the seat of `user_id` (its id says so: see the module)."""
-    return bot_level(user_id) is not None
+    return engine_level(user_id) is not None
 
 
-def bot_user(level: int, instance: int = 0) -> User:
+def engine_seat_user(level: int, instance: int = 0) -> User:
     """The bot as it takes a seat: its id and the name the game's records show."""
-    return User(bot_seat_id(level, instance), f"bot (level {level})")
+    return User(engine_seat_id(level, instance), f"bot (level {level})")
 
 
 def taken_back(stored: StoredGame, game: Game, seat: int) -> int:
@@ -61,6 +61,6 @@ def taken_back(stored: StoredGame, game: Game, seat: int) -> int:
     for count, turn in enumerate(reversed(game.history), start=1):
         if turn.seat == seat:
             return count
-        if not is_bot(stored.seats[turn.seat].user_id):
+        if not is_engine_seat(stored.seats[turn.seat].user_id):
             return 0
     return 0

@@ -1,4 +1,4 @@
-"""Playing tournaments quickly in tests: entrants, the event's games, and results by
+"""Playing tournaments quickly in tests: entrants, the tournament's games, and results by
 resignation (or a claim on time), each through the service as players would."""
 
 from __future__ import annotations
@@ -9,28 +9,28 @@ from PIL import Image
 
 from tests.service.people import asking
 from twixt.service import ButtonKind, Reply, TwixtService, User
-from twixt.storage import EventGame, Storage
+from twixt.storage import Storage, TournamentGame
 
 #: the players of the tournament tests, strongest (lowest id) first
 PLAYERS = tuple(User(200 + i, f"p{i}") for i in range(1, 17))
 
 
-def event_id_of(reply: Reply) -> int:
-    """The event an announcement is for: its Join button's target."""
-    (button,) = [b for b in reply.buttons if b.kind is ButtonKind.JOIN_EVENT]
+def tournament_id_of(reply: Reply) -> int:
+    """The tournament an announcement is for: its Join button's target."""
+    (button,) = [b for b in reply.buttons if b.kind is ButtonKind.JOIN_TOURNAMENT]
     return button.target
 
 
-async def open_games(storage: Storage, event_id: int) -> list[EventGame]:
-    """The event's games opened and not yet decided."""
-    return [g for g in await storage.event_games(event_id, 10_000)
+async def open_games(storage: Storage, tournament_id: int) -> list[TournamentGame]:
+    """The tournament's games opened and not yet decided."""
+    return [g for g in await storage.tournament_games(tournament_id, 10_000)
             if g.game_id is not None and g.score is None]
 
 
-async def lose(service: TwixtService, loser: User, game: EventGame) -> Reply:
-    """`loser` resigns the event game in its thread."""
+async def lose(service: TwixtService, loser: User, game: TournamentGame) -> Reply:
+    """`loser` resigns the tournament game in its thread."""
     assert game.game_id is not None
-    stored = await service.core.storage.get_game(game.game_id)
+    stored = await service.desk.storage.get_game(game.game_id)
     return await service.run(asking(loser, stored.channel_id), "resign yes")
 
 
@@ -38,11 +38,11 @@ def user(entrant: int) -> User:
     return next(p for p in PLAYERS if p.id == entrant)
 
 
-async def play_out(service: TwixtService, event_id: int) -> list[Reply]:
-    """Every open game of the event decided: the stronger player (lower id) wins. Returns
+async def play_out(service: TwixtService, tournament_id: int) -> list[Reply]:
+    """Every open game of the tournament decided: the stronger player (lower id) wins. Returns
     what the service said."""
     said = []
-    for game in await open_games(service.core.storage, event_id):
+    for game in await open_games(service.desk.storage, tournament_id):
         assert game.black is not None
         loser = user(max(game.red, game.black))
         said.append(await lose(service, loser, game))

@@ -14,7 +14,7 @@ from tests.service.cases.tournaments.helpers import PLAYERS, open_games, play_ou
 from tests.service.cases.tournaments.test_seasons_and_rounds import MANAGER, create, sign_up
 from tests.service.people import asking
 from twixt.service import Port, ServiceError, TwixtService
-from twixt.storage import EventStatus, Storage
+from twixt.storage import Storage, TournamentStatus
 
 
 class Crash(Exception):
@@ -46,28 +46,28 @@ def process(storage: Any, clock, threads) -> TwixtService:
 
 async def test_a_start_cut_short_before_its_pairings_is_paired_at_the_next_tick(
         service, storage, clock, threads):
-    event_id = await create(service, "format swiss rounds 3 size 8 rules pp signup 1d")
-    await sign_up(service, event_id, PLAYERS[:4])
+    tournament_id = await create(service, "format swiss rounds 3 size 8 rules pp signup 1d")
+    await sign_up(service, tournament_id, PLAYERS[:4])
     dying = process(Dying(storage, "pair_round"), clock, threads)
     clock.now += timedelta(days=1, minutes=1)
-    assert await dying.tick() == []  # the failure is logged; the event keeps its look
-    assert (await storage.get_event(event_id)).status is EventStatus.RUNNING
-    assert await storage.event_games(event_id, 100) == ()
-    # sign-up is closed: nobody joins the event that is being paired
+    assert await dying.tick() == []  # the failure is logged; the tournament keeps its look
+    assert (await storage.get_tournament(tournament_id)).status is TournamentStatus.RUNNING
+    assert await storage.tournament_games(tournament_id, 100) == ()
+    # sign-up is closed: nobody joins the tournament that is being paired
     with pytest.raises(ServiceError, match="sign-up is closed"):
-        await service.run(asking(PLAYERS[5]), f"tournament join {event_id}")
+        await service.run(asking(PLAYERS[5]), f"tournament join {tournament_id}")
     said = await process(storage, clock, threads).tick()
     assert any("2 games opened" in r.plain for r in said)
-    assert len(await open_games(storage, event_id)) == 2
-    assert (await storage.get_event(event_id)).round == 1
+    assert len(await open_games(storage, tournament_id)) == 2
+    assert (await storage.get_tournament(tournament_id)).round == 1
 
 
 async def test_a_swiss_round_cut_short_is_paired_at_the_next_tick(service, storage, clock,
                                                                   threads):
-    event_id = await create(service, "format swiss rounds 3 size 8 rules pp")
-    await sign_up(service, event_id, PLAYERS[:4])
+    tournament_id = await create(service, "format swiss rounds 3 size 8 rules pp")
+    await sign_up(service, tournament_id, PLAYERS[:4])
     await service.run(MANAGER, "tournament start")
-    first = await open_games(storage, event_id)
+    first = await open_games(storage, tournament_id)
     dying = process(Dying(storage, "pair_round"), clock, threads)
     (loser, game), (last_loser, last) = [(PLAYERS[max(g.red, g.black) - 201], g)
                                          for g in first]
@@ -75,30 +75,30 @@ async def test_a_swiss_round_cut_short_is_paired_at_the_next_tick(service, stora
     # the last game of round 1 ends, and the process dies pairing round 2 (the hook's
     # failure is logged: the game's end stands)
     await play_out_one(dying, last_loser, last)
-    assert (await storage.get_event(event_id)).round == 1
-    assert await open_games(storage, event_id) == []
+    assert (await storage.get_tournament(tournament_id)).round == 1
+    assert await open_games(storage, tournament_id) == []
     said = await process(storage, clock, threads).tick()
     assert any("Round 2." in r.plain for r in said)
-    assert (await storage.get_event(event_id)).round == 2
-    assert len(await open_games(storage, event_id)) == 2
+    assert (await storage.get_tournament(tournament_id)).round == 2
+    assert len(await open_games(storage, tournament_id)) == 2
     assert await process(storage, clock, threads).tick() == []  # done once
 
 
 async def test_a_game_stored_just_before_a_crash_is_not_opened_twice(service, storage, clock,
                                                                      threads):
-    event_id = await create(service, "format roundrobin size 8 rules pp")
-    await sign_up(service, event_id, PLAYERS[:2])
+    tournament_id = await create(service, "format roundrobin size 8 rules pp")
+    await sign_up(service, tournament_id, PLAYERS[:2])
     dying = process(Dying(storage, "create_game", after=True), clock, threads)
     await dying.run(MANAGER, "tournament start")  # the crash is logged, the game stored
     reply = await service.run(MANAGER, "tournament start")  # open what is missing
     assert reply.plain == "Autumn Cup is running already, and each of its games is open."
-    (pairing,) = await storage.event_games(event_id, 10)
+    (pairing,) = await storage.tournament_games(tournament_id, 10)
     assert pairing.game_id is not None
     assert len(await storage.list_games(limit=10)) == 1
-    await play_out(service, event_id)
-    assert (await storage.get_event(event_id)).status is EventStatus.FINISHED
+    await play_out(service, tournament_id)
+    assert (await storage.get_tournament(tournament_id)).status is TournamentStatus.FINISHED
 
 
 async def play_out_one(service: TwixtService, loser, game) -> None:
-    stored = await service.core.storage.get_game(game.game_id)
+    stored = await service.desk.storage.get_game(game.game_id)
     await service.run(asking(loser, stored.channel_id), "resign yes")

@@ -1,5 +1,5 @@
 """Tournament replies in the worst case still fit one Discord message each, in English and
-German: `info` of a full Double TwixT event of 32-character names, `list` of long names, and
+German: `info` of a full Double TwixT tournament of 32-character names, `list` of long names, and
 a league's standings (one picture per group: at most 10 files, 25 MB a message)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.service.cases.tournaments.helpers import event_id_of
+from tests.service.cases.tournaments.helpers import tournament_id_of
 from tests.service.people import asking
 from twixt.discord.replies import content
 from twixt.service import Reply, ServiceError, TwixtService, User
@@ -36,17 +36,17 @@ def people(count: int, start: int = 1000) -> list[User]:
 
 
 @pytest.mark.parametrize("locale", ["en", "de"])
-async def test_info_of_a_full_double_twixt_event_fits_a_message(service: TwixtService,
+async def test_info_of_a_full_double_twixt_tournament_fits_a_message(service: TwixtService,
                                                                 locale):
     manager = asking(User(1, LONG), manager=True, locale=locale)
     reply = await service.run(manager, f"tournament create {LONG}XXXX format league "
                                        "double yes teams yes group 16")
-    event_id = event_id_of(reply)
+    tournament_id = tournament_id_of(reply)
     players = people(MAX_ENTRANTS * 2)
     for first, second in zip(players[::2], players[1::2], strict=True):
-        await service.events.join(asking(first), event_id, second)
+        await service.tournaments.join(asking(first), tournament_id, second)
         if first.id % 4:  # some teams confirmed, some still asked (shown with "(?)")
-            await service.events.join(asking(second), event_id)
+            await service.tournaments.join(asking(second), tournament_id)
     info = await service.run(asking(players[0], locale=locale), "tournament info")
     assert not info.refused
     fits(info)
@@ -65,11 +65,11 @@ async def test_a_list_of_long_names_fits_a_message(service: TwixtService, locale
 async def test_a_league_of_many_groups_posts_at_most_ten_pictures_a_message(
         service: TwixtService, clock):
     manager = asking(User(1, "td"), manager=True)
-    event_id = event_id_of(await service.run(manager, "tournament create Big League "
+    tournament_id = tournament_id_of(await service.run(manager, "tournament create Big League "
                                                       "format league group 4 size 8"))
     players = people(44)
     for player in players:
-        await service.events.join(asking(player), event_id, None)
+        await service.tournaments.join(asking(player), tournament_id, None)
     clock.now += timedelta(minutes=1)
     fits(await service.run(manager, "tournament start"))
     standings = await service.run(manager, "tournament standings")
@@ -79,7 +79,7 @@ async def test_a_league_of_many_groups_posts_at_most_ten_pictures_a_message(
     assert len(pictures) == 11  # every group's picture, over two messages
 
 
-async def test_an_event_name_pings_and_formats_nothing_anywhere(service: TwixtService,
+async def test_an_tournament_name_pings_and_formats_nothing_anywhere(service: TwixtService,
                                                                 threads, clock):
     manager = asking(User(1, "td"), manager=True)
     with pytest.raises(ServiceError, match="at most 32 characters"):
@@ -90,7 +90,7 @@ async def test_an_event_name_pings_and_formats_nothing_anywhere(service: TwixtSe
         said.append(await service.run(asking(player), "tournament join"))
     said += [await service.run(manager, f"tournament {action}")
              for action in ("info", "list", "start", "standings")]
-    assert [event.name for event in await service.core.storage.events(1)] == [hostile]
+    assert [t.name for t in await service.desk.storage.tournaments(1)] == [hostile]
     # a thread's name reads no markdown and pings nobody: it holds the names as typed
     (title,) = [name for _parent, name in threads.opened]
     assert title == f"{hostile}: @here *x* vs <@1> `y`"
@@ -110,10 +110,10 @@ async def test_a_round_robin_takes_no_more_players_than_its_threads_allow(
     ids = {}
     for kind in ("roundrobin", "swiss"):
         reply = await service.run(manager, f"tournament create {kind} cup format {kind}")
-        ids[kind] = event_id_of(reply)
+        ids[kind] = tournament_id_of(reply)
     for player in people(MAX_ROUND_ROBIN):
-        for event_id in ids.values():
-            await service.run(asking(player), f"tournament join {event_id}")
+        for tournament_id in ids.values():
+            await service.run(asking(player), f"tournament join {tournament_id}")
     late = people(1, start=5000)[0]
     with pytest.raises(ServiceError, match="is full"):
         await service.run(asking(late), f"tournament join {ids['roundrobin']}")
@@ -135,22 +135,22 @@ async def test_the_readmes_bounds_on_options_hold_at_their_edges(service: TwixtS
     await service.run(manager, f"tournament create Cup {fits_in}")
     with pytest.raises(ServiceError):
         await service.run(manager, f"tournament create Cup {too_much}")
-    assert len(await storage.events(manager.guild_id)) == 1
+    assert len(await storage.tournaments(manager.guild_id)) == 1
 
 
-async def test_an_event_name_is_at_most_32_characters(service: TwixtService, storage):
+async def test_an_tournament_name_is_at_most_32_characters(service: TwixtService, storage):
     manager = asking(User(1, "td"), manager=True)
     await service.run(manager, f"tournament create {'n' * 32} format swiss")
     with pytest.raises(ServiceError):
         await service.run(manager, f"tournament create {'n' * 33} format swiss")
-    assert [event.name for event in await storage.events(manager.guild_id)] == ["n" * 32]
+    assert [t.name for t in await storage.tournaments(manager.guild_id)] == ["n" * 32]
 
 
-def test_a_round_robin_is_full_at_20_of_an_events_64():
+def test_a_round_robin_is_full_at_20_of_an_tournaments_64():
     """The limit tests above read the constants; docs/limits.md and docs/tournaments.md
     promise these numbers."""
     assert (MAX_ROUND_ROBIN, MAX_ENTRANTS, MAX_NAME) == (20, 64, 32)
-    docs = Path(__file__).resolve().parents[2] / "docs"
+    docs = Path(__file__).resolve().parents[4] / "docs"
     limits, tournaments = (" ".join((docs / name).read_text(encoding="utf-8").split())
                            for name in ("limits.md", "tournaments.md"))
     assert f"at most {MAX_ENTRANTS} entrants, {MAX_ROUND_ROBIN} in a round robin" in limits
@@ -163,5 +163,5 @@ async def test_a_swiss_has_four_rounds_and_a_league_groups_of_ten_unless_told(
     manager = asking(User(1, "td"), manager=True)
     for kind, rounds in (("swiss", 4), ("league", 10)):
         reply = await service.run(manager, f"tournament create {kind} cup format {kind}")
-        event = await service.core.storage.get_event(event_id_of(reply))
-        assert event.rounds == rounds  # a league keeps its group size there
+        tournament = await service.desk.storage.get_tournament(tournament_id_of(reply))
+        assert tournament.rounds == rounds  # a league keeps its group size there

@@ -16,7 +16,7 @@ from datetime import datetime
 
 
 class Alarm:
-    """When the dispatcher means to wake next, and the event that wakes it sooner."""
+    """When the dispatcher means to wake next, and the tournament that wakes it sooner."""
 
     def __init__(self) -> None:
         self._rung = asyncio.Event()

@@ -1,4 +1,4 @@
-"""Who plays whom in an event: round robins (Berger tables), Swiss rounds, league groups.
+"""Who plays whom in a tournament: round robins (Berger tables), Swiss rounds, league groups.
 
 Pure: entrants are ints (a player's user id or a team's id, as the service chooses), and the
 functions see only what they are given — the entrants, the games so far, ratings — so the
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from twixt.service.pure.tournaments.matching import Matching
 
-#: the most entrants an event may have (a Swiss round of 256 pairs in well under a second)
+#: the most entrants a tournament may have (a Swiss round of 256 pairs in well under a second)
 MAX_ENTRANTS = 256
 RED, BLACK = "R", "B"
 
@@ -36,7 +36,7 @@ class Pairing:
 
 @dataclass(frozen=True)
 class Played:
-    """A finished (or forfeited) game of the event: `score` is red's (1, ½, 0; a bye: 1).
+    """A finished (or forfeited) game of the tournament: `score` is red's (1, ½, 0; a bye: 1).
     `forfeit` marks a game decided without play (a withdrawal); a timeout counts as played."""
 
     round: int

@@ -1,4 +1,4 @@
-"""The table of an event: points, a tie-break, shared ranks; and withdrawals as forfeits.
+"""The table of a tournament: points, a tie-break, shared ranks; and withdrawals as forfeits.
 
 Pure, like `pairing`: computed afresh from the games played whenever the
 service wants it (after each game, after a restart), so nothing about it needs storing.
@@ -67,7 +67,7 @@ def standings(entrants: Sequence[int], played: Sequence[Played],
     entrant's order in `entrants`. Games against entrants not listed still count.
 
     Sonneborn-Berger: the points of each opponent beaten plus half the points of each one
-    drawn (a double event counts each game); a bye adds nothing. Buchholz: the sum of the
+    drawn (a double tournament counts each game); a bye adds nothing. Buchholz: the sum of the
     opponents' points, where a bye or a forfeit (won or lost) counts as a game against
     oneself — it adds the entrant's own points — so that neither a bye nor an opponent who
     walked away lifts or sinks anyone's Buchholz. (FIDE's "virtual opponent" is finer, but

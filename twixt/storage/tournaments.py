@@ -1,4 +1,4 @@
-"""Tournaments and leagues as stored facts: events, their entrants and their games (SQLite's
+"""Tournaments and leagues as stored facts: tournaments, their entrants and their games (SQLite's
 migrations 0011 to 0013, PostgreSQL's 0008 to 0010).
 
 Standings and the next Swiss round are worked out from these rows alone, so they survive a
@@ -18,36 +18,36 @@ from twixt.storage.model import GameSetup
 from twixt.storage.rows import moment, utc
 
 
-class EventFormat(enum.StrEnum):
+class TournamentFormat(enum.StrEnum):
     ROUND_ROBIN = "roundrobin"
     SWISS = "swiss"
     LEAGUE = "league"
 
 
-class EventStatus(enum.StrEnum):
+class TournamentStatus(enum.StrEnum):
     SIGNUP = "signup"
     RUNNING = "running"
     FINISHED = "finished"
 
 
 @dataclass(frozen=True)
-class Event:
+class Tournament:
     """A tournament or a league's season. `rounds` is a Swiss's number of rounds, a league's
     group size (0 for a round robin); `round` the latest round paired; `teams` a Double
-    TwixT event; `looks` the steps it may owe since the clocks' tick last looked at it (see
+    TwixT tournament; `looks` the steps it may owe since the clocks' tick last looked at it (see
     `DUE_EVENTS`)."""
 
     id: int
     guild_id: int
     channel_id: int
     name: str
-    format: EventFormat
+    format: TournamentFormat
     setup: GameSetup
     rounds: int
     double: bool
     teams: bool
     signup_until: datetime
-    status: EventStatus
+    status: TournamentStatus
     round: int
     season: int
     previous_id: int | None
@@ -58,10 +58,10 @@ class Event:
 
 @dataclass(frozen=True)
 class Entrant:
-    """A player of an event, or a team (named by `user_id`, its first player) with its
+    """A player of a tournament, or a team (named by `user_id`, its first player) with its
     `partner_id`; a team plays once `confirmed` (the partner joined too)."""
 
-    event_id: int
+    tournament_id: int
     user_id: int
     partner_id: int | None = None
     confirmed: bool = True
@@ -74,12 +74,12 @@ class Entrant:
 
 
 @dataclass(frozen=True)
-class EventGame:
-    """One pairing of an event: `black` None is a bye; `game_id` once its game is opened;
+class TournamentGame:
+    """One pairing of a tournament: `black` None is a bye; `game_id` once its game is opened;
     `score` Red's once decided (1, 0.5, 0), `forfeit` when decided without play."""
 
     id: int
-    event_id: int
+    tournament_id: int
     round: int
     group: int
     red: int
@@ -89,46 +89,47 @@ class EventGame:
     forfeit: bool = False
 
 
-EVENT_COLUMNS = ("id, guild_id, channel_id, name, format, size, rules, time_control, vacation, "
-                 "rounds, both_colours, teams, signup_until, status, round, season, previous_id, "
-                 "created_by, created_at, looks")
+TOURNAMENT_COLUMNS = ("id, guild_id, channel_id, name, format, size, rules, time_control, "
+                      "vacation, rounds, both_colours, teams, signup_until, status, round, "
+                      "season, previous_id, created_by, created_at, looks")
 ENTRANT_COLUMNS = "event_id, user_id, partner_id, confirmed, withdrawn, joined_at"
 GAME_COLUMNS = "id, event_id, round, group_no, red, black, game_id, score, forfeit"
 
-ADD_EVENT = ("INSERT INTO events (guild_id, channel_id, name, format, size, rules, "
+ADD_TOURNAMENT = ("INSERT INTO events (guild_id, channel_id, name, format, size, rules, "
              "time_control, vacation, rounds, both_colours, teams, signup_until, status, "
              "season, previous_id, created_by, created_at) "
-             f"VALUES ({', '.join('?' * 17)}) RETURNING {EVENT_COLUMNS}")
-EVENT = f"SELECT {EVENT_COLUMNS} FROM events WHERE id = ?"
-#: a guild's events, newest first (the status filter: NULL for any)
-EVENTS = (f"SELECT {EVENT_COLUMNS} FROM events WHERE guild_id = ? "
+             f"VALUES ({', '.join('?' * 17)}) RETURNING {TOURNAMENT_COLUMNS}")
+TOURNAMENT = f"SELECT {TOURNAMENT_COLUMNS} FROM events WHERE id = ?"
+#: a guild's tournaments, newest first (the status filter: NULL for any)
+TOURNAMENTS = (f"SELECT {TOURNAMENT_COLUMNS} FROM events WHERE guild_id = ? "
           "AND (CAST(? AS text) IS NULL OR status = ?) "
           "ORDER BY id DESC LIMIT ?")
-#: events whose sign-up has closed, and running ones owed a look: a write after which one may
+#: tournaments whose sign-up has closed, and running ones owed a look: a write after which one may
 #: need a step (its start, a game's end, a score, a withdrawal) added to `looks` in its own
 #: transaction, so a crash right after it leaves the count set. Two index looks
-#: (`events_by_deadline`, `events_by_looks`), whatever the number of events and games: the
-#: tick reads an event's pairings only when it is owed a look.
-DUE_EVENTS = (f"SELECT {EVENT_COLUMNS} FROM events WHERE (status = 'signup' AND signup_until <= ?) "
-              "OR (status = 'running' AND looks > 0) ORDER BY signup_until LIMIT ?")
+#: (`events_by_deadline`, `events_by_looks`), whatever the number of tournaments and games: the
+#: tick reads a tournament's pairings only when it is owed a look.
+DUE_TOURNAMENTS = (f"SELECT {TOURNAMENT_COLUMNS} FROM events "
+                   "WHERE (status = 'signup' AND signup_until <= ?) "
+                   "OR (status = 'running' AND looks > 0) ORDER BY signup_until LIMIT ?")
 #: a look taken: the count cleared only if no write has added to it since it was read
 LOOKED = "UPDATE events SET looks = 0 WHERE id = ? AND looks = ?"
-#: a look owed: by an event's id, by one of its games, by one of its pairings
+#: a look owed: by a tournament's id, by one of its games, by one of its pairings
 _LOOK = "UPDATE events SET looks = looks + 1 WHERE id = "
 LOOK = _LOOK + "?"
 LOOK_GAME = _LOOK + "(SELECT event_id FROM event_games WHERE game_id = ?)"
 LOOK_PAIRING = _LOOK + "(SELECT event_id FROM event_games WHERE id = ?)"
-#: moves an event on only from the status it was read in, so that two starts cannot both pair;
+#: moves a tournament on only from the status it was read in, so that two starts cannot both pair;
 #: the last value adds to the looks owed (a start's: its pairing may be cut short)
-SET_EVENT = ("UPDATE events SET status = ?, round = ?, looks = looks + ? "
+SET_TOURNAMENT = ("UPDATE events SET status = ?, round = ?, looks = looks + ? "
              "WHERE id = ? AND status = ? AND round = ?")
 
-#: whether an event still takes sign-ups (PostgreSQL adds FOR SHARE: a start waits for the
+#: whether a tournament still takes sign-ups (PostgreSQL adds FOR SHARE: a start waits for the
 #: sign-ups under way, and they for it)
 SIGNING_UP = "SELECT 1 FROM events WHERE id = ? AND status = 'signup'"
 #: a sign-up; joining again replaces the row (a team confirmed, a partner changed)
 DROP_ENTRANT = "DELETE FROM event_entrants WHERE event_id = ? AND user_id = ?"
-#: each player of an entrant, once per event (a unique key: one team per player)
+#: each player of an entrant, once per tournament (a unique key: one team per player)
 DROP_PLAYERS = "DELETE FROM event_players WHERE event_id = ? AND entrant_id = ?"
 ADD_PLAYER = "INSERT INTO event_players (event_id, user_id, entrant_id) VALUES (?, ?, ?)"
 ADD_ENTRANT = f"INSERT INTO event_entrants ({ENTRANT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
@@ -141,7 +142,7 @@ ADD_GAME = ("INSERT INTO event_games (event_id, round, group_no, red, black, sco
             f"VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING {GAME_COLUMNS}")
 GAMES = f"SELECT {GAME_COLUMNS} FROM event_games WHERE event_id = ? ORDER BY round, id LIMIT ?"
 GAME_OF = f"SELECT {GAME_COLUMNS} FROM event_games WHERE game_id = ?"
-#: the games of an event's pairings that have ended but are not scored yet (a restart came
+#: the games of a tournament's pairings that have ended but are not scored yet (a restart came
 #: between a game's end and its score): usually none, so nothing else need be read
 ENDED_UNSCORED = ("SELECT pairing.game_id FROM event_games AS pairing "
                   "JOIN games ON games.id = pairing.game_id "
@@ -152,42 +153,46 @@ LINK_GAME = "UPDATE event_games SET game_id = ? WHERE id = ? AND game_id IS NULL
 SCORE_GAME = "UPDATE event_games SET score = ?, forfeit = ? WHERE id = ? AND score IS NULL"
 
 
-def event_row(event: Event) -> tuple[Any, ...]:
+def tournament_row(tournament: Tournament) -> tuple[Any, ...]:
     """The values of `ADD_EVENT`."""
-    return (event.guild_id, event.channel_id, event.name, event.format.value, event.setup.size,
-            event.setup.rules, event.setup.time_control, event.setup.vacation, event.rounds,
-            event.double, event.teams, utc(event.signup_until), event.status.value, event.season,
-            event.previous_id, event.created_by, utc(event.created_at))
+    return (tournament.guild_id, tournament.channel_id, tournament.name, tournament.format.value,
+            tournament.setup.size,
+            tournament.setup.rules, tournament.setup.time_control, tournament.setup.vacation,
+            tournament.rounds,
+            tournament.double, tournament.teams, utc(tournament.signup_until),
+            tournament.status.value, tournament.season,
+            tournament.previous_id, tournament.created_by, utc(tournament.created_at))
 
 
-def event(row: Sequence[Any]) -> Event:
-    (event_id, guild_id, channel_id, name, fmt, size, rules, time_control, vacation, rounds,
+def tournament(row: Sequence[Any]) -> Tournament:
+    (tournament_id, guild_id, channel_id, name, fmt, size, rules, time_control, vacation, rounds,
      double, teams, signup_until, status, round_, season, previous_id, created_by,
      created_at, looks) = row
     setup = GameSetup(size=size, rules=rules, time_control=time_control, vacation=bool(vacation))
-    return Event(event_id, guild_id, channel_id, name, EventFormat(fmt), setup, rounds,
-                 bool(double), bool(teams), moment(signup_until), EventStatus(status), round_,
+    return Tournament(tournament_id, guild_id, channel_id, name, TournamentFormat(fmt), setup,
+                      rounds,
+                 bool(double), bool(teams), moment(signup_until), TournamentStatus(status), round_,
                  season, previous_id, created_by, moment(created_at), looks)
 
 
 def entrant_row(entrant: Entrant) -> tuple[Any, ...]:
-    return (entrant.event_id, entrant.user_id, entrant.partner_id, entrant.confirmed,
+    return (entrant.tournament_id, entrant.user_id, entrant.partner_id, entrant.confirmed,
             entrant.withdrawn, utc(entrant.joined_at))
 
 
 def entrant(row: Sequence[Any]) -> Entrant:
-    event_id, user_id, partner_id, confirmed, withdrawn, joined_at = row
-    return Entrant(event_id, user_id, partner_id, bool(confirmed), bool(withdrawn),
+    tournament_id, user_id, partner_id, confirmed, withdrawn, joined_at = row
+    return Entrant(tournament_id, user_id, partner_id, bool(confirmed), bool(withdrawn),
                    moment(joined_at))
 
 
-def game_row(event_id: int, game: EventGame) -> tuple[Any, ...]:
-    return (event_id, game.round, game.group, game.red, game.black, game.score, game.forfeit)
+def game_row(tournament_id: int, game: TournamentGame) -> tuple[Any, ...]:
+    return (tournament_id, game.round, game.group, game.red, game.black, game.score, game.forfeit)
 
 
-def event_game(row: Sequence[Any] | None) -> EventGame | None:
+def tournament_game(row: Sequence[Any] | None) -> TournamentGame | None:
     if row is None:
         return None
-    game_id, event_id, round_, group, red, black, linked, score, forfeit = row
-    return EventGame(game_id, event_id, round_, group, red, black, linked,
+    game_id, tournament_id, round_, group, red, black, linked, score, forfeit = row
+    return TournamentGame(game_id, tournament_id, round_, group, red, black, linked,
                      None if score is None else float(score), bool(forfeit))

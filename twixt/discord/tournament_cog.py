@@ -20,9 +20,9 @@ from twixt.discord.commanding import (
     time_choices,
 )
 from twixt.discord.respond import person
-from twixt.service import MAX_NAME, MAX_ROUNDS, build_event_options
+from twixt.service import MAX_NAME, MAX_ROUNDS, build_tournament_options
 from twixt.service import commands as cmd
-from twixt.service import event_name as checked_name
+from twixt.service import tournament_name as checked_name
 
 Format = Literal["roundrobin", "swiss", "league"]
 EVENT = locale_str("the tournament's number (leave out: this channel's newest)")
@@ -32,12 +32,12 @@ EventNumber = app_commands.Range[int, 1]
 def _on_event(action: str, description: locale_str) -> app_commands.Command[Any, ..., None]:
     """`/twixt-tournament <action> [event]`: the action on the event numbered (this channel's
     newest when left out)."""
-    return numbered("EventCog", action, description, "event", EVENT,
-                    functools.partial(cmd.EventAction, action))
+    return numbered("TournamentCog", action, description, "event", EVENT,
+                    functools.partial(cmd.TournamentAction, action))
 
 
 @app_commands.guild_only()
-class EventCog(ServiceCog, group_name="twixt-tournament",
+class TournamentCog(ServiceCog, group_name="twixt-tournament",
                     group_description=locale_str("TwixT tournaments and leagues")):
     """Create, join, start, follow and leave events."""
 
@@ -62,10 +62,10 @@ class EventCog(ServiceCog, group_name="twixt-tournament",
                      double: YesNo | None = None, teams: YesNo | None = None,
                      signup: str | None = None) -> None:
         async def build() -> cmd.ServiceCommand:
-            options = build_event_options(format, rounds=rounds, group=group, double=double,
+            options = build_tournament_options(format, rounds=rounds, group=group, double=double,
                                           teams=teams, signup=signup, size=size, rules=rules,
                                           time=time, vacation=vacation)
-            return cmd.EventAction("create", name=checked_name(name), options=options)
+            return cmd.TournamentAction("create", name=checked_name(name), options=options)
 
         await self._serve(interaction, build)
 
@@ -75,7 +75,7 @@ class EventCog(ServiceCog, group_name="twixt-tournament",
     async def join(self, interaction: discord.Interaction, event: EventNumber | None = None,
                    partner: discord.Member | None = None) -> None:
         async def build() -> cmd.ServiceCommand:
-            return cmd.EventAction("join", event,
+            return cmd.TournamentAction("join", event,
                                   partner=person(player_of(partner)) if partner else None)
 
         await self._serve(interaction, build)
@@ -91,4 +91,4 @@ class EventCog(ServiceCog, group_name="twixt-tournament",
 
     @app_commands.command(name="list", description=locale_str("This server's tournaments"))
     async def list_(self, interaction: discord.Interaction) -> None:
-        await self._serve(interaction, cmd.EventAction("list"))
+        await self._serve(interaction, cmd.TournamentAction("list"))

@@ -1,7 +1,7 @@
 """A stored game back as a `rules.Game`: the log is the truth, and this is how it is read.
 
-A game is its opening (the turns of an imported record it continues, if any) and then its
-log. A `takeback` entry takes back the turn before it: the log keeps that it happened, the
+A game is its imported turns (those of an imported record it continues, if any) and then
+its log. A `takeback` entry takes back the turn before it: the log keeps that it happened, the
 position no longer shows the turn. Seats are named by their user ids (as text) unless the
 caller names them otherwise, e.g. by the names the players had when the game began.
 """
@@ -29,15 +29,15 @@ def new_game(game: StoredGame, name: Callable[[Seat], str] = _by_id) -> Game:
                 rules=setup.rules, swap=setup.swap, handicap=setup.handicap)
 
 
-def replay(loaded: LoadedGame, name: Callable[[Seat], str] = _by_id,
-           before: Callable[[StoredTurn, Game], None] | None = None) -> Game:
-    """Replay the opening and the log; a turn that does not replay means damage. `before`,
+def rebuild(loaded: LoadedGame, name: Callable[[Seat], str] = _by_id,
+            before: Callable[[StoredTurn, Game], None] | None = None) -> Game:
+    """Play the imported turns and the log again; a turn that does not play means damage. `before`,
     if given, is shown each log entry and the game as it stood before it (the clocks learn
     from it who was to move when)."""
     game = new_game(loaded.game, name)
-    for line in (loaded.game.setup.opening or "").splitlines():
+    for line in (loaded.game.setup.imported_turns or "").splitlines():
         seat, _sep, command = line.partition(":")
-        _play(game, loaded, command, game.players[int(seat)], "the opening")
+        _play(game, loaded, command, game.players[int(seat)], "the imported turns")
     players = {seat.user_id: game.players[seat.number] for seat in loaded.game.seats}
     for turn in loaded.turns:
         if before is not None:

@@ -52,7 +52,7 @@ def count(team: int) -> tuple[str, str]:
 
 
 @dataclass(frozen=True)
-class BotGame:
+class EngineGame:
     """What the bot keeps beside a game it plays in: `takebacks` (whether it grants them),
     `awaiting` (the game may need it), `hopeless` (per team: its turns in a row judged lost)
     and `busy_version` (the version at which the game was told it is busy)."""
@@ -65,9 +65,9 @@ class BotGame:
     busy_version: int | None
 
 
-def bot_game(row: Sequence[Any] | None) -> BotGame | None:
+def engine_game(row: Sequence[Any] | None) -> EngineGame | None:
     if row is None:
         return None
     game_id, guild_id, takebacks, waiting, hopeless0, hopeless1, busy_version = row
-    return BotGame(game_id, guild_id, bool(takebacks), bool(waiting), (hopeless0, hopeless1),
+    return EngineGame(game_id, guild_id, bool(takebacks), bool(waiting), (hopeless0, hopeless1),
                    busy_version)
