@@ -90,7 +90,7 @@ async def test_an_event_named_with_markdown_is_kept_and_shown_escaped(client, mo
     assert f"#1 {escaped} — round robin, running" in listing["content"]
     standings = only(await run(client, tournaments, "standings", LINKED))
     assert standings["files"][0].filename == "board.png" and "**Cup**" not in standings["content"]
-    assert [event.name for event in await client.service.desk.storage.events(GUILD)] == [name]
+    assert [t.name for t in await client.service.desk.storage.tournaments(GUILD)] == [name]
 
 
 async def test_the_same_name_at_the_terminal_shows_as_typed(tmp_path: Path):

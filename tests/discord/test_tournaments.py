@@ -82,4 +82,4 @@ async def test_bad_options_are_one_ephemeral_line(client, tournaments):
         refused = only(await run(client, tournaments, "create", ALICE, manage=True,
                                  name="Cup", **options))
         assert refused["ephemeral"] and words in refused["content"], refused
-    assert await client.service.desk.storage.events(1) == ()
+    assert await client.service.desk.storage.tournaments(1) == ()
