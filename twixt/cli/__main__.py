@@ -5,4 +5,5 @@ import sys
 
 from twixt.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":  # imported (a check of every module), it runs nothing
+    sys.exit(main())
