@@ -48,13 +48,13 @@ def test_only_words_of_a_plausible_length_are_compared(monkeypatch):
     6,000 letters is compared with nothing, and a short typo only with the commands within
     its edits of its length."""
     compared: list[tuple[str, str]] = []
-    distance = twixt.service.spelling._distance
+    distance = twixt.service.commands.spelling._distance
 
     def counted(a: str, b: str) -> int:
         compared.append((a, b))
         return distance(a, b)
 
-    monkeypatch.setattr(twixt.service.spelling, "_distance", counted)
+    monkeypatch.setattr(twixt.service.commands.spelling, "_distance", counted)
     assert refusal(ServiceError, read, "x" * 6000).startswith("I don't understand")
     assert compared == []
     assert refusal(ServiceError, read, "acept").endswith("did you mean `accept`?")
