@@ -342,3 +342,16 @@ def test_an_endless_or_binary_script_is_refused_in_one_line(tmp_path: Path):
     done = _twixt_within_memory("play", "board.png", "--db", "t.db", cwd=tmp_path)
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     assert done.stdout.startswith("! line 1: write name: command")
+
+
+def test_export_reads_the_channel_play_uses_when_none_is_named(tmp_path: Path):
+    script = "alice: challenge bob size 12 swap no\nbob: accept\nalice: G6\n"
+    assert _twixt("play", "--db", "t.db", cwd=tmp_path, stdin=script).returncode == 0
+    exported = _twixt("export", "--db", "t.db", cwd=tmp_path)
+    assert exported.returncode == 0, exported.stderr
+    assert exported.stdout.endswith('[Players "alice, bob"]\nalice: G6\n')
+
+
+def test_plays_help_says_what_its_exit_code_means(tmp_path: Path):
+    shown = " ".join(_twixt("play", "--help", cwd=tmp_path).stdout.split())
+    assert "0 when every line was taken, 1 when any was refused, 2 when" in shown
