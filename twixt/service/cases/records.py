@@ -9,7 +9,7 @@ from functools import reduce
 
 from twixt.language import Message, Translation, message, plural_message
 from twixt.rendering import NARROW_WIDTH, RenderOptions, plan_of, render_replay
-from twixt.rules import Game, Reason, RecordError, quote, records
+from twixt.rules import Game, Reason, RecordError, quote, records, visible
 from twixt.service.cases.challenges import Challenges
 from twixt.service.commands.options import ChallengeOptions, describe_setup, rules_word
 from twixt.service.desk.desk import Desk
@@ -165,7 +165,7 @@ class Records:
         try:
             game = await asyncio.to_thread(records.read, text, fmt)
         except RecordError as error:
-            raise ServiceError("{file}: {reason}", file=quote(filename),
+            raise ServiceError("{file}: {reason}", file=visible(filename),
                                reason=error.message) from None
         tr = request.tr
         # the file's name as a label, cleaned like a player's name: it reaches a public message
@@ -203,7 +203,7 @@ def _clock_of(filename: str, game: Game) -> str | None:
     try:
         return parse_time_control(tag)
     except ServiceError as error:
-        raise ServiceError("{file}: TimeControl: {reason}", file=quote(filename),
+        raise ServiceError("{file}: TimeControl: {reason}", file=visible(filename),
                            reason=error.message) from None
 
 
