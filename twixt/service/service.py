@@ -8,8 +8,9 @@ A front end builds one `TwixtService` with its `Port` (what the service borrows 
 then calls only its public methods; `answer` is the one way in for what someone asks, and
 what comes out is a `Reply`, never an exception. `TwixtService` composes one object per
 subject over a shared `Desk`; `execute` is the one dispatch from a `ServiceCommand`
-(typed, a slash command's options, or a button: `commands.of_button`) to the subject that
-does it, and `read` (the router) is the one place where text becomes a command.
+(a slash command's options, a button: `commands.of_button`, or a line its front end read
+with `commands.router.read`, the one place where text becomes a command) to the subject
+that does it.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from twixt.service import commands as cmd
 from twixt.service.cases.analysis import Analyses
 from twixt.service.cases.challenges import Challenges
 from twixt.service.cases.clocks import Clocks
-from twixt.service.cases.conditionals import refuse_in_public
 from twixt.service.cases.confirmation import Confirmation
 from twixt.service.cases.engine_player import EnginePlayer
 from twixt.service.cases.my_games import MyGames
@@ -89,28 +89,30 @@ class TwixtService:
 
     # --- what people ask ---------------------------------------------------------------
 
-    async def answer(self, request: Request, asked: cmd.ServiceCommand | str,
-                     context: Mapping[str, object],
-                     people: router.People = router.nobody) -> Reply:
-        """The one way in for a front end: a command, or a typed line (read by the router,
-        players named in it found by `people`), done for `request`'s user and answered —
-        never raised: whatever goes wrong is told through `refusal` (`context` says where
-        it was asked, for the log)."""
-        work = (self.run(request, asked, people) if isinstance(asked, str)
-                else self.execute(request, asked))
-        return await answer_safely(work, context, request.locale)
+    async def answer(self, request: Request, asked: cmd.ServiceCommand,
+                     context: Mapping[str, object]) -> Reply:
+        """The one way in for a front end: a command (built from its options, a button's,
+        or a typed line its front end read with `router.read`), done for `request`'s user
+        and answered — never raised: whatever goes wrong is told through `refusal`
+        (`context` says where it was asked, for the log)."""
+        return await answer_safely(self.execute(request, asked), context, request.locale)
 
-    async def hear(self, request: Request, text: str,
+    async def hear(self, request: Request, asked: cmd.ServiceCommand,
                    context: Mapping[str, object]) -> Reply | None:
-        """Chat that a front end reads in full (Discord with Message Content): `answer`ed
-        when it is a seated player's command of the move language (`chat_move`), else None —
-        chat stays chat, and a failure to tell which is only logged."""
+        """Chat that a front end reads in full (Discord with Message Content), read by it
+        into a command: `answer`ed when it is of the move language and its sender is seated
+        in the channel's game, else None — chat stays chat, and a failure to tell which is
+        only logged."""
+        if not router.is_move_language(asked):
+            return None
         try:
-            asked = await self.chat_move(request, text)
+            stored = await self.desk.storage.active_game(request.channel_id)
         except Exception:
             log_failure(log, "chat not read", context)
             return None
-        return None if asked is None else await self.answer(request, asked, context)
+        if stored is None or stored.seat_of(request.user.id) is None:
+            return None
+        return await self.answer(request, asked, context)
 
     async def execute(self, request: Request, asked: cmd.ServiceCommand) -> Reply:
         """Do what `asked` asks for `request`'s user; ServiceError says why not. What it
@@ -137,26 +139,6 @@ class TwixtService:
                 return await self._dispatch(request, asked)
         does = _SUBJECTS[type(asked)](self)
         return await does(request, *(getattr(asked, f.name) for f in fields(asked)))
-
-    async def run(self, request: Request, text: str,
-                  people: router.People = router.nobody) -> Reply:
-        """Read a typed line with the router, then execute it."""
-        refuse_in_public(request, text)
-        return await self.execute(request, router.read(text, people))
-
-    async def chat_move(self, request: Request, text: str) -> cmd.ServiceCommand | None:
-        """Chat text read as a command of the move language from a player seated in the
-        channel's game, or None: a front end that reads every message answers only those,
-        and executes what it gets here, so the text is read once."""
-        try:
-            asked = router.read(text)
-        except ServiceError:
-            return None
-        if not router.is_move_language(asked):
-            return None
-        stored = await self.desk.storage.active_game(request.channel_id)
-        seated = stored is not None and stored.seat_of(request.user.id) is not None
-        return asked if seated else None
 
     # --- what happens by itself --------------------------------------------------------
 

@@ -16,6 +16,7 @@ from PIL import Image
 
 from tests.service.helpers import start_game
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
+from tests.typed import typed
 from twixt.rules import records
 from twixt.service import ServiceError, TwixtService, build_options
 from twixt.service.desk.engine_pool import EnginePool
@@ -45,7 +46,7 @@ async def finish(service: TwixtService, moves: list[str] = RED_CONNECTS) -> None
     """alice and bob play `moves` on a 6×6 board: by default, until Red connects."""
     await start_game(service, size="6", rules="pp", swap="no")
     for number, move in enumerate(moves):
-        await service.run(asking(BOB if number % 2 else ALICE), move)
+        await typed(service, asking(BOB if number % 2 else ALICE), move)
 
 
 async def test_a_finished_game_gets_its_curve_and_swings_in_its_channel(analysing):
@@ -67,11 +68,11 @@ async def test_a_finished_game_gets_its_curve_and_swings_in_its_channel(analysin
 
 async def test_a_game_in_progress_gets_no_help_from_the_engine(service):
     await start_game(service, size="6", rules="pp", swap="no")
-    await service.run(asking(ALICE), "C1")
+    await typed(service, asking(ALICE), "C1")
     for who in (ALICE, BOB, CAROL):
         with pytest.raises(ServiceError, match="game 1 is still being played: the engine "
                                                "looks at a game only once it is over"):
-            await service.run(asking(who), "analyze")
+            await typed(service, asking(who), "analyze")
 
 
 async def test_a_game_is_found_by_number_as_replay_finds_it(analysing):
@@ -88,7 +89,7 @@ async def test_a_game_is_found_by_number_as_replay_finds_it(analysing):
 
 async def test_a_channel_without_games_says_so(service):
     with pytest.raises(ServiceError, match="this channel has no games"):
-        await service.run(asking(ALICE), "analyze")
+        await typed(service, asking(ALICE), "analyze")
 
 
 async def test_a_finished_game_is_analysed_once(storage, clock, analysing):
@@ -108,7 +109,7 @@ async def test_a_full_pool_says_try_later(storage, clock):
     await asyncio.sleep(0)
     try:
         with pytest.raises(ServiceError, match=r"^the engine is busy, try again later$"):
-            await service.run(asking(ALICE), "analyze")
+            await typed(service, asking(ALICE), "analyze")
     finally:
         await busy
         await pool.close()

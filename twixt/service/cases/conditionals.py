@@ -24,10 +24,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from twixt.language import Translation, message
+from twixt.language import Translation
 from twixt.rules import Command, Game, Turn, TwixtError, parse_command
 from twixt.rules.conditionals import Branch, Plan, answer, check, check_size, lines, merge
 from twixt.service.commands import ConditionalAction
+from twixt.service.commands.router import PRIVATE
 from twixt.service.desk.desk import Desk, player_seat, seat_to_move
 from twixt.service.model import Reply, Request, ServiceError, User
 from twixt.service.pure.clock.banks import TurnClock
@@ -38,24 +39,6 @@ log = logging.getLogger(__name__)
 
 #: what a player's auto-link preference makes of a reply (`Turns`' own rule for typed moves)
 Prepare = Callable[[Request, Command], Awaitable[Command]]
-
-#: the refusal of conditional moves where every reply is public (a chat message)
-PRIVATE = message("conditional moves are private: store them with /twixt if, where only you "
-                  "see them (and delete your message)")
-#: the words that start a line of conditional moves (`move if …` too, as `/twixt move` reads it)
-_LEADS = (["if"], ["conditions"], ["move", "if"], ["move", "conditions"])
-
-
-def refuse_in_public(request: Request, text: str) -> None:
-    """Refuse a typed line of conditional moves where the reply is public, before it is read:
-    a refusal that named what is wrong with it would repeat the plan to the channel. `if
-    clear` shows nothing, so it may be said anywhere."""
-    if request.private_replies:
-        return
-    words = text.lower().split()
-    if any(words[:len(lead)] == lead and words[len(lead):] != ["clear"]
-           for lead in _LEADS):
-        raise ServiceError(PRIVATE)
 
 
 @dataclass(frozen=True)
