@@ -1,7 +1,7 @@
 """The front ends touch the service only through its face: `TwixtService`'s public methods,
 and what `twixt.service` offers (the model, the port, the limits of options), its commands and
 its router. Read from the source with `ast`, so that a reach into the service's insides
-(`service.core.storage`, `service.bots.deliver = …`) fails here before it can work.
+(`service.desk.storage`, `service.engine_player.deliver = …`) fails here before it can work.
 """
 
 from __future__ import annotations
@@ -68,12 +68,12 @@ def test_the_check_finds_a_reach_inside(tmp_path: Path):
     sample.write_text("from twixt.service.desk.desk import utc_now\n"
                       "from twixt.service import TwixtService, answer_safely\n"
                       "async def f(self, service):\n"
-                      "    service.bots.deliver = print\n"
-                      "    await self.service.core.storage.close()\n"
+                      "    service.engine_player.deliver = print\n"
+                      "    await self.service.desk.storage.close()\n"
                       "    await self._service.tick()\n", encoding="utf-8")
     assert list(_reaches(sample)) == [
         "line 1: from twixt.service.desk.desk import …",
         "line 2: from twixt.service import answer_safely",
-        "line 4: service.bots",
-        "line 5: service.core",
+        "line 4: service.engine_player",
+        "line 5: service.desk",
     ]

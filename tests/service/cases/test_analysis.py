@@ -95,7 +95,7 @@ async def test_a_channel_without_games_says_so(service):
 async def test_a_finished_game_is_analysed_once(storage, clock, analysing):
     await finish(analysing)
     first = await analysing.run(asking(ALICE), "analyze")
-    closed = analysing.core.engine_pool = EnginePool(workers=1)
+    closed = analysing.desk.engine_pool = EnginePool(workers=1)
     await closed.close()  # a closed pool refuses every call: the answer comes from the cache
     again = await analysing.run(asking(BOB), "analyze")
     assert again.plain == first.plain
@@ -158,7 +158,7 @@ async def test_a_game_in_play_imported_elsewhere_and_lost_gets_no_analysis(analy
     await analysing.records.import_record(asking(CAROL, elsewhere), "live.twixt", record, DAVE)
     await analysing.challenges.accept(asking(DAVE, elsewhere))
     await analysing.run(asking(CAROL, elsewhere), "B2")  # a blunder: what should Red play?
-    await analysing.play.resign(asking(CAROL, elsewhere), confirmed=True)
+    await analysing.turns.resign(asking(CAROL, elsewhere), confirmed=True)
     with pytest.raises(ServiceError) as refused:
         await analysing.run(asking(CAROL, elsewhere), "analyze")
     assert str(refused.value) == PASSES_GAME_IN_PLAY.format(game=2)
@@ -174,11 +174,11 @@ async def test_a_game_in_play_replayed_mirrored_in_another_order_gets_no_analysi
     # the same pegs mirrored left to right (Red's D3 for C3 …), Red's two in the other order
     for number, move in enumerate(["C3", "A3", "D1", "F3", "B2"]):
         await analysing.run(asking(DAVE if number % 2 else CAROL, elsewhere), move)
-    await analysing.play.resign(asking(DAVE, elsewhere), confirmed=True)
+    await analysing.turns.resign(asking(DAVE, elsewhere), confirmed=True)
     with pytest.raises(ServiceError) as refused:
         await analysing.run(asking(CAROL, elsewhere), "analyze")
     assert str(refused.value) == PASSES_GAME_IN_PLAY.format(game=2)
-    await analysing.play.resign(asking(BOB), confirmed=True)  # the game in play ends
+    await analysing.turns.resign(asking(BOB), confirmed=True)  # the game in play ends
     assert (await analysing.run(asking(CAROL, elsewhere), "analyze")).attachments
 
 

@@ -200,7 +200,7 @@ async def test_two_moves_at_the_same_instant_exactly_one_lands(service, storage)
 async def test_two_services_racing_on_one_database_never_both_land(storage, clock):
     first, second = TwixtService(storage, clock=clock), TwixtService(storage, clock=clock)
     await start_game(first)
-    await second.play.board(asking(ALICE))  # both have the game cached at version 0
+    await second.turns.board(asking(ALICE))  # both have the game cached at version 0
     results = await asyncio.gather(typed(first, asking(ALICE), "K10"),
                                    typed(second, asking(ALICE), "M12"), return_exceptions=True)
     errors = [str(r) for r in results if isinstance(r, ServiceError)]
@@ -246,7 +246,7 @@ async def test_a_takeback_request_raced_by_another_process_turn_is_one_line(
 
     monkeypatch.setattr(storage, "make_offer", after_a_turn_elsewhere)
     with pytest.raises(ServiceError, match="the board changed while you were moving"):
-        await first.play.takeback(asking(ALICE))
+        await first.turns.takeback(asking(ALICE))
     assert await storage.open_offers((await storage.active_game(CHANNEL)).id) == ()
 
 
