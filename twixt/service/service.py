@@ -28,6 +28,7 @@ from twixt.service import commands as cmd
 from twixt.service.cases.analysis import Analyses
 from twixt.service.cases.challenges import Challenges
 from twixt.service.cases.clocks import Clocks
+from twixt.service.cases.conditionals import Conditionals
 from twixt.service.cases.confirmation import Confirmation
 from twixt.service.cases.engine_player import EnginePlayer
 from twixt.service.cases.my_games import MyGames
@@ -74,7 +75,8 @@ class TwixtService:
         self.desk = Desk(storage, port, clock, render_options, rng, engine_pool)
         self.challenges = Challenges(self.desk)
         self.turns = Turns(self.desk)
-        self.conditionals = self.turns.conditionals
+        #: stored replies to the opponent's next moves, played as soon as a move calls for one
+        self.conditionals = Conditionals(self.desk, self.turns.with_auto_link)
         self.clocks = Clocks(self.desk)
         self.records = Records(self.desk, self.challenges)
         self.stats = Stats(self.desk)
@@ -199,7 +201,7 @@ Subject = Callable[[TwixtService], Callable[..., Awaitable[Reply]]]
 #: method's parameters to its command's fields)
 _SUBJECTS: dict[type, Subject] = {
     cmd.Challenge: lambda s: s.challenges.challenge, cmd.Team: lambda s: s.challenges.team,
-    cmd.Rematch: lambda s: s.challenges.rematch, cmd.Move: lambda s: s.confirmation.move,
+    cmd.Rematch: lambda s: s.challenges.rematch, cmd.Move: lambda s: s.turns.move,
     cmd.ConfirmMove: lambda s: s.confirmation.confirm, cmd.Resign: lambda s: s.turns.resign,
     cmd.Takeback: lambda s: s.turns.takeback, cmd.Conditional: lambda s: s.conditionals.run,
     cmd.ShowBoard: lambda s: s.turns.board, cmd.Status: lambda s: s.turns.status,

@@ -51,7 +51,7 @@ async def finish(service: TwixtService, moves: list[str] = RED_CONNECTS) -> None
 
 async def test_a_finished_game_gets_its_curve_and_swings_in_its_channel(analysing):
     await finish(analysing)
-    reply = await analysing.run(asking(CAROL), "analyze")
+    reply = await typed(analysing, asking(CAROL), "analyze")
     assert not reply.ephemeral and reply.mentions == ()
     lines = reply.plain.splitlines()
     assert lines[0] == ("Game 1, 7 moves: the biggest swings of Red's chance, as the engine "
@@ -79,11 +79,11 @@ async def test_a_game_is_found_by_number_as_replay_finds_it(analysing):
     await finish(analysing)
     elsewhere = 555
     with pytest.raises(ServiceError, match="there is no such game"):
-        await analysing.run(asking(CAROL, channel=elsewhere), "analyze 1")
+        await typed(analysing, asking(CAROL, channel=elsewhere), "analyze 1")
     with pytest.raises(ServiceError, match="there is no such game"):
-        await analysing.run(asking(ALICE), "analyze #9")
+        await typed(analysing, asking(ALICE), "analyze #9")
     # a player sees it anywhere in the server, but only for themselves outside its channel
-    reply = await analysing.run(asking(ALICE, channel=elsewhere), "analyze #1")
+    reply = await typed(analysing, asking(ALICE, channel=elsewhere), "analyze #1")
     assert reply.ephemeral and reply.attachments
 
 
@@ -94,10 +94,10 @@ async def test_a_channel_without_games_says_so(service):
 
 async def test_a_finished_game_is_analysed_once(storage, clock, analysing):
     await finish(analysing)
-    first = await analysing.run(asking(ALICE), "analyze")
+    first = await typed(analysing, asking(ALICE), "analyze")
     closed = analysing.desk.engine_pool = EnginePool(workers=1)
     await closed.close()  # a closed pool refuses every call: the answer comes from the cache
-    again = await analysing.run(asking(BOB), "analyze")
+    again = await typed(analysing, asking(BOB), "analyze")
     assert again.plain == first.plain
 
 
@@ -117,17 +117,17 @@ async def test_a_full_pool_says_try_later(storage, clock):
 
 async def test_one_analysis_at_a_time_for_each_user(analysing):
     await finish(analysing)
-    first = asyncio.ensure_future(analysing.run(asking(ALICE), "analyze"))
+    first = asyncio.ensure_future(typed(analysing, asking(ALICE), "analyze"))
     while ALICE.id not in analysing.analyses._asking:
         await asyncio.sleep(0.01)
     with pytest.raises(ServiceError, match="your last analysis is still running"):
-        await analysing.run(asking(ALICE), "analyze")
+        await typed(analysing, asking(ALICE), "analyze")
     assert (await first).attachments
 
 
 async def test_in_german(analysing):
     await finish(analysing)
-    reply = await analysing.run(asking(CAROL, locale="de"), "analyze")
+    reply = await typed(analysing, asking(CAROL, locale="de"), "analyze")
     swing = reply.plain.splitlines()[1]
     assert re.fullmatch(
         r"1\. Zug \d+, (Rot|Schwarz) `[^`]+`: Rot \d+ % → \d+ % "
@@ -157,10 +157,10 @@ async def test_a_game_in_play_imported_elsewhere_and_lost_gets_no_analysis(analy
     elsewhere = 300  # carol and her second account, dave
     await analysing.records.import_record(asking(CAROL, elsewhere), "live.twixt", record, DAVE)
     await analysing.challenges.accept(asking(DAVE, elsewhere))
-    await analysing.run(asking(CAROL, elsewhere), "B2")  # a blunder: what should Red play?
+    await typed(analysing, asking(CAROL, elsewhere), "B2")  # a blunder: what should Red play?
     await analysing.turns.resign(asking(CAROL, elsewhere), confirmed=True)
     with pytest.raises(ServiceError) as refused:
-        await analysing.run(asking(CAROL, elsewhere), "analyze")
+        await typed(analysing, asking(CAROL, elsewhere), "analyze")
     assert str(refused.value) == PASSES_GAME_IN_PLAY.format(game=2)
 
 
@@ -173,13 +173,13 @@ async def test_a_game_in_play_replayed_mirrored_in_another_order_gets_no_analysi
     await analysing.challenges.accept(asking(DAVE, elsewhere))
     # the same pegs mirrored left to right (Red's D3 for C3 …), Red's two in the other order
     for number, move in enumerate(["C3", "A3", "D1", "F3", "B2"]):
-        await analysing.run(asking(DAVE if number % 2 else CAROL, elsewhere), move)
+        await typed(analysing, asking(DAVE if number % 2 else CAROL, elsewhere), move)
     await analysing.turns.resign(asking(DAVE, elsewhere), confirmed=True)
     with pytest.raises(ServiceError) as refused:
-        await analysing.run(asking(CAROL, elsewhere), "analyze")
+        await typed(analysing, asking(CAROL, elsewhere), "analyze")
     assert str(refused.value) == PASSES_GAME_IN_PLAY.format(game=2)
     await analysing.turns.resign(asking(BOB), confirmed=True)  # the game in play ends
-    assert (await analysing.run(asking(CAROL, elsewhere), "analyze")).attachments
+    assert (await typed(analysing, asking(CAROL, elsewhere), "analyze")).attachments
 
 
 async def test_a_game_in_play_still_in_its_opening_holds_up_no_analysis(analysing):
@@ -189,5 +189,5 @@ async def test_a_game_in_play_still_in_its_opening_holds_up_no_analysis(analysin
                                          build_options(size="6", rules="pp", swap="no"))
     await analysing.challenges.accept(asking(DAVE, elsewhere))
     for number, move in enumerate(RED_CONNECTS):
-        await analysing.run(asking(DAVE if number % 2 else CAROL, elsewhere), move)
-    assert (await analysing.run(asking(CAROL, elsewhere), "analyze")).attachments
+        await typed(analysing, asking(DAVE if number % 2 else CAROL, elsewhere), move)
+    assert (await typed(analysing, asking(CAROL, elsewhere), "analyze")).attachments

@@ -90,7 +90,7 @@ async def test_a_game_stored_just_before_a_crash_is_not_opened_twice(service, st
     tournament_id = await create(service, "format roundrobin size 8 rules pp")
     await sign_up(service, tournament_id, PLAYERS[:2])
     dying = process(Dying(storage, "create_game", after=True), clock, threads)
-    await dying.run(MANAGER, "tournament start")  # the crash is logged, the game stored
+    await typed(dying, MANAGER, "tournament start")  # the crash is logged, the game stored
     reply = await typed(service, MANAGER, "tournament start")  # open what is missing
     assert reply.plain == "Autumn Cup is running already, and each of its games is open."
     (pairing,) = await storage.tournament_games(tournament_id, 10)
