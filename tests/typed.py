@@ -8,7 +8,7 @@ from twixt.service import Reply, Request, TwixtService
 from twixt.service.commands import router
 
 
-async def typed(service: TwixtService, request: Request, text: str,
+async def enter(service: TwixtService, request: Request, text: str,
                 people: router.People = router.nobody) -> Reply:
     """`text` read for `request` and done; ServiceError says why not, as the router or the
     service says it."""

@@ -21,7 +21,7 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from tests.typed import typed
+from tests.typed import enter
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
@@ -73,7 +73,7 @@ async def move(service: TwixtService, guild: int, channel: int, user: User) -> l
     holes = sorted(str(hole) for hole in game.legal_placements())
     text = holes[(len(game.history) * 7 + channel) % len(holes)]
     try:
-        reply = await typed(service, Request(guild, channel, user), text)
+        reply = await enter(service, Request(guild, channel, user), text)
     except ServiceError:  # lost the race: not their turn any more, or the game is over
         return [channel, user.id, text, "refused"]
     return [channel, user.id, text, "refused" if reply.refused else "landed"]

@@ -31,6 +31,7 @@ from twixt.service.cases.clocks import Clocks
 from twixt.service.cases.conditionals import Conditionals
 from twixt.service.cases.confirmation import Confirmation
 from twixt.service.cases.engine_player import EnginePlayer
+from twixt.service.cases.handling import handlers_of
 from twixt.service.cases.my_games import MyGames
 from twixt.service.cases.notes import Notes
 from twixt.service.cases.preferences import Preferences
@@ -88,6 +89,11 @@ class TwixtService:
         self.tournaments = Tournaments(self.desk)
         self.analyses = Analyses(self.desk)
         self.engine_player = EnginePlayer(self.desk, self.turns)
+        #: each command kind → the subject's method that does it, as the subjects mark them
+        self.handlers = handlers_of(
+            self.challenges, self.turns, self.conditionals, self.clocks, self.records,
+            self.stats, self.preferences, self.my_games, self.notes, self.confirmation,
+            self.vacations, self.tournaments, self.analyses)
 
     # --- what people ask ---------------------------------------------------------------
 
@@ -127,20 +133,14 @@ class TwixtService:
         return replace(reply, followups=(*reply.followups, *notices)) if notices else reply
 
     async def _dispatch(self, request: Request, asked: cmd.ServiceCommand) -> Reply:
-        match asked:
-            case cmd.AnswerChallenge("accept", challenge_id):
-                return await self.challenges.accept(request, challenge_id)
-            case cmd.AnswerChallenge(_, challenge_id):
-                return await self.challenges.decline(request, challenge_id)
-            case cmd.TournamentAction():
-                return await self.tournaments.run(request, asked)
-            case cmd.ForGame(game_id, asked):
-                stored = await self.desk.storage.active_game(request.channel_id)
-                if stored is None or stored.id != game_id:
-                    raise ServiceError("this button belongs to a game that is over")
-                return await self._dispatch(request, asked)
-        does = _SUBJECTS[type(asked)](self)
-        return await does(request, *(getattr(asked, f.name) for f in fields(asked)))
+        """The subject's handler of `asked` (`cases.handling`), with its fields by name."""
+        if isinstance(asked, cmd.ForGame):
+            stored = await self.desk.storage.active_game(request.channel_id)
+            if stored is None or stored.id != asked.game_id:
+                raise ServiceError("this button belongs to a game that is over")
+            return await self._dispatch(request, asked.asked)
+        does = self.handlers[type(asked)]
+        return await does(request, **{f.name: getattr(asked, f.name) for f in fields(asked)})
 
     # --- what happens by itself --------------------------------------------------------
 
@@ -193,29 +193,6 @@ class TwixtService:
         """Note whether a front end has copied its commands to a server, so that a later
         start can remove a copy no longer wanted."""
         await self.desk.storage.update_guild_settings(guild_id, commands_copied=copied)
-
-
-Subject = Callable[[TwixtService], Callable[..., Awaitable[Reply]]]
-#: the subject's method that does a command, called with the asker's request and the
-#: command's fields in their order (`tests/service/test_dispatch.py` holds each
-#: method's parameters to its command's fields)
-_SUBJECTS: dict[type, Subject] = {
-    cmd.Challenge: lambda s: s.challenges.challenge, cmd.Team: lambda s: s.challenges.team,
-    cmd.Rematch: lambda s: s.challenges.rematch, cmd.Move: lambda s: s.turns.move,
-    cmd.ConfirmMove: lambda s: s.confirmation.confirm, cmd.Resign: lambda s: s.turns.resign,
-    cmd.Takeback: lambda s: s.turns.takeback, cmd.Conditional: lambda s: s.conditionals.run,
-    cmd.ShowBoard: lambda s: s.turns.board, cmd.Status: lambda s: s.turns.status,
-    cmd.Help: lambda s: s.turns.help, cmd.Abort: lambda s: s.turns.abort,
-    cmd.Claim: lambda s: s.clocks.claim, cmd.Export: lambda s: s.records.export,
-    cmd.History: lambda s: s.records.history, cmd.Replay: lambda s: s.records.replay,
-    cmd.ImportRecord: lambda s: s.records.import_record, cmd.Stats: lambda s: s.stats.stats,
-    cmd.Leaderboard: lambda s: s.stats.leaderboard,
-    cmd.UserSettings: lambda s: s.preferences.user_settings,
-    cmd.ServerSettings: lambda s: s.preferences.server_settings,
-    cmd.Vacation: lambda s: s.vacations.vacation, cmd.MyGames: lambda s: s.my_games.games,
-    cmd.Note: lambda s: s.notes.note, cmd.Notes: lambda s: s.notes.notes,
-    cmd.Analyze: lambda s: s.analyses.analyze,
-}
 
 
 def _channels(request: Request, reply: Reply) -> list[int]:

@@ -220,7 +220,8 @@ class ConfirmMove:
 @dataclass(frozen=True)
 class TournamentAction:
     """A tournament command (`action`: create, join, leave, start, withdraw, standings,
-    list, info, next-season) on the tournament numbered `event_id` (None: this channel's newest);
+    list, info, next-season) on the tournament numbered `tournament_id` (None: this channel's
+    newest);
     `name` and `options` make one, `partner` joins a Double TwixT tournament with a team."""
 
     action: str
