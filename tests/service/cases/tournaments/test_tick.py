@@ -64,7 +64,7 @@ async def test_a_tick_with_running_tournaments_and_nothing_due_reads_no_pairings
     counting.calls.clear()
     assert await ticking.tick() == []
     assert counting.calls["tournament_games"] == counting.calls["get_game"] == 0
-    assert counting.calls["due_events"] == 1
+    assert counting.calls["due_tournaments"] == 1
 
 
 async def test_a_round_end_cut_short_after_the_games_end_is_found_by_its_look(
@@ -73,7 +73,7 @@ async def test_a_round_end_cut_short_after_the_games_end_is_found_by_its_look(
     assert await process(storage, clock, threads).tick() == []  # the start's look taken
     # the process dies after each game's end is stored, before it is scored: the hook's
     # failure is logged, the games' ends stand with the looks they owe
-    dying = process(Dying(storage, "score_event_game"), clock, threads)
+    dying = process(Dying(storage, "score_tournament_game"), clock, threads)
     for game in await open_games(storage, tournament_id):
         assert game.black is not None
         await lose(dying, PLAYERS[max(game.red, game.black) - 201], game)
@@ -126,6 +126,6 @@ async def test_a_games_end_reads_the_games_that_ended_not_every_open_one(
     counting = Counting(storage)
     await lose(process(counting, clock, threads), PLAYERS[max(game.red, game.black) - 201],
                game)
-    assert counting.calls["score_event_game"] == 1
+    assert counting.calls["score_tournament_game"] == 1
     # 15 games are open: the end of one reads its own, not the other 14
     assert counting.calls["get_game"] < 5, counting.calls["get_game"]
