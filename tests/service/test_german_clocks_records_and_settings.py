@@ -15,7 +15,7 @@ from tests.service.people import ALICE, BOB, CAROL, CHANNEL, asking
 from tests.typed import enter
 from twixt.language import translation, unmarked
 from twixt.service import ButtonKind, Port, Reply, Request, TwixtService, User, build_options
-from twixt.service import commands as cmd
+from twixt.service.commands import router
 from twixt.service.commands.options import describe_setup
 from twixt.storage import GameSetup
 
@@ -192,8 +192,13 @@ async def test_a_typed_resign_asks_first_as_the_button_does(service, storage, ty
 
 async def test_a_seated_player_s_resign_in_chat_is_answered(service):
     await start_game(service, swap="no")
-    assert await service.chat_move(asking(BOB), "resign") == cmd.Resign()
-    assert await service.chat_move(asking(BOB), "resign yes") == cmd.Resign(confirmed=True)
+    chat = {"command": "message"}
+    asking_first = await service.hear(asking(BOB), router.read("resign"), chat)
+    assert asking_first is not None and [b.kind for b in asking_first.buttons] == [
+        ButtonKind.CONFIRM_RESIGN]
+    resigned = await service.hear(asking(BOB), router.read("resign yes"), chat)
+    assert resigned is not None and not resigned.refused
+    assert (await service.channel_game(CHANNEL)).is_over
 
 
 async def test_what_people_type_is_accepted(service, clock):
