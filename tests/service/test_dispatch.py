@@ -1,5 +1,5 @@
 """`TwixtService.execute` hands each command to the one subject's method marked as its
-handler (`cases.handling.handles`), with the command's fields as that method's parameters;
+handler (`commands.handles`), with the command's fields as that method's parameters;
 and every button is a command (`commands.of_button`)."""
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import pytest
 
 from twixt.service import ButtonKind, TwixtService
 from twixt.service import commands as cmd
-from twixt.service.cases.handling import handlers_of, handles
 
 #: the command the service answers itself: a button's command for one game only
 UNWRAPPED = {cmd.ForGame}
@@ -32,15 +31,15 @@ def test_a_handlers_parameters_are_its_commands_fields(service: TwixtService, ki
 
 def test_a_command_handled_twice_is_refused():
     class One:
-        @handles(cmd.Status)
+        @cmd.handles(cmd.Status)
         async def status(self, request): ...
 
     class Other:
-        @handles(cmd.Status)
+        @cmd.handles(cmd.Status)
         async def also(self, request): ...
 
     with pytest.raises(TypeError, match="Status is handled twice"):
-        handlers_of(One(), Other())
+        cmd.handlers_of(One(), Other())
 
 
 @pytest.mark.parametrize("kind", list(ButtonKind), ids=lambda kind: kind.name)

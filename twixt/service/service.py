@@ -31,7 +31,6 @@ from twixt.service.cases.clocks import Clocks
 from twixt.service.cases.conditionals import Conditionals
 from twixt.service.cases.confirmation import Confirmation
 from twixt.service.cases.engine_player import EnginePlayer
-from twixt.service.cases.handling import handlers_of
 from twixt.service.cases.my_games import MyGames
 from twixt.service.cases.notes import Notes
 from twixt.service.cases.preferences import Preferences
@@ -90,7 +89,7 @@ class TwixtService:
         self.analyses = Analyses(self.desk)
         self.engine_player = EnginePlayer(self.desk, self.turns)
         #: each command kind → the subject's method that does it, as the subjects mark them
-        self.handlers = handlers_of(
+        self.handlers = cmd.handlers_of(
             self.challenges, self.turns, self.conditionals, self.clocks, self.records,
             self.stats, self.preferences, self.my_games, self.notes, self.confirmation,
             self.vacations, self.tournaments, self.analyses)
@@ -133,7 +132,7 @@ class TwixtService:
         return replace(reply, followups=(*reply.followups, *notices)) if notices else reply
 
     async def _dispatch(self, request: Request, asked: cmd.ServiceCommand) -> Reply:
-        """The subject's handler of `asked` (`cases.handling`), with its fields by name."""
+        """The subject's handler of `asked` (`commands.handles`), with its fields by name."""
         if isinstance(asked, cmd.ForGame):
             stored = await self.desk.storage.active_game(request.channel_id)
             if stored is None or stored.id != asked.game_id:

@@ -134,7 +134,7 @@ async def test_notes_survive_a_restart(tmp_path, clock):
         await start_game(service)
         await enter(service, asking(ALICE), "note kept on disk")
     async with await SqliteStorage.open(tmp_path / "t.db") as storage:
-        shown = await TwixtService(storage, clock=clock).run(asking(ALICE), "notes")
+        shown = await enter(TwixtService(storage, clock=clock), asking(ALICE), "notes")
     assert "1. 2026-01-01 12:00 UTC: `kept on disk`" in shown.plain
 
 

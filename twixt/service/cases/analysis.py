@@ -22,7 +22,6 @@ from twixt.language import Markup, Translation, verbatim
 from twixt.rendering import CurveSwing, WinCurve, render_wincurve
 from twixt.rules import Colour, Game, records
 from twixt.service import commands as cmd
-from twixt.service.cases.handling import handles
 from twixt.service.desk.desk import Desk
 from twixt.service.desk.engine_pool import EngineBusyError, player_owner
 from twixt.service.model import Attachment, Reply, Request, ServiceError
@@ -140,7 +139,7 @@ class Analyses:
         #: users whose analysis is under way
         self._asking: set[int] = set()
 
-    @handles(cmd.Analyze)
+    @cmd.handles(cmd.Analyze)
     async def analyze(self, request: Request, game_id: int | None = None) -> Reply:
         """The curve of a finished game (the channel's last by default) and its swings:
         public in the game's channel, for the asker alone elsewhere (a game of a private

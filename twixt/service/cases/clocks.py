@@ -26,7 +26,6 @@ from datetime import datetime, timedelta
 from twixt.language import Translation
 from twixt.rules import Action, Command, Game
 from twixt.service import commands as cmd
-from twixt.service.cases.handling import handles
 from twixt.service.cases.vacations import (
     day_notice,
     day_stage,
@@ -82,7 +81,7 @@ class Clocks:
     def __init__(self, desk: Desk) -> None:
         self._desk = desk
 
-    @handles(cmd.Claim)
+    @cmd.handles(cmd.Claim)
     async def claim(self, request: Request) -> Reply:
         """An opponent of the player to move claims the win once that player's time is up."""
         desk = self._desk

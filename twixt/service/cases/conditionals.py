@@ -26,7 +26,6 @@ from typing import Any
 from twixt.rules import Command, Game, Turn, TwixtError, parse_command
 from twixt.rules.conditionals import Branch, Plan, answer, check, check_size, lines, merge
 from twixt.service import commands as cmd
-from twixt.service.cases.handling import handles
 from twixt.service.commands import ConditionalAction
 from twixt.service.commands.router import PRIVATE
 from twixt.service.desk.after_turn import Followed, Played
@@ -48,7 +47,7 @@ class Conditionals:
         self._prepare = prepare
         desk.turn_played.append(self.answer)
 
-    @handles(cmd.Conditional)
+    @cmd.handles(cmd.Conditional)
     async def run(self, request: Request, action: ConditionalAction, plan: Plan) -> Reply:
         """Store `plan` (added to what the asker stored), show it, or clear it."""
         if not request.private_replies and action != "clear":

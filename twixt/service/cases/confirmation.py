@@ -17,7 +17,6 @@ from __future__ import annotations
 from twixt.language import message
 from twixt.rules import Action, Command, IllegalMoveError, parse_command
 from twixt.service import commands as cmd
-from twixt.service.cases.handling import handles
 from twixt.service.cases.turns import Preferences, Turns
 from twixt.service.desk.desk import Desk, player_seat
 from twixt.service.model import Button, ButtonKind, Reply, Request, ServiceError
@@ -45,7 +44,7 @@ class Confirmation:
                                "`/twixt move` to see your move first (or `settings confirm off`)")
         return await self._show(request, command)
 
-    @handles(cmd.ConfirmMove)
+    @cmd.handles(cmd.ConfirmMove)
     async def confirm(self, request: Request, pending_id: int | None = None) -> Reply:
         """Play the asker's move waiting in the channel's game: the one `pending_id` names
         (a Confirm button's), or whichever is waiting (the typed `confirm`)."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from twixt.language import Translation, code
 from twixt.service import commands as cmd
-from twixt.service.cases.handling import handles
 from twixt.service.desk.desk import Desk
 from twixt.service.model import Reply, Request, ServiceError, check_page, require_private
 from twixt.storage import Note
@@ -28,7 +27,7 @@ class Notes:
     def __init__(self, desk: Desk) -> None:
         self._desk = desk
 
-    @handles(cmd.Note)
+    @cmd.handles(cmd.Note)
     async def note(self, request: Request, text: str, game_id: int | None = None) -> Reply:
         """Keep a note on a game: the channel's current or last one, or game `game_id`."""
         require_private(request, "/twixt note")
@@ -49,7 +48,7 @@ class Notes:
                                 "(`notes`).", number=kept.number, game=stored.id),
                      ephemeral=True)
 
-    @handles(cmd.Notes)
+    @cmd.handles(cmd.Notes)
     async def notes(self, request: Request, game_id: int | None = None, page: int = 1,
                     clear: bool = False) -> Reply:
         """A page of one's notes on a game, oldest first; or, with `clear`, none any more."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from twixt.language import verbatim
 from twixt.service import commands as cmd
-from twixt.service.cases.handling import handles
 from twixt.service.desk.desk import Desk
 from twixt.service.model import PAGE_SIZE, Reply, Request, User, check_page
 from twixt.storage import PlayerStats
@@ -23,7 +22,7 @@ class Stats:
     def __init__(self, desk: Desk) -> None:
         self._desk = desk
 
-    @handles(cmd.Stats)
+    @cmd.handles(cmd.Stats)
     async def stats(self, request: Request, user: User | None = None) -> Reply:
         """Wins, losses, draws and rating in this server, and head-to-head against the asker."""
         user = user or request.user
@@ -44,7 +43,7 @@ class Stats:
                             name=user.name, wins=wins, losses=losses, draws=draws))
         return Reply("\n".join(lines))
 
-    @handles(cmd.Leaderboard)
+    @cmd.handles(cmd.Leaderboard)
     async def leaderboard(self, request: Request, page: int = 1) -> Reply:
         """The server's rated players, best first, a page at a time."""
         check_page(page)

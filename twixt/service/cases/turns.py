@@ -8,7 +8,6 @@ from dataclasses import replace
 from twixt.language import Message
 from twixt.rules import Action, Command, Game, quote
 from twixt.service import commands as cmd
-from twixt.service.cases.handling import handles
 from twixt.service.commands.help import help_for
 from twixt.service.commands.options import describe_setup
 from twixt.service.desk.after_turn import Played
@@ -60,7 +59,7 @@ class Turns:
         self._desk = desk
         self.preparations: list[Preparation] = [self._auto_link]
 
-    @handles(cmd.Move)
+    @cmd.handles(cmd.Move)
     async def move(self, request: Request, command: Command) -> Reply:
         """A command of the move language for the asking player, through every step of
         its preparation, then played."""
@@ -88,7 +87,7 @@ class Turns:
             followed = await desk.after_turn(played)
             return followed.announce(await self._turn_reply(followed.last), request.tr)
 
-    @handles(cmd.Resign)
+    @cmd.handles(cmd.Resign)
     async def resign(self, request: Request, confirmed: bool = False) -> Reply:
         """Resign, after a confirmation unless `confirmed`."""
         if confirmed:
@@ -100,7 +99,7 @@ class Turns:
             Button(ButtonKind.CONFIRM_RESIGN, stored.id, request.tr("Resign"),
                    (request.user.id,)),))
 
-    @handles(cmd.Takeback)
+    @cmd.handles(cmd.Takeback)
     async def takeback(self, request: Request, action: cmd.TakebackAction = "request") -> Reply:
         """The player who just moved asks to take the turn back; an opponent answers."""
         if action not in cmd.TAKEBACK_ACTIONS:
@@ -148,7 +147,7 @@ class Turns:
             return Reply("\n".join([*reversed(lines), to_move_sentence(game, tr, clock_text)]),
                          image=image, mentions=(offer.user_id,))
 
-    @handles(cmd.ShowBoard)
+    @cmd.handles(cmd.ShowBoard)
     async def board(self, request: Request) -> Reply:
         """The board of the channel's game (or its last one), for the asker alone and as they
         like to see it: their theme, palette and side. Public boards keep the game's one look."""
@@ -156,7 +155,7 @@ class Turns:
         image = await self._desk.render(game, request.user.id, clock_text, locale=request.locale)
         return Reply(text, image=image, ephemeral=True)
 
-    @handles(cmd.Status)
+    @cmd.handles(cmd.Status)
     async def status(self, request: Request) -> Reply:
         """The facts of the channel's game, or of its last one once it is over."""
         _game, _clock, text = await self._facts(request)
@@ -173,11 +172,11 @@ class Turns:
         players = [] if turn_clock is None else seat_lines(stored, turn_clock, desk.clock())
         return game, clock_text, "\n".join([text, *(request.tr.say(line) for line in players)])
 
-    @handles(cmd.Help)
+    @cmd.handles(cmd.Help)
     async def help(self, request: Request, topic: str | None = None) -> Reply:
         return Reply(help_for(topic, request.tr), ephemeral=True)
 
-    @handles(cmd.Abort)
+    @cmd.handles(cmd.Abort)
     async def abort(self, request: Request) -> Reply:
         """A channel manager calls the game off at once; players must all ask for it."""
         desk = self._desk

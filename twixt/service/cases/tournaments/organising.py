@@ -20,7 +20,6 @@ from datetime import datetime
 
 from twixt.language import Message, Translation, message, translation
 from twixt.service import commands as cmd
-from twixt.service.cases.handling import handles
 from twixt.service.cases.tournaments.crosstables import (
     crosstables,
     group_standings,
@@ -84,7 +83,7 @@ class Tournaments:
         self.rounds.standings_notice = self._standings_notice
         desk.game_ended.append(self.rounds.game_ended)
 
-    @handles(cmd.TournamentAction)
+    @cmd.handles(cmd.TournamentAction)
     async def run(self, request: Request, action: str, tournament_id: int | None = None,
                   name: str = "", options: TournamentOptions | None = None,
                   partner: User | None = None) -> Reply:
