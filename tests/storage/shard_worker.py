@@ -21,10 +21,9 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from tests.typed import enter
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from tests.typed import enter
 from twixt.service import Port, Reply, Request, ServiceError, TwixtService, User
 from twixt.storage.postgres import PostgresStorage
 from twixt.storage.shards import Shards

@@ -138,7 +138,7 @@ class TwixtService:
             if stored is None or stored.id != asked.game_id:
                 raise ServiceError("this button belongs to a game that is over")
             return await self._dispatch(request, asked.asked)
-        does = self.handlers[type(asked)]
+        does = self.handlers(type(asked))
         return await does(request, **{f.name: getattr(asked, f.name) for f in fields(asked)})
 
     # --- what happens by itself --------------------------------------------------------

@@ -305,14 +305,28 @@ def handles(*kinds: type) -> Callable[[H], H]:
     return mark
 
 
-def handlers_of(*subjects: object) -> dict[type, Handler]:
-    """Each command kind that `subjects` handle → the bound method that does it; a kind that
-    two methods claim is a mistake, refused at once."""
-    found: dict[type, Handler] = {}
+@dataclass(frozen=True)
+class Handlers:
+    """Each command kind → the subject and the name of its method that does it, looked up
+    when a command comes (so the method is the subject's as it is then)."""
+
+    marked: dict[type, tuple[object, str]]
+
+    def __call__(self, kind: type) -> Handler:
+        """The method that does commands of `kind` (KeyError: none does)."""
+        subject, name = self.marked[kind]
+        method: Handler = getattr(subject, name)
+        return method
+
+
+def handlers_of(*subjects: object) -> Handlers:
+    """The methods of `subjects` marked with `handles`; a kind that two methods claim is a
+    mistake, refused at once."""
+    found: dict[type, tuple[object, str]] = {}
     for subject in subjects:
         for name in dir(type(subject)):
             for kind in getattr(getattr(type(subject), name), _HANDLES, ()):
                 if kind in found:
                     raise TypeError(f"{kind.__name__} is handled twice")
-                found[kind] = getattr(subject, name)
-    return found
+                found[kind] = (subject, name)
+    return Handlers(found)
