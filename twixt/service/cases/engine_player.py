@@ -72,9 +72,9 @@ _RESIGN = Command(actions=(Action.RESIGN,))
 class EnginePlayer:
     """Attends to the games with bot seats: one task per game at a time."""
 
-    def __init__(self, desk: Desk, play: Turns) -> None:
+    def __init__(self, desk: Desk, turns: Turns) -> None:
         self._desk = desk
-        self._turns = play
+        self._turns = turns
         #: the search, run in the pool's workers; tests point it at a fixed evaluation
         self.think: Think = engine.think
         desk.turn_coming.append(self._mark)
@@ -295,7 +295,7 @@ class EnginePlayer:
         game is no longer marked as awaiting the bot (a person's next turn marks it again)."""
         request = self._request(stored, seat)
         try:
-            reply = await self._turns.move(request, command, at_version=stored.version)
+            reply = await self._turns.play(request, command, at_version=stored.version)
         except ServiceError as error:
             if await self._moved_on(stored):
                 log.info("bot turn refused: %s", error, extra={"game_id": stored.id})
