@@ -57,5 +57,5 @@ async def test_a_refusal_echoes_no_direction_change(service, line):
     the rest of the reply around)."""
     await start_game(service)
     with pytest.raises(ServiceError) as refused:
-        await service.run(asking(ALICE), line)
+        await enter(service, asking(ALICE), line)
     assert "\u202e" not in str(refused.value)

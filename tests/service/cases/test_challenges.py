@@ -9,6 +9,7 @@ import pytest
 
 from tests.fakes import FakeThreads
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, asking
+from tests.typed import enter
 from twixt.language import translation, unmarked
 from twixt.service import (
     ButtonKind,
@@ -300,7 +301,7 @@ async def test_a_refused_accept_keeps_no_place(service, storage):
     first = await storage.get_challenge(1)
     assert (first.status, [(i.user_id, i.answer) for i in first.invitees]) == (
         ChallengeStatus.PENDING, [(None, Answer.PENDING)])
-    await service.run(asking(BOB), "resign yes")
+    await enter(service, asking(BOB), "resign yes")
     started = await service.challenges.accept(asking(ERIN), 1)
     assert "**erin**" in started.plain and started.plain.startswith("Game 2 on")
 

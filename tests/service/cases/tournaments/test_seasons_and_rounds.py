@@ -350,7 +350,7 @@ async def test_a_tournament_is_managed_only_in_its_own_channel(service, storage,
     event_id = await create(service, "format league group 4 size 8")
     await sign_up(service, event_id, PLAYERS[:2])
     with pytest.raises(ServiceError, match="in its own channel"):
-        await service.run(asking(P3, channel=200, manager=True),
+        await enter(service, asking(P3, channel=200, manager=True),
                           f"tournament {action} {event_id}")
     assert (await storage.get_tournament(event_id)).status is TournamentStatus.SIGNUP
     assert len(await storage.tournaments(GUILD)) == 1
