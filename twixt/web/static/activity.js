@@ -1,0 +1,1 @@
+// placeholder until the Activity bundle is built (web/activity)
