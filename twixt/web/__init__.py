@@ -5,9 +5,15 @@ Like the terminal, it reaches the service only through its face (`TwixtService.a
 the public readers); the page draws the board itself (SVG) and hears of changes live.
 """
 
-from twixt.web.links import EPHEMERAL_SECRET, SECRET_VARIABLE, Signer, signer_from_environment
+from twixt.web.links import (
+    EPHEMERAL_SECRET,
+    SECRET_VARIABLE,
+    Signer,
+    seat_link,
+    signer_from_environment,
+)
 from twixt.web.server import WebBoard
-from twixt.web.serving import WebServer, activity_from_environment, seat_link
+from twixt.web.serving import WebServer, activity_from_environment, serve_beside
 
 __all__ = [
     "EPHEMERAL_SECRET",
@@ -17,5 +23,6 @@ __all__ = [
     "WebServer",
     "activity_from_environment",
     "seat_link",
+    "serve_beside",
     "signer_from_environment",
 ]

@@ -18,6 +18,8 @@ import secrets
 import time
 from dataclasses import dataclass
 
+from twixt.storage import Storage, StoredGame
+
 #: the environment variable that holds the secret the links are signed with
 SECRET_VARIABLE = "TWIXT_WEB_SECRET"
 #: the shortest secret accepted (bytes of its UTF-8 text): a guessable key signs nothing
@@ -92,3 +94,18 @@ def signer_from_environment(env: dict[str, str] | None = None) -> tuple[Signer, 
 #: said once when a server signs with a secret of its own
 EPHEMERAL_SECRET = (f"{SECRET_VARIABLE} is not set: links are signed with a random secret "
                     "of this process and stop working when it stops")
+
+
+async def seat_link(storage: Storage, signer: Signer, channel_id: int, user_id: int,
+                    base_url: str, hours: float = DEFAULT_HOURS) -> tuple[str, StoredGame] | None:
+    """The link to `user_id`'s seat in the channel's game in progress (else its last one);
+    a watcher's link when they have no seat. None when the channel has no game."""
+    stored = await storage.active_game(channel_id)
+    if stored is None:
+        games = await storage.list_games(channel_id=channel_id, limit=1)
+        if not games:
+            return None
+        stored = games[0]
+    seat = stored.seat_of(user_id)
+    token = signer.token(stored.id, seat.number if seat else None, hours)
+    return f"{base_url.rstrip('/')}/g/{token}", stored

@@ -44,7 +44,7 @@ from twixt.storage import NotFoundError, Storage, StoredGame
 from twixt.web import words
 from twixt.web.activity import ActivityAuth, DiscordRefused
 from twixt.web.limits import RateLimit
-from twixt.web.links import Signer
+from twixt.web.links import Signer, seat_link
 from twixt.web.live import Full, Hub
 from twixt.web.view import board_view, preview
 
@@ -62,6 +62,8 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' 
 #: who may frame a page: nobody for a link; Discord for the Activity
 FRAMES_NONE = "'none'"
 FRAMES_DISCORD = "https://discord.com https://*.discord.com https://*.discordsays.com"
+#: who may frame a response, as its handler said (read by the headers' middleware)
+FRAMES = web.ResponseKey("frames", str)
 
 #: the actions of the page, as the service commands they stand for (a placement is built)
 _ACTIONS: dict[str, cmd.ServiceCommand] = {
@@ -138,6 +140,12 @@ class WebBoard:
         app.on_startup.append(self._start)
         app.on_shutdown.append(self._shutdown)
         return app
+
+    async def seat_link(self, channel_id: int, user_id: int, base_url: str) -> str | None:
+        """The link to a user's seat in the channel's game (to watch it, without one); None
+        when the channel has no game."""
+        found = await seat_link(self._storage, self.signer, channel_id, user_id, base_url)
+        return None if found is None else found[0]
 
     async def game_changed(self, game_id: int) -> None:
         """Tell a game's live pages that it changed (a move made in this process)."""
@@ -403,7 +411,7 @@ def _json(data: object, status: int = 200, cache: bool = False) -> web.Response:
 def _html(text: str, status: int = 200, frames: str = FRAMES_NONE) -> web.Response:
     response = web.Response(text=text, status=status, content_type="text/html")
     response.headers["Cache-Control"] = "no-store"
-    response["frames"] = frames
+    response[FRAMES] = frames
     return response
 
 
@@ -422,7 +430,7 @@ def _add_security_headers(response: web.StreamResponse, frames: str) -> None:
 async def _secure_headers(request: web.Request, handler: Any) -> web.StreamResponse:
     response: web.StreamResponse = await handler(request)
     if not response.prepared:  # a live page set its own before it began
-        _add_security_headers(response, response.get("frames", FRAMES_NONE))
+        _add_security_headers(response, response.get(FRAMES, FRAMES_NONE))
     return response
 
 

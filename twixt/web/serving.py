@@ -17,19 +17,18 @@ from twixt.storage import (
     Database,
     DatabaseError,
     Storage,
-    StoredGame,
     is_postgres_url,
     open_storage,
 )
 from twixt.web.activity import DISCORD_API, ActivityAuth
 from twixt.web.links import (
-    DEFAULT_HOURS,
     EPHEMERAL_SECRET,
     SecretError,
     Signer,
+    seat_link,
     signer_from_environment,
 )
-from twixt.web.server import WebBoard
+from twixt.web.server import Announce, WebBoard
 
 log = logging.getLogger(__name__)
 
@@ -122,21 +121,6 @@ async def serve(db: Database, host: str, port: int) -> int:
     return 0
 
 
-async def seat_link(storage: Storage, signer: Signer, channel_id: int, user_id: int,
-                    base_url: str, hours: float = DEFAULT_HOURS) -> tuple[str, StoredGame] | None:
-    """The link to `user_id`'s seat in the channel's game in progress (else its last one);
-    a watcher's link when they have no seat. None when the channel has no game."""
-    stored = await storage.active_game(channel_id)
-    if stored is None:
-        games = await storage.list_games(channel_id=channel_id, limit=1)
-        if not games:
-            return None
-        stored = games[0]
-    seat = stored.seat_of(user_id)
-    token = signer.token(stored.id, seat.number if seat else None, hours)
-    return f"{base_url.rstrip('/')}/g/{token}", stored
-
-
 async def print_link(db: Database, channel_id: int, user_id: int, base_url: str,
                      hours: float) -> int:
     """`twixt link`: print the link, or say in one line why there is none."""
@@ -162,3 +146,18 @@ async def print_link(db: Database, channel_id: int, user_id: int, base_url: str,
         print("twixt: not a player of this game: the link only watches it", file=sys.stderr)
     print(url)
     return 0
+
+
+async def serve_beside(service: TwixtService, storage: Storage, host: str, port: int,
+                       announce: Announce) -> WebServer:
+    """The web board inside `twixt run`: over the bot's own service (its locks and cache),
+    a move made on the page announced in the game's channel (`announce`) as if typed."""
+    signer, from_env = signer_from_environment()
+    if not from_env:
+        log.warning(EPHEMERAL_SECRET)
+    board = WebBoard(service, storage, signer, activity=activity_from_environment(),
+                     announce=announce)
+    server = WebServer(board, host, port)
+    await server.start()
+    log.info("web board served", extra={"host": host, "port": server.port})
+    return server
