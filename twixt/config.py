@@ -96,9 +96,9 @@ def web_port_setting(value: str) -> int | None:
     value = value.strip()
     if not value:
         return None
-    if not value.isdigit() or not 0 < int(value) <= 65535:
-        raise ConfigError(f"TWIXT_WEB_PORT is a port like 8080 (or empty: no web board), "
-                          f"not {value!r}")
+    if not value.isdigit() or not 0 <= int(value) <= 65535:
+        raise ConfigError(f"TWIXT_WEB_PORT is a port like 8080 (0: any free one; empty: no "
+                          f"web board), not {value!r}")
     return int(value)
 
 

@@ -170,8 +170,18 @@ class FakeDiscord:
 
     async def _callback(self, request: web.Request) -> web.Response:
         payload = await request.json()
-        self.callbacks.append(int(payload.get("type", 0)))
-        return web.Response(status=204)
+        kind = int(payload.get("type", 0))
+        self.callbacks.append(kind)
+        if request.query.get("with_response") not in ("1", "true"):
+            return web.Response(status=204)
+        # the interaction callback response; LAUNCH_ACTIVITY's names the instance it began
+        instance = {"activity_instance_id": "i-launched"} if kind == 12 else {}
+        return _response({
+            "interaction": {"id": request.match_info["id"], "type": 3,
+                            "response_message_id": None, "response_message_loading": False,
+                            "response_message_ephemeral": False, **instance},
+            "resource": {"type": kind, **({"activity_instance": {"id": "i-launched"}}
+                                          if kind == 12 else {})}})
 
     async def _sync(self, request: web.Request) -> web.Response:
         """The command syncs (and any other call): no commands."""

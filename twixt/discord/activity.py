@@ -73,9 +73,9 @@ async def send_board_link(interaction: discord.Interaction, web: WebBoard,
     link = await web.seat_link(interaction.channel_id, interaction.user.id, base_url)
     if link is None:
         return
-    text = tr("Your board on the web (only you can use this link, for a week): {link}",
-              link=link)
+    text = tr("Your board on the web: only you can use this link, for a week.")
     view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label=tr("Open the board"), url=link))
     if web.activity is not None:
         view.add_item(LaunchButton(tr("Play on the board")))
     await interaction.followup.send(text, view=view, ephemeral=True)

@@ -224,7 +224,10 @@ class WebBoard:
             raise Refused(409, reply.plain.splitlines()[0] if reply.plain else "")
         await self.game_changed(stored.id)
         if self._announce is not None and not reply.ephemeral:
-            await self._announce(replace(reply, channel_id=stored.channel_id))
+            try:  # the move is stored: a channel that cannot be told is only logged
+                await self._announce(replace(reply, channel_id=stored.channel_id))
+            except Exception:
+                log.exception("a web move not announced", extra={"game_id": stored.id})
         return _json({"ok": True})
 
     async def _live(self, request: web.Request) -> web.StreamResponse:
