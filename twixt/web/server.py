@@ -122,6 +122,7 @@ class WebBoard:
         self.reads = reads or RateLimit(per_second=20, burst=60)
         self.hub = Hub(self._version_of, self._live_view)
         self._closing = asyncio.Event()
+        self._telling: set[asyncio.Task[None]] = set()
         self._static = {name: _Asset.load(name) for name in STATIC}
 
     def app(self) -> web.Application:
@@ -150,6 +151,12 @@ class WebBoard:
     async def game_changed(self, game_id: int) -> None:
         """Tell a game's live pages that it changed (a move made in this process)."""
         await self.hub.changed(game_id, await self._version_of(game_id))
+
+    def _tell_pages(self, game_id: int) -> None:
+        """The game's live pages hear of a move made here, after its answer has gone."""
+        task = asyncio.get_running_loop().create_task(self.game_changed(game_id))
+        self._telling.add(task)  # kept until done: the loop holds tasks only weakly
+        task.add_done_callback(self._telling.discard)
 
     async def channel_changed(self, channel_id: int) -> None:
         """A reply the service posted by itself in a channel (the bot's move): the
@@ -222,7 +229,7 @@ class WebBoard:
                                                                    confirm.target), context)
         if reply.refused:
             raise Refused(409, reply.plain.splitlines()[0] if reply.plain else "")
-        await self.game_changed(stored.id)
+        self._tell_pages(stored.id)
         if self._announce is not None and not reply.ephemeral:
             try:  # the move is stored: a channel that cannot be told is only logged
                 await self._announce(replace(reply, channel_id=stored.channel_id))

@@ -82,7 +82,7 @@ def standalone_board(storage: Storage, signer: Signer) -> WebBoard:
         if board and reply.channel_id is not None:
             await board[0].channel_changed(reply.channel_id)
 
-    service = TwixtService(storage, Port(post=posted))
+    service = TwixtService(storage, Port(post=posted, pictures=False))
     board.append(WebBoard(service, storage, signer, activity=activity_from_environment()))
     return board[0]
 

@@ -431,26 +431,39 @@
 
   // --- start --------------------------------------------------------------------------
 
+  // the Activity: Discord's sign-in gives the key to the channel's game
+  async function signIn() {
+    const params = new URLSearchParams(location.search);
+    if (!params.get("frame_id") || !window.TwixtActivity) throw new Error(say("not_in_discord"));
+    $("status").textContent = say("signing_in");
+    let signed;
+    try {
+      signed = await window.TwixtActivity.signIn(body.dataset.clientId);
+    } catch (error) {
+      throw new Error(say("sign_in_failed", { reason: error.message }));
+    }
+    api = "/api/a/" + encodeURIComponent(signed.instanceId) + "/";
+    headers = { "Authorization": "Bearer " + signed.accessToken };
+  }
+
   async function start() {
     const lang = document.documentElement.lang;
-    words = await (await fetch("/api/words?lang=" + encodeURIComponent(lang))).json();
-    $("help").textContent = say("keys");
-    if (body.dataset.mode === "activity") {
-      const params = new URLSearchParams(location.search);
-      if (!params.get("frame_id") || !window.TwixtActivity) { message(say("not_in_discord")); return; }
-      $("status").textContent = say("signing_in");
-      try {
-        const signed = await window.TwixtActivity.signIn(body.dataset.clientId);
-        api = "/api/a/" + encodeURIComponent(signed.instanceId) + "/";
-        headers = { "Authorization": "Bearer " + signed.accessToken };
-      } catch (error) {
-        message(say("sign_in_failed", { reason: error.message })); return;
-      }
-    } else {
+    const wording = fetch("/api/words?lang=" + encodeURIComponent(lang)).then((r) => r.json());
+    let viewing = null;
+    if (body.dataset.mode !== "activity") {
+      // a link's board: its view is asked for together with the words
       api = "/api/g/" + encodeURIComponent(location.pathname.split("/").pop()) + "/";
+      viewing = call("state");
+      viewing.catch(() => {});  // said below, once the words are there
     }
+    words = await wording;
+    $("help").textContent = say("keys");
     try {
-      await refresh();
+      if (!viewing) {
+        await signIn();
+        viewing = call("state");
+      }
+      accept(await viewing);
     } catch (error) {
       message(error.message);
       return;
