@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import aiohttp
@@ -92,7 +93,18 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-async def measure(base: str, ids: list[int], moves: int, workers: int) -> dict[str, object]:
+@dataclass
+class Figures:
+    open: float
+    latencies: list[float]
+    seen: int
+    first_http: float
+    weight: int
+    activity_weight: int
+    token: str
+
+
+async def measure(base: str, ids: list[int], moves: int, workers: int) -> Figures:
     signer = Signer(SECRET.encode())
     watch = [signer.token(game, None) for game in ids]
     connector = aiohttp.TCPConnector(limit=0)
@@ -148,9 +160,8 @@ async def measure(base: str, ids: list[int], moves: int, workers: int) -> dict[s
         for page in pages:
             page.cancel()
         await asyncio.gather(*pages, return_exceptions=True)
-    return {"open": open_seconds, "latencies": latencies, "seen": views_seen,
-            "first_http": first_board_http, "weight": weight,
-            "activity_weight": activity_weight, "token": token}
+    return Figures(open_seconds, latencies, views_seen, first_board_http, weight,
+                   activity_weight, token)
 
 
 def first_board_in_chromium(base: str, token: str) -> float | None:
@@ -201,26 +212,26 @@ def main() -> None:
         server, base = start_server(path)
         try:
             figures = asyncio.run(measure(base, ids, args.moves, args.workers))
-            chromium_seconds = first_board_in_chromium(base, str(figures["token"]))
+            chromium_seconds = first_board_in_chromium(base, figures.token)
             stop_seconds = asyncio.run(stop_with_pages(base, server, ids))
         finally:
             if server.poll() is None:
                 server.kill()
                 server.wait()
-    latencies = [1000 * x for x in figures["latencies"]]  # type: ignore[attr-defined]
+    latencies = [1000 * x for x in figures.latencies]
     print(f"games open: {args.games}, live pages: {args.games} "
-          f"(all open after {figures['open']:.2f} s)")
+          f"(all open after {figures.open:.2f} s)")
     print(f"moves through the web API: {len(latencies)} from {args.workers} clients at once")
     print(f"  latency ms: median {statistics.median(latencies):.1f}, "
           f"p90 {percentile(latencies, 0.9):.1f}, p99 {percentile(latencies, 0.99):.1f}, "
           f"max {max(latencies):.1f}")
-    print(f"  views the live pages saw: {figures['seen']} of {len(latencies)} moves")
-    print(f"page weight, gzipped: {figures['weight'] / 1024:.1f} KB (HTML, board.js, "
-          f"board.css); the Activity's SDK bundle {figures['activity_weight'] / 1024:.1f} KB "
-          f"more: {(figures['weight'] + figures['activity_weight']) / 1024:.1f} KB "  # type: ignore[operator]
-          "of 300 KB")
+    print(f"  views the live pages saw: {figures.seen} of {len(latencies)} moves")
+    total = figures.weight + figures.activity_weight
+    print(f"page weight, gzipped: {figures.weight / 1024:.1f} KB (HTML, board.js, board.css); "
+          f"the Activity's SDK bundle {figures.activity_weight / 1024:.1f} KB more: "
+          f"{total / 1024:.1f} KB of 300 KB")
     print(f"first board over HTTP (page, script, styles, view): "
-          f"{1000 * figures['first_http']:.1f} ms")  # type: ignore[operator]
+          f"{1000 * figures.first_http:.1f} ms")
     if chromium_seconds is not None:
         print(f"first board in headless Chromium (navigation to the drawn board): "
               f"{1000 * chromium_seconds:.0f} ms")

@@ -120,7 +120,7 @@ class WebBoard:
         self._announce = announce
         self.writes = writes or RateLimit(per_second=2, burst=10)
         self.reads = reads or RateLimit(per_second=20, burst=60)
-        self.hub = Hub(self._version_of, self._live_view)
+        self.hub = Hub(storage.game_versions, self._live_view)
         self._closing = asyncio.Event()
         self._telling: set[asyncio.Task[None]] = set()
         self._static = {name: _Asset.load(name) for name in STATIC}
@@ -150,7 +150,7 @@ class WebBoard:
 
     async def game_changed(self, game_id: int) -> None:
         """Tell a game's live pages that it changed (a move made in this process)."""
-        await self.hub.changed(game_id, await self._version_of(game_id))
+        await self.hub.changed(game_id)
 
     def _tell_pages(self, game_id: int) -> None:
         """The game's live pages hear of a move made here, after its answer has gone."""
@@ -252,7 +252,8 @@ class WebBoard:
                 "X-Accel-Buffering": "no"})
             _add_security_headers(response, FRAMES_NONE)
             await response.prepare(request)
-            await response.write(_event(await self._live_view(game_id) or "{}"))
+            first = await self._live_view(game_id)
+            await response.write(_event(first[1] if first else "{}"))
             closing = asyncio.ensure_future(self._closing.wait())
             try:
                 while not self._closing.is_set():
@@ -344,22 +345,19 @@ class WebBoard:
         offers = await self._storage.open_offers(game_id) if stored.is_active else ()
         return board_view(stored, game, clock, offers, translation(locale), step)
 
-    async def _live_view(self, game_id: int) -> str | None:
-        """The view sent to every live page of a game: one text for all, with its clock in
-        each language."""
+    async def _live_view(self, game_id: int) -> tuple[int, str] | None:
+        """The view sent to every live page of a game, and its version: one text for all,
+        with its clock said in each language."""
         try:
-            views = {locale: await self._view(game_id, locale) for locale in LOCALES}
+            stored, game, clock = await self.service.game_record(game_id)
         except ServiceError:
             return None
-        view = views["en"]
-        view["clock"] = {locale: v["clock"] for locale, v in views.items()}
-        return json.dumps(view)
-
-    async def _version_of(self, game_id: int) -> int | None:
-        try:
-            return (await self._storage.get_game(game_id)).version
-        except NotFoundError:
-            return None
+        offers = await self._storage.open_offers(game_id) if stored.is_active else ()
+        view = board_view(stored, game, clock, offers, translation("en"))
+        view["clock"] = {locale: translation(locale).say(clock)
+                         if clock is not None and view["clock"] else None
+                         for locale in LOCALES}
+        return stored.version, json.dumps(view)
 
     # --- life -------------------------------------------------------------------------
 
