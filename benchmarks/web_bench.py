@@ -88,6 +88,12 @@ async def live_page(session: aiohttp.ClientSession, base: str, token: str,
                 seen[0] += 1
 
 
+def cpu_seconds(pid: int) -> float:
+    """The user and system CPU time a process has used (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -102,9 +108,12 @@ class Figures:
     weight: int
     activity_weight: int
     token: str
+    #: the server's CPU time for each move, its live pages' views included
+    cpu_per_move: float
 
 
-async def measure(base: str, ids: list[int], moves: int, workers: int) -> Figures:
+async def measure(base: str, ids: list[int], moves: int, workers: int,
+                  server_pid: int) -> Figures:
     signer = Signer(SECRET.encode())
     watch = [signer.token(game, None) for game in ids]
     connector = aiohttp.TCPConnector(limit=0)
@@ -135,7 +144,9 @@ async def measure(base: str, ids: list[int], moves: int, workers: int) -> Figure
                     assert answer.status == 200, (answer.status, await answer.text())
                 latencies.append(time.perf_counter() - began)
 
+        cpu_before = cpu_seconds(server_pid)
         await asyncio.wait_for(asyncio.gather(*(player() for _ in range(workers))), PATIENCE)
+        cpu_per_move = (cpu_seconds(server_pid) - cpu_before) / moves
         deadline = time.perf_counter() + 10
         while seen[0] < moves and time.perf_counter() < deadline:
             await asyncio.sleep(0.05)
@@ -161,7 +172,7 @@ async def measure(base: str, ids: list[int], moves: int, workers: int) -> Figure
             page.cancel()
         await asyncio.gather(*pages, return_exceptions=True)
     return Figures(open_seconds, latencies, views_seen, first_board_http, weight,
-                   activity_weight, token)
+                   activity_weight, token, cpu_per_move)
 
 
 def first_board_in_chromium(base: str, token: str) -> float | None:
@@ -211,7 +222,7 @@ def main() -> None:
         ids = asyncio.run(make_games(path, args.games))
         server, base = start_server(path)
         try:
-            figures = asyncio.run(measure(base, ids, args.moves, args.workers))
+            figures = asyncio.run(measure(base, ids, args.moves, args.workers, server.pid))
             chromium_seconds = first_board_in_chromium(base, figures.token)
             stop_seconds = asyncio.run(stop_with_pages(base, server, ids))
         finally:
@@ -225,6 +236,9 @@ def main() -> None:
     print(f"  latency ms: median {statistics.median(latencies):.1f}, "
           f"p90 {percentile(latencies, 0.9):.1f}, p99 {percentile(latencies, 0.99):.1f}, "
           f"max {max(latencies):.1f}")
+    print(f"  server CPU a move (its live pages' views included): "
+          f"{1000 * figures.cpu_per_move:.1f} ms; load average during the run: "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"  views the live pages saw: {figures.seen} of {len(latencies)} moves")
     total = figures.weight + figures.activity_weight
     print(f"page weight, gzipped: {figures.weight / 1024:.1f} KB (HTML, board.js, board.css); "
