@@ -59,9 +59,11 @@ STATIC = ("board.js", "board.css", "activity.js")
 #: the Content-Security-Policy: only this server's own scripts, styles and connections
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors {frames}")
-#: who may frame a page: nobody for a link; Discord for the Activity
+#: who may frame a page: nobody for a link; Discord for the Activity (and Discord's local
+#: development client, whose origin the Embedded App SDK accepts too)
 FRAMES_NONE = "'none'"
-FRAMES_DISCORD = "https://discord.com https://*.discord.com https://*.discordsays.com"
+FRAMES_DISCORD = ("https://discord.com https://*.discord.com https://*.discordsays.com "
+                  "http://localhost:3333")
 #: who may frame a response, as its handler said (read by the headers' middleware)
 FRAMES = web.ResponseKey("frames", str)
 
