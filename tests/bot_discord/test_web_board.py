@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
+import aiohttp
 import discord
 import pytest
 
@@ -92,3 +93,25 @@ async def test_the_launch_button_answers_launch_activity(client: TwixtBot, fake:
     finally:
         await client.http.close()
     assert fake.callbacks == [12]
+
+
+async def test_the_global_sync_keeps_the_entry_point_that_a_plain_overwrite_loses(
+        client: TwixtBot, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch):
+    # what discord.py's tree.sync sends (the tree's commands alone) is refused
+    async with aiohttp.ClientSession() as session, session.put(
+            f"{fake.url}/api/v10/applications/{BOT_ID}/commands",
+            json=[{"name": "twixt", "description": "TwixT", "type": 1}]) as refused:
+        assert refused.status == 400 and (await refused.json())["code"] == 50240
+    # the client's own sync at its start keeps it
+    monkeypatch.setattr(discord.http.Route, "BASE", fake.url + "/api/v10")
+    await client.http.static_login("token")
+    client._connection.application_id = int(BOT_ID)
+    try:
+        await client.setup_hook()
+    finally:
+        client.scheduler.stop()
+        await client.http.close()
+    kinds = {command["name"]: command["type"] for command in fake.commands}
+    assert kinds.pop("launch") == 4
+    assert "twixt" in kinds and set(kinds.values()) <= {1, 2, 3}
+    assert fake.refused_overwrites == 1  # the one above
