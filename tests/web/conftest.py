@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from tests.bot_discord.fake_discord import BOT_ID, CLIENT_SECRET, FakeDiscord
+from support.fake_discord import BOT_ID, CLIENT_SECRET, FakeDiscord
 from twixt.storage import SqliteStorage
 from twixt.terminal import TerminalTable
 from twixt.web import Signer, WebBoard

@@ -16,8 +16,8 @@ import aiohttp
 import pytest
 from aiohttp.test_utils import TestClient
 
-from tests.bot_discord.fake_discord import BOT_ID, CLIENT_SECRET, ENTRY_POINT, FakeDiscord
-from tests.processes import HANG, TWIXT, environment, until
+from support.fake_discord import BOT_ID, CLIENT_SECRET, ENTRY_POINT, FakeDiscord
+from support.processes import HANG, TWIXT, environment, until
 from tests.web.browser import table
 from twixt.storage import SqliteStorage
 from twixt.terminal import name_id

@@ -17,8 +17,8 @@ import pytest
 from aiohttp import web
 from selenium.webdriver.common.by import By
 
-from tests.bot_discord.fake_discord import BOT_ID, CLIENT_SECRET, FakeDiscord
-from tests.processes import HANG
+from support.fake_discord import BOT_ID, CLIENT_SECRET, FakeDiscord
+from support.processes import HANG
 from tests.web.browser import (
     chromium,
     export,

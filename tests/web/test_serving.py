@@ -9,7 +9,7 @@ from pathlib import Path
 
 import aiohttp
 
-from tests.processes import HANG, TWIXT, until
+from support.processes import HANG, TWIXT, until
 from tests.web.browser import link, table, web_environment, web_server
 
 
