@@ -36,7 +36,7 @@ from typing import Any
 
 from aiohttp import web
 
-from twixt.language import LOCALES, locale_of, translation, unmarked
+from twixt.language import LOCALES, Message, locale_of, message, translation, unmarked
 from twixt.rules import Action, Command, Hole, InvalidMoveError, TwixtError, parse_command
 from twixt.service import Button, ButtonKind, Reply, Request, ServiceError, TwixtService, User
 from twixt.service import commands as cmd
@@ -195,7 +195,7 @@ class WebBoard:
         access = await self._access(request, self.reads)
         step = request.query.get("step")
         if step is not None and (not step.isdigit() or len(step) > 4):
-            raise Refused(400, translation(access.locale)("a step is a number of turns"))
+            raise Refused(400, _said(access.locale, message("a step is a number of turns")))
         view = await self._view(access.stored.id, access.locale,
                                 None if step is None else int(step))
         return _json({**view, "you": access.seat})
@@ -246,8 +246,8 @@ class WebBoard:
             listening = self.hub.listen(game_id, access.stored.version)
             queue = await listening.__aenter__()
         except Full:
-            raise Refused(503, translation(access.locale)(
-                "too many pages watch this game; try again later")) from None
+            raise Refused(503, _said(access.locale, message(
+                "too many pages watch this game; try again later"))) from None
         try:
             response = web.StreamResponse(headers={
                 "Content-Type": "text/event-stream", "Cache-Control": "no-store",
@@ -278,20 +278,20 @@ class WebBoard:
     async def _token_exchange(self, request: web.Request) -> web.Response:
         locale = _locale(request)
         if self.activity is None:
-            raise Refused(404, translation(locale)("this server runs no Discord Activity"))
+            raise Refused(404, _said(locale, message("this server runs no Discord Activity")))
         if not self.writes.allow("exchange:" + (request.remote or "")):
-            raise Refused(429, translation(locale)("too many requests; wait a moment"))
+            raise Refused(429, _said(locale, message("too many requests; wait a moment")))
         try:
             body = await request.json()
         except (ValueError, UnicodeDecodeError):
             body = None
         code = body.get("code") if isinstance(body, dict) else None
         if not isinstance(code, str) or not 0 < len(code) <= 200:
-            raise Refused(400, translation(locale)("the sign-in sent no code"))
+            raise Refused(400, _said(locale, message("the sign-in sent no code")))
         try:
             token = await self.activity.exchange(code)
         except DiscordRefused:
-            raise Refused(403, translation(locale)("Discord refused the sign-in")) from None
+            raise Refused(403, _said(locale, message("Discord refused the sign-in"))) from None
         return _json({"access_token": token})
 
     # --- who asks -----------------------------------------------------------------------
@@ -372,10 +372,15 @@ class WebBoard:
         await self.hub.stop()
 
 
+def _said(locale: str, text: Message) -> str:
+    """A refusal's line in the asker's language."""
+    return translation(locale).say(text)
+
+
 def _seated(access: Access) -> int:
     if access.seat is None:
-        raise Refused(403, translation(access.locale)(
-            "you watch this game: only its players move"))
+        raise Refused(403, _said(access.locale, message(
+            "you watch this game: only its players move")))
     return access.seat
 
 

@@ -82,6 +82,7 @@ def page(locale: str, activity: str | None) -> str:
     bundle = ('<script src="/static/activity.js" defer></script>\n'
               if activity is not None else "")
     mode = "link" if activity is None else "activity"
+    needs_script = escape(tr("The board needs JavaScript."))
     return f"""<!doctype html>
 <html lang="{escape(tr.locale)}">
 <head>
@@ -103,7 +104,7 @@ def page(locale: str, activity: str | None) -> str:
 <nav id="steps" hidden></nav>
 <p id="help" class="hint"></p>
 <details id="moves"><summary></summary><ol></ol></details>
-<noscript>{escape(tr("The board needs JavaScript."))}</noscript>
+<noscript>{needs_script}</noscript>
 </main>
 </body>
 </html>
@@ -113,11 +114,12 @@ def page(locale: str, activity: str | None) -> str:
 def refused_page(locale: str) -> str:
     """What a link changed or expired shows instead of a board."""
     tr = translation(locale)
+    refused = escape(tr("This link is not valid or has expired: ask for a new one with "
+                        "/twixt board."))
     return f"""<!doctype html>
 <html lang="{escape(tr.locale)}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>TwixT</title><link rel="stylesheet" href="/static/board.css"></head>
-<body><main><p id="message" role="alert">{escape(tr(
-        "This link is not valid or has expired: ask for a new one with /twixt board."))}</p>
+<body><main><p id="message" role="alert">{refused}</p>
 </main></body></html>
 """
