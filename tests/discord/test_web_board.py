@@ -34,7 +34,7 @@ async def fake() -> AsyncIterator[FakeDiscord]:
 @pytest.fixture
 def with_web(client: TwixtBot, fake: FakeDiscord) -> WebBoard:
     """The client serving a web board with the Activity (not listening: links only)."""
-    storage = client.service.core.storage
+    storage = client.service.desk.storage
     assert isinstance(storage, SqliteStorage)
     board = WebBoard(client.service, storage, Signer(SECRET),
                      activity=ActivityAuth(BOT_ID, CLIENT_SECRET, "token",
