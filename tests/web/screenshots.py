@@ -17,6 +17,7 @@ from tests.web.browser import (
     hole,
     label_of,
     link,
+    named,
     press,
     table,
     wait_for,
@@ -26,6 +27,9 @@ from tests.web.browser import (
 GAME = ("alice: challenge bob size 24 swap no", "bob: accept", "alice: J10", "bob: L11",
         "alice: K12 link J10", "bob: M9 link L11", "alice: L14 link K12", "bob: O10 link M9",
         "alice: N13 link L14", "bob: Q11 link O10")
+#: a short game Red wins by connection, to step through
+FINISHED = ("alice: challenge bob size 5 swap no", "bob: accept", "alice: C1", "bob: A2",
+            "alice: D3 link C1", "bob: A4", "alice: C5 link D3")
 
 
 def main(folder: Path) -> None:
@@ -49,6 +53,17 @@ def main(folder: Path) -> None:
                             "mobile": size[0] < 600})
                         page.save_screenshot(str(shot))
                         print(shot)
+        finished = Path(work) / "finished.db"
+        table(finished, *FINISHED)
+        with web_server(finished) as (_server, base), chromium(PHONE, lang="de") as page:
+            page.get(link(finished, "bob", base))
+            wait_for(lambda: label_of(page, "C5"), "the board")
+            press(lambda: named(page, "Anfang"), "Anfang")
+            press(lambda: named(page, "Vor"), "Vor")
+            wait_for(lambda: "leer" in label_of(page, "A2"), "the first step")
+            shot = folder / "phone-finished-de.png"
+            page.save_screenshot(str(shot))
+            print(shot)
 
 
 if __name__ == "__main__":

@@ -171,7 +171,7 @@
     if (v.last_text) lines.push(say("last_move", { move: v.last_text }));
     if (you !== null) {
       const seat = v.seats.find((s) => s.seat === you);
-      lines.push(say("you_play", { colour: colourWord(seat.colour) }));
+      lines.push(say("you_play", { colour: say(seat.colour === "red" ? "Red" : "Black") }));
     } else {
       lines.push(say("watching"));
     }
