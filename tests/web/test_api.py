@@ -204,3 +204,21 @@ async def test_the_words_come_in_german(http: TestClient):
     assert words["place"] == "Setzen {hole}" and words["red"] == "rot"
     english = await (await http.get("/api/words", headers={"Accept-Language": "en-GB"})).json()
     assert english["place"] == "Place {hole}"
+
+
+async def test_privilege_is_offered_to_the_player_who_has_just_moved(
+        http: TestClient, board: WebBoard, storage: SqliteStorage, table: TerminalTable):
+    assert await table.play_line("alice: resign yes")
+    for line in ("carol: team dave vs erin frank size 12", "dave: accept", "erin: accept",
+                 "frank: accept", "carol: G6"):
+        assert await table.play_line(line), line
+    game = await game_id(storage)
+    carol, dave = board.signer.token(game, 0), board.signer.token(game, 1)
+    state = await (await http.get(f"/api/g/{carol}/state")).json()
+    assert (state["to_move"], state["privilege_seat"]) == (1, 0)
+    refused = await http.post(f"/api/g/{dave}/act", json={"action": "privilege"})
+    assert refused.status == 409
+    called = await http.post(f"/api/g/{carol}/act", json={"action": "privilege"})
+    assert called.status == 200
+    state = await (await http.get(f"/api/g/{carol}/state")).json()
+    assert (state["to_move"], state["privilege_seat"]) == (2, None)

@@ -50,8 +50,10 @@ def board_view(stored: StoredGame, game: Game, clock: Message | None,
         "last_text": f"{last.player}: {last.text}" if last else "",
         "clock": tr.say(clock) if clock is not None and stored.is_active else None,
         "can_swap": stored.is_active and game.can_swap(),
-        "can_privilege": stored.is_active and game.is_double and game.player_to_move
-        is not None and game.can_call_privilege(game.player_to_move),
+        # the seat that may call privilege now: the player who has just moved
+        "privilege_seat": next((seat for seat, name in enumerate(game.players)
+                                if game.can_call_privilege(name)), None)
+        if stored.is_active and game.is_double else None,
         "draw_offered_by": game.draw_offered_by.value if game.draw_offered_by else None,
         "takeback_by": asker.number if asker else None,
         "outcome": None if outcome is None else {

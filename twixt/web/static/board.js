@@ -197,7 +197,7 @@
       const mine = v.seats.find((s) => s.seat === you);
       const myTurn = v.to_move === you;
       if (myTurn && v.can_swap) items.push(button("swap", () => act({ action: "swap" })));
-      if (myTurn && v.can_privilege) items.push(button("privilege", () => act({ action: "privilege" })));
+      if (v.privilege_seat === you) items.push(button("privilege", () => act({ action: "privilege" })));
       if (v.draw_offered_by && v.draw_offered_by !== mine.colour) {
         items.push(button("accept_draw", () => act({ action: "accept_draw" })));
         items.push(button("decline_draw", () => act({ action: "decline_draw" })));
