@@ -37,6 +37,7 @@ async def test_a_seat_link_reads_the_game_and_moves_in_turn(http: TestClient, bo
     token = board.signer.token(await game_id(storage), BOB)
     state = await (await http.get(f"/api/g/{token}/state")).json()
     assert (state["you"], state["to_move"], state["pegs"]) == (BOB, BOB, [["G6", "red"]])
+    assert (state["last"], state["last_seat"], state["last_text"]) == (["G6"], 0, "alice: G6")
     preview = await (await http.get(f"/api/g/{token}/preview?hole=E5")).json()
     assert preview == {"links": [], "rules": "classic"}
     moved = await http.post(f"/api/g/{token}/act", json={"action": "place", "hole": "E7"})

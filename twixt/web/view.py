@@ -48,6 +48,7 @@ def board_view(stored: StoredGame, game: Game, clock: Message | None,
                   for link in shown.links()],
         "last": [str(last.placed)] if last and last.placed else [],
         "last_text": f"{last.player}: {last.text}" if last else "",
+        "last_seat": last.seat if last else None,
         "clock": tr.say(clock) if clock is not None and stored.is_active else None,
         "can_swap": stored.is_active and game.can_swap(),
         # the seat that may call privilege now: the player who has just moved

@@ -207,7 +207,7 @@
       if (v.takeback_by !== null && v.seats[v.takeback_by].colour !== mine.colour) {
         items.push(button("takeback_accept", () => act({ action: "takeback_accept" })));
         items.push(button("takeback_decline", () => act({ action: "takeback_decline" })));
-      } else if (!myTurn && v.takeback_by === null && v.history.length > 0) {
+      } else if (v.last_seat === you && v.takeback_by === null) {
         items.push(button("takeback", () => act({ action: "takeback" })));
       }
       items.push(button("resign", onResign, { class: "danger" }));
