@@ -86,8 +86,8 @@ async def sync_global_commands(tree: app_commands.CommandTree[Any],
     """Overwrite the global commands with the tree's, keeping a Primary Entry Point command
     that Discord has (the app launcher's); how many commands Discord now has."""
     application_id = client.application_id
-    if application_id is None:
-        raise app_commands.MissingApplicationID
+    if application_id is None:  # not logged in: discord.py's sync says so
+        return len(await tree.sync())
     existing = await client.http.get_global_commands(application_id)
     kept = [{key: value for key, value in command.items() if key in _KEPT}
             for command in existing if command.get("type") == PRIMARY_ENTRY_POINT]
