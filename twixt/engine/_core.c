@@ -50,7 +50,14 @@ typedef struct {
     int32_t *link_lo, *link_hi, *link_step, *link_back;
     /* per link id: up to 9 crossing link ids, -1 padded */
     int32_t *cross;
+    /* per colour, the board seen as Red (patterns.frame): per hole and ring position the
+     * neighbour and link id (-1: off the board), then per hole its along and across */
+    int32_t *frame;
 } Tables;
+
+/* patterns.py: one colour's frame in Tables.frame */
+#define RING 8
+#define FRAME_INTS(n) ((n) * (2 * RING + 2))
 
 static void tables_dealloc(Tables *t)
 {
@@ -59,6 +66,7 @@ static void tables_dealloc(Tables *t)
     PyMem_Free(t->link_lo);
     PyMem_Free(t->cross);
     PyMem_Free(t->tpos);
+    PyMem_Free(t->frame);
     Py_TYPE(t)->tp_free((PyObject *)t);
 }
 
@@ -148,6 +156,16 @@ static int tables_valid(const Tables *t)
             if (neighbour >= n || lid < 0 || lid >= links || t->link_lo[lid] < 0)
                 return 0;
         }
+    for (int colour = 0; colour < 2; colour++) {
+        const int32_t *f = t->frame + colour * FRAME_INTS(n);
+        for (int j = 0; j < n * RING; j++)
+            if (f[j] >= n || (f[j] >= 0 && (f[n * RING + j] < 0 || f[n * RING + j] >= links)))
+                return 0;
+        for (int h = 0; h < n; h++)
+            if (f[2 * n * RING + h] < 0 || f[2 * n * RING + h] >= 48
+                || f[2 * n * RING + n + h] < 0 || f[2 * n * RING + n + h] >= 48)
+                return 0;
+    }
     for (int lid = 0; lid < links; lid++) {
         if (t->link_lo[lid] < 0)
             continue;
@@ -168,11 +186,11 @@ static PyObject *core_tables(PyObject *self, PyObject *args)
 {
     (void)self;
     int cols, rows, classic;
-    const unsigned char *masks, *shifts, *nb, *ends, *cross;
-    Py_ssize_t masks_len, shifts_len, nb_len, ends_len, cross_len;
-    if (!PyArg_ParseTuple(args, "iipy#y#y#y#y#", &cols, &rows, &classic, &masks, &masks_len,
+    const unsigned char *masks, *shifts, *nb, *ends, *cross, *frames;
+    Py_ssize_t masks_len, shifts_len, nb_len, ends_len, cross_len, frames_len;
+    if (!PyArg_ParseTuple(args, "iipy#y#y#y#y#y#", &cols, &rows, &classic, &masks, &masks_len,
                           &shifts, &shifts_len, &nb, &nb_len, &ends, &ends_len, &cross,
-                          &cross_len))
+                          &cross_len, &frames, &frames_len))
         return NULL;
     if (cols < 5 || rows < 5 || cols > 48 || rows > 48) {
         PyErr_SetString(PyExc_ValueError, "a board is 5 to 48 holes each way");
@@ -182,7 +200,8 @@ static PyObject *core_tables(PyObject *self, PyObject *args)
     if (expect(masks_len, (Py_ssize_t)16 * nw * 8, "masks") || expect(shifts_len, 8 * 4, "shifts")
         || expect(nb_len, (Py_ssize_t)n * 16 * 4, "neighbours")
         || expect(ends_len, (Py_ssize_t)n * 16 * 4, "link ends")
-        || expect(cross_len, (Py_ssize_t)n * 36 * 4, "crossings"))
+        || expect(cross_len, (Py_ssize_t)n * 36 * 4, "crossings")
+        || expect(frames_len, (Py_ssize_t)2 * FRAME_INTS(n) * 4, "frames"))
         return NULL;
     Tables *t = PyObject_New(Tables, &TablesType);
     if (t == NULL)
@@ -192,6 +211,7 @@ static PyObject *core_tables(PyObject *self, PyObject *args)
     t->link_lo = NULL;
     t->cross = NULL;
     t->tpos = NULL;
+    t->frame = NULL;
     t->cols = cols;
     t->rows = rows;
     t->n = n;
@@ -201,7 +221,8 @@ static PyObject *core_tables(PyObject *self, PyObject *args)
     t->nb_count = PyMem_Malloc((size_t)n);
     t->link_lo = PyMem_Malloc((size_t)n * 16 * sizeof(int32_t));
     t->cross = PyMem_Malloc((size_t)n * 36 * sizeof(int32_t));
-    if (!t->nb || !t->nb_count || !t->link_lo || !t->cross) {
+    t->frame = PyMem_Malloc((size_t)2 * FRAME_INTS(n) * sizeof(int32_t));
+    if (!t->nb || !t->nb_count || !t->link_lo || !t->cross || !t->frame) {
         Py_DECREF(t);
         return PyErr_NoMemory();
     }
@@ -237,6 +258,7 @@ static PyObject *core_tables(PyObject *self, PyObject *args)
     }
     memcpy(t->link_lo, ends, (size_t)n * 16 * sizeof(int32_t));
     memcpy(t->cross, cross, (size_t)n * 36 * sizeof(int32_t));
+    memcpy(t->frame, frames, (size_t)2 * FRAME_INTS(n) * sizeof(int32_t));
     if (transpose_tables(t) < 0) {
         Py_DECREF(t);
         return PyErr_NoMemory();
@@ -393,14 +415,24 @@ typedef struct {
 
 typedef struct {
     double c_puct, fpu, narrow, weak, sharpness, tempo, noise;
-    int width, root_width, scored, unreachable, pv_length;
+    int width, root_width, unreachable, pv_length;
     long long max_bytes;
 } Params;
+
+/* patterns.py's constants and the learned weights (natural logarithms, patterns.weights) */
+#define FEATURES 6
+#define WIDTH_BOUNDS 7
+typedef struct {
+    const double *table;
+    int far, offsets[FEATURES], widths[WIDTH_BOUNDS];
+} Priors;
 
 typedef struct {
     const Tables *t;
     int n, nw;
     Params p;
+    Priors w;
+    int root_last, root_own_last; /* the game's last two pegs (Board.recent), -1: none */
     int8_t *peg;     /* per hole: colour or -1 */
     int8_t *link;    /* per link id: colour or -1 */
     uint8_t *cc[2];  /* per colour and link id: how many of its links cross that link */
@@ -412,7 +444,7 @@ typedef struct {
     uint32_t *seen;
     uint32_t stamp;
     double *score;   /* ranked */
-    uint8_t *has;
+    int32_t *width_mine, *width_theirs; /* ranked: per hole, its path layer's width */
     int32_t *listed, *sort_tmp, *moves, *blocks;
     double *priors;
     uint8_t *is_block;
@@ -700,87 +732,143 @@ static void sort_holes(int32_t *holes, int32_t *tmp, int count, const double *sc
     }
 }
 
-static void add_score(Ctx *c, int hole, double value, int *scored)
+/* patterns.width_level */
+static int width_level(const Ctx *c, int width)
 {
-    if (!c->has[hole]) {
-        c->has[hole] = 1;
-        c->score[hole] = 0.0;
-        c->listed[(*scored)++] = hole;
+    if (!width)
+        return 0;
+    for (int level = 1; level <= WIDTH_BOUNDS; level++)
+        if (width <= c->w.widths[level - 1])
+            return level;
+    return WIDTH_BOUNDS + 1;
+}
+
+static inline int capped(int value, int far)
+{
+    return value < far ? value : far;
+}
+
+/* patterns.offset_level */
+static int offset_level(const Ctx *c, const int32_t *along, const int32_t *across, int hole,
+                        int peg)
+{
+    int far = c->w.far;
+    if (peg < 0)
+        return (far + 1) * (far + 1);
+    return capped(abs(along[hole] - along[peg]), far) * (far + 1)
+           + capped(abs(across[hole] - across[peg]), far);
+}
+
+/* patterns.strength of patterns.levels: the logarithms added in the features' order */
+static double strength(const Ctx *c, int colour, int last, int own_last, int hole)
+{
+    const Tables *t = c->t;
+    int n = c->n, far = c->w.far, opponent = 1 - colour;
+    const int32_t *ring = t->frame + colour * FRAME_INTS(n);
+    const int32_t *lids = ring + n * RING, *along = lids + n * RING, *across = along + n;
+    const double *table = c->w.table;
+    /* patterns.ring_code */
+    int code = 0, scale = 1;
+    for (int j = 0; j < RING; j++) {
+        int neighbour = ring[hole * RING + j], lid = lids[hole * RING + j], state;
+        if (neighbour < 0) {
+            state = 4;
+        } else if (c->peg[neighbour] == NONE) {
+            state = bb_test(&t->placeable[colour], neighbour) ? 0 : 4;
+        } else if (c->peg[neighbour] != colour) {
+            state = 3;
+        } else if (c->cc[opponent][lid] || (t->classic && c->cc[colour][lid])) {
+            state = 2;
+        } else {
+            state = 1;
+        }
+        code += state * scale;
+        scale *= 5;
     }
-    c->score[hole] += value;
+    /* patterns.edge_level */
+    int along_size = colour == 0 ? t->rows : t->cols, across_size = colour == 0 ? t->cols : t->rows;
+    int edge = capped(capped(along[hole], along_size - 1 - along[hole]), far) * (far + 1)
+               + capped(capped(across[hole], across_size - 1 - across[hole]), far);
+    double total = 0.0;
+    total += table[c->w.offsets[0] + code];
+    total += table[c->w.offsets[1] + offset_level(c, along, across, hole, last)];
+    total += table[c->w.offsets[2] + offset_level(c, along, across, hole, own_last)];
+    total += table[c->w.offsets[3] + edge];
+    total += table[c->w.offsets[4] + width_level(c, c->width_mine[hole])];
+    total += table[c->w.offsets[5] + width_level(c, c->width_theirs[hole])];
+    return total;
+}
+
+/* patterns.widths: each hole of `pool` on a layer of `s` gets the layer's width in `out` */
+static void mark_widths(const Ctx *c, const Side *s, const BB *pool, int32_t *out)
+{
+    for (int k = 0; k < s->nlayers; k++) {
+        const BB *layer = &s->layers[k];
+        int width = -1;
+        for (int i = 0; i < c->nw; i++)
+            for (uint64_t w = layer->w[i] & pool->w[i]; w; w &= w - 1) {
+                if (width < 0)
+                    width = bb_count(layer, c->nw);
+                out[i * 64 + __builtin_ctzll(w)] = width;
+            }
+    }
+}
+
+/* candidates.pool */
+static void candidate_pool(Ctx *c, int last, int own_last, const Side *mine, const Side *theirs,
+                           const BB *free, int everywhere, BB *pool)
+{
+    const Tables *t = c->t;
+    int nw = c->nw;
+    if (everywhere) {
+        bb_copy(pool, free, nw);
+        return;
+    }
+    BB pegs, around, further;
+    bb_zero(&pegs, nw);
+    if (last >= 0)
+        bb_set(&pegs, last);
+    if (own_last >= 0)
+        bb_set(&pegs, own_last);
+    spread(&pegs, t->steps, t->shifts, nw, &around);
+    spread(&around, t->steps, t->shifts, nw, &further);
+    for (int i = 0; i < nw; i++)
+        pool->w[i] = (mine->path.w[i] | theirs->path.w[i] | around.w[i] | further.w[i])
+                     & free->w[i];
+    if (bb_any(pool, nw))
+        return;
+    for (int i = 0; i < nw; i++)
+        pool->w[i] = t->centre.w[i] & free->w[i];
+    if (!bb_any(pool, nw))
+        bb_copy(pool, free, nw);
 }
 
 /* candidates.ranked: up to `count` holes into c->moves and their priors into c->priors */
-static int ranked(Ctx *c, int colour, const Side *mine, const Side *theirs, const BB *free,
-                  int count)
+static int ranked(Ctx *c, int colour, int last, int own_last, const Side *mine,
+                  const Side *theirs, const BB *free, int count, int everywhere)
 {
-    const Tables *t = c->t;
     int nw = c->nw, scored = 0;
-    BB joining, pool, around, tmp, focused;
-    spread(&c->pegs[colour], c->allow[colour], t->shifts, nw, &joining);
-    for (int i = 0; i < nw; i++) {
-        joining.w[i] &= free->w[i];
-        pool.w[i] = (mine->path.w[i] | theirs->path.w[i]) & free->w[i];
-    }
-    if (bb_count(&pool, nw) > c->p.scored) {
-        spread(&c->occ, t->steps, t->shifts, nw, &around);
-        spread(&around, t->steps, t->shifts, nw, &tmp);
-        for (int i = 0; i < nw; i++) {
-            around.w[i] |= tmp.w[i];
-            focused.w[i] = pool.w[i] & around.w[i];
-        }
-        if (bb_count(&focused, nw) < count)
-            for (int i = 0; i < nw; i++)
-                focused.w[i] |= pool.w[i] & t->centre.w[i];
-        if (bb_any(&focused, nw))
-            bb_copy(&pool, &focused, nw);
-    }
-    if (!bb_any(&pool, nw))
-        bb_copy(&pool, free, nw);
-    const Side *sides[2] = {mine, theirs};
-    const double weights[2] = {1.0, 0.9};
-    for (int s = 0; s < 2; s++) {
-        for (int k = 0; k < sides[s]->nlayers; k++) {
-            const BB *layer = &sides[s]->layers[k];
-            int any = 0;
-            for (int i = 0; i < nw; i++) {
-                tmp.w[i] = layer->w[i] & pool.w[i];
-                any |= tmp.w[i] != 0;
-            }
-            if (!any)
-                continue;
-            double value = weights[s] * (1.0 + 2.0 / bb_count(layer, nw));
-            for (int i = 0; i < nw; i++)
-                for (uint64_t w = tmp.w[i]; w; w &= w - 1)
-                    add_score(c, i * 64 + __builtin_ctzll(w), value, &scored);
-        }
-    }
+    BB pool;
+    candidate_pool(c, last, own_last, mine, theirs, free, everywhere, &pool);
+    mark_widths(c, mine, &pool, c->width_mine);
+    mark_widths(c, theirs, &pool, c->width_theirs);
     for (int i = 0; i < nw; i++)
-        for (uint64_t w = joining.w[i] & pool.w[i]; w; w &= w - 1)
-            add_score(c, i * 64 + __builtin_ctzll(w), 0.6, &scored);
-    if (scored < count) {
-        int taken = 0;
-        for (int i = 0; i < nw && taken < 4 * count; i++)
-            for (uint64_t w = pool.w[i]; w && taken < 4 * count; w &= w - 1, taken++) {
-                int hole = i * 64 + __builtin_ctzll(w);
-                if (!c->has[hole]) {
-                    c->has[hole] = 1;
-                    c->score[hole] = 0.0;
-                    c->listed[scored++] = hole;
-                }
-            }
-    }
+        for (uint64_t w = pool.w[i]; w; w &= w - 1) {
+            int hole = i * 64 + __builtin_ctzll(w);
+            c->score[hole] = strength(c, colour, last, own_last, hole);
+            c->listed[scored++] = hole;
+            c->width_mine[hole] = 0;
+            c->width_theirs[hole] = 0;
+        }
     sort_holes(c->listed, c->sort_tmp, scored, c->score);
     int best = scored < count ? scored : count;
-    for (int j = 0; j < scored; j++)
-        c->has[c->listed[j]] = 0;
     if (!best)
         return 0;
     double top = c->score[c->listed[0]];
     Sum total = {0.0, 0.0};
     for (int j = 0; j < best; j++) {
         c->moves[j] = c->listed[j];
-        c->priors[j] = exp(1.5 * (c->score[c->listed[j]] - top));
+        c->priors[j] = exp(c->score[c->listed[j]] - top);
         sum_add(&total, c->priors[j]);
     }
     normalise(c->priors, best, &total);
@@ -914,8 +1002,8 @@ static void perturb(Ctx *c, int count)
     normalise(c->priors, count, &total);
 }
 
-/* Search._expand */
-static double expand(Ctx *c, Node *node, int root)
+/* Search._expand, with the last two pegs before the node (Search._recent) */
+static double expand(Ctx *c, Node *node, int root, int last, int own_last)
 {
     const Tables *t = c->t;
     int nw = c->nw, colour = node->to_move, opponent = 1 - colour;
@@ -943,7 +1031,7 @@ static double expand(Ctx *c, Node *node, int root)
                 threatened.w[i] = theirs->path.w[i] & free.w[i];
             return decide(c, node, 0.0, bb_low(&threatened, nw));
         }
-        int listed = ranked(c, colour, mine, theirs, &free, blocks + 4);
+        int listed = ranked(c, colour, last, own_last, mine, theirs, &free, blocks + 4, root);
         for (int j = 0; j < blocks; j++)
             c->is_block[c->blocks[j]] = 1;
         count = 0;
@@ -965,7 +1053,8 @@ static double expand(Ctx *c, Node *node, int root)
             sum_add(&total, c->priors[j]);
         normalise(c->priors, count, &total);
     } else {
-        count = ranked(c, colour, mine, theirs, &free, root ? c->p.root_width : c->p.width);
+        count = ranked(c, colour, last, own_last, mine, theirs, &free,
+                       root ? c->p.root_width : c->p.width, root);
     }
     if (root && c->p.noise != 0.0 && count > 1)
         perturb(c, count);
@@ -1059,7 +1148,7 @@ static long run(Ctx *c, int to_move, long budget, double seconds, double *root_e
     double deadline = seconds >= 0 ? now() + seconds : -1.0;
     reserve(c);
     int root = new_node(c, -1, 1 - to_move, to_move);
-    *root_eval = expand(c, &c->nodes[root], 1);
+    *root_eval = expand(c, &c->nodes[root], 1, c->root_last, c->root_own_last);
     int32_t path[1] = {root};
     backup(c, path, 1, *root_eval, to_move);
     long nodes = 1;
@@ -1092,7 +1181,10 @@ static long run(Ctx *c, int to_move, long budget, double seconds, double *root_e
             c->path[length++] = at;
         }
         Node *leaf = &c->nodes[at];
-        double value = leaf->decided ? leaf->terminal : expand(c, leaf, 0);
+        /* Search._recent: the walk's last two moves, the game's before them */
+        int last = leaf->move;
+        int own_last = length >= 3 ? c->nodes[c->path[length - 2]].move : c->root_last;
+        double value = leaf->decided ? leaf->terminal : expand(c, leaf, 0, last, own_last);
         backup(c, c->path, length, value, c->nodes[at].to_move);
         for (int d = depth - 1; d >= 0; d--)
             take_back(c, c->nodes[c->path[d + 1]].move, c->placed_links + c->placed[2 * d],
@@ -1123,15 +1215,14 @@ static int ctx_init(Ctx *c, const Tables *t)
     /* small per-hole arrays in one block */
     size_t bytes = (size_t)n                                    /* peg */
                    + (size_t)4 * n * 3                          /* link, cc[0], cc[1] */
-                   + (size_t)n                                  /* is_block */
-                   + (size_t)n;                                 /* has */
+                   + (size_t)n;                                 /* is_block */
     c->peg = calloc(bytes, 1);
     /* the layers: forward, backward, mine, theirs */
     c->fwd = malloc((size_t)(n + 2) * 4 * sizeof(BB));
     /* score (n), priors (n + 8); listed, sort_tmp, moves, blocks, stack, path (n + 8 each),
-     * placed (2 (n + 8)), placed_links (8 n + 8); seen (n) */
+     * placed (2 (n + 8)), placed_links (8 n + 8); seen (n); width_mine, width_theirs (n) */
     c->score = malloc((size_t)(2 * n + 8) * sizeof(double)
-                      + (size_t)(8 * (n + 8) + 8 * n + 8 + n) * sizeof(int32_t));
+                      + (size_t)(8 * (n + 8) + 8 * n + 8 + 3 * n) * sizeof(int32_t));
     c->ncap = 1024;
     c->ecap = 4096;
     c->nodes = malloc(c->ncap * sizeof(Node));
@@ -1142,7 +1233,6 @@ static int ctx_init(Ctx *c, const Tables *t)
     c->cc[0] = (uint8_t *)c->link + 4 * n;
     c->cc[1] = c->cc[0] + 4 * n;
     c->is_block = c->cc[1] + 4 * n;
-    c->has = c->is_block + n;
     memset(c->peg, NONE, (size_t)n);
     memset(c->link, NONE, (size_t)4 * n);
     c->bwd = c->fwd + (n + 2);
@@ -1159,6 +1249,9 @@ static int ctx_init(Ctx *c, const Tables *t)
     c->placed_links = c->placed + 2 * (n + 8);
     c->seen = (uint32_t *)(c->placed_links + 8 * n + 8);
     memset(c->seen, 0, (size_t)n * sizeof(uint32_t));
+    c->width_mine = (int32_t *)(c->seen + n);
+    c->width_theirs = c->width_mine + n;
+    memset(c->width_mine, 0, (size_t)2 * n * sizeof(int32_t));
     c->stamp = 0;
     c->nn = c->ne = 0;
     for (int colour = 0; colour < 2; colour++)
@@ -1243,19 +1336,42 @@ static PyObject *core_search(PyObject *self, PyObject *args)
     PyObject *tables_obj, *rng_obj;
     const unsigned char *pegs, *links;
     Py_ssize_t pegs_len, links_len;
-    int to_move;
+    const unsigned char *table;
+    Py_ssize_t table_len;
+    int to_move, root_last, root_own_last, table_size;
     long long budget;
     double seconds;
     Params p;
-    if (!PyArg_ParseTuple(args, "O!y#y#iLdO(dddddddiiiiiL)", &TablesType, &tables_obj, &pegs,
-                          &pegs_len, &links, &links_len, &to_move, &budget, &seconds, &rng_obj,
+    Priors w;
+    if (!PyArg_ParseTuple(args, "O!y#y#(ii)iLdO(dddddddiiiiL)y#(ii(iiiiii)(iiiiiii))",
+                          &TablesType, &tables_obj, &pegs, &pegs_len, &links, &links_len,
+                          &root_last, &root_own_last, &to_move, &budget, &seconds, &rng_obj,
                           &p.c_puct, &p.fpu, &p.narrow, &p.weak, &p.sharpness, &p.tempo,
-                          &p.noise, &p.width, &p.root_width, &p.scored, &p.unreachable,
-                          &p.pv_length, &p.max_bytes))
+                          &p.noise, &p.width, &p.root_width, &p.unreachable, &p.pv_length,
+                          &p.max_bytes, &table, &table_len, &w.far, &table_size,
+                          &w.offsets[0], &w.offsets[1], &w.offsets[2], &w.offsets[3],
+                          &w.offsets[4], &w.offsets[5], &w.widths[0], &w.widths[1],
+                          &w.widths[2], &w.widths[3], &w.widths[4], &w.widths[5],
+                          &w.widths[6]))
         return NULL;
     const Tables *t = (const Tables *)tables_obj;
-    if (expect(pegs_len, t->n, "pegs") || expect(links_len, 4 * (Py_ssize_t)t->n, "links"))
+    if (expect(pegs_len, t->n, "pegs") || expect(links_len, 4 * (Py_ssize_t)t->n, "links")
+        || expect(table_len, (Py_ssize_t)table_size * 8, "priors' table"))
         return NULL;
+    /* the highest level of each feature must lie in the table */
+    const int top_level[FEATURES] = {390624, (w.far + 1) * (w.far + 1), (w.far + 1) * (w.far + 1),
+                                     (w.far + 1) * (w.far + 1) - 1, WIDTH_BOUNDS + 1,
+                                     WIDTH_BOUNDS + 1};
+    for (int f = 0; f < FEATURES; f++)
+        if (w.far < 0 || w.offsets[f] < 0 || w.offsets[f] + top_level[f] >= table_size) {
+            PyErr_SetString(PyExc_ValueError, "a feature's levels lie outside the table");
+            return NULL;
+        }
+    if (root_last < -1 || root_last >= t->n || root_own_last < -1 || root_own_last >= t->n) {
+        PyErr_SetString(PyExc_ValueError, "the last pegs are holes of the board or -1");
+        return NULL;
+    }
+    w.table = (const double *)table;
     if ((to_move != 0 && to_move != 1) || budget < 1 || p.width < 1 || p.root_width < 1) {
         PyErr_SetString(PyExc_ValueError,
                         "to_move is 0 or 1, the budget and the widths at least 1");
@@ -1282,6 +1398,9 @@ static PyObject *core_search(PyObject *self, PyObject *args)
     Ctx c;
     memset(&c, 0, sizeof c);
     c.p = p;
+    c.w = w;
+    c.root_last = root_last;
+    c.root_own_last = root_own_last;
     c.rng_values = values;
     c.rng_count = rng_count;
     if (ctx_init(&c, t) < 0) {
@@ -1352,9 +1471,11 @@ done:
 
 static PyMethodDef core_methods[] = {
     {"tables", core_tables, METH_VARARGS,
-     "tables(cols, rows, classic, masks, shifts, neighbours, link_ends, crossings) -> Tables"},
+     "tables(cols, rows, classic, masks, shifts, neighbours, link_ends, crossings, frames)"
+     " -> Tables"},
     {"search", core_search, METH_VARARGS,
-     "search(tables, pegs, links, to_move, nodes, seconds, rng_values, params) -> result"},
+     "search(tables, pegs, links, (last, own_last), to_move, nodes, seconds, rng_values, params,"
+     " priors, prior_params) -> result"},
     {"side", core_side, METH_VARARGS,
      "side(tables, pegs, links, colour, paths, cap) -> (distance, path layers, path)"},
     {NULL, NULL, 0, NULL},
