@@ -79,33 +79,32 @@ def events(game: Game) -> Iterator[tuple[NDArray[np.int32], int]]:
 
 def features(board: Board, colour: Colour) -> NDArray[np.int32]:
     """The levels of every hole `colour` may play (row = hole index; -1 rows: not free)."""
-    pos = board.pos
+    pos, geo = board.pos, board.geo
     free = board.free(colour)
-    seen = patterns.frame(board.geo, colour)
-    recent = board.recent(colour)
-    mine = patterns.widths(side(pos, colour), free)
-    theirs = patterns.widths(side(pos, colour.opponent), free)
+    seen = patterns.frame(geo, colour)
+    scene = patterns.scene(pos, colour, board.recent(colour), side(pos, colour),
+                           side(pos, colour.opponent), free)
     rows = np.full((len(pos.peg_colour), len(patterns.FEATURES)), -1, dtype=np.int32)
     bits = free
     while bits:
         low = bits & -bits
         bits ^= low
         hole = low.bit_length() - 1
-        rows[hole] = patterns.levels(pos, board.rules, colour, seen, recent, hole,
-                                     mine.get(hole, 0), theirs.get(hole, 0))
+        rows[hole] = patterns.levels(pos, board.rules, colour, seen, scene, hole)
     return rows
 
 
-def canonical_ring(codes: NDArray[np.int32]) -> NDArray[np.int32]:
-    """The canonical shape of each ring code (`patterns.canonical`, for the codes present)."""
+def canonical_shapes(shape: str, codes: NDArray[np.int32]) -> NDArray[np.int32]:
+    """The canonical shape of each code (`patterns.canonical`, for the codes present)."""
     unique, inverse = np.unique(codes, return_inverse=True)
-    mapped = np.array([patterns.canonical(int(code)) for code in unique], dtype=np.int32)
+    mapped = np.array([patterns.canonical(shape, int(code)) for code in unique],
+                      dtype=np.int32)
     return mapped[inverse]
 
 
 class Data:
-    """All events as flat arrays: per candidate hole its event and its feature levels (the
-    ring as its canonical shape), per event the row of the hole played."""
+    """All events as flat arrays: per candidate hole its event and its feature levels (shapes
+    as their canonical code), per event the row of the hole played."""
 
     def __init__(self, games: list[tuple[str, Game]]) -> None:
         levels: list[NDArray[np.int32]] = []
@@ -123,7 +122,9 @@ class Data:
                 print(f"{number}/{len(games)} games, {len(winners)} events",
                       file=sys.stderr, flush=True)
         self.levels = np.concatenate(levels)
-        self.levels[:, 0] = canonical_ring(self.levels[:, 0])
+        for f, (name, _size) in enumerate(patterns.FEATURES):
+            if name in patterns.SHAPES:
+                self.levels[:, f] = canonical_shapes(name, self.levels[:, f])
         self.event = np.concatenate(event_of)
         self.winners = np.array(winners, dtype=np.int64)
         self.events = len(winners)
@@ -172,7 +173,7 @@ def written(learned: list[dict[int, float]], provenance: dict[str, object]) -> d
     """The data file's contents: natural logarithms of the gammas, 4 decimals."""
     out: dict[str, object] = {}
     for (name, size), found in zip(patterns.FEATURES, learned, strict=True):
-        if name == "ring":
+        if name in patterns.SHAPES:
             out[name] = {str(code): round(math.log(gamma), 4)
                          for code, gamma in sorted(found.items())}
         else:
@@ -200,7 +201,10 @@ def main(argv: list[str] | None = None) -> None:
                   "1984-2001, without the 100 games of benchmarks/games",
         "games": len(games), "games_in_corpus": listed, "left_out_same_opening": dropped,
         "events": data.events, "candidate_holes": len(data.event),
-        "ring_shapes": len(learned[0]), "iterations": args.iterations,
+        "shapes": {name: len(found) for (name, _size), found in zip(patterns.FEATURES, learned,
+                                                                   strict=True)
+                   if name in patterns.SHAPES},
+        "iterations": args.iterations,
         "command": "python benchmarks/train_priors.py", "date": date.today().isoformat(),
         "model": "generalised Bradley-Terry (Coulom 2007), MM, prior 1 win + 1 loss "
                  "against strength 1; values are natural logarithms of the gammas",

@@ -51,13 +51,15 @@ typedef struct {
     /* per link id: up to 9 crossing link ids, -1 padded */
     int32_t *cross;
     /* per colour, the board seen as Red (patterns.frame): per hole and ring position the
-     * neighbour and link id (-1: off the board), then per hole its along and across */
+     * neighbour and link id (-1: off the board), per hole and square position the
+     * neighbour, then per hole its along and across */
     int32_t *frame;
 } Tables;
 
 /* patterns.py: one colour's frame in Tables.frame */
 #define RING 8
-#define FRAME_INTS(n) ((n) * (2 * RING + 2))
+#define SQUARE 8
+#define FRAME_INTS(n) ((n) * (2 * RING + SQUARE + 2))
 
 static void tables_dealloc(Tables *t)
 {
@@ -161,9 +163,12 @@ static int tables_valid(const Tables *t)
         for (int j = 0; j < n * RING; j++)
             if (f[j] >= n || (f[j] >= 0 && (f[n * RING + j] < 0 || f[n * RING + j] >= links)))
                 return 0;
+        for (int j = 2 * n * RING; j < n * (2 * RING + SQUARE); j++)
+            if (f[j] >= n)
+                return 0;
+        const int32_t *along = f + n * (2 * RING + SQUARE), *across = along + n;
         for (int h = 0; h < n; h++)
-            if (f[2 * n * RING + h] < 0 || f[2 * n * RING + h] >= 48
-                || f[2 * n * RING + n + h] < 0 || f[2 * n * RING + n + h] >= 48)
+            if (along[h] < 0 || along[h] >= 48 || across[h] < 0 || across[h] >= 48)
                 return 0;
     }
     for (int lid = 0; lid < links; lid++) {
@@ -420,11 +425,13 @@ typedef struct {
 } Params;
 
 /* patterns.py's constants and the learned weights (natural logarithms, patterns.weights) */
-#define FEATURES 6
+#define FEATURES 10
 #define WIDTH_BOUNDS 7
+#define STEPS_NEAR 3
+#define CHAIN_LEVELS 5
 typedef struct {
     const double *table;
-    int far, offsets[FEATURES], widths[WIDTH_BOUNDS];
+    int far, ahead, aside, offsets[FEATURES], widths[WIDTH_BOUNDS];
 } Priors;
 
 typedef struct {
@@ -445,6 +452,12 @@ typedef struct {
     uint32_t stamp;
     double *score;   /* ranked */
     int32_t *width_mine, *width_theirs; /* ranked: per hole, its path layer's width */
+    BB near_mine[STEPS_NEAR], near_theirs[STEPS_NEAR]; /* ranked: patterns.reach */
+    /* ranked: patterns.chains (per peg its chain's number; per chain its members' first
+     * index into `members` and the lowest and highest of a coordinate), patterns.ahead_levels
+     * (per hole, 0: none) and the holes given a level */
+    int32_t *chain_of, *chain_first, *chain_low, *chain_high, *members, *ahead_marked;
+    uint8_t *ahead;
     int32_t *listed, *sort_tmp, *moves, *blocks;
     double *priors;
     uint8_t *is_block;
@@ -748,15 +761,121 @@ static inline int capped(int value, int far)
     return value < far ? value : far;
 }
 
-/* patterns.offset_level */
-static int offset_level(const Ctx *c, const int32_t *along, const int32_t *across, int hole,
-                        int peg)
+/* patterns._outwards */
+static inline int outwards(int far, int position, int size, int offset)
 {
-    int far = c->w.far;
+    if (2 * position < size - 1)
+        offset = -offset;
+    return (offset < -far ? -far : offset > far ? far : offset) + far;
+}
+
+/* patterns.offset_level */
+static int offset_level(const Ctx *c, const int32_t *along, const int32_t *across,
+                        int along_size, int across_size, int hole, int peg)
+{
+    int far = c->w.far, signed_levels = 2 * far + 1;
     if (peg < 0)
-        return (far + 1) * (far + 1);
-    return capped(abs(along[hole] - along[peg]), far) * (far + 1)
-           + capped(abs(across[hole] - across[peg]), far);
+        return signed_levels * signed_levels;
+    return outwards(far, along[peg], along_size, along[hole] - along[peg]) * signed_levels
+           + outwards(far, across[peg], across_size, across[hole] - across[peg]);
+}
+
+/* patterns.steps_level */
+static inline int steps_level(const BB *within, int hole)
+{
+    for (int steps = 0; steps < STEPS_NEAR; steps++)
+        if (bb_test(&within[steps], hole))
+            return steps;
+    return STEPS_NEAR;
+}
+
+/* a colour's frame: per hole its along (its across follows) */
+static inline const int32_t *along_of(const Ctx *c, int colour)
+{
+    return c->t->frame + colour * FRAME_INTS(c->n) + c->n * (2 * RING + SQUARE);
+}
+
+/* patterns.chains of `colour`: per peg c->chain_of, per chain its members (lowest hole
+ * first not needed: only extents are used) from c->chain_first, and the lowest and highest
+ * of `coordinate` (along or across); returns the number of chains */
+static int label_chains(Ctx *c, int colour, const int32_t *coordinate)
+{
+    const Tables *t = c->t;
+    if (++c->stamp == 0) {
+        memset(c->seen, 0, (size_t)c->n * sizeof(uint32_t));
+        c->stamp = 1;
+    }
+    int chains = 0, filled = 0;
+    for (int i = 0; i < c->nw; i++)
+        for (uint64_t w = c->pegs[colour].w[i]; w; w &= w - 1) {
+            int start = i * 64 + __builtin_ctzll(w);
+            if (c->seen[start] == c->stamp)
+                continue;
+            c->seen[start] = c->stamp;
+            c->chain_first[chains] = filled;
+            c->chain_low[chains] = c->chain_high[chains] = coordinate[start];
+            int top = 0;
+            c->stack[top++] = start;
+            while (top) {
+                int here = c->stack[--top];
+                c->members[filled++] = here;
+                c->chain_of[here] = chains;
+                if (coordinate[here] < c->chain_low[chains])
+                    c->chain_low[chains] = coordinate[here];
+                if (coordinate[here] > c->chain_high[chains])
+                    c->chain_high[chains] = coordinate[here];
+                for (int j = 0; j < t->nb_count[here]; j++) {
+                    int neighbour = t->nb[here * 16 + 2 * j], lid = t->nb[here * 16 + 2 * j + 1];
+                    if (c->seen[neighbour] != c->stamp && c->peg[neighbour] == colour
+                        && c->link[lid] == colour) {
+                        c->seen[neighbour] = c->stamp;
+                        c->stack[top++] = neighbour;
+                    }
+                }
+            }
+            chains++;
+        }
+    c->chain_first[chains] = filled;
+    return chains;
+}
+
+/* patterns.ahead_levels: c->ahead for the holes in front of the ends of `colour`'s opponent's
+ * chains; the holes marked into c->ahead_marked, their number returned */
+static int mark_ahead(Ctx *c, int colour)
+{
+    const Tables *t = c->t;
+    int n = c->n, marked = 0;
+    const int32_t *along = along_of(c, colour), *across = along + n;
+    int along_size = colour == 0 ? t->rows : t->cols, across_size = colour == 0 ? t->cols : t->rows;
+    int chains = label_chains(c, 1 - colour, across);
+    for (int k = 0; k < chains; k++)
+        for (int m = c->chain_first[k]; m < c->chain_first[k + 1]; m++) {
+            int peg = c->members[m];
+            for (int direction = -1; direction <= 1; direction += 2) {
+                int end = direction < 0 ? c->chain_low[k] : c->chain_high[k];
+                if (across[peg] != end)
+                    continue;
+                for (int beyond = 1; beyond <= c->w.ahead; beyond++) {
+                    int x = end + direction * beyond;
+                    if (x < 0 || x >= across_size)
+                        break;
+                    for (int aside = -c->w.aside; aside <= c->w.aside; aside++) {
+                        int a = along[peg] + aside;
+                        if (a < 0 || a >= along_size)
+                            continue;
+                        int hole = colour == 0 ? a * t->cols + x : x * t->cols + a;
+                        int level = 1 + (beyond - 1) * (c->w.aside + 1) + abs(aside);
+                        if (!c->ahead[hole]) {
+                            c->ahead_marked[marked++] = hole;
+                            c->ahead[hole] = (uint8_t)level;
+                        } else if (level < c->ahead[hole]) {
+                            c->ahead[hole] = (uint8_t)level;
+                        }
+                    }
+                }
+            }
+        }
+    return marked;
 }
 
 /* patterns.strength of patterns.levels: the logarithms added in the features' order */
@@ -765,10 +884,11 @@ static double strength(const Ctx *c, int colour, int last, int own_last, int hol
     const Tables *t = c->t;
     int n = c->n, far = c->w.far, opponent = 1 - colour;
     const int32_t *ring = t->frame + colour * FRAME_INTS(n);
-    const int32_t *lids = ring + n * RING, *along = lids + n * RING, *across = along + n;
+    const int32_t *lids = ring + n * RING, *square = lids + n * RING;
+    const int32_t *along = square + n * SQUARE, *across = along + n;
     const double *table = c->w.table;
     /* patterns.ring_code */
-    int code = 0, scale = 1;
+    int code = 0, scale = 1, linked[RING], chains = 0, longer = 0;
     for (int j = 0; j < RING; j++) {
         int neighbour = ring[hole * RING + j], lid = lids[hole * RING + j], state;
         if (neighbour < 0) {
@@ -781,21 +901,52 @@ static double strength(const Ctx *c, int colour, int last, int own_last, int hol
             state = 2;
         } else {
             state = 1;
+            /* patterns.chain_level: the distinct chains it links to */
+            int chain = c->chain_of[neighbour], known = 0;
+            for (int k = 0; k < chains; k++)
+                known |= linked[k] == chain;
+            if (!known) {
+                linked[chains++] = chain;
+                longer |= along[hole] < c->chain_low[chain] || along[hole] > c->chain_high[chain];
+            }
         }
         code += state * scale;
         scale *= 5;
+    }
+    int chain_level = chains ? (chains == 1 ? 1 : 3) + longer : 0;
+    /* patterns.square_code */
+    int shape = 0;
+    scale = 1;
+    for (int j = 0; j < SQUARE; j++) {
+        int neighbour = square[hole * SQUARE + j], state;
+        if (neighbour < 0)
+            state = 3;
+        else if (c->peg[neighbour] == NONE)
+            state = bb_test(&t->placeable[colour], neighbour) ? 0 : 3;
+        else
+            state = c->peg[neighbour] == colour ? 1 : 2;
+        shape += state * scale;
+        scale *= 4;
     }
     /* patterns.edge_level */
     int along_size = colour == 0 ? t->rows : t->cols, across_size = colour == 0 ? t->cols : t->rows;
     int edge = capped(capped(along[hole], along_size - 1 - along[hole]), far) * (far + 1)
                + capped(capped(across[hole], across_size - 1 - across[hole]), far);
+    int near = steps_level(c->near_mine, hole) * (STEPS_NEAR + 1)
+               + steps_level(c->near_theirs, hole);
     double total = 0.0;
     total += table[c->w.offsets[0] + code];
-    total += table[c->w.offsets[1] + offset_level(c, along, across, hole, last)];
-    total += table[c->w.offsets[2] + offset_level(c, along, across, hole, own_last)];
-    total += table[c->w.offsets[3] + edge];
-    total += table[c->w.offsets[4] + width_level(c, c->width_mine[hole])];
-    total += table[c->w.offsets[5] + width_level(c, c->width_theirs[hole])];
+    total += table[c->w.offsets[1] + shape];
+    total += table[c->w.offsets[2] + offset_level(c, along, across, along_size, across_size,
+                                                  hole, last)];
+    total += table[c->w.offsets[3] + offset_level(c, along, across, along_size, across_size,
+                                                  hole, own_last)];
+    total += table[c->w.offsets[4] + near];
+    total += table[c->w.offsets[5] + chain_level];
+    total += table[c->w.offsets[6] + c->ahead[hole]];
+    total += table[c->w.offsets[7] + edge];
+    total += table[c->w.offsets[8] + width_level(c, c->width_mine[hole])];
+    total += table[c->w.offsets[9] + width_level(c, c->width_theirs[hole])];
     return total;
 }
 
@@ -832,15 +983,30 @@ static void candidate_pool(Ctx *c, int last, int own_last, const Side *mine, con
         bb_set(&pegs, own_last);
     spread(&pegs, t->steps, t->shifts, nw, &around);
     spread(&around, t->steps, t->shifts, nw, &further);
+    spread(&c->occ, t->steps, t->shifts, nw, &pegs); /* now: next to some peg */
     for (int i = 0; i < nw; i++)
-        pool->w[i] = (mine->path.w[i] | theirs->path.w[i] | around.w[i] | further.w[i])
-                     & free->w[i];
+        pool->w[i] = (around.w[i] | further.w[i]
+                      | ((mine->path.w[i] | theirs->path.w[i]) & pegs.w[i])) & free->w[i];
     if (bb_any(pool, nw))
         return;
     for (int i = 0; i < nw; i++)
         pool->w[i] = t->centre.w[i] & free->w[i];
     if (!bb_any(pool, nw))
         bb_copy(pool, free, nw);
+}
+
+/* patterns.reach: the holes within 1, 2, ... STEPS_NEAR knight's steps of `pegs` */
+static void reach(const Ctx *c, const BB *pegs, BB *out)
+{
+    const Tables *t = c->t;
+    BB bits, more;
+    bb_copy(&bits, pegs, c->nw);
+    for (int steps = 0; steps < STEPS_NEAR; steps++) {
+        spread(&bits, t->steps, t->shifts, c->nw, &more);
+        for (int i = 0; i < c->nw; i++)
+            bits.w[i] |= more.w[i];
+        bb_copy(&out[steps], &bits, c->nw);
+    }
 }
 
 /* candidates.ranked: up to `count` holes into c->moves and their priors into c->priors */
@@ -850,6 +1016,10 @@ static int ranked(Ctx *c, int colour, int last, int own_last, const Side *mine,
     int nw = c->nw, scored = 0;
     BB pool;
     candidate_pool(c, last, own_last, mine, theirs, free, everywhere, &pool);
+    reach(c, &c->pegs[colour], c->near_mine);
+    reach(c, &c->pegs[1 - colour], c->near_theirs);
+    int marked = mark_ahead(c, colour);
+    label_chains(c, colour, along_of(c, colour));
     mark_widths(c, mine, &pool, c->width_mine);
     mark_widths(c, theirs, &pool, c->width_theirs);
     for (int i = 0; i < nw; i++)
@@ -860,6 +1030,8 @@ static int ranked(Ctx *c, int colour, int last, int own_last, const Side *mine,
             c->width_mine[hole] = 0;
             c->width_theirs[hole] = 0;
         }
+    for (int j = 0; j < marked; j++)
+        c->ahead[c->ahead_marked[j]] = 0;
     sort_holes(c->listed, c->sort_tmp, scored, c->score);
     int best = scored < count ? scored : count;
     if (!best)
@@ -1222,7 +1394,8 @@ static int ctx_init(Ctx *c, const Tables *t)
     /* score (n), priors (n + 8); listed, sort_tmp, moves, blocks, stack, path (n + 8 each),
      * placed (2 (n + 8)), placed_links (8 n + 8); seen (n); width_mine, width_theirs (n) */
     c->score = malloc((size_t)(2 * n + 8) * sizeof(double)
-                      + (size_t)(8 * (n + 8) + 8 * n + 8 + 3 * n) * sizeof(int32_t));
+                      + (size_t)(8 * (n + 8) + 8 * n + 8 + 3 * n) * sizeof(int32_t)
+                      + (size_t)(6 * (n + 1)) * sizeof(int32_t) + (size_t)n);
     c->ncap = 1024;
     c->ecap = 4096;
     c->nodes = malloc(c->ncap * sizeof(Node));
@@ -1252,6 +1425,14 @@ static int ctx_init(Ctx *c, const Tables *t)
     c->width_mine = (int32_t *)(c->seen + n);
     c->width_theirs = c->width_mine + n;
     memset(c->width_mine, 0, (size_t)2 * n * sizeof(int32_t));
+    c->chain_of = c->width_theirs + n;
+    c->chain_first = c->chain_of + (n + 1);
+    c->chain_low = c->chain_first + (n + 1);
+    c->chain_high = c->chain_low + (n + 1);
+    c->members = c->chain_high + (n + 1);
+    c->ahead_marked = c->members + (n + 1);
+    c->ahead = (uint8_t *)(c->ahead_marked + (n + 1));
+    memset(c->ahead, 0, (size_t)n);
     c->stamp = 0;
     c->nn = c->ne = 0;
     for (int colour = 0; colour < 2; colour++)
@@ -1338,19 +1519,21 @@ static PyObject *core_search(PyObject *self, PyObject *args)
     Py_ssize_t pegs_len, links_len;
     const unsigned char *table;
     Py_ssize_t table_len;
-    int to_move, root_last, root_own_last, table_size;
+    int to_move, root_last, root_own_last, table_size, steps_near;
     long long budget;
     double seconds;
     Params p;
     Priors w;
-    if (!PyArg_ParseTuple(args, "O!y#y#(ii)iLdO(dddddddiiiiL)y#(ii(iiiiii)(iiiiiii))",
+    if (!PyArg_ParseTuple(args, "O!y#y#(ii)iLdO(dddddddiiiiL)y#(iiiii(iiiiiiiiii)(iiiiiii))",
                           &TablesType, &tables_obj, &pegs, &pegs_len, &links, &links_len,
                           &root_last, &root_own_last, &to_move, &budget, &seconds, &rng_obj,
                           &p.c_puct, &p.fpu, &p.narrow, &p.weak, &p.sharpness, &p.tempo,
                           &p.noise, &p.width, &p.root_width, &p.unreachable, &p.pv_length,
-                          &p.max_bytes, &table, &table_len, &w.far, &table_size,
+                          &p.max_bytes, &table, &table_len, &w.far, &table_size, &steps_near,
+                          &w.ahead, &w.aside,
                           &w.offsets[0], &w.offsets[1], &w.offsets[2], &w.offsets[3],
-                          &w.offsets[4], &w.offsets[5], &w.widths[0], &w.widths[1],
+                          &w.offsets[4], &w.offsets[5], &w.offsets[6], &w.offsets[7],
+                          &w.offsets[8], &w.offsets[9], &w.widths[0], &w.widths[1],
                           &w.widths[2], &w.widths[3], &w.widths[4], &w.widths[5],
                           &w.widths[6]))
         return NULL;
@@ -1359,11 +1542,16 @@ static PyObject *core_search(PyObject *self, PyObject *args)
         || expect(table_len, (Py_ssize_t)table_size * 8, "priors' table"))
         return NULL;
     /* the highest level of each feature must lie in the table */
-    const int top_level[FEATURES] = {390624, (w.far + 1) * (w.far + 1), (w.far + 1) * (w.far + 1),
-                                     (w.far + 1) * (w.far + 1) - 1, WIDTH_BOUNDS + 1,
-                                     WIDTH_BOUNDS + 1};
+    int signed_levels = 2 * w.far + 1;
+    const int top_level[FEATURES] = {390624, 65535, signed_levels * signed_levels,
+                                     signed_levels * signed_levels,
+                                     (STEPS_NEAR + 1) * (STEPS_NEAR + 1) - 1, CHAIN_LEVELS - 1,
+                                     w.ahead * (w.aside + 1), (w.far + 1) * (w.far + 1) - 1,
+                                     WIDTH_BOUNDS + 1, WIDTH_BOUNDS + 1};
     for (int f = 0; f < FEATURES; f++)
-        if (w.far < 0 || w.offsets[f] < 0 || w.offsets[f] + top_level[f] >= table_size) {
+        if (w.far < 0 || steps_near != STEPS_NEAR || w.ahead < 1 || w.ahead > 48 || w.aside < 0
+            || w.ahead * (w.aside + 1) > 255 || w.offsets[f] < 0
+            || w.offsets[f] + top_level[f] >= table_size) {
             PyErr_SetString(PyExc_ValueError, "a feature's levels lie outside the table");
             return NULL;
         }

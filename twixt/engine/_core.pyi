@@ -12,7 +12,7 @@ def search(
     nodes: int, seconds: float, rng_values: list[float],
     params: tuple[float, float, float, float, float, float, float, int, int, int, int, int],
     priors: bytes,
-    prior_params: tuple[int, int, tuple[int, ...], tuple[int, ...]],
+    prior_params: tuple[int, int, int, int, int, tuple[int, ...], tuple[int, ...]],
     /,
 ) -> tuple[int, float, float | None, list[int], list[float], list[int], list[float],
            list[list[int]]]: ...

@@ -5,9 +5,10 @@ the shape of its knight's-step ring, how far it is from the last two pegs and th
 whether it lies on a narrow layer of either side's shortest paths), over the strengths of
 the holes listed with it. Where people play is where the search looks first.
 
-The holes scored are the holes on either side's shortest paths and a knight's step or two
-from the last two pegs (where most replies are), and at the root every free hole: scoring a
-hole costs about as much as the rest of a node, so a node below the root scores only those.
+The holes scored are those a knight's step or two from the last two pegs (where most replies
+are) and those on either side's shortest paths next to some peg, and at the root every free
+hole: scoring all of them would cost more than the rest of a node, so a node below the root
+scores only those (about 80 on a 24×24 board in the middle game, of some 500).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from functools import cache
 
 from twixt.engine.board import Board
 from twixt.engine.evaluate import Side, spreader
-from twixt.engine.patterns import Recent, frame, levels, strength, weights, widths
+from twixt.engine.patterns import Recent, frame, levels, scene, strength, weights
 from twixt.rules import Colour
 from twixt.rules.geometry import Geometry, geometry
 
@@ -51,9 +52,9 @@ def near(geo: Geometry, bits: int) -> int:
 
 def pool(board: Board, recent: Recent, mine: Side, theirs: Side, free: int, *,
          everywhere: bool) -> int:
-    """The holes to score: every free one (`everywhere`), else those on either side's
-    shortest paths or within two knight's steps of the last two pegs (the centre when none
-    of these is free: an empty board)."""
+    """The holes to score: every free one (`everywhere`), else those within two knight's
+    steps of the last two pegs and those on either side's shortest paths a knight's step
+    from some peg (the centre when none of these is free: an empty board)."""
     if everywhere:
         return free
     geo = board.geo
@@ -63,7 +64,7 @@ def pool(board: Board, recent: Recent, mine: Side, theirs: Side, free: int, *,
             pegs |= 1 << peg
     around = near(geo, pegs)
     around |= near(geo, around)
-    found = (mine.path | theirs.path | around) & free
+    found = (around | ((mine.path | theirs.path) & near(geo, board.pos.occupied))) & free
     return found or (centre(geo.cols, geo.rows) & free) or free
 
 
@@ -74,10 +75,9 @@ def ranked(board: Board, colour: Colour, recent: Recent, mine: Side, theirs: Sid
     pos, rules = board.pos, board.rules
     seen = frame(board.geo, colour)
     table = weights()
-    mine_widths, theirs_widths = widths(mine, holes), widths(theirs, holes)
-    scores = [(strength(table, levels(pos, rules, colour, seen, recent, hole,
-                                      mine_widths.get(hole, 0), theirs_widths.get(hole, 0))),
-               hole) for hole in _holes(holes)]
+    found = scene(pos, colour, recent, mine, theirs, holes)
+    scores = [(strength(table, levels(pos, rules, colour, seen, found, hole)), hole)
+              for hole in _holes(holes)]
     best = sorted(scores, key=lambda item: (-item[0], item[1]))[:count]
     if not best:
         return [], []

@@ -24,7 +24,17 @@ from typing import TYPE_CHECKING
 from twixt.engine.board import Board
 from twixt.engine.candidates import centre
 from twixt.engine.evaluate import NARROW, SHARPNESS, TEMPO, UNREACHABLE, WEAK, Side
-from twixt.engine.patterns import FAR, OFFSETS, TABLE_SIZE, WIDTHS, frame, weights
+from twixt.engine.patterns import (
+    AHEAD,
+    ASIDE,
+    FAR,
+    OFFSETS,
+    STEPS_NEAR,
+    TABLE_SIZE,
+    WIDTHS,
+    frame,
+    weights,
+)
 from twixt.engine.search import (
     C_PUCT,
     FIRST_PLAY_URGENCY,
@@ -131,8 +141,10 @@ def _encoded(pos: Position) -> tuple[bytes, bytes]:
 
 
 #: `engine.patterns`' constants for the compiled core: how far offsets count, the size of
-#: the table of weights, where each feature's levels start and the path-width buckets
-_PRIOR_PARAMS = (FAR, TABLE_SIZE, OFFSETS, WIDTHS)
+#: the table of weights, the knight's steps counted to the nearest peg, the columns ahead of
+#: and rows aside of an opponent's chain end that count, where each feature's levels start and the path-width buckets (the core refuses other numbers of features,
+#: buckets or steps than it was written for)
+_PRIOR_PARAMS = (FAR, TABLE_SIZE, STEPS_NEAR, AHEAD, ASIDE, OFFSETS, WIDTHS)
 
 
 @lru_cache(maxsize=1)
@@ -167,12 +179,14 @@ def _tables(cols: int, rows: int, rules: RuleSet) -> _core.Tables:
     crossings = array("i", [-1]) * (36 * count)
     for lid, crossed in enumerate(geo.crossings):
         crossings[9 * lid: 9 * lid + len(crossed)] = array("i", crossed)
-    # per colour: the ring's neighbours, their link ids, then each hole's along and across
+    # per colour: the ring's neighbours, their link ids, the square's neighbours, then each
+    # hole's along and across
     frames = array("i")
     for colour in (Colour.RED, Colour.BLACK):
         seen = frame(geo, colour)
         frames.extend(neighbour for ring in seen.ring for neighbour, _lid in ring)
         frames.extend(lid for ring in seen.ring for _neighbour, lid in ring)
+        frames.extend(neighbour for square in seen.square for neighbour in square)
         frames.extend(seen.along)
         frames.extend(seen.across)
     return _core.tables(
