@@ -130,8 +130,9 @@ class Data:
         self.events = len(winners)
 
 
-def fit(data: Data, iterations: int) -> list[dict[int, float]]:
-    """Coulom's MM: per feature, level -> gamma (levels never seen are left out: gamma 1)."""
+def fit(data: Data, iterations: int) -> tuple[list[dict[int, float]], float]:
+    """Coulom's MM: per feature, level -> gamma (levels never seen are left out: gamma 1);
+    and the mean log-probability of the played holes under the fitted model."""
     feature_count = len(patterns.FEATURES)
     # per feature: the levels present, renumbered 0..k-1, and each candidate's number
     present, index = [], []
@@ -142,6 +143,7 @@ def fit(data: Data, iterations: int) -> list[dict[int, float]]:
     gammas = [np.ones(len(values)) for values in present]
     wins = [np.bincount(index[f][data.winners], minlength=len(present[f])).astype(float)
             for f in range(feature_count)]
+    likelihood = log_likelihood(data, gammas, index)
     for iteration in range(1, iterations + 1):
         for f in range(feature_count):
             strength = np.ones(len(data.event))
@@ -153,10 +155,11 @@ def fit(data: Data, iterations: int) -> list[dict[int, float]]:
             # the prior: one win and one loss against a virtual hole of strength 1
             gammas[f] = (wins[f] + 1.0) / (denominator + 2.0 / (gammas[f] + 1.0))
             gammas[f] /= math.exp(np.mean(np.log(gammas[f])))
-        print(f"iteration {iteration}: log-likelihood a move "
-              f"{log_likelihood(data, gammas, index):.4f}", file=sys.stderr, flush=True)
+        likelihood = log_likelihood(data, gammas, index)
+        print(f"iteration {iteration}: log-likelihood a move {likelihood:.4f}",
+              file=sys.stderr, flush=True)
     return [{int(level): float(gamma) for level, gamma in zip(values, found, strict=True)}
-            for values, found in zip(present, gammas, strict=True)]
+            for values, found in zip(present, gammas, strict=True)], likelihood
 
 
 def log_likelihood(data: Data, gammas: list[NDArray[np.float64]],
@@ -193,7 +196,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{len(games)} games ({dropped} left out: they open as a benchmark game does), "
           f"{data.events} events, {len(data.event)} candidate holes "
           f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
-    learned = fit(data, args.iterations)
+    learned, likelihood = fit(data, args.iterations)
     with (CORPUS / "index.csv").open(encoding="utf-8") as index:
         listed = sum(1 for _row in csv.DictReader(index))
     provenance = {
@@ -204,7 +207,7 @@ def main(argv: list[str] | None = None) -> None:
         "shapes": {name: len(found) for (name, _size), found in zip(patterns.FEATURES, learned,
                                                                    strict=True)
                    if name in patterns.SHAPES},
-        "iterations": args.iterations,
+        "iterations": args.iterations, "log_likelihood_a_move": round(likelihood, 4),
         "command": "python benchmarks/train_priors.py", "date": date.today().isoformat(),
         "model": "generalised Bradley-Terry (Coulom 2007), MM, prior 1 win + 1 loss "
                  "against strength 1; values are natural logarithms of the gammas",

@@ -458,7 +458,7 @@ typedef struct {
      * (per hole, 0: none) and the holes given a level */
     int32_t *chain_of, *chain_first, *chain_low, *chain_high, *members, *ahead_marked;
     uint8_t *ahead;
-    int32_t *listed, *sort_tmp, *moves, *blocks;
+    int32_t *listed, *moves, *blocks;
     double *priors;
     uint8_t *is_block;
     const double *rng_values;
@@ -725,24 +725,23 @@ static inline int before(const double *score, int a, int b)
     return score[a] > score[b] || (score[a] == score[b] && a < b);
 }
 
-/* a merge sort of holes[0..count) by `before`, with `tmp` as room (no global state: searches
- * may run in several threads at once) */
-static void sort_holes(int32_t *holes, int32_t *tmp, int count, const double *score)
+/* `hole` into the best `*kept` of `best` (at most `count`, in `before` order): what
+ * sorted(...)[:count] keeps, without sorting the rest */
+static void keep_best(int32_t *best, int *kept, int count, const double *score, int hole)
 {
-    for (int width = 1; width < count; width *= 2) {
-        for (int lo = 0; lo < count; lo += 2 * width) {
-            int mid = lo + width < count ? lo + width : count;
-            int hi = lo + 2 * width < count ? lo + 2 * width : count;
-            int i = lo, j = mid, k = lo;
-            while (i < mid && j < hi)
-                tmp[k++] = before(score, holes[j], holes[i]) ? holes[j++] : holes[i++];
-            while (i < mid)
-                tmp[k++] = holes[i++];
-            while (j < hi)
-                tmp[k++] = holes[j++];
-        }
-        memcpy(holes, tmp, (size_t)count * sizeof(int32_t));
+    int at = *kept;
+    if (count < 1)
+        return;
+    if (at == count) {
+        if (!before(score, hole, best[count - 1]))
+            return;
+        at--;
+    } else {
+        (*kept)++;
     }
+    for (; at > 0 && before(score, hole, best[at - 1]); at--)
+        best[at] = best[at - 1];
+    best[at] = hole;
 }
 
 /* patterns.width_level */
@@ -766,6 +765,8 @@ static inline int outwards(int far, int position, int size, int offset)
 {
     if (2 * position < size - 1)
         offset = -offset;
+    else if (2 * position == size - 1)
+        offset = abs(offset);
     return (offset < -far ? -far : offset > far ? far : offset) + far;
 }
 
@@ -1013,7 +1014,7 @@ static void reach(const Ctx *c, const BB *pegs, BB *out)
 static int ranked(Ctx *c, int colour, int last, int own_last, const Side *mine,
                   const Side *theirs, const BB *free, int count, int everywhere)
 {
-    int nw = c->nw, scored = 0;
+    int nw = c->nw, best = 0;
     BB pool;
     candidate_pool(c, last, own_last, mine, theirs, free, everywhere, &pool);
     reach(c, &c->pegs[colour], c->near_mine);
@@ -1026,14 +1027,12 @@ static int ranked(Ctx *c, int colour, int last, int own_last, const Side *mine,
         for (uint64_t w = pool.w[i]; w; w &= w - 1) {
             int hole = i * 64 + __builtin_ctzll(w);
             c->score[hole] = strength(c, colour, last, own_last, hole);
-            c->listed[scored++] = hole;
+            keep_best(c->listed, &best, count, c->score, hole);
             c->width_mine[hole] = 0;
             c->width_theirs[hole] = 0;
         }
     for (int j = 0; j < marked; j++)
         c->ahead[c->ahead_marked[j]] = 0;
-    sort_holes(c->listed, c->sort_tmp, scored, c->score);
-    int best = scored < count ? scored : count;
     if (!best)
         return 0;
     double top = c->score[c->listed[0]];
@@ -1391,10 +1390,10 @@ static int ctx_init(Ctx *c, const Tables *t)
     c->peg = calloc(bytes, 1);
     /* the layers: forward, backward, mine, theirs */
     c->fwd = malloc((size_t)(n + 2) * 4 * sizeof(BB));
-    /* score (n), priors (n + 8); listed, sort_tmp, moves, blocks, stack, path (n + 8 each),
+    /* score (n), priors (n + 8); listed, moves, blocks, stack, path (n + 8 each),
      * placed (2 (n + 8)), placed_links (8 n + 8); seen (n); width_mine, width_theirs (n) */
     c->score = malloc((size_t)(2 * n + 8) * sizeof(double)
-                      + (size_t)(8 * (n + 8) + 8 * n + 8 + 3 * n) * sizeof(int32_t)
+                      + (size_t)(7 * (n + 8) + 8 * n + 8 + 3 * n) * sizeof(int32_t)
                       + (size_t)(6 * (n + 1)) * sizeof(int32_t) + (size_t)n);
     c->ncap = 1024;
     c->ecap = 4096;
@@ -1413,8 +1412,7 @@ static int ctx_init(Ctx *c, const Tables *t)
     c->theirs.layers = c->mine.layers + (n + 2);
     c->priors = c->score + n;
     c->listed = (int32_t *)(c->priors + n + 8);
-    c->sort_tmp = c->listed + (n + 8);
-    c->moves = c->sort_tmp + (n + 8);
+    c->moves = c->listed + (n + 8);
     c->blocks = c->moves + (n + 8);
     c->stack = c->blocks + (n + 8);
     c->path = c->stack + (n + 8);

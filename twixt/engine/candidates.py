@@ -13,6 +13,7 @@ scores only those (about 80 on a 24×24 board in the middle game, of some 500).
 
 from __future__ import annotations
 
+import heapq
 import math
 from functools import cache
 
@@ -78,7 +79,7 @@ def ranked(board: Board, colour: Colour, recent: Recent, mine: Side, theirs: Sid
     found = scene(pos, colour, recent, mine, theirs, holes)
     scores = [(strength(table, levels(pos, rules, colour, seen, found, hole)), hole)
               for hole in _holes(holes)]
-    best = sorted(scores, key=lambda item: (-item[0], item[1]))[:count]
+    best = heapq.nsmallest(count, scores, key=lambda item: (-item[0], item[1]))
     if not best:
         return [], []
     top = best[0][0]

@@ -142,8 +142,9 @@ def _encoded(pos: Position) -> tuple[bytes, bytes]:
 
 #: `engine.patterns`' constants for the compiled core: how far offsets count, the size of
 #: the table of weights, the knight's steps counted to the nearest peg, the columns ahead of
-#: and rows aside of an opponent's chain end that count, where each feature's levels start and the path-width buckets (the core refuses other numbers of features,
-#: buckets or steps than it was written for)
+#: and rows aside of an opponent's chain end that count, where each feature's levels start,
+#: and the path-width buckets (the core refuses other numbers of features, buckets or steps
+#: than it was written for)
 _PRIOR_PARAMS = (FAR, TABLE_SIZE, STEPS_NEAR, AHEAD, ASIDE, OFFSETS, WIDTHS)
 
 

@@ -228,10 +228,12 @@ def square_code(pos: Position, colour: Colour, seen: Frame, hole: int) -> int:
 
 
 def _outwards(position: int, size: int, offset: int) -> int:
-    """`offset` from `position` counted positive towards the nearer end of `size`, within
-    -FAR..FAR, as a level 0..2 FAR."""
+    """`offset` from `position` counted positive towards the nearer end of `size` (from the
+    middle, either way: positive), within -FAR..FAR, as a level 0..2 FAR."""
     if 2 * position < size - 1:
         offset = -offset
+    elif 2 * position == size - 1:
+        offset = abs(offset)
     return min(max(offset, -FAR), FAR) + FAR
 
 
