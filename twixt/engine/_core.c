@@ -52,14 +52,15 @@ typedef struct {
     int32_t *cross;
     /* per colour, the board seen as Red (patterns.frame): per hole and ring position the
      * neighbour and link id (-1: off the board), per hole and square position the
-     * neighbour, then per hole its along and across */
+     * neighbour, the same for the outer square, then per hole its along and across */
     int32_t *frame;
 } Tables;
 
 /* patterns.py: one colour's frame in Tables.frame */
 #define RING 8
 #define SQUARE 8
-#define FRAME_INTS(n) ((n) * (2 * RING + SQUARE + 2))
+#define FRAME_AROUND (2 * RING + 2 * SQUARE) /* the ints of a hole's neighbours */
+#define FRAME_INTS(n) ((n) * (FRAME_AROUND + 2))
 
 static void tables_dealloc(Tables *t)
 {
@@ -163,10 +164,10 @@ static int tables_valid(const Tables *t)
         for (int j = 0; j < n * RING; j++)
             if (f[j] >= n || (f[j] >= 0 && (f[n * RING + j] < 0 || f[n * RING + j] >= links)))
                 return 0;
-        for (int j = 2 * n * RING; j < n * (2 * RING + SQUARE); j++)
+        for (int j = 2 * n * RING; j < n * FRAME_AROUND; j++)
             if (f[j] >= n)
                 return 0;
-        const int32_t *along = f + n * (2 * RING + SQUARE), *across = along + n;
+        const int32_t *along = f + n * FRAME_AROUND, *across = along + n;
         for (int h = 0; h < n; h++)
             if (along[h] < 0 || along[h] >= 48 || across[h] < 0 || across[h] >= 48)
                 return 0;
@@ -425,7 +426,7 @@ typedef struct {
 } Params;
 
 /* patterns.py's constants and the learned weights (natural logarithms, patterns.weights) */
-#define FEATURES 10
+#define FEATURES 11
 #define WIDTH_BOUNDS 7
 #define STEPS_NEAR 3
 #define CHAIN_LEVELS 5
@@ -793,7 +794,7 @@ static inline int steps_level(const BB *within, int hole)
 /* a colour's frame: per hole its along (its across follows) */
 static inline const int32_t *along_of(const Ctx *c, int colour)
 {
-    return c->t->frame + colour * FRAME_INTS(c->n) + c->n * (2 * RING + SQUARE);
+    return c->t->frame + colour * FRAME_INTS(c->n) + c->n * FRAME_AROUND;
 }
 
 /* patterns.chains of `colour`: per peg c->chain_of, per chain its members (lowest hole
@@ -841,15 +842,18 @@ static int label_chains(Ctx *c, int colour, const int32_t *coordinate)
 }
 
 /* patterns.ahead_levels: c->ahead for the holes in front of the ends of `colour`'s opponent's
- * chains; the holes marked into c->ahead_marked, their number returned */
-static int mark_ahead(Ctx *c, int colour)
+ * chains (the chain of its `last` peg first); the holes marked into c->ahead_marked, their
+ * number returned */
+static int mark_ahead(Ctx *c, int colour, int last)
 {
     const Tables *t = c->t;
     int n = c->n, marked = 0;
     const int32_t *along = along_of(c, colour), *across = along + n;
     int along_size = colour == 0 ? t->rows : t->cols, across_size = colour == 0 ? t->cols : t->rows;
     int chains = label_chains(c, 1 - colour, across);
-    for (int k = 0; k < chains; k++)
+    int last_chain = last >= 0 && c->peg[last] == 1 - colour ? c->chain_of[last] : -1;
+    for (int k = 0; k < chains; k++) {
+        int beyond_last = k == last_chain ? 0 : c->w.ahead * (c->w.aside + 1);
         for (int m = c->chain_first[k]; m < c->chain_first[k + 1]; m++) {
             int peg = c->members[m];
             for (int direction = -1; direction <= 1; direction += 2) {
@@ -865,7 +869,8 @@ static int mark_ahead(Ctx *c, int colour)
                         if (a < 0 || a >= along_size)
                             continue;
                         int hole = colour == 0 ? a * t->cols + x : x * t->cols + a;
-                        int level = 1 + (beyond - 1) * (c->w.aside + 1) + abs(aside);
+                        int level = 1 + (beyond - 1) * (c->w.aside + 1) + abs(aside)
+                                    + beyond_last;
                         if (!c->ahead[hole]) {
                             c->ahead_marked[marked++] = hole;
                             c->ahead[hole] = (uint8_t)level;
@@ -876,7 +881,26 @@ static int mark_ahead(Ctx *c, int colour)
                 }
             }
         }
+    }
     return marked;
+}
+
+/* patterns.square_code of a hole's eight `neighbours` (-1: off the board) */
+static int square_code(const Ctx *c, int colour, const int32_t *neighbours)
+{
+    int code = 0, scale = 1;
+    for (int j = 0; j < SQUARE; j++) {
+        int neighbour = neighbours[j], state;
+        if (neighbour < 0)
+            state = 3;
+        else if (c->peg[neighbour] == NONE)
+            state = bb_test(&c->t->placeable[colour], neighbour) ? 0 : 3;
+        else
+            state = c->peg[neighbour] == colour ? 1 : 2;
+        code += state * scale;
+        scale *= 4;
+    }
+    return code;
 }
 
 /* patterns.strength of patterns.levels: the logarithms added in the features' order */
@@ -885,8 +909,8 @@ static double strength(const Ctx *c, int colour, int last, int own_last, int hol
     const Tables *t = c->t;
     int n = c->n, far = c->w.far, opponent = 1 - colour;
     const int32_t *ring = t->frame + colour * FRAME_INTS(n);
-    const int32_t *lids = ring + n * RING, *square = lids + n * RING;
-    const int32_t *along = square + n * SQUARE, *across = along + n;
+    const int32_t *lids = ring + n * RING, *square = lids + n * RING, *outer = square + n * SQUARE;
+    const int32_t *along = outer + n * SQUARE, *across = along + n;
     const double *table = c->w.table;
     /* patterns.ring_code */
     int code = 0, scale = 1, linked[RING], chains = 0, longer = 0;
@@ -915,20 +939,8 @@ static double strength(const Ctx *c, int colour, int last, int own_last, int hol
         scale *= 5;
     }
     int chain_level = chains ? (chains == 1 ? 1 : 3) + longer : 0;
-    /* patterns.square_code */
-    int shape = 0;
-    scale = 1;
-    for (int j = 0; j < SQUARE; j++) {
-        int neighbour = square[hole * SQUARE + j], state;
-        if (neighbour < 0)
-            state = 3;
-        else if (c->peg[neighbour] == NONE)
-            state = bb_test(&t->placeable[colour], neighbour) ? 0 : 3;
-        else
-            state = c->peg[neighbour] == colour ? 1 : 2;
-        shape += state * scale;
-        scale *= 4;
-    }
+    int shape = square_code(c, colour, square + hole * SQUARE);
+    int outer_shape = square_code(c, colour, outer + hole * SQUARE);
     /* patterns.edge_level */
     int along_size = colour == 0 ? t->rows : t->cols, across_size = colour == 0 ? t->cols : t->rows;
     int edge = capped(capped(along[hole], along_size - 1 - along[hole]), far) * (far + 1)
@@ -938,16 +950,17 @@ static double strength(const Ctx *c, int colour, int last, int own_last, int hol
     double total = 0.0;
     total += table[c->w.offsets[0] + code];
     total += table[c->w.offsets[1] + shape];
-    total += table[c->w.offsets[2] + offset_level(c, along, across, along_size, across_size,
-                                                  hole, last)];
+    total += table[c->w.offsets[2] + outer_shape];
     total += table[c->w.offsets[3] + offset_level(c, along, across, along_size, across_size,
+                                                  hole, last)];
+    total += table[c->w.offsets[4] + offset_level(c, along, across, along_size, across_size,
                                                   hole, own_last)];
-    total += table[c->w.offsets[4] + near];
-    total += table[c->w.offsets[5] + chain_level];
-    total += table[c->w.offsets[6] + c->ahead[hole]];
-    total += table[c->w.offsets[7] + edge];
-    total += table[c->w.offsets[8] + width_level(c, c->width_mine[hole])];
-    total += table[c->w.offsets[9] + width_level(c, c->width_theirs[hole])];
+    total += table[c->w.offsets[5] + near];
+    total += table[c->w.offsets[6] + chain_level];
+    total += table[c->w.offsets[7] + c->ahead[hole]];
+    total += table[c->w.offsets[8] + edge];
+    total += table[c->w.offsets[9] + width_level(c, c->width_mine[hole])];
+    total += table[c->w.offsets[10] + width_level(c, c->width_theirs[hole])];
     return total;
 }
 
@@ -1019,7 +1032,7 @@ static int ranked(Ctx *c, int colour, int last, int own_last, const Side *mine,
     candidate_pool(c, last, own_last, mine, theirs, free, everywhere, &pool);
     reach(c, &c->pegs[colour], c->near_mine);
     reach(c, &c->pegs[1 - colour], c->near_theirs);
-    int marked = mark_ahead(c, colour);
+    int marked = mark_ahead(c, colour, last);
     label_chains(c, colour, along_of(c, colour));
     mark_widths(c, mine, &pool, c->width_mine);
     mark_widths(c, theirs, &pool, c->width_theirs);
@@ -1522,7 +1535,7 @@ static PyObject *core_search(PyObject *self, PyObject *args)
     double seconds;
     Params p;
     Priors w;
-    if (!PyArg_ParseTuple(args, "O!y#y#(ii)iLdO(dddddddiiiiL)y#(iiiii(iiiiiiiiii)(iiiiiii))",
+    if (!PyArg_ParseTuple(args, "O!y#y#(ii)iLdO(dddddddiiiiL)y#(iiiii(iiiiiiiiiii)(iiiiiii))",
                           &TablesType, &tables_obj, &pegs, &pegs_len, &links, &links_len,
                           &root_last, &root_own_last, &to_move, &budget, &seconds, &rng_obj,
                           &p.c_puct, &p.fpu, &p.narrow, &p.weak, &p.sharpness, &p.tempo,
@@ -1531,7 +1544,8 @@ static PyObject *core_search(PyObject *self, PyObject *args)
                           &w.ahead, &w.aside,
                           &w.offsets[0], &w.offsets[1], &w.offsets[2], &w.offsets[3],
                           &w.offsets[4], &w.offsets[5], &w.offsets[6], &w.offsets[7],
-                          &w.offsets[8], &w.offsets[9], &w.widths[0], &w.widths[1],
+                          &w.offsets[8], &w.offsets[9], &w.offsets[10], &w.widths[0],
+                          &w.widths[1],
                           &w.widths[2], &w.widths[3], &w.widths[4], &w.widths[5],
                           &w.widths[6]))
         return NULL;
@@ -1541,14 +1555,14 @@ static PyObject *core_search(PyObject *self, PyObject *args)
         return NULL;
     /* the highest level of each feature must lie in the table */
     int signed_levels = 2 * w.far + 1;
-    const int top_level[FEATURES] = {390624, 65535, signed_levels * signed_levels,
+    const int top_level[FEATURES] = {390624, 65535, 65535, signed_levels * signed_levels,
                                      signed_levels * signed_levels,
                                      (STEPS_NEAR + 1) * (STEPS_NEAR + 1) - 1, CHAIN_LEVELS - 1,
-                                     w.ahead * (w.aside + 1), (w.far + 1) * (w.far + 1) - 1,
+                                     2 * w.ahead * (w.aside + 1), (w.far + 1) * (w.far + 1) - 1,
                                      WIDTH_BOUNDS + 1, WIDTH_BOUNDS + 1};
     for (int f = 0; f < FEATURES; f++)
         if (w.far < 0 || steps_near != STEPS_NEAR || w.ahead < 1 || w.ahead > 48 || w.aside < 0
-            || w.ahead * (w.aside + 1) > 255 || w.offsets[f] < 0
+            || 2 * w.ahead * (w.aside + 1) > 255 || w.offsets[f] < 0
             || w.offsets[f] + top_level[f] >= table_size) {
             PyErr_SetString(PyExc_ValueError, "a feature's levels lie outside the table");
             return NULL;

@@ -180,14 +180,15 @@ def _tables(cols: int, rows: int, rules: RuleSet) -> _core.Tables:
     crossings = array("i", [-1]) * (36 * count)
     for lid, crossed in enumerate(geo.crossings):
         crossings[9 * lid: 9 * lid + len(crossed)] = array("i", crossed)
-    # per colour: the ring's neighbours, their link ids, the square's neighbours, then each
-    # hole's along and across
+    # per colour: the ring's neighbours, their link ids, the square's and the outer square's
+    # neighbours, then each hole's along and across
     frames = array("i")
     for colour in (Colour.RED, Colour.BLACK):
         seen = frame(geo, colour)
         frames.extend(neighbour for ring in seen.ring for neighbour, _lid in ring)
         frames.extend(lid for ring in seen.ring for _neighbour, lid in ring)
         frames.extend(neighbour for square in seen.square for neighbour in square)
+        frames.extend(neighbour for outer in seen.outer for neighbour in outer)
         frames.extend(seen.along)
         frames.extend(seen.across)
     return _core.tables(

@@ -10,6 +10,8 @@ board is read transposed, so one table serves both colours):
   mirror images (left-right, top-bottom);
 - `square`: the eight holes around it (the 3×3 square), each empty, an own peg, an
   opponent's peg or off the board; 4**8 codes, one weight per shape up to the mirror images;
+- `outer`: the same for the eight holes two rows or columns (or both) away: where a peg
+  would make a mesh (one hole between two pegs) with it;
 - `last`, `own_last`: where the hole is from the opponent's last peg and from the side's own
   last peg, in rows and columns (up to 6 each way), counted outwards (towards the peg's
   nearer border and side) or inwards;
@@ -18,7 +20,8 @@ board is read transposed, so one table serves both colours):
 - `chain`: how many of the side's chains (pegs joined by links) the new peg would link to
   (none, one, two or more), and whether it would lengthen one of them towards a border row;
 - `ahead`: whether it lies in front of an end of an opponent's chain (1 to 6 columns beyond
-  its outermost peg, towards the border the chain runs to, at most 2 rows aside), and where;
+  its outermost peg, towards the border the chain runs to, at most 2 rows aside), and where,
+  the chain of the opponent's last peg apart from the others;
 - `edge`: how far it is from the side's nearer border row and from the nearer side column;
 - `mine`, `theirs`: whether it lies on the side's (the opponent's) shortest paths, and how
   narrow the layer of those paths is there (a hole every path passes through, or one of 20).
@@ -57,6 +60,8 @@ SQUARE = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
 SQUARE_EMPTY, SQUARE_MINE, SQUARE_THEIRS, SQUARE_OFF = range(4)
 SQUARE_STATES = 4
 SQUARE_CODES = SQUARE_STATES ** len(SQUARE)
+#: the outer square's holes (two away), with the square's states
+OUTER = tuple((2 * dx, 2 * da) for dx, da in SQUARE)
 #: offsets to a recent peg and from the borders are counted up to this
 FAR = 6
 SPAN = FAR + 1
@@ -76,17 +81,19 @@ ASIDE = 2
 FEATURES: tuple[tuple[str, int], ...] = (
     ("ring", RING_CODES),
     ("square", SQUARE_CODES),
+    ("outer", SQUARE_CODES),
     ("last", NO_PEG + 1),
     ("own_last", NO_PEG + 1),
     ("near", (STEPS_NEAR + 1) ** 2),
     ("chain", 5),
-    ("ahead", AHEAD * (ASIDE + 1) + 1),
+    ("ahead", 2 * AHEAD * (ASIDE + 1) + 1),
     ("edge", SPAN * SPAN),
     ("mine", len(WIDTHS) + 2),
     ("theirs", len(WIDTHS) + 2),
 )
 #: the features whose levels are shapes, weighed alike in mirror images
-SHAPES = {"ring": (RING, STATES), "square": (SQUARE, SQUARE_STATES)}
+SHAPES = {"ring": (RING, STATES), "square": (SQUARE, SQUARE_STATES),
+          "outer": (OUTER, SQUARE_STATES)}
 #: where each feature's levels start in the flat table of logarithms
 OFFSETS: tuple[int, ...] = tuple(sum(size for _name, size in FEATURES[:i])
                                  for i in range(len(FEATURES)))
@@ -130,8 +137,9 @@ class Frame:
     across_size: int
     along_size: int
     ring: tuple[tuple[tuple[int, int], ...], ...]
-    #: per hole and square position, the neighbour's index (-1: off the board)
+    #: per hole and square (outer square) position, the neighbour's index (-1: off the board)
     square: tuple[tuple[int, ...], ...]
+    outer: tuple[tuple[int, ...], ...]
     #: per hole: whether the colour may place there (not in the opponent's border rows)
     placeable: tuple[bool, ...]
     #: per hole: its `edge` level (how far from the nearer own border row and side column)
@@ -164,16 +172,17 @@ def _frame(cols: int, rows: int, colour: Colour) -> Frame:
         for neighbour, lid, step in geo.neighbours[index]:
             slots[slot_of_step[step]] = (neighbour, lid)
         ring.append(tuple(slots))
-    square = []
-    for index in range(count):
+
+    def around(index: int, offsets: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
         c, r = index % cols, index // cols
-        around = []
-        for dx, da in SQUARE:
+        found = []
+        for dx, da in offsets:
             dc, dr = (dx, da) if red else (da, dx)
             there = (r + dr) * cols + c + dc
             inside = 0 <= c + dc < cols and 0 <= r + dr < rows and geo.on_board[there]
-            around.append(there if inside else -1)
-        square.append(tuple(around))
+            found.append(there if inside else -1)
+        return tuple(found)
+
     along_size, across_size = (rows, cols) if red else (cols, rows)
     edge = tuple(min(along[i], along_size - 1 - along[i], FAR) * SPAN
                  + min(across[i], across_size - 1 - across[i], FAR) for i in range(count))
@@ -181,8 +190,9 @@ def _frame(cols: int, rows: int, colour: Colour) -> Frame:
     holes = [0] * count
     for i in range(count):
         holes[along[i] * across_size + across[i]] = i
-    return Frame(across, along, across_size, along_size, tuple(ring), tuple(square), placeable,
-                 edge, tuple(holes))
+    return Frame(across, along, across_size, along_size, tuple(ring),
+                 tuple(around(i, SQUARE) for i in range(count)),
+                 tuple(around(i, OUTER) for i in range(count)), placeable, edge, tuple(holes))
 
 
 def ring_code(pos: Position, rules: RuleSet, colour: Colour, seen: Frame, hole: int) -> int:
@@ -211,12 +221,13 @@ def ring_code(pos: Position, rules: RuleSet, colour: Colour, seen: Frame, hole: 
     return code
 
 
-def square_code(pos: Position, colour: Colour, seen: Frame, hole: int) -> int:
-    """The square around `hole` for `colour` (see the module's docstring)."""
+def square_code(pos: Position, colour: Colour, seen: Frame, neighbours: tuple[int, ...]) -> int:
+    """The square (or outer square) of `neighbours` for `colour` (see the module's
+    docstring)."""
     peg_colour = pos.peg_colour
     code = 0
     scale = 1
-    for neighbour in seen.square[hole]:
+    for neighbour in neighbours:
         owner = peg_colour[neighbour] if neighbour >= 0 else None
         if owner is None:
             state = SQUARE_EMPTY if neighbour >= 0 and seen.placeable[neighbour] else SQUARE_OFF
@@ -314,7 +325,7 @@ def scene(pos: Position, colour: Colour, recent: Recent, mine: Side, theirs: Sid
     return Scene(recent, reach(step, pos.peg_bits[colour]),
                  reach(step, pos.peg_bits[colour.opponent]), widths(mine, holes),
                  widths(theirs, holes), chain_rows(seen, chains(pos, colour)),
-                 ahead_levels(seen, chains(pos, colour.opponent)))
+                 ahead_levels(seen, chains(pos, colour.opponent), recent.last))
 
 
 def chains(pos: Position, colour: Colour) -> list[list[int]]:
@@ -356,19 +367,22 @@ def chain_rows(seen: Frame, own: list[list[int]]) -> dict[int, tuple[int, int, i
     return out
 
 
-def ahead_levels(seen: Frame, theirs: list[list[int]]) -> dict[int, int]:
+def ahead_levels(seen: Frame, theirs: list[list[int]], last: int) -> dict[int, int]:
     """Per hole in front of an end of one of the opponent's chains `theirs` (which run
-    across): the best (lowest) `ahead` level (`ahead_cells`)."""
+    across): the best (lowest) `ahead` level (`ahead_cells`), counted after all those of the
+    chain holding the opponent's `last` peg for the other chains."""
     out: dict[int, int] = {}
     across = seen.across
     for members in theirs:
+        beyond_last = 0 if last in members else AHEAD * (ASIDE + 1)
         columns = [across[peg] for peg in members]
-        first, last = min(columns), max(columns)
+        low, high = min(columns), max(columns)
         for peg in members:
-            for direction, end in ((-1, first), (1, last)):
+            for direction, end in ((-1, low), (1, high)):
                 if across[peg] != end:
                     continue
                 for hole, level in ahead_cells(seen, peg, direction):
+                    level += beyond_last
                     if level < out.get(hole, level + 1):
                         out[hole] = level
     return out
@@ -417,7 +431,9 @@ def levels(pos: Position, rules: RuleSet, colour: Colour, seen: Frame, scene: Sc
     recent = scene.recent
     near = (steps_level(scene.mine_near, hole) * (STEPS_NEAR + 1)
             + steps_level(scene.theirs_near, hole))
-    return (ring_code(pos, rules, colour, seen, hole), square_code(pos, colour, seen, hole),
+    return (ring_code(pos, rules, colour, seen, hole),
+            square_code(pos, colour, seen, seen.square[hole]),
+            square_code(pos, colour, seen, seen.outer[hole]),
             offset_level(seen, hole, recent.last), offset_level(seen, hole, recent.own_last),
             near, chain_level(pos, rules, colour, seen, scene, hole),
             scene.ahead.get(hole, 0), seen.edge[hole], width_level(scene.mine_widths.get(hole, 0)),
