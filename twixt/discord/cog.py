@@ -23,8 +23,9 @@ from twixt.discord.commanding import (
 )
 from twixt.discord.messages import ChatMoves
 from twixt.rules import Action, Command
-from twixt.service import MAX_NOTE, MAX_PAGE, TwixtService, router
+from twixt.service import MAX_NOTE, MAX_PAGE, TwixtService
 from twixt.service import commands as cmd
+from twixt.service.commands import router
 
 _DRAW_ACTIONS = {"offer": Action.OFFER_DRAW, "accept": Action.ACCEPT_DRAW,
                  "decline": Action.DECLINE_DRAW}
@@ -81,7 +82,10 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
         text=locale_str("G6 · G6 link E5 · remove J9-K11; I11 link K10 · swap"))
     @app_commands.rename(text="command")  # the option's name for players
     async def move(self, interaction: discord.Interaction, text: str) -> None:
-        await self._serve(interaction, text)
+        async def typed() -> cmd.ServiceCommand:
+            return router.read(text)
+
+        await self._serve(interaction, typed)
 
     @app_commands.command(description=locale_str("Take over Red's first peg (when swap is on)"))
     async def swap(self, interaction: discord.Interaction) -> None:

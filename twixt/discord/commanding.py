@@ -22,7 +22,7 @@ from discord.ext import commands
 from twixt.discord.respond import Build, person, serve
 from twixt.service import (
     MAX_IMPORT_BYTES,
-    THE_BOT,
+    THE_ENGINE_PLAYER,
     TOPICS,
     ChallengeOptions,
     ServiceError,
@@ -122,7 +122,7 @@ def player_or_bot(interaction: discord.Interaction,
     challenge's level), or a person; other bots may not play."""
     me = interaction.client.user
     if me is not None and member.id == me.id:
-        return THE_BOT
+        return THE_ENGINE_PLAYER
     return person(player_of(member))
 
 
@@ -146,9 +146,9 @@ class ServiceCog(commands.GroupCog):
         super().__init__()
 
     async def _serve(self, interaction: discord.Interaction,
-                     asked: cmd.ServiceCommand | str | Build) -> None:
-        """The command `asked` (or typed, or built from the options, which may be refused as
-        the service's own errors are), served by `respond.serve`."""
+                     asked: cmd.ServiceCommand | Build) -> None:
+        """The command `asked` (or built from the options or read from typed text, which may
+        be refused as the service's own errors are), served by `respond.serve`."""
         label = interaction.command.qualified_name if interaction.command else "?"
         await serve(interaction, self.service, label, asked)
 
