@@ -5,9 +5,10 @@
 
 A version is a git revision (a branch or a commit of this repository) or the path of a source
 tree (to measure uncommitted work); the candidate defaults to the tree this file is in. A
-revision is unpacked with `git archive` (its `rules`, `engine` and `language`: the engine
-imports the rules it was written with) into a cache folder named by the commit id, built in
-place when it has a `setup.py` (a compiled core), and each version runs in its own long-lived
+revision is unpacked with `git archive` (its engine with the rules and words it was written
+with: `twixt/` since fd1f811, `engine/`, `rules/` and `language/` at the top before) into a
+cache folder named by the commit id, built in place when it has a `setup.py` (a compiled
+core), and each version runs in its own long-lived
 process (`engine_worker.py`) that gets the moves so far and answers `engine.think(game,
 Limit(seconds=…), seed=…)`. The referee is this tree's rules: it checks each move, ends the
 game (connection, blockade draw) and caps it at one move a hole (a draw). Only one engine
@@ -50,9 +51,10 @@ from twixt.service.bot_player import HOPELESS_TURNS, RESIGN_BELOW
 
 REPO = Path(__file__).resolve().parents[1]
 WORKER = Path(__file__).with_name("engine_worker.py")
-#: what a version needs to run: its engine, the rules it imports, the messages they import;
-#: and a setup.py when the version compiles a core of its own
-PARTS = ("engine", "rules", "language", "setup.py")
+#: what a version needs to run: its engine, the rules it imports, the messages they import
+#: (one package `twixt` since fd1f811; three top-level folders before); and a setup.py when
+#: the version compiles a core of its own
+PARTS = ("twixt", "engine", "rules", "language", "setup.py")
 #: how long past ten times its time a move a worker may take before it counts as hung
 ANSWER_TIMEOUT = 60.0
 #: the seats' names in the referee's game
@@ -85,8 +87,9 @@ def install(source: str | None) -> Version:
         return Version(f"this tree ({REPO})", REPO)
     path = Path(source)
     if path.is_dir():
-        if not (path / "engine" / "api.py").is_file():
-            raise SystemExit(f"{source}: no twixt/engine/api.py in that folder")
+        if engine_folder(path) is None:
+            raise SystemExit(f"{source}: no twixt/engine/api.py (nor engine/api.py) in that "
+                             "folder")
         return Version(str(path), path.resolve())
     found = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--verify", "--quiet",
                             f"{source}^{{commit}}"], capture_output=True, text=True)
@@ -97,6 +100,15 @@ def install(source: str | None) -> Version:
     if not target.is_dir():
         _unpack(commit, target)
     return Version(f"{source} ({commit[:7]})", target)
+
+
+def engine_folder(tree: Path) -> Path | None:
+    """The engine package of a source tree in either layout (`twixt/engine`, or `engine` at the
+    top before fd1f811), or None when it has neither."""
+    for folder in (tree / "twixt" / "engine", tree / "engine"):
+        if (folder / "api.py").is_file():
+            return folder
+    return None
 
 
 def _unpack(commit: str, target: Path) -> None:

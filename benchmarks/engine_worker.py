@@ -1,6 +1,7 @@
 """One engine version in its own process, for the head-to-head and the real-games benchmarks.
 
-Run with PYTHONPATH set to a source tree (its `engine`, `rules` and `language`): it answers
+Run with PYTHONPATH set to a source tree (its `twixt` package, or before fd1f811 its `engine`,
+`rules` and `language` at the top) and that tree as the working folder: it answers
 JSON lines on stdin with JSON lines on stdout, so two versions of the engine, each with the
 rules it was written against, can play each other from one referee. It uses only the public
 API that every version the harness measures has: `Game(players, size=, rules=, swap=)`, `game.play`,
@@ -15,17 +16,21 @@ does not inflate as it does the wall clock), or `{"error": "..."}`.
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 import time
 from contextlib import redirect_stdout
+from pathlib import Path
 from typing import Any
 
-# stdout is the protocol's: whatever the engine prints (a start-up line) goes to stderr
+# stdout is the protocol's: whatever the engine prints (a start-up line) goes to stderr. The
+# layout is the tree's (the working folder), never whatever `twixt` the interpreter has installed
+# (before fd1f811 `engine` and `rules` were top-level packages)
+PACKAGE = "twixt." if (Path.cwd() / "twixt" / "engine").is_dir() else ""
 with redirect_stdout(sys.stderr):
-    from twixt import engine
-    from twixt.engine import Limit, level_limit, think
-    from twixt.rules import Game
+    engine = importlib.import_module(PACKAGE + "engine")
+    Game = importlib.import_module(PACKAGE + "rules").Game
 
 
 def answer(request: dict[str, Any]) -> dict[str, Any]:
@@ -36,10 +41,10 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
     for move in request["moves"]:
         game.play(move)
     asked = request["limit"]
-    limit = (level_limit(asked["level"]) if "level" in asked
-             else Limit(seconds=asked.get("seconds"), nodes=asked.get("nodes")))
+    limit = (engine.level_limit(asked["level"]) if "level" in asked
+             else engine.Limit(seconds=asked.get("seconds"), nodes=asked.get("nodes")))
     cpu = time.process_time()
-    result = think(game, limit, seed=request["seed"])
+    result = engine.think(game, limit, seed=request["seed"])
     return {"move": result.move, "win": result.win, "pv": list(result.pv),
             "nodes": result.nodes, "seconds": result.seconds,
             "cpu": time.process_time() - cpu}
