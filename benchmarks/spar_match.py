@@ -4,9 +4,9 @@
 
 Self-play cannot show what the engine does not know; T1j (Johannes Schwagereit's Java program,
 GPL-3) can. It is not part of the project and never copied into it: this benchmark uses its
-Python client `t1j.py` where it lies, in `../shared/sparring` beside the checkout or the folder
-`--sparring` names, and says in one line why it cannot play when that folder, `java` or `javac`
-is missing. Nothing in the project's tests or run time needs it.
+Python client `t1j.py` where it lies: in the folder `--sparring` names, else `shared/sparring`
+in the folder that holds the checkout; and it says in one line why it cannot play when that
+folder, `java` or `javac` is missing. Nothing in the project's tests or run time needs it.
 
 T1j plays classic TwixT with automatic links and the pie rule, on boards of 12 to 36 holes. So
 the referee here is the project's own rules (`twixt.rules`, classic, with swap): each of T1j's
@@ -38,7 +38,6 @@ import importlib.util
 import json
 import queue
 import shutil
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -46,7 +45,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import IO, Any, Protocol
+from typing import IO, Protocol
 
 from engine_match import (
     ANSWER_TIMEOUT,
@@ -90,7 +89,7 @@ def load_client(folder: Path) -> ModuleType:
     client = folder / "t1j.py"
     if not client.is_file():
         raise Unavailable(f"T1j not available: no {client} (the sparring partner lies in "
-                          "../shared/sparring beside the checkout, or give --sparring PATH)")
+                          "shared/sparring beside the checkout's folder, or give --sparring PATH)")
     if not shutil.which("java") or not shutil.which("javac"):
         raise Unavailable("T1j not available: no java/javac on PATH (a JDK 11 or later is "
                           "needed)")
@@ -189,7 +188,7 @@ def play_game(sparring: Sparring, number: int, engine: EngineProcess,
         return SparResult(number, winner, reason, moves, colour, game.swapped, thinking)
 
     while not game.is_over and game.pegs_placed < cols * rows:
-        seat = game.player_to_move
+        seat = ENGINE if game.player_to_move == ENGINE else PARTNER
         other = PARTNER if seat == ENGINE else ENGINE
         asked = time.perf_counter()
         if seat == ENGINE:
@@ -311,8 +310,10 @@ def spar(version: Version, sparring: Sparring, games: int, jobs: int,
             for done in [pool.submit(one, number) for number in range(games)]:
                 done.result()
     finally:
-        for process in [*started, *opened]:
-            process.close()
+        for engine in started:
+            engine.close()
+        for partner in opened:
+            partner.close()
     for line in tally.lines():
         print(line, flush=True)
     print(f"[{time.perf_counter() - began:.0f} s]", flush=True)
@@ -336,8 +337,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--play-out", action="store_true",
                         help="the engine never resigns: every game to its end")
     parser.add_argument("--sparring", type=Path, default=DEFAULT_SPARRING,
-                        help="the folder with T1j's client t1j.py (default ../shared/sparring "
-                             "beside the checkout)")
+                        help="the folder with T1j's client t1j.py (default: shared/sparring "
+                             "beside the checkout's folder)")
     parser.add_argument("--log", type=Path, default=None, help="write each game's moves here")
     args = parser.parse_args(argv)
     if args.games < 1 or args.jobs < 1 or args.seconds <= 0 or (args.nodes or 1) < 1:
@@ -368,4 +369,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
