@@ -27,7 +27,11 @@ An illegal move or no answer loses the game.
 
 Each game prints a line; the end prints the engine's score with its Wilson 95% interval, by
 seat (first or second player) and by the colour it ended up with (after any swap), the swaps,
-and each side's time a move. `--log FILE` writes every game's moves as JSON lines.
+each side's time a move, and the engine's nodes and CPU seconds a move. On a busy machine the
+engine's `--seconds` buys fewer nodes than on an idle one while T1j's `ply:N` is the same
+search whatever the load: `--nodes` (what the engine searches in its seconds on an idle core,
+the nodes a CPU second this summary prints times the seconds) keeps such a match fair.
+`--log FILE` writes every game's moves as JSON lines.
 """
 
 from __future__ import annotations
@@ -142,6 +146,8 @@ class SparResult:
     engine_colour: Colour
     swapped: bool
     thinking: dict[str, list[float]] = field(default_factory=dict)
+    #: the engine's searches: nodes and its process's CPU seconds, a move each
+    searched: list[tuple[int, float]] = field(default_factory=list)
 
     @property
     def engine_first(self) -> bool:
@@ -180,12 +186,14 @@ def play_game(sparring: Sparring, number: int, engine: EngineProcess,
     if sparring.openings == "drawn":
         moves.append(game.play(first_peg(setup, number // 2)).text)
     thinking: dict[str, list[float]] = {ENGINE: [], PARTNER: []}
+    searched: list[tuple[int, float]] = []
     hopeless = 0   # the engine's own turns in a row under 2%
     cols, rows = game.geometry.cols, game.geometry.rows
 
     def result(winner: str, reason: str) -> SparResult:
         colour = game.colour_of_seat(game.seat_of(ENGINE))
-        return SparResult(number, winner, reason, moves, colour, game.swapped, thinking)
+        return SparResult(number, winner, reason, moves, colour, game.swapped, thinking,
+                          searched)
 
     while not game.is_over and game.pegs_placed < cols * rows:
         seat = ENGINE if game.player_to_move == ENGINE else PARTNER
@@ -200,6 +208,7 @@ def play_game(sparring: Sparring, number: int, engine: EngineProcess,
             thinking[seat].append(time.perf_counter() - asked)
             if "error" in reply:
                 return result(other, f"error of the engine: {reply['error']}")
+            searched.append((int(reply["nodes"]), float(reply["cpu"])))
             hopeless = hopeless + 1 if reply["win"] < RESIGN_BELOW else 0
             if setup.resign and hopeless >= HOPELESS_TURNS:
                 return result(other, "resignation")
@@ -239,6 +248,7 @@ class Tally:
     swaps: dict[str, int] = field(default_factory=lambda: {ENGINE: 0, PARTNER: 0})
     counts: dict[str, int] = field(default_factory=lambda: {ENGINE: 0, PARTNER: 0, "draw": 0})
     thinking: dict[str, list[float]] = field(default_factory=lambda: {ENGINE: [], PARTNER: []})
+    searched: list[tuple[int, float]] = field(default_factory=list)
 
     def add(self, game: SparResult) -> None:
         self.total.add(game.winner, ENGINE)
@@ -249,10 +259,14 @@ class Tally:
             self.swaps[PARTNER if game.engine_first else ENGINE] += 1
         for seat, times in game.thinking.items():
             self.thinking[seat].extend(times)
+        self.searched.extend(game.searched)
 
     def lines(self) -> list[str]:
         def mean(seat: str) -> float:
             return sum(self.thinking[seat]) / max(1, len(self.thinking[seat]))
+
+        moves = max(1, len(self.searched))
+        nodes, cpu = sum(n for n, _ in self.searched), sum(c for _, c in self.searched)
 
         return [
             f"engine wins {self.counts[ENGINE]}, loses {self.counts[PARTNER]}, draws "
@@ -263,6 +277,8 @@ class Tally:
             f"  engine as Black:      {self.by_colour[Colour.BLACK].text()}",
             f"  swaps: engine {self.swaps[ENGINE]}, T1j {self.swaps[PARTNER]}; time a move: "
             f"engine {mean(ENGINE):.2f} s, T1j {mean(PARTNER):.2f} s",
+            f"  the engine's searches: {nodes / moves:,.0f} nodes and {cpu / moves:.2f} CPU "
+            f"seconds a move, {nodes / max(cpu, 1e-9):,.0f} nodes a CPU second",
         ]
 
 
