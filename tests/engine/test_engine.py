@@ -9,7 +9,8 @@ import pytest
 
 from twixt.engine import LEVELS, Limit, level_limit, think
 from twixt.engine.api import level_nodes
-from twixt.rules import Game, TwixtError
+from twixt.engine.opening import FAIR_MARGIN, first_player_score
+from twixt.rules import Game, Hole, TwixtError
 
 #: (players, size, rules, swap, handicap): every kind of game the rules allow
 VARIANTS = [
@@ -143,6 +144,31 @@ def test_swap_takes_a_central_first_peg_and_leaves_one_near_the_side():
     near_side = Game(("ann", "bob"), size=24)
     near_side.play("B3")
     assert think(near_side, SMALL).move != "swap"
+
+
+@pytest.mark.parametrize(("hole", "swapped"), [
+    ("F3", False), ("T3", False), ("U22", False),  # near-corner openings, as T1j plays them
+    ("E12", True), ("C15", True), ("V10", True),   # six rows or more into the board
+])
+def test_swap_follows_the_self_play_fit_of_first_pegs(hole: str, swapped: bool) -> None:
+    """twixtbot's fit of first pegs to results: the row decides, not the column; the earlier
+    rule here swapped T1j's near-corner openings and gave the second player the weaker side."""
+    game = Game(("ann", "bob"), size=24)
+    game.play(hole)
+    assert (think(game, SMALL).move == "swap") is swapped
+
+
+@pytest.mark.parametrize("size", [5, 12, 24, 48])
+def test_the_first_peg_is_about_even_by_the_fit_and_not_swapped(size: int) -> None:
+    for seed in range(5):
+        game = Game(("ann", "bob"), size=size)
+        hole = Hole.parse(think(game, SMALL, seed=seed).move.split()[0])
+        score = first_player_score(size, size, hole.col, hole.row)
+        assert score <= 0.5
+        if size >= 12:   # a tiny board may have no hole that close to even
+            assert score >= 0.5 - FAIR_MARGIN
+        game.play(str(hole))
+        assert think(game, SMALL).move != "swap"
 
 
 def test_the_first_peg_with_swap_on_is_not_central():
