@@ -56,6 +56,9 @@ MIN_SWING = 0.01
 #: the deeper search at the ends of the biggest swings: this many times a position's limit
 #: (and at least the budget's `deep_level`, which is more for the default budgets)
 DEEP = 2
+#: … within this many times a position's seconds (a safety bound for a slow or busy machine:
+#: the floor's nodes take the Python core about a second)
+DEEP_SECONDS = 3
 #: what those searches take of the `FULL_POSITIONS` positions' worth (at most): both ends of
 #: each swing and the position after the engine's move
 DEEP_SHARE = 3 * SWINGS * DEEP
@@ -225,7 +228,7 @@ def deep_limit(limit: Limit, game: Game) -> Limit:
     with at least the fixed nodes of the budget's `deep_level` for the board."""
     least = board_nodes(fixed_nodes(budget().deep_level), game)
     nodes = None if limit.nodes is None else max(limit.nodes * DEEP, least)
-    seconds = None if limit.seconds is None else limit.seconds * DEEP
+    seconds = None if limit.seconds is None else limit.seconds * DEEP_SECONDS
     return Limit(seconds=seconds, nodes=nodes)
 
 
