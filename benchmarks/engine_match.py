@@ -41,10 +41,11 @@ import tarfile
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 from twixt.rules import Game, Hole, TwixtError
 from twixt.service.bot_player import HOPELESS_TURNS, RESIGN_BELOW
@@ -324,6 +325,24 @@ def play_game(setup: Setup, number: int, engines: dict[str, EngineProcess]) -> G
     return GameResult(number, winner, outcome.reason.value, moves, thinking)
 
 
+class Closable(Protocol):
+    def close(self) -> None: ...
+
+
+def run_games(games: int, jobs: int, one: Callable[[int], None],
+              *processes: Sequence[Closable]) -> None:
+    """`one(number)` for every game, `jobs` at once; then every process in `processes` (lists
+    that may grow meanwhile, as a dead worker is replaced) is closed, whatever happened."""
+    try:
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            for done in [pool.submit(one, number) for number in range(games)]:
+                done.result()
+    finally:
+        for started in processes:
+            for process in started:
+                process.close()
+
+
 def match(baseline: Version, candidate: Version, setup: Setup, games: int,
           jobs: int) -> Score:
     """Play the games (`jobs` at once, each with its own pair of engine processes), print a
@@ -358,13 +377,7 @@ def match(baseline: Version, candidate: Version, setup: Setup, games: int,
             print(result.line(), flush=True)
 
     began = time.perf_counter()
-    try:
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            for done in [pool.submit(one, number) for number in range(games)]:
-                done.result()
-    finally:
-        for process in started:
-            process.close()
+    run_games(games, jobs, one, started)
     print(f"{setup.rules} {setup.size} swap {'yes' if setup.swap else 'no'}, "
           f"{setup.seconds:g} s a move: candidate wins {tally[CANDIDATE]}, loses "
           f"{tally[BASELINE]}, draws {tally['draw']}; score {score.text()} "

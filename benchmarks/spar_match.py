@@ -45,7 +45,6 @@ import shutil
 import threading
 import time
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -60,6 +59,7 @@ from engine_match import (
     Version,
     first_peg,
     install,
+    run_games,
 )
 
 from twixt.rules import Colour, Game, TwixtError
@@ -321,15 +321,7 @@ def spar(version: Version, sparring: Sparring, games: int, jobs: int,
                 log.flush()
 
     began = time.perf_counter()
-    try:
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            for done in [pool.submit(one, number) for number in range(games)]:
-                done.result()
-    finally:
-        for engine in started:
-            engine.close()
-        for partner in opened:
-            partner.close()
+    run_games(games, jobs, one, started, opened)
     for line in tally.lines():
         print(line, flush=True)
     print(f"[{time.perf_counter() - began:.0f} s]", flush=True)
