@@ -1,10 +1,10 @@
 """One engine version in its own process, for the head-to-head and the real-games benchmarks.
 
 Run with PYTHONPATH set to a source tree (its `twixt` package, or before fd1f811 its `engine`,
-`rules` and `language` at the top) and that tree as the working folder: it answers
-JSON lines on stdin with JSON lines on stdout, so two versions of the engine, each with the
-rules it was written against, can play each other from one referee. It uses only the public
-API that every version the harness measures has: `Game(players, size=, rules=, swap=)`, `game.play`,
+`rules` and `language` at the top) and that tree as the working folder: it answers JSON lines
+on stdin with JSON lines on stdout, so two versions of the engine, each with the rules it was
+written against, can play each other from one referee. It uses only the public API that every
+version the harness measures has: `Game(players, size=, rules=, swap=)`, `game.play`,
 `engine.think(game, limit, seed=)`, `Limit`, `level_limit`. Started by `engine_match.py`.
 
 Its first line says which tree it imported (so a wrong PYTHONPATH shows at once); then each

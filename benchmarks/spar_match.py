@@ -63,7 +63,7 @@ from engine_match import (
 )
 
 from twixt.rules import Colour, Game, TwixtError
-from twixt.service.bot_player import HOPELESS_TURNS, RESIGN_BELOW
+from twixt.service.cases.engine_player import HOPELESS_TURNS, RESIGN_BELOW
 
 #: the seats' names in the referee's game
 ENGINE, PARTNER = "engine", "t1j"
