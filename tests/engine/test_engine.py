@@ -152,8 +152,8 @@ def test_swap_takes_a_central_first_peg_and_leaves_one_near_the_side():
     ("E12", True), ("C15", True), ("V10", True),   # six rows or more into the board
 ])
 def test_swap_follows_the_self_play_fit_of_first_pegs(hole: str, swapped: bool) -> None:
-    """twixtbot's fit of first pegs to results: the row decides, not the column; the earlier
-    rule here swapped T1j's near-corner openings and gave the second player the weaker side."""
+    """twixtbot's fit of first pegs to results: the row decides, not the column (the earlier
+    rule here swapped T1j's near-corner openings and kept the pegs beside a side column)."""
     game = Game(("ann", "bob"), size=24)
     game.play(hole)
     assert (think(game, SMALL).move == "swap") is swapped

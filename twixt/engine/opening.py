@@ -11,8 +11,9 @@ nearer side column; `y` the row, 0–11 away from the nearer border row of the f
 
 The row matters most: a peg six rows or more into the board is worth swapping almost anywhere
 across it, while one near the first player's own border row (T1j's near-corner openings such
-as F3 or T3, which the earlier rule here swapped) is not, and the second player who swaps it
-takes the weaker side. Another board is measured in the same units, its coordinates scaled to
+as F3 or T3, which the earlier rule here swapped) is not: by the fit, the second player who
+swaps it takes the weaker side (against T1j itself too few games were played to tell,
+docs/engine.md). Another board is measured in the same units, its coordinates scaled to
 24×24.
 """
 
