@@ -6,6 +6,7 @@ few connections as the point needs, and races real asyncio tasks through it.
 """
 
 import asyncio
+import json
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -146,3 +147,35 @@ async def test_a_connection_whose_block_failed_goes_back_reset(pg_server):
         with pytest.raises(asyncio.CancelledError):
             await task
         assert await _timeout(store) == "0"
+
+
+def _rows_read(plan: dict[str, Any], table: str) -> int:
+    """The rows a plan node and those below it read from `table` (each loop counted)."""
+    own = plan["Actual Rows"] * plan["Actual Loops"] if plan.get("Relation Name") == table else 0
+    return own + sum(_rows_read(child, table) for child in plan.get("Plans", ()))
+
+
+async def test_a_deep_history_page_reads_only_the_games_it_passes(pg_server):
+    """Page 6 of a player who sat in one game of fifty reads their 61 newest games, not the
+    guild's: the page costs the same however many games there are."""
+    url = await fresh_database(pg_server)
+    async with await PostgresStorage.open(url, max_connections=1) as store:
+        async with store._single() as db:
+            await db.execute(
+                "INSERT INTO games (id, guild_id, channel_id, status, size, rules, created_at, "
+                "updated_at, result, reason, finished_at) SELECT g, 1, g, 'finished', '24x24', "
+                "'classic', now(), now(), 'red', 'test', now() FROM generate_series(1, 5000) g")
+            await db.execute(
+                "INSERT INTO game_seats (game_id, seat, user_id, name) SELECT g, s, CASE WHEN "
+                "s = 0 AND g % 50 = 0 THEN 1 ELSE 2 + (g + s) % 100 END, 'p' "
+                "FROM generate_series(1, 5000) g, generate_series(0, 1) s")
+            await db.execute("ANALYZE")
+        sent: list[tuple[str, tuple[Any, ...]]] = []
+        async with store._pooled() as conn:
+            conn.add_query_logger(lambda logged: sent.append((logged.query, logged.args)))
+        page = await store.list_games(user_id=1, guild_id=1, limit=11, offset=50)
+        assert [game.id for game in page] == list(range(2500, 1950, -50))
+        query, args = next((query, args) for query, args in sent if "LIMIT" in query)
+        async with store._pooled() as conn:
+            plan = await conn.fetchval(f"EXPLAIN (ANALYZE, FORMAT JSON) {query}", *args)
+    assert _rows_read(json.loads(plan)[0]["Plan"], "games") == 61

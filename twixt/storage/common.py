@@ -100,8 +100,9 @@ class SqlStorage(abc.ABC):
         """New ratings from the stored ones, read and written in the caller's transaction."""
 
     #: where `list_games` finds one player's games: (the rows read, the column that orders
-    #: them newest first, the condition naming the player)
-    _PLAYER_GAMES = ("games", "id", "id IN (SELECT game_id FROM game_seats WHERE user_id = ?)")
+    #: them newest first, the condition naming the player); each back end walks the index
+    #: game_seats_by_user its own way, so that a page costs the same however many games
+    _PLAYER_GAMES: tuple[str, str, str]
 
     # --- challenges --------------------------------------------------------------------
 

@@ -291,6 +291,16 @@ class PostgresStorage(SqlStorage):
 
     _read_one = _write_one = _single
 
+    #: one player's games walked in the index game_seats_by_user, newest first, each game
+    #: then looked up by its key, so a page deep in the list costs its offset in index
+    #: entries however many games there are. The look-up is a subquery run for each seat
+    #: (LATERAL, kept apart by `OFFSET 0`, which PostgreSQL never pulls up into a join): as
+    #: a join or an `IN`, the planner may merge the player's seats with every game of the
+    #: guild, newest first, and the more games the guild has the more it steps over
+    _PLAYER_GAMES = ("game_seats CROSS JOIN LATERAL (SELECT * FROM games "
+                     "WHERE games.id = game_seats.game_id OFFSET 0) AS games",
+                     "game_seats.game_id", "game_seats.user_id = ?")
+
     # --- what PostgreSQL does its own way ---------------------------------------------------
 
     async def expire_challenges(self, now: datetime | None = None) -> int:
