@@ -164,7 +164,7 @@ class PostgresConnection:
             raise Duplicate(error.constraint_name or "") from error
 
 
-class PooledConnection(asyncpg.Connection):  # type: ignore[misc]
+class PooledConnection(asyncpg.Connection):  # type: ignore[misc]  # asyncpg is untyped
     """A pooled asyncpg connection that goes back to the pool without a reset query unless a
     block left it by an error (`reset_on_release`).
 
@@ -172,10 +172,11 @@ class PooledConnection(asyncpg.Connection):  # type: ignore[misc]
     open (known without asking the server) and then runs `pg_advisory_unlock_all(); CLOSE
     ALL; UNLISTEN *; RESET ALL`, a second round trip after a one-statement turn. That query
     has nothing to undo here, because the storage leaves nothing in a session: it never runs
-    SET (only settings of a transaction, which end with it), LISTEN, a session advisory lock
-    (its locks are `pg_advisory_xact_lock`, released at COMMIT or ROLLBACK), nor a cursor
-    outside a transaction; its transactions are always closed by their block; and the
-    prepared statements asyncpg caches are meant to outlive a hand-back (the reset query
+    SET (a read's isolation and read-only are options of its BEGIN, gone at its end), LISTEN,
+    a session advisory lock (its locks are `pg_advisory_xact_lock`, released at COMMIT or
+    ROLLBACK), nor a cursor outside a transaction; its transactions are closed by their block
+    (and asyncpg rolls back one left open, reset query or not); and
+    the prepared statements asyncpg caches are meant to outlive a hand-back (the reset query
     leaves them too). `tests/storage/test_postgres_pool.py` holds the session clean after
     every kind of write.
 
