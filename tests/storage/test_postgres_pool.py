@@ -6,7 +6,6 @@ few connections as the point needs, and races real asyncio tasks through it.
 """
 
 import asyncio
-import json
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -15,6 +14,7 @@ from typing import Any
 
 import pytest
 from conftest import fresh_database
+from pg_plans import history_page_reads, statements_of
 from storage_helpers import T0, play_turns, result_of, start_game
 
 from twixt.storage import GameFinishedError, GameResult
@@ -77,12 +77,9 @@ async def test_a_turn_costs_one_round_trip(pg_server):
     """Nothing is sent when a connection goes back to the pool: the turn's statement is all."""
     url = await fresh_database(pg_server)
     async with await PostgresStorage.open(url, max_connections=1) as store:
-        sent: list[str] = []
-        async with store._pooled() as conn:
-            conn.add_query_logger(lambda logged: sent.append(logged.query))
         game = await start_game(store, channel_id=1)
-        sent.clear()
-        await play_turns(store, game, 3, random.Random(1))
+        sent = [query for query, _ in await statements_of(
+            store, lambda: play_turns(store, game, 3, random.Random(1)))]
     turns = [query for query in sent if query.startswith("WITH moved AS (UPDATE games")]
     assert len(turns) == 3
     # play_turns reads the game back (BEGIN, its SELECTs, COMMIT); no reset query anywhere
@@ -149,12 +146,6 @@ async def test_a_connection_whose_block_failed_goes_back_reset(pg_server):
         assert await _timeout(store) == "0"
 
 
-def _rows_read(plan: dict[str, Any], table: str) -> int:
-    """The rows a plan node and those below it read from `table` (each loop counted)."""
-    own = plan["Actual Rows"] * plan["Actual Loops"] if plan.get("Relation Name") == table else 0
-    return own + sum(_rows_read(child, table) for child in plan.get("Plans", ()))
-
-
 async def test_a_deep_history_page_reads_only_the_games_it_passes(pg_server):
     """Page 6 of a player who sat in one game of fifty reads their 61 newest games, not the
     guild's: the page costs the same however many games there are."""
@@ -170,12 +161,7 @@ async def test_a_deep_history_page_reads_only_the_games_it_passes(pg_server):
                 "s = 0 AND g % 50 = 0 THEN 1 ELSE 2 + (g + s) % 100 END, 'p' "
                 "FROM generate_series(1, 5000) g, generate_series(0, 1) s")
             await db.execute("ANALYZE")
-        sent: list[tuple[str, tuple[Any, ...]]] = []
-        async with store._pooled() as conn:
-            conn.add_query_logger(lambda logged: sent.append((logged.query, logged.args)))
         page = await store.list_games(user_id=1, guild_id=1, limit=11, offset=50)
         assert [game.id for game in page] == list(range(2500, 1950, -50))
-        query, args = next((query, args) for query, args in sent if "LIMIT" in query)
-        async with store._pooled() as conn:
-            plan = await conn.fetchval(f"EXPLAIN (ANALYZE, FORMAT JSON) {query}", *args)
-    assert _rows_read(json.loads(plan)[0]["Plan"], "games") == 61
+        assert await history_page_reads(store, lambda: store.list_games(
+            user_id=1, guild_id=1, limit=11, offset=50)) == 61
