@@ -147,21 +147,28 @@ async def test_a_connection_whose_block_failed_goes_back_reset(pg_server):
 
 
 async def test_a_deep_history_page_reads_only_the_games_it_passes(pg_server):
-    """Page 6 of a player who sat in one game of fifty reads their 61 newest games, not the
-    guild's: the page costs the same however many games there are."""
+    """Page 6 of a player who sat in one game of ten reads their 61 newest games, not the
+    guild's, and every page of every player is planned once: the page costs the same however
+    many games there are."""
     url = await fresh_database(pg_server)
     async with await PostgresStorage.open(url, max_connections=1) as store:
         async with store._single() as db:
             await db.execute(
                 "INSERT INTO games (id, guild_id, channel_id, status, size, rules, created_at, "
                 "updated_at, result, reason, finished_at) SELECT g, 1, g, 'finished', '24x24', "
-                "'classic', now(), now(), 'red', 'test', now() FROM generate_series(1, 5000) g")
+                "'classic', now(), now(), 'red', 'test', now() FROM generate_series(1, 20000) g")
             await db.execute(
                 "INSERT INTO game_seats (game_id, seat, user_id, name) SELECT g, s, CASE WHEN "
-                "s = 0 AND g % 50 = 0 THEN 1 ELSE 2 + (g + s) % 100 END, 'p' "
-                "FROM generate_series(1, 5000) g, generate_series(0, 1) s")
+                "s = 0 AND g % 10 = 0 THEN 1 ELSE 2 + (g + s) % 100 END, 'p' "
+                "FROM generate_series(1, 20000) g, generate_series(0, 1) s")
             await db.execute("ANALYZE")
         page = await store.list_games(user_id=1, guild_id=1, limit=11, offset=50)
-        assert [game.id for game in page] == list(range(2500, 1950, -50))
+        assert [game.id for game in page] == list(range(19500, 19390, -10))
         assert await history_page_reads(store, lambda: store.list_games(
             user_id=1, guild_id=1, limit=11, offset=50)) == 61
+        for page_number in range(8):  # planned for the first calls, then once for all
+            await store.list_games(user_id=1, guild_id=1, limit=11, offset=10 * page_number)
+        async with store._single() as db:
+            plans = await db.fetch_one("SELECT generic_plans, custom_plans FROM "
+                                       "pg_prepared_statements WHERE statement LIKE '%LATERAL%'")
+    assert plans is not None and plans[0] >= 3 and plans[1] <= 5

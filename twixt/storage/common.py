@@ -713,7 +713,7 @@ async def read_games(db: Connection, where: str, params: Sequence[Any], limit: i
     returned.
     """
     table, newest = source
-    page = "" if limit is None else " LIMIT ? OFFSET ?"
+    page = "" if limit is None else db.page
     found = await db.fetch_all(f"SELECT {rows.GAME_COLUMNS} FROM {table} WHERE {where} "
                                f"ORDER BY {newest} DESC{page}",
                                *params, *(() if limit is None else (limit, offset)))

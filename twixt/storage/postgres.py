@@ -128,6 +128,13 @@ class PostgresConnection:
 
     for_update = " FOR UPDATE"
     for_share = " FOR SHARE"
+    #: a page's limit and offset as subqueries, values the planner does not see. A prepared
+    #: statement is planned for its values (a custom plan) until a plan for any values (a
+    #: generic one) is estimated no dearer; knowing the page's 11 rows, a custom plan looked
+    #: cheaper than a generic one, which guesses a tenth of the rows for an unknown limit, so
+    #: a page was planned anew at every call once the tables were large (a third of a
+    #: millisecond at 100k games, where it is read in half that)
+    page = " LIMIT (SELECT ?::bigint) OFFSET (SELECT ?::bigint)"
 
     def __init__(self, conn: Any) -> None:
         self.conn = conn
@@ -297,10 +304,12 @@ class PostgresStorage(SqlStorage):
     #: entries however many games there are. The look-up is a subquery run for each seat
     #: (LATERAL, kept apart by `OFFSET 0`, which PostgreSQL never pulls up into a join): as
     #: a join or an `IN`, the planner may merge the player's seats with every game of the
-    #: guild, newest first, and the more games the guild has the more it steps over
+    #: guild, newest first, and the more games the guild has the more it steps over. The
+    #: player is a value the planner does not see, as the page is (`PostgresConnection.page`):
+    #: planned for the average player, the page gets one plan for all
     _PLAYER_GAMES = ("game_seats CROSS JOIN LATERAL (SELECT * FROM games "
                      "WHERE games.id = game_seats.game_id OFFSET 0) AS games",
-                     "game_seats.game_id", "game_seats.user_id = ?")
+                     "game_seats.game_id", "game_seats.user_id = (SELECT ?::bigint)")
 
     # --- what PostgreSQL does its own way ---------------------------------------------------
 

@@ -47,6 +47,7 @@ class SqliteConnection:
 
     #: one writer: what a write transaction reads stays as it is until it ends
     for_update = for_share = ""
+    page = " LIMIT ? OFFSET ?"
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
