@@ -17,10 +17,10 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import UTC, datetime
 
 import asyncpg
-from pg_plans import history_page_reads  # a test helper: stats_bench.py puts it on the path
 from postgres_bench import new_database, postgres_server
 from stats_workload import COLUMNS, HISTORY_PAGE, finished_rows, store_calls
 
+from support.pg_plans import history_page_reads  # stats_bench.py puts the repository on the path
 from twixt.storage.postgres import PostgresConnection, PostgresStorage, _migrate, migrations
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)

@@ -47,7 +47,7 @@ def test_two_versions_play_a_tiny_game_to_its_end(tmp_path: Path,
         pytest.skip("not a git checkout: no revision to unpack")
     baseline = install("HEAD")
     assert baseline.path == tmp_path / head.stdout.strip()
-    assert (baseline.path / "engine" / "api.py").is_file()
+    assert (baseline.path / "twixt" / "engine" / "api.py").is_file()
     candidate = install(str(ROOT))
     setup = Setup("6", "classic", True, 0.05, seed=3, resign=False)   # to its end
     engines = {CANDIDATE: EngineProcess(candidate), BASELINE: EngineProcess(baseline)}
@@ -126,7 +126,7 @@ class _Engine:
 
 @pytest.mark.parametrize("resign", [True, False])
 def test_a_side_resigns_as_the_bot_does(resign: bool) -> None:
-    """At the third of its turns in a row under 2% by its own engine, as `BotPlayer`;
+    """At the third of its turns in a row under 2% by its own engine, as `EnginePlayer`;
     with `--play-out` the game goes on to its end."""
     hopeless, hopeful = _Engine(0.01), _Engine(0.5)
     setup = Setup("8", "pp", False, 0.05, seed=1, resign=resign)

@@ -13,10 +13,10 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from conftest import fresh_database
-from pg_plans import history_page_reads, statements_of
-from storage_helpers import T0, play_turns, result_of, start_game
 
+from support.pg_plans import history_page_reads, statements_of
+from tests.storage.conftest import fresh_database
+from tests.storage.storage_helpers import T0, play_turns, result_of, start_game
 from twixt.storage import GameFinishedError, GameResult
 from twixt.storage.postgres import PostgresStorage
 

@@ -14,7 +14,7 @@ dialect says differently:
   and `for_share` (suffixes of a SELECT) and `lock_user` (an advisory lock);
 - a page of rows, `page`: `LIMIT ? OFFSET ?`, which PostgreSQL is given as values its planner
   does not look at, so that a prepared page keeps one plan (see `PostgresConnection.page`);
-- a broken unique key, raised as `Duplicate` whatever the driver.
+- a broken unique key, raised as `DuplicateKeyError` whatever the driver.
 Transactions are the back end's own (a group-commit savepoint, a pooled connection in READ
 COMMITTED): `common.SqlStorage` asks for one by what it needs, a snapshot to read or a write.
 """
@@ -28,7 +28,7 @@ from typing import Any, Protocol
 Row = Sequence[Any]
 
 
-class Duplicate(Exception):
+class DuplicateKeyError(Exception):
     """A write broke a unique key: `constraint` names it (PostgreSQL names the index or
     constraint, SQLite the columns, such as `games.channel_id`)."""
 
