@@ -264,10 +264,12 @@ class PostgresStorage(SqlStorage):
         """A connection of the pool, taken in turn: first come, first served. A block that
         raises hands it back reset in full (see `PooledConnection`)."""
         async with self._line, self._pool.acquire() as conn:
+            # bound to the connection itself: the pool's proxy lets go of one that was closed
+            reset_on_release = conn.reset_on_release
             try:
                 yield conn
             except BaseException:
-                conn.reset_on_release()
+                reset_on_release()
                 raise
 
     @asynccontextmanager
