@@ -12,8 +12,6 @@ dialect says differently:
   array) to PostgreSQL;
 - the locks a transaction takes, which SQLite, with one writer, needs none of: `for_update`
   and `for_share` (suffixes of a SELECT) and `lock_user` (an advisory lock);
-- a page of rows, `page`: `LIMIT ? OFFSET ?`, which PostgreSQL is given as values its planner
-  does not look at, so that a prepared page keeps one plan (see `PostgresConnection.page`);
 - a broken unique key, raised as `DuplicateKeyError` whatever the driver.
 Transactions are the back end's own (a group-commit savepoint, a pooled connection in READ
 COMMITTED): `common.SqlStorage` asks for one by what it needs, a snapshot to read or a write.
@@ -44,8 +42,6 @@ class Connection(Protocol):
     for_update: str
     #: appended to a SELECT whose rows must not change until the transaction ends
     for_share: str
-    #: appended to an ordered SELECT for a page of its rows: the limit, then the offset
-    page: str
 
     async def execute(self, sql: str, *args: Any) -> int:
         """Run a statement; the number of rows it changed."""

@@ -22,9 +22,9 @@ and the INSERT in one), so it costs one round trip and one commit.
 
 The pool, with a thousand games at once: every storage operation waits for a connection in
 line (`_pooled`: a FIFO semaphore in front of asyncpg's pool, whose own queue lets a newcomer
-overtake a woken waiter, which then waits at the back again: the p99 of a turn was four
-times its p50). And a connection goes back to the pool without asyncpg's reset query, a
-second round trip a turn, because there is nothing to reset (`PooledConnection`).
+overtake a woken waiter, which then waits at the back again: the p99 of a turn was two and
+a half to four times its p50). And a connection goes back to the pool without asyncpg's reset
+query, a second round trip a turn, because there is nothing to reset (`PooledConnection`).
 
 Times are `timestamptz`, ids `bigint`, flags `boolean`; the schema comes from the numbered
 files in `twixt/storage/migrations_pg`, applied under an advisory lock so that processes starting
@@ -128,13 +128,6 @@ class PostgresConnection:
 
     for_update = " FOR UPDATE"
     for_share = " FOR SHARE"
-    #: a page's limit and offset as subqueries, values the planner does not see. A prepared
-    #: statement is planned for its values (a custom plan) until a plan for any values (a
-    #: generic one) is estimated no dearer; knowing the page's 11 rows, a custom plan looked
-    #: cheaper than a generic one, which guesses a tenth of the rows for an unknown limit, so
-    #: a page was planned anew at every call once the tables were large (a third of a
-    #: millisecond at 100k games, where it is read in half that)
-    page = " LIMIT (SELECT ?::bigint) OFFSET (SELECT ?::bigint)"
 
     def __init__(self, conn: Any) -> None:
         self.conn = conn
@@ -182,10 +175,9 @@ class PooledConnection(asyncpg.Connection):  # type: ignore[misc]  # asyncpg is 
     SET (a read's isolation and read-only are options of its BEGIN, gone at its end), LISTEN,
     a session advisory lock (its locks are `pg_advisory_xact_lock`, released at COMMIT or
     ROLLBACK), nor a cursor outside a transaction; its transactions are closed by their block
-    (and asyncpg rolls back one left open, reset query or not); and
-    the prepared statements asyncpg caches are meant to outlive a hand-back (the reset query
-    leaves them too). `tests/storage/test_postgres_pool.py` holds the session clean after
-    every kind of write.
+    (and asyncpg rolls back one left open, reset query or not); and the prepared statements
+    asyncpg caches are meant to outlive a hand-back (the reset query leaves them too).
+    `tests/storage/test_postgres_pool.py` holds the session clean after every kind of write.
 
     The safety net: a connection whose block raised, or was cancelled, may be left in a
     state we did not foresee, and one that ran the migrations has run whatever their files
@@ -306,12 +298,17 @@ class PostgresStorage(SqlStorage):
     #: entries however many games there are. The look-up is a subquery run for each seat
     #: (LATERAL, kept apart by `OFFSET 0`, which PostgreSQL never pulls up into a join): as
     #: a join or an `IN`, the planner may merge the player's seats with every game of the
-    #: guild, newest first, and the more games the guild has the more it steps over. The
-    #: player is a value the planner does not see, as the page is (`PostgresConnection.page`):
-    #: planned for the average player, the page gets one plan for all
+    #: guild, newest first, and the more games the guild has the more it steps over.
+    #: The player, the limit and the offset are subqueries, values the planner does not see.
+    #: A prepared statement is planned for its values (a custom plan) until a plan for any
+    #: values (a generic one) is estimated no dearer; for a player of many games, knowing
+    #: the page's 11 rows, a custom plan looked the cheaper, so the page was planned anew at
+    #: every call once the tables were large (a third of a millisecond at 100k games, where
+    #: it is read in half that). Hidden, they leave both plans the same: one plan for all
     _PLAYER_GAMES = ("game_seats CROSS JOIN LATERAL (SELECT * FROM games "
                      "WHERE games.id = game_seats.game_id OFFSET 0) AS games",
-                     "game_seats.game_id", "game_seats.user_id = (SELECT ?::bigint)")
+                     "game_seats.game_id", "game_seats.user_id = (SELECT ?::bigint)",
+                     " LIMIT (SELECT ?::bigint) OFFSET (SELECT ?::bigint)")
 
     # --- what PostgreSQL does its own way ---------------------------------------------------
 
