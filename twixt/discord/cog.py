@@ -82,7 +82,10 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
         text=locale_str("G6 · G6 link E5 · remove J9-K11; I11 link K10 · swap"))
     @app_commands.rename(text="command")  # the option's name for players
     async def move(self, interaction: discord.Interaction, text: str) -> None:
-        await self._serve(interaction, text)
+        async def typed() -> cmd.ServiceCommand:
+            return router.read(text)
+
+        await self._serve(interaction, typed)
 
     @app_commands.command(description=locale_str("Take over Red's first peg (when swap is on)"))
     async def swap(self, interaction: discord.Interaction) -> None:
@@ -105,6 +108,11 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
     @app_commands.command(description=locale_str("Show the board of this channel's game"))
     async def board(self, interaction: discord.Interaction) -> None:
         await self._serve(interaction, cmd.ShowBoard())
+        # the asker's link to the web board follows, when the client serves one
+        # (`TwixtBot.send_board_link`)
+        links = getattr(interaction.client, "send_board_link", None)
+        if links is not None:
+            await links(interaction)
 
     @app_commands.command(description=locale_str("Players, options and whose turn it is"))
     async def status(self, interaction: discord.Interaction) -> None:
