@@ -5,9 +5,10 @@
 
 A version is a git revision (a branch or a commit of this repository) or the path of a source
 tree (to measure uncommitted work); the candidate defaults to the tree this file is in. A
-revision is unpacked with `git archive` (its `rules`, `engine` and `language`: the engine
-imports the rules it was written with) into a cache folder named by the commit id, built in
-place when it has a `setup.py` (a compiled core), and each version runs in its own long-lived
+revision is unpacked with `git archive` (its engine with the rules and words it was written
+with: `twixt/` since fd1f811, `engine/`, `rules/` and `language/` at the top before) into a
+cache folder named by the commit id, built in place when it has a `setup.py` (a compiled
+core), and each version runs in its own long-lived
 process (`engine_worker.py`) that gets the moves so far and answers `engine.think(game,
 Limit(seconds=…), seed=…)`. The referee is this tree's rules: it checks each move, ends the
 game (connection, blockade draw) and caps it at one move a hole (a draw). Only one engine
@@ -41,18 +42,20 @@ import tarfile
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 from twixt.rules import Game, Hole, TwixtError
 from twixt.service.cases.engine_player import HOPELESS_TURNS, RESIGN_BELOW
 
 REPO = Path(__file__).resolve().parents[1]
 WORKER = Path(__file__).with_name("engine_worker.py")
-#: what a version needs to run: its package (before fd1f811: its engine, the rules it imports,
-#: the messages they import); and a setup.py when the version compiles a core of its own
+#: what a version needs to run: its engine, the rules it imports, the messages they import
+#: (one package `twixt` since fd1f811; three top-level folders before); and a setup.py when
+#: the version compiles a core of its own
 PARTS = ("twixt", "engine", "rules", "language", "setup.py")
 #: how long past ten times its time a move a worker may take before it counts as hung
 ANSWER_TIMEOUT = 60.0
@@ -86,8 +89,9 @@ def install(source: str | None) -> Version:
         return Version(f"this tree ({REPO})", REPO)
     path = Path(source)
     if path.is_dir():
-        if not any((path / top / "api.py").is_file() for top in ("twixt/engine", "engine")):
-            raise SystemExit(f"{source}: no twixt/engine/api.py in that folder")
+        if engine_folder(path) is None:
+            raise SystemExit(f"{source}: no twixt/engine/api.py (nor engine/api.py) in that "
+                             "folder")
         return Version(str(path), path.resolve())
     found = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--verify", "--quiet",
                             f"{source}^{{commit}}"], capture_output=True, text=True)
@@ -98,6 +102,15 @@ def install(source: str | None) -> Version:
     if not target.is_dir():
         _unpack(commit, target)
     return Version(f"{source} ({commit[:7]})", target)
+
+
+def engine_folder(tree: Path) -> Path | None:
+    """The engine package of a source tree in either layout (`twixt/engine`, or `engine` at the
+    top before fd1f811), or None when it has neither."""
+    for folder in (tree / "twixt" / "engine", tree / "engine"):
+        if (folder / "api.py").is_file():
+            return folder
+    return None
 
 
 def _unpack(commit: str, target: Path) -> None:
@@ -313,6 +326,24 @@ def play_game(setup: Setup, number: int, engines: dict[str, EngineProcess]) -> G
     return GameResult(number, winner, outcome.reason.value, moves, thinking)
 
 
+class Closable(Protocol):
+    def close(self) -> None: ...
+
+
+def run_games(games: int, jobs: int, one: Callable[[int], None],
+              *processes: Sequence[Closable]) -> None:
+    """`one(number)` for every game, `jobs` at once; then every process in `processes` (lists
+    that may grow meanwhile, as a dead worker is replaced) is closed, whatever happened."""
+    try:
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            for done in [pool.submit(one, number) for number in range(games)]:
+                done.result()
+    finally:
+        for started in processes:
+            for process in started:
+                process.close()
+
+
 def match(baseline: Version, candidate: Version, setup: Setup, games: int,
           jobs: int) -> Score:
     """Play the games (`jobs` at once, each with its own pair of engine processes), print a
@@ -347,13 +378,7 @@ def match(baseline: Version, candidate: Version, setup: Setup, games: int,
             print(result.line(), flush=True)
 
     began = time.perf_counter()
-    try:
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            for done in [pool.submit(one, number) for number in range(games)]:
-                done.result()
-    finally:
-        for process in started:
-            process.close()
+    run_games(games, jobs, one, started)
     print(f"{setup.rules} {setup.size} swap {'yes' if setup.swap else 'no'}, "
           f"{setup.seconds:g} s a move: candidate wins {tally[CANDIDATE]}, loses "
           f"{tally[BASELINE]}, draws {tally['draw']}; score {score.text()} "

@@ -1,11 +1,11 @@
 """One engine version in its own process, for the head-to-head and the real-games benchmarks.
 
-Run with PYTHONPATH set to a source tree (its `twixt`, or before the one package its `engine`,
-`rules` and `language`): it answers JSON lines on stdin with JSON lines on stdout, so two
-versions of the engine, each with the rules it was written against, can play each other from
-one referee. It uses only the public API that every version the harness measures has:
-`Game(players, size=, rules=, swap=)`, `game.play`, `engine.think(game, limit, seed=)`,
-`Limit`, `level_limit`. Started by `engine_match.py`.
+Run with PYTHONPATH set to a source tree (its `twixt` package, or before fd1f811 its `engine`,
+`rules` and `language` at the top) and that tree as the working folder: it answers JSON lines
+on stdin with JSON lines on stdout, so two versions of the engine, each with the rules it was
+written against, can play each other from one referee. It uses only the public API that every
+version the harness measures has: `Game(players, size=, rules=, swap=)`, `game.play`,
+`engine.think(game, limit, seed=)`, `Limit`, `level_limit`. Started by `engine_match.py`.
 
 Its first line says which tree it imported (so a wrong PYTHONPATH shows at once); then each
 request `{"size": "24x24", "rules": "pp", "swap": true, "moves": [...], "limit": {"seconds":
@@ -17,20 +17,20 @@ does not inflate as it does the wall clock), or `{"error": "..."}`.
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import json
 import sys
 import time
 from contextlib import redirect_stdout
+from pathlib import Path
 from typing import Any
 
-# stdout is the protocol's: whatever the engine prints (a start-up line) goes to stderr
+# stdout is the protocol's: whatever the engine prints (a start-up line) goes to stderr. The
+# layout is the tree's (the working folder), never whatever `twixt` the interpreter has installed
+# (before fd1f811 `engine` and `rules` were top-level packages)
+PACKAGE = "twixt." if (Path.cwd() / "twixt" / "engine").is_dir() else ""
 with redirect_stdout(sys.stderr):
-    # a tree from before the one package (fd1f811) has its engine and rules at the top
-    _PREFIX = "twixt." if importlib.util.find_spec("twixt") else ""
-    engine = importlib.import_module(_PREFIX + "engine")
-    Game = importlib.import_module(_PREFIX + "rules").Game
-    Limit, level_limit, think = engine.Limit, engine.level_limit, engine.think
+    engine = importlib.import_module(PACKAGE + "engine")
+    Game = importlib.import_module(PACKAGE + "rules").Game
 
 
 def answer(request: dict[str, Any]) -> dict[str, Any]:
@@ -41,10 +41,10 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
     for move in request["moves"]:
         game.play(move)
     asked = request["limit"]
-    limit = (level_limit(asked["level"]) if "level" in asked
-             else Limit(seconds=asked.get("seconds"), nodes=asked.get("nodes")))
+    limit = (engine.level_limit(asked["level"]) if "level" in asked
+             else engine.Limit(seconds=asked.get("seconds"), nodes=asked.get("nodes")))
     cpu = time.process_time()
-    result = think(game, limit, seed=request["seed"])
+    result = engine.think(game, limit, seed=request["seed"])
     return {"move": result.move, "win": result.win, "pv": list(result.pv),
             "nodes": result.nodes, "seconds": result.seconds,
             "cpu": time.process_time() - cpu}

@@ -10,7 +10,9 @@ Then, through the same store and read snapshot, each query is timed (median of m
 - leaderboard page 1 (11 rows, as the command asks);
 - history page 10 of a player who played every tenth game, asked by that player (offset 90);
 next to the full-scan queries used before the totals (and the history read of page × 10 + 1
-games), in the same run. The curve ends with the ratio of 100k to 1k for each.
+games), in the same run. The curve ends with the ratio of 100k to 1k for each. On PostgreSQL,
+a last line counts the games rows the history page reads at each size, from its plan: a count,
+the same under any load, where a time on a shared machine is not.
 
     python benchmarks/stats_bench.py [--sizes 1000 10000 100000]
 """
@@ -110,13 +112,16 @@ async def main() -> None:
                   "with migration 0006 (checks, backfill of the totals) took "
                   f"{(time.perf_counter() - started) * 1000:.0f} ms")
             calls["sqlite", size] = queries(store)
+        reads = ""
         if not args.no_postgres:  # its own section: stats_bench_pg.py
-            from stats_bench_pg import postgres_stores
+            from stats_bench_pg import history_reads, postgres_stores
 
             stores = await stack.enter_async_context(postgres_stores(args.sizes, args.postgres))
             calls.update((("postgresql", size), store_calls(pg)) for size, pg in stores.items())
+            reads = await history_reads(stores)
         times = await measure(calls)
     print_table(times, args.sizes)
+    print(reads)
 
 
 if __name__ == "__main__":

@@ -18,8 +18,9 @@ from datetime import UTC, datetime
 
 import asyncpg
 from postgres_bench import new_database, postgres_server
-from stats_workload import COLUMNS, finished_rows
+from stats_workload import COLUMNS, HISTORY_PAGE, finished_rows, store_calls
 
+from support.pg_plans import history_page_reads  # stats_bench.py puts the repository on the path
 from twixt.storage.postgres import PostgresConnection, PostgresStorage, _migrate, migrations
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
@@ -63,3 +64,15 @@ async def postgres_stores(sizes: list[int], url: str | None
             print(f"{size:>7} finished games on PostgreSQL: copied in {built:.1f} s; opening "
                   f"with migration 0003 (backfill of the totals) took {opened * 1000:.0f} ms")
         yield stores
+
+
+async def history_reads(stores: dict[int, PostgresStorage]) -> str:
+    """A line: the games rows the timed history page reads at each size, counted in its plan
+    (through a store of one connection on the same database, whose statements are seen)."""
+    reads = []
+    for size, store in stores.items():
+        async with await PostgresStorage.open(store.url, max_connections=1) as alone:
+            page = store_calls(alone)[f"history page {HISTORY_PAGE}"]
+            reads.append(f"{size:,}: {await history_page_reads(alone, page)}")
+    return (f"history page {HISTORY_PAGE} on PostgreSQL, games rows read (its plan's count): "
+            + ", ".join(reads))

@@ -7,14 +7,21 @@ durability (fsync on, synchronous_commit on): a turn is acknowledged once its co
 Or pass `--postgres URL` for a server of your own (each round makes and drops a database).
 
 The floor: raw asyncpg through a pool of the same size, one task a game as for the storage,
-each turn one `INSERT` into `turns` committed on its own (autocommit: one round trip and one
-WAL flush, the least a durable turn can cost), on a database with the same schema and games.
+each turn one `INSERT` into `turns` committed on its own (autocommit: one WAL flush, the least
+a durable turn can cost), on a database with the same schema and games. Twice: the pool as
+asyncpg ships it, which sends its reset query when a connection is handed back (a second
+round trip a turn), and the pool told to skip it (one round trip a turn). Each line is followed
+by the part of a turn spent waiting for a connection (timed in the storage around `_pooled`:
+the line and the pool's hand-over), and the storage's turns/s is compared with both floors.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
 
 import asyncpg
 from postgres_bench import new_database, postgres_server
@@ -22,24 +29,50 @@ from storage_workload import Figures, create_games, play_all
 
 from twixt.storage.postgres import PostgresStorage
 
+Measured = tuple[float, list[float], list[float]]  # turns/s, latencies, waits (s)
+
+
+class TimedStorage(PostgresStorage):
+    """The storage, timing each wait for a connection."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.waits: list[float] = []
+
+    @asynccontextmanager
+    async def _pooled(self) -> AsyncIterator[Any]:
+        started = time.perf_counter()
+        async with super()._pooled() as conn:
+            self.waits.append(time.perf_counter() - started)
+            yield conn
+
 
 async def storage_round(url: str, games: int, logs: list[list[str]],
-                        connections: int) -> tuple[float, list[float]]:
-    async with await PostgresStorage.open(url, max_connections=connections) as store:
-        return await play_all(store, await create_games(store, games), logs)
+                        connections: int) -> Measured:
+    async with await TimedStorage.open(url, max_connections=connections) as store:
+        ids = await create_games(store, games)
+        store.waits.clear()
+        return (*await play_all(store, ids, logs), store.waits)
 
 
-async def raw_round(url: str, games: int, logs: list[list[str]],
-                    connections: int) -> tuple[float, list[float]]:
+async def keep_session(conn: object) -> None:
+    """A pool's `reset` that sends nothing (asyncpg still rolls back an open transaction)."""
+
+
+async def raw_round(url: str, games: int, logs: list[list[str]], connections: int, *,
+                    reset: bool) -> Measured:
     async with await PostgresStorage.open(url) as store:  # the same schema and games
         ids = await create_games(store, games)
     latencies: list[float] = []
-    async with asyncpg.create_pool(url, min_size=connections, max_size=connections) as pool:
+    waits: list[float] = []
+    async with asyncpg.create_pool(url, min_size=connections, max_size=connections,
+                                   reset=None if reset else keep_session) as pool:
 
         async def raw_play(game_id: int, log: list[str]) -> None:
             for number, text in enumerate(log, 1):
                 begun = time.perf_counter()
                 async with pool.acquire() as conn:
+                    waits.append(time.perf_counter() - begun)
                     await conn.execute(
                         "INSERT INTO turns (game_id, number, actor_id, command, played_at) "
                         "VALUES ($1, $2, $3, $4, now())", game_id, number, 1 + number % 2, text)
@@ -49,7 +82,17 @@ async def raw_round(url: str, games: int, logs: list[list[str]],
         await asyncio.gather(*(raw_play(game_id, logs[i % len(logs)])
                                for i, game_id in enumerate(ids)))
         elapsed = time.perf_counter() - started
-    return len(latencies) / elapsed, latencies
+    return len(latencies) / elapsed, latencies, waits
+
+
+async def raw_reset_round(url: str, games: int, logs: list[list[str]],
+                          connections: int) -> Measured:
+    return await raw_round(url, games, logs, connections, reset=True)
+
+
+async def raw_one_trip_round(url: str, games: int, logs: list[list[str]],
+                             connections: int) -> Measured:
+    return await raw_round(url, games, logs, connections, reset=False)
 
 
 async def postgres_section(games_list: list[int], rounds: int, logs: list[list[str]],
@@ -60,14 +103,21 @@ async def postgres_section(games_list: list[int], rounds: int, logs: list[list[s
             return
         print(f"PostgreSQL ({connections} connections a pool):")
         for games in games_list:
-            storage, raw = Figures(), Figures()
+            storage, raw, one_trip = Figures(), Figures(), Figures()
             for _ in range(rounds):
-                for figures, measure in ((storage, storage_round), (raw, raw_round)):
+                for figures, measure in ((storage, storage_round), (raw, raw_reset_round),
+                                         (one_trip, raw_one_trip_round)):
                     async with new_database(server_url) as database:
                         figures.add(*await measure(database, games, logs, connections))
             print(storage.line(f"postgresql, {games} games at once"))
+            print(storage.wait_line())
+            print(f"{'postgresql p99 / p50':>34}: {storage.tail:7.2f}×")
             print(raw.line("raw asyncpg, INSERT+COMMIT a turn"))
+            print(raw.wait_line())
+            print(one_trip.line("raw asyncpg, no reset on hand-back"))
+            print(one_trip.wait_line())
             print(f"{'postgresql / raw asyncpg':>34}: {storage.rate / raw.rate:7.2f}×")
+            print(f"{'postgresql / raw, no reset':>34}: {storage.rate / one_trip.rate:7.2f}×")
             if games in sqlite_rates:
                 print(f"{'postgresql / sqlite storage':>34}: "
                       f"{storage.rate / sqlite_rates[games]:7.2f}×")

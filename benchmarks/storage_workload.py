@@ -64,23 +64,40 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 class Figures:
-    """Turns/s, p50 and p99 (ms) of several rounds; their medians."""
+    """Turns/s, p50 and p99 (ms) of several rounds, and of the waits for a connection where
+    they were timed; their medians."""
 
     def __init__(self) -> None:
         self.rates: list[float] = []
         self.p50s: list[float] = []
         self.p99s: list[float] = []
+        self.wait_p50s: list[float] = []
+        self.wait_p99s: list[float] = []
 
-    def add(self, rate: float, latencies: list[float]) -> None:
+    def add(self, rate: float, latencies: list[float], waits: list[float] | None = None) -> None:
         self.rates.append(rate)
         self.p50s.append(percentile(latencies, 0.50) * 1000)
         self.p99s.append(percentile(latencies, 0.99) * 1000)
+        if waits:
+            self.wait_p50s.append(percentile(waits, 0.50) * 1000)
+            self.wait_p99s.append(percentile(waits, 0.99) * 1000)
 
     @property
     def rate(self) -> float:
         return statistics.median(self.rates)
 
+    @property
+    def tail(self) -> float:
+        """p99 / p50 of a turn: how much longer the unluckiest turns wait than the usual."""
+        return statistics.median(self.p99s) / statistics.median(self.p50s)
+
     def line(self, label: str) -> str:
         return (f"{label:>34}: {self.rate:7.0f} turns/s, "
                 f"latency p50 {statistics.median(self.p50s):8.2f} ms, "
                 f"p99 {statistics.median(self.p99s):8.2f} ms")
+
+    def wait_line(self) -> str:
+        """The wait for a connection, part of each turn's latency."""
+        return (f"{'of which waiting for a connection':>34}: {'':25}"
+                f"p50 {statistics.median(self.wait_p50s):8.2f} ms, "
+                f"p99 {statistics.median(self.wait_p99s):8.2f} ms")

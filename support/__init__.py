@@ -1,3 +1,4 @@
 """What the tests and the benchmarks both need and neither owns: a throw-away PostgreSQL
-server, a Discord-shaped fake server, real processes of the command line, and the queries of
-an earlier version to measure against. Not installed with the bot (only `twixt` is)."""
+server, a Discord-shaped fake server, real processes of the command line, the queries of an
+earlier version to measure against, and what PostgreSQL read for a storage call (its plan's
+counts). Not installed with the bot (only `twixt` is)."""

@@ -15,6 +15,7 @@ from engine_match import (
     EngineProcess,
     Setup,
     Version,
+    engine_folder,
     first_peg,
     install,
     play_game,
@@ -47,7 +48,7 @@ def test_two_versions_play_a_tiny_game_to_its_end(tmp_path: Path,
         pytest.skip("not a git checkout: no revision to unpack")
     baseline = install("HEAD")
     assert baseline.path == tmp_path / head.stdout.strip()
-    assert (baseline.path / "twixt" / "engine" / "api.py").is_file()
+    assert engine_folder(baseline.path) == baseline.path / "twixt" / "engine"
     candidate = install(str(ROOT))
     setup = Setup("6", "classic", True, 0.05, seed=3, resign=False)   # to its end
     engines = {CANDIDATE: EngineProcess(candidate), BASELINE: EngineProcess(baseline)}
@@ -65,6 +66,29 @@ def test_two_versions_play_a_tiny_game_to_its_end(tmp_path: Path,
     assert result.reason in ("connection", "blockade", "move cap")
     assert game.is_over or result.reason == "move cap"
     assert f"game   2: candidate second seat, opening {result.moves[0]}" in result.line()
+
+
+def test_a_revision_from_before_the_twixt_package_installs_and_answers(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """79d3449 has `engine/`, `rules/` and `language/` at the top (the baseline of the
+    matches in docs/engine.md): it unpacks in its own layout and its worker imports it."""
+    monkeypatch.setenv("TWIXT_ENGINE_CACHE", str(tmp_path))
+    known = subprocess.run(["git", "-C", str(ROOT), "cat-file", "-e", "79d3449^{commit}"],
+                           capture_output=True)
+    if known.returncode:
+        pytest.skip("79d3449 is not in this checkout's history")
+    old = install("79d3449")
+    assert engine_folder(old.path) == old.path / "engine"
+    engine = EngineProcess(old)
+    try:
+        reply = engine.ask({"size": "8", "rules": "classic", "swap": False, "moves": ["D4"],
+                            "limit": {"nodes": 30}, "seed": 0})
+    finally:
+        engine.close()
+    assert "error" not in reply
+    game = Game(("red", "black"), size=8, rules="classic", swap=False)
+    game.play("D4")
+    game.play(reply["move"])   # a legal reply, by this tree's rules
 
 
 @pytest.mark.parametrize("swap", [True, False])

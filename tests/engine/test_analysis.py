@@ -37,13 +37,34 @@ def played(game: Game, moves: list[str]) -> Game:
 
 
 def scripted(monkeypatch: pytest.MonkeyPatch, wins: dict[int, float]) -> None:
-    """`think` answers with `wins[moves made]` for the side to move, and a move named after
-    the count, so each report can be told apart."""
+    """`think` answers with `wins[moves made]` for the side to move (so the position after
+    the engine's move is worth what the one after the move played is), and the last legal
+    hole as its move."""
     def think(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
-        move = f"X{game.moves_made}"
+        move = str(game.legal_placements()[-1])
         return PlayResult(move, wins.get(game.moves_made, 0.5), (move,), 1, 0.0)
 
     monkeypatch.setattr(analysis_module, "think", think)
+
+
+def by_position(monkeypatch: pytest.MonkeyPatch, red_wins: dict[str, float],
+                preferred: dict[str, str]) -> list[str]:
+    """`think` answers with Red's chance `red_wins[pegs]` (0.5 if not given) and the move
+    `preferred[pegs]` (else the last legal hole), `pegs` being the holes with pegs, sorted and
+    joined by spaces: a position is worth the same whichever move led to it. Returns the
+    positions asked about, in order."""
+    asked: list[str] = []
+
+    def think(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
+        pegs = " ".join(sorted(str(peg.hole) for peg in game.pegs()))
+        asked.append(pegs)
+        red = red_wins.get(pegs, 0.5)
+        move = preferred.get(pegs, str(game.legal_placements()[-1]))
+        win = red if game.colour_to_move is Colour.RED else 1.0 - red
+        return PlayResult(move, win, (move,), 1, 0.0)
+
+    monkeypatch.setattr(analysis_module, "think", think)
+    return asked
 
 
 def test_an_empty_game_has_one_position_and_no_swings() -> None:
@@ -69,17 +90,29 @@ def test_the_game_is_left_as_it_was() -> None:
     assert game.snapshot() == before
 
 
-def test_a_won_game_ends_at_the_winners_certainty_and_the_winning_move_swings(
+def test_a_won_game_ends_at_the_winners_certainty_and_the_winning_move_is_no_swing(
         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The winning move raised its mover's chance to certainty: it cost nobody anything."""
     scripted(monkeypatch, {})   # an even game until the last move
     game = played(Game(("alice", "bob"), size=6, rules="pp", swap=False), RED_CONNECTS)
     result = analyze_game(game, LIMIT)
     last = result.reports[-1]
     assert (last.turn, last.red_win, last.preferred) == (7, 1.0, "")
     assert [report.red_win for report in result.reports[:-1]] == [0.5] * 7
-    biggest = result.swings[0]
-    assert (biggest.turn, biggest.played, biggest.mover) == (7, "E6 link C5", Colour.RED)
-    assert biggest.red_after == 1.0
+    assert result.swings == ()
+
+
+def test_the_move_that_let_the_winner_in_is_the_swing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Black's sixth move (A5) let Red connect; the engine's move there (D5, in Red's way)
+    keeps Black's chance, by the same search."""
+    by_position(monkeypatch, {"A3 A5 C1 C5 D3 F3": 0.95, "A3 C1 C5 D3 D5 F3": 0.4},
+                {"A3 C1 C5 D3 F3": "D5"})
+    game = played(Game(("alice", "bob"), size=6, rules="pp", swap=False), RED_CONNECTS)
+    swing, = analyze_game(game, LIMIT).swings
+    assert (swing.turn, swing.mover, swing.played, swing.preferred) == (
+        6, Colour.BLACK, "A5", "D5")
+    assert (swing.red_before, swing.red_after, swing.preferred_win) == pytest.approx(
+        (0.5, 0.95, 0.4))
 
 
 def test_the_chance_of_the_side_to_move_becomes_reds(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -89,17 +122,58 @@ def test_the_chance_of_the_side_to_move_becomes_reds(monkeypatch: pytest.MonkeyP
     assert reds == [0.6, 0.3]
 
 
-def test_the_three_biggest_swings_biggest_first(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Red's chance by position (Red moves at even counts): .5 .5 .9 .8 .2 .25 .6
-    scripted(monkeypatch, {0: 0.5, 1: 0.5, 2: 0.9, 3: 0.2, 4: 0.2, 5: 0.75, 6: 0.6})
-    moves = ["B2", "G7", "C5", "F3", "D2", "E6"]
+def test_the_three_moves_that_cost_their_movers_most_most_first(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Red's chance by position (Red moves at even counts): .5 .5 .9 .8 .2 .25 .1 .7 .75
+    scripted(monkeypatch, {0: 0.5, 1: 0.5, 2: 0.9, 3: 0.2, 4: 0.2, 5: 0.75, 6: 0.1, 7: 0.3,
+                           8: 0.75})
+    moves = ["B2", "G7", "C5", "F3", "D2", "E6", "C3", "F6"]
     game = played(Game(("alice", "bob"), size=8, swap=False), moves)
     result = analyze_game(game, LIMIT)
-    assert [(s.turn, s.played, s.preferred) for s in result.swings] == [
-        (4, "F3", "X3"), (2, "G7", "X1"), (6, "E6", "X5")]
+    # the costs: Black's G7 .4 (Black .5 → .1), Red's C5 .1 (.9 → .8), Black's F6 .05
+    # (.3 → .25); the bigger changes of F3, E6 and C3 raised their movers' chances
+    assert [(s.turn, s.mover, s.played) for s in result.swings] == [
+        (2, Colour.BLACK, "G7"), (3, Colour.RED, "C5"), (8, Colour.BLACK, "F6")]
+    assert all(s.cost > 0 and s.preferred not in ("", s.played) for s in result.swings)
     first = result.swings[0]
-    assert (first.mover, round(first.red_before, 6), round(first.red_after, 6)) == (
-        Colour.BLACK, 0.8, 0.2)
+    assert (round(first.red_before, 6), round(first.red_after, 6)) == (0.5, 0.9)
+
+
+def test_a_move_that_raised_its_movers_chance_is_no_swing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The report that showed `move 37, Red H11: Red 18% → 57%`: the search at the position
+    before had not yet seen Black's mistake; Red's move only collected it. Neither Black's
+    move (seen as good for Black) nor Red's (good for Red) cost its mover."""
+    scripted(monkeypatch, {0: 0.5, 1: 0.5, 2: 0.18, 3: 0.43})   # Red: .5 .5 .18 .57
+    game = played(Game(("alice", "bob"), size=8, swap=False), ["B2", "G7", "C5"])
+    assert analyze_game(game, LIMIT).swings == ()
+
+
+def test_the_engines_move_is_at_least_as_good_for_the_mover_by_the_same_search(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red's C5 cost Red (.5 → .2). Where the engine's move D4 is worth .7 to Red after it, by
+    the search that valued C5, it is named with that chance; where D4 is worth only .1 (worse
+    than C5), the engine does not know better and no swing is listed."""
+    asked = by_position(monkeypatch, {"B2 C5 G7": 0.2, "B2 D4 G7": 0.7},
+                        {"B2 G7": "D4"})
+    game = played(Game(("alice", "bob"), size=8, swap=False), ["B2", "G7", "C5"])
+    swing, = analyze_game(game, LIMIT).swings
+    assert (swing.turn, swing.mover, swing.played, swing.preferred) == (
+        3, Colour.RED, "C5", "D4")
+    assert (swing.red_before, swing.red_after, swing.preferred_win) == pytest.approx(
+        (0.5, 0.2, 0.7))
+    assert "B2 D4 G7" in asked   # the position after the engine's move was searched
+    by_position(monkeypatch, {"B2 C5 G7": 0.2, "B2 D4 G7": 0.1}, {"B2 G7": "D4"})
+    assert analyze_game(game, LIMIT).swings == ()
+
+
+def test_a_loss_the_engine_would_have_made_too_is_no_swing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red's C5 lost Red's chance, but the engine plays C5 there as well: the position was
+    already that bad, and the move is no mistake."""
+    by_position(monkeypatch, {"B2 C5 G7": 0.2}, {"B2 G7": "C5"})
+    game = played(Game(("alice", "bob"), size=8, swap=False), ["B2", "G7", "C5"])
+    assert analyze_game(game, LIMIT).swings == ()
 
 
 def test_no_change_is_no_swing(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -189,16 +263,22 @@ def test_the_biggest_swings_come_from_a_deeper_search(monkeypatch: pytest.Monkey
         win = {2: 0.8, 3: 0.2}.get(game.moves_made, 0.5)
         if limit.nodes == deep.nodes and game.moves_made == 2:
             win = 0.9
-        move = f"{'Y' if limit.nodes == deep.nodes else 'X'}{game.moves_made}"
+        legal = game.legal_placements()
+        move = str(legal[-1] if limit.nodes == deep.nodes else legal[0])
         return PlayResult(move, win, (move,), 1, 0.0)
 
     monkeypatch.setattr(analysis_module, "think", think)
     game = played(Game(("alice", "bob"), size=8, swap=False), ["B2", "G7", "C5"])
     result = analyze_game(game, LIMIT)
     deep_positions = sorted(moves for moves, nodes in asked if nodes == deep.nodes)
-    assert deep_positions == [1, 2]   # both ends of the only swing
+    # both ends of the only swing, and the position after the engine's move at its start
+    assert deep_positions == [1, 2, 2]
     swing = result.swings[0]
-    # Black moved at 1 (Red .5) into 2 (Red to move, .9 in the deep search)
+    # Black moved at 1 (Red .5) into 2 (Red to move, .9 in the deep search); the position
+    # after the engine's move (the deep search's, moves made 2 as well) is searched as deeply,
+    # and is worth .9 too: at least as good for Black as G7, no better
+    engines_move = str(played(Game(("alice", "bob"), size=8, swap=False),
+                              ["B2"]).legal_placements()[-1])
     assert (swing.turn, swing.preferred, swing.red_before, swing.red_after) == (
-        2, "Y1", 0.5, 0.9)
-    assert swing.preferred_win == swing.red_before
+        2, engines_move, 0.5, 0.9)
+    assert swing.preferred_win == 0.9

@@ -7,9 +7,11 @@ import random
 
 import pytest
 
-from twixt.engine import LEVELS, Limit, level_limit, think
-from twixt.engine.api import level_nodes
-from twixt.rules import Game, TwixtError
+from twixt.engine import LEVELS, Limit, level_limit, pegs_to_connect, think
+from twixt.engine.api import _calls_privilege, level_nodes
+from twixt.engine.board import Board
+from twixt.engine.opening import FAIR_MARGIN, first_player_score
+from twixt.rules import Colour, Game, Hole, TwixtError
 
 #: (players, size, rules, swap, handicap): every kind of game the rules allow
 VARIANTS = [
@@ -145,6 +147,31 @@ def test_swap_takes_a_central_first_peg_and_leaves_one_near_the_side():
     assert think(near_side, SMALL).move != "swap"
 
 
+@pytest.mark.parametrize(("hole", "swapped"), [
+    ("F3", False), ("T3", False), ("U22", False),  # near-corner openings, as T1j plays them
+    ("E12", True), ("C15", True), ("V10", True),   # six rows or more into the board
+])
+def test_swap_follows_the_self_play_fit_of_first_pegs(hole: str, swapped: bool) -> None:
+    """twixtbot's fit of first pegs to results: the row decides, not the column (the earlier
+    rule here swapped T1j's near-corner openings and kept the pegs beside a side column)."""
+    game = Game(("ann", "bob"), size=24)
+    game.play(hole)
+    assert (think(game, SMALL).move == "swap") is swapped
+
+
+@pytest.mark.parametrize("size", [5, 12, 24, 48])
+def test_the_first_peg_is_about_even_by_the_fit_and_not_swapped(size: int) -> None:
+    for seed in range(5):
+        game = Game(("ann", "bob"), size=size)
+        hole = Hole.parse(think(game, SMALL, seed=seed).move.split()[0])
+        score = first_player_score(size, size, hole.col, hole.row)
+        assert score <= 0.5
+        if size >= 12:   # a tiny board may have no hole that close to even
+            assert score >= 0.5 - FAIR_MARGIN
+        game.play(str(hole))
+        assert think(game, SMALL).move != "swap"
+
+
 def test_the_first_peg_with_swap_on_is_not_central():
     game = Game(("ann", "bob"), size=24)
     move = think(game, SMALL, seed=5).move
@@ -228,3 +255,39 @@ def test_level_nodes_is_what_a_level_searches_for_the_board(level):
     if level <= 2:
         big.play("L12")
         assert think(big, level_limit(level), seed=0).nodes <= level_nodes(level, big)
+
+
+def _newcomers_game(moves: list[str]) -> Game:
+    """A 12×12 classic game of a newcomer (Red) against the bot (Black), every link made."""
+    game = Game(("newcomer", "bot"), size=12, rules="classic", swap=False)
+    for move in moves:
+        game.play(f"{move} link all")
+    return game
+
+
+def test_a_low_level_blocks_a_chain_nearly_through_as_the_book_does() -> None:
+    """Red's chain F2–G8 is three pegs from through: level 1 then plays the engine's own
+    answer (H10) whatever its seed, as a beginner blocks what they can see coming; it played
+    all over the board before (fifteen holes in twenty seeds)."""
+    game = _newcomers_game(["F2", "B6", "G4", "B9", "F6", "K5", "G8"])
+    assert pegs_to_connect(game, Colour.RED) == 3
+    book = think(game, Limit(nodes=300)).move
+    assert {think(game, level_limit(1), seed=seed).move for seed in range(10)} == {book}
+
+
+def test_a_low_level_still_plays_loosely_while_nothing_presses() -> None:
+    game = _newcomers_game(["E1", "B6", "F3", "B9", "E5"])
+    assert pegs_to_connect(game, Colour.RED) == 4
+    assert len({think(game, level_limit(1), seed=seed).move for seed in range(10)}) >= 3
+
+
+def test_privilege_is_not_called_when_the_partners_move_cannot_stop_the_opponent() -> None:
+    """After Black's A2 in this Double TwixT game Red wins whatever Black's partner plays: a
+    privilege there is wasted (it was called). After C3 the partner's peg saves the game."""
+    game = Game(("a", "b", "c", "d"), size=8, rules="pp", swap=False)
+    for move in ["B5", "D5", "D1", "A4", "G6", "C6", "F5", "E4", "C7", "A5", "E8", "F3", "G7"]:
+        game.play(move)
+    board = Board(game)
+    calls = {hole: _calls_privilege(game, board, board.geo.index(Hole.parse(hole)),
+                                    Colour.BLACK) for hole in ("A2", "C3")}
+    assert calls == {"A2": False, "C3": True}

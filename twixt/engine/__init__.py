@@ -6,8 +6,16 @@ the side to move wins, the expected line, the work done). Nothing else is shared
 caller and the search, so the search can run in another process. Imports only `rules`.
 """
 
-from twixt.engine.api import LEVELS, LevelLimit, Limit, PlayResult, level_limit, think
+from twixt.engine.api import (
+    LEVELS,
+    LevelLimit,
+    Limit,
+    PlayResult,
+    level_limit,
+    pegs_to_connect,
+    think,
+)
 from twixt.engine.core import CORE, DESCRIPTION
 
 __all__ = ["CORE", "DESCRIPTION", "LEVELS", "LevelLimit", "Limit", "PlayResult", "level_limit",
-           "think"]
+           "pegs_to_connect", "think"]

@@ -10,13 +10,21 @@ floors of at most `MAX_POSITIONS` positions. A game with more moves than that (c
 removals allow thousands of turns) is sampled evenly: a report then covers several moves,
 and a swing names them all.
 
-The biggest swings are what a reader studies, so the positions at both ends of the `SWINGS`
-biggest are searched again, each with `DEEP` times the per-position limit and at least the
-fixed nodes of the budget's `deep_level` for the board (at most `2 * SWINGS` more searches,
-`DEEP_SHARE` positions' worth, which a game of more than `FULL_POSITIONS - DEEP_SHARE`
-positions makes room for by sharing the rest): the swings, and the engine's move at each with
-its chance, come from that deeper search. The whole stays within about `FULL_POSITIONS`
-searches.
+A swing is a move that cost its mover: their chance after it is below their chance before.
+A rise of the mover's chance is never one (it only shows that the search had not yet seen
+the opponent's previous mistake). The biggest swings are what a reader studies, so for each
+of the `SWINGS` moves that cost their movers most the positions at both ends are searched
+again, each with `DEEP` times the per-position limit and at least the fixed nodes of the
+budget's `deep_level` for the board, and so is the position after the engine's own move
+there: the swing's chances, the engine's move and the chance after it come from that deeper
+search, the same for the move played and the engine's. A move is reported only when the
+deeper search agrees that it cost its mover and that the engine's move (a different one) is
+at least as good for the mover as the move played; so there may be fewer than `SWINGS`.
+(A sampled game's swing covers several moves of both sides: it names no engine move, which
+would replace only the first of them.) That is at most `3 * SWINGS` more searches,
+`DEEP_SHARE` positions' worth of the per-position limit (the floor may make them more), which
+a game of more than `FULL_POSITIONS - DEEP_SHARE` positions makes room for by sharing the
+rest. The whole stays within about `FULL_POSITIONS` searches.
 
 The default budget (`default_limit`, `BUDGETS`) is decided here, by the core that runs the
 searches, for the bot's `analyze` and `twixt analyze` alike: the Python search keeps what it
@@ -42,14 +50,18 @@ MAX_POSITIONS = 400
 #: the least a position gets when a long game shares the budget
 MIN_NODES = 16
 MIN_SECONDS = 0.01
-#: the swings reported, and the least change (of Red's chance) that counts as one
+#: the swings reported (at most), and the least loss of the mover's chance that counts as one
 SWINGS = 3
 MIN_SWING = 0.01
 #: the deeper search at the ends of the biggest swings: this many times a position's limit
-#: (and at least the budget's `deep_level`)
-DEEP = 3
-#: what those searches take of the `FULL_POSITIONS` positions' worth (at most)
-DEEP_SHARE = 2 * SWINGS * DEEP
+#: (and at least the budget's `deep_level`, which is more for the default budgets)
+DEEP = 2
+#: … within this many times a position's seconds (a safety bound for a slow or busy machine:
+#: the floor's nodes take the Python core about a second)
+DEEP_SECONDS = 3
+#: what those searches take of the `FULL_POSITIONS` positions' worth (at most): both ends of
+#: each swing and the position after the engine's move
+DEEP_SHARE = 3 * SWINGS * DEEP
 
 
 #: the seconds a position's search may take by default (a longer game shares them, as it does
@@ -110,8 +122,10 @@ class PositionReport:
 @dataclass(frozen=True)
 class Swing:
     """Moves `turn` to `last_turn` (one move: the same number, counted from 1) changed Red's
-    chance from `red_before` to `red_after`; `mover` made the first of them; `preferred` is
-    what the engine would have played instead, and `preferred_win` Red's chance after it."""
+    chance from `red_before` to `red_after`, for the worse for `mover`, who made the first of
+    them; `preferred` is what the engine would have played instead ("" for a sampled game's
+    swing of several moves), and `preferred_win` Red's chance after it, by the same search as
+    `red_after` and at least as good for `mover` (`red_after` when no move is named)."""
 
     turn: int
     last_turn: int
@@ -120,17 +134,17 @@ class Swing:
     preferred: str
     red_before: float
     red_after: float
-
-    @property
-    def preferred_win(self) -> float:
-        """Red's chance after the engine's move: the search values a position by its best
-        move, so this is `red_before`, said explicitly."""
-        return self.red_before
+    preferred_win: float
 
     @property
     def change(self) -> float:
         """How much Red's chance rose (negative: fell)."""
         return self.red_after - self.red_before
+
+    @property
+    def cost(self) -> float:
+        """How much the mover's chance fell (above 0 for every swing)."""
+        return _share(self.mover, self.red_before) - _share(self.mover, self.red_after)
 
 
 @dataclass(frozen=True)
@@ -185,16 +199,28 @@ def analyze_game(game: Game, limit: Limit, *, seed: int = 0) -> GameAnalysis:
         following = marks[number + 1] if number + 1 < len(marks) else mark
         played = ", ".join(turns[index].text for index in moves[mark:following])
         reports.append(PositionReport(mark, red, preferred, played))
+    movers = _movers(game)
+    candidates = _biggest(reports, movers)
     deep = deep_limit(limit, game)
     deep_nodes = []
-    for number in sorted({n + end for n in _biggest(reports) for end in (0, 1)}):
+    for number in sorted({n + end for n in candidates for end in (0, 1)}):
         red, preferred, searched = _red_chance(positions[number], deep, seed)
         if preferred:
             deep_nodes.append(searched)
         old = reports[number]
         reports[number] = PositionReport(old.turn, red, preferred, old.played)
-    return GameAnalysis(tuple(reports), _swings(reports, game), step,
-                        nodes + sum(deep_nodes), tuple(deep_nodes))
+    swings = []
+    for number in candidates:
+        before = reports[number]
+        swing, searched = _swing(before, reports[number + 1], positions[number],
+                                 positions[number + 1], movers[before.turn], step, deep, seed)
+        if searched:
+            deep_nodes.append(searched)
+        if swing is not None:
+            swings.append(swing)
+    swings.sort(key=lambda swing: (-swing.cost, swing.turn))
+    return GameAnalysis(tuple(reports), tuple(swings), step, nodes + sum(deep_nodes),
+                        tuple(deep_nodes))
 
 
 def deep_limit(limit: Limit, game: Game) -> Limit:
@@ -202,16 +228,57 @@ def deep_limit(limit: Limit, game: Game) -> Limit:
     with at least the fixed nodes of the budget's `deep_level` for the board."""
     least = board_nodes(fixed_nodes(budget().deep_level), game)
     nodes = None if limit.nodes is None else max(limit.nodes * DEEP, least)
-    seconds = None if limit.seconds is None else limit.seconds * DEEP
+    seconds = None if limit.seconds is None else limit.seconds * DEEP_SECONDS
     return Limit(seconds=seconds, nodes=nodes)
 
 
-def _biggest(reports: list[PositionReport]) -> list[int]:
-    """The report numbers where the `SWINGS` biggest changes start, biggest first (the
-    earlier of two equal ones first); changes under `MIN_SWING` are none."""
-    changes = sorted((-abs(after.red_win - before.red_win), number)
-                     for number, (before, after) in enumerate(pairwise(reports)))
-    return [number for change, number in changes[:SWINGS] if -change >= MIN_SWING]
+def _share(colour: Colour, red_win: float) -> float:
+    """`colour`'s chance when Red's is `red_win`."""
+    return red_win if colour is Colour.RED else 1.0 - red_win
+
+
+def _movers(game: Game) -> list[Colour]:
+    """The colour of each move's mover as it moved (a swap: the colour swapped to)."""
+    return [turn.colour for turn in game.history if turn.command.is_move]
+
+
+def _biggest(reports: list[PositionReport], movers: list[Colour]) -> list[int]:
+    """The report numbers where the `SWINGS` moves that cost their movers most start, most
+    first (the earlier of two equal ones first); a loss under `MIN_SWING`, or a rise, is
+    none."""
+    losses = sorted((_share(movers[before.turn], after.red_win)
+                     - _share(movers[before.turn], before.red_win), number)
+                    for number, (before, after) in enumerate(pairwise(reports)))
+    return [number for change, number in losses[:SWINGS] if -change >= MIN_SWING]
+
+
+def _swing(before: PositionReport, after: PositionReport, start: Game, end: Game,
+           mover: Colour, step: int, deep: Limit, seed: int) -> tuple[Swing | None, int]:
+    """The swing from position `start` (reported as `before`) to `end` (`after`), both
+    searched deeply, and the nodes of the search after the engine's move there (0: none).
+    None when it is no swing: the deeper search saw no loss of the mover's, or the engine
+    would have played the move played, or its move is worse for the mover by the same
+    search as the move played."""
+    if _share(mover, before.red_win) - _share(mover, after.red_win) < MIN_SWING:
+        return None, 0
+    if step > 1 or not before.preferred:
+        return Swing(before.turn + 1, after.turn, mover, before.played, "", before.red_win,
+                     after.red_win, after.red_win), 0
+    suggested = start.copy()
+    suggested.play(before.preferred)
+    if _board(suggested) == _board(end):
+        return None, 0   # the engine agrees with the move: the loss was seen late, not made
+    red, _, searched = _red_chance(suggested, deep, seed)
+    if _share(mover, red) < _share(mover, after.red_win):
+        return None, searched
+    return Swing(before.turn + 1, after.turn, mover, before.played, before.preferred,
+                 before.red_win, after.red_win, red), searched
+
+
+def _board(game: Game) -> tuple[frozenset[tuple[Colour, int, int]], frozenset[str], Colour]:
+    """What a position is, whichever moves led to it: its pegs, its links, who is to move."""
+    return (frozenset((peg.colour, peg.hole.col, peg.hole.row) for peg in game.pegs()),
+            frozenset(str(link) for link in game.links()), game.colour_to_move)
 
 
 def _red_chance(board: Game, limit: Limit, seed: int) -> tuple[float, str, int]:
@@ -226,11 +293,3 @@ def _red_chance(board: Game, limit: Limit, seed: int) -> tuple[float, str, int]:
             result.nodes)
 
 
-def _swings(reports: list[PositionReport], game: Game) -> tuple[Swing, ...]:
-    """The `SWINGS` biggest changes between neighbouring reports, biggest first (the earlier
-    of two equal ones first); changes under `MIN_SWING` are none."""
-    # a turn's colour is its mover's as it moved (a swap: the colour swapped to)
-    movers = [turn.colour for turn in game.history if turn.command.is_move]
-    return tuple(Swing(before.turn + 1, after.turn, movers[before.turn], before.played,
-                       before.preferred, before.red_win, after.red_win)
-                 for before, after in ((reports[n], reports[n + 1]) for n in _biggest(reports)))

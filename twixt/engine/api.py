@@ -13,7 +13,7 @@ from twixt.engine.core import search
 from twixt.engine.evaluate import side
 from twixt.engine.notation import line_text, move_text
 from twixt.engine.opening import fair_first_peg, should_swap
-from twixt.engine.search import ROOT_WIDTH, winning_holes
+from twixt.engine.search import ROOT_WIDTH, blocking_holes, winning_holes
 from twixt.rules import Colour, Game, IllegalMoveError, TwixtError
 
 #: the levels a player may challenge, weakest first
@@ -69,6 +69,10 @@ _LEVEL_BOARD = 144
 _DEFAULT_NODES = 800
 #: prior noise and temperature of any other limit: nearly by the book
 _PLAIN = (0.02, 0.0)
+#: an opponent this many pegs or fewer from connecting is a threat anyone sees: every level
+#: then answers it by the book (a beginner blocks a chain that is nearly through, too; a
+#: low level plays loosely only while nothing presses)
+PLAIN_THREAT_PEGS = 3
 
 
 def level_limit(level: int) -> Limit:
@@ -121,11 +125,27 @@ def board_nodes(nodes: int, game: Game) -> int:
     return max(1, round(nodes * min(1.0, math.sqrt(_LEVEL_BOARD / holes))))
 
 
-def _looseness(limit: Limit) -> tuple[float, float]:
-    """Prior noise and choice temperature: a level's own, or none to speak of."""
-    if isinstance(limit, LevelLimit) and limit.level in _LEVELS:
-        return _LEVELS[limit.level][2:]
-    return _PLAIN
+def _looseness(limit: Limit, board: Board, colour: Colour) -> tuple[float, float]:
+    """Prior noise and choice temperature: a level's own, or none to speak of; none either
+    when the opponent is a plain threat (see `PLAIN_THREAT_PEGS`), so that a low level plays
+    on loosely and still blocks what a beginner would."""
+    if not isinstance(limit, LevelLimit) or limit.level not in _LEVELS:
+        return _PLAIN
+    if _pegs_to_connect(board, colour.opponent) <= PLAIN_THREAT_PEGS:
+        return _PLAIN
+    return _LEVELS[limit.level][2:]
+
+
+def pegs_to_connect(game: Game, colour: Colour) -> int:
+    """The fewest pegs `colour` still has to place to join its borders (its own pegs cost
+    nothing; a large number when it cannot any more): what a player sees of how near a side
+    is to winning."""
+    return side(Board(game).pos, colour, paths=False).distance
+
+
+def _pegs_to_connect(board: Board, colour: Colour) -> int:
+    """`pegs_to_connect`, counted only as far as a plain threat (beyond: a large number)."""
+    return side(board.pos, colour, paths=False, cap=PLAIN_THREAT_PEGS).distance
 
 
 def think(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
@@ -149,7 +169,7 @@ def think(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
         return answer(move_text(board, hole, colour), 0.5, [], 1)
     nodes = _node_budget(limit, game)
     deadline = None if limit.seconds is None else started + limit.seconds
-    noise, temperature = _looseness(limit)
+    noise, temperature = _looseness(limit, board, colour)
     found = search(board, colour, nodes, deadline, noise=noise,
                    rng_values=[rng.random() for _ in range(ROOT_WIDTH)])
     line = found.principal_variation(found.choice(temperature, rng.random()))
@@ -167,7 +187,8 @@ def think(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
 def _calls_privilege(game: Game, board: Board, hole: int, colour: Colour) -> bool:
     """Whether the team should spend its privilege (the partner moves next, skipping an
     opponent) after the peg at `hole`: when that turns a threat into a win, or saves the game
-    from an opponent's winning peg the one move could not stop."""
+    from an opponent's winning peg the one move could not stop and the partner's can (a
+    privilege after which the opponent wins anyway is wasted)."""
     if not game.is_double or not game.privilege_available(colour):
         return False
     links = board.place(hole, colour)
@@ -177,7 +198,8 @@ def _calls_privilege(game: Game, board: Board, hole: int, colour: Colour) -> boo
         mine = side(board.pos, colour)
         if winning_holes(board, colour, mine):
             return True
-        return side(board.pos, colour.opponent, paths=False, cap=1).distance <= 1
+        theirs = side(board.pos, colour.opponent)
+        return theirs.distance <= 1 and bool(blocking_holes(board, colour, theirs))
     finally:
         board.take_back(hole, links)
 

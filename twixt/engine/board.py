@@ -23,15 +23,28 @@ class Board:
         self.geo: Geometry = game.geometry
         self.pos: Position = game.position.copy()
         self.rules: RuleSet = game.rules
-        #: the holes of the game's pegs, in the order they were placed
-        self.placed: tuple[int, ...] = tuple(
-            self.geo.index(turn.placed) for turn in game.history if turn.placed is not None)
+        #: the holes of the game's latest pegs, the latest first, down to a standing peg of
+        #: each colour: all that `recent` needs (the log itself may be long)
+        self.placed: tuple[int, ...] = self._latest(game)
+
+    def _latest(self, game: Game) -> tuple[int, ...]:
+        latest: list[int] = []
+        seen: set[Colour] = set()
+        for hole in game.holes_placed_newest_first():
+            index = self.geo.index(hole)
+            latest.append(index)
+            owner = self.pos.peg_colour[index]
+            if owner is not None:
+                seen.add(owner)
+            if len(seen) == 2:
+                break
+        return tuple(latest)
 
     def recent(self, colour: Colour) -> Recent:
         """The last peg of `colour`'s opponent and `colour`'s own last peg still standing
         (a swap changes a peg's colour; the priors look at both)."""
         last = own_last = -1
-        for hole in reversed(self.placed):
+        for hole in self.placed:
             owner = self.pos.peg_colour[hole]
             if owner is colour and own_last < 0:
                 own_last = hole

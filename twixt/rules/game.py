@@ -7,6 +7,7 @@ An illegal command raises `IllegalMoveError` and leaves the game exactly as it w
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
@@ -489,6 +490,19 @@ class Game:
         """
         return next((turn for turn, _before in reversed(self._history)
                      if turn.placed is not None), None)
+
+    def holes_placed_newest_first(self) -> Iterator[Hole]:
+        """The holes pegs were placed in, the latest first, read from the end without a copy
+        of the log: the engine looks at the last few pegs of every position it is given.
+
+        >>> game = Game(("alice", "bob"), size=12)
+        >>> for text in ("G6", "E7", "offer draw"):
+        ...     turn = game.play(text)
+        >>> [str(hole) for hole in game.holes_placed_newest_first()]
+        ['E7', 'G6']
+        """
+        return (turn.placed for turn, _before in reversed(self._history)
+                if turn.placed is not None)
 
     @property
     def draw_offered_by(self) -> Colour | None:

@@ -59,6 +59,8 @@ ADVANCE = ("UPDATE games SET version = version + ?, updated_at = coalesce(?, upd
 #: totals (`rows.ADD_TOTALS`, upserts that add under the row's lock), so that the totals never
 #: drift from games
 AFTER_FINISH = (tournaments.LOOK_GAME, *private.UNPLAYED, *rows.ADD_TOTALS)
+#: a page of rows, appended to an ordered SELECT: the limit, then the offset
+PAGE = " LIMIT ? OFFSET ?"
 #: the ratings of some players of a guild (the players' condition goes in `{users}`)
 RATINGS = f"SELECT user_id, {rows.GLICKO_COLUMNS} FROM ratings WHERE guild_id = ? AND {{users}}"
 
@@ -100,8 +102,10 @@ class SqlStorage(abc.ABC):
         """New ratings from the stored ones, read and written in the caller's transaction."""
 
     #: where `list_games` finds one player's games: (the rows read, the column that orders
-    #: them newest first, the condition naming the player)
-    _PLAYER_GAMES = ("games", "id", "id IN (SELECT game_id FROM game_seats WHERE user_id = ?)")
+    #: them newest first, the condition naming the player, the page's limit and offset);
+    #: each back end walks the index game_seats_by_user its own way, so that a page costs
+    #: the same however many games
+    _PLAYER_GAMES: tuple[str, str, str, str]
 
     # --- challenges --------------------------------------------------------------------
 
@@ -213,10 +217,10 @@ class SqlStorage(abc.ABC):
             where.append("(channel_id = ? OR EXISTS (SELECT 1 FROM game_seats AS seen "
                          "WHERE seen.game_id = games.id AND seen.user_id = ?))")
             params.extend(visible_to)
-        source = ("games", "id")
+        source = ("games", "id", PAGE)
         if user_id is not None:
-            table, newest, player = self._PLAYER_GAMES
-            source = (table, newest)
+            table, newest, player, page = self._PLAYER_GAMES
+            source = (table, newest, page)
             where.append(player)
             params.append(user_id)
         for condition, value in (
@@ -707,7 +711,7 @@ async def _game(db: Connection, game_id: int) -> model.StoredGame:
 
 
 async def read_games(db: Connection, where: str, params: Sequence[Any], limit: int | None,
-                 offset: int = 0, source: tuple[str, str] = ("games", "id")
+                 offset: int = 0, source: tuple[str, str, str] = ("games", "id", PAGE)
                  ) -> tuple[model.StoredGame, ...]:
     """Games matching `where`, newest first, skipping `offset`; `limit` None means all.
 
@@ -715,8 +719,9 @@ async def read_games(db: Connection, where: str, params: Sequence[Any], limit: i
     games are stepped over in an index, not read in full: seats are read for the games
     returned.
     """
-    table, newest = source
-    page = "" if limit is None else " LIMIT ? OFFSET ?"
+    table, newest, page = source
+    if limit is None:
+        page = ""
     found = await db.fetch_all(f"SELECT {rows.GAME_COLUMNS} FROM {table} WHERE {where} "
                                f"ORDER BY {newest} DESC{page}",
                                *params, *(() if limit is None else (limit, offset)))

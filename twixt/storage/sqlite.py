@@ -195,7 +195,7 @@ class SqliteStorage(SqlStorage):
     #: one player's games walked in the index game_seats_by_user, which is in newest-first
     #: order already, so a page deep in the list steps over index entries, sorting none
     _PLAYER_GAMES = ("game_seats CROSS JOIN games ON games.id = game_seats.game_id",
-                     "game_seats.game_id", "game_seats.user_id = ?")
+                     "game_seats.game_id", "game_seats.user_id = ?", common.PAGE)
 
     # --- what SQLite does its own way ------------------------------------------------------
 

@@ -88,29 +88,47 @@ async def test_a_level_outside_one_to_five_or_without_the_bot_is_refused(storage
         assert await storage.active_game(CHANNEL) is None
 
 
+#: alice's chain from her top border row: after E9 she is two pegs from through (D11, then
+#: B12 or F12; or F11, then D12 or H12), a loss anyone sees
+ALICES_CHAIN = ("E1 link all", "F3 link all", "E5 link all", "F7 link all", "E9 link all")
+
+
 async def test_the_bot_resigns_at_its_third_hopeless_turn_in_a_row(storage):
     async with engine_service(storage, engines.lost) as (service, said):
         await _challenge_engine(service, size="12", swap="no")
-        for hole in ("F6", "F8"):
-            await _move(service, hole)
+        for move in (*ALICES_CHAIN, "J3"):
+            await _move(service, move)
         assert (await storage.active_game(CHANNEL)) is not None
-        await _move(service, "F10")
+        await _move(service, "J5")
         stored, turns = await _log(service)
         assert turns[-1].command == "resign" and turns[-1].actor_id == engine_seat_id(3)
         assert stored.result.result is Result.RED
         assert "alice (Red) wins — Black resigned." in said.texts()[-1]
 
 
+async def test_the_bot_plays_on_while_its_loss_is_not_plain_to_see(storage):
+    """However low the engine rates its chance, the bot does not resign while its opponent
+    is more than two pegs from connecting: a newcomer's five scattered pegs on 12×12 were
+    enough for level 1 to resign."""
+    async with engine_service(storage, engines.lost) as (service, _said):
+        await _challenge_engine(service, size="12", swap="no", level="1")
+        for hole in ("F6", "F8", "F10", "C10", "C3", "H4"):
+            await _move(service, hole)
+        stored, turns = await _log(service)
+        assert stored.is_active and "resign" not in [turn.command for turn in turns]
+        assert len(turns) == 12   # the bot answered every one
+
+
 async def test_a_hopeful_turn_starts_the_count_again(storage):
     async with engine_service(storage, engines.lost) as (service, _said):
         await _challenge_engine(service, size="12", swap="no")
-        await _move(service, "F6")
-        await _move(service, "F8")
+        for move in ALICES_CHAIN[:-1]:
+            await _move(service, move)
         service.engine_player.think = engines.winning
-        await _move(service, "F10")
+        await _move(service, ALICES_CHAIN[-1])
         service.engine_player.think = engines.lost
-        await _move(service, "C10")
-        await _move(service, "C3")
+        await _move(service, "J3")
+        await _move(service, "J5")
         assert await storage.active_game(CHANNEL) is not None  # two in a row only
 
 
@@ -141,7 +159,7 @@ async def test_a_rematch_grants_takebacks_as_the_first_game_did(storage):
 async def test_games_with_the_bot_change_no_rating(storage):
     async with engine_service(storage, engines.lost) as (service, _said):
         await _challenge_engine(service, size="12", swap="no")
-        for hole in ("F6", "F8", "F10"):
+        for hole in (*ALICES_CHAIN, "J3", "J5"):
             await _move(service, hole)
         stored, _turns = await _log(service)
         assert stored.result.rated_sides is None

@@ -17,8 +17,10 @@ How the bot plays as an opponent:
 - its move is the engine's for its level (`engine.level_limit`), seeded by the game and
   version, so the same position at the same level gets the same move;
 - it resigns at the third of its turns in a row at which its chance of winning is under
-  `RESIGN_BELOW` (counted in storage, once per version, so restarts neither lose nor repeat
-  a count);
+  `RESIGN_BELOW` and the loss is plain to see: the opponent is at most `RESIGN_WITHIN_PEGS`
+  pegs from connecting (counted in storage, once per version, so restarts neither lose nor
+  repeat a count). A chance that low a long way from the end is the engine's guess (a low
+  level's is a rough one), and a player who beat the bot wants to have connected, or nearly;
 - it accepts a draw offer when its chance of winning is under `ACCEPT_DRAW_BELOW`, and
   declines it otherwise (on its turn, it then plays its move);
 - it grants a takeback only when the challenge said `takebacks yes`.
@@ -47,6 +49,8 @@ log = logging.getLogger(__name__)
 
 #: a turn at which the bot's chance of winning is below this counts as hopeless …
 RESIGN_BELOW = 0.02
+#: … when the opponent is at most this many pegs from connecting (a loss a player sees) …
+RESIGN_WITHIN_PEGS = 2
 #: … and at this many hopeless turns in a row it resigns
 HOPELESS_TURNS = 3
 #: a draw offer is accepted when the bot's chance of winning is below this
@@ -199,8 +203,10 @@ class EnginePlayer:
             if to_move is None or not is_engine_seat(to_move.user_id):
                 await storage.await_engine(game_id, False)
                 return False
+        plainly_lost = win < RESIGN_BELOW and engine.pegs_to_connect(
+            game, game.colour_of_seat(seat.number).opponent) <= RESIGN_WITHIN_PEGS
         hopeless = await storage.count_hopeless(game_id, seat.team, stored.version,
-                                                win < RESIGN_BELOW)
+                                                plainly_lost)
         if hopeless >= HOPELESS_TURNS:
             return await self._commit(stored, seat, _RESIGN)
         return await self._commit(stored, seat, parse_command(result.move))
