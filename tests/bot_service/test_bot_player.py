@@ -478,7 +478,9 @@ async def test_the_bots_own_move_offers_nobody_a_privilege_button(storage):
             await service.execute(asking(user), cmd.AnswerChallenge("accept"))
         await service.execute(asking(ALICE), cmd.Move(parse_command("F6")))
         mine = await service.execute(asking(BOB), cmd.Move(parse_command("C5")))
-        assert [b.kind for b in mine.buttons] == [ButtonKind.PRIVILEGE]  # bob may call it
+        # bob may call it; Offer draw and Resign are the board's own
+        assert [b.kind for b in mine.buttons] == [ButtonKind.PRIVILEGE, ButtonKind.OFFER_DRAW,
+                                                  ButtonKind.RESIGN]
         await service.bots.idle()
         bots_turn = said.replies[-1]
         assert bots_turn.plain.startswith("**bot (level 1)**")

@@ -138,6 +138,18 @@ async def record_bytes(file: discord.Attachment) -> bytes:
                            file=file.filename) from None
 
 
+CogClass = typing.TypeVar("CogClass", bound=type)
+
+
+def installable_anywhere(cog: CogClass) -> CogClass:
+    """A command group installed to servers and to players' own accounts, and used in
+    servers, in the bot's DM and in private channels (DMs and group DMs). Discord reads
+    these on the group alone (on a subcommand they do nothing); a command that only a server
+    has (its settings, tournaments, the leaderboard) is refused elsewhere by the service."""
+    cog = app_commands.allowed_installs(guilds=True, users=True)(cog)
+    return app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)(cog)
+
+
 class ServiceCog(commands.GroupCog):
     """A group of slash commands over the service; subclasses name the group."""
 

@@ -9,11 +9,11 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from twixt.discord.commanding import OnOff, ServiceCog, YesNo
+from twixt.discord.commanding import OnOff, ServiceCog, YesNo, installable_anywhere
 from twixt.service import commands as cmd
 
 
-@app_commands.guild_only()
+@installable_anywhere
 class SettingsCog(ServiceCog, group_name="twixt-settings",
                   group_description=locale_str("TwixT settings: yours, and the server's")):
     """A player's settings, vacation and the server's settings."""

@@ -16,7 +16,18 @@ from twixt.service.command_help import TOPICS
 from twixt.service.core import utc_now
 from twixt.service.engine_pool import ENGINE_CORE, EnginePool
 from twixt.service.event_options import MAX_ROUNDS, build_event_options, event_name
-from twixt.service.model import CHANNEL_LINK, MAX_PAGE, PAGE_SIZE, Button, ButtonKind, Receipt, User
+from twixt.service.model import (
+    CHANNEL_LINK,
+    MAX_PAGE,
+    NO_SERVER,
+    PAGE_SIZE,
+    Button,
+    ButtonKind,
+    Picker,
+    PickStep,
+    Receipt,
+    User,
+)
 from twixt.service.names import MAX_NAME
 from twixt.service.notes import MAX_NOTE
 from twixt.service.options import ChallengeOptions, build_options, parse_option_words
@@ -34,6 +45,7 @@ __all__ = [
     "MAX_NOTE",
     "MAX_PAGE",
     "MAX_ROUNDS",
+    "NO_SERVER",
     "PAGE_SIZE",
     "THE_BOT",
     "TOPICS",
@@ -41,6 +53,8 @@ __all__ = [
     "ButtonKind",
     "ChallengeOptions",
     "EnginePool",
+    "PickStep",
+    "Picker",
     "Port",
     "Receipt",
     "Reply",

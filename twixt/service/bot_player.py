@@ -36,7 +36,7 @@ from twixt import engine
 from twixt.engine import PlayResult
 from twixt.rules import Action, Colour, Command, Game, parse_command
 from twixt.service.bot_seats import bot_level, is_bot
-from twixt.service.core import ServiceCore
+from twixt.service.core import ServiceCore, private_home
 from twixt.service.engine_pool import EngineBusyError, player_owner
 from twixt.service.failures import log_failure
 from twixt.service.model import Reply, Request, ServiceError, User
@@ -271,7 +271,8 @@ class BotPlayer:
                           else message.channel_id or stored.channel_id)
             try:
                 await self._core.port.post(replace(message, followups=(), ephemeral=False,
-                                                   channel_id=channel_id))
+                                                   channel_id=channel_id,
+                                                   private_home=private_home(stored)))
             except Exception:
                 log_failure(log, "bot reply not delivered", {"game_id": stored.id})
 

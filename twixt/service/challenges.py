@@ -13,9 +13,18 @@ from twixt.service.bot_seats import is_bot, seated
 from twixt.service.clock.timecontrol import parse_time_control
 from twixt.service.core import ServiceCore, seat_to_move
 from twixt.service.games import ChannelLocks
-from twixt.service.model import Button, ButtonKind, Reply, Request, ServiceError, User
+from twixt.service.model import (
+    NO_SERVER,
+    Button,
+    ButtonKind,
+    Reply,
+    Request,
+    ServiceError,
+    User,
+)
 from twixt.service.names import seat_names
 from twixt.service.options import ChallengeOptions, describe_setup
+from twixt.service.picker import board_controls
 from twixt.service.texts import names_and, storage_refusal
 from twixt.storage import (
     Answer,
@@ -198,7 +207,7 @@ class Challenges:
         if not thread and await self._core.storage.active_game(request.channel_id):
             raise ServiceError("this channel already has a game: finish it first, or "
                                "challenge with thread yes")
-        if thread and self._core.port.threads is None:
+        if thread and (self._core.port.threads is None or request.guild_id == NO_SERVER):
             raise ServiceError("threads are not available here")
         if any(is_bot(user.id) for user in invitees):
             await self._check_bot_games(request, settings.bot_games)
@@ -323,7 +332,9 @@ class Challenges:
             text = (tr("Game {game} on: {lineup} — {setup}.", **facts) + "\n"
                     + tr("{name}, you move first ({colour}): write your move, e.g. "
                          "`{example}`.", **facts))
-        board = Reply(text, image=image, mentions=(to_move.user_id,), channel_id=channel_id)
+        pickers, controls = board_controls(stored, game, tr)
+        board = Reply(text, image=image, mentions=(to_move.user_id,), channel_id=channel_id,
+                      buttons=controls, pickers=pickers)
         if channel_id == challenge.channel_id:
             return board
         return Reply(tr("Game {game} starts in its own thread.", game=stored.id),

@@ -29,7 +29,7 @@ from twixt.service.bot_seats import is_bot
 from twixt.service.clock.banks import TurnClock
 from twixt.service.clock.texts import moment_text
 from twixt.service.clock.timecontrol import FINAL_WARNING, describe_span
-from twixt.service.core import ServiceCore, seat_to_move
+from twixt.service.core import ServiceCore, private_home, seat_to_move
 from twixt.service.failures import log_failure
 from twixt.service.model import (
     Button,
@@ -260,6 +260,7 @@ class Clocks:
                             "win.", name=late.name, game=stored.id,
                             names=either([s.name for s in others])),
                          mentions=opponents, channel_id=stored.channel_id,
+                         private_home=private_home(stored),
                          buttons=(Button(ButtonKind.CLAIM, stored.id, tr("Claim the win"),
                                          opponents),), receipt=receipt)
         text = tr("{name}, it is your move in game {game} ({left} left).", name=late.name,
@@ -270,8 +271,10 @@ class Clocks:
                 and (await self._core.storage.user_prefs(late.user_id)).dm_reminders):
             # the channel is where a front end says it if the DM cannot be delivered
             return Reply(text, dm_user_id=late.user_id, channel_id=stored.channel_id,
+                         private_home=private_home(stored),
                          receipt=receipt)
         return Reply(text, mentions=(late.user_id,), channel_id=stored.channel_id,
+                     private_home=private_home(stored),
                      receipt=receipt)
 
     async def _expired(self, stored: StoredGame, settings: GuildSettings, turn_clock: TurnClock,
@@ -292,6 +295,7 @@ class Clocks:
                         return None  # a turn landed meanwhile, in another process
                     raise
             return replace(reply, channel_id=stored.channel_id,
+                           private_home=private_home(stored),
                            receipt=Receipt(stored.id, stored.version, FORFEIT))
         return await self._remind(stored, "expired", turn_clock, now, tr)
 
@@ -332,4 +336,5 @@ class Clocks:
         reply = await self._forfeit_notice(stored, await self._core.position(stored), late,
                                            tr, None)
         return replace(reply, channel_id=stored.channel_id,
+                           private_home=private_home(stored),
                        receipt=Receipt(stored.id, version, FORFEIT))

@@ -16,7 +16,7 @@ from twixt import rules
 from twixt.rules import Action
 from twixt.rules.conditionals import Plan
 from twixt.service.event_options import EventOptions
-from twixt.service.model import ButtonKind, User
+from twixt.service.model import ButtonKind, PickStep, User
 from twixt.service.options import ChallengeOptions
 
 Answer = Literal["accept", "decline"]
@@ -85,6 +85,33 @@ class Conditional:
 @dataclass(frozen=True)
 class Claim:
     """Claim the win once the player to move has run out of time."""
+
+
+@dataclass(frozen=True)
+class Pick:
+    """A step of the move picker used (`model.Picker`): in game `game_id` as its log stood at
+    `version`, the control of `step` gave `chosen` (a column, a peg, a command with its links,
+    or — Place — the command to play)."""
+
+    game_id: int
+    version: int
+    step: PickStep
+    chosen: str
+
+
+@dataclass(frozen=True)
+class NextGame:
+    """The asker's most urgent game waiting for their move, in any server or direct message."""
+
+
+@dataclass(frozen=True)
+class Digest:
+    """Show or change the asker's daily digest of games waiting for them: at `hour` (0-23)
+    in `timezone` (an IANA name like Europe/Berlin), or `off`."""
+
+    hour: int | None = None
+    timezone: str | None = None
+    off: bool = False
 
 
 @dataclass(frozen=True)
@@ -252,7 +279,7 @@ ServiceCommand = (Challenge | Team | AnswerChallenge | Move | Resign | Takeback 
                   | ShowBoard | Status | Help | Abort | Export | History | Replay
                   | ImportRecord | Stats | Leaderboard | Rematch | UserSettings
                   | ServerSettings | MyGames | Note | Notes | ConfirmMove | Vacation | EventAction
-                  | Analyze | ForGame)
+                  | Analyze | ForGame | Pick | NextGame | Digest)
 
 #: the buttons that name what they answer (a challenge, a game, a move, a tournament)
 _ANSWERING: dict[ButtonKind, Callable[[int], ServiceCommand]] = {
@@ -260,6 +287,7 @@ _ANSWERING: dict[ButtonKind, Callable[[int], ServiceCommand]] = {
     ButtonKind.DECLINE_CHALLENGE: lambda target: AnswerChallenge("decline", target),
     ButtonKind.REMATCH: Rematch, ButtonKind.CONFIRM_MOVE: ConfirmMove,
     ButtonKind.JOIN_EVENT: lambda target: EventAction("join", target),
+    ButtonKind.NEXT_GAME: lambda target: NextGame(),
 }
 #: the buttons under a game's messages, as the commands they stand for in that game
 _IN_GAME: dict[ButtonKind, ServiceCommand] = {
@@ -271,6 +299,8 @@ _IN_GAME: dict[ButtonKind, ServiceCommand] = {
     ButtonKind.CLAIM: Claim(),
     ButtonKind.ACCEPT_TAKEBACK: Takeback("accept"),
     ButtonKind.DECLINE_TAKEBACK: Takeback("decline"),
+    ButtonKind.OFFER_DRAW: Move(rules.Command(actions=(Action.OFFER_DRAW,))),
+    ButtonKind.RESIGN: Resign(),
 }
 
 

@@ -30,7 +30,15 @@ from twixt.service.clock.wakeups import Alarm
 from twixt.service.engine_pool import EnginePool
 from twixt.service.failures import log_failure
 from twixt.service.games import ChannelLocks, GameCache, LiveGame
-from twixt.service.model import Button, ButtonKind, Request, ServiceError, User, require_private
+from twixt.service.model import (
+    NO_SERVER,
+    Button,
+    ButtonKind,
+    Request,
+    ServiceError,
+    User,
+    require_private,
+)
 from twixt.service.port import Port
 from twixt.service.texts import storage_refusal
 from twixt.storage import (
@@ -368,8 +376,17 @@ def finish_result(stored: StoredGame, game: Game) -> GameResult | None:
                         if game.colour_of_seat(s.number) is colour)
                   for colour in (Colour.RED, Colour.BLACK))
     # a continued import is rated for nobody, and so is a game with the bot (`bot_seats`)
-    sides = None if stored.setup.opening or any(map(is_bot, red + black)) else (red, black)
+    # and a game in a direct message (`NO_SERVER`: ratings are a server's)
+    unrated = (stored.setup.opening or any(map(is_bot, red + black))
+               or stored.guild_id == NO_SERVER)
+    sides = None if unrated else (red, black)
     return GameResult(Result(outcome.result), outcome.reason.value, winners, sides)
+
+
+def private_home(stored: StoredGame) -> bool:
+    """Whether the game's home is a direct message or a group DM (`NO_SERVER`), where the
+    app may not post: what the bot says there by itself is marked `Reply.private_home`."""
+    return stored.guild_id == NO_SERVER
 
 
 def player_seat(stored: StoredGame, request: Request) -> Seat:

@@ -15,6 +15,7 @@ from twixt.service.conditionals import Conditionals
 from twixt.service.core import ServiceCore, check_log_room, player_seat, seat_to_move
 from twixt.service.model import Button, ButtonKind, Reply, Request, ServiceError
 from twixt.service.options import describe_setup
+from twixt.service.picker import board_controls
 from twixt.service.texts import (
     names_and,
     result_sentence,
@@ -113,16 +114,18 @@ class Play:
     async def board(self, request: Request) -> Reply:
         """The board of the channel's game (or its last one), for the asker alone and as they
         like to see it: their theme, palette and side. Public boards keep the game's one look."""
-        game, clock_text, text = await self._facts(request)
+        stored, game, clock_text, text = await self._facts(request)
         image = await self._core.render(game, request.user.id, clock_text, locale=request.locale)
-        return Reply(text, image=image, ephemeral=True)
+        pickers, controls = board_controls(stored, game, request.tr)
+        return Reply(text, image=image, ephemeral=True, buttons=controls, pickers=pickers)
 
     async def status(self, request: Request) -> Reply:
         """The facts of the channel's game, or of its last one once it is over."""
-        _game, _clock, text = await self._facts(request)
+        _stored, _game, _clock, text = await self._facts(request)
         return Reply(text)
 
-    async def _facts(self, request: Request) -> tuple[Game, Message | None, str]:
+    async def _facts(self, request: Request
+                     ) -> tuple[StoredGame, Game, Message | None, str]:
         """The channel's current or last game, its time left, and its facts in words."""
         core = self._core
         stored = await core.channel_stored(request.channel_id)
@@ -131,7 +134,8 @@ class Play:
         clock_text = core.clock_words(stored, game, turn_clock)
         text = status_text(stored, game, describe_setup(stored.setup), request.tr, clock_text)
         players = [] if turn_clock is None else seat_lines(stored, turn_clock, core.clock())
-        return game, clock_text, "\n".join([text, *(request.tr.say(line) for line in players)])
+        return stored, game, clock_text, "\n".join(
+            [text, *(request.tr.say(line) for line in players)])
 
     async def help(self, request: Request, topic: str | None = None) -> Reply:
         return Reply(help_for(topic, request.tr), ephemeral=True)
@@ -237,5 +241,6 @@ class Play:
             if Action.OFFER_DRAW in turn.actions:
                 must_act += [uid for uid in opponents if uid not in must_act]
         image = await core.render(game, clock_text=clock_text, locale=request.locale)
+        pickers, controls = board_controls(stored, game, tr)
         return Reply("\n".join(lines), image=image, mentions=tuple(must_act),
-                     buttons=tuple(buttons))
+                     buttons=(*buttons, *controls), pickers=pickers)

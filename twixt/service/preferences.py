@@ -8,7 +8,7 @@ from twixt.language import Message, message
 from twixt.rules import quote
 from twixt.rules.numbers import whole_number
 from twixt.service.core import ServiceCore
-from twixt.service.model import Reply, Request, ServiceError
+from twixt.service.model import NO_SERVER, Reply, Request, ServiceError
 from twixt.service.options import SETTINGS as _CHOICES
 from twixt.service.options import either, yes_no
 from twixt.storage import GuildSettings, UserPrefs
@@ -60,6 +60,8 @@ class Preferences:
         default, challenge expiry hours, forfeit at the deadline, hours before a reminder,
         vacation days a year, whether new games allow vacation by default, and the games with
         the bot a player may have at once."""
+        if request.guild_id == NO_SERVER:
+            raise ServiceError("server settings belong to a server; here there is none")
         updates: dict[str, bool | int] = {}
         for name, value in (changes or {}).items():
             if name.lower() not in SERVER_SETTINGS:

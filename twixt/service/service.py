@@ -35,9 +35,10 @@ from twixt.service.core import ServiceCore, utc_now
 from twixt.service.engine_pool import EnginePool
 from twixt.service.events.actions import Events
 from twixt.service.failures import log_failure
-from twixt.service.model import Receipt, Reply, Request, ServiceError
+from twixt.service.model import NO_SERVER, Receipt, Reply, Request, ServiceError
 from twixt.service.my_games import MyGames
 from twixt.service.notes import Notes
+from twixt.service.picker import MovePicker
 from twixt.service.play import Play
 from twixt.service.port import Port
 from twixt.service.preferences import Preferences
@@ -45,7 +46,7 @@ from twixt.service.records import Records
 from twixt.service.stats import Stats
 from twixt.service.texts import database_refusal
 from twixt.service.vacations import Vacations
-from twixt.storage import DatabaseError, Storage
+from twixt.storage import DatabaseError, NotFoundError, Storage
 
 __all__ = ["APOLOGY", "Reply", "Request", "ServiceError", "TwixtService", "answer_safely",
            "refusal"]
@@ -74,6 +75,7 @@ class TwixtService:
         self.core = ServiceCore(storage, port, clock, render_options, rng, engine_pool)
         self.challenges = Challenges(self.core)
         self.play = Play(self.core)
+        self.picker = MovePicker(self.core, self.play.move)
         self.conditionals = self.play.conditionals
         self.clocks = Clocks(self.core)
         self.records = Records(self.core, self.challenges)
@@ -129,14 +131,32 @@ class TwixtService:
             case cmd.AnswerChallenge(_, challenge_id):
                 return await self.challenges.decline(request, challenge_id)
             case cmd.EventAction():
+                if request.guild_id == NO_SERVER:
+                    raise ServiceError("tournaments are played in a server")
                 return await self.events.run(request, asked)
             case cmd.ForGame(game_id, asked):
-                stored = await self.core.storage.active_game(request.channel_id)
-                if stored is None or stored.id != game_id:
-                    raise ServiceError("this button belongs to a game that is over")
-                return await self._dispatch(request, asked)
+                return await self._dispatch(await self._at_home(request, game_id), asked)
+            case cmd.Pick(game_id):
+                request = await self._at_home(request, game_id)
         does = _SUBJECTS[type(asked)](self)
         return await does(request, *(getattr(asked, f.name) for f in fields(asked)))
+
+    async def _at_home(self, request: Request, game_id: int) -> Request:
+        """The request of a button under game `game_id`'s messages, made in its home: where
+        it was pressed, or — a game in a direct message, whose boards also reach its players'
+        own DMs with the bot — its home channel, for a player of it."""
+        stored = await self.core.storage.active_game(request.channel_id)
+        if stored is not None and stored.id == game_id:
+            return request
+        if stored is None:
+            try:
+                home = await self.core.storage.get_game(game_id)
+            except NotFoundError:
+                home = None
+            if (home is not None and home.is_active and home.guild_id == NO_SERVER
+                    and home.seat_of(request.user.id) is not None):
+                return replace(request, guild_id=NO_SERVER, channel_id=home.channel_id)
+        raise ServiceError("this button belongs to a game that is over")
 
     async def run(self, request: Request, text: str,
                   people: router.People = router.nobody) -> Reply:
@@ -230,7 +250,7 @@ _SUBJECTS: dict[type, Subject] = {
     cmd.ServerSettings: lambda s: s.preferences.server_settings,
     cmd.Vacation: lambda s: s.vacations.vacation, cmd.MyGames: lambda s: s.my_games.games,
     cmd.Note: lambda s: s.notes.note, cmd.Notes: lambda s: s.notes.notes,
-    cmd.Analyze: lambda s: s.analyses.analyze,
+    cmd.Analyze: lambda s: s.analyses.analyze, cmd.Pick: lambda s: s.picker.pick,
 }
 
 

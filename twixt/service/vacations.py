@@ -19,7 +19,7 @@ from twixt.language import Translation, plural_message
 from twixt.service.clock.absence import DAY, current, days_begun, days_left
 from twixt.service.clock.banks import TurnClock
 from twixt.service.clock.texts import moment_text
-from twixt.service.core import ServiceCore
+from twixt.service.core import ServiceCore, private_home
 from twixt.service.model import Receipt, Reply, Request, ServiceError
 from twixt.storage import GuildSettings, Seat, StoredGame, Vacation
 
@@ -184,4 +184,5 @@ async def day_notice(core: ServiceCore, stored: StoredGame, late: Seat, day: Vac
                      "so the clock stands still until {moment}. {n} days left this year.",
                      left, name=late.name, game=stored.id, moment=moment_text(day.ends_at))
     return Reply(text, mentions=(late.user_id,), channel_id=stored.channel_id,
+                 private_home=private_home(stored),
                  receipt=Receipt(stored.id, stored.version, day_stage(day)))
