@@ -138,8 +138,8 @@ async def test_a_whole_game_in_a_group_dm_with_the_picker(server, bot):
         assert not board.ephemeral and RED[move] in board.content
         if move < len(BLACK):
             # bob hears of it in his own DM with the bot, with a link to the game's message
-            told = move + 1
-            await until(lambda: len(server.direct_messages(BOB)) == told, "bob's DM")
+            await until(lambda told=move + 1: len(server.direct_messages(BOB)) == told,
+                        "bob's DM")
             ping = server.direct_messages(BOB)[-1]
             assert "your move" in ping.content
             assert f"/channels/@me/{channel}/{board.data['id']}" in ping.content
