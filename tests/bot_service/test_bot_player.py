@@ -314,8 +314,8 @@ async def test_several_bot_seats_play_in_turn_and_call_privilege_by_the_rules(st
         await _challenge_team_of_bots(service)
         stored, turns = await _log(service)
         assert [s.user_id for s in stored.seats] == [ALICE.id, -2, -12, -22]
-        assert [s.name for s in stored.seats][1:] == ["bot (level 2)", "bot (level 2) 2",
-                                                      "bot (level 2) 3"]
+        assert [s.name for s in stored.seats][1:] == ["bot (level 2)", "bot 2 (level 2)",
+                                                      "bot 3 (level 2)"]
         await _move(service, "F6")
         _stored, turns = await _log(service)
         # seat 2 (-2) moves and calls privilege: alice's partner (seat 3) is skipped, the
