@@ -4,6 +4,8 @@ with or a channel received (as send keyword arguments), their files and their bu
 from __future__ import annotations
 
 from typing import Any
+
+import discord
 from unittest.mock import MagicMock
 
 
@@ -26,8 +28,10 @@ def filenames(message: dict[str, Any]) -> list[str]:
 
 
 def custom_ids(message: dict[str, Any]) -> dict[str, str]:
-    """A message's buttons: label → custom_id."""
-    return {item.item.label: item.custom_id for item in message["view"].children}
+    """A message's buttons: label → custom_id (the picker's selects, which have no label,
+    left out)."""
+    return {item.item.label: item.custom_id for item in message["view"].children
+            if isinstance(item.item, discord.ui.Button)}
 
 
 def posted(channel: MagicMock) -> list[dict[str, Any]]:
