@@ -4,9 +4,9 @@ with or a channel received (as send keyword arguments), their files and their bu
 from __future__ import annotations
 
 from typing import Any
+from unittest.mock import MagicMock
 
 import discord
-from unittest.mock import MagicMock
 
 
 def sent(mock: MagicMock) -> list[dict[str, Any]]:
