@@ -50,9 +50,9 @@ from twixt.service.bot_player import HOPELESS_TURNS, RESIGN_BELOW
 
 REPO = Path(__file__).resolve().parents[1]
 WORKER = Path(__file__).with_name("engine_worker.py")
-#: what a version needs to run: its engine, the rules it imports, the messages they import;
-#: and a setup.py when the version compiles a core of its own
-PARTS = ("engine", "rules", "language", "setup.py")
+#: what a version needs to run: its package (before fd1f811: its engine, the rules it imports,
+#: the messages they import); and a setup.py when the version compiles a core of its own
+PARTS = ("twixt", "engine", "rules", "language", "setup.py")
 #: how long past ten times its time a move a worker may take before it counts as hung
 ANSWER_TIMEOUT = 60.0
 #: the seats' names in the referee's game
@@ -85,7 +85,7 @@ def install(source: str | None) -> Version:
         return Version(f"this tree ({REPO})", REPO)
     path = Path(source)
     if path.is_dir():
-        if not (path / "engine" / "api.py").is_file():
+        if not any((path / top / "api.py").is_file() for top in ("twixt/engine", "engine")):
             raise SystemExit(f"{source}: no twixt/engine/api.py in that folder")
         return Version(str(path), path.resolve())
     found = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--verify", "--quiet",

@@ -1,9 +1,9 @@
 """One engine version in its own process, for the head-to-head and the real-games benchmarks.
 
-Run with PYTHONPATH set to a source tree (its `engine`, `rules` and `language`): it answers
-JSON lines on stdin with JSON lines on stdout, so two versions of the engine, each with the
-rules it was written against, can play each other from one referee. It uses only the public
-API that every version the harness measures has: `Game(players, size=, rules=, swap=)`, `game.play`,
+Run with PYTHONPATH set to a source tree (its `twixt`, or before the one package its `engine`,
+`rules` and `language`): it answers JSON lines on stdin with JSON lines on stdout, so two
+versions of the engine, each with the rules it was written against, can play each other from
+one referee. It uses only the public API that every version the harness measures has: `Game(players, size=, rules=, swap=)`, `game.play`,
 `engine.think(game, limit, seed=)`, `Limit`, `level_limit`. Started by `engine_match.py`.
 
 Its first line says which tree it imported (so a wrong PYTHONPATH shows at once); then each
@@ -15,6 +15,8 @@ does not inflate as it does the wall clock), or `{"error": "..."}`.
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import json
 import sys
 import time
@@ -23,9 +25,11 @@ from typing import Any
 
 # stdout is the protocol's: whatever the engine prints (a start-up line) goes to stderr
 with redirect_stdout(sys.stderr):
-    from twixt import engine
-    from twixt.engine import Limit, level_limit, think
-    from twixt.rules import Game
+    # a tree from before the one package (fd1f811) has its engine and rules at the top
+    _PREFIX = "twixt." if importlib.util.find_spec("twixt") else ""
+    engine = importlib.import_module(_PREFIX + "engine")
+    Game = importlib.import_module(_PREFIX + "rules").Game
+    Limit, level_limit, think = engine.Limit, engine.level_limit, engine.think
 
 
 def answer(request: dict[str, Any]) -> dict[str, Any]:

@@ -47,7 +47,7 @@ def test_two_versions_play_a_tiny_game_to_its_end(tmp_path: Path,
         pytest.skip("not a git checkout: no revision to unpack")
     baseline = install("HEAD")
     assert baseline.path == tmp_path / head.stdout.strip()
-    assert (baseline.path / "engine" / "api.py").is_file()
+    assert (baseline.path / "twixt" / "engine" / "api.py").is_file()
     candidate = install(str(ROOT))
     setup = Setup("6", "classic", True, 0.05, seed=3, resign=False)   # to its end
     engines = {CANDIDATE: EngineProcess(candidate), BASELINE: EngineProcess(baseline)}

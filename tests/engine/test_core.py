@@ -119,8 +119,8 @@ def test_ctrl_c_ends_a_compiled_search_under_way(tmp_path):
     script = tmp_path / "think.py"
     script.write_text(
         "import sys\n"
-        "from engine import Limit, core, think\n"
-        "from rules import Game\n"
+        "from twixt.engine import Limit, core, think\n"
+        "from twixt.rules import Game\n"
         "assert core.compiled\n"
         "game = Game(('a', 'b'), size=48, swap=False)\n"
         "game.play('X24')\n"
@@ -153,7 +153,8 @@ def test_twixt_engine_core_python_forces_the_fallback_and_says_why():
     """What the README promises: TWIXT_ENGINE_CORE=python runs the Python search even where
     the compiled core was built, and the start-up line says so."""
     done = subprocess.run(
-        [sys.executable, "-c", "import engine; print(engine.CORE); print(engine.DESCRIPTION)"],
+        [sys.executable, "-c",
+         "from twixt import engine; print(engine.CORE); print(engine.DESCRIPTION)"],
         capture_output=True, text=True, cwd=ROOT, check=True,
         env={**os.environ, core.CHOICE: "python"})
     assert done.stdout.splitlines() == [

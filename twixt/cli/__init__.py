@@ -231,6 +231,3 @@ def _run_bot(args: argparse.Namespace) -> int:
 
     return run(shard_overrides(args))
 
-
-if __name__ == "__main__":
-    sys.exit(main())

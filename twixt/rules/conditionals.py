@@ -106,7 +106,7 @@ def check(game: Game, plan: Plan, player: str) -> Plan:
     >>> [str(b) for b in check(game, parse_conditionals("if A5 then G6"), "bob")]
     Traceback (most recent call last):
     ...
-    rules.errors.IllegalMoveError: “if A5 then G6”: A5 is in Black's border row
+    twixt.rules.errors.IllegalMoveError: “if A5 then G6”: A5 is in Black's border row
     """
     if game.is_double:
         raise IllegalMoveError("conditional moves are for two-player games")

@@ -289,7 +289,7 @@ class Game:
         >>> Game(("alice", "alice"))
         Traceback (most recent call last):
         ...
-        rules.errors.TwixtError: every player needs a different name
+        twixt.rules.errors.TwixtError: every player needs a different name
         """
         players = tuple(name.strip() for name in players)
         _check_names(players)
@@ -713,7 +713,7 @@ class Game:
         >>> game.play("G6")
         Traceback (most recent call last):
         ...
-        rules.errors.IllegalMoveError: G6 is already taken
+        twixt.rules.errors.IllegalMoveError: G6 is already taken
         >>> game.play("offer draw", by="alice")
         Turn(alice: offer draw)
         """
