@@ -158,6 +158,11 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
                     page: app_commands.Range[int, 1, MAX_PAGE] = 1) -> None:
         await self._serve(interaction, cmd.MyGames(page))
 
+    @app_commands.command(
+        description=locale_str("Your most urgent game waiting for your move, anywhere"))
+    async def next(self, interaction: discord.Interaction) -> None:
+        await self._serve(interaction, cmd.NextGame())
+
     @app_commands.command(description=locale_str("Keep a private note on a game"))
     @app_commands.describe(
         text=locale_str("your note; only you will see it"),

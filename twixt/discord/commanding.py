@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 import typing
+import zoneinfo
 from collections.abc import Callable, Coroutine
 from typing import Any, Literal
 
@@ -99,12 +100,14 @@ def suggestions(values: tuple[str, ...]) -> Suggest:
                       current: str) -> list[app_commands.Choice[str]]:
         typed = current.strip().lower()
         return [app_commands.Choice(name=value, value=value)
-                for value in values if value.startswith(typed)][:MAX_SUGGESTIONS]
+                for value in values if value.lower().startswith(typed)][:MAX_SUGGESTIONS]
 
     return choices
 
 
 size_choices = suggestions(COMMON_SIZES)
+#: the IANA time zones, for the digest (`/twixt-settings digest`)
+zone_choices = suggestions(tuple(sorted(zoneinfo.available_timezones())))
 time_choices = suggestions(COMMON_TIMES)
 command_choices = suggestions(tuple(TOPICS))
 

@@ -307,6 +307,7 @@ class Challenges:
             # the channel is busy, or the challenge was withdrawn meanwhile (another process)
             raise ServiceError(storage_refusal(error)) from None
         stored, game = await self._core.active(channel_id)
+        await self._core.note_waiting(stored)
         if any(is_bot(seat.user_id) for seat in stored.seats):
             await self._core.storage.start_bot_game(challenge.id, stored.id)
         to_move = seat_to_move(stored, game)

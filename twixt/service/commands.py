@@ -100,6 +100,24 @@ class Pick:
 
 
 @dataclass(frozen=True)
+class NextGame:
+    """The asker's most urgent game waiting for their move, in any server or direct message;
+    other than game `skip` (the one a Next game button was under), when given."""
+
+    skip: int = 0
+
+
+@dataclass(frozen=True)
+class Digest:
+    """Show or change the asker's daily digest of the games waiting for them: at `hour`
+    (0-23) in time zone `zone` (an IANA name like Europe/Berlin), or `off`."""
+
+    hour: int | None = None
+    zone: str | None = None
+    off: bool = False
+
+
+@dataclass(frozen=True)
 class ShowBoard:
     """Post the board of the channel's game again."""
 
@@ -264,7 +282,7 @@ ServiceCommand = (Challenge | Team | AnswerChallenge | Move | Resign | Takeback 
                   | ShowBoard | Status | Help | Abort | Export | History | Replay
                   | ImportRecord | Stats | Leaderboard | Rematch | UserSettings
                   | ServerSettings | MyGames | Note | Notes | ConfirmMove | Vacation | EventAction
-                  | Analyze | ForGame | Pick)
+                  | Analyze | ForGame | Pick | NextGame | Digest)
 
 #: the buttons that name what they answer (a challenge, a game, a move, a tournament)
 _ANSWERING: dict[ButtonKind, Callable[[int], ServiceCommand]] = {
@@ -272,6 +290,7 @@ _ANSWERING: dict[ButtonKind, Callable[[int], ServiceCommand]] = {
     ButtonKind.DECLINE_CHALLENGE: lambda target: AnswerChallenge("decline", target),
     ButtonKind.REMATCH: Rematch, ButtonKind.CONFIRM_MOVE: ConfirmMove,
     ButtonKind.JOIN_EVENT: lambda target: EventAction("join", target),
+    ButtonKind.NEXT_GAME: NextGame,
 }
 #: the buttons under a game's messages, as the commands they stand for in that game
 _IN_GAME: dict[ButtonKind, ServiceCommand] = {

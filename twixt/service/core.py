@@ -52,6 +52,7 @@ from twixt.storage import (
     Storage,
     StoredGame,
     UserPrefs,
+    Waiting,
     replay,
 )
 
@@ -220,9 +221,12 @@ class ServiceCore:
         wake = None if marks is None else marks.earliest
         for hook in self.turn_coming:
             await hook(stored)
+        waiting = (None if finish is not None
+                   else waiting_of(stored, game, turn_clock, live.turn_started))
         try:
             version = await self.storage.append_turn(stored.id, stored.version, user_id, text,
-                                                     finish=finish, wake_at=wake, now=now)
+                                                     finish=finish, wake_at=wake, now=now,
+                                                     waiting=waiting)
         except (StaleVersionError, GameFinishedError) as error:
             self._games.drop(stored.id)
             raise ServiceError(storage_refusal(error)) from None
@@ -231,6 +235,13 @@ class ServiceCore:
         if finish is not None:
             await self._ended(stored.id)
         return replace(stored, version=version), turn_clock
+
+    async def note_waiting(self, stored: StoredGame) -> None:
+        """Store whose move a game just begun waits for (a turn stores it in `append`)."""
+        live = await self.live(stored)
+        turn_clock = await self.turn_clock(stored, live)
+        await self.storage.set_waiting(stored.id, waiting_of(stored, live.game, turn_clock,
+                                                             live.turn_started))
 
     async def offer(self, stored: StoredGame, kind: OfferKind, user_id: int) -> None:
         """Open an offer at the game's stored version, under the same version check; what
@@ -381,6 +392,16 @@ def finish_result(stored: StoredGame, game: Game) -> GameResult | None:
                or stored.guild_id == NO_SERVER)
     sides = None if unrated else (red, black)
     return GameResult(Result(outcome.result), outcome.reason.value, winners, sides)
+
+
+def waiting_of(stored: StoredGame, game: Game, turn_clock: TurnClock | None,
+               since: datetime) -> Waiting:
+    """Whose move `game` waits for — a person's, not the bot's seat — until when and since
+    when, as `next` and the digest read it (`storage.waiting_games`)."""
+    seat = game.seat_to_move
+    user_id = stored.seats[seat].user_id if seat is not None else None
+    person = user_id if user_id is not None and not is_bot(user_id) else None
+    return Waiting(person, turn_clock.due if turn_clock is not None else None, since)
 
 
 def private_home(stored: StoredGame) -> bool:

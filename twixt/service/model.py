@@ -105,6 +105,8 @@ class ButtonKind(enum.Enum):
     OFFER_DRAW = "draw-offer"
     #: resign, after a confirmation (the target is the game)
     RESIGN = "resign-ask"
+    #: the asker's most urgent game (`next`; the target is unused, 0)
+    NEXT_GAME = "next"
 
 
 class PickStep(enum.Enum):

@@ -46,6 +46,7 @@ from twixt.service.records import Records
 from twixt.service.stats import Stats
 from twixt.service.texts import database_refusal
 from twixt.service.vacations import Vacations
+from twixt.service.your_move import YourMove
 from twixt.storage import DatabaseError, NotFoundError, Storage
 
 __all__ = ["APOLOGY", "Reply", "Request", "ServiceError", "TwixtService", "answer_safely",
@@ -88,6 +89,7 @@ class TwixtService:
         self.events = Events(self.core)
         self.analyses = Analyses(self.core)
         self.bots = BotPlayer(self.core, self.play)
+        self.your_move = YourMove(self.core)
 
     # --- what people ask ---------------------------------------------------------------
 
@@ -182,11 +184,12 @@ class TwixtService:
 
     async def tick(self, now: datetime | None = None) -> list[Reply]:
         """Let the clocks act: reminders, time-up notices, forfeits (see `Clocks.tick`), each
-        said in the language of its server (`Port.language`); and start the tournaments
-        whose sign-up has closed."""
+        said in the language of its server (`Port.language`); start the tournaments whose
+        sign-up has closed; and say the daily digests that are due (`YourMove.digests`)."""
         replies = await self.clocks.tick(now)
         await self.bots.wake()
-        return replies + await self.events.tick(now or self.core.clock())
+        at = now or self.core.clock()
+        return replies + await self.events.tick(at) + await self.your_move.digests(at)
 
     async def wait(self) -> None:
         """Sleep until the next clock is due (at most `clocks.LONGEST_SLEEP`), or a turn
@@ -251,6 +254,7 @@ _SUBJECTS: dict[type, Subject] = {
     cmd.Vacation: lambda s: s.vacations.vacation, cmd.MyGames: lambda s: s.my_games.games,
     cmd.Note: lambda s: s.notes.note, cmd.Notes: lambda s: s.notes.notes,
     cmd.Analyze: lambda s: s.analyses.analyze, cmd.Pick: lambda s: s.picker.pick,
+    cmd.NextGame: lambda s: s.your_move.next, cmd.Digest: lambda s: s.your_move.digest,
 }
 
 

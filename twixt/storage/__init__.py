@@ -31,9 +31,13 @@ from twixt.storage.opening import Database, database_setting, is_postgres_url, o
 from twixt.storage.replay import TAKEBACK, new_game, replay
 from twixt.storage.schema import full_check
 from twixt.storage.sqlite import DEFAULT_PATH, SqliteStorage
+from twixt.storage.waiting import Digest, Waiting, WaitingGame
 
 __all__ = [
     "DEFAULT_PATH",
+    "Digest",
+    "Waiting",
+    "WaitingGame",
     "TAKEBACK",
     "BotGame",
     "ChallengeClosedError",

@@ -273,6 +273,7 @@ class EventPlay:
         stored = await core.storage.create_game(guild_id=event.guild_id, channel_id=channel_id,
                                                 players=players, setup=event.setup,
                                                 now=core.clock(), event_game_id=game.id)
+        await core.note_waiting(stored)
         first = players[0]
 
         async def announce(tr: Translation) -> Reply:
