@@ -58,8 +58,8 @@ async def test_a_due_digest_is_moved_on_once(store):
     due = await store.due_digests(T0 + timedelta(minutes=1), limit=10)
     assert [(d.user_id, d.hour, d.zone, d.locale, d.next_at) for d in due] == [
         (1, 8, "Europe/Berlin", "de", T0)]
-    assert await store.advance_digest(due[0], T0 + timedelta(days=1))
-    assert not await store.advance_digest(due[0], T0 + timedelta(days=1))  # once
+    assert await store.advance_digests([(due[0], T0 + timedelta(days=1))]) == (1,)
+    assert await store.advance_digests([(due[0], T0 + timedelta(days=1))]) == ()  # once
     assert await store.due_digests(T0 + timedelta(minutes=1), limit=10) == ()
     assert (await store.digest(1)).next_at == T0 + timedelta(days=1)
     assert await store.drop_digest(1) and not await store.drop_digest(1)

@@ -91,14 +91,15 @@ class YourMove:
         """The digests due by `now`: each moved on to its next day (once, whichever process
         claims it), and said to its player when a game waits for them."""
         storage = self._core.storage
+        due = await storage.due_digests(now, DIGESTS_A_TICK)
+        if not due:
+            return []
+        moved = set(await storage.advance_digests(
+            [(digest, next_time(digest.hour, _known_zone(digest.zone), now)) for digest in due]))
         said = []
-        for digest in await storage.due_digests(now, DIGESTS_A_TICK):
-            try:
-                zone = zone_of(digest.zone)
-            except ServiceError:  # a zone the system no longer knows: UTC, not a crash
-                zone = ZoneInfo("UTC")
-            if not await storage.advance_digest(digest, next_time(digest.hour, zone, now)):
-                continue
+        for digest in due:
+            if digest.user_id not in moved:
+                continue  # another process says this one
             found = await storage.waiting_games(digest.user_id, MAX_LISTED + 1)
             if found:
                 said.append(_digest_reply(digest, found, now))
@@ -121,6 +122,14 @@ def _set_sentence(digest: Digest, tr: Translation) -> str:
     return tr("Each day at {hour}:00 ({zone}) I send you the games waiting for your move, "
               "when there are any. The next: {moment}.", hour=digest.hour, zone=digest.zone,
               moment=moment_text(digest.next_at))
+
+
+def _known_zone(name: str) -> ZoneInfo:
+    """A stored digest's zone; UTC for one the system no longer knows, not a crash."""
+    try:
+        return zone_of(name)
+    except ServiceError:
+        return ZoneInfo("UTC")
 
 
 def zone_of(name: str) -> ZoneInfo:

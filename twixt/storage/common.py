@@ -694,10 +694,15 @@ class SqlStorage(abc.ABC):
             found = await db.fetch_all(waits.DUE_DIGESTS, rows.utc(now), limit)
         return tuple(waits.digest(row) for row in found)
 
-    async def advance_digest(self, digest: Digest, next_at: datetime) -> bool:
+    async def advance_digests(self, moves: Sequence[tuple[Digest, datetime]]
+                              ) -> tuple[int, ...]:
+        moved = []
         async with self._write() as db:
-            return await db.execute(waits.ADVANCE_DIGEST, rows.utc(next_at), digest.user_id,
-                                    rows.utc(digest.next_at)) == 1
+            for digest, next_at in moves:
+                if await db.execute(waits.ADVANCE_DIGEST, rows.utc(next_at), digest.user_id,
+                                    rows.utc(digest.next_at)) == 1:
+                    moved.append(digest.user_id)
+        return tuple(moved)
 
     async def user_prefs(self, user_id: int) -> model.UserPrefs:
         async with self._read_one() as db:

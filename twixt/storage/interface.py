@@ -432,9 +432,11 @@ class Storage(Protocol):
     async def due_digests(self, now: datetime, limit: int) -> tuple[Digest, ...]:
         """The digests due by `now`, soonest first, at most `limit` (an index range)."""
 
-    async def advance_digest(self, digest: Digest, next_at: datetime) -> bool:
-        """Move a due digest on to `next_at`, once: False when another process (or an
-        earlier round) already did, so that each is sent once."""
+    async def advance_digests(self, moves: Sequence[tuple[Digest, datetime]]
+                              ) -> tuple[int, ...]:
+        """Move due digests on, each to its next time, in one transaction; the players whose
+        digest this call moved — not one another process (or an earlier round) moved
+        already — so that each is sent once."""
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
         """A user's wins, losses, draws and rating in a guild."""
