@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from tests.bot_discord.fake_discord import FakeDiscord, Interaction, Sent
+from tests.bot_discord.fake_discord import USER, FakeDiscord, Interaction, Sent
 from tests.processes import environment, until
 
 ALICE, BOB, CAROL = 101, 102, 103
@@ -187,3 +187,40 @@ async def test_a_closed_dm_is_told_to_the_mover_and_the_game_goes_on(server, bot
     assert lost.ephemeral and "bob" in lost.content and lost.content.count("\n") == 0
     assert (bob_dm := BOB + 1) and (bob_dm, 50007) in server.refused
     await pick(server, BOB, channel, board, "C5")
+
+
+async def test_the_picker_of_a_48x48_board_takes_two_selects_a_step(server, bot):
+    await ready(server, bot)
+    channel = server.group_dm(ALICE, BOB)
+    [offer] = await server.answered(await server.interact(ALICE, channel, slash(
+        server, "twixt", "challenge", user=server.users[BOB], size="48", swap="no")))
+    [board] = await server.answered(await use(server, BOB, channel, offer, "Accept"))
+    columns = _selects(board, "twixt-pick:col")
+    assert [len(select["options"]) for select in columns] == [25, 21]  # B to AU
+    assert len(board.data["components"]) <= 5
+    assert [s["placeholder"] for s in columns] == ["Column… B–Z", "Column… AA–AU"]
+    board = await pick(server, ALICE, channel, board, "AO47")
+    assert "AO47" in board.content
+    # bob, in his turn, asks where his move is wanted most
+    [said] = await server.answered(await server.interact(BOB, channel,
+                                                         slash(server, "twixt", "next")))
+    assert said.ephemeral and said.content.startswith("Your most urgent game: #1 vs alice")
+    assert f"https://discord.com/channels/@me/{channel}" in said.content
+    assert said.component("Next game")
+
+
+async def test_the_bots_moves_in_a_dm_follow_the_players_command(server, bot):
+    await ready(server, bot)
+    me = dict(USER)
+    channel = server.group_dm(ALICE, BOB)
+    [board] = await server.answered(await server.interact(ALICE, channel, slash(
+        server, "twixt", "challenge", user=me, size="12", swap="no", level=1)))
+    assert "Game 1 on" in board.content
+    moved = await server.interact(ALICE, channel, slash(server, "twixt", "move",
+                                                        command="F6"))
+    mine, bots = await server.answered(moved, 2)
+    assert "F6" in mine.content
+    # the bot's answer is a followup of alice's command: never a post into the channel
+    assert bots.via == "followup" and "bot (level 1)" in bots.content
+    assert bots.custom_ids()  # its board has the picker for alice
+    assert server.refused == [] and server.interactions[moved.id].followups == 1

@@ -33,8 +33,13 @@ class Relay:
     since: float
     followups: int = 0
 
+    def alive(self, now: float) -> bool:
+        """Whether Discord still takes followups with its token."""
+        return now - self.since < TOKEN_LIFE_SECONDS
+
     def usable(self, now: float) -> bool:
-        return now - self.since < TOKEN_LIFE_SECONDS and self.followups < MAX_FOLLOWUPS
+        """Alive, with a followup left."""
+        return self.alive(now) and self.followups < MAX_FOLLOWUPS
 
 
 class Relays:
@@ -50,7 +55,7 @@ class Relays:
         now = time.monotonic()
         # forget the dead, so that the map holds only live tokens (a bounded number)
         self._by_channel = {channel: relay for channel, relay in self._by_channel.items()
-                            if relay.usable(now)}
+                            if relay.alive(now)}
         existing = self._by_channel.get(interaction.channel_id)
         if existing is not None and existing.interaction.id == interaction.id:
             return existing
