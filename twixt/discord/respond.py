@@ -22,7 +22,7 @@ import discord
 from discord import app_commands
 
 from twixt.discord import operations, outbox, replies
-from twixt.discord.relay import RelayClient
+from twixt.discord.relay import RelayClient, Relays
 from twixt.language import Message, locale_of, message, translation
 from twixt.rules import quote
 from twixt.service import (
@@ -148,7 +148,7 @@ async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
             first = False
             if (sent is not None and interaction.guild_id is None and not part.ephemeral
                     and part.pickers):  # a board that waits for someone's move
-                await _tell_who_moves(interaction, part, sent)
+                await _tell_who_moves(interaction, part, sent, relays)
         else:
             await outbox.post(interaction.client, part)
     await operations.safe_defer(interaction)
@@ -161,7 +161,7 @@ def replies_forced_private(interaction: discord.Interaction) -> bool:
 
 
 async def _tell_who_moves(interaction: discord.Interaction, part: Reply,
-                          sent: discord.Message) -> None:
+                          sent: discord.Message, relays: Relays) -> None:
     """In a direct message the players pinged are told in their own DM with the bot, with a
     link to the game's message; the asker learns in one line when one could not be."""
     for user_id in part.mentions:
@@ -179,8 +179,7 @@ async def _tell_who_moves(interaction: discord.Interaction, part: Reply,
             interaction, replies.builder(Reply(_said(interaction, message(
                 "I could not tell {name} that it is their move: they take no direct messages "
                 "from me.", name=name)), ephemeral=True)),
-            ephemeral=True, first=False,
-            relays=cast(RelayClient, interaction.client).relays)
+            ephemeral=True, first=False, relays=relays)
 
 
 def _said(interaction: discord.Interaction, said: Message) -> str:
