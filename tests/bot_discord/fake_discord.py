@@ -214,6 +214,13 @@ class FakeDiscord:
         self.private[channel_id] = (3 if len(uids) > 2 else 1, uids)
         return channel_id
 
+    def bot_dm(self, uid: int) -> int:
+        """A user's DM with the bot (context 1), where the bot may post."""
+        channel_id = uid + 1
+        self.private[channel_id] = (1, (uid, int(BOT_ID)))
+        self.users.setdefault(int(BOT_ID), USER)
+        return channel_id
+
     # --- interactions ------------------------------------------------------------------
 
     async def interact(self, who: int, channel_id: int, data: dict[str, Any], *,
@@ -343,7 +350,7 @@ class FakeDiscord:
 
     async def _post(self, request: web.Request) -> web.Response:
         channel_id = int(request.match_info["channel"])
-        if channel_id in self.private:
+        if channel_id in self.private and channel_id not in self.dms:
             self.refused.append((channel_id, 50001))
             return _error(DiscordError(403, 50001, "Missing Access"))
         if channel_id in self.dms:

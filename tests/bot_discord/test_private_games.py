@@ -209,18 +209,70 @@ async def test_the_picker_of_a_48x48_board_takes_two_selects_a_step(server, bot)
     assert said.component("Next game")
 
 
-async def test_the_bots_moves_in_a_dm_follow_the_players_command(server, bot):
+@pytest.mark.parametrize("context", [1, 2], ids=["bot-dm", "group-dm"])
+async def test_the_bots_moves_in_a_dm_follow_the_players_command(server, bot, context):
     await ready(server, bot)
     me = dict(USER)
-    channel = server.group_dm(ALICE, BOB)
+    channel = server.bot_dm(ALICE) if context == 1 else server.group_dm(ALICE, BOB)
     [board] = await server.answered(await server.interact(ALICE, channel, slash(
-        server, "twixt", "challenge", user=me, size="12", swap="no", level=1)))
+        server, "twixt", "challenge", user=me, size="12", swap="no", level=1),
+        context=context))
     assert "Game 1 on" in board.content
     moved = await server.interact(ALICE, channel, slash(server, "twixt", "move",
-                                                        command="F6"))
+                                                        command="F6"), context=context)
     mine, bots = await server.answered(moved, 2)
     assert "F6" in mine.content
     # the bot's answer is a followup of alice's command: never a post into the channel
     assert bots.via == "followup" and "bot (level 1)" in bots.content
     assert bots.custom_ids()  # its board has the picker for alice
     assert server.refused == [] and server.interactions[moved.id].followups == 1
+
+
+async def test_everything_a_game_has_works_in_a_dm(server, bot):
+    await ready(server, bot)
+    channel = server.group_dm(ALICE, BOB)
+
+    async def slash_as(who: int, group: str, name: str, count: int = 1,
+                       **options: Any) -> list[Sent]:
+        return await server.answered(
+            await server.interact(who, channel, slash(server, group, name, **options)), count)
+
+    async def press(who: int, message: Sent, label: str) -> Sent:
+        [answer] = await server.answered(await use(server, who, channel, message, label))
+        return answer
+
+    [offer] = await slash_as(ALICE, "twixt", "challenge", user=server.users[BOB], size="12",
+                             swap="no")
+    board = await press(BOB, offer, "Accept")
+    board = await pick(server, ALICE, channel, board, "F6")
+    # alice stores a reply to bob's next move, and a note, both for her alone
+    [stored] = await slash_as(ALICE, "twixt", "if", moves="if C5 then E7")
+    assert stored.ephemeral and "Stored" in stored.content
+    [noted] = await slash_as(ALICE, "twixt", "note", text="keep the centre")
+    [notes] = await slash_as(ALICE, "twixt", "notes")
+    assert noted.ephemeral and notes.ephemeral and "keep the centre" in notes.content
+    # bob's C5 is answered at once by alice's stored E7
+    board = await pick(server, BOB, channel, board, "C5")
+    assert "E7" in board.content
+    # bob offers a draw with the board's button; alice declines it with hers
+    offered = await press(BOB, board, "Offer draw")
+    assert "offers a draw" in offered.content
+    declined = await press(ALICE, offered, "Decline draw")
+    assert not declined.ephemeral
+    # alice asks to take back her stored E7; bob grants it
+    [asked] = await slash_as(ALICE, "twixt", "takeback")
+    granted = await press(BOB, asked, "Accept takeback")
+    assert "taken back" in granted.content
+    [status] = await slash_as(BOB, "twixt", "status")
+    assert "bob" in status.content
+    # bob resigns, confirming it
+    ask = await press(BOB, granted, "Resign")
+    assert ask.ephemeral
+    over = await press(BOB, ask, "Resign")
+    assert "resign" in over.content.lower() and not over.ephemeral
+    # the leaderboard is a server's: refused in one line
+    [board_refused] = await slash_as(ALICE, "twixt-records", "leaderboard")
+    assert board_refused.ephemeral and "not rated" in board_refused.content
+    [stats] = await slash_as(ALICE, "twixt-records", "stats")
+    assert "1" in stats.content
+    assert server.refused == []

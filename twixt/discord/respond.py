@@ -168,8 +168,8 @@ async def _tell_who_moves(interaction: discord.Interaction, part: Reply,
         if user_id == interaction.user.id:
             continue
         nudge = Reply(_said(interaction, message(
-            "{name} has played: it is your move. {link}", name=interaction.user.display_name,
-            link=sent.jump_url)), dm_user_id=user_id)
+            "It is your move in TwixT, after {name}: {link}",
+            name=interaction.user.display_name, link=sent.jump_url)), dm_user_id=user_id)
         if await operations.safe_dm(interaction.client, user_id,
                                     replies.builder(nudge)) is not None:
             continue

@@ -108,8 +108,10 @@ class Play:
             await self.conditionals.forget(stored.id)
             clock_text = core.clock_words(stored, game, running)
             image = await core.render(game, clock_text=clock_text, locale=request.locale)
+            pickers, controls = board_controls(stored, game, tr)
             return Reply("\n".join([*reversed(lines), to_move_sentence(game, tr, clock_text)]),
-                         image=image, mentions=(offer.user_id,))
+                         image=image, mentions=(offer.user_id,), buttons=controls,
+                         pickers=pickers)
 
     async def board(self, request: Request) -> Reply:
         """The board of the channel's game (or its last one), for the asker alone and as they
