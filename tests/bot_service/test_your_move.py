@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from tests.bot_service.helpers import tick
 from tests.bot_service.people import ALICE, BOB, CAROL, asking
 from twixt.service import NO_SERVER, ButtonKind, Request, ServiceError, build_options
 from twixt.service import commands as cmd
@@ -94,3 +95,25 @@ async def test_digest_and_next_are_typed_too(service):
     assert "7:00 (America/New_York)" in said.plain
     assert "7:00" in (await service.run(asking(BOB), "digest")).plain
     assert (await service.run(asking(BOB), "next")).plain == "No game is waiting for your move."
+
+
+async def test_a_dm_games_clock_speaks_to_its_players_never_into_its_channel(service, clock):
+    await challenge(service, in_dm(ALICE), BOB, in_dm(BOB), size="12", swap="no", time="1d",
+                    vacation="no")
+    await service.run(in_dm(ALICE), "F5")
+    clock.now += timedelta(hours=23)  # bob's reminder is due
+    said = await tick(service)
+    assert said and all(reply.private_home and reply.channel_id == 5000 for reply in said)
+    assert {reply.dm_user_id for reply in said} == {BOB.id}
+    clock.now += timedelta(hours=2)  # bob's time is up: alice may claim
+    [up] = [reply for reply in await tick(service) if "is up" in reply.plain]
+    assert up.private_home and up.mentions == (ALICE.id,)
+
+
+async def test_a_dm_game_is_rated_for_nobody(service, storage):
+    await challenge(service, in_dm(ALICE), BOB, in_dm(BOB), size="12", swap="no")
+    await service.run(in_dm(BOB), "resign yes")
+    assert (await storage.player_stats(NO_SERVER, ALICE.id)).rated_games == 0
+    assert (await storage.player_stats(NO_SERVER, ALICE.id)).wins == 1
+    with pytest.raises(ServiceError, match="not rated"):
+        await service.execute(in_dm(ALICE), cmd.Leaderboard())
