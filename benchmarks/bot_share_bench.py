@@ -28,8 +28,8 @@ from twixt.engine import LevelLimit, Limit, PlayResult, think
 from twixt.rules import Game, parse_command
 from twixt.service import Port, Reply, Request, TwixtService, User, build_options
 from twixt.service import commands as cmd
-from twixt.service.bot_seats import THE_BOT
-from twixt.service.engine_pool import EnginePool
+from twixt.service.desk.engine_pool import EnginePool
+from twixt.service.desk.engine_seats import THE_ENGINE_PLAYER
 from twixt.storage import GuildSettings, SqliteStorage, Storage
 
 GUILD = 1
@@ -63,7 +63,7 @@ class Table:
     def __init__(self, storage: Storage, workers: int) -> None:
         self.service = TwixtService(storage, Port(post=self.heard),
                                     engine_pool=EnginePool(workers))
-        self.service.bots.think = timed_think
+        self.service.engine_player.think = timed_think
         self.rng = random.Random(7)
         self.answered: dict[int, asyncio.Event] = {}
         self.holding = True
@@ -88,7 +88,7 @@ class Table:
     async def challenge(self, player: User, channel: int, **options: str) -> None:
         self.answered[channel] = asyncio.Event()
         await self.service.execute(Request(GUILD, channel, player),
-                                   cmd.Challenge(THE_BOT, build_options(**options)))
+                                   cmd.Challenge(THE_ENGINE_PLAYER, build_options(**options)))
 
     async def other_waits(self, samples: int) -> list[float]:
         """The other player's moves, one after the bot's answer to the last: each wait."""

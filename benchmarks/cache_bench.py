@@ -11,7 +11,7 @@ Each mode runs in a fresh process, so the resident memory it grows is its own:
 - `count`: a cache that only counts its games (2,048 of any size), as before.
 
 Target: with the budget, the memory grown stays within the budget (the estimate is an upper
-bound of what a game holds, `tests/bot_service/test_game_cache.py`). On a shared 2-core
+bound of what a game holds, `tests/service/desk/test_game_cache.py`). On a shared 2-core
 machine, 100 games: `count` kept all 100 (estimated 619 MB) and grew 333 MB; `budget` kept 41
 (estimated 254 MB) and grew 137 MB. Filling the database takes most of the half hour.
 """
@@ -28,10 +28,10 @@ from pathlib import Path
 
 from twixt.rules import Game
 from twixt.service import TwixtService
-from twixt.service.games import CACHE_BUDGET, GameCache
+from twixt.service.desk.live_games import CACHE_BUDGET, GameCache
 from twixt.storage import GameSetup, Player, SqliteStorage
 
-#: the import cap (`twixt.service.records.MAX_IMPORT_TURNS`), and the largest board
+#: the import cap (`twixt.service.cases.records.MAX_IMPORT_TURNS`), and the largest board
 TURNS, SIZE = 2500, 48
 MB = 1024 * 1024
 
@@ -70,13 +70,13 @@ async def _look_up(path: Path, games: int, budget: int | None) -> tuple[float, i
     async with await SqliteStorage.open(path) as storage:
         service = TwixtService(storage)
         cache = GameCache() if budget is None else GameCache(budget=budget)
-        service.core._games = cache
+        service.desk._games = cache
         stored = [await storage.active_game(channel) for channel in range(1, games + 1)]
         gc.collect()
         before = resident_mb()
         for game in stored:
             assert game is not None
-            await service.core.position(game)
+            await service.desk.position(game)
         gc.collect()
         return resident_mb() - before, len(cache), cache.weight
 

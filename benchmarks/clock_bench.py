@@ -45,8 +45,8 @@ from clock_workload import NOW, TIME, clock_rows, idle_ticks
 
 from twixt.rules import Game
 from twixt.service import Request, TwixtService, User, build_options
-from twixt.service.clock.timecontrol import clock_marks, time_control_of
-from twixt.service.clocks import RESEND_AFTER
+from twixt.service.cases.clocks import RESEND_AFTER
+from twixt.service.pure.clock.timecontrol import clock_marks, time_control_of
 from twixt.storage import GameStatus, SqliteStorage
 from twixt.storage.rows import stamp
 
@@ -68,7 +68,7 @@ def fill(path: Path, games: int, rng: random.Random) -> None:
 async def old_tick(service: TwixtService, now: datetime) -> int:
     """The tick before stored wake-ups: every timed game read and checked. Returns how many
     games had a mark passed (none here)."""
-    core, storage = service.core, service.core.storage
+    desk, storage = service.desk, service.desk.storage
     await storage.expire_challenges(now)
     await storage.reclaim_reminders(now - RESEND_AFTER, now)
     passed = 0
@@ -76,7 +76,7 @@ async def old_tick(service: TwixtService, now: datetime) -> int:
     for stored in await storage.list_games(status=GameStatus.ACTIVE, limit=-1):
         if not stored.setup.time_control:
             continue
-        turn_started = (await core.live(stored)).turn_started  # the log, unless cached
+        turn_started = (await desk.live(stored)).turn_started  # the log, unless cached
         settings = await storage.guild_settings(stored.guild_id)
         marks = clock_marks(turn_started, time_control_of(stored.setup.time_control).start,
                             settings.reminder_hours)

@@ -11,7 +11,7 @@ from typing import Any
 
 from twixt.rules import Game
 from twixt.service import TwixtService
-from twixt.service.clock.timecontrol import clock_marks, time_control_of
+from twixt.service.pure.clock.timecontrol import clock_marks, time_control_of
 from twixt.storage import Storage
 
 NOW = datetime.now(UTC)  # the filled clocks are relative to it; turns run on real time

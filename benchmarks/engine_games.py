@@ -34,7 +34,7 @@ from engine_match import EngineProcess, Version, install
 
 from twixt.rules import Game
 from twixt.rules.records import load
-from twixt.service.bot_player import ACCEPT_DRAW_BELOW, RESIGN_BELOW
+from twixt.service.cases.engine_player import ACCEPT_DRAW_BELOW, RESIGN_BELOW
 
 GAMES = Path(__file__).with_name("games")
 

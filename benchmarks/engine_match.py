@@ -16,8 +16,9 @@ thinks at a time in a game, so both get the same time a move.
 Game 2k and 2k+1 start from the same first peg (Red's, drawn for pair k from the seed: one
 near the middle without swap; anywhere off the borders with swap, where the second player
 then decides whether to swap), the candidate in the first seat once and in the second once.
-A side resigns as the bot does (`twixt.service.bot_player`): at the third of its turns in a row at
-which its own engine gives it under 2% (`--play-out` plays every game to its end instead).
+A side resigns as the engine player does (`twixt.service.cases.engine_player`): at the third
+of its turns in a row at which its own engine gives it under 2% (`--play-out` plays every
+game to its end instead).
 Each game prints a line; the end prints wins, losses, draws and the candidate's score (a draw
 counts half) with its Wilson 95% interval. An illegal move or an engine's error loses the
 game. engine_games.py measures versions on real games (and their nodes a second).
@@ -46,7 +47,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from twixt.rules import Game, Hole, TwixtError
-from twixt.service.bot_player import HOPELESS_TURNS, RESIGN_BELOW
+from twixt.service.cases.engine_player import HOPELESS_TURNS, RESIGN_BELOW
 
 REPO = Path(__file__).resolve().parents[1]
 WORKER = Path(__file__).with_name("engine_worker.py")

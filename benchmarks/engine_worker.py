@@ -3,8 +3,9 @@
 Run with PYTHONPATH set to a source tree (its `twixt`, or before the one package its `engine`,
 `rules` and `language`): it answers JSON lines on stdin with JSON lines on stdout, so two
 versions of the engine, each with the rules it was written against, can play each other from
-one referee. It uses only the public API that every version the harness measures has: `Game(players, size=, rules=, swap=)`, `game.play`,
-`engine.think(game, limit, seed=)`, `Limit`, `level_limit`. Started by `engine_match.py`.
+one referee. It uses only the public API that every version the harness measures has:
+`Game(players, size=, rules=, swap=)`, `game.play`, `engine.think(game, limit, seed=)`,
+`Limit`, `level_limit`. Started by `engine_match.py`.
 
 Its first line says which tree it imported (so a wrong PYTHONPATH shows at once); then each
 request `{"size": "24x24", "rules": "pp", "swap": true, "moves": [...], "limit": {"seconds":

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import asyncpg
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "tests" / "storage"))
-from pg_server import PgServer, PostgresMissing  # a test helper, found above
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from support.pg_server import PgServer, PostgresMissing  # shared with the tests, found above
 
 
 @asynccontextmanager

@@ -42,9 +42,9 @@ from stats_workload import (
 from twixt.storage import SqliteStorage
 from twixt.storage.schema import migrate, migrations
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "tests" / "storage"))
-# the old queries, kept once, beside the test that they agree with the totals
-from old_queries import OLD_HEAD_TO_HEAD, OLD_LEADERBOARD, OLD_RATINGS, OLD_STATS
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# the old queries, kept once in support/, shared with the test that they agree with the totals
+from support.old_queries import OLD_HEAD_TO_HEAD, OLD_LEADERBOARD, OLD_RATINGS, OLD_STATS
 
 AT = "2026-01-01T00:00:00.000000+00:00"
 

@@ -3,7 +3,7 @@
 bot owes a move, made by a `twixt play` killed mid-search, answered by the bot at its start).
 
 The real `twixt run` in its own process, against the Discord-shaped local server of the
-tests (tests/bot_discord/fake_discord.py): from the signal to the process's exit, and the
+tests (support/fake_discord.py): from the signal to the process's exit, and the
 close code the gateway got.
 
     python benchmarks/stop_bench.py [--runs 3]
@@ -23,8 +23,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tests.bot_discord.fake_discord import FakeDiscord  # test helpers, found above
-from tests.processes import environment, kill_play_while_it_searches, searching, until
+from support.fake_discord import FakeDiscord  # shared with the tests, found above
+from support.processes import environment, kill_play_while_it_searches, searching, until
 
 
 async def stop_once(database: Path, search: bool) -> tuple[float, int, list[int | None]]:

@@ -24,7 +24,7 @@ def test_the_bot_processes_run_every_shard_once_over_postgresql():
 
 
 def test_the_bots_are_stopped_with_sigterm_and_time_to_close():
-    # `twixt run` closes on SIGTERM (tests/bot_discord/test_stop.py) within a few seconds
+    # `twixt run` closes on SIGTERM (tests/discord/test_stop.py) within a few seconds
     # (benchmarks/stop_bench.py); the grace period is what Compose waits before it kills
     assert _settings("stop_signal") == ["SIGTERM"]
     assert _settings("stop_grace_period") == ["10s"]

@@ -35,7 +35,9 @@ from packaging.requirements import Requirement
 from twixt.rules import records
 
 ROOT = Path(__file__).resolve().parents[1]
-NOT_SHIPPED = {"tests"}
+#: folders of the tree that are no part of the bot: its tests and what they share with the
+#: benchmarks
+NOT_SHIPPED = {"tests", "support"}
 
 OPEN_GAME = '[Board "8x8"]\n[Rules "classic"]\n[Swap "no"]\n[Players "ann, bob"]\nann: D4\n'
 

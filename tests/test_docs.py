@@ -196,8 +196,8 @@ def test_the_readmes_numbers_for_the_bot_are_the_codes():
     """Playing the bot promises levels 1 to 5 (3 without `level`), resigning below 2% on three
     turns in a row and accepting a draw below 40%: the constants the bot plays by."""
     from twixt.engine import LEVELS
-    from twixt.service.bot_player import ACCEPT_DRAW_BELOW, HOPELESS_TURNS, RESIGN_BELOW
-    from twixt.service.bot_seats import DEFAULT_LEVEL
+    from twixt.service.cases.engine_player import ACCEPT_DRAW_BELOW, HOPELESS_TURNS, RESIGN_BELOW
+    from twixt.service.desk.engine_seats import DEFAULT_LEVEL
 
     words = {3: "three"}
     section = " ".join(_section("Playing the bot").split())

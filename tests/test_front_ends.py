@@ -1,7 +1,7 @@
 """The front ends touch the service only through its face: `TwixtService`'s public methods,
 and what `twixt.service` offers (the model, the port, the limits of options), its commands and
 its router. Read from the source with `ast`, so that a reach into the service's insides
-(`service.core.storage`, `service.bots.deliver = …`) fails here before it can work.
+(`service.desk.storage`, `service.engine_player.deliver = …`) fails here before it can work.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from twixt.service import TwixtService
 ROOT = Path(__file__).resolve().parents[1]
 FRONT_ENDS = ("twixt/discord", "twixt/terminal")
 #: the service's modules a front end may import from besides the package itself
-FACES = {"twixt.service", "twixt.service.commands", "twixt.service.router"}
+FACES = {"twixt.service", "twixt.service.commands", "twixt.service.commands.router"}
 #: the names a service is held by in the front ends
 HOLDERS = {"service", "_service"}
 PUBLIC = {name for name, member in inspect.getmembers(TwixtService)
@@ -47,7 +47,7 @@ def _reaches(path: Path) -> Iterator[str]:
                 yield f"line {node.lineno}: from {module} import …"
             elif module == "twixt.service":
                 for alias in node.names:
-                    if alias.name not in (*twixt.service.__all__, "commands", "router"):
+                    if alias.name not in (*twixt.service.__all__, "commands"):
                         yield f"line {node.lineno}: from twixt.service import {alias.name}"
         elif isinstance(node, ast.Import):
             for alias in node.names:
@@ -65,15 +65,15 @@ def test_a_front_end_uses_only_the_services_public_face(path: Path):
 
 def test_the_check_finds_a_reach_inside(tmp_path: Path):
     sample = tmp_path / "reach.py"
-    sample.write_text("from twixt.service.core import utc_now\n"
+    sample.write_text("from twixt.service.desk.desk import utc_now\n"
                       "from twixt.service import TwixtService, answer_safely\n"
                       "async def f(self, service):\n"
-                      "    service.bots.deliver = print\n"
-                      "    await self.service.core.storage.close()\n"
+                      "    service.engine_player.deliver = print\n"
+                      "    await self.service.desk.storage.close()\n"
                       "    await self._service.tick()\n", encoding="utf-8")
     assert list(_reaches(sample)) == [
-        "line 1: from twixt.service.core import …",
+        "line 1: from twixt.service.desk.desk import …",
         "line 2: from twixt.service import answer_safely",
-        "line 4: service.bots",
-        "line 5: service.core",
+        "line 4: service.engine_player",
+        "line 5: service.desk",
     ]

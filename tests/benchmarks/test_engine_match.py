@@ -126,7 +126,7 @@ class _Engine:
 
 @pytest.mark.parametrize("resign", [True, False])
 def test_a_side_resigns_as_the_bot_does(resign: bool) -> None:
-    """At the third of its turns in a row under 2% by its own engine, as `BotPlayer`;
+    """At the third of its turns in a row under 2% by its own engine, as `EnginePlayer`;
     with `--play-out` the game goes on to its end."""
     hopeless, hopeful = _Engine(0.01), _Engine(0.5)
     setup = Setup("8", "pp", False, 0.05, seed=1, resign=resign)

@@ -14,10 +14,10 @@ from functools import cache
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw
-from render_helpers import close, decode
-from test_render_fonts import NOTDEF, needs_cjk, needs_emoji
-from test_render_readability import SHOWN, contrast
 
+from tests.rendering.render_helpers import close, decode
+from tests.rendering.test_fonts import NOTDEF, needs_cjk, needs_emoji
+from tests.rendering.test_readability import SHOWN, contrast
 from twixt.rendering import Crosstable, CrosstableRow, ThemeName, render_crosstable
 from twixt.rendering.crosstable import (
     MAX_ROWS,
@@ -38,7 +38,7 @@ NAMES = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "iv
 LONG = "Wolfeschlegelsteinhausenbergerdorff"
 CJK = "山田太郎"
 #: A result for each row and column where it is not the diagonal: row i beat every row below
-#: but drew with the next one; the last pair has not played; a double event plays twice.
+#: but drew with the next one; the last pair has not played; a double tournament plays twice.
 WIN, DRAW, LOSS = "1", "½", "0"
 
 #: px tall at 400 px wide: a table's text (the board's labels are held to 10 px)
@@ -186,7 +186,7 @@ def test_a_result_is_drawn_and_an_empty_cell_left_bare(theme_name):
     assert draw > 20 and loss > 20 and len({win, draw, loss}) == 3
 
 
-def test_a_double_events_two_results_are_stacked_in_the_cell():
+def test_a_double_tournaments_two_results_are_stacked_in_the_cell():
     table = round_robin(6, double=True)
     image, lay = picture(table), crosstable_layout(table)
     assert lay.lines == 2

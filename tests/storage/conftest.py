@@ -16,8 +16,8 @@ from pathlib import Path
 
 import asyncpg
 import pytest
-from pg_server import PgServer, PostgresMissing, new_database
 
+from support.pg_server import PgServer, PostgresMissing, new_database
 from twixt.storage import SqliteStorage
 from twixt.storage.postgres import PostgresStorage
 

@@ -23,7 +23,7 @@ from twixt.storage import (
     Storage,
     is_postgres_url,
     open_storage,
-    replay,
+    rebuild,
 )
 
 GAMES = 16
@@ -49,7 +49,7 @@ async def play_on(store: Storage, channel_id: int, rng: random.Random) -> None:
         except ChannelBusyError:
             continue  # the other player started it
         loaded = await store.load_game(record.id)
-        game, version = replay(loaded), loaded.game.version
+        game, version = rebuild(loaded), loaded.game.version
         while not game.is_over:
             actor, text = random_turn(game, rng)
             try:

@@ -10,7 +10,7 @@ import random
 from datetime import UTC, datetime
 
 from twixt.rules import Game
-from twixt.storage import GameResult, GameSetup, Player, Result, Storage, StoredGame, replay
+from twixt.storage import GameResult, GameSetup, Player, Result, Storage, StoredGame, rebuild
 
 SMALL = GameSetup(size="8x8", rules="pp")
 CLOCKED = GameSetup(size="8x8", rules="pp", time_control="1d")
@@ -57,7 +57,7 @@ async def clocked(store: Storage, channel_id: int, guild_id: int = 100,
 async def play_turns(store: Storage, record: StoredGame, count: int,
                      rng: random.Random) -> Game:
     """Play up to `count` random turns (fewer if the game ends) and return the rules game."""
-    game = replay(await store.load_game(record.id))
+    game = rebuild(await store.load_game(record.id))
     version = len(game.history)
     for _ in range(count):
         if game.is_over:

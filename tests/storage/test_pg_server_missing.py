@@ -3,8 +3,9 @@ fixture fails (never skips) with this one line."""
 
 from __future__ import annotations
 
-import pg_server
 import pytest
+
+from support import pg_server
 
 
 def test_no_server_programs_is_one_line_naming_the_package(monkeypatch):

@@ -22,12 +22,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import asyncpg
-from conftest import fresh_database
 
+from tests.storage.conftest import fresh_database
 from twixt.service import TwixtService, User, build_options
-from twixt.service.clock.timecontrol import clock_marks
 from twixt.service.model import Request
-from twixt.storage import replay
+from twixt.service.pure.clock.timecontrol import clock_marks
+from twixt.storage import rebuild
 from twixt.storage.postgres import PostgresStorage
 
 WORKER = Path(__file__).with_name("shard_worker.py")
@@ -202,7 +202,7 @@ async def check(url: str, said: list[dict[str, object]], held: list[dict[str, ob
         assert len(games) == GAMES
         for stored in games:
             loaded = await storage.load_game(stored.id)
-            game = replay(loaded)  # every game replays
+            game = rebuild(loaded)  # every game replays
             assert [t.number for t in loaded.turns] == list(range(1, stored.version + 1))
             assert game.is_over == (not stored.is_active)
             number = stored.channel_id - 5000

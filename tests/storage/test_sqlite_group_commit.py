@@ -7,9 +7,9 @@ import sqlite3
 from contextlib import closing
 
 import pytest
-from storage_helpers import random_turn, start_game, start_games
 
-from twixt.storage import SqliteStorage, replay
+from tests.storage.storage_helpers import random_turn, start_game, start_games
+from twixt.storage import SqliteStorage, rebuild
 from twixt.storage.group_commit import GroupCommit, connect_inline
 
 pytestmark = pytest.mark.sqlite_only
@@ -111,7 +111,7 @@ async def test_close_commits_what_is_queued_and_refuses_more(writes):
 async def test_turns_sent_together_are_committed_together(db_path):
     async with await SqliteStorage.open(db_path) as store:
         games = await start_games(store, 100)
-        turns = [random_turn(replay(await store.load_game(g.id)), random.Random(1))
+        turns = [random_turn(rebuild(await store.load_game(g.id)), random.Random(1))
                  for g in games]
         before = store._writes.batches
         landed = await asyncio.gather(*(store.append_turn(g.id, 0, actor, text)
@@ -123,7 +123,7 @@ async def test_turns_sent_together_are_committed_together(db_path):
 async def test_a_write_waits_off_the_loop_for_another_process_lock(db_path):
     async with await SqliteStorage.open(db_path) as store:
         game = await start_game(store, channel_id=1)
-        actor, text = random_turn(replay(await store.load_game(game.id)), random.Random(2))
+        actor, text = random_turn(rebuild(await store.load_game(game.id)), random.Random(2))
         with closing(sqlite3.connect(db_path, isolation_level=None)) as other:
             other.execute("BEGIN IMMEDIATE")  # another process writing, for a while
             turn = asyncio.create_task(store.append_turn(game.id, 0, actor, text))

@@ -34,13 +34,13 @@ from discord.ext import commands
 from twixt.config import ConfigError, Settings
 from twixt.discord import logs, operations, outbox, respond
 from twixt.discord.cog import TwixtCog
-from twixt.discord.event_cog import EventCog
 from twixt.discord.messages import ChatMoves
 from twixt.discord.records_cog import RecordsCog
 from twixt.discord.relay import Relays
 from twixt.discord.scheduler import ClockScheduler
 from twixt.discord.settings_cog import SettingsCog
 from twixt.discord.threads import DiscordThreads
+from twixt.discord.tournament_cog import TournamentCog
 from twixt.discord.translator import CatalogueTranslator
 from twixt.discord.views import PickerPlace, PickerSelect, TwixtButton
 from twixt.language import locale_of
@@ -104,7 +104,7 @@ class TwixtBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         chat = ChatMoves(self.service, read_all=self.settings.message_content)
         for cog in (TwixtCog(self.service, chat), RecordsCog(self.service),
-                    SettingsCog(self.service), EventCog(self.service)):
+                    SettingsCog(self.service), TournamentCog(self.service)):
             await self.add_cog(cog)
         self.add_dynamic_items(TwixtButton, PickerSelect, PickerPlace)
         await self.tree.set_translator(CatalogueTranslator())

@@ -27,7 +27,7 @@ STYLES = {ButtonKind.ACCEPT_CHALLENGE: discord.ButtonStyle.success,
           ButtonKind.ACCEPT_TAKEBACK: discord.ButtonStyle.success,
           ButtonKind.DECLINE_TAKEBACK: discord.ButtonStyle.secondary,
           ButtonKind.CONFIRM_MOVE: discord.ButtonStyle.success,
-          ButtonKind.JOIN_EVENT: discord.ButtonStyle.success,
+          ButtonKind.JOIN_TOURNAMENT: discord.ButtonStyle.success,
           ButtonKind.RESIGN: discord.ButtonStyle.secondary,
           ButtonKind.OFFER_DRAW: discord.ButtonStyle.secondary}
 

@@ -24,8 +24,9 @@ from twixt.discord.commanding import (
 )
 from twixt.discord.messages import ChatMoves
 from twixt.rules import Action, Command
-from twixt.service import MAX_NOTE, MAX_PAGE, TwixtService, router
+from twixt.service import MAX_NOTE, MAX_PAGE, TwixtService
 from twixt.service import commands as cmd
+from twixt.service.commands import router
 
 _DRAW_ACTIONS = {"offer": Action.OFFER_DRAW, "accept": Action.ACCEPT_DRAW,
                  "decline": Action.DECLINE_DRAW}

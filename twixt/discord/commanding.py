@@ -23,7 +23,7 @@ from discord.ext import commands
 from twixt.discord.respond import Build, person, serve
 from twixt.service import (
     MAX_IMPORT_BYTES,
-    THE_BOT,
+    THE_ENGINE_PLAYER,
     TOPICS,
     ChallengeOptions,
     ServiceError,
@@ -125,7 +125,7 @@ def player_or_bot(interaction: discord.Interaction,
     challenge's level), or a person; other bots may not play."""
     me = interaction.client.user
     if me is not None and member.id == me.id:
-        return THE_BOT
+        return THE_ENGINE_PLAYER
     return person(player_of(member))
 
 

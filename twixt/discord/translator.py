@@ -12,7 +12,7 @@ Descriptions are marked `locale_str("…")` where they are written. Names are no
 text anywhere: discord.py takes them from the methods, their parameters and the `Literal`
 values of the options, so they are marked here (`NAMES`, read only by the catalogue's
 extraction), each as `name: <the name>` (see `name_key`);
-`tests/bot_discord/test_translator.py` checks that every text discord.py asks for is one or
+`tests/discord/test_translator.py` checks that every text discord.py asks for is one or
 the other, or one of the names that are the same in every language (`SAME_EVERYWHERE`).
 
 A German name follows Discord's rules for names (lower case, no spaces, 32 characters) and

@@ -4,7 +4,7 @@ Pure: no Discord, and no files but its fonts (`rendering.fonts`: shipped with th
 CJK and emoji where installed). `render_png(game)` draws the position now (or after turn N),
 `render_replay(game)` animates the whole game; `RenderOptions` picks theme, colour-blind
 palette, the side that faces the viewer and the width. `render_crosstable(table)` draws an
-event's standings as a crosstable in the same style, `render_wincurve(curve)` a game's
+tournament's standings as a crosstable in the same style, `render_wincurve(curve)` a game's
 win-probability curve from plain data (`WinCurve`: the points and swings of an analysis).
 """
 

@@ -1,13 +1,13 @@
-"""The crosstable of an event as a picture: who played whom, the results, points and
+"""The crosstable of a tournament as a picture: who played whom, the results, points and
 tie-break, in the board's colours and fonts (`rendering.themes`, `rendering.fonts`).
 
 Two layouts share one drawing:
 
 - players × players (`Crosstable.columns` empty), for round robins and league groups: a
   column per entrant, headed by the row's number (1 is the top row); a cell holds this row's
-  result(s) against that column's entrant, the diagonal is filled. In a double event the
+  result(s) against that column's entrant, the diagonal is filled. In a double tournament the
   two games of a pairing are stacked in the cell ("1 ½" → 1 above ½), so the cells stay
-  as narrow as a single event's.
+  as narrow as a single tournament's.
 - rounds (`columns` given, e.g. "R1", "R2", …), the standard Swiss crosstable: a column per
   round, a cell "OPPONENT RESULT" ("5 1": beat the entrant of row 5; "12 ½", "3 −", or a
   lone "+" for a bye); the opponent's number is drawn muted, the result in the text colour.
@@ -42,7 +42,7 @@ from twixt.rendering.themes import theme as colours_of
 #: The most rows (entrants) and round columns a table has.
 MAX_ROWS = 64
 MAX_COLUMNS = 64
-#: The most games one cell holds (a double event: two).
+#: The most games one cell holds (a double tournament: two).
 MAX_GAMES = 2
 #: The longest text of one result or opponent number in a cell ("12", "½", "+").
 MAX_CELL_CHARS = 4
@@ -85,7 +85,7 @@ _FRACTIONS = {0.0: "", 0.25: "¼", 0.5: "½", 0.75: "¾"}
 class CrosstableRow:
     """One entrant's row. `cells`: one per row of the table in players × players (this
     entrant's result(s) against that row's: "1", "½", "0", "+" / "−" won / lost by forfeit,
-    "1 ½" two games of a double event, "" not yet played, "■" or "" on the diagonal), or one
+    "1 ½" two games of a double tournament, "" not yet played, "■" or "" on the diagonal), or one
     per column in the rounds layout ("5 1": opponent's row and result; "+" a bye)."""
 
     name: str

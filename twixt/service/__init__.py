@@ -4,18 +4,25 @@ A front end builds one `TwixtService` with its `Port` (threads, posting, a serve
 the sign of thinking, its shards) and then calls only the service's public methods: it
 builds a `Request` (who, where) and a command — from its own input as one of
 `twixt.service.commands` (a button: `commands.of_button`), or from text through
-`twixt.service.router` — hands both to `TwixtService.answer`, and delivers the `Reply` it gets
-back. What a front end needs besides (the limits its options keep to, the bot as a player to
-name) is offered here too, so that no front end reaches into the service's modules
+`twixt.service.commands.router` — hands both to `TwixtService.answer`, and delivers the
+`Reply` it gets back. What a front end needs besides (the limits its options keep to, the
+engine player to name) is offered here too, so that no front end reaches into the service's modules
 (`tests/test_front_ends.py` holds them to that).
 """
 
-from twixt.service.bot_seats import THE_BOT
-from twixt.service.clocks import LONGEST_SLEEP
-from twixt.service.command_help import TOPICS
-from twixt.service.core import utc_now
-from twixt.service.engine_pool import ENGINE_CORE, EnginePool
-from twixt.service.event_options import MAX_ROUNDS, build_event_options, event_name
+from twixt.service.cases.clocks import LONGEST_SLEEP
+from twixt.service.cases.notes import MAX_NOTE
+from twixt.service.cases.records import MAX_IMPORT_BYTES
+from twixt.service.commands.help import TOPICS
+from twixt.service.commands.options import ChallengeOptions, build_options, parse_option_words
+from twixt.service.commands.tournament_options import (
+    MAX_ROUNDS,
+    build_tournament_options,
+    tournament_name,
+)
+from twixt.service.desk.desk import utc_now
+from twixt.service.desk.engine_pool import ENGINE_CORE, EnginePool
+from twixt.service.desk.engine_seats import THE_ENGINE_PLAYER
 from twixt.service.model import (
     CHANNEL_LINK,
     MAX_PAGE,
@@ -29,10 +36,7 @@ from twixt.service.model import (
     User,
 )
 from twixt.service.names import MAX_NAME
-from twixt.service.notes import MAX_NOTE
-from twixt.service.options import ChallengeOptions, build_options, parse_option_words
 from twixt.service.port import Port, Thinking, ThreadOpener, alongside
-from twixt.service.records import MAX_IMPORT_BYTES
 from twixt.service.service import APOLOGY, Reply, Request, ServiceError, TwixtService, refusal
 
 __all__ = [
@@ -47,7 +51,7 @@ __all__ = [
     "MAX_ROUNDS",
     "NO_SERVER",
     "PAGE_SIZE",
-    "THE_BOT",
+    "THE_ENGINE_PLAYER",
     "TOPICS",
     "Button",
     "ButtonKind",
@@ -65,10 +69,10 @@ __all__ = [
     "TwixtService",
     "User",
     "alongside",
-    "build_event_options",
     "build_options",
-    "event_name",
+    "build_tournament_options",
     "parse_option_words",
     "refusal",
+    "tournament_name",
     "utc_now",
 ]

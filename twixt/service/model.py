@@ -43,7 +43,7 @@ def check_page(page: int) -> None:
 class User:
     """A person by id, with the name to show (cleaned of what records or chat would misread,
     so that no name can format or ping anything). The bot's seats have ids below 1
-    (`bot_seats`); a person's name never reads as theirs (`person_name`)."""
+    (`engine_seats`); a person's name never reads as theirs (`person_name`)."""
 
     id: int
     name: str
@@ -99,13 +99,13 @@ class ButtonKind(enum.Enum):
     DECLINE_TAKEBACK = "takeback-decline"
     REMATCH = "rematch"
     CONFIRM_MOVE = "move-confirm"
-    #: sign up for a tournament (the target is the event's id)
-    JOIN_EVENT = "event-join"
+    #: sign up for a tournament (the target is the tournament's id)
+    JOIN_TOURNAMENT = "event-join"
     #: offer a draw (the target is the game)
     OFFER_DRAW = "draw-offer"
     #: resign, after a confirmation (the target is the game)
     RESIGN = "resign-ask"
-    #: the asker's most urgent game (`next`; the target is unused, 0)
+    #: the asker's most urgent game (`next`; the target is the game not to show, or 0)
     NEXT_GAME = "next"
 
 
@@ -193,7 +193,7 @@ class Reply:
     private_home: bool = False
 
     def __post_init__(self) -> None:
-        # the bot's seats have ids below 1 (`bot_seats`): nobody to ping
+        # the bot's seats have ids below 1 (`engine_seats`): nobody to ping
         if any(uid < 1 for uid in self.mentions):
             object.__setattr__(self, "mentions", tuple(uid for uid in self.mentions if uid > 0))
         # nor anyone to offer a button that only they may press (Privilege under the bot's

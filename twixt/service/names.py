@@ -22,7 +22,7 @@ _FORBIDDEN = str.maketrans({":": " ", ",": " ", "#": " "})
 MAX_NAME = 32
 #: what the bot's seats are named (`bot`, `bot (level 3)`, `bot 2 (level 3)`, and in older
 #: records `bot (level 3) 2`), letters and digits only, in any case or width
-_BOT_LIKE = re.compile(r"bot\d*(level\d+)?\d*")
+_ENGINE_PLAYER_LIKE = re.compile(r"bot\d*(level\d+)?\d*")
 #: added to a person's name that would read as one of the bot's seats
 PERSON_MARK = "(person)"
 #: Cyrillic and Greek letters (casefolded) drawn like the Latin ones of the bot's seat names
@@ -55,7 +55,7 @@ def person_name(name: str, fallback: str = FALLBACK) -> str:
     cleaned = clean_name(name, fallback)
     letters = "".join(ch for ch in unicodedata.normalize("NFKC", cleaned).casefold()
                       if ch.isalnum()).translate(_LOOKALIKES)
-    if not _BOT_LIKE.fullmatch(letters):
+    if not _ENGINE_PLAYER_LIKE.fullmatch(letters):
         return cleaned
     return f"{cleaned[:MAX_NAME - len(PERSON_MARK) - 1]} {PERSON_MARK}"
 

@@ -7,7 +7,7 @@ Data flows one way: command in → rules check → storage commit → picture �
 A front end builds one `TwixtService` with its `Port` (what the service borrows of it) and
 then calls only its public methods; `answer` is the one way in for what someone asks, and
 what comes out is a `Reply`, never an exception. `TwixtService` composes one object per
-subject over a shared `ServiceCore`; `execute` is the one dispatch from a `ServiceCommand`
+subject over a shared `Desk`; `execute` is the one dispatch from a `ServiceCommand`
 (typed, a slash command's options, or a button: `commands.of_button`) to the subject that
 does it, and `read` (the router) is the one place where text becomes a command.
 """
@@ -24,29 +24,29 @@ from twixt.language import message, translation
 from twixt.rendering import RenderOptions
 from twixt.rules import Game
 from twixt.service import commands as cmd
-from twixt.service import router
-from twixt.service.analysis import Analyses
-from twixt.service.bot_player import BotPlayer
-from twixt.service.challenges import Challenges
-from twixt.service.clocks import Clocks
-from twixt.service.conditionals import refuse_in_public
-from twixt.service.confirmation import Confirmation
-from twixt.service.core import ServiceCore, utc_now
-from twixt.service.engine_pool import EnginePool
-from twixt.service.events.actions import Events
+from twixt.service.cases.analysis import Analyses
+from twixt.service.cases.challenges import Challenges
+from twixt.service.cases.clocks import Clocks
+from twixt.service.cases.conditionals import refuse_in_public
+from twixt.service.cases.confirmation import Confirmation
+from twixt.service.cases.engine_player import EnginePlayer
+from twixt.service.cases.my_games import MyGames
+from twixt.service.cases.notes import Notes
+from twixt.service.cases.picker import MovePicker
+from twixt.service.cases.preferences import Preferences
+from twixt.service.cases.records import Records
+from twixt.service.cases.stats import Stats
+from twixt.service.cases.tournaments.organising import Tournaments
+from twixt.service.cases.turns import Turns
+from twixt.service.cases.vacations import Vacations
+from twixt.service.cases.your_move import YourMove
+from twixt.service.commands import router
+from twixt.service.desk.desk import Desk, utc_now
+from twixt.service.desk.engine_pool import EnginePool
 from twixt.service.failures import log_failure
 from twixt.service.model import NO_SERVER, Receipt, Reply, Request, ServiceError
-from twixt.service.my_games import MyGames
-from twixt.service.notes import Notes
-from twixt.service.picker import MovePicker
-from twixt.service.play import Play
 from twixt.service.port import Port
-from twixt.service.preferences import Preferences
-from twixt.service.records import Records
-from twixt.service.stats import Stats
 from twixt.service.texts import database_refusal
-from twixt.service.vacations import Vacations
-from twixt.service.your_move import YourMove
 from twixt.storage import DatabaseError, NotFoundError, Storage
 
 __all__ = ["APOLOGY", "Reply", "Request", "ServiceError", "TwixtService", "answer_safely",
@@ -60,8 +60,8 @@ APOLOGY = message("Sorry, something went wrong on my side; nothing was changed. 
 #: the port of a service with no front end (`twixt export`, the tests)
 NO_FRONT_END = Port()
 #: the commands that may begin a game with bot seats (its turns and offers, the bot hears of
-#: as they are stored: `BotPlayer.attend_marked`)
-_BOT_MAY_BEGIN = (cmd.Challenge, cmd.Team, cmd.AnswerChallenge, cmd.Rematch)
+#: as they are stored: `EnginePlayer.attend_marked`)
+_ENGINE_MAY_BEGIN = (cmd.Challenge, cmd.Team, cmd.AnswerChallenge, cmd.Rematch)
 
 
 class TwixtService:
@@ -73,23 +73,23 @@ class TwixtService:
                  render_options: RenderOptions | None = None,
                  rng: random.Random | None = None,
                  engine_pool: EnginePool | None = None) -> None:
-        self.core = ServiceCore(storage, port, clock, render_options, rng, engine_pool)
-        self.challenges = Challenges(self.core)
-        self.play = Play(self.core)
-        self.picker = MovePicker(self.core, self.play.move)
-        self.conditionals = self.play.conditionals
-        self.clocks = Clocks(self.core)
-        self.records = Records(self.core, self.challenges)
-        self.stats = Stats(self.core)
-        self.preferences = Preferences(self.core)
-        self.my_games = MyGames(self.core)
-        self.notes = Notes(self.core)
-        self.confirmation = Confirmation(self.core, self.play)
-        self.vacations = Vacations(self.core)
-        self.events = Events(self.core)
-        self.analyses = Analyses(self.core)
-        self.bots = BotPlayer(self.core, self.play)
-        self.your_move = YourMove(self.core)
+        self.desk = Desk(storage, port, clock, render_options, rng, engine_pool)
+        self.challenges = Challenges(self.desk)
+        self.turns = Turns(self.desk)
+        self.picker = MovePicker(self.desk, self.turns.move)
+        self.conditionals = self.turns.conditionals
+        self.clocks = Clocks(self.desk)
+        self.records = Records(self.desk, self.challenges)
+        self.stats = Stats(self.desk)
+        self.preferences = Preferences(self.desk)
+        self.my_games = MyGames(self.desk)
+        self.notes = Notes(self.desk)
+        self.confirmation = Confirmation(self.desk, self.turns)
+        self.vacations = Vacations(self.desk)
+        self.tournaments = Tournaments(self.desk)
+        self.analyses = Analyses(self.desk)
+        self.engine_player = EnginePlayer(self.desk, self.turns)
+        self.your_move = YourMove(self.desk)
 
     # --- what people ask ---------------------------------------------------------------
 
@@ -120,10 +120,10 @@ class TwixtService:
         """Do what `asked` asks for `request`'s user; ServiceError says why not. What it
         set off in tournaments (games opened, new standings) follows the reply."""
         reply = await self._dispatch(request, asked)
-        if isinstance(asked, _BOT_MAY_BEGIN):
-            await self.bots.notice(_channels(request, reply))
-        self.bots.attend_marked()
-        notices = await self.events.notices(lambda notice: request.locale)
+        if isinstance(asked, _ENGINE_MAY_BEGIN):
+            await self.engine_player.notice(_channels(request, reply))
+        self.engine_player.attend_marked()
+        notices = await self.tournaments.notices(lambda notice: request.locale)
         return replace(reply, followups=(*reply.followups, *notices)) if notices else reply
 
     async def _dispatch(self, request: Request, asked: cmd.ServiceCommand) -> Reply:
@@ -132,10 +132,10 @@ class TwixtService:
                 return await self.challenges.accept(request, challenge_id)
             case cmd.AnswerChallenge(_, challenge_id):
                 return await self.challenges.decline(request, challenge_id)
-            case cmd.EventAction():
+            case cmd.TournamentAction():
                 if request.guild_id == NO_SERVER:
                     raise ServiceError("tournaments are played in a server")
-                return await self.events.run(request, asked)
+                return await self.tournaments.run(request, asked)
             case cmd.ForGame(game_id, asked):
                 return await self._dispatch(await self._at_home(request, game_id), asked)
             case cmd.Pick(game_id):
@@ -147,12 +147,12 @@ class TwixtService:
         """The request of a button under game `game_id`'s messages, made in its home: where
         it was pressed, or — a game in a direct message, whose boards also reach its players'
         own DMs with the bot — its home channel, for a player of it."""
-        stored = await self.core.storage.active_game(request.channel_id)
+        stored = await self.desk.storage.active_game(request.channel_id)
         if stored is not None and stored.id == game_id:
             return request
         if stored is None:
             try:
-                home = await self.core.storage.get_game(game_id)
+                home = await self.desk.storage.get_game(game_id)
             except NotFoundError:
                 home = None
             if (home is not None and home.is_active and home.guild_id == NO_SERVER
@@ -176,7 +176,7 @@ class TwixtService:
             return None
         if not router.is_move_language(asked):
             return None
-        stored = await self.core.storage.active_game(request.channel_id)
+        stored = await self.desk.storage.active_game(request.channel_id)
         seated = stored is not None and stored.seat_of(request.user.id) is not None
         return asked if seated else None
 
@@ -187,9 +187,9 @@ class TwixtService:
         said in the language of its server (`Port.language`); start the tournaments whose
         sign-up has closed; and say the daily digests that are due (`YourMove.digests`)."""
         replies = await self.clocks.tick(now)
-        await self.bots.wake()
-        at = now or self.core.clock()
-        return replies + await self.events.tick(at) + await self.your_move.digests(at)
+        await self.engine_player.wake()
+        at = now or self.desk.clock()
+        return replies + await self.tournaments.tick(at) + await self.your_move.digests(at)
 
     async def wait(self) -> None:
         """Sleep until the next clock is due (at most `clocks.LONGEST_SLEEP`), or a turn
@@ -203,48 +203,48 @@ class TwixtService:
     async def idle(self) -> None:
         """Wait until the bot has answered every turn it owes now (the terminal table waits
         so before its next line, as a player at the table would)."""
-        await self.bots.idle()
+        await self.engine_player.idle()
 
     async def close(self) -> None:
         """Stop what the service runs by itself: the bot's searches (their games stay
         marked, answered after a restart) and the engine's worker processes. The storage
         is the caller's, who opened it."""
-        await self.bots.close()
-        await self.core.engine_pool.close()
+        await self.engine_player.close()
+        await self.desk.engine_pool.close()
 
     # --- what a front end reads ---------------------------------------------------------
 
     async def channel_game(self, channel_id: int) -> Game:
         """The channel's current game, or its last finished one, as the rules see it and
         its records hold it (a copy, with its clock's `TimeControl` tag)."""
-        return await self.core.record(await self.core.channel_stored(channel_id))
+        return await self.desk.record(await self.desk.channel_stored(channel_id))
 
     async def user_names(self, user_ids: Sequence[int]) -> dict[int, str]:
         """The names the service knows for some users (unknown ones left out)."""
-        return await self.core.storage.user_names(user_ids)
+        return await self.desk.storage.user_names(user_ids)
 
     async def copied_commands(self) -> tuple[int, ...]:
         """The servers a front end has copied its commands to (Discord's guild commands),
         as it noted them with `note_copied_commands`."""
-        return await self.core.storage.guilds_with("commands_copied", True)
+        return await self.desk.storage.guilds_with("commands_copied", True)
 
     async def note_copied_commands(self, guild_id: int, copied: bool) -> None:
         """Note whether a front end has copied its commands to a server, so that a later
         start can remove a copy no longer wanted."""
-        await self.core.storage.update_guild_settings(guild_id, commands_copied=copied)
+        await self.desk.storage.update_guild_settings(guild_id, commands_copied=copied)
 
 
 Subject = Callable[[TwixtService], Callable[..., Awaitable[Reply]]]
 #: the subject's method that does a command, called with the asker's request and the
-#: command's fields in their order (`tests/bot_service/test_dispatch.py` holds each
+#: command's fields in their order (`tests/service/test_dispatch.py` holds each
 #: method's parameters to its command's fields)
 _SUBJECTS: dict[type, Subject] = {
     cmd.Challenge: lambda s: s.challenges.challenge, cmd.Team: lambda s: s.challenges.team,
     cmd.Rematch: lambda s: s.challenges.rematch, cmd.Move: lambda s: s.confirmation.move,
-    cmd.ConfirmMove: lambda s: s.confirmation.confirm, cmd.Resign: lambda s: s.play.resign,
-    cmd.Takeback: lambda s: s.play.takeback, cmd.Conditional: lambda s: s.conditionals.run,
-    cmd.ShowBoard: lambda s: s.play.board, cmd.Status: lambda s: s.play.status,
-    cmd.Help: lambda s: s.play.help, cmd.Abort: lambda s: s.play.abort,
+    cmd.ConfirmMove: lambda s: s.confirmation.confirm, cmd.Resign: lambda s: s.turns.resign,
+    cmd.Takeback: lambda s: s.turns.takeback, cmd.Conditional: lambda s: s.conditionals.run,
+    cmd.ShowBoard: lambda s: s.turns.board, cmd.Status: lambda s: s.turns.status,
+    cmd.Help: lambda s: s.turns.help, cmd.Abort: lambda s: s.turns.abort,
     cmd.Claim: lambda s: s.clocks.claim, cmd.Export: lambda s: s.records.export,
     cmd.History: lambda s: s.records.history, cmd.Replay: lambda s: s.records.replay,
     cmd.ImportRecord: lambda s: s.records.import_record, cmd.Stats: lambda s: s.stats.stats,

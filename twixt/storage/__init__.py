@@ -8,7 +8,8 @@ concurrency (`StaleVersionError`).
 """
 
 from twixt.storage import model
-from twixt.storage.bots import BotGame
+from twixt.storage.databases import Database, database_setting, is_postgres_url, open_storage
+from twixt.storage.engine_games import EngineGame
 from twixt.storage.errors import (
     ChallengeClosedError,
     ChannelBusyError,
@@ -24,13 +25,18 @@ from twixt.storage.errors import (
     StorageError,
     UnsupportedSchemaError,
 )
-from twixt.storage.events import Entrant, Event, EventFormat, EventGame, EventStatus
 from twixt.storage.interface import Storage
 from twixt.storage.model import *  # noqa: F403 (the values, listed in model.__all__)
-from twixt.storage.opening import Database, database_setting, is_postgres_url, open_storage
-from twixt.storage.replay import TAKEBACK, new_game, replay
+from twixt.storage.rebuild import TAKEBACK, new_game, rebuild
 from twixt.storage.schema import full_check
 from twixt.storage.sqlite import DEFAULT_PATH, SqliteStorage
+from twixt.storage.tournaments import (
+    Entrant,
+    Tournament,
+    TournamentFormat,
+    TournamentGame,
+    TournamentStatus,
+)
 from twixt.storage.waiting import Digest, Waiting, WaitingGame
 
 __all__ = [
@@ -39,7 +45,7 @@ __all__ = [
     "Waiting",
     "WaitingGame",
     "TAKEBACK",
-    "BotGame",
+    "EngineGame",
     "ChallengeClosedError",
     "ChannelBusyError",
     "Database",
@@ -47,10 +53,10 @@ __all__ = [
     "DatabaseFault",
     "Entrant",
     "EntrantTakenError",
-    "Event",
-    "EventFormat",
-    "EventGame",
-    "EventStatus",
+    "Tournament",
+    "TournamentFormat",
+    "TournamentGame",
+    "TournamentStatus",
     "GameFinishedError",
     "NotFoundError",
     "NotInvited",
@@ -66,6 +72,6 @@ __all__ = [
     "is_postgres_url",
     "new_game",
     "open_storage",
-    "replay",
+    "rebuild",
     *model.__all__,
 ]

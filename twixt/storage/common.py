@@ -6,7 +6,7 @@ really differs: how a transaction is opened (`_read`, `_write` and their one-sta
 the locks and claims that PostgreSQL's concurrent writers need and SQLite's single writer does
 not (`_rate`, `claim_due_games`, `reclaim_reminders`, `expire_challenges`, PostgreSQL's
 one-statement turn), group commit, and migrations. The statements of one subject live beside
-its values (`storage.events`, `storage.private`, `storage.bots`, `storage.rows`); the rest are
+its values (`storage.tournaments`, `storage.private`, `storage.bots`, `storage.rows`); the rest are
 here, written with `?`, which the PostgreSQL adapter numbers.
 """
 
@@ -20,10 +20,10 @@ from dataclasses import fields
 from datetime import datetime
 from typing import Any, Self
 
-from twixt.storage import bots, events, model, private, rows
+from twixt.storage import engine_games, model, private, rows, tournaments
 from twixt.storage import waiting as waits
-from twixt.storage.bots import BotGame
-from twixt.storage.connection import Connection, Duplicate, Row
+from twixt.storage.connection import Connection, DuplicateKeyError, Row
+from twixt.storage.engine_games import EngineGame
 from twixt.storage.errors import (
     ChallengeClosedError,
     ChannelBusyError,
@@ -33,8 +33,8 @@ from twixt.storage.errors import (
     PairingOpenedError,
     StaleVersionError,
 )
-from twixt.storage.events import Entrant, Event, EventGame, EventStatus
 from twixt.storage.shards import Shards
+from twixt.storage.tournaments import Entrant, Tournament, TournamentGame, TournamentStatus
 from twixt.storage.waiting import Digest, Waiting, WaitingGame
 
 #: the pending challenges expired by a moment, through the partial index by expiry
@@ -55,12 +55,12 @@ ADD_TURN = ("INSERT INTO turns (game_id, number, actor_id, command, played_at) "
 ADVANCE = ("UPDATE games SET version = version + ?, updated_at = coalesce(?, updated_at) "
            "WHERE id = ? AND version = ? AND status = 'active'")
 #: what a game's end brings about in the transaction that records it, after its winners are
-#: marked (each statement taking the game's id): its event owes a look from the clocks' tick
-#: (`events.LOOK_GAME`: a crash right after leaves it owed), the moves that can no longer be
+#: marked (each statement taking the game's id): its tournament owes a look from the clocks' tick
+#: (`tournaments.LOOK_GAME`: a crash right after leaves it owed), the moves that can no longer be
 #: played are dropped (`private.UNPLAYED`), and the game is added to its players' and pairs'
 #: totals (`rows.ADD_TOTALS`, upserts that add under the row's lock), so that the totals never
 #: drift from games
-AFTER_FINISH = (events.LOOK_GAME, *private.UNPLAYED, *rows.ADD_TOTALS)
+AFTER_FINISH = (tournaments.LOOK_GAME, *private.UNPLAYED, *rows.ADD_TOTALS)
 #: the ratings of some players of a guild (the players' condition goes in `{users}`)
 RATINGS = f"SELECT user_id, {rows.GLICKO_COLUMNS} FROM ratings WHERE guild_id = ? AND {{users}}"
 
@@ -162,7 +162,7 @@ class SqlStorage(abc.ABC):
 
     async def create_game(self, *, guild_id: int, channel_id: int, players: Sequence[model.Player],
                           setup: model.GameSetup, challenge_id: int | None = None,
-                          now: datetime | None = None, event_game_id: int | None = None
+                          now: datetime | None = None, tournament_game_id: int | None = None
                           ) -> model.StoredGame:
         rows.check_players(players)
         at = rows.utc(now)
@@ -173,7 +173,7 @@ class SqlStorage(abc.ABC):
                 game_id = await db.fetch_value(
                     ADD_GAME, guild_id, channel_id, challenge_id, *rows.setup_values(setup),
                     at, at, at if setup.time_control else None)  # a clock: looked at at once
-            except Duplicate as error:
+            except DuplicateKeyError as error:
                 if error.constraint in ONE_GAME_PER_CHANNEL:
                     raise ChannelBusyError(channel_id) from None
                 raise
@@ -182,9 +182,9 @@ class SqlStorage(abc.ABC):
                 "VALUES (?, ?, ?, ?, ?)",
                 [(game_id, seat, p.user_id, p.name, p.weekends_off)
                  for seat, p in enumerate(players)])
-            if event_game_id is not None and await db.execute(
-                    events.LINK_GAME, game_id, event_game_id) != 1:
-                raise PairingOpenedError(event_game_id)
+            if tournament_game_id is not None and await db.execute(
+                    tournaments.LINK_GAME, game_id, tournament_game_id) != 1:
+                raise PairingOpenedError(tournament_game_id)
             return await _game(db, game_id)
 
     async def get_game(self, game_id: int) -> model.StoredGame:
@@ -433,109 +433,114 @@ class SqlStorage(abc.ABC):
         async with self._read_one() as db:
             return int(await db.fetch_value(rows.DAYS_USED, guild_id, user_id, first, last))
 
-    # --- tournaments and leagues (storage.events) ---------------------------------------
+    # --- tournaments and leagues (storage.tournaments) ---------------------------------------
 
-    async def create_event(self, event: Event) -> Event:
+    async def create_tournament(self, tournament: Tournament) -> Tournament:
         async with self._write_one() as db:
-            row = await _only_row(db, events.ADD_EVENT, *events.event_row(event))
-        return events.event(row)
+            row = await _only_row(db, tournaments.ADD_TOURNAMENT,
+                                  *tournaments.tournament_row(tournament))
+        return tournaments.tournament(row)
 
-    async def get_event(self, event_id: int) -> Event:
+    async def get_tournament(self, tournament_id: int) -> Tournament:
         async with self._read_one() as db:
-            row = await db.fetch_one(events.EVENT, event_id)
+            row = await db.fetch_one(tournaments.TOURNAMENT, tournament_id)
         if row is None:
-            raise NotFoundError(f"no event {event_id}")
-        return events.event(row)
+            raise NotFoundError(f"no event {tournament_id}")
+        return tournaments.tournament(row)
 
-    async def events(self, guild_id: int, *, status: EventStatus | None = None,
-                     limit: int = 20) -> tuple[Event, ...]:
+    async def tournaments(self, guild_id: int, *, status: TournamentStatus | None = None,
+                     limit: int = 20) -> tuple[Tournament, ...]:
         wanted = None if status is None else status.value
         async with self._read_one() as db:
-            found = await db.fetch_all(events.EVENTS, guild_id, wanted, wanted, limit)
-        return tuple(events.event(row) for row in found)
+            found = await db.fetch_all(tournaments.TOURNAMENTS, guild_id, wanted, wanted, limit)
+        return tuple(tournaments.tournament(row) for row in found)
 
-    async def due_events(self, now: datetime, limit: int = 100) -> tuple[Event, ...]:
+    async def due_tournaments(self, now: datetime, limit: int = 100) -> tuple[Tournament, ...]:
         async with self._read_one() as db:
-            found = await db.fetch_all(events.DUE_EVENTS, rows.utc(now), limit)
-        return tuple(events.event(row) for row in found)
+            found = await db.fetch_all(tournaments.DUE_TOURNAMENTS, rows.utc(now), limit)
+        return tuple(tournaments.tournament(row) for row in found)
 
-    async def event_looked(self, event_id: int, looks: int) -> bool:
+    async def tournament_looked(self, tournament_id: int, looks: int) -> bool:
         async with self._write_one() as db:
-            return await db.execute(events.LOOKED, event_id, looks) == 1
+            return await db.execute(tournaments.LOOKED, tournament_id, looks) == 1
 
-    async def move_event(self, event_id: int, status: EventStatus, round: int, *,
-                         was: EventStatus, was_round: int) -> bool:
+    async def move_tournament(self, tournament_id: int, status: TournamentStatus, round: int, *,
+                         was: TournamentStatus, was_round: int) -> bool:
         async with self._write_one() as db:
-            return await db.execute(events.SET_EVENT, status.value, round, 1, event_id,
+            return await db.execute(tournaments.SET_TOURNAMENT, status.value, round, 1,
+                                    tournament_id,
                                     was.value, was_round) == 1
 
     async def save_entrant(self, entrant: Entrant) -> bool:
         async with self._write() as db:
-            if not await _signing_up(db, entrant.event_id):
+            if not await _signing_up(db, entrant.tournament_id):
                 return False
-            await db.execute(events.DROP_ENTRANT, entrant.event_id, entrant.user_id)
-            await db.execute(events.DROP_PLAYERS, entrant.event_id, entrant.user_id)
-            await db.execute(events.ADD_ENTRANT, *events.entrant_row(entrant))
+            await db.execute(tournaments.DROP_ENTRANT, entrant.tournament_id, entrant.user_id)
+            await db.execute(tournaments.DROP_PLAYERS, entrant.tournament_id, entrant.user_id)
+            await db.execute(tournaments.ADD_ENTRANT, *tournaments.entrant_row(entrant))
             for player in entrant.players:
                 try:
-                    await db.execute(events.ADD_PLAYER, entrant.event_id, player,
+                    await db.execute(tournaments.ADD_PLAYER, entrant.tournament_id, player,
                                      entrant.user_id)
-                except Duplicate:
+                except DuplicateKeyError:
                     raise EntrantTakenError(player) from None
             return True
 
-    async def drop_entrant(self, event_id: int, user_id: int) -> bool:
+    async def drop_entrant(self, tournament_id: int, user_id: int) -> bool:
         async with self._write() as db:
-            if not await _signing_up(db, event_id):
+            if not await _signing_up(db, tournament_id):
                 return False
-            await db.execute(events.DROP_PLAYERS, event_id, user_id)
-            return await db.execute(events.DROP_ENTRANT, event_id, user_id) == 1
+            await db.execute(tournaments.DROP_PLAYERS, tournament_id, user_id)
+            return await db.execute(tournaments.DROP_ENTRANT, tournament_id, user_id) == 1
 
-    async def entrants(self, event_id: int, limit: int) -> tuple[Entrant, ...]:
+    async def entrants(self, tournament_id: int, limit: int) -> tuple[Entrant, ...]:
         async with self._read_one() as db:
-            found = await db.fetch_all(events.ENTRANTS, event_id, limit)
-        return tuple(events.entrant(row) for row in found)
+            found = await db.fetch_all(tournaments.ENTRANTS, tournament_id, limit)
+        return tuple(tournaments.entrant(row) for row in found)
 
-    async def withdraw_entrant(self, event_id: int, user_id: int) -> bool:
+    async def withdraw_entrant(self, tournament_id: int, user_id: int) -> bool:
         async with self._write() as db:
-            if await db.execute(events.WITHDRAW, True, event_id, user_id, False) != 1:
+            if await db.execute(tournaments.WITHDRAW, True, tournament_id, user_id, False) != 1:
                 return False
-            await db.execute(events.LOOK, event_id)
+            await db.execute(tournaments.LOOK, tournament_id)
             return True
 
-    async def pair_round(self, event_id: int, games: Sequence[EventGame], *, round: int,
-                         was_round: int) -> tuple[EventGame, ...] | None:
+    async def pair_round(self, tournament_id: int, games: Sequence[TournamentGame], *, round: int,
+                         was_round: int) -> tuple[TournamentGame, ...] | None:
         stored = []
-        running = EventStatus.RUNNING.value
+        running = TournamentStatus.RUNNING.value
         async with self._write() as db:
-            if await db.execute(events.SET_EVENT, running, round, 0, event_id, running,
+            if await db.execute(tournaments.SET_TOURNAMENT, running, round, 0, tournament_id,
+                                running,
                                 was_round) != 1:
                 return None
             for game in games:
-                stored.append(events.event_game(
-                    await db.fetch_one(events.ADD_GAME, *events.game_row(event_id, game))))
+                stored.append(tournaments.tournament_game(
+                    await db.fetch_one(tournaments.ADD_GAME, *tournaments.game_row(tournament_id,
+                                                                                   game))))
         return tuple(game for game in stored if game is not None)
 
-    async def event_games(self, event_id: int, limit: int) -> tuple[EventGame, ...]:
+    async def tournament_games(self, tournament_id: int, limit: int) -> tuple[TournamentGame, ...]:
         async with self._read_one() as db:
-            found = [events.event_game(row)
-                     for row in await db.fetch_all(events.GAMES, event_id, limit)]
+            found = [tournaments.tournament_game(row)
+                     for row in await db.fetch_all(tournaments.GAMES, tournament_id, limit)]
         return tuple(game for game in found if game is not None)
 
-    async def event_game_of(self, game_id: int) -> EventGame | None:
+    async def tournament_game_of(self, game_id: int) -> TournamentGame | None:
         async with self._read_one() as db:
-            return events.event_game(await db.fetch_one(events.GAME_OF, game_id))
+            return tournaments.tournament_game(await db.fetch_one(tournaments.GAME_OF, game_id))
 
-    async def ended_unscored(self, event_id: int, limit: int) -> tuple[int, ...]:
+    async def ended_unscored(self, tournament_id: int, limit: int) -> tuple[int, ...]:
         async with self._read_one() as db:
-            found = await db.fetch_all(events.ENDED_UNSCORED, event_id, limit)
+            found = await db.fetch_all(tournaments.ENDED_UNSCORED, tournament_id, limit)
         return tuple(row[0] for row in found)
 
-    async def score_event_game(self, event_game_id: int, score: float, forfeit: bool) -> bool:
+    async def score_tournament_game(self, tournament_game_id: int, score: float,
+                                    forfeit: bool) -> bool:
         async with self._write() as db:
-            if await db.execute(events.SCORE_GAME, score, forfeit, event_game_id) != 1:
+            if await db.execute(tournaments.SCORE_GAME, score, forfeit, tournament_game_id) != 1:
                 return False
-            await db.execute(events.LOOK_PAIRING, event_game_id)
+            await db.execute(tournaments.LOOK_PAIRING, tournament_game_id)
             return True
 
     # --- what a player keeps for themselves: notes, a move to confirm (storage.private) --
@@ -580,43 +585,43 @@ class SqlStorage(abc.ABC):
 
     # --- the bot as a player (storage.bots) ---------------------------------------------
 
-    async def add_bot_challenge(self, challenge_id: int, guild_id: int,
+    async def add_engine_challenge(self, challenge_id: int, guild_id: int,
                                 takebacks: bool) -> None:
         async with self._write_one() as db:
-            await db.execute(bots.ADD, challenge_id, guild_id, takebacks)
+            await db.execute(engine_games.ADD, challenge_id, guild_id, takebacks)
 
-    async def start_bot_game(self, challenge_id: int, game_id: int) -> None:
+    async def start_engine_game(self, challenge_id: int, game_id: int) -> None:
         async with self._write_one() as db:
-            await db.execute(bots.START, game_id, True, challenge_id)
+            await db.execute(engine_games.START, game_id, True, challenge_id)
 
-    async def bot_game(self, game_id: int) -> BotGame | None:
+    async def engine_game(self, game_id: int) -> EngineGame | None:
         async with self._read_one() as db:
-            return bots.bot_game(await db.fetch_one(bots.GET, game_id))
+            return engine_games.engine_game(await db.fetch_one(engine_games.GET, game_id))
 
-    async def await_bot(self, game_id: int, awaiting: bool) -> None:
+    async def await_engine(self, game_id: int, awaiting: bool) -> None:
         async with self._write_one() as db:
-            await db.execute(bots.AWAIT, awaiting, game_id)
+            await db.execute(engine_games.AWAIT, awaiting, game_id)
 
-    async def awaiting_bot_games(self, limit: int, *, shards: Shards | None = None
+    async def awaiting_engine_games(self, limit: int, *, shards: Shards | None = None
                                  ) -> tuple[int, ...]:
         async with self._read_one() as db:
-            found = await db.fetch_all(bots.awaiting(shards), limit)
+            found = await db.fetch_all(engine_games.awaiting(shards), limit)
         return tuple(row[0] for row in found)
 
     async def count_hopeless(self, game_id: int, team: int, version: int,
                              hopeless: bool) -> int:
-        update, select = bots.count(team)
+        update, select = engine_games.count(team)
         async with self._write() as db:
             await db.execute(update, hopeless, version, game_id, version)
             return int(await db.fetch_value(select, game_id))
 
     async def claim_busy_notice(self, game_id: int, version: int) -> bool:
         async with self._write_one() as db:
-            return await db.execute(bots.BUSY, version, game_id, version) == 1
+            return await db.execute(engine_games.BUSY, version, game_id, version) == 1
 
-    async def open_bot_games(self, guild_id: int, user_id: int) -> int:
+    async def open_engine_games(self, guild_id: int, user_id: int) -> int:
         async with self._read_one() as db:
-            return int(await db.fetch_value(bots.OPEN_OF, user_id, guild_id))
+            return int(await db.fetch_value(engine_games.OPEN_OF, user_id, guild_id))
 
     # --- users, settings, preferences, stats -------------------------------------------
 
@@ -838,10 +843,10 @@ async def _update_settings(db: Connection, table: str, owner: str, owner_id: int
     return await _settings(db, table, owner, owner_id, kind)
 
 
-async def _signing_up(db: Connection, event_id: int) -> bool:
-    """Whether an event still takes sign-ups; the row is held, so that a start waits for the
+async def _signing_up(db: Connection, tournament_id: int) -> bool:
+    """Whether a tournament still takes sign-ups; the row is held, so that a start waits for the
     sign-ups under way, and they for it."""
-    return await db.fetch_one(events.SIGNING_UP + db.for_share, event_id) is not None
+    return await db.fetch_one(tournaments.SIGNING_UP + db.for_share, tournament_id) is not None
 
 
 # --- writing (inside a write transaction) ----------------------------------------------------

@@ -12,7 +12,7 @@ dialect says differently:
   array) to PostgreSQL;
 - the locks a transaction takes, which SQLite, with one writer, needs none of: `for_update`
   and `for_share` (suffixes of a SELECT) and `lock_user` (an advisory lock);
-- a broken unique key, raised as `Duplicate` whatever the driver.
+- a broken unique key, raised as `DuplicateKeyError` whatever the driver.
 Transactions are the back end's own (a group-commit savepoint, a pooled connection in READ
 COMMITTED): `common.SqlStorage` asks for one by what it needs, a snapshot to read or a write.
 """
@@ -26,7 +26,7 @@ from typing import Any, Protocol
 Row = Sequence[Any]
 
 
-class Duplicate(Exception):
+class DuplicateKeyError(Exception):
     """A write broke a unique key: `constraint` names it (PostgreSQL names the index or
     constraint, SQLite the columns, such as `games.channel_id`)."""
 

@@ -96,7 +96,7 @@ class NotInvitedError(StorageError):
 
 
 class EntrantTakenError(StorageError):
-    """A player is already in another entrant (a team) of the event."""
+    """A player is already in another entrant (a team) of the tournament."""
 
     def __init__(self, user_id: int) -> None:
         super().__init__(f"user {user_id} is already signed up for the event")
@@ -104,8 +104,8 @@ class EntrantTakenError(StorageError):
 
 
 class PairingOpenedError(StorageError):
-    """An event's pairing already has its game (another process opened it)."""
+    """A tournament's pairing already has its game (another process opened it)."""
 
-    def __init__(self, event_game_id: int) -> None:
-        super().__init__(f"event game {event_game_id} already has a game")
-        self.event_game_id = event_game_id
+    def __init__(self, tournament_game_id: int) -> None:
+        super().__init__(f"event game {tournament_game_id} already has a game")
+        self.tournament_game_id = tournament_game_id

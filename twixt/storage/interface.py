@@ -20,8 +20,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
-from twixt.storage.bots import BotGame
-from twixt.storage.events import Entrant, Event, EventGame, EventStatus
+from twixt.storage.engine_games import EngineGame
 from twixt.storage.model import (
     Challenge,
     FirstMove,
@@ -42,6 +41,7 @@ from twixt.storage.model import (
     Vacation,
 )
 from twixt.storage.shards import Shards
+from twixt.storage.tournaments import Entrant, Tournament, TournamentGame, TournamentStatus
 from twixt.storage.waiting import Digest, Waiting, WaitingGame
 
 
@@ -91,7 +91,7 @@ class Storage(Protocol):
 
     async def create_game(self, *, guild_id: int, channel_id: int, players: Sequence[Player],
                           setup: GameSetup, challenge_id: int | None = None,
-                          now: datetime | None = None, event_game_id: int | None = None
+                          now: datetime | None = None, tournament_game_id: int | None = None
                           ) -> StoredGame:
         """Seat `players` in turn order and start the game at version 0.
 
@@ -99,7 +99,7 @@ class Storage(Protocol):
         with a time control is due at once (its wake-up is `now`, see `due_games`), so the
         clocks work out its marks at their next tick.
         `ChannelBusyError` if the channel has an active game (the challenge then stays pending).
-        With `event_game_id` the game is linked to that pairing of an event in the same
+        With `event_game_id` the game is linked to that pairing of a tournament in the same
         transaction; `PairingOpenedError`, storing nothing, if it has a game already.
         """
 
@@ -254,70 +254,71 @@ class Storage(Protocol):
     async def vacation_days_used(self, guild_id: int, user_id: int, year: int) -> int:
         """The days counted by the user's vacations in the guild that start in `year` (UTC)."""
 
-    # --- tournaments and leagues (storage.events) ---------------------------------------
+    # --- tournaments and leagues (storage.tournaments) ---------------------------------------
 
-    async def create_event(self, event: Event) -> Event:
-        """Store a new event (its `id` is ignored) and return it as stored."""
+    async def create_tournament(self, tournament: Tournament) -> Tournament:
+        """Store a new tournament (its `id` is ignored) and return it as stored."""
 
-    async def get_event(self, event_id: int) -> Event:
-        """The event; `NotFoundError` if there is none."""
+    async def get_tournament(self, tournament_id: int) -> Tournament:
+        """The tournament; `NotFoundError` if there is none."""
 
-    async def events(self, guild_id: int, *, status: EventStatus | None = None,
-                     limit: int = 20) -> tuple[Event, ...]:
-        """A guild's events (of one status, or any), newest first, `limit` at most."""
+    async def tournaments(self, guild_id: int, *, status: TournamentStatus | None = None,
+                     limit: int = 20) -> tuple[Tournament, ...]:
+        """A guild's tournaments (of one status, or any), newest first, `limit` at most."""
 
-    async def due_events(self, now: datetime, limit: int = 100) -> tuple[Event, ...]:
-        """Events still taking sign-ups whose deadline has come, and running events owed a
-        look (`Event.looks` > 0: a start, a game's end, a score or a withdrawal since the last
+    async def due_tournaments(self, now: datetime, limit: int = 100) -> tuple[Tournament, ...]:
+        """Tournaments still taking sign-ups whose deadline has come, and running tournaments owed a
+        look (`Tournament.looks` > 0: a start, a game's end, a score or a withdrawal since the last
         look, each counted in its own transaction), earliest deadline first. The clocks' tick
-        asks every time: two index looks, whatever the number of events and pairings."""
+        asks every time: two index looks, whatever the number of tournaments and pairings."""
 
-    async def event_looked(self, event_id: int, looks: int) -> bool:
-        """Clear an event's looks owed once the tick has looked at it, only if they are still
+    async def tournament_looked(self, tournament_id: int, looks: int) -> bool:
+        """Clear a tournament's looks owed once the tick has looked at it, only if they are still
         the `looks` it read; False, changing nothing, if a write has added one since (a game
         that ended meanwhile is then looked at by the next tick)."""
 
-    async def move_event(self, event_id: int, status: EventStatus, round: int, *,
-                         was: EventStatus, was_round: int) -> bool:
-        """Set an event's status and latest round, only if it still stands at `was` and
+    async def move_tournament(self, tournament_id: int, status: TournamentStatus, round: int, *,
+                         was: TournamentStatus, was_round: int) -> bool:
+        """Set a tournament's status and latest round, only if it still stands at `was` and
         `was_round`; False, changing nothing, if another start or round came first."""
 
     async def save_entrant(self, entrant: Entrant) -> bool:
         """Sign an entrant up (replacing its earlier row: a team confirmed); False, changing
-        nothing, once the event no longer takes sign-ups. `EntrantTakenError` if one of its
-        players is already in another entrant of the event (a unique key: two processes
+        nothing, once the tournament no longer takes sign-ups. `EntrantTakenError` if one of its
+        players is already in another entrant of the tournament (a unique key: two processes
         cannot both put a player in two teams)."""
 
-    async def drop_entrant(self, event_id: int, user_id: int) -> bool:
-        """Take a sign-up back while the event takes sign-ups; False if there was none (or
-        the event has started)."""
+    async def drop_entrant(self, tournament_id: int, user_id: int) -> bool:
+        """Take a sign-up back while the tournament takes sign-ups; False if there was none (or
+        the tournament has started)."""
 
-    async def entrants(self, event_id: int, limit: int) -> tuple[Entrant, ...]:
-        """An event's entrants in the order they joined, `limit` at most."""
+    async def entrants(self, tournament_id: int, limit: int) -> tuple[Entrant, ...]:
+        """A tournament's entrants in the order they joined, `limit` at most."""
 
-    async def withdraw_entrant(self, event_id: int, user_id: int) -> bool:
-        """Mark an entrant withdrawn, owing the event a look; False if it was already (or is
+    async def withdraw_entrant(self, tournament_id: int, user_id: int) -> bool:
+        """Mark an entrant withdrawn, owing the tournament a look; False if it was already (or is
         not an entrant)."""
 
-    async def pair_round(self, event_id: int, games: Sequence[EventGame], *, round: int,
-                         was_round: int) -> tuple[EventGame, ...] | None:
-        """Move a running event from round `was_round` to `round` and store that round's
+    async def pair_round(self, tournament_id: int, games: Sequence[TournamentGame], *, round: int,
+                         was_round: int) -> tuple[TournamentGame, ...] | None:
+        """Move a running tournament from round `was_round` to `round` and store that round's
         pairings (their ids, games and results ignored, except a bye's score), in one
         transaction: a crash leaves either both or neither. None, storing nothing, if the
-        event no longer stands at `was_round` (another process paired it)."""
+        tournament no longer stands at `was_round` (another process paired it)."""
 
-    async def event_games(self, event_id: int, limit: int) -> tuple[EventGame, ...]:
-        """An event's pairings by round, `limit` at most."""
+    async def tournament_games(self, tournament_id: int, limit: int) -> tuple[TournamentGame, ...]:
+        """A tournament's pairings by round, `limit` at most."""
 
-    async def event_game_of(self, game_id: int) -> EventGame | None:
-        """The pairing a game was opened for, if it belongs to an event."""
+    async def tournament_game_of(self, game_id: int) -> TournamentGame | None:
+        """The pairing a game was opened for, if it belongs to a tournament."""
 
-    async def ended_unscored(self, event_id: int, limit: int) -> tuple[int, ...]:
-        """The ids of the games of an event's pairings that have ended without a score yet
+    async def ended_unscored(self, tournament_id: int, limit: int) -> tuple[int, ...]:
+        """The ids of the games of a tournament's pairings that have ended without a score yet
         (one query, however many of its games are open)."""
 
-    async def score_event_game(self, event_game_id: int, score: float, forfeit: bool) -> bool:
-        """Record Red's score of a pairing, owing its event a look; False, changing nothing,
+    async def score_tournament_game(self, tournament_game_id: int, score: float,
+                                    forfeit: bool) -> bool:
+        """Record Red's score of a pairing, owing its tournament a look; False, changing nothing,
         if it has one already."""
 
     # --- what a player keeps for themselves: notes, a move to confirm (storage.private) --
@@ -347,23 +348,23 @@ class Storage(Protocol):
 
     # --- the bot as a player (storage.bots) ---------------------------------------------
 
-    async def add_bot_challenge(self, challenge_id: int, guild_id: int,
+    async def add_engine_challenge(self, challenge_id: int, guild_id: int,
                                 takebacks: bool) -> None:
         """Keep what a challenge with bot seats says beyond its setup: whether the bot grants
         takebacks in its game."""
 
-    async def start_bot_game(self, challenge_id: int, game_id: int) -> None:
+    async def start_engine_game(self, challenge_id: int, game_id: int) -> None:
         """The game of a challenge with bot seats has started: it awaits the bot (see
         `awaiting_bot_games`) until the bot has looked at it. Nothing for another challenge."""
 
-    async def bot_game(self, game_id: int) -> BotGame | None:
+    async def engine_game(self, game_id: int) -> EngineGame | None:
         """What the bot keeps beside a game; None for a game without bot seats."""
 
-    async def await_bot(self, game_id: int, awaiting: bool) -> None:
+    async def await_engine(self, game_id: int, awaiting: bool) -> None:
         """Mark that a game may need the bot now (a bot seat to move, an offer to answer), or
         that it has nothing to do for it."""
 
-    async def awaiting_bot_games(self, limit: int, *, shards: Shards | None = None
+    async def awaiting_engine_games(self, limit: int, *, shards: Shards | None = None
                                  ) -> tuple[int, ...]:
         """The ids of the games marked as awaiting the bot (of the guilds of `shards` only,
         when given), `limit` at most: an index of those, whatever the number of games."""
@@ -378,7 +379,7 @@ class Storage(Protocol):
         """True the first time the game is to be told, at `version`, that the bot is busy;
         False ever after at that version."""
 
-    async def open_bot_games(self, guild_id: int, user_id: int) -> int:
+    async def open_engine_games(self, guild_id: int, user_id: int) -> int:
         """How many games in progress in the guild the user plays against (or beside) the
         bot."""
 

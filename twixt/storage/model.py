@@ -89,7 +89,7 @@ class GameSetup:
 
     `size` is the board before the handicap ("24x24" with handicap 6 plays on 24x18);
     `swap` None means the rules' default (on unless there is a handicap).
-    `time_control` (e.g. "3d") is the time for each move, or a bank ("10d+36h"); `opening`
+    `time_control` (e.g. "3d") is the time for each move, or a bank ("10d+36h"); `imported_turns`
     holds the turns of an imported record the game continues from, as "seat: command" lines
     (played before the log). `vacation` says whether the players' vacations and weekends off
     stop the game's clock.
@@ -100,7 +100,7 @@ class GameSetup:
     swap: bool | None = None
     handicap: int = 0
     time_control: str | None = None
-    opening: str | None = None
+    imported_turns: str | None = None
     vacation: bool = True
 
 

@@ -40,7 +40,7 @@ import asyncpg
 
 from twixt.storage import common, ratings, rows, schema
 from twixt.storage.common import SqlStorage
-from twixt.storage.connection import Connection, Duplicate, Row
+from twixt.storage.connection import Connection, DuplicateKeyError, Row
 from twixt.storage.errors import DatabaseError, DatabaseFault, UnsupportedSchemaError
 from twixt.storage.model import GameResult, Result, StoredGame
 from twixt.storage.schema import Migration
@@ -118,7 +118,7 @@ def _reraise(error: BaseException) -> None:
 class PostgresConnection:
     """An asyncpg connection behind the seam (`storage.connection`): `?` placeholders
     numbered, lists of ids passed as one array, and a broken unique key raised as
-    `Duplicate`."""
+    `DuplicateKeyError`."""
 
     for_update = " FOR UPDATE"
     for_share = " FOR SHARE"
@@ -155,7 +155,7 @@ class PostgresConnection:
         try:
             return await method(_numbered(sql), *args)
         except asyncpg.UniqueViolationError as error:
-            raise Duplicate(error.constraint_name or "") from error
+            raise DuplicateKeyError(error.constraint_name or "") from error
 
 
 class PostgresStorage(SqlStorage):

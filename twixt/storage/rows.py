@@ -84,19 +84,19 @@ def maybe_moment(text: str | datetime | None) -> datetime | None:
 def setup_values(setup: GameSetup) -> tuple[Any, ...]:
     """The setup as the `SETUP_COLUMNS` (flags as booleans, which SQLite stores as 0 and 1)."""
     return (setup.size, setup.rules, setup.swap, setup.handicap, setup.time_control,
-            setup.opening, setup.vacation)
+            setup.imported_turns, setup.vacation)
 
 
 def _setup(size: str, rules: str, swap: int | None, handicap: int,
-           time_control: str | None, opening: str | None, vacation: int) -> GameSetup:
+           time_control: str | None, imported_turns: str | None, vacation: int) -> GameSetup:
     return GameSetup(size, rules, None if swap is None else bool(swap), handicap, time_control,
-                     opening, bool(vacation))
+                     imported_turns, bool(vacation))
 
 
 def game(row: Sequence[Any], seats: Sequence[Sequence[Any]]) -> StoredGame:
     """A game from a `GAME_COLUMNS` row and its `SEAT_COLUMNS` rows in order."""
     (game_id, guild_id, channel_id, challenge_id, status, size, rules, swap, handicap,
-     time_control, opening, vacation, version, created_at, updated_at, result, reason,
+     time_control, imported_turns, vacation, version, created_at, updated_at, result, reason,
      finished_at) = row
     outcome = None
     if result is not None:
@@ -104,7 +104,7 @@ def game(row: Sequence[Any], seats: Sequence[Sequence[Any]]) -> StoredGame:
         outcome = GameResult(Result(result), reason, winners)
     return StoredGame(
         id=game_id, guild_id=guild_id, channel_id=channel_id, status=GameStatus(status),
-        setup=_setup(size, rules, swap, handicap, time_control, opening, vacation),
+        setup=_setup(size, rules, swap, handicap, time_control, imported_turns, vacation),
         seats=tuple(Seat(seat, user_id, name, bool(off))
                     for seat, user_id, name, _won, off in seats),
         version=version,
@@ -120,11 +120,11 @@ def turn(row: Sequence[Any]) -> StoredTurn:
 def challenge(row: Sequence[Any], invitees: Iterable[Sequence[Any]]) -> Challenge:
     """A challenge from a `CHALLENGE_COLUMNS` row and its (slot, user_id, answer, at) rows."""
     (challenge_id, guild_id, channel_id, challenger_id, players, size, rules, swap, handicap,
-     time_control, opening, vacation, first, thread, status, created_at, expires_at) = row
+     time_control, imported_turns, vacation, first, thread, status, created_at, expires_at) = row
     return Challenge(
         id=challenge_id, guild_id=guild_id, channel_id=channel_id,
         challenger_id=challenger_id, players=players,
-        setup=_setup(size, rules, swap, handicap, time_control, opening, vacation),
+        setup=_setup(size, rules, swap, handicap, time_control, imported_turns, vacation),
         first=FirstMove(first),
         thread=bool(thread), status=ChallengeStatus(status), created_at=moment(created_at),
         expires_at=moment(expires_at),

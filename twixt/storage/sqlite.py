@@ -28,7 +28,7 @@ import aiosqlite
 
 from twixt.storage import common, rows
 from twixt.storage.common import SqlStorage
-from twixt.storage.connection import Connection, Duplicate, Row
+from twixt.storage.connection import Connection, DuplicateKeyError, Row
 from twixt.storage.errors import DatabaseError, DatabaseFault
 from twixt.storage.group_commit import GroupCommit, InlineConnection, connect_inline
 from twixt.storage.model import GameResult, Result, StoredGame
@@ -43,7 +43,7 @@ _UNIQUE = "UNIQUE constraint failed: "
 
 class SqliteConnection:
     """An aiosqlite connection behind the seam (`storage.connection`): moments pass as
-    `rows.stamp` text, and a broken unique key raises `Duplicate`."""
+    `rows.stamp` text, and a broken unique key raises `DuplicateKeyError`."""
 
     #: one writer: what a write transaction reads stays as it is until it ends
     for_update = for_share = ""
@@ -87,13 +87,14 @@ def _values(args: Sequence[Any]) -> tuple[Any, ...]:
 
 @contextlib.contextmanager
 def _duplicates() -> Iterator[None]:
-    """A broken unique key as `Duplicate`, naming its columns; other breaks stay as they are."""
+    """A broken unique key as `DuplicateKeyError`, naming its columns; other breaks stay as
+    they are."""
     try:
         yield
     except sqlite3.IntegrityError as error:
         text = str(error)
         if text.startswith(_UNIQUE):
-            raise Duplicate(text.removeprefix(_UNIQUE)) from error
+            raise DuplicateKeyError(text.removeprefix(_UNIQUE)) from error
         raise
 
 

@@ -27,7 +27,7 @@ from twixt.storage import rows
 from twixt.storage.errors import DatabaseError, StorageError
 from twixt.storage.model import LoadedGame
 from twixt.storage.postgres import PostgresStorage, safe_url
-from twixt.storage.replay import replay
+from twixt.storage.rebuild import rebuild
 from twixt.storage.sqlite import SqliteStorage
 
 #: rows read from SQLite and written to PostgreSQL at a time
@@ -220,7 +220,7 @@ async def _same_games(origin: SqliteStorage, into: PostgresStorage) -> int:
 def _replayed(loaded: LoadedGame) -> tuple[Any, ...]:
     """What a replay gives: the moves, the outcome and who is to move (or why it fails)."""
     try:
-        game = replay(loaded)
+        game = rebuild(loaded)
     except (DatabaseError, ValueError) as error:
         return ("does not replay", str(error))
     return ([move.text for move in game.history], game.outcome, game.player_to_move)

@@ -34,10 +34,10 @@ from twixt.service import (
     User,
     alongside,
     refusal,
-    router,
     utc_now,
 )
 from twixt.service import commands as cmd
+from twixt.service.commands import router
 from twixt.storage import Storage
 
 GUILD_ID = 1

@@ -38,7 +38,7 @@ def distinct_names(first: str, second: str) -> tuple[str, str]:
     return (first, second) if first.casefold() != second.casefold() else (first, f"{second} (2)")
 
 
-def replay(game: Game, moves: list[PegMove], link_all: bool) -> Game:
+def play_moves(game: Game, moves: list[PegMove], link_all: bool) -> Game:
     """Play peg-record moves into `game`, mirroring every move after a swap."""
     mirror = False
     for move in moves:

@@ -19,7 +19,13 @@ from twixt.rules.errors import RecordError, TwixtError, quote
 from twixt.rules.game import Game
 from twixt.rules.model import Hole, RuleSet
 from twixt.rules.numbers import whole_number
-from twixt.rules.records._peg_records import PegMove, clean_name, distinct_names, peg_moves, replay
+from twixt.rules.records._peg_records import (
+    PegMove,
+    clean_name,
+    distinct_names,
+    peg_moves,
+    play_moves,
+)
 
 #: how Little Golem's bytes become text and back: one character a byte
 ENCODING = "latin-1"
@@ -54,7 +60,7 @@ def read(text: str) -> Game:
         game = Game(distinct_names(black, white), size=size, rules=RuleSet.PP)
     except TwixtError as error:
         raise RecordError(1, "cannot set up the game: {error}", error=error.message) from None
-    return replay(game, moves, link_all=False)
+    return play_moves(game, moves, link_all=False)
 
 
 def _nodes(body: str, first_line: int) -> Iterator[tuple[int, str, int]]:

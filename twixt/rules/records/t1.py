@@ -14,7 +14,13 @@ from twixt.rules.errors import RecordError, TwixtError, quote
 from twixt.rules.game import Game
 from twixt.rules.model import Hole, Reason, RuleSet
 from twixt.rules.numbers import whole_number
-from twixt.rules.records._peg_records import PegMove, clean_name, distinct_names, peg_moves, replay
+from twixt.rules.records._peg_records import (
+    PegMove,
+    clean_name,
+    distinct_names,
+    peg_moves,
+    play_moves,
+)
 
 # positions of the header values, as T1j and twixtbot-ui write them
 _NAME_1, _NAME_2, _ROWS, _COLS, _STARTER, _PIE, _OVER = 3, 4, 5, 6, 9, 11, 12
@@ -58,7 +64,7 @@ def read(text: str) -> Game:
     except TwixtError as error:
         raise RecordError(1, "cannot set up the game from the header: {error}",
                           error=error.message) from None
-    replay(game, moves, link_all=True)
+    play_moves(game, moves, link_all=True)
     ending = comments[_OVER].lower()
     if header[_OVER].upper() == "Y" and not game.is_over \
             and ending.endswith((_ON_TIME, _DRAW)):

@@ -1,0 +1,44 @@
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.discord.helpers import Cogs
+from tests.fakes import Clock
+from twixt.config import Settings
+from twixt.discord.app import TwixtBot
+from twixt.discord.cog import TwixtCog
+from twixt.discord.messages import ChatMoves
+from twixt.discord.records_cog import RecordsCog
+from twixt.discord.settings_cog import SettingsCog
+from twixt.storage import SqliteStorage
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "t.db"
+
+
+@pytest.fixture
+def settings(db_path: Path) -> Settings:
+    return Settings(token="token", database=db_path)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    """The service's time, moved by hand: clocks run out without sleeping."""
+    return Clock()
+
+
+@pytest.fixture
+async def client(settings: Settings, clock: Clock) -> AsyncIterator[TwixtBot]:
+    """The real client over a real service and a real SQLite file; never logged in."""
+    async with await SqliteStorage.open(settings.database) as storage:
+        yield TwixtBot(settings, storage, clock=clock)
+
+
+@pytest.fixture
+def cog(client: TwixtBot) -> Cogs:
+    """Every `/twixt…` command group, found by command name (see `helpers.run`)."""
+    return Cogs(TwixtCog(client.service, ChatMoves(client.service, read_all=False)),
+                RecordsCog(client.service), SettingsCog(client.service))

@@ -1,0 +1,147 @@
+"""What no message may do: ping more than it should, show a traceback, or leak an error."""
+
+import asyncio
+import logging
+import re
+
+import pytest
+from discord import app_commands
+
+from tests.discord.helpers import interaction, run, start_game
+from tests.discord.people import ALICE, BOB, CHANNEL, EVE, GUILD, member
+from tests.discord.reading import only, sent
+from twixt.discord import replies, respond
+from twixt.service import Reply, ServiceError
+from twixt.service import commands as cmd
+
+
+async def test_everyone_in_a_name_does_not_ping(client, cog):
+    prankster = member(106, "@everyone @here")
+    reply = only(await run(client, cog, "challenge", prankster, user=BOB))
+    assert "@everyone" not in reply["content"] and "@here" not in reply["content"]
+    assert "@\u200beveryone @\u200bhere" in reply["content"]  # shown as typed, defused
+    mentions = reply["allowed_mentions"]
+    assert (mentions.everyone, mentions.roles) == (False, False)
+    assert [o.id for o in mentions.users] == [BOB.id]
+
+
+async def test_a_typed_mention_in_a_move_is_escaped(client, cog):
+    await start_game(client, cog)
+    reply = only(await run(client, cog, "move", ALICE, text="K12 <@&123> @everyone"))
+    assert reply["ephemeral"] is True
+    assert "@everyone" not in reply["content"] and "<@&123>" not in reply["content"]
+
+
+async def test_illegal_move_is_one_ephemeral_line_and_changes_nothing(client, cog):
+    await start_game(client, cog)
+    reply = only(await run(client, cog, "move", ALICE, text="A5"))
+    assert reply["ephemeral"] is True and "\n" not in reply["content"]
+    assert "border" in reply["content"]
+    record = await client.service.desk.storage.active_game(CHANNEL)
+    assert record.version == 0
+
+
+async def test_not_your_turn(client, cog):
+    await start_game(client, cog)
+    reply = only(await run(client, cog, "move", BOB, text="K12"))
+    assert (reply["content"], reply["ephemeral"]) == ("it is alice's turn", True)
+
+
+async def test_no_game_in_this_channel(client, cog):
+    reply = only(await run(client, cog, "board", EVE))
+    assert reply["ephemeral"] is True and "no game" in reply["content"]
+
+
+async def test_an_unexpected_error_is_logged_with_context_and_apologised_for(
+        client, cog, monkeypatch, caplog):
+    async def broken(ctx, text):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(client.service.turns, "move", broken)
+    reply = only(await run(client, cog, "move", ALICE, text="K12"))
+    assert (reply["content"], reply["ephemeral"]) == (str(respond.APOLOGY), True)
+    record = next(r for r in caplog.records if r.message == "command failed")
+    assert record.levelno == logging.ERROR and record.exc_info
+    assert (record.command, record.user_id, record.guild_id, record.channel_id) == (
+        "twixt move", ALICE.id, GUILD, CHANNEL)
+    assert "disk on fire" not in reply["content"]
+
+
+async def test_a_slow_call_is_deferred_then_answered_as_a_followup(client, monkeypatch):
+    monkeypatch.setattr(respond, "DEFER_AFTER_SECONDS", 0.01)
+    mock = interaction(client, ALICE)
+
+    async def slow():
+        await asyncio.sleep(0.05)
+        return cmd.Challenge(None)  # answered in public
+
+    await respond.serve(mock, client.service, "test", slow)
+    mock.response.defer.assert_awaited_once()
+    mock.response.send_message.assert_not_awaited()
+    assert "alice" in mock.followup.send.await_args.kwargs["content"]
+    mock.delete_original_response.assert_not_awaited()
+
+
+async def test_a_slow_error_replaces_the_public_thinking_message(client, monkeypatch):
+    monkeypatch.setattr(respond, "DEFER_AFTER_SECONDS", 0.01)
+    mock = interaction(client, ALICE)
+
+    async def slow():
+        await asyncio.sleep(0.05)
+        raise ServiceError("no")
+
+    await respond.serve(mock, client.service, "test", slow)
+    mock.delete_original_response.assert_awaited_once()
+    assert mock.followup.send.await_args.kwargs["ephemeral"] is True
+
+
+async def test_tree_errors_are_ephemeral_and_never_tracebacks(client, cog, caplog):
+    mock = interaction(client, ALICE)
+    await respond.on_app_command_error(mock, app_commands.NoPrivateMessage())
+    assert only(mock)["ephemeral"] is True
+
+    mock = interaction(client, ALICE, command=cog.board)
+    await respond.on_app_command_error(mock, app_commands.CommandInvokeError(
+        cog.board, RuntimeError("boom")))
+    assert [m["content"] for m in sent(mock)] == [str(respond.APOLOGY)]
+    assert any(r.message == "command error" for r in caplog.records)
+
+
+MARKDOWN_NAME = ">>> **big** ||hidden|| [site](https://example.com) <t:1> ~~x~~ `c`"
+
+
+async def test_a_display_name_cannot_format_or_link_in_a_public_message(client, cog):
+    prankster = member(107, MARKDOWN_NAME)
+    reply = only(await run(client, cog, "challenge", prankster, user=BOB))
+    text = reply["content"]
+    unescaped = re.sub(r"\\.", "", text)
+    for construct in (">>>", "**big**", "||", "[site](", "~~", "`"):
+        assert construct not in unescaped, construct
+    # the name keeps its marks, each escaped, so it shows as typed (cut to 32 characters)
+    assert "**\\>>> \\*\\*big\\*\\* \\|\\|hidden\\|\\| [site]\\(ht** challenges" in text
+
+
+async def test_a_name_with_a_masked_link_keeps_its_brackets_but_links_nowhere(client, cog):
+    prankster = member(108, "[free](https://e.co)")
+    reply = only(await run(client, cog, "challenge", prankster, user=BOB))
+    assert "[free]\\(https //e.co)" in reply["content"]  # a name holds no colon
+    assert "[free](" not in reply["content"]
+
+
+@pytest.mark.parametrize("typed", ["[site](https://example.com)", "**big**", "# heading",
+                                   "||spoiler||", "<t:1>", "-# small"])
+async def test_a_refusal_shows_what_was_typed_without_formatting_it(client, cog, typed):
+    await start_game(client, cog)
+    reply = only(await run(client, cog, "move", ALICE, text=typed))
+    assert reply["ephemeral"] is True
+    shown = reply["content"]
+    for active in (r"(?<!\\)\[", r"(?<!\\)\*\*", r"(?<!\\)\|\|", r"(?<!\\)<"):
+        assert not re.search(active, shown), (typed, shown)
+    assert not re.match(r"\s*-?#", shown)  # a heading needs the start of a line
+
+
+def test_a_masked_link_is_defused_outside_code_and_left_as_typed_inside():
+    text = "**[a](https://e.co)** wrote `see [b](https://e.co)`\n```\n[c](x)\n```"
+    shown = replies.content(Reply(text))
+    assert shown == ("**[a]\\(https://e.co)** wrote `see [b](https://e.co)`\n"
+                     "```\n[c](x)\n```")

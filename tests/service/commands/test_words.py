@@ -1,0 +1,117 @@
+"""Forgiving words and help that helps: a mistyped command gets the command it most likely
+meant (in English and German, at the terminal and in chat), a text that looks like a move
+keeps the move hint, and `help COMMAND` says how to write each command the router knows."""
+
+from __future__ import annotations
+
+import doctest
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import twixt.service.commands.spelling
+from tests.refusals import refusal
+from tests.service.people import ALICE, asking
+from twixt.discord.replies import shown
+from twixt.language import LOCALES, translation, unmarked
+from twixt.service import ServiceError, TwixtService
+from twixt.service.commands.help import HELP, TOPICS, help_for
+from twixt.service.commands.router import COMMAND_WORDS, read
+
+#: one Discord message
+MAX_MESSAGE = 2000
+_MOVE_HINT = "a move looks like G6, G6 link E5 or remove J9-K11; I11 link K10"
+
+
+@pytest.mark.parametrize("typed, meant", [
+    ("chalenge bob size 12", "challenge"),
+    ("acept", "accept"),
+    ("resgin", "resign"),
+    ("leaderbord", "leaderboard"),
+    ("tournement list", "tournament"),
+    ("Chalenge", "challenge"),  # case aside
+    ("tournament lst", "tournament list"),
+    ("tournament standngs 3", "tournament standings"),
+    ("draw ofer", "draw offer"),
+    ("takeback acept", "takeback accept"),
+])
+def test_a_mistyped_command_names_the_command_meant(typed, meant):
+    word = next(w for w in typed.split() if w.lower() not in ("tournament", "draw", "takeback"))
+    assert refusal(ServiceError, read, typed) == (
+        f"I don't know the command “{word.lower()}”: did you mean `{meant}`?")
+
+
+@pytest.mark.parametrize("typed, refused", [
+    ("hello", f"I don't understand “hello”: {_MOVE_HINT}"),
+    ("G6 lnk E5", "after G6 write link and the pegs to link, like G6 link E5"),
+    ("remove", "remove what? write remove J9-K11 or remove H4"),
+    ("bored", f"I don't understand “bored”: {_MOVE_HINT}"),
+    ("of", f"I don't understand “of”: {_MOVE_HINT}"),
+])
+def test_a_move_like_or_far_off_text_keeps_the_move_hint(typed, refused):
+    assert refusal(ServiceError, read, typed).startswith(refused)
+
+
+async def test_the_command_meant_is_said_in_german(service: TwixtService):
+    with pytest.raises(ServiceError) as refused:
+        await service.run(asking(ALICE, locale="de"), "chalenge bob")
+    assert unmarked(translation("de").say(refused.value.message)) == (
+        "den Befehl “chalenge” kenne ich nicht: meinst du `challenge`?")
+
+
+def test_every_command_the_router_knows_has_its_help():
+    assert set(TOPICS) == set(COMMAND_WORDS)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_each_commands_help_has_its_form_values_and_example_in_one_message(locale):
+    tr = translation(locale)
+    for word in COMMAND_WORDS:
+        text = shown(help_for(word, tr))  # as Discord gets it
+        assert len(text) <= MAX_MESSAGE, (word, locale, len(text))
+        assert text.startswith(f"**{word}** — ") and f"`{TOPICS[word].example}`" in text
+        assert f"`{TOPICS[word].form}`" in text
+        assert all(f"`{option}`" in text for option in TOPICS[word].options)
+        assert locale == "en" or not any(english in text for english in (
+            "Write:", "Example:", "Options:")), (word, text)
+    assert "`size 24|12|24x18`" in shown(help_for("challenge", tr))
+    assert "`first me|them|random`" in shown(help_for("challenge", tr))
+    assert "`theme light|dark`" in shown(help_for("settings", tr))
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_help_names_every_command_in_one_message(locale):
+    text = shown(translation(locale).say(HELP))
+    assert len(text) <= MAX_MESSAGE
+    named = text.split("**", 4)[-1]  # after the bold "Commands:"/"Befehle:"
+    assert all(f" {word}," in named or f" {word}." in named for word in COMMAND_WORDS), named
+    assert "tournament" in named
+
+
+async def test_help_command_through_the_service(service: TwixtService):
+    reply = await service.run(asking(ALICE), "help Challenge")
+    assert reply.ephemeral and reply.plain.startswith("**challenge** — Challenge someone")
+    with pytest.raises(ServiceError, match=r"^I don't know the command “chalenge”: did you mean "
+                                           r"`challenge`\?$"):
+        await service.run(asking(ALICE), "help chalenge")
+    with pytest.raises(ServiceError, match=r"^there is no command “xyzzy”: help names them all$"):
+        await service.run(asking(ALICE), "help xyzzy")
+    german = await service.run(asking(ALICE, locale="de"), "help vacation")
+    assert "Schreib: `vacation [DAYS|end]`" in german.plain
+    assert "In Discord: `/twixt-settings vacation`" in german.plain
+
+
+def test_the_terminal_table_names_the_command_meant(tmp_path: Path):
+    twixt = str(Path(sys.executable).with_name("twixt"))
+    done = subprocess.run([twixt, "play", "--locale", "de", "--db", "t.db", "--out", "pics"],
+                          cwd=tmp_path, input="alice: chalenge bob size 12\nalice: help team\n",
+                          capture_output=True, text=True, check=False, timeout=120)
+    assert "! alice: den Befehl “chalenge” kenne ich nicht: meinst du `challenge`?" \
+        in done.stdout.splitlines()
+    assert "Beispiel: `team carol vs bob dave size 24`" in done.stdout
+
+
+def test_the_spelling_doctests():
+    assert doctest.testmod(twixt.service.commands.spelling).failed == 0

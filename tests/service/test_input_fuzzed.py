@@ -1,0 +1,85 @@
+"""Any text a player may type, against the whole command vocabulary: the service answers with
+its own one-line error or acts, and a refused command changes nothing in the database.
+
+Numbers of any length, digits of every script (`²`, `٣`), option names with absurd values:
+each example plays a short sequence of such lines on a real SQLite file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.fakes import Clock
+from tests.service.helpers import start_game
+from tests.service.people import ALICE, BOB, CAROL, asking
+from twixt.service import ServiceError, TwixtService, User
+from twixt.storage import SqliteStorage
+
+DISCORD_MESSAGE_LIMIT = 2000  # characters in one message
+
+VERBS = ["", "challenge", "team", "accept", "decline", "move", "resign", "draw", "takeback",
+         "accept takeback", "decline takeback", "claim", "board", "status", "help", "abort",
+         "export", "history", "replay", "import", "stats", "leaderboard", "rematch",
+         "settings", "server", "swap", "privilege", "offer draw", "accept draw", "timeout",
+         "remove", "G6", "K10 link", "E5-G6"]
+KNOWN_WORDS = ["size", "rules", "swap", "handicap", "time", "first", "thread", "page", "vs",
+               "link", "all", "theme", "palette", "side", "dm", "autolink", "expiry",
+               "forfeit", "reminder", "dark", "yes", "no", "pp", "me", "them", "12", "24x18",
+               "9999999999d", "0h", "1m", "60d", "²", "#1", "alice", "bob", "@carol", "lg"]
+
+numbers = st.one_of(
+    st.text(alphabet="0123456789", min_size=1, max_size=5000),      # any length
+    st.sampled_from(["²", "³", "¹", "٣", "໓", "0", "-1", "00", "1e3", "9" * 30, "#7"]),
+    st.text(alphabet=st.characters(categories=["Nd", "No", "Nl"]), min_size=1, max_size=8),
+)
+words = st.one_of(
+    st.sampled_from(KNOWN_WORDS),
+    numbers,
+    st.builds(str.__add__, st.sampled_from(["g", "K", "ab", "zz", ""]), numbers),
+    st.text(max_size=12),
+)
+lines = st.builds(lambda verb, rest: " ".join([verb, *rest]).strip(),
+                  st.sampled_from(VERBS), st.lists(words, max_size=4))
+steps = st.lists(st.tuples(st.sampled_from([ALICE, BOB, CAROL]), lines, st.booleans()),
+                 min_size=1, max_size=10)
+
+
+def _person(word: str) -> User:
+    return User(abs(hash(word.casefold())) % 10**9 + 1000, word)
+
+
+def _dump(path: Path) -> list[str]:
+    """Every committed row of the database, as SQL text."""
+    with sqlite3.connect(path) as connection:
+        return list(connection.iterdump())
+
+
+async def _play(path: Path, played: list[tuple[User, str, bool]]) -> None:
+    async with await SqliteStorage.open(path) as storage:
+        service = TwixtService(storage, clock=Clock(), rng=random.Random(1))
+        await start_game(service, size="12", swap="no")
+        for user, text, manager in played:
+            before = _dump(path)
+            try:
+                reply = await service.run(asking(user, manager=manager), text, _person)
+            except ServiceError as error:
+                assert "\n" not in str(error), (text, str(error))
+                assert len(str(error)) <= DISCORD_MESSAGE_LIMIT, text
+                assert _dump(path) == before, f"refused “{text}” but changed the database"
+            else:
+                assert all(len(m.text) <= DISCORD_MESSAGE_LIMIT for m in reply.all_messages())
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(steps)
+def test_any_line_is_answered_or_refused_in_one_line_and_a_refusal_changes_nothing(played):
+    with tempfile.TemporaryDirectory() as folder:
+        asyncio.run(_play(Path(folder) / "fuzz.db", played))

@@ -1,0 +1,49 @@
+"""Inputs that once escaped as the generic apology or a traceback: each is one line now."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.service.helpers import start_game
+from tests.service.people import ALICE, BOB, CHANNEL, asking
+from twixt.service import ServiceError
+from twixt.storage import OfferKind
+
+HUGE = "9" * 4400  # more digits than int() reads by default
+
+
+@pytest.mark.parametrize("line, message", [
+    ("challenge bob time 9999999999d",
+     "time is a time per move like 3d or 12h, or a bank like 10d+36h, not “9999999999d”"),
+    ("challenge bob time 99999d", "time per move is 1h to 60d"),
+    ("challenge bob handicap ²", "handicap is a number of rows, not “²”"),
+    ("history page 99999999999999999999999", "“99999999999999999999999” is not a number"),
+    ("history page 100000", "pages go from 1 to 1000"),
+    ("leaderboard page 99999999999999999", "pages go from 1 to 1000"),
+    ("replay 99999999999999999999", "“99999999999999999999” is not a number"),
+    ("replay 999999999999999999", "there is no such game"),
+    ("accept ²", "I don't understand “accept ²”: a move looks like G6, G6 link E5 or remove "
+                 "J9-K11; I11 link K10"),
+    (f"G{HUGE}", f"“g{'9' * 38}…” is not a hole: write a column letter and a row, like G6"),
+    ("G²", "I don't understand “g²”: a move looks like G6, G6 link E5 or remove J9-K11; "
+           "I11 link K10"),
+    ("server reminder ²", "reminder is a number of hours from 1 to 720"),
+])
+async def test_a_bad_number_is_one_line(service, storage, line, message):
+    await start_game(service, swap="no")
+    with pytest.raises(ServiceError) as refusal:
+        await service.run(asking(ALICE, manager=True), line, lambda name: BOB)
+    assert str(refusal.value) == message
+    assert (await storage.active_game(CHANNEL)).version == 0
+
+
+async def test_a_lapsed_takeback_request_is_refused_and_left_as_it_was(service, storage):
+    await start_game(service, swap="no")
+    await service.run(asking(ALICE), "K10")
+    await service.turns.takeback(asking(ALICE))
+    await service.run(asking(BOB), "M12")
+    with pytest.raises(ServiceError, match="lapsed"):
+        await service.turns.takeback(asking(BOB), "accept")
+    game = await storage.active_game(CHANNEL)
+    assert game.version == 2
+    assert [o.kind for o in await storage.open_offers(game.id)] == [OfferKind.TAKEBACK]

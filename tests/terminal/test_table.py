@@ -1,0 +1,267 @@
+"""`twixt play` end to end from a script, with a restart in the middle of a game, and
+`twixt export` of the result."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from contextlib import closing
+from datetime import UTC, datetime
+from io import StringIO
+from pathlib import Path
+
+from PIL import Image
+
+from twixt.service import APOLOGY
+from twixt.storage import SqliteStorage
+from twixt.storage.ratings import Rating, rate_game
+from twixt.terminal import TerminalTable
+
+TWIXT = str(Path(sys.executable).with_name("twixt"))
+
+
+def _twixt(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([TWIXT, *args], cwd=cwd, input=stdin, capture_output=True, text=True,
+                          check=False, timeout=120)
+
+
+def test_a_game_played_in_two_sittings_and_exported(tmp_path: Path):
+    first = tmp_path / "first.txt"
+    first.write_text("alice: challenge bob size 12 swap no first me\n"
+                     "bob: accept\n"
+                     "alice: G6\n"
+                     "bob: G8\n")
+    done = _twixt("play", str(first), "--db", "t.db", "--channel", "den", "--out", "pics",
+                  cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "@bob **alice** challenges bob to TwixT (12×12, classic, no swap)" in done.stdout
+    assert "@alice **bob** (Black): `G8`" in done.stdout
+    pictures = sorted((tmp_path / "pics").glob("den-*.png"))
+    assert len(pictures) == 3
+    assert Image.open(pictures[-1]).size[0] >= 900
+
+    # a later sitting: the same database and channel go on with the game
+    done = _twixt("play", "--db", "t.db", "--channel", "den", "--out", "pics", cwd=tmp_path,
+                  stdin="alice: E7 link G6\nbob: K12\nbob: G4\nalice: status\nbob: resign\n"
+                        "bob: resign yes\n")
+    assert done.returncode == 1  # one line (K12 in Red's border row) was refused
+    assert "! bob: K12 is in Red's border row" in done.stdout
+    # a typed resign asks first, as the button does; `resign yes` is the confirmation
+    assert "(only you see this) Really resign this game?" in done.stdout
+    assert "alice (Red) wins — Black resigned." in done.stdout
+    assert len(list((tmp_path / "pics").glob("den-*.png"))) == 6
+
+    exported = _twixt("export", "--db", "t.db", "--channel", "den", cwd=tmp_path)
+    assert exported.returncode == 0
+    assert exported.stdout == ('[Board "12x12"]\n[Rules "classic"]\n[Swap "no"]\n'
+                               '[Players "alice, bob"]\nalice: G6\nbob: G8\n'
+                               'alice: E7 link G6\nbob: G4\nbob: resign\n')
+    t1 = _twixt("export", "--db", "t.db", "--channel", "den", "--format", "t1", cwd=tmp_path)
+    assert t1.stdout.splitlines()[-5:] == ["G6", "G8", "E7", "G4", "resign"]
+
+
+def test_a_team_game_in_the_terminal(tmp_path: Path):
+    script = ("alice: team carol vs bob dave first me swap no\n"
+              "bob: accept\ncarol: accept\ndave: accept\n"
+              "alice: K10; privilege\ncarol: M10\ndave: M14\n")
+    done = _twixt("play", "--db", "t.db", cwd=tmp_path, stdin=script)
+    assert done.returncode == 0, done.stdout
+    assert "carol (Red, seat 3) to move." in done.stdout
+    assert "@alice **dave** (Black): `M14`\nalice (Red, seat 1) to move." in done.stdout
+
+
+def test_bad_lines_and_a_bad_database_get_one_clear_line(tmp_path: Path):
+    done = _twixt("play", "--db", "t.db", cwd=tmp_path, stdin="no colon here\nbob: K10\n")
+    assert "! line 1: write name: command, like alice: G6" in done.stdout
+    assert "! bob: there is no game in this channel" in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr
+    (tmp_path / "junk.db").write_bytes(b"not a database at all" * 100)
+    done = _twixt("play", "--db", "junk.db", cwd=tmp_path, stdin="")
+    assert done.returncode == 2
+    assert done.stderr.startswith("twixt: ") and done.stderr.count("\n") == 1
+    assert (tmp_path / "junk.db").read_bytes() == b"not a database at all" * 100
+
+
+def test_export_of_a_channel_without_games(tmp_path: Path):
+    _twixt("play", "--db", "t.db", cwd=tmp_path, stdin="alice: help\n")
+    done = _twixt("export", "--db", "t.db", "--channel", "empty", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr == "twixt: this channel has no games\n"
+
+
+def test_export_refuses_a_database_that_is_not_there_and_creates_none(tmp_path: Path):
+    done = _twixt("export", "--db", "nope.db", "--channel", "den", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (
+        2, "twixt: nope.db does not exist (export only reads a database)\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_clocks_in_the_terminal_act_on_a_later_clock(tmp_path: Path):
+    start = ("alice: challenge bob size 12 swap no time 1d vacation no\nbob: accept\nalice: G6\n"
+             "bob: takeback\nalice: takeback\nbob: accept takeback\nbob: settings dm off\n")
+    done = _twixt("play", "--db", "t.db", "--clock", "2026-01-01T12:00", cwd=tmp_path,
+                  stdin=start)
+    assert "! bob: only the player who made the last turn can ask to take it back" in done.stdout
+    assert "alice's `G6` is taken back.\nalice (Red) to move. (1d 0h left)" in done.stdout
+    done = _twixt("play", "--db", "t.db", "--clock", "2026-01-01T12:00", cwd=tmp_path,
+                  stdin="alice: K6\n")
+    # a day later bob's time is up: the table says so once, then alice claims
+    later = ["--db", "t.db", "--clock", "2026-01-02T12:30"]
+    done = _twixt("play", *later, cwd=tmp_path, stdin="")
+    assert done.stdout.startswith("@alice bob's time to move in game 1 is up: alice may claim")
+    done = _twixt("play", *later, cwd=tmp_path, stdin="alice: claim\nalice: stats\n")
+    assert "is up" not in done.stdout
+    assert "alice (Red) wins on time — Black ran out of time." in done.stdout
+    assert ("**alice**: 1 game — 1 won, 0 lost, 0 drawn; rating 1662? ±290 (provisional)"
+            in done.stdout)
+
+
+def test_ratings_in_the_terminal_lose_their_mark_and_get_it_back_after_months(tmp_path: Path):
+    games = "".join("alice: challenge bob\nbob: accept\nbob: resign yes\n" if n % 2 == 0
+                    else "bob: challenge alice\nalice: accept\nalice: resign yes\n"
+                    for n in range(14))
+    done = _twixt("play", "--db", "t.db", "--clock", "2026-01-01T12:00", cwd=tmp_path,
+                  stdin=games + "carol: leaderboard\nalice: stats\n")
+    assert done.returncode == 0, done.stdout
+    at = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+    alice, bob = Rating(), Rating()
+    for n in range(14):
+        if n % 2 == 0:
+            [alice], [bob] = rate_game([alice], [bob], 1.0, at)
+        else:
+            [bob], [alice] = rate_game([bob], [alice], 1.0, at)
+    assert (f"**Leaderboard** (page 1)\n1. bob — {bob.rating:.0f} (7–7–0)\n"
+            f"2. alice — {alice.rating:.0f} (7–7–0)\n") in done.stdout
+    assert (f"rating {alice.rating:.0f} ±{alice.deviation:.0f} after 14 rated games."
+            in done.stdout)
+    # a sitting four months later: nobody has played since
+    done = _twixt("play", "--db", "t.db", "--clock", "2026-05-01T12:00", cwd=tmp_path,
+                  stdin="carol: leaderboard\nalice: stats\n")
+    grown = alice.at(datetime(2026, 5, 1, 12, 0, tzinfo=UTC)).deviation
+    assert (f"1. bob — {bob.rating:.0f}? (7–7–0)\n2. alice — {alice.rating:.0f}? (7–7–0)\n"
+            "? provisional: too few recent games to be sure of the rating") in done.stdout
+    assert (f"rating {alice.rating:.0f}? ±{grown:.0f} (provisional) after 14 rated games."
+            in done.stdout)
+
+
+def test_records_in_the_terminal(tmp_path: Path):
+    record = Path(__file__).resolve().parents[1] / "rules" / "data" / "game2232217.tsgf"
+    script = (f"alice: import {record} bob\nbob: accept\nbob: board\nalice: export\n"
+              "alice: replay\nalice: history\nalice: leaderboard\n")
+    done = _twixt("play", "--db", "t.db", "--out", "files", cwd=tmp_path, stdin=script)
+    assert done.returncode == 0, done.stdout
+    assert "game2232217.tsgf: 24x24, pp, 38 moves — slaapgraag (Red) to move." in done.stdout
+    assert "from an imported position (38 moves)" in done.stdout
+    for name in ("twixt-1.twixt", "twixt-1.tsgf", "twixt-1.T1", "twixt-1.gif"):
+        assert (tmp_path / "files" / name).exists()
+    assert "No rated games yet." in done.stdout
+
+
+def test_a_manager_named_on_the_command_line_may_change_the_server_and_abort(tmp_path: Path):
+    script = ("alice: challenge bob\nbob: accept\ncarol: server forfeit yes\n"
+              "carol: abort\nbob: server\n")
+    done = _twixt("play", "--db", "t.db", "--manager", "carol", cwd=tmp_path, stdin=script)
+    assert ("Server settings: thread no, expiry 24h, forfeit yes, reminder 24h, vacationdays "
+            "14, vacation yes, botgames 5.") in done.stdout
+    assert "Game 1 (alice and bob) is aborted by carol; it counts for nobody." in done.stdout
+
+
+async def test_an_unexpected_error_is_one_line_for_the_player(tmp_path: Path, caplog):
+    async with await SqliteStorage.open(tmp_path / "t.db") as storage:
+        out = StringIO()
+        table = TerminalTable(storage, "den", tmp_path, out=out)
+
+        async def broken(*_args):
+            raise RuntimeError("boom")
+
+        table.service.turns.status = broken  # type: ignore[method-assign]
+        assert await table.run(["alice: status"]) == 1
+    assert out.getvalue() == f"! alice: {APOLOGY}\n"
+    assert "boom" in caplog.text
+
+
+def test_a_database_in_a_missing_folder_is_one_line_and_exit_2(tmp_path: Path):
+    for command, refusal in ((["play"], "twixt: the folder no/such does not exist"),
+                             (["export", "--channel", "den"], "twixt: no/such/t.db does not")):
+        done = _twixt(*command, "--db", "no/such/t.db", cwd=tmp_path, stdin="alice: help\n")
+        assert done.returncode == 2
+        assert done.stderr.startswith(refusal)
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert not (tmp_path / "no").exists()
+
+
+def test_an_out_that_is_not_a_folder_is_refused_before_any_line(tmp_path: Path):
+    (tmp_path / "boards").write_text("a file, not a folder")
+    done = _twixt("play", "--db", "t.db", "--out", "boards", cwd=tmp_path,
+                  stdin="alice: challenge bob\nbob: accept\n")
+    assert (done.returncode, done.stderr) == (2, "twixt: --out boards is not a folder\n")
+    assert not (tmp_path / "t.db").exists()
+
+
+async def test_a_board_that_cannot_be_saved_is_said_and_the_script_goes_on(tmp_path: Path):
+    async with await SqliteStorage.open(tmp_path / "t.db") as storage:
+        out = StringIO()
+        table = TerminalTable(storage, "den", tmp_path / "gone", out=out)
+        (tmp_path / "gone").write_text("in the way")  # the folder became a file meanwhile
+        refused = await table.run(["alice: challenge bob swap no", "bob: accept",
+                                   "alice: K10", "bob: status"])
+        assert refused == 0
+        assert "  (board not saved:" in out.getvalue()
+        assert "Moves: 1" in out.getvalue()
+
+
+def test_a_clock_far_in_the_future_is_refused_before_anything_is_stored(tmp_path: Path):
+    done = _twixt("play", "--db", "t.db", "--clock", "9999-12-01", cwd=tmp_path,
+                  stdin="alice: challenge bob time 1d\n")
+    assert done.returncode == 2
+    assert "'9999-12-01' is not between 2000 and 2100" in done.stderr
+    assert not (tmp_path / "t.db").exists()
+
+
+def test_a_byte_order_mark_and_comments_are_not_part_of_a_line(tmp_path: Path):
+    script = tmp_path / "bom.txt"
+    script.write_text("alice: challenge bob size 12 swap no # a friendly game\n"
+                      "bob: accept\nalice: G6 # my first peg\n", encoding="utf-8-sig")
+    done = _twixt("play", str(script), "--db", "t.db", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout
+    assert "**alice** (Red): `G6`" in done.stdout
+    assert "\ufeff" not in done.stdout
+
+
+def test_twixt_check_help_offers_what_check_accepts(tmp_path: Path):
+    """`check` reads SQLite files only (a PostgreSQL URL is refused, exit 2): its help must
+    not offer a URL, as the shared `--db` help of `play` and `export` does."""
+    shown = _twixt("check", "--help", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert "postgresql://" not in shown.stdout
+    words = " ".join(shown.stdout.split())
+    assert "the SQLite file to check" in words and "amcheck" in words
+    assert "running totals" in words and "2 when" in words  # all it checks, every exit code
+    refused = _twixt("check", "--db", "postgresql://bot@db.example/twixt", cwd=tmp_path)
+    assert refused.returncode == 2 and "reads a SQLite file" in refused.stderr
+    assert "postgresql://" in _twixt("play", "--help", cwd=tmp_path).stdout
+
+
+def test_twixt_check_reads_every_page_and_names_what_is_wrong(tmp_path: Path):
+    _twixt("play", "--db", "t.db", cwd=tmp_path, stdin="alice: challenge bob\nbob: accept\n")
+    healthy = _twixt("check", "--db", "t.db", cwd=tmp_path)
+    assert (healthy.returncode, healthy.stdout) == (0, "t.db: ok\n")
+    with closing(sqlite3.connect(tmp_path / "t.db")) as db, db:  # foreign keys off here
+        db.execute("INSERT INTO game_seats (game_id, seat, user_id, name) "
+                   "VALUES (99, 0, 1, 'ghost')")
+    broken = _twixt("check", "--db", "t.db", cwd=tmp_path)
+    assert broken.returncode == 1
+    assert broken.stdout == "a row of game_seats points to a missing row of games\n"
+    missing = _twixt("check", "--db", "none.db", cwd=tmp_path)
+    assert (missing.returncode, missing.stderr) == (2, "twixt: none.db does not exist\n")
+
+
+def test_twixt_export_of_a_timed_game_carries_its_time_control(tmp_path: Path):
+    # `twixt export` wrote no TimeControl while the bot's export did: one record, two answers
+    script = "alice: challenge bob size 12 swap no time 2d\nbob: accept\nalice: G6\n"
+    assert _twixt("play", "--db", "t.db", "--channel", "den", cwd=tmp_path,
+                  stdin=script).returncode == 0
+    exported = _twixt("export", "--db", "t.db", "--channel", "den", cwd=tmp_path)
+    assert exported.returncode == 0
+    assert '[TimeControl "2d"]\nalice: G6\n' in exported.stdout

@@ -1,0 +1,215 @@
+"""`analyze [game]`: a finished game's win-probability curve and its biggest swings, as the
+engine sees them; and the words and picture `twixt analyze` shares with it.
+
+The engine never helps a player during a game: a game still being played is refused, and so
+is a finished game that holds every peg of a game in play on the server (of `PROTECTED_PEGS`
+or more; in any order, mirrored or turned): one imported from it, or replayed by hand, and
+played on to an end. The
+search runs in the engine's process pool (`ServiceCore.engine_pool`): a full pool is one line
+("busy, try again later"), and each user has at most one analysis under way. A finished game
+never changes, so its analysis is kept (the last `CACHED` games, in memory: a restart only
+costs a new search), and drawn in the asker's language each time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from contextlib import nullcontext
+
+from twixt.engine.analysis import GameAnalysis, analyze_game, default_limit
+from twixt.language import Markup, Translation, verbatim
+from twixt.rendering import CurveSwing, WinCurve, render_wincurve
+from twixt.rules import Colour, Game, records
+from twixt.service.desk.desk import Desk
+from twixt.service.desk.engine_pool import EngineBusyError, player_owner
+from twixt.service.model import Attachment, Reply, Request, ServiceError
+from twixt.service.texts import result_sentence
+from twixt.storage import GameStatus
+
+#: analysed games kept, newest first
+CACHED = 32
+
+
+def analyze_record(record: str, seed: int = 0) -> GameAnalysis:
+    """The analysis of a game given as a transcript, with the engine's default budget for the
+    core that searches (`engine.analysis.default_limit`: node counts, so the same every run;
+    at most about `engine.analysis.FULL_POSITIONS` searches): what a worker process runs (a
+    record is plain text, cheaper to send than a game)."""
+    game = records.read(record)
+    return analyze_game(game, default_limit(game), seed=seed)
+
+
+def curve_of(analysis: GameAnalysis, game: Game, tr: Translation) -> WinCurve:
+    """The picture's data: Red's chance by move, the swings, each colour's players and how
+    the game ended."""
+    swings = tuple(CurveSwing(s.turn, s.last_turn, tr.say(s.mover.said), s.played,
+                              s.preferred, s.red_before, s.red_after, s.preferred_win)
+                   for s in analysis.swings)
+    red, black = (" & ".join(game.players_of(colour)) for colour in (Colour.RED, Colour.BLACK))
+    result = result_sentence(game.outcome, game, tr) if game.outcome else ""
+    return WinCurve(tuple((r.turn, r.red_win) for r in analysis.reports), swings, red, black,
+                    result, tr.locale)
+
+
+def swing_lines(analysis: GameAnalysis, tr: Translation, code: str = "") -> list[str]:
+    """A line a swing, biggest first: `1. move 12, Black F3: Red 80% → 20% (engine: G5, Red
+    80%)`;
+    the moves between `code` marks (a backtick, where the text is markdown)."""
+    lines = []
+    for number, swing in enumerate(analysis.swings, start=1):
+        values = dict(n=number, colour=swing.mover.said,
+                      move=Markup(f"{code}{verbatim(swing.played)}{code}"),
+                      before=round(swing.red_before * 100), after=round(swing.red_after * 100))
+        line = (tr("{n}. move {turn}, {colour} {move}: Red {before}% → {after}%",
+                   turn=swing.turn, **values) if swing.turn == swing.last_turn
+                else tr("{n}. moves {first}–{last}, {colour} first, {move}: "
+                        "Red {before}% → {after}%",
+                        first=swing.turn, last=swing.last_turn, **values))
+        if swing.preferred:
+            line = tr("{line} (engine: {move}, Red {chance}%)", line=line,
+                      move=Markup(f"{code}{verbatim(swing.preferred)}{code}"),
+                      chance=round(swing.preferred_win * 100))
+        lines.append(line)
+    if not analysis.swings:
+        lines.append(tr("No move changed Red's chance much."))
+    if analysis.step > 1:
+        lines.append(tr("A long game: one position in {step} was analysed.",
+                        step=analysis.step))
+    return lines
+
+
+#: games in play read at once when an analysis looks for one it would give advice in
+LIVE_PAGE = 100
+
+#: the fewest pegs of a game in play whose position is kept from the engine: below this an
+#: opening move or two, shared by many games, would hold up every analysis that began alike,
+#: for what is no more than a book opening's advice
+PROTECTED_PEGS = 4
+
+#: a peg as the check for games in play compares it: colour, column, row
+Spot = tuple[Colour, int, int]
+
+
+def pegs_of(game: Game) -> frozenset[Spot]:
+    """The pegs on the board now."""
+    return frozenset((peg.colour, peg.hole.col, peg.hole.row) for peg in game.pegs())
+
+
+def pegs_ever(game: Game) -> frozenset[Spot]:
+    """Every peg the game ever had on its board, in any of its positions (a removal, a
+    takeback or a swap does not hide one): a superset of each position's pegs."""
+    placed = {(turn.colour, turn.placed.col, turn.placed.row)
+              for turn in game.history if turn.placed is not None}
+    return frozenset(placed) | pegs_of(game)
+
+
+def passes_through(played: frozenset[Spot], live: frozenset[Spot],
+                   size: tuple[int, int]) -> bool:
+    """Whether a game whose pegs were ever `played` may have passed through the position of
+    `live` (or one after it), on a board of `size`: in any move order, and mirrored or turned
+    as the board allows (on a square board also transposed, the colours exchanged). A game
+    in play of fewer than `PROTECTED_PEGS` pegs is in its opening, not kept from the engine."""
+    if len(live) < PROTECTED_PEGS:
+        return False
+    cols, rows = size
+    flips = [(flip_cols, flip_rows) for flip_cols in (False, True) for flip_rows in (False, True)]
+    for transpose in (False, True) if cols == rows else (False,):
+        for flip_cols, flip_rows in flips:
+            if all(_seen(spot, cols, rows, flip_cols, flip_rows, transpose) in played
+                   for spot in live):
+                return True
+    return False
+
+
+def _seen(spot: Spot, cols: int, rows: int, flip_cols: bool, flip_rows: bool,
+          transpose: bool) -> Spot:
+    colour, col, row = spot
+    col, row = (cols - 1 - col if flip_cols else col), (rows - 1 - row if flip_rows else row)
+    return (colour.opponent, row, col) if transpose else (colour, col, row)
+
+
+class Analyses:
+    """`analyze [game]` over the service's desk."""
+
+    def __init__(self, desk: Desk) -> None:
+        self._desk = desk
+        self._done: OrderedDict[int, GameAnalysis] = OrderedDict()
+        #: users whose analysis is under way
+        self._asking: set[int] = set()
+
+    async def analyze(self, request: Request, game_id: int | None = None) -> Reply:
+        """The curve of a finished game (the channel's last by default) and its swings:
+        public in the game's channel, for the asker alone elsewhere (a game of a private
+        channel stays there)."""
+        stored, private = await self._desk.game_to_show(request, game_id,
+                                                        "/twixt-records analyze")
+        if stored.is_active:
+            raise ServiceError("game {game} is still being played: the engine looks at a game "
+                               "only once it is over", game=stored.id)
+        game = await self._desk.position(stored)
+        await self._refuse_a_game_in_play(request.guild_id, stored.id, game)
+        # the game's channel sees the bot at work; one asking elsewhere, privately, is
+        # answered privately and shows nothing to others
+        analysis = await self._analysis(request, stored.id, game,
+                                        None if private else stored.channel_id)
+        tr = request.tr
+        image = await asyncio.to_thread(render_wincurve, curve_of(analysis, game, tr))
+        head = tr.plural("Game {game}, {n} move: the biggest swings of Red's chance, as the "
+                         "engine sees them.",
+                         "Game {game}, {n} moves: the biggest swings of Red's chance, as the "
+                         "engine sees them.", game.moves_made, game=stored.id)
+        result = [result_sentence(game.outcome, game, tr)] if game.outcome else []
+        text = "\n".join([head, *swing_lines(analysis, tr, "`"), *result])
+        return Reply(text, attachments=(Attachment(f"twixt-{stored.id}-analysis.png", image),),
+                     ephemeral=private)
+
+    async def _refuse_a_game_in_play(self, guild_id: int, game_id: int, game: Game) -> None:
+        """Refuse a finished game that holds every peg of a game still in play on the server:
+        replayed or imported from it and played on, its analysis would be the engine's advice
+        in that game. Checked at each asking (a kept analysis too), over every game in play
+        here, a page at a time."""
+        played = pegs_ever(game)
+        size = (game.options.cols, game.options.rows)
+        before: int | None = None
+        while True:
+            page = await self._desk.storage.list_games(
+                guild_id=guild_id, status=GameStatus.ACTIVE, limit=LIVE_PAGE, before_id=before)
+            for stored in page:
+                live = await self._desk.position(stored)
+                if (live.options.cols, live.options.rows) == size and passes_through(
+                        played, pegs_of(live), size):
+                    raise ServiceError("game {game} passes through the position of a game "
+                                       "still in play on this server: the engine looks at it "
+                                       "once that game is over", game=game_id)
+            if len(page) < LIVE_PAGE:
+                return
+            before = page[-1].id
+
+    async def _analysis(self, request: Request, game_id: int, game: Game,
+                        shown_in: int | None) -> GameAnalysis:
+        """The game's analysis: kept from before, or searched in the engine's pool (the
+        channel `shown_in`, if any, shown that the bot is thinking meanwhile)."""
+        done = self._done.get(game_id)
+        if done is not None:
+            self._done.move_to_end(game_id)
+            return done
+        user = request.user.id
+        if user in self._asking:
+            raise ServiceError("your last analysis is still running: wait for it, then ask "
+                               "again")
+        self._asking.add(user)
+        try:
+            record = records.write(game)
+            # the asker's share of the engine, the same as for their games with the bot
+            async with (nullcontext() if shown_in is None else self._desk.port.thinking(shown_in)):
+                analysis = await self._desk.engine_pool.run(player_owner(user), analyze_record,
+                                                            record)
+        except EngineBusyError:
+            raise ServiceError("the engine is busy, try again later") from None
+        finally:
+            self._asking.discard(user)
+        self._done[game_id] = analysis
+        while len(self._done) > CACHED:
+            self._done.popitem(last=False)
+        return analysis

@@ -1,0 +1,238 @@
+"""Conditional moves at work: a player's private replies to the opponent's next moves, kept
+in storage, and played the moment the opponent's move calls for one.
+
+The plan itself (its grammar, checks and matching) is pure TwixT and lives in
+`rules.conditionals`; this is the service's side: who may store, where it is kept, and what a
+turn that fires a reply says. A player stores only while the opponent is to move; every
+trigger and reply is checked on a copy of the game first, and a new line adds to what is
+stored (a trigger stored before is replaced). After each move the stored plans of the game
+are used up: the player now to move gets the reply that the move calls for, played at once
+as their turn, and keeps that branch's continuation; any other move clears them. A reply
+that became illegal is dropped and its owner told in a direct message; so is one to a move
+that offers a draw (its peg would lapse the offer before its owner saw it). Takebacks and
+the end of the game clear every plan of the game.
+
+Plans are stored as JSON in their own table, never in the turn log, so no record or export
+shows them; the moves made when one was stored tie it to its position.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from twixt.language import Translation, message
+from twixt.rules import Command, Game, Turn, TwixtError, parse_command
+from twixt.rules.conditionals import Branch, Plan, answer, check, check_size, lines, merge
+from twixt.service.commands import ConditionalAction
+from twixt.service.desk.desk import Desk, player_seat, seat_to_move
+from twixt.service.model import Reply, Request, ServiceError, User
+from twixt.service.pure.clock.banks import TurnClock
+from twixt.service.texts import turn_line
+from twixt.storage import Seat, StorageError, StoredGame
+
+log = logging.getLogger(__name__)
+
+#: what a player's auto-link preference makes of a reply (`Turns`' own rule for typed moves)
+Prepare = Callable[[Request, Command], Awaitable[Command]]
+
+#: the refusal of conditional moves where every reply is public (a chat message)
+PRIVATE = message("conditional moves are private: store them with /twixt if, where only you "
+                  "see them (and delete your message)")
+#: the words that start a line of conditional moves (`move if …` too, as `/twixt move` reads it)
+_LEADS = (["if"], ["conditions"], ["move", "if"], ["move", "conditions"])
+
+
+def refuse_in_public(request: Request, text: str) -> None:
+    """Refuse a typed line of conditional moves where the reply is public, before it is read:
+    a refusal that named what is wrong with it would repeat the plan to the channel. `if
+    clear` shows nothing, so it may be said anywhere."""
+    if request.private_replies:
+        return
+    words = text.lower().split()
+    if any(words[:len(lead)] == lead and words[len(lead):] != ["clear"]
+           for lead in _LEADS):
+        raise ServiceError(PRIVATE)
+
+
+@dataclass(frozen=True)
+class Answered:
+    """What became of a turn: the last turn played, which is a stored reply when one
+    `answered` the opponent's move, and a private `notice` to send with the announcement."""
+
+    stored: StoredGame
+    game: Game
+    turn: Turn
+    #: the turn clock after the last turn (see `Desk.commit`)
+    turn_clock: TurnClock | None
+    answered: Turn | None = None
+    notice: Reply | None = None
+
+    @property
+    def last(self) -> tuple[StoredGame, Game, Turn, TurnClock | None]:
+        return self.stored, self.game, self.turn, self.turn_clock
+
+    def announce(self, reply: Reply, tr: Translation) -> Reply:
+        """The announcement of the last turn (`reply`), led by the move a stored reply
+        answered, so that both are said in one message under one board."""
+        if self.answered is not None:
+            lead = (turn_line(self.answered, tr),
+                    tr("{name} answers at once with a stored move:", name=self.turn.player))
+            reply = replace(reply, text="\n".join((*lead, reply.text)))
+        if self.notice is not None:
+            reply = replace(reply, followups=(*reply.followups, self.notice))
+        return reply
+
+
+class Conditionals:
+    """Storing, showing and clearing conditional moves, and playing them."""
+
+    def __init__(self, desk: Desk, prepare: Prepare) -> None:
+        self._desk = desk
+        self._prepare = prepare
+
+    async def run(self, request: Request, action: ConditionalAction, plan: Plan) -> Reply:
+        """Store `plan` (added to what the asker stored), show it, or clear it."""
+        if not request.private_replies and action != "clear":
+            raise ServiceError(PRIVATE)
+        desk = self._desk
+        async with desk.lock(request.channel_id):
+            stored, game = await desk.active(request.channel_id)
+            seat = player_seat(stored, request)
+            if action == "clear":
+                await desk.storage.drop_conditionals(stored.id, seat.user_id)
+                return Reply(request.tr("Your conditional moves in game {game} are cleared.",
+                                        game=stored.id), ephemeral=True)
+            kept = await self._kept(stored, game, seat)
+            if action == "show":
+                return self._listing(request, stored, game, kept, stored_now=False)
+            plan = merge(kept, await self._checked(request, game, seat, plan))
+            await self._keep(stored, game, seat.user_id, plan)
+        return self._listing(request, stored, game, plan, stored_now=True)
+
+    async def answer(self, request: Request, stored: StoredGame, game: Game,
+                     turn: Turn, turn_clock: TurnClock | None) -> Answered:
+        """After `turn` (committed by `request`'s player; the caller holds the channel's
+        lock): play the stored reply it calls for, if any. Every plan of the game is used up
+        by a move; only the continuation of a reply played is kept. A move that offers a
+        draw is not answered: the offer asks the owner a question no stored reply answers."""
+        plain = Answered(stored, game, turn, turn_clock)
+        if not turn.command.is_move or game.is_over:  # a game's end drops its plans itself
+            return plain
+        storage = self._desk.storage
+        found = await storage.conditionals(stored.id)
+        if not found:
+            return plain
+        await storage.drop_conditionals(stored.id)
+        owner = seat_to_move(stored, game)
+        row = next((c for c in found if c.user_id == owner.user_id
+                    and c.at_move == game.moves_made - 1), None)
+        branch = None if row is None else answer(_from_json(row.plan), game)
+        if branch is None:
+            return plain
+        asking = Request(stored.guild_id, stored.channel_id, User(owner.user_id, owner.name),
+                         locale=request.locale)
+        if game.draw_offered_by is not None:  # the reply's peg would lapse it unseen
+            return replace(plain, notice=_dropped(asking, stored, turn, branch, asking.tr(
+                "the move offers you a draw, which is yours to answer")))
+        try:
+            after, played, reply, after_clock = await self._desk.commit(asking, branch.reply)
+        except ServiceError as error:
+            return replace(plain, notice=_dropped(asking, stored, turn, branch,
+                                                  asking.tr.say(error.message)))
+        if branch.then and not played.is_over:
+            try:
+                await self._keep(after, played, owner.user_id, branch.then)
+            except ServiceError:  # the board moved on meanwhile: the continuation lapses
+                log.warning("continuation not kept", extra={"game_id": stored.id})
+        return Answered(after, played, reply, after_clock, answered=turn)
+
+    async def forget(self, game_id: int) -> None:
+        """A takeback changed the position the plans of a game were stored for."""
+        await self._desk.storage.drop_conditionals(game_id)
+
+    # --- internals ---------------------------------------------------------------------
+
+    async def _kept(self, stored: StoredGame, game: Game, seat: Seat) -> Plan:
+        """What `seat`'s player has stored for this position (a plan for an earlier one
+        lapsed with the move that passed it)."""
+        found = next((c for c in await self._desk.storage.conditionals(stored.id)
+                      if c.user_id == seat.user_id), None)
+        if found is None or found.at_move != game.moves_made or game.seat_to_move == seat.number:
+            return ()
+        return _from_json(found.plan)
+
+    async def _checked(self, request: Request, game: Game, seat: Seat, plan: Plan) -> Plan:
+        """The plan as the asker's preferences make it, checked in the game; ServiceError
+        names the branch that cannot be played."""
+        try:
+            return check(game, await self._prepared(request, plan), game.players[seat.number])
+        except TwixtError as error:
+            raise ServiceError(error.message) from None
+
+    async def _prepared(self, request: Request, plan: Plan) -> Plan:
+        return tuple([Branch(branch.trigger, await self._prepare(request, branch.reply),
+                             await self._prepared(request, branch.then)) for branch in plan])
+
+    async def _keep(self, stored: StoredGame, game: Game, user_id: int, plan: Plan) -> None:
+        """Store a plan for the game as it stands (under the version check)."""
+        try:
+            check_size(plan)
+        except TwixtError as error:
+            raise ServiceError(error.message) from None
+        try:
+            await self._desk.storage.store_conditionals(
+                stored.id, user_id, stored.version, game.moves_made, _to_json(plan),
+                now=self._desk.clock())
+        except StorageError:
+            raise ServiceError("the board changed while you were storing: look at it "
+                               "again") from None
+
+    def _listing(self, request: Request, stored: StoredGame, game: Game, plan: Plan, *,
+                 stored_now: bool) -> Reply:
+        """The asker's plan, for their eyes only."""
+        tr = request.tr
+        if not plan:
+            return Reply(tr("You have no conditional moves in game {game}. Store some while "
+                            "your opponent is to move: `if H9 then G6; if J10 then K8`.",
+                            game=stored.id), ephemeral=True)
+        opponent = seat_to_move(stored, game).name
+        head = (tr("Stored. Your conditional moves in game {game}, answering {name}'s next "
+                   "move (any other move clears them):", game=stored.id, name=opponent)
+                if stored_now else
+                tr("Your conditional moves in game {game}, answering {name}'s next move (any "
+                   "other move clears them):", game=stored.id, name=opponent))
+        block = "\n".join(lines(plan))
+        return Reply(f"{head}\n```\n{block}\n```", ephemeral=True)
+
+
+def _dropped(owner: Request, stored: StoredGame, turn: Turn, branch: Branch,
+             reason: str) -> Reply:
+    """The private word to a player whose stored reply could not be played: a direct
+    message, with no channel to fall back on, since the channel must not read it."""
+    tr = owner.tr
+    return Reply(tr("Your stored reply `{reply}` to {name}'s `{move}` in game {game} could not "
+                    "be played ({reason}), so your conditional moves there are cleared.",
+                    reply=str(branch.reply), name=turn.player, move=turn.text,
+                    game=stored.id, reason=reason),
+                 dm_user_id=owner.user.id)
+
+
+def _to_json(plan: Plan) -> str:
+    """A plan as storage keeps it: `[[trigger, reply, [continuation…]], …]`."""
+    def tree(branches: Plan) -> list[Any]:
+        return [[str(b.trigger), str(b.reply), tree(b.then)] for b in branches]
+
+    return json.dumps(tree(plan), separators=(",", ":"))
+
+
+def _from_json(text: str) -> Plan:
+    """A stored plan back (written by `_to_json`, from moves checked when stored)."""
+    def plan(branches: list[Any]) -> Plan:
+        return tuple(Branch(parse_command(trigger), parse_command(reply), plan(then))
+                     for trigger, reply, then in branches)
+
+    return plan(json.loads(text))

@@ -1,0 +1,248 @@
+"""Playing: moves in the move language, resignation, takebacks, the board and status, abort."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from twixt.language import Message
+from twixt.rules import Action, Command, Game, Turn, quote
+from twixt.service import commands as cmd
+from twixt.service.cases.conditionals import Conditionals
+from twixt.service.cases.picker import board_controls
+from twixt.service.commands.help import help_for
+from twixt.service.commands.options import describe_setup
+from twixt.service.desk.desk import Desk, check_log_room, player_seat, seat_to_move
+from twixt.service.desk.engine_seats import taken_back
+from twixt.service.model import Button, ButtonKind, Reply, Request, ServiceError
+from twixt.service.pure.clock.banks import TurnClock
+from twixt.service.pure.clock.texts import seat_lines
+from twixt.service.texts import (
+    names_and,
+    result_sentence,
+    status_text,
+    to_move_sentence,
+    turn_line,
+)
+from twixt.storage import TAKEBACK, GameResult, OfferKind, Result, StoredGame, UserPrefs
+
+_RESIGN = Command(actions=(Action.RESIGN,))
+
+
+class Turns:
+    """Everything a seated player does in a game, and what onlookers may ask."""
+
+    def __init__(self, desk: Desk) -> None:
+        self._desk = desk
+        #: stored replies to the opponent's next moves, played as soon as a move calls for one
+        self.conditionals = Conditionals(desk, self.with_auto_link)
+
+    async def move(self, request: Request, command: Command,
+                   at_version: int | None = None, prefs: UserPrefs | None = None) -> Reply:
+        """Play a command of the move language for the asking player (with `at_version`, a
+        confirmed move: only on the game as it stood when it was shown; `prefs`, the asker's
+        preferences when the caller has read them already)."""
+        if Action.TIMEOUT in command.actions:
+            # only the clocks record a loss on time (`Clocks`), never a player's word
+            raise ServiceError("timeout is recorded by the bot when a player's time is up: "
+                               "use claim")
+        desk = self._desk
+        command = await self.with_auto_link(request, command, prefs)
+        async with desk.lock(request.channel_id):
+            stored, game, turn, turn_clock = await desk.commit(request, command,
+                                                          at_version=at_version)
+            answered = await self.conditionals.answer(request, stored, game, turn, turn_clock)
+            return answered.announce(await self._turn_reply(request, *answered.last),
+                                     request.tr)
+
+    async def resign(self, request: Request, confirmed: bool = False) -> Reply:
+        """Resign, after a confirmation unless `confirmed`."""
+        if confirmed:
+            return await self.move(request, _RESIGN)
+        stored = await self._desk.active_stored(request.channel_id)
+        player_seat(stored, request)
+        question = request.tr("Really resign this game? Press Resign, or type `resign yes`.")
+        return Reply(question, ephemeral=True, buttons=(
+            Button(ButtonKind.CONFIRM_RESIGN, stored.id, request.tr("Resign"),
+                   (request.user.id,)),))
+
+    async def takeback(self, request: Request, action: cmd.TakebackAction = "request") -> Reply:
+        """The player who just moved asks to take the turn back; an opponent answers."""
+        if action not in cmd.TAKEBACK_ACTIONS:
+            raise ServiceError("takeback is request, accept or decline, not {action}",
+                               action=quote(action))
+        desk = self._desk
+        async with desk.lock(request.channel_id):
+            stored, game = await desk.active(request.channel_id)
+            seat = player_seat(stored, request)
+            if action == "request":
+                return await self._ask_takeback(request, stored, game)
+            offer = next((o for o in await desk.storage.open_offers(stored.id)
+                          if o.kind is OfferKind.TAKEBACK), None)
+            if offer is None:
+                raise ServiceError("there is no takeback request")
+            asker = stored.seat_of(offer.user_id)
+            if asker is not None and asker.team == seat.team:
+                raise ServiceError("an opponent has to answer the takeback request")
+            if offer.at_version != stored.version:  # refused, so left as it is
+                raise ServiceError("the takeback request lapsed: a turn was played since")
+            count = taken_back(stored, game, asker.number) if asker else 1
+            if action == "accept":  # refused before the offer closes: nothing changes
+                after = game.copy()
+                for _ in range(count):
+                    after.undo()
+                check_log_room(stored, after, count)
+            await desk.storage.close_offer(stored.id, OfferKind.TAKEBACK)
+            if action == "decline":
+                return Reply(request.tr("{name} declines the takeback.",
+                                        name=request.user.name))
+            tr = request.tr
+            lines = []
+            # the asker's turn, and the bot's answers after it (one log entry each)
+            for _ in range(count):
+                game = game.copy()  # the committed game stays as it is until the commit
+                taken = game.undo()
+                stored, running = await desk.append(stored, request.user.id, TAKEBACK,
+                                                    game=game, passes_turn=True)
+                lines.append(tr("{player}'s `{move}` is taken back.", player=taken.player,
+                                move=taken.text))
+            await self.conditionals.forget(stored.id)
+            clock_text = desk.clock_words(stored, game, running)
+            image = await desk.render(game, clock_text=clock_text, locale=request.locale)
+            pickers, controls = board_controls(stored, game, tr)
+            return Reply("\n".join([*reversed(lines), to_move_sentence(game, tr, clock_text)]),
+                         image=image, mentions=(offer.user_id,), buttons=controls,
+                         pickers=pickers)
+
+    async def board(self, request: Request) -> Reply:
+        """The board of the channel's game (or its last one), for the asker alone and as they
+        like to see it: their theme, palette and side. Public boards keep the game's one look."""
+        stored, game, clock_text, text = await self._facts(request)
+        image = await self._desk.render(game, request.user.id, clock_text, locale=request.locale)
+        pickers, controls = board_controls(stored, game, request.tr)
+        return Reply(text, image=image, ephemeral=True, buttons=controls, pickers=pickers)
+
+    async def status(self, request: Request) -> Reply:
+        """The facts of the channel's game, or of its last one once it is over."""
+        _stored, _game, _clock, text = await self._facts(request)
+        return Reply(text)
+
+    async def _facts(self, request: Request
+                     ) -> tuple[StoredGame, Game, Message | None, str]:
+        """The channel's current or last game, its time left, and its facts in words."""
+        desk = self._desk
+        stored = await desk.channel_stored(request.channel_id)
+        game = await desk.position(stored)
+        turn_clock = await desk.turn_clock(stored) if stored.is_active else None
+        clock_text = desk.clock_words(stored, game, turn_clock)
+        text = status_text(stored, game, describe_setup(stored.setup), request.tr, clock_text)
+        players = [] if turn_clock is None else seat_lines(stored, turn_clock, desk.clock())
+        return stored, game, clock_text, "\n".join(
+            [text, *(request.tr.say(line) for line in players)])
+
+    async def help(self, request: Request, topic: str | None = None) -> Reply:
+        return Reply(help_for(topic, request.tr), ephemeral=True)
+
+    async def abort(self, request: Request) -> Reply:
+        """A channel manager calls the game off at once; players must all ask for it."""
+        desk = self._desk
+        async with desk.lock(request.channel_id):
+            stored = await desk.active_stored(request.channel_id)
+            if not (request.can_manage or stored.seat_of(request.user.id) is not None):
+                raise ServiceError("only the players or a channel manager can abort a game")
+            if not request.can_manage:
+                voters = await desk.storage.vote_abort(stored.id, request.user.id)
+                missing = [s for s in stored.seats if s.user_id not in voters]
+                if missing:
+                    return Reply(request.tr.plural(
+                        "{name} asks to abort this game. It is called off when {names} also "
+                        "asks.",
+                        "{name} asks to abort this game. It is called off when {names} also "
+                        "ask.", len(missing), name=request.user.name,
+                        names=", ".join(s.name for s in missing)),
+                        mentions=tuple(s.user_id for s in missing))
+            await desk.finish(stored, GameResult(Result.ABORTED, "aborted"))
+        players = names_and([s.name for s in stored.seats], request.tr)
+        return Reply(request.tr("Game {game} ({players}) is aborted by {name}; it counts for "
+                                "nobody.", game=stored.id, players=players,
+                                name=request.user.name),
+                     mentions=tuple(s.user_id for s in stored.seats
+                                    if s.user_id != request.user.id))
+
+    # --- internals ---------------------------------------------------------------------
+
+    async def with_auto_link(self, request: Request, command: Command,
+                             prefs: UserPrefs | None = None) -> Command:
+        """With the auto-link preference, a bare peg links all it can (what pp does anyway,
+        so the rule set need not be looked up); `prefs` are read only when not given."""
+        placement = command.placement
+        if placement is None or placement.links or placement.link_all:
+            return command
+        if prefs is None:
+            prefs = await self._desk.storage.user_prefs(request.user.id)
+        if not prefs.auto_link:
+            return command
+        return replace(command, placement=replace(placement, link_all=True))
+
+    async def _ask_takeback(self, request: Request, stored: StoredGame, game: Game) -> Reply:
+        seat = player_seat(stored, request)
+        if game.is_over:
+            raise ServiceError("the game is over")
+        count = taken_back(stored, game, seat.number)
+        if not count:
+            raise ServiceError("only the player who made the last turn can ask to take it back")
+        last = game.history[-count]
+        await self._desk.offer(stored, OfferKind.TAKEBACK, request.user.id)
+        opponents = tuple(s.user_id for s in stored.seats if s.team != seat.team)
+        tr = request.tr
+        return Reply(tr("{name} asks to take back `{move}`.", name=request.user.name,
+                        move=last.text), mentions=opponents,
+                     buttons=(Button(ButtonKind.ACCEPT_TAKEBACK, stored.id,
+                                     tr("Accept takeback"), opponents),
+                              Button(ButtonKind.DECLINE_TAKEBACK, stored.id, tr("Decline"),
+                                     opponents)))
+
+    async def _turn_reply(self, request: Request, stored: StoredGame, game: Game,
+                          turn: Turn, turn_clock: TurnClock | None) -> Reply:
+        """What a turn makes the bot say, in the mover's language (`request.locale`): a
+        reply to a request is in the asker's language, even where everyone reads it;
+        `turn_clock` is the clock the commit left (`Desk.commit`)."""
+        desk = self._desk
+        tr = request.tr
+        mover = stored.seats[turn.seat]
+        text = turn_line(turn, tr)
+        if game.outcome:
+            others = tuple(s.user_id for s in stored.seats if s.user_id != mover.user_id)
+            image = await desk.render(game, None, locale=request.locale)
+            return Reply(f"{text}\n{result_sentence(game.outcome, game, tr)}", image=image,
+                         mentions=others,
+                         buttons=await desk.rematch_buttons(stored, tr))
+        next_seat = seat_to_move(stored, game)
+        clock_text = desk.clock_words(stored, game, turn_clock)
+        lines = [text, to_move_sentence(game, tr, clock_text)]
+        if Action.PRIVILEGE in turn.actions:
+            skipped = stored.seats[(turn.seat + 1) % len(stored.seats)]
+            lines.insert(1, tr("{name} calls privilege: {skipped} is skipped.", name=mover.name,
+                               skipped=skipped.name))
+        buttons: list[Button] = []
+        # ping exactly who must act: the player to move (unless that is who just acted) and,
+        # after a new draw offer, the opponents who hold its buttons
+        must_act = [next_seat.user_id] if next_seat.user_id != mover.user_id else []
+        if game.can_swap():
+            lines.append(tr("You may answer with `swap`."))
+            buttons.append(Button(ButtonKind.SWAP, stored.id, tr("Swap"), (next_seat.user_id,)))
+        if game.is_double and game.can_call_privilege(turn.player):
+            buttons.append(Button(ButtonKind.PRIVILEGE, stored.id, tr("Privilege"),
+                                  (mover.user_id,)))
+        if game.draw_offered_by is not None:
+            lines.append(tr("{colour} offers a draw.", colour=game.draw_offered_by.said))
+            opponents = tuple(s.user_id for s in stored.seats
+                              if game.colour_of_seat(s.number) is not game.draw_offered_by)
+            buttons += [Button(ButtonKind.ACCEPT_DRAW, stored.id, tr("Accept draw"), opponents),
+                        Button(ButtonKind.DECLINE_DRAW, stored.id, tr("Decline draw"),
+                               opponents)]
+            if Action.OFFER_DRAW in turn.actions:
+                must_act += [uid for uid in opponents if uid not in must_act]
+        image = await desk.render(game, clock_text=clock_text, locale=request.locale)
+        pickers, controls = board_controls(stored, game, tr)
+        return Reply("\n".join(lines), image=image, mentions=tuple(must_act),
+                     buttons=(*buttons, *controls), pickers=pickers)
