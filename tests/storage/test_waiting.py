@@ -6,7 +6,6 @@ game waits for nobody, and a due digest is moved on once."""
 from datetime import timedelta
 
 from tests.storage.storage_helpers import SMALL, T0
-
 from twixt.storage import Digest, GameResult, Player, Result, Storage, StoredGame, Waiting
 
 
