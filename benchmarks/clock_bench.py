@@ -46,6 +46,7 @@ from clock_workload import NOW, TIME, clock_rows, idle_ticks
 from twixt.rules import Game
 from twixt.service import Request, TwixtService, User, build_options
 from twixt.service.cases.clocks import RESEND_AFTER
+from twixt.service.commands import router
 from twixt.service.pure.clock.timecontrol import clock_marks, time_control_of
 from twixt.storage import GameStatus, SqliteStorage
 from twixt.storage.rows import stamp
@@ -134,7 +135,7 @@ async def _play(service: TwixtService, channel: int, players: tuple[User, User],
         seat = mirror.seat_to_move
         assert seat is not None
         start = time.perf_counter()
-        await service.run(Request(1, channel, players[seat]), command)
+        await service.execute(Request(1, channel, players[seat]), router.read(command))
         latencies.append(time.perf_counter() - start)
         mirror.play(command)
 

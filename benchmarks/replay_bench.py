@@ -21,6 +21,7 @@ from pathlib import Path
 from twixt.rendering import plan_of, render_replay
 from twixt.rules import Game
 from twixt.service import Request, TwixtService, User, build_options
+from twixt.service.commands import router
 from twixt.storage import SqliteStorage
 
 
@@ -75,7 +76,7 @@ async def refusal_ms(rounds: int = 20) -> float:
             await service.challenges.accept(Request(1, 1, bob))
             for move in long_game(24, 60).history:
                 who = alice if move.seat == 0 else bob
-                await service.run(Request(1, 1, who), move.text)
+                await service.execute(Request(1, 1, who), router.read(move.text))
             times = []
             for _ in range(rounds):
                 drawing = [asyncio.create_task(service.records.replay(Request(1, 1, alice)))

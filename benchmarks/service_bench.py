@@ -17,6 +17,7 @@ from pathlib import Path
 
 from twixt.rules import Game
 from twixt.service import Request, TwixtService, User, build_options
+from twixt.service.commands import router
 from twixt.storage import SqliteStorage
 
 GUILD = 1
@@ -42,7 +43,7 @@ async def _play(service: TwixtService, channel: int, players: tuple[User, User],
         assert seat is not None  # the loop stops once the game is over
         user = players[seat]
         start = time.perf_counter()
-        reply = await service.run(Request(GUILD, channel, user), command)
+        reply = await service.execute(Request(GUILD, channel, user), router.read(command))
         latencies.append(time.perf_counter() - start)
         assert reply.image
         mirror.play(command)

@@ -1,6 +1,6 @@
-"""`TwixtService.execute` hands each command to the subject that does it, with the command's
-fields as that subject's parameters, in order (`service._SUBJECTS`); and every button is a
-command (`commands.of_button`)."""
+"""`TwixtService.execute` hands each command to the one subject's method marked as its
+handler (`commands.handles`), with the command's fields as that method's parameters;
+and every button is a command (`commands.of_button`)."""
 
 from __future__ import annotations
 
@@ -12,24 +12,34 @@ import pytest
 
 from twixt.service import ButtonKind, TwixtService
 from twixt.service import commands as cmd
-from twixt.service.service import _SUBJECTS
 
-#: the commands `execute` matches on by their values rather than through the table
-MATCHED = {cmd.AnswerChallenge, cmd.TournamentAction, cmd.ForGame}
-
-
-def test_every_command_has_one_subject():
-    every = set(typing.get_args(cmd.ServiceCommand))
-    assert set(_SUBJECTS) | MATCHED == every
-    assert not set(_SUBJECTS) & MATCHED
+#: the command the service answers itself: a button's command for one game only
+UNWRAPPED = {cmd.ForGame}
+KINDS = sorted(set(typing.get_args(cmd.ServiceCommand)) - UNWRAPPED,
+               key=lambda kind: kind.__name__)
 
 
-@pytest.mark.parametrize("kind", sorted(_SUBJECTS, key=lambda kind: kind.__name__),
-                         ids=lambda kind: kind.__name__)
-def test_a_subjects_parameters_are_its_commands_fields(service: TwixtService, kind):
-    method = _SUBJECTS[kind](service)
-    parameters = list(inspect.signature(method).parameters)
+def test_every_command_has_one_handler(service: TwixtService):
+    assert set(service.handlers.marked) == set(KINDS)
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.__name__)
+def test_a_handlers_parameters_are_its_commands_fields(service: TwixtService, kind):
+    parameters = list(inspect.signature(service.handlers(kind)).parameters)
     assert parameters == ["request", *(f.name for f in fields(kind))]
+
+
+def test_a_command_handled_twice_is_refused():
+    class One:
+        @cmd.handles(cmd.Status)
+        async def status(self, request): ...
+
+    class Other:
+        @cmd.handles(cmd.Status)
+        async def also(self, request): ...
+
+    with pytest.raises(TypeError, match="Status is handled twice"):
+        cmd.handlers_of(One(), Other())
 
 
 @pytest.mark.parametrize("kind", list(ButtonKind), ids=lambda kind: kind.name)

@@ -12,9 +12,10 @@ import pytest
 
 from tests.service.helpers import funnel_refusal, press, start_game
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, asking
+from tests.typed import enter
 from twixt.language import translation, unmarked
 from twixt.service import ButtonKind, Port, Reply, Request, TwixtService, User, build_options
-from twixt.service import commands as cmd
+from twixt.service.commands import router
 from twixt.service.commands.options import describe_setup
 from twixt.storage import GameSetup
 
@@ -27,7 +28,7 @@ def german(request: Request) -> Request:
 
 async def in_german(service, text: str, user: User = ALICE) -> str:
     """What `user` reads, asking in German."""
-    return (await service.run(german(asking(user)), text)).plain
+    return (await enter(service, german(asking(user)), text)).plain
 
 
 async def german_tick(service: TwixtService) -> list[Reply]:
@@ -47,7 +48,7 @@ async def german_tick(service: TwixtService) -> list[Reply]:
 
 async def test_a_german_server_is_reminded_in_german(service, clock):
     await start_game(service, time="3d", swap="no")
-    await service.run(asking(ALICE), "K10")
+    await enter(service, asking(ALICE), "K10")
     await service.preferences.user_settings(asking(BOB), {"dm": "off"})
     clock.now += timedelta(hours=25)
     [reminder] = await german_tick(service)
@@ -59,7 +60,7 @@ async def test_a_german_server_is_reminded_in_german(service, clock):
 
 async def test_time_up_claim_and_forfeit_speak_the_right_language(service, storage, clock):
     await start_game(service, time="1d", swap="no", vacation="no")
-    await service.run(asking(ALICE), "K10")
+    await enter(service, asking(ALICE), "K10")
     clock.now += timedelta(hours=1)
     assert await funnel_refusal(service.clocks.claim(german(asking(ALICE))), "de") == \
         "bob hat noch 23 Std. 0 Min. für den Zug"
@@ -111,17 +112,18 @@ def test_a_game_s_options_are_described_in_the_reader_s_language():
     ("settings dm maybe", "dm is on or off, not “maybe”", "dm ist on oder off, nicht “maybe”"),
 ])
 async def test_a_refusal_is_in_the_asker_s_language(service, typed, english, german_text):
-    assert await funnel_refusal(service.run(asking(ALICE), typed), "en") == english
-    assert await funnel_refusal(service.run(german(asking(ALICE)), typed), "de") == german_text
+    assert await funnel_refusal(enter(service, asking(ALICE), typed), "en") == english
+    assert await funnel_refusal(enter(service, german(asking(ALICE)), typed), "de") == german_text
 
 
 async def test_settings_are_shown_in_german_with_the_words_to_type(service):
     said = await in_german(service, "settings palette colorblind")
     assert said == ("Deine Einstellungen: theme light, palette colour-blind, side any, "
                     "dm on, autolink off, confirm off, weekends on.")
-    server = await service.run(german(asking(ALICE)), "server")
+    server = await enter(service, german(asking(ALICE)), "server")
     assert server.plain.startswith("Servereinstellungen: thread ")
-    assert await funnel_refusal(service.run(german(asking(ALICE)), "server forfeit yes"), "de") == \
+    refused = enter(service, german(asking(ALICE)), "server forfeit yes")
+    assert await funnel_refusal(refused, "de") == \
         "nur wer den Server verwaltet, kann seine Einstellungen ändern"
 
 
@@ -131,7 +133,7 @@ async def test_settings_are_shown_in_german_with_the_words_to_type(service):
 async def test_stats_and_the_leaderboard_in_german(service):
     assert await in_german(service, "leaderboard") == "Noch keine gewerteten Partien."
     await start_game(service, swap="no")
-    await service.run(asking(BOB), "resign yes")
+    await enter(service, asking(BOB), "resign yes")
     mine = await in_german(service, "stats")
     assert mine.startswith("**alice**: 1 Partie — 1 gewonnen, 0 verloren, 0 remis; Wertung ")
     assert mine.endswith(" nach 1 gewerteten Partie.")
@@ -139,25 +141,25 @@ async def test_stats_and_the_leaderboard_in_german(service):
     assert theirs.plain.splitlines()[1] == "Du gegen alice: 0 gewonnen, 1 verloren, 0 remis."
     board = await in_german(service, "leaderboard", CAROL)
     assert board.splitlines()[0] == "**Rangliste** (Seite 1)"
-    assert (await service.run(asking(CAROL), "leaderboard")).plain.startswith(
+    assert (await enter(service, asking(CAROL), "leaderboard")).plain.startswith(
         "**Leaderboard** (page 1)")
 
 
 async def test_export_history_and_replay_in_german(service):
     assert await in_german(service, "history") == "Partien in diesem Kanal: keine."
     await start_game(service, swap="no")
-    await service.run(asking(ALICE), "K10")
+    await enter(service, asking(ALICE), "K10")
     exported = await in_german(service, "export")
     first, note = exported.splitlines()  # Little Golem keeps pp games only
     assert first == "Partie 1, 1 Zug." and note.startswith("(kein lg: ")
-    assert (await service.run(asking(ALICE), "export")).plain.startswith(
+    assert (await enter(service, asking(ALICE), "export")).plain.startswith(
         "Game 1, 1 move.\n(no lg: ")
     history = await in_german(service, "history")
     assert history.splitlines()[0] == "**Partien in diesem Kanal** (Seite 1)"
     assert "#1 alice gegen bob — läuft · 24×24, klassisch, kein Tausch · " in history
-    replayed = await service.run(german(asking(ALICE)), "replay")
+    replayed = await enter(service, german(asking(ALICE)), "replay")
     assert replayed.text == "Wiedergabe der Partie 1: 1 Zug."
-    await service.run(asking(BOB), "resign yes")
+    await enter(service, asking(BOB), "resign yes")
     history = await in_german(service, "history")
     assert "— Sieg für alice (Aufgabe) ·" in history
 
@@ -179,32 +181,37 @@ async def test_an_import_is_summed_up_in_german(service):
 @pytest.mark.parametrize("typed", ["resign", "move resign", "Move  Resign"])
 async def test_a_typed_resign_asks_first_as_the_button_does(service, storage, typed):
     await start_game(service, swap="no")
-    ask = await service.run(asking(BOB), typed)
+    ask = await enter(service, asking(BOB), typed)
     assert [b.kind for b in ask.buttons] == [ButtonKind.CONFIRM_RESIGN]
     assert ask.buttons[0].only_users == (BOB.id,)
     assert await storage.active_game(CHANNEL) is not None
-    done = await service.run(asking(BOB), "resign yes")
+    done = await enter(service, asking(BOB), "resign yes")
     assert "Black resigned" in done.plain
     assert await storage.active_game(CHANNEL) is None
 
 
 async def test_a_seated_player_s_resign_in_chat_is_answered(service):
     await start_game(service, swap="no")
-    assert await service.chat_move(asking(BOB), "resign") == cmd.Resign()
-    assert await service.chat_move(asking(BOB), "resign yes") == cmd.Resign(confirmed=True)
+    chat = {"command": "message"}
+    asking_first = await service.hear(asking(BOB), router.read("resign"), chat)
+    assert asking_first is not None and [b.kind for b in asking_first.buttons] == [
+        ButtonKind.CONFIRM_RESIGN]
+    resigned = await service.hear(asking(BOB), router.read("resign yes"), chat)
+    assert resigned is not None and not resigned.refused
+    assert (await service.channel_game(CHANNEL)).is_over
 
 
 async def test_what_people_type_is_accepted(service, clock):
     await start_game(service, swap="no", time="3 days")
-    await service.run(asking(ALICE), "K10")
-    asked = await service.run(asking(ALICE), "takeback")
+    await enter(service, asking(ALICE), "K10")
+    asked = await enter(service, asking(ALICE), "takeback")
     assert [b.kind for b in asked.buttons] == [ButtonKind.ACCEPT_TAKEBACK,
                                                ButtonKind.DECLINE_TAKEBACK]
-    await service.run(asking(BOB), "takeback accept")
+    await enter(service, asking(BOB), "takeback accept")
     assert (await service.channel_game(CHANNEL)).moves_made == 0
-    status = await service.run(asking(CAROL), "status")
+    status = await enter(service, asking(CAROL), "status")
     assert "3d per move" in status.plain
-    colours = await service.run(asking(ALICE), "settings palette colorblind")
+    colours = await enter(service, asking(ALICE), "settings palette colorblind")
     assert "palette colour-blind" in colours.plain
-    alone = await service.run(asking(BOB), "settings colorblind")  # one setting takes it
+    alone = await enter(service, asking(BOB), "settings colorblind")  # one setting takes it
     assert "palette colour-blind" in alone.plain

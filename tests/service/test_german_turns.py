@@ -11,6 +11,7 @@ from PIL import Image
 
 from tests.service.helpers import funnel_refusal, press, start_game, start_team_game
 from tests.service.people import ALICE, BOB, CAROL, DAVE, asking
+from tests.typed import enter
 from twixt.service import (
     ButtonKind,
     Reply,
@@ -57,18 +58,18 @@ async def test_an_english_challenge_stays_english(service):
 
 async def test_a_turn_is_announced_in_the_language_of_who_played_it(service):
     await start_game(service, swap="yes")
-    german = await service.run(de(ALICE), "K10; offer draw")
+    german = await enter(service, de(ALICE), "K10; offer draw")
     assert german.plain == ("**alice** (Rot): `K10; offer draw`\nbob (Schwarz) ist am Zug.\n"
                            "Du darfst mit `swap` antworten.\nRot bietet Remis an.")
     assert labels(german) == ["Tauschen", "Remis annehmen", "Remis ablehnen"]
     assert [b.label for b in german.buttons][-1] == "Aufgeben"  # Resign, in German
-    english = await service.run(asking(BOB), "M12")
+    english = await enter(service, asking(BOB), "M12")
     assert english.plain == "**bob** (Black): `M12`\nalice (Red) to move."
 
 
 async def test_the_board_caption_is_in_the_askers_language(service):
     await start_game(service, swap="no")
-    await service.run(asking(ALICE), "K10")
+    await enter(service, asking(ALICE), "K10")
     boards = [await service.turns.board(asking(CAROL, locale=locale)) for locale in ("en", "de")]
     english, german = (Image.open(io.BytesIO(board.image)).convert("RGB") for board in boards)
     assert english.size == german.size and english.tobytes() != german.tobytes()
@@ -77,7 +78,7 @@ async def test_the_board_caption_is_in_the_askers_language(service):
 
 async def test_status_with_a_clock_in_german(service):
     await start_game(service, swap="no", time="3d")
-    await service.run(asking(ALICE), "K10")
+    await enter(service, asking(ALICE), "K10")
     status = await service.turns.status(de(CAROL))
     assert status.plain.splitlines() == [
         "**Partie 1** — 24×24, klassisch, kein Tausch, 3d pro Zug", "Rot: alice",
@@ -100,7 +101,7 @@ async def test_resigning_in_german(service):
 
 async def test_a_team_wins_and_calls_privilege_in_german(service):
     await start_team_game(service, swap="no")
-    reply = await service.run(de(ALICE), "K10")
+    reply = await enter(service, de(ALICE), "K10")
     assert labels(reply) == ["Vorrecht"]
     reply = await press(service, de(ALICE), ButtonKind.PRIVILEGE, reply.buttons[0].target)
     assert reply.plain.splitlines()[1:] == ["alice nimmt das Vorrecht: bob wird übersprungen.",
@@ -126,7 +127,7 @@ async def test_abort_votes_and_the_abort_in_german(service):
 
 async def test_takeback_in_german(service):
     await start_game(service, swap="no")
-    await service.run(asking(ALICE), "K10")
+    await enter(service, asking(ALICE), "K10")
     ask = await service.turns.takeback(de(ALICE))
     assert ask.plain == "alice bittet darum, `K10` zurückzunehmen."
     assert labels(ask) == ["Zurücknahme annehmen", "Ablehnen"]
@@ -136,10 +137,10 @@ async def test_takeback_in_german(service):
 
 async def test_refusals_are_in_the_askers_language(service):
     await start_game(service, swap="no")
-    await service.run(asking(ALICE), "K10")
-    assert await funnel_refusal(service.run(de(BOB), "K10"), "de") == "K10 ist schon besetzt"
-    assert await funnel_refusal(service.run(asking(BOB), "K10"), "en") == "K10 is already taken"
-    assert await funnel_refusal(service.run(de(CAROL), "M12"), "de") == \
+    await enter(service, asking(ALICE), "K10")
+    assert await funnel_refusal(enter(service, de(BOB), "K10"), "de") == "K10 ist schon besetzt"
+    assert await funnel_refusal(enter(service, asking(BOB), "K10"), "en") == "K10 is already taken"
+    assert await funnel_refusal(enter(service, de(CAROL), "M12"), "de") == \
         "du spielst in dieser Partie nicht mit"
     assert await funnel_refusal(service.turns.takeback(de(BOB), "maybe"), "de") == \
         "auf takeback folgt request, accept oder decline, nicht “maybe”"

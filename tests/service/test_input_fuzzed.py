@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from tests.fakes import Clock
 from tests.service.helpers import start_game
 from tests.service.people import ALICE, BOB, CAROL, asking
+from tests.typed import enter
 from twixt.service import ServiceError, TwixtService, User
 from twixt.storage import SqliteStorage
 
@@ -68,7 +69,7 @@ async def _play(path: Path, played: list[tuple[User, str, bool]]) -> None:
         for user, text, manager in played:
             before = _dump(path)
             try:
-                reply = await service.run(asking(user, manager=manager), text, _person)
+                reply = await enter(service, asking(user, manager=manager), text, _person)
             except ServiceError as error:
                 assert "\n" not in str(error), (text, str(error))
                 assert len(str(error)) <= DISCORD_MESSAGE_LIMIT, text

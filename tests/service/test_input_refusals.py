@@ -6,6 +6,7 @@ import pytest
 
 from tests.service.helpers import start_game
 from tests.service.people import ALICE, BOB, CHANNEL, asking
+from tests.typed import enter
 from twixt.service import ServiceError
 from twixt.storage import OfferKind
 
@@ -32,16 +33,16 @@ HUGE = "9" * 4400  # more digits than int() reads by default
 async def test_a_bad_number_is_one_line(service, storage, line, message):
     await start_game(service, swap="no")
     with pytest.raises(ServiceError) as refusal:
-        await service.run(asking(ALICE, manager=True), line, lambda name: BOB)
+        await enter(service, asking(ALICE, manager=True), line, lambda name: BOB)
     assert str(refusal.value) == message
     assert (await storage.active_game(CHANNEL)).version == 0
 
 
 async def test_a_lapsed_takeback_request_is_refused_and_left_as_it_was(service, storage):
     await start_game(service, swap="no")
-    await service.run(asking(ALICE), "K10")
+    await enter(service, asking(ALICE), "K10")
     await service.turns.takeback(asking(ALICE))
-    await service.run(asking(BOB), "M12")
+    await enter(service, asking(BOB), "M12")
     with pytest.raises(ServiceError, match="lapsed"):
         await service.turns.takeback(asking(BOB), "accept")
     game = await storage.active_game(CHANNEL)

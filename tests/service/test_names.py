@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.service.people import ALICE, BOB, CHANNEL, asking
+from tests.typed import enter
 from twixt.rules.records import decode, read
 from twixt.service import TwixtService, User, build_options
 
@@ -20,7 +21,7 @@ async def test_a_name_comes_back_exactly_from_every_record_format(service: Twixt
     await service.challenges.challenge(asking(player), BOB, build_options(swap="no",
                                                                           rules="pp"))
     await service.challenges.accept(asking(BOB))
-    await service.run(asking(player), "K10")
+    await enter(service, asking(player), "K10")
     export = await service.records.export(asking(player))
     for attachment in export.attachments:
         fmt = {"twixt": "transcript", "tsgf": "lg", "T1": "t1"}[attachment.filename.split(".")[-1]]
@@ -43,7 +44,7 @@ def test_invisible_and_direction_changing_characters_never_reach_a_name(typed, k
 
 async def test_invisible_characters_never_reach_an_tournament_name(service: TwixtService, storage):
     manager = asking(User(1, "td"), manager=True)
-    await service.run(manager, "tournament create Cup\u200b\u202e 2026 format roundrobin")
+    await enter(service, manager, "tournament create Cup\u200b\u202e 2026 format roundrobin")
     [tournament] = await storage.tournaments(manager.guild_id)
     assert tournament.name == "Cup 2026"
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from tests.typed import enter
 from twixt.service import Port, Reply, Request, ServiceError, TwixtService, User
 from twixt.storage.postgres import PostgresStorage
 from twixt.storage.shards import Shards
@@ -71,7 +72,7 @@ async def move(service: TwixtService, guild: int, channel: int, user: User) -> l
     holes = sorted(str(hole) for hole in game.legal_placements())
     text = holes[(len(game.history) * 7 + channel) % len(holes)]
     try:
-        reply = await service.run(Request(guild, channel, user), text)
+        reply = await enter(service, Request(guild, channel, user), text)
     except ServiceError:  # lost the race: not their turn any more, or the game is over
         return [channel, user.id, text, "refused"]
     return [channel, user.id, text, "refused" if reply.refused else "landed"]

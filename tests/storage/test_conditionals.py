@@ -9,6 +9,7 @@ from tests.fakes import Clock
 from tests.service.helpers import start_game as start_service_game
 from tests.service.people import ALICE, BOB, asking
 from tests.storage.storage_helpers import start_game
+from tests.typed import enter
 from twixt.service import TwixtService
 from twixt.storage import (
     GameFinishedError,
@@ -70,16 +71,16 @@ async def test_the_service_plays_a_stored_reply_after_a_restart(store):
     clock = Clock()
     first = TwixtService(store, clock=clock)
     await start_service_game(first, size="12", swap="no")
-    await first.run(asking(ALICE), "F5")
-    await first.run(asking(BOB), "E5")
-    await first.run(asking(BOB), "if H9 then G6 link E5 if J10 then K8")
+    await enter(first, asking(ALICE), "F5")
+    await enter(first, asking(BOB), "E5")
+    await enter(first, asking(BOB), "if H9 then G6 link E5 if J10 then K8")
     restarted = TwixtService(store, clock=clock)
-    reply = await restarted.run(asking(ALICE), "H9")
+    reply = await enter(restarted, asking(ALICE), "H9")
     assert reply.plain.splitlines()[1:3] == ["bob answers at once with a stored move:",
                                             "**bob** (Black): `G6 link E5`"]
     [kept] = await store.conditionals(1)
     assert (kept.user_id, kept.at_version, kept.at_move) == (BOB.id, 4, 4)
-    assert "if J10 then K8" in (await restarted.run(asking(BOB), "if")).plain
+    assert "if J10 then K8" in (await enter(restarted, asking(BOB), "if")).plain
 
 
 async def test_a_games_end_forgets_its_unplayed_moves_in_the_same_transaction(store):

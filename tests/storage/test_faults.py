@@ -20,6 +20,7 @@ from tests.service import engines as engines
 from tests.service.engine_helpers import engine_service
 from tests.service.helpers import start_game
 from tests.service.people import ALICE, asking
+from tests.typed import enter
 from twixt.rules import parse_command
 from twixt.service import TwixtService, build_options
 from twixt.service import commands as cmd
@@ -120,7 +121,7 @@ async def started(path: Path) -> tuple[SqliteStorage, TwixtService]:
 
 
 async def move(service: TwixtService, text: str = "K10") -> str:
-    return (await answer_safely(service.run(asking(ALICE), text), {"line": text})).text
+    return (await answer_safely(enter(service, asking(ALICE), text), {"line": text})).text
 
 
 def refused_in_one_line(caplog: pytest.LogCaptureFixture, why: str) -> None:

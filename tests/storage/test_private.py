@@ -12,6 +12,7 @@ from tests.service.helpers import press
 from tests.service.helpers import start_game as start_service_game
 from tests.service.people import ALICE, asking
 from tests.storage.storage_helpers import T0, start_game
+from tests.typed import enter
 from twixt.service import TwixtService
 
 
@@ -91,17 +92,17 @@ async def test_the_service_lists_notes_and_confirms_on_each_back_end(store):
     clock = Clock()
     service = TwixtService(store, clock=clock)
     await start_service_game(service, swap="no", time="1d")
-    await service.run(asking(ALICE), "settings confirm on")
-    shown = await service.run(asking(ALICE), "K10")
-    await service.run(asking(ALICE), "note my plan")
+    await enter(service, asking(ALICE), "settings confirm on")
+    shown = await enter(service, asking(ALICE), "K10")
+    await enter(service, asking(ALICE), "note my plan")
     clock.now += timedelta(hours=1)
 
     restarted = TwixtService(store, clock=clock)
     assert "#1 vs bob — your turn (23h 0m left) · <#100>" in (
-        await restarted.run(asking(ALICE), "games")).plain
-    assert "`my plan`" in (await restarted.run(asking(ALICE), "notes")).plain
+        await enter(restarted, asking(ALICE), "games")).plain
+    assert "`my plan`" in (await enter(restarted, asking(ALICE), "notes")).plain
     [button] = shown.buttons
     played = await press(restarted, asking(ALICE), button.kind, button.target)
     assert played.plain.startswith("**alice** (Red): `K10`")
     assert "#1 vs bob — bob to move (1d 0h left)" in (
-        await restarted.run(asking(ALICE), "games")).plain
+        await enter(restarted, asking(ALICE), "games")).plain

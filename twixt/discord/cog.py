@@ -83,7 +83,10 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
         text=locale_str("G6 · G6 link E5 · remove J9-K11; I11 link K10 · swap"))
     @app_commands.rename(text="command")  # the option's name for players
     async def move(self, interaction: discord.Interaction, text: str) -> None:
-        await self._serve(interaction, text)
+        async def typed() -> cmd.ServiceCommand:
+            return router.read(text)
+
+        await self._serve(interaction, typed)
 
     @app_commands.command(description=locale_str("Take over Red's first peg (when swap is on)"))
     async def swap(self, interaction: discord.Interaction) -> None:

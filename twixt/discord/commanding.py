@@ -161,9 +161,9 @@ class ServiceCog(commands.GroupCog):
         super().__init__()
 
     async def _serve(self, interaction: discord.Interaction,
-                     asked: cmd.ServiceCommand | str | Build) -> None:
-        """The command `asked` (or typed, or built from the options, which may be refused as
-        the service's own errors are), served by `respond.serve`."""
+                     asked: cmd.ServiceCommand | Build) -> None:
+        """The command `asked` (or built from the options or read from typed text, which may
+        be refused as the service's own errors are), served by `respond.serve`."""
         label = interaction.command.qualified_name if interaction.command else "?"
         await serve(interaction, self.service, label, asked)
 

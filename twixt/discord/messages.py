@@ -26,7 +26,8 @@ from twixt.discord.commanding import player_of
 from twixt.discord.respond import person
 from twixt.language import locale_of
 from twixt.rules import quote
-from twixt.service import Reply, Request, ServiceError, TwixtService, User
+from twixt.service import Reply, Request, ServiceError, TwixtService, User, refusal
+from twixt.service.commands import router
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +43,8 @@ class ChatMoves:
 
     async def handle(self, message: discord.Message) -> None:
         """Answer a message if it is addressed to us, or (read_all) a seated player's move:
-        the Request built here, the service called once (`answer`, or `hear` for chat that
-        may be only chat), and what it says posted."""
+        the Request built here, the text read here once (`router.read`), the service called
+        once (`answer`, or `hear` for chat that may be only chat), and what it says posted."""
         if message.author.bot or message.guild is None:
             return
         text = _addressed(message.content, message.guild.me.id)
@@ -53,11 +54,21 @@ class ChatMoves:
         where = {"user_id": request.user.id, "guild_id": request.guild_id,
                  "channel_id": request.channel_id, "message_id": message.id}
         context = {"command": "message", **where}
+        reply: Reply | None
         if text is not None:
-            reply: Reply | None = await self._service.answer(
-                request, text or "help", context, lambda word: _mentioned(message, word))
+            try:
+                asked = router.read(text or "help", lambda word: _mentioned(message, word),
+                                    public=True)
+            except Exception as error:  # what was typed is refused as the service refuses
+                reply = refusal(error, context, request.locale)
+            else:
+                reply = await self._service.answer(request, asked, context)
         else:
-            reply = await self._service.hear(request, message.content, context)
+            try:
+                heard = router.read(message.content)
+            except ServiceError:
+                return  # chat stays chat
+            reply = await self._service.hear(request, heard, context)
         if reply is None:
             return
         # Moves, resignations and help all answer in the channel they were asked in; a

@@ -88,16 +88,16 @@ def guest_in_server(interaction: discord.Interaction) -> bool:
 
 
 async def serve(interaction: discord.Interaction, service: TwixtService, label: str,
-                asked: cmd.ServiceCommand | str | Build) -> None:
-    """The one way from an interaction to the service and back: the command `asked` (typed
-    text, which the service reads, or built from the options) answered for the
-    interaction's user and channel, and sent; `label` names the command in the log."""
+                asked: cmd.ServiceCommand | Build) -> None:
+    """The one way from an interaction to the service and back: the command `asked` (or
+    built from the options, or read from typed text) answered for the interaction's user and
+    channel, and sent; `label` names the command in the log."""
     reply = await _within_deadline(interaction, _answer(interaction, service, label, asked))
     await deliver(interaction, reply)
 
 
 async def _answer(interaction: discord.Interaction, service: TwixtService, label: str,
-                  asked: cmd.ServiceCommand | str | Build) -> Reply:
+                  asked: cmd.ServiceCommand | Build) -> Reply:
     context = {"command": label, **operations.where(interaction)}
     try:
         request = request_of(interaction)

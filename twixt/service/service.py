@@ -8,8 +8,9 @@ A front end builds one `TwixtService` with its `Port` (what the service borrows 
 then calls only its public methods; `answer` is the one way in for what someone asks, and
 what comes out is a `Reply`, never an exception. `TwixtService` composes one object per
 subject over a shared `Desk`; `execute` is the one dispatch from a `ServiceCommand`
-(typed, a slash command's options, or a button: `commands.of_button`) to the subject that
-does it, and `read` (the router) is the one place where text becomes a command.
+(a slash command's options, a button: `commands.of_button`, or a line its front end read
+with `commands.router.read`, the one place where text becomes a command) to the subject
+that does it.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from twixt.service import commands as cmd
 from twixt.service.cases.analysis import Analyses
 from twixt.service.cases.challenges import Challenges
 from twixt.service.cases.clocks import Clocks
-from twixt.service.cases.conditionals import refuse_in_public
+from twixt.service.cases.conditionals import Conditionals
 from twixt.service.cases.confirmation import Confirmation
 from twixt.service.cases.engine_player import EnginePlayer
 from twixt.service.cases.my_games import MyGames
@@ -76,8 +77,9 @@ class TwixtService:
         self.desk = Desk(storage, port, clock, render_options, rng, engine_pool)
         self.challenges = Challenges(self.desk)
         self.turns = Turns(self.desk)
-        self.picker = MovePicker(self.desk, self.turns.move)
-        self.conditionals = self.turns.conditionals
+        #: stored replies to the opponent's next moves, played as soon as a move calls for one
+        self.conditionals = Conditionals(self.desk, self.turns.with_auto_link)
+        self.picker = MovePicker(self.desk, self.turns.play)
         self.clocks = Clocks(self.desk)
         self.records = Records(self.desk, self.challenges)
         self.stats = Stats(self.desk)
@@ -90,31 +92,38 @@ class TwixtService:
         self.analyses = Analyses(self.desk)
         self.engine_player = EnginePlayer(self.desk, self.turns)
         self.your_move = YourMove(self.desk)
+        #: each command kind → the subject's method that does it, as the subjects mark them
+        self.handlers = cmd.handlers_of(
+            self.challenges, self.turns, self.conditionals, self.clocks, self.records,
+            self.stats, self.preferences, self.my_games, self.notes, self.confirmation,
+            self.vacations, self.tournaments, self.analyses, self.picker, self.your_move)
 
     # --- what people ask ---------------------------------------------------------------
 
-    async def answer(self, request: Request, asked: cmd.ServiceCommand | str,
-                     context: Mapping[str, object],
-                     people: router.People = router.nobody) -> Reply:
-        """The one way in for a front end: a command, or a typed line (read by the router,
-        players named in it found by `people`), done for `request`'s user and answered —
-        never raised: whatever goes wrong is told through `refusal` (`context` says where
-        it was asked, for the log)."""
-        work = (self.run(request, asked, people) if isinstance(asked, str)
-                else self.execute(request, asked))
-        return await answer_safely(work, context, request.locale)
+    async def answer(self, request: Request, asked: cmd.ServiceCommand,
+                     context: Mapping[str, object]) -> Reply:
+        """The one way in for a front end: a command (built from its options, a button's,
+        or a typed line its front end read with `router.read`), done for `request`'s user
+        and answered — never raised: whatever goes wrong is told through `refusal`
+        (`context` says where it was asked, for the log)."""
+        return await answer_safely(self.execute(request, asked), context, request.locale)
 
-    async def hear(self, request: Request, text: str,
+    async def hear(self, request: Request, asked: cmd.ServiceCommand,
                    context: Mapping[str, object]) -> Reply | None:
-        """Chat that a front end reads in full (Discord with Message Content): `answer`ed
-        when it is a seated player's command of the move language (`chat_move`), else None —
-        chat stays chat, and a failure to tell which is only logged."""
+        """Chat that a front end reads in full (Discord with Message Content), read by it
+        into a command: `answer`ed when it is of the move language and its sender is seated
+        in the channel's game, else None — chat stays chat, and a failure to tell which is
+        only logged."""
+        if not router.is_move_language(asked):
+            return None
         try:
-            asked = await self.chat_move(request, text)
+            stored = await self.desk.storage.active_game(request.channel_id)
         except Exception:
             log_failure(log, "chat not read", context)
             return None
-        return None if asked is None else await self.answer(request, asked, context)
+        if stored is None or stored.seat_of(request.user.id) is None:
+            return None
+        return await self.answer(request, asked, context)
 
     async def execute(self, request: Request, asked: cmd.ServiceCommand) -> Reply:
         """Do what `asked` asks for `request`'s user; ServiceError says why not. What it
@@ -127,21 +136,17 @@ class TwixtService:
         return replace(reply, followups=(*reply.followups, *notices)) if notices else reply
 
     async def _dispatch(self, request: Request, asked: cmd.ServiceCommand) -> Reply:
-        match asked:
-            case cmd.AnswerChallenge("accept", challenge_id):
-                return await self.challenges.accept(request, challenge_id)
-            case cmd.AnswerChallenge(_, challenge_id):
-                return await self.challenges.decline(request, challenge_id)
-            case cmd.TournamentAction():
-                if request.guild_id == NO_SERVER:
-                    raise ServiceError("tournaments are played in a server")
-                return await self.tournaments.run(request, asked)
-            case cmd.ForGame(game_id, asked):
-                return await self._dispatch(await self._at_home(request, game_id), asked)
-            case cmd.Pick(game_id):
-                request = await self._at_home(request, game_id)
-        does = _SUBJECTS[type(asked)](self)
-        return await does(request, *(getattr(asked, f.name) for f in fields(asked)))
+        """The subject's handler of `asked` (`commands.handles`), with its fields by name;
+        a button's or a picker's in the home of its game (`_at_home`)."""
+        if isinstance(asked, cmd.ForGame):
+            return await self._dispatch(await self._at_home(request, asked.game_id),
+                                        asked.asked)
+        if isinstance(asked, cmd.Pick):
+            request = await self._at_home(request, asked.game_id)
+        if isinstance(asked, cmd.TournamentAction) and request.guild_id == NO_SERVER:
+            raise ServiceError("tournaments are played in a server")
+        does = self.handlers(type(asked))
+        return await does(request, **{f.name: getattr(asked, f.name) for f in fields(asked)})
 
     async def _at_home(self, request: Request, game_id: int) -> Request:
         """The request of a button under game `game_id`'s messages, made in its home: where
@@ -159,26 +164,6 @@ class TwixtService:
                     and home.seat_of(request.user.id) is not None):
                 return replace(request, guild_id=NO_SERVER, channel_id=home.channel_id)
         raise ServiceError("this button belongs to a game that is over")
-
-    async def run(self, request: Request, text: str,
-                  people: router.People = router.nobody) -> Reply:
-        """Read a typed line with the router, then execute it."""
-        refuse_in_public(request, text)
-        return await self.execute(request, router.read(text, people))
-
-    async def chat_move(self, request: Request, text: str) -> cmd.ServiceCommand | None:
-        """Chat text read as a command of the move language from a player seated in the
-        channel's game, or None: a front end that reads every message answers only those,
-        and executes what it gets here, so the text is read once."""
-        try:
-            asked = router.read(text)
-        except ServiceError:
-            return None
-        if not router.is_move_language(asked):
-            return None
-        stored = await self.desk.storage.active_game(request.channel_id)
-        seated = stored is not None and stored.seat_of(request.user.id) is not None
-        return asked if seated else None
 
     # --- what happens by itself --------------------------------------------------------
 
@@ -232,30 +217,6 @@ class TwixtService:
         """Note whether a front end has copied its commands to a server, so that a later
         start can remove a copy no longer wanted."""
         await self.desk.storage.update_guild_settings(guild_id, commands_copied=copied)
-
-
-Subject = Callable[[TwixtService], Callable[..., Awaitable[Reply]]]
-#: the subject's method that does a command, called with the asker's request and the
-#: command's fields in their order (`tests/service/test_dispatch.py` holds each
-#: method's parameters to its command's fields)
-_SUBJECTS: dict[type, Subject] = {
-    cmd.Challenge: lambda s: s.challenges.challenge, cmd.Team: lambda s: s.challenges.team,
-    cmd.Rematch: lambda s: s.challenges.rematch, cmd.Move: lambda s: s.confirmation.move,
-    cmd.ConfirmMove: lambda s: s.confirmation.confirm, cmd.Resign: lambda s: s.turns.resign,
-    cmd.Takeback: lambda s: s.turns.takeback, cmd.Conditional: lambda s: s.conditionals.run,
-    cmd.ShowBoard: lambda s: s.turns.board, cmd.Status: lambda s: s.turns.status,
-    cmd.Help: lambda s: s.turns.help, cmd.Abort: lambda s: s.turns.abort,
-    cmd.Claim: lambda s: s.clocks.claim, cmd.Export: lambda s: s.records.export,
-    cmd.History: lambda s: s.records.history, cmd.Replay: lambda s: s.records.replay,
-    cmd.ImportRecord: lambda s: s.records.import_record, cmd.Stats: lambda s: s.stats.stats,
-    cmd.Leaderboard: lambda s: s.stats.leaderboard,
-    cmd.UserSettings: lambda s: s.preferences.user_settings,
-    cmd.ServerSettings: lambda s: s.preferences.server_settings,
-    cmd.Vacation: lambda s: s.vacations.vacation, cmd.MyGames: lambda s: s.my_games.games,
-    cmd.Note: lambda s: s.notes.note, cmd.Notes: lambda s: s.notes.notes,
-    cmd.Analyze: lambda s: s.analyses.analyze, cmd.Pick: lambda s: s.picker.pick,
-    cmd.NextGame: lambda s: s.your_move.next, cmd.Digest: lambda s: s.your_move.digest,
-}
 
 
 def _channels(request: Request, reply: Reply) -> list[int]:

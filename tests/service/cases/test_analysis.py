@@ -16,6 +16,7 @@ from PIL import Image
 
 from tests.service.helpers import start_game
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
+from tests.typed import enter
 from twixt.rules import records
 from twixt.service import ServiceError, TwixtService, build_options
 from twixt.service.desk.engine_pool import EnginePool
@@ -45,12 +46,12 @@ async def finish(service: TwixtService, moves: list[str] = RED_CONNECTS) -> None
     """alice and bob play `moves` on a 6×6 board: by default, until Red connects."""
     await start_game(service, size="6", rules="pp", swap="no")
     for number, move in enumerate(moves):
-        await service.run(asking(BOB if number % 2 else ALICE), move)
+        await enter(service, asking(BOB if number % 2 else ALICE), move)
 
 
 async def test_a_finished_game_gets_its_curve_and_swings_in_its_channel(analysing):
     await finish(analysing)
-    reply = await analysing.run(asking(CAROL), "analyze")
+    reply = await enter(analysing, asking(CAROL), "analyze")
     assert not reply.ephemeral and reply.mentions == ()
     lines = reply.plain.splitlines()
     assert lines[0] == ("Game 1, 7 moves: the biggest swings of Red's chance, as the engine "
@@ -67,36 +68,36 @@ async def test_a_finished_game_gets_its_curve_and_swings_in_its_channel(analysin
 
 async def test_a_game_in_progress_gets_no_help_from_the_engine(service):
     await start_game(service, size="6", rules="pp", swap="no")
-    await service.run(asking(ALICE), "C1")
+    await enter(service, asking(ALICE), "C1")
     for who in (ALICE, BOB, CAROL):
         with pytest.raises(ServiceError, match="game 1 is still being played: the engine "
                                                "looks at a game only once it is over"):
-            await service.run(asking(who), "analyze")
+            await enter(service, asking(who), "analyze")
 
 
 async def test_a_game_is_found_by_number_as_replay_finds_it(analysing):
     await finish(analysing)
     elsewhere = 555
     with pytest.raises(ServiceError, match="there is no such game"):
-        await analysing.run(asking(CAROL, channel=elsewhere), "analyze 1")
+        await enter(analysing, asking(CAROL, channel=elsewhere), "analyze 1")
     with pytest.raises(ServiceError, match="there is no such game"):
-        await analysing.run(asking(ALICE), "analyze #9")
+        await enter(analysing, asking(ALICE), "analyze #9")
     # a player sees it anywhere in the server, but only for themselves outside its channel
-    reply = await analysing.run(asking(ALICE, channel=elsewhere), "analyze #1")
+    reply = await enter(analysing, asking(ALICE, channel=elsewhere), "analyze #1")
     assert reply.ephemeral and reply.attachments
 
 
 async def test_a_channel_without_games_says_so(service):
     with pytest.raises(ServiceError, match="this channel has no games"):
-        await service.run(asking(ALICE), "analyze")
+        await enter(service, asking(ALICE), "analyze")
 
 
 async def test_a_finished_game_is_analysed_once(storage, clock, analysing):
     await finish(analysing)
-    first = await analysing.run(asking(ALICE), "analyze")
+    first = await enter(analysing, asking(ALICE), "analyze")
     closed = analysing.desk.engine_pool = EnginePool(workers=1)
     await closed.close()  # a closed pool refuses every call: the answer comes from the cache
-    again = await analysing.run(asking(BOB), "analyze")
+    again = await enter(analysing, asking(BOB), "analyze")
     assert again.plain == first.plain
 
 
@@ -108,7 +109,7 @@ async def test_a_full_pool_says_try_later(storage, clock):
     await asyncio.sleep(0)
     try:
         with pytest.raises(ServiceError, match=r"^the engine is busy, try again later$"):
-            await service.run(asking(ALICE), "analyze")
+            await enter(service, asking(ALICE), "analyze")
     finally:
         await busy
         await pool.close()
@@ -116,17 +117,17 @@ async def test_a_full_pool_says_try_later(storage, clock):
 
 async def test_one_analysis_at_a_time_for_each_user(analysing):
     await finish(analysing)
-    first = asyncio.ensure_future(analysing.run(asking(ALICE), "analyze"))
+    first = asyncio.ensure_future(enter(analysing, asking(ALICE), "analyze"))
     while ALICE.id not in analysing.analyses._asking:
         await asyncio.sleep(0.01)
     with pytest.raises(ServiceError, match="your last analysis is still running"):
-        await analysing.run(asking(ALICE), "analyze")
+        await enter(analysing, asking(ALICE), "analyze")
     assert (await first).attachments
 
 
 async def test_in_german(analysing):
     await finish(analysing)
-    reply = await analysing.run(asking(CAROL, locale="de"), "analyze")
+    reply = await enter(analysing, asking(CAROL, locale="de"), "analyze")
     swing = reply.plain.splitlines()[1]
     assert re.fullmatch(
         r"1\. Zug \d+, (Rot|Schwarz) `[^`]+`: Rot \d+ % → \d+ % "
@@ -156,10 +157,10 @@ async def test_a_game_in_play_imported_elsewhere_and_lost_gets_no_analysis(analy
     elsewhere = 300  # carol and her second account, dave
     await analysing.records.import_record(asking(CAROL, elsewhere), "live.twixt", record, DAVE)
     await analysing.challenges.accept(asking(DAVE, elsewhere))
-    await analysing.run(asking(CAROL, elsewhere), "B2")  # a blunder: what should Red play?
+    await enter(analysing, asking(CAROL, elsewhere), "B2")  # a blunder: what should Red play?
     await analysing.turns.resign(asking(CAROL, elsewhere), confirmed=True)
     with pytest.raises(ServiceError) as refused:
-        await analysing.run(asking(CAROL, elsewhere), "analyze")
+        await enter(analysing, asking(CAROL, elsewhere), "analyze")
     assert str(refused.value) == PASSES_GAME_IN_PLAY.format(game=2)
 
 
@@ -172,13 +173,13 @@ async def test_a_game_in_play_replayed_mirrored_in_another_order_gets_no_analysi
     await analysing.challenges.accept(asking(DAVE, elsewhere))
     # the same pegs mirrored left to right (Red's D3 for C3 …), Red's two in the other order
     for number, move in enumerate(["C3", "A3", "D1", "F3", "B2"]):
-        await analysing.run(asking(DAVE if number % 2 else CAROL, elsewhere), move)
+        await enter(analysing, asking(DAVE if number % 2 else CAROL, elsewhere), move)
     await analysing.turns.resign(asking(DAVE, elsewhere), confirmed=True)
     with pytest.raises(ServiceError) as refused:
-        await analysing.run(asking(CAROL, elsewhere), "analyze")
+        await enter(analysing, asking(CAROL, elsewhere), "analyze")
     assert str(refused.value) == PASSES_GAME_IN_PLAY.format(game=2)
     await analysing.turns.resign(asking(BOB), confirmed=True)  # the game in play ends
-    assert (await analysing.run(asking(CAROL, elsewhere), "analyze")).attachments
+    assert (await enter(analysing, asking(CAROL, elsewhere), "analyze")).attachments
 
 
 async def test_a_game_in_play_still_in_its_opening_holds_up_no_analysis(analysing):
@@ -188,5 +189,5 @@ async def test_a_game_in_play_still_in_its_opening_holds_up_no_analysis(analysin
                                          build_options(size="6", rules="pp", swap="no"))
     await analysing.challenges.accept(asking(DAVE, elsewhere))
     for number, move in enumerate(RED_CONNECTS):
-        await analysing.run(asking(DAVE if number % 2 else CAROL, elsewhere), move)
-    assert (await analysing.run(asking(CAROL, elsewhere), "analyze")).attachments
+        await enter(analysing, asking(DAVE if number % 2 else CAROL, elsewhere), move)
+    assert (await enter(analysing, asking(CAROL, elsewhere), "analyze")).attachments

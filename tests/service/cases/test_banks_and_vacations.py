@@ -10,6 +10,7 @@ import pytest
 
 from tests.service.helpers import press, start_game, start_team_game, tick
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, asking
+from tests.typed import enter
 from twixt.service import ButtonKind, ServiceError, TwixtService, build_options
 
 H = timedelta(hours=1)
@@ -34,12 +35,12 @@ async def test_a_bank_gains_its_bonus_up_to_its_start_and_survives_a_restart(
     await start_game(service, time="2d+12h", swap="no")
     assert "bank 2d+12h" in await status(service)
     clock.now += 10 * H
-    reply = await service.run(asking(ALICE), "K10")  # alice: 2d - 10h + 12h, capped at 2d
+    reply = await enter(service, asking(ALICE), "K10")  # alice: 2d - 10h + 12h, capped at 2d
     assert "bob (Black) to move. (2d 0h left)" in reply.plain
     clock.now += 20 * H
-    await service.run(asking(BOB), "M12")  # bob: 2d - 20h + 12h
+    await enter(service, asking(BOB), "M12")  # bob: 2d - 20h + 12h
     clock.now += D
-    await service.run(asking(ALICE), "K14")  # alice: 2d - 1d + 12h
+    await enter(service, asking(ALICE), "K14")  # alice: 2d - 1d + 12h
     text = await status(service)
     assert "bob (Black) to move. (1d 16h left)" in text
     assert "alice: 1d 12h in the bank\nbob: 1d 16h in the bank" in text
@@ -51,12 +52,12 @@ async def test_a_bank_gains_its_bonus_up_to_its_start_and_survives_a_restart(
 
 async def test_a_takeback_refunds_no_time_and_keeps_the_bonus(service, clock):
     await start_game(service, time="2d+12h", swap="no")
-    await service.run(asking(ALICE), "K10")
+    await enter(service, asking(ALICE), "K10")
     clock.now += 10 * H
-    await service.run(asking(BOB), "M12")  # bob: 2d - 10h + 12h, capped at 2d
-    await service.run(asking(BOB), "takeback")
+    await enter(service, asking(BOB), "M12")  # bob: 2d - 10h + 12h, capped at 2d
+    await enter(service, asking(BOB), "takeback")
     clock.now += 2 * H
-    await service.run(asking(ALICE), "accept takeback")  # alice's 2h are used, no bonus
+    await enter(service, asking(ALICE), "accept takeback")  # alice's 2h are used, no bonus
     text = await status(service)
     assert "bob (Black) to move. (2d 0h left)" in text
     assert "alice: 1d 22h in the bank" in text
@@ -66,11 +67,11 @@ async def test_a_team_game_keeps_a_bank_for_each_player_through_privilege_and_a_
         service, storage, clock):
     await start_team_game(service, time="1d+2h", swap="no")  # seats: alice, bob, carol, dave
     clock.now += 3 * H
-    await service.run(asking(ALICE), "K10; privilege")  # alice: 1d - 3h + 2h; bob skipped
+    await enter(service, asking(ALICE), "K10; privilege")  # alice: 1d - 3h + 2h; bob skipped
     clock.now += 5 * H
-    await service.run(asking(CAROL), "M10")  # carol: 1d - 5h + 2h
+    await enter(service, asking(CAROL), "M10")  # carol: 1d - 5h + 2h
     clock.now += H
-    await service.run(asking(BOB), "offer draw")  # no turn passes: dave's clock runs on
+    await enter(service, asking(BOB), "offer draw")  # no turn passes: dave's clock runs on
     clock.now += H
     text = await status(service)
     assert "dave (Black, seat 4) to move. (22h 0m left)" in text
@@ -85,8 +86,8 @@ async def test_a_bank_s_reminders_and_deadline_follow_what_is_left_in_it(
     await storage.update_user_prefs(ALICE.id, dm_reminders=False)
     await start_game(service, time="1d+1h", swap="no")
     clock.now += 2 * H
-    await service.run(asking(ALICE), "K10")  # alice: 1d - 2h + 1h = 23h
-    await service.run(asking(BOB), "M12")
+    await enter(service, asking(ALICE), "K10")  # alice: 1d - 2h + 1h = 23h
+    await enter(service, asking(BOB), "M12")
     start = clock.now
     clock.now = start + 7 * H + 40 * timedelta(minutes=1)  # a third of 23h
     [first] = await tick(service)
@@ -110,7 +111,7 @@ async def test_a_vacation_stops_the_player_s_clocks_in_every_game_of_the_server(
     await second_game(service, time="1d", swap="no")
     await tick(service)
     clock.now += H
-    reply = await service.run(asking(ALICE), "vacation 2d")
+    reply = await enter(service, asking(ALICE), "vacation 2d")
     assert reply.plain == ("alice is on vacation until 2026-01-03 13:00 UTC: their clocks stop "
                           "in this server's games that allow vacation. 12 days left this year.")
     assert await storage.next_wake() == clock.now  # both games: their marks again
@@ -125,22 +126,22 @@ async def test_a_vacation_stops_the_player_s_clocks_in_every_game_of_the_server(
     reminders = await tick(service)
     assert sorted(r.channel_id for r in reminders) == [CHANNEL, 200]
     assert all("(16h 0m left)" in r.plain for r in reminders)
-    mine = await service.run(asking(ALICE), "vacation")
+    mine = await enter(service, asking(ALICE), "vacation")
     assert mine.plain == "You have 12 vacation days left this year (of 14)." and mine.ephemeral
 
 
 async def test_a_vacation_ended_early_counts_the_days_begun(service, storage, clock):
     await start_game(service, time="1d", swap="no")
-    await service.run(asking(ALICE), "vacation 5d")
+    await enter(service, asking(ALICE), "vacation 5d")
     clock.now += D + 12 * H
-    reply = await service.run(asking(ALICE), "vacation end")
+    reply = await enter(service, asking(ALICE), "vacation end")
     assert reply.plain == ("alice's vacation is over; their clocks run again. 12 days left "
                           "this year.")
     assert "alice (Red) to move. (1d 0h left)" in await status(service)
     await tick(service)
     assert await storage.next_wake() == clock.now + 8 * H
     with pytest.raises(ServiceError, match="you are not on vacation"):
-        await service.run(asking(ALICE), "vacation end")
+        await enter(service, asking(ALICE), "vacation end")
 
 
 async def test_an_automatic_day_is_used_instead_of_the_timeout_and_announced_once(
@@ -156,15 +157,15 @@ async def test_an_automatic_day_is_used_instead_of_the_timeout_and_announced_onc
     assert await tick(TwixtService(storage, clock=clock)) == []  # nor after a restart
     with pytest.raises(ServiceError, match="alice is on vacation until 2026-01-03 12:00 UTC: "
                                            "their time is not up"):
-        await service.run(asking(BOB), "claim")
+        await enter(service, asking(BOB), "claim")
     with pytest.raises(ServiceError, match="this vacation day was used when your time ran "
                                            "out"):
-        await service.run(asking(ALICE), "vacation end")
+        await enter(service, asking(ALICE), "vacation end")
     assert "(0m left, on vacation until 2026-01-03 12:00 UTC)" in await status(service)
     clock.now += D
     [second] = await tick(service)
     assert "until 2026-01-04 12:00 UTC. 12 days left this year." in second.plain
-    reply = await service.run(asking(ALICE), "K10")  # back: the game goes on
+    reply = await enter(service, asking(ALICE), "K10")  # back: the game goes on
     assert "bob (Black) to move. (1d 0h left)" in reply.plain
 
 
@@ -183,7 +184,7 @@ async def test_an_automatic_day_taken_by_a_process_that_died_is_still_announced_
 
 
 async def test_with_no_days_left_the_time_runs_out_as_before(service, storage, clock):
-    await service.run(asking(BOB, server_manager=True), "server vacationdays 1")
+    await enter(service, asking(BOB, server_manager=True), "server vacationdays 1")
     await start_game(service, time="1d", swap="no")
     clock.now += D
     [day] = await tick(service)
@@ -196,26 +197,26 @@ async def test_with_no_days_left_the_time_runs_out_as_before(service, storage, c
 
 
 async def test_a_game_without_vacation_keeps_its_clock_running(service, storage, clock):
-    await service.run(asking(BOB, server_manager=True), "server vacation no")
+    await enter(service, asking(BOB, server_manager=True), "server vacation no")
     await start_game(service, time="1d", swap="no")  # the server's default: no vacation
     assert "1d per move, no vacation" in await status(service)
     await second_game(service, time="1d", swap="no", vacation="yes")
-    await service.run(asking(ALICE), "vacation 3d")
+    await enter(service, asking(ALICE), "vacation 3d")
     assert "(1d 0h left)" in await status(service)
     assert "on vacation" in await status(service, 200)
     clock.now += D
     [notice] = await tick(service)  # no day is used in a game without vacation
     assert notice.channel_id == CHANNEL and "is up" in notice.plain
-    assert (await service.run(asking(ALICE), "vacation")).plain.startswith(
+    assert (await enter(service, asking(ALICE), "vacation")).plain.startswith(
         "You have 11 vacation days left this year (of 14). You are on vacation until "
         "2026-01-04 12:00 UTC.")
 
 
 async def test_a_server_without_vacation_refuses_one_and_times_out(service, storage, clock):
-    await service.run(asking(BOB, server_manager=True), "server vacationdays 0")
-    assert (await service.run(asking(ALICE), "vacation")).plain == "This server has no vacation."
+    await enter(service, asking(BOB, server_manager=True), "server vacationdays 0")
+    assert (await enter(service, asking(ALICE), "vacation")).plain == "This server has no vacation."
     with pytest.raises(ServiceError, match="this server has no vacation"):
-        await service.run(asking(ALICE), "vacation 2d")
+        await enter(service, asking(ALICE), "vacation 2d")
     await start_game(service, time="1d", swap="no")
     clock.now += D
     [notice] = await tick(service)
@@ -232,22 +233,22 @@ async def test_a_server_without_vacation_refuses_one_and_times_out(service, stor
 async def test_bad_vacations_are_refused_and_change_nothing(service, storage, clock, line,
                                                             refusal):
     with pytest.raises(ServiceError, match=refusal):
-        await service.run(asking(ALICE), line)
+        await enter(service, asking(ALICE), line)
     assert await storage.vacation_days_used(1, ALICE.id, 2026) == 0
 
 
 async def test_one_vacation_at_a_time_and_no_more_days_than_are_left(service, clock):
-    await service.run(asking(ALICE), "vacation 10 days")
+    await enter(service, asking(ALICE), "vacation 10 days")
     with pytest.raises(ServiceError, match="you are on vacation until 2026-01-11 12:00 UTC; "
                                            "vacation end ends it"):
-        await service.run(asking(ALICE), "vacation 1d")
+        await enter(service, asking(ALICE), "vacation 1d")
     clock.now += 10 * D
     with pytest.raises(ServiceError, match="a vacation is 1 to 4 days"):
-        await service.run(asking(ALICE), "vacation 5")
-    await service.run(asking(ALICE), "vacation 4")
+        await enter(service, asking(ALICE), "vacation 5")
+    await enter(service, asking(ALICE), "vacation 4")
     clock.now += 5 * D
     with pytest.raises(ServiceError, match="you have no vacation days left this year"):
-        await service.run(asking(ALICE), "vacation 1")
+        await enter(service, asking(ALICE), "vacation 1")
 
 
 # --- weekends -----------------------------------------------------------------------------
@@ -257,7 +258,7 @@ async def test_weekends_off_stop_the_clock_in_games_started_after_choosing_it(
         service, storage, clock):
     # weekends on (and no vacation day at its deadline): this one runs through
     await start_game(service, time="1d", swap="no", vacation="no")
-    await service.run(asking(ALICE), "settings weekends off")
+    await enter(service, asking(ALICE), "settings weekends off")
     clock.now += D - H  # Friday 11:00
     await second_game(service, time="1d", swap="no")
     clock.now += 13 * H  # Saturday 00:00: 13h used, 11h left
@@ -276,9 +277,9 @@ async def test_weekends_off_stop_the_clock_in_games_started_after_choosing_it(
 async def test_a_rematch_keeps_the_game_s_vacation_option_whatever_the_server_s_default(
         service):
     await start_game(service, time="1d", swap="no", vacation="no")
-    await service.run(asking(BOB), "resign yes")
-    await service.run(asking(BOB, server_manager=True), "server vacation yes")
-    rematch = await service.run(asking(ALICE), "rematch")
+    await enter(service, asking(BOB), "resign yes")
+    await enter(service, asking(BOB, server_manager=True), "server vacation yes")
+    rematch = await enter(service, asking(ALICE), "rematch")
     assert "1d per move, no vacation" in rematch.plain
 
 
@@ -290,7 +291,7 @@ async def test_a_claim_before_the_tick_uses_the_day_instead_of_winning(service, 
     clock.now += D  # alice's deadline; no tick has looked yet
     with pytest.raises(ServiceError, match="alice is on vacation until 2026-01-03 12:00 UTC: "
                                            "their time is not up"):
-        await service.run(asking(BOB), "claim")
+        await enter(service, asking(BOB), "claim")
     assert await storage.vacation_days_used(1, ALICE.id, 2026) == 1
     [day] = await tick(service)  # and it is announced as if the tick had taken it
     assert "a vacation day is used" in day.plain and "13 days left this year" in day.plain
@@ -308,7 +309,7 @@ async def test_a_move_landing_while_the_tick_looks_uses_no_day(service, storage,
     async def a_move_lands_meanwhile(*args, **kwargs):
         claimed = await claim_due_games(*args, **kwargs)
         if claimed:
-            await service.run(asking(ALICE), "K10")
+            await enter(service, asking(ALICE), "K10")
         return claimed
 
     monkeypatch.setattr(storage, "claim_due_games", a_move_lands_meanwhile)
@@ -324,7 +325,7 @@ async def test_on_an_automatic_day_a_vacation_is_refused_without_pointing_to_vac
     clock.now += D
     await tick(service)
     with pytest.raises(ServiceError) as refused:
-        await service.run(asking(ALICE), "vacation 3d")
+        await enter(service, asking(ALICE), "vacation 3d")
     assert str(refused.value.message) == (
         "your vacation day used when your time ran out lasts until 2026-01-03 12:00 UTC: "
         "start a vacation after it")
@@ -333,19 +334,19 @@ async def test_on_an_automatic_day_a_vacation_is_refused_without_pointing_to_vac
 async def test_a_vacation_ended_as_it_began_is_not_started_again_at_that_moment(
         service, storage, clock):
     # the terminal table's clock stands still for a whole sitting
-    await service.run(asking(ALICE), "vacation 3d")
-    await service.run(asking(ALICE), "vacation end")
+    await enter(service, asking(ALICE), "vacation 3d")
+    await enter(service, asking(ALICE), "vacation end")
     with pytest.raises(ServiceError, match="your last vacation ended at this very moment: "
                                            "start the next one later"):
-        await service.run(asking(ALICE), "vacation 2d")
+        await enter(service, asking(ALICE), "vacation 2d")
     assert await storage.vacation_days_used(1, ALICE.id, 2026) == 1
     clock.now += timedelta(minutes=1)
-    reply = await service.run(asking(ALICE), "vacation 2d")
+    reply = await enter(service, asking(ALICE), "vacation 2d")
     assert "until 2026-01-03 12:01 UTC" in reply.plain and "11 days left" in reply.plain
 
 
 async def test_days_and_end_together_are_refused_and_end_nothing(service, storage, clock):
-    await service.run(asking(ALICE), "vacation 3d")
+    await enter(service, asking(ALICE), "vacation 3d")
     with pytest.raises(ServiceError, match="vacation takes a number of days or end, not both"):
         await service.vacations.vacation(asking(ALICE), 2, end=True)
     [running] = await storage.vacations(1, [ALICE.id], clock.now)
@@ -354,9 +355,9 @@ async def test_days_and_end_together_are_refused_and_end_nothing(service, storag
 
 async def test_a_vacation_still_running_is_shown_after_the_server_ends_vacation(
         service, clock):
-    await service.run(asking(ALICE), "vacation 3d")
-    await service.run(asking(BOB, server_manager=True), "server vacationdays 0")
-    shown = await service.run(asking(ALICE), "vacation")
+    await enter(service, asking(ALICE), "vacation 3d")
+    await enter(service, asking(BOB, server_manager=True), "server vacationdays 0")
+    shown = await enter(service, asking(ALICE), "vacation")
     assert shown.plain == ("This server has no vacation. You are on vacation until 2026-01-04 "
                           "12:00 UTC.") and shown.ephemeral
 
@@ -365,9 +366,9 @@ async def test_a_vacation_still_running_is_shown_after_the_server_ends_vacation(
 async def test_the_servers_vacation_days_are_0_to_60(service, storage, days, allowed):
     manager = asking(BOB, server_manager=True)
     if allowed:
-        await service.run(manager, f"server vacationdays {days}")
+        await enter(service, manager, f"server vacationdays {days}")
         assert (await storage.guild_settings(1)).vacation_days == days
     else:
         with pytest.raises(ServiceError):
-            await service.run(manager, f"server vacationdays {days}")
+            await enter(service, manager, f"server vacationdays {days}")
         assert (await storage.guild_settings(1)).vacation_days == 14  # unchanged

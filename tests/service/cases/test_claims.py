@@ -8,6 +8,7 @@ from __future__ import annotations
 from tests.service.cases.test_wakeups import H
 from tests.service.helpers import start_game, tick
 from tests.service.people import ALICE, BOB, CHANNEL, asking
+from tests.typed import enter
 from twixt.service.cases.clocks import FORFEIT, RESEND_AFTER
 from twixt.service.model import Receipt
 
@@ -55,7 +56,7 @@ async def test_a_forfeit_claimed_but_never_committed_still_happens_once(service,
 async def test_a_forfeit_that_lost_to_a_move_is_not_announced(service, storage, clock):
     await forfeit_game(service, clock)
     stale = await storage.active_game(CHANNEL)
-    await service.run(asking(ALICE), "K10")  # just in time, in another process
+    await enter(service, asking(ALICE), "K10")  # just in time, in another process
     # the tick had read the game before the move: the version check refuses the forfeit
     assert await service.clocks._expired(
         stale, await storage.guild_settings(1), await service.desk.turn_clock(stale),

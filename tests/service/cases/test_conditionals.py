@@ -10,17 +10,19 @@ import pytest
 
 from tests.service.helpers import start_game, start_team_game
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, asking
+from tests.typed import enter
 from twixt.service import ServiceError, TwixtService
+from twixt.service.commands import router
 from twixt.service.service import answer_safely
 
 
 async def stored_plan(service: TwixtService, user=BOB) -> str:
-    return (await service.run(asking(user), "if")).plain
+    return (await enter(service, asking(user), "if")).plain
 
 
 async def alice_plays(service: TwixtService, move: str) -> str:
     """What the channel is told when alice plays `move`: her turn, and bob's stored answer."""
-    return (await service.run(asking(ALICE), move)).plain
+    return (await enter(service, asking(ALICE), move)).plain
 
 
 async def log_of(service: TwixtService) -> list[str]:
@@ -34,25 +36,25 @@ async def game(service):
     """alice F5, bob E5: alice (Red) is to move on a 12×12 board without swap."""
     await start_game(service, size="12", swap="no")
     await alice_plays(service, "F5")
-    await service.run(asking(BOB), "E5")
+    await enter(service, asking(BOB), "E5")
 
 
 async def test_stored_moves_are_shown_to_their_owner_alone(service, game):
-    reply = await service.run(asking(BOB), "if H9 then G6; if J10 then K8")
+    reply = await enter(service, asking(BOB), "if H9 then G6; if J10 then K8")
     assert reply.ephemeral and reply.mentions == () and reply.image is None
     assert reply.plain.startswith("Stored. Your conditional moves in game 1, answering "
                                  "alice's next move")
     assert reply.plain.endswith("```\nif H9 then G6\nif J10 then K8\n```")
-    shown = await service.run(asking(BOB), "conditions")
+    shown = await enter(service, asking(BOB), "conditions")
     assert shown.ephemeral and "if H9 then G6\nif J10 then K8" in shown.plain
     assert "no conditional moves" in await stored_plan(service, ALICE)
     with pytest.raises(ServiceError, match="you are not playing"):
-        await service.run(asking(CAROL), "if")
+        await enter(service, asking(CAROL), "if")
 
 
 async def test_the_reply_is_played_at_once_in_the_same_announcement(service, game):
-    await service.run(asking(BOB), "if H9 then G6 link E5")
-    reply = await service.run(asking(ALICE), "H9")
+    await enter(service, asking(BOB), "if H9 then G6 link E5")
+    reply = await enter(service, asking(ALICE), "H9")
     assert reply.plain.splitlines() == [
         "**alice** (Red): `H9`", "bob answers at once with a stored move:",
         "**bob** (Black): `G6 link E5`", "alice (Red) to move."]
@@ -66,18 +68,18 @@ async def test_the_reply_is_played_at_once_in_the_same_announcement(service, gam
 
 
 async def test_any_other_move_clears_the_branches(service, game):
-    await service.run(asking(BOB), "if H9 then G6; if J10 then K8")
-    reply = await service.run(asking(ALICE), "H10")
+    await enter(service, asking(BOB), "if H9 then G6; if J10 then K8")
+    reply = await enter(service, asking(ALICE), "H10")
     assert reply.plain.splitlines() == ["**alice** (Red): `H10`", "bob (Black) to move."]
     assert reply.mentions == (BOB.id,)
     assert "no conditional moves" in await stored_plan(service)
-    await service.run(asking(BOB), "C3")
+    await enter(service, asking(BOB), "C3")
     await alice_plays(service, "H9")  # too late: nothing is stored any more
     assert await log_of(service) == ["F5", "E5", "H10", "C3", "H9"]
 
 
 async def test_a_sequence_answers_two_moves_deep(service, game):
-    await service.run(asking(BOB), "if H9 then G6 if J10 then K8 if C9 then D11")
+    await enter(service, asking(BOB), "if H9 then G6 if J10 then K8 if C9 then D11")
     await alice_plays(service, "H9")
     assert "```\nif J10 then K8\n  if C9 then D11\n```" in await stored_plan(service)
     announced = await alice_plays(service, "J10 link H9")
@@ -90,17 +92,17 @@ async def test_a_sequence_answers_two_moves_deep(service, game):
 
 async def test_new_lines_add_alternatives_and_a_known_trigger_replaces_its_branch(
         service, game):
-    await service.run(asking(BOB), "if H9 then G6 if J10 then K8")
-    await service.run(asking(BOB), "if H9 then G6 if J11 then K9; if C3 then D5")
-    await service.run(asking(BOB), "if C3 then D4")
+    await enter(service, asking(BOB), "if H9 then G6 if J10 then K8")
+    await enter(service, asking(BOB), "if H9 then G6 if J11 then K9; if C3 then D5")
+    await enter(service, asking(BOB), "if C3 then D4")
     assert "```\nif H9 then G6\n  if J10 then K8\n  if J11 then K9\nif C3 then D4\n```" in (
         await stored_plan(service))
-    await service.run(asking(BOB), "if clear")
+    await enter(service, asking(BOB), "if clear")
     assert "no conditional moves" in await stored_plan(service)
 
 
 async def test_a_bare_hole_answers_any_links_but_written_links_must_match(service, game):
-    await service.run(asking(BOB), "if G7 link F5 then C3; if G7 then C4")
+    await enter(service, asking(BOB), "if G7 link F5 then C3; if G7 then C4")
     assert "if G7 link F5 then C3\nif G7 then C4" in await stored_plan(service)
     announced = await alice_plays(service, "g7 LINK f5")
     assert "**bob** (Black): `C3`" in announced
@@ -113,27 +115,27 @@ async def test_a_bare_hole_answers_any_links_but_written_links_must_match(servic
 ])
 async def test_a_line_with_a_branch_that_cannot_be_played_changes_nothing(
         service, game, line, said):
-    await service.run(asking(BOB), "if C3 then D5")
+    await enter(service, asking(BOB), "if C3 then D5")
     with pytest.raises(ServiceError) as refused:
-        await service.run(asking(BOB), line)
+        await enter(service, asking(BOB), line)
     assert str(refused.value) == said
     assert "```\nif C3 then D5\n```" in await stored_plan(service)
 
 
 async def test_storing_is_refused_on_your_own_turn(service, game):
     with pytest.raises(ServiceError, match="it is your turn: play it"):
-        await service.run(asking(ALICE), "if G6 then H9")
+        await enter(service, asking(ALICE), "if G6 then H9")
 
 
 async def test_double_twixt_has_no_conditional_moves(service):
     await start_team_game(service, size="12")
     with pytest.raises(ServiceError, match="two-player games"):
-        await service.run(asking(BOB), "if H9 then G6")
+        await enter(service, asking(BOB), "if H9 then G6")
 
 
 async def test_a_reply_that_became_illegal_is_dropped_with_a_private_notice(service, game):
-    await service.run(asking(BOB), "if G7 then G6 link E5; if H9 then C3")
-    reply = await service.run(asking(ALICE), "G7 link F5")  # the link F5-G7 blocks E5-G6
+    await enter(service, asking(BOB), "if G7 then G6 link E5; if H9 then C3")
+    reply = await enter(service, asking(ALICE), "G7 link F5")  # the link F5-G7 blocks E5-G6
     assert reply.plain.splitlines() == ["**alice** (Red): `G7 link F5`", "bob (Black) to move."]
     assert reply.mentions == (BOB.id,) and "G6" not in reply.plain
     [notice] = reply.followups
@@ -148,11 +150,11 @@ async def test_a_reply_that_became_illegal_is_dropped_with_a_private_notice(serv
 
 async def test_a_takeback_clears_the_branches(service, game):
     await alice_plays(service, "H10")
-    await service.run(asking(BOB), "C3")
-    await service.run(asking(BOB), "if H9 then G6")
-    await service.run(asking(BOB), "takeback")
+    await enter(service, asking(BOB), "C3")
+    await enter(service, asking(BOB), "if H9 then G6")
+    await enter(service, asking(BOB), "takeback")
     await alice_plays(service, "accept takeback")
-    await service.run(asking(BOB), "C3")
+    await enter(service, asking(BOB), "C3")
     announced = await alice_plays(service, "H9")
     assert "stored move" not in announced
     assert await log_of(service) == ["F5", "E5", "H10", "C3", "takeback", "C3", "H9"]
@@ -160,8 +162,8 @@ async def test_a_takeback_clears_the_branches(service, game):
 
 @pytest.mark.parametrize("who, ending", [(ALICE, "resign yes"), (CAROL, "abort")])
 async def test_the_end_of_the_game_clears_them(service, game, who, ending):
-    await service.run(asking(BOB), "if H9 then G6")
-    await service.run(asking(who, manager=True), ending)
+    await enter(service, asking(BOB), "if H9 then G6")
+    await enter(service, asking(who, manager=True), ending)
     stored = (await service.desk.storage.list_games(channel_id=CHANNEL, limit=1))[0]
     assert not stored.is_active
     assert await service.desk.storage.conditionals(stored.id) == ()
@@ -172,18 +174,18 @@ async def test_a_stored_reply_ending_the_game_is_announced_with_the_result(servi
     moves = ["J2", "A3", "H2", "C4 link A3", "F2", "E5 link C4", "D2", "G6 link E5", "B2",
              "I7 link G6", "J11", "K8 link I7"]
     for number, move in enumerate(moves):
-        await service.run(asking((ALICE, BOB)[number % 2]), move)
-    await service.run(asking(BOB), "if C10 then L10 link K8")
-    reply = await service.run(asking(ALICE), "C10")
+        await enter(service, asking((ALICE, BOB)[number % 2]), move)
+    await enter(service, asking(BOB), "if C10 then L10 link K8")
+    reply = await enter(service, asking(ALICE), "C10")
     assert "bob answers at once with a stored move:" in reply.plain
     assert reply.plain.endswith("bob (Black) wins by connection.")
     assert reply.mentions == (ALICE.id,)
 
 
 async def test_stored_moves_survive_a_restart(storage, clock, game, service):
-    await service.run(asking(BOB), "if H9 then G6")
+    await enter(service, asking(BOB), "if H9 then G6")
     restarted = TwixtService(storage, clock=clock)
-    reply = await restarted.run(asking(ALICE), "H9")
+    reply = await enter(restarted, asking(ALICE), "H9")
     assert "**bob** (Black): `G6`" in reply.plain
 
 
@@ -191,8 +193,8 @@ async def test_the_reply_starts_the_opponents_clock(service, clock):
     await start_game(service, size="12", swap="no", time="3d")
     await alice_plays(service, "F5")
     clock.now += timedelta(hours=5)
-    await service.run(asking(BOB), "E5")
-    await service.run(asking(BOB), "if H9 then G6")
+    await enter(service, asking(BOB), "E5")
+    await enter(service, asking(BOB), "if H9 then G6")
     clock.now += timedelta(days=2)
     announced = await alice_plays(service, "H9")
     assert announced.endswith("alice (Red) to move. (3d 0h left)")
@@ -203,15 +205,15 @@ async def test_the_reply_starts_the_opponents_clock(service, clock):
 
 async def test_swap_may_be_a_reply(service):
     await start_game(service, size="12")
-    await service.run(asking(BOB), "if F5 then swap")
-    reply = await service.run(asking(ALICE), "F5")
+    await enter(service, asking(BOB), "if F5 then swap")
+    reply = await enter(service, asking(ALICE), "F5")
     assert "**bob** (Red): `swap`" in reply.plain and reply.mentions == (ALICE.id,)
     assert (await service.channel_game(CHANNEL)).player_to_move == "alice"
 
 
 async def test_the_auto_link_preference_is_applied_when_storing(service, game):
-    await service.run(asking(BOB), "settings autolink on")
-    await service.run(asking(BOB), "if H9 then G6")
+    await enter(service, asking(BOB), "settings autolink on")
+    await enter(service, asking(BOB), "if H9 then G6")
     assert "if H9 then G6 link all" in await stored_plan(service)
     announced = await alice_plays(service, "H9")
     assert "**bob** (Black): `G6 link E5`" in announced
@@ -219,26 +221,29 @@ async def test_the_auto_link_preference_is_applied_when_storing(service, game):
 
 async def test_in_public_they_are_refused_without_being_echoed(service, game):
     public = replace(asking(BOB), private_replies=False)
-    asked = await service.chat_move(public, "if H9 then G6 link E5")
-    assert asked is not None
-    reply = await answer_safely(service.execute(public, asked), {})
+    reply = await service.hear(public, router.read("if H9 then G6 link E5"), {})
+    assert reply is not None
     assert reply.refused and "/twixt if" in reply.plain and "G6" not in reply.plain
     assert "no conditional moves" in await stored_plan(service)
     onlooker = replace(asking(CAROL), private_replies=False)
-    assert await service.chat_move(onlooker, "if H9 then G6") is None
-    assert await service.chat_move(public, "if you play H9 I win") is None
+    assert await service.hear(onlooker, router.read("if H9 then G6"), {}) is None
+    with pytest.raises(ServiceError):  # not the move language: the edge leaves it as chat
+        router.read("if you play H9 I win")
+    # typed to the bot where the reply is public, a plan is refused before it is read
+    with pytest.raises(ServiceError, match="/twixt if"):
+        router.read("if H9 then G6 link E5", public=True)
 
 
 async def test_records_never_show_stored_moves(service, game):
-    await service.run(asking(BOB), "if H9 then G6")
-    reply = await service.run(asking(ALICE), "export")
+    await enter(service, asking(BOB), "if H9 then G6")
+    reply = await enter(service, asking(ALICE), "export")
     assert all(b"G6" not in attachment.data for attachment in reply.attachments)
 
 
 async def test_they_are_answered_in_the_askers_language(service, game):
-    stored = await service.run(asking(BOB, locale="de"), "if H9 then G6")
+    stored = await enter(service, asking(BOB, locale="de"), "if H9 then G6")
     assert stored.plain.startswith("Gespeichert. Deine bedingten Züge in Partie 1")
-    reply = await service.run(asking(ALICE, locale="de"), "H9")
+    reply = await enter(service, asking(ALICE, locale="de"), "H9")
     assert "bob antwortet sofort mit einem gespeicherten Zug:" in reply.plain
 
 
@@ -246,14 +251,14 @@ async def test_they_are_answered_in_the_askers_language(service, game):
                                   "if H9 then G6 if secret", "move if H9 then secret"])
 async def test_a_bad_line_in_public_is_refused_without_being_echoed(service, game, line):
     public = replace(asking(BOB), private_replies=False)
-    reply = await answer_safely(service.run(public, line), {})
+    reply = await answer_safely(enter(service, public, line), {})
     assert reply.refused and "/twixt if" in reply.plain and "secret" not in reply.plain
     assert "H9" not in reply.plain
 
 
 async def test_a_move_offering_a_draw_is_not_answered_the_offer_is_the_owners(service, game):
-    await service.run(asking(BOB), "if H9 then G6")
-    reply = await service.run(asking(ALICE), "H9; offer draw")
+    await enter(service, asking(BOB), "if H9 then G6")
+    reply = await enter(service, asking(ALICE), "H9; offer draw")
     assert reply.plain.splitlines() == ["**alice** (Red): `H9; offer draw`",
                                        "bob (Black) to move.", "Red offers a draw."]
     assert reply.mentions == (BOB.id,)
@@ -269,7 +274,7 @@ async def test_a_move_offering_a_draw_is_not_answered_the_offer_is_the_owners(se
 
 async def test_a_draw_offered_before_the_move_lapses_with_it_and_the_reply_is_played(
         service, game):
-    await service.run(asking(BOB), "if H9 then G6")
+    await enter(service, asking(BOB), "if H9 then G6")
     await alice_plays(service, "offer draw")  # no move: the branches stay
     announced = await alice_plays(service, "H9")
     assert "**bob** (Black): `G6`" in announced and "offers a draw" not in announced

@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
+from tests.typed import enter
 from twixt.service import Request, ServiceError, TwixtService, User, build_options
 from twixt.service.cases import my_games as my_games_module
 
@@ -29,10 +30,10 @@ async def test_games_waiting_for_you_come_first_then_the_soonest_due(service, cl
     await _game(service, 100, BOB, time="3d")            # game 1: alice to move, 3 days
     await _game(service, 200, CAROL)                     # game 2: alice to move, no clock
     await _game(service, 300, DAVE, time="1d")           # game 3: dave to move after K10
-    await service.run(asking(ALICE, 300), "K10")
+    await enter(service, asking(ALICE, 300), "K10")
     clock.now += timedelta(hours=1)
     await _game(service, 400, BOB, time="2d")            # game 4: alice to move, 2 days
-    reply = await service.run(asking(ALICE), "games")
+    reply = await enter(service, asking(ALICE), "games")
     assert reply.ephemeral
     assert reply.plain.splitlines()[0] == ("**Your games in this server**: 4 games in "
                                           "progress, 3 waiting for you (page 1 of 1)")
@@ -46,24 +47,24 @@ async def test_games_waiting_for_you_come_first_then_the_soonest_due(service, cl
 async def test_time_left_follows_the_clock(service, clock):
     await _game(service, 100, BOB, time="1d")
     clock.now += timedelta(hours=20, minutes=30)
-    assert _lines((await service.run(asking(BOB), "games")).plain) == [
+    assert _lines((await enter(service, asking(BOB), "games")).plain) == [
         "#1 vs alice — alice to move (3h 30m left) · <#100>"]
     clock.now += timedelta(hours=5)
-    assert "(0m left)" in (await service.run(asking(BOB), "games")).plain
+    assert "(0m left)" in (await enter(service, asking(BOB), "games")).plain
 
 
 async def test_only_the_askers_games_in_progress_in_this_server_are_listed(service):
     await _game(service, 100, BOB)                       # alice's, in progress
     await _game(service, 200, CAROL)                     # alice's, resigned below
-    await service.run(asking(CAROL, 200), "resign yes")
+    await enter(service, asking(CAROL, 200), "resign yes")
     await service.challenges.challenge(asking(BOB, 300), DAVE, build_options())
     await service.challenges.accept(asking(DAVE, 300))   # not alice's
     elsewhere = Request(2, 500, ALICE)                   # alice's, in another server
     await service.challenges.challenge(elsewhere, CAROL, build_options())
     await service.challenges.accept(replace(elsewhere, user=CAROL))
-    assert _lines((await service.run(asking(ALICE, 999), "games")).plain) == [
+    assert _lines((await enter(service, asking(ALICE, 999), "games")).plain) == [
         "#1 vs bob — your turn · <#100>"]
-    assert (await service.run(asking(CAROL), "games")).plain == (
+    assert (await enter(service, asking(CAROL), "games")).plain == (
         "You have no games in progress in this server.")
 
 
@@ -71,36 +72,36 @@ async def test_a_double_twixt_game_names_the_partner_and_both_opponents(service)
     await service.challenges.team(asking(ALICE), CAROL, (BOB, DAVE), build_options())
     for user in (BOB, CAROL, DAVE):
         await service.challenges.accept(asking(user))
-    assert _lines((await service.run(asking(DAVE), "games")).plain) == [
+    assert _lines((await enter(service, asking(DAVE), "games")).plain) == [
         "#1 with bob vs alice and carol — alice to move · <#100>"]
 
 
 async def test_games_are_listed_a_page_at_a_time(service):
     for channel in range(my_games_module.PAGE + 2):
         await _game(service, 1000 + channel)
-    first = await service.run(asking(ALICE), "games")
+    first = await enter(service, asking(ALICE), "games")
     assert len(_lines(first.plain)) == my_games_module.PAGE
     assert "(page 1 of 2)" in first.plain and first.plain.endswith("More: games page 2")
-    second = await service.run(asking(ALICE), "games page 2")
+    second = await enter(service, asking(ALICE), "games page 2")
     assert len(_lines(second.plain)) == 2 and "More:" not in second.plain
     assert set(_lines(first.plain)).isdisjoint(_lines(second.plain))
-    beyond = await service.run(asking(ALICE), "games page 3")
+    beyond = await enter(service, asking(ALICE), "games page 3")
     assert beyond.plain.endswith("None on this page.") and not _lines(beyond.plain)
 
 
 async def test_seven_games_make_a_page(service):
     for channel in range(8):
         await _game(service, 1000 + channel)
-    first = await service.run(asking(ALICE), "games")
+    first = await enter(service, asking(ALICE), "games")
     assert len(_lines(first.plain)) == 7 and "(page 1 of 2)" in first.plain
-    assert len(_lines((await service.run(asking(ALICE), "games page 2")).plain)) == 1
+    assert len(_lines((await enter(service, asking(ALICE), "games page 2")).plain)) == 1
 
 
 async def test_only_the_newest_games_are_sorted_and_it_is_said(service, monkeypatch):
     monkeypatch.setattr(my_games_module, "MAX_SORTED", 2)
     for channel in (100, 200, 300):
         await _game(service, channel)
-    reply = await service.run(asking(ALICE), "games")
+    reply = await enter(service, asking(ALICE), "games")
     assert "(only your 2 newest games are listed)" in reply.plain
     assert sorted(line.split()[0] for line in _lines(reply.plain)) == ["#2", "#3"]
 
@@ -111,27 +112,27 @@ async def test_only_the_newest_games_are_sorted_and_it_is_said(service, monkeypa
 ])
 async def test_a_bad_games_line_is_refused_in_one_line(service, typed, error):
     with pytest.raises(ServiceError) as refused:
-        await service.run(asking(ALICE), typed)
+        await enter(service, asking(ALICE), typed)
     assert str(refused.value) == error
 
 
 async def test_games_are_not_listed_in_a_public_reply(service):
     await _game(service, CHANNEL)
     with pytest.raises(ServiceError) as refused:
-        await service.run(replace(asking(ALICE), private_replies=False), "games")
+        await enter(service, replace(asking(ALICE), private_replies=False), "games")
     assert str(refused.value) == ("only you may see this, and a reply here is public: use "
                                   "`/twixt games`")
 
 
 async def test_games_and_notes_are_said_in_german(service):
     await _game(service, 100, BOB, time="1d")
-    await service.run(asking(ALICE), "note Rand sichern")
-    games = await service.run(asking(ALICE, locale="de"), "games")
+    await enter(service, asking(ALICE), "note Rand sichern")
+    games = await enter(service, asking(ALICE, locale="de"), "games")
     assert games.plain.splitlines() == [
         "**Deine Partien auf diesem Server**: 1 laufende Partie, bei 1 bist du am Zug "
         "(Seite 1 von 1)",
         "#1 gegen bob — du bist am Zug (noch 1 T. 0 Std.) · <#100>"]
-    notes = await service.run(asking(ALICE, locale="de"), "notes")
+    notes = await enter(service, asking(ALICE, locale="de"), "notes")
     assert notes.plain.splitlines()[0] == "**Deine Notizen zu Partie 1** (Seite 1 von 1)"
 
 
@@ -146,14 +147,14 @@ async def _longest_games(service: TwixtService, count: int) -> list[User]:
                                       build_options(time="60d"))
         for user in others:
             await service.challenges.accept(asking(user, channel))
-        await service.run(asking(ALICE, channel), "K10")
+        await enter(service, asking(ALICE, channel), "K10")
     return others
 
 
 async def test_a_page_of_the_longest_lines_fits_a_discord_message(service, clock):
     await _longest_games(service, my_games_module.PAGE)
     clock.now += timedelta(minutes=1)
-    reply = await service.run(asking(ALICE, locale="de"), "games")
+    reply = await enter(service, asking(ALICE, locale="de"), "games")
     assert len(_lines(reply.plain)) == my_games_module.PAGE
     assert _lines(reply.plain)[0].endswith(f"ist am Zug (noch 59 T. 23 Std.) · <#{10 ** 18}>")
     assert len(reply.plain) <= 2000
@@ -166,9 +167,9 @@ async def test_a_page_fits_a_discord_message_with_every_clock_on_vacation(
     monkeypatch.setattr(my_games_module, "MAX_SORTED", my_games_module.PAGE + 1)
     others = await _longest_games(service, my_games_module.PAGE + 2)
     to_move = (await service.channel_game(10 ** 18)).player_to_move
-    await service.run(asking(next(u for u in others if u.name == to_move)), "vacation 14")
+    await enter(service, asking(next(u for u in others if u.name == to_move)), "vacation 14")
     clock.now += timedelta(minutes=1)
-    reply = await service.run(asking(ALICE, locale="de"), "games")
+    reply = await enter(service, asking(ALICE, locale="de"), "games")
     lines = _lines(reply.plain)
     assert len(lines) == my_games_module.PAGE and all("im Urlaub bis" in line for line in lines)
     assert "neuesten" in reply.plain and "Mehr: games page 2" in reply.plain

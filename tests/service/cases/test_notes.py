@@ -10,6 +10,7 @@ import pytest
 
 from tests.service.helpers import start_game
 from tests.service.people import ALICE, BOB, CAROL, asking
+from tests.typed import enter
 from twixt.service import ServiceError, TwixtService
 from twixt.service.cases import notes as notes_module
 from twixt.storage import SqliteStorage
@@ -17,19 +18,19 @@ from twixt.storage import SqliteStorage
 
 async def _refusal(service: TwixtService, request, typed: str) -> str:
     with pytest.raises(ServiceError) as refused:
-        await service.run(request, typed)
+        await enter(service, request, typed)
     return str(refused.value)
 
 
 async def test_notes_are_kept_and_shown_to_their_writer_oldest_first(service, clock):
     await start_game(service)
-    kept = await service.run(asking(ALICE), "note E5 blocks his bridge")
+    kept = await enter(service, asking(ALICE), "note E5 blocks his bridge")
     assert (kept.plain, kept.ephemeral) == (
         "Note 1 kept on game 1; only you see it (`notes`).", True)
     clock.now += timedelta(hours=2, minutes=5)
-    await service.run(asking(ALICE), "note  then   G6 ")
-    await service.run(asking(BOB), "note bob's own idea")
-    shown = await service.run(asking(ALICE), "notes")
+    await enter(service, asking(ALICE), "note  then   G6 ")
+    await enter(service, asking(BOB), "note bob's own idea")
+    shown = await enter(service, asking(ALICE), "notes")
     assert shown.ephemeral
     assert shown.plain.splitlines() == ["**Your notes on game 1** (page 1 of 1)",
                                        "1. 2026-01-01 12:00 UTC: `E5 blocks his bridge`",
@@ -39,15 +40,15 @@ async def test_notes_are_kept_and_shown_to_their_writer_oldest_first(service, cl
 
 async def test_an_onlooker_keeps_notes_on_the_channels_game_too(service):
     await start_game(service)
-    await service.run(asking(CAROL), "note watch the left side")
-    assert "`watch the left side`" in (await service.run(asking(CAROL), "notes")).plain
+    await enter(service, asking(CAROL), "note watch the left side")
+    assert "`watch the left side`" in (await enter(service, asking(CAROL), "notes")).plain
 
 
 async def test_a_game_elsewhere_is_named_by_its_number(service):
     await start_game(service)
-    await service.run(asking(ALICE, 300), "note #1 from the lobby")
-    assert "`from the lobby`" in (await service.run(asking(ALICE, 300), "notes 1")).plain
-    assert "`from the lobby`" in (await service.run(asking(ALICE), "notes")).plain
+    await enter(service, asking(ALICE, 300), "note #1 from the lobby")
+    assert "`from the lobby`" in (await enter(service, asking(ALICE, 300), "notes 1")).plain
+    assert "`from the lobby`" in (await enter(service, asking(ALICE), "notes")).plain
     # a game one neither plays nor watches in its channel is nobody's business
     assert await _refusal(service, asking(CAROL, 300), "note #1 peeking") == (
         "there is no such game")
@@ -56,16 +57,16 @@ async def test_a_game_elsewhere_is_named_by_its_number(service):
 
 async def test_a_finished_game_keeps_its_notes_and_takes_more(service):
     await start_game(service)
-    await service.run(asking(ALICE), "note before")
-    await service.run(asking(BOB), "resign yes")
-    await service.run(asking(ALICE), "note after the game")
-    assert "`after the game`" in (await service.run(asking(ALICE), "notes")).plain
+    await enter(service, asking(ALICE), "note before")
+    await enter(service, asking(BOB), "resign yes")
+    await enter(service, asking(ALICE), "note after the game")
+    assert "`after the game`" in (await enter(service, asking(ALICE), "notes")).plain
 
 
 async def test_nothing_in_a_note_formats_or_pings(service):
     await start_game(service)
-    await service.run(asking(ALICE), "note **bold** <@12> @everyone `tick` <#100> # head")
-    shown = (await service.run(asking(ALICE), "notes")).plain.splitlines()[-1]
+    await enter(service, asking(ALICE), "note **bold** <@12> @everyone `tick` <#100> # head")
+    shown = (await enter(service, asking(ALICE), "notes")).plain.splitlines()[-1]
     assert shown == "1. 2026-01-01 12:00 UTC: `**bold** <@12> @everyone 'tick' <#100> # head`"
 
 
@@ -75,7 +76,7 @@ async def test_a_note_too_long_is_refused_and_nothing_is_kept(service):
         "a note is at most 1000 characters; this one has 1001")
     assert await _refusal(service, asking(ALICE), "note") == (
         "write note TEXT, like note E5 blocks his bridge")
-    assert (await service.run(asking(ALICE), "notes")).plain == (
+    assert (await enter(service, asking(ALICE), "notes")).plain == (
         "You have no notes on game 1: keep one with note TEXT.")
 
 
@@ -83,57 +84,57 @@ async def test_notes_beyond_the_most_are_refused_until_cleared(service, monkeypa
     monkeypatch.setattr(notes_module, "MAX_NOTES", 3)
     await start_game(service)
     for number in range(3):
-        await service.run(asking(ALICE), f"note idea {number}")
+        await enter(service, asking(ALICE), f"note idea {number}")
     assert await _refusal(service, asking(ALICE), "note one too many") == (
         "you have 3 notes on game 1 already: notes clear removes them")
-    cleared = await service.run(asking(ALICE), "notes clear")
+    cleared = await enter(service, asking(ALICE), "notes clear")
     assert (cleared.plain, cleared.ephemeral) == ("3 notes on game 1 cleared.", True)
-    assert (await service.run(asking(ALICE), "note a fresh start")).plain.startswith("Note 1 ")
+    assert (await enter(service, asking(ALICE), "note a fresh start")).plain.startswith("Note 1 ")
 
 
 async def test_a_player_keeps_fifty_notes_on_a_game_and_no_more(service):
     await start_game(service)
     for number in range(50):
-        await service.run(asking(ALICE), f"note idea {number}")
+        await enter(service, asking(ALICE), f"note idea {number}")
     assert await _refusal(service, asking(ALICE), "note one too many") == (
         "you have 50 notes on game 1 already: notes clear removes them")
-    last = (await service.run(asking(ALICE), "notes page 2")).plain.splitlines()[-1]
+    last = (await enter(service, asking(ALICE), "notes page 2")).plain.splitlines()[-1]
     assert last.startswith("50. ") and last.endswith("`idea 49`")
 
 
 async def test_long_notes_are_shown_a_page_at_a_time_each_within_a_message(service):
     await start_game(service)
     for number in range(5):
-        await service.run(asking(ALICE), f"note {number} " + "x" * 650)
-    first = await service.run(asking(ALICE), "notes")
+        await enter(service, asking(ALICE), f"note {number} " + "x" * 650)
+    first = await enter(service, asking(ALICE), "notes")
     assert first.plain.startswith("**Your notes on game 1** (page 1 of 3)")
     assert first.plain.endswith("More: notes #1 page 2")
-    pages = [first] + [await service.run(asking(ALICE), f"notes #1 page {page}")
+    pages = [first] + [await enter(service, asking(ALICE), f"notes #1 page {page}")
                        for page in (2, 3)]
     assert all(len(page.plain) <= 2000 for page in pages)
     shown = "".join(page.plain for page in pages)
     assert all(f"`{number} x" in shown for number in range(5))
-    beyond = await service.run(asking(ALICE), "notes page 4")
+    beyond = await enter(service, asking(ALICE), "notes page 4")
     assert beyond.plain.endswith("None on this page.")
 
 
 async def test_notes_stay_out_of_the_games_record(service):
     await start_game(service, swap="no")
-    await service.run(asking(ALICE), "K10")
-    await service.run(asking(ALICE), "note SECRET-PLAN link to J12")
-    exported = await service.run(asking(BOB), "export")
+    await enter(service, asking(ALICE), "K10")
+    await enter(service, asking(ALICE), "note SECRET-PLAN link to J12")
+    exported = await enter(service, asking(BOB), "export")
     assert exported.attachments
     assert all(b"SECRET" not in file.data for file in exported.attachments)
-    assert "SECRET" not in (await service.run(asking(BOB), "status")).plain
+    assert "SECRET" not in (await enter(service, asking(BOB), "status")).plain
 
 
 async def test_notes_survive_a_restart(tmp_path, clock):
     async with await SqliteStorage.open(tmp_path / "t.db") as storage:
         service = TwixtService(storage, clock=clock)
         await start_game(service)
-        await service.run(asking(ALICE), "note kept on disk")
+        await enter(service, asking(ALICE), "note kept on disk")
     async with await SqliteStorage.open(tmp_path / "t.db") as storage:
-        shown = await TwixtService(storage, clock=clock).run(asking(ALICE), "notes")
+        shown = await enter(TwixtService(storage, clock=clock), asking(ALICE), "notes")
     assert "1. 2026-01-01 12:00 UTC: `kept on disk`" in shown.plain
 
 
@@ -144,7 +145,7 @@ async def test_notes_are_not_kept_or_shown_in_a_public_reply(service):
         "only you may see this, and a reply here is public: use `/twixt note`")
     assert await _refusal(service, public, "notes") == (
         "only you may see this, and a reply here is public: use `/twixt notes`")
-    assert "no notes" in (await service.run(asking(ALICE), "notes")).plain
+    assert "no notes" in (await enter(service, asking(ALICE), "notes")).plain
 
 
 @pytest.mark.parametrize("typed, error", [

@@ -15,6 +15,7 @@ from PIL import Image
 
 from tests.service.helpers import press, start_game, tick
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
+from tests.typed import enter
 from twixt.discord.replies import shown
 from twixt.rules import Reason, records
 from twixt.rules.records import read
@@ -31,7 +32,7 @@ GAMES = Path(__file__).resolve().parents[2] / "rules" / "data"
 
 async def test_time_left_shows_in_status_and_turn_replies(service, clock):
     await start_game(service, time="3d", swap="no")
-    reply = await service.run(asking(ALICE), "K10")
+    reply = await enter(service, asking(ALICE), "K10")
     assert "bob (Black) to move. (3d 0h left)" in reply.plain
     clock.now += timedelta(days=1, hours=2)
     assert "(1d 22h left)" in (await service.turns.status(asking(CAROL))).plain
@@ -40,7 +41,7 @@ async def test_time_left_shows_in_status_and_turn_replies(service, clock):
 async def test_reminders_are_sent_once_even_across_a_restart(storage, clock):
     service = TwixtService(storage, clock=clock)
     await start_game(service, time="3d", swap="no")
-    await service.run(asking(ALICE), "K10")
+    await enter(service, asking(ALICE), "K10")
     await storage.update_user_prefs(BOB.id, dm_reminders=False)
     assert await tick(service) == []
     clock.now += timedelta(hours=25)
@@ -95,9 +96,9 @@ async def test_every_clock_gets_a_first_and_a_last_reminder(
 
 async def test_a_new_turn_cancels_the_pending_reminder(service, clock):
     await start_game(service, time="3d", swap="no")
-    await service.run(asking(ALICE), "K10")
+    await enter(service, asking(ALICE), "K10")
     clock.now += timedelta(hours=20)
-    await service.run(asking(BOB), "M12")
+    await enter(service, asking(BOB), "M12")
     clock.now += timedelta(hours=10)  # 30 hours since alice moved, 10 since bob did
     assert await tick(service) == []
 
@@ -112,7 +113,7 @@ async def test_reminders_go_by_direct_message_by_preference(service, clock):
 async def test_when_time_runs_out_the_opponent_may_claim(service, storage, clock):
     await storage.update_guild_settings(1, vacation_days=0)  # no vacation days to use
     await start_game(service, time="1d", swap="no")
-    await service.run(asking(ALICE), "K10")
+    await enter(service, asking(ALICE), "K10")
     with pytest.raises(ServiceError, match="bob still has 23h 0m to move"):
         clock.now += timedelta(hours=1)
         await service.clocks.claim(asking(ALICE))
@@ -154,10 +155,10 @@ async def test_bad_time_controls(service):
 
 async def test_takeback_restores_the_exact_state_and_the_log_keeps_it(service, storage):
     await start_game(service, swap="no")
-    await service.run(asking(ALICE), "K10")
+    await enter(service, asking(ALICE), "K10")
     before = (await service.channel_game(CHANNEL)).snapshot()
-    await service.run(asking(BOB), "M12")
-    ask = await service.run(asking(BOB), "takeback")
+    await enter(service, asking(BOB), "M12")
+    ask = await enter(service, asking(BOB), "takeback")
     assert ask.mentions == (ALICE.id,) and ask.buttons[0].kind is ButtonKind.ACCEPT_TAKEBACK
     reply = await press(service, asking(ALICE), ButtonKind.ACCEPT_TAKEBACK, ask.buttons[0].target)
     assert reply.plain.startswith("bob's `M12` is taken back.\nbob (Black) to move.")
@@ -173,13 +174,13 @@ async def test_takeback_restores_the_exact_state_and_the_log_keeps_it(service, s
 
 async def test_takeback_rules(service):
     await start_game(service, swap="no")
-    await service.run(asking(ALICE), "K10")
+    await enter(service, asking(ALICE), "K10")
     with pytest.raises(ServiceError, match="only the player who made the last turn"):
         await service.turns.takeback(asking(BOB))
     await service.turns.takeback(asking(ALICE))
     with pytest.raises(ServiceError, match="an opponent has to answer"):
         await service.turns.takeback(asking(ALICE), "accept")
-    await service.run(asking(BOB), "M12")
+    await enter(service, asking(BOB), "M12")
     with pytest.raises(ServiceError, match="lapsed"):
         await service.turns.takeback(asking(BOB), "accept")
     await service.turns.takeback(asking(BOB))
@@ -194,7 +195,7 @@ async def test_takeback_rules(service):
 
 async def test_export_gives_all_three_records(service):
     await start_game(service, rules="pp", swap="no")
-    await service.run(asking(ALICE), "K10")
+    await enter(service, asking(ALICE), "K10")
     reply = await service.records.export(asking(CAROL))
     names = [a.filename for a in reply.attachments]
     assert names == ["twixt-1.twixt", "twixt-1.tsgf", "twixt-1.T1"]
@@ -212,8 +213,8 @@ async def test_history_pages_and_replay(service, storage):
     second = await service.records.history(asking(ALICE), ALICE, page=2)
     assert second.plain.count("\n#") == 2 and "alice won (resignation)" in second.plain
     await start_game(service, swap="no")
-    await service.run(asking(ALICE), "K10")
-    await service.run(asking(BOB), "M12")
+    await enter(service, asking(ALICE), "K10")
+    await enter(service, asking(BOB), "M12")
     replay = await service.records.replay(asking(ALICE))
     gif = Image.open(io.BytesIO(replay.attachments[0].data))
     assert gif.format == "GIF" and gif.n_frames == 2
@@ -229,7 +230,7 @@ async def test_import_shows_the_record_and_continues_it_as_a_new_game(service):
     assert "from an imported position (40 moves)" in started.plain
     game = await service.channel_game(CHANNEL)
     assert game.pegs_placed == 40 and game.player_to_move == "alice"
-    await service.run(asking(ALICE), str(game.legal_placements()[0]))
+    await enter(service, asking(ALICE), str(game.legal_placements()[0]))
     assert (await service.channel_game(CHANNEL)).pegs_placed == 41
 
 
@@ -267,7 +268,7 @@ async def test_an_imported_clock_within_limits_is_kept(service, storage):
 
 async def test_a_game_is_seen_from_its_channel_and_by_its_players_only(service):
     await start_game(service, swap="no")
-    await service.run(asking(ALICE), "K10")
+    await enter(service, asking(ALICE), "K10")
     elsewhere = 300  # say, a public channel, while the game is in a private one
     with pytest.raises(ServiceError, match="there is no such game"):
         await service.records.replay(asking(CAROL, elsewhere), 1)
@@ -283,14 +284,14 @@ async def test_a_game_is_seen_from_its_channel_and_by_its_players_only(service):
 
 async def test_a_player_is_shown_their_game_of_another_channel_alone(service):
     await start_game(service, swap="no")  # in a private channel, say
-    await service.run(asking(ALICE), "K10")
+    await enter(service, asking(ALICE), "K10")
     elsewhere = 300
     assert (await service.records.replay(asking(BOB, elsewhere), 1)).ephemeral
     assert not (await service.records.replay(asking(BOB), 1)).ephemeral  # its own channel
     chat = replace(asking(BOB, elsewhere), private_replies=False)  # every reply is public
     with pytest.raises(ServiceError, match="only you may see this, and a reply here is "
                                            "public: use `/twixt-records replay`"):
-        await service.run(chat, "replay #1")
+        await enter(service, chat, "replay #1")
 
 
 async def test_history_in_chat_lists_only_the_games_of_its_channel(service):
@@ -358,10 +359,10 @@ async def test_settings_change_the_board_and_auto_link(service):
     with pytest.raises(ServiceError, match="theme is light or dark"):
         await service.preferences.user_settings(asking(BOB), {"theme": "pink"})
     await start_game(service, swap="no", size="12")
-    await service.run(asking(ALICE), "F6")
-    await service.run(asking(BOB), "B7")
-    await service.run(asking(ALICE), "H9")
-    reply = await service.run(asking(BOB), "D8")  # bare peg: bob's auto-link links B7
+    await enter(service, asking(ALICE), "F6")
+    await enter(service, asking(BOB), "B7")
+    await enter(service, asking(ALICE), "H9")
+    reply = await enter(service, asking(BOB), "D8")  # bare peg: bob's auto-link links B7
     assert "`D8 link B7`" in reply.plain
     light = Image.open(io.BytesIO((await service.turns.board(asking(ALICE))).image)).convert("RGB")
     dark = Image.open(io.BytesIO((await service.turns.board(asking(BOB))).image)).convert("RGB")
@@ -434,7 +435,7 @@ async def test_an_import_whose_handicap_puts_the_board_out_of_range_is_one_line(
 async def test_replays_at_once_are_bounded_and_the_next_is_refused_at_once(
         service, monkeypatch):
     await start_game(service, swap="no")
-    await service.run(asking(ALICE), "K10")
+    await enter(service, asking(ALICE), "K10")
     entered, release = threading.Semaphore(0), threading.Event()
 
     def held_render(game, options=None):  # a drawing that lasts until the test says
@@ -471,7 +472,7 @@ async def test_two_games_of_one_player_ending_at_once_both_change_the_rating(ser
 
 async def test_the_transcript_export_carries_the_clock(service):
     await start_game(service, time="2d", swap="no")
-    await service.run(asking(ALICE), "K10")
+    await enter(service, asking(ALICE), "K10")
     export = await service.records.export(asking(ALICE), "transcript")
     text = export.attachments[0].data.decode()
     assert '[TimeControl "2d"]' in text
@@ -499,7 +500,7 @@ async def test_an_undelivered_reminder_of_a_turn_since_played_is_let_go(service,
     await start_game(service, time="3d", swap="no")
     clock.now += timedelta(hours=25)
     assert len(await service.tick()) == 1  # not delivered
-    await service.run(asking(ALICE), "K10")
+    await enter(service, asking(ALICE), "K10")
     clock.now += timedelta(minutes=10)
     assert await service.tick() == []
 
@@ -541,9 +542,9 @@ async def test_an_aborted_clocked_game_shows_no_time_left(service):
 async def test_a_loss_on_time_reads_back_as_one_from_every_record_that_can_say_it(service,
                                                                                   clock):
     await start_game(service, time="1d", swap="no", vacation="no", rules="pp")
-    await service.run(asking(ALICE), "K10")
+    await enter(service, asking(ALICE), "K10")
     clock.now += timedelta(days=2)
-    await service.run(asking(ALICE), "claim")
+    await enter(service, asking(ALICE), "claim")
     export = await service.records.export(asking(ALICE))
     outcomes = {}
     for attachment in export.attachments:

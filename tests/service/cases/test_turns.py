@@ -10,6 +10,7 @@ from PIL import Image
 
 from tests.service.helpers import press, start_game, start_team_game
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
+from tests.typed import enter
 from twixt.service import Button, ButtonKind, Reply, ServiceError, TwixtService, build_options
 from twixt.service.desk import desk as desk_module
 from twixt.storage import Result
@@ -17,12 +18,12 @@ from twixt.storage import Result
 
 async def test_a_turn_answers_with_the_notation_the_board_and_one_mention(service):
     await start_game(service, swap="no")
-    reply = await service.run(asking(ALICE), "k10")
+    reply = await enter(service, asking(ALICE), "k10")
     assert reply.plain == "**alice** (Red): `K10`\nbob (Black) to move."
     assert reply.mentions == (BOB.id,)
     assert Image.open(io.BytesIO(reply.image)).format == "PNG"
-    reply = await service.run(asking(BOB), "M12")
-    reply = await service.run(asking(ALICE), "L12 link K10")
+    reply = await enter(service, asking(BOB), "M12")
+    reply = await enter(service, asking(ALICE), "L12 link K10")
     assert reply.plain.startswith("**alice** (Red): `L12 link K10`")
 
 
@@ -37,12 +38,12 @@ async def test_illegal_commands_are_one_line_and_change_nothing(service, storage
                                                                message):
     await start_game(service)
     with pytest.raises(ServiceError, match=message):
-        await service.run(asking(user), command)
+        await enter(service, asking(user), command)
     assert (await storage.active_game(CHANNEL)).version == 0
 
 
 async def test_no_game_in_the_channel(service):
-    for call in (service.run(asking(ALICE), "K10"), service.turns.abort(asking(ALICE))):
+    for call in (enter(service, asking(ALICE), "K10"), service.turns.abort(asking(ALICE))):
         with pytest.raises(ServiceError, match="there is no game in this channel"):
             await call
     for call in (service.turns.board(asking(ALICE)), service.turns.status(asking(ALICE))):
@@ -52,7 +53,7 @@ async def test_no_game_in_the_channel(service):
 
 async def test_board_shows_the_last_game_privately_in_the_askers_look(service, storage):
     await start_game(service, swap="no")
-    await service.run(asking(ALICE), "K10")
+    await enter(service, asking(ALICE), "K10")
     await service.turns.resign(asking(BOB), confirmed=True)
     await storage.update_user_prefs(CAROL.id, theme="dark")
     mine = await service.turns.board(asking(CAROL))
@@ -66,8 +67,8 @@ async def test_board_shows_the_last_game_privately_in_the_askers_look(service, s
 async def test_public_boards_of_a_game_keep_one_look(service, storage):
     await storage.update_user_prefs(BOB.id, theme="dark", side="black")
     await start_game(service, swap="no")
-    first = await service.run(asking(ALICE), "K10")  # bob, with his dark Black side, is next
-    second = await service.run(asking(BOB), "M12")
+    first = await enter(service, asking(ALICE), "K10")  # bob, with his dark Black side, is next
+    second = await enter(service, asking(BOB), "M12")
     pictures = [Image.open(io.BytesIO(r.image)).convert("RGB") for r in (first, second)]
     assert pictures[0].size == pictures[1].size
     # the strip of column letters at the top: the same theme, palette and side in both
@@ -83,7 +84,7 @@ def own_buttons(reply: Reply) -> list[Button]:
 
 async def test_board_controls_offer_a_draw_and_resign_for_the_players(service):
     await start_game(service, swap="no")
-    reply = await service.run(asking(ALICE), "K10")
+    reply = await enter(service, asking(ALICE), "K10")
     offer, resign = reply.buttons
     assert (offer.kind, resign.kind) == (ButtonKind.OFFER_DRAW, ButtonKind.RESIGN)
     assert offer.only_users == resign.only_users == (ALICE.id, BOB.id)
@@ -95,7 +96,7 @@ async def test_board_controls_offer_a_draw_and_resign_for_the_players(service):
 
 async def test_swap_is_offered_as_a_button_to_the_second_player_only_when_legal(service):
     await start_game(service)
-    reply = await service.run(asking(ALICE), "K10")
+    reply = await enter(service, asking(ALICE), "K10")
     [swap] = own_buttons(reply)
     assert (swap.kind, swap.only_users) == (ButtonKind.SWAP, (BOB.id,))
     reply = await press(service, asking(BOB), ButtonKind.SWAP, swap.target)
@@ -105,26 +106,26 @@ async def test_swap_is_offered_as_a_button_to_the_second_player_only_when_legal(
 
 async def test_privilege_button_for_the_player_who_just_moved(service):
     await start_team_game(service, swap="no")
-    reply = await service.run(asking(ALICE), "K10")
+    reply = await enter(service, asking(ALICE), "K10")
     [privilege] = own_buttons(reply)
     assert (privilege.kind, privilege.only_users) == (ButtonKind.PRIVILEGE, (ALICE.id,))
     reply = await press(service, asking(ALICE), ButtonKind.PRIVILEGE, privilege.target)
     assert reply.mentions == (CAROL.id,)
     assert "alice calls privilege: bob is skipped." in reply.plain
     assert "carol (Red, seat 3) to move." in reply.plain
-    reply = await service.run(asking(CAROL), "M10")
+    reply = await enter(service, asking(CAROL), "M10")
     assert own_buttons(reply) == []  # the team has used its privilege
 
 
 async def test_draw_offer_accept_and_decline(service, storage):
     await start_game(service)
-    reply = await service.run(asking(ALICE), "K10; offer draw")
+    reply = await enter(service, asking(ALICE), "K10; offer draw")
     accept, decline = own_buttons(reply)[1:]
     assert accept.kind is ButtonKind.ACCEPT_DRAW and accept.only_users == (BOB.id,)
     reply = await press(service, asking(BOB), ButtonKind.DECLINE_DRAW, decline.target)
     assert "offers a draw" not in reply.plain
-    await service.run(asking(BOB), "draw offer")
-    reply = await service.run(asking(ALICE), "draw accept")
+    await enter(service, asking(BOB), "draw offer")
+    reply = await enter(service, asking(ALICE), "draw accept")
     assert "Draw by agreement." in reply.plain
     assert reply.mentions == (BOB.id,)
     game = (await storage.list_games(channel_id=CHANNEL))[0]
@@ -133,23 +134,23 @@ async def test_draw_offer_accept_and_decline(service, storage):
 
 async def test_a_draw_offer_by_the_player_to_move_pings_the_opponent_who_answers(service):
     await start_game(service, swap="no")
-    reply = await service.run(asking(ALICE), "offer draw")
+    reply = await enter(service, asking(ALICE), "offer draw")
     assert reply.mentions == (BOB.id,)
     assert [b.only_users for b in own_buttons(reply)] == [(BOB.id,), (BOB.id,)]
-    moved = await service.run(asking(ALICE), "K10; offer draw")
+    moved = await enter(service, asking(ALICE), "K10; offer draw")
     assert moved.mentions == (BOB.id,)
 
 
 async def test_a_draw_offer_with_a_move_pings_the_next_player_and_the_answerers(service):
     await start_team_game(service, swap="no")
-    reply = await service.run(asking(ALICE), "K10; offer draw")
+    reply = await enter(service, asking(ALICE), "K10; offer draw")
     assert reply.mentions == (BOB.id, DAVE.id)
 
 
 async def test_a_player_cannot_declare_their_own_loss_on_time(service, storage):
     await start_game(service, swap="no")
     with pytest.raises(ServiceError, match="timeout is recorded by the bot"):
-        await service.run(asking(ALICE), "timeout")
+        await enter(service, asking(ALICE), "timeout")
     stored = await storage.active_game(CHANNEL)
     assert stored is not None and stored.version == 0
 
@@ -174,7 +175,7 @@ async def test_a_button_of_a_finished_game_is_refused(service):
 
 async def test_board_and_status(service):
     await start_game(service, size="12", swap="no")
-    await service.run(asking(ALICE), "F6")
+    await enter(service, asking(ALICE), "F6")
     board = await service.turns.board(asking(CAROL))
     assert board.image is not None and board.mentions == ()
     status = await service.turns.status(asking(CAROL))
@@ -205,8 +206,8 @@ async def test_abort_needs_every_player_or_a_manager(service, storage):
 
 async def test_two_moves_at_the_same_instant_exactly_one_lands(service, storage):
     await start_game(service)
-    results = await asyncio.gather(service.run(asking(ALICE), "K10"),
-                                   service.run(asking(ALICE), "M12"), return_exceptions=True)
+    results = await asyncio.gather(enter(service, asking(ALICE), "K10"),
+                                   enter(service, asking(ALICE), "M12"), return_exceptions=True)
     landed = [r for r in results if not isinstance(r, Exception)]
     refused = [r for r in results if isinstance(r, ServiceError)]
     assert len(landed) == 1 and len(refused) == 1
@@ -218,8 +219,8 @@ async def test_two_services_racing_on_one_database_never_both_land(storage, cloc
     first, second = TwixtService(storage, clock=clock), TwixtService(storage, clock=clock)
     await start_game(first)
     await second.turns.board(asking(ALICE))  # both have the game cached at version 0
-    results = await asyncio.gather(first.run(asking(ALICE), "K10"),
-                                   second.run(asking(ALICE), "M12"), return_exceptions=True)
+    results = await asyncio.gather(enter(first, asking(ALICE), "K10"),
+                                   enter(second, asking(ALICE), "M12"), return_exceptions=True)
     errors = [str(r) for r in results if isinstance(r, ServiceError)]
     assert len(errors) == 1
     assert errors[0] in ("the board changed while you were moving: look at it again",
@@ -232,7 +233,7 @@ async def test_many_channels_play_at_once(service, storage):
     for channel, (red, black) in enumerate(players, start=200):
         await service.challenges.challenge(asking(red, channel), black, build_options(swap="no"))
         await service.challenges.accept(asking(black, channel))
-    moves = [service.run(asking(red, channel), "K10")
+    moves = [enter(service, asking(red, channel), "K10")
              for channel, (red, _b) in enumerate(players, start=200)]
     await asyncio.gather(*moves)
     for channel in (200, 201):
@@ -242,9 +243,9 @@ async def test_many_channels_play_at_once(service, storage):
 async def test_a_restarted_service_continues_the_game(storage, clock):
     before = TwixtService(storage, clock=clock)
     await start_game(before, swap="no")
-    await before.run(asking(ALICE), "K10")
+    await enter(before, asking(ALICE), "K10")
     after = TwixtService(storage, clock=clock)
-    reply = await after.run(asking(BOB), "M12")
+    reply = await enter(after, asking(BOB), "M12")
     assert reply.plain.startswith("**bob** (Black): `M12`")
     game = await after.channel_game(CHANNEL)
     assert [turn.text for turn in game.history] == ["K10", "M12"]
@@ -254,11 +255,11 @@ async def test_a_takeback_request_raced_by_another_process_turn_is_one_line(
         storage, clock, monkeypatch):
     first, second = TwixtService(storage, clock=clock), TwixtService(storage, clock=clock)
     await start_game(first, swap="no")
-    await first.run(asking(ALICE), "K10")
+    await enter(first, asking(ALICE), "K10")
     make_offer = storage.make_offer
 
     async def after_a_turn_elsewhere(*args, **kwargs):
-        await second.run(asking(BOB), "M12")  # lands between the check and the offer
+        await enter(second, asking(BOB), "M12")  # lands between the check and the offer
         return await make_offer(*args, **kwargs)
 
     monkeypatch.setattr(storage, "make_offer", after_a_turn_elsewhere)
@@ -275,7 +276,7 @@ async def test_a_turn_whose_picture_fails_is_announced_not_denied(service, stora
         raise RuntimeError("pillow on fire")
 
     monkeypatch.setattr(desk_module, "render_png", broken)
-    reply = await service.run(asking(ALICE), "K10")
+    reply = await enter(service, asking(ALICE), "K10")
     assert reply.plain.startswith("**alice** (Red): `K10`") and reply.image is None
     assert (await storage.active_game(CHANNEL)).version == 1
     assert any(r.message == "board not drawn" for r in caplog.records)
@@ -292,7 +293,7 @@ async def test_readers_see_only_committed_turns(service, storage, monkeypatch):
         raise RuntimeError("disk gone")
 
     monkeypatch.setattr(storage, "append_turn", slow_failing_commit)
-    move = asyncio.create_task(service.run(asking(ALICE), "K10"))
+    move = asyncio.create_task(enter(service, asking(ALICE), "K10"))
     await committing.wait()
     assert "Moves: 0" in (await service.turns.status(asking(BOB))).plain
     exported = await service.records.export(asking(BOB), "transcript")
@@ -302,25 +303,25 @@ async def test_readers_see_only_committed_turns(service, storage, monkeypatch):
         await move
     monkeypatch.setattr(storage, "append_turn", append_turn)
     assert "Moves: 0" in (await service.turns.status(asking(BOB))).plain
-    assert (await service.run(asking(ALICE), "K10")).plain.startswith("**alice** (Red): `K10`")
+    assert (await enter(service, asking(ALICE), "K10")).plain.startswith("**alice** (Red): `K10`")
 
 
 async def test_a_game_log_holds_a_bounded_number_of_entries_besides_its_moves(
         service, storage, monkeypatch):
     monkeypatch.setattr(desk_module, "MAX_SIDE_ENTRIES", 4)
     await start_game(service, swap="no")
-    await service.run(asking(ALICE), "K10")
+    await enter(service, asking(ALICE), "K10")
     for _ in range(2):  # an offer and a refusal each: four entries
-        await service.run(asking(BOB), "offer draw")
-        await service.run(asking(ALICE), "decline draw")
+        await enter(service, asking(BOB), "offer draw")
+        await enter(service, asking(ALICE), "decline draw")
     with pytest.raises(ServiceError) as refused:
-        await service.run(asking(BOB), "offer draw")
+        await enter(service, asking(BOB), "offer draw")
     assert str(refused.value) == ("this game's log holds 4 entries besides its moves (draw "
                                   "offers, refusals, takebacks): from now on only a move or an "
                                   "ending")
     assert (await storage.active_game(CHANNEL)).version == 5
-    await service.run(asking(BOB), "M12")  # moves go on, and the game can still end
-    await service.run(asking(ALICE), "resign yes")
+    await enter(service, asking(BOB), "M12")  # moves go on, and the game can still end
+    await enter(service, asking(ALICE), "resign yes")
     assert (await storage.list_games(channel_id=CHANNEL))[0].result.result is Result.BLACK
 
 
@@ -328,7 +329,7 @@ async def test_a_takeback_past_the_bound_is_refused_before_the_request_closes(
         service, storage, monkeypatch):
     monkeypatch.setattr(desk_module, "MAX_SIDE_ENTRIES", 1)
     await start_game(service, swap="no")
-    await service.run(asking(ALICE), "K10")
+    await enter(service, asking(ALICE), "K10")
     await service.turns.takeback(asking(ALICE))
     with pytest.raises(ServiceError, match="entries besides its moves"):
         await service.turns.takeback(asking(BOB), "accept")
@@ -343,10 +344,10 @@ async def test_a_game_log_holds_a_bounded_number_of_entries_in_all(service, stor
     await start_game(service, swap="no")
     for user, move in ((ALICE, "K10"), (BOB, "M12"), (ALICE, "remove K10; K10"),
                        (BOB, "remove M12; M12")):
-        await service.run(asking(user), move)
+        await enter(service, asking(user), move)
     with pytest.raises(ServiceError) as refused:
-        await service.run(asking(ALICE), "remove K10; K10")
+        await enter(service, asking(ALICE), "remove K10; K10")
     assert str(refused.value) == ("this game's log holds 4 entries: from now on it can only end "
                                   "(resign, or accept a draw already offered)")
-    await service.run(asking(ALICE), "resign yes")
+    await enter(service, asking(ALICE), "resign yes")
     assert (await storage.list_games(channel_id=CHANNEL))[0].result.result is Result.BLACK

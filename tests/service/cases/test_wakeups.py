@@ -10,6 +10,7 @@ from datetime import timedelta
 
 from tests.service.helpers import start_game, tick
 from tests.service.people import ALICE, BOB, CHANNEL, asking
+from tests.typed import enter
 from twixt.service import ButtonKind, TwixtService, build_options
 
 H = timedelta(hours=1)
@@ -37,7 +38,7 @@ async def test_each_turn_and_each_tick_store_the_next_mark(service, storage, clo
     assert await tick(service) == []
     assert await storage.next_wake() == start + 24 * H  # the first reminder
     clock.now += H
-    await service.run(asking(ALICE), "K10")
+    await enter(service, asking(ALICE), "K10")
     assert await storage.next_wake() == start + 25 * H  # bob's first reminder
     clock.now = start + 25 * H
     [first] = await tick(service)
@@ -115,7 +116,7 @@ async def test_a_tick_racing_turns_loses_no_reminder_and_doubles_none(storage, c
     clock.now = start + 25 * H  # every alice is due a first reminder
     moving = channels[::2]
     racing = await asyncio.gather(tick(service),
-                                  *(service.run(asking(ALICE, c), "K10") for c in moving))
+                                  *(enter(service, asking(ALICE, c), "K10") for c in moving))
     first = racing[0]
     assert len({reply.receipt for reply in first}) == len(first)
     reminded = {reply.channel_id for reply in first}
@@ -136,12 +137,12 @@ async def test_the_sleep_ends_when_a_turn_needs_an_earlier_wake_up(service, cloc
     await asleep(service)
     assert service.desk.alarm.planned == clock.now + 24 * H
     clock.now += timedelta(minutes=10)
-    await service.run(asking(ALICE, 100), "K10")  # bob's in 24 hours: not earlier
+    await enter(service, asking(ALICE, 100), "K10")  # bob's in 24 hours: not earlier
     await start_in(service, 101, "1h")
     for _ in range(5):
         await asyncio.sleep(0)
     assert not sleeping.done()
-    await service.run(asking(ALICE, 101), "K10")  # bob's in 20 minutes: earlier
+    await enter(service, asking(ALICE, 101), "K10")  # bob's in 20 minutes: earlier
     await asyncio.wait_for(sleeping, timeout=10)
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from tests.service.helpers import tick
 from tests.service.people import ALICE, BOB, CAROL, asking
+from tests.typed import enter
 from twixt.service import NO_SERVER, ButtonKind, Request, ServiceError, build_options
 from twixt.service import commands as cmd
 
@@ -27,16 +28,16 @@ async def test_next_is_the_soonest_deadline_then_the_longest_waiting_anywhere(se
     # a game in a server without a clock, bob to move since the start
     await challenge(service, asking(ALICE, channel=1), BOB, asking(BOB, channel=1),
                     size="12", swap="no")
-    await service.run(asking(ALICE, channel=1), "F5")
+    await enter(service, asking(ALICE, channel=1), "F5")
     clock.now += timedelta(hours=1)
     # a game in a DM with a clock of a day: bob to move after alice's first peg
     await challenge(service, in_dm(ALICE), BOB, in_dm(BOB), size="12", swap="no", time="1d")
-    await service.run(in_dm(ALICE), "F5")
+    await enter(service, in_dm(ALICE), "F5")
     said = await service.execute(asking(BOB, channel=1), cmd.NextGame())
     assert said.ephemeral
     assert said.plain.startswith("Your most urgent game: #2 vs alice — 1d 0h left · ")
     assert "https://discord.com/channels/@me/5000" in said.plain
-    await service.run(in_dm(BOB), "C5")  # the clocked one answered: the other is next
+    await enter(service, in_dm(BOB), "C5")  # the clocked one answered: the other is next
     said = await service.execute(in_dm(BOB), cmd.NextGame())
     assert said.plain.startswith("Your most urgent game: #1 vs alice — waiting 1h 0m · <#1>")
     nothing = await service.execute(asking(CAROL), cmd.NextGame())
@@ -48,7 +49,7 @@ async def test_the_digest_comes_once_a_day_at_the_players_hour_in_their_zone(ser
     said = await service.execute(asking(BOB), cmd.Digest(8, "Europe/Berlin"))
     assert "8:00 (Europe/Berlin)" in said.plain and said.ephemeral
     await challenge(service, asking(ALICE), BOB, asking(BOB), size="12", swap="no")
-    await service.run(asking(ALICE), "F5")
+    await enter(service, asking(ALICE), "F5")
     clock.now = datetime(2026, 1, 5, 6, 59, tzinfo=UTC)
     assert await service.tick() == []
     clock.now = datetime(2026, 1, 5, 7, 0, tzinfo=UTC)  # 08:00 in Berlin
@@ -62,7 +63,7 @@ async def test_the_digest_comes_once_a_day_at_the_players_hour_in_their_zone(ser
     assert await service.tick() == []
     clock.now += timedelta(minutes=1)
     assert len(await service.tick()) == 1  # the next day, at the same hour
-    await service.run(asking(BOB), "C5")
+    await enter(service, asking(BOB), "C5")
     clock.now += timedelta(days=1)
     assert await service.tick() == []  # nothing waits: no message
     assert (await service.execute(asking(BOB), cmd.Digest(off=True))).plain == \
@@ -91,16 +92,17 @@ async def test_a_wrong_digest_is_refused_in_one_line_and_changes_nothing(service
 
 
 async def test_digest_and_next_are_typed_too(service):
-    said = await service.run(asking(BOB), "digest 7 America/New_York")
+    said = await enter(service, asking(BOB), "digest 7 America/New_York")
     assert "7:00 (America/New_York)" in said.plain
-    assert "7:00" in (await service.run(asking(BOB), "digest")).plain
-    assert (await service.run(asking(BOB), "next")).plain == "No game is waiting for your move."
+    assert "7:00" in (await enter(service, asking(BOB), "digest")).plain
+    nothing = await enter(service, asking(BOB), "next")
+    assert nothing.plain == "No game is waiting for your move."
 
 
 async def test_a_dm_games_clock_speaks_to_its_players_never_into_its_channel(service, clock):
     await challenge(service, in_dm(ALICE), BOB, in_dm(BOB), size="12", swap="no", time="1d",
                     vacation="no")
-    await service.run(in_dm(ALICE), "F5")
+    await enter(service, in_dm(ALICE), "F5")
     clock.now += timedelta(hours=23)  # bob's reminder is due
     said = await tick(service)
     assert said and all(reply.private_home and reply.channel_id == 5000 for reply in said)
@@ -112,7 +114,7 @@ async def test_a_dm_games_clock_speaks_to_its_players_never_into_its_channel(ser
 
 async def test_a_dm_game_is_rated_for_nobody(service, storage):
     await challenge(service, in_dm(ALICE), BOB, in_dm(BOB), size="12", swap="no")
-    await service.run(in_dm(BOB), "resign yes")
+    await enter(service, in_dm(BOB), "resign yes")
     assert (await storage.player_stats(NO_SERVER, ALICE.id)).rated_games == 0
     assert (await storage.player_stats(NO_SERVER, ALICE.id)).wins == 1
     with pytest.raises(ServiceError, match="not rated"):

@@ -14,6 +14,7 @@ import pytest
 import twixt.service.commands.spelling
 from tests.refusals import refusal
 from tests.service.people import ALICE, asking
+from tests.typed import enter
 from twixt.discord.replies import shown
 from twixt.language import LOCALES, translation, unmarked
 from twixt.service import ServiceError, TwixtService
@@ -56,7 +57,7 @@ def test_a_move_like_or_far_off_text_keeps_the_move_hint(typed, refused):
 
 async def test_the_command_meant_is_said_in_german(service: TwixtService):
     with pytest.raises(ServiceError) as refused:
-        await service.run(asking(ALICE, locale="de"), "chalenge bob")
+        await enter(service, asking(ALICE, locale="de"), "chalenge bob")
     assert unmarked(translation("de").say(refused.value.message)) == (
         "den Befehl “chalenge” kenne ich nicht: meinst du `challenge`?")
 
@@ -91,14 +92,14 @@ def test_help_names_every_command_in_one_message(locale):
 
 
 async def test_help_command_through_the_service(service: TwixtService):
-    reply = await service.run(asking(ALICE), "help Challenge")
+    reply = await enter(service, asking(ALICE), "help Challenge")
     assert reply.ephemeral and reply.plain.startswith("**challenge** — Challenge someone")
     with pytest.raises(ServiceError, match=r"^I don't know the command “chalenge”: did you mean "
                                            r"`challenge`\?$"):
-        await service.run(asking(ALICE), "help chalenge")
+        await enter(service, asking(ALICE), "help chalenge")
     with pytest.raises(ServiceError, match=r"^there is no command “xyzzy”: help names them all$"):
-        await service.run(asking(ALICE), "help xyzzy")
-    german = await service.run(asking(ALICE, locale="de"), "help vacation")
+        await enter(service, asking(ALICE), "help xyzzy")
+    german = await enter(service, asking(ALICE, locale="de"), "help vacation")
     assert "Schreib: `vacation [DAYS|end]`" in german.plain
     assert "In Discord: `/twixt-settings vacation`" in german.plain
 

@@ -21,6 +21,7 @@ from twixt.engine.analysis import GameAnalysis, analyze_game, default_limit
 from twixt.language import Markup, Translation, verbatim
 from twixt.rendering import CurveSwing, WinCurve, render_wincurve
 from twixt.rules import Colour, Game, records
+from twixt.service import commands as cmd
 from twixt.service.desk.desk import Desk
 from twixt.service.desk.engine_pool import EngineBusyError, player_owner
 from twixt.service.model import Attachment, Reply, Request, ServiceError
@@ -138,6 +139,7 @@ class Analyses:
         #: users whose analysis is under way
         self._asking: set[int] = set()
 
+    @cmd.handles(cmd.Analyze)
     async def analyze(self, request: Request, game_id: int | None = None) -> Reply:
         """The curve of a finished game (the channel's last by default) and its swings:
         public in the game's channel, for the asker alone elsewhere (a game of a private

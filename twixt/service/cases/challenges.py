@@ -9,6 +9,7 @@ from datetime import timedelta
 
 from twixt.language import Markup, Message, Translation, bold, message
 from twixt.rules import Hole
+from twixt.service import commands as cmd
 from twixt.service.cases.picker import board_controls
 from twixt.service.commands.options import ChallengeOptions, describe_setup
 from twixt.service.desk.desk import Desk, seat_to_move
@@ -60,6 +61,7 @@ class Challenges:
         #: `botgames` together
         self._engine_games = ChannelLocks()
 
+    @cmd.handles(cmd.Challenge)
     async def challenge(self, request: Request, opponent: User | None,
                         options: ChallengeOptions) -> Reply:
         """Challenge one user, or anyone in the channel when `opponent` is None."""
@@ -82,6 +84,7 @@ class Challenges:
         return Reply(text, mentions=(opponent.id,) if opponent else (),
                      buttons=_challenge_buttons(challenge, tr))
 
+    @cmd.handles(cmd.Team)
     async def team(self, request: Request, partner: User, opponents: tuple[User, User],
                    options: ChallengeOptions) -> Reply:
         """A Double TwixT challenge: you and `partner` against `opponents`; all three accept."""
@@ -104,6 +107,14 @@ class Challenges:
                                   len(asked), names=names_and(asked, tr)))
         return Reply(text, mentions=tuple(u.id for u in invitees),
                      buttons=_challenge_buttons(challenge, tr))
+
+    @cmd.handles(cmd.AnswerChallenge)
+    async def answer(self, request: Request, answer: cmd.Answer,
+                     challenge_id: int | None = None) -> Reply:
+        """Accept a challenge, or decline it (withdraw one's own)."""
+        if answer == "accept":
+            return await self.accept(request, challenge_id)
+        return await self.decline(request, challenge_id)
 
     async def accept(self, request: Request, challenge_id: int | None = None) -> Reply:
         """Accept a challenge (the newest one open to you here when no id is given)."""
@@ -148,6 +159,7 @@ class Challenges:
                 raise ServiceError(storage_refusal(error)) from None
         return Reply(request.tr("{name} declines the challenge.", name=request.user.name))
 
+    @cmd.handles(cmd.Rematch)
     async def rematch(self, request: Request, game_id: int | None = None) -> Reply:
         """Challenge the same players to the same game again, with the colours exchanged
         (the channel's last game when no id is given)."""

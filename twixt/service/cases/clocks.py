@@ -25,6 +25,7 @@ from datetime import datetime, timedelta
 
 from twixt.language import Translation
 from twixt.rules import Action, Command, Game
+from twixt.service import commands as cmd
 from twixt.service.cases.vacations import (
     day_notice,
     day_stage,
@@ -80,6 +81,7 @@ class Clocks:
     def __init__(self, desk: Desk) -> None:
         self._desk = desk
 
+    @cmd.handles(cmd.Claim)
     async def claim(self, request: Request) -> Reply:
         """An opponent of the player to move claims the win once that player's time is up."""
         desk = self._desk

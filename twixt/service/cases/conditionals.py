@@ -21,70 +21,22 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
 from typing import Any
 
-from twixt.language import Translation, message
 from twixt.rules import Command, Game, Turn, TwixtError, parse_command
 from twixt.rules.conditionals import Branch, Plan, answer, check, check_size, lines, merge
+from twixt.service import commands as cmd
 from twixt.service.commands import ConditionalAction
+from twixt.service.commands.router import PRIVATE
+from twixt.service.desk.after_turn import Followed, Played
 from twixt.service.desk.desk import Desk, player_seat, seat_to_move
 from twixt.service.model import Reply, Request, ServiceError, User
-from twixt.service.pure.clock.banks import TurnClock
-from twixt.service.texts import turn_line
 from twixt.storage import Seat, StorageError, StoredGame
 
 log = logging.getLogger(__name__)
 
 #: what a player's auto-link preference makes of a reply (`Turns`' own rule for typed moves)
 Prepare = Callable[[Request, Command], Awaitable[Command]]
-
-#: the refusal of conditional moves where every reply is public (a chat message)
-PRIVATE = message("conditional moves are private: store them with /twixt if, where only you "
-                  "see them (and delete your message)")
-#: the words that start a line of conditional moves (`move if …` too, as `/twixt move` reads it)
-_LEADS = (["if"], ["conditions"], ["move", "if"], ["move", "conditions"])
-
-
-def refuse_in_public(request: Request, text: str) -> None:
-    """Refuse a typed line of conditional moves where the reply is public, before it is read:
-    a refusal that named what is wrong with it would repeat the plan to the channel. `if
-    clear` shows nothing, so it may be said anywhere."""
-    if request.private_replies:
-        return
-    words = text.lower().split()
-    if any(words[:len(lead)] == lead and words[len(lead):] != ["clear"]
-           for lead in _LEADS):
-        raise ServiceError(PRIVATE)
-
-
-@dataclass(frozen=True)
-class Answered:
-    """What became of a turn: the last turn played, which is a stored reply when one
-    `answered` the opponent's move, and a private `notice` to send with the announcement."""
-
-    stored: StoredGame
-    game: Game
-    turn: Turn
-    #: the turn clock after the last turn (see `Desk.commit`)
-    turn_clock: TurnClock | None
-    answered: Turn | None = None
-    notice: Reply | None = None
-
-    @property
-    def last(self) -> tuple[StoredGame, Game, Turn, TurnClock | None]:
-        return self.stored, self.game, self.turn, self.turn_clock
-
-    def announce(self, reply: Reply, tr: Translation) -> Reply:
-        """The announcement of the last turn (`reply`), led by the move a stored reply
-        answered, so that both are said in one message under one board."""
-        if self.answered is not None:
-            lead = (turn_line(self.answered, tr),
-                    tr("{name} answers at once with a stored move:", name=self.turn.player))
-            reply = replace(reply, text="\n".join((*lead, reply.text)))
-        if self.notice is not None:
-            reply = replace(reply, followups=(*reply.followups, self.notice))
-        return reply
 
 
 class Conditionals:
@@ -93,7 +45,9 @@ class Conditionals:
     def __init__(self, desk: Desk, prepare: Prepare) -> None:
         self._desk = desk
         self._prepare = prepare
+        desk.turn_played.append(self.answer)
 
+    @cmd.handles(cmd.Conditional)
     async def run(self, request: Request, action: ConditionalAction, plan: Plan) -> Reply:
         """Store `plan` (added to what the asker stored), show it, or clear it."""
         if not request.private_replies and action != "clear":
@@ -113,46 +67,42 @@ class Conditionals:
             await self._keep(stored, game, seat.user_id, plan)
         return self._listing(request, stored, game, plan, stored_now=True)
 
-    async def answer(self, request: Request, stored: StoredGame, game: Game,
-                     turn: Turn, turn_clock: TurnClock | None) -> Answered:
-        """After `turn` (committed by `request`'s player; the caller holds the channel's
-        lock): play the stored reply it calls for, if any. Every plan of the game is used up
-        by a move; only the continuation of a reply played is kept. A move that offers a
-        draw is not answered: the offer asks the owner a question no stored reply answers."""
-        plain = Answered(stored, game, turn, turn_clock)
+    async def answer(self, played: Played) -> Followed | None:
+        """A turn was played (`Desk.turn_played`; the channel's lock is held): play the
+        stored reply it calls for, if any. Every plan of the game is used up by a move; only
+        the continuation of a reply played is kept. A move that offers a draw is not
+        answered: the offer asks the owner a question no stored reply answers."""
+        stored, game, turn = played.stored, played.game, played.turn
         if not turn.command.is_move or game.is_over:  # a game's end drops its plans itself
-            return plain
+            return None
         storage = self._desk.storage
         found = await storage.conditionals(stored.id)
         if not found:
-            return plain
+            return None
         await storage.drop_conditionals(stored.id)
         owner = seat_to_move(stored, game)
         row = next((c for c in found if c.user_id == owner.user_id
                     and c.at_move == game.moves_made - 1), None)
         branch = None if row is None else answer(_from_json(row.plan), game)
         if branch is None:
-            return plain
+            return None
         asking = Request(stored.guild_id, stored.channel_id, User(owner.user_id, owner.name),
-                         locale=request.locale)
+                         locale=played.request.locale)
         if game.draw_offered_by is not None:  # the reply's peg would lapse it unseen
-            return replace(plain, notice=_dropped(asking, stored, turn, branch, asking.tr(
-                "the move offers you a draw, which is yours to answer")))
+            return Followed(played, notices=(_dropped(asking, stored, turn, branch, asking.tr(
+                "the move offers you a draw, which is yours to answer")),))
         try:
-            after, played, reply, after_clock = await self._desk.commit(asking, branch.reply)
+            after, position, reply, after_clock = await self._desk.commit(asking, branch.reply)
         except ServiceError as error:
-            return replace(plain, notice=_dropped(asking, stored, turn, branch,
-                                                  asking.tr.say(error.message)))
-        if branch.then and not played.is_over:
+            return Followed(played, notices=(_dropped(asking, stored, turn, branch,
+                                                      asking.tr.say(error.message)),))
+        if branch.then and not position.is_over:
             try:
-                await self._keep(after, played, owner.user_id, branch.then)
+                await self._keep(after, position, owner.user_id, branch.then)
             except ServiceError:  # the board moved on meanwhile: the continuation lapses
                 log.warning("continuation not kept", extra={"game_id": stored.id})
-        return Answered(after, played, reply, after_clock, answered=turn)
-
-    async def forget(self, game_id: int) -> None:
-        """A takeback changed the position the plans of a game were stored for."""
-        await self._desk.storage.drop_conditionals(game_id)
+        return Followed(Played(played.request, after, position, reply, after_clock),
+                        answered=turn)
 
     # --- internals ---------------------------------------------------------------------
 

@@ -16,33 +16,35 @@ from __future__ import annotations
 
 from twixt.language import message
 from twixt.rules import Action, Command, IllegalMoveError, parse_command
-from twixt.service.cases.turns import Turns
+from twixt.service import commands as cmd
+from twixt.service.cases.turns import Preferences, Turns
 from twixt.service.desk.desk import Desk, player_seat
 from twixt.service.model import Button, ButtonKind, Reply, Request, ServiceError
 
 
 class Confirmation:
-    """Moves shown before they are played, for the players who want that."""
+    """Moves shown before they are played, for the players who want that: a step of every
+    move's preparation (`Turns.preparations`), after the automatic links."""
 
-    def __init__(self, desk: Desk, play: Turns) -> None:
+    def __init__(self, desk: Desk, turns: Turns) -> None:
         self._desk = desk
-        self._turns = play
+        self._turns = turns
+        turns.preparations.append(self._shown_first)
 
-    async def move(self, request: Request, command: Command) -> Reply:
-        """Play a command of the move language, or show it first to a player with confirm
-        on."""
-        # a peg or a swap may be shown first (a timeout is refused by `Turns.move` as it is);
-        # the preferences read here serve the auto-link too
+    async def _shown_first(self, request: Request, command: Command,
+                           prefs: Preferences) -> Command | Reply:
+        """The move as it is to be played, or, for a player with confirm on, its preview."""
+        # a peg or a swap may be shown first (a timeout is refused by `Turns.play` as it is)
         if not command.is_move or Action.TIMEOUT in command.actions:
-            return await self._turns.move(request, command)
-        prefs = await self._desk.storage.user_prefs(request.user.id)
-        if not prefs.confirm_moves:
-            return await self._turns.move(request, command, prefs=prefs)
+            return command
+        if not (await prefs()).confirm_moves:
+            return command
         if not request.private_replies:
             raise ServiceError("you have confirm on, and a reply here is public: play with "
                                "`/twixt move` to see your move first (or `settings confirm off`)")
-        return await self._show(request, await self._turns.with_auto_link(request, command, prefs))
+        return await self._show(request, command)
 
+    @cmd.handles(cmd.ConfirmMove)
     async def confirm(self, request: Request, pending_id: int | None = None) -> Reply:
         """Play the asker's move waiting in the channel's game: the one `pending_id` names
         (a Confirm button's), or whichever is waiting (the typed `confirm`)."""
@@ -54,7 +56,7 @@ class Confirmation:
         # taken before it is played: of two presses at once, one plays it
         if pending is None or await storage.take_pending_move(pending.id) is None:
             raise ServiceError("you have no move waiting for confirmation here")
-        return await self._turns.move(request, parse_command(pending.command),
+        return await self._turns.play(request, parse_command(pending.command),
                                      at_version=pending.at_version)
 
     async def _show(self, request: Request, command: Command) -> Reply:

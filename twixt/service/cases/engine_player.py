@@ -68,9 +68,9 @@ _RESIGN = Command(actions=(Action.RESIGN,))
 class EnginePlayer:
     """Attends to the games with bot seats: one task per game at a time."""
 
-    def __init__(self, desk: Desk, play: Turns) -> None:
+    def __init__(self, desk: Desk, turns: Turns) -> None:
         self._desk = desk
-        self._turns = play
+        self._turns = turns
         #: the search, run in the pool's workers; tests point it at a fixed evaluation
         self.think: Think = engine.think
         desk.turn_coming.append(self._mark)
@@ -250,8 +250,8 @@ class EnginePlayer:
         """Play `command` for the bot's `seat` on the game as the bot saw it; a turn that
         landed meanwhile wins (the bot looks again)."""
         try:
-            reply = await self._turns.move(self._request(stored, seat), command,
-                                          at_version=stored.version)
+            reply = await self._turns.play(self._request(stored, seat), command,
+                                           at_version=stored.version)
         except ServiceError as error:
             log.info("bot turn refused: %s", error, extra={"game_id": stored.id})
             return True

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from twixt.language import Message, Translation
+from twixt.service import commands as cmd
 from twixt.service.desk.desk import Desk
 from twixt.service.model import (
     Reply,
@@ -59,6 +60,7 @@ class MyGames:
     def __init__(self, desk: Desk) -> None:
         self._desk = desk
 
+    @cmd.handles(cmd.MyGames)
     async def games(self, request: Request, page: int = 1) -> Reply:
         """A page of the asker's games in progress in this server, in their eyes only."""
         require_private(request, "/twixt games")

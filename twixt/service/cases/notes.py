@@ -9,6 +9,7 @@ line anyway), at most `MAX_NOTE` characters, and one keeps at most `MAX_NOTES` a
 from __future__ import annotations
 
 from twixt.language import Translation, code
+from twixt.service import commands as cmd
 from twixt.service.desk.desk import Desk
 from twixt.service.model import Reply, Request, ServiceError, check_page, require_private
 from twixt.storage import Note
@@ -26,6 +27,7 @@ class Notes:
     def __init__(self, desk: Desk) -> None:
         self._desk = desk
 
+    @cmd.handles(cmd.Note)
     async def note(self, request: Request, text: str, game_id: int | None = None) -> Reply:
         """Keep a note on a game: the channel's current or last one, or game `game_id`."""
         require_private(request, "/twixt note")
@@ -46,6 +48,7 @@ class Notes:
                                 "(`notes`).", number=kept.number, game=stored.id),
                      ephemeral=True)
 
+    @cmd.handles(cmd.Notes)
     async def notes(self, request: Request, game_id: int | None = None, page: int = 1,
                     clear: bool = False) -> Reply:
         """A page of one's notes on a game, oldest first; or, with `clear`, none any more."""

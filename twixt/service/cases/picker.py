@@ -5,7 +5,7 @@ buttons that play the other turns a board offers (Offer draw, Resign).
 Stateless like every button: each control carries its game, the version of the game's log it
 was drawn for and what is chosen so far (`model.Picker`), so a picker works after a restart
 and is refused in one line once the position has moved on. Every step is checked here, for
-the player to move alone; the place itself is played as a typed move is (`Turns.move`, at the
+the player to move alone; the place itself is played as a typed move is (`Turns.play`, at the
 version the picker showed).
 """
 
@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from twixt.language import Translation
 from twixt.rules import Command, Game, Hole, Placement, RuleSet, TwixtError, column_letters
 from twixt.rules import parse_command as parse
+from twixt.service import commands as cmd
 from twixt.service.desk.desk import Desk, player_seat, seat_to_move
 from twixt.service.desk.engine_seats import is_engine_seat
 from twixt.service.model import (
@@ -29,7 +30,7 @@ from twixt.service.model import (
 )
 from twixt.storage import StoredGame
 
-#: how a picker plays the peg it placed: `Turns.move` (the request, the command, the version)
+#: how a picker plays the peg it placed: `Turns.play` (the request, the command, the version)
 PlaceMove = Callable[[Request, Command, int], Awaitable[Reply]]
 
 
@@ -61,6 +62,7 @@ class MovePicker:
         self._desk = desk
         self._place = place
 
+    @cmd.handles(cmd.Pick)
     async def pick(self, request: Request, game_id: int, version: int, step: PickStep,
                    chosen: str) -> Reply:
         """The next step after `step` gave `chosen`, or — Place — the move played."""

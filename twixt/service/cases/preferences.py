@@ -7,6 +7,7 @@ from typing import Any
 from twixt.language import Message, message
 from twixt.rules import quote
 from twixt.rules.numbers import whole_number
+from twixt.service import commands as cmd
 from twixt.service.commands.options import SERVER_SETTINGS, either, yes_no
 from twixt.service.commands.options import SETTINGS as _CHOICES
 from twixt.service.desk.desk import Desk
@@ -26,6 +27,7 @@ class Preferences:
     def __init__(self, desk: Desk) -> None:
         self._desk = desk
 
+    @cmd.handles(cmd.UserSettings)
     async def user_settings(self, request: Request, changes: dict[str, str] | None = None
                             ) -> Reply:
         """Show or change your preferences: theme, palette, side, dm, autolink, confirm,
@@ -49,6 +51,7 @@ class Preferences:
                  else await storage.user_prefs(request.user.id))
         return Reply(request.tr.say(describe_prefs(prefs)), ephemeral=True)
 
+    @cmd.handles(cmd.ServerSettings)
     async def server_settings(self, request: Request, changes: dict[str, str] | None = None
                               ) -> Reply:
         """Show or change (Manage Server only) the server's settings: a thread per game by

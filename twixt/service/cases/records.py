@@ -10,6 +10,7 @@ from functools import reduce
 from twixt.language import Message, Translation, message, plural_message
 from twixt.rendering import NARROW_WIDTH, RenderOptions, plan_of, render_replay
 from twixt.rules import Game, Reason, RecordError, quote, records
+from twixt.service import commands as cmd
 from twixt.service.cases.challenges import Challenges
 from twixt.service.commands.options import ChallengeOptions, describe_setup, rules_word
 from twixt.service.desk.desk import Desk
@@ -45,6 +46,7 @@ class Records:
         self._challenges = challenges
         self._replays = asyncio.Semaphore(MAX_REPLAYS_AT_ONCE)
 
+    @cmd.handles(cmd.Export)
     async def export(self, request: Request, fmt: str | None = None) -> Reply:
         """The channel's current or last game as record files (all three formats by default)."""
         stored = await self._desk.channel_stored(request.channel_id)
@@ -73,6 +75,7 @@ class Records:
                                game.moves_made, game=stored.id) + note,
                      attachments=tuple(files))
 
+    @cmd.handles(cmd.History)
     async def history(self, request: Request, user: User | None = None, page: int = 1) -> Reply:
         """A user's games in this server, or this channel's games, newest first, a page."""
         check_page(page)
@@ -106,6 +109,7 @@ class Records:
             lines.append(tr("More: history page {page}", page=page + 1))
         return Reply("\n".join([*lines, *footnote]), ephemeral=True)
 
+    @cmd.handles(cmd.Replay)
     async def replay(self, request: Request, game_id: int | None = None) -> Reply:
         """An animated picture of a game, one frame per turn (the channel's last by default)."""
         stored, private = await self._desk.game_to_show(request, game_id,
@@ -135,6 +139,7 @@ class Records:
         return Reply(text, attachments=(Attachment(f"twixt-{stored.id}.gif", data),),
                      ephemeral=private)
 
+    @cmd.handles(cmd.ImportRecord)
     async def import_record(self, request: Request, filename: str, data: bytes | None,
                             opponent: User | None = None,
                             options: ChallengeOptions | None = None) -> Reply:

@@ -9,6 +9,7 @@ server of few players and slow games most would otherwise be missing for months.
 from __future__ import annotations
 
 from twixt.language import verbatim
+from twixt.service import commands as cmd
 from twixt.service.desk.desk import Desk
 from twixt.service.model import NO_SERVER, PAGE_SIZE, Reply, Request, ServiceError, User, check_page
 from twixt.storage import PlayerStats
@@ -21,6 +22,7 @@ class Stats:
     def __init__(self, desk: Desk) -> None:
         self._desk = desk
 
+    @cmd.handles(cmd.Stats)
     async def stats(self, request: Request, user: User | None = None) -> Reply:
         """Wins, losses, draws and rating in this server, and head-to-head against the asker."""
         user = user or request.user
@@ -41,6 +43,7 @@ class Stats:
                             name=user.name, wins=wins, losses=losses, draws=draws))
         return Reply("\n".join(lines))
 
+    @cmd.handles(cmd.Leaderboard)
     async def leaderboard(self, request: Request, page: int = 1) -> Reply:
         """The server's rated players, best first, a page at a time."""
         if request.guild_id == NO_SERVER:

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from twixt.language import Message
-from twixt.rules import Action, Command, Game, Turn, quote
+from twixt.rules import Action, Command, Game, quote
 from twixt.service import commands as cmd
-from twixt.service.cases.conditionals import Conditionals
 from twixt.service.cases.picker import board_controls
 from twixt.service.commands.help import help_for
 from twixt.service.commands.options import describe_setup
+from twixt.service.desk.after_turn import Played
 from twixt.service.desk.desk import Desk, check_log_room, player_seat, seat_to_move
 from twixt.service.desk.engine_seats import taken_back
 from twixt.service.model import Button, ButtonKind, Reply, Request, ServiceError
-from twixt.service.pure.clock.banks import TurnClock
 from twixt.service.pure.clock.texts import seat_lines
 from twixt.service.texts import (
     names_and,
@@ -28,36 +28,71 @@ from twixt.storage import TAKEBACK, GameResult, OfferKind, Result, StoredGame, U
 _RESIGN = Command(actions=(Action.RESIGN,))
 
 
+class Preferences:
+    """The asker's preferences, read once for all the steps of a move that need them, and
+    only if one does."""
+
+    def __init__(self, desk: Desk, user_id: int) -> None:
+        self._desk = desk
+        self._user_id = user_id
+        self._read: UserPrefs | None = None
+
+    async def __call__(self) -> UserPrefs:
+        if self._read is None:
+            self._read = await self._desk.storage.user_prefs(self._user_id)
+        return self._read
+
+
+#: a step that prepares a player's move before it is played: the command as it is to be
+#: played, or a `Reply` that ends the move here (shown first, for confirmation)
+Preparation = Callable[[Request, Command, Preferences], Awaitable[Command | Reply]]
+
+
 class Turns:
-    """Everything a seated player does in a game, and what onlookers may ask."""
+    """Everything a seated player does in a game, and what onlookers may ask.
+
+    A move is one pipeline: `move` prepares it (`preparations`, in order: the automatic
+    links, then whatever registered a step, such as showing a move first for confirmation),
+    and `play` commits it under the channel's lock, hands it to what follows a turn
+    (`Desk.turn_played`) and announces the last turn played."""
 
     def __init__(self, desk: Desk) -> None:
         self._desk = desk
-        #: stored replies to the opponent's next moves, played as soon as a move calls for one
-        self.conditionals = Conditionals(desk, self.with_auto_link)
+        self.preparations: list[Preparation] = [self._auto_link]
 
-    async def move(self, request: Request, command: Command,
-                   at_version: int | None = None, prefs: UserPrefs | None = None) -> Reply:
-        """Play a command of the move language for the asking player (with `at_version`, a
-        confirmed move: only on the game as it stood when it was shown; `prefs`, the asker's
-        preferences when the caller has read them already)."""
+    @cmd.handles(cmd.Move)
+    async def move(self, request: Request, command: Command) -> Reply:
+        """A command of the move language for the asking player, through every step of
+        its preparation, then played."""
+        prefs = Preferences(self._desk, request.user.id)
+        for step in self.preparations:
+            prepared = await step(request, command, prefs)
+            if isinstance(prepared, Reply):
+                return prepared
+            command = prepared
+        return await self.play(request, command)
+
+    async def play(self, request: Request, command: Command,
+                   at_version: int | None = None) -> Reply:
+        """Play a prepared command for the asking player (with `at_version`, a confirmed
+        move: only on the game as it stood when it was shown), let what follows a turn
+        answer it, and announce the last turn played."""
         if Action.TIMEOUT in command.actions:
             # only the clocks record a loss on time (`Clocks`), never a player's word
             raise ServiceError("timeout is recorded by the bot when a player's time is up: "
                                "use claim")
         desk = self._desk
-        command = await self.with_auto_link(request, command, prefs)
         async with desk.lock(request.channel_id):
-            stored, game, turn, turn_clock = await desk.commit(request, command,
-                                                          at_version=at_version)
-            answered = await self.conditionals.answer(request, stored, game, turn, turn_clock)
-            return answered.announce(await self._turn_reply(request, *answered.last),
-                                     request.tr)
+            played = Played(request, *await desk.commit(request, command,
+                                                        at_version=at_version))
+            followed = await desk.after_turn(played)
+            return followed.announce(await self._turn_reply(followed.last), request.tr)
 
+    @cmd.handles(cmd.Resign)
     async def resign(self, request: Request, confirmed: bool = False) -> Reply:
         """Resign, after a confirmation unless `confirmed`."""
         if confirmed:
-            return await self.move(request, _RESIGN)
+            return await self.play(request, _RESIGN)
         stored = await self._desk.active_stored(request.channel_id)
         player_seat(stored, request)
         question = request.tr("Really resign this game? Press Resign, or type `resign yes`.")
@@ -65,6 +100,7 @@ class Turns:
             Button(ButtonKind.CONFIRM_RESIGN, stored.id, request.tr("Resign"),
                    (request.user.id,)),))
 
+    @cmd.handles(cmd.Takeback)
     async def takeback(self, request: Request, action: cmd.TakebackAction = "request") -> Reply:
         """The player who just moved asks to take the turn back; an opponent answers."""
         if action not in cmd.TAKEBACK_ACTIONS:
@@ -105,7 +141,8 @@ class Turns:
                                                     game=game, passes_turn=True)
                 lines.append(tr("{player}'s `{move}` is taken back.", player=taken.player,
                                 move=taken.text))
-            await self.conditionals.forget(stored.id)
+            # every plan of conditional moves was made for a position now taken back
+            await desk.storage.drop_conditionals(stored.id)
             clock_text = desk.clock_words(stored, game, running)
             image = await desk.render(game, clock_text=clock_text, locale=request.locale)
             pickers, controls = board_controls(stored, game, tr)
@@ -113,6 +150,7 @@ class Turns:
                          image=image, mentions=(offer.user_id,), buttons=controls,
                          pickers=pickers)
 
+    @cmd.handles(cmd.ShowBoard)
     async def board(self, request: Request) -> Reply:
         """The board of the channel's game (or its last one), for the asker alone and as they
         like to see it: their theme, palette and side. Public boards keep the game's one look."""
@@ -121,6 +159,7 @@ class Turns:
         pickers, controls = board_controls(stored, game, request.tr)
         return Reply(text, image=image, ephemeral=True, buttons=controls, pickers=pickers)
 
+    @cmd.handles(cmd.Status)
     async def status(self, request: Request) -> Reply:
         """The facts of the channel's game, or of its last one once it is over."""
         _stored, _game, _clock, text = await self._facts(request)
@@ -139,9 +178,11 @@ class Turns:
         return stored, game, clock_text, "\n".join(
             [text, *(request.tr.say(line) for line in players)])
 
+    @cmd.handles(cmd.Help)
     async def help(self, request: Request, topic: str | None = None) -> Reply:
         return Reply(help_for(topic, request.tr), ephemeral=True)
 
+    @cmd.handles(cmd.Abort)
     async def abort(self, request: Request) -> Reply:
         """A channel manager calls the game off at once; players must all ask for it."""
         desk = self._desk
@@ -170,16 +211,20 @@ class Turns:
 
     # --- internals ---------------------------------------------------------------------
 
-    async def with_auto_link(self, request: Request, command: Command,
-                             prefs: UserPrefs | None = None) -> Command:
-        """With the auto-link preference, a bare peg links all it can (what pp does anyway,
-        so the rule set need not be looked up); `prefs` are read only when not given."""
+    async def with_auto_link(self, request: Request, command: Command) -> Command:
+        """With the asker's auto-link preference, a bare peg links all it can (what pp does
+        anyway, so the rule set need not be looked up): a stored conditional reply is
+        prepared so too."""
+        return await self._auto_link(request, command, Preferences(self._desk, request.user.id))
+
+    async def _auto_link(self, request: Request, command: Command,
+                         prefs: Preferences) -> Command:
+        """The first step of a move's preparation: the auto-link preference (`prefs` read
+        only for a bare peg)."""
         placement = command.placement
         if placement is None or placement.links or placement.link_all:
             return command
-        if prefs is None:
-            prefs = await self._desk.storage.user_prefs(request.user.id)
-        if not prefs.auto_link:
+        if not (await prefs()).auto_link:
             return command
         return replace(command, placement=replace(placement, link_all=True))
 
@@ -201,11 +246,12 @@ class Turns:
                               Button(ButtonKind.DECLINE_TAKEBACK, stored.id, tr("Decline"),
                                      opponents)))
 
-    async def _turn_reply(self, request: Request, stored: StoredGame, game: Game,
-                          turn: Turn, turn_clock: TurnClock | None) -> Reply:
+    async def _turn_reply(self, played: Played) -> Reply:
         """What a turn makes the bot say, in the mover's language (`request.locale`): a
         reply to a request is in the asker's language, even where everyone reads it;
         `turn_clock` is the clock the commit left (`Desk.commit`)."""
+        request, stored, game, turn, turn_clock = (played.request, played.stored, played.game,
+                                                   played.turn, played.turn_clock)
         desk = self._desk
         tr = request.tr
         mover = stored.seats[turn.seat]

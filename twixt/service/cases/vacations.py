@@ -16,6 +16,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from twixt.language import Translation, plural_message
+from twixt.service import commands as cmd
 from twixt.service.desk.desk import Desk, private_home
 from twixt.service.model import Receipt, Reply, Request, ServiceError
 from twixt.service.pure.clock.absence import DAY, current, days_begun, days_left
@@ -33,6 +34,7 @@ class Vacations:
     def __init__(self, desk: Desk) -> None:
         self._desk = desk
 
+    @cmd.handles(cmd.Vacation)
     async def vacation(self, request: Request, days: int | None = None,
                        end: bool = False) -> Reply:
         """With `days`, start a vacation of that many days now; with `end`, end the running

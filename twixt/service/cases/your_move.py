@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from twixt.language import Markup, Translation, translation
 from twixt.rules import quote
+from twixt.service import commands as cmd
 from twixt.service.desk.desk import Desk
 from twixt.service.model import (
     NO_SERVER,
@@ -46,6 +47,7 @@ class YourMove:
     def __init__(self, desk: Desk) -> None:
         self._desk = desk
 
+    @cmd.handles(cmd.NextGame)
     async def next(self, request: Request, skip: int = 0) -> Reply:
         """The asker's most urgent game waiting for their move (other than `skip`), with a
         link to it, and a button for the one after it."""
@@ -62,6 +64,7 @@ class YourMove:
                      ephemeral=True, buttons=(Button(ButtonKind.NEXT_GAME, shown.game.id,
                                                      tr("Next game"), (request.user.id,)),))
 
+    @cmd.handles(cmd.Digest)
     async def digest(self, request: Request, hour: int | None = None,
                      zone: str | None = None, off: bool = False) -> Reply:
         """Show the asker's digest, stop it, or set its hour (and time zone)."""

@@ -8,16 +8,16 @@ values — a move is a `rules.Command`, never text to be parsed again.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Literal, get_args
+from typing import Any, Literal, TypeVar, get_args
 
 from twixt import rules
 from twixt.rules import Action
 from twixt.rules.conditionals import Plan
 from twixt.service.commands.options import ChallengeOptions
 from twixt.service.commands.tournament_options import TournamentOptions
-from twixt.service.model import ButtonKind, PickStep, User
+from twixt.service.model import ButtonKind, PickStep, Reply, User
 
 Answer = Literal["accept", "decline"]
 DrawAction = Literal["offer", "accept", "decline"]
@@ -250,7 +250,8 @@ class ConfirmMove:
 @dataclass(frozen=True)
 class TournamentAction:
     """A tournament command (`action`: create, join, leave, start, withdraw, standings,
-    list, info, next-season) on the tournament numbered `event_id` (None: this channel's newest);
+    list, info, next-season) on the tournament numbered `tournament_id` (None: this channel's
+    newest);
     `name` and `options` make one, `partner` joins a Double TwixT tournament with a team."""
 
     action: str
@@ -313,3 +314,51 @@ def of_button(kind: ButtonKind, target: int) -> ServiceCommand:
     all that follows a command (the bot's attendance, tournament notices)."""
     answering = _ANSWERING.get(kind)
     return answering(target) if answering else ForGame(target, _IN_GAME[kind])
+
+
+# --- which use case does which command ----------------------------------------------------
+# Each subject marks its own method (`handles`) and the service finds them (`handlers_of`),
+# so no table beside the subjects has to be kept in step. A handler is called with the
+# asker's request and the command's fields by name (`tests/service/test_dispatch.py` holds
+# each handler's parameters to its command's fields).
+
+Handler = Callable[..., Awaitable[Reply]]
+H = TypeVar("H", bound=Callable[..., Any])
+
+_HANDLES = "_handles"
+
+
+def handles(*kinds: type) -> Callable[[H], H]:
+    """Mark a subject's method as the one that does commands of `kinds`."""
+    def mark(method: H) -> H:
+        setattr(method, _HANDLES, kinds)
+        return method
+
+    return mark
+
+
+@dataclass(frozen=True)
+class Handlers:
+    """Each command kind → the subject and the name of its method that does it, looked up
+    when a command comes (so the method is the subject's as it is then)."""
+
+    marked: dict[type, tuple[object, str]]
+
+    def __call__(self, kind: type) -> Handler:
+        """The method that does commands of `kind` (KeyError: none does)."""
+        subject, name = self.marked[kind]
+        method: Handler = getattr(subject, name)
+        return method
+
+
+def handlers_of(*subjects: object) -> Handlers:
+    """The methods of `subjects` marked with `handles`; a kind that two methods claim is a
+    mistake, refused at once."""
+    found: dict[type, tuple[object, str]] = {}
+    for subject in subjects:
+        for name in dir(type(subject)):
+            for kind in getattr(getattr(type(subject), name), _HANDLES, ()):
+                if kind in found:
+                    raise TypeError(f"{kind.__name__} is handled twice")
+                found[kind] = (subject, name)
+    return Handlers(found)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from twixt.language import message
 from twixt.rules import Action, Command, InvalidMoveError, parse_command, quote
 from twixt.rules.conditionals import parse_conditionals
 from twixt.rules.numbers import whole_number
@@ -42,6 +43,11 @@ _DRAW_WORDS = ("offer", "accept", "decline")
 _ANSWERS: dict[str, cmd.Answer] = {"accept": "accept", "decline": "decline"}
 #: a resignation confirmed as it is typed, where there is no button to press (the terminal)
 _RESIGN_CONFIRMED = ("resign yes", "move resign yes")
+#: the refusal of conditional moves where every reply is public (a chat message)
+PRIVATE = message("conditional moves are private: store them with /twixt if, where only you "
+                  "see them (and delete your message)")
+#: the words that start a line of conditional moves (`move if …` too, as `/twixt move` reads it)
+_LEADS = (["if"], ["conditions"], ["move", "if"], ["move", "conditions"])
 
 
 def nobody(word: str) -> User:
@@ -49,15 +55,23 @@ def nobody(word: str) -> User:
     raise ServiceError("I cannot tell who {word} is here", word=quote(word))
 
 
-def read(text: str, people: People = nobody) -> cmd.ServiceCommand:
-    """What a line means; ServiceError says what is wrong with it.
+def read(text: str, people: People = nobody, *, public: bool = False) -> cmd.ServiceCommand:
+    """What a line means; ServiceError says what is wrong with it. Each front end reads what
+    was typed here, once, and hands the service the command.
 
     A typed `resign` (or `move resign`) asks to confirm, wherever it is typed: the answer
-    is the Confirm button, or the line `resign yes`.
+    is the Confirm button, or the line `resign yes`. Where the reply is `public` (a chat
+    message), a line of conditional moves is refused before it is read: a refusal that named
+    what is wrong with it would repeat the plan to the channel (`if clear` shows nothing, so
+    it may be said anywhere).
     """
     words = text.split()
     if not words:
         raise ServiceError("write a command, like G6 or help")
+    lowered = [word.lower() for word in words]
+    if public and any(lowered[:len(lead)] == lead and lowered[len(lead):] != ["clear"]
+                      for lead in _LEADS):
+        raise ServiceError(PRIVATE)
     verb, rest = words[0].lower(), words[1:]
     phrase = " ".join(word.lower() for word in words)
     if phrase in _TAKEBACK_WORDS:

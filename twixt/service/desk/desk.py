@@ -21,6 +21,7 @@ from twixt import rules
 from twixt.language import Message, Translation, translation
 from twixt.rendering import PaletteName, RenderOptions, ThemeName, render_png, view_of
 from twixt.rules import Action, Colour, Game, IllegalMoveError, Turn
+from twixt.service.desk.after_turn import Followed, Played, TurnPlayed
 from twixt.service.desk.engine_pool import EnginePool
 from twixt.service.desk.engine_seats import is_engine_seat
 from twixt.service.desk.live_games import ChannelLocks, GameCache, LiveGame
@@ -97,6 +98,10 @@ class Desk:
         #: record before they are (the bot marks its games as awaiting it, so a restart
         #: finds them)
         self.turn_coming: list[Callable[[StoredGame], Awaitable[object]]] = []
+        #: called in order with each turn a player's command played, once it is stored and
+        #: while the channel's lock is held: what follows a turn (conditional moves, the
+        #: engine player) subscribes here, and what it played in answer is announced too
+        self.turn_played: list[TurnPlayed] = []
 
     def server_tr(self, guild_id: int) -> Translation:
         """What the service says by itself in a server (nobody asked: a reminder, the bot's
@@ -200,6 +205,18 @@ class Desk:
                                           finish=finish_result(stored, game),
                                           passes_turn=passes_the_turn(command))
         return stored, game, turn, turn_clock
+
+    async def after_turn(self, played: Played) -> Followed:
+        """Hand a turn that a player's command played to what follows a turn
+        (`turn_played`, in order; the caller holds the channel's lock): each sees the last
+        turn played, which is a stored reply once one answered the turn."""
+        followed = Followed(played)
+        for hook in self.turn_played:
+            more = await hook(followed.last)
+            if more is not None:
+                followed = Followed(more.last, more.answered or followed.answered,
+                                    (*followed.notices, *more.notices))
+        return followed
 
     async def append(self, stored: StoredGame, user_id: int, text: str, *, game: Game,
                      passes_turn: bool, finish: GameResult | None = None

@@ -8,6 +8,7 @@ from io import BytesIO
 from PIL import Image
 
 from tests.service.people import asking
+from tests.typed import enter
 from twixt.service import ButtonKind, Reply, TwixtService, User
 from twixt.storage import Storage, TournamentGame
 
@@ -31,7 +32,7 @@ async def lose(service: TwixtService, loser: User, game: TournamentGame) -> Repl
     """`loser` resigns the tournament game in its thread."""
     assert game.game_id is not None
     stored = await service.desk.storage.get_game(game.game_id)
-    return await service.run(asking(loser, stored.channel_id), "resign yes")
+    return await enter(service, asking(loser, stored.channel_id), "resign yes")
 
 
 def user(entrant: int) -> User:

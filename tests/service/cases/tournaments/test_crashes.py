@@ -13,6 +13,7 @@ import pytest
 from tests.service.cases.tournaments.helpers import PLAYERS, open_games, play_out
 from tests.service.cases.tournaments.test_seasons_and_rounds import MANAGER, create, sign_up
 from tests.service.people import asking
+from tests.typed import enter
 from twixt.service import Port, ServiceError, TwixtService
 from twixt.storage import Storage, TournamentStatus
 
@@ -55,7 +56,7 @@ async def test_a_start_cut_short_before_its_pairings_is_paired_at_the_next_tick(
     assert await storage.tournament_games(tournament_id, 100) == ()
     # sign-up is closed: nobody joins the tournament that is being paired
     with pytest.raises(ServiceError, match="sign-up is closed"):
-        await service.run(asking(PLAYERS[5]), f"tournament join {tournament_id}")
+        await enter(service, asking(PLAYERS[5]), f"tournament join {tournament_id}")
     said = await process(storage, clock, threads).tick()
     assert any("2 games opened" in r.plain for r in said)
     assert len(await open_games(storage, tournament_id)) == 2
@@ -66,7 +67,7 @@ async def test_a_swiss_round_cut_short_is_paired_at_the_next_tick(service, stora
                                                                   threads):
     tournament_id = await create(service, "format swiss rounds 3 size 8 rules pp")
     await sign_up(service, tournament_id, PLAYERS[:4])
-    await service.run(MANAGER, "tournament start")
+    await enter(service, MANAGER, "tournament start")
     first = await open_games(storage, tournament_id)
     dying = process(Dying(storage, "pair_round"), clock, threads)
     (loser, game), (last_loser, last) = [(PLAYERS[max(g.red, g.black) - 201], g)
@@ -89,8 +90,8 @@ async def test_a_game_stored_just_before_a_crash_is_not_opened_twice(service, st
     tournament_id = await create(service, "format roundrobin size 8 rules pp")
     await sign_up(service, tournament_id, PLAYERS[:2])
     dying = process(Dying(storage, "create_game", after=True), clock, threads)
-    await dying.run(MANAGER, "tournament start")  # the crash is logged, the game stored
-    reply = await service.run(MANAGER, "tournament start")  # open what is missing
+    await enter(dying, MANAGER, "tournament start")  # the crash is logged, the game stored
+    reply = await enter(service, MANAGER, "tournament start")  # open what is missing
     assert reply.plain == "Autumn Cup is running already, and each of its games is open."
     (pairing,) = await storage.tournament_games(tournament_id, 10)
     assert pairing.game_id is not None
@@ -101,4 +102,4 @@ async def test_a_game_stored_just_before_a_crash_is_not_opened_twice(service, st
 
 async def play_out_one(service: TwixtService, loser, game) -> None:
     stored = await service.desk.storage.get_game(game.game_id)
-    await service.run(asking(loser, stored.channel_id), "resign yes")
+    await enter(service, asking(loser, stored.channel_id), "resign yes")

@@ -12,6 +12,7 @@ import pytest
 
 from tests.service.cases.tournaments.helpers import tournament_id_of
 from tests.service.people import asking
+from tests.typed import enter
 from twixt.discord.replies import content
 from twixt.service import Reply, ServiceError, TwixtService, User
 from twixt.service.cases.tournaments.rounds import MAX_ENTRANTS, MAX_ROUND_ROBIN
@@ -39,7 +40,7 @@ def people(count: int, start: int = 1000) -> list[User]:
 async def test_info_of_a_full_double_twixt_tournament_fits_a_message(service: TwixtService,
                                                                 locale):
     manager = asking(User(1, LONG), manager=True, locale=locale)
-    reply = await service.run(manager, f"tournament create {LONG}XXXX format league "
+    reply = await enter(service, manager, f"tournament create {LONG}XXXX format league "
                                        "double yes teams yes group 16")
     tournament_id = tournament_id_of(reply)
     players = people(MAX_ENTRANTS * 2)
@@ -47,7 +48,7 @@ async def test_info_of_a_full_double_twixt_tournament_fits_a_message(service: Tw
         await service.tournaments.join(asking(first), tournament_id, second)
         if first.id % 4:  # some teams confirmed, some still asked (shown with "(?)")
             await service.tournaments.join(asking(second), tournament_id)
-    info = await service.run(asking(players[0], locale=locale), "tournament info")
+    info = await enter(service, asking(players[0], locale=locale), "tournament info")
     assert not info.refused
     fits(info)
     assert "64" in info.plain  # the count says how many there are, shown or not
@@ -57,22 +58,22 @@ async def test_info_of_a_full_double_twixt_tournament_fits_a_message(service: Tw
 async def test_a_list_of_long_names_fits_a_message(service: TwixtService, locale):
     manager = asking(User(1, LONG), manager=True, locale=locale)
     for n in range(12):
-        await service.run(manager, f"tournament create {n:02d}{LONG}XX format swiss "
+        await enter(service, manager, f"tournament create {n:02d}{LONG}XX format swiss "
                                    "rounds 20")
-    fits(await service.run(manager, "tournament list"))
+    fits(await enter(service, manager, "tournament list"))
 
 
 async def test_a_league_of_many_groups_posts_at_most_ten_pictures_a_message(
         service: TwixtService, clock):
     manager = asking(User(1, "td"), manager=True)
-    tournament_id = tournament_id_of(await service.run(manager, "tournament create Big League "
+    tournament_id = tournament_id_of(await enter(service, manager, "tournament create Big League "
                                                       "format league group 4 size 8"))
     players = people(44)
     for player in players:
         await service.tournaments.join(asking(player), tournament_id, None)
     clock.now += timedelta(minutes=1)
-    fits(await service.run(manager, "tournament start"))
-    standings = await service.run(manager, "tournament standings")
+    fits(await enter(service, manager, "tournament start"))
+    standings = await enter(service, manager, "tournament standings")
     fits(standings)
     pictures = [m.image for m in standings.all_messages() if m.image is not None]
     pictures += [a.data for m in standings.all_messages() for a in m.attachments]
@@ -83,12 +84,12 @@ async def test_an_tournament_name_pings_and_formats_nothing_anywhere(service: Tw
                                                                 threads, clock):
     manager = asking(User(1, "td"), manager=True)
     with pytest.raises(ServiceError, match="at most 32 characters"):
-        await service.run(manager, "tournament create " + "x" * 40 + " format roundrobin")
+        await enter(service, manager, "tournament create " + "x" * 40 + " format roundrobin")
     hostile = "@everyone <@123> **b** `c` ||d||"
-    said = [await service.run(manager, f"tournament create {hostile} format roundrobin")]
+    said = [await enter(service, manager, f"tournament create {hostile} format roundrobin")]
     for player in (User(2, "@here *x*"), User(3, "<@1> `y`")):
-        said.append(await service.run(asking(player), "tournament join"))
-    said += [await service.run(manager, f"tournament {action}")
+        said.append(await enter(service, asking(player), "tournament join"))
+    said += [await enter(service, manager, f"tournament {action}")
              for action in ("info", "list", "start", "standings")]
     assert [t.name for t in await service.desk.storage.tournaments(1)] == [hostile]
     # a thread's name reads no markdown and pings nobody: it holds the names as typed
@@ -109,16 +110,16 @@ async def test_a_round_robin_takes_no_more_players_than_its_threads_allow(
     manager = asking(User(1, "td"), manager=True)
     ids = {}
     for kind in ("roundrobin", "swiss"):
-        reply = await service.run(manager, f"tournament create {kind} cup format {kind}")
+        reply = await enter(service, manager, f"tournament create {kind} cup format {kind}")
         ids[kind] = tournament_id_of(reply)
     for player in people(MAX_ROUND_ROBIN):
         for tournament_id in ids.values():
-            await service.run(asking(player), f"tournament join {tournament_id}")
+            await enter(service, asking(player), f"tournament join {tournament_id}")
     late = people(1, start=5000)[0]
     with pytest.raises(ServiceError, match="is full"):
-        await service.run(asking(late), f"tournament join {ids['roundrobin']}")
-    await service.run(asking(late), f"tournament join {ids['swiss']}")
-    info = await service.run(asking(late), f"tournament info {ids['swiss']}")
+        await enter(service, asking(late), f"tournament join {ids['roundrobin']}")
+    await enter(service, asking(late), f"tournament join {ids['swiss']}")
+    info = await enter(service, asking(late), f"tournament info {ids['swiss']}")
     assert f"({MAX_ROUND_ROBIN + 1})" in info.plain
 
 
@@ -132,17 +133,17 @@ async def test_the_readmes_bounds_on_options_hold_at_their_edges(service: TwixtS
     """A league's groups are 4 to 16 players, sign-up runs up to 60 days: the edge is taken,
     one beyond it is refused and creates nothing."""
     manager = asking(User(1, "td"), manager=True)
-    await service.run(manager, f"tournament create Cup {fits_in}")
+    await enter(service, manager, f"tournament create Cup {fits_in}")
     with pytest.raises(ServiceError):
-        await service.run(manager, f"tournament create Cup {too_much}")
+        await enter(service, manager, f"tournament create Cup {too_much}")
     assert len(await storage.tournaments(manager.guild_id)) == 1
 
 
 async def test_an_tournament_name_is_at_most_32_characters(service: TwixtService, storage):
     manager = asking(User(1, "td"), manager=True)
-    await service.run(manager, f"tournament create {'n' * 32} format swiss")
+    await enter(service, manager, f"tournament create {'n' * 32} format swiss")
     with pytest.raises(ServiceError):
-        await service.run(manager, f"tournament create {'n' * 33} format swiss")
+        await enter(service, manager, f"tournament create {'n' * 33} format swiss")
     assert [t.name for t in await storage.tournaments(manager.guild_id)] == ["n" * 32]
 
 
@@ -162,6 +163,6 @@ async def test_a_swiss_has_four_rounds_and_a_league_groups_of_ten_unless_told(
         service: TwixtService):
     manager = asking(User(1, "td"), manager=True)
     for kind, rounds in (("swiss", 4), ("league", 10)):
-        reply = await service.run(manager, f"tournament create {kind} cup format {kind}")
+        reply = await enter(service, manager, f"tournament create {kind} cup format {kind}")
         tournament = await service.desk.storage.get_tournament(tournament_id_of(reply))
         assert tournament.rounds == rounds  # a league keeps its group size there

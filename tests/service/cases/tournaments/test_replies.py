@@ -19,6 +19,7 @@ from tests.service.cases.tournaments.helpers import (
     user,
 )
 from tests.service.people import GUILD, asking
+from tests.typed import enter
 from twixt.discord.replies import shown
 from twixt.language import translation
 from twixt.service import ButtonKind, Reply, ServiceError, TwixtService
@@ -33,17 +34,17 @@ MARKDOWN_LINE = re.compile(r"(?m)^\s*(?:[-+*]\s|[>#]|\d+[.)]\s)")
 
 async def started(service: TwixtService, options: str, players=PLAYERS[:2],
                   name: str = "Autumn Cup") -> int:
-    tournament_id = tournament_id_of(await service.run(MANAGER,
+    tournament_id = tournament_id_of(await enter(service, MANAGER,
                                                        f"tournament create {name} {options}"))
     for player in players:
-        await service.run(asking(player), "tournament join")
-    await service.run(MANAGER, "tournament start")
+        await enter(service, asking(player), "tournament join")
+    await enter(service, MANAGER, "tournament start")
     return tournament_id
 
 
 async def test_start_on_a_running_tournament_with_every_game_open_says_so(service):
     await started(service, "format roundrobin size 8 rules pp")
-    reply = await service.run(MANAGER, "tournament start")
+    reply = await enter(service, MANAGER, "tournament start")
     assert reply.plain == "Autumn Cup is running already, and each of its games is open."
 
 
@@ -57,9 +58,9 @@ async def test_an_tournament_games_final_board_has_no_rematch_but_the_standings(
     thread = (await storage.get_game(first.game_id)).channel_id
     with pytest.raises(ServiceError, match="games of an event are not rematched: Autumn Cup "
                                            "pairs its players itself"):
-        await service.run(asking(user(first.red), thread), "rematch")
+        await enter(service, asking(user(first.red), thread), "rematch")
     with pytest.raises(ServiceError, match="not rematched"):  # named by number elsewhere
-        await service.run(asking(user(first.red)), f"rematch {first.game_id}")
+        await enter(service, asking(user(first.red)), f"rematch {first.game_id}")
 
 
 async def test_an_tournament_game_lost_on_time_has_no_rematch_button(service, storage, clock):
@@ -70,7 +71,7 @@ async def test_an_tournament_game_lost_on_time_has_no_rematch_button(service, st
     thread = (await storage.get_game(claimed.game_id)).channel_id
     clock.now += timedelta(days=1, hours=1)
     claimer = user(claimed.black)  # Red, to move first, ran out of time
-    reply = await service.run(asking(claimer, thread), "claim")
+    reply = await enter(service, asking(claimer, thread), "claim")
     assert "ran out of time" in reply.plain
     assert not [b for b in reply.buttons if b.kind is ButtonKind.REMATCH]
     told = [r for r in everything(await service.tick()) if "ran out of time" in r.plain]
@@ -102,15 +103,15 @@ async def test_a_swiss_played_to_its_last_round_ends_as_ever(service, storage, c
         "Round 1 of 1 · finished · ")
 
 
-@pytest.mark.parametrize(("typed", "kept"), [("1. Cup", "1. Cup"), ("- Cup", "- Cup"),
+@pytest.mark.parametrize(("name", "kept"), [("1. Cup", "1. Cup"), ("- Cup", "- Cup"),
                                              ("# Cup", "Cup"), ("2) Cup", "2) Cup"),
                                              ("-# 3. Cup", "- 3. Cup")])
-async def test_tournament_names_at_the_start_of_a_line_format_nothing(service, storage, typed,
+async def test_tournament_names_at_the_start_of_a_line_format_nothing(service, storage, name,
                                                                  kept):
-    tournament_id = await started(service, "format swiss rounds 2 size 8 rules pp", name=typed)
+    tournament_id = await started(service, "format swiss rounds 2 size 8 rules pp", name=name)
     # kept as typed but for the `#` a record cannot hold; escaped where Discord shows it
     assert (await storage.get_tournament(tournament_id)).name == kept
-    replies: list[Reply] = [await service.run(MANAGER, "tournament start")]
+    replies: list[Reply] = [await enter(service, MANAGER, "tournament start")]
     replies += await play_out(service, tournament_id)
     assert any(r.plain.startswith(kept) for r in everything(replies))  # first on a line
     in_discord = [shown(r.text) for r in everything(replies)]

@@ -22,6 +22,7 @@ from tests.service.cases.tournaments.helpers import (
 )
 from tests.service.helpers import press
 from tests.service.people import GUILD, asking
+from tests.typed import enter
 from twixt.language import translation
 from twixt.service import ButtonKind, Port, ServiceError, TwixtService, User
 from twixt.service import commands as cmd
@@ -33,7 +34,7 @@ MANAGER = asking(P1, manager=True)
 
 
 async def create(service: TwixtService, options: str) -> int:
-    reply = await service.run(MANAGER, f"tournament create Autumn Cup {options}")
+    reply = await enter(service, MANAGER, f"tournament create Autumn Cup {options}")
     return tournament_id_of(reply)
 
 
@@ -42,7 +43,7 @@ async def sign_up(service: TwixtService, tournament_id: int, players) -> None:
         if number % 2:  # half press the announcement's button, half write the command
             await press(service, asking(player), ButtonKind.JOIN_TOURNAMENT, tournament_id)
         else:
-            await service.run(asking(player), "tournament join")
+            await enter(service, asking(player), "tournament join")
 
 
 def restarted(service: TwixtService, clock, threads) -> TwixtService:
@@ -72,7 +73,7 @@ async def test_a_round_robin_of_six_with_a_timeout_and_a_withdrawal(service, sto
     # p6 resigns against p5, then withdraws: the rest of p6's games are forfeits
     p5_p6 = next(g for g in games if {g.red, g.black} == {P5.id, P6.id})
     await lose(service, P6, p5_p6)
-    reply = await service.run(asking(P6), "tournament withdraw")
+    reply = await enter(service, asking(P6), "tournament withdraw")
     assert "withdraws" in reply.plain
     assert [r.plain for r in reply.followups] == ["Standings of Autumn Cup."]  # posted once
     forfeits = [g for g in await storage.tournament_games(tournament_id, 100) if g.forfeit]
@@ -88,7 +89,7 @@ async def test_a_round_robin_of_six_with_a_timeout_and_a_withdrawal(service, sto
     to_move = user(p1_p2.red)
     clock.now += timedelta(days=1, hours=1)
     claimer = P1 if to_move is P2 else P2
-    claimed = await service.run(asking(claimer, thread), "claim")
+    claimed = await enter(service, asking(claimer, thread), "claim")
     assert "ran out of time" in claimed.plain
 
     # the rest: the stronger player wins, with a restart in the middle
@@ -102,10 +103,10 @@ async def test_a_round_robin_of_six_with_a_timeout_and_a_withdrawal(service, sto
 
     tournament = await storage.get_tournament(tournament_id)
     assert tournament.status is TournamentStatus.FINISHED
-    reply = await service.run(asking(P3), "tournament standings")
+    reply = await enter(service, asking(P3), "tournament standings")
     assert picture(reply.image).height > 0
     with pytest.raises(ServiceError, match="is over: there is nothing left to withdraw"):
-        await service.run(asking(P3), "tournament withdraw")
+        await enter(service, asking(P3), "tournament withdraw")
     table = (await storage.tournament_games(tournament_id, 100))
     points = {p.id: 0.0 for p in PLAYERS[:6]}
     for game in table:
@@ -121,14 +122,14 @@ async def test_a_swiss_of_eight_over_four_rounds_with_a_withdrawal(service, stor
                                                                   threads):
     tournament_id = await create(service, "format swiss rounds 4 size 8 rules pp")
     await sign_up(service, tournament_id, PLAYERS[:8])
-    reply = await service.run(MANAGER, "tournament start")  # a manager starts it early
+    reply = await enter(service, MANAGER, "tournament start")  # a manager starts it early
     assert "8 entrants" in reply.plain
     assert any("4 games opened" in r.plain and "Round 1" in r.plain for r in reply.followups)
     await play_out(service, tournament_id)
     assert (await storage.get_tournament(tournament_id)).round == 2
     service = restarted(service, clock, threads)
     # p8 withdraws before round 2 is played: their game is forfeited, round 3 has a bye
-    await service.run(asking(P8), "tournament withdraw")
+    await enter(service, asking(P8), "tournament withdraw")
     await play_out(service, tournament_id)
     for _ in range(2):
         service = restarted(service, clock, threads)
@@ -148,7 +149,7 @@ async def test_a_swiss_of_eight_over_four_rounds_with_a_withdrawal(service, stor
         if g.black is not None:
             points[g.black] += 1 - g.score
     assert points[P1.id] == 4  # the strongest wins every game
-    reply = await service.run(asking(P2), "tournament standings")
+    reply = await enter(service, asking(P2), "tournament standings")
     assert picture(reply.image).width > 0
 
 
@@ -156,7 +157,7 @@ async def test_a_league_season_carries_promotion_and_relegation_into_the_next(
         service, storage, clock, threads):
     tournament_id = await create(service, "format league group 4 size 8 rules pp")
     await sign_up(service, tournament_id, PLAYERS[:8])
-    await service.run(MANAGER, "tournament start")
+    await enter(service, MANAGER, "tournament start")
     games = await storage.tournament_games(tournament_id, 100)
     groups = {}
     for g in games:
@@ -168,16 +169,16 @@ async def test_a_league_season_carries_promotion_and_relegation_into_the_next(
     for game in await open_games(storage, tournament_id):
         await lose(service, user(min(game.red, game.black)), game)
     assert (await storage.get_tournament(tournament_id)).status is TournamentStatus.FINISHED
-    reply = await service.run(asking(P2), "tournament standings")
+    reply = await enter(service, asking(P2), "tournament standings")
     assert picture(reply.image).width > 0 and len(reply.attachments) == 1
 
-    reply = await service.run(MANAGER, f"tournament next-season {tournament_id}")
+    reply = await enter(service, MANAGER, f"tournament next-season {tournament_id}")
     season = tournament_id_of(reply)
     assert (await storage.get_tournament(season)).season == 2
     assert len(await storage.entrants(season, 20)) == 8
-    await service.run(asking(P9 := PLAYERS[8]), f"tournament join {season}")
-    await service.run(asking(P5), f"tournament leave {season}")
-    await service.run(MANAGER, f"tournament start {season}")
+    await enter(service, asking(P9 := PLAYERS[8]), f"tournament join {season}")
+    await enter(service, asking(P5), f"tournament leave {season}")
+    await enter(service, MANAGER, f"tournament start {season}")
     new_groups = {}
     for g in await storage.tournament_games(season, 100):
         new_groups.setdefault(g.group, set()).update({g.red, g.black})
@@ -190,7 +191,7 @@ async def test_a_league_season_carries_promotion_and_relegation_into_the_next(
 
 async def test_refusals_say_one_line_and_change_nothing(service, storage):
     with pytest.raises(ServiceError, match="only a channel manager"):
-        await service.run(asking(P2), "tournament create Cup format swiss")
+        await enter(service, asking(P2), "tournament create Cup format swiss")
     for options, words in [("format knockout", "format is roundrobin, swiss or league"),
                            ("", "needs a format"),
                            ("format swiss rounds 99", "rounds is a number from 1 to 20"),
@@ -201,38 +202,38 @@ async def test_refusals_say_one_line_and_change_nothing(service, storage):
                            ("format swiss signup forever", "signup is a time"),
                            ("format swiss colour red", "unknown tournament option")]:
         with pytest.raises(ServiceError, match=words):
-            await service.run(MANAGER, f"tournament create Cup {options}")
+            await enter(service, MANAGER, f"tournament create Cup {options}")
     assert await storage.tournaments(GUILD) == ()
     with pytest.raises(ServiceError, match="no tournament in this channel"):
-        await service.run(asking(P2), "tournament join")
+        await enter(service, asking(P2), "tournament join")
     tournament_id = await create(service, "format swiss")
-    await service.run(asking(P2), "tournament join")
+    await enter(service, asking(P2), "tournament join")
     with pytest.raises(ServiceError, match="already signed up"):
         await press(service, asking(P2), ButtonKind.JOIN_TOURNAMENT, tournament_id)
     with pytest.raises(ServiceError, match="at least two"):
-        await service.run(MANAGER, "tournament start")
+        await enter(service, MANAGER, "tournament start")
     with pytest.raises(ServiceError, match="only a channel manager"):
-        await service.run(asking(P2), "tournament start")
+        await enter(service, asking(P2), "tournament start")
     with pytest.raises(ServiceError, match="not started yet"):
-        await service.run(asking(P2), "tournament standings")
+        await enter(service, asking(P2), "tournament standings")
     with pytest.raises(ServiceError, match="single players"):
         await service.execute(asking(P3), cmd.TournamentAction("join", tournament_id, partner=P4))
     with pytest.raises(ServiceError, match="no such tournament"):
-        await service.run(asking(P3), f"tournament join {tournament_id + 5}")
+        await enter(service, asking(P3), f"tournament join {tournament_id + 5}")
 
 
 async def test_a_double_twixt_tournament_pairs_teams_that_signed_up_together(service, storage,
                                                                        threads):
     tournament_id = await create(service, "format roundrobin teams yes size 8 rules pp")
     with pytest.raises(ServiceError, match="join with your partner"):
-        await service.run(asking(P1), "tournament join")
+        await enter(service, asking(P1), "tournament join")
     for first, second in [(P1, P2), (P3, P4), (P5, P6)]:
         reply = await service.execute(asking(first), cmd.TournamentAction("join", partner=second))
         assert reply.mentions == (second.id,)
-        await service.run(asking(second), "tournament join")
-    info = await service.run(asking(P1), "tournament info")
+        await enter(service, asking(second), "tournament join")
+    info = await enter(service, asking(P1), "tournament info")
     assert "p1 & p2" in info.plain and info.ephemeral
-    await service.run(MANAGER, "tournament start")
+    await enter(service, MANAGER, "tournament start")
     games = await open_games(storage, tournament_id)
     assert len(games) == 3
     stored = await storage.get_game(games[0].game_id)
@@ -243,7 +244,7 @@ async def test_a_game_that_ended_unseen_is_scored_when_next_looked_at(service, s
                                                                       clock):
     tournament_id = await create(service, "format roundrobin size 8 rules pp")
     await sign_up(service, tournament_id, PLAYERS[:3])
-    await service.run(MANAGER, "tournament start")
+    await enter(service, MANAGER, "tournament start")
     first, second, _third = await open_games(storage, tournament_id)
     # a game ends behind the service's back (a crash between the end and its score)
     stored = await storage.get_game(first.game_id)
@@ -251,13 +252,13 @@ async def test_a_game_that_ended_unseen_is_scored_when_next_looked_at(service, s
         Result.RED, "resign", (first.red,), ((first.red,), (first.black,))))
     assert [g.score for g in await storage.tournament_games(tournament_id,
                                                             10) if g.id == first.id] == [None]
-    reply = await service.run(asking(P3), "tournament standings")
+    reply = await enter(service, asking(P3), "tournament standings")
     assert picture(reply.image).width > 0
     scored = {g.id: g for g in await storage.tournament_games(tournament_id, 10)}
     assert (scored[first.id].score, scored[first.id].forfeit) == (1.0, False)
     # a manager calls a game off in its thread: an unplayed draw
     thread = (await storage.get_game(second.game_id)).channel_id
-    await service.run(asking(P1, thread, manager=True), "abort")
+    await enter(service, asking(P1, thread, manager=True), "abort")
     scored = {g.id: g for g in await storage.tournament_games(tournament_id, 10)}
     assert (scored[second.id].score, scored[second.id].forfeit) == (0.5, True)
     assert (await storage.player_stats(GUILD, first.red)).rating is not None  # rated
@@ -273,34 +274,34 @@ async def test_a_game_whose_thread_failed_is_opened_by_starting_again(service, s
         raise ServiceError("Discord did not open the game's thread; try again")
 
     monkeypatch.setattr(threads, "open_thread", refused)
-    reply = await service.run(MANAGER, "tournament start")
+    reply = await enter(service, MANAGER, "tournament start")
     assert any("0 games opened" in r.plain for r in reply.followups)
     assert await open_games(storage, tournament_id) == []
     monkeypatch.setattr(threads, "open_thread", opening)
-    reply = await service.run(MANAGER, "tournament start")
+    reply = await enter(service, MANAGER, "tournament start")
     assert reply.plain == "1 game opened."
     assert len(await open_games(storage, tournament_id)) == 1
-    assert (await service.run(MANAGER, "tournament start")).plain == (
+    assert (await enter(service, MANAGER, "tournament start")).plain == (
         "Autumn Cup is running already, and each of its games is open.")
 
 
 async def test_in_a_game_thread_the_commands_mean_that_games_tournament(service, storage):
     first = await create(service, "format roundrobin size 8 rules pp")
     await sign_up(service, first, PLAYERS[:2])
-    await service.run(MANAGER, "tournament start")
+    await enter(service, MANAGER, "tournament start")
     await create(service, "format swiss size 8 rules pp")  # the channel's newest now
     (game,) = await open_games(storage, first)
     thread = (await storage.get_game(game.game_id)).channel_id
-    reply = await service.run(asking(P2, thread), "tournament info")
+    reply = await enter(service, asking(P2, thread), "tournament info")
     assert f"Tournament #{first} " in reply.plain
-    reply = await service.run(asking(P2, thread), "tournament standings")
+    reply = await enter(service, asking(P2, thread), "tournament standings")
     assert reply.image is not None
 
 
 async def test_a_swiss_round_names_the_entrant_who_has_the_bye(service, storage):
     tournament_id = await create(service, "format swiss rounds 2 size 8 rules pp")
     await sign_up(service, tournament_id, PLAYERS[:5])
-    reply = await service.run(MANAGER, "tournament start")
+    reply = await enter(service, MANAGER, "tournament start")
     (bye,) = [g.red for g in await storage.tournament_games(tournament_id, 10) if g.black is None]
     [opened] = [r.plain for r in reply.followups if "games opened" in r.plain]
     assert f"{user(bye).name} has a bye (a win)." in opened
@@ -310,24 +311,24 @@ async def test_a_swiss_round_names_the_entrant_who_has_the_bye(service, storage)
 async def test_standings_named_from_another_channel_are_for_the_asker_alone(service, storage):
     tournament_id = await create(service, "format roundrobin size 8 rules pp")  # a private channel
     await sign_up(service, tournament_id, PLAYERS[:2])
-    await service.run(MANAGER, "tournament start")
+    await enter(service, MANAGER, "tournament start")
     elsewhere = 300
-    reply = await service.run(asking(P3, elsewhere), f"tournament standings {tournament_id}")
+    reply = await enter(service, asking(P3, elsewhere), f"tournament standings {tournament_id}")
     assert reply.ephemeral and reply.image is not None
-    assert not (await service.run(asking(P3), "tournament standings")).ephemeral
+    assert not (await enter(service, asking(P3), "tournament standings")).ephemeral
     with pytest.raises(ServiceError, match="a reply here is public: use "
                                            "`/twixt-tournament standings`"):
-        await service.run(replace(asking(P3, elsewhere), private_replies=False),
+        await enter(service, replace(asking(P3, elsewhere), private_replies=False),
                           f"tournament standings {tournament_id}")
 
 
 async def test_a_round_robin_of_three_scores_only_what_its_table_shows(service):
     manager = asking(User(1, "td"), manager=True)
-    tournament_id = tournament_id_of(await service.run(manager, "tournament create Trio format "
+    tournament_id = tournament_id_of(await enter(service, manager, "tournament create Trio format "
                                                       "roundrobin size 8"))
     for player in PLAYERS[:3]:
-        await service.run(asking(player), "tournament join")
-    await service.run(manager, "tournament start")
+        await enter(service, asking(player), "tournament join")
+    await enter(service, manager, "tournament start")
     await play_out(service, tournament_id)  # p1 beats p2 and p3, p2 beats p3; each has a bye
     storage = service.desk.storage
     tournament = await storage.get_tournament(tournament_id)

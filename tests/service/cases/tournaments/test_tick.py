@@ -11,6 +11,7 @@ from typing import Any
 from tests.service.cases.tournaments.helpers import PLAYERS, lose, open_games
 from tests.service.cases.tournaments.test_crashes import Dying, process
 from tests.service.cases.tournaments.test_seasons_and_rounds import MANAGER, create, sign_up
+from tests.typed import enter
 from twixt.service import TwixtService
 from twixt.storage import Storage, TournamentStatus
 
@@ -38,7 +39,7 @@ async def running_tournaments(service: TwixtService, count: int) -> list[int]:
     for _ in range(count):
         tournament_id = await create(service, "format swiss rounds 3 size 8 rules pp")
         await sign_up(service, tournament_id, PLAYERS[:4])
-        await service.run(MANAGER, f"tournament start {tournament_id}")
+        await enter(service, MANAGER, f"tournament start {tournament_id}")
         started.append(tournament_id)
     return started
 
@@ -119,7 +120,7 @@ async def test_a_games_end_reads_the_games_that_ended_not_every_open_one(
         service, storage, clock, threads):
     tournament_id = await create(service, "format roundrobin size 8 rules pp")
     await sign_up(service, tournament_id, PLAYERS[:6])
-    await service.run(MANAGER, "tournament start")
+    await enter(service, MANAGER, "tournament start")
     game = (await open_games(storage, tournament_id))[0]
     assert game.black is not None
     counting = Counting(storage)

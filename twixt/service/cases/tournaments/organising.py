@@ -83,29 +83,32 @@ class Tournaments:
         self.rounds.standings_notice = self._standings_notice
         desk.game_ended.append(self.rounds.game_ended)
 
-    async def run(self, request: Request, asked: cmd.TournamentAction) -> Reply:
+    @cmd.handles(cmd.TournamentAction)
+    async def run(self, request: Request, action: str, tournament_id: int | None = None,
+                  name: str = "", options: TournamentOptions | None = None,
+                  partner: User | None = None) -> Reply:
         """One `tournament …` command."""
-        match asked.action:
+        match action:
             case "create":
-                assert asked.options is not None
-                return await self.create(request, asked.name, asked.options)
+                assert options is not None
+                return await self.create(request, name, options)
             case "join":
-                return await self.join(request, asked.tournament_id, asked.partner)
+                return await self.join(request, tournament_id, partner)
             case "leave":
-                return await self.leave(request, asked.tournament_id)
+                return await self.leave(request, tournament_id)
             case "start":
-                return await self.start(request, asked.tournament_id)
+                return await self.start(request, tournament_id)
             case "withdraw":
-                return await self.withdraw(request, asked.tournament_id)
+                return await self.withdraw(request, tournament_id)
             case "standings":
-                return await self.standings(request, asked.tournament_id)
+                return await self.standings(request, tournament_id)
             case "list":
                 return await self.listing(request)
             case "info":
-                return await self.info(request, asked.tournament_id)
+                return await self.info(request, tournament_id)
             case "next-season":
-                return await self.next_season(request, asked.tournament_id)
-        raise AssertionError(f"unhandled tournament action {asked.action!r}")  # pragma: no cover
+                return await self.next_season(request, tournament_id)
+        raise AssertionError(f"unhandled tournament action {action!r}")  # pragma: no cover
 
     # --- before the start ------------------------------------------------------------------
 
