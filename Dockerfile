@@ -70,5 +70,7 @@ WORKDIR /data
 
 ENV TWIXT_DB=/data/twixt.db
 VOLUME ["/data"]
+# the web board, when TWIXT_WEB_PORT asks for it (compose.yaml: behind Caddy)
+EXPOSE 8080
 
 CMD ["twixt", "run"]

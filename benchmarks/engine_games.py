@@ -4,6 +4,7 @@
     python benchmarks/engine_games.py --engine engine --seconds 1 --positions 200
     python benchmarks/engine_games.py --engine engine --nodes 15000
     python benchmarks/engine_games.py --speed --engine 79d3449 --engine engine
+    python benchmarks/engine_games.py --ranking
 
 `benchmarks/games/` holds a fixed sample of 100 real games between people (classic rules,
 24×24, 1984–2001; its README says where they come from). From them a fixed set of positions
@@ -13,6 +14,8 @@ or a source tree, installed and run as in engine_match.py), which prints:
 - calibration: the engine's chance that the side to move wins, in bands of 10%, against the
   share of those positions whose side to move won the game; and its log-loss and Brier score
   (lower is better; always saying 50% scores 0.693 and 0.25).
+`--ranking` prints instead how well this tree's priors alone (`engine.candidates.ranked` over
+every free hole, no search) rank the peg that was played: top-1, top-5 and its mean rank.
 `--speed` prints instead each version's nodes a second on the same 24×24 positions (the pegs
 after 20 moves, in classic and in pp), and the ratio of each version to the first; a version
 with a compiled core (a setup.py) runs twice, first made to use its Python fallback
@@ -109,6 +112,32 @@ def speed(versions: list[Version], seconds: float, count: int) -> None:
     finally:
         for process in processes:
             process.close()
+
+
+def ranking(sample: list[Position]) -> None:
+    """How this tree's priors rank the played peg among every hole the mover could play."""
+    from twixt.engine.board import Board
+    from twixt.engine.candidates import ranked
+    from twixt.engine.evaluate import side
+
+    ranks = []
+    for position in sample:
+        game = Game(("red", "black"), size=position.size, rules="classic", swap=False)
+        for move in position.moves:
+            game.play(move)
+        board, colour = Board(game), game.colour_to_move
+        free = board.free(colour)
+        holes, _priors = ranked(board, colour, board.recent(colour), side(board.pos, colour),
+                                side(board.pos, colour.opponent), free, free.bit_count(),
+                                everywhere=True)
+        placed = game.play(position.played).placed
+        assert placed is not None
+        ranks.append(holes.index(game.geometry.index(placed)) + 1)
+    count = len(ranks)
+    print(f"priors alone, {count} positions: top-1 {sum(r == 1 for r in ranks) / count:.1%}, "
+          f"top-5 {sum(r <= 5 for r in ranks) / count:.1%}, "
+          f"mean rank of the played peg {sum(ranks) / count:.1f} "
+          f"(median {sorted(ranks)[count // 2]})")
 
 
 def ask(process: EngineProcess, size: str, rules: str, moves: list[str] | tuple[str, ...],
@@ -209,11 +238,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "search however busy the machine)")
     parser.add_argument("--positions", type=int, default=200, help="positions (default 200)")
     parser.add_argument("--seed", type=int, default=0, help="which moves of the games")
+    parser.add_argument("--ranking", action="store_true",
+                        help="print how this tree's priors alone rank the played peg instead")
     parser.add_argument("--speed", action="store_true",
                         help="print nodes/s on fixed positions instead (--seconds each, 2 s)")
 
 
 def run(args: argparse.Namespace) -> None:
+    if args.ranking:
+        ranking(positions(args.positions, args.seed))
+        return
     versions = [install(source) for source in args.engines or [None]]
     if args.speed:
         speed(versions, args.seconds or 2.0, min(args.positions, 8))

@@ -20,6 +20,13 @@ first answer within 3 seconds (else 10062 Unknown interaction), the token for 15
 of 100 characters (else 50035 Invalid Form Body). A post into a private channel the app
 was not added to is refused with 50001 (Missing Access), and counted; a direct message to a
 user whose DMs are closed is refused with 50007. Time moves by `later(seconds)`.
+
+For the Activity it knows OAuth2's code exchange (`codes`: code → user), the users behind
+access tokens (`GET /users/@me` with `Bearer`), the Activity instances (`instances`: whom
+Discord lists in each, and where it runs), the application's global commands with their
+Primary Entry Point (type 4): a bulk overwrite that leaves it out is refused with Discord's
+error 50240, as Discord refuses it; and it records the interaction callbacks' types (12:
+LAUNCH_ACTIVITY).
 """
 
 from __future__ import annotations
@@ -37,6 +44,16 @@ from aiohttp import WSMsgType, web
 BOT_ID = "900000000000000001"
 USER = {"id": BOT_ID, "username": "TwixT", "discriminator": "0", "global_name": None,
         "avatar": None, "bot": True, "flags": 0}
+CLIENT_SECRET = "client-secret"
+#: what Discord says to an overwrite without the entry point (its JSON error code 50240)
+ENTRY_POINT_REFUSAL = {"code": 50240, "message": "You cannot remove this app's Entry Point "
+                       "command in a bulk update operation. Please include the Entry Point "
+                       "command in your update request or delete it separately."}
+#: the command Discord makes when an app's Activities are enabled (handler 2: Discord
+#: launches the Activity)
+ENTRY_POINT = {"id": "900000000000000077", "application_id": BOT_ID, "version": "1",
+               "name": "launch", "description": "", "type": 4, "handler": 2,
+               "integration_types": [0, 1], "contexts": [0, 1, 2]}
 #: `twixt run` with discord.py's API base at the fake server (argv[1])
 BOT = ("import sys, discord.http\n"
        "discord.http.Route.BASE = sys.argv[1] + '/api/v10'\n"
@@ -121,8 +138,19 @@ class FakeDiscord:
         self.close_codes: list[int | None] = []
         self._runner: web.AppRunner | None = None
         self.url = ""
-        #: the synced global commands, as the client sent them
-        self.commands: list[dict[str, Any]] = []
+        #: OAuth2 codes the Activity's page may exchange, for the user they sign in
+        self.codes: dict[str, dict[str, Any]] = {}
+        #: access tokens handed out, for their user
+        self.tokens: dict[str, dict[str, Any]] = {}
+        #: Activity instances: {"users": [ids], "location": {"channel_id": …, …}}
+        self.instances: dict[str, dict[str, Any]] = {}
+        #: the application's global commands as Discord holds them
+        self.commands: list[dict[str, Any]] = [dict(ENTRY_POINT)]
+        #: the bulk overwrites refused (missing the entry point)
+        self.refused_overwrites = 0
+        #: the interaction callbacks' response types, in order
+        self.callbacks: list[int] = []
+        #: set once the client has synced its global commands
         self.commands_synced = asyncio.Event()
         self.users: dict[int, dict[str, Any]] = {}
         #: private channels (DM, group DM) by id: their type and their recipients' ids
@@ -142,14 +170,18 @@ class FakeDiscord:
     async def start(self) -> None:
         app = web.Application()
         app.router.add_get("/api/v10/gateway/bot", self._gateway_bot)
-        app.router.add_get("/api/v10/users/@me", self._json(USER))
+        app.router.add_get("/api/v10/users/@me", self._me)
+        app.router.add_post("/api/v10/oauth2/token", self._token)
+        app.router.add_get("/api/v10/applications/{app}/activity-instances/{instance}",
+                           self._instance)
+        app.router.add_get(f"/api/v10/applications/{BOT_ID}/commands", self._commands)
+        app.router.add_put(f"/api/v10/applications/{BOT_ID}/commands", self._overwrite)
+        app.router.add_post("/api/v10/interactions/{id}/{token}/callback", self._callback)
         app.router.add_get("/api/v10/oauth2/applications/@me", self._json(
             {"id": BOT_ID, "name": "TwixT", "description": "", "icon": None,
              "bot_public": True, "bot_require_code_grant": False, "owner": USER,
              "verify_key": "0" * 64, "flags": 0}))
         app.router.add_get("/gateway", self._gateway)
-        app.router.add_put("/api/v10/applications/{app}/commands", self._sync)
-        app.router.add_post("/api/v10/interactions/{id}/{token}/callback", self._callback)
         app.router.add_post("/api/v10/webhooks/{app}/{token}", self._followup)
         app.router.add_route("*", "/api/v10/webhooks/{app}/{token}/messages/{message}",
                              self._original)
@@ -158,7 +190,7 @@ class FakeDiscord:
         app.router.add_post("/api/v10/channels/{channel}/typing", self._typing)
         app.router.add_post("/api/v10/users/@me/channels", self._open_dm)
         app.router.add_get("/api/v10/users/{user}", self._user)
-        app.router.add_route("*", "/api/v10/{tail:.*}", self._other)
+        app.router.add_route("*", "/api/v10/{tail:.*}", self._sync)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -180,19 +212,68 @@ class FakeDiscord:
             return _response(data)
         return answer
 
-    async def _sync(self, request: web.Request) -> web.Response:
-        """The global command sync: kept, and answered with ids as Discord does."""
+    async def _me(self, request: web.Request) -> web.Response:
+        """The bot itself (a bot token), or the user an access token was given to."""
+        scheme, _space, token = request.headers.get("Authorization", "").partition(" ")
+        if scheme != "Bearer":
+            return _response(USER)
+        user = self.tokens.get(token)
+        if user is None:
+            return _response({"message": "401: Unauthorized", "code": 0}, 401)
+        return _response(user)
+
+    async def _token(self, request: web.Request) -> web.Response:
+        """OAuth2's authorization code grant: the application's id and secret, and a code
+        given once."""
+        form = await request.post()
+        user = self.codes.pop(str(form.get("code", "")), None)
+        if (form.get("client_id") != BOT_ID or form.get("client_secret") != CLIENT_SECRET
+                or form.get("grant_type") != "authorization_code" or user is None):
+            return _response({"error": "invalid_grant"}, 400)
+        token = f"access-{user['id']}-{len(self.tokens)}"
+        self.tokens[token] = user
+        return _response({"access_token": token, "token_type": "Bearer",
+                          "expires_in": 604800, "refresh_token": "refresh",
+                          "scope": "identify"})
+
+    async def _instance(self, request: web.Request) -> web.Response:
+        """An Activity instance, to the application's bot only."""
+        if (request.headers.get("Authorization") != "Bot token"
+                or request.match_info["app"] != BOT_ID):
+            return _response({"message": "401: Unauthorized", "code": 0}, 401)
+        instance_id = request.match_info["instance"]
+        instance = self.instances.get(instance_id)
+        if instance is None:
+            return _response({"message": "Unknown Activity Instance", "code": 10000}, 404)
+        return _response({"application_id": BOT_ID, "instance_id": instance_id,
+                          "launch_id": "1", **instance})
+
+    async def _commands(self, request: web.Request) -> web.Response:
+        self.sync_asked.set()
+        return _response(self.commands)
+
+    async def _overwrite(self, request: web.Request) -> web.Response:
+        """The global commands replaced by the payload, unless it leaves out the entry
+        point Discord has."""
         self.sync_asked.set()
         while self.hold_sync:
-            await asyncio.sleep(0.1)  # until the server stops
-        self.commands = [{**command, "id": str(next(self._ids)), "application_id": BOT_ID,
-                          "version": "1"} for command in await request.json()]
+            await asyncio.sleep(0.1)
+        payload = await request.json()
+        has_entry = any(c.get("type") == 4 for c in self.commands)
+        if has_entry and not any(c.get("type") == 4 for c in payload):
+            self.refused_overwrites += 1
+            return _response(ENTRY_POINT_REFUSAL, 400)
+        self.commands = [{"id": str(900000000000001000 + n), "application_id": BOT_ID,
+                          "version": "1", "type": 1, "description": "", **c}
+                         for n, c in enumerate(payload)]
         self.commands_synced.set()
         return _response(self.commands)
 
-    async def _other(self, request: web.Request) -> web.Response:
-        """Any other call (a guild's command sync): nothing."""
+    async def _sync(self, request: web.Request) -> web.Response:
+        """The command syncs (and any other call): no commands."""
         self.sync_asked.set()
+        while self.hold_sync:
+            await asyncio.sleep(0.1)  # until the server stops
         return _response([])
 
     # --- time and people ---------------------------------------------------------------
@@ -271,6 +352,11 @@ class FakeDiscord:
         return found
 
     async def _callback(self, request: web.Request) -> web.Response:
+        """An interaction's answer: checked and kept for one that `interact` sent (its
+        message recorded), else only its type noted (the Activity's launch)."""
+        token = request.match_info["token"]
+        if not any(i.token == token for i in self.interactions.values()):
+            return await self._launch_callback(request)
         try:
             interaction = self._interaction(request)
             if interaction.answered:
@@ -280,6 +366,7 @@ class FakeDiscord:
             body, files = await _body(request)
             interaction.answered = True
             kind = body["type"]
+            self.callbacks.append(kind)
             response: dict[str, Any] = {"interaction": {"id": str(interaction.id),
                                                         "type": 2}}
             if kind in (4, 7):  # a message, or the pressed message updated
@@ -294,6 +381,21 @@ class FakeDiscord:
             return _error(error)
         await self._told()
         return _response(response)
+
+    async def _launch_callback(self, request: web.Request) -> web.Response:
+        payload = await request.json()
+        kind = int(payload.get("type", 0))
+        self.callbacks.append(kind)
+        if request.query.get("with_response") not in ("1", "true"):
+            return web.Response(status=204)
+        # the interaction callback response; LAUNCH_ACTIVITY's names the instance it began
+        instance = {"activity_instance_id": "i-launched"} if kind == 12 else {}
+        return _response({
+            "interaction": {"id": request.match_info["id"], "type": 3,
+                            "response_message_id": None, "response_message_loading": False,
+                            "response_message_ephemeral": False, **instance},
+            "resource": {"type": kind, **({"activity_instance": {"id": "i-launched"}}
+                                          if kind == 12 else {})}})
 
     async def _followup(self, request: web.Request) -> web.Response:
         try:
@@ -426,10 +528,11 @@ class FakeDiscord:
         return socket
 
 
-def _response(data: Any) -> web.Response:
+def _response(data: Any, status: int = 200) -> web.Response:
     """JSON as Discord sends it: discord.py reads a body as JSON only when the content type
     is exactly `application/json` (no charset)."""
-    return web.Response(body=json.dumps(data).encode(), content_type="application/json")
+    return web.Response(body=json.dumps(data).encode(), status=status,
+                        content_type="application/json")
 
 
 def _error(error: DiscordError) -> web.Response:

@@ -28,3 +28,19 @@ def test_the_bots_are_stopped_with_sigterm_and_time_to_close():
     # (benchmarks/stop_bench.py); the grace period is what Compose waits before it kills
     assert _settings("stop_signal") == ["SIGTERM"]
     assert _settings("stop_grace_period") == ["10s"]
+
+
+CADDYFILE = (Path(__file__).resolve().parents[1] / "Caddyfile").read_text(encoding="utf-8")
+
+
+def test_caddy_serves_the_web_board_of_bot_0_with_automatic_tls():
+    # bot-0 alone serves the web board, inside the network; Caddy alone is open to the world
+    assert _settings("TWIXT_WEB_PORT") == ["8080"]
+    assert _settings("TWIXT_WEB_HOST") == ["0.0.0.0"]
+    assert re.search(r"^\s+image: caddy:2$", COMPOSE, re.M)
+    assert re.findall(r'^\s+- "(\d+):\d+(?:/udp)?"$', COMPOSE, re.M) == ["80", "443", "443"]
+    assert "./Caddyfile:/etc/caddy/Caddyfile:ro" in COMPOSE
+    # a site address (not :80 or http://) is what makes Caddy get and renew a certificate
+    assert re.search(r"^\{\$TWIXT_WEB_DOMAIN\} \{$", CADDYFILE, re.M)
+    assert re.search(r"^\s+reverse_proxy bot-0:8080 \{$", CADDYFILE, re.M)
+    assert re.search(r"^\s+flush_interval -1$", CADDYFILE, re.M)  # live pages at once

@@ -26,8 +26,9 @@ ALLOWED = {
                       "twixt.storage"},
     "twixt.terminal": {"twixt.language", "twixt.rules", "twixt.engine", "twixt.rendering",
                        "twixt.storage", "twixt.service", "twixt.config"},
+    "twixt.web": {"twixt.language", "twixt.rules", "twixt.storage", "twixt.service"},
     "twixt.discord": {"twixt.language", "twixt.rules", "twixt.storage", "twixt.service",
-                      "twixt.config"},
+                      "twixt.config", "twixt.web"},
 }
 
 

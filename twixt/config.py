@@ -35,6 +35,12 @@ class Settings:
     shards: Shards | None = None
     #: how many of the bot's searches run at once, each in a process (None: one per core)
     engine_workers: int | None = None
+    #: the web board beside the bot (`TWIXT_WEB_PORT`; None: no web board)
+    web_port: int | None = None
+    #: the address it listens on (`TWIXT_WEB_HOST`; in a container 0.0.0.0)
+    web_host: str = "127.0.0.1"
+    #: where players reach it, for the links `/twixt board` gives (`TWIXT_WEB_URL`)
+    web_url: str = "http://127.0.0.1:8080"
 
     @property
     def syncs_commands(self) -> bool:
@@ -66,6 +72,10 @@ class Settings:
             shards=shards_setting(env.get("TWIXT_SHARD_COUNT", ""),
                                   env.get("TWIXT_SHARD_IDS", "")),
             engine_workers=engine_workers_setting(env.get("TWIXT_ENGINE_WORKERS", "")),
+            web_port=web_port_setting(env.get("TWIXT_WEB_PORT", "")),
+            web_host=env.get("TWIXT_WEB_HOST") or "127.0.0.1",
+            web_url=env.get("TWIXT_WEB_URL")
+            or f"http://127.0.0.1:{env.get('TWIXT_WEB_PORT') or 8080}",
         )
 
 
@@ -78,6 +88,17 @@ def engine_workers_setting(value: str) -> int | None:
     if not value.isdigit() or int(value) < 1:
         raise ConfigError(f"TWIXT_ENGINE_WORKERS is a number of processes like 2 (or empty: "
                           f"one per core), not {value!r}")
+    return int(value)
+
+
+def web_port_setting(value: str) -> int | None:
+    """TWIXT_WEB_PORT: the web board's port beside the bot; empty means no web board."""
+    value = value.strip()
+    if not value:
+        return None
+    if not value.isdigit() or not 0 <= int(value) <= 65535:
+        raise ConfigError(f"TWIXT_WEB_PORT is a port like 8080 (0: any free one; empty: no "
+                          f"web board), not {value!r}")
     return int(value)
 
 

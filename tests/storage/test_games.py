@@ -185,3 +185,12 @@ async def test_an_offer_on_a_changed_board_is_refused(store):
     await store.append_turn(game.id, 0, actor, text)
     with pytest.raises(StaleVersionError):
         await store.make_offer(game.id, OfferKind.DRAW, 2, at_version=0)
+
+
+async def test_the_versions_of_some_games_are_read_in_one_statement(store):
+    first = await start_game(store, channel_id=71)
+    second = await start_game(store, channel_id=72)
+    await store.append_turn(first.id, 0, first.seats[0].user_id, "G6")
+    assert await store.game_versions([second.id, first.id, 999_999, first.id]) == {
+        first.id: 1, second.id: 0}
+    assert await store.game_versions([]) == {}

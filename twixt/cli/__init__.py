@@ -41,6 +41,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     _add_export(subparsers)
     _add_check(subparsers)
     _add_run(subparsers)
+    _add_web(subparsers)
+    _add_link(subparsers)
     _add_migrate(subparsers)
     args = parser.parse_args(argv)
     try:
@@ -142,6 +144,47 @@ def _add_run(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add_shard_arguments(run)
 
 
+def _add_web(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    web = add_command(subparsers, _run_web, "web",
+                      "serve the board as a web page (links from `twixt link`, `/twixt board`)")
+    _add_db_argument(web)
+    web.add_argument("--host", default="127.0.0.1",
+                     help="the address to listen on (default: 127.0.0.1, this machine only)")
+    web.add_argument("--port", type=_port, default=8080, help="the port (default: 8080)")
+
+
+def _add_link(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    link = add_command(subparsers, _run_link, "link",
+                       "print a signed link to a player's seat in a channel's game")
+    _add_db_argument(link)
+    link.add_argument("--channel", required=True, help="the channel's name")
+    link.add_argument("--player", required=True,
+                      help="the player's name (someone not seated gets a link to watch)")
+    link.add_argument("--base-url", default="http://127.0.0.1:8080",
+                      help="where the web board is served (default: http://127.0.0.1:8080)")
+    link.add_argument("--hours", type=_hours, default=24 * 7,
+                      help="how long the link works (default: 168, a week)")
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 0 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port from 0 to 65535")
+    return int(text)
+
+
+def _hours(text: str) -> float:
+    from twixt.web.links import MAX_HOURS
+
+    try:
+        hours = float(text)
+    except ValueError:
+        hours = -1.0
+    if not 0 < hours <= MAX_HOURS:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of hours from 1 to "
+                                         f"{MAX_HOURS}")
+    return hours
+
+
 def _moment(text: str) -> datetime:
     """An ISO time; without a zone it is taken as UTC."""
     try:
@@ -224,6 +267,30 @@ def _run_export(args: argparse.Namespace) -> int:
     from twixt.terminal import export
 
     return asyncio.run(export(args.db, args.channel, args.format))
+
+
+def _run_web(args: argparse.Namespace) -> int:
+    """Serve the web board over the bot's database until stopped (SIGTERM, Ctrl-C). Links
+    are signed with TWIXT_WEB_SECRET; without it, with a random secret of this process, so
+    its links stop working when it stops. With DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET and
+    DISCORD_TOKEN it serves the Discord Activity too."""
+    from twixt.config import Settings
+    from twixt.web.serving import serve
+
+    db = args.db or Settings.from_environment().database
+    return asyncio.run(serve(db, args.host, args.port))
+
+
+def _run_link(args: argparse.Namespace) -> int:
+    """Print a signed link to the player's seat in the channel's game in progress (else its
+    last one), valid --hours; signed with TWIXT_WEB_SECRET, which the web server must share."""
+    from twixt.config import Settings
+    from twixt.terminal import name_id
+    from twixt.web.serving import print_link
+
+    db = args.db or Settings.from_environment().database
+    return asyncio.run(print_link(db, name_id(args.channel), name_id(args.player),
+                                  args.base_url, args.hours))
 
 
 def _run_bot(args: argparse.Namespace) -> int:

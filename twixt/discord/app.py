@@ -33,6 +33,7 @@ from discord.ext import commands
 
 from twixt.config import ConfigError, Settings
 from twixt.discord import logs, operations, outbox, respond
+from twixt.discord.activity import LaunchButton, send_board_link, sync_global_commands
 from twixt.discord.cog import TwixtCog
 from twixt.discord.messages import ChatMoves
 from twixt.discord.records_cog import RecordsCog
@@ -56,6 +57,7 @@ from twixt.service import (
 )
 from twixt.service import commands as cmd
 from twixt.storage import DatabaseError, Storage, open_storage
+from twixt.web import WebServer, serve_beside
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +101,9 @@ class TwixtBot(commands.AutoShardedBot):
         # needs one. `connect` replaces it with its own.
         self.__dict__.setdefault("_AutoShardedClient__queue", asyncio.PriorityQueue())
         self.scheduler = ClockScheduler(self, self.service)
+        self._storage = storage
+        #: the web board beside the bot, when TWIXT_WEB_PORT asks for one
+        self.web: WebServer | None = None
         self.tree.error(respond.on_app_command_error)
 
     async def setup_hook(self) -> None:
@@ -106,13 +111,21 @@ class TwixtBot(commands.AutoShardedBot):
         for cog in (TwixtCog(self.service, chat), RecordsCog(self.service),
                     SettingsCog(self.service), TournamentCog(self.service)):
             await self.add_cog(cog)
-        self.add_dynamic_items(TwixtButton, PickerSelect, PickerPlace)
+        self.add_dynamic_items(TwixtButton, LaunchButton, PickerSelect, PickerPlace)
         await self.tree.set_translator(CatalogueTranslator())
         if self.settings.syncs_commands:
             await self._sync_commands()
         else:
             log.info("commands are synced by the process that runs shard 0")
         self.scheduler.start()
+        if self.settings.web_port is not None:
+            self.web = await serve_beside(self.service, self._storage, self.settings.web_host,
+                                          self.settings.web_port, self._post)
+
+    async def send_board_link(self, interaction: discord.Interaction) -> None:
+        """After `/twixt board`, the asker's link to the web board (when one is served)."""
+        if self.web is not None:
+            await send_board_link(interaction, self.web.board, self.settings.web_url)
 
     async def press_button(self, interaction: discord.Interaction, button: Button) -> None:
         """Where every `TwixtButton` press arrives (see `views.ButtonClient`)."""
@@ -135,6 +148,8 @@ class TwixtBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         self.scheduler.stop()
+        if self.web is not None:
+            await self.web.stop()
         await self.service.close()  # the bot's games stay marked: answered after a restart
         await super().close()
 
@@ -157,8 +172,8 @@ class TwixtBot(commands.AutoShardedBot):
                     await service.note_copied_commands(guild_id, False)
                     log.info("command copy removed", extra={"guild_id": guild_id})
             if not self.settings.guild_ids:
-                synced = await self.tree.sync()
-                log.info("commands synced", extra={"scope": "global", "count": len(synced)})
+                count = await sync_global_commands(self.tree, self)
+                log.info("commands synced", extra={"scope": "global", "count": count})
         except discord.HTTPException as error:
             # The bot still plays through buttons and chat; the commands may be stale.
             log.error("command sync failed", extra={"status": error.status,

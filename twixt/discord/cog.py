@@ -109,6 +109,11 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
     @app_commands.command(description=locale_str("Show the board of this channel's game"))
     async def board(self, interaction: discord.Interaction) -> None:
         await self._serve(interaction, cmd.ShowBoard())
+        # the asker's link to the web board follows, when the client serves one
+        # (`TwixtBot.send_board_link`)
+        links = getattr(interaction.client, "send_board_link", None)
+        if links is not None:
+            await links(interaction)
 
     @app_commands.command(description=locale_str("Players, options and whose turn it is"))
     async def status(self, interaction: discord.Interaction) -> None:

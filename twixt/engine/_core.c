@@ -50,7 +50,17 @@ typedef struct {
     int32_t *link_lo, *link_hi, *link_step, *link_back;
     /* per link id: up to 9 crossing link ids, -1 padded */
     int32_t *cross;
+    /* per colour, the board seen as Red (patterns.frame): per hole and ring position the
+     * neighbour and link id (-1: off the board), per hole and square position the
+     * neighbour, the same for the outer square, then per hole its along and across */
+    int32_t *frame;
 } Tables;
+
+/* patterns.py: one colour's frame in Tables.frame */
+#define RING 8
+#define SQUARE 8
+#define FRAME_AROUND (2 * RING + 2 * SQUARE) /* the ints of a hole's neighbours */
+#define FRAME_INTS(n) ((n) * (FRAME_AROUND + 2))
 
 static void tables_dealloc(Tables *t)
 {
@@ -59,6 +69,7 @@ static void tables_dealloc(Tables *t)
     PyMem_Free(t->link_lo);
     PyMem_Free(t->cross);
     PyMem_Free(t->tpos);
+    PyMem_Free(t->frame);
     Py_TYPE(t)->tp_free((PyObject *)t);
 }
 
@@ -148,6 +159,19 @@ static int tables_valid(const Tables *t)
             if (neighbour >= n || lid < 0 || lid >= links || t->link_lo[lid] < 0)
                 return 0;
         }
+    for (int colour = 0; colour < 2; colour++) {
+        const int32_t *f = t->frame + colour * FRAME_INTS(n);
+        for (int j = 0; j < n * RING; j++)
+            if (f[j] >= n || (f[j] >= 0 && (f[n * RING + j] < 0 || f[n * RING + j] >= links)))
+                return 0;
+        for (int j = 2 * n * RING; j < n * FRAME_AROUND; j++)
+            if (f[j] >= n)
+                return 0;
+        const int32_t *along = f + n * FRAME_AROUND, *across = along + n;
+        for (int h = 0; h < n; h++)
+            if (along[h] < 0 || along[h] >= 48 || across[h] < 0 || across[h] >= 48)
+                return 0;
+    }
     for (int lid = 0; lid < links; lid++) {
         if (t->link_lo[lid] < 0)
             continue;
@@ -168,11 +192,11 @@ static PyObject *core_tables(PyObject *self, PyObject *args)
 {
     (void)self;
     int cols, rows, classic;
-    const unsigned char *masks, *shifts, *nb, *ends, *cross;
-    Py_ssize_t masks_len, shifts_len, nb_len, ends_len, cross_len;
-    if (!PyArg_ParseTuple(args, "iipy#y#y#y#y#", &cols, &rows, &classic, &masks, &masks_len,
+    const unsigned char *masks, *shifts, *nb, *ends, *cross, *frames;
+    Py_ssize_t masks_len, shifts_len, nb_len, ends_len, cross_len, frames_len;
+    if (!PyArg_ParseTuple(args, "iipy#y#y#y#y#y#", &cols, &rows, &classic, &masks, &masks_len,
                           &shifts, &shifts_len, &nb, &nb_len, &ends, &ends_len, &cross,
-                          &cross_len))
+                          &cross_len, &frames, &frames_len))
         return NULL;
     if (cols < 5 || rows < 5 || cols > 48 || rows > 48) {
         PyErr_SetString(PyExc_ValueError, "a board is 5 to 48 holes each way");
@@ -182,7 +206,8 @@ static PyObject *core_tables(PyObject *self, PyObject *args)
     if (expect(masks_len, (Py_ssize_t)16 * nw * 8, "masks") || expect(shifts_len, 8 * 4, "shifts")
         || expect(nb_len, (Py_ssize_t)n * 16 * 4, "neighbours")
         || expect(ends_len, (Py_ssize_t)n * 16 * 4, "link ends")
-        || expect(cross_len, (Py_ssize_t)n * 36 * 4, "crossings"))
+        || expect(cross_len, (Py_ssize_t)n * 36 * 4, "crossings")
+        || expect(frames_len, (Py_ssize_t)2 * FRAME_INTS(n) * 4, "frames"))
         return NULL;
     Tables *t = PyObject_New(Tables, &TablesType);
     if (t == NULL)
@@ -192,6 +217,7 @@ static PyObject *core_tables(PyObject *self, PyObject *args)
     t->link_lo = NULL;
     t->cross = NULL;
     t->tpos = NULL;
+    t->frame = NULL;
     t->cols = cols;
     t->rows = rows;
     t->n = n;
@@ -201,7 +227,8 @@ static PyObject *core_tables(PyObject *self, PyObject *args)
     t->nb_count = PyMem_Malloc((size_t)n);
     t->link_lo = PyMem_Malloc((size_t)n * 16 * sizeof(int32_t));
     t->cross = PyMem_Malloc((size_t)n * 36 * sizeof(int32_t));
-    if (!t->nb || !t->nb_count || !t->link_lo || !t->cross) {
+    t->frame = PyMem_Malloc((size_t)2 * FRAME_INTS(n) * sizeof(int32_t));
+    if (!t->nb || !t->nb_count || !t->link_lo || !t->cross || !t->frame) {
         Py_DECREF(t);
         return PyErr_NoMemory();
     }
@@ -237,6 +264,7 @@ static PyObject *core_tables(PyObject *self, PyObject *args)
     }
     memcpy(t->link_lo, ends, (size_t)n * 16 * sizeof(int32_t));
     memcpy(t->cross, cross, (size_t)n * 36 * sizeof(int32_t));
+    memcpy(t->frame, frames, (size_t)2 * FRAME_INTS(n) * sizeof(int32_t));
     if (transpose_tables(t) < 0) {
         Py_DECREF(t);
         return PyErr_NoMemory();
@@ -393,14 +421,26 @@ typedef struct {
 
 typedef struct {
     double c_puct, fpu, narrow, weak, sharpness, tempo, noise;
-    int width, root_width, scored, unreachable, pv_length;
+    int width, root_width, unreachable, pv_length;
     long long max_bytes;
 } Params;
+
+/* patterns.py's constants and the learned weights (natural logarithms, patterns.weights) */
+#define FEATURES 11
+#define WIDTH_BOUNDS 7
+#define STEPS_NEAR 3
+#define CHAIN_LEVELS 5
+typedef struct {
+    const double *table;
+    int far, ahead, aside, offsets[FEATURES], widths[WIDTH_BOUNDS];
+} Priors;
 
 typedef struct {
     const Tables *t;
     int n, nw;
     Params p;
+    Priors w;
+    int root_last, root_own_last; /* the game's last two pegs (Board.recent), -1: none */
     int8_t *peg;     /* per hole: colour or -1 */
     int8_t *link;    /* per link id: colour or -1 */
     uint8_t *cc[2];  /* per colour and link id: how many of its links cross that link */
@@ -412,8 +452,14 @@ typedef struct {
     uint32_t *seen;
     uint32_t stamp;
     double *score;   /* ranked */
-    uint8_t *has;
-    int32_t *listed, *sort_tmp, *moves, *blocks;
+    int32_t *width_mine, *width_theirs; /* ranked: per hole, its path layer's width */
+    BB near_mine[STEPS_NEAR], near_theirs[STEPS_NEAR]; /* ranked: patterns.reach */
+    /* ranked: patterns.chains (per peg its chain's number; per chain its members' first
+     * index into `members` and the lowest and highest of a coordinate), patterns.ahead_levels
+     * (per hole, 0: none) and the holes given a level */
+    int32_t *chain_of, *chain_first, *chain_low, *chain_high, *members, *ahead_marked;
+    uint8_t *ahead;
+    int32_t *listed, *moves, *blocks;
     double *priors;
     uint8_t *is_block;
     const double *rng_values;
@@ -680,107 +726,333 @@ static inline int before(const double *score, int a, int b)
     return score[a] > score[b] || (score[a] == score[b] && a < b);
 }
 
-/* a merge sort of holes[0..count) by `before`, with `tmp` as room (no global state: searches
- * may run in several threads at once) */
-static void sort_holes(int32_t *holes, int32_t *tmp, int count, const double *score)
+/* `hole` into the best `*kept` of `best` (at most `count`, in `before` order): what
+ * sorted(...)[:count] keeps, without sorting the rest */
+static void keep_best(int32_t *best, int *kept, int count, const double *score, int hole)
 {
-    for (int width = 1; width < count; width *= 2) {
-        for (int lo = 0; lo < count; lo += 2 * width) {
-            int mid = lo + width < count ? lo + width : count;
-            int hi = lo + 2 * width < count ? lo + 2 * width : count;
-            int i = lo, j = mid, k = lo;
-            while (i < mid && j < hi)
-                tmp[k++] = before(score, holes[j], holes[i]) ? holes[j++] : holes[i++];
-            while (i < mid)
-                tmp[k++] = holes[i++];
-            while (j < hi)
-                tmp[k++] = holes[j++];
+    int at = *kept;
+    if (count < 1)
+        return;
+    if (at == count) {
+        if (!before(score, hole, best[count - 1]))
+            return;
+        at--;
+    } else {
+        (*kept)++;
+    }
+    for (; at > 0 && before(score, hole, best[at - 1]); at--)
+        best[at] = best[at - 1];
+    best[at] = hole;
+}
+
+/* patterns.width_level */
+static int width_level(const Ctx *c, int width)
+{
+    if (!width)
+        return 0;
+    for (int level = 1; level <= WIDTH_BOUNDS; level++)
+        if (width <= c->w.widths[level - 1])
+            return level;
+    return WIDTH_BOUNDS + 1;
+}
+
+static inline int capped(int value, int far)
+{
+    return value < far ? value : far;
+}
+
+/* patterns._outwards */
+static inline int outwards(int far, int position, int size, int offset)
+{
+    if (2 * position < size - 1)
+        offset = -offset;
+    else if (2 * position == size - 1)
+        offset = abs(offset);
+    return (offset < -far ? -far : offset > far ? far : offset) + far;
+}
+
+/* patterns.offset_level */
+static int offset_level(const Ctx *c, const int32_t *along, const int32_t *across,
+                        int along_size, int across_size, int hole, int peg)
+{
+    int far = c->w.far, signed_levels = 2 * far + 1;
+    if (peg < 0)
+        return signed_levels * signed_levels;
+    return outwards(far, along[peg], along_size, along[hole] - along[peg]) * signed_levels
+           + outwards(far, across[peg], across_size, across[hole] - across[peg]);
+}
+
+/* patterns.steps_level */
+static inline int steps_level(const BB *within, int hole)
+{
+    for (int steps = 0; steps < STEPS_NEAR; steps++)
+        if (bb_test(&within[steps], hole))
+            return steps;
+    return STEPS_NEAR;
+}
+
+/* a colour's frame: per hole its along (its across follows) */
+static inline const int32_t *along_of(const Ctx *c, int colour)
+{
+    return c->t->frame + colour * FRAME_INTS(c->n) + c->n * FRAME_AROUND;
+}
+
+/* patterns.chains of `colour`: per peg c->chain_of, per chain its members (lowest hole
+ * first not needed: only extents are used) from c->chain_first, and the lowest and highest
+ * of `coordinate` (along or across); returns the number of chains */
+static int label_chains(Ctx *c, int colour, const int32_t *coordinate)
+{
+    const Tables *t = c->t;
+    if (++c->stamp == 0) {
+        memset(c->seen, 0, (size_t)c->n * sizeof(uint32_t));
+        c->stamp = 1;
+    }
+    int chains = 0, filled = 0;
+    for (int i = 0; i < c->nw; i++)
+        for (uint64_t w = c->pegs[colour].w[i]; w; w &= w - 1) {
+            int start = i * 64 + __builtin_ctzll(w);
+            if (c->seen[start] == c->stamp)
+                continue;
+            c->seen[start] = c->stamp;
+            c->chain_first[chains] = filled;
+            c->chain_low[chains] = c->chain_high[chains] = coordinate[start];
+            int top = 0;
+            c->stack[top++] = start;
+            while (top) {
+                int here = c->stack[--top];
+                c->members[filled++] = here;
+                c->chain_of[here] = chains;
+                if (coordinate[here] < c->chain_low[chains])
+                    c->chain_low[chains] = coordinate[here];
+                if (coordinate[here] > c->chain_high[chains])
+                    c->chain_high[chains] = coordinate[here];
+                for (int j = 0; j < t->nb_count[here]; j++) {
+                    int neighbour = t->nb[here * 16 + 2 * j], lid = t->nb[here * 16 + 2 * j + 1];
+                    if (c->seen[neighbour] != c->stamp && c->peg[neighbour] == colour
+                        && c->link[lid] == colour) {
+                        c->seen[neighbour] = c->stamp;
+                        c->stack[top++] = neighbour;
+                    }
+                }
+            }
+            chains++;
         }
-        memcpy(holes, tmp, (size_t)count * sizeof(int32_t));
+    c->chain_first[chains] = filled;
+    return chains;
+}
+
+/* patterns.ahead_levels: c->ahead for the holes in front of the ends of `colour`'s opponent's
+ * chains (the chain of its `last` peg first); the holes marked into c->ahead_marked, their
+ * number returned */
+static int mark_ahead(Ctx *c, int colour, int last)
+{
+    const Tables *t = c->t;
+    int n = c->n, marked = 0;
+    const int32_t *along = along_of(c, colour), *across = along + n;
+    int along_size = colour == 0 ? t->rows : t->cols, across_size = colour == 0 ? t->cols : t->rows;
+    int chains = label_chains(c, 1 - colour, across);
+    int last_chain = last >= 0 && c->peg[last] == 1 - colour ? c->chain_of[last] : -1;
+    for (int k = 0; k < chains; k++) {
+        int beyond_last = k == last_chain ? 0 : c->w.ahead * (c->w.aside + 1);
+        for (int m = c->chain_first[k]; m < c->chain_first[k + 1]; m++) {
+            int peg = c->members[m];
+            for (int direction = -1; direction <= 1; direction += 2) {
+                int end = direction < 0 ? c->chain_low[k] : c->chain_high[k];
+                if (across[peg] != end)
+                    continue;
+                for (int beyond = 1; beyond <= c->w.ahead; beyond++) {
+                    int x = end + direction * beyond;
+                    if (x < 0 || x >= across_size)
+                        break;
+                    for (int aside = -c->w.aside; aside <= c->w.aside; aside++) {
+                        int a = along[peg] + aside;
+                        if (a < 0 || a >= along_size)
+                            continue;
+                        int hole = colour == 0 ? a * t->cols + x : x * t->cols + a;
+                        int level = 1 + (beyond - 1) * (c->w.aside + 1) + abs(aside)
+                                    + beyond_last;
+                        if (!c->ahead[hole]) {
+                            c->ahead_marked[marked++] = hole;
+                            c->ahead[hole] = (uint8_t)level;
+                        } else if (level < c->ahead[hole]) {
+                            c->ahead[hole] = (uint8_t)level;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    return marked;
+}
+
+/* patterns.square_code of a hole's eight `neighbours` (-1: off the board) */
+static int square_code(const Ctx *c, int colour, const int32_t *neighbours)
+{
+    int code = 0, scale = 1;
+    for (int j = 0; j < SQUARE; j++) {
+        int neighbour = neighbours[j], state;
+        if (neighbour < 0)
+            state = 3;
+        else if (c->peg[neighbour] == NONE)
+            state = bb_test(&c->t->placeable[colour], neighbour) ? 0 : 3;
+        else
+            state = c->peg[neighbour] == colour ? 1 : 2;
+        code += state * scale;
+        scale *= 4;
+    }
+    return code;
+}
+
+/* patterns.strength of patterns.levels: the logarithms added in the features' order */
+static double strength(const Ctx *c, int colour, int last, int own_last, int hole)
+{
+    const Tables *t = c->t;
+    int n = c->n, far = c->w.far, opponent = 1 - colour;
+    const int32_t *ring = t->frame + colour * FRAME_INTS(n);
+    const int32_t *lids = ring + n * RING, *square = lids + n * RING, *outer = square + n * SQUARE;
+    const int32_t *along = outer + n * SQUARE, *across = along + n;
+    const double *table = c->w.table;
+    /* patterns.ring_code */
+    int code = 0, scale = 1, linked[RING], chains = 0, longer = 0;
+    for (int j = 0; j < RING; j++) {
+        int neighbour = ring[hole * RING + j], lid = lids[hole * RING + j], state;
+        if (neighbour < 0) {
+            state = 4;
+        } else if (c->peg[neighbour] == NONE) {
+            state = bb_test(&t->placeable[colour], neighbour) ? 0 : 4;
+        } else if (c->peg[neighbour] != colour) {
+            state = 3;
+        } else if (c->cc[opponent][lid] || (t->classic && c->cc[colour][lid])) {
+            state = 2;
+        } else {
+            state = 1;
+            /* patterns.chain_level: the distinct chains it links to */
+            int chain = c->chain_of[neighbour], known = 0;
+            for (int k = 0; k < chains; k++)
+                known |= linked[k] == chain;
+            if (!known) {
+                linked[chains++] = chain;
+                longer |= along[hole] < c->chain_low[chain] || along[hole] > c->chain_high[chain];
+            }
+        }
+        code += state * scale;
+        scale *= 5;
+    }
+    int chain_level = chains ? (chains == 1 ? 1 : 3) + longer : 0;
+    int shape = square_code(c, colour, square + hole * SQUARE);
+    int outer_shape = square_code(c, colour, outer + hole * SQUARE);
+    /* patterns.edge_level */
+    int along_size = colour == 0 ? t->rows : t->cols, across_size = colour == 0 ? t->cols : t->rows;
+    int edge = capped(capped(along[hole], along_size - 1 - along[hole]), far) * (far + 1)
+               + capped(capped(across[hole], across_size - 1 - across[hole]), far);
+    int near = steps_level(c->near_mine, hole) * (STEPS_NEAR + 1)
+               + steps_level(c->near_theirs, hole);
+    double total = 0.0;
+    total += table[c->w.offsets[0] + code];
+    total += table[c->w.offsets[1] + shape];
+    total += table[c->w.offsets[2] + outer_shape];
+    total += table[c->w.offsets[3] + offset_level(c, along, across, along_size, across_size,
+                                                  hole, last)];
+    total += table[c->w.offsets[4] + offset_level(c, along, across, along_size, across_size,
+                                                  hole, own_last)];
+    total += table[c->w.offsets[5] + near];
+    total += table[c->w.offsets[6] + chain_level];
+    total += table[c->w.offsets[7] + c->ahead[hole]];
+    total += table[c->w.offsets[8] + edge];
+    total += table[c->w.offsets[9] + width_level(c, c->width_mine[hole])];
+    total += table[c->w.offsets[10] + width_level(c, c->width_theirs[hole])];
+    return total;
+}
+
+/* patterns.widths: each hole of `pool` on a layer of `s` gets the layer's width in `out` */
+static void mark_widths(const Ctx *c, const Side *s, const BB *pool, int32_t *out)
+{
+    for (int k = 0; k < s->nlayers; k++) {
+        const BB *layer = &s->layers[k];
+        int width = -1;
+        for (int i = 0; i < c->nw; i++)
+            for (uint64_t w = layer->w[i] & pool->w[i]; w; w &= w - 1) {
+                if (width < 0)
+                    width = bb_count(layer, c->nw);
+                out[i * 64 + __builtin_ctzll(w)] = width;
+            }
     }
 }
 
-static void add_score(Ctx *c, int hole, double value, int *scored)
+/* candidates.pool */
+static void candidate_pool(Ctx *c, int last, int own_last, const Side *mine, const Side *theirs,
+                           const BB *free, int everywhere, BB *pool)
 {
-    if (!c->has[hole]) {
-        c->has[hole] = 1;
-        c->score[hole] = 0.0;
-        c->listed[(*scored)++] = hole;
+    const Tables *t = c->t;
+    int nw = c->nw;
+    if (everywhere) {
+        bb_copy(pool, free, nw);
+        return;
     }
-    c->score[hole] += value;
+    BB pegs, around, further;
+    bb_zero(&pegs, nw);
+    if (last >= 0)
+        bb_set(&pegs, last);
+    if (own_last >= 0)
+        bb_set(&pegs, own_last);
+    spread(&pegs, t->steps, t->shifts, nw, &around);
+    spread(&around, t->steps, t->shifts, nw, &further);
+    spread(&c->occ, t->steps, t->shifts, nw, &pegs); /* now: next to some peg */
+    for (int i = 0; i < nw; i++)
+        pool->w[i] = (around.w[i] | further.w[i]
+                      | ((mine->path.w[i] | theirs->path.w[i]) & pegs.w[i])) & free->w[i];
+    if (bb_any(pool, nw))
+        return;
+    for (int i = 0; i < nw; i++)
+        pool->w[i] = t->centre.w[i] & free->w[i];
+    if (!bb_any(pool, nw))
+        bb_copy(pool, free, nw);
+}
+
+/* patterns.reach: the holes within 1, 2, ... STEPS_NEAR knight's steps of `pegs` */
+static void reach(const Ctx *c, const BB *pegs, BB *out)
+{
+    const Tables *t = c->t;
+    BB bits, more;
+    bb_copy(&bits, pegs, c->nw);
+    for (int steps = 0; steps < STEPS_NEAR; steps++) {
+        spread(&bits, t->steps, t->shifts, c->nw, &more);
+        for (int i = 0; i < c->nw; i++)
+            bits.w[i] |= more.w[i];
+        bb_copy(&out[steps], &bits, c->nw);
+    }
 }
 
 /* candidates.ranked: up to `count` holes into c->moves and their priors into c->priors */
-static int ranked(Ctx *c, int colour, const Side *mine, const Side *theirs, const BB *free,
-                  int count)
+static int ranked(Ctx *c, int colour, int last, int own_last, const Side *mine,
+                  const Side *theirs, const BB *free, int count, int everywhere)
 {
-    const Tables *t = c->t;
-    int nw = c->nw, scored = 0;
-    BB joining, pool, around, tmp, focused;
-    spread(&c->pegs[colour], c->allow[colour], t->shifts, nw, &joining);
-    for (int i = 0; i < nw; i++) {
-        joining.w[i] &= free->w[i];
-        pool.w[i] = (mine->path.w[i] | theirs->path.w[i]) & free->w[i];
-    }
-    if (bb_count(&pool, nw) > c->p.scored) {
-        spread(&c->occ, t->steps, t->shifts, nw, &around);
-        spread(&around, t->steps, t->shifts, nw, &tmp);
-        for (int i = 0; i < nw; i++) {
-            around.w[i] |= tmp.w[i];
-            focused.w[i] = pool.w[i] & around.w[i];
-        }
-        if (bb_count(&focused, nw) < count)
-            for (int i = 0; i < nw; i++)
-                focused.w[i] |= pool.w[i] & t->centre.w[i];
-        if (bb_any(&focused, nw))
-            bb_copy(&pool, &focused, nw);
-    }
-    if (!bb_any(&pool, nw))
-        bb_copy(&pool, free, nw);
-    const Side *sides[2] = {mine, theirs};
-    const double weights[2] = {1.0, 0.9};
-    for (int s = 0; s < 2; s++) {
-        for (int k = 0; k < sides[s]->nlayers; k++) {
-            const BB *layer = &sides[s]->layers[k];
-            int any = 0;
-            for (int i = 0; i < nw; i++) {
-                tmp.w[i] = layer->w[i] & pool.w[i];
-                any |= tmp.w[i] != 0;
-            }
-            if (!any)
-                continue;
-            double value = weights[s] * (1.0 + 2.0 / bb_count(layer, nw));
-            for (int i = 0; i < nw; i++)
-                for (uint64_t w = tmp.w[i]; w; w &= w - 1)
-                    add_score(c, i * 64 + __builtin_ctzll(w), value, &scored);
-        }
-    }
+    int nw = c->nw, best = 0;
+    BB pool;
+    candidate_pool(c, last, own_last, mine, theirs, free, everywhere, &pool);
+    reach(c, &c->pegs[colour], c->near_mine);
+    reach(c, &c->pegs[1 - colour], c->near_theirs);
+    int marked = mark_ahead(c, colour, last);
+    label_chains(c, colour, along_of(c, colour));
+    mark_widths(c, mine, &pool, c->width_mine);
+    mark_widths(c, theirs, &pool, c->width_theirs);
     for (int i = 0; i < nw; i++)
-        for (uint64_t w = joining.w[i] & pool.w[i]; w; w &= w - 1)
-            add_score(c, i * 64 + __builtin_ctzll(w), 0.6, &scored);
-    if (scored < count) {
-        int taken = 0;
-        for (int i = 0; i < nw && taken < 4 * count; i++)
-            for (uint64_t w = pool.w[i]; w && taken < 4 * count; w &= w - 1, taken++) {
-                int hole = i * 64 + __builtin_ctzll(w);
-                if (!c->has[hole]) {
-                    c->has[hole] = 1;
-                    c->score[hole] = 0.0;
-                    c->listed[scored++] = hole;
-                }
-            }
-    }
-    sort_holes(c->listed, c->sort_tmp, scored, c->score);
-    int best = scored < count ? scored : count;
-    for (int j = 0; j < scored; j++)
-        c->has[c->listed[j]] = 0;
+        for (uint64_t w = pool.w[i]; w; w &= w - 1) {
+            int hole = i * 64 + __builtin_ctzll(w);
+            c->score[hole] = strength(c, colour, last, own_last, hole);
+            keep_best(c->listed, &best, count, c->score, hole);
+            c->width_mine[hole] = 0;
+            c->width_theirs[hole] = 0;
+        }
+    for (int j = 0; j < marked; j++)
+        c->ahead[c->ahead_marked[j]] = 0;
     if (!best)
         return 0;
     double top = c->score[c->listed[0]];
     Sum total = {0.0, 0.0};
     for (int j = 0; j < best; j++) {
         c->moves[j] = c->listed[j];
-        c->priors[j] = exp(1.5 * (c->score[c->listed[j]] - top));
+        c->priors[j] = exp(c->score[c->listed[j]] - top);
         sum_add(&total, c->priors[j]);
     }
     normalise(c->priors, best, &total);
@@ -914,8 +1186,8 @@ static void perturb(Ctx *c, int count)
     normalise(c->priors, count, &total);
 }
 
-/* Search._expand */
-static double expand(Ctx *c, Node *node, int root)
+/* Search._expand, with the last two pegs before the node (Search._recent) */
+static double expand(Ctx *c, Node *node, int root, int last, int own_last)
 {
     const Tables *t = c->t;
     int nw = c->nw, colour = node->to_move, opponent = 1 - colour;
@@ -943,7 +1215,7 @@ static double expand(Ctx *c, Node *node, int root)
                 threatened.w[i] = theirs->path.w[i] & free.w[i];
             return decide(c, node, 0.0, bb_low(&threatened, nw));
         }
-        int listed = ranked(c, colour, mine, theirs, &free, blocks + 4);
+        int listed = ranked(c, colour, last, own_last, mine, theirs, &free, blocks + 4, root);
         for (int j = 0; j < blocks; j++)
             c->is_block[c->blocks[j]] = 1;
         count = 0;
@@ -965,7 +1237,8 @@ static double expand(Ctx *c, Node *node, int root)
             sum_add(&total, c->priors[j]);
         normalise(c->priors, count, &total);
     } else {
-        count = ranked(c, colour, mine, theirs, &free, root ? c->p.root_width : c->p.width);
+        count = ranked(c, colour, last, own_last, mine, theirs, &free,
+                       root ? c->p.root_width : c->p.width, root);
     }
     if (root && c->p.noise != 0.0 && count > 1)
         perturb(c, count);
@@ -1059,7 +1332,7 @@ static long run(Ctx *c, int to_move, long budget, double seconds, double *root_e
     double deadline = seconds >= 0 ? now() + seconds : -1.0;
     reserve(c);
     int root = new_node(c, -1, 1 - to_move, to_move);
-    *root_eval = expand(c, &c->nodes[root], 1);
+    *root_eval = expand(c, &c->nodes[root], 1, c->root_last, c->root_own_last);
     int32_t path[1] = {root};
     backup(c, path, 1, *root_eval, to_move);
     long nodes = 1;
@@ -1092,7 +1365,10 @@ static long run(Ctx *c, int to_move, long budget, double seconds, double *root_e
             c->path[length++] = at;
         }
         Node *leaf = &c->nodes[at];
-        double value = leaf->decided ? leaf->terminal : expand(c, leaf, 0);
+        /* Search._recent: the walk's last two moves, the game's before them */
+        int last = leaf->move;
+        int own_last = length >= 3 ? c->nodes[c->path[length - 2]].move : c->root_last;
+        double value = leaf->decided ? leaf->terminal : expand(c, leaf, 0, last, own_last);
         backup(c, c->path, length, value, c->nodes[at].to_move);
         for (int d = depth - 1; d >= 0; d--)
             take_back(c, c->nodes[c->path[d + 1]].move, c->placed_links + c->placed[2 * d],
@@ -1123,15 +1399,15 @@ static int ctx_init(Ctx *c, const Tables *t)
     /* small per-hole arrays in one block */
     size_t bytes = (size_t)n                                    /* peg */
                    + (size_t)4 * n * 3                          /* link, cc[0], cc[1] */
-                   + (size_t)n                                  /* is_block */
-                   + (size_t)n;                                 /* has */
+                   + (size_t)n;                                 /* is_block */
     c->peg = calloc(bytes, 1);
     /* the layers: forward, backward, mine, theirs */
     c->fwd = malloc((size_t)(n + 2) * 4 * sizeof(BB));
-    /* score (n), priors (n + 8); listed, sort_tmp, moves, blocks, stack, path (n + 8 each),
-     * placed (2 (n + 8)), placed_links (8 n + 8); seen (n) */
+    /* score (n), priors (n + 8); listed, moves, blocks, stack, path (n + 8 each),
+     * placed (2 (n + 8)), placed_links (8 n + 8); seen (n); width_mine, width_theirs (n) */
     c->score = malloc((size_t)(2 * n + 8) * sizeof(double)
-                      + (size_t)(8 * (n + 8) + 8 * n + 8 + n) * sizeof(int32_t));
+                      + (size_t)(7 * (n + 8) + 8 * n + 8 + 3 * n) * sizeof(int32_t)
+                      + (size_t)(6 * (n + 1)) * sizeof(int32_t) + (size_t)n);
     c->ncap = 1024;
     c->ecap = 4096;
     c->nodes = malloc(c->ncap * sizeof(Node));
@@ -1142,7 +1418,6 @@ static int ctx_init(Ctx *c, const Tables *t)
     c->cc[0] = (uint8_t *)c->link + 4 * n;
     c->cc[1] = c->cc[0] + 4 * n;
     c->is_block = c->cc[1] + 4 * n;
-    c->has = c->is_block + n;
     memset(c->peg, NONE, (size_t)n);
     memset(c->link, NONE, (size_t)4 * n);
     c->bwd = c->fwd + (n + 2);
@@ -1150,8 +1425,7 @@ static int ctx_init(Ctx *c, const Tables *t)
     c->theirs.layers = c->mine.layers + (n + 2);
     c->priors = c->score + n;
     c->listed = (int32_t *)(c->priors + n + 8);
-    c->sort_tmp = c->listed + (n + 8);
-    c->moves = c->sort_tmp + (n + 8);
+    c->moves = c->listed + (n + 8);
     c->blocks = c->moves + (n + 8);
     c->stack = c->blocks + (n + 8);
     c->path = c->stack + (n + 8);
@@ -1159,6 +1433,17 @@ static int ctx_init(Ctx *c, const Tables *t)
     c->placed_links = c->placed + 2 * (n + 8);
     c->seen = (uint32_t *)(c->placed_links + 8 * n + 8);
     memset(c->seen, 0, (size_t)n * sizeof(uint32_t));
+    c->width_mine = (int32_t *)(c->seen + n);
+    c->width_theirs = c->width_mine + n;
+    memset(c->width_mine, 0, (size_t)2 * n * sizeof(int32_t));
+    c->chain_of = c->width_theirs + n;
+    c->chain_first = c->chain_of + (n + 1);
+    c->chain_low = c->chain_first + (n + 1);
+    c->chain_high = c->chain_low + (n + 1);
+    c->members = c->chain_high + (n + 1);
+    c->ahead_marked = c->members + (n + 1);
+    c->ahead = (uint8_t *)(c->ahead_marked + (n + 1));
+    memset(c->ahead, 0, (size_t)n);
     c->stamp = 0;
     c->nn = c->ne = 0;
     for (int colour = 0; colour < 2; colour++)
@@ -1243,19 +1528,50 @@ static PyObject *core_search(PyObject *self, PyObject *args)
     PyObject *tables_obj, *rng_obj;
     const unsigned char *pegs, *links;
     Py_ssize_t pegs_len, links_len;
-    int to_move;
+    const unsigned char *table;
+    Py_ssize_t table_len;
+    int to_move, root_last, root_own_last, table_size, steps_near;
     long long budget;
     double seconds;
     Params p;
-    if (!PyArg_ParseTuple(args, "O!y#y#iLdO(dddddddiiiiiL)", &TablesType, &tables_obj, &pegs,
-                          &pegs_len, &links, &links_len, &to_move, &budget, &seconds, &rng_obj,
+    Priors w;
+    if (!PyArg_ParseTuple(args, "O!y#y#(ii)iLdO(dddddddiiiiL)y#(iiiii(iiiiiiiiiii)(iiiiiii))",
+                          &TablesType, &tables_obj, &pegs, &pegs_len, &links, &links_len,
+                          &root_last, &root_own_last, &to_move, &budget, &seconds, &rng_obj,
                           &p.c_puct, &p.fpu, &p.narrow, &p.weak, &p.sharpness, &p.tempo,
-                          &p.noise, &p.width, &p.root_width, &p.scored, &p.unreachable,
-                          &p.pv_length, &p.max_bytes))
+                          &p.noise, &p.width, &p.root_width, &p.unreachable, &p.pv_length,
+                          &p.max_bytes, &table, &table_len, &w.far, &table_size, &steps_near,
+                          &w.ahead, &w.aside,
+                          &w.offsets[0], &w.offsets[1], &w.offsets[2], &w.offsets[3],
+                          &w.offsets[4], &w.offsets[5], &w.offsets[6], &w.offsets[7],
+                          &w.offsets[8], &w.offsets[9], &w.offsets[10], &w.widths[0],
+                          &w.widths[1],
+                          &w.widths[2], &w.widths[3], &w.widths[4], &w.widths[5],
+                          &w.widths[6]))
         return NULL;
     const Tables *t = (const Tables *)tables_obj;
-    if (expect(pegs_len, t->n, "pegs") || expect(links_len, 4 * (Py_ssize_t)t->n, "links"))
+    if (expect(pegs_len, t->n, "pegs") || expect(links_len, 4 * (Py_ssize_t)t->n, "links")
+        || expect(table_len, (Py_ssize_t)table_size * 8, "priors' table"))
         return NULL;
+    /* the highest level of each feature must lie in the table */
+    int signed_levels = 2 * w.far + 1;
+    const int top_level[FEATURES] = {390624, 65535, 65535, signed_levels * signed_levels,
+                                     signed_levels * signed_levels,
+                                     (STEPS_NEAR + 1) * (STEPS_NEAR + 1) - 1, CHAIN_LEVELS - 1,
+                                     2 * w.ahead * (w.aside + 1), (w.far + 1) * (w.far + 1) - 1,
+                                     WIDTH_BOUNDS + 1, WIDTH_BOUNDS + 1};
+    for (int f = 0; f < FEATURES; f++)
+        if (w.far < 0 || steps_near != STEPS_NEAR || w.ahead < 1 || w.ahead > 48 || w.aside < 0
+            || 2 * w.ahead * (w.aside + 1) > 255 || w.offsets[f] < 0
+            || w.offsets[f] + top_level[f] >= table_size) {
+            PyErr_SetString(PyExc_ValueError, "a feature's levels lie outside the table");
+            return NULL;
+        }
+    if (root_last < -1 || root_last >= t->n || root_own_last < -1 || root_own_last >= t->n) {
+        PyErr_SetString(PyExc_ValueError, "the last pegs are holes of the board or -1");
+        return NULL;
+    }
+    w.table = (const double *)table;
     if ((to_move != 0 && to_move != 1) || budget < 1 || p.width < 1 || p.root_width < 1) {
         PyErr_SetString(PyExc_ValueError,
                         "to_move is 0 or 1, the budget and the widths at least 1");
@@ -1282,6 +1598,9 @@ static PyObject *core_search(PyObject *self, PyObject *args)
     Ctx c;
     memset(&c, 0, sizeof c);
     c.p = p;
+    c.w = w;
+    c.root_last = root_last;
+    c.root_own_last = root_own_last;
     c.rng_values = values;
     c.rng_count = rng_count;
     if (ctx_init(&c, t) < 0) {
@@ -1352,9 +1671,11 @@ done:
 
 static PyMethodDef core_methods[] = {
     {"tables", core_tables, METH_VARARGS,
-     "tables(cols, rows, classic, masks, shifts, neighbours, link_ends, crossings) -> Tables"},
+     "tables(cols, rows, classic, masks, shifts, neighbours, link_ends, crossings, frames)"
+     " -> Tables"},
     {"search", core_search, METH_VARARGS,
-     "search(tables, pegs, links, to_move, nodes, seconds, rng_values, params) -> result"},
+     "search(tables, pegs, links, (last, own_last), to_move, nodes, seconds, rng_values, params,"
+     " priors, prior_params) -> result"},
     {"side", core_side, METH_VARARGS,
      "side(tables, pegs, links, colour, paths, cap) -> (distance, path layers, path)"},
     {NULL, NULL, 0, NULL},

@@ -8,6 +8,7 @@ own link), which is what the engine's moves do too (see `engine.notation`).
 
 from __future__ import annotations
 
+from twixt.engine.patterns import Recent
 from twixt.rules import Colour, Game, RuleSet
 from twixt.rules.geometry import Geometry
 from twixt.rules.position import Position
@@ -16,12 +17,29 @@ from twixt.rules.position import Position
 class Board:
     """Pegs and links of a game in progress, changed in place by `place` and `take_back`."""
 
-    __slots__ = ("geo", "pos", "rules")
+    __slots__ = ("geo", "placed", "pos", "rules")
 
     def __init__(self, game: Game) -> None:
         self.geo: Geometry = game.geometry
         self.pos: Position = game.position.copy()
         self.rules: RuleSet = game.rules
+        #: the holes of the game's pegs, in the order they were placed
+        self.placed: tuple[int, ...] = tuple(
+            self.geo.index(turn.placed) for turn in game.history if turn.placed is not None)
+
+    def recent(self, colour: Colour) -> Recent:
+        """The last peg of `colour`'s opponent and `colour`'s own last peg still standing
+        (a swap changes a peg's colour; the priors look at both)."""
+        last = own_last = -1
+        for hole in reversed(self.placed):
+            owner = self.pos.peg_colour[hole]
+            if owner is colour and own_last < 0:
+                own_last = hole
+            elif owner is colour.opponent and last < 0:
+                last = hole
+            if last >= 0 and own_last >= 0:
+                break
+        return Recent(last, own_last)
 
     def free(self, colour: Colour) -> int:
         """Bitboard of the empty holes `colour` may place in."""

@@ -1,24 +1,27 @@
 """Which holes the search looks at, and in what order (its priors).
 
-A side wants to play on its own shortest paths (to shorten them) and on its opponent's (to
-block them); a hole in a narrow layer of a shortest path counts for more, since there the
-path has few alternatives. Holes a knight's step from the mover's own pegs join a chain at
-once and get a bonus. On an empty or nearly empty big board every hole lies on some shortest
-path, so the holes near the pegs (two knight steps) and the centre are looked at first.
+A hole's prior is its strength under the model learned from real games (`engine.patterns`:
+the shape of its knight's-step ring, how far it is from the last two pegs and the borders,
+whether it lies on a narrow layer of either side's shortest paths), over the strengths of
+the holes listed with it. Where people play is where the search looks first.
+
+The holes scored are those a knight's step or two from the last two pegs (where most replies
+are) and those on either side's shortest paths next to some peg, and at the root every free
+hole: scoring all of them would cost more than the rest of a node, so a node below the root
+scores only those (about 80 on a 24×24 board in the middle game, of some 500).
 """
 
 from __future__ import annotations
 
+import heapq
 import math
 from functools import cache
 
+from twixt.engine.board import Board
 from twixt.engine.evaluate import Side, spreader
+from twixt.engine.patterns import Recent, frame, levels, scene, strength, weights
 from twixt.rules import Colour
 from twixt.rules.geometry import Geometry, geometry
-from twixt.rules.position import Position
-
-#: at most this many holes are scored per node
-SCORED = 64
 
 
 @cache
@@ -48,40 +51,38 @@ def near(geo: Geometry, bits: int) -> int:
     return spreader(list(geo.step_masks), geo.step_shifts)(bits)
 
 
-def ranked(pos: Position, colour: Colour, mine: Side, theirs: Side, free: int,
-           count: int) -> tuple[list[int], list[float]]:
+def pool(board: Board, recent: Recent, mine: Side, theirs: Side, free: int, *,
+         everywhere: bool) -> int:
+    """The holes to score: every free one (`everywhere`), else those within two knight's
+    steps of the last two pegs and those on either side's shortest paths a knight's step
+    from some peg (the centre when none of these is free: an empty board)."""
+    if everywhere:
+        return free
+    geo = board.geo
+    pegs = 0
+    for peg in (recent.last, recent.own_last):
+        if peg >= 0:
+            pegs |= 1 << peg
+    around = near(geo, pegs)
+    around |= near(geo, around)
+    found = (around | ((mine.path | theirs.path) & near(geo, board.pos.occupied))) & free
+    return found or (centre(geo.cols, geo.rows) & free) or free
+
+
+def ranked(board: Board, colour: Colour, recent: Recent, mine: Side, theirs: Side, free: int,
+           count: int, *, everywhere: bool = False) -> tuple[list[int], list[float]]:
     """Up to `count` holes for `colour` to play, best first, with prior probabilities."""
-    geo = pos.geo
-    joining = spreader(pos.allow[colour], geo.step_shifts)(pos.peg_bits[colour]) & free
-    pool = (mine.path | theirs.path) & free
-    if pool.bit_count() > SCORED:
-        around = near(geo, pos.occupied)
-        around |= near(geo, around)
-        focused = pool & around
-        if focused.bit_count() < count:
-            focused |= pool & centre(geo.cols, geo.rows)
-        if focused:
-            pool = focused
-    if not pool:
-        pool = free
-    scores: dict[int, float] = {}
-    for layers, weight in ((mine.path_layers, 1.0), (theirs.path_layers, 0.9)):
-        for layer in layers:
-            inside = layer & pool
-            if not inside:
-                continue
-            value = weight * (1.0 + 2.0 / layer.bit_count())
-            for hole in _holes(inside):
-                scores[hole] = scores.get(hole, 0.0) + value
-    for hole in _holes(joining & pool):
-        scores[hole] = scores.get(hole, 0.0) + 0.6
-    if len(scores) < count:
-        for hole in _holes(pool)[: 4 * count]:
-            scores.setdefault(hole, 0.0)
-    best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:count]
+    holes = pool(board, recent, mine, theirs, free, everywhere=everywhere)
+    pos, rules = board.pos, board.rules
+    seen = frame(board.geo, colour)
+    table = weights()
+    found = scene(pos, colour, recent, mine, theirs, holes)
+    scores = [(strength(table, levels(pos, rules, colour, seen, found, hole)), hole)
+              for hole in _holes(holes)]
+    best = heapq.nsmallest(count, scores, key=lambda item: (-item[0], item[1]))
     if not best:
         return [], []
-    top = best[0][1]
-    weights = [math.exp(1.5 * (score - top)) for _hole, score in best]
-    total = sum(weights)
-    return [hole for hole, _score in best], [w / total for w in weights]
+    top = best[0][0]
+    odds = [math.exp(score - top) for score, _hole in best]
+    total = sum(odds)
+    return [hole for _score, hole in best], [w / total for w in odds]

@@ -22,8 +22,19 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from twixt.engine.board import Board
-from twixt.engine.candidates import SCORED, centre
+from twixt.engine.candidates import centre
 from twixt.engine.evaluate import NARROW, SHARPNESS, TEMPO, UNREACHABLE, WEAK, Side
+from twixt.engine.patterns import (
+    AHEAD,
+    ASIDE,
+    FAR,
+    OFFSETS,
+    STEPS_NEAR,
+    TABLE_SIZE,
+    WIDTHS,
+    frame,
+    weights,
+)
 from twixt.engine.search import (
     C_PUCT,
     FIRST_PLAY_URGENCY,
@@ -93,9 +104,11 @@ def compiled_search(board: Board, colour: Colour, nodes: int | None, deadline: f
     budget = min(nodes if nodes is not None else COMPILED_MAX_NODES, COMPILED_MAX_NODES)
     seconds = -1.0 if deadline is None else max(0.0, deadline - time.perf_counter())
     params = (C_PUCT, FIRST_PLAY_URGENCY, NARROW, WEAK, SHARPNESS, TEMPO, noise, WIDTH,
-              ROOT_WIDTH, SCORED, UNREACHABLE, PV_LENGTH, MAX_BYTES)
+              ROOT_WIDTH, UNREACHABLE, PV_LENGTH, MAX_BYTES)
+    recent = board.recent(colour)
     found = _core.search(_tables(geo.cols, geo.rows, board.rules), pegs, links,
-                         _COLOUR[colour], budget, seconds, list(rng_values), params)
+                         (recent.last, recent.own_last), _COLOUR[colour], budget, seconds,
+                         list(rng_values), params, _weights(), _PRIOR_PARAMS)
     done, root_eval, terminal, moves, priors, visits, values, lines = found
     return Outcome(nodes=done, root_eval=root_eval, terminal=terminal, moves=tuple(moves),
                    priors=tuple(priors), visits=tuple(visits), values=tuple(values),
@@ -127,6 +140,20 @@ def _encoded(pos: Position) -> tuple[bytes, bytes]:
     return bytes(pegs), bytes(links)
 
 
+#: `engine.patterns`' constants for the compiled core: how far offsets count, the size of
+#: the table of weights, the knight's steps counted to the nearest peg, the columns ahead of
+#: and rows aside of an opponent's chain end that count, where each feature's levels start,
+#: and the path-width buckets (the core refuses other numbers of features, buckets or steps
+#: than it was written for)
+_PRIOR_PARAMS = (FAR, TABLE_SIZE, STEPS_NEAR, AHEAD, ASIDE, OFFSETS, WIDTHS)
+
+
+@lru_cache(maxsize=1)
+def _weights() -> bytes:
+    """The learned weights as the compiled core reads them (doubles, about 3 MB)."""
+    return weights().tobytes()
+
+
 @lru_cache(maxsize=8)
 def _tables(cols: int, rows: int, rules: RuleSet) -> _core.Tables:
     """The compiled core's tables of one board size and rule set (about 0.6 MB on 48×48)."""
@@ -153,8 +180,19 @@ def _tables(cols: int, rows: int, rules: RuleSet) -> _core.Tables:
     crossings = array("i", [-1]) * (36 * count)
     for lid, crossed in enumerate(geo.crossings):
         crossings[9 * lid: 9 * lid + len(crossed)] = array("i", crossed)
+    # per colour: the ring's neighbours, their link ids, the square's and the outer square's
+    # neighbours, then each hole's along and across
+    frames = array("i")
+    for colour in (Colour.RED, Colour.BLACK):
+        seen = frame(geo, colour)
+        frames.extend(neighbour for ring in seen.ring for neighbour, _lid in ring)
+        frames.extend(lid for ring in seen.ring for _neighbour, lid in ring)
+        frames.extend(neighbour for square in seen.square for neighbour in square)
+        frames.extend(neighbour for outer in seen.outer for neighbour in outer)
+        frames.extend(seen.along)
+        frames.extend(seen.across)
     return _core.tables(
         cols, rows, rules is RuleSet.CLASSIC,
         b"".join(bits.to_bytes(width, "little") for bits in masks),
         array("i", geo.step_shifts).tobytes(), neighbours.tobytes(), ends.tobytes(),
-        crossings.tobytes())
+        crossings.tobytes(), frames.tobytes())

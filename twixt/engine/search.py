@@ -3,7 +3,8 @@
 Each iteration walks down the tree by the PUCT rule (value plus a prior-weighted exploration
 bonus), places the pegs on the search's one `Board`, evaluates the position it reaches with
 `engine.evaluate` (both sides' connection distances), expands it with the holes of
-`engine.candidates`, backs the value up and takes the pegs out again.
+`engine.candidates` (whose priors look at the last two pegs: the walk's last two moves, or
+the game's), backs the value up and takes the pegs out again.
 
 Tactics are settled at expansion instead of being searched for: a side with a winning peg
 plays it (the node is a win), and a side whose opponent has a winning peg may only play the
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 from twixt.engine.board import Board
 from twixt.engine.candidates import near, ranked
 from twixt.engine.evaluate import UNREACHABLE, Side, side, win_chance
+from twixt.engine.patterns import Recent
 from twixt.rules import Colour
 
 #: exploration weight of PUCT
@@ -114,13 +116,16 @@ class Search:
         self._noise = noise
         self._rng_values = rng_values or []
         self.root_eval = 0.5
+        #: the root side's own last peg and its opponent's, oldest first
+        root = board.recent(to_move)
+        self._before = (root.own_last, root.last)
 
     # --- the loop ----------------------------------------------------------------------
 
     def run(self, nodes: int | None, deadline: float | None) -> None:
         """Iterate until `nodes` iterations or the `deadline` (perf_counter) is reached."""
         budget = min(nodes if nodes is not None else MAX_NODES, MAX_NODES)
-        self.root_eval = self._expand(self.root, root=True)
+        self.root_eval = self._expand(self.root, self._recent([self.root]), root=True)
         self._backup([self.root], self.root_eval, self.root.to_move)
         self.nodes = 1
         if self.root.terminal is not None or len(self.root.moves or ()) <= 1:
@@ -138,7 +143,7 @@ class Search:
                 path.append(node)
             value = node.terminal
             if value is None:
-                value = self._expand(node, root=False)
+                value = self._expand(node, self._recent(path), root=False)
             self._backup(path, value, node.to_move)
             for hole, links in reversed(placed):
                 board.take_back(hole, links)
@@ -169,6 +174,14 @@ class Search:
             kids[best_i] = kid
         return kid
 
+    def _recent(self, path: list[Node]) -> Recent:
+        """The last two pegs before the end of `path` (the root first)."""
+        if len(path) >= 3:
+            return Recent(path[-1].move, path[-2].move)
+        if len(path) == 2:
+            return Recent(path[1].move, self._before[1])
+        return Recent(self._before[1], self._before[0])
+
     @staticmethod
     def _backup(path: list[Node], value: float, to_move: Colour) -> None:
         for node in path:
@@ -177,7 +190,7 @@ class Search:
 
     # --- a new node --------------------------------------------------------------------
 
-    def _expand(self, node: Node, *, root: bool) -> float:
+    def _expand(self, node: Node, recent: Recent, *, root: bool) -> float:
         """Evaluate the node's position and list its moves; its value for `to_move`."""
         board = self.board
         pos = board.pos
@@ -202,7 +215,8 @@ class Search:
                 threatened = theirs.path & free
                 fallback = [(threatened & -threatened).bit_length() - 1] if threatened else []
                 return self._decide(node, 0.0, fallback)
-            moves, priors = ranked(pos, colour, mine, theirs, free, len(blocks) + 4)
+            moves, priors = ranked(board, colour, recent, mine, theirs, free,
+                                   len(blocks) + 4, everywhere=root)
             allowed = set(blocks)
             pairs = [(m, p) for m, p in zip(moves, priors, strict=True) if m in allowed]
             listed = {m for m, _p in pairs}
@@ -211,8 +225,8 @@ class Search:
             node.moves = [m for m, _p in pairs]
             node.priors = [p / total for _m, p in pairs]
         else:
-            node.moves, node.priors = ranked(pos, colour, mine, theirs, free,
-                                             ROOT_WIDTH if root else WIDTH)
+            node.moves, node.priors = ranked(board, colour, recent, mine, theirs, free,
+                                             ROOT_WIDTH if root else WIDTH, everywhere=root)
         if root and self._noise and len(node.priors) > 1:
             self._perturb(node)
         node.kids = [None] * len(node.moves)

@@ -77,6 +77,9 @@ class Port:
     thinking: Thinking = no_sign
     #: the shards whose servers this process's clocks and bot look after (None: every one)
     shards: Shards | None = None
+    #: whether replies carry the board as a picture: a front end that draws the board itself
+    #: (the web page) spares the service drawing a PNG for every turn
+    pictures: bool = True
 
 
 @asynccontextmanager

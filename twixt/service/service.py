@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import fields, replace
 from datetime import datetime
 
-from twixt.language import message, translation
+from twixt.language import Message, message, translation
 from twixt.rendering import RenderOptions
 from twixt.rules import Game
 from twixt.service import commands as cmd
@@ -48,7 +48,7 @@ from twixt.service.failures import log_failure
 from twixt.service.model import NO_SERVER, Receipt, Reply, Request, ServiceError
 from twixt.service.port import Port
 from twixt.service.texts import database_refusal
-from twixt.storage import DatabaseError, NotFoundError, Storage
+from twixt.storage import DatabaseError, NotFoundError, Storage, StoredGame
 
 __all__ = ["APOLOGY", "Reply", "Request", "ServiceError", "TwixtService", "answer_safely",
            "refusal"]
@@ -203,6 +203,17 @@ class TwixtService:
         """The channel's current game, or its last finished one, as the rules see it and
         its records hold it (a copy, with its clock's `TimeControl` tag)."""
         return await self.desk.record(await self.desk.channel_stored(channel_id))
+
+    async def game_record(self, game_id: int) -> tuple[StoredGame, Game, Message | None]:
+        """A game by its id (a web page's link names one): its stored facts, the game as
+        its records hold it (a copy, as `channel_game`), and what its clock says now (None
+        without a clock or once over); ServiceError when there is no such game."""
+        try:
+            stored = await self.desk.storage.get_game(game_id)
+        except NotFoundError:
+            raise ServiceError("there is no such game") from None
+        game = await self.desk.record(stored)
+        return stored, game, await self.desk.clock_text(stored, game)
 
     async def user_names(self, user_ids: Sequence[int]) -> dict[int, str]:
         """The names the service knows for some users (unknown ones left out)."""

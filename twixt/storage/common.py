@@ -204,6 +204,15 @@ class SqlStorage(abc.ABC):
             games = await read_games(db, "channel_id = ? AND status = 'active'", [channel_id], 1)
         return games[0] if games else None
 
+    async def game_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
+        ids = list(dict.fromkeys(game_ids))
+        if not ids:
+            return {}
+        async with self._read_one() as db:
+            games, values = db.among("id", ids)
+            found = await db.fetch_all(f"SELECT id, version FROM games WHERE {games}", *values)
+        return {row[0]: row[1] for row in found}
+
     async def list_games(self, *, user_id: int | None = None, channel_id: int | None = None,
                          guild_id: int | None = None, status: model.GameStatus | None = None,
                          limit: int = 20, before_id: int | None = None,

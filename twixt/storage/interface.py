@@ -112,6 +112,10 @@ class Storage(Protocol):
     async def active_game(self, channel_id: int) -> StoredGame | None:
         """The active game of a channel, if any."""
 
+    async def game_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
+        """The stored version of each of some games, in one statement (the web board's
+        watcher of live pages); games not found are left out."""
+
     async def list_games(self, *, user_id: int | None = None, channel_id: int | None = None,
                          guild_id: int | None = None, status: GameStatus | None = None,
                          limit: int = 20, before_id: int | None = None,

@@ -349,7 +349,10 @@ class Desk:
         """The board drawn in a worker thread: in the one look every public board of a game
         has, or as `viewer` likes to see it (for a board only they see), with the caption and
         the time left in `locale`. None (and a log record) when drawing fails, since what was
-        committed must be announced anyway."""
+        committed must be announced anyway; None at once for a front end that draws the
+        board itself (`Port.pictures`)."""
+        if not self.port.pictures:
+            return None
         try:
             options = replace(self._render_options, locale=locale)
             if viewer is not None:

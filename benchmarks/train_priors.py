@@ -1,0 +1,226 @@
+"""Learn the engine's move priors from real games, and write twixt/engine/data/priors.json.
+
+    python benchmarks/train_priors.py                 # fit and write the data file
+    python benchmarks/train_priors.py --check         # fit, print, write nothing
+
+Every peg of the 728 training games in `benchmarks/games/corpus/` (the corpus without the
+100 games of the real-game benchmark, and without any game whose opening repeats one of
+those: the two archives share games) is one *event*: among all the holes the mover could
+have played, the one it chose won. Each hole is described by the levels of the features of
+`twixt/engine/patterns.py`; its strength is the product of one weight (gamma) per feature
+level, and a hole's chance of being chosen is its strength over the sum of all the event's
+holes' strengths (the generalised Bradley–Terry model of R. Coulom, "Computing Elo Ratings of
+Move Patterns in the Game of Go", 2007). The weights are fitted by Coulom's minorization–
+maximization: each feature in turn, every level's gamma becomes its wins over the sum, across
+the events, of its holes' strength without it divided by the event's total. Every level gets
+one virtual win and one virtual loss against a hole of strength 1, so a shape seen twice
+does not get an extreme weight. Needs numpy (`pip install -e '.[train]'`); the engine does
+not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import sys
+import time
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from twixt.engine import patterns
+from twixt.engine.board import Board
+from twixt.engine.evaluate import side
+from twixt.rules import Colour, Game
+from twixt.rules.records import load
+
+GAMES = Path(__file__).with_name("games")
+CORPUS = GAMES / "corpus"
+OUTPUT = Path(__file__).parents[1] / "twixt" / "engine" / "data" / patterns.DATA
+#: the benchmark's games, and the training games that open as one of them does, are left out
+SAME_OPENING = 12
+
+
+def training_games() -> tuple[list[tuple[str, Game]], int]:
+    """The corpus games to learn from (file name, game), and how many were left out for
+    repeating the opening of one of the benchmark's games."""
+    held_out = {tuple(turn.text for turn in load(path).history[:SAME_OPENING])
+                for path in sorted(GAMES.glob("*.twixt"))}
+    kept, dropped = [], 0
+    for path in sorted(CORPUS.glob("*.twixt")):
+        game = load(path)
+        if tuple(turn.text for turn in game.history[:SAME_OPENING]) in held_out:
+            dropped += 1
+            continue
+        kept.append((path.name, game))
+    return kept, dropped
+
+
+def events(game: Game) -> Iterator[tuple[NDArray[np.int32], int]]:
+    """Per peg placed after the first: the feature levels of every hole the mover could have
+    played (one row a hole) and the row of the hole played."""
+    replay = Game(("red", "black"), size=game.options.size_text, rules=game.options.rules,
+                  swap=game.options.swap)
+    for turn in game.history:
+        if turn.placed is not None and replay.pegs_placed > 0:
+            board = Board(replay)
+            colour = replay.colour_to_move
+            played = replay.geometry.index(turn.placed)
+            yield features(board, colour), played
+        if turn.placed is None and turn.text.split()[0] in ("resign", "timeout"):
+            return
+        replay.play(turn.text)
+
+
+def features(board: Board, colour: Colour) -> NDArray[np.int32]:
+    """The levels of every hole `colour` may play (row = hole index; -1 rows: not free)."""
+    pos, geo = board.pos, board.geo
+    free = board.free(colour)
+    seen = patterns.frame(geo, colour)
+    scene = patterns.scene(pos, colour, board.recent(colour), side(pos, colour),
+                           side(pos, colour.opponent), free)
+    rows = np.full((len(pos.peg_colour), len(patterns.FEATURES)), -1, dtype=np.int32)
+    bits = free
+    while bits:
+        low = bits & -bits
+        bits ^= low
+        hole = low.bit_length() - 1
+        rows[hole] = patterns.levels(pos, board.rules, colour, seen, scene, hole)
+    return rows
+
+
+def canonical_shapes(shape: str, codes: NDArray[np.int32]) -> NDArray[np.int32]:
+    """The canonical shape of each code (`patterns.canonical`, for the codes present)."""
+    unique, inverse = np.unique(codes, return_inverse=True)
+    mapped = np.array([patterns.canonical(shape, int(code)) for code in unique],
+                      dtype=np.int32)
+    return mapped[inverse]
+
+
+class Data:
+    """All events as flat arrays: per candidate hole its event and its feature levels (shapes
+    as their canonical code), per event the row of the hole played."""
+
+    def __init__(self, games: list[tuple[str, Game]]) -> None:
+        levels: list[NDArray[np.int32]] = []
+        event_of: list[NDArray[np.int32]] = []
+        winners: list[int] = []
+        start = 0
+        for number, (_name, game) in enumerate(games, start=1):
+            for rows, played in events(game):
+                free = np.flatnonzero(rows[:, 0] >= 0)
+                levels.append(rows[free])
+                event_of.append(np.full(len(free), len(winners), dtype=np.int32))
+                winners.append(start + int(np.searchsorted(free, played)))
+                start += len(free)
+            if number % 100 == 0:
+                print(f"{number}/{len(games)} games, {len(winners)} events",
+                      file=sys.stderr, flush=True)
+        self.levels = np.concatenate(levels)
+        for f, (name, _size) in enumerate(patterns.FEATURES):
+            if name in patterns.SHAPES:
+                self.levels[:, f] = canonical_shapes(name, self.levels[:, f])
+        self.event = np.concatenate(event_of)
+        self.winners = np.array(winners, dtype=np.int64)
+        self.events = len(winners)
+
+
+def fit(data: Data, iterations: int) -> tuple[list[dict[int, float]], float]:
+    """Coulom's MM: per feature, level -> gamma (levels never seen are left out: gamma 1);
+    and the mean log-probability of the played holes under the fitted model."""
+    feature_count = len(patterns.FEATURES)
+    # per feature: the levels present, renumbered 0..k-1, and each candidate's number
+    present, index = [], []
+    for f in range(feature_count):
+        values, inverse = np.unique(data.levels[:, f], return_inverse=True)
+        present.append(values)
+        index.append(inverse.astype(np.int64))
+    gammas = [np.ones(len(values)) for values in present]
+    wins = [np.bincount(index[f][data.winners], minlength=len(present[f])).astype(float)
+            for f in range(feature_count)]
+    likelihood = log_likelihood(data, gammas, index)
+    for iteration in range(1, iterations + 1):
+        for f in range(feature_count):
+            strength = np.ones(len(data.event))
+            for g in range(feature_count):
+                strength *= gammas[g][index[g]]
+            totals = np.bincount(data.event, weights=strength, minlength=data.events)
+            others = strength / gammas[f][index[f]] / totals[data.event]
+            denominator = np.bincount(index[f], weights=others, minlength=len(present[f]))
+            # the prior: one win and one loss against a virtual hole of strength 1
+            gammas[f] = (wins[f] + 1.0) / (denominator + 2.0 / (gammas[f] + 1.0))
+            gammas[f] /= math.exp(np.mean(np.log(gammas[f])))
+        likelihood = log_likelihood(data, gammas, index)
+        print(f"iteration {iteration}: log-likelihood a move {likelihood:.4f}",
+              file=sys.stderr, flush=True)
+    return [{int(level): float(gamma) for level, gamma in zip(values, found, strict=True)}
+            for values, found in zip(present, gammas, strict=True)], likelihood
+
+
+def log_likelihood(data: Data, gammas: list[NDArray[np.float64]],
+                   index: list[NDArray[np.int64]]) -> float:
+    """The mean log-probability of the played holes under the model."""
+    strength = np.ones(len(data.event))
+    for gamma, where in zip(gammas, index, strict=True):
+        strength *= gamma[where]
+    totals = np.bincount(data.event, weights=strength, minlength=data.events)
+    return float(np.mean(np.log(strength[data.winners] / totals)))
+
+
+def written(learned: list[dict[int, float]], provenance: dict[str, object]) -> dict[str, object]:
+    """The data file's contents: natural logarithms of the gammas, 4 decimals."""
+    out: dict[str, object] = {}
+    for (name, size), found in zip(patterns.FEATURES, learned, strict=True):
+        if name in patterns.SHAPES:
+            out[name] = {str(code): round(math.log(gamma), 4)
+                         for code, gamma in sorted(found.items())}
+        else:
+            out[name] = [round(math.log(found.get(level, 1.0)), 4) for level in range(size)]
+    return {"provenance": provenance, "features": out}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--iterations", type=int, default=12,
+                        help="MM sweeps over all features (default 12)")
+    parser.add_argument("--check", action="store_true", help="fit and print, write nothing")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    games, dropped = training_games()
+    data = Data(games)
+    print(f"{len(games)} games ({dropped} left out: they open as a benchmark game does), "
+          f"{data.events} events, {len(data.event)} candidate holes "
+          f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
+    learned, likelihood = fit(data, args.iterations)
+    with (CORPUS / "index.csv").open(encoding="utf-8") as index:
+        listed = sum(1 for _row in csv.DictReader(index))
+    provenance = {
+        "corpus": "benchmarks/games/corpus (see its README): real classic 24x24 games, "
+                  "1984-2001, without the 100 games of benchmarks/games",
+        "games": len(games), "games_in_corpus": listed, "left_out_same_opening": dropped,
+        "events": data.events, "candidate_holes": len(data.event),
+        "shapes": {name: len(found) for (name, _size), found in zip(patterns.FEATURES, learned,
+                                                                   strict=True)
+                   if name in patterns.SHAPES},
+        "iterations": args.iterations, "log_likelihood_a_move": round(likelihood, 4),
+        "command": "python benchmarks/train_priors.py", "date": date.today().isoformat(),
+        "model": "generalised Bradley-Terry (Coulom 2007), MM, prior 1 win + 1 loss "
+                 "against strength 1; values are natural logarithms of the gammas",
+    }
+    if args.check:
+        print(json.dumps(provenance, indent=1))
+        return
+    OUTPUT.parent.mkdir(exist_ok=True)
+    OUTPUT.write_text(json.dumps(written(learned, provenance), separators=(",", ":")) + "\n",
+                      encoding="utf-8")
+    print(f"wrote {OUTPUT} ({OUTPUT.stat().st_size} bytes) in "
+          f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,95 @@
+"""The move priors learned from real games: the shipped weights say where they come from and
+fit the features, and a hole's prior depends on the position only up to the board's
+symmetries: a position, its mirror images and its colour-swapped transposition (the same
+position for the other player) rank the corresponding holes alike. (That both cores compute
+the same priors is tests/engine/test_core.py's: they are the root's priors there.)"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Callable, Iterator
+from importlib import resources
+
+import pytest
+
+from twixt.engine import patterns
+from twixt.engine.board import Board
+from twixt.engine.candidates import ranked
+from twixt.engine.evaluate import side
+from twixt.rules import Colour, Game
+
+Mirror = Callable[[int, int], tuple[int, int]]
+
+
+@pytest.fixture(params=["python"])
+def engine_core(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The priors are the Python module's here (no search runs)."""
+    yield str(request.param)
+
+
+def test_the_shipped_priors_name_their_games_and_fit_the_features() -> None:
+    data = json.loads(resources.files("twixt.engine").joinpath("data", patterns.DATA)
+                      .read_text(encoding="utf-8"))
+    provenance = data["provenance"]
+    assert provenance["games"] == 728 and provenance["events"] > 15_000
+    assert "without the 100 games of benchmarks/games" in provenance["corpus"]
+    assert provenance["command"] == "python benchmarks/train_priors.py"
+    table = patterns.weights()
+    assert len(table) == patterns.TABLE_SIZE
+    assert all(math.isfinite(value) for value in table)
+    # a shape's weight is its mirror images' too
+    ring = patterns.OFFSETS[0]
+    for code in list(data["features"]["ring"])[:50]:
+        weights = {table[ring + patterns._mirrored("ring", int(code), across, along)]
+                   for across in (False, True) for along in (False, True)}
+        assert len(weights) == 1
+
+
+def _pegs(seed: int, cols: int, rows: int) -> list[tuple[int, int, Colour]]:
+    """The pegs (column, row, colour) of a random classic game, in the order played."""
+    rng = random.Random(seed)
+    game = Game(("ann", "bob"), size=(cols, rows), rules="classic", swap=False)
+    for _ in range(rng.randrange(6, 40)):
+        hole = rng.choice(game.legal_placements())
+        game.play(f"{hole} link all")
+    return [(placed.col, placed.row, turn.colour) for turn in game.history
+            if (placed := turn.placed) is not None]
+
+
+def _priors(cols: int, rows: int, pegs: list[tuple[int, int, Colour]],
+            colour: Colour) -> dict[tuple[int, int], float]:
+    """Every free hole's prior for `colour` after `pegs` are placed in order (each with all its
+    legal links), by its (column, row)."""
+    game = Game(("ann", "bob"), size=(cols, rows), rules="classic", swap=False)
+    board = Board(game)
+    for col, row, owner in pegs:
+        board.place(row * cols + col, owner)
+    board.placed = tuple(row * cols + col for col, row, _owner in pegs)
+    free = board.free(colour)
+    holes, priors = ranked(board, colour, board.recent(colour), side(board.pos, colour),
+                           side(board.pos, colour.opponent), free, free.bit_count(),
+                           everywhere=True)
+    return {(hole % cols, hole // cols): prior for hole, prior in zip(holes, priors, strict=True)}
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("mirror", ["left-right", "top-bottom", "colours"])
+def test_a_position_and_its_mirror_image_get_the_same_priors(seed: int, mirror: str) -> None:
+    cols, rows = 14, 11
+    pegs = _pegs(seed, cols, rows)
+    to_move = Colour.RED if len(pegs) % 2 == 0 else Colour.BLACK
+    if mirror == "colours":   # the board transposed, Red's pegs Black's and Black's Red's
+        flipped = [(row, col, owner.opponent) for col, row, owner in pegs]
+        seen = _priors(rows, cols, flipped, to_move.opponent)
+        back: Mirror = lambda col, row: (row, col)   # noqa: E731
+    else:
+        def back(col: int, row: int) -> tuple[int, int]:
+            return (cols - 1 - col, row) if mirror == "left-right" else (col, rows - 1 - row)
+        flipped = [(*back(col, row), owner) for col, row, owner in pegs]
+        seen = _priors(cols, rows, flipped, to_move)
+    original = _priors(cols, rows, pegs, to_move)
+    assert len(original) > 50
+    assert {hole: pytest.approx(prior, rel=1e-9) for hole, prior in original.items()} == {
+        back(*hole): prior for hole, prior in seen.items()}

@@ -1,0 +1,169 @@
+"""The web board's tests drive a real page: `twixt web` as a real process over a real SQLite
+file, headless Chromium from Debian's packages through its chromedriver (never a downloaded
+browser), and the players' lines typed at the real terminal table.
+
+Holes and controls are found by their accessible names, as a screen reader finds them: a
+hole's name begins with its name (`G6`) and holds its peg's colour; the confirmation's
+begins with `Place`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
+
+from support.processes import HANG, TWIXT, environment
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+SECRET = "a-secret-for-the-tests-only-0123456789"
+PHONE = (390, 844)
+DESKTOP = (1280, 900)
+
+
+def web_environment(database: Path, **more: str) -> dict[str, str]:
+    env = environment(database)
+    env.pop("DISCORD_TOKEN", None)
+    return {**env, "TWIXT_WEB_SECRET": SECRET, **more}
+
+
+@contextmanager
+def web_server(database: Path, **env: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """`twixt web` on a free port of this machine: the process and its base URL."""
+    process = subprocess.Popen([TWIXT, "web", "--db", str(database), "--port", "0"],
+                               env=web_environment(database, **env), text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               cwd=database.parent)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:\d+", line)
+        assert found, f"twixt web did not start: {line!r}"
+        yield process, found.group(0)
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            process.wait(timeout=HANG)
+
+
+def table(database: Path, *lines: str, channel: str = "den") -> str:
+    """Lines played at the terminal table (`twixt play`), its output."""
+    script = database.parent / "lines.txt"
+    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    done = subprocess.run([TWIXT, "play", str(script), "--db", str(database), "--channel",
+                           channel, "--out", str(database.parent / "boards")],
+                          env=web_environment(database), capture_output=True, text=True,
+                          timeout=HANG, cwd=database.parent)
+    return done.stdout
+
+
+def link(database: Path, player: str, base: str, channel: str = "den",
+         secret: str = SECRET) -> str:
+    env = {**web_environment(database), "TWIXT_WEB_SECRET": secret}
+    done = subprocess.run([TWIXT, "link", "--db", str(database), "--channel", channel,
+                           "--player", player, "--base-url", base],
+                          env=env, capture_output=True, text=True, timeout=HANG)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def export(database: Path, channel: str = "den") -> str:
+    done = subprocess.run([TWIXT, "export", "--db", str(database), "--channel", channel],
+                          env=web_environment(database), capture_output=True, text=True,
+                          timeout=HANG)
+    return done.stdout
+
+
+@contextmanager
+def chromium(size: tuple[int, int] = DESKTOP, dark: bool = False,
+             lang: str = "en") -> Iterator[WebDriver]:
+    """A fresh headless Chromium with the viewport `size` (CSS pixels)."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    profile = tempfile.mkdtemp(prefix="twixt-chromium-")
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+                 f"--user-data-dir={profile}", f"--lang={lang}",
+                 "--force-device-scale-factor=1"):
+        options.add_argument(flag)
+    options.add_experimental_option("prefs", {"intl.accept_languages": lang})
+    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    try:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": size[0], "height": size[1], "deviceScaleFactor": 1,
+            "mobile": size[0] < 600})
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+            {"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
+        yield driver
+    finally:
+        driver.quit()
+
+
+def wait_for(condition: Callable[[], object], what: str) -> object:
+    """Poll until `condition()` is truthy (page elements may be redrawn meanwhile); fail
+    naming `what` after `HANG` seconds."""
+    deadline = time.monotonic() + HANG
+    while True:
+        try:
+            value = condition()
+        except (StaleElementReferenceException, WebDriverException):
+            value = None
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"still waiting for {what}"
+        time.sleep(0.05)
+
+
+def named(driver: WebDriver, start: str) -> WebElement | None:
+    """The element whose accessible name (aria-label, else its text) begins with `start`."""
+    for element in driver.find_elements(By.XPATH, f"//*[starts-with(@aria-label, '{start}')]"):
+        return element
+    for element in driver.find_elements(By.XPATH, f"//button[starts-with(normalize-space(.), "
+                                                  f"'{start}')]"):
+        return element
+    return None
+
+
+def hole(driver: WebDriver, name: str) -> WebElement | None:
+    """The hole `name`: its accessible name is `G6, …` (the comma keeps G6 from G60)."""
+    return named(driver, f"{name},")
+
+
+def label_of(driver: WebDriver, name: str) -> str:
+    found = hole(driver, name)
+    return (found.get_attribute("aria-label") or "") if found else ""
+
+
+def scrolls_sideways(driver: WebDriver) -> bool:
+    return bool(driver.execute_script(
+        "return document.documentElement.scrollWidth > document.documentElement.clientWidth"
+        " || document.body.scrollWidth > window.innerWidth"))
+
+
+def have_browser() -> bool:
+    return os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)
+
+
+def press(find: Callable[[], WebElement | None], what: str) -> None:
+    """Click what `find` finds, again if the page redrew it meanwhile (a live update)."""
+    def pressed() -> bool:
+        element = find()
+        if element is None:
+            return False
+        element.click()
+        return True
+    wait_for(pressed, what)

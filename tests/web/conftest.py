@@ -1,0 +1,58 @@
+"""A web board in this process over a real SQLite file, a game played at the real terminal
+table, and an HTTP client to ask it as a browser (or an attacker) would."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from support.fake_discord import BOT_ID, CLIENT_SECRET, FakeDiscord
+from twixt.storage import SqliteStorage
+from twixt.terminal import TerminalTable
+from twixt.web import Signer, WebBoard
+from twixt.web.activity import ActivityAuth
+
+SECRET = b"a-secret-for-the-tests-only-0123456789"
+START = ("alice: challenge bob size 12 swap no", "bob: accept", "alice: G6")
+
+
+@pytest.fixture
+async def fake_discord() -> AsyncIterator[FakeDiscord]:
+    server = FakeDiscord()
+    await server.start()
+    yield server
+    await server.stop()
+
+
+@pytest.fixture
+async def storage(tmp_path: Path) -> AsyncIterator[SqliteStorage]:
+    async with await SqliteStorage.open(tmp_path / "twixt.db") as opened:
+        yield opened
+
+
+@pytest.fixture
+async def table(storage: SqliteStorage, tmp_path: Path) -> AsyncIterator[TerminalTable]:
+    """The terminal table of channel `den`, with alice's first peg played against bob."""
+    seated = TerminalTable(storage, "den", tmp_path / "boards", out=io.StringIO())
+    assert await seated.run(START) == 0
+    yield seated
+    await seated.close()
+
+
+@pytest.fixture
+async def board(table: TerminalTable, storage: SqliteStorage,
+                fake_discord: FakeDiscord) -> AsyncIterator[WebBoard]:
+    activity = ActivityAuth(BOT_ID, CLIENT_SECRET, "token", api=fake_discord.url + "/api/v10")
+    web = WebBoard(table.service, storage, Signer(SECRET), activity=activity)
+    yield web
+    await activity.close()
+
+
+@pytest.fixture
+async def http(board: WebBoard) -> AsyncIterator[TestClient]:
+    async with TestClient(TestServer(board.app())) as client:
+        yield client

@@ -1,0 +1,225 @@
+"""The web board's API as hostile requests meet it: links changed or expired, moves out of
+seat or turn, bodies too large, too many requests, and what every answer's headers say.
+A refusal is one line and changes nothing; no answer holds a traceback or sets a cookie."""
+
+from __future__ import annotations
+
+import gzip
+import time
+
+import pytest
+from aiohttp.test_utils import TestClient
+
+from twixt.storage import SqliteStorage
+from twixt.terminal import TerminalTable, name_id
+from twixt.web import WebBoard
+from twixt.web import live as live_pages
+from twixt.web.links import Signer
+from twixt.web.server import MAX_BODY, STATIC
+
+BOB = 1  # bob's seat (Black)
+
+
+async def log_of(storage: SqliteStorage) -> list[str]:
+    stored = await storage.active_game(name_id("den"))
+    assert stored is not None
+    return [turn.command for turn in (await storage.load_game(stored.id)).turns]
+
+
+async def game_id(storage: SqliteStorage) -> int:
+    stored = await storage.active_game(name_id("den"))
+    assert stored is not None
+    return stored.id
+
+
+async def test_a_seat_link_reads_the_game_and_moves_in_turn(http: TestClient, board: WebBoard,
+                                                           storage: SqliteStorage):
+    token = board.signer.token(await game_id(storage), BOB)
+    state = await (await http.get(f"/api/g/{token}/state")).json()
+    assert (state["you"], state["to_move"], state["pegs"]) == (BOB, BOB, [["G6", "red"]])
+    assert (state["last"], state["last_seat"], state["last_text"]) == (["G6"], 0, "alice: G6")
+    preview = await (await http.get(f"/api/g/{token}/preview?hole=E5")).json()
+    assert preview == {"links": [], "rules": "classic"}
+    moved = await http.post(f"/api/g/{token}/act", json={"action": "place", "hole": "E7"})
+    assert moved.status == 200
+    assert await log_of(storage) == ["G6", "E7"]
+    again = await http.post(f"/api/g/{token}/act", json={"action": "place", "hole": "E9"})
+    assert (again.status, await again.json()) == (409, {"error": "it is alice's turn"})
+    assert await log_of(storage) == ["G6", "E7"]
+
+
+@pytest.mark.parametrize("change", ["last letter", "game", "seat", "expiry", "other secret",
+                                    "expired"])
+async def test_a_changed_or_expired_link_is_refused(http: TestClient, board: WebBoard,
+                                                   storage: SqliteStorage, change: str):
+    game = await game_id(storage)
+    token = board.signer.token(game, BOB)
+    version, _game, _seat, expiry, signature = token.split(".")
+    bad = {
+        "last letter": token[:-1] + ("A" if token[-1] != "A" else "B"),
+        "game": ".".join([version, "2", "1", expiry, signature]),
+        "seat": ".".join([version, str(game), "0", expiry, signature]),
+        "expiry": ".".join([version, str(game), "1", str(int(expiry) + 1), signature]),
+        "other secret": Signer(b"another-secret-0123456789abcdef").token(game, BOB),
+        "expired": board.signer.token(game, BOB, hours=1, now=time.time() - 7200),
+    }[change]
+    page = await http.get(f"/g/{bad}")
+    assert page.status == 403 and "data-hole" not in await page.text()
+    for path in ("state", "preview?hole=E7"):
+        refused = await http.get(f"/api/g/{bad}/{path}")
+        assert refused.status == 404
+        assert await refused.json() == {"error": "this link is not valid or has expired"}
+    moved = await http.post(f"/api/g/{bad}/act", json={"action": "place", "hole": "E7"})
+    assert moved.status == 404
+    assert await log_of(storage) == ["G6"]
+
+
+async def test_a_watchers_link_reads_but_never_moves(http: TestClient, board: WebBoard,
+                                                    storage: SqliteStorage):
+    token = board.signer.token(await game_id(storage), None)
+    state = await (await http.get(f"/api/g/{token}/state")).json()
+    assert state["you"] is None and state["pegs"] == [["G6", "red"]]
+    for action in ({"action": "place", "hole": "E7"}, {"action": "resign"}):
+        refused = await http.post(f"/api/g/{token}/act", json=action)
+        assert (refused.status, await refused.json()) == (
+            403, {"error": "you watch this game: only its players move"})
+    assert await log_of(storage) == ["G6"]
+
+
+@pytest.mark.parametrize("body", [
+    b"not json", b"[]", b'{"action": "challenge"}', b'{"action": "place", "hole": "G"}',
+    b'{"action": "place", "hole": "E7", "links": "G6"}',
+    b'{"action": "place", "hole": "E7", "links": ["A1","A2","A3","A4","A5","A6","A7","A8","A9"]}',
+    b'{"action": "place", "hole": "E7; resign"}',
+])
+async def test_a_malformed_action_is_refused_in_one_line(http: TestClient, board: WebBoard,
+                                                        storage: SqliteStorage, body: bytes):
+    token = board.signer.token(await game_id(storage), BOB)
+    refused = await http.post(f"/api/g/{token}/act", data=body,
+                              headers={"Content-Type": "application/json"})
+    assert (refused.status, await refused.json()) == (
+        400, {"error": "the page asked for something it cannot do"})
+    assert await log_of(storage) == ["G6"]
+
+
+async def test_a_body_too_large_is_refused_unread(http: TestClient, board: WebBoard,
+                                                 storage: SqliteStorage):
+    token = board.signer.token(await game_id(storage), BOB)
+    big = b'{"action": "place", "hole": "E7", "pad": "' + b"x" * MAX_BODY + b'"}'
+    refused = await http.post(f"/api/g/{token}/act", data=big,
+                              headers={"Content-Type": "application/json"})
+    assert refused.status == 413
+    assert "Traceback" not in await refused.text()
+    assert await log_of(storage) == ["G6"]
+
+
+async def test_too_many_moves_are_refused_per_player(http: TestClient, board: WebBoard,
+                                                    storage: SqliteStorage):
+    token = board.signer.token(await game_id(storage), BOB)
+    statuses = [(await http.post(f"/api/g/{token}/act", json={"action": "swap"})).status
+                for _ in range(board.writes.burst + 3)]
+    assert statuses[: board.writes.burst] == [409] * board.writes.burst  # swap is off
+    assert statuses[board.writes.burst:] == [429] * 3
+    # alice's seat has a bucket of its own
+    alice = board.signer.token(await game_id(storage), 0)
+    assert (await http.post(f"/api/g/{alice}/act", json={"action": "swap"})).status == 409
+
+
+async def test_a_failure_inside_is_one_line_without_a_traceback(
+        http: TestClient, board: WebBoard, storage: SqliteStorage,
+        monkeypatch: pytest.MonkeyPatch):
+    async def broken(game_id: int) -> None:
+        raise RuntimeError("the database caught fire")
+
+    monkeypatch.setattr(board.service, "game_record", broken)
+    token = board.signer.token(await game_id(storage), BOB)
+    failed = await http.get(f"/api/g/{token}/state")
+    text = await failed.text()
+    assert failed.status == 500
+    assert "Traceback" not in text and "fire" not in text
+    assert (await failed.json())["error"].startswith("something went wrong")
+
+
+async def test_every_answer_has_the_security_headers_and_no_cookie(
+        http: TestClient, board: WebBoard, storage: SqliteStorage):
+    token = board.signer.token(await game_id(storage), BOB)
+    for path in (f"/g/{token}", "/g/nonsense", f"/api/g/{token}/state", "/api/g/x/state",
+                 "/static/board.js", "/", "/nowhere"):
+        answer = await http.get(path)
+        csp = answer.headers["Content-Security-Policy"]
+        assert "script-src 'self'" in csp and "unsafe-inline" not in csp, path
+        assert answer.headers["X-Content-Type-Options"] == "nosniff"
+        assert answer.headers["Referrer-Policy"] == "no-referrer"
+        assert "Set-Cookie" not in answer.headers, path
+    page = await http.get(f"/g/{token}")
+    assert page.headers["X-Frame-Options"] == "DENY"
+    assert "frame-ancestors 'none'" in page.headers["Content-Security-Policy"]
+    html = await page.text()
+    assert "<script>" not in html and "<script " in html  # its scripts are files only
+    assert SECRET_TEXT not in html
+
+
+SECRET_TEXT = "a-secret-for-the-tests-only"
+
+
+async def test_the_page_and_its_scripts_weigh_under_300_kb_compressed(http: TestClient):
+    total = len(gzip.compress((await (await http.get("/")).text()).encode()))
+    for name in STATIC:
+        answer = await http.get(f"/static/{name}", headers={"Accept-Encoding": "gzip"},
+                                auto_decompress=False)
+        assert answer.headers["Content-Encoding"] == "gzip"
+        total += len(await answer.read())
+    assert total <= 300_000
+
+
+async def test_live_pages_are_bounded_per_game(http: TestClient, board: WebBoard,
+                                              storage: SqliteStorage,
+                                              monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(live_pages, "MAX_PER_GAME", 2)
+    token = board.signer.token(await game_id(storage), BOB)
+    first = await http.get(f"/api/g/{token}/live")
+    second = await http.get(f"/api/g/{token}/live")
+    assert first.status == second.status == 200
+    assert (await first.content.readline()).startswith(b"data: {")
+    third = await http.get(f"/api/g/{token}/live")
+    assert third.status == 503
+    first.close()
+    second.close()
+
+
+async def test_a_move_at_the_table_reaches_a_live_page(http: TestClient, board: WebBoard,
+                                                      storage: SqliteStorage,
+                                                      table: TerminalTable):
+    token = board.signer.token(await game_id(storage), 0)
+    live = await http.get(f"/api/g/{token}/live")
+    assert b'"version": 1' in await live.content.readline()
+    await live.content.readline()  # the blank line that ends an event
+    assert await table.play_line("bob: E7")
+    changed = await live.content.readline()  # the watcher reads the version within a second
+    assert b'"version": 2' in changed and b'["E7", "black"]' in changed
+    live.close()
+
+
+async def test_the_words_come_in_german(http: TestClient):
+    words = await (await http.get("/api/words?lang=de")).json()
+    assert words["place"] == "Setzen {hole}" and words["red"] == "rot"
+    english = await (await http.get("/api/words", headers={"Accept-Language": "en-GB"})).json()
+    assert english["place"] == "Place {hole}"
+
+
+async def test_privilege_is_offered_to_the_player_who_has_just_moved(
+        http: TestClient, board: WebBoard, storage: SqliteStorage, table: TerminalTable):
+    assert await table.play_line("alice: resign yes")
+    for line in ("carol: team dave vs erin frank size 12", "dave: accept", "erin: accept",
+                 "frank: accept", "carol: G6"):
+        assert await table.play_line(line), line
+    game = await game_id(storage)
+    carol, dave = board.signer.token(game, 0), board.signer.token(game, 1)
+    state = await (await http.get(f"/api/g/{carol}/state")).json()
+    assert (state["to_move"], state["privilege_seat"]) == (1, 0)
+    refused = await http.post(f"/api/g/{dave}/act", json={"action": "privilege"})
+    assert refused.status == 409
+    called = await http.post(f"/api/g/{carol}/act", json={"action": "privilege"})
+    assert called.status == 200
+    state = await (await http.get(f"/api/g/{carol}/state")).json()
+    assert (state["to_move"], state["privilege_seat"]) == (2, None)

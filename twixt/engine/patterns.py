@@ -1,0 +1,481 @@
+"""What a hole looks like to the side that may play it: the features of the learned priors.
+
+Each empty hole is described by a few *features*, each with a small number of *levels*, seen
+from the side to move as if it were Red (it joins the top and bottom rows; for Black the
+board is read transposed, so one table serves both colours):
+
+- `ring`: the eight holes a knight's step away, each empty, an own peg the new peg could
+  link to, an own peg a standing link keeps it from, an opponent's peg, or off the board
+  (or in the opponent's border rows); 5**8 codes, one weight per shape up to the board's
+  mirror images (left-right, top-bottom);
+- `square`: the eight holes around it (the 3×3 square), each empty, an own peg, an
+  opponent's peg or off the board; 4**8 codes, one weight per shape up to the mirror images;
+- `outer`: the same for the eight holes two rows or columns (or both) away: where a peg
+  would make a mesh (one hole between two pegs) with it;
+- `last`, `own_last`: where the hole is from the opponent's last peg and from the side's own
+  last peg, in rows and columns (up to 6 each way), counted outwards (towards the peg's
+  nearer border and side) or inwards;
+- `near`: within how many knight's steps (1, 2, 3, or further) the nearest own peg and the
+  nearest opponent's peg are;
+- `chain`: how many of the side's chains (pegs joined by links) the new peg would link to
+  (none, one, two or more), and whether it would lengthen one of them towards a border row;
+- `ahead`: whether it lies in front of an end of an opponent's chain (1 to 6 columns beyond
+  its outermost peg, towards the border the chain runs to, at most 2 rows aside), and where,
+  the chain of the opponent's last peg apart from the others;
+- `edge`: how far it is from the side's nearer border row and from the nearer side column;
+- `mine`, `theirs`: whether it lies on the side's (the opponent's) shortest paths, and how
+  narrow the layer of those paths is there (a hole every path passes through, or one of 20).
+
+The weights are learned from real games (`benchmarks/train_priors.py`, Coulom's
+Bradley–Terry model fitted by minorization–maximization) and shipped in
+`twixt/engine/data/priors.json`; a hole's strength is the product of its levels' weights,
+added here as logarithms, and `engine.candidates` turns strengths into priors. The compiled
+core computes the same levels and adds the same logarithms in the same order
+(`features_index` below is the order of the table it is given).
+"""
+
+from __future__ import annotations
+
+import json
+from array import array
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from twixt.engine.evaluate import Side, spreader
+from twixt.rules import Colour, RuleSet
+from twixt.rules.geometry import KNIGHT_STEPS, Geometry, geometry
+from twixt.rules.position import Position
+
+#: the ring's holes as (across, along) offsets, for the side seen as Red: (columns, rows)
+RING = KNIGHT_STEPS
+#: a ring hole's states
+EMPTY, LINKABLE, CUT_OFF, THEIRS, OFF = range(5)
+STATES = 5
+RING_CODES = STATES ** len(RING)
+#: the square's holes as (across, along) offsets, and their states
+SQUARE = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+SQUARE_EMPTY, SQUARE_MINE, SQUARE_THEIRS, SQUARE_OFF = range(4)
+SQUARE_STATES = 4
+SQUARE_CODES = SQUARE_STATES ** len(SQUARE)
+#: the outer square's holes (two away), with the square's states
+OUTER = tuple((2 * dx, 2 * da) for dx, da in SQUARE)
+#: offsets to a recent peg and from the borders are counted up to this
+FAR = 6
+SPAN = FAR + 1
+#: a signed offset's levels: -FAR..FAR
+SIGNED = 2 * FAR + 1
+#: the level of `last` / `own_last` when there is no such peg
+NO_PEG = SIGNED * SIGNED
+#: knight's steps counted to the nearest peg (further: the next level)
+STEPS_NEAR = 3
+#: upper bounds of the path-width buckets (0: not on a shortest path)
+WIDTHS = (1, 2, 3, 4, 6, 10, 20)
+#: `ahead`: columns beyond an opponent's chain end, and rows aside, that count
+AHEAD = 6
+ASIDE = 2
+
+#: the features in the order their logarithms are added, with their number of levels
+FEATURES: tuple[tuple[str, int], ...] = (
+    ("ring", RING_CODES),
+    ("square", SQUARE_CODES),
+    ("outer", SQUARE_CODES),
+    ("last", NO_PEG + 1),
+    ("own_last", NO_PEG + 1),
+    ("near", (STEPS_NEAR + 1) ** 2),
+    ("chain", 5),
+    ("ahead", 2 * AHEAD * (ASIDE + 1) + 1),
+    ("edge", SPAN * SPAN),
+    ("mine", len(WIDTHS) + 2),
+    ("theirs", len(WIDTHS) + 2),
+)
+#: the features whose levels are shapes, weighed alike in mirror images
+SHAPES = {"ring": (RING, STATES), "square": (SQUARE, SQUARE_STATES),
+          "outer": (OUTER, SQUARE_STATES)}
+#: where each feature's levels start in the flat table of logarithms
+OFFSETS: tuple[int, ...] = tuple(sum(size for _name, size in FEATURES[:i])
+                                 for i in range(len(FEATURES)))
+TABLE_SIZE = sum(size for _name, size in FEATURES)
+
+
+def width_level(width: int) -> int:
+    """The bucket of a shortest-path layer of `width` holes (0: not on a shortest path)."""
+    if not width:
+        return 0
+    for level, bound in enumerate(WIDTHS, start=1):
+        if width <= bound:
+            return level
+    return len(WIDTHS) + 1
+
+
+def _mirrored(shape: str, code: int, across: bool, along: bool) -> int:
+    """A shape's code read in a mirror (left-right: `across`, top-bottom: `along`)."""
+    offsets, base = SHAPES[shape]
+    states = [(code // base ** i) % base for i in range(len(offsets))]
+    out = 0
+    for i, (dx, da) in enumerate(offsets):
+        j = offsets.index((-dx if across else dx, -da if along else da))
+        out += states[i] * base ** j
+    return out
+
+
+def canonical(shape: str, code: int) -> int:
+    """The smallest code among a shape's mirror images (one weight serves them all)."""
+    return min(_mirrored(shape, code, across, along) for across in (False, True)
+               for along in (False, True))
+
+
+@dataclass(frozen=True, eq=False)
+class Frame:
+    """A board seen from one colour as Red: per hole its (across, along) coordinates and,
+    per ring position, the neighbour's index and link id (-1: off the board)."""
+
+    across: tuple[int, ...]
+    along: tuple[int, ...]
+    across_size: int
+    along_size: int
+    ring: tuple[tuple[tuple[int, int], ...], ...]
+    #: per hole and square (outer square) position, the neighbour's index (-1: off the board)
+    square: tuple[tuple[int, ...], ...]
+    outer: tuple[tuple[int, ...], ...]
+    #: per hole: whether the colour may place there (not in the opponent's border rows)
+    placeable: tuple[bool, ...]
+    #: per hole: its `edge` level (how far from the nearer own border row and side column)
+    edge: tuple[int, ...]
+    #: per (across, along): the hole's index (along * across_size + across)
+    holes: tuple[int, ...]
+
+    def index(self, across: int, along: int) -> int:
+        """The index of the hole at (`across`, `along`) (both on the board)."""
+        return self.holes[along * self.across_size + across]
+
+
+def frame(geo: Geometry, colour: Colour) -> Frame:
+    """`geo` seen from `colour` as Red (Black's board transposed)."""
+    return _frame(geo.cols, geo.rows, colour)
+
+
+@cache
+def _frame(cols: int, rows: int, colour: Colour) -> Frame:
+    geo = geometry(cols, rows)
+    red = colour is Colour.RED
+    count = geo.cols * geo.rows
+    across = tuple((i % geo.cols) if red else (i // geo.cols) for i in range(count))
+    along = tuple((i // geo.cols) if red else (i % geo.cols) for i in range(count))
+    slot_of_step = {step: RING.index((dc, dr) if red else (dr, dc))
+                    for step, (dc, dr) in enumerate(KNIGHT_STEPS)}
+    ring = []
+    for index in range(count):
+        slots = [(-1, -1)] * len(RING)
+        for neighbour, lid, step in geo.neighbours[index]:
+            slots[slot_of_step[step]] = (neighbour, lid)
+        ring.append(tuple(slots))
+
+    def around(index: int, offsets: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+        c, r = index % cols, index // cols
+        found = []
+        for dx, da in offsets:
+            dc, dr = (dx, da) if red else (da, dx)
+            there = (r + dr) * cols + c + dc
+            inside = 0 <= c + dc < cols and 0 <= r + dr < rows and geo.on_board[there]
+            found.append(there if inside else -1)
+        return tuple(found)
+
+    along_size, across_size = (rows, cols) if red else (cols, rows)
+    edge = tuple(min(along[i], along_size - 1 - along[i], FAR) * SPAN
+                 + min(across[i], across_size - 1 - across[i], FAR) for i in range(count))
+    placeable = tuple(bool((geo.placeable[colour] >> i) & 1) for i in range(count))
+    holes = [0] * count
+    for i in range(count):
+        holes[along[i] * across_size + across[i]] = i
+    return Frame(across, along, across_size, along_size, tuple(ring),
+                 tuple(around(i, SQUARE) for i in range(count)),
+                 tuple(around(i, OUTER) for i in range(count)), placeable, edge, tuple(holes))
+
+
+def ring_code(pos: Position, rules: RuleSet, colour: Colour, seen: Frame, hole: int) -> int:
+    """The ring around `hole` for `colour` (see the module's docstring)."""
+    peg_colour = pos.peg_colour
+    mine, theirs = pos.cross_count[colour], pos.cross_count[colour.opponent]
+    own_blocks = rules is RuleSet.CLASSIC
+    placeable = seen.placeable
+    code = 0
+    scale = 1
+    for neighbour, lid in seen.ring[hole]:
+        if neighbour < 0:
+            state = OFF
+        else:
+            owner = peg_colour[neighbour]
+            if owner is None:
+                state = EMPTY if placeable[neighbour] else OFF
+            elif owner is not colour:
+                state = THEIRS
+            elif theirs[lid] or (own_blocks and mine[lid]):
+                state = CUT_OFF
+            else:
+                state = LINKABLE
+        code += state * scale
+        scale *= STATES
+    return code
+
+
+def square_code(pos: Position, colour: Colour, seen: Frame, neighbours: tuple[int, ...]) -> int:
+    """The square (or outer square) of `neighbours` for `colour` (see the module's
+    docstring)."""
+    peg_colour = pos.peg_colour
+    code = 0
+    scale = 1
+    for neighbour in neighbours:
+        owner = peg_colour[neighbour] if neighbour >= 0 else None
+        if owner is None:
+            state = SQUARE_EMPTY if neighbour >= 0 and seen.placeable[neighbour] else SQUARE_OFF
+        else:
+            state = SQUARE_MINE if owner is colour else SQUARE_THEIRS
+        code += state * scale
+        scale *= SQUARE_STATES
+    return code
+
+
+def _outwards(position: int, size: int, offset: int) -> int:
+    """`offset` from `position` counted positive towards the nearer end of `size` (from the
+    middle, either way: positive), within -FAR..FAR, as a level 0..2 FAR."""
+    if 2 * position < size - 1:
+        offset = -offset
+    elif 2 * position == size - 1:
+        offset = abs(offset)
+    return min(max(offset, -FAR), FAR) + FAR
+
+
+def offset_level(seen: Frame, hole: int, peg: int) -> int:
+    """Where `hole` is from `peg` (rows and columns, outwards or inwards), or `NO_PEG`."""
+    if peg < 0:
+        return NO_PEG
+    rows = _outwards(seen.along[peg], seen.along_size, seen.along[hole] - seen.along[peg])
+    cols = _outwards(seen.across[peg], seen.across_size, seen.across[hole] - seen.across[peg])
+    return rows * SIGNED + cols
+
+
+def widths(side: Side, pool: int) -> dict[int, int]:
+    """Per hole of `pool` on `side`'s shortest paths: the number of holes of its layer."""
+    found: dict[int, int] = {}
+    for layer in side.path_layers:
+        inside = layer & pool
+        if not inside:
+            continue
+        width = layer.bit_count()
+        while inside:
+            low = inside & -inside
+            inside ^= low
+            found[low.bit_length() - 1] = width
+    return found
+
+
+@dataclass(frozen=True)
+class Recent:
+    """The opponent's last peg and the side's own last peg (-1: none), the `last` and
+    `own_last` features' reference points."""
+
+    last: int = -1
+    own_last: int = -1
+
+
+def reach(spread: Callable[[int], int], pegs: int) -> tuple[int, ...]:
+    """The holes within 1, 2, … `STEPS_NEAR` knight's steps of `pegs` (`spread`: one step)."""
+    found = []
+    bits = pegs
+    for _step in range(STEPS_NEAR):
+        bits |= spread(bits)
+        found.append(bits)
+    return tuple(found)
+
+
+def steps_level(within: tuple[int, ...], hole: int) -> int:
+    """The fewest knight's steps from `hole` to a peg of `within` (`reach`), or one more."""
+    for steps, bits in enumerate(within):
+        if (bits >> hole) & 1:
+            return steps
+    return len(within)
+
+
+@dataclass(frozen=True)
+class Scene:
+    """What one node's holes are scored against: the last two pegs, the knight's-step reach
+    of each colour's pegs (`reach`), and per hole the width of its layer of each side's
+    shortest paths (`widths`)."""
+
+    recent: Recent
+    mine_near: tuple[int, ...]
+    theirs_near: tuple[int, ...]
+    mine_widths: dict[int, int]
+    theirs_widths: dict[int, int]
+    #: per own peg: its chain's number, lowest and highest row (along)
+    mine_rows: dict[int, tuple[int, int, int]]
+    #: per hole in front of an opponent's chain end: its `ahead` level
+    ahead: dict[int, int]
+
+
+def scene(pos: Position, colour: Colour, recent: Recent, mine: Side, theirs: Side,
+          holes: int) -> Scene:
+    """The `Scene` of a node where `colour` (with `mine`) moves, for scoring `holes`."""
+    geo = pos.geo
+    seen = frame(geo, colour)
+    step = spreader(list(geo.step_masks), geo.step_shifts)
+    return Scene(recent, reach(step, pos.peg_bits[colour]),
+                 reach(step, pos.peg_bits[colour.opponent]), widths(mine, holes),
+                 widths(theirs, holes), chain_rows(seen, chains(pos, colour)),
+                 ahead_levels(seen, chains(pos, colour.opponent), recent.last))
+
+
+def chains(pos: Position, colour: Colour) -> list[list[int]]:
+    """`colour`'s pegs in chains (joined by its standing links), each chain lowest hole
+    first, the chains in the order of their lowest holes."""
+    neighbours, links, peg_colour = pos.geo.neighbours, pos.links, pos.peg_colour
+    seen: set[int] = set()
+    found = []
+    bits = pos.peg_bits[colour]
+    while bits:
+        low = bits & -bits
+        bits ^= low
+        start = low.bit_length() - 1
+        if start in seen:
+            continue
+        seen.add(start)
+        members = [start]
+        todo = [start]
+        while todo:
+            here = todo.pop()
+            for neighbour, lid, _step in neighbours[here]:
+                if (neighbour not in seen and peg_colour[neighbour] is colour
+                        and links.get(lid) is colour):
+                    seen.add(neighbour)
+                    members.append(neighbour)
+                    todo.append(neighbour)
+        found.append(sorted(members))
+    return found
+
+
+def chain_rows(seen: Frame, own: list[list[int]]) -> dict[int, tuple[int, int, int]]:
+    """Per peg of the side's chains `own`: its chain's number, lowest and highest row."""
+    out = {}
+    for number, members in enumerate(own):
+        rows = [seen.along[peg] for peg in members]
+        extent = (number, min(rows), max(rows))
+        for peg in members:
+            out[peg] = extent
+    return out
+
+
+def ahead_levels(seen: Frame, theirs: list[list[int]], last: int) -> dict[int, int]:
+    """Per hole in front of an end of one of the opponent's chains `theirs` (which run
+    across): the best (lowest) `ahead` level (`ahead_cells`), counted after all those of the
+    chain holding the opponent's `last` peg for the other chains."""
+    out: dict[int, int] = {}
+    across = seen.across
+    for members in theirs:
+        beyond_last = 0 if last in members else AHEAD * (ASIDE + 1)
+        columns = [across[peg] for peg in members]
+        low, high = min(columns), max(columns)
+        for peg in members:
+            for direction, end in ((-1, low), (1, high)):
+                if across[peg] != end:
+                    continue
+                for hole, level in ahead_cells(seen, peg, direction):
+                    level += beyond_last
+                    if level < out.get(hole, level + 1):
+                        out[hole] = level
+    return out
+
+
+@cache
+def ahead_cells(seen: Frame, peg: int, direction: int) -> tuple[tuple[int, int], ...]:
+    """The holes 1 to `AHEAD` columns beyond `peg` in `direction` (-1, 1) and at most `ASIDE`
+    rows aside, each with its `ahead` level: 1 + (columns beyond - 1) * (ASIDE + 1) + rows
+    aside."""
+    found = []
+    for beyond in range(1, AHEAD + 1):
+        across = seen.across[peg] + direction * beyond
+        if not 0 <= across < seen.across_size:
+            break
+        for aside in range(-ASIDE, ASIDE + 1):
+            along = seen.along[peg] + aside
+            if 0 <= along < seen.along_size:
+                found.append((seen.index(across, along),
+                              1 + (beyond - 1) * (ASIDE + 1) + abs(aside)))
+    return tuple(found)
+
+
+def chain_level(pos: Position, rules: RuleSet, colour: Colour, seen: Frame, scene: Scene,
+                hole: int) -> int:
+    """How many own chains a peg at `hole` would link to (0, 1, 2 or more) and whether it
+    lengthens one of them: 0 none; 1, 2 one (inside, beyond its rows); 3, 4 two or more."""
+    peg_colour = pos.peg_colour
+    mine, theirs = pos.cross_count[colour], pos.cross_count[colour.opponent]
+    own_blocks = rules is RuleSet.CLASSIC
+    extents = set()
+    for neighbour, lid in seen.ring[hole]:
+        if (neighbour >= 0 and peg_colour[neighbour] is colour
+                and not (theirs[lid] or (own_blocks and mine[lid]))):
+            extents.add(scene.mine_rows[neighbour])
+    if not extents:
+        return 0
+    along = seen.along[hole]
+    longer = any(along < low or along > high for _number, low, high in extents)
+    return (1 if len(extents) == 1 else 3) + longer
+
+
+def levels(pos: Position, rules: RuleSet, colour: Colour, seen: Frame, scene: Scene,
+           hole: int) -> tuple[int, ...]:
+    """The level of each feature (`FEATURES`' order) of `hole` for `colour`."""
+    recent = scene.recent
+    near = (steps_level(scene.mine_near, hole) * (STEPS_NEAR + 1)
+            + steps_level(scene.theirs_near, hole))
+    return (ring_code(pos, rules, colour, seen, hole),
+            square_code(pos, colour, seen, seen.square[hole]),
+            square_code(pos, colour, seen, seen.outer[hole]),
+            offset_level(seen, hole, recent.last), offset_level(seen, hole, recent.own_last),
+            near, chain_level(pos, rules, colour, seen, scene, hole),
+            scene.ahead.get(hole, 0), seen.edge[hole], width_level(scene.mine_widths.get(hole, 0)),
+            width_level(scene.theirs_widths.get(hole, 0)))
+
+
+def strength(table: array[float], found: tuple[int, ...]) -> float:
+    """The logarithm of a hole's strength: its levels' logarithms added in `FEATURES`'
+    order (the compiled core adds them in the same order, so the sums agree to the bit)."""
+    total = 0.0
+    for offset, level in zip(OFFSETS, found, strict=True):
+        total += table[offset + level]
+    return total
+
+
+DATA = "priors.json"
+
+
+@cache
+def weights() -> array[float]:
+    """The shipped weights as one flat table of natural logarithms (`OFFSETS` says where each
+    feature's levels are; every ring code has the weight of its canonical shape)."""
+    return table_from(json.loads(resources.files("twixt.engine").joinpath("data", DATA)
+                                 .read_text(encoding="utf-8")))
+
+
+def table_from(data: dict[str, Any]) -> array[float]:
+    """The flat table of logarithms from the data file's contents (levels it does not name
+    weigh 1: a logarithm of 0)."""
+    table = array("d", bytes(8 * TABLE_SIZE))
+    learned = data["features"]
+    for (name, size), offset in zip(FEATURES, OFFSETS, strict=True):
+        if name in SHAPES:
+            # each learned shape weighs the same in all its mirror images
+            for code, value in learned[name].items():
+                for across in (False, True):
+                    for along in (False, True):
+                        table[offset + _mirrored(name, int(code), across, along)] = value
+        else:
+            values = learned[name]
+            if len(values) != size:
+                raise ValueError(f"{DATA}: {name} has {len(values)} levels, not {size}")
+            for level, value in enumerate(values):
+                table[offset + level] = value
+    return table

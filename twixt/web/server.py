@@ -1,0 +1,500 @@
+"""The web board's server: the page, its scripts, and the game's API, over the bot's service.
+
+Every request is hostile until shown otherwise. A page's key to a game is either a signed
+link (`/g/TOKEN`, see `links`) or, inside Discord, a Discord access token checked against
+Discord and the Activity instance's participants (`activity`). Reading needs a valid key;
+a write needs a seat, and the service checks the turn as for any typed move. Bodies are
+bounded (`MAX_BODY`), writes and reads limited per player (`limits`), live pages per game and
+in all (`live`); every answer carries the headers a security review expects, and whatever
+fails inside is said in one line, never as a traceback.
+
+Routes (the API of a link: `/api/g/TOKEN/…`; of the Activity: `/api/a/INSTANCE/…` with
+`Authorization: Bearer ACCESS_TOKEN`):
+
+    GET  /g/TOKEN          the page (403 for a link changed or expired)
+    GET  /                 the page as a Discord Activity
+    GET  …/state[?step=N]  the game's view (a finished game: after N turns)
+    GET  …/preview?hole=G6 the links a peg there would make, or why it cannot go there
+    POST …/act             {"action": "place", "hole": "G6", "links": ["E5"]}, or swap,
+                           privilege, offer_draw, accept_draw, decline_draw, resign,
+                           takeback, takeback_accept, takeback_decline
+    GET  …/live            server-sent events: the game's view after every change
+    POST /api/activity/token   {"code": …}: the OAuth2 code exchanged for an access token
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import hashlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from importlib import resources
+from typing import Any
+
+from aiohttp import web
+
+from twixt.language import LOCALES, Message, locale_of, message, translation, unmarked
+from twixt.rules import Action, Command, Hole, InvalidMoveError, TwixtError, parse_command
+from twixt.service import Button, ButtonKind, Reply, Request, ServiceError, TwixtService, User
+from twixt.service import commands as cmd
+from twixt.storage import NotFoundError, Storage, StoredGame
+from twixt.web import words
+from twixt.web.activity import ActivityAuth, DiscordRefused
+from twixt.web.limits import RateLimit
+from twixt.web.links import Signer, seat_link
+from twixt.web.live import Full, Hub
+from twixt.web.view import board_view, preview
+
+log = logging.getLogger(__name__)
+
+#: the largest request body read (a move is a few dozen bytes)
+MAX_BODY = 4096
+#: a heartbeat on a quiet live page, so that proxies keep it open
+HEARTBEAT = 15.0
+#: the scripts and styles the page loads, from the package's static folder
+STATIC = ("board.js", "board.css", "activity.js")
+#: the Content-Security-Policy: only this server's own scripts, styles and connections
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors {frames}")
+#: who may frame a page: nobody for a link; Discord for the Activity (and Discord's local
+#: development client, whose origin the Embedded App SDK accepts too)
+FRAMES_NONE = "'none'"
+FRAMES_DISCORD = ("https://discord.com https://*.discord.com https://*.discordsays.com "
+                  "http://localhost:3333")
+#: who may frame a response, as its handler said (read by the headers' middleware)
+FRAMES = web.ResponseKey("frames", str)
+
+#: the actions of the page, as the service commands they stand for (a placement is built)
+_ACTIONS: dict[str, cmd.ServiceCommand] = {
+    "swap": cmd.Move(Command(actions=(Action.SWAP,))),
+    "privilege": cmd.Move(Command(actions=(Action.PRIVILEGE,))),
+    "offer_draw": cmd.Move(Command(actions=(Action.OFFER_DRAW,))),
+    "accept_draw": cmd.Move(Command(actions=(Action.ACCEPT_DRAW,))),
+    "decline_draw": cmd.Move(Command(actions=(Action.DECLINE_DRAW,))),
+    "resign": cmd.Resign(confirmed=True),
+    "takeback": cmd.Takeback("request"),
+    "takeback_accept": cmd.Takeback("accept"),
+    "takeback_decline": cmd.Takeback("decline"),
+}
+MAX_LINKS = 8
+
+
+class Refused(Exception):
+    """A request answered with `status` and one line (in the asker's language)."""
+
+    def __init__(self, status: int, line: str) -> None:
+        super().__init__(line)
+        self.status = status
+        self.line = line
+
+
+@dataclass(frozen=True)
+class Access:
+    """Who a request is, for which game: `seat` None for an onlooker; `key` names them for
+    the rate limits."""
+
+    stored: StoredGame
+    seat: int | None
+    key: str
+    locale: str
+
+
+Announce = Callable[[Reply], Awaitable[object]]
+
+
+class WebBoard:
+    """The web front end over one service and its storage.
+
+    `announce` (inside `twixt run`) posts what a move made on the page says into the game's
+    Discord channel, as if it had been typed there; alone (`twixt web`) there is nobody to
+    tell but the game's live pages."""
+
+    def __init__(self, service: TwixtService, storage: Storage, signer: Signer, *,
+                 activity: ActivityAuth | None = None, announce: Announce | None = None,
+                 writes: RateLimit | None = None, reads: RateLimit | None = None) -> None:
+        self.service = service
+        self._storage = storage
+        self.signer = signer
+        self.activity = activity
+        self._announce = announce
+        self.writes = writes or RateLimit(per_second=2, burst=10)
+        self.reads = reads or RateLimit(per_second=20, burst=60)
+        self.hub = Hub(storage.game_versions, self._live_view)
+        self._closing = asyncio.Event()
+        self._telling: set[asyncio.Task[None]] = set()
+        self._static = {name: _Asset.load(name) for name in STATIC}
+
+    def app(self) -> web.Application:
+        app = web.Application(client_max_size=MAX_BODY,
+                              middlewares=[_guarded, _secure_headers])
+        app.router.add_get("/", self._activity_page)
+        app.router.add_get("/g/{token}", self._link_page)
+        app.router.add_get("/static/{name}", self._static_file)
+        app.router.add_get("/api/words", self._words)
+        app.router.add_post("/api/activity/token", self._token_exchange)
+        for mode in ("g", "a"):
+            app.router.add_get(f"/api/{mode}/{{key}}/state", self._state)
+            app.router.add_get(f"/api/{mode}/{{key}}/preview", self._preview)
+            app.router.add_post(f"/api/{mode}/{{key}}/act", self._act)
+            app.router.add_get(f"/api/{mode}/{{key}}/live", self._live)
+        app.on_startup.append(self._start)
+        app.on_shutdown.append(self._shutdown)
+        return app
+
+    async def seat_link(self, channel_id: int, user_id: int, base_url: str) -> str | None:
+        """The link to a user's seat in the channel's game (to watch it, without one); None
+        when the channel has no game."""
+        found = await seat_link(self._storage, self.signer, channel_id, user_id, base_url)
+        return None if found is None else found[0]
+
+    async def game_changed(self, game_id: int) -> None:
+        """Tell a game's live pages that it changed (a move made in this process)."""
+        await self.hub.changed(game_id)
+
+    def _tell_pages(self, game_id: int) -> None:
+        """The game's live pages hear of a move made here, after its answer has gone."""
+        task = asyncio.get_running_loop().create_task(self.game_changed(game_id))
+        self._telling.add(task)  # kept until done: the loop holds tasks only weakly
+        task.add_done_callback(self._telling.discard)
+
+    async def channel_changed(self, channel_id: int) -> None:
+        """A reply the service posted by itself in a channel (the bot's move): the
+        channel's game changed."""
+        stored = await self._storage.active_game(channel_id)
+        if stored is not None:
+            await self.game_changed(stored.id)
+
+    # --- pages ------------------------------------------------------------------------
+
+    async def _link_page(self, request: web.Request) -> web.Response:
+        locale = _locale(request)
+        if self.signer.check(request.match_info["token"]) is None:
+            return _html(words.refused_page(locale), status=403)
+        return _html(words.page(locale, activity=None))
+
+    async def _activity_page(self, request: web.Request) -> web.Response:
+        client_id = self.activity.client_id if self.activity else None
+        return _html(words.page(_locale(request), activity=client_id or ""),
+                     frames=FRAMES_DISCORD)
+
+    async def _static_file(self, request: web.Request) -> web.Response:
+        asset = self._static.get(request.match_info["name"])
+        if asset is None:
+            raise web.HTTPNotFound()
+        return asset.response(request)
+
+    async def _words(self, request: web.Request) -> web.Response:
+        return _json(words.page_words(_locale(request)), cache=True)
+
+    # --- the game ---------------------------------------------------------------------
+
+    async def _state(self, request: web.Request) -> web.Response:
+        access = await self._access(request, self.reads)
+        step = request.query.get("step")
+        if step is not None and (not step.isdigit() or len(step) > 4):
+            raise Refused(400, _said(access.locale, message("a step is a number of turns")))
+        view = await self._view(access.stored.id, access.locale,
+                                None if step is None else int(step))
+        return _json({**view, "you": access.seat})
+
+    async def _preview(self, request: web.Request) -> web.Response:
+        access = await self._access(request, self.reads)
+        seat = _seated(access)
+        _stored, game, _clock = await self.service.game_record(access.stored.id)
+        try:
+            links = preview(game, request.query.get("hole", "")[:8], seat)
+        except TwixtError as error:
+            raise Refused(409, unmarked(translation(access.locale).say(error.message))) from None
+        return _json({"links": links, "rules": game.rules.value})
+
+    async def _act(self, request: web.Request) -> web.Response:
+        access = await self._access(request, self.writes)
+        seat = _seated(access)
+        try:
+            body = await request.json()
+        except (ValueError, UnicodeDecodeError):
+            body = None
+        tr = translation(access.locale)
+        asked = _command(body, tr)
+        stored = access.stored
+        player = stored.seats[seat]
+        asker = Request(stored.guild_id, stored.channel_id, User(player.user_id, player.name),
+                        locale=access.locale)
+        context = {"command": "web", "game_id": stored.id, "seat": seat}
+        reply = await self.service.answer(asker, cmd.ForGame(stored.id, asked), context)
+        confirm = _confirm_button(reply)
+        if confirm is not None:  # the page's Place was the player's confirmation
+            reply = await self.service.answer(asker, cmd.of_button(confirm.kind,
+                                                                   confirm.target), context)
+        if reply.refused:
+            raise Refused(409, reply.plain.splitlines()[0] if reply.plain else "")
+        self._tell_pages(stored.id)
+        if self._announce is not None and not reply.ephemeral:
+            try:  # the move is stored: a channel that cannot be told is only logged
+                await self._announce(replace(reply, channel_id=stored.channel_id))
+            except Exception:
+                log.exception("a web move not announced", extra={"game_id": stored.id})
+        return _json({"ok": True})
+
+    async def _live(self, request: web.Request) -> web.StreamResponse:
+        access = await self._access(request, self.reads)
+        game_id = access.stored.id
+        try:
+            listening = self.hub.listen(game_id, access.stored.version)
+            queue = await listening.__aenter__()
+        except Full:
+            raise Refused(503, _said(access.locale, message(
+                "too many pages watch this game; try again later"))) from None
+        try:
+            response = web.StreamResponse(headers={
+                "Content-Type": "text/event-stream", "Cache-Control": "no-store",
+                "X-Accel-Buffering": "no"})
+            _add_security_headers(response, FRAMES_NONE)
+            await response.prepare(request)
+            first = await self._live_view(game_id)
+            await response.write(_event(first[1] if first else "{}"))
+            closing = asyncio.ensure_future(self._closing.wait())
+            try:
+                while not self._closing.is_set():
+                    getting = asyncio.ensure_future(queue.get())
+                    done, _ = await asyncio.wait({getting, closing}, timeout=HEARTBEAT,
+                                                 return_when=asyncio.FIRST_COMPLETED)
+                    if getting in done:
+                        await response.write(_event(getting.result()))
+                    else:
+                        getting.cancel()
+                        await response.write(b": still here\n\n")
+            finally:
+                closing.cancel()
+            return response
+        except (ConnectionResetError, asyncio.CancelledError):
+            raise
+        finally:
+            await listening.__aexit__(None, None, None)
+
+    async def _token_exchange(self, request: web.Request) -> web.Response:
+        locale = _locale(request)
+        if self.activity is None:
+            raise Refused(404, _said(locale, message("this server runs no Discord Activity")))
+        if not self.writes.allow("exchange:" + (request.remote or "")):
+            raise Refused(429, _said(locale, message("too many requests; wait a moment")))
+        try:
+            body = await request.json()
+        except (ValueError, UnicodeDecodeError):
+            body = None
+        code = body.get("code") if isinstance(body, dict) else None
+        if not isinstance(code, str) or not 0 < len(code) <= 200:
+            raise Refused(400, _said(locale, message("the sign-in sent no code")))
+        try:
+            token = await self.activity.exchange(code)
+        except DiscordRefused:
+            raise Refused(403, _said(locale, message("Discord refused the sign-in"))) from None
+        return _json({"access_token": token})
+
+    # --- who asks -----------------------------------------------------------------------
+
+    async def _access(self, request: web.Request, limit: RateLimit) -> Access:
+        """The game and seat a request's key opens: 404 for a link that is not one of ours
+        (or expired), 403 for a Discord user who is not in the Activity."""
+        locale = _locale(request)
+        tr = translation(locale)
+        key = request.match_info["key"]
+        if request.path.startswith("/api/g/"):
+            granted = self.signer.check(key)
+            if granted is None:
+                raise Refused(404, tr("this link is not valid or has expired"))
+            stored = await self._stored(granted.game_id, tr)
+            if granted.seat is not None and granted.seat >= len(stored.seats):
+                raise Refused(404, tr("this link is not valid or has expired"))
+            who = f"g{stored.id}:{granted.seat}"
+            seat = granted.seat
+        else:
+            if self.activity is None:
+                raise Refused(404, tr("this server runs no Discord Activity"))
+            try:
+                user_id, channel_id, locale = await self.activity.participant(
+                    request.headers.get("Authorization", ""), key)
+            except DiscordRefused:
+                raise Refused(403, tr("Discord does not know you in this Activity")) from None
+            tr = translation(locale)
+            found = await self._storage.active_game(channel_id)
+            if found is None:
+                games = await self._storage.list_games(channel_id=channel_id, limit=1)
+                if not games:
+                    raise Refused(404, tr("there is no game in this channel"))
+                found = games[0]
+            stored = found
+            mine = stored.seat_of(user_id)
+            seat = mine.number if mine else None
+            who = f"u{user_id}"
+        if not limit.allow(who):
+            raise Refused(429, tr("too many requests; wait a moment"))
+        return Access(stored, seat, who, locale)
+
+    async def _stored(self, game_id: int, tr: Any) -> StoredGame:
+        try:
+            return await self._storage.get_game(game_id)
+        except NotFoundError:
+            raise Refused(404, tr("this link is not valid or has expired")) from None
+
+    # --- views ------------------------------------------------------------------------
+
+    async def _view(self, game_id: int, locale: str, step: int | None = None) -> dict[str, Any]:
+        stored, game, clock = await self.service.game_record(game_id)
+        offers = await self._storage.open_offers(game_id) if stored.is_active else ()
+        return board_view(stored, game, clock, offers, translation(locale), step)
+
+    async def _live_view(self, game_id: int) -> tuple[int, str] | None:
+        """The view sent to every live page of a game, and its version: one text for all,
+        with its clock said in each language."""
+        try:
+            stored, game, clock = await self.service.game_record(game_id)
+        except ServiceError:
+            return None
+        offers = await self._storage.open_offers(game_id) if stored.is_active else ()
+        view = board_view(stored, game, clock, offers, translation("en"))
+        view["clock"] = {locale: translation(locale).say(clock)
+                         if clock is not None and view["clock"] else None
+                         for locale in LOCALES}
+        return stored.version, json.dumps(view)
+
+    # --- life -------------------------------------------------------------------------
+
+    async def _start(self, app: web.Application) -> None:
+        self.hub.start()
+
+    async def _shutdown(self, app: web.Application) -> None:
+        """Before the server closes: end every live page (they reconnect elsewhere)."""
+        self._closing.set()
+        await self.hub.stop()
+
+
+def _said(locale: str, text: Message) -> str:
+    """A refusal's line in the asker's language."""
+    return translation(locale).say(text)
+
+
+def _seated(access: Access) -> int:
+    if access.seat is None:
+        raise Refused(403, _said(access.locale, message(
+            "you watch this game: only its players move")))
+    return access.seat
+
+
+def _command(body: object, tr: Any) -> cmd.ServiceCommand:
+    """The service command a page's action asks for; Refused (400) for anything else."""
+    action = body.get("action") if isinstance(body, dict) else None
+    if isinstance(action, str) and action in _ACTIONS:
+        return _ACTIONS[action]
+    if action != "place" or not isinstance(body, dict):
+        raise Refused(400, tr("the page asked for something it cannot do"))
+    hole, links = body.get("hole"), body.get("links", [])
+    if (not isinstance(hole, str) or not isinstance(links, list) or len(links) > MAX_LINKS
+            or not all(isinstance(link, str) for link in links)):
+        raise Refused(400, tr("the page asked for something it cannot do"))
+    try:
+        holes = [Hole.parse(text) for text in (hole, *links)]
+        text = str(holes[0]) + ("".join(f" link {h}" for h in holes[1:]) if links else "")
+        return cmd.Move(parse_command(text))
+    except (InvalidMoveError, ValueError):
+        raise Refused(400, tr("the page asked for something it cannot do")) from None
+
+
+def _confirm_button(reply: Reply) -> Button | None:
+    return next((b for b in reply.buttons if b.kind is ButtonKind.CONFIRM_MOVE), None)
+
+
+def _locale(request: web.Request) -> str:
+    """The page's language: `?lang=`, else the browser's first choice (English otherwise)."""
+    asked = request.query.get("lang") or request.headers.get("Accept-Language") or ""
+    return locale_of(asked.split(",")[0].split(";")[0].strip()[:16])
+
+
+def _event(data: str) -> bytes:
+    return f"data: {data}\n\n".encode()
+
+
+def _json(data: object, status: int = 200, cache: bool = False) -> web.Response:
+    response = web.json_response(data, status=status)
+    response.headers["Cache-Control"] = "max-age=300" if cache else "no-store"
+    return response
+
+
+def _html(text: str, status: int = 200, frames: str = FRAMES_NONE) -> web.Response:
+    response = web.Response(text=text, status=status, content_type="text/html")
+    response.headers["Cache-Control"] = "no-store"
+    response[FRAMES] = frames
+    return response
+
+
+def _add_security_headers(response: web.StreamResponse, frames: str) -> None:
+    headers = response.headers
+    headers["Content-Security-Policy"] = CSP.format(frames=frames)
+    headers["X-Content-Type-Options"] = "nosniff"
+    headers["Referrer-Policy"] = "no-referrer"
+    headers["Cross-Origin-Opener-Policy"] = "same-origin"
+    headers["Permissions-Policy"] = "camera=(), microphone=(), geolocation=()"
+    if frames == FRAMES_NONE:
+        headers["X-Frame-Options"] = "DENY"
+
+
+@web.middleware
+async def _secure_headers(request: web.Request, handler: Any) -> web.StreamResponse:
+    response: web.StreamResponse = await handler(request)
+    if not response.prepared:  # a live page set its own before it began
+        _add_security_headers(response, response.get(FRAMES, FRAMES_NONE))
+    return response
+
+
+@web.middleware
+async def _guarded(request: web.Request, handler: Any) -> web.StreamResponse:
+    """Whatever goes wrong is one line of JSON (or plain text), never a traceback: a
+    refusal with its status, aiohttp's own errors (a body too large: 413) as they are, and
+    anything else logged and answered 500."""
+    try:
+        return await handler(request)  # type: ignore[no-any-return]
+    except Refused as refused:
+        response = _json({"error": refused.line}, status=refused.status)
+    except web.HTTPException as error:
+        if error.status < 400:
+            raise
+        response = web.Response(text=f"{error.status} {error.reason}", status=error.status)
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("web request failed", extra={"path": request.path[:80]})
+        tr = translation(_locale(request))
+        response = _json({"error": tr("something went wrong on the server; nothing was "
+                                      "changed")}, status=500)
+    _add_security_headers(response, FRAMES_NONE)
+    return response
+
+
+class _Asset:
+    """A static file, read once, with its gzip form and an ETag."""
+
+    def __init__(self, name: str, data: bytes) -> None:
+        self.name = name
+        self.data = data
+        self.gzipped = gzip.compress(data, 9, mtime=0)
+        self.etag = '"' + hashlib.sha256(data).hexdigest()[:20] + '"'
+        self.content_type = {"js": "text/javascript", "css": "text/css"}[name.rpartition(".")[2]]
+
+    @classmethod
+    def load(cls, name: str) -> _Asset:
+        return cls(name, resources.files("twixt.web").joinpath("static", name).read_bytes())
+
+    def response(self, request: web.Request) -> web.Response:
+        headers = {"ETag": self.etag, "Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
+        if request.headers.get("If-None-Match") == self.etag:
+            return web.Response(status=304, headers=headers)
+        if "gzip" in request.headers.get("Accept-Encoding", ""):
+            headers["Content-Encoding"] = "gzip"
+            body = self.gzipped
+        else:
+            body = self.data
+        return web.Response(body=body, headers=headers,
+                            content_type=self.content_type, charset="utf-8")

@@ -1,0 +1,475 @@
+// The TwixT board in the browser: draws the game as SVG, lets its player choose a hole and
+// place a peg (with the links they choose in classic), and hears of every change live.
+// Hand-written, no framework; the server (twixt/web/server.py) checks everything again.
+"use strict";
+
+(function () {
+  const SVG = "http://www.w3.org/2000/svg";
+  const CELL = 20;
+  const MARGIN = 22;
+  const body = document.body;
+  const $ = (id) => document.getElementById(id);
+  let words = {};
+  let api = "";
+  let headers = {};
+  let view = null;        // the game as the server last showed it (the live position)
+  let shown = null;       // the view on the board (a step of a finished game, or the live one)
+  let you = null;         // our seat, or null when watching
+  let chosen = null;      // {hole, links: [[a, b]], picked: Set} while a peg is proposed
+  let focusHole = null;
+  let resignArmed = false;
+  let busy = false;
+
+  function say(key, values) {
+    let text = words[key] || key;
+    for (const [name, value] of Object.entries(values || {})) {
+      text = text.split("{" + name + "}").join(String(value));
+    }
+    return text;
+  }
+
+  function el(tag, attrs, text) {
+    const node = tag.startsWith("svg:") ? document.createElementNS(SVG, tag.slice(4))
+      : document.createElement(tag);
+    for (const [name, value] of Object.entries(attrs || {})) node.setAttribute(name, value);
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function letters(col) {
+    let text = "";
+    col += 1;
+    while (col > 0) { const r = (col - 1) % 26; text = String.fromCharCode(65 + r) + text; col = Math.floor((col - 1) / 26); }
+    return text;
+  }
+  const holeName = (c, r) => letters(c) + (r + 1);
+  function parseHole(name) {
+    const m = /^([A-Z]+)([0-9]+)$/.exec(name);
+    let col = 0;
+    for (const ch of m[1]) col = col * 26 + (ch.charCodeAt(0) - 64);
+    return [col - 1, Number(m[2]) - 1];
+  }
+  const centre = (c, r) => [MARGIN + c * CELL + CELL / 2, MARGIN + r * CELL + CELL / 2];
+  const isCorner = (c, r, v) => (c === 0 || c === v.cols - 1) && (r === 0 || r === v.rows - 1);
+  const colourWord = (colour) => say(colour);
+
+  function message(text) { $("message").textContent = text || ""; }
+
+  async function call(path, options) {
+    const response = await fetch(api + path, Object.assign({ headers: Object.assign(
+      { "Accept": "application/json" }, headers), cache: "no-store" }, options || {}));
+    let data = {};
+    try { data = await response.json(); } catch (e) { data = { error: response.status + " " + response.statusText }; }
+    if (!response.ok) throw new Error(data.error || String(response.status));
+    return data;
+  }
+
+  // --- drawing -----------------------------------------------------------------------
+
+  function draw() {
+    const v = shown;
+    const wrap = $("board-wrap");
+    const width = MARGIN * 2 + v.cols * CELL;
+    const height = MARGIN * 2 + v.rows * CELL;
+    const svg = el("svg:svg", { id: "board", viewBox: `0 0 ${width} ${height}`, role: "group",
+      "aria-label": say("board"), "aria-describedby": "help" });
+    // the border lines: Red's rows top and bottom, Black's columns left and right
+    const x0 = MARGIN + CELL, x1 = MARGIN + (v.cols - 1) * CELL;
+    const y0 = MARGIN + CELL, y1 = MARGIN + (v.rows - 1) * CELL;
+    for (const y of [y0, y1]) svg.append(el("svg:line", { x1: x0, x2: x1, y1: y, y2: y, class: "border red" }));
+    for (const x of [x0, x1]) svg.append(el("svg:line", { x1: x, x2: x, y1: y0, y2: y1, class: "border black" }));
+    for (let c = 0; c < v.cols; c++) {
+      const [x] = centre(c, 0);
+      svg.append(el("svg:text", { x, y: MARGIN - 8, class: "label" }, letters(c)));
+      svg.append(el("svg:text", { x, y: height - MARGIN + 15, class: "label" }, letters(c)));
+    }
+    for (let r = 0; r < v.rows; r++) {
+      const [, y] = centre(0, r);
+      svg.append(el("svg:text", { x: MARGIN - 11, y: y + 4, class: "label" }, String(r + 1)));
+      svg.append(el("svg:text", { x: width - MARGIN + 11, y: y + 4, class: "label" }, String(r + 1)));
+    }
+    const pegs = new Map(v.pegs.map(([hole, colour]) => [hole, colour]));
+    const lines = el("svg:g", { class: "links" });
+    for (const [a, b, colour] of v.links) lines.append(linkLine(a, b, "link " + colour));
+    if (chosen) {
+      for (const [a, b] of chosen.links) {
+        const picked = chosen.auto || chosen.picked.has(b);
+        lines.append(linkLine(a, b, "link proposed" + (picked ? "" : " unpicked")));
+      }
+    }
+    svg.append(lines);
+    const holes = el("svg:g", { class: "holes" });
+    const last = new Set(v.last);
+    for (let r = 0; r < v.rows; r++) {
+      for (let c = 0; c < v.cols; c++) {
+        if (isCorner(c, r, v)) continue;
+        const name = holeName(c, r);
+        const [x, y] = centre(c, r);
+        const colour = pegs.get(name);
+        const proposed = chosen && chosen.hole === name;
+        let label = colour ? say("hole_peg", { hole: name, colour: colourWord(colour) })
+          : proposed ? say("hole_new", { hole: name }) : say("hole_empty", { hole: name });
+        if (last.has(name)) label += ", " + say("hole_last");
+        const hole = el("svg:g", { role: "button", tabindex: "-1", "aria-label": label,
+          "data-hole": name, class: "hole" + (colour ? " " + colour : "") + (proposed ? " proposed" : "") });
+        hole.append(el("svg:rect", { x: x - CELL / 2, y: y - CELL / 2, width: CELL, height: CELL, class: "hit" }));
+        if (colour) {
+          hole.append(el("svg:circle", { cx: x, cy: y, r: 6.2, class: "peg " + colour }));
+          if (last.has(name)) hole.append(el("svg:circle", { cx: x, cy: y, r: 8.6, class: "last" }));
+        } else if (proposed) {
+          hole.append(el("svg:circle", { cx: x, cy: y, r: 6.2, class: "peg new " + seatColour() }));
+        } else {
+          hole.append(el("svg:circle", { cx: x, cy: y, r: 1.8, class: "dot" }));
+        }
+        holes.append(hole);
+      }
+    }
+    svg.append(holes);
+    svg.addEventListener("click", onBoardClick);
+    svg.addEventListener("keydown", onBoardKey);
+    wrap.replaceChildren(svg);
+    const focus = svg.querySelector(`[data-hole="${focusHole || "?"}"]`) || svg.querySelector(".hole");
+    focus.setAttribute("tabindex", "0");
+    focusHole = focus.getAttribute("data-hole");
+  }
+
+  function linkLine(a, b, cls) {
+    const [ax, ay] = centre(...parseHole(a));
+    const [bx, by] = centre(...parseHole(b));
+    return el("svg:line", { x1: ax, y1: ay, x2: bx, y2: by, class: cls });
+  }
+
+  function seatColour() {
+    const seat = view.seats.find((s) => s.seat === you);
+    return seat ? seat.colour : "red";
+  }
+
+  // --- the words around the board -----------------------------------------------------
+
+  function describe() {
+    const v = shown;
+    const players = $("players");
+    players.replaceChildren(...v.seats.map((s) => {
+      const item = el("span", { class: "player " + s.colour + (s.seat === v.to_move ? " moving" : "") });
+      item.append(el("span", { class: "swatch " + s.colour, "aria-hidden": "true" }));
+      item.append(document.createTextNode(`${s.name} (${say(s.colour === "red" ? "Red" : "Black")})`));
+      return item;
+    }));
+    const lines = [];
+    if (v.outcome) {
+      const reason = say("reason_" + v.outcome.reason);
+      lines.push(v.outcome.winner ? say("won", { colour: say(v.outcome.winner === "red" ? "Red" : "Black"), reason })
+        : say("drawn", { reason }));
+    } else if (v.aborted) {
+      lines.push(say("aborted"));
+    } else if (v.to_move !== null) {
+      const mover = v.seats[v.to_move];
+      lines.push(v.to_move === you ? say("your_move") : say("to_move", { name: mover.name }));
+      const clock = v.clock && (typeof v.clock === "string" ? v.clock : v.clock[document.documentElement.lang]);
+      if (clock) lines.push(clock);
+    }
+    if (v.last_text) lines.push(say("last_move", { move: v.last_text }));
+    if (you !== null) {
+      const seat = v.seats.find((s) => s.seat === you);
+      lines.push(say("you_play", { colour: say(seat.colour === "red" ? "Red" : "Black") }));
+    } else {
+      lines.push(say("watching"));
+    }
+    if (v.draw_offered_by && v.active) lines.push(say("draw_offered", { colour: say(v.draw_offered_by === "red" ? "Red" : "Black") }));
+    if (v.takeback_by !== null && v.active) lines.push(say("takeback_asked", { name: v.seats[v.takeback_by].name }));
+    $("status").textContent = lines.join(" · ");
+    const list = $("moves").querySelector("ol");
+    list.replaceChildren(...view.history.map((text) => el("li", {}, text)));
+    $("moves").querySelector("summary").textContent = say("moves");
+  }
+
+  function button(key, onPress, extra) {
+    const node = el("button", Object.assign({ type: "button", "data-action": key }, extra || {}), say(key));
+    node.addEventListener("click", onPress);
+    return node;
+  }
+
+  function actions() {
+    const bar = $("actions");
+    const v = view;
+    const items = [];
+    if (you !== null && v.active && shown === view) {
+      const mine = v.seats.find((s) => s.seat === you);
+      const myTurn = v.to_move === you;
+      if (myTurn && v.can_swap) items.push(button("swap", () => act({ action: "swap" })));
+      if (v.privilege_seat === you) items.push(button("privilege", () => act({ action: "privilege" })));
+      if (v.draw_offered_by && v.draw_offered_by !== mine.colour) {
+        items.push(button("accept_draw", () => act({ action: "accept_draw" })));
+        items.push(button("decline_draw", () => act({ action: "decline_draw" })));
+      } else if (myTurn && !v.draw_offered_by) {
+        items.push(button("offer_draw", () => act({ action: "offer_draw" })));
+      }
+      if (v.takeback_by !== null && v.seats[v.takeback_by].colour !== mine.colour) {
+        items.push(button("takeback_accept", () => act({ action: "takeback_accept" })));
+        items.push(button("takeback_decline", () => act({ action: "takeback_decline" })));
+      } else if (v.last_seat === you && v.takeback_by === null) {
+        items.push(button("takeback", () => act({ action: "takeback" })));
+      }
+      items.push(button("resign", onResign, { class: "danger" }));
+    }
+    bar.replaceChildren(...items);
+    steps();
+  }
+
+  function onResign() {
+    if (!resignArmed) {
+      resignArmed = true;
+      message(say("resign_sure"));
+      return;
+    }
+    resignArmed = false;
+    act({ action: "resign" });
+  }
+
+  function steps() {
+    const nav = $("steps");
+    if (view.active || view.turns === 0) { nav.hidden = true; return; }
+    nav.hidden = false;
+    const at = shown.step;
+    const go = (n) => () => showStep(Math.max(0, Math.min(view.turns, n)));
+    nav.replaceChildren(
+      button("first", go(0), at === 0 ? { disabled: "" } : {}),
+      button("back", go(at - 1), at === 0 ? { disabled: "" } : {}),
+      el("span", { class: "step", "aria-live": "polite" }, say("step", { step: at, turns: view.turns })),
+      button("forward", go(at + 1), at === view.turns ? { disabled: "" } : {}),
+      button("last", go(view.turns), at === view.turns ? { disabled: "" } : {}));
+  }
+
+  async function showStep(n) {
+    try {
+      shown = n === view.turns ? view : await call("state?step=" + n);
+      render();
+      const again = $("steps").querySelector(`[data-action="${n === 0 ? "forward" : "back"}"]`);
+      if (again && !again.disabled) again.focus();
+    } catch (error) { message(error.message); }
+  }
+
+  function choice() {
+    const box = $("choice");
+    if (!chosen) { box.hidden = true; box.replaceChildren(); return; }
+    box.hidden = false;
+    const items = [];
+    if (chosen.auto) {
+      items.push(el("p", { class: "hint" }, say(chosen.links.length ? "auto_links" : "no_links")));
+    } else if (!chosen.links.length) {
+      items.push(el("p", { class: "hint" }, say("no_links")));
+    } else {
+      const group = el("div", { class: "links-choice" });
+      for (const [, b] of chosen.links) {
+        const id = "link-" + b;
+        const box = el("input", { type: "checkbox", id });
+        box.checked = chosen.picked.has(b);
+        box.addEventListener("change", () => {
+          if (box.checked) chosen.picked.add(b); else chosen.picked.delete(b);
+          draw();
+        });
+        const label = el("label", { for: id });
+        label.append(box, document.createTextNode(" " + say("link_to", { hole: b })));
+        group.append(label);
+      }
+      items.push(group);
+    }
+    const place = button("place", onPlace, { class: "primary" });
+    const linked = chosen.auto ? chosen.links.map(([, b]) => b) : [...chosen.picked];
+    place.textContent = say("place", { hole: chosen.hole }) + (linked.length ? " — " + linked.join(", ") : "");
+    items.push(place, button("cancel", cancel));
+    box.replaceChildren(...items);
+  }
+
+  function render() {
+    draw();
+    describe();
+    actions();
+    choice();
+  }
+
+  // --- choosing and playing -----------------------------------------------------------
+
+  function onBoardClick(event) {
+    const hole = event.target.closest && event.target.closest(".hole");
+    if (hole) choose(hole.getAttribute("data-hole"));
+  }
+
+  function onBoardKey(event) {
+    const target = event.target.closest && event.target.closest(".hole");
+    if (!target) return;
+    const [c, r] = parseHole(target.getAttribute("data-hole"));
+    const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (moves[event.key]) {
+      event.preventDefault();
+      let [nc, nr] = [c + moves[event.key][0], r + moves[event.key][1]];
+      if (isCorner(nc, nr, shown)) { nc += moves[event.key][0]; nr += moves[event.key][1]; }
+      moveFocus(nc, nr);
+    } else if (event.key === "Home" || event.key === "End") {
+      event.preventDefault();
+      moveFocus(event.key === "Home" ? (r === 0 || r === shown.rows - 1 ? 1 : 0) : (r === 0 || r === shown.rows - 1 ? shown.cols - 2 : shown.cols - 1), r);
+    } else if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      choose(target.getAttribute("data-hole"));
+    } else if (event.key === "Escape") {
+      cancel();
+    }
+  }
+
+  function moveFocus(c, r) {
+    const v = shown;
+    if (c < 0 || r < 0 || c >= v.cols || r >= v.rows) return;
+    const next = document.querySelector(`[data-hole="${holeName(c, r)}"]`);
+    if (!next) return;
+    document.querySelectorAll(".hole[tabindex='0']").forEach((n) => n.setAttribute("tabindex", "-1"));
+    next.setAttribute("tabindex", "0");
+    next.focus();
+    focusHole = holeName(c, r);
+  }
+
+  async function choose(hole) {
+    focusHole = hole;
+    resignArmed = false;
+    if (you === null || shown !== view || !view.active) return;
+    try {
+      const found = await call("preview?hole=" + encodeURIComponent(hole));
+      chosen = { hole, links: found.links, auto: found.rules === "pp",
+        picked: new Set(found.links.map(([, b]) => b)) };
+      message("");
+    } catch (error) {
+      chosen = null;
+      message(error.message);
+    }
+    render();
+    const place = $("choice").querySelector('[data-action="place"]');
+    if (place) place.focus(); else refocus();
+  }
+
+  function cancel() {
+    chosen = null;
+    render();
+    refocus();
+  }
+
+  function refocus() {
+    const node = document.querySelector(`[data-hole="${focusHole}"]`);
+    if (node) node.focus();
+  }
+
+  function onPlace() {
+    const links = chosen.auto ? [] : [...chosen.picked];
+    act({ action: "place", hole: chosen.hole, links });
+  }
+
+  async function act(body) {
+    if (busy) return;
+    busy = true;
+    try {
+      await call("act", { method: "POST", body: JSON.stringify(body),
+        headers: Object.assign({ "Content-Type": "application/json" }, headers) });
+      chosen = null;
+      message("");
+      await refresh();
+      refocus();
+    } catch (error) {
+      message(error.message);
+    } finally {
+      busy = false;
+    }
+  }
+
+  async function refresh() {
+    const fresh = await call("state");
+    accept(fresh);
+  }
+
+  function accept(fresh) {
+    if (view && fresh.version < view.version) return;
+    if (fresh.you !== undefined) you = fresh.you;
+    const stepping = view && shown !== view;
+    if (view && fresh.version !== view.version) chosen = null;
+    view = fresh;
+    if (!stepping) shown = view;
+    render();
+  }
+
+  // --- live ---------------------------------------------------------------------------
+
+  async function live() {
+    let wait = 1000;
+    for (;;) {
+      try {
+        const response = await fetch(api + "live", { headers, cache: "no-store" });
+        if (!response.ok || !response.body) throw new Error(String(response.status));
+        $("board-wrap").classList.remove("stale");
+        wait = 1000;
+        const reader = response.body.getReader();
+        const decoder = new TextDecoder();
+        let buffer = "";
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += decoder.decode(value, { stream: true });
+          let end;
+          while ((end = buffer.indexOf("\n\n")) >= 0) {
+            const event = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const data = event.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
+            if (data) accept(Object.assign(JSON.parse(data), { you }));
+          }
+        }
+      } catch (error) {
+        // said below, then tried again
+      }
+      $("board-wrap").classList.add("stale");
+      message(say("reconnecting"));
+      await new Promise((done) => setTimeout(done, wait));
+      wait = Math.min(wait * 2, 10000);
+      try { await refresh(); message(""); } catch (error) { /* the next try says it */ }
+    }
+  }
+
+  // --- start --------------------------------------------------------------------------
+
+  // the Activity: Discord's sign-in gives the key to the channel's game
+  async function signIn() {
+    const params = new URLSearchParams(location.search);
+    if (!params.get("frame_id") || !window.TwixtActivity) throw new Error(say("not_in_discord"));
+    $("status").textContent = say("signing_in");
+    let signed;
+    try {
+      signed = await window.TwixtActivity.signIn(body.dataset.clientId);
+    } catch (error) {
+      throw new Error(say("sign_in_failed", { reason: error.message }));
+    }
+    api = "/api/a/" + encodeURIComponent(signed.instanceId) + "/";
+    headers = { "Authorization": "Bearer " + signed.accessToken };
+  }
+
+  async function start() {
+    const lang = document.documentElement.lang;
+    const wording = fetch("/api/words?lang=" + encodeURIComponent(lang)).then((r) => r.json());
+    let viewing = null;
+    if (body.dataset.mode !== "activity") {
+      // a link's board: its view is asked for together with the words
+      api = "/api/g/" + encodeURIComponent(location.pathname.split("/").pop()) + "/";
+      viewing = call("state");
+      viewing.catch(() => {});  // said below, once the words are there
+    }
+    words = await wording;
+    $("help").textContent = say("keys");
+    try {
+      if (!viewing) {
+        await signIn();
+        viewing = call("state");
+      }
+      accept(await viewing);
+    } catch (error) {
+      message(error.message);
+      return;
+    }
+    live();
+  }
+
+  start();
+})();
