@@ -9,6 +9,18 @@ held in its start, before it connects), identified and was told it is ready (`ho
 keeps it waiting there, as Discord does while it sends a big bot its servers), and the close
 code it sent when it left.
 
+It also plays a user-installed app's part in private channels, as Discord documents it:
+`interact` sends INTERACTION_CREATE from a user (not a member) in a DM or group DM
+(context 1 or 2, `authorizing_integration_owners` naming the user's install,
+`app_permissions`), with the message a component was pressed on. Answers come back through
+the interaction's callback and its webhook (followups), which hold Discord's limits: the
+first answer within 3 seconds (else 10062 Unknown interaction), the token for 15 minutes
+(else 50027 Invalid Webhook Token), 5 followups for an app not installed where it is used
+(else 40094), at most 5 action rows, 5 buttons a row, 25 options a select and custom ids
+of 100 characters (else 50035 Invalid Form Body). A post into a private channel the app
+was not added to is refused with 50001 (Missing Access), and counted; a direct message to a
+user whose DMs are closed is refused with 50007. Time moves by `later(seconds)`.
+
 For the Activity it knows OAuth2's code exchange (`codes`: code → user), the users behind
 access tokens (`GET /users/@me` with `Bearer`), the Activity instances (`instances`: whom
 Discord lists in each, and where it runs), the application's global commands with their
@@ -20,8 +32,11 @@ LAUNCH_ACTIVITY).
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import sys
+import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -44,6 +59,67 @@ BOT = ("import sys, discord.http\n"
        "discord.http.Route.BASE = sys.argv[1] + '/api/v10'\n"
        "from twixt.cli import main\n"
        "sys.exit(main(['run']))\n")
+
+
+#: Discord's limits on what an answer carries
+MAX_ROWS, MAX_BUTTONS_A_ROW, MAX_OPTIONS, MAX_CUSTOM_ID = 5, 5, 25, 100
+FIRST_ANSWER_SECONDS, TOKEN_SECONDS, MAX_FOLLOWUPS = 3, 15 * 60, 5
+PRIVATE_CHANNEL, BOT_DM = 2, 1
+
+
+def user(uid: int, name: str) -> dict[str, Any]:
+    """A Discord user object."""
+    return {"id": str(uid), "username": name, "global_name": name, "discriminator": "0",
+            "avatar": None, "bot": False, "flags": 0}
+
+
+@dataclass
+class Sent:
+    """A message Discord accepted: where, how (callback, followup, post, dm), its JSON
+    and its files (name → bytes)."""
+
+    channel_id: int
+    via: str
+    data: dict[str, Any]
+    files: dict[str, bytes]
+    ephemeral: bool
+    interaction_id: int | None = None
+
+    @property
+    def content(self) -> str:
+        return str(self.data.get("content") or "")
+
+    def custom_ids(self) -> list[str]:
+        return [item["custom_id"] for row in self.data.get("components", ())
+                for item in row["components"] if "custom_id" in item]
+
+    def component(self, prefix: str) -> dict[str, Any]:
+        """The first component whose custom id starts with `prefix`, or whose label is it."""
+        for row in self.data.get("components", ()):
+            for item in row["components"]:
+                if item.get("custom_id", "").startswith(prefix) or item.get("label") == prefix:
+                    return dict(item)
+        raise AssertionError(f"no component {prefix!r} in {self.data.get('components')}")
+
+
+@dataclass
+class Interaction:
+    """One interaction sent to the client, and what it has been answered with."""
+
+    id: int
+    token: str
+    channel_id: int
+    context: int
+    at: float
+    answered: bool = False
+    followups: int = 0
+    answers: list[Sent] = field(default_factory=list)
+
+
+class DiscordError(Exception):
+    def __init__(self, status: int, code: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
 
 
 class FakeDiscord:
@@ -74,6 +150,22 @@ class FakeDiscord:
         self.refused_overwrites = 0
         #: the interaction callbacks' response types, in order
         self.callbacks: list[int] = []
+        #: set once the client has synced its global commands
+        self.commands_synced = asyncio.Event()
+        self.users: dict[int, dict[str, Any]] = {}
+        #: private channels (DM, group DM) by id: their type and their recipients' ids
+        self.private: dict[int, tuple[int, tuple[int, ...]]] = {}
+        #: users whose direct messages with the bot are closed
+        self.closed_dms: set[int] = set()
+        self.sent: list[Sent] = []
+        #: posts refused with 50001 (into a private channel) and DMs refused with 50007
+        self.refused: list[tuple[int, int]] = []
+        self.interactions: dict[int, Interaction] = {}
+        self._ids = itertools.count(800_000_000_000_000_001)
+        self._socket: web.WebSocketResponse | None = None
+        self._sequence = 1
+        self._offset = 0.0
+        self._answered = asyncio.Condition()
 
     async def start(self) -> None:
         app = web.Application()
@@ -90,6 +182,14 @@ class FakeDiscord:
              "bot_public": True, "bot_require_code_grant": False, "owner": USER,
              "verify_key": "0" * 64, "flags": 0}))
         app.router.add_get("/gateway", self._gateway)
+        app.router.add_post("/api/v10/webhooks/{app}/{token}", self._followup)
+        app.router.add_route("*", "/api/v10/webhooks/{app}/{token}/messages/{message}",
+                             self._original)
+        app.router.add_post("/api/v10/channels/{channel}/messages", self._post)
+        app.router.add_get("/api/v10/channels/{channel}", self._channel)
+        app.router.add_post("/api/v10/channels/{channel}/typing", self._typing)
+        app.router.add_post("/api/v10/users/@me/channels", self._open_dm)
+        app.router.add_get("/api/v10/users/{user}", self._user)
         app.router.add_route("*", "/api/v10/{tail:.*}", self._sync)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
@@ -166,9 +266,123 @@ class FakeDiscord:
         self.commands = [{"id": str(900000000000001000 + n), "application_id": BOT_ID,
                           "version": "1", "type": 1, "description": "", **c}
                          for n, c in enumerate(payload)]
+        self.commands_synced.set()
         return _response(self.commands)
 
+    async def _sync(self, request: web.Request) -> web.Response:
+        """The command syncs (and any other call): no commands."""
+        self.sync_asked.set()
+        while self.hold_sync:
+            await asyncio.sleep(0.1)  # until the server stops
+        return _response([])
+
+    # --- time and people ---------------------------------------------------------------
+
+    def now(self) -> float:
+        return time.monotonic() + self._offset
+
+    def later(self, seconds: float) -> None:
+        """Move Discord's clock on (the tokens' life)."""
+        self._offset += seconds
+
+    def add_user(self, uid: int, name: str) -> dict[str, Any]:
+        self.users[uid] = user(uid, name)
+        return self.users[uid]
+
+    def group_dm(self, *uids: int) -> int:
+        """A group DM (or, with two people, a DM) of these users, which the bot is not in."""
+        channel_id = next(self._ids)
+        self.private[channel_id] = (3 if len(uids) > 2 else 1, uids)
+        return channel_id
+
+    def bot_dm(self, uid: int) -> int:
+        """A user's DM with the bot (context 1), where the bot may post."""
+        channel_id = uid + 1
+        self.private[channel_id] = (1, (uid, int(BOT_ID)))
+        self.users.setdefault(int(BOT_ID), USER)
+        return channel_id
+
+    # --- interactions ------------------------------------------------------------------
+
+    async def interact(self, who: int, channel_id: int, data: dict[str, Any], *,
+                       kind: int = 2, message: Sent | None = None,
+                       context: int = PRIVATE_CHANNEL) -> Interaction:
+        """Send INTERACTION_CREATE: a slash command (`kind` 2) or a component (3, on
+        `message`) used by `who` in a private channel where the app is installed to `who`'s
+        account only."""
+        assert self._socket is not None, "the client is not connected"
+        channel_type, recipients = self.private[channel_id]
+        interaction_id = next(self._ids)
+        token = f"token-{interaction_id}"
+        payload: dict[str, Any] = {
+            "id": str(interaction_id), "application_id": BOT_ID, "type": kind, "token": token,
+            "version": 1, "data": data, "channel_id": str(channel_id),
+            "channel": {"id": str(channel_id), "type": channel_type,
+                        "recipients": [self.users[u] for u in recipients if u != who]},
+            "user": self.users[who], "locale": "en-US", "app_permissions": "562949953601536",
+            "authorizing_integration_owners": {"1": str(who)}, "context": context,
+            "entitlements": [], "attachment_size_limit": 10 * 1024 * 1024}
+        if message is not None:
+            payload["message"] = message.data
+        record = Interaction(interaction_id, token, channel_id, context, self.now())
+        self.interactions[interaction_id] = record
+        self._sequence += 1
+        await self._socket.send_str(json.dumps({"op": 0, "s": self._sequence,
+                                                "t": "INTERACTION_CREATE", "d": payload}))
+        return record
+
+    async def answered(self, interaction: Interaction, count: int = 1,
+                       timeout: float = 60) -> list[Sent]:
+        """The first `count` answers to an interaction, once sent (a defer is none)."""
+        async def enough() -> None:
+            async with self._answered:
+                await self._answered.wait_for(lambda: len(interaction.answers) >= count)
+        await asyncio.wait_for(enough(), timeout)
+        return interaction.answers[:count]
+
+    async def _told(self) -> None:
+        async with self._answered:
+            self._answered.notify_all()
+
+    def _interaction(self, request: web.Request) -> Interaction:
+        token = request.match_info["token"]
+        found = next((i for i in self.interactions.values() if i.token == token), None)
+        if found is None:
+            raise DiscordError(404, 10062, "Unknown interaction")
+        return found
+
     async def _callback(self, request: web.Request) -> web.Response:
+        """An interaction's answer: checked and kept for one that `interact` sent (its
+        message recorded), else only its type noted (the Activity's launch)."""
+        token = request.match_info["token"]
+        if not any(i.token == token for i in self.interactions.values()):
+            return await self._launch_callback(request)
+        try:
+            interaction = self._interaction(request)
+            if interaction.answered:
+                raise DiscordError(400, 40060, "Interaction has already been acknowledged.")
+            if self.now() - interaction.at > FIRST_ANSWER_SECONDS:
+                raise DiscordError(404, 10062, "Unknown interaction")
+            body, files = await _body(request)
+            interaction.answered = True
+            kind = body["type"]
+            self.callbacks.append(kind)
+            response: dict[str, Any] = {"interaction": {"id": str(interaction.id),
+                                                        "type": 2}}
+            if kind in (4, 7):  # a message, or the pressed message updated
+                sent = self._accept(interaction.channel_id, "callback", body.get("data", {}),
+                                    files, interaction)
+                response["resource"] = {"type": kind, "message": sent.data}
+            else:
+                response["resource"] = {"type": kind}
+                if kind == 5:
+                    response["interaction"]["response_message_loading"] = True
+        except DiscordError as error:
+            return _error(error)
+        await self._told()
+        return _response(response)
+
+    async def _launch_callback(self, request: web.Request) -> web.Response:
         payload = await request.json()
         kind = int(payload.get("type", 0))
         self.callbacks.append(kind)
@@ -183,12 +397,104 @@ class FakeDiscord:
             "resource": {"type": kind, **({"activity_instance": {"id": "i-launched"}}
                                           if kind == 12 else {})}})
 
-    async def _sync(self, request: web.Request) -> web.Response:
-        """The command syncs (and any other call): no commands."""
-        self.sync_asked.set()
-        while self.hold_sync:
-            await asyncio.sleep(0.1)  # until the server stops
-        return _response([])
+    async def _followup(self, request: web.Request) -> web.Response:
+        try:
+            interaction = self._interaction(request)
+            if self.now() - interaction.at > TOKEN_SECONDS:
+                raise DiscordError(401, 50027, "Invalid Webhook Token")
+            if interaction.followups >= MAX_FOLLOWUPS:
+                raise DiscordError(400, 40094, "This interaction has hit the maximum number "
+                                   "of follow up messages")
+            body, files = await _body(request)
+            interaction.followups += 1
+            sent = self._accept(interaction.channel_id, "followup", body, files, interaction)
+        except DiscordError as error:
+            return _error(error)
+        await self._told()
+        return _response(sent.data)
+
+    async def _original(self, request: web.Request) -> web.Response:
+        try:
+            interaction = self._interaction(request)
+        except DiscordError as error:
+            return _error(error)
+        first = interaction.answers[0] if interaction.answers else None
+        if request.method == "DELETE":
+            return web.Response(status=204)
+        if first is None:
+            return _error(DiscordError(404, 10008, "Unknown Message"))
+        return _response(first.data)
+
+    def _accept(self, channel_id: int, via: str, body: dict[str, Any], files: dict[str, bytes],
+                interaction: Interaction | None = None) -> Sent:
+        _check_components(body.get("components") or [])
+        message_id = next(self._ids)
+        attachments = [{"id": str(at), "filename": name, "size": len(data),
+                        "url": f"{self.url}/attachments/{message_id}/{name}",
+                        "proxy_url": f"{self.url}/attachments/{message_id}/{name}"}
+                       for at, (name, data) in enumerate(files.items())]
+        ephemeral = bool(int(body.get("flags") or 0) & 64)
+        data = {"id": str(message_id), "channel_id": str(channel_id), "type": 0,
+                "content": body.get("content") or "", "author": USER,
+                "attachments": attachments, "embeds": body.get("embeds") or [],
+                "components": _with_types(body.get("components") or []),
+                "flags": 64 if ephemeral else 0, "timestamp": "2026-01-01T00:00:00+00:00",
+                "edited_timestamp": None, "tts": False, "mention_everyone": False,
+                "mentions": [], "mention_roles": [], "pinned": False}
+        sent = Sent(channel_id, via, data, files, ephemeral,
+                    interaction.id if interaction else None)
+        self.sent.append(sent)
+        if interaction is not None:
+            interaction.answers.append(sent)
+        return sent
+
+    # --- channels and direct messages --------------------------------------------------
+
+    async def _post(self, request: web.Request) -> web.Response:
+        channel_id = int(request.match_info["channel"])
+        if channel_id in self.private and channel_id not in self.dms:
+            self.refused.append((channel_id, 50001))
+            return _error(DiscordError(403, 50001, "Missing Access"))
+        if channel_id in self.dms:
+            uid = self.dms[channel_id]
+            if uid in self.closed_dms:
+                self.refused.append((channel_id, 50007))
+                return _error(DiscordError(403, 50007, "Cannot send messages to this user"))
+            body, files = await _body(request)
+            sent = self._accept(channel_id, "dm", body, files)
+            await self._told()
+            return _response(sent.data)
+        return _error(DiscordError(404, 10003, "Unknown Channel"))
+
+    @property
+    def dms(self) -> dict[int, int]:
+        """The bot's own DM channels: channel id → the user."""
+        return {uid + 1: uid for uid in self.users}
+
+    async def _open_dm(self, request: web.Request) -> web.Response:
+        uid = int((await request.json())["recipient_id"])
+        if uid not in self.users:
+            return _error(DiscordError(404, 10013, "Unknown User"))
+        return _response({"id": str(uid + 1), "type": 1, "recipients": [self.users[uid]],
+                          "last_message_id": None})
+
+    async def _channel(self, request: web.Request) -> web.Response:
+        channel_id = int(request.match_info["channel"])
+        if channel_id in self.private:
+            return _error(DiscordError(403, 50001, "Missing Access"))
+        return _error(DiscordError(404, 10003, "Unknown Channel"))
+
+    async def _typing(self, request: web.Request) -> web.Response:
+        return _error(DiscordError(403, 50001, "Missing Access"))
+
+    async def _user(self, request: web.Request) -> web.Response:
+        uid = int(request.match_info["user"])
+        if uid not in self.users:
+            return _error(DiscordError(404, 10013, "Unknown User"))
+        return _response(self.users[uid])
+
+    def direct_messages(self, uid: int) -> list[Sent]:
+        return [sent for sent in self.sent if sent.via == "dm" and sent.channel_id == uid + 1]
 
     async def _gateway_bot(self, request: web.Request) -> web.Response:
         return _response({
@@ -199,6 +505,7 @@ class FakeDiscord:
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         socket = web.WebSocketResponse()
         await socket.prepare(request)
+        self._socket = socket
         await socket.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 40000}}))
         async for message in socket:
             if message.type is not WSMsgType.TEXT:
@@ -226,3 +533,50 @@ def _response(data: Any, status: int = 200) -> web.Response:
     is exactly `application/json` (no charset)."""
     return web.Response(body=json.dumps(data).encode(), status=status,
                         content_type="application/json")
+
+
+def _error(error: DiscordError) -> web.Response:
+    return web.Response(status=error.status, content_type="application/json", body=json.dumps(
+        {"code": error.code, "message": error.message}).encode())
+
+
+async def _body(request: web.Request) -> tuple[dict[str, Any], dict[str, bytes]]:
+    """A request's JSON and its files, sent as JSON or as multipart (`payload_json`)."""
+    if not request.content_type.startswith("multipart/"):
+        return await request.json(), {}
+    body: dict[str, Any] = {}
+    files: dict[str, bytes] = {}
+    reader = await request.multipart()
+    async for part in reader:
+        assert isinstance(part, object)
+        name = getattr(part, "name", None)
+        data = await part.read()  # type: ignore[union-attr]
+        if name == "payload_json":
+            body = json.loads(data)
+        else:
+            files[getattr(part, "filename", None) or str(name)] = bytes(data)
+    return body, files
+
+
+def _check_components(rows: list[dict[str, Any]]) -> None:
+    """Discord's limits on classic components: 50035 Invalid Form Body past any of them."""
+    problems = []
+    if len(rows) > MAX_ROWS:
+        problems.append(f"{len(rows)} action rows")
+    for row in rows:
+        items = row.get("components", [])
+        if sum(item.get("type") == 2 for item in items) > MAX_BUTTONS_A_ROW:
+            problems.append("too many buttons in a row")
+        if any(item.get("type") == 3 for item in items) and len(items) > 1:
+            problems.append("a select shares its row")
+        for item in items:
+            if len(item.get("custom_id", "")) > MAX_CUSTOM_ID:
+                problems.append(f"custom_id {item['custom_id']!r} too long")
+            if len(item.get("options", [])) > MAX_OPTIONS:
+                problems.append(f"{len(item['options'])} options")
+    if problems:
+        raise DiscordError(400, 50035, "Invalid Form Body: " + "; ".join(problems))
+
+
+def _with_types(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{"type": 1, **row} for row in rows]

@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 from unittest.mock import MagicMock
 
+import discord
+
 
 def sent(mock: MagicMock) -> list[dict[str, Any]]:
     """Every message an interaction answered with, in order, as send keyword arguments."""
@@ -26,8 +28,10 @@ def filenames(message: dict[str, Any]) -> list[str]:
 
 
 def custom_ids(message: dict[str, Any]) -> dict[str, str]:
-    """A message's buttons: label → custom_id."""
-    return {item.item.label: item.custom_id for item in message["view"].children}
+    """A message's buttons: label → custom_id (the picker's selects, which have no label,
+    left out)."""
+    return {item.item.label: item.custom_id for item in message["view"].children
+            if isinstance(item.item, discord.ui.Button)}
 
 
 def posted(channel: MagicMock) -> list[dict[str, Any]]:

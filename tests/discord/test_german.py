@@ -46,9 +46,8 @@ async def test_a_button_that_is_not_yours_says_so_in_your_language(client, cog):
 
 async def test_tree_errors_are_said_in_the_askers_language(client, cog):
     mock = interaction(client, ALICE, locale=GERMAN)
-    await respond.on_app_command_error(mock, app_commands.NoPrivateMessage())
-    assert only(mock)["content"] == ("TwixT wird in den Kanälen eines Servers gespielt, "
-                                     "nicht in Direktnachrichten")
+    await respond.on_app_command_error(mock, app_commands.CheckFailure())
+    assert only(mock)["content"] == "diesen Befehl kannst du hier nicht verwenden"
 
     mock = interaction(client, ALICE, command=cog.board, locale=GERMAN)
     await respond.on_app_command_error(mock, app_commands.CommandInvokeError(
@@ -57,9 +56,8 @@ async def test_tree_errors_are_said_in_the_askers_language(client, cog):
     assert apology == translation("de").say(respond.APOLOGY) != str(respond.APOLOGY)
 
     mock = interaction(client, ALICE, locale=ENGLISH)
-    await respond.on_app_command_error(mock, app_commands.NoPrivateMessage())
-    assert only(mock)["content"] == ("TwixT is played in a server's channels, not in direct "
-                                     "messages")
+    await respond.on_app_command_error(mock, app_commands.CheckFailure())
+    assert only(mock)["content"] == "you cannot use this command here"
 
 
 @pytest.mark.parametrize(("server", "said"), [

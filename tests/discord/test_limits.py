@@ -103,8 +103,11 @@ def test_every_group_has_room_for_more_commands(payload):
                                                         "twixt-settings", "twixt-tournament"}
     # every group at 20 of Discord's 25 or fewer, so that the next features fit where they
     # belong without a reshuffle that breaks habits (/twixt held 22 before analyze moved to
-    # /twixt-records and vacation to /twixt-settings)
-    assert all(len(command["options"]) <= MAX_OPTIONS - 5 for command in payload)
+    # /twixt-records and vacation to /twixt-settings); /twixt has 21 since `/twixt next`,
+    # which players ask for by that name (issue 32), and keeps four free
+    room = {"twixt": 4}
+    assert all(len(command["options"]) <= MAX_OPTIONS - room.get(command["name"], 5)
+               for command in payload)
 
 
 def test_each_commands_help_names_a_slash_command_that_is_synced(payload):

@@ -101,3 +101,20 @@ def test_a_name_keeps_at_least_its_share_and_then_the_line_shrinks():
     assert isinstance(name, Words) and name.text.endswith(ELLIPSIS)
     assert MIN_NAME_EMS * SIZE - SIZE <= text_length(name.text, SIZE) <= MIN_NAME_EMS * SIZE
     assert size < SIZE
+
+
+@pytest.mark.parametrize("names", [
+    ("alice", "bot (level 1)", "bot 2 (level 1)", "bot 3 (level 1)"),
+    ("alice", "bot (level 1) 2", "bot (level 1) 3", "bot (level 1) 4"),  # older records
+    ("Wolfeschlegelsteinhausen 1", "Wolfeschlegelsteinhausen 2",
+     "Wolfeschlegelsteinhausen 3", "Wolfeschlegelsteinhausen 4")])
+def test_every_seat_of_double_twixt_is_told_apart_at_400_px(names):
+    game = play(Game(names, size=24), "C3", "F5", "D5 link C3", "E7")
+    options = RenderOptions(width=400)
+    lines = caption_layout(400, caption_lines(view_of(game)), options)
+    for line in lines[2:4]:  # the team lines: each seat's name once
+        shown = [run.text for run in line.runs if isinstance(run, Words) and run.name]
+        assert len(set(shown)) == len(shown) == 2, shown
+    teams = {run.text for line in lines[2:4] for run in line.runs
+             if isinstance(run, Words) and run.name}
+    assert len(teams) == 4, teams

@@ -28,7 +28,12 @@ def de(user: User) -> Request:
 
 
 def labels(reply: Reply) -> list[str]:
-    return [button.label for button in reply.buttons]
+    """The buttons of a reply, less the board's own (Offer draw, Resign: `board_labels`)."""
+    return [button.label for button in reply.buttons if button.kind not in BOARD_BUTTONS]
+
+
+#: the buttons under every board where a person is to move
+BOARD_BUTTONS = (ButtonKind.OFFER_DRAW, ButtonKind.RESIGN)
 
 
 async def test_a_german_challenge_and_its_start_are_german(service):
@@ -57,6 +62,7 @@ async def test_a_turn_is_announced_in_the_language_of_who_played_it(service):
     assert german.plain == ("**alice** (Rot): `K10; offer draw`\nbob (Schwarz) ist am Zug.\n"
                            "Du darfst mit `swap` antworten.\nRot bietet Remis an.")
     assert labels(german) == ["Tauschen", "Remis annehmen", "Remis ablehnen"]
+    assert [b.label for b in german.buttons][-1] == "Aufgeben"  # Resign, in German
     english = await enter(service, asking(BOB), "M12")
     assert english.plain == "**bob** (Black): `M12`\nalice (Red) to move."
 

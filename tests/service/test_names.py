@@ -51,6 +51,7 @@ async def test_invisible_characters_never_reach_an_tournament_name(service: Twix
 
 @pytest.mark.parametrize("typed", ["bot", "Bot", "BOT ", "bot (level 3)", "Bot(Level 3)",
                                    "b o t", "ｂｏｔ", "bot\u200b (level 5)", "bot (level 3) 2",
+                                   "bot 2 (level 3)",
                                    "**bot**", "b\u043et", "\u0412\u041e\u0422",
                                    "\u0392\u039f\u03a4 (l\u03b5\u03bd\u0435l 2)"])
 def test_a_person_named_like_the_bot_is_marked_as_a_person(typed):

@@ -33,7 +33,7 @@ def test_a_stored_reply_is_played_in_a_later_sitting(tmp_path: Path):
         "(direct message to alice) alice, it is your move in game 1 (2d 0h left).\n"
         "@alice **alice** (Red): `H9`\nbob answers at once with a stored move:\n"
         "**bob** (Black): `G6 link E5`\nalice (Red) to move. (3d 0h left)\n"
-        "  board: pics/den-0004.png\n")
+        "  [Offer draw] [Resign]\n  board: pics/den-0004.png\n")
     assert "(only you see this) You have no conditional moves in game 1." in second.stdout
 
     exported = subprocess.run([TWIXT, "export", "--db", "t.db", "--channel", "den"],

@@ -37,14 +37,25 @@ from twixt.discord.activity import LaunchButton, send_board_link, sync_global_co
 from twixt.discord.cog import TwixtCog
 from twixt.discord.messages import ChatMoves
 from twixt.discord.records_cog import RecordsCog
+from twixt.discord.relay import Relays
 from twixt.discord.scheduler import ClockScheduler
 from twixt.discord.settings_cog import SettingsCog
 from twixt.discord.threads import DiscordThreads
 from twixt.discord.tournament_cog import TournamentCog
 from twixt.discord.translator import CatalogueTranslator
-from twixt.discord.views import TwixtButton
+from twixt.discord.views import PickerPlace, PickerSelect, TwixtButton
 from twixt.language import locale_of
-from twixt.service import ENGINE_CORE, Button, EnginePool, Port, Reply, TwixtService, utc_now
+from twixt.service import (
+    ENGINE_CORE,
+    Button,
+    EnginePool,
+    Picker,
+    Port,
+    Reply,
+    TwixtService,
+    utc_now,
+)
+from twixt.service import commands as cmd
 from twixt.storage import DatabaseError, Storage, open_storage
 from twixt.web import WebServer, serve_beside
 
@@ -77,6 +88,8 @@ class TwixtBot(commands.AutoShardedBot):
         super().__init__(command_prefix=(), intents=intents_for(settings), help_command=None,
                          allowed_mentions=discord.AllowedMentions.none(), **sharding)
         self.settings = settings
+        #: the live interactions of games in direct messages, where the bot may not post
+        self.relays = Relays()
         # what the service borrows of Discord, lent once: game threads, the bot's moves
         # posted by the outbox, each server's language, the typing sign while the bot
         # thinks, and the clocks of this process's guilds only (no shards given: every one)
@@ -101,7 +114,7 @@ class TwixtBot(commands.AutoShardedBot):
         for cog in (TwixtCog(self.service, chat), RecordsCog(self.service),
                     SettingsCog(self.service), TournamentCog(self.service)):
             await self.add_cog(cog)
-        self.add_dynamic_items(TwixtButton, LaunchButton)
+        self.add_dynamic_items(TwixtButton, LaunchButton, PickerSelect, PickerPlace)
         await self.tree.set_translator(CatalogueTranslator())
         if self.settings.syncs_commands:
             await self._sync_commands()
@@ -120,6 +133,12 @@ class TwixtBot(commands.AutoShardedBot):
     async def press_button(self, interaction: discord.Interaction, button: Button) -> None:
         """Where every `TwixtButton` press arrives (see `views.ButtonClient`)."""
         await respond.press(interaction, self.service, button)
+
+    async def use_picker(self, interaction: discord.Interaction, picker: Picker,
+                         chosen: str) -> None:
+        """Where every step of the move picker arrives (see `views.ButtonClient`)."""
+        await respond.serve(interaction, self.service, f"picker {picker.step.value}",
+                            cmd.Pick(picker.game_id, picker.version, picker.step, chosen))
 
     async def _post(self, reply: Reply) -> None:
         await outbox.post(self, reply)

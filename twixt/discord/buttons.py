@@ -12,7 +12,7 @@ import re
 
 import discord
 
-from twixt.service import Button, ButtonKind
+from twixt.service import Button, ButtonKind, Picker, PickStep
 
 #: Discord's limit on a custom id
 MAX_CUSTOM_ID = 100
@@ -27,7 +27,9 @@ STYLES = {ButtonKind.ACCEPT_CHALLENGE: discord.ButtonStyle.success,
           ButtonKind.ACCEPT_TAKEBACK: discord.ButtonStyle.success,
           ButtonKind.DECLINE_TAKEBACK: discord.ButtonStyle.secondary,
           ButtonKind.CONFIRM_MOVE: discord.ButtonStyle.success,
-          ButtonKind.JOIN_TOURNAMENT: discord.ButtonStyle.success}
+          ButtonKind.JOIN_TOURNAMENT: discord.ButtonStyle.success,
+          ButtonKind.RESIGN: discord.ButtonStyle.secondary,
+          ButtonKind.OFFER_DRAW: discord.ButtonStyle.secondary}
 
 
 def style_of(button: Button) -> discord.ButtonStyle:
@@ -65,3 +67,30 @@ def _base36(number: int) -> str:
         text = digits[rest] + text
         if not number:
             return text
+
+
+#: a picker's control: its step, game, the log's version it was drawn for, what is chosen so
+#: far (letters, digits and spaces: a column, a peg, a command with its links) and, for a
+#: step whose choices fill more than one select, which part
+PICKER_TEMPLATE = (r"twixt-pick:(?P<step>col|row|links|place):(?P<game>\d+):(?P<version>\d+):"
+                   r"(?P<chosen>[A-Za-z0-9 ]*)(?::(?P<part>\d))?")
+_PICKER = re.compile(PICKER_TEMPLATE)
+
+
+def picker_id(picker: Picker, part: int | None = None) -> str:
+    """The id Discord stores with one of the picker's controls."""
+    text = f"twixt-pick:{picker.step.value}:{picker.game_id}:{picker.version}:{picker.chosen}"
+    if part is not None:
+        text += f":{part}"
+    if len(text) > MAX_CUSTOM_ID or not _PICKER.fullmatch(text):
+        raise ValueError(f"picker id cannot hold {picker}")
+    return text
+
+
+def picker_of(custom_id: str) -> Picker | None:
+    """The picker a custom id stands for (without its choices), or None when not ours."""
+    match = _PICKER.fullmatch(custom_id)
+    if match is None:
+        return None
+    return Picker(int(match["game"]), int(match["version"]), PickStep(match["step"]),
+                  match["chosen"])

@@ -16,6 +16,7 @@ from twixt.discord.commanding import (
     YesNo,
     challenge_options,
     command_choices,
+    installable_anywhere,
     player_or_bot,
     size_choices,
     time_choices,
@@ -31,7 +32,7 @@ _DRAW_ACTIONS = {"offer": Action.OFFER_DRAW, "accept": Action.ACCEPT_DRAW,
                  "decline": Action.DECLINE_DRAW}
 
 
-@app_commands.guild_only()
+@installable_anywhere
 class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Play TwixT")):
     """`/twixt …`: what players do in a game, and the chat-move listener."""
 
@@ -45,7 +46,7 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
     @app_commands.autocomplete(size=size_choices, time=time_choices)
     @with_challenge_options
     async def challenge(self, interaction: discord.Interaction,
-                        user: discord.Member | None = None, **options: Any) -> None:
+                        user: discord.User | None = None, **options: Any) -> None:
         async def build() -> cmd.ServiceCommand:
             return cmd.Challenge(player_or_bot(interaction, user) if user else None,
                                  challenge_options(**options))
@@ -59,8 +60,8 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
                            opponent2=locale_str("second opponent"), **OPTION_WORDS)
     @app_commands.autocomplete(size=size_choices, time=time_choices)
     @with_challenge_options
-    async def team(self, interaction: discord.Interaction, partner: discord.Member,
-                   opponent1: discord.Member, opponent2: discord.Member,
+    async def team(self, interaction: discord.Interaction, partner: discord.User,
+                   opponent1: discord.User, opponent2: discord.User,
                    **options: Any) -> None:
         async def build() -> cmd.ServiceCommand:
             players = [player_or_bot(interaction, m) for m in (partner, opponent1, opponent2)]
@@ -165,6 +166,11 @@ class TwixtCog(ServiceCog, group_name="twixt", group_description=locale_str("Pla
     async def games(self, interaction: discord.Interaction,
                     page: app_commands.Range[int, 1, MAX_PAGE] = 1) -> None:
         await self._serve(interaction, cmd.MyGames(page))
+
+    @app_commands.command(
+        description=locale_str("Your most urgent game waiting for your move, anywhere"))
+    async def next(self, interaction: discord.Interaction) -> None:
+        await self._serve(interaction, cmd.NextGame())
 
     @app_commands.command(description=locale_str("Keep a private note on a game"))
     @app_commands.describe(

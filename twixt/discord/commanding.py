@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 import typing
+import zoneinfo
 from collections.abc import Callable, Coroutine
 from typing import Any, Literal
 
@@ -100,12 +101,14 @@ def suggestions(values: tuple[str, ...]) -> Suggest:
                       current: str) -> list[app_commands.Choice[str]]:
         typed = current.strip().lower()
         return [app_commands.Choice(name=value, value=value)
-                for value in values if value.startswith(typed)][:MAX_SUGGESTIONS]
+                for value in values if value.lower().startswith(typed)][:MAX_SUGGESTIONS]
 
     return choices
 
 
 size_choices = suggestions(COMMON_SIZES)
+#: the IANA time zones, for the digest (`/twixt-settings digest`)
+zone_choices = suggestions(tuple(sorted(zoneinfo.available_timezones())))
 time_choices = suggestions(COMMON_TIMES)
 command_choices = suggestions(tuple(TOPICS))
 
@@ -137,6 +140,18 @@ async def record_bytes(file: discord.Attachment) -> bytes:
     except discord.HTTPException:
         raise ServiceError("Discord did not hand me {file}; attach it again",
                            file=visible(file.filename)) from None
+
+
+CogClass = typing.TypeVar("CogClass", bound=type)
+
+
+def installable_anywhere(cog: CogClass) -> CogClass:
+    """A command group installed to servers and to players' own accounts, and used in
+    servers, in the bot's DM and in private channels (DMs and group DMs). Discord reads
+    these on the group alone (on a subcommand they do nothing); a command that only a server
+    has (its settings, tournaments, the leaderboard) is refused elsewhere by the service."""
+    cog = app_commands.allowed_installs(guilds=True, users=True)(cog)
+    return app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)(cog)
 
 
 class ServiceCog(commands.GroupCog):

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 import aiohttp
 import discord
 
+from twixt.discord.relay import Relays
 from twixt.service import alongside
 
 log = logging.getLogger(__name__)
@@ -71,10 +72,14 @@ async def safe_defer(interaction: discord.Interaction) -> None:
 
 
 async def safe_respond(interaction: discord.Interaction, make_kwargs: Callable[[], Kwargs],
-                       *, ephemeral: bool, first: bool = True) -> None:
-    """Answer an interaction: the first answer is its response, later ones are followups.
+                       *, ephemeral: bool, first: bool = True, relays: Relays | None = None
+                       ) -> discord.Message | None:
+    """Answer an interaction: the first answer is its response, later ones are followups;
+    the message sent, or None (not sent, or an answer that Discord does not return).
 
-    `make_kwargs` builds a fresh message each attempt (an attached file is read once)."""
+    `make_kwargs` builds a fresh message each attempt (an attached file is read once). In a
+    private channel `relays` counts the followups, which Discord limits: one past the limit
+    is not sent but logged."""
     deferred = interaction.response.is_done()
     command = interaction.type is discord.InteractionType.application_command
     if first and deferred and ephemeral and command:
@@ -83,12 +88,29 @@ async def safe_respond(interaction: discord.Interaction, make_kwargs: Callable[[
         await _attempt("delete thinking", interaction.delete_original_response,
                        **where(interaction))
 
-    async def send() -> object:
-        if interaction.response.is_done():
-            return await interaction.followup.send(**make_kwargs(), ephemeral=ephemeral)
-        return await interaction.response.send_message(**make_kwargs(), ephemeral=ephemeral)
+    if interaction.response.is_done() and relays is not None and not relays.count(interaction):
+        log.warning("followup not sent: the interaction has none left", extra=where(interaction))
+        return None
 
-    await _attempt("respond", send, **where(interaction))
+    async def send() -> discord.Message | None:
+        if interaction.response.is_done():
+            return await interaction.followup.send(**make_kwargs(), ephemeral=ephemeral,
+                                                   wait=True)
+        answered = await interaction.response.send_message(**make_kwargs(),
+                                                           ephemeral=ephemeral)
+        resource = getattr(answered, "resource", None)
+        return resource if isinstance(resource, discord.Message) else None
+
+    return await _attempt("respond", send, **where(interaction))
+
+
+async def safe_followup(interaction: discord.Interaction, make_kwargs: Callable[[], Kwargs]
+                        ) -> discord.Message | None:
+    """A followup of an earlier interaction, sent later (`relay`); None when it could not
+    be sent (the token expired, the followups ran out)."""
+    return await _attempt("followup", lambda: interaction.followup.send(**make_kwargs(),
+                                                                       wait=True),
+                          **where(interaction))
 
 
 async def safe_send(channel: discord.abc.Messageable, make_kwargs: Callable[[], Kwargs],
@@ -110,12 +132,18 @@ async def safe_dm(client: discord.Client, user_id: int, make_kwargs: Callable[[]
                   **context: object) -> discord.Message | None:
     """A direct message to a user; None when it could not be sent — most often Forbidden,
     the user takes no direct messages from us — so the caller can say it elsewhere."""
-    user = client.get_user(user_id) or await _attempt(
-        "fetch user", lambda: client.fetch_user(user_id), user_id=user_id, **context)
+    user = await safe_user(client, user_id, **context)
     if user is None:
         return None
     return await _attempt("direct message", lambda: user.send(**make_kwargs()),
                           user_id=user_id, **context)
+
+
+async def safe_user(client: discord.Client, user_id: int,
+                    **context: object) -> discord.User | None:
+    """A user by id, from the cache or else from Discord."""
+    return client.get_user(user_id) or await _attempt(
+        "fetch user", lambda: client.fetch_user(user_id), user_id=user_id, **context)
 
 
 async def safe_member(guild: discord.Guild, user_id: int) -> discord.Member | None:

@@ -4,16 +4,24 @@ new thread, the clock's reminders and forfeits) or a direct message.
 A direct message that does not arrive (the user takes no DMs from us) is posted in the
 game's channel instead, pinging that user, so a reminder is not silently lost; with no
 channel to fall back on it is logged.
+
+A game whose home is a direct message or group DM (`Reply.private_home`) is never posted
+into: the app may not. What the bot says there goes as a followup of the channel's last
+interaction while its token lives (`relay`), and otherwise to the players it concerns in
+their own DMs with the bot — with the board and its picker, which work from there too. A
+DM that cannot be delivered there is logged, and the game goes on.
 """
 
 from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from typing import cast
 
 import discord
 
 from twixt.discord import operations, replies
+from twixt.discord.relay import RelayClient
 from twixt.service import Reply
 
 log = logging.getLogger(__name__)
@@ -22,6 +30,8 @@ log = logging.getLogger(__name__)
 async def post(client: discord.Client, reply: Reply) -> bool:
     """Send one reply where it says: to `dm_user_id`, else into `channel_id`; whether it
     was delivered."""
+    if reply.private_home:
+        return await _to_private_home(client, reply)
     if reply.dm_user_id is not None:
         user_id = reply.dm_user_id
         if await operations.safe_dm(client, user_id, replies.builder(reply)) is not None:
@@ -40,3 +50,21 @@ async def post(client: discord.Client, reply: Reply) -> bool:
     sent = await operations.safe_send(channel, replies.builder(reply),
                                       channel_id=reply.channel_id)
     return sent is not None
+
+
+async def _to_private_home(client: discord.Client, reply: Reply) -> bool:
+    """A message for a game in a direct message: through the channel's live interaction, or
+    in the DMs of those it concerns. True once handled: nothing more can be done for a
+    player whose DMs are closed, and the game goes on."""
+    if reply.dm_user_id is None and reply.channel_id is not None:
+        relay = cast(RelayClient, client).relays.followup(reply.channel_id)
+        if relay is not None and await operations.safe_followup(
+                relay.interaction, replies.builder(reply)) is not None:
+            return True
+    told = (reply.dm_user_id,) if reply.dm_user_id is not None else reply.mentions
+    privately = replace(reply, mentions=(), private_home=False)
+    for user_id in told:
+        if await operations.safe_dm(client, user_id, replies.builder(privately)) is None:
+            log.info("direct message not delivered", extra={
+                "user_id": user_id, "home_channel_id": reply.channel_id})
+    return True

@@ -14,6 +14,7 @@ from twixt.discord.commanding import (
     First,
     ServiceCog,
     YesNo,
+    installable_anywhere,
     numbered,
     player_of,
     record_bytes,
@@ -26,7 +27,7 @@ from twixt.service import commands as cmd
 GAME = locale_str("the game's number (leave out: this channel's last game)")
 
 
-@app_commands.guild_only()
+@installable_anywhere
 class RecordsCog(ServiceCog, group_name="twixt-records",
                  group_description=locale_str("TwixT records, replays and ratings")):
     """Export, history, replay, import, stats, leaderboard, and the engine's look at a finished
@@ -44,7 +45,7 @@ class RecordsCog(ServiceCog, group_name="twixt-records",
     @app_commands.describe(user=locale_str("whose games (leave out: this channel's)"),
                            page=locale_str("which page of ten games (default 1)"))
     async def history(self, interaction: discord.Interaction,
-                      user: discord.Member | None = None,
+                      user: discord.User | None = None,
                       page: app_commands.Range[int, 1, MAX_PAGE] = 1) -> None:
         await self._serve(interaction, cmd.History(person(user) if user else None, page))
 
@@ -61,7 +62,7 @@ class RecordsCog(ServiceCog, group_name="twixt-records",
         first=locale_str("me: you take the record's Red seat; them: its Black seat"),
         thread=OPTION_WORDS["thread"])
     async def import_(self, interaction: discord.Interaction, file: discord.Attachment,
-                      opponent: discord.Member | None = None, first: First | None = None,
+                      opponent: discord.User | None = None, first: First | None = None,
                       thread: YesNo | None = None) -> None:
         async def build() -> cmd.ServiceCommand:
             options = build_options(first=first, thread=thread)
@@ -74,7 +75,7 @@ class RecordsCog(ServiceCog, group_name="twixt-records",
         description=locale_str("Wins, losses and rating of a player in this server"))
     @app_commands.describe(user=locale_str("whose numbers (leave out: yours)"))
     async def stats(self, interaction: discord.Interaction,
-                    user: discord.Member | None = None) -> None:
+                    user: discord.User | None = None) -> None:
         await self._serve(interaction, cmd.Stats(person(user) if user else None))
 
     @app_commands.command(description=locale_str("This server's rated players, best first"))

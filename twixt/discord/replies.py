@@ -90,8 +90,8 @@ def message_kwargs(reply: Reply) -> dict[str, Any]:
         files.insert(0, discord.File(io.BytesIO(reply.image), filename=BOARD_FILE))
     if files:
         kwargs["files"] = files
-    if reply.buttons:
-        kwargs["view"] = buttons_view(reply.buttons)
+    if reply.buttons or reply.pickers:
+        kwargs["view"] = buttons_view(reply.buttons, reply.pickers)
     return kwargs
 
 

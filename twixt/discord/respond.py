@@ -15,14 +15,27 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import cast
 
 import discord
 from discord import app_commands
 
 from twixt.discord import operations, outbox, replies
+from twixt.discord.relay import RelayClient, Relays
 from twixt.language import Message, locale_of, message, translation
 from twixt.rules import quote
-from twixt.service import APOLOGY, Button, Reply, Request, ServiceError, TwixtService, User, refusal
+from twixt.service import (
+    APOLOGY,
+    NO_SERVER,
+    Button,
+    Reply,
+    Request,
+    ServiceError,
+    TwixtService,
+    User,
+    refusal,
+)
 from twixt.service import commands as cmd
 
 log = logging.getLogger(__name__)
@@ -31,7 +44,13 @@ log = logging.getLogger(__name__)
 Build = Callable[[], Awaitable[cmd.ServiceCommand]]
 
 NOT_FOR_YOU = message("This button is not for you.")
-DIRECT_MESSAGE = message("TwixT is played in a server's channels, not in direct messages")
+NO_CHANNEL = message("I cannot tell where this was asked; try again in a channel or a DM")
+#: the app is used in a server that has not added it (installed to the asker's account)
+NOT_IN_SERVER = message("I am not added to this server, so I cannot keep a game here: ask "
+                        "its managers to add me, or play in a DM")
+FORCED_PRIVATE = message("This server limits outside apps, so only you see my answers here.")
+#: the commands that begin a game in the channel they are asked in
+_STARTING = (cmd.Challenge, cmd.Team, cmd.Rematch, cmd.AnswerChallenge)
 # Discord wants an answer within 3 s. A call that is not done by then is deferred; a quick
 # one (nearly all) answers directly, which keeps an error ephemeral at no cost.
 DEFER_AFTER_SECONDS = 2.0
@@ -49,13 +68,23 @@ def language_of(interaction: discord.Interaction) -> str:
 
 def request_of(interaction: discord.Interaction) -> Request:
     """Who asks and where, in which language; `manage_channels` in this channel makes a
-    channel manager."""
-    if interaction.guild_id is None or interaction.channel_id is None:
-        raise ServiceError(DIRECT_MESSAGE)
+    channel manager. A direct message or group DM is a game's home with no server
+    (`NO_SERVER`), where nobody manages anything."""
+    if interaction.channel_id is None:
+        raise ServiceError(NO_CHANNEL)
+    if interaction.guild_id is None:
+        return Request(NO_SERVER, interaction.channel_id, person(interaction.user),
+                       locale=language_of(interaction))
     return Request(interaction.guild_id, interaction.channel_id, person(interaction.user),
                    can_manage=interaction.permissions.manage_channels,
                    can_manage_server=interaction.permissions.manage_guild,
                    locale=language_of(interaction))
+
+
+def guest_in_server(interaction: discord.Interaction) -> bool:
+    """Used in a server that has not added the app (installed to the asker's account only):
+    the bot cannot post there, so no game lives there."""
+    return interaction.guild_id is not None and not interaction.is_guild_integration()
 
 
 async def serve(interaction: discord.Interaction, service: TwixtService, label: str,
@@ -74,6 +103,8 @@ async def _answer(interaction: discord.Interaction, service: TwixtService, label
         request = request_of(interaction)
         if callable(asked):
             asked = await asked()
+        if isinstance(asked, _STARTING) and guest_in_server(interaction):
+            raise ServiceError(NOT_IN_SERVER)
     except Exception as error:  # options the service cannot take: the same funnel
         return refusal(error, context, language_of(interaction))
     return await service.answer(request, asked, context)
@@ -101,16 +132,59 @@ async def _within_deadline(interaction: discord.Interaction, work: Awaitable[Rep
 async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
     """Send a reply and its followups: here through the interaction, elsewhere (a game's
     new thread, a direct message) through the outbox; the interaction is always
-    acknowledged."""
+    acknowledged. In a direct message or group DM the interaction is kept for what the bot
+    says there by itself (`relay`), and whoever the reply pings is told in their own DM
+    with the bot, with a link to it."""
+    relays = cast(RelayClient, interaction.client).relays
+    relays.remember(interaction)
     first = True
     for part in reply.all_messages():
         if part.dm_user_id is None and part.channel_id in (None, interaction.channel_id):
-            await operations.safe_respond(interaction, replies.builder(part),
-                                          ephemeral=part.ephemeral, first=first)
+            if first and replies_forced_private(interaction):
+                part = replace(part, text=part.text + "\n" + _said(interaction, FORCED_PRIVATE))
+            sent = await operations.safe_respond(interaction, replies.builder(part),
+                                                 ephemeral=part.ephemeral, first=first,
+                                                 relays=relays)
             first = False
+            if (sent is not None and interaction.guild_id is None and not part.ephemeral
+                    and part.pickers):  # a board that waits for someone's move
+                await _tell_who_moves(interaction, part, sent, relays)
         else:
             await outbox.post(interaction.client, part)
     await operations.safe_defer(interaction)
+
+
+def replies_forced_private(interaction: discord.Interaction) -> bool:
+    """Discord shows the app's answers to the asker alone in a server that has not added the
+    app and does not let this member use outside apps (Use External Apps)."""
+    return guest_in_server(interaction) and not interaction.permissions.use_external_apps
+
+
+async def _tell_who_moves(interaction: discord.Interaction, part: Reply,
+                          sent: discord.Message, relays: Relays) -> None:
+    """In a direct message the players pinged are told in their own DM with the bot, with a
+    link to the game's message; the asker learns in one line when one could not be."""
+    for user_id in part.mentions:
+        if user_id == interaction.user.id:
+            continue
+        nudge = Reply(_said(interaction, message(
+            "It is your move in TwixT, after {name}: {link}",
+            name=interaction.user.display_name, link=sent.jump_url)), dm_user_id=user_id)
+        if await operations.safe_dm(interaction.client, user_id,
+                                    replies.builder(nudge)) is not None:
+            continue
+        user = await operations.safe_user(interaction.client, user_id)
+        name = user.display_name if user is not None else str(user_id)
+        await operations.safe_respond(
+            interaction, replies.builder(Reply(_said(interaction, message(
+                "I could not tell {name} that it is their move: they take no direct messages "
+                "from me.", name=name)), ephemeral=True)),
+            ephemeral=True, first=False, relays=relays)
+
+
+def _said(interaction: discord.Interaction, said: Message) -> str:
+    """A message in the asker's language."""
+    return translation(language_of(interaction)).say(said)
 
 
 async def on_app_command_error(interaction: discord.Interaction,
@@ -118,9 +192,7 @@ async def on_app_command_error(interaction: discord.Interaction,
     """The command tree's error handler: what went wrong before a command body ran (a
     failed check, an argument Discord could not convert) — one line in the asker's language,
     or an apology."""
-    if isinstance(error, app_commands.NoPrivateMessage):
-        said = DIRECT_MESSAGE
-    elif isinstance(error, app_commands.CheckFailure):
+    if isinstance(error, app_commands.CheckFailure):
         said = message("you cannot use this command here")
     elif isinstance(error, app_commands.TransformerError):
         said = message("I could not read {value} for this option; pick one from Discord's list",
@@ -134,4 +206,4 @@ async def on_app_command_error(interaction: discord.Interaction,
 
 
 def _refusal(interaction: discord.Interaction, said: Message) -> Reply:
-    return Reply(translation(language_of(interaction)).say(said), ephemeral=True, refused=True)
+    return Reply(_said(interaction, said), ephemeral=True, refused=True)

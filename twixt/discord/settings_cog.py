@@ -9,11 +9,17 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from twixt.discord.commanding import OnOff, ServiceCog, YesNo
+from twixt.discord.commanding import (
+    OnOff,
+    ServiceCog,
+    YesNo,
+    installable_anywhere,
+    zone_choices,
+)
 from twixt.service import commands as cmd
 
 
-@app_commands.guild_only()
+@installable_anywhere
 class SettingsCog(ServiceCog, group_name="twixt-settings",
                   group_description=locale_str("TwixT settings: yours, and the server's")):
     """A player's settings, vacation and the server's settings."""
@@ -70,3 +76,15 @@ class SettingsCog(ServiceCog, group_name="twixt-settings",
                        days: app_commands.Range[int, 1, 60] | None = None,
                        end: YesNo | None = None) -> None:
         await self._serve(interaction, cmd.Vacation(days, end == "yes"))
+
+    @app_commands.command(
+        description=locale_str("A direct message each day with the games waiting for you"))
+    @app_commands.describe(hour=locale_str("the hour of the day, 0 to 23, in your time zone"),
+                           timezone=locale_str("your time zone, like Europe/Berlin"),
+                           off=locale_str("yes: no more digests"))
+    @app_commands.autocomplete(timezone=zone_choices)
+    async def digest(self, interaction: discord.Interaction,
+                     hour: app_commands.Range[int, 0, 23] | None = None,
+                     timezone: app_commands.Range[str, 1, 64] | None = None,
+                     off: YesNo | None = None) -> None:
+        await self._serve(interaction, cmd.Digest(hour, timezone, off == "yes"))

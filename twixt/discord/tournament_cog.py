@@ -14,6 +14,7 @@ from twixt.discord.commanding import (
     Rules,
     ServiceCog,
     YesNo,
+    installable_anywhere,
     numbered,
     player_of,
     size_choices,
@@ -36,7 +37,7 @@ def _on_event(action: str, description: locale_str) -> app_commands.Command[Any,
                     functools.partial(cmd.TournamentAction, action))
 
 
-@app_commands.guild_only()
+@installable_anywhere
 class TournamentCog(ServiceCog, group_name="twixt-tournament",
                     group_description=locale_str("TwixT tournaments and leagues")):
     """Create, join, start, follow and leave events."""
@@ -73,7 +74,7 @@ class TournamentCog(ServiceCog, group_name="twixt-tournament",
     @app_commands.describe(event=EVENT,
                            partner=locale_str("Double TwixT: your partner, who joins too"))
     async def join(self, interaction: discord.Interaction, event: EventNumber | None = None,
-                   partner: discord.Member | None = None) -> None:
+                   partner: discord.User | None = None) -> None:
         async def build() -> cmd.ServiceCommand:
             return cmd.TournamentAction("join", event,
                                   partner=person(player_of(partner)) if partner else None)

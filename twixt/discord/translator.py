@@ -58,6 +58,7 @@ NAMES = (
     locale_str("name: swiss"), locale_str("name: league"),
     # `/twixt-settings …`
     locale_str("name: me"), locale_str("name: server"), locale_str("name: vacation"),
+    locale_str("name: digest"), locale_str("name: next"),
     # options
     locale_str("name: user"), locale_str("name: size"), locale_str("name: rules"),
     locale_str("name: handicap"), locale_str("name: first"), locale_str("name: thread"),
@@ -71,6 +72,7 @@ NAMES = (
     locale_str("name: confirm"), locale_str("name: moves"), locale_str("name: days"),
     locale_str("name: end"), locale_str("name: weekends"), locale_str("name: vacationdays"),
     locale_str("name: level"), locale_str("name: takebacks"), locale_str("name: botgames"),
+    locale_str("name: hour"), locale_str("name: timezone"),
     # choices
     locale_str("name: classic"), locale_str("name: yes"), locale_str("name: no"),
     locale_str("name: them"), locale_str("name: random"), locale_str("name: offer"),

@@ -26,7 +26,7 @@ from twixt.language import Message, Translation, message, translation, unmarked
 from twixt.rendering.encode import quantize
 from twixt.rendering.options import RenderOptions
 from twixt.rendering.sprites import disc
-from twixt.rendering.text import cut_to_width, set_text, text_length
+from twixt.rendering.text import cut_in_middle, cut_to_width, set_text, text_length
 from twixt.rendering.view import BoardView, Team
 from twixt.rules import Colour, Outcome, Reason
 
@@ -281,11 +281,27 @@ def fit_line(line: Line, room: int, base: int, stroke: float) -> tuple[Line, int
             if widths[index] > place and isinstance(run, Words):
                 runs[index] = replace(run, text=cut_to_width(
                     run.text, math.floor(place), base, stroke if run.bold else 0.0))
-        line = tuple(runs)
+        line = tuple(_told_apart(runs, line, names, math.floor(place), base, stroke))
         natural = sum(_run_width(run, base, stroke) for run in line)
     if natural <= room:
         return line, base
     return line, max(1, int(base * room / natural))
+
+
+def _told_apart(runs: list[Words | Swatch], line: Line, names: list[int], place: int,
+                base: int, stroke: float) -> list[Words | Swatch]:
+    """Names that their cut made alike (`bot (leve…` twice) cut in the middle instead, so
+    that their ends tell them apart (`bot…l 1) 2`, `bot…l 1) 3`)."""
+    cut = {index: (runs[index], line[index]) for index in names}
+    for index, (run, whole) in cut.items():
+        alike = [other for other, (other_run, other_whole) in cut.items() if other != index
+                 and isinstance(other_run, Words) and isinstance(other_whole, Words)
+                 and isinstance(run, Words) and isinstance(whole, Words)
+                 and other_run.text == run.text and other_whole.text != whole.text]
+        if alike and isinstance(run, Words) and isinstance(whole, Words):
+            runs[index] = replace(run, text=cut_in_middle(
+                whole.text, place, base, stroke if run.bold else 0.0))
+    return runs
 
 
 @dataclass(frozen=True)

@@ -145,6 +145,30 @@ def cut_to_width(text: str, width: int, size: int, stroke: float = 0.0) -> str:
     return cut(low)
 
 
+def cut_in_middle(text: str, width: int, size: int, stroke: float = 0.0) -> str:
+    """`text` if it fits `width` pixels at `size`; else its start and its end around "…",
+    as long as fits, the end kept whole first when short (`bot (l…) 2`): for names that a cut
+    at the end would make alike (`bot (level 1) 2` and `bot (level 1) 3`)."""
+    extra = 2 * stroke
+    if text_length(text, size) + extra <= width:
+        return text
+    characters = clusters(text)
+
+    def cut(count: int) -> str:
+        tail = (count + 1) // 2
+        return ("".join(characters[:count - tail]).rstrip() + ELLIPSIS
+                + "".join(characters[len(characters) - tail:]).lstrip())
+
+    low, high = 0, len(characters) - 1
+    while low < high:
+        middle = (low + high + 1) // 2
+        if text_length(cut(middle), size) + extra <= width:
+            low = middle
+        else:
+            high = middle - 1
+    return cut(low)
+
+
 def put_text(image: Image.Image, text: str, x: float, middle: int, size: int, colour: RGB,
              stroke: float = 0.0, align: str = "left") -> None:
     """Set `text` on `image` in `colour` with its middle line at `middle`, its left end at

@@ -23,7 +23,18 @@ from twixt.service.commands.tournament_options import (
 from twixt.service.desk.desk import utc_now
 from twixt.service.desk.engine_pool import ENGINE_CORE, EnginePool
 from twixt.service.desk.engine_seats import THE_ENGINE_PLAYER
-from twixt.service.model import CHANNEL_LINK, MAX_PAGE, PAGE_SIZE, Button, ButtonKind, Receipt, User
+from twixt.service.model import (
+    CHANNEL_LINK,
+    MAX_PAGE,
+    NO_SERVER,
+    PAGE_SIZE,
+    Button,
+    ButtonKind,
+    Picker,
+    PickStep,
+    Receipt,
+    User,
+)
 from twixt.service.names import MAX_NAME
 from twixt.service.port import Port, Thinking, ThreadOpener, alongside
 from twixt.service.service import APOLOGY, Reply, Request, ServiceError, TwixtService, refusal
@@ -38,6 +49,7 @@ __all__ = [
     "MAX_NOTE",
     "MAX_PAGE",
     "MAX_ROUNDS",
+    "NO_SERVER",
     "PAGE_SIZE",
     "THE_ENGINE_PLAYER",
     "TOPICS",
@@ -45,6 +57,8 @@ __all__ = [
     "ButtonKind",
     "ChallengeOptions",
     "EnginePool",
+    "PickStep",
+    "Picker",
     "Port",
     "Receipt",
     "Reply",

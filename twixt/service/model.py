@@ -12,6 +12,11 @@ from dataclasses import dataclass, field
 from twixt.language import Markup, Message, Translation, message, translation, unmarked
 from twixt.service.names import clean_name, person_name
 
+#: the server id of a game whose home is a direct message or a group DM (the app installed
+#: to a player's account): no server's lists, leaderboards or tournaments show it, and it is
+#: rated for nobody
+NO_SERVER = 0
+
 #: one page of a listing (history, leaderboard), and the last page anyone may ask for
 PAGE_SIZE = 10
 MAX_PAGE = 1000
@@ -96,6 +101,39 @@ class ButtonKind(enum.Enum):
     CONFIRM_MOVE = "move-confirm"
     #: sign up for a tournament (the target is the tournament's id)
     JOIN_TOURNAMENT = "event-join"
+    #: offer a draw (the target is the game)
+    OFFER_DRAW = "draw-offer"
+    #: resign, after a confirmation (the target is the game)
+    RESIGN = "resign-ask"
+    #: the asker's most urgent game (`next`; the target is the game not to show, or 0)
+    NEXT_GAME = "next"
+
+
+class PickStep(enum.Enum):
+    """A step of the move picker: choose a column, then a row, then (classic rules) which
+    links, then place the peg."""
+
+    COLUMN = "col"
+    ROW = "row"
+    LINKS = "links"
+    PLACE = "place"
+
+
+@dataclass(frozen=True)
+class Picker:
+    """The move picker under a board (or in the answer to its last step): the game and the
+    version of its log it was drawn for — a press on a picker of an older version is refused —
+    the step, what is chosen so far (`chosen`: a column like `G`, a peg like `G6`, a command
+    like `G6 link E5`) and the choices of this step (column letters, row numbers, link
+    targets). Only the player to move may use it: the service checks every step."""
+
+    game_id: int
+    version: int
+    step: PickStep
+    chosen: str = ""
+    choices: tuple[str, ...] = ()
+    #: the label of the step's control (a select's placeholder, the Place button's text)
+    label: str = ""
 
 
 @dataclass(frozen=True)
@@ -146,6 +184,13 @@ class Reply:
     refused: bool = False
     #: a reminder to confirm once delivered (see `Receipt`)
     receipt: Receipt | None = None
+    #: the move picker's controls under the board, when a person is to move (or the next
+    #: step's, in the answer to one)
+    pickers: tuple[Picker, ...] = ()
+    #: `channel_id` is a game's home in a direct message or group DM (`NO_SERVER`), where
+    #: the app may not post: a front end answers there only through an interaction, and
+    #: otherwise tells `dm_user_id` or `mentions` in their own direct messages
+    private_home: bool = False
 
     def __post_init__(self) -> None:
         # the bot's seats have ids below 1 (`engine_seats`): nobody to ping

@@ -20,9 +20,9 @@ from twixt.rules import visible
 #: what the records' formats cannot hold in a name
 _FORBIDDEN = str.maketrans({":": " ", ",": " ", "#": " "})
 MAX_NAME = 32
-#: what the bot's seats are named (`bot`, `bot (level 3)`, `bot (level 3) 2`), letters and
-#: digits only, in any case or width
-_ENGINE_PLAYER_LIKE = re.compile(r"bot(level\d+)?\d*")
+#: what the bot's seats are named (`bot`, `bot (level 3)`, `bot 2 (level 3)`, and in older
+#: records `bot (level 3) 2`), letters and digits only, in any case or width
+_ENGINE_PLAYER_LIKE = re.compile(r"bot\d*(level\d+)?\d*")
 #: added to a person's name that would read as one of the bot's seats
 PERSON_MARK = "(person)"
 #: Cyrillic and Greek letters (casefolded) drawn like the Latin ones of the bot's seat names

@@ -33,17 +33,19 @@ from twixt.service.cases.confirmation import Confirmation
 from twixt.service.cases.engine_player import EnginePlayer
 from twixt.service.cases.my_games import MyGames
 from twixt.service.cases.notes import Notes
+from twixt.service.cases.picker import MovePicker
 from twixt.service.cases.preferences import Preferences
 from twixt.service.cases.records import Records
 from twixt.service.cases.stats import Stats
 from twixt.service.cases.tournaments.organising import Tournaments
 from twixt.service.cases.turns import Turns
 from twixt.service.cases.vacations import Vacations
+from twixt.service.cases.your_move import YourMove
 from twixt.service.commands import router
 from twixt.service.desk.desk import Desk, utc_now
 from twixt.service.desk.engine_pool import EnginePool
 from twixt.service.failures import log_failure
-from twixt.service.model import Receipt, Reply, Request, ServiceError
+from twixt.service.model import NO_SERVER, Receipt, Reply, Request, ServiceError
 from twixt.service.port import Port
 from twixt.service.texts import database_refusal
 from twixt.storage import DatabaseError, NotFoundError, Storage, StoredGame
@@ -77,6 +79,7 @@ class TwixtService:
         self.turns = Turns(self.desk)
         #: stored replies to the opponent's next moves, played as soon as a move calls for one
         self.conditionals = Conditionals(self.desk, self.turns.with_auto_link)
+        self.picker = MovePicker(self.desk, self.turns.play)
         self.clocks = Clocks(self.desk)
         self.records = Records(self.desk, self.challenges)
         self.stats = Stats(self.desk)
@@ -88,11 +91,12 @@ class TwixtService:
         self.tournaments = Tournaments(self.desk)
         self.analyses = Analyses(self.desk)
         self.engine_player = EnginePlayer(self.desk, self.turns)
+        self.your_move = YourMove(self.desk)
         #: each command kind → the subject's method that does it, as the subjects mark them
         self.handlers = cmd.handlers_of(
             self.challenges, self.turns, self.conditionals, self.clocks, self.records,
             self.stats, self.preferences, self.my_games, self.notes, self.confirmation,
-            self.vacations, self.tournaments, self.analyses)
+            self.vacations, self.tournaments, self.analyses, self.picker, self.your_move)
 
     # --- what people ask ---------------------------------------------------------------
 
@@ -132,24 +136,45 @@ class TwixtService:
         return replace(reply, followups=(*reply.followups, *notices)) if notices else reply
 
     async def _dispatch(self, request: Request, asked: cmd.ServiceCommand) -> Reply:
-        """The subject's handler of `asked` (`commands.handles`), with its fields by name."""
+        """The subject's handler of `asked` (`commands.handles`), with its fields by name;
+        a button's or a picker's in the home of its game (`_at_home`)."""
         if isinstance(asked, cmd.ForGame):
-            stored = await self.desk.storage.active_game(request.channel_id)
-            if stored is None or stored.id != asked.game_id:
-                raise ServiceError("this button belongs to a game that is over")
-            return await self._dispatch(request, asked.asked)
+            return await self._dispatch(await self._at_home(request, asked.game_id),
+                                        asked.asked)
+        if isinstance(asked, cmd.Pick):
+            request = await self._at_home(request, asked.game_id)
+        if isinstance(asked, cmd.TournamentAction) and request.guild_id == NO_SERVER:
+            raise ServiceError("tournaments are played in a server")
         does = self.handlers(type(asked))
         return await does(request, **{f.name: getattr(asked, f.name) for f in fields(asked)})
+
+    async def _at_home(self, request: Request, game_id: int) -> Request:
+        """The request of a button under game `game_id`'s messages, made in its home: where
+        it was pressed, or — a game in a direct message, whose boards also reach its players'
+        own DMs with the bot — its home channel, for a player of it."""
+        stored = await self.desk.storage.active_game(request.channel_id)
+        if stored is not None and stored.id == game_id:
+            return request
+        if stored is None:
+            try:
+                home = await self.desk.storage.get_game(game_id)
+            except NotFoundError:
+                home = None
+            if (home is not None and home.is_active and home.guild_id == NO_SERVER
+                    and home.seat_of(request.user.id) is not None):
+                return replace(request, guild_id=NO_SERVER, channel_id=home.channel_id)
+        raise ServiceError("this button belongs to a game that is over")
 
     # --- what happens by itself --------------------------------------------------------
 
     async def tick(self, now: datetime | None = None) -> list[Reply]:
         """Let the clocks act: reminders, time-up notices, forfeits (see `Clocks.tick`), each
-        said in the language of its server (`Port.language`); and start the tournaments
-        whose sign-up has closed."""
+        said in the language of its server (`Port.language`); start the tournaments whose
+        sign-up has closed; and say the daily digests that are due (`YourMove.digests`)."""
         replies = await self.clocks.tick(now)
         await self.engine_player.wake()
-        return replies + await self.tournaments.tick(now or self.desk.clock())
+        at = now or self.desk.clock()
+        return replies + await self.tournaments.tick(at) + await self.your_move.digests(at)
 
     async def wait(self) -> None:
         """Sleep until the next clock is due (at most `clocks.LONGEST_SLEEP`), or a turn

@@ -37,9 +37,13 @@ from twixt.storage.tournaments import (
     TournamentGame,
     TournamentStatus,
 )
+from twixt.storage.waiting import Digest, Waiting, WaitingGame
 
 __all__ = [
     "DEFAULT_PATH",
+    "Digest",
+    "Waiting",
+    "WaitingGame",
     "TAKEBACK",
     "EngineGame",
     "ChallengeClosedError",

@@ -21,6 +21,7 @@ from datetime import datetime
 from typing import Any, Self
 
 from twixt.storage import engine_games, model, private, rows, tournaments
+from twixt.storage import waiting as waits
 from twixt.storage.connection import Connection, DuplicateKeyError, Row
 from twixt.storage.engine_games import EngineGame
 from twixt.storage.errors import (
@@ -34,6 +35,7 @@ from twixt.storage.errors import (
 )
 from twixt.storage.shards import Shards
 from twixt.storage.tournaments import Entrant, Tournament, TournamentGame, TournamentStatus
+from twixt.storage.waiting import Digest, Waiting, WaitingGame
 
 #: the pending challenges expired by a moment, through the partial index by expiry
 EXPIRED = "status = 'pending' AND expires_at <= ?"
@@ -236,11 +238,14 @@ class SqlStorage(abc.ABC):
 
     async def append_turn(self, game_id: int, expected_version: int, actor_id: int,
                           command: str, *, finish: model.GameResult | None = None,
-                          wake_at: datetime | None = None, now: datetime | None = None) -> int:
+                          wake_at: datetime | None = None, now: datetime | None = None,
+                          waiting: Waiting | None = None) -> int:
         at = rows.utc(now)
         async with self._write() as db:
             await _advance(db, game_id, expected_version, at, step=1)
             await db.execute(ADD_TURN, game_id, expected_version + 1, actor_id, command, at)
+            if waiting is not None and finish is None:
+                await _set_waiting(db, game_id, waiting)
             if finish is not None:
                 await self._finish(db, game_id, finish, at)
             elif wake_at is None:  # due by now at the latest: an earlier wake-up stays
@@ -267,7 +272,7 @@ class SqlStorage(abc.ABC):
         """Record a game's end, and all that follows from it in the same transaction."""
         guild_id = await db.fetch_value(
             "UPDATE games SET status = 'finished', result = ?, reason = ?, finished_at = ?, "
-            "wake_at = NULL WHERE id = ? RETURNING guild_id",
+            "wake_at = NULL, to_move_id = NULL WHERE id = ? RETURNING guild_id",
             model.Result(result.result).value, result.reason, at, game_id)
         if result.winners:
             winners, values = db.among("user_id", result.winners)
@@ -666,6 +671,47 @@ class SqlStorage(abc.ABC):
                 "ORDER BY guild_id", setting, json.dumps(value))
         return tuple(row[0] for row in found)
 
+    async def set_waiting(self, game_id: int, waiting: Waiting) -> None:
+        async with self._write() as db:
+            await _set_waiting(db, game_id, waiting)
+
+    async def waiting_games(self, user_id: int, limit: int) -> tuple[WaitingGame, ...]:
+        async with self._read() as db:
+            found = await db.fetch_all(waits.WAITING_FOR, user_id, limit)
+            games = {game.id: game for game in
+                     await games_by_id(db, [row[0] for row in found])} if found else {}
+        return tuple(WaitingGame(games[row[0]], rows.maybe_moment(row[1]), rows.moment(row[2]))
+                     for row in found if row[0] in games)
+
+    async def digest(self, user_id: int) -> Digest | None:
+        async with self._read() as db:
+            row = await db.fetch_one(waits.GET_DIGEST, user_id)
+        return None if row is None else waits.digest(row)
+
+    async def set_digest(self, digest: Digest) -> None:
+        async with self._write() as db:
+            await db.execute(waits.SET_DIGEST, digest.user_id, digest.hour, digest.zone,
+                             digest.locale, rows.utc(digest.next_at))
+
+    async def drop_digest(self, user_id: int) -> bool:
+        async with self._write() as db:
+            return await db.execute(waits.DROP_DIGEST, user_id) == 1
+
+    async def due_digests(self, now: datetime, limit: int) -> tuple[Digest, ...]:
+        async with self._read() as db:
+            found = await db.fetch_all(waits.DUE_DIGESTS, rows.utc(now), limit)
+        return tuple(waits.digest(row) for row in found)
+
+    async def advance_digests(self, moves: Sequence[tuple[Digest, datetime]]
+                              ) -> tuple[int, ...]:
+        moved = []
+        async with self._write() as db:
+            for digest, next_at in moves:
+                if await db.execute(waits.ADVANCE_DIGEST, rows.utc(next_at), digest.user_id,
+                                    rows.utc(digest.next_at)) == 1:
+                    moved.append(digest.user_id)
+        return tuple(moved)
+
     async def user_prefs(self, user_id: int) -> model.UserPrefs:
         async with self._read_one() as db:
             return await _settings(db, "user_prefs", "user_id", user_id, model.UserPrefs)
@@ -819,6 +865,12 @@ async def _advance(db: Connection, game_id: int, expected_version: int, at: date
     """
     if await db.execute(ADVANCE, step, at, game_id, expected_version) != 1:
         await refuse(db, game_id, expected_version)
+
+
+async def _set_waiting(db: Connection, game_id: int, said: Waiting) -> None:
+    await db.execute(f"UPDATE games SET {waits.SET} WHERE id = ?", said.user_id,
+                     None if said.due_at is None else rows.utc(said.due_at),
+                     rows.utc(said.since), game_id)
 
 
 async def refuse(db: Connection, game_id: int, expected_version: int) -> None:

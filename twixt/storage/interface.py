@@ -42,6 +42,7 @@ from twixt.storage.model import (
 )
 from twixt.storage.shards import Shards
 from twixt.storage.tournaments import Entrant, Tournament, TournamentGame, TournamentStatus
+from twixt.storage.waiting import Digest, Waiting, WaitingGame
 
 
 class Storage(Protocol):
@@ -133,12 +134,15 @@ class Storage(Protocol):
 
     async def append_turn(self, game_id: int, expected_version: int, actor_id: int,
                           command: str, *, finish: GameResult | None = None,
-                          wake_at: datetime | None = None, now: datetime | None = None) -> int:
+                          wake_at: datetime | None = None, now: datetime | None = None,
+                          waiting: Waiting | None = None) -> int:
         """Append a validated turn (canonical text) and return the new version.
 
         `finish` ends the game in the same transaction (as `finish_game` does). Otherwise a
         game with a time control gets `wake_at` as its next wake-up in the same transaction
-        (None: due by `now` at the latest, an earlier wake-up kept); one without keeps none.
+        (None: due by `now` at the latest, an earlier wake-up kept); one without keeps none;
+        and `waiting` (when given) says whose move the game now waits for, in the same
+        statement.
         `StaleVersionError` if another turn landed first, `GameFinishedError` if the game is
         over, `NotFoundError` if there is no game.
         """
@@ -414,6 +418,35 @@ class Storage(Protocol):
 
     async def update_user_prefs(self, user_id: int, **changes: Any) -> UserPrefs:
         """Change some preferences (names and types of `UserPrefs` fields); return all."""
+
+    # --- where is it my move ------------------------------------------------------------
+
+    async def set_waiting(self, game_id: int, waiting: Waiting) -> None:
+        """Say whose move an active game waits for (a game just begun; turns say it in
+        `append_turn`)."""
+
+    async def waiting_games(self, user_id: int, limit: int) -> tuple[WaitingGame, ...]:
+        """The games in progress, in any server or DM, that wait for `user_id`'s move, most
+        urgent first (the soonest deadline, then the longest waiting), at most `limit`: one
+        index lookup of the player's own games."""
+
+    async def digest(self, user_id: int) -> Digest | None:
+        """A player's daily digest, if they asked for one."""
+
+    async def set_digest(self, digest: Digest) -> None:
+        """Ask for a daily digest (or change its hour or zone)."""
+
+    async def drop_digest(self, user_id: int) -> bool:
+        """No more digests; whether there was one."""
+
+    async def due_digests(self, now: datetime, limit: int) -> tuple[Digest, ...]:
+        """The digests due by `now`, soonest first, at most `limit` (an index range)."""
+
+    async def advance_digests(self, moves: Sequence[tuple[Digest, datetime]]
+                              ) -> tuple[int, ...]:
+        """Move due digests on, each to its next time, in one transaction; the players whose
+        digest this call moved — not one another process (or an earlier round) moved
+        already — so that each is sent once."""
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
         """A user's wins, losses, draws and rating in a guild."""

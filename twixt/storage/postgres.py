@@ -52,6 +52,7 @@ from twixt.storage.errors import DatabaseError, DatabaseFault, UnsupportedSchema
 from twixt.storage.model import GameResult, Result, StoredGame
 from twixt.storage.schema import Migration
 from twixt.storage.shards import Shards
+from twixt.storage.waiting import Waiting
 
 #: the advisory lock key under which migrations are applied ("twixt" in ASCII)
 _MIGRATION_LOCK = 0x7477697874
@@ -319,7 +320,8 @@ class PostgresStorage(SqlStorage):
 
     async def append_turn(self, game_id: int, expected_version: int, actor_id: int,
                           command: str, *, finish: GameResult | None = None,
-                          wake_at: datetime | None = None, now: datetime | None = None) -> int:
+                          wake_at: datetime | None = None, now: datetime | None = None,
+                          waiting: Waiting | None = None) -> int:
         if finish is not None:
             return await super().append_turn(game_id, expected_version, actor_id, command,
                                              finish=finish, now=now)
@@ -327,17 +329,26 @@ class PostgresStorage(SqlStorage):
         # commit. No `wake_at`: due by now at the latest, an earlier wake-up stays.
         at = rows.utc(now)
         wake = None if wake_at is None else rows.utc(wake_at)
+        # whose move it now waits for, when said (else as it was), in the same statement
+        said = waiting is not None
+        to_move, due, since = ((waiting.user_id, waiting.due_at and rows.utc(waiting.due_at),
+                                rows.utc(waiting.since)) if waiting is not None
+                               else (None, None, None))
         async with self._single() as db:
             landed = await db.execute(
                 "WITH moved AS (UPDATE games SET version = version + 1, updated_at = ?, "
                 "wake_at = CASE WHEN time_control IS NULL THEN NULL "
                 "WHEN ?::timestamptz IS NOT NULL THEN ? "
-                "WHEN wake_at IS NULL OR wake_at > ? THEN ? ELSE wake_at END "
+                "WHEN wake_at IS NULL OR wake_at > ? THEN ? ELSE wake_at END, "
+                "to_move_id = CASE WHEN ?::boolean THEN ?::bigint ELSE to_move_id END, "
+                "due_at = CASE WHEN ?::boolean THEN ?::timestamptz ELSE due_at END, "
+                "waiting_since = CASE WHEN ?::boolean THEN ?::timestamptz "
+                "ELSE waiting_since END "
                 "WHERE id = ? AND version = ? AND status = 'active' RETURNING id) "
                 "INSERT INTO turns (game_id, number, actor_id, command, played_at) "
                 "SELECT id, ?, ?, ?, ? FROM moved",
-                at, wake, wake, at, at, game_id, expected_version,
-                expected_version + 1, actor_id, command, at)
+                at, wake, wake, at, at, said, to_move, said, due, said, since,
+                game_id, expected_version, expected_version + 1, actor_id, command, at)
             if landed != 1:
                 await common.refuse(db, game_id, expected_version)
         return expected_version + 1

@@ -44,7 +44,8 @@ async def _log(service: TwixtService) -> list[str]:
 async def test_confirm_is_off_by_default_and_a_move_plays_at_once(service):
     await start_game(service, swap="no")
     reply = await enter(service, asking(ALICE), "K10")
-    assert not reply.ephemeral and not reply.buttons
+    assert not reply.ephemeral
+    assert ButtonKind.CONFIRM_MOVE not in [b.kind for b in reply.buttons]
     assert await _log(service) == ["K10"]
     assert "confirm off" in (await enter(service, asking(ALICE), "settings")).plain
 

@@ -335,8 +335,8 @@ async def test_several_bot_seats_play_in_turn_and_call_privilege_by_the_rules(st
         await _challenge_team_of_engines(service)
         stored, turns = await _log(service)
         assert [s.user_id for s in stored.seats] == [ALICE.id, -2, -12, -22]
-        assert [s.name for s in stored.seats][1:] == ["bot (level 2)", "bot (level 2) 2",
-                                                      "bot (level 2) 3"]
+        assert [s.name for s in stored.seats][1:] == ["bot (level 2)", "bot 2 (level 2)",
+                                                      "bot 3 (level 2)"]
         await _move(service, "F6")
         _stored, turns = await _log(service)
         # seat 2 (-2) moves and calls privilege: alice's partner (seat 3) is skipped, the
@@ -500,7 +500,9 @@ async def test_the_bots_own_move_offers_nobody_a_privilege_button(storage):
             await service.execute(asking(user), cmd.AnswerChallenge("accept"))
         await service.execute(asking(ALICE), cmd.Move(parse_command("F6")))
         mine = await service.execute(asking(BOB), cmd.Move(parse_command("C5")))
-        assert [b.kind for b in mine.buttons] == [ButtonKind.PRIVILEGE]  # bob may call it
+        # bob may call it; Offer draw and Resign are the board's own
+        assert [b.kind for b in mine.buttons] == [ButtonKind.PRIVILEGE, ButtonKind.OFFER_DRAW,
+                                                  ButtonKind.RESIGN]
         await service.engine_player.idle()
         engine_turn = said.replies[-1]
         assert engine_turn.plain.startswith("**bot (level 1)**")

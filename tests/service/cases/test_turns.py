@@ -11,7 +11,7 @@ from PIL import Image
 from tests.service.helpers import press, start_game, start_team_game
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
 from tests.typed import enter
-from twixt.service import ButtonKind, ServiceError, TwixtService, build_options
+from twixt.service import Button, ButtonKind, Reply, ServiceError, TwixtService, build_options
 from twixt.service.desk import desk as desk_module
 from twixt.storage import Result
 
@@ -76,33 +76,51 @@ async def test_public_boards_of_a_game_keep_one_look(service, storage):
     assert top[0] == top[1]
 
 
+def own_buttons(reply: Reply) -> list[Button]:
+    """A turn's buttons, less Offer draw and Resign, which are under every board."""
+    return [b for b in reply.buttons
+            if b.kind not in (ButtonKind.OFFER_DRAW, ButtonKind.RESIGN)]
+
+
+async def test_board_controls_offer_a_draw_and_resign_for_the_players(service):
+    await start_game(service, swap="no")
+    reply = await enter(service, asking(ALICE), "K10")
+    offer, resign = reply.buttons
+    assert (offer.kind, resign.kind) == (ButtonKind.OFFER_DRAW, ButtonKind.RESIGN)
+    assert offer.only_users == resign.only_users == (ALICE.id, BOB.id)
+    ask = await press(service, asking(BOB), ButtonKind.RESIGN, resign.target)
+    assert ask.ephemeral and ask.buttons[0].kind is ButtonKind.CONFIRM_RESIGN
+    offered = await press(service, asking(BOB), ButtonKind.OFFER_DRAW, offer.target)
+    assert "offers a draw" in offered.plain
+
+
 async def test_swap_is_offered_as_a_button_to_the_second_player_only_when_legal(service):
     await start_game(service)
     reply = await enter(service, asking(ALICE), "K10")
-    [swap] = reply.buttons
+    [swap] = own_buttons(reply)
     assert (swap.kind, swap.only_users) == (ButtonKind.SWAP, (BOB.id,))
     reply = await press(service, asking(BOB), ButtonKind.SWAP, swap.target)
     assert reply.plain == "**bob** (Red): `swap`\nalice (Black) to move."
-    assert reply.buttons == ()
+    assert own_buttons(reply) == []
 
 
 async def test_privilege_button_for_the_player_who_just_moved(service):
     await start_team_game(service, swap="no")
     reply = await enter(service, asking(ALICE), "K10")
-    [privilege] = reply.buttons
+    [privilege] = own_buttons(reply)
     assert (privilege.kind, privilege.only_users) == (ButtonKind.PRIVILEGE, (ALICE.id,))
     reply = await press(service, asking(ALICE), ButtonKind.PRIVILEGE, privilege.target)
     assert reply.mentions == (CAROL.id,)
     assert "alice calls privilege: bob is skipped." in reply.plain
     assert "carol (Red, seat 3) to move." in reply.plain
     reply = await enter(service, asking(CAROL), "M10")
-    assert reply.buttons == ()  # the team has used its privilege
+    assert own_buttons(reply) == []  # the team has used its privilege
 
 
 async def test_draw_offer_accept_and_decline(service, storage):
     await start_game(service)
     reply = await enter(service, asking(ALICE), "K10; offer draw")
-    accept, decline = reply.buttons[1:]
+    accept, decline = own_buttons(reply)[1:]
     assert accept.kind is ButtonKind.ACCEPT_DRAW and accept.only_users == (BOB.id,)
     reply = await press(service, asking(BOB), ButtonKind.DECLINE_DRAW, decline.target)
     assert "offers a draw" not in reply.plain
@@ -118,7 +136,7 @@ async def test_a_draw_offer_by_the_player_to_move_pings_the_opponent_who_answers
     await start_game(service, swap="no")
     reply = await enter(service, asking(ALICE), "offer draw")
     assert reply.mentions == (BOB.id,)
-    assert [b.only_users for b in reply.buttons] == [(BOB.id,), (BOB.id,)]
+    assert [b.only_users for b in own_buttons(reply)] == [(BOB.id,), (BOB.id,)]
     moved = await enter(service, asking(ALICE), "K10; offer draw")
     assert moved.mentions == (BOB.id,)
 

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from twixt.language import Markup, Message, Translation, bold, message
 from twixt.rules import Hole
 from twixt.service import commands as cmd
+from twixt.service.cases.picker import board_controls
 from twixt.service.commands.options import ChallengeOptions, describe_setup
 from twixt.service.desk.desk import Desk, seat_to_move
 from twixt.service.desk.engine_seats import (
@@ -20,7 +21,15 @@ from twixt.service.desk.engine_seats import (
     is_engine_seat,
 )
 from twixt.service.desk.live_games import ChannelLocks
-from twixt.service.model import Button, ButtonKind, Reply, Request, ServiceError, User
+from twixt.service.model import (
+    NO_SERVER,
+    Button,
+    ButtonKind,
+    Reply,
+    Request,
+    ServiceError,
+    User,
+)
 from twixt.service.names import seat_names
 from twixt.service.pure.clock.timecontrol import parse_time_control
 from twixt.service.texts import names_and, storage_refusal
@@ -232,7 +241,7 @@ class Challenges:
         if not thread and await self._desk.storage.active_game(request.channel_id):
             raise ServiceError("this channel already has a game: finish it first, or "
                                "challenge with thread yes")
-        if thread and self._desk.port.threads is None:
+        if thread and (self._desk.port.threads is None or request.guild_id == NO_SERVER):
             raise ServiceError("threads are not available here")
         if any(is_engine_seat(user.id) for user in invitees):
             await self._check_engine_games(request, settings.bot_games)
@@ -344,6 +353,7 @@ class Challenges:
             # the channel is busy, or the challenge was withdrawn meanwhile (another process)
             raise ServiceError(storage_refusal(error)) from None
         stored, game = await self._desk.active(channel_id)
+        await self._desk.note_waiting(stored)
         if any(is_engine_seat(seat.user_id) for seat in stored.seats):
             await self._desk.storage.start_engine_game(challenge.id, stored.id)
         to_move = seat_to_move(stored, game)
@@ -369,7 +379,9 @@ class Challenges:
             text = (tr("Game {game} on: {lineup} — {setup}.", **facts) + "\n"
                     + tr("{name}, you move first ({colour}): write your move, e.g. "
                          "`{example}`.", **facts))
-        board = Reply(text, image=image, mentions=(to_move.user_id,), channel_id=channel_id)
+        pickers, controls = board_controls(stored, game, tr)
+        board = Reply(text, image=image, mentions=(to_move.user_id,), channel_id=channel_id,
+                      buttons=controls, pickers=pickers)
         if channel_id == challenge.channel_id:
             return board
         return Reply(tr("Game {game} starts in its own thread.", game=stored.id),

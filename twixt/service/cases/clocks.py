@@ -34,7 +34,7 @@ from twixt.service.cases.vacations import (
     use_days,
 )
 from twixt.service.commands.options import either
-from twixt.service.desk.desk import Desk, seat_to_move
+from twixt.service.desk.desk import Desk, private_home, seat_to_move
 from twixt.service.desk.engine_seats import is_engine_seat
 from twixt.service.failures import log_failure
 from twixt.service.model import (
@@ -262,6 +262,7 @@ class Clocks:
                             "win.", name=late.name, game=stored.id,
                             names=either([s.name for s in others])),
                          mentions=opponents, channel_id=stored.channel_id,
+                         private_home=private_home(stored),
                          buttons=(Button(ButtonKind.CLAIM, stored.id, tr("Claim the win"),
                                          opponents),), receipt=receipt)
         text = tr("{name}, it is your move in game {game} ({left} left).", name=late.name,
@@ -272,8 +273,10 @@ class Clocks:
                 and (await self._desk.storage.user_prefs(late.user_id)).dm_reminders):
             # the channel is where a front end says it if the DM cannot be delivered
             return Reply(text, dm_user_id=late.user_id, channel_id=stored.channel_id,
+                         private_home=private_home(stored),
                          receipt=receipt)
         return Reply(text, mentions=(late.user_id,), channel_id=stored.channel_id,
+                     private_home=private_home(stored),
                      receipt=receipt)
 
     async def _expired(self, stored: StoredGame, settings: GuildSettings, turn_clock: TurnClock,
@@ -294,6 +297,7 @@ class Clocks:
                         return None  # a turn landed meanwhile, in another process
                     raise
             return replace(reply, channel_id=stored.channel_id,
+                           private_home=private_home(stored),
                            receipt=Receipt(stored.id, stored.version, FORFEIT))
         return await self._remind(stored, "expired", turn_clock, now, tr)
 
@@ -334,4 +338,5 @@ class Clocks:
         reply = await self._forfeit_notice(stored, await self._desk.position(stored), late,
                                            tr, None)
         return replace(reply, channel_id=stored.channel_id,
+                           private_home=private_home(stored),
                        receipt=Receipt(stored.id, version, FORFEIT))

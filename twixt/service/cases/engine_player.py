@@ -38,7 +38,7 @@ from twixt import engine
 from twixt.engine import PlayResult
 from twixt.rules import Action, Colour, Command, Game, parse_command
 from twixt.service.cases.turns import Turns
-from twixt.service.desk.desk import Desk, check_log_room
+from twixt.service.desk.desk import Desk, check_log_room, private_home
 from twixt.service.desk.engine_pool import EngineBusyError, player_owner
 from twixt.service.desk.engine_seats import engine_level, is_engine_seat
 from twixt.service.failures import log_failure
@@ -337,7 +337,8 @@ class EnginePlayer:
                           else message.channel_id or stored.channel_id)
             try:
                 await self._desk.port.post(replace(message, followups=(), ephemeral=False,
-                                                   channel_id=channel_id))
+                                                   channel_id=channel_id,
+                                                   private_home=private_home(stored)))
             except Exception:
                 log_failure(log, "bot reply not delivered", {"game_id": stored.id})
 

@@ -11,7 +11,7 @@ from twixt.service import commands as cmd
 from twixt.service.commands.options import SERVER_SETTINGS, either, yes_no
 from twixt.service.commands.options import SETTINGS as _CHOICES
 from twixt.service.desk.desk import Desk
-from twixt.service.model import Reply, Request, ServiceError
+from twixt.service.model import NO_SERVER, Reply, Request, ServiceError
 from twixt.storage import GuildSettings, UserPrefs
 
 MAX_HOURS = 24 * 30
@@ -58,6 +58,8 @@ class Preferences:
         default, challenge expiry hours, forfeit at the deadline, hours before a reminder,
         vacation days a year, whether new games allow vacation by default, and the games with
         the bot a player may have at once."""
+        if request.guild_id == NO_SERVER:
+            raise ServiceError("server settings belong to a server; here there is none")
         updates: dict[str, bool | int] = {}
         for name, value in (changes or {}).items():
             if name.lower() not in SERVER_SETTINGS:

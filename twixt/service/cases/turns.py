@@ -8,6 +8,7 @@ from dataclasses import replace
 from twixt.language import Message
 from twixt.rules import Action, Command, Game, quote
 from twixt.service import commands as cmd
+from twixt.service.cases.picker import board_controls
 from twixt.service.commands.help import help_for
 from twixt.service.commands.options import describe_setup
 from twixt.service.desk.after_turn import Played
@@ -144,24 +145,28 @@ class Turns:
             await desk.storage.drop_conditionals(stored.id)
             clock_text = desk.clock_words(stored, game, running)
             image = await desk.render(game, clock_text=clock_text, locale=request.locale)
+            pickers, controls = board_controls(stored, game, tr)
             return Reply("\n".join([*reversed(lines), to_move_sentence(game, tr, clock_text)]),
-                         image=image, mentions=(offer.user_id,))
+                         image=image, mentions=(offer.user_id,), buttons=controls,
+                         pickers=pickers)
 
     @cmd.handles(cmd.ShowBoard)
     async def board(self, request: Request) -> Reply:
         """The board of the channel's game (or its last one), for the asker alone and as they
         like to see it: their theme, palette and side. Public boards keep the game's one look."""
-        game, clock_text, text = await self._facts(request)
+        stored, game, clock_text, text = await self._facts(request)
         image = await self._desk.render(game, request.user.id, clock_text, locale=request.locale)
-        return Reply(text, image=image, ephemeral=True)
+        pickers, controls = board_controls(stored, game, request.tr)
+        return Reply(text, image=image, ephemeral=True, buttons=controls, pickers=pickers)
 
     @cmd.handles(cmd.Status)
     async def status(self, request: Request) -> Reply:
         """The facts of the channel's game, or of its last one once it is over."""
-        _game, _clock, text = await self._facts(request)
+        _stored, _game, _clock, text = await self._facts(request)
         return Reply(text)
 
-    async def _facts(self, request: Request) -> tuple[Game, Message | None, str]:
+    async def _facts(self, request: Request
+                     ) -> tuple[StoredGame, Game, Message | None, str]:
         """The channel's current or last game, its time left, and its facts in words."""
         desk = self._desk
         stored = await desk.channel_stored(request.channel_id)
@@ -170,7 +175,8 @@ class Turns:
         clock_text = desk.clock_words(stored, game, turn_clock)
         text = status_text(stored, game, describe_setup(stored.setup), request.tr, clock_text)
         players = [] if turn_clock is None else seat_lines(stored, turn_clock, desk.clock())
-        return game, clock_text, "\n".join([text, *(request.tr.say(line) for line in players)])
+        return stored, game, clock_text, "\n".join(
+            [text, *(request.tr.say(line) for line in players)])
 
     @cmd.handles(cmd.Help)
     async def help(self, request: Request, topic: str | None = None) -> Reply:
@@ -283,5 +289,6 @@ class Turns:
             if Action.OFFER_DRAW in turn.actions:
                 must_act += [uid for uid in opponents if uid not in must_act]
         image = await desk.render(game, clock_text=clock_text, locale=request.locale)
+        pickers, controls = board_controls(stored, game, tr)
         return Reply("\n".join(lines), image=image, mentions=tuple(must_act),
-                     buttons=tuple(buttons))
+                     buttons=(*buttons, *controls), pickers=pickers)

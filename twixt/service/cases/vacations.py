@@ -17,7 +17,7 @@ from datetime import datetime
 
 from twixt.language import Translation, plural_message
 from twixt.service import commands as cmd
-from twixt.service.desk.desk import Desk
+from twixt.service.desk.desk import Desk, private_home
 from twixt.service.model import Receipt, Reply, Request, ServiceError
 from twixt.service.pure.clock.absence import DAY, current, days_begun, days_left
 from twixt.service.pure.clock.banks import TurnClock
@@ -186,4 +186,5 @@ async def day_notice(desk: Desk, stored: StoredGame, late: Seat, day: Vacation,
                      "so the clock stands still until {moment}. {n} days left this year.",
                      left, name=late.name, game=stored.id, moment=moment_text(day.ends_at))
     return Reply(text, mentions=(late.user_id,), channel_id=stored.channel_id,
+                 private_home=private_home(stored),
                  receipt=Receipt(stored.id, stored.version, day_stage(day)))

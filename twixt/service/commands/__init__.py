@@ -17,7 +17,7 @@ from twixt.rules import Action
 from twixt.rules.conditionals import Plan
 from twixt.service.commands.options import ChallengeOptions
 from twixt.service.commands.tournament_options import TournamentOptions
-from twixt.service.model import ButtonKind, Reply, User
+from twixt.service.model import ButtonKind, PickStep, Reply, User
 
 Answer = Literal["accept", "decline"]
 DrawAction = Literal["offer", "accept", "decline"]
@@ -85,6 +85,36 @@ class Conditional:
 @dataclass(frozen=True)
 class Claim:
     """Claim the win once the player to move has run out of time."""
+
+
+@dataclass(frozen=True)
+class Pick:
+    """A step of the move picker used (`model.Picker`): in game `game_id` as its log stood at
+    `version`, the control of `step` gave `chosen` (a column, a peg, a command with its links,
+    or — Place — the command to play)."""
+
+    game_id: int
+    version: int
+    step: PickStep
+    chosen: str
+
+
+@dataclass(frozen=True)
+class NextGame:
+    """The asker's most urgent game waiting for their move, in any server or direct message;
+    other than game `skip` (the one a Next game button was under), when given."""
+
+    skip: int = 0
+
+
+@dataclass(frozen=True)
+class Digest:
+    """Show or change the asker's daily digest of the games waiting for them: at `hour`
+    (0-23) in time zone `zone` (an IANA name like Europe/Berlin), or `off`."""
+
+    hour: int | None = None
+    zone: str | None = None
+    off: bool = False
 
 
 @dataclass(frozen=True)
@@ -252,9 +282,8 @@ ServiceCommand = (Challenge | Team | AnswerChallenge | Move | Resign | Takeback 
                   | Conditional
                   | ShowBoard | Status | Help | Abort | Export | History | Replay
                   | ImportRecord | Stats | Leaderboard | Rematch | UserSettings
-                  | ServerSettings | MyGames | Note | Notes | ConfirmMove | Vacation |
-                  TournamentAction
-                  | Analyze | ForGame)
+                  | ServerSettings | MyGames | Note | Notes | ConfirmMove | Vacation
+                  | TournamentAction | Analyze | ForGame | Pick | NextGame | Digest)
 
 #: the buttons that name what they answer (a challenge, a game, a move, a tournament)
 _ANSWERING: dict[ButtonKind, Callable[[int], ServiceCommand]] = {
@@ -262,6 +291,7 @@ _ANSWERING: dict[ButtonKind, Callable[[int], ServiceCommand]] = {
     ButtonKind.DECLINE_CHALLENGE: lambda target: AnswerChallenge("decline", target),
     ButtonKind.REMATCH: Rematch, ButtonKind.CONFIRM_MOVE: ConfirmMove,
     ButtonKind.JOIN_TOURNAMENT: lambda target: TournamentAction("join", target),
+    ButtonKind.NEXT_GAME: NextGame,
 }
 #: the buttons under a game's messages, as the commands they stand for in that game
 _IN_GAME: dict[ButtonKind, ServiceCommand] = {
@@ -273,6 +303,8 @@ _IN_GAME: dict[ButtonKind, ServiceCommand] = {
     ButtonKind.CLAIM: Claim(),
     ButtonKind.ACCEPT_TAKEBACK: Takeback("accept"),
     ButtonKind.DECLINE_TAKEBACK: Takeback("decline"),
+    ButtonKind.OFFER_DRAW: Move(rules.Command(actions=(Action.OFFER_DRAW,))),
+    ButtonKind.RESIGN: Resign(),
 }
 
 

@@ -38,7 +38,7 @@ _TAKEBACK_WORDS: dict[str, cmd.TakebackAction] = {
     "takeback request": "request", "takeback accept": "accept", "takeback decline": "decline"}
 _SIMPLE: dict[str, cmd.ServiceCommand] = {
     "board": cmd.ShowBoard(), "status": cmd.Status(), "abort": cmd.Abort(),
-    "claim": cmd.Claim(), "confirm": cmd.ConfirmMove()}
+    "claim": cmd.Claim(), "confirm": cmd.ConfirmMove(), "next": cmd.NextGame()}
 _DRAW_WORDS = ("offer", "accept", "decline")
 _ANSWERS: dict[str, cmd.Answer] = {"accept": "accept", "decline": "decline"}
 #: a resignation confirmed as it is typed, where there is no button to press (the terminal)
@@ -258,6 +258,17 @@ def _my_games(words: list[str], people: People) -> cmd.ServiceCommand:
     return cmd.MyGames(page)
 
 
+def _digest(words: list[str], people: People) -> cmd.ServiceCommand:
+    """`digest` (show it), `digest off`, `digest 8 Europe/Berlin` (an hour, a time zone)."""
+    if [word.lower() for word in words] == ["off"]:
+        return cmd.Digest(off=True)
+    if len(words) > 2 or (words and not _is_number(words[0])):
+        raise ServiceError("write digest, digest off, or digest HOUR ZONE like "
+                           "digest 8 Europe/Berlin")
+    return cmd.Digest(_number(words[0]) if words else None,
+                      words[1] if len(words) == 2 else None)
+
+
 def _note(words: list[str], people: People) -> cmd.ServiceCommand:
     """`note TEXT`, or `note #12 TEXT` for another game (the `#` tells a number from text)."""
     game_id = None
@@ -313,7 +324,7 @@ _READERS: dict[str, Callable[[list[str], People], cmd.ServiceCommand]] = {
     "stats": _stats, "leaderboard": _leaderboard, "rematch": _rematch,
     "settings": _settings, "server": _server, "games": _my_games, "note": _note,
     "notes": _notes, "if": _conditional, "conditions": _conditional, "vacation": _vacation,
-    "tournament": _tournament, "analyze": _analyze, "help": _help}
+    "tournament": _tournament, "analyze": _analyze, "help": _help, "digest": _digest}
 #: the words that begin a command besides the readers' and the simple ones; the move
 #: language's own words among them (`swap`, `resign`) are read by the rules
 _VERBS = ("challenge", "team", "accept", "decline", "draw", "move", "takeback")

@@ -26,7 +26,15 @@ from twixt.service.desk.engine_pool import EnginePool
 from twixt.service.desk.engine_seats import is_engine_seat
 from twixt.service.desk.live_games import ChannelLocks, GameCache, LiveGame
 from twixt.service.failures import log_failure
-from twixt.service.model import Button, ButtonKind, Request, ServiceError, User, require_private
+from twixt.service.model import (
+    NO_SERVER,
+    Button,
+    ButtonKind,
+    Request,
+    ServiceError,
+    User,
+    require_private,
+)
 from twixt.service.port import Port
 from twixt.service.pure.clock.absence import pauses_of
 from twixt.service.pure.clock.banks import StintLog, TurnClock, next_stint, turn_clock
@@ -45,6 +53,7 @@ from twixt.storage import (
     Storage,
     StoredGame,
     UserPrefs,
+    Waiting,
     rebuild,
 )
 
@@ -229,9 +238,12 @@ class Desk:
         wake = None if marks is None else marks.earliest
         for hook in self.turn_coming:
             await hook(stored)
+        waiting = (None if finish is not None
+                   else waiting_of(stored, game, turn_clock, live.turn_started))
         try:
             version = await self.storage.append_turn(stored.id, stored.version, user_id, text,
-                                                     finish=finish, wake_at=wake, now=now)
+                                                     finish=finish, wake_at=wake, now=now,
+                                                     waiting=waiting)
         except (StaleVersionError, GameFinishedError) as error:
             self._games.drop(stored.id)
             raise ServiceError(storage_refusal(error)) from None
@@ -240,6 +252,13 @@ class Desk:
         if finish is not None:
             await self._ended(stored.id)
         return replace(stored, version=version), turn_clock
+
+    async def note_waiting(self, stored: StoredGame) -> None:
+        """Store whose move a game just begun waits for (a turn stores it in `append`)."""
+        live = await self.live(stored)
+        turn_clock = await self.turn_clock(stored, live)
+        await self.storage.set_waiting(stored.id, waiting_of(stored, live.game, turn_clock,
+                                                             live.turn_started))
 
     async def offer(self, stored: StoredGame, kind: OfferKind, user_id: int) -> None:
         """Open an offer at the game's stored version, under the same version check; what
@@ -389,9 +408,27 @@ def finish_result(stored: StoredGame, game: Game) -> GameResult | None:
                         if game.colour_of_seat(s.number) is colour)
                   for colour in (Colour.RED, Colour.BLACK))
     # a continued import is rated for nobody, and so is a game with the bot (`engine_seats`)
-    rated = not stored.setup.imported_turns and not any(map(is_engine_seat, red + black))
+    # and a game in a direct message (`NO_SERVER`: ratings are a server's)
+    rated = (not stored.setup.imported_turns and not any(map(is_engine_seat, red + black))
+             and stored.guild_id != NO_SERVER)
     sides = (red, black) if rated else None
     return GameResult(Result(outcome.result), outcome.reason.value, winners, sides)
+
+
+def waiting_of(stored: StoredGame, game: Game, turn_clock: TurnClock | None,
+               since: datetime) -> Waiting:
+    """Whose move `game` waits for — a person's, not the bot's seat — until when and since
+    when, as `next` and the digest read it (`storage.waiting_games`)."""
+    seat = game.seat_to_move
+    user_id = stored.seats[seat].user_id if seat is not None else None
+    person = user_id if user_id is not None and not is_engine_seat(user_id) else None
+    return Waiting(person, turn_clock.due if turn_clock is not None else None, since)
+
+
+def private_home(stored: StoredGame) -> bool:
+    """Whether the game's home is a direct message or a group DM (`NO_SERVER`), where the
+    app may not post: what the bot says there by itself is marked `Reply.private_home`."""
+    return stored.guild_id == NO_SERVER
 
 
 def player_seat(stored: StoredGame, request: Request) -> Seat:

@@ -50,8 +50,11 @@ def is_engine_seat(user_id: int) -> bool:
 
 
 def engine_seat_user(level: int, instance: int = 0) -> User:
-    """The bot as it takes a seat: its id and the name the game's records show."""
-    return User(engine_seat_id(level, instance), f"bot (level {level})")
+    """The bot as it takes a seat: its id and the name the game's records show — a second
+    and third seat numbered at the front (`bot 2 (level 1)`), where a caption cut short
+    still shows it."""
+    number = f" {instance + 1}" if instance else ""
+    return User(engine_seat_id(level, instance), f"bot{number} (level {level})")
 
 
 def taken_back(stored: StoredGame, game: Game, seat: int) -> int:

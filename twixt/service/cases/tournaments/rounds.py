@@ -276,6 +276,7 @@ class Rounds:
         stored = await desk.storage.create_game(guild_id=tournament.guild_id, channel_id=channel_id,
                                                 players=players, setup=tournament.setup,
                                                 now=desk.clock(), tournament_game_id=game.id)
+        await desk.note_waiting(stored)
         first = players[0]
 
         async def announce(tr: Translation) -> Reply:

@@ -1,0 +1,45 @@
+"""What the bot says by itself in a game whose home is a DM (`Reply.private_home`): a
+followup of the channel's live interaction, else the players' own DMs — never a post into
+the channel, which Discord refuses an app."""
+
+from __future__ import annotations
+
+from unittest.mock import AsyncMock, MagicMock
+
+import discord
+
+from tests.discord.helpers import interaction
+from tests.discord.people import ALICE
+from twixt.discord import operations, outbox
+from twixt.service import Reply
+
+HOME = 5000
+
+
+def said(**extra: object) -> Reply:
+    return Reply("**bot (level 1)** (Black): `C5`", mentions=(ALICE.id,), channel_id=HOME,
+                 private_home=True, **extra)  # type: ignore[arg-type]
+
+
+async def test_with_a_live_interaction_it_follows_it(client, monkeypatch):
+    asked = interaction(client, ALICE, channel_id=HOME)
+    asked.guild_id = None
+    client.relays.remember(asked)
+    dm, send = AsyncMock(), AsyncMock()
+    monkeypatch.setattr(operations, "safe_dm", dm)
+    monkeypatch.setattr(operations, "safe_send", send)
+    assert await outbox.post(client, said())
+    assert asked.followup.send.await_count == 1
+    assert not dm.await_count and not send.await_count
+
+
+async def test_without_one_it_tells_the_player_in_their_dm(client, monkeypatch):
+    dm, send = AsyncMock(return_value=MagicMock(spec_set=discord.Message)), AsyncMock()
+    monkeypatch.setattr(operations, "safe_dm", dm)
+    monkeypatch.setattr(operations, "safe_send", send)
+    assert await outbox.post(client, said())
+    [call] = dm.await_args_list
+    assert call.args[1] == ALICE.id and not send.await_count
+    # a DM refused (closed) is logged, and nothing is posted into the channel instead
+    dm.return_value = None
+    assert await outbox.post(client, said()) and not send.await_count

@@ -1,0 +1,278 @@
+"""A whole game in a group DM, played through the Discord-shaped server (`fake_discord`) by the
+real `twixt run`: the app installed to the players' accounts, never posting into the channel
+(which Discord refuses with 50001), each turn answered in the interaction, the opponent told
+in their own DM with the bot, and every move made with the picker on a 24×24 board.
+"""
+
+from __future__ import annotations
+
+import io
+import subprocess
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from support.fake_discord import USER, FakeDiscord, Interaction, Sent
+from support.processes import environment, until
+
+ALICE, BOB, CAROL = 101, 102, 103
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[FakeDiscord]:
+    fake = FakeDiscord()
+    await fake.start()
+    for uid, name in ((ALICE, "alice"), (BOB, "bob"), (CAROL, "carol")):
+        fake.add_user(uid, name)
+    yield fake
+    await fake.stop()
+
+
+@pytest.fixture
+def bot(server: FakeDiscord, tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
+    process = subprocess.Popen(server.bot_command(), cwd=tmp_path,
+                               env=environment(tmp_path / "t.db"),
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    yield process
+    process.kill()
+    process.wait()
+
+
+async def ready(server: FakeDiscord, bot: subprocess.Popen[bytes]) -> None:
+    await until(lambda: server.ready_sent.is_set() or bot.poll() is not None, "READY")
+    assert bot.poll() is None, bot.stderr.read() if bot.stderr else ""
+
+
+def slash(server: FakeDiscord, group: str, name: str, **options: Any) -> dict[str, Any]:
+    """A slash command's data as Discord sends it: users as ids, resolved to user objects
+    (no members: there is no server)."""
+    command = next(c for c in server.commands if c["name"] == group)
+    given, users = [], {}
+    for key, value in options.items():
+        if isinstance(value, dict):
+            given.append({"name": key, "type": 6, "value": value["id"]})
+            users[value["id"]] = value
+        else:
+            given.append({"name": key, "type": 4 if isinstance(value, int) else 3,
+                          "value": value})
+    data: dict[str, Any] = {"id": command["id"], "name": group, "type": 1,
+                            "options": [{"name": name, "type": 1, "options": given}]}
+    if users:
+        data["resolved"] = {"users": users}
+    return data
+
+
+async def use(server: FakeDiscord, who: int, channel: int, message: Sent, prefix: str,
+              values: list[str] | None = None) -> Interaction:
+    """Press a button (or choose in a select) of `message` as `who`."""
+    item = message.component(prefix)
+    data: dict[str, Any] = {"custom_id": item["custom_id"], "component_type": item["type"]}
+    if values is not None:
+        data["values"] = values
+    return await server.interact(who, channel, data, kind=3, message=message)
+
+
+async def pick(server: FakeDiscord, who: int, channel: int, board: Sent, peg: str) -> Sent:
+    """Play `peg` with the picker under `board`: its column, its row, Place; the board the
+    move is answered with."""
+    column, row = peg.rstrip("0123456789"), peg[len(peg.rstrip("0123456789")):]
+    select = next(item for item in _selects(board, "twixt-pick:col")
+                  if any(o["value"] == column for o in item["options"]))
+    chose = await server.interact(who, channel, {"custom_id": select["custom_id"],
+                                                 "component_type": 3, "values": [column]},
+                                  kind=3, message=board)
+    [rows] = await server.answered(chose)
+    assert rows.ephemeral, rows.content
+    select = next(item for item in _selects(rows, "twixt-pick:row")
+                  if any(o["value"] == row for o in item["options"]))
+    chose = await server.interact(who, channel, {"custom_id": select["custom_id"],
+                                                 "component_type": 3, "values": [row]},
+                                  kind=3, message=rows)
+    [place] = await server.answered(chose)
+    assert place.ephemeral and peg in place.content, place.content
+    placed = await use(server, who, channel, place, "twixt-pick:place")
+    [answer] = await server.answered(placed)
+    return answer
+
+
+def _selects(message: Sent, prefix: str) -> list[dict[str, Any]]:
+    return [item for row in message.data["components"] for item in row["components"]
+            if item.get("custom_id", "").startswith(prefix)]
+
+
+def png_size(message: Sent) -> tuple[int, int]:
+    image = Image.open(io.BytesIO(message.files["board.png"]))
+    image.verify()
+    return Image.open(io.BytesIO(message.files["board.png"])).size
+
+
+#: red (alice) crosses the board from row 1 to row 24, each peg linked to the last
+RED = ["L1", "N2", "M4", "N6", "M8", "N10", "M12", "N14", "M16", "N18", "M20", "N22", "M24"]
+#: black (bob) plays down column C, out of red's way
+BLACK = ["C3", "C5", "C7", "C9", "C11", "C13", "C15", "C17", "C19", "C21", "C23", "E5"]
+
+
+async def test_a_whole_game_in_a_group_dm_with_the_picker(server, bot):
+    await ready(server, bot)
+    # every group is installable to accounts, and usable in DMs and group DMs
+    assert {c["name"] for c in server.commands} >= {"twixt", "twixt-settings"}
+    for command in server.commands:
+        assert command["integration_types"] == [0, 1], command["name"]
+        assert sorted(command["contexts"]) == [0, 1, 2], command["name"]
+    channel = server.group_dm(ALICE, BOB, CAROL)
+    challenge = await server.interact(ALICE, channel, slash(
+        server, "twixt", "challenge", user=server.users[BOB], size="24", swap="no"))
+    [offer] = await server.answered(challenge)
+    assert "bob" in offer.content and not offer.ephemeral
+    # carol sees the buttons but is not invited
+    [refused] = await server.answered(await use(server, CAROL, channel, offer, "Accept"))
+    assert refused.ephemeral
+    [board] = await server.answered(await use(server, BOB, channel, offer, "Accept"))
+    assert png_size(board)[0] >= 400
+    assert len(board.data["components"]) <= 5
+    for move in range(len(RED)):
+        board = await pick(server, ALICE, channel, board, RED[move])
+        assert not board.ephemeral and RED[move] in board.content
+        if move < len(BLACK):
+            # bob hears of it in his own DM with the bot, with a link to the game's message
+            await until(lambda told=move + 1: len(server.direct_messages(BOB)) == told,
+                        "bob's DM")
+            ping = server.direct_messages(BOB)[-1]
+            assert "your move" in ping.content
+            assert f"/channels/@me/{channel}/{board.data['id']}" in ping.content
+            # carol, who is not playing, cannot use the picker
+            [no] = await server.answered(await use(server, CAROL, channel, board,
+                                                   "twixt-pick:col", ["A"]))
+            assert no.ephemeral and "not playing" in no.content
+            board = await pick(server, BOB, channel, board, BLACK[move])
+    assert "wins" in board.content
+    assert png_size(board)[0] >= 400
+    # the bot never posted into the channel, and nothing was refused
+    assert server.refused == []
+    assert all(sent.via != "post" for sent in server.sent)
+    # the game after its end: status answers in the same channel
+    [status] = await server.answered(await server.interact(
+        ALICE, channel, slash(server, "twixt", "status")))
+    assert "alice" in status.content and "bob" in status.content
+
+
+async def test_an_old_picker_is_refused_in_one_line(server, bot):
+    await ready(server, bot)
+    channel = server.group_dm(ALICE, BOB)
+    [offer] = await server.answered(await server.interact(ALICE, channel, slash(
+        server, "twixt", "challenge", user=server.users[BOB], size="12", swap="no")))
+    [board] = await server.answered(await use(server, BOB, channel, offer, "Accept"))
+    await pick(server, ALICE, channel, board, "F6")
+    # the first board's picker is one move behind
+    [stale] = await server.answered(await use(server, BOB, channel, board, "twixt-pick:col",
+                                              ["C"]))
+    assert stale.ephemeral and "newest board" in stale.content
+    assert stale.content.count("\n") == 0
+
+
+async def test_a_closed_dm_is_told_to_the_mover_and_the_game_goes_on(server, bot):
+    await ready(server, bot)
+    server.closed_dms.add(BOB)
+    channel = server.group_dm(ALICE, BOB)
+    [offer] = await server.answered(await server.interact(ALICE, channel, slash(
+        server, "twixt", "challenge", user=server.users[BOB], size="12", swap="no")))
+    [board] = await server.answered(await use(server, BOB, channel, offer, "Accept"))
+    typed = await server.interact(ALICE, channel, slash(server, "twixt", "move",
+                                                        command="F6"))
+    board, lost = await server.answered(typed, 2)
+    assert "F6" in board.content and not board.ephemeral
+    assert lost.ephemeral and "bob" in lost.content and lost.content.count("\n") == 0
+    assert (bob_dm := BOB + 1) and (bob_dm, 50007) in server.refused
+    await pick(server, BOB, channel, board, "C5")
+
+
+async def test_the_picker_of_a_48x48_board_takes_two_selects_a_step(server, bot):
+    await ready(server, bot)
+    channel = server.group_dm(ALICE, BOB)
+    [offer] = await server.answered(await server.interact(ALICE, channel, slash(
+        server, "twixt", "challenge", user=server.users[BOB], size="48", swap="no")))
+    [board] = await server.answered(await use(server, BOB, channel, offer, "Accept"))
+    columns = _selects(board, "twixt-pick:col")
+    assert [len(select["options"]) for select in columns] == [25, 21]  # B to AU
+    assert len(board.data["components"]) <= 5
+    assert [s["placeholder"] for s in columns] == ["Column… B–Z", "Column… AA–AU"]
+    board = await pick(server, ALICE, channel, board, "AO47")
+    assert "AO47" in board.content
+    # bob, in his turn, asks where his move is wanted most
+    [said] = await server.answered(await server.interact(BOB, channel,
+                                                         slash(server, "twixt", "next")))
+    assert said.ephemeral and said.content.startswith("Your most urgent game: #1 vs alice")
+    assert f"https://discord.com/channels/@me/{channel}" in said.content
+    assert said.component("Next game")
+
+
+@pytest.mark.parametrize("context", [1, 2], ids=["bot-dm", "group-dm"])
+async def test_the_bots_moves_in_a_dm_follow_the_players_command(server, bot, context):
+    await ready(server, bot)
+    me = dict(USER)
+    channel = server.bot_dm(ALICE) if context == 1 else server.group_dm(ALICE, BOB)
+    [board] = await server.answered(await server.interact(ALICE, channel, slash(
+        server, "twixt", "challenge", user=me, size="12", swap="no", level=1),
+        context=context))
+    assert "Game 1 on" in board.content
+    moved = await server.interact(ALICE, channel, slash(server, "twixt", "move",
+                                                        command="F6"), context=context)
+    mine, bots = await server.answered(moved, 2)
+    assert "F6" in mine.content
+    # the bot's answer is a followup of alice's command: never a post into the channel
+    assert bots.via == "followup" and "bot (level 1)" in bots.content
+    assert bots.custom_ids()  # its board has the picker for alice
+    assert server.refused == [] and server.interactions[moved.id].followups == 1
+
+
+async def test_everything_a_game_has_works_in_a_dm(server, bot):
+    await ready(server, bot)
+    channel = server.group_dm(ALICE, BOB)
+
+    async def slash_as(who: int, group: str, name: str, count: int = 1,
+                       **options: Any) -> list[Sent]:
+        return await server.answered(
+            await server.interact(who, channel, slash(server, group, name, **options)), count)
+
+    async def press(who: int, message: Sent, label: str) -> Sent:
+        [answer] = await server.answered(await use(server, who, channel, message, label))
+        return answer
+
+    [offer] = await slash_as(ALICE, "twixt", "challenge", user=server.users[BOB], size="12",
+                             swap="no")
+    board = await press(BOB, offer, "Accept")
+    board = await pick(server, ALICE, channel, board, "F6")
+    # alice stores a reply to bob's next move, and a note, both for her alone
+    [stored] = await slash_as(ALICE, "twixt", "if", moves="if C5 then E7")
+    assert stored.ephemeral and "Stored" in stored.content
+    [noted] = await slash_as(ALICE, "twixt", "note", text="keep the centre")
+    [notes] = await slash_as(ALICE, "twixt", "notes")
+    assert noted.ephemeral and notes.ephemeral and "keep the centre" in notes.content
+    # bob's C5 is answered at once by alice's stored E7
+    board = await pick(server, BOB, channel, board, "C5")
+    assert "E7" in board.content
+    # bob offers a draw with the board's button; alice declines it with hers
+    offered = await press(BOB, board, "Offer draw")
+    assert "offers a draw" in offered.content
+    declined = await press(ALICE, offered, "Decline draw")
+    assert not declined.ephemeral
+    # alice asks to take back her stored E7; bob grants it
+    [asked] = await slash_as(ALICE, "twixt", "takeback")
+    granted = await press(BOB, asked, "Accept takeback")
+    assert "taken back" in granted.content
+    [status] = await slash_as(BOB, "twixt", "status")
+    assert "bob" in status.content
+    # bob resigns, confirming it
+    ask = await press(BOB, granted, "Resign")
+    assert ask.ephemeral
+    over = await press(BOB, ask, "Resign")
+    assert "resign" in over.content.lower() and not over.ephemeral
+    # the leaderboard is a server's: refused in one line
+    [board_refused] = await slash_as(ALICE, "twixt-records", "leaderboard")
+    assert board_refused.ephemeral and "not rated" in board_refused.content
+    [stats] = await slash_as(ALICE, "twixt-records", "stats")
+    assert "1" in stats.content
+    assert server.refused == []
