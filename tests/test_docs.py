@@ -224,3 +224,17 @@ def test_at_the_table_a_person_typing_as_bot_is_not_the_bot(tmp_path: Path):
     assert played.returncode == 0 and "**bot (person)** challenges alice" in played.stdout, \
         played.stdout
     assert "(level" not in played.stdout
+
+
+def test_the_move_languages_refusals_are_the_words_the_table_prints():
+    """Each `invalid` row of docs/move-language.md's table is what `parse_command` says of
+    the text (the table prints it after the name, as it is)."""
+    from twixt.rules import TwixtError, parse_command
+
+    rows = re.findall(r"^\| `([^`]+)` \| invalid \| (.+) \|$",
+                      (ROOT / "docs" / "move-language.md").read_text(), flags=re.MULTILINE)
+    assert len(rows) >= 10
+    for typed, said in rows:
+        with pytest.raises(TwixtError) as refused:
+            parse_command(typed)
+        assert str(refused.value) == said, typed

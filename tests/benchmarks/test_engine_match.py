@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize(("points", "games", "low", "high"), [
-    (17, 20, 0.6396, 0.9476),    # 85% over 20 games: the strength aimed at (docs/engine.md)
+    (17, 20, 0.6396, 0.9476),    # 85% over 20 games: the aim (docs/engine-measurements.md)
     (10, 10, 0.7225, 1.0),
     (0, 10, 0.0, 0.2775),
     (10, 20, 0.2993, 0.7007),

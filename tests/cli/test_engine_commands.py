@@ -212,3 +212,21 @@ def test_the_help_says_which_engine_core_runs(command, capsys):
     with pytest.raises(SystemExit):
         main([command, "--help"])
     assert capsys.readouterr().out.rstrip().endswith(engine.DESCRIPTION)
+
+
+def test_analyze_refuses_an_out_that_is_no_png_before_it_thinks(record, tmp_path, capsys,
+                                                               monkeypatch):
+    """`--out curve.jpg` would hold PNG bytes: refused in one line, before the engine's
+    minutes (the analysis is never started)."""
+    import twixt.cli.engine_commands as engine_commands
+
+    def never(*_args, **_kwargs):
+        raise AssertionError("the analysis ran")
+
+    monkeypatch.setattr(engine_commands, "analyze_game", never)
+    out = tmp_path / "curve.jpg"
+    assert main(["analyze", record(WON), "--out", str(out), "--level", "1"]) == 1
+    err = capsys.readouterr().err
+    assert err == f"twixt: {out}: the picture is a PNG: name it {tmp_path / 'curve.png'}\n"
+    assert not out.exists()
+

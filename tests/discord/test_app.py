@@ -130,3 +130,32 @@ async def test_a_guild_copy_from_an_earlier_run_is_removed_when_no_longer_wanted
     sync.reset_mock()
     await client._sync_commands()  # nothing left to remove
     assert [call.kwargs.get("guild") for call in sync.await_args_list] == [None]
+
+
+PROBE = """
+import asyncio, logging, sys, tempfile
+from pathlib import Path
+logging.basicConfig(level=logging.DEBUG, stream=sys.stderr)
+from twixt.config import Settings
+from twixt.discord.app import TwixtBot
+from twixt.storage import SqliteStorage
+
+async def main():
+    db = Path(tempfile.mkdtemp()) / "t.db"
+    async with await SqliteStorage.open(db) as storage:
+        TwixtBot(Settings(token="t", database=db), storage)
+asyncio.run(main())
+"""
+
+
+def test_the_client_logs_no_warning_about_voice_a_text_bot_never_uses():
+    """discord.py warns once a process that PyNaCl and davey (voice) are missing: the bot
+    plays in text only, so its log holds no such warning (a fresh process: the warning is
+    said once per process)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True,
+                          check=False, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "voice" not in done.stderr

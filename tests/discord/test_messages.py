@@ -111,3 +111,12 @@ async def test_chat_that_cannot_be_read_for_a_database_fault_stays_unanswered(
     assert posted(channel) == []
     assert [r.message for r in caplog.records if r.name == "twixt.service.service"] == [
         "chat not read"]
+
+
+async def test_a_public_refusal_echoes_masked_links_as_typed_and_links_nowhere(client, channel):
+    """`@bot [a](…) [b](…)`: the public "I don't understand" shows both links typed out."""
+    await ChatMoves(client.service, read_all=False).handle(
+        message(EVE, "<@555> [a](https://e.co) [b](https://e.co)", channel))
+    [reply] = posted(channel)
+    assert "\\[a]\\(https://e.co) \\[b]\\(https://e.co)" in reply["content"]
+    assert "](" not in reply["content"]

@@ -77,3 +77,22 @@ def test_render_refuses_impossible_numbers(tmp_path: Path, option, capsys):
         _twixt(str(_record(tmp_path)), *option)
     assert exit_.value.code == 2
     assert "is not a" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("options", "out", "kind"), [
+    ((), "board.jpg", "PNG"), ((), "board", "PNG"), (("--gif",), "replay.png", "GIF")])
+def test_render_refuses_a_file_name_whose_ending_is_not_its_format(tmp_path: Path, capsys,
+                                                                   options, out, kind):
+    """The bytes are a PNG (a GIF with --gif): a name ending otherwise would be opened as
+    what it is not."""
+    assert _twixt(str(_record(tmp_path)), *options, "-o", str(tmp_path / out)) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"the picture is a {kind}: name it" in err
+    assert not (tmp_path / out).exists()
+
+
+def test_render_to_a_folder_that_does_not_exist_is_one_line(tmp_path: Path, capsys):
+    out = tmp_path / "no" / "such" / "board.png"
+    assert _twixt(str(_record(tmp_path)), "-o", str(out)) == 1
+    err = capsys.readouterr().err
+    assert err == f"cannot write {out}: No such file or directory\n"

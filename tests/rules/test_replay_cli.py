@@ -78,3 +78,21 @@ def test_replay_refuses_a_handicap_that_puts_the_board_out_of_range(tmp_path: Pa
     out, err = capsys.readouterr()
     assert out == ""
     assert err == "line 2: Handicap 40 makes the board before it 64 rows, more than 48\n"
+
+
+def test_an_endless_record_is_refused_in_one_line(tmp_path: Path):
+    """`twixt replay /dev/zero` (and `twixt think` reading it on standard input) reads no
+    more than a record may hold, and says so in one line."""
+    import resource
+
+    def limit() -> None:  # an endless read fails at once rather than take the machine's memory
+        resource.setrlimit(resource.RLIMIT_AS, (3 * 2**29, 3 * 2**29))
+
+    twixt = str(Path(sys.executable).with_name("twixt"))
+    with open("/dev/zero", "rb") as zeros:
+        for args, stdin in ((["replay", "/dev/zero"], None), (["think", "-"], zeros)):
+            done = subprocess.run([twixt, *args], stdin=stdin, capture_output=True, text=True,
+                                  check=False, timeout=120, preexec_fn=limit)
+            assert done.returncode == 1, done.stderr
+            assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+            assert "larger than 262144 bytes: too big for a game record" in done.stderr

@@ -41,6 +41,14 @@ def winning(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
     return quiet(game, 0.9)
 
 
+def taken(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
+    """A move the rules refuse whatever happens: the hole of the last peg, taken already."""
+    last = game.last_peg_turn
+    assert last is not None and last.command.placement is not None
+    move = str(last.command.placement.hole)
+    return PlayResult(move, 0.5, (move,), 1, 0.0)
+
+
 def broken(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
     """A search that fails (the process stopped before it could answer, as far as the bot
     knows)."""

@@ -48,3 +48,14 @@ async def test_a_lapsed_takeback_request_is_refused_and_left_as_it_was(service, 
     game = await storage.active_game(CHANNEL)
     assert game.version == 2
     assert [o.kind for o in await storage.open_offers(game.id)] == [OfferKind.TAKEBACK]
+
+
+@pytest.mark.parametrize("line", ["\u202eG6 lnk", "chalenge \u202ebob", "settings theme \u202edark",
+                                  "\u202eabc"])
+async def test_a_refusal_echoes_no_direction_change(service, line):
+    """What a refusal echoes of the typed text drops what names drop (U+202E would turn
+    the rest of the reply around)."""
+    await start_game(service)
+    with pytest.raises(ServiceError) as refused:
+        await enter(service, asking(ALICE), line)
+    assert "\u202e" not in str(refused.value)

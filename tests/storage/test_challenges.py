@@ -113,6 +113,31 @@ async def test_a_busy_channel_leaves_the_challenge_pending(store):
     assert (await store.get_challenge(made.id)).status is ChallengeStatus.PENDING
 
 
+async def test_the_last_acceptance_is_stored_with_its_game_or_not_at_all(store):
+    """`accepting`: the answer that completes a challenge and the game it starts are one
+    transaction, so a refused game keeps no place taken (an open one stays open)."""
+    await start_game(store, channel_id=10, users=(5, 6))
+    made = await challenge(store, invitees=())
+    players = [Player(1, "a"), Player(7, "g")]
+    with pytest.raises(ChannelBusyError):
+        await store.create_game(guild_id=100, channel_id=10, players=players, setup=made.setup,
+                                challenge_id=made.id, accepting=7, now=T0)
+    kept = await store.get_challenge(made.id)
+    assert (kept.status, [(i.user_id, i.answer) for i in kept.invitees]) == (
+        ChallengeStatus.PENDING, [(None, Answer.PENDING)])
+    with pytest.raises(ChallengeClosedError, match="changed"):  # seats someone else
+        await store.create_game(guild_id=100, channel_id=11, players=[Player(1, "a"),
+                                Player(8, "h")], setup=made.setup, challenge_id=made.id,
+                                accepting=7, now=T0)
+    assert (await store.get_challenge(made.id)) == kept
+    game = await store.create_game(guild_id=100, channel_id=11, players=players,
+                                   setup=made.setup, challenge_id=made.id, accepting=7, now=T0)
+    taken = await store.get_challenge(made.id)
+    assert (taken.status, taken.invitees[0].user_id, taken.invitees[0].answer) == (
+        ChallengeStatus.ACCEPTED, 7, Answer.ACCEPTED)
+    assert [s.user_id for s in game.seats] == [1, 7]
+
+
 async def test_a_challenge_invites_each_player_once(store):
     with pytest.raises(ValueError):
         await challenge(store, invitees=(2, 2))

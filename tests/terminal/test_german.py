@@ -61,4 +61,4 @@ async def test_a_german_table_in_process(tmp_path: Path):
     assert refused == 2
     assert "  (Brett nicht gespeichert: " in said
     assert "! alice: A5 liegt in der Grenzreihe von Schwarz\n" in said
-    assert "! alice: missing.twixt kann nicht gelesen werden: " in said
+    assert "! alice: missing.twixt lässt sich nicht lesen: " in said

@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from io import StringIO
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from twixt.service import APOLOGY
@@ -257,6 +258,33 @@ def test_twixt_check_reads_every_page_and_names_what_is_wrong(tmp_path: Path):
     assert (missing.returncode, missing.stderr) == (2, "twixt: none.db does not exist\n")
 
 
+def test_twixt_check_leaves_nothing_beside_the_database(tmp_path: Path):
+    """check changes nothing: not even the `-wal` and `-shm` files SQLite makes for a reader
+    of a WAL database."""
+    _twixt("play", "--db", "t.db", cwd=tmp_path, stdin="alice: challenge bob\nbob: accept\n")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    healthy = _twixt("check", "--db", "t.db", cwd=tmp_path)
+    assert (healthy.returncode, healthy.stdout) == (0, "t.db: ok\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    assert not any(name.startswith("t.db-") for name in before)
+
+
+def test_twixt_check_of_a_database_on_a_read_only_folder(tmp_path: Path):
+    """A folder mounted read-only (in a mount namespace of the test's own): check reads the
+    database there, which it never writes, rather than say its folder may not be written."""
+    if subprocess.run(["unshare", "-rm", "true"], check=False).returncode != 0:
+        pytest.skip("no user namespace to mount a folder read-only in")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "ro").mkdir()
+    _twixt("play", "--db", "data/t.db", cwd=tmp_path,
+           stdin="alice: challenge bob\nbob: accept\n")
+    done = subprocess.run(
+        ["unshare", "-rm", "sh", "-c", f"mount --bind data ro && mount -o remount,ro,bind ro "
+         f"&& {TWIXT} check --db ro/t.db"], cwd=tmp_path, capture_output=True, text=True,
+        check=False, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "ro/t.db: ok\n", "")
+
+
 def test_twixt_export_of_a_timed_game_carries_its_time_control(tmp_path: Path):
     # `twixt export` wrote no TimeControl while the bot's export did: one record, two answers
     script = "alice: challenge bob size 12 swap no time 2d\nbob: accept\nalice: G6\n"
@@ -265,3 +293,65 @@ def test_twixt_export_of_a_timed_game_carries_its_time_control(tmp_path: Path):
     exported = _twixt("export", "--db", "t.db", "--channel", "den", cwd=tmp_path)
     assert exported.returncode == 0
     assert '[TimeControl "2d"]\nalice: G6\n' in exported.stdout
+
+
+def _within_memory(gigabytes: float = 1.5):
+    """A child's address space capped, so that a program that reads an endless file whole
+    fails at once instead of taking the machine's memory."""
+    import resource
+
+    def limit() -> None:
+        most = int(gigabytes * 2**30)
+        resource.setrlimit(resource.RLIMIT_AS, (most, most))
+    return limit
+
+
+def _twixt_within_memory(*args: str, cwd: Path, stdin: bytes | None = None
+                         ) -> subprocess.CompletedProcess:
+    done = subprocess.run([TWIXT, *args], cwd=cwd, input=stdin, capture_output=True,
+                          check=False, timeout=120, preexec_fn=_within_memory())
+    return subprocess.CompletedProcess(done.args, done.returncode,
+                                       done.stdout.decode("utf-8", "replace"),
+                                       done.stderr.decode("utf-8", "replace"))
+
+
+def test_an_import_of_an_endless_file_or_a_name_with_nul_is_one_line_each(tmp_path: Path):
+    """Read at most the cap and one byte; a name the system cannot open is refused in one
+    line; and the lines after them are played."""
+    script = b"alice: import /dev/zero\nalice: import a\0b.twixt\nalice: help\n"
+    done = _twixt_within_memory("play", "--db", "t.db", cwd=tmp_path, stdin=script)
+    assert done.returncode == 1 and "Traceback" not in done.stderr + done.stdout, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == ("! alice: /dev/zero is larger than 262144 bytes: too big for a game "
+                        "record")
+    assert lines[1] == ("! alice: cannot read a\\0b.twixt: a file name cannot hold a NUL "
+                        "character")
+    assert "(only you see this)" in lines[2]  # help, the line after them
+
+
+def test_an_endless_or_binary_script_is_refused_in_one_line(tmp_path: Path):
+    """`twixt play /dev/zero`, and the same on standard input: the first line is over any
+    line's length, and the input stops there; a binary file's lines are each refused."""
+    for args, stdin in ((["/dev/zero"], None), ([], b"alice: help\n" + b"\0" * 10**6)):
+        done = _twixt_within_memory("play", *args, "--db", "t.db", cwd=tmp_path, stdin=stdin)
+        assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+        assert done.stdout.splitlines()[-1].startswith("! line ")
+        assert done.stdout.splitlines()[-1].endswith(
+            "is longer than 4000 characters: the rest of the input is not read")
+    (tmp_path / "board.png").write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe\x00\x81 alice: x\n")
+    done = _twixt_within_memory("play", "board.png", "--db", "t.db", cwd=tmp_path)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stdout.startswith("! line 1: write name: command")
+
+
+def test_export_reads_the_channel_play_uses_when_none_is_named(tmp_path: Path):
+    script = "alice: challenge bob size 12 swap no\nbob: accept\nalice: G6\n"
+    assert _twixt("play", "--db", "t.db", cwd=tmp_path, stdin=script).returncode == 0
+    exported = _twixt("export", "--db", "t.db", cwd=tmp_path)
+    assert exported.returncode == 0, exported.stderr
+    assert exported.stdout.endswith('[Players "alice, bob"]\nalice: G6\n')
+
+
+def test_plays_help_says_what_its_exit_code_means(tmp_path: Path):
+    shown = " ".join(_twixt("play", "--help", cwd=tmp_path).stdout.split())
+    assert "0 when every line was taken, 1 when any was refused, 2 when" in shown

@@ -29,6 +29,8 @@ from twixt.rules.records import FORMATS
 
 #: the years `--clock` may name
 MIN_YEAR, MAX_YEAR = 2000, 2100
+#: the channel `play` and `export` mean when none is named
+TABLE_CHANNEL = "table"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -89,7 +91,8 @@ def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
                        "the terminal table: play through the bot's service without Discord")
     play.add_argument("script", nargs="?", help="a file of lines (default: standard input)")
     _add_db_argument(play)
-    play.add_argument("--channel", default="table", help="the channel's name (default: table)")
+    play.add_argument("--channel", default=TABLE_CHANNEL,
+                      help=f"the channel's name (default: {TABLE_CHANNEL})")
     play.add_argument("--out", default="boards", type=Path,
                       help="folder for board pictures (default: ./boards)")
     play.add_argument("--clock", type=_moment, default=None,
@@ -104,7 +107,8 @@ def _add_export(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     export = add_command(subparsers, _run_export, "export",
                          "print the record of a channel's current or last game")
     _add_db_argument(export)
-    export.add_argument("--channel", required=True, help="the channel's name")
+    export.add_argument("--channel", default=TABLE_CHANNEL,
+                        help=f"the channel's name (default: {TABLE_CHANNEL}, as for play)")
     export.add_argument("--format", choices=FORMATS, default="transcript")
 
 
@@ -256,7 +260,9 @@ def _run_migrate(args: argparse.Namespace) -> int:
 
 def _run_play(args: argparse.Namespace) -> int:
     """Read `name: command` lines (from SCRIPT, a pipe, or typed in) and print the replies;
-    board pictures are saved into --out."""
+    board pictures are saved into --out. Every line is played, a refused one too (said as
+    `! name: why`); the exit code is 0 when every line was taken, 1 when any was refused, 2
+    when the database or --out cannot be used."""
     from twixt.terminal import play
 
     return asyncio.run(play(args.db, args.channel, args.out, args.script, args.clock,
@@ -264,6 +270,8 @@ def _run_play(args: argparse.Namespace) -> int:
 
 
 def _run_export(args: argparse.Namespace) -> int:
+    """Print the record of the channel's current or last game (the channel `play` uses
+    when neither names one): exit 1 when the channel has no game."""
     from twixt.terminal import export
 
     return asyncio.run(export(args.db, args.channel, args.format))

@@ -6,10 +6,12 @@ import argparse
 import inspect
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
+from twixt.language import Message, message
 from twixt.rules import Game
 from twixt.rules.errors import RecordError
-from twixt.rules.records import FORMATS, decode, load, read
+from twixt.rules.records import FORMATS, decode, load, read, take
 
 
 def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
@@ -48,7 +50,7 @@ def read_record(args: argparse.Namespace) -> Game | None:
     try:
         if args.file == "-" and getattr(args, "record_stdin", False):
             fmt = args.format or "transcript"
-            return read(decode(sys.stdin.buffer.read(), fmt), fmt)
+            return read(decode(take(sys.stdin.buffer, "standard input"), fmt), fmt)
         return load(args.file, args.format)
     except RecordError as error:
         print(error, file=sys.stderr)
@@ -69,3 +71,13 @@ def shard_overrides(args: argparse.Namespace) -> dict[str, str]:
     """The shard options given on the command line, as the settings' variables."""
     given = {"TWIXT_SHARD_COUNT": args.shard_count, "TWIXT_SHARD_IDS": args.shard_ids}
     return {name: value for name, value in given.items() if value is not None}
+
+
+
+def picture_ending(path: Path, kind: str) -> Message | None:
+    """Why `path` cannot take a `.{kind}` picture, said before any work is done: the bytes
+    are that format, and a viewer goes by the ending (None: it ends so)."""
+    if path.suffix.lower() == f".{kind}":
+        return None
+    return message("{path}: the picture is a {kind}: name it {name}", path=str(path),
+                   kind=kind.upper(), name=str(path.with_suffix(f".{kind}")))

@@ -13,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from twixt.cli.arguments import add_command, add_record_arguments, read_record
+from twixt.cli.arguments import add_command, add_record_arguments, picture_ending, read_record
 from twixt.engine import CORE, DESCRIPTION, LEVELS, Limit, level_limit, think
 from twixt.engine.analysis import FULL_POSITIONS, analyze_game, budget, default_limit
 from twixt.engine.api import fixed_nodes
@@ -134,13 +134,17 @@ def run_think(args: argparse.Namespace) -> int:
 def run_analyze(args: argparse.Namespace) -> int:
     """Let the engine look at every position of a record: draw Red's chance move by move to a
     PNG, the three biggest swings marked with the move played and the engine's preference, and
-    print those swings (exit 1, and why, for a bad record or path)."""
+    print those swings (exit 1, and why, for a bad record or path; --out must end in .png)."""
+    tr = translation(args.locale)
+    wrong_ending = picture_ending(args.out, "png")
+    if wrong_ending is not None:  # said before the engine's minutes, not after
+        print("twixt: " + unmarked(tr.say(wrong_ending)), file=sys.stderr)
+        return 1
     game = read_record(args)
     if game is None:
         return 1
     # --seconds is the whole game's: each of up to FULL_POSITIONS positions gets its share
     analysis = analyze_game(game, _limit(args, game, 1 / FULL_POSITIONS), seed=args.seed)
-    tr = translation(args.locale)
     data = render_wincurve(curve_of(analysis, game, tr), ThemeName(args.theme))
     try:
         args.out.write_bytes(data)

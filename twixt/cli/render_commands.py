@@ -7,7 +7,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from twixt.cli.arguments import add_command, add_record_arguments
+from twixt.cli.arguments import add_command, add_record_arguments, picture_ending
+from twixt.language import translation, unmarked
 from twixt.rendering import (
     DEFAULT_WIDTH,
     REPLAY_WIDTH,
@@ -82,6 +83,12 @@ def run(args: argparse.Namespace) -> int:
     if args.gif and args.turn is not None:
         print("--turn and --gif do not go together: a replay shows every turn", file=sys.stderr)
         return 1
+    kind = "gif" if args.gif else "png"
+    output = Path(args.output or f"{'replay' if args.gif else 'board'}.{kind}")
+    wrong_ending = picture_ending(output, kind)
+    if wrong_ending is not None:
+        print(unmarked(translation("en").say(wrong_ending)), file=sys.stderr)
+        return 1
     try:
         game = load(args.file, args.format)
         options = RenderOptions(
@@ -93,7 +100,10 @@ def run(args: argparse.Namespace) -> int:
     except (RecordError, ValueError) as error:
         print(error, file=sys.stderr)
         return 1
-    output = Path(args.output or ("replay.gif" if args.gif else "board.png"))
-    output.write_bytes(data)
+    try:
+        output.write_bytes(data)
+    except OSError as error:
+        print(f"cannot write {output}: {error.strerror or error}", file=sys.stderr)
+        return 1
     print(f"wrote {output} ({len(data) // 1024} KB)")
     return 0

@@ -81,6 +81,9 @@ class TwixtBot(commands.AutoShardedBot):
         # none given: as many shards as Discord recommends, all in this process
         sharding: dict[str, Any] = {} if shards is None else {"shard_count": shards.count,
                                               "shard_ids": list(shards.ids)}
+        # a text bot needs no voice: discord.py's once-a-process warnings that the voice
+        # libraries (PyNaCl, davey) are missing would only be noise in the log
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         # No prefix commands: chat moves are read by the cog's listener instead.
         super().__init__(command_prefix=(), intents=intents_for(settings), help_command=None,
                          allowed_mentions=discord.AllowedMentions.none(), **sharding)

@@ -21,6 +21,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from twixt.discord.respond import Build, person, serve
+from twixt.rules import visible
 from twixt.service import (
     MAX_IMPORT_BYTES,
     THE_ENGINE_PLAYER,
@@ -133,12 +134,12 @@ async def record_bytes(file: discord.Attachment) -> bytes:
     """An attached record's bytes; a file too big for a record is refused before reading."""
     if file.size > MAX_IMPORT_BYTES:
         raise ServiceError("{file} is too big for a game record ({kb} KB at most)",
-                           file=file.filename, kb=MAX_IMPORT_BYTES // 1024)
+                           file=visible(file.filename), kb=MAX_IMPORT_BYTES // 1024)
     try:
         return await file.read()
     except discord.HTTPException:
         raise ServiceError("Discord did not hand me {file}; attach it again",
-                           file=file.filename) from None
+                           file=visible(file.filename)) from None
 
 
 CogClass = typing.TypeVar("CogClass", bound=type)

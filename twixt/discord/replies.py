@@ -66,8 +66,10 @@ def shown(text: str) -> str:
 def escape_all(text: str) -> str:
     """Text with every markdown construct shown literally: discord.py's escapes, plus the
     headings, subtext, lists (`- a`, `1. a`) and `<…>` tags (timestamps, channels, emoji)
-    that they leave."""
+    that they leave, and every masked link: discord.py escapes only the first `[` of a line
+    (`[a](x) [b](y)` kept its second link), so each `[` is escaped and each `](` broken."""
     text = discord.utils.escape_markdown(text)
+    text = re.sub(r"(?<!\\)\[", r"\\[", text).replace("](", "]\\(")
     text = re.sub(r"^(\s*)(#|-#|[-+](?=\s))", r"\1\\\2", text, flags=re.MULTILINE)
     text = re.sub(r"^(\s*\d+)([.)]\s)", r"\1\\\2", text, flags=re.MULTILINE)
     return text.replace("<", "\\<")

@@ -4,8 +4,15 @@ Pure domain code: no I/O, no clocks, no asyncio. Start with `Game`; records live
 `rules.records`.
 """
 
-from twixt.rules.errors import IllegalMoveError, InvalidMoveError, RecordError, TwixtError, quote
-from twixt.rules.game import Game, GameOptions, Turn, visible
+from twixt.rules.errors import (
+    IllegalMoveError,
+    InvalidMoveError,
+    RecordError,
+    TwixtError,
+    quote,
+    visible,
+)
+from twixt.rules.game import Game, GameOptions, Turn
 from twixt.rules.geometry import MAX_SIZE, MIN_SIZE, parse_size
 from twixt.rules.model import Colour, Hole, Link, Outcome, Peg, Reason, RuleSet, column_letters
 from twixt.rules.notation import Action, Command, Placement, parse_command

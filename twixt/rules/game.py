@@ -7,14 +7,13 @@ An illegal command raises `IllegalMoveError` and leaves the game exactly as it w
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
 
 from twixt.language import Message, message
-from twixt.rules.errors import IllegalMoveError, TwixtError, quote
+from twixt.rules.errors import IllegalMoveError, TwixtError, quote, visible
 from twixt.rules.geometry import Geometry, check_size, geometry, parse_size
 from twixt.rules.model import Colour, Hole, Link, Outcome, Peg, Reason, RuleSet
 from twixt.rules.notation import Action, Command, LinkTarget, Placement, parse_command
@@ -204,34 +203,6 @@ class _State(NamedTuple):
     moves_made: int = 0
 
 
-#: the Unicode categories no player name holds: controls, the invisible format characters
-#: (zero-width, direction-changing: U+200B, U+202E, U+2066, U+FEFF, …) and lone surrogates
-INVISIBLE = frozenset({"Cc", "Cf", "Cs"})
-#: the zero-width (non-)joiners, kept between two characters that show: they shape what is
-#: seen there (an emoji family 👨‍👩‍👧, a Persian half-space), and hide nothing
-_JOINERS = "\u200c\u200d"
-
-
-def visible(text: str) -> str:
-    r"""`text` with what a name may not hold (`INVISIBLE`) gone: controls (line breaks, tabs)
-    become spaces, the invisible characters are dropped, but for a joiner between two
-    characters that show.
-
-    >>> visible("al\u200bice\u202e\tB"), visible("👨\u200d👩")
-    ('alice B', '👨\u200d👩')
-    """
-    def shows(at: int) -> bool:
-        return 0 <= at < len(text) and not text[at].isspace() \
-            and unicodedata.category(text[at]) not in INVISIBLE
-
-    kept = []
-    for at, ch in enumerate(text):
-        category = unicodedata.category(ch)
-        if category == "Cc":
-            kept.append(" ")
-        elif category not in INVISIBLE or (ch in _JOINERS and shows(at - 1) and shows(at + 1)):
-            kept.append(ch)
-    return "".join(kept)
 
 
 #: colour of even and odd seats, before and after a swap

@@ -30,6 +30,7 @@ _CLOSED = {
     "accepted": message("this challenge is already accepted"),
     "declined": message("this challenge is already declined"),
     "cancelled": message("this challenge is already cancelled"),
+    "changed": message("this challenge was answered meanwhile: look at it again"),
 }
 
 

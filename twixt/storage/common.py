@@ -132,21 +132,8 @@ class SqlStorage(abc.ABC):
 
     async def answer_challenge(self, challenge_id: int, user_id: int, accept: bool,
                                now: datetime | None = None) -> model.Challenge:
-        at = rows.utc(now)
         async with self._write() as db:
-            challenge = await _challenge(db, challenge_id, lock=True)
-            rows.check_pending(challenge, at)
-            slot = next((i.slot for i in challenge.invitees if i.user_id == user_id), None)
-            if slot is None:
-                slot = rows.open_slot(challenge, user_id, accept)
-            answer = model.Answer.ACCEPTED if accept else model.Answer.DECLINED
-            await db.execute(
-                "UPDATE challenge_invitees SET user_id = ?, answer = ?, answered_at = ? "
-                "WHERE challenge_id = ? AND slot = ?",
-                user_id, answer.value, at, challenge_id, slot)
-            if not accept:
-                await _set_challenge_status(db, challenge_id, model.ChallengeStatus.DECLINED)
-            return await _challenge(db, challenge_id)
+            return await _answer(db, challenge_id, user_id, accept, rows.utc(now))
 
     async def cancel_challenge(self, challenge_id: int) -> model.Challenge:
         async with self._write() as db:
@@ -166,11 +153,14 @@ class SqlStorage(abc.ABC):
 
     async def create_game(self, *, guild_id: int, channel_id: int, players: Sequence[model.Player],
                           setup: model.GameSetup, challenge_id: int | None = None,
-                          now: datetime | None = None, tournament_game_id: int | None = None
-                          ) -> model.StoredGame:
+                          now: datetime | None = None, tournament_game_id: int | None = None,
+                          accepting: int | None = None) -> model.StoredGame:
         rows.check_players(players)
         at = rows.utc(now)
         async with self._write() as db:
+            if challenge_id is not None and accepting is not None:
+                answered = await _answer(db, challenge_id, accepting, True, at)
+                rows.check_complete(answered, players)
             if challenge_id is not None:
                 await _claim_challenge(db, challenge_id)
             try:
@@ -897,6 +887,24 @@ async def _set_challenge_status(db: Connection, challenge_id: int,
                                 status: model.ChallengeStatus) -> None:
     await db.execute("UPDATE challenges SET status = ? WHERE id = ?", status.value,
                      challenge_id)
+
+
+async def _answer(db: Connection, challenge_id: int, user_id: int, accept: bool,
+                  at: datetime) -> model.Challenge:
+    """Record one invitee's answer in the caller's transaction (see `answer_challenge`)."""
+    challenge = await _challenge(db, challenge_id, lock=True)
+    rows.check_pending(challenge, at)
+    slot = next((i.slot for i in challenge.invitees if i.user_id == user_id), None)
+    if slot is None:
+        slot = rows.open_slot(challenge, user_id, accept)
+    answer = model.Answer.ACCEPTED if accept else model.Answer.DECLINED
+    await db.execute(
+        "UPDATE challenge_invitees SET user_id = ?, answer = ?, answered_at = ? "
+        "WHERE challenge_id = ? AND slot = ?",
+        user_id, answer.value, at, challenge_id, slot)
+    if not accept:
+        await _set_challenge_status(db, challenge_id, model.ChallengeStatus.DECLINED)
+    return await _challenge(db, challenge_id)
 
 
 async def _claim_challenge(db: Connection, challenge_id: int) -> None:

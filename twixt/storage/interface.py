@@ -91,14 +91,19 @@ class Storage(Protocol):
 
     async def create_game(self, *, guild_id: int, channel_id: int, players: Sequence[Player],
                           setup: GameSetup, challenge_id: int | None = None,
-                          now: datetime | None = None, tournament_game_id: int | None = None
-                          ) -> StoredGame:
+                          now: datetime | None = None, tournament_game_id: int | None = None,
+                          accepting: int | None = None) -> StoredGame:
         """Seat `players` in turn order and start the game at version 0.
 
-        With `challenge_id` the challenge becomes accepted in the same transaction. A game
+        With `challenge_id` the challenge becomes accepted in the same transaction; with
+        `accepting` too, that user's acceptance is recorded in it first (as `answer_challenge`
+        would, with its refusals), the last one the game waited for: refused, the game and the
+        acceptance are both left unwritten (`ChallengeClosedError` "changed" when it does
+        not complete the challenge or seat `players`). A game
         with a time control is due at once (its wake-up is `now`, see `due_games`), so the
         clocks work out its marks at their next tick.
-        `ChannelBusyError` if the channel has an active game (the challenge then stays pending).
+        `ChannelBusyError` if the channel has an active game (the challenge then stays pending,
+        its answers as they were).
         With `event_game_id` the game is linked to that pairing of a tournament in the same
         transaction; `PairingOpenedError`, storing nothing, if it has a game already.
         """

@@ -310,6 +310,14 @@ def check_pending(challenge: Challenge, at: datetime | None = None) -> None:
         raise ChallengeClosedError("expired")
 
 
+def check_complete(challenge: Challenge, players: Sequence[Player]) -> None:
+    """Refuse to start a game of a challenge that an acceptance did not complete, or whose
+    players it does not seat (another process answered it meanwhile)."""
+    seated = {challenge.challenger_id, *(i.user_id for i in challenge.invitees)}
+    if not challenge.ready or seated != {p.user_id for p in players}:
+        raise ChallengeClosedError("changed")
+
+
 def open_slot(challenge: Challenge, user_id: int, accept: bool) -> int:
     """The open place a user who was not named takes by accepting."""
     if user_id == challenge.challenger_id:

@@ -45,6 +45,20 @@ def migrations(package: str = "twixt.storage.migrations") -> tuple[Migration, ..
     return tuple(found)
 
 
+def read_only_uri(path: Path) -> str:
+    """How to open a database only to read it, writing nothing beside it either.
+
+    A reader of a WAL database makes a `-shm` index (and a `-wal` journal) beside it and,
+    unable to fold the journal in, leaves them there; on a read-only folder it cannot open
+    the file at all. With no `-wal` beside the file no process has it open (every writer
+    keeps one while it runs) and every change is in the file itself, so it is read as
+    immutable: no lock, no file made. With a `-wal` there, its changes count: it is read
+    through SQLite's locks (a running bot's database, checked as it stands)."""
+    uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+    journal = path.with_name(path.name + "-wal")
+    return uri if journal.exists() else uri + "&immutable=1"
+
+
 def check_file(path: Path, known_version: int) -> None:
     """Refuse, without writing a byte, a file that is not a healthy TwixT database we can run.
 
@@ -62,8 +76,7 @@ def check_file(path: Path, known_version: int) -> None:
         raise DatabaseError(f"{path} is not a SQLite database; it was left untouched")
     try:
         # a second of patience: a lock held longer is another program at work, said so
-        reader = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True,
-                                 timeout=1.0)
+        reader = sqlite3.connect(read_only_uri(path), uri=True, timeout=1.0)
         try:
             _check_readable(reader, path, known_version)
         finally:
@@ -135,9 +148,8 @@ def full_check(path: Path) -> list[str]:
     if not path.is_file():
         raise DatabaseError(f"{path} does not exist")
     check_file(path, len(migrations()))
-    uri = f"file:{quote(str(path.resolve()))}?mode=ro"
     try:
-        with closing(sqlite3.connect(uri, uri=True, timeout=1.0)) as reader:
+        with closing(sqlite3.connect(read_only_uri(path), uri=True, timeout=1.0)) as reader:
             problems = [row[0] for row in reader.execute(
                 f"PRAGMA integrity_check({MAX_PROBLEMS})") if row[0] != "ok"]
             problems += [f"a row of {table} points to a missing row of {parent}"

@@ -13,6 +13,7 @@ from twixt.language import translation, unmarked
 from twixt.rules.records import encode, write
 from twixt.service import EnginePool, ServiceError, TwixtService, utc_now
 from twixt.storage import Database, DatabaseError, SqliteStorage, is_postgres_url, open_storage
+from twixt.terminal.lines import lines_of
 from twixt.terminal.table import TerminalTable, name_id
 
 if TYPE_CHECKING:
@@ -49,16 +50,19 @@ async def play(db: Database | None, channel: str, out_dir: Path, script: str | N
         try:
             if script:
                 try:
-                    lines = Path(script).read_text(encoding="utf-8-sig").splitlines()
+                    # opened apart from the `with`: only a script that cannot be opened
+                    # is refused here, not an error of the lines it holds
+                    file = Path(script).open("rb")  # noqa: SIM115
                 except OSError as error:
                     print("twixt: " + unmarked(tr("cannot read {path}: {reason}", path=script,
                                                   reason=error.strerror)), file=sys.stderr)
                     return 2
-                return 1 if await table.run(lines) else 0
+                with file:
+                    return 1 if await table.run(lines_of(file)) else 0
             if sys.stdin.isatty():
                 print(tr("TwixT table — type lines like `alice: challenge bob`, then "
                          "`bob: accept`, `alice: K12`. Ctrl-D ends."))
-            return 1 if await table.run(sys.stdin) else 0
+            return 1 if await table.run(lines_of(sys.stdin.buffer)) else 0
         finally:
             await table.close()
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TextIO
 
 from twixt.language import Message, translation, unmarked
+from twixt.rules import RecordError, records
 from twixt.service import (
     CHANNEL_LINK,
     EnginePool,
@@ -39,6 +40,7 @@ from twixt.service import (
 from twixt.service import commands as cmd
 from twixt.service.commands import router
 from twixt.storage import Storage
+from twixt.terminal.lines import MAX_LINE, LineTooLongError
 
 GUILD_ID = 1
 #: a comment, as in a transcript: `#` at the start or after a space, then a space or the end
@@ -146,11 +148,18 @@ class TerminalTable:
                 await self.service.delivered(reply.receipt)
         await self.service.idle()  # a turn the bot owed before the restart
         refused = 0
-        for number, raw in enumerate(lines, start=1):
-            line = _COMMENT.sub("", raw.removeprefix("\ufeff") if number == 1 else raw).strip()
-            if not line:
-                continue
-            refused += not await self.play_line(line, number)
+        try:
+            for number, raw in enumerate(lines, start=1):
+                line = _COMMENT.sub("", raw.removeprefix("\ufeff") if number == 1
+                                    else raw).strip()
+                if not line:
+                    continue
+                refused += not await self.play_line(line, number)
+        except LineTooLongError as error:
+            self._say("! " + self.tr("line {number} is longer than {most} characters: the "
+                                     "rest of the input is not read", number=error.number,
+                                     most=MAX_LINE))
+            refused += 1
         return refused
 
     async def play_line(self, line: str, number: int = 0) -> bool:
@@ -249,8 +258,9 @@ class TerminalTable:
 
 
 def _read_file(path: Path) -> bytes:
+    """A file to import, read as `twixt replay` reads one: no more than a record may hold
+    (`records.read_file`), a name the system cannot open refused in one line."""
     try:
-        return path.read_bytes()
-    except OSError as error:
-        raise ServiceError("cannot read {path}: {reason}", path=str(path),
-                           reason=error.strerror) from None
+        return records.read_file(path)
+    except RecordError as error:
+        raise ServiceError(error.reason) from None

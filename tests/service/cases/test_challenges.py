@@ -9,9 +9,11 @@ import pytest
 
 from tests.fakes import FakeThreads
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, asking
+from tests.typed import enter
 from twixt.language import translation, unmarked
 from twixt.service import (
     ButtonKind,
+    Request,
     ServiceError,
     TwixtService,
     User,
@@ -19,7 +21,7 @@ from twixt.service import (
     parse_option_words,
 )
 from twixt.service import commands as cmd
-from twixt.storage import ChallengeStatus, GameResult, GameSetup, Player, Result
+from twixt.storage import Answer, ChallengeStatus, GameResult, GameSetup, Player, Result
 
 
 async def test_a_challenge_names_the_options_pings_the_opponent_and_offers_buttons(service):
@@ -246,3 +248,72 @@ async def test_a_game_thread_and_a_nameless_seat_are_named_in_the_language_at_ha
     assert [seat.name for seat in stored.seats] == ["Spieler 1", "bob"]
     assert unmarked(translation("de").say(threads.titles[-1])) == "TwixT: Spieler 1 gegen bob"
     assert threads.opened[-1] == (CHANNEL, "TwixT: Spieler 1 vs bob")  # English elsewhere
+
+
+MALLORY = User(15, "mallory")
+ELSEWHERE = (asking(MALLORY, channel=200), Request(2, CHANNEL, MALLORY))
+
+
+@pytest.mark.parametrize("where", ELSEWHERE, ids=["another channel", "another server"])
+@pytest.mark.parametrize("answer", ["accept", "decline"])
+async def test_a_challenge_is_answered_only_where_it_was_made(service, storage, where, answer):
+    await service.challenges.challenge(asking(ALICE), None, build_options())  # anyone here
+    await service.challenges.challenge(asking(BOB, channel=300), ALICE, build_options())
+    call = getattr(service.challenges, answer)
+    for number in (1, 2, 3):  # the open one, bob's to alice elsewhere, and none at all
+        with pytest.raises(ServiceError, match=r"^there is no such challenge$"):
+            await call(where, number)
+    assert [c.status for c in (await storage.pending_challenges())] == [
+        ChallengeStatus.PENDING, ChallengeStatus.PENDING]
+    assert all(i.user_id is None for i in (await storage.get_challenge(1)).invitees)
+    assert await storage.active_game(CHANNEL) is None
+
+
+async def test_a_closed_challenge_elsewhere_reads_as_no_challenge(service, clock):
+    """Probing numbers from another channel tells nothing of a challenge's state."""
+    await service.challenges.challenge(asking(ALICE), BOB, build_options())
+    clock.now += timedelta(hours=25)
+    with pytest.raises(ServiceError, match=r"^there is no such challenge$"):
+        await service.challenges.accept(asking(BOB, channel=200), 1)
+    with pytest.raises(ServiceError, match="expired"):  # where it was made: what happened
+        await service.challenges.accept(asking(BOB), 1)
+
+
+async def test_the_invitee_answers_a_direct_challenge_in_its_channel_only(service):
+    await service.challenges.challenge(asking(ALICE), BOB, build_options())
+    with pytest.raises(ServiceError, match=r"^there is no such challenge$"):
+        await service.challenges.accept(asking(BOB, channel=200), 1)
+    started = await service.challenges.accept(asking(BOB), 1)
+    assert started.plain.startswith("Game 1 on")
+
+
+ERIN = User(16, "erin")
+
+
+async def test_a_refused_accept_keeps_no_place(service, storage):
+    """dave's accept is refused (the channel has a game meanwhile): nothing of it is kept,
+    so erin takes the place once the channel is free."""
+    await service.challenges.challenge(asking(ALICE), None, build_options())  # anyone here
+    await service.challenges.challenge(asking(BOB), CAROL, build_options())
+    await service.challenges.accept(asking(CAROL), 2)  # bob and carol play here meanwhile
+    with pytest.raises(ServiceError, match="this channel already has a game"):
+        await service.challenges.accept(asking(DAVE), 1)
+    first = await storage.get_challenge(1)
+    assert (first.status, [(i.user_id, i.answer) for i in first.invitees]) == (
+        ChallengeStatus.PENDING, [(None, Answer.PENDING)])
+    await enter(service, asking(BOB), "resign yes")
+    started = await service.challenges.accept(asking(ERIN), 1)
+    assert "**erin**" in started.plain and started.plain.startswith("Game 2 on")
+
+
+async def test_a_refused_last_accept_of_a_team_keeps_every_answer_as_it_was(service, storage):
+    await service.challenges.team(asking(ALICE), CAROL, (BOB, DAVE), build_options())
+    await service.challenges.accept(asking(BOB))
+    await service.challenges.accept(asking(CAROL))
+    await service.challenges.challenge(asking(ERIN), MALLORY, build_options())
+    await service.challenges.accept(asking(MALLORY), 2)  # a game here meanwhile
+    with pytest.raises(ServiceError, match="this channel already has a game"):
+        await service.challenges.accept(asking(DAVE), 1)
+    answers = {i.user_id: i.answer for i in (await storage.get_challenge(1)).invitees}
+    assert answers == {BOB.id: Answer.ACCEPTED, CAROL.id: Answer.ACCEPTED,
+                       DAVE.id: Answer.PENDING}

@@ -16,6 +16,8 @@ from tests.service.people import ALICE, BOB, CAROL, CHANNEL, GUILD, asking
 from twixt.rules import parse_command
 from twixt.service import ButtonKind, Reply, ServiceError, build_options
 from twixt.service import commands as cmd
+from twixt.service.cases.engine_player import FAILED_SEARCHES
+from twixt.service.desk import desk as desk_module
 from twixt.service.desk.engine_pool import EnginePool
 from twixt.service.desk.engine_seats import THE_ENGINE_PLAYER, engine_level, engine_seat_id
 from twixt.storage import Result
@@ -505,3 +507,95 @@ async def test_the_bots_own_move_offers_nobody_a_privilege_button(storage):
         engine_turn = said.replies[-1]
         assert engine_turn.plain.startswith("**bot (level 1)**")
         assert ButtonKind.PRIVILEGE not in [b.kind for b in engine_turn.buttons]
+
+
+def _counting_searches(service) -> list[int]:
+    """One entry for each search the bot asks the engine pool for, from now on."""
+    searched: list[int] = []
+    pool = service.desk.engine_pool
+    run = pool.run
+
+    async def counted(owner, search, game, limit):
+        searched.append(len(searched))
+        return await run(owner, search, game, limit)
+
+    pool.run = counted
+    return searched
+
+
+async def _ticks(service, count: int) -> None:
+    for _ in range(count):
+        await service.tick()
+        await service.engine_player.idle()
+
+
+async def test_a_game_at_its_cap_of_side_entries_still_gets_the_bots_pegs(storage,
+                                                                          monkeypatch):
+    """The bot would decline alice's draw offer, but the log takes no more side entries:
+    its peg lapses the offer instead, at one search, and no tick searches again."""
+    monkeypatch.setattr(desk_module, "MAX_SIDE_ENTRIES", 2)
+    async with engine_service(storage, engines.winning) as (service, _said):
+        searched = _counting_searches(service)
+        await _challenge_engine(service, size="12", swap="no")
+        for hole in ("F6", "F8"):
+            await _move(service, f"{hole}; offer draw")  # declined: side entries 1 and 2
+        assert len(searched) == 4  # a search to answer the offer, and one for the peg
+        await _move(service, "F10; offer draw")
+        await _ticks(service, 3)
+        stored, turns = await _log(service)
+        assert len(searched) == 5 and turns[-1].actor_id == engine_seat_id(3)
+        assert parse_command(turns[-1].command).is_move
+        assert (await storage.engine_game(stored.id)).awaiting is False
+        await _move(service, "C10")  # alice's pegs go on too
+        _stored, turns = await _log(service)
+        assert [t.actor_id for t in turns[-2:]] == [ALICE.id, engine_seat_id(3)]
+
+
+async def test_a_refused_turn_of_the_bot_ends_the_attempt_once(storage, caplog):
+    """A turn of the bot's the rules refuse (not one a turn meanwhile made stale) is tried
+    once: logged once, said in the channel, and the game is no longer awaiting the bot; a
+    person resolves it."""
+    async with engine_service(storage, engines.taken) as (service, said):
+        searched = _counting_searches(service)
+        await _challenge_engine(service, size="8", swap="no")
+        with caplog.at_level("INFO"):
+            await _move(service, "D4")
+            await _ticks(service, 3)
+        _stored, turns = await _log(service)
+        assert len(searched) == 1 and len(turns) == 1
+        assert len([r for r in caplog.records if "bot turn refused" in r.getMessage()]) == 1
+        assert "bot (level 3) cannot play its turn (D4 is already taken)" in said.texts()[-1]
+        assert await storage.awaiting_engine_games(10) == ()
+        await service.execute(asking(ALICE), cmd.Resign(confirmed=True))
+        assert (await storage.active_game(CHANNEL)) is None
+
+
+async def test_a_search_that_fails_every_time_is_tried_a_bounded_number_of_times(storage):
+    async with engine_service(storage, engines.broken) as (service, _said):
+        searched = _counting_searches(service)
+        await _challenge_engine(service, size="8", swap="no")
+        await _move(service, "D4")
+        await _ticks(service, 2 * FAILED_SEARCHES)
+        assert len(searched) == FAILED_SEARCHES
+        stored, _turns = await _log(service)
+        assert await storage.awaiting_engine_games(10) == (stored.id,)  # a restart tries again
+
+
+async def test_a_takeback_the_log_has_no_room_for_is_declined_saying_why(storage, monkeypatch):
+    """Granting would take the log past its cap: the bot declines, saying why, rather than
+    leaving the request open (and itself never moving) at every look."""
+    monkeypatch.setattr(desk_module, "MAX_SIDE_ENTRIES", 1)
+    async with engine_service(storage, engines.winning) as (service, said):
+        await _challenge_engine(service, size="12", swap="no", takebacks="yes")
+        await _move(service, "F6")
+        await service.execute(asking(ALICE), cmd.Takeback("request"))
+        await _ticks(service, 2)
+        stored, turns = await _log(service)
+        assert [t.actor_id for t in turns] == [ALICE.id, engine_seat_id(3)]
+        assert said.texts()[-1].startswith("bot (level 3) declines the takeback.\n"
+                                           "this game's log holds 1 entries besides its moves")
+        assert await storage.open_offers(stored.id) == ()
+        assert await storage.awaiting_engine_games(10) == ()
+        await _move(service, "F8")  # and the game goes on
+        _stored, turns = await _log(service)
+        assert turns[-1].actor_id == engine_seat_id(3)

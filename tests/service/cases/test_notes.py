@@ -156,3 +156,13 @@ async def test_notes_are_not_kept_or_shown_in_a_public_reply(service):
 async def test_a_bad_notes_line_is_refused_in_one_line(service, typed, error):
     await start_game(service)
     assert await _refusal(service, asking(ALICE), typed) == error
+
+
+async def test_a_note_keeps_no_direction_change(service, storage):
+    """A right-to-left override (U+202E) would turn the rest of the line around where the
+    note is shown: it is dropped, as from names."""
+    await start_game(service)
+    await enter(service, asking(ALICE), "note \u202eE5 \u200bblocks")
+    shown = await enter(service, asking(ALICE), "notes")
+    assert shown.plain.splitlines()[1].endswith(": `E5 blocks`")
+    assert [n.text for n in await storage.notes(1, ALICE.id, 10)] == ["E5 blocks"]

@@ -44,6 +44,24 @@ def test_a_mistyped_command_names_the_command_meant(typed, meant):
         f"I don't know the command “{word.lower()}”: did you mean `{meant}`?")
 
 
+def test_only_words_of_a_plausible_length_are_compared(monkeypatch):
+    """The comparison costs time a letter of the typed word, on the event loop: a word of
+    6,000 letters is compared with nothing, and a short typo only with the commands within
+    its edits of its length."""
+    compared: list[tuple[str, str]] = []
+    distance = twixt.service.commands.spelling._distance
+
+    def counted(a: str, b: str) -> int:
+        compared.append((a, b))
+        return distance(a, b)
+
+    monkeypatch.setattr(twixt.service.commands.spelling, "_distance", counted)
+    assert refusal(ServiceError, read, "x" * 6000).startswith("I don't understand")
+    assert compared == []
+    assert refusal(ServiceError, read, "acept").endswith("did you mean `accept`?")
+    assert compared and all(abs(len(known) - 5) <= 1 for _typed, known in compared)
+
+
 @pytest.mark.parametrize("typed, refused", [
     ("hello", f"I don't understand “hello”: {_MOVE_HINT}"),
     ("G6 lnk E5", "after G6 write link and the pegs to link, like G6 link E5"),

@@ -9,7 +9,9 @@ UTF-8 for transcripts and T1, one character a byte for Little Golem (whose coord
 from __future__ import annotations
 
 from pathlib import Path
+from typing import BinaryIO
 
+from twixt.language import message
 from twixt.rules.errors import RecordError, quote
 from twixt.rules.game import Game
 from twixt.rules.records import littlegolem, t1, transcript
@@ -19,6 +21,9 @@ _READERS = {"transcript": transcript.read, "lg": littlegolem.read, "t1": t1.read
 _WRITERS = {"transcript": transcript.write, "lg": littlegolem.write, "t1": t1.write}
 _ENDINGS = {".tsgf": "lg", ".sgf": "lg", ".t1": "t1", ".t1j": "t1"}
 FILE_ENDINGS = {"transcript": ".twixt", "lg": ".tsgf", "t1": ".T1"}
+#: the most bytes a record is read to: far more than any real game's record (a 2,300-peg
+#: transcript is some 30 kB), so that an endless file (`/dev/zero`) is refused, not read whole
+MAX_RECORD_BYTES = 256 * 1024
 
 
 def guess_format(filename: str) -> str:
@@ -53,15 +58,43 @@ def entries(text: str, fmt: str = "transcript") -> int:
 
 
 def load(path: str | Path, fmt: str | None = None) -> Game:
-    """Read a record file; the format is guessed from its ending when not given."""
+    """Read a record file (`read_file`); the format is guessed from its ending when not
+    given."""
     path = Path(path)
-    fmt = fmt or guess_format(path.name)
+    return read(decode(read_file(path), fmt or guess_format(path.name)),
+                fmt or guess_format(path.name))
+
+
+def read_file(path: str | Path) -> bytes:
+    """A record file's bytes, `MAX_RECORD_BYTES` at most (`take`); RecordError says in one
+    line why a file cannot be opened, a name with a NUL character (which no system opens)
+    included."""
+    shown = str(path).replace("\0", "\\0")  # a NUL shown as \0, not sent to a terminal
     try:
-        data = path.read_bytes()
+        with Path(path).open("rb") as file:
+            return take(file, shown)
+    except RecordError:
+        raise
+    except ValueError:  # the name holds a NUL: refused before the system is asked
+        raise RecordError(0, "cannot read {path}: {error}", path=shown,
+                          error=message("a file name cannot hold a NUL character")) from None
     except OSError as error:
-        raise RecordError(0, "cannot read {path}: {error}", path=str(path),
-                          error=error.strerror) from None
-    return read(decode(data, fmt), fmt)
+        raise RecordError(0, "cannot read {path}: {error}", path=shown,
+                          error=error.strerror or str(error)) from None
+
+
+def take(source: BinaryIO, name: str) -> bytes:
+    """A record's bytes from an open file (standard input, say): `MAX_RECORD_BYTES` at most,
+    and one more read only to refuse a larger one."""
+    try:
+        data = source.read(MAX_RECORD_BYTES + 1)
+    except OSError as error:
+        raise RecordError(0, "cannot read {path}: {error}", path=name,
+                          error=error.strerror or str(error)) from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(0, "{path} is larger than {most} bytes: too big for a game record",
+                          path=name, most=MAX_RECORD_BYTES)
+    return data
 
 
 def write(game: Game, fmt: str = "transcript") -> str:
@@ -76,5 +109,5 @@ def _unknown(fmt: str) -> RecordError:
                        formats=", ".join(FORMATS))
 
 
-__all__ = ["FILE_ENDINGS", "FORMATS", "decode", "encode", "entries", "guess_format", "load",
-           "read", "write"]
+__all__ = ["FILE_ENDINGS", "FORMATS", "MAX_RECORD_BYTES", "decode", "encode", "entries",
+           "guess_format", "load", "read", "read_file", "take", "write"]

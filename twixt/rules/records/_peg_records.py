@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from twixt.rules.errors import RecordError, TwixtError
-from twixt.rules.game import Game, visible
+from twixt.rules.errors import RecordError, TwixtError, visible
+from twixt.rules.game import Game
 from twixt.rules.model import Hole
 from twixt.rules.notation import Action
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from contextlib import AbstractAsyncContextManager, nullcontext
+from contextlib import AbstractAsyncContextManager, nullcontext, suppress
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from twixt.language import Markup, Message, Translation, bold, message
 from twixt.rules import Hole
@@ -37,6 +37,7 @@ from twixt.storage import (
     Answer,
     Challenge,
     ChallengeClosedError,
+    ChallengeStatus,
     ChannelBusyError,
     FirstMove,
     NotFoundError,
@@ -125,12 +126,19 @@ class Challenges:
             if with_engine:
                 await self._check_engine_games(request)
             async with self._desk.lock(challenge.channel_id):
+                await self._desk.remember(request.user)
+                # the acceptance that completes the challenge is stored with its game, in one
+                # transaction: a game refused (the channel busy meanwhile) keeps no place taken
+                completed = _completed_by(await self._desk.storage.get_challenge(challenge.id),
+                                          request.user.id, self._desk.clock())
+                if completed is not None:
+                    return await self._start_game(completed, request.tr,
+                                                  accepting=request.user.id)
                 try:
                     challenge = await self._desk.storage.answer_challenge(
                         challenge.id, request.user.id, True, now=self._desk.clock())
                 except (NotInvitedError, ChallengeClosedError) as error:
                     raise ServiceError(storage_refusal(error)) from None
-                await self._desk.remember(request.user)
                 if not challenge.ready:
                     waiting = [i.user_id for i in challenge.invitees
                                if i.answer is Answer.PENDING and i.user_id is not None]
@@ -211,7 +219,14 @@ class Challenges:
         async with self._counting_engine_games(request, with_engine):
             challenge = await self._create_challenge(request, invitees, players, options)
             if await self._engine_seats_accept(challenge, options):
-                return challenge, await self._start_game(challenge, request.tr)
+                try:
+                    return challenge, await self._start_game(challenge, request.tr)
+                except ServiceError:
+                    # refused (a game here meanwhile): the challenge is refused with it, so
+                    # no challenge the asker did not get is left waiting
+                    with suppress(ChallengeClosedError):  # withdrawn meanwhile already
+                        await self._desk.storage.cancel_challenge(challenge.id)
+                    raise
         return challenge, None
 
     def _counting_engine_games(self, request: Request, with_engine: bool
@@ -287,25 +302,36 @@ class Challenges:
         return next((c for c in pending if c.challenger_id == request.user.id), None)
 
     async def _find_challenge(self, request: Request, challenge_id: int | None) -> Challenge:
+        """The challenge named by number, or the newest one open to the asker here. A
+        challenge is seen and answered only in the channel it was made in, by its invitee as
+        by anyone: elsewhere its number reads as no challenge at all, so that nobody can take
+        a place from another channel (a public one into a private one's challenge) or learn
+        by probing numbers which challenges exist."""
         if challenge_id is not None:
             try:
-                return await self._desk.storage.get_challenge(challenge_id)
+                found: Challenge | None = await self._desk.storage.get_challenge(challenge_id)
             except NotFoundError:
-                raise ServiceError("there is no such challenge") from None
+                found = None
+            if found is None or (found.guild_id, found.channel_id) != (request.guild_id,
+                                                                       request.channel_id):
+                raise ServiceError("there is no such challenge")  # the same words: nothing leaks
+            return found
         pending = await self._desk.storage.pending_challenges(channel_id=request.channel_id,
                                                               now=self._desk.clock())
         mine = [c for c in pending if request.user.id in {i.user_id for i in c.invitees}
                 or c.challenger_id == request.user.id]
         open_ones = [c for c in pending if any(i.user_id is None for i in c.invitees)
                      and c.challenger_id != request.user.id]
-        found = mine or open_ones
-        if not found:
+        answerable = mine or open_ones
+        if not answerable:
             raise ServiceError("there is no challenge for you in this channel")
-        return found[-1]
+        return answerable[-1]
 
-    async def _start_game(self, challenge: Challenge, tr: Translation) -> Reply:
+    async def _start_game(self, challenge: Challenge, tr: Translation,
+                          accepting: int | None = None) -> Reply:
         """Start the game of an accepted challenge; what is said, `tr` says (the language of
-        whoever accepted last)."""
+        whoever accepted last). With `accepting`, that user's acceptance, which completes
+        `challenge`, is stored with the game or not at all."""
         order = self._seat_order(challenge)
         names = await self._desk.names(order)
         # weekends off as each player's preference stands now, fixed for the game
@@ -321,8 +347,9 @@ class Challenges:
         try:
             await self._desk.storage.create_game(
                 guild_id=challenge.guild_id, channel_id=channel_id, players=players,
-                setup=challenge.setup, challenge_id=challenge.id, now=self._desk.clock())
-        except (ChannelBusyError, ChallengeClosedError) as error:
+                setup=challenge.setup, challenge_id=challenge.id, now=self._desk.clock(),
+                accepting=accepting)
+        except (ChannelBusyError, ChallengeClosedError, NotInvitedError) as error:
             # the channel is busy, or the challenge was withdrawn meanwhile (another process)
             raise ServiceError(storage_refusal(error)) from None
         stored, game = await self._desk.active(channel_id)
@@ -372,6 +399,23 @@ class Challenges:
             order = ([you, opponent1, partner, opponent2] if me_first
                      else [opponent1, you, opponent2, partner])
         return [uid for uid in order if uid is not None]
+
+
+def _completed_by(challenge: Challenge, user_id: int, now: datetime) -> Challenge | None:
+    """The challenge as `user_id`'s acceptance would leave it, when that acceptance is the
+    last one it waits for (None otherwise, or when it is not theirs to give: closed, expired
+    by `now`, their own; storing the answer then refuses it in the usual words)."""
+    if (user_id == challenge.challenger_id or challenge.status is not ChallengeStatus.PENDING
+            or challenge.expires_at <= now):
+        return None
+    place = (next((i for i in challenge.invitees if i.user_id == user_id), None)
+             or next((i for i in challenge.invitees if i.user_id is None), None))
+    if place is None:
+        return None
+    after = replace(challenge, invitees=tuple(
+        replace(i, user_id=user_id, answer=Answer.ACCEPTED) if i.slot == place.slot else i
+        for i in challenge.invitees))
+    return after if after.ready else None
 
 
 def _clock_still_allowed(time_control: str | None) -> str | None:

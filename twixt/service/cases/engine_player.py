@@ -38,7 +38,7 @@ from twixt import engine
 from twixt.engine import PlayResult
 from twixt.rules import Action, Colour, Command, Game, parse_command
 from twixt.service.cases.turns import Turns
-from twixt.service.desk.desk import Desk, private_home
+from twixt.service.desk.desk import Desk, check_log_room, private_home
 from twixt.service.desk.engine_pool import EngineBusyError, player_owner
 from twixt.service.desk.engine_seats import engine_level, is_engine_seat
 from twixt.service.failures import log_failure
@@ -60,6 +60,10 @@ BATCH = 100
 #: actions in a row for one game before its task makes way (a Double TwixT game with bot
 #: partners and opponents); the game stays marked, so the next tick goes on
 ACTIONS_AT_ONCE = 8
+#: failed searches at one version of a game before this process stops searching it (a
+#: search that fails every time would otherwise take the engine at every tick); the game
+#: stays marked, so a restart tries again
+FAILED_SEARCHES = 3
 
 #: the engine's `think(game, limit, *, seed)`: a module-level function, run in a worker
 Think = Callable[..., PlayResult]
@@ -85,6 +89,8 @@ class EnginePlayer:
         self._busy: set[int] = set()
         #: games marked since the service last looked (a turn or an offer of theirs stored)
         self._marked: set[int] = set()
+        #: failed searches of a game: (its version, how many), see `FAILED_SEARCHES`
+        self._failures: dict[int, tuple[int, int]] = {}
 
     async def notice(self, channel_ids: Iterable[int]) -> None:
         """A command may have begun games with bot seats in these channels (a challenge the
@@ -179,6 +185,8 @@ class EnginePlayer:
             return False
         seat = to_move if to_move is not None and is_engine_seat(to_move.user_id) else answering
         assert seat is not None
+        if self._given_up(stored):
+            return False
         result = await self._think(stored, game, seat)
         if result is None:
             return False
@@ -187,8 +195,14 @@ class EnginePlayer:
         win = result.win if game.colour_to_move is game.colour_of_seat(seat.number) \
             else 1 - result.win
         if answering is not None:
-            return await self._commit(stored, answering, _ACCEPT_DRAW
-                                      if win < ACCEPT_DRAW_BELOW else _DECLINE_DRAW)
+            if win < ACCEPT_DRAW_BELOW or _room_for_an_answer(stored, game):
+                return await self._commit(stored, answering, _ACCEPT_DRAW
+                                          if win < ACCEPT_DRAW_BELOW else _DECLINE_DRAW)
+            # the log holds no more side entries: the offer stands, and the next peg (the
+            # bot's own, when it is to move) lapses it
+            if to_move is None or not is_engine_seat(to_move.user_id):
+                await storage.await_engine(game_id, False)
+                return False
         plainly_lost = win < RESIGN_BELOW and engine.pegs_to_connect(
             game, game.colour_of_seat(seat.number).opponent) <= RESIGN_WITHIN_PEGS
         hopeless = await storage.count_hopeless(game_id, seat.team, stored.version,
@@ -220,7 +234,25 @@ class EnginePlayer:
             return None
         except Exception:
             log_failure(log, "the bot's search failed", {"game_id": stored.id})
+            version, failed = self._failures.get(stored.id, (stored.version, 0))
+            self._failures[stored.id] = (stored.version,
+                                         failed + 1 if version == stored.version else 1)
             return None
+
+    def _given_up(self, stored: StoredGame) -> bool:
+        """Whether this process has stopped searching the game at its version, after
+        `FAILED_SEARCHES` failed searches (said once, in the log)."""
+        version, failed = self._failures.get(stored.id, (stored.version, 0))
+        if version != stored.version:
+            del self._failures[stored.id]
+            return False
+        if failed < FAILED_SEARCHES:
+            return False
+        if failed == FAILED_SEARCHES:
+            log.warning("the bot stops searching a game after %d failed searches", failed,
+                        extra={"game_id": stored.id, "version": stored.version})
+            self._failures[stored.id] = (version, failed + 1)
+        return True
 
     async def _takeback_request(self, stored: StoredGame) -> int | None:
         """The user id of the player whose takeback request a bot seat has to answer."""
@@ -241,28 +273,55 @@ class EnginePlayer:
         facts = await self._desk.storage.engine_game(stored.id)
         granted = facts is not None and facts.takebacks
         request = self._request(stored, seat)
+        why = None if granted else request.tr(
+            "The bot takes back only in games challenged with `takebacks yes`.")
         try:
             reply = await self._turns.takeback(request, "accept" if granted else "decline")
-        except ServiceError as error:  # it lapsed meanwhile
-            log.info("bot takeback answer refused: %s", error, extra={"game_id": stored.id})
-            return True
-        if not granted:
-            reply = replace(reply, text=reply.text + "\n" + request.tr(
-                "The bot takes back only in games challenged with `takebacks yes`."))
+        except ServiceError as error:
+            if not granted or await self._moved_on(stored):  # it lapsed meanwhile
+                log.info("bot takeback answer refused: %s", error, extra={"game_id": stored.id})
+                return True
+            # it cannot be granted (the game's log is full): declined instead, saying why,
+            # rather than left open with the bot never moving again
+            log.warning("bot takeback not granted: %s", error, extra={"game_id": stored.id})
+            why = request.tr.say(error.message)
+            try:
+                reply = await self._turns.takeback(request, "decline")
+            except ServiceError:  # lapsed meanwhile after all
+                return True
+        if why is not None:
+            reply = replace(reply, text=reply.text + "\n" + why)
         await self._say(stored, reply)
         return True
 
     async def _commit(self, stored: StoredGame, seat: Seat, command: Command) -> bool:
         """Play `command` for the bot's `seat` on the game as the bot saw it; a turn that
-        landed meanwhile wins (the bot looks again)."""
+        landed meanwhile wins (the bot looks again). Any other refusal would come again at
+        every look: the attempt ends, logged once and said in the game's channel, and the
+        game is no longer marked as awaiting the bot (a person's next turn marks it again)."""
+        request = self._request(stored, seat)
         try:
-            reply = await self._turns.play(self._request(stored, seat), command,
-                                           at_version=stored.version)
+            reply = await self._turns.play(request, command, at_version=stored.version)
         except ServiceError as error:
-            log.info("bot turn refused: %s", error, extra={"game_id": stored.id})
-            return True
+            if await self._moved_on(stored):
+                log.info("bot turn refused: %s", error, extra={"game_id": stored.id})
+                return True
+            log.warning("bot turn refused, not tried again: %s", error,
+                        extra={"game_id": stored.id, "version": stored.version,
+                               "command": str(command)})
+            await self._desk.storage.await_engine(stored.id, False)
+            tr = request.tr
+            await self._say(stored, Reply(tr(
+                "{name} cannot play its turn ({why}): resign, or ask a channel manager to "
+                "abort the game.", name=seat.name, why=tr.say(error.message))))
+            return False
         await self._say(stored, reply)
         return True
+
+    async def _moved_on(self, stored: StoredGame) -> bool:
+        """Whether the game has changed since the bot looked at it (a turn, an end)."""
+        fresh = await self._desk.storage.get_game(stored.id)
+        return fresh.version != stored.version or not fresh.is_active
 
     def _request(self, stored: StoredGame, seat: Seat) -> Request:
         return Request(stored.guild_id, stored.channel_id, User(seat.user_id, seat.name),
@@ -282,6 +341,15 @@ class EnginePlayer:
                                                    private_home=private_home(stored)))
             except Exception:
                 log_failure(log, "bot reply not delivered", {"game_id": stored.id})
+
+
+def _room_for_an_answer(stored: StoredGame, game: Game) -> bool:
+    """Whether the game's log takes one more entry besides its moves (a declined draw)."""
+    try:
+        check_log_room(stored, game)
+    except ServiceError:
+        return False
+    return True
 
 
 def _engine_seat_of(stored: StoredGame, game: Game, colour: Colour) -> Seat | None:

@@ -9,6 +9,7 @@ line anyway), at most `MAX_NOTE` characters, and one keeps at most `MAX_NOTES` a
 from __future__ import annotations
 
 from twixt.language import Translation, code
+from twixt.rules import visible
 from twixt.service import commands as cmd
 from twixt.service.desk.desk import Desk
 from twixt.service.model import Reply, Request, ServiceError, check_page, require_private
@@ -31,7 +32,8 @@ class Notes:
     async def note(self, request: Request, text: str, game_id: int | None = None) -> Reply:
         """Keep a note on a game: the channel's current or last one, or game `game_id`."""
         require_private(request, "/twixt note")
-        line = " ".join(text.split())
+        # kept as it shows: without a direction change (U+202E) or any invisible character
+        line = " ".join(visible(text).split())
         if not line:
             raise ServiceError("write note TEXT, like note E5 blocks his bridge")
         if len(line) > MAX_NOTE:

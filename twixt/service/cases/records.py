@@ -9,7 +9,7 @@ from functools import reduce
 
 from twixt.language import Message, Translation, message, plural_message
 from twixt.rendering import NARROW_WIDTH, RenderOptions, plan_of, render_replay
-from twixt.rules import Game, Reason, RecordError, quote, records
+from twixt.rules import Game, Reason, RecordError, quote, records, visible
 from twixt.service import commands as cmd
 from twixt.service.cases.challenges import Challenges
 from twixt.service.commands.options import ChallengeOptions, describe_setup, rules_word
@@ -29,7 +29,8 @@ from twixt.service.pure.clock.timecontrol import parse_time_control
 from twixt.service.texts import result_sentence, to_move_sentence
 from twixt.storage import GameSetup, Result, StoredGame
 
-MAX_IMPORT_BYTES = 256 * 1024
+#: the bytes of a record `import` takes: as many as `twixt replay` reads
+MAX_IMPORT_BYTES = records.MAX_RECORD_BYTES
 #: more turns than any real game has (a 48×48 board holds 2,300 pegs), few enough to replay
 MAX_IMPORT_TURNS = 2500
 #: Discord's upload limit for most servers
@@ -169,7 +170,8 @@ class Records:
         try:
             game = await asyncio.to_thread(records.read, text, fmt)
         except RecordError as error:
-            raise ServiceError("{file}: {reason}", file=filename, reason=error.message) from None
+            raise ServiceError("{file}: {reason}", file=visible(filename),
+                               reason=error.message) from None
         tr = request.tr
         # the file's name as a label, cleaned like a player's name: it reaches a public message
         label = clean_name(filename, tr("the record"))
@@ -206,7 +208,7 @@ def _clock_of(filename: str, game: Game) -> str | None:
     try:
         return parse_time_control(tag)
     except ServiceError as error:
-        raise ServiceError("{file}: TimeControl: {reason}", file=filename,
+        raise ServiceError("{file}: TimeControl: {reason}", file=visible(filename),
                            reason=error.message) from None
 
 

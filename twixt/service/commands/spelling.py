@@ -35,7 +35,11 @@ def closest(word: str, words: Sequence[str]) -> str | None:
     if typed in words or not typed.replace("-", "").isalpha() or len(typed) < 3:
         return None
     most = 1 if len(typed) <= _SHORT else 2
-    distance, meant = min(((_distance(typed, known), known) for known in words),
+    # a word whose length is more than `most` off is more than `most` edits off: compared
+    # with nothing, an unknown word of 6,000 letters costs nothing (the comparison takes
+    # time a letter, on the event loop)
+    near = [known for known in words if abs(len(known) - len(typed)) <= most]
+    distance, meant = min(((_distance(typed, known), known) for known in near),
                           key=lambda pair: pair[0], default=(most + 1, ""))
     return meant if distance <= most else None
 

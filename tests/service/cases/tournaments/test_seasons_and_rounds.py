@@ -341,3 +341,16 @@ async def test_a_round_robin_of_three_scores_only_what_its_table_shows(service):
              for row in table.rows}
     assert {row.name: row.points for row in table.rows} == shown == {
         "p1": 2.0, "p2": 1.0, "p3": 0.0}
+
+
+@pytest.mark.parametrize("action", ["start", "next-season"])
+async def test_a_tournament_is_managed_only_in_its_own_channel(service, storage, action):
+    """A manager of another channel (their own, say) names the event by number: refused,
+    and nothing changes; the managers of the event's channel manage it."""
+    event_id = await create(service, "format league group 4 size 8")
+    await sign_up(service, event_id, PLAYERS[:2])
+    with pytest.raises(ServiceError, match="in its own channel"):
+        await enter(service, asking(P3, channel=200, manager=True),
+                          f"tournament {action} {event_id}")
+    assert (await storage.get_tournament(event_id)).status is TournamentStatus.SIGNUP
+    assert len(await storage.tournaments(GUILD)) == 1

@@ -209,7 +209,7 @@ class Tournaments:
         the games that could not be opened, such as a thread Discord refused)."""
         if not request.can_manage:
             raise ServiceError("only a channel manager can start a tournament")
-        tournament = await self._tournament(request, tournament_id)
+        tournament = await self._managed(request, tournament_id)
         if tournament.status is TournamentStatus.RUNNING:  # again: open what could not be opened
             if tournament.round == 0:
                 await self._pair_first(tournament)
@@ -363,7 +363,7 @@ class Tournaments:
     async def next_season(self, request: Request, tournament_id: int | None) -> Reply:
         """A manager opens a league's next season: its players signed up again, their
         groups carried over with promotion and relegation at the start."""
-        tournament = await self._tournament(request, tournament_id)
+        tournament = await self._managed(request, tournament_id)
         if tournament.format is not TournamentFormat.LEAGUE:
             raise ServiceError("only a league has seasons")
         if tournament.status is not TournamentStatus.FINISHED:
@@ -439,6 +439,15 @@ class Tournaments:
             raise ServiceError("there is no tournament in this channel: name one by its "
                                "number (see tournament list)")
         return here[0]
+
+    async def _managed(self, request: Request, tournament_id: int | None) -> Tournament:
+        """The tournament a manager acts on: only in its own channel, since the asker manages
+        the channel they ask in (`Request.can_manage`), not the tournament's, which may be
+        anyone's."""
+        tournament = await self._tournament(request, tournament_id)
+        if tournament.channel_id != request.channel_id:
+            raise ServiceError("a tournament is managed in its own channel, by its managers")
+        return tournament
 
     def _announcement(self, tournament: Tournament, tr: Translation) -> Reply:
         text = (_facts(tournament, tr) + "\n"
