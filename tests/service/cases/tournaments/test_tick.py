@@ -13,6 +13,7 @@ from tests.service.cases.tournaments.test_crashes import Dying, process
 from tests.service.cases.tournaments.test_seasons_and_rounds import MANAGER, create, sign_up
 from tests.typed import enter
 from twixt.service import TwixtService
+from twixt.service.cases.tournaments import organising
 from twixt.storage import Storage, TournamentStatus
 
 
@@ -114,6 +115,39 @@ async def test_an_tournament_that_fails_at_a_tick_keeps_its_look_and_the_others_
     assert await process(FailingFirst(storage), clock, threads).tick() == []
     owed = {tournament.id for tournament in await storage.due_tournaments(clock.now)}
     assert owed == {first}  # the other tournament was looked at and cleared
+
+
+async def test_a_tournament_that_always_fails_is_left_after_a_few_ticks_and_keeps_no_place(
+        service, storage, clock, threads, monkeypatch):
+    tournament_ids = await running_tournaments(service, 2)
+    for tournament_id in tournament_ids:
+        await end_first_game(service, storage, tournament_id)
+    broken = min(tournament_ids)
+    # a batch of one: the broken tournament, due first, would hold the only place forever
+    monkeypatch.setattr(organising, "BATCH", 1)
+    tries = Counter[int]()
+
+    class Broken(Counting):
+        """Reading the broken tournament's pairings always fails."""
+
+        def __getattr__(self, name: str) -> Any:
+            real = super().__getattr__(name)
+            if name != "tournament_games":
+                return real
+
+            async def failing(tournament_id: int, *args: Any, **kwargs: Any) -> Any:
+                if tournament_id == broken:
+                    tries[broken] += 1
+                    raise RuntimeError("a broken row")
+                return await real(tournament_id, *args, **kwargs)
+            return failing
+
+    one_process = process(Broken(storage), clock, threads)
+    for _ in range(10):
+        await one_process.tick()
+    assert tries[broken] == organising.MAX_FAILED_LOOKS
+    owed = {tournament.id for tournament in await storage.due_tournaments(clock.now)}
+    assert owed == {broken}  # the other one got the batch's place and was looked at
 
 
 async def test_a_games_end_reads_the_games_that_ended_not_every_open_one(

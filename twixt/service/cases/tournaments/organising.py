@@ -61,6 +61,10 @@ log = logging.getLogger(__name__)
 LISTED = 10
 #: the due tournaments the tick starts at a time
 BATCH = 20
+#: the looks at one tournament that may fail in a row, for the same owed look, before this
+#: process leaves it until a write owes it a new look (or a restart): a broken tournament is
+#: not searched at every tick forever, nor does it keep a place of the batch from the others
+MAX_FAILED_LOOKS = 3
 #: the pictures a message carries (Discord's limit of files)
 FILES = 10
 #: characters of the entrants `info` names (64 teams of long names would not fit one
@@ -80,6 +84,8 @@ class Tournaments:
     def __init__(self, desk: Desk) -> None:
         self._desk = desk
         self.rounds = Rounds(desk)
+        #: tournament id → (the owed look that failed, how often in a row)
+        self._failed_looks: dict[int, tuple[int, int]] = {}
         self.rounds.standings_notice = self._standings_notice
         desk.game_ended.append(self.rounds.game_ended)
 
@@ -235,14 +241,34 @@ class Tournaments:
         and its
         pairings only then; the look is cleared afterwards unless a write came meanwhile (a
         crash before that leaves it owed: the next tick looks again)."""
-        for tournament in await self._desk.storage.due_tournaments(now, BATCH):
+        left = {tournament_id for tournament_id, (_, failures) in self._failed_looks.items()
+                if failures >= MAX_FAILED_LOOKS}
+        due = await self._desk.storage.due_tournaments(now, BATCH + len(left))
+        for tournament in [t for t in due if not self._left(t)][:BATCH]:
             try:
                 await self._look(tournament)
             except Exception:
                 # tournaments are isolated: one that fails keeps its look and is tried again at
-                # the next tick, and the others go on
-                log_failure(log, "tournament not looked at", {"tournament_id": tournament.id})
+                # the next tick, a bounded number of times, and the others go on
+                self._look_failed(tournament)
+            else:
+                self._failed_looks.pop(tournament.id, None)
         return await self.notices(lambda notice: self._desk.port.language(notice.guild_id))
+
+    def _left(self, tournament: Tournament) -> bool:
+        """Whether this process has stopped trying the look `tournament` owes (it failed
+        `MAX_FAILED_LOOKS` times in a row); a new write owes a new look, which is tried."""
+        failed = self._failed_looks.get(tournament.id)
+        return (failed is not None and failed[0] == tournament.looks
+                and failed[1] >= MAX_FAILED_LOOKS)
+
+    def _look_failed(self, tournament: Tournament) -> None:
+        looks, failures = self._failed_looks.get(tournament.id, (tournament.looks, 0))
+        failures = failures + 1 if looks == tournament.looks else 1
+        self._failed_looks[tournament.id] = (tournament.looks, failures)
+        what = ("tournament left until a new write or a restart" if failures >= MAX_FAILED_LOOKS
+                else "tournament not looked at")
+        log_failure(log, what, {"tournament_id": tournament.id, "failures": failures})
 
     async def _look(self, tournament: Tournament) -> None:
         """What a due tournament needs now: its start, or the step a crash cut short."""
