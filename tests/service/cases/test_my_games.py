@@ -10,7 +10,7 @@ import pytest
 
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
 from tests.typed import enter
-from twixt.service import Request, ServiceError, TwixtService, User, build_options
+from twixt.service import NO_SERVER, Request, ServiceError, TwixtService, User, build_options
 from twixt.service.cases import my_games as my_games_module
 
 
@@ -174,3 +174,14 @@ async def test_a_page_fits_a_discord_message_with_every_clock_on_vacation(
     assert len(lines) == my_games_module.PAGE and all("im Urlaub bis" in line for line in lines)
     assert "neuesten" in reply.plain and "Mehr: games page 2" in reply.plain
     assert len(reply.plain) <= 2000
+
+
+async def test_asked_in_a_dm_the_listing_names_direct_messages_not_a_server(service):
+    in_a_dm = Request(NO_SERVER, 700, ALICE)
+    assert (await enter(service, in_a_dm, "games")).plain == (
+        "You have no games in progress in direct messages.")
+    await service.challenges.challenge(in_a_dm, BOB, build_options(swap="no"))
+    await service.challenges.accept(replace(in_a_dm, user=BOB))
+    listing = (await enter(service, Request(NO_SERVER, 800, ALICE), "games")).plain
+    assert listing.startswith("**Your games in direct messages**: 1 game in progress")
+    assert _lines(listing) == ["#1 vs bob — your turn · <#700>"]

@@ -15,6 +15,7 @@ from twixt.language import Message, Translation
 from twixt.service import commands as cmd
 from twixt.service.desk.desk import Desk
 from twixt.service.model import (
+    NO_SERVER,
     Reply,
     Request,
     channel_link,
@@ -62,25 +63,35 @@ class MyGames:
 
     @cmd.handles(cmd.MyGames)
     async def games(self, request: Request, page: int = 1) -> Reply:
-        """A page of the asker's games in progress in this server, in their eyes only."""
+        """A page of the asker's games in progress in this server (asked in a DM: in every DM),
+        in their eyes only."""
         require_private(request, "/twixt games")
         check_page(page)
         found = await self._desk.storage.list_games(
             user_id=request.user.id, guild_id=request.guild_id, status=GameStatus.ACTIVE,
             limit=MAX_SORTED + 1)
         tr = request.tr
+        private = request.guild_id == NO_SERVER   # asked in a DM: the games of every DM
         if not found:
-            return Reply(tr("You have no games in progress in this server."), ephemeral=True)
+            return Reply(tr("You have no games in progress in direct messages.") if private
+                         else tr("You have no games in progress in this server."),
+                         ephemeral=True)
         entries = sorted([await self._entry(request, stored) for stored in found[:MAX_SORTED]],
                          key=lambda entry: entry.order)
         pages = -(-len(entries) // PAGE)
         shown = entries[(page - 1) * PAGE:page * PAGE]
         waiting = sum(entry.yours for entry in entries)
-        lines = [tr.plural("**Your games in this server**: {n} game in progress, {waiting} "
-                           "waiting for you (page {page} of {pages})",
-                           "**Your games in this server**: {n} games in progress, {waiting} "
-                           "waiting for you (page {page} of {pages})", len(entries),
-                           waiting=waiting, page=page, pages=pages)]
+        heading = (tr.plural("**Your games in direct messages**: {n} game in progress, "
+                             "{waiting} waiting for you (page {page} of {pages})",
+                             "**Your games in direct messages**: {n} games in progress, "
+                             "{waiting} waiting for you (page {page} of {pages})", len(entries),
+                             waiting=waiting, page=page, pages=pages) if private
+                   else tr.plural("**Your games in this server**: {n} game in progress, "
+                                  "{waiting} waiting for you (page {page} of {pages})",
+                                  "**Your games in this server**: {n} games in progress, "
+                                  "{waiting} waiting for you (page {page} of {pages})",
+                                  len(entries), waiting=waiting, page=page, pages=pages))
+        lines = [heading]
         if len(found) > MAX_SORTED:
             lines.append(tr("(only your {most} newest games are listed)", most=MAX_SORTED))
         if not shown:
