@@ -8,6 +8,7 @@ import io
 import re
 import time
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from io import StringIO
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from tests.service.helpers import start_game
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
 from tests.typed import enter
 from twixt.rules import records
-from twixt.service import ServiceError, TwixtService, build_options
+from twixt.service import NO_SERVER, Request, ServiceError, TwixtService, build_options
 from twixt.service.desk.engine_pool import EnginePool
 from twixt.terminal import TerminalTable
 
@@ -191,3 +192,16 @@ async def test_a_game_in_play_still_in_its_opening_holds_up_no_analysis(analysin
     for number, move in enumerate(RED_CONNECTS):
         await enter(analysing, asking(DAVE if number % 2 else CAROL, elsewhere), move)
     assert (await enter(analysing, asking(CAROL, elsewhere), "analyze")).attachments
+
+
+async def test_a_game_finished_in_a_dm_is_analysed_there(analysing):
+    in_dm = Request(NO_SERVER, 5000, ALICE)
+    await analysing.challenges.challenge(in_dm, BOB, build_options(size="6", rules="pp",
+                                                                   swap="no"))
+    await analysing.challenges.accept(replace(in_dm, user=BOB))
+    for number, move in enumerate(RED_CONNECTS):
+        await enter(analysing, replace(in_dm, user=BOB if number % 2 else ALICE), move)
+    reply = await enter(analysing, replace(in_dm, user=BOB), "analyze")
+    assert reply.plain.splitlines()[0].startswith("Game 1, 7 moves:")
+    [picture] = reply.attachments
+    assert Image.open(io.BytesIO(picture.data)).width == 800
