@@ -34,6 +34,27 @@ class Counting:
         return counted
 
 
+class Failing(Counting):
+    """Reading one tournament's pairings fails, as a broken row would; `tries` counts how
+    often it was tried."""
+
+    def __init__(self, storage: Storage, broken: int) -> None:
+        super().__init__(storage)
+        self.broken, self.tries = broken, 0
+
+    def __getattr__(self, name: str) -> Any:
+        real = super().__getattr__(name)
+        if name != "tournament_games":
+            return real
+
+        async def failing(tournament_id: int, *args: Any, **kwargs: Any) -> Any:
+            if tournament_id == self.broken:
+                self.tries += 1
+                raise RuntimeError("a broken row")
+            return await real(tournament_id, *args, **kwargs)
+        return failing
+
+
 async def running_tournaments(service: TwixtService, count: int) -> list[int]:
     """`count` Swiss tournaments started, each with four players (two games under way)."""
     started = []
@@ -98,21 +119,7 @@ async def test_an_tournament_that_fails_at_a_tick_keeps_its_look_and_the_others_
         await end_first_game(service, storage, tournament_id)
     first = min(tournament_ids)
 
-    class FailingFirst(Counting):
-        """Reading the first tournament's pairings fails, as a broken row would."""
-
-        def __getattr__(self, name: str) -> Any:
-            real = super().__getattr__(name)
-            if name != "tournament_games":
-                return real
-
-            async def failing(tournament_id: int, *args: Any, **kwargs: Any) -> Any:
-                if tournament_id == first:
-                    raise RuntimeError("a broken row")
-                return await real(tournament_id, *args, **kwargs)
-            return failing
-
-    assert await process(FailingFirst(storage), clock, threads).tick() == []
+    assert await process(Failing(storage, first), clock, threads).tick() == []
     owed = {tournament.id for tournament in await storage.due_tournaments(clock.now)}
     assert owed == {first}  # the other tournament was looked at and cleared
 
@@ -125,27 +132,11 @@ async def test_a_tournament_that_always_fails_is_left_after_a_few_ticks_and_keep
     broken = min(tournament_ids)
     # a batch of one: the broken tournament, due first, would hold the only place forever
     monkeypatch.setattr(organising, "BATCH", 1)
-    tries = Counter[int]()
-
-    class Broken(Counting):
-        """Reading the broken tournament's pairings always fails."""
-
-        def __getattr__(self, name: str) -> Any:
-            real = super().__getattr__(name)
-            if name != "tournament_games":
-                return real
-
-            async def failing(tournament_id: int, *args: Any, **kwargs: Any) -> Any:
-                if tournament_id == broken:
-                    tries[broken] += 1
-                    raise RuntimeError("a broken row")
-                return await real(tournament_id, *args, **kwargs)
-            return failing
-
-    one_process = process(Broken(storage), clock, threads)
+    failing = Failing(storage, broken)
+    one_process = process(failing, clock, threads)
     for _ in range(10):
         await one_process.tick()
-    assert tries[broken] == organising.MAX_FAILED_LOOKS
+    assert failing.tries == organising.MAX_FAILED_LOOKS
     owed = {tournament.id for tournament in await storage.due_tournaments(clock.now)}
     assert owed == {broken}  # the other one got the batch's place and was looked at
 
