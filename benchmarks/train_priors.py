@@ -78,12 +78,13 @@ def events(game: Game) -> Iterator[tuple[NDArray[np.int32], int]]:
 
 
 def features(board: Board, colour: Colour) -> NDArray[np.int32]:
-    """The levels of every hole `colour` may play (row = hole index; -1 rows: not free)."""
+    """The levels of every hole `colour` may play (row = hole index; -1 rows: not free), the
+    area's level 0 (`Data` harvests the area shapes)."""
     pos, geo = board.pos, board.geo
     free = board.free(colour)
     seen = patterns.frame(geo, colour)
     scene = patterns.scene(pos, colour, board.recent(colour), side(pos, colour),
-                           side(pos, colour.opponent), free)
+                           side(pos, colour.opponent), free, areas={})
     rows = np.full((len(pos.peg_colour), len(patterns.FEATURES)), -1, dtype=np.int32)
     bits = free
     while bits:
@@ -102,9 +103,35 @@ def canonical_shapes(shape: str, codes: NDArray[np.int32]) -> NDArray[np.int32]:
     return mapped[inverse]
 
 
+#: an area shape gets a weight of its own when people played it at least this often
+AREA_WINS = 3
+RING, SQUARE, OUTER, AREA = (patterns.FEATURES.index((name, size)) for name, size in
+                             patterns.FEATURES if name in ("ring", "square", "outer", "area"))
+
+
+def harvest_areas(levels: NDArray[np.int32], winners: NDArray[np.int64]) -> list[int]:
+    """Gives each candidate its `area` level (in place, from its raw ring, square and outer
+    codes) and returns the area shapes kept, by their canonical code (the level of the k-th
+    is k + 1): those played at least `AREA_WINS` times, the most played first when there are
+    more than `patterns.AREAS`."""
+    keys = ((levels[:, RING].astype(np.int64) * patterns.SQUARE_CODES + levels[:, SQUARE])
+            * patterns.SQUARE_CODES + levels[:, OUTER])
+    unique, inverse = np.unique(keys, return_inverse=True)
+    canonical = np.array([min(patterns.area_images(int(key))) for key in unique], dtype=np.int64)
+    shapes, shape_of = np.unique(canonical[inverse], return_inverse=True)
+    played = np.bincount(shape_of[winners], minlength=len(shapes))
+    often = np.flatnonzero(played >= AREA_WINS)
+    often = np.sort(often[np.argsort(-played[often], kind="stable")][:patterns.AREAS])
+    level_of = np.zeros(len(shapes), dtype=np.int32)
+    level_of[often] = np.arange(1, len(often) + 1, dtype=np.int32)
+    levels[:, AREA] = level_of[shape_of]
+    return [int(shape) for shape in shapes[often]]
+
+
 class Data:
     """All events as flat arrays: per candidate hole its event and its feature levels (shapes
-    as their canonical code), per event the row of the hole played."""
+    as their canonical code, areas as their level among the shapes kept), per event the row of
+    the hole played."""
 
     def __init__(self, games: list[tuple[str, Game]]) -> None:
         levels: list[NDArray[np.int32]] = []
@@ -122,11 +149,12 @@ class Data:
                 print(f"{number}/{len(games)} games, {len(winners)} events",
                       file=sys.stderr, flush=True)
         self.levels = np.concatenate(levels)
+        self.winners = np.array(winners, dtype=np.int64)
+        self.areas = harvest_areas(self.levels, self.winners)
         for f, (name, _size) in enumerate(patterns.FEATURES):
             if name in patterns.SHAPES:
                 self.levels[:, f] = canonical_shapes(name, self.levels[:, f])
         self.event = np.concatenate(event_of)
-        self.winners = np.array(winners, dtype=np.int64)
         self.events = len(winners)
 
 
@@ -172,11 +200,17 @@ def log_likelihood(data: Data, gammas: list[NDArray[np.float64]],
     return float(np.mean(np.log(strength[data.winners] / totals)))
 
 
-def written(learned: list[dict[int, float]], provenance: dict[str, object]) -> dict[str, object]:
-    """The data file's contents: natural logarithms of the gammas, 4 decimals."""
+def written(learned: list[dict[int, float]], areas: list[int],
+            provenance: dict[str, object]) -> dict[str, object]:
+    """The data file's contents: natural logarithms of the gammas, 4 decimals (an area
+    shape's over the gamma of the areas not kept, which the engine takes as 1)."""
     out: dict[str, object] = {}
     for (name, size), found in zip(patterns.FEATURES, learned, strict=True):
-        if name in patterns.SHAPES:
+        if name == "area":
+            other = math.log(found.get(0, 1.0))
+            out[name] = {str(key): round(math.log(found.get(level, 1.0)) - other, 4)
+                         for level, key in enumerate(areas, start=1)}
+        elif name in patterns.SHAPES:
             out[name] = {str(code): round(math.log(gamma), 4)
                          for code, gamma in sorted(found.items())}
         else:
@@ -206,7 +240,8 @@ def main(argv: list[str] | None = None) -> None:
         "events": data.events, "candidate_holes": len(data.event),
         "shapes": {name: len(found) for (name, _size), found in zip(patterns.FEATURES, learned,
                                                                    strict=True)
-                   if name in patterns.SHAPES},
+                   if name in patterns.SHAPES} | {"area": len(data.areas)},
+        "area_wins": AREA_WINS,
         "iterations": args.iterations, "log_likelihood_a_move": round(likelihood, 4),
         "command": "python benchmarks/train_priors.py", "date": date.today().isoformat(),
         "model": "generalised Bradley-Terry (Coulom 2007), MM, prior 1 win + 1 loss "
@@ -216,8 +251,8 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps(provenance, indent=1))
         return
     OUTPUT.parent.mkdir(exist_ok=True)
-    OUTPUT.write_text(json.dumps(written(learned, provenance), separators=(",", ":")) + "\n",
-                      encoding="utf-8")
+    contents = written(learned, data.areas, provenance)
+    OUTPUT.write_text(json.dumps(contents, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"wrote {OUTPUT} ({OUTPUT.stat().st_size} bytes) in "
           f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
 

@@ -93,3 +93,36 @@ def test_a_position_and_its_mirror_image_get_the_same_priors(seed: int, mirror: 
     assert len(original) > 50
     assert {hole: pytest.approx(prior, rel=1e-9) for hole, prior in original.items()} == {
         back(*hole): prior for hole, prior in seen.items()}
+
+
+def test_an_area_shape_weighs_alike_in_its_mirror_images() -> None:
+    shipped = patterns.area_levels()
+    data = json.loads(resources.files("twixt.engine").joinpath("data", patterns.DATA)
+                      .read_text(encoding="utf-8"))
+    assert 0 < len(data["features"]["area"]) <= patterns.AREAS
+    for level, key in enumerate(data["features"]["area"], start=1):
+        assert {shipped[image] for image in patterns.area_images(int(key))} == {level}
+
+
+def test_cut_counts_the_opponent_s_links_a_new_link_would_cross_and_denies_its_links() -> None:
+    game = Game(("ann", "bob"), size=(12, 12), rules="classic", swap=False)
+    board = Board(game)
+    geo, pos = board.geo, board.pos
+    red_peg, hole = 5 * 12 + 5, 7 * 12 + 6          # a knight's step apart: one link
+    board.place(red_peg, Colour.RED)
+    lid = geo.link_id(red_peg, hole)
+    assert lid is not None
+    crossing = geo.crossings[lid][0]
+    ends = geo.link_ends[crossing]
+    assert ends is not None
+    black_peg, open_end = ends
+    board.place(black_peg, Colour.BLACK)
+    seen = patterns.frame(geo, Colour.RED)
+    cut, denies = patterns.link_levels(pos, board.rules, Colour.RED, seen, hole)
+    assert cut == 1
+    assert denies == (geo.link_id(black_peg, hole) is not None)
+    # Black's view of the same hole: the Red peg a knight's step away is one it denies
+    black = patterns.frame(geo, Colour.BLACK)
+    assert patterns.link_levels(pos, board.rules, Colour.BLACK, black, hole)[1] == 1
+    board.place(open_end, Colour.RED)                 # the open end taken: no link to cut
+    assert patterns.link_levels(pos, board.rules, Colour.RED, seen, hole)[0] == 0

@@ -426,13 +426,21 @@ typedef struct {
 } Params;
 
 /* patterns.py's constants and the learned weights (natural logarithms, patterns.weights) */
-#define FEATURES 11
+#define FEATURES 14
 #define WIDTH_BOUNDS 7
 #define STEPS_NEAR 3
 #define CHAIN_LEVELS 5
+#define CUTS 4
+#define DENIES 3
+#define AREAS 1023
 typedef struct {
     const double *table;
     int far, ahead, aside, offsets[FEATURES], widths[WIDTH_BOUNDS];
+    /* patterns.area_levels as an open-addressed hash (core.area_slots): per slot an area code
+     * (-1: empty) and its level; the slots are 1 << (64 - area_shift) */
+    const int64_t *area_keys, *area_levels;
+    int area_shift;
+    uint64_t area_mask;
 } Priors;
 
 typedef struct {
@@ -903,6 +911,42 @@ static int square_code(const Ctx *c, int colour, const int32_t *neighbours)
     return code;
 }
 
+/* patterns.area_levels[key], 0 for a code it does not hold (core.area_slots: the same hash
+ * and probing) */
+static int area_level(const Ctx *c, int64_t key)
+{
+    uint64_t at = ((uint64_t)key * 0x9E3779B97F4A7C15ULL) >> c->w.area_shift;
+    for (;; at = (at + 1) & c->w.area_mask) {
+        if (c->w.area_keys[at] == key)
+            return (int)c->w.area_levels[at];
+        if (c->w.area_keys[at] < 0)
+            return 0;
+    }
+}
+
+/* patterns.link_levels' `cut` for an own link `lid` of the new peg: the opponent's possible
+ * links it crosses */
+static int cuts(const Ctx *c, int colour, int lid)
+{
+    const Tables *t = c->t;
+    int opponent = 1 - colour, found = 0;
+    for (int k = 0; k < 9; k++) {
+        int x = t->cross[lid * 9 + k];
+        if (x < 0)
+            break;
+        int low = t->link_lo[x], high = t->link_hi[x];
+        if (low < 0 || c->link[x] != NONE || c->cc[colour][x]
+            || (t->classic && c->cc[opponent][x]))
+            continue;
+        int a = c->peg[low], b = c->peg[high];
+        if ((a == opponent
+             && (b == opponent || (b == NONE && bb_test(&t->placeable[opponent], high))))
+            || (b == opponent && a == NONE && bb_test(&t->placeable[opponent], low)))
+            found++;
+    }
+    return found;
+}
+
 /* patterns.strength of patterns.levels: the logarithms added in the features' order */
 static double strength(const Ctx *c, int colour, int last, int own_last, int hole)
 {
@@ -913,7 +957,7 @@ static double strength(const Ctx *c, int colour, int last, int own_last, int hol
     const int32_t *along = outer + n * SQUARE, *across = along + n;
     const double *table = c->w.table;
     /* patterns.ring_code */
-    int code = 0, scale = 1, linked[RING], chains = 0, longer = 0;
+    int code = 0, scale = 1, linked[RING], chains = 0, longer = 0, cut = 0, denies = 0;
     for (int j = 0; j < RING; j++) {
         int neighbour = ring[hole * RING + j], lid = lids[hole * RING + j], state;
         if (neighbour < 0) {
@@ -922,10 +966,13 @@ static double strength(const Ctx *c, int colour, int last, int own_last, int hol
             state = bb_test(&t->placeable[colour], neighbour) ? 0 : 4;
         } else if (c->peg[neighbour] != colour) {
             state = 3;
+            /* patterns.link_levels' `denies` */
+            denies += !(c->cc[colour][lid] || (t->classic && c->cc[opponent][lid]));
         } else if (c->cc[opponent][lid] || (t->classic && c->cc[colour][lid])) {
             state = 2;
         } else {
             state = 1;
+            cut += cuts(c, colour, lid);
             /* patterns.chain_level: the distinct chains it links to */
             int chain = c->chain_of[neighbour], known = 0;
             for (int k = 0; k < chains; k++)
@@ -939,6 +986,8 @@ static double strength(const Ctx *c, int colour, int last, int own_last, int hol
         scale *= 5;
     }
     int chain_level = chains ? (chains == 1 ? 1 : 3) + longer : 0;
+    if (!bb_test(&t->placeable[opponent], hole))
+        denies = 0;
     int shape = square_code(c, colour, square + hole * SQUARE);
     int outer_shape = square_code(c, colour, outer + hole * SQUARE);
     /* patterns.edge_level */
@@ -961,6 +1010,10 @@ static double strength(const Ctx *c, int colour, int last, int own_last, int hol
     total += table[c->w.offsets[8] + edge];
     total += table[c->w.offsets[9] + width_level(c, c->width_mine[hole])];
     total += table[c->w.offsets[10] + width_level(c, c->width_theirs[hole])];
+    total += table[c->w.offsets[11]
+                   + area_level(c, ((int64_t)code * 65536 + shape) * 65536 + outer_shape)];
+    total += table[c->w.offsets[12] + capped(cut, CUTS)];
+    total += table[c->w.offsets[13] + capped(denies, DENIES)];
     return total;
 }
 
@@ -1528,14 +1581,15 @@ static PyObject *core_search(PyObject *self, PyObject *args)
     PyObject *tables_obj, *rng_obj;
     const unsigned char *pegs, *links;
     Py_ssize_t pegs_len, links_len;
-    const unsigned char *table;
-    Py_ssize_t table_len;
-    int to_move, root_last, root_own_last, table_size, steps_near;
+    const unsigned char *table, *areas;
+    Py_ssize_t table_len, areas_len;
+    int to_move, root_last, root_own_last, table_size, steps_near, cut_levels, deny_levels,
+        area_count;
     long long budget;
     double seconds;
     Params p;
     Priors w;
-    if (!PyArg_ParseTuple(args, "O!y#y#(ii)iLdO(dddddddiiiiL)y#(iiiii(iiiiiiiiiii)(iiiiiii))",
+    if (!PyArg_ParseTuple(args, "O!y#y#(ii)iLdO(dddddddiiiiL)y#(iiiii(iiiiiiiiiiiiii)(iiiiiii)iiiy#)",
                           &TablesType, &tables_obj, &pegs, &pegs_len, &links, &links_len,
                           &root_last, &root_own_last, &to_move, &budget, &seconds, &rng_obj,
                           &p.c_puct, &p.fpu, &p.narrow, &p.weak, &p.sharpness, &p.tempo,
@@ -1544,10 +1598,11 @@ static PyObject *core_search(PyObject *self, PyObject *args)
                           &w.ahead, &w.aside,
                           &w.offsets[0], &w.offsets[1], &w.offsets[2], &w.offsets[3],
                           &w.offsets[4], &w.offsets[5], &w.offsets[6], &w.offsets[7],
-                          &w.offsets[8], &w.offsets[9], &w.offsets[10], &w.widths[0],
-                          &w.widths[1],
+                          &w.offsets[8], &w.offsets[9], &w.offsets[10], &w.offsets[11],
+                          &w.offsets[12], &w.offsets[13], &w.widths[0], &w.widths[1],
                           &w.widths[2], &w.widths[3], &w.widths[4], &w.widths[5],
-                          &w.widths[6]))
+                          &w.widths[6], &cut_levels, &deny_levels, &area_count, &areas,
+                          &areas_len))
         return NULL;
     const Tables *t = (const Tables *)tables_obj;
     if (expect(pegs_len, t->n, "pegs") || expect(links_len, 4 * (Py_ssize_t)t->n, "links")
@@ -1559,9 +1614,10 @@ static PyObject *core_search(PyObject *self, PyObject *args)
                                      signed_levels * signed_levels,
                                      (STEPS_NEAR + 1) * (STEPS_NEAR + 1) - 1, CHAIN_LEVELS - 1,
                                      2 * w.ahead * (w.aside + 1), (w.far + 1) * (w.far + 1) - 1,
-                                     WIDTH_BOUNDS + 1, WIDTH_BOUNDS + 1};
+                                     WIDTH_BOUNDS + 1, WIDTH_BOUNDS + 1, AREAS, CUTS, DENIES};
     for (int f = 0; f < FEATURES; f++)
-        if (w.far < 0 || steps_near != STEPS_NEAR || w.ahead < 1 || w.ahead > 48 || w.aside < 0
+        if (w.far < 0 || steps_near != STEPS_NEAR || cut_levels != CUTS
+            || deny_levels != DENIES || area_count != AREAS || w.ahead < 1 || w.ahead > 48 || w.aside < 0
             || 2 * w.ahead * (w.aside + 1) > 255 || w.offsets[f] < 0
             || w.offsets[f] + top_level[f] >= table_size) {
             PyErr_SetString(PyExc_ValueError, "a feature's levels lie outside the table");
@@ -1572,6 +1628,25 @@ static PyObject *core_search(PyObject *self, PyObject *args)
         return NULL;
     }
     w.table = (const double *)table;
+    /* the area hash: a power of two of slots, keys then levels, the levels within the table
+     * and at least one empty slot (a probe ends there) */
+    Py_ssize_t slots = areas_len / 16, empty = 0;
+    int valid = slots >= 2 && (slots & (slots - 1)) == 0 && areas_len == slots * 16;
+    w.area_keys = (const int64_t *)areas;
+    w.area_levels = w.area_keys + slots;
+    w.area_mask = (uint64_t)slots - 1;
+    w.area_shift = 64;
+    for (Py_ssize_t s = slots; s > 1; s >>= 1)
+        w.area_shift--;
+    for (Py_ssize_t i = 0; valid && i < slots; i++) {
+        empty += w.area_keys[i] < 0;
+        valid = w.area_levels[i] >= 0 && w.area_levels[i] <= AREAS;
+    }
+    if (!valid || !empty) {
+        PyErr_SetString(PyExc_ValueError, "the area slots are a power of two (at least 2), "
+                        "keys then levels within the table, one empty at least");
+        return NULL;
+    }
     if ((to_move != 0 && to_move != 1) || budget < 1 || p.width < 1 || p.root_width < 1) {
         PyErr_SetString(PyExc_ValueError,
                         "to_move is 0 or 1, the budget and the widths at least 1");

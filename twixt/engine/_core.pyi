@@ -7,12 +7,17 @@ class Tables:
 def tables(cols: int, rows: int, classic: bool, masks: bytes, shifts: bytes, neighbours: bytes,
            link_ends: bytes, crossings: bytes, frames: bytes, /) -> Tables: ...
 
+#: far, table size, steps near, ahead, aside, offsets, widths, cuts, denies, areas, area slots
+PriorParams = tuple[int, int, int, int, int, tuple[int, ...], tuple[int, ...], int, int, int,
+                    bytes]
+
+
 def search(
     tables: Tables, pegs: bytes, links: bytes, recent: tuple[int, int], to_move: int,
     nodes: int, seconds: float, rng_values: list[float],
     params: tuple[float, float, float, float, float, float, float, int, int, int, int, int],
     priors: bytes,
-    prior_params: tuple[int, int, int, int, int, tuple[int, ...], tuple[int, ...]],
+    prior_params: PriorParams,
     /,
 ) -> tuple[int, float, float | None, list[int], list[float], list[int], list[float],
            list[list[int]]]: ...

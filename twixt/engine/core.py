@@ -26,12 +26,16 @@ from twixt.engine.candidates import centre
 from twixt.engine.evaluate import NARROW, SHARPNESS, TEMPO, UNREACHABLE, WEAK, Side
 from twixt.engine.patterns import (
     AHEAD,
+    AREAS,
     ASIDE,
+    CUTS,
+    DENIES,
     FAR,
     OFFSETS,
     STEPS_NEAR,
     TABLE_SIZE,
     WIDTHS,
+    area_levels,
     frame,
     weights,
 )
@@ -111,7 +115,7 @@ def compiled_search(board: Board, colour: Colour, nodes: int | None, deadline: f
     recent = board.recent(colour)
     found = _core.search(_tables(geo.cols, geo.rows, board.rules), pegs, links,
                          (recent.last, recent.own_last), _COLOUR[colour], budget, seconds,
-                         list(rng_values), params, _weights(), _PRIOR_PARAMS)
+                         list(rng_values), params, _weights(), _prior_params())
     done, root_eval, terminal, moves, priors, visits, values, lines = found
     return Outcome(nodes=done, root_eval=root_eval, terminal=terminal, moves=tuple(moves),
                    priors=tuple(priors), visits=tuple(visits), values=tuple(values),
@@ -143,12 +147,36 @@ def _encoded(pos: Position) -> tuple[bytes, bytes]:
     return bytes(pegs), bytes(links)
 
 
-#: `engine.patterns`' constants for the compiled core: how far offsets count, the size of
-#: the table of weights, the knight's steps counted to the nearest peg, the columns ahead of
-#: and rows aside of an opponent's chain end that count, where each feature's levels start,
-#: and the path-width buckets (the core refuses other numbers of features, buckets or steps
-#: than it was written for)
-_PRIOR_PARAMS = (FAR, TABLE_SIZE, STEPS_NEAR, AHEAD, ASIDE, OFFSETS, WIDTHS)
+@lru_cache(maxsize=1)
+def _prior_params() -> _core.PriorParams:
+    """`engine.patterns`' constants for the compiled core: how far offsets count, the size of
+    the table of weights, the knight's steps counted to the nearest peg, the columns ahead of
+    and rows aside of an opponent's chain end that count, where each feature's levels start,
+    the path-width buckets, the most `cut`, `denies` and area levels, and the shipped area
+    shapes (`area_slots`); the core refuses other numbers of features, buckets or steps than
+    it was written for."""
+    return (FAR, TABLE_SIZE, STEPS_NEAR, AHEAD, ASIDE, OFFSETS, WIDTHS, CUTS, DENIES, AREAS,
+            area_slots(area_levels()))
+
+
+#: the area hash's multiplier (Fibonacci hashing; the compiled core's area_level uses it)
+_AREA_HASH = 0x9E3779B97F4A7C15
+
+
+def area_slots(levels: dict[int, int]) -> bytes:
+    """`levels` (area code -> level) as the compiled core looks them up: an open-addressed
+    hash of a power of two of slots, at most half of them used, probed upwards from the
+    code's Fibonacci hash; the slots' codes (-1: empty), then their levels, as 64-bit ints."""
+    bits = max(1, (2 * len(levels)).bit_length())
+    size = 1 << bits
+    keys = array("q", [-1]) * size
+    found = array("q", [0]) * size
+    for key, level in sorted(levels.items()):
+        at = ((key * _AREA_HASH) & 0xFFFFFFFFFFFFFFFF) >> (64 - bits)
+        while keys[at] >= 0:
+            at = (at + 1) & (size - 1)
+        keys[at], found[at] = key, level
+    return keys.tobytes() + found.tobytes()
 
 
 @lru_cache(maxsize=1)

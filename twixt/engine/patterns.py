@@ -24,7 +24,14 @@ board is read transposed, so one table serves both colours):
   the chain of the opponent's last peg apart from the others;
 - `edge`: how far it is from the side's nearer border row and from the nearer side column;
 - `mine`, `theirs`: whether it lies on the side's (the opponent's) shortest paths, and how
-  narrow the layer of those paths is there (a hole every path passes through, or one of 20).
+  narrow the layer of those paths is there (a hole every path passes through, or one of 20);
+- `area`: the ring, the square and the outer square together (the 5×5 holes around it, with
+  the ring's links): one weight for each such area shape up to the mirror images that people
+  played at least a few times in the training games (`area_key`; any other shape: level 0);
+- `cut`: how many of the opponent's possible links (from one of its pegs to another or to an
+  empty hole it may play, not yet blocked) the new peg's links would cross, up to 4;
+- `denies`: how many of the opponent's pegs a knight's step away the opponent could link to
+  from the hole (the links the new peg takes from it), up to 3.
 
 The weights are learned from real games (`benchmarks/train_priors.py`, Coulom's
 Bradley–Terry model fitted by minorization–maximization) and shipped in
@@ -38,7 +45,7 @@ from __future__ import annotations
 
 import json
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -59,7 +66,7 @@ RING_CODES = STATES ** len(RING)
 SQUARE = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
 SQUARE_EMPTY, SQUARE_MINE, SQUARE_THEIRS, SQUARE_OFF = range(4)
 SQUARE_STATES = 4
-SQUARE_CODES = SQUARE_STATES ** len(SQUARE)
+SQUARE_CODES: int = SQUARE_STATES ** len(SQUARE)
 #: the outer square's holes (two away), with the square's states
 OUTER = tuple((2 * dx, 2 * da) for dx, da in SQUARE)
 #: offsets to a recent peg and from the borders are counted up to this
@@ -76,6 +83,11 @@ WIDTHS = (1, 2, 3, 4, 6, 10, 20)
 #: `ahead`: columns beyond an opponent's chain end, and rows aside, that count
 AHEAD = 6
 ASIDE = 2
+#: `cut` and `denies` count up to these
+CUTS = 4
+DENIES = 3
+#: the most area shapes the data file may name (their levels are 1.., any other shape's 0)
+AREAS = 1023
 
 #: the features in the order their logarithms are added, with their number of levels
 FEATURES: tuple[tuple[str, int], ...] = (
@@ -90,6 +102,9 @@ FEATURES: tuple[tuple[str, int], ...] = (
     ("edge", SPAN * SPAN),
     ("mine", len(WIDTHS) + 2),
     ("theirs", len(WIDTHS) + 2),
+    ("area", AREAS + 1),
+    ("cut", CUTS + 1),
+    ("denies", DENIES + 1),
 )
 #: the features whose levels are shapes, weighed alike in mirror images
 SHAPES = {"ring": (RING, STATES), "square": (SQUARE, SQUARE_STATES),
@@ -125,6 +140,21 @@ def canonical(shape: str, code: int) -> int:
     """The smallest code among a shape's mirror images (one weight serves them all)."""
     return min(_mirrored(shape, code, across, along) for across in (False, True)
                for along in (False, True))
+
+
+def area_key(ring: int, square: int, outer: int) -> int:
+    """An area's code from its ring's, square's and outer square's codes."""
+    return (ring * SQUARE_CODES + square) * SQUARE_CODES + outer
+
+
+def area_images(key: int) -> set[int]:
+    """An area's code in each of the board's mirrors (itself included)."""
+    ring, rest = divmod(key, SQUARE_CODES * SQUARE_CODES)
+    square, outer = divmod(rest, SQUARE_CODES)
+    return {area_key(_mirrored("ring", ring, across, along),
+                     _mirrored("square", square, across, along),
+                     _mirrored("outer", outer, across, along))
+            for across in (False, True) for along in (False, True)}
 
 
 @dataclass(frozen=True, eq=False)
@@ -314,18 +344,22 @@ class Scene:
     mine_rows: dict[int, tuple[int, int, int]]
     #: per hole in front of an opponent's chain end: its `ahead` level
     ahead: dict[int, int]
+    #: per area code (`area_key`, every mirror image): its `area` level (others: 0)
+    areas: Mapping[int, int]
 
 
 def scene(pos: Position, colour: Colour, recent: Recent, mine: Side, theirs: Side,
-          holes: int) -> Scene:
-    """The `Scene` of a node where `colour` (with `mine`) moves, for scoring `holes`."""
+          holes: int, areas: Mapping[int, int] | None = None) -> Scene:
+    """The `Scene` of a node where `colour` (with `mine`) moves, for scoring `holes`; `areas`:
+    the shipped area shapes (`area_levels`) unless given."""
     geo = pos.geo
     seen = frame(geo, colour)
     step = spreader(list(geo.step_masks), geo.step_shifts)
     return Scene(recent, reach(step, pos.peg_bits[colour]),
                  reach(step, pos.peg_bits[colour.opponent]), widths(mine, holes),
                  widths(theirs, holes), chain_rows(seen, chains(pos, colour)),
-                 ahead_levels(seen, chains(pos, colour.opponent), recent.last))
+                 ahead_levels(seen, chains(pos, colour.opponent), recent.last),
+                 area_levels() if areas is None else areas)
 
 
 def chains(pos: Position, colour: Colour) -> list[list[int]]:
@@ -425,19 +459,56 @@ def chain_level(pos: Position, rules: RuleSet, colour: Colour, seen: Frame, scen
     return (1 if len(extents) == 1 else 3) + longer
 
 
+def link_levels(pos: Position, rules: RuleSet, colour: Colour, seen: Frame,
+                hole: int) -> tuple[int, int]:
+    """The `cut` and `denies` levels of `hole` for `colour`: the opponent's possible links
+    its new links would cross, and the opponent's pegs it could link to from there."""
+    geo = pos.geo
+    peg_colour, links = pos.peg_colour, pos.links
+    opponent = colour.opponent
+    mine, theirs = pos.cross_count[colour], pos.cross_count[opponent]
+    own_blocks = rules is RuleSet.CLASSIC
+    theirs_place = geo.placeable[opponent]
+    cut = denies = 0
+    for neighbour, lid in seen.ring[hole]:
+        if neighbour < 0:
+            continue
+        owner = peg_colour[neighbour]
+        if owner is colour and not (theirs[lid] or (own_blocks and mine[lid])):
+            for crossing in geo.crossings[lid]:
+                ends = geo.link_ends[crossing]
+                if (ends is None or crossing in links or mine[crossing]
+                        or (own_blocks and theirs[crossing])):
+                    continue
+                low, high = ends
+                a, b = peg_colour[low], peg_colour[high]
+                open_low = a is None and (theirs_place >> low) & 1
+                open_high = b is None and (theirs_place >> high) & 1
+                if (a is opponent and (b is opponent or open_high)) or (b is opponent and open_low):
+                    cut += 1
+        elif owner is opponent and not (mine[lid] or (own_blocks and theirs[lid])):
+            denies += 1
+    if not (theirs_place >> hole) & 1:
+        denies = 0
+    return min(cut, CUTS), min(denies, DENIES)
+
+
 def levels(pos: Position, rules: RuleSet, colour: Colour, seen: Frame, scene: Scene,
            hole: int) -> tuple[int, ...]:
     """The level of each feature (`FEATURES`' order) of `hole` for `colour`."""
     recent = scene.recent
     near = (steps_level(scene.mine_near, hole) * (STEPS_NEAR + 1)
             + steps_level(scene.theirs_near, hole))
-    return (ring_code(pos, rules, colour, seen, hole),
-            square_code(pos, colour, seen, seen.square[hole]),
-            square_code(pos, colour, seen, seen.outer[hole]),
+    ring = ring_code(pos, rules, colour, seen, hole)
+    square = square_code(pos, colour, seen, seen.square[hole])
+    outer = square_code(pos, colour, seen, seen.outer[hole])
+    return (ring, square, outer,
             offset_level(seen, hole, recent.last), offset_level(seen, hole, recent.own_last),
             near, chain_level(pos, rules, colour, seen, scene, hole),
             scene.ahead.get(hole, 0), seen.edge[hole], width_level(scene.mine_widths.get(hole, 0)),
-            width_level(scene.theirs_widths.get(hole, 0)))
+            width_level(scene.theirs_widths.get(hole, 0)),
+            scene.areas.get(area_key(ring, square, outer), 0),
+            *link_levels(pos, rules, colour, seen, hole))
 
 
 def strength(table: array[float], found: tuple[int, ...]) -> float:
@@ -453,11 +524,34 @@ DATA = "priors.json"
 
 
 @cache
+def _shipped() -> dict[str, Any]:
+    """The data file's contents."""
+    data: dict[str, Any] = json.loads(resources.files("twixt.engine").joinpath("data", DATA)
+                                      .read_text(encoding="utf-8"))
+    return data
+
+
+@cache
 def weights() -> array[float]:
     """The shipped weights as one flat table of natural logarithms (`OFFSETS` says where each
     feature's levels are; every ring code has the weight of its canonical shape)."""
-    return table_from(json.loads(resources.files("twixt.engine").joinpath("data", DATA)
-                                 .read_text(encoding="utf-8")))
+    return table_from(_shipped())
+
+
+@cache
+def area_levels() -> dict[int, int]:
+    """The shipped area shapes: per area code, in every mirror image, its `area` level."""
+    return areas_from(_shipped())
+
+
+def areas_from(data: dict[str, Any]) -> dict[int, int]:
+    """Per area code of the data file's shapes (and their mirror images): its level, the
+    shapes numbered from 1 in the file's order."""
+    shapes = data["features"]["area"]
+    if len(shapes) > AREAS:
+        raise ValueError(f"{DATA}: {len(shapes)} area shapes, more than {AREAS}")
+    return {image: level for level, key in enumerate(shapes, start=1)
+            for image in area_images(int(key))}
 
 
 def table_from(data: dict[str, Any]) -> array[float]:
@@ -466,7 +560,10 @@ def table_from(data: dict[str, Any]) -> array[float]:
     table = array("d", bytes(8 * TABLE_SIZE))
     learned = data["features"]
     for (name, size), offset in zip(FEATURES, OFFSETS, strict=True):
-        if name in SHAPES:
+        if name == "area":
+            for level, value in enumerate(learned[name].values(), start=1):
+                table[offset + level] = value
+        elif name in SHAPES:
             # each learned shape weighs the same in all its mirror images
             for code, value in learned[name].items():
                 for across in (False, True):
