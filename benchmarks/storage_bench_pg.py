@@ -61,7 +61,9 @@ class TimedStorage(PostgresStorage):
 
 async def storage_round(url: str, games: int, logs: list[list[str]],
                         connections: int) -> Measured:
-    async with await TimedStorage.open(url, max_connections=connections) as store:
+    # the pool filled before the clock starts, as the floor's is (`min_size`)
+    async with await TimedStorage.open(url, min_connections=connections,
+                                       max_connections=connections) as store:
         ids = await create_games(store, games)
         store.waits.clear()
         store.batches.clear()
