@@ -224,6 +224,9 @@ class FakeDiscord:
         self.url = f"http://127.0.0.1:{port}"
 
     async def stop(self) -> None:
+        # a held answer lets go, or the cleanup would wait out aiohttp's shutdown timeout
+        # (60 s) for a handler whose client is long gone
+        self.hold_sync = False
         if self._runner is not None:
             await self._runner.cleanup()
 
