@@ -170,6 +170,9 @@ class FakeDiscord:
         self._sequence = 1
         self._offset = 0.0
         self._answered = asyncio.Condition()
+        #: seconds Discord's clock moves on as each interaction is answered: a token that
+        #: expires between the answer and what the bot says after it
+        self.age_after_answer = 0.0
         #: Discord's Invalid Request Limit, and the times of the invalid answers given
         self.invalid_limit = 10_000
         self.invalid_answers: list[float] = []
@@ -407,6 +410,7 @@ class FakeDiscord:
                     response["interaction"]["response_message_loading"] = True
         except DiscordError as error:
             return _error(error)
+        self.later(self.age_after_answer)
         await self._told()
         return _response(response)
 
