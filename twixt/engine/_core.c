@@ -470,6 +470,9 @@ typedef struct {
     int32_t *listed, *moves, *blocks;
     double *priors;
     uint8_t *is_block;
+    /* ranked: per hole, as the side to move sees it: 0 empty (and its to place), 1 its own
+     * peg, 2 the opponent's, 3 neither (patterns.square_code's states) */
+    uint8_t *cell;
     const double *rng_values;
     Py_ssize_t rng_count;
     Node *nodes;
@@ -893,19 +896,13 @@ static int mark_ahead(Ctx *c, int colour, int last)
     return marked;
 }
 
-/* patterns.square_code of a hole's eight `neighbours` (-1: off the board) */
-static int square_code(const Ctx *c, int colour, const int32_t *neighbours)
+/* patterns.square_code of a hole's eight `neighbours` (-1: off the board), from c->cell */
+static int square_code(const Ctx *c, const int32_t *neighbours)
 {
     int code = 0, scale = 1;
     for (int j = 0; j < SQUARE; j++) {
-        int neighbour = neighbours[j], state;
-        if (neighbour < 0)
-            state = 3;
-        else if (c->peg[neighbour] == NONE)
-            state = bb_test(&c->t->placeable[colour], neighbour) ? 0 : 3;
-        else
-            state = c->peg[neighbour] == colour ? 1 : 2;
-        code += state * scale;
+        int neighbour = neighbours[j];
+        code += (neighbour < 0 ? 3 : c->cell[neighbour]) * scale;
         scale *= 4;
     }
     return code;
@@ -960,11 +957,12 @@ static double strength(const Ctx *c, int colour, int last, int own_last, int hol
     int code = 0, scale = 1, linked[RING], chains = 0, longer = 0, cut = 0, denies = 0;
     for (int j = 0; j < RING; j++) {
         int neighbour = ring[hole * RING + j], lid = lids[hole * RING + j], state;
-        if (neighbour < 0) {
+        int cell = neighbour < 0 ? 3 : c->cell[neighbour];
+        if (cell == 0) {
+            state = 0;
+        } else if (cell == 3) {
             state = 4;
-        } else if (c->peg[neighbour] == NONE) {
-            state = bb_test(&t->placeable[colour], neighbour) ? 0 : 4;
-        } else if (c->peg[neighbour] != colour) {
+        } else if (cell == 2) {
             state = 3;
             /* patterns.link_levels' `denies` */
             denies += !(c->cc[colour][lid] || (t->classic && c->cc[opponent][lid]));
@@ -988,8 +986,8 @@ static double strength(const Ctx *c, int colour, int last, int own_last, int hol
     int chain_level = chains ? (chains == 1 ? 1 : 3) + longer : 0;
     if (!bb_test(&t->placeable[opponent], hole))
         denies = 0;
-    int shape = square_code(c, colour, square + hole * SQUARE);
-    int outer_shape = square_code(c, colour, outer + hole * SQUARE);
+    int shape = square_code(c, square + hole * SQUARE);
+    int outer_shape = square_code(c, outer + hole * SQUARE);
     /* patterns.edge_level */
     int along_size = colour == 0 ? t->rows : t->cols, across_size = colour == 0 ? t->cols : t->rows;
     int edge = capped(capped(along[hole], along_size - 1 - along[hole]), far) * (far + 1)
@@ -1086,6 +1084,9 @@ static int ranked(Ctx *c, int colour, int last, int own_last, const Side *mine,
     reach(c, &c->pegs[colour], c->near_mine);
     reach(c, &c->pegs[1 - colour], c->near_theirs);
     int marked = mark_ahead(c, colour, last);
+    for (int hole = 0; hole < c->n; hole++)
+        c->cell[hole] = c->peg[hole] == NONE ? (bb_test(&c->t->placeable[colour], hole) ? 0 : 3)
+                                             : (c->peg[hole] == colour ? 1 : 2);
     label_chains(c, colour, along_of(c, colour));
     mark_widths(c, mine, &pool, c->width_mine);
     mark_widths(c, theirs, &pool, c->width_theirs);
@@ -1452,7 +1453,8 @@ static int ctx_init(Ctx *c, const Tables *t)
     /* small per-hole arrays in one block */
     size_t bytes = (size_t)n                                    /* peg */
                    + (size_t)4 * n * 3                          /* link, cc[0], cc[1] */
-                   + (size_t)n;                                 /* is_block */
+                   + (size_t)n                                  /* is_block */
+                   + (size_t)n;                                 /* cell */
     c->peg = calloc(bytes, 1);
     /* the layers: forward, backward, mine, theirs */
     c->fwd = malloc((size_t)(n + 2) * 4 * sizeof(BB));
@@ -1471,6 +1473,7 @@ static int ctx_init(Ctx *c, const Tables *t)
     c->cc[0] = (uint8_t *)c->link + 4 * n;
     c->cc[1] = c->cc[0] + 4 * n;
     c->is_block = c->cc[1] + 4 * n;
+    c->cell = c->is_block + n;
     memset(c->peg, NONE, (size_t)n);
     memset(c->link, NONE, (size_t)4 * n);
     c->bwd = c->fwd + (n + 2);
