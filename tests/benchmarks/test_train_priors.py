@@ -28,9 +28,15 @@ def test_a_fit_on_a_few_games_makes_the_played_holes_likelier_and_loads() -> Non
     learned, likelihood = fit(data, 3)
     # a blind guess gives each choice's played hole 1 / (its holes): about -6 a move
     assert likelihood > -math.log(holes_a_choice) + 1.0
-    table = patterns.table_from(written(learned, {"command": "test"}))
+    contents = written(learned, data.areas, {"command": "test"})
+    table = patterns.table_from(contents)
     assert len(table) == patterns.TABLE_SIZE
     assert any(table[patterns.OFFSETS[0] + code] for code in learned[0])
+    # the area shapes kept load with their levels, each in every mirror image
+    assert data.areas
+    areas = patterns.areas_from(contents)
+    for level, shape in enumerate(data.areas, start=1):
+        assert {areas[image] for image in patterns.area_images(shape)} == {level}
 
 
 def test_the_corpus_says_where_it_comes_from() -> None:
