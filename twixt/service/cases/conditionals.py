@@ -28,7 +28,7 @@ from twixt.rules import Command, Game, Turn, TwixtError, parse_command
 from twixt.rules.conditionals import Branch, Plan, answer, check, check_size, lines, merge
 from twixt.service import commands as cmd
 from twixt.service.commands import ConditionalAction
-from twixt.service.commands.router import PRIVATE
+from twixt.service.commands.turns import PRIVATE
 from twixt.service.desk.after_turn import Followed, Played
 from twixt.service.desk.desk import Desk, player_seat, seat_to_move
 from twixt.service.model import Reply, Request, ServiceError, User
