@@ -45,15 +45,11 @@ class ForGame(ServiceCommand):
 
 
 def command_kinds() -> list[type[ServiceCommand]]:
-    """Every kind of command there is (a subclass of `ServiceCommand`, once its subject's
-    module is imported, as this package imports them all)."""
-    found: list[type[ServiceCommand]] = []
-    waiting = list(ServiceCommand.__subclasses__())
-    while waiting:
-        kind = waiting.pop(0)
-        found.append(kind)
-        waiting += kind.__subclasses__()
-    return found
+    """Every kind of command there is: the `ServiceCommand`s this package offers (each
+    subject's, as its module's `__all__` names them)."""
+    offered = (globals()[name] for name in __all__)
+    return [kind for kind in offered if isinstance(kind, type)
+            and issubclass(kind, ServiceCommand) and kind is not ServiceCommand]
 
 
 #: the buttons that name what they answer (a challenge, a game, a move, a tournament)
