@@ -1,8 +1,10 @@
 """The bot at the table: it moves in its seats, answers draw offers and takeback requests,
 and resigns a game it has clearly lost — through the same commit path as a player's turn.
 
-When a command leaves a game with bot seats (`notice`), the game is marked in storage as
-awaiting the bot and a task attends to it: the engine thinks in the process pool
+Before a turn or an offer of a game with bot seats is stored (`Desk.turn_coming`), and when a
+command begins such a game (`notice`), the game is marked in storage as awaiting the bot; once
+the turn is stored (`Desk.turn_played`, the bot's own subscription, or `Desk.offer_made`) or
+the game begun, a task attends to it: the engine thinks in the process pool
 (`engine_pool`), and what the bot decides is played by `Turns` like a player's command, under
 the version the bot looked at. So a turn that lands meanwhile (a takeback, another process)
 wins, and the bot looks again; two schedulers never make it move twice. What it says goes to

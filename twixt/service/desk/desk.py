@@ -87,7 +87,9 @@ class Desk:
         #: the worker processes the engine's searches run in
         self.engine_pool = engine_pool or EnginePool()
         self.lock = ChannelLocks()
-        #: rung when a commit sets a clock's wake-up earlier than the dispatcher planned
+        #: rung when a turn sets a clock's wake-up earlier than the dispatcher planned (the
+        #: clocks hear of each turn: `Clocks.turn_played`), or a vacation or a claim wants a
+        #: tick now
         self.alarm = Alarm()
         self._render_options = render_options or RenderOptions()
         self._games = GameCache()
