@@ -190,6 +190,21 @@ async def test_live_pages_are_bounded_per_game(http: TestClient, board: WebBoard
     second.close()
 
 
+async def test_one_player_cannot_take_a_games_live_pages_from_the_others(
+        http: TestClient, board: WebBoard, storage: SqliteStorage):
+    """A watcher's link opening pages without end gets four; the players still get theirs."""
+    game = await game_id(storage)
+    watching = board.signer.token(game, None)
+    opened = [await http.get(f"/api/g/{watching}/live") for _ in range(live_pages.MAX_PER_KEY)]
+    assert [page.status for page in opened] == [200] * live_pages.MAX_PER_KEY
+    assert (await http.get(f"/api/g/{watching}/live")).status == 503
+    player = await http.get(f"/api/g/{board.signer.token(game, BOB)}/live")
+    assert player.status == 200
+    assert (await player.content.readline()).startswith(b"data: {")
+    for page in (*opened, player):
+        page.close()
+
+
 async def test_a_move_at_the_table_reaches_a_live_page(http: TestClient, board: WebBoard,
                                                       storage: SqliteStorage,
                                                       table: TerminalTable):
