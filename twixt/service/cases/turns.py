@@ -126,13 +126,14 @@ class Turns:
                 for _ in range(count):
                     after.undo()
                 check_log_room(stored, after, count)
-            await desk.storage.close_offer(stored.id, OfferKind.TAKEBACK)
             if action == "decline":
+                await desk.storage.close_offer(stored.id, OfferKind.TAKEBACK)
                 return Reply(request.tr("{name} declines the takeback.",
                                         name=request.user.name))
             tr = request.tr
             lines = []
-            # the asker's turn, and the bot's answers after it (one log entry each)
+            # the asker's turn, and the bot's answers after it (one log entry each); the
+            # offer closes once they are stored, so a refused takeback leaves it open
             for _ in range(count):
                 game = game.copy()  # the committed game stays as it is until the commit
                 taken = game.undo()
@@ -141,6 +142,7 @@ class Turns:
                                                              passes_turn=True)
                 lines.append(tr("{player}'s `{move}` is taken back.", player=taken.player,
                                 move=taken.text))
+            await desk.storage.close_offer(stored.id, OfferKind.TAKEBACK)
             await desk.after_turn(Played(request, stored, game, taken, running, wake_at,
                                          took_back=True))
             clock_text = desk.clock_words(stored, game, running)
