@@ -980,8 +980,8 @@ static void mark_widths(const Ctx *c, const Side *s, const BB *pool, int32_t *ou
 }
 
 /* candidates.pool */
-static void candidate_pool(Ctx *c, int last, int own_last, const Side *mine, const Side *theirs,
-                           const BB *free, int everywhere, BB *pool)
+static void candidate_pool(Ctx *c, int colour, int last, int own_last, const Side *mine,
+                           const Side *theirs, const BB *free, int everywhere, BB *pool)
 {
     const Tables *t = c->t;
     int nw = c->nw;
@@ -989,7 +989,7 @@ static void candidate_pool(Ctx *c, int last, int own_last, const Side *mine, con
         bb_copy(pool, free, nw);
         return;
     }
-    BB pegs, around, further;
+    BB pegs, around, further, extensions;
     bb_zero(&pegs, nw);
     if (last >= 0)
         bb_set(&pegs, last);
@@ -997,9 +997,10 @@ static void candidate_pool(Ctx *c, int last, int own_last, const Side *mine, con
         bb_set(&pegs, own_last);
     spread(&pegs, t->steps, t->shifts, nw, &around);
     spread(&around, t->steps, t->shifts, nw, &further);
+    spread(&c->pegs[colour], t->steps, t->shifts, nw, &extensions);
     spread(&c->occ, t->steps, t->shifts, nw, &pegs); /* now: next to some peg */
     for (int i = 0; i < nw; i++)
-        pool->w[i] = (around.w[i] | further.w[i]
+        pool->w[i] = (around.w[i] | further.w[i] | extensions.w[i]
                       | ((mine->path.w[i] | theirs->path.w[i]) & pegs.w[i])) & free->w[i];
     if (bb_any(pool, nw))
         return;
@@ -1029,7 +1030,7 @@ static int ranked(Ctx *c, int colour, int last, int own_last, const Side *mine,
 {
     int nw = c->nw, best = 0;
     BB pool;
-    candidate_pool(c, last, own_last, mine, theirs, free, everywhere, &pool);
+    candidate_pool(c, colour, last, own_last, mine, theirs, free, everywhere, &pool);
     reach(c, &c->pegs[colour], c->near_mine);
     reach(c, &c->pegs[1 - colour], c->near_theirs);
     int marked = mark_ahead(c, colour, last);

@@ -51,28 +51,31 @@ def near(geo: Geometry, bits: int) -> int:
     return spreader(list(geo.step_masks), geo.step_shifts)(bits)
 
 
-def pool(board: Board, recent: Recent, mine: Side, theirs: Side, free: int, *,
+def pool(board: Board, colour: Colour, recent: Recent, mine: Side, theirs: Side, free: int, *,
          everywhere: bool) -> int:
     """The holes to score: every free one (`everywhere`), else those within two knight's
-    steps of the last two pegs and those on either side's shortest paths a knight's step
-    from some peg (the centre when none of these is free: an empty board)."""
+    steps of the last two pegs, those a knight's step from any of the side's own pegs (every
+    extension of its chains: a chain that walks round a block steps off the shortest paths,
+    where nothing else would list it), and those on either side's shortest paths a knight's
+    step from some peg (the centre when none of these is free: an empty board)."""
     if everywhere:
         return free
     geo = board.geo
+    pos = board.pos
     pegs = 0
     for peg in (recent.last, recent.own_last):
         if peg >= 0:
             pegs |= 1 << peg
     around = near(geo, pegs)
-    around |= near(geo, around)
-    found = (around | ((mine.path | theirs.path) & near(geo, board.pos.occupied))) & free
+    around |= near(geo, around) | near(geo, pos.peg_bits[colour])
+    found = (around | ((mine.path | theirs.path) & near(geo, pos.occupied))) & free
     return found or (centre(geo.cols, geo.rows) & free) or free
 
 
 def ranked(board: Board, colour: Colour, recent: Recent, mine: Side, theirs: Side, free: int,
            count: int, *, everywhere: bool = False) -> tuple[list[int], list[float]]:
     """Up to `count` holes for `colour` to play, best first, with prior probabilities."""
-    holes = pool(board, recent, mine, theirs, free, everywhere=everywhere)
+    holes = pool(board, colour, recent, mine, theirs, free, everywhere=everywhere)
     pos, rules = board.pos, board.rules
     seen = frame(board.geo, colour)
     table = weights()
