@@ -11,48 +11,65 @@ each turn one `INSERT` into `turns` committed on its own (autocommit: one WAL fl
 a durable turn can cost), on a database with the same schema and games. Twice: the pool as
 asyncpg ships it, which sends its reset query when a connection is handed back (a second
 round trip a turn), and the pool told to skip it (one round trip a turn). Each line is followed
-by the part of a turn spent waiting for a connection (timed in the storage around `_pooled`:
-the line and the pool's hand-over), and the storage's turns/s is compared with both floors.
+by the part of a turn spent waiting for a connection (timed in the storage from the call until
+its batch is written: the line and the pool's hand-over), and the storage's turns/s is compared
+with both floors. The storage writes the turns that waited in line together in one statement
+(`twixt.storage.pg_line`): how many a statement wrote is printed too.
 """
 
 from __future__ import annotations
 
 import asyncio
+import statistics
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 import asyncpg
 from postgres_bench import new_database, postgres_server
 from storage_workload import Figures, create_games, play_all
 
+from twixt.storage.pg_line import Turn
 from twixt.storage.postgres import PostgresStorage
 
 Measured = tuple[float, list[float], list[float]]  # turns/s, latencies, waits (s)
+#: how many turns each statement of the storage wrote, in the rounds of one curve point
+BATCHES: list[int] = []
 
 
 class TimedStorage(PostgresStorage):
-    """The storage, timing each wait for a connection."""
+    """The storage, timing each turn's wait for a connection (from its call until its batch
+    is written) and counting the turns each statement writes."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.waits: list[float] = []
+        self.batches: list[int] = []
+        self._asked: dict[tuple[int, int], float] = {}
 
-    @asynccontextmanager
-    async def _pooled(self) -> AsyncIterator[Any]:
-        started = time.perf_counter()
-        async with super()._pooled() as conn:
-            self.waits.append(time.perf_counter() - started)
-            yield conn
+    async def append_turn(self, game_id: int, expected_version: int, *args: Any,
+                          **kwargs: Any) -> int:
+        self._asked[game_id, expected_version] = time.perf_counter()
+        return await super().append_turn(game_id, expected_version, *args, **kwargs)
+
+    async def _write_turns(self, turns: list[Turn]) -> None:
+        now = time.perf_counter()
+        self.batches.append(len(turns))
+        self.waits.extend(now - self._asked.pop((turn.game_id, turn.expected_version))
+                          for turn in turns)
+        await super()._write_turns(turns)
 
 
 async def storage_round(url: str, games: int, logs: list[list[str]],
                         connections: int) -> Measured:
-    async with await TimedStorage.open(url, max_connections=connections) as store:
+    # the pool filled before the clock starts, as the floor's is (`min_size`)
+    async with await TimedStorage.open(url, min_connections=connections,
+                                       max_connections=connections) as store:
         ids = await create_games(store, games)
         store.waits.clear()
-        return (*await play_all(store, ids, logs), store.waits)
+        store.batches.clear()
+        played = await play_all(store, ids, logs)
+        BATCHES.extend(store.batches)
+        return (*played, store.waits)
 
 
 async def keep_session(conn: object) -> None:
@@ -104,6 +121,7 @@ async def postgres_section(games_list: list[int], rounds: int, logs: list[list[s
         print(f"PostgreSQL ({connections} connections a pool):")
         for games in games_list:
             storage, raw, one_trip = Figures(), Figures(), Figures()
+            BATCHES.clear()
             for _ in range(rounds):
                 for figures, measure in ((storage, storage_round), (raw, raw_reset_round),
                                          (one_trip, raw_one_trip_round)):
@@ -112,6 +130,8 @@ async def postgres_section(games_list: list[int], rounds: int, logs: list[list[s
             print(storage.line(f"postgresql, {games} games at once"))
             print(storage.wait_line())
             print(f"{'postgresql p99 / p50':>34}: {storage.tail:7.2f}×")
+            print(f"{'turns a statement':>34}: {statistics.mean(BATCHES):7.1f} on average, "
+                  f"{max(BATCHES)} at most ({len(BATCHES)} statements)")
             print(raw.line("raw asyncpg, INSERT+COMMIT a turn"))
             print(raw.wait_line())
             print(one_trip.line("raw asyncpg, no reset on hand-back"))

@@ -27,6 +27,10 @@ Discord lists in each, and where it runs), the application's global commands wit
 Primary Entry Point (type 4): a bulk overwrite that leaves it out is refused with Discord's
 error 50240, as Discord refuses it; and it records the interaction callbacks' types (12:
 LAUNCH_ACTIVITY).
+
+Its Invalid Request Limit is Discord's: an address whose requests were answered 401, 403 or
+429 more than `invalid_limit` times (10,000) in 10 minutes is restricted, and every request
+it makes after is answered 429 (`restricted` says so).
 """
 
 from __future__ import annotations
@@ -166,9 +170,33 @@ class FakeDiscord:
         self._sequence = 1
         self._offset = 0.0
         self._answered = asyncio.Condition()
+        #: seconds Discord's clock moves on as each interaction is answered: a token that
+        #: expires between the answer and what the bot says after it
+        self.age_after_answer = 0.0
+        #: Discord's Invalid Request Limit, and the times of the invalid answers given
+        self.invalid_limit = 10_000
+        self.invalid_answers: list[float] = []
+        self.restricted = False
+
+    @web.middleware
+    async def _invalid_request_limit(self, request: web.Request, handler: Any
+                                     ) -> web.StreamResponse:
+        """Discord's Cloudflare ban: too many 401, 403 and 429 in 10 minutes and the address
+        gets 429 for everything."""
+        if self.restricted:
+            return _response({"message": "You are being blocked from accessing our API "
+                              "temporarily due to exceeding our rate limits frequently.",
+                              "code": 0}, 429)
+        response: web.StreamResponse = await handler(request)
+        if response.status in (401, 403, 429):
+            now = time.monotonic()
+            self.invalid_answers = [at for at in self.invalid_answers if at > now - 600]
+            self.invalid_answers.append(now)
+            self.restricted = len(self.invalid_answers) > self.invalid_limit
+        return response
 
     async def start(self) -> None:
-        app = web.Application()
+        app = web.Application(middlewares=[self._invalid_request_limit])
         app.router.add_get("/api/v10/gateway/bot", self._gateway_bot)
         app.router.add_get("/api/v10/users/@me", self._me)
         app.router.add_post("/api/v10/oauth2/token", self._token)
@@ -199,6 +227,9 @@ class FakeDiscord:
         self.url = f"http://127.0.0.1:{port}"
 
     async def stop(self) -> None:
+        # a held answer lets go, or the cleanup would wait out aiohttp's shutdown timeout
+        # (60 s) for a handler whose client is long gone
+        self.hold_sync = False
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -379,6 +410,7 @@ class FakeDiscord:
                     response["interaction"]["response_message_loading"] = True
         except DiscordError as error:
             return _error(error)
+        self.later(self.age_after_answer)
         await self._told()
         return _response(response)
 

@@ -228,6 +228,32 @@ async def test_the_bots_moves_in_a_dm_follow_the_players_command(server, bot, co
     assert server.refused == [] and server.interactions[moved.id].followups == 1
 
 
+async def test_when_the_token_has_expired_the_bots_move_goes_to_the_players_dm(server, bot):
+    """Discord's clock runs past the token's 15 minutes between the answer to alice's move and
+    the bot's reply: the followup is refused (50027), and the bot's move reaches alice in her
+    own DM with the bot, with its board; the game goes on from a new command."""
+    await ready(server, bot)
+    channel = server.group_dm(ALICE, BOB)
+    [board] = await server.answered(await server.interact(ALICE, channel, slash(
+        server, "twixt", "challenge", user=dict(USER), size="12", swap="no", level=1)))
+    assert "Game 1 on" in board.content
+    server.age_after_answer = 16 * 60
+    moved = await server.interact(ALICE, channel, slash(server, "twixt", "move",
+                                                        command="F6"))
+    [mine] = await server.answered(moved)
+    assert "F6" in mine.content
+    await until(lambda: any("bot (level 1)" in m.content
+                            for m in server.direct_messages(ALICE)), "alice's DM")
+    told = next(m for m in server.direct_messages(ALICE) if "bot (level 1)" in m.content)
+    assert "board.png" in told.files
+    assert server.interactions[moved.id].followups == 0  # refused: none was taken
+    assert all(sent.via != "post" or sent.channel_id != channel for sent in server.sent)
+    server.age_after_answer = 0
+    [again] = await server.answered(await server.interact(
+        ALICE, channel, slash(server, "twixt", "status")))
+    assert "alice" in again.content
+
+
 async def test_everything_a_game_has_works_in_a_dm(server, bot):
     await ready(server, bot)
     channel = server.group_dm(ALICE, BOB)

@@ -1,5 +1,6 @@
-"""PostgreSQL's pool, as the storage uses it: connections in line, first come first served,
-and handed back without a reset query, which is safe because nothing is left to reset.
+"""PostgreSQL's pool, as the storage uses it: connections in line, first come first served;
+turns that wait in line together written in one statement; connections handed back without a
+reset query, which is safe because nothing is left to reset.
 
 Each test opens the storage on a database of its own on the real throw-away server, with as
 few connections as the point needs, and races real asyncio tasks through it.
@@ -17,12 +18,16 @@ import pytest
 from support.pg_plans import history_page_reads, statements_of
 from tests.storage.conftest import fresh_database
 from tests.storage.storage_helpers import T0, play_turns, result_of, start_game
-from twixt.storage import GameFinishedError, GameResult
+from twixt.storage import GameFinishedError, GameResult, StaleVersionError
+from twixt.storage.pg_line import Turn
 from twixt.storage.postgres import PostgresStorage
 
 #: what a session holds that would outlive a hand-back (asyncpg's reset query undoes these)
 SESSION_LEFTOVERS = {
-    "settings": "SELECT count(*) FROM pg_settings WHERE source = 'session'",
+    # asyncpg's type introspection turns jit off and back on, as it found it: what counts is
+    # a value other than what RESET would give
+    "settings": "SELECT count(*) FROM pg_settings WHERE source = 'session' "
+                "AND setting IS DISTINCT FROM reset_val",
     "channels listened to": "SELECT count(*) FROM pg_listening_channels()",
     "advisory locks": "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
                       "AND pid = pg_backend_pid()",
@@ -31,12 +36,15 @@ SESSION_LEFTOVERS = {
 
 
 class RecordedStorage(PostgresStorage):
-    """The storage, noting which task got a connection when."""
+    """The storage, noting whose operation got a connection when: a read by the task that
+    asked, a turn by its game and version when its batch is written."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.served: list[tuple[int, int]] = []
         self.asker: dict[asyncio.Task[Any], tuple[int, int]] = {}
+        self.turn_asker: dict[tuple[int, int], tuple[int, int]] = {}
+        self.batches: list[int] = []
 
     @asynccontextmanager
     async def _pooled(self) -> AsyncIterator[Any]:
@@ -45,6 +53,12 @@ class RecordedStorage(PostgresStorage):
             if asker is not None:
                 self.served.append(asker)
             yield conn
+
+    async def _write_turns(self, turns: list[Turn]) -> None:
+        self.batches.append(len(turns))
+        self.served.extend(self.turn_asker[turn.game_id, turn.expected_version]
+                           for turn in turns if self.turn_asker)
+        await super()._write_turns(turns)
 
 
 async def test_every_operation_gets_a_connection_in_the_order_it_asked(pg_server):
@@ -61,16 +75,62 @@ async def test_every_operation_gets_a_connection_in_the_order_it_asked(pg_server
             for turn in range(4):
                 # asked and queued with no await between: the order of asking is the line's
                 asked.append((number, turn))
-                store.asker[asyncio.current_task()] = (number, turn)  # type: ignore[index]
                 if turn % 2:
+                    store.asker[asyncio.current_task()] = (number, turn)  # type: ignore[index]
                     await store.get_game(game.id)
                 else:
                     version = turn // 2
+                    store.turn_asker[game.id, version] = (number, turn)
                     await store.append_turn(game.id, version, 1 + version, ("C3", "D5")[version])
 
         await asyncio.gather(*(player(number) for number in range(len(games))))
     assert len(asked) == 160
     assert store.served == asked
+    assert max(store.batches) > 1  # turns asked one after another went through together
+
+
+async def test_turns_waiting_together_are_written_in_one_statement(pg_server):
+    """Fifty games' turns asked at once: one statement writes them all, each under its own
+    version check. A stale one among them is refused alone, and of two turns of one game
+    racing, the second waits for the first's batch and is then refused."""
+    url = await fresh_database(pg_server)
+    async with await RecordedStorage.open(url, max_connections=1) as store:
+        games = [await start_game(store, channel_id=c) for c in range(50)]
+        await store.append_turn(games[0].id, 0, 1, "C3")
+        outcomes: list[Any] = []
+
+        async def fifty_turns() -> None:
+            outcomes.extend(await asyncio.gather(
+                *(store.append_turn(game.id, 0, 1, "C3") for game in games),  # games[0]: stale
+                store.append_turn(games[1].id, 0, 1, "D4"),  # races the other turn of games[1]
+                return_exceptions=True))
+
+        sent = [query for query, _ in await statements_of(store, fifty_turns)]
+        assert store.batches[-2:] == [50, 1]
+        assert len([query for query in sent if query.startswith("WITH turn AS")]) == 2
+        assert isinstance(outcomes[0], StaleVersionError)
+        assert outcomes[1:50] == [1] * 49
+        assert isinstance(outcomes[50], StaleVersionError)
+        for game in games:
+            loaded = await store.load_game(game.id)
+            assert [turn.command for turn in loaded.turns] == ["C3"]
+
+
+async def test_a_turn_cancelled_before_its_batch_is_written_is_not(pg_server):
+    """A caller cancelled while its turn waits in line takes it out; the turns beside it land."""
+    url = await fresh_database(pg_server)
+    async with await PostgresStorage.open(url, max_connections=1) as store:
+        first, second = [await start_game(store, channel_id=c) for c in range(2)]
+        async with store._single():  # the one connection is busy: both turns wait in line
+            dropped = asyncio.create_task(store.append_turn(first.id, 0, 1, "C3"))
+            kept = asyncio.create_task(store.append_turn(second.id, 0, 1, "C3"))
+            await asyncio.sleep(0)
+            dropped.cancel()
+        assert await kept == 1
+        with pytest.raises(asyncio.CancelledError):
+            await dropped
+        assert (await store.load_game(first.id)).game.version == 0
+        assert (await store.load_game(second.id)).game.version == 1
 
 
 async def test_a_turn_costs_one_round_trip(pg_server):
@@ -80,7 +140,7 @@ async def test_a_turn_costs_one_round_trip(pg_server):
         game = await start_game(store, channel_id=1)
         sent = [query for query, _ in await statements_of(
             store, lambda: play_turns(store, game, 3, random.Random(1)))]
-    turns = [query for query in sent if query.startswith("WITH moved AS (UPDATE games")]
+    turns = [query for query in sent if query.startswith("WITH turn AS")]
     assert len(turns) == 3
     # play_turns reads the game back (BEGIN, its SELECTs, COMMIT); no reset query anywhere
     assert not [query for query in sent if "RESET ALL" in query or "UNLISTEN" in query]

@@ -99,6 +99,27 @@ async def test_who_discord_does_not_vouch_for_is_refused(
     assert await moves(storage) == ["G6"]
 
 
+async def test_made_up_tokens_cannot_spend_discords_patience_with_the_bot(
+        http: TestClient, fake_discord: FakeDiscord):
+    """Discord restricts an address after too many invalid requests (the fake holds its
+    limit, lowered here to 150): a flood of 400 made-up tokens and instance ids costs Discord
+    at most the server's budget of refusals, a token refused is not sent again, and who
+    signed in before plays on."""
+    fake_discord.invalid_limit = 150
+    running_in_den(fake_discord, "alice")
+    alice = {"Authorization": f"Bearer {await signed_in(http, fake_discord, person('alice'))}"}
+    assert (await http.get(f"/api/a/{INSTANCE}/state", headers=alice)).status == 200
+    for number in range(400):
+        made_up = {"Authorization": f"Bearer made-up-{number % 300}"}
+        answer = await http.get(f"/api/a/{INSTANCE}/state", headers=made_up)
+        assert answer.status == 403
+    for instance in ("..%2F..%2Fusers%2F@me", "i-1%3Fx=1", "i-" + "9" * 120):
+        assert (await http.get(f"/api/a/{instance}/state", headers=alice)).status in (403, 404)
+    assert not fake_discord.restricted
+    assert len(fake_discord.invalid_answers) <= 100
+    assert (await http.get(f"/api/a/{INSTANCE}/state", headers=alice)).status == 200
+
+
 async def test_a_participant_without_a_seat_watches(http: TestClient,
                                                    fake_discord: FakeDiscord,
                                                    storage: SqliteStorage):

@@ -5,11 +5,14 @@ A refusal is one line and changes nothing; no answer holds a traceback or sets a
 from __future__ import annotations
 
 import gzip
+import io
 import time
 
 import pytest
-from aiohttp.test_utils import TestClient
+from aiohttp.test_utils import TestClient, TestServer
 
+from tests.web.conftest import SECRET
+from twixt.service import EnginePool
 from twixt.storage import SqliteStorage
 from twixt.terminal import TerminalTable, name_id
 from twixt.web import WebBoard
@@ -187,6 +190,21 @@ async def test_live_pages_are_bounded_per_game(http: TestClient, board: WebBoard
     second.close()
 
 
+async def test_one_player_cannot_take_a_games_live_pages_from_the_others(
+        http: TestClient, board: WebBoard, storage: SqliteStorage):
+    """A watcher's link opening pages without end gets four; the players still get theirs."""
+    game = await game_id(storage)
+    watching = board.signer.token(game, None)
+    opened = [await http.get(f"/api/g/{watching}/live") for _ in range(live_pages.MAX_PER_KEY)]
+    assert [page.status for page in opened] == [200] * live_pages.MAX_PER_KEY
+    assert (await http.get(f"/api/g/{watching}/live")).status == 503
+    player = await http.get(f"/api/g/{board.signer.token(game, BOB)}/live")
+    assert player.status == 200
+    assert (await player.content.readline()).startswith(b"data: {")
+    for page in (*opened, player):
+        page.close()
+
+
 async def test_a_move_at_the_table_reaches_a_live_page(http: TestClient, board: WebBoard,
                                                       storage: SqliteStorage,
                                                       table: TerminalTable):
@@ -223,3 +241,26 @@ async def test_privilege_is_offered_to_the_player_who_has_just_moved(
     assert called.status == 200
     state = await (await http.get(f"/api/g/{carol}/state")).json()
     assert (state["to_move"], state["privilege_seat"]) == (2, None)
+
+
+async def test_the_bot_answers_a_move_made_on_the_page(storage: SqliteStorage, tmp_path):
+    # the web board hands its moves to the service like any front end: the bot hears of
+    # the turn as it is played (`Desk.turn_played`) and answers it
+    table = TerminalTable(storage, "bots", tmp_path / "boards", out=io.StringIO(),
+                          engine_pool=EnginePool(1))
+    try:
+        assert await table.run(["alice: challenge bot level 1 size 6 rules pp swap no"]) == 0
+        stored = await storage.active_game(name_id("bots"))
+        assert stored is not None
+        web = WebBoard(table.service, storage, Signer(SECRET))
+        async with TestClient(TestServer(web.app())) as client:
+            token = web.signer.token(stored.id, 0)
+            moved = await client.post(f"/api/g/{token}/act",
+                                      json={"action": "place", "hole": "B2"})
+            assert moved.status == 200, await moved.text()
+        await table.service.idle()
+        turns = (await storage.load_game(stored.id)).turns
+        assert [turn.actor_id for turn in turns] == [stored.seats[0].user_id,
+                                                     stored.seats[1].user_id]
+    finally:
+        await table.close()

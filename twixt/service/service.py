@@ -61,7 +61,7 @@ APOLOGY = message("Sorry, something went wrong on my side; nothing was changed. 
 #: the port of a service with no front end (`twixt export`, the tests)
 NO_FRONT_END = Port()
 #: the commands that may begin a game with bot seats (its turns and offers, the bot hears of
-#: as they are stored: `EnginePlayer.attend_marked`)
+#: as they are stored: `Desk.turn_played`, `Desk.offer_made`)
 _ENGINE_MAY_BEGIN = (cmd.Challenge, cmd.Team, cmd.AnswerChallenge, cmd.Rematch)
 
 
@@ -131,7 +131,6 @@ class TwixtService:
         reply = await self._dispatch(request, asked)
         if isinstance(asked, _ENGINE_MAY_BEGIN):
             await self.engine_player.notice(_channels(request, reply))
-        self.engine_player.attend_marked()
         notices = await self.tournaments.notices(lambda notice: request.locale)
         return replace(reply, followups=(*reply.followups, *notices)) if notices else reply
 

@@ -18,13 +18,16 @@ Reads run in a read-only REPEATABLE READ transaction, so a game and its log agre
 Durability: a turn is acknowledged after COMMIT returns, which with PostgreSQL's defaults
 (`fsync`, `synchronous_commit = on`) means its WAL record is flushed: it survives a killed bot
 and a killed server alike. A turn without a result is a single statement (the guarded UPDATE
-and the INSERT in one), so it costs one round trip and one commit.
+and the INSERT in one), so it costs one round trip and one commit; and the turns that wait in
+line together share theirs (`pg_line.TurnBatches`: one statement, each turn under its own
+version check).
 
 The pool, with a thousand games at once: every storage operation waits for a connection in
-line (`_pooled`: a FIFO semaphore in front of asyncpg's pool, whose own queue lets a newcomer
-overtake a woken waiter, which then waits at the back again: the p99 of a turn was two and
-a half to four times its p50). And a connection goes back to the pool without asyncpg's reset
-query, a second round trip a turn, because there is nothing to reset (`PooledConnection`).
+line (`_pooled`: `pg_line.Line`, first come first served, in front of asyncpg's pool, whose
+own queue lets a newcomer overtake a woken waiter, which then waits at the back again: the p99
+of a turn was two and a half to four times its p50). And a connection goes back to the pool
+without asyncpg's reset query, a second round trip a turn, because there is nothing to reset
+(`PooledConnection`).
 
 Times are `timestamptz`, ids `bigint`, flags `boolean`; the schema comes from the numbered
 files in `twixt/storage/migrations_pg`, applied under an advisory lock so that processes starting
@@ -33,7 +36,6 @@ together apply each once.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import itertools
 import re
@@ -48,8 +50,14 @@ import asyncpg
 from twixt.storage import common, ratings, rows, schema
 from twixt.storage.common import SqlStorage
 from twixt.storage.connection import Connection, DuplicateKeyError, Row
-from twixt.storage.errors import DatabaseError, DatabaseFault, UnsupportedSchemaError
+from twixt.storage.errors import (
+    DatabaseError,
+    DatabaseFault,
+    StorageError,
+    UnsupportedSchemaError,
+)
 from twixt.storage.model import GameResult, Result, StoredGame
+from twixt.storage.pg_line import Line, Turn, TurnBatches
 from twixt.storage.schema import Migration
 from twixt.storage.shards import Shards
 from twixt.storage.waiting import Waiting
@@ -93,6 +101,28 @@ def _user_lock(owner_id: int, user_id: int) -> int:
     return ((owner_id * 1_000_003) ^ user_id) % (1 << 63)
 
 
+#: a batch of turns (`pg_line`), one array a field: each turn moves its game on if the game is
+#: still active at the turn's version (with its wake-up and whose move it now waits for, when
+#: said, else as they were; no wake-up: due by now at the latest, an earlier one stays), and
+#: is added to the log if it did. The ids of the games moved come back.
+_WRITE_TURNS = (
+    "WITH turn AS (SELECT * FROM unnest(?::bigint[], ?::integer[], ?::bigint[], ?::text[], "
+    "?::timestamptz[], ?::timestamptz[], ?::boolean[], ?::bigint[], ?::timestamptz[], "
+    "?::timestamptz[]) AS turn(game_id, version, actor_id, command, at, wake_at, said, "
+    "to_move_id, due_at, since)), "
+    "moved AS (UPDATE games SET version = games.version + 1, updated_at = turn.at, "
+    "wake_at = CASE WHEN games.time_control IS NULL THEN NULL "
+    "WHEN turn.wake_at IS NOT NULL THEN turn.wake_at "
+    "WHEN games.wake_at IS NULL OR games.wake_at > turn.at THEN turn.at "
+    "ELSE games.wake_at END, "
+    "to_move_id = CASE WHEN turn.said THEN turn.to_move_id ELSE games.to_move_id END, "
+    "due_at = CASE WHEN turn.said THEN turn.due_at ELSE games.due_at END, "
+    "waiting_since = CASE WHEN turn.said THEN turn.since ELSE games.waiting_since END "
+    "FROM turn WHERE games.id = turn.game_id AND games.version = turn.version "
+    "AND games.status = 'active' RETURNING turn.*) "
+    "INSERT INTO turns (game_id, number, actor_id, command, played_at) "
+    "SELECT game_id, version + 1, actor_id, command, at FROM moved RETURNING game_id")
+
 #: PostgreSQL's failures that name a fault (SQLSTATE classes, as asyncpg's exceptions)
 _FAULTS = ((asyncpg.DiskFullError, DatabaseFault.FULL),
            (asyncpg.ReadOnlySQLTransactionError | asyncpg.InsufficientPrivilegeError,
@@ -113,6 +143,14 @@ def _failed(error: BaseException) -> DatabaseError | None:
         return DatabaseError(f"the database failed: {error.__class__.__name__}: {error}",
                              fault)
     return None
+
+
+def _refusal(error: BaseException) -> BaseException:
+    """What the callers of a batch of turns are told when writing it failed."""
+    if isinstance(error, Exception):
+        return _failed(error) or error
+    return DatabaseError("the database failed: the storage closed before the turn was "
+                         "written", DatabaseFault.UNREACHABLE)
 
 
 def _reraise(error: BaseException) -> None:
@@ -210,11 +248,10 @@ class PostgresStorage(SqlStorage):
     def __init__(self, url: str, pool: Any, connections: int) -> None:
         self.url = url
         self._pool = pool
-        #: the line for a connection. asyncio's semaphore hands a freed place straight to its
-        #: first waiter and queues a newcomer behind every waiter (Python 3.11's `locks.py`;
-        #: `test_postgres_pool.py` holds the order), so no operation overtakes one that has
-        #: waited longer; with a place a connection, one let through finds a connection free
-        self._line = asyncio.Semaphore(connections)
+        #: the line for a connection (`pg_line`): no operation overtakes one that has waited
+        #: longer; with a place a connection, one let through finds a connection free
+        self._line = Line(connections)
+        self._turns = TurnBatches(self._line, self._write_turns, _refusal)
 
     @classmethod
     async def open(cls, url: str, *, min_connections: int = 1,
@@ -248,15 +285,22 @@ class PostgresStorage(SqlStorage):
         return cls(url, pool, max_connections)
 
     async def close(self) -> None:
+        await self._turns.close()
         await self._pool.close()
 
     # --- transactions ------------------------------------------------------------------
 
     @asynccontextmanager
     async def _pooled(self) -> AsyncIterator[Any]:
-        """A connection of the pool, taken in turn: first come, first served. A block that
-        raises hands it back reset in full (see `PooledConnection`)."""
-        async with self._line, self._pool.acquire() as conn:
+        """A connection of the pool, taken in turn: first come, first served."""
+        async with self._line.place(), self._connected() as conn:
+            yield conn
+
+    @asynccontextmanager
+    async def _connected(self) -> AsyncIterator[Any]:
+        """A connection of the pool, for the holder of a place in line. A block that raises
+        hands it back reset in full (see `PooledConnection`)."""
+        async with self._pool.acquire() as conn:
             # bound to the connection itself: the pool's proxy lets go of one that was closed
             reset_on_release = conn.reset_on_release
             try:
@@ -325,33 +369,36 @@ class PostgresStorage(SqlStorage):
         if finish is not None:
             return await super().append_turn(game_id, expected_version, actor_id, command,
                                              finish=finish, now=now)
-        # the version check, the wake-up and the turn in one statement: one round trip, one
-        # commit. No `wake_at`: due by now at the latest, an earlier wake-up stays.
-        at = rows.utc(now)
-        wake = None if wake_at is None else rows.utc(wake_at)
-        # whose move it now waits for, when said (else as it was), in the same statement
-        said = waiting is not None
-        to_move, due, since = ((waiting.user_id, waiting.due_at and rows.utc(waiting.due_at),
-                                rows.utc(waiting.since)) if waiting is not None
-                               else (None, None, None))
-        async with self._single() as db:
-            landed = await db.execute(
-                "WITH moved AS (UPDATE games SET version = version + 1, updated_at = ?, "
-                "wake_at = CASE WHEN time_control IS NULL THEN NULL "
-                "WHEN ?::timestamptz IS NOT NULL THEN ? "
-                "WHEN wake_at IS NULL OR wake_at > ? THEN ? ELSE wake_at END, "
-                "to_move_id = CASE WHEN ?::boolean THEN ?::bigint ELSE to_move_id END, "
-                "due_at = CASE WHEN ?::boolean THEN ?::timestamptz ELSE due_at END, "
-                "waiting_since = CASE WHEN ?::boolean THEN ?::timestamptz "
-                "ELSE waiting_since END "
-                "WHERE id = ? AND version = ? AND status = 'active' RETURNING id) "
-                "INSERT INTO turns (game_id, number, actor_id, command, played_at) "
-                "SELECT id, ?, ?, ?, ? FROM moved",
-                at, wake, wake, at, at, said, to_move, said, due, said, since,
-                game_id, expected_version, expected_version + 1, actor_id, command, at)
-            if landed != 1:
-                await common.refuse(db, game_id, expected_version)
-        return expected_version + 1
+        # with the turns waiting beside it: one statement, one commit (`pg_line`)
+        return await self._turns.append(Turn(
+            game_id, expected_version, actor_id, command, rows.utc(now),
+            None if wake_at is None else rows.utc(wake_at), waiting))
+
+    async def _write_turns(self, turns: list[Turn]) -> None:
+        """Write a batch of turns in one statement, each under its own version check; a turn
+        that matched nothing is told why (`common.refuse`, which asks again, alone)."""
+        if not turns:
+            return
+        said = [turn.waiting for turn in turns]
+        async with self._connected() as conn:
+            db = PostgresConnection(conn)
+            landed = {row[0] for row in await db.fetch_all(
+                _WRITE_TURNS, [turn.game_id for turn in turns],
+                [turn.expected_version for turn in turns], [turn.actor_id for turn in turns],
+                [turn.command for turn in turns], [turn.at for turn in turns],
+                [turn.wake_at for turn in turns], [waiting is not None for waiting in said],
+                [None if waiting is None else waiting.user_id for waiting in said],
+                [None if waiting is None or waiting.due_at is None
+                 else rows.utc(waiting.due_at) for waiting in said],
+                [None if waiting is None else rows.utc(waiting.since) for waiting in said])}
+            for turn in turns:
+                if turn.game_id in landed:
+                    turn.answer(turn.expected_version + 1)
+                    continue
+                try:
+                    await common.refuse(db, turn.game_id, turn.expected_version)
+                except StorageError as refusal:
+                    turn.refuse(refusal)
 
     async def claim_due_games(self, now: datetime, lease_until: datetime, limit: int = 100, *,
                               shards: Shards | None = None) -> tuple[StoredGame, ...]:

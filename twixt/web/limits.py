@@ -35,6 +35,11 @@ class RateLimit:
         self._buckets[key] = (tokens - 1, now)
         return True
 
+    def has_room(self, key: str) -> bool:
+        """Whether `key`'s bucket holds a request, without taking it."""
+        tokens, since = self._buckets.get(key, (float(self.burst), self._clock()))
+        return tokens + (self._clock() - since) * self.per_second >= 1
+
     def _forget(self) -> None:
         now = self._clock()
         full = [key for key, (tokens, since) in self._buckets.items()

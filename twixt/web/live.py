@@ -4,8 +4,10 @@ A change made through this server is told at once (`changed`). A change made els
 in Discord, at the terminal table, by the bot of another process over the same database — is
 found by the watcher, which reads the stored versions of every game that has a live page
 once a second, `CHUNK` games a statement (a thousand live games: two small reads a
-second). Bounds: `MAX_PER_GAME` pages of one game and `MAX_PAGES` in all; a page that cannot
-keep up (its queue full) misses views, never the latest one.
+second). Bounds: `MAX_PER_KEY` pages of one player (a link's seat, the watchers of a
+game's link together, a Discord user), so that no one fills a game's `MAX_PER_GAME` and
+keeps its players out, and `MAX_PAGES` in all; a page that cannot keep up (its queue full)
+misses views, never the latest one.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from contextlib import asynccontextmanager, suppress
 log = logging.getLogger(__name__)
 
 MAX_PER_GAME = 32
+MAX_PER_KEY = 4
 MAX_PAGES = 5000
 #: the time between two looks at the live games' versions
 LOOK_EVERY = 1.0
@@ -44,6 +47,7 @@ class Hub:
         self._pages: dict[int, set[asyncio.Queue[str]]] = {}
         self._known: dict[int, int] = {}
         self._count = 0
+        self._per_key: dict[str, int] = {}
         self._watcher: asyncio.Task[None] | None = None
 
     @property
@@ -51,23 +55,29 @@ class Hub:
         return self._count
 
     @asynccontextmanager
-    async def listen(self, game_id: int, version: int) -> AsyncIterator[asyncio.Queue[str]]:
+    async def listen(self, game_id: int, version: int, key: str
+                     ) -> AsyncIterator[asyncio.Queue[str]]:
         """A page's queue of views of the game, for as long as the page stays; `version` is
-        the one it has shown. Full when the bounds are reached."""
+        the one it has shown, `key` who opened it. Full when the bounds are reached."""
         pages = self._pages.setdefault(game_id, set())
-        if len(pages) >= MAX_PER_GAME or self._count >= MAX_PAGES:
+        if (len(pages) >= MAX_PER_GAME or self._count >= MAX_PAGES
+                or self._per_key.get(key, 0) >= MAX_PER_KEY):
             if not pages:
                 del self._pages[game_id]
             raise Full
         queue: asyncio.Queue[str] = asyncio.Queue(QUEUE)
         pages.add(queue)
         self._count += 1
+        self._per_key[key] = self._per_key.get(key, 0) + 1
         self._known.setdefault(game_id, version)
         try:
             yield queue
         finally:
             pages.discard(queue)
             self._count -= 1
+            self._per_key[key] -= 1
+            if not self._per_key[key]:
+                del self._per_key[key]
             if not pages:
                 self._pages.pop(game_id, None)
                 self._known.pop(game_id, None)

@@ -243,7 +243,7 @@ class WebBoard:
         access = await self._access(request, self.reads)
         game_id = access.stored.id
         try:
-            listening = self.hub.listen(game_id, access.stored.version)
+            listening = self.hub.listen(game_id, access.stored.version, access.key)
             queue = await listening.__aenter__()
         except Full:
             raise Refused(503, _said(access.locale, message(

@@ -14,9 +14,10 @@ from tests.service import engines as engines
 from tests.service.engine_helpers import engine_service
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, GUILD, asking
 from twixt.rules import parse_command
-from twixt.service import ButtonKind, Reply, ServiceError, build_options
+from twixt.service import ButtonKind, PickStep, Reply, ServiceError, build_options
 from twixt.service import commands as cmd
 from twixt.service.cases.engine_player import FAILED_SEARCHES
+from twixt.service.commands import router
 from twixt.service.desk import desk as desk_module
 from twixt.service.desk.engine_pool import EnginePool
 from twixt.service.desk.engine_seats import THE_ENGINE_PLAYER, engine_level, engine_seat_id
@@ -225,6 +226,53 @@ async def test_a_takeback_after_the_bot_answered_takes_back_its_answer_too(stora
         assert said.texts()[-1].startswith(f"alice's `F6` is taken back.\nbot (level 3)'s "
                                            f"`{answer}` is taken back.\nalice (Red) to move.")
         assert (await service.desk.position(stored)).moves_made == 0
+
+
+async def _typed(service, stored) -> Reply:
+    return await service.answer(asking(ALICE), router.read("D4"), {})
+
+
+async def _picked(service, stored) -> Reply:
+    return await service.answer(asking(ALICE), cmd.Pick(stored.id, stored.version,
+                                                        PickStep.PLACE, "D4"), {})
+
+
+async def _confirmed(service, stored) -> Reply:
+    await service.answer(asking(ALICE), cmd.UserSettings({"confirm": "on"}), {})
+    shown = await service.answer(asking(ALICE), cmd.Move(parse_command("D4")), {})
+    [button] = shown.buttons
+    return await service.answer(asking(ALICE), cmd.of_button(button.kind, button.target), {})
+
+
+@pytest.mark.parametrize("way", [_typed, _picked, _confirmed],
+                         ids=["typed", "picked", "confirmed"])
+async def test_the_bot_answers_a_move_made_in_every_way(storage, way):
+    # the bot hears of a turn as it is played (`Desk.turn_played`), whichever way it came
+    async with engine_service(storage) as (service, said):
+        await _challenge_engine(service, size="8", swap="no")
+        stored, _turns = await _log(service)
+        reply = await way(service, stored)
+        assert reply.plain.startswith("**alice** (Red): `D4`"), reply.plain
+        await service.engine_player.idle()
+        _stored, turns = await _log(service)
+        assert [t.actor_id for t in turns] == [ALICE.id, engine_seat_id(3)]
+        assert len(said.replies) == 1
+
+
+async def test_the_bot_answers_a_stored_reply_that_answered_its_move(storage):
+    async with engine_service(storage, engines.broken) as (service, said):
+        await _challenge_engine(service, size="8", swap="no")
+        await _move(service, "D4")  # the bot's search fails: its move waits
+        game = await service.channel_game(CHANNEL)
+        bots_move = str(game.legal_placements()[-1])  # what `engines.winning` will play
+        await service.execute(asking(ALICE), router.conditional(f"if {bots_move} then E5"))
+        service.engine_player.think = engines.winning
+        await service.tick()  # the bot looks again, moves, and alice's reply answers it
+        commands = await _commands_once_idle(service)
+        assert commands[:3] == ["D4", bots_move, "E5"]
+        assert len(commands) == 4  # the bot heard of the stored reply and answered it
+        assert said.texts()[0].splitlines()[1] == "alice answers at once with a stored move:"
+        assert len(said.replies) == 2
 
 
 async def test_a_takeback_cannot_reach_past_a_persons_turn(storage):

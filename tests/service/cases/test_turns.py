@@ -351,3 +351,24 @@ async def test_a_game_log_holds_a_bounded_number_of_entries_in_all(service, stor
                                   "(resign, or accept a draw already offered)")
     await enter(service, asking(ALICE), "resign yes")
     assert (await storage.list_games(channel_id=CHANNEL))[0].result.result is Result.BLACK
+
+
+async def test_an_accepted_takeback_that_cannot_be_stored_leaves_the_request_open(
+        service, storage, monkeypatch):
+    await start_game(service, swap="no")
+    await enter(service, asking(ALICE), "K10")
+    await service.turns.takeback(asking(ALICE))
+    append_turn = storage.append_turn
+
+    async def disk_gone(*args, **kwargs):
+        raise RuntimeError("disk gone")
+
+    monkeypatch.setattr(storage, "append_turn", disk_gone)
+    with pytest.raises(RuntimeError):
+        await service.turns.takeback(asking(BOB), "accept")
+    stored = await storage.active_game(CHANNEL)
+    assert stored.version == 1 and len(await storage.open_offers(stored.id)) == 1
+    monkeypatch.setattr(storage, "append_turn", append_turn)
+    await service.turns.takeback(asking(BOB), "accept")  # the request still stands
+    stored = await storage.active_game(CHANNEL)
+    assert stored.version == 2 and await storage.open_offers(stored.id) == ()

@@ -155,3 +155,25 @@ async def test_with_no_clock_running_the_sleep_lasts_as_long_as_asked(service):
     sleeping.cancel()
     await asyncio.wait_for(service.clocks.wait(longest=timedelta(milliseconds=1)),
                            timeout=10)
+
+
+
+async def test_the_sleep_ends_when_a_takeback_needs_an_earlier_wake_up(service, storage,
+                                                                          clock):
+    # a bank: alice spends most of hers on her first peg, and a takeback gives her the move
+    # back with what is left, far sooner due than bob's fresh turn the dispatcher sleeps for
+    await start_in(service, 100, "2d+1h")
+    clock.now += 40 * H
+    await enter(service, asking(ALICE, 100), "K10")
+    bobs = await storage.next_wake()
+    sleeping = asyncio.create_task(service.clocks.wait(longest=timedelta(days=3)))
+    await asleep(service)
+    assert service.desk.alarm.planned == bobs
+    await enter(service, asking(ALICE, 100), "takeback")  # a request changes no clock
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert not sleeping.done()
+    await enter(service, asking(BOB, 100), "accept takeback")
+    alices = await storage.next_wake()
+    assert alices is not None and alices < bobs
+    await asyncio.wait_for(sleeping, timeout=10)

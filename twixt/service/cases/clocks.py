@@ -34,6 +34,7 @@ from twixt.service.cases.vacations import (
     use_days,
 )
 from twixt.service.commands.options import either
+from twixt.service.desk.after_turn import Played
 from twixt.service.desk.desk import Desk, private_home, seat_to_move
 from twixt.service.desk.engine_seats import is_engine_seat
 from twixt.service.failures import log_failure
@@ -80,6 +81,12 @@ class Clocks:
 
     def __init__(self, desk: Desk) -> None:
         self._desk = desk
+        desk.turn_played.append(self.turn_played)
+
+    async def turn_played(self, played: Played) -> None:
+        """A turn was played or taken back (`Desk.turn_played`): its wake-up, stored with
+        it, rings the dispatcher's alarm when it is earlier than the dispatcher planned."""
+        self._desk.alarm.wake_by(played.wake_at)
 
     @cmd.handles(cmd.Claim)
     async def claim(self, request: Request) -> Reply:
@@ -309,8 +316,9 @@ class Clocks:
         late = seat_to_move(stored, await desk.position(stored))
         claimer = request or Request(stored.guild_id, stored.channel_id,
                                      User(late.user_id, late.name), locale=tr.locale)
-        _stored, game, _turn, _clock = await desk.commit(claimer, _TIMEOUT, actor=late)
-        return await self._forfeit_notice(stored, game, late, tr,
+        played = await desk.commit(claimer, _TIMEOUT, actor=late)
+        await desk.after_turn(played)  # a game over: nothing is played in answer
+        return await self._forfeit_notice(stored, played.game, late, tr,
                                           None if request is None else request.user.id)
 
     async def _forfeit_notice(self, stored: StoredGame, game: Game, late: Seat,

@@ -21,13 +21,14 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 from twixt.rules import Command, Game, Turn, TwixtError, parse_command
 from twixt.rules.conditionals import Branch, Plan, answer, check, check_size, lines, merge
 from twixt.service import commands as cmd
 from twixt.service.commands import ConditionalAction
-from twixt.service.commands.router import PRIVATE
+from twixt.service.commands.turns import PRIVATE
 from twixt.service.desk.after_turn import Followed, Played
 from twixt.service.desk.desk import Desk, player_seat, seat_to_move
 from twixt.service.model import Reply, Request, ServiceError, User
@@ -71,11 +72,15 @@ class Conditionals:
         """A turn was played (`Desk.turn_played`; the channel's lock is held): play the
         stored reply it calls for, if any. Every plan of the game is used up by a move; only
         the continuation of a reply played is kept. A move that offers a draw is not
-        answered: the offer asks the owner a question no stored reply answers."""
+        answered: the offer asks the owner a question no stored reply answers. A takeback
+        drops every plan: each was made for a position now taken back."""
         stored, game, turn = played.stored, played.game, played.turn
+        storage = self._desk.storage
+        if played.took_back:
+            await storage.drop_conditionals(stored.id)
+            return None
         if not turn.command.is_move or game.is_over:  # a game's end drops its plans itself
             return None
-        storage = self._desk.storage
         found = await storage.conditionals(stored.id)
         if not found:
             return None
@@ -92,17 +97,17 @@ class Conditionals:
             return Followed(played, notices=(_dropped(asking, stored, turn, branch, asking.tr(
                 "the move offers you a draw, which is yours to answer")),))
         try:
-            after, position, reply, after_clock = await self._desk.commit(asking, branch.reply)
+            reply = await self._desk.commit(asking, branch.reply)
         except ServiceError as error:
             return Followed(played, notices=(_dropped(asking, stored, turn, branch,
                                                       asking.tr.say(error.message)),))
-        if branch.then and not position.is_over:
+        if branch.then and not reply.game.is_over:
             try:
-                await self._keep(after, position, owner.user_id, branch.then)
+                await self._keep(reply.stored, reply.game, owner.user_id, branch.then)
             except ServiceError:  # the board moved on meanwhile: the continuation lapses
                 log.warning("continuation not kept", extra={"game_id": stored.id})
-        return Followed(Played(played.request, after, position, reply, after_clock),
-                        answered=turn)
+        # announced to the mover who set it off, in their language
+        return Followed(replace(reply, request=played.request), answered=turn)
 
     # --- internals ---------------------------------------------------------------------
 

@@ -1,8 +1,10 @@
 """The bot at the table: it moves in its seats, answers draw offers and takeback requests,
 and resigns a game it has clearly lost — through the same commit path as a player's turn.
 
-When a command leaves a game with bot seats (`notice`), the game is marked in storage as
-awaiting the bot and a task attends to it: the engine thinks in the process pool
+Before a turn or an offer of a game with bot seats is stored (`Desk.turn_coming`), and when a
+command begins such a game (`notice`), the game is marked in storage as awaiting the bot; once
+the turn is stored (`Desk.turn_played`, the bot's own subscription, or `Desk.offer_made`) or
+the game begun, a task attends to it: the engine thinks in the process pool
 (`engine_pool`), and what the bot decides is played by `Turns` like a player's command, under
 the version the bot looked at. So a turn that lands meanwhile (a takeback, another process)
 wins, and the bot looks again; two schedulers never make it move twice. What it says goes to
@@ -38,6 +40,7 @@ from twixt import engine
 from twixt.engine import PlayResult
 from twixt.rules import Action, Colour, Command, Game, parse_command
 from twixt.service.cases.turns import Turns
+from twixt.service.desk.after_turn import Played
 from twixt.service.desk.desk import Desk, check_log_room, private_home
 from twixt.service.desk.engine_pool import EngineBusyError, player_owner
 from twixt.service.desk.engine_seats import engine_level, is_engine_seat
@@ -82,13 +85,13 @@ class EnginePlayer:
         #: the search, run in the pool's workers; tests point it at a fixed evaluation
         self.think: Think = engine.think
         desk.turn_coming.append(self._mark)
+        desk.turn_played.append(self.turn_played)
+        desk.offer_made.append(self.offer_made)
         self._tasks: dict[int, asyncio.Task[None]] = {}
         #: games to look at again when their task ends (something happened meanwhile)
         self._again: set[int] = set()
         #: games refused by a full pool, looked at again when a search ends
         self._busy: set[int] = set()
-        #: games marked since the service last looked (a turn or an offer of theirs stored)
-        self._marked: set[int] = set()
         #: failed searches of a game: (its version, how many), see `FAILED_SEARCHES`
         self._failures: dict[int, tuple[int, int]] = {}
 
@@ -101,21 +104,29 @@ class EnginePlayer:
             if stored is not None and await self._mark(stored):
                 self.attend(stored.id)
 
-    def attend_marked(self) -> None:
-        """Attend to the games whose turns or offers were stored since the last look (each
-        marked in storage by `turn_coming` before it was): no query, so a command in a game
-        without the bot costs nothing here."""
-        marked, self._marked = self._marked, set()
-        for game_id in sorted(marked):
-            self.attend(game_id)
+    async def turn_played(self, played: Played) -> None:
+        """A turn was played or taken back (`Desk.turn_played`): a game with bot seats is
+        looked at (its task waits for the channel's lock, so it acts once the command that
+        played the turn is done). No query: a turn of a game without the bot costs nothing
+        here."""
+        self._attend_own(played.stored)
+
+    async def offer_made(self, stored: StoredGame) -> None:
+        """An offer was stored (`Desk.offer_made`, a takeback request): a game with bot
+        seats is looked at, as after a turn."""
+        self._attend_own(stored)
+
+    def _attend_own(self, stored: StoredGame) -> None:
+        if _has_engine_seats(stored):
+            self.attend(stored.id)
 
     async def _mark(self, stored: StoredGame) -> bool:
-        """Mark a game with bot seats as awaiting the bot (before a turn of it is stored, so
-        that no restart can fall between the turn and the mark); whether it has bot seats."""
-        if not any(is_engine_seat(s.user_id) for s in stored.seats):
+        """Mark a game with bot seats as awaiting the bot (`Desk.turn_coming`: before a turn
+        or an offer of it is stored, so that no restart can fall between the turn and the
+        mark); whether it has bot seats."""
+        if not _has_engine_seats(stored):
             return False
         await self._desk.storage.await_engine(stored.id, True)
-        self._marked.add(stored.id)
         return True
 
     async def wake(self) -> None:
@@ -150,7 +161,6 @@ class EnginePlayer:
         try:
             for _ in range(ACTIONS_AT_ONCE):
                 self._again.discard(game_id)
-                self._marked.discard(game_id)  # its own turns: this task looks again anyway
                 try:
                     acted = await self._act(game_id)
                 except Exception:
@@ -341,6 +351,10 @@ class EnginePlayer:
                                                    private_home=private_home(stored)))
             except Exception:
                 log_failure(log, "bot reply not delivered", {"game_id": stored.id})
+
+
+def _has_engine_seats(stored: StoredGame) -> bool:
+    return any(is_engine_seat(seat.user_id) for seat in stored.seats)
 
 
 def _room_for_an_answer(stored: StoredGame, game: Game) -> bool:

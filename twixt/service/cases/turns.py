@@ -83,8 +83,7 @@ class Turns:
                                "use claim")
         desk = self._desk
         async with desk.lock(request.channel_id):
-            played = Played(request, *await desk.commit(request, command,
-                                                        at_version=at_version))
+            played = await desk.commit(request, command, at_version=at_version)
             followed = await desk.after_turn(played)
             return followed.announce(await self._turn_reply(followed.last), request.tr)
 
@@ -127,22 +126,25 @@ class Turns:
                 for _ in range(count):
                     after.undo()
                 check_log_room(stored, after, count)
-            await desk.storage.close_offer(stored.id, OfferKind.TAKEBACK)
             if action == "decline":
+                await desk.storage.close_offer(stored.id, OfferKind.TAKEBACK)
                 return Reply(request.tr("{name} declines the takeback.",
                                         name=request.user.name))
             tr = request.tr
             lines = []
-            # the asker's turn, and the bot's answers after it (one log entry each)
+            # the asker's turn, and the bot's answers after it (one log entry each); the
+            # offer closes once they are stored, so a refused takeback leaves it open
             for _ in range(count):
                 game = game.copy()  # the committed game stays as it is until the commit
                 taken = game.undo()
-                stored, running = await desk.append(stored, request.user.id, TAKEBACK,
-                                                    game=game, passes_turn=True)
+                stored, running, wake_at = await desk.append(stored, request.user.id,
+                                                             TAKEBACK, game=game,
+                                                             passes_turn=True)
                 lines.append(tr("{player}'s `{move}` is taken back.", player=taken.player,
                                 move=taken.text))
-            # every plan of conditional moves was made for a position now taken back
-            await desk.storage.drop_conditionals(stored.id)
+            await desk.storage.close_offer(stored.id, OfferKind.TAKEBACK)
+            await desk.after_turn(Played(request, stored, game, taken, running, wake_at,
+                                         took_back=True))
             clock_text = desk.clock_words(stored, game, running)
             image = await desk.render(game, clock_text=clock_text, locale=request.locale)
             pickers, controls = board_controls(stored, game, tr)

@@ -41,6 +41,13 @@ SERVER_SETTINGS = {"thread": ("thread_default", None), "forfeit": ("forfeit_on_t
            "vacationdays": ("vacation_days", "days"), "vacation": ("vacation_default", None),
            "botgames": ("bot_games", "games")}
 
+#: how help writes the options, as `name values` (`help challenge`, `help tournament`)
+YES_NO_FORM = "yes|no"
+GAME_OPTION_FORMS = ("size 24|12|24x18", "rules classic|pp", f"swap {YES_NO_FORM}",
+                     "time 3d|12h|10d+36h|none", f"vacation {YES_NO_FORM}")
+#: the options a challenge and an import share: who moves first, and a thread of its own
+SEATING_OPTION_FORMS = ("first " + "|".join(FirstMove), f"thread {YES_NO_FORM}")
+
 
 @dataclass(frozen=True)
 class ChallengeOptions:

@@ -2,16 +2,20 @@
 
 A player's turn goes one way through the service: read at the edge into a command, prepared
 (automatic links, shown first for confirmation: `cases.turns`), committed by the desk under
-the channel's lock, then handed to whatever follows a turn (`Desk.turn_played`: the
-conditional moves, which may answer it at once with a stored reply, and the engine player,
-which looks at its games once the command is answered), and at last announced. The game's
-end has its own event (`Desk.game_ended`: the tournaments score their games there).
+the channel's lock, then handed to whatever follows a turn (`Desk.turn_played`, in the order
+the subjects subscribed: the conditional moves, which may answer it at once with a stored
+reply; the clocks, whose dispatcher is woken when the turn set an earlier wake-up; the engine
+player, which looks at the game when it has bot seats), and at last announced. A takeback is
+handed to them too (`Played.took_back`), and a turn the clocks record (a loss on time). The
+game's end has its own event (`Desk.game_ended`: the tournaments score their games there,
+which also end by an abort or a withdrawal, with no turn).
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 from twixt.language import Translation
 from twixt.rules import Game, Turn
@@ -24,13 +28,17 @@ from twixt.storage import StoredGame
 @dataclass(frozen=True)
 class Played:
     """A turn as it was stored: who asked, the stored game after it, the game as the rules
-    see it, the turn, and the turn clock that follows (None without a clock or at the end)."""
+    see it, the turn, the turn clock that follows (None without a clock or at the end) and
+    the game's next wake-up for the clocks, stored with it (None: none). With `took_back`
+    the entry took `turn` back (the last of the turns a takeback took back)."""
 
     request: Request
     stored: StoredGame
     game: Game
     turn: Turn
     turn_clock: TurnClock | None
+    wake_at: datetime | None = None
+    took_back: bool = False
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from typing import Any
 from twixt import rules
 from twixt.language import Message, Translation, translation
 from twixt.rendering import PaletteName, RenderOptions, ThemeName, render_png, view_of
-from twixt.rules import Action, Colour, Game, IllegalMoveError, Turn
+from twixt.rules import Action, Colour, Game, IllegalMoveError
 from twixt.service.desk.after_turn import Followed, Played, TurnPlayed
 from twixt.service.desk.engine_pool import EnginePool
 from twixt.service.desk.engine_seats import is_engine_seat
@@ -87,7 +87,9 @@ class Desk:
         #: the worker processes the engine's searches run in
         self.engine_pool = engine_pool or EnginePool()
         self.lock = ChannelLocks()
-        #: rung when a commit sets a clock's wake-up earlier than the dispatcher planned
+        #: rung when a turn sets a clock's wake-up earlier than the dispatcher planned (the
+        #: clocks hear of each turn: `Clocks.turn_played`), or a vacation or a claim wants a
+        #: tick now
         self.alarm = Alarm()
         self._render_options = render_options or RenderOptions()
         self._games = GameCache()
@@ -95,13 +97,19 @@ class Desk:
         #: the subjects that follow games (tournaments) hook in here
         self.game_ended: list[Callable[[int], Awaitable[None]]] = []
         #: called with a game before a turn or an offer of it is stored: what must be on
-        #: record before they are (the bot marks its games as awaiting it, so a restart
-        #: finds them)
+        #: record before they are, in the same order, so that no restart falls between them
+        #: (the engine player marks its games as awaiting it); not an event of what
+        #: happened, which is `turn_played`'s
         self.turn_coming: list[Callable[[StoredGame], Awaitable[object]]] = []
-        #: called in order with each turn a player's command played, once it is stored and
-        #: while the channel's lock is held: what follows a turn (conditional moves, the
-        #: engine player) subscribes here, and what it played in answer is announced too
+        #: called in order with each turn played (a player's, a stored reply's, the bot's,
+        #: a loss on time) and each takeback, once stored and while the channel's lock is
+        #: held (`after_turn`): what follows a turn subscribes here, each subject in its
+        #: own constructor — the conditional moves (what they play in answer is announced
+        #: too), the clocks (their dispatcher's alarm), the engine player (its games)
         self.turn_played: list[TurnPlayed] = []
+        #: called with a game once an offer of it is stored (a takeback request): the
+        #: engine player answers those of its games
+        self.offer_made: list[Callable[[StoredGame], Awaitable[None]]] = []
 
     def server_tr(self, guild_id: int) -> Translation:
         """What the service says by itself in a server (nobody asked: a reminder, the bot's
@@ -181,15 +189,14 @@ class Desk:
         return stored, elsewhere
 
     async def commit(self, request: Request, command: rules.Command,
-                     actor: Seat | None = None, at_version: int | None = None
-                     ) -> tuple[StoredGame, Game, Turn, TurnClock | None]:
+                     actor: Seat | None = None, at_version: int | None = None) -> Played:
         """Check a command with the rules and store it; the caller holds the channel's lock.
 
         The command is the asking player's, or `actor`'s (a `timeout` is recorded for the
         player who ran out of time, whoever claims it). With `at_version` (a confirmed move)
-        it is played only on the game as it stood then. The turn clock that follows (None
-        without a clock or at the end) is returned too, so the announcement reads no pauses
-        again.
+        it is played only on the game as it stood then. What is returned is what follows a
+        turn hears (`after_turn`): with the turn clock that follows (None without a clock or
+        at the end), so the announcement reads no pauses again, and the wake-up stored.
         """
         stored, committed = await self.active(request.channel_id)
         if at_version is not None and stored.version != at_version:
@@ -201,15 +208,15 @@ class Desk:
             turn = game.push(command, by=game.players[seat.number])
         except IllegalMoveError as error:
             raise ServiceError(error.message) from None
-        stored, turn_clock = await self.append(stored, seat.user_id, turn.text, game=game,
-                                          finish=finish_result(stored, game),
-                                          passes_turn=passes_the_turn(command))
-        return stored, game, turn, turn_clock
+        stored, turn_clock, wake_at = await self.append(
+            stored, seat.user_id, turn.text, game=game, finish=finish_result(stored, game),
+            passes_turn=passes_the_turn(command))
+        return Played(request, stored, game, turn, turn_clock, wake_at)
 
     async def after_turn(self, played: Played) -> Followed:
-        """Hand a turn that a player's command played to what follows a turn
-        (`turn_played`, in order; the caller holds the channel's lock): each sees the last
-        turn played, which is a stored reply once one answered the turn."""
+        """Hand a turn just stored (or a takeback) to what follows a turn (`turn_played`,
+        in order; the caller holds the channel's lock): each sees the last turn played,
+        which is a stored reply once one answered the turn."""
         followed = Followed(played)
         for hook in self.turn_played:
             more = await hook(followed.last)
@@ -220,11 +227,11 @@ class Desk:
 
     async def append(self, stored: StoredGame, user_id: int, text: str, *, game: Game,
                      passes_turn: bool, finish: GameResult | None = None
-                     ) -> tuple[StoredGame, TurnClock | None]:
+                     ) -> tuple[StoredGame, TurnClock | None, datetime | None]:
         """Store one log entry under the version check and cache `game` as it now stands;
         a turn that lost a race (or came after the end) is refused in one line. A clocked
-        game's next wake-up is stored with the entry: its first mark in the turn, whose
-        clock is returned with the game."""
+        game's next wake-up is stored with the entry: its first mark in the turn, returned
+        with the game and the turn's clock (the clocks hear of it in `turn_played`)."""
         if finish is None:
             check_log_room(stored, game)
         now = self.clock()
@@ -248,10 +255,9 @@ class Desk:
             self._games.drop(stored.id)
             raise ServiceError(storage_refusal(error)) from None
         self._games.put(stored.id, replace(live, version=version))
-        self.alarm.wake_by(wake)
         if finish is not None:
             await self._ended(stored.id)
-        return replace(stored, version=version), turn_clock
+        return replace(stored, version=version), turn_clock, wake
 
     async def note_waiting(self, stored: StoredGame) -> None:
         """Store whose move a game just begun waits for (a turn stores it in `append`)."""
@@ -262,8 +268,9 @@ class Desk:
 
     async def offer(self, stored: StoredGame, kind: OfferKind, user_id: int) -> None:
         """Open an offer at the game's stored version, under the same version check; what
-        must be on record before it is (`turn_coming`: the bot answers takeback requests)
-        comes first."""
+        must be on record before it is (`turn_coming`) comes first, and those who answer
+        offers hear of it once it is stored (`offer_made`: the bot answers takeback
+        requests)."""
         for hook in self.turn_coming:
             await hook(stored)
         try:
@@ -272,6 +279,8 @@ class Desk:
         except (StaleVersionError, GameFinishedError) as error:
             self._games.drop(stored.id)
             raise ServiceError(storage_refusal(error)) from None
+        for made in self.offer_made:
+            await made(stored)
 
     async def finish(self, stored: StoredGame, result: GameResult) -> None:
         """End a game without a turn (an abort), under the same version check."""

@@ -1,0 +1,138 @@
+"""The commands of games on record (`cases/records.py`, `analysis.py` and `stats.py` do
+them): export, history, replay, analyze, import, stats, leaderboard — their values, how a
+typed line is read into them, and their help."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from twixt.language import message
+from twixt.service.commands.options import (
+    OPTION_NAMES,
+    SEATING_OPTION_FORMS,
+    ChallengeOptions,
+    parse_option_words,
+)
+from twixt.service.commands.words import (
+    People,
+    ServiceCommand,
+    Topic,
+    Words,
+    number,
+    page,
+    with_engine,
+)
+from twixt.service.model import ServiceError, User
+
+__all__ = ["Analyze", "Export", "History", "ImportRecord", "Leaderboard", "Replay", "Stats"]
+
+WORDS = Words()
+
+
+@dataclass(frozen=True)
+class Export(ServiceCommand):
+    """The channel's current or last game as record files (`fmt` None: every format)."""
+
+    fmt: str | None = None
+
+
+@WORDS.reads("export", topic=Topic(message("This channel's game as record files"),
+                                   "export [transcript|lg|t1]", "/twixt-records export",
+                                   "export lg"))
+def _export(words: list[str], people: People) -> Export:
+    return Export(words[0].lower() if words else None)
+
+
+@dataclass(frozen=True)
+class History(ServiceCommand):
+    """Past games of `user` in this server, or of this channel when None."""
+
+    user: User | None = None
+    page: int = 1
+
+
+@WORDS.reads("history", topic=Topic(message("Past games of a player, or of this channel"),
+                                    "history [PLAYER] [page N]", "/twixt-records history",
+                                    "history bob"))
+def _history(words: list[str], people: People) -> History:
+    asked = page(words)
+    return History(people(words[0]) if words else None, asked)
+
+
+@dataclass(frozen=True)
+class Replay(ServiceCommand):
+    """An animated replay of a game (the channel's last when `game_id` is None)."""
+
+    game_id: int | None = None
+
+
+@WORDS.reads("replay", topic=Topic(message("A game as an animated picture, one frame a turn"),
+                                   "replay [GAME]", "/twixt-records replay", "replay 12"))
+def _replay(words: list[str], people: People) -> Replay:
+    return Replay(number(words[0]) if words else None)
+
+
+@dataclass(frozen=True)
+class Analyze(ServiceCommand):
+    """A finished game's win-probability curve (the channel's last game when `game_id` is
+    None)."""
+
+    game_id: int | None = None
+
+
+@WORDS.reads("analyze", topic=Topic(
+    message("A finished game's win chances, move by move, by the engine"), "analyze [GAME]",
+    "/twixt-records analyze", "analyze 12"))
+def _analyze(words: list[str], people: People) -> Analyze:
+    return Analyze(number(words[0]) if words else None)
+
+
+@dataclass(frozen=True)
+class ImportRecord(ServiceCommand):
+    """Show a record and challenge to continue it. `data` is the file's bytes, which only a
+    front end can fetch (an attachment, a local file); None means it brought none."""
+
+    filename: str
+    data: bytes | None
+    opponent: User | None = None
+    options: ChallengeOptions = field(default_factory=ChallengeOptions)
+
+
+@WORDS.reads("import", topic=Topic(message("Show a game record, and challenge to continue it"),
+                                   "import FILE [PLAYER] [OPTION VALUE …]",
+                                   "/twixt-records import", "import game.T1 bob first them",
+                                   SEATING_OPTION_FORMS))
+def _import(words: list[str], people: People) -> ImportRecord:
+    if not words:
+        raise ServiceError("import FILE [opponent] [options]")
+    source = words.pop(0)
+    opponent = (with_engine(people)(words.pop(0))
+                if words and words[0] not in OPTION_NAMES else None)
+    return ImportRecord(source, None, opponent, parse_option_words(words))
+
+
+@dataclass(frozen=True)
+class Stats(ServiceCommand):
+    """Wins, losses and rating of `user` (the asker when None)."""
+
+    user: User | None = None
+
+
+@WORDS.reads("stats", topic=Topic(message("Wins, losses and rating of a player in this server"),
+                                  "stats [PLAYER]", "/twixt-records stats", "stats bob"))
+def _stats(words: list[str], people: People) -> Stats:
+    return Stats(people(words[0]) if words else None)
+
+
+@dataclass(frozen=True)
+class Leaderboard(ServiceCommand):
+    """This server's rated players, best first: a page of them."""
+
+    page: int = 1
+
+
+@WORDS.reads("leaderboard", topic=Topic(message("This server's rated players, best first"),
+                                        "leaderboard [page N]", "/twixt-records leaderboard",
+                                        "leaderboard"))
+def _leaderboard(words: list[str], people: People) -> Leaderboard:
+    return Leaderboard(page(words))

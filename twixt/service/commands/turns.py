@@ -1,0 +1,223 @@
+"""The commands of a game in progress (`cases/turns.py`, `conditionals.py`, `clocks.py`,
+`confirmation.py` and `picker.py` do them): moves, resignation, draws, takebacks, conditional
+moves, a claim on time, the board, status, abort, confirm, the picker's steps, and help —
+their values, how a typed line is read into them, and their help."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, get_args
+
+from twixt import rules
+from twixt.language import message
+from twixt.rules import Action, Command, InvalidMoveError, parse_command, quote
+from twixt.rules.conditionals import Plan, parse_conditionals
+from twixt.service.commands.spelling import did_you_mean
+from twixt.service.commands.words import People, ServiceCommand, Topic, Words
+from twixt.service.model import PickStep, ServiceError
+
+__all__ = ["PRIVATE", "TAKEBACK_ACTIONS", "Abort", "Claim", "Conditional", "ConditionalAction",
+           "ConfirmMove", "DrawAction", "Help", "Move", "Pick", "Resign", "ShowBoard", "Status",
+           "Takeback", "TakebackAction", "conditional", "read_move"]
+
+WORDS = Words()
+
+DrawAction = Literal["offer", "accept", "decline"]
+TakebackAction = Literal["request", "accept", "decline"]
+#: the words `takeback` takes
+TAKEBACK_ACTIONS: tuple[TakebackAction, ...] = get_args(TakebackAction)
+ConditionalAction = Literal["store", "show", "clear"]
+_RESIGN = Command(actions=(Action.RESIGN,))
+_DRAW_WORDS: tuple[DrawAction, ...] = get_args(DrawAction)
+#: the refusal of conditional moves where every reply is public (a chat message)
+PRIVATE = message("conditional moves are private: store them with /twixt if, where only you "
+                  "see them (and delete your message)")
+
+
+@dataclass(frozen=True)
+class Move(ServiceCommand):
+    """A command of the move language, already parsed."""
+
+    command: rules.Command
+
+
+@dataclass(frozen=True)
+class Resign(ServiceCommand):
+    """Resign; unless `confirmed`, the service first asks to confirm with a button."""
+
+    confirmed: bool = False
+
+
+def read_move(text: str) -> Move | Resign:
+    """A command of the move language; a resignation alone is asked to be confirmed."""
+    try:
+        command = parse_command(text)
+    except InvalidMoveError as error:
+        raise ServiceError(error.message) from None
+    if command == _RESIGN:
+        return Resign(confirmed=False)
+    return Move(command)
+
+
+WORDS.word("move", Topic(message("Play your turn, like G6 link E5"), "[move] MOVE",
+                         "/twixt move", "G6 link E5"),
+           reader=lambda words, people: read_move(" ".join(words)))
+# the move language's own words, which the rules read
+WORDS.word("swap", Topic(message("Take over Red's first peg (when swap is on)"), "swap",
+                         "/twixt swap", "swap"))
+WORDS.word("privilege", Topic(message("Double TwixT: call Privilege after your move"),
+                              "privilege | MOVE; privilege", "/twixt privilege",
+                              "G6 link E5; privilege"))
+WORDS.word("resign", Topic(message("Resign this game (asks to confirm)"), "resign | resign yes",
+                           "/twixt resign", "resign"),
+           # confirmed as it is typed, where there is no button to press (the terminal)
+           lines=[(line, Resign(confirmed=True)) for line in ("resign yes", "move resign yes")])
+
+
+@WORDS.reads("draw", topic=Topic(message("Offer a draw, or accept or decline one"),
+                                 "draw offer|accept|decline | offer draw", "/twixt draw",
+                                 "offer draw"))
+def _draw(words: list[str], people: People) -> Move | None:
+    """`draw offer` (the move language says `offer draw`, read by the rules)."""
+    if len(words) != 1:
+        return None
+    if words[0].lower() not in _DRAW_WORDS:
+        raise (did_you_mean(words[0], _DRAW_WORDS, before="draw ")
+               or ServiceError("draw takes offer, accept or decline, not {word}",
+                               word=quote(words[0])))
+    return Move(parse_command(f"{words[0].lower()} draw"))
+
+
+@dataclass(frozen=True)
+class Takeback(ServiceCommand):
+    """Ask to take back one's last turn, or answer such a request."""
+
+    action: TakebackAction = "request"
+
+
+def _takeback(words: list[str], people: People) -> None:
+    """A word after `takeback` that is none of its own (those are whole lines)."""
+    if len(words) == 1:
+        raise (did_you_mean(words[0], TAKEBACK_ACTIONS, before="takeback ")
+               or ServiceError("takeback takes request, accept or decline, not {word}",
+                               word=quote(words[0])))
+
+
+WORDS.word("takeback", Topic(message("Ask to take back your last turn, or answer such a "
+                                     "request"),
+                             "takeback [request|accept|decline]", "/twixt takeback",
+                             "takeback"),
+           lines={"takeback": Takeback("request"), "accept takeback": Takeback("accept"),
+                  "decline takeback": Takeback("decline"),
+                  **{f"takeback {action}": Takeback(action)
+                     for action in TAKEBACK_ACTIONS}}.items(),
+           reader=_takeback)
+
+
+@dataclass(frozen=True)
+class Claim(ServiceCommand):
+    """Claim the win once the player to move has run out of time."""
+
+
+WORDS.word("claim", Topic(message("Claim the win when your opponent's time is up"), "claim",
+                          "/twixt claim", "claim"), lines=[("claim", Claim())])
+
+
+@dataclass(frozen=True)
+class ShowBoard(ServiceCommand):
+    """Post the board of the channel's game again."""
+
+
+WORDS.word("board", Topic(message("Show the board of this channel's game"), "board",
+                          "/twixt board", "board"), lines=[("board", ShowBoard())])
+
+
+@dataclass(frozen=True)
+class Status(ServiceCommand):
+    """The facts of the channel's game."""
+
+
+WORDS.word("status", Topic(message("Players, options and whose turn it is"), "status",
+                           "/twixt status", "status"), lines=[("status", Status())])
+
+
+@dataclass(frozen=True)
+class Abort(ServiceCommand):
+    """Call the channel's game off."""
+
+
+WORDS.word("abort", Topic(message("Call the game off (a channel manager, or all players)"),
+                          "abort", "/twixt abort", "abort"), lines=[("abort", Abort())])
+
+
+@dataclass(frozen=True)
+class ConfirmMove(ServiceCommand):
+    """Play the asker's move waiting for confirmation in the channel's game; `pending_id`
+    names the one a Confirm button was shown with (None: whichever is waiting)."""
+
+    pending_id: int | None = None
+
+
+WORDS.word("confirm", Topic(message("Play the move you were shown privately (with confirm "
+                                    "on)"), "confirm", None, "confirm"),
+           lines=[("confirm", ConfirmMove())])
+
+
+@dataclass(frozen=True)
+class Conditional(ServiceCommand):
+    """Store conditional moves (`plan`: replies to the opponent's next moves), show the ones
+    stored, or clear them; only the asker ever sees them."""
+
+    action: ConditionalAction = "show"
+    plan: Plan = ()
+
+
+def conditional(text: str) -> Conditional:
+    """What follows `if`: conditional moves to store (the leading `if` may be written or
+    not), `clear`, or nothing, which shows the stored ones."""
+    words = text.lower().split()
+    if not words:
+        return Conditional("show")
+    if words == ["clear"]:
+        return Conditional("clear")
+    try:
+        return Conditional("store", parse_conditionals(text))
+    except InvalidMoveError as error:
+        raise ServiceError(error.message) from None
+
+
+@WORDS.reads("if", "conditions", topic=Topic(
+    message("Store private replies to your opponent's next moves"),
+    "if MOVE then REPLY; … | if clear | if", "/twixt if", "if H9 then G6; if J10 then K8"))
+def _conditional(words: list[str], people: People) -> Conditional:
+    return conditional(" ".join(words))
+
+
+@dataclass(frozen=True)
+class Pick(ServiceCommand):
+    """A step of the move picker used (`model.Picker`): in game `game_id` as its log stood at
+    `version`, the control of `step` gave `chosen` (a column, a peg, a command with its links,
+    or — Place — the command to play)."""
+
+    game_id: int
+    version: int
+    step: PickStep
+    chosen: str
+
+
+@dataclass(frozen=True)
+class Help(ServiceCommand):
+    """How to play, in brief, and every command's name; or, given `topic` (a command's
+    word), how to write that command."""
+
+    topic: str | None = None
+
+
+@WORDS.reads("help", topic=Topic(message("How to play, and the move language"),
+                                 "help [COMMAND]", "/twixt help", "help challenge"))
+def _help(words: list[str], people: People) -> Help:
+    """`help`, or `help COMMAND` (the service knows the commands' help, and says which
+    command a word that is none most likely meant)."""
+    if len(words) > 1:
+        raise ServiceError("write help, or help and one command, like help challenge")
+    return Help(words[0].lower() if words else None)

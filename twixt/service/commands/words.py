@@ -1,0 +1,139 @@
+"""What every subject's commands are made of: the `ServiceCommand` they are, and the `Words`
+a subject's command module declares them with — the words that begin them, how the rest of a
+typed line is read, and their help.
+
+A subject's command module (`commands/turns.py`, `commands/records.py` …) holds its command
+values, one `WORDS = Words()` and, beside each command, its reader and its help `Topic`; the
+router puts the subjects' words together (`router.VOCABULARY`), as the service puts the
+subjects' handlers together (`commands.handlers_of`). Like a discord.py cog's commands or a
+Flask blueprint's routes: each subject keeps its own, and one place composes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from twixt.language import Message
+from twixt.rules import quote
+from twixt.rules.numbers import whole_number
+from twixt.service.desk.engine_seats import ENGINE_PLAYER_WORD, THE_ENGINE_PLAYER
+from twixt.service.model import ServiceError, User
+
+__all__ = ["People", "Reader", "ServiceCommand", "Topic", "Vocabulary", "Words", "is_number",
+           "nobody", "number", "page", "with_engine"]
+
+
+@dataclass(frozen=True)
+class ServiceCommand:
+    """What someone asks the service to do: a frozen dataclass of parsed values (a move is
+    a `rules.Command`, never text), done by the one subject method marked as its handler
+    (`commands.handles`) with its fields by name."""
+
+
+T = TypeVar("T")
+#: how a front end names people: one typed word → a `User`, or ServiceError
+People = Callable[[str], User]
+#: how a line that begins with a command's word is read: the words after it (a list it may
+#: take words off) → the command, or None when the line is not of this command's form and
+#: is read as the move language (`accept draw`, `draw` alone)
+Reader = Callable[[list[str], People], ServiceCommand | None]
+
+
+@dataclass(frozen=True)
+class Topic:
+    """One command's help: what it does, how it is typed (at the table or after `@bot`),
+    where it is among the slash commands (None: a button does it), its options as
+    `name values`, and an example."""
+
+    says: Message
+    form: str
+    slash: str | None
+    example: str
+    options: tuple[str, ...] = ()
+
+
+class Words:
+    """A subject's part of the command language: each word that begins one of its commands,
+    with its help and its reader (none for the move language's own words, which the rules
+    read), and whole lines that are a command as they stand (`board`, `accept takeback`)."""
+
+    def __init__(self) -> None:
+        self.topics: dict[str, Topic] = {}
+        self.readers: dict[str, Reader] = {}
+        self.lines: dict[str, ServiceCommand] = {}
+
+    def word(self, word: str, topic: Topic, *, lines: Iterable[tuple[str, ServiceCommand]] = (),
+             reader: Reader | None = None) -> None:
+        """`word` begins a command: its help `topic`, the whole `lines` that are commands as
+        they stand, and the `reader` of any other line it begins."""
+        self.topics[word] = topic
+        self.lines.update(lines)
+        if reader is not None:
+            self.readers[word] = reader
+
+    def reads(self, *words: str, topic: Topic) -> Callable[[Reader], Reader]:
+        """Mark a function as the reader of the lines that begin with `words` (each with the
+        help `topic`)."""
+        def register(reader: Reader) -> Reader:
+            for word in words:
+                self.word(word, topic, reader=reader)
+            return reader
+
+        return register
+
+
+class Vocabulary:
+    """Every subject's words together, in the order given (the order `help` names them);
+    a word or a line that two subjects claim is a mistake, refused at once."""
+
+    def __init__(self, *subjects: Words) -> None:
+        self.topics: dict[str, Topic] = {}
+        self.readers: dict[str, Reader] = {}
+        self.lines: dict[str, ServiceCommand] = {}
+        for words in subjects:
+            _join(self.topics, words.topics)
+            _join(self.readers, words.readers)
+            _join(self.lines, words.lines)
+
+
+def _join(mine: dict[str, T], theirs: dict[str, T]) -> None:
+    twice = mine.keys() & theirs.keys()
+    if twice:
+        raise TypeError(f"{', '.join(sorted(twice))} claimed twice")
+    mine.update(theirs)
+
+
+def nobody(word: str) -> User:
+    """For front ends where a typed word cannot name a person."""
+    raise ServiceError("I cannot tell who {word} is here", word=quote(word))
+
+
+def with_engine(people: People) -> People:
+    """`people`, except that the word `bot` (or `@bot`) names the bot, where a challenge
+    names its players."""
+    def person(word: str) -> User:
+        return THE_ENGINE_PLAYER if word.lstrip("@").lower() == ENGINE_PLAYER_WORD else people(word)
+
+    return person
+
+
+def is_number(word: str) -> bool:
+    return whole_number(word.lstrip("#")) is not None
+
+
+def number(word: str) -> int:
+    found = whole_number(word.lstrip("#"))
+    if found is None:
+        raise ServiceError("{word} is not a number", word=quote(word))
+    return found
+
+
+def page(words: list[str]) -> int:
+    """`page N` at the end of a command's words (taken off them), or page 1."""
+    if len(words) >= 2 and words[-2].lower() == "page":
+        found = number(words[-1])
+        del words[-2:]
+        return found
+    return 1
