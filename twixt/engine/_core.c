@@ -421,7 +421,7 @@ typedef struct {
 
 typedef struct {
     double c_puct, fpu, narrow, weak, sharpness, tempo, noise;
-    int width, root_width, unreachable, pv_length, extension_depth;
+    int width, root_width, unreachable, pv_length;
     long long max_bytes;
 } Params;
 
@@ -980,9 +980,8 @@ static void mark_widths(const Ctx *c, const Side *s, const BB *pool, int32_t *ou
 }
 
 /* candidates.pool */
-static void candidate_pool(Ctx *c, int colour, int last, int own_last, const Side *mine,
-                           const Side *theirs, const BB *free, int everywhere, int extensions,
-                           BB *pool)
+static void candidate_pool(Ctx *c, int last, int own_last, const Side *mine, const Side *theirs,
+                           const BB *free, int everywhere, BB *pool)
 {
     const Tables *t = c->t;
     int nw = c->nw;
@@ -990,7 +989,7 @@ static void candidate_pool(Ctx *c, int colour, int last, int own_last, const Sid
         bb_copy(pool, free, nw);
         return;
     }
-    BB pegs, around, further, extended;
+    BB pegs, around, further;
     bb_zero(&pegs, nw);
     if (last >= 0)
         bb_set(&pegs, last);
@@ -998,13 +997,9 @@ static void candidate_pool(Ctx *c, int colour, int last, int own_last, const Sid
         bb_set(&pegs, own_last);
     spread(&pegs, t->steps, t->shifts, nw, &around);
     spread(&around, t->steps, t->shifts, nw, &further);
-    if (extensions)
-        spread(&c->pegs[colour], t->steps, t->shifts, nw, &extended);
-    else
-        bb_zero(&extended, nw);
     spread(&c->occ, t->steps, t->shifts, nw, &pegs); /* now: next to some peg */
     for (int i = 0; i < nw; i++)
-        pool->w[i] = (around.w[i] | further.w[i] | extended.w[i]
+        pool->w[i] = (around.w[i] | further.w[i]
                       | ((mine->path.w[i] | theirs->path.w[i]) & pegs.w[i])) & free->w[i];
     if (bb_any(pool, nw))
         return;
@@ -1030,11 +1025,11 @@ static void reach(const Ctx *c, const BB *pegs, BB *out)
 
 /* candidates.ranked: up to `count` holes into c->moves and their priors into c->priors */
 static int ranked(Ctx *c, int colour, int last, int own_last, const Side *mine,
-                  const Side *theirs, const BB *free, int count, int everywhere, int extensions)
+                  const Side *theirs, const BB *free, int count, int everywhere)
 {
     int nw = c->nw, best = 0;
     BB pool;
-    candidate_pool(c, colour, last, own_last, mine, theirs, free, everywhere, extensions, &pool);
+    candidate_pool(c, last, own_last, mine, theirs, free, everywhere, &pool);
     reach(c, &c->pegs[colour], c->near_mine);
     reach(c, &c->pegs[1 - colour], c->near_theirs);
     int marked = mark_ahead(c, colour, last);
@@ -1191,11 +1186,9 @@ static void perturb(Ctx *c, int count)
     normalise(c->priors, count, &total);
 }
 
-/* Search._expand, `depth` moves below the root, with the last two pegs before the node
- * (Search._recent) */
-static double expand(Ctx *c, Node *node, int depth, int last, int own_last)
+/* Search._expand, with the last two pegs before the node (Search._recent) */
+static double expand(Ctx *c, Node *node, int root, int last, int own_last)
 {
-    int root = depth == 0, extensions = depth <= c->p.extension_depth;
     const Tables *t = c->t;
     int nw = c->nw, colour = node->to_move, opponent = 1 - colour;
     Side *mine = &c->mine, *theirs = &c->theirs;
@@ -1222,8 +1215,7 @@ static double expand(Ctx *c, Node *node, int depth, int last, int own_last)
                 threatened.w[i] = theirs->path.w[i] & free.w[i];
             return decide(c, node, 0.0, bb_low(&threatened, nw));
         }
-        int listed = ranked(c, colour, last, own_last, mine, theirs, &free, blocks + 4, root,
-                            extensions);
+        int listed = ranked(c, colour, last, own_last, mine, theirs, &free, blocks + 4, root);
         for (int j = 0; j < blocks; j++)
             c->is_block[c->blocks[j]] = 1;
         count = 0;
@@ -1246,7 +1238,7 @@ static double expand(Ctx *c, Node *node, int depth, int last, int own_last)
         normalise(c->priors, count, &total);
     } else {
         count = ranked(c, colour, last, own_last, mine, theirs, &free,
-                       root ? c->p.root_width : c->p.width, root, extensions);
+                       root ? c->p.root_width : c->p.width, root);
     }
     if (root && c->p.noise != 0.0 && count > 1)
         perturb(c, count);
@@ -1340,7 +1332,7 @@ static long run(Ctx *c, int to_move, long budget, double seconds, double *root_e
     double deadline = seconds >= 0 ? now() + seconds : -1.0;
     reserve(c);
     int root = new_node(c, -1, 1 - to_move, to_move);
-    *root_eval = expand(c, &c->nodes[root], 0, c->root_last, c->root_own_last);
+    *root_eval = expand(c, &c->nodes[root], 1, c->root_last, c->root_own_last);
     int32_t path[1] = {root};
     backup(c, path, 1, *root_eval, to_move);
     long nodes = 1;
@@ -1376,7 +1368,7 @@ static long run(Ctx *c, int to_move, long budget, double seconds, double *root_e
         /* Search._recent: the walk's last two moves, the game's before them */
         int last = leaf->move;
         int own_last = length >= 3 ? c->nodes[c->path[length - 2]].move : c->root_last;
-        double value = leaf->decided ? leaf->terminal : expand(c, leaf, depth, last, own_last);
+        double value = leaf->decided ? leaf->terminal : expand(c, leaf, 0, last, own_last);
         backup(c, c->path, length, value, c->nodes[at].to_move);
         for (int d = depth - 1; d >= 0; d--)
             take_back(c, c->nodes[c->path[d + 1]].move, c->placed_links + c->placed[2 * d],
@@ -1543,12 +1535,12 @@ static PyObject *core_search(PyObject *self, PyObject *args)
     double seconds;
     Params p;
     Priors w;
-    if (!PyArg_ParseTuple(args, "O!y#y#(ii)iLdO(dddddddiiiiiL)y#(iiiii(iiiiiiiiiii)(iiiiiii))",
+    if (!PyArg_ParseTuple(args, "O!y#y#(ii)iLdO(dddddddiiiiL)y#(iiiii(iiiiiiiiiii)(iiiiiii))",
                           &TablesType, &tables_obj, &pegs, &pegs_len, &links, &links_len,
                           &root_last, &root_own_last, &to_move, &budget, &seconds, &rng_obj,
                           &p.c_puct, &p.fpu, &p.narrow, &p.weak, &p.sharpness, &p.tempo,
                           &p.noise, &p.width, &p.root_width, &p.unreachable, &p.pv_length,
-                          &p.extension_depth, &p.max_bytes, &table, &table_len, &w.far, &table_size, &steps_near,
+                          &p.max_bytes, &table, &table_len, &w.far, &table_size, &steps_near,
                           &w.ahead, &w.aside,
                           &w.offsets[0], &w.offsets[1], &w.offsets[2], &w.offsets[3],
                           &w.offsets[4], &w.offsets[5], &w.offsets[6], &w.offsets[7],

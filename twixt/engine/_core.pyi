@@ -10,7 +10,7 @@ def tables(cols: int, rows: int, classic: bool, masks: bytes, shifts: bytes, nei
 def search(
     tables: Tables, pegs: bytes, links: bytes, recent: tuple[int, int], to_move: int,
     nodes: int, seconds: float, rng_values: list[float],
-    params: tuple[float, float, float, float, float, float, float, int, int, int, int, int, int],
+    params: tuple[float, float, float, float, float, float, float, int, int, int, int, int],
     priors: bytes,
     prior_params: tuple[int, int, int, int, int, tuple[int, ...], tuple[int, ...]],
     /,

@@ -8,10 +8,7 @@ the holes listed with it. Where people play is where the search looks first.
 The holes scored are those a knight's step or two from the last two pegs (where most replies
 are) and those on either side's shortest paths next to some peg, and at the root every free
 hole: scoring all of them would cost more than the rest of a node, so a node below the root
-scores only those (about 80 on a 24×24 board in the middle game, of some 500). Near the root
-(`search.EXTENSION_DEPTH`) a node also scores every hole a knight's step from the mover's own
-pegs, so that a reply walking round a block is not missed where it decides the root's choice;
-everywhere below, that would cost a fifth of the nodes.
+scores only those (about 80 on a 24×24 board in the middle game, of some 500).
 """
 
 from __future__ import annotations
@@ -54,36 +51,28 @@ def near(geo: Geometry, bits: int) -> int:
     return spreader(list(geo.step_masks), geo.step_shifts)(bits)
 
 
-def pool(board: Board, colour: Colour, recent: Recent, mine: Side, theirs: Side, free: int, *,
-         everywhere: bool, extensions: bool = False) -> int:
+def pool(board: Board, recent: Recent, mine: Side, theirs: Side, free: int, *,
+         everywhere: bool) -> int:
     """The holes to score: every free one (`everywhere`), else those within two knight's
     steps of the last two pegs and those on either side's shortest paths a knight's step
-    from some peg (the centre when none of these is free: an empty board); with
-    `extensions` also those a knight's step from any of `colour`'s own pegs (every extension
-    of its chains: a chain that walks round a block steps off the shortest paths, where
-    nothing else would list it)."""
+    from some peg (the centre when none of these is free: an empty board)."""
     if everywhere:
         return free
     geo = board.geo
-    pos = board.pos
     pegs = 0
     for peg in (recent.last, recent.own_last):
         if peg >= 0:
             pegs |= 1 << peg
     around = near(geo, pegs)
     around |= near(geo, around)
-    if extensions:
-        around |= near(geo, pos.peg_bits[colour])
-    found = (around | ((mine.path | theirs.path) & near(geo, pos.occupied))) & free
+    found = (around | ((mine.path | theirs.path) & near(geo, board.pos.occupied))) & free
     return found or (centre(geo.cols, geo.rows) & free) or free
 
 
 def ranked(board: Board, colour: Colour, recent: Recent, mine: Side, theirs: Side, free: int,
-           count: int, *, everywhere: bool = False,
-           extensions: bool = False) -> tuple[list[int], list[float]]:
+           count: int, *, everywhere: bool = False) -> tuple[list[int], list[float]]:
     """Up to `count` holes for `colour` to play, best first, with prior probabilities."""
-    holes = pool(board, colour, recent, mine, theirs, free, everywhere=everywhere,
-                 extensions=extensions)
+    holes = pool(board, recent, mine, theirs, free, everywhere=everywhere)
     pos, rules = board.pos, board.rules
     seen = frame(board.geo, colour)
     table = weights()

@@ -37,7 +37,6 @@ from twixt.engine.patterns import (
 )
 from twixt.engine.search import (
     C_PUCT,
-    EXTENSION_DEPTH,
     FIRST_PLAY_URGENCY,
     PV_LENGTH,
     ROOT_WIDTH,
@@ -108,7 +107,7 @@ def compiled_search(board: Board, colour: Colour, nodes: int | None, deadline: f
     budget = min(nodes if nodes is not None else COMPILED_MAX_NODES, COMPILED_MAX_NODES)
     seconds = -1.0 if deadline is None else max(0.0, deadline - time.perf_counter())
     params = (C_PUCT, FIRST_PLAY_URGENCY, NARROW, WEAK, SHARPNESS, TEMPO, noise, WIDTH,
-              ROOT_WIDTH, UNREACHABLE, PV_LENGTH, EXTENSION_DEPTH, MAX_BYTES)
+              ROOT_WIDTH, UNREACHABLE, PV_LENGTH, MAX_BYTES)
     recent = board.recent(colour)
     found = _core.search(_tables(geo.cols, geo.rows, board.rules), pegs, links,
                          (recent.last, recent.own_last), _COLOUR[colour], budget, seconds,

@@ -32,11 +32,6 @@ C_PUCT = 1.4
 #: holes a node looks at (the root a few more)
 WIDTH = 20
 ROOT_WIDTH = 32
-#: the nodes this many moves below the root or nearer list every extension of the mover's
-#: own pegs too (`candidates.pool`): a walk round a block, off the shortest paths, was missed
-#: as a reply to the root's moves (a game lost to T1j); deeper it would cost a fifth of the
-#: nodes a second for little
-EXTENSION_DEPTH = 2
 #: what a first visit assumes of a child, below its parent's value
 FIRST_PLAY_URGENCY = 0.1
 #: never more nodes than this in one Python search: about 1.8 kB a node, so under 400 MB
@@ -130,7 +125,7 @@ class Search:
     def run(self, nodes: int | None, deadline: float | None) -> None:
         """Iterate until `nodes` iterations or the `deadline` (perf_counter) is reached."""
         budget = min(nodes if nodes is not None else MAX_NODES, MAX_NODES)
-        self.root_eval = self._expand(self.root, self._recent([self.root]), depth=0)
+        self.root_eval = self._expand(self.root, self._recent([self.root]), root=True)
         self._backup([self.root], self.root_eval, self.root.to_move)
         self.nodes = 1
         if self.root.terminal is not None or len(self.root.moves or ()) <= 1:
@@ -148,7 +143,7 @@ class Search:
                 path.append(node)
             value = node.terminal
             if value is None:
-                value = self._expand(node, self._recent(path), depth=len(path) - 1)
+                value = self._expand(node, self._recent(path), root=False)
             self._backup(path, value, node.to_move)
             for hole, links in reversed(placed):
                 board.take_back(hole, links)
@@ -195,11 +190,8 @@ class Search:
 
     # --- a new node --------------------------------------------------------------------
 
-    def _expand(self, node: Node, recent: Recent, *, depth: int) -> float:
-        """Evaluate the node's position (`depth` moves below the root) and list its moves;
-        its value for `to_move`."""
-        root = depth == 0
-        extensions = depth <= EXTENSION_DEPTH
+    def _expand(self, node: Node, recent: Recent, *, root: bool) -> float:
+        """Evaluate the node's position and list its moves; its value for `to_move`."""
         board = self.board
         pos = board.pos
         colour = node.to_move
@@ -224,7 +216,7 @@ class Search:
                 fallback = [(threatened & -threatened).bit_length() - 1] if threatened else []
                 return self._decide(node, 0.0, fallback)
             moves, priors = ranked(board, colour, recent, mine, theirs, free,
-                                   len(blocks) + 4, everywhere=root, extensions=extensions)
+                                   len(blocks) + 4, everywhere=root)
             allowed = set(blocks)
             pairs = [(m, p) for m, p in zip(moves, priors, strict=True) if m in allowed]
             listed = {m for m, _p in pairs}
@@ -234,8 +226,7 @@ class Search:
             node.priors = [p / total for _m, p in pairs]
         else:
             node.moves, node.priors = ranked(board, colour, recent, mine, theirs, free,
-                                             ROOT_WIDTH if root else WIDTH, everywhere=root,
-                                             extensions=extensions)
+                                             ROOT_WIDTH if root else WIDTH, everywhere=root)
         if root and self._noise and len(node.priors) > 1:
             self._perturb(node)
         node.kids = [None] * len(node.moves)
