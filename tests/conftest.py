@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
+from typing import Any
 
 import pytest
 
@@ -28,3 +29,14 @@ def pytest_configure(config: pytest.Config) -> None:
     problem = environment_problem()
     if problem is not None:
         raise pytest.UsageError(problem)
+
+
+@pytest.fixture
+async def fake_discord() -> AsyncIterator[Any]:
+    """A Discord-shaped server on localhost (`support.fake_discord`), stopped after the test."""
+    from support.fake_discord import FakeDiscord  # imported once the environment is checked
+
+    server = FakeDiscord()
+    await server.start()
+    yield server
+    await server.stop()

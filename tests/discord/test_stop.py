@@ -14,7 +14,7 @@ from __future__ import annotations
 import signal
 import sqlite3
 import subprocess
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -35,14 +35,6 @@ def owed(database: Path) -> list[tuple[int, int, int]]:
     with sqlite3.connect(database) as db:
         return db.execute("SELECT g.id, g.version, b.awaiting FROM bot_games b "
                           "JOIN games g ON g.id = b.game_id ORDER BY g.id").fetchall()
-
-
-@pytest.fixture
-async def discord_server() -> AsyncIterator[FakeDiscord]:
-    server = FakeDiscord()
-    await server.start()
-    yield server
-    await server.stop()
 
 
 @pytest.fixture
@@ -77,17 +69,17 @@ async def test_a_sigkilled_twixt_play_leaves_no_engine_process_behind(tmp_path):
 
 
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
-async def test_a_signal_stops_the_bot_cleanly_while_it_searches(tmp_path, discord_server,
+async def test_a_signal_stops_the_bot_cleanly_while_it_searches(tmp_path, fake_discord,
                                                                 bots, stop):
     database = tmp_path / "t.db"
     await kill_play_while_it_searches(database)
     assert owed(database) == [(1, 0, 1)]  # the bot's first move is owed
-    bot = start_bot(discord_server, database, bots)
+    bot = start_bot(fake_discord, database, bots)
     await until(lambda: searching(bot.pid), "the bot to search after its start")
     started = descendants(bot.pid)
     bot.send_signal(stop)
     assert await exit_code(bot) == 0
-    assert discord_server.close_codes == [1000]
+    assert fake_discord.close_codes == [1000]
     assert b"Traceback" not in bot.stderr.read()
     # the resource tracker ends when it reads the end of its pipe, a moment after the bot
     await until(lambda: not alive(started), f"processes {sorted(alive(started))} to end")
@@ -95,32 +87,32 @@ async def test_a_signal_stops_the_bot_cleanly_while_it_searches(tmp_path, discor
 
 
 @pytest.mark.parametrize("ready", [True, False], ids=["ready", "before-ready"])
-async def test_sigterm_stops_an_idle_bot_cleanly(tmp_path, discord_server, bots, ready):
-    discord_server.hold_ready = not ready
-    bot = start_bot(discord_server, tmp_path / "t.db", bots)
-    await until(discord_server.identified.is_set, "the bot to identify")
+async def test_sigterm_stops_an_idle_bot_cleanly(tmp_path, fake_discord, bots, ready):
+    fake_discord.hold_ready = not ready
+    bot = start_bot(fake_discord, tmp_path / "t.db", bots)
+    await until(fake_discord.identified.is_set, "the bot to identify")
     if ready:
-        await until(discord_server.ready_sent.is_set, "READY")
+        await until(fake_discord.ready_sent.is_set, "READY")
     bot.send_signal(signal.SIGTERM)
     assert await exit_code(bot) == 0
-    assert discord_server.close_codes == [1000]
+    assert fake_discord.close_codes == [1000]
 
 
-async def test_sigterm_stops_the_bot_cleanly_in_its_start(tmp_path, discord_server, bots):
+async def test_sigterm_stops_the_bot_cleanly_in_its_start(tmp_path, fake_discord, bots):
     # logged in, syncing its commands, not yet connected to the gateway
-    discord_server.hold_sync = True
-    bot = start_bot(discord_server, tmp_path / "t.db", bots)
-    await until(discord_server.sync_asked.is_set, "the bot to sync its commands")
+    fake_discord.hold_sync = True
+    bot = start_bot(fake_discord, tmp_path / "t.db", bots)
+    await until(fake_discord.sync_asked.is_set, "the bot to sync its commands")
     bot.send_signal(signal.SIGTERM)
     assert await exit_code(bot) == 0
     assert bot.stderr.read().count(b"twixt:") == 0  # no "cannot reach Discord"
-    assert discord_server.close_codes == []
+    assert fake_discord.close_codes == []
 
 
-async def test_a_sigkilled_bot_leaves_no_engine_process_behind(tmp_path, discord_server, bots):
+async def test_a_sigkilled_bot_leaves_no_engine_process_behind(tmp_path, fake_discord, bots):
     database = tmp_path / "t.db"
     await kill_play_while_it_searches(database)
-    bot = start_bot(discord_server, database, bots)
+    bot = start_bot(fake_discord, database, bots)
     await until(lambda: searching(bot.pid), "the bot to search after its start")
     started = descendants(bot.pid)
     bot.kill()

@@ -4,7 +4,6 @@ LAUNCH_ACTIVITY (interaction response type 12) over the fake Discord's HTTP API.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
@@ -24,21 +23,13 @@ SECRET = b"a-secret-for-the-tests-only-0123456789"
 
 
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    server = FakeDiscord()
-    await server.start()
-    yield server
-    await server.stop()
-
-
-@pytest.fixture
-def with_web(client: TwixtBot, fake: FakeDiscord) -> WebBoard:
+def with_web(client: TwixtBot, fake_discord: FakeDiscord) -> WebBoard:
     """The client serving a web board with the Activity (not listening: links only)."""
     storage = client.service.desk.storage
     assert isinstance(storage, SqliteStorage)
     board = WebBoard(client.service, storage, Signer(SECRET),
                      activity=ActivityAuth(BOT_ID, CLIENT_SECRET, "token",
-                                           api=fake.url + "/api/v10"))
+                                           api=fake_discord.url + "/api/v10"))
     client.web = WebServer(board, "127.0.0.1", 0)
     return board
 
@@ -73,10 +64,10 @@ async def test_without_a_web_board_no_link_follows(client: TwixtBot, cog: Cogs):
     assert mock.followup.send.await_count == 0
 
 
-async def test_the_launch_button_answers_launch_activity(client: TwixtBot, fake: FakeDiscord,
-                                                        monkeypatch: pytest.MonkeyPatch):
+async def test_the_launch_button_answers_launch_activity(
+        client: TwixtBot, fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch):
     """A real interaction, answered through discord.py's HTTP client at the fake Discord."""
-    monkeypatch.setattr(discord.http.Route, "BASE", fake.url + "/api/v10")
+    monkeypatch.setattr(discord.http.Route, "BASE", fake_discord.url + "/api/v10")
     me = await client.http.static_login("token")
     client._connection.user = discord.ClientUser(state=client._connection, data=me)
     try:
@@ -92,18 +83,18 @@ async def test_the_launch_button_answers_launch_activity(client: TwixtBot, fake:
         await launch(interaction)
     finally:
         await client.http.close()
-    assert fake.callbacks == [12]
+    assert fake_discord.callbacks == [12]
 
 
 async def test_the_global_sync_keeps_the_entry_point_that_a_plain_overwrite_loses(
-        client: TwixtBot, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch):
+        client: TwixtBot, fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch):
     # what discord.py's tree.sync sends (the tree's commands alone) is refused
     async with aiohttp.ClientSession() as session, session.put(
-            f"{fake.url}/api/v10/applications/{BOT_ID}/commands",
+            f"{fake_discord.url}/api/v10/applications/{BOT_ID}/commands",
             json=[{"name": "twixt", "description": "TwixT", "type": 1}]) as refused:
         assert refused.status == 400 and (await refused.json())["code"] == 50240
     # the client's own sync at its start keeps it
-    monkeypatch.setattr(discord.http.Route, "BASE", fake.url + "/api/v10")
+    monkeypatch.setattr(discord.http.Route, "BASE", fake_discord.url + "/api/v10")
     await client.http.static_login("token")
     client._connection.application_id = int(BOT_ID)
     try:
@@ -111,7 +102,7 @@ async def test_the_global_sync_keeps_the_entry_point_that_a_plain_overwrite_lose
     finally:
         client.scheduler.stop()
         await client.http.close()
-    kinds = {command["name"]: command["type"] for command in fake.commands}
+    kinds = {command["name"]: command["type"] for command in fake_discord.commands}
     assert kinds.pop("launch") == 4
     assert "twixt" in kinds and set(kinds.values()) <= {1, 2, 3}
-    assert fake.refused_overwrites == 1  # the one above
+    assert fake_discord.refused_overwrites == 1  # the one above

@@ -21,14 +21,6 @@ START = ("alice: challenge bob size 12 swap no", "bob: accept", "alice: G6")
 
 
 @pytest.fixture
-async def fake_discord() -> AsyncIterator[FakeDiscord]:
-    server = FakeDiscord()
-    await server.start()
-    yield server
-    await server.stop()
-
-
-@pytest.fixture
 async def storage(tmp_path: Path) -> AsyncIterator[SqliteStorage]:
     async with await SqliteStorage.open(tmp_path / "twixt.db") as opened:
         yield opened
