@@ -71,6 +71,9 @@ ENGINE, PARTNER = "engine", "t1j"
 DEFAULT_SPARRING = REPO.parent / "shared" / "sparring"
 #: the boards T1j plays
 PARTNER_SIZES = range(12, 37)
+#: a first peg this few holes from an edge is T1j's kind of opening (it opens within two holes
+#: of an edge and swaps nothing there)
+EDGE_HOLES = 3
 
 
 class Unavailable(Exception):
@@ -148,6 +151,8 @@ class SparResult:
     thinking: dict[str, list[float]] = field(default_factory=dict)
     #: the engine's searches: nodes and its process's CPU seconds, a move each
     searched: list[tuple[int, float]] = field(default_factory=list)
+    #: where the first peg stood (`opening_kind`)
+    opening: str = ""
 
     @property
     def engine_first(self) -> bool:
@@ -162,6 +167,21 @@ class SparResult:
         return (f"game {self.number + 1:3}: engine {seat} seat ({self.engine_colour.title}"
                 f"{swap}), opening {opening:4} -> {self.winner:6} by {self.reason:11} after "
                 f"{len(self.moves):3} moves ({times})")
+
+
+def opening_kind(game: Game) -> str:
+    """Where the first peg stands: near the first player's own border rows, beside a side
+    column (within `EDGE_HOLES` of either), or inside; "" before it is placed. Whether the
+    second player should swap such a peg is what the second seat's games by opening show."""
+    first = next((turn.placed for turn in game.history if turn.placed is not None), None)
+    if first is None:
+        return ""
+    cols, rows = game.geometry.cols, game.geometry.rows
+    if min(first.row, rows - 1 - first.row) < EDGE_HOLES:
+        return "near its border row"
+    if min(first.col, cols - 1 - first.col) < EDGE_HOLES:
+        return "beside a side column"
+    return "inside"
 
 
 def partner_pegs(game: Game) -> list[tuple[str, str]]:
@@ -193,7 +213,7 @@ def play_game(sparring: Sparring, number: int, engine: EngineProcess,
     def result(winner: str, reason: str) -> SparResult:
         colour = game.colour_of_seat(game.seat_of(ENGINE))
         return SparResult(number, winner, reason, moves, colour, game.swapped, thinking,
-                          searched)
+                          searched, opening_kind(game))
 
     while not game.is_over and game.pegs_placed < cols * rows:
         seat = ENGINE if game.player_to_move == ENGINE else PARTNER
@@ -249,6 +269,8 @@ class Tally:
     counts: dict[str, int] = field(default_factory=lambda: {ENGINE: 0, PARTNER: 0, "draw": 0})
     thinking: dict[str, list[float]] = field(default_factory=lambda: {ENGINE: [], PARTNER: []})
     searched: list[tuple[int, float]] = field(default_factory=list)
+    #: the engine's games in the second seat by T1j's opening and whether the engine swapped
+    second_seat: dict[tuple[str, bool], Score] = field(default_factory=dict)
 
     def add(self, game: SparResult) -> None:
         self.total.add(game.winner, ENGINE)
@@ -257,6 +279,9 @@ class Tally:
         self.counts[game.winner] += 1
         if game.swapped:   # the second player swapped
             self.swaps[PARTNER if game.engine_first else ENGINE] += 1
+        if not game.engine_first and game.opening:
+            self.second_seat.setdefault((game.opening, game.swapped), Score()).add(
+                game.winner, ENGINE)
         for seat, times in game.thinking.items():
             self.thinking[seat].extend(times)
         self.searched.extend(game.searched)
@@ -279,6 +304,8 @@ class Tally:
             f"engine {mean(ENGINE):.2f} s, T1j {mean(PARTNER):.2f} s",
             f"  the engine's searches: {nodes / moves:,.0f} nodes and {cpu / moves:.2f} CPU "
             f"seconds a move, {nodes / max(cpu, 1e-9):,.0f} nodes a CPU second",
+            *(f"  engine second, T1j opened {kind}, {'swapped' if swapped else 'kept'}: "
+              f"{score.text()}" for (kind, swapped), score in sorted(self.second_seat.items())),
         ]
 
 

@@ -15,6 +15,7 @@ from spar_match import (
     Tally,
     load_client,
     main,
+    opening_kind,
     play_game,
 )
 
@@ -111,6 +112,35 @@ def test_the_referee_plays_a_game_by_the_projects_rules_in_both_seats(number: in
     assert last_pegs[0][1] == "red"
     line = result.line()
     assert f"game {number + 1:3}: engine {'first' if number == 0 else 'second'} seat" in line
+
+
+@pytest.mark.parametrize(("first", "kind"), [
+    ("E3", "near its border row"), ("F22", "near its border row"), ("V9", "beside a side column"),
+    ("B15", "beside a side column"), ("L12", "inside"), ("D4", "inside")])
+def test_the_opening_is_told_by_where_the_first_peg_stands(first: str, kind: str) -> None:
+    game = Game(("t1j", "engine"), size=24, swap=True)
+    assert opening_kind(game) == ""
+    game.play(first)
+    game.play("swap")
+    assert opening_kind(game) == kind
+
+
+def test_the_second_seat_is_told_by_opening_and_swap() -> None:
+    tally = Tally()
+    tally.add(SparResult(1, ENGINE, "connection", ["E3"], Colour.BLACK, False,
+                         opening="near its border row"))
+    tally.add(SparResult(3, PARTNER, "connection", ["E3", "swap"], Colour.RED, True,
+                         opening="near its border row"))
+    tally.add(SparResult(5, ENGINE, "connection", ["F3"], Colour.BLACK, False,
+                         opening="near its border row"))
+    tally.add(SparResult(0, PARTNER, "connection", ["L7", "swap"], Colour.BLACK, True,
+                         opening="inside"))
+    lines = tally.lines()
+    assert lines[-2] == ("  engine second, T1j opened near its border row, kept: "
+                         "100.0% [34.2%, 100.0%] (2/2)")
+    assert lines[-1].startswith("  engine second, T1j opened near its border row, swapped: "
+                                "  0.0%")
+    assert not any("inside" in line for line in lines)   # the engine's own opening
 
 
 def test_the_tally_splits_by_seat_and_colour() -> None:
