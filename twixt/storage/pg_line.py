@@ -11,8 +11,9 @@ together go through together (`TurnBatches`): a turn that finds a batch still wa
 nobody asked behind it, joins it; otherwise it starts one, which takes its place in line like
 any operation. When the batch's place comes, one statement writes all its turns, each under
 its own version check, and one COMMIT makes them durable; only then does any of their callers
-go on. (PostgreSQL's storage writes one batch at a time: see `PostgresStorage._writing`.) So no operation is overtaken by one asked after it, a turn alone is still one round
-trip, and a thousand games waiting cost a few statements, not a thousand.
+go on (one batch at a time: see `PostgresStorage._writing`). So no operation is overtaken
+by one asked after it, a turn alone is still one round trip, and a thousand games waiting
+cost a few statements, not a thousand.
 
 A game is in at most one unfinished batch: a second turn of the same game (two players racing)
 waits until the first's batch has landed. So batches never wait for each other's rows.
