@@ -25,8 +25,7 @@ class RateLimit:
     def allow(self, key: str) -> bool:
         """Take one request from `key`'s bucket; False when it is empty."""
         now = self._clock()
-        tokens, since = self._buckets.get(key, (float(self.burst), now))
-        tokens = min(float(self.burst), tokens + (now - since) * self.per_second)
+        tokens = self._tokens(key, now)
         if tokens < 1:
             self._buckets[key] = (tokens, now)
             return False
@@ -37,12 +36,15 @@ class RateLimit:
 
     def has_room(self, key: str) -> bool:
         """Whether `key`'s bucket holds a request, without taking it."""
-        tokens, since = self._buckets.get(key, (float(self.burst), self._clock()))
-        return tokens + (self._clock() - since) * self.per_second >= 1
+        return self._tokens(key, self._clock()) >= 1
+
+    def _tokens(self, key: str, now: float) -> float:
+        """What `key`'s bucket holds now, refilled since it was last used."""
+        tokens, since = self._buckets.get(key, (float(self.burst), now))
+        return min(float(self.burst), tokens + (now - since) * self.per_second)
 
     def _forget(self) -> None:
         now = self._clock()
-        full = [key for key, (tokens, since) in self._buckets.items()
-                if tokens + (now - since) * self.per_second >= self.burst]
+        full = [key for key in self._buckets if self._tokens(key, now) >= self.burst]
         for key in full or list(self._buckets)[: len(self._buckets) // 2]:
             del self._buckets[key]
