@@ -109,7 +109,7 @@ def test_level_5_searches_until_its_time_cap_only_when_compiled(monkeypatch):
         budgets[compiled] = [(limit.nodes, limit.seconds)
                              for limit in map(level_limit, LEVELS)]
     assert budgets[True][:-1] == budgets[False][:-1]
-    assert budgets[True][-1] == (core.COMPILED_MAX_NODES, 10.0)
+    assert budgets[True][-1] == (core.MAX_NODES, 10.0)
     assert budgets[False][-1] == (30000, 10.0)
 
 
@@ -125,7 +125,7 @@ def test_ctrl_c_ends_a_compiled_search_under_way(tmp_path):
         "game = Game(('a', 'b'), size=48, swap=False)\n"
         "game.play('X24')\n"
         "print('thinking', flush=True)\n"
-        "think(game, Limit(nodes=core.COMPILED_MAX_NODES))\n"
+        "think(game, Limit(nodes=core.MAX_NODES))\n"
         "print('finished', flush=True)\n")
     environment = {key: value for key, value in os.environ.items() if key != core.CHOICE}
     with subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,

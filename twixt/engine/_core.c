@@ -412,12 +412,17 @@ typedef struct {
     int32_t move, visits;
     int32_t first, count; /* its moves: edges[first .. first + count), first -1: not listed */
     int8_t mover, to_move, decided;
+    int32_t kept; /* prune: whether it is kept, then its index after (in the padding) */
 } Node;
 
 typedef struct {
     double prior;
     int32_t move, kid; /* kid -1: not visited yet */
 } Edge;
+
+/* the tree's size is counted in these (search.NODE_BYTES, search.EDGE_BYTES) by both cores */
+_Static_assert(sizeof(Node) == 40, "search.NODE_BYTES is 40");
+_Static_assert(sizeof(Edge) == 16, "search.EDGE_BYTES is 16");
 
 typedef struct {
     double c_puct, fpu, narrow, weak, sharpness, tempo, noise;
@@ -475,10 +480,16 @@ typedef struct {
     uint8_t *cell;
     const double *rng_values;
     Py_ssize_t rng_count;
+    /* the tree in one block of p.max_bytes: nodes from its start upwards, edges (listed
+     * moves) from its end downwards (edge j at edges_end - 1 - j), so that what it touches
+     * never exceeds the bound */
+    char *arena;
     Node *nodes;
-    size_t nn, ncap;
-    Edge *edges;
-    size_t ne, ecap;
+    size_t nn;
+    Edge *edges_end;
+    size_t ne;
+    long prunes;
+    long long kept_bytes; /* the largest tree a prune left */
     int32_t *path, *placed, *placed_links; /* one iteration's walk */
 } Ctx;
 
@@ -1160,29 +1171,80 @@ static int blocking_holes(Ctx *c, int colour, const Side *theirs, const BB *free
     return found;
 }
 
-/* room for one more node and the moves of one expansion; 0 when the memory bound is hit */
-static int reserve(Ctx *c)
+static inline Edge *edge_at(const Ctx *c, size_t j)
+{
+    return c->edges_end - 1 - j;
+}
+
+/* Search._fits: room for one more node and the moves of one expansion within the bound */
+static int fits(const Ctx *c)
 {
     size_t want_edges = c->ne + (size_t)c->n + 8;
-    if ((long long)((c->nn + 1) * sizeof(Node) + want_edges * sizeof(Edge)) > c->p.max_bytes)
-        return 0;
-    if (c->nn + 1 > c->ncap) {
-        size_t cap = c->ncap * 2;
-        Node *nodes = realloc(c->nodes, cap * sizeof(Node));
-        if (!nodes)
-            return 0;
-        c->nodes = nodes;
-        c->ncap = cap;
+    return (long long)((c->nn + 1) * sizeof(Node) + want_edges * sizeof(Edge)) <= c->p.max_bytes;
+}
+
+/* Search._kept_bytes: mark the nodes a prune with `min_count` keeps (the root, its children
+ * and every node visited at least min_count times: a connected tree, since a child is never
+ * visited more than its parent) and count their size */
+static long long mark_kept(Ctx *c, long min_count)
+{
+    long long bytes = 0;
+    for (size_t i = 0; i < c->nn; i++)
+        c->nodes[i].kept = i == 0 || c->nodes[i].visits >= min_count;
+    const Node *root = &c->nodes[0];
+    for (int i = 0; i < root->count; i++) {
+        int kid = edge_at(c, root->first + i)->kid;
+        if (kid >= 0)
+            c->nodes[kid].kept = 1;
     }
-    if (want_edges > c->ecap) {
-        size_t cap = c->ecap * 2 > want_edges ? c->ecap * 2 : want_edges;
-        Edge *edges = realloc(c->edges, cap * sizeof(Edge));
-        if (!edges)
-            return 0;
-        c->edges = edges;
-        c->ecap = cap;
+    for (size_t i = 0; i < c->nn; i++)
+        if (c->nodes[i].kept)
+            bytes += (long long)(sizeof(Node) + (size_t)c->nodes[i].count * sizeof(Edge));
+    return bytes;
+}
+
+/* Search._prune: when the tree is full, keep the root, its children and the nodes visited at
+ * least min_count times, min_count doubling from 2 until what is kept takes at most half the
+ * bound (as Fuego's SgUctSearch does when its tree is full: its PruneFullTree and
+ * PruneMinCount, SgUctTree::CopyPruneLowCount). A dropped child becomes an unvisited move of
+ * its parent again (its move and prior stay listed); the parent keeps its visits and value.
+ * In place: a child is created, and its moves listed, after its parent, so copying the kept
+ * nodes and their moves in order only ever moves them towards the block's ends. 1 when the
+ * search can go on, 0 when even the root and its children leave no room. */
+static int prune(Ctx *c)
+{
+    long long half = c->p.max_bytes / 2;
+    long min_count = 2;
+    long long bytes = mark_kept(c, min_count);
+    while (bytes > half && min_count <= c->nodes[0].visits) {
+        min_count *= 2;
+        bytes = mark_kept(c, min_count);
     }
-    return 1;
+    int32_t kept = 0;
+    for (size_t i = 0; i < c->nn; i++)
+        c->nodes[i].kept = c->nodes[i].kept ? kept++ : -1;
+    size_t ne = 0;
+    for (size_t i = 0; i < c->nn; i++) {
+        Node node = c->nodes[i];
+        if (node.kept < 0)
+            continue;
+        if (node.first >= 0) {
+            for (int j = 0; j < node.count; j++) {
+                Edge e = *edge_at(c, (size_t)node.first + j);
+                e.kid = e.kid >= 0 ? c->nodes[e.kid].kept : -1;
+                *edge_at(c, ne + j) = e;
+            }
+            node.first = (int32_t)ne;
+            ne += (size_t)node.count;
+        }
+        c->nodes[node.kept] = node;
+    }
+    c->nn = (size_t)kept;
+    c->ne = ne;
+    c->prunes++;
+    if (bytes > c->kept_bytes)
+        c->kept_bytes = bytes;
+    return fits(c);
 }
 
 static int new_node(Ctx *c, int move, int mover, int to_move)
@@ -1206,7 +1268,7 @@ static void list_moves(Ctx *c, Node *node, int count)
     node->first = (int32_t)c->ne;
     node->count = count;
     for (int j = 0; j < count; j++) {
-        Edge *e = &c->edges[c->ne++];
+        Edge *e = edge_at(c, c->ne++);
         e->move = c->moves[j];
         e->prior = c->priors[j];
         e->kid = -1;
@@ -1315,7 +1377,7 @@ static int select_child(Ctx *c, int at)
     int best = 0;
     double best_score = -1e9;
     for (int i = 0; i < node->count; i++) {
-        const Edge *e = &c->edges[node->first + i];
+        const Edge *e = edge_at(c, node->first + i);
         double score;
         if (e->kid < 0 || !c->nodes[e->kid].visits) {
             score = fpu + explore * e->prior;
@@ -1328,7 +1390,7 @@ static int select_child(Ctx *c, int at)
             best = i;
         }
     }
-    Edge *e = &c->edges[node->first + best];
+    Edge *e = edge_at(c, node->first + best);
     if (e->kid < 0) {
         int to_move = node->to_move, move = e->move;
         e->kid = new_node(c, move, to_move, 1 - to_move); /* node may move: read it first */
@@ -1355,7 +1417,7 @@ static int best_child(const Ctx *c, const Node *node)
     long best_visits = -1;
     double best_q = -1.0, best_prior = -1.0;
     for (int i = 0; i < node->count; i++) {
-        const Edge *e = &c->edges[node->first + i];
+        const Edge *e = edge_at(c, node->first + i);
         long visits = 0;
         double value = 0.0;
         if (e->kid >= 0) {
@@ -1384,7 +1446,6 @@ static double now(void)
 static long run(Ctx *c, int to_move, long budget, double seconds, double *root_eval)
 {
     double deadline = seconds >= 0 ? now() + seconds : -1.0;
-    reserve(c);
     int root = new_node(c, -1, 1 - to_move, to_move);
     *root_eval = expand(c, &c->nodes[root], 1, c->root_last, c->root_own_last);
     int32_t path[1] = {root};
@@ -1404,7 +1465,7 @@ static long run(Ctx *c, int to_move, long budget, double seconds, double *root_e
             if (interrupted)
                 break;
         }
-        if (!reserve(c))
+        if (!fits(c) && !prune(c))
             break;
         int at = root, length = 0, depth = 0, used = 0;
         c->path[length++] = at;
@@ -1439,8 +1500,7 @@ static void ctx_free(Ctx *c)
 {
     free(c->peg);
     free(c->fwd);
-    free(c->nodes);
-    free(c->edges);
+    free(c->arena);
     free(c->score);
 }
 
@@ -1463,11 +1523,13 @@ static int ctx_init(Ctx *c, const Tables *t)
     c->score = malloc((size_t)(2 * n + 8) * sizeof(double)
                       + (size_t)(7 * (n + 8) + 8 * n + 8 + 3 * n) * sizeof(int32_t)
                       + (size_t)(6 * (n + 1)) * sizeof(int32_t) + (size_t)n);
-    c->ncap = 1024;
-    c->ecap = 4096;
-    c->nodes = malloc(c->ncap * sizeof(Node));
-    c->edges = malloc(c->ecap * sizeof(Edge));
-    if (!c->peg || !c->fwd || !c->score || !c->nodes || !c->edges)
+    /* the tree's block: untouched pages of a large allocation take no memory, so a search
+     * uses only what its tree fills */
+    size_t arena = ((size_t)c->p.max_bytes + sizeof(Edge) - 1) / sizeof(Edge) * sizeof(Edge);
+    c->arena = malloc(arena);
+    c->nodes = (Node *)c->arena;
+    c->edges_end = (Edge *)(c->arena + arena);
+    if (!c->peg || !c->fwd || !c->score || !c->arena)
         return -1;
     c->link = c->peg + n;
     c->cc[0] = (uint8_t *)c->link + 4 * n;
@@ -1655,6 +1717,13 @@ static PyObject *core_search(PyObject *self, PyObject *args)
                         "to_move is 0 or 1, the budget and the widths at least 1");
         return NULL;
     }
+    /* Search._check_bound: room for the root and its moves, and kids' indices in 32 bits */
+    if (p.max_bytes < (long long)(sizeof(Node) + ((size_t)t->n + 8) * sizeof(Edge))
+        || p.max_bytes > (long long)sizeof(Node) * INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "max_bytes holds the root and its moves, "
+                        "and at most 2**31 - 1 nodes");
+        return NULL;
+    }
     PyObject *rng = PySequence_Fast(rng_obj, "rng_values must be a sequence");
     if (rng == NULL)
         return NULL;
@@ -1694,7 +1763,8 @@ static PyObject *core_search(PyObject *self, PyObject *args)
         ctx_free(&c);
         return NULL;
     }
-    /* (nodes, root value, terminal or None, moves, priors, visits, values, lines) */
+    /* (nodes, root value, terminal or None, moves, priors, visits, values, lines, prunes,
+     * the largest tree a prune left) */
     const Node *root = &c.nodes[0];
     int count = root->count;
     PyObject *moves = PyList_New(count), *priors = PyList_New(count),
@@ -1703,7 +1773,7 @@ static PyObject *core_search(PyObject *self, PyObject *args)
     if (!moves || !priors || !visits || !sums || !lines)
         goto done;
     for (int i = 0; i < count; i++) {
-        const Edge *e = &c.edges[root->first + i];
+        const Edge *e = edge_at(&c, root->first + i);
         const Node *kid = e->kid >= 0 ? &c.nodes[e->kid] : NULL;
         PyObject *line = PyList_New(0);
         if (line == NULL)
@@ -1719,7 +1789,7 @@ static PyObject *core_search(PyObject *self, PyObject *args)
             int j = best_child(&c, node);
             if (j < 0)
                 break;
-            const Edge *next = &c.edges[node->first + j];
+            const Edge *next = edge_at(&c, node->first + j);
             PyObject *move = PyLong_FromLong(next->move);
             if (move == NULL || PyList_Append(line, move) < 0) {
                 Py_XDECREF(move);
@@ -1733,8 +1803,8 @@ static PyObject *core_search(PyObject *self, PyObject *args)
         goto done;
     PyObject *terminal = root->decided ? PyFloat_FromDouble(root->terminal) : Py_NewRef(Py_None);
     if (terminal != NULL) {
-        result = Py_BuildValue("(ldOOOOOO)", nodes, root_eval, terminal, moves, priors, visits,
-                               sums, lines);
+        result = Py_BuildValue("(ldOOOOOOlL)", nodes, root_eval, terminal, moves, priors,
+                               visits, sums, lines, c.prunes, c.kept_bytes);
         Py_DECREF(terminal);
     }
 done:
@@ -1772,6 +1842,11 @@ PyMODINIT_FUNC PyInit__core(void)
     PyObject *module = PyModule_Create(&core_module);
     if (module == NULL)
         return NULL;
+    if (PyModule_AddIntConstant(module, "NODE_BYTES", (long)sizeof(Node)) < 0
+        || PyModule_AddIntConstant(module, "EDGE_BYTES", (long)sizeof(Edge)) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
     Py_INCREF(&TablesType);
     if (PyModule_AddObject(module, "Tables", (PyObject *)&TablesType) < 0) {
         Py_DECREF(&TablesType);

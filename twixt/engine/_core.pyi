@@ -1,6 +1,10 @@
 """The compiled search (twixt/engine/_core.c); twixt/engine/core.py prepares its arguments and
 is the only caller."""
 
+#: the sizes of a node and of a listed move in the search's tree (search.NODE_BYTES, EDGE_BYTES)
+NODE_BYTES: int
+EDGE_BYTES: int
+
 class Tables:
     """One board size's and rule set's tables, made by `tables`."""
 
@@ -20,7 +24,7 @@ def search(
     prior_params: PriorParams,
     /,
 ) -> tuple[int, float, float | None, list[int], list[float], list[int], list[float],
-           list[list[int]]]: ...
+           list[list[int]], int, int]: ...
 
 def side(tables: Tables, pegs: bytes, links: bytes, colour: int, paths: bool, cap: int, /,
          ) -> tuple[int, list[bytes], bytes]: ...

@@ -90,7 +90,7 @@ def _level_nodes_on_12(level: int) -> int:
     when the core is compiled (its nodes would take a fraction of the cap); the others keep
     their nodes, by which their strength ladder is measured, on both cores."""
     if level == LEVELS[-1] and core.compiled:
-        return core.COMPILED_MAX_NODES
+        return core.MAX_NODES
     return fixed_nodes(level)
 
 

@@ -42,6 +42,7 @@ from twixt.engine.patterns import (
 from twixt.engine.search import (
     C_PUCT,
     FIRST_PLAY_URGENCY,
+    MAX_NODES,
     PV_LENGTH,
     ROOT_WIDTH,
     WIDTH,
@@ -57,12 +58,11 @@ if TYPE_CHECKING:
 
 #: the environment variable that forces the Python core
 CHOICE = "TWIXT_ENGINE_CORE"
-#: the compiled core's bounds: its nodes take about 40 bytes and its listed moves 16 each, and
-#: the tree stays under `MAX_BYTES` (it stops early, like at a deadline, if it would not:
-#: about 1,800,000 nodes on 12×12 and 870,000 on 24×24); the node count is only a ceiling
-#: above that, so that level 5 and any time limit search until their time or this memory
-#: is used up (it stopped at 1,000,000 nodes, 2.5 s on 12×12, of level 5's 10 s)
-COMPILED_MAX_NODES = 10_000_000
+#: the compiled core's bound on its tree: its nodes take 40 bytes and its listed moves 16
+#: each (`search.NODE_BYTES`, `search.EDGE_BYTES`), in one block of this size; when the tree
+#: would outgrow it, the search prunes it to half (`Search._prune`) and goes on (it is full
+#: at about 1,800,000 nodes on 12×12 and 870,000 on 24×24), so that level 5 and any time
+#: limit search until their time, or `search.MAX_NODES`, is used up
 MAX_BYTES = 300 * 1024 * 1024
 #: the colours' numbers in the compiled core
 _COLOUR = {Colour.RED: 0, Colour.BLACK: 1}
@@ -90,36 +90,40 @@ DESCRIPTION = ("engine core: compiled C" if compiled
 
 
 def search(board: Board, colour: Colour, nodes: int | None, deadline: float | None, *,
-           noise: float, rng_values: Sequence[float]) -> Outcome:
-    """Search from `board` with `colour` to move, for at most `nodes` nodes (None: the core's
-    bound) and until `deadline` (a `time.perf_counter` value, or None), with the root's
-    priors mixed with `noise` of `rng_values`."""
+           noise: float, rng_values: Sequence[float], max_bytes: int | None = None) -> Outcome:
+    """Search from `board` with `colour` to move, for at most `nodes` nodes (None:
+    `MAX_NODES`) and until `deadline` (a `time.perf_counter` value, or None), with the root's
+    priors mixed with `noise` of `rng_values`, its tree pruned to stay within `max_bytes`
+    (None: the core's own bound; both cores prune alike for the same bound)."""
     if not compiled:
-        python = Search(board, colour, noise=noise, rng_values=list(rng_values))
+        python = Search(board, colour, noise=noise, rng_values=list(rng_values),
+                        max_bytes=max_bytes)
         python.run(nodes, deadline)
         return python.outcome()
-    return compiled_search(board, colour, nodes, deadline, noise=noise, rng_values=rng_values)
+    return compiled_search(board, colour, nodes, deadline, noise=noise, rng_values=rng_values,
+                           max_bytes=max_bytes)
 
 
 def compiled_search(board: Board, colour: Colour, nodes: int | None, deadline: float | None, *,
-                    noise: float, rng_values: Sequence[float]) -> Outcome:
+                    noise: float, rng_values: Sequence[float],
+                    max_bytes: int | None = None) -> Outcome:
     """`search` by the compiled core (ImportError when it was not built)."""
     from twixt.engine import _core
 
     geo = board.geo
     pegs, links = _encoded(board.pos)
-    budget = min(nodes if nodes is not None else COMPILED_MAX_NODES, COMPILED_MAX_NODES)
+    budget = min(nodes if nodes is not None else MAX_NODES, MAX_NODES)
     seconds = -1.0 if deadline is None else max(0.0, deadline - time.perf_counter())
     params = (C_PUCT, FIRST_PLAY_URGENCY, NARROW, WEAK, SHARPNESS, TEMPO, noise, WIDTH,
-              ROOT_WIDTH, UNREACHABLE, PV_LENGTH, MAX_BYTES)
+              ROOT_WIDTH, UNREACHABLE, PV_LENGTH, MAX_BYTES if max_bytes is None else max_bytes)
     recent = board.recent(colour)
     found = _core.search(_tables(geo.cols, geo.rows, board.rules), pegs, links,
                          (recent.last, recent.own_last), _COLOUR[colour], budget, seconds,
                          list(rng_values), params, _weights(), _prior_params())
-    done, root_eval, terminal, moves, priors, visits, values, lines = found
+    done, root_eval, terminal, moves, priors, visits, values, lines, prunes, kept = found
     return Outcome(nodes=done, root_eval=root_eval, terminal=terminal, moves=tuple(moves),
                    priors=tuple(priors), visits=tuple(visits), values=tuple(values),
-                   lines=tuple(tuple(line) for line in lines))
+                   lines=tuple(tuple(line) for line in lines), prunes=prunes, kept_bytes=kept)
 
 
 def compiled_side(pos: Position, colour: Colour, rules: RuleSet, *, paths: bool = True,

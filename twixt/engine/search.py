@@ -34,9 +34,17 @@ WIDTH = 20
 ROOT_WIDTH = 32
 #: what a first visit assumes of a child, below its parent's value
 FIRST_PLAY_URGENCY = 0.1
-#: never more nodes than this in one Python search: about 1.8 kB a node, so under 400 MB
-#: (the compiled core has its own bound, `engine.core.COMPILED_MAX_NODES`)
-MAX_NODES = 200_000
+#: never more nodes than this in one search, on either core: a ceiling only, since memory is
+#: bounded by pruning the tree (`MAX_BYTES`), so that a time limit is what ends a search
+MAX_NODES = 10_000_000
+#: the tree's size as both cores count it: the compiled core's node and listed move (its
+#: `Node` and `Edge`, which it checks), so that both prune at the same moment
+NODE_BYTES = 40
+EDGE_BYTES = 16
+#: the Python core's bound on its tree, in those units: a Python node takes about 1.8 kB
+#: against about 360 bytes counted (40 and some 20 moves listed), so about 320 MB at most
+#: (the compiled core's is `engine.core.MAX_BYTES`)
+MAX_BYTES = 64 * 1024 * 1024
 #: the longest expected line a search reports
 PV_LENGTH = 12
 
@@ -109,10 +117,26 @@ class Search:
     """One search from one position; `run` it, then read `best`, `pv` and `win`."""
 
     def __init__(self, board: Board, to_move: Colour, *, noise: float = 0.0,
-                 rng_values: list[float] | None = None) -> None:
+                 rng_values: list[float] | None = None, max_bytes: int | None = None) -> None:
+        """`max_bytes`: the bound on the tree (None: `MAX_BYTES`), counted as the compiled
+        core counts its tree."""
+        if max_bytes is None:
+            max_bytes = MAX_BYTES
+        holes = board.geo.cols * board.geo.rows
+        if max_bytes < NODE_BYTES + (holes + 8) * EDGE_BYTES:
+            raise ValueError("max_bytes holds the root and its moves")
         self.board = board
         self.root = Node(-1, to_move.opponent, to_move)
         self.nodes = 0
+        self._max_bytes = max_bytes
+        #: the moves an expansion may list at most (the compiled core's headroom)
+        self._most_listed = holes + 8
+        #: the tree's nodes and listed moves, counted as the compiled core counts them
+        self._tree_nodes = 0
+        self._tree_moves = 0
+        #: how often the tree was pruned, and the largest tree a prune left (in bytes)
+        self.prunes = 0
+        self.kept_bytes = 0
         self._noise = noise
         self._rng_values = rng_values or []
         self.root_eval = 0.5
@@ -125,6 +149,7 @@ class Search:
     def run(self, nodes: int | None, deadline: float | None) -> None:
         """Iterate until `nodes` iterations or the `deadline` (perf_counter) is reached."""
         budget = min(nodes if nodes is not None else MAX_NODES, MAX_NODES)
+        self._tree_nodes = 1
         self.root_eval = self._expand(self.root, self._recent([self.root]), root=True)
         self._backup([self.root], self.root_eval, self.root.to_move)
         self.nodes = 1
@@ -133,6 +158,8 @@ class Search:
         board = self.board
         while self.nodes < budget:
             if deadline is not None and time.perf_counter() >= deadline:
+                return
+            if not self._fits() and not self._prune():
                 return
             node = self.root
             path = [node]
@@ -172,6 +199,7 @@ class Search:
         if kid is None:
             kid = Node(moves[best_i], node.to_move, node.to_move.opponent)
             kids[best_i] = kid
+            self._tree_nodes += 1
         return kid
 
     def _recent(self, path: list[Node]) -> Recent:
@@ -187,6 +215,59 @@ class Search:
         for node in path:
             node.visits += 1
             node.value += value if node.mover is to_move else 1.0 - value
+
+    # --- the memory bound ----------------------------------------------------------------
+
+    def _fits(self) -> bool:
+        """Whether one more node and the moves of one expansion stay within the bound."""
+        return ((self._tree_nodes + 1) * NODE_BYTES
+                + (self._tree_moves + self._most_listed) * EDGE_BYTES) <= self._max_bytes
+
+    def _kept(self, min_count: int) -> list[Node]:
+        """The nodes a prune with `min_count` keeps: the root, its children (whose visits
+        choose the move) and every node visited at least `min_count` times (a connected
+        tree, since a child is never visited more often than its parent)."""
+        kept = [self.root]
+        kept.extend(kid for kid in self.root.kids if kid is not None)
+        at = 1
+        while at < len(kept):
+            kept.extend(kid for kid in kept[at].kids
+                        if kid is not None and kid.visits >= min_count)
+            at += 1
+        return kept
+
+    @staticmethod
+    def _size(nodes: list[Node]) -> int:
+        return sum(NODE_BYTES + len(node.moves or ()) * EDGE_BYTES for node in nodes)
+
+    def _prune(self) -> bool:
+        """When the tree is full, keep the root, its children and the nodes visited at least
+        `min_count` times, `min_count` doubling from 2 until what is kept takes at most half
+        the bound, and go on searching; as Fuego's SgUctSearch does when its tree is full
+        (its PruneFullTree and PruneMinCount, copying with SgUctTree::CopyPruneLowCount;
+        fuego.sourceforge.net/fuego-doc-1.1/smartgame-doc/classSgUctTree.html). A dropped
+        child becomes an unvisited move of its parent again, its move and prior still
+        listed; the parent keeps its visits and value, which the dropped subtree made. The
+        nodes with few visits are the ones the search would least miss: the next walks
+        through them are rare, and then rebuild them. False when even the root and its
+        children leave no room (a bound too small to go on)."""
+        half = self._max_bytes // 2
+        min_count = 2
+        kept = self._kept(min_count)
+        size = self._size(kept)
+        while size > half and min_count <= self.root.visits:
+            min_count *= 2
+            kept = self._kept(min_count)
+            size = self._size(kept)
+        keep = {id(node) for node in kept}
+        for node in kept:
+            node.kids = [kid if kid is not None and id(kid) in keep else None
+                         for kid in node.kids]
+        self._tree_nodes = len(kept)
+        self._tree_moves = sum(len(node.moves or ()) for node in kept)
+        self.prunes += 1
+        self.kept_bytes = max(self.kept_bytes, size)
+        return self._fits()
 
     # --- a new node --------------------------------------------------------------------
 
@@ -230,14 +311,15 @@ class Search:
         if root and self._noise and len(node.priors) > 1:
             self._perturb(node)
         node.kids = [None] * len(node.moves)
+        self._tree_moves += len(node.moves)
         return win_chance(mine, theirs)
 
-    @staticmethod
-    def _decide(node: Node, value: float, moves: list[int] | None = None) -> float:
+    def _decide(self, node: Node, value: float, moves: list[int] | None = None) -> float:
         node.terminal = value
         node.moves = moves or []
         node.priors = [1.0] * len(node.moves)
         node.kids = [None] * len(node.moves)
+        self._tree_moves += len(node.moves)
         return value
 
     def _perturb(self, node: Node) -> None:
@@ -285,7 +367,8 @@ class Search:
             moves=tuple(root.moves or ()), priors=tuple(root.priors),
             visits=tuple(kid.visits if kid is not None else 0 for kid in kids),
             values=tuple(kid.value if kid is not None else 0.0 for kid in kids),
-            lines=tuple(self._line(kid) for kid in kids))
+            lines=tuple(self._line(kid) for kid in kids), prunes=self.prunes,
+            kept_bytes=self.kept_bytes)
 
 
 @dataclass(frozen=True)
@@ -304,6 +387,10 @@ class Outcome:
     visits: tuple[int, ...]
     values: tuple[float, ...]
     lines: tuple[tuple[int, ...], ...]
+    #: how often the tree was pruned to stay within its memory bound, and the largest tree
+    #: (in bytes, as both cores count them) a prune left
+    prunes: int = 0
+    kept_bytes: int = 0
 
     def best(self) -> int | None:
         """The index of the most visited root move (the better value, then the prior, on
