@@ -23,7 +23,7 @@ from tests.engine.test_engine import _new, _random_turn
 from twixt.engine import LEVELS, Limit, core, level_limit, think
 from twixt.engine.board import Board
 from twixt.engine.evaluate import UNREACHABLE, side
-from twixt.engine.search import ROOT_WIDTH, Search
+from twixt.engine.search import EDGE_BYTES, MAX_NODES, NODE_BYTES, ROOT_WIDTH, Search
 from twixt.rules import Game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,7 +109,7 @@ def test_level_5_searches_until_its_time_cap_only_when_compiled(monkeypatch):
         budgets[compiled] = [(limit.nodes, limit.seconds)
                              for limit in map(level_limit, LEVELS)]
     assert budgets[True][:-1] == budgets[False][:-1]
-    assert budgets[True][-1] == (core.MAX_NODES, 10.0)
+    assert budgets[True][-1] == (MAX_NODES, 10.0)
     assert budgets[False][-1] == (30000, 10.0)
 
 
@@ -120,12 +120,13 @@ def test_ctrl_c_ends_a_compiled_search_under_way(tmp_path):
     script.write_text(
         "import sys\n"
         "from twixt.engine import Limit, core, think\n"
+        "from twixt.engine.search import MAX_NODES\n"
         "from twixt.rules import Game\n"
         "assert core.compiled\n"
         "game = Game(('a', 'b'), size=48, swap=False)\n"
         "game.play('X24')\n"
         "print('thinking', flush=True)\n"
-        "think(game, Limit(nodes=core.MAX_NODES))\n"
+        "think(game, Limit(nodes=MAX_NODES))\n"
         "print('finished', flush=True)\n")
     environment = {key: value for key, value in os.environ.items() if key != core.CHOICE}
     with subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
@@ -139,14 +140,32 @@ def test_ctrl_c_ends_a_compiled_search_under_way(tmp_path):
     assert "finished" not in out and "KeyboardInterrupt" in err
 
 
-def test_the_compiled_tree_stops_at_its_memory_bound_with_a_legal_answer(monkeypatch):
-    monkeypatch.setattr(core, "MAX_BYTES", 2 * 1024 * 1024)
-    game = Game(("ann", "bob"), size=24, swap=False)
-    for text in ("L12", "M14"):
-        game.play(text)
-    result = think(game, Limit(nodes=100_000), seed=1)
-    assert 1_000 < result.nodes < 100_000
-    game.play(result.move)
+@checked(20)
+@given(games(), st.sampled_from((60, 250)), st.sampled_from((2, 4, 8)), st.integers(0, 1000))
+def test_both_cores_prune_alike_for_the_same_bound(game, nodes, rooms, seed):
+    """A bound of a few expansions' room: the tree is pruned once or many times (or, on the
+    smallest, cannot go on past the root and its children), and both cores do it at the same
+    moments, keeping the same nodes, so the root's statistics stay equal."""
+    if game.is_over:
+        return
+    geo = game.position.geo
+    bound = rooms * (geo.cols * geo.rows + 8) * EDGE_BYTES
+    rng = random.Random(seed)
+    values = [rng.random() for _ in range(ROOT_WIDTH)]
+    colour = game.colour_to_move
+    python = Search(Board(game), colour, noise=0.05, rng_values=values, max_bytes=bound)
+    python.run(nodes, None)
+    compiled = core.compiled_search(Board(game), colour, nodes, None, noise=0.05,
+                                    rng_values=values, max_bytes=bound)
+    assert compiled == python.outcome()
+    # a prune leaves at most half the bound, or the search cannot go on
+    assert compiled.kept_bytes <= bound // 2 or compiled.nodes < nodes
+
+
+def test_both_cores_count_the_tree_in_the_same_units():
+    from twixt.engine import _core
+
+    assert (_core.NODE_BYTES, _core.EDGE_BYTES) == (NODE_BYTES, EDGE_BYTES)
 
 
 def test_twixt_engine_core_python_forces_the_fallback_and_says_why():

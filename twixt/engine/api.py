@@ -13,7 +13,7 @@ from twixt.engine.core import search
 from twixt.engine.evaluate import side
 from twixt.engine.notation import line_text, move_text
 from twixt.engine.opening import fair_first_peg, should_swap
-from twixt.engine.search import ROOT_WIDTH, blocking_holes, winning_holes
+from twixt.engine.search import MAX_NODES, ROOT_WIDTH, blocking_holes, winning_holes
 from twixt.rules import Colour, Game, IllegalMoveError, TwixtError
 
 #: the levels a player may challenge, weakest first
@@ -90,7 +90,7 @@ def _level_nodes_on_12(level: int) -> int:
     when the core is compiled (its nodes would take a fraction of the cap); the others keep
     their nodes, by which their strength ladder is measured, on both cores."""
     if level == LEVELS[-1] and core.compiled:
-        return core.MAX_NODES
+        return MAX_NODES
     return fixed_nodes(level)
 
 
