@@ -277,9 +277,12 @@ class GameResult:
     reason: str
     moves: list[str]
     thinking: dict[str, list[float]] = field(default_factory=dict)
+    #: each side's nodes a move, as its engine said
+    nodes: dict[str, list[int]] = field(default_factory=dict)
 
     def line(self) -> str:
         times = ", ".join(f"{seat} {sum(t) / max(len(t), 1):.2f} s/move"
+                          f" {sum(self.nodes.get(seat, [])) / max(len(t), 1):,.0f} nodes/move"
                           for seat, t in sorted(self.thinking.items()))
         seat = "first" if self.number % 2 == 0 else "second"
         return (f"game {self.number + 1:3}: candidate {seat} seat, opening {self.moves[0]:4}"
@@ -295,6 +298,7 @@ def play_game(setup: Setup, number: int, engines: dict[str, EngineProcess]) -> G
     game.play(first_peg(setup, number // 2))
     moves = [game.history[-1].text]
     thinking: dict[str, list[float]] = {CANDIDATE: [], BASELINE: []}
+    nodes: dict[str, list[int]] = {CANDIDATE: [], BASELINE: []}
     hopeless = {CANDIDATE: 0, BASELINE: 0}   # the side's own turns in a row under 2%
     cap = game.geometry.cols * game.geometry.rows
     while not game.is_over and game.pegs_placed < cap:
@@ -310,20 +314,21 @@ def play_game(setup: Setup, number: int, engines: dict[str, EngineProcess]) -> G
         thinking[seat].append(time.perf_counter() - asked)
         if "error" in reply:
             return GameResult(number, other, f"error of {seat}: {reply['error']}", moves,
-                              thinking)
+                              thinking, nodes)
+        nodes[seat].append(reply["nodes"])
         hopeless[seat] = hopeless[seat] + 1 if reply["win"] < RESIGN_BELOW else 0
         if setup.resign and hopeless[seat] >= HOPELESS_TURNS:
-            return GameResult(number, other, "resignation", moves, thinking)
+            return GameResult(number, other, "resignation", moves, thinking, nodes)
         try:
             moves.append(game.play(reply["move"]).text)
         except TwixtError as error:
             return GameResult(number, other, f"illegal {reply['move']!r} of {seat}: "
-                              f"{error.message}", moves, thinking)
+                              f"{error.message}", moves, thinking, nodes)
     outcome = game.outcome
     if outcome is None:
-        return GameResult(number, "draw", "move cap", moves, thinking)
+        return GameResult(number, "draw", "move cap", moves, thinking, nodes)
     winner = outcome.winners[0] if outcome.winner is not None else "draw"
-    return GameResult(number, winner, outcome.reason.value, moves, thinking)
+    return GameResult(number, winner, outcome.reason.value, moves, thinking, nodes)
 
 
 class Closable(Protocol):

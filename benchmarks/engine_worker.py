@@ -7,6 +7,11 @@ written against, can play each other from one referee. It uses only the public A
 version the harness measures has: `Game(players, size=, rules=, swap=)`, `game.play`,
 `engine.think(game, limit, seed=)`, `Limit`, `level_limit`. Started by `engine_match.py`.
 
+`TWIXT_BENCH_MAX_BYTES` (benchmarks only) sets the bound on the search's tree, in bytes as
+the compiled core counts them, for both cores of the tree (`engine.core.MAX_BYTES`, and
+`engine.search.MAX_BYTES` where the Python core has one): a small bound shows at a few
+seconds a move what a full tree does at many (before pruning, the search stopped there).
+
 Its first line says which tree it imported (so a wrong PYTHONPATH shows at once); then each
 request `{"size": "24x24", "rules": "pp", "swap": true, "moves": [...], "limit": {"seconds":
 1.0} | {"nodes": N} | {"level": 5}, "seed": 7}` gets `{"move", "win", "pv", "nodes",
@@ -18,6 +23,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import sys
 import time
 from contextlib import redirect_stdout
@@ -31,6 +37,19 @@ PACKAGE = "twixt." if (Path.cwd() / "twixt" / "engine").is_dir() else ""
 with redirect_stdout(sys.stderr):
     engine = importlib.import_module(PACKAGE + "engine")
     Game = importlib.import_module(PACKAGE + "rules").Game
+#: the benchmark's bound on the tree, if it sets one
+BOUND = "TWIXT_BENCH_MAX_BYTES"
+
+
+def bound_the_tree(text: str) -> None:
+    """Give both of the tree's cores the bound `text` (bytes); a tree without one refuses."""
+    bound = int(text)
+    modules = [importlib.import_module(PACKAGE + "engine." + name) for name in ("core", "search")]
+    if not hasattr(modules[0], "MAX_BYTES"):
+        raise SystemExit(f"{BOUND}: this tree's engine has no core.MAX_BYTES")
+    for module in modules:
+        if hasattr(module, "MAX_BYTES"):
+            setattr(module, "MAX_BYTES", bound)  # noqa: B010 - whichever tree is loaded
 
 
 def answer(request: dict[str, Any]) -> dict[str, Any]:
@@ -51,6 +70,8 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def main() -> None:
+    if os.environ.get(BOUND):
+        bound_the_tree(os.environ[BOUND])
     # the core is whatever the tree's engine says it uses, if it says (later versions may)
     print(json.dumps({"engine": engine.__file__,
                       "core": str(getattr(engine, "CORE", "python"))}), flush=True)
