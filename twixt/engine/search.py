@@ -41,10 +41,11 @@ MAX_NODES = 10_000_000
 #: `Node` and `Edge`, which it checks), so that both prune at the same moment
 NODE_BYTES = 40
 EDGE_BYTES = 16
-#: the Python core's bound on its tree, in those units: a Python node takes about 1.8 kB
-#: against about 360 bytes counted (40 and some 20 moves listed), so about 320 MB at most
-#: (the compiled core's is `engine.core.MAX_BYTES`)
-MAX_BYTES = 64 * 1024 * 1024
+#: the Python core's bound on its tree, in those units: its tree takes 6.8 times what is
+#: counted (2.4 kB a node with its 20 moves listed, against 360 bytes; 12,000 nodes on
+#: 24×24), so about 330 MB at most, for about 140,000 nodes on 24×24 before it is pruned
+#: (the compiled core's bound is `engine.core.MAX_BYTES`)
+MAX_BYTES = 48 * 1024 * 1024
 #: the longest expected line a search reports
 PV_LENGTH = 12
 
