@@ -9,7 +9,8 @@ the game's), backs the value up and takes the pegs out again.
 Tactics are settled at expansion instead of being searched for: a side with a winning peg
 plays it (the node is a win), and a side whose opponent has a winning peg may only play the
 pegs that take the threat away (none: the node is a loss). The tree holds one node per
-iteration; children are plain lists until visited.
+iteration; children are plain lists until visited. When it would outgrow its memory bound,
+it is pruned to its most visited part and the search goes on (`Search._prune`).
 
 This is also the definition of the compiled core (twixt/engine/_core.c), which runs the same search
 step for step; `engine.core` chooses which runs, and both answer with an `Outcome`.
