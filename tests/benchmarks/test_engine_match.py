@@ -13,6 +13,7 @@ from engine_match import (
     BASELINE,
     CANDIDATE,
     EngineProcess,
+    GameResult,
     Setup,
     Version,
     engine_folder,
@@ -112,6 +113,29 @@ def test_a_worker_error_loses_the_game_and_names_it() -> None:
     assert "error" in reply and "TwixtError" in reply["error"]
 
 
+def test_the_benchmark_s_memory_bound_reaches_the_worker_s_search(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """TWIXT_BENCH_MAX_BYTES sets the tree's bound of the tree the worker loaded: a bound that
+    cannot hold a 24×24 root is refused by the search, a small one prunes and answers."""
+    answers = []
+    for bound in ("1000", "96000"):
+        monkeypatch.setenv("TWIXT_BENCH_MAX_BYTES", bound)
+        engine = EngineProcess(Version("this tree", ROOT))
+        try:
+            answers.append(engine.ask({"size": "24", "rules": "pp", "swap": False,
+                                       "moves": ["L12"], "limit": {"nodes": 2000},
+                                       "seed": 0}))
+        finally:
+            engine.close()
+    assert "max_bytes holds the root" in answers[0]["error"]
+    assert answers[1]["nodes"] == 2000 and "error" not in answers[1]
+    # the line a game prints gives each side's nodes a move
+    result = GameResult(0, CANDIDATE, "connection", ["L12"], {CANDIDATE: [1.0], BASELINE: [2.0]},
+                        {CANDIDATE: [2000], BASELINE: [500]})
+    assert "baseline 2.00 s/move 500 nodes/move, candidate 1.00 s/move 2,000 nodes/move" in (
+        result.line())
+
+
 def test_the_real_game_positions_are_fixed_and_from_both_sides() -> None:
     sample = positions(200)
     assert len(sample) == 200
@@ -145,7 +169,7 @@ class _Engine:
         for move in request["moves"]:  # type: ignore[attr-defined]
             game.play(move)
         self.asked += 1
-        return {"move": str(game.legal_placements()[0]), "win": self.win}
+        return {"move": str(game.legal_placements()[0]), "win": self.win, "nodes": 1}
 
 
 @pytest.mark.parametrize("resign", [True, False])
