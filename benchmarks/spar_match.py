@@ -23,7 +23,10 @@ revision or a source tree, `--engine`; this tree by default) runs in its own pro
 (`engine_worker.py`) with `--seconds` or `--nodes` a move; T1j with `--level` (`ply:N`, a fixed
 depth, or `time:S`, seconds a move). The engine resigns as the bot does (third turn in a row
 under 2%, `--play-out` plays on); T1j never resigns; a game that fills every hole is a draw.
-An illegal move or no answer loses the game.
+An illegal move loses the game, and so does the engine's silence. T1j's fixed-depth search
+takes what its depth needs (a minute or more at 7 plies on a busy machine), so it is given
+`PARTNER_TIMEOUT` a move; a game in which it still gives no answer is *void*: printed, logged
+and left out of the score (the referee's patience, not the engine, ended it).
 
 Each game prints a line; the end prints the engine's score with its Wilson 95% interval, by
 seat (first or second player) and by the colour it ended up with (after any swap), the swaps,
@@ -91,6 +94,13 @@ class Partner(Protocol):
     def close(self) -> None: ...
 
 
+#: how long T1j may think a move before its game is void: its `ply:N` has no clock, and at 7
+#: plies under a load of 6 a move took over a minute
+PARTNER_TIMEOUT = 600.0
+#: the `winner` of a game T1j never answered in: not scored
+VOID = "void"
+
+
 def load_client(folder: Path) -> ModuleType:
     """The sparring folder's `t1j.py`, imported from where it lies (never copied)."""
     client = folder / "t1j.py"
@@ -139,7 +149,7 @@ class Sparring:
 
 @dataclass
 class SparResult:
-    """One game: `winner` is `engine`, `t1j` or `draw`; `engine_colour` the colour the
+    """One game: `winner` is `engine`, `t1j`, `draw` or `void`; `engine_colour` the colour the
     engine played after any swap; `swapped` whether the second player swapped."""
 
     number: int
@@ -237,10 +247,10 @@ def play_game(sparring: Sparring, number: int, engine: EngineProcess,
             hole, _, _ = partner.think(cols, rows, sparring.level, partner_pegs(game),
                                        game.colour_to_move.value, pie=True,
                                        swap_ok=game.can_swap(),
-                                       timeout=ANSWER_TIMEOUT + 10 * setup.seconds)
+                                       timeout=PARTNER_TIMEOUT + 10 * setup.seconds)
             thinking[seat].append(time.perf_counter() - asked)
             if hole is None:
-                return result(other, "error of T1j: no answer")
+                return result(VOID, f"T1j's silence for {PARTNER_TIMEOUT:.0f} s")
             move = "swap" if hole == "swap" else f"{hole} link all"
         try:
             moves.append(game.play(move).text)
@@ -266,17 +276,20 @@ class Tally:
     by_colour: dict[Colour, Score] = field(default_factory=lambda: {Colour.RED: Score(),
                                                                       Colour.BLACK: Score()})
     swaps: dict[str, int] = field(default_factory=lambda: {ENGINE: 0, PARTNER: 0})
-    counts: dict[str, int] = field(default_factory=lambda: {ENGINE: 0, PARTNER: 0, "draw": 0})
+    counts: dict[str, int] = field(default_factory=lambda: {ENGINE: 0, PARTNER: 0, "draw": 0,
+                                                            VOID: 0})
     thinking: dict[str, list[float]] = field(default_factory=lambda: {ENGINE: [], PARTNER: []})
     searched: list[tuple[int, float]] = field(default_factory=list)
     #: the engine's games in the second seat by T1j's opening and whether the engine swapped
     second_seat: dict[tuple[str, bool], Score] = field(default_factory=dict)
 
     def add(self, game: SparResult) -> None:
+        self.counts[game.winner] += 1
+        if game.winner == VOID:
+            return
         self.total.add(game.winner, ENGINE)
         self.by_seat["first" if game.engine_first else "second"].add(game.winner, ENGINE)
         self.by_colour[game.engine_colour].add(game.winner, ENGINE)
-        self.counts[game.winner] += 1
         if game.swapped:   # the second player swapped
             self.swaps[PARTNER if game.engine_first else ENGINE] += 1
         if not game.engine_first and game.opening:
@@ -295,7 +308,8 @@ class Tally:
 
         return [
             f"engine wins {self.counts[ENGINE]}, loses {self.counts[PARTNER]}, draws "
-            f"{self.counts['draw']}; score {self.total.text()}",
+            f"{self.counts['draw']}; score {self.total.text()}"
+            + (f"; void (not scored) {self.counts[VOID]}" if self.counts[VOID] else ""),
             f"  engine first player:  {self.by_seat['first'].text()}",
             f"  engine second player: {self.by_seat['second'].text()}",
             f"  engine as Red:        {self.by_colour[Colour.RED].text()}",

@@ -6,10 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from engine_match import EngineProcess, Setup, Version
+from engine_match import ANSWER_TIMEOUT, EngineProcess, Setup, Version
 from spar_match import (
     ENGINE,
     PARTNER,
+    PARTNER_TIMEOUT,
+    VOID,
     SparResult,
     Sparring,
     Tally,
@@ -154,3 +156,34 @@ def test_the_tally_splits_by_seat_and_colour() -> None:
     assert "second player:   0.0%" in lines[2]
     assert "as Red:         50.0%" in lines[3] and "as Black:       50.0%" in lines[4]
     assert "swaps: engine 1, T1j 1" in lines[5]
+
+
+class SilentPartner(ScriptedPartner):
+    """T1j searching past the referee's patience: no answer, after its opening peg."""
+
+    def think(self, cols: int, rows: int, level: str, pegs: list[tuple[str, str]],
+              to_move: str, pie: bool = True, swap_ok: bool = False,
+              timeout: float = 120) -> tuple[str | None, int, int]:
+        self.requests.append((list(pegs), to_move, swap_ok))
+        return (None, 0, 0) if pegs else ("F6", 0, 0)
+
+
+def test_a_game_t1j_never_answers_is_void_not_the_engines_win() -> None:
+    """T1j's fixed depth has no clock: a game in which it falls silent is left out of the
+    score rather than counted to the engine (as one was at 7 plies under load), and T1j is
+    given `PARTNER_TIMEOUT` a move, far more than the engine's answer time."""
+    sparring = Sparring(Setup("12", "classic", True, 1.0, seed=2), nodes=30)
+    engine = EngineProcess(Version("this tree", ROOT))
+    try:
+        result = play_game(sparring, 1, engine, SilentPartner())
+    finally:
+        engine.close()
+    assert result.winner == VOID and "silence" in result.reason
+    tally = Tally()
+    tally.add(result)
+    tally.add(SparResult(0, ENGINE, "connection", ["F3"], Colour.RED, False))
+    lines = tally.lines()
+    assert lines[0].startswith("engine wins 1, loses 0, draws 0; score 100.0%")
+    assert lines[0].endswith("(1/1); void (not scored) 1")
+    assert "second player:   0.0%" in lines[2] and "(0/0)" in lines[2]
+    assert PARTNER_TIMEOUT >= 10 * ANSWER_TIMEOUT
