@@ -2,6 +2,7 @@
 
     python benchmarks/train_priors.py                 # fit and write the data file
     python benchmarks/train_priors.py --check         # fit, print, write nothing
+    python benchmarks/train_priors.py --measure --half  # fit on half, rank the held-out pegs
 
 Every peg of the 728 training games in `benchmarks/games/corpus/` (the corpus without the
 100 games of the real-game benchmark, and without any game whose opening repeats one of
@@ -16,6 +17,11 @@ the events, of its holes' strength without it divided by the event's total. Ever
 one virtual win and one virtual loss against a hole of strength 1, so a shape seen twice
 does not get an extreme weight. Needs numpy (`pip install -e '.[train]'`); the engine does
 not.
+
+`--measure` ranks, with the weights just fitted (as the engine loads them), the peg played at
+every move 5 to 40 of the benchmark's won games (2,523 positions, steadier than the 200 of
+`engine_games.py --ranking`) and prints top-1, top-5 and the played peg's mean rank;
+`--half` fits on every other training game (364), for trying features quickly.
 """
 
 from __future__ import annotations
@@ -26,11 +32,12 @@ import json
 import math
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import date
 from pathlib import Path
 
 import numpy as np
+from engine_games import positions
 from numpy.typing import NDArray
 
 from twixt.engine import patterns
@@ -109,14 +116,19 @@ RING, SQUARE, OUTER, AREA = (patterns.FEATURES.index((name, size)) for name, siz
                              patterns.FEATURES if name in ("ring", "square", "outer", "area"))
 
 
+def area_keys(levels: NDArray[np.int32]) -> NDArray[np.int64]:
+    """Each candidate's area code (`patterns.area_key`) from its raw ring, square and outer
+    codes."""
+    return ((levels[:, RING].astype(np.int64) * patterns.SQUARE_CODES + levels[:, SQUARE])
+            * patterns.SQUARE_CODES + levels[:, OUTER])
+
+
 def harvest_areas(levels: NDArray[np.int32], winners: NDArray[np.int64]) -> list[int]:
     """Gives each candidate its `area` level (in place, from its raw ring, square and outer
     codes) and returns the area shapes kept, by their canonical code (the level of the k-th
     is k + 1): those played at least `AREA_WINS` times, the most played first when there are
     more than `patterns.AREAS`."""
-    keys = ((levels[:, RING].astype(np.int64) * patterns.SQUARE_CODES + levels[:, SQUARE])
-            * patterns.SQUARE_CODES + levels[:, OUTER])
-    unique, inverse = np.unique(keys, return_inverse=True)
+    unique, inverse = np.unique(area_keys(levels), return_inverse=True)
     canonical = np.array([min(patterns.area_images(int(key))) for key in unique], dtype=np.int64)
     shapes, shape_of = np.unique(canonical[inverse], return_inverse=True)
     played = np.bincount(shape_of[winners], minlength=len(shapes))
@@ -128,29 +140,44 @@ def harvest_areas(levels: NDArray[np.int32], winners: NDArray[np.int64]) -> list
     return [int(shape) for shape in shapes[often]]
 
 
+def game_events(games: list[tuple[str, Game]]) -> Iterator[tuple[NDArray[np.int32], int]]:
+    """The events of all `games` (`events`), with a line of progress every 100 games."""
+    for number, (_name, game) in enumerate(games, start=1):
+        yield from events(game)
+        if number % 100 == 0:
+            print(f"{number}/{len(games)} games", file=sys.stderr, flush=True)
+
+
 class Data:
     """All events as flat arrays: per candidate hole its event and its feature levels (shapes
-    as their canonical code, areas as their level among the shapes kept), per event the row of
-    the hole played."""
+    as their canonical code, areas as their level among the shapes kept: those harvested from
+    these events, or the `areas` given), per event the row of the hole played (the rows of an
+    event are its holes in order)."""
 
-    def __init__(self, games: list[tuple[str, Game]]) -> None:
+    def __init__(self, found: Iterable[tuple[NDArray[np.int32], int]],
+                 areas: list[int] | None = None) -> None:
         levels: list[NDArray[np.int32]] = []
         event_of: list[NDArray[np.int32]] = []
         winners: list[int] = []
         start = 0
-        for number, (_name, game) in enumerate(games, start=1):
-            for rows, played in events(game):
-                free = np.flatnonzero(rows[:, 0] >= 0)
-                levels.append(rows[free])
-                event_of.append(np.full(len(free), len(winners), dtype=np.int32))
-                winners.append(start + int(np.searchsorted(free, played)))
-                start += len(free)
-            if number % 100 == 0:
-                print(f"{number}/{len(games)} games, {len(winners)} events",
-                      file=sys.stderr, flush=True)
+        for rows, played in found:
+            free = np.flatnonzero(rows[:, 0] >= 0)
+            levels.append(rows[free])
+            event_of.append(np.full(len(free), len(winners), dtype=np.int32))
+            winners.append(start + int(np.searchsorted(free, played)))
+            start += len(free)
         self.levels = np.concatenate(levels)
         self.winners = np.array(winners, dtype=np.int64)
-        self.areas = harvest_areas(self.levels, self.winners)
+        if areas is None:
+            self.areas = harvest_areas(self.levels, self.winners)
+        else:
+            self.areas = areas
+            level_of = {shape: level for level, shape in enumerate(areas, start=1)}
+            keys = area_keys(self.levels)
+            unique, inverse = np.unique(keys, return_inverse=True)
+            self.levels[:, AREA] = np.array(
+                [level_of.get(min(patterns.area_images(int(key))), 0) for key in unique],
+                dtype=np.int32)[inverse]
         for f, (name, _size) in enumerate(patterns.FEATURES):
             if name in patterns.SHAPES:
                 self.levels[:, f] = canonical_shapes(name, self.levels[:, f])
@@ -218,15 +245,63 @@ def written(learned: list[dict[int, float]], areas: list[int],
     return {"provenance": provenance, "features": out}
 
 
+#: more positions than the benchmark's games hold: `engine_games.positions` gives them all
+EVERY_PEG = 10**6
+
+
+def held_out_events() -> Iterator[tuple[NDArray[np.int32], int]]:
+    """The events of every peg 5 to 40 of the benchmark's won games, replayed as
+    `engine_games.py --ranking` replays its 200 of them."""
+    for position in positions(EVERY_PEG):
+        game = Game(("red", "black"), size=position.size, rules="classic", swap=False)
+        for move in position.moves:
+            game.play(move)
+        placed = game.copy().play(position.played).placed
+        assert placed is not None
+        yield features(Board(game), game.colour_to_move), game.geometry.index(placed)
+
+
+def ranks(data: Data, table: NDArray[np.float64]) -> NDArray[np.int64]:
+    """Per event of `data`, the played hole's rank among its holes under the flat table of
+    logarithms `table` (`patterns.table_from`), holes of equal strength in index order as
+    `engine.candidates.ranked` orders them; the logarithms are added in the engine's order."""
+    score = np.zeros(len(data.event))
+    for f, offset in enumerate(patterns.OFFSETS):
+        score += table[offset + data.levels[:, f]]
+    played_row = data.winners[data.event]
+    played = score[played_row]
+    rows = np.arange(len(data.event))
+    better = (score > played) | ((score == played) & (rows < played_row))
+    return 1 + np.bincount(data.event[better], minlength=data.events).astype(np.int64)
+
+
+def measure(learned: list[dict[int, float]], areas: list[int], held_out: Data) -> str:
+    """How the weights `learned` (with the area shapes `areas`), as the engine loads them,
+    rank the played pegs of `held_out`: top-1, top-5, mean and median rank."""
+    table = np.array(patterns.table_from(written(learned, areas, {})))
+    found = ranks(held_out, table)
+    return (f"{held_out.events} positions: top-1 {np.mean(found == 1):.1%}, "
+            f"top-5 {np.mean(found <= 5):.1%}, mean rank of the played peg "
+            f"{found.mean():.1f} (median {np.median(found):g})")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--iterations", type=int, default=12,
                         help="MM sweeps over all features (default 12)")
     parser.add_argument("--check", action="store_true", help="fit and print, write nothing")
+    parser.add_argument("--measure", action="store_true",
+                        help="fit, rank the benchmark games' pegs 5 to 40, write nothing")
+    parser.add_argument("--half", action="store_true",
+                        help="fit on every other training game (with --check or --measure)")
     args = parser.parse_args(argv)
+    if args.half and not (args.check or args.measure):
+        parser.error("--half writes nothing: give --check or --measure")
     started = time.perf_counter()
     games, dropped = training_games()
-    data = Data(games)
+    if args.half:
+        games = games[::2]
+    data = Data(game_events(games))
     print(f"{len(games)} games ({dropped} left out: they open as a benchmark game does), "
           f"{data.events} events, {len(data.event)} candidate holes "
           f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
@@ -249,6 +324,10 @@ def main(argv: list[str] | None = None) -> None:
     }
     if args.check:
         print(json.dumps(provenance, indent=1))
+    if args.measure:
+        held_out = Data(held_out_events(), data.areas)
+        print(f"fitted on {len(games)} games; {measure(learned, data.areas, held_out)}")
+    if args.check or args.measure:
         return
     OUTPUT.parent.mkdir(exist_ok=True)
     contents = written(learned, data.areas, provenance)

@@ -4,12 +4,32 @@ a blind guess, and what it writes is what the engine loads."""
 
 from __future__ import annotations
 
+import json
 import math
+from itertools import islice
 from pathlib import Path
 
-from train_priors import CORPUS, GAMES, Data, fit, training_games, written
+import numpy as np
+from engine_games import positions
+from train_priors import (
+    CORPUS,
+    EVERY_PEG,
+    GAMES,
+    OUTPUT,
+    Data,
+    fit,
+    game_events,
+    held_out_events,
+    ranks,
+    training_games,
+    written,
+)
 
 from twixt.engine import patterns
+from twixt.engine.board import Board
+from twixt.engine.candidates import ranked
+from twixt.engine.evaluate import side
+from twixt.rules import Game
 from twixt.rules.records import load
 
 
@@ -23,7 +43,7 @@ def test_the_benchmark_s_games_are_not_learned_from() -> None:
 
 def test_a_fit_on_a_few_games_makes_the_played_holes_likelier_and_loads() -> None:
     games = [(path.name, load(path)) for path in sorted(CORPUS.glob("*.twixt"))[100:104]]
-    data = Data(games)
+    data = Data(game_events(games))
     holes_a_choice = len(data.event) / data.events
     learned, likelihood = fit(data, 3)
     # a blind guess gives each choice's played hole 1 / (its holes): about -6 a move
@@ -43,3 +63,26 @@ def test_the_corpus_says_where_it_comes_from() -> None:
     readme = (CORPUS / "README.md").read_text(encoding="utf-8")
     assert "eeichinger/twixt_t1j" in readme and "without the 100" in readme
     assert Path(CORPUS / "index.csv").read_text(encoding="utf-8").count("\n") == 729
+
+
+def test_the_measure_ranks_the_played_pegs_as_the_engine_does() -> None:
+    # the shipped weights, read as the training reads them, against the engine's own ranking
+    shipped = json.loads(OUTPUT.read_text(encoding="utf-8"))["features"]["area"]
+    count = 12
+    held_out = Data(islice(held_out_events(), count), [int(shape) for shape in shipped])
+    found = ranks(held_out, np.array(patterns.weights()))
+    expected = []
+    for position in positions(EVERY_PEG)[:count]:
+        game = Game(("red", "black"), size=position.size, rules="classic", swap=False)
+        for move in position.moves:
+            game.play(move)
+        board, colour = Board(game), game.colour_to_move
+        free = board.free(colour)
+        holes, _priors = ranked(board, colour, board.recent(colour), side(board.pos, colour),
+                                side(board.pos, colour.opponent), free, free.bit_count(),
+                                everywhere=True)
+        placed = game.play(position.played).placed
+        assert placed is not None
+        expected.append(holes.index(game.geometry.index(placed)) + 1)
+    assert found.tolist() == expected
+    assert len(positions(EVERY_PEG)) == 2523
