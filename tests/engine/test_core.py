@@ -140,6 +140,32 @@ def test_ctrl_c_ends_a_compiled_search_under_way(tmp_path):
     assert "finished" not in out and "KeyboardInterrupt" in err
 
 
+def test_a_machine_that_refuses_the_trees_block_still_gets_a_search(tmp_path, engine_core):
+    """The compiled tree asks for its whole bound (300 MB) at once; a process allowed only
+    about 150 MB more address space (as under strict overcommit or a small container) gets a
+    smaller bound instead of a MemoryError, and its search runs all its nodes."""
+    if engine_core != "compiled":
+        pytest.skip("the Python core grows its tree node by node")
+    script = tmp_path / "think.py"
+    script.write_text(
+        "import resource\n"
+        "from twixt.engine import Limit, core, think\n"
+        "from twixt.rules import Game\n"
+        "assert core.compiled and core.MAX_BYTES >= 300 * 1024 * 1024\n"
+        "game = Game(('a', 'b'), size=24, swap=False)\n"
+        "game.play('L12')\n"
+        "think(game, Limit(nodes=50))   # the tables and weights loaded first\n"
+        "pages = int(open('/proc/self/statm').read().split()[0])\n"
+        "room = pages * resource.getpagesize() + 150 * 1024 * 1024\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (room, room))\n"
+        "print(think(game, Limit(nodes=3000)).nodes, flush=True)\n")
+    environment = {key: value for key, value in os.environ.items() if key != core.CHOICE}
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          cwd=ROOT, env=environment, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "3000\n"
+
+
 @checked(20)
 @given(games(), st.sampled_from((60, 250)), st.sampled_from((2, 4, 8)), st.integers(0, 1000))
 def test_both_cores_prune_alike_for_the_same_bound(game, nodes, rooms, seed):

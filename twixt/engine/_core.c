@@ -1524,9 +1524,18 @@ static int ctx_init(Ctx *c, const Tables *t)
                       + (size_t)(7 * (n + 8) + 8 * n + 8 + 3 * n) * sizeof(int32_t)
                       + (size_t)(6 * (n + 1)) * sizeof(int32_t) + (size_t)n);
     /* the tree's block: untouched pages of a large allocation take no memory, so a search
-     * uses only what its tree fills */
+     * uses only what its tree fills. A machine that will not promise the whole block (strict
+     * overcommit, a small container) gets a bound halved until it does: the search prunes
+     * sooner rather than fail; the smallest is the root and its moves, as core_search checks */
+    size_t least = sizeof(Node) + ((size_t)n + 8) * sizeof(Edge);
     size_t arena = ((size_t)c->p.max_bytes + sizeof(Edge) - 1) / sizeof(Edge) * sizeof(Edge);
     c->arena = malloc(arena);
+    while (!c->arena && arena / 2 >= least) {
+        arena = arena / 2 / sizeof(Edge) * sizeof(Edge);
+        c->arena = malloc(arena);
+    }
+    if (arena < (size_t)c->p.max_bytes)
+        c->p.max_bytes = (long long)arena;
     c->nodes = (Node *)c->arena;
     c->edges_end = (Edge *)(c->arena + arena);
     if (!c->peg || !c->fwd || !c->score || !c->arena)
