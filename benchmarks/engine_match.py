@@ -44,7 +44,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any, Protocol
 
@@ -412,10 +412,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="openings and engine seeds")
     parser.add_argument("--play-out", action="store_true",
                         help="no resigning: every game to its end")
+    parser.add_argument("--core", default=None, choices=("python",),
+                        help="both versions on this core (python: the fallback of a version "
+                             "with a compiled core); default: each its own")
+
+
+def versions(args: argparse.Namespace) -> tuple[Version, Version]:
+    """The baseline and the candidate, each on the core `--core` names (None: its own)."""
+    return (replace(install(args.baseline), core=args.core),
+            replace(install(args.candidate), core=args.core))
 
 
 def run(args: argparse.Namespace) -> None:
-    baseline, candidate = install(args.baseline), install(args.candidate)
+    baseline, candidate = versions(args)
     if args.games < 1 or args.jobs < 1 or args.seconds <= 0:
         raise SystemExit("--games, --jobs and --seconds must be above 0")
     setup = Setup(args.size, args.rules, args.swap == "yes", args.seconds, args.seed,

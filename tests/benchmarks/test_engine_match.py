@@ -4,6 +4,7 @@ the interval the match prints is Wilson's."""
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 from pathlib import Path
 
@@ -16,10 +17,12 @@ from engine_match import (
     GameResult,
     Setup,
     Version,
+    add_arguments,
     engine_folder,
     first_peg,
     install,
     play_game,
+    versions,
     wilson,
 )
 
@@ -134,6 +137,24 @@ def test_the_benchmark_s_memory_bound_reaches_the_worker_s_search(
                         {CANDIDATE: [2000], BASELINE: [500]})
     assert "baseline 2.00 s/move 500 nodes/move, candidate 1.00 s/move 2,000 nodes/move" in (
         result.line())
+
+
+@pytest.mark.parametrize(("core", "expected"), [(None, "compiled"), ("python", "python")])
+def test_core_python_runs_both_versions_on_the_fallback(core: str | None,
+                                                         expected: str) -> None:
+    """`--core python` measures the Python cores against each other (their nodes a second
+    fell with the priors: whether strength at equal time rose with them is a match of the
+    fallbacks); without it each version runs its own core."""
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["--baseline", str(ROOT), "--candidate", str(ROOT)]
+                             + (["--core", core] if core else []))
+    for version in versions(args):
+        engine = EngineProcess(version)
+        try:
+            assert engine.core == expected
+        finally:
+            engine.close()
 
 
 def test_the_real_game_positions_are_fixed_and_from_both_sides() -> None:
