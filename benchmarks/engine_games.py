@@ -114,25 +114,38 @@ def speed(versions: list[Version], seconds: float, count: int) -> None:
             process.close()
 
 
-def ranking(sample: list[Position]) -> None:
-    """How this tree's priors rank the played peg among every hole the mover could play."""
+def replayed(position: Position) -> tuple[Game, int]:
+    """The game at `position`, before its peg, and the index of the hole that was played."""
+    game = Game(("red", "black"), size=position.size, rules="classic", swap=False)
+    for move in position.moves:
+        game.play(move)
+    placed = game.copy().play(position.played).placed
+    assert placed is not None
+    return game, game.geometry.index(placed)
+
+
+def played_ranks(sample: list[Position]) -> list[int]:
+    """Per position, the rank (1: first) this tree's priors give the played peg among every
+    hole the mover could play."""
     from twixt.engine.board import Board
     from twixt.engine.candidates import ranked
     from twixt.engine.evaluate import side
 
     ranks = []
     for position in sample:
-        game = Game(("red", "black"), size=position.size, rules="classic", swap=False)
-        for move in position.moves:
-            game.play(move)
+        game, played = replayed(position)
         board, colour = Board(game), game.colour_to_move
         free = board.free(colour)
         holes, _priors = ranked(board, colour, board.recent(colour), side(board.pos, colour),
                                 side(board.pos, colour.opponent), free, free.bit_count(),
                                 everywhere=True)
-        placed = game.play(position.played).placed
-        assert placed is not None
-        ranks.append(holes.index(game.geometry.index(placed)) + 1)
+        ranks.append(holes.index(played) + 1)
+    return ranks
+
+
+def ranking(sample: list[Position]) -> None:
+    """How this tree's priors rank the played peg among every hole the mover could play."""
+    ranks = played_ranks(sample)
     count = len(ranks)
     print(f"priors alone, {count} positions: top-1 {sum(r == 1 for r in ranks) / count:.1%}, "
           f"top-5 {sum(r <= 5 for r in ranks) / count:.1%}, "

@@ -37,7 +37,7 @@ from datetime import date
 from pathlib import Path
 
 import numpy as np
-from engine_games import positions
+from engine_games import positions, replayed
 from numpy.typing import NDArray
 
 from twixt.engine import patterns
@@ -253,12 +253,8 @@ def held_out_events() -> Iterator[tuple[NDArray[np.int32], int]]:
     """The events of every peg 5 to 40 of the benchmark's won games, replayed as
     `engine_games.py --ranking` replays its 200 of them."""
     for position in positions(EVERY_PEG):
-        game = Game(("red", "black"), size=position.size, rules="classic", swap=False)
-        for move in position.moves:
-            game.play(move)
-        placed = game.copy().play(position.played).placed
-        assert placed is not None
-        yield features(Board(game), game.colour_to_move), game.geometry.index(placed)
+        game, played = replayed(position)
+        yield features(Board(game), game.colour_to_move), played
 
 
 def ranks(data: Data, table: NDArray[np.float64]) -> NDArray[np.int64]:

@@ -10,7 +10,7 @@ from itertools import islice
 from pathlib import Path
 
 import numpy as np
-from engine_games import positions
+from engine_games import played_ranks, positions
 from train_priors import (
     CORPUS,
     EVERY_PEG,
@@ -26,10 +26,6 @@ from train_priors import (
 )
 
 from twixt.engine import patterns
-from twixt.engine.board import Board
-from twixt.engine.candidates import ranked
-from twixt.engine.evaluate import side
-from twixt.rules import Game
 from twixt.rules.records import load
 
 
@@ -71,18 +67,6 @@ def test_the_measure_ranks_the_played_pegs_as_the_engine_does() -> None:
     count = 12
     held_out = Data(islice(held_out_events(), count), [int(shape) for shape in shipped])
     found = ranks(held_out, np.array(patterns.weights()))
-    expected = []
-    for position in positions(EVERY_PEG)[:count]:
-        game = Game(("red", "black"), size=position.size, rules="classic", swap=False)
-        for move in position.moves:
-            game.play(move)
-        board, colour = Board(game), game.colour_to_move
-        free = board.free(colour)
-        holes, _priors = ranked(board, colour, board.recent(colour), side(board.pos, colour),
-                                side(board.pos, colour.opponent), free, free.bit_count(),
-                                everywhere=True)
-        placed = game.play(position.played).placed
-        assert placed is not None
-        expected.append(holes.index(game.geometry.index(placed)) + 1)
+    expected = played_ranks(positions(EVERY_PEG)[:count])
     assert found.tolist() == expected
     assert len(positions(EVERY_PEG)) == 2523
