@@ -454,6 +454,7 @@ typedef struct {
     Params p;
     Priors w;
     int root_last, root_own_last; /* the game's last two pegs (Board.recent), -1: none */
+    const double *root_scores; /* per hole, the root's ranking (Search's root_scores) or NULL */
     int8_t *peg;     /* per hole: colour or -1 */
     int8_t *link;    /* per link id: colour or -1 */
     uint8_t *cc[2];  /* per colour and link id: how many of its links cross that link */
@@ -1104,7 +1105,8 @@ static int ranked(Ctx *c, int colour, int last, int own_last, const Side *mine,
     for (int i = 0; i < nw; i++)
         for (uint64_t w = pool.w[i]; w; w &= w - 1) {
             int hole = i * 64 + __builtin_ctzll(w);
-            c->score[hole] = strength(c, colour, last, own_last, hole);
+            c->score[hole] = everywhere && c->root_scores ? c->root_scores[hole]
+                                                          : strength(c, colour, last, own_last, hole);
             keep_best(c->listed, &best, count, c->score, hole);
             c->width_mine[hole] = 0;
             c->width_theirs[hole] = 0;
@@ -1657,13 +1659,15 @@ static PyObject *core_search(PyObject *self, PyObject *args)
     Py_ssize_t pegs_len, links_len;
     const unsigned char *table, *areas;
     Py_ssize_t table_len, areas_len;
+    const char *root_scores;
+    Py_ssize_t root_scores_len;
     int to_move, root_last, root_own_last, table_size, steps_near, cut_levels, deny_levels,
         area_count;
     long long budget;
     double seconds;
     Params p;
     Priors w;
-    if (!PyArg_ParseTuple(args, "O!y#y#(ii)iLdO(dddddddiiiiL)y#(iiiii(iiiiiiiiiiiiii)(iiiiiii)iiiy#)",
+    if (!PyArg_ParseTuple(args, "O!y#y#(ii)iLdO(dddddddiiiiL)y#(iiiii(iiiiiiiiiiiiii)(iiiiiii)iiiy#)z#",
                           &TablesType, &tables_obj, &pegs, &pegs_len, &links, &links_len,
                           &root_last, &root_own_last, &to_move, &budget, &seconds, &rng_obj,
                           &p.c_puct, &p.fpu, &p.narrow, &p.weak, &p.sharpness, &p.tempo,
@@ -1676,11 +1680,12 @@ static PyObject *core_search(PyObject *self, PyObject *args)
                           &w.offsets[12], &w.offsets[13], &w.widths[0], &w.widths[1],
                           &w.widths[2], &w.widths[3], &w.widths[4], &w.widths[5],
                           &w.widths[6], &cut_levels, &deny_levels, &area_count, &areas,
-                          &areas_len))
+                          &areas_len, &root_scores, &root_scores_len))
         return NULL;
     const Tables *t = (const Tables *)tables_obj;
     if (expect(pegs_len, t->n, "pegs") || expect(links_len, 4 * (Py_ssize_t)t->n, "links")
-        || expect(table_len, (Py_ssize_t)table_size * 8, "priors' table"))
+        || expect(table_len, (Py_ssize_t)table_size * 8, "priors' table")
+        || (root_scores != NULL && expect(root_scores_len, (Py_ssize_t)t->n * 8, "root scores")))
         return NULL;
     /* the highest level of each feature must lie in the table */
     int signed_levels = 2 * w.far + 1;
@@ -1757,6 +1762,7 @@ static PyObject *core_search(PyObject *self, PyObject *args)
     c.w = w;
     c.root_last = root_last;
     c.root_own_last = root_own_last;
+    c.root_scores = (const double *)root_scores;
     c.rng_values = values;
     c.rng_count = rng_count;
     if (ctx_init(&c, t) < 0) {

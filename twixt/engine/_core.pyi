@@ -22,6 +22,7 @@ def search(
     params: tuple[float, float, float, float, float, float, float, int, int, int, int, int],
     priors: bytes,
     prior_params: PriorParams,
+    root_scores: bytes | None,
     /,
 ) -> tuple[int, float, float | None, list[int], list[float], list[int], list[float],
            list[list[int]], int, int]: ...

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Sequence
 from functools import cache
 
 from twixt.engine.board import Board
@@ -70,15 +71,21 @@ def pool(board: Board, recent: Recent, mine: Side, theirs: Side, free: int, *,
 
 
 def ranked(board: Board, colour: Colour, recent: Recent, mine: Side, theirs: Side, free: int,
-           count: int, *, everywhere: bool = False) -> tuple[list[int], list[float]]:
-    """Up to `count` holes for `colour` to play, best first, with prior probabilities."""
+           count: int, *, everywhere: bool = False,
+           given: Sequence[float] | None = None) -> tuple[list[int], list[float]]:
+    """Up to `count` holes for `colour` to play, best first, with prior probabilities; the
+    holes' logarithms of strength are the patterns' unless `given` (per hole index: the
+    root's, from `engine.policy`)."""
     holes = pool(board, recent, mine, theirs, free, everywhere=everywhere)
-    pos, rules = board.pos, board.rules
-    seen = frame(board.geo, colour)
-    table = weights()
-    found = scene(pos, colour, recent, mine, theirs, holes)
-    scores = [(strength(table, levels(pos, rules, colour, seen, found, hole)), hole)
-              for hole in _holes(holes)]
+    if given is not None:
+        scores = [(given[hole], hole) for hole in _holes(holes)]
+    else:
+        pos, rules = board.pos, board.rules
+        seen = frame(board.geo, colour)
+        table = weights()
+        found = scene(pos, colour, recent, mine, theirs, holes)
+        scores = [(strength(table, levels(pos, rules, colour, seen, found, hole)), hole)
+                  for hole in _holes(holes)]
     best = heapq.nsmallest(count, scores, key=lambda item: (-item[0], item[1]))
     if not best:
         return [], []

@@ -90,23 +90,26 @@ DESCRIPTION = ("engine core: compiled C" if compiled
 
 
 def search(board: Board, colour: Colour, nodes: int | None, deadline: float | None, *,
-           noise: float, rng_values: Sequence[float], max_bytes: int | None = None) -> Outcome:
+           noise: float, rng_values: Sequence[float], max_bytes: int | None = None,
+           root_scores: Sequence[float] | None = None) -> Outcome:
     """Search from `board` with `colour` to move, for at most `nodes` nodes (None:
     `MAX_NODES`) and until `deadline` (a `time.perf_counter` value, or None), with the root's
-    priors mixed with `noise` of `rng_values`, its tree pruned to stay within `max_bytes`
-    (None: the core's own bound; both cores prune alike for the same bound)."""
+    moves ranked by `root_scores` (per hole index, `engine.policy.root_scores`; None: by the
+    patterns) and their priors mixed with `noise` of `rng_values`, its tree pruned to stay
+    within `max_bytes` (None: the core's own bound; both cores prune alike for the same
+    bound)."""
     if not compiled:
         python = Search(board, colour, noise=noise, rng_values=list(rng_values),
-                        max_bytes=max_bytes)
+                        max_bytes=max_bytes, root_scores=root_scores)
         python.run(nodes, deadline)
         return python.outcome()
     return compiled_search(board, colour, nodes, deadline, noise=noise, rng_values=rng_values,
-                           max_bytes=max_bytes)
+                           max_bytes=max_bytes, root_scores=root_scores)
 
 
 def compiled_search(board: Board, colour: Colour, nodes: int | None, deadline: float | None, *,
-                    noise: float, rng_values: Sequence[float],
-                    max_bytes: int | None = None) -> Outcome:
+                    noise: float, rng_values: Sequence[float], max_bytes: int | None = None,
+                    root_scores: Sequence[float] | None = None) -> Outcome:
     """`search` by the compiled core (ImportError when it was not built)."""
     from twixt.engine import _core
 
@@ -119,7 +122,8 @@ def compiled_search(board: Board, colour: Colour, nodes: int | None, deadline: f
     recent = board.recent(colour)
     found = _core.search(_tables(geo.cols, geo.rows, board.rules), pegs, links,
                          (recent.last, recent.own_last), _COLOUR[colour], budget, seconds,
-                         list(rng_values), params, _weights(), _prior_params())
+                         list(rng_values), params, _weights(), _prior_params(),
+                         None if root_scores is None else array("d", root_scores).tobytes())
     done, root_eval, terminal, moves, priors, visits, values, lines, prunes, kept = found
     return Outcome(nodes=done, root_eval=root_eval, terminal=terminal, moves=tuple(moves),
                    priors=tuple(priors), visits=tuple(visits), values=tuple(values),

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from twixt.engine.board import Board
@@ -119,9 +120,11 @@ class Search:
     """One search from one position; `run` it, then read `best`, `pv` and `win`."""
 
     def __init__(self, board: Board, to_move: Colour, *, noise: float = 0.0,
-                 rng_values: list[float] | None = None, max_bytes: int | None = None) -> None:
+                 rng_values: list[float] | None = None, max_bytes: int | None = None,
+                 root_scores: Sequence[float] | None = None) -> None:
         """`max_bytes`: the bound on the tree (None: `MAX_BYTES`), counted as the compiled
-        core counts its tree."""
+        core counts its tree; `root_scores`: per hole index, the logarithms the root's moves
+        are ranked by (`engine.policy.root_scores`; None: the patterns', as below it)."""
         if max_bytes is None:
             max_bytes = MAX_BYTES
         holes = board.geo.cols * board.geo.rows
@@ -140,6 +143,7 @@ class Search:
         self.prunes = 0
         self.kept_bytes = 0
         self._noise = noise
+        self._root_scores = root_scores
         self._rng_values = rng_values or []
         self.root_eval = 0.5
         #: the root side's own last peg and its opponent's, oldest first
@@ -299,7 +303,8 @@ class Search:
                 fallback = [(threatened & -threatened).bit_length() - 1] if threatened else []
                 return self._decide(node, 0.0, fallback)
             moves, priors = ranked(board, colour, recent, mine, theirs, free,
-                                   len(blocks) + 4, everywhere=root)
+                                   len(blocks) + 4, everywhere=root,
+                                   given=self._root_scores if root else None)
             allowed = set(blocks)
             pairs = [(m, p) for m, p in zip(moves, priors, strict=True) if m in allowed]
             listed = {m for m, _p in pairs}
@@ -309,7 +314,8 @@ class Search:
             node.priors = [p / total for _m, p in pairs]
         else:
             node.moves, node.priors = ranked(board, colour, recent, mine, theirs, free,
-                                             ROOT_WIDTH if root else WIDTH, everywhere=root)
+                                             ROOT_WIDTH if root else WIDTH, everywhere=root,
+                                             given=self._root_scores if root else None)
         if root and self._noise and len(node.priors) > 1:
             self._perturb(node)
         node.kids = [None] * len(node.moves)
