@@ -15,7 +15,8 @@ or a source tree, installed and run as in engine_match.py), which prints:
   share of those positions whose side to move won the game; and its log-loss and Brier score
   (lower is better; always saying 50% scores 0.693 and 0.25).
 `--ranking` prints instead how well this tree's priors alone (`engine.candidates.ranked` over
-every free hole, no search) rank the peg that was played: top-1, top-5 and its mean rank.
+every free hole, no search), and then its root policy (`engine.policy.root_scores`, which
+chooses the root's moves), rank the peg that was played: top-1, top-5 and its mean rank.
 `--speed` prints instead each version's nodes a second on the same 24×24 positions (the pegs
 after 20 moves, in classic and in pp), and the ratio of each version to the first; a version
 with a compiled core (a setup.py) runs twice, first made to use its Python fallback
@@ -143,14 +144,34 @@ def played_ranks(sample: list[Position]) -> list[int]:
     return ranks
 
 
+def policy_ranks(sample: list[Position]) -> list[int]:
+    """Per position, the rank (1: first) the root's policy network gives the played peg
+    among every hole the mover could play (equal scores: the lower hole first, as the cores
+    rank them)."""
+    from twixt.engine.board import Board
+    from twixt.engine.policy import root_scores
+
+    ranks = []
+    for position in sample:
+        game, played = replayed(position)
+        board, colour = Board(game), game.colour_to_move
+        scores = root_scores(board, colour)
+        mine = scores[played]
+        ranks.append(1 + sum(1 for hole, score in enumerate(scores)
+                             if score > mine or (score == mine and hole < played)))
+    return ranks
+
+
 def ranking(sample: list[Position]) -> None:
-    """How this tree's priors rank the played peg among every hole the mover could play."""
-    ranks = played_ranks(sample)
-    count = len(ranks)
-    print(f"priors alone, {count} positions: top-1 {sum(r == 1 for r in ranks) / count:.1%}, "
-          f"top-5 {sum(r <= 5 for r in ranks) / count:.1%}, "
-          f"mean rank of the played peg {sum(ranks) / count:.1f} "
-          f"(median {sorted(ranks)[count // 2]})")
+    """How this tree's priors (below the root) and its root policy rank the played peg
+    among every hole the mover could play."""
+    for label, ranks in (("priors alone", played_ranks(sample)),
+                         ("root policy", policy_ranks(sample))):
+        count = len(ranks)
+        print(f"{label}, {count} positions: top-1 {sum(r == 1 for r in ranks) / count:.1%}, "
+              f"top-5 {sum(r <= 5 for r in ranks) / count:.1%}, "
+              f"mean rank of the played peg {sum(ranks) / count:.1f} "
+              f"(median {sorted(ranks)[count // 2]})", flush=True)
 
 
 def ask(process: EngineProcess, size: str, rules: str, moves: list[str] | tuple[str, ...],

@@ -15,8 +15,7 @@ Move Patterns in the Game of Go", 2007). The weights are fitted by Coulom's mino
 maximization: each feature in turn, every level's gamma becomes its wins over the sum, across
 the events, of its holes' strength without it divided by the event's total. Every level gets
 one virtual win and one virtual loss against a hole of strength 1, so a shape seen twice
-does not get an extreme weight. Needs numpy (`pip install -e '.[train]'`); the engine does
-not.
+does not get an extreme weight.
 
 `--measure` ranks, with the weights just fitted (as the engine loads them), the peg played at
 every move 5 to 40 of the benchmark's won games (2,523 positions, steadier than the 200 of

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from tests.engine.conftest import require_compiled
 from tests.engine.test_engine import _new, _random_turn
-from twixt.engine import LEVELS, Limit, core, level_limit, think
+from twixt.engine import LEVELS, Limit, core, level_limit, policy, think
 from twixt.engine.board import Board
 from twixt.engine.evaluate import UNREACHABLE, side
 from twixt.engine.search import EDGE_BYTES, MAX_NODES, NODE_BYTES, ROOT_WIDTH, Search
@@ -72,17 +72,19 @@ def test_distances_and_path_layers_are_evaluate_side(game):
 
 @checked(60)
 @given(games(), st.sampled_from((1, 2, 20, 150)), st.sampled_from((0.0, 0.05, 0.6)),
-       st.integers(0, 1000))
-def test_the_search_gives_the_python_search_s_root(game, nodes, noise, seed):
+       st.integers(0, 1000), st.booleans())
+def test_the_search_gives_the_python_search_s_root(game, nodes, noise, seed, by_policy):
+    """With the root's moves ranked by the patterns or by the policy network."""
     if game.is_over:
         return
     rng = random.Random(seed)
     values = [rng.random() for _ in range(ROOT_WIDTH)]
     colour = game.colour_to_move
-    python = Search(Board(game), colour, noise=noise, rng_values=values)
+    scores = policy.root_scores(Board(game), colour) if by_policy else None
+    python = Search(Board(game), colour, noise=noise, rng_values=values, root_scores=scores)
     python.run(nodes, None)
     compiled = core.compiled_search(Board(game), colour, nodes, None, noise=noise,
-                                    rng_values=values)
+                                    rng_values=values, root_scores=scores)
     assert compiled == python.outcome()
     assert compiled.nodes <= nodes
 

@@ -13,6 +13,7 @@ from twixt.engine.core import search
 from twixt.engine.evaluate import side
 from twixt.engine.notation import line_text, move_text
 from twixt.engine.opening import fair_first_peg, should_swap
+from twixt.engine.policy import root_scores
 from twixt.engine.search import MAX_NODES, ROOT_WIDTH, blocking_holes, winning_holes
 from twixt.rules import Colour, Game, IllegalMoveError, TwixtError
 
@@ -171,7 +172,8 @@ def think(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
     deadline = None if limit.seconds is None else started + limit.seconds
     noise, temperature = _looseness(limit, board, colour)
     found = search(board, colour, nodes, deadline, noise=noise,
-                   rng_values=[rng.random() for _ in range(ROOT_WIDTH)])
+                   rng_values=[rng.random() for _ in range(ROOT_WIDTH)],
+                   root_scores=root_scores(board, colour))
     line = found.principal_variation(found.choice(temperature, rng.random()))
     if not line or line[0] < 0:
         line = [(board.free(colour) & -board.free(colour)).bit_length() - 1]

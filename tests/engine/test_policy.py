@@ -1,0 +1,113 @@
+"""The root's policy network: the shipped weights say where they come from, the board is read
+from the side to move (Black's transposed), a position and its mirror images (and its
+colour-swapped transposition) get the same policy, and the search ranks its root's moves by
+it on both cores. (That the numpy network is the trained one is
+tests/benchmarks/test_train_policy.py's.)"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from tests.engine.test_priors import Mirror, _pegs
+from twixt.engine import core, policy
+from twixt.engine.board import Board
+from twixt.engine.evaluate import side
+from twixt.engine.search import ROOT_WIDTH
+from twixt.rules import Colour, Game
+
+
+def test_the_shipped_network_names_its_games_and_reads_the_planes() -> None:
+    provenance = policy.provenance()
+    assert provenance["games"] == 728 and provenance["pegs"] > 15_000
+    assert "without the 100 games of benchmarks/games" in provenance["corpus"]
+    assert provenance["command"] == "python benchmarks/train_policy.py"
+    assert provenance["planes"] == list(policy.PLANES)
+    net = policy.network()
+    assert len(net.blocks) == provenance["blocks"]
+    assert net.stem[0].shape == (provenance["channels"], len(policy.PLANES), 5, 5)
+
+
+def _board(cols: int, rows: int, pegs: list[tuple[int, int, Colour]]) -> Board:
+    """A classic board after `pegs` (column, row, colour), each with all its legal links."""
+    board = Board(Game(("ann", "bob"), size=(cols, rows), rules="classic", swap=False))
+    for col, row, owner in pegs:
+        board.place(row * cols + col, owner)
+    board.placed = tuple(row * cols + col for col, row, _owner in reversed(pegs))
+    return board
+
+
+def test_black_reads_the_board_transposed_and_a_link_by_its_direction() -> None:
+    cols, rows = 9, 7
+    # Red's pegs at C3 and D5 (columns 2, 3; rows 2, 4): a steep rising link for Red
+    board = _board(cols, rows, [(2, 2, Colour.RED), (3, 4, Colour.RED)])
+    for colour, own in ((Colour.RED, True), (Colour.BLACK, False)):
+        x = policy.planes(board, colour, side(board.pos, colour),
+                          side(board.pos, colour.opponent))
+        peg, link = (0, 2) if own else (1, 6)
+        if colour is Colour.RED:
+            assert x.shape == (len(policy.PLANES), rows, cols)
+            holes = {(2, 2), (4, 3)}                     # (row, column)
+        else:
+            assert x.shape == (len(policy.PLANES), cols, rows)
+            holes = {(2, 2), (3, 4)}                     # transposed: (column, row)
+            link += 2                                    # steep for Red is flat for Black
+        assert {tuple(map(int, at)) for at in zip(*x[peg].nonzero(), strict=True)} == holes
+        assert {tuple(map(int, at)) for at in zip(*x[link].nonzero(), strict=True)} == holes
+        assert x[policy.PLANES.index("own border row")].sum() == 2 * (x.shape[2] - 2)
+
+
+@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("mirror", ["left-right", "top-bottom", "colours"])
+def test_a_position_and_its_mirror_image_get_the_same_policy(seed: int, mirror: str) -> None:
+    cols, rows = 14, 11
+    pegs = _pegs(seed, cols, rows)
+    to_move = Colour.RED if len(pegs) % 2 == 0 else Colour.BLACK
+    if mirror == "colours":   # the board transposed, Red's pegs Black's and Black's Red's
+        flipped = [(row, col, owner.opponent) for col, row, owner in pegs]
+        seen_cols, seen_rows, seen_to_move = rows, cols, to_move.opponent
+        back: Mirror = lambda col, row: (row, col)   # noqa: E731
+    else:
+        def back(col: int, row: int) -> tuple[int, int]:
+            return (cols - 1 - col, row) if mirror == "left-right" else (col, rows - 1 - row)
+        flipped = [(*back(col, row), owner) for col, row, owner in pegs]
+        seen_cols, seen_rows, seen_to_move = cols, rows, to_move
+    original = policy.root_scores(_board(cols, rows, pegs), to_move)
+    seen = policy.root_scores(_board(seen_cols, seen_rows, flipped), seen_to_move)
+    playable = {(hole % cols, hole // cols): score for hole, score in enumerate(original)
+                if score > policy.UNPLAYABLE}
+    assert len(playable) > 50
+    assert playable == {back(hole % seen_cols, hole // seen_cols): pytest.approx(score, abs=1e-5)
+                        for hole, score in enumerate(seen) if score > policy.UNPLAYABLE}
+
+
+def test_only_the_free_holes_of_the_side_to_move_are_playable() -> None:
+    cols, rows = 12, 12
+    pegs = _pegs(7, cols, rows)
+    board = _board(cols, rows, pegs)
+    for colour in (Colour.RED, Colour.BLACK):
+        scores = policy.root_scores(board, colour)
+        free = board.free(colour)
+        assert len(scores) == cols * rows
+        for hole, score in enumerate(scores):
+            assert (score > policy.UNPLAYABLE) == bool((free >> hole) & 1)
+        # the mean over the mirror images of log-probabilities: a total chance near 1
+        chances = sum(math.exp(score) for score in scores if score > policy.UNPLAYABLE)
+        assert 0.5 < chances <= 1.0 + 1e-9
+
+
+def test_the_search_lists_the_root_s_moves_by_the_policy() -> None:
+    """On both cores (tests/engine/conftest.py runs each engine test on each)."""
+    game = Game(("ann", "bob"), size=24, rules="classic", swap=False)
+    for move in ("K12", "M10", "N13", "L9 link all", "P12", "H11"):
+        game.play(move)
+    board, colour = Board(game), game.colour_to_move
+    scores = policy.root_scores(board, colour)
+    found = core.search(board, colour, 50, None, noise=0.0, rng_values=[],
+                        root_scores=scores)
+    best = sorted(range(len(scores)), key=lambda hole: (-scores[hole], hole))[:ROOT_WIDTH]
+    assert list(found.moves) == best
+    top = scores[best[0]]
+    odds = [math.exp(scores[hole] - top) for hole in best]
+    assert list(found.priors) == pytest.approx([odd / sum(odds) for odd in odds])
