@@ -19,7 +19,7 @@ from functools import cache
 
 from twixt.engine.board import Board
 from twixt.engine.evaluate import Side, spreader
-from twixt.engine.patterns import Recent, bit_indices, levels_of, scene, strength, weights
+from twixt.engine.patterns import Recent, bit_indices, feature_weights, levels_of, scene, strength
 from twixt.rules import Colour
 from twixt.rules.geometry import Geometry, geometry
 
@@ -63,7 +63,7 @@ def ranked(board: Board, colour: Colour, recent: Recent, mine: Side, theirs: Sid
            count: int, *, everywhere: bool = False) -> tuple[list[int], list[float]]:
     """Up to `count` holes for `colour` to play, best first, with prior probabilities."""
     holes = pool(board, recent, mine, theirs, free, everywhere=everywhere)
-    table = weights()
+    table = feature_weights()
     order = bit_indices(holes)
     found = levels_of(scene(board.pos, board.rules, colour, recent, mine, theirs, holes), order)
     scores = [(-strength(table, levels), hole)
