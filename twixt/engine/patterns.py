@@ -174,6 +174,9 @@ class Frame:
     #: on the empty board (`SQUARE_OFF` where the colour may not place: the opponent's
     #: border rows), what `Scene.cells` starts from
     empty: tuple[int, ...]
+    #: per hole: its ring's code with no peg a knight's step away (`OFF` where the ring's hole
+    #: is off the board or in the opponent's border rows, else `EMPTY`)
+    empty_ring: tuple[int, ...]
     #: per hole: whether the opponent may place there (not in the colour's border rows)
     opponent_placeable: tuple[bool, ...]
     #: per hole: its `edge` level (how far from the nearer own border row and side column)
@@ -222,6 +225,8 @@ def _frame(cols: int, rows: int, colour: Colour) -> Frame:
                  + min(across[i], across_size - 1 - across[i], FAR) for i in range(count))
     empty = (*(SQUARE_EMPTY if (geo.placeable[colour] >> i) & 1 else SQUARE_OFF
                for i in range(count)), SQUARE_OFF)
+    empty_ring = tuple(sum((EMPTY if empty[neighbour] == SQUARE_EMPTY else OFF) * STATES ** slot
+                           for slot, (neighbour, _lid) in enumerate(slots)) for slots in ring)
     opponent_placeable = tuple(bool((geo.placeable[colour.opponent] >> i) & 1)
                                for i in range(count))
     holes = [0] * count
@@ -229,7 +234,8 @@ def _frame(cols: int, rows: int, colour: Colour) -> Frame:
         holes[along[i] * across_size + across[i]] = i
     return Frame(across, along, across_size, along_size, tuple(ring),
                  tuple(around(i, SQUARE) for i in range(count)),
-                 tuple(around(i, OUTER) for i in range(count)), empty, opponent_placeable,
+                 tuple(around(i, OUTER) for i in range(count)), empty, empty_ring,
+                 opponent_placeable,
                  edge, tuple(holes))
 
 
@@ -460,7 +466,7 @@ def levels_of(scene: Scene, holes: Iterable[int]) -> Iterator[tuple[int, ...]]:
     seen = scene.seen
     rings, squares, outers, along, across = (seen.ring, seen.square, seen.outer, seen.along,
                                              seen.across)
-    edges, opponent_placeable = seen.edge, seen.opponent_placeable
+    edges, opponent_placeable, empty_rings = seen.edge, seen.opponent_placeable, seen.empty_ring
     cells, mine, theirs, own_blocks = (scene.cells, scene.mine_crossed, scene.theirs_crossed,
                                        scene.own_blocks)
     open_theirs, crossings, mine_rows = scene.open_theirs, scene.crossings, scene.mine_rows
@@ -469,32 +475,34 @@ def levels_of(scene: Scene, holes: Iterable[int]) -> Iterator[tuple[int, ...]]:
     mine_paths, theirs_paths = scene.mine_paths, scene.theirs_paths
     ahead, areas = scene.ahead, scene.areas
     for hole in holes:
-        ring = cut = denies = 0
-        scale = 1
-        extents = set()
-        for neighbour, lid in rings[hole]:
-            cell = cells[neighbour]
-            if cell == SQUARE_OFF:
-                ring += OFF * scale
-            elif cell == SQUARE_THEIRS:
-                ring += THEIRS * scale
-                if not (mine[lid] or (own_blocks and theirs[lid])):
-                    denies += 1
-            elif cell == SQUARE_MINE:
-                if theirs[lid] or (own_blocks and mine[lid]):
-                    ring += CUT_OFF * scale
-                else:
-                    ring += LINKABLE * scale
-                    for crossing in crossings[lid]:
-                        cut += open_theirs[crossing]
-                    extents.add(mine_rows[neighbour])
-            scale *= STATES
-        if extents:
-            row = along[hole]
-            longer = any(row < low or row > high for _number, low, high in extents)
-            chain = (1 if len(extents) == 1 else 3) + longer
+        mine_steps, theirs_steps = _steps(mine_near, hole), _steps(theirs_near, hole)
+        ring = chain = cut = denies = 0
+        if not (mine_steps and theirs_steps):   # a peg a knight's step away
+            scale = 1
+            extents = set()
+            for neighbour, lid in rings[hole]:
+                cell = cells[neighbour]
+                if cell == SQUARE_OFF:
+                    ring += OFF * scale
+                elif cell == SQUARE_THEIRS:
+                    ring += THEIRS * scale
+                    if not (mine[lid] or (own_blocks and theirs[lid])):
+                        denies += 1
+                elif cell == SQUARE_MINE:
+                    if theirs[lid] or (own_blocks and mine[lid]):
+                        ring += CUT_OFF * scale
+                    else:
+                        ring += LINKABLE * scale
+                        for crossing in crossings[lid]:
+                            cut += open_theirs[crossing]
+                        extents.add(mine_rows[neighbour])
+                scale *= STATES
+            if extents:
+                row = along[hole]
+                longer = any(row < low or row > high for _number, low, high in extents)
+                chain = (1 if len(extents) == 1 else 3) + longer
         else:
-            chain = 0
+            ring = empty_rings[hole]
         a, b, c, d, e, f, g, h = squares[hole]
         square = (cells[a] | cells[b] << 2 | cells[c] << 4 | cells[d] << 6 | cells[e] << 8
                   | cells[f] << 10 | cells[g] << 12 | cells[h] << 14)
@@ -503,9 +511,8 @@ def levels_of(scene: Scene, holes: Iterable[int]) -> Iterator[tuple[int, ...]]:
                  | cells[f] << 10 | cells[g] << 12 | cells[h] << 14)
         row, column = along[hole], across[hole]
         yield (ring, square, outer, last_rows[row] + last_cols[column],
-               own_rows[row] + own_cols[column],
-               _steps(mine_near, hole) * (STEPS_NEAR + 1) + _steps(theirs_near, hole), chain,
-               ahead.get(hole, 0), edges[hole], mine_paths.get(hole, 0),
+               own_rows[row] + own_cols[column], mine_steps * (STEPS_NEAR + 1) + theirs_steps,
+               chain, ahead.get(hole, 0), edges[hole], mine_paths.get(hole, 0),
                theirs_paths.get(hole, 0), areas.get(area_key(ring, square, outer), 0),
                min(cut, CUTS), min(denies, DENIES) if opponent_placeable[hole] else 0)
 
