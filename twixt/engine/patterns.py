@@ -300,6 +300,24 @@ def reach(spread: Callable[[int], int], pegs: int) -> tuple[int, ...]:
     return tuple(found)
 
 
+#: hexadecimal digit -> the `near` level 15 - digit (`near_levels`)
+_NEAR_OF_DIGIT = str.maketrans("0123456789abcdef", "".join(chr(15 - v) for v in range(16)))
+
+
+def near_levels(mine: tuple[int, ...], theirs: tuple[int, ...], count: int) -> bytes:
+    """Per hole of `count`: its `near` level from the side's and the opponent's `reach`. A
+    hole's level is `STEPS_NEAR` * (`STEPS_NEAR` + 2) (15) less (`STEPS_NEAR` + 1) times the
+    number of the side's reach bitboards holding it and the number of the opponent's: read
+    as hexadecimal, a bitboard's binary digits put each hole in a digit of its own, so the
+    bitboards are added in a few operations on whole numbers for all holes at once."""
+    digits = 0
+    for bits in mine:
+        digits += (STEPS_NEAR + 1) * int(format(bits, "b"), 16)
+    for bits in theirs:
+        digits += int(format(bits, "b"), 16)
+    return format(digits, f"0{count}x")[::-1].translate(_NEAR_OF_DIGIT).encode("latin-1")
+
+
 @dataclass(frozen=True, eq=False)
 class Scene:
     """What one node's holes are scored against, worked out once for all of them (so each
@@ -326,8 +344,8 @@ class Scene:
     #: `offset_tables` of the opponent's last peg and of the side's own last peg
     last: tuple[tuple[int, ...], tuple[int, ...]]
     own_last: tuple[tuple[int, ...], tuple[int, ...]]
-    mine_near: tuple[int, ...]
-    theirs_near: tuple[int, ...]
+    #: per hole: its `near` level (`near_levels`)
+    near: bytes
     mine_paths: dict[int, int]
     theirs_paths: dict[int, int]
     #: per own peg: its chain's number, lowest and highest row (along)
@@ -363,8 +381,9 @@ def scene(pos: Position, rules: RuleSet, colour: Colour, recent: Recent, mine: S
     step = spreader(list(geo.step_masks), geo.step_shifts)
     return Scene(seen, cells, mine_crossed, theirs_crossed, own_blocks, open_theirs,
                  geo.crossings, offset_tables(seen, recent.last),
-                 offset_tables(seen, recent.own_last), reach(step, pos.peg_bits[colour]),
-                 reach(step, pos.peg_bits[opponent]), path_levels(mine, holes),
+                 offset_tables(seen, recent.own_last), near_levels(
+                     reach(step, pos.peg_bits[colour]), reach(step, pos.peg_bits[opponent]),
+                     len(peg_colour)), path_levels(mine, holes),
                  path_levels(theirs, holes), chain_rows(seen, chains(pos, colour)),
                  ahead_levels(seen, chains(pos, opponent), recent.last),
                  area_levels() if areas is None else areas)
@@ -471,11 +490,12 @@ def levels_of(scene: Scene, holes: Iterable[int]) -> Iterator[tuple[int, ...]]:
                                        scene.own_blocks)
     open_theirs, crossings, mine_rows = scene.open_theirs, scene.crossings, scene.mine_rows
     (last_rows, last_cols), (own_rows, own_cols) = scene.last, scene.own_last
-    mine_near, theirs_near = scene.mine_near, scene.theirs_near
+    nears = scene.near
     mine_paths, theirs_paths = scene.mine_paths, scene.theirs_paths
     ahead, areas = scene.ahead, scene.areas
     for hole in holes:
-        mine_steps, theirs_steps = _steps(mine_near, hole), _steps(theirs_near, hole)
+        near = nears[hole]
+        mine_steps, theirs_steps = divmod(near, STEPS_NEAR + 1)
         ring = chain = cut = denies = 0
         if not (mine_steps and theirs_steps):   # a peg a knight's step away
             scale = 1
@@ -511,18 +531,10 @@ def levels_of(scene: Scene, holes: Iterable[int]) -> Iterator[tuple[int, ...]]:
                  | cells[f] << 10 | cells[g] << 12 | cells[h] << 14)
         row, column = along[hole], across[hole]
         yield (ring, square, outer, last_rows[row] + last_cols[column],
-               own_rows[row] + own_cols[column], mine_steps * (STEPS_NEAR + 1) + theirs_steps,
+               own_rows[row] + own_cols[column], near,
                chain, ahead.get(hole, 0), edges[hole], mine_paths.get(hole, 0),
                theirs_paths.get(hole, 0), areas.get(area_key(ring, square, outer), 0),
                min(cut, CUTS), min(denies, DENIES) if opponent_placeable[hole] else 0)
-
-
-def _steps(within: tuple[int, ...], hole: int) -> int:
-    """The fewest knight's steps from `hole` to a peg of `within` (`reach`), or one more."""
-    for steps, bits in enumerate(within):
-        if (bits >> hole) & 1:
-            return steps
-    return len(within)
 
 
 def levels(scene: Scene, hole: int) -> tuple[int, ...]:
