@@ -111,9 +111,9 @@ CUT, DENIES = (patterns.FEATURES.index((name, size)) for name, size in patterns.
 def _links_levels(board: Board, colour: Colour, hole: int) -> tuple[int, int]:
     """The `cut` and `denies` levels of `hole` for `colour` to play."""
     pos = board.pos
-    found = patterns.levels(patterns.scene(pos, board.rules, colour, board.recent(colour),
-                                           side(pos, colour), side(pos, colour.opponent),
-                                           board.free(colour)), hole)
+    scene = patterns.scene(pos, board.rules, colour, board.recent(colour), side(pos, colour),
+                           side(pos, colour.opponent), board.free(colour))
+    found = next(patterns.levels_of(scene, [hole]))
     return found[CUT], found[DENIES]
 
 

@@ -235,8 +235,7 @@ def _frame(cols: int, rows: int, colour: Colour) -> Frame:
     return Frame(across, along, across_size, along_size, tuple(ring),
                  tuple(around(i, SQUARE) for i in range(count)),
                  tuple(around(i, OUTER) for i in range(count)), empty, empty_ring,
-                 opponent_placeable,
-                 edge, tuple(holes))
+                 opponent_placeable, edge, tuple(holes))
 
 
 def _outwards(position: int, size: int, offset: int) -> int:
@@ -517,13 +516,13 @@ def levels_of(scene: Scene, holes: Iterable[int]) -> Iterator[tuple[int, ...]]:
                             cut += open_theirs[crossing]
                         extents.add(mine_rows[neighbour])
                 scale *= STATES
-            if extents:
+            if extents:   # `chain`: 1, 2 one chain (inside, beyond its rows); 3, 4 two or more
                 row = along[hole]
                 longer = any(row < low or row > high for _number, low, high in extents)
                 chain = (1 if len(extents) == 1 else 3) + longer
         else:
             ring = empty_rings[hole]
-        a, b, c, d, e, f, g, h = squares[hole]
+        a, b, c, d, e, f, g, h = squares[hole]   # two bits a state (SQUARE_STATES: 4)
         square = (cells[a] | cells[b] << 2 | cells[c] << 4 | cells[d] << 6 | cells[e] << 8
                   | cells[f] << 10 | cells[g] << 12 | cells[h] << 14)
         a, b, c, d, e, f, g, h = outers[hole]
@@ -535,11 +534,6 @@ def levels_of(scene: Scene, holes: Iterable[int]) -> Iterator[tuple[int, ...]]:
                chain, ahead.get(hole, 0), edges[hole], mine_paths.get(hole, 0),
                theirs_paths.get(hole, 0), areas.get(area_key(ring, square, outer), 0),
                min(cut, CUTS), min(denies, DENIES) if opponent_placeable[hole] else 0)
-
-
-def levels(scene: Scene, hole: int) -> tuple[int, ...]:
-    """The level of each feature (`FEATURES`' order) of `hole` in `scene` (`levels_of`)."""
-    return next(levels_of(scene, (hole,)))
 
 
 def strength(tables: tuple[list[float], ...], found: tuple[int, ...]) -> float:
