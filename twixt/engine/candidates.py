@@ -66,6 +66,7 @@ def ranked(board: Board, colour: Colour, recent: Recent, mine: Side, theirs: Sid
     table = feature_weights()
     order = bit_indices(holes)
     found = levels_of(scene(board.pos, board.rules, colour, recent, mine, theirs, holes), order)
+    # strongest first, equals by hole index: the smallest (negated strength, hole)
     scores = [(-strength(table, levels), hole)
               for levels, hole in zip(found, order, strict=True)]
     best = heapq.nsmallest(count, scores)
