@@ -86,18 +86,14 @@ def events(game: Game) -> Iterator[tuple[NDArray[np.int32], int]]:
 def features(board: Board, colour: Colour) -> NDArray[np.int32]:
     """The levels of every hole `colour` may play (row = hole index; -1 rows: not free), the
     area's level 0 (`Data` harvests the area shapes)."""
-    pos, geo = board.pos, board.geo
+    pos = board.pos
     free = board.free(colour)
-    seen = patterns.frame(geo, colour)
-    scene = patterns.scene(pos, colour, board.recent(colour), side(pos, colour),
+    scene = patterns.scene(pos, board.rules, colour, board.recent(colour), side(pos, colour),
                            side(pos, colour.opponent), free, areas={})
     rows = np.full((len(pos.peg_colour), len(patterns.FEATURES)), -1, dtype=np.int32)
-    bits = free
-    while bits:
-        low = bits & -bits
-        bits ^= low
-        hole = low.bit_length() - 1
-        rows[hole] = patterns.levels(pos, board.rules, colour, seen, scene, hole)
+    holes = patterns.bit_indices(free)
+    for hole, found in zip(holes, patterns.levels_of(scene, holes), strict=True):
+        rows[hole] = found
     return rows
 
 

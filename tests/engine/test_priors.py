@@ -104,10 +104,23 @@ def test_an_area_shape_weighs_alike_in_its_mirror_images() -> None:
         assert {shipped[image] for image in patterns.area_images(int(key))} == {level}
 
 
+CUT, DENIES = (patterns.FEATURES.index((name, size)) for name, size in patterns.FEATURES
+               if name in ("cut", "denies"))
+
+
+def _links_levels(board: Board, colour: Colour, hole: int) -> tuple[int, int]:
+    """The `cut` and `denies` levels of `hole` for `colour` to play."""
+    pos = board.pos
+    scene = patterns.scene(pos, board.rules, colour, board.recent(colour), side(pos, colour),
+                           side(pos, colour.opponent), board.free(colour))
+    found = next(patterns.levels_of(scene, [hole]))
+    return found[CUT], found[DENIES]
+
+
 def test_cut_counts_the_opponent_s_links_a_new_link_would_cross_and_denies_its_links() -> None:
     game = Game(("ann", "bob"), size=(12, 12), rules="classic", swap=False)
     board = Board(game)
-    geo, pos = board.geo, board.pos
+    geo = board.geo
     red_peg, hole = 5 * 12 + 5, 7 * 12 + 6          # a knight's step apart: one link
     board.place(red_peg, Colour.RED)
     lid = geo.link_id(red_peg, hole)
@@ -117,12 +130,10 @@ def test_cut_counts_the_opponent_s_links_a_new_link_would_cross_and_denies_its_l
     assert ends is not None
     black_peg, open_end = ends
     board.place(black_peg, Colour.BLACK)
-    seen = patterns.frame(geo, Colour.RED)
-    cut, denies = patterns.link_levels(pos, board.rules, Colour.RED, seen, hole)
+    cut, denies = _links_levels(board, Colour.RED, hole)
     assert cut == 1
     assert denies == (geo.link_id(black_peg, hole) is not None)
     # Black's view of the same hole: the Red peg a knight's step away is one it denies
-    black = patterns.frame(geo, Colour.BLACK)
-    assert patterns.link_levels(pos, board.rules, Colour.BLACK, black, hole)[1] == 1
+    assert _links_levels(board, Colour.BLACK, hole)[1] == 1
     board.place(open_end, Colour.RED)                 # the open end taken: no link to cut
-    assert patterns.link_levels(pos, board.rules, Colour.RED, seen, hole)[0] == 0
+    assert _links_levels(board, Colour.RED, hole)[0] == 0

@@ -477,7 +477,7 @@ typedef struct {
     double *priors;
     uint8_t *is_block;
     /* ranked: per hole, as the side to move sees it: 0 empty (and its to place), 1 its own
-     * peg, 2 the opponent's, 3 neither (patterns.square_code's states) */
+     * peg, 2 the opponent's, 3 neither (the square's states of patterns.levels_of) */
     uint8_t *cell;
     const double *rng_values;
     Py_ssize_t rng_count;
@@ -794,7 +794,7 @@ static inline int outwards(int far, int position, int size, int offset)
     return (offset < -far ? -far : offset > far ? far : offset) + far;
 }
 
-/* patterns.offset_level */
+/* patterns.levels_of: the last and own_last offsets */
 static int offset_level(const Ctx *c, const int32_t *along, const int32_t *across,
                         int along_size, int across_size, int hole, int peg)
 {
@@ -805,7 +805,7 @@ static int offset_level(const Ctx *c, const int32_t *along, const int32_t *acros
            + outwards(far, across[peg], across_size, across[hole] - across[peg]);
 }
 
-/* patterns.steps_level */
+/* patterns.levels_of: the near levels (patterns.near_levels) */
 static inline int steps_level(const BB *within, int hole)
 {
     for (int steps = 0; steps < STEPS_NEAR; steps++)
@@ -908,7 +908,7 @@ static int mark_ahead(Ctx *c, int colour, int last)
     return marked;
 }
 
-/* patterns.square_code of a hole's eight `neighbours` (-1: off the board), from c->cell */
+/* patterns.levels_of: the square code of a hole's eight `neighbours` (-1: off the board), from c->cell */
 static int square_code(const Ctx *c, const int32_t *neighbours)
 {
     int code = 0, scale = 1;
@@ -933,7 +933,7 @@ static int area_level(const Ctx *c, int64_t key)
     }
 }
 
-/* patterns.link_levels' `cut` for an own link `lid` of the new peg: the opponent's possible
+/* patterns.levels_of's `cut` for an own link `lid` of the new peg: the opponent's possible
  * links it crosses */
 static int cuts(const Ctx *c, int colour, int lid)
 {
@@ -956,7 +956,7 @@ static int cuts(const Ctx *c, int colour, int lid)
     return found;
 }
 
-/* patterns.strength of patterns.levels: the logarithms added in the features' order */
+/* patterns.strength of patterns.levels_of: the logarithms added in the features' order */
 static double strength(const Ctx *c, int colour, int last, int own_last, int hole)
 {
     const Tables *t = c->t;
@@ -965,7 +965,7 @@ static double strength(const Ctx *c, int colour, int last, int own_last, int hol
     const int32_t *lids = ring + n * RING, *square = lids + n * RING, *outer = square + n * SQUARE;
     const int32_t *along = outer + n * SQUARE, *across = along + n;
     const double *table = c->w.table;
-    /* patterns.ring_code */
+    /* patterns.levels_of: the ring code */
     int code = 0, scale = 1, linked[RING], chains = 0, longer = 0, cut = 0, denies = 0;
     for (int j = 0; j < RING; j++) {
         int neighbour = ring[hole * RING + j], lid = lids[hole * RING + j], state;
@@ -976,14 +976,14 @@ static double strength(const Ctx *c, int colour, int last, int own_last, int hol
             state = 4;
         } else if (cell == 2) {
             state = 3;
-            /* patterns.link_levels' `denies` */
+            /* patterns.levels_of: `denies` */
             denies += !(c->cc[colour][lid] || (t->classic && c->cc[opponent][lid]));
         } else if (c->cc[opponent][lid] || (t->classic && c->cc[colour][lid])) {
             state = 2;
         } else {
             state = 1;
             cut += cuts(c, colour, lid);
-            /* patterns.chain_level: the distinct chains it links to */
+            /* patterns.levels_of: the chain level, the distinct chains it links to */
             int chain = c->chain_of[neighbour], known = 0;
             for (int k = 0; k < chains; k++)
                 known |= linked[k] == chain;
@@ -1027,7 +1027,7 @@ static double strength(const Ctx *c, int colour, int last, int own_last, int hol
     return total;
 }
 
-/* patterns.widths: each hole of `pool` on a layer of `s` gets the layer's width in `out` */
+/* patterns.path_levels (widths here, their levels in strength): each hole of `pool` on a layer of `s` gets the layer's width in `out` */
 static void mark_widths(const Ctx *c, const Side *s, const BB *pool, int32_t *out)
 {
     for (int k = 0; k < s->nlayers; k++) {

@@ -20,7 +20,7 @@ from functools import cache
 
 from twixt.engine.board import Board
 from twixt.engine.evaluate import Side, spreader
-from twixt.engine.patterns import Recent, frame, levels, scene, strength, weights
+from twixt.engine.patterns import Recent, bit_indices, feature_weights, levels_of, scene, strength
 from twixt.rules import Colour
 from twixt.rules.geometry import Geometry, geometry
 
@@ -35,16 +35,6 @@ def centre(cols: int, rows: int) -> int:
         if on and cols / 4 <= c < cols * 3 / 4 and rows / 4 <= r < rows * 3 / 4:
             bits |= 1 << index
     return bits
-
-
-def _holes(bits: int) -> list[int]:
-    """The indices of the set bits, lowest first."""
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(low.bit_length() - 1)
-        bits ^= low
-    return out
 
 
 def near(geo: Geometry, bits: int) -> int:
@@ -77,19 +67,20 @@ def ranked(board: Board, colour: Colour, recent: Recent, mine: Side, theirs: Sid
     holes' logarithms of strength are the patterns' unless `given` (per hole index: the
     root's, from `engine.policy`)."""
     holes = pool(board, recent, mine, theirs, free, everywhere=everywhere)
+    order = bit_indices(holes)
+    # strongest first, equals by hole index: the smallest (negated strength, hole)
     if given is not None:
-        scores = [(given[hole], hole) for hole in _holes(holes)]
+        scores = [(-given[hole], hole) for hole in order]
     else:
-        pos, rules = board.pos, board.rules
-        seen = frame(board.geo, colour)
-        table = weights()
-        found = scene(pos, colour, recent, mine, theirs, holes)
-        scores = [(strength(table, levels(pos, rules, colour, seen, found, hole)), hole)
-                  for hole in _holes(holes)]
-    best = heapq.nsmallest(count, scores, key=lambda item: (-item[0], item[1]))
+        table = feature_weights()
+        found = levels_of(scene(board.pos, board.rules, colour, recent, mine, theirs, holes),
+                          order)
+        scores = [(-strength(table, levels), hole)
+                  for levels, hole in zip(found, order, strict=True)]
+    best = heapq.nsmallest(count, scores)
     if not best:
         return [], []
     top = best[0][0]
-    odds = [math.exp(score - top) for score, _hole in best]
+    odds = [math.exp(top - score) for score, _hole in best]
     total = sum(odds)
     return [hole for _score, hole in best], [w / total for w in odds]

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import json
 from array import array
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -170,8 +170,15 @@ class Frame:
     #: per hole and square (outer square) position, the neighbour's index (-1: off the board)
     square: tuple[tuple[int, ...], ...]
     outer: tuple[tuple[int, ...], ...]
-    #: per hole: whether the colour may place there (not in the opponent's border rows)
-    placeable: tuple[bool, ...]
+    #: per hole, and once more at the end for the index -1 (off the board): its square state
+    #: on the empty board (`SQUARE_OFF` where the colour may not place: the opponent's
+    #: border rows), what `Scene.cells` starts from
+    empty: tuple[int, ...]
+    #: per hole: its ring's code with no peg a knight's step away (`OFF` where the ring's hole
+    #: is off the board or in the opponent's border rows, else `EMPTY`)
+    empty_ring: tuple[int, ...]
+    #: per hole: whether the opponent may place there (not in the colour's border rows)
+    opponent_placeable: tuple[bool, ...]
     #: per hole: its `edge` level (how far from the nearer own border row and side column)
     edge: tuple[int, ...]
     #: per (across, along): the hole's index (along * across_size + across)
@@ -216,56 +223,19 @@ def _frame(cols: int, rows: int, colour: Colour) -> Frame:
     along_size, across_size = (rows, cols) if red else (cols, rows)
     edge = tuple(min(along[i], along_size - 1 - along[i], FAR) * SPAN
                  + min(across[i], across_size - 1 - across[i], FAR) for i in range(count))
-    placeable = tuple(bool((geo.placeable[colour] >> i) & 1) for i in range(count))
+    empty = (*(SQUARE_EMPTY if (geo.placeable[colour] >> i) & 1 else SQUARE_OFF
+               for i in range(count)), SQUARE_OFF)
+    empty_ring = tuple(sum((EMPTY if empty[neighbour] == SQUARE_EMPTY else OFF) * STATES ** slot
+                           for slot, (neighbour, _lid) in enumerate(slots)) for slots in ring)
+    opponent_placeable = tuple(bool((geo.placeable[colour.opponent] >> i) & 1)
+                               for i in range(count))
     holes = [0] * count
     for i in range(count):
         holes[along[i] * across_size + across[i]] = i
     return Frame(across, along, across_size, along_size, tuple(ring),
                  tuple(around(i, SQUARE) for i in range(count)),
-                 tuple(around(i, OUTER) for i in range(count)), placeable, edge, tuple(holes))
-
-
-def ring_code(pos: Position, rules: RuleSet, colour: Colour, seen: Frame, hole: int) -> int:
-    """The ring around `hole` for `colour` (see the module's docstring)."""
-    peg_colour = pos.peg_colour
-    mine, theirs = pos.cross_count[colour], pos.cross_count[colour.opponent]
-    own_blocks = rules is RuleSet.CLASSIC
-    placeable = seen.placeable
-    code = 0
-    scale = 1
-    for neighbour, lid in seen.ring[hole]:
-        if neighbour < 0:
-            state = OFF
-        else:
-            owner = peg_colour[neighbour]
-            if owner is None:
-                state = EMPTY if placeable[neighbour] else OFF
-            elif owner is not colour:
-                state = THEIRS
-            elif theirs[lid] or (own_blocks and mine[lid]):
-                state = CUT_OFF
-            else:
-                state = LINKABLE
-        code += state * scale
-        scale *= STATES
-    return code
-
-
-def square_code(pos: Position, colour: Colour, seen: Frame, neighbours: tuple[int, ...]) -> int:
-    """The square (or outer square) of `neighbours` for `colour` (see the module's
-    docstring)."""
-    peg_colour = pos.peg_colour
-    code = 0
-    scale = 1
-    for neighbour in neighbours:
-        owner = peg_colour[neighbour] if neighbour >= 0 else None
-        if owner is None:
-            state = SQUARE_EMPTY if neighbour >= 0 and seen.placeable[neighbour] else SQUARE_OFF
-        else:
-            state = SQUARE_MINE if owner is colour else SQUARE_THEIRS
-        code += state * scale
-        scale *= SQUARE_STATES
-    return code
+                 tuple(around(i, OUTER) for i in range(count)), empty, empty_ring,
+                 opponent_placeable, edge, tuple(holes))
 
 
 def _outwards(position: int, size: int, offset: int) -> int:
@@ -278,27 +248,35 @@ def _outwards(position: int, size: int, offset: int) -> int:
     return min(max(offset, -FAR), FAR) + FAR
 
 
-def offset_level(seen: Frame, hole: int, peg: int) -> int:
-    """Where `hole` is from `peg` (rows and columns, outwards or inwards), or `NO_PEG`."""
+@cache
+def _axis(size: int, position: int, scale: int) -> tuple[int, ...]:
+    """Per coordinate 0..`size` - 1: its `_outwards` level from a peg at `position`, times
+    `scale` (a peg's rows and its columns are two such tables: `offset_tables`)."""
+    return tuple(_outwards(position, size, there - position) * scale for there in range(size))
+
+
+def offset_tables(seen: Frame, peg: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per row (along) and per column (across): its part of the `last` (`own_last`) level of
+    a hole there, where the hole is from `peg` in rows and columns, outwards or inwards (the
+    level is the row's part plus the column's; `NO_PEG` everywhere when `peg` is -1)."""
     if peg < 0:
-        return NO_PEG
-    rows = _outwards(seen.along[peg], seen.along_size, seen.along[hole] - seen.along[peg])
-    cols = _outwards(seen.across[peg], seen.across_size, seen.across[hole] - seen.across[peg])
-    return rows * SIGNED + cols
+        return (NO_PEG,) * seen.along_size, (0,) * seen.across_size
+    return (_axis(seen.along_size, seen.along[peg], SIGNED),
+            _axis(seen.across_size, seen.across[peg], 1))
 
 
-def widths(side: Side, pool: int) -> dict[int, int]:
-    """Per hole of `pool` on `side`'s shortest paths: the number of holes of its layer."""
+def path_levels(side: Side, pool: int) -> dict[int, int]:
+    """Per hole of `pool` on `side`'s shortest paths: the `width_level` of its layer."""
     found: dict[int, int] = {}
     for layer in side.path_layers:
         inside = layer & pool
         if not inside:
             continue
-        width = layer.bit_count()
+        level = width_level(layer.bit_count())
         while inside:
             low = inside & -inside
             inside ^= low
-            found[low.bit_length() - 1] = width
+            found[low.bit_length() - 1] = level
     return found
 
 
@@ -321,25 +299,54 @@ def reach(spread: Callable[[int], int], pegs: int) -> tuple[int, ...]:
     return tuple(found)
 
 
-def steps_level(within: tuple[int, ...], hole: int) -> int:
-    """The fewest knight's steps from `hole` to a peg of `within` (`reach`), or one more."""
-    for steps, bits in enumerate(within):
-        if (bits >> hole) & 1:
-            return steps
-    return len(within)
+#: hexadecimal digit -> the `near` level 15 - digit (`near_levels`)
+_NEAR_OF_DIGIT = str.maketrans("0123456789abcdef", "".join(chr(15 - v) for v in range(16)))
 
 
-@dataclass(frozen=True)
+def near_levels(mine: tuple[int, ...], theirs: tuple[int, ...], count: int) -> bytes:
+    """Per hole of `count`: its `near` level from the side's and the opponent's `reach`. A
+    hole's level is `STEPS_NEAR` * (`STEPS_NEAR` + 2) (15) less (`STEPS_NEAR` + 1) times the
+    number of the side's reach bitboards holding it and the number of the opponent's: read
+    as hexadecimal, a bitboard's binary digits put each hole in a digit of its own, so the
+    bitboards are added in a few operations on whole numbers for all holes at once."""
+    digits = 0
+    for bits in mine:
+        digits += (STEPS_NEAR + 1) * int(format(bits, "b"), 16)
+    for bits in theirs:
+        digits += int(format(bits, "b"), 16)
+    return format(digits, f"0{count}x")[::-1].translate(_NEAR_OF_DIGIT).encode("latin-1")
+
+
+@dataclass(frozen=True, eq=False)
 class Scene:
-    """What one node's holes are scored against: the last two pegs, the knight's-step reach
-    of each colour's pegs (`reach`), and per hole the width of its layer of each side's
-    shortest paths (`widths`)."""
+    """What one node's holes are scored against, worked out once for all of them (so each
+    hole's levels are a few table look-ups): the position seen from the side to move
+    (`Frame`), each hole's state, the last two pegs' offset tables, the knight's-step reach of
+    each colour's pegs (`reach`), and per hole the width level of its layer of each side's
+    shortest paths (`path_levels`). It reads the position's link crossings as they stand:
+    it serves until the next peg or link is placed or taken away."""
 
-    recent: Recent
-    mine_near: tuple[int, ...]
-    theirs_near: tuple[int, ...]
-    mine_widths: dict[int, int]
-    theirs_widths: dict[int, int]
+    seen: Frame
+    #: per hole, then the index -1 (off the board, last): `SQUARE_EMPTY` (the side may place
+    #: there), `SQUARE_MINE`, `SQUARE_THEIRS` or `SQUARE_OFF`, the square's states
+    cells: list[int]
+    #: per link id: how many of the side's (the opponent's) standing links cross it
+    mine_crossed: list[int]
+    theirs_crossed: list[int]
+    #: whether a side's own links block its links too (classic rules), not only the other's
+    own_blocks: bool
+    #: per link id: 1 where the opponent may still link (from one of its pegs to another or
+    #: to an empty hole it may play, not blocked), the links `cut` counts
+    open_theirs: bytearray
+    #: per link id: the link ids it crosses (`Geometry.crossings`)
+    crossings: tuple[tuple[int, ...], ...]
+    #: `offset_tables` of the opponent's last peg and of the side's own last peg
+    last: tuple[tuple[int, ...], tuple[int, ...]]
+    own_last: tuple[tuple[int, ...], tuple[int, ...]]
+    #: per hole: its `near` level (`near_levels`)
+    near: bytes
+    mine_paths: dict[int, int]
+    theirs_paths: dict[int, int]
     #: per own peg: its chain's number, lowest and highest row (along)
     mine_rows: dict[int, tuple[int, int, int]]
     #: per hole in front of an opponent's chain end: its `ahead` level
@@ -348,18 +355,47 @@ class Scene:
     areas: Mapping[int, int]
 
 
-def scene(pos: Position, colour: Colour, recent: Recent, mine: Side, theirs: Side,
-          holes: int, areas: Mapping[int, int] | None = None) -> Scene:
+def scene(pos: Position, rules: RuleSet, colour: Colour, recent: Recent, mine: Side,
+          theirs: Side, holes: int, areas: Mapping[int, int] | None = None) -> Scene:
     """The `Scene` of a node where `colour` (with `mine`) moves, for scoring `holes`; `areas`:
     the shipped area shapes (`area_levels`) unless given."""
     geo = pos.geo
     seen = frame(geo, colour)
+    opponent = colour.opponent
+    own_blocks = rules is RuleSet.CLASSIC
+    mine_crossed, theirs_crossed = pos.cross_count[colour], pos.cross_count[opponent]
+    cells = list(seen.empty)
+    for peg in bit_indices(pos.peg_bits[colour]):
+        cells[peg] = SQUARE_MINE
+    open_theirs = bytearray(len(geo.link_ends))
+    opponent_place, peg_colour, links = geo.placeable[opponent], pos.peg_colour, pos.links
+    for peg in bit_indices(pos.peg_bits[opponent]):
+        cells[peg] = SQUARE_THEIRS
+        for neighbour, lid, _step in geo.neighbours[peg]:
+            owner = peg_colour[neighbour]
+            if ((owner is opponent or (owner is None and (opponent_place >> neighbour) & 1))
+                    and lid not in links and not mine_crossed[lid]
+                    and not (own_blocks and theirs_crossed[lid])):
+                open_theirs[lid] = 1
     step = spreader(list(geo.step_masks), geo.step_shifts)
-    return Scene(recent, reach(step, pos.peg_bits[colour]),
-                 reach(step, pos.peg_bits[colour.opponent]), widths(mine, holes),
-                 widths(theirs, holes), chain_rows(seen, chains(pos, colour)),
-                 ahead_levels(seen, chains(pos, colour.opponent), recent.last),
+    return Scene(seen, cells, mine_crossed, theirs_crossed, own_blocks, open_theirs,
+                 geo.crossings, offset_tables(seen, recent.last),
+                 offset_tables(seen, recent.own_last), near_levels(
+                     reach(step, pos.peg_bits[colour]), reach(step, pos.peg_bits[opponent]),
+                     len(peg_colour)), path_levels(mine, holes),
+                 path_levels(theirs, holes), chain_rows(seen, chains(pos, colour)),
+                 ahead_levels(seen, chains(pos, opponent), recent.last),
                  area_levels() if areas is None else areas)
+
+
+def bit_indices(bits: int) -> list[int]:
+    """The indices of the set bits of `bits`, lowest first."""
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out
 
 
 def chains(pos: Position, colour: Colour) -> list[list[int]]:
@@ -440,84 +476,75 @@ def ahead_cells(seen: Frame, peg: int, direction: int) -> tuple[tuple[int, int],
     return tuple(found)
 
 
-def chain_level(pos: Position, rules: RuleSet, colour: Colour, seen: Frame, scene: Scene,
-                hole: int) -> int:
-    """How many own chains a peg at `hole` would link to (0, 1, 2 or more) and whether it
-    lengthens one of them: 0 none; 1, 2 one (inside, beyond its rows); 3, 4 two or more."""
-    peg_colour = pos.peg_colour
-    mine, theirs = pos.cross_count[colour], pos.cross_count[colour.opponent]
-    own_blocks = rules is RuleSet.CLASSIC
-    extents = set()
-    for neighbour, lid in seen.ring[hole]:
-        if (neighbour >= 0 and peg_colour[neighbour] is colour
-                and not (theirs[lid] or (own_blocks and mine[lid]))):
-            extents.add(scene.mine_rows[neighbour])
-    if not extents:
-        return 0
-    along = seen.along[hole]
-    longer = any(along < low or along > high for _number, low, high in extents)
-    return (1 if len(extents) == 1 else 3) + longer
+def levels_of(scene: Scene, holes: Iterable[int]) -> Iterator[tuple[int, ...]]:
+    """The level of each feature (`FEATURES`' order) of each of `holes` (holes the side may
+    play) in `scene`. One pass per hole over its ring, its square and its outer square, read
+    from the scene's `cells` (as the compiled core does): the ring's own pegs give `chain` and
+    `cut`, its opponent's pegs `denies`."""
+    seen = scene.seen
+    rings, squares, outers, along, across = (seen.ring, seen.square, seen.outer, seen.along,
+                                             seen.across)
+    edges, opponent_placeable, empty_rings = seen.edge, seen.opponent_placeable, seen.empty_ring
+    cells, mine, theirs, own_blocks = (scene.cells, scene.mine_crossed, scene.theirs_crossed,
+                                       scene.own_blocks)
+    open_theirs, crossings, mine_rows = scene.open_theirs, scene.crossings, scene.mine_rows
+    (last_rows, last_cols), (own_rows, own_cols) = scene.last, scene.own_last
+    nears = scene.near
+    mine_paths, theirs_paths = scene.mine_paths, scene.theirs_paths
+    ahead, areas = scene.ahead, scene.areas
+    for hole in holes:
+        near = nears[hole]
+        mine_steps, theirs_steps = divmod(near, STEPS_NEAR + 1)
+        ring = chain = cut = denies = 0
+        if not (mine_steps and theirs_steps):   # a peg a knight's step away
+            scale = 1
+            extents = set()
+            for neighbour, lid in rings[hole]:
+                cell = cells[neighbour]
+                if cell == SQUARE_OFF:
+                    ring += OFF * scale
+                elif cell == SQUARE_THEIRS:
+                    ring += THEIRS * scale
+                    if not (mine[lid] or (own_blocks and theirs[lid])):
+                        denies += 1
+                elif cell == SQUARE_MINE:
+                    if theirs[lid] or (own_blocks and mine[lid]):
+                        ring += CUT_OFF * scale
+                    else:
+                        ring += LINKABLE * scale
+                        for crossing in crossings[lid]:
+                            cut += open_theirs[crossing]
+                        extents.add(mine_rows[neighbour])
+                scale *= STATES
+            if extents:   # `chain`: 1, 2 one chain (inside, beyond its rows); 3, 4 two or more
+                row = along[hole]
+                longer = any(row < low or row > high for _number, low, high in extents)
+                chain = (1 if len(extents) == 1 else 3) + longer
+        else:
+            ring = empty_rings[hole]
+        a, b, c, d, e, f, g, h = squares[hole]   # two bits a state (SQUARE_STATES: 4)
+        square = (cells[a] | cells[b] << 2 | cells[c] << 4 | cells[d] << 6 | cells[e] << 8
+                  | cells[f] << 10 | cells[g] << 12 | cells[h] << 14)
+        a, b, c, d, e, f, g, h = outers[hole]
+        outer = (cells[a] | cells[b] << 2 | cells[c] << 4 | cells[d] << 6 | cells[e] << 8
+                 | cells[f] << 10 | cells[g] << 12 | cells[h] << 14)
+        row, column = along[hole], across[hole]
+        yield (ring, square, outer, last_rows[row] + last_cols[column],
+               own_rows[row] + own_cols[column], near,
+               chain, ahead.get(hole, 0), edges[hole], mine_paths.get(hole, 0),
+               theirs_paths.get(hole, 0), areas.get(area_key(ring, square, outer), 0),
+               min(cut, CUTS), min(denies, DENIES) if opponent_placeable[hole] else 0)
 
 
-def link_levels(pos: Position, rules: RuleSet, colour: Colour, seen: Frame,
-                hole: int) -> tuple[int, int]:
-    """The `cut` and `denies` levels of `hole` for `colour`: the opponent's possible links
-    its new links would cross, and the opponent's pegs it could link to from there."""
-    geo = pos.geo
-    peg_colour, links = pos.peg_colour, pos.links
-    opponent = colour.opponent
-    mine, theirs = pos.cross_count[colour], pos.cross_count[opponent]
-    own_blocks = rules is RuleSet.CLASSIC
-    theirs_place = geo.placeable[opponent]
-    cut = denies = 0
-    for neighbour, lid in seen.ring[hole]:
-        if neighbour < 0:
-            continue
-        owner = peg_colour[neighbour]
-        if owner is colour and not (theirs[lid] or (own_blocks and mine[lid])):
-            for crossing in geo.crossings[lid]:
-                ends = geo.link_ends[crossing]
-                if (ends is None or crossing in links or mine[crossing]
-                        or (own_blocks and theirs[crossing])):
-                    continue
-                low, high = ends
-                a, b = peg_colour[low], peg_colour[high]
-                open_low = a is None and (theirs_place >> low) & 1
-                open_high = b is None and (theirs_place >> high) & 1
-                if (a is opponent and (b is opponent or open_high)) or (b is opponent and open_low):
-                    cut += 1
-        elif owner is opponent and not (mine[lid] or (own_blocks and theirs[lid])):
-            denies += 1
-    if not (theirs_place >> hole) & 1:
-        denies = 0
-    return min(cut, CUTS), min(denies, DENIES)
-
-
-def levels(pos: Position, rules: RuleSet, colour: Colour, seen: Frame, scene: Scene,
-           hole: int) -> tuple[int, ...]:
-    """The level of each feature (`FEATURES`' order) of `hole` for `colour`."""
-    recent = scene.recent
-    near = (steps_level(scene.mine_near, hole) * (STEPS_NEAR + 1)
-            + steps_level(scene.theirs_near, hole))
-    ring = ring_code(pos, rules, colour, seen, hole)
-    square = square_code(pos, colour, seen, seen.square[hole])
-    outer = square_code(pos, colour, seen, seen.outer[hole])
-    return (ring, square, outer,
-            offset_level(seen, hole, recent.last), offset_level(seen, hole, recent.own_last),
-            near, chain_level(pos, rules, colour, seen, scene, hole),
-            scene.ahead.get(hole, 0), seen.edge[hole], width_level(scene.mine_widths.get(hole, 0)),
-            width_level(scene.theirs_widths.get(hole, 0)),
-            scene.areas.get(area_key(ring, square, outer), 0),
-            *link_levels(pos, rules, colour, seen, hole))
-
-
-def strength(table: array[float], found: tuple[int, ...]) -> float:
-    """The logarithm of a hole's strength: its levels' logarithms added in `FEATURES`'
-    order (the compiled core adds them in the same order, so the sums agree to the bit)."""
-    total = 0.0
-    for offset, level in zip(OFFSETS, found, strict=True):
-        total += table[offset + level]
-    return total
+def strength(tables: tuple[list[float], ...], found: tuple[int, ...]) -> float:
+    """The logarithm of a hole's strength: its levels' logarithms (`feature_weights`) added
+    one by one from 0.0 in `FEATURES`' order (the compiled core adds them in the same order,
+    so the sums agree to the bit). Written out feature by feature: a loop would cost more
+    than the look-ups."""
+    t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13 = tables
+    f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13 = found
+    return (0.0 + t0[f0] + t1[f1] + t2[f2] + t3[f3] + t4[f4] + t5[f5] + t6[f6] + t7[f7]
+            + t8[f8] + t9[f9] + t10[f10] + t11[f11] + t12[f12] + t13[f13])
 
 
 DATA = "priors.json"
@@ -536,6 +563,15 @@ def weights() -> array[float]:
     """The shipped weights as one flat table of natural logarithms (`OFFSETS` says where each
     feature's levels are; every ring code has the weight of its canonical shape)."""
     return table_from(_shipped())
+
+
+@cache
+def feature_weights() -> tuple[list[float], ...]:
+    """`weights` cut into one list per feature (`strength` reads them: a list's items are
+    read faster than an array's)."""
+    table = weights()
+    return tuple(table[offset:offset + size].tolist()
+                 for offset, (_name, size) in zip(OFFSETS, FEATURES, strict=True))
 
 
 @cache
