@@ -1027,7 +1027,8 @@ static double strength(const Ctx *c, int colour, int last, int own_last, int hol
     return total;
 }
 
-/* patterns.path_levels (widths here, their levels in strength): each hole of `pool` on a layer of `s` gets the layer's width in `out` */
+/* patterns.path_levels (the widths here, their levels in strength): each hole of `pool` on a
+ * layer of `s` gets the layer's width in `out` */
 static void mark_widths(const Ctx *c, const Side *s, const BB *pool, int32_t *out)
 {
     for (int k = 0; k < s->nlayers; k++) {
