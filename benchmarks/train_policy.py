@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 import torch
 import torch.nn.functional as F
-from engine_games import positions, replayed
+from engine_games import Position, positions, replayed
 from numpy.typing import NDArray
 from torch import nn
 from train_priors import CORPUS, EVERY_PEG, training_games
@@ -53,7 +53,7 @@ def example(game: Game, played: int) -> tuple[NDArray[np.float32], int]:
     board, colour = Board(game), game.colour_to_move
     x = policy.planes(board, colour, side(board.pos, colour), side(board.pos, colour.opponent))
     geo = game.geometry
-    return x, int(policy._frame_index(geo.cols, geo.rows, colour is Colour.RED)[played])
+    return x, int(policy.frame_index(geo.cols, geo.rows, colour is Colour.RED)[played])
 
 
 def game_examples(game: Game) -> list[tuple[NDArray[np.float32], int]]:
@@ -70,9 +70,9 @@ def game_examples(game: Game) -> list[tuple[NDArray[np.float32], int]]:
     return found
 
 
-def held_out_example(position: object) -> tuple[NDArray[np.float32], int]:
+def held_out_example(position: Position) -> tuple[NDArray[np.float32], int]:
     """The example of one of the benchmark's positions (`engine_games.positions`)."""
-    game, played = replayed(position)  # type: ignore[arg-type]
+    game, played = replayed(position)
     return example(game, played)
 
 

@@ -11,11 +11,11 @@ import math
 import pytest
 
 from tests.engine.test_priors import Mirror, _pegs
-from twixt.engine import core, policy
+from twixt.engine import Limit, api, core, policy, think
 from twixt.engine.board import Board
 from twixt.engine.evaluate import side
 from twixt.engine.search import ROOT_WIDTH
-from twixt.rules import Colour, Game
+from twixt.rules import Colour, Game, Hole
 
 
 def test_the_shipped_network_names_its_games_and_reads_the_planes() -> None:
@@ -111,3 +111,17 @@ def test_the_search_lists_the_root_s_moves_by_the_policy() -> None:
     top = scores[best[0]]
     odds = [math.exp(scores[hole] - top) for hole in best]
     assert list(found.priors) == pytest.approx([odd / sum(odds) for odd in odds])
+
+
+def test_think_ranks_its_root_by_the_policy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A policy that wants one unlikely hole (B2, by the corner) above all gets it played after
+    two nodes, whatever the patterns think of it."""
+    game = Game(("ann", "bob"), size=12, rules="classic", swap=False)
+    for move in ("F6", "G8", "H5"):
+        game.play(move)
+    wanted = game.geometry.index(Hole(1, 1))
+    found = policy.root_scores(Board(game), game.colour_to_move)
+    assert found[wanted] < max(found)         # not what the network itself wants most
+    monkeypatch.setattr(api, "root_scores", lambda board, colour: [
+        0.0 if hole == wanted else -20.0 for hole in range(board.geo.cols * board.geo.rows)])
+    assert think(game, Limit(nodes=2)).move.split()[0] == "B2"

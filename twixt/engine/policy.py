@@ -71,7 +71,7 @@ def planes(board: Board, colour: Colour, mine: Side, theirs: Side) -> NDArray[np
     red = colour is Colour.RED
     height, width = (geo.rows, geo.cols) if red else (geo.cols, geo.rows)
     out = np.zeros((len(PLANES), height * width), dtype=np.float32)
-    at = _frame_index(geo.cols, geo.rows, red)
+    at = frame_index(geo.cols, geo.rows, red)
     for hole, owner in enumerate(pos.peg_colour):
         if owner is not None:
             out[0 if owner is colour else 1, at[hole]] = 1.0
@@ -96,17 +96,13 @@ def planes(board: Board, colour: Colour, mine: Side, theirs: Side) -> NDArray[np
     ahead = (min(mine.distance, 30) - min(theirs.distance, 30))
     ahead = max(-DISTANCE_CAP, min(DISTANCE_CAP, ahead))
     out[19] = out[13] * (ahead / DISTANCE_CAP)
-    out[20] = out[13] * (min(board_pegs(board), PHASE_CAP) / PHASE_CAP)
+    pegs = board.pos.occupied.bit_count()
+    out[20] = out[13] * (min(pegs, PHASE_CAP) / PHASE_CAP)
     return out.reshape(len(PLANES), height, width)
 
 
-def board_pegs(board: Board) -> int:
-    """The pegs standing on the board."""
-    return board.pos.occupied.bit_count()
-
-
 @cache
-def _frame_index(cols: int, rows: int, red: bool) -> NDArray[np.intp]:
+def frame_index(cols: int, rows: int, red: bool) -> NDArray[np.intp]:
     """Per hole index of the board, its index in the mover's frame (transposed for Black)."""
     holes = np.arange(cols * rows)
     col, row = holes % cols, holes // cols
@@ -222,7 +218,7 @@ def root_scores(board: Board, colour: Colour) -> list[float]:
     geo = board.geo
     mine, theirs = side(board.pos, colour), side(board.pos, colour.opponent)
     found = log_policy(planes(board, colour, mine, theirs)).reshape(-1)
-    at = _frame_index(geo.cols, geo.rows, colour is Colour.RED)
+    at = frame_index(geo.cols, geo.rows, colour is Colour.RED)
     scores = np.maximum(found[at], UNPLAYABLE)
     return [float(score) for score in scores]
 
