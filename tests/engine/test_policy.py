@@ -10,7 +10,7 @@ import math
 
 import pytest
 
-from tests.engine.test_priors import Mirror, _pegs
+from tests.engine.test_priors import _pegs, mirrored
 from twixt.engine import Limit, api, core, policy, think
 from twixt.engine.board import Board
 from twixt.engine.evaluate import side
@@ -64,21 +64,14 @@ def test_a_position_and_its_mirror_image_get_the_same_policy(seed: int, mirror: 
     cols, rows = 14, 11
     pegs = _pegs(seed, cols, rows)
     to_move = Colour.RED if len(pegs) % 2 == 0 else Colour.BLACK
-    if mirror == "colours":   # the board transposed, Red's pegs Black's and Black's Red's
-        flipped = [(row, col, owner.opponent) for col, row, owner in pegs]
-        seen_cols, seen_rows, seen_to_move = rows, cols, to_move.opponent
-        back: Mirror = lambda col, row: (row, col)   # noqa: E731
-    else:
-        def back(col: int, row: int) -> tuple[int, int]:
-            return (cols - 1 - col, row) if mirror == "left-right" else (col, rows - 1 - row)
-        flipped = [(*back(col, row), owner) for col, row, owner in pegs]
-        seen_cols, seen_rows, seen_to_move = cols, rows, to_move
+    image = mirrored(cols, rows, pegs, to_move, mirror)
     original = policy.root_scores(_board(cols, rows, pegs), to_move)
-    seen = policy.root_scores(_board(seen_cols, seen_rows, flipped), seen_to_move)
+    seen = policy.root_scores(_board(image.cols, image.rows, image.pegs), image.to_move)
     playable = {(hole % cols, hole // cols): score for hole, score in enumerate(original)
                 if score > policy.UNPLAYABLE}
     assert len(playable) > 50
-    assert playable == {back(hole % seen_cols, hole // seen_cols): pytest.approx(score, abs=1e-5)
+    assert playable == {image.back(hole % image.cols, hole // image.cols):
+                        pytest.approx(score, abs=1e-5)
                         for hole, score in enumerate(seen) if score > policy.UNPLAYABLE}
 
 

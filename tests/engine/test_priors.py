@@ -10,6 +10,7 @@ import json
 import math
 import random
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from importlib import resources
 
 import pytest
@@ -74,25 +75,45 @@ def _priors(cols: int, rows: int, pegs: list[tuple[int, int, Colour]],
     return {(hole % cols, hole // cols): prior for hole, prior in zip(holes, priors, strict=True)}
 
 
+@dataclass(frozen=True)
+class Mirrored:
+    """A position's mirror image: its board's size, its pegs, who moves, and the way back
+    from one of its holes (column, row) to the original's."""
+
+    cols: int
+    rows: int
+    pegs: list[tuple[int, int, Colour]]
+    to_move: Colour
+    back: Mirror
+
+
+def mirrored(cols: int, rows: int, pegs: list[tuple[int, int, Colour]], to_move: Colour,
+             mirror: str) -> Mirrored:
+    """The position `pegs` on `cols` × `rows` with `to_move` to play, mirrored left-right,
+    top-bottom, or transposed with the colours swapped (`colours`: the same position for the
+    other player)."""
+    if mirror == "colours":
+        return Mirrored(rows, cols, [(row, col, owner.opponent) for col, row, owner in pegs],
+                        to_move.opponent, lambda col, row: (row, col))
+
+    def back(col: int, row: int) -> tuple[int, int]:
+        return (cols - 1 - col, row) if mirror == "left-right" else (col, rows - 1 - row)
+    return Mirrored(cols, rows, [(*back(col, row), owner) for col, row, owner in pegs],
+                    to_move, back)
+
+
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("mirror", ["left-right", "top-bottom", "colours"])
 def test_a_position_and_its_mirror_image_get_the_same_priors(seed: int, mirror: str) -> None:
     cols, rows = 14, 11
     pegs = _pegs(seed, cols, rows)
     to_move = Colour.RED if len(pegs) % 2 == 0 else Colour.BLACK
-    if mirror == "colours":   # the board transposed, Red's pegs Black's and Black's Red's
-        flipped = [(row, col, owner.opponent) for col, row, owner in pegs]
-        seen = _priors(rows, cols, flipped, to_move.opponent)
-        back: Mirror = lambda col, row: (row, col)   # noqa: E731
-    else:
-        def back(col: int, row: int) -> tuple[int, int]:
-            return (cols - 1 - col, row) if mirror == "left-right" else (col, rows - 1 - row)
-        flipped = [(*back(col, row), owner) for col, row, owner in pegs]
-        seen = _priors(cols, rows, flipped, to_move)
+    image = mirrored(cols, rows, pegs, to_move, mirror)
+    seen = _priors(image.cols, image.rows, image.pegs, image.to_move)
     original = _priors(cols, rows, pegs, to_move)
     assert len(original) > 50
     assert {hole: pytest.approx(prior, rel=1e-9) for hole, prior in original.items()} == {
-        back(*hole): prior for hole, prior in seen.items()}
+        image.back(*hole): prior for hole, prior in seen.items()}
 
 
 def test_an_area_shape_weighs_alike_in_its_mirror_images() -> None:
