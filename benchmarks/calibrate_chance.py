@@ -5,6 +5,7 @@
     python benchmarks/calibrate_chance.py collect --games benchmark --out held-out.jsonl
     python benchmarks/calibrate_chance.py fit train.jsonl          # writes the data file
     python benchmarks/calibrate_chance.py measure held-out.jsonl   # reliability, ECE, zigzag
+    python benchmarks/calibrate_chance.py measure held-out.jsonl --grid   # other maps' ECE, zigzag
 
 `collect` replays real games with a winner (the 728 training games of
 `benchmarks/games/corpus/`, or the 100 of the real-game benchmark, `benchmarks/games/`) and
@@ -25,7 +26,8 @@ reliability curve (bands of 10%: mean chance, share won), the expected calibrati
 (the positions' share-weighted gap between a band's mean chance and its share won) for the
 side to move and by colour to move, the mean bias, the log-loss and the lag-one
 autocorrelation of the changes of Red's chance along each whole game (the curve's zigzag:
-about -0.5 when each point is an independent noisy guess, -1 when the points alternate).
+about -0.5 when each point is an independent noisy guess, -1 when the points alternate);
+`--grid` the ECE and zigzag of a few other maps instead.
 """
 
 from __future__ import annotations
@@ -221,6 +223,25 @@ def measure(path: Path, calibration: Calibration | None) -> None:
               f" mean {mean:+.2f}, pooled {pooled:+.2f}")
 
 
+#: the maps `measure --grid` tries: slopes and biases
+GRID = ((0.3, 0.45, 0.6), (0.0, -0.23, -0.4))
+
+
+def grid(path: Path) -> None:
+    """The ECE and zigzag of other maps of the search's value (is the zigzag bias or noise?)."""
+    data = [row for row in rows(path) if row["searched"] is not None]
+    for slope in GRID[0]:
+        for bias in GRID[1]:
+            mapped = Calibration(slope, bias)
+            for row in data:
+                row["mapped"] = mapped.chance(float(row["searched"]))
+            error, _ = reliability((row["mapped"], row["red_won"] == row["red_to_move"])
+                                   for row in data)
+            mean, pooled, _ = zigzag(data, "mapped")
+            print(f"slope {slope}, bias {bias:+}: ECE {error:.1%}, zigzag mean {mean:+.2f},"
+                  f" pooled {pooled:+.2f}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -237,6 +258,7 @@ def main(argv: list[str] | None = None) -> None:
     check = commands.add_parser("measure", help="reliability, ECE and zigzag")
     check.add_argument("data", type=Path)
     check.add_argument("--calibration", type=Path, help="a data file to apply to `searched`")
+    check.add_argument("--grid", action="store_true", help="the ECE and zigzag of other maps")
     args = parser.parse_args(argv)
     if args.command == "collect":
         collect(args.games, args.per_game, args.nodes, args.seed, args.out, args.first)
@@ -247,6 +269,8 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps(found.as_json(), indent=1))
         if not args.check:
             OUTPUT.write_text(json.dumps(found.as_json(), indent=1) + "\n")
+    elif args.grid:
+        grid(args.data)
     else:
         measure(args.data, None if args.calibration is None
                 else Calibration.from_json(json.loads(args.calibration.read_text())))
