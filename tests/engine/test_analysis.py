@@ -293,6 +293,16 @@ def test_a_bound_on_the_whole_analysis_is_shared_among_its_searches(
     assert sum(s for s in given if s is not None) <= 2.0
 
 
+def test_once_the_whole_bound_has_passed_only_the_curve_is_searched(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    asked = by_position(monkeypatch, {}, {})
+    game = played(Game(("alice", "bob"), size=8, swap=False), ["B2", "G7", "C5"])
+    result = analyze_game(game, Limit(seconds=1.0), total_seconds=0.0)
+    assert len(asked) == 4   # the start and the three positions after the moves
+    assert [report.red_best for report in result.moves] == [None] * 3
+    assert result.swings == ()
+
+
 def test_the_json_holds_the_start_every_move_and_the_swings(
         monkeypatch: pytest.MonkeyPatch) -> None:
     by_position(monkeypatch, {"B2 C5 G7": 0.2, "B2 D4 G7": 0.7}, {"B2 G7": "D4"})

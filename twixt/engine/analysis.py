@@ -22,7 +22,9 @@ A position's search gets `limit` (the default: `default_limit`) while the game h
 least `MIN_NODES` (and `MIN_SECONDS`). A game with more than `MAX_POSITIONS` moves (classic
 removals allow thousands of turns) is sampled evenly: a report then covers several moves, and
 with no engine's choice for them there are no swings. `total_seconds` bounds the whole
-analysis instead: each search gets the time left over the searches left. `progress` is told
+analysis instead: each search gets the time left over the searches left, and once it has
+passed only the curve's positions are still searched (each at least the root network's pass),
+with no engine's choice and no deeper look. `progress` is told
 after each move how many of the game's moves are done.
 
 The default budget (`default_limit`, `BUDGETS`) is decided here, by the core that runs the
@@ -110,9 +112,10 @@ class MoveReport:
     """Move `number` (counted from 1; to `last` when a sampled game's report covers several)
     by `colour` (the team in Double TwixT), `played` as typed (several joined by ", "), left
     Red with the chance `red`; `best` is the engine's choice at the same position ("" when
-    none was searched) and `red_best` Red's chance after it (None with no `best`), both
-    judged with the opponent to move. `best_colour` is the mover's colour after `best` (not
-    `colour` when one of the two moves is a swap and the other is not)."""
+    none was searched) and `red_best` Red's chance after it (None with no `best`, or when a
+    bound on the whole analysis had passed), both judged with the opponent to move.
+    `best_colour` is the mover's colour after `best` (not `colour` when one of the two moves
+    is a swap and the other is not)."""
 
     number: int
     last: int
@@ -197,6 +200,11 @@ class _Searches:
         self.deadline = None if total_seconds is None else time.monotonic() + total_seconds
         self.nodes = 0
 
+    def out_of_time(self) -> bool:
+        """Whether a bound on the whole analysis has passed: what is not needed for the curve
+        (the engine's choices, the deeper look) is then no longer searched."""
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
     def red_chance(self, board: Game, limit: Limit | None = None) -> tuple[float, str]:
         """Red's chance in a position and the engine's move there (exact and "" once over)."""
         outcome = board.outcome
@@ -243,7 +251,7 @@ def analyze_game(game: Game, limit: Limit, *, seed: int = 0, total_seconds: floa
         first = marks[number - 1]
         red, next_best = searches.red_chance(board)
         red_best = None
-        if step == 1 and best:
+        if step == 1 and best and not searches.out_of_time():
             red_best = _after(positions[-2], best, board, red, searches)
         mover = turns[moves[first]]
         to_move = positions[-2].colour_to_move
@@ -256,7 +264,7 @@ def analyze_game(game: Game, limit: Limit, *, seed: int = 0, total_seconds: floa
             progress(mark, len(moves))
     deep_nodes: list[int] = []
     deep = deep_limit(limit, game)
-    candidates = _largest_losses(reports)
+    candidates = [] if searches.out_of_time() else _largest_losses(reports)
     for index in candidates:
         old = reports[index]
         before, after = positions[index], positions[index + 1]
