@@ -175,19 +175,23 @@ async def test_the_page_and_its_scripts_weigh_under_300_kb_compressed(http: Test
     assert total <= 300_000
 
 
-async def test_live_pages_are_bounded_per_game(http: TestClient, board: WebBoard,
-                                              storage: SqliteStorage,
-                                              monkeypatch: pytest.MonkeyPatch):
+async def test_watchers_pages_are_bounded_per_game_and_never_keep_its_players_out(
+        http: TestClient, board: WebBoard, storage: SqliteStorage,
+        monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(live_pages, "MAX_PER_GAME", 2)
-    token = board.signer.token(await game_id(storage), BOB)
-    first = await http.get(f"/api/g/{token}/live")
-    second = await http.get(f"/api/g/{token}/live")
+    game = await game_id(storage)
+    watching = board.signer.token(game, None)
+    first = await http.get(f"/api/g/{watching}/live")
+    second = await http.get(f"/api/g/{watching}/live")
     assert first.status == second.status == 200
     assert (await first.content.readline()).startswith(b"data: {")
-    third = await http.get(f"/api/g/{token}/live")
+    third = await http.get(f"/api/g/{watching}/live")
     assert third.status == 503
-    first.close()
-    second.close()
+    players = [await http.get(f"/api/g/{board.signer.token(game, seat)}/live")
+               for seat in (0, BOB)]
+    assert [page.status for page in players] == [200, 200]
+    for page in (first, second, *players):
+        page.close()
 
 
 async def test_one_player_cannot_take_a_games_live_pages_from_the_others(
