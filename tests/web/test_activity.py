@@ -9,18 +9,22 @@ import asyncio
 import re
 import signal
 import subprocess
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
-from aiohttp.test_utils import TestClient
+from aiohttp.test_utils import TestClient, TestServer
 
 from support.fake_discord import BOT_ID, CLIENT_SECRET, ENTRY_POINT, FakeDiscord
 from support.processes import HANG, TWIXT, environment, until
 from tests.web.browser import table
+from tests.web.conftest import SECRET
 from twixt.storage import SqliteStorage
-from twixt.terminal import name_id
+from twixt.terminal import TerminalTable, name_id
+from twixt.web import Signer, WebBoard
+from twixt.web.activity import REFUSALS, ActivityAuth
 
 INSTANCE = "i-1234"
 
@@ -99,25 +103,137 @@ async def test_who_discord_does_not_vouch_for_is_refused(
     assert await moves(storage) == ["G6"]
 
 
-async def test_made_up_tokens_cannot_spend_discords_patience_with_the_bot(
-        http: TestClient, fake_discord: FakeDiscord):
-    """Discord restricts an address after too many invalid requests (the fake holds its
-    limit, lowered here to 150): a flood of 400 made-up tokens and instance ids costs Discord
-    at most the server's budget of refusals, a token refused is not sent again, and who
-    signed in before plays on."""
-    fake_discord.invalid_limit = 150
-    running_in_den(fake_discord, "alice")
-    alice = {"Authorization": f"Bearer {await signed_in(http, fake_discord, person('alice'))}"}
-    assert (await http.get(f"/api/a/{INSTANCE}/state", headers=alice)).status == 200
-    for number in range(400):
-        made_up = {"Authorization": f"Bearer made-up-{number % 300}"}
-        answer = await http.get(f"/api/a/{INSTANCE}/state", headers=made_up)
-        assert answer.status == 403
-    for instance in ("..%2F..%2Fusers%2F@me", "i-1%3Fx=1", "i-" + "9" * 120):
-        assert (await http.get(f"/api/a/{instance}/state", headers=alice)).status in (403, 404)
+class Clock:
+    """Time as the server's budget and caches see it, moved on by the test."""
+
+    def __init__(self) -> None:
+        self.now = 1_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def clocked(table: TerminalTable, storage: SqliteStorage, fake_discord: FakeDiscord,
+                  clock: Clock) -> AsyncIterator[TestClient]:
+    """The web board whose Discord budget and caches run on `clock`."""
+    activity = ActivityAuth(BOT_ID, CLIENT_SECRET, "token", api=fake_discord.url + "/api/v10",
+                            clock=clock)
+    board = WebBoard(table.service, storage, Signer(SECRET), activity=activity)
+    # no cap on the client's connections: a burst is all in flight at once
+    async with TestClient(TestServer(board.app()),
+                          connector=aiohttp.TCPConnector(limit=0)) as client:
+        yield client
+    await activity.close()
+
+
+BURST, PER_SECOND = REFUSALS[1], REFUSALS[0]
+
+
+async def statuses(http: TestClient, asks: list[tuple[str, dict[str, str]]]) -> list[int]:
+    """The statuses of `GET /api/a/INSTANCE/state` asked all at once (instance, headers)."""
+    async def ask(instance: str, headers: dict[str, str]) -> int:
+        async with http.get(f"/api/a/{instance}/state", headers=headers) as answer:
+            return answer.status
+
+    return list(await asyncio.gather(*(ask(*one) for one in asks)))
+
+
+def made_up_tokens(count: int, start: int = 0) -> list[tuple[str, dict[str, str]]]:
+    return [(INSTANCE, {"Authorization": f"Bearer made-up-{n}"})
+            for n in range(start, start + count)]
+
+
+def made_up_instances(bob: dict[str, str], count: int, start: int = 0
+                      ) -> list[tuple[str, dict[str, str]]]:
+    return [(f"i-made-up-{n}", bob) for n in range(start, start + count)]
+
+
+async def signed_in_bob(http: TestClient, fake: FakeDiscord) -> dict[str, str]:
+    running_in_den(fake, "alice", "bob")
+    fake.latency = 0.05  # as from here to Discord: what is asked is in flight a while
+    bob = {"Authorization": f"Bearer {await signed_in(http, fake, person('bob'))}"}
+    assert (await http.get(f"/api/a/{INSTANCE}/state", headers=bob)).status == 200
+    return bob
+
+
+@pytest.mark.parametrize("made_up", ["tokens", "instance ids"])
+async def test_a_burst_costs_discord_at_most_the_budget_while_bob_plays(
+        clocked: TestClient, fake_discord: FakeDiscord, clock: Clock, storage: SqliteStorage,
+        made_up: str):
+    """All at once, every request in flight: each call to Discord takes from the budget
+    before it leaves. Bob, signed in, reads in the middle of it (her instance's answer
+    stale, so asked again) and moves after it."""
+    bob = await signed_in_bob(clocked, fake_discord)
+    refused_before = fake_discord.activity_refusals
+    clock.now += 6  # bob's instance is asked again
+    flood = (made_up_tokens(400) if made_up == "tokens"
+             else made_up_instances(bob, 300))
+    answers = await statuses(clocked, [*flood[:200], (INSTANCE, bob), *flood[200:]])
+    print(f"\n{made_up}: {len(flood)} at once, "
+          f"{fake_discord.activity_refusals - refused_before} refused calls to Discord")
+    assert answers[200] == 200
+    assert set(answers[:200] + answers[201:]) == {403}
+    assert fake_discord.activity_refusals - refused_before <= BURST
     assert not fake_discord.restricted
-    assert len(fake_discord.invalid_answers) <= 100
-    assert (await http.get(f"/api/a/{INSTANCE}/state", headers=alice)).status == 200
+    moved = await clocked.post(f"/api/a/{INSTANCE}/act", headers=bob,
+                               json={"action": "place", "hole": "E7"})
+    assert moved.status == 200
+    assert await moves(storage) == ["G6", "E7"]
+
+
+async def test_a_sustained_flood_stays_within_the_budget_while_bob_plays(
+        clocked: TestClient, fake_discord: FakeDiscord, clock: Clock, storage: SqliteStorage):
+    """Two minutes of made-up tokens and instance ids, 120 a round every two seconds (past
+    bob's instance's five seconds and her token's minute): Discord hears at most the
+    budget's burst and its refill, and bob reads through every round."""
+    bob = await signed_in_bob(clocked, fake_discord)
+    refused_before = fake_discord.activity_refusals
+    rounds, seconds = 60, 2.0
+    for number in range(rounds):
+        clock.now += seconds
+        flood = [*made_up_tokens(100, 100 * number), *made_up_instances(bob, 20, 20 * number)]
+        answers = await statuses(clocked, [*flood[:60], (INSTANCE, bob), *flood[60:]])
+        assert answers[60] == 200, f"bob refused in round {number}"
+    refused = fake_discord.activity_refusals - refused_before
+    budget = BURST + PER_SECOND * rounds * seconds
+    print(f"\nsustained: {rounds * 120} made-up requests in {rounds * seconds:.0f} s, "
+          f"{refused} refused calls to Discord (budget {budget:.0f})")
+    assert refused <= budget
+    moved = await clocked.post(f"/api/a/{INSTANCE}/act", headers=bob,
+                               json={"action": "place", "hole": "E7"})
+    assert moved.status == 200
+
+
+async def test_discords_429_is_waited_out_not_held_against_the_token(
+        http: TestClient, fake_discord: FakeDiscord):
+    """Discord's 429 says when to ask again (`Retry-After`): the server waits that long and
+    asks once more, instead of refusing the token for five minutes."""
+    running_in_den(fake_discord, "alice", "bob")
+    bob = {"Authorization": f"Bearer {await signed_in(http, fake_discord, person('bob'))}"}
+    fake_discord.pace_limited = 1
+    calls = fake_discord.activity_calls
+    assert (await http.get(f"/api/a/{INSTANCE}/state", headers=bob)).status == 200
+    assert fake_discord.activity_calls - calls == 3  # the 429, the token again, the instance
+    assert (await http.get(f"/api/a/{INSTANCE}/state", headers=bob)).status == 200
+
+
+async def test_discord_failing_counts_against_the_budget_and_bob_plays_on(
+        clocked: TestClient, fake_discord: FakeDiscord, clock: Clock):
+    """Discord's 5xx cost its patience as refusals do: a burst of made-up tokens while it
+    fails asks it at most the budget; bob, known, plays on meanwhile."""
+    bob = await signed_in_bob(clocked, fake_discord)
+    fake_discord.failing = True
+    clock.now += 6
+    calls = fake_discord.activity_calls
+    answers = await statuses(clocked, [(INSTANCE, bob), *made_up_tokens(300)])
+    assert answers[0] == 200 and set(answers[1:]) == {403}
+    assert fake_discord.activity_calls - calls <= BURST
 
 
 async def test_a_participant_without_a_seat_watches(http: TestClient,
