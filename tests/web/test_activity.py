@@ -25,6 +25,7 @@ from twixt.storage import SqliteStorage
 from twixt.terminal import TerminalTable, name_id
 from twixt.web import Signer, WebBoard
 from twixt.web.activity import REFUSALS, ActivityAuth
+from twixt.web.limits import client_address, trusted_proxies
 
 INSTANCE = "i-1234"
 
@@ -312,3 +313,38 @@ async def _web_port(bot: subprocess.Popen[str]) -> int:
                 return int(match.group(1))
 
     return await asyncio.wait_for(read(), HANG)
+
+
+@pytest.mark.parametrize(("peer", "forwarded", "client"), [
+    ("127.0.0.1", "203.0.113.5", "203.0.113.5"),
+    ("127.0.0.1", "6.6.6.6, 203.0.113.5", "203.0.113.5"),  # the left one the client wrote
+    ("127.0.0.1", "203.0.113.5, 127.0.0.1", "203.0.113.5"),  # through two trusted proxies
+    ("127.0.0.1", "not an address", "127.0.0.1"),
+    ("127.0.0.1", None, "127.0.0.1"),
+    ("198.51.100.1", "203.0.113.5", "198.51.100.1"),  # an untrusted peer says what it likes
+])
+def test_the_client_address_is_read_from_a_trusted_proxy_only(
+        peer: str, forwarded: str | None, client: str):
+    trusted, wrong = trusted_proxies("127.0.0.1/32, ::1 nonsense")
+    assert wrong == ["nonsense"]
+    assert client_address(peer, forwarded, trusted) == client
+
+
+async def test_behind_a_trusted_proxy_each_client_has_its_own_sign_in_bucket(
+        table: TerminalTable, storage: SqliteStorage, fake_discord: FakeDiscord):
+    """Ten junk codes from one address behind the proxy spend that address's sign-ins,
+    not everyone's; without the proxy trusted, `X-Forwarded-For` buys nothing."""
+    activity = ActivityAuth(BOT_ID, CLIENT_SECRET, "token", api=fake_discord.url + "/api/v10")
+    for trusted, other_client in ((trusted_proxies("127.0.0.1")[0], 200), ((), 429)):
+        board = WebBoard(table.service, storage, Signer(SECRET), activity=activity,
+                         trusted_proxies=trusted)
+        async with TestClient(TestServer(board.app())) as http:
+            junk = [(await http.post("/api/activity/token", json={"code": f"junk-{n}"},
+                                     headers={"X-Forwarded-For": "203.0.113.5"})).status
+                    for n in range(board.writes.burst + 1)]
+            assert junk == [403] * board.writes.burst + [429]
+            fake_discord.codes["good"] = person("bob")
+            other = await http.post("/api/activity/token", json={"code": "good"},
+                                    headers={"X-Forwarded-For": "198.51.100.7"})
+            assert other.status == other_client
+    await activity.close()
