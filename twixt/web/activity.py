@@ -22,9 +22,12 @@ a failure (5xx) or a timeout stays spent. Once the budget is spent, nothing more
 until it refills, however many requests are in flight. A 429 is not a refusal of the key:
 Discord's `Retry-After` is waited out (when short), and the call made once more.
 
-Players already signed in play on through a flood: when Discord cannot be asked (the budget
-spent, a `Retry-After` pending, Discord failing), what Discord said of their token and their
-instance within `KNOWN_TTL` stands.
+Players already signed in play on through a flood: the budget is two, one for what Discord
+has never vouched for (`STRANGERS`: all a flood of made-up tokens and instance ids can reach)
+and one for asking again of what it vouched for within `KNOWN_TTL` (`RECHECKS`: only real
+tokens and instances get there), so their re-checks never wait behind strangers' refusals;
+and when Discord cannot be asked (a `Retry-After` pending, Discord failing, even that budget
+spent), what Discord said of their token and instance within `KNOWN_TTL` stands.
 """
 
 from __future__ import annotations
@@ -51,8 +54,11 @@ MAX_CACHED = 10_000
 #: how long a token or an instance Discord refused is refused without asking again
 REFUSED_TTL = 300.0
 #: Discord's refusals (and failures) this server may cause: 1 a second, 100 at once, at most
-#: 700 in 10 minutes where Discord restricts an address at 10,000
-REFUSALS = (1.0, 100)
+#: 700 in 10 minutes where Discord restricts an address at 10,000 — in two budgets (a second's
+#: share, at once): asking of what Discord never vouched for, and asking again of what it did
+STRANGERS = (0.9, 90)
+RECHECKS = (0.1, 10)
+REFUSALS = (STRANGERS[0] + RECHECKS[0], STRANGERS[1] + RECHECKS[1])
 #: the longest `Retry-After` of a 429 that a request waits out (a longer one: refused)
 MAX_RETRY_AFTER = 10.0
 #: what an Activity instance id can be (Discord's look like `i-1234…-gc-…`); anything else
@@ -116,7 +122,8 @@ class ActivityAuth:
         self._users = _Cache(KNOWN_TTL, clock)
         self._instances = _Cache(KNOWN_TTL, clock)
         self._refused = _Cache(REFUSED_TTL, clock)
-        self._refusals = RateLimit(*REFUSALS, clock=clock)
+        self._strangers = RateLimit(*STRANGERS, clock=clock)
+        self._rechecks = RateLimit(*RECHECKS, clock=clock)
         #: no call leaves before this time (a 429's `Retry-After`)
         self._quiet_until = 0.0
         #: the calls in flight, by key: the same question at once is asked once
@@ -131,7 +138,7 @@ class ActivityAuth:
     async def exchange(self, code: str) -> str:
         """The access token Discord gives for the page's OAuth2 code."""
         data = await self._ask("code:" + hashlib.sha256(code.encode()).hexdigest(),
-                               "POST", "/oauth2/token", data={
+                               "POST", "/oauth2/token", self._strangers, data={
             "client_id": self.client_id, "client_secret": self._client_secret,
             "grant_type": "authorization_code", "code": code})
         token = data.get("access_token")
@@ -168,24 +175,27 @@ class ActivityAuth:
         answer = cache.get(key, fresh)
         if answer is not None:
             return answer  # type: ignore[no-any-return]
+        known = cache.get(key)
         try:
-            answer = await self._ask(key, method, path, **kwargs)
+            answer = await self._ask(key, method, path, self._strangers if known is None
+                                     else self._rechecks, **kwargs)
         except DiscordUnasked:
-            answer = cache.get(key)
-            if answer is None:
+            if known is None:
                 raise
-            return answer  # type: ignore[no-any-return]
+            return known  # type: ignore[no-any-return]
         cache.put(key, answer)
         return answer
 
-    async def _ask(self, key: str, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
+    async def _ask(self, key: str, method: str, path: str, budget: RateLimit,
+                   **kwargs: Any) -> dict[str, Any]:
         """Discord's answer for `key` (a token's hash, an instance), unless Discord refused it
         lately; a call already asking the same is joined, not repeated."""
         if self._refused.get(key) is not None:
             raise DiscordRefused("refused lately")
         asking = self._asking.get(key)
         if asking is None:
-            asking = asyncio.ensure_future(self._ask_discord(key, method, path, **kwargs))
+            asking = asyncio.ensure_future(self._ask_discord(key, method, path, budget,
+                                                             **kwargs))
             self._asking[key] = asking
             asking.add_done_callback(lambda done: self._asked(key, done))
         return await asyncio.shield(asking)
@@ -195,26 +205,26 @@ class ActivityAuth:
         if not done.cancelled():
             done.exception()  # seen, even when every asker has gone
 
-    async def _ask_discord(self, key: str, method: str, path: str,
+    async def _ask_discord(self, key: str, method: str, path: str, budget: RateLimit,
                            **kwargs: Any) -> dict[str, Any]:
         """One question to Discord; a 429 waited out and asked once more."""
         try:
-            return await self._ask_once(key, method, path, **kwargs)
+            return await self._ask_once(key, method, path, budget, **kwargs)
         except DiscordUnasked as failed:
             if failed.status != 429:
                 raise
-        return await self._ask_once(key, method, path, **kwargs)
+        return await self._ask_once(key, method, path, budget, **kwargs)
 
-    async def _ask_once(self, key: str, method: str, path: str,
+    async def _ask_once(self, key: str, method: str, path: str, budget: RateLimit,
                         **kwargs: Any) -> dict[str, Any]:
-        """One call, after any `Retry-After` pending, paid from the budget before it
-        leaves and given back when Discord answers."""
+        """One call, after any `Retry-After` pending, paid from `budget` before it leaves
+        and given back when Discord answers."""
         wait = self._quiet_until - self._clock()
         if wait > MAX_RETRY_AFTER:
             raise DiscordUnasked("Discord asked to wait")
         if wait > 0:
             await asyncio.sleep(wait)
-        if not self._refusals.allow("discord"):
+        if not budget.allow("discord"):
             raise DiscordUnasked("too many refusals lately")
         try:
             answer = await self._call(method, path, **kwargs)
@@ -225,7 +235,7 @@ class ActivityAuth:
         except DiscordRefused:
             self._refused.put(key, True)
             raise
-        self._refusals.give_back("discord")
+        budget.give_back("discord")
         return answer
 
     async def _call(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
