@@ -15,6 +15,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
 from support.fake_discord import BOT_ID, CLIENT_SECRET, ENTRY_POINT, FakeDiscord
@@ -24,6 +25,7 @@ from tests.web.conftest import SECRET
 from twixt.storage import SqliteStorage
 from twixt.terminal import TerminalTable, name_id
 from twixt.web import Signer, WebBoard
+from twixt.web import activity as activity_module
 from twixt.web.activity import REFUSALS, ActivityAuth
 from twixt.web.limits import client_address, trusted_proxies
 
@@ -126,14 +128,17 @@ async def clocked(table: TerminalTable, storage: SqliteStorage, fake_discord: Fa
     activity = ActivityAuth(BOT_ID, CLIENT_SECRET, "token", api=fake_discord.url + "/api/v10",
                             clock=clock)
     board = WebBoard(table.service, storage, Signer(SECRET), activity=activity)
+    app = board.app()
+    app[BOARD] = board
     # no cap on the client's connections: a burst is all in flight at once
-    async with TestClient(TestServer(board.app()),
+    async with TestClient(TestServer(app),
                           connector=aiohttp.TCPConnector(limit=0)) as client:
         yield client
     await activity.close()
 
 
 BURST, PER_SECOND = REFUSALS[1], REFUSALS[0]
+BOARD = web.AppKey("board", WebBoard)
 
 
 async def statuses(http: TestClient, asks: list[tuple[str, dict[str, str]]]) -> list[int]:
@@ -225,17 +230,30 @@ async def test_discords_429_is_waited_out_not_held_against_the_token(
     assert (await http.get(f"/api/a/{INSTANCE}/state", headers=bob)).status == 200
 
 
+@pytest.mark.parametrize("failure", ["502", "timeout"])
 async def test_discord_failing_counts_against_the_budget_and_bob_plays_on(
-        clocked: TestClient, fake_discord: FakeDiscord, clock: Clock):
-    """Discord's 5xx cost its patience as refusals do: a burst of made-up tokens while it
-    fails asks it at most the budget; bob, known, plays on meanwhile."""
+        clocked: TestClient, fake_discord: FakeDiscord, clock: Clock,
+        monkeypatch: pytest.MonkeyPatch, failure: str):
+    """Discord's 5xx and its silence cost its patience as refusals do: a burst of made-up
+    tokens while it fails asks it at most the budget; bob, known, plays on meanwhile."""
     bob = await signed_in_bob(clocked, fake_discord)
-    fake_discord.failing = True
+    if failure == "502":
+        fake_discord.failing = True
+    else:  # answers come after the wait for them is over
+        monkeypatch.setattr(activity_module, "TIMEOUT", aiohttp.ClientTimeout(total=0.05))
+        await activity_of(clocked).close()  # its next session waits that little
+        fake_discord.latency = 0.5
     clock.now += 6
     calls = fake_discord.activity_calls
     answers = await statuses(clocked, [(INSTANCE, bob), *made_up_tokens(300)])
     assert answers[0] == 200 and set(answers[1:]) == {403}
     assert fake_discord.activity_calls - calls <= BURST
+
+
+def activity_of(http: TestClient) -> ActivityAuth:
+    board = http.app[BOARD]
+    assert board.activity is not None
+    return board.activity
 
 
 async def test_a_participant_without_a_seat_watches(http: TestClient,

@@ -150,3 +150,15 @@ async def test_connections_sending_headers_are_capped(served: WebServer,
     status, _headers, _body = await answer_to(
         served.port, b"GET /api/words HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
     assert status == 200
+
+
+async def test_a_body_sent_too_slowly_is_refused(served: WebServer, board: WebBoard,
+                                                 storage: SqliteStorage,
+                                                 monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(server, "BODY_SECONDS", 0.2)
+    token = await seat_token(board, storage, BOB)
+    status, headers, body = await answer_to(served.port, (
+        f"POST /api/g/{token}/act HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        "Content-Length: 100\r\nConnection: close\r\n\r\n").encode() + b'{"action": ')
+    assert status == 408 and b"too long" in body
+    assert headers["X-Content-Type-Options"] == "nosniff"
