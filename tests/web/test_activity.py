@@ -230,6 +230,19 @@ async def test_discords_429_is_waited_out_not_held_against_the_token(
     assert (await http.get(f"/api/a/{INSTANCE}/state", headers=bob)).status == 200
 
 
+async def test_a_known_player_does_not_wait_out_discords_429(
+        clocked: TestClient, fake_discord: FakeDiscord, clock: Clock):
+    """Asked again about bob's instance, Discord says to wait five seconds: bob's request
+    is answered from what Discord said a moment ago, not after the wait, and the instance
+    is not asked again meanwhile."""
+    bob = await signed_in_bob(clocked, fake_discord)
+    fake_discord.pace_limited, fake_discord.retry_after = 1, 5.0
+    clock.now += 6
+    calls = fake_discord.activity_calls
+    assert (await clocked.get(f"/api/a/{INSTANCE}/state", headers=bob)).status == 200
+    assert fake_discord.activity_calls - calls == 1
+
+
 @pytest.mark.parametrize("failure", ["502", "timeout"])
 async def test_discord_failing_counts_against_the_budget_and_bob_plays_on(
         clocked: TestClient, fake_discord: FakeDiscord, clock: Clock,

@@ -220,7 +220,8 @@ class ActivityAuth:
         """One call, after any `Retry-After` pending, paid from `budget` before it leaves
         and given back when Discord answers."""
         wait = self._quiet_until - self._clock()
-        if wait > MAX_RETRY_AFTER:
+        # a re-check does not wait: what Discord said within `KNOWN_TTL` stands meanwhile
+        if wait > MAX_RETRY_AFTER or (wait > 0 and budget is self._rechecks):
             raise DiscordUnasked("Discord asked to wait")
         if wait > 0:
             await asyncio.sleep(wait)
