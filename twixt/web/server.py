@@ -262,17 +262,20 @@ class WebBoard:
             await response.prepare(request)
             first = await self._live_view(game_id)
             await response.write(_event(first[1] if first else "{}"))
-            await self._stream(queue, response, gone(request))
+            left = await self._stream(queue, response, gone(request))
         except ConnectionError:  # the page went away while it was written to
-            log.info("a live page closed", extra={"game_id": game_id})
+            left = True
         finally:
             await listening.__aexit__(None, None, None)
+        if left:
+            log.info("a live page closed", extra={"game_id": game_id})
         return response
 
     async def _stream(self, queue: asyncio.Queue[str], response: web.StreamResponse,
-                      closed: asyncio.Event) -> None:
+                      closed: asyncio.Event) -> bool:
         """The game's views to a live page until it closes (its connection gone: told at
-        once, not at the next heartbeat) or the server does; a comment on a quiet page."""
+        once, not at the next heartbeat; True) or the server does (False); a comment on a
+        quiet page."""
         ending = {asyncio.ensure_future(self._closing.wait()),
                   asyncio.ensure_future(closed.wait())}
         try:
@@ -285,9 +288,7 @@ class WebBoard:
                     continue
                 getting.cancel()
                 if done:
-                    if closed.is_set():
-                        log.info("a live page closed")
-                    return
+                    return closed.is_set()
                 await response.write(b": still here\n\n")
         finally:
             for waiting in ending:
