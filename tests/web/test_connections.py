@@ -162,3 +162,26 @@ async def test_a_body_sent_too_slowly_is_refused(served: WebServer, board: WebBo
         "Content-Length: 100\r\nConnection: close\r\n\r\n").encode() + b'{"action": ')
     assert status == 408 and b"too long" in body
     assert headers["X-Content-Type-Options"] == "nosniff"
+
+
+async def test_long_headers_sent_in_pieces_are_answered(served: WebServer,
+                                                        monkeypatch: pytest.MonkeyPatch):
+    """The end of the headers is found wherever it falls: across two reads, or past the
+    first kilobytes of one."""
+    monkeypatch.setattr(connections, "HEADER_SECONDS", 0.5)
+    reader, writer = await asyncio.open_connection("127.0.0.1", served.port)
+    try:
+        writer.write(b"GET /api/words HTTP/1.1\r\nHost: x\r\nX-Pad: " + b"p" * 6000 + b"\r\n\r")
+        await writer.drain()
+        await asyncio.sleep(0.05)  # a second read for the last byte
+        writer.write(b"\n")
+        await writer.drain()
+        first = await asyncio.wait_for(reader.readline(), HANG)
+        assert first.startswith(b"HTTP/1.1 200")
+        await asyncio.sleep(0.6)  # past the header time: the connection is not cut
+        writer.write(b"GET /api/words HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        await writer.drain()
+        rest = await asyncio.wait_for(reader.read(), HANG)
+        assert rest.count(b"HTTP/1.1 200") == 1
+    finally:
+        writer.close()

@@ -69,8 +69,8 @@ class GuardedConnection(web.RequestHandler):
 
     def data_received(self, data: bytes) -> None:
         if self._sending_headers:
-            seen = self._tail + data[:4096]
-            if _END_OF_HEADERS in seen or len(self._tail) + len(data) > 65536:
+            seen = self._tail + data  # the end may straddle two reads
+            if _END_OF_HEADERS in seen:
                 self._headers_done()
             else:
                 self._tail = seen[-(len(_END_OF_HEADERS) - 1):]
