@@ -53,9 +53,9 @@ KNOWN_TTL = 300.0
 MAX_CACHED = 10_000
 #: how long a token or an instance Discord refused is refused without asking again
 REFUSED_TTL = 300.0
-#: Discord's refusals (and failures) this server may cause: 1 a second, 100 at once, at most
-#: 700 in 10 minutes where Discord restricts an address at 10,000 — in two budgets (a second's
-#: share, at once): asking of what Discord never vouched for, and asking again of what it did
+#: Discord's refusals (and failures) this server may cause, as (a second, at once): 1 and 100,
+#: at most 700 in 10 minutes where Discord restricts an address at 10,000, in two budgets:
+#: asking about what Discord never vouched for, and asking again about what it did
 STRANGERS = (0.9, 90)
 RECHECKS = (0.1, 10)
 REFUSALS = (STRANGERS[0] + RECHECKS[0], STRANGERS[1] + RECHECKS[1])
