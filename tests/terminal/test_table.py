@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import subprocess
 import sys
@@ -315,18 +316,24 @@ def _twixt_within_memory(*args: str, cwd: Path, stdin: bytes | None = None
                                        done.stderr.decode("utf-8", "replace"))
 
 
-def test_an_import_of_an_endless_file_or_a_name_with_nul_is_one_line_each(tmp_path: Path):
-    """Read at most the cap and one byte; a name the system cannot open is refused in one
-    line; and the lines after them are played."""
-    script = b"alice: import /dev/zero\nalice: import a\0b.twixt\nalice: help\n"
+def test_an_import_of_a_big_file_a_device_a_pipe_or_a_name_with_nul_is_one_line_each(
+        tmp_path: Path):
+    """Read at most the cap and one byte; what is not a regular file (an endless device, a
+    named pipe nobody writes to) is refused at once, before it is read; a name the system
+    cannot open is refused in one line; and the lines after them are played."""
+    (tmp_path / "big.twixt").write_bytes(b"x" * 300_000)
+    os.mkfifo(tmp_path / "fifo")
+    script = (b"alice: import big.twixt\nalice: import /dev/zero\nalice: import fifo\n"
+              b"alice: import a\0b.twixt\nalice: help\n")
     done = _twixt_within_memory("play", "--db", "t.db", cwd=tmp_path, stdin=script)
     assert done.returncode == 1 and "Traceback" not in done.stderr + done.stdout, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0] == ("! alice: /dev/zero is larger than 262144 bytes: too big for a game "
-                        "record")
-    assert lines[1] == ("! alice: cannot read a\\0b.twixt: a file name cannot hold a NUL "
-                        "character")
-    assert "(only you see this)" in lines[2]  # help, the line after them
+    assert lines[:4] == [
+        "! alice: big.twixt is larger than 262144 bytes: too big for a game record",
+        "! alice: cannot read /dev/zero: not a regular file",
+        "! alice: cannot read fifo: not a regular file",
+        "! alice: cannot read a\\0b.twixt: a file name cannot hold a NUL character"]
+    assert "(only you see this)" in lines[4]  # help, the line after them
 
 
 def test_an_endless_or_binary_script_is_refused_in_one_line(tmp_path: Path):

@@ -259,8 +259,10 @@ class TerminalTable:
 
 def _read_file(path: Path) -> bytes:
     """A file to import, read as `twixt replay` reads one: no more than a record may hold
-    (`records.read_file`), a name the system cannot open refused in one line."""
+    (`records.read_file`), a name the system cannot open refused in one line, and what is
+    not a regular file (a named pipe would hold the table until someone writes to it)
+    refused at once."""
     try:
-        return records.read_file(path)
+        return records.read_file(path, regular_only=True)
     except RecordError as error:
         raise ServiceError(error.reason) from None
