@@ -27,6 +27,7 @@ from twixt.rules import RecordError, records
 from twixt.service import (
     CHANNEL_LINK,
     EnginePool,
+    MalformedError,
     Port,
     Reply,
     Request,
@@ -263,4 +264,4 @@ def _read_file(path: Path) -> bytes:
     try:
         return records.read_file(path)
     except RecordError as error:
-        raise ServiceError(error.reason) from None
+        raise MalformedError(error.reason) from None
