@@ -126,12 +126,12 @@ class Challenges:
             if with_engine:
                 await self._check_engine_games(request)
             async with self._desk.lock(challenge.channel_id):
-                await self._desk.remember(request.user)
                 # the acceptance that completes the challenge is stored with its game, in one
                 # transaction: a game refused (the channel busy meanwhile) keeps no place taken
                 completed = _completed_by(await self._desk.storage.get_challenge(challenge.id),
                                           request.user.id, self._desk.clock())
                 if completed is not None:
+                    await self._desk.remember(request.user)
                     return await self._start_game(completed, request.tr,
                                                   accepting=request.user.id)
                 try:
@@ -139,6 +139,8 @@ class Challenges:
                         challenge.id, request.user.id, True, now=self._desk.clock())
                 except (NotInvitedError, ChallengeClosedError) as error:
                     raise storage_refusal(error) from None
+                # the name is kept once the answer is: a refused one stores nothing
+                await self._desk.remember(request.user)
                 if not challenge.ready:
                     waiting = [i.user_id for i in challenge.invitees
                                if i.answer is Answer.PENDING and i.user_id is not None]
