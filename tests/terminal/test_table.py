@@ -19,6 +19,7 @@ from twixt.service import APOLOGY
 from twixt.storage import SqliteStorage
 from twixt.storage.ratings import Rating, rate_game
 from twixt.terminal import TerminalTable
+from twixt.terminal import cli as terminal_cli
 
 TWIXT = str(Path(sys.executable).with_name("twixt"))
 
@@ -181,6 +182,25 @@ async def test_an_unexpected_error_is_one_line_for_the_player(tmp_path: Path, ca
         assert await table.run(["alice: status"]) == 1
     assert out.getvalue() == f"! alice: {APOLOGY}\n"
     assert "boom" in caplog.text
+
+
+async def test_a_line_the_table_fails_through_no_fault_of_its_own_is_exit_2(
+        tmp_path: Path, monkeypatch, caplog):
+    """The table maps what its lines were refused with, not what the refusals say: a line
+    refused is exit 1, a database gone under a line (a `FaultError`) exit 2, as a database
+    that cannot be opened is."""
+    db = tmp_path / "t.db"
+
+    def script(_stream):
+        yield from ("alice: challenge bob swap no", "bob: accept", "alice: K10",
+                    "bob: K10")  # taken: refused, the player's doing
+        db.unlink()
+        yield "bob: M12"
+
+    monkeypatch.setattr(terminal_cli, "lines_of", script)
+    (tmp_path / "script.txt").write_text("")
+    assert await terminal_cli.play(str(db), "den", tmp_path, str(tmp_path / "script.txt")) == 2
+    assert "was removed or replaced while the bot was running" in caplog.text
 
 
 def test_a_database_in_a_missing_folder_is_one_line_and_exit_2(tmp_path: Path):

@@ -262,7 +262,7 @@ def _run_play(args: argparse.Namespace) -> int:
     """Read `name: command` lines (from SCRIPT, a pipe, or typed in) and print the replies;
     board pictures are saved into --out. Every line is played, a refused one too (said as
     `! name: why`); the exit code is 0 when every line was taken, 1 when any was refused, 2
-    when the database or --out cannot be used."""
+    when the database or --out cannot be used (at the start, or under a line)."""
     from twixt.terminal import play
 
     return asyncio.run(play(args.db, args.channel, args.out, args.script, args.clock,

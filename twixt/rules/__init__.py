@@ -7,6 +7,7 @@ Pure domain code: no I/O, no clocks, no asyncio. Start with `Game`; records live
 from twixt.rules.errors import (
     IllegalMoveError,
     InvalidMoveError,
+    OutOfTurnError,
     RecordError,
     TwixtError,
     quote,
@@ -29,6 +30,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidMoveError",
     "Link",
+    "OutOfTurnError",
     "Outcome",
     "Peg",
     "Placement",
