@@ -43,8 +43,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the subcommand `argv` names (None: the process's arguments, and then `--seconds`
     count from the process's start; given arguments count from this call)."""
     started = clock.process_start() if argv is None else time.perf_counter()
-    parser = argparse.ArgumentParser(prog="twixt", description="TwixT by correspondence.")
+    parser = command_line()
     parser.set_defaults(started=started)
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.handler(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader stopped early (`twixt export … | head`): no traceback, and none again
+        # when Python flushes stdout at exit (the recipe of Python's signal documentation)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return code
+
+
+def command_line() -> argparse.ArgumentParser:
+    """The `twixt` parser: every subcommand listed, none of their arguments built yet."""
+    parser = argparse.ArgumentParser(prog="twixt", description="TwixT by correspondence.")
     subparsers = parser.add_subparsers(dest="subcommand", required=True,
                                        parser_class=Subcommand)
     _add_replay(subparsers)
@@ -57,16 +72,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     _add_web(subparsers)
     _add_link(subparsers)
     _add_migrate(subparsers)
-    args = parser.parse_args(argv)
-    try:
-        code: int = args.handler(args)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # the reader stopped early (`twixt export … | head`): no traceback, and none again
-        # when Python flushes stdout at exit (the recipe of Python's signal documentation)
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
-    return code
+    return parser
+
+
+def subcommands() -> list[str]:
+    """The subcommands' names, as `twixt --help` lists them."""
+    found = [action.choices for action in command_line()._actions
+             if isinstance(action, argparse._SubParsersAction)]
+    return list(found[0])
 
 
 def _add_replay(subparsers: Subcommands) -> None:
