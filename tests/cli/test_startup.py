@@ -5,6 +5,7 @@ modules are read after it ran (how fast it starts is benchmarks/startup_bench.py
 
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
 import time
@@ -111,3 +112,18 @@ def test_the_process_start_is_before_python_ran_any_of_it():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60, check=True)
     assert 0.3 <= float(done.stdout) < 60
+
+
+@pytest.mark.parametrize("package", ["twixt.rules", "twixt.engine"])
+def test_a_package_that_imports_its_names_when_used_gives_each_it_lists(package: str):
+    """`twixt.rules` and `twixt.engine` import their modules when a name is first used: each
+    name they list is there, and is the one its module defines."""
+    found = importlib.import_module(package)
+    for name in found.__all__:
+        value = getattr(found, name)
+        homes = [module for module in sys.modules.values()
+                 if module is not None and module.__name__.startswith(f"{package}.")
+                 and getattr(module, name, None) is value]
+        assert homes, name
+    with pytest.raises(AttributeError):
+        found.nothing_of_that_name  # noqa: B018

@@ -140,7 +140,7 @@ def _add_export(subparsers: Subcommands) -> None:
 
 
 def _export_arguments(export: argparse.ArgumentParser) -> None:
-    from twixt.rules.records import FORMATS
+    from twixt.rules.formats import FORMATS
 
     _add_db_argument(export)
     export.add_argument("--channel", default=TABLE_CHANNEL,

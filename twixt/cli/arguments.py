@@ -65,7 +65,7 @@ def add_record_arguments(parser: argparse.ArgumentParser, *, stdin: bool = False
                          optional: bool = False) -> None:
     """A record file and its format, as `replay` and `render` read them; with `stdin`, `-`
     (and with `optional`, no file at all) reads the record from standard input."""
-    from twixt.rules.records import FORMATS
+    from twixt.rules.formats import FORMATS
 
     if not stdin:
         parser.add_argument("file", help="a transcript, Little Golem .tsgf or T1 file")

@@ -34,4 +34,6 @@ def __getattr__(name: str) -> object:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from twixt.engine import api
 
-    return getattr(api, name)
+    value = getattr(api, name)
+    globals()[name] = value
+    return value
