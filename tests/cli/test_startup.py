@@ -33,7 +33,7 @@ HEAVY = {"twixt.engine", "twixt.rendering", "twixt.service", "twixt.storage", "t
          "aiosqlite", "asyncpg", "aiohttp"}
 #: per subcommand, what its help shows of those: the engine's levels and core, the pictures'
 #: themes and widths
-SHOWN = {"think": {"twixt.engine", "numpy"},
+SHOWN = {"think": {"twixt.engine"},
          "render": {"twixt.rendering", "PIL"},
          "analyze": {"twixt.engine", "numpy", "twixt.rendering", "PIL"}}
 #: what `think` never imports
