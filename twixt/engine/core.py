@@ -101,13 +101,16 @@ def compiled_search(board: Board, colour: Colour, nodes: int | None, deadline: f
     geo = board.geo
     pegs, links = _encoded(board.pos)
     budget = min(nodes if nodes is not None else MAX_NODES, MAX_NODES)
-    seconds = -1.0 if deadline is None else max(0.0, deadline - time.perf_counter())
     params = (C_PUCT, FIRST_PLAY_URGENCY, NARROW, WEAK, SHARPNESS, TEMPO, noise, WIDTH,
               ROOT_WIDTH, UNREACHABLE, PV_LENGTH, MAX_BYTES if max_bytes is None else max_bytes)
     recent = board.recent(colour)
-    found = _core.search(_tables(geo.cols, geo.rows, board.rules), pegs, links,
-                         (recent.last, recent.own_last), _COLOUR[colour], budget, seconds,
-                         list(rng_values), params, _weights(), _prior_params(),
+    # the tables and weights first (a process's first search builds them), then the time
+    # left: the core counts its seconds from when it starts, and the deadline is the caller's
+    tables = _tables(geo.cols, geo.rows, board.rules)
+    learned, prior_params = _weights(), _prior_params()
+    seconds = -1.0 if deadline is None else max(0.0, deadline - time.perf_counter())
+    found = _core.search(tables, pegs, links, (recent.last, recent.own_last), _COLOUR[colour],
+                         budget, seconds, list(rng_values), params, learned, prior_params,
                          None if root_scores is None else array("d", root_scores).tobytes())
     done, root_eval, terminal, moves, priors, visits, values, lines, prunes, kept = found
     return Outcome(nodes=done, root_eval=root_eval, terminal=terminal, moves=tuple(moves),
