@@ -36,6 +36,7 @@ class Subcommand(argparse.ArgumentParser):
         """Add the arguments with `arguments` when this parser first parses."""
         self._arguments = arguments
 
+    # typeshed overloads this by the namespace's type; argparse calls it with none
     def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
                          namespace: argparse.Namespace | None = None,
                          ) -> tuple[argparse.Namespace, list[str]]:
@@ -50,15 +51,14 @@ Subcommands: TypeAlias = "argparse._SubParsersAction[Subcommand]"
 
 
 def add_command(subparsers: Subcommands, handler: Callable[[argparse.Namespace], int],
-                name: str, summary: str, arguments: Arguments | None = None) -> None:
+                name: str, summary: str, arguments: Arguments) -> None:
     """The subcommand `twixt NAME`, run by `handler`, its arguments added by `arguments` when
     it runs: `summary` is its line in `twixt --help`, and the handler's docstring its
     description in `twixt NAME --help` (which rewraps it), so that the reader of the code and
     the user read one text."""
     parser = subparsers.add_parser(name, help=summary, description=handler.__doc__)
     parser.set_defaults(handler=handler)
-    if arguments is not None:
-        parser.defer(arguments)
+    parser.defer(arguments)
 
 
 def add_record_arguments(parser: argparse.ArgumentParser, *, stdin: bool = False,
