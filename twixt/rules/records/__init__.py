@@ -15,10 +15,10 @@ from typing import BinaryIO
 
 from twixt.language import message
 from twixt.rules.errors import RecordError, quote
+from twixt.rules.formats import FORMATS
 from twixt.rules.game import Game
 from twixt.rules.records import littlegolem, t1, transcript
 
-FORMATS = ("transcript", "lg", "t1")
 _READERS = {"transcript": transcript.read, "lg": littlegolem.read, "t1": t1.read}
 _WRITERS = {"transcript": transcript.write, "lg": littlegolem.write, "t1": t1.write}
 _ENDINGS = {".tsgf": "lg", ".sgf": "lg", ".t1": "t1", ".t1j": "t1"}
