@@ -6,6 +6,10 @@ draws the game's win-probability curve to a PNG and prints its biggest swings (o
 `--json`, the whole analysis as one JSON object), telling its progress on standard error
 when it takes more than `PROGRESS_AFTER` seconds. Both read every format `twixt replay`
 reads, and `-` reads the record from standard input.
+
+`think` imports the engine and the rules only (what a game over needs to say so aside). Its
+`--seconds`, and `analyze`'s (the whole analysis's), count from the process's start (`clock`),
+as whoever started it counts them.
 """
 
 from __future__ import annotations
@@ -15,17 +19,21 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from twixt.cli.arguments import add_command, add_record_arguments, picture_ending, read_record
-from twixt.engine import CORE, DESCRIPTION, LEVELS, Limit, level_limit, think
-from twixt.engine.analysis import GameAnalysis, Progress, analyze_game, budget, default_limit
-from twixt.engine.api import fixed_nodes
-from twixt.language import LOCALES, translation, unmarked
-from twixt.rendering import ThemeName, render_wincurve
-from twixt.rules import Game
-from twixt.rules.numbers import whole_number
-from twixt.service.cases.analysis import curve_of, swing_lines
-from twixt.service.texts import result_sentence
+from twixt.cli import clock
+from twixt.cli.arguments import (
+    Subcommands,
+    add_command,
+    add_record_arguments,
+    picture_ending,
+    read_record,
+)
+
+if TYPE_CHECKING:
+    from twixt.engine import Limit
+    from twixt.engine.analysis import GameAnalysis, Progress
+    from twixt.rules import Game
 
 #: the level `think` uses when none is given: a quick answer (`analyze` has the engine's
 #: default analysis budget, the bot's `analyze`'s)
@@ -39,10 +47,18 @@ PROGRESS_AFTER = 2.0
 PROGRESS_EVERY = 1.0
 
 
-def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parsers(subparsers: Subcommands) -> None:
     """Register `think` and `analyze` with the `twixt` command line."""
-    thinking = add_command(subparsers, run_think, "think",
-                           "the engine's move for the side to move in a game record")
+    add_command(subparsers, run_think, "think",
+                "the engine's move for the side to move in a game record", _think_arguments)
+    add_command(subparsers, run_analyze, "analyze",
+                "draw a game's win-probability curve and print its biggest swings",
+                _analyze_arguments)
+
+
+def _think_arguments(thinking: argparse.ArgumentParser) -> None:
+    from twixt.engine import DESCRIPTION
+
     thinking.epilog = DESCRIPTION
     add_record_arguments(thinking, stdin=True, optional=True)
     _add_budget(thinking, THINK_LEVEL, str(THINK_LEVEL),
@@ -52,8 +68,14 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
                                '"win" is the chance that the side to move wins, "core" the '
                                'engine\'s search: "compiled" or "python" (the fallback)')
 
-    analyzing = add_command(subparsers, run_analyze, "analyze",
-                            "draw a game's win-probability curve and print its biggest swings")
+
+def _analyze_arguments(analyzing: argparse.ArgumentParser) -> None:
+    from twixt.engine import CORE, DESCRIPTION
+    from twixt.engine.analysis import DEEP, budget
+    from twixt.engine.api import fixed_nodes
+    from twixt.language import LOCALES
+    from twixt.rendering import ThemeName
+
     analyzing.epilog = DESCRIPTION
     add_record_arguments(analyzing, stdin=True)
     analyzing.add_argument("--out", "-o", type=Path, metavar="PATH.png",
@@ -65,9 +87,9 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     chosen = budget()
     by_board = " (for the board)" if chosen.by_board else ""
     _add_budget(analyzing, None,
-                f"the bot's: each position level {chosen.level}'s nodes{by_board}, both "
-                f"ends of the biggest swings at least {fixed_nodes(chosen.deep_level):,} "
-                f"(counted for 12x12; {CORE} core)",
+                f"the bot's: each search level {chosen.level}'s nodes{by_board}, the "
+                f"deeper look at the largest losses {DEEP} times that, at least "
+                f"{fixed_nodes(chosen.deep_level):,} (counted for 12x12; {CORE} core)",
                 "spend at most about this many seconds on the whole analysis instead of a "
                 "level's budget")
     analyzing.add_argument("--theme", choices=[t.value for t in ThemeName], default="light")
@@ -79,6 +101,8 @@ def _add_budget(parser: argparse.ArgumentParser, level: int | None, default: str
                 seconds_help: str) -> None:
     """--level, --seconds and --seed; without --level or --seconds, `level` (None: the
     engine's default analysis budget, said as `default`)."""
+    from twixt.engine import LEVELS
+
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--level", type=_level, metavar="N",
                        help=f"the engine's level, {LEVELS[0]} (answers at once) to "
@@ -91,6 +115,9 @@ def _add_budget(parser: argparse.ArgumentParser, level: int | None, default: str
 
 
 def _level(text: str) -> int:
+    from twixt.engine import LEVELS
+    from twixt.rules.numbers import whole_number
+
     number = whole_number(text)
     if number not in LEVELS:
         raise argparse.ArgumentTypeError(f"{text!r} is not a level: choose {LEVELS[0]} to "
@@ -110,6 +137,8 @@ def _seconds(text: str) -> float:
 
 
 def _seed(text: str) -> int:
+    from twixt.rules.numbers import whole_number
+
     number = whole_number(text)
     if number is None or number > MAX_SEED:
         raise argparse.ArgumentTypeError(f"{text!r} is not a seed from 0 to {MAX_SEED}")
@@ -117,6 +146,9 @@ def _seed(text: str) -> int:
 
 
 def _limit(args: argparse.Namespace, game: Game) -> Limit:
+    from twixt.engine import Limit, level_limit
+    from twixt.engine.analysis import default_limit
+
     if args.seconds is not None:
         return Limit(seconds=args.seconds)
     level = args.level or args.default_level
@@ -127,14 +159,18 @@ def run_think(args: argparse.Namespace) -> int:
     """Print the engine's action for the side to move as one line of the move language (G6,
     G6 link E5, swap, G6; privilege), or with --json its whole answer. A finished game: why it
     is over, exit 1; a bad record: `line N: why`, exit 1."""
+    from twixt.engine import CORE, Limit, think
+
     game = read_record(args)
     if game is None:
         return 1
     if game.outcome is not None:
-        said = result_sentence(game.outcome, game, translation("en"))
-        print(f"the game is over: {unmarked(said)}", file=sys.stderr)
+        _say_over(game)
         return 1
-    result = think(game, _limit(args, game), seed=args.seed)
+    limit = _limit(args, game)
+    if args.seconds is not None:  # Python's start and the imports are part of --seconds
+        limit = Limit(seconds=clock.left_of(args.seconds, args.started))
+    result = think(game, limit, seed=args.seed)
     if args.json:
         print(json.dumps({"move": result.move, "win": result.win, "pv": list(result.pv),
                           "nodes": result.nodes, "seconds": result.seconds, "core": CORE}))
@@ -143,11 +179,25 @@ def run_think(args: argparse.Namespace) -> int:
     return 0
 
 
+def _say_over(game: Game) -> None:
+    """Say on stderr why a game has no move to think about."""
+    from twixt.language import translation, unmarked
+    from twixt.service.texts import result_sentence
+
+    assert game.outcome is not None
+    said = result_sentence(game.outcome, game, translation("en"))
+    print(f"the game is over: {unmarked(said)}", file=sys.stderr)
+
+
 def run_analyze(args: argparse.Namespace) -> int:
     """Let the engine look at every position of a record: draw Red's chance move by move to a
     PNG, the three biggest swings marked with the move played and the engine's choice, and
     print those swings, or with --json print the analysis (exit 1, and why, for a bad record
     or path; --out must end in .png, and is needed without --json)."""
+    from twixt.engine import Limit
+    from twixt.engine.analysis import analyze_game
+    from twixt.language import translation, unmarked
+
     tr = translation(args.locale)
     if args.out is None and not args.json:
         print("twixt: analyze needs --out PATH.png, --json or both", file=sys.stderr)
@@ -160,9 +210,10 @@ def run_analyze(args: argparse.Namespace) -> int:
     if game is None:
         return 1
     progress = _progress_on_stderr()
-    if args.seconds is not None:  # the whole analysis's bound, shared out as it goes
+    if args.seconds is not None:  # the whole analysis's bound from the process's start
+        left = clock.left_of(args.seconds, args.started)
         analysis = analyze_game(game, Limit(seconds=args.seconds), seed=args.seed,
-                                total_seconds=args.seconds, progress=progress)
+                                total_seconds=left, progress=progress)
     else:
         analysis = analyze_game(game, _limit(args, game), seed=args.seed, progress=progress)
     return _write_analysis(args, analysis, game)
@@ -190,6 +241,10 @@ def _progress_on_stderr() -> Progress:
 
 def _write_analysis(args: argparse.Namespace, analysis: GameAnalysis, game: Game) -> int:
     """The picture (with --out), then the JSON (--json) or the swings."""
+    from twixt.language import translation, unmarked
+    from twixt.rendering import ThemeName, render_wincurve
+    from twixt.service.cases.analysis import curve_of, swing_lines
+
     tr = translation(args.locale)
     if args.out is not None:
         data = render_wincurve(curve_of(analysis, game, tr), ThemeName(args.theme))
