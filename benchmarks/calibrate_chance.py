@@ -27,7 +27,8 @@ reliability curve (bands of 10%: mean chance, share won), the expected calibrati
 side to move and by colour to move, the mean bias, the log-loss and the lag-one
 autocorrelation of the changes of Red's chance along each whole game (the curve's zigzag:
 about -0.5 when each point is an independent noisy guess, -1 when the points alternate);
-`--grid` the ECE and zigzag of a few other maps instead.
+`--grid` the ECE and zigzag of a few other maps instead, `--evaluation` where the side to
+move's bias comes from (the evaluation alone, no search, against the search and the results).
 """
 
 from __future__ import annotations
@@ -48,7 +49,9 @@ import numpy as np
 
 from twixt.engine import Limit, think
 from twixt.engine.analysis import default_limit
+from twixt.engine.board import Board
 from twixt.engine.chance import DATA, Calibration
+from twixt.engine.evaluate import NARROW, SHARPNESS, TEMPO, UNREACHABLE, side, win_chance
 from twixt.rules import Colour, Game
 from twixt.rules.records import load
 from twixt.service.cases.engine_player import ACCEPT_DRAW_BELOW, RESIGN_BELOW
@@ -73,6 +76,15 @@ def games(which: str) -> list[tuple[str, Game]]:
     return found
 
 
+def position(game: Game, mark: int) -> Game:
+    """The position of `game` after its first `mark` moves."""
+    moves = [index for index, turn in enumerate(game.history) if turn.command.is_move]
+    board = game.copy()
+    for _ in range(len(game.history) - (moves[mark - 1] + 1 if mark else 0)):
+        board.undo()
+    return board
+
+
 def collect(which: str, per_game: int, nodes: int | None, seed: int, out: Path,
             first: int | None = None) -> None:
     """Write one JSON line a position (see the module); a line already in `out` is kept, so
@@ -85,17 +97,14 @@ def collect(which: str, per_game: int, nodes: int | None, seed: int, out: Path,
     count = 0
     with out.open("a") as sink:
         for name, game in games(which)[:first]:
-            moves = [index for index, turn in enumerate(game.history) if turn.command.is_move]
-            marks = list(range(len(moves)))
+            marks = list(range(sum(1 for turn in game.history if turn.command.is_move)))
             if per_game:
                 marks = sorted(rng.sample(marks, min(per_game, len(marks))))
             red_won = game.outcome is not None and game.outcome.winner is Colour.RED
             for mark in marks:
                 if (name, mark) in done:
                     continue
-                board = game.copy()
-                for _ in range(len(game.history) - (moves[mark - 1] + 1 if mark else 0)):
-                    board.undo()
+                board = position(game, mark)
                 if board.is_over:
                     continue
                 limit = default_limit(board) if nodes is None else Limit(nodes=nodes)
@@ -120,13 +129,11 @@ def _logit(values: list[float]) -> Any:
     return np.log(p / (1 - p))
 
 
-def fit(path: Path, command: str) -> Calibration:
-    """The logistic map from the search's value to the chance the side to move wins."""
-    data = [row for row in rows(path) if row["searched"] is not None]
-    x = _logit([row["searched"] for row in data])
-    won = np.array([row["red_won"] == row["red_to_move"] for row in data], dtype=float)
+def logistic(x: Any, won: Any) -> tuple[float, float, float]:
+    """The maximum-likelihood `won ~ sigmoid(slope * x + bias)` (Newton's method): slope, bias
+    and the log-loss."""
     features = np.stack([x, np.ones_like(x)], axis=1)
-    weights = np.array([1.0, 0.0])
+    weights = np.array([0.0, 0.0])
     for _ in range(50):
         p = 1 / (1 + np.exp(-features @ weights))
         gradient = features.T @ (won - p)
@@ -134,8 +141,17 @@ def fit(path: Path, command: str) -> Calibration:
         weights = weights + np.linalg.solve(hessian, gradient)
     p = 1 / (1 + np.exp(-features @ weights))
     loss = -np.mean(won * np.log(p) + (1 - won) * np.log(1 - p))
+    return float(weights[0]), float(weights[1]), float(loss)
+
+
+def fit(path: Path, command: str) -> Calibration:
+    """The logistic map from the search's value to the chance the side to move wins."""
+    data = [row for row in rows(path) if row["searched"] is not None]
+    x = _logit([row["searched"] for row in data])
+    won = np.array([row["red_won"] == row["red_to_move"] for row in data], dtype=float)
+    slope, bias, loss = logistic(x, won)
     return Calibration(
-        slope=round(float(weights[0]), 4), bias=round(float(weights[1]), 4),
+        slope=round(slope, 4), bias=round(bias, 4),
         provenance={
             "positions": len(data), "games": len({row["game"] for row in data}),
             "corpus": "benchmarks/games/corpus (see its README): real classic 24x24 games, "
@@ -223,6 +239,32 @@ def measure(path: Path, calibration: Calibration | None) -> None:
               f" mean {mean:+.2f}, pooled {pooled:+.2f}")
 
 
+def evaluation(path: Path) -> None:
+    """Where the side to move's bias comes from: the evaluation alone (`evaluate.win_chance`
+    at each collected position, no search) against the search's value and the results, and
+    a logistic fit of the results to the difference of the two sides' effective distances:
+    its slope is the sharpness the results support, its bias over its slope what having the
+    move is worth in pegs (the evaluation uses `SHARPNESS` and `TEMPO`)."""
+    loaded = {name: game for which in ("training", "benchmark") for name, game in games(which)}
+    data = [row for row in rows(path) if row["searched"] is not None]
+    static, difference = [], []
+    for row in data:
+        game = position(loaded[row["game"]], row["moves"])
+        board, colour = Board(game), game.colour_to_move
+        mine, theirs = side(board.pos, colour), side(board.pos, colour.opponent)
+        static.append(win_chance(mine, theirs))
+        difference.append(theirs.effective(NARROW) - mine.effective(NARROW))
+    won = np.array([row["red_won"] == row["red_to_move"] for row in data], dtype=float)
+    finite = np.abs(np.array(difference)) < UNREACHABLE / 2
+    slope, bias, _ = logistic(np.array(difference)[finite], won[finite])
+    print(f"{len(data)} positions: the side to move won {won.mean():.1%}; the search gave it"
+          f" {np.mean([row['searched'] for row in data]):.1%} on average, the evaluation alone"
+          f" {np.mean(static):.1%}")
+    print(f"the results against the difference of the effective distances: sharpness"
+          f" {slope:.3f} a peg (the evaluation: {SHARPNESS}), the move worth {bias / slope:.2f}"
+          f" pegs (the evaluation: {TEMPO})")
+
+
 #: the maps `measure --grid` tries: slopes and biases
 GRID = ((0.3, 0.45, 0.6), (0.0, -0.23, -0.4))
 
@@ -259,6 +301,8 @@ def main(argv: list[str] | None = None) -> None:
     check.add_argument("data", type=Path)
     check.add_argument("--calibration", type=Path, help="a data file to apply to `searched`")
     check.add_argument("--grid", action="store_true", help="the ECE and zigzag of other maps")
+    check.add_argument("--evaluation", action="store_true",
+                       help="the evaluation alone against the search's value and the results")
     args = parser.parse_args(argv)
     if args.command == "collect":
         collect(args.games, args.per_game, args.nodes, args.seed, args.out, args.first)
@@ -271,6 +315,8 @@ def main(argv: list[str] | None = None) -> None:
             OUTPUT.write_text(json.dumps(found.as_json(), indent=1) + "\n")
     elif args.grid:
         grid(args.data)
+    elif args.evaluation:
+        evaluation(args.data)
     else:
         measure(args.data, None if args.calibration is None
                 else Calibration.from_json(json.loads(args.calibration.read_text())))
