@@ -13,7 +13,7 @@ import discord
 import pytest
 
 from twixt.service import MAX_PAGE
-from twixt.service.commands.help import TOPICS
+from twixt.service.commands.router import VOCABULARY
 
 NAME = re.compile(r"^[-_\w]{1,32}$")  # Discord's pattern for command and option names
 MAX_DESCRIPTION = 100
@@ -116,7 +116,7 @@ def test_each_commands_help_names_a_slash_command_that_is_synced(payload):
     synced = ({f"/{command['name']}" for command in payload}
               | {f"/{command['name']} {sub['name']}" for command in payload
                  for sub in command["options"]})
-    named = {topic.slash for topic in TOPICS.values() if topic.slash}
+    named = {topic.slash for topic in VOCABULARY.topics.values() if topic.slash}
     assert named <= synced, named - synced
 
 
