@@ -4,13 +4,13 @@ for has German in the catalogue, German clients get it, everyone else the Englis
 from __future__ import annotations
 
 from typing import Any
-from unittest.mock import AsyncMock
 
 import discord
 import pytest
 from discord.app_commands import TranslationContext, TranslationContextTypes, locale_str
 from discord.app_commands import TranslationContextLocation as Location
 
+from tests.discord import tree
 from tests.language.extraction import marked_texts
 from twixt.discord.translator import SAME_EVERYWHERE, CatalogueTranslator, name_key
 from twixt.language.catalogue import catalogue_entries
@@ -35,13 +35,9 @@ class Recording(CatalogueTranslator):
 @pytest.fixture
 async def synced(client, monkeypatch) -> tuple[list[dict[str, Any]], Recording]:
     """The commands as `setup_hook` syncs them, translated by a recording translator."""
-    monkeypatch.setattr(client.tree, "sync", AsyncMock(return_value=[]))
-    await client.setup_hook()
-    assert isinstance(client.tree.translator, CatalogueTranslator)
     recording = Recording()
-    payload = [await command.get_translated_payload(client.tree, recording)
-               for command in client.tree.get_commands()]
-    await client.close()
+    payload = await tree.synced(client, monkeypatch, recording)
+    assert isinstance(client.tree.translator, CatalogueTranslator)
     return payload, recording
 
 
