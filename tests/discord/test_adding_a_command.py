@@ -90,8 +90,8 @@ async def test_it_is_in_the_help(client, shouting):
 
 
 def test_it_is_listed_for_a_page_to_offer(shouting):
-    [listed] = [command for command in router.VOCABULARY.listed if command.name == "shout"]
-    assert listed.in_game and listed.path == "/twixt shout"
+    [listed] = [command for command in router.VOCABULARY.in_game if command.name == "shout"]
+    assert listed.path == "/twixt shout" and listed.word == "shout"
     assert [(option.name, option.kind, option.required) for option in listed.options] == [
         ("text", Kind.TEXT, True)]
     assert listed.build(text="gg") == Shout("gg")

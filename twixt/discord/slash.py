@@ -23,11 +23,9 @@ from discord.app_commands import locale_str
 
 from twixt.discord.commanding import player_of, player_or_bot, record_bytes
 from twixt.discord.respond import person, serve
-from twixt.service import TwixtService
+from twixt.service import Attachment, TwixtService
 from twixt.service import commands as cmd
-from twixt.service.commands import router
-from twixt.service.commands.listing import Group, Kind, Listed, Option
-from twixt.service.model import Attachment
+from twixt.service.commands import Group, Kind, Listed, Option, router
 
 #: the most choices Discord takes in an autocomplete's answer
 MAX_SUGGESTIONS = 25

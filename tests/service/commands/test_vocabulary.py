@@ -12,7 +12,7 @@ import pytest
 from twixt.language import message
 from twixt.service import commands as cmd
 from twixt.service.commands import router
-from twixt.service.commands.listing import PLAY
+from twixt.service.commands.listing import PLAY, Listing
 from twixt.service.commands.words import People, ServiceCommand, Topic, Vocabulary, Words
 
 
@@ -61,3 +61,15 @@ def _board() -> Words:
     words.word("board", Topic(message("The board"), "board", "board"),
                lines=[("board", cmd.ShowBoard())])
     return words
+
+
+def test_a_command_two_subjects_list_under_one_name_is_refused():
+    def listing(word: str) -> Words:
+        words = Words(PLAY)
+        words.word(word, Topic(message("The board"), word, word),
+                   listing=Listing(cmd.ShowBoard, name="board"))
+        return words
+
+    assert [listed.path for listed in Vocabulary(listing("board")).listed] == ["/twixt board"]
+    with pytest.raises(TypeError, match="/twixt board claimed twice"):
+        Vocabulary(listing("board"), listing("show"))

@@ -132,9 +132,10 @@ class Vocabulary:
         return tuple(self.topics)
 
     @property
-    def groups(self) -> tuple[Group, ...]:
-        """The groups of the commands listed, each once, in order."""
-        return tuple(dict.fromkeys(listed.group for listed in self.listed))
+    def in_game(self) -> tuple[Listed, ...]:
+        """The commands listed that act on the game in progress where they are asked: those
+        a game's page may offer (which are open to a person now is the game's to say)."""
+        return tuple(listed for listed in self.listed if listed.in_game)
 
 
 def _join(mine: dict[str, T], theirs: dict[str, T]) -> None:
