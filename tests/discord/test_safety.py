@@ -75,7 +75,7 @@ async def test_a_slow_call_is_deferred_then_answered_as_a_followup(client, monke
         await asyncio.sleep(0.05)
         return cmd.Challenge(None)  # answered in public
 
-    await respond.serve(mock, client.service, "test", slow)
+    await respond.serve_interaction(mock, client.service, "test", slow)
     mock.response.defer.assert_awaited_once()
     mock.response.send_message.assert_not_awaited()
     assert "alice" in mock.followup.send.await_args.kwargs["content"]
@@ -90,7 +90,7 @@ async def test_a_slow_error_replaces_the_public_thinking_message(client, monkeyp
         await asyncio.sleep(0.05)
         raise ConflictError("no")
 
-    await respond.serve(mock, client.service, "test", slow)
+    await respond.serve_interaction(mock, client.service, "test", slow)
     mock.delete_original_response.assert_awaited_once()
     assert mock.followup.send.await_args.kwargs["ephemeral"] is True
 

@@ -18,8 +18,8 @@ from twixt.rules.conditionals import (
     MAX_TEXT,
     answer,
     check,
-    check_size,
-    count,
+    check_plan_size,
+    count_replies,
     lines,
     merge,
     parse_conditionals,
@@ -88,7 +88,7 @@ def test_a_stored_plan_is_bounded_too():
     for n in range(MAX_REPLIES + 1):
         plan = merge(plan, parse_conditionals(f"if C{n + 2} then D{n + 2}"))
     with pytest.raises(InvalidMoveError, match="if clear"):
-        check_size(plan)
+        check_plan_size(plan)
 
 
 def game_after(*moves: str) -> Game:
@@ -102,7 +102,7 @@ def test_checking_plays_every_level_on_a_copy():
     game = game_after("F5", "E5")
     before = game.snapshot()
     plan = check(game, parse_conditionals("if H9 then G6 link E5 if J10 then K8"), "bob")
-    assert count(plan) == 2 and game.snapshot() == before
+    assert count_replies(plan) == 2 and game.snapshot() == before
 
 
 @pytest.mark.parametrize("text, said", [
@@ -163,4 +163,4 @@ def test_any_line_is_a_bounded_plan_or_one_clear_refusal(text):
     except InvalidMoveError as refused:
         assert "\n" not in str(refused)  # one line, whatever was typed
         return
-    assert 1 <= count(plan) <= MAX_REPLIES
+    assert 1 <= count_replies(plan) <= MAX_REPLIES

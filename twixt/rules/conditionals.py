@@ -175,13 +175,13 @@ def answer(plan: Plan, game: Game) -> Branch | None:
                 None)
 
 
-def count(plan: Plan) -> int:
+def count_replies(plan: Plan) -> int:
     """How many replies a plan holds, at every level.
 
-    >>> count(parse_conditionals("if H9 then G6 if J10 then K8; if C3 then D5"))
+    >>> count_replies(parse_conditionals("if H9 then G6 if J10 then K8; if C3 then D5"))
     3
     """
-    return sum(1 + count(branch.then) for branch in plan)
+    return sum(1 + count_replies(branch.then) for branch in plan)
 
 
 def lines(plan: Plan, depth: int = 0) -> list[str]:
@@ -194,12 +194,12 @@ def lines(plan: Plan, depth: int = 0) -> list[str]:
             for line in ["  " * depth + str(branch), *lines(branch.then, depth + 1)]]
 
 
-def check_size(plan: Plan) -> None:
+def check_plan_size(plan: Plan) -> None:
     """InvalidMoveError when a plan is more than a player may store.
 
-    >>> check_size(parse_conditionals("if H9 then G6"))
+    >>> check_plan_size(parse_conditionals("if H9 then G6"))
     """
-    if count(plan) > MAX_REPLIES:
+    if count_replies(plan) > MAX_REPLIES:
         raise InvalidMoveError("at most {limit} conditional moves: clear some with if clear",
                                limit=MAX_REPLIES)
     if len("\n".join(lines(plan))) > MAX_TEXT:

@@ -242,7 +242,7 @@ async def test_a_rematch_does_not_carry_a_clock_stored_before_the_limits(service
 
 
 async def test_a_team_challenge_of_people_still_asks_all_three(service):
-    reply = await service.execute(asking(ALICE), cmd.Team(BOB, (CAROL, DAVE),
+    reply = await service.execute(asking(ALICE), cmd.TeamChallenge(BOB, (CAROL, DAVE),
                                                           build_options()))
     assert reply.plain.endswith("carol and bob and dave, accept or decline.")
 

@@ -57,7 +57,7 @@ class Challenges:
         #: accepting the one found), so that both players pressing at once make one challenge;
         #: apart from the desk's channel locks, which challenging and accepting take inside it
         self._rematching = ChannelLocks()
-        #: held by a player (by user id) from counting their games with the bot to the game
+        #: held by a player (by user id) from counting their games with the engine to the game
         #: that adds one, so that challenges sent at once in several channels cannot pass
         #: `botgames` together
         self._engine_games = ChannelLocks()
@@ -85,7 +85,7 @@ class Challenges:
         return Reply(text, mentions=(opponent.id,) if opponent else (),
                      buttons=_challenge_buttons(challenge, tr))
 
-    @cmd.handles(cmd.Team)
+    @cmd.handles(cmd.TeamChallenge)
     async def team(self, request: Request, partner: User, opponents: tuple[User, User],
                    options: ChallengeOptions) -> Reply:
         """A Double TwixT challenge: you and `partner` against `opponents`; all three accept."""
@@ -96,7 +96,7 @@ class Challenges:
         if started is not None:
             return started
         tr = request.tr
-        # the bot has accepted its seat already: only the people are asked to answer
+        # the engine has accepted its seat already: only the people are asked to answer
         asked = [user.name for user in invitees if not is_engine_seat(user.id)]
         text = (tr("**{challenger}** and {partner} challenge {opponent} and {other} to Double "
                    "TwixT ({setup}), {first}.",
@@ -197,7 +197,7 @@ class Challenges:
         """The rematch's challenge: the players of `old`, the colours exchanged."""
         names = await self._desk.names([s.user_id for s in old.seats])
         others = {s.number: User(s.user_id, names[s.user_id]) for s in old.seats}
-        # a game with the bot: the same game again grants takebacks as the first did
+        # a game with the engine: the same game again grants takebacks as the first did
         engine_facts = await self._desk.storage.engine_game(old.id)
         options = ChallengeOptions(
             setup=replace(old.setup, imported_turns=None,
@@ -215,7 +215,7 @@ class Challenges:
 
     async def _challenge_made(self, request: Request, invitees: Sequence[User], players: int,
                               options: ChallengeOptions) -> tuple[Challenge, Reply | None]:
-        """The challenge stored, and the game's start when the bot's acceptance completes it
+        """The challenge stored, and the game's start when the engine's acceptance completes it
         (None while people are still to answer)."""
         with_engine = any(is_engine_seat(user.id) for user in invitees)
         async with self._counting_engine_games(request, with_engine):
@@ -233,7 +233,7 @@ class Challenges:
 
     def _counting_engine_games(self, request: Request, with_engine: bool
                             ) -> AbstractAsyncContextManager[object]:
-        """The asker's lock over their count of games with the bot, when `with_bot`."""
+        """The asker's lock over their count of games with the engine, when `with_engine`."""
         return self._engine_games(request.user.id) if with_engine else nullcontext()
 
     async def _create_challenge(self, request: Request, invitees: Sequence[User], players: int,
@@ -262,8 +262,8 @@ class Challenges:
                 expires_at=now + timedelta(hours=settings.challenge_expiry_hours), now=now)
 
     async def _check_engine_games(self, request: Request, most: int | None = None) -> None:
-        """Refuse the asker one more game with the bot when they have the most the server
-        allows at once (`botgames`): each move of the bot's takes the engine for seconds, and
+        """Refuse the asker one more game with the engine when they have the most the server
+        allows at once (`botgames`): each of its moves takes the engine for seconds, and
         one player's many games must not keep everyone else's waiting."""
         storage = self._desk.storage
         if most is None:
@@ -274,17 +274,17 @@ class Challenges:
                              most=most)
 
     async def _engine_seats_accept(self, challenge: Challenge, options: ChallengeOptions) -> bool:
-        """The bot accepts its places in a challenge at once (keeping whether it grants
+        """The engine accepts its seats in a challenge at once (keeping whether it grants
         takebacks); whether everyone has accepted now, so that the game starts."""
-        bots = [i.user_id for i in challenge.invitees
-                if i.user_id is not None and is_engine_seat(i.user_id)]
-        if not bots:
+        engine_seats = [i.user_id for i in challenge.invitees
+                        if i.user_id is not None and is_engine_seat(i.user_id)]
+        if not engine_seats:
             return False
         storage = self._desk.storage
         await storage.add_engine_challenge(challenge.id, challenge.guild_id,
                                         bool(options.takebacks))
-        for bot in bots:
-            challenge = await storage.answer_challenge(challenge.id, bot, True,
+        for seat_id in engine_seats:
+            challenge = await storage.answer_challenge(challenge.id, seat_id, True,
                                                        now=self._desk.clock())
         return challenge.ready
 
@@ -374,7 +374,7 @@ class Challenges:
                        moves=tr.plural("{n} move", "{n} moves", game.moves_made), **facts)
                     + "\n" + tr("{name}, you move next ({colour}): write your move, e.g. "
                                  "`{example}`.", **facts))
-        elif is_engine_seat(to_move.user_id):  # nobody to tell to write a move: the bot is at it
+        elif is_engine_seat(to_move.user_id):  # nobody to tell to write a move: the engine is at it
             text = (tr("Game {game} on: {lineup} — {setup}.", **facts) + "\n"
                     + tr("{name} moves first ({colour}) and is thinking…", **facts))
         else:
@@ -462,9 +462,10 @@ def _first_words(first: FirstMove, players: int, continuing: bool = False) -> Me
 
 
 def seated(users: Iterable[User], options: ChallengeOptions) -> list[User]:
-    """A challenge's invitees with the bot given its seats, each its own id: `THE_ENGINE_PLAYER` at
-    the challenge's level, a bot of an earlier game (a rematch) at its own. MalformedError when
-    the options are the bot's but the bot is not invited."""
+    """A challenge's invitees with the engine given its seats, each its own id:
+    `THE_ENGINE_PLAYER` at the challenge's level, an engine seat of an earlier game (a rematch)
+    at its own. MalformedError when the options are the engine's but it is not invited (the
+    player names it `bot`: in Discord, the bot sits in the engine's seats)."""
     seats: list[User] = []
     for user in users:
         level = (options.level or DEFAULT_LEVEL if user.id == THE_ENGINE_PLAYER.id

@@ -25,7 +25,7 @@ from dataclasses import replace
 from typing import Any
 
 from twixt.rules import Command, Game, Turn, TwixtError, parse_command
-from twixt.rules.conditionals import Branch, Plan, answer, check, check_size, lines, merge
+from twixt.rules.conditionals import Branch, Plan, answer, check, check_plan_size, lines, merge
 from twixt.service import commands as cmd
 from twixt.service.commands import ConditionalAction
 from twixt.service.commands.turns import PRIVATE
@@ -142,7 +142,7 @@ class Conditionals:
     async def _keep(self, stored: StoredGame, game: Game, user_id: int, plan: Plan) -> None:
         """Store a plan for the game as it stands (under the version check)."""
         try:
-            check_size(plan)
+            check_plan_size(plan)
         except TwixtError as error:
             raise LimitError(error.message) from None
         try:

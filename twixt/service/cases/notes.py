@@ -23,7 +23,7 @@ MAX_NOTES = 50
 PAGE_CHARACTERS = 1500
 
 
-class Notes:
+class Notebook:
     """Keeping, showing and clearing one's notes."""
 
     def __init__(self, desk: Desk) -> None:

@@ -17,7 +17,7 @@ from twixt.storage import PlayerStats
 from twixt.storage.ratings import Rating
 
 
-class Stats:
+class Standings:
     """What the numbers say about players."""
 
     def __init__(self, desk: Desk) -> None:
