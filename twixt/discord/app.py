@@ -200,16 +200,16 @@ def run(overrides: dict[str, str] | None = None) -> int:
     logs.configure(settings.log_level)
     # which search the engine's workers run: a slow Python fallback shows here at once
     log.info(ENGINE_CORE)
-    # Until `serve` closes the client on a signal itself, `docker stop`'s SIGTERM stops the
+    # Until `serve_bot` closes the client on a signal itself, `docker stop`'s SIGTERM stops the
     # start as Ctrl-C does.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
-        return asyncio.run(serve(settings))
+        return asyncio.run(serve_bot(settings))
     except KeyboardInterrupt:
         return 0
 
 
-async def serve(settings: Settings) -> int:
+async def serve_bot(settings: Settings) -> int:
     """Open the database, log in, and run until the connection is closed."""
     assert settings.token
     try:

@@ -78,8 +78,9 @@ def standings(entrants: Sequence[int], played: Sequence[PairingResult],
     walked away lifts or sinks anyone's Buchholz. (FIDE's "virtual opponent" is finer, but
     needs the number of rounds and says much the same.)
 
-    >>> games = [Played(1, 1, 2, 1), Played(1, 3, None, 1), Played(2, 2, 3, 0.5),
-    ...          Played(2, 1, None, 1), Played(3, 3, 1, 0.5), Played(3, 2, None, 1)]
+    >>> games = [PairingResult(1, 1, 2, 1), PairingResult(1, 3, None, 1),
+    ...          PairingResult(2, 2, 3, 0.5), PairingResult(2, 1, None, 1),
+    ...          PairingResult(3, 3, 1, 0.5), PairingResult(3, 2, None, 1)]
     >>> for line in standings([1, 2, 3], games, TieBreak.SONNEBORN_BERGER):
     ...     print(line.rank, line.entrant, line.points, line.tie_break)
     1 1 2.5 2.5
@@ -122,8 +123,8 @@ def withdraw(entrant: int, pairings: Sequence[Pairing], played: Sequence[Pairing
     them: the opponent wins 1–0, `forfeit=True`. Their byes to come are simply dropped.
 
     >>> withdraw(3, [Pairing(1, 1, 3), Pairing(2, 3, 2), Pairing(3, 3, None)],
-    ...          [Played(1, 1, 3, 0.5)])
-    (Played(round=2, red=3, black=2, score=0.0, forfeit=True),)
+    ...          [PairingResult(1, 1, 3, 0.5)])
+    (PairingResult(round=2, red=3, black=2, score=0.0, forfeit=True),)
     """
     done = {(game.round, frozenset((game.red, game.black))) for game in played}
     return tuple(
