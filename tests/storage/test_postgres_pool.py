@@ -19,8 +19,8 @@ from support.pg_plans import history_page_reads, statements_of
 from tests.storage.conftest import fresh_database
 from tests.storage.storage_helpers import T0, play_turns, result_of, start_game
 from twixt.storage import GameFinishedError, GameResult, StaleVersionError
-from twixt.storage.pg_line import Turn
-from twixt.storage.postgres import PostgresStorage
+from twixt.storage.backends.postgres import PostgresStorage
+from twixt.storage.backends.postgres_line import Turn
 
 #: what a session holds that would outlive a hand-back (asyncpg's reset query undoes these)
 SESSION_LEFTOVERS = {

@@ -51,7 +51,7 @@ def test_the_reader_finds_a_statement_and_its_f_string_twin():
 
 def test_no_statement_stands_in_two_storage_modules():
     where: dict[str, list[str]] = {}
-    for path in sorted(Path(storage.__file__).parent.glob("*.py")):
+    for path in sorted(Path(storage.__file__).parent.rglob("*.py")):
         for statement in statements(path.read_text(encoding="utf-8")):
             where.setdefault(statement, []).append(path.name)
     twice = {statement: files for statement, files in where.items() if len(files) > 1}

@@ -231,9 +231,9 @@ def _sqlite_source(text: str) -> Path:
 
 
 def _postgres_target(text: str) -> str:
-    from twixt.storage import is_postgres_url
+    from twixt.storage import POSTGRESQL, backend_of
 
-    if not is_postgres_url(text):
+    if backend_of(text) != POSTGRESQL:
         raise argparse.ArgumentTypeError(f"{text!r} is not a postgresql:// URL")
     return text
 
@@ -243,7 +243,7 @@ def _run_migrate(args: argparse.Namespace) -> int:
     that every game reads and replays the same on both sides. The SQLite file is only read
     (after the usual upgrade of its schema); a target that holds any row is refused."""
     from twixt.storage import StorageError
-    from twixt.storage.postgres import safe_url
+    from twixt.storage.backends.postgres import safe_url
     from twixt.storage.transfer import TransferError, copy_sqlite_to_postgres
 
     try:

@@ -8,7 +8,16 @@ concurrency (`StaleVersionError`).
 """
 
 from twixt.storage import model
-from twixt.storage.databases import Database, database_setting, is_postgres_url, open_storage
+from twixt.storage.backends import (
+    POSTGRESQL,
+    SQLITE,
+    Database,
+    backend_of,
+    database_setting,
+    missing_file,
+    open_storage,
+)
+from twixt.storage.backends.sqlite import DEFAULT_PATH, SqliteStorage
 from twixt.storage.engine_games import EngineGame
 from twixt.storage.errors import (
     ChallengeClosedError,
@@ -29,7 +38,6 @@ from twixt.storage.interface import Storage
 from twixt.storage.model import *  # noqa: F403 (the values, listed in model.__all__)
 from twixt.storage.rebuild import TAKEBACK, new_game, rebuild
 from twixt.storage.schema import full_check
-from twixt.storage.sqlite import DEFAULT_PATH, SqliteStorage
 from twixt.storage.tournaments import (
     Entrant,
     Tournament,
@@ -41,6 +49,8 @@ from twixt.storage.waiting import Digest, Waiting, WaitingGame
 
 __all__ = [
     "DEFAULT_PATH",
+    "POSTGRESQL",
+    "SQLITE",
     "Digest",
     "Waiting",
     "WaitingGame",
@@ -69,7 +79,8 @@ __all__ = [
     "UnsupportedSchemaError",
     "database_setting",
     "full_check",
-    "is_postgres_url",
+    "backend_of",
+    "missing_file",
     "new_game",
     "open_storage",
     "rebuild",

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 from twixt.storage.engine_games import EngineGame
 from twixt.storage.model import (
@@ -52,6 +52,12 @@ class Storage(Protocol):
 
     async def close(self) -> None:
         """Finish pending work and release the database."""
+
+    async def __aenter__(self) -> Self:
+        """The storage itself, closed when the block is left."""
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        """Close the storage."""
 
     # --- challenges --------------------------------------------------------------------
 

@@ -1,8 +1,8 @@
 """The `Storage` protocol on one SQLite file, through aiosqlite: the statements both back ends
 share come from `storage.common`, run through `SqliteConnection`; what is SQLite's own is here.
 
-Two connections: one writer, owned by a group-commit task (storage.group_commit) that puts the
-writes waiting together into one transaction, each in its own savepoint (SQLite has one writer
+Two connections: one writer, owned by a group-commit task (`sqlite_group_commit`) that puts
+the writes waiting together into one transaction, each in its own savepoint (SQLite has one writer
 anyway, and interleaving two tasks' statements on one connection would mix their
 transactions), and one reader, which in WAL mode never waits for the writer.
 
@@ -27,10 +27,10 @@ from typing import Any
 import aiosqlite
 
 from twixt.storage import common, rows
+from twixt.storage.backends.sqlite_group_commit import GroupCommit, InlineConnection, connect_inline
 from twixt.storage.common import SqlStorage
 from twixt.storage.connection import Connection, DuplicateKeyError, Row
 from twixt.storage.errors import DatabaseError, DatabaseFault
-from twixt.storage.group_commit import GroupCommit, InlineConnection, connect_inline
 from twixt.storage.model import GameResult, Result, StoredGame
 from twixt.storage.schema import check_file, failed, migrate, migrations, unusable
 from twixt.storage.shards import Shards

@@ -19,11 +19,11 @@ Durability: a turn is acknowledged after COMMIT returns, which with PostgreSQL's
 (`fsync`, `synchronous_commit = on`) means its WAL record is flushed: it survives a killed bot
 and a killed server alike. A turn without a result is a single statement (the guarded UPDATE
 and the INSERT in one), so it costs one round trip and one commit; and the turns that wait in
-line together share theirs (`pg_line.TurnBatches`: one statement, each turn under its own
+line together share theirs (`postgres_line.TurnBatches`: one statement, each turn under its own
 version check).
 
 The pool, with a thousand games at once: every storage operation waits for a connection in
-line (`_pooled`: `pg_line.Line`, first come first served, in front of asyncpg's pool, whose
+line (`_pooled`: `postgres_line.Line`, first come first served, in front of asyncpg's pool, whose
 own queue lets a newcomer overtake a woken waiter, which then waits at the back again: the p99
 of a turn was two and a half to four times its p50). And a connection goes back to the pool
 without asyncpg's reset query, a second round trip a turn, because there is nothing to reset
@@ -48,6 +48,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 
 from twixt.storage import common, ratings, rows, schema
+from twixt.storage.backends.postgres_line import Line, Turn, TurnBatches
 from twixt.storage.common import SqlStorage
 from twixt.storage.connection import Connection, DuplicateKeyError, Row
 from twixt.storage.errors import (
@@ -57,7 +58,6 @@ from twixt.storage.errors import (
     UnsupportedSchemaError,
 )
 from twixt.storage.model import GameResult, Result, StoredGame
-from twixt.storage.pg_line import Line, Turn, TurnBatches
 from twixt.storage.schema import Migration
 from twixt.storage.shards import Shards
 from twixt.storage.waiting import Waiting
@@ -101,7 +101,7 @@ def _user_lock(owner_id: int, user_id: int) -> int:
     return ((owner_id * 1_000_003) ^ user_id) % (1 << 63)
 
 
-#: a batch of turns (`pg_line`), one array a field: each turn moves its game on if the game is
+#: a batch of turns (`postgres_line`), one array a field: each turn moves its game on if the game is
 #: still active at the turn's version (with its wake-up and whose move it now waits for, when
 #: said, else as they were; no wake-up: due by now at the latest, an earlier one stays), and
 #: is added to the log if it did. The ids of the games moved come back.
@@ -248,7 +248,7 @@ class PostgresStorage(SqlStorage):
     def __init__(self, url: str, pool: Any, connections: int) -> None:
         self.url = url
         self._pool = pool
-        #: the line for a connection (`pg_line`): no operation overtakes one that has waited
+        #: the line for a connection (`postgres_line`): no operation overtakes one that has waited
         #: longer; with a place a connection, one let through finds a connection free
         self._line = Line(connections)
         self._turns = TurnBatches(self._line, self._write_turns, _refusal)
@@ -375,7 +375,7 @@ class PostgresStorage(SqlStorage):
         if finish is not None:
             return await super().append_turn(game_id, expected_version, actor_id, command,
                                              finish=finish, now=now)
-        # with the turns waiting beside it: one statement, one commit (`pg_line`)
+        # with the turns waiting beside it: one statement, one commit (`postgres_line`)
         return await self._turns.append(Turn(
             game_id, expected_version, actor_id, command, rows.utc(now),
             None if wake_at is None else rows.utc(wake_at), waiting))
