@@ -1,8 +1,8 @@
 """Each SQL statement is written once: none stands in two storage modules.
 
-`twixt/storage/common.py` runs the statements both back ends share through the connection seam;
-a statement copied into `sqlite.py` and `postgres.py` again (or beside its subject in
-`tournaments.py`, `rows.py`, …) would drift from its twin. Statements are the string literals
+Each subject's module (`games.py`, `challenges.py`, …) runs its statements through the connection
+seam on both back ends; a statement copied into `backends/sqlite.py` and `backends/postgres.py`
+again (or into another subject) would drift from its twin. Statements are the string literals
 (adjacent ones joined, an f-string's fields as `{}`) that begin with a SQL verb, spaces
 folded; short ones (`SELECT 1 …`) are too common to be copies.
 """

@@ -1,8 +1,10 @@
 """Durable storage of games, turns, challenges, settings and ratings (the only place with SQL).
 
-The bot talks to the `Storage` protocol; `open_storage(TWIXT_DB)` opens `SqliteStorage` (a file,
-the default) or `PostgresStorage` (a `postgresql://` URL). Both inherit the methods whose SQL
-they share from `common.SqlStorage`, which runs each statement through a `connection.Connection`.
+The service talks to the `Storage` protocol, made of one Protocol a subject (`GameStore`,
+`ChallengeStore`, … see `interface`); `open_storage(TWIXT_DB)` opens the back end the setting's
+scheme names (`backends`): `SqliteStorage` (a file, the default) or `PostgresStorage` (a
+`postgresql://` URL). Both inherit every subject's SQL (`backends.shared.SqlStorage`), which
+runs each statement through a `connection.Connection`.
 A game's state is the replay of its turn log (`replay`); turns land under optimistic
 concurrency (`StaleVersionError`).
 """
@@ -34,7 +36,19 @@ from twixt.storage.errors import (
     StorageError,
     UnsupportedSchemaError,
 )
-from twixt.storage.interface import Storage
+from twixt.storage.interface import (
+    ChallengeStore,
+    ClockStore,
+    EngineGameStore,
+    GameStore,
+    PrivateStore,
+    SettingStore,
+    StatsStore,
+    Storage,
+    TournamentStore,
+    VacationStore,
+    WaitingStore,
+)
 from twixt.storage.model import *  # noqa: F403 (the values, listed in model.__all__)
 from twixt.storage.rebuild import TAKEBACK, new_game, rebuild
 from twixt.storage.schema import full_check
@@ -75,6 +89,16 @@ __all__ = [
     "SqliteStorage",
     "StaleVersionError",
     "Storage",
+    "ChallengeStore",
+    "ClockStore",
+    "EngineGameStore",
+    "GameStore",
+    "PrivateStore",
+    "SettingStore",
+    "StatsStore",
+    "TournamentStore",
+    "VacationStore",
+    "WaitingStore",
     "StorageError",
     "UnsupportedSchemaError",
     "database_setting",
