@@ -13,7 +13,7 @@ from twixt.rules import visible
 from twixt.service import commands as cmd
 from twixt.service.desk.desk import Desk
 from twixt.service.model import Reply, Request, ServiceError, check_page, require_private
-from twixt.storage import Note
+from twixt.storage import Note, PrivateStore
 
 MAX_NOTE = 1000
 MAX_NOTES = 50
@@ -25,8 +25,9 @@ PAGE_CHARACTERS = 1500
 class Notes:
     """Keeping, showing and clearing one's notes."""
 
-    def __init__(self, desk: Desk) -> None:
+    def __init__(self, desk: Desk, store: PrivateStore) -> None:
         self._desk = desk
+        self._store = store
 
     @cmd.handles(cmd.Note)
     async def note(self, request: Request, text: str, game_id: int | None = None) -> Reply:
@@ -41,7 +42,7 @@ class Notes:
                                most=MAX_NOTE, length=len(line))
         desk = self._desk
         stored = await desk.chosen_game(request, game_id)
-        kept = await desk.storage.add_note(stored.id, request.user.id, line, most=MAX_NOTES,
+        kept = await self._store.add_note(stored.id, request.user.id, line, most=MAX_NOTES,
                                            now=desk.clock())
         if kept is None:
             raise ServiceError("you have {most} notes on game {game} already: notes clear "
@@ -60,11 +61,11 @@ class Notes:
         stored = await desk.chosen_game(request, game_id)
         tr = request.tr
         if clear:
-            cleared = await desk.storage.clear_notes(stored.id, request.user.id)
+            cleared = await self._store.clear_notes(stored.id, request.user.id)
             return Reply(tr.plural("{n} note on game {game} cleared.",
                                    "{n} notes on game {game} cleared.", cleared, game=stored.id),
                          ephemeral=True)
-        found = await desk.storage.notes(stored.id, request.user.id, limit=MAX_NOTES)
+        found = await self._store.notes(stored.id, request.user.id, limit=MAX_NOTES)
         if not found:
             return Reply(tr("You have no notes on game {game}: keep one with note TEXT.",
                             game=stored.id), ephemeral=True)
