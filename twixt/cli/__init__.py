@@ -224,10 +224,11 @@ def _database(text: str) -> Path | str:
 
 
 def _sqlite_source(text: str) -> Path:
-    path = text.removeprefix("sqlite:")
-    if path == text or not path:
+    from twixt.storage import database_setting
+
+    if not text.startswith("sqlite:") or not text.removeprefix("sqlite:").strip("/"):
         raise argparse.ArgumentTypeError(f"{text!r} is not sqlite:PATH, e.g. sqlite:twixt.db")
-    return Path(path)
+    return Path(database_setting(text))  # a sqlite: setting is a file's Path
 
 
 def _postgres_target(text: str) -> str:
