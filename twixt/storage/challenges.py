@@ -40,7 +40,7 @@ class ChallengeStore(Protocol):
         """Record one invitee's answer; a named invitee's decline declines the challenge.
 
         Accepting an open place takes it. `NotInvitedError` if the user has no place to answer,
-        `model.ChallengeClosedError` if it is no longer pending (or has expired by `now`).
+        `ChallengeClosedError` if it is no longer pending (or has expired by `now`).
         """
 
     async def cancel_challenge(self, challenge_id: int) -> model.Challenge:

@@ -147,7 +147,7 @@ class GameStore(Protocol):
         clocks work out its marks at their next tick.
         `ChannelBusyError` if the channel has an active game (the challenge then stays pending,
         its answers as they were).
-        With `event_game_id` the game is linked to that pairing of a tournament in the same
+        With `tournament_game_id` the game is linked to that pairing of a tournament in the same
         transaction; `PairingOpenedError`, storing nothing, if it has a game already.
         """
 
