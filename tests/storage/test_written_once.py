@@ -56,3 +56,15 @@ def test_no_statement_stands_in_two_storage_modules():
             where.setdefault(statement, []).append(path.name)
     twice = {statement: files for statement, files in where.items() if len(files) > 1}
     assert not twice, twice
+
+
+def test_a_turn_is_written_in_one_place():
+    """The turn log is added to, and a game's version moved on, by one statement each (in
+    `games.py`): SQLite's lone turn and PostgreSQL's batches run the same SQL."""
+    where: dict[str, list[str]] = {"INSERT INTO turns": [], "version = games.version + 1": []}
+    for path in sorted(Path(storage.__file__).parent.rglob("*.py")):
+        for statement in statements(path.read_text(encoding="utf-8")):
+            for found, files in where.items():
+                if found in statement:
+                    files.append(path.name)
+    assert where == {"INSERT INTO turns": ["games.py"], "version = games.version + 1": ["games.py"]}

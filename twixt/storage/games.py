@@ -41,7 +41,7 @@ from twixt.storage.model import (
     Player,
     StoredGame,
 )
-from twixt.storage.sql import PAGE, SqlBase, advance, read_game, read_games, refuse
+from twixt.storage.sql import PAGE, SqlBase, check_version, read_game, read_games, refuse
 from twixt.storage.waiting import Waiting
 
 #: the unique index that keeps one active game a channel, as each back end names it
@@ -321,7 +321,7 @@ class SqlGames(SqlBase):
                           now: datetime | None = None) -> model.StoredGame:
         at = rows.utc(now)
         async with self._write() as db:
-            await advance(db, game_id, expected_version, at, step=0)
+            await check_version(db, game_id, expected_version, at)
             await self._finish(db, game_id, result, at)
             return await read_game(db, game_id)
 
@@ -349,7 +349,7 @@ class SqlGames(SqlBase):
                          now: datetime | None = None) -> model.Offer:
         offer = model.Offer(game_id, model.OfferKind(kind), user_id, at_version, rows.utc(now))
         async with self._write() as db:
-            await advance(db, game_id, at_version, None, step=0)
+            await check_version(db, game_id, at_version, None)
             await db.execute(
                 f"INSERT INTO offers ({rows.OFFER_COLUMNS}) VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT (game_id, kind) DO UPDATE SET user_id = excluded.user_id, "

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from twixt.storage import model, rows
 from twixt.storage.model import Note, PendingMove, StoredConditionals
 from twixt.storage.rows import moment
-from twixt.storage.sql import SqlBase, advance
+from twixt.storage.sql import SqlBase, check_version
 
 NOTE_COLUMNS = "game_id, user_id, number, text, written_at"
 PENDING_COLUMNS = "id, game_id, user_id, command, at_version, created_at"
@@ -160,7 +160,7 @@ class SqlPrivate(SqlBase):
     async def store_conditionals(self, game_id: int, user_id: int, at_version: int,
                                  at_move: int, plan: str, now: datetime | None = None) -> None:
         async with self._write() as db:
-            await advance(db, game_id, at_version, None, step=0)
+            await check_version(db, game_id, at_version, None)
             await db.execute(STORE_CONDITIONALS, game_id, user_id, at_version, at_move,
                              plan, rows.utc(now))
 

@@ -21,9 +21,10 @@ from twixt.storage.errors import GameFinishedError, NotFoundError, StaleVersionE
 
 #: a page of rows, appended to an ordered SELECT: the limit, then the offset
 PAGE = " LIMIT ? OFFSET ?"
-#: the optimistic-concurrency check, as one guarded UPDATE (see `advance`)
-ADVANCE = ("UPDATE games SET version = version + ?, updated_at = coalesce(?, updated_at) "
-           "WHERE id = ? AND version = ? AND status = 'active'")
+#: the optimistic-concurrency check of a change that is not a turn, as one guarded UPDATE (see
+#: `check_version`; a turn's own is in `games.MOVE_GAMES`)
+CHECK_VERSION = ("UPDATE games SET updated_at = coalesce(?, updated_at) "
+                 "WHERE id = ? AND version = ? AND status = 'active'")
 
 
 class SqlBase(abc.ABC):
@@ -124,15 +125,16 @@ async def children_of(db: Connection, table: str, parent: str, columns: str, ord
 
 # --- the version check (inside a write transaction) -----------------------------------------
 
-async def advance(db: Connection, game_id: int, expected_version: int, at: datetime | None, *,
-                   step: int) -> None:
-    """The optimistic-concurrency check: move an active game at `expected_version` on by `step`.
+async def check_version(db: Connection, game_id: int, expected_version: int,
+                        at: datetime | None) -> None:
+    """The optimistic-concurrency check of a change that is not a turn (an offer, conditional
+    moves, an end without a turn): the game must be active at `expected_version`.
 
-    One guarded UPDATE, so the check and the change cannot be separated (on PostgreSQL it also
-    locks the game's row until the transaction ends). `at` None leaves `updated_at` (the time
-    of the last move) alone.
+    One guarded UPDATE, so the check and the change that follows cannot be separated (on
+    PostgreSQL it also locks the game's row until the transaction ends). `at` None leaves
+    `updated_at` (the time of the last move) alone.
     """
-    if await db.execute(ADVANCE, step, at, game_id, expected_version) != 1:
+    if await db.execute(CHECK_VERSION, at, game_id, expected_version) != 1:
         await refuse(db, game_id, expected_version)
 
 
