@@ -112,20 +112,22 @@ async def write_turns(db: Connection, turns: Sequence[NewTurn]) -> set[int]:
     """Write turns, each under its own version check; the ids of the games they moved on (a
     turn whose game is elsewhere or over writes nothing: `sql.refuse` says why).
 
-    Where a back end's WITH may hold a write (PostgreSQL), one statement: a batch of turns is
-    one round trip. Otherwise two, which the caller's write transaction holds together.
+    Where a back end's WITH may hold a write (PostgreSQL), all of them in one statement: a
+    batch of turns is one round trip. Otherwise one turn after another, each in the two
+    statements, which the caller's write transaction holds together.
     """
-    source, values = db.table_of("turn", TURN_COLUMNS, [turn.values() for turn in turns])
-    move = MOVE_GAMES.format(turns=source)
     if db.writes_in_with:
-        found = await db.fetch_all(f"WITH moved AS ({move} RETURNING turn.*) "
-                                   f"{LOG_TURNS.format(turns='moved')} RETURNING game_id",
-                                   *values)
+        source, values = db.table_of("turn", TURN_COLUMNS, [turn.values() for turn in turns])
+        found = await db.fetch_all(f"WITH moved AS ({MOVE_GAMES.format(turns=source)} "
+                                   f"RETURNING turn.*) {LOG_TURNS.format(turns='moved')} "
+                                   "RETURNING game_id", *values)
         return {row[0] for row in found}
-    moved = {row[0] for row in await db.fetch_all(f"{move} RETURNING games.id", *values)}
-    if moved:
-        landed, ids = db.among("turn.game_id", sorted(moved))
-        await db.execute(f"{LOG_TURNS.format(turns=source)} WHERE {landed}", *values, *ids)
+    moved = set()
+    for turn in turns:
+        source, values = db.table_of("turn", TURN_COLUMNS, [turn.values()])
+        if await db.execute(MOVE_GAMES.format(turns=source), *values) == 1:
+            await db.execute(LOG_TURNS.format(turns=source), *values)
+            moved.add(turn.game_id)
     return moved
 
 
