@@ -13,6 +13,8 @@ from pathlib import Path
 
 from babel.messages.extract import extract_from_dir
 
+from twixt.service.errors import REFUSAL_KINDS
+
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("twixt",)
 
@@ -25,9 +27,11 @@ KEYWORDS: dict[str, tuple[int, ...]] = {
     "TwixtError": (1,),
     "InvalidMoveError": (1,),
     "IllegalMoveError": (1,),
+    "OutOfTurnError": (1,),
     "RecordError": (2,),
-    "ServiceError": (1,),
     "locale_str": (1,),
+    # the service refuses with one of its kinds, each taking its English text first
+    **{kind.__name__: (1,) for kind in REFUSAL_KINDS},
 }
 
 
@@ -50,6 +54,16 @@ def marked_texts() -> Iterator[Marked]:
                 yield Marked((english[0], english[1]), f"{package}/{filename}:{line}")
             elif english:
                 yield Marked(english, f"{package}/{filename}:{line}")
+
+
+def listed_name_keys() -> set[str]:
+    """The catalogue's keys of the names the service lists (its commands', their options'
+    and choices': `name: time`), which are read from the listings, not marked in the code."""
+    from twixt.discord.translator import SAME_EVERYWHERE, name_key
+    from twixt.service.commands.listing import names_of
+    from twixt.service.commands.router import VOCABULARY
+
+    return {name_key(name) for name in names_of(VOCABULARY.listed) - SAME_EVERYWHERE}
 
 
 def built_texts() -> Iterator[str]:
@@ -83,7 +97,8 @@ def _missing_entries() -> str:
 
     known = catalogue_entries("de")
     out = []
-    for text in marked_texts():
+    listed = [Marked(key, "a listed command") for key in sorted(listed_name_keys())]
+    for text in [*marked_texts(), *listed]:
         if text.english in known:
             continue
         out.append(f"#: {text.where}")

@@ -5,29 +5,43 @@ the sign of thinking, its shards) and then calls only the service's public metho
 builds a `Request` (who, where) and a command — from its own input as one of
 `twixt.service.commands` (a button: `commands.of_button`), or from text through
 `twixt.service.commands.router` — hands both to `TwixtService.answer`, and delivers the
-`Reply` it gets back. What a front end needs besides (the limits its options keep to, the
+`Reply` it gets back. A refused reply carries the kind of refusal (`Reply.refused`, one of
+`REFUSAL_KINDS`, each a `ServiceError`), which a front end maps (to a status code, say)
+without reading the words. What a front end needs besides (the limits its options keep to, the
 engine player to name) is offered here too, so that no front end reaches into the service's modules
 (`tests/test_front_ends.py` holds them to that).
 """
 
 from twixt.service.cases.clocks import LONGEST_SLEEP
-from twixt.service.cases.notes import MAX_NOTE
 from twixt.service.cases.records import MAX_IMPORT_BYTES
-from twixt.service.commands.help import TOPICS
 from twixt.service.commands.options import ChallengeOptions, build_options, parse_option_words
 from twixt.service.commands.tournament_options import (
     MAX_ROUNDS,
     build_tournament_options,
     tournament_name,
 )
+from twixt.service.commands.your_games import MAX_NOTE
 from twixt.service.desk.desk import utc_now
 from twixt.service.desk.engine_pool import ENGINE_CORE, EnginePool
 from twixt.service.desk.engine_seats import THE_ENGINE_PLAYER
+from twixt.service.errors import (
+    REFUSAL_KINDS,
+    BusyError,
+    ConflictError,
+    FaultError,
+    LimitError,
+    MalformedError,
+    MissingError,
+    NotAllowedError,
+    NotYourTurnError,
+    ServiceError,
+)
 from twixt.service.model import (
     CHANNEL_LINK,
     MAX_PAGE,
     NO_SERVER,
     PAGE_SIZE,
+    Attachment,
     Button,
     ButtonKind,
     Picker,
@@ -37,7 +51,7 @@ from twixt.service.model import (
 )
 from twixt.service.names import MAX_NAME
 from twixt.service.port import Port, Thinking, ThreadOpener, alongside
-from twixt.service.service import APOLOGY, Reply, Request, ServiceError, TwixtService, refusal
+from twixt.service.service import APOLOGY, Reply, Request, TwixtService, refusal
 
 __all__ = [
     "APOLOGY",
@@ -51,12 +65,21 @@ __all__ = [
     "MAX_ROUNDS",
     "NO_SERVER",
     "PAGE_SIZE",
+    "REFUSAL_KINDS",
     "THE_ENGINE_PLAYER",
-    "TOPICS",
+    "Attachment",
+    "BusyError",
     "Button",
     "ButtonKind",
     "ChallengeOptions",
+    "ConflictError",
     "EnginePool",
+    "FaultError",
+    "LimitError",
+    "MalformedError",
+    "MissingError",
+    "NotAllowedError",
+    "NotYourTurnError",
     "PickStep",
     "Picker",
     "Port",

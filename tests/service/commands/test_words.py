@@ -17,9 +17,9 @@ from tests.service.people import ALICE, asking
 from tests.typed import enter
 from twixt.discord.replies import shown
 from twixt.language import LOCALES, translation, unmarked
-from twixt.service import ServiceError, TwixtService
-from twixt.service.commands.help import HELP, TOPICS, help_for
-from twixt.service.commands.router import COMMAND_WORDS, read
+from twixt.service import MalformedError, TwixtService
+from twixt.service.commands.help import help_for, overview
+from twixt.service.commands.router import VOCABULARY, read
 
 #: one Discord message
 MAX_MESSAGE = 2000
@@ -40,7 +40,7 @@ _MOVE_HINT = "a move looks like G6, G6 link E5 or remove J9-K11; I11 link K10"
 ])
 def test_a_mistyped_command_names_the_command_meant(typed, meant):
     word = next(w for w in typed.split() if w.lower() not in ("tournament", "draw", "takeback"))
-    assert refusal(ServiceError, read, typed) == (
+    assert refusal(MalformedError, read, typed) == (
         f"I don't know the command “{word.lower()}”: did you mean `{meant}`?")
 
 
@@ -56,9 +56,9 @@ def test_only_words_of_a_plausible_length_are_compared(monkeypatch):
         return distance(a, b)
 
     monkeypatch.setattr(twixt.service.commands.spelling, "_distance", counted)
-    assert refusal(ServiceError, read, "x" * 6000).startswith("I don't understand")
+    assert refusal(MalformedError, read, "x" * 6000).startswith("I don't understand")
     assert compared == []
-    assert refusal(ServiceError, read, "acept").endswith("did you mean `accept`?")
+    assert refusal(MalformedError, read, "acept").endswith("did you mean `accept`?")
     assert compared and all(abs(len(known) - 5) <= 1 for _typed, known in compared)
 
 
@@ -70,29 +70,25 @@ def test_only_words_of_a_plausible_length_are_compared(monkeypatch):
     ("of", f"I don't understand “of”: {_MOVE_HINT}"),
 ])
 def test_a_move_like_or_far_off_text_keeps_the_move_hint(typed, refused):
-    assert refusal(ServiceError, read, typed).startswith(refused)
+    assert refusal(MalformedError, read, typed).startswith(refused)
 
 
 async def test_the_command_meant_is_said_in_german(service: TwixtService):
-    with pytest.raises(ServiceError) as refused:
+    with pytest.raises(MalformedError) as refused:
         await enter(service, asking(ALICE, locale="de"), "chalenge bob")
     assert unmarked(translation("de").say(refused.value.message)) == (
         "den Befehl “chalenge” kenne ich nicht: meinst du `challenge`?")
 
 
-def test_every_command_the_router_knows_has_its_help():
-    assert set(TOPICS) == set(COMMAND_WORDS)
-
-
 @pytest.mark.parametrize("locale", LOCALES)
 def test_each_commands_help_has_its_form_values_and_example_in_one_message(locale):
     tr = translation(locale)
-    for word in COMMAND_WORDS:
+    for word in VOCABULARY.words:
         text = shown(help_for(word, tr))  # as Discord gets it
         assert len(text) <= MAX_MESSAGE, (word, locale, len(text))
-        assert text.startswith(f"**{word}** — ") and f"`{TOPICS[word].example}`" in text
-        assert f"`{TOPICS[word].form}`" in text
-        assert all(f"`{option}`" in text for option in TOPICS[word].options)
+        assert text.startswith(f"**{word}** — ") and f"`{VOCABULARY.topics[word].example}`" in text
+        assert f"`{VOCABULARY.topics[word].form}`" in text
+        assert all(f"`{option}`" in text for option in VOCABULARY.topics[word].options)
         assert locale == "en" or not any(english in text for english in (
             "Write:", "Example:", "Options:")), (word, text)
     assert "`size 24|12|24x18`" in shown(help_for("challenge", tr))
@@ -102,20 +98,20 @@ def test_each_commands_help_has_its_form_values_and_example_in_one_message(local
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_help_names_every_command_in_one_message(locale):
-    text = shown(translation(locale).say(HELP))
+    text = shown(translation(locale).say(overview()))
     assert len(text) <= MAX_MESSAGE
     named = text.split("**", 4)[-1]  # after the bold "Commands:"/"Befehle:"
-    assert all(f" {word}," in named or f" {word}." in named for word in COMMAND_WORDS), named
+    assert all(f" {word}," in named or f" {word}." in named for word in VOCABULARY.words), named
     assert "tournament" in named
 
 
 async def test_help_command_through_the_service(service: TwixtService):
     reply = await enter(service, asking(ALICE), "help Challenge")
     assert reply.ephemeral and reply.plain.startswith("**challenge** — Challenge someone")
-    with pytest.raises(ServiceError, match=r"^I don't know the command “chalenge”: did you mean "
-                                           r"`challenge`\?$"):
+    with pytest.raises(MalformedError, match=r"^I don't know the command “chalenge”: did you mean "
+                                             r"`challenge`\?$"):
         await enter(service, asking(ALICE), "help chalenge")
-    with pytest.raises(ServiceError, match=r"^there is no command “xyzzy”: help names them all$"):
+    with pytest.raises(MalformedError, match=r"^there is no command “xyzzy”: help names them all$"):
         await enter(service, asking(ALICE), "help xyzzy")
     german = await enter(service, asking(ALICE, locale="de"), "help vacation")
     assert "Schreib: `vacation [DAYS|end]`" in german.plain

@@ -24,7 +24,8 @@ from twixt.rules import Colour, Game, records
 from twixt.service import commands as cmd
 from twixt.service.desk.desk import Desk
 from twixt.service.desk.engine_pool import EngineBusyError, player_owner
-from twixt.service.model import Attachment, Reply, Request, ServiceError
+from twixt.service.errors import BusyError, ConflictError, LimitError
+from twixt.service.model import Attachment, Reply, Request
 from twixt.service.texts import result_sentence
 from twixt.storage import GameStatus, GameStore
 
@@ -44,13 +45,14 @@ def analyze_record(record: str, seed: int = 0) -> GameAnalysis:
 def curve_of(analysis: GameAnalysis, game: Game, tr: Translation) -> WinCurve:
     """The picture's data: Red's chance by move, the swings, each colour's players and how
     the game ended."""
-    swings = tuple(CurveSwing(s.turn, s.last_turn, tr.say(s.mover.said), s.played,
-                              s.preferred, s.red_before, s.red_after, s.preferred_win)
-                   for s in analysis.swings)
+    swings = tuple(CurveSwing(s.number, s.last, tr.say(s.colour.said), s.played, s.best,
+                              analysis.red_before(s.number), s.red,
+                              s.red if s.red_best is None else s.red_best)
+                   for s in map(analysis.move, analysis.swings))
     red, black = (" & ".join(game.players_of(colour)) for colour in (Colour.RED, Colour.BLACK))
     result = result_sentence(game.outcome, game, tr) if game.outcome else ""
-    return WinCurve(tuple((r.turn, r.red_win) for r in analysis.reports), swings, red, black,
-                    result, tr.locale)
+    points = ((0, analysis.start), *((r.last, r.red) for r in analysis.moves))
+    return WinCurve(points, swings, red, black, result, tr.locale)
 
 
 def swing_lines(analysis: GameAnalysis, tr: Translation, code: str = "") -> list[str]:
@@ -58,19 +60,16 @@ def swing_lines(analysis: GameAnalysis, tr: Translation, code: str = "") -> list
     80%)`;
     the moves between `code` marks (a backtick, where the text is markdown)."""
     lines = []
-    for number, swing in enumerate(analysis.swings, start=1):
-        values = dict(n=number, colour=swing.mover.said,
-                      move=Markup(f"{code}{verbatim(swing.played)}{code}"),
-                      before=round(swing.red_before * 100), after=round(swing.red_after * 100))
-        line = (tr("{n}. move {turn}, {colour} {move}: Red {before}% → {after}%",
-                   turn=swing.turn, **values) if swing.turn == swing.last_turn
-                else tr("{n}. moves {first}–{last}, {colour} first, {move}: "
-                        "Red {before}% → {after}%",
-                        first=swing.turn, last=swing.last_turn, **values))
-        if swing.preferred:
+    for number, swing in enumerate(map(analysis.move, analysis.swings), start=1):
+        line = tr("{n}. move {turn}, {colour} {move}: Red {before}% → {after}%", n=number,
+                  turn=swing.number, colour=swing.colour.said,
+                  move=Markup(f"{code}{verbatim(swing.played)}{code}"),
+                  before=round(analysis.red_before(swing.number) * 100),
+                  after=round(swing.red * 100))
+        if swing.red_best is not None:
             line = tr("{line} (engine: {move}, Red {chance}%)", line=line,
-                      move=Markup(f"{code}{verbatim(swing.preferred)}{code}"),
-                      chance=round(swing.preferred_win * 100))
+                      move=Markup(f"{code}{verbatim(swing.best)}{code}"),
+                      chance=round(swing.red_best * 100))
         lines.append(line)
     if not analysis.swings:
         lines.append(tr("No move changed Red's chance much."))
@@ -148,8 +147,8 @@ class Analyses:
         stored, private = await self._desk.game_to_show(request, game_id,
                                                         "/twixt-records analyze")
         if stored.is_active:
-            raise ServiceError("game {game} is still being played: the engine looks at a game "
-                               "only once it is over", game=stored.id)
+            raise ConflictError("game {game} is still being played: the engine looks at a game "
+                                "only once it is over", game=stored.id)
         game = await self._desk.position(stored)
         await self._refuse_a_game_in_play(request.guild_id, stored.id, game)
         # the game's channel sees the bot at work; one asking elsewhere, privately, is
@@ -182,9 +181,9 @@ class Analyses:
                 live = await self._desk.position(stored)
                 if (live.options.cols, live.options.rows) == size and passes_through(
                         played, pegs_of(live), size):
-                    raise ServiceError("game {game} passes through the position of a game "
-                                       "still in play on this server: the engine looks at it "
-                                       "once that game is over", game=game_id)
+                    raise ConflictError("game {game} passes through the position of a game "
+                                        "still in play on this server: the engine looks at it "
+                                        "once that game is over", game=game_id)
             if len(page) < LIVE_PAGE:
                 return
             before = page[-1].id
@@ -199,8 +198,8 @@ class Analyses:
             return done
         user = request.user.id
         if user in self._asking:
-            raise ServiceError("your last analysis is still running: wait for it, then ask "
-                               "again")
+            raise LimitError("your last analysis is still running: wait for it, then ask "
+                             "again")
         self._asking.add(user)
         try:
             record = records.write(game)
@@ -209,7 +208,7 @@ class Analyses:
                 analysis = await self._desk.engine_pool.run(player_owner(user), analyze_record,
                                                             record)
         except EngineBusyError:
-            raise ServiceError("the engine is busy, try again later") from None
+            raise BusyError("the engine is busy, try again later") from None
         finally:
             self._asking.discard(user)
         self._done[game_id] = analysis

@@ -14,7 +14,8 @@ from twixt.engine import LEVELS
 from twixt.language import Message, message
 from twixt.rules import TwixtError, parse_size, quote
 from twixt.rules.numbers import whole_number
-from twixt.service.model import ServiceError
+from twixt.service.commands.listing import Kind, Option
+from twixt.service.errors import MalformedError
 from twixt.service.pure.clock.timecontrol import parse_time_control, time_control_of
 from twixt.storage import FirstMove, GameSetup
 
@@ -40,6 +41,43 @@ SERVER_SETTINGS = {"thread": ("thread_default", None), "forfeit": ("forfeit_on_t
            "expiry": ("challenge_expiry_hours", "hours"), "reminder": ("reminder_hours", "hours"),
            "vacationdays": ("vacation_days", "days"), "vacation": ("vacation_default", None),
            "botgames": ("bot_games", "games")}
+
+YES_NO_CHOICES = ("yes", "no")
+#: sizes and times to suggest as they are typed; a time's last is a bank like Little Golem's
+#: (10 days, 36 hours more with each move)
+COMMON_SIZES = ("24", "24x18", "20", "16", "12", "30", "48")
+COMMON_TIMES = ("12h", "1d", "2d", "3d", "7d", "10d+36h")
+
+
+def yes_no_option(name: str, description: Message) -> Option:
+    """An option answered yes or no."""
+    return Option(name, description, Kind.CHOICE, choices=YES_NO_CHOICES)
+
+
+#: the options of a game's own, as a challenge and a tournament list them
+SIZE = Option("size", message("board size: 24, 12 or columns x rows like 24x18 (default 24)"),
+              suggestions=lambda: COMMON_SIZES)
+RULES = Option("rules", message("classic (links block, removals allowed) or pp (own links may "
+                                "cross)"), Kind.CHOICE, choices=("classic", "pp"))
+TIME = Option("time", message("time per move like 3d or 12h, or a bank like 10d+36h (default: "
+                              "no clock)"), suggestions=lambda: COMMON_TIMES)
+VACATION = yes_no_option("vacation", message("may vacations and weekends off stop the clocks? "
+                                             "(default: the server's)"))
+THREAD = yes_no_option("thread", message("play in a new thread of its own"))
+#: a challenge's options after its players (`build_options` takes them by name)
+CHALLENGE_OPTIONS = (
+    SIZE, RULES,
+    yes_no_option("swap", message("may the second player take over the first peg? (default "
+                                  "yes, no with handicap)")),
+    Option("handicap", message("rows the weaker side's opponent gives up"), Kind.NUMBER,
+           least=0),
+    Option("first", message("who plays Red and moves first (default me)"), Kind.CHOICE,
+           choices=tuple(first.value for first in FirstMove)),
+    THREAD, TIME, VACATION,
+    Option("level", message("when you challenge me, the bot: 1 (easy) to 5 (strong), default 3"),
+           Kind.NUMBER, least=min(LEVELS), most=max(LEVELS)),
+    yes_no_option("takebacks", message("when you challenge me, the bot: may you take back? "
+                                       "(default no)")))
 
 #: how help writes the options, as `name values` (`help challenge`, `help tournament`)
 YES_NO_FORM = "yes|no"
@@ -103,23 +141,23 @@ def build_options(size: str | None = None, rules: str | None = None,
                   time: str | None = None, vacation: str | bool | None = None,
                   level: int | str | None = None,
                   takebacks: str | bool | None = None) -> ChallengeOptions:
-    """Check and assemble challenge options; ServiceError names the first bad one."""
+    """Check and assemble challenge options; MalformedError names the first bad one."""
     setup = GameSetup()
     if size is not None:
         try:
             cols, rows = parse_size(str(size))
         except TwixtError as error:
-            raise ServiceError(error.message) from None
+            raise MalformedError(error.message) from None
         setup = replace(setup, size=f"{cols}x{rows}")
     if rules is not None:
         if rules.lower() not in ("classic", "pp"):
-            raise ServiceError("rules are classic or pp, not {value}", value=quote(rules))
+            raise MalformedError("rules are classic or pp, not {value}", value=quote(rules))
         setup = replace(setup, rules=rules.lower())
     if handicap is not None:
         given = whole_number(handicap) if isinstance(handicap, str) else handicap
         if given is None:
-            raise ServiceError("handicap is a number of rows, not {value}",
-                               value=quote(str(handicap)))
+            raise MalformedError("handicap is a number of rows, not {value}",
+                                 value=quote(str(handicap)))
         setup = replace(setup, handicap=given)
     if swap is not None:
         setup = replace(setup, swap=yes_no("swap", swap))
@@ -130,8 +168,8 @@ def build_options(size: str | None = None, rules: str | None = None,
         try:
             options = replace(options, first=FirstMove(first.lower()))
         except ValueError:
-            raise ServiceError("first is me, them or random, not {value}",
-                               value=quote(first)) from None
+            raise MalformedError("first is me, them or random, not {value}",
+                                 value=quote(first)) from None
     if thread is not None:
         options = replace(options, thread=yes_no("thread", thread))
     if vacation is not None:
@@ -146,15 +184,15 @@ def build_options(size: str | None = None, rules: str | None = None,
 
 def parse_option_words(words: list[str]) -> ChallengeOptions:
     """Options written as `name value` pairs in any order (the terminal's way)."""
-    def unknown(name: str) -> ServiceError:
-        return ServiceError("unknown option {name}: use size, rules, swap, handicap, time, "
-                            "first, thread, vacation, level or takebacks", name=quote(name))
+    def unknown(name: str) -> MalformedError:
+        return MalformedError("unknown option {name}: use size, rules, swap, handicap, time, "
+                              "first, thread, vacation, level or takebacks", name=quote(name))
 
     return build_options(**name_value_pairs(words, OPTION_NAMES, unknown))
 
 
 def name_value_pairs(words: Sequence[str], names: Sequence[str],
-                     unknown: Callable[[str], ServiceError]) -> dict[str, str]:
+                     unknown: Callable[[str], MalformedError]) -> dict[str, str]:
     """`name value` pairs in any order, each name one of `names` (lower case); a time may
     take several words (`time 1 day 12 hours`). `unknown` is the error for a name not known."""
     pairs: dict[str, str] = {}
@@ -164,7 +202,7 @@ def name_value_pairs(words: Sequence[str], names: Sequence[str],
         if name not in names:
             raise unknown(name)
         if not rest:
-            raise ServiceError("option {name} needs a value, like size 24x18", name=quote(name))
+            raise MalformedError("option {name} needs a value, like size 24x18", name=quote(name))
         value = [rest.pop(0)]
         while name == "time" and rest and rest[0].lower() not in names:
             value.append(rest.pop(0))
@@ -184,21 +222,21 @@ def setting_pairs(words: list[str]) -> dict[str, str]:
         if word.lower() not in SETTINGS and len(alone) == 1:
             pairs[alone[0]] = word
         elif not rest:
-            raise ServiceError("settings takes name value pairs, like settings theme dark")
+            raise MalformedError("settings takes name value pairs, like settings theme dark")
         else:
             pairs[word] = rest.pop(0)
     return pairs
 
 
 def yes_no(name: str, value: str | bool, on_off: bool = False) -> bool:
-    """A yes/no option or setting; ServiceError names it (`swap is yes or no, not “x”`, or
+    """A yes/no option or setting; MalformedError names it (`swap is yes or no, not “x”`, or
     with `on_off`, `dm is on or off, not “x”`)."""
     if isinstance(value, bool):
         return value
     if value.lower() not in YES_NO:
         if on_off:
-            raise ServiceError("{name} is on or off, not {value}", name=name, value=quote(value))
-        raise ServiceError("{name} is yes or no, not {value}", name=name, value=quote(value))
+            raise MalformedError("{name} is on or off, not {value}", name=name, value=quote(value))
+        raise MalformedError("{name} is yes or no, not {value}", name=name, value=quote(value))
     return YES_NO[value.lower()]
 
 
@@ -206,7 +244,7 @@ def _level(value: int | str) -> int:
     """The bot's level, 1 to 5 (`engine.LEVELS`)."""
     given = whole_number(value) if isinstance(value, str) else value
     if given is None or given not in LEVELS:
-        raise ServiceError("the bot's level is 1 to 5, not {value}", value=quote(str(value)))
+        raise MalformedError("the bot's level is 1 to 5, not {value}", value=quote(str(value)))
     return given
 
 
@@ -217,4 +255,4 @@ def _check_setup(setup: GameSetup) -> None:
         Game(("a", "b"), size=setup.size, rules=setup.rules, swap=setup.swap,
              handicap=setup.handicap)
     except TwixtError as error:
-        raise ServiceError(error.message) from None
+        raise MalformedError(error.message) from None
