@@ -35,8 +35,6 @@ from twixt.service.names import seat_names
 from twixt.service.pure.clock.timecontrol import parse_time_control
 from twixt.service.texts import names_and, storage_refusal
 from twixt.storage import (
-    Answer,
-    Challenge,
     ChallengeClosedError,
     ChallengeStatus,
     ChallengeStore,
@@ -44,11 +42,13 @@ from twixt.storage import (
     EngineGameStore,
     FirstMove,
     GameStore,
+    InviteeAnswer,
     NotFoundError,
     NotInvitedError,
     Player,
     Seat,
     SettingStore,
+    StoredChallenge,
     StoredGame,
     TournamentStore,
 )
@@ -155,7 +155,7 @@ class Challenges:
                 await self._desk.remember(request.user)
                 if not challenge.ready:
                     waiting = [i.user_id for i in challenge.invitees
-                               if i.answer is Answer.PENDING and i.user_id is not None]
+                               if i.answer is InviteeAnswer.PENDING and i.user_id is not None]
                     names = await self._desk.names(waiting)
                     if not waiting:
                         return Reply(request.tr("{name} accepts. Waiting for more players.",
@@ -226,7 +226,7 @@ class Challenges:
     # --- internals ---------------------------------------------------------------------
 
     async def _challenge_made(self, request: Request, invitees: Sequence[User], players: int,
-                              options: ChallengeOptions) -> tuple[Challenge, Reply | None]:
+                              options: ChallengeOptions) -> tuple[StoredChallenge, Reply | None]:
         """The challenge stored, and the game's start when the engine's acceptance completes it
         (None while people are still to answer)."""
         with_engine = any(is_engine_seat(user.id) for user in invitees)
@@ -249,7 +249,7 @@ class Challenges:
         return self._engine_games(request.user.id) if with_engine else nullcontext()
 
     async def _create_challenge(self, request: Request, invitees: Sequence[User], players: int,
-                                options: ChallengeOptions) -> Challenge:
+                                options: ChallengeOptions) -> StoredChallenge:
         settings = await self._store.guild_settings(request.guild_id)
         thread = settings.thread_default if options.thread is None else options.thread
         if not thread and await self._store.active_game(request.channel_id):
@@ -285,7 +285,8 @@ class Challenges:
                              "server allows a player (botgames {most}): finish one first",
                              most=most)
 
-    async def _engine_seats_accept(self, challenge: Challenge, options: ChallengeOptions) -> bool:
+    async def _engine_seats_accept(self, challenge: StoredChallenge,
+                                   options: ChallengeOptions) -> bool:
         """The engine accepts its seats in a challenge at once (keeping whether it grants
         takebacks); whether everyone has accepted now, so that the game starts."""
         engine_seats = [i.user_id for i in challenge.invitees
@@ -300,7 +301,7 @@ class Challenges:
                                                        now=self._desk.clock())
         return challenge.ready
 
-    async def _waiting_rematch(self, request: Request, old: StoredGame) -> Challenge | None:
+    async def _waiting_rematch(self, request: Request, old: StoredGame) -> StoredChallenge | None:
         """A challenge still open here among exactly the players of `old`."""
         players = {seat.user_id for seat in old.seats}
         pending = await self._store.pending_challenges(channel_id=request.channel_id,
@@ -308,14 +309,14 @@ class Challenges:
         return next((c for c in pending
                      if {c.challenger_id, *(i.user_id for i in c.invitees)} == players), None)
 
-    async def _open_challenge_of(self, request: Request) -> Challenge | None:
+    async def _open_challenge_of(self, request: Request) -> StoredChallenge | None:
         """The asker's own challenge still waiting in this channel (one at a time, so that
         nobody can fill a channel with challenges and pings)."""
         pending = await self._store.pending_challenges(
             channel_id=request.channel_id, user_id=request.user.id, now=self._desk.clock())
         return next((c for c in pending if c.challenger_id == request.user.id), None)
 
-    async def _find_challenge(self, request: Request, challenge_id: int | None) -> Challenge:
+    async def _find_challenge(self, request: Request, challenge_id: int | None) -> StoredChallenge:
         """The challenge named by number, or the newest one open to the asker here. A
         challenge is seen and answered only in the channel it was made in, by its invitee as
         by anyone: elsewhere its number reads as no challenge at all, so that nobody can take
@@ -323,7 +324,7 @@ class Challenges:
         by probing numbers which challenges exist."""
         if challenge_id is not None:
             try:
-                found: Challenge | None = await self._store.get_challenge(challenge_id)
+                found: StoredChallenge | None = await self._store.get_challenge(challenge_id)
             except NotFoundError:
                 found = None
             if found is None or (found.guild_id, found.channel_id) != (request.guild_id,
@@ -341,7 +342,7 @@ class Challenges:
             raise MissingError("there is no challenge for you in this channel")
         return answerable[-1]
 
-    async def _start_game(self, challenge: Challenge, tr: Translation,
+    async def _start_game(self, challenge: StoredChallenge, tr: Translation,
                           accepting: int | None = None) -> Reply:
         """Start the game of an accepted challenge; what is said, `tr` says (the language of
         whoever accepted last). With `accepting`, that user's acceptance, which completes
@@ -401,7 +402,7 @@ class Challenges:
         return Reply(tr("Game {game} starts in its own thread.", game=stored.id),
                      followups=(board,))
 
-    def _seat_order(self, challenge: Challenge) -> list[int]:
+    def _seat_order(self, challenge: StoredChallenge) -> list[int]:
         invited = [i.user_id for i in sorted(challenge.invitees, key=lambda i: i.slot)]
         me_first = challenge.first is FirstMove.ME or (
             challenge.first is FirstMove.RANDOM and self._desk.rng.random() < 0.5)
@@ -415,7 +416,8 @@ class Challenges:
         return [uid for uid in order if uid is not None]
 
 
-def _completed_by(challenge: Challenge, user_id: int, now: datetime) -> Challenge | None:
+def _completed_by(challenge: StoredChallenge, user_id: int,
+                  now: datetime) -> StoredChallenge | None:
     """The challenge as `user_id`'s acceptance would leave it, when that acceptance is the
     last one it waits for (None otherwise, or when it is not theirs to give: closed, expired
     by `now`, their own; storing the answer then refuses it in the usual words)."""
@@ -427,7 +429,7 @@ def _completed_by(challenge: Challenge, user_id: int, now: datetime) -> Challeng
     if place is None:
         return None
     after = replace(challenge, invitees=tuple(
-        replace(i, user_id=user_id, answer=Answer.ACCEPTED) if i.slot == place.slot else i
+        replace(i, user_id=user_id, answer=InviteeAnswer.ACCEPTED) if i.slot == place.slot else i
         for i in challenge.invitees))
     return after if after.ready else None
 
@@ -451,7 +453,7 @@ def _lineup_title(players: Sequence[Player]) -> Message:
     return message("TwixT: {first} vs {second}", first=red, second=black)
 
 
-def _challenge_buttons(challenge: Challenge, tr: Translation) -> tuple[Button, ...]:
+def _challenge_buttons(challenge: StoredChallenge, tr: Translation) -> tuple[Button, ...]:
     named = tuple(i.user_id for i in challenge.invitees if i.user_id is not None)
     open_place = any(i.user_id is None for i in challenge.invitees)
     return (Button(ButtonKind.ACCEPT_CHALLENGE, challenge.id, tr("Accept"),
