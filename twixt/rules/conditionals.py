@@ -10,7 +10,7 @@ A trigger is a move of the opponent: a bare hole (`H9`) stands for any move that
 there, whatever its links and removals; one written with links or removals must have exactly
 that effect; `swap` may be a trigger too. A reply is a move of the move language.
 
-Pure, like the rest of `rules`: the service stores what `check` returns and asks `answer`
+Pure, like the rest of `rules`: the service stores what `check_plan` returns and asks `answer`
 which branch an opponent's move calls for. Only two-player games: in Double TwixT "the
 opponent's next move" is not one player's.
 """
@@ -96,14 +96,14 @@ def parse_conditionals(text: str) -> Plan:
     return tuple(_chain(sequence) for sequence in sequences)
 
 
-def check(game: Game, plan: Plan, player: str) -> Plan:
+def check_plan(game: Game, plan: Plan, player: str) -> Plan:
     """The plan of `player` (not to move in `game`) checked move by move on a copy of the
     game: each trigger legal for the opponent, each reply legal after it. A trigger with
     links or removals comes back as the game writes it (`G6 link all` → `G6 link E5`).
     IllegalMoveError names the branch that cannot be played, and why.
 
     >>> game = Game(("alice", "bob"), size=12)
-    >>> [str(b) for b in check(game, parse_conditionals("if A5 then G6"), "bob")]
+    >>> [str(b) for b in check_plan(game, parse_conditionals("if A5 then G6"), "bob")]
     Traceback (most recent call last):
     ...
     twixt.rules.errors.IllegalMoveError: “if A5 then G6”: A5 is in Black's border row
