@@ -11,6 +11,7 @@ engine player to name) is offered here too, so that no front end reaches into th
 """
 
 from twixt.service.cases.clocks import LONGEST_SLEEP
+from twixt.service.cases.game_view import GameView, SeatView
 from twixt.service.cases.notes import MAX_NOTE
 from twixt.service.cases.records import MAX_IMPORT_BYTES
 from twixt.service.commands.help import TOPICS
@@ -30,6 +31,8 @@ from twixt.service.model import (
     PAGE_SIZE,
     Button,
     ButtonKind,
+    Control,
+    ControlKind,
     Picker,
     PickStep,
     Receipt,
@@ -56,13 +59,17 @@ __all__ = [
     "Button",
     "ButtonKind",
     "ChallengeOptions",
+    "Control",
+    "ControlKind",
     "EnginePool",
+    "GameView",
     "PickStep",
     "Picker",
     "Port",
     "Receipt",
     "Reply",
     "Request",
+    "SeatView",
     "ServiceError",
     "Thinking",
     "ThreadOpener",

@@ -31,6 +31,7 @@ from twixt.service.cases.clocks import Clocks
 from twixt.service.cases.conditionals import Conditionals
 from twixt.service.cases.confirmation import Confirmation
 from twixt.service.cases.engine_player import EnginePlayer
+from twixt.service.cases.game_view import GameView, GameViews
 from twixt.service.cases.my_games import MyGames
 from twixt.service.cases.notes import Notes
 from twixt.service.cases.picker import MovePicker
@@ -92,6 +93,7 @@ class TwixtService:
         self.analyses = Analyses(self.desk)
         self.engine_player = EnginePlayer(self.desk, self.turns)
         self.your_move = YourMove(self.desk)
+        self.views = GameViews(self.desk)
         #: each command kind → the subject's method that does it, as the subjects mark them
         self.handlers = cmd.handlers_of(
             self.challenges, self.turns, self.conditionals, self.clocks, self.records,
@@ -194,6 +196,7 @@ class TwixtService:
         marked, answered after a restart) and the engine's worker processes. The storage
         is the caller's, who opened it."""
         await self.engine_player.close()
+        await self.desk.changes.close()
         await self.desk.engine_pool.close()
 
     # --- what a front end reads ---------------------------------------------------------
@@ -213,6 +216,34 @@ class TwixtService:
             raise ServiceError("there is no such game") from None
         game = await self.desk.record(stored)
         return stored, game, await self.desk.clock_text(stored, game)
+
+    async def game_view(self, game_id: int, *, user_id: int | None = None,
+                        seat: int | None = None, locale: str = "en",
+                        step: int | None = None) -> GameView:
+        """What a front end shows of game `game_id` to the person in `seat` (a link names a
+        seat) or to user `user_id` (neither: an onlooker): the board, seats, clocks, whose
+        turn, the result, the move list, the open offers, and the controls open to them now
+        (each done through `commands.of_control` and `answer`), labels in `locale`; at
+        `step` turns of a finished game. ServiceError when there is no such game or seat."""
+        return await self.views.view(game_id, user_id=user_id, seat=seat, locale=locale,
+                                     step=step)
+
+    async def game_in_channel(self, channel_id: int) -> int:
+        """The id of the channel's game in progress, or of its last one; ServiceError when
+        the channel has none."""
+        return (await self.desk.channel_stored(channel_id)).id
+
+    async def live_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
+        """The live versions of some games (games not found left out): each grows with every
+        change anyone can see — a turn, an offer made or answered, the end."""
+        return await self.desk.changes.versions(list(game_ids))
+
+    async def next_version(self, game_id: int, seen: int, timeout: float) -> int | None:
+        """Wait until game `game_id`'s live version is no longer `seen` (a change made here
+        is told at once, one made by another process over the same database within a
+        second), or for `timeout` seconds at most (`changes.MAX_WAIT`); the version then,
+        None when there is no such game. ServiceError when too many wait already."""
+        return await self.desk.changes.next_version(game_id, seen, timeout)
 
     async def user_names(self, user_ids: Sequence[int]) -> dict[int, str]:
         """The names the service knows for some users (unknown ones left out)."""

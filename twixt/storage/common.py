@@ -51,6 +51,9 @@ ADD_GAME = ("INSERT INTO games (guild_id, channel_id, challenge_id, "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id")
 ADD_TURN = ("INSERT INTO turns (game_id, number, actor_id, command, played_at) "
             "VALUES (?, ?, ?, ?, ?)")
+#: a change to a game that is no entry of its log (an offer made or closed): its live version
+#: moves on (`StoredGame.live_version`)
+SIDE_CHANGE = "UPDATE games SET side_changes = side_changes + 1 WHERE id = ?"
 #: the optimistic-concurrency check, as one guarded UPDATE (see `_advance`)
 ADVANCE = ("UPDATE games SET version = version + ?, updated_at = coalesce(?, updated_at) "
            "WHERE id = ? AND version = ? AND status = 'active'")
@@ -199,12 +202,20 @@ class SqlStorage(abc.ABC):
         return games[0] if games else None
 
     async def game_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
+        return await self._versions("version", game_ids)
+
+    async def live_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
+        return await self._versions("version + side_changes", game_ids)
+
+    async def _versions(self, version: str, game_ids: Sequence[int]) -> dict[int, int]:
+        """`version` (a column's expression) of each of some games, in one statement."""
         ids = list(dict.fromkeys(game_ids))
         if not ids:
             return {}
         async with self._read_one() as db:
             games, values = db.among("id", ids)
-            found = await db.fetch_all(f"SELECT id, version FROM games WHERE {games}", *values)
+            found = await db.fetch_all(f"SELECT id, {version} FROM games WHERE {games}",
+                                       *values)
         return {row[0]: row[1] for row in found}
 
     async def list_games(self, *, user_id: int | None = None, channel_id: int | None = None,
@@ -272,7 +283,8 @@ class SqlStorage(abc.ABC):
         """Record a game's end, and all that follows from it in the same transaction."""
         guild_id = await db.fetch_value(
             "UPDATE games SET status = 'finished', result = ?, reason = ?, finished_at = ?, "
-            "wake_at = NULL, to_move_id = NULL WHERE id = ? RETURNING guild_id",
+            "wake_at = NULL, to_move_id = NULL, side_changes = side_changes + 1 "
+            "WHERE id = ? RETURNING guild_id",
             model.Result(result.result).value, result.reason, at, game_id)
         if result.winners:
             winners, values = db.among("user_id", result.winners)
@@ -299,6 +311,7 @@ class SqlStorage(abc.ABC):
                 "ON CONFLICT (game_id, kind) DO UPDATE SET user_id = excluded.user_id, "
                 "at_version = excluded.at_version, created_at = excluded.created_at",
                 game_id, offer.kind.value, user_id, at_version, offer.created_at)
+            await db.execute(SIDE_CHANGE, game_id)
         return offer
 
     async def open_offers(self, game_id: int) -> tuple[model.Offer, ...]:
@@ -308,10 +321,12 @@ class SqlStorage(abc.ABC):
         return tuple(rows.offer(row) for row in found)
 
     async def close_offer(self, game_id: int, kind: model.OfferKind) -> model.Offer | None:
-        async with self._write_one() as db:
+        async with self._write() as db:
             row = await db.fetch_one("DELETE FROM offers WHERE game_id = ? AND kind = ? "
                                      f"RETURNING {rows.OFFER_COLUMNS}", game_id,
                                      model.OfferKind(kind).value)
+            if row is not None:
+                await db.execute(SIDE_CHANGE, game_id)
         return None if row is None else rows.offer(row)
 
     # --- conditional moves -------------------------------------------------------------

@@ -121,6 +121,11 @@ class Storage(Protocol):
         """The stored version of each of some games, in one statement (the web board's
         watcher of live pages); games not found are left out."""
 
+    async def live_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
+        """The live version of each of some games (`StoredGame.live_version`: it grows with
+        every turn, offer made or closed, and end), in one statement (the watcher of live
+        pages); games not found are left out."""
+
     async def list_games(self, *, user_id: int | None = None, channel_id: int | None = None,
                          guild_id: int | None = None, status: GameStatus | None = None,
                          limit: int = 20, before_id: int | None = None,
@@ -158,13 +163,15 @@ class Storage(Protocol):
 
     async def make_offer(self, game_id: int, kind: OfferKind, user_id: int, at_version: int,
                          now: datetime | None = None) -> Offer:
-        """Open an offer, replacing an earlier one of the same kind in that game."""
+        """Open an offer, replacing an earlier one of the same kind in that game; the
+        game's live version moves on."""
 
     async def open_offers(self, game_id: int) -> tuple[Offer, ...]:
         """The game's open offers; the caller judges whether a turn since made one lapse."""
 
     async def close_offer(self, game_id: int, kind: OfferKind) -> Offer | None:
-        """Remove an offer (accepted, declined, withdrawn or lapsed) and return it."""
+        """Remove an offer (accepted, declined, withdrawn or lapsed) and return it; when there
+        was one, the game's live version moves on."""
 
     # --- conditional moves: replies stored in advance, never part of the turn log -----------
 

@@ -127,7 +127,7 @@ class Turns:
                     after.undo()
                 check_log_room(stored, after, count)
             if action == "decline":
-                await desk.storage.close_offer(stored.id, OfferKind.TAKEBACK)
+                await desk.close_offer(stored, OfferKind.TAKEBACK)
                 return Reply(request.tr("{name} declines the takeback.",
                                         name=request.user.name))
             tr = request.tr
@@ -142,7 +142,7 @@ class Turns:
                                                              passes_turn=True)
                 lines.append(tr("{player}'s `{move}` is taken back.", player=taken.player,
                                 move=taken.text))
-            await desk.storage.close_offer(stored.id, OfferKind.TAKEBACK)
+            await desk.close_offer(stored, OfferKind.TAKEBACK)
             await desk.after_turn(Played(request, stored, game, taken, running, wake_at,
                                          took_back=True))
             clock_text = desk.clock_words(stored, game, running)

@@ -22,6 +22,7 @@ from twixt.language import Message, Translation, translation
 from twixt.rendering import PaletteName, RenderOptions, ThemeName, render_png, view_of
 from twixt.rules import Action, Colour, Game, IllegalMoveError
 from twixt.service.desk.after_turn import Followed, Played, TurnPlayed
+from twixt.service.desk.changes import Changes
 from twixt.service.desk.engine_pool import EnginePool
 from twixt.service.desk.engine_seats import is_engine_seat
 from twixt.service.desk.live_games import ChannelLocks, GameCache, LiveGame
@@ -93,6 +94,9 @@ class Desk:
         self.alarm = Alarm()
         self._render_options = render_options or RenderOptions()
         self._games = GameCache()
+        #: the waits for games to change, told here of every change stored (a turn, an
+        #: offer made or closed, an end)
+        self.changes = Changes(storage.live_versions)
         #: called with the id of each game that has just ended (a turn, a forfeit, an abort):
         #: the subjects that follow games (tournaments) hook in here
         self.game_ended: list[Callable[[int], Awaitable[None]]] = []
@@ -255,6 +259,7 @@ class Desk:
             self._games.drop(stored.id)
             raise ServiceError(storage_refusal(error)) from None
         self._games.put(stored.id, replace(live, version=version))
+        self.changes.told(stored.id)
         if finish is not None:
             await self._ended(stored.id)
         return replace(stored, version=version), turn_clock, wake
@@ -279,8 +284,15 @@ class Desk:
         except (StaleVersionError, GameFinishedError) as error:
             self._games.drop(stored.id)
             raise ServiceError(storage_refusal(error)) from None
+        self.changes.told(stored.id)
         for made in self.offer_made:
             await made(stored)
+
+    async def close_offer(self, stored: StoredGame, kind: OfferKind) -> None:
+        """Close the game's offer of `kind` (answered): those who follow the game see it
+        go."""
+        if await self.storage.close_offer(stored.id, kind) is not None:
+            self.changes.told(stored.id)
 
     async def finish(self, stored: StoredGame, result: GameResult) -> None:
         """End a game without a turn (an abort), under the same version check."""
@@ -290,6 +302,7 @@ class Desk:
             raise ServiceError(storage_refusal(error)) from None
         finally:
             self._games.drop(stored.id)
+        self.changes.told(stored.id)
         await self._ended(stored.id)
 
     async def _ended(self, game_id: int) -> None:
