@@ -23,7 +23,7 @@ from datetime import datetime
 
 from twixt.language import Message, message, translation
 from twixt.rendering import RenderOptions
-from twixt.rules import Game
+from twixt.rules import Game, Hole
 from twixt.service import commands as cmd
 from twixt.service.cases.analysis import Analyses
 from twixt.service.cases.challenges import Challenges
@@ -228,10 +228,19 @@ class TwixtService:
         return await self.views.view(game_id, user_id=user_id, seat=seat, locale=locale,
                                      step=step)
 
-    async def game_in_channel(self, channel_id: int) -> int:
-        """The id of the channel's game in progress, or of its last one; ServiceError when
-        the channel has none."""
-        return (await self.desk.channel_stored(channel_id)).id
+    async def peg_links(self, game_id: int, seat: int, hole: str
+                        ) -> tuple[tuple[Hole, Hole], ...]:
+        """The links a peg of `seat`'s at `hole` would make now (pp: all it makes; classic:
+        those its player may choose), each as (the new peg, the other end); ServiceError says
+        why the hole cannot take it."""
+        return await self.views.peg_links(game_id, seat, hole)
+
+    async def seat_in_channel(self, channel_id: int, user_id: int) -> tuple[int, int | None]:
+        """The channel's game in progress (else its last one) and `user_id`'s seat in it
+        (None: not a player); ServiceError when the channel has no games."""
+        stored = await self.desk.channel_stored(channel_id)
+        seat = stored.seat_of(user_id)
+        return stored.id, None if seat is None else seat.number
 
     async def live_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
         """The live versions of some games (games not found left out): each grows with every

@@ -21,7 +21,7 @@ NEVER = 30.0
 
 
 async def game_id(service: TwixtService) -> int:
-    return await service.game_in_channel(CHANNEL)
+    return (await service.seat_in_channel(CHANNEL, ALICE.id))[0]
 
 
 async def view_of(service: TwixtService, user_id: int | None = None, **more: object) -> GameView:
@@ -181,3 +181,27 @@ async def test_a_change_made_by_another_process_ends_the_wait(service, tmp_path,
     finally:
         await other.close()
         await other_storage.close()
+
+
+async def test_the_links_a_peg_would_make_are_worked_out_without_changing_the_game(service):
+    await start_game(service, swap="no", rules="classic", size="12")
+    for user, move in ((ALICE, "F5"), (BOB, "B3"), (ALICE, "J10")):
+        await enter(service, asking(user), move)
+    game = await game_id(service)
+    assert [(str(a), str(b)) for a, b in await service.peg_links(game, 1, "D4")] == [
+        ("D4", "B3")]
+    with pytest.raises(ServiceError, match="it is bob's turn"):
+        await service.peg_links(game, 0, "G7")
+    with pytest.raises(ServiceError, match="F5"):
+        await service.peg_links(game, 1, "F5")
+    with pytest.raises(ServiceError, match="choose one hole"):
+        await service.peg_links(game, 1, "D4 link B3")
+    assert len((await service.game_view(game)).pegs) == 3
+
+
+async def test_a_seat_in_a_channel_names_its_game_and_nobody_else_has_one(service):
+    with pytest.raises(ServiceError, match="this channel has no games"):
+        await service.seat_in_channel(CHANNEL, ALICE.id)
+    await start_game(service, swap="no")
+    game, seat = await service.seat_in_channel(CHANNEL, BOB.id)
+    assert seat == 1 and (await service.seat_in_channel(CHANNEL, CAROL.id)) == (game, None)

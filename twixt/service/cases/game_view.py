@@ -16,7 +16,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from twixt.language import Message, Translation, message, translation
-from twixt.rules import Colour, Game, Link, Outcome, Peg, RuleSet, Turn
+from twixt.rules import (
+    Colour,
+    Game,
+    Hole,
+    Link,
+    Outcome,
+    Peg,
+    Placement,
+    RuleSet,
+    Turn,
+    TwixtError,
+    parse_command,
+)
 from twixt.service.desk.desk import Desk
 from twixt.service.desk.engine_seats import is_engine_seat, taken_back
 from twixt.service.model import Control, ControlKind, Request, ServiceError, User
@@ -144,6 +156,32 @@ class GameViews:
             step=step, turns=len(game.history),
             controls=_controls(stored, game, seat, takeback, translation(locale)),
             guild_id=stored.guild_id, channel_id=stored.channel_id)
+
+
+    async def peg_links(self, game_id: int, seat: int, hole_text: str
+                        ) -> tuple[tuple[Hole, Hole], ...]:
+        """The links a peg placed by `seat` at `hole_text` would make now, each from the new
+        peg: in pp all of them (they are added by themselves), in classic the ones the
+        player may choose. ServiceError says why the hole cannot take the peg."""
+        desk = self._desk
+        try:
+            stored = await desk.storage.get_game(game_id)
+        except NotFoundError:
+            raise ServiceError("there is no such game") from None
+        if not 0 <= seat < len(stored.seats):
+            raise ServiceError("there is no such game")
+        game = await desk.position(stored)
+        try:
+            command = parse_command(hole_text)
+            if not isinstance(command.placement, Placement) or command.placement.links:
+                raise ServiceError("choose one hole")
+            hole = command.placement.hole
+            trial = game.copy()
+            turn = trial.push(command, by=game.players[seat])
+        except TwixtError as error:
+            raise ServiceError(error.message) from None
+        links = turn.links_added if trial.rules is RuleSet.PP else trial.legal_links(hole)
+        return tuple((hole, next(iter(link.ends - {hole}))) for link in links)
 
 
 def _at_step(stored: StoredGame, game: Game, step: int | None) -> tuple[Game, int]:
