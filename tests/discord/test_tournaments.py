@@ -12,6 +12,7 @@ import pytest
 from tests.discord.helpers import Cogs, press, run
 from tests.discord.people import ALICE, BOB, CAROL, CHANNEL, text_channel
 from tests.discord.reading import custom_ids, only, sent
+from twixt.app.bot import discord_bot
 from twixt.discord.app import TwixtBot
 from twixt.discord.tournament_cog import TournamentCog
 from twixt.storage import SqliteStorage
@@ -52,7 +53,7 @@ async def test_join_button_round_trip_start_and_threads(client, tournaments, mon
 
     # a restarted bot still knows the button
     async with await SqliteStorage.open(settings.database) as storage:
-        restarted = TwixtBot(settings, storage, clock=clock)
+        restarted = discord_bot(settings, storage, clock=clock)
         assert "carol joins" in only(await press(restarted, join, CAROL))["content"]
 
     refused = only(await run(client, tournaments, "start", BOB))

@@ -13,6 +13,7 @@ import pytest
 from support.fake_discord import BOT_ID, CLIENT_SECRET, FakeDiscord
 from tests.discord.helpers import Cogs, run, start_game
 from tests.discord.people import ALICE, CAROL, CHANNEL, GUILD
+from twixt.app.bot import WebBeside
 from twixt.discord.activity import LAUNCH_ID, launch
 from twixt.discord.app import TwixtBot
 from twixt.storage import SqliteStorage
@@ -30,7 +31,7 @@ def with_web(client: TwixtBot, fake_discord: FakeDiscord) -> WebBoard:
     board = WebBoard(client.service, storage, Signer(SECRET),
                      activity=ActivityAuth(BOT_ID, CLIENT_SECRET, "token",
                                            api=fake_discord.url + "/api/v10"))
-    client.web = WebServer(board, "127.0.0.1", 0)
+    client.board = WebBeside(WebServer(board, "127.0.0.1", 0))
     return board
 
 

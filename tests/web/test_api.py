@@ -12,6 +12,7 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from tests.web.conftest import SECRET
+from twixt.app.table import open_table
 from twixt.service import EnginePool
 from twixt.storage import SqliteStorage
 from twixt.terminal import TerminalTable, name_id
@@ -246,7 +247,7 @@ async def test_privilege_is_offered_to_the_player_who_has_just_moved(
 async def test_the_bot_answers_a_move_made_on_the_page(storage: SqliteStorage, tmp_path):
     # the web board hands its moves to the service like any front end: the bot hears of
     # the turn as it is played (`Desk.turn_played`) and answers it
-    table = TerminalTable(storage, "bots", tmp_path / "boards", out=io.StringIO(),
+    table = open_table(storage, "bots", tmp_path / "boards", out=io.StringIO(),
                           engine_pool=EnginePool(1))
     try:
         assert await table.run(["alice: challenge bot level 1 size 6 rules pp swap no"]) == 0

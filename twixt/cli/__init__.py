@@ -123,24 +123,9 @@ def _run_check(args: argparse.Namespace) -> int:
     running totals over a SQLite database, changing nothing: exit 0 when healthy, 1 with the
     problems, 2 when the file cannot be used. A PostgreSQL database is refused: PostgreSQL
     checks its own pages (see its amcheck module)."""
-    from twixt.config import Settings
-    from twixt.storage import DatabaseError, full_check
+    from twixt.app.database import check
 
-    path = args.db or Settings.from_environment().database
-    if isinstance(path, str):
-        print("twixt: check reads a SQLite file; PostgreSQL checks its own pages (see its "
-              "amcheck module)", file=sys.stderr)
-        return 2
-    try:
-        problems = full_check(path)
-    except DatabaseError as error:
-        print(f"twixt: {error}", file=sys.stderr)
-        return 2
-    for problem in problems:
-        print(problem)
-    if not problems:
-        print(f"{path}: ok")
-    return 1 if problems else 0
+    return check(args.db)
 
 
 def _add_run(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -177,7 +162,7 @@ def _port(text: str) -> int:
 
 
 def _hours(text: str) -> float:
-    from twixt.web.links import MAX_HOURS
+    from twixt.app.web import MAX_HOURS
 
     try:
         hours = float(text)
@@ -218,9 +203,9 @@ def _add_migrate(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
 
 
 def _database(text: str) -> Path | str:
-    from twixt.storage import database_setting
+    from twixt.app.database import database
 
-    return database_setting(text)
+    return database(text)
 
 
 def _sqlite_source(text: str) -> Path:
@@ -231,31 +216,18 @@ def _sqlite_source(text: str) -> Path:
 
 
 def _postgres_target(text: str) -> str:
-    from twixt.storage import is_postgres_url
+    from twixt.app.database import postgres_url
 
-    if not is_postgres_url(text):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a postgresql:// URL")
-    return text
+    return postgres_url(text)
 
 
 def _run_migrate(args: argparse.Namespace) -> int:
     """Copy every row of a SQLite database into a new, empty PostgreSQL database, then check
     that every game reads and replays the same on both sides. The SQLite file is only read
     (after the usual upgrade of its schema); a target that holds any row is refused."""
-    from twixt.storage import StorageError
-    from twixt.storage.postgres import safe_url
-    from twixt.storage.transfer import TransferError, copy_sqlite_to_postgres
+    from twixt.app.database import migrate
 
-    try:
-        report = asyncio.run(copy_sqlite_to_postgres(args.source, args.target))
-    except StorageError as error:
-        print(f"twixt: {error}", file=sys.stderr)
-        return 2 if not isinstance(error, TransferError) else 1
-    for table, count in report.rows.items():
-        print(f"{table}: {count} rows")
-    print(f"{args.source} → {safe_url(args.target)}: {sum(report.rows.values())} rows copied, "
-          f"{report.games} games replay the same on both sides")
-    return 0
+    return migrate(args.source, args.target)
 
 
 def _run_play(args: argparse.Namespace) -> int:
@@ -263,7 +235,7 @@ def _run_play(args: argparse.Namespace) -> int:
     board pictures are saved into --out. Every line is played, a refused one too (said as
     `! name: why`); the exit code is 0 when every line was taken, 1 when any was refused, 2
     when the database or --out cannot be used."""
-    from twixt.terminal import play
+    from twixt.app.table import play
 
     return asyncio.run(play(args.db, args.channel, args.out, args.script, args.clock,
                             args.manager, args.locale))
@@ -272,7 +244,7 @@ def _run_play(args: argparse.Namespace) -> int:
 def _run_export(args: argparse.Namespace) -> int:
     """Print the record of the channel's current or last game (the channel `play` uses
     when neither names one): exit 1 when the channel has no game."""
-    from twixt.terminal import export
+    from twixt.app.table import export
 
     return asyncio.run(export(args.db, args.channel, args.format))
 
@@ -282,27 +254,26 @@ def _run_web(args: argparse.Namespace) -> int:
     are signed with TWIXT_WEB_SECRET; without it, with a random secret of this process, so
     its links stop working when it stops. With DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET and
     DISCORD_TOKEN it serves the Discord Activity too."""
+    from twixt.app.web import serve_web
     from twixt.config import Settings
-    from twixt.web.serving import serve
 
     db = args.db or Settings.from_environment().database
-    return asyncio.run(serve(db, args.host, args.port))
+    return asyncio.run(serve_web(db, args.host, args.port))
 
 
 def _run_link(args: argparse.Namespace) -> int:
     """Print a signed link to the player's seat in the channel's game in progress (else its
     last one), valid --hours; signed with TWIXT_WEB_SECRET, which the web server must share."""
+    from twixt.app.web import print_seat_link
     from twixt.config import Settings
-    from twixt.terminal import name_id
-    from twixt.web.serving import print_link
 
     db = args.db or Settings.from_environment().database
-    return asyncio.run(print_link(db, name_id(args.channel), name_id(args.player),
-                                  args.base_url, args.hours))
+    return asyncio.run(print_seat_link(db, args.channel, args.player, args.base_url,
+                                       args.hours))
 
 
 def _run_bot(args: argparse.Namespace) -> int:
-    from twixt.discord.app import run
+    from twixt.app.bot import run
 
     return run(shard_overrides(args))
 

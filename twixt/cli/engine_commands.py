@@ -21,8 +21,7 @@ from twixt.language import LOCALES, translation, unmarked
 from twixt.rendering import ThemeName, render_wincurve
 from twixt.rules import Game
 from twixt.rules.numbers import whole_number
-from twixt.service.cases.analysis import curve_of, swing_lines
-from twixt.service.texts import result_sentence
+from twixt.service import curve_of, result_sentence, swing_lines
 
 #: the level `think` uses when none is given: a quick answer (`analyze` has the engine's
 #: default analysis budget, the bot's `analyze`'s)

@@ -6,10 +6,12 @@ builds a `Request` (who, where) and a command — from its own input as one of
 `twixt.service.commands` (a button: `commands.of_button`), or from text through
 `twixt.service.commands.router` — hands both to `TwixtService.answer`, and delivers the
 `Reply` it gets back. What a front end needs besides (the limits its options keep to, the
-engine player to name) is offered here too, so that no front end reaches into the service's modules
+engine player to name, the words of a game's analysis and result for the command line) is
+offered here too, so that no front end reaches into the service's modules
 (`tests/test_front_ends.py` holds them to that).
 """
 
+from twixt.service.cases.analysis import curve_of, swing_lines
 from twixt.service.cases.clocks import LONGEST_SLEEP
 from twixt.service.cases.game_view import GameView, SeatView
 from twixt.service.cases.notes import MAX_NOTE
@@ -40,7 +42,16 @@ from twixt.service.model import (
 )
 from twixt.service.names import MAX_NAME
 from twixt.service.port import Port, Thinking, ThreadOpener, alongside
-from twixt.service.service import APOLOGY, Reply, Request, ServiceError, TwixtService, refusal
+from twixt.service.service import (
+    APOLOGY,
+    OpenService,
+    Reply,
+    Request,
+    ServiceError,
+    TwixtService,
+    refusal,
+)
+from twixt.service.texts import result_sentence
 
 __all__ = [
     "APOLOGY",
@@ -63,6 +74,7 @@ __all__ = [
     "ControlKind",
     "EnginePool",
     "GameView",
+    "OpenService",
     "PickStep",
     "Picker",
     "Port",
@@ -78,8 +90,11 @@ __all__ = [
     "alongside",
     "build_options",
     "build_tournament_options",
+    "curve_of",
     "parse_option_words",
     "refusal",
+    "result_sentence",
+    "swing_lines",
     "tournament_name",
     "utc_now",
 ]

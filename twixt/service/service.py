@@ -51,8 +51,8 @@ from twixt.service.port import Port
 from twixt.service.texts import database_refusal
 from twixt.storage import DatabaseError, NotFoundError, Storage, StoredGame
 
-__all__ = ["APOLOGY", "Reply", "Request", "ServiceError", "TwixtService", "answer_safely",
-           "refusal"]
+__all__ = ["APOLOGY", "OpenService", "Reply", "Request", "ServiceError", "TwixtService",
+           "answer_safely", "refusal"]
 
 log = logging.getLogger(__name__)
 
@@ -267,6 +267,12 @@ class TwixtService:
         """Note whether a front end has copied its commands to a server, so that a later
         start can remove a copy no longer wanted."""
         await self.desk.storage.update_guild_settings(guild_id, commands_copied=copied)
+
+
+#: how a front end that lends the service a port has it opened: handed the port, it returns the
+#: service over the storage that the process's composition root opened (`functools.partial(
+#: TwixtService, storage, clock=…)`), so that no front end holds the storage itself
+OpenService = Callable[[Port], TwixtService]
 
 
 def _channels(request: Request, reply: Reply) -> list[int]:
