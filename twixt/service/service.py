@@ -254,6 +254,13 @@ class TwixtService:
         None when there is no such game. ServiceError when too many wait already."""
         return await self.desk.changes.next_version(game_id, seen, timeout)
 
+    async def next_changes(self, seen: Mapping[int, int], timeout: float
+                           ) -> dict[int, int | None]:
+        """`next_version` for many games at once (game → the live version shown, at most
+        `changes.MAX_FOLLOWED`): the games changed, each with its version now (None: gone),
+        as soon as one has; none after `timeout`."""
+        return await self.desk.changes.next_changes(seen, timeout)
+
     async def user_names(self, user_ids: Sequence[int]) -> dict[int, str]:
         """The names the service knows for some users (unknown ones left out)."""
         return await self.desk.storage.user_names(user_ids)

@@ -11,7 +11,7 @@ from tests.service.helpers import start_game, start_team_game
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
 from tests.typed import enter
 from twixt.rules import Colour, RuleSet
-from twixt.service import ControlKind, GameView, ServiceError, TwixtService
+from twixt.service import ControlKind, GameView, ServiceError, TwixtService, build_options
 from twixt.service import commands as cmd
 from twixt.storage import SqliteStorage
 
@@ -205,3 +205,18 @@ async def test_a_seat_in_a_channel_names_its_game_and_nobody_else_has_one(servic
     await start_game(service, swap="no")
     game, seat = await service.seat_in_channel(CHANNEL, BOB.id)
     assert seat == 1 and (await service.seat_in_channel(CHANNEL, CAROL.id)) == (game, None)
+
+
+async def test_one_wait_follows_many_games_and_says_which_changed(service):
+    await start_game(service, swap="no")
+    first = await view_of(service)
+    await service.challenges.challenge(asking(CAROL, channel=CHANNEL + 1), DAVE,
+                                       build_options(swap="no"))
+    await service.challenges.accept(asking(DAVE, channel=CHANNEL + 1))
+    second, _seat = await service.seat_in_channel(CHANNEL + 1, CAROL.id)
+    seen = {first.game_id: first.live_version, second: 0}
+    assert await service.next_changes(seen, 0.01) == {}
+    waiting = asyncio.ensure_future(service.next_changes(seen, NEVER))
+    await asyncio.sleep(0)
+    await enter(service, asking(CAROL, channel=CHANNEL + 1), "K10")
+    assert await asyncio.wait_for(waiting, NEVER) == {second: 1}

@@ -1,29 +1,31 @@
-"""Following a game as it changes: its live version, and waiting (bounded) for the next one.
+"""Following games as they change: their live versions, and waiting (bounded) for the next.
 
 A game's live version (`StoredGame.live_version`) grows with every change anyone can see:
-a turn, an offer made or answered, its end. A page that shows a game waits for the version
-after the one it shows (`Changes.next_version`). A change made in this process is told at
-once (`told`, by the desk, wherever it stores one); a change made elsewhere — another process
-over the same database — is found by one watcher, which reads the live versions of every game
-someone waits for once every `LOOK_EVERY` seconds, `CHUNK` games a statement, and only while
-someone waits. Bounds: a wait lasts at most `MAX_WAIT` seconds, and at most `MAX_WAITING`
-waits run at once (more are refused in one line: the service is busy).
+a turn, an offer made or answered, its end. Whoever shows games waits for the versions after
+the ones it shows (`Changes.next_changes`: one wait for many games, as the web board's live
+pages do; `next_version` for one). A change made in this process is told at once (`told`, by
+the desk, wherever it stores one); a change made elsewhere — another process over the same
+database — is found by one watcher, which reads the live versions of every game someone waits
+for once every `LOOK_EVERY` seconds, `CHUNK` games a statement, and only while someone
+waits. Bounds: a wait lasts at most `MAX_WAIT` seconds and follows at most `MAX_FOLLOWED`
+games, and at most `MAX_WAITING` waits run at once (more are refused in one line).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections import Counter
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import suppress
 
 from twixt.service.model import ServiceError
 
 log = logging.getLogger(__name__)
 
-#: the longest wait for a change (a page asks again afterwards)
+#: the longest wait for a change (the waiter asks again afterwards)
 MAX_WAIT = 60.0
+#: the games one wait may follow
+MAX_FOLLOWED = 10_000
 #: waits at once, in all
 MAX_WAITING = 10_000
 #: the time between two looks at the stored versions of the games waited for
@@ -35,11 +37,11 @@ CHUNK = 500
 VersionsOf = Callable[[Sequence[int]], Awaitable[dict[int, int]]]
 
 
-class _Waits:
-    """The waits for one game: the versions they have seen, and the event that ends them."""
+class _Wait:
+    """One wait: the versions its games had when it began, and the event that ends it."""
 
-    def __init__(self) -> None:
-        self.seen: Counter[int] = Counter()
+    def __init__(self, seen: Mapping[int, int]) -> None:
+        self.seen = seen
         self.changed = asyncio.Event()
 
 
@@ -48,34 +50,45 @@ class Changes:
 
     def __init__(self, versions_of: VersionsOf) -> None:
         self._versions_of = versions_of
-        self._waits: dict[int, _Waits] = {}
+        self._waits: dict[int, set[_Wait]] = {}
         self._count = 0
         self._watcher: asyncio.Task[None] | None = None
 
     def told(self, game_id: int) -> None:
         """Game `game_id` changed in this process: its waits end now."""
-        waits = self._waits.pop(game_id, None)
-        if waits is not None:
-            waits.changed.set()
+        for wait in self._waits.get(game_id, ()):
+            wait.changed.set()
 
     async def versions(self, game_ids: Sequence[int]) -> dict[int, int]:
-        """The live versions of some games, in one statement a `CHUNK`."""
+        """The live versions of some games, in one statement a `CHUNK` (games not found
+        left out)."""
         found: dict[int, int] = {}
         for start in range(0, len(game_ids), CHUNK):
             found.update(await self._versions_of(game_ids[start:start + CHUNK]))
         return found
 
-    async def next_version(self, game_id: int, seen: int, timeout: float) -> int | None:
-        """The game's live version once it is no longer `seen`, or as it is after `timeout`
-        seconds (at most `MAX_WAIT`); None when there is no such game."""
+    async def next_changes(self, seen: Mapping[int, int], timeout: float
+                           ) -> dict[int, int | None]:
+        """Wait until some of the games of `seen` (game → the live version shown) are at
+        another version, or `timeout` seconds (at most `MAX_WAIT`) have passed; the games
+        changed, each with its version now (None: it is gone), none after the time."""
+        if len(seen) > MAX_FOLLOWED:
+            raise ServiceError("one wait follows at most {most} games", most=MAX_FOLLOWED)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + min(max(timeout, 0.0), MAX_WAIT)
         while True:
-            current = (await self._versions_of([game_id])).get(game_id)
+            current = await self.versions(list(seen))
+            changed = {game_id: current.get(game_id) for game_id, version in seen.items()
+                       if current.get(game_id) != version}
             left = deadline - loop.time()
-            if current is None or current != seen or left <= 0:
-                return current
-            await self._wait(game_id, seen, left)
+            if changed or left <= 0 or not seen:
+                return changed
+            await self._wait(seen, left)
+
+    async def next_version(self, game_id: int, seen: int, timeout: float) -> int | None:
+        """`next_changes` of one game: its version once it is no longer `seen`, or `seen`
+        after `timeout`; None when there is no such game."""
+        return (await self.next_changes({game_id: seen}, timeout)).get(game_id, seen)
 
     async def close(self) -> None:
         """Stop the watcher (the service closes); waits still running end at their time."""
@@ -85,26 +98,30 @@ class Changes:
                 await self._watcher
             self._watcher = None
 
-    async def _wait(self, game_id: int, seen: int, timeout: float) -> None:
+    async def _wait(self, seen: Mapping[int, int], timeout: float) -> None:
         if self._count >= MAX_WAITING:
             raise ServiceError("too many pages follow games now; try again in a minute")
-        waits = self._waits.setdefault(game_id, _Waits())
-        waits.seen[seen] += 1
+        wait = _Wait(seen)
+        for game_id in seen:
+            self._waits.setdefault(game_id, set()).add(wait)
         self._count += 1
         if self._watcher is None or self._watcher.done():
             self._watcher = asyncio.get_running_loop().create_task(self._watch())
         try:
             with suppress(TimeoutError):
-                await asyncio.wait_for(waits.changed.wait(), timeout)
+                await asyncio.wait_for(wait.changed.wait(), timeout)
         finally:
             self._count -= 1
-            waits.seen[seen] -= 1
-            if not +waits.seen and self._waits.get(game_id) is waits:
-                del self._waits[game_id]
+            for game_id in seen:
+                waits = self._waits.get(game_id)
+                if waits is not None:
+                    waits.discard(wait)
+                    if not waits:
+                        del self._waits[game_id]
 
     async def _watch(self) -> None:
         """While anyone waits: every `LOOK_EVERY` seconds, end the waits of each game whose
-        stored live version is not the one they have seen."""
+        stored live version is not the one they have seen (or which is gone)."""
         while self._waits:
             await asyncio.sleep(LOOK_EVERY)
             try:
@@ -112,7 +129,7 @@ class Changes:
             except Exception:  # the next look tries again; a wait only lasts longer
                 log.exception("live versions could not be read")
                 continue
-            for game_id, version in stored.items():
-                waits = self._waits.get(game_id)
-                if waits is not None and any(seen != version for seen in +waits.seen):
-                    self.told(game_id)
+            for game_id, waits in list(self._waits.items()):
+                for wait in waits:
+                    if wait.seen.get(game_id) != stored.get(game_id):
+                        wait.changed.set()
