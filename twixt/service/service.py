@@ -235,6 +235,11 @@ class TwixtService:
         why the hole cannot take it."""
         return await self.views.peg_links(game_id, seat, hole)
 
+    async def seat_request(self, game_id: int, seat: int, locale: str = "en") -> Request:
+        """The request of the person in `seat` of game `game_id`, made in its home (where a
+        command of theirs acts); ServiceError when there is no such game or seat."""
+        return await self.views.seat_request(game_id, seat, locale)
+
     async def seat_in_channel(self, channel_id: int, user_id: int) -> tuple[int, int | None]:
         """The channel's game in progress (else its last one) and `user_id`'s seat in it
         (None: not a player); ServiceError when the channel has no games."""

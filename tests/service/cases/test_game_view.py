@@ -35,8 +35,8 @@ def kinds(view: GameView) -> set[ControlKind]:
 async def act(service: TwixtService, view: GameView, kind: ControlKind, text: str = "") -> str:
     """The viewer uses one of their controls, as a front end hands it on; the reply's text."""
     assert view.offers(kind), (kind, kinds(view))
-    asker = view.asker()
-    assert asker is not None
+    assert view.you is not None
+    asker = await service.seat_request(view.game_id, view.you)
     reply = await service.answer(asker, cmd.of_control(kind, view.game_id, text), {})
     assert not reply.refused, reply.plain
     return reply.plain
@@ -118,7 +118,7 @@ async def test_an_onlooker_sees_the_board_and_may_do_nothing(service):
     await start_game(service, swap="no")
     await enter(service, asking(ALICE), "K10")
     view = await view_of(service, CAROL.id)
-    assert view.you is None and view.controls == () and view.asker() is None
+    assert view.you is None and view.controls == ()
     assert [seat.name for seat in view.seats] == ["alice", "bob"] and view.to_move == 1
 
 
@@ -126,11 +126,14 @@ async def test_a_link_names_a_seat_and_a_seat_that_is_none_is_refused(service):
     await start_game(service, swap="no")
     game = await game_id(service)
     assert (await service.game_view(game, seat=1)).you == 1
+    assert (await service.seat_request(game, 1)).user == BOB
     for asked in ({"seat": 2}, {"seat": -1}):
         with pytest.raises(ServiceError, match="there is no such game"):
             await service.game_view(game, **asked)  # type: ignore[arg-type]
     with pytest.raises(ServiceError, match="there is no such game"):
         await service.game_view(game + 99)
+    with pytest.raises(ServiceError, match="there is no such game"):
+        await service.seat_request(game, 2)
 
 
 async def test_privilege_is_offered_to_the_double_twixt_player_who_has_just_moved(service):

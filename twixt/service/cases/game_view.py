@@ -87,24 +87,12 @@ class GameView:
     #: the turns shown (`turns`, unless an earlier position of a finished game is asked for)
     step: int
     turns: int
-    #: what `you` may do now
+    #: what `you` may do now (done as `seat_request`'s person)
     controls: tuple[Control, ...]
-    #: the game's home, where what its players do acts
-    guild_id: int
-    channel_id: int
 
     def offers(self, kind: ControlKind) -> bool:
         """Whether `kind` is among the viewer's controls now."""
         return any(control.kind is kind for control in self.controls)
-
-    def asker(self, locale: str = "en") -> Request | None:
-        """The request of the viewer's seat, in the game's home (what a front end hands
-        `TwixtService.answer` with a control's command); None for an onlooker."""
-        if self.you is None:
-            return None
-        seat = self.seats[self.you]
-        return Request(self.guild_id, self.channel_id, User(seat.user_id, seat.name),
-                       locale=locale)
 
 
 class GameViews:
@@ -119,12 +107,7 @@ class GameViews:
         sees it (neither, or not seated: an onlooker), labels in `locale`; at `step` turns
         for a finished game. ServiceError when there is no such game or seat."""
         desk = self._desk
-        try:
-            stored = await desk.storage.get_game(game_id)
-        except NotFoundError:
-            raise ServiceError("there is no such game") from None
-        if seat is not None and not 0 <= seat < len(stored.seats):
-            raise ServiceError("there is no such game")
+        stored = await self._stored(game_id, seat)
         if seat is None and user_id is not None:
             found = stored.seat_of(user_id)
             seat = None if found is None else found.number
@@ -154,8 +137,7 @@ class GameViews:
             privilege_seat=_privilege_seat(game) if stored.is_active else None,
             outcome=game.outcome, aborted=not stored.is_active and game.outcome is None,
             step=step, turns=len(game.history),
-            controls=_controls(stored, game, seat, takeback, translation(locale)),
-            guild_id=stored.guild_id, channel_id=stored.channel_id)
+            controls=_controls(stored, game, seat, takeback, translation(locale)))
 
 
     async def peg_links(self, game_id: int, seat: int, hole_text: str
@@ -163,14 +145,8 @@ class GameViews:
         """The links a peg placed by `seat` at `hole_text` would make now, each from the new
         peg: in pp all of them (they are added by themselves), in classic the ones the
         player may choose. ServiceError says why the hole cannot take the peg."""
-        desk = self._desk
-        try:
-            stored = await desk.storage.get_game(game_id)
-        except NotFoundError:
-            raise ServiceError("there is no such game") from None
-        if not 0 <= seat < len(stored.seats):
-            raise ServiceError("there is no such game")
-        game = await desk.position(stored)
+        stored = await self._stored(game_id, seat)
+        game = await self._desk.position(stored)
         try:
             command = parse_command(hole_text)
             if not isinstance(command.placement, Placement) or command.placement.links:
@@ -182,6 +158,25 @@ class GameViews:
             raise ServiceError(error.message) from None
         links = turn.links_added if trial.rules is RuleSet.PP else trial.legal_links(hole)
         return tuple((hole, next(iter(link.ends - {hole}))) for link in links)
+
+
+    async def seat_request(self, game_id: int, seat: int, locale: str = "en") -> Request:
+        """The request of the person in `seat` of game `game_id`, made in the game's home
+        (what acting in a game a link names needs, without its view)."""
+        stored = await self._stored(game_id, seat)
+        person = stored.seats[seat]
+        return Request(stored.guild_id, stored.channel_id, User(person.user_id, person.name),
+                       locale=locale)
+
+    async def _stored(self, game_id: int, seat: int | None) -> StoredGame:
+        """Game `game_id`, and `seat` one of its seats (when given); ServiceError else."""
+        try:
+            stored = await self._desk.storage.get_game(game_id)
+        except NotFoundError:
+            raise ServiceError("there is no such game") from None
+        if seat is not None and not 0 <= seat < len(stored.seats):
+            raise ServiceError("there is no such game")
+        return stored
 
 
 def _at_step(stored: StoredGame, game: Game, step: int | None) -> tuple[Game, int]:

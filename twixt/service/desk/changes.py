@@ -4,11 +4,14 @@ A game's live version (`StoredGame.live_version`) grows with every change anyone
 a turn, an offer made or answered, its end. Whoever shows games waits for the versions after
 the ones it shows (`Changes.next_changes`: one wait for many games, as the web board's live
 pages do; `next_version` for one). A change made in this process is told at once (`told`, by
-the desk, wherever it stores one); a change made elsewhere — another process over the same
-database — is found by one watcher, which reads the live versions of every game someone waits
-for once every `LOOK_EVERY` seconds, `CHUNK` games a statement, and only while someone
-waits. Bounds: a wait lasts at most `MAX_WAIT` seconds and follows at most `MAX_FOLLOWED`
-games, and at most `MAX_WAITING` waits run at once (more are refused in one line).
+the desk, wherever it stores one, with the version it made); a change made elsewhere — another
+process over the same database — is found by one watcher, which reads the live versions of
+every game someone waits for once every `LOOK_EVERY` seconds, `CHUNK` games a statement, and
+only while someone waits. The versions last told or read of the games waited for are kept
+(`_last`), so that a wait ended by a change made here reads nothing more; a version told that
+another process has overtaken meanwhile is put right by the watcher's next look. Bounds:
+a wait lasts at most `MAX_WAIT` seconds and follows at most `MAX_FOLLOWED` games, and at
+most `MAX_WAITING` waits run at once (more are refused in one line).
 """
 
 from __future__ import annotations
@@ -51,12 +54,22 @@ class Changes:
     def __init__(self, versions_of: VersionsOf) -> None:
         self._versions_of = versions_of
         self._waits: dict[int, set[_Wait]] = {}
+        #: the live versions last told or read of the games waited for (only those)
+        self._last: dict[int, int] = {}
         self._count = 0
         self._watcher: asyncio.Task[None] | None = None
 
-    def told(self, game_id: int) -> None:
-        """Game `game_id` changed in this process: its waits end now."""
-        for wait in self._waits.get(game_id, ()):
+    def told(self, game_id: int, version: int | None = None) -> None:
+        """Game `game_id` changed in this process (to live version `version`, when known):
+        its waits end now."""
+        waits = self._waits.get(game_id)
+        if waits is None:
+            return
+        if version is None:
+            self._last.pop(game_id, None)
+        else:
+            self._last[game_id] = version
+        for wait in waits:
             wait.changed.set()
 
     async def versions(self, game_ids: Sequence[int]) -> dict[int, int]:
@@ -77,7 +90,7 @@ class Changes:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + min(max(timeout, 0.0), MAX_WAIT)
         while True:
-            current = await self.versions(list(seen))
+            current = await self._current(list(seen))
             changed = {game_id: current.get(game_id) for game_id, version in seen.items()
                        if current.get(game_id) != version}
             left = deadline - loop.time()
@@ -89,6 +102,14 @@ class Changes:
         """`next_changes` of one game: its version once it is no longer `seen`, or `seen`
         after `timeout`; None when there is no such game."""
         return (await self.next_changes({game_id: seen}, timeout)).get(game_id, seen)
+
+    async def _current(self, game_ids: list[int]) -> dict[int, int]:
+        """The games' live versions: as last told or read while waited for, else read."""
+        unknown = [game_id for game_id in game_ids if game_id not in self._last]
+        found = await self.versions(unknown) if unknown else {}
+        found.update((game_id, self._last[game_id]) for game_id in game_ids
+                     if game_id in self._last)
+        return found
 
     async def close(self) -> None:
         """Stop the watcher (the service closes); waits still running end at their time."""
@@ -116,8 +137,9 @@ class Changes:
                 waits = self._waits.get(game_id)
                 if waits is not None:
                     waits.discard(wait)
-                    if not waits:
+                    if not waits:  # nobody waits: what is kept of it would go stale
                         del self._waits[game_id]
+                        self._last.pop(game_id, None)
 
     async def _watch(self) -> None:
         """While anyone waits: every `LOOK_EVERY` seconds, end the waits of each game whose
@@ -130,6 +152,11 @@ class Changes:
                 log.exception("live versions could not be read")
                 continue
             for game_id, waits in list(self._waits.items()):
+                version = stored.get(game_id)
+                if version is None:
+                    self._last.pop(game_id, None)
+                else:
+                    self._last[game_id] = version
                 for wait in waits:
-                    if wait.seen.get(game_id) != stored.get(game_id):
+                    if wait.seen.get(game_id) != version:
                         wait.changed.set()

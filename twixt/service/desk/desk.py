@@ -259,10 +259,11 @@ class Desk:
             self._games.drop(stored.id)
             raise ServiceError(storage_refusal(error)) from None
         self._games.put(stored.id, replace(live, version=version))
-        self.changes.told(stored.id)
+        stored = replace(stored, version=version)
+        self.changes.told(stored.id, stored.live_version)
         if finish is not None:
             await self._ended(stored.id)
-        return replace(stored, version=version), turn_clock, wake
+        return stored, turn_clock, wake
 
     async def note_waiting(self, stored: StoredGame) -> None:
         """Store whose move a game just begun waits for (a turn stores it in `append`)."""
@@ -284,7 +285,7 @@ class Desk:
         except (StaleVersionError, GameFinishedError) as error:
             self._games.drop(stored.id)
             raise ServiceError(storage_refusal(error)) from None
-        self.changes.told(stored.id)
+        self.changes.told(stored.id, stored.live_version + 1)
         for made in self.offer_made:
             await made(stored)
 
@@ -292,17 +293,18 @@ class Desk:
         """Close the game's offer of `kind` (answered): those who follow the game see it
         go."""
         if await self.storage.close_offer(stored.id, kind) is not None:
-            self.changes.told(stored.id)
+            self.changes.told(stored.id, stored.live_version + 1)
 
     async def finish(self, stored: StoredGame, result: GameResult) -> None:
         """End a game without a turn (an abort), under the same version check."""
         try:
-            await self.storage.finish_game(stored.id, stored.version, result, now=self.clock())
+            finished = await self.storage.finish_game(stored.id, stored.version, result,
+                                                      now=self.clock())
         except (StaleVersionError, GameFinishedError) as error:
             raise ServiceError(storage_refusal(error)) from None
         finally:
             self._games.drop(stored.id)
-        self.changes.told(stored.id)
+        self.changes.told(stored.id, finished.live_version)
         await self._ended(stored.id)
 
     async def _ended(self, game_id: int) -> None:
