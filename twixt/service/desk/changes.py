@@ -7,9 +7,10 @@ pages do; `next_version` for one). A change made in this process is told at once
 the desk, wherever it stores one, with the version it made); a change made elsewhere — another
 process over the same database — is found by one watcher, which reads the live versions of
 every game someone waits for once every `LOOK_EVERY` seconds, `CHUNK` games a statement, and
-only while someone waits. The versions last told or read of the games waited for are kept
-(`_last`), so that a wait ended by a change made here reads nothing more; a version told that
-another process has overtaken meanwhile is put right by the watcher's next look. Bounds:
+only while someone waits. The versions last told or read are kept for `LOOK_EVERY` seconds
+(`_last`: as fresh as the watcher's looks), so that a wait ended by a change made here, and
+the wait that follows it, read nothing more; a version told that another process has
+overtaken meanwhile is put right by the watcher's next look. Bounds:
 a wait lasts at most `MAX_WAIT` seconds and follows at most `MAX_FOLLOWED` games, and at
 most `MAX_WAITING` waits run at once (more are refused in one line).
 """
@@ -54,22 +55,19 @@ class Changes:
     def __init__(self, versions_of: VersionsOf) -> None:
         self._versions_of = versions_of
         self._waits: dict[int, set[_Wait]] = {}
-        #: the live versions last told or read of the games waited for (only those)
-        self._last: dict[int, int] = {}
+        #: the live versions last told or read, and when: used for `LOOK_EVERY` seconds
+        self._last: dict[int, tuple[int, float]] = {}
         self._count = 0
         self._watcher: asyncio.Task[None] | None = None
 
     def told(self, game_id: int, version: int | None = None) -> None:
         """Game `game_id` changed in this process (to live version `version`, when known):
         its waits end now."""
-        waits = self._waits.get(game_id)
-        if waits is None:
-            return
         if version is None:
             self._last.pop(game_id, None)
-        else:
-            self._last[game_id] = version
-        for wait in waits:
+        elif game_id in self._waits or game_id in self._last:
+            self._last[game_id] = (version, asyncio.get_running_loop().time())
+        for wait in self._waits.get(game_id, ()):
             wait.changed.set()
 
     async def versions(self, game_ids: Sequence[int]) -> dict[int, int]:
@@ -104,12 +102,22 @@ class Changes:
         return (await self.next_changes({game_id: seen}, timeout)).get(game_id, seen)
 
     async def _current(self, game_ids: list[int]) -> dict[int, int]:
-        """The games' live versions: as last told or read while waited for, else read."""
-        unknown = [game_id for game_id in game_ids if game_id not in self._last]
+        """The games' live versions: as told or read in the last `LOOK_EVERY` seconds, else
+        read (and kept)."""
+        now = asyncio.get_running_loop().time()
+        kept = {game_id: self._last[game_id][0] for game_id in game_ids
+                if now - self._last.get(game_id, (0, -LOOK_EVERY))[1] < LOOK_EVERY}
+        unknown = [game_id for game_id in game_ids if game_id not in kept]
         found = await self.versions(unknown) if unknown else {}
-        found.update((game_id, self._last[game_id]) for game_id in game_ids
-                     if game_id in self._last)
-        return found
+        self._keep(found, now)
+        return {**found, **kept}
+
+    def _keep(self, versions: dict[int, int], now: float) -> None:
+        """Keep versions just read, and forget those kept too long to be used."""
+        for game_id, (_version, at) in list(self._last.items()):
+            if now - at >= LOOK_EVERY:
+                del self._last[game_id]
+        self._last.update((game_id, (version, now)) for game_id, version in versions.items())
 
     async def close(self) -> None:
         """Stop the watcher (the service closes); waits still running end at their time."""
@@ -137,9 +145,8 @@ class Changes:
                 waits = self._waits.get(game_id)
                 if waits is not None:
                     waits.discard(wait)
-                    if not waits:  # nobody waits: what is kept of it would go stale
+                    if not waits:
                         del self._waits[game_id]
-                        self._last.pop(game_id, None)
 
     async def _watch(self) -> None:
         """While anyone waits: every `LOOK_EVERY` seconds, end the waits of each game whose
@@ -151,12 +158,11 @@ class Changes:
             except Exception:  # the next look tries again; a wait only lasts longer
                 log.exception("live versions could not be read")
                 continue
+            self._keep(stored, asyncio.get_running_loop().time())
             for game_id, waits in list(self._waits.items()):
                 version = stored.get(game_id)
                 if version is None:
                     self._last.pop(game_id, None)
-                else:
-                    self._last[game_id] = version
                 for wait in waits:
                     if wait.seen.get(game_id) != version:
                         wait.changed.set()
