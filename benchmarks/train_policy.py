@@ -83,7 +83,9 @@ def stacked(found: Iterable[tuple[NDArray[np.float32], int]]) -> tuple[NDArray[n
     return (np.stack([x for x, _y in pairs]), np.array([y for _x, y in pairs], dtype=np.int64))
 
 
-class Block(nn.Module):
+# Without the `policy` extra mypy reads torch as Any (pyproject.toml), and a class may not
+# subclass Any; with it, nn.Module is a class and the ignore is unused: both are allowed here.
+class Block(nn.Module):  # type: ignore[misc, unused-ignore]
     """Two 3×3 convolutions with batch normalisation, added to their input."""
 
     def __init__(self, channels: int) -> None:
@@ -98,7 +100,7 @@ class Block(nn.Module):
         return F.relu(x + self.b_norm(self.b(inner)))
 
 
-class Net(nn.Module):
+class Net(nn.Module):  # type: ignore[misc, unused-ignore]
     """The network `engine.policy.Network` runs: a 5×5 stem, residual blocks, a 1×1 head."""
 
     def __init__(self, channels: int, blocks: int) -> None:
@@ -179,7 +181,8 @@ def train(x: NDArray[np.float32], y: NDArray[np.int64], *, channels: int, blocks
             total += loss.item()
         print(f"epoch {epoch}/{epochs}: loss {total / max(1, len(x) // batch):.3f} "
               f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
-    return net.eval()
+    net.eval()  # the batch normalisations use their running statistics from here on
+    return net
 
 
 def played_ranks(net: policy.Network, x: NDArray[np.float32],

@@ -30,7 +30,11 @@ LAUNCH_ACTIVITY).
 
 Its Invalid Request Limit is Discord's: an address whose requests were answered 401, 403 or
 429 more than `invalid_limit` times (10,000) in 10 minutes is restricted, and every request
-it makes after is answered 429 (`restricted` says so).
+it makes after is answered 429 (`restricted` says so). The Activity's checks (a user's
+token, an instance, a code) are counted (`activity_calls`, and `activity_refusals` those not
+answered 200), each answered after `latency` seconds; `pace_limited` answers that many
+of them 429 with Discord's `Retry-After` (seconds, and `retry_after` in the body), and
+`failing` answers them 502, as Discord out of order.
 """
 
 from __future__ import annotations
@@ -177,6 +181,16 @@ class FakeDiscord:
         self.invalid_limit = 10_000
         self.invalid_answers: list[float] = []
         self.restricted = False
+        #: the Activity's checks asked, the next ones answered 429 (after `retry_after`
+        #: seconds) and whether they fail (502)
+        self.activity_calls = 0
+        #: of those, the ones not answered 200
+        self.activity_refusals = 0
+        self.pace_limited = 0
+        self.retry_after = 0.25
+        self.failing = False
+        #: seconds each of the Activity's checks takes to answer (Discord is not next door)
+        self.latency = 0.0
 
     @web.middleware
     async def _invalid_request_limit(self, request: web.Request, handler: Any
@@ -187,13 +201,33 @@ class FakeDiscord:
             return _response({"message": "You are being blocked from accessing our API "
                               "temporarily due to exceeding our rate limits frequently.",
                               "code": 0}, 429)
-        response: web.StreamResponse = await handler(request)
+        response: web.StreamResponse = await self._activity_check(request, handler)
         if response.status in (401, 403, 429):
             now = time.monotonic()
             self.invalid_answers = [at for at in self.invalid_answers if at > now - 600]
             self.invalid_answers.append(now)
             self.restricted = len(self.invalid_answers) > self.invalid_limit
         return response
+
+    async def _activity_check(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """The Activity's checks counted, paced (429 with `Retry-After`) or failing (502)."""
+        bearer = request.headers.get("Authorization", "").startswith("Bearer ")
+        if not (request.path == "/api/v10/oauth2/token" or "/activity-instances/" in request.path
+                or (request.path == "/api/v10/users/@me" and bearer)):
+            return await handler(request)  # type: ignore[no-any-return]
+        self.activity_calls += 1
+        await asyncio.sleep(self.latency)
+        if self.pace_limited > 0:
+            self.pace_limited -= 1
+            answer = _response({"message": "You are being rate limited.",
+                                "retry_after": self.retry_after, "global": False}, 429)
+            answer.headers["Retry-After"] = str(self.retry_after)
+        elif self.failing:
+            answer = _response({"message": "502: Bad Gateway", "code": 0}, 502)
+        else:
+            answer = await handler(request)
+        self.activity_refusals += answer.status != 200
+        return answer
 
     async def start(self) -> None:
         app = web.Application(middlewares=[self._invalid_request_limit])

@@ -4,6 +4,7 @@ dependency; the file's settings are plain `KEY: value` lines.)"""
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from pathlib import Path
 
@@ -44,3 +45,12 @@ def test_caddy_serves_the_web_board_of_bot_0_with_automatic_tls():
     assert re.search(r"^\{\$TWIXT_WEB_DOMAIN\} \{$", CADDYFILE, re.M)
     assert re.search(r"^\s+reverse_proxy bot-0:8080 \{$", CADDYFILE, re.M)
     assert re.search(r"^\s+flush_interval -1$", CADDYFILE, re.M)  # live pages at once
+
+
+def test_the_web_board_trusts_caddys_forwarded_address_and_no_other():
+    # rate limits key on X-Forwarded-For only from Caddy, which sets it (docs/web.md);
+    # Caddy sits at a fixed address of a network of its own with the board
+    trusted = _settings("TWIXT_WEB_TRUSTED_PROXIES")
+    assert trusted == _settings("ipv4_address") and len(trusted) == 1
+    subnet = ipaddress.ip_network(re.findall(r"^\s+- subnet: (\S+)$", COMPOSE, re.M)[0])
+    assert ipaddress.ip_address(trusted[0]) in subnet

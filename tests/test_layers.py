@@ -186,7 +186,7 @@ def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 #: the service's pure arithmetic → the service modules it may import (besides its own)
 BELOW_CORE = {
-    "twixt.service.pure": {"twixt.service.model"},
+    "twixt.service.pure": {"twixt.service.model", "twixt.service.errors"},
 }
 
 

@@ -218,12 +218,12 @@ def test_analyze_refuses_an_out_that_is_no_png_before_it_thinks(record, tmp_path
                                                                monkeypatch):
     """`--out curve.jpg` would hold PNG bytes: refused in one line, before the engine's
     minutes (the analysis is never started)."""
-    import twixt.cli.engine_commands as engine_commands
+    import twixt.engine.analysis as analysis  # run_analyze imports it when it runs
 
     def never(*_args, **_kwargs):
         raise AssertionError("the analysis ran")
 
-    monkeypatch.setattr(engine_commands, "analyze_game", never)
+    monkeypatch.setattr(analysis, "analyze_game", never)
     out = tmp_path / "curve.jpg"
     assert main(["analyze", record(WON), "--out", str(out), "--level", "1"]) == 1
     err = capsys.readouterr().err

@@ -11,7 +11,7 @@ from tests.discord.helpers import interaction, run, start_game
 from tests.discord.people import ALICE, BOB, CHANNEL, EVE, GUILD, member
 from tests.discord.reading import only, sent
 from twixt.discord import replies, respond
-from twixt.service import Reply, ServiceError
+from twixt.service import ConflictError, Reply
 from twixt.service import commands as cmd
 
 
@@ -88,7 +88,7 @@ async def test_a_slow_error_replaces_the_public_thinking_message(client, monkeyp
 
     async def slow():
         await asyncio.sleep(0.05)
-        raise ServiceError("no")
+        raise ConflictError("no")
 
     await respond.serve(mock, client.service, "test", slow)
     mock.delete_original_response.assert_awaited_once()

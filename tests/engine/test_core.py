@@ -206,3 +206,34 @@ def test_twixt_engine_core_python_forces_the_fallback_and_says_why():
         env={**os.environ, core.CHOICE: "python"})
     assert done.stdout.splitlines() == [
         "python", f"engine core: Python (no compiled core: {core.CHOICE}=python)"]
+
+
+def test_the_compiled_cores_seconds_are_what_is_left_once_its_tables_are_built(monkeypatch):
+    """A process's first search builds the core's tables and weights (tens of milliseconds,
+    more on a busy machine): the seconds the core is given are counted after that, so that
+    the search still ends at the caller's deadline."""
+    require_compiled()
+    from twixt.engine import _core
+
+    built: list[float] = []
+    given: list[float] = []
+    tables, search = core._tables, _core.search
+
+    def timed_tables(*args):
+        found = tables(*args)
+        built.append(time.perf_counter())
+        return found
+
+    def recorded_search(*args):
+        given.append(args[6])
+        return search(*args)
+
+    monkeypatch.setattr(core, "_tables", timed_tables)
+    monkeypatch.setattr(_core, "search", recorded_search)
+    game = Game(("a", "b"), size=12, swap=False)
+    game.play("F6")
+    deadline = time.perf_counter() + 60
+    core.compiled_search(Board(game), game.colour_to_move, 20, deadline, noise=0.0,
+                         rng_values=[0.5] * ROOT_WIDTH)
+    [seconds] = given
+    assert 0 < seconds <= deadline - built[0]

@@ -13,6 +13,8 @@ from pathlib import Path
 
 from babel.messages.extract import extract_from_dir
 
+from twixt.service.errors import REFUSAL_KINDS
+
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("twixt",)
 
@@ -25,9 +27,11 @@ KEYWORDS: dict[str, tuple[int, ...]] = {
     "TwixtError": (1,),
     "InvalidMoveError": (1,),
     "IllegalMoveError": (1,),
+    "OutOfTurnError": (1,),
     "RecordError": (2,),
-    "ServiceError": (1,),
     "locale_str": (1,),
+    # the service refuses with one of its kinds, each taking its English text first
+    **{kind.__name__: (1,) for kind in REFUSAL_KINDS},
 }
 
 

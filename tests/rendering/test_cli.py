@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import io
 from pathlib import Path
 
@@ -10,17 +9,14 @@ import pytest
 from PIL import Image
 
 from tests.rendering.render_helpers import blockade_game
-from twixt.cli.render_commands import add_parser
+from twixt.cli import main
 from twixt.rendering import RenderOptions, game_at, render_png
 from twixt.rules import Game
 from twixt.rules.records import write
 
 
 def _twixt(*argv: str) -> int:
-    parser = argparse.ArgumentParser(prog="twixt")
-    add_parser(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(["render", *argv])
-    return args.handler(args)
+    return main(["render", *argv])
 
 
 def _record(tmp_path: Path) -> Path:

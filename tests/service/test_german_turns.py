@@ -12,14 +12,7 @@ from PIL import Image
 from tests.service.helpers import funnel_refusal, press, start_game, start_team_game
 from tests.service.people import ALICE, BOB, CAROL, DAVE, asking
 from tests.typed import enter
-from twixt.service import (
-    ButtonKind,
-    Reply,
-    Request,
-    ServiceError,
-    User,
-    build_options,
-)
+from twixt.service import ButtonKind, ConflictError, Reply, Request, User, build_options
 
 
 def de(user: User) -> Request:
@@ -152,7 +145,7 @@ async def test_a_storage_refusal_is_german_for_a_german_asker(service):
     await service.challenges.accept(asking(BOB))
     again = press(service, de(BOB), ButtonKind.ACCEPT_CHALLENGE, target)
     assert await funnel_refusal(again, "de") == "diese Herausforderung ist schon angenommen"
-    with pytest.raises(ServiceError, match=r"^this challenge is already accepted$"):
+    with pytest.raises(ConflictError, match=r"^this challenge is already accepted$"):
         await press(service, asking(BOB), ButtonKind.ACCEPT_CHALLENGE, target)
 
 

@@ -7,7 +7,7 @@ import pytest
 from tests.service.helpers import start_game
 from tests.service.people import ALICE, BOB, CHANNEL, asking
 from tests.typed import enter
-from twixt.service import ServiceError
+from twixt.service import errors as kinds
 from twixt.storage import OfferKind
 
 HUGE = "9" * 4400  # more digits than int() reads by default
@@ -22,7 +22,6 @@ HUGE = "9" * 4400  # more digits than int() reads by default
     ("history page 100000", "pages go from 1 to 1000"),
     ("leaderboard page 99999999999999999", "pages go from 1 to 1000"),
     ("replay 99999999999999999999", "“99999999999999999999” is not a number"),
-    ("replay 999999999999999999", "there is no such game"),
     ("accept ²", "I don't understand “accept ²”: a move looks like G6, G6 link E5 or remove "
                  "J9-K11; I11 link K10"),
     (f"G{HUGE}", f"“g{'9' * 38}…” is not a hole: write a column letter and a row, like G6"),
@@ -32,10 +31,16 @@ HUGE = "9" * 4400  # more digits than int() reads by default
 ])
 async def test_a_bad_number_is_one_line(service, storage, line, message):
     await start_game(service, swap="no")
-    with pytest.raises(ServiceError) as refusal:
+    with pytest.raises(kinds.MalformedError) as refusal:
         await enter(service, asking(ALICE, manager=True), line, lambda name: BOB)
     assert str(refusal.value) == message
     assert (await storage.active_game(CHANNEL)).version == 0
+
+
+async def test_a_game_number_past_every_game_is_missing(service):
+    await start_game(service, swap="no")
+    with pytest.raises(kinds.MissingError, match=r"^there is no such game$"):
+        await enter(service, asking(ALICE), "replay 999999999999999999")
 
 
 async def test_a_lapsed_takeback_request_is_refused_and_left_as_it_was(service, storage):
@@ -43,7 +48,7 @@ async def test_a_lapsed_takeback_request_is_refused_and_left_as_it_was(service, 
     await enter(service, asking(ALICE), "K10")
     await service.turns.takeback(asking(ALICE))
     await enter(service, asking(BOB), "M12")
-    with pytest.raises(ServiceError, match="lapsed"):
+    with pytest.raises(kinds.ConflictError, match="lapsed"):
         await service.turns.takeback(asking(BOB), "accept")
     game = await storage.active_game(CHANNEL)
     assert game.version == 2
@@ -56,6 +61,6 @@ async def test_a_refusal_echoes_no_direction_change(service, line):
     """What a refusal echoes of the typed text drops what names drop (U+202E would turn
     the rest of the reply around)."""
     await start_game(service)
-    with pytest.raises(ServiceError) as refused:
+    with pytest.raises(kinds.MalformedError) as refused:
         await enter(service, asking(ALICE), line)
     assert "\u202e" not in str(refused.value)

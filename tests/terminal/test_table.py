@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from twixt.app import table as terminal_cli
 from twixt.app.table import open_table
 from twixt.service import APOLOGY
 from twixt.storage import SqliteStorage
@@ -182,6 +184,25 @@ async def test_an_unexpected_error_is_one_line_for_the_player(tmp_path: Path, ca
     assert "boom" in caplog.text
 
 
+async def test_a_line_the_table_fails_through_no_fault_of_its_own_is_exit_2(
+        tmp_path: Path, monkeypatch, caplog):
+    """The table maps what its lines were refused with, not what the refusals say: a line
+    refused is exit 1, a database gone under a line (a `FaultError`) exit 2, as a database
+    that cannot be opened is."""
+    db = tmp_path / "t.db"
+
+    def script(_stream):
+        yield from ("alice: challenge bob swap no", "bob: accept", "alice: K10",
+                    "bob: K10")  # taken: refused, the player's doing
+        db.unlink()
+        yield "bob: M12"
+
+    monkeypatch.setattr(terminal_cli, "lines_of", script)
+    (tmp_path / "script.txt").write_text("")
+    assert await terminal_cli.play(str(db), "den", tmp_path, str(tmp_path / "script.txt")) == 2
+    assert "was removed or replaced while the bot was running" in caplog.text
+
+
 def test_a_database_in_a_missing_folder_is_one_line_and_exit_2(tmp_path: Path):
     for command, refusal in ((["play"], "twixt: the folder no/such does not exist"),
                              (["export", "--channel", "den"], "twixt: no/such/t.db does not")):
@@ -315,18 +336,24 @@ def _twixt_within_memory(*args: str, cwd: Path, stdin: bytes | None = None
                                        done.stderr.decode("utf-8", "replace"))
 
 
-def test_an_import_of_an_endless_file_or_a_name_with_nul_is_one_line_each(tmp_path: Path):
-    """Read at most the cap and one byte; a name the system cannot open is refused in one
-    line; and the lines after them are played."""
-    script = b"alice: import /dev/zero\nalice: import a\0b.twixt\nalice: help\n"
+def test_an_import_of_a_big_file_a_device_a_pipe_or_a_name_with_nul_is_one_line_each(
+        tmp_path: Path):
+    """Read at most the cap and one byte; what is not a regular file (an endless device, a
+    named pipe nobody writes to) is refused at once, before it is read; a name the system
+    cannot open is refused in one line; and the lines after them are played."""
+    (tmp_path / "big.twixt").write_bytes(b"x" * 300_000)
+    os.mkfifo(tmp_path / "fifo")
+    script = (b"alice: import big.twixt\nalice: import /dev/zero\nalice: import fifo\n"
+              b"alice: import a\0b.twixt\nalice: help\n")
     done = _twixt_within_memory("play", "--db", "t.db", cwd=tmp_path, stdin=script)
     assert done.returncode == 1 and "Traceback" not in done.stderr + done.stdout, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0] == ("! alice: /dev/zero is larger than 262144 bytes: too big for a game "
-                        "record")
-    assert lines[1] == ("! alice: cannot read a\\0b.twixt: a file name cannot hold a NUL "
-                        "character")
-    assert "(only you see this)" in lines[2]  # help, the line after them
+    assert lines[:4] == [
+        "! alice: big.twixt is larger than 262144 bytes: too big for a game record",
+        "! alice: cannot read /dev/zero: not a regular file",
+        "! alice: cannot read fifo: not a regular file",
+        "! alice: cannot read a\\0b.twixt: a file name cannot hold a NUL character"]
+    assert "(only you see this)" in lines[4]  # help, the line after them
 
 
 def test_an_endless_or_binary_script_is_refused_in_one_line(tmp_path: Path):

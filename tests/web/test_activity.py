@@ -9,18 +9,25 @@ import asyncio
 import re
 import signal
 import subprocess
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
-from aiohttp.test_utils import TestClient
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
 
 from support.fake_discord import BOT_ID, CLIENT_SECRET, ENTRY_POINT, FakeDiscord
 from support.processes import HANG, TWIXT, environment, until
 from tests.web.browser import table
+from tests.web.conftest import SECRET
 from twixt.storage import SqliteStorage
-from twixt.terminal import name_id
+from twixt.terminal import TerminalTable, name_id
+from twixt.web import Signer, WebBoard
+from twixt.web import activity as activity_module
+from twixt.web.activity import REFUSALS, ActivityAuth
+from twixt.web.limits import client_address, trusted_proxies
 
 INSTANCE = "i-1234"
 
@@ -99,25 +106,167 @@ async def test_who_discord_does_not_vouch_for_is_refused(
     assert await moves(storage) == ["G6"]
 
 
-async def test_made_up_tokens_cannot_spend_discords_patience_with_the_bot(
-        http: TestClient, fake_discord: FakeDiscord):
-    """Discord restricts an address after too many invalid requests (the fake holds its
-    limit, lowered here to 150): a flood of 400 made-up tokens and instance ids costs Discord
-    at most the server's budget of refusals, a token refused is not sent again, and who
-    signed in before plays on."""
-    fake_discord.invalid_limit = 150
-    running_in_den(fake_discord, "alice")
-    alice = {"Authorization": f"Bearer {await signed_in(http, fake_discord, person('alice'))}"}
-    assert (await http.get(f"/api/a/{INSTANCE}/state", headers=alice)).status == 200
-    for number in range(400):
-        made_up = {"Authorization": f"Bearer made-up-{number % 300}"}
-        answer = await http.get(f"/api/a/{INSTANCE}/state", headers=made_up)
-        assert answer.status == 403
-    for instance in ("..%2F..%2Fusers%2F@me", "i-1%3Fx=1", "i-" + "9" * 120):
-        assert (await http.get(f"/api/a/{instance}/state", headers=alice)).status in (403, 404)
+class Clock:
+    """Time as the server's budget and caches see it, moved on by the test."""
+
+    def __init__(self) -> None:
+        self.now = 1_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def clocked(table: TerminalTable, storage: SqliteStorage, fake_discord: FakeDiscord,
+                  clock: Clock) -> AsyncIterator[TestClient]:
+    """The web board whose Discord budget and caches run on `clock`."""
+    activity = ActivityAuth(BOT_ID, CLIENT_SECRET, "token", api=fake_discord.url + "/api/v10",
+                            clock=clock)
+    board = WebBoard(table.service, storage, Signer(SECRET), activity=activity)
+    app = board.app()
+    app[BOARD] = board
+    # no cap on the client's connections: a burst is all in flight at once
+    async with TestClient(TestServer(app),
+                          connector=aiohttp.TCPConnector(limit=0)) as client:
+        yield client
+    await activity.close()
+
+
+BURST, PER_SECOND = REFUSALS[1], REFUSALS[0]
+BOARD = web.AppKey("board", WebBoard)
+
+
+async def statuses(http: TestClient, asks: list[tuple[str, dict[str, str]]]) -> list[int]:
+    """The statuses of `GET /api/a/INSTANCE/state` asked all at once (instance, headers)."""
+    async def ask(instance: str, headers: dict[str, str]) -> int:
+        async with http.get(f"/api/a/{instance}/state", headers=headers) as answer:
+            return answer.status
+
+    return list(await asyncio.gather(*(ask(*one) for one in asks)))
+
+
+def made_up_tokens(count: int, start: int = 0) -> list[tuple[str, dict[str, str]]]:
+    return [(INSTANCE, {"Authorization": f"Bearer made-up-{n}"})
+            for n in range(start, start + count)]
+
+
+def made_up_instances(bob: dict[str, str], count: int, start: int = 0
+                      ) -> list[tuple[str, dict[str, str]]]:
+    return [(f"i-made-up-{n}", bob) for n in range(start, start + count)]
+
+
+async def signed_in_bob(http: TestClient, fake: FakeDiscord) -> dict[str, str]:
+    running_in_den(fake, "alice", "bob")
+    fake.latency = 0.05  # as from here to Discord: what is asked is in flight a while
+    bob = {"Authorization": f"Bearer {await signed_in(http, fake, person('bob'))}"}
+    assert (await http.get(f"/api/a/{INSTANCE}/state", headers=bob)).status == 200
+    return bob
+
+
+@pytest.mark.parametrize("made_up", ["tokens", "instance ids"])
+async def test_a_burst_costs_discord_at_most_the_budget_while_bob_plays(
+        clocked: TestClient, fake_discord: FakeDiscord, clock: Clock, storage: SqliteStorage,
+        made_up: str):
+    """All at once, every request in flight: each call to Discord takes from the budget
+    before it leaves. Bob, signed in, reads in the middle of it (her instance's answer
+    stale, so asked again) and moves after it."""
+    bob = await signed_in_bob(clocked, fake_discord)
+    refused_before = fake_discord.activity_refusals
+    clock.now += 6  # bob's instance is asked again
+    flood = (made_up_tokens(400) if made_up == "tokens"
+             else made_up_instances(bob, 300))
+    answers = await statuses(clocked, [*flood[:200], (INSTANCE, bob), *flood[200:]])
+    print(f"\n{made_up}: {len(flood)} at once, "
+          f"{fake_discord.activity_refusals - refused_before} refused calls to Discord")
+    assert answers[200] == 200
+    assert set(answers[:200] + answers[201:]) == {403}
+    assert fake_discord.activity_refusals - refused_before <= BURST
     assert not fake_discord.restricted
-    assert len(fake_discord.invalid_answers) <= 100
-    assert (await http.get(f"/api/a/{INSTANCE}/state", headers=alice)).status == 200
+    moved = await clocked.post(f"/api/a/{INSTANCE}/act", headers=bob,
+                               json={"action": "place", "hole": "E7"})
+    assert moved.status == 200
+    assert await moves(storage) == ["G6", "E7"]
+
+
+async def test_a_sustained_flood_stays_within_the_budget_while_bob_plays(
+        clocked: TestClient, fake_discord: FakeDiscord, clock: Clock, storage: SqliteStorage):
+    """Six minutes of made-up tokens and instance ids, 120 a round every six seconds (past
+    bob's instance's five seconds, his token's minute, and the five minutes Discord's word
+    on them stands without asking): Discord hears at most the budget's burst and its
+    refill, and bob, asked about again every round, reads through every one."""
+    bob = await signed_in_bob(clocked, fake_discord)
+    refused_before = fake_discord.activity_refusals
+    rounds, seconds = 60, 6.0
+    for number in range(rounds):
+        clock.now += seconds
+        flood = [*made_up_tokens(100, 100 * number), *made_up_instances(bob, 20, 20 * number)]
+        answers = await statuses(clocked, [*flood[:60], (INSTANCE, bob), *flood[60:]])
+        assert answers[60] == 200, f"bob refused in round {number}"
+    refused = fake_discord.activity_refusals - refused_before
+    budget = BURST + PER_SECOND * rounds * seconds
+    print(f"\nsustained: {rounds * 120} made-up requests in {rounds * seconds:.0f} s, "
+          f"{refused} refused calls to Discord (budget {budget:.0f})")
+    assert refused <= budget
+    moved = await clocked.post(f"/api/a/{INSTANCE}/act", headers=bob,
+                               json={"action": "place", "hole": "E7"})
+    assert moved.status == 200
+
+
+async def test_discords_429_is_waited_out_not_held_against_the_token(
+        http: TestClient, fake_discord: FakeDiscord):
+    """Discord's 429 says when to ask again (`Retry-After`): the server waits that long and
+    asks once more, instead of refusing the token for five minutes."""
+    running_in_den(fake_discord, "alice", "bob")
+    bob = {"Authorization": f"Bearer {await signed_in(http, fake_discord, person('bob'))}"}
+    fake_discord.pace_limited = 1
+    calls = fake_discord.activity_calls
+    assert (await http.get(f"/api/a/{INSTANCE}/state", headers=bob)).status == 200
+    assert fake_discord.activity_calls - calls == 3  # the 429, the token again, the instance
+    assert (await http.get(f"/api/a/{INSTANCE}/state", headers=bob)).status == 200
+
+
+async def test_a_known_player_does_not_wait_out_discords_429(
+        clocked: TestClient, fake_discord: FakeDiscord, clock: Clock):
+    """Asked again about bob's instance, Discord says to wait five seconds: bob's request
+    is answered from what Discord said a moment ago, not after the wait, and the instance
+    is not asked again meanwhile."""
+    bob = await signed_in_bob(clocked, fake_discord)
+    fake_discord.pace_limited, fake_discord.retry_after = 1, 5.0
+    clock.now += 6
+    calls = fake_discord.activity_calls
+    assert (await clocked.get(f"/api/a/{INSTANCE}/state", headers=bob)).status == 200
+    assert fake_discord.activity_calls - calls == 1
+
+
+@pytest.mark.parametrize("failure", ["502", "timeout"])
+async def test_discord_failing_counts_against_the_budget_and_bob_plays_on(
+        clocked: TestClient, fake_discord: FakeDiscord, clock: Clock,
+        monkeypatch: pytest.MonkeyPatch, failure: str):
+    """Discord's 5xx and its silence cost its patience as refusals do: a burst of made-up
+    tokens while it fails asks it at most the budget; bob, known, plays on meanwhile."""
+    bob = await signed_in_bob(clocked, fake_discord)
+    if failure == "502":
+        fake_discord.failing = True
+    else:  # answers come after the wait for them is over
+        monkeypatch.setattr(activity_module, "TIMEOUT", aiohttp.ClientTimeout(total=0.05))
+        await activity_of(clocked).close()  # its next session waits that little
+        fake_discord.latency = 0.5
+    clock.now += 6
+    calls = fake_discord.activity_calls
+    answers = await statuses(clocked, [(INSTANCE, bob), *made_up_tokens(300)])
+    assert answers[0] == 200 and set(answers[1:]) == {403}
+    assert fake_discord.activity_calls - calls <= BURST
+
+
+def activity_of(http: TestClient) -> ActivityAuth:
+    board = http.app[BOARD]
+    assert board.activity is not None
+    return board.activity
 
 
 async def test_a_participant_without_a_seat_watches(http: TestClient,
@@ -196,3 +345,38 @@ async def _web_port(bot: subprocess.Popen[str]) -> int:
                 return int(match.group(1))
 
     return await asyncio.wait_for(read(), HANG)
+
+
+@pytest.mark.parametrize(("peer", "forwarded", "client"), [
+    ("127.0.0.1", "203.0.113.5", "203.0.113.5"),
+    ("127.0.0.1", "6.6.6.6, 203.0.113.5", "203.0.113.5"),  # the left one the client wrote
+    ("127.0.0.1", "203.0.113.5, 127.0.0.1", "203.0.113.5"),  # through two trusted proxies
+    ("127.0.0.1", "not an address", "127.0.0.1"),
+    ("127.0.0.1", None, "127.0.0.1"),
+    ("198.51.100.1", "203.0.113.5", "198.51.100.1"),  # an untrusted peer says what it likes
+])
+def test_the_client_address_is_read_from_a_trusted_proxy_only(
+        peer: str, forwarded: str | None, client: str):
+    trusted, wrong = trusted_proxies("127.0.0.1/32, ::1 nonsense")
+    assert wrong == ["nonsense"]
+    assert client_address(peer, forwarded, trusted) == client
+
+
+async def test_behind_a_trusted_proxy_each_client_has_its_own_sign_in_bucket(
+        table: TerminalTable, storage: SqliteStorage, fake_discord: FakeDiscord):
+    """Ten junk codes from one address behind the proxy spend that address's sign-ins,
+    not everyone's; without the proxy trusted, `X-Forwarded-For` buys nothing."""
+    activity = ActivityAuth(BOT_ID, CLIENT_SECRET, "token", api=fake_discord.url + "/api/v10")
+    for trusted, other_client in ((trusted_proxies("127.0.0.1")[0], 200), ((), 429)):
+        board = WebBoard(table.service, storage, Signer(SECRET), activity=activity,
+                         trusted_proxies=trusted)
+        async with TestClient(TestServer(board.app())) as http:
+            junk = [(await http.post("/api/activity/token", json={"code": f"junk-{n}"},
+                                     headers={"X-Forwarded-For": "203.0.113.5"})).status
+                    for n in range(board.writes.burst + 1)]
+            assert junk == [403] * board.writes.burst + [429]
+            fake_discord.codes["good"] = person("bob")
+            other = await http.post("/api/activity/token", json={"code": "good"},
+                                    headers={"X-Forwarded-For": "198.51.100.7"})
+            assert other.status == other_client
+    await activity.close()

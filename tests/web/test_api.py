@@ -4,7 +4,10 @@ A refusal is one line and changes nothing; no answer holds a traceback or sets a
 
 from __future__ import annotations
 
+import base64
 import gzip
+import hashlib
+import hmac
 import io
 import time
 
@@ -176,19 +179,23 @@ async def test_the_page_and_its_scripts_weigh_under_300_kb_compressed(http: Test
     assert total <= 300_000
 
 
-async def test_live_pages_are_bounded_per_game(http: TestClient, board: WebBoard,
-                                              storage: SqliteStorage,
-                                              monkeypatch: pytest.MonkeyPatch):
+async def test_watchers_pages_are_bounded_per_game_and_never_keep_its_players_out(
+        http: TestClient, board: WebBoard, storage: SqliteStorage,
+        monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(live_pages, "MAX_PER_GAME", 2)
-    token = board.signer.token(await game_id(storage), BOB)
-    first = await http.get(f"/api/g/{token}/live")
-    second = await http.get(f"/api/g/{token}/live")
+    game = await game_id(storage)
+    watching = board.signer.token(game, None)
+    first = await http.get(f"/api/g/{watching}/live")
+    second = await http.get(f"/api/g/{watching}/live")
     assert first.status == second.status == 200
     assert (await first.content.readline()).startswith(b"data: {")
-    third = await http.get(f"/api/g/{token}/live")
+    third = await http.get(f"/api/g/{watching}/live")
     assert third.status == 503
-    first.close()
-    second.close()
+    players = [await http.get(f"/api/g/{board.signer.token(game, seat)}/live")
+               for seat in (0, BOB)]
+    assert [page.status for page in players] == [200, 200]
+    for page in (first, second, *players):
+        page.close()
 
 
 async def test_one_player_cannot_take_a_games_live_pages_from_the_others(
@@ -265,3 +272,54 @@ async def test_the_bot_answers_a_move_made_on_the_page(storage: SqliteStorage, t
                                                      stored.seats[1].user_id]
     finally:
         await table.close()
+
+
+def signed(body: str) -> str:
+    """A token over `body` signed with the tests' secret, as a link is
+    (`v1.GAME.SEAT.EXPIRY.SIGNATURE`): what a forger holding the secret could write."""
+    digest = hmac.new(SECRET, body.encode(), hashlib.sha256).digest()
+    return f"{body}.{base64.urlsafe_b64encode(digest).decode().rstrip('=')}"
+
+
+@pytest.mark.parametrize("fields", [
+    "{game}.x", "{game}.-1", "{game}.2", "{game}.１", "{game}.01x", "9" * 40 + ".1",
+    "١.1", "{game}.1.extra", "{game}.²"])
+async def test_only_a_valid_link_opens_a_board(http: TestClient, storage: SqliteStorage,
+                                              fields: str):
+    """Signed, yet no link: a seat that is not a number or not one of the game's (-1 is not
+    the last seat), a game id past any database's integers, digits that are not ASCII."""
+    expiry = int(time.time()) + 3600
+    token = signed(f"v1.{fields.format(game=await game_id(storage))}.{expiry}")
+    page = await http.get(f"/g/{token}")
+    assert page.status == 403 and "data-hole" not in await page.text()
+    for answer in (await http.get(f"/api/g/{token}/state"),
+                   await http.post(f"/api/g/{token}/act", json={"action": "resign"})):
+        assert (answer.status, await answer.json()) == (
+            404, {"error": "this link is not valid or has expired"})
+    assert await log_of(storage) == ["G6"]
+
+
+async def test_a_signed_link_of_our_own_making_still_opens_its_seat(
+        http: TestClient, storage: SqliteStorage):
+    token = signed(f"v1.{await game_id(storage)}.1.{int(time.time()) + 3600}")
+    assert (await (await http.get(f"/api/g/{token}/state")).json())["you"] == BOB
+
+
+@pytest.mark.parametrize("step", ["%C2%B2", "%D9%A3", "-1", "1e3", "12345", ""])
+async def test_a_step_that_is_no_ascii_number_is_refused(http: TestClient, board: WebBoard,
+                                                        storage: SqliteStorage, step: str):
+    token = board.signer.token(await game_id(storage), BOB)
+    refused = await http.get(f"/api/g/{token}/state?step={step}")
+    assert (refused.status, await refused.json()) == (400, {"error": "a step is a number of turns"})
+
+
+async def test_a_body_nested_beyond_reading_is_refused_in_one_line(
+        http: TestClient, board: WebBoard, storage: SqliteStorage):
+    token = board.signer.token(await game_id(storage), BOB)
+    deep = b"[" * 2000 + b"]" * 2000
+    assert len(deep) <= MAX_BODY
+    for path in (f"/api/g/{token}/act", "/api/activity/token"):
+        refused = await http.post(path, data=deep, headers={"Content-Type": "application/json"})
+        assert refused.status == 400, path
+        assert "error" in await refused.json()
+    assert await log_of(storage) == ["G6"]

@@ -23,8 +23,8 @@ from twixt.storage import (
     is_postgres_url,
     open_storage,
 )
-from twixt.terminal import TerminalTable, name_id
 from twixt.terminal.lines import lines_of
+from twixt.terminal.table import TerminalTable, exit_code, name_id
 
 if TYPE_CHECKING:
     from twixt.storage.postgres import PostgresStorage
@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 async def play(db: Database | None, channel: str, out_dir: Path, script: str | None,
                clock: datetime | None = None, managers: Sequence[str] = (),
                locale: str = "en") -> int:
-    """Play lines from `script` (or standard input); exit 1 if any line was refused.
+    """Play lines from `script` (or standard input); exit 1 if any line was refused, 2 if the
+    table failed one through no fault of the line (`table.exit_code`).
 
     `clock` fixes the time the table lives at (default: the system clock), so that clocks
     and reminders can be tried: a later run with a later clock finds what is due.
@@ -68,11 +69,13 @@ async def play(db: Database | None, channel: str, out_dir: Path, script: str | N
                                                   reason=error.strerror)), file=sys.stderr)
                     return 2
                 with file:
-                    return 1 if await table.run(lines_of(file)) else 0
+                    await table.run(lines_of(file))
+                    return exit_code(table.refusals)
             if sys.stdin.isatty():
                 print(tr("TwixT table — type lines like `alice: challenge bob`, then "
                          "`bob: accept`, `alice: K12`. Ctrl-D ends."))
-            return 1 if await table.run(lines_of(sys.stdin.buffer)) else 0
+            await table.run(lines_of(sys.stdin.buffer))
+            return exit_code(table.refusals)
         finally:
             await table.close()
 

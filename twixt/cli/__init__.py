@@ -1,31 +1,37 @@
 """The `twixt` command line: one entry point, a subcommand per job.
 
 Each subcommand lives beside the code it drives and registers itself here with
-`add_parser(subparsers)`; the parser's `handler` returns the exit code.
+`add_parser(subparsers)`; the parser's `handler` returns the exit code. What a subcommand
+needs is imported when it runs (or when its arguments are built: `arguments.Subcommand`), not
+here, so that `twixt --help` and a quick subcommand do not wait for the engine, the fonts,
+the service or asyncio.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
-import json
 import os
 import sys
+import time
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from twixt.cli import engine_commands, render_commands
+from twixt.cli import clock, engine_commands, render_commands
 from twixt.cli.arguments import (
+    Subcommand,
+    Subcommands,
     add_command,
     add_record_arguments,
     add_shard_arguments,
     read_record,
     shard_overrides,
 )
-from twixt.language import LOCALES
-from twixt.rules import Game
-from twixt.rules.records import FORMATS
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from twixt.rules import Game
 
 #: the years `--clock` may name
 MIN_YEAR, MAX_YEAR = 2000, 2100
@@ -34,18 +40,11 @@ TABLE_CHANNEL = "table"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="twixt", description="TwixT by correspondence.")
-    subparsers = parser.add_subparsers(dest="subcommand", required=True)
-    _add_replay(subparsers)
-    render_commands.add_parser(subparsers)
-    engine_commands.add_parsers(subparsers)
-    _add_play(subparsers)
-    _add_export(subparsers)
-    _add_check(subparsers)
-    _add_run(subparsers)
-    _add_web(subparsers)
-    _add_link(subparsers)
-    _add_migrate(subparsers)
+    """Run the subcommand `argv` names (None: the process's arguments, and then `--seconds`
+    count from the process's start; given arguments count from this call)."""
+    started = clock.process_start() if argv is None else time.perf_counter()
+    parser = command_line()
+    parser.set_defaults(started=started)
     args = parser.parse_args(argv)
     try:
         code: int = args.handler(args)
@@ -58,10 +57,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
-def _add_replay(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    replay = add_command(subparsers, _run_replay, "replay",
-                         "check a game record and print its result as JSON")
-    add_record_arguments(replay)
+def command_line() -> argparse.ArgumentParser:
+    """The `twixt` parser: every subcommand listed, none of their arguments built yet."""
+    parser = argparse.ArgumentParser(prog="twixt", description="TwixT by correspondence.")
+    subparsers = parser.add_subparsers(dest="subcommand", required=True,
+                                       parser_class=Subcommand)
+    _add_replay(subparsers)
+    render_commands.add_parser(subparsers)
+    engine_commands.add_parsers(subparsers)
+    _add_play(subparsers)
+    _add_export(subparsers)
+    _add_check(subparsers)
+    _add_run(subparsers)
+    _add_web(subparsers)
+    _add_link(subparsers)
+    _add_migrate(subparsers)
+    return parser
+
+
+def subcommands() -> list[str]:
+    """The subcommands' names, as `twixt --help` lists them."""
+    found = [action.choices for action in command_line()._actions
+             if isinstance(action, argparse._SubParsersAction)]
+    return list(found[0])
+
+
+def _add_replay(subparsers: Subcommands) -> None:
+    add_command(subparsers, _run_replay, "replay",
+                "check a game record and print its result as JSON", add_record_arguments)
 
 
 def replay_summary(game: Game) -> dict[str, object]:
@@ -79,6 +102,8 @@ def replay_summary(game: Game) -> dict[str, object]:
 def _run_replay(args: argparse.Namespace) -> int:
     """Replay a record; print one JSON object, or `line N: why` at the first illegal line
     (exit 1)."""
+    import json
+
     game = read_record(args)
     if game is None:
         return 1
@@ -86,9 +111,15 @@ def _run_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    play = add_command(subparsers, _run_play, "play",
-                       "the terminal table: play through the bot's service without Discord")
+def _add_play(subparsers: Subcommands) -> None:
+    add_command(subparsers, _run_play, "play",
+                "the terminal table: play through the bot's service without Discord",
+                _play_arguments)
+
+
+def _play_arguments(play: argparse.ArgumentParser) -> None:
+    from twixt.language import LOCALES
+
     play.add_argument("script", nargs="?", help="a file of lines (default: standard input)")
     _add_db_argument(play)
     play.add_argument("--channel", default=TABLE_CHANNEL,
@@ -103,19 +134,24 @@ def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
                       help="the language the table answers in (default: en)")
 
 
-def _add_export(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    export = add_command(subparsers, _run_export, "export",
-                         "print the record of a channel's current or last game")
+def _add_export(subparsers: Subcommands) -> None:
+    add_command(subparsers, _run_export, "export",
+                "print the record of a channel's current or last game", _export_arguments)
+
+
+def _export_arguments(export: argparse.ArgumentParser) -> None:
+    from twixt.rules.formats import FORMATS
+
     _add_db_argument(export)
     export.add_argument("--channel", default=TABLE_CHANNEL,
                         help=f"the channel's name (default: {TABLE_CHANNEL}, as for play)")
     export.add_argument("--format", choices=FORMATS, default="transcript")
 
 
-def _add_check(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    check = add_command(subparsers, _run_check, "check",
-                        "check every page of a SQLite database (the start checks only quickly)")
-    _add_db_argument(check, "the SQLite file to check")
+def _add_check(subparsers: Subcommands) -> None:
+    add_command(subparsers, _run_check, "check",
+                "check every page of a SQLite database (the start checks only quickly)",
+                lambda check: _add_db_argument(check, "the SQLite file to check"))
 
 
 def _run_check(args: argparse.Namespace) -> int:
@@ -128,23 +164,30 @@ def _run_check(args: argparse.Namespace) -> int:
     return check(args.db)
 
 
-def _add_run(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    run = add_command(subparsers, _run_bot, "run", "start the Discord bot (needs DISCORD_TOKEN)")
-    add_shard_arguments(run)
+def _add_run(subparsers: Subcommands) -> None:
+    add_command(subparsers, _run_bot, "run", "start the Discord bot (needs DISCORD_TOKEN)",
+                add_shard_arguments)
 
 
-def _add_web(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    web = add_command(subparsers, _run_web, "web",
-                      "serve the board as a web page (links from `twixt link`, `/twixt board`)")
+def _add_web(subparsers: Subcommands) -> None:
+    add_command(subparsers, _run_web, "web",
+                "serve the board as a web page (links from `twixt link`, `/twixt board`)",
+                _web_arguments)
+
+
+def _web_arguments(web: argparse.ArgumentParser) -> None:
     _add_db_argument(web)
     web.add_argument("--host", default="127.0.0.1",
                      help="the address to listen on (default: 127.0.0.1, this machine only)")
     web.add_argument("--port", type=_port, default=8080, help="the port (default: 8080)")
 
 
-def _add_link(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    link = add_command(subparsers, _run_link, "link",
-                       "print a signed link to a player's seat in a channel's game")
+def _add_link(subparsers: Subcommands) -> None:
+    add_command(subparsers, _run_link, "link",
+                "print a signed link to a player's seat in a channel's game", _link_arguments)
+
+
+def _link_arguments(link: argparse.ArgumentParser) -> None:
     _add_db_argument(link)
     link.add_argument("--channel", required=True, help="the channel's name")
     link.add_argument("--player", required=True,
@@ -176,6 +219,8 @@ def _hours(text: str) -> float:
 
 def _moment(text: str) -> datetime:
     """An ISO time; without a zone it is taken as UTC."""
+    from datetime import UTC, datetime
+
     try:
         moment = datetime.fromisoformat(text)
     except ValueError:
@@ -193,9 +238,12 @@ def _add_db_argument(parser: argparse.ArgumentParser,
                         help=f"{what} (default: $TWIXT_DB or ./twixt.db)")
 
 
-def _add_migrate(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    migrate = add_command(subparsers, _run_migrate, "migrate",
-                          "copy a whole SQLite database into an empty PostgreSQL one")
+def _add_migrate(subparsers: Subcommands) -> None:
+    add_command(subparsers, _run_migrate, "migrate",
+                "copy a whole SQLite database into an empty PostgreSQL one", _migrate_arguments)
+
+
+def _migrate_arguments(migrate: argparse.ArgumentParser) -> None:
     migrate.add_argument("--from", dest="source", required=True, type=_sqlite_source,
                          metavar="sqlite:PATH", help="the SQLite database, e.g. sqlite:twixt.db")
     migrate.add_argument("--to", dest="target", required=True, type=_postgres_target,
@@ -234,7 +282,9 @@ def _run_play(args: argparse.Namespace) -> int:
     """Read `name: command` lines (from SCRIPT, a pipe, or typed in) and print the replies;
     board pictures are saved into --out. Every line is played, a refused one too (said as
     `! name: why`); the exit code is 0 when every line was taken, 1 when any was refused, 2
-    when the database or --out cannot be used."""
+    when the database or --out cannot be used (at the start, or under a line)."""
+    import asyncio
+
     from twixt.app.table import play
 
     return asyncio.run(play(args.db, args.channel, args.out, args.script, args.clock,
@@ -244,6 +294,8 @@ def _run_play(args: argparse.Namespace) -> int:
 def _run_export(args: argparse.Namespace) -> int:
     """Print the record of the channel's current or last game (the channel `play` uses
     when neither names one): exit 1 when the channel has no game."""
+    import asyncio
+
     from twixt.app.table import export
 
     return asyncio.run(export(args.db, args.channel, args.format))
@@ -254,6 +306,8 @@ def _run_web(args: argparse.Namespace) -> int:
     are signed with TWIXT_WEB_SECRET; without it, with a random secret of this process, so
     its links stop working when it stops. With DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET and
     DISCORD_TOKEN it serves the Discord Activity too."""
+    import asyncio
+
     from twixt.app.web import serve_web
     from twixt.config import Settings
 
@@ -264,6 +318,8 @@ def _run_web(args: argparse.Namespace) -> int:
 def _run_link(args: argparse.Namespace) -> int:
     """Print a signed link to the player's seat in the channel's game in progress (else its
     last one), valid --hours; signed with TWIXT_WEB_SECRET, which the web server must share."""
+    import asyncio
+
     from twixt.app.web import print_seat_link
     from twixt.config import Settings
 

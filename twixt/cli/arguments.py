@@ -1,34 +1,72 @@
-"""Arguments that several `twixt` subcommands share."""
+"""Arguments that several `twixt` subcommands share, and the subcommands' parsers.
+
+A subcommand's arguments are added only when it is the one run (`Subcommand`), and this
+module and the commands' own import at their top only what their help needs: `twixt --help`
+and `twixt NAME --help` then start about as fast as Python itself, and a subcommand loads the
+engine, the fonts or the service only when it runs.
+"""
 
 from __future__ import annotations
 
 import argparse
-import inspect
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from twixt.language import Message, message
-from twixt.rules import Game
-from twixt.rules.errors import RecordError
-from twixt.rules.records import FORMATS, decode, load, read, take
+if TYPE_CHECKING:
+    from twixt.language import Message
+    from twixt.rules import Game
+
+#: what adds a subcommand's arguments to its parser
+Arguments = Callable[[argparse.ArgumentParser], None]
 
 
-def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
-                handler: Callable[[argparse.Namespace], int], name: str,
-                summary: str) -> argparse.ArgumentParser:
-    """The subcommand `twixt NAME`, run by `handler`: `summary` is its line in `twixt --help`,
-    and the handler's docstring its description in `twixt NAME --help`, so that the reader of
-    the code and the user read one text."""
-    parser = subparsers.add_parser(name, help=summary, description=inspect.getdoc(handler))
+class Subcommand(argparse.ArgumentParser):
+    """A subcommand's parser, whose arguments are added when it first parses: only the
+    subcommand named on the command line is built, so that neither `twixt --help` nor
+    another subcommand imports what these arguments need (their choices, the engine's
+    levels)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._arguments: Arguments | None = None
+
+    def defer(self, arguments: Arguments) -> None:
+        """Add the arguments with `arguments` when this parser first parses."""
+        self._arguments = arguments
+
+    # typeshed overloads this by the namespace's type; argparse calls it with none
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None,
+                         ) -> tuple[argparse.Namespace, list[str]]:
+        if self._arguments is not None:
+            arguments, self._arguments = self._arguments, None
+            arguments(self)
+        return super().parse_known_args(args, namespace)
+
+
+#: the `twixt` command line's subcommands, each a `Subcommand`
+Subcommands: TypeAlias = "argparse._SubParsersAction[Subcommand]"
+
+
+def add_command(subparsers: Subcommands, handler: Callable[[argparse.Namespace], int],
+                name: str, summary: str, arguments: Arguments) -> None:
+    """The subcommand `twixt NAME`, run by `handler`, its arguments added by `arguments` when
+    it runs: `summary` is its line in `twixt --help`, and the handler's docstring its
+    description in `twixt NAME --help` (which rewraps it), so that the reader of the code and
+    the user read one text."""
+    parser = subparsers.add_parser(name, help=summary, description=handler.__doc__)
     parser.set_defaults(handler=handler)
-    return parser
+    parser.defer(arguments)
 
 
 def add_record_arguments(parser: argparse.ArgumentParser, *, stdin: bool = False,
                          optional: bool = False) -> None:
     """A record file and its format, as `replay` and `render` read them; with `stdin`, `-`
     (and with `optional`, no file at all) reads the record from standard input."""
+    from twixt.rules.formats import FORMATS
+
     if not stdin:
         parser.add_argument("file", help="a transcript, Little Golem .tsgf or T1 file")
         parser.add_argument("--format", choices=FORMATS,
@@ -47,6 +85,9 @@ def add_record_arguments(parser: argparse.ArgumentParser, *, stdin: bool = False
 def read_record(args: argparse.Namespace) -> Game | None:
     """The game of the record the arguments name; None after saying on stderr why it cannot
     be read (`line N: why`, or why the file cannot be opened)."""
+    from twixt.rules.errors import RecordError
+    from twixt.rules.records import decode, load, read, take
+
     try:
         if args.file == "-" and getattr(args, "record_stdin", False):
             fmt = args.format or "transcript"
@@ -73,10 +114,11 @@ def shard_overrides(args: argparse.Namespace) -> dict[str, str]:
     return {name: value for name, value in given.items() if value is not None}
 
 
-
 def picture_ending(path: Path, kind: str) -> Message | None:
     """Why `path` cannot take a `.{kind}` picture, said before any work is done: the bytes
     are that format, and a viewer goes by the ending (None: it ends so)."""
+    from twixt.language import message
+
     if path.suffix.lower() == f".{kind}":
         return None
     return message("{path}: the picture is a {kind}: name it {name}", path=str(path),

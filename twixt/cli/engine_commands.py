@@ -4,6 +4,9 @@
 exactly as a player would type it (or, with `--json`, the engine's whole answer); `analyze`
 draws the game's win-probability curve to a PNG and prints its biggest swings. Both read
 every format `twixt replay` reads, and `-` reads the record from standard input.
+
+`think` imports the engine and the rules only (what a game over needs to say so aside), and
+its `--seconds` count from the process's start (`clock`), as whoever started it counts them.
 """
 
 from __future__ import annotations
@@ -12,16 +15,20 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from twixt.cli.arguments import add_command, add_record_arguments, picture_ending, read_record
-from twixt.engine import CORE, DESCRIPTION, LEVELS, Limit, level_limit, think
-from twixt.engine.analysis import FULL_POSITIONS, analyze_game, budget, default_limit
-from twixt.engine.api import fixed_nodes
-from twixt.language import LOCALES, translation, unmarked
-from twixt.rendering import ThemeName, render_wincurve
-from twixt.rules import Game
-from twixt.rules.numbers import whole_number
-from twixt.service import curve_of, result_sentence, swing_lines
+from twixt.cli import clock
+from twixt.cli.arguments import (
+    Subcommands,
+    add_command,
+    add_record_arguments,
+    picture_ending,
+    read_record,
+)
+
+if TYPE_CHECKING:
+    from twixt.engine import Limit
+    from twixt.rules import Game
 
 #: the level `think` uses when none is given: a quick answer (`analyze` has the engine's
 #: default analysis budget, the bot's `analyze`'s)
@@ -31,10 +38,18 @@ MIN_SECONDS, MAX_SECONDS = 0.01, 3600.0
 MAX_SEED = 2**32 - 1
 
 
-def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parsers(subparsers: Subcommands) -> None:
     """Register `think` and `analyze` with the `twixt` command line."""
-    thinking = add_command(subparsers, run_think, "think",
-                           "the engine's move for the side to move in a game record")
+    add_command(subparsers, run_think, "think",
+                "the engine's move for the side to move in a game record", _think_arguments)
+    add_command(subparsers, run_analyze, "analyze",
+                "draw a game's win-probability curve and print its biggest swings",
+                _analyze_arguments)
+
+
+def _think_arguments(thinking: argparse.ArgumentParser) -> None:
+    from twixt.engine import DESCRIPTION
+
     thinking.epilog = DESCRIPTION
     add_record_arguments(thinking, stdin=True, optional=True)
     _add_budget(thinking, THINK_LEVEL, str(THINK_LEVEL),
@@ -44,8 +59,14 @@ def add_parsers(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
                                '"win" is the chance that the side to move wins, "core" the '
                                'engine\'s search: "compiled" or "python" (the fallback)')
 
-    analyzing = add_command(subparsers, run_analyze, "analyze",
-                            "draw a game's win-probability curve and print its biggest swings")
+
+def _analyze_arguments(analyzing: argparse.ArgumentParser) -> None:
+    from twixt.engine import CORE, DESCRIPTION
+    from twixt.engine.analysis import budget
+    from twixt.engine.api import fixed_nodes
+    from twixt.language import LOCALES
+    from twixt.rendering import ThemeName
+
     analyzing.epilog = DESCRIPTION
     add_record_arguments(analyzing, stdin=True)
     analyzing.add_argument("--out", "-o", required=True, type=Path, metavar="PATH.png",
@@ -66,6 +87,8 @@ def _add_budget(parser: argparse.ArgumentParser, level: int | None, default: str
                 seconds_help: str) -> None:
     """--level, --seconds and --seed; without --level or --seconds, `level` (None: the
     engine's default analysis budget, said as `default`)."""
+    from twixt.engine import LEVELS
+
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--level", type=_level, metavar="N",
                        help=f"the engine's level, {LEVELS[0]} (answers at once) to "
@@ -78,6 +101,9 @@ def _add_budget(parser: argparse.ArgumentParser, level: int | None, default: str
 
 
 def _level(text: str) -> int:
+    from twixt.engine import LEVELS
+    from twixt.rules.numbers import whole_number
+
     number = whole_number(text)
     if number not in LEVELS:
         raise argparse.ArgumentTypeError(f"{text!r} is not a level: choose {LEVELS[0]} to "
@@ -97,6 +123,8 @@ def _seconds(text: str) -> float:
 
 
 def _seed(text: str) -> int:
+    from twixt.rules.numbers import whole_number
+
     number = whole_number(text)
     if number is None or number > MAX_SEED:
         raise argparse.ArgumentTypeError(f"{text!r} is not a seed from 0 to {MAX_SEED}")
@@ -104,6 +132,9 @@ def _seed(text: str) -> int:
 
 
 def _limit(args: argparse.Namespace, game: Game, seconds_share: float = 1.0) -> Limit:
+    from twixt.engine import Limit, level_limit
+    from twixt.engine.analysis import default_limit
+
     if args.seconds is not None:
         return Limit(seconds=args.seconds * seconds_share)
     level = args.level or args.default_level
@@ -114,14 +145,18 @@ def run_think(args: argparse.Namespace) -> int:
     """Print the engine's action for the side to move as one line of the move language (G6,
     G6 link E5, swap, G6; privilege), or with --json its whole answer. A finished game: why it
     is over, exit 1; a bad record: `line N: why`, exit 1."""
+    from twixt.engine import CORE, Limit, think
+
     game = read_record(args)
     if game is None:
         return 1
     if game.outcome is not None:
-        said = result_sentence(game.outcome, game, translation("en"))
-        print(f"the game is over: {unmarked(said)}", file=sys.stderr)
+        _say_over(game)
         return 1
-    result = think(game, _limit(args, game), seed=args.seed)
+    limit = _limit(args, game)
+    if args.seconds is not None:  # Python's start and the imports are part of --seconds
+        limit = Limit(seconds=clock.left_of(args.seconds, args.started))
+    result = think(game, limit, seed=args.seed)
     if args.json:
         print(json.dumps({"move": result.move, "win": result.win, "pv": list(result.pv),
                           "nodes": result.nodes, "seconds": result.seconds, "core": CORE}))
@@ -130,10 +165,25 @@ def run_think(args: argparse.Namespace) -> int:
     return 0
 
 
+def _say_over(game: Game) -> None:
+    """Say on stderr why a game has no move to think about."""
+    from twixt.language import translation, unmarked
+    from twixt.service import result_sentence
+
+    assert game.outcome is not None
+    said = result_sentence(game.outcome, game, translation("en"))
+    print(f"the game is over: {unmarked(said)}", file=sys.stderr)
+
+
 def run_analyze(args: argparse.Namespace) -> int:
     """Let the engine look at every position of a record: draw Red's chance move by move to a
     PNG, the three biggest swings marked with the move played and the engine's preference, and
     print those swings (exit 1, and why, for a bad record or path; --out must end in .png)."""
+    from twixt.engine.analysis import FULL_POSITIONS, analyze_game
+    from twixt.language import translation, unmarked
+    from twixt.rendering import ThemeName, render_wincurve
+    from twixt.service import curve_of, swing_lines
+
     tr = translation(args.locale)
     wrong_ending = picture_ending(args.out, "png")
     if wrong_ending is not None:  # said before the engine's minutes, not after

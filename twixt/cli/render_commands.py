@@ -6,31 +6,27 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from twixt.cli.arguments import add_command, add_record_arguments, picture_ending
-from twixt.language import translation, unmarked
-from twixt.rendering import (
-    DEFAULT_WIDTH,
-    REPLAY_WIDTH,
-    PaletteName,
-    RenderOptions,
-    ThemeName,
-    render_png,
-    render_replay,
-)
-from twixt.rules import Colour, Game
-from twixt.rules.errors import RecordError
-from twixt.rules.numbers import whole_number
-from twixt.rules.records import load
+from twixt.cli.arguments import Subcommands, add_command, add_record_arguments, picture_ending
+
+if TYPE_CHECKING:
+    from twixt.rules import Game
 
 #: the widths a picture may be drawn at
 MIN_WIDTH, MAX_WIDTH = 200, 4000
 
 
-def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(subparsers: Subcommands) -> None:
     """Register `render` with the `twixt` command line."""
-    render = add_command(subparsers, run, "render",
-                         "draw a game record as a PNG picture or an animated GIF replay")
+    add_command(subparsers, run, "render",
+                "draw a game record as a PNG picture or an animated GIF replay", _arguments)
+
+
+def _arguments(render: argparse.ArgumentParser) -> None:
+    from twixt.rendering import DEFAULT_WIDTH, REPLAY_WIDTH, ThemeName
+    from twixt.rules import Colour
+
     add_record_arguments(render)
     render.add_argument("-o", "--output",
                         help="where to write (default: board.png, or replay.gif with --gif)")
@@ -49,6 +45,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def _count(text: str) -> int:
+    from twixt.rules.numbers import whole_number
+
     number = whole_number(text)
     if number is None:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of turns (0 or more)")
@@ -56,6 +54,8 @@ def _count(text: str) -> int:
 
 
 def _width(text: str) -> int:
+    from twixt.rules.numbers import whole_number
+
     number = whole_number(text)
     if number is None or not MIN_WIDTH <= number <= MAX_WIDTH:
         raise argparse.ArgumentTypeError(f"{text!r} is not a width from {MIN_WIDTH} to "
@@ -80,6 +80,20 @@ def _entries_until(game: Game, turns: int) -> int:
 def run(args: argparse.Namespace) -> int:
     """Draw a record's final position (or its position after turn N) as PNG, or its whole
     game as an animated GIF with --gif (exit 1, and why, for a bad record or option)."""
+    from twixt.language import translation, unmarked
+    from twixt.rendering import (
+        DEFAULT_WIDTH,
+        REPLAY_WIDTH,
+        PaletteName,
+        RenderOptions,
+        ThemeName,
+        render_png,
+        render_replay,
+    )
+    from twixt.rules import Colour
+    from twixt.rules.errors import RecordError
+    from twixt.rules.records import load
+
     if args.gif and args.turn is not None:
         print("--turn and --gif do not go together: a replay shows every turn", file=sys.stderr)
         return 1

@@ -26,8 +26,10 @@ from twixt.service import (
     MAX_IMPORT_BYTES,
     THE_ENGINE_PLAYER,
     TOPICS,
+    BusyError,
     ChallengeOptions,
-    ServiceError,
+    LimitError,
+    MalformedError,
     TwixtService,
     User,
     build_options,
@@ -116,7 +118,7 @@ command_choices = suggestions(tuple(TOPICS))
 def player_of(member: discord.Member | discord.User) -> discord.Member | discord.User:
     """A member named in an option, who may play: bots may not."""
     if member.bot:
-        raise ServiceError("{name} is a bot; bots do not play TwixT", name=member.display_name)
+        raise MalformedError("{name} is a bot; bots do not play TwixT", name=member.display_name)
     return member
 
 
@@ -133,13 +135,13 @@ def player_or_bot(interaction: discord.Interaction,
 async def record_bytes(file: discord.Attachment) -> bytes:
     """An attached record's bytes; a file too big for a record is refused before reading."""
     if file.size > MAX_IMPORT_BYTES:
-        raise ServiceError("{file} is too big for a game record ({kb} KB at most)",
-                           file=visible(file.filename), kb=MAX_IMPORT_BYTES // 1024)
+        raise LimitError("{file} is too big for a game record ({kb} KB at most)",
+                         file=visible(file.filename), kb=MAX_IMPORT_BYTES // 1024)
     try:
         return await file.read()
     except discord.HTTPException:
-        raise ServiceError("Discord did not hand me {file}; attach it again",
-                           file=visible(file.filename)) from None
+        raise BusyError("Discord did not hand me {file}; attach it again",
+                        file=visible(file.filename)) from None
 
 
 CogClass = typing.TypeVar("CogClass", bound=type)

@@ -26,7 +26,7 @@ from twixt.discord.commanding import player_of
 from twixt.discord.respond import person
 from twixt.language import locale_of
 from twixt.rules import quote
-from twixt.service import Reply, Request, ServiceError, TwixtService, User, refusal
+from twixt.service import MalformedError, Reply, Request, ServiceError, TwixtService, User, refusal
 from twixt.service.commands import router
 
 log = logging.getLogger(__name__)
@@ -113,8 +113,8 @@ def _mentioned(message: discord.Message, word: str) -> User:
     match = _MENTION.fullmatch(word)
     member = next((m for m in message.mentions if match and m.id == int(match[1])), None)
     if member is None:
-        raise ServiceError("mention the player (@name) instead of writing {word}",
-                           word=quote(word))
+        raise MalformedError("mention the player (@name) instead of writing {word}",
+                             word=quote(word))
     return person(player_of(member))
 
 

@@ -29,6 +29,9 @@ from twixt.service import (
     APOLOGY,
     NO_SERVER,
     Button,
+    FaultError,
+    MalformedError,
+    NotAllowedError,
     Reply,
     Request,
     ServiceError,
@@ -71,7 +74,7 @@ def request_of(interaction: discord.Interaction) -> Request:
     channel manager. A direct message or group DM is a game's home with no server
     (`NO_SERVER`), where nobody manages anything."""
     if interaction.channel_id is None:
-        raise ServiceError(NO_CHANNEL)
+        raise MalformedError(NO_CHANNEL)
     if interaction.guild_id is None:
         return Request(NO_SERVER, interaction.channel_id, person(interaction.user),
                        locale=language_of(interaction))
@@ -104,7 +107,7 @@ async def _answer(interaction: discord.Interaction, service: TwixtService, label
         if callable(asked):
             asked = await asked()
         if isinstance(asked, _STARTING) and guest_in_server(interaction):
-            raise ServiceError(NOT_IN_SERVER)
+            raise NotAllowedError(NOT_IN_SERVER)
     except Exception as error:  # options the service cannot take: the same funnel
         return refusal(error, context, language_of(interaction))
     return await service.answer(request, asked, context)
@@ -115,7 +118,7 @@ async def press(interaction: discord.Interaction, service: TwixtService,
     """A button pressed: refused in one line to anyone it is not for, else the command it
     stands for, served as a slash command's is."""
     if button.only_users and interaction.user.id not in button.only_users:
-        await deliver(interaction, _refusal(interaction, NOT_FOR_YOU))
+        await deliver(interaction, _refusal(interaction, NotAllowedError(NOT_FOR_YOU)))
         return
     await serve(interaction, service, f"button {button.kind.value}",
                 cmd.of_button(button.kind, button.target))
@@ -192,18 +195,21 @@ async def on_app_command_error(interaction: discord.Interaction,
     """The command tree's error handler: what went wrong before a command body ran (a
     failed check, an argument Discord could not convert) — one line in the asker's language,
     or an apology."""
+    refused: ServiceError
     if isinstance(error, app_commands.CheckFailure):
-        said = message("you cannot use this command here")
+        refused = NotAllowedError("you cannot use this command here")
     elif isinstance(error, app_commands.TransformerError):
-        said = message("I could not read {value} for this option; pick one from Discord's list",
-                       value=quote(str(error.value)))
+        refused = MalformedError("I could not read {value} for this option; pick one from "
+                                 "Discord's list", value=quote(str(error.value)))
     else:
         slash = interaction.command.qualified_name if interaction.command else "?"
         log.error("command error", exc_info=error,
                   extra={"command": slash, **operations.where(interaction)})
-        said = APOLOGY
-    await deliver(interaction, _refusal(interaction, said))
+        refused = FaultError(APOLOGY)
+    await deliver(interaction, _refusal(interaction, refused))
 
 
-def _refusal(interaction: discord.Interaction, said: Message) -> Reply:
-    return Reply(_said(interaction, said), ephemeral=True, refused=True)
+def _refusal(interaction: discord.Interaction, refused: ServiceError) -> Reply:
+    """A refusal of this front end's own, told as the service's funnel tells one (`refusal`):
+    in the asker's language, of its kind."""
+    return refusal(refused, {}, language_of(interaction))

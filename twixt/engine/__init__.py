@@ -4,18 +4,36 @@ The shape follows python-chess's `chess.engine`: the caller passes a `Limit` (a 
 a number of nodes) and gets a `PlayResult` back (the move as a player types it, the chance that
 the side to move wins, the expected line, the work done). Nothing else is shared between the
 caller and the search, so the search can run in another process. Imports only `rules`.
+
+`LEVELS`, `CORE` and `DESCRIPTION` come from `engine.about`, which loads nothing of the
+search; the rest of `engine.api` (and with it the search's modules and numpy) is imported
+when one of its names is first used, so that a help text that names the levels starts fast.
 """
 
-from twixt.engine.api import (
-    LEVELS,
-    LevelLimit,
-    Limit,
-    PlayResult,
-    level_limit,
-    pegs_to_connect,
-    think,
-)
-from twixt.engine.core import CORE, DESCRIPTION
+from typing import TYPE_CHECKING
+
+from twixt.engine.about import CORE, DESCRIPTION, LEVELS
+
+if TYPE_CHECKING:
+    from twixt.engine.api import (
+        LevelLimit,
+        Limit,
+        PlayResult,
+        level_limit,
+        pegs_to_connect,
+        think,
+    )
 
 __all__ = ["CORE", "DESCRIPTION", "LEVELS", "LevelLimit", "Limit", "PlayResult", "level_limit",
            "pegs_to_connect", "think"]
+
+
+def __getattr__(name: str) -> object:
+    """A name of `engine.api`, imported when it is first asked for."""
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from twixt.engine import api
+
+    value = getattr(api, name)
+    globals()[name] = value
+    return value

@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass
 
 from twixt.engine import core
+from twixt.engine.about import LEVELS
 from twixt.engine.board import Board
 from twixt.engine.core import search
 from twixt.engine.evaluate import side
@@ -16,9 +17,6 @@ from twixt.engine.opening import fair_first_peg, should_swap
 from twixt.engine.policy import root_scores
 from twixt.engine.search import MAX_NODES, ROOT_WIDTH, blocking_holes, winning_holes
 from twixt.rules import Colour, Game, IllegalMoveError, TwixtError
-
-#: the levels a player may challenge, weakest first
-LEVELS = (1, 2, 3, 4, 5)
 
 
 @dataclass(frozen=True)

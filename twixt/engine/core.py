@@ -4,8 +4,8 @@ definition: both choose the same move for the same position, seed and node count
 
 `setup.py` builds the compiled core when a C compiler and Python's headers are there and goes
 on without it when they are not; `TWIXT_ENGINE_CORE=python` forces the fallback (to compare
-the two, or to rule the compiled core out). `CORE` says which runs, `DESCRIPTION` says it in
-one line for start-up, with the reason when it is the fallback.
+the two, or to rule the compiled core out). `engine.about` finds out which runs: `CORE`, and
+`DESCRIPTION` in one line for start-up, with the reason when it is the fallback.
 
 The compiled core gets the board's tables once per size and rule set (bitboards as
 little-endian bytes, the other tables as arrays of C ints) and the position once per search;
@@ -14,13 +14,16 @@ the constants it uses come from the Python modules, so they are written down onc
 
 from __future__ import annotations
 
-import os
 import time
 from array import array
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+# which core runs is found out in `engine.about`, which a help text can read without this
+from twixt.engine.about import CHOICE as CHOICE
+from twixt.engine.about import CORE as CORE
+from twixt.engine.about import DESCRIPTION as DESCRIPTION
 from twixt.engine.board import Board
 from twixt.engine.candidates import centre
 from twixt.engine.evaluate import NARROW, SHARPNESS, TEMPO, UNREACHABLE, WEAK, Side
@@ -56,8 +59,6 @@ from twixt.rules.position import Position
 if TYPE_CHECKING:
     from twixt.engine import _core
 
-#: the environment variable that forces the Python core
-CHOICE = "TWIXT_ENGINE_CORE"
 #: the compiled core's bound on its tree: its nodes take 40 bytes and its listed moves 16
 #: each (`search.NODE_BYTES`, `search.EDGE_BYTES`), in one block of this size; when the tree
 #: would outgrow it, the search prunes it to half (`Search._prune`) and goes on (it is full
@@ -69,24 +70,8 @@ _COLOUR = {Colour.RED: 0, Colour.BLACK: 1}
 _NOTHING = 0xFF
 
 
-def _load() -> str | None:
-    """Why the compiled core cannot run, or None when it can."""
-    if os.environ.get(CHOICE, "").strip().lower() == "python":
-        return f"{CHOICE}=python"
-    try:
-        from twixt.engine import _core  # noqa: F401 - loaded here once, used where it searches
-    except ImportError as error:
-        return f"twixt.engine._core is not built ({error})"
-    return None
-
-
-_WHY = _load()
 #: whether searches run compiled (the tests switch it to run every engine test on both cores)
-compiled = _WHY is None
-#: "compiled" or "python": the core this process started with
-CORE = "compiled" if compiled else "python"
-DESCRIPTION = ("engine core: compiled C" if compiled
-               else f"engine core: Python (no compiled core: {_WHY})")
+compiled = CORE == "compiled"
 
 
 def search(board: Board, colour: Colour, nodes: int | None, deadline: float | None, *,
@@ -116,13 +101,16 @@ def compiled_search(board: Board, colour: Colour, nodes: int | None, deadline: f
     geo = board.geo
     pegs, links = _encoded(board.pos)
     budget = min(nodes if nodes is not None else MAX_NODES, MAX_NODES)
-    seconds = -1.0 if deadline is None else max(0.0, deadline - time.perf_counter())
     params = (C_PUCT, FIRST_PLAY_URGENCY, NARROW, WEAK, SHARPNESS, TEMPO, noise, WIDTH,
               ROOT_WIDTH, UNREACHABLE, PV_LENGTH, MAX_BYTES if max_bytes is None else max_bytes)
     recent = board.recent(colour)
-    found = _core.search(_tables(geo.cols, geo.rows, board.rules), pegs, links,
-                         (recent.last, recent.own_last), _COLOUR[colour], budget, seconds,
-                         list(rng_values), params, _weights(), _prior_params(),
+    # the tables and weights first (a process's first search builds them), then the time
+    # left: the core counts its seconds from when it starts, and the deadline is the caller's
+    tables = _tables(geo.cols, geo.rows, board.rules)
+    learned, prior_params = _weights(), _prior_params()
+    seconds = -1.0 if deadline is None else max(0.0, deadline - time.perf_counter())
+    found = _core.search(tables, pegs, links, (recent.last, recent.own_last), _COLOUR[colour],
+                         budget, seconds, list(rng_values), params, learned, prior_params,
                          None if root_scores is None else array("d", root_scores).tobytes())
     done, root_eval, terminal, moves, priors, visits, values, lines, prunes, kept = found
     return Outcome(nodes=done, root_eval=root_eval, terminal=terminal, moves=tuple(moves),

@@ -127,13 +127,21 @@ def width_level(width: int) -> int:
 
 def _mirrored(shape: str, code: int, across: bool, along: bool) -> int:
     """A shape's code read in a mirror (left-right: `across`, top-bottom: `along`)."""
-    offsets, base = SHAPES[shape]
-    states = [(code // base ** i) % base for i in range(len(offsets))]
+    _offsets, base = SHAPES[shape]
     out = 0
-    for i, (dx, da) in enumerate(offsets):
-        j = offsets.index((-dx if across else dx, -da if along else da))
-        out += states[i] * base ** j
+    for power in _mirror_powers(shape, across, along):
+        code, state = divmod(code, base)
+        out += state * power
     return out
+
+
+@cache
+def _mirror_powers(shape: str, across: bool, along: bool) -> tuple[int, ...]:
+    """Per position of a shape, the place value in the mirrored code of the state found there
+    (the weights' table is built from thousands of codes at each start: worked out once)."""
+    offsets, base = SHAPES[shape]
+    return tuple(base ** offsets.index((-dx if across else dx, -da if along else da))
+                 for dx, da in offsets)
 
 
 def canonical(shape: str, code: int) -> int:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import gettext
 import io
 from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING
 
 from twixt.language.message import Markup, Message, message, plural_message, verbatim
@@ -80,6 +79,8 @@ def compiled_catalogue(locale: str) -> bytes:
 def merged_catalogue(locale: str) -> Catalog:
     """All `.po` files of a language as one catalogue: each part of the code keeps its own
     file, so that people translating different parts do not edit one file."""
+    from importlib import resources
+
     from babel.messages.catalog import Catalog
     from babel.messages.pofile import read_po
 

@@ -2,20 +2,37 @@
 
 Pure domain code: no I/O, no clocks, no asyncio. Start with `Game`; records live in
 `rules.records`.
+
+Each name below is imported from its module when it is first used, so that what needs one
+small module of the rules (the record formats a help text lists: `rules.formats`) does not
+wait for all of them.
 """
 
-from twixt.rules.errors import (
-    IllegalMoveError,
-    InvalidMoveError,
-    RecordError,
-    TwixtError,
-    quote,
-    visible,
-)
-from twixt.rules.game import Game, GameOptions, Turn
-from twixt.rules.geometry import MAX_SIZE, MIN_SIZE, parse_size
-from twixt.rules.model import Colour, Hole, Link, Outcome, Peg, Reason, RuleSet, column_letters
-from twixt.rules.notation import Action, Command, Placement, parse_command
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from twixt.rules.errors import (
+        IllegalMoveError,
+        InvalidMoveError,
+        OutOfTurnError,
+        RecordError,
+        TwixtError,
+        quote,
+        visible,
+    )
+    from twixt.rules.game import Game, GameOptions, Turn
+    from twixt.rules.geometry import MAX_SIZE, MIN_SIZE, parse_size
+    from twixt.rules.model import (
+        Colour,
+        Hole,
+        Link,
+        Outcome,
+        Peg,
+        Reason,
+        RuleSet,
+        column_letters,
+    )
+    from twixt.rules.notation import Action, Command, Placement, parse_command
 
 __all__ = [
     "MAX_SIZE",
@@ -29,6 +46,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidMoveError",
     "Link",
+    "OutOfTurnError",
     "Outcome",
     "Peg",
     "Placement",
@@ -43,3 +61,25 @@ __all__ = [
     "quote",
     "visible",
 ]
+
+#: the module each name comes from
+_HOMES = {
+    **dict.fromkeys(("IllegalMoveError", "InvalidMoveError", "OutOfTurnError", "RecordError",
+                     "TwixtError", "quote", "visible"), "errors"),
+    **dict.fromkeys(("Game", "GameOptions", "Turn"), "game"),
+    **dict.fromkeys(("MAX_SIZE", "MIN_SIZE", "parse_size"), "geometry"),
+    **dict.fromkeys(("Colour", "Hole", "Link", "Outcome", "Peg", "Reason", "RuleSet",
+                     "column_letters"), "model"),
+    **dict.fromkeys(("Action", "Command", "Placement", "parse_command"), "notation"),
+}
+
+
+def __getattr__(name: str) -> object:
+    """A name of the rules, imported from its module when it is first asked for."""
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f"{__name__}.{_HOMES[name]}"), name)
+    globals()[name] = value
+    return value

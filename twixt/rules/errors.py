@@ -75,6 +75,10 @@ class IllegalMoveError(TwixtError):
     """A well-formed command that the rules forbid here (`G6 is already taken`)."""
 
 
+class OutOfTurnError(IllegalMoveError):
+    """A move by a player whose turn it is not (`it is bob's turn`)."""
+
+
 class RecordError(TwixtError):
     """A game record that cannot be read or replayed; `line` is 1-based, 0 when unknown."""
 

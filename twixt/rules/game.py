@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import NamedTuple
 
 from twixt.language import Message, message
-from twixt.rules.errors import IllegalMoveError, TwixtError, quote, visible
+from twixt.rules.errors import IllegalMoveError, OutOfTurnError, TwixtError, quote, visible
 from twixt.rules.geometry import Geometry, check_size, geometry, parse_size
 from twixt.rules.model import Colour, Hole, Link, Outcome, Peg, Reason, RuleSet
 from twixt.rules.notation import Action, Command, LinkTarget, Placement, parse_command
@@ -768,8 +768,8 @@ class Game:
 
     def _apply(self, command: Command, seat: int, changes: _Changes) -> None:
         if command.is_move and seat != self._state.next_seat:
-            raise IllegalMoveError("it is {player}'s turn",
-                                   player=self.players[self._state.next_seat])
+            raise OutOfTurnError("it is {player}'s turn",
+                                 player=self.players[self._state.next_seat])
         for target in command.removals:
             self._remove(target, seat, changes)
         if command.placement:

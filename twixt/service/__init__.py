@@ -5,9 +5,12 @@ the sign of thinking, its shards) and then calls only the service's public metho
 builds a `Request` (who, where) and a command — from its own input as one of
 `twixt.service.commands` (a button: `commands.of_button`), or from text through
 `twixt.service.commands.router` — hands both to `TwixtService.answer`, and delivers the
-`Reply` it gets back. What a front end needs besides (the limits its options keep to, the
-engine player to name, the words of a game's analysis and result for the command line) is
-offered here too, so that no front end reaches into the service's modules
+`Reply` it gets back. A refused reply carries the kind of refusal (`Reply.refused`, one of
+`REFUSAL_KINDS`, each a `ServiceError`), which a front end maps (to a status code, say)
+without reading the words. A front end that shows a game asks for its view (`game_view`) and
+acts through its controls (`commands.of_control`). What a front end needs besides (the limits
+its options keep to, the engine player to name, the words of a game's analysis and result for
+the command line) is offered here too, so that no front end reaches into the service's modules
 (`tests/test_front_ends.py` holds them to that).
 """
 
@@ -26,6 +29,18 @@ from twixt.service.commands.tournament_options import (
 from twixt.service.desk.desk import utc_now
 from twixt.service.desk.engine_pool import ENGINE_CORE, EnginePool
 from twixt.service.desk.engine_seats import THE_ENGINE_PLAYER
+from twixt.service.errors import (
+    REFUSAL_KINDS,
+    BusyError,
+    ConflictError,
+    FaultError,
+    LimitError,
+    MalformedError,
+    MissingError,
+    NotAllowedError,
+    NotYourTurnError,
+    ServiceError,
+)
 from twixt.service.model import (
     CHANNEL_LINK,
     MAX_PAGE,
@@ -42,15 +57,7 @@ from twixt.service.model import (
 )
 from twixt.service.names import MAX_NAME
 from twixt.service.port import Port, Thinking, ThreadOpener, alongside
-from twixt.service.service import (
-    APOLOGY,
-    OpenService,
-    Reply,
-    Request,
-    ServiceError,
-    TwixtService,
-    refusal,
-)
+from twixt.service.service import APOLOGY, OpenService, Reply, Request, TwixtService, refusal
 from twixt.service.texts import result_sentence
 
 __all__ = [
@@ -65,15 +72,24 @@ __all__ = [
     "MAX_ROUNDS",
     "NO_SERVER",
     "PAGE_SIZE",
+    "REFUSAL_KINDS",
     "THE_ENGINE_PLAYER",
     "TOPICS",
+    "BusyError",
     "Button",
     "ButtonKind",
     "ChallengeOptions",
+    "ConflictError",
     "Control",
     "ControlKind",
     "EnginePool",
+    "FaultError",
     "GameView",
+    "LimitError",
+    "MalformedError",
+    "MissingError",
+    "NotAllowedError",
+    "NotYourTurnError",
     "OpenService",
     "PickStep",
     "Picker",

@@ -9,7 +9,8 @@ import enum
 import re
 from dataclasses import dataclass, field
 
-from twixt.language import Markup, Message, Translation, message, translation, unmarked
+from twixt.language import Markup, Translation, translation, unmarked
+from twixt.service.errors import MalformedError, NotAllowedError, ServiceError
 from twixt.service.names import clean_name, person_name
 
 #: the server id of a game whose home is a direct message or a group DM (the app installed
@@ -22,21 +23,10 @@ PAGE_SIZE = 10
 MAX_PAGE = 1000
 
 
-class ServiceError(Exception):
-    """A request the service refuses; the message is one line for the user, nothing changed.
-    Raised with an English template and its values, or a `Message` made earlier (a rules
-    error's); the front end says it in the asker's language."""
-
-    def __init__(self, template: str | Message, **values: object) -> None:
-        self.message = (template if isinstance(template, Message)
-                        else message(template, **values))
-        super().__init__(str(self.message))
-
-
 def check_page(page: int) -> None:
     """Pages are 1 to `MAX_PAGE`: a listing never reads more than that many pages of rows."""
     if not 1 <= page <= MAX_PAGE:
-        raise ServiceError("pages go from 1 to {last}", last=MAX_PAGE)
+        raise MalformedError("pages go from 1 to {last}", last=MAX_PAGE)
 
 
 @dataclass(frozen=True)
@@ -79,8 +69,8 @@ def require_private(request: Request, instead: str) -> None:
     """Refuse an answer meant for the asker alone where every reply is public (a chat
     message), pointing to the slash command to use `instead` (as in `/twixt notes`)."""
     if not request.private_replies:
-        raise ServiceError("only you may see this, and a reply here is public: use `{command}`",
-                           command=instead)
+        raise NotAllowedError("only you may see this, and a reply here is public: use "
+                              "`{command}`", command=instead)
 
 
 class ButtonKind(enum.Enum):
@@ -229,8 +219,10 @@ class Reply:
     dm_user_id: int | None = None
     attachments: tuple[Attachment, ...] = ()
     followups: tuple[Reply, ...] = field(default=())
-    #: the service said no (the text says why); nothing was changed
-    refused: bool = False
+    #: the service said no, and the kind of why (`MissingError`, …; the text says it in
+    #: words): a front end maps the kind, never reads the text; None when it did what was
+    #: asked. Nothing was changed by a refusal.
+    refused: type[ServiceError] | None = None
     #: a reminder to confirm once delivered (see `Receipt`)
     receipt: Receipt | None = None
     #: the move picker's controls under the board, when a person is to move (or the next

@@ -45,8 +45,15 @@ from twixt.service.cases.your_move import YourMove
 from twixt.service.commands import router
 from twixt.service.desk.desk import Desk, utc_now
 from twixt.service.desk.engine_pool import EnginePool
+from twixt.service.errors import (
+    ConflictError,
+    FaultError,
+    MissingError,
+    NotAllowedError,
+    ServiceError,
+)
 from twixt.service.failures import log_failure
-from twixt.service.model import NO_SERVER, Receipt, Reply, Request, ServiceError
+from twixt.service.model import NO_SERVER, Receipt, Reply, Request
 from twixt.service.port import Port
 from twixt.service.texts import database_refusal
 from twixt.storage import DatabaseError, NotFoundError, Storage, StoredGame
@@ -128,8 +135,9 @@ class TwixtService:
         return await self.answer(request, asked, context)
 
     async def execute(self, request: Request, asked: cmd.ServiceCommand) -> Reply:
-        """Do what `asked` asks for `request`'s user; ServiceError says why not. What it
-        set off in tournaments (games opened, new standings) follows the reply."""
+        """Do what `asked` asks for `request`'s user; a `ServiceError` of its kind says why
+        not. What it set off in tournaments (games opened, new standings) follows the
+        reply."""
         reply = await self._dispatch(request, asked)
         if isinstance(asked, _ENGINE_MAY_BEGIN):
             await self.engine_player.notice(_channels(request, reply))
@@ -145,7 +153,7 @@ class TwixtService:
         if isinstance(asked, cmd.Pick):
             request = await self._at_home(request, asked.game_id)
         if isinstance(asked, cmd.TournamentAction) and request.guild_id == NO_SERVER:
-            raise ServiceError("tournaments are played in a server")
+            raise NotAllowedError("tournaments are played in a server")
         does = self.handlers(type(asked))
         return await does(request, **{f.name: getattr(asked, f.name) for f in fields(asked)})
 
@@ -164,7 +172,7 @@ class TwixtService:
             if (home is not None and home.is_active and home.guild_id == NO_SERVER
                     and home.seat_of(request.user.id) is not None):
                 return replace(request, guild_id=NO_SERVER, channel_id=home.channel_id)
-        raise ServiceError("this button belongs to a game that is over")
+        raise ConflictError("this button belongs to a game that is over")
 
     # --- what happens by itself --------------------------------------------------------
 
@@ -209,11 +217,11 @@ class TwixtService:
     async def game_record(self, game_id: int) -> tuple[StoredGame, Game, Message | None]:
         """A game by its id (a web page's link names one): its stored facts, the game as
         its records hold it (a copy, as `channel_game`), and what its clock says now (None
-        without a clock or once over); ServiceError when there is no such game."""
+        without a clock or once over); `MissingError` when there is no such game."""
         try:
             stored = await self.desk.storage.get_game(game_id)
         except NotFoundError:
-            raise ServiceError("there is no such game") from None
+            raise MissingError("there is no such game") from None
         game = await self.desk.record(stored)
         return stored, game, await self.desk.clock_text(stored, game)
 
@@ -297,18 +305,19 @@ def _channels(request: Request, reply: Reply) -> list[int]:
 def refusal(error: Exception, context: Mapping[str, object], locale: str = "en") -> Reply:
     """The one funnel for what went wrong, the service's or a front end's own (an option it
     could not read): a `ServiceError` becomes a refused one-line reply in the asker's
-    language (`locale`); a database that cannot be used is no bug, its cause logged in one
-    line and the asker told that nothing was stored; anything else is logged with `context`
-    and answered with an apology — never a traceback."""
-    tr = translation(locale)
-    if isinstance(error, ServiceError):
-        return Reply(tr.say(error.message), ephemeral=True, refused=True)
-    if isinstance(error, DatabaseError):
-        # not a bug of ours: the cause in one line, for whoever runs the bot to mend
-        log.error("command refused: %s", error, extra=dict(context))
-        return Reply(tr.say(database_refusal(error)), ephemeral=True, refused=True)
-    log.error("command failed", exc_info=error, extra=dict(context))
-    return Reply(tr.say(APOLOGY), ephemeral=True, refused=True)
+    language (`locale`) that keeps its kind (`Reply.refused`); a database that cannot be
+    used is no bug, its cause logged in one line and the asker told that nothing was stored;
+    anything else is logged with `context` and answered with an apology — never a traceback.
+    Both of those are a `FaultError`: not the asker's doing."""
+    if not isinstance(error, ServiceError):
+        if isinstance(error, DatabaseError):
+            # not a bug of ours: the cause in one line, for whoever runs the bot to mend
+            log.error("command refused: %s", error, extra=dict(context))
+            error = FaultError(database_refusal(error))
+        else:
+            log.error("command failed", exc_info=error, extra=dict(context))
+            error = FaultError(APOLOGY)
+    return Reply(translation(locale).say(error.message), ephemeral=True, refused=type(error))
 
 
 async def answer_safely(call: Awaitable[Reply], context: Mapping[str, object],

@@ -9,6 +9,7 @@ from functools import reduce
 
 from twixt.language import Markup, Message, Translation, bold, code, message
 from twixt.rules import Colour, Game, Outcome, Reason, Turn
+from twixt.service.errors import ConflictError, NotAllowedError, ServiceError
 from twixt.storage import (
     ChallengeClosedError,
     ChannelBusyError,
@@ -32,26 +33,28 @@ _CLOSED = {
     "cancelled": message("this challenge is already cancelled"),
     "changed": message("this challenge was answered meanwhile: look at it again"),
 }
+_NO_LONGER_OPEN = message("this challenge is no longer open")
 
 
-def storage_refusal(error: StorageError) -> Message:
-    """What a player reads when storage refuses: storage says what happened, this says it."""
+def storage_refusal(error: StorageError) -> ServiceError:
+    """What a player is refused with when storage refuses: storage says what happened, this
+    says it, and of which kind."""
     match error:
         case StaleVersionError():
-            return message("the board changed while you were moving: look at it again")
+            return ConflictError("the board changed while you were moving: look at it again")
         case GameFinishedError():
-            return message("this game is already over")
+            return ConflictError("this game is already over")
         case ChannelBusyError():
-            return message("this channel already has a game: finish it first, or challenge "
-                           "with thread yes")
+            return ConflictError("this channel already has a game: finish it first, or "
+                                 "challenge with thread yes")
         case ChallengeClosedError(state=state):
-            return _CLOSED.get(state, message("this challenge is no longer open"))
+            return ConflictError(_CLOSED.get(state, _NO_LONGER_OPEN))
         case NotInvitedError(reason=NotInvited.OWN_CHALLENGE):
-            return message("you cannot answer your own challenge")
+            return NotAllowedError("you cannot answer your own challenge")
         case NotInvitedError(reason=NotInvited.NOT_NAMED):
-            return message("you were not invited: there is nothing to decline")
+            return NotAllowedError("you were not invited: there is nothing to decline")
         case NotInvitedError(reason=NotInvited.NO_PLACE_LEFT):
-            return message("every place in this challenge is taken")
+            return ConflictError("every place in this challenge is taken")
     raise error  # not a refusal for a player: the funnel logs it
 
 

@@ -24,6 +24,9 @@ from twixt.language import Message, translation, unmarked
 from twixt.rules import RecordError, records
 from twixt.service import (
     CHANNEL_LINK,
+    FaultError,
+    LimitError,
+    MalformedError,
     OpenService,
     Port,
     Reply,
@@ -122,6 +125,8 @@ class TerminalTable:
         self.out = out
         self._managers = {name_id(name) for name in managers}
         self._names: dict[int, str] = {}
+        #: what each refused line was refused with, in order (`exit_code` reads them)
+        self.refusals: list[type[ServiceError]] = []
         thinking = ThinkingLine(out, locale, patience)
         self.service = open_service(Port(threads=self.threads, post=self._show,
                                          language=lambda guild_id: locale,
@@ -151,6 +156,7 @@ class TerminalTable:
             self._say("! " + self.tr("line {number} is longer than {most} characters: the "
                                      "rest of the input is not read", number=error.number,
                                      most=MAX_LINE))
+            self.refusals.append(LimitError)
             refused += 1
         return refused
 
@@ -161,6 +167,7 @@ class TerminalTable:
         name, sep, text = line.partition(":")
         name, _at, where = name.partition("@")
         if not sep or not name.strip() or not text.strip():
+            self.refusals.append(MalformedError)
             self._say("! " + self.tr("line {number}: write name: command, like alice: G6",
                                      number=number))
             return False
@@ -178,6 +185,7 @@ class TerminalTable:
         else:
             reply = await self.service.answer(request, asked, context)
         if reply.refused:
+            self.refusals.append(reply.refused)
             self._say(f"! {who.name}: {reply.plain}")
             return False
         for message in reply.all_messages():
@@ -251,8 +259,18 @@ class TerminalTable:
 
 def _read_file(path: Path) -> bytes:
     """A file to import, read as `twixt replay` reads one: no more than a record may hold
-    (`records.read_file`), a name the system cannot open refused in one line."""
+    (`records.read_file`), a name the system cannot open refused in one line, and what is
+    not a regular file (a named pipe would hold the table until someone writes to it)
+    refused at once."""
     try:
-        return records.read_file(path)
+        return records.read_file(path, regular_only=True)
     except RecordError as error:
-        raise ServiceError(error.reason) from None
+        raise MalformedError(error.reason) from None
+
+
+def exit_code(refusals: Iterable[type[ServiceError]]) -> int:
+    """A script's exit code by what its lines were refused with: 2 when the table failed a
+    line through no fault of the line (`FaultError`: its database out of use, a bug), as when
+    the database cannot be opened; 1 when a line was refused; 0 when every line was taken."""
+    kinds = set(refusals)
+    return 2 if FaultError in kinds else 1 if kinds else 0

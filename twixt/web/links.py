@@ -28,6 +28,8 @@ MIN_SECRET = 16
 DEFAULT_HOURS = 24 * 7
 #: the longest a link may be asked to last (a year)
 MAX_HOURS = 24 * 366
+#: the most digits of a game's id (a 64-bit integer, as the databases store it)
+MAX_GAME_DIGITS = 18
 _VERSION = "v1"
 WATCH = "w"
 
@@ -70,8 +72,12 @@ class Signer:
         body, _dot, signature = token.rpartition(".")
         if not hmac.compare_digest(signature.encode(), self._sign(body).encode()):
             return None
-        version, game, seat, expires = ([*body.split("."), "", "", "", ""])[:4]
-        if version != _VERSION or not game.isdigit() or not expires.isdigit():
+        fields = body.split(".")
+        if len(fields) != 4:
+            return None
+        version, game, seat, expires = fields
+        if (version != _VERSION or not ascii_number(game, MAX_GAME_DIGITS)
+                or not ascii_number(expires, 12) or not (seat == WATCH or ascii_number(seat, 2))):
             return None
         if int(expires) <= (time.time() if now is None else now):
             return None
@@ -80,6 +86,12 @@ class Signer:
     def _sign(self, body: str) -> str:
         digest = hmac.new(self._secret, body.encode(), hashlib.sha256).digest()
         return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+
+def ascii_number(text: str, digits: int) -> bool:
+    """Whether `text` is a number of at most `digits` ASCII digits: `-1`, `x`, a superscript
+    or an Arabic-Indic digit is none (a link's field, whatever signed it; a query's)."""
+    return 0 < len(text) <= digits and text.isascii() and text.isdigit()
 
 
 def signer_from_environment(env: dict[str, str] | None = None) -> tuple[Signer, bool]:

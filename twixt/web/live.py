@@ -5,9 +5,10 @@ in Discord, at the terminal table, by the bot of another process over the same d
 found by the watcher, which reads the stored versions of every game that has a live page
 once a second, `CHUNK` games a statement (a thousand live games: two small reads a
 second). Bounds: `MAX_PER_KEY` pages of one player (a link's seat, the watchers of a
-game's link together, a Discord user), so that no one fills a game's `MAX_PER_GAME` and
-keeps its players out, and `MAX_PAGES` in all; a page that cannot keep up (its queue full)
-misses views, never the latest one.
+game's link together, a Discord user), `MAX_PER_GAME` pages of a game's watchers together
+(its players' pages are not counted there: no number of watchers keeps a player's page
+out), and `MAX_PAGES` in all; a page that cannot keep up (its queue full) misses views,
+never the latest one.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ class Hub:
         self._known: dict[int, int] = {}
         self._count = 0
         self._per_key: dict[str, int] = {}
+        self._watching: dict[int, int] = {}
         self._watcher: asyncio.Task[None] | None = None
 
     @property
@@ -55,20 +57,22 @@ class Hub:
         return self._count
 
     @asynccontextmanager
-    async def listen(self, game_id: int, version: int, key: str
+    async def listen(self, game_id: int, version: int, key: str, *, seated: bool = False
                      ) -> AsyncIterator[asyncio.Queue[str]]:
         """A page's queue of views of the game, for as long as the page stays; `version` is
-        the one it has shown, `key` who opened it. Full when the bounds are reached."""
-        pages = self._pages.setdefault(game_id, set())
-        if (len(pages) >= MAX_PER_GAME or self._count >= MAX_PAGES
+        the one it has shown, `key` who opened it, `seated` whether a player of the game.
+        Full when the bounds are reached."""
+        watching = self._watching.get(game_id, 0)
+        if ((not seated and watching >= MAX_PER_GAME) or self._count >= MAX_PAGES
                 or self._per_key.get(key, 0) >= MAX_PER_KEY):
-            if not pages:
-                del self._pages[game_id]
             raise Full
+        pages = self._pages.setdefault(game_id, set())
         queue: asyncio.Queue[str] = asyncio.Queue(QUEUE)
         pages.add(queue)
         self._count += 1
         self._per_key[key] = self._per_key.get(key, 0) + 1
+        if not seated:
+            self._watching[game_id] = watching + 1
         self._known.setdefault(game_id, version)
         try:
             yield queue
@@ -78,6 +82,10 @@ class Hub:
             self._per_key[key] -= 1
             if not self._per_key[key]:
                 del self._per_key[key]
+            if not seated:
+                self._watching[game_id] -= 1
+                if not self._watching[game_id]:
+                    del self._watching[game_id]
             if not pages:
                 self._pages.pop(game_id, None)
                 self._known.pop(game_id, None)

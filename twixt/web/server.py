@@ -43,8 +43,9 @@ from twixt.service import commands as cmd
 from twixt.storage import NotFoundError, Storage, StoredGame
 from twixt.web import words
 from twixt.web.activity import ActivityAuth, DiscordRefused
-from twixt.web.limits import RateLimit
-from twixt.web.links import Signer, seat_link
+from twixt.web.connections import gone
+from twixt.web.limits import Network, RateLimit, client_address
+from twixt.web.links import Signer, ascii_number, seat_link
 from twixt.web.live import Full, Hub
 from twixt.web.view import board_view, preview
 
@@ -52,6 +53,8 @@ log = logging.getLogger(__name__)
 
 #: the largest request body read (a move is a few dozen bytes)
 MAX_BODY = 4096
+#: the longest a request's body may take to arrive
+BODY_SECONDS = 10.0
 #: a heartbeat on a quiet live page, so that proxies keep it open
 HEARTBEAT = 15.0
 #: the scripts and styles the page loads, from the package's static folder
@@ -114,7 +117,8 @@ class WebBoard:
 
     def __init__(self, service: TwixtService, storage: Storage, signer: Signer, *,
                  activity: ActivityAuth | None = None, announce: Announce | None = None,
-                 writes: RateLimit | None = None, reads: RateLimit | None = None) -> None:
+                 writes: RateLimit | None = None, reads: RateLimit | None = None,
+                 trusted_proxies: tuple[Network, ...] = ()) -> None:
         self.service = service
         self._storage = storage
         self.signer = signer
@@ -122,6 +126,8 @@ class WebBoard:
         self._announce = announce
         self.writes = writes or RateLimit(per_second=2, burst=10)
         self.reads = reads or RateLimit(per_second=20, burst=60)
+        #: the proxies whose `X-Forwarded-For` names the client (`limits.client_address`)
+        self.trusted_proxies = trusted_proxies
         self.hub = Hub(storage.game_versions, self._live_view)
         self._closing = asyncio.Event()
         self._telling: set[asyncio.Task[None]] = set()
@@ -171,7 +177,9 @@ class WebBoard:
 
     async def _link_page(self, request: web.Request) -> web.Response:
         locale = _locale(request)
-        if self.signer.check(request.match_info["token"]) is None:
+        try:
+            await self._granted(request.match_info["token"], translation(locale))
+        except Refused:
             return _html(words.refused_page(locale), status=403)
         return _html(words.page(locale, activity=None))
 
@@ -194,7 +202,7 @@ class WebBoard:
     async def _state(self, request: web.Request) -> web.Response:
         access = await self._access(request, self.reads)
         step = request.query.get("step")
-        if step is not None and (not step.isdigit() or len(step) > 4):
+        if step is not None and not ascii_number(step, 4):
             raise Refused(400, _said(access.locale, message("a step is a number of turns")))
         view = await self._view(access.stored.id, access.locale,
                                 None if step is None else int(step))
@@ -213,10 +221,7 @@ class WebBoard:
     async def _act(self, request: web.Request) -> web.Response:
         access = await self._access(request, self.writes)
         seat = _seated(access)
-        try:
-            body = await request.json()
-        except (ValueError, UnicodeDecodeError):
-            body = None
+        body = await _body(request)
         tr = translation(access.locale)
         asked = _command(body, tr)
         stored = access.stored
@@ -243,48 +248,61 @@ class WebBoard:
         access = await self._access(request, self.reads)
         game_id = access.stored.id
         try:
-            listening = self.hub.listen(game_id, access.stored.version, access.key)
+            listening = self.hub.listen(game_id, access.stored.version, access.key,
+                                        seated=access.seat is not None)
             queue = await listening.__aenter__()
         except Full:
             raise Refused(503, _said(access.locale, message(
                 "too many pages watch this game; try again later"))) from None
+        response = web.StreamResponse(headers={
+            "Content-Type": "text/event-stream", "Cache-Control": "no-store",
+            "X-Accel-Buffering": "no"})
+        add_security_headers(response, FRAMES_NONE)
         try:
-            response = web.StreamResponse(headers={
-                "Content-Type": "text/event-stream", "Cache-Control": "no-store",
-                "X-Accel-Buffering": "no"})
-            _add_security_headers(response, FRAMES_NONE)
             await response.prepare(request)
             first = await self._live_view(game_id)
             await response.write(_event(first[1] if first else "{}"))
-            closing = asyncio.ensure_future(self._closing.wait())
-            try:
-                while not self._closing.is_set():
-                    getting = asyncio.ensure_future(queue.get())
-                    done, _ = await asyncio.wait({getting, closing}, timeout=HEARTBEAT,
-                                                 return_when=asyncio.FIRST_COMPLETED)
-                    if getting in done:
-                        await response.write(_event(getting.result()))
-                    else:
-                        getting.cancel()
-                        await response.write(b": still here\n\n")
-            finally:
-                closing.cancel()
-            return response
-        except (ConnectionResetError, asyncio.CancelledError):
-            raise
+            left = await self._stream(queue, response, gone(request))
+        except ConnectionError:  # the page went away while it was written to
+            left = True
         finally:
             await listening.__aexit__(None, None, None)
+        if left:
+            log.info("a live page closed", extra={"game_id": game_id})
+        return response
+
+    async def _stream(self, queue: asyncio.Queue[str], response: web.StreamResponse,
+                      closed: asyncio.Event) -> bool:
+        """The game's views to a live page until it closes (its connection gone: told at
+        once, not at the next heartbeat; True) or the server does (False); a comment on a
+        quiet page."""
+        ending = {asyncio.ensure_future(self._closing.wait()),
+                  asyncio.ensure_future(closed.wait())}
+        try:
+            while True:
+                getting = asyncio.ensure_future(queue.get())
+                done, _ = await asyncio.wait({getting, *ending}, timeout=HEARTBEAT,
+                                             return_when=asyncio.FIRST_COMPLETED)
+                if getting in done:
+                    await response.write(_event(getting.result()))
+                    continue
+                getting.cancel()
+                if done:
+                    return closed.is_set()
+                await response.write(b": still here\n\n")
+        finally:
+            for waiting in ending:
+                waiting.cancel()
 
     async def _token_exchange(self, request: web.Request) -> web.Response:
         locale = _locale(request)
         if self.activity is None:
             raise Refused(404, _said(locale, message("this server runs no Discord Activity")))
-        if not self.writes.allow("exchange:" + (request.remote or "")):
+        address = client_address(request.remote, request.headers.get("X-Forwarded-For"),
+                                 self.trusted_proxies)
+        if not self.writes.allow("exchange:" + address):
             raise Refused(429, _said(locale, message("too many requests; wait a moment")))
-        try:
-            body = await request.json()
-        except (ValueError, UnicodeDecodeError):
-            body = None
+        body = await _body(request)
         code = body.get("code") if isinstance(body, dict) else None
         if not isinstance(code, str) or not 0 < len(code) <= 200:
             raise Refused(400, _said(locale, message("the sign-in sent no code")))
@@ -303,14 +321,8 @@ class WebBoard:
         tr = translation(locale)
         key = request.match_info["key"]
         if request.path.startswith("/api/g/"):
-            granted = self.signer.check(key)
-            if granted is None:
-                raise Refused(404, tr("this link is not valid or has expired"))
-            stored = await self._stored(granted.game_id, tr)
-            if granted.seat is not None and granted.seat >= len(stored.seats):
-                raise Refused(404, tr("this link is not valid or has expired"))
-            who = f"g{stored.id}:{granted.seat}"
-            seat = granted.seat
+            stored, seat = await self._granted(key, tr)
+            who = f"g{stored.id}:{seat}"
         else:
             if self.activity is None:
                 raise Refused(404, tr("this server runs no Discord Activity"))
@@ -334,11 +346,19 @@ class WebBoard:
             raise Refused(429, tr("too many requests; wait a moment"))
         return Access(stored, seat, who, locale)
 
-    async def _stored(self, game_id: int, tr: Any) -> StoredGame:
-        try:
-            return await self._storage.get_game(game_id)
-        except NotFoundError:
-            raise Refused(404, tr("this link is not valid or has expired")) from None
+    async def _granted(self, token: str, tr: Any) -> tuple[StoredGame, int | None]:
+        """The game and seat (None: watching) a link opens; 404 for anything else (not
+        signed here, expired, its game gone, its seat not one of the game's)."""
+        granted = self.signer.check(token)
+        if granted is not None:
+            try:
+                stored = await self._storage.get_game(granted.game_id)
+            except NotFoundError:
+                pass
+            else:
+                if granted.seat is None or granted.seat < len(stored.seats):
+                    return stored, granted.seat
+        raise Refused(404, tr("this link is not valid or has expired"))
 
     # --- views ------------------------------------------------------------------------
 
@@ -375,6 +395,19 @@ class WebBoard:
 def _said(locale: str, text: Message) -> str:
     """A refusal's line in the asker's language."""
     return translation(locale).say(text)
+
+
+async def _body(request: web.Request) -> object:
+    """A request's JSON body; None for one that is not JSON (or nested beyond reading).
+    408 for a body that takes too long to arrive."""
+    try:
+        async with asyncio.timeout(BODY_SECONDS):
+            return await request.json()
+    except TimeoutError:
+        raise Refused(408, _said(_locale(request), message(
+            "the request took too long to arrive"))) from None
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
 
 
 def _seated(access: Access) -> int:
@@ -430,7 +463,8 @@ def _html(text: str, status: int = 200, frames: str = FRAMES_NONE) -> web.Respon
     return response
 
 
-def _add_security_headers(response: web.StreamResponse, frames: str) -> None:
+def add_security_headers(response: web.StreamResponse, frames: str = FRAMES_NONE) -> None:
+    """The headers every answer carries (`frames`: who may frame it)."""
     headers = response.headers
     headers["Content-Security-Policy"] = CSP.format(frames=frames)
     headers["X-Content-Type-Options"] = "nosniff"
@@ -445,17 +479,20 @@ def _add_security_headers(response: web.StreamResponse, frames: str) -> None:
 async def _secure_headers(request: web.Request, handler: Any) -> web.StreamResponse:
     response: web.StreamResponse = await handler(request)
     if not response.prepared:  # a live page set its own before it began
-        _add_security_headers(response, response.get(FRAMES, FRAMES_NONE))
+        add_security_headers(response, response.get(FRAMES, FRAMES_NONE))
     return response
 
 
 @web.middleware
 async def _guarded(request: web.Request, handler: Any) -> web.StreamResponse:
     """Whatever goes wrong is one line of JSON (or plain text), never a traceback: a
-    refusal with its status, aiohttp's own errors (a body too large: 413) as they are, and
-    anything else logged and answered 500."""
+    refusal with its status, aiohttp's own errors (a body too large: 413) as they are, a
+    client gone one line of the log, and anything else logged and answered 500."""
     try:
         return await handler(request)  # type: ignore[no-any-return]
+    except ConnectionError:  # the client went away: nothing to answer, nothing wrong here
+        log.info("a client went away", extra={"path": request.path[:80]})
+        raise
     except Refused as refused:
         response = _json({"error": refused.line}, status=refused.status)
     except web.HTTPException as error:
@@ -469,7 +506,7 @@ async def _guarded(request: web.Request, handler: Any) -> web.StreamResponse:
         tr = translation(_locale(request))
         response = _json({"error": tr("something went wrong on the server; nothing was "
                                       "changed")}, status=500)
-    _add_security_headers(response, FRAMES_NONE)
+    add_security_headers(response, FRAMES_NONE)
     return response
 
 

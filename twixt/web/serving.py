@@ -21,6 +21,8 @@ from twixt.storage import (
     open_storage,
 )
 from twixt.web.activity import DISCORD_API, ActivityAuth
+from twixt.web.connections import GuardedSite
+from twixt.web.limits import TRUSTED_PROXIES_VARIABLE, Network, trusted_proxies
 from twixt.web.links import (
     EPHEMERAL_SECRET,
     SecretError,
@@ -28,7 +30,7 @@ from twixt.web.links import (
     seat_link,
     signer_from_environment,
 )
-from twixt.web.server import Announce, WebBoard
+from twixt.web.server import Announce, WebBoard, add_security_headers
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +50,17 @@ def activity_from_environment(env: dict[str, str] | None = None) -> ActivityAuth
     return ActivityAuth(client_id, secret, token, env.get("TWIXT_DISCORD_API") or DISCORD_API)
 
 
+def trusted_from_environment(env: dict[str, str] | None = None) -> tuple[Network, ...]:
+    """The proxies of `TWIXT_WEB_TRUSTED_PROXIES` (none unless set); an entry that is no
+    address or network is said and left out (trusting less, never more)."""
+    text = (os.environ if env is None else env).get(TRUSTED_PROXIES_VARIABLE, "")
+    networks, wrong = trusted_proxies(text)
+    for entry in wrong:
+        log.warning("%s: %r is no address or network; left out", TRUSTED_PROXIES_VARIABLE,
+                    entry)
+    return networks
+
+
 class WebServer:
     """The web board served on `host`:`port` until `stop`."""
 
@@ -61,7 +74,8 @@ class WebServer:
         self._runner = web.AppRunner(self.board.app(), handle_signals=False,
                                      shutdown_timeout=SHUTDOWN_SECONDS, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port, backlog=512)
+        site = GuardedSite(self._runner, self.host, self.port, backlog=512,
+                           secure=add_security_headers)
         await site.start()
         self.port = self._runner.addresses[0][1]
 
@@ -83,7 +97,8 @@ def standalone_board(storage: Storage, signer: Signer) -> WebBoard:
             await board[0].channel_changed(reply.channel_id)
 
     service = TwixtService(storage, Port(post=posted, pictures=False))
-    board.append(WebBoard(service, storage, signer, activity=activity_from_environment()))
+    board.append(WebBoard(service, storage, signer, activity=activity_from_environment(),
+                          trusted_proxies=trusted_from_environment()))
     return board[0]
 
 
@@ -156,7 +171,7 @@ async def serve_beside(service: TwixtService, storage: Storage, host: str, port:
     if not from_env:
         log.warning(EPHEMERAL_SECRET)
     board = WebBoard(service, storage, signer, activity=activity_from_environment(),
-                     announce=announce)
+                     announce=announce, trusted_proxies=trusted_from_environment())
     server = WebServer(board, host, port)
     await server.start()
     log.info("web board served", extra={"host": host, "port": server.port})

@@ -20,7 +20,8 @@ from tests.service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
 from tests.typed import enter
 from twixt.app.table import open_table
 from twixt.rules import records
-from twixt.service import NO_SERVER, Request, ServiceError, TwixtService, build_options
+from twixt.service import NO_SERVER, Request, TwixtService, build_options
+from twixt.service import errors as kinds
 from twixt.service.desk.engine_pool import EnginePool
 
 #: Red (alice) connects on a 6×6 board with her fourth peg
@@ -71,17 +72,17 @@ async def test_a_game_in_progress_gets_no_help_from_the_engine(service):
     await start_game(service, size="6", rules="pp", swap="no")
     await enter(service, asking(ALICE), "C1")
     for who in (ALICE, BOB, CAROL):
-        with pytest.raises(ServiceError, match="game 1 is still being played: the engine "
-                                               "looks at a game only once it is over"):
+        with pytest.raises(kinds.ConflictError, match="game 1 is still being played: the engine "
+                                                      "looks at a game only once it is over"):
             await enter(service, asking(who), "analyze")
 
 
 async def test_a_game_is_found_by_number_as_replay_finds_it(analysing):
     await finish(analysing)
     elsewhere = 555
-    with pytest.raises(ServiceError, match="there is no such game"):
+    with pytest.raises(kinds.MissingError, match="there is no such game"):
         await enter(analysing, asking(CAROL, channel=elsewhere), "analyze 1")
-    with pytest.raises(ServiceError, match="there is no such game"):
+    with pytest.raises(kinds.MissingError, match="there is no such game"):
         await enter(analysing, asking(ALICE), "analyze #9")
     # a player sees it anywhere in the server, but only for themselves outside its channel
     reply = await enter(analysing, asking(ALICE, channel=elsewhere), "analyze #1")
@@ -89,7 +90,7 @@ async def test_a_game_is_found_by_number_as_replay_finds_it(analysing):
 
 
 async def test_a_channel_without_games_says_so(service):
-    with pytest.raises(ServiceError, match="this channel has no games"):
+    with pytest.raises(kinds.MissingError, match="this channel has no games"):
         await enter(service, asking(ALICE), "analyze")
 
 
@@ -109,7 +110,7 @@ async def test_a_full_pool_says_try_later(storage, clock):
     busy = asyncio.ensure_future(pool.run("someone", time.sleep, 0.5))
     await asyncio.sleep(0)
     try:
-        with pytest.raises(ServiceError, match=r"^the engine is busy, try again later$"):
+        with pytest.raises(kinds.BusyError, match=r"^the engine is busy, try again later$"):
             await enter(service, asking(ALICE), "analyze")
     finally:
         await busy
@@ -121,7 +122,7 @@ async def test_one_analysis_at_a_time_for_each_user(analysing):
     first = asyncio.ensure_future(enter(analysing, asking(ALICE), "analyze"))
     while ALICE.id not in analysing.analyses._asking:
         await asyncio.sleep(0.01)
-    with pytest.raises(ServiceError, match="your last analysis is still running"):
+    with pytest.raises(kinds.LimitError, match="your last analysis is still running"):
         await enter(analysing, asking(ALICE), "analyze")
     assert (await first).attachments
 
@@ -160,7 +161,7 @@ async def test_a_game_in_play_imported_elsewhere_and_lost_gets_no_analysis(analy
     await analysing.challenges.accept(asking(DAVE, elsewhere))
     await enter(analysing, asking(CAROL, elsewhere), "B2")  # a blunder: what should Red play?
     await analysing.turns.resign(asking(CAROL, elsewhere), confirmed=True)
-    with pytest.raises(ServiceError) as refused:
+    with pytest.raises(kinds.ConflictError) as refused:
         await enter(analysing, asking(CAROL, elsewhere), "analyze")
     assert str(refused.value) == PASSES_GAME_IN_PLAY.format(game=2)
 
@@ -176,7 +177,7 @@ async def test_a_game_in_play_replayed_mirrored_in_another_order_gets_no_analysi
     for number, move in enumerate(["C3", "A3", "D1", "F3", "B2"]):
         await enter(analysing, asking(DAVE if number % 2 else CAROL, elsewhere), move)
     await analysing.turns.resign(asking(DAVE, elsewhere), confirmed=True)
-    with pytest.raises(ServiceError) as refused:
+    with pytest.raises(kinds.ConflictError) as refused:
         await enter(analysing, asking(CAROL, elsewhere), "analyze")
     assert str(refused.value) == PASSES_GAME_IN_PLAY.format(game=2)
     await analysing.turns.resign(asking(BOB), confirmed=True)  # the game in play ends

@@ -11,7 +11,8 @@ import pytest
 from tests.service.helpers import press, start_game, start_team_game, tick
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, asking
 from tests.typed import enter
-from twixt.service import ButtonKind, ServiceError, TwixtService, build_options
+from twixt.service import ButtonKind, TwixtService, build_options
+from twixt.service import errors as kinds
 
 H = timedelta(hours=1)
 D = timedelta(days=1)
@@ -140,7 +141,7 @@ async def test_a_vacation_ended_early_counts_the_days_begun(service, storage, cl
     assert "alice (Red) to move. (1d 0h left)" in await status(service)
     await tick(service)
     assert await storage.next_wake() == clock.now + 8 * H
-    with pytest.raises(ServiceError, match="you are not on vacation"):
+    with pytest.raises(kinds.ConflictError, match="you are not on vacation"):
         await enter(service, asking(ALICE), "vacation end")
 
 
@@ -155,11 +156,11 @@ async def test_an_automatic_day_is_used_instead_of_the_timeout_and_announced_onc
     assert day.mentions == (ALICE.id,) and day.channel_id == CHANNEL and not day.buttons
     assert await tick(service) == []
     assert await tick(TwixtService(storage, clock=clock)) == []  # nor after a restart
-    with pytest.raises(ServiceError, match="alice is on vacation until 2026-01-03 12:00 UTC: "
-                                           "their time is not up"):
+    with pytest.raises(kinds.ConflictError, match="alice is on vacation until 2026-01-03 "
+                                                  "12:00 UTC: their time is not up"):
         await enter(service, asking(BOB), "claim")
-    with pytest.raises(ServiceError, match="this vacation day was used when your time ran "
-                                           "out"):
+    with pytest.raises(kinds.ConflictError, match="this vacation day was used when your time ran "
+                                                  "out"):
         await enter(service, asking(ALICE), "vacation end")
     assert "(0m left, on vacation until 2026-01-03 12:00 UTC)" in await status(service)
     clock.now += D
@@ -215,7 +216,7 @@ async def test_a_game_without_vacation_keeps_its_clock_running(service, storage,
 async def test_a_server_without_vacation_refuses_one_and_times_out(service, storage, clock):
     await enter(service, asking(BOB, server_manager=True), "server vacationdays 0")
     assert (await enter(service, asking(ALICE), "vacation")).plain == "This server has no vacation."
-    with pytest.raises(ServiceError, match="this server has no vacation"):
+    with pytest.raises(kinds.NotAllowedError, match="this server has no vacation"):
         await enter(service, asking(ALICE), "vacation 2d")
     await start_game(service, time="1d", swap="no")
     clock.now += D
@@ -223,31 +224,33 @@ async def test_a_server_without_vacation_refuses_one_and_times_out(service, stor
     assert "is up" in notice.plain
 
 
-@pytest.mark.parametrize("line, refusal", [
-    ("vacation 15d", "a vacation is 1 to 14 days: that is what you have left this year"),
-    ("vacation 0", "a vacation is 1 to 14 days"),
-    ("vacation soon", "vacation takes a number of days, like vacation 3d, or end"),
-    ("vacation 36h", "vacation takes a number of days"),
-    ("vacation end", "you are not on vacation"),
+@pytest.mark.parametrize("line, kind, refusal", [
+    ("vacation 15d", kinds.LimitError,
+     "a vacation is 1 to 14 days: that is what you have left this year"),
+    ("vacation 0", kinds.LimitError, "a vacation is 1 to 14 days"),
+    ("vacation soon", kinds.MalformedError,
+     "vacation takes a number of days, like vacation 3d, or end"),
+    ("vacation 36h", kinds.MalformedError, "vacation takes a number of days"),
+    ("vacation end", kinds.ConflictError, "you are not on vacation"),
 ])
 async def test_bad_vacations_are_refused_and_change_nothing(service, storage, clock, line,
-                                                            refusal):
-    with pytest.raises(ServiceError, match=refusal):
+                                                            kind, refusal):
+    with pytest.raises(kind, match=refusal):
         await enter(service, asking(ALICE), line)
     assert await storage.vacation_days_used(1, ALICE.id, 2026) == 0
 
 
 async def test_one_vacation_at_a_time_and_no_more_days_than_are_left(service, clock):
     await enter(service, asking(ALICE), "vacation 10 days")
-    with pytest.raises(ServiceError, match="you are on vacation until 2026-01-11 12:00 UTC; "
-                                           "vacation end ends it"):
+    with pytest.raises(kinds.ConflictError, match="you are on vacation until 2026-01-11 12:00 UTC; "
+                                                  "vacation end ends it"):
         await enter(service, asking(ALICE), "vacation 1d")
     clock.now += 10 * D
-    with pytest.raises(ServiceError, match="a vacation is 1 to 4 days"):
+    with pytest.raises(kinds.LimitError, match="a vacation is 1 to 4 days"):
         await enter(service, asking(ALICE), "vacation 5")
     await enter(service, asking(ALICE), "vacation 4")
     clock.now += 5 * D
-    with pytest.raises(ServiceError, match="you have no vacation days left this year"):
+    with pytest.raises(kinds.LimitError, match="you have no vacation days left this year"):
         await enter(service, asking(ALICE), "vacation 1")
 
 
@@ -289,8 +292,8 @@ async def test_a_rematch_keeps_the_game_s_vacation_option_whatever_the_server_s_
 async def test_a_claim_before_the_tick_uses_the_day_instead_of_winning(service, storage, clock):
     await start_game(service, time="1d", swap="no")
     clock.now += D  # alice's deadline; no tick has looked yet
-    with pytest.raises(ServiceError, match="alice is on vacation until 2026-01-03 12:00 UTC: "
-                                           "their time is not up"):
+    with pytest.raises(kinds.ConflictError, match="alice is on vacation until 2026-01-03 "
+                                                  "12:00 UTC: their time is not up"):
         await enter(service, asking(BOB), "claim")
     assert await storage.vacation_days_used(1, ALICE.id, 2026) == 1
     [day] = await tick(service)  # and it is announced as if the tick had taken it
@@ -324,7 +327,7 @@ async def test_on_an_automatic_day_a_vacation_is_refused_without_pointing_to_vac
     await start_game(service, time="1d", swap="no")
     clock.now += D
     await tick(service)
-    with pytest.raises(ServiceError) as refused:
+    with pytest.raises(kinds.ConflictError) as refused:
         await enter(service, asking(ALICE), "vacation 3d")
     assert str(refused.value.message) == (
         "your vacation day used when your time ran out lasts until 2026-01-03 12:00 UTC: "
@@ -336,8 +339,8 @@ async def test_a_vacation_ended_as_it_began_is_not_started_again_at_that_moment(
     # the terminal table's clock stands still for a whole sitting
     await enter(service, asking(ALICE), "vacation 3d")
     await enter(service, asking(ALICE), "vacation end")
-    with pytest.raises(ServiceError, match="your last vacation ended at this very moment: "
-                                           "start the next one later"):
+    with pytest.raises(kinds.ConflictError, match="your last vacation ended at this very moment: "
+                                                  "start the next one later"):
         await enter(service, asking(ALICE), "vacation 2d")
     assert await storage.vacation_days_used(1, ALICE.id, 2026) == 1
     clock.now += timedelta(minutes=1)
@@ -347,7 +350,8 @@ async def test_a_vacation_ended_as_it_began_is_not_started_again_at_that_moment(
 
 async def test_days_and_end_together_are_refused_and_end_nothing(service, storage, clock):
     await enter(service, asking(ALICE), "vacation 3d")
-    with pytest.raises(ServiceError, match="vacation takes a number of days or end, not both"):
+    with pytest.raises(kinds.MalformedError,
+                       match="vacation takes a number of days or end, not both"):
         await service.vacations.vacation(asking(ALICE), 2, end=True)
     [running] = await storage.vacations(1, [ALICE.id], clock.now)
     assert running.ends_at == clock.now + 3 * D
@@ -369,6 +373,6 @@ async def test_the_servers_vacation_days_are_0_to_60(service, storage, days, all
         await enter(service, manager, f"server vacationdays {days}")
         assert (await storage.guild_settings(1)).vacation_days == days
     else:
-        with pytest.raises(ServiceError):
+        with pytest.raises(kinds.MalformedError):
             await enter(service, manager, f"server vacationdays {days}")
         assert (await storage.guild_settings(1)).vacation_days == 14  # unchanged

@@ -21,6 +21,7 @@ from twixt.service import (
     parse_option_words,
 )
 from twixt.service import commands as cmd
+from twixt.service import errors as kinds
 from twixt.storage import Answer, ChallengeStatus, GameResult, GameSetup, Player, Result
 
 
@@ -63,31 +64,31 @@ async def test_declining_and_withdrawing(service, storage):
 
 async def test_a_stranger_cannot_accept_a_named_challenge(service):
     await service.challenges.challenge(asking(ALICE), BOB, build_options())
-    with pytest.raises(ServiceError):
+    with pytest.raises(kinds.ConflictError):
         await service.challenges.accept(asking(CAROL), 1)
 
 
 async def test_no_challenge_to_accept(service):
-    with pytest.raises(ServiceError, match="there is no challenge for you in this channel"):
+    with pytest.raises(kinds.MissingError, match="there is no challenge for you in this channel"):
         await service.challenges.accept(asking(BOB))
 
 
 async def test_a_challenge_expires(service, clock):
     await service.challenges.challenge(asking(ALICE), BOB, build_options())
     clock.now += timedelta(hours=25)
-    with pytest.raises(ServiceError, match="expired"):
+    with pytest.raises(kinds.ConflictError, match="expired"):
         await service.challenges.accept(asking(BOB), 1)
 
 
 async def test_you_cannot_challenge_yourself(service):
-    with pytest.raises(ServiceError, match="you cannot challenge yourself"):
+    with pytest.raises(kinds.MalformedError, match="you cannot challenge yourself"):
         await service.challenges.challenge(asking(ALICE), ALICE, build_options())
 
 
 async def test_one_active_game_per_channel(service):
     await service.challenges.challenge(asking(ALICE), BOB, build_options())
     await service.challenges.accept(asking(BOB))
-    with pytest.raises(ServiceError, match="this channel already has a game"):
+    with pytest.raises(kinds.ConflictError, match="this channel already has a game"):
         await service.challenges.challenge(asking(CAROL), DAVE, build_options())
 
 
@@ -123,7 +124,7 @@ async def test_team_first_them_gives_the_opponents_red(service):
 
 
 async def test_team_needs_four_different_players(service):
-    with pytest.raises(ServiceError, match="four different players"):
+    with pytest.raises(kinds.MalformedError, match="four different players"):
         await service.challenges.team(asking(ALICE), BOB, (BOB, DAVE), build_options())
 
 
@@ -138,7 +139,7 @@ async def test_team_needs_four_different_players(service):
     (["size"], "option “size” needs a value"),
 ])
 def test_bad_options_are_named(words, message):
-    with pytest.raises(ServiceError, match=message):
+    with pytest.raises(kinds.MalformedError, match=message):
         parse_option_words(words)
 
 
@@ -168,13 +169,21 @@ async def test_a_second_accept_or_a_late_decline_is_one_line(service):
     for late in (service.challenges.accept(asking(BOB), 1),
                  service.challenges.decline(asking(BOB), 1),
                  service.challenges.decline(asking(ALICE), 1)):
-        with pytest.raises(ServiceError, match="this challenge is already accepted"):
+        with pytest.raises(kinds.ConflictError, match="this challenge is already accepted"):
             await late
+
+
+async def test_an_accept_refused_stores_not_even_the_name_of_who_asked(service, storage):
+    await service.challenges.challenge(asking(ALICE), BOB, build_options())
+    await service.challenges.accept(asking(BOB), 1)
+    with pytest.raises(kinds.ConflictError, match="this challenge is already accepted"):
+        await service.challenges.accept(asking(CAROL), 1)
+    assert await storage.user_names([CAROL.id]) == {}
 
 
 async def test_one_open_challenge_per_challenger_and_channel(service, storage):
     await service.challenges.challenge(asking(ALICE), BOB, build_options())
-    with pytest.raises(ServiceError, match="you already have an open challenge here"):
+    with pytest.raises(kinds.ConflictError, match="you already have an open challenge here"):
         await service.challenges.challenge(asking(ALICE), CAROL, build_options())
     assert len(await storage.pending_challenges(channel_id=CHANNEL)) == 1
     await service.challenges.challenge(asking(ALICE, 200), CAROL, build_options())
@@ -187,7 +196,7 @@ async def test_rematch_pressed_twice_or_by_both_sides_makes_one_challenge(servic
     await service.challenges.accept(asking(BOB))
     await service.turns.resign(asking(BOB), confirmed=True)
     await service.challenges.rematch(asking(ALICE), 1)
-    with pytest.raises(ServiceError, match="your rematch is already waiting for an answer"):
+    with pytest.raises(kinds.ConflictError, match="your rematch is already waiting for an answer"):
         await service.challenges.rematch(asking(ALICE), 1)
     started = await service.challenges.rematch(asking(BOB), 1)  # bob's press accepts it
     assert started.plain.startswith("Game 2 on")
@@ -198,7 +207,7 @@ async def test_an_expired_challenge_cannot_be_accepted_and_is_marked_by_the_tick
         service, storage, clock):
     await service.challenges.challenge(asking(ALICE), BOB, build_options())
     clock.now += timedelta(hours=25)
-    with pytest.raises(ServiceError, match="there is no challenge for you in this channel"):
+    with pytest.raises(kinds.MissingError, match="there is no challenge for you in this channel"):
         await service.challenges.accept(asking(BOB))
     await service.tick()
     assert (await storage.get_challenge(1)).status is ChallengeStatus.EXPIRED
@@ -215,7 +224,7 @@ async def test_a_withdrawal_from_another_process_between_accept_and_start_wins(
         return await create_game(**kwargs)
 
     monkeypatch.setattr(storage, "create_game", withdrawn_first)
-    with pytest.raises(ServiceError, match="this challenge is already cancelled"):
+    with pytest.raises(kinds.ConflictError, match="this challenge is already cancelled"):
         await here.challenges.accept(asking(BOB))
     assert await storage.active_game(CHANNEL) is None
     assert (await storage.get_challenge(1)).status is ChallengeStatus.CANCELLED
@@ -261,7 +270,7 @@ async def test_a_challenge_is_answered_only_where_it_was_made(service, storage, 
     await service.challenges.challenge(asking(BOB, channel=300), ALICE, build_options())
     call = getattr(service.challenges, answer)
     for number in (1, 2, 3):  # the open one, bob's to alice elsewhere, and none at all
-        with pytest.raises(ServiceError, match=r"^there is no such challenge$"):
+        with pytest.raises(kinds.MissingError, match=r"^there is no such challenge$"):
             await call(where, number)
     assert [c.status for c in (await storage.pending_challenges())] == [
         ChallengeStatus.PENDING, ChallengeStatus.PENDING]
@@ -273,15 +282,15 @@ async def test_a_closed_challenge_elsewhere_reads_as_no_challenge(service, clock
     """Probing numbers from another channel tells nothing of a challenge's state."""
     await service.challenges.challenge(asking(ALICE), BOB, build_options())
     clock.now += timedelta(hours=25)
-    with pytest.raises(ServiceError, match=r"^there is no such challenge$"):
+    with pytest.raises(kinds.MissingError, match=r"^there is no such challenge$"):
         await service.challenges.accept(asking(BOB, channel=200), 1)
-    with pytest.raises(ServiceError, match="expired"):  # where it was made: what happened
+    with pytest.raises(kinds.ConflictError, match="expired"):  # where it was made: what happened
         await service.challenges.accept(asking(BOB), 1)
 
 
 async def test_the_invitee_answers_a_direct_challenge_in_its_channel_only(service):
     await service.challenges.challenge(asking(ALICE), BOB, build_options())
-    with pytest.raises(ServiceError, match=r"^there is no such challenge$"):
+    with pytest.raises(kinds.MissingError, match=r"^there is no such challenge$"):
         await service.challenges.accept(asking(BOB, channel=200), 1)
     started = await service.challenges.accept(asking(BOB), 1)
     assert started.plain.startswith("Game 1 on")
@@ -296,7 +305,7 @@ async def test_a_refused_accept_keeps_no_place(service, storage):
     await service.challenges.challenge(asking(ALICE), None, build_options())  # anyone here
     await service.challenges.challenge(asking(BOB), CAROL, build_options())
     await service.challenges.accept(asking(CAROL), 2)  # bob and carol play here meanwhile
-    with pytest.raises(ServiceError, match="this channel already has a game"):
+    with pytest.raises(kinds.ConflictError, match="this channel already has a game"):
         await service.challenges.accept(asking(DAVE), 1)
     first = await storage.get_challenge(1)
     assert (first.status, [(i.user_id, i.answer) for i in first.invitees]) == (
@@ -312,7 +321,7 @@ async def test_a_refused_last_accept_of_a_team_keeps_every_answer_as_it_was(serv
     await service.challenges.accept(asking(CAROL))
     await service.challenges.challenge(asking(ERIN), MALLORY, build_options())
     await service.challenges.accept(asking(MALLORY), 2)  # a game here meanwhile
-    with pytest.raises(ServiceError, match="this channel already has a game"):
+    with pytest.raises(kinds.ConflictError, match="this channel already has a game"):
         await service.challenges.accept(asking(DAVE), 1)
     answers = {i.user_id: i.answer for i in (await storage.get_challenge(1)).invitees}
     assert answers == {BOB.id: Answer.ACCEPTED, CAROL.id: Answer.ACCEPTED,

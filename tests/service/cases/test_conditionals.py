@@ -11,7 +11,8 @@ import pytest
 from tests.service.helpers import start_game, start_team_game
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, asking
 from tests.typed import enter
-from twixt.service import ServiceError, TwixtService
+from twixt.service import TwixtService
+from twixt.service import errors as kinds
 from twixt.service.commands import router
 from twixt.service.service import answer_safely
 
@@ -48,7 +49,7 @@ async def test_stored_moves_are_shown_to_their_owner_alone(service, game):
     shown = await enter(service, asking(BOB), "conditions")
     assert shown.ephemeral and "if H9 then G6\nif J10 then K8" in shown.plain
     assert "no conditional moves" in await stored_plan(service, ALICE)
-    with pytest.raises(ServiceError, match="you are not playing"):
+    with pytest.raises(kinds.NotAllowedError, match="you are not playing"):
         await enter(service, asking(CAROL), "if")
 
 
@@ -116,20 +117,20 @@ async def test_a_bare_hole_answers_any_links_but_written_links_must_match(servic
 async def test_a_line_with_a_branch_that_cannot_be_played_changes_nothing(
         service, game, line, said):
     await enter(service, asking(BOB), "if C3 then D5")
-    with pytest.raises(ServiceError) as refused:
+    with pytest.raises(kinds.ConflictError) as refused:
         await enter(service, asking(BOB), line)
     assert str(refused.value) == said
     assert "```\nif C3 then D5\n```" in await stored_plan(service)
 
 
 async def test_storing_is_refused_on_your_own_turn(service, game):
-    with pytest.raises(ServiceError, match="it is your turn: play it"):
+    with pytest.raises(kinds.ConflictError, match="it is your turn: play it"):
         await enter(service, asking(ALICE), "if G6 then H9")
 
 
 async def test_double_twixt_has_no_conditional_moves(service):
     await start_team_game(service, size="12")
-    with pytest.raises(ServiceError, match="two-player games"):
+    with pytest.raises(kinds.ConflictError, match="two-player games"):
         await enter(service, asking(BOB), "if H9 then G6")
 
 
@@ -227,10 +228,10 @@ async def test_in_public_they_are_refused_without_being_echoed(service, game):
     assert "no conditional moves" in await stored_plan(service)
     onlooker = replace(asking(CAROL), private_replies=False)
     assert await service.hear(onlooker, router.read("if H9 then G6"), {}) is None
-    with pytest.raises(ServiceError):  # not the move language: the edge leaves it as chat
+    with pytest.raises(kinds.MalformedError):  # not the move language: the edge leaves it as chat
         router.read("if you play H9 I win")
     # typed to the bot where the reply is public, a plan is refused before it is read
-    with pytest.raises(ServiceError, match="/twixt if"):
+    with pytest.raises(kinds.NotAllowedError, match="/twixt if"):
         router.read("if H9 then G6 link E5", public=True)
 
 

@@ -14,6 +14,7 @@ from tests.service.helpers import press, start_game
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, asking
 from tests.typed import enter
 from twixt.service import ButtonKind, Reply, ServiceError, TwixtService
+from twixt.service import errors as kinds
 from twixt.service.commands import router
 from twixt.service.service import answer_safely
 from twixt.storage import SqliteStorage
@@ -24,10 +25,11 @@ async def _confirming(service: TwixtService, *users) -> None:
         await enter(service, asking(user), "settings confirm on")
 
 
-async def _refusal(call) -> str:
+async def _refusal(call) -> tuple[type[ServiceError], str]:
+    """What `call` is refused with: its kind and its words."""
     with pytest.raises(ServiceError) as refused:
         await call
-    return str(refused.value)
+    return type(refused.value), str(refused.value)
 
 
 def _confirm_button(reply: Reply):
@@ -82,12 +84,14 @@ async def test_the_move_shown_is_the_move_played_links_included(service):
 async def test_an_illegal_move_is_refused_before_anything_is_kept(service):
     await start_game(service, swap="no")
     await _confirming(service, ALICE, BOB)
-    assert await _refusal(enter(service, asking(ALICE), "A5")) == "A5 is in Black's border row"
-    assert await _refusal(enter(service, asking(BOB), "K10")) == "it is alice's turn"
+    assert await _refusal(enter(service, asking(ALICE), "A5")) == (
+        kinds.ConflictError, "A5 is in Black's border row")
+    assert await _refusal(enter(service, asking(BOB), "K10")) == (
+        kinds.NotYourTurnError, "it is alice's turn")
     assert await _refusal(enter(service, asking(CAROL), "K10")) == (
-        "you are not playing in this game")
+        kinds.NotAllowedError, "you are not playing in this game")
     assert await _refusal(enter(service, asking(ALICE), "confirm")) == (
-        "you have no move waiting for confirmation here")
+        kinds.MissingError, "you have no move waiting for confirmation here")
 
 
 async def test_a_move_is_refused_once_the_game_changed_since_it_was_shown(service):
@@ -98,11 +102,11 @@ async def test_a_move_is_refused_once_the_game_changed_since_it_was_shown(servic
     await enter(service, asking(ALICE), "offer draw")  # a turn in the log meanwhile
     button = _confirm_button(shown)
     assert await _refusal(press(service, asking(BOB), button.kind, button.target)) == (
-        "the game has changed since your move was shown: play it again")
+        kinds.ConflictError, "the game has changed since your move was shown: play it again")
     assert await _log(service) == ["K10", "offer draw"]
     # refused once, it is gone: shown again, it plays
     assert await _refusal(enter(service, asking(BOB), "confirm")) == (
-        "you have no move waiting for confirmation here")
+        kinds.MissingError, "you have no move waiting for confirmation here")
     await enter(service, asking(BOB), "C12")
     await enter(service, asking(BOB), "confirm")
     assert await _log(service) == ["K10", "offer draw", "C12"]
@@ -115,7 +119,7 @@ async def test_a_newer_move_replaces_the_one_shown_before(service):
     newer = _confirm_button(await enter(service, asking(ALICE), "J10"))
     assert older.target != newer.target
     assert await _refusal(press(service, asking(ALICE), older.kind, older.target)) == (
-        "this move was replaced by a newer one: confirm that one")
+        kinds.ConflictError, "this move was replaced by a newer one: confirm that one")
     await press(service, asking(ALICE), newer.kind, newer.target)
     assert await _log(service) == ["J10"]
 
@@ -125,11 +129,11 @@ async def test_only_the_player_confirms_their_move_and_only_once(service):
     await _confirming(service, ALICE)
     button = _confirm_button(await enter(service, asking(ALICE), "K10"))
     assert await _refusal(press(service, asking(BOB), button.kind, button.target)) == (
-        "you have no move waiting for confirmation here")
+        kinds.MissingError, "you have no move waiting for confirmation here")
     assert await _log(service) == []
     await press(service, asking(ALICE), button.kind, button.target)
     assert await _refusal(press(service, asking(ALICE), button.kind, button.target)) == (
-        "you have no move waiting for confirmation here")
+        kinds.MissingError, "you have no move waiting for confirmation here")
     assert await _log(service) == ["K10"]
 
 
@@ -186,8 +190,8 @@ async def test_two_presses_at_once_play_the_move_once(service):
     presses = [asyncio.create_task(answer_safely(
         press(service, asking(ALICE), button.kind, button.target), {})) for _ in range(2)]
     replies = await asyncio.gather(*presses)
-    assert sorted(reply.refused for reply in replies) == [False, True]
-    assert "no move waiting" in next(r for r in replies if r.refused).plain
+    # the second finds the move played: there is no move waiting any more
+    assert {reply.refused for reply in replies} == {None, kinds.MissingError}
     assert await _log(service) == ["K10"]
 
 

@@ -14,8 +14,9 @@ from tests.service import engines as engines
 from tests.service.engine_helpers import engine_service
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, GUILD, asking
 from twixt.rules import parse_command
-from twixt.service import ButtonKind, PickStep, Reply, ServiceError, build_options
+from twixt.service import ButtonKind, PickStep, Reply, build_options
 from twixt.service import commands as cmd
+from twixt.service import errors as kinds
 from twixt.service.cases.engine_player import FAILED_SEARCHES
 from twixt.service.commands import router
 from twixt.service.desk import desk as desk_module
@@ -82,9 +83,9 @@ async def test_the_bot_playing_red_moves_first_and_decides_on_swap(storage):
 
 async def test_a_level_outside_one_to_five_or_without_the_bot_is_refused(storage):
     async with engine_service(storage) as (service, _said):
-        with pytest.raises(ServiceError, match="level is 1 to 5"):
+        with pytest.raises(kinds.MalformedError, match="level is 1 to 5"):
             await _challenge_engine(service, level="6")
-        with pytest.raises(ServiceError, match="options of a challenge to the bot"):
+        with pytest.raises(kinds.MalformedError, match="options of a challenge to the bot"):
             await service.execute(asking(ALICE), cmd.Challenge(BOB, build_options(level=2)))
         assert await storage.active_game(CHANNEL) is None
 
@@ -280,7 +281,7 @@ async def test_a_takeback_cannot_reach_past_a_persons_turn(storage):
         await _engine_partner(service)
         await _move(service, "F6")
         await _move(service, "C5", who=BOB)  # and alice's partner, the bot, answers
-        with pytest.raises(ServiceError, match="only the player who made the last turn"):
+        with pytest.raises(kinds.NotAllowedError, match="only the player who made the last turn"):
             await service.execute(asking(ALICE), cmd.Takeback("request"))
 
 
@@ -446,10 +447,11 @@ async def test_the_bot_does_not_continue_an_imported_record(storage):
     hint in it."""
     record = b'[Board "8x8"]\n[Players "alice, bob"]\nalice: D4\nbob: E6\n'
     async with engine_service(storage) as (service, _said):
-        with pytest.raises(ServiceError, match=r"^the bot does not continue imported records"):
+        with pytest.raises(kinds.MalformedError,
+                           match=r"^the bot does not continue imported records"):
             await service.records.import_record(asking(ALICE), "g.twixt", record, THE_ENGINE_PLAYER)
         assert await storage.pending_challenges(channel_id=CHANNEL) == ()
-        with pytest.raises(ServiceError, match=r"^this channel has no games$"):
+        with pytest.raises(kinds.MissingError, match=r"^this channel has no games$"):
             await service.desk.channel_stored(CHANNEL)
 
 
@@ -458,7 +460,7 @@ async def test_a_player_has_at_most_the_servers_number_of_bot_games_at_once(stor
     async with engine_service(storage, engines.winning) as (service, _said):
         for channel in range(CHANNEL + 1, CHANNEL + 6):
             await _challenge_engine(service, channel, size="8")
-        with pytest.raises(ServiceError) as refused:
+        with pytest.raises(kinds.LimitError) as refused:
             await _challenge_engine(service, CHANNEL + 6, size="8")
         assert str(refused.value) == ("you have as many games with the bot in progress as this "
                                       "server allows a player (botgames 5): finish one first")
@@ -470,7 +472,7 @@ async def test_a_player_has_at_most_the_servers_number_of_bot_games_at_once(stor
         await _challenge_engine(service, CHANNEL + 7, size="8")  # a place came free
         await service.preferences.server_settings(asking(CAROL, server_manager=True),
                                                   {"botgames": "2"})
-        with pytest.raises(ServiceError, match=r"\(botgames 2\)"):
+        with pytest.raises(kinds.LimitError, match=r"\(botgames 2\)"):
             await _challenge_engine(service, CHANNEL + 8, size="8")
 
 
@@ -484,7 +486,7 @@ async def test_challenges_to_the_bot_sent_at_once_in_many_channels_keep_the_limi
                               cmd.Challenge(THE_ENGINE_PLAYER, build_options(size="8")))
               for channel in channels), return_exceptions=True)
         await service.engine_player.idle()
-        refused = [a for a in answers if isinstance(a, ServiceError)]
+        refused = [a for a in answers if isinstance(a, kinds.LimitError)]
         assert len(refused) == 4 and all("(botgames 2)" in str(a) for a in refused)
         assert await storage.open_engine_games(GUILD, ALICE.id) == 2
 
@@ -497,7 +499,7 @@ async def test_joining_a_team_with_the_bot_counts_against_the_limit(storage):
                               cmd.Challenge(THE_ENGINE_PLAYER, build_options(size="8")))
         await service.challenges.team(asking(ALICE), THE_ENGINE_PLAYER, (BOB, CAROL),
                                       build_options(size="8"))
-        with pytest.raises(ServiceError, match=r"\(botgames 1\)"):
+        with pytest.raises(kinds.LimitError, match=r"\(botgames 1\)"):
             await service.challenges.accept(asking(BOB))
         await service.engine_player.idle()
 
@@ -505,7 +507,8 @@ async def test_joining_a_team_with_the_bot_counts_against_the_limit(storage):
 @pytest.mark.parametrize("wrong", ["0", "21", "many"])
 async def test_the_bot_games_setting_is_a_number_from_one_to_twenty(storage, wrong):
     async with engine_service(storage) as (service, _said):
-        with pytest.raises(ServiceError, match="botgames is a number of games from 1 to 20"):
+        with pytest.raises(kinds.MalformedError,
+                           match="botgames is a number of games from 1 to 20"):
             await service.preferences.server_settings(asking(CAROL, server_manager=True),
                                                       {"botgames": wrong})
 

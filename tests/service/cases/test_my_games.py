@@ -10,7 +10,8 @@ import pytest
 
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
 from tests.typed import enter
-from twixt.service import NO_SERVER, Request, ServiceError, TwixtService, User, build_options
+from twixt.service import NO_SERVER, Request, TwixtService, User, build_options
+from twixt.service import errors as kinds
 from twixt.service.cases import my_games as my_games_module
 
 
@@ -111,14 +112,14 @@ async def test_only_the_newest_games_are_sorted_and_it_is_said(service, monkeypa
     ("games page 0", "pages go from 1 to 1000"),
 ])
 async def test_a_bad_games_line_is_refused_in_one_line(service, typed, error):
-    with pytest.raises(ServiceError) as refused:
+    with pytest.raises(kinds.MalformedError) as refused:
         await enter(service, asking(ALICE), typed)
     assert str(refused.value) == error
 
 
 async def test_games_are_not_listed_in_a_public_reply(service):
     await _game(service, CHANNEL)
-    with pytest.raises(ServiceError) as refused:
+    with pytest.raises(kinds.NotAllowedError) as refused:
         await enter(service, replace(asking(ALICE), private_replies=False), "games")
     assert str(refused.value) == ("only you may see this, and a reply here is public: use "
                                   "`/twixt games`")

@@ -12,14 +12,16 @@ from tests.service.helpers import start_game
 from tests.service.people import ALICE, BOB, CAROL, asking
 from tests.typed import enter
 from twixt.service import ServiceError, TwixtService
+from twixt.service import errors as kinds
 from twixt.service.cases import notes as notes_module
 from twixt.storage import SqliteStorage
 
 
-async def _refusal(service: TwixtService, request, typed: str) -> str:
+async def _refusal(service: TwixtService, request, typed: str) -> tuple[type[ServiceError], str]:
+    """What `typed` is refused with: its kind and its words."""
     with pytest.raises(ServiceError) as refused:
         await enter(service, request, typed)
-    return str(refused.value)
+    return type(refused.value), str(refused.value)
 
 
 async def test_notes_are_kept_and_shown_to_their_writer_oldest_first(service, clock):
@@ -51,8 +53,9 @@ async def test_a_game_elsewhere_is_named_by_its_number(service):
     assert "`from the lobby`" in (await enter(service, asking(ALICE), "notes")).plain
     # a game one neither plays nor watches in its channel is nobody's business
     assert await _refusal(service, asking(CAROL, 300), "note #1 peeking") == (
-        "there is no such game")
-    assert await _refusal(service, asking(CAROL, 300), "notes #1") == "there is no such game"
+        kinds.MissingError, "there is no such game")
+    assert await _refusal(service, asking(CAROL, 300), "notes #1") == (
+        kinds.MissingError, "there is no such game")
 
 
 async def test_a_finished_game_keeps_its_notes_and_takes_more(service):
@@ -73,9 +76,9 @@ async def test_nothing_in_a_note_formats_or_pings(service):
 async def test_a_note_too_long_is_refused_and_nothing_is_kept(service):
     await start_game(service)
     assert await _refusal(service, asking(ALICE), "note " + "x" * 1001) == (
-        "a note is at most 1000 characters; this one has 1001")
+        kinds.LimitError, "a note is at most 1000 characters; this one has 1001")
     assert await _refusal(service, asking(ALICE), "note") == (
-        "write note TEXT, like note E5 blocks his bridge")
+        kinds.MalformedError, "write note TEXT, like note E5 blocks his bridge")
     assert (await enter(service, asking(ALICE), "notes")).plain == (
         "You have no notes on game 1: keep one with note TEXT.")
 
@@ -86,7 +89,7 @@ async def test_notes_beyond_the_most_are_refused_until_cleared(service, monkeypa
     for number in range(3):
         await enter(service, asking(ALICE), f"note idea {number}")
     assert await _refusal(service, asking(ALICE), "note one too many") == (
-        "you have 3 notes on game 1 already: notes clear removes them")
+        kinds.LimitError, "you have 3 notes on game 1 already: notes clear removes them")
     cleared = await enter(service, asking(ALICE), "notes clear")
     assert (cleared.plain, cleared.ephemeral) == ("3 notes on game 1 cleared.", True)
     assert (await enter(service, asking(ALICE), "note a fresh start")).plain.startswith("Note 1 ")
@@ -97,7 +100,7 @@ async def test_a_player_keeps_fifty_notes_on_a_game_and_no_more(service):
     for number in range(50):
         await enter(service, asking(ALICE), f"note idea {number}")
     assert await _refusal(service, asking(ALICE), "note one too many") == (
-        "you have 50 notes on game 1 already: notes clear removes them")
+        kinds.LimitError, "you have 50 notes on game 1 already: notes clear removes them")
     last = (await enter(service, asking(ALICE), "notes page 2")).plain.splitlines()[-1]
     assert last.startswith("50. ") and last.endswith("`idea 49`")
 
@@ -142,20 +145,22 @@ async def test_notes_are_not_kept_or_shown_in_a_public_reply(service):
     await start_game(service)
     public = replace(asking(ALICE), private_replies=False)
     assert await _refusal(service, public, "note my plan") == (
+        kinds.NotAllowedError,
         "only you may see this, and a reply here is public: use `/twixt note`")
     assert await _refusal(service, public, "notes") == (
+        kinds.NotAllowedError,
         "only you may see this, and a reply here is public: use `/twixt notes`")
     assert "no notes" in (await enter(service, asking(ALICE), "notes")).plain
 
 
-@pytest.mark.parametrize("typed, error", [
-    ("notes 1 2", "write notes, notes #12, notes page 2 or notes clear"),
-    ("notes page 0", "pages go from 1 to 1000"),
-    ("notes #9", "there is no such game"),
+@pytest.mark.parametrize("typed, kind, error", [
+    ("notes 1 2", kinds.MalformedError, "write notes, notes #12, notes page 2 or notes clear"),
+    ("notes page 0", kinds.MalformedError, "pages go from 1 to 1000"),
+    ("notes #9", kinds.MissingError, "there is no such game"),
 ])
-async def test_a_bad_notes_line_is_refused_in_one_line(service, typed, error):
+async def test_a_bad_notes_line_is_refused_in_one_line(service, typed, kind, error):
     await start_game(service)
-    assert await _refusal(service, asking(ALICE), typed) == error
+    assert await _refusal(service, asking(ALICE), typed) == (kind, error)
 
 
 async def test_a_note_keeps_no_direction_change(service, storage):

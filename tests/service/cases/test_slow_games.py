@@ -19,7 +19,8 @@ from tests.typed import enter
 from twixt.discord.replies import shown
 from twixt.rules import Reason, records
 from twixt.rules.records import read
-from twixt.service import ButtonKind, ServiceError, TwixtService, build_options
+from twixt.service import ButtonKind, TwixtService, build_options
+from twixt.service import errors as kinds
 from twixt.service.cases import records as records_module
 from twixt.storage import Result
 from twixt.storage.ratings import Rating, rate_game
@@ -114,14 +115,14 @@ async def test_when_time_runs_out_the_opponent_may_claim(service, storage, clock
     await storage.update_guild_settings(1, vacation_days=0)  # no vacation days to use
     await start_game(service, time="1d", swap="no")
     await enter(service, asking(ALICE), "K10")
-    with pytest.raises(ServiceError, match="bob still has 23h 0m to move"):
+    with pytest.raises(kinds.ConflictError, match="bob still has 23h 0m to move"):
         clock.now += timedelta(hours=1)
         await service.clocks.claim(asking(ALICE))
     clock.now += timedelta(days=1)
     [notice] = await tick(service)
     assert notice.buttons[0].kind is ButtonKind.CLAIM and notice.mentions == (ALICE.id,)
     assert await tick(service) == []
-    with pytest.raises(ServiceError, match="only an opponent of bob can claim on time"):
+    with pytest.raises(kinds.NotAllowedError, match="only an opponent of bob can claim on time"):
         await service.clocks.claim(asking(BOB))
     reply = await press(service, asking(ALICE), ButtonKind.CLAIM, notice.buttons[0].target)
     assert "alice (Red) wins on time" in reply.plain and reply.mentions == (BOB.id,)
@@ -146,7 +147,7 @@ async def test_a_guild_may_forfeit_at_the_deadline_at_once(service, storage, clo
 async def test_bad_time_controls(service):
     for text, message in [("soon", "time is a time per move like 3d or 12h"),
                           ("30m", "time per move is 1h to 60d")]:
-        with pytest.raises(ServiceError, match=message):
+        with pytest.raises(kinds.MalformedError, match=message):
             build_options(time=text)
 
 
@@ -175,18 +176,18 @@ async def test_takeback_restores_the_exact_state_and_the_log_keeps_it(service, s
 async def test_takeback_rules(service):
     await start_game(service, swap="no")
     await enter(service, asking(ALICE), "K10")
-    with pytest.raises(ServiceError, match="only the player who made the last turn"):
+    with pytest.raises(kinds.NotAllowedError, match="only the player who made the last turn"):
         await service.turns.takeback(asking(BOB))
     await service.turns.takeback(asking(ALICE))
-    with pytest.raises(ServiceError, match="an opponent has to answer"):
+    with pytest.raises(kinds.NotYourTurnError, match="an opponent has to answer"):
         await service.turns.takeback(asking(ALICE), "accept")
     await enter(service, asking(BOB), "M12")
-    with pytest.raises(ServiceError, match="lapsed"):
+    with pytest.raises(kinds.ConflictError, match="lapsed"):
         await service.turns.takeback(asking(BOB), "accept")
     await service.turns.takeback(asking(BOB))
     declined = await service.turns.takeback(asking(ALICE), "decline")
     assert declined.plain == "alice declines the takeback."
-    with pytest.raises(ServiceError, match="there is no takeback request"):
+    with pytest.raises(kinds.MissingError, match="there is no takeback request"):
         await service.turns.takeback(asking(ALICE), "accept")
 
 
@@ -238,7 +239,7 @@ async def test_import_of_a_finished_or_broken_record(service):
     data = (GAMES / "game2206555.tsgf").read_bytes()
     reply = await service.records.import_record(asking(ALICE), "g.tsgf", data)
     assert reply.plain.endswith("Nothing to continue: it is over.")
-    with pytest.raises(ServiceError, match=r"bad.twixt: line 1: .* is not playing"):
+    with pytest.raises(kinds.MalformedError, match=r"bad.twixt: line 1: .* is not playing"):
         await service.records.import_record(asking(ALICE), "bad.twixt", b"carol: K10\n")
 
 
@@ -253,7 +254,7 @@ async def test_import_of_a_finished_or_broken_record(service):
 async def test_an_imported_clock_is_held_to_the_limits_of_the_time_option(
         service, storage, clock, refusal):
     record = f'[TimeControl "{clock}"]\n[Players "ann, ben"]\nann: G6\n'.encode()
-    with pytest.raises(ServiceError) as refused:
+    with pytest.raises(kinds.MalformedError) as refused:
         await service.records.import_record(asking(ALICE), "clock.twixt", record, BOB)
     assert str(refused.value) == refusal
     assert await storage.pending_challenges(channel_id=CHANNEL) == ()
@@ -270,7 +271,7 @@ async def test_a_game_is_seen_from_its_channel_and_by_its_players_only(service):
     await start_game(service, swap="no")
     await enter(service, asking(ALICE), "K10")
     elsewhere = 300  # say, a public channel, while the game is in a private one
-    with pytest.raises(ServiceError, match="there is no such game"):
+    with pytest.raises(kinds.MissingError, match="there is no such game"):
         await service.records.replay(asking(CAROL, elsewhere), 1)
     assert (await service.records.replay(asking(CAROL), 1)).attachments
     assert (await service.records.replay(asking(BOB, elsewhere), 1)).attachments
@@ -289,8 +290,8 @@ async def test_a_player_is_shown_their_game_of_another_channel_alone(service):
     assert (await service.records.replay(asking(BOB, elsewhere), 1)).ephemeral
     assert not (await service.records.replay(asking(BOB), 1)).ephemeral  # its own channel
     chat = replace(asking(BOB, elsewhere), private_replies=False)  # every reply is public
-    with pytest.raises(ServiceError, match="only you may see this, and a reply here is "
-                                           "public: use `/twixt-records replay`"):
+    with pytest.raises(kinds.NotAllowedError, match="only you may see this, and a reply here is "
+                                                    "public: use `/twixt-records replay`"):
         await enter(service, chat, "replay #1")
 
 
@@ -356,7 +357,7 @@ async def test_settings_change_the_board_and_auto_link(service):
     reply = await service.preferences.user_settings(asking(BOB), {"theme": "dark", "side": "black",
                                               "autolink": "on"})
     assert reply.ephemeral and "theme dark" in reply.plain and "autolink on" in reply.plain
-    with pytest.raises(ServiceError, match="theme is light or dark"):
+    with pytest.raises(kinds.MalformedError, match="theme is light or dark"):
         await service.preferences.user_settings(asking(BOB), {"theme": "pink"})
     await start_game(service, swap="no", size="12")
     await enter(service, asking(ALICE), "F6")
@@ -371,13 +372,13 @@ async def test_settings_change_the_board_and_auto_link(service):
 
 async def test_server_settings_need_a_manager_and_check_their_values(service, storage):
     for channel_manager in (False, True):
-        with pytest.raises(ServiceError, match="only someone who manages the server"):
+        with pytest.raises(kinds.NotAllowedError, match="only someone who manages the server"):
             await service.preferences.server_settings(asking(ALICE, manager=channel_manager),
                                                       {"thread": "yes"})
     for changes, message in [({"colour": "red"}, "unknown server setting “colour”"),
                              ({"forfeit": "maybe"}, "forfeit is yes or no"),
                              ({"expiry": "0"}, "expiry is a number of hours from 1 to 720")]:
-        with pytest.raises(ServiceError, match=message):
+        with pytest.raises(kinds.MalformedError, match=message):
             await service.preferences.server_settings(asking(ALICE, server_manager=True),
                                                       changes)
     reply = await service.preferences.server_settings(asking(ALICE, server_manager=True),
@@ -404,7 +405,7 @@ async def test_imported_and_aborted_games_are_not_rated(service):
 async def test_an_import_with_too_many_turns_is_refused_before_it_is_read(service, storage):
     loop = "".join("ann: remove G6; G6\nben: remove H8; H8\n" for _ in range(1300))
     record = f'[Players "ann, ben"]\nann: G6\nben: H8\n{loop}'.encode()
-    with pytest.raises(ServiceError) as refused:
+    with pytest.raises(kinds.LimitError) as refused:
         await service.records.import_record(asking(ALICE), "loop.twixt", record, BOB)
     assert str(refused.value) == "“loop.twixt” has too many turns for a game record (2500 at most)"
     assert await storage.pending_challenges(channel_id=CHANNEL) == ()
@@ -415,7 +416,7 @@ async def test_the_import_cap_counts_lines_where_the_reader_splits_them(service,
     # no "\n" in the file: every line ends where str.splitlines (the reader's split) ends it
     offers = "".join(f"ann: offer draw{end}ben: decline draw{end}" for _ in range(1300))
     record = f'[Players "ann, ben"]{end}ann: G6{end}{offers}'.encode()
-    with pytest.raises(ServiceError) as refused:
+    with pytest.raises(kinds.LimitError) as refused:
         await service.records.import_record(asking(ALICE), "offers.twixt", record, BOB)
     assert str(refused.value) == ("“offers.twixt” has too many turns for a game record "
                                   "(2500 at most)")
@@ -425,7 +426,7 @@ async def test_the_import_cap_counts_lines_where_the_reader_splits_them(service,
 async def test_an_import_whose_handicap_puts_the_board_out_of_range_is_one_line(service,
                                                                                 storage):
     record = b'[Board "24x24"]\n[Handicap "40"]\n[Players "ann, ben"]\nann: G6\n'
-    with pytest.raises(ServiceError) as refused:
+    with pytest.raises(kinds.MalformedError) as refused:
         await service.records.import_record(asking(ALICE), "h.twixt", record, BOB)
     assert str(refused.value) == ("h.twixt: line 2: Handicap 40 makes the board before it 64 "
                                   "rows, more than 48")
@@ -448,7 +449,7 @@ async def test_replays_at_once_are_bounded_and_the_next_is_refused_at_once(
                for who in (ALICE, BOB)]
     for _ in drawing:
         await asyncio.to_thread(entered.acquire, True, 10)
-    with pytest.raises(ServiceError, match="2 replays are being drawn right now"):
+    with pytest.raises(kinds.BusyError, match="2 replays are being drawn right now"):
         await service.records.replay(asking(CAROL), 1)
     release.set()
     assert all(reply.attachments for reply in await asyncio.gather(*drawing))

@@ -12,6 +12,7 @@ from tests.service.helpers import press, start_game, start_team_game
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
 from tests.typed import enter
 from twixt.service import Button, ButtonKind, Reply, ServiceError, TwixtService, build_options
+from twixt.service import errors as kinds
 from twixt.service.desk import desk as desk_module
 from twixt.storage import Result
 
@@ -27,27 +28,27 @@ async def test_a_turn_answers_with_the_notation_the_board_and_one_mention(servic
     assert reply.plain.startswith("**alice** (Red): `L12 link K10`")
 
 
-@pytest.mark.parametrize(("user", "command", "message"), [
-    (BOB, "K10", "it is alice's turn"),
-    (ALICE, "A5", "A5 is in Black's border row"),
-    (ALICE, "K10 link M12", "there is no peg on M12"),
-    (CAROL, "K10", "you are not playing in this game"),
-    (ALICE, "hello there", "I don't understand “hello there”"),
+@pytest.mark.parametrize(("user", "command", "kind", "message"), [
+    (BOB, "K10", kinds.NotYourTurnError, "it is alice's turn"),
+    (ALICE, "A5", kinds.ConflictError, "A5 is in Black's border row"),
+    (ALICE, "K10 link M12", kinds.ConflictError, "there is no peg on M12"),
+    (CAROL, "K10", kinds.NotAllowedError, "you are not playing in this game"),
+    (ALICE, "hello there", kinds.MalformedError, "I don't understand “hello there”"),
 ])
 async def test_illegal_commands_are_one_line_and_change_nothing(service, storage, user, command,
-                                                               message):
+                                                               kind, message):
     await start_game(service)
-    with pytest.raises(ServiceError, match=message):
+    with pytest.raises(kind, match=message):
         await enter(service, asking(user), command)
     assert (await storage.active_game(CHANNEL)).version == 0
 
 
 async def test_no_game_in_the_channel(service):
     for call in (enter(service, asking(ALICE), "K10"), service.turns.abort(asking(ALICE))):
-        with pytest.raises(ServiceError, match="there is no game in this channel"):
+        with pytest.raises(kinds.MissingError, match="there is no game in this channel"):
             await call
     for call in (service.turns.board(asking(ALICE)), service.turns.status(asking(ALICE))):
-        with pytest.raises(ServiceError, match="this channel has no games"):
+        with pytest.raises(kinds.MissingError, match="this channel has no games"):
             await call
 
 
@@ -149,7 +150,7 @@ async def test_a_draw_offer_with_a_move_pings_the_next_player_and_the_answerers(
 
 async def test_a_player_cannot_declare_their_own_loss_on_time(service, storage):
     await start_game(service, swap="no")
-    with pytest.raises(ServiceError, match="timeout is recorded by the bot"):
+    with pytest.raises(kinds.NotAllowedError, match="timeout is recorded by the bot"):
         await enter(service, asking(ALICE), "timeout")
     stored = await storage.active_game(CHANNEL)
     assert stored is not None and stored.version == 0
@@ -169,7 +170,7 @@ async def test_resign_asks_for_confirmation_first(service, storage):
 async def test_a_button_of_a_finished_game_is_refused(service):
     await start_game(service)
     await service.turns.resign(asking(BOB), confirmed=True)
-    with pytest.raises(ServiceError, match="belongs to a game that is over"):
+    with pytest.raises(kinds.ConflictError, match="belongs to a game that is over"):
         await press(service, asking(BOB), ButtonKind.SWAP, 1)
 
 
@@ -191,7 +192,7 @@ async def test_help_is_private(service):
 
 async def test_abort_needs_every_player_or_a_manager(service, storage):
     await start_game(service)
-    with pytest.raises(ServiceError, match="only the players or a channel manager"):
+    with pytest.raises(kinds.NotAllowedError, match="only the players or a channel manager"):
         await service.turns.abort(asking(CAROL))
     reply = await service.turns.abort(asking(ALICE))
     assert "called off when bob also asks" in reply.plain and reply.mentions == (BOB.id,)
@@ -209,7 +210,7 @@ async def test_two_moves_at_the_same_instant_exactly_one_lands(service, storage)
     results = await asyncio.gather(enter(service, asking(ALICE), "K10"),
                                    enter(service, asking(ALICE), "M12"), return_exceptions=True)
     landed = [r for r in results if not isinstance(r, Exception)]
-    refused = [r for r in results if isinstance(r, ServiceError)]
+    refused = [r for r in results if isinstance(r, kinds.NotYourTurnError)]
     assert len(landed) == 1 and len(refused) == 1
     assert str(refused[0]) == "it is bob's turn"
     assert (await storage.active_game(CHANNEL)).version == 1
@@ -221,10 +222,11 @@ async def test_two_services_racing_on_one_database_never_both_land(storage, cloc
     await second.turns.board(asking(ALICE))  # both have the game cached at version 0
     results = await asyncio.gather(enter(first, asking(ALICE), "K10"),
                                    enter(second, asking(ALICE), "M12"), return_exceptions=True)
-    errors = [str(r) for r in results if isinstance(r, ServiceError)]
+    errors = [(type(r), str(r)) for r in results if isinstance(r, ServiceError)]
     assert len(errors) == 1
-    assert errors[0] in ("the board changed while you were moving: look at it again",
-                         "it is bob's turn")
+    assert errors[0] in ((kinds.ConflictError,
+                          "the board changed while you were moving: look at it again"),
+                         (kinds.NotYourTurnError, "it is bob's turn"))
     assert (await storage.active_game(CHANNEL)).version == 1
 
 
@@ -263,7 +265,7 @@ async def test_a_takeback_request_raced_by_another_process_turn_is_one_line(
         return await make_offer(*args, **kwargs)
 
     monkeypatch.setattr(storage, "make_offer", after_a_turn_elsewhere)
-    with pytest.raises(ServiceError, match="the board changed while you were moving"):
+    with pytest.raises(kinds.ConflictError, match="the board changed while you were moving"):
         await first.turns.takeback(asking(ALICE))
     assert await storage.open_offers((await storage.active_game(CHANNEL)).id) == ()
 
@@ -314,7 +316,7 @@ async def test_a_game_log_holds_a_bounded_number_of_entries_besides_its_moves(
     for _ in range(2):  # an offer and a refusal each: four entries
         await enter(service, asking(BOB), "offer draw")
         await enter(service, asking(ALICE), "decline draw")
-    with pytest.raises(ServiceError) as refused:
+    with pytest.raises(kinds.LimitError) as refused:
         await enter(service, asking(BOB), "offer draw")
     assert str(refused.value) == ("this game's log holds 4 entries besides its moves (draw "
                                   "offers, refusals, takebacks): from now on only a move or an "
@@ -331,7 +333,7 @@ async def test_a_takeback_past_the_bound_is_refused_before_the_request_closes(
     await start_game(service, swap="no")
     await enter(service, asking(ALICE), "K10")
     await service.turns.takeback(asking(ALICE))
-    with pytest.raises(ServiceError, match="entries besides its moves"):
+    with pytest.raises(kinds.LimitError, match="entries besides its moves"):
         await service.turns.takeback(asking(BOB), "accept")
     stored = await storage.active_game(CHANNEL)
     assert stored.version == 1 and len(await storage.open_offers(stored.id)) == 1
@@ -345,7 +347,7 @@ async def test_a_game_log_holds_a_bounded_number_of_entries_in_all(service, stor
     for user, move in ((ALICE, "K10"), (BOB, "M12"), (ALICE, "remove K10; K10"),
                        (BOB, "remove M12; M12")):
         await enter(service, asking(user), move)
-    with pytest.raises(ServiceError) as refused:
+    with pytest.raises(kinds.LimitError) as refused:
         await enter(service, asking(ALICE), "remove K10; K10")
     assert str(refused.value) == ("this game's log holds 4 entries: from now on it can only end "
                                   "(resign, or accept a draw already offered)")

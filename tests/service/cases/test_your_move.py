@@ -11,8 +11,9 @@ import pytest
 from tests.service.helpers import tick
 from tests.service.people import ALICE, BOB, CAROL, asking
 from tests.typed import enter
-from twixt.service import NO_SERVER, ButtonKind, Request, ServiceError, build_options
+from twixt.service import NO_SERVER, ButtonKind, Request, build_options
 from twixt.service import commands as cmd
+from twixt.service import errors as kinds
 
 
 def in_dm(user, channel: int = 5000) -> Request:
@@ -85,7 +86,7 @@ async def test_the_digest_follows_summer_time(service, clock):
     (cmd.Digest(8, "../../etc/passwd"), "is not a time zone"),
     (cmd.Digest(None, "UTC"), "give the hour too")])
 async def test_a_wrong_digest_is_refused_in_one_line_and_changes_nothing(service, asked, said):
-    with pytest.raises(ServiceError) as refused:
+    with pytest.raises(kinds.MalformedError) as refused:
         await service.execute(asking(BOB), asked)
     assert said in str(refused.value) and "\n" not in str(refused.value)
     assert await service.desk.storage.digest(BOB.id) is None
@@ -117,5 +118,5 @@ async def test_a_dm_game_is_rated_for_nobody(service, storage):
     await enter(service, in_dm(BOB), "resign yes")
     assert (await storage.player_stats(NO_SERVER, ALICE.id)).rated_games == 0
     assert (await storage.player_stats(NO_SERVER, ALICE.id)).wins == 1
-    with pytest.raises(ServiceError, match="not rated"):
+    with pytest.raises(kinds.NotAllowedError, match="not rated"):
         await service.execute(in_dm(ALICE), cmd.Leaderboard())

@@ -6,8 +6,9 @@ import pytest
 
 from tests.refusals import refusal
 from twixt.rules import Action, parse_command
-from twixt.service import ServiceError, User
+from twixt.service import User
 from twixt.service import commands as cmd
+from twixt.service import errors as kinds
 from twixt.service.commands.router import is_move_language, nobody, read
 
 
@@ -72,10 +73,14 @@ def test_resign_yes_is_the_typed_confirmation(typed):
     ("settings dm", "settings takes name value pairs, like settings theme dark"),
     ("server forfeit", "server takes name value pairs, like server forfeit yes"),
     ("team bob carol dave", "write team PARTNER vs OPPONENT1 OPPONENT2 [options]"),
-    ("challenge bob", "I cannot tell who “bob” is here"),
 ])
 def test_a_line_that_means_nothing_is_refused_in_one_line(text, message):
-    assert refusal(ServiceError, read, text, nobody) == message
+    assert refusal(kinds.MalformedError, read, text, nobody) == message
+
+
+def test_a_person_the_front_end_cannot_tell_is_missing():
+    assert refusal(kinds.MissingError, read, "challenge bob", nobody) == (
+        "I cannot tell who “bob” is here")
 
 
 def test_only_the_move_language_counts_as_chat_moves():
@@ -94,5 +99,5 @@ def test_a_time_is_read_as_people_write_it(typed, canonical):
 
 
 def test_privilege_before_the_move_is_refused_with_the_right_order():
-    assert refusal(ServiceError, read, "privilege; L12 link K10") == \
+    assert refusal(kinds.MalformedError, read, "privilege; L12 link K10") == \
         "privilege comes after the move: write L12 link K10; privilege"

@@ -17,7 +17,7 @@ from tests.service.people import ALICE, asking
 from tests.typed import enter
 from twixt.discord.replies import shown
 from twixt.language import LOCALES, translation, unmarked
-from twixt.service import ServiceError, TwixtService
+from twixt.service import MalformedError, TwixtService
 from twixt.service.commands.help import HELP, TOPICS, help_for
 from twixt.service.commands.router import COMMAND_WORDS, read
 
@@ -40,7 +40,7 @@ _MOVE_HINT = "a move looks like G6, G6 link E5 or remove J9-K11; I11 link K10"
 ])
 def test_a_mistyped_command_names_the_command_meant(typed, meant):
     word = next(w for w in typed.split() if w.lower() not in ("tournament", "draw", "takeback"))
-    assert refusal(ServiceError, read, typed) == (
+    assert refusal(MalformedError, read, typed) == (
         f"I don't know the command “{word.lower()}”: did you mean `{meant}`?")
 
 
@@ -56,9 +56,9 @@ def test_only_words_of_a_plausible_length_are_compared(monkeypatch):
         return distance(a, b)
 
     monkeypatch.setattr(twixt.service.commands.spelling, "_distance", counted)
-    assert refusal(ServiceError, read, "x" * 6000).startswith("I don't understand")
+    assert refusal(MalformedError, read, "x" * 6000).startswith("I don't understand")
     assert compared == []
-    assert refusal(ServiceError, read, "acept").endswith("did you mean `accept`?")
+    assert refusal(MalformedError, read, "acept").endswith("did you mean `accept`?")
     assert compared and all(abs(len(known) - 5) <= 1 for _typed, known in compared)
 
 
@@ -70,11 +70,11 @@ def test_only_words_of_a_plausible_length_are_compared(monkeypatch):
     ("of", f"I don't understand “of”: {_MOVE_HINT}"),
 ])
 def test_a_move_like_or_far_off_text_keeps_the_move_hint(typed, refused):
-    assert refusal(ServiceError, read, typed).startswith(refused)
+    assert refusal(MalformedError, read, typed).startswith(refused)
 
 
 async def test_the_command_meant_is_said_in_german(service: TwixtService):
-    with pytest.raises(ServiceError) as refused:
+    with pytest.raises(MalformedError) as refused:
         await enter(service, asking(ALICE, locale="de"), "chalenge bob")
     assert unmarked(translation("de").say(refused.value.message)) == (
         "den Befehl “chalenge” kenne ich nicht: meinst du `challenge`?")
@@ -112,10 +112,10 @@ def test_help_names_every_command_in_one_message(locale):
 async def test_help_command_through_the_service(service: TwixtService):
     reply = await enter(service, asking(ALICE), "help Challenge")
     assert reply.ephemeral and reply.plain.startswith("**challenge** — Challenge someone")
-    with pytest.raises(ServiceError, match=r"^I don't know the command “chalenge”: did you mean "
-                                           r"`challenge`\?$"):
+    with pytest.raises(MalformedError, match=r"^I don't know the command “chalenge”: did you mean "
+                                             r"`challenge`\?$"):
         await enter(service, asking(ALICE), "help chalenge")
-    with pytest.raises(ServiceError, match=r"^there is no command “xyzzy”: help names them all$"):
+    with pytest.raises(MalformedError, match=r"^there is no command “xyzzy”: help names them all$"):
         await enter(service, asking(ALICE), "help xyzzy")
     german = await enter(service, asking(ALICE, locale="de"), "help vacation")
     assert "Schreib: `vacation [DAYS|end]`" in german.plain

@@ -8,15 +8,17 @@ UTF-8 for transcripts and T1, one character a byte for Little Golem (whose coord
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 from typing import BinaryIO
 
 from twixt.language import message
 from twixt.rules.errors import RecordError, quote
+from twixt.rules.formats import FORMATS
 from twixt.rules.game import Game
 from twixt.rules.records import littlegolem, t1, transcript
 
-FORMATS = ("transcript", "lg", "t1")
 _READERS = {"transcript": transcript.read, "lg": littlegolem.read, "t1": t1.read}
 _WRITERS = {"transcript": transcript.write, "lg": littlegolem.write, "t1": t1.write}
 _ENDINGS = {".tsgf": "lg", ".sgf": "lg", ".t1": "t1", ".t1j": "t1"}
@@ -65,13 +67,19 @@ def load(path: str | Path, fmt: str | None = None) -> Game:
                 fmt or guess_format(path.name))
 
 
-def read_file(path: str | Path) -> bytes:
+def read_file(path: str | Path, regular_only: bool = False) -> bytes:
     """A record file's bytes, `MAX_RECORD_BYTES` at most (`take`); RecordError says in one
     line why a file cannot be opened, a name with a NUL character (which no system opens)
-    included."""
+    included. `regular_only` refuses at once what is not a regular file (a named pipe,
+    whose reading waits for a writer; a device): it is opened without waiting, then
+    looked at."""
     shown = str(path).replace("\0", "\\0")  # a NUL shown as \0, not sent to a terminal
     try:
-        with Path(path).open("rb") as file:
+        flags = os.O_RDONLY | (os.O_NONBLOCK if regular_only else 0)
+        with os.fdopen(os.open(path, flags), "rb") as file:
+            if regular_only and not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+                raise RecordError(0, "cannot read {path}: {error}", path=shown,
+                                  error=message("not a regular file"))
             return take(file, shown)
     except RecordError:
         raise

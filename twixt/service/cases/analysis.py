@@ -24,7 +24,8 @@ from twixt.rules import Colour, Game, records
 from twixt.service import commands as cmd
 from twixt.service.desk.desk import Desk
 from twixt.service.desk.engine_pool import EngineBusyError, player_owner
-from twixt.service.model import Attachment, Reply, Request, ServiceError
+from twixt.service.errors import BusyError, ConflictError, LimitError
+from twixt.service.model import Attachment, Reply, Request
 from twixt.service.texts import result_sentence
 from twixt.storage import GameStatus
 
@@ -147,8 +148,8 @@ class Analyses:
         stored, private = await self._desk.game_to_show(request, game_id,
                                                         "/twixt-records analyze")
         if stored.is_active:
-            raise ServiceError("game {game} is still being played: the engine looks at a game "
-                               "only once it is over", game=stored.id)
+            raise ConflictError("game {game} is still being played: the engine looks at a game "
+                                "only once it is over", game=stored.id)
         game = await self._desk.position(stored)
         await self._refuse_a_game_in_play(request.guild_id, stored.id, game)
         # the game's channel sees the bot at work; one asking elsewhere, privately, is
@@ -181,9 +182,9 @@ class Analyses:
                 live = await self._desk.position(stored)
                 if (live.options.cols, live.options.rows) == size and passes_through(
                         played, pegs_of(live), size):
-                    raise ServiceError("game {game} passes through the position of a game "
-                                       "still in play on this server: the engine looks at it "
-                                       "once that game is over", game=game_id)
+                    raise ConflictError("game {game} passes through the position of a game "
+                                        "still in play on this server: the engine looks at it "
+                                        "once that game is over", game=game_id)
             if len(page) < LIVE_PAGE:
                 return
             before = page[-1].id
@@ -198,8 +199,8 @@ class Analyses:
             return done
         user = request.user.id
         if user in self._asking:
-            raise ServiceError("your last analysis is still running: wait for it, then ask "
-                               "again")
+            raise LimitError("your last analysis is still running: wait for it, then ask "
+                             "again")
         self._asking.add(user)
         try:
             record = records.write(game)
@@ -208,7 +209,7 @@ class Analyses:
                 analysis = await self._desk.engine_pool.run(player_owner(user), analyze_record,
                                                             record)
         except EngineBusyError:
-            raise ServiceError("the engine is busy, try again later") from None
+            raise BusyError("the engine is busy, try again later") from None
         finally:
             self._asking.discard(user)
         self._done[game_id] = analysis

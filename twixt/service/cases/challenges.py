@@ -21,15 +21,15 @@ from twixt.service.desk.engine_seats import (
     is_engine_seat,
 )
 from twixt.service.desk.live_games import ChannelLocks
-from twixt.service.model import (
-    NO_SERVER,
-    Button,
-    ButtonKind,
-    Reply,
-    Request,
+from twixt.service.errors import (
+    ConflictError,
+    LimitError,
+    MalformedError,
+    MissingError,
+    NotAllowedError,
     ServiceError,
-    User,
 )
+from twixt.service.model import NO_SERVER, Button, ButtonKind, Reply, Request, User
 from twixt.service.names import seat_names
 from twixt.service.pure.clock.timecontrol import parse_time_control
 from twixt.service.texts import names_and, storage_refusal
@@ -67,7 +67,7 @@ class Challenges:
                         options: ChallengeOptions) -> Reply:
         """Challenge one user, or anyone in the channel when `opponent` is None."""
         if opponent is not None and opponent.id == request.user.id:
-            raise ServiceError("you cannot challenge yourself")
+            raise MalformedError("you cannot challenge yourself")
         invitees = seated([opponent] if opponent else [], options)
         challenge, started = await self._challenge_made(request, invitees, 2, options)
         if started is not None:
@@ -91,7 +91,7 @@ class Challenges:
         """A Double TwixT challenge: you and `partner` against `opponents`; all three accept."""
         invitees = seated([opponents[0], partner, opponents[1]], options)
         if len({request.user.id, *(u.id for u in invitees)}) != 4:
-            raise ServiceError("a team game needs four different players")
+            raise MalformedError("a team game needs four different players")
         challenge, started = await self._challenge_made(request, invitees, 4, options)
         if started is not None:
             return started
@@ -126,19 +126,21 @@ class Challenges:
             if with_engine:
                 await self._check_engine_games(request)
             async with self._desk.lock(challenge.channel_id):
-                await self._desk.remember(request.user)
                 # the acceptance that completes the challenge is stored with its game, in one
                 # transaction: a game refused (the channel busy meanwhile) keeps no place taken
                 completed = _completed_by(await self._desk.storage.get_challenge(challenge.id),
                                           request.user.id, self._desk.clock())
                 if completed is not None:
+                    await self._desk.remember(request.user)
                     return await self._start_game(completed, request.tr,
                                                   accepting=request.user.id)
                 try:
                     challenge = await self._desk.storage.answer_challenge(
                         challenge.id, request.user.id, True, now=self._desk.clock())
                 except (NotInvitedError, ChallengeClosedError) as error:
-                    raise ServiceError(storage_refusal(error)) from None
+                    raise storage_refusal(error) from None
+                # the name is kept once the answer is: a refused one stores nothing
+                await self._desk.remember(request.user)
                 if not challenge.ready:
                     waiting = [i.user_id for i in challenge.invitees
                                if i.answer is Answer.PENDING and i.user_id is not None]
@@ -164,7 +166,7 @@ class Challenges:
                 await self._desk.storage.answer_challenge(challenge.id, request.user.id, False,
                                                           now=self._desk.clock())
             except (NotInvitedError, ChallengeClosedError) as error:
-                raise ServiceError(storage_refusal(error)) from None
+                raise storage_refusal(error) from None
         return Reply(request.tr("{name} declines the challenge.", name=request.user.name))
 
     @cmd.handles(cmd.Rematch)
@@ -174,21 +176,21 @@ class Challenges:
         old = await self._desk.chosen_game(request, game_id)
         seat = old.seat_of(request.user.id)
         if seat is None:
-            raise ServiceError("only the players of that game can ask for a rematch")
+            raise NotAllowedError("only the players of that game can ask for a rematch")
         if old.is_active:
-            raise ServiceError("that game is still going on")
+            raise ConflictError("that game is still going on")
         linked = await self._desk.storage.tournament_game_of(old.id)
         if linked is not None:
             tournament = await self._desk.storage.get_tournament(linked.tournament_id)
-            raise ServiceError("games of an event are not rematched: {event} pairs its "
-                               "players itself", event=tournament.name)
+            raise NotAllowedError("games of an event are not rematched: {event} pairs its "
+                                  "players itself", event=tournament.name)
         async with self._rematching(request.channel_id):
             waiting = await self._waiting_rematch(request, old)
             if waiting is None:
                 return await self._challenge_again(request, old, seat)
         # pressed again, or by the other side: no second challenge
         if waiting.challenger_id == request.user.id:
-            raise ServiceError("your rematch is already waiting for an answer")
+            raise ConflictError("your rematch is already waiting for an answer")
         return await self.accept(request, waiting.id)
 
     async def _challenge_again(self, request: Request, old: StoredGame, seat: Seat) -> Reply:
@@ -239,10 +241,10 @@ class Challenges:
         settings = await self._desk.storage.guild_settings(request.guild_id)
         thread = settings.thread_default if options.thread is None else options.thread
         if not thread and await self._desk.storage.active_game(request.channel_id):
-            raise ServiceError("this channel already has a game: finish it first, or "
-                               "challenge with thread yes")
+            raise ConflictError("this channel already has a game: finish it first, or "
+                                "challenge with thread yes")
         if thread and (self._desk.port.threads is None or request.guild_id == NO_SERVER):
-            raise ServiceError("threads are not available here")
+            raise NotAllowedError("threads are not available here")
         if any(is_engine_seat(user.id) for user in invitees):
             await self._check_engine_games(request, settings.bot_games)
         now = self._desk.clock()
@@ -250,8 +252,8 @@ class Challenges:
         setup = replace(options.setup, vacation=vacation)
         async with self._desk.lock(request.channel_id):
             if await self._open_challenge_of(request):
-                raise ServiceError("you already have an open challenge here: wait for an "
-                                   "answer, or withdraw it with decline")
+                raise ConflictError("you already have an open challenge here: wait for an "
+                                    "answer, or withdraw it with decline")
             await self._desk.remember(request.user, *invitees)
             return await self._desk.storage.create_challenge(
                 guild_id=request.guild_id, channel_id=request.channel_id,
@@ -267,9 +269,9 @@ class Challenges:
         if most is None:
             most = (await storage.guild_settings(request.guild_id)).bot_games
         if await storage.open_engine_games(request.guild_id, request.user.id) >= most:
-            raise ServiceError("you have as many games with the bot in progress as this "
-                               "server allows a player (botgames {most}): finish one first",
-                               most=most)
+            raise LimitError("you have as many games with the bot in progress as this "
+                             "server allows a player (botgames {most}): finish one first",
+                             most=most)
 
     async def _engine_seats_accept(self, challenge: Challenge, options: ChallengeOptions) -> bool:
         """The bot accepts its places in a challenge at once (keeping whether it grants
@@ -314,7 +316,7 @@ class Challenges:
                 found = None
             if found is None or (found.guild_id, found.channel_id) != (request.guild_id,
                                                                        request.channel_id):
-                raise ServiceError("there is no such challenge")  # the same words: nothing leaks
+                raise MissingError("there is no such challenge")  # the same words: nothing leaks
             return found
         pending = await self._desk.storage.pending_challenges(channel_id=request.channel_id,
                                                               now=self._desk.clock())
@@ -324,7 +326,7 @@ class Challenges:
                      and c.challenger_id != request.user.id]
         answerable = mine or open_ones
         if not answerable:
-            raise ServiceError("there is no challenge for you in this channel")
+            raise MissingError("there is no challenge for you in this channel")
         return answerable[-1]
 
     async def _start_game(self, challenge: Challenge, tr: Translation,
@@ -341,7 +343,7 @@ class Challenges:
         channel_id = challenge.channel_id
         if challenge.thread:
             if self._desk.port.threads is None:
-                raise ServiceError("threads are not available here")
+                raise NotAllowedError("threads are not available here")
             channel_id = await self._desk.port.threads.open_thread(
                 challenge.channel_id, _lineup_title(players))
         try:
@@ -351,7 +353,7 @@ class Challenges:
                 accepting=accepting)
         except (ChannelBusyError, ChallengeClosedError, NotInvitedError) as error:
             # the channel is busy, or the challenge was withdrawn meanwhile (another process)
-            raise ServiceError(storage_refusal(error)) from None
+            raise storage_refusal(error) from None
         stored, game = await self._desk.active(channel_id)
         await self._desk.note_waiting(stored)
         if any(is_engine_seat(seat.user_id) for seat in stored.seats):
@@ -425,7 +427,7 @@ def _clock_still_allowed(time_control: str | None) -> str | None:
         return None
     try:
         return parse_time_control(time_control)
-    except ServiceError:
+    except MalformedError:
         return None
 
 
@@ -461,7 +463,7 @@ def _first_words(first: FirstMove, players: int, continuing: bool = False) -> Me
 
 def seated(users: Iterable[User], options: ChallengeOptions) -> list[User]:
     """A challenge's invitees with the bot given its seats, each its own id: `THE_ENGINE_PLAYER` at
-    the challenge's level, a bot of an earlier game (a rematch) at its own. ServiceError when
+    the challenge's level, a bot of an earlier game (a rematch) at its own. MalformedError when
     the options are the bot's but the bot is not invited."""
     seats: list[User] = []
     for user in users:
@@ -472,6 +474,6 @@ def seated(users: Iterable[User], options: ChallengeOptions) -> list[User]:
         seats.append(user)
     if not any(is_engine_seat(seat.id) for seat in seats) and (
             options.level is not None or options.takebacks is not None):
-        raise ServiceError("level and takebacks are options of a challenge to the bot, like "
-                           "challenge bot level 3")
+        raise MalformedError("level and takebacks are options of a challenge to the bot, like "
+                             "challenge bot level 3")
     return seats

@@ -37,16 +37,9 @@ from twixt.service.commands.options import either
 from twixt.service.desk.after_turn import Played
 from twixt.service.desk.desk import Desk, private_home, seat_to_move
 from twixt.service.desk.engine_seats import is_engine_seat
+from twixt.service.errors import ConflictError, NotAllowedError, ServiceError
 from twixt.service.failures import log_failure
-from twixt.service.model import (
-    Button,
-    ButtonKind,
-    Receipt,
-    Reply,
-    Request,
-    ServiceError,
-    User,
-)
+from twixt.service.model import Button, ButtonKind, Receipt, Reply, Request, User
 from twixt.service.pure.clock.banks import TurnClock
 from twixt.service.pure.clock.texts import moment_text
 from twixt.service.pure.clock.timecontrol import FINAL_WARNING, describe_span
@@ -96,12 +89,12 @@ class Clocks:
             stored, game = await desk.active(request.channel_id)
             turn_clock = await desk.turn_clock(stored)
             if not stored.setup.time_control:
-                raise ServiceError("this game has no clock")
+                raise ConflictError("this game has no clock")
             late = seat_to_move(stored, game)
             seat = stored.seat_of(request.user.id)
             if seat is None or seat.team == late.team:
-                raise ServiceError("only an opponent of {name} can claim on time",
-                                   name=late.name)
+                raise NotAllowedError("only an opponent of {name} can claim on time",
+                                      name=late.name)
             now = desk.clock()
             if turn_clock is not None and now >= turn_clock.due:  # a day first, if they have one
                 settings = await desk.storage.guild_settings(stored.guild_id)
@@ -111,10 +104,10 @@ class Clocks:
             if turn_clock is not None and now < turn_clock.due:
                 pause = turn_clock.own.covering(now)
                 if pause is not None and turn_clock.own.vacation_at(now):  # an automatic day, say
-                    raise ServiceError("{name} is on vacation until {moment}: their time is "
-                                       "not up", name=late.name, moment=moment_text(pause[1]))
-                raise ServiceError("{name} still has {left} to move", name=late.name,
-                                   left=describe_span(turn_clock.left_at(now)))
+                    raise ConflictError("{name} is on vacation until {moment}: their time is "
+                                        "not up", name=late.name, moment=moment_text(pause[1]))
+                raise ConflictError("{name} still has {left} to move", name=late.name,
+                                    left=describe_span(turn_clock.left_at(now)))
             return await self._time_out(request, stored, request.tr)
 
     async def tick(self, now: datetime | None = None) -> list[Reply]:

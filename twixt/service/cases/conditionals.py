@@ -31,7 +31,14 @@ from twixt.service.commands import ConditionalAction
 from twixt.service.commands.turns import PRIVATE
 from twixt.service.desk.after_turn import Followed, Played
 from twixt.service.desk.desk import Desk, player_seat, seat_to_move
-from twixt.service.model import Reply, Request, ServiceError, User
+from twixt.service.errors import (
+    ConflictError,
+    LimitError,
+    NotAllowedError,
+    ServiceError,
+    refused_by_rules,
+)
+from twixt.service.model import Reply, Request, User
 from twixt.storage import Seat, StorageError, StoredGame
 
 log = logging.getLogger(__name__)
@@ -52,7 +59,7 @@ class Conditionals:
     async def run(self, request: Request, action: ConditionalAction, plan: Plan) -> Reply:
         """Store `plan` (added to what the asker stored), show it, or clear it."""
         if not request.private_replies and action != "clear":
-            raise ServiceError(PRIVATE)
+            raise NotAllowedError(PRIVATE)
         desk = self._desk
         async with desk.lock(request.channel_id):
             stored, game = await desk.active(request.channel_id)
@@ -126,7 +133,7 @@ class Conditionals:
         try:
             return check(game, await self._prepared(request, plan), game.players[seat.number])
         except TwixtError as error:
-            raise ServiceError(error.message) from None
+            raise refused_by_rules(error) from None
 
     async def _prepared(self, request: Request, plan: Plan) -> Plan:
         return tuple([Branch(branch.trigger, await self._prepare(request, branch.reply),
@@ -137,14 +144,14 @@ class Conditionals:
         try:
             check_size(plan)
         except TwixtError as error:
-            raise ServiceError(error.message) from None
+            raise LimitError(error.message) from None
         try:
             await self._desk.storage.store_conditionals(
                 stored.id, user_id, stored.version, game.moves_made, _to_json(plan),
                 now=self._desk.clock())
         except StorageError:
-            raise ServiceError("the board changed while you were storing: look at it "
-                               "again") from None
+            raise ConflictError("the board changed while you were storing: look at it "
+                                "again") from None
 
     def _listing(self, request: Request, stored: StoredGame, game: Game, plan: Plan, *,
                  stored_now: bool) -> Reply:

@@ -19,7 +19,8 @@ from twixt.rules import Action, Command, IllegalMoveError, parse_command
 from twixt.service import commands as cmd
 from twixt.service.cases.turns import Preferences, Turns
 from twixt.service.desk.desk import Desk, player_seat
-from twixt.service.model import Button, ButtonKind, Reply, Request, ServiceError
+from twixt.service.errors import ConflictError, MissingError, NotAllowedError, refused_by_rules
+from twixt.service.model import Button, ButtonKind, Reply, Request
 
 
 class Confirmation:
@@ -40,8 +41,9 @@ class Confirmation:
         if not (await prefs()).confirm_moves:
             return command
         if not request.private_replies:
-            raise ServiceError("you have confirm on, and a reply here is public: play with "
-                               "`/twixt move` to see your move first (or `settings confirm off`)")
+            raise NotAllowedError("you have confirm on, and a reply here is public: play "
+                                  "with `/twixt move` to see your move first (or "
+                                  "`settings confirm off`)")
         return await self._show(request, command)
 
     @cmd.handles(cmd.ConfirmMove)
@@ -52,10 +54,10 @@ class Confirmation:
         stored = await self._desk.active_stored(request.channel_id)
         pending = await storage.pending_move(stored.id, request.user.id)
         if pending is not None and pending_id not in (None, pending.id):
-            raise ServiceError("this move was replaced by a newer one: confirm that one")
+            raise ConflictError("this move was replaced by a newer one: confirm that one")
         # taken before it is played: of two presses at once, one plays it
         if pending is None or await storage.take_pending_move(pending.id) is None:
-            raise ServiceError("you have no move waiting for confirmation here")
+            raise MissingError("you have no move waiting for confirmation here")
         return await self._turns.play(request, parse_command(pending.command),
                                      at_version=pending.at_version)
 
@@ -68,7 +70,7 @@ class Confirmation:
         try:
             turn = game.push(command, by=game.players[seat.number])
         except IllegalMoveError as error:
-            raise ServiceError(error.message) from None
+            raise refused_by_rules(error) from None
         pending = await desk.storage.hold_move(stored.id, request.user.id, turn.text,
                                                stored.version, now=desk.clock())
         tr = request.tr

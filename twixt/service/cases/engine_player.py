@@ -44,8 +44,9 @@ from twixt.service.desk.after_turn import Played
 from twixt.service.desk.desk import Desk, check_log_room, private_home
 from twixt.service.desk.engine_pool import EngineBusyError, player_owner
 from twixt.service.desk.engine_seats import engine_level, is_engine_seat
+from twixt.service.errors import LimitError, ServiceError
 from twixt.service.failures import log_failure
-from twixt.service.model import Reply, Request, ServiceError, User
+from twixt.service.model import Reply, Request, User
 from twixt.storage import OfferKind, Seat, StoredGame
 
 log = logging.getLogger(__name__)
@@ -361,7 +362,7 @@ def _room_for_an_answer(stored: StoredGame, game: Game) -> bool:
     """Whether the game's log takes one more entry besides its moves (a declined draw)."""
     try:
         check_log_room(stored, game)
-    except ServiceError:
+    except LimitError:
         return False
     return True
 

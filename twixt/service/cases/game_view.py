@@ -31,7 +31,8 @@ from twixt.rules import (
 )
 from twixt.service.desk.desk import Desk
 from twixt.service.desk.engine_seats import is_engine_seat, taken_back
-from twixt.service.model import Control, ControlKind, Request, ServiceError, User
+from twixt.service.errors import MalformedError, MissingError, refused_by_rules
+from twixt.service.model import Control, ControlKind, Request, User
 from twixt.service.pure.clock.texts import seat_lines
 from twixt.storage import NotFoundError, Offer, OfferKind, StoredGame
 
@@ -150,12 +151,12 @@ class GameViews:
         try:
             command = parse_command(hole_text)
             if not isinstance(command.placement, Placement) or command.placement.links:
-                raise ServiceError("choose one hole")
+                raise MalformedError("choose one hole")
             hole = command.placement.hole
             trial = game.copy()
             turn = trial.push(command, by=game.players[seat])
         except TwixtError as error:
-            raise ServiceError(error.message) from None
+            raise refused_by_rules(error) from None
         links = turn.links_added if trial.rules is RuleSet.PP else trial.legal_links(hole)
         return tuple((hole, next(iter(link.ends - {hole}))) for link in links)
 
@@ -173,9 +174,9 @@ class GameViews:
         try:
             stored = await self._desk.storage.get_game(game_id)
         except NotFoundError:
-            raise ServiceError("there is no such game") from None
+            raise MissingError("there is no such game") from None
         if seat is not None and not 0 <= seat < len(stored.seats):
-            raise ServiceError("there is no such game")
+            raise MissingError("there is no such game")
         return stored
 
 

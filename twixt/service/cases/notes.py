@@ -12,7 +12,8 @@ from twixt.language import Translation, code
 from twixt.rules import visible
 from twixt.service import commands as cmd
 from twixt.service.desk.desk import Desk
-from twixt.service.model import Reply, Request, ServiceError, check_page, require_private
+from twixt.service.errors import LimitError, MalformedError
+from twixt.service.model import Reply, Request, check_page, require_private
 from twixt.storage import Note
 
 MAX_NOTE = 1000
@@ -35,17 +36,17 @@ class Notes:
         # kept as it shows: without a direction change (U+202E) or any invisible character
         line = " ".join(visible(text).split())
         if not line:
-            raise ServiceError("write note TEXT, like note E5 blocks his bridge")
+            raise MalformedError("write note TEXT, like note E5 blocks his bridge")
         if len(line) > MAX_NOTE:
-            raise ServiceError("a note is at most {most} characters; this one has {length}",
-                               most=MAX_NOTE, length=len(line))
+            raise LimitError("a note is at most {most} characters; this one has {length}",
+                             most=MAX_NOTE, length=len(line))
         desk = self._desk
         stored = await desk.chosen_game(request, game_id)
         kept = await desk.storage.add_note(stored.id, request.user.id, line, most=MAX_NOTES,
                                            now=desk.clock())
         if kept is None:
-            raise ServiceError("you have {most} notes on game {game} already: notes clear "
-                               "removes them", most=MAX_NOTES, game=stored.id)
+            raise LimitError("you have {most} notes on game {game} already: notes clear "
+                             "removes them", most=MAX_NOTES, game=stored.id)
         return Reply(request.tr("Note {number} kept on game {game}; only you see it "
                                 "(`notes`).", number=kept.number, game=stored.id),
                      ephemeral=True)

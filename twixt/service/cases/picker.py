@@ -19,15 +19,8 @@ from twixt.rules import parse_command as parse
 from twixt.service import commands as cmd
 from twixt.service.desk.desk import Desk, player_seat, seat_to_move
 from twixt.service.desk.engine_seats import is_engine_seat
-from twixt.service.model import (
-    Button,
-    ButtonKind,
-    Picker,
-    PickStep,
-    Reply,
-    Request,
-    ServiceError,
-)
+from twixt.service.errors import ConflictError, MalformedError, NotYourTurnError, refused_by_rules
+from twixt.service.model import Button, ButtonKind, Picker, PickStep, Reply, Request
 from twixt.storage import StoredGame
 
 #: how a picker plays the peg it placed: `Turns.play` (the request, the command, the version)
@@ -68,21 +61,21 @@ class MovePicker:
         """The next step after `step` gave `chosen`, or — Place — the move played."""
         stored, game = await self._desk.active(request.channel_id)
         if stored.id != game_id:
-            raise ServiceError("this button belongs to a game that is over")
+            raise ConflictError("this button belongs to a game that is over")
         if stored.version != version:
-            raise ServiceError("the position has changed since this picker was shown: use "
-                               "the newest board")
+            raise ConflictError("the position has changed since this picker was shown: use "
+                                "the newest board")
         seat = player_seat(stored, request)
         if seat_to_move(stored, game) != seat:
-            raise ServiceError("it is not your turn")
+            raise NotYourTurnError("it is not your turn")
         tr = request.tr
         match step:
             case PickStep.COLUMN:
                 rows = tuple(str(hole.row + 1) for hole in game.legal_placements()
                              if column_letters(hole.col) == chosen)
                 if not rows:
-                    raise ServiceError("column {column} has no free hole for you",
-                                       column=chosen)
+                    raise ConflictError("column {column} has no free hole for you",
+                                        column=chosen)
                 return Reply(tr("Column {column}: choose the row.", column=chosen),
                              ephemeral=True, pickers=(Picker(game_id, version, PickStep.ROW,
                                                             chosen, rows, tr("Row…")),))
@@ -123,13 +116,13 @@ def _place(game_id: int, version: int, command: str, tr: Translation) -> Picker:
 
 
 def _hole(game: Game, text: str) -> Hole:
-    """A hole the player to move may place in now, or ServiceError in one line."""
+    """A hole the player to move may place in now, or a refusal of its kind in one line."""
     try:
         hole = Hole.parse(text)
     except TwixtError as error:
-        raise ServiceError(error.message) from None
+        raise refused_by_rules(error) from None
     if not game.can_place(hole):
-        raise ServiceError("you cannot place a peg at {hole} now", hole=text)
+        raise ConflictError("you cannot place a peg at {hole} now", hole=text)
     return hole
 
 
@@ -138,8 +131,8 @@ def _placement(game: Game, text: str) -> Command:
     try:
         command = parse(text)
     except TwixtError as error:
-        raise ServiceError(error.message) from None
+        raise refused_by_rules(error) from None
     if command.placement is None or command.removals or command.actions:
-        raise ServiceError("the picker places one peg and its links")
+        raise MalformedError("the picker places one peg and its links")
     _hole(game, str(command.placement.hole))
     return command

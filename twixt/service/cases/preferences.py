@@ -11,7 +11,8 @@ from twixt.service import commands as cmd
 from twixt.service.commands.options import SERVER_SETTINGS, either, yes_no
 from twixt.service.commands.options import SETTINGS as _CHOICES
 from twixt.service.desk.desk import Desk
-from twixt.service.model import NO_SERVER, Reply, Request, ServiceError
+from twixt.service.errors import MalformedError, NotAllowedError
+from twixt.service.model import NO_SERVER, Reply, Request
 from twixt.storage import GuildSettings, UserPrefs
 
 MAX_HOURS = 24 * 30
@@ -35,15 +36,15 @@ class Preferences:
         updates: dict[str, Any] = {}
         for name, value in (changes or {}).items():
             if name.lower() not in _CHOICES:
-                raise ServiceError("unknown setting {name}: use {names}", name=quote(name),
-                                   names=", ".join(_CHOICES))
+                raise MalformedError("unknown setting {name}: use {names}", name=quote(name),
+                                     names=", ".join(_CHOICES))
             field, allowed = _CHOICES[name.lower()]
             if allowed is None:
                 updates[field] = yes_no(name, value, on_off=True)
             elif value.lower() not in allowed:
-                raise ServiceError("{name} is {choices}, not {value}", name=name,
-                                   choices=either(list(dict.fromkeys(allowed.values()))),
-                                   value=quote(value))
+                raise MalformedError("{name} is {choices}, not {value}", name=name,
+                                     choices=either(list(dict.fromkeys(allowed.values()))),
+                                     value=quote(value))
             else:
                 updates[field] = allowed[value.lower()]
         storage = self._desk.storage
@@ -59,33 +60,33 @@ class Preferences:
         vacation days a year, whether new games allow vacation by default, and the games with
         the bot a player may have at once."""
         if request.guild_id == NO_SERVER:
-            raise ServiceError("server settings belong to a server; here there is none")
+            raise NotAllowedError("server settings belong to a server; here there is none")
         updates: dict[str, bool | int] = {}
         for name, value in (changes or {}).items():
             if name.lower() not in SERVER_SETTINGS:
-                raise ServiceError("unknown server setting {name}: use {names}",
-                                   name=quote(name), names=", ".join(SERVER_SETTINGS))
+                raise MalformedError("unknown server setting {name}: use {names}",
+                                     name=quote(name), names=", ".join(SERVER_SETTINGS))
             field, unit = SERVER_SETTINGS[name.lower()]
             number = whole_number(value)
             if unit is None:
                 updates[field] = yes_no(name, value)
             elif unit == "days":
                 if number is None or not 0 <= number <= MAX_VACATION_DAYS:
-                    raise ServiceError("{name} is a number of days from 0 to {most}",
-                                       name=name, most=MAX_VACATION_DAYS)
+                    raise MalformedError("{name} is a number of days from 0 to {most}",
+                                         name=name, most=MAX_VACATION_DAYS)
                 updates[field] = number
             elif unit == "games":
                 if number is None or not 1 <= number <= MAX_ENGINE_GAMES:
-                    raise ServiceError("{name} is a number of games from 1 to {most}",
-                                       name=name, most=MAX_ENGINE_GAMES)
+                    raise MalformedError("{name} is a number of games from 1 to {most}",
+                                         name=name, most=MAX_ENGINE_GAMES)
                 updates[field] = number
             else:
                 if number is None or not 1 <= number <= MAX_HOURS:
-                    raise ServiceError("{name} is a number of hours from 1 to {most}",
-                                       name=name, most=MAX_HOURS)
+                    raise MalformedError("{name} is a number of hours from 1 to {most}",
+                                         name=name, most=MAX_HOURS)
                 updates[field] = number
         if updates and not request.can_manage_server:
-            raise ServiceError("only someone who manages the server can change its settings")
+            raise NotAllowedError("only someone who manages the server can change its settings")
         storage = self._desk.storage
         settings = (await storage.update_guild_settings(request.guild_id, **updates)
                     if updates else await storage.guild_settings(request.guild_id))

@@ -15,15 +15,8 @@ from twixt.service.cases.challenges import Challenges
 from twixt.service.commands.options import ChallengeOptions, describe_setup, rules_word
 from twixt.service.desk.desk import Desk
 from twixt.service.desk.engine_seats import THE_ENGINE_PLAYER, is_engine_seat
-from twixt.service.model import (
-    PAGE_SIZE,
-    Attachment,
-    Reply,
-    Request,
-    ServiceError,
-    User,
-    check_page,
-)
+from twixt.service.errors import BusyError, ConflictError, LimitError, MalformedError
+from twixt.service.model import PAGE_SIZE, Attachment, Reply, Request, User, check_page
 from twixt.service.names import clean_name, person_name
 from twixt.service.pure.clock.timecontrol import parse_time_control
 from twixt.service.texts import result_sentence, to_move_sentence
@@ -57,8 +50,8 @@ class Records:
         refused: list[Message] = []
         for name in formats:
             if name not in records.FORMATS:
-                raise ServiceError("export as transcript, lg or t1, not {format}",
-                                   format=quote(name))
+                raise MalformedError("export as transcript, lg or t1, not {format}",
+                                     format=quote(name))
             try:
                 text = records.write(game, name)
             except RecordError as error:
@@ -69,7 +62,7 @@ class Records:
         if not files:
             every = reduce(lambda text, more: message("{refusals}; {refusal}", refusals=text,
                                                       refusal=more), refused)
-            raise ServiceError(every)
+            raise ConflictError(every)
         tr = request.tr
         note = "".join("\n" + tr("(no {refusal})", refusal=line) for line in refused)
         return Reply(tr.plural("Game {game}, {n} move.", "Game {game}, {n} moves.",
@@ -118,9 +111,9 @@ class Records:
         # a cached game is never changed (a turn replaces it), so a worker thread may read it
         game = await self._desk.position(stored)
         if not game.history:
-            raise ServiceError("that game has no turns to replay yet")
+            raise ConflictError("that game has no turns to replay yet")
         if self._replays.locked():  # refused at once rather than queued behind the others
-            raise ServiceError(plural_message(
+            raise BusyError(plural_message(
                 "{n} replay is being drawn right now; ask again in a minute",
                 "{n} replays are being drawn right now; ask again in a minute",
                 MAX_REPLAYS_AT_ONCE))
@@ -131,7 +124,7 @@ class Records:
                 data = await asyncio.to_thread(render_replay, game,
                                                RenderOptions(width=NARROW_WIDTH))
         if len(data) > MAX_UPLOAD:
-            raise ServiceError("this game is too long for an animated replay; export it instead")
+            raise LimitError("this game is too long for an animated replay; export it instead")
         tr = request.tr
         moves = tr.plural("{n} move", "{n} moves", game.moves_made)
         text = (tr("Replay of game {game}: {moves}, a frame every {step} turns.",
@@ -155,23 +148,23 @@ class Records:
                                      or is_engine_seat(opponent.id)):
             # the record may be a game still being played against a person: the bot's answer
             # would be a hint in it, and the engine gives none while a game runs
-            raise ServiceError("the bot does not continue imported records: challenge it to a "
-                               "new game")
+            raise MalformedError("the bot does not continue imported records: challenge it to a "
+                                 "new game")
         if data is None:
-            raise ServiceError("attach the record: /twixt-records import with a file")
+            raise MalformedError("attach the record: /twixt-records import with a file")
         if len(data) > MAX_IMPORT_BYTES:
-            raise ServiceError("that file is too big for a game record")
+            raise LimitError("that file is too big for a game record")
         fmt = records.guess_format(filename)
         text = records.decode(data, fmt)
         # counted as the reader splits the text (a carriage return ends a line too)
         if records.entries(text, fmt) > MAX_IMPORT_TURNS:
-            raise ServiceError("{file} has too many turns for a game record ({most} at most)",
-                               file=quote(filename), most=MAX_IMPORT_TURNS)
+            raise LimitError("{file} has too many turns for a game record ({most} at most)",
+                             file=quote(filename), most=MAX_IMPORT_TURNS)
         try:
             game = await asyncio.to_thread(records.read, text, fmt)
         except RecordError as error:
-            raise ServiceError("{file}: {reason}", file=visible(filename),
-                               reason=error.message) from None
+            raise MalformedError("{file}: {reason}", file=visible(filename),
+                                 reason=error.message) from None
         tr = request.tr
         # the file's name as a label, cleaned like a player's name: it reaches a public message
         label = clean_name(filename, tr("the record"))
@@ -207,9 +200,9 @@ def _clock_of(filename: str, game: Game) -> str | None:
         return None
     try:
         return parse_time_control(tag)
-    except ServiceError as error:
-        raise ServiceError("{file}: TimeControl: {reason}", file=visible(filename),
-                           reason=error.message) from None
+    except MalformedError as error:
+        raise MalformedError("{file}: TimeControl: {reason}", file=visible(filename),
+                             reason=error.message) from None
 
 
 #: why a game ended, as a listing says it (a reason not here is shown as stored)

@@ -11,7 +11,8 @@ from __future__ import annotations
 from twixt.language import verbatim
 from twixt.service import commands as cmd
 from twixt.service.desk.desk import Desk
-from twixt.service.model import NO_SERVER, PAGE_SIZE, Reply, Request, ServiceError, User, check_page
+from twixt.service.errors import NotAllowedError
+from twixt.service.model import NO_SERVER, PAGE_SIZE, Reply, Request, User, check_page
 from twixt.storage import PlayerStats
 from twixt.storage.ratings import Rating
 
@@ -47,8 +48,8 @@ class Stats:
     async def leaderboard(self, request: Request, page: int = 1) -> Reply:
         """The server's rated players, best first, a page at a time."""
         if request.guild_id == NO_SERVER:
-            raise ServiceError("leaderboards are a server's; games in direct messages are "
-                               "not rated")
+            raise NotAllowedError("leaderboards are a server's; games in direct messages are "
+                                  "not rated")
         check_page(page)
         tr = request.tr
         ranked = await self._desk.storage.leaderboard(request.guild_id, limit=PAGE_SIZE + 1,

@@ -14,7 +14,14 @@ from twixt.service.commands.options import describe_setup
 from twixt.service.desk.after_turn import Played
 from twixt.service.desk.desk import Desk, check_log_room, player_seat, seat_to_move
 from twixt.service.desk.engine_seats import taken_back
-from twixt.service.model import Button, ButtonKind, Reply, Request, ServiceError
+from twixt.service.errors import (
+    ConflictError,
+    MalformedError,
+    MissingError,
+    NotAllowedError,
+    NotYourTurnError,
+)
+from twixt.service.model import Button, ButtonKind, Reply, Request
 from twixt.service.pure.clock.texts import seat_lines
 from twixt.service.texts import (
     names_and,
@@ -79,8 +86,8 @@ class Turns:
         answer it, and announce the last turn played."""
         if Action.TIMEOUT in command.actions:
             # only the clocks record a loss on time (`Clocks`), never a player's word
-            raise ServiceError("timeout is recorded by the bot when a player's time is up: "
-                               "use claim")
+            raise NotAllowedError("timeout is recorded by the bot when a player's time is up: "
+                                  "use claim")
         desk = self._desk
         async with desk.lock(request.channel_id):
             played = await desk.commit(request, command, at_version=at_version)
@@ -103,8 +110,8 @@ class Turns:
     async def takeback(self, request: Request, action: cmd.TakebackAction = "request") -> Reply:
         """The player who just moved asks to take the turn back; an opponent answers."""
         if action not in cmd.TAKEBACK_ACTIONS:
-            raise ServiceError("takeback is request, accept or decline, not {action}",
-                               action=quote(action))
+            raise MalformedError("takeback is request, accept or decline, not {action}",
+                                 action=quote(action))
         desk = self._desk
         async with desk.lock(request.channel_id):
             stored, game = await desk.active(request.channel_id)
@@ -114,12 +121,12 @@ class Turns:
             offer = next((o for o in await desk.storage.open_offers(stored.id)
                           if o.kind is OfferKind.TAKEBACK), None)
             if offer is None:
-                raise ServiceError("there is no takeback request")
+                raise MissingError("there is no takeback request")
             asker = stored.seat_of(offer.user_id)
             if asker is not None and asker.team == seat.team:
-                raise ServiceError("an opponent has to answer the takeback request")
+                raise NotYourTurnError("an opponent has to answer the takeback request")
             if offer.at_version != stored.version:  # refused, so left as it is
-                raise ServiceError("the takeback request lapsed: a turn was played since")
+                raise ConflictError("the takeback request lapsed: a turn was played since")
             count = taken_back(stored, game, asker.number) if asker else 1
             if action == "accept":  # refused before the offer closes: nothing changes
                 after = game.copy()
@@ -191,7 +198,7 @@ class Turns:
         async with desk.lock(request.channel_id):
             stored = await desk.active_stored(request.channel_id)
             if not (request.can_manage or stored.seat_of(request.user.id) is not None):
-                raise ServiceError("only the players or a channel manager can abort a game")
+                raise NotAllowedError("only the players or a channel manager can abort a game")
             if not request.can_manage:
                 voters = await desk.storage.vote_abort(stored.id, request.user.id)
                 missing = [s for s in stored.seats if s.user_id not in voters]
@@ -233,10 +240,10 @@ class Turns:
     async def _ask_takeback(self, request: Request, stored: StoredGame, game: Game) -> Reply:
         seat = player_seat(stored, request)
         if game.is_over:
-            raise ServiceError("the game is over")
+            raise ConflictError("the game is over")
         count = taken_back(stored, game, seat.number)
         if not count:
-            raise ServiceError("only the player who made the last turn can ask to take it back")
+            raise NotAllowedError("only the player who made the last turn can ask to take it back")
         last = game.history[-count]
         await self._desk.offer(stored, OfferKind.TAKEBACK, request.user.id)
         opponents = tuple(s.user_id for s in stored.seats if s.team != seat.team)

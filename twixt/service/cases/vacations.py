@@ -18,7 +18,8 @@ from datetime import datetime
 from twixt.language import Translation, plural_message
 from twixt.service import commands as cmd
 from twixt.service.desk.desk import Desk, private_home
-from twixt.service.model import Receipt, Reply, Request, ServiceError
+from twixt.service.errors import ConflictError, LimitError, MalformedError, NotAllowedError
+from twixt.service.model import Receipt, Reply, Request
 from twixt.service.pure.clock.absence import DAY, current, days_begun, days_left
 from twixt.service.pure.clock.banks import TurnClock
 from twixt.service.pure.clock.texts import moment_text
@@ -41,7 +42,7 @@ class Vacations:
         one; with neither, say how many days are left this year and any running vacation."""
         desk = self._desk
         if end and days is not None:  # Discord's two options, both given
-            raise ServiceError("vacation takes a number of days or end, not both")
+            raise MalformedError("vacation takes a number of days or end, not both")
         settings = await desk.storage.guild_settings(request.guild_id)
         now = desk.clock()
         found = await desk.storage.vacations(request.guild_id, [request.user.id], now)
@@ -51,14 +52,14 @@ class Vacations:
         if days is None:
             return await self._show(request, running, settings)
         if settings.vacation_days <= 0:
-            raise ServiceError("this server has no vacation")
+            raise NotAllowedError("this server has no vacation")
         if running is not None and running.automatic:  # which vacation end cannot end
-            raise ServiceError("your vacation day used when your time ran out lasts until "
-                               "{moment}: start a vacation after it",
-                               moment=moment_text(running.ends_at))
+            raise ConflictError("your vacation day used when your time ran out lasts until "
+                                "{moment}: start a vacation after it",
+                                moment=moment_text(running.ends_at))
         if running is not None:
-            raise ServiceError("you are on vacation until {moment}; vacation end ends it",
-                               moment=moment_text(running.ends_at))
+            raise ConflictError("you are on vacation until {moment}; vacation end ends it",
+                                moment=moment_text(running.ends_at))
         left = await days_left(desk.storage, request.guild_id, request.user.id,
                                settings.vacation_days, now)
         started = (None if not 1 <= days <= left else await desk.storage.add_vacation(
@@ -69,8 +70,8 @@ class Vacations:
         if started.ends_at <= now:
             # one that ended as it began, at this same moment (the terminal table's clock
             # stands still): a user's vacations start at different moments, so that is it
-            raise ServiceError("your last vacation ended at this very moment: start the next "
-                               "one later")
+            raise ConflictError("your last vacation ended at this very moment: start the next "
+                                "one later")
         desk.alarm.wake_by(now)  # the player's clocks are due at once
         return Reply(request.tr.plural(
             "{name} is on vacation until {moment}: their clocks stop in this server's games "
@@ -84,13 +85,13 @@ class Vacations:
         desk = self._desk
         now = desk.clock()
         if running is None:
-            raise ServiceError("you are not on vacation")
+            raise ConflictError("you are not on vacation")
         if running.automatic:
-            raise ServiceError("this vacation day was used when your time ran out; it ends by "
-                               "itself at {moment}", moment=moment_text(running.ends_at))
+            raise ConflictError("this vacation day was used when your time ran out; it ends by "
+                                "itself at {moment}", moment=moment_text(running.ends_at))
         if await desk.storage.end_vacation(running.id, now, days_begun(running, now),
                                            now=now) is None:
-            raise ServiceError("you are not on vacation")
+            raise ConflictError("you are not on vacation")
         desk.alarm.wake_by(now)
         left = await days_left(desk.storage, request.guild_id, request.user.id,
                                settings.vacation_days, now)
@@ -117,10 +118,10 @@ class Vacations:
         return Reply(text, ephemeral=True)
 
 
-def _days_left_refusal(left: int) -> ServiceError:
+def _days_left_refusal(left: int) -> LimitError:
     if left <= 0:
-        return ServiceError("you have no vacation days left this year")
-    return ServiceError(plural_message(
+        return LimitError("you have no vacation days left this year")
+    return LimitError(plural_message(
         "a vacation is {n} day at most: that is what you have left this year",
         "a vacation is 1 to {n} days: that is what you have left this year", left))
 

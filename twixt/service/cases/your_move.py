@@ -18,13 +18,13 @@ from twixt.language import Markup, Translation, translation
 from twixt.rules import quote
 from twixt.service import commands as cmd
 from twixt.service.desk.desk import Desk
+from twixt.service.errors import MalformedError
 from twixt.service.model import (
     NO_SERVER,
     Button,
     ButtonKind,
     Reply,
     Request,
-    ServiceError,
     channel_link,
     require_private,
 )
@@ -81,9 +81,9 @@ class YourMove:
                                 "zone, like `digest 8 Europe/Berlin`."), ephemeral=True)
             return Reply(_set_sentence(current, tr), ephemeral=True)
         if hour is None:
-            raise ServiceError("give the hour too, like digest 8 Europe/Berlin")
+            raise MalformedError("give the hour too, like digest 8 Europe/Berlin")
         if not 0 <= hour <= 23:
-            raise ServiceError("the hour is 0 to 23, not {hour}", hour=hour)
+            raise MalformedError("the hour is 0 to 23, not {hour}", hour=hour)
         zone = zone or (current.zone if current else "UTC")
         digest = Digest(request.user.id, hour, zone, request.locale,
                         next_time(hour, zone_of(zone), self._desk.clock()))
@@ -131,19 +131,19 @@ def _known_zone(name: str) -> ZoneInfo:
     """A stored digest's zone; UTC for one the system no longer knows, not a crash."""
     try:
         return zone_of(name)
-    except ServiceError:
+    except MalformedError:
         return ZoneInfo("UTC")
 
 
 def zone_of(name: str) -> ZoneInfo:
-    """An IANA time zone by name, or ServiceError in one line."""
+    """An IANA time zone by name, or MalformedError in one line."""
     try:
         if len(name) > MAX_ZONE:
             raise ValueError(name)
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise ServiceError("{zone} is not a time zone: write one like Europe/Berlin or "
-                           "America/New_York", zone=quote(name)) from None
+        raise MalformedError("{zone} is not a time zone: write one like Europe/Berlin or "
+                             "America/New_York", zone=quote(name)) from None
 
 
 def next_time(hour: int, zone: ZoneInfo, now: datetime) -> datetime:

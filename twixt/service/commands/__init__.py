@@ -28,7 +28,8 @@ from twixt.service.commands.tournaments import *  # noqa: F403
 from twixt.service.commands.turns import *  # noqa: F403
 from twixt.service.commands.words import ServiceCommand
 from twixt.service.commands.your_games import *  # noqa: F403
-from twixt.service.model import ButtonKind, ControlKind, Reply, ServiceError
+from twixt.service.errors import LimitError, MalformedError
+from twixt.service.model import ButtonKind, ControlKind, Reply
 
 __all__ = ["ForGame", "Handler", "Handlers", "ServiceCommand", "handlers_of", "handles",
            "command_kinds", "of_button", "of_control", *challenges.__all__, *records.__all__,
@@ -105,7 +106,7 @@ def of_control(kind: ControlKind, game_id: int, text: str = "") -> ServiceComman
     the person's `text` for one that `takes_text`; ServiceError for text that is no command
     of its kind. Like a button's, it acts only in that game (`ForGame`)."""
     if len(text) > MAX_CONTROL_TEXT:
-        raise ServiceError("that is too long: at most {most} characters", most=MAX_CONTROL_TEXT)
+        raise LimitError("that is too long: at most {most} characters", most=MAX_CONTROL_TEXT)
     button = _CONTROL_BUTTONS.get(kind)
     if button is not None:
         return of_button(button, game_id)
@@ -115,7 +116,7 @@ def of_control(kind: ControlKind, game_id: int, text: str = "") -> ServiceComman
         case ControlKind.MOVE_OFFERING_DRAW:
             move = turns.read_move(text)
             if not isinstance(move, turns.Move) or not move.command.is_move:
-                raise ServiceError("a draw is offered with a peg or a swap")
+                raise MalformedError("a draw is offered with a peg or a swap")
             offered = move.command.actions
             if Action.OFFER_DRAW not in offered:
                 offered = (*offered, Action.OFFER_DRAW)

@@ -26,7 +26,8 @@ from twixt.service.commands.words import (
     number,
     with_engine,
 )
-from twixt.service.model import ServiceError, User
+from twixt.service.errors import MalformedError
+from twixt.service.model import User
 
 __all__ = ["CHALLENGE_OPTION_FORMS", "Answer", "AnswerChallenge", "Challenge", "Rematch",
            "Team"]
@@ -73,7 +74,7 @@ class Team(ServiceCommand):
     "team carol vs bob dave size 24", CHALLENGE_OPTION_FORMS))
 def _team(words: list[str], people: People) -> Team:
     if len(words) < 4 or words[1].lower() != "vs":
-        raise ServiceError("write team PARTNER vs OPPONENT1 OPPONENT2 [options]")
+        raise MalformedError("write team PARTNER vs OPPONENT1 OPPONENT2 [options]")
     people = with_engine(people)
     partner, first, second = (people(w) for w in (words[0], words[2], words[3]))
     options = parse_option_words(words[4:]) if words[4:] else build_options()

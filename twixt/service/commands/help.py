@@ -16,7 +16,7 @@ from twixt.rules import quote
 from twixt.service.commands.router import VOCABULARY
 from twixt.service.commands.spelling import did_you_mean
 from twixt.service.commands.words import Topic
-from twixt.service.model import ServiceError
+from twixt.service.errors import MalformedError
 
 __all__ = ["HELP", "TOPICS", "Topic", "help_for", "topic_text"]
 
@@ -49,8 +49,8 @@ def help_for(topic: str | None, tr: Translation) -> str:
     word = topic.lower()
     if word not in TOPICS:
         raise (did_you_mean(word, tuple(TOPICS))
-               or ServiceError("there is no command {word}: help names them all",
-                               word=quote(topic)))
+               or MalformedError("there is no command {word}: help names them all",
+                                 word=quote(topic)))
     return topic_text(word, tr)
 
 

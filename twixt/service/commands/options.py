@@ -14,7 +14,7 @@ from twixt.engine import LEVELS
 from twixt.language import Message, message
 from twixt.rules import TwixtError, parse_size, quote
 from twixt.rules.numbers import whole_number
-from twixt.service.model import ServiceError
+from twixt.service.errors import MalformedError
 from twixt.service.pure.clock.timecontrol import parse_time_control, time_control_of
 from twixt.storage import FirstMove, GameSetup
 
@@ -103,23 +103,23 @@ def build_options(size: str | None = None, rules: str | None = None,
                   time: str | None = None, vacation: str | bool | None = None,
                   level: int | str | None = None,
                   takebacks: str | bool | None = None) -> ChallengeOptions:
-    """Check and assemble challenge options; ServiceError names the first bad one."""
+    """Check and assemble challenge options; MalformedError names the first bad one."""
     setup = GameSetup()
     if size is not None:
         try:
             cols, rows = parse_size(str(size))
         except TwixtError as error:
-            raise ServiceError(error.message) from None
+            raise MalformedError(error.message) from None
         setup = replace(setup, size=f"{cols}x{rows}")
     if rules is not None:
         if rules.lower() not in ("classic", "pp"):
-            raise ServiceError("rules are classic or pp, not {value}", value=quote(rules))
+            raise MalformedError("rules are classic or pp, not {value}", value=quote(rules))
         setup = replace(setup, rules=rules.lower())
     if handicap is not None:
         given = whole_number(handicap) if isinstance(handicap, str) else handicap
         if given is None:
-            raise ServiceError("handicap is a number of rows, not {value}",
-                               value=quote(str(handicap)))
+            raise MalformedError("handicap is a number of rows, not {value}",
+                                 value=quote(str(handicap)))
         setup = replace(setup, handicap=given)
     if swap is not None:
         setup = replace(setup, swap=yes_no("swap", swap))
@@ -130,8 +130,8 @@ def build_options(size: str | None = None, rules: str | None = None,
         try:
             options = replace(options, first=FirstMove(first.lower()))
         except ValueError:
-            raise ServiceError("first is me, them or random, not {value}",
-                               value=quote(first)) from None
+            raise MalformedError("first is me, them or random, not {value}",
+                                 value=quote(first)) from None
     if thread is not None:
         options = replace(options, thread=yes_no("thread", thread))
     if vacation is not None:
@@ -146,15 +146,15 @@ def build_options(size: str | None = None, rules: str | None = None,
 
 def parse_option_words(words: list[str]) -> ChallengeOptions:
     """Options written as `name value` pairs in any order (the terminal's way)."""
-    def unknown(name: str) -> ServiceError:
-        return ServiceError("unknown option {name}: use size, rules, swap, handicap, time, "
-                            "first, thread, vacation, level or takebacks", name=quote(name))
+    def unknown(name: str) -> MalformedError:
+        return MalformedError("unknown option {name}: use size, rules, swap, handicap, time, "
+                              "first, thread, vacation, level or takebacks", name=quote(name))
 
     return build_options(**name_value_pairs(words, OPTION_NAMES, unknown))
 
 
 def name_value_pairs(words: Sequence[str], names: Sequence[str],
-                     unknown: Callable[[str], ServiceError]) -> dict[str, str]:
+                     unknown: Callable[[str], MalformedError]) -> dict[str, str]:
     """`name value` pairs in any order, each name one of `names` (lower case); a time may
     take several words (`time 1 day 12 hours`). `unknown` is the error for a name not known."""
     pairs: dict[str, str] = {}
@@ -164,7 +164,7 @@ def name_value_pairs(words: Sequence[str], names: Sequence[str],
         if name not in names:
             raise unknown(name)
         if not rest:
-            raise ServiceError("option {name} needs a value, like size 24x18", name=quote(name))
+            raise MalformedError("option {name} needs a value, like size 24x18", name=quote(name))
         value = [rest.pop(0)]
         while name == "time" and rest and rest[0].lower() not in names:
             value.append(rest.pop(0))
@@ -184,21 +184,21 @@ def setting_pairs(words: list[str]) -> dict[str, str]:
         if word.lower() not in SETTINGS and len(alone) == 1:
             pairs[alone[0]] = word
         elif not rest:
-            raise ServiceError("settings takes name value pairs, like settings theme dark")
+            raise MalformedError("settings takes name value pairs, like settings theme dark")
         else:
             pairs[word] = rest.pop(0)
     return pairs
 
 
 def yes_no(name: str, value: str | bool, on_off: bool = False) -> bool:
-    """A yes/no option or setting; ServiceError names it (`swap is yes or no, not “x”`, or
+    """A yes/no option or setting; MalformedError names it (`swap is yes or no, not “x”`, or
     with `on_off`, `dm is on or off, not “x”`)."""
     if isinstance(value, bool):
         return value
     if value.lower() not in YES_NO:
         if on_off:
-            raise ServiceError("{name} is on or off, not {value}", name=name, value=quote(value))
-        raise ServiceError("{name} is yes or no, not {value}", name=name, value=quote(value))
+            raise MalformedError("{name} is on or off, not {value}", name=name, value=quote(value))
+        raise MalformedError("{name} is yes or no, not {value}", name=name, value=quote(value))
     return YES_NO[value.lower()]
 
 
@@ -206,7 +206,7 @@ def _level(value: int | str) -> int:
     """The bot's level, 1 to 5 (`engine.LEVELS`)."""
     given = whole_number(value) if isinstance(value, str) else value
     if given is None or given not in LEVELS:
-        raise ServiceError("the bot's level is 1 to 5, not {value}", value=quote(str(value)))
+        raise MalformedError("the bot's level is 1 to 5, not {value}", value=quote(str(value)))
     return given
 
 
@@ -217,4 +217,4 @@ def _check_setup(setup: GameSetup) -> None:
         Game(("a", "b"), size=setup.size, rules=setup.rules, swap=setup.swap,
              handicap=setup.handicap)
     except TwixtError as error:
-        raise ServiceError(error.message) from None
+        raise MalformedError(error.message) from None

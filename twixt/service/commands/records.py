@@ -22,7 +22,8 @@ from twixt.service.commands.words import (
     page,
     with_engine,
 )
-from twixt.service.model import ServiceError, User
+from twixt.service.errors import MalformedError
+from twixt.service.model import User
 
 __all__ = ["Analyze", "Export", "History", "ImportRecord", "Leaderboard", "Replay", "Stats"]
 
@@ -104,7 +105,7 @@ class ImportRecord(ServiceCommand):
                                    SEATING_OPTION_FORMS))
 def _import(words: list[str], people: People) -> ImportRecord:
     if not words:
-        raise ServiceError("import FILE [opponent] [options]")
+        raise MalformedError("import FILE [opponent] [options]")
     source = words.pop(0)
     opponent = (with_engine(people)(words.pop(0))
                 if words and words[0] not in OPTION_NAMES else None)

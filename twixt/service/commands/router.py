@@ -23,7 +23,7 @@ from twixt.service.commands import (
 from twixt.service.commands.spelling import did_you_mean
 from twixt.service.commands.turns import PRIVATE, conditional, read_move
 from twixt.service.commands.words import People, Vocabulary, nobody, with_engine
-from twixt.service.model import ServiceError
+from twixt.service.errors import MalformedError, NotAllowedError
 
 __all__ = ["COMMAND_WORDS", "PRIVATE", "VOCABULARY", "People", "conditional",
            "is_move_language", "nobody", "read", "with_engine"]
@@ -57,11 +57,11 @@ def read(text: str, people: People = nobody, *, public: bool = False) -> cmd.Ser
     """
     words = text.split()
     if not words:
-        raise ServiceError("write a command, like G6 or help")
+        raise MalformedError("write a command, like G6 or help")
     lowered = [word.lower() for word in words]
     if public and any(lowered[:len(lead)] == lead and lowered[len(lead):] != ["clear"]
                       for lead in _LEADS):
-        raise ServiceError(PRIVATE)
+        raise NotAllowedError(PRIVATE)
     verb, rest = lowered[0], words[1:]
     whole = VOCABULARY.lines.get(" ".join(lowered))
     if whole is not None:

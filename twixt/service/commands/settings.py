@@ -22,7 +22,7 @@ from twixt.service.commands.words import (
     is_number,
     number,
 )
-from twixt.service.model import ServiceError
+from twixt.service.errors import MalformedError
 
 __all__ = ["Digest", "ServerSettings", "UserSettings", "Vacation"]
 
@@ -61,7 +61,7 @@ class ServerSettings(ServiceCommand):
           for name, (_, unit) in SERVER_SETTINGS.items())))
 def _server(words: list[str], people: People) -> ServerSettings:
     if len(words) % 2:
-        raise ServiceError("server takes name value pairs, like server forfeit yes")
+        raise MalformedError("server takes name value pairs, like server forfeit yes")
     return ServerSettings(dict(zip(words[::2], words[1::2], strict=True)))
 
 
@@ -89,7 +89,7 @@ def _vacation(words: list[str], people: People) -> Vacation:
         return Vacation(end=True)
     days = _DAYS.fullmatch(phrase)
     if days is None:
-        raise ServiceError("vacation takes a number of days, like vacation 3d, or end")
+        raise MalformedError("vacation takes a number of days, like vacation 3d, or end")
     return Vacation(int(days[1]))
 
 
@@ -111,6 +111,6 @@ def _digest(words: list[str], people: People) -> Digest:
     if [word.lower() for word in words] == ["off"]:
         return Digest(off=True)
     if len(words) > 2 or (words and not is_number(words[0])):
-        raise ServiceError("write digest, digest off, or digest HOUR ZONE like "
-                           "digest 8 Europe/Berlin")
+        raise MalformedError("write digest, digest off, or digest HOUR ZONE like "
+                             "digest 8 Europe/Berlin")
     return Digest(number(words[0]) if words else None, words[1] if len(words) == 2 else None)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from twixt.language import code
 from twixt.rules import quote
-from twixt.service.model import ServiceError
+from twixt.service.errors import MalformedError
 
 #: words of up to this many letters may be one edit off; longer ones two
 _SHORT = 5
@@ -44,14 +44,14 @@ def closest(word: str, words: Sequence[str]) -> str | None:
     return meant if distance <= most else None
 
 
-def did_you_mean(word: str, words: Sequence[str], *, before: str = "") -> ServiceError | None:
+def did_you_mean(word: str, words: Sequence[str], *, before: str = "") -> MalformedError | None:
     """The refusal of an unknown command word that names the command meant (`before` is the
     command the word belongs to, as in `tournament list`), or None when nothing is close."""
     meant = closest(word, words)
     if meant is None:
         return None
-    return ServiceError("I don't know the command {word}: did you mean {command}?",
-                        word=quote(word), command=code(f"{before}{meant}"))
+    return MalformedError("I don't know the command {word}: did you mean {command}?",
+                          word=quote(word), command=code(f"{before}{meant}"))
 
 
 def _distance(a: str, b: str) -> int:

@@ -15,7 +15,7 @@ from datetime import timedelta
 from twixt.rules import quote
 from twixt.rules.numbers import whole_number
 from twixt.service.commands.options import ChallengeOptions, build_options, name_value_pairs, yes_no
-from twixt.service.model import ServiceError
+from twixt.service.errors import LimitError, MalformedError
 from twixt.service.names import MAX_NAME, clean_name
 from twixt.storage import TournamentFormat
 
@@ -53,10 +53,10 @@ def tournament_name(text: str) -> str:
     as players' names are of what chat would format or ping."""
     name = clean_name(text, "")
     if not name:
-        raise ServiceError("give the tournament a name, like tournament create Autumn Cup "
-                           "format roundrobin")
+        raise MalformedError("give the tournament a name, like tournament create Autumn Cup "
+                             "format roundrobin")
     if len(" ".join(text.split())) > MAX_NAME:
-        raise ServiceError("a tournament's name is at most {most} characters", most=MAX_NAME)
+        raise LimitError("a tournament's name is at most {most} characters", most=MAX_NAME)
     return name
 
 
@@ -64,31 +64,31 @@ def build_tournament_options(fmt: str | None, *, rounds: int | str | None = None
                         group: int | str | None = None, double: str | bool | None = None,
                         teams: str | bool | None = None,
                         signup: str | None = None, **game: str | None) -> TournamentOptions:
-    """Check and assemble a tournament's options; ServiceError names the first bad one."""
+    """Check and assemble a tournament's options; MalformedError names the first bad one."""
     if fmt is None:
-        raise ServiceError("a tournament needs a format: roundrobin, swiss or league")
+        raise MalformedError("a tournament needs a format: roundrobin, swiss or league")
     try:
         form = TournamentFormat(fmt.lower())
     except ValueError:
-        raise ServiceError("format is roundrobin, swiss or league, not {value}",
-                           value=quote(fmt)) from None
+        raise MalformedError("format is roundrobin, swiss or league, not {value}",
+                             value=quote(fmt)) from None
     options = TournamentOptions(form, build_options(**game), double=bool(double is not None
                                                                     and yes_no("double", double)),
                            teams=bool(teams is not None and yes_no("teams", teams)))
     count = _rounds(rounds)
     if form is TournamentFormat.SWISS:
         if options.double:
-            raise ServiceError("double is for round robins and leagues")
+            raise MalformedError("double is for round robins and leagues")
         count = count or 4
     elif count and form is TournamentFormat.LEAGUE:
-        raise ServiceError("rounds is for a swiss: a league's groups play everyone in them "
-                           "(group sets their size)")
+        raise MalformedError("rounds is for a swiss: a league's groups play everyone in them "
+                             "(group sets their size)")
     elif count:
-        raise ServiceError("rounds is for a swiss: a round robin plays everyone")
+        raise MalformedError("rounds is for a swiss: a round robin plays everyone")
     elif form is TournamentFormat.LEAGUE:
         count = _number("group", group, *GROUP_SIZES) if group is not None else DEFAULT_GROUP
     if group is not None and form is not TournamentFormat.LEAGUE:
-        raise ServiceError("group is for a league")
+        raise MalformedError("group is for a league")
     return TournamentOptions(form, options.game, count, options.double, options.teams,
                         _signup(signup))
 
@@ -97,9 +97,9 @@ def parse_tournament_words(words: list[str]) -> tuple[str, TournamentOptions]:
     """`NAME option value …`: the name is every word before the first option's."""
     first = next((i for i, word in enumerate(words) if word.lower() in NAMES), len(words))
     name = tournament_name(" ".join(words[:first]))
-    def unknown(key: str) -> ServiceError:
-        return ServiceError("unknown tournament option {name}: use {names}", name=quote(key),
-                            names=", ".join(NAMES))
+    def unknown(key: str) -> MalformedError:
+        return MalformedError("unknown tournament option {name}: use {names}", name=quote(key),
+                              names=", ".join(NAMES))
 
     pairs = name_value_pairs(words[first:], NAMES, unknown)
     fmt = pairs.pop("format", None)
@@ -114,8 +114,8 @@ def _number(name: str, value: int | str, least: int, most: int) -> int:
     given = value if isinstance(value, int) else whole_number(value)
     number = -1 if given is None else given
     if not least <= number <= most:
-        raise ServiceError("{name} is a number from {least} to {most}, not {value}",
-                           name=name, least=least, most=most, value=quote(str(value)))
+        raise MalformedError("{name} is a number from {least} to {most}, not {value}",
+                             name=name, least=least, most=most, value=quote(str(value)))
     return number
 
 
@@ -126,6 +126,6 @@ def _signup(signup: str | None) -> timedelta:
     span = (None if found is None else
             timedelta(days=int(found[1])) if found[2] == "d" else timedelta(hours=int(found[1])))
     if span is None or not timedelta(0) < span <= MAX_SIGNUP:
-        raise ServiceError("signup is a time like 3d or 12h, at most 60d, not {value}",
-                           value=quote(signup))
+        raise MalformedError("signup is a time like 3d or 12h, at most 60d, not {value}",
+                             value=quote(signup))
     return span

@@ -11,7 +11,8 @@ from twixt.service.commands.options import GAME_OPTION_FORMS, YES_NO_FORM
 from twixt.service.commands.spelling import did_you_mean
 from twixt.service.commands.tournament_options import TournamentOptions, parse_tournament_words
 from twixt.service.commands.words import People, ServiceCommand, Topic, Words, number
-from twixt.service.model import ServiceError, User
+from twixt.service.errors import MalformedError
+from twixt.service.model import User
 from twixt.storage import TournamentFormat
 
 __all__ = ["TournamentAction"]
@@ -62,7 +63,7 @@ def _tournament(words: list[str], people: People) -> TournamentAction:
         del words[-2:]
     if action not in _ACTIONS or len(words) > 1:
         typo = did_you_mean(action, ("create", "list", *_ACTIONS), before="tournament ")
-        raise typo or ServiceError("write tournament create, join, leave, start, withdraw, "
-                                   "standings, list, info or next-season, then the "
-                                   "tournament's number if it is not this channel's")
+        raise typo or MalformedError("write tournament create, join, leave, start, withdraw, "
+                                     "standings, list, info or next-season, then the "
+                                     "tournament's number if it is not this channel's")
     return TournamentAction(action, number(words[0]) if words else None, partner=partner)

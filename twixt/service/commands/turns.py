@@ -14,7 +14,8 @@ from twixt.rules import Action, Command, InvalidMoveError, parse_command, quote
 from twixt.rules.conditionals import Plan, parse_conditionals
 from twixt.service.commands.spelling import did_you_mean
 from twixt.service.commands.words import People, ServiceCommand, Topic, Words
-from twixt.service.model import PickStep, ServiceError
+from twixt.service.errors import MalformedError, refused_by_rules
+from twixt.service.model import PickStep
 
 __all__ = ["PRIVATE", "TAKEBACK_ACTIONS", "Abort", "Claim", "Conditional", "ConditionalAction",
            "ConfirmMove", "DrawAction", "Help", "Move", "Pick", "Resign", "ShowBoard", "Status",
@@ -53,7 +54,7 @@ def read_move(text: str) -> Move | Resign:
     try:
         command = parse_command(text)
     except InvalidMoveError as error:
-        raise ServiceError(error.message) from None
+        raise refused_by_rules(error) from None
     if command == _RESIGN:
         return Resign(confirmed=False)
     return Move(command)
@@ -83,8 +84,8 @@ def _draw(words: list[str], people: People) -> Move | None:
         return None
     if words[0].lower() not in _DRAW_WORDS:
         raise (did_you_mean(words[0], _DRAW_WORDS, before="draw ")
-               or ServiceError("draw takes offer, accept or decline, not {word}",
-                               word=quote(words[0])))
+               or MalformedError("draw takes offer, accept or decline, not {word}",
+                                 word=quote(words[0])))
     return Move(parse_command(f"{words[0].lower()} draw"))
 
 
@@ -99,8 +100,8 @@ def _takeback(words: list[str], people: People) -> None:
     """A word after `takeback` that is none of its own (those are whole lines)."""
     if len(words) == 1:
         raise (did_you_mean(words[0], TAKEBACK_ACTIONS, before="takeback ")
-               or ServiceError("takeback takes request, accept or decline, not {word}",
-                               word=quote(words[0])))
+               or MalformedError("takeback takes request, accept or decline, not {word}",
+                                 word=quote(words[0])))
 
 
 WORDS.word("takeback", Topic(message("Ask to take back your last turn, or answer such a "
@@ -183,7 +184,7 @@ def conditional(text: str) -> Conditional:
     try:
         return Conditional("store", parse_conditionals(text))
     except InvalidMoveError as error:
-        raise ServiceError(error.message) from None
+        raise refused_by_rules(error) from None
 
 
 @WORDS.reads("if", "conditions", topic=Topic(
@@ -219,5 +220,5 @@ def _help(words: list[str], people: People) -> Help:
     """`help`, or `help COMMAND` (the service knows the commands' help, and says which
     command a word that is none most likely meant)."""
     if len(words) > 1:
-        raise ServiceError("write help, or help and one command, like help challenge")
+        raise MalformedError("write help, or help and one command, like help challenge")
     return Help(words[0].lower() if words else None)

@@ -19,7 +19,8 @@ from twixt.language import Message
 from twixt.rules import quote
 from twixt.rules.numbers import whole_number
 from twixt.service.desk.engine_seats import ENGINE_PLAYER_WORD, THE_ENGINE_PLAYER
-from twixt.service.model import ServiceError, User
+from twixt.service.errors import MalformedError, MissingError
+from twixt.service.model import User
 
 __all__ = ["People", "Reader", "ServiceCommand", "Topic", "Vocabulary", "Words", "is_number",
            "nobody", "number", "page", "with_engine"]
@@ -107,7 +108,7 @@ def _join(mine: dict[str, T], theirs: dict[str, T]) -> None:
 
 def nobody(word: str) -> User:
     """For front ends where a typed word cannot name a person."""
-    raise ServiceError("I cannot tell who {word} is here", word=quote(word))
+    raise MissingError("I cannot tell who {word} is here", word=quote(word))
 
 
 def with_engine(people: People) -> People:
@@ -126,7 +127,7 @@ def is_number(word: str) -> bool:
 def number(word: str) -> int:
     found = whole_number(word.lstrip("#"))
     if found is None:
-        raise ServiceError("{word} is not a number", word=quote(word))
+        raise MalformedError("{word} is not a number", word=quote(word))
     return found
 
 

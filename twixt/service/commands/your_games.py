@@ -16,7 +16,7 @@ from twixt.service.commands.words import (
     number,
     page,
 )
-from twixt.service.model import ServiceError
+from twixt.service.errors import MalformedError
 
 __all__ = ["MyGames", "NextGame", "Note", "Notes"]
 
@@ -35,7 +35,7 @@ class MyGames(ServiceCommand):
 def _my_games(words: list[str], people: People) -> MyGames:
     asked = page(words)
     if words:
-        raise ServiceError("write games, or games page 2")
+        raise MalformedError("write games, or games page 2")
     return MyGames(asked)
 
 
@@ -68,7 +68,7 @@ def _note(words: list[str], people: People) -> Note:
     if words and words[0].startswith("#") and is_number(words[0]):
         game_id = number(words.pop(0))
     if not words:
-        raise ServiceError("write note TEXT, like note E5 blocks his bridge")
+        raise MalformedError("write note TEXT, like note E5 blocks his bridge")
     return Note(" ".join(words), game_id)
 
 
@@ -90,5 +90,5 @@ def _notes(words: list[str], people: People) -> Notes:
         words.pop()
     game_id = number(words.pop(0)) if words else None
     if words:
-        raise ServiceError("write notes, notes #12, notes page 2 or notes clear")
+        raise MalformedError("write notes, notes #12, notes page 2 or notes clear")
     return Notes(game_id, asked, clear)

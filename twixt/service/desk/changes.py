@@ -22,7 +22,7 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import suppress
 
-from twixt.service.model import ServiceError
+from twixt.service.errors import BusyError, LimitError
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +84,7 @@ class Changes:
         another version, or `timeout` seconds (at most `MAX_WAIT`) have passed; the games
         changed, each with its version now (None: it is gone), none after the time."""
         if len(seen) > MAX_FOLLOWED:
-            raise ServiceError("one wait follows at most {most} games", most=MAX_FOLLOWED)
+            raise LimitError("one wait follows at most {most} games", most=MAX_FOLLOWED)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + min(max(timeout, 0.0), MAX_WAIT)
         while True:
@@ -129,7 +129,7 @@ class Changes:
 
     async def _wait(self, seen: Mapping[int, int], timeout: float) -> None:
         if self._count >= MAX_WAITING:
-            raise ServiceError("too many pages follow games now; try again in a minute")
+            raise BusyError("too many pages follow games now; try again in a minute")
         wait = _Wait(seen)
         for game_id in seen:
             self._waits.setdefault(game_id, set()).add(wait)

@@ -26,16 +26,15 @@ from twixt.service.desk.changes import Changes
 from twixt.service.desk.engine_pool import EnginePool
 from twixt.service.desk.engine_seats import is_engine_seat
 from twixt.service.desk.live_games import ChannelLocks, GameCache, LiveGame
-from twixt.service.failures import log_failure
-from twixt.service.model import (
-    NO_SERVER,
-    Button,
-    ButtonKind,
-    Request,
-    ServiceError,
-    User,
-    require_private,
+from twixt.service.errors import (
+    ConflictError,
+    LimitError,
+    MissingError,
+    NotAllowedError,
+    refused_by_rules,
 )
+from twixt.service.failures import log_failure
+from twixt.service.model import NO_SERVER, Button, ButtonKind, Request, User, require_private
 from twixt.service.port import Port
 from twixt.service.pure.clock.absence import pauses_of
 from twixt.service.pure.clock.banks import StintLog, TurnClock, next_stint, turn_clock
@@ -123,10 +122,10 @@ class Desk:
     # --- games -------------------------------------------------------------------------
 
     async def active_stored(self, channel_id: int) -> StoredGame:
-        """The channel's game in progress; ServiceError when there is none."""
+        """The channel's game in progress; `MissingError` when there is none."""
         stored = await self.storage.active_game(channel_id)
         if stored is None:
-            raise ServiceError("there is no game in this channel: start one with challenge")
+            raise MissingError("there is no game in this channel: start one with challenge")
         return stored
 
     async def active(self, channel_id: int) -> tuple[StoredGame, Game]:
@@ -163,7 +162,7 @@ class Desk:
         if stored is None:
             games = await self.storage.list_games(channel_id=channel_id, limit=1)
             if not games:
-                raise ServiceError("this channel has no games")
+                raise MissingError("this channel has no games")
             stored = games[0]
         return stored
 
@@ -175,9 +174,9 @@ class Desk:
         try:
             stored = await self.storage.get_game(game_id)
         except NotFoundError:
-            raise ServiceError("there is no such game") from None
+            raise MissingError("there is no such game") from None
         if stored.guild_id != request.guild_id or not may_see(request, stored):
-            raise ServiceError("there is no such game")  # the same words: nothing leaks
+            raise MissingError("there is no such game")  # the same words: nothing leaks
         return stored
 
     async def game_to_show(self, request: Request, game_id: int | None,
@@ -204,14 +203,14 @@ class Desk:
         """
         stored, committed = await self.active(request.channel_id)
         if at_version is not None and stored.version != at_version:
-            raise ServiceError("the game has changed since your move was shown: play it again")
+            raise ConflictError("the game has changed since your move was shown: play it again")
         seat = actor or player_seat(stored, request)
         # played on a copy: until the commit, everyone else still sees the committed game
         game = committed.copy()
         try:
             turn = game.push(command, by=game.players[seat.number])
         except IllegalMoveError as error:
-            raise ServiceError(error.message) from None
+            raise refused_by_rules(error) from None
         stored, turn_clock, wake_at = await self.append(
             stored, seat.user_id, turn.text, game=game, finish=finish_result(stored, game),
             passes_turn=passes_the_turn(command))
@@ -257,7 +256,7 @@ class Desk:
                                                      waiting=waiting)
         except (StaleVersionError, GameFinishedError) as error:
             self._games.drop(stored.id)
-            raise ServiceError(storage_refusal(error)) from None
+            raise storage_refusal(error) from None
         self._games.put(stored.id, replace(live, version=version))
         stored = replace(stored, version=version)
         self.changes.told(stored.id, stored.live_version)
@@ -284,7 +283,7 @@ class Desk:
                                           now=self.clock())
         except (StaleVersionError, GameFinishedError) as error:
             self._games.drop(stored.id)
-            raise ServiceError(storage_refusal(error)) from None
+            raise storage_refusal(error) from None
         self.changes.told(stored.id, stored.live_version + 1)
         for made in self.offer_made:
             await made(stored)
@@ -301,7 +300,7 @@ class Desk:
             finished = await self.storage.finish_game(stored.id, stored.version, result,
                                                       now=self.clock())
         except (StaleVersionError, GameFinishedError) as error:
-            raise ServiceError(storage_refusal(error)) from None
+            raise storage_refusal(error) from None
         finally:
             self._games.drop(stored.id)
         self.changes.told(stored.id, finished.live_version)
@@ -412,12 +411,12 @@ def check_log_room(stored: StoredGame, game: Game, entries: int = 1) -> None:
     imported = (len(stored.setup.imported_turns.splitlines())
                 if stored.setup.imported_turns else 0)
     if imported + stored.version + entries > MAX_LOG_ENTRIES:
-        raise ServiceError("this game's log holds {most} entries: from now on it can only end "
-                           "(resign, or accept a draw already offered)", most=MAX_LOG_ENTRIES)
+        raise LimitError("this game's log holds {most} entries: from now on it can only end "
+                         "(resign, or accept a draw already offered)", most=MAX_LOG_ENTRIES)
     if imported + stored.version + entries - game.moves_made > MAX_SIDE_ENTRIES:
-        raise ServiceError("this game's log holds {most} entries besides its moves (draw "
-                           "offers, refusals, takebacks): from now on only a move or an "
-                           "ending", most=MAX_SIDE_ENTRIES)
+        raise LimitError("this game's log holds {most} entries besides its moves (draw "
+                         "offers, refusals, takebacks): from now on only a move or an "
+                         "ending", most=MAX_SIDE_ENTRIES)
 
 
 def finish_result(stored: StoredGame, game: Game) -> GameResult | None:
@@ -456,18 +455,18 @@ def private_home(stored: StoredGame) -> bool:
 
 
 def player_seat(stored: StoredGame, request: Request) -> Seat:
-    """The asker's seat; ServiceError when they are not playing."""
+    """The asker's seat; `NotAllowedError` when they are not playing."""
     seat = stored.seat_of(request.user.id)
     if seat is None:
-        raise ServiceError("you are not playing in this game")
+        raise NotAllowedError("you are not playing in this game")
     return seat
 
 
 def seat_to_move(stored: StoredGame, game: Game) -> Seat:
-    """The seat whose turn it is; ServiceError once the game is over."""
+    """The seat whose turn it is; `ConflictError` once the game is over."""
     number = game.seat_to_move
     if number is None:
-        raise ServiceError("the game is over")
+        raise ConflictError("the game is over")
     return stored.seats[number]
 
 

@@ -14,7 +14,7 @@ from tests.service.cases.tournaments.helpers import PLAYERS, open_games, play_ou
 from tests.service.cases.tournaments.test_seasons_and_rounds import MANAGER, create, sign_up
 from tests.service.people import asking
 from tests.typed import enter
-from twixt.service import Port, ServiceError, TwixtService
+from twixt.service import ConflictError, Port, TwixtService
 from twixt.storage import Storage, TournamentStatus
 
 
@@ -55,7 +55,7 @@ async def test_a_start_cut_short_before_its_pairings_is_paired_at_the_next_tick(
     assert (await storage.get_tournament(tournament_id)).status is TournamentStatus.RUNNING
     assert await storage.tournament_games(tournament_id, 100) == ()
     # sign-up is closed: nobody joins the tournament that is being paired
-    with pytest.raises(ServiceError, match="sign-up is closed"):
+    with pytest.raises(ConflictError, match="sign-up is closed"):
         await enter(service, asking(PLAYERS[5]), f"tournament join {tournament_id}")
     said = await process(storage, clock, threads).tick()
     assert any("2 games opened" in r.plain for r in said)

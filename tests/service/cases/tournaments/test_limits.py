@@ -14,7 +14,8 @@ from tests.service.cases.tournaments.helpers import tournament_id_of
 from tests.service.people import asking
 from tests.typed import enter
 from twixt.discord.replies import content
-from twixt.service import Reply, ServiceError, TwixtService, User
+from twixt.service import Reply, TwixtService, User
+from twixt.service import errors as kinds
 from twixt.service.cases.tournaments.rounds import MAX_ENTRANTS, MAX_ROUND_ROBIN
 from twixt.service.names import MAX_NAME
 
@@ -83,7 +84,7 @@ async def test_a_league_of_many_groups_posts_at_most_ten_pictures_a_message(
 async def test_an_tournament_name_pings_and_formats_nothing_anywhere(service: TwixtService,
                                                                 threads, clock):
     manager = asking(User(1, "td"), manager=True)
-    with pytest.raises(ServiceError, match="at most 32 characters"):
+    with pytest.raises(kinds.LimitError, match="at most 32 characters"):
         await enter(service, manager, "tournament create " + "x" * 40 + " format roundrobin")
     hostile = "@everyone <@123> **b** `c` ||d||"
     said = [await enter(service, manager, f"tournament create {hostile} format roundrobin")]
@@ -116,7 +117,7 @@ async def test_a_round_robin_takes_no_more_players_than_its_threads_allow(
         for tournament_id in ids.values():
             await enter(service, asking(player), f"tournament join {tournament_id}")
     late = people(1, start=5000)[0]
-    with pytest.raises(ServiceError, match="is full"):
+    with pytest.raises(kinds.LimitError, match="is full"):
         await enter(service, asking(late), f"tournament join {ids['roundrobin']}")
     await enter(service, asking(late), f"tournament join {ids['swiss']}")
     info = await enter(service, asking(late), f"tournament info {ids['swiss']}")
@@ -134,7 +135,7 @@ async def test_the_readmes_bounds_on_options_hold_at_their_edges(service: TwixtS
     one beyond it is refused and creates nothing."""
     manager = asking(User(1, "td"), manager=True)
     await enter(service, manager, f"tournament create Cup {fits_in}")
-    with pytest.raises(ServiceError):
+    with pytest.raises(kinds.MalformedError):
         await enter(service, manager, f"tournament create Cup {too_much}")
     assert len(await storage.tournaments(manager.guild_id)) == 1
 
@@ -142,7 +143,7 @@ async def test_the_readmes_bounds_on_options_hold_at_their_edges(service: TwixtS
 async def test_an_tournament_name_is_at_most_32_characters(service: TwixtService, storage):
     manager = asking(User(1, "td"), manager=True)
     await enter(service, manager, f"tournament create {'n' * 32} format swiss")
-    with pytest.raises(ServiceError):
+    with pytest.raises(kinds.LimitError):
         await enter(service, manager, f"tournament create {'n' * 33} format swiss")
     assert [t.name for t in await storage.tournaments(manager.guild_id)] == ["n" * 32]
 

@@ -22,7 +22,7 @@ from tests.service.people import GUILD, asking
 from tests.typed import enter
 from twixt.discord.replies import shown
 from twixt.language import translation
-from twixt.service import ButtonKind, Reply, ServiceError, TwixtService
+from twixt.service import ButtonKind, NotAllowedError, Reply, TwixtService
 from twixt.service.cases.tournaments.organising import standings_footer
 from twixt.storage import TournamentStatus
 
@@ -56,10 +56,10 @@ async def test_an_tournament_games_final_board_has_no_rematch_but_the_standings(
     assert not [b for b in reply.buttons if b.kind is ButtonKind.REMATCH]
     assert any(r.plain == "Standings of Autumn Cup." and r.image for r in reply.all_messages())
     thread = (await storage.get_game(first.game_id)).channel_id
-    with pytest.raises(ServiceError, match="games of an event are not rematched: Autumn Cup "
-                                           "pairs its players itself"):
+    with pytest.raises(NotAllowedError, match="games of an event are not rematched: Autumn Cup "
+                                              "pairs its players itself"):
         await enter(service, asking(user(first.red), thread), "rematch")
-    with pytest.raises(ServiceError, match="not rematched"):  # named by number elsewhere
+    with pytest.raises(NotAllowedError, match="not rematched"):  # named by number elsewhere
         await enter(service, asking(user(first.red)), f"rematch {first.game_id}")
 
 

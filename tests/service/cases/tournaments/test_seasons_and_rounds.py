@@ -24,8 +24,9 @@ from tests.service.helpers import press
 from tests.service.people import GUILD, asking
 from tests.typed import enter
 from twixt.language import translation
-from twixt.service import ButtonKind, Port, ServiceError, TwixtService, User
+from twixt.service import ButtonKind, Port, TwixtService, User
 from twixt.service import commands as cmd
+from twixt.service import errors as kinds
 from twixt.service.cases.tournaments.crosstables import crosstables
 from twixt.storage import GameResult, Result, TournamentStatus
 
@@ -105,7 +106,7 @@ async def test_a_round_robin_of_six_with_a_timeout_and_a_withdrawal(service, sto
     assert tournament.status is TournamentStatus.FINISHED
     reply = await enter(service, asking(P3), "tournament standings")
     assert picture(reply.image).height > 0
-    with pytest.raises(ServiceError, match="is over: there is nothing left to withdraw"):
+    with pytest.raises(kinds.ConflictError, match="is over: there is nothing left to withdraw"):
         await enter(service, asking(P3), "tournament withdraw")
     table = (await storage.tournament_games(tournament_id, 100))
     points = {p.id: 0.0 for p in PLAYERS[:6]}
@@ -190,7 +191,7 @@ async def test_a_league_season_carries_promotion_and_relegation_into_the_next(
 
 
 async def test_refusals_say_one_line_and_change_nothing(service, storage):
-    with pytest.raises(ServiceError, match="only a channel manager"):
+    with pytest.raises(kinds.NotAllowedError, match="only a channel manager"):
         await enter(service, asking(P2), "tournament create Cup format swiss")
     for options, words in [("format knockout", "format is roundrobin, swiss or league"),
                            ("", "needs a format"),
@@ -201,31 +202,31 @@ async def test_refusals_say_one_line_and_change_nothing(service, storage):
                            ("format swiss size 99", "a board is 5 to 48"),
                            ("format swiss signup forever", "signup is a time"),
                            ("format swiss colour red", "unknown tournament option")]:
-        with pytest.raises(ServiceError, match=words):
+        with pytest.raises(kinds.MalformedError, match=words):
             await enter(service, MANAGER, f"tournament create Cup {options}")
     assert await storage.tournaments(GUILD) == ()
-    with pytest.raises(ServiceError, match="no tournament in this channel"):
+    with pytest.raises(kinds.MissingError, match="no tournament in this channel"):
         await enter(service, asking(P2), "tournament join")
     tournament_id = await create(service, "format swiss")
     await enter(service, asking(P2), "tournament join")
-    with pytest.raises(ServiceError, match="already signed up"):
+    with pytest.raises(kinds.ConflictError, match="already signed up"):
         await press(service, asking(P2), ButtonKind.JOIN_TOURNAMENT, tournament_id)
-    with pytest.raises(ServiceError, match="at least two"):
+    with pytest.raises(kinds.ConflictError, match="at least two"):
         await enter(service, MANAGER, "tournament start")
-    with pytest.raises(ServiceError, match="only a channel manager"):
+    with pytest.raises(kinds.NotAllowedError, match="only a channel manager"):
         await enter(service, asking(P2), "tournament start")
-    with pytest.raises(ServiceError, match="not started yet"):
+    with pytest.raises(kinds.ConflictError, match="not started yet"):
         await enter(service, asking(P2), "tournament standings")
-    with pytest.raises(ServiceError, match="single players"):
+    with pytest.raises(kinds.MalformedError, match="single players"):
         await service.execute(asking(P3), cmd.TournamentAction("join", tournament_id, partner=P4))
-    with pytest.raises(ServiceError, match="no such tournament"):
+    with pytest.raises(kinds.MissingError, match="no such tournament"):
         await enter(service, asking(P3), f"tournament join {tournament_id + 5}")
 
 
 async def test_a_double_twixt_tournament_pairs_teams_that_signed_up_together(service, storage,
                                                                        threads):
     tournament_id = await create(service, "format roundrobin teams yes size 8 rules pp")
-    with pytest.raises(ServiceError, match="join with your partner"):
+    with pytest.raises(kinds.MalformedError, match="join with your partner"):
         await enter(service, asking(P1), "tournament join")
     for first, second in [(P1, P2), (P3, P4), (P5, P6)]:
         reply = await service.execute(asking(first), cmd.TournamentAction("join", partner=second))
@@ -271,7 +272,7 @@ async def test_a_game_whose_thread_failed_is_opened_by_starting_again(service, s
     opening = threads.open_thread
 
     async def refused(channel_id: int, name: str) -> int:
-        raise ServiceError("Discord did not open the game's thread; try again")
+        raise kinds.BusyError("Discord did not open the game's thread; try again")
 
     monkeypatch.setattr(threads, "open_thread", refused)
     reply = await enter(service, MANAGER, "tournament start")
@@ -316,8 +317,8 @@ async def test_standings_named_from_another_channel_are_for_the_asker_alone(serv
     reply = await enter(service, asking(P3, elsewhere), f"tournament standings {tournament_id}")
     assert reply.ephemeral and reply.image is not None
     assert not (await enter(service, asking(P3), "tournament standings")).ephemeral
-    with pytest.raises(ServiceError, match="a reply here is public: use "
-                                           "`/twixt-tournament standings`"):
+    with pytest.raises(kinds.NotAllowedError, match="a reply here is public: use "
+                                                    "`/twixt-tournament standings`"):
         await enter(service, replace(asking(P3, elsewhere), private_replies=False),
                           f"tournament standings {tournament_id}")
 
@@ -349,7 +350,7 @@ async def test_a_tournament_is_managed_only_in_its_own_channel(service, storage,
     and nothing changes; the managers of the event's channel manage it."""
     event_id = await create(service, "format league group 4 size 8")
     await sign_up(service, event_id, PLAYERS[:2])
-    with pytest.raises(ServiceError, match="in its own channel"):
+    with pytest.raises(kinds.NotAllowedError, match="in its own channel"):
         await enter(service, asking(P3, channel=200, manager=True),
                           f"tournament {action} {event_id}")
     assert (await storage.get_tournament(event_id)).status is TournamentStatus.SIGNUP

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from twixt.service import ServiceError
+from twixt.service import MalformedError
 from twixt.service.pure.clock.pauses import Pauses, charged, moment_after
 from twixt.service.pure.clock.timecontrol import TimeControl, parse_time_control, time_control_of
 
@@ -111,7 +111,7 @@ def test_time_controls_as_typed(typed, stored, control):
     ("1d+2d", "a bank's bonus is at most its start"),
 ])
 def test_bad_banks_are_refused(typed, refusal):
-    with pytest.raises(ServiceError, match=re.escape(refusal)):
+    with pytest.raises(MalformedError, match=re.escape(refusal)):
         parse_time_control(typed)
 
 

@@ -30,6 +30,13 @@ from twixt.service.cases.tournaments.rounds import Notice, Rounds, capacity, sai
 from twixt.service.commands.options import describe_setup
 from twixt.service.commands.tournament_options import TournamentOptions
 from twixt.service.desk.desk import Desk
+from twixt.service.errors import (
+    ConflictError,
+    LimitError,
+    MalformedError,
+    MissingError,
+    NotAllowedError,
+)
 from twixt.service.failures import log_failure
 from twixt.service.model import (
     Attachment,
@@ -37,7 +44,6 @@ from twixt.service.model import (
     ButtonKind,
     Reply,
     Request,
-    ServiceError,
     User,
     require_private,
 )
@@ -127,9 +133,9 @@ class Tournaments:
     async def _create(self, request: Request, name: str, options: TournamentOptions,
                       previous: Tournament | None) -> Tournament:
         if not request.can_manage:
-            raise ServiceError("only a channel manager can create a tournament")
+            raise NotAllowedError("only a channel manager can create a tournament")
         if self._desk.port.threads is None:
-            raise ServiceError("threads are not available here")
+            raise NotAllowedError("threads are not available here")
         settings = await self._desk.storage.guild_settings(request.guild_id)
         vacation = (settings.vacation_default if options.game.vacation is None
                     else options.game.vacation)
@@ -151,7 +157,7 @@ class Tournaments:
             entrants = await self.rounds.entrants(tournament)
             me = request.user.id
             if any(me in e.players and e.confirmed for e in entrants):
-                raise ServiceError("you are already signed up")
+                raise ConflictError("you are already signed up")
             asked = next((e for e in entrants if e.partner_id == me), None)
             if asked is not None and (partner is None or partner.id == asked.user_id):
                 await self._sign_up(tournament, replace(asked, confirmed=True))
@@ -160,15 +166,15 @@ class Tournaments:
                                         names=team_name(asked.players, names),
                                         event=tournament.name))
             if len(entrants) >= capacity(tournament):
-                raise ServiceError("{event} is full", event=tournament.name)
+                raise LimitError("{event} is full", event=tournament.name)
             if tournament.teams and partner is None:
-                raise ServiceError("this is a Double TwixT event: join with your partner, "
-                                   "like tournament join with bob")
+                raise MalformedError("this is a Double TwixT event: join with your partner, "
+                                     "like tournament join with bob")
             if partner is not None and not tournament.teams:
-                raise ServiceError("this event is for single players: join without a partner")
+                raise MalformedError("this event is for single players: join without a partner")
             if partner is not None and (partner.id == me or any(
                     partner.id in e.players for e in entrants)):
-                raise ServiceError("{name} cannot be your partner here", name=partner.name)
+                raise ConflictError("{name} cannot be your partner here", name=partner.name)
             await self._sign_up(tournament, Entrant(
                 tournament.id, me, partner.id if partner else None, confirmed=partner is None,
                 joined_at=self._desk.clock()), partner)
@@ -189,11 +195,11 @@ class Tournaments:
             saved = await self._desk.storage.save_entrant(entrant)
         except EntrantTakenError as taken:
             if partner is not None and taken.user_id == partner.id:
-                raise ServiceError("{name} cannot be your partner here",
-                                   name=partner.name) from None
-            raise ServiceError("you are already signed up") from None
+                raise ConflictError("{name} cannot be your partner here",
+                                    name=partner.name) from None
+            raise ConflictError("you are already signed up") from None
         if not saved:
-            raise ServiceError("{event} has started: sign-up is closed", event=tournament.name)
+            raise ConflictError("{event} has started: sign-up is closed", event=tournament.name)
 
     async def leave(self, request: Request, tournament_id: int | None) -> Reply:
         """Take one's sign-up back (a team's, for both) while sign-up runs."""
@@ -203,10 +209,10 @@ class Tournaments:
             mine = next((e for e in await self.rounds.entrants(tournament)
                          if request.user.id in e.players), None)
             if mine is None:
-                raise ServiceError("you are not signed up for {event}", event=tournament.name)
+                raise ConflictError("you are not signed up for {event}", event=tournament.name)
             if not await self._desk.storage.drop_entrant(tournament.id, mine.user_id):
                 _signing_up(await self._desk.storage.get_tournament(tournament.id))
-                raise ServiceError("you are not signed up for {event}", event=tournament.name)
+                raise ConflictError("you are not signed up for {event}", event=tournament.name)
         return Reply(request.tr("{name} leaves {event}.", name=request.user.name,
                                 event=tournament.name))
 
@@ -214,7 +220,7 @@ class Tournaments:
         """A channel manager starts a tournament before its deadline (on a running tournament: opens
         the games that could not be opened, such as a thread Discord refused)."""
         if not request.can_manage:
-            raise ServiceError("only a channel manager can start a tournament")
+            raise NotAllowedError("only a channel manager can start a tournament")
         tournament = await self._managed(request, tournament_id)
         if tournament.status is TournamentStatus.RUNNING:  # again: open what could not be opened
             if tournament.round == 0:
@@ -227,9 +233,9 @@ class Tournaments:
         _signing_up(tournament)
         entrants = await self.rounds.players(tournament)
         if len(entrants) < 2:
-            raise ServiceError("a tournament needs at least two entrants")
+            raise ConflictError("a tournament needs at least two entrants")
         if not await self._begin(tournament):
-            raise ServiceError("{event} has started already", event=tournament.name)
+            raise ConflictError("{event} has started already", event=tournament.name)
         return Reply(request.tr("{event} starts with {count} entrants.", event=tournament.name,
                                 count=len(entrants)))
 
@@ -295,16 +301,16 @@ class Tournaments:
         games in progress are called off."""
         tournament = await self._tournament(request, tournament_id)
         if tournament.status is TournamentStatus.FINISHED:
-            raise ServiceError("{event} is over: there is nothing left to withdraw from",
-                               event=tournament.name)
+            raise ConflictError("{event} is over: there is nothing left to withdraw from",
+                                event=tournament.name)
         if tournament.status is not TournamentStatus.RUNNING:
-            raise ServiceError("{event} is not running: before the start, use leave",
-                               event=tournament.name)
+            raise ConflictError("{event} is not running: before the start, use leave",
+                                event=tournament.name)
         mine = next((e for e in await self.rounds.entrants(tournament)
                      if request.user.id in e.players and e.confirmed), None)
         storage = self._desk.storage
         if mine is None or not await storage.withdraw_entrant(tournament.id, mine.user_id):
-            raise ServiceError("you are not playing in {event}", event=tournament.name)
+            raise ConflictError("you are not playing in {event}", event=tournament.name)
         games = await self.rounds.refresh(tournament)
         for game in games:
             if game.score is None and mine.user_id in (game.red, game.black):
@@ -332,7 +338,7 @@ class Tournaments:
         if elsewhere:
             require_private(request, "/twixt-tournament standings")
         if tournament.status is TournamentStatus.SIGNUP:
-            raise ServiceError("{event} has not started yet", event=tournament.name)
+            raise ConflictError("{event} has not started yet", event=tournament.name)
         return await self._standings(tournament, request.tr, ephemeral=elsewhere)
 
     def _standings_notice(self, tournament: Tournament) -> Notice:
@@ -391,13 +397,13 @@ class Tournaments:
         groups carried over with promotion and relegation at the start."""
         tournament = await self._managed(request, tournament_id)
         if tournament.format is not TournamentFormat.LEAGUE:
-            raise ServiceError("only a league has seasons")
+            raise ConflictError("only a league has seasons")
         if tournament.status is not TournamentStatus.FINISHED:
-            raise ServiceError("{event} is not over yet", event=tournament.name)
+            raise ConflictError("{event} is not over yet", event=tournament.name)
         following = [e for e in await self._desk.storage.tournaments(request.guild_id, limit=LISTED)
                      if e.previous_id == tournament.id]
         if following:
-            raise ServiceError("{event} has its next season already", event=tournament.name)
+            raise ConflictError("{event} has its next season already", event=tournament.name)
         options = TournamentOptions(tournament.format, rounds=tournament.rounds,
                                     double=tournament.double,
                                teams=tournament.teams)
@@ -450,9 +456,9 @@ class Tournaments:
             try:
                 tournament = await self._desk.storage.get_tournament(tournament_id)
             except NotFoundError:
-                raise ServiceError("there is no such tournament") from None
+                raise MissingError("there is no such tournament") from None
             if tournament.guild_id != request.guild_id:
-                raise ServiceError("there is no such tournament")
+                raise MissingError("there is no such tournament")
             return tournament
         storage = self._desk.storage
         for game in await storage.list_games(channel_id=request.channel_id, limit=1):
@@ -462,7 +468,7 @@ class Tournaments:
         found = await storage.tournaments(request.guild_id, limit=LISTED)
         here = [e for e in found if e.channel_id == request.channel_id]
         if not here:
-            raise ServiceError("there is no tournament in this channel: name one by its "
+            raise MissingError("there is no tournament in this channel: name one by its "
                                "number (see tournament list)")
         return here[0]
 
@@ -472,7 +478,7 @@ class Tournaments:
         anyone's."""
         tournament = await self._tournament(request, tournament_id)
         if tournament.channel_id != request.channel_id:
-            raise ServiceError("a tournament is managed in its own channel, by its managers")
+            raise NotAllowedError("a tournament is managed in its own channel, by its managers")
         return tournament
 
     def _announcement(self, tournament: Tournament, tr: Translation) -> Reply:
@@ -537,4 +543,4 @@ def _called_off(tournament: Tournament) -> Notice:
 
 def _signing_up(tournament: Tournament) -> None:
     if tournament.status is not TournamentStatus.SIGNUP:
-        raise ServiceError("{event} has started: sign-up is closed", event=tournament.name)
+        raise ConflictError("{event} has started: sign-up is closed", event=tournament.name)

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 
 from twixt.language import Message, message
 from twixt.rules import quote
-from twixt.service.model import ServiceError
+from twixt.service.errors import MalformedError
 from twixt.service.pure.clock.pauses import NO_PAUSES, Pauses, moment_after
 
 #: a part of a time control: a few ASCII digits and a unit (a longer number is no time of ours)
@@ -58,15 +58,15 @@ def parse_time_control(text: str) -> str:
     compact = _UNIT_WORDS.sub(lambda unit: unit[0][0], text.lower().replace(" ", ""))
     pieces = compact.split("+")
     if len(pieces) > 2 or not all(_is_span(piece) for piece in pieces):
-        raise ServiceError("time is a time per move like 3d or 12h, or a bank like 10d+36h, "
-                           "not {text}", text=quote(text))
+        raise MalformedError("time is a time per move like 3d or 12h, or a bank like 10d+36h, "
+                             "not {text}", text=quote(text))
     control = time_control_of(compact)
     if not MIN_TIME <= control.start <= MAX_TIME:
         if control.is_bank:
-            raise ServiceError("a bank starts with 1h to 60d")
-        raise ServiceError("time per move is 1h to 60d")
+            raise MalformedError("a bank starts with 1h to 60d")
+        raise MalformedError("time per move is 1h to 60d")
     if control.bonus is not None and control.bonus > control.start:
-        raise ServiceError("a bank's bonus is at most its start, like 10d+36h")
+        raise MalformedError("a bank's bonus is at most its start, like 10d+36h")
     return compact
 
 

@@ -1,0 +1,129 @@
+"""`twixt` starts with what it uses: a help imports no engine, fonts, service or database
+unless it shows something of theirs, `think` imports the engine and the rules only, and
+`--seconds` count from the process's start. Each command runs in a process of its own, whose
+modules are read after it ran (how fast it starts is benchmarks/startup_bench.py's)."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_engine_commands import OPEN
+from twixt import engine
+from twixt.cli import main, subcommands
+
+#: runs the command line in this process and then lists every module it imported, on stderr
+LIST_MODULES = """
+import sys
+from twixt.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+print(*sorted(sys.modules), file=sys.stderr)
+"""
+#: what no help imports unless it is named below for that subcommand
+HEAVY = {"twixt.engine", "twixt.rendering", "twixt.service", "twixt.storage", "twixt.terminal",
+         "twixt.web", "twixt.discord", "twixt.config", "discord", "numpy", "PIL", "asyncio",
+         "aiosqlite", "asyncpg", "aiohttp"}
+#: per subcommand, what its help shows of those: the engine's levels and core, the pictures'
+#: themes and widths
+SHOWN = {"think": {"twixt.engine"},
+         "render": {"twixt.rendering", "PIL"},
+         "analyze": {"twixt.engine", "numpy", "twixt.rendering", "PIL"}}
+#: what `think` never imports
+NOT_THINKING = HEAVY - {"twixt.engine", "numpy"}
+
+
+def modules_of(*argv: str) -> set[str]:
+    """The top-level packages and `twixt`'s layers that `twixt ARGV` imports."""
+    done = subprocess.run([sys.executable, "-c", LIST_MODULES, *argv], capture_output=True,
+                          text=True, timeout=120, check=False)
+    names = done.stderr.split()
+    assert names, done.stderr
+    return {name if name.startswith("twixt.") else name.partition(".")[0] for name in names} | {
+        ".".join(name.split(".")[:2]) for name in names if name.startswith("twixt.")}
+
+
+def test_twixt_help_imports_none_of_the_layers():
+    assert modules_of("--help") & HEAVY == set()
+
+
+@pytest.mark.parametrize("name", subcommands())
+def test_a_subcommands_help_imports_only_what_it_shows(name: str):
+    assert modules_of(name, "--help") & HEAVY <= SHOWN.get(name, set())
+
+
+def test_think_imports_the_engine_and_the_rules_only(tmp_path: Path):
+    record = tmp_path / "game.twixt"
+    record.write_text(OPEN)
+    found = modules_of("think", "--level", "1", str(record))
+    assert {"twixt.engine", "twixt.rules"} <= found
+    assert found & NOT_THINKING == set()
+
+
+@pytest.fixture
+def limits(monkeypatch: pytest.MonkeyPatch) -> list[engine.Limit]:
+    """The limits `think` is given, in place of thinking."""
+    given: list[engine.Limit] = []
+
+    def think(game, limit, *, seed=0):
+        given.append(limit)
+        return engine.PlayResult("D4", 0.5, ("D4",), 1, 0.0)
+
+    monkeypatch.setattr(engine, "think", think)
+    return given
+
+
+def test_seconds_count_from_the_process_start(tmp_path, monkeypatch, limits, capsys):
+    """Run as the program (no arguments given), 60 seconds asked 50 seconds after the
+    process started leave the engine 10."""
+    record = tmp_path / "game.twixt"
+    record.write_text(OPEN)
+    started = time.perf_counter() - 50
+    monkeypatch.setattr("twixt.cli.clock.process_start", lambda: started)
+    monkeypatch.setattr(sys, "argv", ["twixt", "think", "--seconds", "60", str(record)])
+    assert main() == 0
+    assert capsys.readouterr().out == "D4\n"
+    [limit] = limits
+    assert 9 < limit.seconds <= 10 and limit.nodes is None
+
+
+def test_seconds_count_from_the_call_when_arguments_are_given(tmp_path, limits, capsys):
+    record = tmp_path / "game.twixt"
+    record.write_text(OPEN)
+    assert main(["think", "--seconds", "60", str(record)]) == 0
+    [limit] = limits
+    assert 59 < limit.seconds <= 60
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the process's start is read from /proc "
+                    "on Linux; elsewhere it is the first import of the command line")
+def test_the_process_start_is_before_python_ran_any_of_it():
+    """The clock starts with the process, not with the import of the command line: a process
+    that sleeps before importing it has been running at least that long."""
+    code = ("import time; time.sleep(0.3); from twixt.cli import clock; "
+            "print(time.perf_counter() - clock.process_start())")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert 0.3 <= float(done.stdout) < 60
+
+
+@pytest.mark.parametrize("package", ["twixt.rules", "twixt.engine"])
+def test_a_package_that_imports_its_names_when_used_gives_each_it_lists(package: str):
+    """`twixt.rules` and `twixt.engine` import their modules when a name is first used: each
+    name they list is there, and is the one its module defines."""
+    found = importlib.import_module(package)
+    for name in found.__all__:
+        value = getattr(found, name)
+        homes = [module for module in sys.modules.values()
+                 if module is not None and module.__name__.startswith(f"{package}.")
+                 and getattr(module, name, None) is value]
+        assert homes, name
+    with pytest.raises(AttributeError):
+        found.nothing_of_that_name  # noqa: B018
