@@ -32,15 +32,10 @@ from twixt.rules import parse_command
 from twixt.service import Request, TwixtService, User, build_options
 from twixt.service import commands as cmd
 from twixt.storage import SqliteStorage
+from twixt.storage.sqlite import SqliteConnection
 
 GUILD, CHANNEL = 1, 100
 ALICE, BOB = User(11, "alice"), User(12, "bob")
-
-
-#: the storage's way to SQLite: every statement it sends passes one of these
-#: (`twixt.storage.sqlite.SqliteConnection`)
-_STATEMENTS = frozenset({"_run", "execute_many"})
-_SEAM = "twixt.storage.sqlite"
 
 
 class Route:
@@ -52,7 +47,22 @@ class Route:
         self.modules: Counter[str] = Counter()
         self.crossings: Counter[str] = Counter()
         self.statements = 0
+        self._count_statements()
         self._lock = threading.Lock()
+
+    def _count_statements(self) -> None:
+        """Count each statement the storage sends to SQLite while `on`: every one passes
+        the connection's seam (`SqliteConnection._run`, `execute_many`), wrapped here (a
+        profile's "call" would count a coroutine's every resumption)."""
+        for name in ("_run", "execute_many"):
+            sent = getattr(SqliteConnection, name)
+
+            async def counted(connection: Any, *args: Any, _sent: Any = sent) -> Any:
+                if self.on:
+                    self.statements += 1
+                return await _sent(connection, *args)
+
+            setattr(SqliteConnection, name, counted)
 
     def profile(self, frame: FrameType, event: str, _arg: Any) -> None:
         if not self.on:
@@ -60,9 +70,6 @@ class Route:
         if event != "call":
             return
         module = frame.f_globals.get("__name__", "")
-        if module == _SEAM and frame.f_code.co_name in _STATEMENTS:
-            with self._lock:
-                self.statements += 1
         if not module.startswith("twixt."):
             return
         caller = frame.f_back.f_globals.get("__name__", "") if frame.f_back else ""
@@ -85,15 +92,16 @@ async def trace_web_move(route: Route, move: str) -> None:
                                                build_options())
             await service.challenges.accept(Request(GUILD, CHANNEL, BOB))
             signer = Signer(b"move-path-secret-0123456789abcdef")
-            board = WebBoard(service, storage, signer)
+            board = WebBoard(service, signer)
             game_id = (await storage.active_game(CHANNEL)).id  # type: ignore[union-attr]
             async with TestClient(TestServer(board.app())) as client:
                 # bob's page follows the game live: the move ends when it has the new view
                 live = await client.get(f"/api/g/{signer.token(game_id, 1)}/live")
                 await live.content.readuntil(b"\n\n")
+                await asyncio.sleep(0.2)  # the page settled: what follows is the move's
                 route.on = True
                 answer = await client.post(f"/api/g/{signer.token(game_id, 0)}/act",
-                                           json={"action": "place", "hole": move})
+                                           json={"control": "move", "text": move})
                 await asyncio.wait_for(live.content.readuntil(b"\n\n"), 10)
                 route.on = False
                 live.close()

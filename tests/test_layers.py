@@ -27,7 +27,7 @@ ALLOWED = {
                       "twixt.storage"},
     # the front ends: the service's face, never the storage nor each other
     "twixt.terminal": {"twixt.language", "twixt.rules", "twixt.service", "twixt.config"},
-    "twixt.web": {"twixt.language", "twixt.rules", "twixt.storage", "twixt.service"},
+    "twixt.web": {"twixt.language", "twixt.rules", "twixt.service"},
     "twixt.discord": {"twixt.language", "twixt.rules", "twixt.service", "twixt.config"},
     # the process's composition root: opens the storage, puts the front ends together
     "twixt.app": {"twixt.language", "twixt.rules", "twixt.storage", "twixt.service",
@@ -115,10 +115,7 @@ def test_every_module_lies_in_a_layer():
     assert [m for m in MODULES if m != "twixt" and _layer(m) not in ALLOWED] == []
 
 
-@pytest.mark.parametrize("front_end", [
-    pytest.param(end, marks=pytest.mark.xfail(strict=True, reason="the web still reads the "
-                                              "storage itself: moved onto the service next"))
-    if end == "twixt.web" else end for end in FRONT_ENDS])
+@pytest.mark.parametrize("front_end", FRONT_ENDS)
 def test_no_front_end_imports_the_storage_nor_another_front_end(front_end):
     others = {"twixt.storage", *FRONT_ENDS} - {front_end}
     assert not others & ALLOWED[front_end]

@@ -40,7 +40,7 @@ async def table(storage: SqliteStorage, tmp_path: Path) -> AsyncIterator[Termina
 async def board(table: TerminalTable, storage: SqliteStorage,
                 fake_discord: FakeDiscord) -> AsyncIterator[WebBoard]:
     activity = ActivityAuth(BOT_ID, CLIENT_SECRET, "token", api=fake_discord.url + "/api/v10")
-    web = WebBoard(table.service, storage, Signer(SECRET), activity=activity)
+    web = WebBoard(table.service, Signer(SECRET), activity=activity)
     yield web
     await activity.close()
 

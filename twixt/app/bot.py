@@ -24,7 +24,7 @@ from twixt.discord import logs
 from twixt.discord.app import TwixtBot, serve_client
 from twixt.service import ENGINE_CORE, EnginePool, TwixtService, utc_now
 from twixt.storage import DatabaseError, Storage, open_storage
-from twixt.web import WebServer, serve_beside
+from twixt.web import serve_beside
 
 log = logging.getLogger(__name__)
 
@@ -38,23 +38,6 @@ def discord_bot(settings: Settings, storage: Storage, *,
     `TWIXT_ENGINE_WORKERS` processes."""
     return TwixtBot(settings, functools.partial(
         TwixtService, storage, clock=clock, engine_pool=EnginePool(settings.engine_workers)))
-
-
-class WebBeside:
-    """The web board served beside the bot, as the bot uses it (`discord.activity.BoardBeside`)."""
-
-    def __init__(self, server: WebServer) -> None:
-        self.server = server
-
-    @property
-    def runs_activity(self) -> bool:
-        return self.server.board.activity is not None
-
-    async def seat_link(self, channel_id: int, user_id: int, base_url: str) -> str | None:
-        return await self.server.board.seat_link(channel_id, user_id, base_url)
-
-    async def stop(self) -> None:
-        await self.server.stop()
 
 
 def run(overrides: dict[str, str] | None = None) -> int:
@@ -93,12 +76,12 @@ async def serve(settings: Settings) -> int:
         client = discord_bot(settings, storage)
         if settings.web_port is not None:
             try:
-                server = await serve_beside(client.service, storage, settings.web_host,
+                server = await serve_beside(client.service, settings.web_host,
                                             settings.web_port, client.post)
             except OSError as error:
                 print(f"twixt: cannot serve the web board on {settings.web_host}:"
                       f"{settings.web_port}: {error.strerror}", file=sys.stderr)
                 await client.close()
                 return 2
-            client.board = WebBeside(server)
+            client.board = server
         return await serve_client(client, settings.token)

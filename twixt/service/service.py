@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import fields, replace
 from datetime import datetime
 
-from twixt.language import Message, message, translation
+from twixt.language import message, translation
 from twixt.rendering import RenderOptions
 from twixt.rules import Game, Hole
 from twixt.service import commands as cmd
@@ -48,7 +48,6 @@ from twixt.service.desk.engine_pool import EnginePool
 from twixt.service.errors import (
     ConflictError,
     FaultError,
-    MissingError,
     NotAllowedError,
     ServiceError,
 )
@@ -56,7 +55,7 @@ from twixt.service.failures import log_failure
 from twixt.service.model import NO_SERVER, Receipt, Reply, Request
 from twixt.service.port import Port
 from twixt.service.texts import database_refusal
-from twixt.storage import DatabaseError, NotFoundError, Storage, StoredGame
+from twixt.storage import DatabaseError, NotFoundError, Storage
 
 __all__ = ["APOLOGY", "OpenService", "Reply", "Request", "ServiceError", "TwixtService",
            "answer_safely", "refusal"]
@@ -213,17 +212,6 @@ class TwixtService:
         """The channel's current game, or its last finished one, as the rules see it and
         its records hold it (a copy, with its clock's `TimeControl` tag)."""
         return await self.desk.record(await self.desk.channel_stored(channel_id))
-
-    async def game_record(self, game_id: int) -> tuple[StoredGame, Game, Message | None]:
-        """A game by its id (a web page's link names one): its stored facts, the game as
-        its records hold it (a copy, as `channel_game`), and what its clock says now (None
-        without a clock or once over); `MissingError` when there is no such game."""
-        try:
-            stored = await self.desk.storage.get_game(game_id)
-        except NotFoundError:
-            raise MissingError("there is no such game") from None
-        game = await self.desk.record(stored)
-        return stored, game, await self.desk.clock_text(stored, game)
 
     async def game_view(self, game_id: int, *, user_id: int | None = None,
                         seat: int | None = None, locale: str = "en",

@@ -201,21 +201,14 @@ class SqlStorage(abc.ABC):
             games = await read_games(db, "channel_id = ? AND status = 'active'", [channel_id], 1)
         return games[0] if games else None
 
-    async def game_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
-        return await self._versions("version", game_ids)
-
     async def live_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
-        return await self._versions("version + side_changes", game_ids)
-
-    async def _versions(self, version: str, game_ids: Sequence[int]) -> dict[int, int]:
-        """`version` (a column's expression) of each of some games, in one statement."""
         ids = list(dict.fromkeys(game_ids))
         if not ids:
             return {}
         async with self._read_one() as db:
             games, values = db.among("id", ids)
-            found = await db.fetch_all(f"SELECT id, {version} FROM games WHERE {games}",
-                                       *values)
+            found = await db.fetch_all(
+                f"SELECT id, version + side_changes FROM games WHERE {games}", *values)
         return {row[0]: row[1] for row in found}
 
     async def list_games(self, *, user_id: int | None = None, channel_id: int | None = None,

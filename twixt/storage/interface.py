@@ -117,10 +117,6 @@ class Storage(Protocol):
     async def active_game(self, channel_id: int) -> StoredGame | None:
         """The active game of a channel, if any."""
 
-    async def game_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
-        """The stored version of each of some games, in one statement (the web board's
-        watcher of live pages); games not found are left out."""
-
     async def live_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
         """The live version of each of some games (`StoredGame.live_version`: it grows with
         every turn, offer made or closed, and end), in one statement (the watcher of live
