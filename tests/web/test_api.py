@@ -17,13 +17,13 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from tests.web.conftest import SECRET
 from twixt.app.table import open_table
-from twixt.service import EnginePool
+from twixt.service import REFUSAL_KINDS, EnginePool
 from twixt.storage import SqliteStorage
 from twixt.terminal import TerminalTable, name_id
 from twixt.web import WebBoard
 from twixt.web import live as live_pages
 from twixt.web.links import Signer
-from twixt.web.server import MAX_BODY, STATIC
+from twixt.web.server import MAX_BODY, REFUSAL_STATUS, STATIC
 
 BOB = 1  # bob's seat (Black)
 
@@ -338,4 +338,24 @@ async def test_a_body_nested_beyond_reading_is_refused_in_one_line(
         refused = await http.post(path, data=deep, headers={"Content-Type": "application/json"})
         assert refused.status == 400, path
         assert "error" in await refused.json()
+    assert await log_of(storage) == ["G6"]
+
+
+def test_every_kind_of_refusal_has_its_status():
+    assert set(REFUSAL_STATUS) == set(REFUSAL_KINDS)
+    assert all(400 <= status < 600 for status in REFUSAL_STATUS.values())
+
+
+async def test_a_refusal_is_answered_with_the_status_of_its_kind(
+        http: TestClient, board: WebBoard, storage: SqliteStorage):
+    game = await game_id(storage)
+    alice, bob = board.signer.token(game, 0), board.signer.token(game, BOB)
+    out_of_turn = await http.post(f"/api/g/{alice}/act", json={"control": "move", "text": "J9"})
+    taken = await http.post(f"/api/g/{bob}/act", json={"control": "move", "text": "G6"})
+    too_long = await http.post(f"/api/g/{bob}/act",
+                               json={"control": "note", "text": "x" * 1001})
+    nothing_to_take_back = await http.post(f"/api/g/{bob}/act", json={"control": "takeback"})
+    assert [out_of_turn.status, taken.status, too_long.status,
+            nothing_to_take_back.status] == [409, 409, 422, 403]
+    assert (await out_of_turn.json())["error"] == "it is bob's turn"
     assert await log_of(storage) == ["G6"]

@@ -45,10 +45,18 @@ from aiohttp import web
 
 from twixt.language import Message, locale_of, message, translation, unmarked
 from twixt.service import (
+    BusyError,
     Button,
     ButtonKind,
+    ConflictError,
     ControlKind,
+    FaultError,
     GameView,
+    LimitError,
+    MalformedError,
+    MissingError,
+    NotAllowedError,
+    NotYourTurnError,
     Reply,
     ServiceError,
     TwixtService,
@@ -204,7 +212,8 @@ class WebBoard:
             links = await self.service.peg_links(access.game_id, seat,
                                                  request.query.get("hole", "")[:8])
         except ServiceError as error:
-            raise Refused(409, _said(access.locale, error.message)) from None
+            raise Refused(refusal_status(type(error)), _said(access.locale, error.message)
+                          ) from None
         return _json({"links": [[str(a), str(b)] for a, b in links]})
 
     async def _act(self, request: web.Request) -> web.Response:
@@ -222,8 +231,8 @@ class WebBoard:
         if confirm is not None:  # the page's Place was the player's confirmation
             reply = await self.service.answer(asker, cmd.of_button(confirm.kind,
                                                                    confirm.target), context)
-        if reply.refused:
-            raise Refused(refusal_status(reply), reply.plain.splitlines()[0] if reply.plain
+        if reply.refused is not None:
+            raise Refused(refusal_status(reply.refused), reply.plain.splitlines()[0] if reply.plain
                           else "")
         if self._announce is not None and not reply.ephemeral:
             try:  # the move is stored: a channel that cannot be told is only logged
@@ -402,17 +411,28 @@ def _command(body: object, game_id: int, locale: str) -> cmd.ServiceCommand:
         raise Refused(400, tr("the page asked for something it cannot do"))
     try:
         return cmd.of_control(kind, game_id, text)
-    except ServiceError as error:  # text that is no command of its kind
-        raise Refused(400, _said(locale, error.message)) from None
+    except ServiceError as error:  # text that is no command of its kind, or too long
+        raise Refused(refusal_status(type(error)), _said(locale, error.message)) from None
 
 
-def refusal_status(reply: Reply) -> int:
-    """The HTTP status of a refused answer: the one place where a refusal becomes a status.
-    The service's refusals say no kind yet (every one is a `ServiceError`), so every refusal
-    of a control is a conflict with the game as it stands (409); once they carry their kind,
-    map it here — and only here — never from the reply's text."""
-    assert reply.refused
-    return 409
+#: the HTTP status of each kind of the service's refusals: the one place where a refusal
+#: becomes a status (`tests/web/test_api.py` holds it to every kind)
+REFUSAL_STATUS: dict[type[ServiceError], int] = {
+    MalformedError: 400,
+    MissingError: 404,
+    NotAllowedError: 403,
+    NotYourTurnError: 409,
+    ConflictError: 409,
+    LimitError: 422,
+    BusyError: 503,
+    FaultError: 500,
+}
+
+
+def refusal_status(kind: type[ServiceError]) -> int:
+    """The HTTP status of a refusal of `kind` (a refused answer's `Reply.refused`, or the
+    class of what the service raised), never of its text."""
+    return next(REFUSAL_STATUS[cause] for cause in kind.__mro__ if cause in REFUSAL_STATUS)
 
 
 def _confirm_button(reply: Reply) -> Button | None:
