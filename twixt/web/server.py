@@ -173,13 +173,17 @@ class WebBoard:
     async def _link_page(self, request: web.Request) -> web.Response:
         locale = _locale(request)
         granted = self.signer.check(request.match_info["token"])
-        try:
-            if granted is None:
-                raise ServiceError("this link is not valid or has expired")
-            await self.service.game_view(granted.game_id, seat=granted.seat, locale=locale)
-        except ServiceError:  # not ours, expired, its game gone or its seat none of it
+        if granted is None or not await self._opens(granted.game_id, granted.seat, locale):
             return _html(words.refused_page(locale), status=403)
         return _html(words.page(locale, activity=None))
+
+    async def _opens(self, game_id: int, seat: int | None, locale: str) -> bool:
+        """Whether a link's game is there, and its seat one of the game's."""
+        try:
+            await self.service.game_view(game_id, seat=seat, locale=locale)
+        except ServiceError:
+            return False
+        return True
 
     async def _activity_page(self, request: web.Request) -> web.Response:
         client_id = self.activity.client_id if self.activity else None
