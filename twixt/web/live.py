@@ -127,9 +127,10 @@ class Hub:
             finally:
                 joined.cancel()
                 if not waiting.done():
+                    # let the service's wait end, without taking its cancellation for this
+                    # task's own (the follower is stopped while it does so)
                     waiting.cancel()
-                    with suppress(asyncio.CancelledError):
-                        await waiting
+                    await asyncio.wait({waiting})
             if waiting.cancelled():
                 continue
             try:
