@@ -17,7 +17,7 @@ from PIL import Image
 
 from tests.rules.test_records import GAMES
 from twixt import engine
-from twixt.cli import main
+from twixt.cli import engine_commands, main
 from twixt.engine import level_limit, think
 from twixt.engine.analysis import analyze_game, default_limit
 from twixt.language import translation, unmarked
@@ -161,6 +161,55 @@ def test_analyze_without_a_budget_is_the_bots_analysis(record, tmp_path, capsys)
     assert bots == analyze_game(game, default_limit(game))
     lines = [unmarked(line) for line in swing_lines(bots, translation("en"))]
     assert capsys.readouterr().out.splitlines()[:-1] == lines
+
+
+def test_analyze_json_is_one_object_of_the_start_every_move_and_the_swings(record, capsys):
+    assert main(["analyze", record(WON), "--json", "--level", "1"]) == 0
+    out = capsys.readouterr().out
+    data = json.loads(out)
+    assert set(data) == {"start", "step", "moves", "swings"}
+    assert 0.0 <= data["start"] <= 1.0 and data["step"] == 1
+    game = records.read(WON)
+    assert [m["played"] for m in data["moves"]] == [turn.text for turn in game.history]
+    assert [m["number"] for m in data["moves"]] == list(range(1, 8))
+    assert [m["colour"] for m in data["moves"]] == ["red", "black"] * 3 + ["red"]
+    for move in data["moves"]:
+        assert set(move) == {"number", "colour", "played", "red", "best", "red_best"}
+        assert 0.0 <= move["red"] <= 1.0 and 0.0 <= move["red_best"] <= 1.0
+        assert isinstance(move["best"], str)
+    assert data["moves"][-1]["red"] == 1.0   # Red connected
+    assert set(data["swings"]) <= set(range(1, 8))
+    # the same game, budget and seed: the same analysis, swings and all
+    assert main(["analyze", record(WON), "--json", "--level", "1"]) == 0
+    assert capsys.readouterr().out == out
+
+
+def test_analyze_json_and_the_picture_show_the_same_analysis(record, tmp_path, capsys):
+    out = tmp_path / "c.png"
+    assert main(["analyze", record(WON), "--json", "--out", str(out), "--level", "1"]) == 0
+    assert json.loads(capsys.readouterr().out)["moves"]
+    assert Image.open(out).format == "PNG"
+
+
+def test_analyze_needs_a_picture_or_json(record, capsys):
+    assert main(["analyze", record(WON)]) == 1
+    assert capsys.readouterr().err.strip() == "twixt: analyze needs --out PATH.png, --json or both"
+
+
+def test_a_long_analysis_tells_its_progress_on_standard_error(record, monkeypatch, capsys):
+    monkeypatch.setattr(engine_commands, "PROGRESS_AFTER", 0.0)
+    monkeypatch.setattr(engine_commands, "PROGRESS_EVERY", 0.0)
+    assert main(["analyze", record(WON), "--json", "--level", "1"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.splitlines() == [f"analysing: move {n} of 7" for n in range(1, 8)]
+    json.loads(captured.out)   # the progress stays off standard output
+
+
+def test_an_analysis_quicker_than_the_threshold_says_nothing_of_its_progress(
+        record, monkeypatch, capsys):
+    monkeypatch.setattr(engine_commands, "PROGRESS_AFTER", 3600.0)
+    assert main(["analyze", record(WON), "--json", "--level", "1"]) == 0
+    assert capsys.readouterr().err == ""
 
 
 @pytest.mark.parametrize("text", [OPEN, DOUBLE, '[Board "8x8"]\n[Players "alice, bob"]\n'])

@@ -3,15 +3,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.discord.helpers import Cogs
+from tests.discord.helpers import Commands
 from tests.fakes import Clock
 from twixt.app.bot import discord_bot
 from twixt.config import Settings
 from twixt.discord.app import TwixtBot
-from twixt.discord.cog import TwixtCog
-from twixt.discord.messages import ChatMoves
-from twixt.discord.records_cog import RecordsCog
-from twixt.discord.settings_cog import SettingsCog
+from twixt.discord.slash import slash_groups
 from twixt.storage import SqliteStorage
 
 
@@ -39,7 +36,6 @@ async def client(settings: Settings, clock: Clock) -> AsyncIterator[TwixtBot]:
 
 
 @pytest.fixture
-def cog(client: TwixtBot) -> Cogs:
-    """Every `/twixt…` command group, found by command name (see `helpers.run`)."""
-    return Cogs(TwixtCog(client.service, ChatMoves(client.service, read_all=False)),
-                RecordsCog(client.service), SettingsCog(client.service))
+def slash(client: TwixtBot) -> Commands:
+    """Every slash command, found by its name (see `helpers.run`)."""
+    return Commands(slash_groups(client.service))

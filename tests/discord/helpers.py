@@ -74,38 +74,45 @@ def message(author: MagicMock, content: str, channel: MagicMock,
     return mock
 
 
-class Cogs:
-    """The command groups as the tests call them: a command by its method's name, whichever
-    group (`/twixt`, `/twixt-records`, `/twixt-settings`) holds it."""
+class Commands:
+    """The slash commands as the tests call them: a command by its name, whichever group
+    (`/twixt`, `/twixt-records`, `/twixt-settings`, `/twixt-tournament`) holds it (no two
+    groups have a command of the same name)."""
 
-    def __init__(self, *cogs: Any) -> None:
-        self.cogs = cogs
+    def __init__(self, groups: list[discord.app_commands.Group]) -> None:
+        self.by_name = {command.name: command for group in groups
+                        for command in group.commands}
 
-    def owner(self, name: str) -> Any:
-        return next(cog for cog in self.cogs if hasattr(cog, name))
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.owner(name), name)
+    def __getitem__(self, name: str) -> Any:
+        return self.by_name[name]
 
 
-async def run(client: Any, cogs: Cogs, name: str, who: MagicMock, /, *, manage: bool = False,
-              manage_server: bool = False, channel_id: int = CHANNEL,
+async def suggested(command: Any, option: str, typed: str,
+                    asked: discord.Interaction | None = None) -> list[str]:
+    """What a command's autocomplete offers for `option` as `typed`, as discord.py asks it
+    (it keeps an option's autocomplete callback on the command's parameter)."""
+    choices = await command._params[option].autocomplete(asked, typed)
+    assert all(choice.name == choice.value for choice in choices)
+    return [choice.value for choice in choices]
+
+
+async def run(client: Any, slash: Commands, name: str, who: MagicMock, /, *,
+              manage: bool = False, manage_server: bool = False, channel_id: int = CHANNEL,
               locale: discord.Locale = discord.Locale.american_english,
               **options: Any) -> MagicMock:
     """Call a slash command as `user` from a client in `locale`, through the command's own
-    callback."""
-    owner = cogs.owner(name)
-    command = getattr(owner, name)
+    callback, with its options by the names Discord shows."""
+    command = slash[name]
     mock = interaction(client, who, manage=manage, manage_server=manage_server,
                        channel_id=channel_id, command=command, locale=locale)
-    await command.callback(owner, mock, **options)
+    await command.callback(mock, **options)
     return mock
 
 
-async def start_game(client: Any, cog: Any, *, channel_id: int = CHANNEL,
+async def start_game(client: Any, slash: Commands, *, channel_id: int = CHANNEL,
                      **options: Any) -> dict[str, Any]:
     """alice challenges bob, bob presses Accept; the game's first message."""
-    challenge = only(await run(client, cog, "challenge", ALICE, user=BOB,
+    challenge = only(await run(client, slash, "challenge", ALICE, user=BOB,
                                channel_id=channel_id, **options))
     return only(await press(client, custom_ids(challenge)["Accept"], BOB,
                             channel_id=channel_id))

@@ -1,5 +1,5 @@
-"""`/twixt-records analyze`: a finished game's curve through the cog, the real service,
-database and engine process pool; a game in play is refused in one line the asker alone
+"""`/twixt-records analyze`: a finished game's curve through the slash command, the real
+service, database and engine process pool; a game in play is refused in one line the asker alone
 sees; the game's channel shows the bot typing while the analysis runs."""
 
 import re
@@ -25,15 +25,15 @@ async def pool(client) -> AsyncIterator[EnginePool]:
     await engines.close()
 
 
-async def play_to_the_end(client, cog) -> None:
-    await start_game(client, cog, size="6", rules="pp", swap="no")
+async def play_to_the_end(client, slash) -> None:
+    await start_game(client, slash, size="6", rules="pp", swap="no")
     for number, move in enumerate(RED_CONNECTS):
-        await run(client, cog, "move", BOB if number % 2 else ALICE, text=move)
+        await run(client, slash, "move", BOB if number % 2 else ALICE, command=move)
 
 
-async def test_anyone_here_gets_the_curve_of_the_finished_game(client, cog, pool):
-    await play_to_the_end(client, cog)
-    reply = only(await run(client, cog, "analyze", EVE))
+async def test_anyone_here_gets_the_curve_of_the_finished_game(client, slash, pool):
+    await play_to_the_end(client, slash)
+    reply = only(await run(client, slash, "analyze", EVE))
     assert reply["ephemeral"] is False
     assert reply["content"].startswith("Game 1, 7 moves: the biggest swings")
     assert re.search(r"^1\. move \d+, (Red|Black) `[^`]+`: Red \d+% → \d+% "
@@ -51,31 +51,31 @@ def channels(client, monkeypatch) -> dict[int, MagicMock]:
     return found
 
 
-async def test_the_games_channel_shows_the_bot_typing_while_it_analyses(client, cog, pool,
+async def test_the_games_channel_shows_the_bot_typing_while_it_analyses(client, slash, pool,
                                                                         channels):
-    await play_to_the_end(client, cog)
-    await run(client, cog, "analyze", EVE)
+    await play_to_the_end(client, slash)
+    await run(client, slash, "analyze", EVE)
     typing = channels[CHANNEL].typing.return_value
     assert (typing.__aenter__.await_count, typing.__aexit__.await_count) == (1, 1)
 
 
-async def test_an_analysis_asked_for_privately_shows_no_typing(client, cog, pool, channels):
-    await play_to_the_end(client, cog)
-    await run(client, cog, "analyze", EVE, number=1, channel_id=CHANNEL + 1)
+async def test_an_analysis_asked_for_privately_shows_no_typing(client, slash, pool, channels):
+    await play_to_the_end(client, slash)
+    await run(client, slash, "analyze", EVE, game=1, channel_id=CHANNEL + 1)
     assert not channels[CHANNEL].typing.called and not channels[CHANNEL + 1].typing.called
 
 
-async def test_in_german_the_command_answers_in_german(client, cog, pool):
-    await play_to_the_end(client, cog)
-    reply = only(await run(client, cog, "analyze", EVE, number=1, locale=discord.Locale.german))
+async def test_in_german_the_command_answers_in_german(client, slash, pool):
+    await play_to_the_end(client, slash)
+    reply = only(await run(client, slash, "analyze", EVE, game=1, locale=discord.Locale.german))
     assert reply["content"].startswith("Partie 1, 7 Züge: die größten Wendepunkte")
 
 
-async def test_a_game_in_play_is_refused_to_its_players_too(client, cog):
-    await start_game(client, cog)
-    await run(client, cog, "move", ALICE, text="K12")
+async def test_a_game_in_play_is_refused_to_its_players_too(client, slash):
+    await start_game(client, slash)
+    await run(client, slash, "move", ALICE, command="K12")
     for who in (ALICE, EVE):
-        reply = only(await run(client, cog, "analyze", who))
+        reply = only(await run(client, slash, "analyze", who))
         assert (reply["content"], reply["ephemeral"]) == (
             "game 1 is still being played: the engine looks at a game only once it is over",
             True)

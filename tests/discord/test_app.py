@@ -13,7 +13,7 @@ from twixt.app import bot
 from twixt.config import Settings
 from twixt.discord import app, logs
 from twixt.discord.activity import LaunchButton
-from twixt.discord.cog import TwixtCog
+from twixt.discord.cog import ChatCog
 from twixt.discord.views import PickerPlace, PickerSelect, TwixtButton
 
 
@@ -54,7 +54,7 @@ async def test_setup_registers_the_cog_the_buttons_and_syncs(settings, client, m
     monkeypatch.setattr(client.tree, "sync", sync)
     monkeypatch.setattr(client, "add_dynamic_items", MagicMock())
     await client.setup_hook()
-    assert isinstance(client.get_cog("TwixtCog"), TwixtCog)
+    assert isinstance(client.get_cog("ChatCog"), ChatCog)
     client.add_dynamic_items.assert_called_once_with(TwixtButton, LaunchButton, PickerSelect,
                                                      PickerPlace)
     scopes = [call.kwargs.get("guild") for call in sync.await_args_list]

@@ -24,59 +24,59 @@ def test_custom_id_holds_kind_target_and_users_within_discords_limit():
     assert custom_id(Button(ButtonKind.ACCEPT_CHALLENGE, 42, "Accept")) == "twixt:accept:42"
 
 
-async def test_only_the_challenged_user_may_accept(client, cog):
-    reply = only(await run(client, cog, "challenge", ALICE, user=BOB))
+async def test_only_the_challenged_user_may_accept(client, slash):
+    reply = only(await run(client, slash, "challenge", ALICE, user=BOB))
     refused = only(await press(client, custom_ids(reply)["Accept"], CAROL))
     assert (refused["content"], refused["ephemeral"]) == ("This button is not for you.", True)
     assert await client.service.desk.storage.active_game(CHANNEL) is None
 
 
-async def test_decline_button_by_the_challenged_user(client, cog):
-    reply = only(await run(client, cog, "challenge", ALICE, user=BOB))
+async def test_decline_button_by_the_challenged_user(client, slash):
+    reply = only(await run(client, slash, "challenge", ALICE, user=BOB))
     assert "bob declines" in only(await press(client, custom_ids(reply)["Decline"],
                                               BOB))["content"]
 
 
-async def test_swap_button_is_for_the_player_to_move(client, cog):
-    await start_game(client, cog)
-    reply = only(await run(client, cog, "move", ALICE, text="K12"))
+async def test_swap_button_is_for_the_player_to_move(client, slash):
+    await start_game(client, slash)
+    reply = only(await run(client, slash, "move", ALICE, command="K12"))
     swap = custom_ids(reply)["Swap"]
     assert only(await press(client, swap, ALICE))["ephemeral"] is True
     assert "`swap`" in only(await press(client, swap, BOB))["content"]
 
 
-async def test_privilege_button_for_the_player_who_just_moved(client, cog):
-    challenge = only(await run(client, cog, "team", ALICE, partner=CAROL, opponent1=BOB,
+async def test_privilege_button_for_the_player_who_just_moved(client, slash):
+    challenge = only(await run(client, slash, "team", ALICE, partner=CAROL, opponent1=BOB,
                                opponent2=DAVE, swap="no"))
     for player in (BOB, CAROL, DAVE):
         await press(client, custom_ids(challenge)["Accept"], player)
-    reply = only(await run(client, cog, "move", ALICE, text="K12"))
+    reply = only(await run(client, slash, "move", ALICE, command="K12"))
     called = only(await press(client, custom_ids(reply)["Privilege"], ALICE))
     assert called["ephemeral"] is False and "privilege" in called["content"].lower()
 
 
-async def test_draw_buttons_for_the_side_offered_to(client, cog):
-    await start_game(client, cog)
-    offer = only(await run(client, cog, "draw", ALICE, action="offer"))
+async def test_draw_buttons_for_the_side_offered_to(client, slash):
+    await start_game(client, slash)
+    offer = only(await run(client, slash, "draw", ALICE, action="offer"))
     buttons = custom_ids(offer)
     assert only(await press(client, buttons["Accept draw"], ALICE))["ephemeral"] is True
     assert "decline draw" in only(await press(client, buttons["Decline draw"],
                                               BOB))["content"]
-    again = only(await run(client, cog, "draw", ALICE, action="offer"))
+    again = only(await run(client, slash, "draw", ALICE, action="offer"))
     assert "Draw by agreement" in only(await press(client, custom_ids(again)["Accept draw"],
                                                    BOB))["content"]
 
 
-async def test_a_button_of_a_finished_game_says_so(client, cog):
-    await start_game(client, cog)
-    offer = only(await run(client, cog, "draw", ALICE, action="offer"))
-    await run(client, cog, "abort", CAROL, manage=True)
+async def test_a_button_of_a_finished_game_says_so(client, slash):
+    await start_game(client, slash)
+    offer = only(await run(client, slash, "draw", ALICE, action="offer"))
+    await run(client, slash, "abort", CAROL, manage=True)
     reply = only(await press(client, custom_ids(offer)["Accept draw"], BOB))
     assert reply["ephemeral"] is True and "over" in reply["content"]
 
 
-async def test_buttons_of_an_old_message_work_after_a_restart(settings, cog, client, clock):
-    reply = only(await run(client, cog, "challenge", ALICE, user=BOB))
+async def test_buttons_of_an_old_message_work_after_a_restart(settings, slash, client, clock):
+    reply = only(await run(client, slash, "challenge", ALICE, user=BOB))
     old_accept = custom_ids(reply)["Accept"]
     await client.service.desk.storage.close()
 
@@ -92,7 +92,7 @@ async def test_buttons_of_an_old_message_work_after_a_restart(settings, cog, cli
     (discord.Locale.american_english, "TwixT: alice vs bob"),
     (discord.Locale.german, "TwixT: alice gegen bob"),  # in the server's language
 ])
-async def test_thread_yes_opens_a_public_thread_for_the_game(client, cog, monkeypatch,
+async def test_thread_yes_opens_a_public_thread_for_the_game(client, slash, monkeypatch,
                                                              server, name):
     channel = text_channel()
     channel.guild = MagicMock(spec_set=discord.Guild)
@@ -104,7 +104,7 @@ async def test_thread_yes_opens_a_public_thread_for_the_game(client, cog, monkey
     channels = {CHANNEL: channel, THREAD: thread_channel}
     monkeypatch.setattr(client, "get_channel", channels.get)
 
-    reply = only(await run(client, cog, "challenge", ALICE, user=BOB, thread="yes"))
+    reply = only(await run(client, slash, "challenge", ALICE, user=BOB, thread="yes"))
     pressed = await press(client, custom_ids(reply)["Accept"], BOB)
 
     channel.create_thread.assert_awaited_once_with(
@@ -115,12 +115,12 @@ async def test_thread_yes_opens_a_public_thread_for_the_game(client, cog, monkey
     assert filenames(board) == ["board.png"]
 
 
-async def test_a_thread_refused_by_discord_is_one_ephemeral_line(client, cog, monkeypatch):
+async def test_a_thread_refused_by_discord_is_one_ephemeral_line(client, slash, monkeypatch):
     channel = text_channel()
     forbidden = discord.Forbidden(AsyncMock(status=403, reason="Forbidden"), "no")
     channel.create_thread = AsyncMock(side_effect=forbidden)
     monkeypatch.setattr(client, "get_channel", {CHANNEL: channel}.get)
-    reply = only(await run(client, cog, "challenge", ALICE, user=BOB, thread="yes"))
+    reply = only(await run(client, slash, "challenge", ALICE, user=BOB, thread="yes"))
     refused = only(await press(client, custom_ids(reply)["Accept"], BOB))
     assert refused["ephemeral"] is True and "Create Public Threads" in refused["content"]
 
@@ -140,20 +140,20 @@ def executed(client, monkeypatch) -> list[object]:
 
 
 async def test_accept_and_decline_buttons_are_commands_executed_as_typed_ones_are(
-        client, cog, executed):
-    first = only(await run(client, cog, "challenge", ALICE, user=BOB))
+        client, slash, executed):
+    first = only(await run(client, slash, "challenge", ALICE, user=BOB))
     assert "bob declines" in only(await press(client, custom_ids(first)["Decline"],
                                               BOB))["content"]
-    second = only(await run(client, cog, "challenge", ALICE, user=BOB))
+    second = only(await run(client, slash, "challenge", ALICE, user=BOB))
     assert "Game 1 on" in only(await press(client, custom_ids(second)["Accept"],
                                            BOB))["content"]
     assert executed[1::2] == [cmd.AnswerChallenge("decline", 1),
                               cmd.AnswerChallenge("accept", 2)]
 
 
-async def test_a_rematch_button_is_a_command_executed_as_a_typed_one_is(client, cog, executed):
-    await start_game(client, cog, swap="no")
-    ask = only(await run(client, cog, "resign", ALICE))
+async def test_a_rematch_button_is_a_command_executed_as_a_typed_one_is(client, slash, executed):
+    await start_game(client, slash, swap="no")
+    ask = only(await run(client, slash, "resign", ALICE))
     over = only(await press(client, custom_ids(ask)["Resign"], ALICE))
     again = only(await press(client, custom_ids(over)["Rematch"], BOB))
     assert "**bob** challenges alice" in again["content"]

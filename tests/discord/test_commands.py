@@ -2,28 +2,27 @@
 
 import inspect
 
-from tests.discord.helpers import press, run, start_game
+from tests.discord.helpers import press, run, start_game, suggested
 from tests.discord.people import ALICE, BOB, CAROL, CHANNEL, DAVE, EVE, member
 from tests.discord.reading import custom_ids, filenames, only
-from twixt.discord.cog import TwixtCog
-from twixt.discord.commanding import challenge_options
+from twixt.service.commands.options import CHALLENGE_OPTIONS, build_options
 
 
-def test_challenge_and_team_take_the_options_of_a_challenge_after_their_own():
-    options = list(inspect.signature(challenge_options).parameters)
-    for command, own in ((TwixtCog.challenge, ["user"]),
-                         (TwixtCog.team, ["partner", "opponent1", "opponent2"])):
-        assert [parameter.name for parameter in command.parameters] == [*own, *options]
+def test_challenge_and_team_take_the_options_of_a_challenge_after_their_own(slash):
+    options = [option.name for option in CHALLENGE_OPTIONS]
+    assert options == list(inspect.signature(build_options).parameters)
+    for name, own in (("challenge", ["user"]), ("team", ["partner", "opponent1", "opponent2"])):
+        assert [parameter.name for parameter in slash[name].parameters] == [*own, *options]
 
 
-async def test_a_team_challenge_carries_its_options(client, cog):
-    reply = only(await run(client, cog, "team", ALICE, partner=CAROL, opponent1=BOB,
+async def test_a_team_challenge_carries_its_options(client, slash):
+    reply = only(await run(client, slash, "team", ALICE, partner=CAROL, opponent1=BOB,
                            opponent2=DAVE, size="12", swap="no"))
     assert "12×12" in reply["content"] and "no swap" in reply["content"]
 
 
-async def test_challenge_pings_the_challenged_user_and_offers_their_buttons(client, cog):
-    reply = only(await run(client, cog, "challenge", ALICE, user=BOB, size="24x18",
+async def test_challenge_pings_the_challenged_user_and_offers_their_buttons(client, slash):
+    reply = only(await run(client, slash, "challenge", ALICE, user=BOB, size="24x18",
                            rules="pp", swap="no", first="them"))
     assert reply["content"].startswith(f"<@{BOB.id}> **alice** challenges bob")
     assert "24×18, pp, no swap" in reply["content"]
@@ -31,30 +30,30 @@ async def test_challenge_pings_the_challenged_user_and_offers_their_buttons(clie
     assert set(custom_ids(reply)) == {"Accept", "Decline"}
 
 
-async def test_open_challenge_pings_nobody_and_anyone_may_accept(client, cog):
-    reply = only(await run(client, cog, "challenge", ALICE))
+async def test_open_challenge_pings_nobody_and_anyone_may_accept(client, slash):
+    reply = only(await run(client, slash, "challenge", ALICE))
     assert reply["allowed_mentions"].users == []
     board = only(await press(client, custom_ids(reply)["Accept"], CAROL))
     assert "alice" in board["content"] and "carol" in board["content"]
     assert board["embed"].image.url == "attachment://board.png"
 
 
-async def test_bad_option_is_one_ephemeral_line(client, cog):
-    reply = only(await run(client, cog, "challenge", ALICE, user=BOB, size="99"))
+async def test_bad_option_is_one_ephemeral_line(client, slash):
+    reply = only(await run(client, slash, "challenge", ALICE, user=BOB, size="99"))
     assert reply["ephemeral"] is True
     assert "\n" not in reply["content"]
     assert await client.service.desk.storage.pending_challenges(channel_id=CHANNEL) == ()
 
 
-async def test_a_bot_cannot_be_challenged(client, cog):
+async def test_a_bot_cannot_be_challenged(client, slash):
     robot = member(999, "robot", bot=True)
-    reply = only(await run(client, cog, "challenge", ALICE, user=robot))
+    reply = only(await run(client, slash, "challenge", ALICE, user=robot))
     assert reply["ephemeral"] is True
     assert "bot" in reply["content"]
 
 
-async def test_team_game_starts_when_all_three_accept(client, cog):
-    reply = only(await run(client, cog, "team", ALICE, partner=CAROL, opponent1=BOB,
+async def test_team_game_starts_when_all_three_accept(client, slash):
+    reply = only(await run(client, slash, "team", ALICE, partner=CAROL, opponent1=BOB,
                            opponent2=DAVE))
     assert [o.id for o in reply["allowed_mentions"].users] == [BOB.id, CAROL.id, DAVE.id]
     accept = custom_ids(reply)["Accept"]
@@ -64,42 +63,42 @@ async def test_team_game_starts_when_all_three_accept(client, cog):
     assert "Game 1 on" in board["content"] and filenames(board) == ["board.png"]
 
 
-async def test_accept_and_decline_commands_answer_the_challenge_here(client, cog):
-    await run(client, cog, "challenge", ALICE, user=BOB)
-    assert "declines" in only(await run(client, cog, "decline", BOB))["content"]
-    await run(client, cog, "challenge", ALICE, user=BOB)
-    assert "Game" in only(await run(client, cog, "accept", BOB))["content"]
+async def test_accept_and_decline_commands_answer_the_challenge_here(client, slash):
+    await run(client, slash, "challenge", ALICE, user=BOB)
+    assert "declines" in only(await run(client, slash, "decline", BOB))["content"]
+    await run(client, slash, "challenge", ALICE, user=BOB)
+    assert "Game" in only(await run(client, slash, "accept", BOB))["content"]
 
 
-async def test_move_posts_one_message_with_board_notation_and_the_next_player(client, cog):
-    await start_game(client, cog)
-    reply = only(await run(client, cog, "move", ALICE, text="k12"))
+async def test_move_posts_one_message_with_board_notation_and_the_next_player(client, slash):
+    await start_game(client, slash)
+    reply = only(await run(client, slash, "move", ALICE, command="k12"))
     assert reply["content"].startswith(f"<@{BOB.id}> **alice** (Red): `K12`")
     assert [o.id for o in reply["allowed_mentions"].users] == [BOB.id]
     assert reply["embed"].image.url == "attachment://board.png"
     assert filenames(reply) == ["board.png"]
 
 
-async def test_swap_command(client, cog):
-    await start_game(client, cog)
-    await run(client, cog, "move", ALICE, text="K12")
-    reply = only(await run(client, cog, "swap", BOB))
+async def test_swap_command(client, slash):
+    await start_game(client, slash)
+    await run(client, slash, "move", ALICE, command="K12")
+    reply = only(await run(client, slash, "swap", BOB))
     assert "`swap`" in reply["content"]
 
 
-async def test_privilege_command_after_own_move_in_double_twixt(client, cog):
-    reply = only(await run(client, cog, "team", ALICE, partner=CAROL, opponent1=BOB,
+async def test_privilege_command_after_own_move_in_double_twixt(client, slash):
+    reply = only(await run(client, slash, "team", ALICE, partner=CAROL, opponent1=BOB,
                            opponent2=DAVE, swap="no"))
     for player in (BOB, CAROL, DAVE):
         await press(client, custom_ids(reply)["Accept"], player)
-    await run(client, cog, "move", ALICE, text="K12")
-    answer = only(await run(client, cog, "privilege", ALICE))
+    await run(client, slash, "move", ALICE, command="K12")
+    answer = only(await run(client, slash, "privilege", ALICE))
     assert "privilege" in answer["content"].lower() and answer["ephemeral"] is False
 
 
-async def test_resign_asks_first_and_only_the_resigner_may_confirm(client, cog):
-    await start_game(client, cog)
-    ask = only(await run(client, cog, "resign", ALICE))
+async def test_resign_asks_first_and_only_the_resigner_may_confirm(client, slash):
+    await start_game(client, slash)
+    ask = only(await run(client, slash, "resign", ALICE))
     assert ask["ephemeral"] is True
     confirm = custom_ids(ask)["Resign"]
     refused = only(await press(client, confirm, BOB))
@@ -109,60 +108,57 @@ async def test_resign_asks_first_and_only_the_resigner_may_confirm(client, cog):
     assert "resigned" in result["content"]
 
 
-async def test_move_resign_also_asks_for_confirmation(client, cog):
-    await start_game(client, cog)
-    reply = only(await run(client, cog, "move", ALICE, text=" Resign "))
+async def test_move_resign_also_asks_for_confirmation(client, slash):
+    await start_game(client, slash)
+    reply = only(await run(client, slash, "move", ALICE, command=" Resign "))
     assert set(custom_ids(reply)) == {"Resign"}
 
 
-async def test_draw_offer_then_accept(client, cog):
-    await start_game(client, cog)
-    offer = only(await run(client, cog, "draw", ALICE, action="offer"))
+async def test_draw_offer_then_accept(client, slash):
+    await start_game(client, slash)
+    offer = only(await run(client, slash, "draw", ALICE, action="offer"))
     assert "offers a draw" in offer["content"]
-    assert "Draw by agreement" in only(await run(client, cog, "draw", BOB,
+    assert "Draw by agreement" in only(await run(client, slash, "draw", BOB,
                                                  action="accept"))["content"]
 
 
-async def test_draw_decline(client, cog):
-    await start_game(client, cog)
-    await run(client, cog, "draw", ALICE, action="offer")
-    reply = only(await run(client, cog, "draw", BOB, action="decline"))
+async def test_draw_decline(client, slash):
+    await start_game(client, slash)
+    await run(client, slash, "draw", ALICE, action="offer")
+    reply = only(await run(client, slash, "draw", BOB, action="decline"))
     assert "decline draw" in reply["content"]
 
 
-async def test_board_status_and_help(client, cog):
-    await start_game(client, cog)
-    board = only(await run(client, cog, "board", EVE))
+async def test_board_status_and_help(client, slash):
+    await start_game(client, slash)
+    board = only(await run(client, slash, "board", EVE))
     assert filenames(board) == ["board.png"] and "Game 1" in board["content"]
-    status = only(await run(client, cog, "status", EVE))
+    status = only(await run(client, slash, "status", EVE))
     assert filenames(status) == [] and "alice (Red) to move" in status["content"]
-    helping = only(await run(client, cog, "help", EVE))
+    helping = only(await run(client, slash, "help", EVE))
     assert helping["ephemeral"] is True and "connect your two borders" in helping["content"]
 
 
-async def test_channel_manager_aborts_at_once(client, cog):
-    await start_game(client, cog)
-    reply = only(await run(client, cog, "abort", EVE, manage=True))
+async def test_channel_manager_aborts_at_once(client, slash):
+    await start_game(client, slash)
+    reply = only(await run(client, slash, "abort", EVE, manage=True))
     assert "aborted by eve" in reply["content"]
     assert await client.service.desk.storage.active_game(CHANNEL) is None
 
 
-async def test_players_abort_when_all_ask(client, cog):
-    await start_game(client, cog)
-    asking = only(await run(client, cog, "abort", ALICE))
+async def test_players_abort_when_all_ask(client, slash):
+    await start_game(client, slash)
+    asking = only(await run(client, slash, "abort", ALICE))
     assert [o.id for o in asking["allowed_mentions"].users] == [BOB.id]
-    assert "aborted" in only(await run(client, cog, "abort", BOB))["content"]
+    assert "aborted" in only(await run(client, slash, "abort", BOB))["content"]
 
 
-async def test_an_onlooker_cannot_abort(client, cog):
-    await start_game(client, cog)
-    reply = only(await run(client, cog, "abort", EVE))
+async def test_an_onlooker_cannot_abort(client, slash):
+    await start_game(client, slash)
+    reply = only(await run(client, slash, "abort", EVE))
     assert reply["ephemeral"] is True
     assert await client.service.desk.storage.active_game(CHANNEL) is not None
 
 
-async def test_size_autocomplete_offers_common_sizes():
-    from twixt.discord.cog import size_choices
-
-    choices = await size_choices(None, "24")  # type: ignore[arg-type]
-    assert [c.value for c in choices] == ["24", "24x18"]
+async def test_size_autocomplete_offers_common_sizes(slash):
+    assert await suggested(slash["challenge"], "size", "24") == ["24", "24x18"]

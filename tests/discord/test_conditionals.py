@@ -10,34 +10,34 @@ from twixt.discord.messages import ChatMoves
 
 
 @pytest.fixture
-async def game(client, cog):
+async def game(client, slash):
     """alice F5, bob E5 on a 12×12 board: alice is to move."""
-    await start_game(client, cog, size="12", swap="no")
-    await run(client, cog, "move", ALICE, text="F5")
-    await run(client, cog, "move", BOB, text="E5")
+    await start_game(client, slash, size="12", swap="no")
+    await run(client, slash, "move", ALICE, command="F5")
+    await run(client, slash, "move", BOB, command="E5")
 
 
-async def test_stored_moves_are_answered_privately(client, cog, game):
-    stored = only(await run(client, cog, "conditional", BOB,
+async def test_stored_moves_are_answered_privately(client, slash, game):
+    stored = only(await run(client, slash, "if", BOB,
                             moves="H9 then G6 link E5; if J10 then K8"))
     assert stored["ephemeral"] is True and "files" not in stored
     assert stored["content"].endswith("```\nif H9 then G6 link E5\nif J10 then K8\n```")
-    shown = only(await run(client, cog, "conditional", BOB))
+    shown = only(await run(client, slash, "if", BOB))
     assert shown["ephemeral"] is True and "if J10 then K8" in shown["content"]
-    cleared = only(await run(client, cog, "conditional", BOB, moves="clear"))
+    cleared = only(await run(client, slash, "if", BOB, moves="clear"))
     assert cleared == {**cleared, "ephemeral": True,
                        "content": "Your conditional moves in game 1 are cleared."}
 
 
-async def test_a_refused_line_is_private_too(client, cog, game):
-    refused = only(await run(client, cog, "conditional", BOB, moves="if F5 then G6"))
+async def test_a_refused_line_is_private_too(client, slash, game):
+    refused = only(await run(client, slash, "if", BOB, moves="if F5 then G6"))
     assert refused["ephemeral"] is True
     assert refused["content"] == "“if F5 then G6”: F5 is already taken"
 
 
-async def test_the_reply_is_played_in_the_same_message_under_one_board(client, cog, game):
-    await run(client, cog, "conditional", BOB, moves="if H9 then G6 link E5")
-    played = only(await run(client, cog, "move", ALICE, text="H9"))
+async def test_the_reply_is_played_in_the_same_message_under_one_board(client, slash, game):
+    await run(client, slash, "if", BOB, moves="if H9 then G6 link E5")
+    played = only(await run(client, slash, "move", ALICE, command="H9"))
     assert played["ephemeral"] is False and filenames(played) == ["board.png"]
     assert played["content"] == (
         f"<@{ALICE.id}> **alice** (Red): `H9`\nbob answers at once with a stored move:\n"
@@ -45,17 +45,17 @@ async def test_the_reply_is_played_in_the_same_message_under_one_board(client, c
     assert [user.id for user in played["allowed_mentions"].users] == [ALICE.id]
 
 
-async def test_a_dropped_reply_is_told_by_direct_message_only(client, cog, game, monkeypatch):
+async def test_a_dropped_reply_is_told_by_direct_message_only(client, slash, game, monkeypatch):
     bob = dm_user(BOB.id)
     monkeypatch.setattr(client, "get_user", {BOB.id: bob}.get)
-    await run(client, cog, "conditional", BOB, moves="if G7 then G6 link E5")
-    played = only(await run(client, cog, "move", ALICE, text="G7 link F5"))
+    await run(client, slash, "if", BOB, moves="if G7 then G6 link E5")
+    played = only(await run(client, slash, "move", ALICE, command="G7 link F5"))
     assert "G6" not in played["content"] and played["content"].endswith("bob (Black) to move.")
     [notice] = posted(bob)
     assert notice["content"].startswith("Your stored reply `G6 link E5` to alice's `G7 link F5`")
 
 
-async def test_in_chat_they_are_refused_and_not_echoed(client, cog, game):
+async def test_in_chat_they_are_refused_and_not_echoed(client, slash, game):
     channel = text_channel()
     chat = ChatMoves(client.service, read_all=True)
     # a line the bot cannot read is refused the same way: saying why would repeat it
@@ -66,16 +66,16 @@ async def test_in_chat_they_are_refused_and_not_echoed(client, cog, game):
     assert len(replies) == 4
     for reply in replies:
         assert "/twixt if" in reply["content"] and "G6" not in reply["content"]
-    assert "no conditional moves" in only(await run(client, cog, "conditional", BOB))["content"]
+    assert "no conditional moves" in only(await run(client, slash, "if", BOB))["content"]
 
 
 async def test_a_reply_dropped_after_a_chat_move_goes_to_the_owner_not_the_channel(
-        client, cog, game):
+        client, slash, game):
     channel = text_channel()
     sent = message(ALICE, "G7 link F5", channel)
     bob = member(BOB.id, "bob")
     sent.guild.get_member.return_value = bob
-    await run(client, cog, "conditional", BOB, moves="if G7 then G6 link E5")
+    await run(client, slash, "if", BOB, moves="if G7 then G6 link E5")
     await ChatMoves(client.service, read_all=True).handle(sent)
     [move] = posted(channel)
     assert "G6" not in move["content"]

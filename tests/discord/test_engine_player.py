@@ -1,4 +1,4 @@
-"""The bot as a player through the Discord cog: `/twixt challenge` with the bot's own user and
+"""The bot as a player through Discord: `/twixt challenge` with the bot's own user and
 a `level`, a game against it played to the end (its moves posted in the channel), Double
 TwixT with the bot in a seat; its seats are never pinged; the game's channel shows Discord's
 typing indicator while the bot searches."""
@@ -56,8 +56,8 @@ def _pings(messages: list[dict[str, Any]]) -> set[int]:
     return {user.id for message in messages for user in message["allowed_mentions"].users}
 
 
-async def test_a_whole_game_against_the_bot_through_the_cog(bot_client, cog, channel):
-    start = only(await run(bot_client, cog, "challenge", ALICE, user=THE_ENGINE_PLAYER, level=1,
+async def test_a_whole_game_against_the_bot_through_the_cog(bot_client, slash, channel):
+    start = only(await run(bot_client, slash, "challenge", ALICE, user=THE_ENGINE_PLAYER, level=1,
                            size="6",
                            rules="pp", swap="no"))
     assert "**alice** (Red) vs **bot (level 1)** (Black)" in start["content"]
@@ -67,7 +67,7 @@ async def test_a_whole_game_against_the_bot_through_the_cog(bot_client, cog, cha
             break
         game = await bot_client.service.channel_game(CHANNEL)
         hole = min(game.legal_placements(), key=lambda h: (h.col, h.row))
-        answers.append(only(await run(bot_client, cog, "move", ALICE, text=str(hole))))
+        answers.append(only(await run(bot_client, slash, "move", ALICE, command=str(hole))))
     assert await _game_over(bot_client)
     moves = posted(channel)
     assert moves and all(m["content"].startswith(("**bot (level 1)** (Black): `",
@@ -77,16 +77,16 @@ async def test_a_whole_game_against_the_bot_through_the_cog(bot_client, cog, cha
     assert "<@-" not in "".join(m["content"] for m in moves + answers)
 
 
-async def test_the_channel_shows_the_bot_typing_while_it_searches(bot_client, cog, channel,
+async def test_the_channel_shows_the_bot_typing_while_it_searches(bot_client, slash, channel,
                                                                   tmp_path, monkeypatch):
     latch = tmp_path / "latch"  # the bot's search answers once this file exists
     monkeypatch.setenv(engines.LATCH, str(latch))
     bot_client.service.engine_player.think = engines.latched
     typing = channel.typing.return_value
-    await run(bot_client, cog, "challenge", ALICE, user=THE_ENGINE_PLAYER, level=1, size="6",
+    await run(bot_client, slash, "challenge", ALICE, user=THE_ENGINE_PLAYER, level=1, size="6",
               rules="pp",
               swap="no")
-    await run(bot_client, cog, "move", ALICE, text="B2")  # answered: the bot searches
+    await run(bot_client, slash, "move", ALICE, command="B2")  # answered: the bot searches
 
     async def typing_shown() -> None:
         while not typing.__aenter__.await_count:
@@ -101,27 +101,27 @@ async def test_the_channel_shows_the_bot_typing_while_it_searches(bot_client, co
     assert move["content"].startswith("<@101> **bot (level 1)** (Black): `")
 
 
-async def test_the_bot_takes_a_seat_in_double_twixt_through_the_cog(bot_client, cog, channel):
-    challenge = only(await run(bot_client, cog, "team", ALICE, partner=THE_ENGINE_PLAYER,
+async def test_the_bot_takes_a_seat_in_double_twixt_through_the_cog(bot_client, slash, channel):
+    challenge = only(await run(bot_client, slash, "team", ALICE, partner=THE_ENGINE_PLAYER,
                                opponent1=BOB, opponent2=CAROL, level=2, size="12"))
     assert "bot (level 2)" in challenge["content"]
     await press(bot_client, custom_ids(challenge)["Accept"], BOB)
     await press(bot_client, custom_ids(challenge)["Accept"], CAROL)
-    await run(bot_client, cog, "move", ALICE, text="F6")
-    await run(bot_client, cog, "move", BOB, text="C5")
+    await run(bot_client, slash, "move", ALICE, command="F6")
+    await run(bot_client, slash, "move", BOB, command="C5")
     await bot_client.service.engine_player.idle()
     [move] = posted(channel)
     assert move["content"].startswith("<@103> **bot (level 2)** (Red): `")  # carol's turn next
 
 
-async def test_another_bot_still_may_not_play(bot_client, cog):
-    reply = only(await run(bot_client, cog, "challenge", ALICE,
+async def test_another_bot_still_may_not_play(bot_client, slash):
+    reply = only(await run(bot_client, slash, "challenge", ALICE,
                            user=member(777, "robot", bot=True), level=2))
     assert reply["content"] == "robot is a bot; bots do not play TwixT"
 
 
-async def test_a_level_is_refused_in_a_challenge_between_people(bot_client, cog):
-    reply = only(await run(bot_client, cog, "challenge", ALICE, user=BOB, level=2))
+async def test_a_level_is_refused_in_a_challenge_between_people(bot_client, slash):
+    reply = only(await run(bot_client, slash, "challenge", ALICE, user=BOB, level=2))
     assert "options of a challenge to the bot" in reply["content"] and reply["ephemeral"]
 
 

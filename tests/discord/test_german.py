@@ -20,23 +20,23 @@ GERMAN = discord.Locale.german
 ENGLISH = discord.Locale.british_english
 
 
-async def test_a_refused_move_is_said_in_the_askers_language(client, cog):
-    await start_game(client, cog)
-    german = only(await run(client, cog, "move", ALICE, text="A5", locale=GERMAN))
-    english = only(await run(client, cog, "move", ALICE, text="A5", locale=ENGLISH))
+async def test_a_refused_move_is_said_in_the_askers_language(client, slash):
+    await start_game(client, slash)
+    german = only(await run(client, slash, "move", ALICE, command="A5", locale=GERMAN))
+    english = only(await run(client, slash, "move", ALICE, command="A5", locale=ENGLISH))
     assert (german["content"], german["ephemeral"]) == (
         "A5 liegt in der Grenzreihe von Schwarz", True)
     assert english["content"] == "A5 is in Black's border row"
 
 
-async def test_a_bot_named_in_an_option_is_refused_in_german(client, cog):
+async def test_a_bot_named_in_an_option_is_refused_in_german(client, slash):
     robot = member(106, "robo", bot=True)
-    reply = only(await run(client, cog, "challenge", ALICE, user=robot, locale=GERMAN))
+    reply = only(await run(client, slash, "challenge", ALICE, user=robot, locale=GERMAN))
     assert reply["content"] == "robo ist ein Bot; Bots spielen kein TwixT"
 
 
-async def test_a_button_that_is_not_yours_says_so_in_your_language(client, cog):
-    challenge = only(await run(client, cog, "challenge", ALICE, user=BOB))
+async def test_a_button_that_is_not_yours_says_so_in_your_language(client, slash):
+    challenge = only(await run(client, slash, "challenge", ALICE, user=BOB))
     accept = custom_ids(challenge)["Accept"]
     german = only(await press(client, accept, ALICE, locale=GERMAN))
     english = only(await press(client, accept, ALICE, locale=ENGLISH))
@@ -44,14 +44,14 @@ async def test_a_button_that_is_not_yours_says_so_in_your_language(client, cog):
     assert english["content"] == "This button is not for you."
 
 
-async def test_tree_errors_are_said_in_the_askers_language(client, cog):
+async def test_tree_errors_are_said_in_the_askers_language(client, slash):
     mock = interaction(client, ALICE, locale=GERMAN)
     await respond.on_app_command_error(mock, app_commands.CheckFailure())
     assert only(mock)["content"] == "diesen Befehl kannst du hier nicht verwenden"
 
-    mock = interaction(client, ALICE, command=cog.board, locale=GERMAN)
+    mock = interaction(client, ALICE, command=slash["board"], locale=GERMAN)
     await respond.on_app_command_error(mock, app_commands.CommandInvokeError(
-        cog.board, RuntimeError("boom")))
+        slash["board"], RuntimeError("boom")))
     apology = only(mock)["content"]
     assert apology == translation("de").say(respond.APOLOGY) != str(respond.APOLOGY)
 
@@ -63,8 +63,8 @@ async def test_tree_errors_are_said_in_the_askers_language(client, cog):
 @pytest.mark.parametrize(("server", "said"), [
     (GERMAN, "A5 liegt in der Grenzreihe von Schwarz"),
     (ENGLISH, "A5 is in Black's border row")])
-async def test_a_chat_move_is_answered_in_the_servers_language(client, cog, server, said):
-    await start_game(client, cog)
+async def test_a_chat_move_is_answered_in_the_servers_language(client, slash, server, said):
+    await start_game(client, slash)
     channel = text_channel()
     await ChatMoves(client.service, read_all=False).handle(
         message(ALICE, "<@555> A5", channel, guild_locale=server))
@@ -72,14 +72,14 @@ async def test_a_chat_move_is_answered_in_the_servers_language(client, cog, serv
     assert reply["content"] == said
 
 
-async def test_the_clocks_speak_the_servers_language(client, cog, clock, monkeypatch):
+async def test_the_clocks_speak_the_servers_language(client, slash, clock, monkeypatch):
     channel = text_channel(CHANNEL)
     monkeypatch.setattr(client, "get_channel", {CHANNEL: channel}.get)
     guild = MagicMock(spec_set=discord.Guild)
     guild.preferred_locale = GERMAN
     monkeypatch.setattr(client, "get_guild", {GUILD: guild}.get)
-    await run(client, cog, "settings", ALICE, dm="off")
-    await start_game(client, cog, time="3d", swap="no")
+    await run(client, slash, "me", ALICE, dm="off")
+    await start_game(client, slash, time="3d", swap="no")
     clock.now += timedelta(hours=25)
     await client.scheduler.round()
     [reminder] = posted(channel)

@@ -9,29 +9,28 @@ from tests.discord.people import ALICE, BOB
 from tests.discord.reading import only, sent
 
 
-def guest(client, cog, name: str, *, external_apps: bool) -> object:
+def guest(client, slash, name: str, *, external_apps: bool) -> object:
     """An interaction in a server whose only install of the app is the asker's own."""
-    owner = cog.owner(name)
-    mock = interaction(client, ALICE, command=getattr(owner, name))
+    mock = interaction(client, ALICE, command=slash[name])
     mock.is_guild_integration.return_value = False
     mock.permissions.update(use_external_apps=external_apps)
     return mock
 
 
-async def test_a_game_is_refused_where_the_server_has_not_added_the_app(client, cog):
-    mock = guest(client, cog, "challenge", external_apps=True)
-    await cog.challenge.callback(cog.owner("challenge"), mock, user=BOB)
+async def test_a_game_is_refused_where_the_server_has_not_added_the_app(client, slash):
+    mock = guest(client, slash, "challenge", external_apps=True)
+    await slash["challenge"].callback(mock, user=BOB)
     answer = only(mock)
     assert answer["ephemeral"] and answer["content"].count("\n") == 0
     assert "not added to this server" in answer["content"]
 
 
-async def test_answers_forced_private_say_so_in_one_line(client, cog):
-    mock = guest(client, cog, "help", external_apps=False)
-    await cog.help.callback(cog.owner("help"), mock)
+async def test_answers_forced_private_say_so_in_one_line(client, slash):
+    mock = guest(client, slash, "help", external_apps=False)
+    await slash["help"].callback(mock)
     [answer] = sent(mock)
     assert answer["content"].endswith(
         "\nThis server limits outside apps, so only you see my answers here.")
-    quiet = guest(client, cog, "help", external_apps=True)
-    await cog.help.callback(cog.owner("help"), quiet)
+    quiet = guest(client, slash, "help", external_apps=True)
+    await slash["help"].callback(quiet)
     assert "limits outside apps" not in only(quiet)["content"]

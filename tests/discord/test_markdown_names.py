@@ -10,13 +10,13 @@ from pathlib import Path
 
 import discord
 
-from tests.discord.helpers import Cogs, press, run
+from tests.discord.helpers import Commands, press, run
 from tests.discord.people import CHANNEL, GUILD, member
 from tests.discord.reading import custom_ids, only, sent
 from tests.discord.test_tournaments import threads_under
 from twixt.app.table import open_table
 from twixt.discord.replies import shown
-from twixt.discord.tournament_cog import TournamentCog
+from twixt.discord.slash import slash_groups
 from twixt.language import translation
 from twixt.storage import SqliteStorage
 
@@ -40,25 +40,25 @@ def _shows_names_as_typed(message: dict, *names: str) -> None:
     assert message["allowed_mentions"].everyone is False
 
 
-async def test_a_name_full_of_markdown_is_kept_exactly_and_shown_escaped(client, cog):
-    challenge = only(await run(client, cog, "challenge", MARKED, user=LINKED, rules="pp",
+async def test_a_name_full_of_markdown_is_kept_exactly_and_shown_escaped(client, slash):
+    challenge = only(await run(client, slash, "challenge", MARKED, user=LINKED, rules="pp",
                                swap="no", first="me"))
     _shows_names_as_typed(challenge, MARKED_SHOWN)
     start = only(await press(client, custom_ids(challenge)["Accept"], LINKED))
     _shows_names_as_typed(start, MARKED_SHOWN, LINKED_SHOWN)
     assert f"**{MARKED_SHOWN}** (Red) vs **{LINKED_SHOWN}** (Black)" in start["content"]
 
-    moved = only(await run(client, cog, "move", MARKED, text="K12"))
+    moved = only(await run(client, slash, "move", MARKED, command="K12"))
     _shows_names_as_typed(moved, MARKED_SHOWN)
-    confirm = only(await run(client, cog, "resign", LINKED))
+    confirm = only(await run(client, slash, "resign", LINKED))
     ended = only(await press(client, custom_ids(confirm)["Resign"], LINKED))
     _shows_names_as_typed(ended, MARKED_SHOWN)
 
     for name, options in (("history", {}), ("stats", {"user": MARKED}), ("leaderboard", {})):
-        listing = sent(await run(client, cog, name, LINKED, **options))[-1]
+        listing = sent(await run(client, slash, name, LINKED, **options))[-1]
         _shows_names_as_typed(listing, MARKED_SHOWN)
 
-    exported = only(await run(client, cog, "export", LINKED))
+    exported = only(await run(client, slash, "export", LINKED))
     transcript = exported["files"][0].fp.read().decode()
     assert f'[Players "{MARKED.display_name}, {LINKED.display_name}"]' in transcript
     assert f"{MARKED.display_name}: K12" in transcript
@@ -67,7 +67,7 @@ async def test_a_name_full_of_markdown_is_kept_exactly_and_shown_escaped(client,
 
 
 async def test_an_event_named_with_markdown_is_kept_and_shown_escaped(client, monkeypatch):
-    tournaments = Cogs(TournamentCog(client.service))
+    tournaments = Commands(slash_groups(client.service))
     channel, channels = threads_under(monkeypatch, client)
     name = "**Cup** _of_ @everyone"
     escaped = "\\*\\*Cup\\*\\* \\_of\\_ @\u200beveryone"
@@ -86,7 +86,7 @@ async def test_an_event_named_with_markdown_is_kept_and_shown_escaped(client, mo
     assert MARKED.display_name in channel.create_thread.await_args.kwargs["name"]
     info = only(await run(client, tournaments, "info", LINKED))
     _shows_names_as_typed(info, MARKED_SHOWN, LINKED_SHOWN)
-    listing = only(await run(client, tournaments, "list_", LINKED))
+    listing = only(await run(client, tournaments, "list", LINKED))
     assert f"#1 {escaped} — round robin, running" in listing["content"]
     standings = only(await run(client, tournaments, "standings", LINKED))
     assert standings["files"][0].filename == "board.png" and "**Cup**" not in standings["content"]

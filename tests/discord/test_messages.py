@@ -13,8 +13,8 @@ def channel():
     return text_channel()
 
 
-async def test_a_message_mentioning_the_bot_plays_the_move(client, cog, channel):
-    await start_game(client, cog)
+async def test_a_message_mentioning_the_bot_plays_the_move(client, slash, channel):
+    await start_game(client, slash)
     chat = ChatMoves(client.service, read_all=False)
     await chat.handle(message(ALICE, "<@555> K12 ", channel))
     [reply] = posted(channel)
@@ -22,7 +22,7 @@ async def test_a_message_mentioning_the_bot_plays_the_move(client, cog, channel)
     assert filenames(reply) == ["board.png"] and "reference" not in reply
 
 
-async def test_an_error_to_a_mention_is_a_reply_to_the_message(client, cog, channel):
+async def test_an_error_to_a_mention_is_a_reply_to_the_message(client, slash, channel):
     chat = ChatMoves(client.service, read_all=False)
     sent = message(ALICE, "<@!555> K12", channel)
     await chat.handle(sent)
@@ -61,22 +61,22 @@ async def test_import_in_chat_asks_for_the_slash_command(client, channel):
     assert posted(channel)[0]["content"] == "attach the record: /twixt-records import with a file"
 
 
-async def test_resign_in_chat_asks_for_confirmation(client, cog, channel):
-    await start_game(client, cog)
+async def test_resign_in_chat_asks_for_confirmation(client, slash, channel):
+    await start_game(client, slash)
     await ChatMoves(client.service, read_all=True).handle(message(ALICE, "resign", channel))
     [reply] = posted(channel)
     assert set(custom_ids(reply)) == {"Resign"}
     assert await client.service.desk.storage.active_game(CHANNEL) is not None
 
 
-async def test_plain_moves_are_read_with_message_content_on(client, cog, channel):
-    await start_game(client, cog)
+async def test_plain_moves_are_read_with_message_content_on(client, slash, channel):
+    await start_game(client, slash)
     await ChatMoves(client.service, read_all=True).handle(message(ALICE, "K12", channel))
     assert "`K12`" in posted(channel)[0]["content"]
 
 
-async def test_plain_moves_are_ignored_with_message_content_off(client, cog, channel):
-    await start_game(client, cog)
+async def test_plain_moves_are_ignored_with_message_content_off(client, slash, channel):
+    await start_game(client, slash)
     await ChatMoves(client.service, read_all=False).handle(message(ALICE, "K12", channel))
     channel.send.assert_not_awaited()
     assert (await client.service.desk.storage.active_game(CHANNEL)).version == 0
@@ -87,14 +87,14 @@ async def test_plain_moves_are_ignored_with_message_content_off(client, cog, cha
     (EVE, "K12"),                    # a command, but from an onlooker
     (member(556, "otherbot", bot=True), "<@555> K12"),  # bots are never answered
 ])
-async def test_other_messages_get_no_answer(client, cog, channel, who, text):
-    await start_game(client, cog)
+async def test_other_messages_get_no_answer(client, slash, channel, who, text):
+    await start_game(client, slash)
     await ChatMoves(client.service, read_all=True).handle(message(who, text, channel))
     channel.send.assert_not_awaited()
 
 
-async def test_a_seated_players_illegal_move_is_answered(client, cog, channel):
-    await start_game(client, cog)
+async def test_a_seated_players_illegal_move_is_answered(client, slash, channel):
+    await start_game(client, slash)
     sent = message(BOB, "K12", channel)
     await ChatMoves(client.service, read_all=True).handle(sent)
     [reply] = posted(channel)
@@ -102,10 +102,10 @@ async def test_a_seated_players_illegal_move_is_answered(client, cog, channel):
 
 
 async def test_chat_that_cannot_be_read_for_a_database_fault_stays_unanswered(
-        client, cog, channel, caplog):
+        client, slash, channel, caplog):
     """Whether plain chat is a seated player's move needs the database; when it cannot be
     read, the chat gets no answer (it may be only chat) and the cause is logged once."""
-    await start_game(client, cog)
+    await start_game(client, slash)
     await client.service.desk.storage.close()  # every query now fails
     await ChatMoves(client.service, read_all=True).handle(message(ALICE, "K12", channel))
     assert posted(channel) == []

@@ -15,51 +15,51 @@ from twixt.discord.messages import ChatMoves
 from twixt.discord.respond import NOT_FOR_YOU
 
 
-async def _confirming(client, cog, user) -> None:
-    assert "confirm on" in only(await run(client, cog, "settings", user, confirm="on"))["content"]
+async def _confirming(client, slash, user) -> None:
+    assert "confirm on" in only(await run(client, slash, "me", user, confirm="on"))["content"]
 
 
-async def test_my_games_are_for_my_eyes_and_link_their_channel(client, cog):
-    await start_game(client, cog, swap="no", time="2d")
-    await start_game(client, cog, channel_id=800)
-    reply = only(await run(client, cog, "games", ALICE, channel_id=900))
+async def test_my_games_are_for_my_eyes_and_link_their_channel(client, slash):
+    await start_game(client, slash, swap="no", time="2d")
+    await start_game(client, slash, channel_id=800)
+    reply = only(await run(client, slash, "games", ALICE, channel_id=900))
     assert reply["ephemeral"] is True
     assert reply["allowed_mentions"].users == []
     assert reply["content"].splitlines()[1:] == [
         f"#1 vs bob — your turn (2d 0h left) · <#{CHANNEL}>",
         "#2 vs bob — your turn · <#800>"]
-    beyond = only(await run(client, cog, "games", ALICE, page=2))
+    beyond = only(await run(client, slash, "games", ALICE, page=2))
     assert beyond["content"].endswith("None on this page.")
 
 
-async def test_a_note_is_kept_and_shown_privately_with_nothing_in_it_pinging(client, cog):
-    await start_game(client, cog)
-    kept = only(await run(client, cog, "note", ALICE, text="@everyone <@102> **look** E5"))
+async def test_a_note_is_kept_and_shown_privately_with_nothing_in_it_pinging(client, slash):
+    await start_game(client, slash)
+    kept = only(await run(client, slash, "note", ALICE, text="@everyone <@102> **look** E5"))
     assert kept["ephemeral"] is True and "Note 1 kept on game 1" in kept["content"]
-    shown = only(await run(client, cog, "notes", ALICE))
+    shown = only(await run(client, slash, "notes", ALICE))
     mentions = shown["allowed_mentions"]
     assert shown["ephemeral"] is True and (mentions.users, mentions.everyone) == ([], False)
     # in a code span, so shown as typed: no bold, no mention, no link
     line = shown["content"].splitlines()[-1]
     assert line.startswith("1. 2026-01-01 12:00 UTC: `@") and line.endswith("<@102> **look** E5`")
     assert "@everyone" not in line
-    cleared = only(await run(client, cog, "notes", ALICE, clear="yes"))
+    cleared = only(await run(client, slash, "notes", ALICE, clear="yes"))
     assert cleared["content"] == "1 note on game 1 cleared."
 
 
-async def test_a_note_on_a_game_elsewhere_by_its_number(client, cog):
-    await start_game(client, cog)
-    only(await run(client, cog, "note", ALICE, text="from afar", game=1, channel_id=900))
-    assert "`from afar`" in only(await run(client, cog, "notes", ALICE, game=1,
+async def test_a_note_on_a_game_elsewhere_by_its_number(client, slash):
+    await start_game(client, slash)
+    only(await run(client, slash, "note", ALICE, text="from afar", game=1, channel_id=900))
+    assert "`from afar`" in only(await run(client, slash, "notes", ALICE, game=1,
                                            channel_id=900))["content"]
-    refused = only(await run(client, cog, "notes", BOB, game=7))
+    refused = only(await run(client, slash, "notes", BOB, game=7))
     assert (refused["content"], refused["ephemeral"]) == ("there is no such game", True)
 
 
-async def test_a_confirm_button_plays_the_move_shown_only_for_its_player(client, cog):
-    await start_game(client, cog, swap="no")
-    await _confirming(client, cog, ALICE)
-    shown = only(await run(client, cog, "move", ALICE, text="K12"))
+async def test_a_confirm_button_plays_the_move_shown_only_for_its_player(client, slash):
+    await start_game(client, slash, swap="no")
+    await _confirming(client, slash, ALICE)
+    shown = only(await run(client, slash, "move", ALICE, command="K12"))
     assert shown["ephemeral"] is True and filenames(shown) == ["board.png"]
     assert "`K12`, not played yet" in shown["content"]
     confirm = custom_ids(shown)["Confirm"]
@@ -78,9 +78,9 @@ async def test_a_confirm_button_plays_the_move_shown_only_for_its_player(client,
     assert (await client.service.desk.storage.active_game(CHANNEL)).version == 1
 
 
-async def test_a_move_in_chat_with_confirm_on_points_to_the_slash_command(client, cog):
-    await start_game(client, cog, swap="no")
-    await _confirming(client, cog, ALICE)
+async def test_a_move_in_chat_with_confirm_on_points_to_the_slash_command(client, slash):
+    await start_game(client, slash, swap="no")
+    await _confirming(client, slash, ALICE)
     channel = text_channel()
     sent = message(ALICE, "K12", channel)
     await ChatMoves(client.service, read_all=True).handle(sent)
@@ -91,8 +91,8 @@ async def test_a_move_in_chat_with_confirm_on_points_to_the_slash_command(client
 
 
 @pytest.mark.parametrize("text", ["notes", "games", "note my secret plan"])
-async def test_private_answers_are_refused_in_chat(client, cog, text):
-    await start_game(client, cog)
+async def test_private_answers_are_refused_in_chat(client, slash, text):
+    await start_game(client, slash)
     channel = text_channel()
     await ChatMoves(client.service, read_all=False).handle(message(ALICE, f"<@555> {text}",
                                                                    channel))
@@ -101,10 +101,10 @@ async def test_private_answers_are_refused_in_chat(client, cog, text):
 
 
 
-async def test_a_page_of_notes_fits_a_discord_message_mentions_escaped(client, cog):
-    await start_game(client, cog)
+async def test_a_page_of_notes_fits_a_discord_message_mentions_escaped(client, slash):
+    await start_game(client, slash)
     for _ in range(4):
-        only(await run(client, cog, "note", ALICE, text="@here " * 116))
-    first = only(await run(client, cog, "notes", ALICE))["content"]
+        only(await run(client, slash, "note", ALICE, text="@here " * 116))
+    first = only(await run(client, slash, "notes", ALICE))["content"]
     assert "(page 1 of 2)" in first and len(first) <= 2000
-    assert len(only(await run(client, cog, "notes", ALICE, page=2))["content"]) <= 2000
+    assert len(only(await run(client, slash, "notes", ALICE, page=2))["content"]) <= 2000

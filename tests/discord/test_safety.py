@@ -15,9 +15,9 @@ from twixt.service import ConflictError, Reply
 from twixt.service import commands as cmd
 
 
-async def test_everyone_in_a_name_does_not_ping(client, cog):
+async def test_everyone_in_a_name_does_not_ping(client, slash):
     prankster = member(106, "@everyone @here")
-    reply = only(await run(client, cog, "challenge", prankster, user=BOB))
+    reply = only(await run(client, slash, "challenge", prankster, user=BOB))
     assert "@everyone" not in reply["content"] and "@here" not in reply["content"]
     assert "@\u200beveryone @\u200bhere" in reply["content"]  # shown as typed, defused
     mentions = reply["allowed_mentions"]
@@ -25,40 +25,40 @@ async def test_everyone_in_a_name_does_not_ping(client, cog):
     assert [o.id for o in mentions.users] == [BOB.id]
 
 
-async def test_a_typed_mention_in_a_move_is_escaped(client, cog):
-    await start_game(client, cog)
-    reply = only(await run(client, cog, "move", ALICE, text="K12 <@&123> @everyone"))
+async def test_a_typed_mention_in_a_move_is_escaped(client, slash):
+    await start_game(client, slash)
+    reply = only(await run(client, slash, "move", ALICE, command="K12 <@&123> @everyone"))
     assert reply["ephemeral"] is True
     assert "@everyone" not in reply["content"] and "<@&123>" not in reply["content"]
 
 
-async def test_illegal_move_is_one_ephemeral_line_and_changes_nothing(client, cog):
-    await start_game(client, cog)
-    reply = only(await run(client, cog, "move", ALICE, text="A5"))
+async def test_illegal_move_is_one_ephemeral_line_and_changes_nothing(client, slash):
+    await start_game(client, slash)
+    reply = only(await run(client, slash, "move", ALICE, command="A5"))
     assert reply["ephemeral"] is True and "\n" not in reply["content"]
     assert "border" in reply["content"]
     record = await client.service.desk.storage.active_game(CHANNEL)
     assert record.version == 0
 
 
-async def test_not_your_turn(client, cog):
-    await start_game(client, cog)
-    reply = only(await run(client, cog, "move", BOB, text="K12"))
+async def test_not_your_turn(client, slash):
+    await start_game(client, slash)
+    reply = only(await run(client, slash, "move", BOB, command="K12"))
     assert (reply["content"], reply["ephemeral"]) == ("it is alice's turn", True)
 
 
-async def test_no_game_in_this_channel(client, cog):
-    reply = only(await run(client, cog, "board", EVE))
+async def test_no_game_in_this_channel(client, slash):
+    reply = only(await run(client, slash, "board", EVE))
     assert reply["ephemeral"] is True and "no game" in reply["content"]
 
 
 async def test_an_unexpected_error_is_logged_with_context_and_apologised_for(
-        client, cog, monkeypatch, caplog):
+        client, slash, monkeypatch, caplog):
     async def broken(ctx, text):
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(client.service.turns, "move", broken)
-    reply = only(await run(client, cog, "move", ALICE, text="K12"))
+    reply = only(await run(client, slash, "move", ALICE, command="K12"))
     assert (reply["content"], reply["ephemeral"]) == (str(respond.APOLOGY), True)
     record = next(r for r in caplog.records if r.message == "command failed")
     assert record.levelno == logging.ERROR and record.exc_info
@@ -95,14 +95,14 @@ async def test_a_slow_error_replaces_the_public_thinking_message(client, monkeyp
     assert mock.followup.send.await_args.kwargs["ephemeral"] is True
 
 
-async def test_tree_errors_are_ephemeral_and_never_tracebacks(client, cog, caplog):
+async def test_tree_errors_are_ephemeral_and_never_tracebacks(client, slash, caplog):
     mock = interaction(client, ALICE)
     await respond.on_app_command_error(mock, app_commands.NoPrivateMessage())
     assert only(mock)["ephemeral"] is True
 
-    mock = interaction(client, ALICE, command=cog.board)
+    mock = interaction(client, ALICE, command=slash["board"])
     await respond.on_app_command_error(mock, app_commands.CommandInvokeError(
-        cog.board, RuntimeError("boom")))
+        slash["board"], RuntimeError("boom")))
     assert [m["content"] for m in sent(mock)] == [str(respond.APOLOGY)]
     assert any(r.message == "command error" for r in caplog.records)
 
@@ -110,9 +110,9 @@ async def test_tree_errors_are_ephemeral_and_never_tracebacks(client, cog, caplo
 MARKDOWN_NAME = ">>> **big** ||hidden|| [site](https://example.com) <t:1> ~~x~~ `c`"
 
 
-async def test_a_display_name_cannot_format_or_link_in_a_public_message(client, cog):
+async def test_a_display_name_cannot_format_or_link_in_a_public_message(client, slash):
     prankster = member(107, MARKDOWN_NAME)
-    reply = only(await run(client, cog, "challenge", prankster, user=BOB))
+    reply = only(await run(client, slash, "challenge", prankster, user=BOB))
     text = reply["content"]
     unescaped = re.sub(r"\\.", "", text)
     for construct in (">>>", "**big**", "||", "[site](", "~~", "`"):
@@ -121,9 +121,9 @@ async def test_a_display_name_cannot_format_or_link_in_a_public_message(client, 
     assert "**\\>>> \\*\\*big\\*\\* \\|\\|hidden\\|\\| \\[site]\\(ht** challenges" in text
 
 
-async def test_a_name_with_a_masked_link_keeps_its_brackets_but_links_nowhere(client, cog):
+async def test_a_name_with_a_masked_link_keeps_its_brackets_but_links_nowhere(client, slash):
     prankster = member(108, "[free](https://e.co)")
-    reply = only(await run(client, cog, "challenge", prankster, user=BOB))
+    reply = only(await run(client, slash, "challenge", prankster, user=BOB))
     assert "\\[free]\\(https //e.co)" in reply["content"]  # a name holds no colon
     assert "[free](" not in reply["content"]
 
@@ -131,9 +131,9 @@ async def test_a_name_with_a_masked_link_keeps_its_brackets_but_links_nowhere(cl
 @pytest.mark.parametrize("typed", ["[site](https://example.com)", "**big**", "# heading",
                                    "||spoiler||", "<t:1>", "-# small",
                                    "[a](https://e.co) [b](https://e.co)"])
-async def test_a_refusal_shows_what_was_typed_without_formatting_it(client, cog, typed):
-    await start_game(client, cog)
-    reply = only(await run(client, cog, "move", ALICE, text=typed))
+async def test_a_refusal_shows_what_was_typed_without_formatting_it(client, slash, typed):
+    await start_game(client, slash)
+    reply = only(await run(client, slash, "move", ALICE, command=typed))
     assert reply["ephemeral"] is True
     shown = reply["content"]
     for active in (r"(?<!\\)\[", r"(?<!\\)\*\*", r"(?<!\\)\|\|", r"(?<!\\)<"):

@@ -47,15 +47,15 @@ def users(client, monkeypatch) -> dict[int, MagicMock]:
     return found
 
 
-async def no_dms(client, cog, *players) -> None:
+async def no_dms(client, slash, *players) -> None:
     for player in players:
-        await run(client, cog, "settings", player, dm="off")
+        await run(client, slash, "me", player, dm="off")
 
 
-async def test_a_reminder_is_posted_once_even_across_a_restart(settings, client, cog, clock,
+async def test_a_reminder_is_posted_once_even_across_a_restart(settings, client, slash, clock,
                                                                channels, monkeypatch):
-    await no_dms(client, cog, ALICE)
-    await start_game(client, cog, time="3d", swap="no")
+    await no_dms(client, slash, ALICE)
+    await start_game(client, slash, time="3d", swap="no")
     await client.scheduler.round()
     assert posted(channels[CHANNEL]) == []
     clock.now += timedelta(hours=25)
@@ -73,9 +73,9 @@ async def test_a_reminder_is_posted_once_even_across_a_restart(settings, client,
     assert len(posted(channels[CHANNEL])) == 1
 
 
-async def test_a_reminder_goes_by_direct_message_by_default(client, cog, clock, channels,
+async def test_a_reminder_goes_by_direct_message_by_default(client, slash, clock, channels,
                                                             users):
-    await start_game(client, cog, time="3d", swap="no")
+    await start_game(client, slash, time="3d", swap="no")
     clock.now += timedelta(hours=25)
     await client.scheduler.round()
     [dm] = posted(users[ALICE.id])
@@ -92,10 +92,10 @@ async def test_a_user_not_in_the_cache_is_fetched_for_a_direct_message(client, m
     assert posted(alice)[0]["content"] == "hello"
 
 
-async def test_closed_direct_messages_fall_back_to_the_games_channel(client, cog, clock,
+async def test_closed_direct_messages_fall_back_to_the_games_channel(client, slash, clock,
                                                                      channels, users):
     users[ALICE.id].send.side_effect = forbidden()
-    await start_game(client, cog, time="3d", swap="no")
+    await start_game(client, slash, time="3d", swap="no")
     clock.now += timedelta(hours=25)
     await client.scheduler.round()
     [fallback] = posted(channels[CHANNEL])
@@ -109,10 +109,10 @@ async def test_closed_direct_messages_without_a_channel_are_logged(client, users
     assert any(r.message == "reply not delivered: no channel" for r in caplog.records)
 
 
-async def test_a_forfeit_is_posted_with_the_board_in_the_games_channel(client, cog, clock,
+async def test_a_forfeit_is_posted_with_the_board_in_the_games_channel(client, slash, clock,
                                                                        channels):
     await client.service.desk.storage.update_guild_settings(GUILD, forfeit_on_timeout=True)
-    await start_game(client, cog, time="12h", swap="no", vacation="no", channel_id=OTHER)
+    await start_game(client, slash, time="12h", swap="no", vacation="no", channel_id=OTHER)
     clock.now += timedelta(hours=12)
     await client.scheduler.round()
     [forfeit] = posted(channels[OTHER])
@@ -123,9 +123,9 @@ async def test_a_forfeit_is_posted_with_the_board_in_the_games_channel(client, c
     assert await client.service.desk.storage.active_game(OTHER) is None
 
 
-async def test_the_claim_button_of_a_time_notice(client, cog, clock, channels):
-    await no_dms(client, cog, ALICE)
-    await start_game(client, cog, time="12h", swap="no", vacation="no")
+async def test_the_claim_button_of_a_time_notice(client, slash, clock, channels):
+    await no_dms(client, slash, ALICE)
+    await start_game(client, slash, time="12h", swap="no", vacation="no")
     clock.now += timedelta(hours=12)
     await client.scheduler.round()
     [notice] = posted(channels[CHANNEL])
@@ -136,11 +136,11 @@ async def test_the_claim_button_of_a_time_notice(client, cog, clock, channels):
     assert "bob (Black) wins on time" in won["content"]
 
 
-async def test_a_failing_delivery_does_not_stop_the_next_one(client, cog, clock, channels,
+async def test_a_failing_delivery_does_not_stop_the_next_one(client, slash, clock, channels,
                                                             caplog):
-    await no_dms(client, cog, ALICE)
-    await start_game(client, cog, time="3d", swap="no")
-    await start_game(client, cog, time="3d", swap="no", channel_id=OTHER)
+    await no_dms(client, slash, ALICE)
+    await start_game(client, slash, time="3d", swap="no")
+    await start_game(client, slash, time="3d", swap="no", channel_id=OTHER)
     channels[CHANNEL].send.side_effect = RuntimeError("socket on fire")
     clock.now += timedelta(hours=25)
     await client.scheduler.round()
@@ -149,10 +149,10 @@ async def test_a_failing_delivery_does_not_stop_the_next_one(client, cog, clock,
     assert failed.levelno == logging.ERROR and failed.channel_id == CHANNEL
 
 
-async def test_a_failing_tick_is_logged_and_the_next_round_runs(client, cog, clock, channels,
+async def test_a_failing_tick_is_logged_and_the_next_round_runs(client, slash, clock, channels,
                                                                 monkeypatch, caplog):
-    await no_dms(client, cog, ALICE)
-    await start_game(client, cog, time="3d", swap="no")
+    await no_dms(client, slash, ALICE)
+    await start_game(client, slash, time="3d", swap="no")
     clock.now += timedelta(hours=25)
     real_tick = client.service.tick
     monkeypatch.setattr(client.service, "tick", AsyncMock(side_effect=RuntimeError("db")))
@@ -174,9 +174,9 @@ async def test_a_failing_wait_is_logged_and_sleeps_out_the_longest_pause(client,
 
 
 async def test_a_reminder_discord_refused_is_posted_again_a_few_minutes_later(
-        client, cog, clock, channels):
-    await no_dms(client, cog, ALICE)
-    await start_game(client, cog, time="3d", swap="no")
+        client, slash, clock, channels):
+    await no_dms(client, slash, ALICE)
+    await start_game(client, slash, time="3d", swap="no")
     channels[CHANNEL].send.side_effect = discord.HTTPException(
         MagicMock(status=500, reason="Internal Server Error"), "down")
     clock.now += timedelta(hours=25)

@@ -9,11 +9,10 @@ from unittest.mock import AsyncMock, MagicMock
 import discord
 import pytest
 
-from tests.discord.helpers import message, press, run, start_game
+from tests.discord.helpers import message, press, run, start_game, suggested
 from tests.discord.people import ALICE, BOB, CAROL, CHANNEL, DAVE, EVE, member, text_channel
 from tests.discord.reading import custom_ids, filenames, only, posted
 from twixt.discord.buttons import TEMPLATE, custom_id
-from twixt.discord.cog import time_choices
 from twixt.discord.messages import ChatMoves
 from twixt.discord.replies import message_kwargs
 from twixt.discord.views import TwixtButton
@@ -37,10 +36,10 @@ def attachment(filename: str, data: bytes, size: int | None = None) -> MagicMock
     return file
 
 
-async def finished_game(client, cog) -> dict:
+async def finished_game(client, slash) -> dict:
     """alice beats bob (bob resigns); the final board."""
-    await start_game(client, cog)
-    confirm = only(await run(client, cog, "resign", BOB))
+    await start_game(client, slash)
+    confirm = only(await run(client, slash, "resign", BOB))
     return only(await press(client, custom_ids(confirm)["Resign"], BOB))
 
 
@@ -59,39 +58,39 @@ async def test_every_button_kind_survives_its_custom_id(client, kind):
 # --- clocks -------------------------------------------------------------------------------
 
 
-async def test_time_option_gives_a_clock_shown_after_each_turn(client, cog):
-    challenge = only(await run(client, cog, "challenge", ALICE, user=BOB, time="1d12h"))
+async def test_time_option_gives_a_clock_shown_after_each_turn(client, slash):
+    challenge = only(await run(client, slash, "challenge", ALICE, user=BOB, time="1d12h"))
     assert "1d12h per move" in challenge["content"]
     await press(client, custom_ids(challenge)["Accept"], BOB)
-    reply = only(await run(client, cog, "move", ALICE, text="K12"))
+    reply = only(await run(client, slash, "move", ALICE, command="K12"))
     assert "bob (Black) to move. (1d 12h left)" in reply["content"]
 
 
-async def test_team_takes_the_time_option(client, cog):
-    reply = only(await run(client, cog, "team", ALICE, partner=CAROL, opponent1=BOB,
+async def test_team_takes_the_time_option(client, slash):
+    reply = only(await run(client, slash, "team", ALICE, partner=CAROL, opponent1=BOB,
                            opponent2=DAVE, time="7d"))
     assert "7d per move" in reply["content"]
 
 
-async def test_a_bad_time_is_one_ephemeral_line(client, cog):
-    reply = only(await run(client, cog, "challenge", ALICE, user=BOB, time="soon"))
+async def test_a_bad_time_is_one_ephemeral_line(client, slash):
+    reply = only(await run(client, slash, "challenge", ALICE, user=BOB, time="soon"))
     assert reply["ephemeral"] is True and "3d or 12h" in reply["content"]
 
 
-async def test_time_autocomplete_suggests_common_times():
-    assert [c.value for c in await time_choices(None, "")] == ["12h", "1d", "2d", "3d", "7d",
+async def test_time_autocomplete_suggests_common_times(slash):
+    assert await suggested(slash["challenge"], "time", "") == ["12h", "1d", "2d", "3d", "7d",
                                                                "10d+36h"]
-    assert [c.value for c in await time_choices(None, " 1")] == ["12h", "1d", "10d+36h"]
+    assert await suggested(slash["challenge"], "time", " 1") == ["12h", "1d", "10d+36h"]
 
 
-async def test_claim_once_the_opponents_time_is_up(client, cog, clock):
+async def test_claim_once_the_opponents_time_is_up(client, slash, clock):
     # no vacation: with a day left, a claim would find bob on it (test_vacations)
-    await start_game(client, cog, time="1d", swap="no", vacation="no")
-    await run(client, cog, "move", ALICE, text="K12")
-    early = only(await run(client, cog, "claim", ALICE))
+    await start_game(client, slash, time="1d", swap="no", vacation="no")
+    await run(client, slash, "move", ALICE, command="K12")
+    early = only(await run(client, slash, "claim", ALICE))
     assert refusal(early) == ("bob still has 1d 0h to move", True)
     clock.now += timedelta(days=1)
-    won = only(await run(client, cog, "claim", ALICE))
+    won = only(await run(client, slash, "claim", ALICE))
     assert "alice (Red) wins on time" in won["content"]
     assert await client.service.desk.storage.active_game(CHANNEL) is None
 
@@ -99,10 +98,10 @@ async def test_claim_once_the_opponents_time_is_up(client, cog, clock):
 # --- takebacks ----------------------------------------------------------------------------
 
 
-async def test_takeback_buttons_are_for_the_opponent(client, cog):
-    await start_game(client, cog, swap="no")
-    await run(client, cog, "move", ALICE, text="K12")
-    ask = only(await run(client, cog, "takeback", ALICE))
+async def test_takeback_buttons_are_for_the_opponent(client, slash):
+    await start_game(client, slash, swap="no")
+    await run(client, slash, "move", ALICE, command="K12")
+    ask = only(await run(client, slash, "takeback", ALICE))
     assert ask["content"].startswith(f"<@{BOB.id}> alice asks to take back `K12`.")
     buttons = custom_ids(ask)
     assert set(buttons) == {"Accept takeback", "Decline"}
@@ -113,14 +112,14 @@ async def test_takeback_buttons_are_for_the_opponent(client, cog):
     assert (await client.service.channel_game(CHANNEL)).pegs_placed == 0
 
 
-async def test_takeback_decline_button_and_command(client, cog):
-    await start_game(client, cog, swap="no")
-    await run(client, cog, "move", ALICE, text="K12")
-    ask = only(await run(client, cog, "takeback", ALICE, action="request"))
+async def test_takeback_decline_button_and_command(client, slash):
+    await start_game(client, slash, swap="no")
+    await run(client, slash, "move", ALICE, command="K12")
+    ask = only(await run(client, slash, "takeback", ALICE, action="request"))
     declined = only(await press(client, custom_ids(ask)["Decline"], BOB))
     assert declined["content"] == "bob declines the takeback."
-    await run(client, cog, "takeback", ALICE)
-    assert "declines" in only(await run(client, cog, "takeback", BOB,
+    await run(client, slash, "takeback", ALICE)
+    assert "declines" in only(await run(client, slash, "takeback", BOB,
                                         action="decline"))["content"]
     assert (await client.service.channel_game(CHANNEL)).pegs_placed == 1
 
@@ -128,31 +127,31 @@ async def test_takeback_decline_button_and_command(client, cog):
 # --- records ------------------------------------------------------------------------------
 
 
-async def test_export_attaches_the_records_as_files(client, cog):
-    await start_game(client, cog, rules="pp", swap="no")
-    await run(client, cog, "move", ALICE, text="K12")
-    reply = only(await run(client, cog, "export", EVE))
+async def test_export_attaches_the_records_as_files(client, slash):
+    await start_game(client, slash, rules="pp", swap="no")
+    await run(client, slash, "move", ALICE, command="K12")
+    reply = only(await run(client, slash, "export", EVE))
     assert reply["content"] == "Game 1, 1 move."
     assert filenames(reply) == ["twixt-1.twixt", "twixt-1.tsgf", "twixt-1.T1"]
     assert "embed" not in reply
     transcript = reply["files"][0].fp.read().decode()
     assert transcript.splitlines()[-1] == "alice: K12"
-    one = only(await run(client, cog, "export", EVE, fmt="t1"))
+    one = only(await run(client, slash, "export", EVE, format="t1"))
     assert filenames(one) == ["twixt-1.T1"]
 
 
-async def test_history_is_private_to_the_asker(client, cog):
-    await finished_game(client, cog)
-    mine = only(await run(client, cog, "history", EVE, user=ALICE))
+async def test_history_is_private_to_the_asker(client, slash):
+    await finished_game(client, slash)
+    mine = only(await run(client, slash, "history", EVE, user=ALICE))
     assert mine["ephemeral"] is True and "alice won (resignation)" in mine["content"]
-    here = only(await run(client, cog, "history", EVE, page=2))
+    here = only(await run(client, slash, "history", EVE, page=2))
     assert refusal(here) == ("Games in this channel: none on this page.", True)
 
 
-async def test_a_game_of_another_channel_is_shown_to_its_player_alone(client, cog):
-    await finished_game(client, cog)  # in a private channel, say
+async def test_a_game_of_another_channel_is_shown_to_its_player_alone(client, slash):
+    await finished_game(client, slash)  # in a private channel, say
     elsewhere = CHANNEL + 1
-    replay = only(await run(client, cog, "replay", BOB, number=1, channel_id=elsewhere))
+    replay = only(await run(client, slash, "replay", BOB, game=1, channel_id=elsewhere))
     assert replay["ephemeral"] is True and filenames(replay) == ["twixt-1.gif"]
     channel = text_channel(elsewhere)
     chat = ChatMoves(client.service, read_all=False)
@@ -166,78 +165,78 @@ async def test_a_game_of_another_channel_is_shown_to_its_player_alone(client, co
     assert listed["content"].splitlines()[0] == "Games of alice: none."
 
 
-async def test_replay_attaches_an_animation(client, cog):
-    await start_game(client, cog, swap="no")
-    await run(client, cog, "move", ALICE, text="K12")
-    reply = only(await run(client, cog, "replay", EVE))
+async def test_replay_attaches_an_animation(client, slash):
+    await start_game(client, slash, swap="no")
+    await run(client, slash, "move", ALICE, command="K12")
+    reply = only(await run(client, slash, "replay", EVE))
     assert reply["content"] == "Replay of game 1: 1 move."
     assert filenames(reply) == ["twixt-1.gif"]
     assert reply["files"][0].fp.read()[:6] == b"GIF89a"
-    assert refusal(only(await run(client, cog, "replay", EVE, number=99))) == (
+    assert refusal(only(await run(client, slash, "replay", EVE, game=99))) == (
         "there is no such game", True)
 
 
-async def test_import_reads_the_attachment_and_challenges_to_continue(client, cog):
+async def test_import_reads_the_attachment_and_challenges_to_continue(client, slash):
     data = (GAMES / "game2209801.tsgf").read_bytes()
     file = attachment("game2209801.tsgf", data)
-    reply = only(await run(client, cog, "import_", ALICE, file=file, opponent=BOB))
+    reply = only(await run(client, slash, "import", ALICE, file=file, opponent=BOB))
     assert reply["content"].startswith(f"<@{BOB.id}> game2209801.tsgf: 24x24, pp, 40 moves")
     assert filenames(reply) == ["board.png"]
     started = only(await press(client, custom_ids(reply)["Accept"], BOB))
     assert "from an imported position (40 moves)" in started["content"]
 
 
-async def test_import_refuses_a_big_file_before_reading_it(client, cog):
+async def test_import_refuses_a_big_file_before_reading_it(client, slash):
     file = attachment("huge.twixt", b"", size=256 * 1024 + 1)
-    reply = only(await run(client, cog, "import_", ALICE, file=file))
+    reply = only(await run(client, slash, "import", ALICE, file=file))
     assert refusal(reply) == ("huge.twixt is too big for a game record (256 KB at most)", True)
     file.read.assert_not_awaited()
 
 
-async def test_import_of_a_file_discord_cannot_hand_over(client, cog):
+async def test_import_of_a_file_discord_cannot_hand_over(client, slash):
     file = attachment("g.twixt", b"")
     file.read.side_effect = discord.NotFound(MagicMock(status=404, reason="x"), "gone")
-    reply = only(await run(client, cog, "import_", ALICE, file=file))
+    reply = only(await run(client, slash, "import", ALICE, file=file))
     assert refusal(reply) == ("Discord did not hand me g.twixt; attach it again", True)
 
 
 # --- ratings ------------------------------------------------------------------------------
 
 
-async def test_stats_of_the_asker_by_default_and_of_another_with_head_to_head(client, cog):
-    await finished_game(client, cog)
-    own = only(await run(client, cog, "stats", ALICE))
+async def test_stats_of_the_asker_by_default_and_of_another_with_head_to_head(client, slash):
+    await finished_game(client, slash)
+    own = only(await run(client, slash, "stats", ALICE))
     assert own["content"] == ("**alice**: 1 game — 1 won, 0 lost, 0 drawn; rating 1662? ±290 "
                               "(provisional) after 1 rated game.")
-    other = only(await run(client, cog, "stats", BOB, user=ALICE))
+    other = only(await run(client, slash, "stats", BOB, user=ALICE))
     assert other["content"].endswith("You against alice: 0 won, 1 lost, 0 drawn.")
 
 
-async def test_leaderboard_pages(client, cog):
-    await finished_game(client, cog)
-    board = only(await run(client, cog, "leaderboard", EVE))
+async def test_leaderboard_pages(client, slash):
+    await finished_game(client, slash)
+    board = only(await run(client, slash, "leaderboard", EVE))
     assert board["content"].splitlines()[1:] == [
         "1. alice — 1662? (1–0–0)", "2. bob — 1338? (0–1–0)",
         "? provisional: too few recent games to be sure of the rating"]
-    assert only(await run(client, cog, "leaderboard", EVE, page=2))["content"] == \
+    assert only(await run(client, slash, "leaderboard", EVE, page=2))["content"] == \
         "No players on this page."
 
 
-async def test_stats_show_the_deviation_grown_while_away(client, cog, clock):
-    await finished_game(client, cog)
+async def test_stats_show_the_deviation_grown_while_away(client, slash, clock):
+    await finished_game(client, slash)
     clock.now += timedelta(days=365)
     [alice], _ = rate_game([Rating()], [Rating()], 1.0, clock.now - timedelta(days=365))
     grown = alice.at(clock.now).deviation
     assert 300 < grown < 350
-    own = only(await run(client, cog, "stats", ALICE))
+    own = only(await run(client, slash, "stats", ALICE))
     assert own["content"].endswith(f"rating 1662? ±{grown:.0f} (provisional) after 1 rated game.")
 
 
 # --- rematch and settings -----------------------------------------------------------------
 
 
-async def test_rematch_button_on_the_final_board_for_its_players(client, cog):
-    final = await finished_game(client, cog)
+async def test_rematch_button_on_the_final_board_for_its_players(client, slash):
+    final = await finished_game(client, slash)
     rematch = custom_ids(final)["Rematch"]
     assert refusal(only(await press(client, rematch, EVE))) == NOT_FOR_YOU
     challenge = only(await press(client, rematch, BOB))
@@ -246,21 +245,21 @@ async def test_rematch_button_on_the_final_board_for_its_players(client, cog):
     assert "**bob** (Red) vs **alice** (Black)" in started["content"]
 
 
-async def test_rematch_command_for_the_channels_last_game(client, cog):
-    assert refusal(only(await run(client, cog, "rematch", ALICE))) == (
+async def test_rematch_command_for_the_channels_last_game(client, slash):
+    assert refusal(only(await run(client, slash, "rematch", ALICE))) == (
         "this channel has no games", True)
-    await finished_game(client, cog)
-    challenge = only(await run(client, cog, "rematch", ALICE))
+    await finished_game(client, slash)
+    challenge = only(await run(client, slash, "rematch", ALICE))
     assert challenge["content"].startswith(f"<@{BOB.id}> **alice** challenges bob")
 
 
-async def test_settings_change_only_what_is_given_and_answer_privately(client, cog):
-    changed = only(await run(client, cog, "settings", BOB, theme="dark", dm="off"))
+async def test_settings_change_only_what_is_given_and_answer_privately(client, slash):
+    changed = only(await run(client, slash, "me", BOB, theme="dark", dm="off"))
     assert refusal(changed) == ("Your settings: theme dark, palette normal, side any, dm off, "
                                 "autolink off, confirm off, weekends on.", True)
-    shown = only(await run(client, cog, "settings", BOB, autolink="on"))
+    shown = only(await run(client, slash, "me", BOB, autolink="on"))
     assert "theme dark" in shown["content"] and "autolink on" in shown["content"]
-    assert "theme light" in only(await run(client, cog, "settings", EVE))["content"]
+    assert "theme light" in only(await run(client, slash, "me", EVE))["content"]
 
 
 def test_files_carry_the_bytes_under_their_names_the_board_first():
@@ -271,12 +270,12 @@ def test_files_carry_the_bytes_under_their_names_the_board_first():
     assert kwargs["embed"].image.url == "attachment://board.png"
 
 
-async def test_server_settings_are_shown_to_anyone_and_changed_by_managers(client, cog):
-    shown = only(await run(client, cog, "server", BOB))
+async def test_server_settings_are_shown_to_anyone_and_changed_by_managers(client, slash):
+    shown = only(await run(client, slash, "server", BOB))
     assert refusal(shown) == ("Server settings: thread no, expiry 24h, forfeit no, "
                               "reminder 24h, vacationdays 14, vacation yes, botgames 5.", True)
-    refused = only(await run(client, cog, "server", BOB, manage=True, forfeit="yes"))
+    refused = only(await run(client, slash, "server", BOB, manage=True, forfeit="yes"))
     assert refused["content"] == "only someone who manages the server can change its settings"
-    changed = only(await run(client, cog, "server", ALICE, manage_server=True, forfeit="yes",
+    changed = only(await run(client, slash, "server", ALICE, manage_server=True, forfeit="yes",
                              reminder=12))
     assert "forfeit yes" in changed["content"] and "reminder 12h" in changed["content"]

@@ -7,20 +7,12 @@ from __future__ import annotations
 from unittest.mock import AsyncMock, MagicMock
 
 import discord
-import pytest
 
-from tests.discord.helpers import Cogs, press, run
+from tests.discord.helpers import press, run
 from tests.discord.people import ALICE, BOB, CAROL, CHANNEL, text_channel
 from tests.discord.reading import custom_ids, only, sent
 from twixt.app.bot import discord_bot
-from twixt.discord.app import TwixtBot
-from twixt.discord.tournament_cog import TournamentCog
 from twixt.storage import SqliteStorage
-
-
-@pytest.fixture
-def tournaments(client: TwixtBot) -> Cogs:
-    return Cogs(TournamentCog(client.service))
 
 
 def threads_under(monkeypatch, client) -> tuple[MagicMock, dict[int, MagicMock]]:
@@ -39,10 +31,10 @@ def threads_under(monkeypatch, client) -> tuple[MagicMock, dict[int, MagicMock]]
     return channel, channels
 
 
-async def test_join_button_round_trip_start_and_threads(client, tournaments, monkeypatch,
+async def test_join_button_round_trip_start_and_threads(client, slash, monkeypatch,
                                                         settings, clock):
     channel, channels = threads_under(monkeypatch, client)
-    announced = only(await run(client, tournaments, "create", ALICE, manage=True,
+    announced = only(await run(client, slash, "create", ALICE, manage=True,
                                name="Spring *Cup*", format="roundrobin", size="12",
                                vacation="no"))
     assert announced["content"].startswith("Tournament #1 **Spring \\*Cup\\***: round robin")
@@ -56,9 +48,9 @@ async def test_join_button_round_trip_start_and_threads(client, tournaments, mon
         restarted = discord_bot(settings, storage, clock=clock)
         assert "carol joins" in only(await press(restarted, join, CAROL))["content"]
 
-    refused = only(await run(client, tournaments, "start", BOB))
+    refused = only(await run(client, slash, "start", BOB))
     assert refused["ephemeral"] and "only a channel manager" in refused["content"]
-    started = await run(client, tournaments, "start", ALICE, manage=True)
+    started = await run(client, slash, "start", ALICE, manage=True)
     said = [message["content"] for message in sent(started)]
     assert said == ["Spring \\*Cup\\* starts with 2 entrants.",
                     "Spring \\*Cup\\*: 1 game opened, each in its own thread. Round 1."]
@@ -67,20 +59,20 @@ async def test_join_button_round_trip_start_and_threads(client, tournaments, mon
     opening = channels[thread_id].send.await_args.kwargs
     assert "round 1: game 1, bob (Red) against carol (Black)" in opening["content"]
 
-    info = only(await run(client, tournaments, "info", BOB))
+    info = only(await run(client, slash, "info", BOB))
     assert info["ephemeral"] and "Entrants (2): bob, carol" in info["content"]
-    listing = only(await run(client, tournaments, "list_", BOB))
+    listing = only(await run(client, slash, "list", BOB))
     assert listing["ephemeral"]
     assert "#1 Spring \\*Cup\\* — round robin, running" in listing["content"]
-    standings = only(await run(client, tournaments, "standings", BOB))
+    standings = only(await run(client, slash, "standings", BOB))
     assert not standings["ephemeral"] and standings["files"][0].filename == "board.png"
 
 
-async def test_bad_options_are_one_ephemeral_line(client, tournaments):
+async def test_bad_options_are_one_ephemeral_line(client, slash):
     for options, words in [(dict(format="swiss", double="yes"), "double is for round robins"),
                            (dict(format="league", rounds=3), "rounds is for a swiss"),
                            (dict(format="swiss", signup="soon"), "signup is a time")]:
-        refused = only(await run(client, tournaments, "create", ALICE, manage=True,
+        refused = only(await run(client, slash, "create", ALICE, manage=True,
                                  name="Cup", **options))
         assert refused["ephemeral"] and words in refused["content"], refused
     assert await client.service.desk.storage.tournaments(1) == ()

@@ -4,16 +4,18 @@ for has German in the catalogue, German clients get it, everyone else the Englis
 from __future__ import annotations
 
 from typing import Any
-from unittest.mock import AsyncMock
 
 import discord
 import pytest
 from discord.app_commands import TranslationContext, TranslationContextTypes, locale_str
 from discord.app_commands import TranslationContextLocation as Location
 
+from tests.discord import tree
 from tests.language.extraction import marked_texts
 from twixt.discord.translator import SAME_EVERYWHERE, CatalogueTranslator, name_key
 from twixt.language.catalogue import catalogue_entries
+from twixt.service.commands.listing import names_of
+from twixt.service.commands.router import VOCABULARY
 
 GERMAN = discord.Locale.german.value
 
@@ -33,33 +35,32 @@ class Recording(CatalogueTranslator):
 @pytest.fixture
 async def synced(client, monkeypatch) -> tuple[list[dict[str, Any]], Recording]:
     """The commands as `setup_hook` syncs them, translated by a recording translator."""
-    monkeypatch.setattr(client.tree, "sync", AsyncMock(return_value=[]))
-    await client.setup_hook()
-    assert isinstance(client.tree.translator, CatalogueTranslator)
     recording = Recording()
-    payload = [await command.get_translated_payload(client.tree, recording)
-               for command in client.tree.get_commands()]
-    await client.close()
+    payload = await tree.synced(client, monkeypatch, recording)
+    assert isinstance(client.tree.translator, CatalogueTranslator)
     return payload, recording
 
 
-def test_every_text_asked_for_is_marked_and_has_german(synced):
+def test_every_text_asked_for_is_marked_or_listed_and_has_german(synced):
+    """A description is marked where its command is declared; a name is one of those the
+    service lists (each looked up as `name: …`)."""
     _, recording = synced
-    marked = {text.english for text in marked_texts() if text.where.startswith("twixt/discord/")}
+    marked = {text.english for text in marked_texts()}
+    listed = names_of(VOCABULARY.listed)
     german = catalogue_entries("de")
-    keys = {name_key(text) if is_name else text for text, is_name in recording.asked
-            if text not in SAME_EVERYWHERE}
-    assert len(keys) > 100
-    assert sorted(keys - marked) == []
+    descriptions = {text for text, is_name in recording.asked if not is_name}
+    names = {text for text, is_name in recording.asked if is_name} - SAME_EVERYWHERE
+    assert len(descriptions) + len(names) > 200
+    assert sorted(descriptions - marked) == []
+    assert sorted(names - listed) == []
+    keys = descriptions | {name_key(name) for name in names}
     assert sorted(key for key in keys if not german.get(key)) == []
 
 
-def test_no_name_is_marked_that_discord_py_never_asks_for(synced):
+def test_every_name_listed_is_asked_for(synced):
     _, recording = synced
-    asked = {name_key(text) for text, is_name in recording.asked if is_name}
-    marked = {text.english for text in marked_texts()
-              if text.where.startswith("twixt/discord/translator.py")}
-    assert sorted(marked - asked) == []
+    asked = {text for text, is_name in recording.asked if is_name}
+    assert sorted(names_of(VOCABULARY.listed) - asked) == []
 
 
 def _commands(payload: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ import discord
 import pytest
 
 from support.fake_discord import BOT_ID, CLIENT_SECRET, FakeDiscord
-from tests.discord.helpers import Cogs, run, start_game
+from tests.discord.helpers import Commands, run, start_game
 from tests.discord.people import ALICE, CAROL, CHANNEL, GUILD
 from twixt.discord.activity import LAUNCH_ID, launch
 from twixt.discord.app import TwixtBot
@@ -37,9 +37,9 @@ def followup(mock: Any) -> dict[str, Any]:
 
 
 async def test_twixt_board_gives_a_seat_link_and_the_launch_button(
-        client: TwixtBot, cog: Cogs, with_web: WebBoard):
-    await start_game(client, cog)
-    sent = followup(await run(client, cog, "board", ALICE))
+        client: TwixtBot, slash: Commands, with_web: WebBoard):
+    await start_game(client, slash)
+    sent = followup(await run(client, slash, "board", ALICE))
     assert sent["ephemeral"] is True
     opening, launching = sent["view"].children
     granted = with_web.signer.check(opening.url.rsplit("/g/", 1)[1])
@@ -47,17 +47,17 @@ async def test_twixt_board_gives_a_seat_link_and_the_launch_button(
     assert launching.custom_id == LAUNCH_ID
 
 
-async def test_an_onlooker_gets_a_link_to_watch(client: TwixtBot, cog: Cogs,
+async def test_an_onlooker_gets_a_link_to_watch(client: TwixtBot, slash: Commands,
                                                with_web: WebBoard):
-    await start_game(client, cog)
-    sent = followup(await run(client, cog, "board", CAROL))
+    await start_game(client, slash)
+    sent = followup(await run(client, slash, "board", CAROL))
     granted = with_web.signer.check(sent["view"].children[0].url.rsplit("/g/", 1)[1])
     assert granted is not None and granted.seat is None
 
 
-async def test_without_a_web_board_no_link_follows(client: TwixtBot, cog: Cogs):
-    await start_game(client, cog)
-    mock = await run(client, cog, "board", ALICE)
+async def test_without_a_web_board_no_link_follows(client: TwixtBot, slash: Commands):
+    await start_game(client, slash)
+    mock = await run(client, slash, "board", ALICE)
     assert mock.followup.send.await_count == 0
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from twixt.engine import analysis
 from twixt.engine.analysis import BUDGETS, Budget, analyze_game, budget, deep_limit, default_limit
-from twixt.engine.api import fixed_nodes, level_limit, level_nodes
+from twixt.engine.api import level_limit, level_nodes
 from twixt.rules import Game, records
 
 #: the first 12 moves of a real 24×24 game (benchmarks/games/0109.twixt: Harald Hoppe against
@@ -39,7 +39,7 @@ BOARDS = (12, 24, 48)
 def test_each_core_has_its_budget(engine_core: str) -> None:
     assert budget() == BUDGETS[engine_core]
     assert budget() == {"python": Budget(level=2, deep_level=4, by_board=False),
-                        "compiled": Budget(level=4, deep_level=5, by_board=True)}[engine_core]
+                        "compiled": Budget(level=4, deep_level=4, by_board=True)}[engine_core]
 
 
 @pytest.mark.parametrize("size", BOARDS)
@@ -47,23 +47,22 @@ def test_the_python_core_keeps_the_budget_it_was_sized_for(engine_core: str, siz
     game = Game(size=size)
     limit = default_limit(game)
     if engine_core == "python":
-        # level 2's 150 nodes a position on every board, the swings' ends level 4's
+        # level 2's 150 nodes a position on every board, the swings' deeper look level 4's
+        # (or four times a position's, more on 48×48)
         assert limit.nodes == level_limit(2).nodes == 150
-        assert deep_limit(limit, game).nodes == level_nodes(4, game)
+        assert deep_limit(limit, game).nodes == max(level_nodes(4, game), 4 * 150)
     assert limit.seconds == analysis.POSITION_SECONDS == 1.0
 
 
 @pytest.mark.parametrize(("size", "position", "deep"),
-                         [(12, 2500, 30000), (24, 1250, 15000), (48, 625, 7500)])
-def test_the_compiled_core_searches_at_level_4_and_the_swings_at_the_python_level_5(
+                         [(12, 2500, 10000), (24, 1250, 5000), (48, 625, 2500)])
+def test_the_compiled_core_searches_at_level_4_and_the_swings_four_times_deeper(
         engine_core: str, size: int, position: int, deep: int) -> None:
     game = Game(size=size)
     if engine_core == "compiled":
         assert default_limit(game).nodes == position == level_nodes(4, game)
-        # the Python level 5's fixed nodes for the board, not the compiled level 5's, which
-        # searches until its time cap and would make an analysis differ run to run
         assert deep_limit(default_limit(game), game).nodes == deep
-        assert deep == fixed_nodes(5) * position // fixed_nodes(4)
+        assert deep == analysis.DEEP * position
 
 
 @pytest.mark.parametrize("size", BOARDS)
@@ -79,7 +78,8 @@ def test_the_swings_ends_are_searched_with_the_deep_nodes_and_the_same_twice() -
     limit = replace(default_limit(game), seconds=None)
     first = analyze_game(game, limit)
     deep = deep_limit(limit, game).nodes
-    assert first.swings and first.deep_nodes   # some end of a swing was searched again
-    assert all(nodes == deep for nodes in first.deep_nodes)
-    assert first.nodes >= sum(first.deep_nodes) + len(first.reports) - len(first.deep_nodes)
+    assert first.deep_nodes   # some move that lost something was judged again
+    # the position after the move played and the one after the engine's choice
+    assert all(nodes == 2 * deep for nodes in first.deep_nodes)
+    assert first.nodes >= sum(first.deep_nodes) + len(first.moves)
     assert analyze_game(game, limit) == first   # node budgets: the same every run

@@ -56,6 +56,16 @@ def marked_texts() -> Iterator[Marked]:
                 yield Marked(english, f"{package}/{filename}:{line}")
 
 
+def listed_name_keys() -> set[str]:
+    """The catalogue's keys of the names the service lists (its commands', their options'
+    and choices': `name: time`), which are read from the listings, not marked in the code."""
+    from twixt.discord.translator import SAME_EVERYWHERE, name_key
+    from twixt.service.commands.listing import names_of
+    from twixt.service.commands.router import VOCABULARY
+
+    return {name_key(name) for name in names_of(VOCABULARY.listed) - SAME_EVERYWHERE}
+
+
 def built_texts() -> Iterator[str]:
     """Marked calls whose text is built (an f-string, `+`, `%`, `.format`): those cannot be
     translated, because the catalogue holds only literal templates."""
@@ -87,7 +97,8 @@ def _missing_entries() -> str:
 
     known = catalogue_entries("de")
     out = []
-    for text in marked_texts():
+    listed = [Marked(key, "a listed command") for key in sorted(listed_name_keys())]
+    for text in [*marked_texts(), *listed]:
         if text.english in known:
             continue
         out.append(f"#: {text.where}")

@@ -7,7 +7,7 @@ import doctest
 import pytest
 
 import twixt.language.catalogue
-from tests.language.extraction import built_texts, marked_texts
+from tests.language.extraction import built_texts, listed_name_keys, marked_texts
 from twixt.language import bold, message, plural_message, translation, unmarked
 from twixt.language.catalogue import merged_catalogue
 from twixt.language.message import fields
@@ -51,7 +51,7 @@ def test_german_placeholders_match_the_english(german) -> None:  # type: ignore[
 
 
 def test_no_german_text_is_left_over_from_removed_code(german) -> None:  # type: ignore[no-untyped-def]
-    used = {text.english for text in marked_texts()}
+    used = {text.english for text in marked_texts()} | listed_name_keys()
     used_ids = {english[0] if isinstance(english, tuple) else english for english in used}
     stale = [entry.id for entry in german if entry.id and
              (entry.id[0] if isinstance(entry.id, tuple) else entry.id) not in used_ids]

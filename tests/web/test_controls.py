@@ -11,7 +11,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
-from tests.web.browser import (
+from support.browser import (
     chromium,
     export,
     have_browser,

@@ -11,8 +11,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from support.browser import SECRET, link, table, web_environment, web_server
 from support.processes import HANG, TWIXT, until
-from tests.web.browser import SECRET, link, table, web_environment, web_server
 from twixt.web import Signer
 
 

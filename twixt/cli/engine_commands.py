@@ -2,11 +2,14 @@
 
 `think` prints the engine's action for the side to move as one line of the move language,
 exactly as a player would type it (or, with `--json`, the engine's whole answer); `analyze`
-draws the game's win-probability curve to a PNG and prints its biggest swings. Both read
-every format `twixt replay` reads, and `-` reads the record from standard input.
+draws the game's win-probability curve to a PNG and prints its biggest swings (or, with
+`--json`, the whole analysis as one JSON object), telling its progress on standard error
+when it takes more than `PROGRESS_AFTER` seconds. Both read every format `twixt replay`
+reads, and `-` reads the record from standard input.
 
-`think` imports the engine and the rules only (what a game over needs to say so aside), and
-its `--seconds` count from the process's start (`clock`), as whoever started it counts them.
+`think` imports the engine and the rules only (what a game over needs to say so aside). Its
+`--seconds`, and `analyze`'s (the whole analysis's), count from the process's start (`clock`),
+as whoever started it counts them.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,6 +32,7 @@ from twixt.cli.arguments import (
 
 if TYPE_CHECKING:
     from twixt.engine import Limit
+    from twixt.engine.analysis import GameAnalysis, Progress
     from twixt.rules import Game
 
 #: the level `think` uses when none is given: a quick answer (`analyze` has the engine's
@@ -36,6 +41,10 @@ THINK_LEVEL = 3
 #: the thinking times `--seconds` may ask for
 MIN_SECONDS, MAX_SECONDS = 0.01, 3600.0
 MAX_SEED = 2**32 - 1
+#: an analysis tells its progress once it has taken this long (seconds), and then at most
+#: once every `PROGRESS_EVERY`
+PROGRESS_AFTER = 2.0
+PROGRESS_EVERY = 1.0
 
 
 def add_parsers(subparsers: Subcommands) -> None:
@@ -62,22 +71,27 @@ def _think_arguments(thinking: argparse.ArgumentParser) -> None:
 
 def _analyze_arguments(analyzing: argparse.ArgumentParser) -> None:
     from twixt.engine import CORE, DESCRIPTION
-    from twixt.engine.analysis import budget
+    from twixt.engine.analysis import DEEP, budget
     from twixt.engine.api import fixed_nodes
     from twixt.language import LOCALES
     from twixt.rendering import ThemeName
 
     analyzing.epilog = DESCRIPTION
     add_record_arguments(analyzing, stdin=True)
-    analyzing.add_argument("--out", "-o", required=True, type=Path, metavar="PATH.png",
-                           help="where to write the picture")
+    analyzing.add_argument("--out", "-o", type=Path, metavar="PATH.png",
+                           help="where to write the picture (required without --json)")
+    analyzing.add_argument("--json", action="store_true",
+                           help='print the analysis as one JSON object: {"start", "moves": '
+                                '[{"number", "colour", "played", "red", "best", "red_best"}], '
+                                '"swings", "step"} (Red\'s chances 0-1)')
     chosen = budget()
     by_board = " (for the board)" if chosen.by_board else ""
     _add_budget(analyzing, None,
-                f"the bot's: each position level {chosen.level}'s nodes{by_board}, both "
-                f"ends of the biggest swings at least {fixed_nodes(chosen.deep_level):,} "
-                f"(counted for 12x12; {CORE} core)",
-                "spend about this many seconds on the whole game instead of a level's budget")
+                f"the bot's: each search level {chosen.level}'s nodes{by_board}, the "
+                f"deeper look at the largest losses {DEEP} times that, at least "
+                f"{fixed_nodes(chosen.deep_level):,} (counted for 12x12; {CORE} core)",
+                "spend at most about this many seconds on the whole analysis instead of a "
+                "level's budget")
     analyzing.add_argument("--theme", choices=[t.value for t in ThemeName], default="light")
     analyzing.add_argument("--locale", choices=LOCALES, default="en",
                            help="the language of the picture and the swings (default: en)")
@@ -131,12 +145,12 @@ def _seed(text: str) -> int:
     return number
 
 
-def _limit(args: argparse.Namespace, game: Game, seconds_share: float = 1.0) -> Limit:
+def _limit(args: argparse.Namespace, game: Game) -> Limit:
     from twixt.engine import Limit, level_limit
     from twixt.engine.analysis import default_limit
 
     if args.seconds is not None:
-        return Limit(seconds=args.seconds * seconds_share)
+        return Limit(seconds=args.seconds)
     level = args.level or args.default_level
     return default_limit(game) if level is None else level_limit(level)
 
@@ -177,32 +191,77 @@ def _say_over(game: Game) -> None:
 
 def run_analyze(args: argparse.Namespace) -> int:
     """Let the engine look at every position of a record: draw Red's chance move by move to a
-    PNG, the three biggest swings marked with the move played and the engine's preference, and
-    print those swings (exit 1, and why, for a bad record or path; --out must end in .png)."""
-    from twixt.engine.analysis import FULL_POSITIONS, analyze_game
+    PNG, the three biggest swings marked with the move played and the engine's choice, and
+    print those swings, or with --json print the analysis (exit 1, and why, for a bad record
+    or path; --out must end in .png, and is needed without --json)."""
+    from twixt.engine import Limit
+    from twixt.engine.analysis import analyze_game
     from twixt.language import translation, unmarked
-    from twixt.rendering import ThemeName, render_wincurve
-    from twixt.service import curve_of, swing_lines
 
     tr = translation(args.locale)
-    wrong_ending = picture_ending(args.out, "png")
+    if args.out is None and not args.json:
+        print("twixt: analyze needs --out PATH.png, --json or both", file=sys.stderr)
+        return 1
+    wrong_ending = None if args.out is None else picture_ending(args.out, "png")
     if wrong_ending is not None:  # said before the engine's minutes, not after
         print("twixt: " + unmarked(tr.say(wrong_ending)), file=sys.stderr)
         return 1
     game = read_record(args)
     if game is None:
         return 1
-    # --seconds is the whole game's: each of up to FULL_POSITIONS positions gets its share
-    analysis = analyze_game(game, _limit(args, game, 1 / FULL_POSITIONS), seed=args.seed)
-    data = render_wincurve(curve_of(analysis, game, tr), ThemeName(args.theme))
-    try:
-        args.out.write_bytes(data)
-    except OSError as error:
-        print("twixt: " + unmarked(tr("cannot write {path}: {reason}", path=str(args.out),
-                                      reason=error.strerror or str(error))), file=sys.stderr)
-        return 1
+    progress = _progress_on_stderr()
+    if args.seconds is not None:  # the whole analysis's bound from the process's start
+        left = clock.left_of(args.seconds, args.started)
+        analysis = analyze_game(game, Limit(seconds=args.seconds), seed=args.seed,
+                                total_seconds=left, progress=progress)
+    else:
+        analysis = analyze_game(game, _limit(args, game), seed=args.seed, progress=progress)
+    return _write_analysis(args, analysis, game)
+
+
+def _progress_on_stderr() -> Progress:
+    """A progress report for an analysis: `analysing: move n of N` on standard error, once the
+    analysis has taken `PROGRESS_AFTER` seconds, at most every `PROGRESS_EVERY` and at the end
+    (on a terminal the line is rewritten in place)."""
+    started = time.monotonic()
+    said = [0.0]
+    rewrite = sys.stderr.isatty()
+
+    def progress(done: int, total: int) -> None:
+        now = time.monotonic() - started
+        if now < PROGRESS_AFTER or (now - said[0] < PROGRESS_EVERY and done < total):
+            return
+        said[0] = now
+        start = "\r" if rewrite else ""
+        end = "\n" if done == total or not rewrite else ""
+        print(f"{start}analysing: move {done} of {total}", end=end, file=sys.stderr,
+              flush=True)
+    return progress
+
+
+def _write_analysis(args: argparse.Namespace, analysis: GameAnalysis, game: Game) -> int:
+    """The picture (with --out), then the JSON (--json) or the swings."""
+    from twixt.language import translation, unmarked
+    from twixt.rendering import ThemeName, render_wincurve
+    from twixt.service import curve_of, swing_lines
+
+    tr = translation(args.locale)
+    if args.out is not None:
+        data = render_wincurve(curve_of(analysis, game, tr), ThemeName(args.theme))
+        try:
+            args.out.write_bytes(data)
+        except OSError as error:
+            print("twixt: " + unmarked(tr("cannot write {path}: {reason}", path=str(args.out),
+                                          reason=error.strerror or str(error))),
+                  file=sys.stderr)
+            return 1
+    if args.json:
+        print(json.dumps(analysis.as_json()))
+        return 0
     # a terminal reads no markup: what a value holds prints as it is
     for line in swing_lines(analysis, tr):
         print(unmarked(line))
-    print(unmarked(tr("wrote {path} ({size} KB)", path=str(args.out), size=len(data) // 1024)))
+    if args.out is not None:
+        print(unmarked(tr("wrote {path} ({size} KB)", path=str(args.out),
+                          size=args.out.stat().st_size // 1024)))
     return 0

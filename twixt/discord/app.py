@@ -41,14 +41,12 @@ from twixt.discord.activity import (
     send_board_link,
     sync_global_commands,
 )
-from twixt.discord.cog import TwixtCog
+from twixt.discord.cog import ChatCog
 from twixt.discord.messages import ChatMoves
-from twixt.discord.records_cog import RecordsCog
 from twixt.discord.relay import Relays
 from twixt.discord.scheduler import ClockScheduler
-from twixt.discord.settings_cog import SettingsCog
+from twixt.discord.slash import slash_groups
 from twixt.discord.threads import DiscordThreads
-from twixt.discord.tournament_cog import TournamentCog
 from twixt.discord.translator import CatalogueTranslator
 from twixt.discord.views import PickerPlace, PickerSelect, TwixtButton
 from twixt.language import locale_of
@@ -101,9 +99,9 @@ class TwixtBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         chat = ChatMoves(self.service, read_all=self.settings.message_content)
-        for cog in (TwixtCog(self.service, chat), RecordsCog(self.service),
-                    SettingsCog(self.service), TournamentCog(self.service)):
-            await self.add_cog(cog)
+        await self.add_cog(ChatCog(chat))
+        for group in slash_groups(self.service):
+            self.tree.add_command(group)
         self.add_dynamic_items(TwixtButton, LaunchButton, PickerSelect, PickerPlace)
         await self.tree.set_translator(CatalogueTranslator())
         if self.settings.syncs_commands:

@@ -8,12 +8,12 @@ once for each of Discord's locales; what it answers becomes the command's
 language. German locales get German; every other locale (and a text with no German) gets
 none, so it sees the English.
 
-Descriptions are marked `locale_str("…")` where they are written. Names are not written as
-text anywhere: discord.py takes them from the methods, their parameters and the `Literal`
-values of the options, so they are marked here (`NAMES`, read only by the catalogue's
-extraction), each as `name: <the name>` (see `name_key`);
-`tests/discord/test_translator.py` checks that every text discord.py asks for is one or
-the other, or one of the names that are the same in every language (`SAME_EVERYWHERE`).
+The commands are derived from the service's listings (`slash`): a description is marked
+`message("…")` where its command is declared, and its German is the catalogue's entry for
+that English; a name (of a group, a command, an option or a choice) is looked up as
+`name: <the name>` (see `name_key`), unless it is one that is the same in every language
+(`SAME_EVERYWHERE`). `tests/discord/test_translator.py` checks that every text discord.py
+asks for has German.
 
 A German name follows Discord's rules for names (lower case, no spaces, 32 characters) and
 differs from the command's other options; Discord still finds a command by its English
@@ -31,57 +31,6 @@ from twixt.language import Message, locale_of, translation
 
 #: names that stay as they are in every language (the game's name, a format's short name)
 SAME_EVERYWHERE = frozenset({"twixt", "pp", "lg", "t1"})
-
-#: every other name discord.py asks for: groups, commands, options and the options' choices
-NAMES = (
-    # the groups
-    locale_str("name: twixt-records"), locale_str("name: twixt-settings"),
-    # `/twixt …`
-    locale_str("name: challenge"), locale_str("name: team"), locale_str("name: accept"),
-    locale_str("name: decline"), locale_str("name: move"), locale_str("name: swap"),
-    locale_str("name: privilege"), locale_str("name: resign"), locale_str("name: draw"),
-    locale_str("name: board"), locale_str("name: status"), locale_str("name: help"),
-    locale_str("name: abort"), locale_str("name: claim"), locale_str("name: takeback"),
-    locale_str("name: rematch"), locale_str("name: games"), locale_str("name: note"),
-    locale_str("name: notes"), locale_str("name: if"),
-    # `/twixt-records …`
-    locale_str("name: export"), locale_str("name: history"), locale_str("name: replay"),
-    locale_str("name: import"), locale_str("name: stats"), locale_str("name: leaderboard"),
-    locale_str("name: analyze"),
-    # `/twixt-tournament …` (their German is in service-tournaments.po)
-    locale_str("name: twixt-tournament"), locale_str("name: create"), locale_str("name: join"),
-    locale_str("name: leave"), locale_str("name: start"), locale_str("name: withdraw"),
-    locale_str("name: standings"), locale_str("name: list"), locale_str("name: info"),
-    locale_str("name: next-season"), locale_str("name: event"), locale_str("name: name"),
-    locale_str("name: rounds"), locale_str("name: group"), locale_str("name: double"),
-    locale_str("name: teams"), locale_str("name: signup"), locale_str("name: roundrobin"),
-    locale_str("name: swiss"), locale_str("name: league"),
-    # `/twixt-settings …`
-    locale_str("name: me"), locale_str("name: server"), locale_str("name: vacation"),
-    locale_str("name: digest"), locale_str("name: next"),
-    # options
-    locale_str("name: user"), locale_str("name: size"), locale_str("name: rules"),
-    locale_str("name: handicap"), locale_str("name: first"), locale_str("name: thread"),
-    locale_str("name: time"), locale_str("name: partner"), locale_str("name: opponent1"),
-    locale_str("name: opponent2"), locale_str("name: opponent"), locale_str("name: command"),
-    locale_str("name: action"), locale_str("name: format"), locale_str("name: page"),
-    locale_str("name: game"), locale_str("name: file"), locale_str("name: theme"),
-    locale_str("name: palette"), locale_str("name: side"), locale_str("name: dm"),
-    locale_str("name: autolink"), locale_str("name: expiry"), locale_str("name: forfeit"),
-    locale_str("name: reminder"), locale_str("name: text"), locale_str("name: clear"),
-    locale_str("name: confirm"), locale_str("name: moves"), locale_str("name: days"),
-    locale_str("name: end"), locale_str("name: weekends"), locale_str("name: vacationdays"),
-    locale_str("name: level"), locale_str("name: takebacks"), locale_str("name: botgames"),
-    locale_str("name: hour"), locale_str("name: timezone"),
-    # choices
-    locale_str("name: classic"), locale_str("name: yes"), locale_str("name: no"),
-    locale_str("name: them"), locale_str("name: random"), locale_str("name: offer"),
-    locale_str("name: request"), locale_str("name: transcript"), locale_str("name: light"),
-    locale_str("name: dark"), locale_str("name: normal"), locale_str("name: colour-blind"),
-    locale_str("name: red"), locale_str("name: black"), locale_str("name: any"),
-    locale_str("name: on"), locale_str("name: off"),
-)
-
 
 class CatalogueTranslator(app_commands.Translator):
     """Names and descriptions of the commands from the German catalogue, for German

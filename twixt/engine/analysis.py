@@ -1,30 +1,31 @@
-"""A finished (or any) game looked at after the fact: Red's chance in each position, what the
-engine would have played there, and the turns that swung the game most.
+"""A finished (or any) game looked at after the fact: Red's chance after every move, what the
+engine would have played at each move instead and Red's chance after that, and the moves that
+cost their movers most (the swings).
 
-`analyze_game` replays the game from its start and asks `think` about the position before
-each move (a peg or a swap) and after the last one. Its `Limit` is what ONE position gets in
-a game of up to `FULL_POSITIONS` positions; a longer game shares that many positions' worth
-among all of its positions, each getting at least `MIN_NODES` nodes (and `MIN_SECONDS`, when
-time bounds the search), so the work is bounded by about `FULL_POSITIONS` searches plus the
-floors of at most `MAX_POSITIONS` positions. A game with more moves than that (classic
-removals allow thousands of turns) is sampled evenly: a report then covers several moves,
-and a swing names them all.
+`analyze_game` replays the game from its start and asks `think` about every position: the
+start, and the position after each move (a peg or a swap), where the mover's opponent is to
+move. Red's chance there is the engine's calibrated chance (`engine.chance`), so a point of the
+curve means the same whichever side is to move. For each move it also asks about the position
+after the engine's own choice at the same position (when that is another move), again with the
+opponent to move: a move's *loss* is how much worse it left its mover than the engine's choice
+would have, both judged alike, and not the drop from the position before (the drop compares a
+position with the mover to move with one with the opponent to move).
 
-A swing is a move that cost its mover: their chance after it is below their chance before.
-A rise of the mover's chance is never one (it only shows that the search had not yet seen
-the opponent's previous mistake). The biggest swings are what a reader studies, so for each
-of the `SWINGS` moves that cost their movers most the positions at both ends are searched
-again, each with `DEEP` times the per-position limit and at least the fixed nodes of the
-budget's `deep_level` for the board, and so is the position after the engine's own move
-there: the swing's chances, the engine's move and the chance after it come from that deeper
-search, the same for the move played and the engine's. A move is reported only when the
-deeper search agrees that it cost its mover and that the engine's move (a different one) is
-at least as good for the mover as the move played; so there may be fewer than `SWINGS`.
-(A sampled game's swing covers several moves of both sides: it names no engine move, which
-would replace only the first of them.) That is at most `3 * SWINGS` more searches,
-`DEEP_SHARE` positions' worth of the per-position limit (the floor may make them more), which
-a game of more than `FULL_POSITIONS - DEEP_SHARE` positions makes room for by sharing the
-rest. The whole stays within about `FULL_POSITIONS` searches.
+The swings are the moves that lost most, each at least `MIN_SWING`: the `CANDIDATES` largest
+losses are judged again by a deeper search (`deep_limit`) of the position after the move
+played and of the one after the engine's choice, and the `SWINGS` largest losses by that deeper
+look are listed; a move that cost nothing by it (the engine's choice, or one as good) is never
+listed. The deeper figures replace the cheap ones in the report.
+
+A position's search gets `limit` (the default: `default_limit`) while the game has at most
+`FULL_SEARCHES` searches; a longer game shares that many searches' worth, each getting at
+least `MIN_NODES` (and `MIN_SECONDS`). A game with more than `MAX_POSITIONS` moves (classic
+removals allow thousands of turns) is sampled evenly: a report then covers several moves, and
+with no engine's choice for them there are no swings. `total_seconds` bounds the whole
+analysis instead: each search gets the time left over the searches left, and once it has
+passed only the curve's positions are still searched (each at least the root network's pass),
+with no engine's choice and no deeper look. `progress` is told
+after each move how many of the game's moves are done.
 
 The default budget (`default_limit`, `BUDGETS`) is decided here, by the core that runs the
 searches, for the bot's `analyze` and `twixt analyze` alike: the Python search keeps what it
@@ -36,37 +37,39 @@ safety bound.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from itertools import pairwise
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from twixt.engine import core
 from twixt.engine.api import Limit, board_nodes, fixed_nodes, think
 from twixt.rules import Colour, Game
 
-#: positions that each get the whole per-position budget; a longer game shares this much
-FULL_POSITIONS = 40
+#: searches that each get the whole per-position limit; a longer game shares this many
+FULL_SEARCHES = 120
 #: the most positions analysed in one game (its start and end included)
 MAX_POSITIONS = 400
-#: the least a position gets when a long game shares the budget
+#: the least a search gets when a long game shares the budget
 MIN_NODES = 16
 MIN_SECONDS = 0.01
-#: the swings reported (at most), and the least loss of the mover's chance that counts as one
+#: the swings listed (at most), and the least loss of the mover's chance that lists a move
 SWINGS = 3
-MIN_SWING = 0.01
-#: the deeper search at the ends of the biggest swings: this many times a position's limit
-#: (and at least the budget's `deep_level`, which is more for the default budgets)
-DEEP = 2
-#: … within this many times a position's seconds (a safety bound for a slow or busy machine:
-#: the floor's nodes take the Python core about a second)
+MIN_SWING = 0.10
+#: the largest losses judged again by the deeper search (two searches each)
+CANDIDATES = SWINGS + 1
+#: the deeper search: this many times a position's nodes (and at least the budget's
+#: `deep_level`'s fixed nodes for the board), within `DEEP_SECONDS` times its seconds
+DEEP = 4
 DEEP_SECONDS = 3
-#: what those searches take of the `FULL_POSITIONS` positions' worth (at most): both ends of
-#: each swing and the position after the engine's move
-DEEP_SHARE = 3 * SWINGS * DEEP
-
 
 #: the seconds a position's search may take by default (a longer game shares them, as it does
 #: the nodes): a bound for a slow or busy machine, below every level's own cap; the nodes decide
 POSITION_SECONDS = 1.0
+
+#: the decimal places of a chance in the JSON
+JSON_PLACES = 4
+#: told (moves done, moves in all) as an analysis goes on
+Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
@@ -74,21 +77,19 @@ class Budget:
     """An analysis's default budget on one core: each position gets `level`'s nodes within
     `POSITION_SECONDS`, for the board as a level searches them when `by_board` (fewer on a
     bigger board, see `engine.api.board_nodes`), else as counted for 12×12 on every board;
-    both ends of the biggest swings at least `deep_level`'s fixed nodes for the board
-    (`fixed_nodes`: the compiled core's level 5, which searches until its time cap, would make
-    an analysis differ from run to run)."""
+    the swings' deeper look at least `deep_level`'s fixed nodes for the board (`fixed_nodes`:
+    the compiled core's level 5, which searches until its time cap, would make an analysis
+    differ from run to run)."""
 
     level: int
     deep_level: int
     by_board: bool
 
 
-#: the default budget by core (`engine.CORE`), chosen from whole analyses of real games
-#: (`benchmarks/engine_bench.py --parts analysis`; docs/engine.md, "Analysis"): the Python
-#: search keeps the budget it was sized for; the compiled core's takes no longer on 24×24 and
-#: 48×48 (level 4's 12×12 count on every board would take 40% longer on 48×48)
+#: the default budget by core (`engine.CORE`): the Python search keeps the budget it was
+#: sized for; the compiled core's searches level 4's nodes for the board
 BUDGETS = {"python": Budget(level=2, deep_level=4, by_board=False),
-           "compiled": Budget(level=4, deep_level=5, by_board=True)}
+           "compiled": Budget(level=4, deep_level=4, by_board=True)}
 
 
 def budget() -> Budget:
@@ -107,85 +108,136 @@ def default_limit(game: Game) -> Limit:
 
 
 @dataclass(frozen=True)
-class PositionReport:
-    """One position: `turn` moves have been made (0: the start); `red_win` is Red's chance
-    there (exact once the game is over); `preferred` the engine's move for the side to move
-    ("" when over); `played` what was played from here to the next report, the moves joined
-    by ", " ("" after the last)."""
+class MoveReport:
+    """Move `number` (counted from 1; to `last` when a sampled game's report covers several)
+    by `colour` (the team in Double TwixT), `played` as typed (several joined by ", "), left
+    Red with the chance `red`; `best` is the engine's choice at the same position ("" when
+    none was searched) and `red_best` Red's chance after it (None with no `best`, or when a
+    bound on the whole analysis had passed), both judged with the opponent to move.
+    `best_colour` is the mover's colour after `best` (not `colour` when one of the two moves
+    is a swap and the other is not)."""
 
-    turn: int
-    red_win: float
-    preferred: str
+    number: int
+    last: int
+    colour: Colour
     played: str
-
-
-@dataclass(frozen=True)
-class Swing:
-    """Moves `turn` to `last_turn` (one move: the same number, counted from 1) changed Red's
-    chance from `red_before` to `red_after`, for the worse for `mover`, who made the first of
-    them; `preferred` is what the engine would have played instead ("" for a sampled game's
-    swing of several moves), and `preferred_win` Red's chance after it, by the same search as
-    `red_after` and at least as good for `mover` (`red_after` when no move is named)."""
-
-    turn: int
-    last_turn: int
-    mover: Colour
-    played: str
-    preferred: str
-    red_before: float
-    red_after: float
-    preferred_win: float
+    red: float
+    best: str
+    red_best: float | None
+    best_colour: Colour | None = None
 
     @property
-    def change(self) -> float:
-        """How much Red's chance rose (negative: fell)."""
-        return self.red_after - self.red_before
-
-    @property
-    def cost(self) -> float:
-        """How much the mover's chance fell (above 0 for every swing)."""
-        return _share(self.mover, self.red_before) - _share(self.mover, self.red_after)
+    def loss(self) -> float:
+        """How much less the move left its mover than the engine's choice would have (0 with
+        no choice; below 0 when the move played looked better)."""
+        if self.red_best is None:
+            return 0.0
+        return (_share(self.best_colour or self.colour, self.red_best)
+                - _share(self.colour, self.red))
 
 
 @dataclass(frozen=True)
 class GameAnalysis:
-    """Every analysed position in order, and the biggest swings, biggest first. `step` is
-    how many moves one report covers (1 unless the game was sampled); `nodes` the nodes of
-    every search, `deep_nodes` those of each deeper search of a swing's end (a position
-    already over is not searched), in the order searched: the work done, for a reader to
-    check (the benchmark, the tests)."""
+    """Red's chance before the first move (`start`), a report a move (or, when `step` > 1, a
+    report every `step` moves), and the swings: the numbers of the listed moves, biggest loss
+    first. `nodes` is every search's nodes, `deep_nodes` those of each deeper look, in the
+    order searched: the work done, for a reader to check (the benchmark, the tests)."""
 
-    reports: tuple[PositionReport, ...]
-    swings: tuple[Swing, ...]
+    start: float
+    moves: tuple[MoveReport, ...]
+    swings: tuple[int, ...]
     step: int = 1
     nodes: int = 0
     deep_nodes: tuple[int, ...] = ()
 
+    def move(self, number: int) -> MoveReport:
+        """The report of the move `number`."""
+        return next(report for report in self.moves if report.number == number)
 
-def position_limit(limit: Limit, positions: int) -> Limit:
-    """What each of `positions` positions gets of a per-position `limit` (see the module)."""
-    share = min(1.0, FULL_POSITIONS / max(1, positions))
+    def red_before(self, number: int) -> float:
+        """Red's chance before the move `number`: the curve's point before it."""
+        earlier = [report.red for report in self.moves if report.number < number]
+        return earlier[-1] if earlier else self.start
+
+    def as_json(self) -> dict[str, object]:
+        """The analysis as one JSON object (`twixt analyze --json`, see docs/command-line.md):
+        Red's chances to `JSON_PLACES` places."""
+        return {"start": round(self.start, JSON_PLACES), "step": self.step,
+                "moves": [{"number": r.number, "colour": r.colour.value, "played": r.played,
+                           "red": round(r.red, JSON_PLACES), "best": r.best or None,
+                           "red_best": None if r.red_best is None
+                           else round(r.red_best, JSON_PLACES)}
+                          for r in self.moves],
+                "swings": list(self.swings)}
+
+
+def position_limit(limit: Limit, searches: int) -> Limit:
+    """What each of `searches` searches gets of a per-position `limit` (see the module)."""
+    share = min(1.0, FULL_SEARCHES / max(1, searches))
     nodes = None if limit.nodes is None else max(MIN_NODES, int(limit.nodes * share))
     seconds = None if limit.seconds is None else max(MIN_SECONDS, limit.seconds * share)
     return Limit(seconds=seconds, nodes=nodes)
 
 
-def analyze_game(game: Game, limit: Limit, *, seed: int = 0) -> GameAnalysis:
-    """Red's chance before the first move, after every move, and the three biggest swings;
-    `game` is left as it was. Deterministic for a `limit` without seconds and a `seed`."""
+def deep_limit(limit: Limit, game: Game) -> Limit:
+    """What the deeper look at a candidate swing gets: `DEEP` times a position's limit, with at
+    least the fixed nodes of the budget's `deep_level` for the board."""
+    least = board_nodes(fixed_nodes(budget().deep_level), game)
+    nodes = None if limit.nodes is None else max(limit.nodes * DEEP, least)
+    seconds = None if limit.seconds is None else limit.seconds * DEEP_SECONDS
+    return Limit(seconds=seconds, nodes=nodes)
+
+
+class _Searches:
+    """The analysis's searches: each position's limit, or the time left shared out when the
+    whole analysis is bounded (`total_seconds`), and the nodes searched."""
+
+    def __init__(self, limit: Limit, planned: int, seed: int,
+                 total_seconds: float | None) -> None:
+        self.limit = position_limit(limit, planned)
+        self.left = planned
+        self.seed = seed
+        self.deadline = None if total_seconds is None else time.monotonic() + total_seconds
+        self.nodes = 0
+
+    def out_of_time(self) -> bool:
+        """Whether a bound on the whole analysis has passed: what is not needed for the curve
+        (the engine's choices, the deeper look) is then no longer searched."""
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def red_chance(self, board: Game, limit: Limit | None = None) -> tuple[float, str]:
+        """Red's chance in a position and the engine's move there (exact and "" once over)."""
+        outcome = board.outcome
+        if outcome is not None:
+            return (0.5 if outcome.winner is None else float(outcome.winner is Colour.RED)), ""
+        chosen = self.limit if limit is None else limit
+        if self.deadline is not None:
+            share = max(MIN_SECONDS, (self.deadline - time.monotonic()) / max(1, self.left))
+            chosen = replace(chosen, seconds=min(chosen.seconds or share, share))
+        self.left -= 1
+        result = think(board, chosen, seed=self.seed)
+        self.nodes += result.nodes
+        win = min(1.0, max(0.0, result.win))
+        return (win if board.colour_to_move is Colour.RED else 1.0 - win), result.move
+
+
+def analyze_game(game: Game, limit: Limit, *, seed: int = 0, total_seconds: float | None = None,
+                 progress: Progress | None = None) -> GameAnalysis:
+    """Red's chance before the first move and after every move, the engine's choice at each
+    and the swings; `game` is left as it was. Deterministic for a `limit` without seconds, no
+    `total_seconds` and a `seed`."""
     turns = game.history
     moves = [index for index, turn in enumerate(turns) if turn.command.is_move]
     step = max(1, math.ceil(len(moves) / (MAX_POSITIONS - 1)))
     marks = sorted({*range(0, len(moves), step), len(moves)})
-    # the deeper searches take DEEP_SHARE positions' worth: the others share the rest
-    each = position_limit(limit, math.ceil(len(marks) * FULL_POSITIONS
-                                           / (FULL_POSITIONS - DEEP_SHARE)))
+    planned = len(marks) + (len(marks) - 1 if step == 1 else 0) + 2 * CANDIDATES
+    searches = _Searches(limit, planned, seed, total_seconds)
     board = game.copy()
     for _ in turns:  # back to the start, one undo a turn (`history` is a fresh tuple a read)
         board.undo()
-    reports: list[PositionReport] = []
     positions: list[Game] = []
-    nodes = 0
+    reports: list[MoveReport] = []
+    start, best = searches.red_chance(board)
     applied = 0
     for number, mark in enumerate(marks):
         # the position right after move `mark` (draw offers and the like come after it)
@@ -194,42 +246,56 @@ def analyze_game(game: Game, limit: Limit, *, seed: int = 0) -> GameAnalysis:
             board.push(turn.command, by=turn.player)
         applied = until
         positions.append(board.copy())
-        red, preferred, searched = _red_chance(board, each, seed)
-        nodes += searched
-        following = marks[number + 1] if number + 1 < len(marks) else mark
-        played = ", ".join(turns[index].text for index in moves[mark:following])
-        reports.append(PositionReport(mark, red, preferred, played))
-    movers = _movers(game)
-    candidates = _biggest(reports, movers)
+        if not number:
+            continue
+        first = marks[number - 1]
+        red, next_best = searches.red_chance(board)
+        red_best = None
+        if step == 1 and best and not searches.out_of_time():
+            red_best = _after(positions[-2], best, board, red, searches)
+        mover = turns[moves[first]]
+        to_move = positions[-2].colour_to_move
+        reports.append(MoveReport(first + 1, mark, mover.colour,
+                                  ", ".join(turns[index].text for index in moves[first:mark]),
+                                  red, best if step == 1 else "", red_best,
+                                  to_move.opponent if best == "swap" else to_move))
+        best = next_best
+        if progress is not None:
+            progress(mark, len(moves))
+    deep_nodes: list[int] = []
     deep = deep_limit(limit, game)
-    deep_nodes = []
-    for number in sorted({n + end for n in candidates for end in (0, 1)}):
-        red, preferred, searched = _red_chance(positions[number], deep, seed)
-        if preferred:
-            deep_nodes.append(searched)
-        old = reports[number]
-        reports[number] = PositionReport(old.turn, red, preferred, old.played)
-    swings = []
-    for number in candidates:
-        before = reports[number]
-        swing, searched = _swing(before, reports[number + 1], positions[number],
-                                 positions[number + 1], movers[before.turn], step, deep, seed)
-        if searched:
-            deep_nodes.append(searched)
-        if swing is not None:
-            swings.append(swing)
-    swings.sort(key=lambda swing: (-swing.cost, swing.turn))
-    return GameAnalysis(tuple(reports), tuple(swings), step, nodes + sum(deep_nodes),
-                        tuple(deep_nodes))
+    candidates = [] if searches.out_of_time() else _largest_losses(reports)
+    for index in candidates:
+        old = reports[index]
+        before, after = positions[index], positions[index + 1]
+        done = searches.nodes
+        red, _ = searches.red_chance(after, deep)
+        red_best = _after(before, old.best, after, red, searches, deep)
+        reports[index] = replace(old, red=red, red_best=red_best)
+        deep_nodes.append(searches.nodes - done)
+    listed = sorted((index for index in candidates if reports[index].loss >= MIN_SWING),
+                    key=lambda index: (-reports[index].loss, index))[:SWINGS]
+    return GameAnalysis(start, tuple(reports), tuple(reports[i].number for i in listed), step,
+                        searches.nodes, tuple(deep_nodes))
 
 
-def deep_limit(limit: Limit, game: Game) -> Limit:
-    """What each end of a big swing gets (see the module): `DEEP` times a position's limit,
-    with at least the fixed nodes of the budget's `deep_level` for the board."""
-    least = board_nodes(fixed_nodes(budget().deep_level), game)
-    nodes = None if limit.nodes is None else max(limit.nodes * DEEP, least)
-    seconds = None if limit.seconds is None else limit.seconds * DEEP_SECONDS
-    return Limit(seconds=seconds, nodes=nodes)
+def _after(before: Game, best: str, played: Game, red_played: float, searches: _Searches,
+           limit: Limit | None = None) -> float:
+    """Red's chance after the engine's move `best` in the position `before`: that of the move
+    played when it leads to the same position (`played`, worth `red_played`)."""
+    suggested = before.copy()
+    suggested.play(best)
+    if _board(suggested) == _board(played):
+        return red_played
+    red, _ = searches.red_chance(suggested, limit)
+    return red
+
+
+def _largest_losses(reports: list[MoveReport]) -> list[int]:
+    """The indices of the `CANDIDATES` moves that lost their movers most (the earlier of two
+    equal ones first), each losing something."""
+    ranked = sorted(range(len(reports)), key=lambda index: (-reports[index].loss, index))
+    return [index for index in ranked[:CANDIDATES] if reports[index].loss > 0]
 
 
 def _share(colour: Colour, red_win: float) -> float:
@@ -237,59 +303,7 @@ def _share(colour: Colour, red_win: float) -> float:
     return red_win if colour is Colour.RED else 1.0 - red_win
 
 
-def _movers(game: Game) -> list[Colour]:
-    """The colour of each move's mover as it moved (a swap: the colour swapped to)."""
-    return [turn.colour for turn in game.history if turn.command.is_move]
-
-
-def _biggest(reports: list[PositionReport], movers: list[Colour]) -> list[int]:
-    """The report numbers where the `SWINGS` moves that cost their movers most start, most
-    first (the earlier of two equal ones first); a loss under `MIN_SWING`, or a rise, is
-    none."""
-    losses = sorted((_share(movers[before.turn], after.red_win)
-                     - _share(movers[before.turn], before.red_win), number)
-                    for number, (before, after) in enumerate(pairwise(reports)))
-    return [number for change, number in losses[:SWINGS] if -change >= MIN_SWING]
-
-
-def _swing(before: PositionReport, after: PositionReport, start: Game, end: Game,
-           mover: Colour, step: int, deep: Limit, seed: int) -> tuple[Swing | None, int]:
-    """The swing from position `start` (reported as `before`) to `end` (`after`), both
-    searched deeply, and the nodes of the search after the engine's move there (0: none).
-    None when it is no swing: the deeper search saw no loss of the mover's, or the engine
-    would have played the move played, or its move is worse for the mover by the same
-    search as the move played."""
-    if _share(mover, before.red_win) - _share(mover, after.red_win) < MIN_SWING:
-        return None, 0
-    if step > 1 or not before.preferred:
-        return Swing(before.turn + 1, after.turn, mover, before.played, "", before.red_win,
-                     after.red_win, after.red_win), 0
-    suggested = start.copy()
-    suggested.play(before.preferred)
-    if _board(suggested) == _board(end):
-        return None, 0   # the engine agrees with the move: the loss was seen late, not made
-    red, _, searched = _red_chance(suggested, deep, seed)
-    if _share(mover, red) < _share(mover, after.red_win):
-        return None, searched
-    return Swing(before.turn + 1, after.turn, mover, before.played, before.preferred,
-                 before.red_win, after.red_win, red), searched
-
-
 def _board(game: Game) -> tuple[frozenset[tuple[Colour, int, int]], frozenset[str], Colour]:
     """What a position is, whichever moves led to it: its pegs, its links, who is to move."""
     return (frozenset((peg.colour, peg.hole.col, peg.hole.row) for peg in game.pegs()),
             frozenset(str(link) for link in game.links()), game.colour_to_move)
-
-
-def _red_chance(board: Game, limit: Limit, seed: int) -> tuple[float, str, int]:
-    """Red's chance in a position, the engine's move there (exact and "" once over) and the
-    nodes searched."""
-    outcome = board.outcome
-    if outcome is not None:
-        return (0.5 if outcome.winner is None else float(outcome.winner is Colour.RED)), "", 0
-    result = think(board, limit, seed=seed)
-    win = min(1.0, max(0.0, result.win))
-    return ((win if board.colour_to_move is Colour.RED else 1.0 - win), result.move,
-            result.nodes)
-
-

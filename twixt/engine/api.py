@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from twixt.engine import core
 from twixt.engine.about import LEVELS
 from twixt.engine.board import Board
+from twixt.engine.chance import calibrated
 from twixt.engine.core import search
 from twixt.engine.evaluate import side
 from twixt.engine.notation import line_text, move_text
@@ -31,14 +32,17 @@ class Limit:
 @dataclass(frozen=True)
 class PlayResult:
     """The engine's answer: `move` as a player would type it (`G6 link E5`, `swap`,
-    `G6; privilege`), `win` the chance (0–1) that the side to move wins, `pv` the expected
-    line starting with `move`, and the work done."""
+    `G6; privilege`), `win` the chance (0–1) that the side to move wins (calibrated on real
+    games: `engine.chance`), `pv` the expected line starting with `move`, the work done, and
+    `searched`, the search's own value for the side to move that `win` was calibrated from
+    (None where no search ran: a swap or an opening peg)."""
 
     move: str
     win: float
     pv: tuple[str, ...]
     nodes: int
     seconds: float
+    searched: float | None = None
 
 
 @dataclass(frozen=True)
@@ -157,9 +161,10 @@ def think(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
     colour = game.colour_to_move
     board = Board(game)
 
-    def answer(move: str, win: float, pv: list[str], nodes: int) -> PlayResult:
+    def answer(move: str, win: float, pv: list[str], nodes: int,
+               searched: float | None = None) -> PlayResult:
         return PlayResult(move, win, tuple([move, *pv[1:]]), nodes,
-                          time.perf_counter() - started)
+                          time.perf_counter() - started, searched)
 
     if game.can_swap() and should_swap(game):
         return answer("swap", 0.5, ["swap"], 1)
@@ -181,7 +186,8 @@ def think(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
         move += "; privilege"
         line = line[:1]
     move = _checked(game, move, str(board.geo.hole(line[0])))
-    return answer(move, found.win(line[0]), line_text(board, line, colour), found.nodes)
+    value = found.win(line[0])
+    return answer(move, calibrated(value), line_text(board, line, colour), found.nodes, value)
 
 
 def _calls_privilege(game: Game, board: Board, hole: int, colour: Colour) -> bool:

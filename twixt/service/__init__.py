@@ -17,15 +17,14 @@ the command line) is offered here too, so that no front end reaches into the ser
 from twixt.service.cases.analysis import curve_of, swing_lines
 from twixt.service.cases.clocks import LONGEST_SLEEP
 from twixt.service.cases.game_view import GameView, SeatView
-from twixt.service.cases.notes import MAX_NOTE
 from twixt.service.cases.records import MAX_IMPORT_BYTES
-from twixt.service.commands.help import TOPICS
 from twixt.service.commands.options import ChallengeOptions, build_options, parse_option_words
 from twixt.service.commands.tournament_options import (
     MAX_ROUNDS,
     build_tournament_options,
     tournament_name,
 )
+from twixt.service.commands.your_games import MAX_NOTE
 from twixt.service.desk.desk import utc_now
 from twixt.service.desk.engine_pool import ENGINE_CORE, EnginePool
 from twixt.service.desk.engine_seats import THE_ENGINE_PLAYER
@@ -46,6 +45,7 @@ from twixt.service.model import (
     MAX_PAGE,
     NO_SERVER,
     PAGE_SIZE,
+    Attachment,
     Button,
     ButtonKind,
     Control,
@@ -74,7 +74,7 @@ __all__ = [
     "PAGE_SIZE",
     "REFUSAL_KINDS",
     "THE_ENGINE_PLAYER",
-    "TOPICS",
+    "Attachment",
     "BusyError",
     "Button",
     "ButtonKind",

@@ -187,7 +187,8 @@ class Button:
 
 @dataclass(frozen=True)
 class Attachment:
-    """A file sent with a reply: a record, an animated replay."""
+    """A file sent with a reply (a record, an animated replay), or given with a command (an
+    option of the kind `listing.Kind.FILE`: a record to import)."""
 
     filename: str
     data: bytes

@@ -12,6 +12,7 @@ import pytest
 from twixt.language import message
 from twixt.service import commands as cmd
 from twixt.service.commands import router
+from twixt.service.commands.listing import PLAY, Listing
 from twixt.service.commands.words import People, ServiceCommand, Topic, Vocabulary, Words
 
 
@@ -23,13 +24,13 @@ class Shout(ServiceCommand):
 
 
 def _shouting() -> Words:
-    words = Words()
+    words = Words(PLAY)
 
-    @words.reads("shout", topic=Topic(message("Say it loud"), "shout TEXT", None, "shout hi"))
+    @words.reads("shout", topic=Topic(message("Say it loud"), "shout TEXT", "shout hi"))
     def _shout(rest: list[str], people: People) -> Shout:
         return Shout(" ".join(rest))
 
-    words.word("hush", Topic(message("Say nothing"), "hush", None, "hush"),
+    words.word("hush", Topic(message("Say nothing"), "hush", "hush"),
                lines=[("hush", Shout(""))])
     return words
 
@@ -42,9 +43,8 @@ def test_a_subjects_words_are_all_it_takes_to_read_its_commands():
 
 
 def test_the_routers_words_are_every_subjects_in_their_order():
-    assert router.COMMAND_WORDS[:2] == ("challenge", "team")  # the challenges' first
-    assert router.COMMAND_WORDS[-1] == "tournament"
-    assert set(router.COMMAND_WORDS) == set(router.VOCABULARY.topics)
+    assert router.VOCABULARY.words[:2] == ("challenge", "team")  # the challenges' first
+    assert router.VOCABULARY.words[-1] == "tournament"
     every = {type(c) for c in router.VOCABULARY.lines.values()}
     assert every <= set(cmd.command_kinds())
 
@@ -53,11 +53,23 @@ def test_a_word_two_subjects_claim_is_refused():
     with pytest.raises(TypeError, match="shout claimed twice"):
         Vocabulary(_shouting(), _shouting())
     with pytest.raises(TypeError, match="board claimed twice"):
-        Vocabulary(*(Words() for _ in range(2)), _board(), _board())
+        Vocabulary(*(Words(PLAY) for _ in range(2)), _board(), _board())
 
 
 def _board() -> Words:
-    words = Words()
-    words.word("board", Topic(message("The board"), "board", None, "board"),
+    words = Words(PLAY)
+    words.word("board", Topic(message("The board"), "board", "board"),
                lines=[("board", cmd.ShowBoard())])
     return words
+
+
+def test_a_command_two_subjects_list_under_one_name_is_refused():
+    def listing(word: str) -> Words:
+        words = Words(PLAY)
+        words.word(word, Topic(message("The board"), word, word),
+                   listing=Listing(cmd.ShowBoard, name="board"))
+        return words
+
+    assert [listed.path for listed in Vocabulary(listing("board")).listed] == ["/twixt board"]
+    with pytest.raises(TypeError, match="/twixt board claimed twice"):
+        Vocabulary(listing("board"), listing("show"))

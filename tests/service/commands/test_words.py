@@ -18,8 +18,8 @@ from tests.typed import enter
 from twixt.discord.replies import shown
 from twixt.language import LOCALES, translation, unmarked
 from twixt.service import MalformedError, TwixtService
-from twixt.service.commands.help import HELP, TOPICS, help_for
-from twixt.service.commands.router import COMMAND_WORDS, read
+from twixt.service.commands.help import help_for, overview
+from twixt.service.commands.router import VOCABULARY, read
 
 #: one Discord message
 MAX_MESSAGE = 2000
@@ -80,19 +80,15 @@ async def test_the_command_meant_is_said_in_german(service: TwixtService):
         "den Befehl “chalenge” kenne ich nicht: meinst du `challenge`?")
 
 
-def test_every_command_the_router_knows_has_its_help():
-    assert set(TOPICS) == set(COMMAND_WORDS)
-
-
 @pytest.mark.parametrize("locale", LOCALES)
 def test_each_commands_help_has_its_form_values_and_example_in_one_message(locale):
     tr = translation(locale)
-    for word in COMMAND_WORDS:
+    for word in VOCABULARY.words:
         text = shown(help_for(word, tr))  # as Discord gets it
         assert len(text) <= MAX_MESSAGE, (word, locale, len(text))
-        assert text.startswith(f"**{word}** — ") and f"`{TOPICS[word].example}`" in text
-        assert f"`{TOPICS[word].form}`" in text
-        assert all(f"`{option}`" in text for option in TOPICS[word].options)
+        assert text.startswith(f"**{word}** — ") and f"`{VOCABULARY.topics[word].example}`" in text
+        assert f"`{VOCABULARY.topics[word].form}`" in text
+        assert all(f"`{option}`" in text for option in VOCABULARY.topics[word].options)
         assert locale == "en" or not any(english in text for english in (
             "Write:", "Example:", "Options:")), (word, text)
     assert "`size 24|12|24x18`" in shown(help_for("challenge", tr))
@@ -102,10 +98,10 @@ def test_each_commands_help_has_its_form_values_and_example_in_one_message(local
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_help_names_every_command_in_one_message(locale):
-    text = shown(translation(locale).say(HELP))
+    text = shown(translation(locale).say(overview()))
     assert len(text) <= MAX_MESSAGE
     named = text.split("**", 4)[-1]  # after the bold "Commands:"/"Befehle:"
-    assert all(f" {word}," in named or f" {word}." in named for word in COMMAND_WORDS), named
+    assert all(f" {word}," in named or f" {word}." in named for word in VOCABULARY.words), named
     assert "tournament" in named
 
 

@@ -45,13 +45,14 @@ def analyze_record(record: str, seed: int = 0) -> GameAnalysis:
 def curve_of(analysis: GameAnalysis, game: Game, tr: Translation) -> WinCurve:
     """The picture's data: Red's chance by move, the swings, each colour's players and how
     the game ended."""
-    swings = tuple(CurveSwing(s.turn, s.last_turn, tr.say(s.mover.said), s.played,
-                              s.preferred, s.red_before, s.red_after, s.preferred_win)
-                   for s in analysis.swings)
+    swings = tuple(CurveSwing(s.number, s.last, tr.say(s.colour.said), s.played, s.best,
+                              analysis.red_before(s.number), s.red,
+                              s.red if s.red_best is None else s.red_best)
+                   for s in map(analysis.move, analysis.swings))
     red, black = (" & ".join(game.players_of(colour)) for colour in (Colour.RED, Colour.BLACK))
     result = result_sentence(game.outcome, game, tr) if game.outcome else ""
-    return WinCurve(tuple((r.turn, r.red_win) for r in analysis.reports), swings, red, black,
-                    result, tr.locale)
+    points = ((0, analysis.start), *((r.last, r.red) for r in analysis.moves))
+    return WinCurve(points, swings, red, black, result, tr.locale)
 
 
 def swing_lines(analysis: GameAnalysis, tr: Translation, code: str = "") -> list[str]:
@@ -59,19 +60,16 @@ def swing_lines(analysis: GameAnalysis, tr: Translation, code: str = "") -> list
     80%)`;
     the moves between `code` marks (a backtick, where the text is markdown)."""
     lines = []
-    for number, swing in enumerate(analysis.swings, start=1):
-        values = dict(n=number, colour=swing.mover.said,
-                      move=Markup(f"{code}{verbatim(swing.played)}{code}"),
-                      before=round(swing.red_before * 100), after=round(swing.red_after * 100))
-        line = (tr("{n}. move {turn}, {colour} {move}: Red {before}% → {after}%",
-                   turn=swing.turn, **values) if swing.turn == swing.last_turn
-                else tr("{n}. moves {first}–{last}, {colour} first, {move}: "
-                        "Red {before}% → {after}%",
-                        first=swing.turn, last=swing.last_turn, **values))
-        if swing.preferred:
+    for number, swing in enumerate(map(analysis.move, analysis.swings), start=1):
+        line = tr("{n}. move {turn}, {colour} {move}: Red {before}% → {after}%", n=number,
+                  turn=swing.number, colour=swing.colour.said,
+                  move=Markup(f"{code}{verbatim(swing.played)}{code}"),
+                  before=round(analysis.red_before(swing.number) * 100),
+                  after=round(swing.red * 100))
+        if swing.red_best is not None:
             line = tr("{line} (engine: {move}, Red {chance}%)", line=line,
-                      move=Markup(f"{code}{verbatim(swing.preferred)}{code}"),
-                      chance=round(swing.preferred_win * 100))
+                      move=Markup(f"{code}{verbatim(swing.best)}{code}"),
+                      chance=round(swing.red_best * 100))
         lines.append(line)
     if not analysis.swings:
         lines.append(tr("No move changed Red's chance much."))

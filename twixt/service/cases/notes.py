@@ -11,12 +11,12 @@ from __future__ import annotations
 from twixt.language import Translation, code
 from twixt.rules import visible
 from twixt.service import commands as cmd
+from twixt.service.commands.your_games import MAX_NOTE
 from twixt.service.desk.desk import Desk
 from twixt.service.errors import LimitError, MalformedError
 from twixt.service.model import Reply, Request, check_page, require_private
 from twixt.storage import Note
 
-MAX_NOTE = 1000
 MAX_NOTES = 50
 #: characters of notes on one page: a page stays within a Discord message (2,000), with room
 #: for the header and for Discord's escape of every mention in them (a character after @)

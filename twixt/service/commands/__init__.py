@@ -6,10 +6,11 @@ service runs it through one dispatch (`TwixtService.execute`). A command carries
 values — a move is a `rules.Command`, never text to be parsed again.
 
 Each subject keeps its commands in a module of its own — their values, how a typed line is
-read into them and their help (`challenges`, `turns`, `your_games`, `records`, `settings`,
-`tournaments`; see `words`) — and this package offers them all under one name, as asyncio's
-package does its modules' (`commands.Move`); the router puts their words together
-(`router.VOCABULARY`), the service their handlers (`handlers_of`).
+read into them, their help and how they are listed (`challenges`, `turns`, `your_games`,
+`records`, `settings`, `tournaments`; see `words` and `listing`) — and this package offers
+them all under one name, as asyncio's package does its modules' (`commands.Move`); the
+router puts their words together (`router.VOCABULARY`), the service their handlers
+(`handlers_of`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from twixt import rules
 from twixt.rules import Action
 from twixt.service.commands import challenges, records, settings, tournaments, turns, your_games
 from twixt.service.commands.challenges import *  # noqa: F403
+from twixt.service.commands.listing import PLAY, Group, Kind, Listed, Listing, Option, names_of
 from twixt.service.commands.records import *  # noqa: F403
 from twixt.service.commands.settings import *  # noqa: F403
 from twixt.service.commands.tournaments import *  # noqa: F403
@@ -31,9 +33,10 @@ from twixt.service.commands.your_games import *  # noqa: F403
 from twixt.service.errors import LimitError, MalformedError
 from twixt.service.model import ButtonKind, ControlKind, Reply
 
-__all__ = ["ForGame", "Handler", "Handlers", "ServiceCommand", "handlers_of", "handles",
-           "command_kinds", "of_button", "of_control", *challenges.__all__, *records.__all__,
-           *settings.__all__, *tournaments.__all__, *turns.__all__, *your_games.__all__]
+__all__ = ["PLAY", "ForGame", "Group", "Handler", "Handlers", "Kind", "Listed", "Listing",
+           "Option", "ServiceCommand", "command_kinds", "handlers_of", "handles", "names_of",
+           "of_button", "of_control", *challenges.__all__, *records.__all__, *settings.__all__,
+           *tournaments.__all__, *turns.__all__, *your_games.__all__]
 
 
 @dataclass(frozen=True)

@@ -4,11 +4,13 @@ decline, rematch — their values, how a typed line is read into them, and their
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from twixt.engine import LEVELS
 from twixt.language import message
+from twixt.service.commands.listing import PLAY, Kind, Listing, Option
 from twixt.service.commands.options import (
+    CHALLENGE_OPTIONS,
     GAME_OPTION_FORMS,
     OPTION_NAMES,
     SEATING_OPTION_FORMS,
@@ -32,7 +34,7 @@ from twixt.service.model import User
 __all__ = ["CHALLENGE_OPTION_FORMS", "Answer", "AnswerChallenge", "Challenge", "Rematch",
            "Team"]
 
-WORDS = Words()
+WORDS = Words(PLAY)
 
 Answer = Literal["accept", "decline"]
 #: the options of a challenge, as help writes them
@@ -49,10 +51,17 @@ class Challenge(ServiceCommand):
     options: ChallengeOptions = field(default_factory=ChallengeOptions)
 
 
+def _listed_challenge(user: User | None = None, **options: Any) -> Challenge:
+    return Challenge(user, build_options(**options))
+
+
 @WORDS.reads("challenge", topic=Topic(
     message("Challenge someone, or anyone here, to TwixT"),
-    "challenge [PLAYER|bot] [OPTION VALUE …]", "/twixt challenge",
-    "challenge bob size 12 time 3d", CHALLENGE_OPTION_FORMS))
+    "challenge [PLAYER|bot] [OPTION VALUE …]", "challenge bob size 12 time 3d",
+    CHALLENGE_OPTION_FORMS),
+             listing=Listing(_listed_challenge, (
+                 Option("user", message("who you challenge (leave out: anyone here may "
+                                        "accept)"), Kind.OPPONENT), *CHALLENGE_OPTIONS)))
 def _challenge(words: list[str], people: People) -> Challenge:
     opponent = (with_engine(people)(words.pop(0))
                 if words and words[0].lower() not in OPTION_NAMES else None)
@@ -68,10 +77,20 @@ class Team(ServiceCommand):
     options: ChallengeOptions = field(default_factory=ChallengeOptions)
 
 
+def _listed_team(partner: User, opponent1: User, opponent2: User,
+                 **options: Any) -> Team:
+    return Team(partner, (opponent1, opponent2), build_options(**options))
+
+
 @WORDS.reads("team", topic=Topic(
     message("Double TwixT: you and a partner against two others"),
-    "team PARTNER vs OPPONENT1 OPPONENT2 [OPTION VALUE …]", "/twixt team",
-    "team carol vs bob dave size 24", CHALLENGE_OPTION_FORMS))
+    "team PARTNER vs OPPONENT1 OPPONENT2 [OPTION VALUE …]", "team carol vs bob dave size 24",
+    CHALLENGE_OPTION_FORMS),
+             listing=Listing(_listed_team, (
+                 Option("partner", message("your teammate"), Kind.OPPONENT, required=True),
+                 Option("opponent1", message("first opponent"), Kind.OPPONENT, required=True),
+                 Option("opponent2", message("second opponent"), Kind.OPPONENT, required=True),
+                 *CHALLENGE_OPTIONS)))
 def _team(words: list[str], people: People) -> Team:
     if len(words) < 4 or words[1].lower() != "vs":
         raise MalformedError("write team PARTNER vs OPPONENT1 OPPONENT2 [options]")
@@ -98,11 +117,13 @@ def _answer(words: list[str], answer: Answer) -> AnswerChallenge | None:
 
 
 WORDS.word("accept", Topic(message("Accept the challenge made to you here"),
-                           "accept [CHALLENGE]", "/twixt accept", "accept 12"),
-           reader=lambda words, people: _answer(words, "accept"))
+                           "accept [CHALLENGE]", "accept 12"),
+           reader=lambda words, people: _answer(words, "accept"),
+           listing=Listing(lambda: AnswerChallenge("accept")))
 WORDS.word("decline", Topic(message("Decline a challenge made to you, or withdraw yours"),
-                            "decline [CHALLENGE]", "/twixt decline", "decline"),
-           reader=lambda words, people: _answer(words, "decline"))
+                            "decline [CHALLENGE]", "decline"),
+           reader=lambda words, people: _answer(words, "decline"),
+           listing=Listing(lambda: AnswerChallenge("decline")))
 
 
 @dataclass(frozen=True)
@@ -114,6 +135,6 @@ class Rematch(ServiceCommand):
 
 @WORDS.reads("rematch", topic=Topic(
     message("Challenge the players of this channel's last game again"),
-    "rematch [GAME]", "/twixt rematch", "rematch"))
+    "rematch [GAME]", "rematch"), listing=Listing(Rematch))
 def _rematch(words: list[str], people: People) -> Rematch:
     return Rematch(number(words[0]) if words else None)

@@ -14,6 +14,7 @@ from twixt.engine import LEVELS
 from twixt.language import Message, message
 from twixt.rules import TwixtError, parse_size, quote
 from twixt.rules.numbers import whole_number
+from twixt.service.commands.listing import Kind, Option
 from twixt.service.errors import MalformedError
 from twixt.service.pure.clock.timecontrol import parse_time_control, time_control_of
 from twixt.storage import FirstMove, GameSetup
@@ -40,6 +41,43 @@ SERVER_SETTINGS = {"thread": ("thread_default", None), "forfeit": ("forfeit_on_t
            "expiry": ("challenge_expiry_hours", "hours"), "reminder": ("reminder_hours", "hours"),
            "vacationdays": ("vacation_days", "days"), "vacation": ("vacation_default", None),
            "botgames": ("bot_games", "games")}
+
+YES_NO_CHOICES = ("yes", "no")
+#: sizes and times to suggest as they are typed; a time's last is a bank like Little Golem's
+#: (10 days, 36 hours more with each move)
+COMMON_SIZES = ("24", "24x18", "20", "16", "12", "30", "48")
+COMMON_TIMES = ("12h", "1d", "2d", "3d", "7d", "10d+36h")
+
+
+def yes_no_option(name: str, description: Message) -> Option:
+    """An option answered yes or no."""
+    return Option(name, description, Kind.CHOICE, choices=YES_NO_CHOICES)
+
+
+#: the options of a game's own, as a challenge and a tournament list them
+SIZE = Option("size", message("board size: 24, 12 or columns x rows like 24x18 (default 24)"),
+              suggestions=lambda: COMMON_SIZES)
+RULES = Option("rules", message("classic (links block, removals allowed) or pp (own links may "
+                                "cross)"), Kind.CHOICE, choices=("classic", "pp"))
+TIME = Option("time", message("time per move like 3d or 12h, or a bank like 10d+36h (default: "
+                              "no clock)"), suggestions=lambda: COMMON_TIMES)
+VACATION = yes_no_option("vacation", message("may vacations and weekends off stop the clocks? "
+                                             "(default: the server's)"))
+THREAD = yes_no_option("thread", message("play in a new thread of its own"))
+#: a challenge's options after its players (`build_options` takes them by name)
+CHALLENGE_OPTIONS = (
+    SIZE, RULES,
+    yes_no_option("swap", message("may the second player take over the first peg? (default "
+                                  "yes, no with handicap)")),
+    Option("handicap", message("rows the weaker side's opponent gives up"), Kind.NUMBER,
+           least=0),
+    Option("first", message("who plays Red and moves first (default me)"), Kind.CHOICE,
+           choices=tuple(first.value for first in FirstMove)),
+    THREAD, TIME, VACATION,
+    Option("level", message("when you challenge me, the bot: 1 (easy) to 5 (strong), default 3"),
+           Kind.NUMBER, least=min(LEVELS), most=max(LEVELS)),
+    yes_no_option("takebacks", message("when you challenge me, the bot: may you take back? "
+                                       "(default no)")))
 
 #: how help writes the options, as `name values` (`help challenge`, `help tournament`)
 YES_NO_FORM = "yes|no"

@@ -7,10 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from twixt.language import message
+from twixt.service.commands.listing import Group, Kind, Listing, Option
 from twixt.service.commands.options import (
     OPTION_NAMES,
     SEATING_OPTION_FORMS,
+    THREAD,
     ChallengeOptions,
+    build_options,
     parse_option_words,
 )
 from twixt.service.commands.words import (
@@ -23,11 +26,15 @@ from twixt.service.commands.words import (
     with_engine,
 )
 from twixt.service.errors import MalformedError
-from twixt.service.model import User
+from twixt.service.model import MAX_PAGE, Attachment, User
+from twixt.storage import FirstMove
 
 __all__ = ["Analyze", "Export", "History", "ImportRecord", "Leaderboard", "Replay", "Stats"]
 
-WORDS = Words()
+WORDS = Words(Group("twixt-records", message("TwixT records, replays and ratings")))
+#: the option of the commands on one game
+_GAME = Option("game", message("the game's number (leave out: this channel's last game)"),
+               Kind.NUMBER, least=1)
 
 
 @dataclass(frozen=True)
@@ -38,8 +45,10 @@ class Export(ServiceCommand):
 
 
 @WORDS.reads("export", topic=Topic(message("This channel's game as record files"),
-                                   "export [transcript|lg|t1]", "/twixt-records export",
-                                   "export lg"))
+                                   "export [transcript|lg|t1]", "export lg"),
+             listing=Listing(lambda format=None: Export(format), (Option(
+                 "format", message("transcript, Little Golem (lg) or T1 (default: all three)"),
+                 Kind.CHOICE, choices=("transcript", "lg", "t1")),)))
 def _export(words: list[str], people: People) -> Export:
     return Export(words[0].lower() if words else None)
 
@@ -53,8 +62,12 @@ class History(ServiceCommand):
 
 
 @WORDS.reads("history", topic=Topic(message("Past games of a player, or of this channel"),
-                                    "history [PLAYER] [page N]", "/twixt-records history",
-                                    "history bob"))
+                                    "history [PLAYER] [page N]", "history bob"),
+             listing=Listing(History, (
+                 Option("user", message("whose games (leave out: this channel's)"),
+                        Kind.PERSON),
+                 Option("page", message("which page of ten games (default 1)"), Kind.NUMBER,
+                        least=1, most=MAX_PAGE))))
 def _history(words: list[str], people: People) -> History:
     asked = page(words)
     return History(people(words[0]) if words else None, asked)
@@ -68,7 +81,8 @@ class Replay(ServiceCommand):
 
 
 @WORDS.reads("replay", topic=Topic(message("A game as an animated picture, one frame a turn"),
-                                   "replay [GAME]", "/twixt-records replay", "replay 12"))
+                                   "replay [GAME]", "replay 12"),
+             listing=Listing(lambda game=None: Replay(game), (_GAME,)))
 def _replay(words: list[str], people: People) -> Replay:
     return Replay(number(words[0]) if words else None)
 
@@ -83,7 +97,7 @@ class Analyze(ServiceCommand):
 
 @WORDS.reads("analyze", topic=Topic(
     message("A finished game's win chances, move by move, by the engine"), "analyze [GAME]",
-    "/twixt-records analyze", "analyze 12"))
+    "analyze 12"), listing=Listing(lambda game=None: Analyze(game), (_GAME,)))
 def _analyze(words: list[str], people: People) -> Analyze:
     return Analyze(number(words[0]) if words else None)
 
@@ -99,10 +113,24 @@ class ImportRecord(ServiceCommand):
     options: ChallengeOptions = field(default_factory=ChallengeOptions)
 
 
+def _listed_import(file: Attachment, opponent: User | None = None, first: str | None = None,
+                   thread: str | None = None) -> ImportRecord:
+    return ImportRecord(file.filename, file.data, opponent, build_options(first=first,
+                                                                      thread=thread))
+
+
 @WORDS.reads("import", topic=Topic(message("Show a game record, and challenge to continue it"),
                                    "import FILE [PLAYER] [OPTION VALUE …]",
-                                   "/twixt-records import", "import game.T1 bob first them",
-                                   SEATING_OPTION_FORMS))
+                                   "import game.T1 bob first them", SEATING_OPTION_FORMS),
+             listing=Listing(_listed_import, (
+                 Option("file", message("a transcript (.twixt), Little Golem (.tsgf) or T1 "
+                                        "(.T1) file"), Kind.FILE, required=True),
+                 Option("opponent", message("who you challenge to continue it (leave out: "
+                                            "anyone)"), Kind.PLAYER),
+                 Option("first", message("me: you take the record's Red seat; them: its "
+                                         "Black seat"), Kind.CHOICE,
+                        choices=tuple(first.value for first in FirstMove)),
+                 THREAD)))
 def _import(words: list[str], people: People) -> ImportRecord:
     if not words:
         raise MalformedError("import FILE [opponent] [options]")
@@ -120,7 +148,9 @@ class Stats(ServiceCommand):
 
 
 @WORDS.reads("stats", topic=Topic(message("Wins, losses and rating of a player in this server"),
-                                  "stats [PLAYER]", "/twixt-records stats", "stats bob"))
+                                  "stats [PLAYER]", "stats bob"),
+             listing=Listing(Stats, (Option("user", message("whose numbers (leave out: yours)"),
+                                            Kind.PERSON),)))
 def _stats(words: list[str], people: People) -> Stats:
     return Stats(people(words[0]) if words else None)
 
@@ -133,7 +163,9 @@ class Leaderboard(ServiceCommand):
 
 
 @WORDS.reads("leaderboard", topic=Topic(message("This server's rated players, best first"),
-                                        "leaderboard [page N]", "/twixt-records leaderboard",
-                                        "leaderboard"))
+                                        "leaderboard [page N]", "leaderboard"),
+             listing=Listing(Leaderboard, (Option("page", message(
+                 "which page of ten players (default 1)"), Kind.NUMBER, least=1,
+                                                  most=MAX_PAGE),)))
 def _leaderboard(words: list[str], people: People) -> Leaderboard:
     return Leaderboard(page(words))

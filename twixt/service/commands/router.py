@@ -25,16 +25,17 @@ from twixt.service.commands.turns import PRIVATE, conditional, read_move
 from twixt.service.commands.words import People, Vocabulary, nobody, with_engine
 from twixt.service.errors import MalformedError, NotAllowedError
 
-__all__ = ["COMMAND_WORDS", "PRIVATE", "VOCABULARY", "People", "conditional",
-           "is_move_language", "nobody", "read", "with_engine"]
+__all__ = ["PRIVATE", "SUBJECTS", "VOCABULARY", "People", "conditional", "is_move_language",
+           "nobody", "read", "with_engine"]
 
 #: every subject's words, in the order `help` names them (each subject declares its own,
 #: beside its commands: `commands.words.Words`)
-VOCABULARY = Vocabulary(challenges.WORDS, turns.WORDS, your_games.WORDS, records.WORDS,
-                        settings.WORDS, tournaments.WORDS)
-#: every word that begins a command, as `help` names them (each has its help, see
-#: `help.TOPICS`), and as a mistyped word is matched against
-COMMAND_WORDS = tuple(VOCABULARY.topics)
+SUBJECTS = (challenges.WORDS, turns.WORDS, your_games.WORDS, records.WORDS, settings.WORDS,
+            tournaments.WORDS)
+#: the one vocabulary every front end reads: what a typed line means here, `help`'s topics,
+#: and the commands listed (Discord's slash commands); each reads it when it is used, so
+#: that it is the one place to look
+VOCABULARY = Vocabulary(*SUBJECTS)
 #: the words that start a line of conditional moves (`move if …` too, as `/twixt move` reads it)
 _LEADS = (["if"], ["conditions"], ["move", "if"], ["move", "conditions"])
 #: words of the move language, which a text may begin with and never be a mistyped command
@@ -71,7 +72,7 @@ def read(text: str, people: People = nobody, *, public: bool = False) -> cmd.Ser
         asked = reader(rest, people)
         if asked is not None:
             return asked
-    typo = did_you_mean(verb, COMMAND_WORDS) if verb not in _MOVE_LANGUAGE else None
+    typo = did_you_mean(verb, VOCABULARY.words) if verb not in _MOVE_LANGUAGE else None
     if typo is not None:
         raise typo  # a command's word mistyped: the move language's hint would not help
     return read_move(text)

@@ -5,6 +5,7 @@ their values, how a typed line is read into them, and their help."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, get_args
 
@@ -12,6 +13,7 @@ from twixt import rules
 from twixt.language import message
 from twixt.rules import Action, Command, InvalidMoveError, parse_command, quote
 from twixt.rules.conditionals import Plan, parse_conditionals
+from twixt.service.commands.listing import PLAY, Kind, Listing, Option
 from twixt.service.commands.spelling import did_you_mean
 from twixt.service.commands.words import People, ServiceCommand, Topic, Words
 from twixt.service.errors import MalformedError, refused_by_rules
@@ -21,7 +23,7 @@ __all__ = ["PRIVATE", "TAKEBACK_ACTIONS", "Abort", "Claim", "Conditional", "Cond
            "ConfirmMove", "DrawAction", "Help", "Move", "Pick", "Resign", "ShowBoard", "Status",
            "Takeback", "TakebackAction", "conditional", "read_move"]
 
-WORDS = Words()
+WORDS = Words(PLAY)
 
 DrawAction = Literal["offer", "accept", "decline"]
 TakebackAction = Literal["request", "accept", "decline"]
@@ -60,24 +62,44 @@ def read_move(text: str) -> Move | Resign:
     return Move(command)
 
 
+def _typed(command: str) -> ServiceCommand:
+    """`/twixt move`'s line, read as a typed one: any command may be written there."""
+    from twixt.service.commands import router  # the router reads every subject's words
+
+    return router.read(command)
+
+
+def _acting(action: Action) -> Callable[[], Move]:
+    """The build of a command that is one action of the move language."""
+    return lambda: Move(Command(actions=(action,)))
+
+
 WORDS.word("move", Topic(message("Play your turn, like G6 link E5"), "[move] MOVE",
-                         "/twixt move", "G6 link E5"),
-           reader=lambda words, people: read_move(" ".join(words)))
+                         "G6 link E5"),
+           reader=lambda words, people: read_move(" ".join(words)),
+           listing=Listing(_typed, (Option("command", message(
+               "G6 · G6 link E5 · remove J9-K11; I11 link K10 · swap"), required=True),),
+                           in_game=True))
 # the move language's own words, which the rules read
 WORDS.word("swap", Topic(message("Take over Red's first peg (when swap is on)"), "swap",
-                         "/twixt swap", "swap"))
+                         "swap"), listing=Listing(_acting(Action.SWAP), in_game=True))
 WORDS.word("privilege", Topic(message("Double TwixT: call Privilege after your move"),
-                              "privilege | MOVE; privilege", "/twixt privilege",
-                              "G6 link E5; privilege"))
+                              "privilege | MOVE; privilege", "G6 link E5; privilege"),
+           listing=Listing(_acting(Action.PRIVILEGE), in_game=True))
 WORDS.word("resign", Topic(message("Resign this game (asks to confirm)"), "resign | resign yes",
-                           "/twixt resign", "resign"),
+                           "resign"),
            # confirmed as it is typed, where there is no button to press (the terminal)
-           lines=[(line, Resign(confirmed=True)) for line in ("resign yes", "move resign yes")])
+           lines=[(line, Resign(confirmed=True)) for line in ("resign yes", "move resign yes")],
+           listing=Listing(Resign, in_game=True))
+_DRAWING = {"offer": Action.OFFER_DRAW, "accept": Action.ACCEPT_DRAW,
+            "decline": Action.DECLINE_DRAW}
 
 
 @WORDS.reads("draw", topic=Topic(message("Offer a draw, or accept or decline one"),
-                                 "draw offer|accept|decline | offer draw", "/twixt draw",
-                                 "offer draw"))
+                                 "draw offer|accept|decline | offer draw", "offer draw"),
+             listing=Listing(lambda action: Move(Command(actions=(_DRAWING[action],))), (Option(
+                 "action", message("offer a draw, or answer your opponent's offer"),
+                 Kind.CHOICE, required=True, choices=_DRAW_WORDS),), in_game=True))
 def _draw(words: list[str], people: People) -> Move | None:
     """`draw offer` (the move language says `offer draw`, read by the rules)."""
     if len(words) != 1:
@@ -106,13 +128,15 @@ def _takeback(words: list[str], people: People) -> None:
 
 WORDS.word("takeback", Topic(message("Ask to take back your last turn, or answer such a "
                                      "request"),
-                             "takeback [request|accept|decline]", "/twixt takeback",
-                             "takeback"),
+                             "takeback [request|accept|decline]", "takeback"),
            lines={"takeback": Takeback("request"), "accept takeback": Takeback("accept"),
                   "decline takeback": Takeback("decline"),
                   **{f"takeback {action}": Takeback(action)
                      for action in TAKEBACK_ACTIONS}}.items(),
-           reader=_takeback)
+           reader=_takeback,
+           listing=Listing(Takeback, (Option(
+               "action", message("request (your last turn), or accept or decline a request"),
+               Kind.CHOICE, choices=TAKEBACK_ACTIONS),), in_game=True))
 
 
 @dataclass(frozen=True)
@@ -121,7 +145,8 @@ class Claim(ServiceCommand):
 
 
 WORDS.word("claim", Topic(message("Claim the win when your opponent's time is up"), "claim",
-                          "/twixt claim", "claim"), lines=[("claim", Claim())])
+                          "claim"),
+           lines=[("claim", Claim())], listing=Listing(Claim, in_game=True))
 
 
 @dataclass(frozen=True)
@@ -129,8 +154,8 @@ class ShowBoard(ServiceCommand):
     """Post the board of the channel's game again."""
 
 
-WORDS.word("board", Topic(message("Show the board of this channel's game"), "board",
-                          "/twixt board", "board"), lines=[("board", ShowBoard())])
+WORDS.word("board", Topic(message("Show the board of this channel's game"), "board", "board"),
+           lines=[("board", ShowBoard())], listing=Listing(ShowBoard, in_game=True))
 
 
 @dataclass(frozen=True)
@@ -138,8 +163,8 @@ class Status(ServiceCommand):
     """The facts of the channel's game."""
 
 
-WORDS.word("status", Topic(message("Players, options and whose turn it is"), "status",
-                           "/twixt status", "status"), lines=[("status", Status())])
+WORDS.word("status", Topic(message("Players, options and whose turn it is"), "status", "status"),
+           lines=[("status", Status())], listing=Listing(Status, in_game=True))
 
 
 @dataclass(frozen=True)
@@ -148,7 +173,8 @@ class Abort(ServiceCommand):
 
 
 WORDS.word("abort", Topic(message("Call the game off (a channel manager, or all players)"),
-                          "abort", "/twixt abort", "abort"), lines=[("abort", Abort())])
+                          "abort", "abort"),
+           lines=[("abort", Abort())], listing=Listing(Abort, in_game=True))
 
 
 @dataclass(frozen=True)
@@ -160,7 +186,7 @@ class ConfirmMove(ServiceCommand):
 
 
 WORDS.word("confirm", Topic(message("Play the move you were shown privately (with confirm "
-                                    "on)"), "confirm", None, "confirm"),
+                                    "on)"), "confirm", "confirm"),
            lines=[("confirm", ConfirmMove())])
 
 
@@ -189,7 +215,10 @@ def conditional(text: str) -> Conditional:
 
 @WORDS.reads("if", "conditions", topic=Topic(
     message("Store private replies to your opponent's next moves"),
-    "if MOVE then REPLY; … | if clear | if", "/twixt if", "if H9 then G6; if J10 then K8"))
+    "if MOVE then REPLY; … | if clear | if", "if H9 then G6; if J10 then K8"),
+             listing=Listing(lambda moves="": conditional(moves), (Option("moves", message(
+                 "if H9 then G6; if J10 then K8 · clear · leave out: show them")),),
+                             in_game=True))
 def _conditional(words: list[str], people: People) -> Conditional:
     return conditional(" ".join(words))
 
@@ -214,8 +243,18 @@ class Help(ServiceCommand):
     topic: str | None = None
 
 
+def _command_words() -> tuple[str, ...]:
+    """Every command's word, as help names them (`help`'s suggestions)."""
+    from twixt.service.commands import router  # the router puts every subject's words together
+
+    return router.VOCABULARY.words
+
+
 @WORDS.reads("help", topic=Topic(message("How to play, and the move language"),
-                                 "help [COMMAND]", "/twixt help", "help challenge"))
+                                 "help [COMMAND]", "help challenge"),
+             listing=Listing(lambda command=None: Help(command), (Option("command", message(
+                 "a command to explain, like challenge (leave out: all of them)"),
+                                           suggestions=_command_words),)))
 def _help(words: list[str], people: People) -> Help:
     """`help`, or `help COMMAND` (the service knows the commands' help, and says which
     command a word that is none most likely meant)."""

@@ -12,12 +12,13 @@ Flask blueprint's routes: each subject keeps its own, and one place composes the
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from twixt.language import Message
 from twixt.rules import quote
 from twixt.rules.numbers import whole_number
+from twixt.service.commands.listing import Group, Listed, Listing
 from twixt.service.desk.engine_seats import ENGINE_PLAYER_WORD, THE_ENGINE_PLAYER
 from twixt.service.errors import MalformedError, MissingError
 from twixt.service.model import User
@@ -44,59 +45,98 @@ Reader = Callable[[list[str], People], ServiceCommand | None]
 
 @dataclass(frozen=True)
 class Topic:
-    """One command's help: what it does, how it is typed (at the table or after `@bot`),
-    where it is among the slash commands (None: a button does it), its options as
-    `name values`, and an example."""
+    """One command's help: what it does, how it is typed (at the table or after `@bot`), an
+    example, its options as `name values`, and where it is among the slash commands (None: a
+    button does it; `Words` fills it in from the command's `Listing`)."""
 
     says: Message
     form: str
-    slash: str | None
     example: str
     options: tuple[str, ...] = ()
+    slash: str | None = None
 
 
 class Words:
     """A subject's part of the command language: each word that begins one of its commands,
     with its help and its reader (none for the move language's own words, which the rules
-    read), and whole lines that are a command as they stand (`board`, `accept takeback`)."""
+    read), whole lines that are a command as they stand (`board`, `accept takeback`), and
+    how its commands are listed in `group` (`listing.Listing`: the slash commands)."""
 
-    def __init__(self) -> None:
+    def __init__(self, group: Group) -> None:
+        self.group = group
         self.topics: dict[str, Topic] = {}
         self.readers: dict[str, Reader] = {}
         self.lines: dict[str, ServiceCommand] = {}
+        self.listed: list[Listed] = []
 
     def word(self, word: str, topic: Topic, *, lines: Iterable[tuple[str, ServiceCommand]] = (),
-             reader: Reader | None = None) -> None:
+             reader: Reader | None = None, listing: Listing | None = None) -> None:
         """`word` begins a command: its help `topic`, the whole `lines` that are commands as
-        they stand, and the `reader` of any other line it begins."""
+        they stand, the `reader` of any other line it begins, and its `listing`."""
+        if listing is not None:
+            listed = self.lists(listing, word=word, says=topic.says)
+            topic = replace(topic, slash=listed.path)
         self.topics[word] = topic
         self.lines.update(lines)
         if reader is not None:
             self.readers[word] = reader
 
-    def reads(self, *words: str, topic: Topic) -> Callable[[Reader], Reader]:
+    def reads(self, *words: str, topic: Topic,
+              listing: Listing | None = None) -> Callable[[Reader], Reader]:
         """Mark a function as the reader of the lines that begin with `words` (each with the
-        help `topic`)."""
+        help `topic`; the first listed by `listing`)."""
         def register(reader: Reader) -> Reader:
-            for word in words:
-                self.word(word, topic, reader=reader)
+            first, *others = words
+            self.word(first, topic, reader=reader, listing=listing)
+            for word in others:
+                self.word(word, self.topics[first], reader=reader)
             return reader
 
         return register
 
+    def lists(self, listing: Listing, *, word: str | None = None,
+              says: Message | None = None) -> Listed:
+        """List a command in this subject's group; one that no word of its own begins (a
+        tournament's `create`) names itself and says what it does."""
+        name, description = listing.name or word, listing.description or says
+        if name is None or description is None:
+            raise TypeError("a listing with no word of its own needs a name and a description")
+        listed = Listed(self.group, name, description, listing.options, listing.build,
+                        listing.in_game, word)
+        self.listed.append(listed)
+        return listed
+
 
 class Vocabulary:
     """Every subject's words together, in the order given (the order `help` names them);
-    a word or a line that two subjects claim is a mistake, refused at once."""
+    a word, a line or a listed command that two subjects claim is a mistake, refused at
+    once."""
 
     def __init__(self, *subjects: Words) -> None:
         self.topics: dict[str, Topic] = {}
         self.readers: dict[str, Reader] = {}
         self.lines: dict[str, ServiceCommand] = {}
+        #: every command listed, in the order declared, each group's together
+        self.listed: tuple[Listed, ...] = ()
+        paths: dict[str, Listed] = {}
         for words in subjects:
             _join(self.topics, words.topics)
             _join(self.readers, words.readers)
             _join(self.lines, words.lines)
+            _join(paths, {listed.path: listed for listed in words.listed})
+        self.listed = tuple(sorted(paths.values(), key=lambda listed: listed.group.name))
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        """Every word that begins a command, as `help` names them (each has its help topic),
+        and as a mistyped word is matched against."""
+        return tuple(self.topics)
+
+    @property
+    def in_game(self) -> tuple[Listed, ...]:
+        """The commands listed that act on the game in progress where they are asked: those
+        a game's page may offer (which are open to a person now is the game's to say)."""
+        return tuple(listed for listed in self.listed if listed.in_game)
 
 
 def _join(mine: dict[str, T], theirs: dict[str, T]) -> None:

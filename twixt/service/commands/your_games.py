@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from twixt.language import message
+from twixt.service.commands.listing import PLAY, Kind, Listing, Option
 from twixt.service.commands.words import (
     People,
     ServiceCommand,
@@ -17,10 +18,16 @@ from twixt.service.commands.words import (
     page,
 )
 from twixt.service.errors import MalformedError
+from twixt.service.model import MAX_PAGE
 
-__all__ = ["MyGames", "NextGame", "Note", "Notes"]
+__all__ = ["MAX_NOTE", "MyGames", "NextGame", "Note", "Notes"]
 
-WORDS = Words()
+WORDS = Words(PLAY)
+
+#: a note's characters at most (a slash command's option is one line anyway)
+MAX_NOTE = 1000
+_GAME = Option("game", message("the game's number (leave out: this channel's game)"),
+               Kind.NUMBER, least=1)
 
 
 @dataclass(frozen=True)
@@ -31,7 +38,10 @@ class MyGames(ServiceCommand):
 
 
 @WORDS.reads("games", topic=Topic(message("Your games here, those waiting for your move first"),
-                                  "games [page N]", "/twixt games", "games page 2"))
+                                  "games [page N]", "games page 2"),
+             listing=Listing(MyGames, (Option("page", message(
+                 "which page of your games (default 1)"), Kind.NUMBER, least=1,
+                                              most=MAX_PAGE),)))
 def _my_games(words: list[str], people: People) -> MyGames:
     asked = page(words)
     if words:
@@ -47,9 +57,9 @@ class NextGame(ServiceCommand):
     skip: int = 0
 
 
-WORDS.word("next", Topic(message("Your most urgent game waiting for your move, in any server "
-                                 "or DM"), "next", "/twixt next", "next"),
-           lines=[("next", NextGame())])
+WORDS.word("next", Topic(message("Your most urgent game waiting for your move, anywhere"),
+                         "next", "next"),
+           lines=[("next", NextGame())], listing=Listing(NextGame))
 
 
 @dataclass(frozen=True)
@@ -61,7 +71,10 @@ class Note(ServiceCommand):
 
 
 @WORDS.reads("note", topic=Topic(message("Keep a private note on a game"), "note [#GAME] TEXT",
-                                 "/twixt note", "note E5 blocks his bridge"))
+                                 "note E5 blocks his bridge"),
+             listing=Listing(lambda text, game=None: Note(text, game), (
+                 Option("text", message("your note; only you will see it"), required=True,
+                        least=1, most=MAX_NOTE), _GAME), in_game=True))
 def _note(words: list[str], people: People) -> Note:
     """`note TEXT`, or `note #12 TEXT` for another game (the `#` tells a number from text)."""
     game_id = None
@@ -82,7 +95,14 @@ class Notes(ServiceCommand):
 
 
 @WORDS.reads("notes", topic=Topic(message("Your private notes on a game"),
-                                  "notes [GAME] [clear] [page N]", "/twixt notes", "notes 12"))
+                                  "notes [GAME] [clear] [page N]", "notes 12"),
+             listing=Listing(lambda game=None, page=1, clear="no": Notes(game, page,
+                                                                         clear == "yes"), (
+                 _GAME,
+                 Option("page", message("which page of notes (default 1)"), Kind.NUMBER,
+                        least=1, most=MAX_PAGE),
+                 Option("clear", message("yes: remove all your notes on the game"),
+                        Kind.CHOICE, choices=("yes", "no"))), in_game=True))
 def _notes(words: list[str], people: People) -> Notes:
     asked = page(words)
     clear = bool(words) and words[-1].lower() == "clear"

@@ -1,0 +1,326 @@
+"""Calibrate the engine's chance of winning on real games, and measure how well it is calibrated.
+
+    python benchmarks/calibrate_chance.py collect --games training --first 300 --per-game 8 \
+        --out train.jsonl
+    python benchmarks/calibrate_chance.py collect --games benchmark --out held-out.jsonl
+    python benchmarks/calibrate_chance.py fit train.jsonl          # writes the data file
+    python benchmarks/calibrate_chance.py measure held-out.jsonl   # reliability, ECE, zigzag
+    python benchmarks/calibrate_chance.py measure held-out.jsonl --grid   # other maps' ECE, zigzag
+
+`collect` replays real games with a winner (the 728 training games of
+`benchmarks/games/corpus/`, or the 100 of the real-game benchmark, `benchmarks/games/`) and
+asks `think` about positions of them at the analysis's default budget (or `--nodes`): every
+position of each game (`--per-game 0`, what the curve's zigzag needs), or that many drawn by
+the seed. Each line of its output is one position: the game, how many moves were made, whether
+Red was to move, the search's own value for the side to move (`PlayResult.searched`), the
+chance `think` reports (`win`) and who won the game.
+
+`fit` learns the map from the search's value to a chance, `logit(chance) = a * logit(value)
++ b`, by maximum likelihood (Newton's method), and writes it with its provenance to
+`twixt/engine/data/calibration.json`, which the engine ships (`engine.chance`). `b` is what
+the side to move's value is worth too much (or too little) at an even search; `a` how sure the
+search is of itself.
+
+`measure` prints, for the chance as collected (`win`) and for the search's own value, the
+reliability curve (bands of 10%: mean chance, share won), the expected calibration error
+(the positions' share-weighted gap between a band's mean chance and its share won) for the
+side to move and by colour to move, the mean bias, the log-loss and the lag-one
+autocorrelation of the changes of Red's chance along each whole game (the curve's zigzag:
+about -0.5 when each point is an independent noisy guess, -1 when the points alternate);
+`--grid` the ECE and zigzag of a few other maps instead, `--evaluation` where the side to
+move's bias comes from (the evaluation alone, no search, against the search and the results).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from collections.abc import Iterable
+from datetime import date
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from twixt.engine import Limit, think
+from twixt.engine.analysis import default_limit
+from twixt.engine.board import Board
+from twixt.engine.chance import DATA, Calibration
+from twixt.engine.evaluate import NARROW, SHARPNESS, TEMPO, UNREACHABLE, side, win_chance
+from twixt.rules import Colour, Game
+from twixt.rules.records import load
+from twixt.service.cases.engine_player import ACCEPT_DRAW_BELOW, RESIGN_BELOW
+
+GAMES = Path(__file__).with_name("games")
+OUTPUT = Path(__file__).parents[1] / "twixt" / "engine" / "data" / DATA
+#: the calibration table's bands: [0, 0.1), [0.1, 0.2), ..., [0.9, 1.0]
+BANDS = 10
+#: a game counts when it has a winner after at least this many pegs (as the benchmark's)
+LEAST_PEGS = 20
+
+
+def games(which: str) -> list[tuple[str, Game]]:
+    """The games of a set with a winner after at least `LEAST_PEGS` pegs, by file name."""
+    folder = GAMES / "corpus" if which == "training" else GAMES
+    found = []
+    for path in sorted(folder.glob("*.twixt")):
+        game = load(path)
+        pegs = sum(1 for turn in game.history if turn.placed is not None)
+        if game.outcome is not None and game.outcome.winner is not None and pegs >= LEAST_PEGS:
+            found.append((path.name, game))
+    return found
+
+
+def position(game: Game, mark: int) -> Game:
+    """The position of `game` after its first `mark` moves."""
+    moves = [index for index, turn in enumerate(game.history) if turn.command.is_move]
+    board = game.copy()
+    for _ in range(len(game.history) - (moves[mark - 1] + 1 if mark else 0)):
+        board.undo()
+    return board
+
+
+def collect(which: str, per_game: int, nodes: int | None, seed: int, out: Path,
+            first: int | None = None) -> None:
+    """Write one JSON line a position (see the module); a line already in `out` is kept, so
+    a stopped run goes on where it stopped."""
+    done = set()
+    if out.exists():
+        done = {(row["game"], row["moves"]) for row in map(json.loads, out.open())}
+    rng = random.Random(seed)
+    started = time.monotonic()
+    count = 0
+    with out.open("a") as sink:
+        for name, game in games(which)[:first]:
+            marks = list(range(sum(1 for turn in game.history if turn.command.is_move)))
+            if per_game:
+                marks = sorted(rng.sample(marks, min(per_game, len(marks))))
+            red_won = game.outcome is not None and game.outcome.winner is Colour.RED
+            for mark in marks:
+                if (name, mark) in done:
+                    continue
+                board = position(game, mark)
+                if board.is_over:
+                    continue
+                limit = default_limit(board) if nodes is None else Limit(nodes=nodes)
+                result = think(board, limit, seed=0)
+                sink.write(json.dumps({
+                    "game": name, "moves": mark, "red_to_move": board.colour_to_move is Colour.RED,
+                    "searched": result.searched, "win": result.win, "nodes": result.nodes,
+                    "red_won": red_won}) + "\n")
+                sink.flush()
+                count += 1
+            print(f"{name}: {count} positions, {time.monotonic() - started:.0f} s",
+                  file=sys.stderr)
+
+
+def rows(path: Path) -> list[dict[str, Any]]:
+    """The positions of a `collect` output."""
+    return [json.loads(line) for line in path.open()]
+
+
+def _logit(values: list[float]) -> Any:
+    p = np.clip(np.array(values, dtype=float), 1e-4, 1 - 1e-4)
+    return np.log(p / (1 - p))
+
+
+def logistic(x: Any, won: Any) -> tuple[float, float, float]:
+    """The maximum-likelihood `won ~ sigmoid(slope * x + bias)` (Newton's method): slope, bias
+    and the log-loss."""
+    features = np.stack([x, np.ones_like(x)], axis=1)
+    weights = np.array([0.0, 0.0])
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-features @ weights))
+        gradient = features.T @ (won - p)
+        hessian = (features * (p * (1 - p))[:, None]).T @ features
+        weights = weights + np.linalg.solve(hessian, gradient)
+    p = 1 / (1 + np.exp(-features @ weights))
+    loss = -np.mean(won * np.log(p) + (1 - won) * np.log(1 - p))
+    return float(weights[0]), float(weights[1]), float(loss)
+
+
+def fit(path: Path, command: str) -> Calibration:
+    """The logistic map from the search's value to the chance the side to move wins."""
+    data = [row for row in rows(path) if row["searched"] is not None]
+    x = _logit([row["searched"] for row in data])
+    won = np.array([row["red_won"] == row["red_to_move"] for row in data], dtype=float)
+    slope, bias, loss = logistic(x, won)
+    return Calibration(
+        slope=round(slope, 4), bias=round(bias, 4),
+        provenance={
+            "positions": len(data), "games": len({row["game"] for row in data}),
+            "corpus": "benchmarks/games/corpus (see its README): real classic 24x24 games, "
+                      "1984-2001, without the 100 games of benchmarks/games",
+            "budget": "the analysis's default budget a position (engine.analysis.default_limit)",
+            "nodes_a_position": round(float(np.mean([row["nodes"] for row in data]))),
+            "log_loss": round(float(loss), 4), "command": command,
+            "date": date.today().isoformat(),
+            "model": "logit(chance) = slope * logit(searched value) + bias, maximum likelihood"})
+
+
+def reliability(pairs: Iterable[tuple[float, bool]]) -> tuple[float, list[str]]:
+    """The expected calibration error of (chance, won) pairs and the reliability table."""
+    bands: list[list[tuple[float, bool]]] = [[] for _ in range(BANDS)]
+    for chance, won in pairs:
+        bands[min(int(chance * BANDS), BANDS - 1)].append((chance, won))
+    total = sum(map(len, bands))
+    error = 0.0
+    lines = ["  band      positions  mean chance  won"]
+    for number, members in enumerate(bands):
+        if members:
+            mean = sum(chance for chance, _ in members) / len(members)
+            share = sum(won for _, won in members) / len(members)
+            error += len(members) / total * abs(mean - share)
+            lines.append(f"  {number * 10:3}-{number * 10 + 10:3}%  {len(members):9}"
+                         f"  {mean:11.1%}  {share:5.1%}")
+    return error, lines
+
+
+def zigzag(data: list[dict[str, Any]], key: str) -> tuple[float, float, int]:
+    """The lag-one autocorrelation of the changes of Red's chance along each game's whole
+    curve: the mean of the games', and pooled over all games' (change, next change) pairs."""
+    by_game: dict[str, list[tuple[int, float]]] = {}
+    for row in data:
+        red = row[key] if row["red_to_move"] else 1 - row[key]
+        by_game.setdefault(str(row["game"]), []).append((int(row["moves"]), float(red)))
+    each: list[float] = []
+    pairs: list[tuple[float, float]] = []
+    for curve in by_game.values():
+        values = np.array([red for _, red in sorted(curve)])
+        changes = np.diff(values)
+        if len(changes) < 4 or not changes.std():
+            continue
+        each.append(float(np.corrcoef(changes[:-1], changes[1:])[0, 1]))
+        centred = changes - changes.mean()
+        pairs.extend(pairwise(centred))
+    if not pairs:
+        return math.nan, math.nan, 0
+    first, second = np.array(pairs).T
+    pooled = float((first * second).sum() / math.sqrt((first ** 2).sum() * (second ** 2).sum()))
+    return float(np.mean(each)), pooled, len(each)
+
+
+def measure(path: Path, calibration: Calibration | None) -> None:
+    """Print the reliability, ECE, bias, log-loss and zigzag of the collected chances."""
+    data = rows(path)
+    keys = {"win": "the chance reported (win)", "searched": "the search's own value"}
+    for row in data:
+        if calibration is not None and row["searched"] is not None:
+            row["refit"] = calibration.chance(float(row["searched"]))
+            keys["refit"] = "the search's value through the given calibration"
+    for key, title in keys.items():
+        known = [row for row in data if row.get(key) is not None]
+        pairs = [(float(row[key]), row["red_won"] == row["red_to_move"]) for row in known]
+        error, table = reliability(pairs)
+        loss = -np.mean([math.log(min(max(c if w else 1 - c, 1e-6), 1)) for c, w in pairs])
+        bias = np.mean([c - w for c, w in pairs])
+        print(f"\n{title}: {len(pairs)} positions of {len({r['game'] for r in known})} games")
+        print(f"ECE, side to move: {error:.1%} (the side not to move's chance, one minus it,"
+              f" has the same); bias (mean chance - share won): {bias:+.1%}; log-loss"
+              f" {loss:.3f}")
+        for threshold, what in ((RESIGN_BELOW, "a hopeless turn for the bot"),
+                                (ACCEPT_DRAW_BELOW, "the bot accepts a draw")):
+            below = [won for chance, won in pairs if chance < threshold]
+            print(f"  below {threshold:.0%} ({what}): {len(below)} positions, the side to move"
+                  f" won {sum(below)}")
+        for colour, red in (("Red", True), ("Black", False)):
+            part = [(c, w) for (c, w), row in zip(pairs, known, strict=True)
+                    if row["red_to_move"] is red]
+            side_error, _ = reliability(part)
+            print(f"  {colour} to move ({len(part)} positions): ECE {side_error:.1%}")
+        print("\n".join(table))
+        mean, pooled, count = zigzag(known, key)
+        print(f"zigzag (lag-one autocorrelation of the curve's changes, {count} games):"
+              f" mean {mean:+.2f}, pooled {pooled:+.2f}")
+
+
+def evaluation(path: Path) -> None:
+    """Where the side to move's bias comes from: the evaluation alone (`evaluate.win_chance`
+    at each collected position, no search) against the search's value and the results, and
+    a logistic fit of the results to the difference of the two sides' effective distances:
+    its slope is the sharpness the results support, its bias over its slope what having the
+    move is worth in pegs (the evaluation uses `SHARPNESS` and `TEMPO`)."""
+    loaded = {name: game for which in ("training", "benchmark") for name, game in games(which)}
+    data = [row for row in rows(path) if row["searched"] is not None]
+    static, difference = [], []
+    for row in data:
+        game = position(loaded[row["game"]], row["moves"])
+        board, colour = Board(game), game.colour_to_move
+        mine, theirs = side(board.pos, colour), side(board.pos, colour.opponent)
+        static.append(win_chance(mine, theirs))
+        difference.append(theirs.effective(NARROW) - mine.effective(NARROW))
+    won = np.array([row["red_won"] == row["red_to_move"] for row in data], dtype=float)
+    finite = np.abs(np.array(difference)) < UNREACHABLE / 2
+    slope, bias, _ = logistic(np.array(difference)[finite], won[finite])
+    print(f"{len(data)} positions: the side to move won {won.mean():.1%}; the search gave it"
+          f" {np.mean([row['searched'] for row in data]):.1%} on average, the evaluation alone"
+          f" {np.mean(static):.1%}")
+    print(f"the results against the difference of the effective distances: sharpness"
+          f" {slope:.3f} a peg (the evaluation: {SHARPNESS}), the move worth {bias / slope:.2f}"
+          f" pegs (the evaluation: {TEMPO})")
+
+
+#: the maps `measure --grid` tries: slopes and biases
+GRID = ((0.3, 0.45, 0.6), (0.0, -0.23, -0.4))
+
+
+def grid(path: Path) -> None:
+    """The ECE and zigzag of other maps of the search's value (is the zigzag bias or noise?)."""
+    data = [row for row in rows(path) if row["searched"] is not None]
+    for slope in GRID[0]:
+        for bias in GRID[1]:
+            mapped = Calibration(slope, bias)
+            for row in data:
+                row["mapped"] = mapped.chance(float(row["searched"]))
+            error, _ = reliability((row["mapped"], row["red_won"] == row["red_to_move"])
+                                   for row in data)
+            mean, pooled, _ = zigzag(data, "mapped")
+            print(f"slope {slope}, bias {bias:+}: ECE {error:.1%}, zigzag mean {mean:+.2f},"
+                  f" pooled {pooled:+.2f}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    gather = commands.add_parser("collect", help="search positions of real games")
+    gather.add_argument("--games", choices=("training", "benchmark"), default="benchmark")
+    gather.add_argument("--per-game", type=int, default=0, help="0: every position")
+    gather.add_argument("--nodes", type=int, help="default: the analysis's budget")
+    gather.add_argument("--seed", type=int, default=0)
+    gather.add_argument("--first", type=int, help="only the set's first N games")
+    gather.add_argument("--out", type=Path, required=True)
+    learn = commands.add_parser("fit", help="fit the map and write the data file")
+    learn.add_argument("data", type=Path)
+    learn.add_argument("--check", action="store_true", help="print, write nothing")
+    check = commands.add_parser("measure", help="reliability, ECE and zigzag")
+    check.add_argument("data", type=Path)
+    check.add_argument("--calibration", type=Path, help="a data file to apply to `searched`")
+    check.add_argument("--grid", action="store_true", help="the ECE and zigzag of other maps")
+    check.add_argument("--evaluation", action="store_true",
+                       help="the evaluation alone against the search's value and the results")
+    args = parser.parse_args(argv)
+    if args.command == "collect":
+        collect(args.games, args.per_game, args.nodes, args.seed, args.out, args.first)
+    elif args.command == "fit":
+        found = fit(args.data, "python benchmarks/calibrate_chance.py collect --games training "
+                               "--first 300 --per-game 8 --out train.jsonl; python "
+                               "benchmarks/calibrate_chance.py fit train.jsonl")
+        print(json.dumps(found.as_json(), indent=1))
+        if not args.check:
+            OUTPUT.write_text(json.dumps(found.as_json(), indent=1) + "\n")
+    elif args.grid:
+        grid(args.data)
+    elif args.evaluation:
+        evaluation(args.data)
+    else:
+        measure(args.data, None if args.calibration is None
+                else Calibration.from_json(json.loads(args.calibration.read_text())))
+
+
+if __name__ == "__main__":
+    main()

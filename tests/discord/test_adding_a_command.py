@@ -1,0 +1,97 @@
+"""Adding a command is its subject's command module (its value, words, help and listing), its
+handler, and catalogue lines (docs/architecture.md, "Where to add a command"): a command
+declared so in this module is a slash command within Discord's limits, is read when typed,
+is in the help, and is listed for a page to offer — with nothing written anywhere else."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from tests.discord import tree
+from tests.discord.helpers import Commands, run
+from tests.discord.people import ALICE
+from tests.discord.reading import only
+from twixt.discord.slash import slash_groups
+from twixt.language import message
+from twixt.service import Reply, Request
+from twixt.service.commands import Handlers, handlers_of, handles, router
+from twixt.service.commands.listing import PLAY, Kind, Listing, Option
+from twixt.service.commands.words import People, ServiceCommand, Topic, Vocabulary, Words
+
+# --- the subject's command module -------------------------------------------------------
+
+WORDS = Words(PLAY)
+
+
+@dataclass(frozen=True)
+class Shout(ServiceCommand):
+    """Say something loud in the game's channel."""
+
+    text: str
+
+
+@WORDS.reads("shout", topic=Topic(message("Say it loud"), "shout TEXT", "shout well played"),
+             listing=Listing(Shout, (Option("text", message("what to shout"), required=True,
+                                            least=1, most=100),), in_game=True))
+def _shout(words: list[str], people: People) -> Shout:
+    return Shout(" ".join(words))
+
+
+# --- its handler ------------------------------------------------------------------------
+
+class Shouting:
+    """The subject's use case."""
+
+    @handles(Shout)
+    async def shout(self, request: Request, text: str) -> Reply:
+        return Reply(f"{text.upper()}!")
+
+
+@pytest.fixture
+def shouting(client, monkeypatch):
+    """The service and its vocabulary with the subject in them, as the router's `SUBJECTS`
+    and the service's subjects would hold it."""
+    monkeypatch.setattr(router, "VOCABULARY", Vocabulary(*router.SUBJECTS, WORDS))
+    handlers = client.service.handlers
+    monkeypatch.setattr(client.service, "handlers",
+                        Handlers({**handlers.marked, **handlers_of(Shouting()).marked}))
+
+
+async def test_it_is_a_slash_command_within_discords_limits(client, monkeypatch, shouting):
+    payload = await tree.synced(client, monkeypatch)
+    twixt = next(group for group in payload if group["name"] == "twixt")
+    shout = next(command for command in twixt["options"] if command["name"] == "shout")
+    assert shout["description"] == "Say it loud"
+    [text] = shout["options"]
+    assert {key: text[key] for key in ("name", "description", "type", "required",
+                                       "min_length", "max_length")} == {
+        "name": "text", "description": "what to shout", "type": 3, "required": True,
+        "min_length": 1, "max_length": 100}
+    assert not shout.get("name_localizations")  # German, once the catalogue has its lines
+    tree.assert_within_limits(payload)
+
+
+async def test_it_answers_as_a_slash_command_and_when_typed(client, shouting):
+    slash = Commands(slash_groups(client.service))
+    assert only(await run(client, slash, "shout", ALICE, text="well played"))["content"] == (
+        "WELL PLAYED!")
+    assert router.read("shout well played") == Shout("well played")
+
+
+async def test_it_is_in_the_help(client, shouting):
+    slash = Commands(slash_groups(client.service))
+    helping = only(await run(client, slash, "help", ALICE, command="shout"))["content"]
+    assert helping.startswith("**shout** — Say it loud.")
+    assert "In Discord: `/twixt shout`" in helping and "`shout well played`" in helping
+    overview = only(await run(client, slash, "help", ALICE))["content"]
+    assert "shout" in overview.split("**", 4)[-1]
+
+
+def test_it_is_listed_for_a_page_to_offer(shouting):
+    [listed] = [command for command in router.VOCABULARY.in_game if command.name == "shout"]
+    assert listed.path == "/twixt shout" and listed.word == "shout"
+    assert [(option.name, option.kind, option.required) for option in listed.options] == [
+        ("text", Kind.TEXT, True)]
+    assert listed.build(text="gg") == Shout("gg")
