@@ -150,8 +150,9 @@ async def test_a_whole_game_in_a_group_dm_with_the_picker(server, bot):
             board = await pick(server, BOB, channel, board, BLACK[move])
     assert "wins" in board.content
     assert png_size(board)[0] >= 400
-    # the bot never posted into the channel, and nothing was refused
-    assert server.refused == []
+    # the bot never posted into the channel, and Discord refused nothing: not one request
+    # of the whole game was answered 4xx (each counts toward the invalid-request limit)
+    assert server.refused == [] and server.invalid == []
     assert all(sent.via != "post" for sent in server.sent)
     # the game after its end: status answers in the same channel
     [status] = await server.answered(await server.interact(
@@ -226,6 +227,8 @@ async def test_the_bots_moves_in_a_dm_follow_the_players_command(server, bot, co
     assert bots.via == "followup" and "bot (level 1)" in bots.content
     assert bots.custom_ids()  # its board has the picker for alice
     assert server.refused == [] and server.interactions[moved.id].followups == 1
+    # the bot thought without a typing sign in a channel it cannot see: no request refused
+    assert server.invalid == []
 
 
 async def test_when_the_token_has_expired_the_bots_move_goes_to_the_players_dm(server, bot):
@@ -301,4 +304,4 @@ async def test_everything_a_game_has_works_in_a_dm(server, bot):
     assert board_refused.ephemeral and "not rated" in board_refused.content
     [stats] = await slash_as(ALICE, "twixt-records", "stats")
     assert "1" in stats.content
-    assert server.refused == []
+    assert server.refused == [] and server.invalid == []

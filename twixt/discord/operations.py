@@ -158,13 +158,19 @@ async def safe_member(guild: discord.Guild, user_id: int) -> discord.Member | No
 def typing(client: discord.Client, channel_id: int) -> AbstractAsyncContextManager[None]:
     """Discord's typing indicator in a channel for as long as the context lasts (the
     service's `Thinking`: the bot's search, an analysis); discord.py's `typing()` refreshes
-    it every 5 seconds until the task that holds it is cancelled."""
+    it every 5 seconds until the task that holds it is cancelled.
+
+    Only in a channel the client has in its cache — every channel and active thread of the
+    servers the bot is in, and its own DMs once opened. A game's home in a DM or group DM
+    between players is never there: the app is not in that channel, so Discord refuses
+    both the fetch and the sign (403, Missing Access), and each refusal counts toward
+    Discord's invalid-request limit. The sign is skipped there, with no request."""
     return alongside(_keep_typing(client, channel_id))
 
 
 async def _keep_typing(client: discord.Client, channel_id: int) -> None:
-    channel = await safe_channel(client, channel_id)
-    if channel is None:
+    channel = client.get_channel(channel_id)
+    if channel is None or not isinstance(channel, discord.abc.Messageable):
         return
     try:
         async with channel.typing():
