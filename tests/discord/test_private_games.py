@@ -137,12 +137,14 @@ async def test_a_whole_game_in_a_group_dm_with_the_picker(server, bot):
         board = await pick(server, ALICE, channel, board, RED[move])
         assert not board.ephemeral and RED[move] in board.content
         if move < len(BLACK):
-            # bob hears of it in his own DM with the bot, with a link to the game's message
-            await until(lambda told=move + 1: len(server.direct_messages(BOB)) == told,
-                        "bob's DM")
-            ping = server.direct_messages(BOB)[-1]
+            # the answer to alice's own press pings bob, and him alone: Discord notifies him
+            assert board.notified == [BOB] and f"<@{BOB}>" in board.content
+            # and once a game, he hears of it in his own DM with the bot, with a link
+            await until(lambda: len(server.direct_messages(BOB)) == 1, "bob's DM")
+            ping = server.direct_messages(BOB)[0]
             assert "your move" in ping.content
-            assert f"/channels/@me/{channel}/{board.data['id']}" in ping.content
+            if move == 0:
+                assert f"/channels/@me/{channel}/{board.data['id']}" in ping.content
             # carol, who is not playing, cannot use the picker
             [no] = await server.answered(await use(server, CAROL, channel, board,
                                                    "twixt-pick:col", ["A"]))
@@ -174,20 +176,36 @@ async def test_an_old_picker_is_refused_in_one_line(server, bot):
     assert stale.content.count("\n") == 0
 
 
-async def test_a_closed_dm_is_told_to_the_mover_and_the_game_goes_on(server, bot):
+@pytest.mark.parametrize("refusal", [50007, 50278], ids=["closed-dms", "no-mutual-server"])
+async def test_a_refused_dm_is_tried_once_and_the_mention_tells_the_player(server, bot,
+                                                                           refusal):
+    """Bob's DMs are closed to the bot (50007), or he shares no server with it (50278, the
+    usual case of a user-installed app): the answer in the shared DM pings him each turn,
+    the bot's DM is tried once, and not again in his next game."""
     await ready(server, bot)
-    server.closed_dms.add(BOB)
-    channel = server.group_dm(ALICE, BOB)
-    [offer] = await server.answered(await server.interact(ALICE, channel, slash(
-        server, "twixt", "challenge", user=server.users[BOB], size="12", swap="no")))
-    [board] = await server.answered(await use(server, BOB, channel, offer, "Accept"))
-    typed = await server.interact(ALICE, channel, slash(server, "twixt", "move",
-                                                        command="F6"))
-    board, lost = await server.answered(typed, 2)
-    assert "F6" in board.content and not board.ephemeral
-    assert lost.ephemeral and "bob" in lost.content and lost.content.count("\n") == 0
-    assert (bob_dm := BOB + 1) and (bob_dm, 50007) in server.refused
-    await pick(server, BOB, channel, board, "C5")
+    (server.closed_dms if refusal == 50007 else server.strangers).add(BOB)
+    for game in (1, 2):
+        channel = server.group_dm(ALICE, BOB)
+        [offer] = await server.answered(await server.interact(ALICE, channel, slash(
+            server, "twixt", "challenge", user=server.users[BOB], size="12", swap="no")))
+        [board] = await server.answered(await use(server, BOB, channel, offer, "Accept"))
+        for mine, his in (("F6", "C5"), ("F8", "C7")):
+            typed = await server.interact(ALICE, channel, slash(server, "twixt", "move",
+                                                                command=mine))
+            [board] = await server.answered(typed)
+            assert mine in board.content and not board.ephemeral
+            assert board.notified == [BOB]
+            board = await pick(server, BOB, channel, board, his)
+            assert board.notified == [ALICE]
+        await server.answered(await server.interact(BOB, channel, slash(
+            server, "twixt", "resign")))
+    # one DM tried in all, refused; nothing more was asked that Discord refuses
+    assert server.refused == [(BOB + 1, refusal)]
+    assert [(status, code) for status, code, *_ in server.invalid] == [(403, refusal)]
+    assert len(server.direct_messages(ALICE)) == 2  # her DMs are open: once a game
+    # alice was never told that bob could not be reached: the mention told him
+    assert not any(sent.ephemeral and "could not tell" in sent.content
+                   for sent in server.sent)
 
 
 async def test_the_picker_of_a_48x48_board_takes_two_selects_a_step(server, bot):

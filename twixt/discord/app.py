@@ -36,6 +36,7 @@ from twixt.discord import logs, operations, outbox, respond
 from twixt.discord.activity import LaunchButton, send_board_link, sync_global_commands
 from twixt.discord.cog import ChatCog
 from twixt.discord.messages import ChatMoves
+from twixt.discord.reach import DirectReach
 from twixt.discord.relay import Relays
 from twixt.discord.scheduler import ClockScheduler
 from twixt.discord.slash import slash_groups
@@ -88,6 +89,8 @@ class TwixtBot(commands.AutoShardedBot):
         self.settings = settings
         #: the live interactions of games in direct messages, where the bot may not post
         self.relays = Relays()
+        #: the users who refused the bot's DMs, and the games whose players were told once
+        self.reach = DirectReach()
         # what the service borrows of Discord, lent once: game threads, the bot's moves
         # posted by the outbox, each server's language, the typing sign while the bot
         # thinks, and the clocks of this process's guilds only (no shards given: every one)

@@ -13,12 +13,13 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import aiohttp
 import discord
 
-from twixt.discord.relay import Relays
+from twixt.discord.reach import DM_REFUSALS
+from twixt.discord.relay import RelayClient, Relays
 from twixt.service import alongside
 
 log = logging.getLogger(__name__)
@@ -131,12 +132,27 @@ async def safe_channel(client: discord.Client, channel_id: int) -> Any | None:
 async def safe_dm(client: discord.Client, user_id: int, make_kwargs: Callable[[], Kwargs],
                   **context: object) -> discord.Message | None:
     """A direct message to a user; None when it could not be sent — most often Forbidden,
-    the user takes no direct messages from us — so the caller can say it elsewhere."""
+    the user takes no direct messages from us (50007) or shares no server with the bot
+    (50278) — so the caller can say it elsewhere. Such a refusal is remembered
+    (`reach.DirectReach`), and the DM is not tried again while it is."""
+    reach = cast(RelayClient, client).reach
+    if reach.refuses(user_id):
+        log.info("direct message not tried: refused before",
+                 extra={"user_id": user_id, **context})
+        return None
     user = await safe_user(client, user_id, **context)
     if user is None:
         return None
-    return await _attempt("direct message", lambda: user.send(**make_kwargs()),
-                          user_id=user_id, **context)
+
+    async def send() -> discord.Message:
+        try:
+            return await user.send(**make_kwargs())
+        except discord.Forbidden as error:
+            if error.code in DM_REFUSALS:
+                reach.refused_by(user_id)
+            raise
+
+    return await _attempt("direct message", send, user_id=user_id, **context)
 
 
 async def safe_user(client: discord.Client, user_id: int,
