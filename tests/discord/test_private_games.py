@@ -184,7 +184,7 @@ async def test_a_refused_dm_is_tried_once_and_the_mention_tells_the_player(serve
     the bot's DM is tried once, and not again in his next game."""
     await ready(server, bot)
     (server.closed_dms if refusal == 50007 else server.strangers).add(BOB)
-    for game in (1, 2):
+    for _game in range(2):
         channel = server.group_dm(ALICE, BOB)
         [offer] = await server.answered(await server.interact(ALICE, channel, slash(
             server, "twixt", "challenge", user=server.users[BOB], size="12", swap="no")))
