@@ -161,6 +161,8 @@ class Interaction:
     installer: int = 0
     #: a "thinking" defer (type 5) waiting for its message: its flags
     thinking: int | None = None
+    #: the INTERACTION_CREATE payload sent
+    payload: dict[str, Any] = field(default_factory=dict)
 
 
 class DiscordError(Exception):
@@ -491,7 +493,7 @@ class FakeDiscord:
         if message is not None:
             payload["message"] = message.data
         record = Interaction(interaction_id, token, channel_id, context, self.now(),
-                             user_id=who, installer=installer)
+                             user_id=who, installer=installer, payload=payload)
         self.interactions[interaction_id] = record
         self._sequence += 1
         await self._socket.send_str(json.dumps({"op": 0, "s": self._sequence,

@@ -130,7 +130,10 @@ async def test_a_whole_game_in_a_group_dm_with_the_picker(server, bot):
     # carol sees the buttons but is not invited
     [refused] = await server.answered(await use(server, CAROL, channel, offer, "Accept"))
     assert refused.ephemeral
-    [board] = await server.answered(await use(server, BOB, channel, offer, "Accept"))
+    accepted = await use(server, BOB, channel, offer, "Accept")
+    # bob presses on alice's message: the app runs on her install, as Discord says
+    assert accepted.payload["authorizing_integration_owners"] == {"1": str(ALICE)}
+    [board] = await server.answered(accepted)
     assert png_size(board)[0] >= 400
     assert len(board.data["components"]) <= 5
     for move in range(len(RED)):
@@ -228,9 +231,15 @@ async def test_the_picker_of_a_48x48_board_takes_two_selects_a_step(server, bot)
     assert said.component("Next game")
 
 
+@pytest.mark.parametrize("forced", [False, True], ids=["public", "forced-ephemeral"])
 @pytest.mark.parametrize("context", [1, 2], ids=["bot-dm", "group-dm"])
-async def test_the_bots_moves_in_a_dm_follow_the_players_command(server, bot, context):
+async def test_the_bots_moves_in_a_dm_follow_the_players_command(server, bot, context,
+                                                                 forced):
+    """Whether or not Discord shows a user-installed app's follow-ups in a DM to the
+    interaction's user alone (its documentation does not settle it), the player sees the
+    bot's move and plays on from its picker."""
     await ready(server, bot)
+    server.dm_followups_ephemeral = forced
     me = dict(USER)
     channel = server.bot_dm(ALICE) if context == 1 else server.group_dm(ALICE, BOB)
     [board] = await server.answered(await server.interact(ALICE, channel, slash(
@@ -245,8 +254,11 @@ async def test_the_bots_moves_in_a_dm_follow_the_players_command(server, bot, co
     assert bots.via == "followup" and "bot (level 1)" in bots.content
     assert bots.custom_ids()  # its board has the picker for alice
     assert server.refused == [] and server.interactions[moved.id].followups == 1
+    assert bots.ephemeral is forced and server.direct_messages(ALICE) == []
     # the bot thought without a typing sign in a channel it cannot see: no request refused
     assert server.invalid == []
+    board = await pick(server, ALICE, channel, bots, "H7")
+    assert "H7" in board.content
 
 
 async def test_when_the_token_has_expired_the_bots_move_goes_to_the_players_dm(server, bot):
