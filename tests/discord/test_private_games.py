@@ -335,3 +335,21 @@ async def test_everything_a_game_has_works_in_a_dm(server, bot):
     [stats] = await slash_as(ALICE, "twixt-records", "stats")
     assert "1" in stats.content
     assert server.refused == [] and server.invalid == []
+
+
+async def test_the_user_command_challenges_the_member_it_is_used_on(server, bot):
+    """Right-click (or long-press) bob → Apps → "Challenge to TwixT": a challenge with the
+    default options, which bob accepts as any other."""
+    await ready(server, bot)
+    [menu] = [c for c in server.commands if c["type"] == 2]
+    assert menu["name"] == "Challenge to TwixT"
+    assert menu["name_localizations"] == {"de": "Zu TwixT herausfordern"}
+    assert (menu["integration_types"], sorted(menu["contexts"])) == ([0, 1], [0, 1, 2])
+    channel = server.group_dm(ALICE, BOB)
+    used = await server.interact(ALICE, channel, {
+        "id": menu["id"], "name": menu["name"], "type": 2, "target_id": str(BOB),
+        "resolved": {"users": {str(BOB): server.users[BOB]}}})
+    [offer] = await server.answered(used)
+    assert "bob" in offer.content and not offer.ephemeral
+    [board] = await server.answered(await use(server, BOB, channel, offer, "Accept"))
+    assert board.notified == [ALICE] and board.custom_ids()

@@ -42,6 +42,7 @@ from twixt.discord.scheduler import ClockScheduler
 from twixt.discord.slash import slash_groups
 from twixt.discord.threads import DiscordThreads
 from twixt.discord.translator import CatalogueTranslator
+from twixt.discord.user_commands import user_commands
 from twixt.discord.views import PickerPlace, PickerSelect, TwixtButton
 from twixt.language import locale_of
 from twixt.service import (
@@ -115,6 +116,8 @@ class TwixtBot(commands.AutoShardedBot):
         await self.add_cog(ChatCog(chat))
         for group in slash_groups(self.service):
             self.tree.add_command(group)
+        for menu in user_commands(self.service):
+            self.tree.add_command(menu)
         self.add_dynamic_items(TwixtButton, LaunchButton, PickerSelect, PickerPlace)
         await self.tree.set_translator(CatalogueTranslator())
         if self.settings.syncs_commands:
