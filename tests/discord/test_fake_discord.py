@@ -65,6 +65,17 @@ async def test_the_first_followup_after_thinking_fills_in_the_deferred_message(s
     assert [(a.via, a.ephemeral) for a in asked.answers[1:]] == [("followup", True)]
 
 
+async def test_editing_the_original_response_fills_in_the_thinking_message(server, http):
+    asked = pending(server)
+    await status(http, "POST", "interactions/1/token-1/callback", {"type": 5, "data": {}})
+    edited, body = await status(http, "PATCH",
+                                f"webhooks/{BOT_ID}/token-1/messages/@original",
+                                {"content": "the board"})
+    assert edited == 200 and body["content"] == "the board"
+    assert [(a.via, a.ephemeral) for a in asked.answers] == [("thinking", False)]
+    assert asked.followups == 0  # an edit is not a follow-up
+
+
 async def test_a_deleted_thinking_message_leaves_the_followup_its_own_flags(server, http):
     asked = pending(server)
     await status(http, "POST", "interactions/1/token-1/callback", {"type": 5, "data": {}})

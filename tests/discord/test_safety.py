@@ -67,7 +67,10 @@ async def test_an_unexpected_error_is_logged_with_context_and_apologised_for(
     assert "disk on fire" not in reply["content"]
 
 
-async def test_a_slow_call_is_deferred_then_answered_as_a_followup(client, monkeypatch):
+async def test_a_slow_call_is_deferred_then_fills_in_the_thinking_message(client,
+                                                                          monkeypatch):
+    """As Discord documents it: the deferred response edited (a followup there is the
+    deprecated way to the same)."""
     monkeypatch.setattr(respond, "DEFER_AFTER_SECONDS", 0.01)
     mock = interaction(client, ALICE)
 
@@ -78,7 +81,8 @@ async def test_a_slow_call_is_deferred_then_answered_as_a_followup(client, monke
     await respond.serve(mock, client.service, "test", slow)
     mock.response.defer.assert_awaited_once()
     mock.response.send_message.assert_not_awaited()
-    assert "alice" in mock.followup.send.await_args.kwargs["content"]
+    assert "alice" in mock.edit_original_response.await_args.kwargs["content"]
+    mock.followup.send.assert_not_awaited()
     mock.delete_original_response.assert_not_awaited()
 
 

@@ -81,19 +81,26 @@ async def safe_respond(interaction: discord.Interaction, make_kwargs: Callable[[
     `make_kwargs` builds a fresh message each attempt (an attached file is read once). In a
     private channel `relays` counts the followups, which Discord limits: one past the limit
     is not sent but logged."""
-    deferred = interaction.response.is_done()
-    command = interaction.type is discord.InteractionType.application_command
-    if first and deferred and ephemeral and command:
-        # After a public "thinking…" defer, the first followup would take over that public
-        # message whatever its flags; removing it lets an ephemeral answer stay private.
+    # the first answer after a "thinking…" defer (a command's defer is always one)
+    thinking = (first and interaction.response.is_done()
+                and interaction.type is discord.InteractionType.application_command)
+    if thinking and ephemeral:
+        # The thinking message is public and keeps its visibility whatever fills it in;
+        # removing it lets an ephemeral answer, a followup of its own, stay private.
         await _attempt("delete thinking", interaction.delete_original_response,
                        **where(interaction))
+    fills_thinking = thinking and not ephemeral
 
-    if interaction.response.is_done() and relays is not None and not relays.count(interaction):
+    if (interaction.response.is_done() and not fills_thinking and relays is not None
+            and not relays.count(interaction)):
         log.warning("followup not sent: the interaction has none left", extra=where(interaction))
         return None
 
     async def send() -> discord.Message | None:
+        if fills_thinking:
+            # Discord documents filling in the thinking message as an edit of the original
+            # response (a followup there does the same, but is deprecated)
+            return await interaction.edit_original_response(**_as_edit(make_kwargs()))
         if interaction.response.is_done():
             return await interaction.followup.send(**make_kwargs(), ephemeral=ephemeral,
                                                    wait=True)
@@ -103,6 +110,14 @@ async def safe_respond(interaction: discord.Interaction, make_kwargs: Callable[[
         return resource if isinstance(resource, discord.Message) else None
 
     return await _attempt("respond", send, **where(interaction))
+
+
+def _as_edit(kwargs: Kwargs) -> Kwargs:
+    """A message's keyword arguments as an edit takes them: its files as `attachments`."""
+    edit = dict(kwargs)
+    if "files" in edit:
+        edit["attachments"] = edit.pop("files")
+    return edit
 
 
 async def safe_followup(interaction: discord.Interaction, make_kwargs: Callable[[], Kwargs]
