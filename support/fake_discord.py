@@ -163,6 +163,8 @@ class Interaction:
     thinking: int | None = None
     #: the INTERACTION_CREATE payload sent
     payload: dict[str, Any] = field(default_factory=dict)
+    #: an autocomplete's answer (callback type 8): its choices
+    choices: list[dict[str, Any]] | None = None
 
 
 class DiscordError(Exception):
@@ -538,6 +540,8 @@ class FakeDiscord:
             self.callbacks.append(kind)
             response: dict[str, Any] = {"interaction": {"id": str(interaction.id),
                                                         "type": 2}}
+            if kind == 8:  # an autocomplete's choices
+                interaction.choices = _checked_choices(body.get("data", {}))
             if kind in (4, 7):  # a message, or the pressed message updated
                 sent = self._accept(interaction.channel_id, "callback", body.get("data", {}),
                                     files, interaction)
@@ -805,6 +809,17 @@ def _check_components(rows: list[dict[str, Any]]) -> None:
                         problems.append(f"option {key} {option[key]!r} too long")
     if problems:
         raise DiscordError(400, 50035, "Invalid Form Body: " + "; ".join(problems))
+
+
+def _checked_choices(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """An autocomplete's choices within Discord's limits (25, each name and value 1–100
+    characters), else 50035."""
+    choices: list[dict[str, Any]] = list(data.get("choices") or [])
+    if len(choices) > MAX_OPTIONS or any(
+            not 1 <= len(str(choice.get(key, ""))) <= MAX_OPTION_TEXT
+            for choice in choices for key in ("name", "value")):
+        raise DiscordError(400, 50035, "Invalid Form Body: choices")
+    return choices
 
 
 def _with_types(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -353,3 +353,30 @@ async def test_the_user_command_challenges_the_member_it_is_used_on(server, bot)
     assert "bob" in offer.content and not offer.ephemeral
     [board] = await server.answered(await use(server, BOB, channel, offer, "Accept"))
     assert board.notified == [ALICE] and board.custom_ids()
+
+
+async def test_move_autocompletes_with_the_legal_holes_best_first(server, bot):
+    """Typing `/twixt move command: F` in the game's DM: Discord asks the app (interaction
+    type 4) and gets holes of column F, those linking to alice's pegs first; the first sent
+    as the command is played."""
+    await ready(server, bot)
+    channel = server.group_dm(ALICE, BOB)
+    [offer] = await server.answered(await server.interact(ALICE, channel, slash(
+        server, "twixt", "challenge", user=server.users[BOB], size="12", swap="no")))
+    [board] = await server.answered(await use(server, BOB, channel, offer, "Accept"))
+    board = await pick(server, ALICE, channel, board, "D5")
+    board = await pick(server, BOB, channel, board, "K10")
+    command = next(c for c in server.commands if c["name"] == "twixt")
+    typing = await server.interact(ALICE, channel, {
+        "id": command["id"], "name": "twixt", "type": 1, "options": [{
+            "name": "move", "type": 1, "options": [
+                {"name": "command", "type": 3, "value": "F", "focused": True}]}]}, kind=4)
+    await until(lambda: typing.choices is not None, "the choices")
+    assert server.callbacks[-1] == 8
+    choices = typing.choices or []
+    assert choices and all(c["value"].startswith("F") for c in choices)
+    assert choices[0]["value"] in ("F4 link all", "F6 link all")  # a knight's move from D5
+    assert "D5" in choices[0]["name"]
+    [played] = await server.answered(await server.interact(ALICE, channel, slash(
+        server, "twixt", "move", command=choices[0]["value"])))
+    assert choices[0]["value"].split()[0] in played.content and not played.ephemeral

@@ -19,6 +19,8 @@ from twixt.service import commands as cmd
 
 #: the command's name in Discord's Apps menu (its German is in the catalogue)
 CHALLENGE = "Challenge to TwixT"
+#: every user command's name, each translated as `name: …` like the slash commands' names
+NAMES = frozenset({CHALLENGE})
 
 
 def user_commands(service: TwixtService) -> list[app_commands.ContextMenu]:
