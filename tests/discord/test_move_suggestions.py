@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from twixt.discord.move_suggestions import MAX_SUGGESTIONS, suggested_moves
+from tests.discord.helpers import interaction
+from tests.discord.people import ALICE
+from twixt.discord.move_suggestions import MAX_SUGGESTIONS, move_autocomplete, suggested_moves
 from twixt.rules import Game, Hole
 
 
@@ -65,3 +67,8 @@ def test_a_big_board_gives_at_most_discords_25_near_the_middle_first(size):
     assert len(choices) == MAX_SUGGESTIONS
     middle = Hole(size // 2, size // 2)
     assert choices[0].value == str(middle)
+
+
+async def test_a_channel_with_no_game_gets_no_suggestions_and_no_error(client):
+    asked = interaction(client, ALICE)
+    assert await move_autocomplete(client.service)(asked, "G") == []

@@ -62,12 +62,22 @@ def where(interaction: discord.Interaction) -> dict[str, object]:
             "channel_id": interaction.channel_id}
 
 
+def private_thinking(interaction: discord.Interaction) -> bool:
+    """Whether a command's "thinking…" is shown to the asker alone: in a server, where a
+    public placeholder that a private answer removes would flash for everyone. In a DM or
+    group DM it stays public, so that a public answer fills it in — a follow-up there may
+    be shown to the asker alone (the 2024 change log) and is one of five."""
+    return (interaction.type is discord.InteractionType.application_command
+            and interaction.guild_id is not None)
+
+
 async def safe_defer(interaction: discord.Interaction) -> None:
-    """Acknowledge an interaction that will be answered later (once: a retry would fail)."""
+    """Acknowledge an interaction that will be answered later (once: a retry would fail):
+    a command with "thinking…" (`private_thinking`), a press with nothing shown."""
     if interaction.response.is_done():
         return
     try:
-        await interaction.response.defer()
+        await interaction.response.defer(ephemeral=private_thinking(interaction))
     except discord.HTTPException as error:
         log.warning("defer failed", extra={"status": error.status, **where(interaction)})
 
@@ -84,12 +94,12 @@ async def safe_respond(interaction: discord.Interaction, make_kwargs: Callable[[
     # the first answer after a "thinking…" defer (a command's defer is always one)
     thinking = (first and interaction.response.is_done()
                 and interaction.type is discord.InteractionType.application_command)
-    if thinking and ephemeral:
-        # The thinking message is public and keeps its visibility whatever fills it in;
-        # removing it lets an ephemeral answer, a followup of its own, stay private.
+    fills_thinking = thinking and ephemeral == private_thinking(interaction)
+    if thinking and not fills_thinking:
+        # The thinking message keeps its visibility whatever fills it in; removing it lets
+        # the answer, a followup of its own, be seen by whom it is for.
         await _attempt("delete thinking", interaction.delete_original_response,
                        **where(interaction))
-    fills_thinking = thinking and not ephemeral
 
     if (interaction.response.is_done() and not fills_thinking and relays is not None
             and not relays.count(interaction)):
