@@ -121,6 +121,8 @@ class Sent:
     files: dict[str, bytes]
     ephemeral: bool
     interaction_id: int | None = None
+    #: the `allowed_mentions` it was sent with (Discord keeps them to itself)
+    allowed_mentions: dict[str, Any] | None = None
 
     @property
     def content(self) -> str:
@@ -646,7 +648,7 @@ class FakeDiscord:
                 "mentions": [self.users[uid] for uid in notified], "mention_roles": [],
                 "pinned": False}
         sent = Sent(channel_id, via, data, files, ephemeral,
-                    interaction.id if interaction else None)
+                    interaction.id if interaction else None, body.get("allowed_mentions"))
         self.sent.append(sent)
         if interaction is not None:
             interaction.answers.append(sent)

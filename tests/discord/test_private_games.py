@@ -142,6 +142,8 @@ async def test_a_whole_game_in_a_group_dm_with_the_picker(server, bot):
         if move < len(BLACK):
             # the answer to alice's own press pings bob, and him alone: Discord notifies him
             assert board.notified == [BOB] and f"<@{BOB}>" in board.content
+            allowed = board.allowed_mentions or {}
+            assert ([int(uid) for uid in allowed["users"]], allowed["parse"]) == ([BOB], [])
             # and once a game, he hears of it in his own DM with the bot, with a link
             await until(lambda: len(server.direct_messages(BOB)) == 1, "bob's DM")
             ping = server.direct_messages(BOB)[0]
