@@ -382,3 +382,23 @@ async def test_move_autocompletes_with_the_legal_holes_best_first(server, bot):
     [played] = await server.answered(await server.interact(ALICE, channel, slash(
         server, "twixt", "move", command=choices[0]["value"])))
     assert choices[0]["value"].split()[0] in played.content and not played.ephemeral
+
+
+async def test_a_sync_refused_for_user_install_is_logged_and_the_bot_plays_on(server,
+                                                                             tmp_path):
+    """The owner forgot to tick User Install: Discord refuses commands that name it. The
+    bot says so in its log, naming Discord's reason, and keeps running."""
+    server.install_types = {0}
+    process = subprocess.Popen(server.bot_command(), cwd=tmp_path,
+                               env=environment(tmp_path / "t.db"),
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        await ready(server, process)
+        assert not server.commands_synced.is_set()
+        assert [(status, code) for status, code, method, _ in server.invalid
+                if method == "PUT"] == [(400, 50035)]
+        assert process.poll() is None
+    finally:
+        process.terminate()
+        _out, err = process.communicate(timeout=60)
+    assert b"command sync failed" in err and b"install types" in err
