@@ -5,7 +5,7 @@ thread), counting the project's modules (`twixt.*`) whose functions it calls, an
 the route crosses from one module into another.
 
 A count, not a timing: it is the same on any machine for the same code, so it can be compared
-before and after a change of the service's structure (docs/architecture.md quotes it).
+before and after a change of the service's structure (docs/benchmarks.md quotes it).
 
     python benchmarks/move_path.py [--move M12] [--list]
 """
