@@ -178,7 +178,7 @@ async def measure(base: str, ids: list[int], moves: int, workers: int,
 def first_board_in_chromium(base: str, token: str) -> float | None:
     """Navigation to the drawn board in headless Chromium (None without Chromium)."""
     try:
-        from tests.web.browser import chromium, label_of, wait_for
+        from support.browser import chromium, label_of, wait_for
     except ImportError:
         return None
     if not Path("/usr/bin/chromium").exists():

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from selenium.webdriver.common.by import By
 
-from tests.web.browser import (
+from support.browser import (
     DESKTOP,
     PHONE,
     chromium,

@@ -18,9 +18,9 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
+from support.browser import table
 from support.fake_discord import BOT_ID, CLIENT_SECRET, ENTRY_POINT, FakeDiscord
 from support.processes import HANG, TWIXT, environment, until
-from tests.web.browser import table
 from tests.web.conftest import SECRET
 from twixt.storage import SqliteStorage
 from twixt.terminal import TerminalTable, name_id

@@ -17,9 +17,7 @@ import pytest
 from aiohttp import web
 from selenium.webdriver.common.by import By
 
-from support.fake_discord import BOT_ID, CLIENT_SECRET, FakeDiscord
-from support.processes import HANG
-from tests.web.browser import (
+from support.browser import (
     chromium,
     export,
     hole,
@@ -30,6 +28,8 @@ from tests.web.browser import (
     wait_for,
     web_server,
 )
+from support.fake_discord import BOT_ID, CLIENT_SECRET, FakeDiscord
+from support.processes import HANG
 from tests.web.test_activity import INSTANCE, person, running_in_den
 
 CLIENT = Path(__file__).with_name("discord_client")

@@ -10,7 +10,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from tests.web.browser import (
+from support.browser import (
     PHONE,
     chromium,
     export,

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import aiohttp
 
+from support.browser import link, table, web_environment, web_server
 from support.processes import HANG, TWIXT, until
-from tests.web.browser import link, table, web_environment, web_server
 
 
 async def test_sigterm_stops_twixt_web_with_live_pages_open(tmp_path: Path):
