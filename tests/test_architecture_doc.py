@@ -13,6 +13,7 @@ import importlib
 import importlib.util
 import inspect
 import re
+import sys
 from collections.abc import Iterator
 from dataclasses import fields, is_dataclass
 from pathlib import Path
@@ -156,10 +157,12 @@ def _member(owner: Any, name: str) -> Any:
 
 
 def _resolves(dotted: str) -> bool:
-    """Whether `dotted` names something in the sources: `twixt.x.y` from the package down,
-    anything else from a module, or a name a module or class defines, of that name."""
+    """Whether `dotted` names something: `twixt.x.y` (or a standard module's
+    `functools.partial`) from the package down, anything else from a name that a module of
+    the sources, or a class in one, defines."""
     first, *rest = dotted.split(".")
-    starts = [(first, "")] if first in SOURCES else sorted(DEFINED.get(first, ()))
+    starts = ([(first, "")] if first in SOURCES or first in sys.stdlib_module_names
+              else sorted(DEFINED.get(first, ())))
     for module, within in starts:
         try:
             owner: Any = importlib.import_module(module)
@@ -194,6 +197,7 @@ def test_the_name_finder_tells_present_from_absent():
     assert _resolves("router.VOCABULARY")
     assert not _resolves("Desk.no_such_thing")
     assert not _resolves("twixt.storage.common.NoSuchStorage")
+    assert _resolves("functools.partial") and not _resolves("functools.no_such_thing")
     assert _cited_paths() and _cited_names()
 
 
