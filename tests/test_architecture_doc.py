@@ -221,6 +221,14 @@ def test_its_table_of_rooms_is_the_one_the_layers_test_enforces():
     assert _rooms_table() == test_layers.ALLOWED
 
 
+def test_each_room_imports_only_rooms_above_it():
+    order = list(_rooms_table())
+    below = {room: [other for other in imports if other in order
+                    and order.index(other) > order.index(room)]
+             for room, imports in _rooms_table().items()}
+    assert {room: others for room, others in below.items() if others} == {}
+
+
 # --- adding a command -----------------------------------------------------------------------
 
 ADDING = ROOT / "tests" / "discord" / "test_adding_a_command.py"
