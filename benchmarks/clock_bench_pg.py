@@ -17,7 +17,7 @@ import asyncpg
 from clock_workload import clock_rows, idle_ticks
 from postgres_bench import new_database, postgres_server
 
-from twixt.storage.postgres import PostgresStorage
+from twixt.storage.backends.postgres import PostgresStorage
 
 GAME_COLUMNS = ["id", "guild_id", "channel_id", "time_control", "version", "created_at",
                 "updated_at", "wake_at"]

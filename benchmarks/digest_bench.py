@@ -39,7 +39,7 @@ from postgres_bench import new_database, postgres_server
 from twixt.service import TwixtService
 from twixt.storage import SqliteStorage, Storage
 from twixt.storage import waiting as waits
-from twixt.storage.postgres import PostgresStorage
+from twixt.storage.backends.postgres import PostgresStorage
 
 NOW = datetime(2026, 3, 2, 7, 0, tzinfo=UTC)
 GAMES_PER_PLAYER = 5

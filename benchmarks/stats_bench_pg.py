@@ -21,7 +21,12 @@ from postgres_bench import new_database, postgres_server
 from stats_workload import COLUMNS, HISTORY_PAGE, finished_rows, store_calls
 
 from support.pg_plans import history_page_reads  # stats_bench.py puts the repository on the path
-from twixt.storage.postgres import PostgresConnection, PostgresStorage, _migrate, migrations
+from twixt.storage.backends.postgres import (
+    PostgresConnection,
+    PostgresStorage,
+    _migrate,
+    migrations,
+)
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
 BEFORE_TOTALS = 2  # migration 0003 adds the totals

@@ -14,7 +14,7 @@ round trip a turn), and the pool told to skip it (one round trip a turn). Each l
 by the part of a turn spent waiting for a connection (timed in the storage from the call until
 its batch is written: the line and the pool's hand-over), and the storage's turns/s is compared
 with both floors. The storage writes the turns that waited in line together in one statement
-(`twixt.storage.pg_line`): how many a statement wrote is printed too.
+(`twixt.storage.backends.postgres_line`): how many a statement wrote is printed too.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ import asyncpg
 from postgres_bench import new_database, postgres_server
 from storage_workload import Figures, create_games, play_all
 
-from twixt.storage.pg_line import Turn
-from twixt.storage.postgres import PostgresStorage
+from twixt.storage.backends.postgres import PostgresStorage
+from twixt.storage.backends.postgres_line import Turn
 
 Measured = tuple[float, list[float], list[float]]  # turns/s, latencies, waits (s)
 #: how many turns each statement of the storage wrote, in the rounds of one curve point

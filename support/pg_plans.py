@@ -8,7 +8,7 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from twixt.storage.postgres import PostgresStorage
+from twixt.storage.backends.postgres import PostgresStorage
 
 
 async def statements_of(store: PostgresStorage, call: Callable[[], Awaitable[object]]

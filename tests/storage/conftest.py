@@ -19,7 +19,7 @@ import pytest
 
 from support.pg_server import PgServer, PostgresMissing, new_database
 from twixt.storage import SqliteStorage
-from twixt.storage.postgres import PostgresStorage
+from twixt.storage.backends.postgres import PostgresStorage
 
 BACKENDS = ("sqlite", "postgresql")
 TEMPLATE = "twixt_template"

@@ -16,12 +16,13 @@ import sys
 from storage_helpers import random_turn, result_of, start_game
 
 from twixt.storage import (
+    POSTGRESQL,
     ChannelBusyError,
     DatabaseError,
     GameFinishedError,
     StaleVersionError,
     Storage,
-    is_postgres_url,
+    backend_of,
     open_storage,
     rebuild,
 )
@@ -64,7 +65,7 @@ async def main(path: str, seed: int) -> None:
     async with await open_storage(path) as store:
         await asyncio.gather(*(keep_playing(store, channel,
                                             random.Random(f"{seed}-{channel}-{racer}"),
-                                            is_postgres_url(path))
+                                            backend_of(path) == POSTGRESQL)
                                for channel in range(GAMES) for racer in range(RACERS)))
 
 

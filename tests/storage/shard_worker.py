@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.typed import enter
 from twixt.service import Port, Reply, Request, ServiceError, TwixtService, User
-from twixt.storage.postgres import PostgresStorage
+from twixt.storage.backends.postgres import PostgresStorage
 from twixt.storage.shards import Shards
 
 

@@ -14,7 +14,7 @@ import pytest
 from support.pg_server import PgServer, PostgresMissing, new_database
 from tests.storage.test_crash import WORKER, assert_none_lost, kill_again_and_again
 from twixt.storage import rebuild
-from twixt.storage.postgres import PostgresStorage
+from twixt.storage.backends.postgres import PostgresStorage
 
 BOT_KILLS = 12
 SERVER_KILLS = 6

@@ -9,12 +9,12 @@ from datetime import UTC, datetime, timedelta
 import asyncpg
 import pytest
 
-import twixt.storage.postgres
-import twixt.storage.sqlite
+import twixt.storage.backends.postgres
+import twixt.storage.backends.sqlite
 from support.pg_server import new_database
 from tests.storage.storage_helpers import start_game
 from twixt.storage import GameResult, Result, SqliteStorage
-from twixt.storage.postgres import PostgresStorage
+from twixt.storage.backends.postgres import PostgresStorage
 from twixt.storage.ratings import START_VOLATILITY, Rating, rate_game
 from twixt.storage.schema import migrations
 
@@ -76,7 +76,7 @@ async def test_an_elo_database_keeps_its_ratings_as_the_start(db_path, monkeypat
     before = migrations()[:6]
     assert before[-1].version == 6 and migrations()[6].name == "glicko"
     with monkeypatch.context() as old:
-        old.setattr(twixt.storage.sqlite, "migrations", lambda: before)
+        old.setattr(twixt.storage.backends.sqlite, "migrations", lambda: before)
         async with await SqliteStorage.open(db_path):
             pass
     with closing(sqlite3.connect(db_path)) as db, db:
@@ -90,10 +90,10 @@ async def test_an_elo_database_keeps_its_ratings_as_the_start(db_path, monkeypat
 async def test_an_elo_database_on_postgresql_keeps_its_ratings_as_the_start(pg_server,
                                                                             monkeypatch):
     url = await new_database(pg_server)
-    before = twixt.storage.postgres.migrations()[:3]
-    assert twixt.storage.postgres.migrations()[3].name == "glicko"
+    before = twixt.storage.backends.postgres.migrations()[:3]
+    assert twixt.storage.backends.postgres.migrations()[3].name == "glicko"
     with monkeypatch.context() as old:
-        old.setattr(twixt.storage.postgres, "migrations", lambda: before)
+        old.setattr(twixt.storage.backends.postgres, "migrations", lambda: before)
         async with await PostgresStorage.open(url):
             pass
     conn = await asyncpg.connect(url)

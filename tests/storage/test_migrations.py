@@ -7,7 +7,7 @@ from contextlib import closing
 
 import pytest
 
-import twixt.storage.sqlite
+import twixt.storage.backends.sqlite
 from tests.storage.storage_helpers import start_game
 from twixt.storage import DatabaseError, DatabaseFault, SqliteStorage, UnsupportedSchemaError
 from twixt.storage.schema import Migration, migrations, unusable
@@ -28,7 +28,7 @@ def recorded_versions(path):
 def with_extra(monkeypatch, sql):
     """Pretend the bot ships one migration more than the repository has."""
     extra = Migration(LATEST + 1, "test_extra", sql)
-    monkeypatch.setattr(twixt.storage.sqlite, "migrations", lambda: (*migrations(), extra))
+    monkeypatch.setattr(twixt.storage.backends.sqlite, "migrations", lambda: (*migrations(), extra))
 
 
 def assert_untouched(path, before):

@@ -12,7 +12,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-import twixt.storage.postgres
+import twixt.storage.backends.postgres
 from support.pg_server import new_database
 from tests.storage.conftest import fresh_database
 from tests.storage.storage_helpers import start_game
@@ -22,9 +22,15 @@ from twixt.storage import (
     SqliteStorage,
     UnsupportedSchemaError,
     database_setting,
+    missing_file,
     open_storage,
 )
-from twixt.storage.postgres import PostgresConnection, PostgresStorage, migrations, safe_url
+from twixt.storage.backends.postgres import (
+    PostgresConnection,
+    PostgresStorage,
+    migrations,
+    safe_url,
+)
 from twixt.storage.schema import Migration
 
 LATEST = len(migrations())
@@ -59,7 +65,8 @@ async def test_processes_starting_together_migrate_once(pg_server):
 async def test_a_newer_schema_is_refused_untouched(pg_server, monkeypatch):
     url = await fresh_database(pg_server)
     extra = Migration(LATEST + 1, "from_the_future", "CREATE TABLE future (x integer);")
-    monkeypatch.setattr(twixt.storage.postgres, "migrations", lambda: (*migrations(), extra))
+    monkeypatch.setattr(twixt.storage.backends.postgres, "migrations",
+                        lambda: (*migrations(), extra))
     async with await PostgresStorage.open(url):
         pass
     monkeypatch.undo()
@@ -78,17 +85,17 @@ async def test_a_database_that_may_not_be_written_is_refused_at_start(pg_server)
 
 
 def test_a_full_disk_is_named_full_not_a_failure_of_the_database():
-    failed = twixt.storage.postgres._failed(asyncpg.DiskFullError("could not extend file"))
+    failed = twixt.storage.backends.postgres._failed(asyncpg.DiskFullError("could not extend file"))
     assert failed is not None and failed.fault is DatabaseFault.FULL
     # the other faults by the same table; a broken key is no fault of the database
-    faults = {error.__class__: twixt.storage.postgres._failed(error)
+    faults = {error.__class__: twixt.storage.backends.postgres._failed(error)
               for error in (ConnectionRefusedError(), asyncpg.DataCorruptedError("bad page"),
                             asyncpg.ReadOnlySQLTransactionError("read-only"))}
     assert {kind: failed.fault for kind, failed in faults.items() if failed is not None} == {
         ConnectionRefusedError: DatabaseFault.UNREACHABLE,
         asyncpg.DataCorruptedError: DatabaseFault.BROKEN,
         asyncpg.ReadOnlySQLTransactionError: DatabaseFault.READ_ONLY}
-    assert twixt.storage.postgres._failed(asyncpg.UniqueViolationError("taken")) is None
+    assert twixt.storage.backends.postgres._failed(asyncpg.UniqueViolationError("taken")) is None
 
 
 async def test_another_programs_database_is_refused_untouched(pg_server):
@@ -151,6 +158,29 @@ async def test_the_database_setting_chooses_the_back_end(pg_server, tmp_path):
         assert isinstance(store, PostgresStorage)
     async with await open_storage(tmp_path / "twixt.db") as store:
         assert isinstance(store, SqliteStorage)
+
+
+async def test_a_sqlite_url_names_the_same_file_as_its_path(tmp_path, monkeypatch):
+    """Like encode/databases: `sqlite:///relative`, `sqlite:////absolute`; and the plain path
+    a setting held before URLs keeps working."""
+    monkeypatch.chdir(tmp_path)
+    assert database_setting("sqlite:///data/twixt.db") == Path("data/twixt.db")
+    assert database_setting(f"sqlite:///{tmp_path}/t.db") == tmp_path / "t.db"
+    assert database_setting("sqlite:twixt.db") == Path("twixt.db")
+    async with await open_storage("sqlite:///twixt.db") as store:
+        await start_game(store, channel_id=7)
+    assert missing_file("twixt.db") is None
+    assert missing_file("sqlite:///other.db") == Path("other.db")
+    async with await open_storage("twixt.db") as store:
+        assert (await store.active_game(7)) is not None
+    assert not (tmp_path / "other.db").exists()
+
+
+async def test_a_scheme_of_no_back_end_is_refused_in_one_line(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(DatabaseError, match=r"^mysql:// names no database"):
+        await open_storage("mysql://db/twixt")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_twixt_db_may_name_a_postgresql_database():

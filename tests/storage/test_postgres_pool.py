@@ -19,8 +19,8 @@ from support.pg_plans import history_page_reads, statements_of
 from tests.storage.conftest import fresh_database
 from tests.storage.storage_helpers import T0, play_turns, result_of, start_game
 from twixt.storage import GameFinishedError, GameResult, StaleVersionError
-from twixt.storage.pg_line import Turn
-from twixt.storage.postgres import PostgresStorage
+from twixt.storage.backends.postgres import PostgresStorage
+from twixt.storage.backends.postgres_line import Turn
 
 #: what a session holds that would outlive a hand-back (asyncpg's reset query undoes these)
 SESSION_LEFTOVERS = {
@@ -107,7 +107,7 @@ async def test_turns_waiting_together_are_written_in_one_statement(pg_server):
 
         sent = [query for query, _ in await statements_of(store, fifty_turns)]
         assert store.batches[-2:] == [50, 1]
-        assert len([query for query in sent if query.startswith("WITH turn AS")]) == 2
+        assert len([query for query in sent if query.startswith("WITH moved AS")]) == 2
         assert isinstance(outcomes[0], StaleVersionError)
         assert outcomes[1:50] == [1] * 49
         assert isinstance(outcomes[50], StaleVersionError)
@@ -140,7 +140,7 @@ async def test_a_turn_costs_one_round_trip(pg_server):
         game = await start_game(store, channel_id=1)
         sent = [query for query, _ in await statements_of(
             store, lambda: play_turns(store, game, 3, random.Random(1)))]
-    turns = [query for query in sent if query.startswith("WITH turn AS")]
+    turns = [query for query in sent if query.startswith("WITH moved AS")]
     assert len(turns) == 3
     # play_turns reads the game back (BEGIN, its SELECTs, COMMIT); no reset query anywhere
     assert not [query for query in sent if "RESET ALL" in query or "UNLISTEN" in query]

@@ -28,7 +28,7 @@ from twixt.service import TwixtService, User, build_options
 from twixt.service.model import Request
 from twixt.service.pure.clock.timecontrol import clock_marks
 from twixt.storage import rebuild
-from twixt.storage.postgres import PostgresStorage
+from twixt.storage.backends.postgres import PostgresStorage
 
 WORKER = Path(__file__).with_name("shard_worker.py")
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)

@@ -10,7 +10,7 @@ import pytest
 
 from tests.storage.storage_helpers import T0, clocked
 from twixt.storage import SqliteStorage
-from twixt.storage.postgres import PostgresStorage
+from twixt.storage.backends.postgres import PostgresStorage
 from twixt.storage.shards import Shards
 
 H = timedelta(hours=1)

@@ -10,7 +10,7 @@ import pytest
 
 from tests.storage.storage_helpers import random_turn, start_game, start_games
 from twixt.storage import SqliteStorage, rebuild
-from twixt.storage.group_commit import GroupCommit, connect_inline
+from twixt.storage.backends.sqlite_group_commit import GroupCommit, connect_inline
 
 pytestmark = pytest.mark.sqlite_only
 

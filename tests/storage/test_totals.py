@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-import twixt.storage.common
-import twixt.storage.sqlite
+import twixt.storage.backends.sqlite
+import twixt.storage.games
 from support.old_queries import OLD_HEAD_TO_HEAD, OLD_LEADERBOARD, OLD_STATS
 from tests.storage.storage_helpers import start_game
 from twixt.storage import GameResult, GameSetup, GameStatus, PlayerStats, Result, SqliteStorage
@@ -144,11 +144,11 @@ async def test_an_upgraded_database_counts_the_games_it_had(db_path, monkeypatch
     before = migrations()[:5]
     assert before[-1].version == 5
     with monkeypatch.context() as old:
-        old.setattr(twixt.storage.sqlite, "migrations", lambda: before)
+        old.setattr(twixt.storage.backends.sqlite, "migrations", lambda: before)
 
         # no totals written at a game's end, nor waiting or conditional moves to forget
         # (0008, 0009), nor tournaments to look at (0011)
-        old.setattr(twixt.storage.common, "AFTER_FINISH", ())
+        old.setattr(twixt.storage.games, "AFTER_FINISH", ())
 
         async def no_glicko(self, db, guild_id, result, sides, at):
             pass  # the ratings table of then has no deviation (0007); 0007 has its own test

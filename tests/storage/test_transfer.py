@@ -18,7 +18,7 @@ from twixt.storage import (
     Result,
     SqliteStorage,
 )
-from twixt.storage.postgres import PostgresStorage
+from twixt.storage.backends.postgres import PostgresStorage
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 

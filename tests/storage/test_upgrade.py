@@ -11,11 +11,11 @@ from datetime import UTC, datetime, timedelta
 import asyncpg
 import pytest
 
-import twixt.storage.postgres
-import twixt.storage.sqlite
+import twixt.storage.backends.postgres
+import twixt.storage.backends.sqlite
 from support.pg_server import new_database
 from twixt.storage import GameResult, Result, SqliteStorage
-from twixt.storage.postgres import PostgresStorage, _numbered
+from twixt.storage.backends.postgres import PostgresStorage, _numbered
 from twixt.storage.schema import full_check, migrations
 
 THEN = datetime(2026, 2, 1, 12, 0, tzinfo=UTC)
@@ -58,7 +58,8 @@ def _sqlite_value(value):
 
 async def _old_sqlite(path, monkeypatch):
     with monkeypatch.context() as old:
-        old.setattr(twixt.storage.sqlite, "migrations", lambda: migrations()[:BEFORE["sqlite"]])
+        old.setattr(twixt.storage.backends.sqlite, "migrations",
+                    lambda: migrations()[:BEFORE["sqlite"]])
         async with await SqliteStorage.open(path):
             pass
     with closing(sqlite3.connect(path)) as db, db:
@@ -69,8 +70,8 @@ async def _old_sqlite(path, monkeypatch):
 
 async def _old_postgres(url, monkeypatch):
     with monkeypatch.context() as old:
-        before = twixt.storage.postgres.migrations()[:BEFORE["postgresql"]]
-        old.setattr(twixt.storage.postgres, "migrations", lambda: before)
+        before = twixt.storage.backends.postgres.migrations()[:BEFORE["postgresql"]]
+        old.setattr(twixt.storage.backends.postgres, "migrations", lambda: before)
         async with await PostgresStorage.open(url):
             pass
     conn = await asyncpg.connect(url)
@@ -125,5 +126,6 @@ async def test_a_database_of_the_release_before_upgrades_with_its_rows_and_plays
 @pytest.mark.parametrize("back_end", ["sqlite", "postgresql"])
 def test_the_release_before_is_where_the_new_migrations_begin(back_end):
     """The versions above are the release before's: the next migration is the first new."""
-    available = (migrations() if back_end == "sqlite" else twixt.storage.postgres.migrations())
+    available = (migrations() if back_end == "sqlite"
+                 else twixt.storage.backends.postgres.migrations())
     assert available[BEFORE[back_end]].name == "glicko"

@@ -1,8 +1,8 @@
 """Each SQL statement is written once: none stands in two storage modules.
 
-`twixt/storage/common.py` runs the statements both back ends share through the connection seam;
-a statement copied into `sqlite.py` and `postgres.py` again (or beside its subject in
-`tournaments.py`, `rows.py`, …) would drift from its twin. Statements are the string literals
+Each subject's module (`games.py`, `challenges.py`, …) runs its statements through the connection
+seam on both back ends; a statement copied into `backends/sqlite.py` and `backends/postgres.py`
+again (or into another subject) would drift from its twin. Statements are the string literals
 (adjacent ones joined, an f-string's fields as `{}`) that begin with a SQL verb, spaces
 folded; short ones (`SELECT 1 …`) are too common to be copies.
 """
@@ -51,8 +51,20 @@ def test_the_reader_finds_a_statement_and_its_f_string_twin():
 
 def test_no_statement_stands_in_two_storage_modules():
     where: dict[str, list[str]] = {}
-    for path in sorted(Path(storage.__file__).parent.glob("*.py")):
+    for path in sorted(Path(storage.__file__).parent.rglob("*.py")):
         for statement in statements(path.read_text(encoding="utf-8")):
             where.setdefault(statement, []).append(path.name)
     twice = {statement: files for statement, files in where.items() if len(files) > 1}
     assert not twice, twice
+
+
+def test_a_turn_is_written_in_one_place():
+    """The turn log is added to, and a game's version moved on, by one statement each (in
+    `games.py`): SQLite's lone turn and PostgreSQL's batches run the same SQL."""
+    where: dict[str, list[str]] = {"INSERT INTO turns": [], "version = games.version + 1": []}
+    for path in sorted(Path(storage.__file__).parent.rglob("*.py")):
+        for statement in statements(path.read_text(encoding="utf-8")):
+            for found, files in where.items():
+                if found in statement:
+                    files.append(path.name)
+    assert where == {"INSERT INTO turns": ["games.py"], "version = games.version + 1": ["games.py"]}

@@ -272,16 +272,17 @@ def _database(text: str) -> Path | str:
 
 
 def _sqlite_source(text: str) -> Path:
-    path = text.removeprefix("sqlite:")
-    if path == text or not path:
+    from twixt.storage import database_setting
+
+    if not text.startswith("sqlite:") or not text.removeprefix("sqlite:").strip("/"):
         raise argparse.ArgumentTypeError(f"{text!r} is not sqlite:PATH, e.g. sqlite:twixt.db")
-    return Path(path)
+    return Path(database_setting(text))  # a sqlite: setting is a file's Path
 
 
 def _postgres_target(text: str) -> str:
-    from twixt.storage import is_postgres_url
+    from twixt.storage import POSTGRESQL, backend_of
 
-    if not is_postgres_url(text):
+    if backend_of(text) != POSTGRESQL:
         raise argparse.ArgumentTypeError(f"{text!r} is not a postgresql:// URL")
     return text
 
@@ -293,7 +294,7 @@ def _run_migrate(args: argparse.Namespace) -> int:
     import asyncio
 
     from twixt.storage import StorageError
-    from twixt.storage.postgres import safe_url
+    from twixt.storage.backends.postgres import safe_url
     from twixt.storage.transfer import TransferError, copy_sqlite_to_postgres
 
     try:

@@ -82,23 +82,23 @@ class TwixtService:
                  rng: random.Random | None = None,
                  engine_pool: EnginePool | None = None) -> None:
         self.desk = Desk(storage, port, clock, render_options, rng, engine_pool)
-        self.challenges = Challenges(self.desk)
-        self.turns = Turns(self.desk)
+        self.challenges = Challenges(self.desk, storage)
+        self.turns = Turns(self.desk, storage)
         #: stored replies to the opponent's next moves, played as soon as a move calls for one
-        self.conditionals = Conditionals(self.desk, self.turns.with_auto_link)
+        self.conditionals = Conditionals(self.desk, storage, self.turns.with_auto_link)
         self.picker = MovePicker(self.desk, self.turns.play)
-        self.clocks = Clocks(self.desk)
-        self.records = Records(self.desk, self.challenges)
-        self.stats = Stats(self.desk)
-        self.preferences = Preferences(self.desk)
-        self.my_games = MyGames(self.desk)
-        self.notes = Notes(self.desk)
-        self.confirmation = Confirmation(self.desk, self.turns)
-        self.vacations = Vacations(self.desk)
-        self.tournaments = Tournaments(self.desk)
-        self.analyses = Analyses(self.desk)
-        self.engine_player = EnginePlayer(self.desk, self.turns)
-        self.your_move = YourMove(self.desk)
+        self.clocks = Clocks(self.desk, storage)
+        self.records = Records(self.desk, storage, self.challenges)
+        self.stats = Stats(self.desk, storage)
+        self.preferences = Preferences(self.desk, storage)
+        self.my_games = MyGames(self.desk, storage)
+        self.notes = Notes(self.desk, storage)
+        self.confirmation = Confirmation(self.desk, storage, self.turns)
+        self.vacations = Vacations(self.desk, storage)
+        self.tournaments = Tournaments(self.desk, storage)
+        self.analyses = Analyses(self.desk, storage)
+        self.engine_player = EnginePlayer(self.desk, storage, self.turns)
+        self.your_move = YourMove(self.desk, storage)
         #: each command kind → the subject's method that does it, as the subjects mark them
         self.handlers = cmd.handlers_of(
             self.challenges, self.turns, self.conditionals, self.clocks, self.records,

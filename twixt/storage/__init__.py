@@ -1,14 +1,25 @@
 """Durable storage of games, turns, challenges, settings and ratings (the only place with SQL).
 
-The bot talks to the `Storage` protocol; `open_storage(TWIXT_DB)` opens `SqliteStorage` (a file,
-the default) or `PostgresStorage` (a `postgresql://` URL). Both inherit the methods whose SQL
-they share from `common.SqlStorage`, which runs each statement through a `connection.Connection`.
+The service talks to the `Storage` protocol, made of one Protocol a subject (`GameStore`,
+`ChallengeStore`, … see `interface`); `open_storage(TWIXT_DB)` opens the back end the setting's
+scheme names (`backends`): `SqliteStorage` (a file, the default) or `PostgresStorage` (a
+`postgresql://` URL). Both inherit every subject's SQL (`backends.shared.SqlStorage`), which
+runs each statement through a `connection.Connection`.
 A game's state is the replay of its turn log (`replay`); turns land under optimistic
 concurrency (`StaleVersionError`).
 """
 
 from twixt.storage import model
-from twixt.storage.databases import Database, database_setting, is_postgres_url, open_storage
+from twixt.storage.backends import (
+    POSTGRESQL,
+    SQLITE,
+    Database,
+    backend_of,
+    database_setting,
+    missing_file,
+    open_storage,
+)
+from twixt.storage.backends.sqlite import DEFAULT_PATH, SqliteStorage
 from twixt.storage.engine_games import EngineGame
 from twixt.storage.errors import (
     ChallengeClosedError,
@@ -25,11 +36,22 @@ from twixt.storage.errors import (
     StorageError,
     UnsupportedSchemaError,
 )
-from twixt.storage.interface import Storage
+from twixt.storage.interface import (
+    ChallengeStore,
+    ClockStore,
+    EngineGameStore,
+    GameStore,
+    PrivateStore,
+    SettingStore,
+    StatsStore,
+    Storage,
+    TournamentStore,
+    VacationStore,
+    WaitingStore,
+)
 from twixt.storage.model import *  # noqa: F403 (the values, listed in model.__all__)
 from twixt.storage.rebuild import TAKEBACK, new_game, rebuild
 from twixt.storage.schema import full_check
-from twixt.storage.sqlite import DEFAULT_PATH, SqliteStorage
 from twixt.storage.tournaments import (
     Entrant,
     Tournament,
@@ -41,6 +63,8 @@ from twixt.storage.waiting import Digest, Waiting, WaitingGame
 
 __all__ = [
     "DEFAULT_PATH",
+    "POSTGRESQL",
+    "SQLITE",
     "Digest",
     "Waiting",
     "WaitingGame",
@@ -65,11 +89,22 @@ __all__ = [
     "SqliteStorage",
     "StaleVersionError",
     "Storage",
+    "ChallengeStore",
+    "ClockStore",
+    "EngineGameStore",
+    "GameStore",
+    "PrivateStore",
+    "SettingStore",
+    "StatsStore",
+    "TournamentStore",
+    "VacationStore",
+    "WaitingStore",
     "StorageError",
     "UnsupportedSchemaError",
     "database_setting",
     "full_check",
-    "is_postgres_url",
+    "backend_of",
+    "missing_file",
     "new_game",
     "open_storage",
     "rebuild",

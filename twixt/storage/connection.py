@@ -1,7 +1,7 @@
 """The seam between the SQL both back ends share and the driver that runs it (after
 encode/databases: the seam is the connection).
 
-`storage.common` writes each statement once, with `?` placeholders, and runs it through a
+Each subject's module writes its statements once, with `?` placeholders, and runs them through a
 `Connection`: `execute` (the rows changed), `execute_many`, `fetch_all`, `fetch_one` and
 `fetch_value`. An adapter per back end (`SqliteConnection` over aiosqlite,
 `PostgresConnection` over asyncpg) turns that into its driver's calls and holds what its
@@ -12,9 +12,11 @@ dialect says differently:
   array) to PostgreSQL;
 - the locks a transaction takes, which SQLite, with one writer, needs none of: `for_update`
   and `for_share` (suffixes of a SELECT) and `lock_user` (an advisory lock);
+- rows of values to read FROM (`table_of`: a batch of turns), and whether a WITH may hold a
+  write (`writes_in_with`), which lets PostgreSQL write a batch of turns in one statement;
 - a broken unique key, raised as `DuplicateKeyError` whatever the driver.
 Transactions are the back end's own (a group-commit savepoint, a pooled connection in READ
-COMMITTED): `common.SqlStorage` asks for one by what it needs, a snapshot to read or a write.
+COMMITTED): `sql.SqlBase` asks for one by what it needs, a snapshot to read or a write.
 """
 
 from __future__ import annotations
@@ -60,6 +62,15 @@ class Connection(Protocol):
 
     def among(self, column: str, values: Sequence[Any]) -> tuple[str, tuple[Any, ...]]:
         """A condition that `column` is one of `values` (integers), with its values."""
+
+    #: whether a WITH may hold a write whose RETURNING the rest of the statement reads
+    #: (PostgreSQL; SQLite's WITH holds reads only)
+    writes_in_with: bool
+
+    def table_of(self, name: str, columns: Sequence[tuple[str, str]],
+                 values: Sequence[Sequence[Any]]) -> tuple[str, tuple[Any, ...]]:
+        """Rows of values as a table `name` with `columns` (each a name and its PostgreSQL
+        type) to read FROM, with its values: how several turns go in one statement."""
 
     async def lock_user(self, owner_id: int, user_id: int) -> None:
         """Hold one user's rows of an owner (their vacations in a guild, their notes or waiting

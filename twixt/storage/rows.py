@@ -9,7 +9,6 @@ from dataclasses import fields
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from twixt.storage import ratings
 from twixt.storage.errors import ChallengeClosedError, NotInvited, NotInvitedError
 from twixt.storage.model import (
     Answer,
@@ -23,15 +22,11 @@ from twixt.storage.model import (
     Offer,
     OfferKind,
     Player,
-    PlayerStats,
     Result,
     Seat,
-    StoredConditionals,
     StoredGame,
     StoredTurn,
-    Vacation,
 )
-from twixt.storage.ratings import Rating
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -52,9 +47,6 @@ CHALLENGE_COLUMNS = ("id, guild_id, channel_id, challenger_id, players, size, ru
 SEAT_COLUMNS = "seat, user_id, name, winner, weekends_off"
 INVITEE_COLUMNS = "slot, user_id, answer, answered_at"
 OFFER_COLUMNS = "game_id, kind, user_id, at_version, created_at"
-#: a vacation row, as `vacation` reads it
-VACATION_COLUMNS = "id, guild_id, user_id, starts_at, ends_at, days, automatic, game_id"
-CONDITIONAL_COLUMNS = "game_id, user_id, at_version, at_move, plan, stored_at"
 
 
 def utc(moment: datetime | None) -> datetime:
@@ -137,113 +129,12 @@ def offer(row: Sequence[Any]) -> Offer:
     return Offer(game_id, OfferKind(kind), user_id, at_version, moment(created_at))
 
 
-def vacation(row: Sequence[Any]) -> Vacation:
-    """A vacation from a `VACATION_COLUMNS` row."""
-    vacation_id, guild_id, user_id, starts_at, ends_at, days, automatic, game_id = row
-    return Vacation(vacation_id, guild_id, user_id, moment(starts_at), moment(ends_at), days,
-                    bool(automatic), game_id)
-
-
-def year_bounds(year: int) -> tuple[datetime, datetime]:
-    """The first moment of a calendar year (UTC) and of the next."""
-    return datetime(year, 1, 1, tzinfo=UTC), datetime(year + 1, 1, 1, tzinfo=UTC)
-
-
-#: the SQL that makes a user's active clocked games of a guild due by a moment (params: the
-#: moment, guild id, user id, the moment): their clocks' marks are worked out again
-WAKE_GAMES_OF = (
-    "UPDATE games SET wake_at = ? WHERE guild_id = ? AND status = 'active' AND "
-    "time_control IS NOT NULL AND id IN (SELECT game_id FROM game_seats WHERE user_id = ?) "
-    "AND (wake_at IS NULL OR wake_at > ?)")
-#: the days counted by a user's vacations in a guild that start within a span (params: guild
-#: id, user id, the span's start and end)
-DAYS_USED = ("SELECT coalesce(sum(days), 0) FROM vacations WHERE guild_id = ? AND user_id = ? "
-             "AND starts_at >= ? AND starts_at < ?")
-#: the vacations of some users of a guild ending after a moment, the latest ending first and
-#: of those ending together the newest (by id: without it each back end orders ties its own
-#: way) (params: the moment, the limit; the users' condition goes in `{users}`)
-VACATIONS_SINCE = (f"SELECT {VACATION_COLUMNS} FROM vacations WHERE guild_id = ? AND "
-                   "{users} AND ends_at > ? ORDER BY ends_at DESC, id DESC LIMIT ?")
-
-
-#: a user's vacation in a guild that starts at a moment (params: guild id, user id, start)
-VACATION_STARTING = (f"SELECT {VACATION_COLUMNS} FROM vacations WHERE guild_id = ? AND "
-                     "user_id = ? AND starts_at = ?")
-#: a new vacation, read back (params: guild id, user id, start, end, days, automatic, game id)
-ADD_VACATION = ("INSERT INTO vacations (guild_id, user_id, starts_at, ends_at, days, automatic, "
-                f"game_id) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING {VACATION_COLUMNS}")
-#: a vacation ended at a moment, counting new days, if it has begun and not ended by then
-#: (params: the moment, the days, the id, the moment, the moment)
-END_VACATION = ("UPDATE vacations SET ends_at = ?, days = ? WHERE id = ? AND ends_at > ? AND "
-                f"starts_at <= ? RETURNING {VACATION_COLUMNS}")
-
-#: a player's conditional moves in a game, replacing theirs (params: `CONDITIONAL_COLUMNS`)
-STORE_CONDITIONALS = (
-    f"INSERT INTO conditional_moves ({CONDITIONAL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) "
-    "ON CONFLICT (game_id, user_id) DO UPDATE SET at_version = excluded.at_version, "
-    "at_move = excluded.at_move, plan = excluded.plan, stored_at = excluded.stored_at")
-#: every player's conditional moves in a game (params: game id)
-CONDITIONALS = (f"SELECT {CONDITIONAL_COLUMNS} FROM conditional_moves WHERE game_id = ? "
-                "ORDER BY user_id")
-#: forget one player's conditional moves in a game, or everyone's (params: game id, user id
-#: or None)
-DROP_CONDITIONALS = ("DELETE FROM conditional_moves WHERE game_id = ? "
-                     "AND user_id = coalesce(CAST(? AS bigint), user_id)")
-
-
-def conditionals(row: Sequence[Any]) -> StoredConditionals:
-    game_id, user_id, at_version, at_move, plan, stored_at = row
-    return StoredConditionals(game_id, user_id, at_version, at_move, plan, moment(stored_at))
-
-
 def children(found: Iterable[Sequence[Any]]) -> dict[int, list[Any]]:
     """Rows whose first column is their parent's id, as their other columns by parent id."""
     by_parent: dict[int, list[Any]] = {}
     for row in found:
         by_parent.setdefault(row[0], []).append(tuple(row)[1:])
     return by_parent
-
-
-#: what `PlayerStats` shows of a row of `ratings r`, in its order (see `rating_fields`)
-RATING_COLUMNS = "r.rating, r.rated_games, r.deviation, r.volatility, r.updated_at"
-#: what `stored_rating` reads of a row of `ratings`
-GLICKO_COLUMNS = "rating, deviation, volatility, updated_at"
-
-
-def rating_fields(values: Sequence[Any]) -> tuple[Any, ...]:
-    """`RATING_COLUMNS`' values as `PlayerStats`' fields from `rating` on."""
-    rating, rated_games, deviation, volatility, rated_at = values
-    return rating, rated_games, deviation, volatility, moment(rated_at)
-
-
-def stored_rating(values: Sequence[Any]) -> Rating:
-    """`GLICKO_COLUMNS`' values as a rating to rate a game from."""
-    rating, deviation, volatility, rated_at = values
-    return Rating(rating, deviation, volatility, moment(rated_at))
-
-
-def new_ratings(result: Result, sides: tuple[tuple[int, ...], tuple[int, ...]],
-                current: Mapping[int, Rating], at: datetime) -> list[tuple[int, Rating]]:
-    """Each player's new rating after a game of Red's and Black's `sides` that ended at `at`
-    with `result`, from `current` (a newcomer missing from it starts at the start values);
-    both back ends' `_rate` share it."""
-    red, black = sides
-    score = {Result.RED: 1.0, Result.BLACK: 0.0}.get(result, 0.5)
-    new_red, new_black = ratings.rate_game([current.get(u, Rating()) for u in red],
-                                           [current.get(u, Rating()) for u in black], score, at)
-    return list(zip([*red, *black], new_red + new_black, strict=True))
-
-
-def player_stats(guild_id: int, user_ids: Sequence[int],
-                 counts: Iterable[Sequence[Any]],
-                 rated: Iterable[Sequence[Any]]) -> dict[int, PlayerStats]:
-    """Each user's stats from (user_id, games, wins, losses, draws) and (user_id,
-    `RATING_COLUMNS`) rows; a user in neither is left out."""
-    totals = {row[0]: tuple(row)[1:] for row in counts}
-    ratings = {row[0]: rating_fields(tuple(row)[1:]) for row in rated}
-    return {user_id: PlayerStats(guild_id, user_id, *totals.get(user_id, (0, 0, 0, 0)),
-                                 *ratings.get(user_id, ()))
-            for user_id in user_ids if user_id in totals or user_id in ratings}
 
 
 def settings(kind: type[Settings], stored: Mapping[str, str]) -> Settings:
@@ -330,39 +221,3 @@ def open_slot(challenge: Challenge, user_id: int, accept: bool) -> int:
     return slot
 
 
-# --- running totals of stats (SQLite's migration 0006, PostgreSQL's 0003) --------------------
-
-#: the games that count in stats: aborted games and continued imports are nobody's win or loss
-_COUNTED = "g.status = 'finished' AND g.result <> 'aborted' AND g.opening IS NULL"
-
-
-def _counts(seat: str) -> str:
-    """The wins, losses and draws (0 or 1 each) a counted game `g` gives `seat`, as columns
-    (`winner` is 0/1 in SQLite and a boolean in PostgreSQL: both read it as a condition)."""
-    return (f"CASE WHEN {seat}.winner THEN 1 ELSE 0 END, "
-            f"CASE WHEN g.result <> 'draw' AND NOT {seat}.winner THEN 1 ELSE 0 END, "
-            "CASE WHEN g.result = 'draw' THEN 1 ELSE 0 END")
-
-
-def _adding(table: str, columns: Sequence[str]) -> str:
-    """An upsert's SET clause that adds the new row's `columns` to the stored ones."""
-    return ", ".join(f"{c} = {table}.{c} + excluded.{c}" for c in columns)
-
-
-#: the two upserts (each taking the game's id) that add a game that has just finished to its
-#: players' and its pairs' totals, in the transaction that records its result; rows are taken
-#: in user order, so that two such transactions on PostgreSQL cannot deadlock
-ADD_TOTALS = (
-    "INSERT INTO player_totals (guild_id, user_id, games, wins, losses, draws) "
-    f"SELECT g.guild_id, s.user_id, 1, {_counts('s')} "
-    f"FROM games g JOIN game_seats s ON s.game_id = g.id WHERE g.id = ? AND {_COUNTED} "
-    "ORDER BY s.user_id ON CONFLICT (guild_id, user_id) DO UPDATE SET "
-    + _adding("player_totals", ("games", "wins", "losses", "draws")),
-    "INSERT INTO pair_totals (guild_id, user_id, other_id, wins, losses, draws) "
-    f"SELECT g.guild_id, me.user_id, them.user_id, {_counts('me')} "
-    "FROM games g JOIN game_seats me ON me.game_id = g.id "
-    "JOIN game_seats them ON them.game_id = g.id AND them.team <> me.team "
-    f"WHERE g.id = ? AND {_COUNTED} ORDER BY me.user_id, them.user_id "
-    "ON CONFLICT (guild_id, user_id, other_id) DO UPDATE SET "
-    + _adding("pair_totals", ("wins", "losses", "draws")),
-)

@@ -2,8 +2,8 @@
 migrations 0011 to 0013, PostgreSQL's 0008 to 0010).
 
 Standings and the next Swiss round are worked out from these rows alone, so they survive a
-restart. The SQL is the same on both back ends (written with `?`, run by `storage.common`
-through either back end's connection).
+restart. The SQL is the same on both back ends (written with `?`, run through either back
+end's connection).
 """
 
 from __future__ import annotations
@@ -12,10 +12,14 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
+from twixt.storage import rows
+from twixt.storage.connection import Connection, DuplicateKeyError
+from twixt.storage.errors import EntrantTakenError, NotFoundError
 from twixt.storage.model import GameSetup
 from twixt.storage.rows import moment, utc
+from twixt.storage.sql import SqlBase, only_row
 
 
 class TournamentFormat(enum.StrEnum):
@@ -164,7 +168,7 @@ def tournament_row(tournament: Tournament) -> tuple[Any, ...]:
             tournament.previous_id, tournament.created_by, utc(tournament.created_at))
 
 
-def tournament(row: Sequence[Any]) -> Tournament:
+def read_tournament(row: Sequence[Any]) -> Tournament:
     (tournament_id, guild_id, channel_id, name, fmt, size, rules, time_control, vacation, rounds,
      double, teams, signup_until, status, round_, season, previous_id, created_by,
      created_at, looks) = row
@@ -196,3 +200,190 @@ def tournament_game(row: Sequence[Any] | None) -> TournamentGame | None:
     game_id, tournament_id, round_, group, red, black, linked, score, forfeit = row
     return TournamentGame(game_id, tournament_id, round_, group, red, black, linked,
                      None if score is None else float(score), bool(forfeit))
+
+
+class TournamentStore(Protocol):
+    """Tournaments and leagues: their entrants, rounds and pairings."""
+
+    async def create_tournament(self, tournament: Tournament) -> Tournament:
+        """Store a new tournament (its `id` is ignored) and return it as stored."""
+
+    async def get_tournament(self, tournament_id: int) -> Tournament:
+        """The tournament; `NotFoundError` if there is none."""
+
+    async def tournaments(self, guild_id: int, *, status: TournamentStatus | None = None,
+                     limit: int = 20) -> tuple[Tournament, ...]:
+        """A guild's tournaments (of one status, or any), newest first, `limit` at most."""
+
+    async def due_tournaments(self, now: datetime, limit: int = 100) -> tuple[Tournament, ...]:
+        """Tournaments still taking sign-ups whose deadline has come, and running tournaments owed a
+        look (`Tournament.looks` > 0: a start, a game's end, a score or a withdrawal since the last
+        look, each counted in its own transaction), earliest deadline first. The clocks' tick
+        asks every time: two index looks, whatever the number of tournaments and pairings."""
+
+    async def tournament_looked(self, tournament_id: int, looks: int) -> bool:
+        """Clear a tournament's looks owed once the tick has looked at it, only if they are still
+        the `looks` it read; False, changing nothing, if a write has added one since (a game
+        that ended meanwhile is then looked at by the next tick)."""
+
+    async def move_tournament(self, tournament_id: int, status: TournamentStatus, round: int, *,
+                         was: TournamentStatus, was_round: int) -> bool:
+        """Set a tournament's status and latest round, only if it still stands at `was` and
+        `was_round`; False, changing nothing, if another start or round came first."""
+
+    async def save_entrant(self, entrant: Entrant) -> bool:
+        """Sign an entrant up (replacing its earlier row: a team confirmed); False, changing
+        nothing, once the tournament no longer takes sign-ups. `EntrantTakenError` if one of its
+        players is already in another entrant of the tournament (a unique key: two processes
+        cannot both put a player in two teams)."""
+
+    async def drop_entrant(self, tournament_id: int, user_id: int) -> bool:
+        """Take a sign-up back while the tournament takes sign-ups; False if there was none (or
+        the tournament has started)."""
+
+    async def entrants(self, tournament_id: int, limit: int) -> tuple[Entrant, ...]:
+        """A tournament's entrants in the order they joined, `limit` at most."""
+
+    async def withdraw_entrant(self, tournament_id: int, user_id: int) -> bool:
+        """Mark an entrant withdrawn, owing the tournament a look; False if it was already (or is
+        not an entrant)."""
+
+    async def pair_round(self, tournament_id: int, games: Sequence[TournamentGame], *, round: int,
+                         was_round: int) -> tuple[TournamentGame, ...] | None:
+        """Move a running tournament from round `was_round` to `round` and store that round's
+        pairings (their ids, games and results ignored, except a bye's score), in one
+        transaction: a crash leaves either both or neither. None, storing nothing, if the
+        tournament no longer stands at `was_round` (another process paired it)."""
+
+    async def tournament_games(self, tournament_id: int, limit: int) -> tuple[TournamentGame, ...]:
+        """A tournament's pairings by round, `limit` at most."""
+
+    async def tournament_game_of(self, game_id: int) -> TournamentGame | None:
+        """The pairing a game was opened for, if it belongs to a tournament."""
+
+    async def ended_unscored(self, tournament_id: int, limit: int) -> tuple[int, ...]:
+        """The ids of the games of a tournament's pairings that have ended without a score yet
+        (one query, however many of its games are open)."""
+
+    async def score_tournament_game(self, tournament_game_id: int, score: float,
+                                    forfeit: bool) -> bool:
+        """Record Red's score of a pairing, owing its tournament a look; False, changing nothing,
+        if it has one already."""
+
+
+class SqlTournaments(SqlBase):
+    """`TournamentStore` in SQL."""
+
+    async def create_tournament(self, tournament: Tournament) -> Tournament:
+        async with self._write_one() as db:
+            row = await only_row(db, ADD_TOURNAMENT,
+                                  *tournament_row(tournament))
+        return read_tournament(row)
+
+    async def get_tournament(self, tournament_id: int) -> Tournament:
+        async with self._read_one() as db:
+            row = await db.fetch_one(TOURNAMENT, tournament_id)
+        if row is None:
+            raise NotFoundError(f"no event {tournament_id}")
+        return read_tournament(row)
+
+    async def tournaments(self, guild_id: int, *, status: TournamentStatus | None = None,
+                     limit: int = 20) -> tuple[Tournament, ...]:
+        wanted = None if status is None else status.value
+        async with self._read_one() as db:
+            found = await db.fetch_all(TOURNAMENTS, guild_id, wanted, wanted, limit)
+        return tuple(read_tournament(row) for row in found)
+
+    async def due_tournaments(self, now: datetime, limit: int = 100) -> tuple[Tournament, ...]:
+        async with self._read_one() as db:
+            found = await db.fetch_all(DUE_TOURNAMENTS, rows.utc(now), limit)
+        return tuple(read_tournament(row) for row in found)
+
+    async def tournament_looked(self, tournament_id: int, looks: int) -> bool:
+        async with self._write_one() as db:
+            return await db.execute(LOOKED, tournament_id, looks) == 1
+
+    async def move_tournament(self, tournament_id: int, status: TournamentStatus, round: int, *,
+                         was: TournamentStatus, was_round: int) -> bool:
+        async with self._write_one() as db:
+            return await db.execute(SET_TOURNAMENT, status.value, round, 1,
+                                    tournament_id,
+                                    was.value, was_round) == 1
+
+    async def save_entrant(self, entrant: Entrant) -> bool:
+        async with self._write() as db:
+            if not await _signing_up(db, entrant.tournament_id):
+                return False
+            await db.execute(DROP_ENTRANT, entrant.tournament_id, entrant.user_id)
+            await db.execute(DROP_PLAYERS, entrant.tournament_id, entrant.user_id)
+            await db.execute(ADD_ENTRANT, *entrant_row(entrant))
+            for player in entrant.players:
+                try:
+                    await db.execute(ADD_PLAYER, entrant.tournament_id, player,
+                                     entrant.user_id)
+                except DuplicateKeyError:
+                    raise EntrantTakenError(player) from None
+            return True
+
+    async def drop_entrant(self, tournament_id: int, user_id: int) -> bool:
+        async with self._write() as db:
+            if not await _signing_up(db, tournament_id):
+                return False
+            await db.execute(DROP_PLAYERS, tournament_id, user_id)
+            return await db.execute(DROP_ENTRANT, tournament_id, user_id) == 1
+
+    async def entrants(self, tournament_id: int, limit: int) -> tuple[Entrant, ...]:
+        async with self._read_one() as db:
+            found = await db.fetch_all(ENTRANTS, tournament_id, limit)
+        return tuple(entrant(row) for row in found)
+
+    async def withdraw_entrant(self, tournament_id: int, user_id: int) -> bool:
+        async with self._write() as db:
+            if await db.execute(WITHDRAW, True, tournament_id, user_id, False) != 1:
+                return False
+            await db.execute(LOOK, tournament_id)
+            return True
+
+    async def pair_round(self, tournament_id: int, games: Sequence[TournamentGame], *, round: int,
+                         was_round: int) -> tuple[TournamentGame, ...] | None:
+        stored = []
+        running = TournamentStatus.RUNNING.value
+        async with self._write() as db:
+            if await db.execute(SET_TOURNAMENT, running, round, 0, tournament_id,
+                                running,
+                                was_round) != 1:
+                return None
+            for game in games:
+                stored.append(tournament_game(
+                    await db.fetch_one(ADD_GAME, *game_row(tournament_id,
+                                                                                   game))))
+        return tuple(game for game in stored if game is not None)
+
+    async def tournament_games(self, tournament_id: int, limit: int) -> tuple[TournamentGame, ...]:
+        async with self._read_one() as db:
+            found = [tournament_game(row)
+                     for row in await db.fetch_all(GAMES, tournament_id, limit)]
+        return tuple(game for game in found if game is not None)
+
+    async def tournament_game_of(self, game_id: int) -> TournamentGame | None:
+        async with self._read_one() as db:
+            return tournament_game(await db.fetch_one(GAME_OF, game_id))
+
+    async def ended_unscored(self, tournament_id: int, limit: int) -> tuple[int, ...]:
+        async with self._read_one() as db:
+            found = await db.fetch_all(ENDED_UNSCORED, tournament_id, limit)
+        return tuple(row[0] for row in found)
+
+    async def score_tournament_game(self, tournament_game_id: int, score: float,
+                                    forfeit: bool) -> bool:
+        async with self._write() as db:
+            if await db.execute(SCORE_GAME, score, forfeit, tournament_game_id) != 1:
+                return False
+            await db.execute(LOOK_PAIRING, tournament_game_id)
+            return True
+
+
+async def _signing_up(db: Connection, tournament_id: int) -> bool:
+    """Whether a tournament still takes sign-ups; the row is held, so that a start waits for the
+    sign-ups under way, and they for it."""
+    return await db.fetch_one(SIGNING_UP + db.for_share, tournament_id) is not None

@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from twixt.storage import rows
+from twixt.storage.backends.postgres import PostgresStorage, safe_url
+from twixt.storage.backends.sqlite import SqliteStorage
 from twixt.storage.errors import DatabaseError, StorageError
 from twixt.storage.model import LoadedGame
-from twixt.storage.postgres import PostgresStorage, safe_url
 from twixt.storage.rebuild import rebuild
-from twixt.storage.sqlite import SqliteStorage
 
 #: rows read from SQLite and written to PostgreSQL at a time
 CHUNK = 5000

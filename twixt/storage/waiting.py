@@ -14,10 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
+from twixt.storage import rows
 from twixt.storage.model import StoredGame
 from twixt.storage.rows import moment
+from twixt.storage.sql import SqlBase, games_by_id
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,85 @@ DUE_DIGESTS = f"SELECT {DIGEST_COLUMNS} FROM digests WHERE next_at <= ? ORDER BY
 ADVANCE_DIGEST = "UPDATE digests SET next_at = ? WHERE user_id = ? AND next_at = ?"
 
 
-def digest(row: Sequence[Any]) -> Digest:
+def read_digest(row: Sequence[Any]) -> Digest:
     """A digest from a `DIGEST_COLUMNS` row."""
     user_id, hour, zone, locale, next_at = row
     return Digest(int(user_id), int(hour), str(zone), str(locale), moment(next_at))
+
+
+class WaitingStore(Protocol):
+    """Whose move each game waits for, and the daily digests."""
+
+    async def set_waiting(self, game_id: int, waiting: Waiting) -> None:
+        """Say whose move an active game waits for (a game just begun; turns say it in
+        `append_turn`)."""
+
+    async def waiting_games(self, user_id: int, limit: int) -> tuple[WaitingGame, ...]:
+        """The games in progress, in any server or DM, that wait for `user_id`'s move, most
+        urgent first (the soonest deadline, then the longest waiting), at most `limit`: one
+        index lookup of the player's own games."""
+
+    async def digest(self, user_id: int) -> Digest | None:
+        """A player's daily digest, if they asked for one."""
+
+    async def set_digest(self, digest: Digest) -> None:
+        """Ask for a daily digest (or change its hour or zone)."""
+
+    async def drop_digest(self, user_id: int) -> bool:
+        """No more digests; whether there was one."""
+
+    async def due_digests(self, now: datetime, limit: int) -> tuple[Digest, ...]:
+        """The digests due by `now`, soonest first, at most `limit` (an index range)."""
+
+    async def advance_digests(self, moves: Sequence[tuple[Digest, datetime]]
+                              ) -> tuple[int, ...]:
+        """Move due digests on, each to its next time, in one transaction; the players whose
+        digest this call moved — not one another process (or an earlier round) moved
+        already — so that each is sent once."""
+
+
+class SqlWaiting(SqlBase):
+    """`WaitingStore` in SQL."""
+
+    async def set_waiting(self, game_id: int, waiting: Waiting) -> None:
+        async with self._write_one() as db:
+            await db.execute(f"UPDATE games SET {SET} WHERE id = ?", waiting.user_id,
+                             None if waiting.due_at is None else rows.utc(waiting.due_at),
+                             rows.utc(waiting.since), game_id)
+
+    async def waiting_games(self, user_id: int, limit: int) -> tuple[WaitingGame, ...]:
+        async with self._read() as db:
+            found = await db.fetch_all(WAITING_FOR, user_id, limit)
+            games = {game.id: game for game in
+                     await games_by_id(db, [row[0] for row in found])} if found else {}
+        return tuple(WaitingGame(games[row[0]], rows.maybe_moment(row[1]), rows.moment(row[2]))
+                     for row in found if row[0] in games)
+
+    async def digest(self, user_id: int) -> Digest | None:
+        async with self._read() as db:
+            row = await db.fetch_one(GET_DIGEST, user_id)
+        return None if row is None else read_digest(row)
+
+    async def set_digest(self, digest: Digest) -> None:
+        async with self._write() as db:
+            await db.execute(SET_DIGEST, digest.user_id, digest.hour, digest.zone,
+                             digest.locale, rows.utc(digest.next_at))
+
+    async def drop_digest(self, user_id: int) -> bool:
+        async with self._write() as db:
+            return await db.execute(DROP_DIGEST, user_id) == 1
+
+    async def due_digests(self, now: datetime, limit: int) -> tuple[Digest, ...]:
+        async with self._read() as db:
+            found = await db.fetch_all(DUE_DIGESTS, rows.utc(now), limit)
+        return tuple(read_digest(row) for row in found)
+
+    async def advance_digests(self, moves: Sequence[tuple[Digest, datetime]]
+                              ) -> tuple[int, ...]:
+        moved = []
+        async with self._write() as db:
+            for digest, next_at in moves:
+                if await db.execute(ADVANCE_DIGEST, rows.utc(next_at), digest.user_id,
+                                    rows.utc(digest.next_at)) == 1:
+                    moved.append(digest.user_id)
+        return tuple(moved)

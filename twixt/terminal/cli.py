@@ -6,18 +6,14 @@ import sys
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from twixt.config import ConfigError, Settings
 from twixt.language import translation, unmarked
 from twixt.rules.records import encode, write
 from twixt.service import EnginePool, ServiceError, TwixtService, utc_now
-from twixt.storage import Database, DatabaseError, SqliteStorage, is_postgres_url, open_storage
+from twixt.storage import Database, DatabaseError, Storage, missing_file, open_storage
 from twixt.terminal.lines import lines_of
 from twixt.terminal.table import TerminalTable, exit_code, name_id
-
-if TYPE_CHECKING:
-    from twixt.storage.postgres import PostgresStorage
 
 
 async def play(db: Database | None, channel: str, out_dir: Path, script: str | None,
@@ -88,14 +84,15 @@ async def export(db: Database | None, channel: str, fmt: str) -> int:
 
 
 async def _open(db: Database | None,
-                reading: str | None = None) -> SqliteStorage | PostgresStorage | None:
+                reading: str | None = None) -> Storage | None:
     """The database (given, or from the settings); None after saying why it cannot be used.
     A command that only reads (`reading`, its name) refuses a SQLite file that is not there,
     which opening would create empty (a mistyped `--db` would look like a database without
     games)."""
     target = db or Settings.from_environment().database
-    if reading and not is_postgres_url(target) and not Path(target).is_file():
-        print(f"twixt: {target} does not exist ({reading} only reads a database)",
+    missing = missing_file(target)
+    if reading and missing is not None:
+        print(f"twixt: {missing} does not exist ({reading} only reads a database)",
               file=sys.stderr)
         return None
     try:

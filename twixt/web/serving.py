@@ -8,7 +8,6 @@ import logging
 import os
 import signal
 import sys
-from pathlib import Path
 
 from aiohttp import web
 
@@ -17,7 +16,7 @@ from twixt.storage import (
     Database,
     DatabaseError,
     Storage,
-    is_postgres_url,
+    missing_file,
     open_storage,
 )
 from twixt.web.activity import DISCORD_API, ActivityAuth
@@ -144,7 +143,7 @@ async def print_link(db: Database, channel_id: int, user_id: int, base_url: str,
         print("twixt: set TWIXT_WEB_SECRET (the same as the web server's) to sign links",
               file=sys.stderr)
         return 2
-    if not is_postgres_url(db) and not Path(db).is_file():
+    if missing_file(db) is not None:
         print(f"twixt: {db} does not exist (link only reads a database)", file=sys.stderr)
         return 2
     try:

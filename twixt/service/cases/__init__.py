@@ -1,6 +1,6 @@
 """The use cases, one subject a module: what happens when a player asks (a challenge, a turn,
-a claim, an export …), each over the shared desk (`twixt.service.desk`); tournaments in a
-package of their own.
+a claim, an export …), each over the shared desk (`twixt.service.desk`) and given only the
+subjects of storage it uses; tournaments in a package of their own.
 
 `TwixtService` holds one object a subject (named here by its module), each marking the
 methods that do its commands (`commands.handles`):

@@ -27,7 +27,7 @@ from twixt.service.desk.engine_pool import EngineBusyError, player_owner
 from twixt.service.errors import BusyError, ConflictError, LimitError
 from twixt.service.model import Attachment, Reply, Request
 from twixt.service.texts import result_sentence
-from twixt.storage import GameStatus
+from twixt.storage import GameStatus, GameStore
 
 #: analysed games kept, newest first
 CACHED = 32
@@ -132,8 +132,9 @@ def _seen(spot: Spot, cols: int, rows: int, flip_cols: bool, flip_rows: bool,
 class Analyses:
     """`analyze [game]` over the service's desk."""
 
-    def __init__(self, desk: Desk) -> None:
+    def __init__(self, desk: Desk, store: GameStore) -> None:
         self._desk = desk
+        self._store = store
         self._done: OrderedDict[int, GameAnalysis] = OrderedDict()
         #: users whose analysis is under way
         self._asking: set[int] = set()
@@ -174,7 +175,7 @@ class Analyses:
         size = (game.options.cols, game.options.rows)
         before: int | None = None
         while True:
-            page = await self._desk.storage.list_games(
+            page = await self._store.list_games(
                 guild_id=guild_id, status=GameStatus.ACTIVE, limit=LIVE_PAGE, before_id=before)
             for stored in page:
                 live = await self._desk.position(stored)

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, nullcontext, suppress
 from dataclasses import replace
 from datetime import datetime, timedelta
+from typing import Protocol
 
 from twixt.language import Markup, Message, Translation, bold, message
 from twixt.rules import Hole
@@ -38,21 +39,32 @@ from twixt.storage import (
     Challenge,
     ChallengeClosedError,
     ChallengeStatus,
+    ChallengeStore,
     ChannelBusyError,
+    EngineGameStore,
     FirstMove,
+    GameStore,
     NotFoundError,
     NotInvitedError,
     Player,
     Seat,
+    SettingStore,
     StoredGame,
+    TournamentStore,
 )
+
+
+class ChallengesStorage(ChallengeStore, GameStore, EngineGameStore, SettingStore,
+                        TournamentStore, Protocol):
+    """The subjects of storage challenges read and write."""
 
 
 class Challenges:
     """Making and answering challenges, and starting the game when everyone has accepted."""
 
-    def __init__(self, desk: Desk) -> None:
+    def __init__(self, desk: Desk, store: ChallengesStorage) -> None:
         self._desk = desk
+        self._store = store
         #: held by a rematch from its look for a waiting rematch to its challenge (or its
         #: accepting the one found), so that both players pressing at once make one challenge;
         #: apart from the desk's channel locks, which challenging and accepting take inside it
@@ -128,14 +140,14 @@ class Challenges:
             async with self._desk.lock(challenge.channel_id):
                 # the acceptance that completes the challenge is stored with its game, in one
                 # transaction: a game refused (the channel busy meanwhile) keeps no place taken
-                completed = _completed_by(await self._desk.storage.get_challenge(challenge.id),
+                completed = _completed_by(await self._store.get_challenge(challenge.id),
                                           request.user.id, self._desk.clock())
                 if completed is not None:
                     await self._desk.remember(request.user)
                     return await self._start_game(completed, request.tr,
                                                   accepting=request.user.id)
                 try:
-                    challenge = await self._desk.storage.answer_challenge(
+                    challenge = await self._store.answer_challenge(
                         challenge.id, request.user.id, True, now=self._desk.clock())
                 except (NotInvitedError, ChallengeClosedError) as error:
                     raise storage_refusal(error) from None
@@ -160,10 +172,10 @@ class Challenges:
         async with self._desk.lock(challenge.channel_id):
             try:
                 if challenge.challenger_id == request.user.id:
-                    await self._desk.storage.cancel_challenge(challenge.id)
+                    await self._store.cancel_challenge(challenge.id)
                     return Reply(request.tr("{name} withdraws the challenge.",
                                             name=request.user.name))
-                await self._desk.storage.answer_challenge(challenge.id, request.user.id, False,
+                await self._store.answer_challenge(challenge.id, request.user.id, False,
                                                           now=self._desk.clock())
             except (NotInvitedError, ChallengeClosedError) as error:
                 raise storage_refusal(error) from None
@@ -179,9 +191,9 @@ class Challenges:
             raise NotAllowedError("only the players of that game can ask for a rematch")
         if old.is_active:
             raise ConflictError("that game is still going on")
-        linked = await self._desk.storage.tournament_game_of(old.id)
+        linked = await self._store.tournament_game_of(old.id)
         if linked is not None:
-            tournament = await self._desk.storage.get_tournament(linked.tournament_id)
+            tournament = await self._store.get_tournament(linked.tournament_id)
             raise NotAllowedError("games of an event are not rematched: {event} pairs its "
                                   "players itself", event=tournament.name)
         async with self._rematching(request.channel_id):
@@ -198,7 +210,7 @@ class Challenges:
         names = await self._desk.names([s.user_id for s in old.seats])
         others = {s.number: User(s.user_id, names[s.user_id]) for s in old.seats}
         # a game with the bot: the same game again grants takebacks as the first did
-        engine_facts = await self._desk.storage.engine_game(old.id)
+        engine_facts = await self._store.engine_game(old.id)
         options = ChallengeOptions(
             setup=replace(old.setup, imported_turns=None,
                           time_control=_clock_still_allowed(old.setup.time_control)),
@@ -227,7 +239,7 @@ class Challenges:
                     # refused (a game here meanwhile): the challenge is refused with it, so
                     # no challenge the asker did not get is left waiting
                     with suppress(ChallengeClosedError):  # withdrawn meanwhile already
-                        await self._desk.storage.cancel_challenge(challenge.id)
+                        await self._store.cancel_challenge(challenge.id)
                     raise
         return challenge, None
 
@@ -238,9 +250,9 @@ class Challenges:
 
     async def _create_challenge(self, request: Request, invitees: Sequence[User], players: int,
                                 options: ChallengeOptions) -> Challenge:
-        settings = await self._desk.storage.guild_settings(request.guild_id)
+        settings = await self._store.guild_settings(request.guild_id)
         thread = settings.thread_default if options.thread is None else options.thread
-        if not thread and await self._desk.storage.active_game(request.channel_id):
+        if not thread and await self._store.active_game(request.channel_id):
             raise ConflictError("this channel already has a game: finish it first, or "
                                 "challenge with thread yes")
         if thread and (self._desk.port.threads is None or request.guild_id == NO_SERVER):
@@ -255,7 +267,7 @@ class Challenges:
                 raise ConflictError("you already have an open challenge here: wait for an "
                                     "answer, or withdraw it with decline")
             await self._desk.remember(request.user, *invitees)
-            return await self._desk.storage.create_challenge(
+            return await self._store.create_challenge(
                 guild_id=request.guild_id, channel_id=request.channel_id,
                 challenger_id=request.user.id, invitees=[u.id for u in invitees],
                 players=players, setup=setup, first=options.first, thread=thread,
@@ -265,7 +277,7 @@ class Challenges:
         """Refuse the asker one more game with the bot when they have the most the server
         allows at once (`botgames`): each move of the bot's takes the engine for seconds, and
         one player's many games must not keep everyone else's waiting."""
-        storage = self._desk.storage
+        storage = self._store
         if most is None:
             most = (await storage.guild_settings(request.guild_id)).bot_games
         if await storage.open_engine_games(request.guild_id, request.user.id) >= most:
@@ -280,7 +292,7 @@ class Challenges:
                 if i.user_id is not None and is_engine_seat(i.user_id)]
         if not bots:
             return False
-        storage = self._desk.storage
+        storage = self._store
         await storage.add_engine_challenge(challenge.id, challenge.guild_id,
                                         bool(options.takebacks))
         for bot in bots:
@@ -291,7 +303,7 @@ class Challenges:
     async def _waiting_rematch(self, request: Request, old: StoredGame) -> Challenge | None:
         """A challenge still open here among exactly the players of `old`."""
         players = {seat.user_id for seat in old.seats}
-        pending = await self._desk.storage.pending_challenges(channel_id=request.channel_id,
+        pending = await self._store.pending_challenges(channel_id=request.channel_id,
                                                               now=self._desk.clock())
         return next((c for c in pending
                      if {c.challenger_id, *(i.user_id for i in c.invitees)} == players), None)
@@ -299,7 +311,7 @@ class Challenges:
     async def _open_challenge_of(self, request: Request) -> Challenge | None:
         """The asker's own challenge still waiting in this channel (one at a time, so that
         nobody can fill a channel with challenges and pings)."""
-        pending = await self._desk.storage.pending_challenges(
+        pending = await self._store.pending_challenges(
             channel_id=request.channel_id, user_id=request.user.id, now=self._desk.clock())
         return next((c for c in pending if c.challenger_id == request.user.id), None)
 
@@ -311,14 +323,14 @@ class Challenges:
         by probing numbers which challenges exist."""
         if challenge_id is not None:
             try:
-                found: Challenge | None = await self._desk.storage.get_challenge(challenge_id)
+                found: Challenge | None = await self._store.get_challenge(challenge_id)
             except NotFoundError:
                 found = None
             if found is None or (found.guild_id, found.channel_id) != (request.guild_id,
                                                                        request.channel_id):
                 raise MissingError("there is no such challenge")  # the same words: nothing leaks
             return found
-        pending = await self._desk.storage.pending_challenges(channel_id=request.channel_id,
+        pending = await self._store.pending_challenges(channel_id=request.channel_id,
                                                               now=self._desk.clock())
         mine = [c for c in pending if request.user.id in {i.user_id for i in c.invitees}
                 or c.challenger_id == request.user.id]
@@ -337,7 +349,7 @@ class Challenges:
         order = self._seat_order(challenge)
         names = await self._desk.names(order)
         # weekends off as each player's preference stands now, fixed for the game
-        weekends = [(await self._desk.storage.user_prefs(uid)).weekends for uid in order]
+        weekends = [(await self._store.user_prefs(uid)).weekends for uid in order]
         players = [Player(uid, name, weekends_off=not on) for uid, name, on in
                    zip(order, seat_names([names[uid] for uid in order], tr), weekends, strict=True)]
         channel_id = challenge.channel_id
@@ -347,7 +359,7 @@ class Challenges:
             channel_id = await self._desk.port.threads.open_thread(
                 challenge.channel_id, _lineup_title(players))
         try:
-            await self._desk.storage.create_game(
+            await self._store.create_game(
                 guild_id=challenge.guild_id, channel_id=channel_id, players=players,
                 setup=challenge.setup, challenge_id=challenge.id, now=self._desk.clock(),
                 accepting=accepting)
@@ -357,7 +369,7 @@ class Challenges:
         stored, game = await self._desk.active(channel_id)
         await self._desk.note_waiting(stored)
         if any(is_engine_seat(seat.user_id) for seat in stored.seats):
-            await self._desk.storage.start_engine_game(challenge.id, stored.id)
+            await self._store.start_engine_game(challenge.id, stored.id)
         to_move = seat_to_move(stored, game)
         image = await self._desk.render(game, locale=tr.locale)
         first_team, second_team = (Markup(

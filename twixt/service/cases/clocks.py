@@ -22,6 +22,7 @@ import logging
 from collections.abc import Awaitable
 from dataclasses import replace
 from datetime import datetime, timedelta
+from typing import Protocol
 
 from twixt.language import Translation
 from twixt.rules import Action, Command, Game
@@ -44,7 +45,21 @@ from twixt.service.pure.clock.banks import TurnClock
 from twixt.service.pure.clock.texts import moment_text
 from twixt.service.pure.clock.timecontrol import FINAL_WARNING, describe_span
 from twixt.service.texts import result_sentence
-from twixt.storage import GuildSettings, Seat, StoredGame
+from twixt.storage import (
+    ChallengeStore,
+    ClockStore,
+    GameStore,
+    GuildSettings,
+    Seat,
+    SettingStore,
+    StoredGame,
+    VacationStore,
+)
+
+
+class ClocksStorage(ClockStore, ChallengeStore, GameStore, SettingStore, VacationStore, Protocol):
+    """The subjects of storage the clocks read and write."""
+
 
 log = logging.getLogger(__name__)
 
@@ -72,8 +87,9 @@ FORFEIT = "forfeit"
 class Clocks:
     """Claims on time and the scheduler's tick."""
 
-    def __init__(self, desk: Desk) -> None:
+    def __init__(self, desk: Desk, store: ClocksStorage) -> None:
         self._desk = desk
+        self._store = store
         desk.turn_played.append(self.turn_played)
 
     async def turn_played(self, played: Played) -> None:
@@ -97,8 +113,8 @@ class Clocks:
                                       name=late.name)
             now = desk.clock()
             if turn_clock is not None and now >= turn_clock.due:  # a day first, if they have one
-                settings = await desk.storage.guild_settings(stored.guild_id)
-                turn_clock = await use_days(desk, stored, turn_clock, settings, now)
+                settings = await self._store.guild_settings(stored.guild_id)
+                turn_clock = await use_days(desk, self._store, stored, turn_clock, settings, now)
                 if now < turn_clock.due:
                     desk.alarm.wake_by(now)  # the tick announces the day taken here
             if turn_clock is not None and now < turn_clock.due:
@@ -119,7 +135,7 @@ class Clocks:
         others go on.
         """
         now = now or self._desk.clock()
-        storage = self._desk.storage
+        storage = self._store
         # marked once here, so that answering never has to load expired challenges again
         await storage.expire_challenges(now)
         replies = await self._undelivered(now)
@@ -144,7 +160,7 @@ class Clocks:
         alarm = self._desk.alarm
         alarm.forget()  # from here on, every commit's wake-up rings until the plan is made
         now = self._desk.clock()
-        wake = await self._desk.storage.next_wake(shards=self._desk.port.shards)
+        wake = await self._store.next_wake(shards=self._desk.port.shards)
         delay = longest if wake is None else min(wake - now, longest)
         # a moment at least: a wake-up that could not be stored must not spin the loop
         delay = max(delay, min(SHORTEST_SLEEP, longest))
@@ -152,14 +168,14 @@ class Clocks:
 
     async def delivered(self, receipt: Receipt) -> None:
         """A front end delivered a reminder: it is not sent again."""
-        await self._desk.storage.reminder_delivered(receipt.game_id, receipt.version,
+        await self._store.reminder_delivered(receipt.game_id, receipt.version,
                                                     receipt.stage, now=self._desk.clock())
 
     async def _undelivered(self, now: datetime) -> list[Reply]:
         """Reminders claimed a while ago and never marked delivered, sent again while they
         still apply (the same turn of a game in progress); obsolete ones are let go. Each is
         claimed again first, so that of several processes one sends it."""
-        storage = self._desk.storage
+        storage = self._store
         replies = []
         for game_id, version, stage in await storage.reclaim_reminders(
                 now - RESEND_AFTER, now, shards=self._desk.port.shards):
@@ -181,11 +197,11 @@ class Clocks:
                     continue
                 late = stored.seats[turn_clock.seat]
                 if is_day_stage(stage):  # again while that day runs
-                    day = await game_day(self._desk, stored, turn_clock, now)
+                    day = await game_day(self._store, stored, turn_clock, now)
                     if day is None or day_stage(day) != stage:
                         await storage.reminder_delivered(game_id, version, stage, now=now)
                     else:
-                        replies.append(await day_notice(self._desk, stored, late, day, tr))
+                        replies.append(await day_notice(self._store, stored, late, day, tr))
                     continue
                 replies.append(await self._notice(stored, late, stage, turn_clock.left_at(now),
                                                   tr))
@@ -195,7 +211,7 @@ class Clocks:
 
     async def _wake(self, stored: StoredGame, now: datetime, tr: Translation) -> Reply | None:
         """A due game: the reply its clock calls for now, and its next wake-up stored."""
-        storage = self._desk.storage
+        storage = self._store
         try:
             reply, wake = await self._check_clock(stored, now, tr)
         except Exception:
@@ -216,13 +232,14 @@ class Clocks:
         turn_clock = await desk.turn_clock(stored)
         if turn_clock is None:
             return None, None
-        settings = await desk.storage.guild_settings(stored.guild_id)
-        turn_clock = await use_days(desk, stored, turn_clock, settings, now)
+        settings = await self._store.guild_settings(stored.guild_id)
+        turn_clock = await use_days(desk, self._store, stored, turn_clock, settings, now)
         marks = turn_clock.marks(settings.reminder_hours)
-        day = await game_day(desk, stored, turn_clock, now)
+        day = await game_day(self._store, stored, turn_clock, now)
         if day is not None:  # announced once, also after a restart between the two
             reply = await self._claimed(stored, day_stage(day), now,
-                                        day_notice(desk, stored, stored.seats[turn_clock.seat],
+                                        day_notice(self._store, stored,
+                                                   stored.seats[turn_clock.seat],
                                                    day, tr))
         elif now >= marks.due:
             reply = await self._expired(stored, settings, turn_clock, now, tr)
@@ -246,7 +263,7 @@ class Clocks:
         reply = await notice
         # claimed last, so that nothing after the claim can fail before the reply exists;
         # a reply that is claimed but never delivered is sent again (`_undelivered`)
-        if not await self._desk.storage.claim_reminder(stored.id, stored.version, stage,
+        if not await self._store.claim_reminder(stored.id, stored.version, stage,
                                                        now=now):
             return None
         return reply
@@ -270,7 +287,7 @@ class Clocks:
         # the bot's seat (late when its search failed) has no inbox: its reminder is said
         # in the channel, where its opponents see that it is late
         if (not is_engine_seat(late.user_id)
-                and (await self._desk.storage.user_prefs(late.user_id)).dm_reminders):
+                and (await self._store.user_prefs(late.user_id)).dm_reminders):
             # the channel is where a front end says it if the DM cannot be delivered
             return Reply(text, dm_user_id=late.user_id, channel_id=stored.channel_id,
                          private_home=private_home(stored),
@@ -286,14 +303,14 @@ class Clocks:
             # The announcement is claimed before the forfeit is committed, so that a process
             # that dies between the two, or while it sends, leaves it to be sent again
             # (`_undelivered`); the forfeit itself happens once, by the version check.
-            await desk.storage.claim_reminder(stored.id, stored.version, FORFEIT, now=now)
+            await self._store.claim_reminder(stored.id, stored.version, FORFEIT, now=now)
             async with desk.lock(stored.channel_id):
-                if await desk.storage.active_game(stored.channel_id) != stored:
+                if await self._store.active_game(stored.channel_id) != stored:
                     return None  # a turn landed meanwhile
                 try:
                     reply = await self._time_out(None, stored, tr)
                 except ServiceError:
-                    if await desk.storage.get_game(stored.id) != stored:
+                    if await self._store.get_game(stored.id) != stored:
                         return None  # a turn landed meanwhile, in another process
                     raise
             return replace(reply, channel_id=stored.channel_id,
@@ -332,7 +349,7 @@ class Clocks:
         the game did not end that way there."""
         if stored.is_active or stored.version != version + 1:
             return None
-        last = (await self._desk.storage.load_game(stored.id)).turns[-1]
+        last = (await self._store.load_game(stored.id)).turns[-1]
         late = stored.seat_of(last.actor_id)
         if last.command != Action.TIMEOUT.value or late is None:
             return None

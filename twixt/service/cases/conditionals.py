@@ -39,7 +39,7 @@ from twixt.service.errors import (
     refused_by_rules,
 )
 from twixt.service.model import Reply, Request, User
-from twixt.storage import Seat, StorageError, StoredGame
+from twixt.storage import PrivateStore, Seat, StorageError, StoredGame
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +50,9 @@ Prepare = Callable[[Request, Command], Awaitable[Command]]
 class Conditionals:
     """Storing, showing and clearing conditional moves, and playing them."""
 
-    def __init__(self, desk: Desk, prepare: Prepare) -> None:
+    def __init__(self, desk: Desk, store: PrivateStore, prepare: Prepare) -> None:
         self._desk = desk
+        self._store = store
         self._prepare = prepare
         desk.turn_played.append(self.answer)
 
@@ -65,7 +66,7 @@ class Conditionals:
             stored, game = await desk.active(request.channel_id)
             seat = player_seat(stored, request)
             if action == "clear":
-                await desk.storage.drop_conditionals(stored.id, seat.user_id)
+                await self._store.drop_conditionals(stored.id, seat.user_id)
                 return Reply(request.tr("Your conditional moves in game {game} are cleared.",
                                         game=stored.id), ephemeral=True)
             kept = await self._kept(stored, game, seat)
@@ -82,7 +83,7 @@ class Conditionals:
         answered: the offer asks the owner a question no stored reply answers. A takeback
         drops every plan: each was made for a position now taken back."""
         stored, game, turn = played.stored, played.game, played.turn
-        storage = self._desk.storage
+        storage = self._store
         if played.took_back:
             await storage.drop_conditionals(stored.id)
             return None
@@ -121,7 +122,7 @@ class Conditionals:
     async def _kept(self, stored: StoredGame, game: Game, seat: Seat) -> Plan:
         """What `seat`'s player has stored for this position (a plan for an earlier one
         lapsed with the move that passed it)."""
-        found = next((c for c in await self._desk.storage.conditionals(stored.id)
+        found = next((c for c in await self._store.conditionals(stored.id)
                       if c.user_id == seat.user_id), None)
         if found is None or found.at_move != game.moves_made or game.seat_to_move == seat.number:
             return ()
@@ -146,7 +147,7 @@ class Conditionals:
         except TwixtError as error:
             raise LimitError(error.message) from None
         try:
-            await self._desk.storage.store_conditionals(
+            await self._store.store_conditionals(
                 stored.id, user_id, stored.version, game.moves_made, _to_json(plan),
                 now=self._desk.clock())
         except StorageError:

@@ -21,14 +21,16 @@ from twixt.service.cases.turns import Preferences, Turns
 from twixt.service.desk.desk import Desk, player_seat
 from twixt.service.errors import ConflictError, MissingError, NotAllowedError, refused_by_rules
 from twixt.service.model import Button, ButtonKind, Reply, Request
+from twixt.storage import PrivateStore
 
 
 class Confirmation:
     """Moves shown before they are played, for the players who want that: a step of every
     move's preparation (`Turns.preparations`), after the automatic links."""
 
-    def __init__(self, desk: Desk, turns: Turns) -> None:
+    def __init__(self, desk: Desk, store: PrivateStore, turns: Turns) -> None:
         self._desk = desk
+        self._store = store
         self._turns = turns
         turns.preparations.append(self._shown_first)
 
@@ -50,7 +52,7 @@ class Confirmation:
     async def confirm(self, request: Request, pending_id: int | None = None) -> Reply:
         """Play the asker's move waiting in the channel's game: the one `pending_id` names
         (a Confirm button's), or whichever is waiting (the typed `confirm`)."""
-        storage = self._desk.storage
+        storage = self._store
         stored = await self._desk.active_stored(request.channel_id)
         pending = await storage.pending_move(stored.id, request.user.id)
         if pending is not None and pending_id not in (None, pending.id):
@@ -71,7 +73,7 @@ class Confirmation:
             turn = game.push(command, by=game.players[seat.number])
         except IllegalMoveError as error:
             raise refused_by_rules(error) from None
-        pending = await desk.storage.hold_move(stored.id, request.user.id, turn.text,
+        pending = await self._store.hold_move(stored.id, request.user.id, turn.text,
                                                stored.version, now=desk.clock())
         tr = request.tr
         # the caption says so where a clock's time left goes, so no one takes it for the game

@@ -35,6 +35,7 @@ import functools
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import replace
+from typing import Protocol
 
 from twixt import engine
 from twixt.engine import PlayResult
@@ -47,7 +48,12 @@ from twixt.service.desk.engine_seats import engine_level, is_engine_seat
 from twixt.service.errors import LimitError, ServiceError
 from twixt.service.failures import log_failure
 from twixt.service.model import Reply, Request, User
-from twixt.storage import OfferKind, Seat, StoredGame
+from twixt.storage import EngineGameStore, GameStore, OfferKind, Seat, StoredGame
+
+
+class EnginePlayerStorage(EngineGameStore, GameStore, Protocol):
+    """The subjects of storage the engine player read and write."""
+
 
 log = logging.getLogger(__name__)
 
@@ -80,8 +86,9 @@ _RESIGN = Command(actions=(Action.RESIGN,))
 class EnginePlayer:
     """Attends to the games with bot seats: one task per game at a time."""
 
-    def __init__(self, desk: Desk, turns: Turns) -> None:
+    def __init__(self, desk: Desk, store: EnginePlayerStorage, turns: Turns) -> None:
         self._desk = desk
+        self._store = store
         self._turns = turns
         #: the search, run in the pool's workers; tests point it at a fixed evaluation
         self.think: Think = engine.think
@@ -101,7 +108,7 @@ class EnginePlayer:
         bot accepted, the last acceptance of a team): mark them in storage first (so a
         restart finds them), then attend to them."""
         for channel_id in dict.fromkeys(channel_ids):
-            stored = await self._desk.storage.active_game(channel_id)
+            stored = await self._store.active_game(channel_id)
             if stored is not None and await self._mark(stored):
                 self.attend(stored.id)
 
@@ -127,13 +134,13 @@ class EnginePlayer:
         mark); whether it has bot seats."""
         if not _has_engine_seats(stored):
             return False
-        await self._desk.storage.await_engine(stored.id, True)
+        await self._store.await_engine(stored.id, True)
         return True
 
     async def wake(self) -> None:
         """Attend to the games marked as awaiting the bot (of the port's shards' guilds):
         after a restart, and at each clock tick for those the pool could not take."""
-        for game_id in await self._desk.storage.awaiting_engine_games(
+        for game_id in await self._store.awaiting_engine_games(
                 BATCH, shards=self._desk.port.shards):
             self.attend(game_id)
 
@@ -179,7 +186,7 @@ class EnginePlayer:
     async def _act(self, game_id: int) -> bool:
         """Do the one thing the bot has to do in a game now; whether it did something (so
         there may be more), False when it has nothing to do or must wait."""
-        storage = self._desk.storage
+        storage = self._store
         stored = await storage.get_game(game_id)
         game = await self._desk.position(stored) if stored.is_active else None
         if game is None or game.is_over:
@@ -237,7 +244,7 @@ class EnginePlayer:
                                                         engine.level_limit(level))
         except EngineBusyError:
             self._busy.add(stored.id)
-            if await self._desk.storage.claim_busy_notice(stored.id, stored.version):
+            if await self._store.claim_busy_notice(stored.id, stored.version):
                 tr = self._desk.server_tr(stored.guild_id)
                 await self._say(stored, Reply(tr(
                     "{name} has many games to think about just now; it answers here as soon "
@@ -267,7 +274,7 @@ class EnginePlayer:
 
     async def _takeback_request(self, stored: StoredGame) -> int | None:
         """The user id of the player whose takeback request a bot seat has to answer."""
-        for offer in await self._desk.storage.open_offers(stored.id):
+        for offer in await self._store.open_offers(stored.id):
             asker = stored.seat_of(offer.user_id)
             if (offer.kind is OfferKind.TAKEBACK and offer.at_version == stored.version
                     and asker is not None and not is_engine_seat(asker.user_id)
@@ -281,7 +288,7 @@ class EnginePlayer:
         asker = stored.seat_of(asker_id)
         assert asker is not None
         seat = next(s for s in stored.seats if is_engine_seat(s.user_id) and s.team != asker.team)
-        facts = await self._desk.storage.engine_game(stored.id)
+        facts = await self._store.engine_game(stored.id)
         granted = facts is not None and facts.takebacks
         request = self._request(stored, seat)
         why = None if granted else request.tr(
@@ -320,7 +327,7 @@ class EnginePlayer:
             log.warning("bot turn refused, not tried again: %s", error,
                         extra={"game_id": stored.id, "version": stored.version,
                                "command": str(command)})
-            await self._desk.storage.await_engine(stored.id, False)
+            await self._store.await_engine(stored.id, False)
             tr = request.tr
             await self._say(stored, Reply(tr(
                 "{name} cannot play its turn ({why}): resign, or ask a channel manager to "
@@ -331,7 +338,7 @@ class EnginePlayer:
 
     async def _moved_on(self, stored: StoredGame) -> bool:
         """Whether the game has changed since the bot looked at it (a turn, an end)."""
-        fresh = await self._desk.storage.get_game(stored.id)
+        fresh = await self._store.get_game(stored.id)
         return fresh.version != stored.version or not fresh.is_active
 
     def _request(self, stored: StoredGame, seat: Seat) -> Request:

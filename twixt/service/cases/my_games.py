@@ -23,7 +23,7 @@ from twixt.service.model import (
     require_private,
 )
 from twixt.service.texts import names_and
-from twixt.storage import GameStatus, StoredGame
+from twixt.storage import GameStatus, GameStore, StoredGame
 
 #: games of one player sorted for the listing at most (a player in more sees the newest)
 MAX_SORTED = 100
@@ -58,8 +58,9 @@ class _Entry:
 class MyGames:
     """The listing of one's own games in progress."""
 
-    def __init__(self, desk: Desk) -> None:
+    def __init__(self, desk: Desk, store: GameStore) -> None:
         self._desk = desk
+        self._store = store
 
     @cmd.handles(cmd.MyGames)
     async def games(self, request: Request, page: int = 1) -> Reply:
@@ -67,7 +68,7 @@ class MyGames:
         in their eyes only."""
         require_private(request, "/twixt games")
         check_page(page)
-        found = await self._desk.storage.list_games(
+        found = await self._store.list_games(
             user_id=request.user.id, guild_id=request.guild_id, status=GameStatus.ACTIVE,
             limit=MAX_SORTED + 1)
         tr = request.tr

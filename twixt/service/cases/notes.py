@@ -15,7 +15,7 @@ from twixt.service.commands.your_games import MAX_NOTE
 from twixt.service.desk.desk import Desk
 from twixt.service.errors import LimitError, MalformedError
 from twixt.service.model import Reply, Request, check_page, require_private
-from twixt.storage import Note
+from twixt.storage import Note, PrivateStore
 
 MAX_NOTES = 50
 #: characters of notes on one page: a page stays within a Discord message (2,000), with room
@@ -26,8 +26,9 @@ PAGE_CHARACTERS = 1500
 class Notes:
     """Keeping, showing and clearing one's notes."""
 
-    def __init__(self, desk: Desk) -> None:
+    def __init__(self, desk: Desk, store: PrivateStore) -> None:
         self._desk = desk
+        self._store = store
 
     @cmd.handles(cmd.Note)
     async def note(self, request: Request, text: str, game_id: int | None = None) -> Reply:
@@ -42,7 +43,7 @@ class Notes:
                              most=MAX_NOTE, length=len(line))
         desk = self._desk
         stored = await desk.chosen_game(request, game_id)
-        kept = await desk.storage.add_note(stored.id, request.user.id, line, most=MAX_NOTES,
+        kept = await self._store.add_note(stored.id, request.user.id, line, most=MAX_NOTES,
                                            now=desk.clock())
         if kept is None:
             raise LimitError("you have {most} notes on game {game} already: notes clear "
@@ -61,11 +62,11 @@ class Notes:
         stored = await desk.chosen_game(request, game_id)
         tr = request.tr
         if clear:
-            cleared = await desk.storage.clear_notes(stored.id, request.user.id)
+            cleared = await self._store.clear_notes(stored.id, request.user.id)
             return Reply(tr.plural("{n} note on game {game} cleared.",
                                    "{n} notes on game {game} cleared.", cleared, game=stored.id),
                          ephemeral=True)
-        found = await desk.storage.notes(stored.id, request.user.id, limit=MAX_NOTES)
+        found = await self._store.notes(stored.id, request.user.id, limit=MAX_NOTES)
         if not found:
             return Reply(tr("You have no notes on game {game}: keep one with note TEXT.",
                             game=stored.id), ephemeral=True)

@@ -13,7 +13,7 @@ from twixt.service.commands.options import SETTINGS as _CHOICES
 from twixt.service.desk.desk import Desk
 from twixt.service.errors import MalformedError, NotAllowedError
 from twixt.service.model import NO_SERVER, Reply, Request
-from twixt.storage import GuildSettings, UserPrefs
+from twixt.storage import GuildSettings, SettingStore, UserPrefs
 
 MAX_HOURS = 24 * 30
 #: vacation days a year at most (which also bounds how far a paused deadline can move)
@@ -25,8 +25,9 @@ MAX_ENGINE_GAMES = 20
 class Preferences:
     """Reading and changing settings; nothing here touches a game."""
 
-    def __init__(self, desk: Desk) -> None:
+    def __init__(self, desk: Desk, store: SettingStore) -> None:
         self._desk = desk
+        self._store = store
 
     @cmd.handles(cmd.UserSettings)
     async def user_settings(self, request: Request, changes: dict[str, str] | None = None
@@ -47,7 +48,7 @@ class Preferences:
                                      value=quote(value))
             else:
                 updates[field] = allowed[value.lower()]
-        storage = self._desk.storage
+        storage = self._store
         prefs = (await storage.update_user_prefs(request.user.id, **updates) if updates
                  else await storage.user_prefs(request.user.id))
         return Reply(request.tr.say(describe_prefs(prefs)), ephemeral=True)
@@ -87,7 +88,7 @@ class Preferences:
                 updates[field] = number
         if updates and not request.can_manage_server:
             raise NotAllowedError("only someone who manages the server can change its settings")
-        storage = self._desk.storage
+        storage = self._store
         settings = (await storage.update_guild_settings(request.guild_id, **updates)
                     if updates else await storage.guild_settings(request.guild_id))
         return Reply(request.tr.say(describe_server(settings)), ephemeral=True)

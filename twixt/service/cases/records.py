@@ -20,7 +20,7 @@ from twixt.service.model import PAGE_SIZE, Attachment, Reply, Request, User, che
 from twixt.service.names import clean_name, person_name
 from twixt.service.pure.clock.timecontrol import parse_time_control
 from twixt.service.texts import result_sentence, to_move_sentence
-from twixt.storage import GameSetup, Result, StoredGame
+from twixt.storage import GameSetup, GameStore, Result, StoredGame
 
 #: the bytes of a record `import` takes: as many as `twixt replay` reads
 MAX_IMPORT_BYTES = records.MAX_RECORD_BYTES
@@ -35,8 +35,9 @@ MAX_REPLAYS_AT_ONCE = 2
 class Records:
     """Games as files and as lists."""
 
-    def __init__(self, desk: Desk, challenges: Challenges) -> None:
+    def __init__(self, desk: Desk, store: GameStore, challenges: Challenges) -> None:
         self._desk = desk
+        self._store = store
         self._challenges = challenges
         self._replays = asyncio.Semaphore(MAX_REPLAYS_AT_ONCE)
 
@@ -79,7 +80,7 @@ class Records:
         if user is not None:
             # a public reply lists this channel's games only: a game of another channel may
             # be a private channel's, which the asker may see but the channel may not
-            games = await self._desk.storage.list_games(
+            games = await self._store.list_games(
                 user_id=user.id, guild_id=request.guild_id,
                 channel_id=request.channel_id if public else None, limit=PAGE_SIZE + 1,
                 offset=(page - 1) * PAGE_SIZE,
@@ -89,7 +90,7 @@ class Records:
                 footnote.append(tr("Only this channel's games, as a reply here is public: "
                                    "`/twixt-records history` shows you the others."))
         else:
-            games = await self._desk.storage.list_games(
+            games = await self._store.list_games(
                 channel_id=request.channel_id, limit=PAGE_SIZE + 1, offset=(page - 1) * PAGE_SIZE)
             title = tr("Games in this channel")
         shown = games[:PAGE_SIZE]

@@ -13,22 +13,23 @@ from twixt.service import commands as cmd
 from twixt.service.desk.desk import Desk
 from twixt.service.errors import NotAllowedError
 from twixt.service.model import NO_SERVER, PAGE_SIZE, Reply, Request, User, check_page
-from twixt.storage import PlayerStats
+from twixt.storage import PlayerStats, StatsStore
 from twixt.storage.ratings import Rating
 
 
 class Stats:
     """What the numbers say about players."""
 
-    def __init__(self, desk: Desk) -> None:
+    def __init__(self, desk: Desk, store: StatsStore) -> None:
         self._desk = desk
+        self._store = store
 
     @cmd.handles(cmd.Stats)
     async def stats(self, request: Request, user: User | None = None) -> Reply:
         """Wins, losses, draws and rating in this server, and head-to-head against the asker."""
         user = user or request.user
         tr = request.tr
-        storage = self._desk.storage
+        storage = self._store
         await self._desk.remember(user)
         stats = await storage.player_stats(request.guild_id, user.id)
         rating = self._rating_text(request, stats)
@@ -52,7 +53,7 @@ class Stats:
                                   "not rated")
         check_page(page)
         tr = request.tr
-        ranked = await self._desk.storage.leaderboard(request.guild_id, limit=PAGE_SIZE + 1,
+        ranked = await self._store.leaderboard(request.guild_id, limit=PAGE_SIZE + 1,
                                                       offset=(page - 1) * PAGE_SIZE)
         shown = ranked[:PAGE_SIZE]
         if not shown:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from typing import Protocol
 
 from twixt.language import Message
 from twixt.rules import Action, Command, Game, quote
@@ -30,7 +31,21 @@ from twixt.service.texts import (
     to_move_sentence,
     turn_line,
 )
-from twixt.storage import TAKEBACK, GameResult, OfferKind, Result, StoredGame, UserPrefs
+from twixt.storage import (
+    TAKEBACK,
+    GameResult,
+    GameStore,
+    OfferKind,
+    Result,
+    SettingStore,
+    StoredGame,
+    UserPrefs,
+)
+
+
+class TurnsStorage(GameStore, SettingStore, Protocol):
+    """The subjects of storage turns read and write."""
+
 
 _RESIGN = Command(actions=(Action.RESIGN,))
 
@@ -39,14 +54,14 @@ class Preferences:
     """The asker's preferences, read once for all the steps of a move that need them, and
     only if one does."""
 
-    def __init__(self, desk: Desk, user_id: int) -> None:
-        self._desk = desk
+    def __init__(self, store: SettingStore, user_id: int) -> None:
+        self._store = store
         self._user_id = user_id
         self._read: UserPrefs | None = None
 
     async def __call__(self) -> UserPrefs:
         if self._read is None:
-            self._read = await self._desk.storage.user_prefs(self._user_id)
+            self._read = await self._store.user_prefs(self._user_id)
         return self._read
 
 
@@ -63,15 +78,16 @@ class Turns:
     and `play` commits it under the channel's lock, hands it to what follows a turn
     (`Desk.turn_played`) and announces the last turn played."""
 
-    def __init__(self, desk: Desk) -> None:
+    def __init__(self, desk: Desk, store: TurnsStorage) -> None:
         self._desk = desk
+        self._store = store
         self.preparations: list[Preparation] = [self._auto_link]
 
     @cmd.handles(cmd.Move)
     async def move(self, request: Request, command: Command) -> Reply:
         """A command of the move language for the asking player, through every step of
         its preparation, then played."""
-        prefs = Preferences(self._desk, request.user.id)
+        prefs = Preferences(self._store, request.user.id)
         for step in self.preparations:
             prepared = await step(request, command, prefs)
             if isinstance(prepared, Reply):
@@ -118,7 +134,7 @@ class Turns:
             seat = player_seat(stored, request)
             if action == "request":
                 return await self._ask_takeback(request, stored, game)
-            offer = next((o for o in await desk.storage.open_offers(stored.id)
+            offer = next((o for o in await self._store.open_offers(stored.id)
                           if o.kind is OfferKind.TAKEBACK), None)
             if offer is None:
                 raise MissingError("there is no takeback request")
@@ -134,7 +150,7 @@ class Turns:
                     after.undo()
                 check_log_room(stored, after, count)
             if action == "decline":
-                await desk.storage.close_offer(stored.id, OfferKind.TAKEBACK)
+                await self._store.close_offer(stored.id, OfferKind.TAKEBACK)
                 return Reply(request.tr("{name} declines the takeback.",
                                         name=request.user.name))
             tr = request.tr
@@ -149,7 +165,7 @@ class Turns:
                                                              passes_turn=True)
                 lines.append(tr("{player}'s `{move}` is taken back.", player=taken.player,
                                 move=taken.text))
-            await desk.storage.close_offer(stored.id, OfferKind.TAKEBACK)
+            await self._store.close_offer(stored.id, OfferKind.TAKEBACK)
             await desk.after_turn(Played(request, stored, game, taken, running, wake_at,
                                          took_back=True))
             clock_text = desk.clock_words(stored, game, running)
@@ -200,7 +216,7 @@ class Turns:
             if not (request.can_manage or stored.seat_of(request.user.id) is not None):
                 raise NotAllowedError("only the players or a channel manager can abort a game")
             if not request.can_manage:
-                voters = await desk.storage.vote_abort(stored.id, request.user.id)
+                voters = await self._store.vote_abort(stored.id, request.user.id)
                 missing = [s for s in stored.seats if s.user_id not in voters]
                 if missing:
                     return Reply(request.tr.plural(
@@ -224,7 +240,7 @@ class Turns:
         """With the asker's auto-link preference, a bare peg links all it can (what pp does
         anyway, so the rule set need not be looked up): a stored conditional reply is
         prepared so too."""
-        return await self._auto_link(request, command, Preferences(self._desk, request.user.id))
+        return await self._auto_link(request, command, Preferences(self._store, request.user.id))
 
     async def _auto_link(self, request: Request, command: Command,
                          prefs: Preferences) -> Command:

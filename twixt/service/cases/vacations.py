@@ -14,6 +14,7 @@ makes the player's clocked games due at once, so their marks are worked out agai
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Protocol
 
 from twixt.language import Translation, plural_message
 from twixt.service import commands as cmd
@@ -23,7 +24,12 @@ from twixt.service.model import Receipt, Reply, Request
 from twixt.service.pure.clock.absence import DAY, current, days_begun, days_left
 from twixt.service.pure.clock.banks import TurnClock
 from twixt.service.pure.clock.texts import moment_text
-from twixt.storage import GuildSettings, Seat, StoredGame, Vacation
+from twixt.storage import GuildSettings, Seat, SettingStore, StoredGame, Vacation, VacationStore
+
+
+class VacationsStorage(VacationStore, SettingStore, Protocol):
+    """The subjects of storage vacations read and write."""
+
 
 #: the receipt stage of an automatic day's announcement starts so (then the day's start)
 _DAY_STAGE = "day "
@@ -32,8 +38,9 @@ _DAY_STAGE = "day "
 class Vacations:
     """`vacation`: show, start or end one's vacation in this server."""
 
-    def __init__(self, desk: Desk) -> None:
+    def __init__(self, desk: Desk, store: VacationsStorage) -> None:
         self._desk = desk
+        self._store = store
 
     @cmd.handles(cmd.Vacation)
     async def vacation(self, request: Request, days: int | None = None,
@@ -43,9 +50,9 @@ class Vacations:
         desk = self._desk
         if end and days is not None:  # Discord's two options, both given
             raise MalformedError("vacation takes a number of days or end, not both")
-        settings = await desk.storage.guild_settings(request.guild_id)
+        settings = await self._store.guild_settings(request.guild_id)
         now = desk.clock()
-        found = await desk.storage.vacations(request.guild_id, [request.user.id], now)
+        found = await self._store.vacations(request.guild_id, [request.user.id], now)
         running = current(found, request.user.id, now)
         if end:
             return await self._end(request, running, settings)
@@ -60,9 +67,9 @@ class Vacations:
         if running is not None:
             raise ConflictError("you are on vacation until {moment}; vacation end ends it",
                                 moment=moment_text(running.ends_at))
-        left = await days_left(desk.storage, request.guild_id, request.user.id,
+        left = await days_left(self._store, request.guild_id, request.user.id,
                                settings.vacation_days, now)
-        started = (None if not 1 <= days <= left else await desk.storage.add_vacation(
+        started = (None if not 1 <= days <= left else await self._store.add_vacation(
             request.guild_id, request.user.id, now, now + days * DAY, days,
             allowed=settings.vacation_days, now=now))
         if started is None:
@@ -89,11 +96,11 @@ class Vacations:
         if running.automatic:
             raise ConflictError("this vacation day was used when your time ran out; it ends by "
                                 "itself at {moment}", moment=moment_text(running.ends_at))
-        if await desk.storage.end_vacation(running.id, now, days_begun(running, now),
+        if await self._store.end_vacation(running.id, now, days_begun(running, now),
                                            now=now) is None:
             raise ConflictError("you are not on vacation")
         desk.alarm.wake_by(now)
-        left = await days_left(desk.storage, request.guild_id, request.user.id,
+        left = await days_left(self._store, request.guild_id, request.user.id,
                                settings.vacation_days, now)
         return Reply(request.tr.plural(
             "{name}'s vacation is over; their clocks run again. {n} day left this year.",
@@ -107,7 +114,7 @@ class Vacations:
             # a vacation begun before the server ended them runs on: it is still said
             text = tr("This server has no vacation.")
         else:
-            left = await days_left(self._desk.storage, request.guild_id, request.user.id,
+            left = await days_left(self._store, request.guild_id, request.user.id,
                                    settings.vacation_days, self._desk.clock())
             text = tr.plural("You have {n} vacation day left this year (of {days}).",
                              "You have {n} vacation days left this year (of {days}).", left,
@@ -128,19 +135,19 @@ def _days_left_refusal(left: int) -> LimitError:
 
 # --- the day used when a player's time runs out ------------------------------------------
 
-async def use_days(desk: Desk, stored: StoredGame, turn_clock: TurnClock,
+async def use_days(desk: Desk, store: VacationsStorage, stored: StoredGame, turn_clock: TurnClock,
                    settings: GuildSettings, now: datetime) -> TurnClock:
     """The turn_clock of the turn in progress once the late player has used a vacation day for
     each day since the deadline (more than one if no tick looked for a while) that they
     have, so that a tick and a claim on time see the same: the day, never the timeout."""
     for _day in range(settings.vacation_days):
-        if now < turn_clock.due or not await take_day(desk, stored, turn_clock, settings, now):
+        if now < turn_clock.due or not await take_day(store, stored, turn_clock, settings, now):
             break
         turn_clock = await desk.turn_clock(stored) or turn_clock  # it stands still for the day
     return turn_clock
 
 
-async def take_day(desk: Desk, stored: StoredGame, turn_clock: TurnClock,
+async def take_day(store: VacationsStorage, stored: StoredGame, turn_clock: TurnClock,
                    settings: GuildSettings, now: datetime) -> bool:
     """Use one of the late player's vacation days from the deadline on, if the game allows
     vacation and they have one left; whether one is now stored there."""
@@ -148,20 +155,20 @@ async def take_day(desk: Desk, stored: StoredGame, turn_clock: TurnClock,
         return False
     late = stored.seats[turn_clock.seat]
     due = turn_clock.due
-    day = await desk.storage.add_vacation(stored.guild_id, late.user_id, due, due + DAY, 1,
+    day = await store.add_vacation(stored.guild_id, late.user_id, due, due + DAY, 1,
                                           allowed=settings.vacation_days, automatic=True,
                                           game_id=stored.id, now=now)
     return day is not None
 
 
-async def game_day(desk: Desk, stored: StoredGame, turn_clock: TurnClock,
+async def game_day(store: VacationsStorage, stored: StoredGame, turn_clock: TurnClock,
                    now: datetime) -> Vacation | None:
     """The automatic day the player to move is on at `now` because their time ran out in
     this game's turn in progress, if any."""
     if not turn_clock.own.vacation_at(now):
         return None
     late = stored.seats[turn_clock.seat]
-    found = await desk.storage.vacations(stored.guild_id, [late.user_id], now)
+    found = await store.vacations(stored.guild_id, [late.user_id], now)
     return next((v for v in found if v.automatic and v.game_id == stored.id
                  and turn_clock.started <= v.starts_at <= now < v.ends_at), None)
 
@@ -175,11 +182,11 @@ def is_day_stage(stage: str) -> bool:
     return stage.startswith(_DAY_STAGE)
 
 
-async def day_notice(desk: Desk, stored: StoredGame, late: Seat, day: Vacation,
+async def day_notice(store: VacationsStorage, stored: StoredGame, late: Seat, day: Vacation,
                      tr: Translation) -> Reply:
     """What the channel is told instead of the time-up notice, said by `tr`."""
-    settings = await desk.storage.guild_settings(stored.guild_id)
-    left = await days_left(desk.storage, stored.guild_id, late.user_id,
+    settings = await store.guild_settings(stored.guild_id)
+    left = await days_left(store, stored.guild_id, late.user_id,
                            settings.vacation_days, day.starts_at)
     text = tr.plural("{name}'s time to move in game {game} ran out: a vacation day is used, "
                      "so the clock stands still until {moment}. {n} day left this year.",

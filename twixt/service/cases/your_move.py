@@ -31,7 +31,7 @@ from twixt.service.model import (
 from twixt.service.pure.clock.texts import moment_text
 from twixt.service.pure.clock.timecontrol import describe_span
 from twixt.service.texts import names_and
-from twixt.storage import Digest, WaitingGame
+from twixt.storage import Digest, WaitingGame, WaitingStore
 
 #: games a digest lists (it says how many more there are)
 MAX_LISTED = 10
@@ -44,8 +44,9 @@ MAX_ZONE = 64
 class YourMove:
     """`next`, the digest's setting, and the digests the clocks' tick sends."""
 
-    def __init__(self, desk: Desk) -> None:
+    def __init__(self, desk: Desk, store: WaitingStore) -> None:
         self._desk = desk
+        self._store = store
 
     @cmd.handles(cmd.NextGame)
     async def next(self, request: Request, skip: int = 0) -> Reply:
@@ -54,7 +55,7 @@ class YourMove:
         require_private(request, "/twixt next")
         tr = request.tr
         found = [waiting for waiting in
-                 await self._desk.storage.waiting_games(request.user.id, limit=2)
+                 await self._store.waiting_games(request.user.id, limit=2)
                  if waiting.game.id != skip][:1]
         if not found:
             return Reply(tr("No game is waiting for your move."), ephemeral=True)
@@ -68,7 +69,7 @@ class YourMove:
     async def digest(self, request: Request, hour: int | None = None,
                      zone: str | None = None, off: bool = False) -> Reply:
         """Show the asker's digest, stop it, or set its hour (and time zone)."""
-        storage = self._desk.storage
+        storage = self._store
         tr = request.tr
         current = await storage.digest(request.user.id)
         if off:
@@ -93,7 +94,7 @@ class YourMove:
     async def digests(self, now: datetime) -> list[Reply]:
         """The digests due by `now`: each moved on to its next day (once, whichever process
         claims it), and said to its player when a game waits for them."""
-        storage = self._desk.storage
+        storage = self._store
         due = await storage.due_digests(now, DIGESTS_A_TICK)
         if not due:
             return []

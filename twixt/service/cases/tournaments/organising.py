@@ -17,6 +17,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
+from typing import Protocol
 
 from twixt.language import Message, Translation, message, translation
 from twixt.service import commands as cmd
@@ -54,12 +55,21 @@ from twixt.storage import (
     Entrant,
     EntrantTakenError,
     GameResult,
+    GameStore,
     NotFoundError,
     Result,
+    SettingStore,
+    StatsStore,
     Tournament,
     TournamentFormat,
     TournamentStatus,
+    TournamentStore,
 )
+
+
+class TournamentsStorage(TournamentStore, GameStore, SettingStore, StatsStore, Protocol):
+    """The subjects of storage tournaments read and write."""
+
 
 log = logging.getLogger(__name__)
 
@@ -87,9 +97,10 @@ _STATUS = {TournamentStatus.SIGNUP: message("sign-up"),
 class Tournaments:
     """The tournament commands over the desk, and what the clocks' tick does for tournaments."""
 
-    def __init__(self, desk: Desk) -> None:
+    def __init__(self, desk: Desk, store: TournamentsStorage) -> None:
         self._desk = desk
-        self.rounds = Rounds(desk)
+        self._store = store
+        self.rounds = Rounds(desk, store)
         #: tournament id → (the owed look that failed, how often in a row)
         self._failed_looks: dict[int, tuple[int, int]] = {}
         self.rounds.standings_notice = self._standings_notice
@@ -136,11 +147,11 @@ class Tournaments:
             raise NotAllowedError("only a channel manager can create a tournament")
         if self._desk.port.threads is None:
             raise NotAllowedError("threads are not available here")
-        settings = await self._desk.storage.guild_settings(request.guild_id)
+        settings = await self._store.guild_settings(request.guild_id)
         vacation = (settings.vacation_default if options.game.vacation is None
                     else options.game.vacation)
         now = self._desk.clock()
-        return await self._desk.storage.create_tournament(Tournament(
+        return await self._store.create_tournament(Tournament(
             0, request.guild_id, request.channel_id, name, options.format,
             replace(options.game.setup, vacation=vacation), options.rounds, options.double,
             options.teams, now + options.signup, TournamentStatus.SIGNUP, 0,
@@ -152,7 +163,7 @@ class Tournaments:
         """Sign up (with `partner`, a team of a Double TwixT tournament)."""
         tournament = await self._tournament(request, tournament_id)
         async with self._desk.lock(tournament.channel_id):
-            tournament = await self._desk.storage.get_tournament(tournament.id)
+            tournament = await self._store.get_tournament(tournament.id)
             _signing_up(tournament)
             entrants = await self.rounds.entrants(tournament)
             me = request.user.id
@@ -192,7 +203,7 @@ class Tournaments:
         """Store a sign-up; refused if the tournament has started meanwhile, or a player is in
         another team already (another process signed them up first)."""
         try:
-            saved = await self._desk.storage.save_entrant(entrant)
+            saved = await self._store.save_entrant(entrant)
         except EntrantTakenError as taken:
             if partner is not None and taken.user_id == partner.id:
                 raise ConflictError("{name} cannot be your partner here",
@@ -205,13 +216,13 @@ class Tournaments:
         """Take one's sign-up back (a team's, for both) while sign-up runs."""
         tournament = await self._tournament(request, tournament_id)
         async with self._desk.lock(tournament.channel_id):
-            _signing_up(await self._desk.storage.get_tournament(tournament.id))
+            _signing_up(await self._store.get_tournament(tournament.id))
             mine = next((e for e in await self.rounds.entrants(tournament)
                          if request.user.id in e.players), None)
             if mine is None:
                 raise ConflictError("you are not signed up for {event}", event=tournament.name)
-            if not await self._desk.storage.drop_entrant(tournament.id, mine.user_id):
-                _signing_up(await self._desk.storage.get_tournament(tournament.id))
+            if not await self._store.drop_entrant(tournament.id, mine.user_id):
+                _signing_up(await self._store.get_tournament(tournament.id))
                 raise ConflictError("you are not signed up for {event}", event=tournament.name)
         return Reply(request.tr("{name} leaves {event}.", name=request.user.name,
                                 event=tournament.name))
@@ -249,7 +260,7 @@ class Tournaments:
         crash before that leaves it owed: the next tick looks again)."""
         left = {tournament_id for tournament_id, (_, failures) in self._failed_looks.items()
                 if failures >= MAX_FAILED_LOOKS}
-        due = await self._desk.storage.due_tournaments(now, BATCH + len(left))
+        due = await self._store.due_tournaments(now, BATCH + len(left))
         for tournament in [t for t in due if not self._left(t)][:BATCH]:
             try:
                 await self._look(tournament)
@@ -285,7 +296,7 @@ class Tournaments:
             await self._pair_first(tournament)  # a start cut short: pair it now
         elif all(game.score is not None for game in await self.rounds.refresh(tournament)):
             await self.rounds.advance(tournament)  # a round's end cut short: move on now
-        await self._desk.storage.tournament_looked(tournament.id, tournament.looks)
+        await self._store.tournament_looked(tournament.id, tournament.looks)
 
     async def notices(self, locale_of: Callable[[Notice], str]) -> list[Reply]:
         """The tournament messages waiting to be sent, each in its language; taken once."""
@@ -308,7 +319,7 @@ class Tournaments:
                                 event=tournament.name)
         mine = next((e for e in await self.rounds.entrants(tournament)
                      if request.user.id in e.players and e.confirmed), None)
-        storage = self._desk.storage
+        storage = self._store
         if mine is None or not await storage.withdraw_entrant(tournament.id, mine.user_id):
             raise ConflictError("you are not playing in {event}", event=tournament.name)
         games = await self.rounds.refresh(tournament)
@@ -323,9 +334,9 @@ class Tournaments:
                                 "forfeit.", name=request.user.name, event=tournament.name))
 
     async def _call_off(self, game_id: int) -> None:
-        stored = await self._desk.storage.get_game(game_id)
+        stored = await self._store.get_game(game_id)
         async with self._desk.lock(stored.channel_id):
-            stored = await self._desk.storage.get_game(game_id)
+            stored = await self._store.get_game(game_id)
             if stored.is_active:
                 await self._desk.finish(stored, GameResult(Result.ABORTED, "withdrawn"))
 
@@ -343,7 +354,7 @@ class Tournaments:
 
     def _standings_notice(self, tournament: Tournament) -> Notice:
         async def make(tr: Translation) -> Reply:
-            fresh = await self._desk.storage.get_tournament(tournament.id)
+            fresh = await self._store.get_tournament(tournament.id)
             return await self._standings(fresh, tr, tournament.channel_id)
         return Notice(tournament.guild_id, make, key=tournament.id)
 
@@ -370,7 +381,7 @@ class Tournaments:
     async def listing(self, request: Request) -> Reply:
         """This server's newest tournaments."""
         tr = request.tr
-        found = await self._desk.storage.tournaments(request.guild_id, limit=LISTED)
+        found = await self._store.tournaments(request.guild_id, limit=LISTED)
         if not found:
             return Reply(tr("There are no tournaments here yet."), ephemeral=True)
         lines = [tr("#{id} {event} — {format}, {status}", id=e.id, event=e.name,
@@ -400,7 +411,7 @@ class Tournaments:
             raise ConflictError("only a league has seasons")
         if tournament.status is not TournamentStatus.FINISHED:
             raise ConflictError("{event} is not over yet", event=tournament.name)
-        following = [e for e in await self._desk.storage.tournaments(request.guild_id, limit=LISTED)
+        following = [e for e in await self._store.tournaments(request.guild_id, limit=LISTED)
                      if e.previous_id == tournament.id]
         if following:
             raise ConflictError("{event} has its next season already", event=tournament.name)
@@ -412,7 +423,7 @@ class Tournaments:
         season = await self._create(request, tournament.name, options, tournament)
         for entrant in await self.rounds.entrants(tournament):
             if entrant.confirmed and not entrant.withdrawn:
-                await self._desk.storage.save_entrant(replace(
+                await self._store.save_entrant(replace(
                     entrant, tournament_id=season.id, joined_at=self._desk.clock()))
         return self._announcement(season, request.tr)
 
@@ -420,20 +431,20 @@ class Tournaments:
         """Start a tournament (False if another start came first)."""
         if not await self.rounds.claim(tournament):
             return False
-        await self._pair_first(await self._desk.storage.get_tournament(tournament.id))
+        await self._pair_first(await self._store.get_tournament(tournament.id))
         return True
 
     async def _pair_first(self, tournament: Tournament) -> None:
         """Pair a claimed tournament (a league's later season with its groups carried over); with
         fewer than two entrants it is called off."""
         if len(await self.rounds.players(tournament)) < 2:
-            if await self._desk.storage.move_tournament(tournament.id, TournamentStatus.FINISHED, 0,
+            if await self._store.move_tournament(tournament.id, TournamentStatus.FINISHED, 0,
                                                    was=TournamentStatus.RUNNING, was_round=0):
                 self.rounds.notices.append(_called_off(tournament))
             return
         groups = None
         if tournament.previous_id is not None:
-            previous = await self._desk.storage.get_tournament(tournament.previous_id)
+            previous = await self._store.get_tournament(tournament.previous_id)
             games = await self.rounds.refresh(previous)
             ranked = [[s.entrant for s in group_standings(previous, games, members)]
                       for _number, members in sorted(groups_of(games).items())]
@@ -454,13 +465,13 @@ class Tournaments:
         else this channel's newest."""
         if tournament_id is not None:
             try:
-                tournament = await self._desk.storage.get_tournament(tournament_id)
+                tournament = await self._store.get_tournament(tournament_id)
             except NotFoundError:
                 raise MissingError("there is no such tournament") from None
             if tournament.guild_id != request.guild_id:
                 raise MissingError("there is no such tournament")
             return tournament
-        storage = self._desk.storage
+        storage = self._store
         for game in await storage.list_games(channel_id=request.channel_id, limit=1):
             linked = await storage.tournament_game_of(game.id)
             if linked is not None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 from twixt.language import Translation, message
 from twixt.service.commands.options import describe_setup
@@ -30,13 +31,22 @@ from twixt.service.pure.tournaments import pairing
 from twixt.storage import (
     Entrant,
     GameResult,
+    GameStore,
     Player,
     Result,
+    SettingStore,
+    StatsStore,
     Tournament,
     TournamentFormat,
     TournamentGame,
     TournamentStatus,
+    TournamentStore,
 )
+
+
+class RoundsStorage(TournamentStore, GameStore, SettingStore, StatsStore, Protocol):
+    """The subjects of storage tournaments' rounds read and write."""
+
 
 log = logging.getLogger(__name__)
 
@@ -71,8 +81,9 @@ def max_games(entrants: int) -> int:
 class Rounds:
     """Pairs, opens, scores and finishes tournaments' games."""
 
-    def __init__(self, desk: Desk) -> None:
+    def __init__(self, desk: Desk, store: RoundsStorage) -> None:
         self._desk = desk
+        self._store = store
         #: messages waiting for the front end (see `TwixtService`), oldest first
         self.notices: list[Notice] = []
         #: set by the subject that draws standings: the notice of a tournament's new standings
@@ -81,7 +92,7 @@ class Rounds:
     # --- reading ------------------------------------------------------------------------
 
     async def entrants(self, tournament: Tournament) -> tuple[Entrant, ...]:
-        return await self._desk.storage.entrants(tournament.id, MAX_ENTRANTS * 2)
+        return await self._store.entrants(tournament.id, MAX_ENTRANTS * 2)
 
     async def players(self, tournament: Tournament) -> dict[int, tuple[int, ...]]:
         """The entrants that play (confirmed teams), each with its players."""
@@ -90,7 +101,7 @@ class Rounds:
     async def refresh(self, tournament: Tournament) -> tuple[TournamentGame, ...]:
         """The tournament's pairings, each game that has ended scored first (also one whose end
         came while its score was not yet stored: a restart in between)."""
-        storage = self._desk.storage
+        storage = self._store
         games = await storage.tournament_games(tournament.id, max_games(MAX_ENTRANTS))
         # only the games that have ended unscored are read, not every open one
         ended = set(await storage.ended_unscored(tournament.id, max_games(MAX_ENTRANTS)))
@@ -114,7 +125,7 @@ class Rounds:
         """Each entrant's current rating in the tournament's server (a team's: the mean)."""
         ratings = {}
         for entrant, players in entrants.items():
-            values = [(await self._desk.storage.player_stats(tournament.guild_id, uid)).rating
+            values = [(await self._store.player_stats(tournament.guild_id, uid)).rating
                       for uid in players]
             ratings[entrant] = sum(v if v is not None else UNRATED for v in values) / len(values)
         return ratings
@@ -125,7 +136,7 @@ class Rounds:
         """Close a tournament's sign-up to start it (its round still 0: not yet paired); False if
         another start came first. Sign-ups are refused from here on (`Storage.save_entrant`),
         so the entrants then read are the ones to pair."""
-        return await self._desk.storage.move_tournament(tournament.id, TournamentStatus.RUNNING, 0,
+        return await self._store.move_tournament(tournament.id, TournamentStatus.RUNNING, 0,
                                                    was=TournamentStatus.SIGNUP, was_round=0)
 
     async def pair_first(self, tournament: Tournament,
@@ -153,10 +164,10 @@ class Rounds:
     async def game_ended(self, game_id: int) -> None:
         """A game has ended (the hook of `Desk`): if it belongs to a tournament, score it
         and move the tournament on."""
-        linked = await self._desk.storage.tournament_game_of(game_id)
+        linked = await self._store.tournament_game_of(game_id)
         if linked is None:
             return
-        tournament = await self._desk.storage.get_tournament(linked.tournament_id)
+        tournament = await self._store.get_tournament(linked.tournament_id)
         if tournament.status is TournamentStatus.RUNNING:
             await self.advance(tournament)
 
@@ -190,7 +201,7 @@ class Rounds:
 
     async def _finish(self, tournament: Tournament, early: bool = False) -> None:
         """End the tournament; `early`: a Swiss whose next round could not be paired."""
-        if not await self._desk.storage.move_tournament(tournament.id, TournamentStatus.FINISHED,
+        if not await self._store.move_tournament(tournament.id, TournamentStatus.FINISHED,
                                                    tournament.round, was=TournamentStatus.RUNNING,
                                                    was_round=tournament.round):
             return
@@ -212,7 +223,7 @@ class Rounds:
         """Move the tournament on to `round` and store its pairings (a bye scored at once) in one
         transaction, then open each game in a thread of its own under the tournament's channel.
         Nothing if the tournament has moved on meanwhile (another game's end paired it)."""
-        stored = await self._desk.storage.pair_round(tournament.id, [
+        stored = await self._store.pair_round(tournament.id, [
             TournamentGame(0, tournament.id, p.round, group, p.red, p.black,
                       score=1.0 if p.black is None else None) for group, p in pairings],
             round=round, was_round=tournament.round)
@@ -266,14 +277,14 @@ class Rounds:
         assert game.black is not None and desk.port.threads is not None
         red, black = entrants[game.red], entrants[game.black]
         order = [red[0], black[0], *((red[1], black[1]) if len(red) == 2 else ())]
-        weekends = [(await desk.storage.user_prefs(uid)).weekends for uid in order]
+        weekends = [(await self._store.user_prefs(uid)).weekends for uid in order]
         seated = seat_names([names[uid] for uid in order], desk.server_tr(tournament.guild_id))
         players = [Player(uid, name, weekends_off=not on) for uid, name, on in
                    zip(order, seated, weekends, strict=True)]
         title = message("{event}: {first} vs {second}", event=tournament.name,
                         first=team_name(red, names), second=team_name(black, names))
         channel_id = await desk.port.threads.open_thread(tournament.channel_id, title)
-        stored = await desk.storage.create_game(guild_id=tournament.guild_id, channel_id=channel_id,
+        stored = await self._store.create_game(guild_id=tournament.guild_id, channel_id=channel_id,
                                                 players=players, setup=tournament.setup,
                                                 now=desk.clock(), tournament_game_id=game.id)
         await desk.note_waiting(stored)

@@ -15,12 +15,12 @@ import math
 from datetime import UTC, datetime, timedelta
 
 from twixt.service.pure.clock.pauses import NO_PAUSES, Pauses
-from twixt.storage import Storage, StoredGame, Vacation
+from twixt.storage import StoredGame, Vacation, VacationStore
 
 DAY = timedelta(days=1)
 
 
-async def pauses_of(storage: Storage, stored: StoredGame,
+async def pauses_of(storage: VacationStore, stored: StoredGame,
                     since: datetime) -> tuple[Pauses, ...]:
     """Each seat's pauses in a game from `since` on (their vacations in its server and
     weekends off), or none where the game does not allow vacation."""
@@ -32,7 +32,7 @@ async def pauses_of(storage: Storage, stored: StoredGame,
                  for seat in stored.seats)
 
 
-async def days_left(storage: Storage, guild_id: int, user_id: int, allowed: int,
+async def days_left(storage: VacationStore, guild_id: int, user_id: int, allowed: int,
                     now: datetime) -> int:
     """The vacation days a player has left in the calendar year (UTC) of `now`."""
     used = await storage.vacation_days_used(guild_id, user_id, now.astimezone(UTC).year)

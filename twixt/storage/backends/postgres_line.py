@@ -26,9 +26,8 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from datetime import datetime
 
-from twixt.storage.waiting import Waiting
+from twixt.storage.games import NewTurn
 
 #: the most turns one statement writes, so that no batch (and no wait for it) is unbounded
 MAX_BATCH = 256
@@ -83,16 +82,9 @@ class Line:
 
 
 @dataclass(eq=False)
-class Turn:
+class Turn(NewTurn):
     """One turn waiting to be written, and its caller's answer: the new version, or why not."""
 
-    game_id: int
-    expected_version: int
-    actor_id: int
-    command: str
-    at: datetime
-    wake_at: datetime | None
-    waiting: Waiting | None
     landed: asyncio.Future[int] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future())
 

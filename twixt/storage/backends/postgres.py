@@ -1,5 +1,5 @@
 """The `Storage` protocol on PostgreSQL, through asyncpg: for a bot that outgrows one machine.
-The statements both back ends share come from `storage.common`, run through
+The statements both back ends share come from the subjects' modules (`backends.shared`), run through
 `PostgresConnection`; what is PostgreSQL's own is here.
 
 Same contract as `SqliteStorage`, different means. Connections come from a pool, so
@@ -19,11 +19,11 @@ Durability: a turn is acknowledged after COMMIT returns, which with PostgreSQL's
 (`fsync`, `synchronous_commit = on`) means its WAL record is flushed: it survives a killed bot
 and a killed server alike. A turn without a result is a single statement (the guarded UPDATE
 and the INSERT in one), so it costs one round trip and one commit; and the turns that wait in
-line together share theirs (`pg_line.TurnBatches`: one statement, each turn under its own
+line together share theirs (`postgres_line.TurnBatches`: one statement, each turn under its own
 version check).
 
 The pool, with a thousand games at once: every storage operation waits for a connection in
-line (`_pooled`: `pg_line.Line`, first come first served, in front of asyncpg's pool, whose
+line (`_pooled`: `postgres_line.Line`, first come first served, in front of asyncpg's pool, whose
 own queue lets a newcomer overtake a woken waiter, which then waits at the back again: the p99
 of a turn was two and a half to four times its p50). And a connection goes back to the pool
 without asyncpg's reset query, a second round trip a turn, because there is nothing to reset
@@ -47,8 +47,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from twixt.storage import common, ratings, rows, schema
-from twixt.storage.common import SqlStorage
+from twixt.storage import challenges, clocks, ratings, rows, schema, sql, stats
+from twixt.storage.backends.postgres_line import Line, Turn, TurnBatches
+from twixt.storage.backends.shared import SqlStorage
 from twixt.storage.connection import Connection, DuplicateKeyError, Row
 from twixt.storage.errors import (
     DatabaseError,
@@ -56,8 +57,8 @@ from twixt.storage.errors import (
     StorageError,
     UnsupportedSchemaError,
 )
+from twixt.storage.games import write_turns
 from twixt.storage.model import GameResult, Result, StoredGame
-from twixt.storage.pg_line import Line, Turn, TurnBatches
 from twixt.storage.schema import Migration
 from twixt.storage.shards import Shards
 from twixt.storage.waiting import Waiting
@@ -100,28 +101,6 @@ def _user_lock(owner_id: int, user_id: int) -> int:
     for each other)."""
     return ((owner_id * 1_000_003) ^ user_id) % (1 << 63)
 
-
-#: a batch of turns (`pg_line`), one array a field: each turn moves its game on if the game is
-#: still active at the turn's version (with its wake-up and whose move it now waits for, when
-#: said, else as they were; no wake-up: due by now at the latest, an earlier one stays), and
-#: is added to the log if it did. The ids of the games moved come back.
-_WRITE_TURNS = (
-    "WITH turn AS (SELECT * FROM unnest(?::bigint[], ?::integer[], ?::bigint[], ?::text[], "
-    "?::timestamptz[], ?::timestamptz[], ?::boolean[], ?::bigint[], ?::timestamptz[], "
-    "?::timestamptz[]) AS turn(game_id, version, actor_id, command, at, wake_at, said, "
-    "to_move_id, due_at, since)), "
-    "moved AS (UPDATE games SET version = games.version + 1, updated_at = turn.at, "
-    "wake_at = CASE WHEN games.time_control IS NULL THEN NULL "
-    "WHEN turn.wake_at IS NOT NULL THEN turn.wake_at "
-    "WHEN games.wake_at IS NULL OR games.wake_at > turn.at THEN turn.at "
-    "ELSE games.wake_at END, "
-    "to_move_id = CASE WHEN turn.said THEN turn.to_move_id ELSE games.to_move_id END, "
-    "due_at = CASE WHEN turn.said THEN turn.due_at ELSE games.due_at END, "
-    "waiting_since = CASE WHEN turn.said THEN turn.since ELSE games.waiting_since END "
-    "FROM turn WHERE games.id = turn.game_id AND games.version = turn.version "
-    "AND games.status = 'active' RETURNING turn.*) "
-    "INSERT INTO turns (game_id, number, actor_id, command, played_at) "
-    "SELECT game_id, version + 1, actor_id, command, at FROM moved RETURNING game_id")
 
 #: PostgreSQL's failures that name a fault (SQLSTATE classes, as asyncpg's exceptions)
 _FAULTS = ((asyncpg.DiskFullError, DatabaseFault.FULL),
@@ -167,6 +146,8 @@ class PostgresConnection:
 
     for_update = " FOR UPDATE"
     for_share = " FOR SHARE"
+    #: a WITH may hold a write whose RETURNING the rest of the statement reads
+    writes_in_with = True
 
     def __init__(self, conn: Any) -> None:
         self.conn = conn
@@ -189,6 +170,13 @@ class PostgresConnection:
 
     def among(self, column: str, values: Sequence[Any]) -> tuple[str, tuple[Any, ...]]:
         return f"{column} = ANY(?::bigint[])", (list(values),)
+
+    def table_of(self, name: str, columns: Sequence[tuple[str, str]],
+                 values: Sequence[Sequence[Any]]) -> tuple[str, tuple[Any, ...]]:
+        arrays = ", ".join(f"?::{kind}[]" for _column, kind in columns)
+        names = ", ".join(column for column, _kind in columns)
+        return (f"unnest({arrays}) AS {name}({names})",
+                tuple([row[i] for row in values] for i in range(len(columns))))
 
     async def lock_user(self, owner_id: int, user_id: int) -> None:
         """Hold `_user_lock` until the transaction ends: what such a write reads and then
@@ -248,7 +236,7 @@ class PostgresStorage(SqlStorage):
     def __init__(self, url: str, pool: Any, connections: int) -> None:
         self.url = url
         self._pool = pool
-        #: the line for a connection (`pg_line`): no operation overtakes one that has waited
+        #: the line for a connection (`postgres_line`): no operation overtakes one that has waited
         #: longer; with a place a connection, one let through finds a connection free
         self._line = Line(connections)
         self._turns = TurnBatches(self._line, self._write_turns, _refusal)
@@ -366,7 +354,7 @@ class PostgresStorage(SqlStorage):
     async def expire_challenges(self, now: datetime | None = None) -> int:
         # one statement on the partial index by expiry: with nothing expired it writes nothing
         async with self._single() as db:
-            return await db.execute(common.EXPIRE, rows.utc(now))
+            return await db.execute(challenges.EXPIRE, rows.utc(now))
 
     async def append_turn(self, game_id: int, expected_version: int, actor_id: int,
                           command: str, *, finish: GameResult | None = None,
@@ -375,35 +363,26 @@ class PostgresStorage(SqlStorage):
         if finish is not None:
             return await super().append_turn(game_id, expected_version, actor_id, command,
                                              finish=finish, now=now)
-        # with the turns waiting beside it: one statement, one commit (`pg_line`)
+        # with the turns waiting beside it: one statement, one commit (`postgres_line`)
         return await self._turns.append(Turn(
             game_id, expected_version, actor_id, command, rows.utc(now),
             None if wake_at is None else rows.utc(wake_at), waiting))
 
     async def _write_turns(self, turns: list[Turn]) -> None:
-        """Write a batch of turns in one statement, each under its own version check, once
-        the batch before it is written (`_writing`); a turn that matched nothing is told why
-        (`common.refuse`, which asks again, alone)."""
+        """Write a batch of turns in one statement (`games.write_turns`), each under its own
+        version check, once the batch before it is written (`_writing`); a turn that matched
+        nothing is told why (`sql.refuse`, which asks again, alone)."""
         if not turns:
             return
-        said = [turn.waiting for turn in turns]
         async with self._writing.place(), self._connected() as conn:
             db = PostgresConnection(conn)
-            landed = {row[0] for row in await db.fetch_all(
-                _WRITE_TURNS, [turn.game_id for turn in turns],
-                [turn.expected_version for turn in turns], [turn.actor_id for turn in turns],
-                [turn.command for turn in turns], [turn.at for turn in turns],
-                [turn.wake_at for turn in turns], [waiting is not None for waiting in said],
-                [None if waiting is None else waiting.user_id for waiting in said],
-                [None if waiting is None or waiting.due_at is None
-                 else rows.utc(waiting.due_at) for waiting in said],
-                [None if waiting is None else rows.utc(waiting.since) for waiting in said])}
+            landed = await write_turns(db, turns)
             for turn in turns:
                 if turn.game_id in landed:
                     turn.answer(turn.expected_version + 1)
                     continue
                 try:
-                    await common.refuse(db, turn.game_id, turn.expected_version)
+                    await sql.refuse(db, turn.game_id, turn.expected_version)
                 except StorageError as refusal:
                     turn.refuse(refusal)
 
@@ -421,12 +400,12 @@ class PostgresStorage(SqlStorage):
         if not claimed:
             return ()
         async with self._read() as db:
-            return await common.games_by_id(db, [row[0] for row in claimed])
+            return await sql.games_by_id(db, [row[0] for row in claimed])
 
     async def reclaim_reminders(self, claimed_before: datetime, now: datetime,
                                 limit: int = 100, *, shards: Shards | None = None
                                 ) -> tuple[tuple[int, int, str], ...]:
-        mine = common.reminders_of(shards)
+        mine = clocks.reminders_of(shards)
         async with self._single() as db:
             # one statement: a reminder another process is claiming again is skipped, one it
             # has claimed again and committed is no longer old enough
@@ -454,10 +433,10 @@ class PostgresStorage(SqlStorage):
             "ORDER BY u ON CONFLICT DO NOTHING", guild_id, start.rating, start.deviation,
             start.volatility, at, ordered)
         users, values = db.among("user_id", ordered)
-        found = await db.fetch_all(common.RATINGS.format(users=users)
+        found = await db.fetch_all(stats.RATINGS.format(users=users)
                                    + " ORDER BY user_id FOR UPDATE", guild_id, *values)
-        current = {row[0]: rows.stored_rating(tuple(row)[1:]) for row in found}
-        rated = rows.new_ratings(Result(result.result), sides, current, at)
+        current = {row[0]: stats.stored_rating(tuple(row)[1:]) for row in found}
+        rated = stats.new_ratings(Result(result.result), sides, current, at)
         await db.execute_many(
             "UPDATE ratings SET rating = ?, deviation = ?, volatility = ?, "
             "rated_games = rated_games + 1, updated_at = ? WHERE guild_id = ? AND user_id = ?",

@@ -4,7 +4,7 @@ server)."""
 
 import asyncio
 
-from twixt.storage.pg_line import Line
+from twixt.storage.backends.postgres_line import Line
 
 
 async def test_places_go_in_the_order_they_were_asked_for():

@@ -1,8 +1,9 @@
 """The `Storage` protocol on one SQLite file, through aiosqlite: the statements both back ends
-share come from `storage.common`, run through `SqliteConnection`; what is SQLite's own is here.
+share come from the subjects' modules (`backends.shared`), run through `SqliteConnection`; what
+is SQLite's own is here.
 
-Two connections: one writer, owned by a group-commit task (storage.group_commit) that puts the
-writes waiting together into one transaction, each in its own savepoint (SQLite has one writer
+Two connections: one writer, owned by a group-commit task (`sqlite_group_commit`) that puts
+the writes waiting together into one transaction, each in its own savepoint (SQLite has one writer
 anyway, and interleaving two tasks' statements on one connection would mix their
 transactions), and one reader, which in WAL mode never waits for the writer.
 
@@ -26,11 +27,11 @@ from typing import Any
 
 import aiosqlite
 
-from twixt.storage import common, rows
-from twixt.storage.common import SqlStorage
+from twixt.storage import challenges, clocks, rows, sql, stats
+from twixt.storage.backends.shared import SqlStorage
+from twixt.storage.backends.sqlite_group_commit import GroupCommit, InlineConnection, connect_inline
 from twixt.storage.connection import Connection, DuplicateKeyError, Row
 from twixt.storage.errors import DatabaseError, DatabaseFault
-from twixt.storage.group_commit import GroupCommit, InlineConnection, connect_inline
 from twixt.storage.model import GameResult, Result, StoredGame
 from twixt.storage.schema import check_file, failed, migrate, migrations, unusable
 from twixt.storage.shards import Shards
@@ -47,6 +48,8 @@ class SqliteConnection:
 
     #: one writer: what a write transaction reads stays as it is until it ends
     for_update = for_share = ""
+    #: SQLite's WITH holds reads only
+    writes_in_with = False
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
@@ -71,6 +74,14 @@ class SqliteConnection:
 
     def among(self, column: str, values: Sequence[Any]) -> tuple[str, tuple[Any, ...]]:
         return f"{column} IN ({', '.join('?' * len(values))})", tuple(values)
+
+    def table_of(self, name: str, columns: Sequence[tuple[str, str]],
+                 values: Sequence[Sequence[Any]]) -> tuple[str, tuple[Any, ...]]:
+        first = ", ".join(f"? AS {column}" for column, _kind in columns)
+        more = ", ".join("?" * len(columns))
+        selects = [f"SELECT {first}", *(f"SELECT {more}" for _ in values[1:])]
+        return (f"({' UNION ALL '.join(selects)}) AS {name}",
+                tuple(value for row in values for value in row))
 
     async def lock_user(self, owner_id: int, user_id: int) -> None:
         """Nothing to take: a write transaction holds SQLite's one write lock already."""
@@ -195,16 +206,16 @@ class SqliteStorage(SqlStorage):
     #: one player's games walked in the index game_seats_by_user, which is in newest-first
     #: order already, so a page deep in the list steps over index entries, sorting none
     _PLAYER_GAMES = ("game_seats CROSS JOIN games ON games.id = game_seats.game_id",
-                     "game_seats.game_id", "game_seats.user_id = ?", common.PAGE)
+                     "game_seats.game_id", "game_seats.user_id = ?", sql.PAGE)
 
     # --- what SQLite does its own way ------------------------------------------------------
 
     async def expire_challenges(self, now: datetime | None = None) -> int:
         at = rows.utc(now)
-        if not await self._exists("challenges", common.EXPIRED, at):
+        if not await self._exists("challenges", challenges.EXPIRED, at):
             return 0  # nothing to do is the usual case: no write lock
         async with self._write() as db:
-            return await db.execute(common.EXPIRE, at)
+            return await db.execute(challenges.EXPIRE, at)
 
     async def claim_due_games(self, now: datetime, lease_until: datetime, limit: int = 100, *,
                               shards: Shards | None = None) -> tuple[StoredGame, ...]:
@@ -220,12 +231,12 @@ class SqliteStorage(SqlStorage):
             claimed = [row[0] for row in found]
             if not claimed:
                 return ()
-            return await common.games_by_id(db, claimed)
+            return await sql.games_by_id(db, claimed)
 
     async def reclaim_reminders(self, claimed_before: datetime, now: datetime,
                                 limit: int = 100, *, shards: Shards | None = None
                                 ) -> tuple[tuple[int, int, str], ...]:
-        mine = common.reminders_of(shards)
+        mine = clocks.reminders_of(shards)
         stale = f"delivered_at IS NULL AND sent_at < ?{mine}"
         if not await self._exists("reminders", stale, rows.utc(claimed_before)):
             return ()  # none waiting (the usual case): no write at all
@@ -248,9 +259,9 @@ class SqliteStorage(SqlStorage):
         """New ratings from the stored ones, read and written in the caller's transaction
         (which holds the one write lock: nothing can change them in between)."""
         users, values = db.among("user_id", [*sides[0], *sides[1]])
-        found = await db.fetch_all(common.RATINGS.format(users=users), guild_id, *values)
-        current = {row[0]: rows.stored_rating(row[1:]) for row in found}
-        rated = rows.new_ratings(Result(result.result), sides, current, at)
+        found = await db.fetch_all(stats.RATINGS.format(users=users), guild_id, *values)
+        current = {row[0]: stats.stored_rating(row[1:]) for row in found}
+        rated = stats.new_ratings(Result(result.result), sides, current, at)
         await db.execute_many(
             "INSERT INTO ratings (guild_id, user_id, rating, deviation, volatility, "
             "rated_games, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?) "
