@@ -139,7 +139,7 @@ async def measure(base: str, ids: list[int], moves: int, workers: int,
                 token = signer.token(game, k % 2)
                 began = time.perf_counter()
                 async with session.post(f"{base}/api/g/{token}/act",
-                                        json={"action": "place", "hole": MOVES[k]}) as answer:
+                                        json={"control": "move", "text": MOVES[k]}) as answer:
                     await answer.read()
                     assert answer.status == 200, (answer.status, await answer.text())
                 latencies.append(time.perf_counter() - began)

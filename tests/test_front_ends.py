@@ -17,7 +17,7 @@ import twixt.service
 from twixt.service import TwixtService
 
 ROOT = Path(__file__).resolve().parents[1]
-FRONT_ENDS = ("twixt/discord", "twixt/terminal", "twixt/web")
+FRONT_ENDS = ("twixt/discord", "twixt/terminal", "twixt/web", "twixt/cli", "twixt/app")
 #: the service's modules a front end may import from besides the package itself
 FACES = {"twixt.service", "twixt.service.commands", "twixt.service.commands.router"}
 #: the names a service is held by in the front ends

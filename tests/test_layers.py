@@ -22,14 +22,22 @@ ALLOWED = {
     "twixt.engine": {"twixt.rules"},
     "twixt.rendering": {"twixt.language", "twixt.rules"},
     "twixt.storage": {"twixt.rules"},
+    "twixt.config": {"twixt.storage"},
     "twixt.service": {"twixt.language", "twixt.rules", "twixt.engine", "twixt.rendering",
                       "twixt.storage"},
-    "twixt.terminal": {"twixt.language", "twixt.rules", "twixt.engine", "twixt.rendering",
-                       "twixt.storage", "twixt.service", "twixt.config"},
-    "twixt.web": {"twixt.language", "twixt.rules", "twixt.storage", "twixt.service"},
-    "twixt.discord": {"twixt.language", "twixt.rules", "twixt.storage", "twixt.service",
-                      "twixt.config", "twixt.web"},
+    # the front ends: the service's face, never the storage nor each other
+    "twixt.terminal": {"twixt.language", "twixt.rules", "twixt.service", "twixt.config"},
+    "twixt.web": {"twixt.language", "twixt.rules", "twixt.service"},
+    "twixt.discord": {"twixt.language", "twixt.rules", "twixt.service", "twixt.config"},
+    # the process's composition root: opens the storage, puts the front ends together
+    "twixt.app": {"twixt.language", "twixt.rules", "twixt.storage", "twixt.service",
+                  "twixt.config", "twixt.terminal", "twixt.web", "twixt.discord"},
+    # the command line reads its arguments and calls the root, or the layers it runs alone
+    "twixt.cli": {"twixt.language", "twixt.rules", "twixt.engine", "twixt.rendering",
+                  "twixt.service", "twixt.config", "twixt.app"},
 }
+#: the front ends: only the composition root opens the storage
+FRONT_ENDS = ("twixt.terminal", "twixt.web", "twixt.discord", "twixt.cli")
 
 
 def _modules() -> dict[str, Path]:
@@ -101,6 +109,19 @@ def test_each_layer_imports_only_the_layers_below_it(module):
                  target == allowed or target.startswith(allowed + ".")
                  for allowed in ALLOWED[layer])}
     assert not wrong, f"{module} ({layer}) imports {sorted(wrong)}"
+
+
+def test_every_module_lies_in_a_layer():
+    assert [m for m in MODULES if m != "twixt" and _layer(m) not in ALLOWED] == []
+
+
+@pytest.mark.parametrize("front_end", FRONT_ENDS)
+def test_no_front_end_imports_the_storage_nor_another_front_end(front_end):
+    others = {"twixt.storage", *FRONT_ENDS} - {front_end}
+    assert not others & ALLOWED[front_end]
+    reached = {_layer(target) for module in MODULES if _layer(module) == front_end
+               for target in _imports(module, top_level_only=False)}
+    assert not others & reached, f"{front_end} imports {sorted(others & reached)}"
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))

@@ -8,6 +8,8 @@ The layers, each importing only those below it (tests/test_layers.py keeps them 
 - `twixt.storage`: games, turns and players behind one async interface (SQLite or PostgreSQL).
 - `twixt.language`: the words players read, in English and German.
 - `twixt.service`: where a command becomes a turn; every front end calls it.
-- the front ends: `twixt.discord` (the bot), `twixt.terminal` (the table), `twixt.cli` (the
-  `twixt` command).
+- the front ends: `twixt.discord` (the bot), `twixt.web` (the board on a page),
+  `twixt.terminal` (the table); none imports the storage or another front end.
+- `twixt.app`: the composition root, the one place that opens the storage and puts a
+  process together; `twixt.cli`, the `twixt` command, reads its arguments and calls it.
 """

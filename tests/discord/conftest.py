@@ -5,6 +5,7 @@ import pytest
 
 from tests.discord.helpers import Commands
 from tests.fakes import Clock
+from twixt.app.bot import discord_bot
 from twixt.config import Settings
 from twixt.discord.app import TwixtBot
 from twixt.discord.slash import slash_groups
@@ -31,7 +32,7 @@ def clock() -> Clock:
 async def client(settings: Settings, clock: Clock) -> AsyncIterator[TwixtBot]:
     """The real client over a real service and a real SQLite file; never logged in."""
     async with await SqliteStorage.open(settings.database) as storage:
-        yield TwixtBot(settings, storage, clock=clock)
+        yield discord_bot(settings, storage, clock=clock)
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ import discord
 import pytest
 
 from twixt import engine
+from twixt.app import bot
 from twixt.config import Settings
 from twixt.discord import app, logs
 from twixt.discord.activity import LaunchButton
@@ -25,7 +26,7 @@ def no_dotenv(monkeypatch, tmp_path):
 
 
 def test_without_a_token_run_says_how_to_set_one(capsys):
-    assert app.run() == 2
+    assert bot.run() == 2
     err = capsys.readouterr().err
     assert "DISCORD_TOKEN" in err and ".env" in err and err.count("\n") == 1
 
@@ -35,7 +36,7 @@ def test_an_unusable_database_is_one_line(monkeypatch, tmp_path, capsys):
     bad.write_text("this is not a database")
     monkeypatch.setenv("DISCORD_TOKEN", "x")
     monkeypatch.setenv("TWIXT_DB", str(bad))
-    assert app.run() == 2
+    assert bot.run() == 2
     err = capsys.readouterr().err
     assert err.startswith("twixt: ") and err.count("\n") == 1
 
@@ -80,8 +81,8 @@ def test_run_logs_which_engine_core_searches_once_at_start(monkeypatch, tmp_path
     bad.write_text("this is not a database")
     monkeypatch.setenv("DISCORD_TOKEN", "x")
     monkeypatch.setenv("TWIXT_DB", str(bad))
-    with caplog.at_level(logging.INFO, logger=app.__name__):
-        assert app.run() == 2
+    with caplog.at_level(logging.INFO, logger=bot.__name__):
+        assert bot.run() == 2
     said = [message for message in caplog.messages if message.startswith("engine core")]
     assert said == [engine.DESCRIPTION]
     assert said[0] == "engine core: compiled C" or said[0].startswith(
@@ -107,7 +108,7 @@ def test_no_network_is_one_line_not_a_traceback(monkeypatch, tmp_path, capsys):
     monkeypatch.setenv("DISCORD_TOKEN", "x")
     monkeypatch.setenv("TWIXT_DB", str(tmp_path / "t.db"))
     monkeypatch.setattr(app.TwixtBot, "start", unreachable)
-    assert app.run() == 2
+    assert bot.run() == 2
     err = capsys.readouterr().err
     assert err == ("twixt: cannot reach Discord (ClientConnectionError: Cannot connect to host "
                    "discord.com:443); check the network and try again.\n")
@@ -137,13 +138,13 @@ import asyncio, logging, sys, tempfile
 from pathlib import Path
 logging.basicConfig(level=logging.DEBUG, stream=sys.stderr)
 from twixt.config import Settings
-from twixt.discord.app import TwixtBot
+from twixt.app.bot import discord_bot
 from twixt.storage import SqliteStorage
 
 async def main():
     db = Path(tempfile.mkdtemp()) / "t.db"
     async with await SqliteStorage.open(db) as storage:
-        TwixtBot(Settings(token="t", database=db), storage)
+        discord_bot(Settings(token="t", database=db), storage)
 asyncio.run(main())
 """
 

@@ -8,7 +8,7 @@ import pytest
 from tests.discord.helpers import press, run, start_game
 from tests.discord.people import ALICE, BOB, CAROL, CHANNEL, DAVE, text_channel
 from tests.discord.reading import custom_ids, filenames, only
-from twixt.discord.app import TwixtBot
+from twixt.app.bot import discord_bot
 from twixt.discord.views import custom_id
 from twixt.service import Button, ButtonKind
 from twixt.service import commands as cmd
@@ -81,7 +81,7 @@ async def test_buttons_of_an_old_message_work_after_a_restart(settings, slash, c
     await client.service.desk.storage.close()
 
     async with await SqliteStorage.open(settings.database) as storage:
-        restarted = TwixtBot(settings, storage, clock=clock)
+        restarted = discord_bot(settings, storage, clock=clock)
         assert only(await press(restarted, old_accept, CAROL))["ephemeral"] is True
         board = only(await press(restarted, old_accept, BOB))
         assert "Game 1 on" in board["content"]

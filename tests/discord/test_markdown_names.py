@@ -14,11 +14,11 @@ from tests.discord.helpers import Commands, press, run
 from tests.discord.people import CHANNEL, GUILD, member
 from tests.discord.reading import custom_ids, only, sent
 from tests.discord.test_tournaments import threads_under
+from twixt.app.table import open_table
 from twixt.discord.replies import shown
 from twixt.discord.slash import slash_groups
 from twixt.language import translation
 from twixt.storage import SqliteStorage
-from twixt.terminal import TerminalTable
 
 #: two players whose names hold every kind of markdown, mention and tag (Discord's names are
 #: at most 32 characters, so the constructs are shared between the two)
@@ -97,7 +97,7 @@ async def test_the_same_name_at_the_terminal_shows_as_typed(tmp_path: Path):
     typed = "**x**_y_ ~~z~~ `c` [a](e) <b>"
     out = StringIO()
     async with await SqliteStorage.open(tmp_path / "t.db") as storage:
-        table = TerminalTable(storage, "den", tmp_path, out=out)
+        table = open_table(storage, "den", tmp_path, out=out)
         await table.run([f"{typed}: challenge bob size 12 swap no first me", "bob: accept",
                          f"{typed}: G6"])
     shown = out.getvalue()

@@ -11,8 +11,8 @@ import pytest
 from tests.discord.helpers import press, run, start_game
 from tests.discord.people import ALICE, BOB, CHANNEL, GUILD, dm_user, text_channel
 from tests.discord.reading import custom_ids, filenames, only, posted
+from twixt.app.bot import discord_bot
 from twixt.discord import outbox, scheduler
-from twixt.discord.app import TwixtBot
 from twixt.service import Reply
 from twixt.service.cases.clocks import LONGEST_SLEEP
 from twixt.storage import SqliteStorage
@@ -67,7 +67,7 @@ async def test_a_reminder_is_posted_once_even_across_a_restart(settings, client,
     await client.service.desk.storage.close()
 
     async with await SqliteStorage.open(settings.database) as storage:
-        restarted = TwixtBot(settings, storage, clock=clock)
+        restarted = discord_bot(settings, storage, clock=clock)
         monkeypatch.setattr(restarted, "get_channel", channels.get)
         await restarted.scheduler.round()
     assert len(posted(channels[CHANNEL])) == 1

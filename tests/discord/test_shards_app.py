@@ -7,9 +7,9 @@ from unittest.mock import AsyncMock, MagicMock
 import pytest
 
 from twixt import cli
+from twixt.app import bot
+from twixt.app.bot import discord_bot
 from twixt.config import ConfigError, Settings
-from twixt.discord import app
-from twixt.discord.app import TwixtBot
 from twixt.storage import SqliteStorage
 from twixt.storage.shards import Shards
 
@@ -17,7 +17,7 @@ from twixt.storage.shards import Shards
 @pytest.fixture(autouse=True)
 def clean_environment(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)  # no stray .env
-    monkeypatch.setattr(app.logs, "configure", lambda level: None)
+    monkeypatch.setattr(bot.logs, "configure", lambda level: None)
     for name in ("DISCORD_TOKEN", "TWIXT_DB", "TWIXT_GUILD_IDS", "TWIXT_SHARD_COUNT",
                  "TWIXT_SHARD_IDS"):
         monkeypatch.delenv(name, raising=False)
@@ -53,7 +53,7 @@ def test_shards_that_cannot_be_are_refused_in_one_line(env, says):
 
 def test_twixt_run_takes_the_shard_options(monkeypatch):
     given = []
-    monkeypatch.setattr(app, "run", lambda overrides=None: given.append(overrides) or 0)
+    monkeypatch.setattr(bot, "run", lambda overrides=None: given.append(overrides) or 0)
     assert cli.main(["run", "--shard-count", "2", "--shard-ids", "0,1"]) == 0
     assert cli.main(["run"]) == 0
     assert given == [{"TWIXT_SHARD_COUNT": "2", "TWIXT_SHARD_IDS": "0,1"}, {}]
@@ -74,7 +74,7 @@ async def test_the_sharded_client_its_clocks_and_only_shard_0_syncs(tmp_path, mo
                                                                      shards, syncs):
     settings = Settings(token="t", database=tmp_path / "t.db", shards=shards)
     async with await SqliteStorage.open(settings.database) as storage:
-        client = TwixtBot(settings, storage)
+        client = discord_bot(settings, storage)
         assert client.shard_count == (None if shards is None else shards.count)
         assert client.shard_ids == (None if shards is None else list(shards.ids))
         assert client.service.desk.port.shards == shards

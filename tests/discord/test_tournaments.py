@@ -11,7 +11,7 @@ import discord
 from tests.discord.helpers import press, run
 from tests.discord.people import ALICE, BOB, CAROL, CHANNEL, text_channel
 from tests.discord.reading import custom_ids, only, sent
-from twixt.discord.app import TwixtBot
+from twixt.app.bot import discord_bot
 from twixt.storage import SqliteStorage
 
 
@@ -45,7 +45,7 @@ async def test_join_button_round_trip_start_and_threads(client, slash, monkeypat
 
     # a restarted bot still knows the button
     async with await SqliteStorage.open(settings.database) as storage:
-        restarted = TwixtBot(settings, storage, clock=clock)
+        restarted = discord_bot(settings, storage, clock=clock)
         assert "carol joins" in only(await press(restarted, join, CAROL))["content"]
 
     refused = only(await run(client, slash, "start", BOB))

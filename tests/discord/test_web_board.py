@@ -15,7 +15,6 @@ from tests.discord.helpers import Commands, run, start_game
 from tests.discord.people import ALICE, CAROL, CHANNEL, GUILD
 from twixt.discord.activity import LAUNCH_ID, launch
 from twixt.discord.app import TwixtBot
-from twixt.storage import SqliteStorage
 from twixt.web import Signer, WebBoard, WebServer
 from twixt.web.activity import ActivityAuth
 
@@ -25,12 +24,10 @@ SECRET = b"a-secret-for-the-tests-only-0123456789"
 @pytest.fixture
 def with_web(client: TwixtBot, fake_discord: FakeDiscord) -> WebBoard:
     """The client serving a web board with the Activity (not listening: links only)."""
-    storage = client.service.desk.storage
-    assert isinstance(storage, SqliteStorage)
-    board = WebBoard(client.service, storage, Signer(SECRET),
+    board = WebBoard(client.service, Signer(SECRET),
                      activity=ActivityAuth(BOT_ID, CLIENT_SECRET, "token",
                                            api=fake_discord.url + "/api/v10"))
-    client.web = WebServer(board, "127.0.0.1", 0)
+    client.board = WebServer(board, "127.0.0.1", 0)
     return board
 
 

@@ -187,10 +187,27 @@ async def test_an_offer_on_a_changed_board_is_refused(store):
         await store.make_offer(game.id, OfferKind.DRAW, 2, at_version=0)
 
 
-async def test_the_versions_of_some_games_are_read_in_one_statement(store):
+async def test_the_live_versions_of_some_games_are_read_in_one_statement(store):
     first = await start_game(store, channel_id=71)
     second = await start_game(store, channel_id=72)
     await store.append_turn(first.id, 0, first.seats[0].user_id, "G6")
-    assert await store.game_versions([second.id, first.id, 999_999, first.id]) == {
+    assert await store.live_versions([second.id, first.id, 999_999, first.id]) == {
         first.id: 1, second.id: 0}
-    assert await store.game_versions([]) == {}
+    assert await store.live_versions([]) == {}
+
+
+async def test_an_offer_made_or_closed_and_an_end_without_a_turn_move_the_live_version_on(
+        store):
+    game = await start_game(store, channel_id=73)
+    await store.append_turn(game.id, 0, game.seats[0].user_id, "G6")
+    seen = [(await store.live_versions([game.id]))[game.id]]
+    await store.make_offer(game.id, OfferKind.TAKEBACK, game.seats[0].user_id, at_version=1)
+    seen.append((await store.get_game(game.id)).live_version)
+    await store.close_offer(game.id, OfferKind.TAKEBACK)
+    seen.append((await store.live_versions([game.id]))[game.id])
+    assert await store.close_offer(game.id, OfferKind.TAKEBACK) is None  # nothing to close
+    seen.append((await store.live_versions([game.id]))[game.id])
+    await store.finish_game(game.id, 1, GameResult(Result.ABORTED, "aborted"))
+    finished = await store.get_game(game.id)
+    assert [*seen, finished.live_version] == [1, 2, 3, 3, 4]
+    assert finished.version == 1  # the log's version, its version checks' token, stays

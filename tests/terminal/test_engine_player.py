@@ -14,6 +14,7 @@ from typing import TextIO
 
 from tests.fakes import Clock
 from tests.service import engines as engines
+from twixt.app.table import open_table
 from twixt.language import translation, unmarked
 from twixt.rules.records import write
 from twixt.service import EnginePool
@@ -32,7 +33,7 @@ async def engine_table(storage: Storage, tmp_path: Path, out: TextIO, think: Thi
                     patience: Patience | None = None) -> AsyncIterator[TerminalTable]:
     """A table whose bot thinks in an engine pool of its own (with `think` in place of the
     engine's search), and says "thinking…" after `patience`."""
-    table = TerminalTable(storage, "den", tmp_path, out=out, clock=Clock(),
+    table = open_table(storage, "den", tmp_path, out=out, clock=Clock(),
                           engine_pool=EnginePool(1), rng=random.Random(1), patience=patience)
     if think is not None:
         table.service.engine_player.think = think

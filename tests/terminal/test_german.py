@@ -8,8 +8,8 @@ import sys
 from io import StringIO
 from pathlib import Path
 
+from twixt.app.table import open_table
 from twixt.storage import SqliteStorage
-from twixt.terminal import TerminalTable
 
 TWIXT = str(Path(sys.executable).with_name("twixt"))
 
@@ -52,7 +52,7 @@ def test_the_command_line_refuses_in_german_and_takes_only_known_languages(tmp_p
 async def test_a_german_table_in_process(tmp_path: Path):
     async with await SqliteStorage.open(tmp_path / "t.db") as storage:
         out = StringIO()
-        table = TerminalTable(storage, "den", tmp_path / "gone", out=out,
+        table = open_table(storage, "den", tmp_path / "gone", out=out,
                               locale="de")
         (tmp_path / "gone").write_text("in the way")  # boards cannot be saved here
         refused = await table.run(["alice: challenge bob swap no", "bob: accept",

@@ -9,8 +9,8 @@ from io import StringIO
 from pathlib import Path
 
 from tests.fakes import Clock
+from twixt.app.table import open_table
 from twixt.storage import SqliteStorage
-from twixt.terminal import TerminalTable
 
 TWIXT = str(Path(sys.executable).with_name("twixt"))
 
@@ -51,7 +51,7 @@ def test_my_games_notes_and_confirmed_moves_across_two_sittings(tmp_path: Path):
 async def test_a_stale_confirmation_at_the_table_is_one_refused_line(tmp_path: Path):
     async with await SqliteStorage.open(tmp_path / "t.db") as storage:
         out = StringIO()
-        table = TerminalTable(storage, "den", tmp_path, out=out, clock=Clock())
+        table = open_table(storage, "den", tmp_path, out=out, clock=Clock())
         refused = await table.run(["alice: challenge bob swap no size 12", "bob: accept",
                                    "alice: K10", "bob: settings confirm on", "bob: C8",
                                    "alice: offer draw", "bob: confirm"])

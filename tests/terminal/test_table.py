@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from twixt.app import table as terminal_cli
+from twixt.app.table import open_table
 from twixt.service import APOLOGY
 from twixt.storage import SqliteStorage
 from twixt.storage.ratings import Rating, rate_game
-from twixt.terminal import TerminalTable
-from twixt.terminal import cli as terminal_cli
 
 TWIXT = str(Path(sys.executable).with_name("twixt"))
 
@@ -173,7 +173,7 @@ def test_a_manager_named_on_the_command_line_may_change_the_server_and_abort(tmp
 async def test_an_unexpected_error_is_one_line_for_the_player(tmp_path: Path, caplog):
     async with await SqliteStorage.open(tmp_path / "t.db") as storage:
         out = StringIO()
-        table = TerminalTable(storage, "den", tmp_path, out=out)
+        table = open_table(storage, "den", tmp_path, out=out)
 
         async def broken(*_args):
             raise RuntimeError("boom")
@@ -224,7 +224,7 @@ def test_an_out_that_is_not_a_folder_is_refused_before_any_line(tmp_path: Path):
 async def test_a_board_that_cannot_be_saved_is_said_and_the_script_goes_on(tmp_path: Path):
     async with await SqliteStorage.open(tmp_path / "t.db") as storage:
         out = StringIO()
-        table = TerminalTable(storage, "den", tmp_path / "gone", out=out)
+        table = open_table(storage, "den", tmp_path / "gone", out=out)
         (tmp_path / "gone").write_text("in the way")  # the folder became a file meanwhile
         refused = await table.run(["alice: challenge bob swap no", "bob: accept",
                                    "alice: K10", "bob: status"])

@@ -11,6 +11,7 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from support.fake_discord import BOT_ID, CLIENT_SECRET, FakeDiscord
+from twixt.app.table import open_table
 from twixt.storage import SqliteStorage
 from twixt.terminal import TerminalTable
 from twixt.web import Signer, WebBoard
@@ -29,7 +30,7 @@ async def storage(tmp_path: Path) -> AsyncIterator[SqliteStorage]:
 @pytest.fixture
 async def table(storage: SqliteStorage, tmp_path: Path) -> AsyncIterator[TerminalTable]:
     """The terminal table of channel `den`, with alice's first peg played against bob."""
-    seated = TerminalTable(storage, "den", tmp_path / "boards", out=io.StringIO())
+    seated = open_table(storage, "den", tmp_path / "boards", out=io.StringIO())
     assert await seated.run(START) == 0
     yield seated
     await seated.close()
@@ -39,7 +40,7 @@ async def table(storage: SqliteStorage, tmp_path: Path) -> AsyncIterator[Termina
 async def board(table: TerminalTable, storage: SqliteStorage,
                 fake_discord: FakeDiscord) -> AsyncIterator[WebBoard]:
     activity = ActivityAuth(BOT_ID, CLIENT_SECRET, "token", api=fake_discord.url + "/api/v10")
-    web = WebBoard(table.service, storage, Signer(SECRET), activity=activity)
+    web = WebBoard(table.service, Signer(SECRET), activity=activity)
     yield web
     await activity.close()
 

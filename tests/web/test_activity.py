@@ -65,10 +65,10 @@ async def test_a_participant_signs_in_reads_and_moves_in_their_seat(
     state = await (await http.get(f"/api/a/{INSTANCE}/state", headers=auth)).json()
     assert (state["you"], state["pegs"]) == (1, [["G6", "red"]])
     moved = await http.post(f"/api/a/{INSTANCE}/act", headers=auth,
-                            json={"action": "place", "hole": "E7"})
+                            json={"control": "move", "text": "E7"})
     assert moved.status == 200
     again = await http.post(f"/api/a/{INSTANCE}/act", headers=auth,
-                            json={"action": "place", "hole": "E9"})
+                            json={"control": "move", "text": "E9"})
     # bob's Discord speaks German: so does the refusal
     assert (again.status, (await again.json())["error"]) == (409, "alice ist am Zug")
     assert await moves(storage) == ["G6", "E7"]
@@ -100,7 +100,7 @@ async def test_who_discord_does_not_vouch_for_is_refused(
     }[who]
     for answer in (await http.get(f"/api/a/{instance}/state", headers=headers),
                    await http.post(f"/api/a/{instance}/act", headers=headers,
-                                   json={"action": "resign"})):
+                                   json={"control": "resign"})):
         assert answer.status == 403
         assert "pegs" not in await answer.text()
     assert await moves(storage) == ["G6"]
@@ -127,7 +127,7 @@ async def clocked(table: TerminalTable, storage: SqliteStorage, fake_discord: Fa
     """The web board whose Discord budget and caches run on `clock`."""
     activity = ActivityAuth(BOT_ID, CLIENT_SECRET, "token", api=fake_discord.url + "/api/v10",
                             clock=clock)
-    board = WebBoard(table.service, storage, Signer(SECRET), activity=activity)
+    board = WebBoard(table.service, Signer(SECRET), activity=activity)
     app = board.app()
     app[BOARD] = board
     # no cap on the client's connections: a burst is all in flight at once
@@ -188,7 +188,7 @@ async def test_a_burst_costs_discord_at_most_the_budget_while_bob_plays(
     assert fake_discord.activity_refusals - refused_before <= BURST
     assert not fake_discord.restricted
     moved = await clocked.post(f"/api/a/{INSTANCE}/act", headers=bob,
-                               json={"action": "place", "hole": "E7"})
+                               json={"control": "move", "text": "E7"})
     assert moved.status == 200
     assert await moves(storage) == ["G6", "E7"]
 
@@ -213,7 +213,7 @@ async def test_a_sustained_flood_stays_within_the_budget_while_bob_plays(
           f"{refused} refused calls to Discord (budget {budget:.0f})")
     assert refused <= budget
     moved = await clocked.post(f"/api/a/{INSTANCE}/act", headers=bob,
-                               json={"action": "place", "hole": "E7"})
+                               json={"control": "move", "text": "E7"})
     assert moved.status == 200
 
 
@@ -277,7 +277,7 @@ async def test_a_participant_without_a_seat_watches(http: TestClient,
     state = await (await http.get(f"/api/a/{INSTANCE}/state", headers=carol)).json()
     assert state["you"] is None
     refused = await http.post(f"/api/a/{INSTANCE}/act", headers=carol,
-                              json={"action": "place", "hole": "E7"})
+                              json={"control": "move", "text": "E7"})
     assert refused.status == 403
     assert await moves(storage) == ["G6"]
 
@@ -317,7 +317,7 @@ async def test_twixt_run_serves_the_activity_and_keeps_the_entry_point(tmp_path:
                 token = (await answer.json())["access_token"]
             auth = {"Authorization": f"Bearer {token}"}
             async with web.post(f"/api/a/{INSTANCE}/act", headers=auth,
-                                json={"action": "place", "hole": "E7"}) as moved:
+                                json={"control": "move", "text": "E7"}) as moved:
                 assert moved.status == 200
         bot.send_signal(signal.SIGTERM)
         await until(lambda: bot.poll() is not None, "the bot to stop")
@@ -368,7 +368,7 @@ async def test_behind_a_trusted_proxy_each_client_has_its_own_sign_in_bucket(
     not everyone's; without the proxy trusted, `X-Forwarded-For` buys nothing."""
     activity = ActivityAuth(BOT_ID, CLIENT_SECRET, "token", api=fake_discord.url + "/api/v10")
     for trusted, other_client in ((trusted_proxies("127.0.0.1")[0], 200), ((), 429)):
-        board = WebBoard(table.service, storage, Signer(SECRET), activity=activity,
+        board = WebBoard(table.service, Signer(SECRET), activity=activity,
                          trusted_proxies=trusted)
         async with TestClient(TestServer(board.app())) as http:
             junk = [(await http.post("/api/activity/token", json={"code": f"junk-{n}"},

@@ -10,18 +10,20 @@ import hashlib
 import hmac
 import io
 import time
+from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from tests.web.conftest import SECRET
-from twixt.service import EnginePool
+from twixt.app.table import open_table
+from twixt.service import REFUSAL_KINDS, EnginePool
 from twixt.storage import SqliteStorage
 from twixt.terminal import TerminalTable, name_id
 from twixt.web import WebBoard
 from twixt.web import live as live_pages
 from twixt.web.links import Signer
-from twixt.web.server import MAX_BODY, STATIC
+from twixt.web.server import MAX_BODY, REFUSAL_STATUS, STATIC
 
 BOB = 1  # bob's seat (Black)
 
@@ -30,6 +32,11 @@ async def log_of(storage: SqliteStorage) -> list[str]:
     stored = await storage.active_game(name_id("den"))
     assert stored is not None
     return [turn.command for turn in (await storage.load_game(stored.id)).turns]
+
+
+def controls(state: dict[str, Any]) -> list[str]:
+    """The kinds of the controls a view offers its page's player."""
+    return [control["kind"] for control in state["controls"]]
 
 
 async def game_id(storage: SqliteStorage) -> int:
@@ -45,11 +52,11 @@ async def test_a_seat_link_reads_the_game_and_moves_in_turn(http: TestClient, bo
     assert (state["you"], state["to_move"], state["pegs"]) == (BOB, BOB, [["G6", "red"]])
     assert (state["last"], state["last_seat"], state["last_text"]) == (["G6"], 0, "alice: G6")
     preview = await (await http.get(f"/api/g/{token}/preview?hole=E5")).json()
-    assert preview == {"links": [], "rules": "classic"}
-    moved = await http.post(f"/api/g/{token}/act", json={"action": "place", "hole": "E7"})
+    assert preview == {"links": []} and state["rules"] == "classic"
+    moved = await http.post(f"/api/g/{token}/act", json={"control": "move", "text": "E7"})
     assert moved.status == 200
     assert await log_of(storage) == ["G6", "E7"]
-    again = await http.post(f"/api/g/{token}/act", json={"action": "place", "hole": "E9"})
+    again = await http.post(f"/api/g/{token}/act", json={"control": "move", "text": "E9"})
     assert (again.status, await again.json()) == (409, {"error": "it is alice's turn"})
     assert await log_of(storage) == ["G6", "E7"]
 
@@ -75,7 +82,7 @@ async def test_a_changed_or_expired_link_is_refused(http: TestClient, board: Web
         refused = await http.get(f"/api/g/{bad}/{path}")
         assert refused.status == 404
         assert await refused.json() == {"error": "this link is not valid or has expired"}
-    moved = await http.post(f"/api/g/{bad}/act", json={"action": "place", "hole": "E7"})
+    moved = await http.post(f"/api/g/{bad}/act", json={"control": "move", "text": "E7"})
     assert moved.status == 404
     assert await log_of(storage) == ["G6"]
 
@@ -85,7 +92,7 @@ async def test_a_watchers_link_reads_but_never_moves(http: TestClient, board: We
     token = board.signer.token(await game_id(storage), None)
     state = await (await http.get(f"/api/g/{token}/state")).json()
     assert state["you"] is None and state["pegs"] == [["G6", "red"]]
-    for action in ({"action": "place", "hole": "E7"}, {"action": "resign"}):
+    for action in ({"control": "move", "text": "E7"}, {"control": "resign"}):
         refused = await http.post(f"/api/g/{token}/act", json=action)
         assert (refused.status, await refused.json()) == (
             403, {"error": "you watch this game: only its players move"})
@@ -93,10 +100,8 @@ async def test_a_watchers_link_reads_but_never_moves(http: TestClient, board: We
 
 
 @pytest.mark.parametrize("body", [
-    b"not json", b"[]", b'{"action": "challenge"}', b'{"action": "place", "hole": "G"}',
-    b'{"action": "place", "hole": "E7", "links": "G6"}',
-    b'{"action": "place", "hole": "E7", "links": ["A1","A2","A3","A4","A5","A6","A7","A8","A9"]}',
-    b'{"action": "place", "hole": "E7; resign"}',
+    b"not json", b"[]", b'{"control": "challenge"}', b'{"action": "swap"}',
+    b'{"control": "move", "text": ["E7"]}', b'{"control": "swap", "text": "E7"}',
 ])
 async def test_a_malformed_action_is_refused_in_one_line(http: TestClient, board: WebBoard,
                                                         storage: SqliteStorage, body: bytes):
@@ -108,10 +113,21 @@ async def test_a_malformed_action_is_refused_in_one_line(http: TestClient, board
     assert await log_of(storage) == ["G6"]
 
 
+@pytest.mark.parametrize(("text", "says"), [
+    ("G", "I don't understand “g”"), ("E7; resign", "resign cannot be combined with a move"),
+])
+async def test_a_move_the_move_language_cannot_read_is_refused_with_why(
+        http: TestClient, board: WebBoard, storage: SqliteStorage, text: str, says: str):
+    token = board.signer.token(await game_id(storage), BOB)
+    refused = await http.post(f"/api/g/{token}/act", json={"control": "move", "text": text})
+    assert refused.status == 400 and (await refused.json())["error"].startswith(says)
+    assert await log_of(storage) == ["G6"]
+
+
 async def test_a_body_too_large_is_refused_unread(http: TestClient, board: WebBoard,
                                                  storage: SqliteStorage):
     token = board.signer.token(await game_id(storage), BOB)
-    big = b'{"action": "place", "hole": "E7", "pad": "' + b"x" * MAX_BODY + b'"}'
+    big = b'{"control": "move", "text": "E7", "pad": "' + b"x" * MAX_BODY + b'"}'
     refused = await http.post(f"/api/g/{token}/act", data=big,
                               headers={"Content-Type": "application/json"})
     assert refused.status == 413
@@ -122,22 +138,22 @@ async def test_a_body_too_large_is_refused_unread(http: TestClient, board: WebBo
 async def test_too_many_moves_are_refused_per_player(http: TestClient, board: WebBoard,
                                                     storage: SqliteStorage):
     token = board.signer.token(await game_id(storage), BOB)
-    statuses = [(await http.post(f"/api/g/{token}/act", json={"action": "swap"})).status
+    statuses = [(await http.post(f"/api/g/{token}/act", json={"control": "swap"})).status
                 for _ in range(board.writes.burst + 3)]
     assert statuses[: board.writes.burst] == [409] * board.writes.burst  # swap is off
     assert statuses[board.writes.burst:] == [429] * 3
     # alice's seat has a bucket of its own
     alice = board.signer.token(await game_id(storage), 0)
-    assert (await http.post(f"/api/g/{alice}/act", json={"action": "swap"})).status == 409
+    assert (await http.post(f"/api/g/{alice}/act", json={"control": "swap"})).status == 409
 
 
 async def test_a_failure_inside_is_one_line_without_a_traceback(
         http: TestClient, board: WebBoard, storage: SqliteStorage,
         monkeypatch: pytest.MonkeyPatch):
-    async def broken(game_id: int) -> None:
+    async def broken(game_id: int, **viewer: object) -> None:
         raise RuntimeError("the database caught fire")
 
-    monkeypatch.setattr(board.service, "game_record", broken)
+    monkeypatch.setattr(board.service, "game_view", broken)
     token = board.signer.token(await game_id(storage), BOB)
     failed = await http.get(f"/api/g/{token}/state")
     text = await failed.text()
@@ -241,29 +257,30 @@ async def test_privilege_is_offered_to_the_player_who_has_just_moved(
     game = await game_id(storage)
     carol, dave = board.signer.token(game, 0), board.signer.token(game, 1)
     state = await (await http.get(f"/api/g/{carol}/state")).json()
-    assert (state["to_move"], state["privilege_seat"]) == (1, 0)
-    refused = await http.post(f"/api/g/{dave}/act", json={"action": "privilege"})
+    assert state["to_move"] == 1 and "privilege" in controls(state)
+    assert "privilege" not in controls(await (await http.get(f"/api/g/{dave}/state")).json())
+    refused = await http.post(f"/api/g/{dave}/act", json={"control": "privilege"})
     assert refused.status == 409
-    called = await http.post(f"/api/g/{carol}/act", json={"action": "privilege"})
+    called = await http.post(f"/api/g/{carol}/act", json={"control": "privilege"})
     assert called.status == 200
     state = await (await http.get(f"/api/g/{carol}/state")).json()
-    assert (state["to_move"], state["privilege_seat"]) == (2, None)
+    assert state["to_move"] == 2 and "privilege" not in controls(state)
 
 
 async def test_the_bot_answers_a_move_made_on_the_page(storage: SqliteStorage, tmp_path):
     # the web board hands its moves to the service like any front end: the bot hears of
     # the turn as it is played (`Desk.turn_played`) and answers it
-    table = TerminalTable(storage, "bots", tmp_path / "boards", out=io.StringIO(),
+    table = open_table(storage, "bots", tmp_path / "boards", out=io.StringIO(),
                           engine_pool=EnginePool(1))
     try:
         assert await table.run(["alice: challenge bot level 1 size 6 rules pp swap no"]) == 0
         stored = await storage.active_game(name_id("bots"))
         assert stored is not None
-        web = WebBoard(table.service, storage, Signer(SECRET))
+        web = WebBoard(table.service, Signer(SECRET))
         async with TestClient(TestServer(web.app())) as client:
             token = web.signer.token(stored.id, 0)
             moved = await client.post(f"/api/g/{token}/act",
-                                      json={"action": "place", "hole": "B2"})
+                                      json={"control": "move", "text": "B2"})
             assert moved.status == 200, await moved.text()
         await table.service.idle()
         turns = (await storage.load_game(stored.id)).turns
@@ -292,7 +309,7 @@ async def test_only_a_valid_link_opens_a_board(http: TestClient, storage: Sqlite
     page = await http.get(f"/g/{token}")
     assert page.status == 403 and "data-hole" not in await page.text()
     for answer in (await http.get(f"/api/g/{token}/state"),
-                   await http.post(f"/api/g/{token}/act", json={"action": "resign"})):
+                   await http.post(f"/api/g/{token}/act", json={"control": "resign"})):
         assert (answer.status, await answer.json()) == (
             404, {"error": "this link is not valid or has expired"})
     assert await log_of(storage) == ["G6"]
@@ -321,4 +338,24 @@ async def test_a_body_nested_beyond_reading_is_refused_in_one_line(
         refused = await http.post(path, data=deep, headers={"Content-Type": "application/json"})
         assert refused.status == 400, path
         assert "error" in await refused.json()
+    assert await log_of(storage) == ["G6"]
+
+
+def test_every_kind_of_refusal_has_its_status():
+    assert set(REFUSAL_STATUS) == set(REFUSAL_KINDS)
+    assert all(400 <= status < 600 for status in REFUSAL_STATUS.values())
+
+
+async def test_a_refusal_is_answered_with_the_status_of_its_kind(
+        http: TestClient, board: WebBoard, storage: SqliteStorage):
+    game = await game_id(storage)
+    alice, bob = board.signer.token(game, 0), board.signer.token(game, BOB)
+    out_of_turn = await http.post(f"/api/g/{alice}/act", json={"control": "move", "text": "J9"})
+    taken = await http.post(f"/api/g/{bob}/act", json={"control": "move", "text": "G6"})
+    too_long = await http.post(f"/api/g/{bob}/act",
+                               json={"control": "note", "text": "x" * 1001})
+    nothing_to_take_back = await http.post(f"/api/g/{bob}/act", json={"control": "takeback"})
+    assert [out_of_turn.status, taken.status, too_long.status,
+            nothing_to_take_back.status] == [409, 409, 422, 403]
+    assert (await out_of_turn.json())["error"] == "it is bob's turn"
     assert await log_of(storage) == ["G6"]

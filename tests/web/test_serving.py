@@ -3,14 +3,17 @@ open, and what they say without a secret."""
 
 from __future__ import annotations
 
+import asyncio
 import signal
 import subprocess
 from pathlib import Path
 
 import aiohttp
+import pytest
 
-from support.browser import link, table, web_environment, web_server
+from support.browser import SECRET, link, table, web_environment, web_server
 from support.processes import HANG, TWIXT, until
+from twixt.web import Signer
 
 
 async def test_sigterm_stops_twixt_web_with_live_pages_open(tmp_path: Path):
@@ -28,6 +31,30 @@ async def test_sigterm_stops_twixt_web_with_live_pages_open(tmp_path: Path):
                 page.close()
         assert server.returncode == 0
         assert server.stderr is not None and "Traceback" not in server.stderr.read()
+
+
+@pytest.mark.parametrize("attempt", range(3))
+async def test_sigterm_stops_twixt_web_as_pages_open_on_game_after_game(tmp_path: Path,
+                                                                          attempt: int):
+    """Each page opened on another game makes the live pages' follower begin a new wait:
+    SIGTERM as they open still stops the server (it once took the stop for the end of a
+    wait, and waited on)."""
+    database = tmp_path / "twixt.db"
+    games = 12
+    table(database, *(line for n in range(games)
+                      for line in (f"alice@c{n}: challenge bob size 12", f"bob@c{n}: accept")))
+    signer = Signer(SECRET.encode())
+    with web_server(database) as (server, base):
+        async with aiohttp.ClientSession() as session:
+            pages = await asyncio.gather(*(
+                session.get(f"{base}/api/g/{signer.token(game, None)}/live")
+                for game in range(1, games + 1)))
+            assert [page.status for page in pages] == [200] * games
+            server.send_signal(signal.SIGTERM)
+            await until(lambda: server.poll() is not None, "twixt web to stop")
+            for page in pages:
+                page.close()
+        assert server.returncode == 0
 
 
 def test_without_a_secret_twixt_web_says_its_links_die_with_it(tmp_path: Path):

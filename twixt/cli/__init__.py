@@ -159,24 +159,9 @@ def _run_check(args: argparse.Namespace) -> int:
     running totals over a SQLite database, changing nothing: exit 0 when healthy, 1 with the
     problems, 2 when the file cannot be used. A PostgreSQL database is refused: PostgreSQL
     checks its own pages (see its amcheck module)."""
-    from twixt.config import Settings
-    from twixt.storage import DatabaseError, full_check
+    from twixt.app.database import check
 
-    path = args.db or Settings.from_environment().database
-    if isinstance(path, str):
-        print("twixt: check reads a SQLite file; PostgreSQL checks its own pages (see its "
-              "amcheck module)", file=sys.stderr)
-        return 2
-    try:
-        problems = full_check(path)
-    except DatabaseError as error:
-        print(f"twixt: {error}", file=sys.stderr)
-        return 2
-    for problem in problems:
-        print(problem)
-    if not problems:
-        print(f"{path}: ok")
-    return 1 if problems else 0
+    return check(args.db)
 
 
 def _add_run(subparsers: Subcommands) -> None:
@@ -220,7 +205,7 @@ def _port(text: str) -> int:
 
 
 def _hours(text: str) -> float:
-    from twixt.web.links import MAX_HOURS
+    from twixt.app.web import MAX_HOURS
 
     try:
         hours = float(text)
@@ -266,47 +251,30 @@ def _migrate_arguments(migrate: argparse.ArgumentParser) -> None:
 
 
 def _database(text: str) -> Path | str:
-    from twixt.storage import database_setting
+    from twixt.app.database import database
 
-    return database_setting(text)
+    return database(text)
 
 
 def _sqlite_source(text: str) -> Path:
-    from twixt.storage import database_setting
+    from twixt.app.database import sqlite_source
 
-    if not text.startswith("sqlite:") or not text.removeprefix("sqlite:").strip("/"):
-        raise argparse.ArgumentTypeError(f"{text!r} is not sqlite:PATH, e.g. sqlite:twixt.db")
-    return Path(database_setting(text))  # a sqlite: setting is a file's Path
+    return sqlite_source(text)
 
 
 def _postgres_target(text: str) -> str:
-    from twixt.storage import POSTGRESQL, backend_of
+    from twixt.app.database import postgres_url
 
-    if backend_of(text) != POSTGRESQL:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a postgresql:// URL")
-    return text
+    return postgres_url(text)
 
 
 def _run_migrate(args: argparse.Namespace) -> int:
     """Copy every row of a SQLite database into a new, empty PostgreSQL database, then check
     that every game reads and replays the same on both sides. The SQLite file is only read
     (after the usual upgrade of its schema); a target that holds any row is refused."""
-    import asyncio
+    from twixt.app.database import migrate
 
-    from twixt.storage import StorageError
-    from twixt.storage.backends.postgres import safe_url
-    from twixt.storage.transfer import TransferError, copy_sqlite_to_postgres
-
-    try:
-        report = asyncio.run(copy_sqlite_to_postgres(args.source, args.target))
-    except StorageError as error:
-        print(f"twixt: {error}", file=sys.stderr)
-        return 2 if not isinstance(error, TransferError) else 1
-    for table, count in report.rows.items():
-        print(f"{table}: {count} rows")
-    print(f"{args.source} → {safe_url(args.target)}: {sum(report.rows.values())} rows copied, "
-          f"{report.games} games replay the same on both sides")
-    return 0
+    return migrate(args.source, args.target)
 
 
 def _run_play(args: argparse.Namespace) -> int:
@@ -316,7 +284,7 @@ def _run_play(args: argparse.Namespace) -> int:
     when the database or --out cannot be used (at the start, or under a line)."""
     import asyncio
 
-    from twixt.terminal import play
+    from twixt.app.table import play
 
     return asyncio.run(play(args.db, args.channel, args.out, args.script, args.clock,
                             args.manager, args.locale))
@@ -327,7 +295,7 @@ def _run_export(args: argparse.Namespace) -> int:
     when neither names one): exit 1 when the channel has no game."""
     import asyncio
 
-    from twixt.terminal import export
+    from twixt.app.table import export
 
     return asyncio.run(export(args.db, args.channel, args.format))
 
@@ -339,11 +307,11 @@ def _run_web(args: argparse.Namespace) -> int:
     DISCORD_TOKEN it serves the Discord Activity too."""
     import asyncio
 
+    from twixt.app.web import serve_web
     from twixt.config import Settings
-    from twixt.web.serving import serve
 
     db = args.db or Settings.from_environment().database
-    return asyncio.run(serve(db, args.host, args.port))
+    return asyncio.run(serve_web(db, args.host, args.port))
 
 
 def _run_link(args: argparse.Namespace) -> int:
@@ -351,17 +319,16 @@ def _run_link(args: argparse.Namespace) -> int:
     last one), valid --hours; signed with TWIXT_WEB_SECRET, which the web server must share."""
     import asyncio
 
+    from twixt.app.web import print_seat_link
     from twixt.config import Settings
-    from twixt.terminal import name_id
-    from twixt.web.serving import print_link
 
     db = args.db or Settings.from_environment().database
-    return asyncio.run(print_link(db, name_id(args.channel), name_id(args.player),
-                                  args.base_url, args.hours))
+    return asyncio.run(print_seat_link(db, args.channel, args.player, args.base_url,
+                                       args.hours))
 
 
 def _run_bot(args: argparse.Namespace) -> int:
-    from twixt.discord.app import run
+    from twixt.app.bot import run
 
     return run(shard_overrides(args))
 

@@ -182,7 +182,7 @@ def run_think(args: argparse.Namespace) -> int:
 def _say_over(game: Game) -> None:
     """Say on stderr why a game has no move to think about."""
     from twixt.language import translation, unmarked
-    from twixt.service.texts import result_sentence
+    from twixt.service import result_sentence
 
     assert game.outcome is not None
     said = result_sentence(game.outcome, game, translation("en"))
@@ -243,7 +243,7 @@ def _write_analysis(args: argparse.Namespace, analysis: GameAnalysis, game: Game
     """The picture (with --out), then the JSON (--json) or the swings."""
     from twixt.language import translation, unmarked
     from twixt.rendering import ThemeName, render_wincurve
-    from twixt.service.cases.analysis import curve_of, swing_lines
+    from twixt.service import curve_of, swing_lines
 
     tr = translation(args.locale)
     if args.out is not None:

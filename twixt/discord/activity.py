@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
 
 from twixt.language import locale_of, translation
-from twixt.web import WebBoard
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +29,23 @@ _KEPT = ("id", "name", "name_localizations", "description", "description_localiz
          "type", "handler", "integration_types", "contexts", "default_member_permissions",
          "nsfw")
 LAUNCH_ID = "twixt:launch"
+
+
+class BoardBeside(Protocol):
+    """The web board served beside the bot, as the bot uses it: the links `/twixt board`
+    gives, whether it runs the Discord Activity, and its stop with the bot. The composition
+    root lends it (`TwixtBot.board`); the bot imports nothing of the web."""
+
+    @property
+    def runs_activity(self) -> bool:
+        """Whether the board runs as the Discord Activity too."""
+
+    async def seat_link(self, channel_id: int, user_id: int, base_url: str) -> str | None:
+        """The user's link to their seat in the channel's game (to watch it, without one);
+        None when the channel has no game."""
+
+    async def stop(self) -> None:
+        """Stop serving (the bot closes)."""
 
 
 class LaunchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=re.escape(LAUNCH_ID)):
@@ -63,7 +79,7 @@ async def launch(interaction: discord.Interaction) -> None:
                 ephemeral=True)
 
 
-async def send_board_link(interaction: discord.Interaction, web: WebBoard,
+async def send_board_link(interaction: discord.Interaction, web: BoardBeside,
                           base_url: str) -> None:
     """After `/twixt board`: the asker's own link to their seat (or to watch), for their
     eyes only, with the button that opens the board inside Discord when it runs one."""
@@ -76,7 +92,7 @@ async def send_board_link(interaction: discord.Interaction, web: WebBoard,
     text = tr("Your board on the web: only you can use this link, for a week.")
     view = discord.ui.View(timeout=None)
     view.add_item(discord.ui.Button(label=tr("Open the board"), url=link))
-    if web.activity is not None:
+    if web.runs_activity:
         view.add_item(LaunchButton(tr("Play on the board")))
     await interaction.followup.send(text, view=view, ephemeral=True)
 

@@ -1,4 +1,4 @@
-"""`twixt run`: settings, storage, the client, and a clean exit code.
+"""The Discord client of `twixt run`, and its run until it is closed, with a clean exit code.
 
 The client registers at start what must exist before the first event: the cog, the button
 factory (so buttons on messages from before a restart still answer), the translator that
@@ -14,6 +14,10 @@ TWIXT_SHARD_COUNT / TWIXT_SHARD_IDS) it runs those shards only, so that several 
 on several machines, share one PostgreSQL database. Each then looks after the clocks of its
 own shards' guilds (claimed in the database, so none fires twice), and only the process that
 runs shard 0 syncs the commands.
+
+What it is given comes from the process's composition root (`twixt.app.bot`): the settings,
+how to open its service over the storage the root opened (`OpenService`, handed the port it
+lends), and the web board served beside it (`board`), whose links `/twixt board` gives.
 """
 
 from __future__ import annotations
@@ -23,17 +27,20 @@ import functools
 import logging
 import signal
 import sys
-from collections.abc import Callable
-from datetime import datetime
 from typing import Any
 
 import aiohttp
 import discord
 from discord.ext import commands
 
-from twixt.config import ConfigError, Settings
-from twixt.discord import logs, operations, outbox, respond
-from twixt.discord.activity import LaunchButton, send_board_link, sync_global_commands
+from twixt.config import Settings
+from twixt.discord import operations, outbox, respond
+from twixt.discord.activity import (
+    BoardBeside,
+    LaunchButton,
+    send_board_link,
+    sync_global_commands,
+)
 from twixt.discord.cog import ChatCog
 from twixt.discord.messages import ChatMoves
 from twixt.discord.relay import Relays
@@ -43,24 +50,10 @@ from twixt.discord.threads import DiscordThreads
 from twixt.discord.translator import CatalogueTranslator
 from twixt.discord.views import PickerPlace, PickerSelect, TwixtButton
 from twixt.language import locale_of
-from twixt.service import (
-    ENGINE_CORE,
-    Button,
-    EnginePool,
-    Picker,
-    Port,
-    Reply,
-    TwixtService,
-    utc_now,
-)
+from twixt.service import Button, OpenService, Picker, Port, Reply
 from twixt.service import commands as cmd
-from twixt.storage import DatabaseError, Storage, open_storage
-from twixt.web import WebServer, serve_beside
 
 log = logging.getLogger(__name__)
-
-NO_TOKEN = ("twixt: no Discord token. Set DISCORD_TOKEN in the environment or in a .env "
-            "file in this folder (see .env.example).")
 
 
 def intents_for(settings: Settings) -> discord.Intents:
@@ -73,8 +66,7 @@ def intents_for(settings: Settings) -> discord.Intents:
 class TwixtBot(commands.AutoShardedBot):
     """The Discord client; owns the service that every command and button calls."""
 
-    def __init__(self, settings: Settings, storage: Storage, *,
-                 clock: Callable[[], datetime] = utc_now) -> None:
+    def __init__(self, settings: Settings, open_service: OpenService) -> None:
         shards = settings.shards
         # none given: as many shards as Discord recommends, all in this process
         sharding: dict[str, Any] = {} if shards is None else {"shard_count": shards.count,
@@ -91,20 +83,18 @@ class TwixtBot(commands.AutoShardedBot):
         # what the service borrows of Discord, lent once: game threads, the bot's moves
         # posted by the outbox, each server's language, the typing sign while the bot
         # thinks, and the clocks of this process's guilds only (no shards given: every one)
-        self.service = TwixtService(
-            storage, Port(threads=DiscordThreads(self), post=self._post,
-                          language=self.language_of,
-                          thinking=functools.partial(operations.typing, self),
-                          shards=shards),
-            clock=clock, engine_pool=EnginePool(settings.engine_workers))
+        self.service = open_service(Port(threads=DiscordThreads(self), post=self.post,
+                                         language=self.language_of,
+                                         thinking=functools.partial(operations.typing, self),
+                                         shards=shards))
         # discord.py's AutoShardedClient makes its event queue only when it connects, but its
         # close() uses it: a client closed before it connected (a failed login, the tests)
         # needs one. `connect` replaces it with its own.
         self.__dict__.setdefault("_AutoShardedClient__queue", asyncio.PriorityQueue())
         self.scheduler = ClockScheduler(self, self.service)
-        self._storage = storage
-        #: the web board beside the bot, when TWIXT_WEB_PORT asks for one
-        self.web: WebServer | None = None
+        #: the web board beside the bot, when TWIXT_WEB_PORT asks for one: lent by the
+        #: composition root once it serves it, and stopped with the bot
+        self.board: BoardBeside | None = None
         self.tree.error(respond.on_app_command_error)
 
     async def setup_hook(self) -> None:
@@ -119,14 +109,11 @@ class TwixtBot(commands.AutoShardedBot):
         else:
             log.info("commands are synced by the process that runs shard 0")
         self.scheduler.start()
-        if self.settings.web_port is not None:
-            self.web = await serve_beside(self.service, self._storage, self.settings.web_host,
-                                          self.settings.web_port, self._post)
 
     async def send_board_link(self, interaction: discord.Interaction) -> None:
         """After `/twixt board`, the asker's link to the web board (when one is served)."""
-        if self.web is not None:
-            await send_board_link(interaction, self.web.board, self.settings.web_url)
+        if self.board is not None:
+            await send_board_link(interaction, self.board, self.settings.web_url)
 
     async def press_button(self, interaction: discord.Interaction, button: Button) -> None:
         """Where every `TwixtButton` press arrives (see `views.ButtonClient`)."""
@@ -138,7 +125,9 @@ class TwixtBot(commands.AutoShardedBot):
         await respond.serve(interaction, self.service, f"picker {picker.step.value}",
                             cmd.Pick(picker.game_id, picker.version, picker.step, chosen))
 
-    async def _post(self, reply: Reply) -> None:
+    async def post(self, reply: Reply) -> None:
+        """Post what nobody asked for here (the bot's move, a move made on the web board
+        announced in its game's channel)."""
         await outbox.post(self, reply)
 
     def language_of(self, guild_id: int) -> str:
@@ -149,8 +138,8 @@ class TwixtBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         self.scheduler.stop()
-        if self.web is not None:
-            await self.web.stop()
+        if self.board is not None:
+            await self.board.stop()
         await self.service.close()  # the bot's games stay marked: answered after a restart
         await super().close()
 
@@ -186,41 +175,13 @@ class TwixtBot(commands.AutoShardedBot):
                                  "message_content": self.settings.message_content})
 
 
-def run(overrides: dict[str, str] | None = None) -> int:
-    """Start the bot and serve until stopped; 2 when it cannot start (the reason printed).
-    `overrides`: settings given on the command line (`--shard-count`), by variable name."""
-    try:
-        settings = Settings.from_environment(overrides=overrides)
-    except ConfigError as error:
-        print(f"twixt: {error}", file=sys.stderr)
-        return 2
-    if not settings.token:
-        print(NO_TOKEN, file=sys.stderr)
-        return 2
-    logs.configure(settings.log_level)
-    # which search the engine's workers run: a slow Python fallback shows here at once
-    log.info(ENGINE_CORE)
-    # Until `serve` closes the client on a signal itself, `docker stop`'s SIGTERM stops the
-    # start as Ctrl-C does.
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
-    try:
-        return asyncio.run(serve(settings))
-    except KeyboardInterrupt:
-        return 0
-
-
-async def serve(settings: Settings) -> int:
-    """Open the database, log in, and run until the connection is closed."""
-    assert settings.token
-    try:
-        storage = await open_storage(settings.database)
-    except DatabaseError as error:
-        print(f"twixt: {error}", file=sys.stderr)
-        return 2
-    async with storage, TwixtBot(settings, storage) as client:
+async def serve_client(client: TwixtBot, token: str) -> int:
+    """Log in and run until the client is closed (by a signal: SIGTERM, SIGINT); 2, with the
+    reason in one line, when Discord refuses it or cannot be reached."""
+    async with client:
         stopping = _close_on_signals(client)
         try:
-            await _start(client, settings.token, stopping)
+            await _start(client, token, stopping)
         except discord.LoginFailure:
             print("twixt: Discord refused the token: copy it again from the Developer "
                   "Portal (Bot → Reset Token) into DISCORD_TOKEN.", file=sys.stderr)

@@ -7,12 +7,16 @@ builds a `Request` (who, where) and a command — from its own input as one of
 `twixt.service.commands.router` — hands both to `TwixtService.answer`, and delivers the
 `Reply` it gets back. A refused reply carries the kind of refusal (`Reply.refused`, one of
 `REFUSAL_KINDS`, each a `ServiceError`), which a front end maps (to a status code, say)
-without reading the words. What a front end needs besides (the limits its options keep to, the
-engine player to name) is offered here too, so that no front end reaches into the service's modules
+without reading the words. A front end that shows a game asks for its view (`game_view`) and
+acts through its controls (`commands.of_control`). What a front end needs besides (the limits
+its options keep to, the engine player to name, the words of a game's analysis and result for
+the command line) is offered here too, so that no front end reaches into the service's modules
 (`tests/test_front_ends.py` holds them to that).
 """
 
+from twixt.service.cases.analysis import curve_of, swing_lines
 from twixt.service.cases.clocks import LONGEST_SLEEP
+from twixt.service.cases.game_view import GameView, SeatView
 from twixt.service.cases.records import MAX_IMPORT_BYTES
 from twixt.service.commands.options import ChallengeOptions, build_options, parse_option_words
 from twixt.service.commands.tournament_options import (
@@ -44,6 +48,8 @@ from twixt.service.model import (
     Attachment,
     Button,
     ButtonKind,
+    Control,
+    ControlKind,
     Picker,
     PickStep,
     Receipt,
@@ -51,7 +57,8 @@ from twixt.service.model import (
 )
 from twixt.service.names import MAX_NAME
 from twixt.service.port import Port, Thinking, ThreadOpener, alongside
-from twixt.service.service import APOLOGY, Reply, Request, TwixtService, refusal
+from twixt.service.service import APOLOGY, OpenService, Reply, Request, TwixtService, refusal
+from twixt.service.texts import result_sentence
 
 __all__ = [
     "APOLOGY",
@@ -73,19 +80,24 @@ __all__ = [
     "ButtonKind",
     "ChallengeOptions",
     "ConflictError",
+    "Control",
+    "ControlKind",
     "EnginePool",
     "FaultError",
+    "GameView",
     "LimitError",
     "MalformedError",
     "MissingError",
     "NotAllowedError",
     "NotYourTurnError",
+    "OpenService",
     "PickStep",
     "Picker",
     "Port",
     "Receipt",
     "Reply",
     "Request",
+    "SeatView",
     "ServiceError",
     "Thinking",
     "ThreadOpener",
@@ -94,8 +106,11 @@ __all__ = [
     "alongside",
     "build_options",
     "build_tournament_options",
+    "curve_of",
     "parse_option_words",
     "refusal",
+    "result_sentence",
+    "swing_lines",
     "tournament_name",
     "utc_now",
 ]

@@ -21,9 +21,9 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import fields, replace
 from datetime import datetime
 
-from twixt.language import Message, message, translation
+from twixt.language import message, translation
 from twixt.rendering import RenderOptions
-from twixt.rules import Game
+from twixt.rules import Game, Hole
 from twixt.service import commands as cmd
 from twixt.service.cases.analysis import Analyses
 from twixt.service.cases.challenges import Challenges
@@ -31,6 +31,7 @@ from twixt.service.cases.clocks import Clocks
 from twixt.service.cases.conditionals import Conditionals
 from twixt.service.cases.confirmation import Confirmation
 from twixt.service.cases.engine_player import EnginePlayer
+from twixt.service.cases.game_view import GameView, GameViews
 from twixt.service.cases.my_games import MyGames
 from twixt.service.cases.notes import Notes
 from twixt.service.cases.picker import MovePicker
@@ -47,7 +48,6 @@ from twixt.service.desk.engine_pool import EnginePool
 from twixt.service.errors import (
     ConflictError,
     FaultError,
-    MissingError,
     NotAllowedError,
     ServiceError,
 )
@@ -55,10 +55,10 @@ from twixt.service.failures import log_failure
 from twixt.service.model import NO_SERVER, Receipt, Reply, Request
 from twixt.service.port import Port
 from twixt.service.texts import database_refusal
-from twixt.storage import DatabaseError, NotFoundError, Storage, StoredGame
+from twixt.storage import DatabaseError, NotFoundError, Storage
 
-__all__ = ["APOLOGY", "Reply", "Request", "ServiceError", "TwixtService", "answer_safely",
-           "refusal"]
+__all__ = ["APOLOGY", "OpenService", "Reply", "Request", "ServiceError", "TwixtService",
+           "answer_safely", "refusal"]
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +99,7 @@ class TwixtService:
         self.analyses = Analyses(self.desk, storage)
         self.engine_player = EnginePlayer(self.desk, storage, self.turns)
         self.your_move = YourMove(self.desk, storage)
+        self.views = GameViews(self.desk, storage)
         #: each command kind → the subject's method that does it, as the subjects mark them
         self.handlers = cmd.handlers_of(
             self.challenges, self.turns, self.conditionals, self.clocks, self.records,
@@ -202,6 +203,7 @@ class TwixtService:
         marked, answered after a restart) and the engine's worker processes. The storage
         is the caller's, who opened it."""
         await self.engine_player.close()
+        await self.desk.changes.close()
         await self.desk.engine_pool.close()
 
     # --- what a front end reads ---------------------------------------------------------
@@ -211,16 +213,54 @@ class TwixtService:
         its records hold it (a copy, with its clock's `TimeControl` tag)."""
         return await self.desk.record(await self.desk.channel_stored(channel_id))
 
-    async def game_record(self, game_id: int) -> tuple[StoredGame, Game, Message | None]:
-        """A game by its id (a web page's link names one): its stored facts, the game as
-        its records hold it (a copy, as `channel_game`), and what its clock says now (None
-        without a clock or once over); `MissingError` when there is no such game."""
-        try:
-            stored = await self.desk.storage.get_game(game_id)
-        except NotFoundError:
-            raise MissingError("there is no such game") from None
-        game = await self.desk.record(stored)
-        return stored, game, await self.desk.clock_text(stored, game)
+    async def game_view(self, game_id: int, *, user_id: int | None = None,
+                        seat: int | None = None, locale: str = "en",
+                        step: int | None = None) -> GameView:
+        """What a front end shows of game `game_id` to the person in `seat` (a link names a
+        seat) or to user `user_id` (neither: an onlooker): the board, seats, clocks, whose
+        turn, the result, the move list, the open offers, and the controls open to them now
+        (each done through `commands.of_control` and `answer`), labels in `locale`; at
+        `step` turns of a finished game. ServiceError when there is no such game or seat."""
+        return await self.views.view(game_id, user_id=user_id, seat=seat, locale=locale,
+                                     step=step)
+
+    async def peg_links(self, game_id: int, seat: int, hole: str
+                        ) -> tuple[tuple[Hole, Hole], ...]:
+        """The links a peg of `seat`'s at `hole` would make now (pp: all it makes; classic:
+        those its player may choose), each as (the new peg, the other end); ServiceError says
+        why the hole cannot take it."""
+        return await self.views.peg_links(game_id, seat, hole)
+
+    async def seat_request(self, game_id: int, seat: int, locale: str = "en") -> Request:
+        """The request of the person in `seat` of game `game_id`, made in its home (where a
+        command of theirs acts); ServiceError when there is no such game or seat."""
+        return await self.views.seat_request(game_id, seat, locale)
+
+    async def seat_in_channel(self, channel_id: int, user_id: int) -> tuple[int, int | None]:
+        """The channel's game in progress (else its last one) and `user_id`'s seat in it
+        (None: not a player); ServiceError when the channel has no games."""
+        stored = await self.desk.channel_stored(channel_id)
+        seat = stored.seat_of(user_id)
+        return stored.id, None if seat is None else seat.number
+
+    async def live_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
+        """The live versions of some games (games not found left out): each grows with every
+        change anyone can see — a turn, an offer made or answered, the end."""
+        return await self.desk.changes.versions(list(game_ids))
+
+    async def next_version(self, game_id: int, seen: int, timeout: float) -> int | None:
+        """Wait until game `game_id`'s live version is no longer `seen` (a change made here
+        is told at once, one made by another process over the same database within a
+        second), or for `timeout` seconds at most (`changes.MAX_WAIT`); the version then,
+        None when there is no such game. ServiceError when too many wait already."""
+        return await self.desk.changes.next_version(game_id, seen, timeout)
+
+    async def next_changes(self, seen: Mapping[int, int], timeout: float
+                           ) -> dict[int, int | None]:
+        """`next_version` for many games at once (game → the live version shown, at most
+        `changes.MAX_FOLLOWED`): the games changed, each with its version now (None: gone),
+        as soon as one has; none after `timeout`."""
+        return await self.desk.changes.next_changes(seen, timeout)
 
     async def user_names(self, user_ids: Sequence[int]) -> dict[int, str]:
         """The names the service knows for some users (unknown ones left out)."""
@@ -235,6 +275,12 @@ class TwixtService:
         """Note whether a front end has copied its commands to a server, so that a later
         start can remove a copy no longer wanted."""
         await self.desk.storage.update_guild_settings(guild_id, commands_copied=copied)
+
+
+#: how a front end that lends the service a port has it opened: handed the port, it returns the
+#: service over the storage that the process's composition root opened (`functools.partial(
+#: TwixtService, storage, clock=…)`), so that no front end holds the storage itself
+OpenService = Callable[[Port], TwixtService]
 
 
 def _channels(request: Request, reply: Reply) -> list[int]:

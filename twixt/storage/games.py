@@ -56,6 +56,9 @@ ADD_GAME = ("INSERT INTO games (guild_id, channel_id, challenge_id, "
 #: played are dropped (`private.UNPLAYED`), and the game is added to its players' and pairs'
 #: totals (`stats.ADD_TOTALS`, upserts that add under the row's lock), so that the totals never
 #: drift from games
+#: a change to a game that is no entry of its log (an offer made or closed): its live version
+#: moves on (`StoredGame.live_version`)
+SIDE_CHANGE = "UPDATE games SET side_changes = side_changes + 1 WHERE id = ?"
 AFTER_FINISH = (tournaments.LOOK_GAME, *private.UNPLAYED, *stats.ADD_TOTALS)
 
 # --- a turn's write --------------------------------------------------------------------------
@@ -162,9 +165,10 @@ class GameStore(Protocol):
     async def active_game(self, channel_id: int) -> StoredGame | None:
         """The active game of a channel, if any."""
 
-    async def game_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
-        """The stored version of each of some games, in one statement (the web board's
-        watcher of live pages); games not found are left out."""
+    async def live_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
+        """The live version of each of some games (`StoredGame.live_version`: it grows with
+        every turn, offer made or closed, and end), in one statement (the watcher of live
+        pages); games not found are left out."""
 
     async def list_games(self, *, user_id: int | None = None, channel_id: int | None = None,
                          guild_id: int | None = None, status: GameStatus | None = None,
@@ -201,13 +205,15 @@ class GameStore(Protocol):
 
     async def make_offer(self, game_id: int, kind: OfferKind, user_id: int, at_version: int,
                          now: datetime | None = None) -> Offer:
-        """Open an offer, replacing an earlier one of the same kind in that game."""
+        """Open an offer, replacing an earlier one of the same kind in that game; the
+        game's live version moves on."""
 
     async def open_offers(self, game_id: int) -> tuple[Offer, ...]:
         """The game's open offers; the caller judges whether a turn since made one lapse."""
 
     async def close_offer(self, game_id: int, kind: OfferKind) -> Offer | None:
-        """Remove an offer (accepted, declined, withdrawn or lapsed) and return it."""
+        """Remove an offer (accepted, declined, withdrawn or lapsed) and return it; when there
+        was one, the game's live version moves on."""
 
     async def vote_abort(self, game_id: int, user_id: int) -> frozenset[int]:
         """Record a player's wish to abort a game; return everyone who has asked so far."""
@@ -274,8 +280,8 @@ class SqlGames(SqlBase):
             games = await read_games(db, "channel_id = ? AND status = 'active'", [channel_id], 1)
         return games[0] if games else None
 
-    async def game_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
-        return await self._column_of("games", "id", "version", game_ids)
+    async def live_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
+        return await self._column_of("games", "id", "version + side_changes", game_ids)
 
     async def list_games(self, *, user_id: int | None = None, channel_id: int | None = None,
                          guild_id: int | None = None, status: model.GameStatus | None = None,
@@ -332,7 +338,8 @@ class SqlGames(SqlBase):
         """Record a game's end, and all that follows from it in the same transaction."""
         guild_id = await db.fetch_value(
             "UPDATE games SET status = 'finished', result = ?, reason = ?, finished_at = ?, "
-            "wake_at = NULL, to_move_id = NULL WHERE id = ? RETURNING guild_id",
+            "wake_at = NULL, to_move_id = NULL, side_changes = side_changes + 1 "
+            "WHERE id = ? RETURNING guild_id",
             model.Result(result.result).value, result.reason, at, game_id)
         if result.winners:
             winners, values = db.among("user_id", result.winners)
@@ -357,6 +364,7 @@ class SqlGames(SqlBase):
                 "ON CONFLICT (game_id, kind) DO UPDATE SET user_id = excluded.user_id, "
                 "at_version = excluded.at_version, created_at = excluded.created_at",
                 game_id, offer.kind.value, user_id, at_version, offer.created_at)
+            await db.execute(SIDE_CHANGE, game_id)
         return offer
 
     async def open_offers(self, game_id: int) -> tuple[model.Offer, ...]:
@@ -366,10 +374,12 @@ class SqlGames(SqlBase):
         return tuple(rows.offer(row) for row in found)
 
     async def close_offer(self, game_id: int, kind: model.OfferKind) -> model.Offer | None:
-        async with self._write_one() as db:
+        async with self._write() as db:
             row = await db.fetch_one("DELETE FROM offers WHERE game_id = ? AND kind = ? "
                                      f"RETURNING {rows.OFFER_COLUMNS}", game_id,
                                      model.OfferKind(kind).value)
+            if row is not None:
+                await db.execute(SIDE_CHANGE, game_id)
         return None if row is None else rows.offer(row)
 
     async def vote_abort(self, game_id: int, user_id: int) -> frozenset[int]:

@@ -145,7 +145,9 @@ class GameResult:
 
 @dataclass(frozen=True)
 class StoredGame:
-    """A game without its log. `version` is the number of turns in the log."""
+    """A game without its log. `version` is the number of turns in the log (the token of
+    its version checks); `side_changes` counts the changes that are no entry of the log (an
+    offer made or closed, an end without a turn)."""
 
     id: int
     guild_id: int
@@ -159,10 +161,17 @@ class StoredGame:
     challenge_id: int | None = None
     result: GameResult | None = None
     finished_at: datetime | None = None
+    side_changes: int = 0
 
     @property
     def is_active(self) -> bool:
         return self.status is GameStatus.ACTIVE
+
+    @property
+    def live_version(self) -> int:
+        """A number that grows with every change to the game anyone can see: a turn, an
+        offer made or answered, its end (`Storage.live_versions` reads it for many games)."""
+        return self.version + self.side_changes
 
     def seat_of(self, user_id: int) -> Seat | None:
         """The seat a user sits in, or None for an onlooker."""

@@ -38,7 +38,7 @@ Settings = TypeVar("Settings", bound="DataclassInstance")
 SETUP_COLUMNS = "size, rules, swap, handicap, time_control, opening, vacation"
 GAME_COLUMNS = ("id, guild_id, channel_id, challenge_id, status, size, rules, swap, handicap, "
                 "time_control, opening, vacation, version, created_at, updated_at, result, "
-                "reason, finished_at")
+                "reason, finished_at, side_changes")
 CHALLENGE_COLUMNS = ("id, guild_id, channel_id, challenger_id, players, size, rules, swap, "
                      "handicap, time_control, opening, vacation, first, thread, status, "
                      "created_at, expires_at")
@@ -89,7 +89,7 @@ def game(row: Sequence[Any], seats: Sequence[Sequence[Any]]) -> StoredGame:
     """A game from a `GAME_COLUMNS` row and its `SEAT_COLUMNS` rows in order."""
     (game_id, guild_id, channel_id, challenge_id, status, size, rules, swap, handicap,
      time_control, imported_turns, vacation, version, created_at, updated_at, result, reason,
-     finished_at) = row
+     finished_at, side_changes) = row
     outcome = None
     if result is not None:
         winners = tuple(user_id for _seat, user_id, _name, won, _off in seats if won)
@@ -101,7 +101,8 @@ def game(row: Sequence[Any], seats: Sequence[Sequence[Any]]) -> StoredGame:
                     for seat, user_id, name, _won, off in seats),
         version=version,
         created_at=moment(created_at), updated_at=moment(updated_at),
-        challenge_id=challenge_id, result=outcome, finished_at=maybe_moment(finished_at))
+        challenge_id=challenge_id, result=outcome, finished_at=maybe_moment(finished_at),
+        side_changes=side_changes)
 
 
 def turn(row: Sequence[Any]) -> StoredTurn:

@@ -12,13 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import random
 import re
 import sys
 from collections.abc import Awaitable, Callable, Iterable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
-from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
@@ -26,23 +24,20 @@ from twixt.language import Message, translation, unmarked
 from twixt.rules import RecordError, records
 from twixt.service import (
     CHANNEL_LINK,
-    EnginePool,
     FaultError,
     LimitError,
     MalformedError,
+    OpenService,
     Port,
     Reply,
     Request,
     ServiceError,
-    TwixtService,
     User,
     alongside,
     refusal,
-    utc_now,
 )
 from twixt.service import commands as cmd
 from twixt.service.commands import router
-from twixt.storage import Storage
 from twixt.terminal.lines import MAX_LINE, LineTooLongError
 
 GUILD_ID = 1
@@ -112,16 +107,14 @@ class ThinkingLine:
 class TerminalTable:
     """Plays lines against the service and writes what a channel would show.
 
-    The table builds its service itself, with its port: the threads it knows by name, the
-    bot's moves printed as they come, everything said in the table's language, and the
-    "thinking…" line (after `patience`). `clock`, `engine_pool` and `rng` are the
-    service's (a fixed time to try clocks with, the workers the bot thinks in)."""
+    The table has its service opened (`open_service`, from the composition root, over the
+    storage the root opened) with its port: the threads it knows by name, the bot's moves
+    printed as they come, everything said in the table's language, and the "thinking…" line
+    (after `patience`)."""
 
-    def __init__(self, storage: Storage, channel: str, out_dir: Path,
+    def __init__(self, open_service: OpenService, channel: str, out_dir: Path,
                  out: TextIO = sys.stdout, managers: Iterable[str] = (),
-                 locale: str = "en", *, clock: Callable[[], datetime] = utc_now,
-                 engine_pool: EnginePool | None = None, rng: random.Random | None = None,
-                 patience: Patience | None = None) -> None:
+                 locale: str = "en", *, patience: Patience | None = None) -> None:
         #: the threads the service opens here (tournament games), known by name
         self.threads = TerminalThreads(locale)
         self.threads.known(channel)
@@ -135,10 +128,9 @@ class TerminalTable:
         #: what each refused line was refused with, in order (`exit_code` reads them)
         self.refusals: list[type[ServiceError]] = []
         thinking = ThinkingLine(out, locale, patience)
-        self.service = TwixtService(
-            storage, Port(threads=self.threads, post=self._show,
-                          language=lambda guild_id: locale, thinking=thinking),
-            clock=clock, engine_pool=engine_pool, rng=rng)
+        self.service = open_service(Port(threads=self.threads, post=self._show,
+                                         language=lambda guild_id: locale,
+                                         thinking=thinking))
 
     async def close(self) -> None:
         """Stop the service's bot and its engine's workers (the storage stays open)."""

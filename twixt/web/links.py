@@ -18,8 +18,6 @@ import secrets
 import time
 from dataclasses import dataclass
 
-from twixt.storage import Storage, StoredGame
-
 #: the environment variable that holds the secret the links are signed with
 SECRET_VARIABLE = "TWIXT_WEB_SECRET"
 #: the shortest secret accepted (bytes of its UTF-8 text): a guessable key signs nothing
@@ -108,16 +106,7 @@ EPHEMERAL_SECRET = (f"{SECRET_VARIABLE} is not set: links are signed with a rand
                     "of this process and stop working when it stops")
 
 
-async def seat_link(storage: Storage, signer: Signer, channel_id: int, user_id: int,
-                    base_url: str, hours: float = DEFAULT_HOURS) -> tuple[str, StoredGame] | None:
-    """The link to `user_id`'s seat in the channel's game in progress (else its last one);
-    a watcher's link when they have no seat. None when the channel has no game."""
-    stored = await storage.active_game(channel_id)
-    if stored is None:
-        games = await storage.list_games(channel_id=channel_id, limit=1)
-        if not games:
-            return None
-        stored = games[0]
-    seat = stored.seat_of(user_id)
-    token = signer.token(stored.id, seat.number if seat else None, hours)
-    return f"{base_url.rstrip('/')}/g/{token}", stored
+def link_to(signer: Signer, base_url: str, game_id: int, seat: int | None,
+            hours: float = DEFAULT_HOURS) -> str:
+    """The link to `seat` of game `game_id` (None: to watch it), served at `base_url`."""
+    return f"{base_url.rstrip('/')}/g/{signer.token(game_id, seat, hours)}"

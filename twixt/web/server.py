@@ -13,12 +13,19 @@ Routes (the API of a link: `/api/g/TOKEN/…`; of the Activity: `/api/a/INSTANCE
 
     GET  /g/TOKEN          the page (403 for a link changed or expired)
     GET  /                 the page as a Discord Activity
-    GET  …/state[?step=N]  the game's view (a finished game: after N turns)
+    GET  …/state[?step=N]  the game's view (a finished game: after N turns), with the
+                           controls open to the page's player now
     GET  …/preview?hole=G6 the links a peg there would make, or why it cannot go there
-    POST …/act             {"action": "place", "hole": "G6", "links": ["E5"]}, or swap,
-                           privilege, offer_draw, accept_draw, decline_draw, resign,
-                           takeback, takeback_accept, takeback_decline
-    GET  …/live            server-sent events: the game's view after every change
+    POST …/act             {"control": KIND, "text": …}: one of the view's controls (the
+                           service's `ControlKind`: "move" with "G6 link E5", "swap",
+                           "takeback-accept", "note" with its text, …)
+    GET  …/live            server-sent events: the page's view after every change anyone
+                           makes (a turn, an offer made or answered, the end)
+
+The page reaches the games only through the service's door: its view of a game
+(`TwixtService.game_view`), its controls (`commands.of_control`, done through `answer`), the
+links a peg would make (`peg_links`), a user's seat (`seat_in_channel`) and the games' live
+versions (`next_changes`). It imports nothing of the storage.
     POST /api/activity/token   {"code": …}: the OAuth2 code exchanged for an access token
 """
 
@@ -36,18 +43,32 @@ from typing import Any
 
 from aiohttp import web
 
-from twixt.language import LOCALES, Message, locale_of, message, translation, unmarked
-from twixt.rules import Action, Command, Hole, InvalidMoveError, TwixtError, parse_command
-from twixt.service import Button, ButtonKind, Reply, Request, ServiceError, TwixtService, User
+from twixt.language import Message, locale_of, message, translation, unmarked
+from twixt.service import (
+    BusyError,
+    Button,
+    ButtonKind,
+    ConflictError,
+    ControlKind,
+    FaultError,
+    GameView,
+    LimitError,
+    MalformedError,
+    MissingError,
+    NotAllowedError,
+    NotYourTurnError,
+    Reply,
+    ServiceError,
+    TwixtService,
+)
 from twixt.service import commands as cmd
-from twixt.storage import NotFoundError, Storage, StoredGame
 from twixt.web import words
 from twixt.web.activity import ActivityAuth, DiscordRefused
 from twixt.web.connections import gone
 from twixt.web.limits import Network, RateLimit, client_address
-from twixt.web.links import Signer, ascii_number, seat_link
+from twixt.web.links import Signer, ascii_number, link_to
 from twixt.web.live import Full, Hub
-from twixt.web.view import board_view, preview
+from twixt.web.view import view_json
 
 log = logging.getLogger(__name__)
 
@@ -70,21 +91,6 @@ FRAMES_DISCORD = ("https://discord.com https://*.discord.com https://*.discordsa
 #: who may frame a response, as its handler said (read by the headers' middleware)
 FRAMES = web.ResponseKey("frames", str)
 
-#: the actions of the page, as the service commands they stand for (a placement is built)
-_ACTIONS: dict[str, cmd.ServiceCommand] = {
-    "swap": cmd.Move(Command(actions=(Action.SWAP,))),
-    "privilege": cmd.Move(Command(actions=(Action.PRIVILEGE,))),
-    "offer_draw": cmd.Move(Command(actions=(Action.OFFER_DRAW,))),
-    "accept_draw": cmd.Move(Command(actions=(Action.ACCEPT_DRAW,))),
-    "decline_draw": cmd.Move(Command(actions=(Action.DECLINE_DRAW,))),
-    "resign": cmd.Resign(confirmed=True),
-    "takeback": cmd.Takeback("request"),
-    "takeback_accept": cmd.Takeback("accept"),
-    "takeback_decline": cmd.Takeback("decline"),
-}
-MAX_LINKS = 8
-
-
 class Refused(Exception):
     """A request answered with `status` and one line (in the asker's language)."""
 
@@ -96,10 +102,10 @@ class Refused(Exception):
 
 @dataclass(frozen=True)
 class Access:
-    """Who a request is, for which game: `seat` None for an onlooker; `key` names them for
-    the rate limits."""
+    """Who a request is, for which game: `seat` None for an onlooker (the service says
+    whether the game and the seat are there); `key` names them for the rate limits."""
 
-    stored: StoredGame
+    game_id: int
     seat: int | None
     key: str
     locale: str
@@ -109,18 +115,17 @@ Announce = Callable[[Reply], Awaitable[object]]
 
 
 class WebBoard:
-    """The web front end over one service and its storage.
+    """The web front end over one service.
 
     `announce` (inside `twixt run`) posts what a move made on the page says into the game's
     Discord channel, as if it had been typed there; alone (`twixt web`) there is nobody to
     tell but the game's live pages."""
 
-    def __init__(self, service: TwixtService, storage: Storage, signer: Signer, *,
+    def __init__(self, service: TwixtService, signer: Signer, *,
                  activity: ActivityAuth | None = None, announce: Announce | None = None,
                  writes: RateLimit | None = None, reads: RateLimit | None = None,
                  trusted_proxies: tuple[Network, ...] = ()) -> None:
         self.service = service
-        self._storage = storage
         self.signer = signer
         self.activity = activity
         self._announce = announce
@@ -128,9 +133,8 @@ class WebBoard:
         self.reads = reads or RateLimit(per_second=20, burst=60)
         #: the proxies whose `X-Forwarded-For` names the client (`limits.client_address`)
         self.trusted_proxies = trusted_proxies
-        self.hub = Hub(storage.game_versions, self._live_view)
+        self.hub = Hub(service.next_changes)
         self._closing = asyncio.Event()
-        self._telling: set[asyncio.Task[None]] = set()
         self._static = {name: _Asset.load(name) for name in STATIC}
 
     def app(self) -> web.Application:
@@ -150,38 +154,36 @@ class WebBoard:
         app.on_shutdown.append(self._shutdown)
         return app
 
+    @property
+    def runs_activity(self) -> bool:
+        """Whether the board runs as the Discord Activity too."""
+        return self.activity is not None
+
     async def seat_link(self, channel_id: int, user_id: int, base_url: str) -> str | None:
-        """The link to a user's seat in the channel's game (to watch it, without one); None
-        when the channel has no game."""
-        found = await seat_link(self._storage, self.signer, channel_id, user_id, base_url)
-        return None if found is None else found[0]
-
-    async def game_changed(self, game_id: int) -> None:
-        """Tell a game's live pages that it changed (a move made in this process)."""
-        await self.hub.changed(game_id)
-
-    def _tell_pages(self, game_id: int) -> None:
-        """The game's live pages hear of a move made here, after its answer has gone."""
-        task = asyncio.get_running_loop().create_task(self.game_changed(game_id))
-        self._telling.add(task)  # kept until done: the loop holds tasks only weakly
-        task.add_done_callback(self._telling.discard)
-
-    async def channel_changed(self, channel_id: int) -> None:
-        """A reply the service posted by itself in a channel (the bot's move): the
-        channel's game changed."""
-        stored = await self._storage.active_game(channel_id)
-        if stored is not None:
-            await self.game_changed(stored.id)
+        """The link to a user's seat in the channel's game in progress, else its last one
+        (to watch it, without a seat); None when the channel has no game."""
+        try:
+            game_id, seat = await self.service.seat_in_channel(channel_id, user_id)
+        except ServiceError:
+            return None
+        return link_to(self.signer, base_url, game_id, seat)
 
     # --- pages ------------------------------------------------------------------------
 
     async def _link_page(self, request: web.Request) -> web.Response:
         locale = _locale(request)
-        try:
-            await self._granted(request.match_info["token"], translation(locale))
-        except Refused:
+        granted = self.signer.check(request.match_info["token"])
+        if granted is None or not await self._opens(granted.game_id, granted.seat, locale):
             return _html(words.refused_page(locale), status=403)
         return _html(words.page(locale, activity=None))
+
+    async def _opens(self, game_id: int, seat: int | None, locale: str) -> bool:
+        """Whether a link's game is there, and its seat one of the game's."""
+        try:
+            await self.service.game_view(game_id, seat=seat, locale=locale)
+        except ServiceError:
+            return False
+        return True
 
     async def _activity_page(self, request: web.Request) -> web.Response:
         client_id = self.activity.client_id if self.activity else None
@@ -200,55 +202,57 @@ class WebBoard:
     # --- the game ---------------------------------------------------------------------
 
     async def _state(self, request: web.Request) -> web.Response:
-        access = await self._access(request, self.reads)
         step = request.query.get("step")
         if step is not None and not ascii_number(step, 4):
-            raise Refused(400, _said(access.locale, message("a step is a number of turns")))
-        view = await self._view(access.stored.id, access.locale,
-                                None if step is None else int(step))
-        return _json({**view, "you": access.seat})
+            raise Refused(400, _said(_locale(request), message("a step is a number of turns")))
+        access = await self._access(request, self.reads)
+        view = await self._view(access, None if step is None else int(step))
+        return _json(view_json(view, translation(access.locale)))
 
     async def _preview(self, request: web.Request) -> web.Response:
         access = await self._access(request, self.reads)
         seat = _seated(access)
-        _stored, game, _clock = await self.service.game_record(access.stored.id)
         try:
-            links = preview(game, request.query.get("hole", "")[:8], seat)
-        except TwixtError as error:
-            raise Refused(409, unmarked(translation(access.locale).say(error.message))) from None
-        return _json({"links": links, "rules": game.rules.value})
+            links = await self.service.peg_links(access.game_id, seat,
+                                                 request.query.get("hole", "")[:8])
+        except ServiceError as error:
+            raise Refused(refusal_status(type(error)), _said(access.locale, error.message)
+                          ) from None
+        return _json({"links": [[str(a), str(b)] for a, b in links]})
 
     async def _act(self, request: web.Request) -> web.Response:
         access = await self._access(request, self.writes)
-        seat = _seated(access)
-        body = await _body(request)
-        tr = translation(access.locale)
-        asked = _command(body, tr)
-        stored = access.stored
-        player = stored.seats[seat]
-        asker = Request(stored.guild_id, stored.channel_id, User(player.user_id, player.name),
-                        locale=access.locale)
-        context = {"command": "web", "game_id": stored.id, "seat": seat}
-        reply = await self.service.answer(asker, cmd.ForGame(stored.id, asked), context)
+        try:
+            asker = await self.service.seat_request(access.game_id, _seated(access),
+                                                    access.locale)
+        except ServiceError:  # its game gone, its seat none of the game's
+            raise Refused(404, _said(access.locale, message(
+                "this link is not valid or has expired"))) from None
+        asked = _command(await _body(request), access.game_id, access.locale)
+        context = {"command": "web", "game_id": access.game_id, "seat": access.seat}
+        reply = await self.service.answer(asker, asked, context)
         confirm = _confirm_button(reply)
         if confirm is not None:  # the page's Place was the player's confirmation
             reply = await self.service.answer(asker, cmd.of_button(confirm.kind,
                                                                    confirm.target), context)
-        if reply.refused:
-            raise Refused(409, reply.plain.splitlines()[0] if reply.plain else "")
-        self._tell_pages(stored.id)
+        if reply.refused is not None:
+            raise Refused(refusal_status(reply.refused), reply.plain.splitlines()[0] if reply.plain
+                          else "")
         if self._announce is not None and not reply.ephemeral:
             try:  # the move is stored: a channel that cannot be told is only logged
-                await self._announce(replace(reply, channel_id=stored.channel_id))
+                await self._announce(replace(reply, channel_id=asker.channel_id))
             except Exception:
-                log.exception("a web move not announced", extra={"game_id": stored.id})
-        return _json({"ok": True})
+                log.exception("a web move not announced", extra={"game_id": access.game_id})
+        # what was said to the player alone (their notes, their conditional moves) is shown
+        # on the page; what everyone is told, the board shows
+        return _json({"ok": True, "said": reply.plain if reply.ephemeral else ""})
 
     async def _live(self, request: web.Request) -> web.StreamResponse:
         access = await self._access(request, self.reads)
-        game_id = access.stored.id
+        game_id = access.game_id
+        view = await self._view(access)
         try:
-            listening = self.hub.listen(game_id, access.stored.version, access.key,
+            listening = self.hub.listen(game_id, view.live_version, access.key,
                                         seated=access.seat is not None)
             queue = await listening.__aenter__()
         except Full:
@@ -260,9 +264,8 @@ class WebBoard:
         add_security_headers(response, FRAMES_NONE)
         try:
             await response.prepare(request)
-            first = await self._live_view(game_id)
-            await response.write(_event(first[1] if first else "{}"))
-            left = await self._stream(queue, response, gone(request))
+            await response.write(self._event(view, access.locale))
+            left = await self._stream(queue, response, gone(request), access)
         except ConnectionError:  # the page went away while it was written to
             left = True
         finally:
@@ -271,11 +274,11 @@ class WebBoard:
             log.info("a live page closed", extra={"game_id": game_id})
         return response
 
-    async def _stream(self, queue: asyncio.Queue[str], response: web.StreamResponse,
-                      closed: asyncio.Event) -> bool:
-        """The game's views to a live page until it closes (its connection gone: told at
-        once, not at the next heartbeat; True) or the server does (False); a comment on a
-        quiet page."""
+    async def _stream(self, queue: asyncio.Queue[int], response: web.StreamResponse,
+                      closed: asyncio.Event, access: Access) -> bool:
+        """The page's view of the game after each change, until it closes (its connection
+        gone: told at once, not at the next heartbeat; True), or the game goes or the server
+        closes (False); a comment on a quiet page."""
         ending = {asyncio.ensure_future(self._closing.wait()),
                   asyncio.ensure_future(closed.wait())}
         try:
@@ -284,7 +287,11 @@ class WebBoard:
                 done, _ = await asyncio.wait({getting, *ending}, timeout=HEARTBEAT,
                                              return_when=asyncio.FIRST_COMPLETED)
                 if getting in done:
-                    await response.write(_event(getting.result()))
+                    try:
+                        view = await self._view(access)
+                    except Refused:  # the game is gone: nothing more to show
+                        return False
+                    await response.write(self._event(view, access.locale))
                     continue
                 getting.cancel()
                 if done:
@@ -321,8 +328,11 @@ class WebBoard:
         tr = translation(locale)
         key = request.match_info["key"]
         if request.path.startswith("/api/g/"):
-            stored, seat = await self._granted(key, tr)
-            who = f"g{stored.id}:{seat}"
+            granted = self.signer.check(key)
+            if granted is None:
+                raise Refused(404, tr("this link is not valid or has expired"))
+            game_id, seat = granted.game_id, granted.seat
+            who = f"g{game_id}:{seat}"
         else:
             if self.activity is None:
                 raise Refused(404, tr("this server runs no Discord Activity"))
@@ -332,54 +342,27 @@ class WebBoard:
             except DiscordRefused:
                 raise Refused(403, tr("Discord does not know you in this Activity")) from None
             tr = translation(locale)
-            found = await self._storage.active_game(channel_id)
-            if found is None:
-                games = await self._storage.list_games(channel_id=channel_id, limit=1)
-                if not games:
-                    raise Refused(404, tr("there is no game in this channel"))
-                found = games[0]
-            stored = found
-            mine = stored.seat_of(user_id)
-            seat = mine.number if mine else None
+            try:
+                game_id, seat = await self.service.seat_in_channel(channel_id, user_id)
+            except ServiceError:
+                raise Refused(404, tr("there is no game in this channel")) from None
             who = f"u{user_id}"
         if not limit.allow(who):
             raise Refused(429, tr("too many requests; wait a moment"))
-        return Access(stored, seat, who, locale)
+        return Access(game_id, seat, who, locale)
 
-    async def _granted(self, token: str, tr: Any) -> tuple[StoredGame, int | None]:
-        """The game and seat (None: watching) a link opens; 404 for anything else (not
-        signed here, expired, its game gone, its seat not one of the game's)."""
-        granted = self.signer.check(token)
-        if granted is not None:
-            try:
-                stored = await self._storage.get_game(granted.game_id)
-            except NotFoundError:
-                pass
-            else:
-                if granted.seat is None or granted.seat < len(stored.seats):
-                    return stored, granted.seat
-        raise Refused(404, tr("this link is not valid or has expired"))
-
-    # --- views ------------------------------------------------------------------------
-
-    async def _view(self, game_id: int, locale: str, step: int | None = None) -> dict[str, Any]:
-        stored, game, clock = await self.service.game_record(game_id)
-        offers = await self._storage.open_offers(game_id) if stored.is_active else ()
-        return board_view(stored, game, clock, offers, translation(locale), step)
-
-    async def _live_view(self, game_id: int) -> tuple[int, str] | None:
-        """The view sent to every live page of a game, and its version: one text for all,
-        with its clock said in each language."""
+    async def _view(self, access: Access, step: int | None = None) -> GameView:
+        """The game as the page's player sees it (at `step` turns of a finished game); 404
+        when its game is gone or the seat is none of the game's."""
         try:
-            stored, game, clock = await self.service.game_record(game_id)
+            return await self.service.game_view(access.game_id, seat=access.seat,
+                                                locale=access.locale, step=step)
         except ServiceError:
-            return None
-        offers = await self._storage.open_offers(game_id) if stored.is_active else ()
-        view = board_view(stored, game, clock, offers, translation("en"))
-        view["clock"] = {locale: translation(locale).say(clock)
-                         if clock is not None and view["clock"] else None
-                         for locale in LOCALES}
-        return stored.version, json.dumps(view)
+            raise Refused(404, _said(access.locale, message(
+                "this link is not valid or has expired"))) from None
+
+    def _event(self, view: GameView, locale: str) -> bytes:
+        return _event(json.dumps(view_json(view, translation(locale))))
 
     # --- life -------------------------------------------------------------------------
 
@@ -393,8 +376,9 @@ class WebBoard:
 
 
 def _said(locale: str, text: Message) -> str:
-    """A refusal's line in the asker's language."""
-    return translation(locale).say(text)
+    """A refusal's line in the asker's language, as plain text (what a player typed in it
+    shown as typed)."""
+    return unmarked(translation(locale).say(text))
 
 
 async def _body(request: web.Request) -> object:
@@ -417,23 +401,42 @@ def _seated(access: Access) -> int:
     return access.seat
 
 
-def _command(body: object, tr: Any) -> cmd.ServiceCommand:
-    """The service command a page's action asks for; Refused (400) for anything else."""
-    action = body.get("action") if isinstance(body, dict) else None
-    if isinstance(action, str) and action in _ACTIONS:
-        return _ACTIONS[action]
-    if action != "place" or not isinstance(body, dict):
-        raise Refused(400, tr("the page asked for something it cannot do"))
-    hole, links = body.get("hole"), body.get("links", [])
-    if (not isinstance(hole, str) or not isinstance(links, list) or len(links) > MAX_LINKS
-            or not all(isinstance(link, str) for link in links)):
+def _command(body: object, game_id: int, locale: str) -> cmd.ServiceCommand:
+    """The command of the control a page's body names (`{"control": KIND, "text": …}`), in
+    game `game_id`; Refused (400) for anything else."""
+    tr = translation(locale)
+    control = body.get("control") if isinstance(body, dict) else None
+    text = body.get("text", "") if isinstance(body, dict) else None
+    try:
+        kind = ControlKind(control)
+    except ValueError:
+        raise Refused(400, tr("the page asked for something it cannot do")) from None
+    if not isinstance(text, str) or (text and not kind.takes_text):
         raise Refused(400, tr("the page asked for something it cannot do"))
     try:
-        holes = [Hole.parse(text) for text in (hole, *links)]
-        text = str(holes[0]) + ("".join(f" link {h}" for h in holes[1:]) if links else "")
-        return cmd.Move(parse_command(text))
-    except (InvalidMoveError, ValueError):
-        raise Refused(400, tr("the page asked for something it cannot do")) from None
+        return cmd.of_control(kind, game_id, text)
+    except ServiceError as error:  # text that is no command of its kind, or too long
+        raise Refused(refusal_status(type(error)), _said(locale, error.message)) from None
+
+
+#: the HTTP status of each kind of the service's refusals: the one place where a refusal
+#: becomes a status (`tests/web/test_api.py` holds it to every kind)
+REFUSAL_STATUS: dict[type[ServiceError], int] = {
+    MalformedError: 400,
+    MissingError: 404,
+    NotAllowedError: 403,
+    NotYourTurnError: 409,
+    ConflictError: 409,
+    LimitError: 422,
+    BusyError: 503,
+    FaultError: 500,
+}
+
+
+def refusal_status(kind: type[ServiceError]) -> int:
+    """The HTTP status of a refusal of `kind` (a refused answer's `Reply.refused`, or the
+    class of what the service raised), never of its text."""
+    return next(REFUSAL_STATUS[cause] for cause in kind.__mro__ if cause in REFUSAL_STATUS)
 
 
 def _confirm_button(reply: Reply) -> Button | None:

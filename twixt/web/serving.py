@@ -1,34 +1,20 @@
-"""Running the web board: alone (`twixt web`), beside the bot (`twixt run` with a web port),
-and the links to a seat (`twixt link`, `/twixt board`)."""
+"""Serving the web board over a service: its server, and what it reads of the environment
+(the links' secret, the Activity's credentials, the trusted proxies). The composition root
+(`twixt.app`) opens the storage and the service, and serves it alone (`twixt web`) or beside
+the bot (`twixt run` with a web port)."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
-import signal
-import sys
 
 from aiohttp import web
 
-from twixt.service import Port, Reply, TwixtService
-from twixt.storage import (
-    Database,
-    DatabaseError,
-    Storage,
-    missing_file,
-    open_storage,
-)
+from twixt.service import TwixtService
 from twixt.web.activity import DISCORD_API, ActivityAuth
 from twixt.web.connections import GuardedSite
 from twixt.web.limits import TRUSTED_PROXIES_VARIABLE, Network, trusted_proxies
-from twixt.web.links import (
-    EPHEMERAL_SECRET,
-    SecretError,
-    Signer,
-    seat_link,
-    signer_from_environment,
-)
+from twixt.web.links import EPHEMERAL_SECRET, Signer, signer_from_environment
 from twixt.web.server import Announce, WebBoard, add_security_headers
 
 log = logging.getLogger(__name__)
@@ -78,6 +64,15 @@ class WebServer:
         await site.start()
         self.port = self._runner.addresses[0][1]
 
+    @property
+    def runs_activity(self) -> bool:
+        """Whether the board runs as the Discord Activity too."""
+        return self.board.runs_activity
+
+    async def seat_link(self, channel_id: int, user_id: int, base_url: str) -> str | None:
+        """The link to a user's seat in the channel's game (`WebBoard.seat_link`)."""
+        return await self.board.seat_link(channel_id, user_id, base_url)
+
     async def stop(self) -> None:
         if self._runner is not None:
             await self._runner.cleanup()
@@ -86,92 +81,23 @@ class WebServer:
             await self.board.activity.close()
 
 
-def standalone_board(storage: Storage, signer: Signer) -> WebBoard:
-    """A web board with a service of its own (no Discord): the bot's moves in this process
-    reach the games' live pages as they are posted."""
-    board: list[WebBoard] = []
-
-    async def posted(reply: Reply) -> None:
-        if board and reply.channel_id is not None:
-            await board[0].channel_changed(reply.channel_id)
-
-    service = TwixtService(storage, Port(post=posted, pictures=False))
-    board.append(WebBoard(service, storage, signer, activity=activity_from_environment(),
-                          trusted_proxies=trusted_from_environment()))
-    return board[0]
+def board_from_environment(service: TwixtService, signer: Signer,
+                           announce: Announce | None = None) -> WebBoard:
+    """The web board over `service`, signing links with `signer`, with the Activity and the
+    trusted proxies the environment names; `announce` says a move made on the page in its
+    game's channel (beside the bot)."""
+    return WebBoard(service, signer, activity=activity_from_environment(), announce=announce,
+                    trusted_proxies=trusted_from_environment())
 
 
-async def serve(db: Database, host: str, port: int) -> int:
-    """`twixt web`: serve until SIGTERM or SIGINT; 2 when it cannot start."""
-    try:
-        signer, from_env = signer_from_environment()
-    except SecretError as error:
-        print(f"twixt: {error}", file=sys.stderr)
-        return 2
-    if not from_env:
-        print(f"twixt: {EPHEMERAL_SECRET}", file=sys.stderr)
-    try:
-        storage = await open_storage(db)
-    except DatabaseError as error:
-        print(f"twixt: {error}", file=sys.stderr)
-        return 2
-    async with storage:
-        board = standalone_board(storage, signer)
-        server = WebServer(board, host, port)
-        try:
-            await server.start()
-        except OSError as error:
-            print(f"twixt: cannot serve on {host}:{port}: {error.strerror}", file=sys.stderr)
-            await board.service.close()
-            return 2
-        print(f"twixt web: serving on http://{host}:{server.port}/", flush=True)
-        stopping = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for number in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(number, stopping.set)
-        await stopping.wait()
-        await server.stop()
-        await board.service.close()
-    return 0
-
-
-async def print_link(db: Database, channel_id: int, user_id: int, base_url: str,
-                     hours: float) -> int:
-    """`twixt link`: print the link, or say in one line why there is none."""
-    signer, from_env = signer_from_environment()
-    if not from_env:
-        print("twixt: set TWIXT_WEB_SECRET (the same as the web server's) to sign links",
-              file=sys.stderr)
-        return 2
-    if missing_file(db) is not None:
-        print(f"twixt: {db} does not exist (link only reads a database)", file=sys.stderr)
-        return 2
-    try:
-        async with await open_storage(db) as storage:
-            found = await seat_link(storage, signer, channel_id, user_id, base_url, hours)
-    except DatabaseError as error:
-        print(f"twixt: {error}", file=sys.stderr)
-        return 2
-    if found is None:
-        print("twixt: this channel has no games", file=sys.stderr)
-        return 1
-    url, stored = found
-    if stored.seat_of(user_id) is None:
-        print("twixt: not a player of this game: the link only watches it", file=sys.stderr)
-    print(url)
-    return 0
-
-
-async def serve_beside(service: TwixtService, storage: Storage, host: str, port: int,
+async def serve_beside(service: TwixtService, host: str, port: int,
                        announce: Announce) -> WebServer:
     """The web board inside `twixt run`: over the bot's own service (its locks and cache),
     a move made on the page announced in the game's channel (`announce`) as if typed."""
     signer, from_env = signer_from_environment()
     if not from_env:
         log.warning(EPHEMERAL_SECRET)
-    board = WebBoard(service, storage, signer, activity=activity_from_environment(),
-                     announce=announce, trusted_proxies=trusted_from_environment())
-    server = WebServer(board, host, port)
+    server = WebServer(board_from_environment(service, signer, announce), host, port)
     await server.start()
     log.info("web board served", extra={"host": host, "port": server.port})
     return server

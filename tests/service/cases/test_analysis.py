@@ -18,11 +18,11 @@ from PIL import Image
 from tests.service.helpers import start_game
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
 from tests.typed import enter
+from twixt.app.table import open_table
 from twixt.rules import records
 from twixt.service import NO_SERVER, Request, TwixtService, build_options
 from twixt.service import errors as kinds
 from twixt.service.desk.engine_pool import EnginePool
-from twixt.terminal import TerminalTable
 
 #: Red (alice) connects on a 6×6 board with her fourth peg
 RED_CONNECTS = ["C1", "A3", "D3", "F3", "C5", "A5", "E6"]
@@ -138,7 +138,7 @@ async def test_in_german(analysing):
 
 async def test_the_terminal_table_saves_the_picture(storage, clock, pool, tmp_path: Path):
     out = StringIO()
-    table = TerminalTable(storage, "den", tmp_path / "pics", out=out, clock=clock,
+    table = open_table(storage, "den", tmp_path / "pics", out=out, clock=clock,
                           engine_pool=pool)
     script = ["alice: challenge bob size 6 rules pp swap no", "bob: accept"]
     script += [f"{'bob' if n % 2 else 'alice'}: {move}" for n, move in enumerate(RED_CONNECTS)]

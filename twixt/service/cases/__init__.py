@@ -21,6 +21,8 @@ methods that do its commands (`commands.handles`):
 - `my_games`: the asker's games in progress across the server;
 - `your_move`: `next` (the asker's most urgent waiting game) and the daily digest;
 - `notes`: private notes on a game, never in its record;
+- `game_view`: what a front end shows of a game to one person (board, seats, clocks, offers)
+  and the controls open to them now;
 - `analysis`: a finished game's curve and swings, searched in the engine pool;
 - `engine_player`: the engine at the table: its moves, its answers to offers, resigning when
   hopeless (it plays through `turns`);

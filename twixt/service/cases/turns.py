@@ -150,7 +150,7 @@ class Turns:
                     after.undo()
                 check_log_room(stored, after, count)
             if action == "decline":
-                await self._store.close_offer(stored.id, OfferKind.TAKEBACK)
+                await desk.close_offer(stored, OfferKind.TAKEBACK)
                 return Reply(request.tr("{name} declines the takeback.",
                                         name=request.user.name))
             tr = request.tr
@@ -165,7 +165,7 @@ class Turns:
                                                              passes_turn=True)
                 lines.append(tr("{player}'s `{move}` is taken back.", player=taken.player,
                                 move=taken.text))
-            await self._store.close_offer(stored.id, OfferKind.TAKEBACK)
+            await desk.close_offer(stored, OfferKind.TAKEBACK)
             await desk.after_turn(Played(request, stored, game, taken, running, wake_at,
                                          took_back=True))
             clock_text = desk.clock_words(stored, game, running)

@@ -22,6 +22,7 @@ from twixt.language import Message, Translation, translation
 from twixt.rendering import PaletteName, RenderOptions, ThemeName, render_png, view_of
 from twixt.rules import Action, Colour, Game, IllegalMoveError
 from twixt.service.desk.after_turn import Followed, Played, TurnPlayed
+from twixt.service.desk.changes import Changes
 from twixt.service.desk.engine_pool import EnginePool
 from twixt.service.desk.engine_seats import is_engine_seat
 from twixt.service.desk.live_games import ChannelLocks, GameCache, LiveGame
@@ -92,6 +93,9 @@ class Desk:
         self.alarm = Alarm()
         self._render_options = render_options or RenderOptions()
         self._games = GameCache()
+        #: the waits for games to change, told here of every change stored (a turn, an
+        #: offer made or closed, an end)
+        self.changes = Changes(storage.live_versions)
         #: called with the id of each game that has just ended (a turn, a forfeit, an abort):
         #: the subjects that follow games (tournaments) hook in here
         self.game_ended: list[Callable[[int], Awaitable[None]]] = []
@@ -254,9 +258,11 @@ class Desk:
             self._games.drop(stored.id)
             raise storage_refusal(error) from None
         self._games.put(stored.id, replace(live, version=version))
+        stored = replace(stored, version=version)
+        self.changes.told(stored.id, stored.live_version)
         if finish is not None:
             await self._ended(stored.id)
-        return replace(stored, version=version), turn_clock, wake
+        return stored, turn_clock, wake
 
     async def note_waiting(self, stored: StoredGame) -> None:
         """Store whose move a game just begun waits for (a turn stores it in `append`)."""
@@ -278,17 +284,26 @@ class Desk:
         except (StaleVersionError, GameFinishedError) as error:
             self._games.drop(stored.id)
             raise storage_refusal(error) from None
+        self.changes.told(stored.id, stored.live_version + 1)
         for made in self.offer_made:
             await made(stored)
+
+    async def close_offer(self, stored: StoredGame, kind: OfferKind) -> None:
+        """Close the game's offer of `kind` (answered): those who follow the game see it
+        go."""
+        if await self.storage.close_offer(stored.id, kind) is not None:
+            self.changes.told(stored.id, stored.live_version + 1)
 
     async def finish(self, stored: StoredGame, result: GameResult) -> None:
         """End a game without a turn (an abort), under the same version check."""
         try:
-            await self.storage.finish_game(stored.id, stored.version, result, now=self.clock())
+            finished = await self.storage.finish_game(stored.id, stored.version, result,
+                                                      now=self.clock())
         except (StaleVersionError, GameFinishedError) as error:
             raise storage_refusal(error) from None
         finally:
             self._games.drop(stored.id)
+        self.changes.told(stored.id, finished.live_version)
         await self._ended(stored.id)
 
     async def _ended(self, game_id: int) -> None:

@@ -1,6 +1,7 @@
 // The TwixT board in the browser: draws the game as SVG, lets its player choose a hole and
-// place a peg (with the links they choose in classic), and hears of every change live.
-// Hand-written, no framework; the server (twixt/web/server.py) checks everything again.
+// place a peg (with the links they choose in classic), offers the controls the service gives
+// its player now (the view's `controls`: the buttons and commands Discord has), and hears of
+// every change live. Hand-written, no framework; the service checks everything again.
 "use strict";
 
 (function () {
@@ -189,28 +190,37 @@
     return node;
   }
 
+  // a control of the view: a button, or (one that takes the player's words) a small form
+  const offered = (kind) => view.controls.find((c) => c.kind === kind);
+  function controlButton(control, onPress, extra) {
+    const node = el("button", Object.assign({ type: "button", "data-control": control.kind }, extra || {}), control.label);
+    node.addEventListener("click", onPress);
+    return node;
+  }
+  function controlForm(control) {
+    const form = el("form", { class: "control", "data-control": control.kind });
+    const id = "control-" + control.kind;
+    const field = el("input", { type: "text", id, name: "text", maxlength: "1000",
+      "aria-label": control.label, autocomplete: "off" });
+    form.append(field, el("button", { type: "submit" }, control.label));
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      act({ control: control.kind, text: field.value.trim() });
+    });
+    return form;
+  }
+
   function actions() {
     const bar = $("actions");
-    const v = view;
     const items = [];
-    if (you !== null && v.active && shown === view) {
-      const mine = v.seats.find((s) => s.seat === you);
-      const myTurn = v.to_move === you;
-      if (myTurn && v.can_swap) items.push(button("swap", () => act({ action: "swap" })));
-      if (v.privilege_seat === you) items.push(button("privilege", () => act({ action: "privilege" })));
-      if (v.draw_offered_by && v.draw_offered_by !== mine.colour) {
-        items.push(button("accept_draw", () => act({ action: "accept_draw" })));
-        items.push(button("decline_draw", () => act({ action: "decline_draw" })));
-      } else if (myTurn && !v.draw_offered_by) {
-        items.push(button("offer_draw", () => act({ action: "offer_draw" })));
+    if (shown === view) {
+      for (const control of view.controls) {
+        // a peg is chosen on the board, and placed (with a draw offer) from the choice
+        if (control.kind === "move" || control.kind === "move-offer-draw") continue;
+        if (control.kind === "resign") items.push(controlButton(control, onResign, { class: "danger" }));
+        else if (control.text) items.push(controlForm(control));
+        else items.push(controlButton(control, () => act({ control: control.kind })));
       }
-      if (v.takeback_by !== null && v.seats[v.takeback_by].colour !== mine.colour) {
-        items.push(button("takeback_accept", () => act({ action: "takeback_accept" })));
-        items.push(button("takeback_decline", () => act({ action: "takeback_decline" })));
-      } else if (v.last_seat === you && v.takeback_by === null) {
-        items.push(button("takeback", () => act({ action: "takeback" })));
-      }
-      items.push(button("resign", onResign, { class: "danger" }));
     }
     bar.replaceChildren(...items);
     steps();
@@ -223,7 +233,7 @@
       return;
     }
     resignArmed = false;
-    act({ action: "resign" });
+    act({ control: "resign" });
   }
 
   function steps() {
@@ -274,10 +284,13 @@
       }
       items.push(group);
     }
-    const place = button("place", onPlace, { class: "primary" });
+    const place = button("place", () => onPlace("move"), { class: "primary" });
     const linked = chosen.auto ? chosen.links.map(([, b]) => b) : [...chosen.picked];
     place.textContent = say("place", { hole: chosen.hole }) + (linked.length ? " — " + linked.join(", ") : "");
-    items.push(place, button("cancel", cancel));
+    items.push(place);
+    const withDraw = offered("move-offer-draw");
+    if (withDraw) items.push(controlButton(withDraw, () => onPlace(withDraw.kind)));
+    items.push(button("cancel", cancel));
     box.replaceChildren(...items);
   }
 
@@ -333,7 +346,7 @@
     if (you === null || shown !== view || !view.active) return;
     try {
       const found = await call("preview?hole=" + encodeURIComponent(hole));
-      chosen = { hole, links: found.links, auto: found.rules === "pp",
+      chosen = { hole, links: found.links, auto: view.rules === "pp",
         picked: new Set(found.links.map(([, b]) => b)) };
       message("");
     } catch (error) {
@@ -356,19 +369,19 @@
     if (node) node.focus();
   }
 
-  function onPlace() {
+  function onPlace(kind) {
     const links = chosen.auto ? [] : [...chosen.picked];
-    act({ action: "place", hole: chosen.hole, links });
+    act({ control: kind, text: chosen.hole + (links.length ? " link " + links.join(" ") : "") });
   }
 
   async function act(body) {
     if (busy) return;
     busy = true;
     try {
-      await call("act", { method: "POST", body: JSON.stringify(body),
+      const done = await call("act", { method: "POST", body: JSON.stringify(body),
         headers: Object.assign({ "Content-Type": "application/json" }, headers) });
       chosen = null;
-      message("");
+      message(done.said || "");
       await refresh();
       refocus();
     } catch (error) {
@@ -387,7 +400,7 @@
     if (view && fresh.version < view.version) return;
     if (fresh.you !== undefined) you = fresh.you;
     const stepping = view && shown !== view;
-    if (view && fresh.version !== view.version) chosen = null;
+    if (view && fresh.version !== view.version) { chosen = null; message(""); }
     view = fresh;
     if (!stepping) shown = view;
     render();
@@ -415,7 +428,7 @@
             const event = buffer.slice(0, end);
             buffer = buffer.slice(end + 2);
             const data = event.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
-            if (data) accept(Object.assign(JSON.parse(data), { you }));
+            if (data) accept(JSON.parse(data));
           }
         }
       } catch (error) {

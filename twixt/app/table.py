@@ -1,11 +1,15 @@
-"""`twixt play` and `twixt export`: the terminal table and records, over the real database."""
+"""`twixt play` and `twixt export`: the terminal table and records, over the database this
+process opens (the composition root's part of the terminal front end)."""
 
 from __future__ import annotations
 
+import functools
+import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from twixt.config import ConfigError, Settings
 from twixt.language import translation, unmarked
@@ -41,9 +45,9 @@ async def play(db: Database | None, channel: str, out_dir: Path, script: str | N
     if storage is None:
         return 2
     async with storage:
-        table = TerminalTable(storage, channel, out_dir, managers=managers, locale=locale,
-                              clock=(lambda: clock) if clock else utc_now,
-                              engine_pool=EnginePool(workers))
+        table = open_table(storage, channel, out_dir, managers=managers, locale=locale,
+                           clock=(lambda: clock) if clock else utc_now,
+                           engine_pool=EnginePool(workers))
         try:
             if script:
                 try:
@@ -64,6 +68,17 @@ async def play(db: Database | None, channel: str, out_dir: Path, script: str | N
             return exit_code(table.refusals)
         finally:
             await table.close()
+
+
+def open_table(storage: Storage, channel: str, out_dir: Path, *,
+               clock: Callable[[], datetime] = utc_now, engine_pool: EnginePool | None = None,
+               rng: random.Random | None = None, **table: Any) -> TerminalTable:
+    """The terminal table of `channel` over `storage`, its service keeping time by `clock`
+    (a fixed time to try clocks with) and thinking in `engine_pool`; `table` holds the
+    table's own options (`out`, `managers`, `locale`, `patience`)."""
+    return TerminalTable(functools.partial(TwixtService, storage, clock=clock,
+                                           engine_pool=engine_pool, rng=rng),
+                         channel, out_dir, **table)
 
 
 async def export(db: Database | None, channel: str, fmt: str) -> int:

@@ -1,0 +1,225 @@
+"""A game's view through the service's door: what each person sees and may do, acting
+through the controls it offers, and the live version a page follows."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.service.helpers import start_game, start_team_game
+from tests.service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
+from tests.typed import enter
+from twixt.rules import Colour, RuleSet
+from twixt.service import ControlKind, GameView, ServiceError, TwixtService, build_options
+from twixt.service import commands as cmd
+from twixt.storage import SqliteStorage
+
+K = ControlKind
+#: a bound on waits that should end at once: a test never hangs on a broken wake-up
+NEVER = 30.0
+
+
+async def game_id(service: TwixtService) -> int:
+    return (await service.seat_in_channel(CHANNEL, ALICE.id))[0]
+
+
+async def view_of(service: TwixtService, user_id: int | None = None, **more: object) -> GameView:
+    return await service.game_view(await game_id(service), user_id=user_id, **more)  # type: ignore[arg-type]
+
+
+def kinds(view: GameView) -> set[ControlKind]:
+    return {control.kind for control in view.controls}
+
+
+async def act(service: TwixtService, view: GameView, kind: ControlKind, text: str = "") -> str:
+    """The viewer uses one of their controls, as a front end hands it on; the reply's text."""
+    assert view.offers(kind), (kind, kinds(view))
+    assert view.you is not None
+    asker = await service.seat_request(view.game_id, view.you)
+    reply = await service.answer(asker, cmd.of_control(kind, view.game_id, text), {})
+    assert not reply.refused, reply.plain
+    return reply.plain
+
+
+async def test_a_takeback_request_reaches_the_opponents_view_and_its_live_version(service):
+    await start_game(service, swap="no")
+    await enter(service, asking(ALICE), "K10")
+    before = await view_of(service, BOB.id)
+    assert not before.offers(K.ACCEPT_TAKEBACK)
+    waiting = asyncio.ensure_future(service.next_version(before.game_id, before.live_version,
+                                                         NEVER))
+    await asyncio.sleep(0)  # bob's page waits for the next version
+    await act(service, await view_of(service, ALICE.id), K.ASK_TAKEBACK)
+    after = await view_of(service, BOB.id)
+    assert await asyncio.wait_for(waiting, NEVER) == after.live_version > before.live_version
+    assert {K.ACCEPT_TAKEBACK, K.DECLINE_TAKEBACK} <= kinds(after)
+    assert after.takeback_by == 0
+    asker = await view_of(service, ALICE.id)
+    assert not asker.offers(K.ACCEPT_TAKEBACK) and not asker.offers(K.ASK_TAKEBACK)
+    await act(service, after, K.DECLINE_TAKEBACK)
+    declined = await view_of(service, BOB.id)
+    assert declined.live_version > after.live_version
+    assert declined.takeback_by is None and not declined.offers(K.ACCEPT_TAKEBACK)
+
+
+async def test_an_accepted_takeback_takes_the_peg_off_every_view(service):
+    await start_game(service, swap="no")
+    await enter(service, asking(ALICE), "K10")
+    await act(service, await view_of(service, ALICE.id), K.ASK_TAKEBACK)
+    await act(service, await view_of(service, BOB.id), K.ACCEPT_TAKEBACK)
+    view = await view_of(service, ALICE.id)
+    assert view.pegs == () and view.to_move == 0 and view.offers(K.MOVE)
+
+
+async def test_the_player_to_move_places_offers_a_draw_with_the_move_and_resigns(service):
+    await start_game(service, swap="no", rules="pp")
+    alice = await view_of(service, ALICE.id)
+    assert {K.MOVE, K.MOVE_OFFERING_DRAW, K.OFFER_DRAW, K.RESIGN, K.NOTE} <= kinds(alice)
+    assert K.REMOVE not in kinds(alice)  # pp rules: nothing is removed
+    bob = await view_of(service, BOB.id)
+    assert K.MOVE not in kinds(bob) and {K.OFFER_DRAW, K.CONDITIONAL} <= kinds(bob)
+    await act(service, alice, K.MOVE_OFFERING_DRAW, "K10")
+    bob = await view_of(service, BOB.id)
+    assert bob.draw_offered_by is Colour.RED and [str(p.hole) for p in bob.pegs] == ["K10"]
+    assert {K.ACCEPT_DRAW, K.DECLINE_DRAW} <= kinds(bob)
+    assert K.MOVE_OFFERING_DRAW not in kinds(bob)
+    await act(service, bob, K.ACCEPT_DRAW)
+    over = await view_of(service, ALICE.id)
+    assert not over.active and over.outcome is not None and over.outcome.winner is None
+    assert kinds(over) == {K.NOTE, K.NOTES}
+
+
+async def test_a_classic_game_offers_removal_once_the_player_has_a_peg(service):
+    await start_game(service, swap="no", rules="classic")
+    assert K.REMOVE not in kinds(await view_of(service, ALICE.id))
+    await enter(service, asking(ALICE), "K10")
+    await enter(service, asking(BOB), "D4")
+    alice = await view_of(service, ALICE.id)
+    assert alice.rules is RuleSet.CLASSIC and K.REMOVE in kinds(alice)
+    await act(service, alice, K.REMOVE, "remove K10; L12")
+    assert [str(p.hole) for p in (await view_of(service)).pegs] == ["D4", "L12"]
+
+
+async def test_swap_and_conditional_moves_through_the_controls(service):
+    await start_game(service, swap="yes")
+    await enter(service, asking(ALICE), "K10")
+    bob = await view_of(service, BOB.id)
+    assert K.SWAP in kinds(bob)
+    await act(service, bob, K.SWAP)
+    # after the swap bob plays the peg, and alice is to move: bob may answer her ahead
+    bob = await view_of(service, BOB.id)
+    assert bob.to_move == 0 and K.CONDITIONAL in kinds(bob)
+    said = await act(service, bob, K.CONDITIONAL, "if D4 then E6")
+    assert "E6" in said
+
+
+async def test_an_onlooker_sees_the_board_and_may_do_nothing(service):
+    await start_game(service, swap="no")
+    await enter(service, asking(ALICE), "K10")
+    view = await view_of(service, CAROL.id)
+    assert view.you is None and view.controls == ()
+    assert [seat.name for seat in view.seats] == ["alice", "bob"] and view.to_move == 1
+
+
+async def test_a_link_names_a_seat_and_a_seat_that_is_none_is_refused(service):
+    await start_game(service, swap="no")
+    game = await game_id(service)
+    assert (await service.game_view(game, seat=1)).you == 1
+    assert (await service.seat_request(game, 1)).user == BOB
+    for asked in ({"seat": 2}, {"seat": -1}):
+        with pytest.raises(ServiceError, match="there is no such game"):
+            await service.game_view(game, **asked)  # type: ignore[arg-type]
+    with pytest.raises(ServiceError, match="there is no such game"):
+        await service.game_view(game + 99)
+    with pytest.raises(ServiceError, match="there is no such game"):
+        await service.seat_request(game, 2)
+
+
+async def test_privilege_is_offered_to_the_double_twixt_player_who_has_just_moved(service):
+    await start_team_game(service, swap="no")
+    await enter(service, asking(ALICE), "K10")
+    alice = await view_of(service, ALICE.id)
+    assert alice.privilege_seat == 0 and K.PRIVILEGE in kinds(alice)
+    assert K.PRIVILEGE not in kinds(await view_of(service, DAVE.id))
+    assert K.CONDITIONAL not in kinds(await view_of(service, CAROL.id))  # two-player only
+
+
+async def test_an_abort_changes_the_live_version(service):
+    await start_game(service, swap="no")
+    before = await view_of(service)
+    await enter(service, asking(ALICE, manager=True), "abort")
+    after = await service.game_view(before.game_id)
+    assert after.aborted and after.live_version > before.live_version
+
+
+async def test_a_finished_game_is_shown_turn_by_turn(service):
+    await start_game(service, swap="no")
+    for user, move in ((ALICE, "K10"), (BOB, "D4"), (ALICE, "resign yes")):
+        await enter(service, asking(user), move)
+    game = await game_id(service)
+    first = await service.game_view(game, step=1)
+    assert first.step == 1 and first.turns == 3 and [str(p.hole) for p in first.pegs] == ["K10"]
+    assert len(first.history) == 3 and first.to_move is None
+
+
+async def test_a_wait_with_no_change_ends_at_its_time_with_the_same_version(service):
+    await start_game(service, swap="no")
+    view = await view_of(service)
+    assert await service.next_version(view.game_id, view.live_version, 0.01) == view.live_version
+    assert await service.next_version(view.game_id + 99, 0, 0.01) is None
+
+
+async def test_a_change_made_by_another_process_ends_the_wait(service, tmp_path, clock):
+    await start_game(service, swap="no")
+    view = await view_of(service)
+    other_storage = await SqliteStorage.open(tmp_path / "twixt.db")
+    other = TwixtService(other_storage, clock=clock)
+    try:
+        waiting = asyncio.ensure_future(service.next_version(view.game_id, view.live_version,
+                                                             NEVER))
+        await asyncio.sleep(0)
+        await enter(other, asking(ALICE), "K10")  # told to the other service only
+        assert await asyncio.wait_for(waiting, NEVER) == view.live_version + 1
+    finally:
+        await other.close()
+        await other_storage.close()
+
+
+async def test_the_links_a_peg_would_make_are_worked_out_without_changing_the_game(service):
+    await start_game(service, swap="no", rules="classic", size="12")
+    for user, move in ((ALICE, "F5"), (BOB, "B3"), (ALICE, "J10")):
+        await enter(service, asking(user), move)
+    game = await game_id(service)
+    assert [(str(a), str(b)) for a, b in await service.peg_links(game, 1, "D4")] == [
+        ("D4", "B3")]
+    with pytest.raises(ServiceError, match="it is bob's turn"):
+        await service.peg_links(game, 0, "G7")
+    with pytest.raises(ServiceError, match="F5"):
+        await service.peg_links(game, 1, "F5")
+    with pytest.raises(ServiceError, match="choose one hole"):
+        await service.peg_links(game, 1, "D4 link B3")
+    assert len((await service.game_view(game)).pegs) == 3
+
+
+async def test_a_seat_in_a_channel_names_its_game_and_nobody_else_has_one(service):
+    with pytest.raises(ServiceError, match="this channel has no games"):
+        await service.seat_in_channel(CHANNEL, ALICE.id)
+    await start_game(service, swap="no")
+    game, seat = await service.seat_in_channel(CHANNEL, BOB.id)
+    assert seat == 1 and (await service.seat_in_channel(CHANNEL, CAROL.id)) == (game, None)
+
+
+async def test_one_wait_follows_many_games_and_says_which_changed(service):
+    await start_game(service, swap="no")
+    first = await view_of(service)
+    await service.challenges.challenge(asking(CAROL, channel=CHANNEL + 1), DAVE,
+                                       build_options(swap="no"))
+    await service.challenges.accept(asking(DAVE, channel=CHANNEL + 1))
+    second, _seat = await service.seat_in_channel(CHANNEL + 1, CAROL.id)
+    seen = {first.game_id: first.live_version, second: 0}
+    assert await service.next_changes(seen, 0.01) == {}
+    waiting = asyncio.ensure_future(service.next_changes(seen, NEVER))
+    await asyncio.sleep(0)
+    await enter(service, asking(CAROL, channel=CHANNEL + 1), "K10")
+    assert await asyncio.wait_for(waiting, NEVER) == {second: 1}
