@@ -11,7 +11,7 @@ also counts the statements the storage sent to SQLite for the move (through its 
 seam).
 
 A count, not a timing: it is the same on any machine for the same code, so it can be compared
-before and after a change of the service's structure (docs/architecture.md quotes it).
+before and after a change of the service's structure (docs/benchmarks.md quotes it).
 
     python benchmarks/move_path.py [--move M12] [--web] [--list]
 """
