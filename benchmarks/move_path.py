@@ -11,7 +11,7 @@ also counts the statements the storage sent to SQLite for the move (through its 
 seam).
 
 A count, not a timing: it is the same on any machine for the same code, so it can be compared
-before and after a change of the service's structure (docs/architecture.md quotes it).
+before and after a change of the service's structure (docs/benchmarks.md quotes it).
 
     python benchmarks/move_path.py [--move M12] [--web] [--list]
 """
@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import sys
 import tempfile
 import threading
 from collections import Counter
+from collections.abc import AsyncIterator
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -79,51 +81,55 @@ class Route:
                 self.crossings[module] += 1
 
 
+@contextlib.asynccontextmanager
+async def game_begun() -> AsyncIterator[tuple[SqliteStorage, TwixtService]]:
+    """A fresh game of alice's (red, first to move) with bob on a throw-away SQLite file; the
+    bot is not at the table, so a move is all the work that follows."""
+    with tempfile.TemporaryDirectory() as folder:
+        async with await SqliteStorage.open(Path(folder) / "path.db") as storage:
+            service = TwixtService(storage)
+            await service.challenges.challenge(Request(GUILD, CHANNEL, ALICE), BOB,
+                                               build_options())
+            await service.challenges.accept(Request(GUILD, CHANNEL, BOB))
+            try:
+                yield storage, service
+            finally:
+                await service.close()
+
+
 async def trace_web_move(route: Route, move: str) -> None:
     """The same move made on the web page: alice's seat link posts it to the board."""
     from aiohttp.test_utils import TestClient, TestServer
 
     from twixt.web import Signer, WebBoard
 
-    with tempfile.TemporaryDirectory() as folder:
-        async with await SqliteStorage.open(Path(folder) / "path.db") as storage:
-            service = TwixtService(storage)
-            await service.challenges.challenge(Request(GUILD, CHANNEL, ALICE), BOB,
-                                               build_options())
-            await service.challenges.accept(Request(GUILD, CHANNEL, BOB))
-            signer = Signer(b"move-path-secret-0123456789abcdef")
-            board = WebBoard(service, signer)
-            game_id = (await storage.active_game(CHANNEL)).id  # type: ignore[union-attr]
-            async with TestClient(TestServer(board.app())) as client:
-                # bob's page follows the game live: the move ends when it has the new view
-                live = await client.get(f"/api/g/{signer.token(game_id, 1)}/live")
-                await live.content.readuntil(b"\n\n")
-                await asyncio.sleep(0.2)  # the page settled: what follows is the move's
-                route.on = True
-                answer = await client.post(f"/api/g/{signer.token(game_id, 0)}/act",
-                                           json={"control": "move", "text": move})
-                await asyncio.wait_for(live.content.readuntil(b"\n\n"), 10)
-                route.on = False
-                live.close()
-                if answer.status != 200:
-                    raise SystemExit(f"the move was refused: {await answer.text()}")
-            await service.close()
+    async with game_begun() as (storage, service):
+        signer = Signer(b"move-path-secret-0123456789abcdef")
+        board = WebBoard(service, signer)
+        game_id = (await storage.active_game(CHANNEL)).id  # type: ignore[union-attr]
+        async with TestClient(TestServer(board.app())) as client:
+            # bob's page follows the game live: the move ends when it has the new view
+            live = await client.get(f"/api/g/{signer.token(game_id, 1)}/live")
+            await live.content.readuntil(b"\n\n")
+            await asyncio.sleep(0.2)  # the page settled: what follows is the move's
+            route.on = True
+            answer = await client.post(f"/api/g/{signer.token(game_id, 0)}/act",
+                                       json={"control": "move", "text": move})
+            await asyncio.wait_for(live.content.readuntil(b"\n\n"), 10)
+            route.on = False
+            live.close()
+            if answer.status != 200:
+                raise SystemExit(f"the move was refused: {await answer.text()}")
 
 
 async def trace_move(route: Route, move: str) -> None:
     """One move of alice's (red, first to move) in a fresh game with bob, traced into
     `route`; the bot is not at the table, so the move is all the work."""
-    with tempfile.TemporaryDirectory() as folder:
-        async with await SqliteStorage.open(Path(folder) / "path.db") as storage:
-            service = TwixtService(storage)
-            await service.challenges.challenge(Request(GUILD, CHANNEL, ALICE), BOB,
-                                               build_options())
-            await service.challenges.accept(Request(GUILD, CHANNEL, BOB))
-            asked = cmd.Move(parse_command(move))  # read at the edge, as a front end does
-            route.on = True
-            reply = await service.answer(Request(GUILD, CHANNEL, ALICE), asked, {})
-            route.on = False
-            await service.close()
+    async with game_begun() as (_storage, service):
+        asked = cmd.Move(parse_command(move))  # read at the edge, as a front end does
+        route.on = True
+        reply = await service.answer(Request(GUILD, CHANNEL, ALICE), asked, {})
+        route.on = False
     if reply.refused:
         raise SystemExit(f"the move was refused: {reply.text}")
 

@@ -28,6 +28,23 @@ Primary Entry Point (type 4): a bulk overwrite that leaves it out is refused wit
 error 50240, as Discord refuses it; and it records the interaction callbacks' types (12:
 LAUNCH_ACTIVITY).
 
+It answers as Discord's documentation says for a user-installed app (the sources are cited in
+docs/anywhere.md): a direct message to a user who shares no server with the bot
+(`strangers`) is refused with 50278, one whose DMs are closed with 50007; the first
+follow-up after a "thinking" defer (callback type 5) fills in that deferred message, with
+the defer's visibility, instead of making a new one; a component's interaction names as
+`authorizing_integration_owners` the user who installed the app and used it (the one whose
+command made the message), not the presser; every 4xx answer is recorded (`invalid`);
+messages, DMs and follow-ups are paced per route (`pace`: so many a window, with Discord's
+`X-RateLimit-*` headers, and 429 with `Retry-After` past them); a command sync naming an
+install type the app has not enabled (`install_types`) is refused with 50035, as are a
+button label over 80 characters, a placeholder over 150, an option's label, value or
+description over 100 and content over 2,000. Where the documentation is unclear — are the
+follow-ups of a user-installed app in a DM forced ephemeral, as the 2024 change log said of
+the preview? — `dm_followups_ephemeral` chooses, and the tests run both. Each message
+records whom Discord would notify (`Sent.notified`): the users its content mentions that
+its `allowed_mentions` let ping, in a message that is not ephemeral.
+
 Its Invalid Request Limit is Discord's: an address whose requests were answered 401, 403 or
 429 more than `invalid_limit` times (10,000) in 10 minutes is restricted, and every request
 it makes after is answered 429 (`restricted` says so). The Activity's checks (a user's
@@ -42,6 +59,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -71,8 +89,19 @@ BOT = ("import sys, discord.http\n"
 
 #: Discord's limits on what an answer carries
 MAX_ROWS, MAX_BUTTONS_A_ROW, MAX_OPTIONS, MAX_CUSTOM_ID = 5, 5, 25, 100
+MAX_LABEL, MAX_PLACEHOLDER, MAX_OPTION_TEXT, MAX_CONTENT = 80, 150, 100, 2000
 FIRST_ANSWER_SECONDS, TOKEN_SECONDS, MAX_FOLLOWUPS = 3, 15 * 60, 5
 PRIVATE_CHANNEL, BOT_DM = 2, 1
+#: a user's DM that Discord refuses: closed to the bot, or no server shared with it
+CLOSED = (403, 50007, "Cannot send messages to this user")
+NO_MUTUAL_GUILDS = (403, 50278, "Cannot send messages to this user due to having no mutual "
+                    "guilds")
+#: the routes paced (method, path's pattern): their bucket is per channel, user or token
+PACED = (("POST", "/api/v10/channels/{channel}/messages"),
+         ("POST", "/api/v10/users/@me/channels"),
+         ("POST", "/api/v10/webhooks/{app}/{token}"),
+         ("PATCH", "/api/v10/webhooks/{app}/{token}/messages/{message}"))
+_MENTION = re.compile(r"<@!?(\d+)>")
 
 
 def user(uid: int, name: str) -> dict[str, Any]:
@@ -92,10 +121,17 @@ class Sent:
     files: dict[str, bytes]
     ephemeral: bool
     interaction_id: int | None = None
+    #: the `allowed_mentions` it was sent with (Discord keeps them to itself)
+    allowed_mentions: dict[str, Any] | None = None
 
     @property
     def content(self) -> str:
         return str(self.data.get("content") or "")
+
+    @property
+    def notified(self) -> list[int]:
+        """The users Discord notifies of this message (its `mentions`)."""
+        return [int(u["id"]) for u in self.data.get("mentions", ())]
 
     def custom_ids(self) -> list[str]:
         return [item["custom_id"] for row in self.data.get("components", ())
@@ -122,6 +158,15 @@ class Interaction:
     answered: bool = False
     followups: int = 0
     answers: list[Sent] = field(default_factory=list)
+    #: who used it, and whose install of the app it ran on
+    user_id: int = 0
+    installer: int = 0
+    #: a "thinking" defer (type 5) waiting for its message: its flags
+    thinking: int | None = None
+    #: the INTERACTION_CREATE payload sent
+    payload: dict[str, Any] = field(default_factory=dict)
+    #: an autocomplete's answer (callback type 8): its choices
+    choices: list[dict[str, Any]] | None = None
 
 
 class DiscordError(Exception):
@@ -163,10 +208,22 @@ class FakeDiscord:
         self.users: dict[int, dict[str, Any]] = {}
         #: private channels (DM, group DM) by id: their type and their recipients' ids
         self.private: dict[int, tuple[int, tuple[int, ...]]] = {}
-        #: users whose direct messages with the bot are closed
+        #: users whose direct messages with the bot are closed (50007)
         self.closed_dms: set[int] = set()
+        #: users who share no server with the bot (a DM to them: 50278)
+        self.strangers: set[int] = set()
+        #: the install types enabled in the developer portal (0 guild, 1 user)
+        self.install_types = {0, 1}
+        #: follow-ups of a user-installed app in a DM or group DM shown to the user alone
+        self.dm_followups_ephemeral = False
+        #: every answer 400–499: (status, JSON code, method, path)
+        self.invalid: list[tuple[int, int, str, str]] = []
+        #: requests a paced route takes in a window of seconds; their times by bucket
+        self.pace = (5, 1.0)
+        self._buckets: dict[tuple[str, ...], list[float]] = {}
         self.sent: list[Sent] = []
-        #: posts refused with 50001 (into a private channel) and DMs refused with 50007
+        #: posts refused with 50001 (into a private channel), DMs refused with 50007 or
+        #: 50278
         self.refused: list[tuple[int, int]] = []
         self.interactions: dict[int, Interaction] = {}
         self._ids = itertools.count(800_000_000_000_000_001)
@@ -201,13 +258,52 @@ class FakeDiscord:
             return _response({"message": "You are being blocked from accessing our API "
                               "temporarily due to exceeding our rate limits frequently.",
                               "code": 0}, 429)
-        response: web.StreamResponse = await self._activity_check(request, handler)
+        response: web.StreamResponse = await self._paced(request, handler)
+        if 400 <= response.status < 500:
+            code = 0
+            if isinstance(response, web.Response) and response.body:
+                try:
+                    code = int(json.loads(bytes(response.body)).get("code", 0))  # type: ignore[arg-type]
+                except (ValueError, AttributeError):
+                    code = 0
+            self.invalid.append((response.status, code, request.method, request.path))
         if response.status in (401, 403, 429):
             now = time.monotonic()
             self.invalid_answers = [at for at in self.invalid_answers if at > now - 600]
             self.invalid_answers.append(now)
             self.restricted = len(self.invalid_answers) > self.invalid_limit
         return response
+
+    async def _paced(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """Discord's per-route rate limits: each answer of a paced route carries its
+        bucket's `X-RateLimit-*` headers, and a request past the limit is answered 429 with
+        `Retry-After` (a client that reads the headers never meets one)."""
+        route = request.match_info.route.resource
+        pattern = route.canonical if route is not None else ""
+        if (request.method, pattern) not in PACED:
+            return await self._activity_check(request, handler)
+        limit, window = self.pace
+        key = (request.method, pattern, *request.match_info.values())
+        now = time.monotonic()
+        times = [at for at in self._buckets.get(key, []) if at > now - window]
+        self._buckets[key] = times
+        reset_after = (times[0] + window - now) if times else window
+        answer: web.StreamResponse
+        if len(times) >= limit:
+            answer = _response({"message": "You are being rate limited.",
+                                "retry_after": round(reset_after, 3), "global": False}, 429)
+            answer.headers.update({"Retry-After": f"{reset_after:.3f}",
+                                   "X-RateLimit-Scope": "user"})
+        else:
+            times.append(now)
+            answer = await self._activity_check(request, handler)
+        answer.headers.update({
+            "X-RateLimit-Limit": str(limit),
+            "X-RateLimit-Remaining": str(max(limit - len(times), 0)),
+            "X-RateLimit-Reset-After": f"{(times[0] + window - now) if times else window:.3f}",
+            "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+            "X-RateLimit-Bucket": "-".join(key[:2])})
+        return answer
 
     async def _activity_check(self, request: web.Request, handler: Any) -> web.StreamResponse:
         """The Activity's checks counted, paced (429 with `Retry-After`) or failing (502)."""
@@ -324,6 +420,12 @@ class FakeDiscord:
         while self.hold_sync:
             await asyncio.sleep(0.1)
         payload = await request.json()
+        for command in payload:
+            unknown = set(command.get("integration_types") or [0]) - self.install_types
+            if unknown:
+                return _error(DiscordError(400, 50035, f"Invalid Form Body: command "
+                                           f"{command.get('name')!r} names install types "
+                                           f"{sorted(unknown)} the app does not support"))
         has_entry = any(c.get("type") == 4 for c in self.commands)
         if has_entry and not any(c.get("type") == 4 for c in payload):
             self.refused_overwrites += 1
@@ -373,23 +475,29 @@ class FakeDiscord:
                        kind: int = 2, message: Sent | None = None,
                        context: int = PRIVATE_CHANNEL) -> Interaction:
         """Send INTERACTION_CREATE: a slash command (`kind` 2) or a component (3, on
-        `message`) used by `who` in a private channel where the app is installed to `who`'s
-        account only."""
+        `message`) used by `who` in a private channel where the app is installed to an
+        account only: a command runs on `who`'s install, a component on the install of
+        whoever used the app to make `message` (Discord's `authorizing_integration_owners`
+        names the installing user)."""
         assert self._socket is not None, "the client is not connected"
         channel_type, recipients = self.private[channel_id]
         interaction_id = next(self._ids)
         token = f"token-{interaction_id}"
+        installer = who
+        if message is not None and message.interaction_id in self.interactions:
+            installer = self.interactions[message.interaction_id].installer
         payload: dict[str, Any] = {
             "id": str(interaction_id), "application_id": BOT_ID, "type": kind, "token": token,
             "version": 1, "data": data, "channel_id": str(channel_id),
             "channel": {"id": str(channel_id), "type": channel_type,
                         "recipients": [self.users[u] for u in recipients if u != who]},
             "user": self.users[who], "locale": "en-US", "app_permissions": "562949953601536",
-            "authorizing_integration_owners": {"1": str(who)}, "context": context,
+            "authorizing_integration_owners": {"1": str(installer)}, "context": context,
             "entitlements": [], "attachment_size_limit": 10 * 1024 * 1024}
         if message is not None:
             payload["message"] = message.data
-        record = Interaction(interaction_id, token, channel_id, context, self.now())
+        record = Interaction(interaction_id, token, channel_id, context, self.now(),
+                             user_id=who, installer=installer, payload=payload)
         self.interactions[interaction_id] = record
         self._sequence += 1
         await self._socket.send_str(json.dumps({"op": 0, "s": self._sequence,
@@ -434,6 +542,8 @@ class FakeDiscord:
             self.callbacks.append(kind)
             response: dict[str, Any] = {"interaction": {"id": str(interaction.id),
                                                         "type": 2}}
+            if kind == 8:  # an autocomplete's choices
+                interaction.choices = _checked_choices(body.get("data", {}))
             if kind in (4, 7):  # a message, or the pressed message updated
                 sent = self._accept(interaction.channel_id, "callback", body.get("data", {}),
                                     files, interaction)
@@ -442,6 +552,7 @@ class FakeDiscord:
                 response["resource"] = {"type": kind}
                 if kind == 5:
                     response["interaction"]["response_message_loading"] = True
+                    interaction.thinking = int(body.get("data", {}).get("flags") or 0)
         except DiscordError as error:
             return _error(error)
         self.later(self.age_after_answer)
@@ -473,7 +584,17 @@ class FakeDiscord:
                                    "of follow up messages")
             body, files = await _body(request)
             interaction.followups += 1
-            sent = self._accept(interaction.channel_id, "followup", body, files, interaction)
+            if interaction.thinking is not None:
+                # the deferred message is filled in, and keeps the defer's visibility
+                body = {**body, "flags": interaction.thinking}
+                interaction.thinking = None
+                via = "thinking"
+            elif self.dm_followups_ephemeral:
+                body = {**body, "flags": int(body.get("flags") or 0) | 64}
+                via = "followup"
+            else:
+                via = "followup"
+            sent = self._accept(interaction.channel_id, via, body, files, interaction)
         except DiscordError as error:
             return _error(error)
         await self._told()
@@ -486,7 +607,21 @@ class FakeDiscord:
             return _error(error)
         first = interaction.answers[0] if interaction.answers else None
         if request.method == "DELETE":
+            if first is None and interaction.thinking is None:
+                return _error(DiscordError(404, 10008, "Unknown Message"))
+            interaction.thinking = None
             return web.Response(status=204)
+        if request.method == "PATCH" and interaction.thinking is not None:
+            body, files = await _body(request)
+            body = {**body, "flags": interaction.thinking}
+            interaction.thinking = None
+            try:
+                sent = self._accept(interaction.channel_id, "thinking", body, files,
+                                    interaction)
+            except DiscordError as error:
+                return _error(error)
+            await self._told()
+            return _response(sent.data)
         if first is None:
             return _error(DiscordError(404, 10008, "Unknown Message"))
         return _response(first.data)
@@ -494,25 +629,43 @@ class FakeDiscord:
     def _accept(self, channel_id: int, via: str, body: dict[str, Any], files: dict[str, bytes],
                 interaction: Interaction | None = None) -> Sent:
         _check_components(body.get("components") or [])
+        if len(body.get("content") or "") > MAX_CONTENT:
+            raise DiscordError(400, 50035, "Invalid Form Body: content: Must be 2000 or "
+                               "fewer in length.")
         message_id = next(self._ids)
         attachments = [{"id": str(at), "filename": name, "size": len(data),
                         "url": f"{self.url}/attachments/{message_id}/{name}",
                         "proxy_url": f"{self.url}/attachments/{message_id}/{name}"}
                        for at, (name, data) in enumerate(files.items())]
         ephemeral = bool(int(body.get("flags") or 0) & 64)
+        notified = [] if ephemeral else self._notified(channel_id, body)
         data = {"id": str(message_id), "channel_id": str(channel_id), "type": 0,
                 "content": body.get("content") or "", "author": USER,
                 "attachments": attachments, "embeds": body.get("embeds") or [],
                 "components": _with_types(body.get("components") or []),
                 "flags": 64 if ephemeral else 0, "timestamp": "2026-01-01T00:00:00+00:00",
                 "edited_timestamp": None, "tts": False, "mention_everyone": False,
-                "mentions": [], "mention_roles": [], "pinned": False}
+                "mentions": [self.users[uid] for uid in notified], "mention_roles": [],
+                "pinned": False}
         sent = Sent(channel_id, via, data, files, ephemeral,
-                    interaction.id if interaction else None)
+                    interaction.id if interaction else None, body.get("allowed_mentions"))
         self.sent.append(sent)
         if interaction is not None:
             interaction.answers.append(sent)
         return sent
+
+    def _notified(self, channel_id: int, body: dict[str, Any]) -> list[int]:
+        """Whom Discord notifies of a message: the users its content mentions that its
+        `allowed_mentions` let ping (none given: every mention pings), who can see the
+        channel."""
+        mentioned = [int(uid) for uid in _MENTION.findall(str(body.get("content") or ""))]
+        allowed = body.get("allowed_mentions")
+        if allowed is not None:
+            users = {int(uid) for uid in allowed.get("users", ())}
+            every = "users" in allowed.get("parse", ())
+            mentioned = [uid for uid in mentioned if every or uid in users]
+        present = self.private.get(channel_id, (0, tuple(self.users)))[1]
+        return [uid for uid in dict.fromkeys(mentioned) if uid in present and uid in self.users]
 
     # --- channels and direct messages --------------------------------------------------
 
@@ -523,9 +676,11 @@ class FakeDiscord:
             return _error(DiscordError(403, 50001, "Missing Access"))
         if channel_id in self.dms:
             uid = self.dms[channel_id]
-            if uid in self.closed_dms:
-                self.refused.append((channel_id, 50007))
-                return _error(DiscordError(403, 50007, "Cannot send messages to this user"))
+            refusal = (CLOSED if uid in self.closed_dms
+                       else NO_MUTUAL_GUILDS if uid in self.strangers else None)
+            if refusal is not None:
+                self.refused.append((channel_id, refusal[1]))
+                return _error(DiscordError(*refusal))
             body, files = await _body(request)
             sent = self._accept(channel_id, "dm", body, files)
             await self._told()
@@ -546,11 +701,17 @@ class FakeDiscord:
 
     async def _channel(self, request: web.Request) -> web.Response:
         channel_id = int(request.match_info["channel"])
+        if channel_id in self.dms:  # the bot's own DM with a user
+            return _response({"id": str(channel_id), "type": 1, "last_message_id": None,
+                              "recipients": [self.users[self.dms[channel_id]]]})
         if channel_id in self.private:
             return _error(DiscordError(403, 50001, "Missing Access"))
         return _error(DiscordError(404, 10003, "Unknown Channel"))
 
     async def _typing(self, request: web.Request) -> web.Response:
+        """The typing sign: in the bot's own DMs; refused where the bot is not."""
+        if int(request.match_info["channel"]) in self.dms:
+            return web.Response(status=204)
         return _error(DiscordError(403, 50001, "Missing Access"))
 
     async def _user(self, request: web.Request) -> web.Response:
@@ -640,8 +801,27 @@ def _check_components(rows: list[dict[str, Any]]) -> None:
                 problems.append(f"custom_id {item['custom_id']!r} too long")
             if len(item.get("options", [])) > MAX_OPTIONS:
                 problems.append(f"{len(item['options'])} options")
+            if len(item.get("label") or "") > MAX_LABEL:
+                problems.append(f"label {item['label']!r} too long")
+            if len(item.get("placeholder") or "") > MAX_PLACEHOLDER:
+                problems.append(f"placeholder {item['placeholder']!r} too long")
+            for option in item.get("options", ()):
+                for key in ("label", "value", "description"):
+                    if len(option.get(key) or "") > MAX_OPTION_TEXT:
+                        problems.append(f"option {key} {option[key]!r} too long")
     if problems:
         raise DiscordError(400, 50035, "Invalid Form Body: " + "; ".join(problems))
+
+
+def _checked_choices(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """An autocomplete's choices within Discord's limits (25, each name and value 1–100
+    characters), else 50035."""
+    choices: list[dict[str, Any]] = list(data.get("choices") or [])
+    if len(choices) > MAX_OPTIONS or any(
+            not 1 <= len(str(choice.get(key, ""))) <= MAX_OPTION_TEXT
+            for choice in choices for key in ("name", "value")):
+        raise DiscordError(400, 50035, "Invalid Form Body: choices")
+    return choices
 
 
 def _with_types(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

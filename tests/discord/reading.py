@@ -10,8 +10,11 @@ import discord
 
 
 def sent(mock: MagicMock) -> list[dict[str, Any]]:
-    """Every message an interaction answered with, in order, as send keyword arguments."""
-    calls = (mock.response.send_message.await_args_list + mock.followup.send.await_args_list)
+    """Every message an interaction answered with, in order, as send keyword arguments (a
+    "thinking…" message filled in first)."""
+    calls = (mock.response.send_message.await_args_list
+             + mock.edit_original_response.await_args_list
+             + mock.followup.send.await_args_list)
     return [call.kwargs for call in calls]
 
 

@@ -61,7 +61,7 @@ async def test_setup_registers_the_cog_the_buttons_and_syncs(settings, client, m
     expected = [None] if not guilds else list(guilds)
     assert [scope and scope.id for scope in scopes] == expected
     assert [c.name for c in client.tree.get_commands(guild=scopes[0])] == [
-        "twixt", "twixt-records", "twixt-settings", "twixt-tournament"]
+        "twixt", "twixt-records", "twixt-settings", "twixt-tournament", "Challenge to TwixT"]
     await client.close()
 
 

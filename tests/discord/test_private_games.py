@@ -130,19 +130,26 @@ async def test_a_whole_game_in_a_group_dm_with_the_picker(server, bot):
     # carol sees the buttons but is not invited
     [refused] = await server.answered(await use(server, CAROL, channel, offer, "Accept"))
     assert refused.ephemeral
-    [board] = await server.answered(await use(server, BOB, channel, offer, "Accept"))
+    accepted = await use(server, BOB, channel, offer, "Accept")
+    # bob presses on alice's message: the app runs on her install, as Discord says
+    assert accepted.payload["authorizing_integration_owners"] == {"1": str(ALICE)}
+    [board] = await server.answered(accepted)
     assert png_size(board)[0] >= 400
     assert len(board.data["components"]) <= 5
     for move in range(len(RED)):
         board = await pick(server, ALICE, channel, board, RED[move])
         assert not board.ephemeral and RED[move] in board.content
         if move < len(BLACK):
-            # bob hears of it in his own DM with the bot, with a link to the game's message
-            await until(lambda told=move + 1: len(server.direct_messages(BOB)) == told,
-                        "bob's DM")
-            ping = server.direct_messages(BOB)[-1]
+            # the answer to alice's own press pings bob, and him alone: Discord notifies him
+            assert board.notified == [BOB] and f"<@{BOB}>" in board.content
+            allowed = board.allowed_mentions or {}
+            assert ([int(uid) for uid in allowed["users"]], allowed["parse"]) == ([BOB], [])
+            # and once a game, he hears of it in his own DM with the bot, with a link
+            await until(lambda: len(server.direct_messages(BOB)) == 1, "bob's DM")
+            ping = server.direct_messages(BOB)[0]
             assert "your move" in ping.content
-            assert f"/channels/@me/{channel}/{board.data['id']}" in ping.content
+            if move == 0:
+                assert f"/channels/@me/{channel}/{board.data['id']}" in ping.content
             # carol, who is not playing, cannot use the picker
             [no] = await server.answered(await use(server, CAROL, channel, board,
                                                    "twixt-pick:col", ["A"]))
@@ -150,8 +157,9 @@ async def test_a_whole_game_in_a_group_dm_with_the_picker(server, bot):
             board = await pick(server, BOB, channel, board, BLACK[move])
     assert "wins" in board.content
     assert png_size(board)[0] >= 400
-    # the bot never posted into the channel, and nothing was refused
-    assert server.refused == []
+    # the bot never posted into the channel, and Discord refused nothing: not one request
+    # of the whole game was answered 4xx (each counts toward the invalid-request limit)
+    assert server.refused == [] and server.invalid == []
     assert all(sent.via != "post" for sent in server.sent)
     # the game after its end: status answers in the same channel
     [status] = await server.answered(await server.interact(
@@ -173,20 +181,36 @@ async def test_an_old_picker_is_refused_in_one_line(server, bot):
     assert stale.content.count("\n") == 0
 
 
-async def test_a_closed_dm_is_told_to_the_mover_and_the_game_goes_on(server, bot):
+@pytest.mark.parametrize("refusal", [50007, 50278], ids=["closed-dms", "no-mutual-server"])
+async def test_a_refused_dm_is_tried_once_and_the_mention_tells_the_player(server, bot,
+                                                                           refusal):
+    """Bob's DMs are closed to the bot (50007), or he shares no server with it (50278, the
+    usual case of a user-installed app): the answer in the shared DM pings him each turn,
+    the bot's DM is tried once, and not again in his next game."""
     await ready(server, bot)
-    server.closed_dms.add(BOB)
-    channel = server.group_dm(ALICE, BOB)
-    [offer] = await server.answered(await server.interact(ALICE, channel, slash(
-        server, "twixt", "challenge", user=server.users[BOB], size="12", swap="no")))
-    [board] = await server.answered(await use(server, BOB, channel, offer, "Accept"))
-    typed = await server.interact(ALICE, channel, slash(server, "twixt", "move",
-                                                        command="F6"))
-    board, lost = await server.answered(typed, 2)
-    assert "F6" in board.content and not board.ephemeral
-    assert lost.ephemeral and "bob" in lost.content and lost.content.count("\n") == 0
-    assert (bob_dm := BOB + 1) and (bob_dm, 50007) in server.refused
-    await pick(server, BOB, channel, board, "C5")
+    (server.closed_dms if refusal == 50007 else server.strangers).add(BOB)
+    for _game in range(2):
+        channel = server.group_dm(ALICE, BOB)
+        [offer] = await server.answered(await server.interact(ALICE, channel, slash(
+            server, "twixt", "challenge", user=server.users[BOB], size="12", swap="no")))
+        [board] = await server.answered(await use(server, BOB, channel, offer, "Accept"))
+        for mine, his in (("F6", "C5"), ("F8", "C7")):
+            typed = await server.interact(ALICE, channel, slash(server, "twixt", "move",
+                                                                command=mine))
+            [board] = await server.answered(typed)
+            assert mine in board.content and not board.ephemeral
+            assert board.notified == [BOB]
+            board = await pick(server, BOB, channel, board, his)
+            assert board.notified == [ALICE]
+        await server.answered(await server.interact(BOB, channel, slash(
+            server, "twixt", "resign")))
+    # one DM tried in all, refused; nothing more was asked that Discord refuses
+    assert server.refused == [(BOB + 1, refusal)]
+    assert [(status, code) for status, code, *_ in server.invalid] == [(403, refusal)]
+    assert len(server.direct_messages(ALICE)) == 2  # her DMs are open: once a game
+    # alice was never told that bob could not be reached: the mention told him
+    assert not any(sent.ephemeral and "could not tell" in sent.content
+                   for sent in server.sent)
 
 
 async def test_the_picker_of_a_48x48_board_takes_two_selects_a_step(server, bot):
@@ -209,9 +233,15 @@ async def test_the_picker_of_a_48x48_board_takes_two_selects_a_step(server, bot)
     assert said.component("Next game")
 
 
+@pytest.mark.parametrize("forced", [False, True], ids=["public", "forced-ephemeral"])
 @pytest.mark.parametrize("context", [1, 2], ids=["bot-dm", "group-dm"])
-async def test_the_bots_moves_in_a_dm_follow_the_players_command(server, bot, context):
+async def test_the_bots_moves_in_a_dm_follow_the_players_command(server, bot, context,
+                                                                 forced):
+    """Whether or not Discord shows a user-installed app's follow-ups in a DM to the
+    interaction's user alone (its documentation does not settle it), the player sees the
+    bot's move and plays on from its picker."""
     await ready(server, bot)
+    server.dm_followups_ephemeral = forced
     me = dict(USER)
     channel = server.bot_dm(ALICE) if context == 1 else server.group_dm(ALICE, BOB)
     [board] = await server.answered(await server.interact(ALICE, channel, slash(
@@ -226,6 +256,11 @@ async def test_the_bots_moves_in_a_dm_follow_the_players_command(server, bot, co
     assert bots.via == "followup" and "bot (level 1)" in bots.content
     assert bots.custom_ids()  # its board has the picker for alice
     assert server.refused == [] and server.interactions[moved.id].followups == 1
+    assert bots.ephemeral is forced and server.direct_messages(ALICE) == []
+    # the bot thought without a typing sign in a channel it cannot see: no request refused
+    assert server.invalid == []
+    board = await pick(server, ALICE, channel, bots, "H7")
+    assert "H7" in board.content
 
 
 async def test_when_the_token_has_expired_the_bots_move_goes_to_the_players_dm(server, bot):
@@ -301,4 +336,69 @@ async def test_everything_a_game_has_works_in_a_dm(server, bot):
     assert board_refused.ephemeral and "not rated" in board_refused.content
     [stats] = await slash_as(ALICE, "twixt-records", "stats")
     assert "1" in stats.content
-    assert server.refused == []
+    assert server.refused == [] and server.invalid == []
+
+
+async def test_the_user_command_challenges_the_member_it_is_used_on(server, bot):
+    """Right-click (or long-press) bob → Apps → "Challenge to TwixT": a challenge with the
+    default options, which bob accepts as any other."""
+    await ready(server, bot)
+    [menu] = [c for c in server.commands if c["type"] == 2]
+    assert menu["name"] == "Challenge to TwixT"
+    assert menu["name_localizations"] == {"de": "Zu TwixT herausfordern"}
+    assert (menu["integration_types"], sorted(menu["contexts"])) == ([0, 1], [0, 1, 2])
+    channel = server.group_dm(ALICE, BOB)
+    used = await server.interact(ALICE, channel, {
+        "id": menu["id"], "name": menu["name"], "type": 2, "target_id": str(BOB),
+        "resolved": {"users": {str(BOB): server.users[BOB]}}})
+    [offer] = await server.answered(used)
+    assert "bob" in offer.content and not offer.ephemeral
+    [board] = await server.answered(await use(server, BOB, channel, offer, "Accept"))
+    assert board.notified == [ALICE] and board.custom_ids()
+
+
+async def test_move_autocompletes_with_the_legal_holes_best_first(server, bot):
+    """Typing `/twixt move command: F` in the game's DM: Discord asks the app (interaction
+    type 4) and gets holes of column F, those linking to alice's pegs first; the first sent
+    as the command is played."""
+    await ready(server, bot)
+    channel = server.group_dm(ALICE, BOB)
+    [offer] = await server.answered(await server.interact(ALICE, channel, slash(
+        server, "twixt", "challenge", user=server.users[BOB], size="12", swap="no")))
+    [board] = await server.answered(await use(server, BOB, channel, offer, "Accept"))
+    board = await pick(server, ALICE, channel, board, "D5")
+    board = await pick(server, BOB, channel, board, "K10")
+    command = next(c for c in server.commands if c["name"] == "twixt")
+    typing = await server.interact(ALICE, channel, {
+        "id": command["id"], "name": "twixt", "type": 1, "options": [{
+            "name": "move", "type": 1, "options": [
+                {"name": "command", "type": 3, "value": "F", "focused": True}]}]}, kind=4)
+    await until(lambda: typing.choices is not None, "the choices")
+    assert server.callbacks[-1] == 8
+    choices = typing.choices or []
+    assert choices and all(c["value"].startswith("F") for c in choices)
+    assert choices[0]["value"] in ("F4 link all", "F6 link all")  # a knight's move from D5
+    assert "D5" in choices[0]["name"]
+    [played] = await server.answered(await server.interact(ALICE, channel, slash(
+        server, "twixt", "move", command=choices[0]["value"])))
+    assert choices[0]["value"].split()[0] in played.content and not played.ephemeral
+
+
+async def test_a_sync_refused_for_user_install_is_logged_and_the_bot_plays_on(server,
+                                                                             tmp_path):
+    """The owner forgot to tick User Install: Discord refuses commands that name it. The
+    bot says so in its log, naming Discord's reason, and keeps running."""
+    server.install_types = {0}
+    process = subprocess.Popen(server.bot_command(), cwd=tmp_path,
+                               env=environment(tmp_path / "t.db"),
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        await ready(server, process)
+        assert not server.commands_synced.is_set()
+        assert [(status, code) for status, code, method, _ in server.invalid
+                if method == "PUT"] == [(400, 50035)]
+        assert process.poll() is None
+    finally:
+        process.terminate()
+        _out, err = process.communicate(timeout=60)
+    assert b"command sync failed" in err and b"install types" in err

@@ -67,32 +67,53 @@ async def test_an_unexpected_error_is_logged_with_context_and_apologised_for(
     assert "disk on fire" not in reply["content"]
 
 
-async def test_a_slow_call_is_deferred_then_answered_as_a_followup(client, monkeypatch):
-    monkeypatch.setattr(respond, "DEFER_AFTER_SECONDS", 0.01)
-    mock = interaction(client, ALICE)
-
+async def _slowly(client, mock, answer) -> None:
+    """Serve a command whose answer (a command, or an error raised) takes longer than the
+    deadline to defer."""
     async def slow():
         await asyncio.sleep(0.05)
-        return cmd.Challenge(None)  # answered in public
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
 
     await respond.serve_interaction(mock, client.service, "test", slow)
     mock.response.defer.assert_awaited_once()
     mock.response.send_message.assert_not_awaited()
-    assert "alice" in mock.followup.send.await_args.kwargs["content"]
-    mock.delete_original_response.assert_not_awaited()
 
 
-async def test_a_slow_error_replaces_the_public_thinking_message(client, monkeypatch):
+async def test_in_a_server_a_slow_call_thinks_privately(client, monkeypatch):
+    """No public "thinking…" that a private answer would remove: the error fills in the
+    asker's private thinking message, as Discord documents (an edit of the original)."""
     monkeypatch.setattr(respond, "DEFER_AFTER_SECONDS", 0.01)
     mock = interaction(client, ALICE)
+    await _slowly(client, mock, ConflictError("no"))
+    assert mock.response.defer.await_args.kwargs == {"ephemeral": True}
+    assert mock.edit_original_response.await_args.kwargs["content"] == "no"
+    mock.delete_original_response.assert_not_awaited()
+    mock.followup.send.assert_not_awaited()
 
-    async def slow():
-        await asyncio.sleep(0.05)
-        raise ConflictError("no")
 
-    await respond.serve_interaction(mock, client.service, "test", slow)
+async def test_in_a_server_a_slow_public_answer_replaces_the_private_thinking(client,
+                                                                              monkeypatch):
+    monkeypatch.setattr(respond, "DEFER_AFTER_SECONDS", 0.01)
+    mock = interaction(client, ALICE)
+    await _slowly(client, mock, cmd.Challenge(None))  # answered in public
     mock.delete_original_response.assert_awaited_once()
-    assert mock.followup.send.await_args.kwargs["ephemeral"] is True
+    answer = mock.followup.send.await_args.kwargs
+    assert "alice" in answer["content"] and answer["ephemeral"] is False
+
+
+async def test_in_a_dm_a_slow_public_answer_fills_in_the_public_thinking(client, monkeypatch):
+    """In a DM the thinking is public: a follow-up there may be shown to the asker alone
+    and is one of five, an edit of the original is neither."""
+    monkeypatch.setattr(respond, "DEFER_AFTER_SECONDS", 0.01)
+    mock = interaction(client, ALICE)
+    mock.guild_id = None
+    await _slowly(client, mock, cmd.Challenge(None))
+    assert mock.response.defer.await_args.kwargs == {"ephemeral": False}
+    assert "alice" in mock.edit_original_response.await_args.kwargs["content"]
+    mock.followup.send.assert_not_awaited()
+    mock.delete_original_response.assert_not_awaited()
 
 
 async def test_tree_errors_are_ephemeral_and_never_tracebacks(client, slash, caplog):

@@ -39,14 +39,16 @@ SUBCOMMAND = discord.AppCommandOptionType.subcommand.value
 async def synced(client: TwixtBot, monkeypatch: Any,
                  translator: discord.app_commands.Translator | None = None,
                  ) -> list[dict[str, Any]]:
-    """The commands as `setup_hook` registers and `tree.sync` translates them (with the
-    translator `setup_hook` installs, unless another is given); the client is closed after."""
+    """The slash commands as `setup_hook` registers and `tree.sync` translates them (with
+    the translator `setup_hook` installs, unless another is given); the client is closed
+    after. The user commands (`user_commands`) are synced beside them, and tested apart."""
     monkeypatch.setattr(client.tree, "sync", AsyncMock(return_value=[]))
     await client.setup_hook()
     translating = translator or client.tree.translator
     assert translating is not None
     payload = [await command.get_translated_payload(client.tree, translating)
-               for command in client.tree.get_commands()]
+               for command in client.tree.get_commands(
+                   type=discord.AppCommandType.chat_input)]
     await client.close()
     return payload
 

@@ -58,12 +58,14 @@ def marked_texts() -> Iterator[Marked]:
 
 def listed_name_keys() -> set[str]:
     """The catalogue's keys of the names the service lists (its commands', their options'
-    and choices': `name: time`), which are read from the listings, not marked in the code."""
+    and choices': `name: time`), which are read from the listings, not marked in the code,
+    and of Discord's user commands."""
     from twixt.discord.translator import SAME_EVERYWHERE, name_key
+    from twixt.discord.user_commands import NAMES
     from twixt.service.commands.listing import names_of
     from twixt.service.commands.router import VOCABULARY
 
-    return {name_key(name) for name in names_of(VOCABULARY.listed) - SAME_EVERYWHERE}
+    return {name_key(name) for name in (names_of(VOCABULARY.listed) | NAMES) - SAME_EVERYWHERE}
 
 
 def built_texts() -> Iterator[str]:

@@ -43,11 +43,13 @@ from twixt.discord.activity import (
 )
 from twixt.discord.cog import ChatCog
 from twixt.discord.messages import ChatMoves
+from twixt.discord.reach import DirectReach
 from twixt.discord.relay import Relays
 from twixt.discord.scheduler import ClockScheduler
 from twixt.discord.slash import slash_groups
 from twixt.discord.threads import DiscordThreads
 from twixt.discord.translator import CatalogueTranslator
+from twixt.discord.user_commands import user_commands
 from twixt.discord.views import PickerPlace, PickerSelect, TwixtButton
 from twixt.language import locale_of
 from twixt.service import Button, OpenService, Picker, Port, Reply
@@ -80,6 +82,8 @@ class TwixtBot(commands.AutoShardedBot):
         self.settings = settings
         #: the live interactions of games in direct messages, where the bot may not post
         self.relays = Relays()
+        #: the users who refused the bot's DMs, and the games whose players were told once
+        self.reach = DirectReach()
         # what the service borrows of Discord, lent once: game threads, the bot's moves
         # posted by the outbox, each server's language, the typing sign while the bot
         # thinks, and the clocks of this process's guilds only (no shards given: every one)
@@ -102,6 +106,8 @@ class TwixtBot(commands.AutoShardedBot):
         await self.add_cog(ChatCog(chat))
         for group in slash_groups(self.service):
             self.tree.add_command(group)
+        for menu in user_commands(self.service):
+            self.tree.add_command(menu)
         self.add_dynamic_items(TwixtButton, LaunchButton, PickerSelect, PickerPlace)
         await self.tree.set_translator(CatalogueTranslator())
         if self.settings.syncs_commands:

@@ -13,12 +13,13 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import aiohttp
 import discord
 
-from twixt.discord.relay import Relays
+from twixt.discord.reach import DM_REFUSALS
+from twixt.discord.relay import RelayClient, Relays
 from twixt.service import alongside
 
 log = logging.getLogger(__name__)
@@ -61,12 +62,22 @@ def where(interaction: discord.Interaction) -> dict[str, object]:
             "channel_id": interaction.channel_id}
 
 
+def private_thinking(interaction: discord.Interaction) -> bool:
+    """Whether a command's "thinking…" is shown to the asker alone: in a server, where a
+    public placeholder that a private answer removes would flash for everyone. In a DM or
+    group DM it stays public, so that a public answer fills it in — a follow-up there may
+    be shown to the asker alone (the 2024 change log) and is one of five."""
+    return (interaction.type is discord.InteractionType.application_command
+            and interaction.guild_id is not None)
+
+
 async def safe_defer(interaction: discord.Interaction) -> None:
-    """Acknowledge an interaction that will be answered later (once: a retry would fail)."""
+    """Acknowledge an interaction that will be answered later (once: a retry would fail):
+    a command with "thinking…" (`private_thinking`), a press with nothing shown."""
     if interaction.response.is_done():
         return
     try:
-        await interaction.response.defer()
+        await interaction.response.defer(ephemeral=private_thinking(interaction))
     except discord.HTTPException as error:
         log.warning("defer failed", extra={"status": error.status, **where(interaction)})
 
@@ -80,19 +91,26 @@ async def safe_respond(interaction: discord.Interaction, make_kwargs: Callable[[
     `make_kwargs` builds a fresh message each attempt (an attached file is read once). In a
     private channel `relays` counts the followups, which Discord limits: one past the limit
     is not sent but logged."""
-    deferred = interaction.response.is_done()
-    command = interaction.type is discord.InteractionType.application_command
-    if first and deferred and ephemeral and command:
-        # After a public "thinking…" defer, the first followup would take over that public
-        # message whatever its flags; removing it lets an ephemeral answer stay private.
+    # the first answer after a "thinking…" defer (a command's defer is always one)
+    thinking = (first and interaction.response.is_done()
+                and interaction.type is discord.InteractionType.application_command)
+    fills_thinking = thinking and ephemeral == private_thinking(interaction)
+    if thinking and not fills_thinking:
+        # The thinking message keeps its visibility whatever fills it in; removing it lets
+        # the answer, a followup of its own, be seen by whom it is for.
         await _attempt("delete thinking", interaction.delete_original_response,
                        **where(interaction))
 
-    if interaction.response.is_done() and relays is not None and not relays.count(interaction):
+    if (interaction.response.is_done() and not fills_thinking and relays is not None
+            and not relays.count(interaction)):
         log.warning("followup not sent: the interaction has none left", extra=where(interaction))
         return None
 
     async def send() -> discord.Message | None:
+        if fills_thinking:
+            # Discord documents filling in the thinking message as an edit of the original
+            # response (a followup there does the same, but is deprecated)
+            return await interaction.edit_original_response(**_as_edit(make_kwargs()))
         if interaction.response.is_done():
             return await interaction.followup.send(**make_kwargs(), ephemeral=ephemeral,
                                                    wait=True)
@@ -102,6 +120,14 @@ async def safe_respond(interaction: discord.Interaction, make_kwargs: Callable[[
         return resource if isinstance(resource, discord.Message) else None
 
     return await _attempt("respond", send, **where(interaction))
+
+
+def _as_edit(kwargs: Kwargs) -> Kwargs:
+    """A message's keyword arguments as an edit takes them: its files as `attachments`."""
+    edit = dict(kwargs)
+    if "files" in edit:
+        edit["attachments"] = edit.pop("files")
+    return edit
 
 
 async def safe_followup(interaction: discord.Interaction, make_kwargs: Callable[[], Kwargs]
@@ -131,12 +157,27 @@ async def safe_channel(client: discord.Client, channel_id: int) -> Any | None:
 async def safe_dm(client: discord.Client, user_id: int, make_kwargs: Callable[[], Kwargs],
                   **context: object) -> discord.Message | None:
     """A direct message to a user; None when it could not be sent — most often Forbidden,
-    the user takes no direct messages from us — so the caller can say it elsewhere."""
+    the user takes no direct messages from us (50007) or shares no server with the bot
+    (50278) — so the caller can say it elsewhere. Such a refusal is remembered
+    (`reach.DirectReach`), and the DM is not tried again while it is."""
+    reach = cast(RelayClient, client).reach
+    if reach.refuses(user_id):
+        log.info("direct message not tried: refused before",
+                 extra={"user_id": user_id, **context})
+        return None
     user = await safe_user(client, user_id, **context)
     if user is None:
         return None
-    return await _attempt("direct message", lambda: user.send(**make_kwargs()),
-                          user_id=user_id, **context)
+
+    async def send() -> discord.Message:
+        try:
+            return await user.send(**make_kwargs())
+        except discord.Forbidden as error:
+            if error.code in DM_REFUSALS:
+                reach.refused_by(user_id)
+            raise
+
+    return await _attempt("direct message", send, user_id=user_id, **context)
 
 
 async def safe_user(client: discord.Client, user_id: int,
@@ -158,13 +199,19 @@ async def safe_member(guild: discord.Guild, user_id: int) -> discord.Member | No
 def typing(client: discord.Client, channel_id: int) -> AbstractAsyncContextManager[None]:
     """Discord's typing indicator in a channel for as long as the context lasts (the
     service's `Thinking`: the bot's search, an analysis); discord.py's `typing()` refreshes
-    it every 5 seconds until the task that holds it is cancelled."""
+    it every 5 seconds until the task that holds it is cancelled.
+
+    Only in a channel the client has in its cache — every channel and active thread of the
+    servers the bot is in, and its own DMs once opened. A game's home in a DM or group DM
+    between players is never there: the app is not in that channel, so Discord refuses
+    both the fetch and the sign (403, Missing Access), and each refusal counts toward
+    Discord's invalid-request limit. The sign is skipped there, with no request."""
     return alongside(_keep_typing(client, channel_id))
 
 
 async def _keep_typing(client: discord.Client, channel_id: int) -> None:
-    channel = await safe_channel(client, channel_id)
-    if channel is None:
+    channel = client.get_channel(channel_id)
+    if channel is None or not isinstance(channel, discord.abc.Messageable):
         return
     try:
         async with channel.typing():

@@ -55,15 +55,26 @@ async def post(client: discord.Client, reply: Reply) -> bool:
 async def _to_private_home(client: discord.Client, reply: Reply) -> bool:
     """A message for a game in a direct message: through the channel's live interaction, or
     in the DMs of those it concerns. True once handled: nothing more can be done for a
-    player whose DMs are closed, and the game goes on."""
+    player whose DMs are closed, and the game goes on.
+
+    Discord's change log (2024) said a user-installed app's follow-ups in DMs are shown to
+    the interaction's user alone; the documentation does not settle it. So the follow-up's
+    own flags decide: one that came back ephemeral was seen by that user only, and the
+    others it concerns are told in their DMs as if there were no live interaction."""
+    seen_by: int | None = None
     if reply.dm_user_id is None and reply.channel_id is not None:
         relay = cast(RelayClient, client).relays.followup(reply.channel_id)
-        if relay is not None and await operations.safe_followup(
-                relay.interaction, replies.builder(reply)) is not None:
+        sent = None if relay is None else await operations.safe_followup(
+            relay.interaction, replies.builder(reply))
+        if sent is not None and not sent.flags.ephemeral:
             return True
+        if sent is not None and relay is not None:
+            seen_by = relay.interaction.user.id
     told = (reply.dm_user_id,) if reply.dm_user_id is not None else reply.mentions
     privately = replace(reply, mentions=(), private_home=False)
     for user_id in told:
+        if user_id == seen_by:
+            continue
         if await operations.safe_dm(client, user_id, replies.builder(privately)) is None:
             log.info("direct message not delivered", extra={
                 "user_id": user_id, "home_channel_id": reply.channel_id})

@@ -18,6 +18,8 @@ from typing import Protocol
 
 import discord
 
+from twixt.discord.reach import DirectReach
+
 #: how long Discord accepts an interaction's token for follow-ups (15 minutes), less a
 #: margin for the follow-up's own trip
 TOKEN_LIFE_SECONDS = 15 * 60 - 30
@@ -84,6 +86,8 @@ class Relays:
 
 
 class RelayClient(Protocol):
-    """The client (`app.TwixtBot`) that keeps the relays."""
+    """The client (`app.TwixtBot`) that keeps the relays, and what it knows of reaching
+    users in their DMs."""
 
     relays: Relays
+    reach: DirectReach

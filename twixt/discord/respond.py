@@ -22,7 +22,7 @@ import discord
 from discord import app_commands
 
 from twixt.discord import operations, outbox, replies
-from twixt.discord.relay import RelayClient, Relays
+from twixt.discord.relay import RelayClient
 from twixt.language import Message, locale_of, message, translation
 from twixt.rules import quote
 from twixt.service import (
@@ -136,8 +136,8 @@ async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
     """Send a reply and its followups: here through the interaction, elsewhere (a game's
     new thread, a direct message) through the outbox; the interaction is always
     acknowledged. In a direct message or group DM the interaction is kept for what the bot
-    says there by itself (`relay`), and whoever the reply pings is told in their own DM
-    with the bot, with a link to it."""
+    says there by itself (`relay`); a board there pings the player to move, who is also
+    told once a game in their own DM with the bot (`_tell_who_moves`)."""
     relays = cast(RelayClient, interaction.client).relays
     relays.remember(interaction)
     first = True
@@ -151,7 +151,7 @@ async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
             first = False
             if (sent is not None and interaction.guild_id is None and not part.ephemeral
                     and part.pickers):  # a board that waits for someone's move
-                await _tell_who_moves(interaction, part, sent, relays)
+                await _tell_who_moves(interaction, part, sent)
         else:
             await outbox.post(interaction.client, part)
     await operations.safe_defer(interaction)
@@ -164,25 +164,19 @@ def replies_forced_private(interaction: discord.Interaction) -> bool:
 
 
 async def _tell_who_moves(interaction: discord.Interaction, part: Reply,
-                          sent: discord.Message, relays: Relays) -> None:
-    """In a direct message the players pinged are told in their own DM with the bot, with a
-    link to the game's message; the asker learns in one line when one could not be."""
+                          sent: discord.Message) -> None:
+    """In a direct message the answer itself mentions the player to move, and Discord
+    notifies them of it. A DM from the bot, with a link to the game's message, is an extra:
+    tried once per game and player, and not again once refused (`reach`)."""
+    client = cast(RelayClient, interaction.client)
+    game_id = part.pickers[0].game_id
     for user_id in part.mentions:
-        if user_id == interaction.user.id:
+        if user_id == interaction.user.id or not client.reach.first_of_game(game_id, user_id):
             continue
         nudge = Reply(_said(interaction, message(
             "It is your move in TwixT, after {name}: {link}",
             name=interaction.user.display_name, link=sent.jump_url)), dm_user_id=user_id)
-        if await operations.safe_dm(interaction.client, user_id,
-                                    replies.builder(nudge)) is not None:
-            continue
-        user = await operations.safe_user(interaction.client, user_id)
-        name = user.display_name if user is not None else str(user_id)
-        await operations.safe_respond(
-            interaction, replies.builder(Reply(_said(interaction, message(
-                "I could not tell {name} that it is their move: they take no direct messages "
-                "from me.", name=name)), ephemeral=True)),
-            ephemeral=True, first=False, relays=relays)
+        await operations.safe_dm(interaction.client, user_id, replies.builder(nudge))
 
 
 def _said(interaction: discord.Interaction, said: Message) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import inspect
 import typing
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Literal
 
 import discord
@@ -22,15 +22,12 @@ from discord import app_commands
 from discord.app_commands import locale_str
 
 from twixt.discord.commanding import player_of, player_or_bot, record_bytes
+from twixt.discord.move_suggestions import MAX_SUGGESTIONS, Suggest, move_autocomplete
 from twixt.discord.respond import person, serve_interaction
 from twixt.service import Attachment, TwixtService
 from twixt.service import commands as cmd
 from twixt.service.commands import Group, Kind, Listed, Option, router
 
-#: the most choices Discord takes in an autocomplete's answer
-MAX_SUGGESTIONS = 25
-
-Suggest = Callable[[discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]]
 #: what follows a command's answer in Discord alone, by its path
 FollowUp = Callable[[discord.Interaction], Awaitable[None]]
 
@@ -44,6 +41,9 @@ async def _board_link(interaction: discord.Interaction) -> None:
 
 
 FOLLOW_UPS: dict[str, FollowUp] = {"/twixt board": _board_link}
+#: autocompletes that read the game, by command path and option
+AUTOCOMPLETES: dict[tuple[str, str], Callable[[TwixtService], Suggest]] = {
+    ("/twixt move", "command"): move_autocomplete}
 
 
 def slash_groups(service: TwixtService) -> list[app_commands.Group]:
@@ -99,6 +99,9 @@ def slash_command(service: TwixtService, listed: Listed) -> app_commands.Command
     for option in listed.options:
         if option.suggestions is not None:
             command.autocomplete(option.name)(suggestions(option.suggestions()))
+        reading = AUTOCOMPLETES.get((listed.path, option.name))
+        if reading is not None:
+            command.autocomplete(option.name)(reading(service))
     return command
 
 

@@ -1,7 +1,8 @@
 """The application service of the bot: challenges, turns, boards and replies, with no Discord.
 
-A front end builds one `TwixtService` with its `Port` (threads, posting, a server's language,
-the sign of thinking, its shards) and then calls only the service's public methods: it
+A front end is given one `TwixtService` by the process's composition root, or opens one with
+its `Port` (threads, posting, a server's language, the sign of thinking, its shards) through
+the `OpenService` the root hands it, and then calls only the service's public methods: it
 builds a `Request` (who, where) and a command — from its own input as one of
 `twixt.service.commands` (a button: `commands.of_button`), or from text through
 `twixt.service.commands.router` — hands both to `TwixtService.answer`, and delivers the

@@ -4,8 +4,9 @@ Both front ends call this and only this: who asks, in which channel, is it their
 with the rules, commit it to storage, draw the board, say what happened and whom to ping.
 Data flows one way: command in → rules check → storage commit → picture → reply out.
 
-A front end builds one `TwixtService` with its `Port` (what the service borrows of it) and
-then calls only its public methods; `answer` is the one way in for what someone asks, and
+A front end has one `TwixtService`, opened with its `Port` (what the service borrows of it)
+by the composition root or through the `OpenService` the root hands it, and then calls only
+its public methods; `answer` is the one way in for what someone asks, and
 what comes out is a `Reply`, never an exception. `TwixtService` composes one object per
 subject over a shared `Desk`; `execute` is the one dispatch from a `ServiceCommand`
 (a slash command's options, a button: `commands.of_button`, or a line its front end read

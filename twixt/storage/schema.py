@@ -32,7 +32,12 @@ class Migration:
 
 def migrations(package: str = "twixt.storage.migrations") -> tuple[Migration, ...]:
     """The numbered SQL files shipped in `twixt/storage/migrations` (or another package:
-    PostgreSQL's are in `twixt/storage/migrations_pg`), in order, numbered 1, 2, 3, ..."""
+    PostgreSQL's are in `twixt/storage/migrations_pg`), in order, numbered 1, 2, 3, ...
+
+    The two back ends' migrations are written twice on purpose: a column's type follows what
+    it means in each (in PostgreSQL ids are `bigint`, flags `boolean`, times `timestamptz`;
+    in SQLite `INTEGER` and `TEXT`), PostgreSQL's first migration is SQLite's first four in
+    one, and a migration once applied never changes, so neither is made from the other."""
     found = []
     for entry in importlib.resources.files(package).iterdir():
         match = _MIGRATION_NAME.match(entry.name)

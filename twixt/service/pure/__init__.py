@@ -1,4 +1,6 @@
-"""The service's pure arithmetic: clocks (`clock`) and tournaments (`tournaments`: pairings,
-matchings, standings). No I/O, no storage, no asyncio: they import nothing of the service but
-its model (`tests/test_layers.py` holds them to that), so the desk and the use cases above
-build on them and they are tested alone."""
+"""The service's arithmetic: clocks (`clock`) and tournaments (`tournaments`: pairings,
+matchings, standings). Of the service they import only its model and its errors
+(`tests/test_layers.py` holds them to that), so the desk and the use cases above build on
+them and they are tested alone. All of it is pure but two modules of the clock:
+`clock.absence` reads the vacations a clock pauses for from the storage it is handed, and
+`clock.wakeups` is the asyncio alarm that wakes the clocks' dispatcher."""
