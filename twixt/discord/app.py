@@ -90,11 +90,13 @@ class TwixtBot(commands.AutoShardedBot):
         self.relays = Relays()
         # what the service borrows of Discord, lent once: game threads, the bot's moves
         # posted by the outbox, each server's language, the typing sign while the bot
-        # thinks, and the clocks of this process's guilds only (no shards given: every one)
+        # thinks, an analysis's progress in its deferred answer, and the clocks of this
+        # process's guilds only (no shards given: every one)
         self.service = TwixtService(
             storage, Port(threads=DiscordThreads(self), post=self._post,
                           language=self.language_of,
                           thinking=functools.partial(operations.typing, self),
+                          progress=respond.show_progress,
                           shards=shards),
             clock=clock, engine_pool=EnginePool(settings.engine_workers))
         # discord.py's AutoShardedClient makes its event queue only when it connects, but its
