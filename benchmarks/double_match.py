@@ -39,21 +39,23 @@ def openings(size: int, seed: int) -> list[str]:
 
 
 def play(number: int, opening: str, calling: Colour, level: int, size: int, rules: str
-         ) -> tuple[Colour | None, int, int]:
-    """One game: the winner (None: a draw), its moves and how often the calling team called."""
+         ) -> tuple[Colour | None, int, int, int]:
+    """One game: the winner (None: a draw), its moves, how often the calling team called and
+    how often the other team's search would have."""
     game = Game(SEATS, size=size, rules=rules, swap=False)
     game.play(opening)
-    calls = 0
+    calls = forgone = 0
     limit = level_limit(level)
     while not game.is_over and game.moves_made < size * size:
         result = think(game, limit, seed=number * 1000 + game.moves_made)
         move = result.move
         if game.colour_to_move is not calling and move.endswith(PRIVILEGE):
             move = move[:-len(PRIVILEGE)]
+            forgone += 1
         calls += move.endswith(PRIVILEGE)
         game.play(move)
     outcome = game.outcome
-    return (None if outcome is None else outcome.winner), game.moves_made, calls
+    return (None if outcome is None else outcome.winner), game.moves_made, calls, forgone
 
 
 def main() -> None:
@@ -70,13 +72,14 @@ def main() -> None:
     for number in range(args.games):
         calling = Colour.RED if number % 2 == 0 else Colour.BLACK
         started = time.monotonic()
-        winner, moves, calls = play(number, holes[number // 2], calling, args.level,
+        winner, moves, calls, forgone = play(number, holes[number // 2], calling, args.level,
                                     args.size, args.rules)
         points += 0.5 if winner is None else float(winner is calling)
         called += calls
         said = "draw" if winner is None else ("calling" if winner is calling else "never")
         print(f"game {number + 1}: opening {holes[number // 2]}, calling team {calling.value},"
               f" won by {said}, {moves} moves, {calls} privilege called,"
+              f" {forgone} forgone by the other team,"
               f" {time.monotonic() - started:.0f} s", flush=True)
     low, high = wilson(points, args.games)
     print(f"calling team: {points:g} of {args.games}, {points / args.games:.1%}"
