@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from twixt.engine import Limit, think
+from twixt.engine import Limit, core, think
 from twixt.engine.analysis import default_limit
 from twixt.engine.api import _PLAIN as BY_THE_BOOK  # think's noise, temperature: a Limit's
 from twixt.engine.board import Board
@@ -92,7 +92,7 @@ def position(game: Game, mark: int) -> Game:
 
 
 def collect(which: str, per_game: int, nodes: int | None, seed: int, out: Path,
-            first: int | None = None) -> None:
+            first: int | None = None, views: bool = False) -> None:
     """Write one JSON line a position (see the module); a line already in `out` is kept, so
     a stopped run goes on where it stopped."""
     done = set()
@@ -118,7 +118,7 @@ def collect(which: str, per_game: int, nodes: int | None, seed: int, out: Path,
                 sink.write(json.dumps({
                     "game": name, "moves": mark, "red_to_move": board.colour_to_move is Colour.RED,
                     "searched": result.searched, "win": result.win, "nodes": result.nodes,
-                    **other_values(board, limit),
+                    **(other_values(board, limit) if views else {}),
                     "red_won": red_won}) + "\n")
                 sink.flush()
                 count += 1
@@ -304,16 +304,19 @@ VALUES = (("the best move's value (searched)", ("searched",)),
 
 
 def values(path: Path) -> None:
-    """Which value the analysis's curve is best drawn from: for each of `VALUES`, a logistic
-    map fitted on half the games (those of even place in file order) measured on the other
-    half and the other way round, so that every position is judged by a map that never saw
-    its game: ECE, log-loss and the curve's zigzag over all positions."""
-    data = [row for row in rows(path) if all(row.get(key) is not None
-                                             for _, keys in VALUES for key in keys)]
+    """Which value the analysis's curve is best drawn from: for each of `VALUES` collected, a
+    logistic map fitted on half the games (those of even place in file order) measured on the
+    other half and the other way round, so that every position is judged by a map that never
+    saw its game: ECE, log-loss and the curve's zigzag over all positions."""
+    collected = rows(path)
+    present = [(title, keys) for title, keys in VALUES
+               if all(key in row for row in collected for key in keys)]
+    data = [row for row in collected if all(row.get(key) is not None
+                                            for _, keys in present for key in keys)]
     names = sorted({row["game"] for row in data})
     half = {name: place % 2 for place, name in enumerate(names)}
     won = np.array([row["red_won"] == row["red_to_move"] for row in data], dtype=float)
-    for title, keys in VALUES:
+    for title, keys in present:
         features = np.stack([_logit([row[key] for row in data]) for key in keys]
                             + [np.ones(len(data))], axis=1)
         chance = np.zeros(len(data))
@@ -369,6 +372,10 @@ def main(argv: list[str] | None = None) -> None:
     gather.add_argument("--seed", type=int, default=0)
     gather.add_argument("--first", type=int, help="only the set's first N games")
     gather.add_argument("--out", type=Path, required=True)
+    gather.add_argument("--views", action="store_true",
+                        help="also the root's mean and the other side's view (measure --values)")
+    gather.add_argument("--sharpness", type=float,
+                        help="search with this evaluation sharpness instead of the engine's")
     learn = commands.add_parser("fit", help="fit the map and write the data file")
     learn.add_argument("data", type=Path)
     learn.add_argument("--check", action="store_true", help="print, write nothing")
@@ -382,7 +389,10 @@ def main(argv: list[str] | None = None) -> None:
                        help="the evaluation alone against the search's value and the results")
     args = parser.parse_args(argv)
     if args.command == "collect":
-        collect(args.games, args.per_game, args.nodes, args.seed, args.out, args.first)
+        if args.sharpness is not None:  # the constant both cores' searches are given
+            vars(core)["SHARPNESS"] = args.sharpness
+        collect(args.games, args.per_game, args.nodes, args.seed, args.out, args.first,
+                args.views)
     elif args.command == "fit":
         found = fit(args.data, "python benchmarks/calibrate_chance.py collect --games training "
                                "--first 300 --per-game 8 --out train.jsonl; python "
