@@ -12,6 +12,7 @@ import pytest
 from tests.discord.helpers import run, start_game
 from tests.discord.people import ALICE, BOB, CHANNEL, EVE, text_channel
 from tests.discord.reading import filenames, only
+from twixt.service.cases import analysis as analysis_case
 from twixt.service.desk.engine_pool import EnginePool
 
 #: Red (alice) connects on a 6×6 board with her fourth peg
@@ -44,6 +45,54 @@ async def test_anyone_here_gets_the_curve_of_the_finished_game(client, slash, po
 
 
 @pytest.fixture
+def told_at_once(monkeypatch) -> None:
+    """Every move the analysis reports is told: no wait before the first, none between."""
+    monkeypatch.setattr(analysis_case, "PROGRESS_AFTER", 0.0)
+    monkeypatch.setattr(analysis_case, "PROGRESS_EVERY", 0.0)
+
+
+def answer_steps(mock: MagicMock) -> list[str]:
+    """What the interaction's answer went through, in order."""
+    steps = {"response.defer": "defer", "edit_original_response": "edit",
+             "delete_original_response": "delete", "followup.send": "answer",
+             "response.send_message": "answer"}
+    return [steps[name] for name, _, _ in mock.mock_calls if name in steps]
+
+
+async def test_a_long_analysis_shows_its_progress_in_the_deferred_answer(client, slash, pool,
+                                                                         told_at_once):
+    await play_to_the_end(client, slash)
+    asked = await run(client, slash, "analyze", EVE)
+    edits = [call.kwargs["content"] for call in asked.edit_original_response.await_args_list]
+    assert edits, "no progress was shown"
+    assert all(re.fullmatch(r"Analysing: move [1-7] of 7…", edit) for edit in edits)
+    # the note goes once the answer is there, which comes as a message of its own
+    assert answer_steps(asked) == ["defer", *["edit"] * len(edits), "delete", "answer"]
+    reply = only(asked)
+    assert reply["ephemeral"] is False and reply["content"].startswith("Game 1, 7 moves")
+
+
+async def test_the_progress_is_told_in_the_askers_language_and_goes_with_a_private_answer(
+        client, slash, pool, told_at_once):
+    await play_to_the_end(client, slash)
+    asked = await run(client, slash, "analyze", ALICE, game=1, channel_id=CHANNEL + 1,
+                      locale=discord.Locale.german)
+    edits = [call.kwargs["content"] for call in asked.edit_original_response.await_args_list]
+    assert edits and all(re.fullmatch(r"Analyse: Zug [1-7] von 7…", edit) for edit in edits)
+    # an ephemeral answer removes the public note itself, before it is sent
+    assert answer_steps(asked)[-2:] == ["delete", "answer"]
+    assert only(asked)["ephemeral"] is True
+
+
+async def test_an_analysis_done_before_the_progress_is_due_shows_none(client, slash, pool,
+                                                                      monkeypatch):
+    monkeypatch.setattr(analysis_case, "PROGRESS_AFTER", 3600.0)
+    await play_to_the_end(client, slash)
+    asked = await run(client, slash, "analyze", EVE)
+    assert not asked.edit_original_response.called and not asked.delete_original_response.called
+
+
+@pytest.fixture
 def channels(client, monkeypatch) -> dict[int, MagicMock]:
     """The game's channel and another, as the client finds them."""
     found = {CHANNEL: text_channel(CHANNEL), CHANNEL + 1: text_channel(CHANNEL + 1)}
@@ -61,7 +110,8 @@ async def test_the_games_channel_shows_the_bot_typing_while_it_analyses(client, 
 
 async def test_an_analysis_asked_for_privately_shows_no_typing(client, slash, pool, channels):
     await play_to_the_end(client, slash)
-    await run(client, slash, "analyze", EVE, game=1, channel_id=CHANNEL + 1)
+    asked = await run(client, slash, "analyze", ALICE, game=1, channel_id=CHANNEL + 1)
+    assert only(asked)["content"].startswith("Game 1, 7 moves")
     assert not channels[CHANNEL].typing.called and not channels[CHANNEL + 1].typing.called
 
 

@@ -5,7 +5,9 @@ Slash commands and buttons both come through `serve`: it builds the `Request` an
 command (a button's is `commands.of_button`), hands both to `TwixtService.answer` — the
 service's one funnel: a `ServiceError` becomes an ephemeral line, an unexpected error a log
 record with the interaction's context and a short apology, never a traceback — and sends
-what comes back; a slow call is deferred before Discord's three-second deadline. An option
+what comes back; a slow call is deferred before Discord's three-second deadline, and a long
+one (an analysis) says how far it has come by editing that deferred answer (`show_progress`,
+the service's `Port.progress`), which is deleted before the answer is sent. An option
 the service cannot take (a bot named as a player, a record too big) is told through the same
 funnel (`refusal`).
 """
@@ -15,7 +17,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
 from typing import cast
 
 import discord
@@ -51,12 +54,39 @@ NO_CHANNEL = message("I cannot tell where this was asked; try again in a channel
 #: the app is used in a server that has not added it (installed to the asker's account)
 NOT_IN_SERVER = message("I am not added to this server, so I cannot keep a game here: ask "
                         "its managers to add me, or play in a DM")
+PROGRESS = message("Analysing: move {done} of {total}…")
 FORCED_PRIVATE = message("This server limits outside apps, so only you see my answers here.")
 #: the commands that begin a game in the channel they are asked in
 _STARTING = (cmd.Challenge, cmd.Team, cmd.Rematch, cmd.AnswerChallenge)
 # Discord wants an answer within 3 s. A call that is not done by then is deferred; a quick
 # one (nearly all) answers directly, which keeps an error ephemeral at no cost.
 DEFER_AFTER_SECONDS = 2.0
+
+
+@dataclass
+class _Answering:
+    """The interaction a call to the service answers, and whether its deferred answer was
+    edited to say how far the work has come."""
+
+    interaction: discord.Interaction
+    told: bool = False
+
+
+#: set by `serve` for the service's call: the interaction `show_progress` edits
+_answering: ContextVar[_Answering | None] = ContextVar("answering", default=None)
+
+
+async def show_progress(request: Request, done: int, total: int) -> None:
+    """The service's `Port.progress`: the interaction being answered shows "move n of N" in
+    its deferred answer (deferred now, if it was not yet), in the asker's language."""
+    answering = _answering.get()
+    if answering is None:
+        return
+    interaction = answering.interaction
+    await operations.safe_defer(interaction)
+    said = translation(request.locale).say(message(PROGRESS.template, done=done, total=total))
+    if await operations.safe_edit_original(interaction, replies.content(Reply(said))) is not None:
+        answering.told = True
 
 
 def person(member: discord.abc.User) -> User:
@@ -95,7 +125,16 @@ async def serve(interaction: discord.Interaction, service: TwixtService, label: 
     """The one way from an interaction to the service and back: the command `asked` (or
     built from the options, or read from typed text) answered for the interaction's user and
     channel, and sent; `label` names the command in the log."""
-    reply = await _within_deadline(interaction, _answer(interaction, service, label, asked))
+    answering = _Answering(interaction)
+    token = _answering.set(answering)
+    try:
+        reply = await _within_deadline(interaction, _answer(interaction, service, label, asked))
+    finally:
+        _answering.reset(token)
+    if answering.told and not reply.ephemeral:
+        # the progress is over: the answer comes as a message of its own, not below it (an
+        # ephemeral answer removes the deferred one itself, `operations.safe_respond`)
+        await operations.safe_delete_original(interaction)
     await deliver(interaction, reply)
 
 
