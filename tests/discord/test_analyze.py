@@ -11,7 +11,7 @@ import pytest
 
 from tests.discord.helpers import run, start_game
 from tests.discord.people import ALICE, BOB, CHANNEL, EVE, text_channel
-from tests.discord.reading import filenames, only
+from tests.discord.reading import filenames, only, sent
 from twixt.service.cases import analysis as analysis_case
 from twixt.service.desk.engine_pool import EnginePool
 
@@ -59,16 +59,24 @@ def answer_steps(mock: MagicMock) -> list[str]:
     return [steps[name] for name, _, _ in mock.mock_calls if name in steps]
 
 
+def progress_notes(mock: MagicMock) -> list[str]:
+    """The notes of how far the work has come that the deferred answer was edited to (an
+    answer filling it in carries more than its text)."""
+    return [call.kwargs["content"] for call in mock.edit_original_response.await_args_list
+            if set(call.kwargs) == {"content"}]
+
+
 async def test_a_long_analysis_shows_its_progress_in_the_deferred_answer(client, slash, pool,
                                                                          told_at_once):
     await play_to_the_end(client, slash)
     asked = await run(client, slash, "analyze", EVE)
-    edits = [call.kwargs["content"] for call in asked.edit_original_response.await_args_list]
-    assert edits, "no progress was shown"
-    assert all(re.fullmatch(r"Analysing: move [1-7] of 7…", edit) for edit in edits)
-    # the note goes once the answer is there, which comes as a message of its own
-    assert answer_steps(asked) == ["defer", *["edit"] * len(edits), "delete", "answer"]
-    reply = only(asked)
+    notes = progress_notes(asked)
+    assert notes, "no progress was shown"
+    assert all(re.fullmatch(r"Analysing: move [1-7] of 7…", note) for note in notes)
+    # the private "thinking…" note goes once the public answer is there, as a message of
+    # its own (removed once, as any thinking an answer of other visibility replaces)
+    assert answer_steps(asked) == ["defer", *["edit"] * len(notes), "delete", "answer"]
+    reply = sent(asked)[-1]
     assert reply["ephemeral"] is False and reply["content"].startswith("Game 1, 7 moves")
 
 
@@ -77,11 +85,11 @@ async def test_the_progress_is_told_in_the_askers_language_and_goes_with_a_priva
     await play_to_the_end(client, slash)
     asked = await run(client, slash, "analyze", ALICE, game=1, channel_id=CHANNEL + 1,
                       locale=discord.Locale.german)
-    edits = [call.kwargs["content"] for call in asked.edit_original_response.await_args_list]
-    assert edits and all(re.fullmatch(r"Analyse: Zug [1-7] von 7…", edit) for edit in edits)
-    # an ephemeral answer removes the public note itself, before it is sent
-    assert answer_steps(asked)[-2:] == ["delete", "answer"]
-    assert only(asked)["ephemeral"] is True
+    notes = progress_notes(asked)
+    assert notes and all(re.fullmatch(r"Analyse: Zug [1-7] von 7…", note) for note in notes)
+    # the private answer fills in the private note, in place
+    assert answer_steps(asked) == ["defer", *["edit"] * len(notes), "edit"]
+    assert sent(asked)[-1]["content"].startswith("Partie 1")
 
 
 async def test_an_analysis_done_before_the_progress_is_due_shows_none(client, slash, pool,

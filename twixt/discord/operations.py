@@ -90,11 +90,6 @@ async def safe_edit_original(interaction: discord.Interaction, text: str
         content=text), **where(interaction))
 
 
-async def safe_delete_original(interaction: discord.Interaction) -> None:
-    """Delete an interaction's answer (a progress note the answer makes stale)."""
-    await _attempt("delete answer", interaction.delete_original_response, **where(interaction))
-
-
 async def safe_respond(interaction: discord.Interaction, make_kwargs: Callable[[], Kwargs],
                        *, ephemeral: bool, first: bool = True, relays: Relays | None = None
                        ) -> discord.Message | None:

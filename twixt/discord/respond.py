@@ -18,7 +18,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import cast
 
 import discord
@@ -63,30 +63,21 @@ _STARTING = (cmd.Challenge, cmd.Team, cmd.Rematch, cmd.AnswerChallenge)
 DEFER_AFTER_SECONDS = 2.0
 
 
-@dataclass
-class _Answering:
-    """The interaction a call to the service answers, and whether its deferred answer was
-    edited to say how far the work has come."""
-
-    interaction: discord.Interaction
-    told: bool = False
-
-
-#: set by `serve` for the service's call: the interaction `show_progress` edits
-_answering: ContextVar[_Answering | None] = ContextVar("answering", default=None)
+#: set by `serve` for the service's call: the interaction `show_progress` edits. Once the
+#: answer is there it replaces the progress as it replaces "thinking…" (the thinking message
+#: filled in, or removed for an answer of other visibility: `operations.safe_respond`).
+_answering: ContextVar[discord.Interaction | None] = ContextVar("answering", default=None)
 
 
 async def show_progress(request: Request, done: int, total: int) -> None:
     """The service's `Port.progress`: the interaction being answered shows "move n of N" in
     its deferred answer (deferred now, if it was not yet), in the asker's language."""
-    answering = _answering.get()
-    if answering is None:
+    interaction = _answering.get()
+    if interaction is None:
         return
-    interaction = answering.interaction
     await operations.safe_defer(interaction)
     said = translation(request.locale).say(message(PROGRESS.template, done=done, total=total))
-    if await operations.safe_edit_original(interaction, replies.content(Reply(said))) is not None:
-        answering.told = True
+    await operations.safe_edit_original(interaction, replies.content(Reply(said)))
 
 
 def person(member: discord.abc.User) -> User:
@@ -125,16 +116,11 @@ async def serve(interaction: discord.Interaction, service: TwixtService, label: 
     """The one way from an interaction to the service and back: the command `asked` (or
     built from the options, or read from typed text) answered for the interaction's user and
     channel, and sent; `label` names the command in the log."""
-    answering = _Answering(interaction)
-    token = _answering.set(answering)
+    token = _answering.set(interaction)
     try:
         reply = await _within_deadline(interaction, _answer(interaction, service, label, asked))
     finally:
         _answering.reset(token)
-    if answering.told and not reply.ephemeral:
-        # the progress is over: the answer comes as a message of its own, not below it (an
-        # ephemeral answer removes the deferred one itself, `operations.safe_respond`)
-        await operations.safe_delete_original(interaction)
     await deliver(interaction, reply)
 
 
