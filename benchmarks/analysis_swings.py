@@ -1,6 +1,7 @@
 """Are the analysis's swings the game's turning points? Checked by play and by a deeper look.
 
     python benchmarks/analysis_swings.py --games 5 --playouts 6 --playout-nodes 1250
+    python benchmarks/analysis_swings.py --games 2 --after 0019.twixt   # games not yet seen
 
 For each of the first `--games` games of the real-game benchmark (`benchmarks/games/`) with a
 listed swing, this analyses the game at the default budget (`engine.analysis.default_limit`)
@@ -77,12 +78,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--playouts", type=int, default=6)
     parser.add_argument("--playout-nodes", type=int, default=1250)
     parser.add_argument("--deeper", type=int, default=DEEPER)
+    parser.add_argument("--after", default="", help="only games whose file name sorts after this")
     args = parser.parse_args(argv)
     found = confirmed = deeper_listed = deeper_big = swings = 0
     started = time.monotonic()
     for path in sorted(GAMES.glob("*.twixt")):
         if found >= args.games:
             break
+        if path.name <= args.after:
+            continue
         game = load(path)
         limit = replace(default_limit(game), seconds=None)
         analysis = analyze_game(game, limit)

@@ -28,7 +28,9 @@ side to move and by colour to move, the mean bias, the log-loss and the lag-one
 autocorrelation of the changes of Red's chance along each whole game (the curve's zigzag:
 about -0.5 when each point is an independent noisy guess, -1 when the points alternate);
 `--grid` the ECE and zigzag of a few other maps instead, `--evaluation` where the side to
-move's bias comes from (the evaluation alone, no search, against the search and the results).
+move's bias comes from (the evaluation alone, no search, against the search and the results),
+`--values` whether another value than the best move's would draw a calmer curve (the root's
+mean, the other side's view: `other_values`), each map measured on games it was not fitted on.
 """
 
 from __future__ import annotations
@@ -47,11 +49,15 @@ from typing import Any
 
 import numpy as np
 
-from twixt.engine import Limit, think
+from twixt.engine import Limit, core, think
 from twixt.engine.analysis import default_limit
+from twixt.engine.api import _PLAIN as BY_THE_BOOK  # think's noise, temperature: a Limit's
 from twixt.engine.board import Board
 from twixt.engine.chance import DATA, Calibration
+from twixt.engine.core import search
 from twixt.engine.evaluate import NARROW, SHARPNESS, TEMPO, UNREACHABLE, side, win_chance
+from twixt.engine.policy import root_scores
+from twixt.engine.search import ROOT_WIDTH
 from twixt.rules import Colour, Game
 from twixt.rules.records import load
 from twixt.service.cases.engine_player import ACCEPT_DRAW_BELOW, RESIGN_BELOW
@@ -86,7 +92,7 @@ def position(game: Game, mark: int) -> Game:
 
 
 def collect(which: str, per_game: int, nodes: int | None, seed: int, out: Path,
-            first: int | None = None) -> None:
+            first: int | None = None, views: bool = False) -> None:
     """Write one JSON line a position (see the module); a line already in `out` is kept, so
     a stopped run goes on where it stopped."""
     done = set()
@@ -112,11 +118,39 @@ def collect(which: str, per_game: int, nodes: int | None, seed: int, out: Path,
                 sink.write(json.dumps({
                     "game": name, "moves": mark, "red_to_move": board.colour_to_move is Colour.RED,
                     "searched": result.searched, "win": result.win, "nodes": result.nodes,
+                    **(other_values(board, limit) if views else {}),
                     "red_won": red_won}) + "\n")
                 sink.flush()
                 count += 1
             print(f"{name}: {count} positions, {time.monotonic() - started:.0f} s",
                   file=sys.stderr)
+
+
+def other_values(game: Game, limit: Limit) -> dict[str, float | None]:
+    """Values the analysis could report instead of the search's value of its best move
+    (`PlayResult.searched`), for `measure --values`: `root_mean`, the mean over every visit
+    of every root move of the same search (`think`'s, seed 0), which the maximum draws less
+    to the side to move; and `other`, the best move's value of a search of the same pegs for
+    the side not to move as if it were to move, a view of the position from the other side.
+    None where `think` runs no search (a swap, an opening peg)."""
+    if game.can_swap() or (game.options.swap and game.moves_made == 0):
+        return {"root_mean": None, "other": None}
+    board = Board(game)
+    found: dict[str, float | None] = {}
+    for colour, key in ((game.colour_to_move, "root_mean"),
+                        (game.colour_to_move.opponent, "other")):
+        rng = random.Random(0)
+        outcome = search(board, colour, limit.nodes, None, noise=BY_THE_BOOK[0],
+                         rng_values=[rng.random() for _ in range(ROOT_WIDTH)],
+                         root_scores=root_scores(board, colour))
+        visits = sum(outcome.visits)
+        best = outcome.best()
+        if key == "root_mean":
+            found[key] = sum(outcome.values) / visits if visits else outcome.root_eval
+        else:
+            found[key] = (outcome.root_eval if best is None
+                          else outcome.values[best] / max(1, outcome.visits[best]))
+    return found
 
 
 def rows(path: Path) -> list[dict[str, Any]]:
@@ -133,12 +167,7 @@ def logistic(x: Any, won: Any) -> tuple[float, float, float]:
     """The maximum-likelihood `won ~ sigmoid(slope * x + bias)` (Newton's method): slope, bias
     and the log-loss."""
     features = np.stack([x, np.ones_like(x)], axis=1)
-    weights = np.array([0.0, 0.0])
-    for _ in range(50):
-        p = 1 / (1 + np.exp(-features @ weights))
-        gradient = features.T @ (won - p)
-        hessian = (features * (p * (1 - p))[:, None]).T @ features
-        weights = weights + np.linalg.solve(hessian, gradient)
+    weights = _fitted(features, won)
     p = 1 / (1 + np.exp(-features @ weights))
     loss = -np.mean(won * np.log(p) + (1 - won) * np.log(1 - p))
     return float(weights[0]), float(weights[1]), float(loss)
@@ -265,6 +294,55 @@ def evaluation(path: Path) -> None:
           f" pegs (the evaluation: {TEMPO})")
 
 
+#: what `measure --values` compares: a name, and the collected values whose logits a map
+#: weighs (the mover's and the other side's view: `other_values`)
+VALUES = (("the best move's value (searched)", ("searched",)),
+          ("the root's mean value (root_mean)", ("root_mean",)),
+          ("both sides' views (searched, other)", ("searched", "other")),
+          ("the root's mean and the other side's view (root_mean, other)",
+           ("root_mean", "other")))
+
+
+def values(path: Path) -> None:
+    """Which value the analysis's curve is best drawn from: for each of `VALUES` collected, a
+    logistic map fitted on half the games (those of even place in file order) measured on the
+    other half and the other way round, so that every position is judged by a map that never
+    saw its game: ECE, log-loss and the curve's zigzag over all positions."""
+    collected = rows(path)
+    present = [(title, keys) for title, keys in VALUES
+               if all(key in row for row in collected for key in keys)]
+    data = [row for row in collected if all(row.get(key) is not None
+                                            for _, keys in present for key in keys)]
+    names = sorted({row["game"] for row in data})
+    half = {name: place % 2 for place, name in enumerate(names)}
+    won = np.array([row["red_won"] == row["red_to_move"] for row in data], dtype=float)
+    for title, keys in present:
+        features = np.stack([_logit([row[key] for row in data]) for key in keys]
+                            + [np.ones(len(data))], axis=1)
+        chance = np.zeros(len(data))
+        for fold in (0, 1):
+            learn = np.array([half[row["game"]] != fold for row in data])
+            weights = _fitted(features[learn], won[learn])
+            chance[~learn] = 1 / (1 + np.exp(-features[~learn] @ weights))
+        for row, value in zip(data, chance, strict=True):
+            row["cross"] = float(value)
+        error, _ = reliability(zip(chance, won.astype(bool), strict=True))
+        loss = -np.mean(won * np.log(chance) + (1 - won) * np.log(1 - chance))
+        mean, pooled, count = zigzag(data, "cross")
+        print(f"{title}: {len(data)} positions of {len(names)} games, ECE {error:.1%}, log-loss"
+              f" {loss:.3f}, zigzag mean {mean:+.2f} (pooled {pooled:+.2f}, {count} games)")
+
+
+def _fitted(features: Any, won: Any) -> Any:
+    """The maximum-likelihood weights of `won ~ sigmoid(features @ weights)`."""
+    weights = np.zeros(features.shape[1])
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-features @ weights))
+        hessian = (features * (p * (1 - p))[:, None]).T @ features
+        weights = weights + np.linalg.solve(hessian, features.T @ (won - p))
+    return weights
+
+
 #: the maps `measure --grid` tries: slopes and biases
 GRID = ((0.3, 0.45, 0.6), (0.0, -0.23, -0.4))
 
@@ -294,6 +372,10 @@ def main(argv: list[str] | None = None) -> None:
     gather.add_argument("--seed", type=int, default=0)
     gather.add_argument("--first", type=int, help="only the set's first N games")
     gather.add_argument("--out", type=Path, required=True)
+    gather.add_argument("--views", action="store_true",
+                        help="also the root's mean and the other side's view (measure --values)")
+    gather.add_argument("--sharpness", type=float,
+                        help="search with this evaluation sharpness instead of the engine's")
     learn = commands.add_parser("fit", help="fit the map and write the data file")
     learn.add_argument("data", type=Path)
     learn.add_argument("--check", action="store_true", help="print, write nothing")
@@ -301,11 +383,16 @@ def main(argv: list[str] | None = None) -> None:
     check.add_argument("data", type=Path)
     check.add_argument("--calibration", type=Path, help="a data file to apply to `searched`")
     check.add_argument("--grid", action="store_true", help="the ECE and zigzag of other maps")
+    check.add_argument("--values", action="store_true",
+                       help="maps of other values, each measured on games it was not fitted on")
     check.add_argument("--evaluation", action="store_true",
                        help="the evaluation alone against the search's value and the results")
     args = parser.parse_args(argv)
     if args.command == "collect":
-        collect(args.games, args.per_game, args.nodes, args.seed, args.out, args.first)
+        if args.sharpness is not None:  # the constant both cores' searches are given
+            vars(core)["SHARPNESS"] = args.sharpness
+        collect(args.games, args.per_game, args.nodes, args.seed, args.out, args.first,
+                args.views)
     elif args.command == "fit":
         found = fit(args.data, "python benchmarks/calibrate_chance.py collect --games training "
                                "--first 300 --per-game 8 --out train.jsonl; python "
@@ -315,6 +402,8 @@ def main(argv: list[str] | None = None) -> None:
             OUTPUT.write_text(json.dumps(found.as_json(), indent=1) + "\n")
     elif args.grid:
         grid(args.data)
+    elif args.values:
+        values(args.data)
     elif args.evaluation:
         evaluation(args.data)
     else:

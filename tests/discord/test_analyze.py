@@ -11,7 +11,8 @@ import pytest
 
 from tests.discord.helpers import run, start_game
 from tests.discord.people import ALICE, BOB, CHANNEL, EVE, text_channel
-from tests.discord.reading import filenames, only
+from tests.discord.reading import filenames, only, sent
+from twixt.service.cases import analysis as analysis_case
 from twixt.service.desk.engine_pool import EnginePool
 
 #: Red (alice) connects on a 6×6 board with her fourth peg
@@ -44,6 +45,62 @@ async def test_anyone_here_gets_the_curve_of_the_finished_game(client, slash, po
 
 
 @pytest.fixture
+def told_at_once(monkeypatch) -> None:
+    """Every move the analysis reports is told: no wait before the first, none between."""
+    monkeypatch.setattr(analysis_case, "PROGRESS_AFTER", 0.0)
+    monkeypatch.setattr(analysis_case, "PROGRESS_EVERY", 0.0)
+
+
+def answer_steps(mock: MagicMock) -> list[str]:
+    """What the interaction's answer went through, in order."""
+    steps = {"response.defer": "defer", "edit_original_response": "edit",
+             "delete_original_response": "delete", "followup.send": "answer",
+             "response.send_message": "answer"}
+    return [steps[name] for name, _, _ in mock.mock_calls if name in steps]
+
+
+def progress_notes(mock: MagicMock) -> list[str]:
+    """The notes of how far the work has come that the deferred answer was edited to (an
+    answer filling it in carries more than its text)."""
+    return [call.kwargs["content"] for call in mock.edit_original_response.await_args_list
+            if set(call.kwargs) == {"content"}]
+
+
+async def test_a_long_analysis_shows_its_progress_in_the_deferred_answer(client, slash, pool,
+                                                                         told_at_once):
+    await play_to_the_end(client, slash)
+    asked = await run(client, slash, "analyze", EVE)
+    notes = progress_notes(asked)
+    assert notes, "no progress was shown"
+    assert all(re.fullmatch(r"Analysing: move [1-7] of 7…", note) for note in notes)
+    # the private "thinking…" note goes once the public answer is there, as a message of
+    # its own (removed once, as any thinking an answer of other visibility replaces)
+    assert answer_steps(asked) == ["defer", *["edit"] * len(notes), "delete", "answer"]
+    reply = sent(asked)[-1]
+    assert reply["ephemeral"] is False and reply["content"].startswith("Game 1, 7 moves")
+
+
+async def test_the_progress_is_told_in_the_askers_language_and_goes_with_a_private_answer(
+        client, slash, pool, told_at_once):
+    await play_to_the_end(client, slash)
+    asked = await run(client, slash, "analyze", ALICE, game=1, channel_id=CHANNEL + 1,
+                      locale=discord.Locale.german)
+    notes = progress_notes(asked)
+    assert notes and all(re.fullmatch(r"Analyse: Zug [1-7] von 7…", note) for note in notes)
+    # the private answer fills in the private note, in place
+    assert answer_steps(asked) == ["defer", *["edit"] * len(notes), "edit"]
+    assert sent(asked)[-1]["content"].startswith("Partie 1")
+
+
+async def test_an_analysis_done_before_the_progress_is_due_shows_none(client, slash, pool,
+                                                                      monkeypatch):
+    monkeypatch.setattr(analysis_case, "PROGRESS_AFTER", 3600.0)
+    await play_to_the_end(client, slash)
+    asked = await run(client, slash, "analyze", EVE)
+    assert not asked.edit_original_response.called and not asked.delete_original_response.called
+
+
+@pytest.fixture
 def channels(client, monkeypatch) -> dict[int, MagicMock]:
     """The game's channel and another, as the client finds them."""
     found = {CHANNEL: text_channel(CHANNEL), CHANNEL + 1: text_channel(CHANNEL + 1)}
@@ -61,7 +118,8 @@ async def test_the_games_channel_shows_the_bot_typing_while_it_analyses(client, 
 
 async def test_an_analysis_asked_for_privately_shows_no_typing(client, slash, pool, channels):
     await play_to_the_end(client, slash)
-    await run(client, slash, "analyze", EVE, game=1, channel_id=CHANNEL + 1)
+    asked = await run(client, slash, "analyze", ALICE, game=1, channel_id=CHANNEL + 1)
+    assert only(asked)["content"].startswith("Game 1, 7 moves")
     assert not channels[CHANNEL].typing.called and not channels[CHANNEL + 1].typing.called
 
 

@@ -5,6 +5,8 @@ page's own view, in a real browser."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -40,14 +42,22 @@ def said(page: WebDriver) -> str:
     return page.find_element(By.ID, "message").text
 
 
-def test_a_takeback_request_reaches_the_opponents_open_page_and_is_answered_there(
-        tmp_path: Path):
-    database = tmp_path / "twixt.db"
-    table(database, "alice: challenge bob size 12 swap no", "bob: accept", "alice: G6",
-          "bob: E7")
+@contextmanager
+def both_pages(database: Path, *lines: str) -> Iterator[tuple[WebDriver, WebDriver]]:
+    """alice's and bob's pages of a 12×12 game played at the table as far as `lines`, once
+    bob's shows alice's first peg."""
+    table(database, "alice: challenge bob size 12 swap no", "bob: accept", "alice: G6", *lines)
     with web_server(database) as (_server, base), chromium() as alice, chromium() as bob:
         alice.get(link(database, "alice", base))
         bob.get(link(database, "bob", base))
+        wait_for(lambda: "red" in label_of(bob, "G6"), "bob's board")
+        yield alice, bob
+
+
+def test_a_takeback_request_reaches_the_opponents_open_page_and_is_answered_there(
+        tmp_path: Path):
+    database = tmp_path / "twixt.db"
+    with both_pages(database, "bob: E7") as (alice, bob):
         wait_for(lambda: "black" in label_of(bob, "E7"), "bob's board")
         wait_for(lambda: "Your move" in status(alice), "alice's board")
         bob.execute_script("window.notReloaded = true")
@@ -65,11 +75,7 @@ def test_a_takeback_request_reaches_the_opponents_open_page_and_is_answered_ther
 
 def test_a_declined_takeback_leaves_both_pages_as_they_were(tmp_path: Path):
     database = tmp_path / "twixt.db"
-    table(database, "alice: challenge bob size 12 swap no", "bob: accept", "alice: G6")
-    with web_server(database) as (_server, base), chromium() as alice, chromium() as bob:
-        alice.get(link(database, "alice", base))
-        bob.get(link(database, "bob", base))
-        wait_for(lambda: "red" in label_of(bob, "G6"), "bob's board")
+    with both_pages(database) as (alice, bob):
         press(lambda: named(alice, "Ask to take back"), "alice asks")
         wait_for(lambda: "asks to take back" in status(bob), "the request said on bob's page")
         press(lambda: named(bob, "Decline takeback"), "bob declines")
@@ -79,11 +85,7 @@ def test_a_declined_takeback_leaves_both_pages_as_they_were(tmp_path: Path):
 
 def test_a_draw_offered_with_a_move_reaches_the_opponent_live(tmp_path: Path):
     database = tmp_path / "twixt.db"
-    table(database, "alice: challenge bob size 12 swap no", "bob: accept", "alice: G6")
-    with web_server(database) as (_server, base), chromium() as alice, chromium() as bob:
-        alice.get(link(database, "alice", base))
-        bob.get(link(database, "bob", base))
-        wait_for(lambda: "red" in label_of(bob, "G6"), "bob's board")
+    with both_pages(database) as (alice, bob):
         press(lambda: hole(bob, "E7"), "E7")
         press(lambda: named(bob, "Place and offer draw"), "Place and offer draw")
         press(lambda: named(alice, "Accept draw"), "the offer on alice's page")

@@ -86,10 +86,12 @@ class TwixtBot(commands.AutoShardedBot):
         self.reach = DirectReach()
         # what the service borrows of Discord, lent once: game threads, the bot's moves
         # posted by the outbox, each server's language, the typing sign while the bot
-        # thinks, and the clocks of this process's guilds only (no shards given: every one)
+        # thinks, an analysis's progress in its deferred answer, and the clocks of this
+        # process's guilds only (no shards given: every one)
         self.service = open_service(Port(threads=DiscordThreads(self), post=self.post,
                                          language=self.language_of,
                                          thinking=functools.partial(operations.typing, self),
+                                         progress=respond.show_progress,
                                          shards=shards))
         # discord.py's AutoShardedClient makes its event queue only when it connects, but its
         # close() uses it: a client closed before it connected (a failed login, the tests)

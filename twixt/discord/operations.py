@@ -82,6 +82,14 @@ async def safe_defer(interaction: discord.Interaction) -> None:
         log.warning("defer failed", extra={"status": error.status, **where(interaction)})
 
 
+async def safe_edit_original(interaction: discord.Interaction, text: str
+                             ) -> discord.InteractionMessage | None:
+    """Replace the text of an interaction's answer (its deferred "thinking…" one); the message,
+    or None when it could not be edited."""
+    return await _attempt("edit answer", lambda: interaction.edit_original_response(
+        content=text), **where(interaction))
+
+
 async def safe_respond(interaction: discord.Interaction, make_kwargs: Callable[[], Kwargs],
                        *, ephemeral: bool, first: bool = True, relays: Relays | None = None
                        ) -> discord.Message | None:

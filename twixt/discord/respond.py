@@ -5,7 +5,9 @@ Slash commands and buttons both come through `serve_interaction`: it builds the 
 command (a button's is `commands.of_button`), hands both to `TwixtService.answer` — the
 service's one funnel: a `ServiceError` becomes an ephemeral line, an unexpected error a log
 record with the interaction's context and a short apology, never a traceback — and sends
-what comes back; a slow call is deferred before Discord's three-second deadline. An option
+what comes back; a slow call is deferred before Discord's three-second deadline, and a long
+one (an analysis) says how far it has come by editing that deferred answer (`show_progress`,
+the service's `Port.progress`), which is deleted before the answer is sent. An option
 the service cannot take (a bot named as a player, a record too big) is told through the same
 funnel (`refusal`).
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import replace
 from typing import cast
 
@@ -51,12 +54,30 @@ NO_CHANNEL = message("I cannot tell where this was asked; try again in a channel
 #: the app is used in a server that has not added it (installed to the asker's account)
 NOT_IN_SERVER = message("I am not added to this server, so I cannot keep a game here: ask "
                         "its managers to add me, or play in a DM")
+PROGRESS = message("Analysing: move {done} of {total}…")
 FORCED_PRIVATE = message("This server limits outside apps, so only you see my answers here.")
 #: the commands that begin a game in the channel they are asked in
 _STARTING = (cmd.Challenge, cmd.TeamChallenge, cmd.Rematch, cmd.AnswerChallenge)
 # Discord wants an answer within 3 s. A call that is not done by then is deferred; a quick
 # one (nearly all) answers directly, which keeps an error ephemeral at no cost.
 DEFER_AFTER_SECONDS = 2.0
+
+
+#: set by `serve` for the service's call: the interaction `show_progress` edits. Once the
+#: answer is there it replaces the progress as it replaces "thinking…" (the thinking message
+#: filled in, or removed for an answer of other visibility: `operations.safe_respond`).
+_answering: ContextVar[discord.Interaction | None] = ContextVar("answering", default=None)
+
+
+async def show_progress(request: Request, done: int, total: int) -> None:
+    """The service's `Port.progress`: the interaction being answered shows "move n of N" in
+    its deferred answer (deferred now, if it was not yet), in the asker's language."""
+    interaction = _answering.get()
+    if interaction is None:
+        return
+    await operations.safe_defer(interaction)
+    said = translation(request.locale).say(message(PROGRESS.template, done=done, total=total))
+    await operations.safe_edit_original(interaction, replies.content(Reply(said)))
 
 
 def person(member: discord.abc.User) -> User:
@@ -95,7 +116,11 @@ async def serve_interaction(interaction: discord.Interaction, service: TwixtServ
     """The one way from an interaction to the service and back: the command `asked` (or
     built from the options, or read from typed text) answered for the interaction's user and
     channel, and sent; `label` names the command in the log."""
-    reply = await _within_deadline(interaction, _answer(interaction, service, label, asked))
+    token = _answering.set(interaction)
+    try:
+        reply = await _within_deadline(interaction, _answer(interaction, service, label, asked))
+    finally:
+        _answering.reset(token)
     await deliver(interaction, reply)
 
 

@@ -4,10 +4,10 @@ The service answers the requests it is asked (`TwixtService.execute` and the cal
 it), and for that it needs nothing of a front end. Some of its work needs a front end all
 the same: a game that opens a thread of its own, a move of the bot's posted in its game's
 channel when nobody asked, the language of a server where nobody asked in one, the sign
-that the bot is thinking, and the shards whose servers this process looks after. A front
-end hands these over in one `Port` when it builds the service, and never sets anything on
-the service afterwards; every part has a default for a service with no front end
-(`twixt export`, the tests).
+that the bot is thinking, how far a long analysis has come, and the shards whose servers
+this process looks after. A front end hands these over in one `Port` when it builds the
+service, and never sets anything on the service afterwards; every part has a default for a
+service with no front end (`twixt export`, the tests).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from twixt.language import Message
-from twixt.service.model import Reply
+from twixt.service.model import Reply, Request
 from twixt.storage.shards import Shards
 
 log = logging.getLogger(__name__)
@@ -44,6 +44,10 @@ Thinking = Callable[[int], AbstractAsyncContextManager[object]]
 #: What a front end offers to post a message nobody asked for (the bot's move, said in its
 #: game's channel); whether it arrived is the front end's to log.
 Post = Callable[[Reply], Awaitable[object]]
+#: What a front end offers to tell whoever asked (`Request`) how far their long piece of work
+#: has come: an analysis at move `done` of `total`, told now and then while it runs (Discord
+#: edits its deferred answer). Like `Thinking`, it must neither raise nor hold the work up.
+Progress = Callable[[Request, int, int], Awaitable[object]]
 
 
 def no_sign(channel_id: int) -> AbstractAsyncContextManager[object]:
@@ -54,6 +58,10 @@ def no_sign(channel_id: int) -> AbstractAsyncContextManager[object]:
 async def nowhere(reply: Reply) -> None:
     """No front end to post in: the message is only logged."""
     log.info("reply not posted: no front end", extra={"channel_id": reply.channel_id})
+
+
+async def untold(request: Request, done: int, total: int) -> None:
+    """No front end to tell the asker how far their work has come."""
 
 
 def english(guild_id: int) -> str:
@@ -75,6 +83,8 @@ class Port:
     language: Callable[[int], str] = english
     #: the sign that the bot is at work in a channel
     thinking: Thinking = no_sign
+    #: tells the asker how far their analysis has come
+    progress: Progress = untold
     #: the shards whose servers this process's clocks and bot look after (None: every one)
     shards: Shards | None = None
     #: whether replies carry the board as a picture: a front end that draws the board itself

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
@@ -109,6 +109,32 @@ async def test_a_worker_that_dies_fails_its_calls_and_a_fresh_pool_takes_the_nex
             await dying
         assert await waiting == 8
         assert await pool.run("a", pow, 2, 2) == 4
+    finally:
+        await pool.close()
+
+
+async def test_a_call_tells_its_progress_back_from_its_worker_in_order_before_its_result():
+    pool = EnginePool(2)
+    heard: dict[str, list[tuple[int, int]]] = {"a": [], "b": []}
+
+    def listener(owner: str) -> Callable[[int, int], None]:
+        return lambda done, total: heard[owner].append((done, total))
+
+    try:
+        pids = await asyncio.gather(
+            pool.run("a", engines.counting, 300, progress=listener("a")),
+            pool.run("b", engines.counting, 200, progress=listener("b")))
+        assert os.getpid() not in pids
+        assert heard == {"a": [(n, 300) for n in range(1, 301)],
+                         "b": [(n, 200) for n in range(1, 201)]}
+        # a call asked without progress is called without it; a fresh pool after a broken
+        # one still tells
+        assert await pool.run("a", pow, 2, 3) == 8
+        with pytest.raises(BrokenProcessPool):
+            await pool.run("a", os._exit, 1)
+        heard["a"].clear()
+        await pool.run("a", engines.counting, 3, progress=listener("a"))
+        assert heard["a"] == [(1, 3), (2, 3), (3, 3)]
     finally:
         await pool.close()
 

@@ -6,7 +6,9 @@ is a finished game that holds every peg of a game in play on the server (of `PRO
 or more; in any order, mirrored or turned): one imported from it, or replayed by hand, and
 played on to an end. The
 search runs in the engine's process pool (`ServiceCore.engine_pool`): a full pool is one line
-("busy, try again later"), and each user has at most one analysis under way. A finished game
+("busy, try again later"), and each user has at most one analysis under way. One that runs
+longer than `PROGRESS_AFTER` tells the asker how far it has come (move n of N) through the
+front end's `Port.progress`, at most once every `PROGRESS_EVERY`. A finished game
 never changes, so its analysis is kept (the last `CACHED` games, in memory: a restart only
 costs a new search), and drawn in the asker's language each time.
 """
@@ -14,10 +16,15 @@ costs a new search), and drawn in the asker's language each time.
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
+import math
+import time
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from contextlib import nullcontext
 
-from twixt.engine.analysis import GameAnalysis, analyze_game, default_limit
+from twixt.engine.analysis import GameAnalysis, Progress, analyze_game, default_limit
 from twixt.language import Markup, Translation, verbatim
 from twixt.rendering import CurveSwing, WinCurve, render_wincurve
 from twixt.rules import Colour, Game, records
@@ -31,15 +38,20 @@ from twixt.storage import GameStatus, GameStore
 
 #: analysed games kept, newest first
 CACHED = 32
+#: an analysis running this long (seconds) begins to tell the asker how far it has come
+PROGRESS_AFTER = 2.0
+#: and then tells them at most this often (seconds): each time is an edit of a message
+PROGRESS_EVERY = 1.5
 
 
-def analyze_record(record: str, seed: int = 0) -> GameAnalysis:
+def analyze_record(record: str, seed: int = 0, *,
+                   progress: Progress | None = None) -> GameAnalysis:
     """The analysis of a game given as a transcript, with the engine's default budget for the
     core that searches (`engine.analysis.default_limit`: node counts, so the same every run;
     at most about `engine.analysis.FULL_POSITIONS` searches): what a worker process runs (a
-    record is plain text, cheaper to send than a game)."""
+    record is plain text, cheaper to send than a game); `progress` is told after each move."""
     game = records.read(record)
-    return analyze_game(game, default_limit(game), seed=seed)
+    return analyze_game(game, default_limit(game), seed=seed, progress=progress)
 
 
 def curve_of(analysis: GameAnalysis, game: Game, tr: Translation) -> WinCurve:
@@ -201,17 +213,58 @@ class Analyses:
             raise LimitError("your last analysis is still running: wait for it, then ask "
                              "again")
         self._asking.add(user)
+        told = _Telling(functools.partial(self._desk.port.progress, request))
         try:
             record = records.write(game)
             # the asker's share of the engine, the same as for their games with the bot
             async with (nullcontext() if shown_in is None else self._desk.port.thinking(shown_in)):
                 analysis = await self._desk.engine_pool.run(player_owner(user), analyze_record,
-                                                            record)
+                                                            record, progress=told.hear)
+            await told.finished()
         except EngineBusyError:
             raise BusyError("the engine is busy, try again later") from None
         finally:
+            told.stop()
             self._asking.discard(user)
         self._done[game_id] = analysis
         while len(self._done) > CACHED:
             self._done.popitem(last=False)
         return analysis
+
+
+class _Telling:
+    """Tells the asker (`tell`: the port's progress for their request) how far their analysis
+    has come: the moves done as the engine's pool hears them, from `PROGRESS_AFTER` on, at
+    most once every `PROGRESS_EVERY` and one telling at a time (each is an edit of a message
+    far away; one that would overlap the last is left out). A telling runs in the context of
+    the request it is for (the front end finds its answer there), not in that of the pool's
+    reader."""
+
+    def __init__(self, tell: Callable[[int, int], Awaitable[object]]) -> None:
+        self._tell = tell
+        self._context = contextvars.copy_context()
+        self._started = time.monotonic()
+        self._last = -math.inf
+        self._telling: asyncio.Task[object] | None = None
+
+    def hear(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if (now - self._started < PROGRESS_AFTER or now - self._last < PROGRESS_EVERY
+                or (self._telling is not None and not self._telling.done())):
+            return
+        self._last = now
+        self._telling = asyncio.get_running_loop().create_task(self._say(done, total),
+                                                               context=self._context)
+
+    async def _say(self, done: int, total: int) -> None:
+        await self._tell(done, total)
+
+    async def finished(self) -> None:
+        """The analysis is done: the telling under way ends before the answer is sent."""
+        if self._telling is not None:
+            await asyncio.gather(self._telling, return_exceptions=True)
+
+    def stop(self) -> None:
+        """Whatever happened, nothing is told any more."""
+        if self._telling is not None:
+            self._telling.cancel()

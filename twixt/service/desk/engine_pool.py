@@ -10,6 +10,11 @@ behind everyone else's, and another player's call takes the first worker that fr
 queue is bounded: a call that finds it full is refused at once (`EngineBusyError`), and its
 caller says "later" and tries again.
 
+A call may tell its caller how far it has come (`run`'s `progress`: an analysis's move n of
+N). Every worker writes to one pipe, given to it when it starts, and the event loop reads it:
+no thread, and no lock a killed worker could leave held (a message is a few bytes, which a
+pipe writes at once, so two workers' messages never interleave).
+
 The pool holds nothing that must survive a restart: what is waiting for the bot is in
 storage, and the bot asks again after a restart (see `bot_player`). So closing it abandons
 the searches under way (their workers are ended, not waited for: a stop must be quick), and
@@ -19,6 +24,7 @@ the workers end by themselves when the process that started them dies, however i
 from __future__ import annotations
 
 import asyncio
+import itertools
 import multiprocessing
 import os
 import signal
@@ -29,6 +35,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from typing import Any, TypeVar, cast
 
 from twixt.engine import DESCRIPTION
@@ -44,6 +51,13 @@ QUEUE_LIMIT = 64
 PARENT_CHECK = 0.25
 
 
+#: told (done, in all) by a call as it goes on, in the event loop (`EnginePool.run`)
+Progress = Callable[[int, int], None]
+
+#: in a worker: the pipe's writing end, where a call tells its progress (`_start_worker`)
+_told_through: Connection | None = None
+
+
 class EngineBusyError(Exception):
     """The queue is full: the caller tells the user the answer comes later."""
 
@@ -54,6 +68,8 @@ class _Job:
     function: Callable[..., Any]
     args: tuple[object, ...]
     future: asyncio.Future[Any] = field(repr=False)
+    #: the key its progress comes back with (None: not asked for)
+    key: int | None = None
 
 
 def player_owner(user_id: int) -> str:
@@ -67,12 +83,15 @@ def default_workers() -> int:
     return os.cpu_count() or 1
 
 
-def _start_worker(parent: int) -> None:
-    """First thing in each worker: leave Ctrl-C to the parent (which closes the pool), and
-    end when the parent is gone. A worker waits for calls on a queue whose pipe it holds
-    both ends of, so it would never notice its parent's death by itself: after a SIGKILL of
-    the bot or of `twixt play` it would search on and then wait forever, and keep
-    multiprocessing's resource tracker alive with it."""
+def _start_worker(parent: int, told_through: Connection) -> None:
+    """First thing in each worker: keep the pipe its calls tell their progress through, leave
+    Ctrl-C to the parent (which closes the pool), and end when the parent is gone. A worker
+    waits for calls on a queue whose pipe it holds both ends of, so it would never notice
+    its parent's death by itself: after a SIGKILL of the bot or of `twixt play` it would
+    search on and then wait forever, and keep multiprocessing's resource tracker alive with
+    it."""
+    global _told_through
+    _told_through = told_through
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_end_with_parent, args=(parent,), name="parent-watch",
                      daemon=True).start()
@@ -84,6 +103,18 @@ def _end_with_parent(parent: int) -> None:
     while os.getppid() == parent:
         time.sleep(PARENT_CHECK)
     os._exit(1)
+
+
+def _reporting(key: int, function: Callable[..., T], args: tuple[object, ...]) -> T:
+    """In a worker: `function(*args, progress=...)`, each (done, in all) it tells written to
+    the parent's pipe with the call's `key`."""
+    pipe = _told_through
+    assert pipe is not None, "a worker's pipe is set when it starts"
+
+    def tell(done: int, total: int) -> None:
+        pipe.send((key, done, total))
+
+    return function(*args, progress=tell)
 
 
 class EnginePool:
@@ -105,6 +136,11 @@ class EnginePool:
         self._started: set[_Job] = set()
         self._running_of: Counter[str] = Counter()
         self._closed = False
+        #: the pipe the workers tell progress through (reading end, writing end), once a
+        #: worker is started; whom to tell, by the calls' keys
+        self._pipe: tuple[Connection, Connection] | None = None
+        self._listeners: dict[int, Progress] = {}
+        self._keys = itertools.count()
 
     @property
     def running(self) -> int:
@@ -116,14 +152,20 @@ class EnginePool:
         """Calls queued for a worker (not those running)."""
         return self._waiting
 
-    async def run(self, owner: str, function: Callable[..., T], *args: object) -> T:
+    async def run(self, owner: str, function: Callable[..., T], *args: object,
+                  progress: Progress | None = None) -> T:
         """`function(*args)` in a worker process, once it is `owner`'s turn; its result.
-        `EngineBusyError` at once when the queue is full."""
+        `EngineBusyError` at once when the queue is full. With `progress`, the function is
+        given a keyword `progress` to call with (done, in all) as it goes on, and each call
+        reaches `progress` here, in the event loop, until the result does."""
         if self._closed:
             raise EngineBusyError("the engine pool is closed")
         if self.running >= self.workers and self._waiting >= self.queue_limit:
             raise EngineBusyError(f"{self._waiting} searches are waiting already")
         job = _Job(owner, function, args, asyncio.get_running_loop().create_future())
+        if progress is not None:
+            job.key = next(self._keys)
+            self._listeners[job.key] = progress
         self._queues.setdefault(owner, deque()).append(job)
         self._waiting += 1
         self._start_next()
@@ -144,11 +186,17 @@ class EnginePool:
                 job.future.set_exception(EngineBusyError("the engine pool is closed"))
         self._queues.clear()
         self._waiting = 0
+        self._listeners.clear()
         if self._executor is not None:
             executor, self._executor = self._executor, None
             for process in list((executor._processes or {}).values()):
                 process.terminate()
             await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+        if self._pipe is not None:
+            (reading, writing), self._pipe = self._pipe, None
+            asyncio.get_running_loop().remove_reader(reading.fileno())
+            reading.close()
+            writing.close()
 
     # --- internals ---------------------------------------------------------------------
 
@@ -165,7 +213,9 @@ class EnginePool:
 
     def _submit(self, job: _Job) -> None:
         try:
-            done = asyncio.wrap_future(self._pool().submit(job.function, *job.args))
+            call = (self._pool().submit(job.function, *job.args) if job.key is None
+                    else self._pool().submit(_reporting, job.key, job.function, job.args))
+            done = asyncio.wrap_future(call)
         except BrokenProcessPool as error:  # a worker died: a fresh pool for the next call
             self._executor = None
             job.future.set_exception(error)
@@ -176,6 +226,9 @@ class EnginePool:
 
     def _finished(self, job: _Job, finished: asyncio.Future[Any]) -> None:
         self._started.discard(job)
+        self._read_progress()  # what the call told before it ended, then no more
+        if job.key is not None:
+            self._listeners.pop(job.key, None)
         self._running_of[job.owner] -= 1
         if not self._running_of[job.owner]:
             del self._running_of[job.owner]
@@ -196,6 +249,8 @@ class EnginePool:
         """A caller gave up waiting: its call leaves the queue (a running one finishes,
         unheard: its future is cancelled, so that no answer or failure waits for a reader)."""
         job.future.cancel()
+        if job.key is not None:
+            self._listeners.pop(job.key, None)
         queue = self._queues.get(owner)
         if queue is not None and job in queue:
             queue.remove(job)
@@ -203,11 +258,27 @@ class EnginePool:
             if not queue:
                 del self._queues[owner]
 
+    def _read_progress(self) -> None:
+        """Hand what the workers told so far to whoever asked (a call already answered or
+        given up is not told any more)."""
+        if self._pipe is None:
+            return
+        reading = self._pipe[0]
+        while reading.poll():
+            key, done, total = reading.recv()
+            listener = self._listeners.get(key)
+            if listener is not None:
+                listener(done, total)
+
     def _pool(self) -> ProcessPoolExecutor:
+        context = multiprocessing.get_context("spawn")
+        if self._pipe is None:
+            self._pipe = context.Pipe(duplex=False)
+            asyncio.get_running_loop().add_reader(self._pipe[0].fileno(), self._read_progress)
         if self._executor is None:
             # spawned, not forked: the bot's process has threads (the database's), and a
             # fork copies their locks in whatever state they are
             self._executor = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_start_worker, initargs=(os.getpid(),))
+                self.workers, mp_context=context,
+                initializer=_start_worker, initargs=(os.getpid(), self._pipe[1]))
         return self._executor
