@@ -135,7 +135,7 @@ async def _play(service: TwixtService, channel: int, players: tuple[User, User],
         seat = mirror.seat_to_move
         assert seat is not None
         start = time.perf_counter()
-        await service.execute(Request(1, channel, players[seat]), router.read(command))
+        await service.execute(Request(1, channel, players[seat]), router.read_command(command))
         latencies.append(time.perf_counter() - start)
         mirror.play(command)
 

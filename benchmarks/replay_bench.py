@@ -76,7 +76,7 @@ async def refusal_ms(rounds: int = 20) -> float:
             await service.challenges.accept(Request(1, 1, bob))
             for move in long_game(24, 60).history:
                 who = alice if move.seat == 0 else bob
-                await service.execute(Request(1, 1, who), router.read(move.text))
+                await service.execute(Request(1, 1, who), router.read_command(move.text))
             times = []
             for _ in range(rounds):
                 drawing = [asyncio.create_task(service.records.replay(Request(1, 1, alice)))

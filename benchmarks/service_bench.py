@@ -43,7 +43,7 @@ async def _play(service: TwixtService, channel: int, players: tuple[User, User],
         assert seat is not None  # the loop stops once the game is over
         user = players[seat]
         start = time.perf_counter()
-        reply = await service.execute(Request(GUILD, channel, user), router.read(command))
+        reply = await service.execute(Request(GUILD, channel, user), router.read_command(command))
         latencies.append(time.perf_counter() - start)
         assert reply.image
         mirror.play(command)

@@ -42,7 +42,7 @@ from stats_workload import (
 )
 
 from twixt.storage import SqliteStorage
-from twixt.storage.schema import migrate, migrations
+from twixt.storage.schema import apply_migrations, migrations
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 # the old queries, kept once in support/, shared with the test that they agree with the totals
@@ -53,7 +53,7 @@ AT = "2026-01-01T00:00:00.000000+00:00"
 
 def build(path: Path, games: int, rng: random.Random) -> None:
     """Finished games inserted directly, on the schema before the totals."""
-    migrate(path, tuple(m for m in migrations() if m.version < 6))
+    apply_migrations(path, tuple(m for m in migrations() if m.version < 6))
     with closing(sqlite3.connect(path, isolation_level=None)) as db:
         db.execute("BEGIN")
         for table, rows in finished_rows(games, rng, AT).items():

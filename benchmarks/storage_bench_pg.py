@@ -29,7 +29,7 @@ from postgres_bench import new_database, postgres_server
 from storage_workload import Figures, create_games, play_all
 
 from twixt.storage.backends.postgres import PostgresStorage
-from twixt.storage.backends.postgres_line import Turn
+from twixt.storage.backends.postgres_line import PendingTurn
 
 Measured = tuple[float, list[float], list[float]]  # turns/s, latencies, waits (s)
 #: how many turns each statement of the storage wrote, in the rounds of one curve point
@@ -51,7 +51,7 @@ class TimedStorage(PostgresStorage):
         self._asked[game_id, expected_version] = time.perf_counter()
         return await super().append_turn(game_id, expected_version, *args, **kwargs)
 
-    async def _write_turns(self, turns: list[Turn]) -> None:
+    async def _write_turns(self, turns: list[PendingTurn]) -> None:
         now = time.perf_counter()
         self.batches.append(len(turns))
         self.waits.extend(now - self._asked.pop((turn.game_id, turn.expected_version))

@@ -11,7 +11,7 @@ real-game benchmark's 100 games) is one example: the board as `engine.policy.pla
 of a softmax over the free holes), with each batch in one of the board's four mirror images
 at random (the rules do not change under them), AdamW and a one-cycle learning rate. The
 batch normalisations are folded into the convolutions when the weights are written, so the
-engine runs plain convolutions in numpy (`engine.policy.Network`) and needs no PyTorch.
+engine runs plain convolutions in numpy (`engine.policy.PolicyNetwork`) and needs no PyTorch.
 
 Needs PyTorch and numpy (`pip install -e '.[policy]'`: the CPU build, torch==2.13.0); the
 engine does not. `--measure` ranks, with the weights as the engine loads them, the peg
@@ -101,7 +101,7 @@ class Block(nn.Module):  # type: ignore[misc, unused-ignore]
 
 
 class Net(nn.Module):  # type: ignore[misc, unused-ignore]
-    """The network `engine.policy.Network` runs: a 5×5 stem, residual blocks, a 1×1 head."""
+    """The network `engine.policy.PolicyNetwork` runs: a 5×5 stem, residual blocks, a 1×1 head."""
 
     def __init__(self, channels: int, blocks: int) -> None:
         super().__init__()
@@ -135,7 +135,7 @@ def folded(conv: nn.Conv2d, norm: nn.BatchNorm2d | None) -> tuple[NDArray[np.flo
 
 
 def exported(net: Net, provenance: dict[str, object]) -> dict[str, NDArray[np.generic]]:
-    """The arrays `engine.policy.Network` loads."""
+    """The arrays `engine.policy.PolicyNetwork` loads."""
     arrays: dict[str, NDArray[np.generic]] = {}
     arrays["stem.weight"], arrays["stem.bias"] = folded(net.stem, net.stem_norm)
     for i, block in enumerate(net.blocks):
@@ -185,7 +185,7 @@ def train(x: NDArray[np.float32], y: NDArray[np.int64], *, channels: int, blocks
     return net
 
 
-def played_ranks(net: policy.Network, x: NDArray[np.float32],
+def played_ranks(net: policy.PolicyNetwork, x: NDArray[np.float32],
                  y: NDArray[np.int64]) -> NDArray[np.int64]:
     """Per example, the played hole's rank (1: first) under the policy as the engine runs it
     (ties: the lower hole first, as the cores order equal scores)."""
@@ -249,7 +249,7 @@ def main(argv: list[str] | None = None) -> None:
     }
     arrays = exported(net, provenance)
     if held is not None:
-        ranks = played_ranks(policy.Network(arrays), *held)  # type: ignore[arg-type]
+        ranks = played_ranks(policy.PolicyNetwork(arrays), *held)  # type: ignore[arg-type]
         print(f"learned from {len(games)} games; {measured(ranks)}", flush=True)
     if args.check:
         return

@@ -3,7 +3,7 @@ words, no history (issue numbers, commit hashes), every path and every code name
 present in the repository, its table of rooms the one `tests/test_layers.py` enforces, and its
 steps for adding a command the ones `tests/discord/test_adding_a_command.py` takes.
 
-A code span that reads as a name (`Desk.commit`, `router.read(...)`, `Words(PLAY)`) or as a
+A code span that reads as a name (`Desk.commit`, `router.read_command(...)`, `Words(PLAY)`) or as a
 path (`twixt/web/`, `port.py`) is a citation: the page keeps other words out of code spans."""
 
 from __future__ import annotations

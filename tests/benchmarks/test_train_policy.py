@@ -42,14 +42,14 @@ def test_the_engine_runs_the_learned_network_as_pytorch_does() -> None:
     x, y = stacked(example for _name, game in games[:3] for example in game_examples(game))
     net = train(x, y, channels=6, blocks=2, epochs=2, rate=2e-3, seed=3)
     arrays = exported(net, {"test": True})
-    engine = policy.Network(arrays)           # type: ignore[arg-type]
+    engine = policy.PolicyNetwork(arrays)           # type: ignore[arg-type]
     with torch.no_grad():
         expected = net(torch.from_numpy(x[:8])).numpy()
     found = engine.logits(x[:8]).reshape(8, -1)
     free = x[:8, policy.FREE].reshape(8, -1) > 0.5
     assert np.abs(found[free] - expected[free]).max() < 1e-4
     # the learned network ranks its own training pegs better than an untrained one does
-    untrained = policy.Network(exported(Net(6, 2).eval(), {}))  # type: ignore[arg-type]
+    untrained = policy.PolicyNetwork(exported(Net(6, 2).eval(), {}))  # type: ignore[arg-type]
     assert played_ranks(engine, x, y).mean() < played_ranks(untrained, x, y).mean()
 
 
@@ -58,6 +58,6 @@ def test_the_command_writes_a_file_the_engine_loads(tmp_path) -> None:
     main(["--games", "2", "--epochs", "1", "--channels", "4", "--blocks", "1",
           "--output", str(output)])
     with np.load(output, allow_pickle=False) as arrays:
-        net = policy.Network({name: arrays[name] for name in arrays.files})
+        net = policy.PolicyNetwork({name: arrays[name] for name in arrays.files})
         assert '"command": "python benchmarks/train_policy.py"' in str(arrays["provenance"])
     assert len(net.blocks) == 1 and net.stem[0].shape == (4, len(policy.PLANES), 5, 5)

@@ -12,9 +12,9 @@ from twixt import cli
 from twixt.cli import engine_commands, render_commands
 
 HANDLERS: dict[str, Callable[..., int]] = {
-    "replay": cli._run_replay, "render": render_commands.run, "think": engine_commands.run_think,
-    "analyze": engine_commands.run_analyze, "play": cli._run_play, "check": cli._run_check,
-    "export": cli._run_export,
+    "replay": cli._run_replay, "render": render_commands.run_render,
+    "think": engine_commands.run_think, "analyze": engine_commands.run_analyze,
+    "play": cli._run_play, "check": cli._run_check, "export": cli._run_export,
     "migrate": cli._run_migrate, "web": cli._run_web, "link": cli._run_link}
 
 

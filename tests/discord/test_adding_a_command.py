@@ -77,7 +77,7 @@ async def test_it_answers_as_a_slash_command_and_when_typed(client, shouting):
     slash = Commands(slash_groups(client.service))
     assert only(await run(client, slash, "shout", ALICE, text="well played"))["content"] == (
         "WELL PLAYED!")
-    assert router.read("shout well played") == Shout("well played")
+    assert router.read_command("shout well played") == Shout("well played")
 
 
 async def test_it_is_in_the_help(client, shouting):

@@ -76,7 +76,7 @@ async def _slowly(client, mock, answer) -> None:
             raise answer
         return answer
 
-    await respond.serve(mock, client.service, "test", slow)
+    await respond.serve_interaction(mock, client.service, "test", slow)
     mock.response.defer.assert_awaited_once()
     mock.response.send_message.assert_not_awaited()
 

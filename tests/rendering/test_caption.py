@@ -12,14 +12,14 @@ from tests.rendering.render_helpers import (
     removal_game,
     won_game,
 )
-from twixt.rendering import RenderOptions, caption_lines, layout, line_text, render_png, view_of
+from twixt.rendering import RenderOptions, caption_lines, layout, plain_text, render_png, view_of
 from twixt.rendering.caption import Swatch
 from twixt.rendering.static import static_layer
 from twixt.rules import Colour, Game
 
 
 def _texts(game: Game) -> list[str]:
-    return [line_text(line) for line in caption_lines(view_of(game))]
+    return [plain_text(line) for line in caption_lines(view_of(game))]
 
 
 def test_caption_gives_move_number_last_move_and_whose_turn():
@@ -104,7 +104,7 @@ def test_the_move_number_counts_moves_not_draw_offers():
 def test_the_caption_speaks_german_with_names_still_runs_of_their_own():
     game = play(Game(("alice", "bob"), size=8, swap=False), "C2", "F4", "D4 link C2")
     lines = caption_lines(view_of(game), "de")
-    headline, status, roster = (line_text(line) for line in lines)
+    headline, status, roster = (plain_text(line) for line in lines)
     assert headline.startswith("Zug 3") and "alice (Rot)" in headline
     assert "D4 link C2" in headline                      # the move language stays as typed
     assert "bob ist am Zug (Schwarz)" in status
@@ -114,20 +114,20 @@ def test_the_caption_speaks_german_with_names_still_runs_of_their_own():
 
 
 def test_a_german_caption_of_each_ending_and_of_double_twixt():
-    assert "Rot gewinnt durch Verbindung: alice" in line_text(
+    assert "Rot gewinnt durch Verbindung: alice" in plain_text(
         caption_lines(view_of(won_game()), "de")[0])
-    assert "Remis durch Blockade" in line_text(caption_lines(view_of(blockade_game()), "de")[0])
-    _, status, red, black, _ = (line_text(line)
+    assert "Remis durch Blockade" in plain_text(caption_lines(view_of(blockade_game()), "de")[0])
+    _, status, red, black, _ = (plain_text(line)
                                 for line in caption_lines(view_of(double_game()), "de"))
     assert "(Schwarz, Platz 2)" in status
     assert "Vorrecht genutzt" in red and "Vorrecht verfügbar" in black
-    note = line_text(caption_lines(view_of(removal_game()), "de")[-1])
+    note = plain_text(caption_lines(view_of(removal_game()), "de")[-1])
     assert note.startswith("Entfernt von") and "Stecker D4" in note
 
 
 def test_a_players_name_in_the_caption_is_never_read_as_a_template():
     game = play(Game(("{player}", "{0}"), size=8, swap=False), "C2")
-    headline = line_text(caption_lines(view_of(game), "de")[0])
+    headline = plain_text(caption_lines(view_of(game), "de")[0])
     assert "{player} (Rot)" in headline
 
 

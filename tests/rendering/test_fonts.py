@@ -13,7 +13,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from tests.rendering.render_helpers import decode, play
 from twixt.rendering import RenderOptions, caption_lines, layout, render_png, view_of
-from twixt.rendering.caption import SetLine, Words, caption_layout
+from twixt.rendering.caption import SetLine, TextRun, caption_layout
 from twixt.rendering.fonts import (
     DEJAVU_SANS,
     NOTO_SANS,
@@ -64,7 +64,7 @@ def _game(name: str, other: str = "bob") -> Game:
 
 def _word_runs(game: Game) -> list[str]:
     return [run.text for line in caption_lines(view_of(game)) for run in line
-            if isinstance(run, Words)]
+            if isinstance(run, TextRun)]
 
 
 def _assert_covered(text: str) -> None:
@@ -149,7 +149,7 @@ def test_every_character_of_a_name_is_in_the_face_chosen_for_it(name):
 
 def test_a_new_games_headline_has_a_real_times_sign():
     headline = caption_lines(view_of(Game(("alice", "bob"), size=24)))[0]
-    assert any("24×24" in run.text for run in headline if isinstance(run, Words))
+    assert any("24×24" in run.text for run in headline if isinstance(run, TextRun))
     assert face_for("×") == (NOTO_SANS, "×")
 
 
@@ -164,7 +164,7 @@ def test_the_pictures_pixels_are_the_glyphs_not_missing_glyph_boxes(name):
     top = layout(8, 8, options).board_height
     line = caption_layout(image.width, caption_lines(view_of(game)), options)[2]   # the roster
     (x,) = [x for run, x in zip(line.runs, line.starts, strict=True)
-            if isinstance(run, Words) and run.text == name]
+            if isinstance(run, TextRun) and run.text == name]
     ink = _ink(image, top, line, x, name, options)
     assert _distance(ink, _set(image.size, top, line, x, name)) < 0.08
     assert _distance(ink, _tofu(image.size, top, line, x, name)) > 0.15
@@ -178,7 +178,7 @@ def test_emoji_are_drawn_in_colour():
     top = layout(8, 8, options).board_height
     line = caption_layout(image.width, caption_lines(view_of(game)), options)[2]
     (x,) = [x for run, x in zip(line.runs, line.starts, strict=True)
-            if isinstance(run, Words) and run.name and "🎲" in run.text]
+            if isinstance(run, TextRun) and run.name and "🎲" in run.text]
     start = x + text_length("dice ", line.size)
     box = (round(start), top + line.middle - line.height // 2,
            round(start + text_length("🎲", line.size)), top + line.middle + line.height // 2)

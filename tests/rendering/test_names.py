@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from tests.rendering.render_helpers import double_game, play
-from twixt.rendering import RenderOptions, caption_lines, line_text, view_of
-from twixt.rendering.caption import MIN_NAME_EMS, TEXT_SIZE, Words, caption_layout, fit_line
+from twixt.rendering import RenderOptions, caption_lines, plain_text, view_of
+from twixt.rendering.caption import MIN_NAME_EMS, TEXT_SIZE, TextRun, caption_layout, fit_line
 from twixt.rendering.fonts import clusters
 from twixt.rendering.text import ELLIPSIS, cut_to_width, text_length
 from twixt.rules import Game
@@ -55,7 +55,7 @@ def _set_lines(game: Game, width: int = 1000):
 def _right_edge(line, options) -> float:
     stroke = 0.8 * options.scale
     last_run, last_start = line.runs[-1], line.starts[-1]
-    assert isinstance(last_run, Words)
+    assert isinstance(last_run, TextRun)
     return last_start + text_length(last_run.text, line.size) + (2 * stroke if last_run.bold
                                                                  else 0)
 
@@ -69,7 +69,7 @@ def test_long_names_are_cut_so_that_every_line_fits_at_full_size(names):
         assert line.size == SIZE
         assert _right_edge(line, options) <= 1000 - margin + 1
     shown = [run.text for line in lines for run in line.runs
-             if isinstance(run, Words) and run.name]
+             if isinstance(run, TextRun) and run.name]
     for name in names:
         assert any(text == name or (text.endswith(ELLIPSIS) and len(text) < len(name))
                    for text in shown)
@@ -79,7 +79,7 @@ def test_long_names_are_cut_so_that_every_line_fits_at_full_size(names):
 
 def test_the_alt_text_keeps_whole_names():
     game = Game((LONG[0], "bob"), size=24)
-    assert LONG[0] in "".join(line_text(line) for line in caption_lines(view_of(game)))
+    assert LONG[0] in "".join(plain_text(line) for line in caption_lines(view_of(game)))
 
 
 def test_double_twixt_team_lines_cut_their_names():
@@ -87,18 +87,18 @@ def test_double_twixt_team_lines_cut_their_names():
     lines = caption_lines(view_of(game))
     long_names = tuple(line for line in lines[2:4])
     options = RenderOptions()
-    renamed = [tuple(Words(LONG[0], name=True) if isinstance(run, Words) and run.name else run
+    renamed = [tuple(TextRun(LONG[0], name=True) if isinstance(run, TextRun) and run.name else run
                      for run in line) for line in long_names]
     for line in caption_layout(1000, renamed, options):
         assert line.size == SIZE and _right_edge(line, options) <= 1000
 
 
 def test_a_name_keeps_at_least_its_share_and_then_the_line_shrinks():
-    line = (Words("A very long lead-in that takes up the whole of the room: "),
-            Words(LONG[0], name=True))
+    line = (TextRun("A very long lead-in that takes up the whole of the room: "),
+            TextRun(LONG[0], name=True))
     runs, size = fit_line(line, 300, SIZE, 0.0)
     name = runs[1]
-    assert isinstance(name, Words) and name.text.endswith(ELLIPSIS)
+    assert isinstance(name, TextRun) and name.text.endswith(ELLIPSIS)
     assert MIN_NAME_EMS * SIZE - SIZE <= text_length(name.text, SIZE) <= MIN_NAME_EMS * SIZE
     assert size < SIZE
 
@@ -113,8 +113,8 @@ def test_every_seat_of_double_twixt_is_told_apart_at_400_px(names):
     options = RenderOptions(width=400)
     lines = caption_layout(400, caption_lines(view_of(game)), options)
     for line in lines[2:4]:  # the team lines: each seat's name once
-        shown = [run.text for run in line.runs if isinstance(run, Words) and run.name]
+        shown = [run.text for run in line.runs if isinstance(run, TextRun) and run.name]
         assert len(set(shown)) == len(shown) == 2, shown
     teams = {run.text for line in lines[2:4] for run in line.runs
-             if isinstance(run, Words) and run.name}
+             if isinstance(run, TextRun) and run.name}
     assert len(teams) == 4, teams

@@ -34,7 +34,7 @@ from twixt.rendering import (
     render_png,
     view_of,
 )
-from twixt.rendering.caption import Words, caption_layout
+from twixt.rendering.caption import TextRun, caption_layout
 from twixt.rendering.sprites import SQUARE_SIDE
 from twixt.rendering.static import border_rows
 from twixt.rendering.text import text_length
@@ -201,7 +201,7 @@ def caption_heights(picture: Shown, options: RenderOptions, view: BoardView,
     for line in caption_layout(board.width, caption_lines(view, options.locale), options):
         top = board.board_height + line.middle - line.height / 2
         for run, start in zip(line.runs, line.starts, strict=True):
-            if not isinstance(run, Words) or run.text not in wanted or run.text in heights:
+            if not isinstance(run, TextRun) or run.text not in wanted or run.text in heights:
                 continue
             ink = colours.muted if run.muted else colours.text
             half = math.sqrt(contrast(ink, colours.caption))

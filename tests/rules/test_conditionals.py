@@ -17,9 +17,9 @@ from twixt.rules.conditionals import (
     MAX_REPLIES,
     MAX_TEXT,
     answer,
-    check,
-    check_size,
-    count,
+    check_plan,
+    check_plan_size,
+    count_replies,
     lines,
     merge,
     parse_conditionals,
@@ -88,7 +88,7 @@ def test_a_stored_plan_is_bounded_too():
     for n in range(MAX_REPLIES + 1):
         plan = merge(plan, parse_conditionals(f"if C{n + 2} then D{n + 2}"))
     with pytest.raises(InvalidMoveError, match="if clear"):
-        check_size(plan)
+        check_plan_size(plan)
 
 
 def game_after(*moves: str) -> Game:
@@ -101,8 +101,8 @@ def game_after(*moves: str) -> Game:
 def test_checking_plays_every_level_on_a_copy():
     game = game_after("F5", "E5")
     before = game.snapshot()
-    plan = check(game, parse_conditionals("if H9 then G6 link E5 if J10 then K8"), "bob")
-    assert count(plan) == 2 and game.snapshot() == before
+    plan = check_plan(game, parse_conditionals("if H9 then G6 link E5 if J10 then K8"), "bob")
+    assert count_replies(plan) == 2 and game.snapshot() == before
 
 
 @pytest.mark.parametrize("text, said", [
@@ -115,20 +115,20 @@ def test_checking_plays_every_level_on_a_copy():
 ])
 def test_a_branch_that_cannot_be_played_is_named(text, said):
     plan = parse_conditionals(text)
-    assert said in refusal(IllegalMoveError, check, game_after("F5", "E5"), plan, "bob")
+    assert said in refusal(IllegalMoveError, check_plan, game_after("F5", "E5"), plan, "bob")
 
 
 def test_only_the_player_not_to_move_stores_and_only_in_two_player_games():
     with pytest.raises(IllegalMoveError, match="it is your turn"):
-        check(game_after("F5"), parse_conditionals("if H9 then G6"), "bob")
+        check_plan(game_after("F5"), parse_conditionals("if H9 then G6"), "bob")
     double = Game(("alice", "bob", "carol", "dave"), size=12)
     with pytest.raises(IllegalMoveError, match="two-player games"):
-        check(double, parse_conditionals("if H9 then G6"), "bob")
+        check_plan(double, parse_conditionals("if H9 then G6"), "bob")
 
 
 def test_a_trigger_with_links_is_kept_as_the_game_writes_it():
     game = game_after("F5", "E5")
-    [branch] = check(game, parse_conditionals("if G7 link all then C3"), "bob")
+    [branch] = check_plan(game, parse_conditionals("if G7 link all then C3"), "bob")
     assert str(branch.trigger) == "G7 link F5"
 
 
@@ -163,4 +163,4 @@ def test_any_line_is_a_bounded_plan_or_one_clear_refusal(text):
     except InvalidMoveError as refused:
         assert "\n" not in str(refused)  # one line, whatever was typed
         return
-    assert 1 <= count(plan) <= MAX_REPLIES
+    assert 1 <= count_replies(plan) <= MAX_REPLIES

@@ -193,10 +193,10 @@ async def test_a_typed_resign_asks_first_as_the_button_does(service, storage, ty
 async def test_a_seated_player_s_resign_in_chat_is_answered(service):
     await start_game(service, swap="no")
     chat = {"command": "message"}
-    asking_first = await service.hear(asking(BOB), router.read("resign"), chat)
+    asking_first = await service.hear(asking(BOB), router.read_command("resign"), chat)
     assert asking_first is not None and [b.kind for b in asking_first.buttons] == [
         ButtonKind.CONFIRM_RESIGN]
-    resigned = await service.hear(asking(BOB), router.read("resign yes"), chat)
+    resigned = await service.hear(asking(BOB), router.read_command("resign yes"), chat)
     assert resigned is not None and not resigned.refused
     assert (await service.channel_game(CHANNEL)).is_over
 

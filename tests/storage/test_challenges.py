@@ -6,12 +6,12 @@ import pytest
 
 from tests.storage.storage_helpers import start_game
 from twixt.storage import (
-    Answer,
     ChallengeClosedError,
     ChallengeStatus,
     ChannelBusyError,
     FirstMove,
     GameSetup,
+    InviteeAnswer,
     NotInvited,
     NotInvitedError,
     Player,
@@ -33,7 +33,7 @@ async def test_a_challenge_keeps_its_options_and_waits_for_its_invitee(store):
     assert made.status is ChallengeStatus.PENDING and not made.ready
     assert (made.setup, made.first, made.thread) == (GameSetup("24x18", "pp"),
                                                      FirstMove.RANDOM, True)
-    assert [(i.user_id, i.answer) for i in made.invitees] == [(2, Answer.PENDING)]
+    assert [(i.user_id, i.answer) for i in made.invitees] == [(2, InviteeAnswer.PENDING)]
     assert await store.get_challenge(made.id) == made
 
 
@@ -124,7 +124,7 @@ async def test_the_last_acceptance_is_stored_with_its_game_or_not_at_all(store):
                                 challenge_id=made.id, accepting=7, now=T0)
     kept = await store.get_challenge(made.id)
     assert (kept.status, [(i.user_id, i.answer) for i in kept.invitees]) == (
-        ChallengeStatus.PENDING, [(None, Answer.PENDING)])
+        ChallengeStatus.PENDING, [(None, InviteeAnswer.PENDING)])
     with pytest.raises(ChallengeClosedError, match="changed"):  # seats someone else
         await store.create_game(guild_id=100, channel_id=11, players=[Player(1, "a"),
                                 Player(8, "h")], setup=made.setup, challenge_id=made.id,
@@ -134,7 +134,7 @@ async def test_the_last_acceptance_is_stored_with_its_game_or_not_at_all(store):
                                    setup=made.setup, challenge_id=made.id, accepting=7, now=T0)
     taken = await store.get_challenge(made.id)
     assert (taken.status, taken.invitees[0].user_id, taken.invitees[0].answer) == (
-        ChallengeStatus.ACCEPTED, 7, Answer.ACCEPTED)
+        ChallengeStatus.ACCEPTED, 7, InviteeAnswer.ACCEPTED)
     assert [s.user_id for s in game.seats] == [1, 7]
 
 

@@ -20,7 +20,7 @@ from tests.storage.conftest import fresh_database
 from tests.storage.storage_helpers import T0, play_turns, result_of, start_game
 from twixt.storage import GameFinishedError, GameResult, StaleVersionError
 from twixt.storage.backends.postgres import PostgresStorage
-from twixt.storage.backends.postgres_line import Turn
+from twixt.storage.backends.postgres_line import PendingTurn
 
 #: what a session holds that would outlive a hand-back (asyncpg's reset query undoes these)
 SESSION_LEFTOVERS = {
@@ -54,7 +54,7 @@ class RecordedStorage(PostgresStorage):
                 self.served.append(asker)
             yield conn
 
-    async def _write_turns(self, turns: list[Turn]) -> None:
+    async def _write_turns(self, turns: list[PendingTurn]) -> None:
         self.batches.append(len(turns))
         self.served.extend(self.turn_asker[turn.game_id, turn.expected_version]
                            for turn in turns if self.turn_asker)

@@ -19,7 +19,7 @@ import twixt.storage.games
 from support.old_queries import OLD_HEAD_TO_HEAD, OLD_LEADERBOARD, OLD_STATS
 from tests.storage.storage_helpers import start_game
 from twixt.storage import GameResult, GameSetup, GameStatus, PlayerStats, Result, SqliteStorage
-from twixt.storage.schema import full_check, migrate, migrations
+from twixt.storage.schema import apply_migrations, full_check, migrations
 
 GUILDS = (100, 200)
 USERS = tuple(range(1, 8))
@@ -169,7 +169,7 @@ def newer_columns(db_path: Path) -> Iterator[None]:
     their checks) and dropped again, so that the later migrations add them as they would."""
     with tempfile.TemporaryDirectory() as folder:
         newest = Path(folder) / "newest.db"
-        migrate(newest, migrations())
+        apply_migrations(newest, migrations())
         with closing(sqlite3.connect(newest)) as new, closing(sqlite3.connect(db_path)) as old:
             added = [(table, column, kind, default)
                      for (table,) in old.execute("SELECT name FROM sqlite_master "

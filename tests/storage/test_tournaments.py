@@ -26,7 +26,7 @@ from twixt.storage import (
     TournamentStatus,
     tournaments,
 )
-from twixt.storage.schema import migrate, migrations
+from twixt.storage.schema import apply_migrations, migrations
 
 TOURNAMENT = Tournament(0, 100, 7, "Autumn Cup", TournamentFormat.SWISS,
               replace(SMALL, time_control="10d+36h", vacation=False), 4, False, False,
@@ -251,7 +251,7 @@ async def test_a_player_is_in_one_team_of_an_tournament_even_when_two_sign_up_at
 
 @pytest.mark.sqlite_only
 async def test_an_upgrade_owes_each_running_tournament_one_look_and_no_other(db_path):
-    migrate(db_path, migrations()[:12])  # a database from before the looks
+    apply_migrations(db_path, migrations()[:12])  # a database from before the looks
     stamp = T0.isoformat(timespec="microseconds")
     with closing(sqlite3.connect(db_path)) as conn, conn:
         for status in ("signup", "running", "finished"):

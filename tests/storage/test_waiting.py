@@ -6,7 +6,7 @@ game waits for nobody, and a due digest is moved on once."""
 from datetime import timedelta
 
 from tests.storage.storage_helpers import SMALL, T0
-from twixt.storage import Digest, GameResult, Player, Result, Storage, StoredGame, Waiting
+from twixt.storage import GameResult, Player, Result, Storage, StoredDigest, StoredGame, Waiting
 
 
 async def _game(store: Storage, channel_id: int, guild_id: int = 100,
@@ -51,8 +51,8 @@ async def test_a_turn_without_waiting_keeps_it_and_an_end_clears_it(store):
 
 
 async def test_a_due_digest_is_moved_on_once(store):
-    await store.set_digest(Digest(1, 8, "Europe/Berlin", "de", T0))
-    await store.set_digest(Digest(2, 9, "UTC", "en", T0 + timedelta(hours=2)))
+    await store.set_digest(StoredDigest(1, 8, "Europe/Berlin", "de", T0))
+    await store.set_digest(StoredDigest(2, 9, "UTC", "en", T0 + timedelta(hours=2)))
     assert await store.digest(3) is None
     due = await store.due_digests(T0 + timedelta(minutes=1), limit=10)
     assert [(d.user_id, d.hour, d.zone, d.locale, d.next_at) for d in due] == [

@@ -10,7 +10,7 @@ import pytest
 
 from tests.storage.storage_helpers import T0, clocked, start_game
 from twixt.storage import GameResult, Result, SqliteStorage
-from twixt.storage.schema import migrate, migrations
+from twixt.storage.schema import apply_migrations, migrations
 
 H = timedelta(hours=1)
 
@@ -106,7 +106,7 @@ async def test_changing_a_clock_setting_makes_the_guilds_clocks_due_at_once(stor
 
 @pytest.mark.sqlite_only
 async def test_an_upgrade_makes_every_running_clock_due_and_nothing_else(db_path):
-    migrate(db_path, migrations()[:4])  # a database from before wake-ups
+    apply_migrations(db_path, migrations()[:4])  # a database from before wake-ups
     stamp = (T0 + H).isoformat(timespec="microseconds")
     with closing(sqlite3.connect(db_path)) as conn, conn:
         for channel, status, clock, result in [(1, "active", "1d", None),

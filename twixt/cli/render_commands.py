@@ -19,7 +19,7 @@ MIN_WIDTH, MAX_WIDTH = 200, 4000
 
 def add_parser(subparsers: Subcommands) -> None:
     """Register `render` with the `twixt` command line."""
-    add_command(subparsers, run, "render",
+    add_command(subparsers, run_render, "render",
                 "draw a game record as a PNG picture or an animated GIF replay", _arguments)
 
 
@@ -77,7 +77,7 @@ def _entries_until(game: Game, turns: int) -> int:
     return len(game.history)
 
 
-def run(args: argparse.Namespace) -> int:
+def run_render(args: argparse.Namespace) -> int:
     """Draw a record's final position (or its position after turn N) as PNG, or its whole
     game as an animated GIF with --gif (exit 1, and why, for a bad record or option)."""
     from twixt.language import translation, unmarked

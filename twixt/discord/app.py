@@ -130,7 +130,7 @@ class TwixtBot(commands.AutoShardedBot):
     async def use_picker(self, interaction: discord.Interaction, picker: Picker,
                          chosen: str) -> None:
         """Where every step of the move picker arrives (see `views.ButtonClient`)."""
-        await respond.serve(interaction, self.service, f"picker {picker.step.value}",
+        await respond.serve_interaction(interaction, self.service, f"picker {picker.step.value}",
                             cmd.Pick(picker.game_id, picker.version, picker.step, chosen))
 
     async def post(self, reply: Reply) -> None:

@@ -43,7 +43,7 @@ class ChatMoves:
 
     async def handle(self, message: discord.Message) -> None:
         """Answer a message if it is addressed to us, or (read_all) a seated player's move:
-        the Request built here, the text read here once (`router.read`), the service called
+        the Request built here, the text read here once (`router.read_command`), the service called
         once (`answer`, or `hear` for chat that may be only chat), and what it says posted."""
         if message.author.bot or message.guild is None:
             return
@@ -57,7 +57,7 @@ class ChatMoves:
         reply: Reply | None
         if text is not None:
             try:
-                asked = router.read(text or "help", lambda word: _mentioned(message, word),
+                asked = router.read_command(text or "help", lambda word: _mentioned(message, word),
                                     public=True)
             except Exception as error:  # what was typed is refused as the service refuses
                 reply = refusal(error, context, request.locale)
@@ -65,7 +65,7 @@ class ChatMoves:
                 reply = await self._service.answer(request, asked, context)
         else:
             try:
-                heard = router.read(message.content)
+                heard = router.read_command(message.content)
             except ServiceError:
                 return  # chat stays chat
             reply = await self._service.hear(request, heard, context)

@@ -1,7 +1,7 @@
 """One way from an interaction to the service and back: build the Request and the command,
 call the service once, send the reply.
 
-Slash commands and buttons both come through `serve`: it builds the `Request` and the
+Slash commands and buttons both come through `serve_interaction`: it builds the `Request` and the
 command (a button's is `commands.of_button`), hands both to `TwixtService.answer` — the
 service's one funnel: a `ServiceError` becomes an ephemeral line, an unexpected error a log
 record with the interaction's context and a short apology, never a traceback — and sends
@@ -57,7 +57,7 @@ NOT_IN_SERVER = message("I am not added to this server, so I cannot keep a game 
 PROGRESS = message("Analysing: move {done} of {total}…")
 FORCED_PRIVATE = message("This server limits outside apps, so only you see my answers here.")
 #: the commands that begin a game in the channel they are asked in
-_STARTING = (cmd.Challenge, cmd.Team, cmd.Rematch, cmd.AnswerChallenge)
+_STARTING = (cmd.Challenge, cmd.TeamChallenge, cmd.Rematch, cmd.AnswerChallenge)
 # Discord wants an answer within 3 s. A call that is not done by then is deferred; a quick
 # one (nearly all) answers directly, which keeps an error ephemeral at no cost.
 DEFER_AFTER_SECONDS = 2.0
@@ -111,7 +111,7 @@ def guest_in_server(interaction: discord.Interaction) -> bool:
     return interaction.guild_id is not None and not interaction.is_guild_integration()
 
 
-async def serve(interaction: discord.Interaction, service: TwixtService, label: str,
+async def serve_interaction(interaction: discord.Interaction, service: TwixtService, label: str,
                 asked: cmd.ServiceCommand | Build) -> None:
     """The one way from an interaction to the service and back: the command `asked` (or
     built from the options, or read from typed text) answered for the interaction's user and
@@ -145,7 +145,7 @@ async def press(interaction: discord.Interaction, service: TwixtService,
     if button.only_users and interaction.user.id not in button.only_users:
         await deliver(interaction, _refusal(interaction, NotAllowedError(NOT_FOR_YOU)))
         return
-    await serve(interaction, service, f"button {button.kind.value}",
+    await serve_interaction(interaction, service, f"button {button.kind.value}",
                 cmd.of_button(button.kind, button.target))
 
 

@@ -5,9 +5,9 @@ listed group, one subcommand per listed command, its options from the listing's.
 Nothing here says what a command is. A listed option becomes a discord.py parameter by its
 kind (a choice a `Literal`, a bounded number a `Range`, a person a `discord.User`, a file an
 attachment); when the command is used, each Discord value is turned into the service's (a
-`User`, an `Attachment`) and the listing's build makes the command, which `respond.serve`
-answers. The descriptions are marked for translation where they are declared
-(`message("…")`); the translator finds their German, and the names' (`name: …`).
+`User`, an `Attachment`) and the listing's build makes the command, which
+`respond.serve_interaction` answers. The descriptions are marked for translation where they
+are declared (`message("…")`); the translator finds their German, and the names' (`name: …`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from discord.app_commands import locale_str
 
 from twixt.discord.commanding import player_of, player_or_bot, record_bytes
 from twixt.discord.move_suggestions import MAX_SUGGESTIONS, Suggest, move_autocomplete
-from twixt.discord.respond import person, serve
+from twixt.discord.respond import person, serve_interaction
 from twixt.service import Attachment, TwixtService
 from twixt.service import commands as cmd
 from twixt.service.commands import Group, Kind, Listed, Option, router
@@ -79,7 +79,7 @@ def slash_command(service: TwixtService, listed: Listed) -> app_commands.Command
             return listed.build(**given)
 
         label = interaction.command.qualified_name if interaction.command else listed.path
-        await serve(interaction, service, label, build)
+        await serve_interaction(interaction, service, label, build)
         if follow_up is not None:
             await follow_up(interaction)
 

@@ -49,8 +49,8 @@ from twixt.engine.search import (
     PV_LENGTH,
     ROOT_WIDTH,
     WIDTH,
-    Outcome,
     Search,
+    SearchOutcome,
 )
 from twixt.rules import Colour, RuleSet
 from twixt.rules.geometry import FORWARD_STEPS, OPPOSITE_STEP, geometry
@@ -76,7 +76,7 @@ compiled = CORE == "compiled"
 
 def search(board: Board, colour: Colour, nodes: int | None, deadline: float | None, *,
            noise: float, rng_values: Sequence[float], max_bytes: int | None = None,
-           root_scores: Sequence[float] | None = None) -> Outcome:
+           root_scores: Sequence[float] | None = None) -> SearchOutcome:
     """Search from `board` with `colour` to move, for at most `nodes` nodes (None:
     `MAX_NODES`) and until `deadline` (a `time.perf_counter` value, or None), with the root's
     moves ranked by `root_scores` (per hole index, `engine.policy.root_scores`; None: by the
@@ -94,7 +94,7 @@ def search(board: Board, colour: Colour, nodes: int | None, deadline: float | No
 
 def compiled_search(board: Board, colour: Colour, nodes: int | None, deadline: float | None, *,
                     noise: float, rng_values: Sequence[float], max_bytes: int | None = None,
-                    root_scores: Sequence[float] | None = None) -> Outcome:
+                    root_scores: Sequence[float] | None = None) -> SearchOutcome:
     """`search` by the compiled core (ImportError when it was not built)."""
     from twixt.engine import _core
 
@@ -113,7 +113,7 @@ def compiled_search(board: Board, colour: Colour, nodes: int | None, deadline: f
                          budget, seconds, list(rng_values), params, learned, prior_params,
                          None if root_scores is None else array("d", root_scores).tobytes())
     done, root_eval, terminal, moves, priors, visits, values, lines, prunes, kept = found
-    return Outcome(nodes=done, root_eval=root_eval, terminal=terminal, moves=tuple(moves),
+    return SearchOutcome(nodes=done, root_eval=root_eval, terminal=terminal, moves=tuple(moves),
                    priors=tuple(priors), visits=tuple(visits), values=tuple(values),
                    lines=tuple(tuple(line) for line in lines), prunes=prunes, kept_bytes=kept)
 

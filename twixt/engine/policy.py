@@ -116,7 +116,7 @@ def _holes(bits: int) -> NDArray[np.intp]:
     return np.flatnonzero(np.unpackbits(raw, bitorder="little"))
 
 
-class Network:
+class PolicyNetwork:
     """The policy network's weights (batch normalisation folded into the convolutions):
     a stem convolution, residual blocks of two 3×3 convolutions, a 1×1 head."""
 
@@ -163,9 +163,9 @@ def _shipped() -> dict[str, NDArray[Any]]:
 
 
 @cache
-def network() -> Network:
+def network() -> PolicyNetwork:
     """The shipped network."""
-    return Network(_shipped())
+    return PolicyNetwork(_shipped())
 
 
 def provenance() -> dict[str, Any]:
@@ -192,7 +192,7 @@ def mirrored(x: NDArray[np.float32], across: bool, along: bool) -> NDArray[np.fl
 MIRRORS = ((False, False), (True, False), (False, True), (True, True))
 
 
-def log_policy(x: NDArray[np.float32], net: Network | None = None) -> NDArray[np.float64]:
+def log_policy(x: NDArray[np.float32], net: PolicyNetwork | None = None) -> NDArray[np.float64]:
     """Per hole of the planes `x` (one board, mover's frame, rows × columns): the logarithm
     of the network's chance that the side to move plays it (mean over the mirror images of
     the log-probabilities), -inf where it may not play."""

@@ -13,7 +13,7 @@ iteration; children are plain lists until visited. When it would outgrow its mem
 it is pruned to its most visited part and the search goes on (`Search._prune`).
 
 This is also the definition of the compiled core (twixt/engine/_core.c), which runs the same search
-step for step; `engine.core` chooses which runs, and both answer with an `Outcome`.
+step for step; `engine.core` chooses which runs, and both answer with a `SearchOutcome`.
 """
 
 from __future__ import annotations
@@ -366,11 +366,11 @@ class Search:
             node = node.kids[i]
         return tuple(line)
 
-    def outcome(self) -> Outcome:
+    def outcome(self) -> SearchOutcome:
         """What the search found, in the form both cores give."""
         root = self.root
         kids = root.kids
-        return Outcome(
+        return SearchOutcome(
             nodes=self.nodes, root_eval=self.root_eval, terminal=root.terminal,
             moves=tuple(root.moves or ()), priors=tuple(root.priors),
             visits=tuple(kid.visits if kid is not None else 0 for kid in kids),
@@ -380,7 +380,7 @@ class Search:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class SearchOutcome:
     """A finished search, whichever core ran it (`Search.outcome`, or engine._core through
     `engine.core`): per root move its prior, visits, summed value (for the root's mover) and
     the expected line after it; everything `think` needs, and nothing of the tree."""

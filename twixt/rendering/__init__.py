@@ -9,7 +9,7 @@ win-probability curve from plain data (`WinCurve`: the points and swings of an a
 """
 
 from twixt.rendering.board import board_image, render_png
-from twixt.rendering.caption import caption_lines, line_text
+from twixt.rendering.caption import caption_lines, plain_text
 from twixt.rendering.crosstable import Crosstable, CrosstableRow, render_crosstable
 from twixt.rendering.layout import Layout, layout
 from twixt.rendering.options import DEFAULT_WIDTH, RenderOptions
@@ -43,7 +43,7 @@ __all__ = [
     "caption_lines",
     "game_at",
     "layout",
-    "line_text",
+    "plain_text",
     "plan_of",
     "plan_replay",
     "render_crosstable",

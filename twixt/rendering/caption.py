@@ -32,7 +32,7 @@ from twixt.rules import Colour, Outcome, Reason
 
 
 @dataclass(frozen=True)
-class Words:
+class TextRun:
     """A run of text; `muted` for secondary facts, `bold` for what a player looks for first,
     `name` for a player's name (cut with "…" when the line is too wide)."""
 
@@ -50,14 +50,14 @@ class Swatch:
     marked: bool = False
 
 
-Line = tuple[Words | Swatch, ...]
+CaptionLine = tuple[TextRun | Swatch, ...]
 
 
 def line_count(is_double: bool) -> int:
     return 5 if is_double else 3
 
 
-def caption_lines(view: BoardView, locale: str = "en") -> list[Line]:
+def caption_lines(view: BoardView, locale: str = "en") -> list[CaptionLine]:
     """The caption of a position in a language of `language.LOCALES`, one tuple of runs per
     line."""
     tr = translation(locale)
@@ -70,24 +70,24 @@ def caption_lines(view: BoardView, locale: str = "en") -> list[Line]:
     return lines
 
 
-def line_text(line: Line) -> str:
+def plain_text(line: CaptionLine) -> str:
     """The words of a line without the swatches, e.g. for alt text or tests."""
-    return "".join(run.text for run in line if isinstance(run, Words))
+    return "".join(run.text for run in line if isinstance(run, TextRun))
 
 
-def _runs(tr: Translation, said: Message, bold: bool = False, muted: bool = False) -> Line:
+def _runs(tr: Translation, said: Message, bold: bool = False, muted: bool = False) -> CaptionLine:
     """A message as runs in `tr`'s language, the words around the values in the style asked
     for: values that are runs keep their own style, so a name stays a run of its own (to be
     cut when the line is too wide) wherever the language puts it."""
     values = dict(said.values)
-    line: Line = ()
+    line: CaptionLine = ()
     for literal, field, spec, _ in Formatter().parse(tr.template(said)):
         if literal:
-            line += (Words(literal, bold=bold, muted=muted),)
+            line += (TextRun(literal, bold=bold, muted=muted),)
         if field is None:
             continue
         value = values[field]
-        if isinstance(value, Words | Swatch):
+        if isinstance(value, TextRun | Swatch):
             line += (value,)
         elif isinstance(value, tuple):
             line += value
@@ -95,16 +95,16 @@ def _runs(tr: Translation, said: Message, bold: bool = False, muted: bool = Fals
             # a picture reads no markup: text said before is drawn without its marks
             text = unmarked(tr.say(value) if isinstance(value, Message)
                             else format(value, spec or ""))
-            line += (Words(text, bold=bold, muted=muted),)
+            line += (TextRun(text, bold=bold, muted=muted),)
     return _joined(line)
 
 
-def _joined(line: Line) -> Line:
+def _joined(line: CaptionLine) -> CaptionLine:
     """Neighbouring words in one style as one run (names stay runs of their own)."""
-    runs: list[Words | Swatch] = []
+    runs: list[TextRun | Swatch] = []
     for run in line:
         before = runs[-1] if runs else None
-        if (isinstance(run, Words) and isinstance(before, Words) and not run.name
+        if (isinstance(run, TextRun) and isinstance(before, TextRun) and not run.name
                 and not before.name and (run.bold, run.muted) == (before.bold, before.muted)):
             runs[-1] = replace(before, text=before.text + run.text)
         else:
@@ -112,18 +112,18 @@ def _joined(line: Line) -> Line:
     return tuple(runs)
 
 
-def _headline(view: BoardView, tr: Translation) -> Line:
+def _headline(view: BoardView, tr: Translation) -> CaptionLine:
     last = view.last
     if last is None:
         rules = _RULES.get(view.rules, view.rules)
-        return (*_runs(tr, message("New game"), bold=True), Words("   "),
+        return (*_runs(tr, message("New game"), bold=True), TextRun("   "),
                 *_runs(tr, message("{columns}×{rows}, {rules}", columns=view.cols,
                                    rows=view.rows, rules=rules), muted=True))
-    return (*_runs(tr, message("Move {number}", number=view.moves), bold=True), Words("   "),
+    return (*_runs(tr, message("Move {number}", number=view.moves), bold=True), TextRun("   "),
             *_runs(tr, message("{swatch} {player} ({colour}):  {move}",
                                swatch=Swatch(last.colour, view.is_marked_seat(last.seat)),
-                               player=Words(last.player, name=True), colour=last.colour.said,
-                               move=Words(last.text, bold=True))))
+                               player=TextRun(last.player, name=True), colour=last.colour.said,
+                               move=TextRun(last.text, bold=True))))
 
 
 #: the rule sets by name, as the headline of a new game says them
@@ -131,17 +131,17 @@ _RULES = {"classic": message("classic rules"), "pp": message("pp rules")}
 
 
 def _names(names: tuple[str, ...] | list[str], bold: bool = False,
-           muted: bool = False) -> Line:
+           muted: bool = False) -> CaptionLine:
     """Names separated by commas, each a run of its own."""
-    line: Line = ()
+    line: CaptionLine = ()
     for index, name in enumerate(names):
         if index:
-            line += (Words(", ", bold=bold, muted=muted),)
-        line += (Words(name, bold=bold, muted=muted, name=True),)
+            line += (TextRun(", ", bold=bold, muted=muted),)
+        line += (TextRun(name, bold=bold, muted=muted, name=True),)
     return line
 
 
-def _result(outcome: Outcome, loser_to_move: Colour, winners: Line) -> Message:
+def _result(outcome: Outcome, loser_to_move: Colour, winners: CaptionLine) -> Message:
     """How the game ended, with the winners' names after a win."""
     winner = outcome.winner
     if winner is None:
@@ -165,52 +165,52 @@ def _result(outcome: Outcome, loser_to_move: Colour, winners: Line) -> Message:
     return message("{colour} wins by agreement: {names}", colour=colour, names=winners)
 
 
-def _status(view: BoardView, tr: Translation) -> Line:
+def _status(view: BoardView, tr: Translation) -> CaptionLine:
     if view.outcome is not None:
         winners = _names(view.outcome.winners, bold=True)
         result = _runs(tr, _result(view.outcome, view.colour_to_move, winners), bold=True)
         winner = view.outcome.winner
-        return result if winner is None else (Swatch(winner), Words(" ", bold=True), *result)
+        return result if winner is None else (Swatch(winner), TextRun(" ", bold=True), *result)
     seat = view.seat_to_move
     colour = view.colour_to_move.said
-    line: Line = (
+    line: CaptionLine = (
         Swatch(view.colour_to_move, seat is not None and view.is_marked_seat(seat)),
-        Words(" ", bold=True),
-        *_runs(tr, message("{player} to move", player=Words(
+        TextRun(" ", bold=True),
+        *_runs(tr, message("{player} to move", player=TextRun(
             str(view.player_to_move), bold=True, name=True)), bold=True),
-        Words(" "),
+        TextRun(" "),
         *_runs(tr, message("({colour}, seat {seat})", colour=colour, seat=seat + 1)
                if view.is_double and seat is not None
                else message("({colour})", colour=colour)))
     if view.clock is not None:
-        line += (Words(f"   {view.clock}", muted=True),)
+        line += (TextRun(f"   {view.clock}", muted=True),)
     if view.draw_offered_by is not None:
-        line += (Words("   ", muted=True),
+        line += (TextRun("   ", muted=True),
                  *_runs(tr, message("{colour} offers a draw",
                                     colour=view.draw_offered_by.said), muted=True))
     return line
 
 
-def _team_line(view: BoardView, team: Team, tr: Translation) -> Line:
-    line: Line = _runs(tr, message("{colour}:", colour=team.colour.said))
+def _team_line(view: BoardView, team: Team, tr: Translation) -> CaptionLine:
+    line: CaptionLine = _runs(tr, message("{colour}:", colour=team.colour.said))
     for seat, name in zip(team.seats, team.players, strict=True):
-        line += (Words("  "), Swatch(team.colour, view.is_marked_seat(seat)), Words(" "),
-                 Words(name, name=True))
+        line += (TextRun("  "), Swatch(team.colour, view.is_marked_seat(seat)), TextRun(" "),
+                 TextRun(name, name=True))
     state = message("privilege available") if team.privilege else message("privilege used")
-    return (*line, Words("   ", muted=True), *_runs(tr, state, muted=True))
+    return (*line, TextRun("   ", muted=True), *_runs(tr, state, muted=True))
 
 
-def _roster(view: BoardView, tr: Translation) -> Line:
+def _roster(view: BoardView, tr: Translation) -> CaptionLine:
     red, black = view.teams
-    return (Swatch(Colour.RED), Words(" ", muted=True), *_names(red.players, muted=True),
-            Words(" ", muted=True), *_runs(tr, message("({colour})", colour=Colour.RED.said),
+    return (Swatch(Colour.RED), TextRun(" ", muted=True), *_names(red.players, muted=True),
+            TextRun(" ", muted=True), *_runs(tr, message("({colour})", colour=Colour.RED.said),
                                            muted=True),
-            Words("   ", muted=True), Swatch(Colour.BLACK), Words(" ", muted=True),
-            *_names(black.players, muted=True), Words(" ", muted=True),
+            TextRun("   ", muted=True), Swatch(Colour.BLACK), TextRun(" ", muted=True),
+            *_names(black.players, muted=True), TextRun(" ", muted=True),
             *_runs(tr, message("({colour})", colour=Colour.BLACK.said), muted=True))
 
 
-def _removed(view: BoardView, tr: Translation) -> Line:
+def _removed(view: BoardView, tr: Translation) -> CaptionLine:
     marked = view.marked
     if marked is None or not (marked.links_removed or marked.pegs_removed):
         return ()
@@ -220,7 +220,7 @@ def _removed(view: BoardView, tr: Translation) -> Line:
     items = [tr("peg {hole}", hole=peg.hole) for peg in marked.pegs_removed] + \
         [tr("link {link}", link=link) for link in links]
     return _runs(tr, message("Removed by {player} (shown faintly): {items}",
-                             player=Words(marked.player, muted=True, name=True),
+                             player=TextRun(marked.player, muted=True, name=True),
                              items=", ".join(items)), muted=True)
 
 
@@ -245,7 +245,7 @@ def caption_height(is_double: bool, options: RenderOptions) -> int:
 MIN_NAME_EMS = 5.0
 
 
-def _run_width(run: Words | Swatch, size: int, stroke: float) -> float:
+def _run_width(run: TextRun | Swatch, size: int, stroke: float) -> float:
     if isinstance(run, Swatch):
         return size * 0.9
     return text_length(run.text, size) + (2 * stroke if run.bold else 0)
@@ -264,13 +264,13 @@ def _even_share(widths: list[float], room: float) -> float:
 
 
 @lru_cache(maxsize=1024)
-def fit_line(line: Line, room: int, base: int, stroke: float) -> tuple[Line, int]:
+def fit_line(line: CaptionLine, room: int, base: int, stroke: float) -> tuple[CaptionLine, int]:
     """The line with its widest names cut with "…" so that it fits `room` pixels at font size
     `base` (no name below `MIN_NAME_EMS`), and the size to set it at: `base`, or smaller
     when the words around the names alone are too wide."""
     widths = [_run_width(run, base, stroke) for run in line]
     natural = sum(widths)
-    names = [index for index, run in enumerate(line) if isinstance(run, Words) and run.name]
+    names = [index for index, run in enumerate(line) if isinstance(run, TextRun) and run.name]
     if natural > room and names:
         others = natural - sum(widths[index] for index in names)
         place = max(_even_share([widths[index] for index in names], room - others),
@@ -278,7 +278,7 @@ def fit_line(line: Line, room: int, base: int, stroke: float) -> tuple[Line, int
         runs = list(line)
         for index in names:
             run = runs[index]
-            if widths[index] > place and isinstance(run, Words):
+            if widths[index] > place and isinstance(run, TextRun):
                 runs[index] = replace(run, text=cut_to_width(
                     run.text, math.floor(place), base, stroke if run.bold else 0.0))
         line = tuple(_told_apart(runs, line, names, math.floor(place), base, stroke))
@@ -288,17 +288,17 @@ def fit_line(line: Line, room: int, base: int, stroke: float) -> tuple[Line, int
     return line, max(1, int(base * room / natural))
 
 
-def _told_apart(runs: list[Words | Swatch], line: Line, names: list[int], place: int,
-                base: int, stroke: float) -> list[Words | Swatch]:
+def _told_apart(runs: list[TextRun | Swatch], line: CaptionLine, names: list[int], place: int,
+                base: int, stroke: float) -> list[TextRun | Swatch]:
     """Names that their cut made alike (`bot (leve…` twice) cut in the middle instead, so
     that their ends tell them apart (`bot…l 1) 2`, `bot…l 1) 3`)."""
     cut = {index: (runs[index], line[index]) for index in names}
     for index, (run, whole) in cut.items():
         alike = [other for other, (other_run, other_whole) in cut.items() if other != index
-                 and isinstance(other_run, Words) and isinstance(other_whole, Words)
-                 and isinstance(run, Words) and isinstance(whole, Words)
+                 and isinstance(other_run, TextRun) and isinstance(other_whole, TextRun)
+                 and isinstance(run, TextRun) and isinstance(whole, TextRun)
                  and other_run.text == run.text and other_whole.text != whole.text]
-        if alike and isinstance(run, Words) and isinstance(whole, Words):
+        if alike and isinstance(run, TextRun) and isinstance(whole, TextRun):
             runs[index] = replace(run, text=cut_in_middle(
                 whole.text, place, base, stroke if run.bold else 0.0))
     return runs
@@ -309,14 +309,14 @@ class SetLine:
     """A caption line as drawn: its runs (names cut), font size, where each run starts across,
     the height of the line's middle and the line's height, in the strip's pixels."""
 
-    runs: Line
+    runs: CaptionLine
     size: int
     starts: tuple[float, ...]
     middle: int
     height: int
 
 
-def caption_layout(width: int, lines: list[Line], options: RenderOptions) -> list[SetLine]:
+def caption_layout(width: int, lines: list[CaptionLine], options: RenderOptions) -> list[SetLine]:
     """Where the lines go in a caption strip `width` pixels wide."""
     base, line_height = _sizes(options)
     margin = round(line_height * 0.6)
@@ -339,7 +339,7 @@ def _stroke(options: RenderOptions) -> float:
     return 0.8 * options.scale if options.scale > 0.5 else 0.0
 
 
-def draw_caption(image: Image.Image, top: int, lines: list[Line],
+def draw_caption(image: Image.Image, top: int, lines: list[CaptionLine],
                  options: RenderOptions) -> None:
     """Set the lines in the strip of `image` from `top` down, names cut or the line shrunk to
     fit where needed."""

@@ -42,7 +42,7 @@ from twixt.rendering.tiles import (
     UNDER,
     Away,
     Bar,
-    Board,
+    BoardTiles,
     Disc,
     Half,
     Ring,
@@ -58,14 +58,14 @@ from twixt.rules.geometry import KNIGHT_STEPS, segments_cross
 #: A hole as (column, row): tuples hash in C, and a picture hashes holes thousands of times.
 At = tuple[int, int]
 #: A link position: the end with the lower row, and the step to the other end.
-Spot = tuple[int, int, int, int]
+LinkSpot = tuple[int, int, int, int]
 
 #: Ranks in drawing order; a shape's place is (rank, index within its rank).
 (_GHOST_LINK, _GHOST_PEG, _CHAIN_LINK, _CHAIN_PEG, _ACCENT_LINK, _GAP_LINK, _GAP_PEG, _LINK,
  _PEG, _RING) = range(10)
 
 
-def _spot(link: Link) -> Spot:
+def _spot(link: Link) -> LinkSpot:
     a, b = (link.a, link.b) if link.a.row < link.b.row else (link.b, link.a)
     return a.col, a.row, b.col - a.col, b.row - a.row
 
@@ -73,7 +73,7 @@ def _spot(link: Link) -> Spot:
 _DOWN_STEPS = [(dc, dr) for dc, dr in KNIGHT_STEPS if dr > 0]
 
 
-def _flanks(spot: Spot) -> tuple[tuple[int, int], tuple[int, int]]:
+def _flanks(spot: LinkSpot) -> tuple[tuple[int, int], tuple[int, int]]:
     """The two holes a link passes closest to, beside its middle."""
     col, row, dc, dr = spot
     if dr == 2:
@@ -82,7 +82,7 @@ def _flanks(spot: Spot) -> tuple[tuple[int, int], tuple[int, int]]:
 
 
 @cache
-def _crossing_spots() -> dict[tuple[int, int], tuple[Spot, ...]]:
+def _crossing_spots() -> dict[tuple[int, int], tuple[LinkSpot, ...]]:
     """For a link from (0, 0) by each downward step: the link positions that cross it."""
     return {(dc, dr): tuple((oc, orow, ec, er) for oc in range(-3, 4) for orow in range(-3, 4)
                             for ec, er in _DOWN_STEPS
@@ -119,7 +119,7 @@ class _Scene:
 
     def __init__(self, lay: Layout, view: BoardView, options: RenderOptions) -> None:
         self.lay, self.view, self.colours = lay, view, options.colours
-        self.drawings: defaultdict[Spot, list[_Drawing]] = defaultdict(list)
+        self.drawings: defaultdict[LinkSpot, list[_Drawing]] = defaultdict(list)
         self.centre: defaultdict[At, list[Centred]] = defaultdict(list)
         self._collect()
 
@@ -176,15 +176,15 @@ class _Scene:
                 ((_RING, 0), (0, 0), Ring(lay.ring_radius, lay.ring_width, colours.accent),
                  OVER))
 
-    def tiles(self, on: Board) -> list[tuple[Tile, tuple[int, int]]]:
+    def tiles(self, on: BoardTiles) -> list[tuple[Tile, tuple[int, int]]]:
         """Every tile with the centre of the hole it is placed from, in pasting order."""
         centre, drawings, centres, bands = self.centre, self.drawings, on.centres, on.bands
         # every link is a knight's move: it passes its two flank holes at pitch / √5
         clearance = on.layout.pitch / math.sqrt(5)
         own: defaultdict[At, list[tuple[Own, list[Context]]]] = defaultdict(list)
         reached: defaultdict[At, list[Context]] = defaultdict(list)
-        near: dict[Spot, list[Context]] = {}
-        crossings: list[tuple[Spot, Spot]] = []   # each pair once, the first the lower spot
+        near: dict[LinkSpot, list[Context]] = {}
+        crossings: list[tuple[LinkSpot, LinkSpot]] = []   # each pair once, the first the lower spot
         crossing_spots = _crossing_spots()
         lower = {hole for hole, shapes in centre.items()
                  if any(part == UNDER for *_, part in shapes)}

@@ -184,7 +184,7 @@ class Tile(NamedTuple):
             target.paste(self.image, (x + left, y + top, x + right, y + bottom), mask)
 
 
-class Board:
+class BoardTiles:
     """A board size drawn with one set of options, as tiles are cut for it.
 
     Made once per size and options by `board`; hashed by identity, so that a tile lookup (a
@@ -207,8 +207,8 @@ class Board:
 
 
 @lru_cache(maxsize=64)
-def board(cols: int, rows: int, options: RenderOptions) -> Board:
-    return Board(cols, rows, options)
+def board(cols: int, rows: int, options: RenderOptions) -> BoardTiles:
+    return BoardTiles(cols, rows, options)
 
 
 def _band(index: int, count: int) -> int:
@@ -221,7 +221,7 @@ def _band_index(band: int, count: int) -> int:
 
 
 @lru_cache(maxsize=4096)
-def tile(on: Board, band: tuple[int, int], shapes: tuple[tuple[Shape, int], ...]) -> Tile:
+def tile(on: BoardTiles, band: tuple[int, int], shapes: tuple[tuple[Shape, int], ...]) -> Tile:
     """The tile of `shapes`, each with what it is (CONTEXT, UNDER, OVER, CROSSING or CROSSED),
     drawn back to front at a hole in `band` of a board."""
     lay, options = on.layout, on.options

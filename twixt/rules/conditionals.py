@@ -10,7 +10,7 @@ A trigger is a move of the opponent: a bare hole (`H9`) stands for any move that
 there, whatever its links and removals; one written with links or removals must have exactly
 that effect; `swap` may be a trigger too. A reply is a move of the move language.
 
-Pure, like the rest of `rules`: the service stores what `check` returns and asks `answer`
+Pure, like the rest of `rules`: the service stores what `check_plan` returns and asks `answer`
 which branch an opponent's move calls for. Only two-player games: in Double TwixT "the
 opponent's next move" is not one player's.
 """
@@ -96,14 +96,14 @@ def parse_conditionals(text: str) -> Plan:
     return tuple(_chain(sequence) for sequence in sequences)
 
 
-def check(game: Game, plan: Plan, player: str) -> Plan:
+def check_plan(game: Game, plan: Plan, player: str) -> Plan:
     """The plan of `player` (not to move in `game`) checked move by move on a copy of the
     game: each trigger legal for the opponent, each reply legal after it. A trigger with
     links or removals comes back as the game writes it (`G6 link all` → `G6 link E5`).
     IllegalMoveError names the branch that cannot be played, and why.
 
     >>> game = Game(("alice", "bob"), size=12)
-    >>> [str(b) for b in check(game, parse_conditionals("if A5 then G6"), "bob")]
+    >>> [str(b) for b in check_plan(game, parse_conditionals("if A5 then G6"), "bob")]
     Traceback (most recent call last):
     ...
     twixt.rules.errors.IllegalMoveError: “if A5 then G6”: A5 is in Black's border row
@@ -175,13 +175,13 @@ def answer(plan: Plan, game: Game) -> Branch | None:
                 None)
 
 
-def count(plan: Plan) -> int:
+def count_replies(plan: Plan) -> int:
     """How many replies a plan holds, at every level.
 
-    >>> count(parse_conditionals("if H9 then G6 if J10 then K8; if C3 then D5"))
+    >>> count_replies(parse_conditionals("if H9 then G6 if J10 then K8; if C3 then D5"))
     3
     """
-    return sum(1 + count(branch.then) for branch in plan)
+    return sum(1 + count_replies(branch.then) for branch in plan)
 
 
 def lines(plan: Plan, depth: int = 0) -> list[str]:
@@ -194,12 +194,12 @@ def lines(plan: Plan, depth: int = 0) -> list[str]:
             for line in ["  " * depth + str(branch), *lines(branch.then, depth + 1)]]
 
 
-def check_size(plan: Plan) -> None:
+def check_plan_size(plan: Plan) -> None:
     """InvalidMoveError when a plan is more than a player may store.
 
-    >>> check_size(parse_conditionals("if H9 then G6"))
+    >>> check_plan_size(parse_conditionals("if H9 then G6"))
     """
-    if count(plan) > MAX_REPLIES:
+    if count_replies(plan) > MAX_REPLIES:
         raise InvalidMoveError("at most {limit} conditional moves: clear some with if clear",
                                limit=MAX_REPLIES)
     if len("\n".join(lines(plan))) > MAX_TEXT:

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from twixt.language import Message, message
 from twixt.rules.errors import IllegalMoveError, OutOfTurnError, TwixtError, quote, visible
-from twixt.rules.geometry import Geometry, check_size, geometry, parse_size
+from twixt.rules.geometry import Geometry, check_board_size, geometry, parse_size
 from twixt.rules.model import Colour, Hole, Link, Outcome, Peg, Reason, RuleSet
 from twixt.rules.notation import Action, Command, LinkTarget, Placement, parse_command
 from twixt.rules.position import Position
@@ -267,7 +267,7 @@ class Game:
         _check_names(players)
         if isinstance(size, tuple):
             cols, rows = size
-            check_size(cols, rows)  # the board before the handicap, as parse_size checks it
+            check_board_size(cols, rows)  # the board before the handicap, as parse_size checks it
         else:
             cols, rows = parse_size(str(size))
         if handicap < 0 or rows - handicap < 5:

@@ -122,11 +122,11 @@ def parse_size(text: str) -> tuple[int, int]:
     if len(numbers) != 2 or numbers[0] is None or numbers[1] is None:
         raise TwixtError("{text} is not a board size: write 24 or 24x18", text=quote(text))
     cols, rows = numbers[0], numbers[1]
-    check_size(cols, rows, text)
+    check_board_size(cols, rows, text)
     return cols, rows
 
 
-def check_size(cols: int, rows: int, text: str | None = None) -> None:
+def check_board_size(cols: int, rows: int, text: str | None = None) -> None:
     """TwixtError unless a board of `cols` × `rows` (written `text`) is 5–48 each way."""
     if not (MIN_SIZE <= cols <= MAX_SIZE and MIN_SIZE <= rows <= MAX_SIZE):
         raise TwixtError("a board is {min} to {max} holes each way, not {size}",
@@ -136,7 +136,7 @@ def check_size(cols: int, rows: int, text: str | None = None) -> None:
 @cache
 def geometry(cols: int, rows: int) -> Geometry:
     """The shared tables for a board of `cols` × `rows` (5–48 each way)."""
-    check_size(cols, rows)
+    check_board_size(cols, rows)
     corners = {(0, 0), (cols - 1, 0), (0, rows - 1), (cols - 1, rows - 1)}
     count = cols * rows
     on_board = tuple((i % cols, i // cols) not in corners for i in range(count))

@@ -47,7 +47,7 @@ Post = Callable[[Reply], Awaitable[object]]
 #: What a front end offers to tell whoever asked (`Request`) how far their long piece of work
 #: has come: an analysis at move `done` of `total`, told now and then while it runs (Discord
 #: edits its deferred answer). Like `Thinking`, it must neither raise nor hold the work up.
-Progress = Callable[[Request, int, int], Awaitable[object]]
+TellProgress = Callable[[Request, int, int], Awaitable[object]]
 
 
 def no_sign(channel_id: int) -> AbstractAsyncContextManager[object]:
@@ -84,7 +84,7 @@ class Port:
     #: the sign that the bot is at work in a channel
     thinking: Thinking = no_sign
     #: tells the asker how far their analysis has come
-    progress: Progress = untold
+    progress: TellProgress = untold
     #: the shards whose servers this process's clocks and bot look after (None: every one)
     shards: Shards | None = None
     #: whether replies carry the board as a picture: a front end that draws the board itself

@@ -10,7 +10,7 @@ its public methods; `answer` is the one way in for what someone asks, and
 what comes out is a `Reply`, never an exception. `TwixtService` composes one object per
 subject over a shared `Desk`; `execute` is the one dispatch from a `ServiceCommand`
 (a slash command's options, a button: `commands.of_button`, or a line its front end read
-with `commands.router.read`, the one place where text becomes a command) to the subject
+with `commands.router.read_command`, the one place where text becomes a command) to the subject
 that does it.
 """
 
@@ -33,12 +33,12 @@ from twixt.service.cases.conditionals import Conditionals
 from twixt.service.cases.confirmation import Confirmation
 from twixt.service.cases.engine_player import EnginePlayer
 from twixt.service.cases.game_view import GameView, GameViews
-from twixt.service.cases.my_games import MyGames
-from twixt.service.cases.notes import Notes
+from twixt.service.cases.my_games import GameList
+from twixt.service.cases.notes import Notebook
 from twixt.service.cases.picker import MovePicker
 from twixt.service.cases.preferences import Preferences
 from twixt.service.cases.records import Records
-from twixt.service.cases.stats import Stats
+from twixt.service.cases.stats import Standings
 from twixt.service.cases.tournaments.organising import Tournaments
 from twixt.service.cases.turns import Turns
 from twixt.service.cases.vacations import Vacations
@@ -70,7 +70,7 @@ APOLOGY = message("Sorry, something went wrong on my side; nothing was changed. 
 NO_FRONT_END = Port()
 #: the commands that may begin a game with bot seats (its turns and offers, the bot hears of
 #: as they are stored: `Desk.turn_played`, `Desk.offer_made`)
-_ENGINE_MAY_BEGIN = (cmd.Challenge, cmd.Team, cmd.AnswerChallenge, cmd.Rematch)
+_ENGINE_MAY_BEGIN = (cmd.Challenge, cmd.TeamChallenge, cmd.AnswerChallenge, cmd.Rematch)
 
 
 class TwixtService:
@@ -90,10 +90,10 @@ class TwixtService:
         self.picker = MovePicker(self.desk, self.turns.play)
         self.clocks = Clocks(self.desk, storage)
         self.records = Records(self.desk, storage, self.challenges)
-        self.stats = Stats(self.desk, storage)
+        self.stats = Standings(self.desk, storage)
         self.preferences = Preferences(self.desk, storage)
-        self.my_games = MyGames(self.desk, storage)
-        self.notes = Notes(self.desk, storage)
+        self.my_games = GameList(self.desk, storage)
+        self.notes = Notebook(self.desk, storage)
         self.confirmation = Confirmation(self.desk, storage, self.turns)
         self.vacations = Vacations(self.desk, storage)
         self.tournaments = Tournaments(self.desk, storage)
@@ -112,7 +112,7 @@ class TwixtService:
     async def answer(self, request: Request, asked: cmd.ServiceCommand,
                      context: Mapping[str, object]) -> Reply:
         """The one way in for a front end: a command (built from its options, a button's,
-        or a typed line its front end read with `router.read`), done for `request`'s user
+        or a typed line its front end read with `router.read_command`), done for `request`'s user
         and answered — never raised: whatever goes wrong is told through `refusal`
         (`context` says where it was asked, for the log)."""
         return await answer_safely(self.execute(request, asked), context, request.locale)

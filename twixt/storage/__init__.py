@@ -59,13 +59,13 @@ from twixt.storage.tournaments import (
     TournamentGame,
     TournamentStatus,
 )
-from twixt.storage.waiting import Digest, Waiting, WaitingGame
+from twixt.storage.waiting import StoredDigest, Waiting, WaitingGame
 
 __all__ = [
     "DEFAULT_PATH",
     "POSTGRESQL",
     "SQLITE",
-    "Digest",
+    "StoredDigest",
     "Waiting",
     "WaitingGame",
     "TAKEBACK",

@@ -29,26 +29,26 @@ class ChallengeStore(Protocol):
     async def create_challenge(self, *, guild_id: int, channel_id: int, challenger_id: int,
                                invitees: Sequence[int], players: int, setup: model.GameSetup,
                                first: model.FirstMove, thread: bool, expires_at: datetime,
-                               now: datetime | None = None) -> model.Challenge:
+                               now: datetime | None = None) -> model.StoredChallenge:
         """Invite `invitees` (empty or fewer than players-1: the rest is open to anyone)."""
 
-    async def get_challenge(self, challenge_id: int) -> model.Challenge:
+    async def get_challenge(self, challenge_id: int) -> model.StoredChallenge:
         """The challenge, whatever its status; `NotFoundError` if there is none."""
 
     async def answer_challenge(self, challenge_id: int, user_id: int, accept: bool,
-                               now: datetime | None = None) -> model.Challenge:
+                               now: datetime | None = None) -> model.StoredChallenge:
         """Record one invitee's answer; a named invitee's decline declines the challenge.
 
         Accepting an open place takes it. `NotInvitedError` if the user has no place to answer,
         `ChallengeClosedError` if it is no longer pending (or has expired by `now`).
         """
 
-    async def cancel_challenge(self, challenge_id: int) -> model.Challenge:
+    async def cancel_challenge(self, challenge_id: int) -> model.StoredChallenge:
         """The challenger withdraws a pending challenge."""
 
     async def pending_challenges(self, *, channel_id: int | None = None,
                                  user_id: int | None = None,
-                                 now: datetime | None = None) -> tuple[model.Challenge, ...]:
+                                 now: datetime | None = None) -> tuple[model.StoredChallenge, ...]:
         """Pending challenges in a channel and/or made by or to a user, oldest first; with
         `now`, only those that have not expired by then."""
 
@@ -65,7 +65,7 @@ class SqlChallenges(SqlBase):
     async def create_challenge(self, *, guild_id: int, channel_id: int, challenger_id: int,
                                invitees: Sequence[int], players: int, setup: model.GameSetup,
                                first: model.FirstMove, thread: bool, expires_at: datetime,
-                               now: datetime | None = None) -> model.Challenge:
+                               now: datetime | None = None) -> model.StoredChallenge:
         slots = rows.challenge_slots(challenger_id, invitees, players)
         async with self._write() as db:
             challenge_id = await db.fetch_value(
@@ -77,16 +77,16 @@ class SqlChallenges(SqlBase):
                 [(challenge_id, slot, user_id) for slot, user_id in enumerate(slots)])
             return await read_challenge(db, challenge_id)
 
-    async def get_challenge(self, challenge_id: int) -> model.Challenge:
+    async def get_challenge(self, challenge_id: int) -> model.StoredChallenge:
         async with self._read() as db:
             return await read_challenge(db, challenge_id)
 
     async def answer_challenge(self, challenge_id: int, user_id: int, accept: bool,
-                               now: datetime | None = None) -> model.Challenge:
+                               now: datetime | None = None) -> model.StoredChallenge:
         async with self._write() as db:
-            return await answer(db, challenge_id, user_id, accept, rows.utc(now))
+            return await record_answer(db, challenge_id, user_id, accept, rows.utc(now))
 
-    async def cancel_challenge(self, challenge_id: int) -> model.Challenge:
+    async def cancel_challenge(self, challenge_id: int) -> model.StoredChallenge:
         async with self._write() as db:
             challenge = await read_challenge(db, challenge_id, lock=True)
             rows.check_pending(challenge)
@@ -95,7 +95,7 @@ class SqlChallenges(SqlBase):
 
     async def pending_challenges(self, *, channel_id: int | None = None,
                                  user_id: int | None = None,
-                                 now: datetime | None = None) -> tuple[model.Challenge, ...]:
+                                 now: datetime | None = None) -> tuple[model.StoredChallenge, ...]:
         where, params = rows.pending_filter(channel_id, user_id, now)
         async with self._read() as db:
             return await read_challenges(db, where, params)
@@ -108,7 +108,7 @@ class SqlChallenges(SqlBase):
 # --- inside a transaction --------------------------------------------------------------------
 
 async def read_challenge(db: Connection, challenge_id: int, *,
-                         lock: bool = False) -> model.Challenge:
+                         lock: bool = False) -> model.StoredChallenge:
     found = await read_challenges(db, "id = ?", [challenge_id], lock=lock)
     if not found:
         raise NotFoundError(f"there is no challenge {challenge_id}")
@@ -116,7 +116,7 @@ async def read_challenge(db: Connection, challenge_id: int, *,
 
 
 async def read_challenges(db: Connection, where: str, params: Sequence[Any], *,
-                      lock: bool = False) -> tuple[model.Challenge, ...]:
+                      lock: bool = False) -> tuple[model.StoredChallenge, ...]:
     """Challenges matching `where`; `lock` holds them while they are answered, cancelled or
     claimed, so that an open place or the challenge itself is taken once."""
     found = await db.fetch_all(f"SELECT {rows.CHALLENGE_COLUMNS} FROM challenges "
@@ -133,19 +133,19 @@ async def _set_challenge_status(db: Connection, challenge_id: int,
                      challenge_id)
 
 
-async def answer(db: Connection, challenge_id: int, user_id: int, accept: bool,
-                  at: datetime) -> model.Challenge:
+async def record_answer(db: Connection, challenge_id: int, user_id: int, accept: bool,
+                        at: datetime) -> model.StoredChallenge:
     """Record one invitee's answer in the caller's transaction (see `answer_challenge`)."""
     challenge = await read_challenge(db, challenge_id, lock=True)
     rows.check_pending(challenge, at)
     slot = next((i.slot for i in challenge.invitees if i.user_id == user_id), None)
     if slot is None:
         slot = rows.open_slot(challenge, user_id, accept)
-    answer = model.Answer.ACCEPTED if accept else model.Answer.DECLINED
+    given = model.InviteeAnswer.ACCEPTED if accept else model.InviteeAnswer.DECLINED
     await db.execute(
         "UPDATE challenge_invitees SET user_id = ?, answer = ?, answered_at = ? "
         "WHERE challenge_id = ? AND slot = ?",
-        user_id, answer.value, at, challenge_id, slot)
+        user_id, given.value, at, challenge_id, slot)
     if not accept:
         await _set_challenge_status(db, challenge_id, model.ChallengeStatus.DECLINED)
     return await read_challenge(db, challenge_id)

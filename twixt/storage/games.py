@@ -28,7 +28,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from twixt.storage import model, private, rows, stats, tournaments
-from twixt.storage.challenges import answer, claim_challenge
+from twixt.storage.challenges import claim_challenge, record_answer
 from twixt.storage.connection import Connection, DuplicateKeyError
 from twixt.storage.errors import ChannelBusyError, PairingOpenedError
 from twixt.storage.model import (
@@ -241,7 +241,7 @@ class SqlGames(SqlBase):
         at = rows.utc(now)
         async with self._write() as db:
             if challenge_id is not None and accepting is not None:
-                answered = await answer(db, challenge_id, accepting, True, at)
+                answered = await record_answer(db, challenge_id, accepting, True, at)
                 rows.check_complete(answered, players)
             if challenge_id is not None:
                 await claim_challenge(db, challenge_id)

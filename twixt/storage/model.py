@@ -14,8 +14,6 @@ from twixt.storage.ratings import START_DEVIATION, START_VOLATILITY, Rating
 
 #: what the package offers of these values (`twixt/storage/__init__.py` hands on the same)
 __all__ = [
-    "Answer",
-    "Challenge",
     "ChallengeStatus",
     "FirstMove",
     "GameResult",
@@ -23,8 +21,8 @@ __all__ = [
     "GameStatus",
     "GuildSettings",
     "Invitee",
+    "InviteeAnswer",
     "LoadedGame",
-    "Note",
     "Offer",
     "OfferKind",
     "PendingMove",
@@ -32,11 +30,13 @@ __all__ = [
     "PlayerStats",
     "Result",
     "Seat",
+    "StoredChallenge",
     "StoredConditionals",
     "StoredGame",
+    "StoredNote",
     "StoredTurn",
+    "StoredVacation",
     "UserPrefs",
-    "Vacation",
 ]
 
 
@@ -53,7 +53,7 @@ class ChallengeStatus(StrEnum):
     EXPIRED = "expired"
 
 
-class Answer(StrEnum):
+class InviteeAnswer(StrEnum):
     """An invitee's answer to a challenge."""
 
     PENDING = "pending"
@@ -202,12 +202,12 @@ class Invitee:
 
     slot: int
     user_id: int | None
-    answer: Answer
+    answer: InviteeAnswer
     answered_at: datetime | None = None
 
 
 @dataclass(frozen=True)
-class Challenge:
+class StoredChallenge:
     """An invitation to a game; `players` is 2, or 4 for Double TwixT (three invitees)."""
 
     id: int
@@ -226,7 +226,7 @@ class Challenge:
     @property
     def ready(self) -> bool:
         """Everyone invited has accepted: the game can be created."""
-        return all(invitee.answer is Answer.ACCEPTED for invitee in self.invitees)
+        return all(invitee.answer is InviteeAnswer.ACCEPTED for invitee in self.invitees)
 
 
 @dataclass(frozen=True)
@@ -295,7 +295,7 @@ class UserPrefs:
 
 
 @dataclass(frozen=True)
-class Vacation:
+class StoredVacation:
     """A player's vacation in one guild, from `starts_at` to `ends_at`, counting `days`
     against the calendar year (UTC) it starts in. An `automatic` one is the day used when
     the player's time ran out in game `game_id`."""
@@ -338,7 +338,7 @@ class PlayerStats:
 
 
 @dataclass(frozen=True)
-class Note:
+class StoredNote:
     """A player's private note on a game, number 1, 2, … of theirs on it; never part of the
     game's record."""
 

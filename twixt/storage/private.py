@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from twixt.storage import model, rows
-from twixt.storage.model import Note, PendingMove, StoredConditionals
+from twixt.storage.model import PendingMove, StoredConditionals, StoredNote
 from twixt.storage.rows import moment
 from twixt.storage.sql import SqlBase, check_version
 
@@ -45,9 +45,9 @@ UNPLAYED = ("DELETE FROM pending_moves WHERE game_id = ?",
             "DELETE FROM conditional_moves WHERE game_id = ?")
 
 
-def note(row: Sequence[Any]) -> Note:
+def note(row: Sequence[Any]) -> StoredNote:
     game_id, user_id, number, text, written_at = row
-    return Note(game_id, user_id, number, text, moment(written_at))
+    return StoredNote(game_id, user_id, number, text, moment(written_at))
 
 
 def pending(row: Sequence[Any] | None) -> PendingMove | None:
@@ -81,11 +81,11 @@ class PrivateStore(Protocol):
     conditional moves."""
 
     async def add_note(self, game_id: int, user_id: int, text: str, *, most: int,
-                       now: datetime | None = None) -> Note | None:
+                       now: datetime | None = None) -> StoredNote | None:
         """Keep a private note of a user on a game, numbered after their others; None,
         writing nothing, when they already have `most` notes on it."""
 
-    async def notes(self, game_id: int, user_id: int, limit: int) -> tuple[Note, ...]:
+    async def notes(self, game_id: int, user_id: int, limit: int) -> tuple[StoredNote, ...]:
         """A user's notes on a game, oldest first, `limit` at most."""
 
     async def clear_notes(self, game_id: int, user_id: int) -> int:
@@ -120,7 +120,7 @@ class SqlPrivate(SqlBase):
     """`PrivateStore` in SQL."""
 
     async def add_note(self, game_id: int, user_id: int, text: str, *, most: int,
-                       now: datetime | None = None) -> model.Note | None:
+                       now: datetime | None = None) -> model.StoredNote | None:
         async with self._write() as db:
             await db.lock_user(game_id, user_id)  # one note of theirs on the game at a time
             last = await db.fetch_value(LAST_NOTE, game_id, user_id)
@@ -130,7 +130,7 @@ class SqlPrivate(SqlBase):
             await db.execute(ADD_NOTE, *row)
         return note(row)
 
-    async def notes(self, game_id: int, user_id: int, limit: int) -> tuple[model.Note, ...]:
+    async def notes(self, game_id: int, user_id: int, limit: int) -> tuple[model.StoredNote, ...]:
         async with self._read_one() as db:
             found = await db.fetch_all(NOTES, game_id, user_id, limit)
         return tuple(note(row) for row in found)

@@ -11,19 +11,19 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from twixt.storage.errors import ChallengeClosedError, NotInvited, NotInvitedError
 from twixt.storage.model import (
-    Answer,
-    Challenge,
     ChallengeStatus,
     FirstMove,
     GameResult,
     GameSetup,
     GameStatus,
     Invitee,
+    InviteeAnswer,
     Offer,
     OfferKind,
     Player,
     Result,
     Seat,
+    StoredChallenge,
     StoredGame,
     StoredTurn,
 )
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
 #: a settings dataclass, such as GuildSettings
-Settings = TypeVar("Settings", bound="DataclassInstance")
+StoredSettings = TypeVar("StoredSettings", bound="DataclassInstance")
 
 #: the columns of a GameSetup, in the order of `setup_values`
 SETUP_COLUMNS = "size, rules, swap, handicap, time_control, opening, vacation"
@@ -110,18 +110,18 @@ def turn(row: Sequence[Any]) -> StoredTurn:
     return StoredTurn(number, actor_id, command, moment(played_at))
 
 
-def challenge(row: Sequence[Any], invitees: Iterable[Sequence[Any]]) -> Challenge:
+def challenge(row: Sequence[Any], invitees: Iterable[Sequence[Any]]) -> StoredChallenge:
     """A challenge from a `CHALLENGE_COLUMNS` row and its (slot, user_id, answer, at) rows."""
     (challenge_id, guild_id, channel_id, challenger_id, players, size, rules, swap, handicap,
      time_control, imported_turns, vacation, first, thread, status, created_at, expires_at) = row
-    return Challenge(
+    return StoredChallenge(
         id=challenge_id, guild_id=guild_id, channel_id=channel_id,
         challenger_id=challenger_id, players=players,
         setup=_setup(size, rules, swap, handicap, time_control, imported_turns, vacation),
         first=FirstMove(first),
         thread=bool(thread), status=ChallengeStatus(status), created_at=moment(created_at),
         expires_at=moment(expires_at),
-        invitees=tuple(Invitee(slot, user_id, Answer(answer), maybe_moment(at))
+        invitees=tuple(Invitee(slot, user_id, InviteeAnswer(answer), maybe_moment(at))
                        for slot, user_id, answer, at in invitees))
 
 
@@ -138,13 +138,13 @@ def children(found: Iterable[Sequence[Any]]) -> dict[int, list[Any]]:
     return by_parent
 
 
-def settings(kind: type[Settings], stored: Mapping[str, str]) -> Settings:
+def settings(kind: type[StoredSettings], stored: Mapping[str, str]) -> StoredSettings:
     """Defaults overlaid with stored values; keys this version no longer knows are ignored."""
     known = {field.name for field in fields(kind)}
     return kind(**{key: json.loads(value) for key, value in stored.items() if key in known})
 
 
-def checked_changes(current: Settings, changes: Mapping[str, Any]) -> dict[str, str]:
+def checked_changes(current: StoredSettings, changes: Mapping[str, Any]) -> dict[str, str]:
     """Changes as JSON text, after checking each names a field and has that field's type."""
     known = {field.name for field in fields(current)}
     for key, value in changes.items():
@@ -194,7 +194,7 @@ def pending_filter(channel_id: int | None, user_id: int | None,
     return " AND ".join(where), params
 
 
-def check_pending(challenge: Challenge, at: datetime | None = None) -> None:
+def check_pending(challenge: StoredChallenge, at: datetime | None = None) -> None:
     """Refuse to change a challenge that is no longer pending, or (given `at`) has expired."""
     if challenge.status is not ChallengeStatus.PENDING:
         raise ChallengeClosedError(challenge.status.value)
@@ -202,7 +202,7 @@ def check_pending(challenge: Challenge, at: datetime | None = None) -> None:
         raise ChallengeClosedError("expired")
 
 
-def check_complete(challenge: Challenge, players: Sequence[Player]) -> None:
+def check_complete(challenge: StoredChallenge, players: Sequence[Player]) -> None:
     """Refuse to start a game of a challenge that an acceptance did not complete, or whose
     players it does not seat (another process answered it meanwhile)."""
     seated = {challenge.challenger_id, *(i.user_id for i in challenge.invitees)}
@@ -210,7 +210,7 @@ def check_complete(challenge: Challenge, players: Sequence[Player]) -> None:
         raise ChallengeClosedError("changed")
 
 
-def open_slot(challenge: Challenge, user_id: int, accept: bool) -> int:
+def open_slot(challenge: StoredChallenge, user_id: int, accept: bool) -> int:
     """The open place a user who was not named takes by accepting."""
     if user_id == challenge.challenger_id:
         raise NotInvitedError(NotInvited.OWN_CHALLENGE)

@@ -224,7 +224,7 @@ def applied_version(conn: sqlite3.Connection) -> int | None:
     return version
 
 
-def migrate(path: Path, available: tuple[Migration, ...]) -> int:
+def apply_migrations(path: Path, available: tuple[Migration, ...]) -> int:
     """Switch to WAL and apply the pending migrations in one transaction; return the version.
 
     The version is read again inside the write lock, so two processes starting at once cannot

@@ -95,13 +95,14 @@ class SqlSettings(SqlBase):
 
 
 async def _settings(db: Connection, table: str, owner: str, owner_id: int,
-                    kind: type[rows.Settings]) -> rows.Settings:
+                    kind: type[rows.StoredSettings]) -> rows.StoredSettings:
     found = await db.fetch_all(f"SELECT key, value FROM {table} WHERE {owner} = ?", owner_id)
     return rows.settings(kind, {key: value for key, value in found})
 
 
 async def _update_settings(db: Connection, table: str, owner: str, owner_id: int,
-                           kind: type[rows.Settings], changes: dict[str, Any]) -> rows.Settings:
+                           kind: type[rows.StoredSettings],
+                           changes: dict[str, Any]) -> rows.StoredSettings:
     encoded = rows.checked_changes(await _settings(db, table, owner, owner_id, kind), changes)
     await db.execute_many(f"INSERT INTO {table} ({owner}, key, value) VALUES (?, ?, ?) "
                           f"ON CONFLICT ({owner}, key) DO UPDATE SET value = excluded.value",

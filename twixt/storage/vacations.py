@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from twixt.storage import rows
-from twixt.storage.model import Vacation
+from twixt.storage.model import StoredVacation
 from twixt.storage.rows import moment
 from twixt.storage.sql import SqlBase, only_row
 
@@ -21,10 +21,10 @@ from twixt.storage.sql import SqlBase, only_row
 VACATION_COLUMNS = "id, guild_id, user_id, starts_at, ends_at, days, automatic, game_id"
 
 
-def vacation(row: Sequence[Any]) -> Vacation:
+def vacation(row: Sequence[Any]) -> StoredVacation:
     """A vacation from a `VACATION_COLUMNS` row."""
     vacation_id, guild_id, user_id, starts_at, ends_at, days, automatic, game_id = row
-    return Vacation(vacation_id, guild_id, user_id, moment(starts_at), moment(ends_at), days,
+    return StoredVacation(vacation_id, guild_id, user_id, moment(starts_at), moment(ends_at), days,
                     bool(automatic), game_id)
 
 
@@ -68,7 +68,7 @@ class VacationStore(Protocol):
     async def add_vacation(self, guild_id: int, user_id: int, starts_at: datetime,
                            ends_at: datetime, days: int, *, allowed: int,
                            automatic: bool = False, game_id: int | None = None,
-                           now: datetime | None = None) -> Vacation | None:
+                           now: datetime | None = None) -> StoredVacation | None:
         """Store a user's vacation in a guild if, with its `days`, their vacations there that
         start in the same calendar year (UTC) count no more than `allowed` days; None, storing
         nothing, if they would. A vacation that starts when one of the user's already does is
@@ -77,13 +77,13 @@ class VacationStore(Protocol):
         due by `now`, in the same transaction, so the clocks work its marks out again."""
 
     async def end_vacation(self, vacation_id: int, ends_at: datetime, days: int,
-                           now: datetime | None = None) -> Vacation | None:
+                           now: datetime | None = None) -> StoredVacation | None:
         """End a vacation early at `ends_at`, from then on counting `days`; None, changing
         nothing, if it had already ended by then. The user's clocked games in the guild
         become due by `now`, as with `add_vacation`."""
 
     async def vacations(self, guild_id: int, user_ids: Sequence[int], since: datetime,
-                        limit: int = 500) -> tuple[Vacation, ...]:
+                        limit: int = 500) -> tuple[StoredVacation, ...]:
         """The vacations of these users in the guild that end after `since` (running, to
         come, or ended since), oldest first (by end, then id): of many, the `limit` that end
         last."""
@@ -98,7 +98,7 @@ class SqlVacations(SqlBase):
     async def add_vacation(self, guild_id: int, user_id: int, starts_at: datetime,
                            ends_at: datetime, days: int, *, allowed: int,
                            automatic: bool = False, game_id: int | None = None,
-                           now: datetime | None = None) -> Vacation | None:
+                           now: datetime | None = None) -> StoredVacation | None:
         start = rows.utc(starts_at)
         async with self._write() as db:
             # the days counted and the new row must not race another writer adding one
@@ -117,7 +117,7 @@ class SqlVacations(SqlBase):
             return vacation(added)
 
     async def end_vacation(self, vacation_id: int, ends_at: datetime, days: int,
-                           now: datetime | None = None) -> Vacation | None:
+                           now: datetime | None = None) -> StoredVacation | None:
         end = rows.utc(ends_at)
         async with self._write() as db:
             row = await db.fetch_one(END_VACATION, end, days, vacation_id, end, end)
@@ -129,7 +129,7 @@ class SqlVacations(SqlBase):
             return ended
 
     async def vacations(self, guild_id: int, user_ids: Sequence[int], since: datetime,
-                        limit: int = 500) -> tuple[Vacation, ...]:
+                        limit: int = 500) -> tuple[StoredVacation, ...]:
         ids = list(dict.fromkeys(user_ids))
         if not ids:
             return ()

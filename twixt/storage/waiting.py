@@ -42,7 +42,7 @@ class WaitingGame:
 
 
 @dataclass(frozen=True)
-class Digest:
+class StoredDigest:
     """A player's daily digest: at `hour` (0-23) in time zone `zone` (an IANA name), said in
     `locale` (the player's language when they asked for it), next at `next_at` (UTC)."""
 
@@ -72,10 +72,10 @@ DUE_DIGESTS = f"SELECT {DIGEST_COLUMNS} FROM digests WHERE next_at <= ? ORDER BY
 ADVANCE_DIGEST = "UPDATE digests SET next_at = ? WHERE user_id = ? AND next_at = ?"
 
 
-def read_digest(row: Sequence[Any]) -> Digest:
+def read_digest(row: Sequence[Any]) -> StoredDigest:
     """A digest from a `DIGEST_COLUMNS` row."""
     user_id, hour, zone, locale, next_at = row
-    return Digest(int(user_id), int(hour), str(zone), str(locale), moment(next_at))
+    return StoredDigest(int(user_id), int(hour), str(zone), str(locale), moment(next_at))
 
 
 class WaitingStore(Protocol):
@@ -90,19 +90,19 @@ class WaitingStore(Protocol):
         urgent first (the soonest deadline, then the longest waiting), at most `limit`: one
         index lookup of the player's own games."""
 
-    async def digest(self, user_id: int) -> Digest | None:
+    async def digest(self, user_id: int) -> StoredDigest | None:
         """A player's daily digest, if they asked for one."""
 
-    async def set_digest(self, digest: Digest) -> None:
+    async def set_digest(self, digest: StoredDigest) -> None:
         """Ask for a daily digest (or change its hour or zone)."""
 
     async def drop_digest(self, user_id: int) -> bool:
         """No more digests; whether there was one."""
 
-    async def due_digests(self, now: datetime, limit: int) -> tuple[Digest, ...]:
+    async def due_digests(self, now: datetime, limit: int) -> tuple[StoredDigest, ...]:
         """The digests due by `now`, soonest first, at most `limit` (an index range)."""
 
-    async def advance_digests(self, moves: Sequence[tuple[Digest, datetime]]
+    async def advance_digests(self, moves: Sequence[tuple[StoredDigest, datetime]]
                               ) -> tuple[int, ...]:
         """Move due digests on, each to its next time, in one transaction; the players whose
         digest this call moved — not one another process (or an earlier round) moved
@@ -126,12 +126,12 @@ class SqlWaiting(SqlBase):
         return tuple(WaitingGame(games[row[0]], rows.maybe_moment(row[1]), rows.moment(row[2]))
                      for row in found if row[0] in games)
 
-    async def digest(self, user_id: int) -> Digest | None:
+    async def digest(self, user_id: int) -> StoredDigest | None:
         async with self._read() as db:
             row = await db.fetch_one(GET_DIGEST, user_id)
         return None if row is None else read_digest(row)
 
-    async def set_digest(self, digest: Digest) -> None:
+    async def set_digest(self, digest: StoredDigest) -> None:
         async with self._write() as db:
             await db.execute(SET_DIGEST, digest.user_id, digest.hour, digest.zone,
                              digest.locale, rows.utc(digest.next_at))
@@ -140,12 +140,12 @@ class SqlWaiting(SqlBase):
         async with self._write() as db:
             return await db.execute(DROP_DIGEST, user_id) == 1
 
-    async def due_digests(self, now: datetime, limit: int) -> tuple[Digest, ...]:
+    async def due_digests(self, now: datetime, limit: int) -> tuple[StoredDigest, ...]:
         async with self._read() as db:
             found = await db.fetch_all(DUE_DIGESTS, rows.utc(now), limit)
         return tuple(read_digest(row) for row in found)
 
-    async def advance_digests(self, moves: Sequence[tuple[Digest, datetime]]
+    async def advance_digests(self, moves: Sequence[tuple[StoredDigest, datetime]]
                               ) -> tuple[int, ...]:
         moved = []
         async with self._write() as db:

@@ -195,7 +195,7 @@ class TerminalTable:
         return True
 
     def _read(self, text: str) -> cmd.ServiceCommand:
-        asked = router.read(text, self._person)
+        asked = router.read_command(text, self._person)
         if isinstance(asked, cmd.ImportRecord):
             asked = replace(asked, data=_read_file(Path(asked.filename)),
                             filename=Path(asked.filename).name)

@@ -22,7 +22,7 @@ from twixt.service import (
 )
 from twixt.service import commands as cmd
 from twixt.service import errors as kinds
-from twixt.storage import Answer, ChallengeStatus, GameResult, GameSetup, Player, Result
+from twixt.storage import ChallengeStatus, GameResult, GameSetup, InviteeAnswer, Player, Result
 
 
 async def test_a_challenge_names_the_options_pings_the_opponent_and_offers_buttons(service):
@@ -242,7 +242,7 @@ async def test_a_rematch_does_not_carry_a_clock_stored_before_the_limits(service
 
 
 async def test_a_team_challenge_of_people_still_asks_all_three(service):
-    reply = await service.execute(asking(ALICE), cmd.Team(BOB, (CAROL, DAVE),
+    reply = await service.execute(asking(ALICE), cmd.TeamChallenge(BOB, (CAROL, DAVE),
                                                           build_options()))
     assert reply.plain.endswith("carol and bob and dave, accept or decline.")
 
@@ -309,7 +309,7 @@ async def test_a_refused_accept_keeps_no_place(service, storage):
         await service.challenges.accept(asking(DAVE), 1)
     first = await storage.get_challenge(1)
     assert (first.status, [(i.user_id, i.answer) for i in first.invitees]) == (
-        ChallengeStatus.PENDING, [(None, Answer.PENDING)])
+        ChallengeStatus.PENDING, [(None, InviteeAnswer.PENDING)])
     await enter(service, asking(BOB), "resign yes")
     started = await service.challenges.accept(asking(ERIN), 1)
     assert "**erin**" in started.plain and started.plain.startswith("Game 2 on")
@@ -324,5 +324,5 @@ async def test_a_refused_last_accept_of_a_team_keeps_every_answer_as_it_was(serv
     with pytest.raises(kinds.ConflictError, match="this channel already has a game"):
         await service.challenges.accept(asking(DAVE), 1)
     answers = {i.user_id: i.answer for i in (await storage.get_challenge(1)).invitees}
-    assert answers == {BOB.id: Answer.ACCEPTED, CAROL.id: Answer.ACCEPTED,
-                       DAVE.id: Answer.PENDING}
+    assert answers == {BOB.id: InviteeAnswer.ACCEPTED, CAROL.id: InviteeAnswer.ACCEPTED,
+                       DAVE.id: InviteeAnswer.PENDING}

@@ -222,17 +222,17 @@ async def test_the_auto_link_preference_is_applied_when_storing(service, game):
 
 async def test_in_public_they_are_refused_without_being_echoed(service, game):
     public = replace(asking(BOB), private_replies=False)
-    reply = await service.hear(public, router.read("if H9 then G6 link E5"), {})
+    reply = await service.hear(public, router.read_command("if H9 then G6 link E5"), {})
     assert reply is not None
     assert reply.refused and "/twixt if" in reply.plain and "G6" not in reply.plain
     assert "no conditional moves" in await stored_plan(service)
     onlooker = replace(asking(CAROL), private_replies=False)
-    assert await service.hear(onlooker, router.read("if H9 then G6"), {}) is None
+    assert await service.hear(onlooker, router.read_command("if H9 then G6"), {}) is None
     with pytest.raises(kinds.MalformedError):  # not the move language: the edge leaves it as chat
-        router.read("if you play H9 I win")
+        router.read_command("if you play H9 I win")
     # typed to the bot where the reply is public, a plan is refused before it is read
     with pytest.raises(kinds.NotAllowedError, match="/twixt if"):
-        router.read("if H9 then G6 link E5", public=True)
+        router.read_command("if H9 then G6 link E5", public=True)
 
 
 async def test_records_never_show_stored_moves(service, game):

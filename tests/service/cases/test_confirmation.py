@@ -167,7 +167,7 @@ async def test_a_move_typed_in_chat_is_not_shown_in_public_nor_played(service):
     await start_game(service, swap="no")
     await _confirming(service, ALICE)
     chat = replace(asking(ALICE), private_replies=False)
-    heard = await service.hear(chat, router.read("K10"), {})
+    heard = await service.hear(chat, router.read_command("K10"), {})
     assert heard is not None and heard.refused and heard.plain == (
         "you have confirm on, and a reply here is public: play with `/twixt move` to see your "
         "move first (or `settings confirm off`)")

@@ -230,7 +230,7 @@ async def test_a_takeback_after_the_bot_answered_takes_back_its_answer_too(stora
 
 
 async def _typed(service, stored) -> Reply:
-    return await service.answer(asking(ALICE), router.read("D4"), {})
+    return await service.answer(asking(ALICE), router.read_command("D4"), {})
 
 
 async def _picked(service, stored) -> Reply:
@@ -398,14 +398,14 @@ async def test_several_bot_seats_play_in_turn_and_call_privilege_by_the_rules(st
 
 async def _engine_partner(service) -> None:
     """alice and the bot (level 1) against bob and carol, who accept."""
-    await service.execute(asking(ALICE), cmd.Team(THE_ENGINE_PLAYER, (BOB, CAROL),
+    await service.execute(asking(ALICE), cmd.TeamChallenge(THE_ENGINE_PLAYER, (BOB, CAROL),
                                                   build_options(size="12", level="1")))
     for user in (BOB, CAROL):
         await service.execute(asking(user), cmd.AnswerChallenge("accept"))
 
 
 async def _challenge_team_of_engines(service) -> None:
-    await service.execute(asking(ALICE), cmd.Team(THE_ENGINE_PLAYER, (THE_ENGINE_PLAYER,
+    await service.execute(asking(ALICE), cmd.TeamChallenge(THE_ENGINE_PLAYER, (THE_ENGINE_PLAYER,
                                                                       THE_ENGINE_PLAYER),
                                                   build_options(size="12", level="2")))
     await service.engine_player.idle()
@@ -515,16 +515,16 @@ async def test_the_bot_games_setting_is_a_number_from_one_to_twenty(storage, wro
 
 async def test_a_team_challenge_with_the_bot_asks_only_the_people(storage):
     async with engine_service(storage) as (service, _said):
-        english = await service.execute(asking(ALICE), cmd.Team(
+        english = await service.execute(asking(ALICE), cmd.TeamChallenge(
             THE_ENGINE_PLAYER, (BOB, CAROL), build_options(size="12", level="1")))
         assert english.plain.endswith("first. bob and carol, accept or decline.")
         assert "three" not in english.plain
         await service.execute(asking(ALICE), cmd.AnswerChallenge("decline"))
-        german = await service.execute(asking(ALICE, locale="de"), cmd.Team(
+        german = await service.execute(asking(ALICE, locale="de"), cmd.TeamChallenge(
             BOB, (THE_ENGINE_PLAYER, CAROL), build_options(size="12", level="1")))
         assert german.plain.endswith("zuerst. bob und carol, nehmt an oder lehnt ab.")
         await service.execute(asking(ALICE), cmd.AnswerChallenge("decline"))
-        alone = await service.execute(asking(ALICE, locale="de"), cmd.Team(
+        alone = await service.execute(asking(ALICE, locale="de"), cmd.TeamChallenge(
             THE_ENGINE_PLAYER, (THE_ENGINE_PLAYER, CAROL), build_options(size="12", level="1")))
         assert alone.plain.endswith("zuerst. carol, nimm an oder lehne ab.")
 
@@ -545,7 +545,7 @@ async def test_when_the_bot_moves_first_the_start_says_it_is_thinking(storage):
 
 async def test_the_bots_own_move_offers_nobody_a_privilege_button(storage):
     async with engine_service(storage) as (service, said):
-        await service.execute(asking(ALICE), cmd.Team(THE_ENGINE_PLAYER, (BOB, CAROL),
+        await service.execute(asking(ALICE), cmd.TeamChallenge(THE_ENGINE_PLAYER, (BOB, CAROL),
                                                       build_options(size="12", level="1")))
         for user in (BOB, CAROL):
             await service.execute(asking(user), cmd.AnswerChallenge("accept"))

@@ -9,7 +9,7 @@ from twixt.rules import Action, parse_command
 from twixt.service import User
 from twixt.service import commands as cmd
 from twixt.service import errors as kinds
-from twixt.service.commands.router import is_move_language, nobody, read
+from twixt.service.commands.router import is_move_language, nobody, read_command
 
 
 def _person(word: str) -> User:
@@ -44,22 +44,22 @@ def _person(word: str) -> User:
     ("import game.twixt carol", cmd.ImportRecord("game.twixt", None, User(5, "carol"))),
 ])
 def test_a_line_becomes_one_command(text, expected):
-    assert read(text, _person) == expected
+    assert read_command(text, _person) == expected
 
 
 def test_a_move_travels_parsed():
-    asked = read("G6 link E5; privilege", _person)
+    asked = read_command("G6 link E5; privilege", _person)
     assert isinstance(asked, cmd.Move) and asked.command.actions == (Action.PRIVILEGE,)
 
 
 @pytest.mark.parametrize("typed", ["resign", " Resign ", "move resign", "MOVE RESIGN"])
 def test_a_typed_resign_asks_to_confirm_first(typed):
-    assert read(typed) == cmd.Resign(confirmed=False)
+    assert read_command(typed) == cmd.Resign(confirmed=False)
 
 
 @pytest.mark.parametrize("typed", ["resign yes", "Resign  YES", "move resign yes"])
 def test_resign_yes_is_the_typed_confirmation(typed):
-    assert read(typed) == cmd.Resign(confirmed=True)
+    assert read_command(typed) == cmd.Resign(confirmed=True)
 
 
 @pytest.mark.parametrize("text, message", [
@@ -75,29 +75,29 @@ def test_resign_yes_is_the_typed_confirmation(typed):
     ("team bob carol dave", "write team PARTNER vs OPPONENT1 OPPONENT2 [options]"),
 ])
 def test_a_line_that_means_nothing_is_refused_in_one_line(text, message):
-    assert refusal(kinds.MalformedError, read, text, nobody) == message
+    assert refusal(kinds.MalformedError, read_command, text, nobody) == message
 
 
 def test_a_person_the_front_end_cannot_tell_is_missing():
-    assert refusal(kinds.MissingError, read, "challenge bob", nobody) == (
+    assert refusal(kinds.MissingError, read_command, "challenge bob", nobody) == (
         "I cannot tell who “bob” is here")
 
 
 def test_only_the_move_language_counts_as_chat_moves():
-    assert is_move_language(read("K12")) and is_move_language(read("resign"))
-    assert not is_move_language(read("board"))
+    assert is_move_language(read_command("K12")) and is_move_language(read_command("resign"))
+    assert not is_move_language(read_command("board"))
 
 
 @pytest.mark.parametrize("typed, canonical", [
     ("time 3 days", "3d"), ("time 1 day 12 hours", "1d12h"), ("time 90 min", "90m"),
     ("time 2 hrs", "2h"), ("time 3d", "3d")])
 def test_a_time_is_read_as_people_write_it(typed, canonical):
-    asked = read(f"challenge bob {typed} size 12", _person)
+    asked = read_command(f"challenge bob {typed} size 12", _person)
     assert isinstance(asked, cmd.Challenge)
     assert asked.options.setup.time_control == canonical
     assert asked.options.setup.size == "12x12"
 
 
 def test_privilege_before_the_move_is_refused_with_the_right_order():
-    assert refusal(kinds.MalformedError, read, "privilege; L12 link K10") == \
+    assert refusal(kinds.MalformedError, read_command, "privilege; L12 link K10") == \
         "privilege comes after the move: write L12 link K10; privilege"

@@ -19,7 +19,7 @@ from twixt.discord.replies import shown
 from twixt.language import LOCALES, translation, unmarked
 from twixt.service import MalformedError, TwixtService
 from twixt.service.commands.help import help_for, overview
-from twixt.service.commands.router import VOCABULARY, read
+from twixt.service.commands.router import VOCABULARY, read_command
 
 #: one Discord message
 MAX_MESSAGE = 2000
@@ -40,7 +40,7 @@ _MOVE_HINT = "a move looks like G6, G6 link E5 or remove J9-K11; I11 link K10"
 ])
 def test_a_mistyped_command_names_the_command_meant(typed, meant):
     word = next(w for w in typed.split() if w.lower() not in ("tournament", "draw", "takeback"))
-    assert refusal(MalformedError, read, typed) == (
+    assert refusal(MalformedError, read_command, typed) == (
         f"I don't know the command “{word.lower()}”: did you mean `{meant}`?")
 
 
@@ -56,9 +56,9 @@ def test_only_words_of_a_plausible_length_are_compared(monkeypatch):
         return distance(a, b)
 
     monkeypatch.setattr(twixt.service.commands.spelling, "_distance", counted)
-    assert refusal(MalformedError, read, "x" * 6000).startswith("I don't understand")
+    assert refusal(MalformedError, read_command, "x" * 6000).startswith("I don't understand")
     assert compared == []
-    assert refusal(MalformedError, read, "acept").endswith("did you mean `accept`?")
+    assert refusal(MalformedError, read_command, "acept").endswith("did you mean `accept`?")
     assert compared and all(abs(len(known) - 5) <= 1 for _typed, known in compared)
 
 
@@ -70,7 +70,7 @@ def test_only_words_of_a_plausible_length_are_compared(monkeypatch):
     ("of", f"I don't understand “of”: {_MOVE_HINT}"),
 ])
 def test_a_move_like_or_far_off_text_keeps_the_move_hint(typed, refused):
-    assert refusal(MalformedError, read, typed).startswith(refused)
+    assert refusal(MalformedError, read_command, typed).startswith(refused)
 
 
 async def test_the_command_meant_is_said_in_german(service: TwixtService):

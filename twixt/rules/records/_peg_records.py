@@ -28,7 +28,7 @@ class PegMove:
 _WORDS = {"swap": "swap", "resign": "resign", "draw": "offer draw"}
 
 
-def clean_name(name: str, fallback: str) -> str:
+def name_from_record(name: str, fallback: str) -> str:
     """A record's player name made fit for a game (no : , #, nothing invisible)."""
     cleaned = " ".join(visible(name).translate(str.maketrans(":,#", "   ")).split())
     return cleaned or fallback

@@ -21,8 +21,8 @@ from twixt.rules.model import Hole, RuleSet
 from twixt.rules.numbers import whole_number
 from twixt.rules.records._peg_records import (
     PegMove,
-    clean_name,
     distinct_names,
+    name_from_record,
     peg_moves,
     play_moves,
 )
@@ -55,8 +55,8 @@ def read(text: str) -> Game:
         size = whole_number(header.get("SZ", "24"))
         if size is None:
             raise TwixtError("SZ is a board size, not {text}", text=quote(header["SZ"]))
-        black = clean_name(_utf8(header.get("PB", "")), "Player 1")
-        white = clean_name(_utf8(header.get("PW", "")), "Player 2")
+        black = name_from_record(_utf8(header.get("PB", "")), "Player 1")
+        white = name_from_record(_utf8(header.get("PW", "")), "Player 2")
         game = Game(distinct_names(black, white), size=size, rules=RuleSet.PP)
     except TwixtError as error:
         raise RecordError(1, "cannot set up the game: {error}", error=error.message) from None

@@ -16,8 +16,8 @@ from twixt.rules.model import Hole, Reason, RuleSet
 from twixt.rules.numbers import whole_number
 from twixt.rules.records._peg_records import (
     PegMove,
-    clean_name,
     distinct_names,
+    name_from_record,
     peg_moves,
     play_moves,
 )
@@ -54,7 +54,8 @@ def read(text: str) -> Game:
     header += [""] * (_HEADER_LINES - len(header))
     comments += [""] * (_HEADER_LINES - len(comments))
     try:
-        names = [clean_name(header[_NAME_1], "Player 1"), clean_name(header[_NAME_2], "Player 2")]
+        names = [name_from_record(header[_NAME_1], "Player 1"),
+                 name_from_record(header[_NAME_2], "Player 2")]
         if header[_STARTER] == "2":
             names.reverse()
         rows = _size(header[_ROWS], "rows")

@@ -100,15 +100,15 @@ LIVE_PAGE = 100
 PROTECTED_PEGS = 4
 
 #: a peg as the check for games in play compares it: colour, column, row
-Spot = tuple[Colour, int, int]
+PegSpot = tuple[Colour, int, int]
 
 
-def pegs_of(game: Game) -> frozenset[Spot]:
+def pegs_of(game: Game) -> frozenset[PegSpot]:
     """The pegs on the board now."""
     return frozenset((peg.colour, peg.hole.col, peg.hole.row) for peg in game.pegs())
 
 
-def pegs_ever(game: Game) -> frozenset[Spot]:
+def pegs_ever(game: Game) -> frozenset[PegSpot]:
     """Every peg the game ever had on its board, in any of its positions (a removal, a
     takeback or a swap does not hide one): a superset of each position's pegs."""
     placed = {(turn.colour, turn.placed.col, turn.placed.row)
@@ -116,7 +116,7 @@ def pegs_ever(game: Game) -> frozenset[Spot]:
     return frozenset(placed) | pegs_of(game)
 
 
-def passes_through(played: frozenset[Spot], live: frozenset[Spot],
+def passes_through(played: frozenset[PegSpot], live: frozenset[PegSpot],
                    size: tuple[int, int]) -> bool:
     """Whether a game whose pegs were ever `played` may have passed through the position of
     `live` (or one after it), on a board of `size`: in any move order, and mirrored or turned
@@ -134,8 +134,8 @@ def passes_through(played: frozenset[Spot], live: frozenset[Spot],
     return False
 
 
-def _seen(spot: Spot, cols: int, rows: int, flip_cols: bool, flip_rows: bool,
-          transpose: bool) -> Spot:
+def _seen(spot: PegSpot, cols: int, rows: int, flip_cols: bool, flip_rows: bool,
+          transpose: bool) -> PegSpot:
     colour, col, row = spot
     col, row = (cols - 1 - col if flip_cols else col), (rows - 1 - row if flip_rows else row)
     return (colour.opponent, row, col) if transpose else (colour, col, row)

@@ -35,8 +35,6 @@ from twixt.service.names import seat_names
 from twixt.service.pure.clock.timecontrol import parse_time_control
 from twixt.service.texts import names_and, storage_refusal
 from twixt.storage import (
-    Answer,
-    Challenge,
     ChallengeClosedError,
     ChallengeStatus,
     ChallengeStore,
@@ -44,11 +42,13 @@ from twixt.storage import (
     EngineGameStore,
     FirstMove,
     GameStore,
+    InviteeAnswer,
     NotFoundError,
     NotInvitedError,
     Player,
     Seat,
     SettingStore,
+    StoredChallenge,
     StoredGame,
     TournamentStore,
 )
@@ -69,7 +69,7 @@ class Challenges:
         #: accepting the one found), so that both players pressing at once make one challenge;
         #: apart from the desk's channel locks, which challenging and accepting take inside it
         self._rematching = ChannelLocks()
-        #: held by a player (by user id) from counting their games with the bot to the game
+        #: held by a player (by user id) from counting their games with the engine to the game
         #: that adds one, so that challenges sent at once in several channels cannot pass
         #: `botgames` together
         self._engine_games = ChannelLocks()
@@ -97,7 +97,7 @@ class Challenges:
         return Reply(text, mentions=(opponent.id,) if opponent else (),
                      buttons=_challenge_buttons(challenge, tr))
 
-    @cmd.handles(cmd.Team)
+    @cmd.handles(cmd.TeamChallenge)
     async def team(self, request: Request, partner: User, opponents: tuple[User, User],
                    options: ChallengeOptions) -> Reply:
         """A Double TwixT challenge: you and `partner` against `opponents`; all three accept."""
@@ -108,7 +108,7 @@ class Challenges:
         if started is not None:
             return started
         tr = request.tr
-        # the bot has accepted its seat already: only the people are asked to answer
+        # the engine has accepted its seat already: only the people are asked to answer
         asked = [user.name for user in invitees if not is_engine_seat(user.id)]
         text = (tr("**{challenger}** and {partner} challenge {opponent} and {other} to Double "
                    "TwixT ({setup}), {first}.",
@@ -155,7 +155,7 @@ class Challenges:
                 await self._desk.remember(request.user)
                 if not challenge.ready:
                     waiting = [i.user_id for i in challenge.invitees
-                               if i.answer is Answer.PENDING and i.user_id is not None]
+                               if i.answer is InviteeAnswer.PENDING and i.user_id is not None]
                     names = await self._desk.names(waiting)
                     if not waiting:
                         return Reply(request.tr("{name} accepts. Waiting for more players.",
@@ -209,7 +209,7 @@ class Challenges:
         """The rematch's challenge: the players of `old`, the colours exchanged."""
         names = await self._desk.names([s.user_id for s in old.seats])
         others = {s.number: User(s.user_id, names[s.user_id]) for s in old.seats}
-        # a game with the bot: the same game again grants takebacks as the first did
+        # a game with the engine: the same game again grants takebacks as the first did
         engine_facts = await self._store.engine_game(old.id)
         options = ChallengeOptions(
             setup=replace(old.setup, imported_turns=None,
@@ -226,8 +226,8 @@ class Challenges:
     # --- internals ---------------------------------------------------------------------
 
     async def _challenge_made(self, request: Request, invitees: Sequence[User], players: int,
-                              options: ChallengeOptions) -> tuple[Challenge, Reply | None]:
-        """The challenge stored, and the game's start when the bot's acceptance completes it
+                              options: ChallengeOptions) -> tuple[StoredChallenge, Reply | None]:
+        """The challenge stored, and the game's start when the engine's acceptance completes it
         (None while people are still to answer)."""
         with_engine = any(is_engine_seat(user.id) for user in invitees)
         async with self._counting_engine_games(request, with_engine):
@@ -245,11 +245,11 @@ class Challenges:
 
     def _counting_engine_games(self, request: Request, with_engine: bool
                             ) -> AbstractAsyncContextManager[object]:
-        """The asker's lock over their count of games with the bot, when `with_bot`."""
+        """The asker's lock over their count of games with the engine, when `with_engine`."""
         return self._engine_games(request.user.id) if with_engine else nullcontext()
 
     async def _create_challenge(self, request: Request, invitees: Sequence[User], players: int,
-                                options: ChallengeOptions) -> Challenge:
+                                options: ChallengeOptions) -> StoredChallenge:
         settings = await self._store.guild_settings(request.guild_id)
         thread = settings.thread_default if options.thread is None else options.thread
         if not thread and await self._store.active_game(request.channel_id):
@@ -274,8 +274,8 @@ class Challenges:
                 expires_at=now + timedelta(hours=settings.challenge_expiry_hours), now=now)
 
     async def _check_engine_games(self, request: Request, most: int | None = None) -> None:
-        """Refuse the asker one more game with the bot when they have the most the server
-        allows at once (`botgames`): each move of the bot's takes the engine for seconds, and
+        """Refuse the asker one more game with the engine when they have the most the server
+        allows at once (`botgames`): each of its moves takes the engine for seconds, and
         one player's many games must not keep everyone else's waiting."""
         storage = self._store
         if most is None:
@@ -285,22 +285,23 @@ class Challenges:
                              "server allows a player (botgames {most}): finish one first",
                              most=most)
 
-    async def _engine_seats_accept(self, challenge: Challenge, options: ChallengeOptions) -> bool:
-        """The bot accepts its places in a challenge at once (keeping whether it grants
+    async def _engine_seats_accept(self, challenge: StoredChallenge,
+                                   options: ChallengeOptions) -> bool:
+        """The engine accepts its seats in a challenge at once (keeping whether it grants
         takebacks); whether everyone has accepted now, so that the game starts."""
-        bots = [i.user_id for i in challenge.invitees
-                if i.user_id is not None and is_engine_seat(i.user_id)]
-        if not bots:
+        engine_seats = [i.user_id for i in challenge.invitees
+                        if i.user_id is not None and is_engine_seat(i.user_id)]
+        if not engine_seats:
             return False
         storage = self._store
         await storage.add_engine_challenge(challenge.id, challenge.guild_id,
                                         bool(options.takebacks))
-        for bot in bots:
-            challenge = await storage.answer_challenge(challenge.id, bot, True,
+        for seat_id in engine_seats:
+            challenge = await storage.answer_challenge(challenge.id, seat_id, True,
                                                        now=self._desk.clock())
         return challenge.ready
 
-    async def _waiting_rematch(self, request: Request, old: StoredGame) -> Challenge | None:
+    async def _waiting_rematch(self, request: Request, old: StoredGame) -> StoredChallenge | None:
         """A challenge still open here among exactly the players of `old`."""
         players = {seat.user_id for seat in old.seats}
         pending = await self._store.pending_challenges(channel_id=request.channel_id,
@@ -308,14 +309,14 @@ class Challenges:
         return next((c for c in pending
                      if {c.challenger_id, *(i.user_id for i in c.invitees)} == players), None)
 
-    async def _open_challenge_of(self, request: Request) -> Challenge | None:
+    async def _open_challenge_of(self, request: Request) -> StoredChallenge | None:
         """The asker's own challenge still waiting in this channel (one at a time, so that
         nobody can fill a channel with challenges and pings)."""
         pending = await self._store.pending_challenges(
             channel_id=request.channel_id, user_id=request.user.id, now=self._desk.clock())
         return next((c for c in pending if c.challenger_id == request.user.id), None)
 
-    async def _find_challenge(self, request: Request, challenge_id: int | None) -> Challenge:
+    async def _find_challenge(self, request: Request, challenge_id: int | None) -> StoredChallenge:
         """The challenge named by number, or the newest one open to the asker here. A
         challenge is seen and answered only in the channel it was made in, by its invitee as
         by anyone: elsewhere its number reads as no challenge at all, so that nobody can take
@@ -323,7 +324,7 @@ class Challenges:
         by probing numbers which challenges exist."""
         if challenge_id is not None:
             try:
-                found: Challenge | None = await self._store.get_challenge(challenge_id)
+                found: StoredChallenge | None = await self._store.get_challenge(challenge_id)
             except NotFoundError:
                 found = None
             if found is None or (found.guild_id, found.channel_id) != (request.guild_id,
@@ -341,7 +342,7 @@ class Challenges:
             raise MissingError("there is no challenge for you in this channel")
         return answerable[-1]
 
-    async def _start_game(self, challenge: Challenge, tr: Translation,
+    async def _start_game(self, challenge: StoredChallenge, tr: Translation,
                           accepting: int | None = None) -> Reply:
         """Start the game of an accepted challenge; what is said, `tr` says (the language of
         whoever accepted last). With `accepting`, that user's acceptance, which completes
@@ -386,7 +387,7 @@ class Challenges:
                        moves=tr.plural("{n} move", "{n} moves", game.moves_made), **facts)
                     + "\n" + tr("{name}, you move next ({colour}): write your move, e.g. "
                                  "`{example}`.", **facts))
-        elif is_engine_seat(to_move.user_id):  # nobody to tell to write a move: the bot is at it
+        elif is_engine_seat(to_move.user_id):  # nobody to tell to write a move: the engine is at it
             text = (tr("Game {game} on: {lineup} — {setup}.", **facts) + "\n"
                     + tr("{name} moves first ({colour}) and is thinking…", **facts))
         else:
@@ -401,7 +402,7 @@ class Challenges:
         return Reply(tr("Game {game} starts in its own thread.", game=stored.id),
                      followups=(board,))
 
-    def _seat_order(self, challenge: Challenge) -> list[int]:
+    def _seat_order(self, challenge: StoredChallenge) -> list[int]:
         invited = [i.user_id for i in sorted(challenge.invitees, key=lambda i: i.slot)]
         me_first = challenge.first is FirstMove.ME or (
             challenge.first is FirstMove.RANDOM and self._desk.rng.random() < 0.5)
@@ -415,7 +416,8 @@ class Challenges:
         return [uid for uid in order if uid is not None]
 
 
-def _completed_by(challenge: Challenge, user_id: int, now: datetime) -> Challenge | None:
+def _completed_by(challenge: StoredChallenge, user_id: int,
+                  now: datetime) -> StoredChallenge | None:
     """The challenge as `user_id`'s acceptance would leave it, when that acceptance is the
     last one it waits for (None otherwise, or when it is not theirs to give: closed, expired
     by `now`, their own; storing the answer then refuses it in the usual words)."""
@@ -427,7 +429,7 @@ def _completed_by(challenge: Challenge, user_id: int, now: datetime) -> Challeng
     if place is None:
         return None
     after = replace(challenge, invitees=tuple(
-        replace(i, user_id=user_id, answer=Answer.ACCEPTED) if i.slot == place.slot else i
+        replace(i, user_id=user_id, answer=InviteeAnswer.ACCEPTED) if i.slot == place.slot else i
         for i in challenge.invitees))
     return after if after.ready else None
 
@@ -451,7 +453,7 @@ def _lineup_title(players: Sequence[Player]) -> Message:
     return message("TwixT: {first} vs {second}", first=red, second=black)
 
 
-def _challenge_buttons(challenge: Challenge, tr: Translation) -> tuple[Button, ...]:
+def _challenge_buttons(challenge: StoredChallenge, tr: Translation) -> tuple[Button, ...]:
     named = tuple(i.user_id for i in challenge.invitees if i.user_id is not None)
     open_place = any(i.user_id is None for i in challenge.invitees)
     return (Button(ButtonKind.ACCEPT_CHALLENGE, challenge.id, tr("Accept"),
@@ -474,9 +476,10 @@ def _first_words(first: FirstMove, players: int, continuing: bool = False) -> Me
 
 
 def seated(users: Iterable[User], options: ChallengeOptions) -> list[User]:
-    """A challenge's invitees with the bot given its seats, each its own id: `THE_ENGINE_PLAYER` at
-    the challenge's level, a bot of an earlier game (a rematch) at its own. MalformedError when
-    the options are the bot's but the bot is not invited."""
+    """A challenge's invitees with the engine given its seats, each its own id:
+    `THE_ENGINE_PLAYER` at the challenge's level, an engine seat of an earlier game (a rematch)
+    at its own. MalformedError when the options are the engine's but it is not invited (the
+    player names it `bot`: in Discord, the bot sits in the engine's seats)."""
     seats: list[User] = []
     for user in users:
         level = (options.level or DEFAULT_LEVEL if user.id == THE_ENGINE_PLAYER.id

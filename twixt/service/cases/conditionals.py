@@ -25,7 +25,7 @@ from dataclasses import replace
 from typing import Any
 
 from twixt.rules import Command, Game, Turn, TwixtError, parse_command
-from twixt.rules.conditionals import Branch, Plan, answer, check, check_size, lines, merge
+from twixt.rules.conditionals import Branch, Plan, answer, check_plan, check_plan_size, lines, merge
 from twixt.service import commands as cmd
 from twixt.service.commands import ConditionalAction
 from twixt.service.commands.turns import PRIVATE
@@ -132,7 +132,7 @@ class Conditionals:
         """The plan as the asker's preferences make it, checked in the game; ServiceError
         names the branch that cannot be played."""
         try:
-            return check(game, await self._prepared(request, plan), game.players[seat.number])
+            return check_plan(game, await self._prepared(request, plan), game.players[seat.number])
         except TwixtError as error:
             raise refused_by_rules(error) from None
 
@@ -143,7 +143,7 @@ class Conditionals:
     async def _keep(self, stored: StoredGame, game: Game, user_id: int, plan: Plan) -> None:
         """Store a plan for the game as it stands (under the version check)."""
         try:
-            check_size(plan)
+            check_plan_size(plan)
         except TwixtError as error:
             raise LimitError(error.message) from None
         try:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from twixt.language import message
 from twixt.rules import Action, Command, IllegalMoveError, parse_command
 from twixt.service import commands as cmd
-from twixt.service.cases.turns import Preferences, Turns
+from twixt.service.cases.turns import LazyPreferences, Turns
 from twixt.service.desk.desk import Desk, player_seat
 from twixt.service.errors import ConflictError, MissingError, NotAllowedError, refused_by_rules
 from twixt.service.model import Button, ButtonKind, Reply, Request
@@ -35,7 +35,7 @@ class Confirmation:
         turns.preparations.append(self._shown_first)
 
     async def _shown_first(self, request: Request, command: Command,
-                           prefs: Preferences) -> Command | Reply:
+                           prefs: LazyPreferences) -> Command | Reply:
         """The move as it is to be played, or, for a player with confirm on, its preview."""
         # a peg or a swap may be shown first (a timeout is refused by `Turns.play` as it is)
         if not command.is_move or Action.TIMEOUT in command.actions:

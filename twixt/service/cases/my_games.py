@@ -55,7 +55,7 @@ class _Entry:
         return (not self.yours, not self.clocked, self.by, self.stored.id)
 
 
-class MyGames:
+class GameList:
     """The listing of one's own games in progress."""
 
     def __init__(self, desk: Desk, store: GameStore) -> None:

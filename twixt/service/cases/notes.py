@@ -15,7 +15,7 @@ from twixt.service.commands.your_games import MAX_NOTE
 from twixt.service.desk.desk import Desk
 from twixt.service.errors import LimitError, MalformedError
 from twixt.service.model import Reply, Request, check_page, require_private
-from twixt.storage import Note, PrivateStore
+from twixt.storage import PrivateStore, StoredNote
 
 MAX_NOTES = 50
 #: characters of notes on one page: a page stays within a Discord message (2,000), with room
@@ -23,7 +23,7 @@ MAX_NOTES = 50
 PAGE_CHARACTERS = 1500
 
 
-class Notes:
+class Notebook:
     """Keeping, showing and clearing one's notes."""
 
     def __init__(self, desk: Desk, store: PrivateStore) -> None:
@@ -79,7 +79,7 @@ class Notes:
         return Reply("\n".join(lines), ephemeral=True)
 
 
-def _line(note: Note, tr: Translation) -> str:
+def _line(note: StoredNote, tr: Translation) -> str:
     """`3. 2026-01-02 14:05 UTC: `text`` — the text in a code span, so that nothing in it
     formats, links or pings (a backtick in it, which would end the span, is shown as ')."""
     when = note.written_at.strftime("%Y-%m-%d %H:%M UTC")

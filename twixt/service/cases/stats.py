@@ -17,7 +17,7 @@ from twixt.storage import PlayerStats, StatsStore
 from twixt.storage.ratings import Rating
 
 
-class Stats:
+class Standings:
     """What the numbers say about players."""
 
     def __init__(self, desk: Desk, store: StatsStore) -> None:

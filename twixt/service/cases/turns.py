@@ -50,7 +50,7 @@ class TurnsStorage(GameStore, SettingStore, Protocol):
 _RESIGN = Command(actions=(Action.RESIGN,))
 
 
-class Preferences:
+class LazyPreferences:
     """The asker's preferences, read once for all the steps of a move that need them, and
     only if one does."""
 
@@ -67,7 +67,7 @@ class Preferences:
 
 #: a step that prepares a player's move before it is played: the command as it is to be
 #: played, or a `Reply` that ends the move here (shown first, for confirmation)
-Preparation = Callable[[Request, Command, Preferences], Awaitable[Command | Reply]]
+Preparation = Callable[[Request, Command, LazyPreferences], Awaitable[Command | Reply]]
 
 
 class Turns:
@@ -87,7 +87,7 @@ class Turns:
     async def move(self, request: Request, command: Command) -> Reply:
         """A command of the move language for the asking player, through every step of
         its preparation, then played."""
-        prefs = Preferences(self._store, request.user.id)
+        prefs = LazyPreferences(self._store, request.user.id)
         for step in self.preparations:
             prepared = await step(request, command, prefs)
             if isinstance(prepared, Reply):
@@ -240,10 +240,11 @@ class Turns:
         """With the asker's auto-link preference, a bare peg links all it can (what pp does
         anyway, so the rule set need not be looked up): a stored conditional reply is
         prepared so too."""
-        return await self._auto_link(request, command, Preferences(self._store, request.user.id))
+        prefs = LazyPreferences(self._store, request.user.id)
+        return await self._auto_link(request, command, prefs)
 
     async def _auto_link(self, request: Request, command: Command,
-                         prefs: Preferences) -> Command:
+                         prefs: LazyPreferences) -> Command:
         """The first step of a move's preparation: the auto-link preference (`prefs` read
         only for a bare peg)."""
         placement = command.placement

@@ -24,7 +24,14 @@ from twixt.service.model import Receipt, Reply, Request
 from twixt.service.pure.clock.absence import DAY, current, days_begun, days_left
 from twixt.service.pure.clock.banks import TurnClock
 from twixt.service.pure.clock.texts import moment_text
-from twixt.storage import GuildSettings, Seat, SettingStore, StoredGame, Vacation, VacationStore
+from twixt.storage import (
+    GuildSettings,
+    Seat,
+    SettingStore,
+    StoredGame,
+    StoredVacation,
+    VacationStore,
+)
 
 
 class VacationsStorage(VacationStore, SettingStore, Protocol):
@@ -87,7 +94,7 @@ class Vacations:
             "that allow vacation. {n} days left this year.", left - days,
             name=request.user.name, moment=moment_text(started.ends_at)))
 
-    async def _end(self, request: Request, running: Vacation | None,
+    async def _end(self, request: Request, running: StoredVacation | None,
                    settings: GuildSettings) -> Reply:
         desk = self._desk
         now = desk.clock()
@@ -107,7 +114,7 @@ class Vacations:
             "{name}'s vacation is over; their clocks run again. {n} days left this year.",
             left, name=request.user.name))
 
-    async def _show(self, request: Request, running: Vacation | None,
+    async def _show(self, request: Request, running: StoredVacation | None,
                     settings: GuildSettings) -> Reply:
         tr = request.tr
         if settings.vacation_days <= 0:
@@ -162,7 +169,7 @@ async def take_day(store: VacationsStorage, stored: StoredGame, turn_clock: Turn
 
 
 async def game_day(store: VacationsStorage, stored: StoredGame, turn_clock: TurnClock,
-                   now: datetime) -> Vacation | None:
+                   now: datetime) -> StoredVacation | None:
     """The automatic day the player to move is on at `now` because their time ran out in
     this game's turn in progress, if any."""
     if not turn_clock.own.vacation_at(now):
@@ -173,7 +180,7 @@ async def game_day(store: VacationsStorage, stored: StoredGame, turn_clock: Turn
                  and turn_clock.started <= v.starts_at <= now < v.ends_at), None)
 
 
-def day_stage(day: Vacation) -> str:
+def day_stage(day: StoredVacation) -> str:
     """The receipt stage of an automatic day's announcement: one per day and turn."""
     return _DAY_STAGE + day.starts_at.isoformat()
 
@@ -182,7 +189,7 @@ def is_day_stage(stage: str) -> bool:
     return stage.startswith(_DAY_STAGE)
 
 
-async def day_notice(store: VacationsStorage, stored: StoredGame, late: Seat, day: Vacation,
+async def day_notice(store: VacationsStorage, stored: StoredGame, late: Seat, day: StoredVacation,
                      tr: Translation) -> Reply:
     """What the channel is told instead of the time-up notice, said by `tr`."""
     settings = await store.guild_settings(stored.guild_id)

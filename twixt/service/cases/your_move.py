@@ -31,7 +31,7 @@ from twixt.service.model import (
 from twixt.service.pure.clock.texts import moment_text
 from twixt.service.pure.clock.timecontrol import describe_span
 from twixt.service.texts import names_and
-from twixt.storage import Digest, WaitingGame, WaitingStore
+from twixt.storage import StoredDigest, WaitingGame, WaitingStore
 
 #: games a digest lists (it says how many more there are)
 MAX_LISTED = 10
@@ -86,7 +86,7 @@ class YourMove:
         if not 0 <= hour <= 23:
             raise MalformedError("the hour is 0 to 23, not {hour}", hour=hour)
         zone = zone or (current.zone if current else "UTC")
-        digest = Digest(request.user.id, hour, zone, request.locale,
+        digest = StoredDigest(request.user.id, hour, zone, request.locale,
                         next_time(hour, zone_of(zone), self._desk.clock()))
         await storage.set_digest(digest)
         return Reply(_set_sentence(digest, tr), ephemeral=True)
@@ -110,7 +110,7 @@ class YourMove:
         return said
 
 
-def _digest_reply(digest: Digest, found: tuple[WaitingGame, ...], now: datetime) -> Reply:
+def _digest_reply(digest: StoredDigest, found: tuple[WaitingGame, ...], now: datetime) -> Reply:
     tr = translation(digest.locale)
     lines = [tr.plural("**Waiting for your move**: {n} game, most urgent first",
                        "**Waiting for your move**: {n} games, most urgent first",
@@ -122,7 +122,7 @@ def _digest_reply(digest: Digest, found: tuple[WaitingGame, ...], now: datetime)
         Button(ButtonKind.NEXT_GAME, 0, tr("Next game"), (digest.user_id,)),))
 
 
-def _set_sentence(digest: Digest, tr: Translation) -> str:
+def _set_sentence(digest: StoredDigest, tr: Translation) -> str:
     return tr("Each day at {hour}:00 ({zone}) I send you the games waiting for your move, "
               "when there are any. The next: {moment}.", hour=digest.hour, zone=digest.zone,
               moment=moment_text(digest.next_at))

@@ -1,7 +1,7 @@
 """The service's commands as values: what a front end asks the service to do.
 
 A front end either builds one directly from its own input (a slash command's options, a
-button: `of_button`) or has the router read it from text (`router.read`); either way the
+button: `of_button`) or has the router read it from text (`router.read_command`); either way the
 service runs it through one dispatch (`TwixtService.execute`). A command carries parsed
 values — a move is a `rules.Command`, never text to be parsed again.
 

@@ -32,7 +32,7 @@ from twixt.service.errors import MalformedError
 from twixt.service.model import User
 
 __all__ = ["CHALLENGE_OPTION_FORMS", "Answer", "AnswerChallenge", "Challenge", "Rematch",
-           "Team"]
+           "TeamChallenge"]
 
 WORDS = Words(PLAY)
 
@@ -69,7 +69,7 @@ def _challenge(words: list[str], people: People) -> Challenge:
 
 
 @dataclass(frozen=True)
-class Team(ServiceCommand):
+class TeamChallenge(ServiceCommand):
     """Double TwixT: the asker and `partner` against `opponents`."""
 
     partner: User
@@ -78,8 +78,8 @@ class Team(ServiceCommand):
 
 
 def _listed_team(partner: User, opponent1: User, opponent2: User,
-                 **options: Any) -> Team:
-    return Team(partner, (opponent1, opponent2), build_options(**options))
+                 **options: Any) -> TeamChallenge:
+    return TeamChallenge(partner, (opponent1, opponent2), build_options(**options))
 
 
 @WORDS.reads("team", topic=Topic(
@@ -91,13 +91,13 @@ def _listed_team(partner: User, opponent1: User, opponent2: User,
                  Option("opponent1", message("first opponent"), Kind.OPPONENT, required=True),
                  Option("opponent2", message("second opponent"), Kind.OPPONENT, required=True),
                  *CHALLENGE_OPTIONS)))
-def _team(words: list[str], people: People) -> Team:
+def _team(words: list[str], people: People) -> TeamChallenge:
     if len(words) < 4 or words[1].lower() != "vs":
         raise MalformedError("write team PARTNER vs OPPONENT1 OPPONENT2 [options]")
     people = with_engine(people)
     partner, first, second = (people(w) for w in (words[0], words[2], words[3]))
     options = parse_option_words(words[4:]) if words[4:] else build_options()
-    return Team(partner, (first, second), options)
+    return TeamChallenge(partner, (first, second), options)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from twixt.service.commands.words import (
     Topic,
     Words,
     number,
-    page,
+    take_page,
     with_engine,
 )
 from twixt.service.errors import MalformedError
@@ -69,7 +69,7 @@ class History(ServiceCommand):
                  Option("page", message("which page of ten games (default 1)"), Kind.NUMBER,
                         least=1, most=MAX_PAGE))))
 def _history(words: list[str], people: People) -> History:
-    asked = page(words)
+    asked = take_page(words)
     return History(people(words[0]) if words else None, asked)
 
 
@@ -168,4 +168,4 @@ class Leaderboard(ServiceCommand):
                  "which page of ten players (default 1)"), Kind.NUMBER, least=1,
                                                   most=MAX_PAGE),)))
 def _leaderboard(words: list[str], people: People) -> Leaderboard:
-    return Leaderboard(page(words))
+    return Leaderboard(take_page(words))

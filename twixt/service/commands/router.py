@@ -26,7 +26,7 @@ from twixt.service.commands.words import People, Vocabulary, nobody, with_engine
 from twixt.service.errors import MalformedError, NotAllowedError
 
 __all__ = ["PRIVATE", "SUBJECTS", "VOCABULARY", "People", "conditional", "is_move_language",
-           "nobody", "read", "with_engine"]
+           "nobody", "read_command", "with_engine"]
 
 #: every subject's words, in the order `help` names them (each subject declares its own,
 #: beside its commands: `commands.words.Words`)
@@ -43,7 +43,7 @@ _MOVE_LANGUAGE = frozenset({"remove", "link", *(word for action in Action
                                                 for word in action.value.split())})
 
 
-def read(text: str, people: People = nobody, *, public: bool = False) -> cmd.ServiceCommand:
+def read_command(text: str, people: People = nobody, *, public: bool = False) -> cmd.ServiceCommand:
     """What a line means; ServiceError says what is wrong with it. Each front end reads what
     was typed here, once, and hands the service the command.
 

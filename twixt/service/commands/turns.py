@@ -66,7 +66,7 @@ def _typed(command: str) -> ServiceCommand:
     """`/twixt move`'s line, read as a typed one: any command may be written there."""
     from twixt.service.commands import router  # the router reads every subject's words
 
-    return router.read(command)
+    return router.read_command(command)
 
 
 def _acting(action: Action) -> Callable[[], Move]:

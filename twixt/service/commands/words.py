@@ -24,7 +24,7 @@ from twixt.service.errors import MalformedError, MissingError
 from twixt.service.model import User
 
 __all__ = ["People", "Reader", "ServiceCommand", "Topic", "Vocabulary", "Words", "is_number",
-           "nobody", "number", "page", "with_engine"]
+           "nobody", "number", "take_page", "with_engine"]
 
 
 @dataclass(frozen=True)
@@ -171,7 +171,7 @@ def number(word: str) -> int:
     return found
 
 
-def page(words: list[str]) -> int:
+def take_page(words: list[str]) -> int:
     """`page N` at the end of a command's words (taken off them), or page 1."""
     if len(words) >= 2 and words[-2].lower() == "page":
         found = number(words[-1])

@@ -15,7 +15,7 @@ from twixt.service.commands.words import (
     Words,
     is_number,
     number,
-    page,
+    take_page,
 )
 from twixt.service.errors import MalformedError
 from twixt.service.model import MAX_PAGE
@@ -43,7 +43,7 @@ class MyGames(ServiceCommand):
                  "which page of your games (default 1)"), Kind.NUMBER, least=1,
                                               most=MAX_PAGE),)))
 def _my_games(words: list[str], people: People) -> MyGames:
-    asked = page(words)
+    asked = take_page(words)
     if words:
         raise MalformedError("write games, or games page 2")
     return MyGames(asked)
@@ -96,7 +96,7 @@ class Notes(ServiceCommand):
 
 @WORDS.reads("notes", topic=Topic(message("Your private notes on a game"),
                                   "notes [GAME] [clear] [page N]", "notes 12"),
-             listing=Listing(lambda game=None, page=1, clear="no": Notes(game, page,
+             listing=Listing(lambda game=None, take_page=1, clear="no": Notes(game, take_page,
                                                                          clear == "yes"), (
                  _GAME,
                  Option("page", message("which page of notes (default 1)"), Kind.NUMBER,
@@ -104,7 +104,7 @@ class Notes(ServiceCommand):
                  Option("clear", message("yes: remove all your notes on the game"),
                         Kind.CHOICE, choices=("yes", "no"))), in_game=True))
 def _notes(words: list[str], people: People) -> Notes:
-    asked = page(words)
+    asked = take_page(words)
     clear = bool(words) and words[-1].lower() == "clear"
     if clear:
         words.pop()

@@ -36,9 +36,12 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from twixt.engine import DESCRIPTION
+
+if TYPE_CHECKING:  # the analysis (and what it imports) is loaded by a worker, not here
+    from twixt.engine.analysis import Progress
 
 T = TypeVar("T")
 
@@ -51,8 +54,6 @@ QUEUE_LIMIT = 64
 PARENT_CHECK = 0.25
 
 
-#: told (done, in all) by a call as it goes on, in the event loop (`EnginePool.run`)
-Progress = Callable[[int, int], None]
 
 #: in a worker: the pipe's writing end, where a call tells its progress (`_start_worker`)
 _told_through: Connection | None = None

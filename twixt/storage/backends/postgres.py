@@ -48,7 +48,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 
 from twixt.storage import challenges, clocks, ratings, rows, schema, sql, stats
-from twixt.storage.backends.postgres_line import Line, Turn, TurnBatches
+from twixt.storage.backends.postgres_line import Line, PendingTurn, TurnBatches
 from twixt.storage.backends.shared import SqlStorage
 from twixt.storage.connection import Connection, DuplicateKeyError, Row
 from twixt.storage.errors import (
@@ -364,11 +364,11 @@ class PostgresStorage(SqlStorage):
             return await super().append_turn(game_id, expected_version, actor_id, command,
                                              finish=finish, now=now)
         # with the turns waiting beside it: one statement, one commit (`postgres_line`)
-        return await self._turns.append(Turn(
+        return await self._turns.append(PendingTurn(
             game_id, expected_version, actor_id, command, rows.utc(now),
             None if wake_at is None else rows.utc(wake_at), waiting))
 
-    async def _write_turns(self, turns: list[Turn]) -> None:
+    async def _write_turns(self, turns: list[PendingTurn]) -> None:
         """Write a batch of turns in one statement (`games.write_turns`), each under its own
         version check, once the batch before it is written (`_writing`); a turn that matched
         nothing is told why (`sql.refuse`, which asks again, alone)."""

@@ -82,7 +82,7 @@ class Line:
 
 
 @dataclass(eq=False)
-class Turn(NewTurn):
+class PendingTurn(NewTurn):
     """One turn waiting to be written, and its caller's answer: the new version, or why not."""
 
     landed: asyncio.Future[int] = field(
@@ -99,7 +99,7 @@ class Turn(NewTurn):
 
 @dataclass(eq=False)
 class _Batch:
-    turns: list[Turn]
+    turns: list[PendingTurn]
     #: `Line.asked` once this batch was in line: others may join while it is unchanged
     asked: int
     started: bool = False
@@ -113,7 +113,7 @@ class TurnBatches:
     answer or refuse every turn it is given, and may raise, which refuses those it left.
     """
 
-    def __init__(self, line: Line, write: Callable[[list[Turn]], Awaitable[None]],
+    def __init__(self, line: Line, write: Callable[[list[PendingTurn]], Awaitable[None]],
                  refusal: Callable[[BaseException], BaseException]) -> None:
         self._line = line
         self._write = write
@@ -123,7 +123,7 @@ class TurnBatches:
         self._unfinished: dict[int, _Batch] = {}
         self._carriers: set[asyncio.Task[None]] = set()
 
-    async def append(self, turn: Turn) -> int:
+    async def append(self, turn: PendingTurn) -> int:
         """Write the turn with those waiting beside it; its new version once committed."""
         while (ahead := self._unfinished.get(turn.game_id)) is not None:
             await ahead.finished.wait()

@@ -33,7 +33,7 @@ from twixt.storage.backends.sqlite_group_commit import GroupCommit, InlineConnec
 from twixt.storage.connection import Connection, DuplicateKeyError, Row
 from twixt.storage.errors import DatabaseError, DatabaseFault
 from twixt.storage.model import GameResult, Result, StoredGame
-from twixt.storage.schema import check_file, failed, migrate, migrations, unusable
+from twixt.storage.schema import apply_migrations, check_file, failed, migrations, unusable
 from twixt.storage.shards import Shards
 
 DEFAULT_PATH = Path("twixt.db")
@@ -142,7 +142,7 @@ class SqliteStorage(SqlStorage):
         path = Path(path)
         available = migrations()
         await asyncio.to_thread(check_file, path, len(available))
-        await asyncio.to_thread(migrate, path, available)
+        await asyncio.to_thread(apply_migrations, path, available)
         try:
             writer = await _connect(path, busy_timeout_ms, read_only=False)
         except sqlite3.DatabaseError as error:

@@ -20,7 +20,7 @@ from twixt.service.pure.tournaments.pairing import (
     MAX_ENTRANTS,
     Pairing,
     PairingError,
-    Played,
+    PairingResult,
     league_groups,
     next_season,
     round_robin,
@@ -129,14 +129,15 @@ def test_the_matching_is_maximum(size, rng, density):
 
 # --- Swiss --------------------------------------------------------------------------------
 
-def ranking(entrants: list[int], played: list[Played], ratings: dict[int, float]) -> list[int]:
+def ranking(entrants: list[int], played: list[PairingResult],
+            ratings: dict[int, float]) -> list[int]:
     """The rank order as the contract says: score, rating, the entrants' order."""
     points = scores(entrants, played)
     return sorted(entrants, key=lambda e: (-points[e], -ratings.get(e, float("-inf")),
                                            entrants.index(e)))
 
 
-def scores(entrants: list[int], played: list[Played]) -> dict[int, float]:
+def scores(entrants: list[int], played: list[PairingResult]) -> dict[int, float]:
     points = dict.fromkeys(entrants, 0.0)
     for game in played:
         points[game.red] = points.get(game.red, 0.0) + game.score
@@ -145,16 +146,16 @@ def scores(entrants: list[int], played: list[Played]) -> dict[int, float]:
     return points
 
 
-def history(entrant: int, played: list[Played]) -> str:
+def history(entrant: int, played: list[PairingResult]) -> str:
     return "".join("R" if g.red == entrant else "B" for g in sorted(played, key=lambda g: g.round)
                    if g.black is not None and entrant in (g.red, g.black) and not g.forfeit)
 
 
-def met(played: list[Played]) -> set[frozenset[int]]:
+def met(played: list[PairingResult]) -> set[frozenset[int]]:
     return {frozenset((g.red, g.black)) for g in played if g.black is not None}
 
 
-def byes(played: list[Played]) -> set[int]:
+def byes(played: list[PairingResult]) -> set[int]:
     return {g.red for g in played if g.black is None}
 
 
@@ -169,7 +170,7 @@ def colour_fits(colours: str, colour: str, tier: int) -> bool:
                 or (tier >= STRICT and after.endswith(colour * 3)))
 
 
-def pairable(entrants: list[int], played: list[Played], tier: int = LOOSE) -> bool:
+def pairable(entrants: list[int], played: list[PairingResult], tier: int = LOOSE) -> bool:
     """The brute force for small fields: does any round without rematch or second bye exist
     whose colours fit the tier?"""
     meetings, had = met(played), byes(played)
@@ -195,21 +196,21 @@ def pairable(entrants: list[int], played: list[Played], tier: int = LOOSE) -> bo
     return any(pairs(everyone - {bye}) for bye in entrants if bye not in had)
 
 
-def tier_of(entrants: list[int], played: list[Played]) -> int:
+def tier_of(entrants: list[int], played: list[PairingResult]) -> int:
     """The strictest colour tier in which the round can be paired (small fields only)."""
     assert len(entrants) <= 14, "a big field is expected to pair strictly"
     return next(tier for tier in (STRICT, BALANCE) if pairable(entrants, played, tier))
 
 
-def play(pairings: tuple[Pairing, ...], rng: random.Random) -> list[Played]:
-    return [Played(p.round, p.red, p.black, 1.0 if p.black is None
+def play(pairings: tuple[Pairing, ...], rng: random.Random) -> list[PairingResult]:
+    return [PairingResult(p.round, p.red, p.black, 1.0 if p.black is None
                    else rng.choice((0.0, 0.5, 1.0, 1.0, 0.0))) for p in pairings]
 
 
-def forfeited(game: Played, gone: int) -> Played:
+def forfeited(game: PairingResult, gone: int) -> PairingResult:
     if game.black is None or gone not in (game.red, game.black):
         return game
-    return Played(game.round, game.red, game.black, float(game.black == gone), forfeit=True)
+    return PairingResult(game.round, game.red, game.black, float(game.black == gone), forfeit=True)
 
 
 swiss_fields = st.integers(4, 40).flatmap(lambda n: st.tuples(
@@ -222,7 +223,7 @@ swiss_fields = st.integers(4, 40).flatmap(lambda n: st.tuples(
 def test_swiss_rounds_keep_the_rules(field):
     entrants, rating_list, rounds, rng = field
     ratings = dict(zip(entrants, rating_list, strict=True))
-    played: list[Played] = []
+    played: list[PairingResult] = []
     for number in range(1, rounds + 1):
         try:
             pairings = swiss_round(entrants, played, number, ratings)
@@ -288,8 +289,8 @@ def check_round(entrants, played, pairings, ratings) -> None:
 
 def test_swiss_fails_only_when_everyone_has_met() -> None:
     entrants = [1, 2, 3, 4]
-    played = [Played(1, 1, 2, 1), Played(1, 3, 4, 0), Played(2, 1, 3, 1), Played(2, 2, 4, 0),
-              Played(3, 1, 4, 1), Played(3, 2, 3, 0)]
+    played = [PairingResult(1, 1, 2, 1), PairingResult(1, 3, 4, 0), PairingResult(2, 1, 3, 1),
+              PairingResult(2, 2, 4, 0), PairingResult(3, 1, 4, 1), PairingResult(3, 2, 3, 0)]
     with pytest.raises(PairingError):
         swiss_round(entrants, played, 4, {})
     # without the last round's games, the only round left is found
@@ -302,7 +303,7 @@ def test_a_greedy_corner_is_escaped() -> None:
     """Ranked 1…6 with equal scores, the greedy would pair 1–2 and 3–4 and leave 5 and 6,
     who have met; the matching sees it and pairs around them."""
     entrants = [1, 2, 3, 4, 5, 6]
-    played = [Played(1, 5, 6, 0.5), Played(1, 1, 4, 0.5), Played(1, 2, 3, 0.5)]
+    played = [PairingResult(1, 5, 6, 0.5), PairingResult(1, 1, 4, 0.5), PairingResult(1, 2, 3, 0.5)]
     pairings = swiss_round(entrants, played, 2, {e: 2000 - e for e in entrants})
     games = {frozenset((p.red, p.black)) for p in pairings}
     assert frozenset((5, 6)) not in games and len(games) == 3

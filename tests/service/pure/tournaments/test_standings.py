@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import twixt.service.pure.tournaments.standings
-from twixt.service.pure.tournaments.pairing import Pairing, PairingError, Played, round_robin
+from twixt.service.pure.tournaments.pairing import Pairing, PairingError, PairingResult, round_robin
 from twixt.service.pure.tournaments.standings import Standing, TieBreak, standings, withdraw
 
 SB, BH = TieBreak.SONNEBORN_BERGER, TieBreak.BUCHHOLZ
@@ -32,23 +32,23 @@ def test_sonneborn_berger_of_a_round_robin() -> None:
     #   C    ½  0  ·  1    1½      ½·1½ (A) + 1 (D)   = 1¾
     #   D    1  0  0  ·    1       1½ (A)             = 1½
     a, b, c, d = 1, 2, 3, 4
-    games = [Played(1, a, b, 1), Played(1, c, d, 1), Played(2, d, a, 1), Played(2, b, c, 1),
-             Played(3, a, c, 0.5), Played(3, d, b, 0)]
+    games = [PairingResult(1, a, b, 1), PairingResult(1, c, d, 1), PairingResult(2, d, a, 1),
+             PairingResult(2, b, c, 1), PairingResult(3, a, c, 0.5), PairingResult(3, d, b, 0)]
     assert summary(standings([a, b, c, d], games, SB)) == [
         (1, b, 2.0, 2.5), (2, a, 1.5, 2.75), (3, c, 1.5, 1.75), (4, d, 1.0, 1.5)]
 
 
 def test_a_double_round_robin_counts_both_games() -> None:
     # A beat B, then drew with B: A 1½ points, SB 1·½ + ½·½ = ¾; B ½, SB ½·1½ = ¾
-    table = standings([1, 2], [Played(1, 1, 2, 1), Played(2, 2, 1, 0.5)], SB)
+    table = standings([1, 2], [PairingResult(1, 1, 2, 1), PairingResult(2, 2, 1, 0.5)], SB)
     assert summary(table) == [(1, 1, 1.5, 0.75), (2, 2, 0.5, 0.75)]
     assert (table[0].wins, table[0].draws, table[0].losses, table[0].played) == (1, 1, 0, 2)
 
 
 def test_equal_points_and_tie_break_share_a_rank_in_the_entrants_order() -> None:
     # a cycle: 1 beats 2, 2 beats 3, 3 beats 1, and all beat 4 — 2 points and SB 2 each
-    games = [Played(1, 1, 2, 1), Played(1, 3, 4, 1), Played(2, 2, 3, 1), Played(2, 4, 1, 0),
-             Played(3, 3, 1, 1), Played(3, 2, 4, 1)]
+    games = [PairingResult(1, 1, 2, 1), PairingResult(1, 3, 4, 1), PairingResult(2, 2, 3, 1),
+             PairingResult(2, 4, 1, 0), PairingResult(3, 3, 1, 1), PairingResult(3, 2, 4, 1)]
     table = standings([3, 1, 2, 4], games, SB)
     assert [(line.rank, line.entrant) for line in table] == [(1, 3), (1, 1), (1, 2), (4, 4)]
     assert {line.points for line in table[:3]} == {2.0}
@@ -65,9 +65,10 @@ def test_buchholz_with_byes_forfeits_and_a_withdrawal() -> None:
     #   3    2       4: 2½, 2: 1,  1: 2½                                     6
     #   4    2½      3: 2,  bye: 2½, forfeit: 2½                             7
     #   5    1       bye: 1, 1: 2½, forfeit: 1                               4½
-    games = [Played(1, 1, 2, 1), Played(1, 3, 4, 0.5), Played(1, 5, None, 1),
-             Played(2, 5, 1, 0), Played(2, 2, 3, 0), Played(2, 4, None, 1),
-             Played(3, 1, 3, 0.5), Played(3, 4, 5, 1, forfeit=True), Played(3, 2, None, 1)]
+    games = [PairingResult(1, 1, 2, 1), PairingResult(1, 3, 4, 0.5), PairingResult(1, 5, None, 1),
+             PairingResult(2, 5, 1, 0), PairingResult(2, 2, 3, 0), PairingResult(2, 4, None, 1),
+             PairingResult(3, 1, 3, 0.5), PairingResult(3, 4, 5, 1, forfeit=True),
+             PairingResult(3, 2, None, 1)]
     table = standings([1, 2, 3, 4, 5], games, BH)
     assert summary(table) == [(1, 4, 2.5, 7.0), (2, 1, 2.5, 4.0), (3, 3, 2.0, 6.0),
                               (4, 2, 1.0, 5.5), (5, 5, 1.0, 4.5)]
@@ -79,11 +80,12 @@ def test_buchholz_with_byes_forfeits_and_a_withdrawal() -> None:
 def test_a_withdrawal_scores_the_remaining_round_robin_games_as_forfeits() -> None:
     rounds = round_robin([1, 2, 3, 4])      # (1,4) (2,3) | (4,3) (1,2) | (2,4) (3,1)
     pairings = [pairing for pairings in rounds for pairing in pairings]
-    played = [Played(1, 1, 4, 0.5), Played(1, 2, 3, 1)]
+    played = [PairingResult(1, 1, 4, 0.5), PairingResult(1, 2, 3, 1)]
     forfeits = withdraw(4, pairings, played)
-    assert forfeits == (Played(2, 4, 3, 0.0, forfeit=True), Played(3, 2, 4, 1.0, forfeit=True))
+    assert forfeits == (PairingResult(2, 4, 3, 0.0, forfeit=True),
+                        PairingResult(3, 2, 4, 1.0, forfeit=True))
     assert withdraw(4, pairings, [*played, *forfeits]) == ()
-    played += [*forfeits, Played(2, 1, 2, 1), Played(3, 3, 1, 0.5)]
+    played += [*forfeits, PairingResult(2, 1, 2, 1), PairingResult(3, 3, 1, 0.5)]
     #        1  2  3  4   points   SB
     #   1    ·  1  ½  ½    2       2 (2) + ½·1½ (3) + ½·½ (4) = 3
     #   2    0  ·  1  +    2       1½ (3) + ½ (4)             = 2
@@ -95,12 +97,12 @@ def test_a_withdrawal_scores_the_remaining_round_robin_games_as_forfeits() -> No
 
 def test_withdraw_skips_byes_and_other_entrants_games() -> None:
     pairings = [Pairing(1, 1, 2), Pairing(2, 3, None), Pairing(2, 1, 4), Pairing(3, 2, 3)]
-    assert withdraw(3, pairings, []) == (Played(3, 2, 3, 1.0, forfeit=True),)
+    assert withdraw(3, pairings, []) == (PairingResult(3, 2, 3, 1.0, forfeit=True),)
 
 
 def test_a_score_that_is_no_result_is_refused() -> None:
     with pytest.raises(PairingError):
-        standings([1, 2], [Played(1, 1, 2, 0.7)], SB)
+        standings([1, 2], [PairingResult(1, 1, 2, 0.7)], SB)
     with pytest.raises(PairingError):
         standings([1, 1], [], SB)
 
@@ -112,8 +114,9 @@ results = st.lists(st.tuples(st.integers(1, 8), st.integers(1, 8),
 @settings(max_examples=200, deadline=None)
 @given(results, st.sampled_from(list(TieBreak)))
 def test_a_table_is_ordered_and_adds_up(games, tie_break):
-    played = [Played(number, red, black if black != red else None, 1.0 if black == red else score,
-                     forfeit) for number, (red, black, score, forfeit) in enumerate(games)]
+    played = [PairingResult(number, red, black if black != red else None,
+                            1.0 if black == red else score, forfeit)
+              for number, (red, black, score, forfeit) in enumerate(games)]
     entrants = list(range(1, 9))
     table = standings(entrants, played, tie_break)
     assert sorted(line.entrant for line in table) == entrants

@@ -315,9 +315,9 @@ def red_score(result: GameResult, red_players: Sequence[int]) -> tuple[float, bo
     return (1.0 if set(result.winners) & set(red_players) else 0.0), False
 
 
-def played_of(game: TournamentGame) -> pairing.Played:
+def played_of(game: TournamentGame) -> pairing.PairingResult:
     assert game.score is not None
-    return pairing.Played(game.round, game.red, game.black, game.score, game.forfeit)
+    return pairing.PairingResult(game.round, game.red, game.black, game.score, game.forfeit)
 
 
 async def said(text: str, channel_id: int) -> Reply:

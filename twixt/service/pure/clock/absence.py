@@ -15,7 +15,7 @@ import math
 from datetime import UTC, datetime, timedelta
 
 from twixt.service.pure.clock.pauses import NO_PAUSES, Pauses
-from twixt.storage import StoredGame, Vacation, VacationStore
+from twixt.storage import StoredGame, StoredVacation, VacationStore
 
 DAY = timedelta(days=1)
 
@@ -39,12 +39,13 @@ async def days_left(storage: VacationStore, guild_id: int, user_id: int, allowed
     return max(0, allowed - used)
 
 
-def current(vacations: tuple[Vacation, ...], user_id: int, now: datetime) -> Vacation | None:
+def current(vacations: tuple[StoredVacation, ...], user_id: int,
+            now: datetime) -> StoredVacation | None:
     """The user's vacation running at `now`, of those found."""
     return next((v for v in vacations if v.user_id == user_id and v.starts_at <= now < v.ends_at),
                 None)
 
 
-def days_begun(vacation: Vacation, end: datetime) -> int:
+def days_begun(vacation: StoredVacation, end: datetime) -> int:
     """The days a vacation counts when it ends at `end`: every day begun, at least one."""
     return max(1, math.ceil((end - vacation.starts_at) / DAY))

@@ -35,7 +35,7 @@ class Pairing:
 
 
 @dataclass(frozen=True)
-class Played:
+class PairingResult:
     """A finished (or forfeited) game of the tournament: `score` is red's (1, ½, 0; a bye: 1).
     `forfeit` marks a game decided without play (a withdrawal); a timeout counts as played."""
 
@@ -129,7 +129,7 @@ class _Record:
                 int(self.colours[-1:] == [colour]))
 
 
-def _records(entrants: Sequence[int], played: Sequence[Played]) -> dict[int, _Record]:
+def _records(entrants: Sequence[int], played: Sequence[PairingResult]) -> dict[int, _Record]:
     records = {entrant: _Record() for entrant in entrants}
     for game in sorted(played, key=lambda game: game.round):
         if game.black is None:
@@ -155,7 +155,7 @@ def _records(entrants: Sequence[int], played: Sequence[Played]) -> dict[int, _Re
 _COLOUR_TIERS = (2, 1, 0)
 
 
-def swiss_round(entrants: Sequence[int], played: Sequence[Played], round: int,
+def swiss_round(entrants: Sequence[int], played: Sequence[PairingResult], round: int,
                 ratings: Mapping[int, float]) -> tuple[Pairing, ...]:
     """The next Swiss round. Deterministic; `entrants` are those still in (withdrawn left
     out, their games still in `played`). Raises `PairingError` only when no legal pairing

@@ -4,7 +4,7 @@ Pure, like `pairing`: computed afresh from the games played whenever the
 service wants it (after each game, after a restart), so nothing about it needs storing.
 
 Counting: a win is 1, a draw ½, a loss 0, for every game whether played, timed out or
-forfeited; a bye is the point its `Played.score` says (the service gives 1) and counts as a
+forfeited; a bye is the point its `PairingResult.score` says (the service gives 1) and counts as a
 win. So `points == wins + draws / 2`, and `played` counts byes and forfeits too.
 """
 
@@ -15,7 +15,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from twixt.service.pure.tournaments.pairing import MAX_ENTRANTS, Pairing, PairingError, Played
+from twixt.service.pure.tournaments.pairing import (
+    MAX_ENTRANTS,
+    Pairing,
+    PairingError,
+    PairingResult,
+)
 
 SCORES = (0.0, 0.5, 1.0)
 
@@ -50,7 +55,7 @@ class _Result:
     forfeit: bool
 
 
-def _results(played: Sequence[Played]) -> dict[int, list[_Result]]:
+def _results(played: Sequence[PairingResult]) -> dict[int, list[_Result]]:
     results: dict[int, list[_Result]] = defaultdict(list)
     for game in played:
         if game.score not in SCORES:
@@ -61,7 +66,7 @@ def _results(played: Sequence[Played]) -> dict[int, list[_Result]]:
     return results
 
 
-def standings(entrants: Sequence[int], played: Sequence[Played],
+def standings(entrants: Sequence[int], played: Sequence[PairingResult],
               tie_break: TieBreak) -> tuple[Standing, ...]:
     """The table, best first: points, then the tie-break, then (for a stable order) the
     entrant's order in `entrants`. Games against entrants not listed still count.
@@ -73,8 +78,9 @@ def standings(entrants: Sequence[int], played: Sequence[Played],
     walked away lifts or sinks anyone's Buchholz. (FIDE's "virtual opponent" is finer, but
     needs the number of rounds and says much the same.)
 
-    >>> games = [Played(1, 1, 2, 1), Played(1, 3, None, 1), Played(2, 2, 3, 0.5),
-    ...          Played(2, 1, None, 1), Played(3, 3, 1, 0.5), Played(3, 2, None, 1)]
+    >>> games = [PairingResult(1, 1, 2, 1), PairingResult(1, 3, None, 1),
+    ...          PairingResult(2, 2, 3, 0.5), PairingResult(2, 1, None, 1),
+    ...          PairingResult(3, 3, 1, 0.5), PairingResult(3, 2, None, 1)]
     >>> for line in standings([1, 2, 3], games, TieBreak.SONNEBORN_BERGER):
     ...     print(line.rank, line.entrant, line.points, line.tie_break)
     1 1 2.5 2.5
@@ -110,19 +116,19 @@ def standings(entrants: Sequence[int], played: Sequence[Played],
     return tuple(table)
 
 
-def withdraw(entrant: int, pairings: Sequence[Pairing], played: Sequence[Played]
-             ) -> tuple[Played, ...]:
+def withdraw(entrant: int, pairings: Sequence[Pairing], played: Sequence[PairingResult]
+             ) -> tuple[PairingResult, ...]:
     """The withdrawn entrant's remaining games — every pairing of theirs with an opponent
     that `played` has no result for (same round, same two entrants) — as forfeit losses for
     them: the opponent wins 1–0, `forfeit=True`. Their byes to come are simply dropped.
 
     >>> withdraw(3, [Pairing(1, 1, 3), Pairing(2, 3, 2), Pairing(3, 3, None)],
-    ...          [Played(1, 1, 3, 0.5)])
-    (Played(round=2, red=3, black=2, score=0.0, forfeit=True),)
+    ...          [PairingResult(1, 1, 3, 0.5)])
+    (PairingResult(round=2, red=3, black=2, score=0.0, forfeit=True),)
     """
     done = {(game.round, frozenset((game.red, game.black))) for game in played}
     return tuple(
-        Played(pairing.round, pairing.red, pairing.black,
+        PairingResult(pairing.round, pairing.red, pairing.black,
                0.0 if pairing.red == entrant else 1.0, forfeit=True)
         for pairing in pairings
         if pairing.black is not None and entrant in (pairing.red, pairing.black)
