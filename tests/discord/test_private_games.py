@@ -79,22 +79,25 @@ async def pick(server: FakeDiscord, who: int, channel: int, board: Sent, peg: st
     """Play `peg` with the picker under `board`: its column, its row, Place; the board the
     move is answered with."""
     column, row = peg.rstrip("0123456789"), peg[len(peg.rstrip("0123456789")):]
-    select = next(item for item in _selects(board, "twixt-pick:col")
-                  if any(o["value"] == column for o in item["options"]))
-    chose = await server.interact(who, channel, {"custom_id": select["custom_id"],
-                                                 "component_type": 3, "values": [column]},
-                                  kind=3, message=board)
-    [rows] = await server.answered(chose)
+    rows = await _choose(server, who, channel, board, "twixt-pick:col", column)
     assert rows.ephemeral, rows.content
-    select = next(item for item in _selects(rows, "twixt-pick:row")
-                  if any(o["value"] == row for o in item["options"]))
-    chose = await server.interact(who, channel, {"custom_id": select["custom_id"],
-                                                 "component_type": 3, "values": [row]},
-                                  kind=3, message=rows)
-    [place] = await server.answered(chose)
+    place = await _choose(server, who, channel, rows, "twixt-pick:row", row)
     assert place.ephemeral and peg in place.content, place.content
     placed = await use(server, who, channel, place, "twixt-pick:place")
     [answer] = await server.answered(placed)
+    return answer
+
+
+async def _choose(server: FakeDiscord, who: int, channel: int, message: Sent, prefix: str,
+                  value: str) -> Sent:
+    """Choose `value` in the select of `message` (of those named `prefix`) that offers it;
+    the one message that answers the choice."""
+    select = next(item for item in _selects(message, prefix)
+                  if any(option["value"] == value for option in item["options"]))
+    chose = await server.interact(who, channel, {"custom_id": select["custom_id"],
+                                                 "component_type": 3, "values": [value]},
+                                  kind=3, message=message)
+    [answer] = await server.answered(chose)
     return answer
 
 

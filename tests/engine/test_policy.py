@@ -10,7 +10,7 @@ import math
 
 import pytest
 
-from tests.engine.test_priors import _pegs, mirrored
+from tests.engine.test_priors import _pegs, position_and_image
 from twixt.engine import Limit, api, core, policy, think
 from twixt.engine.board import Board
 from twixt.engine.evaluate import side
@@ -61,12 +61,11 @@ def test_black_reads_the_board_transposed_and_a_link_by_its_direction() -> None:
 @pytest.mark.parametrize("seed", range(2))
 @pytest.mark.parametrize("mirror", ["left-right", "top-bottom", "colours"])
 def test_a_position_and_its_mirror_image_get_the_same_policy(seed: int, mirror: str) -> None:
-    cols, rows = 14, 11
-    pegs = _pegs(seed, cols, rows)
-    to_move = Colour.RED if len(pegs) % 2 == 0 else Colour.BLACK
-    image = mirrored(cols, rows, pegs, to_move, mirror)
-    original = policy.root_scores(_board(cols, rows, pegs), to_move)
+    position, image = position_and_image(seed, mirror)
+    original = policy.root_scores(_board(position.cols, position.rows, position.pegs),
+                                  position.to_move)
     seen = policy.root_scores(_board(image.cols, image.rows, image.pegs), image.to_move)
+    cols = position.cols
     playable = {(hole % cols, hole // cols): score for hole, score in enumerate(original)
                 if score > policy.UNPLAYABLE}
     assert len(playable) > 50

@@ -102,15 +102,21 @@ def mirrored(cols: int, rows: int, pegs: list[tuple[int, int, Colour]], to_move:
                     to_move, back)
 
 
-@pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize("mirror", ["left-right", "top-bottom", "colours"])
-def test_a_position_and_its_mirror_image_get_the_same_priors(seed: int, mirror: str) -> None:
+def position_and_image(seed: int, mirror: str) -> tuple[Mirrored, Mirrored]:
+    """A random 14 × 11 classic position (its own way back: none) and its mirror image."""
     cols, rows = 14, 11
     pegs = _pegs(seed, cols, rows)
     to_move = Colour.RED if len(pegs) % 2 == 0 else Colour.BLACK
-    image = mirrored(cols, rows, pegs, to_move, mirror)
+    return (Mirrored(cols, rows, pegs, to_move, lambda col, row: (col, row)),
+            mirrored(cols, rows, pegs, to_move, mirror))
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("mirror", ["left-right", "top-bottom", "colours"])
+def test_a_position_and_its_mirror_image_get_the_same_priors(seed: int, mirror: str) -> None:
+    position, image = position_and_image(seed, mirror)
     seen = _priors(image.cols, image.rows, image.pegs, image.to_move)
-    original = _priors(cols, rows, pegs, to_move)
+    original = _priors(position.cols, position.rows, position.pegs, position.to_move)
     assert len(original) > 50
     assert {hole: pytest.approx(prior, rel=1e-9) for hole, prior in original.items()} == {
         image.back(*hole): prior for hole, prior in seen.items()}
