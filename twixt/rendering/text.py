@@ -12,6 +12,7 @@ turn.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -122,6 +123,21 @@ def bounded(text: str, limit: int) -> str:
     return "".join(kept) + "…"
 
 
+def _longest_cut(cut: Callable[[int], str], most: int, width: int, size: int,
+                 extra: float) -> str:
+    """`cut(n)` for the largest `n` up to `most` that fits `width` pixels at `size` (`extra`
+    more for a bold stroke), or `cut(0)` when none does: a cut's width grows with `n`, so
+    halving finds it in a few measurements."""
+    low, high = 0, most
+    while low < high:
+        middle = (low + high + 1) // 2
+        if text_length(cut(middle), size) + extra <= width:
+            low = middle
+        else:
+            high = middle - 1
+    return cut(low)
+
+
 @lru_cache(maxsize=1024)
 def cut_to_width(text: str, width: int, size: int, stroke: float = 0.0) -> str:
     """`text` if it is at most `width` pixels wide at `size` (bold by `stroke`); else its
@@ -135,14 +151,7 @@ def cut_to_width(text: str, width: int, size: int, stroke: float = 0.0) -> str:
     def cut(count: int) -> str:
         return "".join(characters[:count]).rstrip() + ELLIPSIS
 
-    low, high = 0, len(characters) - 1     # cut(low) is the answer, or "…" if nothing fits
-    while low < high:
-        middle = (low + high + 1) // 2
-        if text_length(cut(middle), size) + extra <= width:
-            low = middle
-        else:
-            high = middle - 1
-    return cut(low)
+    return _longest_cut(cut, len(characters) - 1, width, size, extra)
 
 
 def cut_in_middle(text: str, width: int, size: int, stroke: float = 0.0) -> str:
@@ -159,14 +168,7 @@ def cut_in_middle(text: str, width: int, size: int, stroke: float = 0.0) -> str:
         return ("".join(characters[:count - tail]).rstrip() + ELLIPSIS
                 + "".join(characters[len(characters) - tail:]).lstrip())
 
-    low, high = 0, len(characters) - 1
-    while low < high:
-        middle = (low + high + 1) // 2
-        if text_length(cut(middle), size) + extra <= width:
-            low = middle
-        else:
-            high = middle - 1
-    return cut(low)
+    return _longest_cut(cut, len(characters) - 1, width, size, extra)
 
 
 def put_text(image: Image.Image, text: str, x: float, middle: int, size: int, colour: RGB,
