@@ -1,7 +1,7 @@
 """Finding every text the code marks for translation (see `language`), with Babel.
 
-`python -m tests.language.extraction` prints the texts the German catalogues lack, as `.po`
-entries to translate.
+`python -m tests.language.extraction fr` prints the texts the French catalogues lack, as `.po`
+entries to translate (any code of `language.LOCALES`; without one, German).
 """
 
 from __future__ import annotations
@@ -94,14 +94,16 @@ def _is_built(node: ast.expr) -> bool:
             and node.func.attr == "format")
 
 
-def _missing_entries() -> str:
+def _missing_entries(locale: str) -> str:
+    """The entries a language's catalogues lack (a plural is known by its singular, as
+    gettext looks it up)."""
     from twixt.language.catalogue import catalogue_entries
 
-    known = catalogue_entries("de")
+    known = {singular_of(english) for english in catalogue_entries(locale)}
     out = []
     listed = [Marked(key, "a listed command") for key in sorted(listed_name_keys())]
     for text in [*marked_texts(), *listed]:
-        if text.english in known:
+        if singular_of(text.english) in known:
             continue
         out.append(f"#: {text.where}")
         if isinstance(text.english, tuple):
@@ -109,8 +111,13 @@ def _missing_entries() -> str:
                     'msgstr[0] ""', 'msgstr[1] ""', ""]
         else:
             out += [f"msgid {_po(text.english)}", 'msgstr ""', ""]
-        known[text.english] = ""
+        known.add(singular_of(text.english))
     return "\n".join(out)
+
+
+def singular_of(english: object) -> str:
+    """A catalogue's key for a text: its English, or a plural's singular."""
+    return str(english[0] if isinstance(english, tuple) else english)
 
 
 def _po(text: str) -> str:
@@ -119,4 +126,11 @@ def _po(text: str) -> str:
 
 
 if __name__ == "__main__":
-    print(_missing_entries())
+    import sys
+
+    from twixt.language import LOCALES
+
+    asked = sys.argv[1] if len(sys.argv) > 1 else "de"
+    if asked not in LOCALES[1:]:
+        sys.exit(f"{asked} is not a translated language: choose one of {', '.join(LOCALES[1:])}")
+    print(_missing_entries(asked))

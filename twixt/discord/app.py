@@ -2,7 +2,7 @@
 
 The client registers at start what must exist before the first event: the cog, the button
 factory (so buttons on messages from before a restart still answer), the translator that
-gives the slash commands their German names and descriptions, and the slash
+gives the slash commands their names and descriptions in each language, and the slash
 commands — synced to `TWIXT_GUILD_IDS` at once when given, else globally (Discord may take
 up to an hour to show global changes). It starts the clocks' scheduler then too, and stops
 it when it closes; and it owns the engine pool in which the bot thinks when people play it

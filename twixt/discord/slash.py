@@ -7,7 +7,8 @@ kind (a choice a `Literal`, a bounded number a `Range`, a person a `discord.User
 attachment); when the command is used, each Discord value is turned into the service's (a
 `User`, an `Attachment`) and the listing's build makes the command, which
 `respond.serve_interaction` answers. The descriptions are marked for translation where they
-are declared (`message("…")`); the translator finds their German, and the names' (`name: …`).
+are declared (`message("…")`); the translator finds them in each language, and the names
+(`name: …`).
 """
 
 from __future__ import annotations

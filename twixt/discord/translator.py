@@ -5,19 +5,21 @@ When the commands are synced, discord.py asks the translator for every name and 
 of the command groups, their commands and options, and the names of the options' choices,
 once for each of Discord's locales; what it answers becomes the command's
 `name_localizations` and `description_localizations`, which a Discord client shows in its
-language. German locales get German; every other locale (and a text with no German) gets
-none, so it sees the English.
+language. A locale of a language the bot speaks (`language.LOCALES`: `de`, `fr`, `es-ES` and
+`es-419`, `nl`) gets that language; every other locale (and a text the catalogue reads as in
+English) gets none, so it sees the English.
 
 The commands are derived from the service's listings (`slash`): a description is marked
-`message("…")` where its command is declared, and its German is the catalogue's entry for
-that English; a name (of a group, a command, an option or a choice) is looked up as
+`message("…")` where its command is declared, and its translation is the catalogue's entry
+for that English; a name (of a group, a command, an option or a choice) is looked up as
 `name: <the name>` (see `name_key`), unless it is one that is the same in every language
 (`SAME_EVERYWHERE`). `tests/discord/test_translator.py` checks that every text discord.py
-asks for has German.
+asks for has a translation in every language.
 
-A German name follows Discord's rules for names (lower case, no spaces, 32 characters) and
-differs from the command's other options; Discord still finds a command by its English
-name, which is the name the bot's hints and the move language use.
+A translated name follows Discord's rules for names (lower case, no spaces, 32 characters)
+and differs from the command's other options (`tests/discord/test_limits.py`); Discord still
+finds a command by its English name, which is the name the bot's hints and the move language
+use.
 """
 
 from __future__ import annotations
@@ -33,8 +35,7 @@ from twixt.language import Message, locale_of, translation
 SAME_EVERYWHERE = frozenset({"twixt", "pp", "lg", "t1"})
 
 class CatalogueTranslator(app_commands.Translator):
-    """Names and descriptions of the commands from the German catalogue, for German
-    clients."""
+    """Names and descriptions of the commands from the catalogue of the client's language."""
 
     async def translate(self, string: locale_str, locale: discord.Locale,
                         context: TranslationContextTypes) -> str | None:

@@ -17,7 +17,7 @@ from twixt.discord.respond import serve_interaction
 from twixt.service import TwixtService
 from twixt.service import commands as cmd
 
-#: the command's name in Discord's Apps menu (its German is in the catalogue)
+#: the command's name in Discord's Apps menu (its translations are in the catalogues)
 CHALLENGE = "Challenge to TwixT"
 #: every user command's name, each translated as `name: …` like the slash commands' names
 NAMES = frozenset({CHALLENGE})

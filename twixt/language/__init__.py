@@ -1,11 +1,12 @@
-"""The languages the bot speaks: English, in which every text is written, and German.
+"""The languages the bot speaks: English, in which every text is written, and German,
+French, Spanish and Dutch (`LOCALES`).
 
 Text for a player is written once, in English, where it is said, marked so that tools can
 find it: `tr("…")` and `tr.plural(…)` for text said at once, `message(…)` and
 `plural_message(…)` for text said later (an error's reason, a caption's words), and the
 error classes whose first argument is such a text. The English is the key of a gettext
-catalogue (`twixt/language/locales/de/*.po`); `tests/language` checks that every marked text has
-a German translation with the same `{placeholders}`.
+catalogue (`twixt/language/locales/<language>/*.po`); `tests/language` checks that every
+marked text has a translation in every language, with the same `{placeholders}`.
 
 Placeholders are `str.format` fields; values are put in after translation, so a player's
 name or text is never read as a template. A value may itself be a `Message`: it is said in

@@ -12,16 +12,21 @@ from twixt.language.message import Markup, Message, message, plural_message, ver
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog
 
-#: the languages the bot speaks, English first (the language every text is written in)
-LOCALES = ("en", "de")
+#: the languages the bot speaks, English first (the language every text is written in);
+#: each other one has a folder of catalogues, `locales/<code>/`
+LOCALES = ("en", "de", "fr", "es", "nl")
 
 
 def locale_of(discord_locale: object) -> str:
-    """The language for a Discord locale (`de`, `en-US`, …, or None): German for any German,
-    English for everything else.
+    """The language for a Discord locale (`de`, `es-ES`, `es-419`, `en-US`, …, or None), a
+    browser's language tag (`fr-CH`) or a `--locale`: the language of `LOCALES` it names,
+    whatever the region (Spain's Spanish and Latin America's are one catalogue), and English
+    for everything else.
 
-    >>> locale_of("de"), locale_of("en-GB"), locale_of(None), locale_of("fr")
-    ('de', 'en', 'en', 'en')
+    >>> locale_of("de"), locale_of("es-419"), locale_of("es_ES"), locale_of("nl"), locale_of("FR")
+    ('de', 'es', 'es', 'nl', 'fr')
+    >>> locale_of("en-GB"), locale_of(None), locale_of("pt-BR"), locale_of("")
+    ('en', 'en', 'en', 'en')
     """
     code = str(discord_locale or "").replace("_", "-").split("-")[0].lower()
     return code if code in LOCALES else "en"
@@ -89,9 +94,13 @@ def merged_catalogue(locale: str) -> Catalog:
     for part in sorted(folder.iterdir(), key=lambda path: path.name):
         if part.name.endswith(".po"):
             with part.open("rb") as file:
-                for entry in read_po(file, locale=locale):
-                    if entry.id:
-                        merged[entry.id] = entry
+                read = read_po(file, locale=locale)
+            # the files' `Plural-Forms` rule, not Babel's from CLDR (which gives French and
+            # Spanish a third form, for millions, that gettext's two forms do not have)
+            merged.mime_headers = read.mime_headers
+            for entry in read:
+                if entry.id:
+                    merged[entry.id] = entry
     return merged
 
 

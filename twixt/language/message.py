@@ -54,7 +54,8 @@ PluralLookup = Callable[[str, str, int], str]
 @dataclass(frozen=True)
 class Message:
     """`template` in English with `{name}` fields filled from `values`; with `plural` set,
-    `values["n"]` chooses between the two forms (in German as in English, one or other)."""
+    `values["n"]` chooses between the two forms (each language of `LOCALES` has two forms,
+    chosen by its own rule: French says 0 in the singular)."""
 
     template: str
     values: tuple[tuple[str, object], ...] = ()

@@ -1,5 +1,6 @@
-"""What the page says, in English and German (the catalogue `locales/de/web.po`), and the
-page itself: a shell of HTML whose board and words the script fills in.
+"""What the page says, in English and each language of `language.LOCALES` (the catalogues
+`locales/<language>/web.po`), and the page itself: a shell of HTML whose board and words the
+script fills in.
 
 The page holds no script of its own and no secret (the Content-Security-Policy allows only
 this server's files): its mode (a link, or the Activity with its public application id)

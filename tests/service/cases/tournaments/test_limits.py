@@ -1,6 +1,7 @@
-"""Tournament replies in the worst case still fit one Discord message each, in English and
-German: `info` of a full Double TwixT tournament of 32-character names, `list` of long names, and
-a league's standings (one picture per group: at most 10 files, 25 MB a message)."""
+"""Tournament replies in the worst case still fit one Discord message each, in every language
+(`language.LOCALES`): `info` of a full Double TwixT tournament of 32-character names, `list`
+of long names, and a league's standings (one picture per group: at most 10 files, 25 MB a
+message)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from tests.service.cases.tournaments.helpers import tournament_id_of
 from tests.service.people import asking
 from tests.typed import enter
 from twixt.discord.replies import content
+from twixt.language import LOCALES
 from twixt.service import Reply, TwixtService, User
 from twixt.service import errors as kinds
 from twixt.service.cases.tournaments.rounds import MAX_ENTRANTS, MAX_ROUND_ROBIN
@@ -37,7 +39,7 @@ def people(count: int, start: int = 1000) -> list[User]:
     return [User(start + n, f"{n:03d} {LONG}") for n in range(count)]
 
 
-@pytest.mark.parametrize("locale", ["en", "de"])
+@pytest.mark.parametrize("locale", LOCALES)
 async def test_info_of_a_full_double_twixt_tournament_fits_a_message(service: TwixtService,
                                                                 locale):
     manager = asking(User(1, LONG), manager=True, locale=locale)
@@ -55,7 +57,7 @@ async def test_info_of_a_full_double_twixt_tournament_fits_a_message(service: Tw
     assert "64" in info.plain  # the count says how many there are, shown or not
 
 
-@pytest.mark.parametrize("locale", ["en", "de"])
+@pytest.mark.parametrize("locale", LOCALES)
 async def test_a_list_of_long_names_fits_a_message(service: TwixtService, locale):
     manager = asking(User(1, LONG), manager=True, locale=locale)
     for n in range(12):
