@@ -91,6 +91,7 @@ async def test_buttons_of_an_old_message_work_after_a_restart(settings, slash, c
 @pytest.mark.parametrize("server, name", [
     (discord.Locale.american_english, "TwixT: alice vs bob"),
     (discord.Locale.german, "TwixT: alice gegen bob"),  # in the server's language
+    (discord.Locale.latin_american_spanish, "TwixT: alice contra bob"),
 ])
 async def test_thread_yes_opens_a_public_thread_for_the_game(client, slash, monkeypatch,
                                                              server, name):

@@ -348,7 +348,9 @@ async def test_the_user_command_challenges_the_member_it_is_used_on(server, bot)
     await ready(server, bot)
     [menu] = [c for c in server.commands if c["type"] == 2]
     assert menu["name"] == "Challenge to TwixT"
-    assert menu["name_localizations"] == {"de": "Zu TwixT herausfordern"}
+    assert menu["name_localizations"] == {
+        "de": "Zu TwixT herausfordern", "fr": "Défier à TwixT", "es-ES": "Desafiar a TwixT",
+        "es-419": "Desafiar a TwixT", "nl": "Uitdagen voor TwixT"}
     assert (menu["integration_types"], sorted(menu["contexts"])) == ([0, 1], [0, 1, 2])
     channel = server.group_dm(ALICE, BOB)
     used = await server.interact(ALICE, channel, {

@@ -12,6 +12,7 @@ from tests.rendering.render_helpers import (
     removal_game,
     won_game,
 )
+from twixt.language import LOCALES
 from twixt.rendering import RenderOptions, caption_lines, layout, plain_text, render_png, view_of
 from twixt.rendering.caption import Swatch
 from twixt.rendering.static import static_layer
@@ -113,6 +114,18 @@ def test_the_caption_speaks_german_with_names_still_runs_of_their_own():
     assert names == ["alice", "bob", "alice", "bob"]     # each can still be cut on its own
 
 
+@pytest.mark.parametrize(("locale", "move", "red", "to_move"), [
+    ("fr", "Coup 3", "alice (Rouge)", "Au tour de bob (Noir)"),
+    ("es", "Jugada 3", "alice (Rojo)", "Turno de bob (Negro)"),
+    ("nl", "Zet 3", "alice (Rood)", "bob is aan zet (Zwart)"),
+])
+def test_the_caption_speaks_french_spanish_and_dutch(locale, move, red, to_move):
+    game = play(Game(("alice", "bob"), size=8, swap=False), "C2", "F4", "D4 link C2")
+    headline, status, _ = (plain_text(line) for line in caption_lines(view_of(game), locale))
+    assert headline.startswith(move) and red in headline and "D4 link C2" in headline
+    assert to_move in status
+
+
 def test_a_german_caption_of_each_ending_and_of_double_twixt():
     assert "Rot gewinnt durch Verbindung: alice" in plain_text(
         caption_lines(view_of(won_game()), "de")[0])
@@ -131,21 +144,22 @@ def test_a_players_name_in_the_caption_is_never_read_as_a_template():
     assert "{player} (Rot)" in headline
 
 
-def test_a_german_picture_differs_from_the_english_in_its_caption_alone():
+@pytest.mark.parametrize("language", LOCALES[1:])
+def test_a_translated_picture_differs_from_the_english_in_its_caption_alone(language):
     game = play(Game(("alice", "bob"), size=8, swap=False), "C2", "F4")
-    english, german = (decode(render_png(game, RenderOptions(width=400, locale=locale)))
-                       .convert("RGB") for locale in ("en", "de"))
-    assert english.size == german.size
+    english, translated = (decode(render_png(game, RenderOptions(width=400, locale=locale)))
+                           .convert("RGB") for locale in ("en", language))
+    assert english.size == translated.size
     board_height = layout(8, 8, RenderOptions(width=400)).board_height
     board = (0, 0, english.width, board_height)
-    assert english.crop(board).tobytes() == german.crop(board).tobytes()
+    assert english.crop(board).tobytes() == translated.crop(board).tobytes()
     strip = (0, board_height, english.width, english.height)
-    assert english.crop(strip).tobytes() != german.crop(strip).tobytes()
+    assert english.crop(strip).tobytes() != translated.crop(strip).tobytes()
 
 
 def test_the_board_part_is_drawn_once_for_every_language():
     static_layer.cache_clear()
     game = play(Game(("alice", "bob"), size=8, swap=False), "C2")
-    for locale in ("en", "de"):
+    for locale in LOCALES:
         render_png(game, RenderOptions(width=400, locale=locale))
     assert static_layer.cache_info().currsize == 1

@@ -340,7 +340,7 @@ def test_german_headings_change_the_heading_row_alone():
 def test_scores_are_written_with_fractions():
     assert [score_text(v) for v in (0, 0.5, 4, 4.5, 12.25, 12.75, 10 / 3)] == \
         ["0", "½", "4", "4½", "12¼", "12¾", "3.33"]
-    assert score_text(10 / 3, "de") == "3,33"
+    assert [score_text(10 / 3, locale) for locale in ("de", "fr", "es", "nl")] == ["3,33"] * 4
 
 
 # --- the rounds layout ----------------------------------------------------------------------

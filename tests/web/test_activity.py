@@ -74,6 +74,18 @@ async def test_a_participant_signs_in_reads_and_moves_in_their_seat(
     assert await moves(storage) == ["G6", "E7"]
 
 
+@pytest.mark.parametrize(("locale", "refusal"), [
+    ("es-419", "es el turno de bob"), ("fr", "c'est au tour de bob"),
+    ("nl", "bob is aan zet"), ("pt-BR", "it is bob's turn")])
+async def test_the_activity_answers_in_the_language_of_the_players_discord(
+        http: TestClient, fake_discord: FakeDiscord, locale: str, refusal: str):
+    running_in_den(fake_discord, "alice", "bob")
+    token = await signed_in(http, fake_discord, person("alice", locale))
+    refused = await http.post(f"/api/a/{INSTANCE}/act", headers={
+        "Authorization": f"Bearer {token}"}, json={"control": "move", "text": "E9"})
+    assert (refused.status, (await refused.json())["error"]) == (409, refusal)
+
+
 async def test_a_code_is_exchanged_once_and_a_wrong_one_not_at_all(
         http: TestClient, fake_discord: FakeDiscord):
     fake_discord.codes["good"] = person("bob")

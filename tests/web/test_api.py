@@ -248,6 +248,27 @@ async def test_the_words_come_in_german(http: TestClient):
     assert english["place"] == "Place {hole}"
 
 
+@pytest.mark.parametrize(("query", "accept_language", "place"), [
+    ("?lang=fr", "en-GB", "Placer {hole}"),  # the link's language before the browser's
+    ("", "fr-CH, fr;q=0.9, en;q=0.8", "Placer {hole}"),
+    ("", "es-419", "Colocar {hole}"),  # Latin America's Spanish is Spain's
+    ("", "es-ES,es;q=0.9", "Colocar {hole}"),
+    ("", "pt-BR, nl;q=0.7, en;q=0.5", "{hole} plaatsen"),  # the first the page speaks
+    ("", "ja, en;q=0.9, nl;q=0.8", "Place {hole}"),  # English before Dutch
+    ("", "nl;q=0, fr;q=oops", "Place {hole}"),  # not wanted, unreadable
+])
+async def test_the_words_come_in_the_browsers_first_language_the_page_speaks(
+        http: TestClient, query: str, accept_language: str, place: str):
+    words = await (await http.get(f"/api/words{query}",
+                                  headers={"Accept-Language": accept_language})).json()
+    assert words["place"] == place
+
+
+async def test_the_page_says_its_language(http: TestClient):
+    page = await (await http.get("/", headers={"Accept-Language": "nl-BE"})).text()
+    assert '<html lang="nl">' in page
+
+
 async def test_privilege_is_offered_to_the_player_who_has_just_moved(
         http: TestClient, board: WebBoard, storage: SqliteStorage, table: TerminalTable):
     assert await table.play_line("alice: resign yes")

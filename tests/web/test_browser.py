@@ -11,6 +11,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from support.browser import (
+    DESKTOP,
     PHONE,
     chromium,
     export,
@@ -143,8 +144,14 @@ def test_two_browsers_play_a_whole_game_and_step_through_it(tmp_path: Path):
                  "the first peg alone")
 
 
-def test_the_page_speaks_german(database: Path):
-    with web_server(database) as (_server, base), chromium(lang="de") as page:
+@pytest.mark.parametrize(("lang", "size", "red_peg", "your_move"), [
+    ("de", DESKTOP, "rot", "Du bist am Zug"),
+    ("es-419", PHONE, "clavija roja", "Te toca"),  # Latin America's Spanish, on a phone
+])
+def test_the_page_speaks_the_browsers_language(database: Path, lang: str,
+                                               size: tuple[int, int], red_peg: str,
+                                               your_move: str):
+    with web_server(database) as (_server, base), chromium(size, lang=lang) as page:
         page.get(link(database, "bob", base))
-        wait_for(lambda: "rot" in label_of(page, "G6"), "the board in German")
-        assert "Du bist am Zug" in page.find_element(By.ID, "status").text
+        wait_for(lambda: red_peg in label_of(page, "G6"), f"the board in {lang}")
+        assert your_move in page.find_element(By.ID, "status").text

@@ -19,7 +19,13 @@ This package is the lowest floor beside `rules`: it imports nothing of the proje
 a catalogue needs Babel, imported only when a language other than English is first used.
 """
 
-from twixt.language.catalogue import LOCALES, Translation, locale_of, translation
+from twixt.language.catalogue import (
+                              LOCALES,
+                              Translation,
+                              decimal_sign,
+                              locale_of,
+                              translation,
+)
 from twixt.language.message import (
                               VERBATIM_END,
                               VERBATIM_START,
@@ -34,5 +40,5 @@ from twixt.language.message import (
 )
 
 __all__ = ["LOCALES", "VERBATIM_END", "VERBATIM_START", "Markup", "Message", "Translation",
-           "bold", "code", "locale_of", "message", "plural_message", "translation", "unmarked",
-           "verbatim"]
+           "bold", "code", "decimal_sign", "locale_of", "message", "plural_message",
+           "translation", "unmarked", "verbatim"]

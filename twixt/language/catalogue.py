@@ -32,6 +32,21 @@ def locale_of(discord_locale: object) -> str:
     return code if code in LOCALES else "en"
 
 
+@cache
+def decimal_sign(locale: str) -> str:
+    """The sign before a number's fraction in a language of `LOCALES`, as CLDR writes it:
+    `.` in English, `,` in German, French, Spanish and Dutch.
+
+    >>> [decimal_sign(locale) for locale in LOCALES]
+    ['.', ',', ',', ',', ',']
+    """
+    if locale not in LOCALES[1:]:
+        return "."  # English, without loading Babel
+    from babel.numbers import get_decimal_symbol
+
+    return get_decimal_symbol(locale)
+
+
 class Translation:
     """One language. `tr("…", name=value)` says a template at once, `tr.plural(…)` one with a
     count, `tr.say(message)` a `Message` made earlier. Each gives `Markup` (typed as the

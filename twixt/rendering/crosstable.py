@@ -32,7 +32,7 @@ from itertools import accumulate
 
 from PIL import Image, ImageDraw
 
-from twixt.language import translation
+from twixt.language import decimal_sign, translation
 from twixt.rendering.encode import png_bytes, quantize
 from twixt.rendering.limits import check_count
 from twixt.rendering.text import bounded, cut_to_width, put_text, text_length
@@ -115,7 +115,7 @@ class Crosstable:
 
 def score_text(value: float, locale: str = "en") -> str:
     """Points or a tie-break as a reader writes them: "4½", "½", "12¾", "0"; other
-    fractions with two decimals ("3,33" in German)."""
+    fractions with two decimals, with the language's decimal sign ("3,33" in German)."""
     if not math.isfinite(value):
         raise ValueError(f"a score must be a number, not {value}")
     whole = math.floor(value)
@@ -123,7 +123,7 @@ def score_text(value: float, locale: str = "en") -> str:
     if fraction is not None and value >= 0:
         return fraction if whole == 0 and fraction else f"{whole}{fraction}"
     text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return text.replace(".", ",") if locale == "de" else text
+    return text.replace(".", decimal_sign(locale))
 
 
 def _check(table: Crosstable) -> None:

@@ -444,9 +444,50 @@ def _confirm_button(reply: Reply) -> Button | None:
 
 
 def _locale(request: web.Request) -> str:
-    """The page's language: `?lang=`, else the browser's first choice (English otherwise)."""
-    asked = request.query.get("lang") or request.headers.get("Accept-Language") or ""
-    return locale_of(asked.split(",")[0].split(";")[0].strip()[:16])
+    """The page's language: `?lang=`, else the browser's (`browser_locale`)."""
+    asked = request.query.get("lang")
+    if asked:
+        return locale_of(asked[:16])
+    return browser_locale(request.headers.get("Accept-Language", ""))
+
+
+#: of an `Accept-Language` header, the characters and the languages read at most
+MAX_ACCEPT_LANGUAGE = 512
+MAX_BROWSER_LANGUAGES = 16
+
+
+def browser_locale(accept_language: str) -> str:
+    """The first language of the browser's list, best `q` first, that the page speaks
+    (`language.LOCALES`): a Brazilian who also reads Spanish gets Spanish; English when none
+    is spoken, or English comes first.
+
+    >>> browser_locale("pt-BR,pt;q=0.9,es-419;q=0.8"), browser_locale("nl-BE, fr;q=0.5")
+    ('es', 'nl')
+    >>> browser_locale("en-GB,fr;q=0.8"), browser_locale("fr;q=0.2, de"), browser_locale("")
+    ('en', 'de', 'en')
+    """
+    ranked = []
+    parts = accept_language[:MAX_ACCEPT_LANGUAGE].split(",")[:MAX_BROWSER_LANGUAGES]
+    for position, part in enumerate(parts):
+        tag, _, parameters = part.partition(";")
+        ranked.append((-_quality(parameters), position, tag.strip()))
+    for weight, _, tag in sorted(ranked):
+        spoken = locale_of(tag)
+        if weight < 0 and (spoken != "en" or tag.lower().startswith("en")):
+            return spoken
+    return "en"
+
+
+def _quality(parameters: str) -> float:
+    """A language's `q` (1 when not given, 0 when unreadable: not wanted)."""
+    name, _, value = parameters.strip().partition("=")
+    if name.strip() != "q":
+        return 1.0
+    try:
+        quality = float(value)
+    except ValueError:
+        return 0.0
+    return quality if 0 <= quality <= 1 else 0.0
 
 
 def _event(data: str) -> bytes:

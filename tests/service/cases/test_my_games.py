@@ -10,6 +10,7 @@ import pytest
 
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
 from tests.typed import enter
+from twixt.language import translation, unmarked
 from twixt.service import NO_SERVER, Request, TwixtService, User, build_options
 from twixt.service import errors as kinds
 from twixt.service.cases import my_games as my_games_module
@@ -161,19 +162,26 @@ async def test_a_page_of_the_longest_lines_fits_a_discord_message(service, clock
     assert len(reply.plain) <= 2000
 
 
+@pytest.mark.parametrize(("locale", "on_vacation"), [
+    ("en", "on vacation until"), ("de", "im Urlaub bis"), ("fr", "en vacances jusqu'au"),
+    ("es", "de vacaciones hasta"), ("nl", "op vakantie tot")])
 async def test_a_page_fits_a_discord_message_with_every_clock_on_vacation(
-        service, clock, monkeypatch):
+        service, clock, monkeypatch, locale, on_vacation):
     """The longest lines, each clock standing still for a vacation, with the header's note
-    that only the newest games are listed and the pointer to the next page, in German."""
+    that only the newest games are listed and the pointer to the next page, in every
+    language."""
     monkeypatch.setattr(my_games_module, "MAX_SORTED", my_games_module.PAGE + 1)
     others = await _longest_games(service, my_games_module.PAGE + 2)
     to_move = (await service.channel_game(10 ** 18)).player_to_move
     await enter(service, asking(next(u for u in others if u.name == to_move)), "vacation 14")
     clock.now += timedelta(minutes=1)
-    reply = await enter(service, asking(ALICE, locale="de"), "games")
+    reply = await enter(service, asking(ALICE, locale=locale), "games")
     lines = _lines(reply.plain)
-    assert len(lines) == my_games_module.PAGE and all("im Urlaub bis" in line for line in lines)
-    assert "neuesten" in reply.plain and "Mehr: games page 2" in reply.plain
+    assert len(lines) == my_games_module.PAGE and all(on_vacation in line for line in lines)
+    tr = translation(locale)
+    assert unmarked(tr("(only your {most} newest games are listed)",
+                       most=my_games_module.PAGE + 1)) in reply.plain
+    assert unmarked(tr("More: games page {page}", page=2)) in reply.plain
     assert len(reply.plain) <= 2000
 
 

@@ -1,5 +1,6 @@
-"""`twixt play --locale de`: the terminal table says everything in German — its own lines,
-the service's replies and refusals — while the lines typed stay the move language."""
+"""`twixt play --locale de` (or `fr`, `es`, `nl`): the terminal table says everything in that
+language — its own lines, the service's replies and refusals — while the lines typed stay the
+move language."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import subprocess
 import sys
 from io import StringIO
 from pathlib import Path
+
+import pytest
 
 from twixt.app.table import open_table
 from twixt.storage import SqliteStorage
@@ -33,6 +36,21 @@ def test_the_table_speaks_german_when_asked(tmp_path: Path):
     assert "board:" not in done.stdout and "(only you see this)" not in done.stdout
 
 
+@pytest.mark.parametrize(("locale", "said"), [
+    ("fr", ["! ligne 1\u00a0: écris nom: commande, comme alice: G6",
+            "! alice: A5 est dans la rangée de bord de Noir"]),
+    ("es", ["! línea 1: escribe nombre: orden, como alice: G6",
+            "! alice: A5 está en la fila de borde de Negro"]),
+    ("nl", ["! regel 1: schrijf naam: opdracht, zoals alice: G6",
+            "! alice: A5 ligt in de randrij van Zwart"]),
+])
+def test_the_table_speaks_french_spanish_or_dutch_when_asked(tmp_path: Path, locale: str,
+                                                           said: list[str]):
+    done = _twixt("play", "--locale", locale, "--db", "t.db", "--out", "pics", cwd=tmp_path,
+                  stdin="no colon here\nalice: challenge bob\nbob: accept\nalice: A5\n")
+    assert [line for line in done.stdout.splitlines() if line.startswith("!")] == said
+
+
 def test_english_stays_english_by_default(tmp_path: Path):
     done = _twixt("play", "--db", "t.db", "--out", "pics", cwd=tmp_path,
                   stdin="no colon here\nalice: challenge bob\nbob: accept\nalice: A5\n")
@@ -45,7 +63,7 @@ def test_the_command_line_refuses_in_german_and_takes_only_known_languages(tmp_p
     (tmp_path / "boards").write_text("a file, not a folder")
     done = _twixt("play", "--locale", "de", "--db", "t.db", "--out", "boards", cwd=tmp_path)
     assert (done.returncode, done.stderr) == (2, "twixt: --out boards ist kein Ordner\n")
-    done = _twixt("play", "--locale", "fr", "--db", "t.db", cwd=tmp_path)
+    done = _twixt("play", "--locale", "pt", "--db", "t.db", cwd=tmp_path)
     assert done.returncode == 2 and "--locale" in done.stderr
 
 
