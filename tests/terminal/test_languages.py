@@ -39,7 +39,7 @@ def test_the_table_speaks_german_when_asked(tmp_path: Path):
 @pytest.mark.parametrize(("locale", "said"), [
     ("fr", ["! ligne 1\u00a0: écris nom: commande, comme alice: G6",
             "! alice: A5 est dans la rangée de bord de Noir"]),
-    ("es", ["! línea 1: escribe nombre: orden, como alice: G6",
+    ("es", ["! línea 1: escribe nombre: comando, como alice: G6",
             "! alice: A5 está en la fila de borde de Negro"]),
     ("nl", ["! regel 1: schrijf naam: opdracht, zoals alice: G6",
             "! alice: A5 ligt in de randrij van Zwart"]),
