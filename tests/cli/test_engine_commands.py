@@ -238,6 +238,15 @@ def test_analyze_in_german(record, tmp_path, capsys):
         f"twixt: {tmp_path / 'no' / 'c.png'} lässt sich nicht schreiben: ")
 
 
+def test_analyze_in_spanish(record, tmp_path, capsys):
+    assert main(["analyze", record(WON), "-o", str(tmp_path / "c.png"), "--locale", "es"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert re.fullmatch(r"1\. jugada \d+, (Rojo|Negro) [^:]+: Rojo \d+ % → \d+ % "
+                        r"\(motor: [^)]+\)", lines[0]), lines[0]
+    assert re.fullmatch(rf"{re.escape(str(tmp_path / 'c.png'))} escrito \(\d+ KB\)",
+                        lines[-1]), lines[-1]
+
+
 def test_analyze_says_why_it_cannot_write(record, tmp_path, capsys):
     assert main(["analyze", record(OPEN), "-o", str(tmp_path / "no" / "c.png")]) == 1
     assert capsys.readouterr().err.startswith(f"twixt: cannot write {tmp_path / 'no' / 'c.png'}")
