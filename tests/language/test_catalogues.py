@@ -93,6 +93,21 @@ def test_placeholders_match_the_english_in_every_language(catalogues) -> None:  
         wrong)
 
 
+def test_every_translation_keeps_the_englishs_bold_and_code_marks(catalogues) -> None:  # type: ignore[no-untyped-def]
+    """`**{name}**` and `` `{move}` `` stay marked as in the English: a command in backticks
+    is one the player types as written."""
+    wrong: dict[str, list[str]] = defaultdict(list)
+    for locale, catalogue in catalogues.items():
+        for entry in catalogue:
+            english = entry.id if isinstance(entry.id, tuple) else (entry.id,)
+            for index, translated in enumerate(_strings(entry.string) if entry.id else ()):
+                source = english[min(index, len(english) - 1)]
+                if any(source.count(mark) != translated.count(mark) for mark in ("**", "`")):
+                    wrong[repr(source)].append(f"{locale} {translated!r}")
+    assert not wrong, "bold or code marks differ from the English (id: translations):\n" + (
+        _report(wrong))
+
+
 def test_every_plural_has_both_forms_in_every_language(catalogues) -> None:  # type: ignore[no-untyped-def]
     wrong = [f"{locale}: {entry.id[0]!r}" for locale, catalogue in catalogues.items()
              for entry in catalogue if entry.pluralizable and len(_strings(entry.string)) != 2]
