@@ -21,7 +21,7 @@ from twixt.service.commands.router import VOCABULARY
 
 GERMAN = discord.Locale.german.value
 #: Discord's locales of the languages the bot speaks besides English
-TRANSLATED = frozenset(locale.value for locale in discord.Locale
+SPOKEN_DISCORD_LOCALES = frozenset(locale.value for locale in discord.Locale
                        if locale_of(locale.value) in LOCALES[1:])
 
 
@@ -77,7 +77,7 @@ def _localized(item: dict[str, Any], field: str, locale: str) -> str | None:
     return (item.get(f"{field}_localizations") or {}).get(locale)
 
 
-@pytest.mark.parametrize("locale", sorted(TRANSLATED))
+@pytest.mark.parametrize("locale", sorted(SPOKEN_DISCORD_LOCALES))
 def test_every_command_and_option_has_its_name_and_description_in_each_language(
         synced, locale):
     """The catalogue's translation wherever it differs from the English (a few words are the
@@ -154,4 +154,4 @@ def test_only_the_languages_the_bot_speaks_are_localized(synced):
     for command in _commands(payload):
         seen |= set(command.get("name_localizations") or {})
         seen |= set(command.get("description_localizations") or {})
-    assert seen == TRANSLATED == {GERMAN, "fr", "es-ES", "es-419", "nl"}
+    assert seen == SPOKEN_DISCORD_LOCALES == {GERMAN, "fr", "es-ES", "es-419", "nl"}
