@@ -22,7 +22,7 @@ from twixt.service.commands.router import VOCABULARY
 GERMAN = discord.Locale.german.value
 #: Discord's locales of the languages the bot speaks besides English
 SPOKEN_DISCORD_LOCALES = frozenset(locale.value for locale in discord.Locale
-                       if locale_of(locale.value) in LOCALES[1:])
+                                   if locale_of(locale.value) in LOCALES[1:])
 
 
 class Recording(CatalogueTranslator):
