@@ -2,6 +2,7 @@
 service, database and engine process pool; a game in play is refused in one line the asker alone
 sees; the game's channel shows the bot typing while the analysis runs."""
 
+import math
 import re
 from collections.abc import AsyncIterator
 from unittest.mock import MagicMock
@@ -24,6 +25,13 @@ async def pool(client) -> AsyncIterator[EnginePool]:
     engines = client.service.desk.engine_pool = EnginePool(workers=1)
     yield engines
     await engines.close()
+
+
+@pytest.fixture(autouse=True)
+def progress_untold(monkeypatch) -> None:
+    """No note of progress unless a test asks for one: on a loaded machine the analysis may
+    pass the time after which its progress is shown, which is not what these tests look at."""
+    monkeypatch.setattr(analysis_case, "PROGRESS_AFTER", math.inf)
 
 
 async def play_to_the_end(client, slash) -> None:
