@@ -36,7 +36,7 @@ async def log_of(storage: SqliteStorage) -> list[str]:
 
 def controls(state: dict[str, Any]) -> list[str]:
     """The kinds of the controls a view offers its page's player."""
-    return [control["kind"] for control in state["controls"]]
+    return [control["name"] for control in state["controls"]]
 
 
 async def game_id(storage: SqliteStorage) -> int:

@@ -16,8 +16,8 @@ Routes (the API of a link: `/api/g/TOKEN/…`; of the Activity: `/api/a/INSTANCE
     GET  …/state[?step=N]  the game's view (a finished game: after N turns), with the
                            controls open to the page's player now
     GET  …/preview?hole=G6 the links a peg there would make, or why it cannot go there
-    POST …/act             {"control": KIND, "text": …}: one of the view's controls (the
-                           service's `ControlKind`: "move" with "G6 link E5", "swap",
+    POST …/act             {"control": NAME, "text": …}: one of the view's controls (as
+                           the commands declare them: "move" with "G6 link E5", "swap",
                            "takeback-accept", "note" with its text, …)
     GET  …/live            server-sent events: the page's view after every change anyone
                            makes (a turn, an offer made or answered, the end)
@@ -49,7 +49,6 @@ from twixt.service import (
     Button,
     ButtonKind,
     ConflictError,
-    ControlKind,
     FaultError,
     GameView,
     LimitError,
@@ -402,20 +401,15 @@ def _seated(access: Access) -> int:
 
 
 def _command(body: object, game_id: int, locale: str) -> cmd.ServiceCommand:
-    """The command of the control a page's body names (`{"control": KIND, "text": …}`), in
+    """The command of the control a page's body names (`{"control": NAME, "text": …}`), in
     game `game_id`; Refused (400) for anything else."""
-    tr = translation(locale)
     control = body.get("control") if isinstance(body, dict) else None
     text = body.get("text", "") if isinstance(body, dict) else None
+    if not isinstance(control, str) or not isinstance(text, str):
+        raise Refused(400, translation(locale)("the page asked for something it cannot do"))
     try:
-        kind = ControlKind(control)
-    except ValueError:
-        raise Refused(400, tr("the page asked for something it cannot do")) from None
-    if not isinstance(text, str) or (text and not kind.takes_text):
-        raise Refused(400, tr("the page asked for something it cannot do"))
-    try:
-        return cmd.of_control(kind, game_id, text)
-    except ServiceError as error:  # text that is no command of its kind, or too long
+        return cmd.of_control(control[:40], game_id, text)
+    except ServiceError as error:  # no such control, text that is no command of its kind
         raise Refused(refusal_status(type(error)), _said(locale, error.message)) from None
 
 

@@ -46,6 +46,6 @@ def view_json(view: GameView, tr: Translation) -> dict[str, Any]:
         "step": view.step,
         "turns": view.turns,
         "history": [f"{turn.player}: {turn.text}" for turn in view.history],
-        "controls": [{"kind": control.kind.value, "label": control.label,
-                      "text": control.kind.takes_text} for control in view.controls],
+        "controls": [{"name": control.name, "label": control.label,
+                      "text": control.takes_text} for control in view.controls],
     }

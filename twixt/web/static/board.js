@@ -191,21 +191,21 @@
   }
 
   // a control of the view: a button, or (one that takes the player's words) a small form
-  const offered = (kind) => view.controls.find((c) => c.kind === kind);
+  const offered = (name) => view.controls.find((c) => c.name === name);
   function controlButton(control, onPress, extra) {
-    const node = el("button", Object.assign({ type: "button", "data-control": control.kind }, extra || {}), control.label);
+    const node = el("button", Object.assign({ type: "button", "data-control": control.name }, extra || {}), control.label);
     node.addEventListener("click", onPress);
     return node;
   }
   function controlForm(control) {
-    const form = el("form", { class: "control", "data-control": control.kind });
-    const id = "control-" + control.kind;
+    const form = el("form", { class: "control", "data-control": control.name });
+    const id = "control-" + control.name;
     const field = el("input", { type: "text", id, name: "text", maxlength: "1000",
       "aria-label": control.label, autocomplete: "off" });
     form.append(field, el("button", { type: "submit" }, control.label));
     form.addEventListener("submit", (event) => {
       event.preventDefault();
-      act({ control: control.kind, text: field.value.trim() });
+      act({ control: control.name, text: field.value.trim() });
     });
     return form;
   }
@@ -215,12 +215,15 @@
     const items = [];
     if (shown === view) {
       for (const control of view.controls) {
-        // a peg is chosen on the board, and placed (with a draw offer) from the choice
-        if (control.kind === "move" || control.kind === "move-offer-draw") continue;
-        if (control.kind === "resign") items.push(controlButton(control, onResign, { class: "danger" }));
-        else if (control.text) items.push(controlForm(control));
-        else items.push(controlButton(control, () => act({ control: control.kind })));
+        // a peg is chosen on the board, and placed (with a draw offer) from the choice;
+        // resigning, asked to be confirmed, comes last; any other control the view offers
+        // (whatever a command declares) is a button, or a field for its text
+        if (control.name === "move" || control.name === "move-offer-draw" || control.name === "resign") continue;
+        if (control.text) items.push(controlForm(control));
+        else items.push(controlButton(control, () => act({ control: control.name })));
       }
+      const resign = offered("resign");
+      if (resign) items.push(controlButton(resign, onResign, { class: "danger" }));
     }
     bar.replaceChildren(...items);
     steps();
@@ -289,7 +292,7 @@
     place.textContent = say("place", { hole: chosen.hole }) + (linked.length ? " — " + linked.join(", ") : "");
     items.push(place);
     const withDraw = offered("move-offer-draw");
-    if (withDraw) items.push(controlButton(withDraw, () => onPlace(withDraw.kind)));
+    if (withDraw) items.push(controlButton(withDraw, () => onPlace(withDraw.name)));
     items.push(button("cancel", cancel));
     box.replaceChildren(...items);
   }
@@ -369,9 +372,9 @@
     if (node) node.focus();
   }
 
-  function onPlace(kind) {
+  function onPlace(name) {
     const links = chosen.auto ? [] : [...chosen.picked];
-    act({ control: kind, text: chosen.hole + (links.length ? " link " + links.join(" ") : "") });
+    act({ control: name, text: chosen.hole + (links.length ? " link " + links.join(" ") : "") });
   }
 
   async function act(body) {
