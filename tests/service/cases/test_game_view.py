@@ -4,6 +4,7 @@ through the controls it offers, and the live version a page follows."""
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 
 import pytest
 
@@ -222,3 +223,14 @@ async def test_one_wait_follows_many_games_and_says_which_changed(service):
     await asyncio.sleep(0)
     await enter(service, asking(CAROL, channel=CHANNEL + 1), "K10")
     assert await asyncio.wait_for(waiting, NEVER) == {second: 1}
+
+
+async def test_the_win_on_time_is_claimed_through_the_view_once_the_time_is_up(service, clock):
+    await start_game(service, time="1d", swap="no", vacation="no", rules="pp")
+    await enter(service, asking(ALICE), "K10")
+    assert "claim" not in kinds(await view_of(service, ALICE.id))  # bob has time left
+    clock.now += timedelta(days=2)
+    assert "claim" not in kinds(await view_of(service, BOB.id))  # his own time is up
+    await act(service, await view_of(service, ALICE.id), "claim")
+    over = await view_of(service, ALICE.id)
+    assert over.outcome is not None and over.outcome.winner is Colour.RED

@@ -142,7 +142,9 @@ class GameViews:
             privilege_seat=_privilege_seat(game) if stored.is_active else None,
             outcome=game.outcome, aborted=not stored.is_active and game.outcome is None,
             step=step, turns=len(game.history),
-            controls=_controls(stored, game, seat, takeback, translation(locale)))
+            controls=_controls(stored, game, seat, takeback, translation(locale),
+                               time_up=turn_clock is not None
+                               and not turn_clock.left_at(desk.clock())))
 
 
     async def peg_links(self, game_id: int, seat: int, hole_text: str
@@ -204,7 +206,7 @@ def _privilege_seat(game: Game) -> int | None:
 
 
 def _controls(stored: StoredGame, game: Game, seat: int | None, takeback: Offer | None,
-              tr: Translation) -> tuple[Control, ...]:
+              tr: Translation, *, time_up: bool) -> tuple[Control, ...]:
     """What the player in `seat` may do now: the controls the commands declare
     (`Listing.controls`, `router.VOCABULARY.controls`) that are open to them in this
     position, in the order declared (an onlooker: nothing)."""
@@ -215,6 +217,6 @@ def _controls(stored: StoredGame, game: Game, seat: int | None, takeback: Offer 
         game=game, seat=seat, playing=stored.is_active and not game.is_over,
         teams=tuple(s.team for s in stored.seats),
         takeback_by=None if asker is None else asker.number,
-        may_take_back=bool(taken_back(stored, game, seat)))
+        may_take_back=bool(taken_back(stored, game, seat)), time_up=time_up)
     return tuple(Control(offered.name, tr.say(offered.label), offered.takes_text)
                  for offered in router.VOCABULARY.controls.values() if offered.open(situation))

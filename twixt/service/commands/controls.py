@@ -39,6 +39,8 @@ class Situation:
     takeback_by: int | None
     #: whether the person has a turn of their own they may ask to take back
     may_take_back: bool
+    #: the player to move has run out of time (a clocked game)
+    time_up: bool = False
 
     @property
     def colour(self) -> Colour:

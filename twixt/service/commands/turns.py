@@ -212,7 +212,9 @@ class Claim(ServiceCommand):
 
 WORDS.word("claim", Topic(message("Claim the win when your opponent's time is up"), "claim",
                           "claim"),
-           lines=[("claim", Claim())], listing=Listing(Claim, in_game=True))
+           lines=[("claim", Claim())], listing=Listing(Claim, in_game=True, controls=(
+               Offered("claim", message("Claim the win"),
+                       lambda s: s.opponent_to_move and s.time_up, _in_game(Claim)),)))
 
 
 @dataclass(frozen=True)

@@ -327,9 +327,16 @@
     } else if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
       choose(target.getAttribute("data-hole"));
-    } else if (event.key === "Escape") {
-      cancel();
     }
+  }
+
+  // Escape cancels a chosen peg (or a Resign pressed once) wherever the focus is: on the
+  // board, on Place, in a link's box
+  function onPageKey(event) {
+    if (event.key !== "Escape" || (!chosen && !resignArmed)) return;
+    event.preventDefault();
+    if (resignArmed) { resignArmed = false; message(""); }
+    cancel();
   }
 
   function moveFocus(c, r) {
@@ -445,6 +452,21 @@
     }
   }
 
+  // --- the player's other games (a link's page) ---------------------------------------
+
+  async function otherGames() {
+    let found;
+    try { found = await call("games"); } catch (error) { return; }  // the board says enough
+    const nav = $("games");
+    nav.hidden = !found.games.length;
+    nav.querySelector("h2").textContent = say("other_games");
+    nav.querySelector("ul").replaceChildren(...found.games.map((game) => {
+      const item = el("li", game.yours ? { class: "yours" } : {});
+      item.append(el("a", { href: game.link }, game.summary));
+      return item;
+    }));
+  }
+
   // --- start --------------------------------------------------------------------------
 
   // the Activity: Discord's sign-in gives the key to the channel's game
@@ -484,6 +506,8 @@
       message(error.message);
       return;
     }
+    document.addEventListener("keydown", onPageKey);
+    if (body.dataset.mode !== "activity") otherGames();
     live();
   }
 
