@@ -1,8 +1,9 @@
 """Everything the service offers a player for the position, on the page and live, in a real
-browser: a game played from two pages with a takeback request answered live, a draw offered
-with a move, a refusal gone once the position moves on, a removal in classic, a note, the
-player's other games, and a Double TwixT game with Privilege — alice at a desktop in
-English (1280×800), her opponent on a phone in German (390×844).
+browser: a whole game won by connection and stepped through, a game from two pages with a
+takeback request answered live, a draw offered with a move, a refusal gone once the position
+moves on, a removal in classic, a note, the player's other games, and a Double TwixT game
+with Privilege — alice at a desktop in English (1280×800), her opponent on a phone in German
+(390×844).
 
 One `twixt web` and the two browsers serve the whole module (each test plays in a channel
 of its own): starting them is most of a browser test's cost.
@@ -86,6 +87,34 @@ def place(page: WebDriver, at: str, confirm: str) -> None:
     """Tap the hole `at`, then the control whose name begins with `confirm`."""
     press(lambda: hole(page, at), at)
     press(lambda: named(page, confirm), confirm)
+
+
+def test_a_whole_game_won_by_connection_and_stepped_through(database: Path, base: str,
+                                                           desktop: WebDriver,
+                                                           phone: WebDriver):
+    table(database, "alice: challenge bob size 5 swap no", "bob: accept", channel="whole")
+    opened(desktop, database, base, "alice", "whole")
+    opened(phone, database, base, "bob", "whole")
+    for page, move, colour, yours in ((desktop, "C1", "rot", "Your move"),
+                                      (phone, "A2", "black", "Du bist am Zug"),
+                                      (desktop, "D3", "rot", "Your move"),
+                                      (phone, "A4", "black", "Du bist am Zug"),
+                                      (desktop, "C5", "rot", "Your move")):
+        wait_for(lambda page=page, yours=yours: yours in status(page), f"{move}'s turn")
+        place(page, move, "Place" if page is desktop else "Setzen")
+        other = phone if page is desktop else desktop
+        wait_for(lambda other=other, move=move, colour=colour: colour in label_of(other, move),
+                 f"{move} on the other page")
+    wait_for(lambda: "Red wins (connection)" in status(desktop), "the result")
+    wait_for(lambda: "Rot gewinnt" in status(phone), "the result in German")
+    record = export(database, "whole")
+    assert "alice: D3 link C1" in record and "alice: C5 link D3" in record
+    # a finished game, stepped through: the start, then the first peg
+    press(lambda: named(desktop, "First"), "First")
+    wait_for(lambda: "empty" in label_of(desktop, "C1"), "the empty board")
+    press(lambda: named(desktop, "Forward"), "Forward")
+    wait_for(lambda: "red" in label_of(desktop, "C1") and "empty" in label_of(desktop, "A2"),
+             "the first peg alone")
 
 
 def test_a_game_from_two_pages_with_a_takeback_answered_live(database: Path, base: str,
