@@ -13,7 +13,7 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from selenium.webdriver.common.by import By
 
-from support.browser import chromium, named, press, wait_for
+from support.browser import chromium, fill, named, press, wait_for
 from tests.discord import tree
 from tests.discord.helpers import Commands, run, start_game
 from tests.discord.people import ALICE, BOB, CHANNEL
@@ -41,7 +41,7 @@ class Shout(ServiceCommand):
 
 @WORDS.reads("shout", topic=Topic(message("Say it loud"), "shout TEXT", "shout well played"),
              listing=Listing(Shout, (Option("text", message("what to shout"), required=True,
-                                            least=1, most=100),), in_game=True, controls=(
+                                            least=1, most=100),), controls=(
                  # on a game's page while it is played: a field for the text, and its button
                  Offered("shout", message("Shout"), playing,
                          lambda text, game_id: ForGame(game_id, Shout(text)),
@@ -100,12 +100,13 @@ async def test_it_is_in_the_help(client, shouting):
     assert "shout" in overview.split("**", 4)[-1]
 
 
-def test_it_is_listed_for_a_page_to_offer(shouting):
-    [listed] = [command for command in router.VOCABULARY.in_game if command.name == "shout"]
+def test_it_is_listed_with_its_options_and_its_control(shouting):
+    [listed] = [command for command in router.VOCABULARY.listed if command.name == "shout"]
     assert listed.path == "/twixt shout" and listed.word == "shout"
     assert [(option.name, option.kind, option.required) for option in listed.options] == [
         ("text", Kind.TEXT, True)]
     assert listed.build(text="gg") == Shout("gg")
+    assert router.VOCABULARY.controls["shout"].build("gg", 7) == ForGame(7, Shout("gg"))
 
 
 async def test_it_is_a_control_of_the_games_page_drawn_and_used_in_a_browser(
@@ -121,8 +122,7 @@ async def test_it_is_a_control_of_the_games_page_drawn_and_used_in_a_browser(
         def shout_on_the_page() -> str:
             with chromium() as page:
                 page.get(str(http.make_url(f"/g/{token}")))
-                field = wait_for(lambda: named(page, "Shout"), "the control's field")
-                field.send_keys("well played")  # type: ignore[attr-defined]
+                fill(lambda: named(page, "Shout"), "well played", "the control's field")
                 press(lambda: page.find_element(By.CSS_SELECTOR,
                                                 "form[data-control=shout] button"), "Shout")
                 return str(wait_for(lambda: page.find_element(By.ID, "message").text,

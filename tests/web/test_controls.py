@@ -1,9 +1,9 @@
 """Everything the service offers a player for the position, on the page and live, in a real
 browser: a whole game won by connection and stepped through, a game from two pages with a
 takeback request answered live, a draw offered with a move, a refusal gone once the position
-moves on, a removal in classic, a note, the player's other games, and a Double TwixT game
-with Privilege — alice at a desktop in English (1280×800), her opponent on a phone in German
-(390×844).
+moves on, a removal in classic, a note typed through a live change, the player's other
+games, and a Double TwixT game with Privilege — alice at a desktop in English (1280×800),
+her opponent on a phone in German (390×844).
 
 One `twixt web` and the two browsers serve the whole module (each test plays in a channel
 of its own): starting them is most of a browser test's cost.
@@ -23,6 +23,7 @@ from support.browser import (
     PHONE,
     chromium,
     export,
+    fill,
     have_browser,
     hole,
     label_of,
@@ -129,8 +130,7 @@ def test_a_game_from_two_pages_with_a_takeback_answered_live(database: Path, bas
     wait_for(lambda: "black" in label_of(desktop, "E7"), "bob's peg on alice's page")
     # Escape cancels a chosen peg with the focus on Place
     press(lambda: hole(desktop, "J9"), "J9")
-    wait_for(lambda: named(desktop, "Place J9"), "Place").send_keys(  # type: ignore[union-attr]
-        Keys.ESCAPE)
+    fill(lambda: named(desktop, "Place J9"), Keys.ESCAPE, "Escape on Place")
     wait_for(lambda: named(desktop, "Place") is None, "the choice cancelled")
     phone.execute_script("window.notReloaded = true")
     assert named(desktop, "Ask to take back") is None  # alice to move: nothing to take back
@@ -176,14 +176,15 @@ def test_a_removal_in_classic_a_note_and_the_players_other_games(
     table(database, "alice: challenge bob size 12 swap no rules classic", "bob: accept",
           "alice: G6", "bob: E7", channel="classic")
     opened(desktop, database, base, "alice", "classic")
-    field = wait_for(lambda: named(desktop, "Remove"), "the removal")
-    field.send_keys("remove G6; H8")  # type: ignore[attr-defined]
+    fill(lambda: named(desktop, "Remove"), "remove G6; H8", "the removal")
     press(lambda: desktop.find_element(By.CSS_SELECTOR, "form[data-control=remove] button"),
           "Remove")
     wait_for(lambda: "red" in label_of(desktop, "H8") and "empty" in label_of(desktop, "G6"),
              "G6 out, H8 in")
-    note = wait_for(lambda: named(desktop, "Keep a note"), "the note's field")
-    note.send_keys("E7 blocks nothing yet")  # type: ignore[attr-defined]
+    fill(lambda: named(desktop, "Keep a note"), "E7 blocks nothing yet", "the note's field")
+    # bob moves at the table meanwhile: the page is redrawn, and keeps what alice typed
+    table(database, "bob: J3", channel="classic")
+    wait_for(lambda: "black" in label_of(desktop, "J3"), "bob's move on alice's page")
     press(lambda: desktop.find_element(By.CSS_SELECTOR, "form[data-control=note] button"),
           "Keep a note")
     wait_for(lambda: "Note 1 kept" in said(desktop), "the note kept")

@@ -73,16 +73,14 @@ class Listing:
     """How a command is listed, as its subject declares it: its options and `build`, which is
     called with the values of the options given, by name (an option left out is not passed,
     so the build's defaults decide), and may raise `ServiceError`. `name` is the word that
-    begins the command unless given, `description` its help's. `in_game`: it acts on the
-    game in progress where it is asked; `controls`: how a game's page offers it
-    (`controls.Offered`: a command may be offered as several, like a draw's offer, accept
-    and decline)."""
+    begins the command unless given, `description` its help's. `controls`: how a game's
+    page offers it (`controls.Offered`: a command may be offered as several, like a draw's
+    offer, accept and decline)."""
 
     build: Callable[..., ServiceCommand]
     options: tuple[Option, ...] = ()
     name: str | None = None
     description: Message | None = None
-    in_game: bool = False
     controls: tuple[Offered, ...] = ()
 
 
@@ -97,7 +95,6 @@ class Listed:
     description: Message
     options: tuple[Option, ...]
     build: Callable[..., ServiceCommand]
-    in_game: bool
     word: str | None
     controls: tuple[Offered, ...] = ()
 

@@ -107,8 +107,7 @@ WORDS.word("move", Topic(message("Play your turn, like G6 link E5"), "[move] MOV
                          "G6 link E5"),
            reader=lambda words, people: read_move(" ".join(words)),
            listing=Listing(_typed, (Option("command", message(
-               "G6 · G6 link E5 · remove J9-K11; I11 link K10 · swap"), required=True),),
-                           in_game=True, controls=(
+               "G6 · G6 link E5 · remove J9-K11; I11 link K10 · swap"), required=True),), controls=(
                # the page chooses the peg on its board, and places it with one of these
                Offered("move", message("Place"), lambda s: s.my_turn, _turn, takes_text=True),
                Offered("move-offer-draw", message("Place and offer draw"),
@@ -117,12 +116,12 @@ WORDS.word("move", Topic(message("Play your turn, like G6 link E5"), "[move] MOV
                Offered("remove", message("Remove"), _may_remove, _turn, takes_text=True))))
 # the move language's own words, which the rules read
 WORDS.word("swap", Topic(message("Take over Red's first peg (when swap is on)"), "swap",
-                         "swap"), listing=Listing(_acting(Action.SWAP), in_game=True, controls=(
+                         "swap"), listing=Listing(_acting(Action.SWAP), controls=(
     Offered("swap", message("Swap"), lambda s: s.my_turn and s.game.can_swap(),
             _in_game(_acting(Action.SWAP))),)))
 WORDS.word("privilege", Topic(message("Double TwixT: call Privilege after your move"),
                               "privilege | MOVE; privilege", "G6 link E5; privilege"),
-           listing=Listing(_acting(Action.PRIVILEGE), in_game=True, controls=(
+           listing=Listing(_acting(Action.PRIVILEGE), controls=(
                Offered("privilege", message("Privilege"),
                        lambda s: s.playing and s.game.is_double
                        and s.game.can_call_privilege(s.game.players[s.seat]),
@@ -131,7 +130,7 @@ WORDS.word("resign", Topic(message("Resign this game (asks to confirm)"), "resig
                            "resign"),
            # confirmed as it is typed, where there is no button to press (the terminal)
            lines=[(line, Resign(confirmed=True)) for line in ("resign yes", "move resign yes")],
-           listing=Listing(Resign, in_game=True, controls=(
+           listing=Listing(Resign, controls=(
                # a page that offers it asks to confirm first itself
                Offered("resign", message("Resign"), playing,
                        _in_game(lambda: Resign(confirmed=True))),)))
@@ -149,7 +148,7 @@ def _draw_offered_to(situation: Situation) -> bool:
                                  "draw offer|accept|decline | offer draw", "offer draw"),
              listing=Listing(lambda action: Move(Command(actions=(_DRAWING[action],))), (Option(
                  "action", message("offer a draw, or answer your opponent's offer"),
-                 Kind.CHOICE, required=True, choices=_DRAW_WORDS),), in_game=True, controls=(
+                 Kind.CHOICE, required=True, choices=_DRAW_WORDS),), controls=(
                  Offered("draw-offer", message("Offer draw"),
                          lambda s: s.playing and s.game.draw_offered_by is None,
                          _in_game(_acting(Action.OFFER_DRAW))),
@@ -193,7 +192,7 @@ WORDS.word("takeback", Topic(message("Ask to take back your last turn, or answer
            reader=_takeback,
            listing=Listing(Takeback, (Option(
                "action", message("request (your last turn), or accept or decline a request"),
-               Kind.CHOICE, choices=TAKEBACK_ACTIONS),), in_game=True, controls=(
+               Kind.CHOICE, choices=TAKEBACK_ACTIONS),), controls=(
                Offered("takeback", message("Ask to take back"),
                        lambda s: s.playing and s.takeback_by is None and s.may_take_back,
                        _in_game(lambda: Takeback("request"))),
@@ -212,7 +211,7 @@ class Claim(ServiceCommand):
 
 WORDS.word("claim", Topic(message("Claim the win when your opponent's time is up"), "claim",
                           "claim"),
-           lines=[("claim", Claim())], listing=Listing(Claim, in_game=True, controls=(
+           lines=[("claim", Claim())], listing=Listing(Claim, controls=(
                Offered("claim", message("Claim the win"),
                        lambda s: s.opponent_to_move and s.time_up, _in_game(Claim)),)))
 
@@ -223,7 +222,7 @@ class ShowBoard(ServiceCommand):
 
 
 WORDS.word("board", Topic(message("Show the board of this channel's game"), "board", "board"),
-           lines=[("board", ShowBoard())], listing=Listing(ShowBoard, in_game=True))
+           lines=[("board", ShowBoard())], listing=Listing(ShowBoard))
 
 
 @dataclass(frozen=True)
@@ -232,7 +231,7 @@ class Status(ServiceCommand):
 
 
 WORDS.word("status", Topic(message("Players, options and whose turn it is"), "status", "status"),
-           lines=[("status", Status())], listing=Listing(Status, in_game=True))
+           lines=[("status", Status())], listing=Listing(Status))
 
 
 @dataclass(frozen=True)
@@ -242,7 +241,7 @@ class Abort(ServiceCommand):
 
 WORDS.word("abort", Topic(message("Call the game off (a channel manager, or all players)"),
                           "abort", "abort"),
-           lines=[("abort", Abort())], listing=Listing(Abort, in_game=True))
+           lines=[("abort", Abort())], listing=Listing(Abort))
 
 
 @dataclass(frozen=True)
@@ -285,8 +284,7 @@ def conditional(text: str) -> Conditional:
     message("Store private replies to your opponent's next moves"),
     "if MOVE then REPLY; … | if clear | if", "if H9 then G6; if J10 then K8"),
              listing=Listing(lambda moves="": conditional(moves), (Option("moves", message(
-                 "if H9 then G6; if J10 then K8 · clear · leave out: show them")),),
-                             in_game=True, controls=(
+                 "if H9 then G6; if J10 then K8 · clear · leave out: show them")),), controls=(
                  # stored while an opponent is to move: not in Double TwixT, where a partner
                  # moves between
                  Offered("conditional", message("Conditional moves"),

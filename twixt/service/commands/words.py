@@ -112,7 +112,7 @@ class Words:
         if name is None or description is None:
             raise TypeError("a listing with no word of its own needs a name and a description")
         listed = Listed(self.group, name, description, listing.options, listing.build,
-                        listing.in_game, word, listing.controls)
+                        word, listing.controls)
         self.listed.append(listed)
         return listed
 
@@ -145,12 +145,6 @@ class Vocabulary:
         """Every word that begins a command, as `help` names them (each has its help topic),
         and as a mistyped word is matched against."""
         return tuple(self.topics)
-
-    @property
-    def in_game(self) -> tuple[Listed, ...]:
-        """The commands listed that act on the game in progress where they are asked: those
-        a game's page may offer (which are open to a person now is the game's to say)."""
-        return tuple(listed for listed in self.listed if listed.in_game)
 
 
 def _join(mine: dict[str, T], theirs: dict[str, T]) -> None:

@@ -75,7 +75,7 @@ class Note(ServiceCommand):
                                  "note E5 blocks his bridge"),
              listing=Listing(lambda text, game=None: Note(text, game), (
                  Option("text", message("your note; only you will see it"), required=True,
-                        least=1, most=MAX_NOTE), _GAME), in_game=True, controls=(
+                        least=1, most=MAX_NOTE), _GAME), controls=(
                  Offered("note", message("Keep a note"), always,
                          lambda text, game_id: Note(text, game_id), takes_text=True),)))
 def _note(words: list[str], people: People) -> Note:
@@ -105,7 +105,7 @@ class Notes(ServiceCommand):
                  Option("page", message("which page of notes (default 1)"), Kind.NUMBER,
                         least=1, most=MAX_PAGE),
                  Option("clear", message("yes: remove all your notes on the game"),
-                        Kind.CHOICE, choices=("yes", "no"))), in_game=True, controls=(
+                        Kind.CHOICE, choices=("yes", "no"))), controls=(
                  Offered("notes", message("Your notes"), always,
                          lambda text, game_id: Notes(game_id)),)))
 def _notes(words: list[str], people: People) -> Notes:

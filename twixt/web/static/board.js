@@ -225,7 +225,15 @@
       const resign = offered("resign");
       if (resign) items.push(controlButton(resign, onResign, { class: "danger" }));
     }
+    // what the player is typing into a control survives a redraw (a live change)
+    const typing = new Map([...bar.querySelectorAll("input[type=text]")].map((f) => [f.id, f.value]));
+    const focused = document.activeElement && document.activeElement.id;
     bar.replaceChildren(...items);
+    for (const [id, value] of typing) {
+      const field = $(id);
+      if (field) field.value = value;
+    }
+    if (focused && typing.has(focused) && $(focused)) $(focused).focus();
     steps();
   }
 
