@@ -37,7 +37,7 @@ from twixt.service.desk.engine_seats import is_engine_seat, taken_back
 from twixt.service.errors import MalformedError, MissingError, refused_by_rules
 from twixt.service.model import Control, Request, User
 from twixt.service.pure.clock.texts import seat_lines
-from twixt.storage import GameStore, NotFoundError, Offer, OfferKind, StoredGame
+from twixt.storage import GameStore, NotFoundError, OfferKind, StoredGame
 
 
 @dataclass(frozen=True)
@@ -123,6 +123,7 @@ class GameViews:
         takeback = next((offer for offer in offers if offer.kind is OfferKind.TAKEBACK
                          and offer.at_version == stored.version), None)
         asker = None if takeback is None else stored.seat_of(takeback.user_id)
+        takeback_by = None if asker is None else asker.number
         shown, step = _at_step(stored, game, step)
         current = step == len(game.history)
         return GameView(
@@ -138,11 +139,11 @@ class GameViews:
             seat_clocks=(() if turn_clock is None
                          else tuple(seat_lines(stored, turn_clock, desk.clock()))),
             draw_offered_by=game.draw_offered_by if stored.is_active else None,
-            takeback_by=None if asker is None else asker.number,
+            takeback_by=takeback_by,
             privilege_seat=_privilege_seat(game) if stored.is_active else None,
             outcome=game.outcome, aborted=not stored.is_active and game.outcome is None,
             step=step, turns=len(game.history),
-            controls=_controls(stored, game, seat, takeback, translation(locale),
+            controls=_controls(stored, game, seat, takeback_by, translation(locale),
                                time_up=turn_clock is not None
                                and not turn_clock.left_at(desk.clock())))
 
@@ -205,18 +206,16 @@ def _privilege_seat(game: Game) -> int | None:
                  if game.can_call_privilege(name)), None)
 
 
-def _controls(stored: StoredGame, game: Game, seat: int | None, takeback: Offer | None,
+def _controls(stored: StoredGame, game: Game, seat: int | None, takeback_by: int | None,
               tr: Translation, *, time_up: bool) -> tuple[Control, ...]:
     """What the player in `seat` may do now: the controls the commands declare
     (`Listing.controls`, `router.VOCABULARY.controls`) that are open to them in this
     position, in the order declared (an onlooker: nothing)."""
     if seat is None:
         return ()
-    asker = None if takeback is None else stored.seat_of(takeback.user_id)
     situation = Situation(
         game=game, seat=seat, playing=stored.is_active and not game.is_over,
-        teams=tuple(s.team for s in stored.seats),
-        takeback_by=None if asker is None else asker.number,
+        teams=tuple(s.team for s in stored.seats), takeback_by=takeback_by,
         may_take_back=bool(taken_back(stored, game, seat)), time_up=time_up)
     return tuple(Control(offered.name, tr.say(offered.label), offered.takes_text)
                  for offered in router.VOCABULARY.controls.values() if offered.open(situation))
