@@ -167,3 +167,15 @@ def press(find: Callable[[], WebElement | None], what: str) -> None:
         element.click()
         return True
     wait_for(pressed, what)
+
+
+def fill(find: Callable[[], WebElement | None], text: str, what: str) -> None:
+    """Type `text` into what `find` finds, again into the new one if the page redrew it
+    meanwhile (a live update keeps what was typed, but not a field it has replaced)."""
+    def typed() -> bool:
+        element = find()
+        if element is None:
+            return False
+        element.send_keys(text)
+        return True
+    wait_for(typed, what)

@@ -5,6 +5,7 @@ every page of docs/, its set-up commands the ones CI runs and its quick start wo
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -180,6 +181,24 @@ def test_the_quick_start_works_as_written(tmp_path: Path):
                     stdin="\n".join(lines) + "\n")
     assert played.returncode == 0 and "\n! " not in "\n" + played.stdout, played.stdout
     assert "wins — Black resigned" in played.stdout
+
+
+def test_the_readmes_web_example_opens_a_game_in_play(tmp_path: Path):
+    """The README's web example, run as written but for serving the page, prints a link to a
+    seat of a game in progress (not the quick start's, which is over)."""
+    [block] = _code_blocks(_section("On a web page"))
+    commands = [command for command in _shell_commands(block)
+                if command.startswith(("export", "printf", "twixt link"))]
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    shown = subprocess.run(["bash", "-c", "set -e; " + "; ".join(commands)], cwd=tmp_path,
+                           env={**os.environ, "PATH": path}, capture_output=True, text=True,
+                           check=False, timeout=120)
+    assert shown.returncode == 0 and "/g/v1." in shown.stdout.splitlines()[-1], shown.stderr
+    channel = re.search(r"twixt link .*--channel (\w+)", block)
+    assert channel is not None
+    status = _twixt("play", "--db", "twixt.db", "--channel", channel.group(1), cwd=tmp_path,
+                    stdin="bob: status\n")
+    assert "bob (Black) to move" in status.stdout, status.stdout
 
 
 def test_the_readmes_games_against_the_bot_start_as_written(tmp_path: Path):

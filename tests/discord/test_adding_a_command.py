@@ -1,24 +1,31 @@
-"""Adding a command is its subject's command module (its value, words, help and listing), its
-handler, and catalogue lines (docs/architecture.md, "Where to add a command"): a command
-declared so in this module is a slash command within Discord's limits, is read when typed,
-is in the help, and is listed for a page to offer — with nothing written anywhere else."""
+"""Adding a command is its subject's command module (its value, words, help, listing and the
+control a game's page offers), its handler, and catalogue lines (docs/architecture.md, "Where
+to add a command"): a command declared so in this module is a slash command within Discord's
+limits, is read when typed, is in the help, and is a control of the game's page, drawn and
+used in a real browser — with nothing written anywhere else."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
 import pytest
+from aiohttp.test_utils import TestClient, TestServer
+from selenium.webdriver.common.by import By
 
+from support.browser import chromium, fill, named, press, wait_for
 from tests.discord import tree
-from tests.discord.helpers import Commands, run
-from tests.discord.people import ALICE
+from tests.discord.helpers import Commands, run, start_game
+from tests.discord.people import ALICE, BOB, CHANNEL
 from tests.discord.reading import only
 from twixt.discord.slash import slash_groups
 from twixt.language import message
 from twixt.service import Reply, Request
-from twixt.service.commands import Handlers, handlers_of, handles, router
+from twixt.service.commands import ForGame, Handlers, handlers_of, handles, router
+from twixt.service.commands.controls import Offered, playing
 from twixt.service.commands.listing import PLAY, Kind, Listing, Option
 from twixt.service.commands.words import People, ServiceCommand, Topic, Vocabulary, Words
+from twixt.web import Signer, WebBoard
 
 # --- the subject's command module -------------------------------------------------------
 
@@ -34,7 +41,11 @@ class Shout(ServiceCommand):
 
 @WORDS.reads("shout", topic=Topic(message("Say it loud"), "shout TEXT", "shout well played"),
              listing=Listing(Shout, (Option("text", message("what to shout"), required=True,
-                                            least=1, most=100),), in_game=True))
+                                            least=1, most=100),), controls=(
+                 # on a game's page while it is played: a field for the text, and its button
+                 Offered("shout", message("Shout"), playing,
+                         lambda text, game_id: ForGame(game_id, Shout(text)),
+                         takes_text=True),)))
 def _shout(words: list[str], people: People) -> Shout:
     return Shout(" ".join(words))
 
@@ -46,7 +57,7 @@ class Shouting:
 
     @handles(Shout)
     async def shout(self, request: Request, text: str) -> Reply:
-        return Reply(f"{text.upper()}!")
+        return Reply(f"{text.upper()}!", ephemeral=True)
 
 
 @pytest.fixture
@@ -89,9 +100,32 @@ async def test_it_is_in_the_help(client, shouting):
     assert "shout" in overview.split("**", 4)[-1]
 
 
-def test_it_is_listed_for_a_page_to_offer(shouting):
-    [listed] = [command for command in router.VOCABULARY.in_game if command.name == "shout"]
+def test_it_is_listed_with_its_options_and_its_control(shouting):
+    [listed] = [command for command in router.VOCABULARY.listed if command.name == "shout"]
     assert listed.path == "/twixt shout" and listed.word == "shout"
     assert [(option.name, option.kind, option.required) for option in listed.options] == [
         ("text", Kind.TEXT, True)]
     assert listed.build(text="gg") == Shout("gg")
+    assert router.VOCABULARY.controls["shout"].build("gg", 7) == ForGame(7, Shout("gg"))
+
+
+async def test_it_is_a_control_of_the_games_page_drawn_and_used_in_a_browser(
+        client, slash, shouting):
+    await start_game(client, slash)
+    game_id, seat = await client.service.seat_in_channel(CHANNEL, BOB.id)
+    board = WebBoard(client.service, Signer(b"a-secret-for-the-tests-only-0123456789"))
+    token = board.signer.token(game_id, seat)
+    async with TestClient(TestServer(board.app())) as http:
+        state = await (await http.get(f"/api/g/{token}/state")).json()
+        assert {"name": "shout", "label": "Shout", "text": True} in state["controls"]
+
+        def shout_on_the_page() -> str:
+            with chromium() as page:
+                page.get(str(http.make_url(f"/g/{token}")))
+                fill(lambda: named(page, "Shout"), "well played", "the control's field")
+                press(lambda: page.find_element(By.CSS_SELECTOR,
+                                                "form[data-control=shout] button"), "Shout")
+                return str(wait_for(lambda: page.find_element(By.ID, "message").text,
+                                    "what the handler said"))
+
+        assert await asyncio.to_thread(shout_on_the_page) == "WELL PLAYED!"

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
+from PIL import Image
 
 from tests.web.conftest import SECRET
 from twixt.app.table import open_table
@@ -36,7 +37,7 @@ async def log_of(storage: SqliteStorage) -> list[str]:
 
 def controls(state: dict[str, Any]) -> list[str]:
     """The kinds of the controls a view offers its page's player."""
-    return [control["kind"] for control in state["controls"]]
+    return [control["name"] for control in state["controls"]]
 
 
 async def game_id(storage: SqliteStorage) -> int:
@@ -77,7 +78,10 @@ async def test_a_changed_or_expired_link_is_refused(http: TestClient, board: Web
         "expired": board.signer.token(game, BOB, hours=1, now=time.time() - 7200),
     }[change]
     page = await http.get(f"/g/{bad}")
-    assert page.status == 403 and "data-hole" not in await page.text()
+    refusal = await page.text()
+    assert page.status == 403 and "data-hole" not in refusal
+    # where to get a new link, in Discord and at the command line
+    assert "/twixt board" in refusal and "twixt link" in refusal
     for path in ("state", "preview?hole=E7"):
         refused = await http.get(f"/api/g/{bad}/{path}")
         assert refused.status == 404
@@ -246,6 +250,48 @@ async def test_the_words_come_in_german(http: TestClient):
     assert words["place"] == "Setzen {hole}" and words["red"] == "rot"
     english = await (await http.get("/api/words", headers={"Accept-Language": "en-GB"})).json()
     assert english["place"] == "Place {hole}"
+    # `/` outside Discord says where a link is got: in Discord, or at the command line
+    assert "/twixt board" in english["not_in_discord"]
+    assert "twixt link" in english["not_in_discord"]
+
+
+async def test_the_move_text_comes_in_the_pages_language(http: TestClient, board: WebBoard,
+                                                        storage: SqliteStorage,
+                                                        table: TerminalTable):
+    assert await table.play_line("bob: E7; offer draw")
+    token = board.signer.token(await game_id(storage), 0)
+    german = await (await http.get(f"/api/g/{token}/state?lang=de")).json()
+    assert german["last_text"] == "bob: E7; bietet Remis an"
+    assert german["history"] == ["alice: G6", "bob: E7; bietet Remis an"]
+    english = await (await http.get(f"/api/g/{token}/state?lang=en")).json()
+    assert english["last_text"] == "bob: E7; offer draw"
+
+
+async def test_a_players_link_lists_their_other_games_each_with_its_own_link(
+        http: TestClient, board: WebBoard, storage: SqliteStorage, tmp_path):
+    hall = open_table(storage, "hall", tmp_path / "hall", out=io.StringIO())
+    try:
+        assert await hall.run(("bob: challenge alice size 12", "alice: accept")) == 0
+    finally:
+        await hall.close()
+    den = await game_id(storage)
+    listed = await (await http.get(f"/api/g/{board.signer.token(den, 0)}/games")).json()
+    [other] = listed["games"]
+    assert other["summary"].endswith("vs bob — bob to move") and other["yours"] is False
+    opened = await (await http.get(other["link"].replace("/g/", "/api/g/") + "/state")).json()
+    assert opened["game"] != den and opened["you"] == 1 and opened["seats"][1]["name"] == "alice"
+    watcher = await http.get(f"/api/g/{board.signer.token(den, None)}/games")
+    assert watcher.status == 403
+
+
+async def test_the_favicon_is_a_small_icon_kept_a_day(http: TestClient):
+    icon = await http.get("/favicon.ico")
+    assert icon.status == 200 and icon.headers["Content-Type"] == "image/x-icon"
+    assert icon.headers["Cache-Control"] == "public, max-age=86400"
+    with Image.open(io.BytesIO(await icon.read())) as decoded:
+        assert decoded.format == "ICO" and decoded.size == (32, 32)
+    for page in ("/", "/g/no-link"):  # the Activity's page, and a link's refusal
+        assert '<link rel="icon" href="/favicon.ico">' in await (await http.get(page)).text()
 
 
 @pytest.mark.parametrize(("query", "accept_language", "place"), [

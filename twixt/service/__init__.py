@@ -18,6 +18,7 @@ the command line) is offered here too, so that no front end reaches into the ser
 from twixt.service.cases.analysis import curve_of, swing_lines
 from twixt.service.cases.clocks import LONGEST_SLEEP
 from twixt.service.cases.game_view import GameView, SeatView
+from twixt.service.cases.my_games import PlayerGame
 from twixt.service.cases.records import MAX_IMPORT_BYTES
 from twixt.service.commands.options import ChallengeOptions, build_options, parse_option_words
 from twixt.service.commands.tournament_options import (
@@ -50,7 +51,6 @@ from twixt.service.model import (
     Button,
     ButtonKind,
     Control,
-    ControlKind,
     Picker,
     PickStep,
     Receipt,
@@ -82,7 +82,6 @@ __all__ = [
     "ChallengeOptions",
     "ConflictError",
     "Control",
-    "ControlKind",
     "EnginePool",
     "FaultError",
     "GameView",
@@ -94,6 +93,7 @@ __all__ = [
     "OpenService",
     "PickStep",
     "Picker",
+    "PlayerGame",
     "Port",
     "Receipt",
     "Reply",

@@ -99,53 +99,15 @@ class ButtonKind(enum.Enum):
     NEXT_GAME = "next"
 
 
-class ControlKind(enum.Enum):
-    """Something a person may do in a game now, as the game's view offers it
-    (`GameView.controls`): a front end shows each and hands the one chosen back
-    (`commands.of_control`), with the person's text for those that `take_text`. They are the
-    buttons and commands Discord has for a game, as one list."""
-
-    #: a turn in the move language: a peg and its links (`G6 link E5`)
-    MOVE = "move"
-    #: a turn, with a draw offered along with it (`G6 link E5; offer draw`)
-    MOVE_OFFERING_DRAW = "move-offer-draw"
-    #: classic rules: a turn that first removes some of one's links or pegs
-    REMOVE = "remove"
-    SWAP = "swap"
-    PRIVILEGE = "privilege"
-    #: a draw offered without a move
-    OFFER_DRAW = "draw-offer"
-    ACCEPT_DRAW = "draw-accept"
-    DECLINE_DRAW = "draw-decline"
-    #: resign at once: a front end that shows this asks to confirm first itself
-    RESIGN = "resign"
-    #: ask to take back one's last turn
-    ASK_TAKEBACK = "takeback"
-    ACCEPT_TAKEBACK = "takeback-accept"
-    DECLINE_TAKEBACK = "takeback-decline"
-    #: conditional moves: store some (`if H9 then G6`), `clear` them, or show them (no text)
-    CONDITIONAL = "conditional"
-    #: keep a private note on the game
-    NOTE = "note"
-    #: show one's notes on the game
-    NOTES = "notes"
-
-    @property
-    def takes_text(self) -> bool:
-        """Whether the person writes something for it: a turn, conditional moves, a note."""
-        return self in _TAKE_TEXT
-
-
-_TAKE_TEXT = frozenset({ControlKind.MOVE, ControlKind.MOVE_OFFERING_DRAW, ControlKind.REMOVE,
-                        ControlKind.CONDITIONAL, ControlKind.NOTE})
-
-
 @dataclass(frozen=True)
 class Control:
-    """One thing a person may do in a game now, with its label in their language."""
+    """One thing a person may do in a game now (`GameView.controls`), as its command declares
+    it (`commands.Offered`): its name, which `commands.of_control` takes back, its label in
+    their language, and whether they write text for it (a turn, a note)."""
 
-    kind: ControlKind
+    name: str
     label: str
+    takes_text: bool = False
 
 
 class PickStep(enum.Enum):

@@ -33,7 +33,7 @@ from twixt.service.cases.conditionals import Conditionals
 from twixt.service.cases.confirmation import Confirmation
 from twixt.service.cases.engine_player import EnginePlayer
 from twixt.service.cases.game_view import GameView, GameViews
-from twixt.service.cases.my_games import GameList
+from twixt.service.cases.my_games import GameList, PlayerGame
 from twixt.service.cases.notes import Notebook
 from twixt.service.cases.picker import MovePicker
 from twixt.service.cases.preferences import Preferences
@@ -236,6 +236,14 @@ class TwixtService:
         """The request of the person in `seat` of game `game_id`, made in its home (where a
         command of theirs acts); ServiceError when there is no such game or seat."""
         return await self.views.seat_request(game_id, seat, locale)
+
+    async def other_games(self, game_id: int, seat: int, locale: str = "en"
+                          ) -> tuple[PlayerGame, ...]:
+        """The other games in progress of the player in `seat` of game `game_id`, where that
+        game is played (its server, or the direct messages), for their page to list: at most
+        `OTHER_GAMES`, each summed up in `locale`. ServiceError when there is no such seat."""
+        asker = await self.views.seat_request(game_id, seat, locale)
+        return await self.my_games.other_games(asker, game_id)
 
     async def seat_in_channel(self, channel_id: int, user_id: int) -> tuple[int, int | None]:
         """The channel's game in progress (else its last one) and `user_id`'s seat in it

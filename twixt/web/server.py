@@ -13,19 +13,22 @@ Routes (the API of a link: `/api/g/TOKEN/…`; of the Activity: `/api/a/INSTANCE
 
     GET  /g/TOKEN          the page (403 for a link changed or expired)
     GET  /                 the page as a Discord Activity
+    GET  /favicon.ico      the page's icon
     GET  …/state[?step=N]  the game's view (a finished game: after N turns), with the
                            controls open to the page's player now
     GET  …/preview?hole=G6 the links a peg there would make, or why it cannot go there
-    POST …/act             {"control": KIND, "text": …}: one of the view's controls (the
-                           service's `ControlKind`: "move" with "G6 link E5", "swap",
+    POST …/act             {"control": NAME, "text": …}: one of the view's controls (as
+                           the commands declare them: "move" with "G6 link E5", "swap",
                            "takeback-accept", "note" with its text, …)
     GET  …/live            server-sent events: the page's view after every change anyone
                            makes (a turn, an offer made or answered, the end)
+    GET  /api/g/TOKEN/games  the link's player's other games in progress, each with its link
 
 The page reaches the games only through the service's door: its view of a game
 (`TwixtService.game_view`), its controls (`commands.of_control`, done through `answer`), the
 links a peg would make (`peg_links`), a user's seat (`seat_in_channel`) and the games' live
-versions (`next_changes`). It imports nothing of the storage.
+versions (`next_changes`), a player's other games (`other_games`). It imports nothing of
+the storage.
     POST /api/activity/token   {"code": …}: the OAuth2 code exchanged for an access token
 """
 
@@ -49,7 +52,6 @@ from twixt.service import (
     Button,
     ButtonKind,
     ConflictError,
-    ControlKind,
     FaultError,
     GameView,
     LimitError,
@@ -78,8 +80,11 @@ MAX_BODY = 4096
 BODY_SECONDS = 10.0
 #: a heartbeat on a quiet live page, so that proxies keep it open
 HEARTBEAT = 15.0
-#: the scripts and styles the page loads, from the package's static folder
-STATIC = ("board.js", "board.css", "activity.js")
+#: the scripts, styles and icon the page loads, from the package's static folder
+STATIC = ("board.js", "board.css", "activity.js", "favicon.ico")
+#: the icon browsers ask for at `/favicon.ico`, kept a day (it changes with a release)
+FAVICON = "favicon.ico"
+FAVICON_CACHE = "public, max-age=86400"
 #: the Content-Security-Policy: only this server's own scripts, styles and connections
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors {frames}")
@@ -143,6 +148,7 @@ class WebBoard:
         app.router.add_get("/", self._activity_page)
         app.router.add_get("/g/{token}", self._link_page)
         app.router.add_get("/static/{name}", self._static_file)
+        app.router.add_get("/favicon.ico", self._favicon)
         app.router.add_get("/api/words", self._words)
         app.router.add_post("/api/activity/token", self._token_exchange)
         for mode in ("g", "a"):
@@ -150,6 +156,7 @@ class WebBoard:
             app.router.add_get(f"/api/{mode}/{{key}}/preview", self._preview)
             app.router.add_post(f"/api/{mode}/{{key}}/act", self._act)
             app.router.add_get(f"/api/{mode}/{{key}}/live", self._live)
+        app.router.add_get("/api/g/{key}/games", self._other_games)
         app.on_startup.append(self._start)
         app.on_shutdown.append(self._shutdown)
         return app
@@ -196,6 +203,9 @@ class WebBoard:
             raise web.HTTPNotFound()
         return asset.response(request)
 
+    async def _favicon(self, request: web.Request) -> web.Response:
+        return self._static[FAVICON].response(request, cache=FAVICON_CACHE)
+
     async def _words(self, request: web.Request) -> web.Response:
         return _json(words.page_words(_locale(request)), cache=True)
 
@@ -220,14 +230,26 @@ class WebBoard:
                           ) from None
         return _json({"links": [[str(a), str(b)] for a, b in links]})
 
+    async def _other_games(self, request: web.Request) -> web.Response:
+        """A link's player's other games in progress, each with a link of its own (a seat's
+        link: the link opens what the player could open in Discord with `/twixt board`)."""
+        access = await self._access(request, self.reads)
+        seat = _seated(access)
+        try:
+            games = await self.service.other_games(access.game_id, seat, access.locale)
+        except ServiceError:  # its game gone, its seat none of the game's
+            raise _link_gone(access.locale) from None
+        return _json({"games": [
+            {"summary": unmarked(game.summary), "yours": game.yours,
+             "link": "/g/" + self.signer.token(game.game_id, game.seat)} for game in games]})
+
     async def _act(self, request: web.Request) -> web.Response:
         access = await self._access(request, self.writes)
         try:
             asker = await self.service.seat_request(access.game_id, _seated(access),
                                                     access.locale)
         except ServiceError:  # its game gone, its seat none of the game's
-            raise Refused(404, _said(access.locale, message(
-                "this link is not valid or has expired"))) from None
+            raise _link_gone(access.locale) from None
         asked = _command(await _body(request), access.game_id, access.locale)
         context = {"command": "web", "game_id": access.game_id, "seat": access.seat}
         reply = await self.service.answer(asker, asked, context)
@@ -358,8 +380,7 @@ class WebBoard:
             return await self.service.game_view(access.game_id, seat=access.seat,
                                                 locale=access.locale, step=step)
         except ServiceError:
-            raise Refused(404, _said(access.locale, message(
-                "this link is not valid or has expired"))) from None
+            raise _link_gone(access.locale) from None
 
     def _event(self, view: GameView, locale: str) -> bytes:
         return _event(json.dumps(view_json(view, translation(locale))))
@@ -394,6 +415,11 @@ async def _body(request: web.Request) -> object:
         return None
 
 
+def _link_gone(locale: str) -> Refused:
+    """The refusal of a link whose game is gone, or whose seat is none of the game's."""
+    return Refused(404, _said(locale, message("this link is not valid or has expired")))
+
+
 def _seated(access: Access) -> int:
     if access.seat is None:
         raise Refused(403, _said(access.locale, message(
@@ -402,20 +428,15 @@ def _seated(access: Access) -> int:
 
 
 def _command(body: object, game_id: int, locale: str) -> cmd.ServiceCommand:
-    """The command of the control a page's body names (`{"control": KIND, "text": …}`), in
+    """The command of the control a page's body names (`{"control": NAME, "text": …}`), in
     game `game_id`; Refused (400) for anything else."""
-    tr = translation(locale)
     control = body.get("control") if isinstance(body, dict) else None
     text = body.get("text", "") if isinstance(body, dict) else None
+    if not isinstance(control, str) or not isinstance(text, str):
+        raise Refused(400, translation(locale)("the page asked for something it cannot do"))
     try:
-        kind = ControlKind(control)
-    except ValueError:
-        raise Refused(400, tr("the page asked for something it cannot do")) from None
-    if not isinstance(text, str) or (text and not kind.takes_text):
-        raise Refused(400, tr("the page asked for something it cannot do"))
-    try:
-        return cmd.of_control(kind, game_id, text)
-    except ServiceError as error:  # text that is no command of its kind, or too long
+        return cmd.of_control(control[:40], game_id, text)
+    except ServiceError as error:  # no such control, text that is no command of its kind
         raise Refused(refusal_status(type(error)), _said(locale, error.message)) from None
 
 
@@ -562,14 +583,16 @@ class _Asset:
         self.data = data
         self.gzipped = gzip.compress(data, 9, mtime=0)
         self.etag = '"' + hashlib.sha256(data).hexdigest()[:20] + '"'
-        self.content_type = {"js": "text/javascript", "css": "text/css"}[name.rpartition(".")[2]]
+        self.content_type = {"js": "text/javascript", "css": "text/css",
+                             "ico": "image/x-icon"}[name.rpartition(".")[2]]
 
     @classmethod
     def load(cls, name: str) -> _Asset:
         return cls(name, resources.files("twixt.web").joinpath("static", name).read_bytes())
 
-    def response(self, request: web.Request) -> web.Response:
-        headers = {"ETag": self.etag, "Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
+    def response(self, request: web.Request, cache: str = "no-cache") -> web.Response:
+        """The file, gzipped for a client that takes it; 304 for one that has it."""
+        headers = {"ETag": self.etag, "Cache-Control": cache, "Vary": "Accept-Encoding"}
         if request.headers.get("If-None-Match") == self.etag:
             return web.Response(status=304, headers=headers)
         if "gzip" in request.headers.get("Accept-Encoding", ""):
@@ -577,5 +600,5 @@ class _Asset:
             body = self.gzipped
         else:
             body = self.data
-        return web.Response(body=body, headers=headers,
-                            content_type=self.content_type, charset="utf-8")
+        return web.Response(body=body, headers=headers, content_type=self.content_type,
+                            charset=None if self.content_type.startswith("image/") else "utf-8")

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from twixt.language import Translation
+from twixt.language import Message, Translation, message, unmarked
+from twixt.rules import Action, Turn
 from twixt.service import GameView
 
 
@@ -34,7 +35,7 @@ def view_json(view: GameView, tr: Translation) -> dict[str, Any]:
         "links": [[*(str(hole) for hole in sorted(link.ends)), link.colour.value]
                   for link in view.links],
         "last": [str(last.placed)] if last and last.placed else [],
-        "last_text": f"{last.player}: {last.text}" if last else "",
+        "last_text": said_turn(last, tr) if last else "",
         "last_seat": last.seat if last else None,
         "clock": tr.say(view.clock) if view.clock is not None else None,
         "draw_offered_by": view.draw_offered_by.value if view.draw_offered_by else None,
@@ -45,7 +46,39 @@ def view_json(view: GameView, tr: Translation) -> dict[str, Any]:
         "aborted": view.aborted,
         "step": view.step,
         "turns": view.turns,
-        "history": [f"{turn.player}: {turn.text}" for turn in view.history],
-        "controls": [{"kind": control.kind.value, "label": control.label,
-                      "text": control.kind.takes_text} for control in view.controls],
+        "history": [said_turn(turn, tr) for turn in view.history],
+        "controls": [{"name": control.name, "label": control.label,
+                      "text": control.takes_text} for control in view.controls],
     }
+
+
+#: the move language's words as a page says them (holes are the same in every language)
+_ACTIONS: dict[str, Message] = {
+    Action.SWAP.value: message("swap"),
+    Action.PRIVILEGE.value: message("privilege"),
+    Action.RESIGN.value: message("resign"),
+    Action.OFFER_DRAW.value: message("offer draw"),
+    Action.ACCEPT_DRAW.value: message("accept draw"),
+    Action.DECLINE_DRAW.value: message("decline draw"),
+    Action.TIMEOUT.value: message("out of time"),
+}
+_REMOVE = "remove "
+_LINK = " link "
+
+
+def said_turn(turn: Turn, tr: Translation) -> str:
+    """`bob: E7 link G6; offer draw` in the page's language: the turn's canonical text (every
+    link written out), clause by clause, its words said by `tr`, its holes as they are."""
+    clauses = []
+    for clause in turn.text.split("; "):
+        if clause in _ACTIONS:
+            said = tr.say(_ACTIONS[clause])
+        elif clause.startswith(_REMOVE):
+            said = tr.say(message("remove {targets}", targets=clause.removeprefix(_REMOVE)))
+        elif _LINK in clause:
+            hole, targets = clause.split(_LINK, 1)
+            said = tr.say(message("{hole} link {targets}", hole=hole, targets=targets))
+        else:
+            said = clause
+        clauses.append(unmarked(said))
+    return f"{turn.player}: {'; '.join(clauses)}"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from html import escape
 
-from twixt.language import Message, message, translation
+from twixt.language import Message, message, translation, unmarked
 
 
 def page_words(locale: str) -> dict[str, str]:
@@ -19,6 +19,10 @@ def page_words(locale: str) -> dict[str, str]:
     tr = translation(locale)
     return {key: tr.template(text) for key, text in _WORDS.items()}
 
+
+#: where to get a link, wherever the reader is: Discord, or the command line
+_GET_A_LINK = message("Open your board from Discord with /twixt board, or get its link at "
+                      "the command line with twixt link.")
 
 _WORDS: dict[str, Message] = {
     "board": message("TwixT board"),
@@ -69,10 +73,10 @@ _WORDS: dict[str, Message] = {
     "last_move": message("Last: {move}"),
     "reconnecting": message("Connection lost; reconnecting…"),
     "signing_in": message("Signing in with Discord…"),
-    "not_in_discord": message("Open this page from Discord, or use the link that "
-                         "/twixt board gives you."),
+    "not_in_discord": _GET_A_LINK,
     "sign_in_failed": message("Sign-in failed: {reason}"),
     "keys": message("Arrow keys move between holes; Enter chooses one."),
+    "other_games": message("Your other games"),
 }
 
 
@@ -91,6 +95,7 @@ def page(locale: str, activity: str | None) -> str:
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>TwixT</title>
+<link rel="icon" href="/favicon.ico">
 <link rel="stylesheet" href="/static/board.css">
 {bundle}<script src="/static/board.js" defer></script>
 </head>
@@ -105,6 +110,7 @@ def page(locale: str, activity: str | None) -> str:
 <nav id="steps" hidden></nav>
 <p id="help" class="hint"></p>
 <details id="moves"><summary></summary><ol></ol></details>
+<nav id="games" hidden><h2></h2><ul></ul></nav>
 <noscript>{needs_script}</noscript>
 </main>
 </body>
@@ -115,12 +121,13 @@ def page(locale: str, activity: str | None) -> str:
 def refused_page(locale: str) -> str:
     """What a link changed or expired shows instead of a board."""
     tr = translation(locale)
-    refused = escape(tr("This link is not valid or has expired: ask for a new one with "
-                        "/twixt board."))
+    refused = escape(unmarked(tr("This link is not valid or has expired.") + " "
+                              + tr.say(_GET_A_LINK)))
     return f"""<!doctype html>
 <html lang="{escape(tr.locale)}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>TwixT</title><link rel="stylesheet" href="/static/board.css"></head>
+<title>TwixT</title><link rel="icon" href="/favicon.ico">
+<link rel="stylesheet" href="/static/board.css"></head>
 <body><main><p id="message" role="alert">{refused}</p>
 </main></body></html>
 """

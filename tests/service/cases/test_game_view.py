@@ -4,6 +4,7 @@ through the controls it offers, and the live version a page follows."""
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 
 import pytest
 
@@ -11,11 +12,10 @@ from tests.service.helpers import start_game, start_team_game
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
 from tests.typed import enter
 from twixt.rules import Colour, RuleSet
-from twixt.service import ControlKind, GameView, ServiceError, TwixtService, build_options
+from twixt.service import GameView, ServiceError, TwixtService, build_options
 from twixt.service import commands as cmd
 from twixt.storage import SqliteStorage
 
-K = ControlKind
 #: a bound on waits that should end at once: a test never hangs on a broken wake-up
 NEVER = 30.0
 
@@ -28,16 +28,16 @@ async def view_of(service: TwixtService, user_id: int | None = None, **more: obj
     return await service.game_view(await game_id(service), user_id=user_id, **more)  # type: ignore[arg-type]
 
 
-def kinds(view: GameView) -> set[ControlKind]:
-    return {control.kind for control in view.controls}
+def kinds(view: GameView) -> set[str]:
+    return {control.name for control in view.controls}
 
 
-async def act(service: TwixtService, view: GameView, kind: ControlKind, text: str = "") -> str:
+async def act(service: TwixtService, view: GameView, name: str, text: str = "") -> str:
     """The viewer uses one of their controls, as a front end hands it on; the reply's text."""
-    assert view.offers(kind), (kind, kinds(view))
+    assert view.offers(name), (name, kinds(view))
     assert view.you is not None
     asker = await service.seat_request(view.game_id, view.you)
-    reply = await service.answer(asker, cmd.of_control(kind, view.game_id, text), {})
+    reply = await service.answer(asker, cmd.of_control(name, view.game_id, text), {})
     assert not reply.refused, reply.plain
     return reply.plain
 
@@ -46,58 +46,58 @@ async def test_a_takeback_request_reaches_the_opponents_view_and_its_live_versio
     await start_game(service, swap="no")
     await enter(service, asking(ALICE), "K10")
     before = await view_of(service, BOB.id)
-    assert not before.offers(K.ACCEPT_TAKEBACK)
+    assert not before.offers("takeback-accept")
     waiting = asyncio.ensure_future(service.next_version(before.game_id, before.live_version,
                                                          NEVER))
     await asyncio.sleep(0)  # bob's page waits for the next version
-    await act(service, await view_of(service, ALICE.id), K.ASK_TAKEBACK)
+    await act(service, await view_of(service, ALICE.id), "takeback")
     after = await view_of(service, BOB.id)
     assert await asyncio.wait_for(waiting, NEVER) == after.live_version > before.live_version
-    assert {K.ACCEPT_TAKEBACK, K.DECLINE_TAKEBACK} <= kinds(after)
+    assert {"takeback-accept", "takeback-decline"} <= kinds(after)
     assert after.takeback_by == 0
     asker = await view_of(service, ALICE.id)
-    assert not asker.offers(K.ACCEPT_TAKEBACK) and not asker.offers(K.ASK_TAKEBACK)
-    await act(service, after, K.DECLINE_TAKEBACK)
+    assert not asker.offers("takeback-accept") and not asker.offers("takeback")
+    await act(service, after, "takeback-decline")
     declined = await view_of(service, BOB.id)
     assert declined.live_version > after.live_version
-    assert declined.takeback_by is None and not declined.offers(K.ACCEPT_TAKEBACK)
+    assert declined.takeback_by is None and not declined.offers("takeback-accept")
 
 
 async def test_an_accepted_takeback_takes_the_peg_off_every_view(service):
     await start_game(service, swap="no")
     await enter(service, asking(ALICE), "K10")
-    await act(service, await view_of(service, ALICE.id), K.ASK_TAKEBACK)
-    await act(service, await view_of(service, BOB.id), K.ACCEPT_TAKEBACK)
+    await act(service, await view_of(service, ALICE.id), "takeback")
+    await act(service, await view_of(service, BOB.id), "takeback-accept")
     view = await view_of(service, ALICE.id)
-    assert view.pegs == () and view.to_move == 0 and view.offers(K.MOVE)
+    assert view.pegs == () and view.to_move == 0 and view.offers("move")
 
 
 async def test_the_player_to_move_places_offers_a_draw_with_the_move_and_resigns(service):
     await start_game(service, swap="no", rules="pp")
     alice = await view_of(service, ALICE.id)
-    assert {K.MOVE, K.MOVE_OFFERING_DRAW, K.OFFER_DRAW, K.RESIGN, K.NOTE} <= kinds(alice)
-    assert K.REMOVE not in kinds(alice)  # pp rules: nothing is removed
+    assert {"move", "move-offer-draw", "draw-offer", "resign", "note"} <= kinds(alice)
+    assert "remove" not in kinds(alice)  # pp rules: nothing is removed
     bob = await view_of(service, BOB.id)
-    assert K.MOVE not in kinds(bob) and {K.OFFER_DRAW, K.CONDITIONAL} <= kinds(bob)
-    await act(service, alice, K.MOVE_OFFERING_DRAW, "K10")
+    assert "move" not in kinds(bob) and {"draw-offer", "conditional"} <= kinds(bob)
+    await act(service, alice, "move-offer-draw", "K10")
     bob = await view_of(service, BOB.id)
     assert bob.draw_offered_by is Colour.RED and [str(p.hole) for p in bob.pegs] == ["K10"]
-    assert {K.ACCEPT_DRAW, K.DECLINE_DRAW} <= kinds(bob)
-    assert K.MOVE_OFFERING_DRAW not in kinds(bob)
-    await act(service, bob, K.ACCEPT_DRAW)
+    assert {"draw-accept", "draw-decline"} <= kinds(bob)
+    assert "move-offer-draw" not in kinds(bob)
+    await act(service, bob, "draw-accept")
     over = await view_of(service, ALICE.id)
     assert not over.active and over.outcome is not None and over.outcome.winner is None
-    assert kinds(over) == {K.NOTE, K.NOTES}
+    assert kinds(over) == {"note", "notes"}
 
 
 async def test_a_classic_game_offers_removal_once_the_player_has_a_peg(service):
     await start_game(service, swap="no", rules="classic")
-    assert K.REMOVE not in kinds(await view_of(service, ALICE.id))
+    assert "remove" not in kinds(await view_of(service, ALICE.id))
     await enter(service, asking(ALICE), "K10")
     await enter(service, asking(BOB), "D4")
     alice = await view_of(service, ALICE.id)
-    assert alice.rules is RuleSet.CLASSIC and K.REMOVE in kinds(alice)
-    await act(service, alice, K.REMOVE, "remove K10; L12")
+    assert alice.rules is RuleSet.CLASSIC and "remove" in kinds(alice)
+    await act(service, alice, "remove", "remove K10; L12")
     assert [str(p.hole) for p in (await view_of(service)).pegs] == ["D4", "L12"]
 
 
@@ -105,12 +105,12 @@ async def test_swap_and_conditional_moves_through_the_controls(service):
     await start_game(service, swap="yes")
     await enter(service, asking(ALICE), "K10")
     bob = await view_of(service, BOB.id)
-    assert K.SWAP in kinds(bob)
-    await act(service, bob, K.SWAP)
+    assert "swap" in kinds(bob)
+    await act(service, bob, "swap")
     # after the swap bob plays the peg, and alice is to move: bob may answer her ahead
     bob = await view_of(service, BOB.id)
-    assert bob.to_move == 0 and K.CONDITIONAL in kinds(bob)
-    said = await act(service, bob, K.CONDITIONAL, "if D4 then E6")
+    assert bob.to_move == 0 and "conditional" in kinds(bob)
+    said = await act(service, bob, "conditional", "if D4 then E6")
     assert "E6" in said
 
 
@@ -140,9 +140,9 @@ async def test_privilege_is_offered_to_the_double_twixt_player_who_has_just_move
     await start_team_game(service, swap="no")
     await enter(service, asking(ALICE), "K10")
     alice = await view_of(service, ALICE.id)
-    assert alice.privilege_seat == 0 and K.PRIVILEGE in kinds(alice)
-    assert K.PRIVILEGE not in kinds(await view_of(service, DAVE.id))
-    assert K.CONDITIONAL not in kinds(await view_of(service, CAROL.id))  # two-player only
+    assert alice.privilege_seat == 0 and "privilege" in kinds(alice)
+    assert "privilege" not in kinds(await view_of(service, DAVE.id))
+    assert "conditional" not in kinds(await view_of(service, CAROL.id))  # two-player only
 
 
 async def test_an_abort_changes_the_live_version(service):
@@ -223,3 +223,14 @@ async def test_one_wait_follows_many_games_and_says_which_changed(service):
     await asyncio.sleep(0)
     await enter(service, asking(CAROL, channel=CHANNEL + 1), "K10")
     assert await asyncio.wait_for(waiting, NEVER) == {second: 1}
+
+
+async def test_the_win_on_time_is_claimed_through_the_view_once_the_time_is_up(service, clock):
+    await start_game(service, time="1d", swap="no", vacation="no", rules="pp")
+    await enter(service, asking(ALICE), "K10")
+    assert "claim" not in kinds(await view_of(service, ALICE.id))  # bob has time left
+    clock.now += timedelta(days=2)
+    assert "claim" not in kinds(await view_of(service, BOB.id))  # his own time is up
+    await act(service, await view_of(service, ALICE.id), "claim")
+    over = await view_of(service, ALICE.id)
+    assert over.outcome is not None and over.outcome.winner is Colour.RED

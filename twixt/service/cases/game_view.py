@@ -2,8 +2,9 @@
 
 The web page draws it, and any front end that shows a game may: the board (pegs, links, the
 last turn), the seats, the clocks, whose turn it is, the result, the move list, the open
-offers, and the controls open to this person now — the buttons and commands Discord has for
-the position, as one list (`ControlKind`), each handed back through `commands.of_control`.
+offers, and the controls open to this person now — those the commands declare
+(`Listing.controls`: the buttons and commands Discord has for the position), each handed
+back through `commands.of_control`.
 With it comes the game's live version: it grows with every change anyone can see (a turn,
 an offer made or answered, the end), and `Changes.next_version` waits for the next one.
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from twixt.language import Message, Translation, message, translation
+from twixt.language import Message, Translation, translation
 from twixt.rules import (
     Colour,
     Game,
@@ -29,12 +30,14 @@ from twixt.rules import (
     TwixtError,
     parse_command,
 )
+from twixt.service.commands import router
+from twixt.service.commands.controls import Situation
 from twixt.service.desk.desk import Desk
 from twixt.service.desk.engine_seats import is_engine_seat, taken_back
 from twixt.service.errors import MalformedError, MissingError, refused_by_rules
-from twixt.service.model import Control, ControlKind, Request, User
+from twixt.service.model import Control, Request, User
 from twixt.service.pure.clock.texts import seat_lines
-from twixt.storage import GameStore, NotFoundError, Offer, OfferKind, StoredGame
+from twixt.storage import GameStore, NotFoundError, OfferKind, StoredGame
 
 
 @dataclass(frozen=True)
@@ -91,9 +94,9 @@ class GameView:
     #: what `you` may do now (done as `seat_request`'s person)
     controls: tuple[Control, ...]
 
-    def offers(self, kind: ControlKind) -> bool:
-        """Whether `kind` is among the viewer's controls now."""
-        return any(control.kind is kind for control in self.controls)
+    def offers(self, name: str) -> bool:
+        """Whether the control `name` is among the viewer's controls now."""
+        return any(control.name == name for control in self.controls)
 
 
 class GameViews:
@@ -120,6 +123,7 @@ class GameViews:
         takeback = next((offer for offer in offers if offer.kind is OfferKind.TAKEBACK
                          and offer.at_version == stored.version), None)
         asker = None if takeback is None else stored.seat_of(takeback.user_id)
+        takeback_by = None if asker is None else asker.number
         shown, step = _at_step(stored, game, step)
         current = step == len(game.history)
         return GameView(
@@ -135,11 +139,13 @@ class GameViews:
             seat_clocks=(() if turn_clock is None
                          else tuple(seat_lines(stored, turn_clock, desk.clock()))),
             draw_offered_by=game.draw_offered_by if stored.is_active else None,
-            takeback_by=None if asker is None else asker.number,
+            takeback_by=takeback_by,
             privilege_seat=_privilege_seat(game) if stored.is_active else None,
             outcome=game.outcome, aborted=not stored.is_active and game.outcome is None,
             step=step, turns=len(game.history),
-            controls=_controls(stored, game, seat, takeback, translation(locale)))
+            controls=_controls(stored, game, seat, takeback_by, translation(locale),
+                               time_up=turn_clock is not None
+                               and not turn_clock.left_at(desk.clock())))
 
 
     async def peg_links(self, game_id: int, seat: int, hole_text: str
@@ -200,65 +206,16 @@ def _privilege_seat(game: Game) -> int | None:
                  if game.can_call_privilege(name)), None)
 
 
-def _controls(stored: StoredGame, game: Game, seat: int | None, takeback: Offer | None,
-              tr: Translation) -> tuple[Control, ...]:
-    """What the player in `seat` may do now: what Discord's buttons and commands offer them
-    for this position (an onlooker: nothing; a finished game: their notes)."""
+def _controls(stored: StoredGame, game: Game, seat: int | None, takeback_by: int | None,
+              tr: Translation, *, time_up: bool) -> tuple[Control, ...]:
+    """What the player in `seat` may do now: the controls the commands declare
+    (`Listing.controls`, `router.VOCABULARY.controls`) that are open to them in this
+    position, in the order declared (an onlooker: nothing)."""
     if seat is None:
         return ()
-    kinds: list[ControlKind] = []
-    if stored.is_active and not game.is_over:
-        kinds += _in_play(stored, game, seat, takeback)
-    kinds += [ControlKind.NOTE, ControlKind.NOTES]
-    return tuple(Control(kind, tr.say(_LABELS[kind])) for kind in kinds)
-
-
-def _in_play(stored: StoredGame, game: Game, seat: int,
-             takeback: Offer | None) -> list[ControlKind]:
-    colour, team = game.colour_of_seat(seat), stored.seats[seat].team
-    to_move = game.seat_to_move
-    kinds: list[ControlKind] = []
-    if to_move == seat:
-        kinds.append(ControlKind.MOVE)
-        if game.draw_offered_by is None:
-            kinds.append(ControlKind.MOVE_OFFERING_DRAW)
-        if game.rules is RuleSet.CLASSIC and any(peg.colour is colour for peg in game.pegs()):
-            kinds.append(ControlKind.REMOVE)
-        if game.can_swap():
-            kinds.append(ControlKind.SWAP)
-    if game.is_double and game.can_call_privilege(game.players[seat]):
-        kinds.append(ControlKind.PRIVILEGE)
-    if game.draw_offered_by is None:
-        kinds.append(ControlKind.OFFER_DRAW)
-    elif game.draw_offered_by is not colour:
-        kinds += [ControlKind.ACCEPT_DRAW, ControlKind.DECLINE_DRAW]
-    asker = None if takeback is None else stored.seat_of(takeback.user_id)
-    if asker is not None:
-        if asker.team != team:
-            kinds += [ControlKind.ACCEPT_TAKEBACK, ControlKind.DECLINE_TAKEBACK]
-    elif taken_back(stored, game, seat):
-        kinds.append(ControlKind.ASK_TAKEBACK)
-    if to_move is not None and stored.seats[to_move].team != team and not game.is_double:
-        kinds.append(ControlKind.CONDITIONAL)
-    kinds.append(ControlKind.RESIGN)
-    return kinds
-
-
-#: the controls' labels (Discord's buttons say the same where it has them)
-_LABELS: dict[ControlKind, Message] = {
-    ControlKind.MOVE: message("Place"),
-    ControlKind.MOVE_OFFERING_DRAW: message("Place and offer draw"),
-    ControlKind.REMOVE: message("Remove"),
-    ControlKind.SWAP: message("Swap"),
-    ControlKind.PRIVILEGE: message("Privilege"),
-    ControlKind.OFFER_DRAW: message("Offer draw"),
-    ControlKind.ACCEPT_DRAW: message("Accept draw"),
-    ControlKind.DECLINE_DRAW: message("Decline draw"),
-    ControlKind.RESIGN: message("Resign"),
-    ControlKind.ASK_TAKEBACK: message("Ask to take back"),
-    ControlKind.ACCEPT_TAKEBACK: message("Accept takeback"),
-    ControlKind.DECLINE_TAKEBACK: message("Decline takeback"),
-    ControlKind.CONDITIONAL: message("Conditional moves"),
-    ControlKind.NOTE: message("Keep a note"),
-    ControlKind.NOTES: message("Your notes"),
-}
+    situation = Situation(
+        game=game, seat=seat, playing=stored.is_active and not game.is_over,
+        teams=tuple(s.team for s in stored.seats), takeback_by=takeback_by,
+        may_take_back=bool(taken_back(stored, game, seat)), time_up=time_up)
+    return tuple(Control(offered.name, tr.say(offered.label), offered.takes_text)
+                 for offered in router.VOCABULARY.controls.values() if offered.open(situation))

@@ -31,6 +31,19 @@ MAX_SORTED = 100
 #: clock on vacation, in German: about 250 characters each) and the header stay within a
 #: Discord message (2,000 characters)
 PAGE = 7
+#: the other games a player's page lists at most
+OTHER_GAMES = 20
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    """One of a player's other games in progress, for a page to list and link: the game,
+    their seat in it, and `#12 vs bob — your turn (2d left)` in the page's language."""
+
+    game_id: int
+    seat: int
+    summary: str
+    yours: bool
 
 
 @dataclass(frozen=True)
@@ -77,7 +90,8 @@ class GameList:
             return Reply(tr("You have no games in progress in direct messages.") if private
                          else tr("You have no games in progress in this server."),
                          ephemeral=True)
-        entries = sorted([await self._entry(request, stored) for stored in found[:MAX_SORTED]],
+        entries = sorted([await self._entry(request.user.id, stored)
+                          for stored in found[:MAX_SORTED]],
                          key=lambda entry: entry.order)
         pages = -(-len(entries) // PAGE)
         shown = entries[(page - 1) * PAGE:page * PAGE]
@@ -102,13 +116,27 @@ class GameList:
             lines.append(tr("More: games page {page}", page=page + 1))
         return Reply("\n".join(lines), ephemeral=True)
 
-    async def _entry(self, request: Request, stored: StoredGame) -> _Entry:
+    async def other_games(self, request: Request, game_id: int) -> tuple[PlayerGame, ...]:
+        """The asker's games in progress where they ask (a server, or the direct messages)
+        other than game `game_id`, as `games` sorts them: at most `OTHER_GAMES`, each said in
+        the asker's language."""
+        user_id = request.user.id
+        found = await self._store.list_games(user_id=user_id, guild_id=request.guild_id,
+                                             status=GameStatus.ACTIVE, limit=OTHER_GAMES + 1)
+        entries = sorted([await self._entry(user_id, stored) for stored in found
+                          if stored.id != game_id][:OTHER_GAMES], key=lambda entry: entry.order)
+        return tuple(PlayerGame(entry.stored.id, seat.number,
+                                _summary(entry, user_id, request.tr), entry.yours)
+                     for entry in entries
+                     if (seat := entry.stored.seat_of(user_id)) is not None)
+
+    async def _entry(self, user_id: int, stored: StoredGame) -> _Entry:
         desk = self._desk
         live = await desk.live(stored)
         seat = live.game.seat_to_move
         mover = stored.seats[seat] if seat is not None else None
         turn_clock = await desk.turn_clock(stored, live)
-        return _Entry(stored, yours=mover is not None and mover.user_id == request.user.id,
+        return _Entry(stored, yours=mover is not None and mover.user_id == user_id,
                       to_move=mover.name if mover else "",
                       by=turn_clock.due if turn_clock else live.turn_started,
                       clock_text=desk.clock_words(stored, live.game, turn_clock))
@@ -117,15 +145,20 @@ class GameList:
 def _line(entry: _Entry, request: Request, tr: Translation) -> str:
     """`#12 vs bob — your turn (2d 3h left) · #channel`: the game, its opponents (and partner),
     whose turn, the time left, and where it is played."""
+    return f"{_summary(entry, request.user.id, tr)} · {channel_link(entry.stored.channel_id)}"
+
+
+def _summary(entry: _Entry, user_id: int, tr: Translation) -> str:
+    """`#12 vs bob — your turn (2d 3h left)`: the game as user `user_id` sees it."""
     stored = entry.stored
-    mine = stored.seat_of(request.user.id)
+    mine = stored.seat_of(user_id)
     team = mine.team if mine else 0
     partners = [s.name for s in stored.seats
-                if s.team == team and s.user_id != request.user.id]
+                if s.team == team and s.user_id != user_id]
     others = names_and([s.name for s in stored.seats if s.team != team], tr)
     players = (tr("with {partners} vs {opponents}", partners=names_and(partners, tr),
                   opponents=others) if partners else tr("vs {opponents}", opponents=others))
     turn = tr("your turn") if entry.yours else tr("{name} to move", name=entry.to_move)
     if entry.clock_text is not None:
         turn = tr("{turn} ({time})", turn=turn, time=entry.clock_text)
-    return f"#{stored.id} {players} — {turn} · {channel_link(stored.channel_id)}"
+    return f"#{stored.id} {players} — {turn}"

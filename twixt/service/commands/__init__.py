@@ -16,36 +16,29 @@ router puts their words together (`router.VOCABULARY`), the service their handle
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from twixt import rules
 from twixt.rules import Action
 from twixt.service.commands import challenges, records, settings, tournaments, turns, your_games
 from twixt.service.commands.challenges import *  # noqa: F403
+from twixt.service.commands.controls import Offered, Situation
 from twixt.service.commands.listing import PLAY, Group, Kind, Listed, Listing, Option, names_of
 from twixt.service.commands.records import *  # noqa: F403
 from twixt.service.commands.settings import *  # noqa: F403
 from twixt.service.commands.tournaments import *  # noqa: F403
 from twixt.service.commands.turns import *  # noqa: F403
-from twixt.service.commands.words import ServiceCommand
+from twixt.service.commands.words import ForGame, ServiceCommand
 from twixt.service.commands.your_games import *  # noqa: F403
 from twixt.service.errors import LimitError, MalformedError
-from twixt.service.model import ButtonKind, ControlKind, Reply
+from twixt.service.model import ButtonKind, Reply
 
 __all__ = ["PLAY", "ForGame", "Group", "Handler", "Handlers", "Kind", "Listed", "Listing",
-           "Option", "ServiceCommand", "command_kinds", "handlers_of", "handles", "names_of",
-           "of_button", "of_control", *challenges.__all__, *records.__all__, *settings.__all__,
-           *tournaments.__all__, *turns.__all__, *your_games.__all__]
-
-
-@dataclass(frozen=True)
-class ForGame(ServiceCommand):
-    """`asked` for the game numbered `game_id` only (a button under its messages): refused
-    once the channel's game is another one, or none."""
-
-    game_id: int
-    asked: ServiceCommand
+           "Offered", "Option", "ServiceCommand", "Situation", "command_kinds", "handlers_of",
+           "handles", "names_of", "of_button", "of_control", *challenges.__all__,
+           *records.__all__, *settings.__all__, *tournaments.__all__, *turns.__all__,
+           *your_games.__all__]
 
 
 def command_kinds() -> list[type[ServiceCommand]]:
@@ -90,48 +83,21 @@ def of_button(kind: ButtonKind, target: int) -> ServiceCommand:
 #: the most a control's text may hold (a note is at most 1,000 characters; a turn or a line
 #: of conditional moves far less)
 MAX_CONTROL_TEXT = 2000
-#: the controls that are a game's buttons, as the buttons (the page confirms a resignation
-#: itself, so its Resign is the button that confirms one)
-_CONTROL_BUTTONS: dict[ControlKind, ButtonKind] = {
-    ControlKind.SWAP: ButtonKind.SWAP,
-    ControlKind.PRIVILEGE: ButtonKind.PRIVILEGE,
-    ControlKind.OFFER_DRAW: ButtonKind.OFFER_DRAW,
-    ControlKind.ACCEPT_DRAW: ButtonKind.ACCEPT_DRAW,
-    ControlKind.DECLINE_DRAW: ButtonKind.DECLINE_DRAW,
-    ControlKind.RESIGN: ButtonKind.CONFIRM_RESIGN,
-    ControlKind.ACCEPT_TAKEBACK: ButtonKind.ACCEPT_TAKEBACK,
-    ControlKind.DECLINE_TAKEBACK: ButtonKind.DECLINE_TAKEBACK,
-}
 
 
-def of_control(kind: ControlKind, game_id: int, text: str = "") -> ServiceCommand:
-    """The command a control of game `game_id`'s view stands for (`GameView.controls`), with
-    the person's `text` for one that `takes_text`; ServiceError for text that is no command
-    of its kind. Like a button's, it acts only in that game (`ForGame`)."""
+def of_control(name: str, game_id: int, text: str = "") -> ServiceCommand:
+    """The command a control of game `game_id`'s view stands for (`GameView.controls`: the
+    controls its commands declare, `Listing.controls`), with the person's `text` for one
+    that takes text; ServiceError for a control there is not, or text that is no command of
+    its kind. One that acts on the channel's game acts only in that game (`ForGame`)."""
+    from twixt.service.commands import router  # the router puts every subject's words together
+
     if len(text) > MAX_CONTROL_TEXT:
         raise LimitError("that is too long: at most {most} characters", most=MAX_CONTROL_TEXT)
-    button = _CONTROL_BUTTONS.get(kind)
-    if button is not None:
-        return of_button(button, game_id)
-    match kind:
-        case ControlKind.MOVE | ControlKind.REMOVE:
-            return ForGame(game_id, turns.read_move(text))
-        case ControlKind.MOVE_OFFERING_DRAW:
-            move = turns.read_move(text)
-            if not isinstance(move, turns.Move) or not move.command.is_move:
-                raise MalformedError("a draw is offered with a peg or a swap")
-            offered = move.command.actions
-            if Action.OFFER_DRAW not in offered:
-                offered = (*offered, Action.OFFER_DRAW)
-            return ForGame(game_id, turns.Move(replace(move.command, actions=offered)))
-        case ControlKind.ASK_TAKEBACK:
-            return ForGame(game_id, turns.Takeback("request"))
-        case ControlKind.CONDITIONAL:
-            return ForGame(game_id, turns.conditional(text))
-        case ControlKind.NOTE:
-            return your_games.Note(text, game_id)
-        case _:
-            return your_games.Notes(game_id)
+    offered = router.VOCABULARY.controls.get(name)
+    if offered is None or (text and not offered.takes_text):
+        raise MalformedError("the page asked for something it cannot do")
+    return offered.build(text, game_id)
 
 
 # --- which use case does which command ----------------------------------------------------

@@ -3,8 +3,8 @@ in (each with its kind, description and choices), and how their values build the
 
 A subject's command module declares a command's listing once, beside its value, its reader
 and its help (`Words.word(…, listing=Listing(…))`); Discord's slash commands, their
-localised names and descriptions, and the help's "In Discord" line are derived from it, and
-so may a page's actions be (`router.VOCABULARY.listed`, `Listed.in_game`). Nothing here
+localised names and descriptions, the help's "In Discord" line and a game page's controls
+are derived from it (`router.VOCABULARY.controls`, `Listing.controls`). Nothing here
 knows Discord: a front end turns its own values (a member, an attachment) into the service's
 (`User`, `Attachment`) by the option's `Kind`, and calls `Listed.build`.
 """
@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from twixt.language import Message, message
+from twixt.service.commands.controls import Offered
 
 if TYPE_CHECKING:  # the commands' module declares them with a `Listing`
     from twixt.service.commands.words import ServiceCommand
@@ -72,14 +73,15 @@ class Listing:
     """How a command is listed, as its subject declares it: its options and `build`, which is
     called with the values of the options given, by name (an option left out is not passed,
     so the build's defaults decide), and may raise `ServiceError`. `name` is the word that
-    begins the command unless given, `description` its help's. `in_game`: it acts on the
-    game in progress where it is asked, so a game's page may offer it."""
+    begins the command unless given, `description` its help's. `controls`: how a game's
+    page offers it (`controls.Offered`: a command may be offered as several, like a draw's
+    offer, accept and decline)."""
 
     build: Callable[..., ServiceCommand]
     options: tuple[Option, ...] = ()
     name: str | None = None
     description: Message | None = None
-    in_game: bool = False
+    controls: tuple[Offered, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -93,8 +95,8 @@ class Listed:
     description: Message
     options: tuple[Option, ...]
     build: Callable[..., ServiceCommand]
-    in_game: bool
     word: str | None
+    controls: tuple[Offered, ...] = ()
 
     @property
     def path(self) -> str:

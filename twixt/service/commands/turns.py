@@ -6,16 +6,17 @@ their values, how a typed line is read into them, and their help."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, get_args
 
 from twixt import rules
 from twixt.language import message
-from twixt.rules import Action, Command, InvalidMoveError, parse_command, quote
+from twixt.rules import Action, Command, InvalidMoveError, RuleSet, parse_command, quote
 from twixt.rules.conditionals import Plan, parse_conditionals
+from twixt.service.commands.controls import Offered, Situation, playing
 from twixt.service.commands.listing import PLAY, Kind, Listing, Option
 from twixt.service.commands.spelling import did_you_mean
-from twixt.service.commands.words import People, ServiceCommand, Topic, Words
+from twixt.service.commands.words import ForGame, People, ServiceCommand, Topic, Words
 from twixt.service.errors import MalformedError, refused_by_rules
 from twixt.service.model import PickStep
 
@@ -74,32 +75,87 @@ def _acting(action: Action) -> Callable[[], Move]:
     return lambda: Move(Command(actions=(action,)))
 
 
+def _in_game(asked: Callable[[], ServiceCommand]) -> Callable[[str, int], ServiceCommand]:
+    """The build of a page's control that takes no text: `asked`, in the page's game."""
+    return lambda text, game_id: ForGame(game_id, asked())
+
+
+def _turn(text: str, game_id: int) -> ServiceCommand:
+    """A page's turn: the move language, in the page's game."""
+    return ForGame(game_id, read_move(text))
+
+
+def _turn_offering_draw(text: str, game_id: int) -> ServiceCommand:
+    """A page's turn with a draw offered along with it (`G6 link E5; offer draw`)."""
+    move = read_move(text)
+    if not isinstance(move, Move) or not move.command.is_move:
+        raise MalformedError("a draw is offered with a peg or a swap")
+    offered = move.command.actions
+    if Action.OFFER_DRAW not in offered:
+        offered = (*offered, Action.OFFER_DRAW)
+    return ForGame(game_id, Move(replace(move.command, actions=offered)))
+
+
+def _may_remove(situation: Situation) -> bool:
+    """Classic rules, on one's turn, with a peg of one's own on the board."""
+    game = situation.game
+    return (situation.my_turn and game.rules is RuleSet.CLASSIC
+            and any(peg.colour is situation.colour for peg in game.pegs()))
+
+
 WORDS.word("move", Topic(message("Play your turn, like G6 link E5"), "[move] MOVE",
                          "G6 link E5"),
            reader=lambda words, people: read_move(" ".join(words)),
            listing=Listing(_typed, (Option("command", message(
-               "G6 · G6 link E5 · remove J9-K11; I11 link K10 · swap"), required=True),),
-                           in_game=True))
+               "G6 · G6 link E5 · remove J9-K11; I11 link K10 · swap"), required=True),), controls=(
+               # the page chooses the peg on its board, and places it with one of these
+               Offered("move", message("Place"), lambda s: s.my_turn, _turn, takes_text=True),
+               Offered("move-offer-draw", message("Place and offer draw"),
+                       lambda s: s.my_turn and s.game.draw_offered_by is None,
+                       _turn_offering_draw, takes_text=True),
+               Offered("remove", message("Remove"), _may_remove, _turn, takes_text=True))))
 # the move language's own words, which the rules read
 WORDS.word("swap", Topic(message("Take over Red's first peg (when swap is on)"), "swap",
-                         "swap"), listing=Listing(_acting(Action.SWAP), in_game=True))
+                         "swap"), listing=Listing(_acting(Action.SWAP), controls=(
+    Offered("swap", message("Swap"), lambda s: s.my_turn and s.game.can_swap(),
+            _in_game(_acting(Action.SWAP))),)))
 WORDS.word("privilege", Topic(message("Double TwixT: call Privilege after your move"),
                               "privilege | MOVE; privilege", "G6 link E5; privilege"),
-           listing=Listing(_acting(Action.PRIVILEGE), in_game=True))
+           listing=Listing(_acting(Action.PRIVILEGE), controls=(
+               Offered("privilege", message("Privilege"),
+                       lambda s: s.playing and s.game.is_double
+                       and s.game.can_call_privilege(s.game.players[s.seat]),
+                       _in_game(_acting(Action.PRIVILEGE))),)))
 WORDS.word("resign", Topic(message("Resign this game (asks to confirm)"), "resign | resign yes",
                            "resign"),
            # confirmed as it is typed, where there is no button to press (the terminal)
            lines=[(line, Resign(confirmed=True)) for line in ("resign yes", "move resign yes")],
-           listing=Listing(Resign, in_game=True))
+           listing=Listing(Resign, controls=(
+               # a page that offers it asks to confirm first itself
+               Offered("resign", message("Resign"), playing,
+                       _in_game(lambda: Resign(confirmed=True))),)))
 _DRAWING = {"offer": Action.OFFER_DRAW, "accept": Action.ACCEPT_DRAW,
             "decline": Action.DECLINE_DRAW}
+
+
+def _draw_offered_to(situation: Situation) -> bool:
+    """An opponent offers a draw."""
+    offered_by = situation.game.draw_offered_by
+    return situation.playing and offered_by not in (None, situation.colour)
 
 
 @WORDS.reads("draw", topic=Topic(message("Offer a draw, or accept or decline one"),
                                  "draw offer|accept|decline | offer draw", "offer draw"),
              listing=Listing(lambda action: Move(Command(actions=(_DRAWING[action],))), (Option(
                  "action", message("offer a draw, or answer your opponent's offer"),
-                 Kind.CHOICE, required=True, choices=_DRAW_WORDS),), in_game=True))
+                 Kind.CHOICE, required=True, choices=_DRAW_WORDS),), controls=(
+                 Offered("draw-offer", message("Offer draw"),
+                         lambda s: s.playing and s.game.draw_offered_by is None,
+                         _in_game(_acting(Action.OFFER_DRAW))),
+                 Offered("draw-accept", message("Accept draw"), _draw_offered_to,
+                         _in_game(_acting(Action.ACCEPT_DRAW))),
+                 Offered("draw-decline", message("Decline draw"), _draw_offered_to,
+                         _in_game(_acting(Action.DECLINE_DRAW))))))
 def _draw(words: list[str], people: People) -> Move | None:
     """`draw offer` (the move language says `offer draw`, read by the rules)."""
     if len(words) != 1:
@@ -136,7 +192,16 @@ WORDS.word("takeback", Topic(message("Ask to take back your last turn, or answer
            reader=_takeback,
            listing=Listing(Takeback, (Option(
                "action", message("request (your last turn), or accept or decline a request"),
-               Kind.CHOICE, choices=TAKEBACK_ACTIONS),), in_game=True))
+               Kind.CHOICE, choices=TAKEBACK_ACTIONS),), controls=(
+               Offered("takeback", message("Ask to take back"),
+                       lambda s: s.playing and s.takeback_by is None and s.may_take_back,
+                       _in_game(lambda: Takeback("request"))),
+               Offered("takeback-accept", message("Accept takeback"),
+                       lambda s: s.playing and s.asked_by_opponent,
+                       _in_game(lambda: Takeback("accept"))),
+               Offered("takeback-decline", message("Decline takeback"),
+                       lambda s: s.playing and s.asked_by_opponent,
+                       _in_game(lambda: Takeback("decline"))))))
 
 
 @dataclass(frozen=True)
@@ -146,7 +211,9 @@ class Claim(ServiceCommand):
 
 WORDS.word("claim", Topic(message("Claim the win when your opponent's time is up"), "claim",
                           "claim"),
-           lines=[("claim", Claim())], listing=Listing(Claim, in_game=True))
+           lines=[("claim", Claim())], listing=Listing(Claim, controls=(
+               Offered("claim", message("Claim the win"),
+                       lambda s: s.opponent_to_move and s.time_up, _in_game(Claim)),)))
 
 
 @dataclass(frozen=True)
@@ -155,7 +222,7 @@ class ShowBoard(ServiceCommand):
 
 
 WORDS.word("board", Topic(message("Show the board of this channel's game"), "board", "board"),
-           lines=[("board", ShowBoard())], listing=Listing(ShowBoard, in_game=True))
+           lines=[("board", ShowBoard())], listing=Listing(ShowBoard))
 
 
 @dataclass(frozen=True)
@@ -164,7 +231,7 @@ class Status(ServiceCommand):
 
 
 WORDS.word("status", Topic(message("Players, options and whose turn it is"), "status", "status"),
-           lines=[("status", Status())], listing=Listing(Status, in_game=True))
+           lines=[("status", Status())], listing=Listing(Status))
 
 
 @dataclass(frozen=True)
@@ -174,7 +241,7 @@ class Abort(ServiceCommand):
 
 WORDS.word("abort", Topic(message("Call the game off (a channel manager, or all players)"),
                           "abort", "abort"),
-           lines=[("abort", Abort())], listing=Listing(Abort, in_game=True))
+           lines=[("abort", Abort())], listing=Listing(Abort))
 
 
 @dataclass(frozen=True)
@@ -217,8 +284,13 @@ def conditional(text: str) -> Conditional:
     message("Store private replies to your opponent's next moves"),
     "if MOVE then REPLY; … | if clear | if", "if H9 then G6; if J10 then K8"),
              listing=Listing(lambda moves="": conditional(moves), (Option("moves", message(
-                 "if H9 then G6; if J10 then K8 · clear · leave out: show them")),),
-                             in_game=True))
+                 "if H9 then G6; if J10 then K8 · clear · leave out: show them")),), controls=(
+                 # stored while an opponent is to move: not in Double TwixT, where a partner
+                 # moves between
+                 Offered("conditional", message("Conditional moves"),
+                         lambda s: s.opponent_to_move and not s.game.is_double,
+                         lambda text, game_id: ForGame(game_id, conditional(text)),
+                         takes_text=True),)))
 def _conditional(words: list[str], people: People) -> Conditional:
     return conditional(" ".join(words))
 

@@ -18,13 +18,14 @@ from typing import TypeVar
 from twixt.language import Message
 from twixt.rules import quote
 from twixt.rules.numbers import whole_number
+from twixt.service.commands.controls import Offered
 from twixt.service.commands.listing import Group, Listed, Listing
 from twixt.service.desk.engine_seats import ENGINE_PLAYER_WORD, THE_ENGINE_PLAYER
 from twixt.service.errors import MalformedError, MissingError
 from twixt.service.model import User
 
-__all__ = ["People", "Reader", "ServiceCommand", "Topic", "Vocabulary", "Words", "is_number",
-           "nobody", "number", "take_page", "with_engine"]
+__all__ = ["ForGame", "People", "Reader", "ServiceCommand", "Topic", "Vocabulary", "Words",
+           "is_number", "nobody", "number", "take_page", "with_engine"]
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,15 @@ class ServiceCommand:
     """What someone asks the service to do: a frozen dataclass of parsed values (a move is
     a `rules.Command`, never text), done by the one subject method marked as its handler
     (`commands.handles`) with its fields by name."""
+
+
+@dataclass(frozen=True)
+class ForGame(ServiceCommand):
+    """`asked` for the game numbered `game_id` only (a button under its messages, a control
+    of its page): refused once the channel's game is another one, or none."""
+
+    game_id: int
+    asked: ServiceCommand
 
 
 T = TypeVar("T")
@@ -102,7 +112,7 @@ class Words:
         if name is None or description is None:
             raise TypeError("a listing with no word of its own needs a name and a description")
         listed = Listed(self.group, name, description, listing.options, listing.build,
-                        listing.in_game, word)
+                        word, listing.controls)
         self.listed.append(listed)
         return listed
 
@@ -118,6 +128,8 @@ class Vocabulary:
         self.lines: dict[str, ServiceCommand] = {}
         #: every command listed, in the order declared, each group's together
         self.listed: tuple[Listed, ...] = ()
+        #: the controls a game's page may offer, by name, in the order declared
+        self.controls: dict[str, Offered] = {}
         paths: dict[str, Listed] = {}
         for words in subjects:
             _join(self.topics, words.topics)
@@ -125,18 +137,14 @@ class Vocabulary:
             _join(self.lines, words.lines)
             _join(paths, {listed.path: listed for listed in words.listed})
         self.listed = tuple(sorted(paths.values(), key=lambda listed: listed.group.name))
+        for listed in self.listed:
+            _join(self.controls, {offered.name: offered for offered in listed.controls})
 
     @property
     def words(self) -> tuple[str, ...]:
         """Every word that begins a command, as `help` names them (each has its help topic),
         and as a mistyped word is matched against."""
         return tuple(self.topics)
-
-    @property
-    def in_game(self) -> tuple[Listed, ...]:
-        """The commands listed that act on the game in progress where they are asked: those
-        a game's page may offer (which are open to a person now is the game's to say)."""
-        return tuple(listed for listed in self.listed if listed.in_game)
 
 
 def _join(mine: dict[str, T], theirs: dict[str, T]) -> None:

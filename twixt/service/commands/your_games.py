@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from twixt.language import message
+from twixt.service.commands.controls import Offered, always
 from twixt.service.commands.listing import PLAY, Kind, Listing, Option
 from twixt.service.commands.words import (
     People,
@@ -74,7 +75,9 @@ class Note(ServiceCommand):
                                  "note E5 blocks his bridge"),
              listing=Listing(lambda text, game=None: Note(text, game), (
                  Option("text", message("your note; only you will see it"), required=True,
-                        least=1, most=MAX_NOTE), _GAME), in_game=True))
+                        least=1, most=MAX_NOTE), _GAME), controls=(
+                 Offered("note", message("Keep a note"), always,
+                         lambda text, game_id: Note(text, game_id), takes_text=True),)))
 def _note(words: list[str], people: People) -> Note:
     """`note TEXT`, or `note #12 TEXT` for another game (the `#` tells a number from text)."""
     game_id = None
@@ -102,7 +105,9 @@ class Notes(ServiceCommand):
                  Option("page", message("which page of notes (default 1)"), Kind.NUMBER,
                         least=1, most=MAX_PAGE),
                  Option("clear", message("yes: remove all your notes on the game"),
-                        Kind.CHOICE, choices=("yes", "no"))), in_game=True))
+                        Kind.CHOICE, choices=("yes", "no"))), controls=(
+                 Offered("notes", message("Your notes"), always,
+                         lambda text, game_id: Notes(game_id)),)))
 def _notes(words: list[str], people: People) -> Notes:
     asked = take_page(words)
     clear = bool(words) and words[-1].lower() == "clear"

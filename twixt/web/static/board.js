@@ -191,21 +191,21 @@
   }
 
   // a control of the view: a button, or (one that takes the player's words) a small form
-  const offered = (kind) => view.controls.find((c) => c.kind === kind);
+  const offered = (name) => view.controls.find((c) => c.name === name);
   function controlButton(control, onPress, extra) {
-    const node = el("button", Object.assign({ type: "button", "data-control": control.kind }, extra || {}), control.label);
+    const node = el("button", Object.assign({ type: "button", "data-control": control.name }, extra || {}), control.label);
     node.addEventListener("click", onPress);
     return node;
   }
   function controlForm(control) {
-    const form = el("form", { class: "control", "data-control": control.kind });
-    const id = "control-" + control.kind;
+    const form = el("form", { class: "control", "data-control": control.name });
+    const id = "control-" + control.name;
     const field = el("input", { type: "text", id, name: "text", maxlength: "1000",
       "aria-label": control.label, autocomplete: "off" });
     form.append(field, el("button", { type: "submit" }, control.label));
     form.addEventListener("submit", (event) => {
       event.preventDefault();
-      act({ control: control.kind, text: field.value.trim() });
+      act({ control: control.name, text: field.value.trim() });
     });
     return form;
   }
@@ -215,14 +215,25 @@
     const items = [];
     if (shown === view) {
       for (const control of view.controls) {
-        // a peg is chosen on the board, and placed (with a draw offer) from the choice
-        if (control.kind === "move" || control.kind === "move-offer-draw") continue;
-        if (control.kind === "resign") items.push(controlButton(control, onResign, { class: "danger" }));
-        else if (control.text) items.push(controlForm(control));
-        else items.push(controlButton(control, () => act({ control: control.kind })));
+        // a peg is chosen on the board, and placed (with a draw offer) from the choice;
+        // resigning, asked to be confirmed, comes last; any other control the view offers
+        // (whatever a command declares) is a button, or a field for its text
+        if (control.name === "move" || control.name === "move-offer-draw" || control.name === "resign") continue;
+        if (control.text) items.push(controlForm(control));
+        else items.push(controlButton(control, () => act({ control: control.name })));
       }
+      const resign = offered("resign");
+      if (resign) items.push(controlButton(resign, onResign, { class: "danger" }));
     }
+    // what the player is typing into a control survives a redraw (a live change)
+    const typing = new Map([...bar.querySelectorAll("input[type=text]")].map((f) => [f.id, f.value]));
+    const focused = document.activeElement && document.activeElement.id;
     bar.replaceChildren(...items);
+    for (const [id, value] of typing) {
+      const field = $(id);
+      if (field) field.value = value;
+    }
+    if (focused && typing.has(focused) && $(focused)) $(focused).focus();
     steps();
   }
 
@@ -289,7 +300,7 @@
     place.textContent = say("place", { hole: chosen.hole }) + (linked.length ? " — " + linked.join(", ") : "");
     items.push(place);
     const withDraw = offered("move-offer-draw");
-    if (withDraw) items.push(controlButton(withDraw, () => onPlace(withDraw.kind)));
+    if (withDraw) items.push(controlButton(withDraw, () => onPlace(withDraw.name)));
     items.push(button("cancel", cancel));
     box.replaceChildren(...items);
   }
@@ -324,9 +335,16 @@
     } else if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
       choose(target.getAttribute("data-hole"));
-    } else if (event.key === "Escape") {
-      cancel();
     }
+  }
+
+  // Escape cancels a chosen peg (or a Resign pressed once) wherever the focus is: on the
+  // board, on Place, in a link's box
+  function onPageKey(event) {
+    if (event.key !== "Escape" || (!chosen && !resignArmed)) return;
+    event.preventDefault();
+    if (resignArmed) { resignArmed = false; message(""); }
+    cancel();
   }
 
   function moveFocus(c, r) {
@@ -369,9 +387,9 @@
     if (node) node.focus();
   }
 
-  function onPlace(kind) {
+  function onPlace(name) {
     const links = chosen.auto ? [] : [...chosen.picked];
-    act({ control: kind, text: chosen.hole + (links.length ? " link " + links.join(" ") : "") });
+    act({ control: name, text: chosen.hole + (links.length ? " link " + links.join(" ") : "") });
   }
 
   async function act(body) {
@@ -442,6 +460,21 @@
     }
   }
 
+  // --- the player's other games (a link's page) ---------------------------------------
+
+  async function otherGames() {
+    let found;
+    try { found = await call("games"); } catch (error) { return; }  // the board says enough
+    const nav = $("games");
+    nav.hidden = !found.games.length;
+    nav.querySelector("h2").textContent = say("other_games");
+    nav.querySelector("ul").replaceChildren(...found.games.map((game) => {
+      const item = el("li", game.yours ? { class: "yours" } : {});
+      item.append(el("a", { href: game.link }, game.summary));
+      return item;
+    }));
+  }
+
   // --- start --------------------------------------------------------------------------
 
   // the Activity: Discord's sign-in gives the key to the channel's game
@@ -481,6 +514,8 @@
       message(error.message);
       return;
     }
+    document.addEventListener("keydown", onPageKey);
+    if (body.dataset.mode !== "activity") otherGames();
     live();
   }
 
