@@ -49,7 +49,7 @@ async def test_a_seat_link_reads_the_game_and_moves_in_turn(http: TestClient, bo
                                                            storage: SqliteStorage):
     token = board.signer.token(await game_id(storage), BOB)
     state = await (await http.get(f"/api/g/{token}/state")).json()
-    assert (state["you"], state["to_move"], state["pegs"]) == (BOB, BOB, [["G6", "red"]])
+    assert (state["you"], state["to_move"], state["pegs"]) == (BOB, BOB, [["G6", "red", 0]])
     assert (state["last"], state["last_seat"], state["last_text"]) == (["G6"], 0, "alice: G6")
     preview = await (await http.get(f"/api/g/{token}/preview?hole=E5")).json()
     assert preview == {"links": []} and state["rules"] == "classic"
@@ -91,7 +91,7 @@ async def test_a_watchers_link_reads_but_never_moves(http: TestClient, board: We
                                                     storage: SqliteStorage):
     token = board.signer.token(await game_id(storage), None)
     state = await (await http.get(f"/api/g/{token}/state")).json()
-    assert state["you"] is None and state["pegs"] == [["G6", "red"]]
+    assert state["you"] is None and state["pegs"] == [["G6", "red", 0]]
     for action in ({"control": "move", "text": "E7"}, {"control": "resign"}):
         refused = await http.post(f"/api/g/{token}/act", json=action)
         assert (refused.status, await refused.json()) == (
@@ -237,7 +237,7 @@ async def test_a_move_at_the_table_reaches_a_live_page(http: TestClient, board: 
     await live.content.readline()  # the blank line that ends an event
     assert await table.play_line("bob: E7")
     changed = await live.content.readline()  # the watcher reads the version within a second
-    assert b'"version": 2' in changed and b'["E7", "black"]' in changed
+    assert b'"version": 2' in changed and b'["E7", "black", 1]' in changed
     live.close()
 
 

@@ -64,6 +64,7 @@ from twixt.service import (
 from twixt.service import commands as cmd
 from twixt.web import words
 from twixt.web.activity import ActivityAuth, DiscordRefused
+from twixt.web.colours import COLOURS, colours_css
 from twixt.web.connections import gone
 from twixt.web.limits import Network, RateLimit, client_address
 from twixt.web.links import Signer, ascii_number, link_to
@@ -78,8 +79,9 @@ MAX_BODY = 4096
 BODY_SECONDS = 10.0
 #: a heartbeat on a quiet live page, so that proxies keep it open
 HEARTBEAT = 15.0
-#: the scripts and styles the page loads, from the package's static folder
-STATIC = ("board.js", "board.css", "activity.js")
+#: the scripts and styles the page loads: from the package's static folder, and the board's
+#: colours made from the service's (`colours`)
+STATIC = ("drawing.js", "board.js", "board.css", COLOURS, "activity.js")
 #: the Content-Security-Policy: only this server's own scripts, styles and connections
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors {frames}")
@@ -135,7 +137,8 @@ class WebBoard:
         self.trusted_proxies = trusted_proxies
         self.hub = Hub(service.next_changes)
         self._closing = asyncio.Event()
-        self._static = {name: _Asset.load(name) for name in STATIC}
+        self._static = {name: _Asset.load(name) for name in STATIC if name != COLOURS}
+        self._static[COLOURS] = _Asset(COLOURS, colours_css(service.board_colours()).encode())
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY,

@@ -72,6 +72,7 @@ _WORDS: dict[str, Message] = {
                          "/twixt board gives you."),
     "sign_in_failed": message("Sign-in failed: {reason}"),
     "keys": message("Arrow keys move between holes; Enter chooses one."),
+    "whole_board": message("Whole board"),
 }
 
 
@@ -90,8 +91,10 @@ def page(locale: str, activity: str | None) -> str:
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>TwixT</title>
+<link rel="stylesheet" href="/static/colours.css">
 <link rel="stylesheet" href="/static/board.css">
-{bundle}<script src="/static/board.js" defer></script>
+{bundle}<script src="/static/drawing.js" defer></script>
+<script src="/static/board.js" defer></script>
 </head>
 <body data-mode="{mode}" data-client-id="{escape(activity or '')}">
 <main>
@@ -103,7 +106,7 @@ def page(locale: str, activity: str | None) -> str:
 <p id="message" role="alert"></p>
 <nav id="steps" hidden></nav>
 <p id="help" class="hint"></p>
-<details id="moves"><summary></summary><ol></ol></details>
+<section id="moves" aria-labelledby="moves-title"><h2 id="moves-title"></h2><ol></ol></section>
 <noscript>{needs_script}</noscript>
 </main>
 </body>

@@ -14,6 +14,7 @@ that many turns, worked out on a copy.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from twixt.language import Message, Translation, message, translation
 from twixt.rules import (
@@ -34,7 +35,7 @@ from twixt.service.desk.engine_seats import is_engine_seat, taken_back
 from twixt.service.errors import MalformedError, MissingError, refused_by_rules
 from twixt.service.model import Control, ControlKind, Request, User
 from twixt.service.pure.clock.texts import seat_lines
-from twixt.storage import GameStore, NotFoundError, Offer, OfferKind, StoredGame
+from twixt.storage import GameStore, NotFoundError, Offer, OfferKind, SettingStore, StoredGame
 
 
 @dataclass(frozen=True)
@@ -90,16 +91,25 @@ class GameView:
     turns: int
     #: what `you` may do now (done as `seat_request`'s person)
     controls: tuple[Control, ...]
+    #: the winning chain of the position shown (empty until a side connects)
+    chain_holes: frozenset[Hole] = frozenset()
+    chain_links: frozenset[Link] = frozenset()
+    #: the palette `you` chose for boards (`settings palette`: "normal" or "colour-blind")
+    palette: str = "normal"
 
     def offers(self, kind: ControlKind) -> bool:
         """Whether `kind` is among the viewer's controls now."""
         return any(control.kind is kind for control in self.controls)
 
 
+class GameViewsStorage(GameStore, SettingStore, Protocol):
+    """The games, and the viewer's settings (their palette)."""
+
+
 class GameViews:
     """Views of games, for whoever looks."""
 
-    def __init__(self, desk: Desk, store: GameStore) -> None:
+    def __init__(self, desk: Desk, store: GameViewsStorage) -> None:
         self._desk = desk
         self._store = store
 
@@ -122,6 +132,9 @@ class GameViews:
         asker = None if takeback is None else stored.seat_of(takeback.user_id)
         shown, step = _at_step(stored, game, step)
         current = step == len(game.history)
+        chain_holes, chain_links = shown.winning_chain()
+        palette = ("normal" if seat is None
+                   else (await self._store.user_prefs(stored.seats[seat].user_id)).palette)
         return GameView(
             game_id=stored.id, live_version=stored.live_version, active=stored.is_active,
             rules=game.rules, cols=game.geometry.cols, rows=game.geometry.rows,
@@ -139,7 +152,9 @@ class GameViews:
             privilege_seat=_privilege_seat(game) if stored.is_active else None,
             outcome=game.outcome, aborted=not stored.is_active and game.outcome is None,
             step=step, turns=len(game.history),
-            controls=_controls(stored, game, seat, takeback, translation(locale)))
+            controls=_controls(stored, game, seat, takeback, translation(locale)),
+            chain_holes=frozenset(chain_holes), chain_links=frozenset(chain_links),
+            palette=palette)
 
 
     async def peg_links(self, game_id: int, seat: int, hole_text: str
