@@ -241,8 +241,8 @@ def main() -> None:
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"  views the live pages saw: {figures.seen} of {len(latencies)} moves")
     total = figures.weight + figures.activity_weight
-    print(f"page weight, gzipped: {figures.weight / 1024:.1f} KB (HTML, drawing.js, board.js, board.css, "
-          f"colours.css); "
+    print(f"page weight, gzipped: {figures.weight / 1024:.1f} KB (HTML, drawing.js, board.js, "
+          f"board.css, colours.css); "
           f"the Activity's SDK bundle {figures.activity_weight / 1024:.1f} KB more: "
           f"{total / 1024:.1f} KB of 300 KB")
     print(f"first board over HTTP (page, script, styles, view): "

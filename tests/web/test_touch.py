@@ -41,6 +41,13 @@ def _box(page: WebDriver, name: str) -> dict[str, float]:
     return box_of(page, found)
 
 
+def _shown(page: WebDriver, selector: str) -> str:
+    """The text of the element `selector` when it is shown, else ""."""
+    return page.execute_script(  # type: ignore[no-any-return]
+        "const found = document.querySelector(arguments[0]);"
+        "return found && !found.hidden ? found.textContent : '';", selector)
+
+
 def _visible_holes(page: WebDriver) -> list[dict[str, float]]:
     """The boxes of the holes wholly or partly on the board's part shown now."""
     return page.execute_script("""
@@ -63,10 +70,13 @@ def test_every_tap_that_chooses_a_hole_lands_on_a_target_44_px_across(tmp_path: 
         wait_for(lambda: "red" in label_of(page, "J10"), "the board")
         small = _box(page, "M15")
         assert small["width"] < TARGET  # the whole board on a phone: holes under a finger
+        hint = wait_for(lambda: _shown(page, ".zoom-hint"), "the line that says a tap zooms in")
+        assert hint == "Tap the board to zoom in, then tap a hole."
         # the first tap zooms in on that part of the board and chooses nothing
         tap(page, "M15")
         wait_for(lambda: _box(page, "M15")["width"] >= TARGET, "the board zoomed in")
         assert named(page, "Place") is None
+        wait_for(lambda: not _shown(page, ".zoom-hint"), "the line gone once zoomed in")
         holes = _visible_holes(page)
         assert len(holes) >= 25
         assert min(min(box["width"], box["height"]) for box in holes) >= TARGET

@@ -73,6 +73,7 @@ _WORDS: dict[str, Message] = {
     "sign_in_failed": message("Sign-in failed: {reason}"),
     "keys": message("Arrow keys move between holes; Enter chooses one."),
     "whole_board": message("Whole board"),
+    "zoom_hint": message("Tap the board to zoom in, then tap a hole."),
 }
 
 

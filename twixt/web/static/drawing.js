@@ -269,17 +269,26 @@
       this.svg.append(group);
     },
 
+    // "Whole board" while zoomed in; on a touch screen whose holes are too small for a
+    // finger, a line under the board that says a tap zooms in
     toggleButton() {
-      const wrap = this.svg.parentNode || document.getElementById("board-wrap");
+      const wrap = document.getElementById("board-wrap");
       if (!this.button) {
         this.button = document.createElement("button");
         this.button.type = "button";
         this.button.className = "whole-board";
         this.button.addEventListener("click", () => this.animate(null));
+        this.hint = document.createElement("p");
+        this.hint.className = "hint zoom-hint";
+        this.hint.hidden = true;
+        wrap.append(this.button, this.hint);
       }
       this.button.textContent = this.say("whole_board");
       this.button.hidden = !this.box;
-      if (wrap && this.button.parentNode !== wrap) wrap.append(this.button);
+      this.hint.textContent = this.say("zoom_hint");
+      requestAnimationFrame(() => {
+        this.hint.hidden = !!this.box || !matchMedia("(pointer: coarse)").matches || this.pitch() >= TARGET;
+      });
     },
 
     // zoomed in around the board point (x, y), holes ZOOMED CSS px across
