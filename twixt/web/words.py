@@ -123,7 +123,8 @@ def refused_page(locale: str) -> str:
     return f"""<!doctype html>
 <html lang="{escape(tr.locale)}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>TwixT</title><link rel="stylesheet" href="/static/board.css"></head>
+<title>TwixT</title><link rel="stylesheet" href="/static/colours.css">
+<link rel="stylesheet" href="/static/board.css"></head>
 <body><main><p id="message" role="alert">{refused}</p>
 </main></body></html>
 """
