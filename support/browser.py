@@ -151,27 +151,6 @@ def label_of(driver: WebDriver, name: str) -> str:
     return (found.get_attribute("aria-label") or "") if found else ""
 
 
-def scrolls_sideways(driver: WebDriver) -> bool:
-    return bool(driver.execute_script(
-        "return document.documentElement.scrollWidth > document.documentElement.clientWidth"
-        " || document.body.scrollWidth > window.innerWidth"))
-
-
-def have_browser() -> bool:
-    return os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)
-
-
-def press(find: Callable[[], WebElement | None], what: str) -> None:
-    """Click what `find` finds, again if the page redrew it meanwhile (a live update)."""
-    def pressed() -> bool:
-        element = find()
-        if element is None:
-            return False
-        element.click()
-        return True
-    wait_for(pressed, what)
-
-
 def box_of(driver: WebDriver, element: WebElement) -> dict[str, float]:
     """Where `element` is on the screen, in CSS px (`getBoundingClientRect`)."""
     return driver.execute_script(  # type: ignore[no-any-return]
@@ -193,3 +172,25 @@ def tap(driver: WebDriver, name: str) -> dict[str, float]:
     at.pointer_down().pointer_up()
     finger.perform()
     return box
+
+
+def scrolls_sideways(driver: WebDriver) -> bool:
+    return bool(driver.execute_script(
+        "return document.documentElement.scrollWidth > document.documentElement.clientWidth"
+        " || document.body.scrollWidth > window.innerWidth"))
+
+
+def have_browser() -> bool:
+    return os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)
+
+
+def press(find: Callable[[], WebElement | None], what: str) -> None:
+    """Click what `find` finds, again if the page redrew it meanwhile (a live update)."""
+    def pressed() -> bool:
+        element = find()
+        if element is None:
+            return False
+        element.click()
+        return True
+    wait_for(pressed, what)
+

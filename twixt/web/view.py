@@ -16,6 +16,11 @@ from twixt.rules import Link
 from twixt.service import GameView
 
 
+def _links(links: Iterable[Link]) -> list[list[str]]:
+    """Links as [end, end, colour], each in one order (the ends sorted)."""
+    return [[*(str(hole) for hole in sorted(link.ends)), link.colour.value] for link in links]
+
+
 def view_json(view: GameView, tr: Translation) -> dict[str, Any]:
     """The page's JSON of `view`, its clock said by `tr`."""
     last = view.last
@@ -35,6 +40,14 @@ def view_json(view: GameView, tr: Translation) -> dict[str, Any]:
         "pegs": [[str(peg.hole), peg.colour.value, peg.seat] for peg in view.pegs],
         "links": _links(view.links),
         "last": [str(last.placed)] if last and last.placed else [],
+        "last_text": f"{last.player}: {last.text}" if last else "",
+        "last_seat": last.seat if last else None,
+        "clock": tr.say(view.clock) if view.clock is not None else None,
+        "draw_offered_by": view.draw_offered_by.value if view.draw_offered_by else None,
+        "takeback_by": view.takeback_by,
+        "outcome": None if outcome is None else {
+            "winner": outcome.winner.value if outcome.winner else None,
+            "reason": outcome.reason.value, "winners": list(outcome.winners)},
         # drawn as the pictures draw them: the last turn's new links haloed, what it removed
         # faintly, the winning chain haloed, in the viewer's palette
         "last_links": _links(last.links_added) if last else [],
@@ -44,14 +57,6 @@ def view_json(view: GameView, tr: Translation) -> dict[str, Any]:
         "chain_holes": sorted(str(hole) for hole in view.chain_holes),
         "chain_links": _links(view.chain_links),
         "palette": view.palette,
-        "last_text": f"{last.player}: {last.text}" if last else "",
-        "last_seat": last.seat if last else None,
-        "clock": tr.say(view.clock) if view.clock is not None else None,
-        "draw_offered_by": view.draw_offered_by.value if view.draw_offered_by else None,
-        "takeback_by": view.takeback_by,
-        "outcome": None if outcome is None else {
-            "winner": outcome.winner.value if outcome.winner else None,
-            "reason": outcome.reason.value, "winners": list(outcome.winners)},
         "aborted": view.aborted,
         "step": view.step,
         "turns": view.turns,
@@ -59,8 +64,3 @@ def view_json(view: GameView, tr: Translation) -> dict[str, Any]:
         "controls": [{"kind": control.kind.value, "label": control.label,
                       "text": control.kind.takes_text} for control in view.controls],
     }
-
-
-def _links(links: Iterable[Link]) -> list[list[str]]:
-    """Links as [end, end, colour], each in one order (the ends sorted)."""
-    return [[*(str(hole) for hole in sorted(link.ends)), link.colour.value] for link in links]

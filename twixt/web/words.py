@@ -21,6 +21,8 @@ def page_words(locale: str) -> dict[str, str]:
 
 _WORDS: dict[str, Message] = {
     "board": message("TwixT board"),
+    "whole_board": message("Whole board"),
+    "zoom_hint": message("Tap the board to zoom in, then tap a hole."),
     "your_move": message("Your move"),
     "to_move": message("{name} to move"),
     "you_play": message("You play {colour}"),
@@ -72,8 +74,6 @@ _WORDS: dict[str, Message] = {
                          "/twixt board gives you."),
     "sign_in_failed": message("Sign-in failed: {reason}"),
     "keys": message("Arrow keys move between holes; Enter chooses one."),
-    "whole_board": message("Whole board"),
-    "zoom_hint": message("Tap the board to zoom in, then tap a hole."),
 }
 
 
@@ -92,10 +92,10 @@ def page(locale: str, activity: str | None) -> str:
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>TwixT</title>
-<link rel="stylesheet" href="/static/colours.css">
 <link rel="stylesheet" href="/static/board.css">
-{bundle}<script src="/static/drawing.js" defer></script>
-<script src="/static/board.js" defer></script>
+<link rel="stylesheet" href="/static/colours.css">
+<script src="/static/drawing.js" defer></script>
+{bundle}<script src="/static/board.js" defer></script>
 </head>
 <body data-mode="{mode}" data-client-id="{escape(activity or '')}">
 <main>

@@ -151,10 +151,10 @@ class GameViews:
             takeback_by=None if asker is None else asker.number,
             privilege_seat=_privilege_seat(game) if stored.is_active else None,
             outcome=game.outcome, aborted=not stored.is_active and game.outcome is None,
-            step=step, turns=len(game.history),
-            controls=_controls(stored, game, seat, takeback, translation(locale)),
             chain_holes=frozenset(chain_holes), chain_links=frozenset(chain_links),
-            palette=palette)
+            palette=palette,
+            step=step, turns=len(game.history),
+            controls=_controls(stored, game, seat, takeback, translation(locale)))
 
 
     async def peg_links(self, game_id: int, seat: int, hole_text: str
