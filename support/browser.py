@@ -193,4 +193,3 @@ def press(find: Callable[[], WebElement | None], what: str) -> None:
         element.click()
         return True
     wait_for(pressed, what)
-
