@@ -155,8 +155,8 @@ async def measure(base: str, ids: list[int], moves: int, workers: int,
         token = signer.token(ids[-1], 0)
         began = time.perf_counter()
         weight = 0
-        for path in (f"/g/{token}", "/static/board.js", "/static/board.css",
-                     f"/api/g/{token}/state"):
+        for path in (f"/g/{token}", "/static/drawing.js", "/static/board.js",
+                     "/static/board.css", "/static/colours.css", f"/api/g/{token}/state"):
             async with session.get(base + path, headers={"Accept-Encoding": "gzip"},
                                    auto_decompress=False) as answer:
                 body = await answer.read()
@@ -241,7 +241,8 @@ def main() -> None:
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"  views the live pages saw: {figures.seen} of {len(latencies)} moves")
     total = figures.weight + figures.activity_weight
-    print(f"page weight, gzipped: {figures.weight / 1024:.1f} KB (HTML, board.js, board.css); "
+    print(f"page weight, gzipped: {figures.weight / 1024:.1f} KB (HTML, drawing.js, board.js, "
+          f"board.css, colours.css); "
           f"the Activity's SDK bundle {figures.activity_weight / 1024:.1f} KB more: "
           f"{total / 1024:.1f} KB of 300 KB")
     print(f"first board over HTTP (page, script, styles, view): "

@@ -21,6 +21,9 @@ from pathlib import Path
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.actions import interaction
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
@@ -31,7 +34,7 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 SECRET = "a-secret-for-the-tests-only-0123456789"
 PHONE = (390, 844)
-DESKTOP = (1280, 900)
+DESKTOP = (1280, 800)
 
 
 def web_environment(database: Path, **more: str) -> dict[str, str]:
@@ -146,6 +149,29 @@ def hole(driver: WebDriver, name: str) -> WebElement | None:
 def label_of(driver: WebDriver, name: str) -> str:
     found = hole(driver, name)
     return (found.get_attribute("aria-label") or "") if found else ""
+
+
+def box_of(driver: WebDriver, element: WebElement) -> dict[str, float]:
+    """Where `element` is on the screen, in CSS px (`getBoundingClientRect`)."""
+    return driver.execute_script(  # type: ignore[no-any-return]
+        "const r = arguments[0].getBoundingClientRect();"
+        "return {x: r.x, y: r.y, width: r.width, height: r.height};", element)
+
+
+def tap(driver: WebDriver, name: str) -> dict[str, float]:
+    """A finger's tap at the middle of hole `name` (a touch pointer, as a phone's screen
+    reports it: `pointerType` "touch"); the hole's box when tapped."""
+    found = hole(driver, name)
+    assert found is not None, name
+    box = box_of(driver, found)
+    # selenium's action classes carry no type hints
+    touch = PointerInput(interaction.POINTER_TOUCH, "finger")  # type: ignore[no-untyped-call]
+    finger = ActionBuilder(driver, mouse=touch)
+    at = finger.pointer_action.move_to_location(  # type: ignore[no-untyped-call]
+        round(box["x"] + box["width"] / 2), round(box["y"] + box["height"] / 2))
+    at.pointer_down().pointer_up()
+    finger.perform()
+    return box
 
 
 def scrolls_sideways(driver: WebDriver) -> bool:

@@ -9,8 +9,8 @@ from tests.rendering.render_helpers import double_game, play
 from twixt.rendering import RenderOptions, caption_lines, plain_text, view_of
 from twixt.rendering.caption import MIN_NAME_EMS, TEXT_SIZE, TextRun, caption_layout, fit_line
 from twixt.rendering.fonts import clusters
-from twixt.rendering.text import ELLIPSIS, cut_to_width, text_length
-from twixt.rules import Game
+from twixt.rendering.text import ELLIPSIS, cut_to_width, reads_as, text_length
+from twixt.rules import Game, parse_command
 
 SIZE = TEXT_SIZE  # the caption at the default width
 LONG = ["Wolfeschlegelsteinhausenbergerdorff", "Αλέξανδρος Παπαδόπουλος-Καραγιάννης",
@@ -118,3 +118,36 @@ def test_every_seat_of_double_twixt_is_told_apart_at_400_px(names):
     teams = {run.text for line in lines[2:4] for run in line.runs
              if isinstance(run, TextRun) and run.name}
     assert len(teams) == 4, teams
+
+
+BOT_SEATS = [("alice", "bot (level 1)", "bot 2 (level 1)", "bot 3 (level 1)"),
+             ("alice", "bot (level 1) 2", "bot (level 1) 3", "bot (level 1) 4"),
+             ("bot (level 1)", "bot (level 12)", "bot (level 1) 2", "bot 2 (level 1)")]
+
+
+@pytest.mark.parametrize("names", BOT_SEATS)
+@pytest.mark.parametrize("width", [400, 1000])
+def test_no_seat_reads_as_another_in_the_legend_or_the_result_line(names, width):
+    """A finished Double TwixT game with bot seats: each name shown, in the team lines and in
+    the result line, reads as its own seat's name and as no other's; and the finished board
+    offers no privilege."""
+    game = play(Game(names, size=24), "C3", "F5", "D5 link C3", "E7")
+    game.push(parse_command("resign"), by=game.player_to_move)
+    lines = caption_layout(width, caption_lines(view_of(game)), RenderOptions(width=width))
+    result, legend = lines[0], lines[2:4]
+    shown = [run.text for line in (result, *legend) for run in line.runs
+             if isinstance(run, TextRun) and run.name]
+    assert len(shown) == 6  # two winners, four seats
+    for text in shown:
+        assert [name for name in names if reads_as(text, name)] != [], text
+        assert len([name for name in names if reads_as(text, name)]) == 1, (text, shown)
+    said = " ".join(plain_text(line.runs) for line in lines)
+    assert "privilege" not in said
+
+
+def test_a_cut_reads_as_the_names_it_could_be_cut_from():
+    assert reads_as("bot (leve…", "bot (level 1)") and reads_as("bot (leve…", "bot (level 12)")
+    assert not reads_as("bot 3 (le…", "bot (level 1)")
+    assert reads_as("bot (…1) 2", "bot (level 1) 2")
+    assert not reads_as("bot (…1) 2", "bot (level 1) 3")
+    assert reads_as("bob", "bob") and not reads_as("bob", "bobby")

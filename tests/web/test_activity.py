@@ -63,7 +63,7 @@ async def test_a_participant_signs_in_reads_and_moves_in_their_seat(
     token = await signed_in(http, fake_discord, person("bob", "de"))
     auth = {"Authorization": f"Bearer {token}"}
     state = await (await http.get(f"/api/a/{INSTANCE}/state", headers=auth)).json()
-    assert (state["you"], state["pegs"]) == (1, [["G6", "red"]])
+    assert (state["you"], state["pegs"]) == (1, [["G6", "red", 0]])
     moved = await http.post(f"/api/a/{INSTANCE}/act", headers=auth,
                             json={"control": "move", "text": "E7"})
     assert moved.status == 200

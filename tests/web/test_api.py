@@ -9,6 +9,7 @@ import gzip
 import hashlib
 import hmac
 import io
+import re
 import time
 from typing import Any
 
@@ -50,7 +51,7 @@ async def test_a_seat_link_reads_the_game_and_moves_in_turn(http: TestClient, bo
                                                            storage: SqliteStorage):
     token = board.signer.token(await game_id(storage), BOB)
     state = await (await http.get(f"/api/g/{token}/state")).json()
-    assert (state["you"], state["to_move"], state["pegs"]) == (BOB, BOB, [["G6", "red"]])
+    assert (state["you"], state["to_move"], state["pegs"]) == (BOB, BOB, [["G6", "red", 0]])
     assert (state["last"], state["last_seat"], state["last_text"]) == (["G6"], 0, "alice: G6")
     preview = await (await http.get(f"/api/g/{token}/preview?hole=E5")).json()
     assert preview == {"links": []} and state["rules"] == "classic"
@@ -95,7 +96,7 @@ async def test_a_watchers_link_reads_but_never_moves(http: TestClient, board: We
                                                     storage: SqliteStorage):
     token = board.signer.token(await game_id(storage), None)
     state = await (await http.get(f"/api/g/{token}/state")).json()
-    assert state["you"] is None and state["pegs"] == [["G6", "red"]]
+    assert state["you"] is None and state["pegs"] == [["G6", "red", 0]]
     for action in ({"control": "move", "text": "E7"}, {"control": "resign"}):
         refused = await http.post(f"/api/g/{token}/act", json=action)
         assert (refused.status, await refused.json()) == (
@@ -241,7 +242,7 @@ async def test_a_move_at_the_table_reaches_a_live_page(http: TestClient, board: 
     await live.content.readline()  # the blank line that ends an event
     assert await table.play_line("bob: E7")
     changed = await live.content.readline()  # the watcher reads the version within a second
-    assert b'"version": 2' in changed and b'["E7", "black"]' in changed
+    assert b'"version": 2' in changed and b'["E7", "black", 1]' in changed
     live.close()
 
 
@@ -282,6 +283,29 @@ async def test_a_players_link_lists_their_other_games_each_with_its_own_link(
     assert opened["game"] != den and opened["you"] == 1 and opened["seats"][1]["name"] == "alice"
     watcher = await http.get(f"/api/g/{board.signer.token(den, None)}/games")
     assert watcher.status == 403
+
+
+async def test_each_players_bank_is_in_the_view_in_the_pages_language(
+        http: TestClient, board: WebBoard, storage: SqliteStorage, tmp_path):
+    hall = open_table(storage, "hall", tmp_path / "hall", out=io.StringIO())
+    try:
+        assert await hall.run(("bob: challenge alice size 12 time 2d+12h",
+                               "alice: accept")) == 0
+        stored = await storage.active_game(name_id("hall"))
+        assert stored is not None
+    finally:
+        await hall.close()
+    token = board.signer.token(stored.id, 0)
+    state = await (await http.get(f"/api/g/{token}/state")).json()
+    said = [line.replace("\u2068", "").replace("\u2069", "") for line in state["seat_clocks"]]
+    assert [re.sub(r"\d+", "N", line) for line in said] == ["bob: Nd Nh in the bank",
+                                                          "alice: Nd Nh in the bank"]
+    german = await (await http.get(f"/api/g/{token}/state?lang=de")).json()
+    assert len(german["seat_clocks"]) == 2 and "bob" in german["seat_clocks"][0]
+    assert german["seat_clocks"] != state["seat_clocks"]
+    den = await (await http.get(f"/api/g/{board.signer.token(await game_id(storage), 0)}"
+                                "/state")).json()
+    assert den["seat_clocks"] == []
 
 
 async def test_the_favicon_is_a_small_icon_kept_a_day(http: TestClient):

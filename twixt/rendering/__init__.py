@@ -21,7 +21,7 @@ from twixt.rendering.replay import (
     plan_replay,
     render_replay,
 )
-from twixt.rendering.themes import PaletteName, ThemeName
+from twixt.rendering.themes import PaletteName, ThemeName, board_colours
 from twixt.rendering.view import BoardView, game_at, view_of
 from twixt.rendering.wincurve import CurveSwing, WinCurve, render_wincurve
 
@@ -39,6 +39,7 @@ __all__ = [
     "ReplayPlan",
     "ThemeName",
     "WinCurve",
+    "board_colours",
     "board_image",
     "caption_lines",
     "game_at",

@@ -26,7 +26,7 @@ from twixt.language import Message, Translation, message, translation, unmarked
 from twixt.rendering.encode import quantize
 from twixt.rendering.options import RenderOptions
 from twixt.rendering.sprites import disc
-from twixt.rendering.text import cut_in_middle, cut_to_width, set_text, text_length
+from twixt.rendering.text import cut_in_middle, cut_to_width, reads_as, set_text, text_length
 from twixt.rendering.view import BoardView, Team
 from twixt.rules import Colour, Outcome, Reason
 
@@ -196,6 +196,8 @@ def _team_line(view: BoardView, team: Team, tr: Translation) -> CaptionLine:
     for seat, name in zip(team.seats, team.players, strict=True):
         line += (TextRun("  "), Swatch(team.colour, view.is_marked_seat(seat)), TextRun(" "),
                  TextRun(name, name=True))
+    if view.outcome is not None:  # a finished game offers nothing
+        return line
     state = message("privilege available") if team.privilege else message("privilege used")
     return (*line, TextRun("   ", muted=True), *_runs(tr, state, muted=True))
 
@@ -264,44 +266,47 @@ def _even_share(widths: list[float], room: float) -> float:
 
 
 @lru_cache(maxsize=1024)
-def fit_line(line: CaptionLine, room: int, base: int, stroke: float) -> tuple[CaptionLine, int]:
+def fit_line(line: CaptionLine, room: int, base: int, stroke: float,
+             everyone: tuple[str, ...] = ()) -> tuple[CaptionLine, int]:
     """The line with its widest names cut with "…" so that it fits `room` pixels at font size
     `base` (no name below `MIN_NAME_EMS`), and the size to set it at: `base`, or smaller
-    when the words around the names alone are too wide."""
+    when the words around the names alone are too wide. A cut name never reads as another
+    of `everyone` (the names of the whole caption) nor of its own line."""
     widths = [_run_width(run, base, stroke) for run in line]
     natural = sum(widths)
     names = [index for index, run in enumerate(line) if isinstance(run, TextRun) and run.name]
     if natural > room and names:
         others = natural - sum(widths[index] for index in names)
-        place = max(_even_share([widths[index] for index in names], room - others),
-                    MIN_NAME_EMS * base)
-        runs = list(line)
-        for index in names:
-            run = runs[index]
-            if widths[index] > place and isinstance(run, TextRun):
-                runs[index] = replace(run, text=cut_to_width(
-                    run.text, math.floor(place), base, stroke if run.bold else 0.0))
-        line = tuple(_told_apart(runs, line, names, math.floor(place), base, stroke))
+        place = math.floor(max(_even_share([widths[index] for index in names], room - others),
+                               MIN_NAME_EMS * base))
+        everyone = (*everyone, *(_text(line[index]) for index in names))
+        line = tuple(_cut_apart(run, place, base, stroke, everyone)
+                     if index in names and widths[index] > place else run
+                     for index, run in enumerate(line))
         natural = sum(_run_width(run, base, stroke) for run in line)
     if natural <= room:
         return line, base
     return line, max(1, int(base * room / natural))
 
 
-def _told_apart(runs: list[TextRun | Swatch], line: CaptionLine, names: list[int], place: int,
-                base: int, stroke: float) -> list[TextRun | Swatch]:
-    """Names that their cut made alike (`bot (leve…` twice) cut in the middle instead, so
-    that their ends tell them apart (`bot…l 1) 2`, `bot…l 1) 3`)."""
-    cut = {index: (runs[index], line[index]) for index in names}
-    for index, (run, whole) in cut.items():
-        alike = [other for other, (other_run, other_whole) in cut.items() if other != index
-                 and isinstance(other_run, TextRun) and isinstance(other_whole, TextRun)
-                 and isinstance(run, TextRun) and isinstance(whole, TextRun)
-                 and other_run.text == run.text and other_whole.text != whole.text]
-        if alike and isinstance(run, TextRun) and isinstance(whole, TextRun):
-            runs[index] = replace(run, text=cut_in_middle(
-                whole.text, place, base, stroke if run.bold else 0.0))
-    return runs
+def _text(run: TextRun | Swatch) -> str:
+    return run.text if isinstance(run, TextRun) else ""
+
+
+def _cut_apart(run: TextRun | Swatch, place: int, base: int, stroke: float,
+               everyone: tuple[str, ...]) -> TextRun | Swatch:
+    """A name cut to `place` pixels at its end (`bot (leve…`); cut in the middle instead when
+    that would read as another name too (`bot (level 1)` beside `bot (level 12)`: `bot
+    (l…el 1)`), so that its end tells it apart."""
+    if not isinstance(run, TextRun):
+        return run
+    extra = stroke if run.bold else 0.0
+    others = [name for name in everyone if name != run.text]
+    for cut in (cut_to_width, cut_in_middle):
+        text = cut(run.text, place, base, extra)
+        if not any(reads_as(text, name) for name in others):
+            break
+    return replace(run, text=text)
 
 
 @dataclass(frozen=True)
@@ -321,9 +326,11 @@ def caption_layout(width: int, lines: list[CaptionLine], options: RenderOptions)
     base, line_height = _sizes(options)
     margin = round(line_height * 0.6)
     stroke = _stroke(options)
+    everyone = tuple(dict.fromkeys(run.text for line in lines for run in line
+                                   if isinstance(run, TextRun) and run.name))
     out = []
     for index, line in enumerate(lines):
-        runs, size = fit_line(line, width - 2 * margin, base, stroke)
+        runs, size = fit_line(line, width - 2 * margin, base, stroke, everyone)
         starts, x = [], float(margin)
         for run in runs:
             starts.append(x)

@@ -171,6 +171,17 @@ def cut_in_middle(text: str, width: int, size: int, stroke: float = 0.0) -> str:
     return _longest_cut(cut, len(characters) - 1, width, size, extra)
 
 
+def reads_as(shown: str, name: str) -> bool:
+    """Whether a reader could take `shown` for `name`: it is the name, or a cut of it (a start
+    of it, "…", an end of it; either may be empty)."""
+    if ELLIPSIS not in shown:
+        return shown == name
+    head, tail = shown.split(ELLIPSIS, 1)
+    head, tail = head.rstrip(), tail.lstrip()
+    return (len(head) + len(tail) < len(name) and name.startswith(head)
+            and name.endswith(tail))
+
+
 def put_text(image: Image.Image, text: str, x: float, middle: int, size: int, colour: RGB,
              stroke: float = 0.0, align: str = "left") -> None:
     """Set `text` on `image` in `colour` with its middle line at `middle`, its left end at

@@ -127,6 +127,29 @@ def theme(name: ThemeName, palette: PaletteName) -> Theme:
     return Theme(tint=tint, ink=ink, square_black=palette is PaletteName.COLOUR_BLIND, **base)
 
 
+def board_colours() -> dict[str, dict[str, dict[str, str]]]:
+    """Every theme's and palette's board colours as CSS hex (`#f3ead6`), by theme, palette and
+    name, for a front end that draws the board itself (the web page) in the pictures' own
+    colours: `plate`, `hole`, `label`, `text`, `muted`, `accent`, `chain`, `mark`, each side's
+    `red-fill`, `red-rim`, `red-tint` (its border rows; `black-…` likewise) and `black-shape`
+    (`square` when Black's pegs are square)."""
+    return {name.value: {palette.value: _css(theme(name, palette)) for palette in PaletteName}
+            for name in ThemeName}
+
+
+def _css(colours: Theme) -> dict[str, str]:
+    def hex_of(rgb: RGB) -> str:
+        return "#{:02x}{:02x}{:02x}".format(*rgb)
+
+    found = {name: hex_of(getattr(colours, name)) for name in
+             ("plate", "caption", "hole", "label", "text", "muted", "accent", "chain", "mark")}
+    for side, ink in colours.ink.items():
+        found |= {f"{side.value}-fill": hex_of(ink.fill), f"{side.value}-rim": hex_of(ink.rim),
+                  f"{side.value}-tint": hex_of(colours.tint[side])}
+    found["black-shape"] = "square" if colours.square_black else "round"
+    return found
+
+
 def faded(colour: RGB, ground: RGB, strength: float) -> RGB:
     """A colour shown faintly on a ground, as removed pegs and links are."""
     return _mix(ground, colour, strength)

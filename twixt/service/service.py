@@ -23,7 +23,7 @@ from dataclasses import fields, replace
 from datetime import datetime
 
 from twixt.language import message, translation
-from twixt.rendering import RenderOptions
+from twixt.rendering import RenderOptions, board_colours
 from twixt.rules import Game, Hole
 from twixt.service import commands as cmd
 from twixt.service.cases.analysis import Analyses
@@ -224,6 +224,12 @@ class TwixtService:
         `step` turns of a finished game. ServiceError when there is no such game or seat."""
         return await self.views.view(game_id, user_id=user_id, seat=seat, locale=locale,
                                      step=step)
+
+    def board_colours(self) -> dict[str, dict[str, dict[str, str]]]:
+        """The colours the pictures draw a board in, by theme (`light`, `dark`), palette
+        (`normal`, `colour-blind`: a view's `palette`) and name, as CSS hex: for a front end
+        that draws the board itself, so that it looks as the pictures do."""
+        return board_colours()
 
     async def peg_links(self, game_id: int, seat: int, hole: str
                         ) -> tuple[tuple[Hole, Hole], ...]:

@@ -136,7 +136,7 @@ def status_text(stored: StoredGame, game: Game, setup: Message | str, tr: Transl
     lines = [tr("**Game {game}** — {setup}", game=stored.id, setup=setup)]
     for colour in Colour:
         names = " & ".join(game.players_of(colour))
-        if not game.is_double:
+        if not game.is_double or game.is_over:  # a finished game offers no privilege
             lines.append(tr("{colour}: {names}", colour=colour.said, names=names))
         elif game.privilege_available(colour):
             lines.append(tr("{colour}: {names} · privilege available", colour=colour.said,

@@ -66,6 +66,7 @@ from twixt.service import (
 from twixt.service import commands as cmd
 from twixt.web import words
 from twixt.web.activity import ActivityAuth, DiscordRefused
+from twixt.web.colours import COLOURS, colours_css
 from twixt.web.connections import gone
 from twixt.web.limits import Network, RateLimit, client_address
 from twixt.web.links import Signer, ascii_number, link_to
@@ -80,8 +81,9 @@ MAX_BODY = 4096
 BODY_SECONDS = 10.0
 #: a heartbeat on a quiet live page, so that proxies keep it open
 HEARTBEAT = 15.0
-#: the scripts, styles and icon the page loads, from the package's static folder
-STATIC = ("board.js", "board.css", "activity.js", "favicon.ico")
+#: the scripts, styles and icon the page loads: from the package's static folder, and the board's
+#: colours made from the service's (`colours`)
+STATIC = ("drawing.js", "board.js", "board.css", COLOURS, "activity.js", "favicon.ico")
 #: the icon browsers ask for at `/favicon.ico`, kept a day (it changes with a release)
 FAVICON = "favicon.ico"
 FAVICON_CACHE = "public, max-age=86400"
@@ -140,7 +142,8 @@ class WebBoard:
         self.trusted_proxies = trusted_proxies
         self.hub = Hub(service.next_changes)
         self._closing = asyncio.Event()
-        self._static = {name: _Asset.load(name) for name in STATIC}
+        self._static = {name: _Asset.load(name) for name in STATIC if name != COLOURS}
+        self._static[COLOURS] = _Asset(COLOURS, colours_css(service.board_colours()).encode())
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY,

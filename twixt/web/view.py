@@ -8,11 +8,17 @@ nothing of the rules itself, and acts only through the controls it was given.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from twixt.language import Message, Translation, message, unmarked
-from twixt.rules import Action, Turn
+from twixt.rules import Action, Link, Turn
 from twixt.service import GameView
+
+
+def _links(links: Iterable[Link]) -> list[list[str]]:
+    """Links as [end, end, colour], each in one order (the ends sorted)."""
+    return [[*(str(hole) for hole in sorted(link.ends)), link.colour.value] for link in links]
 
 
 def view_json(view: GameView, tr: Translation) -> dict[str, Any]:
@@ -31,18 +37,28 @@ def view_json(view: GameView, tr: Translation) -> dict[str, Any]:
                   for seat in view.seats],
         "you": view.you,
         "to_move": view.to_move,
-        "pegs": [[str(peg.hole), peg.colour.value] for peg in view.pegs],
-        "links": [[*(str(hole) for hole in sorted(link.ends)), link.colour.value]
-                  for link in view.links],
+        "pegs": [[str(peg.hole), peg.colour.value, peg.seat] for peg in view.pegs],
+        "links": _links(view.links),
         "last": [str(last.placed)] if last and last.placed else [],
         "last_text": said_turn(last, tr) if last else "",
         "last_seat": last.seat if last else None,
         "clock": tr.say(view.clock) if view.clock is not None else None,
+        # each player's bank and vacation, as `status` says them: the panel lists them
+        "seat_clocks": [tr.say(line) for line in view.seat_clocks],
         "draw_offered_by": view.draw_offered_by.value if view.draw_offered_by else None,
         "takeback_by": view.takeback_by,
         "outcome": None if outcome is None else {
             "winner": outcome.winner.value if outcome.winner else None,
             "reason": outcome.reason.value, "winners": list(outcome.winners)},
+        # drawn as the pictures draw them: the last turn's new links haloed, what it removed
+        # faintly, the winning chain haloed, in the viewer's palette
+        "last_links": _links(last.links_added) if last else [],
+        "removed_pegs": [[str(peg.hole), peg.colour.value] for peg in last.pegs_removed]
+        if last else [],
+        "removed_links": _links(last.links_removed) if last else [],
+        "chain_holes": sorted(str(hole) for hole in view.chain_holes),
+        "chain_links": _links(view.chain_links),
+        "palette": view.palette,
         "aborted": view.aborted,
         "step": view.step,
         "turns": view.turns,

@@ -26,6 +26,8 @@ _GET_A_LINK = message("Open your board from Discord with /twixt board, or get it
 
 _WORDS: dict[str, Message] = {
     "board": message("TwixT board"),
+    "whole_board": message("Whole board"),
+    "zoom_hint": message("Tap the board to zoom in, then tap a hole."),
     "your_move": message("Your move"),
     "to_move": message("{name} to move"),
     "you_play": message("You play {colour}"),
@@ -97,19 +99,22 @@ def page(locale: str, activity: str | None) -> str:
 <title>TwixT</title>
 <link rel="icon" href="/favicon.ico">
 <link rel="stylesheet" href="/static/board.css">
+<link rel="stylesheet" href="/static/colours.css">
+<script src="/static/drawing.js" defer></script>
 {bundle}<script src="/static/board.js" defer></script>
 </head>
 <body data-mode="{mode}" data-client-id="{escape(activity or '')}">
 <main>
 <header id="players"></header>
 <p id="status" role="status" aria-live="polite"></p>
+<ul id="clocks" hidden></ul>
 <div id="board-wrap"></div>
 <div id="choice" hidden></div>
 <div id="actions"></div>
 <p id="message" role="alert"></p>
 <nav id="steps" hidden></nav>
 <p id="help" class="hint"></p>
-<details id="moves"><summary></summary><ol></ol></details>
+<section id="moves" aria-labelledby="moves-title"><h2 id="moves-title"></h2><ol></ol></section>
 <nav id="games" hidden><h2></h2><ul></ul></nav>
 <noscript>{needs_script}</noscript>
 </main>
@@ -127,6 +132,7 @@ def refused_page(locale: str) -> str:
 <html lang="{escape(tr.locale)}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>TwixT</title><link rel="icon" href="/favicon.ico">
+<link rel="stylesheet" href="/static/colours.css">
 <link rel="stylesheet" href="/static/board.css"></head>
 <body><main><p id="message" role="alert">{refused}</p>
 </main></body></html>

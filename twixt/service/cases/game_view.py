@@ -15,6 +15,7 @@ that many turns, worked out on a copy.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from twixt.language import Message, Translation, translation
 from twixt.rules import (
@@ -37,7 +38,7 @@ from twixt.service.desk.engine_seats import is_engine_seat, taken_back
 from twixt.service.errors import MalformedError, MissingError, refused_by_rules
 from twixt.service.model import Control, Request, User
 from twixt.service.pure.clock.texts import seat_lines
-from twixt.storage import GameStore, NotFoundError, OfferKind, StoredGame
+from twixt.storage import GameStore, NotFoundError, OfferKind, SettingStore, StoredGame
 
 
 @dataclass(frozen=True)
@@ -93,16 +94,25 @@ class GameView:
     turns: int
     #: what `you` may do now (done as `seat_request`'s person)
     controls: tuple[Control, ...]
+    #: the winning chain of the position shown (empty until a side connects)
+    chain_holes: frozenset[Hole] = frozenset()
+    chain_links: frozenset[Link] = frozenset()
+    #: the palette `you` chose for boards (`settings palette`: "normal" or "colour-blind")
+    palette: str = "normal"
 
     def offers(self, name: str) -> bool:
         """Whether the control `name` is among the viewer's controls now."""
         return any(control.name == name for control in self.controls)
 
 
+class GameViewsStorage(GameStore, SettingStore, Protocol):
+    """The games, and the viewer's settings (their palette)."""
+
+
 class GameViews:
     """Views of games, for whoever looks."""
 
-    def __init__(self, desk: Desk, store: GameStore) -> None:
+    def __init__(self, desk: Desk, store: GameViewsStorage) -> None:
         self._desk = desk
         self._store = store
 
@@ -126,6 +136,9 @@ class GameViews:
         takeback_by = None if asker is None else asker.number
         shown, step = _at_step(stored, game, step)
         current = step == len(game.history)
+        chain_holes, chain_links = shown.winning_chain()
+        palette = ("normal" if seat is None
+                   else (await self._store.user_prefs(stored.seats[seat].user_id)).palette)
         return GameView(
             game_id=stored.id, live_version=stored.live_version, active=stored.is_active,
             rules=game.rules, cols=game.geometry.cols, rows=game.geometry.rows,
@@ -142,6 +155,8 @@ class GameViews:
             takeback_by=takeback_by,
             privilege_seat=_privilege_seat(game) if stored.is_active else None,
             outcome=game.outcome, aborted=not stored.is_active and game.outcome is None,
+            chain_holes=frozenset(chain_holes), chain_links=frozenset(chain_links),
+            palette=palette,
             step=step, turns=len(game.history),
             controls=_controls(stored, game, seat, takeback_by, translation(locale),
                                time_up=turn_clock is not None

@@ -1,13 +1,10 @@
-// The TwixT board in the browser: draws the game as SVG, lets its player choose a hole and
+// The TwixT board in the browser: shows the game (drawn by drawing.js), lets its player choose a hole and
 // place a peg (with the links they choose in classic), offers the controls the service gives
 // its player now (the view's `controls`: the buttons and commands Discord has), and hears of
 // every change live. Hand-written, no framework; the service checks everything again.
 "use strict";
 
 (function () {
-  const SVG = "http://www.w3.org/2000/svg";
-  const CELL = 20;
-  const MARGIN = 22;
   const body = document.body;
   const $ = (id) => document.getElementById(id);
   let words = {};
@@ -30,29 +27,13 @@
   }
 
   function el(tag, attrs, text) {
-    const node = tag.startsWith("svg:") ? document.createElementNS(SVG, tag.slice(4))
-      : document.createElement(tag);
+    const node = document.createElement(tag);
     for (const [name, value] of Object.entries(attrs || {})) node.setAttribute(name, value);
     if (text !== undefined) node.textContent = text;
     return node;
   }
 
-  function letters(col) {
-    let text = "";
-    col += 1;
-    while (col > 0) { const r = (col - 1) % 26; text = String.fromCharCode(65 + r) + text; col = Math.floor((col - 1) / 26); }
-    return text;
-  }
-  const holeName = (c, r) => letters(c) + (r + 1);
-  function parseHole(name) {
-    const m = /^([A-Z]+)([0-9]+)$/.exec(name);
-    let col = 0;
-    for (const ch of m[1]) col = col * 26 + (ch.charCodeAt(0) - 64);
-    return [col - 1, Number(m[2]) - 1];
-  }
-  const centre = (c, r) => [MARGIN + c * CELL + CELL / 2, MARGIN + r * CELL + CELL / 2];
-  const isCorner = (c, r, v) => (c === 0 || c === v.cols - 1) && (r === 0 || r === v.rows - 1);
-  const colourWord = (colour) => say(colour);
+  const { holeName, parseHole, isCorner } = window.TwixtDrawing;
 
   function message(text) { $("message").textContent = text || ""; }
 
@@ -67,77 +48,17 @@
 
   // --- drawing -----------------------------------------------------------------------
 
+  // the board is drawn by drawing.js; the page chooses and plays on it
   function draw() {
-    const v = shown;
-    const wrap = $("board-wrap");
-    const width = MARGIN * 2 + v.cols * CELL;
-    const height = MARGIN * 2 + v.rows * CELL;
-    const svg = el("svg:svg", { id: "board", viewBox: `0 0 ${width} ${height}`, role: "group",
-      "aria-label": say("board"), "aria-describedby": "help" });
-    // the border lines: Red's rows top and bottom, Black's columns left and right
-    const x0 = MARGIN + CELL, x1 = MARGIN + (v.cols - 1) * CELL;
-    const y0 = MARGIN + CELL, y1 = MARGIN + (v.rows - 1) * CELL;
-    for (const y of [y0, y1]) svg.append(el("svg:line", { x1: x0, x2: x1, y1: y, y2: y, class: "border red" }));
-    for (const x of [x0, x1]) svg.append(el("svg:line", { x1: x, x2: x, y1: y0, y2: y1, class: "border black" }));
-    for (let c = 0; c < v.cols; c++) {
-      const [x] = centre(c, 0);
-      svg.append(el("svg:text", { x, y: MARGIN - 8, class: "label" }, letters(c)));
-      svg.append(el("svg:text", { x, y: height - MARGIN + 15, class: "label" }, letters(c)));
-    }
-    for (let r = 0; r < v.rows; r++) {
-      const [, y] = centre(0, r);
-      svg.append(el("svg:text", { x: MARGIN - 11, y: y + 4, class: "label" }, String(r + 1)));
-      svg.append(el("svg:text", { x: width - MARGIN + 11, y: y + 4, class: "label" }, String(r + 1)));
-    }
-    const pegs = new Map(v.pegs.map(([hole, colour]) => [hole, colour]));
-    const lines = el("svg:g", { class: "links" });
-    for (const [a, b, colour] of v.links) lines.append(linkLine(a, b, "link " + colour));
-    if (chosen) {
-      for (const [a, b] of chosen.links) {
-        const picked = chosen.auto || chosen.picked.has(b);
-        lines.append(linkLine(a, b, "link proposed" + (picked ? "" : " unpicked")));
-      }
-    }
-    svg.append(lines);
-    const holes = el("svg:g", { class: "holes" });
-    const last = new Set(v.last);
-    for (let r = 0; r < v.rows; r++) {
-      for (let c = 0; c < v.cols; c++) {
-        if (isCorner(c, r, v)) continue;
-        const name = holeName(c, r);
-        const [x, y] = centre(c, r);
-        const colour = pegs.get(name);
-        const proposed = chosen && chosen.hole === name;
-        let label = colour ? say("hole_peg", { hole: name, colour: colourWord(colour) })
-          : proposed ? say("hole_new", { hole: name }) : say("hole_empty", { hole: name });
-        if (last.has(name)) label += ", " + say("hole_last");
-        const hole = el("svg:g", { role: "button", tabindex: "-1", "aria-label": label,
-          "data-hole": name, class: "hole" + (colour ? " " + colour : "") + (proposed ? " proposed" : "") });
-        hole.append(el("svg:rect", { x: x - CELL / 2, y: y - CELL / 2, width: CELL, height: CELL, class: "hit" }));
-        if (colour) {
-          hole.append(el("svg:circle", { cx: x, cy: y, r: 6.2, class: "peg " + colour }));
-          if (last.has(name)) hole.append(el("svg:circle", { cx: x, cy: y, r: 8.6, class: "last" }));
-        } else if (proposed) {
-          hole.append(el("svg:circle", { cx: x, cy: y, r: 6.2, class: "peg new " + seatColour() }));
-        } else {
-          hole.append(el("svg:circle", { cx: x, cy: y, r: 1.8, class: "dot" }));
-        }
-        holes.append(hole);
-      }
-    }
-    svg.append(holes);
+    const svg = window.TwixtDrawing.board(shown, { chosen, colour: seatColour(), say });
     svg.addEventListener("click", onBoardClick);
     svg.addEventListener("keydown", onBoardKey);
-    wrap.replaceChildren(svg);
+    $("board-wrap").prepend(svg);
+    const old = svg.nextElementSibling;
+    if (old && old.id === "board") old.remove();
     const focus = svg.querySelector(`[data-hole="${focusHole || "?"}"]`) || svg.querySelector(".hole");
     focus.setAttribute("tabindex", "0");
     focusHole = focus.getAttribute("data-hole");
-  }
-
-  function linkLine(a, b, cls) {
-    const [ax, ay] = centre(...parseHole(a));
-    const [bx, by] = centre(...parseHole(b));
-    return el("svg:line", { x1: ax, y1: ay, x2: bx, y2: by, class: cls });
   }
 
   function seatColour() {
@@ -179,9 +100,13 @@
     if (v.draw_offered_by && v.active) lines.push(say("draw_offered", { colour: say(v.draw_offered_by === "red" ? "Red" : "Black") }));
     if (v.takeback_by !== null && v.active) lines.push(say("takeback_asked", { name: v.seats[v.takeback_by].name }));
     $("status").textContent = lines.join(" · ");
+    const clocks = $("clocks");
+    clocks.replaceChildren(...v.seat_clocks.map((line) => el("li", {}, line)));
+    clocks.hidden = !v.seat_clocks.length;
     const list = $("moves").querySelector("ol");
     list.replaceChildren(...view.history.map((text) => el("li", {}, text)));
-    $("moves").querySelector("summary").textContent = say("moves");
+    list.scrollTop = list.scrollHeight;
+    $("moves").querySelector("h2").textContent = say("moves");
   }
 
   function button(key, onPress, extra) {
