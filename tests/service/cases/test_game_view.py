@@ -223,3 +223,21 @@ async def test_one_wait_follows_many_games_and_says_which_changed(service):
     await asyncio.sleep(0)
     await enter(service, asking(CAROL, channel=CHANNEL + 1), "K10")
     assert await asyncio.wait_for(waiting, NEVER) == {second: 1}
+
+
+async def test_the_views_of_many_pages_are_each_the_view_its_seat_and_language_see(service):
+    await start_game(service, swap="no")
+    await enter(service, asking(ALICE), "K10")
+    await act(service, await view_of(service, ALICE.id), K.ASK_TAKEBACK)
+    game = await game_id(service)
+    asked = [(0, "en"), (1, "de"), (None, "en"), (1, "en")]
+    views = await service.game_views(game, asked)
+    assert views == [await service.game_view(game, seat=seat, locale=locale)
+                     for seat, locale in asked]
+    assert {K.ACCEPT_TAKEBACK, K.DECLINE_TAKEBACK} <= kinds(views[1])
+    assert views[1].controls != views[3].controls  # the same controls, in German
+    for wrong in ([(2, "en")], [(0, "en"), (-1, "en")]):
+        with pytest.raises(ServiceError, match="there is no such game"):
+            await service.game_views(game, wrong)
+    with pytest.raises(ServiceError, match="there is no such game"):
+        await service.game_views(game + 99, [(None, "en")])
