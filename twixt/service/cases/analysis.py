@@ -23,8 +23,8 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from contextlib import nullcontext
+from typing import TYPE_CHECKING
 
-from twixt.engine.analysis import GameAnalysis, Progress, analyze_game, default_limit
 from twixt.language import Markup, Translation, verbatim
 from twixt.rendering import CurveSwing, WinCurve, render_wincurve
 from twixt.rules import Colour, Game, records
@@ -35,6 +35,9 @@ from twixt.service.errors import BusyError, ConflictError, LimitError
 from twixt.service.model import Attachment, Reply, Request
 from twixt.service.texts import result_sentence
 from twixt.storage import GameStatus, GameStore
+
+if TYPE_CHECKING:  # the engine loads numpy: imported when an analysis runs
+    from twixt.engine.analysis import GameAnalysis, Progress
 
 #: analysed games kept, newest first
 CACHED = 32
@@ -50,6 +53,8 @@ def analyze_record(record: str, seed: int = 0, *,
     core that searches (`engine.analysis.default_limit`: node counts, so the same every run;
     at most about `engine.analysis.FULL_POSITIONS` searches): what a worker process runs (a
     record is plain text, cheaper to send than a game); `progress` is told after each move."""
+    from twixt.engine.analysis import analyze_game, default_limit
+
     game = records.read(record)
     return analyze_game(game, default_limit(game), seed=seed, progress=progress)
 
