@@ -5,11 +5,11 @@ once (the static board, the pieces' tiles), makes the PNG a third of the size of
 and lets every replay frame share one global GIF palette.
 
 A palette picture's PNG is written here, not by Pillow: Pillow tries five filters on every
-row and holds the GIL while it compresses, so two threads cannot draw more boards than one.
-Here each row is stored unfiltered (what PNG's authors advise for palette pictures: a
-palette index minus its neighbour means nothing, and the rows came out 2% smaller) and
-compressed by `zlib`, which lets other threads run meanwhile; it takes four fifths of
-Pillow's time at the same level (`benchmarks/render_bench.py` prints both).
+row and holds the GIL while it compresses, so a thread drawing a board waits while another
+encodes one. Here each row is stored unfiltered (what PNG's authors advise for palette
+pictures: a palette index minus its neighbour means nothing, and the PNG came out 1% smaller) and
+compressed by `zlib`, which lets other threads run meanwhile; it takes four fifths to nine
+tenths of Pillow's time at the same level (`benchmarks/render_bench.py` prints both).
 """
 
 from __future__ import annotations
