@@ -1,21 +1,33 @@
 """Speed and size of board pictures: a late 24×24 position and a 60-turn replay.
 
-Prints medians; the aims are 8 ms and 250 KB a board (the bot's 100 turns a second on two
-cores leave that much for the picture), two threads drawing nearly twice the boards a second
-of one (the bot draws in worker threads, so the work must be in C code that releases the
-GIL), and a replay under 3 s and 8 MB. Run: python benchmarks/render_bench.py
+Prints medians, each beside its floor measured in the same run: a board (drawn and encoded)
+beside Pillow's own PNG encode of the very same picture at the level the project saves with
+(`PNG_COMPRESS_LEVEL`), the aim being at most 1.5× that floor and 250 KB; the boards a
+second of two threads beside one's, the aim being nearly twice (the bot draws in worker
+threads, so the work must be in C code that releases the GIL), beside the same for a job
+that never holds the GIL (zlib compressing the picture's rows), which is what two threads
+can reach on this machine at this load, and for two processes; and a replay under 3 s and
+8 MB. Run: python benchmarks/render_bench.py
 """
 
 from __future__ import annotations
 
 import functools
+import io
+import os
 import random
 import statistics
 import time
+import zlib
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+
+from PIL import Image
 
 from twixt.rendering import RenderOptions, ThemeName, render_png, render_replay
+from twixt.rendering.board import board_image
+from twixt.rendering.encode import PNG_COMPRESS_LEVEL, png_bytes
+from twixt.rendering.view import view_of
 from twixt.rules import Colour, Game, Hole
 
 REPEATS = 15
@@ -47,41 +59,82 @@ def late_game(seed: int = 7, min_pegs: int = 84, min_links: int = 64) -> Game:
     return game
 
 
-def median_ms(job: Callable[[], bytes]) -> tuple[float, bytes]:
-    times, result = [], b""
+def pillow_png(image: Image.Image) -> bytes:
+    """The floor: Pillow's PNG encode of a picture at the level the project saves with."""
+    out = io.BytesIO()
+    image.save(out, "PNG", compress_level=PNG_COMPRESS_LEVEL)
+    return out.getvalue()
+
+
+def side_by_side(*jobs: Callable[[], object]) -> list[float]:
+    """Each job's median CPU time in ms, the jobs taken in turn REPEATS times, so that the
+    machine's load falls on each alike."""
+    times: list[list[float]] = [[] for _ in jobs]
     for _ in range(REPEATS):
-        start = time.perf_counter()
-        result = job()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000, result
+        for job, kept in zip(jobs, times, strict=True):
+            start = time.thread_time()
+            job()
+            kept.append(time.thread_time() - start)
+    return [statistics.median(kept) * 1000 for kept in times]
 
 
-def boards_per_second(threads: int, job: Callable[[], bytes]) -> float:
-    """The median rate at which a pool of `threads` workers draws POOL_BOARDS boards."""
+def boards_per_second(pool: Executor, job: Callable[[int], object]) -> float:
+    """The median rate at which a pool of workers does `job` POOL_BOARDS times."""
     rates = []
-    with ThreadPoolExecutor(threads) as pool:
-        for _ in range(POOL_REPEATS):
-            start = time.perf_counter()
-            for _png in pool.map(lambda _: job(), range(POOL_BOARDS)):
-                pass
-            rates.append(POOL_BOARDS / (time.perf_counter() - start))
+    for _ in range(POOL_REPEATS):
+        start = time.perf_counter()
+        for _done in pool.map(job, range(POOL_BOARDS)):
+            pass
+        rates.append(POOL_BOARDS / (time.perf_counter() - start))
     return statistics.median(rates)
 
 
+_GAME = late_game()
+
+
+def _board(_: int) -> bytes:
+    return render_png(_GAME)
+
+
+def _no_gil(rows: bytes) -> Callable[[int], bytes]:
+    return lambda _: zlib.compress(rows, PNG_COMPRESS_LEVEL)
+
+
 def main() -> None:
-    game = late_game()
-    print(f"late 24x24 position: {len(game.pegs())} pegs, {len(game.links())} links")
+    game = _GAME
+    print(f"late 24x24 position: {len(game.pegs())} pegs, {len(game.links())} links; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     render_png(game)  # the static layer is drawn once per size and theme, then reused
+    print(f"CPU ms, median of {REPEATS}, beside the floor: Pillow's PNG encode of the same "
+          f"picture at level {PNG_COMPRESS_LEVEL}")
     for theme in ThemeName:
         for side in Colour:
             options = RenderOptions(theme=theme, side=side)
-            render_png(game, options)
-            ms, png = median_ms(functools.partial(render_png, game, options))
-            print(f"  board {theme.value:5} {side.value:5}: median {ms:5.1f} ms, "
-                  f"{len(png) / 1024:5.1f} KB")
-    one, two = (boards_per_second(threads, lambda: render_png(game)) for threads in (1, 2))
-    print(f"  boards a second: {one:5.0f} in 1 thread, {two:5.0f} in 2 threads "
-          f"({two / one:.2f}x)")
+            png = render_png(game, options)
+            image = board_image(view_of(game), options)
+            board, floor, drawing, encoding = side_by_side(
+                functools.partial(render_png, game, options),
+                functools.partial(pillow_png, image),
+                lambda: board_image(view_of(game), options),  # noqa: B023 (used at once)
+                functools.partial(png_bytes, image))
+            print(f"  board {theme.value:5} {side.value:5}: {board:5.2f} ms = "
+                  f"{board / floor:.2f}x the floor {floor:5.2f} ms (drawing {drawing:4.2f}, "
+                  f"encoding {encoding:4.2f}); {len(png) / 1024:5.1f} KB, "
+                  f"Pillow's {len(pillow_png(image)) / 1024:5.1f} KB")
+    rows = board_image(view_of(game), RenderOptions()).tobytes()
+    rates = {}
+    for workers in (1, 2):
+        with ThreadPoolExecutor(workers) as threads:
+            rates["board", "thread", workers] = boards_per_second(threads, _board)
+            rates["no GIL", "thread", workers] = boards_per_second(threads, _no_gil(rows))
+        with ProcessPoolExecutor(workers) as processes:
+            list(processes.map(_board, range(2 * workers)))  # each process's caches warm
+            rates["board", "process", workers] = boards_per_second(processes, _board)
+    for job, pool in (("board", "thread"), ("no GIL", "thread"), ("board", "process")):
+        one, two = rates[job, pool, 1], rates[job, pool, 2]
+        what = "boards" if job == "board" else "floor: zlib of the rows, holding no GIL"
+        print(f"  {what} a second: {one:5.0f} in 1 {pool}, {two:5.0f} in 2 "
+              f"({two / one:.2f}x)")
     replayed = late_game(seed=11, min_pegs=60, min_links=0)
     start = time.perf_counter()
     gif = render_replay(replayed)

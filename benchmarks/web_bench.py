@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import gzip
 import os
 import re
@@ -26,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,8 +43,8 @@ SECRET = "web-bench-secret-0123456789abcdef"
 TWIXT = str(Path(sys.executable).with_name("twixt"))
 #: the longest any one step may take before the benchmark gives up
 PATIENCE = 120.0
-#: a game's moves, alternating seats, far enough apart to link nothing
-MOVES = ["J10", "M14", "J14", "M10", "O12", "G12", "K8", "K16"]
+#: a game's moves, alternating seats, three holes apart so that none links
+MOVES = [f"{col}{row}" for row in range(3, 22, 3) for col in "CFILORU"][:16]
 
 
 async def make_games(path: Path, games: int) -> list[int]:
@@ -57,16 +59,68 @@ async def make_games(path: Path, games: int) -> list[int]:
         return ids
 
 
-def start_server(path: Path) -> tuple[subprocess.Popen[str], str]:
+FLOOR = str(ROOT / "benchmarks" / "web_floor.py")
+
+
+def start_server(command: list[str]) -> tuple[subprocess.Popen[str], str, float]:
+    """A server started, its address, and when it was started (perf_counter)."""
     env = {key: value for key, value in os.environ.items()
            if not key.startswith(("DISCORD_", "TWIXT_"))}
     env["TWIXT_WEB_SECRET"] = SECRET
-    server = subprocess.Popen([TWIXT, "web", "--db", str(path), "--port", "0"], env=env,
-                              text=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    began = time.perf_counter()
+    server = subprocess.Popen(command, env=env, text=True, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL)
     assert server.stdout is not None
     found = re.search(r"http://127\.0\.0\.1:\d+", server.stdout.readline())
-    assert found, "twixt web did not start"
-    return server, found.group(0)
+    assert found, f"{command[0]} did not start"
+    return server, found.group(0), began
+
+
+def twixt_web(path: Path, profile: str | None = None) -> list[str]:
+    """`twixt web` over the database at `path` (under cProfile, writing `profile` when it
+    stops, if given)."""
+    if profile:
+        return [sys.executable, "-m", "cProfile", "-o", profile, "-m", "twixt.cli", "web",
+                "--db", str(path), "--port", "0"]
+    return [TWIXT, "web", "--db", str(path), "--port", "0"]
+
+
+def floor_server(path: Path) -> list[str]:
+    return [sys.executable, FLOOR, "--db", str(path), "--port", "0"]
+
+
+def stop(server: subprocess.Popen[str]) -> None:
+    if server.poll() is None:
+        server.terminate()
+        try:
+            server.wait(PATIENCE)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+async def first_answer(url: str, began: float) -> float:
+    """Seconds from the server's start to the end of its first answer to `url`."""
+    async with aiohttp.ClientSession() as session, session.get(url) as answer:
+        await answer.read()
+        assert answer.status == 200, answer.status
+    return time.perf_counter() - began
+
+
+def first_answers(path: Path, game: int, rounds: int) -> dict[str, list[float]]:
+    """`twixt web`'s first answer (a game's page) and a plain aiohttp server's (the floor's
+    `/`), from their processes' start, in turns."""
+    token = Signer(SECRET.encode()).token(game, 0)
+    times: dict[str, list[float]] = {"twixt web": [], "floor": []}
+    for _ in range(rounds):
+        for name, command, page in (("twixt web", twixt_web(path), f"/g/{token}"),
+                                    ("floor", floor_server(path), "/")):
+            server, base, began = start_server(command)
+            try:
+                times[name].append(asyncio.run(first_answer(base + page, began)))
+            finally:
+                stop(server)
+    return times
 
 
 async def live_page(session: aiohttp.ClientSession, base: str, token: str,
@@ -99,36 +153,81 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-@dataclass
-class Figures:
-    open: float
-    latencies: list[float]
-    seen: int
-    first_http: float
-    weight: int
-    activity_weight: int
-    token: str
-    #: the server's CPU time for each move, its live pages' views included
-    cpu_per_move: float
+@dataclass(frozen=True)
+class Target:
+    """A server under measure: where a seat's page acts and listens."""
+
+    name: str
+    base: str
+    act: Callable[[int, int], str]
+    live: Callable[[int, int], str]
 
 
-async def measure(base: str, ids: list[int], moves: int, workers: int,
-                  server_pid: int) -> Figures:
+def twixt_target(base: str) -> Target:
     signer = Signer(SECRET.encode())
-    watch = [signer.token(game, None) for game in ids]
+    return Target("twixt web", base,
+                  lambda game, seat: f"{base}/api/g/{signer.token(game, seat)}/act",
+                  lambda game, seat: f"{base}/api/g/{signer.token(game, seat)}/live")
+
+
+def floor_target(base: str) -> Target:
+    return Target("floor", base, lambda game, seat: f"{base}/act/{game}/{seat}",
+                  lambda game, seat: f"{base}/live/{game}/{seat}")
+
+
+@dataclass
+class Moves:
+    """One server's moves: each move's time to the opponent's page and to the POST's answer
+    (ms), the server's CPU a move, and how many moves the opponent's page saw."""
+
+    name: str
+    to_opponent: list[float]
+    to_answer: list[float]
+    cpu_per_move: float
+    seen: int
+    load: float
+
+
+_TURNS = re.compile(rb'"turns": (\d+)')
+
+
+async def seated_page(session: aiohttp.ClientSession, url: str, arrived: dict[int, float],
+                      opened: asyncio.Event, count: list[int], pages: int) -> None:
+    """One player's live page: notes when each number of turns first reached it."""
+    async with session.get(url) as response:
+        assert response.status == 200, response.status
+        first = True
+        async for line in response.content:
+            if not line.startswith(b"data: "):
+                continue
+            if first:
+                first = False
+                count[0] += 1
+                if count[0] == pages:
+                    opened.set()
+            elif (found := _TURNS.search(line)) is not None:
+                arrived.setdefault(int(found.group(1)), time.perf_counter())
+
+
+async def play_moves(target: Target, ids: list[int], moves: int, workers: int,
+                     server_pid: int) -> Moves:
+    """Both players' pages of each game open, `moves` moves played from `workers` clients
+    at once, each timed from its POST to its opponent's page hearing of it."""
     connector = aiohttp.TCPConnector(limit=0)
     timeout = aiohttp.ClientTimeout(total=None, sock_connect=PATIENCE)
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
-        seen, count, opened = [0], [0], asyncio.Event()
-        pages = [asyncio.create_task(live_page(session, base, token, seen, opened, count,
-                                               len(ids))) for token in watch]
-        started = time.perf_counter()
+        arrived: dict[tuple[int, int], dict[int, float]] = {
+            (game, seat): {} for game in ids for seat in (0, 1)}
+        count, opened = [0], asyncio.Event()
+        pages = [asyncio.create_task(seated_page(session, target.live(game, seat), heard,
+                                                 opened, count, len(arrived)))
+                 for (game, seat), heard in arrived.items()]
         await asyncio.wait_for(opened.wait(), PATIENCE)
-        open_seconds = time.perf_counter() - started
-        # the moves: game g's k-th move is made by seat k % 2, MOVES[k] (each game in turn)
+        # game g's k-th move is made by seat k % 2, MOVES[k] (each game in turn)
         plan = [(ids[n % len(ids)], n // len(ids)) for n in range(moves)]
         assert max(k for _, k in plan) < len(MOVES), "more moves than the plan holds"
-        latencies: list[float] = []
+        sent: dict[tuple[int, int], float] = {}
+        to_answer: list[float] = []
         queue: asyncio.Queue[tuple[int, int]] = asyncio.Queue()
         for item in plan:
             queue.put_nowait(item)
@@ -136,23 +235,43 @@ async def measure(base: str, ids: list[int], moves: int, workers: int,
         async def player() -> None:
             while not queue.empty():
                 game, k = queue.get_nowait()
-                token = signer.token(game, k % 2)
-                began = time.perf_counter()
-                async with session.post(f"{base}/api/g/{token}/act",
+                began = sent[game, k] = time.perf_counter()
+                async with session.post(target.act(game, k % 2),
                                         json={"control": "move", "text": MOVES[k]}) as answer:
                     await answer.read()
                     assert answer.status == 200, (answer.status, await answer.text())
-                latencies.append(time.perf_counter() - began)
+                to_answer.append(1000 * (time.perf_counter() - began))
 
         cpu_before = cpu_seconds(server_pid)
         await asyncio.wait_for(asyncio.gather(*(player() for _ in range(workers))), PATIENCE)
-        cpu_per_move = (cpu_seconds(server_pid) - cpu_before) / moves
         deadline = time.perf_counter() + 10
-        while seen[0] < moves and time.perf_counter() < deadline:
-            await asyncio.sleep(0.05)
-        views_seen = seen[0]
+        while (sum((k + 1) in arrived[game, 1 - k % 2] for game, k in plan) < moves
+               and time.perf_counter() < deadline):
+            await asyncio.sleep(0.01)
+        cpu_per_move = (cpu_seconds(server_pid) - cpu_before) / moves
+        to_opponent = [1000 * (arrived[game, 1 - k % 2][k + 1] - sent[game, k])
+                       for game, k in plan if (k + 1) in arrived[game, 1 - k % 2]]
+        for page in pages:
+            page.cancel()
+        await asyncio.gather(*pages, return_exceptions=True)
+    return Moves(target.name, to_opponent, to_answer, cpu_per_move, len(to_opponent),
+                 os.getloadavg()[0])
+
+
+@dataclass
+class Figures:
+    first_http: float
+    weight: int
+    activity_weight: int
+    token: str
+
+
+async def page_figures(base: str, game: int) -> Figures:
+    """What the page weighs, and its first board over HTTP."""
+    signer = Signer(SECRET.encode())
+    async with aiohttp.ClientSession() as session:
         # the first board over HTTP: the page, its script and styles, the game's view
-        token = signer.token(ids[-1], 0)
+        token = signer.token(game, 0)
         began = time.perf_counter()
         weight = 0
         for path in (f"/g/{token}", "/static/drawing.js", "/static/board.js",
@@ -168,11 +287,7 @@ async def measure(base: str, ids: list[int], moves: int, workers: int,
                                headers={"Accept-Encoding": "gzip"},
                                auto_decompress=False) as answer:
             activity_weight = len(await answer.read())
-        for page in pages:
-            page.cancel()
-        await asyncio.gather(*pages, return_exceptions=True)
-    return Figures(open_seconds, latencies, views_seen, first_board_http, weight,
-                   activity_weight, token, cpu_per_move)
+    return Figures(first_board_http, weight, activity_weight, token)
 
 
 def first_board_in_chromium(base: str, token: str) -> float | None:
@@ -209,37 +324,69 @@ async def stop_with_pages(base: str, server: subprocess.Popen[str], ids: list[in
     return stopped
 
 
+def summary(moves: Moves) -> str:
+    opponent, answer = moves.to_opponent, moves.to_answer
+    return (f"  {moves.name:9}: to the opponent's page median {statistics.median(opponent):6.1f}, "
+            f"p90 {percentile(opponent, 0.9):6.1f}, p99 {percentile(opponent, 0.99):6.1f}, "
+            f"max {max(opponent):6.1f} ms; the POST's answer median "
+            f"{statistics.median(answer):5.1f}, p99 {percentile(answer, 0.99):6.1f} ms; "
+            f"CPU {1000 * moves.cpu_per_move:5.2f} ms a move; {moves.seen} of "
+            f"{len(answer)} seen; load {moves.load:.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--pages", type=int, default=200,
+                        help="live pages: both players' of the first PAGES / 2 games")
     parser.add_argument("--moves", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--rounds", type=int, default=2,
+                        help="the floor and twixt web, each measured this many times in turn")
+    parser.add_argument("--starts", type=int, default=5,
+                        help="starts of twixt web and of a plain aiohttp server, in turn")
+    parser.add_argument("--profile", metavar="FILE",
+                        help="run twixt web's moves under cProfile, its figures to FILE "
+                        "(its CPU is then cProfile's)")
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 8192)), hard))
+    print(f"{args.games} games, {args.pages} live pages (both players' of {args.pages // 2} "
+          f"games), {args.moves} moves from {args.workers} clients at once; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    played: dict[str, list[Moves]] = {"floor": [], "twixt web": []}
     with tempfile.TemporaryDirectory() as work:
-        path = Path(work) / "twixt.db"
-        ids = asyncio.run(make_games(path, args.games))
-        server, base = start_server(path)
+        for round_ in range(args.rounds):
+            for name, command, target in (
+                    ("floor", floor_server, floor_target),
+                    ("twixt web", functools.partial(twixt_web, profile=args.profile),
+                     twixt_target)):
+                path = Path(work) / f"{round_}-{name.replace(' ', '-')}.db"
+                ids = asyncio.run(make_games(path, args.games))
+                server, base, _began = start_server(command(path))
+                try:
+                    moves = asyncio.run(play_moves(target(base), ids[:args.pages // 2],
+                                                   args.moves, args.workers, server.pid))
+                finally:
+                    stop(server)
+                played[name].append(moves)
+                print(summary(moves), flush=True)
+        for mine, floor in zip(played["twixt web"], played["floor"], strict=True):
+            print(f"  twixt web / floor: CPU a move {mine.cpu_per_move / floor.cpu_per_move:.2f}x, "
+                  f"p99 to the opponent's page {percentile(mine.to_opponent, 0.99):.1f} ms "
+                  f"against {percentile(floor.to_opponent, 0.99):.1f} ms")
+        starts = first_answers(path, ids[0], args.starts)
+        web, plain = (statistics.median(starts[name]) for name in ("twixt web", "floor"))
+        print(f"first answer from the process's start, median of {args.starts}: twixt web "
+              f"{1000 * web:.0f} ms, a plain aiohttp server {1000 * plain:.0f} ms "
+              f"({web / plain:.2f}x)")
+        server, base, _began = start_server(twixt_web(path))
         try:
-            figures = asyncio.run(measure(base, ids, args.moves, args.workers, server.pid))
+            figures = asyncio.run(page_figures(base, ids[0]))
             chromium_seconds = first_board_in_chromium(base, figures.token)
             stop_seconds = asyncio.run(stop_with_pages(base, server, ids))
         finally:
-            if server.poll() is None:
-                server.kill()
-                server.wait()
-    latencies = [1000 * x for x in figures.latencies]
-    print(f"games open: {args.games}, live pages: {args.games} "
-          f"(all open after {figures.open:.2f} s)")
-    print(f"moves through the web API: {len(latencies)} from {args.workers} clients at once")
-    print(f"  latency ms: median {statistics.median(latencies):.1f}, "
-          f"p90 {percentile(latencies, 0.9):.1f}, p99 {percentile(latencies, 0.99):.1f}, "
-          f"max {max(latencies):.1f}")
-    print(f"  server CPU a move (its live pages' views included): "
-          f"{1000 * figures.cpu_per_move:.1f} ms; load average during the run: "
-          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    print(f"  views the live pages saw: {figures.seen} of {len(latencies)} moves")
+            stop(server)
     total = figures.weight + figures.activity_weight
     print(f"page weight, gzipped: {figures.weight / 1024:.1f} KB (HTML, drawing.js, board.js, "
           f"board.css, colours.css); "

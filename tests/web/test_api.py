@@ -246,6 +246,33 @@ async def test_a_move_at_the_table_reaches_a_live_page(http: TestClient, board: 
     live.close()
 
 
+async def test_a_change_makes_each_seat_and_language_its_view_once_for_all_its_pages(
+        http: TestClient, board: WebBoard, storage: SqliteStorage,
+        monkeypatch: pytest.MonkeyPatch):
+    game = await game_id(storage)
+    made: list[list[tuple[int | None, str]]] = []
+    views = board.service.game_views
+
+    async def counted(game_id: int, seen_by: list[tuple[int | None, str]]) -> list[Any]:
+        made.append(sorted(seen_by, key=str))
+        return await views(game_id, seen_by)
+
+    monkeypatch.setattr(board.service, "game_views", counted)
+    watching, bob = board.signer.token(game, None), board.signer.token(game, BOB)
+    pages = [await http.get(f"/api/g/{watching}/live{lang}") for lang in ("", "", "?lang=de")]
+    pages.append(await http.get(f"/api/g/{bob}/live"))
+    for page in pages:
+        await page.content.readuntil(b"\n\n")  # the view it opened with
+    moved = await http.post(f"/api/g/{bob}/act", json={"control": "move", "text": "E7"})
+    assert moved.status == 200
+    told = [await page.content.readuntil(b"\n\n") for page in pages]
+    assert all(b'"version": 2' in event and b'["E7", "black"]' in event for event in told)
+    assert told[0] == told[1] and b'"you": 1' in told[3]
+    assert made == [[(1, "en"), (None, "de"), (None, "en")]]
+    for page in pages:
+        page.close()
+
+
 async def test_the_words_come_in_german(http: TestClient):
     words = await (await http.get("/api/words?lang=de")).json()
     assert words["place"] == "Setzen {hole}" and words["red"] == "rot"

@@ -18,8 +18,6 @@ from twixt.storage import (
     database_setting,
     full_check,
 )
-from twixt.storage.backends.postgres import safe_url
-from twixt.storage.transfer import TransferError, copy_sqlite_to_postgres
 
 
 def database(text: str) -> Database:
@@ -67,6 +65,11 @@ def migrate(source: Path, target: str) -> int:
     """Copy every row of a SQLite database into a new, empty PostgreSQL database, then check
     that every game reads and replays the same on both sides. The SQLite file is only read
     (after the usual upgrade of its schema); a target that holds any row is refused."""
+    # PostgreSQL's driver is loaded here, not where `--db` is read: `twixt web` over SQLite
+    # starts without it
+    from twixt.storage.backends.postgres import safe_url
+    from twixt.storage.transfer import TransferError, copy_sqlite_to_postgres
+
     try:
         report = asyncio.run(copy_sqlite_to_postgres(source, target))
     except StorageError as error:

@@ -6,24 +6,31 @@ CJK and emoji where installed). `render_png(game)` draws the position now (or af
 palette, the side that faces the viewer and the width. `render_crosstable(table)` draws an
 tournament's standings as a crosstable in the same style, `render_wincurve(curve)` a game's
 win-probability curve from plain data (`WinCurve`: the points and swings of an analysis).
+
+Each name below is imported from its module when it is first used: the options and themes
+load nothing of Pillow's drawing, and a process that never draws (the web board alone) never
+loads the fonts and the pieces' tiles.
 """
 
-from twixt.rendering.board import board_image, render_png
-from twixt.rendering.caption import caption_lines, plain_text
-from twixt.rendering.crosstable import Crosstable, CrosstableRow, render_crosstable
-from twixt.rendering.layout import Layout, layout
-from twixt.rendering.options import DEFAULT_WIDTH, RenderOptions
-from twixt.rendering.replay import (
-    NARROW_WIDTH,
-    REPLAY_WIDTH,
-    ReplayPlan,
-    plan_of,
-    plan_replay,
-    render_replay,
-)
-from twixt.rendering.themes import PaletteName, ThemeName, board_colours
-from twixt.rendering.view import BoardView, game_at, view_of
-from twixt.rendering.wincurve import CurveSwing, WinCurve, render_wincurve
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from twixt.rendering.board import board_image, render_png
+    from twixt.rendering.caption import caption_lines, plain_text
+    from twixt.rendering.crosstable import Crosstable, CrosstableRow, render_crosstable
+    from twixt.rendering.layout import Layout, layout
+    from twixt.rendering.options import DEFAULT_WIDTH, RenderOptions
+    from twixt.rendering.replay import (
+        NARROW_WIDTH,
+        REPLAY_WIDTH,
+        ReplayPlan,
+        plan_of,
+        plan_replay,
+        render_replay,
+    )
+    from twixt.rendering.themes import PaletteName, ThemeName, board_colours
+    from twixt.rendering.view import BoardView, game_at, view_of
+    from twixt.rendering.wincurve import CurveSwing, WinCurve, render_wincurve
 
 __all__ = [
     "DEFAULT_WIDTH",
@@ -53,3 +60,27 @@ __all__ = [
     "render_wincurve",
     "view_of",
 ]
+
+#: the module each name comes from
+_HOMES = {
+    "board_image": "board", "render_png": "board", "caption_lines": "caption",
+    "plain_text": "caption", "Crosstable": "crosstable", "CrosstableRow": "crosstable",
+    "render_crosstable": "crosstable", "Layout": "layout", "layout": "layout",
+    "DEFAULT_WIDTH": "options", "RenderOptions": "options", "NARROW_WIDTH": "replay",
+    "REPLAY_WIDTH": "replay", "ReplayPlan": "replay", "plan_of": "replay",
+    "plan_replay": "replay", "render_replay": "replay", "PaletteName": "themes",
+    "ThemeName": "themes", "board_colours": "themes", "BoardView": "view", "game_at": "view",
+    "view_of": "view",
+    "CurveSwing": "wincurve", "WinCurve": "wincurve", "render_wincurve": "wincurve",
+}
+
+
+def __getattr__(name: str) -> object:
+    """A name of the package, from its module (imported the first time it is asked for)."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    globals()[name] = found = getattr(import_module(f"{__name__}.{home}"), name)
+    return found

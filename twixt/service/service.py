@@ -231,6 +231,14 @@ class TwixtService:
         that draws the board itself, so that it looks as the pictures do."""
         return board_colours()
 
+    async def game_views(self, game_id: int, seen_by: Sequence[tuple[int | None, str]]
+                         ) -> list[GameView]:
+        """`game_view` now for each (seat, locale) of `seen_by` (seat None: an onlooker),
+        from one reading of the game: what the pages that follow a game live are told after
+        each change. ServiceError when there is no such game or one of the seats is none of
+        its."""
+        return await self.views.views(game_id, seen_by)
+
     async def peg_links(self, game_id: int, seat: int, hole: str
                         ) -> tuple[tuple[Hole, Hole], ...]:
         """The links a peg of `seat`'s at `hole` would make now (pp: all it makes; classic:

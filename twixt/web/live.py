@@ -3,8 +3,11 @@
 The service says when games change (`TwixtService.next_changes`: at once for a change made
 in this process, within a second for one made in Discord, at the terminal table or by the
 bot of another process over the same database); one follower waits for every game that has a
-live page, in one wait. A page is told the game's new live version and draws its own view
-(its player's controls are theirs alone). Bounds: `MAX_PER_KEY` pages of one player (a
+live page, in one wait. After a change the game's views are made once for all its pages,
+from one reading of the game (`TwixtService.game_views`): one view, and one event, for each
+seat and language among them (a player's controls are theirs alone), made again only for
+the pages still behind the game's version; one game's views are made one round at a time.
+Bounds: `MAX_PER_KEY` pages of one player (a
 link's seat, the watchers of a game's link together, a Discord user), `MAX_PER_GAME` pages
 of a game's watchers together (its players' pages are not counted there: no number of
 watchers keeps a player's page out), and `MAX_PAGES` in all; a page that cannot keep up
@@ -15,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping
 from contextlib import asynccontextmanager, suppress
 
 log = logging.getLogger(__name__)
@@ -27,11 +30,31 @@ MAX_PAGES = 5000
 FOLLOW_FOR = 30.0
 #: the pause after the service could not say what changed, before asking again
 AGAIN_AFTER = 1.0
-#: versions a page may have waiting before older ones are dropped
+#: events a page may have waiting before older ones are dropped
 QUEUE = 1
 
 #: the service's wait for changes: game → version shown in, the games changed out
 NextChanges = Callable[[Mapping[int, int], float], Awaitable[dict[int, int | None]]]
+#: who sees a page's view: the seat (None: a watcher) and the language
+SeenBy = tuple[int | None, str]
+#: a game's events now for some (seat, language): None when the game is gone
+Events = Callable[[int, Collection[SeenBy]], Awaitable[dict[SeenBy, bytes] | None]]
+
+
+class Page:
+    """A live page: whose view it shows, the game's version it shows, and its events to
+    send (None: the game is gone)."""
+
+    def __init__(self, seen_by: SeenBy, shown: int) -> None:
+        self.seen_by = seen_by
+        self.shown = shown
+        self.events: asyncio.Queue[bytes | None] = asyncio.Queue(QUEUE)
+
+    def put(self, event: bytes | None) -> None:
+        """The page's next event (a slow page misses the older one)."""
+        if self.events.full():
+            self.events.get_nowait()
+        self.events.put_nowait(event)
 
 
 class Full(Exception):
@@ -41,9 +64,12 @@ class Full(Exception):
 class Hub:
     """The live pages of every game, and the follower of their versions."""
 
-    def __init__(self, next_changes: NextChanges) -> None:
+    def __init__(self, next_changes: NextChanges, events: Events) -> None:
         self._next_changes = next_changes
-        self._pages: dict[int, set[asyncio.Queue[int]]] = {}
+        self._events = events
+        self._pages: dict[int, set[Page]] = {}
+        #: the games whose views are being made, each by its task
+        self._making: dict[int, asyncio.Task[None]] = {}
         self._known: dict[int, int] = {}
         self._count = 0
         self._per_key: dict[str, int] = {}
@@ -56,18 +82,18 @@ class Hub:
         return self._count
 
     @asynccontextmanager
-    async def listen(self, game_id: int, version: int, key: str, *, seated: bool = False
-                     ) -> AsyncIterator[asyncio.Queue[int]]:
-        """A page's queue of the game's new live versions, for as long as the page stays;
-        `version` is the one it has shown, `key` who opened it, `seated` whether a player of
-        the game. Full when the bounds are reached."""
+    async def listen(self, game_id: int, version: int, key: str, seen_by: SeenBy, *,
+                     seated: bool = False) -> AsyncIterator[Page]:
+        """A page, whose events come for as long as it stays; `version` is the one it has
+        shown, `key` who opened it, `seen_by` whose view it shows, `seated` whether a player
+        of the game. Full when the bounds are reached."""
         watching = self._watching.get(game_id, 0)
         if ((not seated and watching >= MAX_PER_GAME) or self._count >= MAX_PAGES
                 or self._per_key.get(key, 0) >= MAX_PER_KEY):
             raise Full
         pages = self._pages.setdefault(game_id, set())
-        queue: asyncio.Queue[int] = asyncio.Queue(QUEUE)
-        pages.add(queue)
+        page = Page(seen_by, version)
+        pages.add(page)
         self._count += 1
         self._per_key[key] = self._per_key.get(key, 0) + 1
         if not seated:
@@ -76,9 +102,9 @@ class Hub:
             self._known[game_id] = version
             self._joined.set()  # the follower's wait now includes this game
         try:
-            yield queue
+            yield page
         finally:
-            pages.discard(queue)
+            pages.discard(page)
             self._count -= 1
             self._per_key[key] -= 1
             if not self._per_key[key]:
@@ -96,21 +122,50 @@ class Hub:
             self._follower = asyncio.get_running_loop().create_task(self._follow())
 
     async def stop(self) -> None:
-        if self._follower is not None:
-            self._follower.cancel()
-            with suppress(asyncio.CancelledError):
-                await self._follower
-            self._follower = None
+        for task in [*self._making.values(), self._follower]:
+            if task is not None:
+                task.cancel()
+                with suppress(asyncio.CancelledError):
+                    await task
+        self._follower = None
 
     def _tell(self, game_id: int, version: int) -> None:
-        """The game's pages hear of its new version (a slow page misses the older one)."""
+        """The game's pages are sent their views of its new version (by the game's task
+        making them, begun unless it runs)."""
         if game_id not in self._known:
             return
         self._known[game_id] = version
-        for queue in list(self._pages.get(game_id, ())):
-            if queue.full():
-                queue.get_nowait()
-            queue.put_nowait(version)
+        if game_id not in self._making:
+            self._making[game_id] = asyncio.get_running_loop().create_task(self._make(game_id))
+
+    async def _make(self, game_id: int) -> None:
+        """Each page of the game behind its version is sent its view, made once for each
+        seat and language among them, round after round until none is behind (a page that
+        opened meanwhile, or a change since, makes another round)."""
+        try:
+            while True:
+                version = self._known.get(game_id)
+                if version is None:
+                    return
+                behind = [page for page in self._pages.get(game_id, ()) if page.shown < version]
+                if not behind:
+                    return
+                try:
+                    events = await self._events(game_id, {page.seen_by for page in behind})
+                except Exception:  # the pages hear of the game's next change
+                    log.exception("a live game's views could not be made",
+                                  extra={"game_id": game_id})
+                    return
+                for page in behind:
+                    if events is None:
+                        page.put(None)
+                    elif (event := events.get(page.seen_by)) is not None:
+                        page.shown = version
+                        page.put(event)
+                if events is None:
+                    return
+        finally:
+            del self._making[game_id]
 
     async def _follow(self) -> None:
         """Wait for the games with live pages to change, all in one wait of the service's,

@@ -39,7 +39,7 @@ import gzip
 import hashlib
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any
@@ -70,7 +70,7 @@ from twixt.web.colours import COLOURS, colours_css
 from twixt.web.connections import gone
 from twixt.web.limits import Network, RateLimit, client_address
 from twixt.web.links import Signer, ascii_number, link_to
-from twixt.web.live import Full, Hub
+from twixt.web.live import Full, Hub, Page, SeenBy
 from twixt.web.view import view_json
 
 log = logging.getLogger(__name__)
@@ -140,7 +140,7 @@ class WebBoard:
         self.reads = reads or RateLimit(per_second=20, burst=60)
         #: the proxies whose `X-Forwarded-For` names the client (`limits.client_address`)
         self.trusted_proxies = trusted_proxies
-        self.hub = Hub(service.next_changes)
+        self.hub = Hub(service.next_changes, self._events)
         self._closing = asyncio.Event()
         self._static = {name: _Asset.load(name) for name in STATIC if name != COLOURS}
         self._static[COLOURS] = _Asset(COLOURS, colours_css(service.board_colours()).encode())
@@ -278,8 +278,9 @@ class WebBoard:
         view = await self._view(access)
         try:
             listening = self.hub.listen(game_id, view.live_version, access.key,
+                                        (access.seat, access.locale),
                                         seated=access.seat is not None)
-            queue = await listening.__aenter__()
+            page = await listening.__aenter__()
         except Full:
             raise Refused(503, _said(access.locale, message(
                 "too many pages watch this game; try again later"))) from None
@@ -290,7 +291,7 @@ class WebBoard:
         try:
             await response.prepare(request)
             await response.write(self._event(view, access.locale))
-            left = await self._stream(queue, response, gone(request), access)
+            left = await self._stream(page, response, gone(request))
         except ConnectionError:  # the page went away while it was written to
             left = True
         finally:
@@ -299,24 +300,24 @@ class WebBoard:
             log.info("a live page closed", extra={"game_id": game_id})
         return response
 
-    async def _stream(self, queue: asyncio.Queue[int], response: web.StreamResponse,
-                      closed: asyncio.Event, access: Access) -> bool:
-        """The page's view of the game after each change, until it closes (its connection
-        gone: told at once, not at the next heartbeat; True), or the game goes or the server
-        closes (False); a comment on a quiet page."""
+    async def _stream(self, page: Page, response: web.StreamResponse,
+                      closed: asyncio.Event) -> bool:
+        """The page's view of the game after each change (made by the hub for every page
+        of the game at once), until it closes (its connection gone: told at once, not at the
+        next heartbeat; True), or the game goes or the server closes (False); a comment on a
+        quiet page."""
         ending = {asyncio.ensure_future(self._closing.wait()),
                   asyncio.ensure_future(closed.wait())}
         try:
             while True:
-                getting = asyncio.ensure_future(queue.get())
+                getting = asyncio.ensure_future(page.events.get())
                 done, _ = await asyncio.wait({getting, *ending}, timeout=HEARTBEAT,
                                              return_when=asyncio.FIRST_COMPLETED)
                 if getting in done:
-                    try:
-                        view = await self._view(access)
-                    except Refused:  # the game is gone: nothing more to show
+                    event = getting.result()
+                    if event is None:  # the game is gone: nothing more to show
                         return False
-                    await response.write(self._event(view, access.locale))
+                    await response.write(event)
                     continue
                 getting.cancel()
                 if done:
@@ -387,6 +388,17 @@ class WebBoard:
 
     def _event(self, view: GameView, locale: str) -> bytes:
         return _event(json.dumps(view_json(view, translation(locale))))
+
+    async def _events(self, game_id: int, seen_by: Collection[SeenBy]
+                      ) -> dict[SeenBy, bytes] | None:
+        """The game's event now for each (seat, language) among its live pages, from one
+        reading of it; None once it is gone."""
+        asked = list(seen_by)
+        try:
+            views = await self.service.game_views(game_id, asked)
+        except ServiceError:
+            return None
+        return {key: self._event(view, key[1]) for key, view in zip(asked, views, strict=True)}
 
     # --- life -------------------------------------------------------------------------
 

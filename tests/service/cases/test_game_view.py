@@ -234,3 +234,21 @@ async def test_the_win_on_time_is_claimed_through_the_view_once_the_time_is_up(s
     await act(service, await view_of(service, ALICE.id), "claim")
     over = await view_of(service, ALICE.id)
     assert over.outcome is not None and over.outcome.winner is Colour.RED
+
+
+async def test_the_views_of_many_pages_are_each_the_view_its_seat_and_language_see(service):
+    await start_game(service, swap="no")
+    await enter(service, asking(ALICE), "K10")
+    await act(service, await view_of(service, ALICE.id), "takeback")
+    game = await game_id(service)
+    asked = [(0, "en"), (1, "de"), (None, "en"), (1, "en")]
+    views = await service.game_views(game, asked)
+    assert views == [await service.game_view(game, seat=seat, locale=locale)
+                     for seat, locale in asked]
+    assert {"takeback-accept", "takeback-decline"} <= kinds(views[1])
+    assert views[1].controls != views[3].controls  # the same controls, in German
+    for wrong in ([(2, "en")], [(0, "en"), (-1, "en")]):
+        with pytest.raises(ServiceError, match="there is no such game"):
+            await service.game_views(game, wrong)
+    with pytest.raises(ServiceError, match="there is no such game"):
+        await service.game_views(game + 99, [(None, "en")])

@@ -16,12 +16,12 @@ from PIL import Image
 from tests.service.helpers import press, start_game, tick
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
 from tests.typed import enter
+from twixt import rendering
 from twixt.discord.replies import shown
 from twixt.rules import Reason, records
 from twixt.rules.records import read
 from twixt.service import ButtonKind, TwixtService, build_options
 from twixt.service import errors as kinds
-from twixt.service.cases import records as records_module
 from twixt.storage import Result
 from twixt.storage.ratings import Rating, rate_game
 
@@ -444,7 +444,7 @@ async def test_replays_at_once_are_bounded_and_the_next_is_refused_at_once(
         release.wait(10)
         return b"GIF89a"
 
-    monkeypatch.setattr(records_module, "render_replay", held_render)
+    monkeypatch.setattr(rendering, "render_replay", held_render)  # the service draws through it
     drawing = [asyncio.create_task(service.records.replay(asking(who), 1))
                for who in (ALICE, BOB)]
     for _ in drawing:

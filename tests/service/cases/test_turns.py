@@ -11,6 +11,7 @@ from PIL import Image
 from tests.service.helpers import press, start_game, start_team_game
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
 from tests.typed import enter
+from twixt import rendering
 from twixt.service import Button, ButtonKind, Reply, ServiceError, TwixtService, build_options
 from twixt.service import errors as kinds
 from twixt.service.desk import desk as desk_module
@@ -277,7 +278,7 @@ async def test_a_turn_whose_picture_fails_is_announced_not_denied(service, stora
     def broken(*args, **kwargs):
         raise RuntimeError("pillow on fire")
 
-    monkeypatch.setattr(desk_module, "render_png", broken)
+    monkeypatch.setattr(rendering, "render_png", broken)  # the service draws through it
     reply = await enter(service, asking(ALICE), "K10")
     assert reply.plain.startswith("**alice** (Red): `K10`") and reply.image is None
     assert (await storage.active_game(CHANNEL)).version == 1

@@ -23,10 +23,10 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from contextlib import nullcontext
+from typing import TYPE_CHECKING
 
-from twixt.engine.analysis import GameAnalysis, Progress, analyze_game, default_limit
+from twixt import rendering
 from twixt.language import Markup, Translation, verbatim
-from twixt.rendering import CurveSwing, WinCurve, render_wincurve
 from twixt.rules import Colour, Game, records
 from twixt.service import commands as cmd
 from twixt.service.desk.desk import Desk
@@ -35,6 +35,9 @@ from twixt.service.errors import BusyError, ConflictError, LimitError
 from twixt.service.model import Attachment, Reply, Request
 from twixt.service.texts import result_sentence
 from twixt.storage import GameStatus, GameStore
+
+if TYPE_CHECKING:  # the engine loads numpy: imported when an analysis runs
+    from twixt.engine.analysis import GameAnalysis, Progress
 
 #: analysed games kept, newest first
 CACHED = 32
@@ -50,21 +53,23 @@ def analyze_record(record: str, seed: int = 0, *,
     core that searches (`engine.analysis.default_limit`: node counts, so the same every run;
     at most about `engine.analysis.FULL_POSITIONS` searches): what a worker process runs (a
     record is plain text, cheaper to send than a game); `progress` is told after each move."""
+    from twixt.engine.analysis import analyze_game, default_limit
+
     game = records.read(record)
     return analyze_game(game, default_limit(game), seed=seed, progress=progress)
 
 
-def curve_of(analysis: GameAnalysis, game: Game, tr: Translation) -> WinCurve:
+def curve_of(analysis: GameAnalysis, game: Game, tr: Translation) -> rendering.WinCurve:
     """The picture's data: Red's chance by move, the swings, each colour's players and how
     the game ended."""
-    swings = tuple(CurveSwing(s.number, s.last, tr.say(s.colour.said), s.played, s.best,
+    swings = tuple(rendering.CurveSwing(s.number, s.last, tr.say(s.colour.said), s.played, s.best,
                               analysis.red_before(s.number), s.red,
                               s.red if s.red_best is None else s.red_best)
                    for s in map(analysis.move, analysis.swings))
     red, black = (" & ".join(game.players_of(colour)) for colour in (Colour.RED, Colour.BLACK))
     result = result_sentence(game.outcome, game, tr) if game.outcome else ""
     points = ((0, analysis.start), *((r.last, r.red) for r in analysis.moves))
-    return WinCurve(points, swings, red, black, result, tr.locale)
+    return rendering.WinCurve(points, swings, red, black, result, tr.locale)
 
 
 def swing_lines(analysis: GameAnalysis, tr: Translation, code: str = "") -> list[str]:
@@ -168,7 +173,7 @@ class Analyses:
         analysis = await self._analysis(request, stored.id, game,
                                         None if private else stored.channel_id)
         tr = request.tr
-        image = await asyncio.to_thread(render_wincurve, curve_of(analysis, game, tr))
+        image = await asyncio.to_thread(rendering.render_wincurve, curve_of(analysis, game, tr))
         head = tr.plural("Game {game}, {n} move: the biggest swings of Red's chance, as the "
                          "engine sees them.",
                          "Game {game}, {n} moves: the biggest swings of Red's chance, as the "

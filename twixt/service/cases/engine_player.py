@@ -35,10 +35,9 @@ import functools
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from twixt import engine
-from twixt.engine import PlayResult
 from twixt.rules import Action, Colour, Command, Game, parse_command
 from twixt.service.cases.turns import Turns
 from twixt.service.desk.after_turn import Played
@@ -49,6 +48,9 @@ from twixt.service.errors import LimitError, ServiceError
 from twixt.service.failures import log_failure
 from twixt.service.model import Reply, Request, User
 from twixt.storage import EngineGameStore, GameStore, OfferKind, Seat, StoredGame
+
+if TYPE_CHECKING:  # the engine's modules load numpy: imported when a seat thinks
+    from twixt.engine import PlayResult
 
 
 class EnginePlayerStorage(EngineGameStore, GameStore, Protocol):
@@ -76,7 +78,7 @@ ACTIONS_AT_ONCE = 8
 FAILED_SEARCHES = 3
 
 #: the engine's `think(game, limit, *, seed)`: a module-level function, run in a worker
-Think = Callable[..., PlayResult]
+Think = Callable[..., "PlayResult"]
 
 _ACCEPT_DRAW = Command(actions=(Action.ACCEPT_DRAW,))
 _DECLINE_DRAW = Command(actions=(Action.DECLINE_DRAW,))
@@ -90,8 +92,7 @@ class EnginePlayer:
         self._desk = desk
         self._store = store
         self._turns = turns
-        #: the search, run in the pool's workers; tests point it at a fixed evaluation
-        self.think: Think = engine.think
+        self._search: Think | None = None
         desk.turn_coming.append(self._mark)
         desk.turn_played.append(self.turn_played)
         desk.offer_made.append(self.offer_made)
@@ -102,6 +103,18 @@ class EnginePlayer:
         self._busy: set[int] = set()
         #: failed searches of a game: (its version, how many), see `FAILED_SEARCHES`
         self._failures: dict[int, tuple[int, int]] = {}
+
+    @property
+    def think(self) -> Think:
+        """The search, run in the pool's workers (`engine.think`, loaded when first asked
+        for: the engine loads numpy); tests point it at a fixed evaluation."""
+        if self._search is None:
+            self._search = engine.think
+        return self._search
+
+    @think.setter
+    def think(self, think: Think) -> None:
+        self._search = think
 
     async def notice(self, channel_ids: Iterable[int]) -> None:
         """A command may have begun games with bot seats in these channels (a challenge the

@@ -14,7 +14,8 @@ that many turns, worked out on a copy.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from twixt.language import Message, Translation, translation
@@ -121,15 +122,32 @@ class GameViews:
         """Game `game_id` as the person in `seat` (a link names a seat) or user `user_id`
         sees it (neither, or not seated: an onlooker), labels in `locale`; at `step` turns
         for a finished game. ServiceError when there is no such game or seat."""
-        desk = self._desk
         stored = await self._stored(game_id, seat)
         if seat is None and user_id is not None:
             found = stored.seat_of(user_id)
             seat = None if found is None else found.number
+        return (await self._views(stored, [(seat, locale)], step))[0]
+
+    async def views(self, game_id: int, seen_by: Sequence[tuple[int | None, str]]
+                    ) -> list[GameView]:
+        """Game `game_id` now as each (seat, locale) of `seen_by` sees it (None: an
+        onlooker), from one reading of the game: what its live pages are told after a
+        change, each page its own controls. ServiceError when there is no such game or one
+        of the seats is none of its."""
+        stored = await self._stored(game_id, None)
+        if any(seat is not None and not 0 <= seat < len(stored.seats) for seat, _ in seen_by):
+            raise MissingError("there is no such game")
+        return await self._views(stored, seen_by, None)
+
+    async def _views(self, stored: StoredGame, seen_by: Sequence[tuple[int | None, str]],
+                     step: int | None) -> list[GameView]:
+        """The game as each (seat, locale) sees it: all but the seat's controls and
+        palette is the same."""
+        desk = self._desk
         live = await desk.live(stored)
         game = live.game
         turn_clock = await desk.turn_clock(stored, live) if stored.is_active else None
-        offers = await self._store.open_offers(game_id) if stored.is_active else ()
+        offers = await self._store.open_offers(stored.id) if stored.is_active else ()
         takeback = next((offer for offer in offers if offer.kind is OfferKind.TAKEBACK
                          and offer.at_version == stored.version), None)
         asker = None if takeback is None else stored.seat_of(takeback.user_id)
@@ -137,14 +155,13 @@ class GameViews:
         shown, step = _at_step(stored, game, step)
         current = step == len(game.history)
         chain_holes, chain_links = shown.winning_chain()
-        palette = ("normal" if seat is None
-                   else (await self._store.user_prefs(stored.seats[seat].user_id)).palette)
-        return GameView(
+        time_up = turn_clock is not None and not turn_clock.left_at(desk.clock())
+        common = GameView(
             game_id=stored.id, live_version=stored.live_version, active=stored.is_active,
             rules=game.rules, cols=game.geometry.cols, rows=game.geometry.rows,
             seats=tuple(SeatView(s.number, s.name, game.colour_of_seat(s.number), s.user_id)
                         for s in stored.seats),
-            you=seat,
+            you=None,
             to_move=shown.seat_to_move if stored.is_active and current else None,
             pegs=tuple(shown.pegs()), links=tuple(shown.links()), last=shown.last_turn,
             history=tuple(game.history),
@@ -156,12 +173,17 @@ class GameViews:
             privilege_seat=_privilege_seat(game) if stored.is_active else None,
             outcome=game.outcome, aborted=not stored.is_active and game.outcome is None,
             chain_holes=frozenset(chain_holes), chain_links=frozenset(chain_links),
-            palette=palette,
-            step=step, turns=len(game.history),
-            controls=_controls(stored, game, seat, takeback_by, translation(locale),
-                               time_up=turn_clock is not None
-                               and not turn_clock.left_at(desk.clock())))
+            step=step, turns=len(game.history), controls=())
+        return [replace(common, you=seat, palette=await self._palette(stored, seat),
+                        controls=_controls(stored, game, seat, takeback_by,
+                                           translation(locale), time_up=time_up))
+                for seat, locale in seen_by]
 
+    async def _palette(self, stored: StoredGame, seat: int | None) -> str:
+        """The palette the player in `seat` chose for boards (an onlooker: the normal one)."""
+        if seat is None:
+            return "normal"
+        return (await self._store.user_prefs(stored.seats[seat].user_id)).palette
 
     async def peg_links(self, game_id: int, seat: int, hole_text: str
                         ) -> tuple[tuple[Hole, Hole], ...]:

@@ -41,9 +41,8 @@ def board_controls(stored: StoredGame, game: Game, tr: Translation
     buttons = (*offer, Button(ButtonKind.RESIGN, stored.id, tr("Resign"), people))
     if is_engine_seat(stored.seats[number].user_id):
         return (), buttons
-    columns = tuple(dict.fromkeys(column_letters(hole.col)
-                                  for hole in sorted(game.legal_placements(),
-                                                     key=lambda hole: hole.col)))
+    columns = tuple(column_letters(col)
+                    for col in sorted({hole.col for hole in game.legal_placements()}))
     picker = Picker(stored.id, stored.version, PickStep.COLUMN, "", columns, tr("Column…"))
     return ((picker,) if columns else ()), buttons
 

@@ -7,8 +7,9 @@ import asyncio
 from dataclasses import replace
 from functools import reduce
 
+from twixt import rendering
 from twixt.language import Message, Translation, message, plural_message
-from twixt.rendering import NARROW_WIDTH, RenderOptions, plan_of, render_replay
+from twixt.rendering import RenderOptions
 from twixt.rules import Game, Reason, RecordError, quote, records, visible
 from twixt.service import commands as cmd
 from twixt.service.cases.challenges import Challenges
@@ -118,12 +119,12 @@ class Records:
                 "{n} replay is being drawn right now; ask again in a minute",
                 "{n} replays are being drawn right now; ask again in a minute",
                 MAX_REPLAYS_AT_ONCE))
-        plan = plan_of(game)
+        plan = rendering.plan_of(game)
         async with self._replays:
-            data = await asyncio.to_thread(render_replay, game)
-            if len(data) > MAX_UPLOAD and plan.width > NARROW_WIDTH:
-                data = await asyncio.to_thread(render_replay, game,
-                                               RenderOptions(width=NARROW_WIDTH))
+            data = await asyncio.to_thread(rendering.render_replay, game)
+            if len(data) > MAX_UPLOAD and plan.width > rendering.NARROW_WIDTH:
+                data = await asyncio.to_thread(rendering.render_replay, game,
+                                               RenderOptions(width=rendering.NARROW_WIDTH))
         if len(data) > MAX_UPLOAD:
             raise LimitError("this game is too long for an animated replay; export it instead")
         tr = request.tr

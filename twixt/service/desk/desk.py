@@ -17,9 +17,9 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from twixt import rules
+from twixt import rendering, rules
 from twixt.language import Message, Translation, translation
-from twixt.rendering import PaletteName, RenderOptions, ThemeName, render_png, view_of
+from twixt.rendering import PaletteName, RenderOptions, ThemeName, view_of
 from twixt.rules import Action, Colour, Game, IllegalMoveError
 from twixt.service.desk.after_turn import Followed, Played, TurnPlayed
 from twixt.service.desk.changes import Changes
@@ -383,7 +383,7 @@ class Desk:
             view = view_of(game)
             if clock_text:
                 view = replace(view, clock=translation(locale).say(clock_text))
-            return await asyncio.to_thread(render_png, view, options)
+            return await asyncio.to_thread(rendering.render_png, view, options)
         except Exception:
             log_failure(log, "board not drawn", {})
             return None

@@ -9,8 +9,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
+from twixt import rendering
 from twixt.language import Translation
-from twixt.rendering import Crosstable, CrosstableRow, render_crosstable
 from twixt.service.cases.tournaments.rounds import played_of, team_name
 from twixt.service.commands.options import describe_setup
 from twixt.service.pure.tournaments import standings as ranking
@@ -52,7 +52,7 @@ def group_standings(tournament: Tournament, games: Sequence[TournamentGame], gro
 
 def crosstables(tournament: Tournament, games: Sequence[TournamentGame],
                 entrants: Sequence[Entrant],
-                names: dict[int, str], tr: Translation, footer: str) -> list[Crosstable]:
+                names: dict[int, str], tr: Translation, footer: str) -> list[rendering.Crosstable]:
     """The crosstables of a tournament, said by `tr`: one per group, strongest group first."""
     players = {e.user_id: e.players for e in entrants}
     withdrawn = {e.user_id for e in entrants if e.withdrawn}
@@ -66,17 +66,17 @@ def crosstables(tournament: Tournament, games: Sequence[TournamentGame],
         title = (tr("{event}, group {group} — {setup}", event=tournament.name, group=number + 1,
                     setup=setup) if len(groups) > 1
                  else tr("{event} — {setup}", event=tournament.name, setup=setup))
-        rows = tuple(CrosstableRow(
+        rows = tuple(rendering.CrosstableRow(
             team_name(players.get(s.entrant, (s.entrant,)), names), s.rank, s.points,
             s.tie_break, tuple(_cell(s.entrant, other, games) for other in order),
             s.entrant in withdrawn) for s in ranks)
-        tables.append(Crosstable(title, label, rows, footer, tr.locale))
+        tables.append(rendering.Crosstable(title, label, rows, footer, tr.locale))
     return tables
 
 
-async def pictures(tables: Sequence[Crosstable]) -> list[bytes]:
+async def pictures(tables: Sequence[rendering.Crosstable]) -> list[bytes]:
     """The crosstables drawn, in a worker thread (drawing takes a while)."""
-    return [await asyncio.to_thread(render_crosstable, table) for table in tables]
+    return [await asyncio.to_thread(rendering.render_crosstable, table) for table in tables]
 
 
 def _cell(entrant: int, other: int, games: Sequence[TournamentGame]) -> str:
