@@ -266,7 +266,7 @@ async def test_a_change_makes_each_seat_and_language_its_view_once_for_all_its_p
     moved = await http.post(f"/api/g/{bob}/act", json={"control": "move", "text": "E7"})
     assert moved.status == 200
     told = [await page.content.readuntil(b"\n\n") for page in pages]
-    assert all(b'"version": 2' in event and b'["E7", "black"]' in event for event in told)
+    assert all(b'"version": 2' in event and b'["E7", "black", 1]' in event for event in told)
     assert told[0] == told[1] and b'"you": 1' in told[3]
     assert made == [[(1, "en"), (None, "de"), (None, "en")]]
     for page in pages:
