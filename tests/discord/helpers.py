@@ -25,9 +25,10 @@ def interaction(client: Any, user: MagicMock, *, manage: bool = False,
                 channel_id: int = CHANNEL, command: Any = None,
                 kind: discord.InteractionType = discord.InteractionType.application_command,
                 locale: discord.Locale = discord.Locale.american_english,
-                ) -> MagicMock:
+                pressed: discord.Message | None = None) -> MagicMock:
     """An interaction whose response knows whether it has been answered, like the real one;
-    `locale` is the asker's Discord client's language."""
+    `locale` is the asker's Discord client's language, `pressed` the message a component
+    was used on."""
     mock = MagicMock(spec_set=discord.Interaction)
     mock.client = client
     mock.user = user
@@ -37,8 +38,10 @@ def interaction(client: Any, user: MagicMock, *, manage: bool = False,
     mock.permissions = discord.Permissions(manage_channels=manage, manage_guild=manage_server)
     mock.type = kind
     mock.command = command
+    mock.message = pressed
     response = MagicMock(spec_set=discord.InteractionResponse)
     response.is_done.side_effect = lambda: bool(response.send_message.await_count
+                                                or response.edit_message.await_count
                                                 or response.defer.await_count)
     mock.response = response
     mock.followup = MagicMock(spec_set=discord.Webhook)

@@ -11,7 +11,7 @@ from discord import app_commands
 
 from tests.discord.helpers import interaction, message, press, run, start_game
 from tests.discord.people import ALICE, BOB, CHANNEL, GUILD, member, text_channel
-from tests.discord.reading import custom_ids, only, posted
+from tests.discord.reading import custom_ids, only, posted, words
 from twixt.discord import respond
 from twixt.discord.messages import ChatMoves
 from twixt.language import translation
@@ -24,15 +24,15 @@ async def test_a_refused_move_is_said_in_the_askers_language(client, slash):
     await start_game(client, slash)
     german = only(await run(client, slash, "move", ALICE, command="A5", locale=GERMAN))
     english = only(await run(client, slash, "move", ALICE, command="A5", locale=ENGLISH))
-    assert (german["content"], german["ephemeral"]) == (
+    assert (words(german), german["ephemeral"]) == (
         "A5 liegt in der Grenzreihe von Schwarz", True)
-    assert english["content"] == "A5 is in Black's border row"
+    assert words(english) == "A5 is in Black's border row"
 
 
 async def test_a_bot_named_in_an_option_is_refused_in_german(client, slash):
     robot = member(106, "robo", bot=True)
     reply = only(await run(client, slash, "challenge", ALICE, user=robot, locale=GERMAN))
-    assert reply["content"] == "robo ist ein Bot; Bots spielen kein TwixT"
+    assert words(reply) == "robo ist ein Bot; Bots spielen kein TwixT"
 
 
 async def test_a_button_that_is_not_yours_says_so_in_your_language(client, slash):
@@ -40,24 +40,24 @@ async def test_a_button_that_is_not_yours_says_so_in_your_language(client, slash
     accept = custom_ids(challenge)["Accept"]
     german = only(await press(client, accept, ALICE, locale=GERMAN))
     english = only(await press(client, accept, ALICE, locale=ENGLISH))
-    assert german["content"] == "Dieser Button ist nicht für dich."
-    assert english["content"] == "This button is not for you."
+    assert words(german) == "Dieser Button ist nicht für dich."
+    assert words(english) == "This button is not for you."
 
 
 async def test_tree_errors_are_said_in_the_askers_language(client, slash):
     mock = interaction(client, ALICE, locale=GERMAN)
     await respond.on_app_command_error(mock, app_commands.CheckFailure())
-    assert only(mock)["content"] == "diesen Befehl kannst du hier nicht verwenden"
+    assert words(only(mock)) == "diesen Befehl kannst du hier nicht verwenden"
 
     mock = interaction(client, ALICE, command=slash["board"], locale=GERMAN)
     await respond.on_app_command_error(mock, app_commands.CommandInvokeError(
         slash["board"], RuntimeError("boom")))
-    apology = only(mock)["content"]
+    apology = words(only(mock))
     assert apology == translation("de").say(respond.APOLOGY) != str(respond.APOLOGY)
 
     mock = interaction(client, ALICE, locale=ENGLISH)
     await respond.on_app_command_error(mock, app_commands.CheckFailure())
-    assert only(mock)["content"] == "you cannot use this command here"
+    assert words(only(mock)) == "you cannot use this command here"
 
 
 @pytest.mark.parametrize(("server", "said"), [
@@ -69,7 +69,7 @@ async def test_a_chat_move_is_answered_in_the_servers_language(client, slash, se
     await ChatMoves(client.service, read_all=False).handle(
         message(ALICE, "<@555> A5", channel, guild_locale=server))
     [reply] = posted(channel)
-    assert reply["content"] == said
+    assert words(reply) == said
 
 
 async def test_the_clocks_speak_the_servers_language(client, slash, clock, monkeypatch):
@@ -83,7 +83,7 @@ async def test_the_clocks_speak_the_servers_language(client, slash, clock, monke
     clock.now += timedelta(hours=25)
     await client.scheduler.round()
     [reminder] = posted(channel)
-    assert reminder["content"].startswith(f"<@{ALICE.id}> alice, du bist in Partie 1 am Zug")
+    assert words(reminder).startswith(f"<@{ALICE.id}> alice, du bist in Partie 1 am Zug")
 
 
 def test_a_server_the_client_does_not_know_is_spoken_to_in_english(client):

@@ -102,8 +102,7 @@ async def _choose(server: FakeDiscord, who: int, channel: int, message: Sent, pr
 
 
 def _selects(message: Sent, prefix: str) -> list[dict[str, Any]]:
-    return [item for row in message.data["components"] for item in row["components"]
-            if item.get("custom_id", "").startswith(prefix)]
+    return [item for item in message.items() if item.get("custom_id", "").startswith(prefix)]
 
 
 def png_size(message: Sent) -> tuple[int, int]:

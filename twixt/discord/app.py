@@ -53,7 +53,6 @@ from twixt.discord.user_commands import user_commands
 from twixt.discord.views import PickerPlace, PickerSelect, TwixtButton
 from twixt.language import locale_of
 from twixt.service import Button, OpenService, Picker, Port, Reply
-from twixt.service import commands as cmd
 
 log = logging.getLogger(__name__)
 
@@ -130,8 +129,7 @@ class TwixtBot(commands.AutoShardedBot):
     async def use_picker(self, interaction: discord.Interaction, picker: Picker,
                          chosen: str) -> None:
         """Where every step of the move picker arrives (see `views.ButtonClient`)."""
-        await respond.serve_interaction(interaction, self.service, f"picker {picker.step.value}",
-                            cmd.Pick(picker.game_id, picker.version, picker.step, chosen))
+        await respond.pick(interaction, self.service, picker, chosen)
 
     async def post(self, reply: Reply) -> None:
         """Post what nobody asked for here (the bot's move, a move made on the web board

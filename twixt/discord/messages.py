@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -77,7 +77,9 @@ class ChatMoves:
             if part.dm_user_id is not None:
                 await _tell_privately(message, part, where)
             else:
-                await operations.safe_send(message.channel, _builder(part, message), **where)
+                made = await replies.prepared(self._service, part)
+                await operations.safe_send(message.channel, _builder(made, part, message),
+                                           **where)
 
 
 async def _tell_privately(message: discord.Message, part: Reply,
@@ -92,9 +94,10 @@ async def _tell_privately(message: discord.Message, part: Reply,
                                                         **where})
 
 
-def _builder(part: Reply, message: discord.Message) -> Callable[[], dict[str, Any]]:
+def _builder(made: replies.Builder, part: Reply, message: discord.Message
+             ) -> replies.Builder:
     def build() -> dict[str, Any]:
-        kwargs = replies.message_kwargs(part)
+        kwargs = made()
         if part.ephemeral:  # a message has no private answer: reply to it instead
             kwargs["reference"] = message
         return kwargs

@@ -21,6 +21,7 @@ from typing import cast
 import discord
 
 from twixt.discord import operations, replies
+from twixt.discord.board import service_of
 from twixt.discord.relay import RelayClient
 from twixt.service import Reply
 
@@ -47,7 +48,7 @@ async def post(client: discord.Client, reply: Reply) -> bool:
     channel = await operations.safe_channel(client, reply.channel_id)
     if channel is None:
         return False
-    sent = await operations.safe_send(channel, replies.builder(reply),
+    sent = await operations.safe_send(channel, await replies.prepared(service_of(client), reply),
                                       channel_id=reply.channel_id)
     return sent is not None
 
@@ -65,7 +66,7 @@ async def _to_private_home(client: discord.Client, reply: Reply) -> bool:
     if reply.dm_user_id is None and reply.channel_id is not None:
         relay = cast(RelayClient, client).relays.followup(reply.channel_id)
         sent = None if relay is None else await operations.safe_followup(
-            relay.interaction, replies.builder(reply))
+            relay.interaction, await replies.prepared(service_of(client), reply))
         if sent is not None and not sent.flags.ephemeral:
             return True
         if sent is not None and relay is not None:
