@@ -48,6 +48,18 @@ def interaction(client: Any, user: MagicMock, *, manage: bool = False,
     return mock
 
 
+def received(kwargs: dict[str, Any], *, ephemeral: bool = False) -> MagicMock:
+    """The message a send's keyword arguments made, as a press hands it over: its
+    components read back by discord.py's own classes, and its flags."""
+    mock = MagicMock(spec_set=discord.Message)
+    view = kwargs.get("view")
+    mock.components = [discord.components._component_factory(data)
+                       for data in (view.to_components() if view is not None else [])]
+    mock.flags = discord.MessageFlags(ephemeral=ephemeral, components_v2=bool(
+        view is not None and view.has_components_v2()))
+    return mock
+
+
 async def press(client: Any, custom_id: str, user: MagicMock, **kwargs: Any) -> MagicMock:
     """Press a button as discord.py does for a dynamic item: rebuild it from the custom_id
     alone, check, then call back."""

@@ -83,6 +83,8 @@ async def pick(server: FakeDiscord, who: int, channel: int, board: Sent, peg: st
     assert rows.ephemeral, rows.content
     place = await _choose(server, who, channel, rows, "twixt-pick:row", row)
     assert place.ephemeral and peg in place.content, place.content
+    # the step pressed on the private picker took its place: one private message a pick
+    assert place.id == rows.id and place.edits >= 1
     placed = await use(server, who, channel, place, "twixt-pick:place")
     [answer] = await server.answered(placed)
     return answer
@@ -176,11 +178,14 @@ async def test_an_old_picker_is_refused_in_one_line(server, bot):
         server, "twixt", "challenge", user=server.users[BOB], size="12", swap="no")))
     [board] = await server.answered(await use(server, BOB, channel, offer, "Accept"))
     await pick(server, ALICE, channel, board, "F6")
-    # the first board's picker is one move behind
-    [stale] = await server.answered(await use(server, BOB, channel, board, "twixt-pick:col",
-                                              ["C"]))
-    assert stale.ephemeral and "newest board" in stale.content
-    assert stale.content.count("\n") == 0
+    # the first board's picker is one move behind: said at once, privately, in one line
+    pressed = await use(server, BOB, channel, board, "twixt-pick:col", ["C"])
+    [stale] = await server.answered(pressed)
+    assert stale.ephemeral and stale.via == "callback" and stale.content == (
+        "This board is old: the game has moved on since. Use the newest board.")
+    # and its Resign button does nothing but say so
+    [resign] = await server.answered(await use(server, BOB, channel, board, "Resign"))
+    assert resign.content == stale.content and not resign.custom_ids()
 
 
 @pytest.mark.parametrize("refusal", [50007, 50278], ids=["closed-dms", "no-mutual-server"])
