@@ -660,12 +660,14 @@ class FakeDiscord:
             interaction.thinking = None
             return web.Response(status=204)
         target = request.match_info["message"]
-        if request.method == "PATCH" and target != "@original":
-            # any message this interaction's answers made, through its token while it lives
+        if request.method == "PATCH" and interaction.thinking is None:
+            # the original answer, or any message this interaction's answers made, through
+            # its token while it lives
             def made() -> Sent:
                 if self.now() - interaction.at > TOKEN_SECONDS:
                     raise DiscordError(401, 50027, "Invalid Webhook Token")
-                found = next((a for a in interaction.answers if str(a.id) == target), None)
+                found = next((a for a in interaction.answers if str(a.id) == target
+                              or (target == "@original" and a.via == "callback")), None)
                 if found is None:
                     raise DiscordError(404, 10008, "Unknown Message")
                 return found

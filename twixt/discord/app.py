@@ -42,6 +42,7 @@ from twixt.discord.activity import (
     sync_global_commands,
 )
 from twixt.discord.cog import ChatCog
+from twixt.discord.in_place import Boards
 from twixt.discord.messages import ChatMoves
 from twixt.discord.reach import DirectReach
 from twixt.discord.relay import Relays
@@ -83,6 +84,8 @@ class TwixtBot(commands.AutoShardedBot):
         self.relays = Relays()
         #: the users who refused the bot's DMs, and the games whose players were told once
         self.reach = DirectReach()
+        #: each game's newest board, edited in place turn by turn where Discord allows it
+        self.boards = Boards()
         # what the service borrows of Discord, lent once: game threads, the bot's moves
         # posted by the outbox, each server's language, the typing sign while the bot
         # thinks, an analysis's progress in its deferred answer, and the clocks of this

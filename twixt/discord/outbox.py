@@ -14,13 +14,14 @@ DM that cannot be delivered there is logged, and the game goes on.
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import replace
 from typing import cast
 
 import discord
 
-from twixt.discord import operations, replies
+from twixt.discord import in_place, operations, replies
 from twixt.discord.board import service_of
 from twixt.discord.relay import RelayClient
 from twixt.service import Reply
@@ -48,8 +49,9 @@ async def post(client: discord.Client, reply: Reply) -> bool:
     channel = await operations.safe_channel(client, reply.channel_id)
     if channel is None:
         return False
-    sent = await operations.safe_send(channel, await replies.prepared(service_of(client), reply),
-                                      channel_id=reply.channel_id)
+    made = await replies.prepared(service_of(client), reply)
+    sent = await in_place.show(client, reply, reply.channel_id, made, functools.partial(
+        operations.safe_send, channel, channel_id=reply.channel_id))
     return sent is not None
 
 
@@ -65,8 +67,9 @@ async def _to_private_home(client: discord.Client, reply: Reply) -> bool:
     seen_by: int | None = None
     if reply.dm_user_id is None and reply.channel_id is not None:
         relay = cast(RelayClient, client).relays.followup(reply.channel_id)
-        sent = None if relay is None else await operations.safe_followup(
-            relay.interaction, await replies.prepared(service_of(client), reply))
+        sent = None if relay is None else await in_place.show(
+            client, reply, reply.channel_id, await replies.prepared(service_of(client), reply),
+            functools.partial(operations.safe_followup, relay.interaction))
         if sent is not None and not sent.flags.ephemeral:
             return True
         if sent is not None and relay is not None:

@@ -15,6 +15,7 @@ funnel (`refusal`).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
@@ -24,7 +25,7 @@ from typing import cast
 import discord
 from discord import app_commands
 
-from twixt.discord import board, operations, outbox, replies
+from twixt.discord import board, in_place, operations, outbox, replies
 from twixt.discord.relay import RelayClient
 from twixt.language import Message, locale_of, message, translation
 from twixt.rules import quote
@@ -197,9 +198,12 @@ async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
             made = await replies.prepared(service, part)
             if first and _updates_pressed(interaction, part):
                 sent = await operations.safe_update(interaction, made)
-            else:
-                sent = await operations.safe_respond(interaction, made, ephemeral=part.ephemeral,
-                                                     first=first, relays=relays)
+            else:  # a board of a game in progress edits the game's board where it can
+                sent = await in_place.show(interaction.client, part, interaction.channel_id,
+                                           made, functools.partial(
+                                               operations.safe_respond, interaction,
+                                               ephemeral=part.ephemeral, first=first,
+                                               relays=relays))
             first = False
             if (sent is not None and interaction.guild_id is None and not part.ephemeral
                     and part.pickers):  # a board that waits for someone's move
