@@ -86,7 +86,7 @@ async def look_of(service: TwixtService, reply: Reply) -> Look:
     return Look(None if seat is None else ACCENTS[seat.colour], view.turns)
 
 
-def layout(reply: Reply, text: str, look: Look) -> discord.ui.LayoutView:
+def board_view(reply: Reply, text: str, look: Look) -> discord.ui.LayoutView:
     """The board's message as one container: text, picture, files, picker, buttons."""
     # a component id of 0 is Discord's "none given": the stamp is the turns plus one
     container: discord.ui.Container[Any] = discord.ui.Container(
@@ -117,7 +117,7 @@ def control_rows(pickers: tuple[Picker, ...], buttons: tuple[Button, ...]
     return rows
 
 
-def stamp(pressed: discord.Message | None) -> tuple[int, int] | None:
+def stamp_of(pressed: discord.Message | None) -> tuple[int, int] | None:
     """The game and the turns of the position a pressed board shows, from its container's
     id and its controls' custom ids; None for a message that is no stamped board."""
     if pressed is None:
@@ -150,7 +150,7 @@ def _game_of_id(custom_id: str) -> int | None:
 async def is_old(interaction: discord.Interaction) -> bool:
     """Whether the board pressed shows a position the game has moved on from (a turn
     played or taken back since); False for anything that is no stamped board."""
-    found = stamp(interaction.message)
+    found = stamp_of(interaction.message)
     if found is None:
         return False
     game_id, turns = found

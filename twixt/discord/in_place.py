@@ -9,7 +9,7 @@ counted toward Discord's invalid-request limit). Where it cannot — no board re
 token too old, the message gone — the board is sent as a new message and remembered.
 
 An edit notifies no one, so what is sent in the board's place is its text, with its pings,
-and a link to the board edited (`note`): the player to move is told as before. A board
+and a link to the board edited (`said_instead`): the player to move is told as before. A board
 shown to one person alone (a private answer, a follow-up Discord made private) is never
 remembered: the others must see the next one. Nothing here outlives the process: after a
 restart the next board is a new message, and the old one's presses are answered that it is
@@ -34,12 +34,12 @@ from twixt.service import Reply
 #: the games whose newest board is remembered, the least recently shown forgotten first
 MAX_GAMES = 10_000
 
-#: sends a message (the board, or the note in its place); the message sent, or None
+#: sends a message (the board, or what is said in its place); the message sent, or None
 Send = Callable[[replies.Builder], Awaitable[discord.Message | None]]
 
 
 @dataclass
-class Shown:
+class ShownBoard:
     """The message that shows a game's newest board, and since when."""
 
     message: discord.Message
@@ -57,7 +57,7 @@ class Boards:
     """The newest public board of each game this process has shown (at most `MAX_GAMES`)."""
 
     def __init__(self) -> None:
-        self._shown: OrderedDict[int, Shown] = OrderedDict()
+        self._shown: OrderedDict[int, ShownBoard] = OrderedDict()
 
     def remember(self, part: Reply, sent: discord.Message | None) -> None:
         """Note `sent` as the message showing `part`'s board, if it is a public board of a
@@ -66,7 +66,7 @@ class Boards:
         if (game_id is None or part.ephemeral or not isinstance(sent, discord.Message)
                 or sent.flags.ephemeral):
             return
-        self._shown[game_id] = Shown(sent, time.monotonic())
+        self._shown[game_id] = ShownBoard(sent, time.monotonic())
         self._shown.move_to_end(game_id)
         while len(self._shown) > MAX_GAMES:
             self._shown.popitem(last=False)
@@ -94,7 +94,7 @@ class BoardsClient(Protocol):
     boards: Boards
 
 
-def note(part: Reply, link: str) -> Reply:
+def said_instead(part: Reply, link: str) -> Reply:
     """What is sent in the place of a board edited in place: its text and its pings, and a
     link to the board, with no picture and no controls."""
     return replace(part, text=f"{part.text}\n{link}", image=None, attachments=(), pickers=(),
@@ -103,12 +103,12 @@ def note(part: Reply, link: str) -> Reply:
 
 async def show(client: discord.Client, part: Reply, channel_id: int | None,
                made: replies.Builder, send: Send) -> discord.Message | None:
-    """Show `part` in `channel_id`: its game's board edited in place and `note` sent, or
+    """Show `part` in `channel_id`: its game's board edited in place and `said_instead` sent, or
     else `part` sent by `send` (and remembered as its game's board); the message sent."""
     boards = cast(BoardsClient, client).boards
     edited = await boards.edited(part, channel_id, made)
     if edited is not None:
-        return await send(replies.builder(note(part, edited.jump_url)))
+        return await send(replies.builder(said_instead(part, edited.jump_url)))
     sent = await send(made)
     boards.remember(part, sent)
     return sent

@@ -16,7 +16,7 @@ from typing import Any
 
 import discord
 
-from twixt.discord.board import BOARD_FILE, NO_LOOK, Look, layout, look_of
+from twixt.discord.board import BOARD_FILE, NO_LOOK, Look, board_view, look_of
 from twixt.discord.views import buttons_view
 from twixt.language import VERBATIM_END, VERBATIM_START, unmarked
 from twixt.service import Reply, TwixtService
@@ -78,7 +78,7 @@ def escape_all(text: str) -> str:
 
 
 def message_kwargs(reply: Reply, look: Look = NO_LOOK) -> dict[str, Any]:
-    """A board as one Components V2 container (`board.layout`, with `look`'s accent and
+    """A board as one Components V2 container (`board.board_view`, with `look`'s accent and
     stamp), or else content and the buttons; files and allowed mentions either way.
 
     Call it once per attempt: an attached file can be read only once. Files always travel
@@ -87,7 +87,7 @@ def message_kwargs(reply: Reply, look: Look = NO_LOOK) -> dict[str, Any]:
     files = [discord.File(io.BytesIO(a.data), filename=a.filename) for a in reply.attachments]
     if reply.image is not None:
         files.insert(0, discord.File(io.BytesIO(reply.image), filename=BOARD_FILE))
-        kwargs["view"] = layout(reply, content(reply), look)
+        kwargs["view"] = board_view(reply, content(reply), look)
     else:
         kwargs["content"] = content(reply)
         if reply.buttons or reply.pickers:
