@@ -106,7 +106,8 @@ class TwixtBot(commands.AutoShardedBot):
         self.tree.error(respond.on_app_command_error)
 
     async def setup_hook(self) -> None:
-        chat = ChatMoves(self.service, read_all=self.settings.message_content)
+        chat = ChatMoves(self.service, read_all=self.settings.message_content,
+                         boards=self.boards)
         await self.add_cog(ChatCog(chat))
         for group in slash_groups(self.service):
             self.tree.add_command(group)

@@ -101,11 +101,16 @@ def said_instead(part: Reply, link: str) -> Reply:
                    buttons=())
 
 
-async def show(client: discord.Client, part: Reply, channel_id: int | None,
-               made: replies.Builder, send: Send) -> discord.Message | None:
-    """Show `part` in `channel_id`: its game's board edited in place and `said_instead` sent, or
-    else `part` sent by `send` (and remembered as its game's board); the message sent."""
-    boards = cast(BoardsClient, client).boards
+def boards_of(client: discord.Client) -> Boards:
+    """The boards the client (`app.TwixtBot`) keeps."""
+    return cast(BoardsClient, client).boards
+
+
+async def show(boards: Boards, part: Reply, channel_id: int | None, made: replies.Builder,
+               send: Send) -> discord.Message | None:
+    """Show `part` in `channel_id`: its game's board edited in place and `said_instead`
+    sent, or else `part` sent by `send` (and remembered as its game's board); the message
+    sent."""
     edited = await boards.edited(part, channel_id, made)
     if edited is not None:
         return await send(replies.builder(said_instead(part, edited.jump_url)))

@@ -50,8 +50,8 @@ async def post(client: discord.Client, reply: Reply) -> bool:
     if channel is None:
         return False
     made = await replies.prepared(service_of(client), reply)
-    sent = await in_place.show(client, reply, reply.channel_id, made, functools.partial(
-        operations.safe_send, channel, channel_id=reply.channel_id))
+    send = functools.partial(operations.safe_send, channel, channel_id=reply.channel_id)
+    sent = await in_place.show(in_place.boards_of(client), reply, reply.channel_id, made, send)
     return sent is not None
 
 
@@ -68,7 +68,8 @@ async def _to_private_home(client: discord.Client, reply: Reply) -> bool:
     if reply.dm_user_id is None and reply.channel_id is not None:
         relay = cast(RelayClient, client).relays.followup(reply.channel_id)
         sent = None if relay is None else await in_place.show(
-            client, reply, reply.channel_id, await replies.prepared(service_of(client), reply),
+            in_place.boards_of(client), reply, reply.channel_id,
+            await replies.prepared(service_of(client), reply),
             functools.partial(operations.safe_followup, relay.interaction))
         if sent is not None and not sent.flags.ephemeral:
             return True

@@ -199,7 +199,8 @@ async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
             if first and _updates_pressed(interaction, part):
                 sent = await operations.safe_update(interaction, made)
             else:  # a board of a game in progress edits the game's board where it can
-                sent = await in_place.show(interaction.client, part, interaction.channel_id,
+                sent = await in_place.show(in_place.boards_of(interaction.client), part,
+                                           interaction.channel_id,
                                            made, functools.partial(
                                                operations.safe_respond, interaction,
                                                ephemeral=part.ephemeral, first=first,
