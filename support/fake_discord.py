@@ -634,7 +634,7 @@ class FakeDiscord:
             interaction.followups += 1
             if interaction.thinking is not None:
                 # the deferred message is filled in, and keeps the defer's visibility
-                body = {**body, "flags": interaction.thinking}
+                body = {**body, "flags": _thinking_flags(interaction, body)}
                 interaction.thinking = None
                 via = "thinking"
             elif self.dm_followups_ephemeral:
@@ -674,7 +674,7 @@ class FakeDiscord:
             return await self._edited(request, made)
         if request.method == "PATCH" and interaction.thinking is not None:
             body, files = await _body(request)
-            body = {**body, "flags": interaction.thinking}
+            body = {**body, "flags": _thinking_flags(interaction, body)}
             interaction.thinking = None
             try:
                 sent = self._accept(interaction.channel_id, "thinking", body, files,
@@ -909,6 +909,12 @@ async def _body(request: web.Request) -> tuple[dict[str, Any], dict[str, bytes]]
         else:
             files[getattr(part, "filename", None) or str(name)] = bytes(data)
     return body, files
+
+
+def _thinking_flags(interaction: Interaction, body: dict[str, Any]) -> int:
+    """The flags of the message that fills in a "thinking" defer: the defer's visibility,
+    and the Components V2 flag when the message sets it."""
+    return (interaction.thinking or 0) | int(body.get("flags") or 0) & IS_COMPONENTS_V2
 
 
 def _walk(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:

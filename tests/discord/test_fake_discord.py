@@ -263,3 +263,15 @@ async def test_the_bot_edits_its_posts_only_where_it_may_post(server, http):
     refused, body = await status(http, "PATCH", f"channels/{group}/messages/{posted.id}",
                                  {"content": "third"})
     assert (refused, body["code"]) == (403, 50001) and posted.content == "second"
+
+
+@pytest.mark.parametrize("how", ["edit", "followup"])
+async def test_a_board_fills_in_the_thinking_message_with_its_flag(server, http, how):
+    asked = pending(server)
+    await status(http, "POST", "interactions/1/token-1/callback", {"type": 5, "data": {}})
+    method, path = (("PATCH", f"webhooks/{BOT_ID}/token-1/messages/@original") if how == "edit"
+                    else ("POST", f"webhooks/{BOT_ID}/token-1"))
+    code, _ = await multipart(http, method, path, {"flags": V2, "components": [_board()]},
+                              {"board.png": b"png"})
+    [filled] = asked.answers
+    assert code == 200 and (filled.via, filled.components_v2) == ("thinking", True)
