@@ -1,9 +1,10 @@
 """Replies that do not answer an interaction: a post in another channel or thread (a game's
 new thread, the clock's reminders and forfeits) or a direct message.
 
-A direct message that does not arrive (the user takes no DMs from us) is posted in the
-game's channel instead, pinging that user, so a reminder is not silently lost; with no
-channel to fall back on it is logged.
+A game's board posted into a channel edits the game's last board in place where the bot
+may (`in_place`). A direct message that does not arrive (the user takes no DMs from us) is
+posted in the game's channel instead, pinging that user, so a reminder is not silently
+lost; with no channel to fall back on it is logged.
 
 A game whose home is a direct message or group DM (`Reply.private_home`) is never posted
 into: the app may not. What the bot says there goes as a followup of the channel's last

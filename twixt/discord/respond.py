@@ -182,11 +182,13 @@ async def _within_deadline(interaction: discord.Interaction, work: Awaitable[Rep
 
 
 async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
-    """Send a reply and its followups: here through the interaction, elsewhere (a game's
-    new thread, a direct message) through the outbox; the interaction is always
-    acknowledged. In a direct message or group DM the interaction is kept for what the bot
-    says there by itself (`relay`); a board there pings the player to move, who is also
-    told once a game in their own DM with the bot (`_tell_who_moves`)."""
+    """Send a reply and its followups: here through the interaction (a game's board
+    editing its last board in place where Discord allows it, `in_place`; a private step
+    updating the private message pressed), elsewhere (a game's new thread, a direct
+    message) through the outbox; the interaction is always acknowledged. In a direct
+    message or group DM the interaction is kept for what the bot says there by itself
+    (`relay`); a board there pings the player to move, who is also told once a game in
+    their own DM with the bot (`_tell_who_moves`)."""
     relays = cast(RelayClient, interaction.client).relays
     relays.remember(interaction)
     service = board.service_of(interaction.client)
