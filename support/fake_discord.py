@@ -45,6 +45,16 @@ the preview? — `dm_followups_ephemeral` chooses, and the tests run both. Each 
 records whom Discord would notify (`Sent.notified`): the users its content mentions that
 its `allowed_mentions` let ping, in a message that is not ephemeral.
 
+Messages hold Discord's rules for Components V2 (docs/components/reference): with the flag
+`IS_COMPONENTS_V2` (1 << 15) no content and no embeds, at most 40 components counted with the
+nested ones, only the components a container may hold, 4,000 characters of text displays,
+media galleries of 1 to 10 items, and an `attachment://` name only for a file the message
+carries; without it, action rows alone. Messages are edited in place (`Sent.edits`), with
+the flag kept once set: by an interaction's UPDATE_MESSAGE (callback type 7) the message
+its component was used on, by an interaction's token any message its answers made, within
+its 15 minutes (else 50027), and by the bot its posts where it may post (its own DMs; else
+50001). An edit notifies no one.
+
 Its Invalid Request Limit is Discord's: an address whose requests were answered 401, 403 or
 429 more than `invalid_limit` times (10,000) in 10 minutes is restricted, and every request
 it makes after is answered 429 (`restricted` says so). The Activity's checks (a user's
@@ -62,6 +72,7 @@ import json
 import re
 import sys
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,6 +102,15 @@ BOT = ("import sys, discord.http\n"
 MAX_ROWS, MAX_BUTTONS_A_ROW, MAX_OPTIONS, MAX_CUSTOM_ID = 5, 5, 25, 100
 MAX_LABEL, MAX_PLACEHOLDER, MAX_OPTION_TEXT, MAX_CONTENT = 80, 150, 100, 2000
 FIRST_ANSWER_SECONDS, TOKEN_SECONDS, MAX_FOLLOWUPS = 3, 15 * 60, 5
+#: Components V2 (docs/components/reference): the message flag, the most components a
+#: message holds (nested ones counted), the characters of all its text displays, the items
+#: of a media gallery, and the components a container may hold
+IS_COMPONENTS_V2, EPHEMERAL = 1 << 15, 1 << 6
+MAX_V2_COMPONENTS, MAX_V2_TEXT, MAX_GALLERY_ITEMS = 40, 4000, 10
+ACTION_ROW, BUTTON, SELECT, SECTION, TEXT_DISPLAY = 1, 2, 3, 9, 10
+THUMBNAIL, MEDIA_GALLERY, FILE, SEPARATOR, CONTAINER = 11, 12, 13, 14, 17
+IN_CONTAINER = {ACTION_ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, FILE, SEPARATOR}
+TOP_LEVEL_V2 = IN_CONTAINER | {CONTAINER}
 PRIVATE_CHANNEL, BOT_DM = 2, 1
 #: a user's DM that Discord refuses: closed to the bot, or no server shared with it
 CLOSED = (403, 50007, "Cannot send messages to this user")
@@ -123,10 +143,29 @@ class Sent:
     interaction_id: int | None = None
     #: the `allowed_mentions` it was sent with (Discord keeps them to itself)
     allowed_mentions: dict[str, Any] | None = None
+    #: the times it was edited since (an edit notifies no one)
+    edits: int = 0
+
+    @property
+    def id(self) -> int:
+        return int(self.data["id"])
+
+    @property
+    def components_v2(self) -> bool:
+        return bool(int(self.data.get("flags") or 0) & IS_COMPONENTS_V2)
 
     @property
     def content(self) -> str:
+        """What it says: its content, or (Components V2) its text displays."""
+        if self.components_v2:
+            return "\n".join(item["content"] for item in _walk(self.data["components"])
+                             if item.get("type") == TEXT_DISPLAY)
         return str(self.data.get("content") or "")
+
+    def items(self) -> list[dict[str, Any]]:
+        """Its interactive components, however deep they are nested."""
+        return [item for item in _walk(self.data.get("components") or [])
+                if item.get("type") not in (ACTION_ROW, SECTION, CONTAINER)]
 
     @property
     def notified(self) -> list[int]:
@@ -134,15 +173,13 @@ class Sent:
         return [int(u["id"]) for u in self.data.get("mentions", ())]
 
     def custom_ids(self) -> list[str]:
-        return [item["custom_id"] for row in self.data.get("components", ())
-                for item in row["components"] if "custom_id" in item]
+        return [item["custom_id"] for item in self.items() if "custom_id" in item]
 
     def component(self, prefix: str) -> dict[str, Any]:
         """The first component whose custom id starts with `prefix`, or whose label is it."""
-        for row in self.data.get("components", ()):
-            for item in row["components"]:
-                if item.get("custom_id", "").startswith(prefix) or item.get("label") == prefix:
-                    return dict(item)
+        for item in self.items():
+            if item.get("custom_id", "").startswith(prefix) or item.get("label") == prefix:
+                return dict(item)
         raise AssertionError(f"no component {prefix!r} in {self.data.get('components')}")
 
 
@@ -344,6 +381,8 @@ class FakeDiscord:
         app.router.add_route("*", "/api/v10/webhooks/{app}/{token}/messages/{message}",
                              self._original)
         app.router.add_post("/api/v10/channels/{channel}/messages", self._post)
+        app.router.add_patch("/api/v10/channels/{channel}/messages/{message}",
+                             self._edit_posted)
         app.router.add_get("/api/v10/channels/{channel}", self._channel)
         app.router.add_post("/api/v10/channels/{channel}/typing", self._typing)
         app.router.add_post("/api/v10/users/@me/channels", self._open_dm)
@@ -544,9 +583,18 @@ class FakeDiscord:
                                                         "type": 2}}
             if kind == 8:  # an autocomplete's choices
                 interaction.choices = _checked_choices(body.get("data", {}))
-            if kind in (4, 7):  # a message, or the pressed message updated
+            if kind == 4:  # a message
                 sent = self._accept(interaction.channel_id, "callback", body.get("data", {}),
                                     files, interaction)
+                response["resource"] = {"type": kind, "message": sent.data}
+            elif kind == 7:  # the message a component was used on, updated in place
+                pressed = interaction.payload.get("message")
+                if pressed is None:
+                    raise DiscordError(400, 50035, "Invalid Form Body: UPDATE_MESSAGE "
+                                       "answers a component's interaction only")
+                sent = self._edit(self.message(int(pressed["id"])), body.get("data", {}),
+                                  files)
+                interaction.answers.append(sent)
                 response["resource"] = {"type": kind, "message": sent.data}
             else:
                 response["resource"] = {"type": kind}
@@ -586,7 +634,7 @@ class FakeDiscord:
             interaction.followups += 1
             if interaction.thinking is not None:
                 # the deferred message is filled in, and keeps the defer's visibility
-                body = {**body, "flags": interaction.thinking}
+                body = {**body, "flags": _thinking_flags(interaction, body)}
                 interaction.thinking = None
                 via = "thinking"
             elif self.dm_followups_ephemeral:
@@ -611,9 +659,22 @@ class FakeDiscord:
                 return _error(DiscordError(404, 10008, "Unknown Message"))
             interaction.thinking = None
             return web.Response(status=204)
+        target = request.match_info["message"]
+        if request.method == "PATCH" and interaction.thinking is None:
+            # the original answer, or any message this interaction's answers made, through
+            # its token while it lives
+            def made() -> Sent:
+                if self.now() - interaction.at > TOKEN_SECONDS:
+                    raise DiscordError(401, 50027, "Invalid Webhook Token")
+                found = next((a for a in interaction.answers if str(a.id) == target
+                              or (target == "@original" and a.via == "callback")), None)
+                if found is None:
+                    raise DiscordError(404, 10008, "Unknown Message")
+                return found
+            return await self._edited(request, made)
         if request.method == "PATCH" and interaction.thinking is not None:
             body, files = await _body(request)
-            body = {**body, "flags": interaction.thinking}
+            body = {**body, "flags": _thinking_flags(interaction, body)}
             interaction.thinking = None
             try:
                 sent = self._accept(interaction.channel_id, "thinking", body, files,
@@ -628,22 +689,18 @@ class FakeDiscord:
 
     def _accept(self, channel_id: int, via: str, body: dict[str, Any], files: dict[str, bytes],
                 interaction: Interaction | None = None) -> Sent:
-        _check_components(body.get("components") or [])
-        if len(body.get("content") or "") > MAX_CONTENT:
-            raise DiscordError(400, 50035, "Invalid Form Body: content: Must be 2000 or "
-                               "fewer in length.")
+        flags = int(body.get("flags") or 0)
+        _check_message(body, flags, set(files))
         message_id = next(self._ids)
-        attachments = [{"id": str(at), "filename": name, "size": len(data),
-                        "url": f"{self.url}/attachments/{message_id}/{name}",
-                        "proxy_url": f"{self.url}/attachments/{message_id}/{name}"}
-                       for at, (name, data) in enumerate(files.items())]
-        ephemeral = bool(int(body.get("flags") or 0) & 64)
+        attachments = self._attachments(message_id, files)
+        ephemeral = bool(flags & EPHEMERAL)
         notified = [] if ephemeral else self._notified(channel_id, body)
         data = {"id": str(message_id), "channel_id": str(channel_id), "type": 0,
                 "content": body.get("content") or "", "author": USER,
                 "attachments": attachments, "embeds": body.get("embeds") or [],
                 "components": _with_types(body.get("components") or []),
-                "flags": 64 if ephemeral else 0, "timestamp": "2026-01-01T00:00:00+00:00",
+                "flags": flags & (EPHEMERAL | IS_COMPONENTS_V2),
+                "timestamp": "2026-01-01T00:00:00+00:00",
                 "edited_timestamp": None, "tts": False, "mention_everyone": False,
                 "mentions": [self.users[uid] for uid in notified], "mention_roles": [],
                 "pinned": False}
@@ -654,11 +711,55 @@ class FakeDiscord:
             interaction.answers.append(sent)
         return sent
 
+    def _attachments(self, message_id: int, files: dict[str, bytes]) -> list[dict[str, Any]]:
+        return [{"id": str(next(self._ids)), "filename": name, "size": len(data),
+                 "url": f"{self.url}/attachments/{message_id}/{name}",
+                 "proxy_url": f"{self.url}/attachments/{message_id}/{name}"}
+                for name, data in files.items()]
+
+    def _edit(self, sent: Sent, body: dict[str, Any], files: dict[str, bytes]) -> Sent:
+        """Edit a message in place, as Discord does: the fields given replace its own, the
+        attachments kept are those the edit names, and the Components V2 flag, once set,
+        stays (an edit that would drop it, or give such a message content or embeds, is
+        refused with 50035). An edit notifies no one."""
+        old = sent.data
+        flags = int(old.get("flags") or 0)
+        if "flags" in body and flags & IS_COMPONENTS_V2 and not (
+                int(body["flags"] or 0) & IS_COMPONENTS_V2):
+            raise DiscordError(400, 50035, "Invalid Form Body: flags: the IS_COMPONENTS_V2 "
+                               "flag cannot be removed")
+        flags |= int(body.get("flags") or 0) & IS_COMPONENTS_V2
+        named = {str(a.get("id")) for a in body.get("attachments") or []}
+        kept = ([a for a in old["attachments"] if a["id"] in named]
+                if "attachments" in body else list(old["attachments"]))
+        new = {"content": body["content"] if "content" in body else old["content"],
+               "embeds": body["embeds"] if "embeds" in body else old["embeds"],
+               "components": body["components"] if "components" in body else old["components"]}
+        names = {a["filename"] for a in kept} | set(files)
+        _check_message(new, flags, names)
+        uploaded = self._attachments(sent.id, files)
+        old.update(content=new["content"] or "", embeds=new["embeds"] or [],
+                   components=_with_types(new["components"] or []), flags=flags,
+                   attachments=kept + uploaded, edited_timestamp="2026-01-01T00:00:01+00:00")
+        sent.files = {**{name: data for name, data in sent.files.items()
+                         if name in {a["filename"] for a in kept}}, **files}
+        sent.edits += 1
+        return sent
+
+    def message(self, message_id: int) -> Sent:
+        found = next((sent for sent in self.sent if sent.id == message_id), None)
+        if found is None:
+            raise DiscordError(404, 10008, "Unknown Message")
+        return found
+
     def _notified(self, channel_id: int, body: dict[str, Any]) -> list[int]:
-        """Whom Discord notifies of a message: the users its content mentions that its
-        `allowed_mentions` let ping (none given: every mention pings), who can see the
-        channel."""
-        mentioned = [int(uid) for uid in _MENTION.findall(str(body.get("content") or ""))]
+        """Whom Discord notifies of a message: the users its content (or its text
+        displays) mentions that its `allowed_mentions` let ping (none given: every mention
+        pings), who can see the channel."""
+        said = str(body.get("content") or "") + "".join(
+            str(item.get("content") or "") for item in _walk(body.get("components") or [])
+            if item.get("type") == TEXT_DISPLAY)
+        mentioned = [int(uid) for uid in _MENTION.findall(said)]
         allowed = body.get("allowed_mentions")
         if allowed is not None:
             users = {int(uid) for uid in allowed.get("users", ())}
@@ -686,6 +787,31 @@ class FakeDiscord:
             await self._told()
             return _response(sent.data)
         return _error(DiscordError(404, 10003, "Unknown Channel"))
+
+    async def _edit_posted(self, request: web.Request) -> web.Response:
+        """A message of the bot's edited through the bot: in a channel it may post in (its
+        own DMs); refused, as a post is, where it is not."""
+        channel_id = int(request.match_info["channel"])
+
+        def posted() -> Sent:
+            if channel_id not in self.dms:
+                raise DiscordError(403, 50001, "Missing Access")
+            sent = self.message(int(request.match_info["message"]))
+            if sent.channel_id != channel_id or sent.ephemeral:
+                raise DiscordError(404, 10008, "Unknown Message")
+            return sent
+        return await self._edited(request, posted)
+
+    async def _edited(self, request: web.Request, target: Callable[[], Sent]) -> web.Response:
+        """The message `target` finds (or its refusal) edited as the request asks."""
+        try:
+            sent = target()
+            body, files = await _body(request)
+            sent = self._edit(sent, body, files)
+        except DiscordError as error:
+            return _error(error)
+        await self._told()
+        return _response(sent.data)
 
     @property
     def dms(self) -> dict[int, int]:
@@ -785,10 +911,80 @@ async def _body(request: web.Request) -> tuple[dict[str, Any], dict[str, bytes]]
     return body, files
 
 
-def _check_components(rows: list[dict[str, Any]]) -> None:
-    """Discord's limits on classic components: 50035 Invalid Form Body past any of them."""
+def _thinking_flags(interaction: Interaction, body: dict[str, Any]) -> int:
+    """The flags of the message that fills in a "thinking" defer: the defer's visibility,
+    and the Components V2 flag when the message sets it."""
+    return (interaction.thinking or 0) | int(body.get("flags") or 0) & IS_COMPONENTS_V2
+
+
+def _walk(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Every component, nested ones after their parent (a section's accessory too)."""
+    for component in components:
+        yield component
+        yield from _walk(list(component.get("components") or []))
+        if "accessory" in component:
+            yield component["accessory"]
+
+
+def _check_message(body: dict[str, Any], flags: int, files: set[str]) -> None:
+    """A message's content and components as Discord takes them, else 50035: with the
+    Components V2 flag no content and no embeds, at most 40 components in all, containers
+    holding only what a container may, 4,000 characters of text displays, media galleries
+    of 1 to 10 items, and an `attachment://` name only for a file the message carries;
+    without it at most 5 action rows and content of 2,000 characters."""
+    components = list(body.get("components") or [])
+    if not flags & IS_COMPONENTS_V2:
+        if len(body.get("content") or "") > MAX_CONTENT:
+            raise DiscordError(400, 50035, "Invalid Form Body: content: Must be 2000 or "
+                               "fewer in length.")
+        if any(component.get("type", ACTION_ROW) != ACTION_ROW for component in components):
+            raise DiscordError(400, 50035, "Invalid Form Body: components: only action rows "
+                               "without the IS_COMPONENTS_V2 flag")
+        _check_components(components)
+        return
     problems = []
-    if len(rows) > MAX_ROWS:
+    if body.get("content") or body.get("embeds"):
+        problems.append("content and embeds cannot be used with IS_COMPONENTS_V2")
+    every = list(_walk(components))
+    if len(every) > MAX_V2_COMPONENTS:
+        problems.append(f"{len(every)} components, more than {MAX_V2_COMPONENTS}")
+    if any(component.get("type") not in TOP_LEVEL_V2 for component in components):
+        problems.append("a component that cannot be at the top level")
+    for container in (c for c in every if c.get("type") == CONTAINER):
+        if any(child.get("type") not in IN_CONTAINER for child in container["components"]):
+            problems.append("a component that a container cannot hold")
+        colour = container.get("accent_color")
+        if colour is not None and not 0 <= colour <= 0xFFFFFF:
+            problems.append(f"accent_color {colour}")
+    text = sum(len(c.get("content") or "") for c in every if c.get("type") == TEXT_DISPLAY)
+    if text > MAX_V2_TEXT:
+        problems.append(f"{text} characters of text displays, more than {MAX_V2_TEXT}")
+    media = []
+    for component in every:
+        if component.get("type") == MEDIA_GALLERY:
+            items = component.get("items") or []
+            if not 1 <= len(items) <= MAX_GALLERY_ITEMS:
+                problems.append(f"a media gallery of {len(items)} items")
+            media += [item["media"]["url"] for item in items]
+        elif component.get("type") in (FILE, THUMBNAIL):
+            media.append((component.get("file") or component.get("media") or {})["url"])
+    for url in media:
+        name = url.removeprefix("attachment://")
+        if url.startswith("attachment://") and name not in files:
+            problems.append(f"{url} names no file of the message")
+    ids = [c["id"] for c in every if c.get("id")]
+    if len(ids) != len(set(ids)):
+        problems.append("two components with one id")
+    if problems:
+        raise DiscordError(400, 50035, "Invalid Form Body: " + "; ".join(problems))
+    _check_components([c for c in every if c.get("type") == ACTION_ROW], most=None)
+
+
+def _check_components(rows: list[dict[str, Any]], most: int | None = MAX_ROWS) -> None:
+    """Discord's limits on action rows (at most `most` of them, in a message without the
+    Components V2 flag): 50035 Invalid Form Body past any of them."""
+    problems = []
+    if most is not None and len(rows) > most:
         problems.append(f"{len(rows)} action rows")
     for row in rows:
         items = row.get("components", [])
@@ -825,4 +1021,4 @@ def _checked_choices(data: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _with_types(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{"type": 1, **row} for row in rows]
+    return [{"type": ACTION_ROW, **row} for row in rows]

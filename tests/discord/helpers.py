@@ -25,9 +25,10 @@ def interaction(client: Any, user: MagicMock, *, manage: bool = False,
                 channel_id: int = CHANNEL, command: Any = None,
                 kind: discord.InteractionType = discord.InteractionType.application_command,
                 locale: discord.Locale = discord.Locale.american_english,
-                ) -> MagicMock:
+                pressed: discord.Message | None = None) -> MagicMock:
     """An interaction whose response knows whether it has been answered, like the real one;
-    `locale` is the asker's Discord client's language."""
+    `locale` is the asker's Discord client's language, `pressed` the message a component
+    was used on."""
     mock = MagicMock(spec_set=discord.Interaction)
     mock.client = client
     mock.user = user
@@ -37,11 +38,25 @@ def interaction(client: Any, user: MagicMock, *, manage: bool = False,
     mock.permissions = discord.Permissions(manage_channels=manage, manage_guild=manage_server)
     mock.type = kind
     mock.command = command
+    mock.message = pressed
     response = MagicMock(spec_set=discord.InteractionResponse)
     response.is_done.side_effect = lambda: bool(response.send_message.await_count
+                                                or response.edit_message.await_count
                                                 or response.defer.await_count)
     mock.response = response
     mock.followup = MagicMock(spec_set=discord.Webhook)
+    return mock
+
+
+def received(kwargs: dict[str, Any], *, ephemeral: bool = False) -> MagicMock:
+    """The message a send's keyword arguments made, as a press hands it over: its
+    components read back by discord.py's own classes, and its flags."""
+    mock = MagicMock(spec_set=discord.Message)
+    view = kwargs.get("view")
+    mock.components = [discord.components._component_factory(data)
+                       for data in (view.to_components() if view is not None else [])]
+    mock.flags = discord.MessageFlags(ephemeral=ephemeral, components_v2=bool(
+        view is not None and view.has_components_v2()))
     return mock
 
 

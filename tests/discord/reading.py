@@ -13,6 +13,7 @@ def sent(mock: MagicMock) -> list[dict[str, Any]]:
     """Every message an interaction answered with, in order, as send keyword arguments (a
     "thinking…" message filled in first)."""
     calls = (mock.response.send_message.await_args_list
+             + mock.response.edit_message.await_args_list
              + mock.edit_original_response.await_args_list
              + mock.followup.send.await_args_list)
     return [call.kwargs for call in calls]
@@ -30,11 +31,27 @@ def filenames(message: dict[str, Any]) -> list[str]:
     return [file.filename for file in message.get("files", ())]
 
 
+def words(message: dict[str, Any]) -> str:
+    """What a message says: its content, or a Components V2 board's text displays."""
+    if "content" in message:
+        return str(message["content"])
+    return "\n".join(item.content for item in message["view"].walk_children()
+                     if isinstance(item, discord.ui.TextDisplay))
+
+
+def pictures(message: dict[str, Any]) -> list[str]:
+    """The media a Components V2 board shows in its gallery (`attachment://…`)."""
+    view = message.get("view")
+    return [entry.media.url for item in (view.walk_children() if view else ())
+            if isinstance(item, discord.ui.MediaGallery) for entry in item.items]
+
+
 def custom_ids(message: dict[str, Any]) -> dict[str, str]:
-    """A message's buttons: label → custom_id (the picker's selects, which have no label,
-    left out)."""
-    return {item.item.label: item.custom_id for item in message["view"].children
-            if isinstance(item.item, discord.ui.Button)}
+    """A message's buttons, in a classic view or a board's container: label → custom_id
+    (the picker's selects, which have no label, left out)."""
+    return {item.item.label: item.custom_id for item in message["view"].walk_children()
+            if isinstance(item, discord.ui.DynamicItem)
+            and isinstance(item.item, discord.ui.Button)}
 
 
 def posted(channel: MagicMock) -> list[dict[str, Any]]:

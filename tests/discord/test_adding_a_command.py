@@ -17,7 +17,7 @@ from support.browser import chromium, fill, named, press, wait_for
 from tests.discord import tree
 from tests.discord.helpers import Commands, run, start_game
 from tests.discord.people import ALICE, BOB, CHANNEL
-from tests.discord.reading import only
+from tests.discord.reading import only, words
 from twixt.discord.slash import slash_groups
 from twixt.language import message
 from twixt.service import Reply, Request
@@ -86,17 +86,17 @@ async def test_it_is_a_slash_command_within_discords_limits(client, monkeypatch,
 
 async def test_it_answers_as_a_slash_command_and_when_typed(client, shouting):
     slash = Commands(slash_groups(client.service))
-    assert only(await run(client, slash, "shout", ALICE, text="well played"))["content"] == (
+    assert words(only(await run(client, slash, "shout", ALICE, text="well played"))) == (
         "WELL PLAYED!")
     assert router.read_command("shout well played") == Shout("well played")
 
 
 async def test_it_is_in_the_help(client, shouting):
     slash = Commands(slash_groups(client.service))
-    helping = only(await run(client, slash, "help", ALICE, command="shout"))["content"]
+    helping = words(only(await run(client, slash, "help", ALICE, command="shout")))
     assert helping.startswith("**shout** — Say it loud.")
     assert "In Discord: `/twixt shout`" in helping and "`shout well played`" in helping
-    overview = only(await run(client, slash, "help", ALICE))["content"]
+    overview = words(only(await run(client, slash, "help", ALICE)))
     assert "shout" in overview.split("**", 4)[-1]
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from tests.discord.helpers import run, start_game
 from tests.discord.people import ALICE, BOB, CHANNEL, EVE, text_channel
-from tests.discord.reading import filenames, only, sent
+from tests.discord.reading import filenames, only, sent, words
 from twixt.service.cases import analysis as analysis_case
 from twixt.service.desk.engine_pool import EnginePool
 
@@ -44,10 +44,10 @@ async def test_anyone_here_gets_the_curve_of_the_finished_game(client, slash, po
     await play_to_the_end(client, slash)
     reply = only(await run(client, slash, "analyze", EVE))
     assert reply["ephemeral"] is False
-    assert reply["content"].startswith("Game 1, 7 moves: the biggest swings")
+    assert words(reply).startswith("Game 1, 7 moves: the biggest swings")
     assert re.search(r"^1\. move \d+, (Red|Black) `[^`]+`: Red \d+% → \d+% "
                      r"\(engine: `[^`]+`, Red \d+%\)$",
-                     reply["content"], re.MULTILINE)
+                     words(reply), re.MULTILINE)
     assert filenames(reply) == ["twixt-1-analysis.png"]
     assert reply["files"][0].fp.read()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -70,7 +70,7 @@ def answer_steps(mock: MagicMock) -> list[str]:
 def progress_notes(mock: MagicMock) -> list[str]:
     """The notes of how far the work has come that the deferred answer was edited to (an
     answer filling it in carries more than its text)."""
-    return [call.kwargs["content"] for call in mock.edit_original_response.await_args_list
+    return [words(call.kwargs) for call in mock.edit_original_response.await_args_list
             if set(call.kwargs) == {"content"}]
 
 
@@ -85,7 +85,7 @@ async def test_a_long_analysis_shows_its_progress_in_the_deferred_answer(client,
     # its own (removed once, as any thinking an answer of other visibility replaces)
     assert answer_steps(asked) == ["defer", *["edit"] * len(notes), "delete", "answer"]
     reply = sent(asked)[-1]
-    assert reply["ephemeral"] is False and reply["content"].startswith("Game 1, 7 moves")
+    assert reply["ephemeral"] is False and words(reply).startswith("Game 1, 7 moves")
 
 
 async def test_the_progress_is_told_in_the_askers_language_and_goes_with_a_private_answer(
@@ -97,7 +97,7 @@ async def test_the_progress_is_told_in_the_askers_language_and_goes_with_a_priva
     assert notes and all(re.fullmatch(r"Analyse: Zug [1-7] von 7…", note) for note in notes)
     # the private answer fills in the private note, in place
     assert answer_steps(asked) == ["defer", *["edit"] * len(notes), "edit"]
-    assert sent(asked)[-1]["content"].startswith("Partie 1")
+    assert words(sent(asked)[-1]).startswith("Partie 1")
 
 
 async def test_an_analysis_done_before_the_progress_is_due_shows_none(client, slash, pool,
@@ -127,14 +127,14 @@ async def test_the_games_channel_shows_the_bot_typing_while_it_analyses(client, 
 async def test_an_analysis_asked_for_privately_shows_no_typing(client, slash, pool, channels):
     await play_to_the_end(client, slash)
     asked = await run(client, slash, "analyze", ALICE, game=1, channel_id=CHANNEL + 1)
-    assert only(asked)["content"].startswith("Game 1, 7 moves")
+    assert words(only(asked)).startswith("Game 1, 7 moves")
     assert not channels[CHANNEL].typing.called and not channels[CHANNEL + 1].typing.called
 
 
 async def test_in_german_the_command_answers_in_german(client, slash, pool):
     await play_to_the_end(client, slash)
     reply = only(await run(client, slash, "analyze", EVE, game=1, locale=discord.Locale.german))
-    assert reply["content"].startswith("Partie 1, 7 Züge: die größten Wendepunkte")
+    assert words(reply).startswith("Partie 1, 7 Züge: die größten Wendepunkte")
 
 
 async def test_a_game_in_play_is_refused_to_its_players_too(client, slash):
@@ -142,6 +142,6 @@ async def test_a_game_in_play_is_refused_to_its_players_too(client, slash):
     await run(client, slash, "move", ALICE, command="K12")
     for who in (ALICE, EVE):
         reply = only(await run(client, slash, "analyze", who))
-        assert (reply["content"], reply["ephemeral"]) == (
+        assert (words(reply), reply["ephemeral"]) == (
             "game 1 is still being played: the engine looks at a game only once it is over",
             True)

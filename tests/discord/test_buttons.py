@@ -7,7 +7,7 @@ import pytest
 
 from tests.discord.helpers import press, run, start_game
 from tests.discord.people import ALICE, BOB, CAROL, CHANNEL, DAVE, text_channel
-from tests.discord.reading import custom_ids, filenames, only
+from tests.discord.reading import custom_ids, filenames, only, words
 from twixt.app.bot import discord_bot
 from twixt.discord.views import custom_id
 from twixt.service import Button, ButtonKind
@@ -27,14 +27,14 @@ def test_custom_id_holds_kind_target_and_users_within_discords_limit():
 async def test_only_the_challenged_user_may_accept(client, slash):
     reply = only(await run(client, slash, "challenge", ALICE, user=BOB))
     refused = only(await press(client, custom_ids(reply)["Accept"], CAROL))
-    assert (refused["content"], refused["ephemeral"]) == ("This button is not for you.", True)
+    assert (words(refused), refused["ephemeral"]) == ("This button is not for you.", True)
     assert await client.service.desk.storage.active_game(CHANNEL) is None
 
 
 async def test_decline_button_by_the_challenged_user(client, slash):
     reply = only(await run(client, slash, "challenge", ALICE, user=BOB))
-    assert "bob declines" in only(await press(client, custom_ids(reply)["Decline"],
-                                              BOB))["content"]
+    assert "bob declines" in words(only(await press(client, custom_ids(reply)["Decline"],
+                                              BOB)))
 
 
 async def test_swap_button_is_for_the_player_to_move(client, slash):
@@ -42,7 +42,7 @@ async def test_swap_button_is_for_the_player_to_move(client, slash):
     reply = only(await run(client, slash, "move", ALICE, command="K12"))
     swap = custom_ids(reply)["Swap"]
     assert only(await press(client, swap, ALICE))["ephemeral"] is True
-    assert "`swap`" in only(await press(client, swap, BOB))["content"]
+    assert "`swap`" in words(only(await press(client, swap, BOB)))
 
 
 async def test_privilege_button_for_the_player_who_just_moved(client, slash):
@@ -52,7 +52,7 @@ async def test_privilege_button_for_the_player_who_just_moved(client, slash):
         await press(client, custom_ids(challenge)["Accept"], player)
     reply = only(await run(client, slash, "move", ALICE, command="K12"))
     called = only(await press(client, custom_ids(reply)["Privilege"], ALICE))
-    assert called["ephemeral"] is False and "privilege" in called["content"].lower()
+    assert called["ephemeral"] is False and "privilege" in words(called).lower()
 
 
 async def test_draw_buttons_for_the_side_offered_to(client, slash):
@@ -60,11 +60,11 @@ async def test_draw_buttons_for_the_side_offered_to(client, slash):
     offer = only(await run(client, slash, "draw", ALICE, action="offer"))
     buttons = custom_ids(offer)
     assert only(await press(client, buttons["Accept draw"], ALICE))["ephemeral"] is True
-    assert "decline draw" in only(await press(client, buttons["Decline draw"],
-                                              BOB))["content"]
+    assert "decline draw" in words(only(await press(client, buttons["Decline draw"],
+                                              BOB)))
     again = only(await run(client, slash, "draw", ALICE, action="offer"))
-    assert "Draw by agreement" in only(await press(client, custom_ids(again)["Accept draw"],
-                                                   BOB))["content"]
+    assert "Draw by agreement" in words(only(await press(client, custom_ids(again)["Accept draw"],
+                                                   BOB)))
 
 
 async def test_a_button_of_a_finished_game_says_so(client, slash):
@@ -72,7 +72,7 @@ async def test_a_button_of_a_finished_game_says_so(client, slash):
     offer = only(await run(client, slash, "draw", ALICE, action="offer"))
     await run(client, slash, "abort", CAROL, manage=True)
     reply = only(await press(client, custom_ids(offer)["Accept draw"], BOB))
-    assert reply["ephemeral"] is True and "over" in reply["content"]
+    assert reply["ephemeral"] is True and "over" in words(reply)
 
 
 async def test_buttons_of_an_old_message_work_after_a_restart(settings, slash, client, clock):
@@ -84,7 +84,7 @@ async def test_buttons_of_an_old_message_work_after_a_restart(settings, slash, c
         restarted = discord_bot(settings, storage, clock=clock)
         assert only(await press(restarted, old_accept, CAROL))["ephemeral"] is True
         board = only(await press(restarted, old_accept, BOB))
-        assert "Game 1 on" in board["content"]
+        assert "Game 1 on" in words(board)
         assert await storage.active_game(CHANNEL) is not None
 
 
@@ -110,9 +110,9 @@ async def test_thread_yes_opens_a_public_thread_for_the_game(client, slash, monk
 
     channel.create_thread.assert_awaited_once_with(
         name=name, type=discord.ChannelType.public_thread)
-    assert "its own thread" in only(pressed)["content"]
+    assert "its own thread" in words(only(pressed))
     board = thread_channel.send.await_args.kwargs
-    assert board["content"].startswith(f"<@{ALICE.id}> Game 1 on")
+    assert words(board).startswith(f"<@{ALICE.id}> Game 1 on")
     assert filenames(board) == ["board.png"]
 
 
@@ -123,7 +123,7 @@ async def test_a_thread_refused_by_discord_is_one_ephemeral_line(client, slash, 
     monkeypatch.setattr(client, "get_channel", {CHANNEL: channel}.get)
     reply = only(await run(client, slash, "challenge", ALICE, user=BOB, thread="yes"))
     refused = only(await press(client, custom_ids(reply)["Accept"], BOB))
-    assert refused["ephemeral"] is True and "Create Public Threads" in refused["content"]
+    assert refused["ephemeral"] is True and "Create Public Threads" in words(refused)
 
 
 @pytest.fixture
@@ -143,11 +143,11 @@ def executed(client, monkeypatch) -> list[object]:
 async def test_accept_and_decline_buttons_are_commands_executed_as_typed_ones_are(
         client, slash, executed):
     first = only(await run(client, slash, "challenge", ALICE, user=BOB))
-    assert "bob declines" in only(await press(client, custom_ids(first)["Decline"],
-                                              BOB))["content"]
+    assert "bob declines" in words(only(await press(client, custom_ids(first)["Decline"],
+                                              BOB)))
     second = only(await run(client, slash, "challenge", ALICE, user=BOB))
-    assert "Game 1 on" in only(await press(client, custom_ids(second)["Accept"],
-                                           BOB))["content"]
+    assert "Game 1 on" in words(only(await press(client, custom_ids(second)["Accept"],
+                                           BOB)))
     assert executed[1::2] == [cmd.AnswerChallenge("decline", 1),
                               cmd.AnswerChallenge("accept", 2)]
 
@@ -157,5 +157,5 @@ async def test_a_rematch_button_is_a_command_executed_as_a_typed_one_is(client, 
     ask = only(await run(client, slash, "resign", ALICE))
     over = only(await press(client, custom_ids(ask)["Resign"], ALICE))
     again = only(await press(client, custom_ids(over)["Rematch"], BOB))
-    assert "**bob** challenges alice" in again["content"]
+    assert "**bob** challenges alice" in words(again)
     assert executed[-1] == cmd.Rematch(1)

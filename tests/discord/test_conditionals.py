@@ -5,7 +5,7 @@ import pytest
 
 from tests.discord.helpers import message, run, start_game
 from tests.discord.people import ALICE, BOB, dm_user, member, text_channel
-from tests.discord.reading import filenames, only, posted
+from tests.discord.reading import filenames, only, posted, words
 from twixt.discord.messages import ChatMoves
 
 
@@ -21,9 +21,9 @@ async def test_stored_moves_are_answered_privately(client, slash, game):
     stored = only(await run(client, slash, "if", BOB,
                             moves="H9 then G6 link E5; if J10 then K8"))
     assert stored["ephemeral"] is True and "files" not in stored
-    assert stored["content"].endswith("```\nif H9 then G6 link E5\nif J10 then K8\n```")
+    assert words(stored).endswith("```\nif H9 then G6 link E5\nif J10 then K8\n```")
     shown = only(await run(client, slash, "if", BOB))
-    assert shown["ephemeral"] is True and "if J10 then K8" in shown["content"]
+    assert shown["ephemeral"] is True and "if J10 then K8" in words(shown)
     cleared = only(await run(client, slash, "if", BOB, moves="clear"))
     assert cleared == {**cleared, "ephemeral": True,
                        "content": "Your conditional moves in game 1 are cleared."}
@@ -32,14 +32,14 @@ async def test_stored_moves_are_answered_privately(client, slash, game):
 async def test_a_refused_line_is_private_too(client, slash, game):
     refused = only(await run(client, slash, "if", BOB, moves="if F5 then G6"))
     assert refused["ephemeral"] is True
-    assert refused["content"] == "“if F5 then G6”: F5 is already taken"
+    assert words(refused) == "“if F5 then G6”: F5 is already taken"
 
 
 async def test_the_reply_is_played_in_the_same_message_under_one_board(client, slash, game):
     await run(client, slash, "if", BOB, moves="if H9 then G6 link E5")
     played = only(await run(client, slash, "move", ALICE, command="H9"))
     assert played["ephemeral"] is False and filenames(played) == ["board.png"]
-    assert played["content"] == (
+    assert words(played) == (
         f"<@{ALICE.id}> **alice** (Red): `H9`\nbob answers at once with a stored move:\n"
         "**bob** (Black): `G6 link E5`\nalice (Red) to move.")
     assert [user.id for user in played["allowed_mentions"].users] == [ALICE.id]
@@ -50,9 +50,9 @@ async def test_a_dropped_reply_is_told_by_direct_message_only(client, slash, gam
     monkeypatch.setattr(client, "get_user", {BOB.id: bob}.get)
     await run(client, slash, "if", BOB, moves="if G7 then G6 link E5")
     played = only(await run(client, slash, "move", ALICE, command="G7 link F5"))
-    assert "G6" not in played["content"] and played["content"].endswith("bob (Black) to move.")
+    assert "G6" not in words(played) and words(played).endswith("bob (Black) to move.")
     [notice] = posted(bob)
-    assert notice["content"].startswith("Your stored reply `G6 link E5` to alice's `G7 link F5`")
+    assert words(notice).startswith("Your stored reply `G6 link E5` to alice's `G7 link F5`")
 
 
 async def test_in_chat_they_are_refused_and_not_echoed(client, slash, game):
@@ -65,8 +65,8 @@ async def test_in_chat_they_are_refused_and_not_echoed(client, slash, game):
     replies = posted(channel)
     assert len(replies) == 4
     for reply in replies:
-        assert "/twixt if" in reply["content"] and "G6" not in reply["content"]
-    assert "no conditional moves" in only(await run(client, slash, "if", BOB))["content"]
+        assert "/twixt if" in words(reply) and "G6" not in words(reply)
+    assert "no conditional moves" in words(only(await run(client, slash, "if", BOB)))
 
 
 async def test_a_reply_dropped_after_a_chat_move_goes_to_the_owner_not_the_channel(
@@ -78,7 +78,7 @@ async def test_a_reply_dropped_after_a_chat_move_goes_to_the_owner_not_the_chann
     await run(client, slash, "if", BOB, moves="if G7 then G6 link E5")
     await ChatMoves(client.service, read_all=True).handle(sent)
     [move] = posted(channel)
-    assert "G6" not in move["content"]
+    assert "G6" not in words(move)
     [notice] = posted(bob)
-    assert "could not be played" in notice["content"]
+    assert "could not be played" in words(notice)
     sent.guild.get_member.assert_called_once_with(BOB.id)

@@ -16,7 +16,7 @@ import pytest
 
 from tests.discord.helpers import press, run
 from tests.discord.people import ALICE, BOB, BOT_ID, CAROL, CHANNEL, member, text_channel
-from tests.discord.reading import custom_ids, only, posted
+from tests.discord.reading import custom_ids, only, posted, words
 from tests.service import engines as engines
 from twixt.discord.app import TwixtBot
 from twixt.discord.buttons import TEMPLATE, button_of, custom_id
@@ -60,7 +60,7 @@ async def test_a_whole_game_against_the_bot_through_the_cog(bot_client, slash, c
     start = only(await run(bot_client, slash, "challenge", ALICE, user=THE_ENGINE_PLAYER, level=1,
                            size="6",
                            rules="pp", swap="no"))
-    assert "**alice** (Red) vs **bot (level 1)** (Black)" in start["content"]
+    assert "**alice** (Red) vs **bot (level 1)** (Black)" in words(start)
     answers = []
     for _ in range(TURNS):
         if await _game_over(bot_client):
@@ -70,11 +70,11 @@ async def test_a_whole_game_against_the_bot_through_the_cog(bot_client, slash, c
         answers.append(only(await run(bot_client, slash, "move", ALICE, command=str(hole))))
     assert await _game_over(bot_client)
     moves = posted(channel)
-    assert moves and all(m["content"].startswith(("**bot (level 1)** (Black): `",
+    assert moves and all(words(m).startswith(("**bot (level 1)** (Black): `",
                                                    "<@101> **bot (level 1)** (Black): `"))
                          for m in moves)
     assert _pings(moves + answers + [start]) <= {ALICE.id}  # the bot's seat is nobody to ping
-    assert "<@-" not in "".join(m["content"] for m in moves + answers)
+    assert "<@-" not in "".join(words(m) for m in moves + answers)
 
 
 async def test_the_channel_shows_the_bot_typing_while_it_searches(bot_client, slash, channel,
@@ -98,31 +98,31 @@ async def test_the_channel_shows_the_bot_typing_while_it_searches(bot_client, sl
     channel.typing.assert_called_once_with()
     assert (typing.__aenter__.await_count, typing.__aexit__.await_count) == (1, 1)
     [move] = posted(channel)
-    assert move["content"].startswith("<@101> **bot (level 1)** (Black): `")
+    assert words(move).startswith("<@101> **bot (level 1)** (Black): `")
 
 
 async def test_the_bot_takes_a_seat_in_double_twixt_through_the_cog(bot_client, slash, channel):
     challenge = only(await run(bot_client, slash, "team", ALICE, partner=THE_ENGINE_PLAYER,
                                opponent1=BOB, opponent2=CAROL, level=2, size="12"))
-    assert "bot (level 2)" in challenge["content"]
+    assert "bot (level 2)" in words(challenge)
     await press(bot_client, custom_ids(challenge)["Accept"], BOB)
     await press(bot_client, custom_ids(challenge)["Accept"], CAROL)
     await run(bot_client, slash, "move", ALICE, command="F6")
     await run(bot_client, slash, "move", BOB, command="C5")
     await bot_client.service.engine_player.idle()
     [move] = posted(channel)
-    assert move["content"].startswith("<@103> **bot (level 2)** (Red): `")  # carol's turn next
+    assert words(move).startswith("<@103> **bot (level 2)** (Red): `")  # carol's turn next
 
 
 async def test_another_bot_still_may_not_play(bot_client, slash):
     reply = only(await run(bot_client, slash, "challenge", ALICE,
                            user=member(777, "robot", bot=True), level=2))
-    assert reply["content"] == "robot is a bot; bots do not play TwixT"
+    assert words(reply) == "robot is a bot; bots do not play TwixT"
 
 
 async def test_a_level_is_refused_in_a_challenge_between_people(bot_client, slash):
     reply = only(await run(bot_client, slash, "challenge", ALICE, user=BOB, level=2))
-    assert "options of a challenge to the bot" in reply["content"] and reply["ephemeral"]
+    assert "options of a challenge to the bot" in words(reply) and reply["ephemeral"]
 
 
 def test_a_button_for_a_bot_seat_keeps_its_players_in_its_custom_id():

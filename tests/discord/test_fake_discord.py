@@ -6,6 +6,7 @@ Discord receives), and through discord.py's own HTTP client where its handling m
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -16,7 +17,7 @@ import pytest
 
 from support.fake_discord import BOT_ID, FakeDiscord, Interaction
 
-ALICE = 101
+ALICE, BOB_ID = 101, 102
 BOT = {"Authorization": "Bot token"}
 
 
@@ -25,6 +26,7 @@ async def server() -> AsyncIterator[FakeDiscord]:
     fake = FakeDiscord()
     await fake.start()
     fake.add_user(ALICE, "alice")
+    fake.add_user(BOB_ID, "bob")
     yield fake
     await fake.stop()
 
@@ -157,3 +159,119 @@ async def test_discords_limits_on_text(server, http, data, fits):
     code, body = await status(http, "POST", "interactions/1/token-1/callback",
                               {"type": 4, "data": data})
     assert (code, body.get("code")) == ((200, None) if fits else (400, 50035))
+
+
+V2 = 1 << 15
+
+
+def _board(text: str = "alice to move", *, rows: int = 1, accent: int = 0xD0262C,
+           picture: str = "attachment://board.png") -> dict[str, Any]:
+    """A Components V2 board: one container of text, picture and `rows` rows of a button."""
+    return {"type": 17, "accent_color": accent, "components": [
+        {"type": 10, "content": text},
+        {"type": 12, "items": [{"media": {"url": picture}}]},
+        *(_button(f"b{n}") | {"components": [{"type": 2, "style": 1, "label": "b",
+                                               "custom_id": f"b{n}"}]}
+          for n in range(rows))]}
+
+
+async def multipart(http: aiohttp.ClientSession, method: str, path: str, body: dict[str, Any],
+                    files: dict[str, bytes]) -> tuple[int, dict[str, Any]]:
+    """A request with files, as discord.py sends one (`payload_json` and the files)."""
+    form = aiohttp.FormData()
+    form.add_field("payload_json", json.dumps(body), content_type="application/json")
+    for at, (name, data) in enumerate(files.items()):
+        form.add_field(f"files[{at}]", data, filename=name)
+    async with http.request(method, path, data=form) as response:
+        return response.status, await response.json()
+
+
+@pytest.mark.parametrize("data, fits", [
+    ({"flags": V2, "components": [_board()]}, True),
+    ({"flags": V2, "content": "hi", "components": [_board()]}, False),
+    ({"flags": V2, "embeds": [{"title": "x"}], "components": [_board()]}, False),
+    ({"components": [_board()]}, False),  # a container needs the flag
+    # a container, its text, its gallery and rows of one button: 3 + 2 × 18 = 39, then 41
+    ({"flags": V2, "components": [_board(rows=18)]}, True),
+    ({"flags": V2, "components": [_board(rows=19)]}, False),
+    ({"flags": V2, "components": [_board("x" * 4000)]}, True),
+    ({"flags": V2, "components": [_board("x" * 4001)]}, False),
+    ({"flags": V2, "components": [_board(picture="attachment://other.png")]}, False),
+    ({"flags": V2, "components": [_board(accent=0x1000000)]}, False),
+    ({"flags": V2, "components": [{"type": 17, "components": [_board()]}]}, False),
+], ids=["board", "content", "embeds", "no-flag", "39", "41", "text", "text+1",
+        "unknown-file", "accent", "nested-container"])
+async def test_discords_rules_for_components_v2(server, http, data, fits):
+    pending(server)
+    code, body = await multipart(http, "POST", "interactions/1/token-1/callback",
+                                 {"type": 4, "data": data}, {"board.png": b"png"})
+    assert (code, body.get("code")) == ((200, None) if fits else (400, 50035)), body
+
+
+async def test_update_message_edits_the_message_pressed_and_keeps_its_flag(server, http):
+    channel = server.bot_dm(ALICE)
+    posted, board = await multipart(http, "POST", f"channels/{channel}/messages", {
+        "flags": V2, "components": [_board(f"<@{ALICE}> your move")],
+        "allowed_mentions": {"users": [str(ALICE)]}}, {"board.png": b"png"})
+    assert posted == 200
+    [sent] = server.direct_messages(ALICE)
+    assert sent.notified == [ALICE] and sent.components_v2
+    pressed = Interaction(1, "token-1", channel, 1, server.now(), user_id=ALICE,
+                          installer=ALICE, payload={"message": board})
+    server.interactions[1] = pressed
+    # a classic message cannot take a Components V2 message's place: the flag stays
+    refused, body = await status(http, "POST", "interactions/1/token-1/callback",
+                                 {"type": 7, "data": {"content": "plain", "flags": 0}})
+    assert (refused, body["code"]) == (400, 50035) and sent.edits == 0
+    pressed.answered = False
+    updated, body = await status(http, "POST", "interactions/1/token-1/callback", {
+        "type": 7, "data": {"components": [_board("bob moved")], "attachments": [
+            {"id": sent.data["attachments"][0]["id"]}]}})
+    assert updated == 200 and body["resource"]["message"]["id"] == board["id"]
+    assert server.direct_messages(ALICE) == [sent]  # no new message
+    assert (sent.edits, sent.content, sent.components_v2) == (1, "bob moved", True)
+    assert sent.notified == [ALICE]  # told once, when it was sent: an edit tells no one
+    assert pressed.answers == [sent]
+
+
+async def test_a_token_edits_its_own_messages_for_15_minutes(server, http):
+    asked = pending(server)
+    await multipart(http, "POST", "interactions/1/token-1/callback",
+                    {"type": 4, "data": {"flags": V2, "components": [_board()]}},
+                    {"board.png": b"png"})
+    [board] = asked.answers
+    path = f"webhooks/{BOT_ID}/token-1/messages/{board.id}"
+    edited, _ = await multipart(http, "PATCH", path, {"components": [_board("later")]},
+                                {"board.png": b"png2"})
+    assert edited == 200 and (board.content, board.files["board.png"]) == ("later", b"png2")
+    unknown, body = await status(http, "PATCH", f"webhooks/{BOT_ID}/token-1/messages/5",
+                                 {"components": []})
+    assert (unknown, body["code"]) == (404, 10008)
+    server.later(15 * 60 + 1)
+    expired, body = await status(http, "PATCH", path, {"components": [_board("too late")]})
+    assert (expired, body["code"]) == (401, 50027) and board.content == "later"
+
+
+async def test_the_bot_edits_its_posts_only_where_it_may_post(server, http):
+    dm = server.bot_dm(ALICE)
+    await status(http, "POST", f"channels/{dm}/messages", {"content": "first"})
+    [posted] = server.direct_messages(ALICE)
+    edited, _ = await status(http, "PATCH", f"channels/{dm}/messages/{posted.id}",
+                             {"content": "second"})
+    assert edited == 200 and (posted.content, posted.edits) == ("second", 1)
+    group = server.group_dm(ALICE, BOB_ID)
+    refused, body = await status(http, "PATCH", f"channels/{group}/messages/{posted.id}",
+                                 {"content": "third"})
+    assert (refused, body["code"]) == (403, 50001) and posted.content == "second"
+
+
+@pytest.mark.parametrize("how", ["edit", "followup"])
+async def test_a_board_fills_in_the_thinking_message_with_its_flag(server, http, how):
+    asked = pending(server)
+    await status(http, "POST", "interactions/1/token-1/callback", {"type": 5, "data": {}})
+    method, path = (("PATCH", f"webhooks/{BOT_ID}/token-1/messages/@original") if how == "edit"
+                    else ("POST", f"webhooks/{BOT_ID}/token-1"))
+    code, _ = await multipart(http, method, path, {"flags": V2, "components": [_board()]},
+                              {"board.png": b"png"})
+    [filled] = asked.answers
+    assert code == 200 and (filled.via, filled.components_v2) == ("thinking", True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from tests.discord.helpers import interaction
 from tests.discord.people import ALICE, BOB
-from tests.discord.reading import only, sent
+from tests.discord.reading import only, sent, words
 
 
 def guest(client, slash, name: str, *, external_apps: bool) -> object:
@@ -21,16 +21,16 @@ async def test_a_game_is_refused_where_the_server_has_not_added_the_app(client, 
     mock = guest(client, slash, "challenge", external_apps=True)
     await slash["challenge"].callback(mock, user=BOB)
     answer = only(mock)
-    assert answer["ephemeral"] and answer["content"].count("\n") == 0
-    assert "not added to this server" in answer["content"]
+    assert answer["ephemeral"] and words(answer).count("\n") == 0
+    assert "not added to this server" in words(answer)
 
 
 async def test_answers_forced_private_say_so_in_one_line(client, slash):
     mock = guest(client, slash, "help", external_apps=False)
     await slash["help"].callback(mock)
     [answer] = sent(mock)
-    assert answer["content"].endswith(
+    assert words(answer).endswith(
         "\nThis server limits outside apps, so only you see my answers here.")
     quiet = guest(client, slash, "help", external_apps=True)
     await slash["help"].callback(quiet)
-    assert "limits outside apps" not in only(quiet)["content"]
+    assert "limits outside apps" not in words(only(quiet))

@@ -7,7 +7,7 @@ import discord
 
 from tests.discord.helpers import interaction, message, run, suggested
 from tests.discord.people import ALICE, text_channel
-from tests.discord.reading import only, posted
+from tests.discord.reading import only, posted, words
 from twixt.discord.messages import ChatMoves
 from twixt.discord.slash import MAX_SUGGESTIONS
 from twixt.service.commands.router import VOCABULARY
@@ -15,24 +15,24 @@ from twixt.service.commands.router import VOCABULARY
 
 async def test_help_for_one_command_fits_one_message(client, slash):
     reply = only(await run(client, slash, "help", ALICE, command="tournament"))
-    assert reply["content"].startswith("**tournament** — TwixT tournaments and leagues.")
-    assert "`format roundrobin|swiss|league`" in reply["content"]
-    assert len(reply["content"]) <= 2000 and reply["ephemeral"]
+    assert words(reply).startswith("**tournament** — TwixT tournaments and leagues.")
+    assert "`format roundrobin|swiss|league`" in words(reply)
+    assert len(words(reply)) <= 2000 and reply["ephemeral"]
     german = only(await run(client, slash, "help", ALICE, command="analyze",
                             locale=discord.Locale.german))
-    assert "In Discord: `/twixt-records analyze`" in german["content"]
-    assert "Beispiel: `analyze 12`" in german["content"]
+    assert "In Discord: `/twixt-records analyze`" in words(german)
+    assert "Beispiel: `analyze 12`" in words(german)
 
 
 async def test_help_without_a_command_names_them_all(client, slash):
     reply = only(await run(client, slash, "help", ALICE))
-    assert "tournament" in reply["content"] and "`help COMMAND`" in reply["content"]
+    assert "tournament" in words(reply) and "`help COMMAND`" in words(reply)
 
 
 async def test_a_mistyped_help_command_names_the_one_meant(client, slash):
     reply = only(await run(client, slash, "help", ALICE, command="leaderbord"))
     # a refusal's markdown is escaped: Discord shows the backticks as typed
-    assert reply["content"] == ("I don't know the command “leaderbord”: did you mean "
+    assert words(reply) == ("I don't know the command “leaderbord”: did you mean "
                                 "\\`leaderboard\\`?")
 
 
@@ -50,4 +50,4 @@ async def test_a_mistyped_chat_command_names_the_one_meant_in_the_servers_langua
     sent = message(ALICE, "<@555> resgin", channel, guild_locale=discord.Locale.german)
     await ChatMoves(client.service, read_all=False).handle(sent)
     [reply] = posted(channel)
-    assert reply["content"] == "den Befehl “resgin” kenne ich nicht: meinst du \\`resign\\`?"
+    assert words(reply) == "den Befehl “resgin” kenne ich nicht: meinst du \\`resign\\`?"

@@ -11,7 +11,7 @@ from discord import app_commands
 
 from tests.discord.helpers import interaction, message, press, run, start_game
 from tests.discord.people import ALICE, BOB, CHANNEL, GUILD, member, text_channel
-from tests.discord.reading import custom_ids, only, posted
+from tests.discord.reading import custom_ids, only, posted, words
 from twixt.discord import respond
 from twixt.discord.messages import ChatMoves
 from twixt.language import translation
@@ -34,19 +34,19 @@ BORDER_ROW = {
 async def test_a_refused_move_is_said_in_the_askers_language(client, slash, locale, said):
     await start_game(client, slash)
     reply = only(await run(client, slash, "move", ALICE, command="A5", locale=locale))
-    assert (reply["content"], reply["ephemeral"]) == (said, True)
+    assert (words(reply), reply["ephemeral"]) == (said, True)
 
 
 async def test_a_bot_named_in_an_option_is_refused_in_german(client, slash):
     robot = member(106, "robo", bot=True)
     reply = only(await run(client, slash, "challenge", ALICE, user=robot, locale=GERMAN))
-    assert reply["content"] == "robo ist ein Bot; Bots spielen kein TwixT"
+    assert words(reply) == "robo ist ein Bot; Bots spielen kein TwixT"
 
 
 async def test_a_button_that_is_not_yours_says_so_in_your_language(client, slash):
     challenge = only(await run(client, slash, "challenge", ALICE, user=BOB))
     accept = custom_ids(challenge)["Accept"]
-    said = {locale: only(await press(client, accept, ALICE, locale=locale))["content"]
+    said = {locale: words(only(await press(client, accept, ALICE, locale=locale)))
             for locale in (GERMAN, discord.Locale.french, discord.Locale.latin_american_spanish,
                            discord.Locale.dutch, ENGLISH)}
     assert list(said.values()) == [
@@ -58,17 +58,17 @@ async def test_a_button_that_is_not_yours_says_so_in_your_language(client, slash
 async def test_tree_errors_are_said_in_the_askers_language(client, slash):
     mock = interaction(client, ALICE, locale=GERMAN)
     await respond.on_app_command_error(mock, app_commands.CheckFailure())
-    assert only(mock)["content"] == "diesen Befehl kannst du hier nicht verwenden"
+    assert words(only(mock)) == "diesen Befehl kannst du hier nicht verwenden"
 
     mock = interaction(client, ALICE, command=slash["board"], locale=GERMAN)
     await respond.on_app_command_error(mock, app_commands.CommandInvokeError(
         slash["board"], RuntimeError("boom")))
-    apology = only(mock)["content"]
+    apology = words(only(mock))
     assert apology == translation("de").say(respond.APOLOGY) != str(respond.APOLOGY)
 
     mock = interaction(client, ALICE, locale=ENGLISH)
     await respond.on_app_command_error(mock, app_commands.CheckFailure())
-    assert only(mock)["content"] == "you cannot use this command here"
+    assert words(only(mock)) == "you cannot use this command here"
 
 
 @pytest.mark.parametrize(("server", "said"), BORDER_ROW.items())
@@ -78,7 +78,7 @@ async def test_a_chat_move_is_answered_in_the_servers_language(client, slash, se
     await ChatMoves(client.service, read_all=False).handle(
         message(ALICE, "<@555> A5", channel, guild_locale=server))
     [reply] = posted(channel)
-    assert reply["content"] == said
+    assert words(reply) == said
 
 
 @pytest.mark.parametrize(("server", "said"), [
@@ -96,7 +96,7 @@ async def test_the_clocks_speak_the_servers_language(client, slash, clock, monke
     clock.now += timedelta(hours=25)
     await client.scheduler.round()
     [reminder] = posted(channel)
-    assert reminder["content"].startswith(f"<@{ALICE.id}> {said}")
+    assert words(reminder).startswith(f"<@{ALICE.id}> {said}")
 
 
 def test_a_server_the_client_does_not_know_is_spoken_to_in_english(client):

@@ -12,7 +12,7 @@ import discord
 
 from tests.discord.helpers import Commands, press, run
 from tests.discord.people import CHANNEL, GUILD, member
-from tests.discord.reading import custom_ids, only, sent
+from tests.discord.reading import custom_ids, only, sent, words
 from tests.discord.test_tournaments import threads_under
 from twixt.app.table import open_table
 from twixt.discord.replies import shown
@@ -31,7 +31,7 @@ LINKED_SHOWN = "\\|\\|s\\|\\| \\[a]\\(e.org) \\<@&5> \\~\\~t\\~\\~"
 
 def _shows_names_as_typed(message: dict, *names: str) -> None:
     """Each name shows escaped, and nothing of it raw: no bold, spoiler, link or ping."""
-    text = message["content"]
+    text = words(message)
     for name in names:
         assert name in text, text
     unescaped = re.sub(r"\\.", "", text)
@@ -46,7 +46,7 @@ async def test_a_name_full_of_markdown_is_kept_exactly_and_shown_escaped(client,
     _shows_names_as_typed(challenge, MARKED_SHOWN)
     start = only(await press(client, custom_ids(challenge)["Accept"], LINKED))
     _shows_names_as_typed(start, MARKED_SHOWN, LINKED_SHOWN)
-    assert f"**{MARKED_SHOWN}** (Red) vs **{LINKED_SHOWN}** (Black)" in start["content"]
+    assert f"**{MARKED_SHOWN}** (Red) vs **{LINKED_SHOWN}** (Black)" in words(start)
 
     moved = only(await run(client, slash, "move", MARKED, command="K12"))
     _shows_names_as_typed(moved, MARKED_SHOWN)
@@ -73,12 +73,12 @@ async def test_an_event_named_with_markdown_is_kept_and_shown_escaped(client, mo
     escaped = "\\*\\*Cup\\*\\* \\_of\\_ @\u200beveryone"
     announced = only(await run(client, tournaments, "create", MARKED, manage=True, name=name,
                                format="roundrobin", size="12", vacation="no"))
-    assert announced["content"].startswith(f"Tournament #1 **{escaped}**: round robin")
+    assert words(announced).startswith(f"Tournament #1 **{escaped}**: round robin")
     join = custom_ids(announced)["Join"]
     _shows_names_as_typed(only(await press(client, join, MARKED)), MARKED_SHOWN)
     await press(client, join, LINKED)
     started = sent(await run(client, tournaments, "start", MARKED, manage=True))
-    assert started[0]["content"] == f"{escaped} starts with 2 entrants."
+    assert words(started[0]) == f"{escaped} starts with 2 entrants."
     (thread_id,) = [cid for cid in channels if cid != CHANNEL]
     opening = channels[thread_id].send.await_args.kwargs
     _shows_names_as_typed(opening, MARKED_SHOWN, LINKED_SHOWN)
@@ -87,9 +87,9 @@ async def test_an_event_named_with_markdown_is_kept_and_shown_escaped(client, mo
     info = only(await run(client, tournaments, "info", LINKED))
     _shows_names_as_typed(info, MARKED_SHOWN, LINKED_SHOWN)
     listing = only(await run(client, tournaments, "list", LINKED))
-    assert f"#1 {escaped} — round robin, running" in listing["content"]
+    assert f"#1 {escaped} — round robin, running" in words(listing)
     standings = only(await run(client, tournaments, "standings", LINKED))
-    assert standings["files"][0].filename == "board.png" and "**Cup**" not in standings["content"]
+    assert standings["files"][0].filename == "board.png" and "**Cup**" not in words(standings)
     assert [t.name for t in await client.service.desk.storage.tournaments(GUILD)] == [name]
 
 

@@ -4,7 +4,7 @@ import pytest
 
 from tests.discord.helpers import message, start_game
 from tests.discord.people import ALICE, BOB, CHANNEL, EVE, member, text_channel
-from tests.discord.reading import custom_ids, filenames, posted
+from tests.discord.reading import custom_ids, filenames, posted, words
 from twixt.discord.messages import ChatMoves
 
 
@@ -18,7 +18,7 @@ async def test_a_message_mentioning_the_bot_plays_the_move(client, slash, channe
     chat = ChatMoves(client.service, read_all=False)
     await chat.handle(message(ALICE, "<@555> K12 ", channel))
     [reply] = posted(channel)
-    assert reply["content"].startswith(f"<@{BOB.id}> **alice** (Red): `K12`")
+    assert words(reply).startswith(f"<@{BOB.id}> **alice** (Red): `K12`")
     assert filenames(reply) == ["board.png"] and "reference" not in reply
 
 
@@ -27,13 +27,13 @@ async def test_an_error_to_a_mention_is_a_reply_to_the_message(client, slash, ch
     sent = message(ALICE, "<@!555> K12", channel)
     await chat.handle(sent)
     [reply] = posted(channel)
-    assert reply["reference"] is sent and "no game" in reply["content"]
+    assert reply["reference"] is sent and "no game" in words(reply)
     assert reply["allowed_mentions"].users == []
 
 
 async def test_a_bare_mention_gets_the_help(client, channel):
     await ChatMoves(client.service, read_all=False).handle(message(EVE, "<@555>", channel))
-    assert "TwixT" in posted(channel)[0]["content"]
+    assert "TwixT" in words(posted(channel)[0])
 
 
 async def test_a_mention_names_a_player_in_a_chat_command(client, channel):
@@ -41,7 +41,7 @@ async def test_a_mention_names_a_player_in_a_chat_command(client, channel):
     sent.mentions = [member(555, "twixt", bot=True), BOB]
     await ChatMoves(client.service, read_all=False).handle(sent)
     [reply] = posted(channel)
-    assert reply["content"].startswith(f"<@{BOB.id}> **alice** challenges bob to TwixT (12×12")
+    assert words(reply).startswith(f"<@{BOB.id}> **alice** challenges bob to TwixT (12×12")
     assert set(custom_ids(reply)) == {"Accept", "Decline"}
 
 
@@ -51,14 +51,14 @@ async def test_a_player_named_without_a_mention_is_refused(client, channel):
     await ChatMoves(client.service, read_all=False).handle(sent)
     [reply] = posted(channel)
     assert reply["reference"] is sent
-    assert reply["content"] == "mention the player (@name) instead of writing “bob”"
+    assert words(reply) == "mention the player (@name) instead of writing “bob”"
     assert await client.service.desk.storage.pending_challenges(channel_id=CHANNEL) == ()
 
 
 async def test_import_in_chat_asks_for_the_slash_command(client, channel):
     await ChatMoves(client.service, read_all=False).handle(
         message(ALICE, "<@555> import game.twixt", channel))
-    assert posted(channel)[0]["content"] == "attach the record: /twixt-records import with a file"
+    assert words(posted(channel)[0]) == "attach the record: /twixt-records import with a file"
 
 
 async def test_resign_in_chat_asks_for_confirmation(client, slash, channel):
@@ -72,7 +72,7 @@ async def test_resign_in_chat_asks_for_confirmation(client, slash, channel):
 async def test_plain_moves_are_read_with_message_content_on(client, slash, channel):
     await start_game(client, slash)
     await ChatMoves(client.service, read_all=True).handle(message(ALICE, "K12", channel))
-    assert "`K12`" in posted(channel)[0]["content"]
+    assert "`K12`" in words(posted(channel)[0])
 
 
 async def test_plain_moves_are_ignored_with_message_content_off(client, slash, channel):
@@ -98,7 +98,7 @@ async def test_a_seated_players_illegal_move_is_answered(client, slash, channel)
     sent = message(BOB, "K12", channel)
     await ChatMoves(client.service, read_all=True).handle(sent)
     [reply] = posted(channel)
-    assert reply["reference"] is sent and reply["content"] == "it is alice's turn"
+    assert reply["reference"] is sent and words(reply) == "it is alice's turn"
 
 
 async def test_chat_that_cannot_be_read_for_a_database_fault_stays_unanswered(
@@ -118,5 +118,5 @@ async def test_a_public_refusal_echoes_masked_links_as_typed_and_links_nowhere(c
     await ChatMoves(client.service, read_all=False).handle(
         message(EVE, "<@555> [a](https://e.co) [b](https://e.co)", channel))
     [reply] = posted(channel)
-    assert "\\[a]\\(https://e.co) \\[b]\\(https://e.co)" in reply["content"]
-    assert "](" not in reply["content"]
+    assert "\\[a]\\(https://e.co) \\[b]\\(https://e.co)" in words(reply)
+    assert "](" not in words(reply)

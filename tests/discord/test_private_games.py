@@ -65,9 +65,20 @@ def slash(server: FakeDiscord, group: str, name: str, **options: Any) -> dict[st
     return data
 
 
+def shown(server: FakeDiscord, answer: Sent) -> Sent:
+    """The board a turn's answer shows: the answer itself, or — a board edited in place —
+    the message its link (its last line) points to, as it is now."""
+    if "board.png" in answer.files or answer.custom_ids():
+        return answer
+    link = answer.content.rsplit("\n", 1)[-1]
+    return server.message(int(link.rsplit("/", 1)[-1]))
+
+
 async def use(server: FakeDiscord, who: int, channel: int, message: Sent, prefix: str,
               values: list[str] | None = None) -> Interaction:
-    """Press a button (or choose in a select) of `message` as `who`."""
+    """Press a button (or choose in a select) of `message` (or of the board it links to)
+    as `who`."""
+    message = shown(server, message)
     item = message.component(prefix)
     data: dict[str, Any] = {"custom_id": item["custom_id"], "component_type": item["type"]}
     if values is not None:
@@ -83,6 +94,8 @@ async def pick(server: FakeDiscord, who: int, channel: int, board: Sent, peg: st
     assert rows.ephemeral, rows.content
     place = await _choose(server, who, channel, rows, "twixt-pick:row", row)
     assert place.ephemeral and peg in place.content, place.content
+    # the step pressed on the private picker took its place: one private message a pick
+    assert place.id == rows.id and place.edits >= 1
     placed = await use(server, who, channel, place, "twixt-pick:place")
     [answer] = await server.answered(placed)
     return answer
@@ -92,6 +105,7 @@ async def _choose(server: FakeDiscord, who: int, channel: int, message: Sent, pr
                   value: str) -> Sent:
     """Choose `value` in the select of `message` (of those named `prefix`) that offers it;
     the one message that answers the choice."""
+    message = shown(server, message)
     select = next(item for item in _selects(message, prefix)
                   if any(option["value"] == value for option in item["options"]))
     chose = await server.interact(who, channel, {"custom_id": select["custom_id"],
@@ -102,8 +116,7 @@ async def _choose(server: FakeDiscord, who: int, channel: int, message: Sent, pr
 
 
 def _selects(message: Sent, prefix: str) -> list[dict[str, Any]]:
-    return [item for row in message.data["components"] for item in row["components"]
-            if item.get("custom_id", "").startswith(prefix)]
+    return [item for item in message.items() if item.get("custom_id", "").startswith(prefix)]
 
 
 def png_size(message: Sent) -> tuple[int, int]:
@@ -139,6 +152,7 @@ async def test_a_whole_game_in_a_group_dm_with_the_picker(server, bot):
     [board] = await server.answered(accepted)
     assert png_size(board)[0] >= 400
     assert len(board.data["components"]) <= 5
+    first = board
     for move in range(len(RED)):
         board = await pick(server, ALICE, channel, board, RED[move])
         assert not board.ephemeral and RED[move] in board.content
@@ -160,6 +174,10 @@ async def test_a_whole_game_in_a_group_dm_with_the_picker(server, bot):
             board = await pick(server, BOB, channel, board, BLACK[move])
     assert "wins" in board.content
     assert png_size(board)[0] >= 400
+    # the game's board was one message, edited in place after each move but the last (the
+    # final board, with no controls, is a message of its own)
+    assert first.edits == len(RED) + len(BLACK) - 1 and first.components_v2
+    assert sum("board.png" in sent.files for sent in server.sent) == 2
     # the bot never posted into the channel, and Discord refused nothing: not one request
     # of the whole game was answered 4xx (each counts toward the invalid-request limit)
     assert server.refused == [] and server.invalid == []
@@ -176,12 +194,18 @@ async def test_an_old_picker_is_refused_in_one_line(server, bot):
     [offer] = await server.answered(await server.interact(ALICE, channel, slash(
         server, "twixt", "challenge", user=server.users[BOB], size="12", swap="no")))
     [board] = await server.answered(await use(server, BOB, channel, offer, "Accept"))
-    await pick(server, ALICE, channel, board, "F6")
-    # the first board's picker is one move behind
-    [stale] = await server.answered(await use(server, BOB, channel, board, "twixt-pick:col",
-                                              ["C"]))
-    assert stale.ephemeral and "newest board" in stale.content
-    assert stale.content.count("\n") == 0
+    # the first board's token has expired: the board after alice's move is a new message
+    server.later(16 * 60)
+    said = await pick(server, ALICE, channel, board, "F6")
+    assert "board.png" in said.files and board.edits == 0
+    # the first board's picker is one move behind: said at once, privately, in one line
+    pressed = await use(server, BOB, channel, board, "twixt-pick:col", ["C"])
+    [stale] = await server.answered(pressed)
+    assert stale.ephemeral and stale.via == "callback" and stale.content == (
+        "This board is old: the game has moved on since. Use the newest board.")
+    # and its Resign button does nothing but say so
+    [resign] = await server.answered(await use(server, BOB, channel, board, "Resign"))
+    assert resign.content == stale.content and not resign.custom_ids()
 
 
 @pytest.mark.parametrize("refusal", [50007, 50278], ids=["closed-dms", "no-mutual-server"])
@@ -257,7 +281,10 @@ async def test_the_bots_moves_in_a_dm_follow_the_players_command(server, bot, co
     assert "F6" in mine.content
     # the bot's answer is a followup of alice's command: never a post into the channel
     assert bots.via == "followup" and "bot (level 1)" in bots.content
-    assert bots.custom_ids()  # its board has the picker for alice
+    # the game's board, edited in place, has the picker for alice; the followup says the
+    # move and links to it
+    board = shown(server, bots)
+    assert board.custom_ids() and board.edits == 2 and "bot (level 1)" in board.content
     assert server.refused == [] and server.interactions[moved.id].followups == 1
     assert bots.ephemeral is forced and server.direct_messages(ALICE) == []
     # the bot thought without a typing sign in a channel it cannot see: no request refused

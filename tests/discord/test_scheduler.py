@@ -10,7 +10,7 @@ import pytest
 
 from tests.discord.helpers import press, run, start_game
 from tests.discord.people import ALICE, BOB, CHANNEL, GUILD, dm_user, text_channel
-from tests.discord.reading import custom_ids, filenames, only, posted
+from tests.discord.reading import custom_ids, filenames, only, posted, words
 from twixt.app.bot import discord_bot
 from twixt.discord import outbox, scheduler
 from twixt.service import Reply
@@ -28,7 +28,7 @@ def forbidden() -> discord.Forbidden:
 def only_post(channel: MagicMock) -> str:
     """The text of the one message posted in a channel."""
     [message] = posted(channel)
-    return message["content"]
+    return words(message)
 
 
 @pytest.fixture
@@ -62,7 +62,7 @@ async def test_a_reminder_is_posted_once_even_across_a_restart(settings, client,
     await client.scheduler.round()
     await client.scheduler.round()
     [reminder] = posted(channels[CHANNEL])
-    assert reminder["content"] == f"<@{ALICE.id}> alice, it is your move in game 1 (1d 23h left)."
+    assert words(reminder) == f"<@{ALICE.id}> alice, it is your move in game 1 (1d 23h left)."
     assert [o.id for o in reminder["allowed_mentions"].users] == [ALICE.id]
     await client.service.desk.storage.close()
 
@@ -79,7 +79,7 @@ async def test_a_reminder_goes_by_direct_message_by_default(client, slash, clock
     clock.now += timedelta(hours=25)
     await client.scheduler.round()
     [dm] = posted(users[ALICE.id])
-    assert dm["content"] == "alice, it is your move in game 1 (1d 23h left)."
+    assert words(dm) == "alice, it is your move in game 1 (1d 23h left)."
     assert posted(channels[CHANNEL]) == []
 
 
@@ -89,7 +89,7 @@ async def test_a_user_not_in_the_cache_is_fetched_for_a_direct_message(client, m
     monkeypatch.setattr(client, "fetch_user", AsyncMock(return_value=alice))
     await outbox.post(client, Reply("hello", dm_user_id=ALICE.id))
     client.fetch_user.assert_awaited_once_with(ALICE.id)
-    assert posted(alice)[0]["content"] == "hello"
+    assert words(posted(alice)[0]) == "hello"
 
 
 async def test_closed_direct_messages_fall_back_to_the_games_channel(client, slash, clock,
@@ -99,7 +99,7 @@ async def test_closed_direct_messages_fall_back_to_the_games_channel(client, sla
     clock.now += timedelta(hours=25)
     await client.scheduler.round()
     [fallback] = posted(channels[CHANNEL])
-    assert fallback["content"] == f"<@{ALICE.id}> alice, it is your move in game 1 (1d 23h left)."
+    assert words(fallback) == f"<@{ALICE.id}> alice, it is your move in game 1 (1d 23h left)."
     assert [o.id for o in fallback["allowed_mentions"].users] == [ALICE.id]
 
 
@@ -116,8 +116,8 @@ async def test_a_forfeit_is_posted_with_the_board_in_the_games_channel(client, s
     clock.now += timedelta(hours=12)
     await client.scheduler.round()
     [forfeit] = posted(channels[OTHER])
-    assert "alice ran out of time." in forfeit["content"]
-    assert "bob (Black) wins on time" in forfeit["content"]
+    assert "alice ran out of time." in words(forfeit)
+    assert "bob (Black) wins on time" in words(forfeit)
     assert filenames(forfeit) == ["board.png"]
     assert posted(channels[CHANNEL]) == []
     assert await client.service.desk.storage.active_game(OTHER) is None
@@ -129,11 +129,11 @@ async def test_the_claim_button_of_a_time_notice(client, slash, clock, channels)
     clock.now += timedelta(hours=12)
     await client.scheduler.round()
     [notice] = posted(channels[CHANNEL])
-    assert notice["content"].startswith(f"<@{BOB.id}> alice's time to move in game 1 is up")
+    assert words(notice).startswith(f"<@{BOB.id}> alice's time to move in game 1 is up")
     claim = custom_ids(notice)["Claim the win"]
     assert only(await press(client, claim, ALICE))["ephemeral"] is True
     won = only(await press(client, claim, BOB))
-    assert "bob (Black) wins on time" in won["content"]
+    assert "bob (Black) wins on time" in words(won)
 
 
 async def test_a_failing_delivery_does_not_stop_the_next_one(client, slash, clock, channels,

@@ -10,7 +10,7 @@ import discord
 
 from tests.discord.helpers import press, run
 from tests.discord.people import ALICE, BOB, CAROL, CHANNEL, text_channel
-from tests.discord.reading import custom_ids, only, sent
+from tests.discord.reading import custom_ids, only, sent, words
 from twixt.app.bot import discord_bot
 from twixt.storage import SqliteStorage
 
@@ -37,42 +37,42 @@ async def test_join_button_round_trip_start_and_threads(client, slash, monkeypat
     announced = only(await run(client, slash, "create", ALICE, manage=True,
                                name="Spring *Cup*", format="roundrobin", size="12",
                                vacation="no"))
-    assert announced["content"].startswith("Tournament #1 **Spring \\*Cup\\***: round robin")
+    assert words(announced).startswith("Tournament #1 **Spring \\*Cup\\***: round robin")
     join = custom_ids(announced)["Join"]
-    assert "bob joins Spring \\*Cup\\*." in only(await press(client, join, BOB))["content"]
+    assert "bob joins Spring \\*Cup\\*." in words(only(await press(client, join, BOB)))
     again = only(await press(client, join, BOB))
-    assert (again["content"], again["ephemeral"]) == ("you are already signed up", True)
+    assert (words(again), again["ephemeral"]) == ("you are already signed up", True)
 
     # a restarted bot still knows the button
     async with await SqliteStorage.open(settings.database) as storage:
         restarted = discord_bot(settings, storage, clock=clock)
-        assert "carol joins" in only(await press(restarted, join, CAROL))["content"]
+        assert "carol joins" in words(only(await press(restarted, join, CAROL)))
 
     refused = only(await run(client, slash, "start", BOB))
-    assert refused["ephemeral"] and "only a channel manager" in refused["content"]
+    assert refused["ephemeral"] and "only a channel manager" in words(refused)
     started = await run(client, slash, "start", ALICE, manage=True)
-    said = [message["content"] for message in sent(started)]
+    said = [words(message) for message in sent(started)]
     assert said == ["Spring \\*Cup\\* starts with 2 entrants.",
                     "Spring \\*Cup\\*: 1 game opened, each in its own thread. Round 1."]
     assert channel.create_thread.await_count == 1
     (thread_id,) = [cid for cid in channels if cid != CHANNEL]
     opening = channels[thread_id].send.await_args.kwargs
-    assert "round 1: game 1, bob (Red) against carol (Black)" in opening["content"]
+    assert "round 1: game 1, bob (Red) against carol (Black)" in words(opening)
 
     info = only(await run(client, slash, "info", BOB))
-    assert info["ephemeral"] and "Entrants (2): bob, carol" in info["content"]
+    assert info["ephemeral"] and "Entrants (2): bob, carol" in words(info)
     listing = only(await run(client, slash, "list", BOB))
     assert listing["ephemeral"]
-    assert "#1 Spring \\*Cup\\* — round robin, running" in listing["content"]
+    assert "#1 Spring \\*Cup\\* — round robin, running" in words(listing)
     standings = only(await run(client, slash, "standings", BOB))
     assert not standings["ephemeral"] and standings["files"][0].filename == "board.png"
 
 
 async def test_bad_options_are_one_ephemeral_line(client, slash):
-    for options, words in [(dict(format="swiss", double="yes"), "double is for round robins"),
+    for options, cause in [(dict(format="swiss", double="yes"), "double is for round robins"),
                            (dict(format="league", rounds=3), "rounds is for a swiss"),
                            (dict(format="swiss", signup="soon"), "signup is a time")]:
         refused = only(await run(client, slash, "create", ALICE, manage=True,
                                  name="Cup", **options))
-        assert refused["ephemeral"] and words in refused["content"], refused
+        assert refused["ephemeral"] and cause in words(refused), refused
     assert await client.service.desk.storage.tournaments(1) == ()

@@ -10,11 +10,11 @@ import discord
 
 from tests.discord.helpers import run, start_game
 from tests.discord.people import ALICE, BOB, CHANNEL, GUILD, text_channel
-from tests.discord.reading import only, posted
+from tests.discord.reading import only, posted, words
 
 
 def said(message: dict) -> tuple[str, bool]:
-    return message["content"], message["ephemeral"]
+    return words(message), message["ephemeral"]
 
 
 async def test_a_vacation_is_started_shown_and_ended_with_the_vacation_command(client, slash,
@@ -24,12 +24,12 @@ async def test_a_vacation_is_started_shown_and_ended_with_the_vacation_command(c
     assert said(started) == ("alice is on vacation until 2026-01-04 12:00 UTC: their clocks "
                              "stop in this server's games that allow vacation. 11 days left "
                              "this year.", False)
-    status = only(await run(client, slash, "status", BOB))["content"]
+    status = words(only(await run(client, slash, "status", BOB)))
     assert "alice (Red) to move. (10d 0h left, on vacation until 2026-01-04 12:00 UTC)" in status
     assert "alice: 10d 0h in the bank, on vacation until 2026-01-04 12:00 UTC" in status
     clock.now += timedelta(hours=1)
     ended = only(await run(client, slash, "vacation", ALICE, end="yes"))
-    assert ended["content"].startswith("alice's vacation is over")
+    assert words(ended).startswith("alice's vacation is over")
     shown = only(await run(client, slash, "vacation", ALICE))
     assert said(shown) == ("You have 13 vacation days left this year (of 14).", True)
     german = only(await run(client, slash, "vacation", ALICE, days=20,
@@ -41,12 +41,12 @@ async def test_a_vacation_is_started_shown_and_ended_with_the_vacation_command(c
 async def test_the_vacation_option_and_the_settings_of_players_and_servers(client, slash):
     challenge = only(await run(client, slash, "challenge", ALICE, user=BOB, time="3d",
                                vacation="no"))
-    assert "3d per move, no vacation" in challenge["content"]
+    assert "3d per move, no vacation" in words(challenge)
     me = only(await run(client, slash, "me", BOB, weekends="off"))
-    assert me["content"].endswith("confirm off, weekends off.")
+    assert words(me).endswith("confirm off, weekends off.")
     server = only(await run(client, slash, "server", ALICE, manage_server=True, vacationdays=0,
                             vacation="no"))
-    assert server["content"].endswith("vacationdays 0, vacation no, botgames 5.")
+    assert words(server).endswith("vacationdays 0, vacation no, botgames 5.")
     refused = only(await run(client, slash, "vacation", BOB, days=1))
     assert said(refused) == ("this server has no vacation", True)
 
@@ -61,7 +61,7 @@ async def test_the_scheduler_posts_an_automatic_day_once_and_a_claim_waits_for_i
     await client.scheduler.round()
     await client.scheduler.round()
     [day] = posted(channel)
-    assert day["content"] == (f"<@{BOB.id}> bob's time to move in game 1 ran out: a vacation "
+    assert words(day) == (f"<@{BOB.id}> bob's time to move in game 1 ran out: a vacation "
                               "day is used, so the clock stands still until 2026-01-03 12:00 "
                               "UTC. 13 days left this year.")
     assert day["allowed_mentions"].users == [discord.Object(BOB.id)]
@@ -69,7 +69,7 @@ async def test_the_scheduler_posts_an_automatic_day_once_and_a_claim_waits_for_i
     assert said(claim) == ("bob is on vacation until 2026-01-03 12:00 UTC: their time is not "
                            "up", True)
     reply = only(await run(client, slash, "move", BOB, command="M12"))
-    assert "alice (Red) to move. (1d 0h left)" in reply["content"]
+    assert "alice (Red) to move. (1d 0h left)" in words(reply)
     assert "view" not in day  # no Claim button while the day runs
 
 
@@ -84,6 +84,6 @@ async def test_an_automatic_day_is_posted_in_the_server_s_language(client, slash
     clock.now += timedelta(hours=12)
     await client.scheduler.round()
     [day] = posted(channel)
-    assert day["content"] == (f"<@{ALICE.id}> Die Bedenkzeit von alice in Partie 1 ist "
+    assert words(day) == (f"<@{ALICE.id}> Die Bedenkzeit von alice in Partie 1 ist "
                               "abgelaufen: ein Urlaubstag wird genommen, die Uhr steht bis "
                               "2026-01-03 00:00 UTC. Noch 13 Tage in diesem Jahr.")

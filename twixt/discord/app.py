@@ -42,6 +42,7 @@ from twixt.discord.activity import (
     sync_global_commands,
 )
 from twixt.discord.cog import ChatCog
+from twixt.discord.in_place import Boards
 from twixt.discord.messages import ChatMoves
 from twixt.discord.reach import DirectReach
 from twixt.discord.relay import Relays
@@ -53,7 +54,6 @@ from twixt.discord.user_commands import user_commands
 from twixt.discord.views import PickerPlace, PickerSelect, TwixtButton
 from twixt.language import locale_of
 from twixt.service import Button, OpenService, Picker, Port, Reply
-from twixt.service import commands as cmd
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +84,8 @@ class TwixtBot(commands.AutoShardedBot):
         self.relays = Relays()
         #: the users who refused the bot's DMs, and the games whose players were told once
         self.reach = DirectReach()
+        #: each game's newest board, edited in place turn by turn where Discord allows it
+        self.boards = Boards()
         # what the service borrows of Discord, lent once: game threads, the bot's moves
         # posted by the outbox, each server's language, the typing sign while the bot
         # thinks, an analysis's progress in its deferred answer, and the clocks of this
@@ -104,7 +106,8 @@ class TwixtBot(commands.AutoShardedBot):
         self.tree.error(respond.on_app_command_error)
 
     async def setup_hook(self) -> None:
-        chat = ChatMoves(self.service, read_all=self.settings.message_content)
+        chat = ChatMoves(self.service, read_all=self.settings.message_content,
+                         boards=self.boards)
         await self.add_cog(ChatCog(chat))
         for group in slash_groups(self.service):
             self.tree.add_command(group)
@@ -130,8 +133,7 @@ class TwixtBot(commands.AutoShardedBot):
     async def use_picker(self, interaction: discord.Interaction, picker: Picker,
                          chosen: str) -> None:
         """Where every step of the move picker arrives (see `views.ButtonClient`)."""
-        await respond.serve_interaction(interaction, self.service, f"picker {picker.step.value}",
-                            cmd.Pick(picker.game_id, picker.version, picker.step, chosen))
+        await respond.pick(interaction, self.service, picker, chosen)
 
     async def post(self, reply: Reply) -> None:
         """Post what nobody asked for here (the bot's move, a move made on the web board

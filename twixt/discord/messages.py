@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import discord
 
-from twixt.discord import operations, replies
+from twixt.discord import in_place, operations, replies
 from twixt.discord.commanding import player_of
+from twixt.discord.in_place import Boards
 from twixt.discord.respond import person
 from twixt.language import locale_of
 from twixt.rules import quote
@@ -37,9 +38,12 @@ _MENTION = re.compile(r"<@!?(\d+)>")
 class ChatMoves:
     """Reads commands from messages and runs them through the service."""
 
-    def __init__(self, service: TwixtService, *, read_all: bool) -> None:
+    def __init__(self, service: TwixtService, *, read_all: bool,
+                 boards: Boards | None = None) -> None:
         self._service = service
         self._read_all = read_all
+        #: the games' boards shown, which a chat move's board edits in place (the client's)
+        self._boards = Boards() if boards is None else boards
 
     async def handle(self, message: discord.Message) -> None:
         """Answer a message if it is addressed to us, or (read_all) a seated player's move:
@@ -71,13 +75,19 @@ class ChatMoves:
             reply = await self._service.hear(request, heard, context)
         if reply is None:
             return
-        # Moves, resignations and help all answer in the channel they were asked in; a
-        # private word to someone (a stored reply that could not be played) never does.
+        async def send(made: replies.Builder) -> discord.Message | None:
+            return await operations.safe_send(message.channel, made, **where)
+
+        # Moves, resignations and help all answer in the channel they were asked in (a
+        # game's board edited in place where it can be); a private word to someone (a
+        # stored reply that could not be played) never does.
         for part in reply.all_messages():
             if part.dm_user_id is not None:
                 await _tell_privately(message, part, where)
             else:
-                await operations.safe_send(message.channel, _builder(part, message), **where)
+                made = await replies.prepared(self._service, part)
+                await in_place.show(self._boards, part, message.channel.id,
+                                    _builder(made, part, message), send)
 
 
 async def _tell_privately(message: discord.Message, part: Reply,
@@ -92,9 +102,10 @@ async def _tell_privately(message: discord.Message, part: Reply,
                                                         **where})
 
 
-def _builder(part: Reply, message: discord.Message) -> Callable[[], dict[str, Any]]:
+def _builder(made: replies.Builder, part: Reply, message: discord.Message
+             ) -> replies.Builder:
     def build() -> dict[str, Any]:
-        kwargs = replies.message_kwargs(part)
+        kwargs = made()
         if part.ephemeral:  # a message has no private answer: reply to it instead
             kwargs["reference"] = message
         return kwargs

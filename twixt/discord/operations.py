@@ -130,6 +130,27 @@ async def safe_respond(interaction: discord.Interaction, make_kwargs: Callable[[
     return await _attempt("respond", send, **where(interaction))
 
 
+async def safe_update(interaction: discord.Interaction, make_kwargs: Callable[[], Kwargs]
+                      ) -> discord.Message | None:
+    """Answer a press by updating the message pressed in place (UPDATE_MESSAGE); the
+    message as updated, or None."""
+    async def update() -> discord.Message | None:
+        answered = await interaction.response.edit_message(**_as_edit(make_kwargs()))
+        resource = getattr(answered, "resource", None)
+        return resource if isinstance(resource, discord.Message) else None
+
+    return await _attempt("update", update, **where(interaction))
+
+
+async def safe_edit(message: discord.Message, make_kwargs: Callable[[], Kwargs]
+                    ) -> discord.Message | None:
+    """Edit a message of the bot's in place — by the bot, or through the token of the
+    interaction it answered (discord.py's message knows which); the message edited, or None
+    when it could not be."""
+    return await _attempt("edit", lambda: message.edit(**_as_edit(make_kwargs())),
+                          message_id=message.id)
+
+
 def _as_edit(kwargs: Kwargs) -> Kwargs:
     """A message's keyword arguments as an edit takes them: its files as `attachments`."""
     edit = dict(kwargs)

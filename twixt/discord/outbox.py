@@ -1,9 +1,10 @@
 """Replies that do not answer an interaction: a post in another channel or thread (a game's
 new thread, the clock's reminders and forfeits) or a direct message.
 
-A direct message that does not arrive (the user takes no DMs from us) is posted in the
-game's channel instead, pinging that user, so a reminder is not silently lost; with no
-channel to fall back on it is logged.
+A game's board posted into a channel edits the game's last board in place where the bot
+may (`in_place`). A direct message that does not arrive (the user takes no DMs from us) is
+posted in the game's channel instead, pinging that user, so a reminder is not silently
+lost; with no channel to fall back on it is logged.
 
 A game whose home is a direct message or group DM (`Reply.private_home`) is never posted
 into: the app may not. What the bot says there goes as a followup of the channel's last
@@ -14,13 +15,15 @@ DM that cannot be delivered there is logged, and the game goes on.
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import replace
 from typing import cast
 
 import discord
 
-from twixt.discord import operations, replies
+from twixt.discord import in_place, operations, replies
+from twixt.discord.board import service_of
 from twixt.discord.relay import RelayClient
 from twixt.service import Reply
 
@@ -47,8 +50,9 @@ async def post(client: discord.Client, reply: Reply) -> bool:
     channel = await operations.safe_channel(client, reply.channel_id)
     if channel is None:
         return False
-    sent = await operations.safe_send(channel, replies.builder(reply),
-                                      channel_id=reply.channel_id)
+    made = await replies.prepared(service_of(client), reply)
+    send = functools.partial(operations.safe_send, channel, channel_id=reply.channel_id)
+    sent = await in_place.show(in_place.boards_of(client), reply, reply.channel_id, made, send)
     return sent is not None
 
 
@@ -64,8 +68,10 @@ async def _to_private_home(client: discord.Client, reply: Reply) -> bool:
     seen_by: int | None = None
     if reply.dm_user_id is None and reply.channel_id is not None:
         relay = cast(RelayClient, client).relays.followup(reply.channel_id)
-        sent = None if relay is None else await operations.safe_followup(
-            relay.interaction, replies.builder(reply))
+        sent = None if relay is None else await in_place.show(
+            in_place.boards_of(client), reply, reply.channel_id,
+            await replies.prepared(service_of(client), reply),
+            functools.partial(operations.safe_followup, relay.interaction))
         if sent is not None and not sent.flags.ephemeral:
             return True
         if sent is not None and relay is not None:

@@ -16,11 +16,13 @@ from typing import Any
 
 import discord
 
+from twixt.discord.board import BOARD_FILE, NO_LOOK, Look, board_view, look_of
 from twixt.discord.views import buttons_view
 from twixt.language import VERBATIM_END, VERBATIM_START, unmarked
-from twixt.service import Reply
+from twixt.service import Reply, TwixtService
 
-BOARD_FILE = "board.png"
+#: what builds a message's keyword arguments afresh for each attempt
+Builder = Callable[[], dict[str, Any]]
 
 
 def allowed_mentions(reply: Reply) -> discord.AllowedMentions:
@@ -75,26 +77,32 @@ def escape_all(text: str) -> str:
     return text.replace("<", "\\<")
 
 
-def message_kwargs(reply: Reply) -> dict[str, Any]:
-    """Content, the board as an embedded attachment, further files, buttons, allowed mentions.
+def message_kwargs(reply: Reply, look: Look = NO_LOOK) -> dict[str, Any]:
+    """A board as one Components V2 container (`board.board_view`, with `look`'s accent and
+    stamp), or else content and the buttons; files and allowed mentions either way.
 
     Call it once per attempt: an attached file can be read only once. Files always travel
     as `files` (Discord takes `file` or `files`, not both), the board first."""
-    kwargs: dict[str, Any] = {"content": content(reply),
-                              "allowed_mentions": allowed_mentions(reply)}
+    kwargs: dict[str, Any] = {"allowed_mentions": allowed_mentions(reply)}
     files = [discord.File(io.BytesIO(a.data), filename=a.filename) for a in reply.attachments]
     if reply.image is not None:
-        embed = discord.Embed()
-        embed.set_image(url=f"attachment://{BOARD_FILE}")
-        kwargs["embed"] = embed
         files.insert(0, discord.File(io.BytesIO(reply.image), filename=BOARD_FILE))
+        kwargs["view"] = board_view(reply, content(reply), look)
+    else:
+        kwargs["content"] = content(reply)
+        if reply.buttons or reply.pickers:
+            kwargs["view"] = buttons_view(reply.buttons, reply.pickers)
     if files:
         kwargs["files"] = files
-    if reply.buttons or reply.pickers:
-        kwargs["view"] = buttons_view(reply.buttons, reply.pickers)
     return kwargs
 
 
-def builder(reply: Reply) -> Callable[[], dict[str, Any]]:
+def builder(reply: Reply, look: Look = NO_LOOK) -> Builder:
     """`message_kwargs` for the operations, which build a fresh message for each attempt."""
-    return lambda: message_kwargs(reply)
+    return lambda: message_kwargs(reply, look)
+
+
+async def prepared(service: TwixtService, reply: Reply) -> Builder:
+    """`builder` of a reply whose board (if any) shows the game's look now: the accent of
+    the player to move and the stamp that tells an old board (`board.look_of`)."""
+    return builder(reply, await look_of(service, reply))

@@ -15,6 +15,7 @@ funnel (`refusal`).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
@@ -24,7 +25,7 @@ from typing import cast
 import discord
 from discord import app_commands
 
-from twixt.discord import operations, outbox, replies
+from twixt.discord import board, in_place, operations, outbox, replies
 from twixt.discord.relay import RelayClient
 from twixt.language import Message, locale_of, message, translation
 from twixt.rules import quote
@@ -32,9 +33,11 @@ from twixt.service import (
     APOLOGY,
     NO_SERVER,
     Button,
+    ConflictError,
     FaultError,
     MalformedError,
     NotAllowedError,
+    Picker,
     Reply,
     Request,
     ServiceError,
@@ -140,13 +143,34 @@ async def _answer(interaction: discord.Interaction, service: TwixtService, label
 
 async def press(interaction: discord.Interaction, service: TwixtService,
                 button: Button) -> None:
-    """A button pressed: refused in one line to anyone it is not for, else the command it
-    stands for, served as a slash command's is."""
+    """A button pressed: refused in one line to anyone it is not for, or under a board the
+    game has moved on from, else the command it stands for, served as a slash command's
+    is."""
     if button.only_users and interaction.user.id not in button.only_users:
         await deliver(interaction, _refusal(interaction, NotAllowedError(NOT_FOR_YOU)))
         return
-    await serve_interaction(interaction, service, f"button {button.kind.value}",
-                cmd.of_button(button.kind, button.target))
+    if not await _refused_if_old(interaction):
+        await serve_interaction(interaction, service, f"button {button.kind.value}",
+                                cmd.of_button(button.kind, button.target))
+
+
+async def pick(interaction: discord.Interaction, service: TwixtService, picker: Picker,
+               chosen: str) -> None:
+    """A step of the move picker: refused at once under a board the game has moved on
+    from, else the step served; a step taken on the private picker updates it in place
+    (`deliver`)."""
+    if not await _refused_if_old(interaction):
+        await serve_interaction(interaction, service, f"picker {picker.step.value}",
+                                cmd.Pick(picker.game_id, picker.version, picker.step, chosen))
+
+
+async def _refused_if_old(interaction: discord.Interaction) -> bool:
+    """Whether the press was under an old board (`board.is_old`), and so answered, privately
+    and at once, that it is old, with nothing done."""
+    if not await board.is_old(interaction):
+        return False
+    await deliver(interaction, _refusal(interaction, ConflictError(board.OLD_BOARD)))
+    return True
 
 
 async def _within_deadline(interaction: discord.Interaction, work: Awaitable[Reply]) -> Reply:
@@ -158,21 +182,31 @@ async def _within_deadline(interaction: discord.Interaction, work: Awaitable[Rep
 
 
 async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
-    """Send a reply and its followups: here through the interaction, elsewhere (a game's
-    new thread, a direct message) through the outbox; the interaction is always
-    acknowledged. In a direct message or group DM the interaction is kept for what the bot
-    says there by itself (`relay`); a board there pings the player to move, who is also
-    told once a game in their own DM with the bot (`_tell_who_moves`)."""
+    """Send a reply and its followups: here through the interaction (a game's board
+    editing its last board in place where Discord allows it, `in_place`; a private step
+    updating the private message pressed), elsewhere (a game's new thread, a direct
+    message) through the outbox; the interaction is always acknowledged. In a direct
+    message or group DM the interaction is kept for what the bot says there by itself
+    (`relay`); a board there pings the player to move, who is also told once a game in
+    their own DM with the bot (`_tell_who_moves`)."""
     relays = cast(RelayClient, interaction.client).relays
     relays.remember(interaction)
+    service = board.service_of(interaction.client)
     first = True
     for part in reply.all_messages():
         if part.dm_user_id is None and part.channel_id in (None, interaction.channel_id):
             if first and replies_forced_private(interaction):
                 part = replace(part, text=part.text + "\n" + _said(interaction, FORCED_PRIVATE))
-            sent = await operations.safe_respond(interaction, replies.builder(part),
-                                                 ephemeral=part.ephemeral, first=first,
-                                                 relays=relays)
+            made = await replies.prepared(service, part)
+            if first and _updates_pressed(interaction, part):
+                sent = await operations.safe_update(interaction, made)
+            else:  # a board of a game in progress edits the game's board where it can
+                sent = await in_place.show(in_place.boards_of(interaction.client), part,
+                                           interaction.channel_id,
+                                           made, functools.partial(
+                                               operations.safe_respond, interaction,
+                                               ephemeral=part.ephemeral, first=first,
+                                               relays=relays))
             first = False
             if (sent is not None and interaction.guild_id is None and not part.ephemeral
                     and part.pickers):  # a board that waits for someone's move
@@ -180,6 +214,19 @@ async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
         else:
             await outbox.post(interaction.client, part)
     await operations.safe_defer(interaction)
+
+
+def _updates_pressed(interaction: discord.Interaction, part: Reply) -> bool:
+    """Whether the answer takes the place of the message pressed (Discord's UPDATE_MESSAGE):
+    a private answer — the picker's next step — to a press on a private message that is no
+    board (a board is the one Components V2 message: the picker's last step), so that one
+    private message follows the whole pick. A refusal leaves that message as it was, and
+    comes as a message of its own; so does the step from a board, which stays."""
+    pressed = interaction.message
+    return (interaction.type is discord.InteractionType.component
+            and not interaction.response.is_done() and pressed is not None
+            and pressed.flags.ephemeral and not pressed.flags.components_v2
+            and part.ephemeral and part.refused is None)
 
 
 def replies_forced_private(interaction: discord.Interaction) -> bool:
