@@ -27,7 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -123,11 +123,11 @@ def first_answers(path: Path, game: int, rounds: int) -> dict[str, list[float]]:
     return times
 
 
-async def live_page(session: aiohttp.ClientSession, base: str, token: str,
-                    seen: list[int], opened: asyncio.Event, count: list[int],
-                    pages: int) -> None:
-    """One live page: counts every view after the first."""
-    async with session.get(f"{base}/api/g/{token}/live") as response:
+async def later_views(session: aiohttp.ClientSession, url: str, opened: asyncio.Event,
+                      count: list[int], pages: int) -> AsyncIterator[bytes]:
+    """A live page's views after its first, which counts it open (the last of `pages` to
+    open sets `opened`)."""
+    async with session.get(url) as response:
         assert response.status == 200, response.status
         first = True
         async for line in response.content:
@@ -139,7 +139,15 @@ async def live_page(session: aiohttp.ClientSession, base: str, token: str,
                 if count[0] == pages:
                     opened.set()
             else:
-                seen[0] += 1
+                yield line
+
+
+async def live_page(session: aiohttp.ClientSession, base: str, token: str,
+                    seen: list[int], opened: asyncio.Event, count: list[int],
+                    pages: int) -> None:
+    """One live page: counts every view after the first."""
+    async for _view in later_views(session, f"{base}/api/g/{token}/live", opened, count, pages):
+        seen[0] += 1
 
 
 def cpu_seconds(pid: int) -> float:
@@ -194,19 +202,9 @@ _TURNS = re.compile(rb'"turns": (\d+)')
 async def seated_page(session: aiohttp.ClientSession, url: str, arrived: dict[int, float],
                       opened: asyncio.Event, count: list[int], pages: int) -> None:
     """One player's live page: notes when each number of turns first reached it."""
-    async with session.get(url) as response:
-        assert response.status == 200, response.status
-        first = True
-        async for line in response.content:
-            if not line.startswith(b"data: "):
-                continue
-            if first:
-                first = False
-                count[0] += 1
-                if count[0] == pages:
-                    opened.set()
-            elif (found := _TURNS.search(line)) is not None:
-                arrived.setdefault(int(found.group(1)), time.perf_counter())
+    async for line in later_views(session, url, opened, count, pages):
+        if (found := _TURNS.search(line)) is not None:
+            arrived.setdefault(int(found.group(1)), time.perf_counter())
 
 
 async def play_moves(target: Target, ids: list[int], moves: int, workers: int,

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
+from support.browser import have_browser
 from support.fake_discord import BOT_ID, CLIENT_SECRET, FakeDiscord
 from twixt.app.table import open_table
 from twixt.storage import SqliteStorage
@@ -19,6 +20,14 @@ from twixt.web.activity import ActivityAuth
 
 SECRET = b"a-secret-for-the-tests-only-0123456789"
 START = ("alice: challenge bob size 12 swap no", "bob: accept", "alice: G6")
+
+
+@pytest.fixture(scope="session")
+def browser_installed() -> None:
+    """For a module that drives the page in Chromium (`pytestmark`): fails at once, naming
+    what to install, where the browser is missing."""
+    assert have_browser(), ("the web tests need Debian's chromium and chromium-driver: "
+                            "apt-get install chromium chromium-driver")
 
 
 @pytest.fixture

@@ -15,7 +15,6 @@ from support.browser import (
     PHONE,
     chromium,
     export,
-    have_browser,
     hole,
     label_of,
     link,
@@ -30,10 +29,7 @@ from support.browser import (
 START = ("alice: challenge bob size 12 swap no", "bob: accept", "alice: G6")
 
 
-@pytest.fixture(autouse=True)
-def _browser_installed() -> None:
-    assert have_browser(), ("the web tests need Debian's chromium and chromium-driver: "
-                            "apt-get install chromium chromium-driver")
+pytestmark = pytest.mark.usefixtures("browser_installed")
 
 
 @pytest.fixture

@@ -20,11 +20,11 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from support.browser import (
+    DESKTOP,
     PHONE,
     chromium,
     export,
     fill,
-    have_browser,
     hole,
     label_of,
     link,
@@ -36,13 +36,7 @@ from support.browser import (
     web_server,
 )
 
-DESKTOP = (1280, 800)
-
-
-@pytest.fixture(autouse=True)
-def _browser_installed() -> None:
-    assert have_browser(), ("the web tests need Debian's chromium and chromium-driver: "
-                            "apt-get install chromium chromium-driver")
+pytestmark = pytest.mark.usefixtures("browser_installed")
 
 
 @pytest.fixture(scope="module")

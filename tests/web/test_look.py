@@ -13,7 +13,6 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from support.browser import (
     DESKTOP,
     chromium,
-    have_browser,
     label_of,
     link,
     table,
@@ -27,9 +26,7 @@ GAME = ("alice: challenge bob size 24 swap no", "bob: accept", "bob: settings pa
         "alice: J10", "bob: L11", "alice: K12 link J10", "bob: M9 link L11")
 
 
-@pytest.fixture(autouse=True)
-def _browser_installed() -> None:
-    assert have_browser(), "the web tests need Debian's chromium and chromium-driver"
+pytestmark = pytest.mark.usefixtures("browser_installed")
 
 
 def _rgb(colour: tuple[int, int, int]) -> str:

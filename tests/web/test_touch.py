@@ -15,7 +15,6 @@ from support.browser import (
     PHONE,
     box_of,
     chromium,
-    have_browser,
     hole,
     label_of,
     link,
@@ -30,9 +29,7 @@ from support.browser import (
 TARGET = 44
 
 
-@pytest.fixture(autouse=True)
-def _browser_installed() -> None:
-    assert have_browser(), "the web tests need Debian's chromium and chromium-driver"
+pytestmark = pytest.mark.usefixtures("browser_installed")
 
 
 def _box(page: WebDriver, name: str) -> dict[str, float]:
