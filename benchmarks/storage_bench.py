@@ -43,6 +43,7 @@ from pathlib import Path
 
 from storage_workload import Figures, create_games, play_all, played_logs
 
+from twixt.app import freeze_start_up
 from twixt.storage import SqliteStorage, rows
 from twixt.storage.games import LOG_TURN, MOVE_GAME
 
@@ -117,6 +118,7 @@ async def main() -> None:
     parser.add_argument("--no-postgres", action="store_true", help="measure SQLite only")
     args = parser.parse_args()
     logs = played_logs(random.Random(1), args.turns)
+    freeze_start_up()  # as the bot does once started: no full collection walks start-up's objects
     # beside the repository, not in /tmp, which may be a RAM disk where fsync is free
     here = Path(__file__).parent
     print(f"{args.turns} turns a game, median of {args.rounds} rounds")
