@@ -14,8 +14,10 @@ turns to a commit as the storage's group commit put in one in the same round (pr
 turn one `INSERT` (`executemany`); and the same again writing the rows the storage writes, with
 its two statements a turn (`games.MOVE_GAME`, the game moved on under its version check with
 its wake-up and whose move it waits for, and `games.LOG_TURN`, the turn), their values made
-before the clock starts. The storage's turns/s is compared with each. A last line plays games
-one at a time: a lone turn's latency, with nothing to group it with.
+before the clock starts. The storage's turns/s is compared with each, and its CPU time a turn
+(the process's, which load moves far less than the time by the clock: on a shared machine the
+fsyncs wait for other programs' writes). A last line plays games one at a time: a lone turn's
+latency, with nothing to group it with.
 
     python benchmarks/storage_bench.py                      # 1,000 and 10,000 games at once
     python benchmarks/storage_bench.py --games 1000 --rounds 5
@@ -53,19 +55,21 @@ LOG = ("INSERT INTO turns (game_id, number, actor_id, command, played_at) "
 
 
 async def storage_round(path: Path, games: int, logs: list[list[str]],
-                        at_once: bool) -> tuple[float, list[float], float]:
-    """Turns per second, each turn's latency, and the turns a commit: all games at once, or
-    one by one."""
+                        at_once: bool) -> tuple[float, list[float], float, float]:
+    """Turns per second, each turn's latency, the process's CPU time a turn and the turns a
+    commit: all games at once, or one by one."""
     async with await SqliteStorage.open(path) as store:
         ids = await create_games(store, games)
         group = store._writes
         batches, writes = group.batches, group.writes
-        played = await play_all(store, ids, logs, at_once)
-        return (*played, (group.writes - writes) / max(1, group.batches - batches))
+        cpu = time.process_time()
+        rate, latencies = await play_all(store, ids, logs, at_once)
+        cpu = (time.process_time() - cpu) / len(latencies)
+        return rate, latencies, cpu, (group.writes - writes) / max(1, group.batches - batches)
 
 
 async def raw_round(path: Path, games: int, logs: list[list[str]], batch: int, *,
-                    move_games: bool = False) -> tuple[float, list[float]]:
+                    move_games: bool = False) -> tuple[float, list[float], float]:
     """The same turns through raw sqlite3, `batch` of them a commit, one thread; with
     `move_games`, in the storage's two statements a turn."""
     async with await SqliteStorage.open(path) as store:  # the same schema and games
@@ -78,15 +82,16 @@ async def raw_round(path: Path, games: int, logs: list[list[str]], batch: int, *
 
 
 def raw_commits(path: Path, turns: list[tuple[int, int, int, str]], batch: int,
-                move_games: bool) -> tuple[float, list[float]]:
-    """Each commit's latency counts once for each of its turns."""
+                move_games: bool) -> tuple[float, list[float], float]:
+    """Turns per second, each turn's latency (a commit's counts once for each of its turns),
+    and the process's CPU time a turn."""
     latencies = []
     (move, move_width), (log, log_width) = MOVE_GAME, LOG_TURN
     at = rows.stamp(None)
     with closing(sqlite3.connect(path, isolation_level=None)) as db:
         for pragma in ("journal_mode = WAL", "synchronous = FULL", "foreign_keys = ON"):
             db.execute(f"PRAGMA {pragma}")
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         for first in range(0, len(turns), batch):
             together = turns[first:first + batch]
             begun = time.perf_counter()
@@ -101,8 +106,8 @@ def raw_commits(path: Path, turns: list[tuple[int, int, int, str]], batch: int,
                 db.executemany(LOG, together)
             db.execute("COMMIT")
             latencies.extend([time.perf_counter() - begun] * len(together))
-        elapsed = time.perf_counter() - started
-    return len(turns) / elapsed, latencies
+        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+    return len(turns) / elapsed, latencies, cpu / len(turns)
 
 
 async def main() -> None:
@@ -128,15 +133,16 @@ async def main() -> None:
         batches = []
         for _ in range(args.rounds):
             with tempfile.TemporaryDirectory(dir=here) as folder:
-                rate, latencies, batch = await storage_round(Path(folder) / "bench.db", games,
-                                                             logs, True)
-                storage.add(rate, latencies)
+                rate, latencies, cpu, batch = await storage_round(Path(folder) / "bench.db",
+                                                                  games, logs, True)
+                storage.add(rate, latencies, cpu=cpu)
                 batches.append(batch)
             for figures, size, move_games in ((raw, 1, False), (together, round(batch), False),
                                               (moved, round(batch), True)):
                 with tempfile.TemporaryDirectory(dir=here) as folder:
-                    figures.add(*await raw_round(Path(folder) / "raw.db", games, logs, size,
-                                                 move_games=move_games))
+                    rate, latencies, cpu = await raw_round(Path(folder) / "raw.db", games, logs,
+                                                           size, move_games=move_games)
+                    figures.add(rate, latencies, cpu=cpu)
         print(storage.line(f"storage, {games} games at once"))
         print(f"{'turns a commit':>34}: {statistics.mean(batches):7.1f} on average")
         print(raw.line("raw sqlite3, a commit a turn"))
@@ -144,14 +150,15 @@ async def main() -> None:
         print(moved.line("the same, the storage's rows"))
         for label, floor in (("a commit a turn", raw), ("as many a commit", together),
                              ("the storage's rows", moved)):
-            print(f"{'storage / ' + label:>34}: {storage.rate / floor.rate:7.2f}×")
+            print(f"{'storage / ' + label:>34}: {storage.rate / floor.rate:7.2f}× the turns/s, "
+                  f"{storage.cpu / floor.cpu:5.1f}× the CPU a turn")
         sqlite_rates[games] = storage.rate
     alone = Figures()
     for _ in range(args.rounds):
         with tempfile.TemporaryDirectory(dir=here) as folder:
-            rate, latencies, _ = await storage_round(Path(folder) / "bench.db", ALONE_GAMES,
-                                                     logs, False)
-            alone.add(rate, latencies)
+            rate, latencies, cpu, _ = await storage_round(Path(folder) / "bench.db",
+                                                          ALONE_GAMES, logs, False)
+            alone.add(rate, latencies, cpu=cpu)
     print(alone.line("storage, one game at a time"))
     if not args.no_postgres:  # its own section: storage_bench_pg.py
         from storage_bench_pg import postgres_section

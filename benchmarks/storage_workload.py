@@ -97,9 +97,14 @@ class Figures:
         self.p99s: list[float] = []
         self.wait_p50s: list[float] = []
         self.wait_p99s: list[float] = []
+        #: the process's CPU time a turn (s), where it was timed: a figure load hardly moves
+        self.cpus: list[float] = []
 
-    def add(self, rate: float, latencies: list[float], waits: list[float] | None = None) -> None:
+    def add(self, rate: float, latencies: list[float], waits: list[float] | None = None,
+            cpu: float | None = None) -> None:
         self.rates.append(rate)
+        if cpu is not None:
+            self.cpus.append(cpu)
         self.p50s.append(percentile(latencies, 0.50) * 1000)
         self.p99s.append(percentile(latencies, 0.99) * 1000)
         if waits:
@@ -115,10 +120,15 @@ class Figures:
         """p99 / p50 of a turn: how much longer the unluckiest turns wait than the usual."""
         return statistics.median(self.p99s) / statistics.median(self.p50s)
 
+    @property
+    def cpu(self) -> float:
+        return statistics.median(self.cpus)
+
     def line(self, label: str) -> str:
+        cpu = f", CPU {self.cpu * 1e6:5.1f} µs a turn" if self.cpus else ""
         return (f"{label:>34}: {self.rate:7.0f} turns/s, "
                 f"latency p50 {statistics.median(self.p50s):8.2f} ms, "
-                f"p99 {statistics.median(self.p99s):8.2f} ms")
+                f"p99 {statistics.median(self.p99s):8.2f} ms{cpu}")
 
     def wait_line(self) -> str:
         """The wait for a connection, part of each turn's latency."""
