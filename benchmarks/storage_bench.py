@@ -7,10 +7,16 @@ tasks form a closed loop (each sends its next turn when the last one is acknowle
 latency under load includes the queue for SQLite's single writer: by Little's law it is about
 games / throughput.
 
-The floor, measured in the same run on a file with the same schema and games: raw sqlite3 in
-one thread, one `INSERT` into `turns` and one `COMMIT` a turn (WAL, synchronous=FULL), the
-games' turns interleaved. It has no queue, so its latency is one commit's; its turns/s is
-what the storage is compared with. A last line plays games one at a time: a lone turn's
+The floors, measured in the same run on a file with the same schema and games: raw sqlite3 in
+one thread (WAL, synchronous=FULL), the games' turns interleaved, with no queue, so their
+latency is one commit's. First one `INSERT` into `turns` and one `COMMIT` a turn; then as many
+turns to a commit as the storage's group commit put in one in the same round (printed), each
+turn one `INSERT` (`executemany`); and the same again writing the rows the storage writes, with
+its two statements a turn (`games.MOVE_GAME`, the game moved on under its version check with
+its wake-up and whose move it waits for, and `games.LOG_TURN`, the turn), their values made
+before the clock starts. The storage's turns/s is compared with each, and its CPU time a turn
+(the process's, which load moves far less than the time by the clock: on a shared machine the
+fsyncs wait for other programs' writes). A last line plays games one at a time: a lone turn's
 latency, with nothing to group it with.
 
     python benchmarks/storage_bench.py                      # 1,000 and 10,000 games at once
@@ -31,6 +37,7 @@ import argparse
 import asyncio
 import random
 import sqlite3
+import statistics
 import tempfile
 import time
 from contextlib import closing
@@ -38,45 +45,69 @@ from pathlib import Path
 
 from storage_workload import Figures, create_games, play_all, played_logs
 
-from twixt.storage import SqliteStorage
+from twixt.app import freeze_start_up
+from twixt.storage import SqliteStorage, rows
+from twixt.storage.games import LOG_TURN, MOVE_GAME
 
 ALONE_GAMES = 100
+LOG = ("INSERT INTO turns (game_id, number, actor_id, command, played_at) "
+       "VALUES (?, ?, ?, ?, datetime('now'))")
 
 
 async def storage_round(path: Path, games: int, logs: list[list[str]],
-                        at_once: bool) -> tuple[float, list[float]]:
-    """Turns per second and each turn's latency: all games at once, or one by one."""
+                        at_once: bool) -> tuple[float, list[float], float, float]:
+    """Turns per second, each turn's latency, the process's CPU time a turn and the turns a
+    commit: all games at once, or one by one."""
     async with await SqliteStorage.open(path) as store:
-        return await play_all(store, await create_games(store, games), logs, at_once)
+        ids = await create_games(store, games)
+        group = store._writes
+        batches, writes = group.batches, group.writes
+        cpu = time.process_time()
+        rate, latencies = await play_all(store, ids, logs, at_once)
+        cpu = (time.process_time() - cpu) / len(latencies)
+        return rate, latencies, cpu, (group.writes - writes) / max(1, group.batches - batches)
 
 
-async def raw_round(path: Path, games: int, logs: list[list[str]]) -> tuple[float, list[float]]:
-    """The same turns through raw sqlite3: one INSERT and one COMMIT a turn, one thread."""
+async def raw_round(path: Path, games: int, logs: list[list[str]], batch: int, *,
+                    move_games: bool = False) -> tuple[float, list[float], float]:
+    """The same turns through raw sqlite3, `batch` of them a commit, one thread; with
+    `move_games`, in the storage's two statements a turn."""
     async with await SqliteStorage.open(path) as store:  # the same schema and games
         ids = await create_games(store, games)
     turns = [(game_id, number + 1, 1 + number % 2, text)
              for number in range(max(map(len, logs)))
              for i, game_id in enumerate(ids)
              for text in logs[i % len(logs)][number:number + 1]]
-    return await asyncio.to_thread(raw_commits, path, turns)
+    return await asyncio.to_thread(raw_commits, path, turns, batch, move_games)
 
 
-def raw_commits(path: Path, turns: list[tuple[int, int, int, str]]) -> tuple[float, list[float]]:
+def raw_commits(path: Path, turns: list[tuple[int, int, int, str]], batch: int,
+                move_games: bool) -> tuple[float, list[float], float]:
+    """Turns per second, each turn's latency (a commit's counts once for each of its turns),
+    and the process's CPU time a turn."""
     latencies = []
+    (move, move_width), (log, log_width) = MOVE_GAME, LOG_TURN
+    at = rows.stamp(None)
     with closing(sqlite3.connect(path, isolation_level=None)) as db:
         for pragma in ("journal_mode = WAL", "synchronous = FULL", "foreign_keys = ON"):
             db.execute(f"PRAGMA {pragma}")
-        started = time.perf_counter()
-        for game_id, number, actor_id, command in turns:
+        started, cpu = time.perf_counter(), time.process_time()
+        for first in range(0, len(turns), batch):
+            together = turns[first:first + batch]
             begun = time.perf_counter()
             db.execute("BEGIN")
-            db.execute("INSERT INTO turns (game_id, number, actor_id, command, played_at) "
-                       "VALUES (?, ?, ?, ?, datetime('now'))",
-                       (game_id, number, actor_id, command))
+            if move_games:
+                for game_id, number, actor_id, command in together:
+                    values = (game_id, number - 1, actor_id, command, at, None, True,
+                              3 - actor_id, None, at)
+                    db.execute(move, values[:move_width])
+                    db.execute(log, values[:log_width])
+            else:
+                db.executemany(LOG, together)
             db.execute("COMMIT")
-            latencies.append(time.perf_counter() - begun)
-        elapsed = time.perf_counter() - started
-    return len(turns) / elapsed, latencies
+            latencies.extend([time.perf_counter() - begun] * len(together))
+        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+    return len(turns) / elapsed, latencies, cpu / len(turns)
 
 
 async def main() -> None:
@@ -92,25 +123,42 @@ async def main() -> None:
     parser.add_argument("--no-postgres", action="store_true", help="measure SQLite only")
     args = parser.parse_args()
     logs = played_logs(random.Random(1), args.turns)
+    freeze_start_up()  # as the bot does once started: no full collection walks start-up's objects
     # beside the repository, not in /tmp, which may be a RAM disk where fsync is free
     here = Path(__file__).parent
     print(f"{args.turns} turns a game, median of {args.rounds} rounds")
     sqlite_rates: dict[int, float] = {}
     for games in args.games:
-        storage, raw = Figures(), Figures()
+        storage, raw, together, moved = Figures(), Figures(), Figures(), Figures()
+        batches = []
         for _ in range(args.rounds):
             with tempfile.TemporaryDirectory(dir=here) as folder:
-                storage.add(*await storage_round(Path(folder) / "bench.db", games, logs, True))
-            with tempfile.TemporaryDirectory(dir=here) as folder:
-                raw.add(*await raw_round(Path(folder) / "raw.db", games, logs))
+                rate, latencies, cpu, batch = await storage_round(Path(folder) / "bench.db",
+                                                                  games, logs, True)
+                storage.add(rate, latencies, cpu=cpu)
+                batches.append(batch)
+            for figures, size, move_games in ((raw, 1, False), (together, round(batch), False),
+                                              (moved, round(batch), True)):
+                with tempfile.TemporaryDirectory(dir=here) as folder:
+                    rate, latencies, cpu = await raw_round(Path(folder) / "raw.db", games, logs,
+                                                           size, move_games=move_games)
+                    figures.add(rate, latencies, cpu=cpu)
         print(storage.line(f"storage, {games} games at once"))
+        print(f"{'turns a commit':>34}: {statistics.mean(batches):7.1f} on average")
         print(raw.line("raw sqlite3, a commit a turn"))
-        print(f"{'storage / raw sqlite3':>34}: {storage.rate / raw.rate:7.2f}×")
+        print(together.line("raw sqlite3, as many a commit"))
+        print(moved.line("the same, the storage's rows"))
+        for label, floor in (("a commit a turn", raw), ("as many a commit", together),
+                             ("the storage's rows", moved)):
+            print(f"{'storage / ' + label:>34}: {storage.rate / floor.rate:7.2f}× the turns/s, "
+                  f"{storage.cpu / floor.cpu:5.1f}× the CPU a turn")
         sqlite_rates[games] = storage.rate
     alone = Figures()
     for _ in range(args.rounds):
         with tempfile.TemporaryDirectory(dir=here) as folder:
-            alone.add(*await storage_round(Path(folder) / "bench.db", ALONE_GAMES, logs, False))
+            rate, latencies, cpu, _ = await storage_round(Path(folder) / "bench.db",
+                                                          ALONE_GAMES, logs, False)
+            alone.add(rate, latencies, cpu=cpu)
     print(alone.line("storage, one game at a time"))
     if not args.no_postgres:  # its own section: storage_bench_pg.py
         from storage_bench_pg import postgres_section

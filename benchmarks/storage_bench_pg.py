@@ -14,7 +14,9 @@ round trip a turn), and the pool told to skip it (one round trip a turn). Each l
 by the part of a turn spent waiting for a connection (timed in the storage from the call until
 its batch is written: the line and the pool's hand-over), and the storage's turns/s is compared
 with both floors. The storage writes the turns that waited in line together in one statement
-(`twixt.storage.backends.postgres_line`): how many a statement wrote is printed too.
+(`twixt.storage.backends.postgres_line`): how many a statement wrote is printed too, and the
+garbage collector's runs during the storage's rounds (the full ones, and the longest), each a
+stall of every turn under way.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any
 
 import asyncpg
 from postgres_bench import new_database, postgres_server
-from storage_workload import Figures, create_games, play_all
+from storage_workload import COLLECTIONS, Figures, collections_line, create_games, play_all
 
 from twixt.storage.backends.postgres import PostgresStorage
 from twixt.storage.backends.postgres_line import PendingTurn
@@ -122,14 +124,20 @@ async def postgres_section(games_list: list[int], rounds: int, logs: list[list[s
         for games in games_list:
             storage, raw, one_trip = Figures(), Figures(), Figures()
             BATCHES.clear()
+            storage_collections: list[tuple[int, float]] = []
             for _ in range(rounds):
                 for figures, measure in ((storage, storage_round), (raw, raw_reset_round),
                                          (one_trip, raw_one_trip_round)):
+                    COLLECTIONS.clear()
                     async with new_database(server_url) as database:
                         figures.add(*await measure(database, games, logs, connections))
+                    if figures is storage:
+                        storage_collections += COLLECTIONS
             print(storage.line(f"postgresql, {games} games at once"))
             print(storage.wait_line())
             print(f"{'postgresql p99 / p50':>34}: {storage.tail:7.2f}×")
+            COLLECTIONS[:] = storage_collections
+            print(collections_line())
             print(f"{'turns a statement':>34}: {statistics.mean(BATCHES):7.1f} on average, "
                   f"{max(BATCHES)} at most ({len(BATCHES)} statements)")
             print(raw.line("raw asyncpg, INSERT+COMMIT a turn"))

@@ -4,6 +4,7 @@ any back end, and how their figures are summed up."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import random
 import statistics
 import time
@@ -13,6 +14,9 @@ from twixt.storage import GameSetup, Player, Storage
 
 DISTINCT_LOGS = 50
 SETUP = GameSetup(size="24x24", rules="classic")
+#: each run of the garbage collector during the games played (`play_all`): its generation and
+#: how long it stalled the event loop (s), every turn under way waiting it out
+COLLECTIONS: list[tuple[int, float]] = []
 
 
 def played_logs(rng: random.Random, turns: int) -> list[list[str]]:
@@ -48,14 +52,34 @@ async def play_all(store: Storage, ids: list[int], logs: list[list[str]],
     latencies: list[float] = []
     plays = [play(store, game_id, logs[i % len(logs)], latencies)
              for i, game_id in enumerate(ids)]
+    began: list[float] = []
+
+    def timed(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            began[:] = [time.perf_counter()]
+        elif began:
+            COLLECTIONS.append((info["generation"], time.perf_counter() - began[0]))
+
+    gc.callbacks.append(timed)
     started = time.perf_counter()
-    if at_once:
-        await asyncio.gather(*plays)
-    else:
-        for game in plays:
-            await game
+    try:
+        if at_once:
+            await asyncio.gather(*plays)
+        else:
+            for game in plays:
+                await game
+    finally:
+        gc.callbacks.remove(timed)
     elapsed = time.perf_counter() - started
     return len(latencies) / elapsed, latencies
+
+
+def collections_line() -> str:
+    """The collector's runs since `COLLECTIONS` was emptied: the full ones, and the longest."""
+    full = [pause for generation, pause in COLLECTIONS if generation == 2]
+    longest = max((pause for _, pause in COLLECTIONS), default=0.0)
+    return (f"{'garbage collections':>34}: {len(COLLECTIONS)}, {len(full)} full (longest "
+            f"{max(full, default=0.0) * 1000:.1f} ms), the longest {longest * 1000:.1f} ms")
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -73,9 +97,14 @@ class Figures:
         self.p99s: list[float] = []
         self.wait_p50s: list[float] = []
         self.wait_p99s: list[float] = []
+        #: the process's CPU time a turn (s), where it was timed: a figure load hardly moves
+        self.cpus: list[float] = []
 
-    def add(self, rate: float, latencies: list[float], waits: list[float] | None = None) -> None:
+    def add(self, rate: float, latencies: list[float], waits: list[float] | None = None,
+            cpu: float | None = None) -> None:
         self.rates.append(rate)
+        if cpu is not None:
+            self.cpus.append(cpu)
         self.p50s.append(percentile(latencies, 0.50) * 1000)
         self.p99s.append(percentile(latencies, 0.99) * 1000)
         if waits:
@@ -91,10 +120,15 @@ class Figures:
         """p99 / p50 of a turn: how much longer the unluckiest turns wait than the usual."""
         return statistics.median(self.p99s) / statistics.median(self.p50s)
 
+    @property
+    def cpu(self) -> float:
+        return statistics.median(self.cpus)
+
     def line(self, label: str) -> str:
+        cpu = f", CPU {self.cpu * 1e6:5.1f} µs a turn" if self.cpus else ""
         return (f"{label:>34}: {self.rate:7.0f} turns/s, "
                 f"latency p50 {statistics.median(self.p50s):8.2f} ms, "
-                f"p99 {statistics.median(self.p99s):8.2f} ms")
+                f"p99 {statistics.median(self.p99s):8.2f} ms{cpu}")
 
     def wait_line(self) -> str:
         """The wait for a connection, part of each turn's latency."""

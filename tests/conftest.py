@@ -12,7 +12,7 @@ import pytest
 
 #: what the project and its tests import, by module name (see pyproject.toml)
 NEEDED = ("aiosqlite", "asyncpg", "babel", "discord", "dotenv", "PIL", "pytest_asyncio",
-          "hypothesis")
+          "hypothesis", "xdist")
 
 
 def environment_problem(names: Iterable[str] = NEEDED) -> str | None:
@@ -23,6 +23,15 @@ def environment_problem(names: Iterable[str] = NEEDED) -> str | None:
     return (f"{', '.join(missing)} not installed for {sys.executable}: this is not the "
             "project's environment. Run `python -m pip install -e '.[dev]'` with this Python "
             "(in a virtual environment, see the README's Set up), then `python -m pytest`.")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """Without pytest-xdist, its options in addopts (pyproject.toml) are taken here, so that
+    `pytest_configure` can say what is missing instead of a usage error."""
+    if importlib.util.find_spec("xdist") is None:
+        group = parser.getgroup("xdist")
+        group._addoption("-n", dest="numprocesses")
+        group._addoption("--dist", dest="dist")
 
 
 def pytest_configure(config: pytest.Config) -> None:

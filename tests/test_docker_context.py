@@ -35,6 +35,9 @@ from packaging.requirements import Requirement
 from twixt.rules import records
 
 ROOT = Path(__file__).resolve().parents[1]
+#: every test of the module on one worker of pytest-xdist (`--dist loadgroup`): the image and
+#: the install without a compiler are made once
+pytestmark = pytest.mark.xdist_group("docker-context")
 #: folders of the tree that are no part of the bot: its tests and what they share with the
 #: benchmarks
 NOT_SHIPPED = {"tests", "support"}

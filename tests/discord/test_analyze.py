@@ -2,7 +2,6 @@
 service, database and engine process pool; a game in play is refused in one line the asker alone
 sees; the game's channel shows the bot typing while the analysis runs."""
 
-import math
 import re
 from collections.abc import AsyncIterator
 from unittest.mock import MagicMock
@@ -13,6 +12,7 @@ import pytest
 from tests.discord.helpers import run, start_game
 from tests.discord.people import ALICE, BOB, CHANNEL, EVE, text_channel
 from tests.discord.reading import filenames, only, sent, words
+from twixt.discord import respond
 from twixt.service.cases import analysis as analysis_case
 from twixt.service.desk.engine_pool import EnginePool
 
@@ -27,11 +27,14 @@ async def pool(client) -> AsyncIterator[EnginePool]:
     await engines.close()
 
 
-@pytest.fixture(autouse=True)
-def progress_untold(monkeypatch) -> None:
-    """No note of progress unless a test asks for one: on a loaded machine the analysis may
-    pass the time after which its progress is shown, which is not what these tests look at."""
-    monkeypatch.setattr(analysis_case, "PROGRESS_AFTER", math.inf)
+@pytest.fixture
+def answered_at_once(monkeypatch) -> None:
+    """However long the analysis takes (its engine process spawned cold, on a machine whose
+    cores the other tests share), the answer is the command's first message: neither a
+    "thinking…" (`respond.DEFER_AFTER_SECONDS`) nor a progress note comes before it. The
+    tests that take this are about the answer; waiting has tests of its own."""
+    monkeypatch.setattr(respond, "DEFER_AFTER_SECONDS", 3600.0)
+    monkeypatch.setattr(analysis_case, "PROGRESS_AFTER", 3600.0)
 
 
 async def play_to_the_end(client, slash) -> None:
@@ -40,7 +43,8 @@ async def play_to_the_end(client, slash) -> None:
         await run(client, slash, "move", BOB if number % 2 else ALICE, command=move)
 
 
-async def test_anyone_here_gets_the_curve_of_the_finished_game(client, slash, pool):
+async def test_anyone_here_gets_the_curve_of_the_finished_game(client, slash, pool,
+                                                               answered_at_once):
     await play_to_the_end(client, slash)
     reply = only(await run(client, slash, "analyze", EVE))
     assert reply["ephemeral"] is False
@@ -101,8 +105,7 @@ async def test_the_progress_is_told_in_the_askers_language_and_goes_with_a_priva
 
 
 async def test_an_analysis_done_before_the_progress_is_due_shows_none(client, slash, pool,
-                                                                      monkeypatch):
-    monkeypatch.setattr(analysis_case, "PROGRESS_AFTER", 3600.0)
+                                                                      answered_at_once):
     await play_to_the_end(client, slash)
     asked = await run(client, slash, "analyze", EVE)
     assert not asked.edit_original_response.called and not asked.delete_original_response.called
@@ -124,14 +127,15 @@ async def test_the_games_channel_shows_the_bot_typing_while_it_analyses(client, 
     assert (typing.__aenter__.await_count, typing.__aexit__.await_count) == (1, 1)
 
 
-async def test_an_analysis_asked_for_privately_shows_no_typing(client, slash, pool, channels):
+async def test_an_analysis_asked_for_privately_shows_no_typing(client, slash, pool, channels,
+                                                               answered_at_once):
     await play_to_the_end(client, slash)
     asked = await run(client, slash, "analyze", ALICE, game=1, channel_id=CHANNEL + 1)
     assert words(only(asked)).startswith("Game 1, 7 moves")
     assert not channels[CHANNEL].typing.called and not channels[CHANNEL + 1].typing.called
 
 
-async def test_in_german_the_command_answers_in_german(client, slash, pool):
+async def test_in_german_the_command_answers_in_german(client, slash, pool, answered_at_once):
     await play_to_the_end(client, slash)
     reply = only(await run(client, slash, "analyze", EVE, game=1, locale=discord.Locale.german))
     assert words(reply).startswith("Partie 1, 7 Züge: die größten Wendepunkte")

@@ -153,3 +153,55 @@ async def test_a_cancelled_write_is_settled_when_the_cancel_returns(writes):
         assert stored(path) - {100 * round_ + 99} == seen
         landed = {o for o in outcomes if not isinstance(o, BaseException)}
         assert landed <= seen
+
+
+async def insert_job(group, item, parent=1, fail=False):
+    """The same write as `insert`, given to the writer to run (`GroupCommit.run`)."""
+    db = group._db
+
+    async def work():
+        await db.execute("INSERT INTO item VALUES (?, ?)", (item, parent))
+        if fail:
+            raise LookupError(item)
+        return item
+
+    return await group.run(work)
+
+
+async def test_jobs_and_blocks_share_commits_each_undone_alone(writes):
+    group, path = writes
+    outcomes = await asyncio.gather(
+        *((insert_job if i % 2 else insert)(group, i, fail=i % 3 == 1) for i in range(12)),
+        return_exceptions=True)
+    assert [isinstance(o, LookupError) for o in outcomes] == [i % 3 == 1 for i in range(12)]
+    assert [o for o in outcomes if isinstance(o, int)] == [i for i in range(12) if i % 3 != 1]
+    assert stored(path) == {i for i in range(12) if i % 3 != 1}
+    assert (group.batches, group.writes) == (3, 12)  # 4 + 4 + 4
+
+
+async def test_a_failed_commit_tells_each_job_why(writes):
+    group, path = writes
+    outcomes = await asyncio.gather(insert_job(group, 1), insert_job(group, 2, parent=99),
+                                    insert_job(group, 3, fail=True), return_exceptions=True)
+    assert [type(o) for o in outcomes] == [sqlite3.IntegrityError, sqlite3.IntegrityError,
+                                           LookupError]
+    assert stored(path) == set()
+    assert await insert_job(group, 4) == 4
+
+
+async def test_a_job_given_up_while_queued_is_skipped_and_one_taken_is_settled(writes):
+    group, path = writes
+    rng = random.Random(5)
+    for round_ in range(40):
+        items = range(100 * round_, 100 * round_ + 6)
+        tasks = [asyncio.create_task(insert_job(group, i)) for i in items]
+        for _ in range(rng.randint(0, 12)):
+            await asyncio.sleep(0)
+        for task in tasks[::2]:
+            task.cancel()
+        outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+        seen = stored(path)  # landed or not: no later commit may change it
+        await insert_job(group, 100 * round_ + 99)
+        assert stored(path) - {100 * round_ + 99} == seen
+        assert {o for o in outcomes if not isinstance(o, BaseException)} <= seen
+        assert set(items[1::2]) <= seen  # the ones not cancelled all landed

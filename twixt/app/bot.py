@@ -19,6 +19,7 @@ import sys
 from collections.abc import Callable
 from datetime import datetime
 
+from twixt.app import freeze_start_up
 from twixt.config import ConfigError, Settings
 from twixt.discord import logs
 from twixt.discord.app import TwixtBot, serve_client
@@ -84,4 +85,5 @@ async def serve(settings: Settings) -> int:
                 await client.close()
                 return 2
             client.board = server
+        freeze_start_up()
         return await serve_client(client, settings.token)

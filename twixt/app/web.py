@@ -7,6 +7,7 @@ import asyncio
 import signal
 import sys
 
+from twixt.app import freeze_start_up
 from twixt.service import Port, ServiceError, TwixtService
 from twixt.storage import Database, DatabaseError, missing_file, open_storage
 from twixt.terminal import name_id
@@ -49,6 +50,7 @@ async def serve_web(db: Database, host: str, port: int) -> int:
             print(f"twixt: cannot serve on {host}:{port}: {error.strerror}", file=sys.stderr)
             await service.close()
             return 2
+        freeze_start_up()
         print(f"twixt web: serving on http://{host}:{server.port}/", flush=True)
         stopping = asyncio.Event()
         loop = asyncio.get_running_loop()

@@ -22,6 +22,7 @@ batch of them in one statement (PostgreSQL's `TurnBatches`).
 from __future__ import annotations
 
 import abc
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -87,7 +88,23 @@ MOVE_GAMES = (
     "AND games.status = 'active'")
 #: the log's entry of each turn of `{turns}` (turns whose game `MOVE_GAMES` moved on)
 LOG_TURNS = ("INSERT INTO turns (game_id, number, actor_id, command, played_at) "
-             "SELECT game_id, version + 1, actor_id, command, at FROM {turns}")
+             "SELECT turn.game_id, turn.version + 1, turn.actor_id, turn.command, turn.at "
+             "FROM {turns}")
+
+
+def one_turn(statement: str) -> tuple[str, int]:
+    """`MOVE_GAMES` or `LOG_TURNS` for one turn, its values numbered parameters in the order of
+    `TURN_COLUMNS` (`?1` its game, ...), which SQLite reads more than once: with no table of
+    turns to join (SQLite materializes one), the guarded UPDATE costs a third as much. With
+    how many of a turn's values it takes (the first ones)."""
+    numbers = {column: number for number, (column, _kind) in enumerate(TURN_COLUMNS, 1)}
+    used = {numbers[column] for column in re.findall(r"\bturn\.(\w+)", statement)}
+    return (re.sub(r"\bturn\.(\w+)", lambda found: f"?{numbers[found.group(1)]}",
+                   statement.replace(" FROM {turns}", "")), max(used))
+
+
+#: a turn's two statements, one turn at a time (SQLite's, whose WITH holds no write)
+MOVE_GAME, LOG_TURN = one_turn(MOVE_GAMES), one_turn(LOG_TURNS)
 
 
 @dataclass(eq=False)
@@ -122,14 +139,16 @@ async def write_turns(db: Connection, turns: Sequence[NewTurn]) -> set[int]:
     if db.writes_in_with:
         source, values = db.table_of("turn", TURN_COLUMNS, [turn.values() for turn in turns])
         found = await db.fetch_all(f"WITH moved AS ({MOVE_GAMES.format(turns=source)} "
-                                   f"RETURNING turn.*) {LOG_TURNS.format(turns='moved')} "
+                                   f"RETURNING turn.*) "
+                                   f"{LOG_TURNS.format(turns='moved AS turn')} "
                                    "RETURNING game_id", *values)
         return {row[0] for row in found}
     moved = set()
+    (move, move_width), (log, log_width) = MOVE_GAME, LOG_TURN
     for turn in turns:
-        source, values = db.table_of("turn", TURN_COLUMNS, [turn.values()])
-        if await db.execute(MOVE_GAMES.format(turns=source), *values) == 1:
-            await db.execute(LOG_TURNS.format(turns=source), *values)
+        values = turn.values()
+        if await db.execute(move, *values[:move_width]) == 1:
+            await db.execute(log, *values[:log_width])
             moved.add(turn.game_id)
     return moved
 
@@ -318,12 +337,15 @@ class SqlGames(SqlBase):
                           waiting: Waiting | None = None) -> int:
         turn = NewTurn(game_id, expected_version, actor_id, command, rows.utc(now),
                        None if wake_at is None else rows.utc(wake_at), waiting)
-        async with self._write() as db:
+
+        async def write(db: Connection) -> int:
             if not await write_turns(db, [turn]):
                 await refuse(db, game_id, expected_version)
             if finish is not None:
                 await self._finish(db, game_id, finish, turn.at)
-        return expected_version + 1
+            return expected_version + 1
+
+        return await self._write_by(write)
 
     async def finish_game(self, game_id: int, expected_version: int, result: model.GameResult,
                           now: datetime | None = None) -> model.StoredGame:

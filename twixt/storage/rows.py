@@ -3,6 +3,7 @@ setups as columns, settings as JSON; and what both back ends share above their S
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields
@@ -60,7 +61,15 @@ def utc(moment: datetime | None) -> datetime:
 
 def stamp(moment: datetime | None) -> str:
     """A time as sortable UTC text (see `utc`)."""
-    return utc(moment).isoformat(timespec="microseconds")
+    return _utc_text(utc(moment))
+
+
+@functools.lru_cache(maxsize=1024)
+def _utc_text(moment: datetime) -> str:
+    """A UTC time's text, remembered: a turn's moment goes into both of its statements on
+    SQLite, and formatting an aware time costs more than the statement that stores it (2-4 µs,
+    against a tenth of that to find it here)."""
+    return moment.isoformat(timespec="microseconds")
 
 
 def moment(text: str | datetime) -> datetime:

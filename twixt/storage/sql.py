@@ -10,10 +10,10 @@ together, and each back end subclasses it with what is really its own.
 from __future__ import annotations
 
 import abc
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 from twixt.storage import model, rows
 from twixt.storage.connection import Connection, Row
@@ -23,6 +23,8 @@ from twixt.storage.errors import GameFinishedError, NotFoundError, StaleVersionE
 PAGE = " LIMIT ? OFFSET ?"
 #: the optimistic-concurrency check of a change that is not a turn, as one guarded UPDATE (see
 #: `check_version`; a turn's own is in `games.MOVE_GAMES`)
+T = TypeVar("T")
+
 CHECK_VERSION = ("UPDATE games SET updated_at = coalesce(?, updated_at) "
                  "WHERE id = ? AND version = ? AND status = 'active'")
 
@@ -55,6 +57,13 @@ class SqlBase(abc.ABC):
     def _write_one(self) -> AbstractAsyncContextManager[Connection]:
         """A write of one statement, atomic on its own."""
         return self._write()
+
+    async def _write_by(self, work: Callable[[Connection], Awaitable[T]]) -> T:
+        """One write given as a function that only runs statements on the connection (the
+        writes there are most of): `_write`'s block by default; SQLite's group commit runs it
+        in its writer, with no hand-over between tasks."""
+        async with self._write() as db:
+            return await work(db)
 
     async def _column_of(self, table: str, key: str, column: str,
                          keys: Sequence[int]) -> dict[int, Any]:

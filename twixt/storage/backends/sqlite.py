@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -37,6 +38,8 @@ from twixt.storage.schema import apply_migrations, check_file, failed, migration
 from twixt.storage.shards import Shards
 
 DEFAULT_PATH = Path("twixt.db")
+
+T = TypeVar("T")
 
 #: the start of SQLite's message for a broken unique key, before the columns it names
 _UNIQUE = "UNIQUE constraint failed: "
@@ -58,8 +61,10 @@ class SqliteConnection:
         return (await self._run(sql, args)).rowcount
 
     async def execute_many(self, sql: str, args: Sequence[Sequence[Any]]) -> None:
-        with _duplicates():
+        try:
             await self.db.executemany(sql, [_values(row) for row in args])
+        except sqlite3.IntegrityError as error:
+            raise _duplicate(error) from error
 
     async def fetch_all(self, sql: str, *args: Any) -> list[Row]:
         return list(await (await self._run(sql, args)).fetchall())
@@ -87,26 +92,57 @@ class SqliteConnection:
         """Nothing to take: a write transaction holds SQLite's one write lock already."""
 
     async def _run(self, sql: str, args: Sequence[Any]) -> aiosqlite.Cursor:
-        with _duplicates():
+        try:
             return await self.db.execute(sql, _values(args))
+        except sqlite3.IntegrityError as error:
+            raise _duplicate(error) from error
+
+
+class WriterConnection(SqliteConnection):
+    """The group-commit writer's connection (`InlineConnection`), whose statements run on the
+    event loop's thread: straight through sqlite3, with none of aiosqlite's wrapping (a turn's
+    two statements are the most frequent work of the bot)."""
+
+    def __init__(self, db: InlineConnection) -> None:
+        super().__init__(db)
+        self.raw = db.raw
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        return self._raw(sql, args).rowcount
+
+    async def execute_many(self, sql: str, args: Sequence[Sequence[Any]]) -> None:
+        try:
+            self.raw.executemany(sql, [_values(row) for row in args])
+        except sqlite3.IntegrityError as error:
+            raise _duplicate(error) from error
+
+    async def fetch_all(self, sql: str, *args: Any) -> list[Row]:
+        return self._raw(sql, args).fetchall()
+
+    async def fetch_one(self, sql: str, *args: Any) -> Row | None:
+        row: Row | None = self._raw(sql, args).fetchone()
+        return row
+
+    def _raw(self, sql: str, args: Sequence[Any]) -> sqlite3.Cursor:
+        try:
+            return self.raw.execute(sql, _values(args))
+        except sqlite3.IntegrityError as error:
+            raise _duplicate(error) from error
 
 
 def _values(args: Sequence[Any]) -> tuple[Any, ...]:
     """Statement values with each moment as sortable UTC text (`rows.stamp`)."""
-    return tuple(rows.stamp(value) if isinstance(value, datetime) else value for value in args)
+    return tuple([rows.stamp(value) if isinstance(value, datetime) else value
+                  for value in args])
 
 
-@contextlib.contextmanager
-def _duplicates() -> Iterator[None]:
+def _duplicate(error: sqlite3.IntegrityError) -> Exception:
     """A broken unique key as `DuplicateKeyError`, naming its columns; other breaks stay as
     they are."""
-    try:
-        yield
-    except sqlite3.IntegrityError as error:
-        text = str(error)
-        if text.startswith(_UNIQUE):
-            raise DuplicateKeyError(text.removeprefix(_UNIQUE)) from error
-        raise
+    text = str(error)
+    if text.startswith(_UNIQUE):
+        return DuplicateKeyError(text.removeprefix(_UNIQUE))
+    return error
 
 
 async def _connect(path: Path, busy_timeout_ms: int, *, read_only: bool) -> aiosqlite.Connection:
@@ -129,6 +165,8 @@ class SqliteStorage(SqlStorage):
         assert isinstance(writer, InlineConnection), "the writer comes from _connect"
         self._file = _identity(path)
         self._writes = GroupCommit(writer, before_commit=self._check_file_is_ours)
+        #: the writer's statements, for the group-commit writer alone
+        self._writing = WriterConnection(writer)
         self._read_lock = asyncio.Lock()
 
     @classmethod
@@ -183,8 +221,17 @@ class SqliteStorage(SqlStorage):
         not wait for anything but its statements: the other writes wait for it.
         """
         try:
-            async with self._writes.transaction() as db:
-                yield SqliteConnection(db)
+            async with self._writes.transaction():
+                yield self._writing
+        except BaseException as error:
+            _reraise(error, self.path)
+            raise
+
+    async def _write_by(self, work: Callable[[Connection], Awaitable[T]]) -> T:
+        """One write run by the group-commit writer itself (`GroupCommit.run`): its caller is
+        woken once, when the commit has returned."""
+        try:
+            return await self._writes.run(functools.partial(work, self._writing))
         except BaseException as error:
             _reraise(error, self.path)
             raise

@@ -1,13 +1,19 @@
 """Group commit for SQLite: the writes that arrive together share one transaction and one fsync.
 
-One writer task owns the write connection. A write (`GroupCommit.transaction()`) queues a
-ticket and waits; the writer opens one transaction (BEGIN IMMEDIATE) for everything waiting,
-then gives each ticket in turn, in arrival order, a savepoint of its own and waits while the
-caller runs its statements. A caller whose work raises (a stale version, a finished game, any
-error) has its savepoint rolled back, and only it: the others' work stays. When nothing more is
-waiting, or `MAX_BATCH` tickets are in, the writer commits, and only when COMMIT has returned
-(with synchronous=FULL: fsynced) does any caller go on. Acknowledged therefore still means
-durable, one turn or two hundred in the fsync.
+One writer task owns the write connection. A write queues and waits; the writer opens one
+transaction (BEGIN IMMEDIATE) for everything waiting, then gives each write in turn, in arrival
+order, a savepoint of its own. A write comes in one of two forms:
+- a block (`GroupCommit.transaction()`): the writer hands the connection over and waits while
+  the caller runs its statements (three hand-overs between tasks: any code fits in the block);
+- a job (`GroupCommit.run(work)`): a coroutine function of the connection, which the writer
+  runs itself, so that its caller is woken once, when the commit has returned. A turn, the write
+  there are most of, is a job: with a thousand games, the hand-overs cost more than its two
+  statements.
+A write whose work raises (a stale version, a finished game, any error) has its savepoint rolled
+back, and only it: the others' work stays. When nothing more is waiting, or `MAX_BATCH` writes
+are in, the writer commits, and only when COMMIT has returned (with synchronous=FULL: fsynced)
+does any caller go on. Acknowledged therefore still means durable, one turn or two hundred in
+the fsync.
 
 Statements run at once on the event loop's thread (`InlineConnection`): inside a transaction
 that already holds SQLite's write lock they neither wait for a lock nor sync, and take a few
@@ -22,11 +28,11 @@ import contextlib
 import logging
 import sqlite3
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import aiosqlite
 
@@ -34,6 +40,8 @@ MAX_BATCH = 256
 """The most writes one transaction takes, so that no batch (and no wait) is unbounded."""
 
 _log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 class InlineConnection(aiosqlite.Connection):
@@ -78,7 +86,7 @@ async def connect_inline(path: Path) -> InlineConnection:
 
 
 class _Ticket:
-    """One queued write and its three hand-overs."""
+    """One queued block (`GroupCommit.transaction`) and its three hand-overs."""
 
     __slots__ = ("committed", "done", "go")
 
@@ -89,6 +97,19 @@ class _Ticket:
         self.done: asyncio.Future[BaseException | None] = loop.create_future()
         # writer -> caller: the COMMIT returned (None) or failed
         self.committed: asyncio.Future[None] = loop.create_future()
+
+
+class _Job(Generic[T]):
+    """One queued job (`GroupCommit.run`): the work, and its caller's answer."""
+
+    __slots__ = ("batch", "outcome", "work")
+
+    def __init__(self, work: Callable[[], Awaitable[T]], loop: asyncio.AbstractEventLoop) -> None:
+        self.work = work
+        # writer -> caller, once the COMMIT returned: the work's result, or why it did not land
+        self.outcome: asyncio.Future[T] = loop.create_future()
+        #: once the writer has taken the job: its batch, done when committed (or not)
+        self.batch: asyncio.Future[None] | None = None
 
 
 def _settle(future: asyncio.Future[Any], result: Any = None,
@@ -128,7 +149,7 @@ class GroupCommit:
         self._max_batch = max_batch
         #: raises when the batch must not be committed after all (then nothing of it is)
         self._before_commit = before_commit
-        self._queue: deque[_Ticket] = deque()
+        self._queue: deque[_Ticket | _Job[Any]] = deque()
         self._ready = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._closed = False
@@ -137,20 +158,15 @@ class GroupCommit:
         self.writes = 0
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[InlineConnection]:
         """Run the body as one write, in its own savepoint of a shared transaction.
 
         Returns once the transaction is committed. If the body raises, its work alone is
         undone, and the error is raised once the others' work is committed (so that what beat
         it is there to be read).
         """
-        if self._closed:
-            raise ValueError("the storage is closed")
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run())
-        ticket = _Ticket(asyncio.get_running_loop())
+        ticket = _Ticket(self._enqueue())
         self._queue.append(ticket)
-        self._ready.set()
         try:
             await ticket.go
         except BaseException as error:
@@ -167,14 +183,45 @@ class GroupCommit:
         ticket.done.set_result(None)
         await _settled(ticket.committed)
 
+    async def run(self, work: Callable[[], Awaitable[T]]) -> T:
+        """Have the writer run `work` as one write, in its own savepoint of a shared
+        transaction; its result once the transaction is committed.
+
+        The work must only run statements on the writer's connection (the writer and every
+        write behind it wait for it).
+        If it raises, its work alone is undone, and its error is raised once the others' work
+        is committed. Cancelled once the writer has taken it, the call still returns only
+        when the write has landed or not (as a block does).
+        """
+        job = _Job(work, self._enqueue())
+        self._queue.append(job)
+        try:
+            return await job.outcome
+        except asyncio.CancelledError:
+            # cancelled while queued, the writer skips it (its outcome is done)
+            if job.batch is not None and not job.batch.done():
+                await asyncio.wait([job.batch])  # a second cancel stops this wait
+            raise
+
+    def _enqueue(self) -> asyncio.AbstractEventLoop:
+        """Check that writes are taken, and wake the writer for the one about to be queued."""
+        if self._closed:
+            raise ValueError("the storage is closed")
+        loop = asyncio.get_running_loop()
+        if self._task is None:
+            self._task = loop.create_task(self._run())
+        self._ready.set()
+        return loop
+
     async def close(self) -> None:
         """Take no more writes, and return when the queued ones are committed."""
         self._closed = True
         self._ready.set()
         if self._task is not None:
             await self._task
-        for ticket in self._queue:
-            _settle(ticket.go, error=ValueError("the storage is closed"))
+        for waiting in self._queue:
+            _settle(waiting.go if isinstance(waiting, _Ticket) else waiting.outcome,
+                    error=ValueError("the storage is closed"))
         self._queue.clear()
 
     async def _run(self) -> None:
@@ -193,47 +240,75 @@ class GroupCommit:
     async def _batch(self) -> None:
         """Begin, take what waits (up to the limit), each in its savepoint, and commit."""
         db = self._db
+        raw = db.raw
         first = self._queue.popleft()
-        if first.go.done():  # its caller gave up while waiting
+        if _answer(first).done():  # its caller gave up while waiting
             return
         try:
             await db.in_thread("BEGIN IMMEDIATE")
         except Exception as error:
-            _settle(first.go, error=error)
+            _settle(_answer(first), error=error)
             return
         self.batches += 1
-        taken: list[tuple[_Ticket, bool]] = []  # each ticket, and whether its work stays
-        ticket: _Ticket | None = first
+        #: done once the batch is committed or lost, for the callers of jobs cancelled meanwhile
+        settled = asyncio.get_running_loop().create_future()
+        # each write taken, its job's result, and its own error (its work alone is undone)
+        taken: list[tuple[_Ticket | _Job[Any], Any, BaseException | None]] = []
+        write: _Ticket | _Job[Any] | None = first
         granted: _Ticket | None = None
         try:
-            while ticket is not None:
-                if not ticket.go.done():
-                    db.raw.execute("SAVEPOINT write")
-                    ticket.go.set_result(None)
-                    granted = ticket
-                    failed = await ticket.done
-                    taken.append((ticket, failed is None))
-                    granted = None
+            while write is not None:
+                if not _answer(write).done():
+                    raw.execute("SAVEPOINT write")
+                    result: Any = None
+                    failed: BaseException | None
+                    if isinstance(write, _Job):
+                        write.batch = settled
+                        try:
+                            result, failed = await write.work(), None
+                        except Exception as error:
+                            failed = error
+                    else:
+                        write.go.set_result(None)
+                        granted = write
+                        failed = await write.done
+                        granted = None
+                    taken.append((write, result, failed))
                     if failed is not None:
-                        db.raw.execute("ROLLBACK TO write")
-                    db.raw.execute("RELEASE write")
+                        raw.execute("ROLLBACK TO write")
+                    raw.execute("RELEASE write")
                 more = bool(self._queue) and len(taken) < self._max_batch
-                ticket = self._queue.popleft() if more else None
+                write = self._queue.popleft() if more else None
             self._before_commit()
             await db.in_thread("COMMIT")
         except BaseException as error:
-            # the transaction is lost: nobody's work in it is acknowledged
+            # the transaction is lost: nobody's work in it is acknowledged; a write that failed
+            # on its own is told its own error (a block raises its own already)
             with contextlib.suppress(sqlite3.Error):
-                db.raw.execute("ROLLBACK")
-            for taken_ticket, kept in taken:
-                _settle(taken_ticket.committed, error=error if kept else None)
+                raw.execute("ROLLBACK")
+            for done, _, failed in taken:
+                if isinstance(done, _Job):
+                    _settle(done.outcome, error=failed or error)
+                else:
+                    _settle(done.committed, error=error if failed is None else None)
             if granted is not None:
                 _settle(granted.committed, error=error)
-            elif ticket is not None:
-                _settle(ticket.go, error=error)  # its savepoint could not be opened
+            elif write is not None:
+                _settle(_answer(write), error=error)  # its savepoint could not be opened
+            settled.set_result(None)
             if not isinstance(error, Exception):
                 raise
             return
         self.writes += len(taken)
-        for taken_ticket, _ in taken:
-            _settle(taken_ticket.committed)
+        for done, result, failed in taken:
+            if isinstance(done, _Job):
+                _settle(done.outcome, result, failed)
+            else:
+                _settle(done.committed)
+        settled.set_result(None)
+
+
+def _answer(write: _Ticket | _Job[Any]) -> asyncio.Future[Any]:
+    """The future that tells a queued write's caller it may go on (or why not); done before
+    the writer takes it when the caller gave up."""
+    return write.go if isinstance(write, _Ticket) else write.outcome
