@@ -6,6 +6,9 @@
     python benchmarks/calibrate_chance.py fit train.jsonl          # writes the data file
     python benchmarks/calibrate_chance.py measure held-out.jsonl   # reliability, ECE, zigzag
     python benchmarks/calibrate_chance.py measure held-out.jsonl --grid   # other maps' ECE, zigzag
+    python benchmarks/calibrate_chance.py collect --games training --first 100 --per-game 6 \
+        --parents --nodes 1250 --out train-parents.jsonl
+    python benchmarks/calibrate_chance.py fit --second-look train-parents.jsonl   # the analysis's
 
 `collect` replays real games with a winner (the 728 training games of
 `benchmarks/games/corpus/`, or the 100 of the real-game benchmark, `benchmarks/games/`) and
@@ -13,13 +16,17 @@ asks `think` about positions of them at the analysis's default budget (or `--nod
 position of each game (`--per-game 0`, what the curve's zigzag needs), or that many drawn by
 the seed. Each line of its output is one position: the game, how many moves were made, whether
 Red was to move, the search's own value for the side to move (`PlayResult.searched`), the
-chance `think` reports (`win`) and who won the game.
+chance `think` reports (`win`), each root move's visits and searched value (`tried`), the peg
+played next (`played`) and who won the game; `--parents` collects with each position drawn the
+one before it, whose search looked at it first.
 
 `fit` learns the map from the search's value to a chance, `logit(chance) = a * logit(value)
 + b`, by maximum likelihood (Newton's method), and writes it with its provenance to
 `twixt/engine/data/calibration.json`, which the engine ships (`engine.chance`). `b` is what
 the side to move's value is worth too much (or too little) at an even search; `a` how sure the
-search is of itself.
+search is of itself. `fit --second-look` learns the analysis's map instead (`SecondLook`: the
+position's own value weighed with the search before's look at it) and adds it to the data
+file as `analysis`.
 
 `measure` prints, for the chance as collected (`win`) and for the search's own value, the
 reliability curve (bands of 10%: mean chance, share won), the expected calibration error
@@ -27,6 +34,8 @@ reliability curve (bands of 10%: mean chance, share won), the expected calibrati
 side to move and by colour to move, the mean bias, the log-loss and the lag-one
 autocorrelation of the changes of Red's chance along each whole game (the curve's zigzag:
 about -0.5 when each point is an independent noisy guess, -1 when the points alternate);
+the same for the analysis's chance (the earlier look weighed in where the position before was
+collected and its search tried the move played, else the chance reported);
 `--grid` the ECE and zigzag of a few other maps instead, `--evaluation` where the side to
 move's bias comes from (the evaluation alone, no search, against the search and the results),
 `--values` whether another value than the best move's would draw a calmer curve (the root's
@@ -53,7 +62,7 @@ from twixt.engine import Limit, core, think
 from twixt.engine.analysis import default_limit
 from twixt.engine.api import _PLAIN as BY_THE_BOOK  # think's noise, temperature: a Limit's
 from twixt.engine.board import Board
-from twixt.engine.chance import DATA, Calibration
+from twixt.engine.chance import DATA, Calibration, SecondLook, second_look
 from twixt.engine.core import search
 from twixt.engine.evaluate import NARROW, SHARPNESS, TEMPO, UNREACHABLE, side, win_chance
 from twixt.engine.policy import root_scores
@@ -92,9 +101,10 @@ def position(game: Game, mark: int) -> Game:
 
 
 def collect(which: str, per_game: int, nodes: int | None, seed: int, out: Path,
-            first: int | None = None, views: bool = False) -> None:
+            first: int | None = None, views: bool = False, parents: bool = False) -> None:
     """Write one JSON line a position (see the module); a line already in `out` is kept, so
-    a stopped run goes on where it stopped."""
+    a stopped run goes on where it stopped. `parents`: with each position drawn, the one
+    before it too (its search's look at the move played, `tried` and `played`)."""
     done = set()
     if out.exists():
         done = {(row["game"], row["moves"]) for row in map(json.loads, out.open())}
@@ -106,6 +116,9 @@ def collect(which: str, per_game: int, nodes: int | None, seed: int, out: Path,
             marks = list(range(sum(1 for turn in game.history if turn.command.is_move)))
             if per_game:
                 marks = sorted(rng.sample(marks, min(per_game, len(marks))))
+                if parents:
+                    marks = sorted({*marks, *(mark - 1 for mark in marks if mark)})
+            turns = [turn for turn in game.history if turn.command.is_move]
             red_won = game.outcome is not None and game.outcome.winner is Colour.RED
             for mark in marks:
                 if (name, mark) in done:
@@ -118,6 +131,9 @@ def collect(which: str, per_game: int, nodes: int | None, seed: int, out: Path,
                 sink.write(json.dumps({
                     "game": name, "moves": mark, "red_to_move": board.colour_to_move is Colour.RED,
                     "searched": result.searched, "win": result.win, "nodes": result.nodes,
+                    "tried": {move.hole: [move.visits, move.searched]
+                              for move in result.root_moves},
+                    "played": None if turns[mark].placed is None else str(turns[mark].placed),
                     **(other_values(board, limit) if views else {}),
                     "red_won": red_won}) + "\n")
                 sink.flush()
@@ -154,8 +170,53 @@ def other_values(game: Game, limit: Limit) -> dict[str, float | None]:
 
 
 def rows(path: Path) -> list[dict[str, Any]]:
-    """The positions of a `collect` output."""
-    return [json.loads(line) for line in path.open()]
+    """The positions of a `collect` output, each with the search of the position before's
+    look at it when that position was collected too (`earlier`, for the side to move, and
+    its `visits`; None and 0 when that search did not try the move played; `has_earlier`
+    False when the position before was not collected)."""
+    found = [json.loads(line) for line in path.open()]
+    by_place = {(row["game"], row["moves"]): row for row in found}
+    for row in found:
+        before = by_place.get((row["game"], row["moves"] - 1))
+        row["has_earlier"] = before is not None and "tried" in before
+        tried = (before["tried"].get(before["played"])
+                 if before is not None and row["has_earlier"] else None)
+        row["earlier"], row["visits"] = (None, 0) if tried is None else (1 - tried[1], tried[0])
+    return found
+
+
+def looked_twice(row: dict[str, Any], look: SecondLook) -> float:
+    """A collected position's value weighed with the earlier look at it (`SecondLook.value`)."""
+    return look.value(float(row["searched"]), int(row["nodes"]), row["earlier"],
+                      int(row["visits"]))
+
+
+#: the weights of the earlier look `fit --second-look` tries (`SecondLook.share`)
+SHARES = (0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5)
+
+
+def fit_second_look(path: Path, command: str) -> dict[str, Any]:
+    """The analysis's map (`SecondLook`): for each share of `SHARES`, the logistic map of the
+    weighed value fitted on the positions whose position before was collected; the share
+    with the least log-loss."""
+    data = [row for row in rows(path) if row["searched"] is not None and row["has_earlier"]]
+    won = np.array([row["red_won"] == row["red_to_move"] for row in data], dtype=float)
+    fits = []
+    for share in SHARES:
+        x = _logit([looked_twice(row, SecondLook(Calibration(1.0, 0.0), share)) for row in data])
+        slope, bias, loss = logistic(x, won)
+        print(f"share {share}: slope {slope:.4f}, bias {bias:+.4f}, log-loss {loss:.4f}")
+        fits.append((loss, share, slope, bias))
+    loss, share, slope, bias = min(fits)
+    return {"slope": round(slope, 4), "bias": round(bias, 4), "share": share,
+            "provenance": {
+                "positions": len(data), "games": len({row["game"] for row in data}),
+                "with_an_earlier_look": sum(row["earlier"] is not None for row in data),
+                "log_loss": round(loss, 4), "command": command,
+                "date": date.today().isoformat(),
+                "model": "logit(chance) = slope * logit(v) + bias, v weighing the position's "
+                         "own search and the search before's look at it in logits as that "
+                         "look's visits against share times the search's nodes"}}
 
 
 def _logit(values: list[float]) -> Any:
@@ -242,6 +303,11 @@ def measure(path: Path, calibration: Calibration | None) -> None:
         if calibration is not None and row["searched"] is not None:
             row["refit"] = calibration.chance(float(row["searched"]))
             keys["refit"] = "the search's value through the given calibration"
+        if "tried" in row and row["searched"] is not None:  # as the analysis draws its curve
+            look = second_look()
+            row["twice"] = (row["win"] if row["earlier"] is None
+                            else look.calibration.chance(looked_twice(row, look)))
+            keys["twice"] = "the analysis's chance: the earlier look weighed in (SecondLook)"
     for key, title in keys.items():
         known = [row for row in data if row.get(key) is not None]
         pairs = [(float(row[key]), row["red_won"] == row["red_to_move"]) for row in known]
@@ -362,6 +428,12 @@ def grid(path: Path) -> None:
                   f" pooled {pooled:+.2f}")
 
 
+#: how the analysis's map is made (its provenance)
+SECOND_LOOK_COMMAND = ("python benchmarks/calibrate_chance.py collect --games training --first 100"
+                       " --per-game 6 --parents --nodes 1250 --out train-parents.jsonl; python"
+                       " benchmarks/calibrate_chance.py fit --second-look train-parents.jsonl")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -374,11 +446,15 @@ def main(argv: list[str] | None = None) -> None:
     gather.add_argument("--out", type=Path, required=True)
     gather.add_argument("--views", action="store_true",
                         help="also the root's mean and the other side's view (measure --values)")
+    gather.add_argument("--parents", action="store_true",
+                        help="with each position drawn (--per-game), the one before it")
     gather.add_argument("--sharpness", type=float,
                         help="search with this evaluation sharpness instead of the engine's")
     learn = commands.add_parser("fit", help="fit the map and write the data file")
     learn.add_argument("data", type=Path)
     learn.add_argument("--check", action="store_true", help="print, write nothing")
+    learn.add_argument("--second-look", action="store_true",
+                       help="fit the analysis's map (collected with --parents) instead")
     check = commands.add_parser("measure", help="reliability, ECE and zigzag")
     check.add_argument("data", type=Path)
     check.add_argument("--calibration", type=Path, help="a data file to apply to `searched`")
@@ -392,7 +468,13 @@ def main(argv: list[str] | None = None) -> None:
         if args.sharpness is not None:  # the constant both cores' searches are given
             vars(core)["SHARPNESS"] = args.sharpness
         collect(args.games, args.per_game, args.nodes, args.seed, args.out, args.first,
-                args.views)
+                args.views, args.parents)
+    elif args.command == "fit" and args.second_look:
+        shipped = json.loads(OUTPUT.read_text())
+        shipped["analysis"] = fit_second_look(args.data, SECOND_LOOK_COMMAND)
+        print(json.dumps(shipped["analysis"], indent=1))
+        if not args.check:
+            OUTPUT.write_text(json.dumps(shipped, indent=1) + "\n")
     elif args.command == "fit":
         found = fit(args.data, "python benchmarks/calibrate_chance.py collect --games training "
                                "--first 300 --per-game 8 --out train.jsonl; python "

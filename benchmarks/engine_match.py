@@ -246,6 +246,18 @@ class Setup:
     seed: int
     #: a side resigns as the bot does (else every game is played to its end)
     resign: bool = True
+    #: a fixed number of nodes a move instead of the time (the same work whatever the load)
+    nodes: int | None = None
+    #: the candidate's budget is this many times the baseline's (a test of scaling: the
+    #: same version against itself at twice the time)
+    factor: float = 1.0
+
+    def limit(self, seat: str) -> dict[str, float]:
+        """What the engine in `seat` is given a move."""
+        times = self.factor if seat == CANDIDATE else 1.0
+        if self.nodes is not None:
+            return {"nodes": round(self.nodes * times)}
+        return {"seconds": self.seconds * times}
 
     def game(self, players: tuple[str, str]) -> Game:
         return Game(players, size=self.size, rules=self.rules, swap=self.swap)
@@ -308,8 +320,8 @@ def play_game(setup: Setup, number: int, engines: dict[str, EngineProcess]) -> G
         asked = time.perf_counter()
         reply = engines[seat].ask({
             "size": setup.size, "rules": setup.rules, "swap": setup.swap, "moves": moves,
-            "limit": {"seconds": setup.seconds}, "seed": setup.seed * 100_003 + number * 1000
-            + len(moves)}, timeout=ANSWER_TIMEOUT + 10 * setup.seconds)
+            "limit": setup.limit(seat), "seed": setup.seed * 100_003 + number * 1000
+            + len(moves)}, timeout=ANSWER_TIMEOUT + 10 * setup.seconds * setup.factor)
         # the referee's clock, not the engine's word: what equal time means
         thinking[seat].append(time.perf_counter() - asked)
         if "error" in reply:
@@ -385,7 +397,8 @@ def match(baseline: Version, candidate: Version, setup: Setup, games: int,
     began = time.perf_counter()
     run_games(games, jobs, one, started)
     print(f"{setup.rules} {setup.size} swap {'yes' if setup.swap else 'no'}, "
-          f"{setup.seconds:g} s a move: candidate wins {tally[CANDIDATE]}, loses "
+          f"{setup.limit(BASELINE)} a move for the baseline, {setup.limit(CANDIDATE)} for the"
+          f" candidate: candidate wins {tally[CANDIDATE]}, loses "
           f"{tally[BASELINE]}, draws {tally['draw']}; score {score.text()} "
           f"[{time.perf_counter() - began:.0f} s]", flush=True)
     return score
@@ -412,6 +425,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="openings and engine seeds")
     parser.add_argument("--play-out", action="store_true",
                         help="no resigning: every game to its end")
+    parser.add_argument("--nodes", type=int, default=None,
+                        help="nodes a move instead of --seconds (the same work under any load)")
+    parser.add_argument("--factor", type=float, default=1.0,
+                        help="the candidate's budget times the baseline's (scaling: 2)")
     parser.add_argument("--core", default=None, choices=("python",),
                         help="both versions on this core (python: the fallback of a version "
                              "with a compiled core); default: each its own")
@@ -428,7 +445,8 @@ def run(args: argparse.Namespace) -> None:
     if args.games < 1 or args.jobs < 1 or args.seconds <= 0:
         raise SystemExit("--games, --jobs and --seconds must be above 0")
     setup = Setup(args.size, args.rules, args.swap == "yes", args.seconds, args.seed,
-                  resign=not args.play_out)
+                  resign=not args.play_out, nodes=args.nodes,
+                  factor=args.factor)
     match(baseline, candidate, setup, args.games, args.jobs)
 
 

@@ -207,3 +207,31 @@ def test_a_side_resigns_as_the_bot_does(resign: bool) -> None:
     else:
         assert result.reason != "resignation"
         assert hopeless.asked > 3
+
+
+class _Asked:
+    """An engine that plays the first legal hole and keeps the limits it was given."""
+
+    def __init__(self) -> None:
+        self.limits: list[dict[str, float]] = []
+
+    def ask(self, request: dict[str, object], timeout: float) -> dict[str, object]:
+        game = Game(("a", "b"), size=str(request["size"]), rules=str(request["rules"]),
+                    swap=bool(request["swap"]))
+        for move in request["moves"]:  # type: ignore[attr-defined]
+            game.play(move)
+        self.limits.append(request["limit"])  # type: ignore[arg-type]
+        return {"move": str(game.legal_placements()[0]), "win": 0.5, "nodes": 1}
+
+
+def test_fixed_nodes_and_the_candidates_factor_reach_the_engines() -> None:
+    """`--nodes 300 --factor 2`: the baseline gets 300 nodes a move, the candidate 600 (a
+    scaling test: the same version at twice the budget)."""
+    candidate, baseline = _Asked(), _Asked()
+    setup = Setup("8", "pp", False, 0.05, seed=1, resign=False, nodes=300, factor=2.0)
+    play_game(setup, 0, {CANDIDATE: candidate, BASELINE: baseline})  # type: ignore[dict-item]
+    assert candidate.limits and baseline.limits
+    assert {tuple(limit.items()) for limit in candidate.limits} == {(("nodes", 600),)}
+    assert {tuple(limit.items()) for limit in baseline.limits} == {(("nodes", 300),)}
+    timed = Setup("8", "pp", False, 0.5, seed=1, factor=2.0)
+    assert (timed.limit(CANDIDATE), timed.limit(BASELINE)) == ({"seconds": 1.0}, {"seconds": 0.5})

@@ -99,7 +99,7 @@ def test_think_answers_alike_on_both_cores(game, seed):
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(core, "compiled", compiled)
             result = think(game, Limit(nodes=60), seed=seed)
-        answers.append((result.move, result.win, result.pv, result.nodes))
+        answers.append((result.move, result.win, result.pv, result.nodes, result.root_moves))
     assert answers[0] == answers[1]
 
 

@@ -5,7 +5,10 @@ cost their movers most (the swings).
 `analyze_game` replays the game from its start and asks `think` about every position: the
 start, and the position after each move (a peg or a swap), where the mover's opponent is to
 move. Red's chance there is the engine's calibrated chance (`engine.chance`), so a point of the
-curve means the same whichever side is to move. For each move it also asks about the position
+curve means the same whichever side is to move; where the search of the position before tried
+the move played, its value of it is weighed in (`engine.chance.SecondLook`: two looks at the same
+position, the earlier one sharing its errors with the point before, so the curve zigzags less
+with the turn). For each move it also asks about the position
 after the engine's own choice at the same position (when that is another move), again with the
 opponent to move: a move's *loss* is how much worse it left its mover than the engine's choice
 would have, both judged alike, and not the drop from the position before (the drop compares a
@@ -13,9 +16,10 @@ position with the mover to move with one with the opponent to move).
 
 The swings are the moves that lost most, each at least `MIN_SWING`: the `CANDIDATES` largest
 losses are judged again by a deeper search (`deep_limit`) of the position after the move
-played and of the one after the engine's choice, and the `SWINGS` largest losses by that deeper
-look are listed; a move that cost nothing by it (the engine's choice, or one as good) is never
-listed. The deeper figures replace the cheap ones in the report.
+played and of the one after the engine's choice (each search on its own, with no earlier look:
+the earlier search's look at its own choice is drawn upwards by its maximum), and the `SWINGS`
+largest losses by that deeper look are listed; a move that cost nothing by it (the engine's
+choice, or one as good) is never listed. The deeper figures replace the cheap ones in the report.
 
 A position's search gets `limit` (the default: `default_limit`) while the game has at most
 `FULL_SEARCHES` searches; a longer game shares that many searches' worth, each getting at
@@ -42,8 +46,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from twixt.engine import core
-from twixt.engine.api import Limit, board_nodes, fixed_nodes, think
-from twixt.rules import Colour, Game
+from twixt.engine.api import Limit, PlayResult, board_nodes, fixed_nodes, think
+from twixt.engine.chance import second_look
+from twixt.rules import Colour, Game, Turn
 
 #: searches that each get the whole per-position limit; a longer game shares this many
 FULL_SEARCHES = 120
@@ -205,11 +210,14 @@ class _Searches:
         (the engine's choices, the deeper look) is then no longer searched."""
         return self.deadline is not None and time.monotonic() >= self.deadline
 
-    def red_chance(self, board: Game, limit: Limit | None = None) -> tuple[float, str]:
-        """Red's chance in a position and the engine's move there (exact and "" once over)."""
+    def look(self, board: Game, earlier: PlayResult | None, last: Turn | None,
+             limit: Limit | None = None) -> _Look:
+        """Red's chance in a position (exact once it is over) and the engine's search there;
+        `earlier` is the search of the position before, whose look at the move that led here
+        (`last`) is weighed in (`engine.chance.SecondLook`)."""
         outcome = board.outcome
         if outcome is not None:
-            return (0.5 if outcome.winner is None else float(outcome.winner is Colour.RED)), ""
+            return _Look(0.5 if outcome.winner is None else float(outcome.winner is Colour.RED))
         chosen = self.limit if limit is None else limit
         if self.deadline is not None:
             share = max(MIN_SECONDS, (self.deadline - time.monotonic()) / max(1, self.left))
@@ -217,8 +225,38 @@ class _Searches:
         self.left -= 1
         result = think(board, chosen, seed=self.seed)
         self.nodes += result.nodes
-        win = min(1.0, max(0.0, result.win))
-        return (win if board.colour_to_move is Colour.RED else 1.0 - win), result.move
+        win = result.win
+        value, visits = _earlier_look(earlier, last, board.colour_to_move)
+        if result.searched is not None and value is not None:
+            win = second_look().chance(result.searched, result.nodes, value, visits)
+        win = min(1.0, max(0.0, win))
+        return _Look(win if board.colour_to_move is Colour.RED else 1.0 - win, result)
+
+
+@dataclass(frozen=True)
+class _Look:
+    """Red's chance in a position, and the engine's search there (None once it is over)."""
+
+    red: float
+    result: PlayResult | None = None
+
+    @property
+    def move(self) -> str:
+        """The engine's move ("" once the game is over)."""
+        return "" if self.result is None else self.result.move
+
+
+def _earlier_look(earlier: PlayResult | None, last: Turn | None,
+                  to_move: Colour) -> tuple[float | None, int]:
+    """The earlier search's value of the move `last`, for the side now to move (`to_move`),
+    and its visits (None, 0: no earlier search, or it did not try that peg)."""
+    if earlier is None or last is None or last.colour is to_move:
+        return None, 0  # a privilege: the earlier search saw no such turn
+    hole = None if last.placed is None else str(last.placed)
+    for tried in earlier.root_moves:
+        if tried.hole == hole:
+            return 1.0 - tried.searched, tried.visits
+    return None, 0
 
 
 def analyze_game(game: Game, limit: Limit, *, seed: int = 0, total_seconds: float | None = None,
@@ -236,8 +274,11 @@ def analyze_game(game: Game, limit: Limit, *, seed: int = 0, total_seconds: floa
     for _ in turns:  # back to the start, one undo a turn (`history` is a fresh tuple a read)
         board.undo()
     positions: list[Game] = []
+    looks: list[_Look] = []
     reports: list[MoveReport] = []
-    start, best = searches.red_chance(board)
+    first_look = searches.look(board, None, None)
+    start, best = first_look.red, first_look.move
+    looks.append(first_look)
     applied = 0
     for number, mark in enumerate(marks):
         # the position right after move `mark` (draw offers and the like come after it)
@@ -249,10 +290,13 @@ def analyze_game(game: Game, limit: Limit, *, seed: int = 0, total_seconds: floa
         if not number:
             continue
         first = marks[number - 1]
-        red, next_best = searches.red_chance(board)
+        earlier = looks[-1].result if step == 1 else None
+        looked = searches.look(board, earlier, turns[moves[mark - 1]])
+        looks.append(looked)
+        red, next_best = looked.red, looked.move
         red_best = None
         if step == 1 and best and not searches.out_of_time():
-            red_best = _after(positions[-2], best, board, red, searches)
+            red_best = _after(positions[-2], best, board, red, searches, earlier)
         mover = turns[moves[first]]
         to_move = positions[-2].colour_to_move
         reports.append(MoveReport(first + 1, mark, mover.colour,
@@ -269,8 +313,11 @@ def analyze_game(game: Game, limit: Limit, *, seed: int = 0, total_seconds: floa
         old = reports[index]
         before, after = positions[index], positions[index + 1]
         done = searches.nodes
-        red, _ = searches.red_chance(after, deep)
-        red_best = _after(before, old.best, after, red, searches, deep)
+        # judged by the deeper searches alone: the earlier look, of the cheaper budget, would
+        # weigh the engine's choice (the move the earlier search valued most) above the move
+        # played by what its maximum makes too much of
+        red = searches.look(after, None, None, deep).red
+        red_best = _after(before, old.best, after, red, searches, None, deep)
         reports[index] = replace(old, red=red, red_best=red_best)
         deep_nodes.append(searches.nodes - done)
     listed = sorted((index for index in candidates if reports[index].loss >= MIN_SWING),
@@ -280,15 +327,15 @@ def analyze_game(game: Game, limit: Limit, *, seed: int = 0, total_seconds: floa
 
 
 def _after(before: Game, best: str, played: Game, red_played: float, searches: _Searches,
-           limit: Limit | None = None) -> float:
-    """Red's chance after the engine's move `best` in the position `before`: that of the move
-    played when it leads to the same position (`played`, worth `red_played`)."""
+           earlier: PlayResult | None, limit: Limit | None = None) -> float:
+    """Red's chance after the engine's move `best` in the position `before` (whose search was
+    `earlier`): that of the move played when it leads to the same position (`played`, worth
+    `red_played`)."""
     suggested = before.copy()
-    suggested.play(best)
+    turn = suggested.play(best)
     if _board(suggested) == _board(played):
         return red_played
-    red, _ = searches.red_chance(suggested, limit)
-    return red
+    return searches.look(suggested, earlier, turn, limit).red
 
 
 def _largest_losses(reports: list[MoveReport]) -> list[int]:

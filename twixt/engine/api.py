@@ -35,7 +35,8 @@ class PlayResult:
     `G6; privilege`), `win` the chance (0–1) that the side to move wins (calibrated on real
     games: `engine.chance`), `pv` the expected line starting with `move`, the work done, and
     `searched`, the search's own value for the side to move that `win` was calibrated from
-    (None where no search ran: a swap or an opening peg)."""
+    (None where no search ran: a swap or an opening peg); `root_moves` every move the search
+    tried at the root (none where no search ran)."""
 
     move: str
     win: float
@@ -43,6 +44,19 @@ class PlayResult:
     nodes: int
     seconds: float
     searched: float | None = None
+    root_moves: tuple[RootMove, ...] = ()
+
+
+@dataclass(frozen=True)
+class RootMove:
+    """A move the search tried at the root: the `hole` of its peg (`G6`), how often it was
+    `visits`ited and its `searched` value, the search's own mean for the side to move after
+    it. The analysis reads the move played and the engine's choice there as a second,
+    earlier look at the position each leads to (`engine.analysis`)."""
+
+    hole: str
+    visits: int
+    searched: float
 
 
 @dataclass(frozen=True)
@@ -161,10 +175,10 @@ def think(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
     colour = game.colour_to_move
     board = Board(game)
 
-    def answer(move: str, win: float, pv: list[str], nodes: int,
-               searched: float | None = None) -> PlayResult:
+    def answer(move: str, win: float, pv: list[str], nodes: int, searched: float | None = None,
+               tried: tuple[RootMove, ...] = ()) -> PlayResult:
         return PlayResult(move, win, tuple([move, *pv[1:]]), nodes,
-                          time.perf_counter() - started, searched)
+                          time.perf_counter() - started, searched, tried)
 
     if game.can_swap() and should_swap(game):
         return answer("swap", 0.5, ["swap"], 1)
@@ -187,7 +201,11 @@ def think(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
         line = line[:1]
     move = _checked(game, move, str(board.geo.hole(line[0])))
     value = found.win(line[0])
-    return answer(move, calibrated(value), line_text(board, line, colour), found.nodes, value)
+    tried = tuple(RootMove(str(board.geo.hole(hole)), visits, total / visits)
+                  for hole, visits, total in zip(found.moves, found.visits, found.values,
+                                                 strict=True) if visits)
+    return answer(move, calibrated(value), line_text(board, line, colour), found.nodes, value,
+                  tried)
 
 
 def _calls_privilege(game: Game, board: Board, hole: int, colour: Colour) -> bool:

@@ -10,6 +10,14 @@ with its provenance in `data/calibration.json`. The map is increasing, so it cha
 move: the search still compares its own values; only the figure reported (`PlayResult.win`:
 the analysis's curve, the bot's resignations and its answers to draw offers) goes through it.
 A decided value (0 or 1: a won or lost position) stays what it is.
+
+An analysis looks at each position twice: its own search, and the search of the position
+before, which tried the move that led to it and valued it (`PlayResult.root_moves`). Both
+are honest estimates of the same position, and the earlier one shares its errors with the
+point before it on the curve, so a mean of the two draws a calmer curve than either
+(docs/engine-measurements.md, "The curve's zigzag"). `SecondLook` weighs them by their
+visits, in logits, and maps the mean to a chance with a calibration fitted on that mean
+(`benchmarks/calibrate_chance.py fit --second-look`, shipped as `analysis` in the data file).
 """
 
 from __future__ import annotations
@@ -49,11 +57,57 @@ class Calibration:
         return cls(float(data["slope"]), float(data["bias"]), dict(data.get("provenance", {})))
 
 
+@dataclass(frozen=True)
+class SecondLook:
+    """The chance of a position from its own search's `value` (of `nodes` nodes) and, when
+    there is one, the search of the position before's value of the move leading here (for the
+    same side, `earlier`, over `visits` visits): their logits weighed as `visits` against
+    `share` times `nodes` (the earlier look counts as that many of this search's nodes a
+    visit), mapped by `calibration`, fitted on that weighed value."""
+
+    calibration: Calibration
+    share: float
+
+    def value(self, value: float, nodes: int, earlier: float | None, visits: int) -> float:
+        """The weighed value (the position's own when there is no earlier look, or when
+        either look has found the position decided)."""
+        if earlier is None or not visits or value in (0.0, 1.0) or earlier in (0.0, 1.0):
+            return value
+        weight = visits / (visits + self.share * max(1, nodes))
+        mixed = (1.0 - weight) * _logit(value) + weight * _logit(earlier)
+        return 1.0 / (1.0 + math.exp(-mixed))
+
+    def chance(self, value: float, nodes: int, earlier: float | None, visits: int) -> float:
+        """The chance that the side to move wins (see the class)."""
+        return self.calibration.chance(self.value(value, nodes, earlier, visits))
+
+
+def _logit(value: float) -> float:
+    clipped = min(max(value, _CLIP), 1.0 - _CLIP)
+    return math.log(clipped / (1.0 - clipped))
+
+
+#: how near to 0 or 1 a value's logit is taken (a searched mean of 0.999999 is no proof)
+_CLIP = 1e-6
+
+
+def _data() -> dict[str, Any]:
+    found: dict[str, Any] = json.loads(resources.files("twixt.engine").joinpath(
+        "data", DATA).read_text(encoding="utf-8"))
+    return found
+
+
 @cache
 def shipped() -> Calibration:
-    """The calibration the package ships."""
-    return Calibration.from_json(json.loads(resources.files("twixt.engine").joinpath(
-        "data", DATA).read_text(encoding="utf-8")))
+    """The calibration the package ships (for one search's value)."""
+    return Calibration.from_json(_data())
+
+
+@cache
+def second_look() -> SecondLook:
+    """The analysis's two looks at a position, as the package ships them."""
+    found = _data()["analysis"]
+    return SecondLook(Calibration.from_json(found), float(found["share"]))
 
 
 def calibrated(value: float) -> float:
