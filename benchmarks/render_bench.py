@@ -6,7 +6,8 @@ beside Pillow's own PNG encode of the very same picture at the level the project
 second of two threads beside one's, the aim being nearly twice (the bot draws in worker
 threads, so the work must be in C code that releases the GIL), beside the same for a job
 that never holds the GIL (zlib compressing the picture's rows), which is what two threads
-can reach on this machine at this load, and for two processes; and a replay under 3 s and
+can reach on this machine at this load, and for two processes; the most two threads can
+reach, given two free cores, with the drawing holding the GIL; and a replay under 3 s and
 8 MB. Run: python benchmarks/render_bench.py
 """
 
@@ -107,6 +108,7 @@ def main() -> None:
     render_png(game)  # the static layer is drawn once per size and theme, then reused
     print(f"CPU ms, median of {REPEATS}, beside the floor: Pillow's PNG encode of the same "
           f"picture at level {PNG_COMPRESS_LEVEL}")
+    gil_bound = []
     for theme in ThemeName:
         for side in Colour:
             options = RenderOptions(theme=theme, side=side)
@@ -121,6 +123,7 @@ def main() -> None:
                   f"{board / floor:.2f}x the floor {floor:5.2f} ms (drawing {drawing:4.2f}, "
                   f"encoding {encoding:4.2f}); {len(png) / 1024:5.1f} KB, "
                   f"Pillow's {len(pillow_png(image)) / 1024:5.1f} KB")
+            gil_bound.append(min(2.0, board / drawing))
     rows = board_image(view_of(game), RenderOptions()).tobytes()
     rates = {}
     for workers in (1, 2):
@@ -135,6 +138,9 @@ def main() -> None:
         what = "boards" if job == "board" else "floor: zlib of the rows, holding no GIL"
         print(f"  {what} a second: {one:5.0f} in 1 {pool}, {two:5.0f} in 2 "
               f"({two / one:.2f}x)")
+    # the drawing is Python and holds the GIL; the encoding is zlib, which releases it
+    print(f"  two threads can make at most {min(gil_bound):.2f}-{max(gil_bound):.2f}x the boards "
+          f"of one, given two free cores: a board over its drawing, the part that holds the GIL")
     replayed = late_game(seed=11, min_pegs=60, min_links=0)
     start = time.perf_counter()
     gif = render_replay(replayed)

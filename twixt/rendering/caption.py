@@ -353,28 +353,39 @@ def draw_caption(image: Image.Image, top: int, lines: list[CaptionLine],
 
     Only the boxes that hold each line's ink are mapped onto the palette (mapping is pixel by
     pixel, so a box maps as the whole strip would); the rest of the strip is filled with the
-    caption colour's index. Mapping the whole strip was a third of a board's drawing."""
+    caption colour's index. Mapping the whole strip was a fifth of a board's drawing."""
+    strip, inked = caption_strip((image.width, image.height - top), lines, options)
+    image.paste(_index(options.colours.caption, options), (0, top, image.width, image.height))
+    for box in inked:
+        image.paste(quantize(strip.crop(box), options.theme, options.palette),
+                    (box[0], top + box[1]))
+
+
+def caption_strip(size: tuple[int, int], lines: list[CaptionLine], options: RenderOptions
+                  ) -> tuple[Image.Image, list[tuple[int, int, int, int]]]:
+    """The caption set in RGB, and for each line the box that holds its ink (outside them
+    the strip is the caption colour)."""
     colours = options.colours
-    strip = Image.new("RGB", (image.width, image.height - top), colours.caption)
+    strip = Image.new("RGB", size, colours.caption)
     stroke = _stroke(options)
     inked: list[tuple[int, int, int, int]] = []
-    for line in caption_layout(image.width, lines, options):
-        size, y = line.size, line.middle
+    for line in caption_layout(size[0], lines, options):
+        em, y = line.size, line.middle
         boxes: list[tuple[int, int, int, int]] = []
         for run, x in zip(line.runs, line.starts, strict=True):
             if isinstance(run, Swatch):
                 ink = colours.ink[run.colour]
                 square = colours.square_black and run.colour is Colour.BLACK
                 mark = colours.mark if run.marked else None
-                centre = (round(x + size * 0.4), y)
-                for sprite in (disc(size * 0.5, colours.plate),   # a bit of board
-                               disc(size * 0.36, ink.fill, ink.rim, max(1.0, size * 0.06),
+                centre = (round(x + em * 0.4), y)
+                for sprite in (disc(em * 0.5, colours.plate),   # a bit of board
+                               disc(em * 0.36, ink.fill, ink.rim, max(1.0, em * 0.06),
                                     square, mark)):
                     sprite.paste(strip, centre)
                     boxes.append(_box(sprite.image, (centre[0] - sprite.anchor[0],
                                                      centre[1] - sprite.anchor[1])))
             elif run.text.strip():
-                text = set_text(run.text, size, stroke if run.bold else 0.0)
+                text = set_text(run.text, em, stroke if run.bold else 0.0)
                 if text.empty:
                     continue
                 where = (round(x) + text.offset[0], y + text.offset[1])
@@ -382,15 +393,12 @@ def draw_caption(image: Image.Image, top: int, lines: list[CaptionLine],
                 if text.colour is not None:
                     strip.paste(text.colour, where, text.colour)
                 boxes.append(_box(text.mask, where))
-        if boxes:
-            inked.append(_clipped((min(b[0] for b in boxes), min(b[1] for b in boxes),
-                                   max(b[2] for b in boxes), max(b[3] for b in boxes)),
-                                  strip.size))
-    image.paste(_index(colours.caption, options), (0, top, image.width, image.height))
-    for box in inked:
+        box = _clipped((min(b[0] for b in boxes), min(b[1] for b in boxes),
+                        max(b[2] for b in boxes), max(b[3] for b in boxes)),
+                       size) if boxes else (0, 0, 0, 0)
         if box[0] < box[2] and box[1] < box[3]:
-            image.paste(quantize(strip.crop(box), options.theme, options.palette),
-                        (box[0], top + box[1]))
+            inked.append(box)
+    return strip, inked
 
 
 def _box(pasted: Image.Image, at: tuple[int, int]) -> tuple[int, int, int, int]:
