@@ -8,7 +8,9 @@ threads, so the work must be in C code that releases the GIL), beside the same f
 that never holds the GIL (zlib compressing the picture's rows), which is what two threads
 can reach on this machine at this load, and for two processes; the most two threads can
 reach, given two free cores, with the drawing holding the GIL; and a replay under 3 s and
-8 MB. Run: python benchmarks/render_bench.py
+8 MB. Run: python benchmarks/render_bench.py; with --parts, only the parts of the drawing
+(the view of the game, the copy of the static board, the tiles of the scene, their pastes,
+the caption's words and its pixels), each beside the floor.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import io
 import os
 import random
 import statistics
+import sys
 import time
 import zlib
 from collections.abc import Callable
@@ -27,7 +30,12 @@ from PIL import Image
 
 from twixt.rendering import RenderOptions, ThemeName, render_png, render_replay
 from twixt.rendering.board import board_image
+from twixt.rendering.caption import caption_height, caption_lines, draw_caption
 from twixt.rendering.encode import PNG_COMPRESS_LEVEL, png_bytes
+from twixt.rendering.layout import layout
+from twixt.rendering.pieces import _Scene
+from twixt.rendering.static import static_layer
+from twixt.rendering.tiles import board
 from twixt.rendering.view import view_of
 from twixt.rules import Colour, Game, Hole
 
@@ -101,6 +109,44 @@ def _no_gil(rows: bytes) -> Callable[[int], bytes]:
     return lambda _: zlib.compress(rows, PNG_COMPRESS_LEVEL)
 
 
+def parts() -> None:
+    """Each step of `board_image`, timed in turns with the floor (median CPU ms of 60)."""
+    game, options = _GAME, RenderOptions()
+    part = options.board_part
+    image = board_image(view_of(game), options)
+    times: dict[str, list[float]] = {}
+
+    def lap(name: str, start: float) -> float:
+        now = time.thread_time()
+        times.setdefault(name, []).append(now - start)
+        return now
+
+    for _ in range(60):
+        start = time.thread_time()
+        pillow_png(image)
+        start = lap("floor", start)
+        view = view_of(game)
+        start = lap("view", start)
+        lay = layout(view.cols, view.rows, part)
+        picture = static_layer(view.cols, view.rows, part).crop(
+            (0, 0, lay.width, lay.board_height + caption_height(view.is_double, options)))
+        start = lap("copy", start)
+        placed = _Scene(lay, view, part).tiles(board(view.cols, view.rows, part))
+        start = lap("tiles", start)
+        for over in (False, True):
+            for piece, centre in placed:
+                piece.paste(picture.im, centre, over)
+        start = lap("pastes", start)
+        lines = caption_lines(view, options.locale)
+        start = lap("words", start)
+        draw_caption(picture, lay.board_height, lines, options)
+        lap("caption", start)
+    medians = {name: statistics.median(kept) * 1000 for name, kept in times.items()}
+    floor = medians.pop("floor")
+    print(f"floor {floor:.2f} ms; drawing {sum(medians.values()) / floor:.2f}x the floor: "
+          + ", ".join(f"{name} {ms:.2f} ms ({ms / floor:.2f}x)" for name, ms in medians.items()))
+
+
 def main() -> None:
     game = _GAME
     print(f"late 24x24 position: {len(game.pegs())} pegs, {len(game.links())} links; "
@@ -150,4 +196,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if "--parts" in sys.argv[1:]:
+        parts()
+    else:
+        main()
