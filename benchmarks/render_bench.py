@@ -6,8 +6,11 @@ beside Pillow's own PNG encode of the very same picture at the level the project
 second of two threads beside one's, the aim being nearly twice (the bot draws in worker
 threads, so the work must be in C code that releases the GIL), beside the same for a job
 that never holds the GIL (zlib compressing the picture's rows), which is what two threads
-can reach on this machine at this load, and for two processes; and a replay under 3 s and
-8 MB. Run: python benchmarks/render_bench.py
+can reach on this machine at this load, and for two processes; the most two threads can
+reach, given two free cores, with the drawing holding the GIL; and a replay under 3 s and
+8 MB. Run: python benchmarks/render_bench.py; with --parts, only the parts of the drawing
+(the view of the game, the copy of the static board, the tiles of the scene, their pastes,
+the caption's words and its pixels), each beside the floor.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import io
 import os
 import random
 import statistics
+import sys
 import time
 import zlib
 from collections.abc import Callable
@@ -26,7 +30,12 @@ from PIL import Image
 
 from twixt.rendering import RenderOptions, ThemeName, render_png, render_replay
 from twixt.rendering.board import board_image
+from twixt.rendering.caption import caption_height, caption_lines, draw_caption
 from twixt.rendering.encode import PNG_COMPRESS_LEVEL, png_bytes
+from twixt.rendering.layout import layout
+from twixt.rendering.pieces import _Scene
+from twixt.rendering.static import static_layer
+from twixt.rendering.tiles import board
 from twixt.rendering.view import view_of
 from twixt.rules import Colour, Game, Hole
 
@@ -100,6 +109,44 @@ def _no_gil(rows: bytes) -> Callable[[int], bytes]:
     return lambda _: zlib.compress(rows, PNG_COMPRESS_LEVEL)
 
 
+def parts() -> None:
+    """Each step of `board_image`, timed in turns with the floor (median CPU ms of 60)."""
+    game, options = _GAME, RenderOptions()
+    part = options.board_part
+    image = board_image(view_of(game), options)
+    times: dict[str, list[float]] = {}
+
+    def lap(name: str, start: float) -> float:
+        now = time.thread_time()
+        times.setdefault(name, []).append(now - start)
+        return now
+
+    for _ in range(60):
+        start = time.thread_time()
+        pillow_png(image)
+        start = lap("floor", start)
+        view = view_of(game)
+        start = lap("view", start)
+        lay = layout(view.cols, view.rows, part)
+        picture = static_layer(view.cols, view.rows, part).crop(
+            (0, 0, lay.width, lay.board_height + caption_height(view.is_double, options)))
+        start = lap("copy", start)
+        placed = _Scene(lay, view, part).tiles(board(view.cols, view.rows, part))
+        start = lap("tiles", start)
+        for over in (False, True):
+            for piece, centre in placed:
+                piece.paste(picture.im, centre, over)
+        start = lap("pastes", start)
+        lines = caption_lines(view, options.locale)
+        start = lap("words", start)
+        draw_caption(picture, lay.board_height, lines, options)
+        lap("caption", start)
+    medians = {name: statistics.median(kept) * 1000 for name, kept in times.items()}
+    floor = medians.pop("floor")
+    print(f"floor {floor:.2f} ms; drawing {sum(medians.values()) / floor:.2f}x the floor: "
+          + ", ".join(f"{name} {ms:.2f} ms ({ms / floor:.2f}x)" for name, ms in medians.items()))
+
+
 def main() -> None:
     game = _GAME
     print(f"late 24x24 position: {len(game.pegs())} pegs, {len(game.links())} links; "
@@ -107,6 +154,7 @@ def main() -> None:
     render_png(game)  # the static layer is drawn once per size and theme, then reused
     print(f"CPU ms, median of {REPEATS}, beside the floor: Pillow's PNG encode of the same "
           f"picture at level {PNG_COMPRESS_LEVEL}")
+    gil_bound = []
     for theme in ThemeName:
         for side in Colour:
             options = RenderOptions(theme=theme, side=side)
@@ -121,6 +169,7 @@ def main() -> None:
                   f"{board / floor:.2f}x the floor {floor:5.2f} ms (drawing {drawing:4.2f}, "
                   f"encoding {encoding:4.2f}); {len(png) / 1024:5.1f} KB, "
                   f"Pillow's {len(pillow_png(image)) / 1024:5.1f} KB")
+            gil_bound.append(min(2.0, board / drawing))
     rows = board_image(view_of(game), RenderOptions()).tobytes()
     rates = {}
     for workers in (1, 2):
@@ -135,6 +184,9 @@ def main() -> None:
         what = "boards" if job == "board" else "floor: zlib of the rows, holding no GIL"
         print(f"  {what} a second: {one:5.0f} in 1 {pool}, {two:5.0f} in 2 "
               f"({two / one:.2f}x)")
+    # the drawing is Python and holds the GIL; the encoding is zlib, which releases it
+    print(f"  two threads can make at most {min(gil_bound):.2f}-{max(gil_bound):.2f}x the boards "
+          f"of one, given two free cores: a board over its drawing, the part that holds the GIL")
     replayed = late_game(seed=11, min_pegs=60, min_links=0)
     start = time.perf_counter()
     gif = render_replay(replayed)
@@ -144,4 +196,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if "--parts" in sys.argv[1:]:
+        parts()
+    else:
+        main()

@@ -349,27 +349,70 @@ def _stroke(options: RenderOptions) -> float:
 def draw_caption(image: Image.Image, top: int, lines: list[CaptionLine],
                  options: RenderOptions) -> None:
     """Set the lines in the strip of `image` from `top` down, names cut or the line shrunk to
-    fit where needed."""
+    fit where needed.
+
+    Only the boxes that hold each line's ink are mapped onto the palette (mapping is pixel by
+    pixel, so a box maps as the whole strip would); the rest of the strip is filled with the
+    caption colour's index. Mapping the whole strip was a fifth of a board's drawing."""
+    strip, inked = caption_strip((image.width, image.height - top), lines, options)
+    image.paste(_index(options.colours.caption, options), (0, top, image.width, image.height))
+    for box in inked:
+        image.paste(quantize(strip.crop(box), options.theme, options.palette),
+                    (box[0], top + box[1]))
+
+
+def caption_strip(size: tuple[int, int], lines: list[CaptionLine], options: RenderOptions
+                  ) -> tuple[Image.Image, list[tuple[int, int, int, int]]]:
+    """The caption set in RGB, and for each line the box that holds its ink (outside them
+    the strip is the caption colour)."""
     colours = options.colours
-    strip = Image.new("RGB", (image.width, image.height - top), colours.caption)
+    strip = Image.new("RGB", size, colours.caption)
     stroke = _stroke(options)
-    for line in caption_layout(image.width, lines, options):
-        size, y = line.size, line.middle
+    inked: list[tuple[int, int, int, int]] = []
+    for line in caption_layout(size[0], lines, options):
+        em, y = line.size, line.middle
+        boxes: list[tuple[int, int, int, int]] = []
         for run, x in zip(line.runs, line.starts, strict=True):
             if isinstance(run, Swatch):
                 ink = colours.ink[run.colour]
                 square = colours.square_black and run.colour is Colour.BLACK
                 mark = colours.mark if run.marked else None
-                centre = (round(x + size * 0.4), y)
-                disc(size * 0.5, colours.plate).paste(strip, centre)   # a bit of board
-                disc(size * 0.36, ink.fill, ink.rim, max(1.0, size * 0.06), square,
-                     mark).paste(strip, centre)
+                centre = (round(x + em * 0.4), y)
+                for sprite in (disc(em * 0.5, colours.plate),   # a bit of board
+                               disc(em * 0.36, ink.fill, ink.rim, max(1.0, em * 0.06),
+                                    square, mark)):
+                    sprite.paste(strip, centre)
+                    boxes.append(_box(sprite.image, (centre[0] - sprite.anchor[0],
+                                                     centre[1] - sprite.anchor[1])))
             elif run.text.strip():
-                inked = set_text(run.text, size, stroke if run.bold else 0.0)
-                if inked.empty:
+                text = set_text(run.text, em, stroke if run.bold else 0.0)
+                if text.empty:
                     continue
-                where = (round(x) + inked.offset[0], y + inked.offset[1])
-                strip.paste(colours.muted if run.muted else colours.text, where, inked.mask)
-                if inked.colour is not None:
-                    strip.paste(inked.colour, where, inked.colour)
-    image.paste(quantize(strip, options.theme, options.palette), (0, top))
+                where = (round(x) + text.offset[0], y + text.offset[1])
+                strip.paste(colours.muted if run.muted else colours.text, where, text.mask)
+                if text.colour is not None:
+                    strip.paste(text.colour, where, text.colour)
+                boxes.append(_box(text.mask, where))
+        box = _clipped((min(b[0] for b in boxes), min(b[1] for b in boxes),
+                        max(b[2] for b in boxes), max(b[3] for b in boxes)),
+                       size) if boxes else (0, 0, 0, 0)
+        if box[0] < box[2] and box[1] < box[3]:
+            inked.append(box)
+    return strip, inked
+
+
+def _box(pasted: Image.Image, at: tuple[int, int]) -> tuple[int, int, int, int]:
+    return at[0], at[1], at[0] + pasted.width, at[1] + pasted.height
+
+
+def _clipped(box: tuple[int, int, int, int], size: tuple[int, int]) -> tuple[int, int, int, int]:
+    return (max(0, box[0]), max(0, box[1]), min(size[0], box[2]), min(size[1], box[3]))
+
+
+@lru_cache(maxsize=64)
+def _index(colour: tuple[int, int, int], options: RenderOptions) -> int:
+    """The palette index a colour maps to, as `quantize` maps it."""
+    index = quantize(Image.new("RGB", (1, 1), colour), options.theme, options.palette).getpixel(
+        (0, 0))
+    assert isinstance(index, int)
+    return index

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 from PIL import Image
@@ -215,10 +215,15 @@ class _Scene:
         final: list[tuple[Tile, tuple[int, int]]] = []
         for hole in centre.keys() | own.keys():
             at = centres[hole]
-            (final if hole == last_at else placed).extend(
-                (tile(on, bands[hole], key), at) for key in _hole_keys(
-                    own.get(hole, []), centre.get(hole, []), hole in lower,
-                    reached.get(hole, []), at, centres))
+            halves, shapes = own.get(hole, []), centre.get(hole, [])
+            if hole in lower or hole in reached or any(context for _own, context in halves):
+                pieces = tuple(tile(on, bands[hole], key) for key in _hole_keys(
+                    halves, shapes, hole in lower, reached.get(hole, []), at, centres))
+            else:
+                pieces = _plain_tiles(on, bands[hole],
+                                      tuple(shape for _p, _t, shape, _part in shapes),
+                                      tuple((to, half) for (_p, to, half, _part), _c in halves))
+            (final if hole == last_at else placed).extend((piece, at) for piece in pieces)
         for spot, other in crossings:
             # crossings lie off both links' ends: only pegs reaching a link (`near`) meet them
             pair = [(d.place, (0, 0), d, CROSSING) for d in drawings[spot]] + [
@@ -269,6 +274,20 @@ def _hole_keys(halves: list[tuple[Own, list[Context]]], centre: list[Centred], l
             keys.append(halves_key + (peg if index == 0 else
                                       tuple((shape, CONTEXT) for shape, _part in peg)))
     return keys
+
+
+@lru_cache(maxsize=4096)
+def _plain_tiles(on: BoardTiles, band: tuple[int, int], centre: tuple[Disc | Ring, ...],
+                 halves: tuple[tuple[tuple[int, int], Shape], ...]) -> tuple[Tile, ...]:
+    """The tiles of a hole that meets no other hole's shapes and has nothing under its pegs
+    and links (most holes): its peg (and ring) over `centre`, and the near `halves` of its
+    links, each with the step to the link's far end.
+
+    Kept per hole's look, so a hole that looks as in the last picture costs one look-up;
+    `_hole_keys` composes the tiles of the other holes, which the shapes of others reach."""
+    keys = _hole_keys([(((0, 0), to, half, OVER), []) for to, half in halves],
+                      [((0, 0), (0, 0), shape, OVER) for shape in centre], False, [], (0, 0), {})
+    return tuple(tile(on, band, key) for key in keys)
 
 
 def _in_order(shapes: Sequence[tuple[tuple[int, int], tuple[int, int], Shape | _Drawing, int]],
