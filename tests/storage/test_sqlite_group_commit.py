@@ -137,22 +137,30 @@ async def test_a_write_waits_off_the_loop_for_another_process_lock(db_path):
         assert (await store.get_game(game.id)).version == 1
 
 
+async def cancelled_in_flight(write, group, path, round_: int, rng: random.Random,
+                              every: int) -> tuple[range, set[int]]:
+    """Round `round_`: six writes (`write(group, item)`) started together, every `every`th
+    cancelled after a random number of the loop's turns; then one more write, which must
+    change nothing of what the six left (landed or not). Their items and what was stored."""
+    items = range(100 * round_, 100 * round_ + 6)
+    tasks = [asyncio.create_task(write(group, i)) for i in items]
+    for _ in range(rng.randint(0, 12)):
+        await asyncio.sleep(0)
+    for task in tasks[::every]:
+        task.cancel()
+    outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+    seen = stored(path)  # landed or not: no later commit may change it
+    await write(group, 100 * round_ + 99)
+    assert stored(path) - {100 * round_ + 99} == seen
+    assert {o for o in outcomes if not isinstance(o, BaseException)} <= seen
+    return items, seen
+
+
 async def test_a_cancelled_write_is_settled_when_the_cancel_returns(writes):
     group, path = writes
     rng = random.Random(4)
     for round_ in range(40):
-        items = range(100 * round_, 100 * round_ + 6)
-        tasks = [asyncio.create_task(insert(group, i)) for i in items]
-        for _ in range(rng.randint(0, 12)):
-            await asyncio.sleep(0)
-        for task in tasks:
-            task.cancel()
-        outcomes = await asyncio.gather(*tasks, return_exceptions=True)
-        seen = stored(path)  # landed or not: no later commit may change it
-        await insert(group, 100 * round_ + 99)
-        assert stored(path) - {100 * round_ + 99} == seen
-        landed = {o for o in outcomes if not isinstance(o, BaseException)}
-        assert landed <= seen
+        await cancelled_in_flight(insert, group, path, round_, rng, every=1)
 
 
 async def insert_job(group, item, parent=1, fail=False):
@@ -193,15 +201,5 @@ async def test_a_job_given_up_while_queued_is_skipped_and_one_taken_is_settled(w
     group, path = writes
     rng = random.Random(5)
     for round_ in range(40):
-        items = range(100 * round_, 100 * round_ + 6)
-        tasks = [asyncio.create_task(insert_job(group, i)) for i in items]
-        for _ in range(rng.randint(0, 12)):
-            await asyncio.sleep(0)
-        for task in tasks[::2]:
-            task.cancel()
-        outcomes = await asyncio.gather(*tasks, return_exceptions=True)
-        seen = stored(path)  # landed or not: no later commit may change it
-        await insert_job(group, 100 * round_ + 99)
-        assert stored(path) - {100 * round_ + 99} == seen
-        assert {o for o in outcomes if not isinstance(o, BaseException)} <= seen
+        items, seen = await cancelled_in_flight(insert_job, group, path, round_, rng, every=2)
         assert set(items[1::2]) <= seen  # the ones not cancelled all landed
