@@ -253,9 +253,10 @@ async def test_a_change_makes_each_seat_and_language_its_view_once_for_all_its_p
     made: list[list[tuple[int | None, str]]] = []
     views = board.service.game_views
 
-    async def counted(game_id: int, seen_by: list[tuple[int | None, str]]) -> list[Any]:
+    async def counted(game_id: int, seen_by: list[tuple[int | None, str]],
+                      live_version: int | None = None) -> list[Any]:
         made.append(sorted(seen_by, key=str))
-        return await views(game_id, seen_by)
+        return await views(game_id, seen_by, live_version)
 
     monkeypatch.setattr(board.service, "game_views", counted)
     watching, bob = board.signer.token(game, None), board.signer.token(game, BOB)
@@ -266,7 +267,7 @@ async def test_a_change_makes_each_seat_and_language_its_view_once_for_all_its_p
     moved = await http.post(f"/api/g/{bob}/act", json={"control": "move", "text": "E7"})
     assert moved.status == 200
     told = [await page.content.readuntil(b"\n\n") for page in pages]
-    assert all(b'"version": 2' in event and b'["E7", "black"]' in event for event in told)
+    assert all(b'"version": 2' in event and b'["E7", "black", 1]' in event for event in told)
     assert told[0] == told[1] and b'"you": 1' in told[3]
     assert made == [[(1, "en"), (None, "de"), (None, "en")]]
     for page in pages:
