@@ -180,16 +180,20 @@ class GameViews:
             outcome=game.outcome, aborted=not stored.is_active and game.outcome is None,
             chain_holes=frozenset(chain_holes), chain_links=frozenset(chain_links),
             step=step, turns=len(game.history), controls=())
-        return [replace(common, you=seat, palette=await self._palette(stored, seat),
+        palettes = await self._palettes(stored, {seat for seat, _ in seen_by})
+        return [replace(common, you=seat, palette=palettes[seat],
                         controls=_controls(stored, game, seat, takeback_by,
                                            translation(locale), time_up=time_up))
                 for seat, locale in seen_by]
 
-    async def _palette(self, stored: StoredGame, seat: int | None) -> str:
-        """The palette the player in `seat` chose for boards (an onlooker: the normal one)."""
-        if seat is None:
-            return "normal"
-        return (await self._store.user_prefs(stored.seats[seat].user_id)).palette
+    async def _palettes(self, stored: StoredGame, seats: set[int | None]
+                        ) -> dict[int | None, str]:
+        """The palette each player in `seats` chose for boards (read at once for them all;
+        an onlooker: the normal one)."""
+        players = {seat: stored.seats[seat].user_id for seat in seats if seat is not None}
+        prefs = await self._store.users_prefs(list(players.values())) if players else {}
+        return {None: "normal",
+                **{seat: prefs[user_id].palette for seat, user_id in players.items()}}
 
     async def peg_links(self, game_id: int, seat: int, hole_text: str
                         ) -> tuple[tuple[Hole, Hole], ...]:
