@@ -27,6 +27,17 @@ async def test_a_preference_is_per_user(store):
     assert await store.user_prefs(2) == UserPrefs()
 
 
+async def test_many_users_preferences_are_read_at_once_each_with_its_defaults(store):
+    await store.update_user_prefs(1, palette="colour-blind")
+    await store.update_user_prefs(2, theme="dark", auto_link=False)
+    assert await store.users_prefs([2, 3, 1, 2]) == {
+        1: UserPrefs(palette="colour-blind"), 2: UserPrefs(theme="dark", auto_link=False),
+        3: UserPrefs()}
+    assert {user: await store.user_prefs(user) for user in (1, 2, 3)} == \
+        await store.users_prefs([1, 2, 3])
+    assert await store.users_prefs([]) == {}
+
+
 async def test_unknown_settings_and_wrong_types_are_refused(store):
     with pytest.raises(ValueError, match="no setting"):
         await store.update_guild_settings(1, colour="red")

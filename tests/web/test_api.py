@@ -253,9 +253,10 @@ async def test_a_change_makes_each_seat_and_language_its_view_once_for_all_its_p
     made: list[list[tuple[int | None, str]]] = []
     views = board.service.game_views
 
-    async def counted(game_id: int, seen_by: list[tuple[int | None, str]]) -> list[Any]:
+    async def counted(game_id: int, seen_by: list[tuple[int | None, str]],
+                      live_version: int | None = None) -> list[Any]:
         made.append(sorted(seen_by, key=str))
-        return await views(game_id, seen_by)
+        return await views(game_id, seen_by, live_version)
 
     monkeypatch.setattr(board.service, "game_views", counted)
     watching, bob = board.signer.token(game, None), board.signer.token(game, BOB)

@@ -58,6 +58,10 @@ class Request:
     #: the front end can answer the asker alone (a slash command, the terminal); a reply to
     #: a chat message is seen by everyone in the channel
     private_replies: bool = True
+    #: the game in progress whose home this request was made in, as read when it was made
+    #: (`TwixtService.seat_request`): a control of that game's need not look for its home
+    #: again, and a turn is played only while it is still the channel's game
+    home_of: int | None = None
 
     @property
     def tr(self) -> Translation:

@@ -160,7 +160,10 @@ class TwixtService:
     async def _at_home(self, request: Request, game_id: int) -> Request:
         """The request of a button under game `game_id`'s messages, made in its home: where
         it was pressed, or — a game in a direct message, whose boards also reach its players'
-        own DMs with the bot — its home channel, for a player of it."""
+        own DMs with the bot — its home channel, for a player of it. A request made in the
+        game's home (`Request.home_of`) is not looked for again."""
+        if request.home_of == game_id:
+            return request
         stored = await self.desk.storage.active_game(request.channel_id)
         if stored is not None and stored.id == game_id:
             return request
@@ -231,13 +234,14 @@ class TwixtService:
         that draws the board itself, so that it looks as the pictures do."""
         return board_colours()
 
-    async def game_views(self, game_id: int, seen_by: Sequence[tuple[int | None, str]]
-                         ) -> list[GameView]:
+    async def game_views(self, game_id: int, seen_by: Sequence[tuple[int | None, str]],
+                         live_version: int | None = None) -> list[GameView]:
         """`game_view` now for each (seat, locale) of `seen_by` (seat None: an onlooker),
         from one reading of the game: what the pages that follow a game live are told after
-        each change. ServiceError when there is no such game or one of the seats is none of
-        its."""
-        return await self.views.views(game_id, seen_by)
+        each change (`live_version`: the version they were told of, from `next_changes`; a
+        turn this process just stored is then shown without reading the game again).
+        ServiceError when there is no such game or one of the seats is none of its."""
+        return await self.views.views(game_id, seen_by, live_version)
 
     async def peg_links(self, game_id: int, seat: int, hole: str
                         ) -> tuple[tuple[Hole, Hole], ...]:
@@ -248,7 +252,8 @@ class TwixtService:
 
     async def seat_request(self, game_id: int, seat: int, locale: str = "en") -> Request:
         """The request of the person in `seat` of game `game_id`, made in its home (where a
-        command of theirs acts); ServiceError when there is no such game or seat."""
+        command of theirs acts; `Request.home_of` the game while it is in progress);
+        ServiceError when there is no such game or seat."""
         return await self.views.seat_request(game_id, seat, locale)
 
     async def other_games(self, game_id: int, seat: int, locale: str = "en"

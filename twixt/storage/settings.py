@@ -41,6 +41,10 @@ class SettingStore(Protocol):
     async def user_prefs(self, user_id: int) -> UserPrefs:
         """The user's preferences, defaults filled in."""
 
+    async def users_prefs(self, user_ids: Sequence[int]) -> dict[int, UserPrefs]:
+        """Each of some users' preferences (`user_prefs`), in one statement: what the pages
+        of a game's players are shown with (their palettes), read once for them all."""
+
     async def update_user_prefs(self, user_id: int, **changes: Any) -> UserPrefs:
         """Change some preferences (names and types of `UserPrefs` fields); return all."""
 
@@ -87,6 +91,18 @@ class SqlSettings(SqlBase):
     async def user_prefs(self, user_id: int) -> model.UserPrefs:
         async with self._read_one() as db:
             return await _settings(db, "user_prefs", "user_id", user_id, model.UserPrefs)
+
+    async def users_prefs(self, user_ids: Sequence[int]) -> dict[int, model.UserPrefs]:
+        held: dict[int, dict[str, Any]] = {user_id: {} for user_id in user_ids}
+        if not held:
+            return {}
+        async with self._read_one() as db:
+            among, values = db.among("user_id", list(held))
+            found = await db.fetch_all(
+                f"SELECT user_id, key, value FROM user_prefs WHERE {among}", *values)
+        for user_id, key, value in found:
+            held[user_id][key] = value
+        return {user_id: rows.settings(model.UserPrefs, kept) for user_id, kept in held.items()}
 
     async def update_user_prefs(self, user_id: int, **changes: Any) -> model.UserPrefs:
         async with self._write() as db:

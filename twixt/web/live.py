@@ -37,8 +37,8 @@ QUEUE = 1
 NextChanges = Callable[[Mapping[int, int], float], Awaitable[dict[int, int | None]]]
 #: who sees a page's view: the seat (None: a watcher) and the language
 SeenBy = tuple[int | None, str]
-#: a game's events now for some (seat, language): None when the game is gone
-Events = Callable[[int, Collection[SeenBy]], Awaitable[dict[SeenBy, bytes] | None]]
+#: a game's events at a live version for some (seat, language): None when the game is gone
+Events = Callable[[int, int, Collection[SeenBy]], Awaitable[dict[SeenBy, bytes] | None]]
 
 
 class Page:
@@ -151,7 +151,8 @@ class Hub:
                 if not behind:
                     return
                 try:
-                    events = await self._events(game_id, {page.seen_by for page in behind})
+                    events = await self._events(game_id, version,
+                                               {page.seen_by for page in behind})
                 except Exception:  # the pages hear of the game's next change
                     log.exception("a live game's views could not be made",
                                   extra={"game_id": game_id})

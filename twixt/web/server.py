@@ -389,13 +389,14 @@ class WebBoard:
     def _event(self, view: GameView, locale: str) -> bytes:
         return _event(json.dumps(view_json(view, translation(locale))))
 
-    async def _events(self, game_id: int, seen_by: Collection[SeenBy]
+    async def _events(self, game_id: int, version: int, seen_by: Collection[SeenBy]
                       ) -> dict[SeenBy, bytes] | None:
-        """The game's event now for each (seat, language) among its live pages, from one
-        reading of it; None once it is gone."""
+        """The game's event now (its pages were told of live version `version`) for each
+        (seat, language) among its live pages, from one reading of it; None once it is
+        gone."""
         asked = list(seen_by)
         try:
-            views = await self.service.game_views(game_id, asked)
+            views = await self.service.game_views(game_id, asked, version)
         except ServiceError:
             return None
         return {key: self._event(view, key[1]) for key, view in zip(asked, views, strict=True)}

@@ -11,7 +11,7 @@ import pytest
 from tests.service.helpers import start_game, start_team_game
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
 from tests.typed import enter
-from twixt.rules import Colour, RuleSet
+from twixt.rules import Colour, RuleSet, parse_command
 from twixt.service import GameView, ServiceError, TwixtService, build_options
 from twixt.service import commands as cmd
 from twixt.storage import SqliteStorage
@@ -136,6 +136,21 @@ async def test_a_link_names_a_seat_and_a_seat_that_is_none_is_refused(service):
         await service.seat_request(game, 2)
 
 
+async def test_a_seats_request_plays_only_in_its_own_game(service, storage):
+    await start_game(service, swap="no")
+    first = await game_id(service)
+    asker = await service.seat_request(first, 0)  # alice's page, before the game ends
+    assert asker.home_of == first
+    await service.turns.resign(asking(ALICE), confirmed=True)
+    await start_game(service, swap="no")  # a new game in the same channel
+    for asked in (cmd.ForGame(first, cmd.Move(parse_command("K10"))), cmd.Move(
+            parse_command("K10"))):
+        reply = await service.answer(asker, asked, {})
+        assert reply.refused and "belongs to a game that is over" in reply.plain
+    assert (await storage.load_game(await game_id(service))).turns == ()
+    assert (await service.seat_request(first, 0)).home_of is None  # over: no home
+
+
 async def test_privilege_is_offered_to_the_double_twixt_player_who_has_just_moved(service):
     await start_team_game(service, swap="no")
     await enter(service, asking(ALICE), "K10")
@@ -252,3 +267,37 @@ async def test_the_views_of_many_pages_are_each_the_view_its_seat_and_language_s
             await service.game_views(game, wrong)
     with pytest.raises(ServiceError, match="there is no such game"):
         await service.game_views(game + 99, [(None, "en")])
+
+
+async def test_the_views_of_a_turn_just_stored_are_made_without_reading_the_game_again(
+        service, monkeypatch):
+    await start_game(service, swap="no")
+    await enter(service, asking(ALICE), "K10")
+    game = await game_id(service)
+    version = (await service.live_versions([game]))[game]
+    reads: list[int] = []
+    storage = service.desk.storage
+    get_game, open_offers = storage.get_game, storage.open_offers
+
+    async def read_game(game_id):
+        reads.append(game_id)
+        return await get_game(game_id)
+
+    async def read_offers(game_id):
+        reads.append(game_id)
+        return await open_offers(game_id)
+
+    monkeypatch.setattr(storage, "get_game", read_game)
+    monkeypatch.setattr(storage, "open_offers", read_offers)
+    asked = [(0, "en"), (1, "de"), (None, "en")]
+    written = await service.game_views(game, asked, version)
+    assert not reads
+    assert written == await service.game_views(game, asked)  # as a reading shows it
+    assert reads == [game, game]
+    # a takeback asked since moved the version on: the game is read, and the offer shown
+    await act(service, await view_of(service, ALICE.id), "takeback")
+    reads.clear()
+    now = (await service.live_versions([game]))[game]
+    assert now == version + 1
+    after = await service.game_views(game, asked, now)
+    assert reads and {"takeback-accept", "takeback-decline"} <= kinds(after[1])

@@ -128,26 +128,32 @@ class GameViews:
             seat = None if found is None else found.number
         return (await self._views(stored, [(seat, locale)], step))[0]
 
-    async def views(self, game_id: int, seen_by: Sequence[tuple[int | None, str]]
-                    ) -> list[GameView]:
+    async def views(self, game_id: int, seen_by: Sequence[tuple[int | None, str]],
+                    live_version: int | None = None) -> list[GameView]:
         """Game `game_id` now as each (seat, locale) of `seen_by` sees it (None: an
         onlooker), from one reading of the game: what its live pages are told after a
-        change, each page its own controls. ServiceError when there is no such game or one
-        of the seats is none of its."""
-        stored = await self._stored(game_id, None)
+        change, each page its own controls. At `live_version` (the version the pages were
+        told of), a game this process has just stored a turn of is not read again: it is as
+        the turn left it, and no offer can be open at a version made after the offers were
+        (`Desk.written`). ServiceError when there is no such game or one of the seats is
+        none of its."""
+        written = None if live_version is None else self._desk.written(game_id, live_version)
+        stored = written or await self._stored(game_id, None)
         if any(seat is not None and not 0 <= seat < len(stored.seats) for seat, _ in seen_by):
             raise MissingError("there is no such game")
-        return await self._views(stored, seen_by, None)
+        return await self._views(stored, seen_by, None, read_offers=written is None)
 
     async def _views(self, stored: StoredGame, seen_by: Sequence[tuple[int | None, str]],
-                     step: int | None) -> list[GameView]:
+                     step: int | None, *, read_offers: bool = True) -> list[GameView]:
         """The game as each (seat, locale) sees it: all but the seat's controls and
-        palette is the same."""
+        palette is the same. Only a takeback asked at the stored version is shown, so a
+        version just written (`read_offers` False) has none to read."""
         desk = self._desk
         live = await desk.live(stored)
         game = live.game
         turn_clock = await desk.turn_clock(stored, live) if stored.is_active else None
-        offers = await self._store.open_offers(stored.id) if stored.is_active else ()
+        offers = (await self._store.open_offers(stored.id) if stored.is_active and read_offers
+                  else ())
         takeback = next((offer for offer in offers if offer.kind is OfferKind.TAKEBACK
                          and offer.at_version == stored.version), None)
         asker = None if takeback is None else stored.seat_of(takeback.user_id)
@@ -174,16 +180,20 @@ class GameViews:
             outcome=game.outcome, aborted=not stored.is_active and game.outcome is None,
             chain_holes=frozenset(chain_holes), chain_links=frozenset(chain_links),
             step=step, turns=len(game.history), controls=())
-        return [replace(common, you=seat, palette=await self._palette(stored, seat),
+        palettes = await self._palettes(stored, {seat for seat, _ in seen_by})
+        return [replace(common, you=seat, palette=palettes[seat],
                         controls=_controls(stored, game, seat, takeback_by,
                                            translation(locale), time_up=time_up))
                 for seat, locale in seen_by]
 
-    async def _palette(self, stored: StoredGame, seat: int | None) -> str:
-        """The palette the player in `seat` chose for boards (an onlooker: the normal one)."""
-        if seat is None:
-            return "normal"
-        return (await self._store.user_prefs(stored.seats[seat].user_id)).palette
+    async def _palettes(self, stored: StoredGame, seats: set[int | None]
+                        ) -> dict[int | None, str]:
+        """The palette each player in `seats` chose for boards (read at once for them all;
+        an onlooker: the normal one)."""
+        players = {seat: stored.seats[seat].user_id for seat in seats if seat is not None}
+        prefs = await self._store.users_prefs(list(players.values())) if players else {}
+        return {None: "normal",
+                **{seat: prefs[user_id].palette for seat, user_id in players.items()}}
 
     async def peg_links(self, game_id: int, seat: int, hole_text: str
                         ) -> tuple[tuple[Hole, Hole], ...]:
@@ -211,7 +221,7 @@ class GameViews:
         stored = await self._stored(game_id, seat)
         person = stored.seats[seat]
         return Request(stored.guild_id, stored.channel_id, User(person.user_id, person.name),
-                       locale=locale)
+                       locale=locale, home_of=stored.id if stored.is_active else None)
 
     async def _stored(self, game_id: int, seat: int | None) -> StoredGame:
         """Game `game_id`, and `seat` one of its seats (when given); ServiceError else."""

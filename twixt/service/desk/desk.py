@@ -156,6 +156,11 @@ class Desk:
             self._games.put(stored.id, live)
         return live
 
+    def written(self, game_id: int, live_version: int) -> StoredGame | None:
+        """Game `game_id` as a turn of this process stored it, when nothing has changed it
+        since (it is at `live_version`); None: read it."""
+        return self._games.written(game_id, live_version)
+
     async def channel_stored(self, channel_id: int) -> StoredGame:
         """The channel's current game, or its last finished one."""
         stored = await self.storage.active_game(channel_id)
@@ -199,9 +204,12 @@ class Desk:
         player who ran out of time, whoever claims it). With `at_version` (a confirmed move)
         it is played only on the game as it stood then. What is returned is what follows a
         turn hears (`after_turn`): with the turn clock that follows (None without a clock or
-        at the end), so the announcement reads no pauses again, and the wake-up stored.
+        at the end), so the announcement reads no pauses again, and the wake-up stored. A
+        request made in a game's home (`Request.home_of`) plays only in that game.
         """
         stored, committed = await self.active(request.channel_id)
+        if request.home_of is not None and stored.id != request.home_of:
+            raise ConflictError("this button belongs to a game that is over")
         if at_version is not None and stored.version != at_version:
             raise ConflictError("the game has changed since your move was shown: play it again")
         seat = actor or player_seat(stored, request)
@@ -257,8 +265,9 @@ class Desk:
         except (StaleVersionError, GameFinishedError) as error:
             self._games.drop(stored.id)
             raise storage_refusal(error) from None
-        self._games.put(stored.id, replace(live, version=version))
-        stored = replace(stored, version=version)
+        stored = replace(stored, version=version, updated_at=now)
+        self._games.put(stored.id, replace(live, version=version,
+                                           written=stored if finish is None else None))
         self.changes.told(stored.id, stored.live_version)
         if finish is not None:
             await self._ended(stored.id)

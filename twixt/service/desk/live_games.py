@@ -23,6 +23,7 @@ from weakref import WeakValueDictionary
 
 from twixt.rules import Game
 from twixt.service.pure.clock.banks import Stint
+from twixt.storage import StoredGame
 
 #: what the cached games may weigh together, by `estimate`
 CACHE_BUDGET = 256 * 1024 * 1024
@@ -41,6 +42,10 @@ class LiveGame:
     game: Game
     turn_started: datetime
     stints: tuple[Stint, ...] = ()
+    #: the stored game as this process wrote it with the turn that made `version` (None:
+    #: replayed from what was read), so that the views of a turn just played need not read
+    #: it again (`Desk.written`)
+    written: StoredGame | None = None
 
 
 class ChannelLocks:
@@ -83,6 +88,13 @@ class GameCache:
             return None
         self._games.move_to_end(game_id)
         return entry[0]
+
+    def written(self, game_id: int, live_version: int) -> StoredGame | None:
+        """The stored game as this process wrote it, when it is still at `live_version`
+        (no turn, offer or end since, by anyone: each moves the live version on)."""
+        entry = self._games.get(game_id)
+        written = None if entry is None else entry[0].written
+        return written if written is not None and written.live_version == live_version else None
 
     def put(self, game_id: int, live: LiveGame) -> None:
         self.drop(game_id)
