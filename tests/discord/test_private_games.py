@@ -86,6 +86,16 @@ async def use(server: FakeDiscord, who: int, channel: int, message: Sent, prefix
     return await server.interact(who, channel, data, kind=3, message=message)
 
 
+async def group_dm_game(server: FakeDiscord, size: str = "12") -> tuple[int, Sent]:
+    """A new group DM of alice and bob, where alice challenges bob (no swap) and he
+    accepts: the channel and the game's first board."""
+    channel = server.group_dm(ALICE, BOB)
+    [offer] = await server.answered(await server.interact(ALICE, channel, slash(
+        server, "twixt", "challenge", user=server.users[BOB], size=size, swap="no")))
+    [board] = await server.answered(await use(server, BOB, channel, offer, "Accept"))
+    return channel, board
+
+
 async def pick(server: FakeDiscord, who: int, channel: int, board: Sent, peg: str) -> Sent:
     """Play `peg` with the picker under `board`: its column, its row, Place; the board the
     move is answered with."""
@@ -190,10 +200,7 @@ async def test_a_whole_game_in_a_group_dm_with_the_picker(server, bot):
 
 async def test_an_old_picker_is_refused_in_one_line(server, bot):
     await ready(server, bot)
-    channel = server.group_dm(ALICE, BOB)
-    [offer] = await server.answered(await server.interact(ALICE, channel, slash(
-        server, "twixt", "challenge", user=server.users[BOB], size="12", swap="no")))
-    [board] = await server.answered(await use(server, BOB, channel, offer, "Accept"))
+    channel, board = await group_dm_game(server)
     # the first board's token has expired: the board after alice's move is a new message
     server.later(16 * 60)
     said = await pick(server, ALICE, channel, board, "F6")
@@ -217,10 +224,7 @@ async def test_a_refused_dm_is_tried_once_and_the_mention_tells_the_player(serve
     await ready(server, bot)
     (server.closed_dms if refusal == 50007 else server.strangers).add(BOB)
     for _game in range(2):
-        channel = server.group_dm(ALICE, BOB)
-        [offer] = await server.answered(await server.interact(ALICE, channel, slash(
-            server, "twixt", "challenge", user=server.users[BOB], size="12", swap="no")))
-        [board] = await server.answered(await use(server, BOB, channel, offer, "Accept"))
+        channel, board = await group_dm_game(server)
         for mine, his in (("F6", "C5"), ("F8", "C7")):
             typed = await server.interact(ALICE, channel, slash(server, "twixt", "move",
                                                                 command=mine))
@@ -242,10 +246,7 @@ async def test_a_refused_dm_is_tried_once_and_the_mention_tells_the_player(serve
 
 async def test_the_picker_of_a_48x48_board_takes_two_selects_a_step(server, bot):
     await ready(server, bot)
-    channel = server.group_dm(ALICE, BOB)
-    [offer] = await server.answered(await server.interact(ALICE, channel, slash(
-        server, "twixt", "challenge", user=server.users[BOB], size="48", swap="no")))
-    [board] = await server.answered(await use(server, BOB, channel, offer, "Accept"))
+    channel, board = await group_dm_game(server, size="48")
     columns = _selects(board, "twixt-pick:col")
     assert [len(select["options"]) for select in columns] == [25, 21]  # B to AU
     assert len(board.data["components"]) <= 5
@@ -394,10 +395,7 @@ async def test_move_autocompletes_with_the_legal_holes_best_first(server, bot):
     type 4) and gets holes of column F, those linking to alice's pegs first; the first sent
     as the command is played."""
     await ready(server, bot)
-    channel = server.group_dm(ALICE, BOB)
-    [offer] = await server.answered(await server.interact(ALICE, channel, slash(
-        server, "twixt", "challenge", user=server.users[BOB], size="12", swap="no")))
-    [board] = await server.answered(await use(server, BOB, channel, offer, "Accept"))
+    channel, board = await group_dm_game(server)
     board = await pick(server, ALICE, channel, board, "D5")
     board = await pick(server, BOB, channel, board, "K10")
     command = next(c for c in server.commands if c["name"] == "twixt")
