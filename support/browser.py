@@ -147,6 +147,12 @@ def hole(driver: WebDriver, name: str) -> WebElement | None:
 
 
 def label_of(driver: WebDriver, name: str) -> str:
+    """Hole `name`'s accessible name ("" where there is none), read from the board drawn now:
+    a live update may redraw the board between finding the hole and reading it."""
+    return str(wait_for(lambda: _label_now(driver, name) or " ", f"{name}'s label")).strip()
+
+
+def _label_now(driver: WebDriver, name: str) -> str:
     found = hole(driver, name)
     return (found.get_attribute("aria-label") or "") if found else ""
 
