@@ -38,6 +38,19 @@ def played(game: Game, moves: list[str]) -> Game:
     return game
 
 
+@pytest.fixture
+def cheap_deep_looks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The swings' deeper looks at `DEEP` times a position's nodes, without the floor of the
+    budget's `deep_level` (2,500 nodes a search on 8×8, most of an analysis's cost on the
+    Python core): for the tests whose point is not the deeper look's size, which
+    `test_the_swings_are_judged_again_by_a_deeper_search` and tests/engine/
+    test_analysis_budgets.py hold."""
+    def deep_limit(limit: Limit, game: Game) -> Limit:
+        return Limit(nodes=None if limit.nodes is None else limit.nodes * DEEP)
+
+    monkeypatch.setattr(analysis_module, "deep_limit", deep_limit)
+
+
 def by_position(monkeypatch: pytest.MonkeyPatch, red_wins: dict[str, float],
                 preferred: dict[str, str]) -> list[str]:
     """`think` answers with Red's chance `red_wins[pegs]` (0.5 if not given) and the move
@@ -72,6 +85,7 @@ def test_a_move_has_the_engines_choice_and_reds_chance_after_both() -> None:
     assert 0.0 <= report.red <= 1.0 and 0.0 <= report.red_best <= 1.0
 
 
+@pytest.mark.usefixtures("cheap_deep_looks")
 def test_the_game_is_left_as_it_was() -> None:
     game = played(Game(("alice", "bob"), size=6, rules="pp", swap=False), RED_CONNECTS)
     before = game.snapshot()
@@ -179,6 +193,7 @@ def test_a_swap_is_a_move_by_the_colour_it_takes(monkeypatch: pytest.MonkeyPatch
     assert result.swings[0] == 2
 
 
+@pytest.mark.usefixtures("cheap_deep_looks")
 def test_a_resigned_game_ends_with_the_engines_view_of_the_last_position() -> None:
     game = played(Game(("alice", "bob"), size=8, swap=False), ["D4", "E6", "resign"])
     result = analyze_game(game, LIMIT)
@@ -186,6 +201,7 @@ def test_a_resigned_game_ends_with_the_engines_view_of_the_last_position() -> No
     assert 0.0 < result.moves[-1].red < 1.0   # the board itself was not over
 
 
+@pytest.mark.usefixtures("cheap_deep_looks")
 def test_draw_offers_are_not_positions() -> None:
     game = played(Game(("alice", "bob"), size=8, swap=False),
                   ["D4; offer draw", "decline draw", "E6"])
@@ -193,6 +209,7 @@ def test_draw_offers_are_not_positions() -> None:
     assert [(r.number, r.played) for r in result.moves] == [(1, "D4; offer draw"), (2, "E6")]
 
 
+@pytest.mark.usefixtures("cheap_deep_looks")
 def test_double_twixt_is_analysed_for_the_team_to_move() -> None:
     game = played(Game(("a", "b", "c", "d"), size=8, rules="pp"), ["D4", "E6", "C3", "F2"])
     result = analyze_game(game, LIMIT)
@@ -224,6 +241,7 @@ def test_a_long_game_shares_the_budget_down_to_a_floor() -> None:
 
 
 @pytest.mark.parametrize("offers", [1, 300])
+@pytest.mark.usefixtures("cheap_deep_looks")
 def test_the_analysis_goes_back_to_the_start_in_one_pass_over_the_log(monkeypatch, offers):
     # a long log of draw offers and refusals once took a read of the whole log per undo
     game = played(Game(("alice", "bob"), size=8, swap=False), ["D4", "E5"])
@@ -263,6 +281,7 @@ def test_the_swings_are_judged_again_by_a_deeper_search(monkeypatch: pytest.Monk
     assert result.swings == ()
 
 
+@pytest.mark.usefixtures("cheap_deep_looks")
 def test_the_same_game_analysed_twice_gives_the_same_analysis() -> None:
     game = played(Game(("alice", "bob"), size=8, swap=False),
                   ["B2", "G7", "C5", "F3", "D2", "E6", "C3"])

@@ -119,8 +119,12 @@ def test_ctrl_c_ends_a_compiled_search_under_way(tmp_path):
     """The search runs without the interpreter's lock but takes it back now and then, so a
     signal's handler (here Ctrl-C's KeyboardInterrupt) still ends it."""
     script = tmp_path / "think.py"
+    # Ctrl-C's handler set explicitly: a process started with SIGINT ignored (as a shell starts
+    # a job in the background, `pytest &`) hands the ignoring on, and Python then installs no
+    # handler, so the signal would do nothing and the search would run its whole bound
     script.write_text(
-        "import sys\n"
+        "import signal\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "from twixt.engine import Limit, core, think\n"
         "from twixt.engine.search import MAX_NODES\n"
         "from twixt.rules import Game\n"
@@ -138,7 +142,10 @@ def test_ctrl_c_ends_a_compiled_search_under_way(tmp_path):
         assert process.stdout.readline() == "thinking\n"
         time.sleep(0.3)   # into the search, which would take seconds
         process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=60)
+        try:
+            out, err = process.communicate(timeout=60)
+        finally:
+            process.kill()   # not left searching (and the test waiting on it) if it failed
     assert "finished" not in out and "KeyboardInterrupt" in err
 
 
