@@ -125,7 +125,8 @@ async def test_it_is_a_control_of_the_games_page_drawn_and_used_in_a_browser(
                 fill(lambda: named(page, "Shout"), "well played", "the control's field")
                 press(lambda: page.find_element(By.CSS_SELECTOR,
                                                 "form[data-control=shout] button"), "Shout")
-                return str(wait_for(lambda: page.find_element(By.ID, "message").text,
+                return str(wait_for(lambda: "WELL" in page.find_element(By.ID, "message").text
+                                    and page.find_element(By.ID, "message").text,
                                     "what the handler said"))
 
         assert await asyncio.to_thread(shout_on_the_page) == "WELL PLAYED!"
