@@ -129,7 +129,8 @@ async def test_it_is_a_control_of_the_games_page_drawn_and_used_in_a_browser(
     token = board.signer.token(game_id, seat)
     async with TestClient(TestServer(board.app())) as http:
         state = await (await http.get(f"/api/g/{token}/state")).json()
-        assert {"name": "shout", "label": "Shout", "text": True} in state["controls"]
+        assert {"name": "shout", "label": "Shout", "text": True,
+                "example": ""} in state["controls"]
 
         def shout_on_the_page() -> str:
             with chromium() as page:

@@ -170,6 +170,9 @@ def test_a_removal_in_classic_a_note_and_the_players_other_games(
     table(database, "alice: challenge bob size 12 swap no rules classic", "bob: accept",
           "alice: G6", "bob: E7", channel="classic")
     opened(desktop, database, base, "alice", "classic")
+    # the empty field shows what a removal looks like
+    assert wait_for(lambda: named(desktop, "Remove").get_attribute("placeholder"),  # type: ignore[union-attr]
+                    "the removal's field") == "remove G6; H8"
     fill(lambda: named(desktop, "Remove"), "remove G6; H8", "the removal")
     press(lambda: desktop.find_element(By.CSS_SELECTOR, "form[data-control=remove] button"),
           "Remove")

@@ -112,6 +112,8 @@ class Control:
     name: str
     label: str
     takes_text: bool = False
+    #: a line of the move language the control takes, shown in its empty field ("": none)
+    example: str = ""
 
 
 class PickStep(enum.Enum):

@@ -64,7 +64,8 @@ def view_json(view: GameView, tr: Translation) -> dict[str, Any]:
         "turns": view.turns,
         "history": [said_turn(turn, tr) for turn in view.history],
         "controls": [{"name": control.name, "label": control.label,
-                      "text": control.takes_text} for control in view.controls],
+                      "text": control.takes_text, "example": control.example}
+                     for control in view.controls],
     }
 
 

@@ -301,3 +301,11 @@ async def test_the_views_of_a_turn_just_stored_are_made_without_reading_the_game
     assert now == version + 1
     after = await service.game_views(game, asked, now)
     assert reads and {"takeback-accept", "takeback-decline"} <= kinds(after[1])
+
+
+async def test_a_control_written_in_the_move_language_shows_a_line_of_it(service):
+    await start_game(service, swap="no")
+    await enter(service, asking(ALICE), "K10")
+    offered = {control.name: control for control in (await view_of(service, ALICE.id)).controls}
+    assert offered["conditional"].takes_text and offered["conditional"].example == "if H9 then G6"
+    assert offered["note"].takes_text and offered["note"].example == ""  # a note is anything

@@ -264,5 +264,6 @@ def _controls(stored: StoredGame, game: Game, seat: int | None, takeback_by: int
         game=game, seat=seat, playing=stored.is_active and not game.is_over,
         teams=tuple(s.team for s in stored.seats), takeback_by=takeback_by,
         may_take_back=bool(taken_back(stored, game, seat)), time_up=time_up)
-    return tuple(Control(offered.name, tr.say(offered.label), offered.takes_text)
+    return tuple(Control(offered.name, tr.say(offered.label), offered.takes_text,
+                         offered.example)
                  for offered in router.VOCABULARY.controls.values() if offered.open(situation))

@@ -71,16 +71,19 @@ class Situation:
 class Offered:
     """A command as a game's page offers it: `name` (unique among the controls; what the
     page hands back), `label`, whether the person writes text for it (`takes_text`: a turn,
-    a note), when it is open (`open`), and the command a use of it is: `build(text,
-    game_id)`, which may raise `ServiceError` for text that is no command of its kind. A
-    command that acts on the channel's game is built as a `ForGame`, so that it acts only
-    in the page's game."""
+    a note; `example`: what it looks like), when it is open (`open`), and the command a use
+    of it is: `build(text, game_id)`, which may raise `ServiceError` for text that is no
+    command of its kind. A command that acts on the channel's game is built as a `ForGame`,
+    so that it acts only in the page's game."""
 
     name: str
     label: Message
     open: Callable[[Situation], bool]
     build: Callable[[str, int], ServiceCommand]
     takes_text: bool = False
+    #: for a control with text written in the move language, a line of it, shown in the
+    #: empty field so that the person sees what to write
+    example: str = ""
 
 
 def playing(situation: Situation) -> bool:

@@ -113,7 +113,8 @@ WORDS.word("move", Topic(message("Play your turn, like G6 link E5"), "[move] MOV
                Offered("move-offer-draw", message("Place and offer draw"),
                        lambda s: s.my_turn and s.game.draw_offered_by is None,
                        _turn_offering_draw, takes_text=True),
-               Offered("remove", message("Remove"), _may_remove, _turn, takes_text=True))))
+               Offered("remove", message("Remove"), _may_remove, _turn, takes_text=True,
+                       example="remove G6; H8"))))
 # the move language's own words, which the rules read
 WORDS.word("swap", Topic(message("Take over Red's first peg (when swap is on)"), "swap",
                          "swap"), listing=Listing(_acting(Action.SWAP), controls=(
@@ -290,7 +291,7 @@ def conditional(text: str) -> Conditional:
                  Offered("conditional", message("Conditional moves"),
                          lambda s: s.opponent_to_move and not s.game.is_double,
                          lambda text, game_id: ForGame(game_id, conditional(text)),
-                         takes_text=True),)))
+                         takes_text=True, example="if H9 then G6"),)))
 def _conditional(words: list[str], people: People) -> Conditional:
     return conditional(" ".join(words))
 

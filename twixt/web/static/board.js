@@ -127,6 +127,7 @@
     const id = "control-" + control.name;
     const field = el("input", { type: "text", id, name: "text", maxlength: "1000",
       "aria-label": control.label, autocomplete: "off" });
+    if (control.example) field.placeholder = control.example;
     form.append(field, el("button", { type: "submit" }, control.label));
     form.addEventListener("submit", (event) => {
       event.preventDefault();
