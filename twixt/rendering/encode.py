@@ -5,11 +5,12 @@ once (the static board, the pieces' tiles), makes the PNG a third of the size of
 and lets every replay frame share one global GIF palette.
 
 A palette picture's PNG is written here, not by Pillow: Pillow tries five filters on every
-row and holds the GIL while it compresses, so a thread drawing a board waits while another
-encodes one. Here each row is stored unfiltered (what PNG's authors advise for palette
-pictures: a palette index minus its neighbour means nothing, and the PNG came out 1% smaller) and
-compressed by `zlib`, which lets other threads run meanwhile; it takes four fifths to nine
-tenths of Pillow's time at the same level (`benchmarks/render_bench.py` prints both).
+row and compresses with zlib, holding the GIL. Here each row is stored unfiltered (what PNG's
+authors advise for palette pictures: a palette index minus its neighbour means nothing, and
+the PNG came out 1% smaller) and compressed by ISA-L (the `isal` package: Intel's deflate,
+the same format zlib reads), which releases the GIL and at level 1 takes a fifth to a sixth
+of Pillow's time for a PNG a few per cent smaller. It was most of a picture's cost; now the
+drawing is (`benchmarks/render_bench.py` prints both beside Pillow's encode).
 """
 
 from __future__ import annotations
@@ -19,13 +20,16 @@ import struct
 import zlib
 from functools import lru_cache
 
+from isal import isal_zlib
 from PIL import Image
 
 from twixt.rendering.themes import PaletteName, ThemeName, palette_colours
 
-#: zlib level for PNGs. Encoding is most of a picture's cost: on a late 24×24 board level 1
-#: takes a quarter of the time of 6 for a PNG of 55 KB instead of 37 (2 and 3: a few per cent
-#: smaller, a few per cent slower), far below what Discord shows without delay.
+#: Compression level for PNGs: ISA-L's (0 to 3) for palette pictures, zlib's for the others
+#: (which Pillow writes). Encoding was most of a picture's cost: on a late 24×24 board zlib's
+#: level 1 took a quarter of the time of 6 for a PNG of 55 KB instead of 37, far below what
+#: Discord shows without delay; ISA-L's level 1 is smaller than zlib's still (its 0 is a fifth
+#: larger and no faster, 2 no smaller, 3 half a per cent smaller and five times slower).
 PNG_COMPRESS_LEVEL = 1
 
 
@@ -65,7 +69,7 @@ def png_bytes(image: Image.Image) -> bytes:
         _SIGNATURE,
         _chunk(b"IHDR", struct.pack(">II", width, height) + _PALETTE_HEADER),
         _chunk(b"PLTE", image.im.getpalette("RGB", "RGB")),
-        _chunk(b"IDAT", zlib.compress(rows.tobytes(), PNG_COMPRESS_LEVEL)),
+        _chunk(b"IDAT", isal_zlib.compress(rows.tobytes(), PNG_COMPRESS_LEVEL)),
         _chunk(b"IEND", b"")))
 
 
