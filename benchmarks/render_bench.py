@@ -8,9 +8,9 @@ threads, so the work must be in C code that releases the GIL), beside the same f
 that never holds the GIL (zlib compressing the picture's rows), which is what two threads
 can reach on this machine at this load, and for two processes; the most two threads can
 reach, given two free cores, with the drawing holding the GIL; and a replay under 3 s and
-8 MB. Run: python benchmarks/render_bench.py; with --parts, only the parts of the drawing
-(the view of the game, the copy of the static board, the tiles of the scene, their pastes,
-the caption's words and its pixels), each beside the floor.
+8 MB. Run: python benchmarks/render_bench.py; with --parts, only the parts of a board (the
+view of the game, the copy of the static board, the tiles of the scene, their pastes, the
+caption's words and its pixels, the encode), each beside the floor.
 """
 
 from __future__ import annotations
@@ -110,7 +110,8 @@ def _no_gil(rows: bytes) -> Callable[[int], bytes]:
 
 
 def parts() -> None:
-    """Each step of `board_image`, timed in turns with the floor (median CPU ms of 60)."""
+    """Each step of `board_image` and the encode, timed in turns with the floor (median CPU
+    ms of 60)."""
     game, options = _GAME, RenderOptions()
     part = options.board_part
     image = board_image(view_of(game), options)
@@ -140,10 +141,14 @@ def parts() -> None:
         lines = caption_lines(view, options.locale)
         start = lap("words", start)
         draw_caption(picture, lay.board_height, lines, options)
-        lap("caption", start)
+        start = lap("caption", start)
+        png_bytes(picture)
+        lap("encode", start)
     medians = {name: statistics.median(kept) * 1000 for name, kept in times.items()}
     floor = medians.pop("floor")
-    print(f"floor {floor:.2f} ms; drawing {sum(medians.values()) / floor:.2f}x the floor: "
+    drawing = sum(ms for name, ms in medians.items() if name != "encode")
+    print(f"floor {floor:.2f} ms; board {sum(medians.values()) / floor:.2f}x the floor, "
+          f"drawing {drawing / floor:.2f}x: "
           + ", ".join(f"{name} {ms:.2f} ms ({ms / floor:.2f}x)" for name, ms in medians.items()))
 
 
@@ -184,7 +189,7 @@ def main() -> None:
         what = "boards" if job == "board" else "floor: zlib of the rows, holding no GIL"
         print(f"  {what} a second: {one:5.0f} in 1 {pool}, {two:5.0f} in 2 "
               f"({two / one:.2f}x)")
-    # the drawing is Python and holds the GIL; the encoding is zlib, which releases it
+    # the drawing is Python and holds the GIL; the encoding is ISA-L's, which releases it
     print(f"  two threads can make at most {min(gil_bound):.2f}-{max(gil_bound):.2f}x the boards "
           f"of one, given two free cores: a board over its drawing, the part that holds the GIL")
     replayed = late_game(seed=11, min_pegs=60, min_links=0)
