@@ -83,11 +83,29 @@ def _flanks(spot: LinkSpot) -> tuple[tuple[int, int], tuple[int, int]]:
 
 @cache
 def _crossing_spots() -> dict[tuple[int, int], tuple[LinkSpot, ...]]:
-    """For a link from (0, 0) by each downward step: the link positions that cross it."""
-    return {(dc, dr): tuple((oc, orow, ec, er) for oc in range(-3, 4) for orow in range(-3, 4)
+    """For a link from (0, 0) by each downward step: the link positions that cross it and
+    sort after it (so that each crossing is found once, from the lower spot; the order of
+    spots is the order of their offsets, whatever the link's place)."""
+    return {(dc, dr): tuple(other for oc in range(-3, 4) for orow in range(-3, 4)
                             for ec, er in _DOWN_STEPS
-                            if segments_cross((0, 0), (dc, dr), (oc, orow), (oc + ec, orow + er)))
+                            if (other := (oc, orow, ec, er)) > (0, 0, dc, dr)
+                            and segments_cross((0, 0), (dc, dr), (oc, orow), (oc + ec, orow + er)))
             for dc, dr in _DOWN_STEPS}
+
+
+@lru_cache(maxsize=1024)
+def _near_half(to: tuple[int, int], width: float, fill: RGB, rim: RGB | None,
+               rim_width: float) -> Half:
+    """The near half of a link from a hole by `to` pixels: kept, as a picture has a hundred
+    and seventy, nearly all the same few."""
+    return Half(Bar((0, 0), to, width, fill, rim, rim_width))
+
+
+@lru_cache(maxsize=256)
+def _peg_shape(radius: float, fill: RGB, rim: RGB, rim_width: float, square: bool,
+               mark: RGB | None) -> Disc:
+    """A peg's shape: kept, as a picture has dozens of the same two to four."""
+    return Disc(radius, fill, rim, rim_width, square, mark)
 
 
 #: A side's look for a kind of link: fill and rim.
@@ -136,7 +154,7 @@ class _Scene:
         colours, lay = self.colours, self.lay
         mark = colours.mark if self.view.is_marked_seat(peg.seat) else None
         square = colours.square_black and peg.colour is Colour.BLACK
-        shape = Disc(lay.peg_radius, fill, rim, max(1.0, lay.pitch * 0.045), square, mark)
+        shape = _peg_shape(lay.peg_radius, fill, rim, max(1.0, lay.pitch * 0.045), square, mark)
         self.centre[peg.hole.col, peg.hole.row].append(((rank, 0), (0, 0), shape, part))
 
     def _collect(self) -> None:
@@ -203,12 +221,11 @@ class _Scene:
                     lower.update((d.a, d.b))
                 (ax, ay), (bx, by) = centres[d.a], centres[d.b]
                 for hole, to in ((d.a, (bx - ax, by - ay)), (d.b, (ax - bx, ay - by))):
-                    half = Half(Bar((0, 0), to, d.width, d.fill, d.rim, d.rim_width))
+                    half = _near_half(to, d.width, d.fill, d.rim, d.rim_width)
                     own[hole].append(((d.place, to, half, d.part), context))
             col, row, dc, dr = spot
             crossings.extend((spot, other) for oc, orow, ec, er in crossing_spots[dc, dr]
-                             if (other := (col + oc, row + orow, ec, er)) > spot
-                             and other in drawings)
+                             if (other := (col + oc, row + orow, ec, er)) in drawings)
         last = self.view.last_peg
         last_at = None if last is None else (last.col, last.row)
         placed: list[tuple[Tile, tuple[int, int]]] = []
