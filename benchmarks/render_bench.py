@@ -82,9 +82,9 @@ class Floor:
     """The floor, timed in a process of its own that never runs ISA-L.
 
     Once ISA-L has compressed anything in a process, zlib's deflate in that process (and in
-    its threads and forks) runs 1.5-2x slower on this machine: its vector code leaves the
-    processor in a state that slows the older instructions zlib uses (Pillow's drawing,
-    SQLite and JSON are not slowed; measured by hand, see docs/benchmarks.md). Timed beside
+    its threads and forks) runs 1.4-2.4x slower on this machine: its vector code seems to
+    leave the processor in a state that slows the older instructions zlib uses (Pillow's
+    drawing, SQLite and JSON are not slowed; measured by hand, see docs/benchmarks.md). Timed beside
     the project's PNG writer in one process, Pillow's encode would look twice as slow as it
     is, and every ratio to it half as large; so it runs in a spawned process (a fresh
     program: nothing carried over), taking turns with this one all the same."""

@@ -12,12 +12,13 @@ the same format zlib reads), which releases the GIL and at level 1 takes a fifth
 of Pillow's time for a PNG a few per cent smaller. It was most of a picture's cost; now the
 drawing is (`benchmarks/render_bench.py` prints both beside Pillow's encode).
 
-One cost falls outside: once ISA-L has compressed anything, zlib's deflate (and SHA-256) in
-the same process and its threads ran 1.5-2x slower on the machine it was measured on (an AMD
+One cost falls outside: once ISA-L has compressed anything, zlib's deflate in the same
+process, its threads and forks ran 1.4-2.4x slower on the machine it was measured on (an AMD
 EPYC with AVX-512; its vector code seems to leave a state that slows the older instructions
-zlib uses). Pillow's drawing, SQLite, JSON and zlib's inflate were not slowed, and a process
-that draws deflates nothing else of size (the web server gzips its files, but draws no
-boards); the benchmark times Pillow's encode in a process of its own for that reason.
+zlib uses), SHA-256 1.3x. Pillow's drawing, SQLite, JSON and zlib's inflate were not
+slowed, and a process that draws deflates nothing else of size (the web server gzips its
+files, but draws no boards); the benchmark times Pillow's encode in a process of its own for
+that reason.
 """
 
 from __future__ import annotations
