@@ -22,6 +22,7 @@ batch of them in one statement (PostgreSQL's `TurnBatches`).
 from __future__ import annotations
 
 import abc
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -337,15 +338,25 @@ class SqlGames(SqlBase):
                           waiting: Waiting | None = None) -> int:
         turn = NewTurn(game_id, expected_version, actor_id, command, rows.utc(now),
                        None if wake_at is None else rows.utc(wake_at), waiting)
+        if finish is None:
+            return await self._append_turn(turn)
+        return await self._write_by(functools.partial(self._write_turn, turn=turn,
+                                                      finish=finish))
 
-        async def write(db: Connection) -> int:
-            if not await write_turns(db, [turn]):
-                await refuse(db, game_id, expected_version)
-            if finish is not None:
-                await self._finish(db, game_id, finish, turn.at)
-            return expected_version + 1
+    @abc.abstractmethod
+    async def _append_turn(self, turn: NewTurn) -> int:
+        """Write a turn that does not end its game (`_write_turn`), the write there are most
+        of; each back end writes those that arrive together together."""
 
-        return await self._write_by(write)
+    async def _write_turn(self, db: Connection, turn: NewTurn,
+                          finish: model.GameResult | None = None) -> int:
+        """Write one turn in the caller's write transaction, and the game's end with it when
+        `finish` is given; the new version."""
+        if not await write_turns(db, [turn]):
+            await refuse(db, turn.game_id, turn.expected_version)
+        if finish is not None:
+            await self._finish(db, turn.game_id, finish, turn.at)
+        return turn.expected_version + 1
 
     async def finish_game(self, game_id: int, expected_version: int, result: model.GameResult,
                           now: datetime | None = None) -> model.StoredGame:
