@@ -8,8 +8,8 @@ from contextlib import closing
 
 import pytest
 
-from tests.storage.storage_helpers import random_turn, start_game, start_games
-from twixt.storage import SqliteStorage, StaleVersionError, rebuild
+from tests.storage.storage_helpers import T0, random_turn, start_game, start_games
+from twixt.storage import SqliteStorage, StaleVersionError, rebuild, rows
 from twixt.storage.backends.sqlite_group_commit import Alike, GroupCommit, connect_inline
 
 pytestmark = pytest.mark.sqlite_only
@@ -114,10 +114,13 @@ async def test_turns_sent_together_are_committed_together(db_path):
         turns = [random_turn(rebuild(await store.load_game(g.id)), random.Random(1))
                  for g in games]
         before = store._writes.batches
-        landed = await asyncio.gather(*(store.append_turn(g.id, 0, actor, text)
+        landed = await asyncio.gather(*(store.append_turn(g.id, 0, actor, text, now=T0)
                                         for g, (actor, text) in zip(games, turns, strict=True)))
         assert landed == [1] * 100
         assert store._writes.batches - before == 1  # 100 turns, one transaction, one fsync
+    with closing(sqlite3.connect(db_path)) as db:  # each moment as every statement writes it
+        assert set(db.execute("SELECT played_at FROM turns UNION "
+                              "SELECT updated_at FROM games")) == {(rows.stamp(T0),)}
 
 
 async def test_a_write_waits_off_the_loop_for_another_process_lock(db_path):
