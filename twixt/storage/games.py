@@ -14,9 +14,11 @@ Rules of the contract, whatever the back end:
   version, say) undoes only itself.
 - `now` parameters default to the current UTC time; tests pass their own.
 
-A turn is written in one place, `write_turns`: `MOVE_GAMES` moves its game on under the
-version check and `LOG_TURNS` adds it to the log, for one turn (SQLite, in its write) or a
-batch of them in one statement (PostgreSQL's `TurnBatches`).
+A turn is written by two statements: `MOVE_GAMES` moves its game on under the version check
+and `LOG_TURNS` adds it to the log. `write_turns` runs them for one turn (SQLite, in its
+write) or a batch of them in one statement (PostgreSQL's `TurnBatches`); SQLite's writer runs
+them for the turns queued together, each statement once for all of them (`executemany`, its
+`_turns_together`), and falls back to `write_turns` a turn when not all of them land.
 """
 
 from __future__ import annotations
