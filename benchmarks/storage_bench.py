@@ -23,6 +23,7 @@ latency, with nothing to group it with.
     python benchmarks/storage_bench.py --games 1000 --rounds 5
     python benchmarks/storage_bench.py --games 1000 10000 100000 --turns 4
     python benchmarks/storage_bench.py --no-postgres         # SQLite only
+    python benchmarks/storage_bench.py --no-sqlite           # PostgreSQL only
     python benchmarks/storage_bench.py --postgres postgresql://…   # your own server
 
 Then the same games and turns on PostgreSQL, next to SQLite's, with raw asyncpg's
@@ -43,7 +44,7 @@ import time
 from contextlib import closing
 from pathlib import Path
 
-from storage_workload import Figures, create_games, play_all, played_logs
+from storage_workload import Figures, create_games, load_line, play_all, played_logs
 
 from twixt.app import freeze_start_up
 from twixt.storage import SqliteStorage, rows
@@ -110,28 +111,17 @@ def raw_commits(path: Path, turns: list[tuple[int, int, int, str]], batch: int,
     return len(turns) / elapsed, latencies, cpu / len(turns)
 
 
-async def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, nargs="*", default=[1000, 10_000],
-                        help="how many games at once, one curve point each")
-    parser.add_argument("--turns", type=int, default=10, help="turns each game plays")
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--postgres", metavar="URL", default=None,
-                        help="a PostgreSQL server to measure on (default: a throw-away one)")
-    parser.add_argument("--pg-connections", type=int, default=10,
-                        help="PostgreSQL connections a pool (the bot's default: 10)")
-    parser.add_argument("--no-postgres", action="store_true", help="measure SQLite only")
-    args = parser.parse_args()
-    logs = played_logs(random.Random(1), args.turns)
-    freeze_start_up()  # as the bot does once started: no full collection walks start-up's objects
+async def sqlite_section(games_list: list[int], rounds: int,
+                         logs: list[list[str]]) -> dict[int, float]:
+    """SQLite's lines, beside its floors in the same rounds; its turns/s for each count of
+    games."""
     # beside the repository, not in /tmp, which may be a RAM disk where fsync is free
     here = Path(__file__).parent
-    print(f"{args.turns} turns a game, median of {args.rounds} rounds")
     sqlite_rates: dict[int, float] = {}
-    for games in args.games:
+    for games in games_list:
         storage, raw, together, moved = Figures(), Figures(), Figures(), Figures()
         batches = []
-        for _ in range(args.rounds):
+        for _ in range(rounds):
             with tempfile.TemporaryDirectory(dir=here) as folder:
                 rate, latencies, cpu, batch = await storage_round(Path(folder) / "bench.db",
                                                                   games, logs, True)
@@ -152,14 +142,37 @@ async def main() -> None:
                              ("the storage's rows", moved)):
             print(f"{'storage / ' + label:>34}: {storage.rate / floor.rate:7.2f}× the turns/s, "
                   f"{storage.cpu / floor.cpu:5.1f}× the CPU a turn")
+        print(load_line())
         sqlite_rates[games] = storage.rate
     alone = Figures()
-    for _ in range(args.rounds):
+    for _ in range(rounds):
         with tempfile.TemporaryDirectory(dir=here) as folder:
             rate, latencies, cpu, _ = await storage_round(Path(folder) / "bench.db",
                                                           ALONE_GAMES, logs, False)
             alone.add(rate, latencies, cpu=cpu)
     print(alone.line("storage, one game at a time"))
+    return sqlite_rates
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, nargs="*", default=[1000, 10_000],
+                        help="how many games at once, one curve point each")
+    parser.add_argument("--turns", type=int, default=10, help="turns each game plays")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--postgres", metavar="URL", default=None,
+                        help="a PostgreSQL server to measure on (default: a throw-away one)")
+    parser.add_argument("--pg-connections", type=int, default=10,
+                        help="PostgreSQL connections a pool (the bot's default: 10)")
+    measured = parser.add_mutually_exclusive_group()
+    measured.add_argument("--no-postgres", action="store_true", help="measure SQLite only")
+    measured.add_argument("--no-sqlite", action="store_true", help="measure PostgreSQL only")
+    args = parser.parse_args()
+    logs = played_logs(random.Random(1), args.turns)
+    freeze_start_up()  # as the bot does once started: no full collection walks start-up's objects
+    print(f"{args.turns} turns a game, median of {args.rounds} rounds; {load_line().strip()}")
+    sqlite_rates = ({} if args.no_sqlite
+                    else await sqlite_section(args.games, args.rounds, logs))
     if not args.no_postgres:  # its own section: storage_bench_pg.py
         from storage_bench_pg import postgres_section
 

@@ -28,7 +28,14 @@ from typing import Any
 
 import asyncpg
 from postgres_bench import new_database, postgres_server
-from storage_workload import COLLECTIONS, Figures, collections_line, create_games, play_all
+from storage_workload import (
+    COLLECTIONS,
+    Figures,
+    collections_line,
+    create_games,
+    load_line,
+    play_all,
+)
 
 from twixt.storage.backends.postgres import PostgresStorage
 from twixt.storage.backends.postgres_line import PendingTurn
@@ -136,6 +143,7 @@ async def postgres_section(games_list: list[int], rounds: int, logs: list[list[s
             print(storage.line(f"postgresql, {games} games at once"))
             print(storage.wait_line())
             print(f"{'postgresql p99 / p50':>34}: {storage.tail:7.2f}×")
+            print(load_line())
             COLLECTIONS[:] = storage_collections
             print(collections_line())
             print(f"{'turns a statement':>34}: {statistics.mean(BATCHES):7.1f} on average, "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import os
 import random
 import statistics
 import time
@@ -80,6 +81,12 @@ def collections_line() -> str:
     longest = max((pause for _, pause in COLLECTIONS), default=0.0)
     return (f"{'garbage collections':>34}: {len(COLLECTIONS)}, {len(full)} full (longest "
             f"{max(full, default=0.0) * 1000:.1f} ms), the longest {longest * 1000:.1f} ms")
+
+
+def load_line() -> str:
+    """The machine's load average now (over 1, 5 and 15 minutes): the figures beside it were
+    measured on a machine that busy."""
+    return f"{'load average':>34}: " + ", ".join(f"{load:.1f}" for load in os.getloadavg())
 
 
 def percentile(values: list[float], fraction: float) -> float:

@@ -8,9 +8,9 @@ from contextlib import closing
 
 import pytest
 
-from tests.storage.storage_helpers import random_turn, start_game, start_games
-from twixt.storage import SqliteStorage, rebuild
-from twixt.storage.backends.sqlite_group_commit import GroupCommit, connect_inline
+from tests.storage.storage_helpers import T0, random_turn, start_game, start_games
+from twixt.storage import SqliteStorage, StaleVersionError, rebuild, rows
+from twixt.storage.backends.sqlite_group_commit import Alike, GroupCommit, connect_inline
 
 pytestmark = pytest.mark.sqlite_only
 
@@ -114,10 +114,13 @@ async def test_turns_sent_together_are_committed_together(db_path):
         turns = [random_turn(rebuild(await store.load_game(g.id)), random.Random(1))
                  for g in games]
         before = store._writes.batches
-        landed = await asyncio.gather(*(store.append_turn(g.id, 0, actor, text)
+        landed = await asyncio.gather(*(store.append_turn(g.id, 0, actor, text, now=T0)
                                         for g, (actor, text) in zip(games, turns, strict=True)))
         assert landed == [1] * 100
         assert store._writes.batches - before == 1  # 100 turns, one transaction, one fsync
+    with closing(sqlite3.connect(db_path)) as db:  # each moment as every statement writes it
+        assert set(db.execute("SELECT played_at FROM turns UNION "
+                              "SELECT updated_at FROM games")) == {(rows.stamp(T0),)}
 
 
 async def test_a_write_waits_off_the_loop_for_another_process_lock(db_path):
@@ -203,3 +206,106 @@ async def test_a_job_given_up_while_queued_is_skipped_and_one_taken_is_settled(w
     for round_ in range(40):
         items, seen = await cancelled_in_flight(insert_job, group, path, round_, rng, every=2)
         assert set(items[1::2]) <= seen  # the ones not cancelled all landed
+
+
+def alike_items(group):
+    """A kind of job whose items are item ids: `together` inserts them all in one statement,
+    and says that not all can land when one is negative; `alone` inserts one, and refuses a
+    negative one. Each call is recorded."""
+    raw, calls = group._db.raw, []
+
+    def together(items):
+        calls.append(("together", items))
+        if any(item < 0 for item in items):
+            return None
+        raw.executemany("INSERT INTO item VALUES (?, 1)", [(item,) for item in items])
+        return items
+
+    async def alone(item):
+        calls.append(("alone", item))
+        if item < 0:
+            raise LookupError(item)
+        raw.execute("INSERT INTO item VALUES (?, 1)", (item,))
+        return item
+
+    return Alike(together, alone), calls
+
+
+async def test_jobs_of_a_kind_queued_together_run_together_in_order(writes):
+    group, path = writes
+    kind, calls = alike_items(group)
+    tasks = [asyncio.create_task(group.run_alike(kind, i)) for i in (1, 2)]
+    tasks.append(asyncio.create_task(insert_job(group, 3)))  # another kind ends the run
+    tasks += [asyncio.create_task(group.run_alike(kind, i)) for i in (4, 5, 6, 7, 8)]
+    assert await asyncio.gather(*tasks) == [1, 2, 3, 4, 5, 6, 7, 8]
+    # the limit (4 a batch) cuts a run too; every item is written once, in arrival order
+    assert calls == [("together", [1, 2]), ("together", [4]), ("together", [5, 6, 7, 8])]
+    assert stored(path) == set(range(1, 9))
+    assert (group.batches, group.writes) == (2, 8)
+
+
+async def test_a_kind_that_cannot_land_together_runs_each_alone_undone_alone(writes):
+    group, path = writes
+    kind, calls = alike_items(group)
+    outcomes = await asyncio.gather(*(group.run_alike(kind, i) for i in (1, -2, 3)),
+                                    return_exceptions=True)
+    assert outcomes[0::2] == [1, 3]
+    assert isinstance(outcomes[1], LookupError)
+    assert calls == [("together", [1, -2, 3]), ("alone", 1), ("alone", -2), ("alone", 3)]
+    assert stored(path) == {1, 3}
+
+
+async def test_a_kind_whose_together_raises_is_undone_and_run_alone(writes):
+    group, path = writes
+    kind, calls = alike_items(group)
+    await group.run_alike(kind, 1)
+    calls.clear()
+    # 5 twice: the one statement breaks the key part-way, after writing 4
+    outcomes = await asyncio.gather(*(group.run_alike(kind, i) for i in (4, 5, 5)),
+                                    return_exceptions=True)
+    assert outcomes[:2] == [4, 5]
+    assert isinstance(outcomes[2], sqlite3.IntegrityError)
+    assert calls == [("together", [4, 5, 5]), ("alone", 4), ("alone", 5), ("alone", 5)]
+    assert stored(path) == {1, 4, 5}
+
+
+async def test_a_job_of_a_kind_given_up_while_queued_is_skipped(writes):
+    group, path = writes
+    kind, calls = alike_items(group)
+    tasks = [asyncio.create_task(group.run_alike(kind, i)) for i in range(1, 5)]
+    await asyncio.sleep(0)  # every one is queued, none has its turn yet
+    tasks[1].cancel()
+    outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+    assert isinstance(outcomes[1], asyncio.CancelledError)
+    assert calls == [("together", [1, 3, 4])]
+    assert stored(path) == {1, 3, 4}
+
+
+async def test_a_failed_commit_tells_each_job_of_a_kind_why(writes):
+    group, path = writes
+    kind, _calls = alike_items(group)
+    outcomes = await asyncio.gather(group.run_alike(kind, 1), insert_job(group, 2, parent=99),
+                                    group.run_alike(kind, 3), return_exceptions=True)
+    assert all(isinstance(o, sqlite3.IntegrityError) for o in outcomes)
+    assert stored(path) == set()
+    assert await group.run_alike(kind, 4) == 4
+
+
+async def test_turns_together_one_stale_are_each_written_or_refused_alone(db_path):
+    async with await SqliteStorage.open(db_path) as store:
+        games = await start_games(store, 6)
+        rng = random.Random(3)
+        turns = [random_turn(rebuild(await store.load_game(g.id)), rng) for g in games]
+        played = [store.append_turn(g.id, 0, actor, text)
+                  for g, (actor, text) in zip(games, turns, strict=True)]
+        # the third game's turn twice, as two players racing: one lands, one is refused
+        played.insert(3, store.append_turn(games[2].id, 0, *turns[2]))
+        before = store._writes.batches
+        outcomes = await asyncio.gather(*played, return_exceptions=True)
+        assert store._writes.batches - before == 1
+        assert outcomes[:3] + outcomes[4:] == [1] * 6
+        assert isinstance(outcomes[3], StaleVersionError)
+        for game, (actor, text) in zip(games, turns, strict=True):
+            loaded = await store.load_game(game.id)
+            assert loaded.game.version == 1
+            assert [(t.actor_id, t.command) for t in loaded.turns] == [(actor, text)]

@@ -14,14 +14,17 @@ Rules of the contract, whatever the back end:
   version, say) undoes only itself.
 - `now` parameters default to the current UTC time; tests pass their own.
 
-A turn is written in one place, `write_turns`: `MOVE_GAMES` moves its game on under the
-version check and `LOG_TURNS` adds it to the log, for one turn (SQLite, in its write) or a
-batch of them in one statement (PostgreSQL's `TurnBatches`).
+A turn is written by two statements: `MOVE_GAMES` moves its game on under the version check
+and `LOG_TURNS` adds it to the log. `write_turns` runs them for one turn (SQLite, in its
+write) or a batch of them in one statement (PostgreSQL's `TurnBatches`); SQLite's writer runs
+them for the turns queued together, each statement once for all of them (`executemany`, its
+`_turns_together`), and falls back to `write_turns` a turn when not all of them land.
 """
 
 from __future__ import annotations
 
 import abc
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -337,15 +340,25 @@ class SqlGames(SqlBase):
                           waiting: Waiting | None = None) -> int:
         turn = NewTurn(game_id, expected_version, actor_id, command, rows.utc(now),
                        None if wake_at is None else rows.utc(wake_at), waiting)
+        if finish is None:
+            return await self._append_turn(turn)
+        return await self._write_by(functools.partial(self._write_turn, turn=turn,
+                                                      finish=finish))
 
-        async def write(db: Connection) -> int:
-            if not await write_turns(db, [turn]):
-                await refuse(db, game_id, expected_version)
-            if finish is not None:
-                await self._finish(db, game_id, finish, turn.at)
-            return expected_version + 1
+    @abc.abstractmethod
+    async def _append_turn(self, turn: NewTurn) -> int:
+        """Write a turn that does not end its game (`_write_turn`), the write there are most
+        of; each back end writes those that arrive together together."""
 
-        return await self._write_by(write)
+    async def _write_turn(self, db: Connection, turn: NewTurn,
+                          finish: model.GameResult | None = None) -> int:
+        """Write one turn in the caller's write transaction, and the game's end with it when
+        `finish` is given; the new version."""
+        if not await write_turns(db, [turn]):
+            await refuse(db, turn.game_id, turn.expected_version)
+        if finish is not None:
+            await self._finish(db, turn.game_id, finish, turn.at)
+        return turn.expected_version + 1
 
     async def finish_game(self, game_id: int, expected_version: int, result: model.GameResult,
                           now: datetime | None = None) -> model.StoredGame:

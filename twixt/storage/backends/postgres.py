@@ -57,11 +57,10 @@ from twixt.storage.errors import (
     StorageError,
     UnsupportedSchemaError,
 )
-from twixt.storage.games import write_turns
+from twixt.storage.games import NewTurn, write_turns
 from twixt.storage.model import GameResult, Result, StoredGame
 from twixt.storage.schema import Migration
 from twixt.storage.shards import Shards
-from twixt.storage.waiting import Waiting
 
 #: the advisory lock key under which migrations are applied ("twixt" in ASCII)
 _MIGRATION_LOCK = 0x7477697874
@@ -356,17 +355,9 @@ class PostgresStorage(SqlStorage):
         async with self._single() as db:
             return await db.execute(challenges.EXPIRE, rows.utc(now))
 
-    async def append_turn(self, game_id: int, expected_version: int, actor_id: int,
-                          command: str, *, finish: GameResult | None = None,
-                          wake_at: datetime | None = None, now: datetime | None = None,
-                          waiting: Waiting | None = None) -> int:
-        if finish is not None:
-            return await super().append_turn(game_id, expected_version, actor_id, command,
-                                             finish=finish, now=now)
+    async def _append_turn(self, turn: NewTurn) -> int:
         # with the turns waiting beside it: one statement, one commit (`postgres_line`)
-        return await self._turns.append(PendingTurn(
-            game_id, expected_version, actor_id, command, rows.utc(now),
-            None if wake_at is None else rows.utc(wake_at), waiting))
+        return await self._turns.append(PendingTurn.of(turn))
 
     async def _write_turns(self, turns: list[PendingTurn]) -> None:
         """Write a batch of turns in one statement (`games.write_turns`), each under its own

@@ -30,9 +30,15 @@ import aiosqlite
 
 from twixt.storage import challenges, clocks, rows, sql, stats
 from twixt.storage.backends.shared import SqlStorage
-from twixt.storage.backends.sqlite_group_commit import GroupCommit, InlineConnection, connect_inline
+from twixt.storage.backends.sqlite_group_commit import (
+    Alike,
+    GroupCommit,
+    InlineConnection,
+    connect_inline,
+)
 from twixt.storage.connection import Connection, DuplicateKeyError, Row
 from twixt.storage.errors import DatabaseError, DatabaseFault
+from twixt.storage.games import LOG_TURN, MOVE_GAME, NewTurn
 from twixt.storage.model import GameResult, Result, StoredGame
 from twixt.storage.schema import apply_migrations, check_file, failed, migrations, unusable
 from twixt.storage.shards import Shards
@@ -136,6 +142,14 @@ def _values(args: Sequence[Any]) -> tuple[Any, ...]:
                   for value in args])
 
 
+def _turn_row(turn: NewTurn) -> tuple[Any, ...]:
+    """A turn's values (`NewTurn.values`) as SQLite stores them: `_values`, with each moment,
+    in UTC already, formatted (`rows.utc_text`) rather than looked up among those of recent
+    statements, where a turn's own never is."""
+    return tuple([rows.utc_text(value) if isinstance(value, datetime) else value
+                  for value in turn.values()])
+
+
 def _duplicate(error: sqlite3.IntegrityError) -> Exception:
     """A broken unique key as `DuplicateKeyError`, naming its columns; other breaks stay as
     they are."""
@@ -167,6 +181,10 @@ class SqliteStorage(SqlStorage):
         self._writes = GroupCommit(writer, before_commit=self._check_file_is_ours)
         #: the writer's statements, for the group-commit writer alone
         self._writing = WriterConnection(writer)
+        #: a turn that does not end its game, the write there are most of: the writer runs
+        #: those queued together at once (`_turns_together`)
+        self._turns = Alike(self._turns_together,
+                            functools.partial(self._write_turn, self._writing))
         self._read_lock = asyncio.Lock()
 
     @classmethod
@@ -235,6 +253,26 @@ class SqliteStorage(SqlStorage):
         except BaseException as error:
             _reraise(error, self.path)
             raise
+
+    async def _append_turn(self, turn: NewTurn) -> int:
+        try:
+            return await self._writes.run_alike(self._turns, turn)
+        except BaseException as error:
+            _reraise(error, self.path)
+            raise
+
+    def _turns_together(self, turns: list[NewTurn]) -> list[int] | None:
+        """Turns queued together, in two statements for them all (`executemany`), each turn
+        under its version check; None when not every one moved its game on (a stale version,
+        a finished game, one game's turn twice), which the writer then undoes to run each
+        alone. Their new versions."""
+        values = [_turn_row(turn) for turn in turns]
+        (move, move_width), (log, log_width) = MOVE_GAME, LOG_TURN
+        raw = self._writing.raw
+        if raw.executemany(move, [row[:move_width] for row in values]).rowcount != len(turns):
+            return None
+        raw.executemany(log, [row[:log_width] for row in values])
+        return [turn.expected_version + 1 for turn in turns]
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[SqliteConnection]:

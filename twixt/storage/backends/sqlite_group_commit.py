@@ -6,9 +6,13 @@ order, a savepoint of its own. A write comes in one of two forms:
 - a block (`GroupCommit.transaction()`): the writer hands the connection over and waits while
   the caller runs its statements (three hand-overs between tasks: any code fits in the block);
 - a job (`GroupCommit.run(work)`): a coroutine function of the connection, which the writer
-  runs itself, so that its caller is woken once, when the commit has returned. A turn, the write
-  there are most of, is a job: with a thousand games, the hand-overs cost more than its two
-  statements.
+  runs itself, so that its caller is woken once, when the commit has returned;
+- a job of a kind (`GroupCommit.run_alike(kind, item)`), which the writer runs together with
+  the jobs of the same kind queued right behind it, in one savepoint: `Alike.together` writes
+  all their items at once (a turn, the write there are most of, is one: with a thousand games,
+  a turn's own savepoint and coroutines cost more than its two statements). If that raises,
+  or says that not all of them can land, their savepoint is rolled back and each is run on its
+  own (`Alike.alone`), in a savepoint of its own, as a job is.
 A write whose work raises (a stale version, a finished game, any error) has its savepoint rolled
 back, and only it: the others' work stays. When nothing more is waiting, or `MAX_BATCH` writes
 are in, the writer commits, and only when COMMIT has returned (with synchronous=FULL: fsynced)
@@ -28,9 +32,10 @@ import contextlib
 import logging
 import sqlite3
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -42,6 +47,7 @@ MAX_BATCH = 256
 _log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+Item = TypeVar("Item")
 
 
 class InlineConnection(aiosqlite.Connection):
@@ -99,17 +105,40 @@ class _Ticket:
         self.committed: asyncio.Future[None] = loop.create_future()
 
 
+@dataclass(frozen=True, eq=False)
+class Alike(Generic[Item, T]):
+    """A kind of job that the writer runs together with those of its kind queued behind it
+    (`GroupCommit.run_alike`), each job an item.
+
+    `together` runs statements for all the items at once, with nothing to wait for (it runs
+    on the event loop's thread), and returns each item's result in order; or None, when not
+    every item can land as it is (a stale version, say): then, as when it raises, what it did
+    is undone and each item is run by `alone`, in a savepoint of its own, which says why.
+    """
+
+    together: Callable[[list[Item]], list[T] | None]
+    alone: Callable[[Item], Awaitable[T]]
+
+
 class _Job(Generic[T]):
-    """One queued job (`GroupCommit.run`): the work, and its caller's answer."""
+    """One queued job: the work (`GroupCommit.run`) or a kind's item (`GroupCommit.run_alike`),
+    and its caller's answer."""
 
-    __slots__ = ("batch", "outcome", "work")
+    __slots__ = ("batch", "item", "kind", "outcome")
 
-    def __init__(self, work: Callable[[], Awaitable[T]], loop: asyncio.AbstractEventLoop) -> None:
-        self.work = work
+    def __init__(self, kind: Alike[Any, T] | None, item: Any,
+                 loop: asyncio.AbstractEventLoop) -> None:
+        #: None: `item` is the work, a coroutine function
+        self.kind = kind
+        self.item = item
         # writer -> caller, once the COMMIT returned: the work's result, or why it did not land
         self.outcome: asyncio.Future[T] = loop.create_future()
         #: once the writer has taken the job: its batch, done when committed (or not)
         self.batch: asyncio.Future[None] | None = None
+
+
+_Taken = tuple[_Ticket | _Job[Any], Any, BaseException | None]
+"""A write taken into a batch, its job's result, and its own error (its work alone undone)."""
 
 
 def _settle(future: asyncio.Future[Any], result: Any = None,
@@ -193,7 +222,14 @@ class GroupCommit:
         is committed. Cancelled once the writer has taken it, the call still returns only
         when the write has landed or not (as a block does).
         """
-        job = _Job(work, self._enqueue())
+        return await self._queued(_Job(None, work, self._enqueue()))
+
+    async def run_alike(self, kind: Alike[Item, T], item: Item) -> T:
+        """As `run`, for an item of a kind of job that the writer runs together with the
+        others of its kind queued right behind it (`Alike`)."""
+        return await self._queued(_Job(kind, item, self._enqueue()))
+
+    async def _queued(self, job: _Job[T]) -> T:
         self._queue.append(job)
         try:
             return await job.outcome
@@ -238,9 +274,9 @@ class GroupCommit:
                 _log.exception("the group-commit writer failed")
 
     async def _batch(self) -> None:
-        """Begin, take what waits (up to the limit), each in its savepoint, and commit."""
+        """Begin, take what waits (up to the limit), each in its savepoint (a kind's jobs queued
+        together in one), and commit."""
         db = self._db
-        raw = db.raw
         first = self._queue.popleft()
         if _answer(first).done():  # its caller gave up while waiting
             return
@@ -252,31 +288,20 @@ class GroupCommit:
         self.batches += 1
         #: done once the batch is committed or lost, for the callers of jobs cancelled meanwhile
         settled = asyncio.get_running_loop().create_future()
-        # each write taken, its job's result, and its own error (its work alone is undone)
-        taken: list[tuple[_Ticket | _Job[Any], Any, BaseException | None]] = []
+        taken: list[_Taken] = []
+        #: the writes taken from the queue whose work is under way
+        running: Sequence[_Ticket | _Job[Any]] = ()
         write: _Ticket | _Job[Any] | None = first
-        granted: _Ticket | None = None
         try:
             while write is not None:
-                if not _answer(write).done():
-                    raw.execute("SAVEPOINT write")
-                    result: Any = None
-                    failed: BaseException | None
-                    if isinstance(write, _Job):
-                        write.batch = settled
-                        try:
-                            result, failed = await write.work(), None
-                        except Exception as error:
-                            failed = error
-                    else:
-                        write.go.set_result(None)
-                        granted = write
-                        failed = await write.done
-                        granted = None
-                    taken.append((write, result, failed))
-                    if failed is not None:
-                        raw.execute("ROLLBACK TO write")
-                    raw.execute("RELEASE write")
+                if isinstance(write, _Job) and write.kind is not None:
+                    running = jobs = self._alike(write, self._max_batch - len(taken))
+                    if jobs:
+                        await self._together(write.kind, jobs, settled, taken)
+                elif not _answer(write).done():
+                    running = (write,)
+                    await self._alone(write, settled, taken)
+                running = ()
                 more = bool(self._queue) and len(taken) < self._max_batch
                 write = self._queue.popleft() if more else None
             self._before_commit()
@@ -285,16 +310,17 @@ class GroupCommit:
             # the transaction is lost: nobody's work in it is acknowledged; a write that failed
             # on its own is told its own error (a block raises its own already)
             with contextlib.suppress(sqlite3.Error):
-                raw.execute("ROLLBACK")
+                db.raw.execute("ROLLBACK")
             for done, _, failed in taken:
                 if isinstance(done, _Job):
                     _settle(done.outcome, error=failed or error)
                 else:
                     _settle(done.committed, error=error if failed is None else None)
-            if granted is not None:
-                _settle(granted.committed, error=error)
-            elif write is not None:
-                _settle(_answer(write), error=error)  # its savepoint could not be opened
+            for waiting in running:  # those not settled above
+                if isinstance(waiting, _Ticket) and waiting.go.done():
+                    _settle(waiting.committed, error=error)  # its block was let in
+                else:
+                    _settle(_answer(waiting), error=error)  # its savepoint could not be opened
             settled.set_result(None)
             if not isinstance(error, Exception):
                 raise
@@ -306,6 +332,65 @@ class GroupCommit:
             else:
                 _settle(done.committed)
         settled.set_result(None)
+
+    async def _alone(self, write: _Ticket | _Job[Any], settled: asyncio.Future[None],
+                     taken: list[_Taken]) -> None:
+        """Run one write in a savepoint of its own, rolled back if its work raises; add it to
+        `taken` with its result and its own error."""
+        raw = self._db.raw
+        raw.execute("SAVEPOINT write")
+        result: Any = None
+        failed: BaseException | None
+        if isinstance(write, _Job):
+            write.batch = settled
+            try:
+                result = await (write.item() if write.kind is None
+                                else write.kind.alone(write.item))
+                failed = None
+            except Exception as error:
+                failed = error
+        else:
+            write.go.set_result(None)
+            failed = await write.done
+        taken.append((write, result, failed))
+        if failed is not None:
+            raw.execute("ROLLBACK TO write")
+        raw.execute("RELEASE write")
+
+    def _alike(self, first: _Job[Any], room: int) -> list[_Job[Any]]:
+        """`first` and the jobs of its kind queued right behind it, at most `room`, less those
+        whose callers gave up while waiting."""
+        queue, kind = self._queue, first.kind
+        jobs = [] if first.outcome.done() else [first]
+        while queue and len(jobs) < room:
+            job = queue[0]
+            if not isinstance(job, _Job) or job.kind is not kind:
+                break
+            queue.popleft()
+            if not job.outcome.done():
+                jobs.append(job)
+        return jobs
+
+    async def _together(self, kind: Alike[Any, Any], jobs: list[_Job[Any]],
+                        settled: asyncio.Future[None], taken: list[_Taken]) -> None:
+        """Run a kind's jobs together in one savepoint (`Alike.together`); if not all of them
+        can land, undo it and run each alone."""
+        raw = self._db.raw
+        for job in jobs:
+            job.batch = settled
+        raw.execute("SAVEPOINT write")
+        try:
+            results = kind.together([job.item for job in jobs])
+        except Exception:  # each, run alone, says why
+            results = None
+        if results is None:
+            raw.execute("ROLLBACK TO write")
+            raw.execute("RELEASE write")
+            for job in jobs:
+                await self._alone(job, settled, taken)
+            return
+        raw.execute("RELEASE write")
+        taken.extend((job, result, None) for job, result in zip(jobs, results, strict=True))
 
 
 def _answer(write: _Ticket | _Job[Any]) -> asyncio.Future[Any]:
