@@ -20,7 +20,7 @@ import contextlib
 import functools
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
@@ -47,7 +47,9 @@ _UNIQUE = "UNIQUE constraint failed: "
 
 class SqliteConnection:
     """An aiosqlite connection behind the seam (`storage.connection`): moments pass as
-    `rows.stamp` text, and a broken unique key raises `DuplicateKeyError`."""
+    `rows.stamp` text, and a broken unique key raises `DuplicateKeyError`. A statement and its
+    rows are one hand-over to aiosqlite's thread (`_run`): a hand-over costs more than a
+    statement that reads a game."""
 
     #: one writer: what a write transaction reads stays as it is until it ends
     for_update = for_share = ""
@@ -58,7 +60,7 @@ class SqliteConnection:
         self.db = db
 
     async def execute(self, sql: str, *args: Any) -> int:
-        return (await self._run(sql, args)).rowcount
+        return await self._run(sql, args, _changed)
 
     async def execute_many(self, sql: str, args: Sequence[Sequence[Any]]) -> None:
         try:
@@ -67,11 +69,10 @@ class SqliteConnection:
             raise _duplicate(error) from error
 
     async def fetch_all(self, sql: str, *args: Any) -> list[Row]:
-        return list(await (await self._run(sql, args)).fetchall())
+        return await self._run(sql, args, sqlite3.Cursor.fetchall)
 
     async def fetch_one(self, sql: str, *args: Any) -> Row | None:
-        row: Row | None = await (await self._run(sql, args)).fetchone()
-        return row
+        return await self._run(sql, args, sqlite3.Cursor.fetchone)
 
     async def fetch_value(self, sql: str, *args: Any) -> Any:
         row = await self.fetch_one(sql, *args)
@@ -91,21 +92,25 @@ class SqliteConnection:
     async def lock_user(self, owner_id: int, user_id: int) -> None:
         """Nothing to take: a write transaction holds SQLite's one write lock already."""
 
-    async def _run(self, sql: str, args: Sequence[Any]) -> aiosqlite.Cursor:
+    async def _run(self, sql: str, args: Sequence[Any], result: Callable[[sqlite3.Cursor], T]
+                   ) -> T:
+        """A statement run on aiosqlite's thread, and what `result` takes of its cursor there
+        (its rows, or how many it changed), in the same hand-over."""
+        values = _values(args)
         try:
-            return await self.db.execute(sql, _values(args))
+            return await _on_its_thread(self.db, lambda raw: result(raw.execute(sql, values)))
         except sqlite3.IntegrityError as error:
             raise _duplicate(error) from error
 
 
-class WriterConnection(SqliteConnection):
-    """The group-commit writer's connection (`InlineConnection`), whose statements run on the
-    event loop's thread: straight through sqlite3, with none of aiosqlite's wrapping (a turn's
-    two statements are the most frequent work of the bot)."""
+class RawConnection(SqliteConnection):
+    """Statements straight through a sqlite3 connection, on the thread that calls them: the
+    group-commit writer's on the event loop's (a turn's two statements are the most frequent
+    work of the bot), a whole read on the reader's (`SqliteStorage._read_by`). Its coroutines
+    never wait, so a read of several statements can run to its end on the reader's thread."""
 
-    def __init__(self, db: InlineConnection) -> None:
-        super().__init__(db)
-        self.raw = db.raw
+    def __init__(self, raw: sqlite3.Connection) -> None:
+        self.raw = raw
 
     async def execute(self, sql: str, *args: Any) -> int:
         return self._raw(sql, args).rowcount
@@ -128,6 +133,42 @@ class WriterConnection(SqliteConnection):
             return self.raw.execute(sql, _values(args))
         except sqlite3.IntegrityError as error:
             raise _duplicate(error) from error
+
+
+class WriterConnection(RawConnection):
+    """The group-commit writer's connection (`InlineConnection`), whose statements run on the
+    event loop's thread."""
+
+    def __init__(self, db: InlineConnection) -> None:
+        super().__init__(db.raw)
+
+
+async def _on_its_thread(db: aiosqlite.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
+    """`work` of the sqlite3 connection under `db`, run on aiosqlite's thread: one hand-over
+    there and back (through `_execute`, the method every statement of aiosqlite's goes
+    through)."""
+    return await db._execute(work, db._conn)  # type: ignore[no-untyped-call, no-any-return]
+
+
+def _changed(cursor: sqlite3.Cursor) -> int:
+    return cursor.rowcount
+
+
+def _to_the_end(raw: sqlite3.Connection,
+                work: Callable[[Connection], Coroutine[Any, Any, T]]) -> T:
+    """On the reader's thread: `work` in one read snapshot, its statements run straight
+    through (`RawConnection`: its coroutine never waits, so it runs to its end here)."""
+    raw.execute("BEGIN")
+    try:
+        reading = work(RawConnection(raw))
+        try:
+            reading.send(None)
+        except StopIteration as done:
+            return done.value  # type: ignore[no-any-return]
+        reading.close()
+        raise RuntimeError("a read waited for something other than its statements")
+    finally:
+        raw.execute("ROLLBACK")
 
 
 def _values(args: Sequence[Any]) -> tuple[Any, ...]:
@@ -249,6 +290,29 @@ class SqliteStorage(SqlStorage):
                 raise
             finally:
                 await _rollback(db)
+
+    @asynccontextmanager
+    async def _read_one(self) -> AsyncIterator[SqliteConnection]:
+        """A read of one statement: its own snapshot, with no BEGIN and ROLLBACK to hand over
+        to the reader's thread."""
+        async with self._read_lock:
+            try:
+                yield SqliteConnection(self._reader)
+            except BaseException as error:
+                _reraise(error, self.path)
+                raise
+
+    async def _read_by(self, work: Callable[[Connection], Coroutine[Any, Any, T]]) -> T:
+        """One read snapshot run whole on the reader's thread (`_to_the_end`): one hand-over
+        there and back, however many statements (a game is read in two, inside BEGIN and
+        ROLLBACK). aiosqlite runs what is handed to its thread in order, so a read whose
+        caller was cancelled still ends before the next one begins."""
+        async with self._read_lock:
+            try:
+                return await _on_its_thread(self._reader, lambda raw: _to_the_end(raw, work))
+            except BaseException as error:
+                _reraise(error, self.path)
+                raise
 
     #: one player's games walked in the index game_seats_by_user, which is in newest-first
     #: order already, so a page deep in the list steps over index entries, sorting none
