@@ -71,7 +71,7 @@ from twixt.web.connections import gone
 from twixt.web.limits import Network, RateLimit, client_address
 from twixt.web.links import Signer, ascii_number, link_to
 from twixt.web.live import Full, Hub, Page, SeenBy
-from twixt.web.view import view_json
+from twixt.web.view import view_json, views_text
 
 log = logging.getLogger(__name__)
 
@@ -290,7 +290,7 @@ class WebBoard:
         add_security_headers(response, FRAMES_NONE)
         try:
             await response.prepare(request)
-            await response.write(self._event(view, access.locale))
+            await response.write(_event(json.dumps(view_json(view, translation(access.locale)))))
             left = await self._stream(page, response, gone(request))
         except ConnectionError:  # the page went away while it was written to
             left = True
@@ -386,20 +386,25 @@ class WebBoard:
         except ServiceError:
             raise _link_gone(access.locale) from None
 
-    def _event(self, view: GameView, locale: str) -> bytes:
-        return _event(json.dumps(view_json(view, translation(locale))))
-
     async def _events(self, game_id: int, version: int, seen_by: Collection[SeenBy]
                       ) -> dict[SeenBy, bytes] | None:
         """The game's event now (its pages were told of live version `version`) for each
-        (seat, language) among its live pages, from one reading of it; None once it is
-        gone."""
+        (seat, language) among its live pages, from one reading of it, what the pages of
+        one language share encoded once (`views_text`); None once it is gone."""
         asked = list(seen_by)
         try:
             views = await self.service.game_views(game_id, asked, version)
         except ServiceError:
             return None
-        return {key: self._event(view, key[1]) for key, view in zip(asked, views, strict=True)}
+        by_language: dict[str, list[tuple[SeenBy, GameView]]] = {}
+        for key, view in zip(asked, views, strict=True):
+            by_language.setdefault(key[1], []).append((key, view))
+        events: dict[SeenBy, bytes] = {}
+        for locale, seen in by_language.items():
+            texts = views_text([view for _key, view in seen], translation(locale))
+            events.update((key, _event(text)) for (key, _view), text in zip(seen, texts,
+                                                                             strict=True))
+        return events
 
     # --- life -------------------------------------------------------------------------
 

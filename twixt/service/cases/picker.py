@@ -41,10 +41,26 @@ def board_controls(stored: StoredGame, game: Game, tr: Translation
     buttons = (*offer, Button(ButtonKind.RESIGN, stored.id, tr("Resign"), people))
     if is_engine_seat(stored.seats[number].user_id):
         return (), buttons
-    columns = tuple(column_letters(col)
-                    for col in sorted({hole.col for hole in game.legal_placements()}))
+    columns = open_columns(game)
     picker = Picker(stored.id, stored.version, PickStep.COLUMN, "", columns, tr("Column…"))
     return ((picker,) if columns else ()), buttons
+
+
+def open_columns(game: Game) -> tuple[str, ...]:
+    """The columns, left to right, with a hole the player to move may place a peg in: the
+    rows of the legal placements' bitboard folded onto one (a board's rows, not its holes,
+    each time a board is shown).
+
+    >>> game = Game(("alice", "bob"), size=6)
+    >>> open_columns(game)  # red, to move, may not place in the side columns
+    ('B', 'C', 'D', 'E')
+    """
+    cols = game.geometry.cols
+    bits, row, found = game.legal_placement_bits(), (1 << cols) - 1, 0
+    while bits:
+        found |= bits & row
+        bits >>= cols
+    return tuple(column_letters(col) for col in range(cols) if found >> col & 1)
 
 
 class MovePicker:
