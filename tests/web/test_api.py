@@ -4,6 +4,7 @@ A refusal is one line and changes nothing; no answer holds a traceback or sets a
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import gzip
 import hashlib
@@ -29,6 +30,8 @@ from twixt.web.links import Signer
 from twixt.web.server import MAX_BODY, REFUSAL_STATUS, STATIC
 
 BOB = 1  # bob's seat (Black)
+#: the longest a step that should be at once may take
+HANG = 5.0
 
 
 async def log_of(storage: SqliteStorage) -> list[str]:
@@ -273,6 +276,23 @@ async def test_a_change_makes_each_seat_and_language_its_view_once_for_all_its_p
     assert made == [[(1, "en"), (None, "de"), (None, "en")]]
     for page in pages:
         page.close()
+
+
+async def test_a_page_that_cannot_keep_up_misses_versions_never_the_latest():
+    page = live_pages.Page((None, "en"), 0)
+    page.put(b"data: 1\n\n")
+    page.put(b"data: 2\n\n")
+    await asyncio.wait_for(page.wait(), HANG)
+    assert page.take() == [b"data: 2\n\n"] and page.take() == []
+    waiting = asyncio.ensure_future(page.wait())
+    await asyncio.sleep(0.01)
+    assert not waiting.done()  # nothing to send: it waits
+    page.wake()  # what ends a page (its connection gone, the server closing) wakes it
+    await asyncio.wait_for(waiting, HANG)
+    assert page.take() == []
+    page.put(None)  # the game is gone
+    await asyncio.wait_for(page.wait(), HANG)
+    assert page.take() == [None]
 
 
 async def test_each_live_page_is_told_the_view_its_state_gives(http: TestClient,

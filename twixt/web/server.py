@@ -305,24 +305,25 @@ class WebBoard:
         """The page's view of the game after each change (made by the hub for every page
         of the game at once), until it closes (its connection gone: told at once, not at the
         next heartbeat; True), or the game goes or the server closes (False); a comment on a
-        quiet page."""
-        ending = {asyncio.ensure_future(self._closing.wait()),
-                  asyncio.ensure_future(closed.wait())}
+        quiet page. What ends it wakes the page's wait, so that an event costs one future."""
+        ending = (asyncio.ensure_future(self._closing.wait()),
+                  asyncio.ensure_future(closed.wait()))
+        for waiting in ending:
+            waiting.add_done_callback(page.wake)
         try:
             while True:
-                getting = asyncio.ensure_future(page.events.get())
-                done, _ = await asyncio.wait({getting, *ending}, timeout=HEARTBEAT,
-                                             return_when=asyncio.FIRST_COMPLETED)
-                if getting in done:
-                    event = getting.result()
+                try:
+                    async with asyncio.timeout(HEARTBEAT):
+                        await page.wait()
+                except TimeoutError:
+                    await response.write(b": still here\n\n")
+                    continue
+                if any(waiting.done() for waiting in ending):
+                    return closed.is_set()
+                for event in page.take():
                     if event is None:  # the game is gone: nothing more to show
                         return False
                     await response.write(event)
-                    continue
-                getting.cancel()
-                if done:
-                    return closed.is_set()
-                await response.write(b": still here\n\n")
         finally:
             for waiting in ending:
                 waiting.cancel()
