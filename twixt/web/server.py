@@ -35,6 +35,7 @@ the storage.
 from __future__ import annotations
 
 import asyncio
+import functools
 import gzip
 import hashlib
 import json
@@ -598,15 +599,19 @@ async def _guarded(request: web.Request, handler: Any) -> web.StreamResponse:
 
 
 class _Asset:
-    """A static file, read once, with its gzip form and an ETag."""
+    """A static file, read once, with its gzip form (made when first asked for: a start of
+    the server waits for none of them) and an ETag."""
 
     def __init__(self, name: str, data: bytes) -> None:
         self.name = name
         self.data = data
-        self.gzipped = gzip.compress(data, 9, mtime=0)
         self.etag = '"' + hashlib.sha256(data).hexdigest()[:20] + '"'
         self.content_type = {"js": "text/javascript", "css": "text/css",
                              "ico": "image/x-icon"}[name.rpartition(".")[2]]
+
+    @functools.cached_property
+    def gzipped(self) -> bytes:
+        return gzip.compress(self.data, 9, mtime=0)
 
     @classmethod
     def load(cls, name: str) -> _Asset:
