@@ -171,6 +171,20 @@ def _to_the_end(raw: sqlite3.Connection,
         raw.execute("ROLLBACK")
 
 
+#: what SQLite says of a read it would have to wait for: the glance leaves it to the thread
+_WOULD_WAIT = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
+
+
+def _glancer(path: Path) -> sqlite3.Connection:
+    """The connection of the reads run at once on the event loop's thread: read only, and
+    never waiting for a lock (busy_timeout 0: SQLITE_BUSY at once, the read then goes to the
+    reader's thread)."""
+    glancer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    for pragma in ("foreign_keys = ON", "busy_timeout = 0", "query_only = 1"):
+        glancer.execute(f"PRAGMA {pragma}")
+    return glancer
+
+
 def _values(args: Sequence[Any]) -> tuple[Any, ...]:
     """Statement values with each moment as sortable UTC text (`rows.stamp`)."""
     return tuple([rows.stamp(value) if isinstance(value, datetime) else value
@@ -199,10 +213,12 @@ class SqliteStorage(SqlStorage):
     """Games, turns and the rest in one SQLite file. Open with `await SqliteStorage.open()`."""
 
     def __init__(self, path: Path, writer: aiosqlite.Connection,
-                 reader: aiosqlite.Connection) -> None:
+                 reader: aiosqlite.Connection, glancer: sqlite3.Connection) -> None:
         self.path = path
         self._writer = writer
         self._reader = reader
+        #: reads a game and the like at once, on the event loop's thread (`_read_by`)
+        self._glancer = glancer
         assert isinstance(writer, InlineConnection), "the writer comes from _connect"
         self._file = _identity(path)
         self._writes = GroupCommit(writer, before_commit=self._check_file_is_ours)
@@ -222,18 +238,17 @@ class SqliteStorage(SqlStorage):
         available = migrations()
         await asyncio.to_thread(check_file, path, len(available))
         await asyncio.to_thread(apply_migrations, path, available)
-        try:
-            writer = await _connect(path, busy_timeout_ms, read_only=False)
-        except sqlite3.DatabaseError as error:
-            raise unusable(path, error) from error
-        try:
-            reader = await _connect(path, busy_timeout_ms, read_only=True)
-        except BaseException as error:
-            await writer.close()
-            if isinstance(error, sqlite3.DatabaseError):
+        async with contextlib.AsyncExitStack() as opened:  # all three, or none left open
+            try:
+                writer = await _connect(path, busy_timeout_ms, read_only=False)
+                opened.push_async_callback(writer.close)
+                reader = await _connect(path, busy_timeout_ms, read_only=True)
+                opened.push_async_callback(reader.close)
+                glancer = await asyncio.to_thread(_glancer, path)
+            except sqlite3.DatabaseError as error:
                 raise unusable(path, error) from error
-            raise
-        return cls(path, writer, reader)
+            opened.pop_all()
+        return cls(path, writer, reader, glancer)
 
     def _check_file_is_ours(self) -> None:
         """Refuse to commit once the file was removed or replaced while the bot had it open:
@@ -249,6 +264,7 @@ class SqliteStorage(SqlStorage):
         async with self._read_lock:
             await self._reader.close()
             await self._writer.close()
+            self._glancer.close()
 
     # --- transactions ------------------------------------------------------------------
 
@@ -303,10 +319,22 @@ class SqliteStorage(SqlStorage):
                 raise
 
     async def _read_by(self, work: Callable[[Connection], Coroutine[Any, Any, T]]) -> T:
-        """One read snapshot run whole on the reader's thread (`_to_the_end`): one hand-over
-        there and back, however many statements (a game is read in two, inside BEGIN and
-        ROLLBACK). aiosqlite runs what is handed to its thread in order, so a read whose
-        caller was cancelled still ends before the next one begins."""
+        """One read snapshot of statements alone (a game and its seats, a player's
+        settings), run at once on the event loop's thread: a read by key takes SQLite a few
+        microseconds, a hand-over to a thread and back several times that, as for the
+        writer's statements. In WAL mode a read waits for no writer; where SQLite would
+        make it wait all the same (another process recovering the file), the glance gives up
+        at once and the read runs whole on the reader's thread instead, in one hand-over
+        (`_to_the_end`), which may wait."""
+        try:
+            return _to_the_end(self._glancer, work)
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode not in _WOULD_WAIT:
+                _reraise(error, self.path)
+                raise
+        except sqlite3.DatabaseError as error:
+            _reraise(error, self.path)
+            raise
         async with self._read_lock:
             try:
                 return await _on_its_thread(self._reader, lambda raw: _to_the_end(raw, work))
