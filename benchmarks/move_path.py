@@ -7,8 +7,9 @@ the route crosses from one module into another.
 With `--web` the move is made as the web page makes it: `POST /api/g/TOKEN/act` to the web
 board served in this process (over loopback), while the opponent's page follows the game
 live: the route is traced from the request until that page has the new view. Either way it
-also counts the statements the storage sent to SQLite for the move (through its connection's
-seam).
+also counts the statements SQLite ran for the storage (its own trace, on every connection:
+BEGIN, COMMIT and the like included) and how often the storage handed work to a thread (a
+statement to aiosqlite's, a commit to the writer's).
 
 A count, not a timing: it is the same on any machine for the same code, so it can be compared
 before and after a change of the service's structure (docs/benchmarks.md quotes it).
@@ -30,11 +31,13 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+import aiosqlite
+
 from twixt.rules import parse_command
 from twixt.service import Request, TwixtService, User, build_options
 from twixt.service import commands as cmd
 from twixt.storage import SqliteStorage
-from twixt.storage.backends.sqlite import SqliteConnection
+from twixt.storage.backends.sqlite_group_commit import InlineConnection
 
 GUILD, CHANNEL = 1, 100
 ALICE, BOB = User(11, "alice"), User(12, "bob")
@@ -49,22 +52,38 @@ class Route:
         self.modules: Counter[str] = Counter()
         self.crossings: Counter[str] = Counter()
         self.statements = 0
-        self._count_statements()
+        self.hand_overs = 0
+        self._count_hand_overs()
         self._lock = threading.Lock()
 
-    def _count_statements(self) -> None:
-        """Count each statement the storage sends to SQLite while `on`: every one passes
-        the connection's seam (`SqliteConnection._run`, `execute_many`), wrapped here (a
-        profile's "call" would count a coroutine's every resumption)."""
-        for name in ("_run", "execute_many"):
-            sent = getattr(SqliteConnection, name)
+    async def watch(self, storage: SqliteStorage) -> None:
+        """Count each statement SQLite runs for the storage while `on`, on any of its
+        connections (its writer's, its reader's, its glance's; BEGIN, COMMIT and the like
+        included): SQLite's own trace of what it runs."""
 
-            async def counted(connection: Any, *args: Any, _sent: Any = sent) -> Any:
+        def traced(_statement: str) -> None:
+            if self.on:
+                self.statements += 1
+
+        reader = storage._reader
+        storage._writer.raw.set_trace_callback(traced)  # type: ignore[attr-defined]
+        storage._glancer.set_trace_callback(traced)
+        await reader._execute(  # type: ignore[no-untyped-call]
+            lambda: reader._conn.set_trace_callback(traced))
+
+    def _count_hand_overs(self) -> None:
+        """Count each hand-over of the storage's work to a thread while `on`: a statement
+        given to aiosqlite's thread (the reader's) and one the writer runs on its own."""
+        for owner, name in ((aiosqlite.Connection, "_execute"), (InlineConnection, "in_thread")):
+            run = getattr(owner, name)
+
+            async def counted(connection: Any, *args: Any, _run: Any = run, **kwargs: Any
+                              ) -> Any:
                 if self.on:
-                    self.statements += 1
-                return await _sent(connection, *args)
+                    self.hand_overs += 1
+                return await _run(connection, *args, **kwargs)
 
-            setattr(SqliteConnection, name, counted)
+            setattr(owner, name, counted)
 
     def profile(self, frame: FrameType, event: str, _arg: Any) -> None:
         if not self.on:
@@ -104,6 +123,7 @@ async def trace_web_move(route: Route, move: str) -> None:
     from twixt.web import Signer, WebBoard
 
     async with game_begun() as (storage, service):
+        await route.watch(storage)
         signer = Signer(b"move-path-secret-0123456789abcdef")
         board = WebBoard(service, signer)
         game_id = (await storage.active_game(CHANNEL)).id  # type: ignore[union-attr]
@@ -125,7 +145,8 @@ async def trace_web_move(route: Route, move: str) -> None:
 async def trace_move(route: Route, move: str) -> None:
     """One move of alice's (red, first to move) in a fresh game with bob, traced into
     `route`; the bot is not at the table, so the move is all the work."""
-    async with game_begun() as (_storage, service):
+    async with game_begun() as (storage, service):
+        await route.watch(storage)
         asked = cmd.Move(parse_command(move))  # read at the edge, as a front end does
         route.on = True
         reply = await service.answer(Request(GUILD, CHANNEL, ALICE), asked, {})
@@ -156,7 +177,8 @@ def main() -> None:
           f"({len(service)} of them the service's), entering one from another "
           f"{sum(route.crossings.values())} times "
           f"({sum(route.crossings[module] for module in service)} into the service's); "
-          f"the storage sent SQLite {route.statements} statements")
+          f"SQLite ran {route.statements} statements for the storage, which handed work to "
+          f"a thread {route.hand_overs} times")
     if args.list:
         for module in sorted(route.modules):
             print(f"  {module:45} entered {route.crossings[module]:3}  "

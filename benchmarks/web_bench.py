@@ -1,15 +1,25 @@
-"""The web board under load: 1,000 games open, 1,000 live pages, moves through the web API.
+"""The web board under load: 1,000 games, 200 live pages, moves through the web API, each
+figure beside its floor's in the same run.
 
-`python benchmarks/web_bench.py [--games 1000] [--moves 1000] [--workers 4]` makes a SQLite
-database with GAMES games in as many channels, starts `twixt web` on a free port of this
-machine (loopback only), opens one live page (server-sent events) per game and keeps them
-open, then plays MOVES moves through `POST …/act` from WORKERS clients at once, each a
-different game's player to move, and prints the moves' latency (median, p90, p99, max) and
-how many live pages saw each move. It also prints what a page weighs (its HTML, script and
-styles, gzipped), how long the first board takes to come (the page, its script and the
-game's view over HTTP, and in headless Chromium from navigation to the drawn board), and
-how long `twixt web` takes to stop on SIGTERM with every live page open. Every loop is
-bounded in count and time.
+    python benchmarks/web_bench.py [--games 1000] [--pages 200] [--moves 1000] [--workers 4]
+                                   [--rounds 2] [--starts 5] [--profile FILE]
+
+It makes a SQLite database with GAMES games in as many channels and starts `twixt web` on a
+free port of this machine (loopback only); both players' live pages (server-sent events) of
+the first PAGES / 2 games are opened and kept open, then MOVES moves are played through
+`POST …/act` from WORKERS clients at once, each a different game's player to move. Each move
+is timed from its POST to the *opponent's page* hearing of it (the POST's answer beside it),
+and the server's CPU (user + system, all its threads) is divided by the moves. The floor
+(`web_floor.py`: aiohttp, one fsynced INSERT, the same event to each live page) is run the
+same way, in turns with `twixt web`, ROUNDS times each, so that the machine's load falls on
+both alike. Then STARTS starts of each, in turns, time the first answer a player can use:
+`twixt web`'s page of a game (which reads the game) against a plain aiohttp server's `/`,
+both run with bytecode caching on, as an installed package has its compiled modules (a
+first round, not counted, writes them). The last line before the page's own figures puts
+issue 46's aims beside the run's figures. It also prints what a page weighs (gzipped), how
+long the first board takes to come (over HTTP, and in headless Chromium from navigation to
+the drawn board), and how long `twixt web` takes to stop on SIGTERM with a live page open
+for every game. Every loop is bounded in count and time.
 """
 
 from __future__ import annotations
@@ -65,7 +75,7 @@ FLOOR = str(ROOT / "benchmarks" / "web_floor.py")
 def start_server(command: list[str]) -> tuple[subprocess.Popen[str], str, float]:
     """A server started, its address, and when it was started (perf_counter)."""
     env = {key: value for key, value in os.environ.items()
-           if not key.startswith(("DISCORD_", "TWIXT_"))}
+           if not key.startswith(("DISCORD_", "TWIXT_")) and key != "PYTHONDONTWRITEBYTECODE"}
     env["TWIXT_WEB_SECRET"] = SECRET
     began = time.perf_counter()
     server = subprocess.Popen(command, env=env, text=True, stdout=subprocess.PIPE,
@@ -112,14 +122,16 @@ def first_answers(path: Path, game: int, rounds: int) -> dict[str, list[float]]:
     `/`), from their processes' start, in turns."""
     token = Signer(SECRET.encode()).token(game, 0)
     times: dict[str, list[float]] = {"twixt web": [], "floor": []}
-    for _ in range(rounds):
+    for round_ in range(rounds + 1):  # the first writes the compiled modules: not counted
         for name, command, page in (("twixt web", twixt_web(path), f"/g/{token}"),
                                     ("floor", floor_server(path), "/")):
             server, base, began = start_server(command)
             try:
-                times[name].append(asyncio.run(first_answer(base + page, began)))
+                took = asyncio.run(first_answer(base + page, began))
             finally:
                 stop(server)
+            if round_:
+                times[name].append(took)
     return times
 
 
@@ -332,6 +344,17 @@ def summary(moves: Moves) -> str:
             f"{len(answer)} seen; load {moves.load:.1f}")
 
 
+def aims(played: dict[str, list[Moves]], first_answer: float) -> str:
+    """Issue 46's aims for the web move beside this run's figures, round by round."""
+    rounds = list(zip(played["twixt web"], played["floor"], strict=True))
+    cpu = ", ".join(f"{mine.cpu_per_move / floor.cpu_per_move:.2f}x" for mine, floor in rounds)
+    p99 = ", ".join(f"{percentile(mine.to_opponent, 0.99):.0f} ms (floor "
+                    f"{percentile(floor.to_opponent, 0.99):.0f})" for mine, floor in rounds)
+    return (f"aims: CPU a move at most 2x the floor's: {cpu}; p99 to the opponent's page "
+            f"under 100 ms: {p99}; first answer within 1.5x a plain aiohttp server's: "
+            f"{first_answer:.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
@@ -378,6 +401,7 @@ def main() -> None:
         print(f"first answer from the process's start, median of {args.starts}: twixt web "
               f"{1000 * web:.0f} ms, a plain aiohttp server {1000 * plain:.0f} ms "
               f"({web / plain:.2f}x)")
+        print(aims(played, web / plain), flush=True)
         server, base, _began = start_server(twixt_web(path))
         try:
             figures = asyncio.run(page_figures(base, ids[0]))

@@ -4,11 +4,13 @@ A refusal is one line and changes nothing; no answer holds a traceback or sets a
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import gzip
 import hashlib
 import hmac
 import io
+import json
 import re
 import time
 from typing import Any
@@ -28,6 +30,8 @@ from twixt.web.links import Signer
 from twixt.web.server import MAX_BODY, REFUSAL_STATUS, STATIC
 
 BOB = 1  # bob's seat (Black)
+#: the longest a step that should be at once may take
+HANG = 5.0
 
 
 async def log_of(storage: SqliteStorage) -> list[str]:
@@ -270,6 +274,48 @@ async def test_a_change_makes_each_seat_and_language_its_view_once_for_all_its_p
     assert all(b'"version": 2' in event and b'["E7", "black", 1]' in event for event in told)
     assert told[0] == told[1] and b'"you": 1' in told[3]
     assert made == [[(1, "en"), (None, "de"), (None, "en")]]
+    for page in pages:
+        page.close()
+
+
+async def test_a_page_that_cannot_keep_up_misses_versions_never_the_latest():
+    page = live_pages.Page((None, "en"), 0)
+    page.put(b"data: 1\n\n")
+    page.put(b"data: 2\n\n")
+    await asyncio.wait_for(page.wait(), HANG)
+    assert page.take() == [b"data: 2\n\n"] and page.take() == []
+    waiting = asyncio.ensure_future(page.wait())
+    await asyncio.sleep(0.01)
+    assert not waiting.done()  # nothing to send: it waits
+    page.wake()  # what ends a page (its connection gone, the server closing) wakes it
+    await asyncio.wait_for(waiting, HANG)
+    assert page.take() == []
+    page.put(None)  # the game is gone
+    await asyncio.wait_for(page.wait(), HANG)
+    assert page.take() == [None]
+
+
+async def test_each_live_page_is_told_the_view_its_state_gives(http: TestClient,
+                                                               board: WebBoard,
+                                                               storage: SqliteStorage):
+    """The pages of one language share the part of their event that is alike: each is still
+    told its own view in full, as its `/state` gives it (its seat, controls and palette)."""
+    game = await game_id(storage)
+    asking = [(board.signer.token(game, seat), lang)
+              for seat, lang in ((0, "en"), (0, "de"), (BOB, "en"), (None, "de"), (None, "en"))]
+    pages = [await http.get(f"/api/g/{token}/live?lang={lang}") for token, lang in asking]
+    for page in pages:
+        await page.content.readuntil(b"\n\n")  # the view it opened with
+    bob = board.signer.token(game, BOB)
+    moved = await http.post(f"/api/g/{bob}/act", json={"control": "move",
+                                                       "text": "E7; offer draw"})
+    assert moved.status == 200
+    told = [json.loads((await page.content.readuntil(b"\n\n")).removeprefix(b"data: "))
+            for page in pages]
+    for (token, lang), view in zip(asking, told, strict=True):
+        assert view == await (await http.get(f"/api/g/{token}/state?lang={lang}")).json()
+    assert told[1]["history"] == ["alice: G6", "bob: E7; bietet Remis an"]
+    assert "draw-accept" in controls(told[0]) and controls(told[3]) == []
     for page in pages:
         page.close()
 

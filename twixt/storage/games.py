@@ -286,8 +286,7 @@ class SqlGames(SqlBase):
             return await read_game(db, game_id)
 
     async def get_game(self, game_id: int) -> model.StoredGame:
-        async with self._read() as db:
-            return await read_game(db, game_id)
+        return await self._read_by(functools.partial(read_game, game_id=game_id))
 
     async def load_game(self, game_id: int) -> model.LoadedGame:
         async with self._read() as db:
@@ -298,8 +297,9 @@ class SqlGames(SqlBase):
         return model.LoadedGame(game, tuple(rows.turn(row) for row in found))
 
     async def active_game(self, channel_id: int) -> model.StoredGame | None:
-        async with self._read() as db:
-            games = await read_games(db, "channel_id = ? AND status = 'active'", [channel_id], 1)
+        games = await self._read_by(functools.partial(
+            read_games, where="channel_id = ? AND status = 'active'", params=[channel_id],
+            limit=1))
         return games[0] if games else None
 
     async def live_versions(self, game_ids: Sequence[int]) -> dict[int, int]:

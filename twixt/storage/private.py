@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from twixt.storage import model, rows
+from twixt.storage.connection import Connection, Row
 from twixt.storage.model import PendingMove, StoredConditionals, StoredNote
 from twixt.storage.rows import moment
 from twixt.storage.sql import SqlBase, check_version
@@ -165,8 +166,10 @@ class SqlPrivate(SqlBase):
                              plan, rows.utc(now))
 
     async def conditionals(self, game_id: int) -> tuple[model.StoredConditionals, ...]:
-        async with self._read_one() as db:
-            found = await db.fetch_all(CONDITIONALS, game_id)
+        async def read(db: Connection) -> list[Row]:
+            return await db.fetch_all(CONDITIONALS, game_id)
+
+        found = await self._read_by(read)
         return tuple(read_conditionals(row) for row in found)
 
     async def drop_conditionals(self, game_id: int, user_id: int | None = None) -> None:

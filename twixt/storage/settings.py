@@ -11,7 +11,7 @@ from dataclasses import fields
 from typing import Any, Protocol
 
 from twixt.storage import model, rows
-from twixt.storage.connection import Connection
+from twixt.storage.connection import Connection, Row
 from twixt.storage.model import GuildSettings, UserPrefs
 from twixt.storage.sql import SqlBase
 
@@ -89,17 +89,22 @@ class SqlSettings(SqlBase):
         return tuple(row[0] for row in found)
 
     async def user_prefs(self, user_id: int) -> model.UserPrefs:
-        async with self._read_one() as db:
+        async def read(db: Connection) -> model.UserPrefs:
             return await _settings(db, "user_prefs", "user_id", user_id, model.UserPrefs)
+
+        return await self._read_by(read)
 
     async def users_prefs(self, user_ids: Sequence[int]) -> dict[int, model.UserPrefs]:
         held: dict[int, dict[str, Any]] = {user_id: {} for user_id in user_ids}
         if not held:
             return {}
-        async with self._read_one() as db:
+
+        async def read(db: Connection) -> list[Row]:
             among, values = db.among("user_id", list(held))
-            found = await db.fetch_all(
+            return await db.fetch_all(
                 f"SELECT user_id, key, value FROM user_prefs WHERE {among}", *values)
+
+        found = await self._read_by(read)
         for user_id, key, value in found:
             held[user_id][key] = value
         return {user_id: rows.settings(model.UserPrefs, kept) for user_id, kept in held.items()}

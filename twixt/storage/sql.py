@@ -10,7 +10,7 @@ together, and each back end subclasses it with what is really its own.
 from __future__ import annotations
 
 import abc
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from typing import Any, Self, TypeVar
@@ -49,6 +49,13 @@ class SqlBase(abc.ABC):
     @abc.abstractmethod
     def _write(self) -> AbstractAsyncContextManager[Connection]:
         """One write, atomic and durable when the block is left."""
+
+    async def _read_by(self, work: Callable[[Connection], Coroutine[Any, Any, T]]) -> T:
+        """One read snapshot given as a function that only runs statements on the
+        connection (the reads a move makes: a game and its seats): `_read`'s block by
+        default; SQLite runs it whole on its reader's thread, in one hand-over."""
+        async with self._read() as db:
+            return await work(db)
 
     def _read_one(self) -> AbstractAsyncContextManager[Connection]:
         """A read of one statement, which needs no snapshot to agree with itself."""

@@ -30,8 +30,6 @@ MAX_PAGES = 5000
 FOLLOW_FOR = 30.0
 #: the pause after the service could not say what changed, before asking again
 AGAIN_AFTER = 1.0
-#: events a page may have waiting before older ones are dropped
-QUEUE = 1
 
 #: the service's wait for changes: game → version shown in, the games changed out
 NextChanges = Callable[[Mapping[int, int], float], Awaitable[dict[int, int | None]]]
@@ -42,19 +40,43 @@ Events = Callable[[int, int, Collection[SeenBy]], Awaitable[dict[SeenBy, bytes] 
 
 
 class Page:
-    """A live page: whose view it shows, the game's version it shows, and its events to
-    send (None: the game is gone)."""
+    """A live page: whose view it shows, the game's version it shows, and its next event to
+    send (None: the game is gone). A newer event takes the place of one not yet sent: a page
+    that cannot keep up misses versions, never the latest one."""
 
     def __init__(self, seen_by: SeenBy, shown: int) -> None:
         self.seen_by = seen_by
         self.shown = shown
-        self.events: asyncio.Queue[bytes | None] = asyncio.Queue(QUEUE)
+        #: the event to send next, when there is one (at most one)
+        self._next: list[bytes | None] = []
+        self._woken: asyncio.Future[None] | None = None
 
     def put(self, event: bytes | None) -> None:
         """The page's next event (a slow page misses the older one)."""
-        if self.events.full():
-            self.events.get_nowait()
-        self.events.put_nowait(event)
+        self._next[:] = [event]
+        self.wake()
+
+    def wake(self, *_done: object) -> None:
+        """End the page's `wait` now (an event came, or what ends the page happened: a
+        done callback of its futures)."""
+        if self._woken is not None and not self._woken.done():
+            self._woken.set_result(None)
+
+    async def wait(self) -> None:
+        """Until the page has an event to send, or is woken (one future, not a task a
+        wait: a change sends the event to every page of its game)."""
+        if self._next:
+            return
+        self._woken = asyncio.get_running_loop().create_future()
+        try:
+            await self._woken
+        finally:
+            self._woken = None
+
+    def take(self) -> list[bytes | None]:
+        """The event to send, if any (none, or one)."""
+        taken, self._next = self._next, []
+        return taken
 
 
 class Full(Exception):

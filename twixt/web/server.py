@@ -35,6 +35,7 @@ the storage.
 from __future__ import annotations
 
 import asyncio
+import functools
 import gzip
 import hashlib
 import json
@@ -71,7 +72,7 @@ from twixt.web.connections import gone
 from twixt.web.limits import Network, RateLimit, client_address
 from twixt.web.links import Signer, ascii_number, link_to
 from twixt.web.live import Full, Hub, Page, SeenBy
-from twixt.web.view import view_json
+from twixt.web.view import view_json, views_text
 
 log = logging.getLogger(__name__)
 
@@ -290,7 +291,7 @@ class WebBoard:
         add_security_headers(response, FRAMES_NONE)
         try:
             await response.prepare(request)
-            await response.write(self._event(view, access.locale))
+            await response.write(_event(json.dumps(view_json(view, translation(access.locale)))))
             left = await self._stream(page, response, gone(request))
         except ConnectionError:  # the page went away while it was written to
             left = True
@@ -305,24 +306,25 @@ class WebBoard:
         """The page's view of the game after each change (made by the hub for every page
         of the game at once), until it closes (its connection gone: told at once, not at the
         next heartbeat; True), or the game goes or the server closes (False); a comment on a
-        quiet page."""
-        ending = {asyncio.ensure_future(self._closing.wait()),
-                  asyncio.ensure_future(closed.wait())}
+        quiet page. What ends it wakes the page's wait, so that an event costs one future."""
+        ending = (asyncio.ensure_future(self._closing.wait()),
+                  asyncio.ensure_future(closed.wait()))
+        for waiting in ending:
+            waiting.add_done_callback(page.wake)
         try:
             while True:
-                getting = asyncio.ensure_future(page.events.get())
-                done, _ = await asyncio.wait({getting, *ending}, timeout=HEARTBEAT,
-                                             return_when=asyncio.FIRST_COMPLETED)
-                if getting in done:
-                    event = getting.result()
+                try:
+                    async with asyncio.timeout(HEARTBEAT):
+                        await page.wait()
+                except TimeoutError:
+                    await response.write(b": still here\n\n")
+                    continue
+                if any(waiting.done() for waiting in ending):
+                    return closed.is_set()
+                for event in page.take():
                     if event is None:  # the game is gone: nothing more to show
                         return False
                     await response.write(event)
-                    continue
-                getting.cancel()
-                if done:
-                    return closed.is_set()
-                await response.write(b": still here\n\n")
         finally:
             for waiting in ending:
                 waiting.cancel()
@@ -386,20 +388,25 @@ class WebBoard:
         except ServiceError:
             raise _link_gone(access.locale) from None
 
-    def _event(self, view: GameView, locale: str) -> bytes:
-        return _event(json.dumps(view_json(view, translation(locale))))
-
     async def _events(self, game_id: int, version: int, seen_by: Collection[SeenBy]
                       ) -> dict[SeenBy, bytes] | None:
         """The game's event now (its pages were told of live version `version`) for each
-        (seat, language) among its live pages, from one reading of it; None once it is
-        gone."""
+        (seat, language) among its live pages, from one reading of it, what the pages of
+        one language share encoded once (`views_text`); None once it is gone."""
         asked = list(seen_by)
         try:
             views = await self.service.game_views(game_id, asked, version)
         except ServiceError:
             return None
-        return {key: self._event(view, key[1]) for key, view in zip(asked, views, strict=True)}
+        by_language: dict[str, list[tuple[SeenBy, GameView]]] = {}
+        for key, view in zip(asked, views, strict=True):
+            by_language.setdefault(key[1], []).append((key, view))
+        events: dict[SeenBy, bytes] = {}
+        for locale, seen in by_language.items():
+            texts = views_text([view for _key, view in seen], translation(locale))
+            events.update((key, _event(text)) for (key, _view), text in zip(seen, texts,
+                                                                             strict=True))
+        return events
 
     # --- life -------------------------------------------------------------------------
 
@@ -592,15 +599,19 @@ async def _guarded(request: web.Request, handler: Any) -> web.StreamResponse:
 
 
 class _Asset:
-    """A static file, read once, with its gzip form and an ETag."""
+    """A static file, read once, with its gzip form (made when first asked for: a start of
+    the server waits for none of them) and an ETag."""
 
     def __init__(self, name: str, data: bytes) -> None:
         self.name = name
         self.data = data
-        self.gzipped = gzip.compress(data, 9, mtime=0)
         self.etag = '"' + hashlib.sha256(data).hexdigest()[:20] + '"'
         self.content_type = {"js": "text/javascript", "css": "text/css",
                              "ico": "image/x-icon"}[name.rpartition(".")[2]]
+
+    @functools.cached_property
+    def gzipped(self) -> bytes:
+        return gzip.compress(self.data, 9, mtime=0)
 
     @classmethod
     def load(cls, name: str) -> _Asset:

@@ -8,21 +8,58 @@ nothing of the rules itself, and acts only through the controls it was given.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from twixt.language import Message, Translation, message, unmarked
-from twixt.rules import Action, Link, Turn
+from twixt.rules import MAX_SIZE, Action, Hole, Link, Turn
 from twixt.service import GameView
+
+#: the turns whose words `said_turn` keeps, in each language asked (a view lists every turn
+#: of its game, after every change: each is said once, not once a view)
+SAID_TURNS = 20_000
+
+
+@lru_cache(maxsize=MAX_SIZE * MAX_SIZE)
+def _name(hole: Hole) -> str:
+    """A hole as written (`G6`): a view names every peg, after every change."""
+    return str(hole)
 
 
 def _links(links: Iterable[Link]) -> list[list[str]]:
     """Links as [end, end, colour], each in one order (the ends sorted)."""
-    return [[*(str(hole) for hole in sorted(link.ends)), link.colour.value] for link in links]
+    return [[*(_name(hole) for hole in sorted(link.ends)), link.colour.value] for link in links]
 
 
 def view_json(view: GameView, tr: Translation) -> dict[str, Any]:
     """The page's JSON of `view`, its clock said by `tr`."""
+    return {**_own(view), **_shared(view, tr)}
+
+
+def views_text(views: Sequence[GameView], tr: Translation) -> list[str]:
+    """`view_json` of each of some views of one game at one moment, said by `tr`, as JSON
+    text: what a game's live pages in one language are told after a change. What the views
+    share (all but whose page it is, its controls and its palette) is made and encoded once
+    for them all, each page's own fields put before it."""
+    shared = json.dumps(_shared(views[0], tr))
+    return [f"{json.dumps(_own(view))[:-1]}, {shared[1:]}" for view in views]
+
+
+def _own(view: GameView) -> dict[str, Any]:
+    """What only the page's own person sees of a view: their seat, controls and palette."""
+    return {
+        "you": view.you,
+        "palette": view.palette,
+        "controls": [{"name": control.name, "label": control.label,
+                      "text": control.takes_text, "example": control.example}
+                     for control in view.controls],
+    }
+
+
+def _shared(view: GameView, tr: Translation) -> dict[str, Any]:
+    """What every page of the game in `tr`'s language is told alike."""
     last = view.last
     outcome = view.outcome
     return {
@@ -35,9 +72,8 @@ def view_json(view: GameView, tr: Translation) -> dict[str, Any]:
         "rules": view.rules.value,
         "seats": [{"seat": seat.number, "name": seat.name, "colour": seat.colour.value}
                   for seat in view.seats],
-        "you": view.you,
         "to_move": view.to_move,
-        "pegs": [[str(peg.hole), peg.colour.value, peg.seat] for peg in view.pegs],
+        "pegs": [[_name(peg.hole), peg.colour.value, peg.seat] for peg in view.pegs],
         "links": _links(view.links),
         "last": [str(last.placed)] if last and last.placed else [],
         "last_text": said_turn(last, tr) if last else "",
@@ -58,14 +94,10 @@ def view_json(view: GameView, tr: Translation) -> dict[str, Any]:
         "removed_links": _links(last.links_removed) if last else [],
         "chain_holes": sorted(str(hole) for hole in view.chain_holes),
         "chain_links": _links(view.chain_links),
-        "palette": view.palette,
         "aborted": view.aborted,
         "step": view.step,
         "turns": view.turns,
         "history": [said_turn(turn, tr) for turn in view.history],
-        "controls": [{"name": control.name, "label": control.label,
-                      "text": control.takes_text, "example": control.example}
-                     for control in view.controls],
     }
 
 
@@ -86,8 +118,13 @@ _LINK = " link "
 def said_turn(turn: Turn, tr: Translation) -> str:
     """`bob: E7 link G6; offer draw` in the page's language: the turn's canonical text (every
     link written out), clause by clause, its words said by `tr`, its holes as they are."""
+    return _said_turn(turn.player, turn.text, tr)
+
+
+@lru_cache(maxsize=SAID_TURNS)
+def _said_turn(player: str, text: str, tr: Translation) -> str:
     clauses = []
-    for clause in turn.text.split("; "):
+    for clause in text.split("; "):
         if clause in _ACTIONS:
             said = tr.say(_ACTIONS[clause])
         elif clause.startswith(_REMOVE):
@@ -98,4 +135,4 @@ def said_turn(turn: Turn, tr: Translation) -> str:
         else:
             said = clause
         clauses.append(unmarked(said))
-    return f"{turn.player}: {'; '.join(clauses)}"
+    return f"{player}: {'; '.join(clauses)}"

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Protocol
 
-from twixt.language import Message, Translation, translation
+from twixt.language import LOCALES, Message, Translation, translation
 from twixt.rules import (
     Colour,
     Game,
@@ -33,7 +34,8 @@ from twixt.rules import (
     parse_command,
 )
 from twixt.service.commands import router
-from twixt.service.commands.controls import Situation
+from twixt.service.commands.controls import Offered, Situation
+from twixt.service.commands.words import Vocabulary
 from twixt.service.desk.desk import Desk
 from twixt.service.desk.engine_seats import is_engine_seat, taken_back
 from twixt.service.errors import MalformedError, MissingError, refused_by_rules
@@ -264,6 +266,16 @@ def _controls(stored: StoredGame, game: Game, seat: int | None, takeback_by: int
         game=game, seat=seat, playing=stored.is_active and not game.is_over,
         teams=tuple(s.team for s in stored.seats), takeback_by=takeback_by,
         may_take_back=bool(taken_back(stored, game, seat)), time_up=time_up)
-    return tuple(Control(offered.name, tr.say(offered.label), offered.takes_text,
-                         offered.example)
-                 for offered in router.VOCABULARY.controls.values() if offered.open(situation))
+    return tuple(control for offered, control in _said_controls(router.VOCABULARY, tr.locale)
+                 if offered.open(situation))
+
+
+@lru_cache(maxsize=2 * len(LOCALES))
+def _said_controls(vocabulary: Vocabulary, locale: str) -> tuple[tuple[Offered, Control], ...]:
+    """Every control `vocabulary` declares with its `Control` in `locale`, in the order
+    declared: a label is the same in every view, so it is said once a language, not once a
+    view."""
+    tr = translation(locale)
+    return tuple((offered, Control(offered.name, tr.say(offered.label), offered.takes_text,
+                                   offered.example))
+                 for offered in vocabulary.controls.values())

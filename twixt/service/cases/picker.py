@@ -12,9 +12,19 @@ version the picker showed).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from functools import lru_cache
 
 from twixt.language import Translation
-from twixt.rules import Command, Game, Hole, Placement, RuleSet, TwixtError, column_letters
+from twixt.rules import (
+    MAX_SIZE,
+    Command,
+    Game,
+    Hole,
+    Placement,
+    RuleSet,
+    TwixtError,
+    column_letters,
+)
 from twixt.rules import parse_command as parse
 from twixt.service import commands as cmd
 from twixt.service.desk.desk import Desk, player_seat, seat_to_move
@@ -41,10 +51,33 @@ def board_controls(stored: StoredGame, game: Game, tr: Translation
     buttons = (*offer, Button(ButtonKind.RESIGN, stored.id, tr("Resign"), people))
     if is_engine_seat(stored.seats[number].user_id):
         return (), buttons
-    columns = tuple(column_letters(col)
-                    for col in sorted({hole.col for hole in game.legal_placements()}))
+    columns = open_columns(game)
     picker = Picker(stored.id, stored.version, PickStep.COLUMN, "", columns, tr("Column…"))
     return ((picker,) if columns else ()), buttons
+
+
+def open_columns(game: Game) -> tuple[str, ...]:
+    """The columns, left to right, with a hole the player to move may place a peg in: the
+    rows of the legal placements' bitboard folded onto one, half onto half (a few shifts each
+    time a board is shown, not a look at every hole).
+
+    >>> game = Game(("alice", "bob"), size=6)
+    >>> open_columns(game)  # red, to move, may not place in the side columns
+    ('B', 'C', 'D', 'E')
+    """
+    cols, rows = game.geometry.cols, game.geometry.rows
+    bits = game.legal_placement_bits()
+    while rows > 1:  # the upper rows laid over the lower ones
+        half = (rows + 1) // 2
+        bits = (bits & ((1 << half * cols) - 1)) | bits >> half * cols
+        rows = half
+    names = _column_names(cols)
+    return tuple(names[col] for col in range(cols) if bits >> col & 1)
+
+
+@lru_cache(maxsize=MAX_SIZE)
+def _column_names(cols: int) -> tuple[str, ...]:
+    return tuple(column_letters(col) for col in range(cols))
 
 
 class MovePicker:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import zoneinfo
 from dataclasses import dataclass, field
+from functools import cache
 
 from twixt.language import message
 from twixt.service.commands.listing import Group, Kind, Listing, Option
@@ -42,8 +43,13 @@ _SETTING_WORDS = {
     "confirm": message("see your move privately, and play it with a button"),
     "weekends": message("off: your clocks stop on Saturdays and Sundays (UTC) in new games"),
 }
-#: the IANA time zones, to suggest for the digest
-_ZONES = tuple(sorted(zoneinfo.available_timezones()))
+
+
+@cache
+def _zones() -> tuple[str, ...]:
+    """The IANA time zones, to suggest for the digest: found when first suggested (a walk of
+    the time-zone folder, which no start of the service waits for)."""
+    return tuple(sorted(zoneinfo.available_timezones()))
 
 
 @dataclass(frozen=True)
@@ -152,7 +158,7 @@ class Digest(ServiceCommand):
                  Option("hour", message("the hour of the day, 0 to 23, in your time zone"),
                         Kind.NUMBER, least=0, most=23),
                  Option("timezone", message("your time zone, like Europe/Berlin"), least=1,
-                        most=64, suggestions=lambda: _ZONES),
+                        most=64, suggestions=_zones),
                  yes_no_option("off", message("yes: no more digests")))))
 def _digest(words: list[str], people: People) -> Digest:
     """`digest` (show it), `digest off`, `digest 8 Europe/Berlin` (an hour, a time zone)."""

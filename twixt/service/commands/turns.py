@@ -97,10 +97,11 @@ def _turn_offering_draw(text: str, game_id: int) -> ServiceCommand:
 
 
 def _may_remove(situation: Situation) -> bool:
-    """Classic rules, on one's turn, with a peg of one's own on the board."""
+    """Classic rules, on one's turn, with a peg of one's own on the board (a bit of the
+    board's own: every view of a seat asks, after every change)."""
     game = situation.game
     return (situation.my_turn and game.rules is RuleSet.CLASSIC
-            and any(peg.colour is situation.colour for peg in game.pegs()))
+            and game.position.peg_bits[situation.colour] != 0)
 
 
 WORDS.word("move", Topic(message("Play your turn, like G6 link E5"), "[move] MOVE",

@@ -2,10 +2,13 @@
 share come from the subjects' modules (`backends.shared`), run through `SqliteConnection`; what
 is SQLite's own is here.
 
-Two connections: one writer, owned by a group-commit task (`sqlite_group_commit`) that puts
+Three connections: one writer, owned by a group-commit task (`sqlite_group_commit`) that puts
 the writes waiting together into one transaction, each in its own savepoint (SQLite has one writer
 anyway, and interleaving two tasks' statements on one connection would mix their
-transactions), and one reader, which in WAL mode never waits for the writer.
+transactions); one reader on aiosqlite's thread, which in WAL mode never waits for the
+writer; and one for the reads by key a move makes (`_read_by`: a game, a player's settings),
+run at once on the event loop's thread, where a hand-over to a thread would cost more than
+the read, and never waiting for a lock (what would wait goes to the reader).
 
 Durability: WAL with synchronous=FULL, so a turn is on disk (fsynced) before `append_turn`
 returns; it survives a killed process and a lost machine alike. NORMAL would survive SIGKILL
@@ -20,7 +23,7 @@ import contextlib
 import functools
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
@@ -53,7 +56,9 @@ _UNIQUE = "UNIQUE constraint failed: "
 
 class SqliteConnection:
     """An aiosqlite connection behind the seam (`storage.connection`): moments pass as
-    `rows.stamp` text, and a broken unique key raises `DuplicateKeyError`."""
+    `rows.stamp` text, and a broken unique key raises `DuplicateKeyError`. A statement and its
+    rows are one hand-over to aiosqlite's thread (`_run`): a hand-over costs more than a
+    statement that reads a game."""
 
     #: one writer: what a write transaction reads stays as it is until it ends
     for_update = for_share = ""
@@ -64,7 +69,7 @@ class SqliteConnection:
         self.db = db
 
     async def execute(self, sql: str, *args: Any) -> int:
-        return (await self._run(sql, args)).rowcount
+        return await self._run(sql, args, _changed)
 
     async def execute_many(self, sql: str, args: Sequence[Sequence[Any]]) -> None:
         try:
@@ -73,11 +78,10 @@ class SqliteConnection:
             raise _duplicate(error) from error
 
     async def fetch_all(self, sql: str, *args: Any) -> list[Row]:
-        return list(await (await self._run(sql, args)).fetchall())
+        return await self._run(sql, args, sqlite3.Cursor.fetchall)
 
     async def fetch_one(self, sql: str, *args: Any) -> Row | None:
-        row: Row | None = await (await self._run(sql, args)).fetchone()
-        return row
+        return await self._run(sql, args, sqlite3.Cursor.fetchone)
 
     async def fetch_value(self, sql: str, *args: Any) -> Any:
         row = await self.fetch_one(sql, *args)
@@ -97,21 +101,25 @@ class SqliteConnection:
     async def lock_user(self, owner_id: int, user_id: int) -> None:
         """Nothing to take: a write transaction holds SQLite's one write lock already."""
 
-    async def _run(self, sql: str, args: Sequence[Any]) -> aiosqlite.Cursor:
+    async def _run(self, sql: str, args: Sequence[Any], result: Callable[[sqlite3.Cursor], T]
+                   ) -> T:
+        """A statement run on aiosqlite's thread, and what `result` takes of its cursor there
+        (its rows, or how many it changed), in the same hand-over."""
+        values = _values(args)
         try:
-            return await self.db.execute(sql, _values(args))
+            return await _on_its_thread(self.db, lambda raw: result(raw.execute(sql, values)))
         except sqlite3.IntegrityError as error:
             raise _duplicate(error) from error
 
 
-class WriterConnection(SqliteConnection):
-    """The group-commit writer's connection (`InlineConnection`), whose statements run on the
-    event loop's thread: straight through sqlite3, with none of aiosqlite's wrapping (a turn's
-    two statements are the most frequent work of the bot)."""
+class RawConnection(SqliteConnection):
+    """Statements straight through a sqlite3 connection, on the thread that calls them: the
+    group-commit writer's on the event loop's (a turn's two statements are the most frequent
+    work of the bot), a whole read on the reader's (`SqliteStorage._read_by`). Its coroutines
+    never wait, so a read of several statements can run to its end on the reader's thread."""
 
-    def __init__(self, db: InlineConnection) -> None:
-        super().__init__(db)
-        self.raw = db.raw
+    def __init__(self, raw: sqlite3.Connection) -> None:
+        self.raw = raw
 
     async def execute(self, sql: str, *args: Any) -> int:
         return self._raw(sql, args).rowcount
@@ -134,6 +142,56 @@ class WriterConnection(SqliteConnection):
             return self.raw.execute(sql, _values(args))
         except sqlite3.IntegrityError as error:
             raise _duplicate(error) from error
+
+
+class WriterConnection(RawConnection):
+    """The group-commit writer's connection (`InlineConnection`), whose statements run on the
+    event loop's thread."""
+
+    def __init__(self, db: InlineConnection) -> None:
+        super().__init__(db.raw)
+
+
+async def _on_its_thread(db: aiosqlite.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
+    """`work` of the sqlite3 connection under `db`, run on aiosqlite's thread: one hand-over
+    there and back (through `_execute`, the method every statement of aiosqlite's goes
+    through)."""
+    return await db._execute(work, db._conn)  # type: ignore[no-untyped-call, no-any-return]
+
+
+def _changed(cursor: sqlite3.Cursor) -> int:
+    return cursor.rowcount
+
+
+def _to_the_end(raw: sqlite3.Connection,
+                work: Callable[[Connection], Coroutine[Any, Any, T]]) -> T:
+    """On the reader's thread: `work` in one read snapshot, its statements run straight
+    through (`RawConnection`: its coroutine never waits, so it runs to its end here)."""
+    raw.execute("BEGIN")
+    try:
+        reading = work(RawConnection(raw))
+        try:
+            reading.send(None)
+        except StopIteration as done:
+            return done.value  # type: ignore[no-any-return]
+        reading.close()
+        raise RuntimeError("a read waited for something other than its statements")
+    finally:
+        raw.execute("ROLLBACK")
+
+
+#: what SQLite says of a read it would have to wait for: the glance leaves it to the thread
+_WOULD_WAIT = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
+
+
+def _glancer(path: Path) -> sqlite3.Connection:
+    """The connection of the reads run at once on the event loop's thread: read only, and
+    never waiting for a lock (busy_timeout 0: SQLITE_BUSY at once, the read then goes to the
+    reader's thread)."""
+    glancer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    for pragma in ("foreign_keys = ON", "busy_timeout = 0", "query_only = 1"):
+        glancer.execute(f"PRAGMA {pragma}")
+    return glancer
 
 
 def _values(args: Sequence[Any]) -> tuple[Any, ...]:
@@ -172,10 +230,12 @@ class SqliteStorage(SqlStorage):
     """Games, turns and the rest in one SQLite file. Open with `await SqliteStorage.open()`."""
 
     def __init__(self, path: Path, writer: aiosqlite.Connection,
-                 reader: aiosqlite.Connection) -> None:
+                 reader: aiosqlite.Connection, glancer: sqlite3.Connection) -> None:
         self.path = path
         self._writer = writer
         self._reader = reader
+        #: reads a game and the like at once, on the event loop's thread (`_read_by`)
+        self._glancer = glancer
         assert isinstance(writer, InlineConnection), "the writer comes from _connect"
         self._file = _identity(path)
         self._writes = GroupCommit(writer, before_commit=self._check_file_is_ours)
@@ -199,18 +259,17 @@ class SqliteStorage(SqlStorage):
         available = migrations()
         await asyncio.to_thread(check_file, path, len(available))
         await asyncio.to_thread(apply_migrations, path, available)
-        try:
-            writer = await _connect(path, busy_timeout_ms, read_only=False)
-        except sqlite3.DatabaseError as error:
-            raise unusable(path, error) from error
-        try:
-            reader = await _connect(path, busy_timeout_ms, read_only=True)
-        except BaseException as error:
-            await writer.close()
-            if isinstance(error, sqlite3.DatabaseError):
+        async with contextlib.AsyncExitStack() as opened:  # all three, or none left open
+            try:
+                writer = await _connect(path, busy_timeout_ms, read_only=False)
+                opened.push_async_callback(writer.close)
+                reader = await _connect(path, busy_timeout_ms, read_only=True)
+                opened.push_async_callback(reader.close)
+                glancer = await asyncio.to_thread(_glancer, path)
+            except sqlite3.DatabaseError as error:
                 raise unusable(path, error) from error
-            raise
-        return cls(path, writer, reader)
+            opened.pop_all()
+        return cls(path, writer, reader, glancer)
 
     def _check_file_is_ours(self) -> None:
         """Refuse to commit once the file was removed or replaced while the bot had it open:
@@ -226,6 +285,7 @@ class SqliteStorage(SqlStorage):
         async with self._read_lock:
             await self._reader.close()
             await self._writer.close()
+            self._glancer.close()
 
     # --- transactions ------------------------------------------------------------------
 
@@ -287,6 +347,41 @@ class SqliteStorage(SqlStorage):
                 raise
             finally:
                 await _rollback(db)
+
+    @asynccontextmanager
+    async def _read_one(self) -> AsyncIterator[SqliteConnection]:
+        """A read of one statement: its own snapshot, with no BEGIN and ROLLBACK to hand over
+        to the reader's thread."""
+        async with self._read_lock:
+            try:
+                yield SqliteConnection(self._reader)
+            except BaseException as error:
+                _reraise(error, self.path)
+                raise
+
+    async def _read_by(self, work: Callable[[Connection], Coroutine[Any, Any, T]]) -> T:
+        """One read snapshot of statements alone (a game and its seats, a player's
+        settings), run at once on the event loop's thread: a read by key takes SQLite a few
+        microseconds, a hand-over to a thread and back several times that, as for the
+        writer's statements. In WAL mode a read waits for no writer; where SQLite would
+        make it wait all the same (another process recovering the file), the glance gives up
+        at once and the read runs whole on the reader's thread instead, in one hand-over
+        (`_to_the_end`), which may wait."""
+        try:
+            return _to_the_end(self._glancer, work)
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode not in _WOULD_WAIT:
+                _reraise(error, self.path)
+                raise
+        except sqlite3.DatabaseError as error:
+            _reraise(error, self.path)
+            raise
+        async with self._read_lock:
+            try:
+                return await _on_its_thread(self._reader, lambda raw: _to_the_end(raw, work))
+            except BaseException as error:
+                _reraise(error, self.path)
+                raise
 
     #: one player's games walked in the index game_seats_by_user, which is in newest-first
     #: order already, so a page deep in the list steps over index entries, sorting none
