@@ -9,8 +9,11 @@ begins with `Place`.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 import time
@@ -90,10 +93,42 @@ def export(database: Path, channel: str = "den") -> str:
     return done.stdout
 
 
+#: Chromiums started and idle now, by language (`--lang` is fixed at launch): a test's
+#: `chromium()` takes one and gets a tab of its own, so that the browser's start-up (about a
+#: second of CPU) is paid once a process, not once a test; `quit_all` ends them
+_IDLE: dict[str, list[WebDriver]] = {}
+#: each started Chromium's profile folder, removed when it quits
+_PROFILES: dict[WebDriver, str] = {}
+
+
 @contextmanager
 def chromium(size: tuple[int, int] = DESKTOP, dark: bool = False,
              lang: str = "en") -> Iterator[WebDriver]:
-    """A fresh headless Chromium with the viewport `size` (CSS pixels)."""
+    """A headless Chromium showing a fresh tab with the viewport `size` (CSS pixels).
+
+    The browser may have served an earlier test: it comes back with every other tab closed
+    and no cookies or cache, and a new tab holds nothing of the old ones' (documents,
+    emulation); the page keeps no storage of its own (no cookies, no web storage). A browser
+    whose test failed is quit, not kept. While one is in use, another `chromium()` starts
+    its own."""
+    idle = _IDLE.setdefault(lang, [])
+    driver = idle.pop() if idle else _launch(lang)
+    try:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": size[0], "height": size[1], "deviceScaleFactor": 1,
+            "mobile": size[0] < 600})
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+            {"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
+        yield driver
+        _fresh_tab(driver)
+    except BaseException:
+        _quit(driver)
+        raise
+    idle.append(driver)
+
+
+def _launch(lang: str) -> WebDriver:
+    """A new headless Chromium with a profile of its own, quit when this process ends."""
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     profile = tempfile.mkdtemp(prefix="twixt-chromium-")
@@ -105,15 +140,35 @@ def chromium(size: tuple[int, int] = DESKTOP, dark: bool = False,
         options.add_argument(flag)
     options.add_experimental_option("prefs", {"intl.accept_languages": lang})
     driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
-    try:
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-            "width": size[0], "height": size[1], "deviceScaleFactor": 1,
-            "mobile": size[0] < 600})
-        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
-            {"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
-        yield driver
-    finally:
+    _PROFILES[driver] = profile
+    return driver
+
+
+def _fresh_tab(driver: WebDriver) -> None:
+    """Leave `driver` with one new blank tab, the others closed, no cookies and no cache."""
+    used = driver.window_handles
+    driver.switch_to.new_window("tab")
+    fresh = driver.current_window_handle
+    for handle in used:
+        driver.switch_to.window(handle)
+        driver.close()
+    driver.switch_to.window(fresh)
+    driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    driver.execute_cdp_cmd("Network.clearBrowserCache", {})
+
+
+def _quit(driver: WebDriver) -> None:
+    with contextlib.suppress(WebDriverException, OSError):
         driver.quit()
+    shutil.rmtree(_PROFILES.pop(driver), ignore_errors=True)
+
+
+@atexit.register
+def quit_all() -> None:
+    """Quit the idle Chromiums (the tests' session ends with this, a script's process too)."""
+    for idle in _IDLE.values():
+        while idle:
+            _quit(idle.pop())
 
 
 def wait_for(condition: Callable[[], object], what: str) -> object:

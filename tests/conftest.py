@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Any
 
 import pytest
@@ -49,3 +49,13 @@ async def fake_discord() -> AsyncIterator[Any]:
     await server.start()
     yield server
     await server.stop()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _browsers_quit() -> Iterator[None]:
+    """The Chromiums the web tests kept between tests (`support.browser.chromium`) quit with
+    the session, where any were started."""
+    yield
+    browser = sys.modules.get("support.browser")
+    if browser is not None:
+        browser.quit_all()

@@ -17,6 +17,7 @@ environment, from the index pip is configured with (setuptools only).
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
@@ -35,9 +36,6 @@ from packaging.requirements import Requirement
 from twixt.rules import records
 
 ROOT = Path(__file__).resolve().parents[1]
-#: every test of the module on one worker of pytest-xdist (`--dist loadgroup`): the image and
-#: the install without a compiler are made once
-pytestmark = pytest.mark.xdist_group("docker-context")
 #: folders of the tree that are no part of the bot: its tests and what they share with the
 #: benchmarks
 NOT_SHIPPED = {"tests", "support"}
@@ -178,16 +176,36 @@ def install(base: Path, compiler: str | None = None) -> Path:
     return environment / "bin"
 
 
-@pytest.fixture(scope="module")
+def install_once(tmp_path_factory: pytest.TempPathFactory, name: str,
+                 compiler: str | None = None) -> Path:
+    """`install` made once for the whole run, whichever worker of pytest-xdist asks first
+    (the others wait on a lock, then use it): the workers share their temporary folders'
+    parent, which is the run's own."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    base = root / name
+    with (root / f"{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        made = base / "installed"
+        if not made.exists():
+            shutil.rmtree(base, ignore_errors=True)
+            base.mkdir()
+            bin_folder = install(base, compiler)
+            made.write_text(str(bin_folder))
+    return Path(made.read_text())
+
+
+@pytest.fixture(scope="session")
 def image(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The image's package installed as the Dockerfile installs it, with a compiler."""
-    return install(tmp_path_factory.mktemp("docker"))
+    return install_once(tmp_path_factory, "docker")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def no_compiler(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The same install where the C compiler fails (as on a machine without one)."""
-    return install(tmp_path_factory.mktemp("no-compiler"), compiler="/bin/false")
+    return install_once(tmp_path_factory, "no-compiler", compiler="/bin/false")
 
 
 def run(image: Path, *command: str, stdin: str = "") -> subprocess.CompletedProcess[str]:

@@ -1,7 +1,8 @@
 """On PostgreSQL: SIGKILL of the bot, and SIGKILL of the server (then a restart), at random
 moments never lose an acknowledged turn nor leave a bad game.
 
-A server of its own, since this test kills it.
+The server-kill test has a server of its own, since it kills it; the bot-kill test kills
+only the bot and takes a new database on the session's server (`pg_server`).
 """
 
 import asyncio
@@ -44,8 +45,8 @@ async def assert_intact(url: str, reported: list[tuple[int, int]]) -> None:
     assert_none_lost(reported, versions)
 
 
-async def test_acknowledged_turns_survive_sigkill_of_the_bot(own_server):
-    url = await new_database(own_server)
+async def test_acknowledged_turns_survive_sigkill_of_the_bot(pg_server):
+    url = await new_database(pg_server)
     reported = await kill_again_and_again(url, BOT_KILLS, random.Random(20240602), assert_intact)
     assert len(reported) > BOT_KILLS
 

@@ -33,9 +33,12 @@ pytestmark = pytest.mark.usefixtures("browser_installed")
 
 
 def _box(page: WebDriver, name: str) -> dict[str, float]:
-    found = hole(page, name)
-    assert found is not None, name
-    return box_of(page, found)
+    """Hole `name`'s box, read again where a live update redrew the board between finding
+    the hole and measuring it."""
+    def now() -> dict[str, float] | None:
+        found = hole(page, name)
+        return box_of(page, found) if found is not None else None
+    return wait_for(now, f"{name}'s box")  # type: ignore[return-value]
 
 
 def _shown(page: WebDriver, selector: str) -> str:
