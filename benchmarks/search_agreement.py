@@ -2,7 +2,7 @@
 
     python benchmarks/search_agreement.py --nodes 15000
     python benchmarks/search_agreement.py --nodes 15000 --c-puct 3 --first-play-urgency 0.3
-    python benchmarks/search_agreement.py --nodes 15000 --prior-choice 0   # by visits alone
+    python benchmarks/search_agreement.py --nodes 15000 --prior-choice 3   # visits × prior³
 
 The fixed positions of the real-game benchmark (`engine_games.positions`: 200, two a game,
 between moves 5 and 40) are searched in this process with `think`'s search (compiled core

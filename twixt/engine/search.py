@@ -38,9 +38,12 @@ ROOT_WIDTH = 32
 FIRST_PLAY_URGENCY = 0.1
 #: the root's final choice: the move with the most visits × prior ** PRIOR_CHOICE (0: the
 #: most visited). The root's prior is the policy network's, which foresees the players' move
-#: more often than the visits do: the evaluation below the root (the two sides' distances)
-#: values the network's move lower than the players find it
-PRIOR_CHOICE = 3.0
+#: more often than the visits do (the evaluation below the root values the network's move
+#: lower than players find it): 3 makes the move the players' 31% of the time on real games
+#: instead of 20.5%, at no cost at equal nodes, but then twice the nodes changes the move in
+#: few positions and no longer wins against itself (docs/engine-measurements.md), so the
+#: engine keeps 0; `benchmarks/search_agreement.py --prior-choice` measures others
+PRIOR_CHOICE = 0.0
 #: never more nodes than this in one search, on either core: a ceiling only, since memory is
 #: bounded by pruning the tree (`MAX_BYTES`), so that a time limit is what ends a search
 MAX_NODES = 10_000_000
