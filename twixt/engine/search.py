@@ -36,6 +36,14 @@ WIDTH = 20
 ROOT_WIDTH = 32
 #: what a first visit assumes of a child, below its parent's value
 FIRST_PLAY_URGENCY = 0.1
+#: the root's final choice: the move with the most visits × prior ** PRIOR_CHOICE (0: the
+#: most visited). The root's prior is the policy network's, which foresees the players' move
+#: more often than the visits do (the evaluation below the root values the network's move
+#: lower than players find it): 3 makes the move the players' 31% of the time on real games
+#: instead of 20.5%, at no cost at equal nodes, but then twice the nodes changes the move in
+#: few positions and no longer wins against itself (docs/engine-measurements.md), so the
+#: engine keeps 0; `benchmarks/search_agreement.py --prior-choice` measures others
+PRIOR_CHOICE = 0.0
 #: never more nodes than this in one search, on either core: a ceiling only, since memory is
 #: bounded by pruning the tree (`MAX_BYTES`), so that a time limit is what ends a search
 MAX_NODES = 10_000_000
@@ -401,15 +409,16 @@ class SearchOutcome:
     kept_bytes: int = 0
 
     def best(self) -> int | None:
-        """The index of the most visited root move (the better value, then the prior, on
-        ties), as `Search.best_child` chooses."""
+        """The index of the root's move: the most visits × prior ** `PRIOR_CHOICE` (the
+        better value, then the prior, on ties); a move never visited is never chosen while
+        another was."""
         if not self.moves:
             return None
         best_i = 0
-        best_key = (-1, -1.0, -1.0)
+        best_key = (-1.0, -1.0, -1.0)
         for i, (visits, value, prior) in enumerate(
                 zip(self.visits, self.values, self.priors, strict=True)):
-            key = (visits, value / visits if visits else 0.0, prior)
+            key = (visits * prior ** PRIOR_CHOICE, value / visits if visits else 0.0, prior)
             if key > best_key:
                 best_key = key
                 best_i = i
