@@ -67,9 +67,11 @@ MIN_SWING = 0.10
 #: the largest losses judged again by the deeper search (two searches each)
 CANDIDATES = SWINGS + 1
 #: the deeper search: this many times a position's nodes (and at least the budget's
-#: `deep_level`'s fixed nodes for the board), within `DEEP_SECONDS` times its seconds
-DEEP = 4
-DEEP_SECONDS = 3
+#: `deep_level`'s fixed nodes for the board), within `DEEP_SECONDS` times its seconds; at four
+#: times, three of five swings on real games were ones a search forty times as deep clears,
+#: at ten times none (docs/engine-measurements.md, "Swings: a deeper look")
+DEEP = 10
+DEEP_SECONDS = 10
 
 #: the seconds a position's search may take by default (a longer game shares them, as it does
 #: the nodes): a bound for a slow or busy machine, below every level's own cap; the nodes decide
