@@ -76,7 +76,7 @@ def largest_loss(analysis: GameAnalysis) -> tuple[int, float]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4)
-    parser.add_argument("--playouts", type=int, default=10)
+    parser.add_argument("--playouts", type=int, default=10, help="0: no play-outs")
     parser.add_argument("--playout-nodes", type=int, default=15000)
     parser.add_argument("--deeper", type=int, default=DEEPER)
     parser.add_argument("--after", default="", help="only games whose file name sorts after this")
@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> None:
             deeper_big += 1
             deeper_listed += number in analysis.swings
         costless += sum(deep.move(listed).loss <= 0 for listed in analysis.swings)
-        for swing in map(analysis.move, analysis.swings):
+        for swing in map(analysis.move, analysis.swings if args.playouts else ()):
             before = position_before(game, swing.number)
             after_played = before.copy()
             after_played.play(swing.played)

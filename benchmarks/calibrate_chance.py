@@ -8,6 +8,8 @@
     python benchmarks/calibrate_chance.py measure held-out.jsonl --grid   # other maps' ECE, zigzag
     python benchmarks/calibrate_chance.py collect --games training --first 60 --nodes 1250 \
         --out train-games.jsonl
+    python benchmarks/calibrate_chance.py collect --games training --last 40 --nodes 1250 \
+        --out train-games.jsonl
     python benchmarks/calibrate_chance.py fit --looks train-games.jsonl   # the analysis's map
 
 `collect` replays real games with a winner (the 728 training games of
@@ -218,12 +220,14 @@ ECE_GOAL = 0.05
 
 def fit_looks(path: Path, command: str) -> dict[str, Any]:
     """The analysis's map (`Looks`): for each share of `SHARES` and weight of `WEIGHTS`, the
-    logistic map of the weighed value fitted on the collected positions (whole games, so
-    that each has the positions before and after it) and that map's ECE and zigzag on them;
+    logistic map of the weighed value fitted on the collected positions with another look
+    (whole games, so that each has the positions before and after it; one with neither keeps
+    the one search's chance) and that map's ECE and zigzag on them;
     the pair whose zigzag is nearest 0 among those with an ECE within `ECE_GOAL` on these
     training positions (a calibrated chance moves as a martingale, whose changes are
     uncorrelated: 0, not the goal's edge, is what a curve should show)."""
-    data = [row for row in rows(path) if row["searched"] is not None]
+    data = [row for row in rows(path) if row["searched"] is not None
+            and (row["earlier"] is not None or row["later"] is not None)]
     won = np.array([row["red_won"] == row["red_to_move"] for row in data], dtype=float)
     fits = []
     for share in SHARES:
@@ -341,7 +345,8 @@ def measure(path: Path, calibration: Calibration | None) -> None:
             row["refit"] = calibration.chance(float(row["searched"]))
             keys["refit"] = "the search's value through the given calibration"
         if "tried" in row and row["searched"] is not None:  # as the analysis draws its curve
-            row["looks"] = looks().calibration.chance(looked(row, looks()))
+            row["looks"] = (row["win"] if row["earlier"] is None and row["later"] is None
+                            else looks().calibration.chance(looked(row, looks())))
             keys["looks"] = "the analysis's chance: the earlier and later looks weighed in (Looks)"
     for key, title in keys.items():
         known = [row for row in data if row.get(key) is not None]
@@ -465,8 +470,9 @@ def grid(path: Path) -> None:
 
 #: how the analysis's map is made (its provenance)
 LOOKS_COMMAND = ("python benchmarks/calibrate_chance.py collect --games training --first 60"
-                 " --nodes 1250 --out train-games.jsonl; python"
-                 " benchmarks/calibrate_chance.py fit --looks train-games.jsonl")
+                 " --nodes 1250 --out train-games.jsonl; python benchmarks/calibrate_chance.py"
+                 " collect --games training --last 40 --nodes 1250 --out train-games.jsonl;"
+                 " python benchmarks/calibrate_chance.py fit --looks train-games.jsonl")
 
 
 def main(argv: list[str] | None = None) -> None:

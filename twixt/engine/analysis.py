@@ -253,22 +253,18 @@ class _Look:
     def red_with(self, later: _Look | None = None) -> float:
         """Red's chance by this search, its earlier look and the search of `later` (the
         position after the next move, when that search is there and the other side was to
-        move in it: `engine.chance.Looks`)."""
+        move in it: `engine.chance.Looks`); by this search alone (`PlayResult.win`) when it
+        has neither, as the swings' deeper look has."""
         if self.result is None:
             return self.red
+        after = None if later is None or later.to_move is self.to_move else later.result
+        value = None if after is None or after.searched is None else 1.0 - after.searched
         win = self.result.win
-        searched = None if later is None or later.to_move is self.to_move else later.searched
-        if self.result.searched is not None:
+        if self.result.searched is not None and (self.earlier is not None or value is not None):
             win = looks().chance(self.result.searched, self.result.nodes, self.earlier,
-                                 self.visits, None if searched is None else 1.0 - searched,
-                                 0 if later is None or later.result is None else later.result.nodes)
+                                 self.visits, value, 0 if after is None else after.nodes)
         win = min(1.0, max(0.0, win))
         return win if self.to_move is Colour.RED else 1.0 - win
-
-    @property
-    def searched(self) -> float | None:
-        """The search's own value for the side to move (None: no search, or none ran)."""
-        return None if self.result is None else self.result.searched
 
     @property
     def move(self) -> str:
