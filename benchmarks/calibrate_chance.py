@@ -26,7 +26,7 @@ one before it, whose search looked at it first.
 + b`, by maximum likelihood (Newton's method), and writes it with its provenance to
 `twixt/engine/data/calibration.json`, which the engine ships (`engine.chance`). `b` is what
 the side to move's value is worth too much (or too little) at an even search; `a` how sure the
-search is of itself. `fit --looks` learns the analysis's map instead (`Looks`: the position's
+search is of itself. `fit --looks` learns the analysis's map instead (`CurveLooks`: the position's
 own value weighed with the search before's look at it and the search after the next move's,
 which need whole games collected) and adds it to the data file as `analysis`.
 
@@ -65,7 +65,7 @@ from twixt.engine import Limit, core, think
 from twixt.engine.analysis import default_limit
 from twixt.engine.api import _PLAIN as BY_THE_BOOK  # think's noise, temperature: a Limit's
 from twixt.engine.board import Board
-from twixt.engine.chance import DATA, Calibration, Looks, looks
+from twixt.engine.chance import DATA, Calibration, CurveLooks, looks
 from twixt.engine.core import search
 from twixt.engine.evaluate import NARROW, SHARPNESS, TEMPO, UNREACHABLE, side, win_chance
 from twixt.engine.policy import root_scores
@@ -199,14 +199,14 @@ def rows(path: Path) -> list[dict[str, Any]]:
     return found
 
 
-def looked(row: dict[str, Any], look: Looks) -> float:
-    """A collected position's value weighed with the other looks at it (`Looks.value`)."""
+def looked(row: dict[str, Any], look: CurveLooks) -> float:
+    """A collected position's value weighed with the other looks at it (`CurveLooks.value`)."""
     return look.value(float(row["searched"]), int(row["nodes"]), row["earlier"],
                       int(row["visits"]), row["later"], int(row["later_nodes"]))
 
 
-#: the weights of the earlier look `fit --looks` tries (`Looks.share`), and of the later one
-#: (`Looks.weight`)
+#: the weights of the earlier look `fit --looks` tries (`CurveLooks.share`), and of the later one
+#: (`CurveLooks.weight`)
 SHARES = (0.01, 0.02, 0.05, 0.1, 0.2)
 WEIGHTS = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)
 
@@ -219,7 +219,7 @@ ECE_GOAL = 0.05
 
 
 def fit_looks(path: Path, command: str) -> dict[str, Any]:
-    """The analysis's map (`Looks`): for each share of `SHARES` and weight of `WEIGHTS`, the
+    """The analysis's map (`CurveLooks`): for each share of `SHARES` and weight of `WEIGHTS`, the
     logistic map of the weighed value fitted on the collected positions with another look
     (whole games, so that each has the positions before and after it; one with neither keeps
     the one search's chance) and that map's ECE and zigzag on them;
@@ -232,10 +232,10 @@ def fit_looks(path: Path, command: str) -> dict[str, Any]:
     fits = []
     for share in SHARES:
         for weight in WEIGHTS:
-            x = _logit([looked(row, Looks(Calibration(1.0, 0.0), share, weight))
+            x = _logit([looked(row, CurveLooks(Calibration(1.0, 0.0), share, weight))
                         for row in data])
             slope, bias, loss = logistic(x, won)
-            mapped = Looks(Calibration(slope, bias), share, weight)
+            mapped = CurveLooks(Calibration(slope, bias), share, weight)
             for row in data:
                 row["fitted"] = mapped.calibration.chance(looked(row, mapped))
             error, _ = reliability((row["fitted"], row["red_won"] == row["red_to_move"])
@@ -347,7 +347,8 @@ def measure(path: Path, calibration: Calibration | None) -> None:
         if "tried" in row and row["searched"] is not None:  # as the analysis draws its curve
             row["looks"] = (row["win"] if row["earlier"] is None and row["later"] is None
                             else looks().calibration.chance(looked(row, looks())))
-            keys["looks"] = "the analysis's chance: the earlier and later looks weighed in (Looks)"
+            keys["looks"] = ("the analysis's chance: the earlier and later looks weighed in"
+                             " (CurveLooks)")
     for key, title in keys.items():
         known = [row for row in data if row.get(key) is not None]
         pairs = [(float(row[key]), row["red_won"] == row["red_to_move"]) for row in known]

@@ -7,7 +7,7 @@ import math
 import pytest
 
 from twixt.engine import Limit, think
-from twixt.engine.chance import Calibration, Looks, calibrated, looks, shipped
+from twixt.engine.chance import Calibration, CurveLooks, calibrated, looks, shipped
 from twixt.rules import Game
 
 
@@ -56,7 +56,7 @@ def test_think_reports_the_calibrated_chance_of_its_searched_value() -> None:
 def test_the_looks_weigh_the_earlier_value_by_its_visits_in_logits() -> None:
     """The earlier search's look counts as `share` of the position's own nodes a visit: as
     many visits as share times nodes make it weigh as much as the position's own search."""
-    look = Looks(Calibration(1.0, 0.0), share=0.1)
+    look = CurveLooks(Calibration(1.0, 0.0), share=0.1)
     assert look.value(0.7, 1000) == 0.7
     assert look.value(0.7, 1000, 0.2, 0) == 0.7
     even = look.value(0.8, 1000, 0.2, 100)  # logits +1.386 and -1.386, weighed alike
@@ -69,18 +69,18 @@ def test_the_later_search_weighs_as_weight_times_the_positions_own() -> None:
     """The search after the next move counts as `weight` times a search of its nodes: of the
     same nodes and weight 1 it weighs as much as the position's own; without a weight it is
     not weighed at all."""
-    look = Looks(Calibration(1.0, 0.0), share=0.1, weight=1.0)
+    look = CurveLooks(Calibration(1.0, 0.0), share=0.1, weight=1.0)
     assert look.value(0.8, 1000, later=0.2, later_nodes=1000) == pytest.approx(0.5)
     assert look.value(0.8, 1000, 0.2, 100, 0.8, 2000) == pytest.approx(
         1 / (1 + math.exp(-math.log(4) * 2 / 4)))  # +1, -1, +2 shares of the logit of 0.8
     assert 0.5 < look.value(0.8, 1000, later=0.2, later_nodes=500) < 0.8
-    assert Looks(Calibration(1.0, 0.0), share=0.1).value(0.8, 1000, later=0.2,
+    assert CurveLooks(Calibration(1.0, 0.0), share=0.1).value(0.8, 1000, later=0.2,
                                                          later_nodes=1000) == 0.8
 
 
 def test_the_looks_leave_a_decided_position_decided() -> None:
     """A decided look has no logit to weigh: the position's own value stands."""
-    look = Looks(Calibration(0.5, -0.2), share=0.1, weight=1.0)
+    look = CurveLooks(Calibration(0.5, -0.2), share=0.1, weight=1.0)
     assert look.value(1.0, 1000, 0.4, 500) == 1.0
     assert look.value(0.6, 1000, 0.0, 500) == 0.6
     assert look.value(0.6, 1000, later=1.0, later_nodes=1000) == 0.6

@@ -7,7 +7,7 @@ start, and the position after each move (a peg or a swap), where the mover's opp
 move. Red's chance there is the engine's calibrated chance (`engine.chance`), so a point of the
 curve means the same whichever side is to move; where the search of the position before tried
 the move played, its value of it is weighed in, and so is the value the search of the position
-after the next move gives what that move kept (`engine.chance.Looks`: three looks at the same
+after the next move gives what that move kept (`engine.chance.CurveLooks`: three looks at the same
 position, the earlier one sharing its errors with the point before and the later one with the
 point after, so the curve zigzags less with the turn). For each move it also asks about the
 position
@@ -253,7 +253,7 @@ class _Look:
     def red_with(self, later: _Look | None = None) -> float:
         """Red's chance by this search, its earlier look and the search of `later` (the
         position after the next move, when that search is there and the other side was to
-        move in it: `engine.chance.Looks`); by this search alone (`PlayResult.win`) when it
+        move in it: `engine.chance.CurveLooks`); by this search alone (`PlayResult.win`) when it
         has neither, as the swings' deeper look has."""
         if self.result is None:
             return self.red

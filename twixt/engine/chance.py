@@ -18,7 +18,7 @@ value is what the next move kept of this one. All three are honest estimates of 
 position; the earlier one shares its errors with the point before it on the curve and the
 later one with the point after it, so a mean of the three draws a calmer curve than any of
 them, in which a search's noise no longer makes the curve jump up and down with the turn
-(docs/engine-measurements.md, "The curve's zigzag"). `Looks` weighs them in logits and maps
+(docs/engine-measurements.md, "The curve's zigzag"). `CurveLooks` weighs them in logits and maps
 the mean to a chance with a calibration fitted on that mean (`benchmarks/calibrate_chance.py
 fit --looks`, shipped as `analysis` in the data file).
 """
@@ -61,7 +61,7 @@ class Calibration:
 
 
 @dataclass(frozen=True)
-class Looks:
+class CurveLooks:
     """The chance of a position from its own search's `value` (of `nodes` nodes) and, when
     there are, the search of the position before's value of the move leading here (for the
     same side, `earlier`, over `visits` visits) and the value the search of the position after
@@ -119,10 +119,11 @@ def shipped() -> Calibration:
 
 
 @cache
-def looks() -> Looks:
+def looks() -> CurveLooks:
     """The analysis's looks at a position, as the package ships them."""
     found = _data()["analysis"]
-    return Looks(Calibration.from_json(found), float(found["share"]), float(found.get("later", 0)))
+    return CurveLooks(Calibration.from_json(found), float(found["share"]),
+                      float(found.get("later", 0)))
 
 
 def calibrated(value: float) -> float:
