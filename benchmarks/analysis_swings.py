@@ -1,13 +1,14 @@
 """Are the analysis's swings the game's turning points? Checked by play and by a deeper look.
 
-    python benchmarks/analysis_swings.py --games 5 --playouts 6 --playout-nodes 1250
+    python benchmarks/analysis_swings.py --games 4      # the issue's play-outs: 10 at 15,000 nodes
     python benchmarks/analysis_swings.py --games 2 --after 0019.twixt   # games not yet seen
 
 For each of the first `--games` games of the real-game benchmark (`benchmarks/games/`) with a
 listed swing, this analyses the game at the default budget (`engine.analysis.default_limit`)
 and again with ten times its nodes (`--deeper`), and prints both analyses' swings and
 largest losses: whether the deeper look's largest loss (when it is at least 15 points) is
-among the swings listed at the default budget.
+among the swings listed at the default budget (goal: every one), and how many listed swings
+cost nothing by it (goal: none).
 
 Then, for each listed swing of the default analysis, it plays the game out from the position
 after the move played and from the position after the engine's choice there, `--playouts`
@@ -74,13 +75,13 @@ def largest_loss(analysis: GameAnalysis) -> tuple[int, float]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=5)
-    parser.add_argument("--playouts", type=int, default=6)
-    parser.add_argument("--playout-nodes", type=int, default=1250)
+    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--playouts", type=int, default=10, help="0: no play-outs")
+    parser.add_argument("--playout-nodes", type=int, default=15000)
     parser.add_argument("--deeper", type=int, default=DEEPER)
     parser.add_argument("--after", default="", help="only games whose file name sorts after this")
     args = parser.parse_args(argv)
-    found = confirmed = deeper_listed = deeper_big = swings = 0
+    found = confirmed = deeper_listed = deeper_big = swings = costless = 0
     started = time.monotonic()
     for path in sorted(GAMES.glob("*.twixt")):
         if found >= args.games:
@@ -102,7 +103,8 @@ def main(argv: list[str] | None = None) -> None:
         if loss >= LISTED_ABOVE:
             deeper_big += 1
             deeper_listed += number in analysis.swings
-        for swing in map(analysis.move, analysis.swings):
+        costless += sum(deep.move(listed).loss <= 0 for listed in analysis.swings)
+        for swing in map(analysis.move, analysis.swings if args.playouts else ()):
             before = position_before(game, swing.number)
             after_played = before.copy()
             after_played.play(swing.played)
@@ -119,7 +121,9 @@ def main(argv: list[str] | None = None) -> None:
                   f" {best_score:.0%} after the engine's {swing.best}"
                   f" ({time.monotonic() - started:.0f} s)")
     print(f"\n{found} games: the deeper look's largest loss (>= {LISTED_ABOVE:.0%}) listed in "
-          f"{deeper_listed} of {deeper_big}; swings confirmed by play: {confirmed} of {swings}")
+          f"{deeper_listed} of {deeper_big} (goal: all); listed swings that cost nothing by it: "
+          f"{costless} (goal: none); swings confirmed by play ({args.playouts} a side at "
+          f"{args.playout_nodes:,} nodes a move): {confirmed} of {swings}")
 
 
 if __name__ == "__main__":

@@ -6,9 +6,11 @@
     python benchmarks/calibrate_chance.py fit train.jsonl          # writes the data file
     python benchmarks/calibrate_chance.py measure held-out.jsonl   # reliability, ECE, zigzag
     python benchmarks/calibrate_chance.py measure held-out.jsonl --grid   # other maps' ECE, zigzag
-    python benchmarks/calibrate_chance.py collect --games training --first 100 --per-game 6 \
-        --parents --nodes 1250 --out train-parents.jsonl
-    python benchmarks/calibrate_chance.py fit --second-look train-parents.jsonl   # the analysis's
+    python benchmarks/calibrate_chance.py collect --games training --first 60 --nodes 1250 \
+        --out train-games.jsonl
+    python benchmarks/calibrate_chance.py collect --games training --last 40 --nodes 1250 \
+        --out train-games.jsonl
+    python benchmarks/calibrate_chance.py fit --looks train-games.jsonl   # the analysis's map
 
 `collect` replays real games with a winner (the 728 training games of
 `benchmarks/games/corpus/`, or the 100 of the real-game benchmark, `benchmarks/games/`) and
@@ -24,9 +26,9 @@ one before it, whose search looked at it first.
 + b`, by maximum likelihood (Newton's method), and writes it with its provenance to
 `twixt/engine/data/calibration.json`, which the engine ships (`engine.chance`). `b` is what
 the side to move's value is worth too much (or too little) at an even search; `a` how sure the
-search is of itself. `fit --second-look` learns the analysis's map instead (`SecondLook`: the
-position's own value weighed with the search before's look at it) and adds it to the data
-file as `analysis`.
+search is of itself. `fit --looks` learns the analysis's map instead (`CurveLooks`: the position's
+own value weighed with the search before's look at it and the search after the next move's,
+which need whole games collected) and adds it to the data file as `analysis`.
 
 `measure` prints, for the chance as collected (`win`) and for the search's own value, the
 reliability curve (bands of 10%: mean chance, share won), the expected calibration error
@@ -35,7 +37,8 @@ side to move and by colour to move, the mean bias, the log-loss and the lag-one
 autocorrelation of the changes of Red's chance along each whole game (the curve's zigzag:
 about -0.5 when each point is an independent noisy guess, -1 when the points alternate);
 the same for the analysis's chance (the earlier look weighed in where the position before was
-collected and its search tried the move played, else the chance reported);
+collected and its search tried the move played, the later one where the position after the
+next move was collected);
 `--grid` the ECE and zigzag of a few other maps instead, `--evaluation` where the side to
 move's bias comes from (the evaluation alone, no search, against the search and the results),
 `--values` whether another value than the best move's would draw a calmer curve (the root's
@@ -62,7 +65,7 @@ from twixt.engine import Limit, core, think
 from twixt.engine.analysis import default_limit
 from twixt.engine.api import _PLAIN as BY_THE_BOOK  # think's noise, temperature: a Limit's
 from twixt.engine.board import Board
-from twixt.engine.chance import DATA, Calibration, SecondLook, second_look
+from twixt.engine.chance import DATA, Calibration, CurveLooks, looks
 from twixt.engine.core import search
 from twixt.engine.evaluate import NARROW, SHARPNESS, TEMPO, UNREACHABLE, side, win_chance
 from twixt.engine.policy import root_scores
@@ -101,10 +104,12 @@ def position(game: Game, mark: int) -> Game:
 
 
 def collect(which: str, per_game: int, nodes: int | None, seed: int, out: Path,
-            first: int | None = None, views: bool = False, parents: bool = False) -> None:
+            first: int | None = None, views: bool = False, parents: bool = False,
+            last: int | None = None) -> None:
     """Write one JSON line a position (see the module); a line already in `out` is kept, so
     a stopped run goes on where it stopped. `parents`: with each position drawn, the one
-    before it too (its search's look at the move played, `tried` and `played`)."""
+    before it too (its search's look at the move played, `tried` and `played`); `first`,
+    `last`: only the set's first or last games."""
     done = set()
     if out.exists():
         done = {(row["game"], row["moves"]) for row in map(json.loads, out.open())}
@@ -112,7 +117,8 @@ def collect(which: str, per_game: int, nodes: int | None, seed: int, out: Path,
     started = time.monotonic()
     count = 0
     with out.open("a") as sink:
-        for name, game in games(which)[:first]:
+        chosen = games(which)
+        for name, game in chosen[:first] if last is None else chosen[-last:]:
             marks = list(range(sum(1 for turn in game.history if turn.command.is_move)))
             if per_game:
                 marks = sorted(rng.sample(marks, min(per_game, len(marks))))
@@ -173,7 +179,9 @@ def rows(path: Path) -> list[dict[str, Any]]:
     """The positions of a `collect` output, each with the search of the position before's
     look at it when that position was collected too (`earlier`, for the side to move, and
     its `visits`; None and 0 when that search did not try the move played; `has_earlier`
-    False when the position before was not collected)."""
+    False when the position before was not collected), and the search of the position after
+    the next move's value for this position's side to move (`later`, of `later_nodes` nodes;
+    None and 0 when that position was not collected or had no search)."""
     found = [json.loads(line) for line in path.open()]
     by_place = {(row["game"], row["moves"]): row for row in found}
     for row in found:
@@ -182,41 +190,74 @@ def rows(path: Path) -> list[dict[str, Any]]:
         tried = (before["tried"].get(before["played"])
                  if before is not None and row["has_earlier"] else None)
         row["earlier"], row["visits"] = (None, 0) if tried is None else (1 - tried[1], tried[0])
+        after = by_place.get((row["game"], row["moves"] + 1))
+        if (after is None or after["searched"] is None
+                or after["red_to_move"] is row["red_to_move"]):
+            row["later"], row["later_nodes"] = None, 0
+        else:
+            row["later"], row["later_nodes"] = 1 - after["searched"], after["nodes"]
     return found
 
 
-def looked_twice(row: dict[str, Any], look: SecondLook) -> float:
-    """A collected position's value weighed with the earlier look at it (`SecondLook.value`)."""
+def looked(row: dict[str, Any], look: CurveLooks) -> float:
+    """A collected position's value weighed with the other looks at it (`CurveLooks.value`)."""
     return look.value(float(row["searched"]), int(row["nodes"]), row["earlier"],
-                      int(row["visits"]))
+                      int(row["visits"]), row["later"], int(row["later_nodes"]))
 
 
-#: the weights of the earlier look `fit --second-look` tries (`SecondLook.share`)
-SHARES = (0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5)
+#: the weights of the earlier look `fit --looks` tries (`CurveLooks.share`), and of the later one
+#: (`CurveLooks.weight`)
+SHARES = (0.01, 0.02, 0.05, 0.1, 0.2)
+WEIGHTS = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)
 
 
-def fit_second_look(path: Path, command: str) -> dict[str, Any]:
-    """The analysis's map (`SecondLook`): for each share of `SHARES`, the logistic map of the
-    weighed value fitted on the positions whose position before was collected; the share
-    with the least log-loss."""
-    data = [row for row in rows(path) if row["searched"] is not None and row["has_earlier"]]
+#: the analysis's goals (issue 45): the curve's zigzag at least this, the ECE for the side to
+#: move (and so for the side not to move) at most that; `fit --looks` holds its choice to the
+#: ECE's on the training games
+ZIGZAG_GOAL = -0.35
+ECE_GOAL = 0.05
+
+
+def fit_looks(path: Path, command: str) -> dict[str, Any]:
+    """The analysis's map (`CurveLooks`): for each share of `SHARES` and weight of `WEIGHTS`, the
+    logistic map of the weighed value fitted on the collected positions with another look
+    (whole games, so that each has the positions before and after it; one with neither keeps
+    the one search's chance) and that map's ECE and zigzag on them;
+    the pair whose zigzag is nearest 0 among those with an ECE within `ECE_GOAL` on these
+    training positions (a calibrated chance moves as a martingale, whose changes are
+    uncorrelated: 0, not the goal's edge, is what a curve should show)."""
+    data = [row for row in rows(path) if row["searched"] is not None
+            and (row["earlier"] is not None or row["later"] is not None)]
     won = np.array([row["red_won"] == row["red_to_move"] for row in data], dtype=float)
     fits = []
     for share in SHARES:
-        x = _logit([looked_twice(row, SecondLook(Calibration(1.0, 0.0), share)) for row in data])
-        slope, bias, loss = logistic(x, won)
-        print(f"share {share}: slope {slope:.4f}, bias {bias:+.4f}, log-loss {loss:.4f}")
-        fits.append((loss, share, slope, bias))
-    loss, share, slope, bias = min(fits)
-    return {"slope": round(slope, 4), "bias": round(bias, 4), "share": share,
+        for weight in WEIGHTS:
+            x = _logit([looked(row, CurveLooks(Calibration(1.0, 0.0), share, weight))
+                        for row in data])
+            slope, bias, loss = logistic(x, won)
+            mapped = CurveLooks(Calibration(slope, bias), share, weight)
+            for row in data:
+                row["fitted"] = mapped.calibration.chance(looked(row, mapped))
+            error, _ = reliability((row["fitted"], row["red_won"] == row["red_to_move"])
+                                   for row in data)
+            mean, _, _ = zigzag(data, "fitted")
+            meets = mean >= ZIGZAG_GOAL and error <= ECE_GOAL
+            print(f"share {share}, weight {weight}: slope {slope:.4f}, bias {bias:+.4f},"
+                  f" log-loss {loss:.4f}, ECE {error:.1%}, zigzag {mean:+.2f}"
+                  f"{' (meets the goals)' if meets else ''}")
+            fits.append((error > ECE_GOAL, abs(mean), loss, share, weight, slope, bias))
+    _, _, loss, share, weight, slope, bias = min(fits)
+    return {"slope": round(slope, 4), "bias": round(bias, 4), "share": share, "later": weight,
             "provenance": {
                 "positions": len(data), "games": len({row["game"] for row in data}),
                 "with_an_earlier_look": sum(row["earlier"] is not None for row in data),
+                "with_a_later_look": sum(row["later"] is not None for row in data),
                 "log_loss": round(loss, 4), "command": command,
                 "date": date.today().isoformat(),
-                "model": "logit(chance) = slope * logit(v) + bias, v weighing the position's "
-                         "own search and the search before's look at it in logits as that "
-                         "look's visits against share times the search's nodes"}}
+                "model": "logit(chance) = slope * logit(v) + bias, v weighing in logits the "
+                         "position's own search (share times its nodes), the search before's "
+                         "look at it (that look's visits) and the search after the next move "
+                         "(later times share times its nodes)"}}
 
 
 def _logit(values: list[float]) -> Any:
@@ -304,10 +345,10 @@ def measure(path: Path, calibration: Calibration | None) -> None:
             row["refit"] = calibration.chance(float(row["searched"]))
             keys["refit"] = "the search's value through the given calibration"
         if "tried" in row and row["searched"] is not None:  # as the analysis draws its curve
-            look = second_look()
-            row["twice"] = (row["win"] if row["earlier"] is None
-                            else look.calibration.chance(looked_twice(row, look)))
-            keys["twice"] = "the analysis's chance: the earlier look weighed in (SecondLook)"
+            row["looks"] = (row["win"] if row["earlier"] is None and row["later"] is None
+                            else looks().calibration.chance(looked(row, looks())))
+            keys["looks"] = ("the analysis's chance: the earlier and later looks weighed in"
+                             " (CurveLooks)")
     for key, title in keys.items():
         known = [row for row in data if row.get(key) is not None]
         pairs = [(float(row[key]), row["red_won"] == row["red_to_move"]) for row in known]
@@ -315,9 +356,9 @@ def measure(path: Path, calibration: Calibration | None) -> None:
         loss = -np.mean([math.log(min(max(c if w else 1 - c, 1e-6), 1)) for c, w in pairs])
         bias = np.mean([c - w for c, w in pairs])
         print(f"\n{title}: {len(pairs)} positions of {len({r['game'] for r in known})} games")
-        print(f"ECE, side to move: {error:.1%} (the side not to move's chance, one minus it,"
-              f" has the same); bias (mean chance - share won): {bias:+.1%}; log-loss"
-              f" {loss:.3f}")
+        print(f"ECE, side to move: {error:.1%} (goal: at most {ECE_GOAL:.0%}; the side not to"
+              f" move's chance, one minus it, has the same); bias (mean chance - share won):"
+              f" {bias:+.1%}; log-loss {loss:.3f}")
         for threshold, what in ((RESIGN_BELOW, "a hopeless turn for the bot"),
                                 (ACCEPT_DRAW_BELOW, "the bot accepts a draw")):
             below = [won for chance, won in pairs if chance < threshold]
@@ -331,7 +372,7 @@ def measure(path: Path, calibration: Calibration | None) -> None:
         print("\n".join(table))
         mean, pooled, count = zigzag(known, key)
         print(f"zigzag (lag-one autocorrelation of the curve's changes, {count} games):"
-              f" mean {mean:+.2f}, pooled {pooled:+.2f}")
+              f" mean {mean:+.2f} (goal: at least {ZIGZAG_GOAL:+.2f}), pooled {pooled:+.2f}")
 
 
 def evaluation(path: Path) -> None:
@@ -429,9 +470,10 @@ def grid(path: Path) -> None:
 
 
 #: how the analysis's map is made (its provenance)
-SECOND_LOOK_COMMAND = ("python benchmarks/calibrate_chance.py collect --games training --first 100"
-                       " --per-game 6 --parents --nodes 1250 --out train-parents.jsonl; python"
-                       " benchmarks/calibrate_chance.py fit --second-look train-parents.jsonl")
+LOOKS_COMMAND = ("python benchmarks/calibrate_chance.py collect --games training --first 60"
+                 " --nodes 1250 --out train-games.jsonl; python benchmarks/calibrate_chance.py"
+                 " collect --games training --last 40 --nodes 1250 --out train-games.jsonl;"
+                 " python benchmarks/calibrate_chance.py fit --looks train-games.jsonl")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -443,6 +485,7 @@ def main(argv: list[str] | None = None) -> None:
     gather.add_argument("--nodes", type=int, help="default: the analysis's budget")
     gather.add_argument("--seed", type=int, default=0)
     gather.add_argument("--first", type=int, help="only the set's first N games")
+    gather.add_argument("--last", type=int, help="only the set's last N games")
     gather.add_argument("--out", type=Path, required=True)
     gather.add_argument("--views", action="store_true",
                         help="also the root's mean and the other side's view (measure --values)")
@@ -453,8 +496,8 @@ def main(argv: list[str] | None = None) -> None:
     learn = commands.add_parser("fit", help="fit the map and write the data file")
     learn.add_argument("data", type=Path)
     learn.add_argument("--check", action="store_true", help="print, write nothing")
-    learn.add_argument("--second-look", action="store_true",
-                       help="fit the analysis's map (collected with --parents) instead")
+    learn.add_argument("--looks", action="store_true",
+                       help="fit the analysis's map (on whole games collected) instead")
     check = commands.add_parser("measure", help="reliability, ECE and zigzag")
     check.add_argument("data", type=Path)
     check.add_argument("--calibration", type=Path, help="a data file to apply to `searched`")
@@ -468,10 +511,10 @@ def main(argv: list[str] | None = None) -> None:
         if args.sharpness is not None:  # the constant both cores' searches are given
             vars(core)["SHARPNESS"] = args.sharpness
         collect(args.games, args.per_game, args.nodes, args.seed, args.out, args.first,
-                args.views, args.parents)
-    elif args.command == "fit" and args.second_look:
+                args.views, args.parents, args.last)
+    elif args.command == "fit" and args.looks:
         shipped = json.loads(OUTPUT.read_text())
-        shipped["analysis"] = fit_second_look(args.data, SECOND_LOOK_COMMAND)
+        shipped["analysis"] = fit_looks(args.data, LOOKS_COMMAND)
         print(json.dumps(shipped["analysis"], indent=1))
         if not args.check:
             OUTPUT.write_text(json.dumps(shipped, indent=1) + "\n")

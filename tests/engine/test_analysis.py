@@ -24,7 +24,7 @@ from twixt.engine.analysis import (
     position_limit,
 )
 from twixt.engine.api import board_nodes, fixed_nodes
-from twixt.engine.chance import second_look
+from twixt.engine.chance import looks
 from twixt.rules import Colour, Game
 
 LIMIT = Limit(nodes=50)
@@ -365,16 +365,21 @@ def test_the_largest_swing_is_a_turning_point_when_played_out() -> None:
             < _mover_wins(after_best, swing.best_colour or swing.colour, 6))
 
 
-def test_a_point_of_the_curve_weighs_in_the_earlier_searchs_look_at_the_move_played() -> None:
-    """After Red's D4 the curve is Red's chance from two looks at the same position: its own
-    search (Black to move) and the search before it, which tried D4 and valued it for Red."""
-    game = played(Game(("alice", "bob"), size=8, swap=False), ["D4"])
-    report, = analyze_game(game, LIMIT).moves
+def test_a_point_of_the_curve_weighs_in_the_searches_before_and_after_it() -> None:
+    """After Red's D4 the curve is Red's chance from three looks at the same position: its own
+    search (Black to move), the search before it, which tried D4 and valued it for Red, and
+    the search after Black's answer E6, which values what E6 kept of it for Black. The move's
+    loss compares it with the engine's choice by the first two only (`alike`)."""
+    game = played(Game(("alice", "bob"), size=8, swap=False), ["D4", "E6"])
+    report = analyze_game(game, LIMIT).move(1)
     start = Game(("alice", "bob"), size=8, swap=False)
-    earlier = think(start, LIMIT)
-    tried, = (move for move in earlier.root_moves if move.hole == "D4")
-    own = think(game, LIMIT)
-    assert own.searched is not None
-    black = second_look().chance(own.searched, own.nodes, 1.0 - tried.searched, tried.visits)
+    tried, = (move for move in think(start, LIMIT).root_moves if move.hole == "D4")
+    own = think(played(start.copy(), ["D4"]), LIMIT)
+    later = think(game, LIMIT)
+    assert own.searched is not None and later.searched is not None
+    black = looks().chance(own.searched, own.nodes, 1.0 - tried.searched, tried.visits,
+                           1.0 - later.searched, later.nodes)
+    alike = looks().chance(own.searched, own.nodes, 1.0 - tried.searched, tried.visits)
     assert report.red == pytest.approx(1.0 - black)
-    assert report.red != pytest.approx(1.0 - own.win)
+    assert report.alike == pytest.approx(1.0 - alike)
+    assert report.red != pytest.approx(report.alike)

@@ -47,16 +47,16 @@ def test_the_python_core_keeps_the_budget_it_was_sized_for(engine_core: str, siz
     game = Game(size=size)
     limit = default_limit(game)
     if engine_core == "python":
-        # level 2's 150 nodes a position on every board, the swings' deeper look level 4's
-        # (or four times a position's, more on 48×48)
+        # level 2's 150 nodes a position on every board, the swings' deeper look ten times
+        # that (level 4's, were it more)
         assert limit.nodes == level_limit(2).nodes == 150
-        assert deep_limit(limit, game).nodes == max(level_nodes(4, game), 4 * 150)
+        assert deep_limit(limit, game).nodes == max(level_nodes(4, game), 10 * 150)
     assert limit.seconds == analysis.POSITION_SECONDS == 1.0
 
 
 @pytest.mark.parametrize(("size", "position", "deep"),
-                         [(12, 2500, 10000), (24, 1250, 5000), (48, 625, 2500)])
-def test_the_compiled_core_searches_at_level_4_and_the_swings_four_times_deeper(
+                         [(12, 2500, 25000), (24, 1250, 12500), (48, 625, 6250)])
+def test_the_compiled_core_searches_at_level_4_and_the_swings_ten_times_deeper(
         engine_core: str, size: int, position: int, deep: int) -> None:
     game = Game(size=size)
     if engine_core == "compiled":

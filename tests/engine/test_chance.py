@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from twixt.engine import Limit, think
-from twixt.engine.chance import Calibration, SecondLook, calibrated, second_look, shipped
+from twixt.engine.chance import Calibration, CurveLooks, calibrated, looks, shipped
 from twixt.rules import Game
 
 
@@ -51,11 +53,11 @@ def test_think_reports_the_calibrated_chance_of_its_searched_value() -> None:
     assert result.win != result.searched
 
 
-def test_a_second_look_weighs_the_two_values_by_their_visits_in_logits() -> None:
+def test_the_looks_weigh_the_earlier_value_by_its_visits_in_logits() -> None:
     """The earlier search's look counts as `share` of the position's own nodes a visit: as
     many visits as share times nodes make it weigh as much as the position's own search."""
-    look = SecondLook(Calibration(1.0, 0.0), share=0.1)
-    assert look.value(0.7, 1000, None, 0) == 0.7
+    look = CurveLooks(Calibration(1.0, 0.0), share=0.1)
+    assert look.value(0.7, 1000) == 0.7
     assert look.value(0.7, 1000, 0.2, 0) == 0.7
     even = look.value(0.8, 1000, 0.2, 100)  # logits +1.386 and -1.386, weighed alike
     assert even == pytest.approx(0.5)
@@ -63,16 +65,30 @@ def test_a_second_look_weighs_the_two_values_by_their_visits_in_logits() -> None
     assert look.chance(0.8, 1000, 0.2, 100) == pytest.approx(0.5)
 
 
-def test_a_second_look_leaves_a_decided_position_decided() -> None:
+def test_the_later_search_weighs_as_weight_times_the_positions_own() -> None:
+    """The search after the next move counts as `weight` times a search of its nodes: of the
+    same nodes and weight 1 it weighs as much as the position's own; without a weight it is
+    not weighed at all."""
+    look = CurveLooks(Calibration(1.0, 0.0), share=0.1, weight=1.0)
+    assert look.value(0.8, 1000, later=0.2, later_nodes=1000) == pytest.approx(0.5)
+    assert look.value(0.8, 1000, 0.2, 100, 0.8, 2000) == pytest.approx(
+        1 / (1 + math.exp(-math.log(4) * 2 / 4)))  # +1, -1, +2 shares of the logit of 0.8
+    assert 0.5 < look.value(0.8, 1000, later=0.2, later_nodes=500) < 0.8
+    assert CurveLooks(Calibration(1.0, 0.0), share=0.1).value(0.8, 1000, later=0.2,
+                                                         later_nodes=1000) == 0.8
+
+
+def test_the_looks_leave_a_decided_position_decided() -> None:
     """A decided look has no logit to weigh: the position's own value stands."""
-    look = SecondLook(Calibration(0.5, -0.2), share=0.1)
+    look = CurveLooks(Calibration(0.5, -0.2), share=0.1, weight=1.0)
     assert look.value(1.0, 1000, 0.4, 500) == 1.0
     assert look.value(0.6, 1000, 0.0, 500) == 0.6
-    assert look.chance(0.0, 1000, 0.9, 500) == 0.0
+    assert look.value(0.6, 1000, later=1.0, later_nodes=1000) == 0.6
+    assert look.chance(0.0, 1000, 0.9, 500, 0.9, 1000) == 0.0
 
 
-def test_the_shipped_second_look_says_where_it_was_learned() -> None:
-    found = second_look()
-    assert found.share > 0
+def test_the_shipped_looks_say_where_they_were_learned() -> None:
+    found = looks()
+    assert found.share > 0 and found.weight > 0
     assert found.calibration.provenance["positions"] > 500
-    assert "--parents" in found.calibration.provenance["command"]
+    assert "fit --looks" in found.calibration.provenance["command"]

@@ -6,13 +6,17 @@ cost their movers most (the swings).
 start, and the position after each move (a peg or a swap), where the mover's opponent is to
 move. Red's chance there is the engine's calibrated chance (`engine.chance`), so a point of the
 curve means the same whichever side is to move; where the search of the position before tried
-the move played, its value of it is weighed in (`engine.chance.SecondLook`: two looks at the same
-position, the earlier one sharing its errors with the point before, so the curve zigzags less
-with the turn). For each move it also asks about the position
+the move played, its value of it is weighed in, and so is the value the search of the position
+after the next move gives what that move kept (`engine.chance.CurveLooks`: three looks at the same
+position, the earlier one sharing its errors with the point before and the later one with the
+point after, so the curve zigzags less with the turn). For each move it also asks about the
+position
 after the engine's own choice at the same position (when that is another move), again with the
 opponent to move: a move's *loss* is how much worse it left its mover than the engine's choice
-would have, both judged alike, and not the drop from the position before (the drop compares a
-position with the mover to move with one with the opponent to move).
+would have, both judged alike (each position's own search and the search before's look at it,
+not the later look, which knows the next move played where the engine's choice has none), and
+not the drop from the position before (the drop compares a position with the mover to move
+with one with the opponent to move).
 
 The swings are the moves that lost most, each at least `MIN_SWING`: the `CANDIDATES` largest
 losses are judged again by a deeper search (`deep_limit`) of the position after the move
@@ -47,7 +51,7 @@ from dataclasses import dataclass, replace
 
 from twixt.engine import core
 from twixt.engine.api import Limit, PlayResult, board_nodes, fixed_nodes, think
-from twixt.engine.chance import second_look
+from twixt.engine.chance import looks
 from twixt.rules import Colour, Game, Turn
 
 #: searches that each get the whole per-position limit; a longer game shares this many
@@ -63,9 +67,11 @@ MIN_SWING = 0.10
 #: the largest losses judged again by the deeper search (two searches each)
 CANDIDATES = SWINGS + 1
 #: the deeper search: this many times a position's nodes (and at least the budget's
-#: `deep_level`'s fixed nodes for the board), within `DEEP_SECONDS` times its seconds
-DEEP = 4
-DEEP_SECONDS = 3
+#: `deep_level`'s fixed nodes for the board), within `DEEP_SECONDS` times its seconds; at four
+#: times, three of five swings on real games were ones a search forty times as deep clears,
+#: at ten times none (docs/engine-measurements.md, "Swings: a deeper look")
+DEEP = 10
+DEEP_SECONDS = 10
 
 #: the seconds a position's search may take by default (a longer game shares them, as it does
 #: the nodes): a bound for a slow or busy machine, below every level's own cap; the nodes decide
@@ -120,7 +126,8 @@ class MoveReport:
     none was searched) and `red_best` Red's chance after it (None with no `best`, or when a
     bound on the whole analysis had passed), both judged with the opponent to move.
     `best_colour` is the mover's colour after `best` (not `colour` when one of the two moves
-    is a swap and the other is not)."""
+    is a swap and the other is not). `alike` is Red's chance after the move judged as the
+    engine's choice is (without the curve's later look; None: `red`): what `loss` compares."""
 
     number: int
     last: int
@@ -130,6 +137,7 @@ class MoveReport:
     best: str
     red_best: float | None
     best_colour: Colour | None = None
+    alike: float | None = None
 
     @property
     def loss(self) -> float:
@@ -138,7 +146,7 @@ class MoveReport:
         if self.red_best is None:
             return 0.0
         return (_share(self.best_colour or self.colour, self.red_best)
-                - _share(self.colour, self.red))
+                - _share(self.colour, self.red if self.alike is None else self.alike))
 
 
 @dataclass(frozen=True)
@@ -225,20 +233,38 @@ class _Searches:
         self.left -= 1
         result = think(board, chosen, seed=self.seed)
         self.nodes += result.nodes
-        win = result.win
         value, visits = _earlier_look(earlier, last, board.colour_to_move)
-        if result.searched is not None and value is not None:
-            win = second_look().chance(result.searched, result.nodes, value, visits)
-        win = min(1.0, max(0.0, win))
-        return _Look(win if board.colour_to_move is Colour.RED else 1.0 - win, result)
+        look = _Look(0.0, result, board.colour_to_move, value, visits)
+        return replace(look, red=look.red_with())
 
 
 @dataclass(frozen=True)
 class _Look:
-    """Red's chance in a position, and the engine's search there (None once it is over)."""
+    """Red's chance in a position, and the engine's search there (None once it is over) with
+    the side then `to_move` and the search before's look at the position (`earlier`, for that
+    side, of `visits` visits; None, 0: none)."""
 
     red: float
     result: PlayResult | None = None
+    to_move: Colour = Colour.RED
+    earlier: float | None = None
+    visits: int = 0
+
+    def red_with(self, later: _Look | None = None) -> float:
+        """Red's chance by this search, its earlier look and the search of `later` (the
+        position after the next move, when that search is there and the other side was to
+        move in it: `engine.chance.CurveLooks`); by this search alone (`PlayResult.win`) when it
+        has neither, as the swings' deeper look has."""
+        if self.result is None:
+            return self.red
+        after = None if later is None or later.to_move is self.to_move else later.result
+        value = None if after is None or after.searched is None else 1.0 - after.searched
+        win = self.result.win
+        if self.result.searched is not None and (self.earlier is not None or value is not None):
+            win = looks().chance(self.result.searched, self.result.nodes, self.earlier,
+                                 self.visits, value, 0 if after is None else after.nodes)
+        win = min(1.0, max(0.0, win))
+        return win if self.to_move is Colour.RED else 1.0 - win
 
     @property
     def move(self) -> str:
@@ -274,11 +300,11 @@ def analyze_game(game: Game, limit: Limit, *, seed: int = 0, total_seconds: floa
     for _ in turns:  # back to the start, one undo a turn (`history` is a fresh tuple a read)
         board.undo()
     positions: list[Game] = []
-    looks: list[_Look] = []
+    seen: list[_Look] = []
     reports: list[MoveReport] = []
     first_look = searches.look(board, None, None)
     start, best = first_look.red, first_look.move
-    looks.append(first_look)
+    seen.append(first_look)
     applied = 0
     for number, mark in enumerate(marks):
         # the position right after move `mark` (draw offers and the like come after it)
@@ -290,9 +316,9 @@ def analyze_game(game: Game, limit: Limit, *, seed: int = 0, total_seconds: floa
         if not number:
             continue
         first = marks[number - 1]
-        earlier = looks[-1].result if step == 1 else None
+        earlier = seen[-1].result if step == 1 else None
         looked = searches.look(board, earlier, turns[moves[mark - 1]])
-        looks.append(looked)
+        seen.append(looked)
         red, next_best = looked.red, looked.move
         red_best = None
         if step == 1 and best and not searches.out_of_time():
@@ -306,6 +332,11 @@ def analyze_game(game: Game, limit: Limit, *, seed: int = 0, total_seconds: floa
         best = next_best
         if progress is not None:
             progress(mark, len(moves))
+    if step == 1:  # the curve: each point with the search of the position after it too
+        start = first_look.red_with(seen[1] if len(seen) > 1 else None)
+        reports = [replace(report, red=seen[place].red_with(
+                       seen[place + 1] if place + 1 < len(seen) else None), alike=report.red)
+                   for place, report in enumerate(reports, start=1)]
     deep_nodes: list[int] = []
     deep = deep_limit(limit, game)
     candidates = [] if searches.out_of_time() else _largest_losses(reports)
@@ -318,7 +349,7 @@ def analyze_game(game: Game, limit: Limit, *, seed: int = 0, total_seconds: floa
         # played by what its maximum makes too much of
         red = searches.look(after, None, None, deep).red
         red_best = _after(before, old.best, after, red, searches, None, deep)
-        reports[index] = replace(old, red=red, red_best=red_best)
+        reports[index] = replace(old, red=red, red_best=red_best, alike=None)
         deep_nodes.append(searches.nodes - done)
     listed = sorted((index for index in candidates if reports[index].loss >= MIN_SWING),
                     key=lambda index: (-reports[index].loss, index))[:SWINGS]

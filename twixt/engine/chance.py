@@ -11,13 +11,16 @@ move: the search still compares its own values; only the figure reported (`PlayR
 the analysis's curve, the bot's resignations and its answers to draw offers) goes through it.
 A decided value (0 or 1: a won or lost position) stays what it is.
 
-An analysis looks at each position twice: its own search, and the search of the position
-before, which tried the move that led to it and valued it (`PlayResult.root_moves`). Both
-are honest estimates of the same position, and the earlier one shares its errors with the
-point before it on the curve, so a mean of the two draws a calmer curve than either
-(docs/engine-measurements.md, "The curve's zigzag"). `SecondLook` weighs them by their
-visits, in logits, and maps the mean to a chance with a calibration fitted on that mean
-(`benchmarks/calibrate_chance.py fit --second-look`, shipped as `analysis` in the data file).
+An analysis looks at each position after a move three times: its own search, the search of
+the position before, which tried the move that led to it and valued it
+(`PlayResult.root_moves`), and the search of the position after the next move played, whose
+value is what the next move kept of this one. All three are honest estimates of the same
+position; the earlier one shares its errors with the point before it on the curve and the
+later one with the point after it, so a mean of the three draws a calmer curve than any of
+them, in which a search's noise no longer makes the curve jump up and down with the turn
+(docs/engine-measurements.md, "The curve's zigzag"). `CurveLooks` weighs them in logits and maps
+the mean to a chance with a calibration fitted on that mean (`benchmarks/calibrate_chance.py
+fit --looks`, shipped as `analysis` in the data file).
 """
 
 from __future__ import annotations
@@ -58,28 +61,40 @@ class Calibration:
 
 
 @dataclass(frozen=True)
-class SecondLook:
+class CurveLooks:
     """The chance of a position from its own search's `value` (of `nodes` nodes) and, when
-    there is one, the search of the position before's value of the move leading here (for the
-    same side, `earlier`, over `visits` visits): their logits weighed as `visits` against
-    `share` times `nodes` (the earlier look counts as that many of this search's nodes a
-    visit), mapped by `calibration`, fitted on that weighed value."""
+    there are, the search of the position before's value of the move leading here (for the
+    same side, `earlier`, over `visits` visits) and the value the search of the position after
+    the next move played gives what that move kept (for the same side, `later`, a search of
+    `later_nodes` nodes): their logits weighed as `share` times `nodes`, `visits`, and `weight`
+    times `share` times `later_nodes` (the earlier look counts as that many of this search's
+    nodes a visit, the later search as `weight` times this one), mapped by `calibration`,
+    fitted on that weighed value."""
 
     calibration: Calibration
     share: float
+    weight: float = 0.0
 
-    def value(self, value: float, nodes: int, earlier: float | None, visits: int) -> float:
-        """The weighed value (the position's own when there is no earlier look, or when
-        either look has found the position decided)."""
-        if earlier is None or not visits or value in (0.0, 1.0) or earlier in (0.0, 1.0):
+    def value(self, value: float, nodes: int, earlier: float | None = None, visits: int = 0,
+              later: float | None = None, later_nodes: int = 0) -> float:
+        """The weighed value (the position's own when there is no other look, or when a look
+        has found the position decided)."""
+        if value in (0.0, 1.0) or earlier in (0.0, 1.0) or later in (0.0, 1.0):
             return value
-        weight = visits / (visits + self.share * max(1, nodes))
-        mixed = (1.0 - weight) * _logit(value) + weight * _logit(earlier)
-        return 1.0 / (1.0 + math.exp(-mixed))
+        own = self.share * max(1, nodes)
+        total, weights = own * _logit(value), own
+        if earlier is not None and visits:
+            total, weights = total + visits * _logit(earlier), weights + visits
+        if later is not None and later_nodes and self.weight:
+            after = self.weight * self.share * later_nodes
+            total, weights = total + after * _logit(later), weights + after
+        return 1.0 / (1.0 + math.exp(-total / weights))
 
-    def chance(self, value: float, nodes: int, earlier: float | None, visits: int) -> float:
+    def chance(self, value: float, nodes: int, earlier: float | None = None, visits: int = 0,
+               later: float | None = None, later_nodes: int = 0) -> float:
         """The chance that the side to move wins (see the class)."""
-        return self.calibration.chance(self.value(value, nodes, earlier, visits))
+        return self.calibration.chance(self.value(value, nodes, earlier, visits, later,
+                                                  later_nodes))
 
 
 def _logit(value: float) -> float:
@@ -104,10 +119,11 @@ def shipped() -> Calibration:
 
 
 @cache
-def second_look() -> SecondLook:
-    """The analysis's two looks at a position, as the package ships them."""
+def looks() -> CurveLooks:
+    """The analysis's looks at a position, as the package ships them."""
     found = _data()["analysis"]
-    return SecondLook(Calibration.from_json(found), float(found["share"]))
+    return CurveLooks(Calibration.from_json(found), float(found["share"]),
+                      float(found.get("later", 0)))
 
 
 def calibrated(value: float) -> float:
