@@ -13,13 +13,13 @@ and the server's CPU (user + system, all its threads) is divided by the moves. T
 (`web_floor.py`: aiohttp, one fsynced INSERT, the same event to each live page) is run the
 same way, in turns with `twixt web`, ROUNDS times each, so that the machine's load falls on
 both alike. Then STARTS starts of each, in turns, time the first answer a player can use:
-`twixt web`'s page of a game (which reads the game) against a plain aiohttp server's `/`,
-both run with bytecode caching on, as an installed package has its compiled modules (a
-first round, not counted, writes them). The last line before the page's own figures puts
-issue 46's aims beside the run's figures. It also prints what a page weighs (gzipped), how
-long the first board takes to come (over HTTP, and in headless Chromium from navigation to
-the drawn board), and how long `twixt web` takes to stop on SIGTERM with a live page open
-for every game. Every loop is bounded in count and time.
+`twixt web`'s page of a game (which reads the game) against a plain aiohttp server's `/`
+(by the clock, and the CPU each had used by then), both run with bytecode caching on, as an
+installed package has its compiled modules (a first round, not counted, writes them). The
+last line before the page's own figures puts issue 46's aims beside the run's figures. It
+also prints what a page weighs (gzipped), how long the first board takes to come (over HTTP,
+and in headless Chromium from navigation to the drawn board), and how long `twixt web` takes
+to stop on SIGTERM with a live page open for every game. Every loop is bounded in count and time.
 """
 
 from __future__ import annotations
@@ -117,22 +117,24 @@ async def first_answer(url: str, began: float) -> float:
     return time.perf_counter() - began
 
 
-def first_answers(path: Path, game: int, rounds: int) -> dict[str, list[float]]:
+def first_answers(path: Path, game: int, rounds: int) -> dict[str, list[tuple[float, float]]]:
     """`twixt web`'s first answer (a game's page) and a plain aiohttp server's (the floor's
-    `/`), from their processes' start, in turns."""
+    `/`), from their processes' start, in turns: each start's seconds by the clock, and of
+    its server's CPU when it had answered (which the machine's load moves less)."""
     token = Signer(SECRET.encode()).token(game, 0)
-    times: dict[str, list[float]] = {"twixt web": [], "floor": []}
+    starts: dict[str, list[tuple[float, float]]] = {"twixt web": [], "floor": []}
     for round_ in range(rounds + 1):  # the first writes the compiled modules: not counted
         for name, command, page in (("twixt web", twixt_web(path), f"/g/{token}"),
                                     ("floor", floor_server(path), "/")):
             server, base, began = start_server(command)
             try:
                 took = asyncio.run(first_answer(base + page, began))
+                cpu = cpu_seconds(server.pid)
             finally:
                 stop(server)
             if round_:
-                times[name].append(took)
-    return times
+                starts[name].append((took, cpu))
+    return starts
 
 
 async def later_views(session: aiohttp.ClientSession, url: str, opened: asyncio.Event,
@@ -397,10 +399,14 @@ def main() -> None:
                   f"p99 to the opponent's page {percentile(mine.to_opponent, 0.99):.1f} ms "
                   f"against {percentile(floor.to_opponent, 0.99):.1f} ms")
         starts = first_answers(path, ids[0], args.starts)
-        web, plain = (statistics.median(starts[name]) for name in ("twixt web", "floor"))
+        (web, web_cpu), (plain, plain_cpu) = (
+            (statistics.median(took for took, _cpu in starts[name]),
+             statistics.median(cpu for _took, cpu in starts[name]))
+            for name in ("twixt web", "floor"))
         print(f"first answer from the process's start, median of {args.starts}: twixt web "
               f"{1000 * web:.0f} ms, a plain aiohttp server {1000 * plain:.0f} ms "
-              f"({web / plain:.2f}x)")
+              f"({web / plain:.2f}x); its CPU by then {1000 * web_cpu:.0f} ms against "
+              f"{1000 * plain_cpu:.0f} ms ({web_cpu / plain_cpu:.2f}x)")
         print(aims(played, web / plain), flush=True)
         server, base, _began = start_server(twixt_web(path))
         try:

@@ -14,6 +14,15 @@ command line (`twixt.cli`) reads its arguments and calls these.
 import gc
 
 
+def hold_collection() -> None:
+    """Hold Python's collector off while a process puts itself together (until
+    `freeze_start_up`): start-up makes objects that stay (modules, some 120 command classes,
+    the storage's pool), so the collections their making sets off find next to nothing to free
+    (what little they would, `freeze_start_up` keeps, once); they were 16 ms of the 400 ms of
+    CPU `twixt web` takes to import itself."""
+    gc.disable()
+
+
 def freeze_start_up() -> None:
     """Take what start-up made (the imported modules, the engine's tables, the catalogues, the
     storage's pool) out of the garbage collector's sight, once a process is put together.
@@ -23,6 +32,8 @@ def freeze_start_up() -> None:
     turn under way waited it out: with a thousand games at once, one in a round of ten turns
     each made the p99 of a turn on PostgreSQL 1.4 to 2.3 times its p50 (`storage_bench.py`,
     docs/benchmarks.md). Frozen, start-up's objects stay for good (they would anyway), and a
-    full collection walks only what was made since: 2-4 ms.
+    full collection walks only what was made since: 2-4 ms. The collector is on again from here
+    (`hold_collection` may have held it off).
     """
     gc.freeze()
+    gc.enable()

@@ -10,7 +10,6 @@ import sys
 from twixt.app import freeze_start_up
 from twixt.service import Port, ServiceError, TwixtService
 from twixt.storage import Database, DatabaseError, missing_file, open_storage
-from twixt.terminal import name_id
 from twixt.web import (
     EPHEMERAL_SECRET,
     MAX_HOURS,
@@ -67,6 +66,8 @@ async def print_seat_link(db: Database, channel: str, player: str, base_url: str
     """`twixt link`: print the link to `player`'s seat in `channel`'s game in progress (else
     its last one; both named as at the terminal table), or say in one line why there is
     none."""
+    from twixt.terminal import name_id  # the table's names: `twixt web` needs none of it
+
     signer, from_env = signer_from_environment()
     if not from_env:
         print("twixt: set TWIXT_WEB_SECRET (the same as the web server's) to sign links",

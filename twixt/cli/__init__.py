@@ -307,6 +307,9 @@ def _run_web(args: argparse.Namespace) -> int:
     DISCORD_TOKEN it serves the Discord Activity too."""
     import asyncio
 
+    from twixt.app import hold_collection
+
+    hold_collection()  # until the board serves: `freeze_start_up`
     from twixt.app.web import serve_web
     from twixt.config import Settings
 

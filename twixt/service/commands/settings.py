@@ -5,7 +5,6 @@ values, how a typed line is read into them, and their help."""
 from __future__ import annotations
 
 import re
-import zoneinfo
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -49,6 +48,8 @@ _SETTING_WORDS = {
 def _zones() -> tuple[str, ...]:
     """The IANA time zones, to suggest for the digest: found when first suggested (a walk of
     the time-zone folder, which no start of the service waits for)."""
+    import zoneinfo
+
     return tuple(sorted(zoneinfo.available_timezones()))
 
 

@@ -25,22 +25,23 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import multiprocessing
 import os
 import signal
 import threading
 import time
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from twixt.engine import DESCRIPTION
 
-if TYPE_CHECKING:  # the analysis (and what it imports) is loaded by a worker, not here
+if TYPE_CHECKING:  # the analysis (and what it imports) is loaded by a worker, not here;
+    # the processes' modules by the first call (`twixt web` answers without them)
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing.connection import Connection
+
     from twixt.engine.analysis import Progress
 
 T = TypeVar("T")
@@ -217,7 +218,7 @@ class EnginePool:
             call = (self._pool().submit(job.function, *job.args) if job.key is None
                     else self._pool().submit(_reporting, job.key, job.function, job.args))
             done = asyncio.wrap_future(call)
-        except BrokenProcessPool as error:  # a worker died: a fresh pool for the next call
+        except BrokenExecutor as error:  # a worker died (a BrokenProcessPool): a fresh pool
             self._executor = None
             job.future.set_exception(error)
             return
@@ -237,7 +238,7 @@ class EnginePool:
             job.future.cancel()
         elif finished.exception() is not None:
             error = finished.exception()
-            if isinstance(error, BrokenProcessPool):
+            if isinstance(error, BrokenExecutor):
                 self._executor = None
             if not job.future.done():
                 job.future.set_exception(cast(BaseException, error))
@@ -272,6 +273,9 @@ class EnginePool:
                 listener(done, total)
 
     def _pool(self) -> ProcessPoolExecutor:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
         context = multiprocessing.get_context("spawn")
         if self._pipe is None:
             self._pipe = context.Pipe(duplex=False)
