@@ -101,7 +101,8 @@ def _twixt(*args: str, env: dict[str, str], cwd: Path) -> tuple[int, str, str]:
     For what sets a page's game up or reads it back, where the command line is not what is
     tested (`tests/terminal` and `tests/web/test_serving.py` run it as a process): a process
     of its own costs about 0.7 s of CPU, nearly all of it imports. `main` runs in a thread of
-    its own, as it would in its process, so that a test's event loop may call this."""
+    its own: its `asyncio.run` needs a thread without an event loop, and a test's may be
+    running in this one."""
     out, err = (io.TextIOWrapper(io.BytesIO(), encoding="utf-8") for _ in range(2))
     saved = dict(os.environ)
     os.environ.clear()
