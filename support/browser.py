@@ -1,6 +1,7 @@
 """The web board's tests drive a real page: `twixt web` as a real process over a real SQLite
 file, headless Chromium from Debian's packages through its chromedriver (never a downloaded
-browser), and the players' lines typed at the real terminal table.
+browser), and the players' lines typed at the real terminal table (its command line's own
+`main`, run in the test's process: see `_twixt`).
 
 Holes and controls are found by their accessible names, as a screen reader finds them: a
 hole's name begins with its name (`G6`) and holds its peg's colour; the confirmation's
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import io
 import os
 import re
 import shutil
@@ -18,6 +20,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -32,6 +35,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
 
 from support.processes import HANG, TWIXT, environment
+from twixt.cli import main
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -69,28 +73,52 @@ def table(database: Path, *lines: str, channel: str = "den") -> str:
     """Lines played at the terminal table (`twixt play`), its output."""
     script = database.parent / "lines.txt"
     script.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    done = subprocess.run([TWIXT, "play", str(script), "--db", str(database), "--channel",
-                           channel, "--out", str(database.parent / "boards")],
-                          env=web_environment(database), capture_output=True, text=True,
-                          timeout=HANG, cwd=database.parent)
-    return done.stdout
+    return _twixt("play", str(script), "--db", str(database), "--channel", channel, "--out",
+                  str(database.parent / "boards"), env=web_environment(database),
+                  cwd=database.parent)[1]
 
 
 def link(database: Path, player: str, base: str, channel: str = "den",
          secret: str = SECRET) -> str:
+    """`twixt link`: the player's signed link to their seat."""
     env = {**web_environment(database), "TWIXT_WEB_SECRET": secret}
-    done = subprocess.run([TWIXT, "link", "--db", str(database), "--channel", channel,
-                           "--player", player, "--base-url", base],
-                          env=env, capture_output=True, text=True, timeout=HANG)
-    assert done.returncode == 0, done.stderr
-    return done.stdout.strip()
+    code, out, err = _twixt("link", "--db", str(database), "--channel", channel, "--player",
+                            player, "--base-url", base, env=env, cwd=database.parent)
+    assert code == 0, err
+    return out.strip()
 
 
 def export(database: Path, channel: str = "den") -> str:
-    done = subprocess.run([TWIXT, "export", "--db", str(database), "--channel", channel],
-                          env=web_environment(database), capture_output=True, text=True,
-                          timeout=HANG)
-    return done.stdout
+    """`twixt export`: the channel's record."""
+    return _twixt("export", "--db", str(database), "--channel", channel,
+                  env=web_environment(database), cwd=database.parent)[1]
+
+
+def _twixt(*args: str, env: dict[str, str], cwd: Path) -> tuple[int, str, str]:
+    """`twixt ARGS` run by the command line's own `main` in this process, with the
+    environment `env` and in the folder `cwd`: its exit code, its output and its errors.
+
+    For what sets a page's game up or reads it back, where the command line is not what is
+    tested (`tests/terminal` and `tests/web/test_serving.py` run it as a process): a process
+    of its own costs about 0.7 s of CPU, nearly all of it imports. `main` runs in a thread of
+    its own: its `asyncio.run` needs a thread without an event loop, and a test's may be
+    running in this one."""
+    out, err = (io.TextIOWrapper(io.BytesIO(), encoding="utf-8") for _ in range(2))
+    saved = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(env)
+    try:
+        with (contextlib.chdir(cwd), contextlib.redirect_stdout(out),
+              contextlib.redirect_stderr(err), ThreadPoolExecutor(1) as thread):
+            code = thread.submit(main, list(args)).result(timeout=HANG)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    said = []
+    for stream in (out, err):
+        stream.flush()
+        said.append(stream.buffer.getvalue().decode("utf-8"))
+    return code, said[0], said[1]
 
 
 #: Chromiums started and idle now, by language (`--lang` is fixed at launch): a test's

@@ -20,9 +20,10 @@ from twixt import engine
 from twixt.cli import engine_commands, main
 from twixt.engine import analysis, level_limit, think
 from twixt.engine.analysis import analyze_game, default_limit
+from twixt.engine.worker import analyze_record
 from twixt.language import translation, unmarked
 from twixt.rules import records
-from twixt.service.cases.analysis import analyze_record, swing_lines
+from twixt.service.cases.analysis import swing_lines
 
 TWIXT = str(Path(sys.executable).with_name("twixt"))
 OPEN = """[Board "8x8"]

@@ -11,7 +11,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from support.browser import SECRET, link, table, web_environment, web_server
+from support.browser import SECRET, table, web_environment, web_server
 from support.processes import HANG, TWIXT, until
 from twixt.web import Signer
 
@@ -20,7 +20,12 @@ async def test_sigterm_stops_twixt_web_with_live_pages_open(tmp_path: Path):
     database = tmp_path / "twixt.db"
     table(database, "alice: challenge bob size 12 swap no", "bob: accept")
     with web_server(database) as (server, base):
-        token = link(database, "bob", base).rsplit("/", 1)[1]
+        # `twixt link` as a process (the other tests' helper calls its `main` in theirs)
+        linked = subprocess.run([TWIXT, "link", "--db", str(database), "--channel", "den",
+                                 "--player", "bob", "--base-url", base],
+                                env=web_environment(database), capture_output=True, text=True,
+                                timeout=HANG, check=True)
+        token = linked.stdout.strip().rsplit("/", 1)[1]
         async with aiohttp.ClientSession() as session:
             pages = [await session.get(f"{base}/api/g/{token}/live") for _ in range(3)]
             for page in pages:

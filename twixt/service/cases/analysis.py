@@ -26,6 +26,7 @@ from contextlib import nullcontext
 from typing import TYPE_CHECKING
 
 from twixt import rendering
+from twixt.engine.worker import analyze_record
 from twixt.language import Markup, Translation, verbatim
 from twixt.rules import Colour, Game, records
 from twixt.service import commands as cmd
@@ -37,7 +38,7 @@ from twixt.service.texts import result_sentence
 from twixt.storage import GameStatus, GameStore
 
 if TYPE_CHECKING:  # the engine loads numpy: imported when an analysis runs
-    from twixt.engine.analysis import GameAnalysis, Progress
+    from twixt.engine.analysis import GameAnalysis
 
 #: analysed games kept, newest first
 CACHED = 32
@@ -45,18 +46,6 @@ CACHED = 32
 PROGRESS_AFTER = 2.0
 #: and then tells them at most this often (seconds): each time is an edit of a message
 PROGRESS_EVERY = 1.5
-
-
-def analyze_record(record: str, seed: int = 0, *,
-                   progress: Progress | None = None) -> GameAnalysis:
-    """The analysis of a game given as a transcript, with the engine's default budget for the
-    core that searches (`engine.analysis.default_limit`: node counts, so the same every run;
-    at most about `engine.analysis.FULL_POSITIONS` searches): what a worker process runs (a
-    record is plain text, cheaper to send than a game); `progress` is told after each move."""
-    from twixt.engine.analysis import analyze_game, default_limit
-
-    game = records.read(record)
-    return analyze_game(game, default_limit(game), seed=seed, progress=progress)
 
 
 def curve_of(analysis: GameAnalysis, game: Game, tr: Translation) -> rendering.WinCurve:

@@ -13,7 +13,9 @@ caller says "later" and tries again.
 A call may tell its caller how far it has come (`run`'s `progress`: an analysis's move n of
 N). Every worker writes to one pipe, given to it when it starts, and the event loop reads it:
 no thread, and no lock a killed worker could leave held (a message is a few bytes, which a
-pipe writes at once, so two workers' messages never interleave).
+pipe writes at once, so two workers' messages never interleave). What runs in a worker (its
+start, the progress it tells) lives in `twixt.engine.worker`, which a spawned worker imports
+instead of the whole service.
 
 The pool holds nothing that must survive a restart: what is waiting for the bot is in
 storage, and the bot asks again after a restart (see `bot_player`). So closing it abandons
@@ -26,9 +28,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import os
-import signal
-import threading
-import time
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor
@@ -36,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from twixt.engine import DESCRIPTION
+from twixt.engine.worker import reporting, start_worker
 
 if TYPE_CHECKING:  # the analysis (and what it imports) is loaded by a worker, not here;
     # the processes' modules by the first call (`twixt web` answers without them)
@@ -51,13 +51,6 @@ ENGINE_CORE = DESCRIPTION
 
 #: calls that may wait for a worker (beyond those running), by default
 QUEUE_LIMIT = 64
-#: how often a worker looks whether the process that started it is still there (seconds)
-PARENT_CHECK = 0.25
-
-
-
-#: in a worker: the pipe's writing end, where a call tells its progress (`_start_worker`)
-_told_through: Connection | None = None
 
 
 class EngineBusyError(Exception):
@@ -83,40 +76,6 @@ def player_owner(user_id: int) -> str:
 def default_workers() -> int:
     """As many searches at once as the machine has cores."""
     return os.cpu_count() or 1
-
-
-def _start_worker(parent: int, told_through: Connection) -> None:
-    """First thing in each worker: keep the pipe its calls tell their progress through, leave
-    Ctrl-C to the parent (which closes the pool), and end when the parent is gone. A worker
-    waits for calls on a queue whose pipe it holds both ends of, so it would never notice
-    its parent's death by itself: after a SIGKILL of the bot or of `twixt play` it would
-    search on and then wait forever, and keep multiprocessing's resource tracker alive with
-    it."""
-    global _told_through
-    _told_through = told_through
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=_end_with_parent, args=(parent,), name="parent-watch",
-                     daemon=True).start()
-
-
-def _end_with_parent(parent: int) -> None:
-    """When the parent dies the worker is handed to another process (init, or a container's
-    init): its parent id changes, and the worker ends at once, mid-search or not."""
-    while os.getppid() == parent:
-        time.sleep(PARENT_CHECK)
-    os._exit(1)
-
-
-def _reporting(key: int, function: Callable[..., T], args: tuple[object, ...]) -> T:
-    """In a worker: `function(*args, progress=...)`, each (done, in all) it tells written to
-    the parent's pipe with the call's `key`."""
-    pipe = _told_through
-    assert pipe is not None, "a worker's pipe is set when it starts"
-
-    def tell(done: int, total: int) -> None:
-        pipe.send((key, done, total))
-
-    return function(*args, progress=tell)
 
 
 class EnginePool:
@@ -216,7 +175,7 @@ class EnginePool:
     def _submit(self, job: _Job) -> None:
         try:
             call = (self._pool().submit(job.function, *job.args) if job.key is None
-                    else self._pool().submit(_reporting, job.key, job.function, job.args))
+                    else self._pool().submit(reporting, job.key, job.function, job.args))
             done = asyncio.wrap_future(call)
         except BrokenExecutor as error:  # a worker died (a BrokenProcessPool): a fresh pool
             self._executor = None
@@ -285,5 +244,5 @@ class EnginePool:
             # fork copies their locks in whatever state they are
             self._executor = ProcessPoolExecutor(
                 self.workers, mp_context=context,
-                initializer=_start_worker, initargs=(os.getpid(), self._pipe[1]))
+                initializer=start_worker, initargs=(os.getpid(), self._pipe[1]))
         return self._executor
