@@ -39,7 +39,7 @@ class Follows(Protocol):
 
 
 #: the service's follow of games, each change told (game, its version now; None: gone)
-Following = Callable[[Callable[[int, int | None], None]], Follows]
+StartFollowing = Callable[[Callable[[int, int | None], None]], Follows]
 #: who sees a page's view: the seat (None: a watcher) and the language
 SeenBy = tuple[int | None, str]
 #: a game's events at a live version for some (seat, language): None when the game is gone
@@ -93,7 +93,7 @@ class Full(Exception):
 class Hub:
     """The live pages of every game, and the follower of their versions."""
 
-    def __init__(self, following: Following, events: Events) -> None:
+    def __init__(self, following: StartFollowing, events: Events) -> None:
         self._following = following
         self._events = events
         self._pages: dict[int, set[Page]] = {}

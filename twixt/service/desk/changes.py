@@ -67,6 +67,7 @@ class Following:
         self._on_change = on_change
         #: game → the live version last told (or given to `follow`)
         self.seen: dict[int, int] = {}
+        self._closed = False
 
     async def follow(self, game_id: int, version: int) -> None:
         """Follow game `game_id`, shown at `version`: told at once when it is already at
@@ -90,7 +91,10 @@ class Following:
             self._changes._remove(game_id, self)
 
     def close(self) -> None:
-        """Stop following every game."""
+        """Stop following every game (once: a second close does nothing)."""
+        if self._closed:
+            return
+        self._closed = True
         for game_id in list(self.seen):
             self.unfollow(game_id)
         self._changes._count -= 1
