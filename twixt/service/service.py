@@ -44,6 +44,7 @@ from twixt.service.cases.turns import Turns
 from twixt.service.cases.vacations import Vacations
 from twixt.service.cases.your_move import YourMove
 from twixt.service.commands import router
+from twixt.service.desk.changes import Following
 from twixt.service.desk.desk import Desk, utc_now
 from twixt.service.desk.engine_pool import EnginePool
 from twixt.service.errors import (
@@ -289,6 +290,13 @@ class TwixtService:
         `changes.MAX_FOLLOWED`): the games changed, each with its version now (None: gone),
         as soon as one has; none after `timeout`."""
         return await self.desk.changes.next_changes(seen, timeout)
+
+    def following(self, on_change: Callable[[int, int | None], None]) -> Following:
+        """A standing follow of games (`Following.follow`, `unfollow`, `close`): each change
+        of one told to `on_change` with its live version now (None: gone), at once for a
+        change made here, within a second for one made elsewhere. ServiceError when too
+        many wait already."""
+        return self.desk.changes.following(on_change)
 
     async def user_names(self, user_ids: Sequence[int]) -> dict[int, str]:
         """The names the service knows for some users (unknown ones left out)."""

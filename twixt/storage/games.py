@@ -45,7 +45,7 @@ from twixt.storage.model import (
     Player,
     StoredGame,
 )
-from twixt.storage.sql import PAGE, SqlBase, check_version, read_game, read_games, refuse
+from twixt.storage.sql import PAGE, SqlBase, check_version, column_of, read_game, read_games, refuse
 from twixt.storage.waiting import Waiting
 
 #: the unique index that keeps one active game a channel, as each back end names it
@@ -303,7 +303,11 @@ class SqlGames(SqlBase):
         return games[0] if games else None
 
     async def live_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
-        return await self._column_of("games", "id", "version + side_changes", game_ids)
+        # by `_read_by`, as a move's other reads: one statement by key (a move's check of
+        # its game under the channel's lock, the watcher's look at a chunk of games)
+        return await self._read_by(functools.partial(
+            column_of, table="games", key="id", column="version + side_changes",
+            keys=game_ids))
 
     async def list_games(self, *, user_id: int | None = None, channel_id: int | None = None,
                          guild_id: int | None = None, status: model.GameStatus | None = None,

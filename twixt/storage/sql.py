@@ -76,17 +76,25 @@ class SqlBase(abc.ABC):
                          keys: Sequence[int]) -> dict[int, Any]:
         """`column` of the rows of `table` whose `key` is one of `keys`, by key, in one
         statement; keys without a row are left out."""
-        wanted = list(dict.fromkeys(keys))
-        if not wanted:
+        if not keys:
             return {}
         async with self._read_one() as db:
-            among, values = db.among(key, wanted)
-            found = await db.fetch_all(f"SELECT {key}, {column} FROM {table} WHERE {among}",
-                                       *values)
-        return {row[0]: row[1] for row in found}
+            return await column_of(db, table, key, column, keys)
 
 
 # --- reading (inside a transaction) ----------------------------------------------------------
+
+async def column_of(db: Connection, table: str, key: str, column: str,
+                    keys: Sequence[int]) -> dict[int, Any]:
+    """`column` of the rows of `table` whose `key` is one of `keys`, by key, in one
+    statement; keys without a row are left out."""
+    wanted = list(dict.fromkeys(keys))
+    if not wanted:
+        return {}
+    among, values = db.among(key, wanted)
+    found = await db.fetch_all(f"SELECT {key}, {column} FROM {table} WHERE {among}", *values)
+    return {row[0]: row[1] for row in found}
+
 
 async def only_row(db: Connection, sql: str, *args: Any) -> Row:
     """The row of a query that always returns one: RETURNING from a row just written."""

@@ -2,7 +2,7 @@
 link (`twixt link`, `/twixt board`), and inside Discord as an Activity.
 
 Like the terminal, it reaches the games only through the service's door (`TwixtService.
-game_view` and its controls, `answer`, `next_changes`) and imports nothing of the storage;
+game_view` and its controls, `answer`, `following`) and imports nothing of the storage;
 the page draws the board itself (SVG) and hears of changes live. The composition root
 (`twixt.app`) opens the storage and serves it.
 """

@@ -1,38 +1,45 @@
 """Live pages: each game's open pages hear of every change to it, whoever made it.
 
-The service says when games change (`TwixtService.next_changes`: at once for a change made
+The service says when games change (`TwixtService.following`: at once for a change made
 in this process, within a second for one made in Discord, at the terminal table or by the
-bot of another process over the same database); one follower waits for every game that has a
-live page, in one wait. After a change the game's views are made once for all its pages,
-from one reading of the game (`TwixtService.game_views`): one view, and one event, for each
-seat and language among them (a player's controls are theirs alone), made again only for
-the pages still behind the game's version; one game's views are made one round at a time.
-Bounds: `MAX_PER_KEY` pages of one player (a
-link's seat, the watchers of a game's link together, a Discord user), `MAX_PER_GAME` pages
-of a game's watchers together (its players' pages are not counted there: no number of
-watchers keeps a player's page out), and `MAX_PAGES` in all; a page that cannot keep up
-misses versions, never the latest one.
+bot of another process over the same database); one standing follow holds every game that
+has a live page, and each change is told for its own game alone. After a change the game's
+views are made once for all its pages, from one reading of the game
+(`TwixtService.game_views`): one view, and one event, for each seat and language among them
+(a player's controls are theirs alone), made again only for the pages still behind the
+game's version; one game's views are made one round at a time. Bounds: `MAX_PER_KEY` pages
+of one player (a link's seat, the watchers of a game's link together, a Discord user),
+`MAX_PER_GAME` pages of a game's watchers together (its players' pages are not counted
+there: no number of watchers keeps a player's page out), and `MAX_PAGES` in all; a page that
+cannot keep up misses versions, never the latest one.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 from contextlib import asynccontextmanager, suppress
+from typing import Protocol
 
 log = logging.getLogger(__name__)
 
 MAX_PER_GAME = 32
 MAX_PER_KEY = 4
 MAX_PAGES = 5000
-#: the longest one wait of the follower lasts (then it waits again)
-FOLLOW_FOR = 30.0
-#: the pause after the service could not say what changed, before asking again
-AGAIN_AFTER = 1.0
 
-#: the service's wait for changes: game → version shown in, the games changed out
-NextChanges = Callable[[Mapping[int, int], float], Awaitable[dict[int, int | None]]]
+class Follows(Protocol):
+    """The service's standing follow of games (`changes.Following`)."""
+
+    async def follow(self, game_id: int, version: int) -> None: ...
+
+    def unfollow(self, game_id: int) -> None: ...
+
+    def close(self) -> None: ...
+
+
+#: the service's follow of games, each change told (game, its version now; None: gone)
+StartFollowing = Callable[[Callable[[int, int | None], None]], Follows]
 #: who sees a page's view: the seat (None: a watcher) and the language
 SeenBy = tuple[int | None, str]
 #: a game's events at a live version for some (seat, language): None when the game is gone
@@ -86,8 +93,8 @@ class Full(Exception):
 class Hub:
     """The live pages of every game, and the follower of their versions."""
 
-    def __init__(self, next_changes: NextChanges, events: Events) -> None:
-        self._next_changes = next_changes
+    def __init__(self, following: StartFollowing, events: Events) -> None:
+        self._following = following
         self._events = events
         self._pages: dict[int, set[Page]] = {}
         #: the games whose views are being made, each by its task
@@ -96,8 +103,7 @@ class Hub:
         self._count = 0
         self._per_key: dict[str, int] = {}
         self._watching: dict[int, int] = {}
-        self._joined = asyncio.Event()
-        self._follower: asyncio.Task[None] | None = None
+        self._follows: Follows | None = None
 
     @property
     def pages(self) -> int:
@@ -120,10 +126,10 @@ class Hub:
         self._per_key[key] = self._per_key.get(key, 0) + 1
         if not seated:
             self._watching[game_id] = watching + 1
-        if game_id not in self._known:
-            self._known[game_id] = version
-            self._joined.set()  # the follower's wait now includes this game
         try:
+            if game_id not in self._known:
+                self._known[game_id] = version
+                await self._follower().follow(game_id, version)
             yield page
         finally:
             pages.discard(page)
@@ -138,18 +144,32 @@ class Hub:
             if not pages:
                 self._pages.pop(game_id, None)
                 self._known.pop(game_id, None)
+                if self._follows is not None:
+                    self._follows.unfollow(game_id)
 
     def start(self) -> None:
-        if self._follower is None:
-            self._follower = asyncio.get_running_loop().create_task(self._follow())
+        self._follower()
+
+    def _follower(self) -> Follows:
+        """The standing follow of the games with live pages (begun when first needed)."""
+        if self._follows is None:
+            self._follows = self._following(self._changed)
+        return self._follows
 
     async def stop(self) -> None:
-        for task in [*self._making.values(), self._follower]:
-            if task is not None:
-                task.cancel()
-                with suppress(asyncio.CancelledError):
-                    await task
-        self._follower = None
+        for task in list(self._making.values()):
+            task.cancel()
+            with suppress(asyncio.CancelledError):
+                await task
+        if self._follows is not None:
+            self._follows.close()
+            self._follows = None
+
+    def _changed(self, game_id: int, version: int | None) -> None:
+        if version is None:  # the game is gone: nothing more to follow
+            self._known.pop(game_id, None)
+        else:
+            self._tell(game_id, version)
 
     def _tell(self, game_id: int, version: int) -> None:
         """The game's pages are sent their views of its new version (by the game's task
@@ -189,36 +209,3 @@ class Hub:
                     return
         finally:
             del self._making[game_id]
-
-    async def _follow(self) -> None:
-        """Wait for the games with live pages to change, all in one wait of the service's,
-        begun again when a page opens on another game."""
-        while True:
-            self._joined.clear()
-            if not self._known:
-                await self._joined.wait()
-                continue
-            waiting = asyncio.ensure_future(self._next_changes(dict(self._known), FOLLOW_FOR))
-            joined = asyncio.ensure_future(self._joined.wait())
-            try:
-                await asyncio.wait({waiting, joined}, return_when=asyncio.FIRST_COMPLETED)
-            finally:
-                joined.cancel()
-                if not waiting.done():
-                    # let the service's wait end, without taking its cancellation for this
-                    # task's own (the follower is stopped while it does so)
-                    waiting.cancel()
-                    await asyncio.wait({waiting})
-            if waiting.cancelled():
-                continue
-            try:
-                changed = waiting.result()
-            except Exception:  # the next wait tries again; a page only hears later
-                log.exception("live games could not be followed")
-                await asyncio.sleep(AGAIN_AFTER)
-                continue
-            for game_id, version in changed.items():
-                if version is None:  # the game is gone: nothing more to follow
-                    self._known.pop(game_id, None)
-                else:
-                    self._tell(game_id, version)

@@ -27,7 +27,7 @@ Routes (the API of a link: `/api/g/TOKEN/…`; of the Activity: `/api/a/INSTANCE
 The page reaches the games only through the service's door: its view of a game
 (`TwixtService.game_view`), its controls (`commands.of_control`, done through `answer`), the
 links a peg would make (`peg_links`), a user's seat (`seat_in_channel`) and the games' live
-versions (`next_changes`), a player's other games (`other_games`). It imports nothing of
+versions (`following`), a player's other games (`other_games`). It imports nothing of
 the storage.
     POST /api/activity/token   {"code": …}: the OAuth2 code exchanged for an access token
 """
@@ -141,7 +141,7 @@ class WebBoard:
         self.reads = reads or RateLimit(per_second=20, burst=60)
         #: the proxies whose `X-Forwarded-For` names the client (`limits.client_address`)
         self.trusted_proxies = trusted_proxies
-        self.hub = Hub(service.next_changes, self._events)
+        self.hub = Hub(service.following, self._events)
         self._closing = asyncio.Event()
         self._static = {name: _Asset.load(name) for name in STATIC if name != COLOURS}
         self._static[COLOURS] = _Asset(COLOURS, colours_css(service.board_colours()).encode())

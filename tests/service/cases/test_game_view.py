@@ -225,19 +225,43 @@ async def test_a_seat_in_a_channel_names_its_game_and_nobody_else_has_one(servic
     assert seat == 1 and (await service.seat_in_channel(CHANNEL, CAROL.id)) == (game, None)
 
 
-async def test_one_wait_follows_many_games_and_says_which_changed(service):
+async def two_games(service: TwixtService) -> tuple[GameView, int]:
+    """Alice and Bob's game (its view) in CHANNEL, and Carol and Dave's (its id) in the next."""
     await start_game(service, swap="no")
     first = await view_of(service)
     await service.challenges.challenge(asking(CAROL, channel=CHANNEL + 1), DAVE,
                                        build_options(swap="no"))
     await service.challenges.accept(asking(DAVE, channel=CHANNEL + 1))
     second, _seat = await service.seat_in_channel(CHANNEL + 1, CAROL.id)
+    return first, second
+
+
+async def test_one_wait_follows_many_games_and_says_which_changed(service):
+    first, second = await two_games(service)
     seen = {first.game_id: first.live_version, second: 0}
     assert await service.next_changes(seen, 0.01) == {}
     waiting = asyncio.ensure_future(service.next_changes(seen, NEVER))
     await asyncio.sleep(0)
     await enter(service, asking(CAROL, channel=CHANNEL + 1), "K10")
     assert await asyncio.wait_for(waiting, NEVER) == {second: 1}
+
+
+async def test_a_standing_follow_is_told_each_change_of_its_own_games_alone(service):
+    first, second = await two_games(service)
+    told: list[tuple[int, int | None]] = []
+    following = service.following(lambda game, version: told.append((game, version)))
+    await following.follow(second, 0)
+    await following.follow(first.game_id, first.live_version - 1)  # shown behind: told now
+    assert told == [(first.game_id, first.live_version)]
+    await enter(service, asking(CAROL, channel=CHANNEL + 1), "K10")
+    assert told[1:] == [(second, 1)]
+    following.unfollow(second)
+    await enter(service, asking(DAVE, channel=CHANNEL + 1), "K12")
+    await enter(service, asking(ALICE), "K10")
+    assert told[2:] == [(first.game_id, first.live_version + 1)]
+    following.close()
+    await enter(service, asking(BOB), "M12")
+    assert len(told) == 3
 
 
 async def test_the_win_on_time_is_claimed_through_the_view_once_the_time_is_up(service, clock):

@@ -254,6 +254,20 @@ async def test_a_restarted_service_continues_the_game(storage, clock):
     assert [turn.text for turn in game.history] == ["K10", "M12"]
 
 
+async def test_a_turn_in_a_games_home_is_played_on_the_game_as_it_stands_not_as_written(
+        storage, clock):
+    first, second = TwixtService(storage, clock=clock), TwixtService(storage, clock=clock)
+    await start_game(first, swap="no")
+    game = (await storage.active_game(CHANNEL)).id
+    alice = await first.seat_request(game, 0)
+    await enter(first, alice, "K10")  # the first process holds the game as it wrote it
+    await enter(second, asking(BOB), "M12")  # another process moves it on
+    reply = await enter(first, alice, "F5")
+    assert reply.refused is None
+    assert [turn.text for turn in (await first.channel_game(CHANNEL)).history] == [
+        "K10", "M12", "F5"]
+
+
 async def test_a_takeback_request_raced_by_another_process_turn_is_one_line(
         storage, clock, monkeypatch):
     first, second = TwixtService(storage, clock=clock), TwixtService(storage, clock=clock)

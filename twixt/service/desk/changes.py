@@ -2,8 +2,10 @@
 
 A game's live version (`StoredGame.live_version`) grows with every change anyone can see:
 a turn, an offer made or answered, its end. Whoever shows games waits for the versions after
-the ones it shows (`Changes.next_changes`: one wait for many games, as the web board's live
-pages do; `next_version` for one). A change made in this process is told at once (`told`, by
+the ones it shows (`Changes.next_changes`: one wait for many games; `next_version` for one),
+or follows them for as long as it shows them (`Changes.following`, as the web board's live
+pages do: each change is told to it for its own game, and no wait over every game followed
+begins again after it). A change made in this process is told at once (`told`, by
 the desk, wherever it stores one, with the version it made); a change made elsewhere — another
 process over the same database — is found by one watcher, which reads the live versions of
 every game someone waits for once every `LOOK_EVERY` seconds, `CHUNK` games a statement, and
@@ -39,6 +41,8 @@ CHUNK = 500
 
 #: reads the live versions of some games (games not found left out)
 VersionsOf = Callable[[Sequence[int]], Awaitable[dict[int, int]]]
+#: told that a game followed is at another live version (None: it is gone)
+OnChange = Callable[[int, int | None], None]
 
 
 class _Wait:
@@ -48,13 +52,72 @@ class _Wait:
         self.seen = seen
         self.changed = asyncio.Event()
 
+    def heard(self, game_id: int, version: int | None) -> None:
+        """One of its games changed: the wait ends (its waiter reads what changed)."""
+        self.changed.set()
+
+
+class Following:
+    """A standing follow of some games (`Changes.following`): each change of one is told to
+    `on_change` once, with the game's new version, so that a change costs its own game and
+    not every game followed. `close` when done."""
+
+    def __init__(self, changes: Changes, on_change: OnChange) -> None:
+        self._changes = changes
+        self._on_change = on_change
+        #: game → the live version last told (or given to `follow`)
+        self.seen: dict[int, int] = {}
+        self._closed = False
+
+    async def follow(self, game_id: int, version: int) -> None:
+        """Follow game `game_id`, shown at `version`: told at once when it is already at
+        another (a failed read leaves that to the watcher's next look)."""
+        if game_id in self.seen:
+            return
+        if len(self.seen) >= MAX_FOLLOWED:
+            raise LimitError("one wait follows at most {most} games", most=MAX_FOLLOWED)
+        self.seen[game_id] = version
+        self._changes._add(game_id, self)
+        try:
+            current = await self._changes._current([game_id])
+        except Exception:  # the watcher looks again within `LOOK_EVERY` seconds
+            log.exception("live versions could not be read")
+            return
+        self.heard(game_id, current.get(game_id))
+
+    def unfollow(self, game_id: int) -> None:
+        """Stop following game `game_id`."""
+        if self.seen.pop(game_id, None) is not None:
+            self._changes._remove(game_id, self)
+
+    def close(self) -> None:
+        """Stop following every game (once: a second close does nothing)."""
+        if self._closed:
+            return
+        self._closed = True
+        for game_id in list(self.seen):
+            self.unfollow(game_id)
+        self._changes._count -= 1
+
+    def heard(self, game_id: int, version: int | None) -> None:
+        """Game `game_id` is at `version` now (None: gone): told, unless already (or the
+        version is older than one told: a read that a change overtook)."""
+        seen = self.seen.get(game_id)
+        if seen is None or (version is not None and version <= seen):
+            return
+        if version is None:
+            self.unfollow(game_id)
+        else:
+            self.seen[game_id] = version
+        self._on_change(game_id, version)
+
 
 class Changes:
     """The waits for games to change, and the watcher that finds changes made elsewhere."""
 
     def __init__(self, versions_of: VersionsOf) -> None:
         self._versions_of = versions_of
-        self._waits: dict[int, set[_Wait]] = {}
+        self._waits: dict[int, set[_Wait | Following]] = {}
         #: the live versions last told or read, and when: used for `LOOK_EVERY` seconds
         self._last: dict[int, tuple[int, float]] = {}
         self._count = 0
@@ -67,8 +130,18 @@ class Changes:
             self._last.pop(game_id, None)
         elif game_id in self._waits or game_id in self._last:
             self._last[game_id] = (version, asyncio.get_running_loop().time())
-        for wait in self._waits.get(game_id, ()):
-            wait.changed.set()
+        for wait in list(self._waits.get(game_id, ())):
+            if version is not None or isinstance(wait, _Wait):
+                wait.heard(game_id, version)
+            # else: a following hears the version from the watcher's next look
+
+    def following(self, on_change: OnChange) -> Following:
+        """A standing follow of games (added with `Following.follow`), each change told to
+        `on_change`: one of the `MAX_WAITING` waits until it is closed."""
+        if self._count >= MAX_WAITING:
+            raise BusyError("too many pages follow games now; try again in a minute")
+        self._count += 1
+        return Following(self, on_change)
 
     async def versions(self, game_ids: Sequence[int]) -> dict[int, int]:
         """The live versions of some games, in one statement a `CHUNK` (games not found
@@ -132,21 +205,28 @@ class Changes:
             raise BusyError("too many pages follow games now; try again in a minute")
         wait = _Wait(seen)
         for game_id in seen:
-            self._waits.setdefault(game_id, set()).add(wait)
+            self._add(game_id, wait)
         self._count += 1
-        if self._watcher is None or self._watcher.done():
-            self._watcher = asyncio.get_running_loop().create_task(self._watch())
         try:
             with suppress(TimeoutError):
                 await asyncio.wait_for(wait.changed.wait(), timeout)
         finally:
             self._count -= 1
             for game_id in seen:
-                waits = self._waits.get(game_id)
-                if waits is not None:
-                    waits.discard(wait)
-                    if not waits:
-                        del self._waits[game_id]
+                self._remove(game_id, wait)
+
+    def _add(self, game_id: int, wait: _Wait | Following) -> None:
+        """`wait` now hears of game `game_id`'s changes (the watcher runs)."""
+        self._waits.setdefault(game_id, set()).add(wait)
+        if self._watcher is None or self._watcher.done():
+            self._watcher = asyncio.get_running_loop().create_task(self._watch())
+
+    def _remove(self, game_id: int, wait: _Wait | Following) -> None:
+        waits = self._waits.get(game_id)
+        if waits is not None:
+            waits.discard(wait)
+            if not waits:
+                del self._waits[game_id]
 
     async def _watch(self) -> None:
         """While anyone waits: every `LOOK_EVERY` seconds, end the waits of each game whose
@@ -163,6 +243,6 @@ class Changes:
                 version = stored.get(game_id)
                 if version is None:
                     self._last.pop(game_id, None)
-                for wait in waits:
+                for wait in list(waits):
                     if wait.seen.get(game_id) != version:
-                        wait.changed.set()
+                        wait.heard(game_id, version)

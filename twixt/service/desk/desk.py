@@ -207,7 +207,7 @@ class Desk:
         at the end), so the announcement reads no pauses again, and the wake-up stored. A
         request made in a game's home (`Request.home_of`) plays only in that game.
         """
-        stored, committed = await self.active(request.channel_id)
+        stored, committed = await self._home(request)
         if request.home_of is not None and stored.id != request.home_of:
             raise ConflictError("this button belongs to a game that is over")
         if at_version is not None and stored.version != at_version:
@@ -223,6 +223,22 @@ class Desk:
             stored, seat.user_id, turn.text, game=game, finish=finish_result(stored, game),
             passes_turn=passes_the_turn(command))
         return Played(request, stored, game, turn, turn_clock, wake_at)
+
+    async def _home(self, request: Request) -> tuple[StoredGame, Game]:
+        """`active` for a command about to be committed (under the channel's lock). For a
+        request made in a game's home that this process last wrote, one statement reads the
+        game's live version instead of the game and its seats: at that version (no turn,
+        offer or end since, by anyone) the game as written is still the channel's game in
+        progress. The write checks the version again."""
+        home = request.home_of
+        written = None if home is None else self._games.last_written(home)
+        if (home is not None and written is not None and written.is_active
+                and written.channel_id == request.channel_id):
+            live_version = (await self.storage.live_versions([home])).get(home)
+            current = None if live_version is None else self.written(home, live_version)
+            if current is not None:
+                return current, await self.position(current)
+        return await self.active(request.channel_id)
 
     async def after_turn(self, played: Played) -> Followed:
         """Hand a turn just stored (or a takeback) to what follows a turn (`turn_played`,

@@ -92,9 +92,14 @@ class GameCache:
     def written(self, game_id: int, live_version: int) -> StoredGame | None:
         """The stored game as this process wrote it, when it is still at `live_version`
         (no turn, offer or end since, by anyone: each moves the live version on)."""
-        entry = self._games.get(game_id)
-        written = None if entry is None else entry[0].written
+        written = self.last_written(game_id)
         return written if written is not None and written.live_version == live_version else None
+
+    def last_written(self, game_id: int) -> StoredGame | None:
+        """The stored game as this process last wrote it, current or not (`written` says
+        whether it still is)."""
+        entry = self._games.get(game_id)
+        return None if entry is None else entry[0].written
 
     def put(self, game_id: int, live: LiveGame) -> None:
         self.drop(game_id)
