@@ -4,6 +4,7 @@ environment, or every test module would fail on its first import with a tracebac
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Any
@@ -38,6 +39,15 @@ def pytest_configure(config: pytest.Config) -> None:
     problem = environment_problem()
     if problem is not None:
         raise pytest.UsageError(problem)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto` (pyproject.toml) starts two workers a core: much of the suite waits rather
+    than computes (real `twixt` processes starting, fsynced commits, PostgreSQL servers,
+    browsers drawing, the image's installs), and with one worker a core the run kept only 1.1
+    of 2 cores busy (docs/benchmarks.md, the test suite)."""
+    return 2 * len(os.sched_getaffinity(0))
 
 
 @pytest.fixture
