@@ -15,18 +15,22 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from twixt.cli import clock, engine_commands, render_commands
 from twixt.cli.arguments import (
     Subcommand,
     Subcommands,
     add_command,
+    add_locale_argument,
     add_record_arguments,
     add_shard_arguments,
     read_record,
     shard_overrides,
 )
+
+#: `typing.TYPE_CHECKING` without importing typing, a tenth of Python's start that a help
+#: text need not wait for (type checkers read any `TYPE_CHECKING` as true)
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -118,8 +122,6 @@ def _add_play(subparsers: Subcommands) -> None:
 
 
 def _play_arguments(play: argparse.ArgumentParser) -> None:
-    from twixt.language import LOCALES
-
     play.add_argument("script", nargs="?", help="a file of lines (default: standard input)")
     _add_db_argument(play)
     play.add_argument("--channel", default=TABLE_CHANNEL,
@@ -130,8 +132,7 @@ def _play_arguments(play: argparse.ArgumentParser) -> None:
                       help="the time to play at, e.g. 2026-01-01T12:00 (UTC; default: now)")
     play.add_argument("--manager", action="append", default=[], metavar="NAME",
                       help="a player who manages the channel (may be given more than once)")
-    play.add_argument("--locale", choices=LOCALES, default="en",
-                      help="the language the table answers in (default: en)")
+    add_locale_argument(play, "the language the table answers in")
 
 
 def _add_export(subparsers: Subcommands) -> None:

@@ -8,8 +8,12 @@ engine, the fonts or the service only when it runs.
 A new subcommand is registered with `add_command` beside the code it drives: its handler's
 docstring is what `twixt NAME --help` prints, and what it needs is imported inside the
 handler and its arguments' function, not at the module's top, or `twixt --help` and every
-other subcommand would load it too (`tests/cli/test_startup.py` lists what each help may
-import; `benchmarks/startup_bench.py` measures them against Python's own start).
+other subcommand would load it too. What a help shows of the layers (choices, defaults)
+comes from their small modules that load nothing else: `rules.formats`, `engine.about`,
+`rendering.about`, and the catalogues' folders for the languages (`languages`);
+`tests/cli/test_startup.py` lists what each help may import, `tests/cli/test_shown.py` holds
+those modules to what the big ones decide, and `benchmarks/startup_bench.py` measures the
+helps against Python's own start.
 """
 
 from __future__ import annotations
@@ -18,9 +22,13 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeAlias
 
+#: `typing.TYPE_CHECKING` without importing typing, a tenth of Python's start that a help
+#: text need not wait for (type checkers read any `TYPE_CHECKING` as true)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any, TypeAlias
+
     from twixt.language import Message
     from twixt.rules import Game
 
@@ -86,6 +94,26 @@ def add_record_arguments(parser: argparse.ArgumentParser, *, stdin: bool = False
                         help="the record's format (default: guessed from the file's ending; "
                              "a transcript on standard input)")
     parser.set_defaults(record_stdin=True)
+
+
+def add_locale_argument(parser: argparse.ArgumentParser, what: str) -> None:
+    """`--locale`: the language `what` is said in, English by default."""
+    choices = languages()
+    parser.add_argument("--locale", choices=choices, default=choices[0],
+                        help=f"{what} (default: {choices[0]})")
+
+
+def languages() -> tuple[str, ...]:
+    """The languages the project speaks (`language.LOCALES`, as tests/cli/test_shown.py
+    holds): English, in which every text is written, then each language with a folder of
+    catalogues (`twixt/language/locales/<code>/`). Read from the folders' names, so that a
+    help that lists them loads no catalogue and no message class."""
+    from importlib.util import find_spec
+
+    spec = find_spec("twixt.language")  # found, not imported
+    assert spec is not None and spec.submodule_search_locations is not None
+    folder = Path(spec.submodule_search_locations[0], "locales")
+    return ("en", *sorted(entry.name for entry in folder.iterdir() if entry.is_dir()))
 
 
 def read_record(args: argparse.Namespace) -> Game | None:

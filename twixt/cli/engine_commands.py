@@ -15,20 +15,23 @@ as whoever started it counts them.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from twixt.cli import clock
 from twixt.cli.arguments import (
     Subcommands,
     add_command,
+    add_locale_argument,
     add_record_arguments,
     picture_ending,
     read_record,
 )
+
+#: `typing.TYPE_CHECKING` without importing typing, a tenth of Python's start that a help
+#: text need not wait for (type checkers read any `TYPE_CHECKING` as true)
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from twixt.engine import Limit
@@ -70,11 +73,9 @@ def _think_arguments(thinking: argparse.ArgumentParser) -> None:
 
 
 def _analyze_arguments(analyzing: argparse.ArgumentParser) -> None:
-    from twixt.engine import CORE, DESCRIPTION
-    from twixt.engine.analysis import DEEP, budget
-    from twixt.engine.api import fixed_nodes
-    from twixt.language import LOCALES
-    from twixt.rendering import ThemeName
+    # what the help shows comes from modules that load neither numpy nor Pillow
+    from twixt.engine.about import ANALYSIS_BUDGETS, CORE, DESCRIPTION
+    from twixt.rendering.about import THEMES
 
     analyzing.epilog = DESCRIPTION
     add_record_arguments(analyzing, stdin=True)
@@ -84,17 +85,16 @@ def _analyze_arguments(analyzing: argparse.ArgumentParser) -> None:
                            help='print the analysis as one JSON object: {"start", "moves": '
                                 '[{"number", "colour", "played", "red", "best", "red_best"}], '
                                 '"swings", "step"} (Red\'s chances 0-1)')
-    chosen = budget()
-    by_board = " (for the board)" if chosen.by_board else ""
+    level, by_board, deep_times, deep_nodes = ANALYSIS_BUDGETS[CORE]
+    board = " (for the board)" if by_board else ""
     _add_budget(analyzing, None,
-                f"the bot's: each search level {chosen.level}'s nodes{by_board}, the "
-                f"deeper look at the largest losses {DEEP} times that, at least "
-                f"{fixed_nodes(chosen.deep_level):,} (counted for 12x12; {CORE} core)",
+                f"the bot's: each search level {level}'s nodes{board}, the deeper look at "
+                f"the largest losses {deep_times} times that, at least {deep_nodes:,} "
+                f"(counted for 12x12; {CORE} core)",
                 "spend at most about this many seconds on the whole analysis instead of a "
                 "level's budget")
-    analyzing.add_argument("--theme", choices=[t.value for t in ThemeName], default="light")
-    analyzing.add_argument("--locale", choices=LOCALES, default="en",
-                           help="the language of the picture and the swings (default: en)")
+    analyzing.add_argument("--theme", choices=THEMES, default=THEMES[0])
+    add_locale_argument(analyzing, "the language of the picture and the swings")
 
 
 def _add_budget(parser: argparse.ArgumentParser, level: int | None, default: str,
@@ -172,6 +172,8 @@ def run_think(args: argparse.Namespace) -> int:
         limit = Limit(seconds=clock.left_of(args.seconds, args.started))
     result = think(game, limit, seed=args.seed)
     if args.json:
+        import json
+
         print(json.dumps({"move": result.move, "win": result.win, "pv": list(result.pv),
                           "nodes": result.nodes, "seconds": result.seconds, "core": CORE}))
     else:
@@ -256,6 +258,8 @@ def _write_analysis(args: argparse.Namespace, analysis: GameAnalysis, game: Game
                   file=sys.stderr)
             return 1
     if args.json:
+        import json
+
         print(json.dumps(analysis.as_json()))
         return 0
     # a terminal reads no markup: what a value holds prints as it is

@@ -6,15 +6,15 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from twixt.cli.arguments import Subcommands, add_command, add_record_arguments, picture_ending
 
+#: `typing.TYPE_CHECKING` without importing typing, a tenth of Python's start that a help
+#: text need not wait for (type checkers read any `TYPE_CHECKING` as true)
+TYPE_CHECKING = False
+
 if TYPE_CHECKING:
     from twixt.rules import Game
-
-#: the widths a picture may be drawn at
-MIN_WIDTH, MAX_WIDTH = 200, 4000
 
 
 def add_parser(subparsers: Subcommands) -> None:
@@ -24,8 +24,8 @@ def add_parser(subparsers: Subcommands) -> None:
 
 
 def _arguments(render: argparse.ArgumentParser) -> None:
-    from twixt.rendering import DEFAULT_WIDTH, REPLAY_WIDTH, ThemeName
-    from twixt.rules import Colour
+    # what the help shows comes from a module that loads nothing of Pillow or the themes
+    from twixt.rendering.about import DEFAULT_WIDTH, REPLAY_WIDTH, SIDES, THEMES
 
     add_record_arguments(render)
     render.add_argument("-o", "--output",
@@ -34,8 +34,8 @@ def _arguments(render: argparse.ArgumentParser) -> None:
                         help="draw the position after N turns, counted as `twixt replay` "
                              "counts them: pegs placed (default: the end)")
     render.add_argument("--gif", action="store_true", help="an animated replay, a frame a turn")
-    render.add_argument("--theme", choices=[t.value for t in ThemeName], default="light")
-    render.add_argument("--side", choices=[c.value for c in Colour], default="red",
+    render.add_argument("--theme", choices=THEMES, default=THEMES[0])
+    render.add_argument("--side", choices=SIDES, default=SIDES[0],
                         help="whose borders face the viewer (black turns the board)")
     render.add_argument("--colour-blind", action="store_true",
                         help="orange for Red and square pegs for Black")
@@ -54,6 +54,7 @@ def _count(text: str) -> int:
 
 
 def _width(text: str) -> int:
+    from twixt.rendering.about import MAX_WIDTH, MIN_WIDTH
     from twixt.rules.numbers import whole_number
 
     number = whole_number(text)

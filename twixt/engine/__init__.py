@@ -10,9 +10,11 @@ search; the rest of `engine.api` (and with it the search's modules and numpy) is
 when one of its names is first used, so that a help text that names the levels starts fast.
 """
 
-from typing import TYPE_CHECKING
-
 from twixt.engine.about import CORE, DESCRIPTION, LEVELS
+
+#: `typing.TYPE_CHECKING` without importing typing, a tenth of Python's start that a help
+#: text need not wait for (type checkers read any `TYPE_CHECKING` as true)
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from twixt.engine.api import (

@@ -1,6 +1,6 @@
-"""What can be said of the engine without loading it: the levels a player may ask for and
-which core runs the search (a help text and the bot's start-up line say these, and neither
-should wait for the search's tables or numpy).
+"""What can be said of the engine without loading it: the levels a player may ask for, which
+core runs the search and the default budget of an analysis (a help text and the bot's start-up
+line say these, and neither should wait for the search's tables or numpy).
 
 The compiled core (twixt/engine/_core.c) runs when it was built and `TWIXT_ENGINE_CORE` does not
 ask for the Python one; `engine.core` chooses by what is found here.
@@ -33,3 +33,12 @@ CORE = "compiled" if _WHY is None else "python"
 #: the same in one line for start-up, with the reason when it is the fallback
 DESCRIPTION = ("engine core: compiled C" if _WHY is None
                else f"engine core: Python (no compiled core: {_WHY})")
+
+
+#: the default budget of an analysis by core, as `twixt analyze --help` says it (decided by
+#: `engine.analysis.BUDGETS` and `DEEP`, which tests/cli/test_shown.py holds equal to this):
+#: the level whose nodes each position's search gets, whether those are counted for the
+#: board (fewer on a bigger one) rather than for 12×12, how many times that the deeper look
+#: at the largest losses searches, and the least nodes it searches (counted for 12×12)
+ANALYSIS_BUDGETS: dict[str, tuple[int, bool, int, int]] = {
+    "python": (2, False, 10, 2500), "compiled": (4, True, 10, 2500)}

@@ -12,17 +12,19 @@ load nothing of Pillow's drawing, and a process that never draws (the web board 
 loads the fonts and the pieces' tiles.
 """
 
-from typing import TYPE_CHECKING
+#: `typing.TYPE_CHECKING` without importing typing, a tenth of Python's start that a help
+#: text need not wait for (type checkers read any `TYPE_CHECKING` as true)
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
+    from twixt.rendering.about import DEFAULT_WIDTH, REPLAY_WIDTH
     from twixt.rendering.board import board_image, render_png
     from twixt.rendering.caption import caption_lines, plain_text
     from twixt.rendering.crosstable import Crosstable, CrosstableRow, render_crosstable
     from twixt.rendering.layout import Layout, layout
-    from twixt.rendering.options import DEFAULT_WIDTH, RenderOptions
+    from twixt.rendering.options import RenderOptions
     from twixt.rendering.replay import (
         NARROW_WIDTH,
-        REPLAY_WIDTH,
         ReplayPlan,
         plan_of,
         plan_replay,
@@ -66,8 +68,8 @@ _HOMES = {
     "board_image": "board", "render_png": "board", "caption_lines": "caption",
     "plain_text": "caption", "Crosstable": "crosstable", "CrosstableRow": "crosstable",
     "render_crosstable": "crosstable", "Layout": "layout", "layout": "layout",
-    "DEFAULT_WIDTH": "options", "RenderOptions": "options", "NARROW_WIDTH": "replay",
-    "REPLAY_WIDTH": "replay", "ReplayPlan": "replay", "plan_of": "replay",
+    "DEFAULT_WIDTH": "about", "RenderOptions": "options", "NARROW_WIDTH": "replay",
+    "REPLAY_WIDTH": "about", "ReplayPlan": "replay", "plan_of": "replay",
     "plan_replay": "replay", "render_replay": "replay", "PaletteName": "themes",
     "ThemeName": "themes", "board_colours": "themes", "BoardView": "view", "game_at": "view",
     "view_of": "view",

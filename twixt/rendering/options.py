@@ -4,13 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from twixt.rendering.about import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH
 from twixt.rendering.themes import PaletteName, Theme, ThemeName, theme
 from twixt.rules import Colour
-
-#: Discord shows an attachment at up to about this width on a desktop; phones scale it down.
-DEFAULT_WIDTH = 1000
-MIN_WIDTH = 200
-MAX_WIDTH = 4000
 
 
 @dataclass(frozen=True)

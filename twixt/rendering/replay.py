@@ -16,14 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import ceil
 
+from twixt.rendering.about import REPLAY_WIDTH
 from twixt.rendering.board import board_image
 from twixt.rendering.encode import gif_bytes
 from twixt.rendering.options import RenderOptions
 from twixt.rendering.view import view_of
 from twixt.rules import Game
 
-#: Replays are drawn smaller than single pictures: 60 frames must stay far below 8 MB.
-REPLAY_WIDTH = 720
 #: the width of a replay of more than `WIDE_FRAMES` frames
 NARROW_WIDTH = 400
 WIDE_FRAMES = 60

@@ -8,7 +8,9 @@ small module of the rules (the record formats a help text lists: `rules.formats`
 wait for all of them.
 """
 
-from typing import TYPE_CHECKING
+#: `typing.TYPE_CHECKING` without importing typing, a tenth of Python's start that a help
+#: text need not wait for (type checkers read any `TYPE_CHECKING` as true)
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from twixt.rules.errors import (
