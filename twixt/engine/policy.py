@@ -142,15 +142,23 @@ class PolicyNetwork:
 
 def _convolved(x: NDArray[np.float32], weight: NDArray[np.float32],
                bias: NDArray[np.float32]) -> NDArray[np.float32]:
-    """A 'same' convolution (zero padding) of the batch `x` by `weight` (out × in × k × k)."""
-    images, _planes, height, width = x.shape
+    """A 'same' convolution (zero padding) of the batch `x` by `weight` (out × in × k × k).
+
+    One matrix product: each hole's window of every plane (images · rows · columns × planes ·
+    k · k) against the weights (out × planes · k · k). The windows are copied one shift of the
+    kernel at a time from the padded batch held hole by hole (planes last, as the product
+    leaves its answer, which is returned as a view): a few large copies, not one of k × k
+    small pieces, for the same numbers in the same order."""
+    images, planes, height, width = x.shape
     out, _in, k, _k = weight.shape
     pad = k // 2
-    padded = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
-    windows = np.lib.stride_tricks.sliding_window_view(padded, (k, k), axis=(2, 3))
-    # images × rows × columns × (planes · k · k), against out × (planes · k · k)
-    columns = windows.transpose(0, 2, 3, 1, 4, 5).reshape(images * height * width, -1)
-    found = columns @ weight.reshape(out, -1).T + bias
+    padded = np.zeros((images, height + 2 * pad, width + 2 * pad, planes), dtype=x.dtype)
+    padded[:, pad:pad + height, pad:pad + width] = x.transpose(0, 2, 3, 1)
+    columns = np.empty((images, height, width, planes, k, k), dtype=x.dtype)
+    for row in range(k):
+        for column in range(k):
+            columns[..., row, column] = padded[:, row:row + height, column:column + width]
+    found = columns.reshape(images * height * width, -1) @ weight.reshape(out, -1).T + bias
     return found.reshape(images, height, width, out).transpose(0, 3, 1, 2)
 
 
