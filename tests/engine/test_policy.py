@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from tests.engine.test_priors import _pegs, position_and_image
@@ -36,6 +37,28 @@ def _board(cols: int, rows: int, pegs: list[tuple[int, int, Colour]]) -> Board:
         board.place(row * cols + col, owner)
     board.placed = tuple(row * cols + col for col, row, _owner in reversed(pegs))
     return board
+
+
+@pytest.mark.parametrize("k", [1, 3, 5])
+def test_a_convolution_is_each_hole_s_window_times_the_weights(k: int) -> None:
+    """The network's convolution against its sum written out, hole by hole (zero beyond the
+    edges), on a board that is not square."""
+    rng = np.random.default_rng(k)
+    x = rng.standard_normal((2, 3, 5, 7)).astype(np.float32)
+    weight = rng.standard_normal((4, 3, k, k)).astype(np.float32)
+    bias = rng.standard_normal(4).astype(np.float32)
+    pad = k // 2
+    padded = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    expected = np.empty((2, 4, 5, 7))
+    for image in range(2):
+        for out in range(4):
+            for row in range(5):
+                for column in range(7):
+                    window = padded[image, :, row:row + k, column:column + k]
+                    expected[image, out, row, column] = (window * weight[out]).sum() + bias[out]
+    found = policy._convolved(x, weight, bias)
+    assert found.shape == expected.shape
+    assert np.allclose(found, expected, atol=1e-4)
 
 
 def test_black_reads_the_board_transposed_and_a_link_by_its_direction() -> None:
