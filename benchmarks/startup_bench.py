@@ -2,6 +2,7 @@
 quick answers, each beside the floor of Python itself, measured in one run.
 
     python benchmarks/startup_bench.py [--rounds 15] [--think-rounds 5] [--source FOLDER]
+                                        [--before FOLDER]
 
 Every command runs as its own process, as a user or a referee runs it: the installed `twixt`
 script (else `python -m twixt.cli`) with this interpreter. The floor is `python -c "import
@@ -21,7 +22,9 @@ much less.
 The children are run with bytecode caching on, as an installed package has its compiled
 modules (a first round, not counted, writes them where they are missing). `--source` runs
 the `twixt` of another source tree instead (put first on the children's PYTHONPATH; its
-compiled core built or copied in), to compare with an older version in the same run of time.
+compiled core built or copied in); `--before` runs another tree's `twixt` too, each command
+right after this one's in every round, and prints its CPU in a column of its own, so that a
+before and an after are measured under the same load.
 """
 
 from __future__ import annotations
@@ -99,11 +102,15 @@ def main() -> None:
                          help="runs of each think (default 5)")
     options.add_argument("--source", type=Path,
                          help="a source tree whose `twixt` to run (default: the installed one)")
+    options.add_argument("--before", type=Path, metavar="FOLDER",
+                         help="a source tree whose `twixt` to measure beside, round by round")
     args = options.parse_args()
     env = {name: value for name, value in os.environ.items()
            if name != "PYTHONDONTWRITEBYTECODE"}
     if args.source:
         env["PYTHONPATH"] = str(args.source.resolve())
+    before_env = None if args.before is None else {**env,
+                                                   "PYTHONPATH": str(args.before.resolve())}
     with tempfile.TemporaryDirectory() as folder:
         game = str(record(Path(folder)))
         floor = [sys.executable, "-c", "import argparse"]
@@ -112,17 +119,19 @@ def main() -> None:
                       for name in subcommands()})
         thinks = {LEVEL_1: [*twixt(), "think", "--level", "1", game],
                   SECONDS: [*twixt(), "think", "--seconds", f"{THINK_SECONDS:g}", game]}
-        commands = {FLOOR: floor,
-                    "python -c 'import numpy'": [sys.executable, "-c", "import numpy"],
+        commands = {FLOOR: floor, NUMPY: [sys.executable, "-c", "import numpy"],
                     **helps, **thinks}
         print(f"{os.cpu_count()} cores; load average before: {_load()}", flush=True)
         for command in commands.values():  # writes the compiled modules, not counted
             run(command, env)
+            if before_env is not None:
+                run(command, before_env)
         imported = subprocess.run([sys.executable, "-c", LIST_IMPORTS, "think", "--level", "1",
                                    game], env=env, cwd=folder, capture_output=True, text=True,
                                   check=True).stdout.split()
         walls: dict[str, list[float]] = {name: [] for name in commands}
         cpus: dict[str, list[float]] = {name: [] for name in commands}
+        before: dict[str, list[float]] = {name: [] for name in commands}
         for round_ in range(args.rounds):
             for name, command in commands.items():
                 if name in thinks and round_ >= args.think_rounds:
@@ -130,21 +139,26 @@ def main() -> None:
                 took, used = run(command, env)
                 walls[name].append(took)
                 cpus[name].append(used)
+                if before_env is not None and name not in (FLOOR, NUMPY):
+                    before[name].append(run(command, before_env)[1])
     print(f"load average after: {_load()}")
     print(f"medians of {args.rounds} rounds ({args.think_rounds} for think)\n")
     cpu = {name: statistics.median(found) for name, found in cpus.items()}
     wall = {name: statistics.median(found) for name, found in walls.items()}
     print(f"{'command':36} {'CPU ms':>8} {'× floor':>8} {'wall ms':>8} {'× floor':>8}  "
-          f"{'max wall':>8}")
+          f"{'max wall':>8}" + ("  before: CPU ms, × floor" if before_env else ""))
     for name in commands:
+        then = (f"  {statistics.median(before[name]) * 1000:8.1f} "
+                f"{statistics.median(before[name]) / cpu[FLOOR]:8.2f}" if before[name] else "")
         print(f"{name:36} {cpu[name] * 1000:8.1f} {cpu[name] / cpu[FLOOR]:8.2f} "
               f"{wall[name] * 1000:8.1f} {wall[name] / wall[FLOOR]:8.2f}  "
-              f"{max(walls[name]) * 1000:8.1f}")
+              f"{max(walls[name]) * 1000:8.1f}{then}")
     _aims(cpu, wall, list(helps), imported)
 
 
-#: the commands the aims name
+#: the commands the aims name, and numpy's import (the engine's share of `think`)
 FLOOR = "floor: python -c 'import argparse'"
+NUMPY = "python -c 'import numpy'"
 LEVEL_1 = "twixt think --level 1"
 SECONDS = f"twixt think --seconds {THINK_SECONDS:g}"
 
