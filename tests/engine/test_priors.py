@@ -43,8 +43,7 @@ def test_the_shipped_priors_name_their_games_and_fit_the_features() -> None:
     # a shape's weight is its mirror images' too
     ring = patterns.OFFSETS[0]
     for code in list(data["features"]["ring"])[:50]:
-        weights = {table[ring + patterns._mirrored("ring", int(code), across, along)]
-                   for across in (False, True) for along in (False, True)}
+        weights = {table[ring + image] for image in patterns._images("ring", int(code))}
         assert len(weights) == 1
 
 

@@ -49,6 +49,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from operator import mul
 from typing import Any
 
 from twixt.engine.evaluate import Side, spreader
@@ -125,29 +126,34 @@ def width_level(width: int) -> int:
     return len(WIDTHS) + 1
 
 
-def _mirrored(shape: str, code: int, across: bool, along: bool) -> int:
-    """A shape's code read in a mirror (left-right: `across`, top-bottom: `along`)."""
-    _offsets, base = SHAPES[shape]
-    out = 0
-    for power in _mirror_powers(shape, across, along):
+#: the board's mirrors: (left-right, top-bottom), the board itself first
+_MIRRORS = ((False, False), (False, True), (True, False), (True, True))
+
+
+def _images(shape: str, code: int) -> list[int]:
+    """A shape's code read in each of the board's mirrors (`_MIRRORS`' order, itself first).
+    Its states are read once for all four: the weights' table is built from thousands of
+    codes at each start."""
+    offsets, base = SHAPES[shape]
+    states = []
+    for _offset in offsets:
         code, state = divmod(code, base)
-        out += state * power
-    return out
+        states.append(state)
+    return [sum(map(mul, states, powers)) for powers in _mirror_powers(shape)]
 
 
 @cache
-def _mirror_powers(shape: str, across: bool, along: bool) -> tuple[int, ...]:
-    """Per position of a shape, the place value in the mirrored code of the state found there
-    (the weights' table is built from thousands of codes at each start: worked out once)."""
+def _mirror_powers(shape: str) -> tuple[tuple[int, ...], ...]:
+    """Per mirror (`_MIRRORS`) and position of a shape, the place value in the mirrored code
+    of the state found there (worked out once)."""
     offsets, base = SHAPES[shape]
-    return tuple(base ** offsets.index((-dx if across else dx, -da if along else da))
-                 for dx, da in offsets)
+    return tuple(tuple(base ** offsets.index((-dx if across else dx, -da if along else da))
+                       for dx, da in offsets) for across, along in _MIRRORS)
 
 
 def canonical(shape: str, code: int) -> int:
     """The smallest code among a shape's mirror images (one weight serves them all)."""
-    return min(_mirrored(shape, code, across, along) for across in (False, True)
-               for along in (False, True))
+    return min(_images(shape, code))
 
 
 def area_key(ring: int, square: int, outer: int) -> int:
@@ -159,10 +165,9 @@ def area_images(key: int) -> set[int]:
     """An area's code in each of the board's mirrors (itself included)."""
     ring, rest = divmod(key, SQUARE_CODES * SQUARE_CODES)
     square, outer = divmod(rest, SQUARE_CODES)
-    return {area_key(_mirrored("ring", ring, across, along),
-                     _mirrored("square", square, across, along),
-                     _mirrored("outer", outer, across, along))
-            for across in (False, True) for along in (False, True)}
+    return {area_key(*mirrored) for mirrored in zip(_images("ring", ring),
+                                                   _images("square", square),
+                                                   _images("outer", outer), strict=True)}
 
 
 @dataclass(frozen=True, eq=False)
@@ -610,9 +615,8 @@ def table_from(data: dict[str, Any]) -> array[float]:
         elif name in SHAPES:
             # each learned shape weighs the same in all its mirror images
             for code, value in learned[name].items():
-                for across in (False, True):
-                    for along in (False, True):
-                        table[offset + _mirrored(name, int(code), across, along)] = value
+                for image in _images(name, int(code)):
+                    table[offset + image] = value
         else:
             values = learned[name]
             if len(values) != size:
