@@ -7,7 +7,8 @@ import math
 from PIL import Image
 
 from tests.rendering.render_helpers import close, decode, double_game, play, removal_game, won_game
-from twixt.rendering import PaletteName, RenderOptions, ThemeName, layout, render_png
+from twixt.rendering import PaletteName, RenderOptions, ThemeName, render_png
+from twixt.rendering.layout import layout
 from twixt.rendering.static import border_line_box
 from twixt.rendering.themes import GHOST, faded
 from twixt.rules import Colour, Game, Hole, Link

@@ -13,8 +13,9 @@ from tests.rendering.render_helpers import (
     won_game,
 )
 from twixt.language import LOCALES
-from twixt.rendering import RenderOptions, caption_lines, layout, plain_text, render_png, view_of
+from twixt.rendering import RenderOptions, caption_lines, plain_text, render_png, view_of
 from twixt.rendering.caption import Swatch
+from twixt.rendering.layout import layout
 from twixt.rendering.static import static_layer
 from twixt.rules import Colour, Game
 

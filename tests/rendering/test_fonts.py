@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from tests.rendering.render_helpers import decode, play
-from twixt.rendering import RenderOptions, caption_lines, layout, render_png, view_of
+from twixt.rendering import RenderOptions, caption_lines, render_png, view_of
 from twixt.rendering.caption import SetLine, TextRun, caption_layout
 from twixt.rendering.fonts import (
     DEJAVU_SANS,
@@ -29,6 +29,7 @@ from twixt.rendering.fonts import (
     read_cmap,
     stack,
 )
+from twixt.rendering.layout import layout
 from twixt.rendering.text import set_text, text_length
 from twixt.rules import Game
 

@@ -16,7 +16,8 @@ from pathlib import Path
 from PIL import ImageChops, features
 
 from tests.rendering.render_helpers import decode, removal_game
-from twixt.rendering import RenderOptions, layout, render_png
+from twixt.rendering import RenderOptions, render_png
+from twixt.rendering.layout import layout
 
 REFERENCE = Path(__file__).parent / "data" / "reference_8x8.png"
 

@@ -14,11 +14,11 @@ from twixt.rendering import (
     NARROW_WIDTH,
     REPLAY_WIDTH,
     RenderOptions,
-    layout,
     plan_replay,
     render_replay,
 )
 from twixt.rendering import replay as replay_module
+from twixt.rendering.layout import layout
 from twixt.rendering.replay import MAX_FRAMES, MAX_PIECES_DRAWN
 from twixt.rules import Colour, Game, Hole
 

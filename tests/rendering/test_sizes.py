@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from tests.rendering.render_helpers import close, decode
-from twixt.rendering import RenderOptions, layout, render_png
+from twixt.rendering import RenderOptions, render_png
 from twixt.rendering.caption import caption_height
+from twixt.rendering.layout import layout
 from twixt.rules import Colour, Game, Hole
 
 OPTIONS = RenderOptions(width=400)   # small pictures keep the 44+ renders quick

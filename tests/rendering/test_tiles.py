@@ -12,8 +12,9 @@ import pytest
 from PIL import Image, ImageChops
 
 from tests.rendering.render_helpers import double_game, play, removal_game, won_game
-from twixt.rendering import PaletteName, RenderOptions, ThemeName, board_image, layout, view_of
+from twixt.rendering import PaletteName, RenderOptions, ThemeName, board_image, view_of
 from twixt.rendering.encode import quantize
+from twixt.rendering.layout import layout
 from twixt.rendering.pieces import _plain_tiles
 from twixt.rendering.sprites import bar, disc, ring
 from twixt.rendering.static import static_rgb

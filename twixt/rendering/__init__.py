@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from twixt.rendering.board import board_image, render_png
     from twixt.rendering.caption import caption_lines, plain_text
     from twixt.rendering.crosstable import Crosstable, CrosstableRow, render_crosstable
-    from twixt.rendering.layout import Layout, layout
+    from twixt.rendering.layout import Layout
     from twixt.rendering.options import RenderOptions
     from twixt.rendering.replay import (
         NARROW_WIDTH,
@@ -52,7 +52,6 @@ __all__ = [
     "board_image",
     "caption_lines",
     "game_at",
-    "layout",
     "plain_text",
     "plan_of",
     "plan_replay",
@@ -63,11 +62,12 @@ __all__ = [
     "view_of",
 ]
 
-#: the module each name comes from
+#: the module each name comes from (not the function `layout.layout`: once its module is
+#: imported, Python binds the package's `layout` to the module, whichever was asked first)
 _HOMES = {
     "board_image": "board", "render_png": "board", "caption_lines": "caption",
     "plain_text": "caption", "Crosstable": "crosstable", "CrosstableRow": "crosstable",
-    "render_crosstable": "crosstable", "Layout": "layout", "layout": "layout",
+    "render_crosstable": "crosstable", "Layout": "layout",
     "DEFAULT_WIDTH": "about", "RenderOptions": "options", "NARROW_WIDTH": "replay",
     "REPLAY_WIDTH": "about", "ReplayPlan": "replay", "plan_of": "replay",
     "plan_replay": "replay", "render_replay": "replay", "PaletteName": "themes",
