@@ -30,11 +30,11 @@ from twixt.rendering import (
     ThemeName,
     caption_lines,
     game_at,
-    layout,
     render_png,
     view_of,
 )
 from twixt.rendering.caption import TextRun, caption_layout
+from twixt.rendering.layout import layout
 from twixt.rendering.sprites import SQUARE_SIDE
 from twixt.rendering.static import border_rows
 from twixt.rendering.text import text_length
