@@ -4,11 +4,12 @@ within its budget, and sees the one-move tactics: a winning peg, a threat to blo
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
-from twixt.engine import LEVELS, Limit, level_limit, pegs_to_connect, think
-from twixt.engine.api import _calls_privilege, level_nodes
+from twixt.engine import LEVELS, Limit, api, level_limit, pegs_to_connect, think
+from twixt.engine.api import LevelLimit, _calls_privilege, level_nodes
 from twixt.engine.board import Board
 from twixt.engine.opening import FAIR_MARGIN, first_player_score
 from twixt.rules import Colour, Game, Hole, TwixtError
@@ -191,6 +192,26 @@ def test_levels_are_node_bounded_with_a_time_cap():
         second.move, second.pv, second.win, second.nodes)
     with pytest.raises(TwixtError):
         level_limit(6)
+
+
+def test_a_slow_start_does_not_cut_a_levels_nodes(monkeypatch):
+    """A level's time cap is a bound for safety, counted from its search: a first search on a
+    loaded machine (the root's network and the tables slow to come) still searches the
+    level's nodes, so the level gives its usual move."""
+    game = Game(("ann", "bob"), size=12, swap=False)
+    game.play("F6")
+    usual = think(game, level_limit(1), seed=3)
+    network = api.root_scores
+
+    def slow_network(*args, **kwargs):
+        time.sleep(0.3)
+        return network(*args, **kwargs)
+
+    monkeypatch.setattr(api, "root_scores", slow_network)
+    slow = think(game, LevelLimit(seconds=0.2, nodes=level_limit(1).nodes, level=1), seed=3)
+    assert (slow.move, slow.nodes) == (usual.move, usual.nodes) and usual.nodes > 1
+    cut = think(game, Limit(seconds=0.2, nodes=level_limit(1).nodes), seed=3)
+    assert cut.nodes == 1  # a time asked for counts from the call, the network's time in it
 
 
 def test_in_double_twixt_it_calls_privilege_to_win_with_the_partners_move():

@@ -165,6 +165,17 @@ def _pegs_to_connect(board: Board, colour: Colour) -> int:
     return side(board.pos, colour, paths=False, cap=PLAIN_THREAT_PEGS).distance
 
 
+def _search_start(limit: Limit, board: Board, started: float) -> float:
+    """When a limit's seconds start: a level's (a cap for safety; its nodes decide its move)
+    once the process's one-time preparation is done, so that the same level and position
+    give the same move on a loaded machine's first search too; a time asked for
+    (`Limit(seconds=…)`) from the call, preparation included."""
+    if not isinstance(limit, LevelLimit):
+        return started
+    core.prepare(board)
+    return time.perf_counter()
+
+
 def think(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
     """Choose the action for the side to move; `game` is left as it was. The same position,
     limit (without a time bound) and seed always give the same move."""
@@ -186,11 +197,12 @@ def think(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
         hole = fair_first_peg(game, rng)
         return answer(move_text(board, hole, colour), 0.5, [], 1)
     nodes = _node_budget(limit, game)
-    deadline = None if limit.seconds is None else started + limit.seconds
+    scores = root_scores(board, colour)
+    deadline = (None if limit.seconds is None
+                else _search_start(limit, board, started) + limit.seconds)
     noise, temperature = _looseness(limit, board, colour)
     found = search(board, colour, nodes, deadline, noise=noise,
-                   rng_values=[rng.random() for _ in range(ROOT_WIDTH)],
-                   root_scores=root_scores(board, colour))
+                   rng_values=[rng.random() for _ in range(ROOT_WIDTH)], root_scores=scores)
     line = found.principal_variation(found.choice(temperature, rng.random()))
     if not line or line[0] < 0:
         line = [(board.free(colour) & -board.free(colour)).bit_length() - 1]

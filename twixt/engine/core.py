@@ -92,6 +92,16 @@ def search(board: Board, colour: Colour, nodes: int | None, deadline: float | No
                            max_bytes=max_bytes, root_scores=root_scores)
 
 
+def prepare(board: Board) -> None:
+    """Build what a process's first search of this board size and rule set would build (the
+    compiled core's tables and weights), so that a level's time cap, a bound for safety,
+    counts the search alone and a slow first start cannot cut the level's nodes short."""
+    if compiled:
+        _tables(board.geo.cols, board.geo.rows, board.rules)
+        _weights()
+        _prior_params()
+
+
 def compiled_search(board: Board, colour: Colour, nodes: int | None, deadline: float | None, *,
                     noise: float, rng_values: Sequence[float], max_bytes: int | None = None,
                     root_scores: Sequence[float] | None = None) -> SearchOutcome:
