@@ -4,11 +4,14 @@ The search's value for a position (the mean, over its tree, of the evaluation's 
 both sides' distances) orders positions well but is not a frequency: on positions of real
 games it gave the side to move more than the side to move went on to win
 (docs/engine-measurements.md, "The chance, calibrated"). `Calibration` maps it to one,
-`logit(chance) = slope * logit(value) + bias`, fitted by maximum likelihood on positions of
-the 728 training games with their results (`benchmarks/calibrate_chance.py fit`) and shipped
-with its provenance in `data/calibration.json`. The map is increasing, so it changes no
-move: the search still compares its own values; only the figure reported (`PlayResult.win`:
-the analysis's curve, the bot's resignations and its answers to draw offers) goes through it.
+`logit(chance) = slope * z + curve * z**3 + bias` with `z = logit(value)`, fitted by maximum
+likelihood on every position of 200 whole training games with their results
+(`benchmarks/calibrate_chance.py fit`, which also chooses whether the cubic term earns its
+place, by how well maps fitted on some of the games foretell the others) and shipped with its
+provenance in `data/calibration.json`. The cubic term (never negative) lets the map trust a
+confident search more than a doubtful one. The map is increasing, so it changes no move: the
+search still compares its own values; only the figure reported (`PlayResult.win`: the
+analysis's curve, the bot's resignations and its answers to draw offers) goes through it.
 A decided value (0 or 1: a won or lost position) stays what it is.
 
 An analysis looks at each position after a move three times: its own search, the search of
@@ -37,27 +40,31 @@ DATA = "calibration.json"
 
 @dataclass(frozen=True)
 class Calibration:
-    """`logit(chance) = slope * logit(value) + bias`, and where it was learned."""
+    """`logit(chance) = slope * z + curve * z**3 + bias`, `z = logit(value)` (`slope` > 0 and
+    `curve` >= 0: increasing), and where it was learned."""
 
     slope: float
     bias: float
     provenance: dict[str, Any] = field(default_factory=dict)
+    curve: float = 0.0
 
     def chance(self, value: float) -> float:
         """The chance that the side to move wins, for the search's `value` (0–1)."""
         if value <= 0.0 or value >= 1.0:
             return min(1.0, max(0.0, value))
-        logit = math.log(value / (1.0 - value))
-        return 1.0 / (1.0 + math.exp(-(self.slope * logit + self.bias)))
+        z = _logit(value)
+        return 1.0 / (1.0 + math.exp(-(self.slope * z + self.curve * z ** 3 + self.bias)))
 
     def as_json(self) -> dict[str, Any]:
         """The data file's contents."""
-        return {"slope": self.slope, "bias": self.bias, "provenance": self.provenance}
+        return {"slope": self.slope, "bias": self.bias, "curve": self.curve,
+                "provenance": self.provenance}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Calibration:
         """A calibration from a data file's contents."""
-        return cls(float(data["slope"]), float(data["bias"]), dict(data.get("provenance", {})))
+        return cls(float(data["slope"]), float(data["bias"]), dict(data.get("provenance", {})),
+                   float(data.get("curve", 0.0)))
 
 
 @dataclass(frozen=True)
@@ -98,12 +105,13 @@ class CurveLooks:
 
 
 def _logit(value: float) -> float:
-    clipped = min(max(value, _CLIP), 1.0 - _CLIP)
+    """The logit of a value taken no nearer to 0 or 1 than `CLIP` (the fit's too)."""
+    clipped = min(max(value, CLIP), 1.0 - CLIP)
     return math.log(clipped / (1.0 - clipped))
 
 
 #: how near to 0 or 1 a value's logit is taken (a searched mean of 0.999999 is no proof)
-_CLIP = 1e-6
+CLIP = 1e-6
 
 
 def _data() -> dict[str, Any]:
