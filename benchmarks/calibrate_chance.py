@@ -426,14 +426,17 @@ def _rounded(calibration: Calibration) -> dict[str, float]:
             "curve": round(calibration.curve, 5)}
 
 
-def calibration_error(chance: Any, won: Any) -> float:
+def calibration_error(chance: Any, won: Any, weights: Any | None = None) -> float:
     """The expected calibration error: over the bands of `BANDS`, the positions' share of
-    each band times the gap between its mean chance and its share won."""
+    each band times the gap between its mean chance and its share won (positions weighed by
+    `weights` when given)."""
     if not len(chance):
         return math.nan
+    weights = np.ones(len(chance)) if weights is None else np.asarray(weights, dtype=float)
     band = np.minimum((np.asarray(chance) * BANDS).astype(int), BANDS - 1)
-    gaps = np.bincount(band, weights=np.asarray(chance) - np.asarray(won), minlength=BANDS)
-    return float(np.abs(gaps).sum() / len(chance))
+    gaps = np.bincount(band, weights=weights * (np.asarray(chance) - np.asarray(won)),
+                       minlength=BANDS)
+    return float(np.abs(gaps).sum() / weights.sum())
 
 
 def reliability(pairs: Iterable[tuple[float, bool]]) -> tuple[float, list[str]]:
@@ -592,6 +595,8 @@ def _held_out_part(title: str, data: list[dict[str, Any]], chance: Any, resample
     z = logits(chance)
     floor = mapped(fitted_map(z, won, "cubic"), z)
     reds = sum(data[np.flatnonzero(of_game[name])[0]]["red_won"] for name in names)
+    red_won = np.array([row["red_won"] for row in data])
+    even = np.where(red_won, 0.5 / max(1, reds), 0.5 / max(1, len(names) - reds))
     meets = (spread[:, :3] <= ECE_GOAL).mean(axis=0)
     parts = [f"{label} {value:.1%} [{lo:.1%}, {hi:.1%}; at most {ECE_GOAL:.0%} in {share:.0%}]"
              + ("" if value <= ECE_GOAL else " NOT MET")
@@ -602,7 +607,10 @@ def _held_out_part(title: str, data: list[dict[str, Any]], chance: Any, resample
           f" [{low[3]:+.2f}, {high[3]:+.2f}]{'' if found[3] >= ZIGZAG_GOAL else ' NOT MET'};"
           f" floor (a map fitted on these very positions): Red to move"
           f" {calibration_error(floor[red], won[red]):.1%}, Black"
-          f" {calibration_error(floor[~red], won[~red]):.1%}")
+          f" {calibration_error(floor[~red], won[~red]):.1%};\n    with Red's and Black's wins"
+          f" weighed alike (the training games': Red won half): Red to move"
+          f" {calibration_error(chance[red], won[red], even[red]):.1%}, Black"
+          f" {calibration_error(chance[~red], won[~red], even[~red]):.1%}")
 
 
 def _game_zigzag(data: list[dict[str, Any]], chance: Any) -> float:

@@ -28,6 +28,8 @@ def test_the_calibration_error_weighs_each_bands_gap_by_its_positions() -> None:
     won = [True, False, True, True]
     assert calibration_error(np.array(chance), np.array(won)) == pytest.approx(0.25)
     assert reliability(zip(chance, won, strict=True))[0] == pytest.approx(0.25)
+    weighed = calibration_error(np.array(chance), np.array(won), np.array([1, 1, 2, 2]))
+    assert weighed == pytest.approx((2 * 0.35 + 4 * 0.15) / 6)
 
 
 def test_the_fit_finds_the_map_the_results_were_drawn_from() -> None:
