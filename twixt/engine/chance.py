@@ -8,10 +8,11 @@ games it gave the side to move more than the side to move went on to win
 likelihood on every position of 200 whole training games with their results
 (`benchmarks/calibrate_chance.py fit`, which also chooses whether the cubic term earns its
 place, by how well maps fitted on some of the games foretell the others) and shipped with its
-provenance in `data/calibration.json`. The cubic term (never negative) lets the map trust a
-confident search more than a doubtful one. The map is increasing, so it changes no move: the
-search still compares its own values; only the figure reported (`PlayResult.win`: the
-analysis's curve, the bot's resignations and its answers to draw offers) goes through it.
+provenance in `data/calibration.json`. The cubic term (never negative) would let the map trust
+a confident search more than a doubtful one; the refit keeps it only where it foretells the
+training games better (the shipped maps are lines). The map is increasing, so it changes no
+move: the search still compares its own values; only the figure reported (`PlayResult.win`:
+the analysis's curve, the bot's resignations and its answers to draw offers) goes through it.
 A decided value (0 or 1: a won or lost position) stays what it is.
 
 An analysis looks at each position after a move three times: its own search, the search of
@@ -23,7 +24,7 @@ later one with the point after it, so a mean of the three draws a calmer curve t
 them, in which a search's noise no longer makes the curve jump up and down with the turn
 (docs/engine-measurements.md, "The curve's zigzag"). `CurveLooks` weighs them in logits and maps
 the mean to a chance with a calibration fitted on that mean (`benchmarks/calibrate_chance.py
-fit --looks`, shipped as `analysis` in the data file).
+fit`, shipped as `analysis` in the data file).
 """
 
 from __future__ import annotations
