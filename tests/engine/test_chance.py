@@ -43,6 +43,18 @@ def test_the_logistic_map(slope: float, bias: float, value: float, chance: float
     assert Calibration(slope, bias).chance(value) == pytest.approx(chance, abs=1e-4)
 
 
+def test_the_cubic_term_trusts_a_confident_value_more() -> None:
+    """`logit(chance) = slope * z + curve * z**3 + bias`: at an even value it changes
+    nothing, away from it it moves the chance further from a half, on both sides alike."""
+    line, bent = Calibration(0.4, 0.0), Calibration(0.4, 0.0, curve=0.01)
+    assert bent.chance(0.5) == line.chance(0.5) == 0.5
+    z = math.log(0.9 / 0.1)
+    assert bent.chance(0.9) == pytest.approx(1 / (1 + math.exp(-(0.4 * z + 0.01 * z ** 3))))
+    assert bent.chance(0.9) > line.chance(0.9) and bent.chance(0.1) < line.chance(0.1)
+    assert bent.chance(0.9) + bent.chance(0.1) == pytest.approx(1.0)
+    assert Calibration.from_json(bent.as_json()) == bent
+
+
 def test_think_reports_the_calibrated_chance_of_its_searched_value() -> None:
     game = Game(("alice", "bob"), size=12, swap=False)
     for move in ("F6", "G8", "H5"):
@@ -91,4 +103,5 @@ def test_the_shipped_looks_say_where_they_were_learned() -> None:
     found = looks()
     assert found.share > 0 and found.weight > 0
     assert found.calibration.provenance["positions"] > 500
-    assert "fit --looks" in found.calibration.provenance["command"]
+    assert found.calibration.provenance["command"] == shipped().provenance["command"]
+    assert " fit" in found.calibration.provenance["command"]

@@ -222,7 +222,7 @@ class _Searches:
              limit: Limit | None = None) -> _Look:
         """Red's chance in a position (exact once it is over) and the engine's search there;
         `earlier` is the search of the position before, whose look at the move that led here
-        (`last`) is weighed in (`engine.chance.SecondLook`)."""
+        (`last`) is weighed in (`engine.chance.CurveLooks`)."""
         outcome = board.outcome
         if outcome is not None:
             return _Look(0.5 if outcome.winner is None else float(outcome.winner is Colour.RED))

@@ -4,9 +4,13 @@ The search's value for a position (the mean, over its tree, of the evaluation's 
 both sides' distances) orders positions well but is not a frequency: on positions of real
 games it gave the side to move more than the side to move went on to win
 (docs/engine-measurements.md, "The chance, calibrated"). `Calibration` maps it to one,
-`logit(chance) = slope * logit(value) + bias`, fitted by maximum likelihood on positions of
-the 728 training games with their results (`benchmarks/calibrate_chance.py fit`) and shipped
-with its provenance in `data/calibration.json`. The map is increasing, so it changes no
+`logit(chance) = slope * z + curve * z**3 + bias` with `z = logit(value)`, fitted by maximum
+likelihood on every position of 200 whole training games with their results
+(`benchmarks/calibrate_chance.py fit`, which also chooses whether the cubic term earns its
+place, by how well maps fitted on some of the games foretell the others) and shipped with its
+provenance in `data/calibration.json`. The cubic term (never negative) would let the map trust
+a confident search more than a doubtful one; the refit keeps it only where it foretells the
+training games better (the shipped maps are lines). The map is increasing, so it changes no
 move: the search still compares its own values; only the figure reported (`PlayResult.win`:
 the analysis's curve, the bot's resignations and its answers to draw offers) goes through it.
 A decided value (0 or 1: a won or lost position) stays what it is.
@@ -20,7 +24,7 @@ later one with the point after it, so a mean of the three draws a calmer curve t
 them, in which a search's noise no longer makes the curve jump up and down with the turn
 (docs/engine-measurements.md, "The curve's zigzag"). `CurveLooks` weighs them in logits and maps
 the mean to a chance with a calibration fitted on that mean (`benchmarks/calibrate_chance.py
-fit --looks`, shipped as `analysis` in the data file).
+fit`, shipped as `analysis` in the data file).
 """
 
 from __future__ import annotations
@@ -37,27 +41,31 @@ DATA = "calibration.json"
 
 @dataclass(frozen=True)
 class Calibration:
-    """`logit(chance) = slope * logit(value) + bias`, and where it was learned."""
+    """`logit(chance) = slope * z + curve * z**3 + bias`, `z = logit(value)` (`slope` > 0 and
+    `curve` >= 0: increasing), and where it was learned."""
 
     slope: float
     bias: float
     provenance: dict[str, Any] = field(default_factory=dict)
+    curve: float = 0.0
 
     def chance(self, value: float) -> float:
         """The chance that the side to move wins, for the search's `value` (0–1)."""
         if value <= 0.0 or value >= 1.0:
             return min(1.0, max(0.0, value))
-        logit = math.log(value / (1.0 - value))
-        return 1.0 / (1.0 + math.exp(-(self.slope * logit + self.bias)))
+        z = _logit(value)
+        return 1.0 / (1.0 + math.exp(-(self.slope * z + self.curve * z ** 3 + self.bias)))
 
     def as_json(self) -> dict[str, Any]:
         """The data file's contents."""
-        return {"slope": self.slope, "bias": self.bias, "provenance": self.provenance}
+        return {"slope": self.slope, "bias": self.bias, "curve": self.curve,
+                "provenance": self.provenance}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Calibration:
         """A calibration from a data file's contents."""
-        return cls(float(data["slope"]), float(data["bias"]), dict(data.get("provenance", {})))
+        return cls(float(data["slope"]), float(data["bias"]), dict(data.get("provenance", {})),
+                   float(data.get("curve", 0.0)))
 
 
 @dataclass(frozen=True)
@@ -98,12 +106,13 @@ class CurveLooks:
 
 
 def _logit(value: float) -> float:
-    clipped = min(max(value, _CLIP), 1.0 - _CLIP)
+    """The logit of a value taken no nearer to 0 or 1 than `CLIP` (the fit's too)."""
+    clipped = min(max(value, CLIP), 1.0 - CLIP)
     return math.log(clipped / (1.0 - clipped))
 
 
 #: how near to 0 or 1 a value's logit is taken (a searched mean of 0.999999 is no proof)
-_CLIP = 1e-6
+CLIP = 1e-6
 
 
 def _data() -> dict[str, Any]:
