@@ -3,6 +3,7 @@ figure beside its floor's in the same run.
 
     python benchmarks/web_bench.py [--games 1000] [--pages 200] [--moves 1000] [--workers 4]
                                    [--rounds 2] [--starts 5] [--profile FILE]
+                                   [--first-answer-only]
 
 It makes a SQLite database with GAMES games in as many channels and starts `twixt web` on a
 free port of this machine (loopback only); both players' live pages (server-sent events) of
@@ -20,6 +21,7 @@ last line before the page's own figures puts issue 46's aims beside the run's fi
 also prints what a page weighs (gzipped), how long the first board takes to come (over HTTP,
 and in headless Chromium from navigation to the drawn board), and how long `twixt web` takes
 to stop on SIGTERM with a live page open for every game. Every loop is bounded in count and time.
+`--first-answer-only` times the first answers alone (STARTS starts of each, over GAMES games).
 """
 
 from __future__ import annotations
@@ -135,6 +137,20 @@ def first_answers(path: Path, game: int, rounds: int) -> dict[str, list[tuple[fl
             if round_:
                 starts[name].append((took, cpu))
     return starts
+
+
+def print_first_answers(starts: dict[str, list[tuple[float, float]]], count: int) -> float:
+    """Print the medians of `first_answers`' starts, each beside the floor's; the ratio of
+    the clock's."""
+    (web, web_cpu), (plain, plain_cpu) = (
+        (statistics.median(took for took, _cpu in starts[name]),
+         statistics.median(cpu for _took, cpu in starts[name]))
+        for name in ("twixt web", "floor"))
+    print(f"first answer from the process's start, median of {count}: twixt web "
+          f"{1000 * web:.0f} ms, a plain aiohttp server {1000 * plain:.0f} ms "
+          f"({web / plain:.2f}x); its CPU by then {1000 * web_cpu:.0f} ms against "
+          f"{1000 * plain_cpu:.0f} ms ({web_cpu / plain_cpu:.2f}x)", flush=True)
+    return web / plain
 
 
 async def later_views(session: aiohttp.ClientSession, url: str, opened: asyncio.Event,
@@ -371,7 +387,15 @@ def main() -> None:
     parser.add_argument("--profile", metavar="FILE",
                         help="run twixt web's moves under cProfile, its figures to FILE "
                         "(its CPU is then cProfile's)")
+    parser.add_argument("--first-answer-only", action="store_true",
+                        help="time only the first answers (STARTS starts of each, in turn)")
     args = parser.parse_args()
+    if args.first_answer_only:
+        with tempfile.TemporaryDirectory() as work:
+            path = Path(work) / "starts.db"
+            ids = asyncio.run(make_games(path, args.games))
+            print_first_answers(first_answers(path, ids[0], args.starts), args.starts)
+        return
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 8192)), hard))
     print(f"{args.games} games, {args.pages} live pages (both players' of {args.pages // 2} "
@@ -398,16 +422,8 @@ def main() -> None:
             print(f"  twixt web / floor: CPU a move {mine.cpu_per_move / floor.cpu_per_move:.2f}x, "
                   f"p99 to the opponent's page {percentile(mine.to_opponent, 0.99):.1f} ms "
                   f"against {percentile(floor.to_opponent, 0.99):.1f} ms")
-        starts = first_answers(path, ids[0], args.starts)
-        (web, web_cpu), (plain, plain_cpu) = (
-            (statistics.median(took for took, _cpu in starts[name]),
-             statistics.median(cpu for _took, cpu in starts[name]))
-            for name in ("twixt web", "floor"))
-        print(f"first answer from the process's start, median of {args.starts}: twixt web "
-              f"{1000 * web:.0f} ms, a plain aiohttp server {1000 * plain:.0f} ms "
-              f"({web / plain:.2f}x); its CPU by then {1000 * web_cpu:.0f} ms against "
-              f"{1000 * plain_cpu:.0f} ms ({web_cpu / plain_cpu:.2f}x)")
-        print(aims(played, web / plain), flush=True)
+        starts = print_first_answers(first_answers(path, ids[0], args.starts), args.starts)
+        print(aims(played, starts), flush=True)
         server, base, _began = start_server(twixt_web(path))
         try:
             figures = asyncio.run(page_figures(base, ids[0]))
