@@ -25,7 +25,6 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Generic, TypeVar, overload
 
 from twixt.language import message, translation
-from twixt.rendering import RenderOptions, board_colours
 from twixt.rules import Game, Hole
 from twixt.service import commands as cmd
 from twixt.service.desk.changes import Following
@@ -44,6 +43,7 @@ from twixt.service.texts import database_refusal
 from twixt.storage import DatabaseError, NotFoundError, Storage
 
 if TYPE_CHECKING:  # the subjects, imported when they are built (`TwixtService._build`)
+    from twixt.rendering import RenderOptions
     from twixt.service.cases.analysis import Analyses
     from twixt.service.cases.challenges import Challenges
     from twixt.service.cases.clocks import Clocks
@@ -349,6 +349,8 @@ class TwixtService:
         """The colours the pictures draw a board in, by theme (`light`, `dark`), palette
         (`normal`, `colour-blind`: a view's `palette`) and name, as CSS hex: for a front end
         that draws the board itself, so that it looks as the pictures do."""
+        from twixt.rendering import board_colours
+
         return board_colours()
 
     async def game_views(self, game_id: int, seen_by: Sequence[tuple[int | None, str]],

@@ -145,8 +145,8 @@ class WebBoard:
         self.trusted_proxies = trusted_proxies
         self.hub = Hub(service.following, self._events)
         self._closing = asyncio.Event()
+        #: the static files (the board's colours made when first asked for: `_asset`)
         self._static = {name: _Asset.load(name) for name in STATIC if name != COLOURS}
-        self._static[COLOURS] = _Asset(COLOURS, colours_css(service.board_colours()).encode())
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY,
@@ -196,10 +196,19 @@ class WebBoard:
                      frames=FRAMES_DISCORD)
 
     async def _static_file(self, request: web.Request) -> web.Response:
-        asset = self._static.get(request.match_info["name"])
+        asset = self._asset(request.match_info["name"])
         if asset is None:
             raise web.HTTPNotFound()
         return asset.response(request)
+
+    def _asset(self, name: str) -> _Asset | None:
+        """The static file `name` (None: there is none); the board's colours are made from
+        the service's when first asked for, so that a start loads no drawing's colours
+        before a page asks for its styles."""
+        if name == COLOURS and COLOURS not in self._static:
+            colours = colours_css(self.service.board_colours())
+            self._static[COLOURS] = _Asset(COLOURS, colours.encode())
+        return self._static.get(name)
 
     async def _favicon(self, request: web.Request) -> web.Response:
         return self._static[FAVICON].response(request, cache=FAVICON_CACHE)
