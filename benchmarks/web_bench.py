@@ -3,6 +3,7 @@ figure beside its floor's in the same run.
 
     python benchmarks/web_bench.py [--games 1000] [--pages 200] [--moves 1000] [--workers 4]
                                    [--rounds 2] [--starts 5] [--profile FILE]
+                                   [--first-answer-only [--source FOLDER]]
 
 It makes a SQLite database with GAMES games in as many channels and starts `twixt web` on a
 free port of this machine (loopback only); both players' live pages (server-sent events) of
@@ -20,6 +21,8 @@ last line before the page's own figures puts issue 46's aims beside the run's fi
 also prints what a page weighs (gzipped), how long the first board takes to come (over HTTP,
 and in headless Chromium from navigation to the drawn board), and how long `twixt web` takes
 to stop on SIGTERM with a live page open for every game. Every loop is bounded in count and time.
+`--first-answer-only` times the first answers alone (STARTS starts of each, over GAMES games),
+with `--source FOLDER` another tree's `twixt web` too, in turns (as `startup_bench.py` does).
 """
 
 from __future__ import annotations
@@ -72,11 +75,15 @@ async def make_games(path: Path, games: int) -> list[int]:
 FLOOR = str(ROOT / "benchmarks" / "web_floor.py")
 
 
-def start_server(command: list[str]) -> tuple[subprocess.Popen[str], str, float]:
-    """A server started, its address, and when it was started (perf_counter)."""
+def start_server(command: list[str], source: Path | None = None
+                 ) -> tuple[subprocess.Popen[str], str, float]:
+    """A server started (the `twixt` of the tree `source`, first on its PYTHONPATH, if
+    given), its address, and when it was started (perf_counter)."""
     env = {key: value for key, value in os.environ.items()
            if not key.startswith(("DISCORD_", "TWIXT_")) and key != "PYTHONDONTWRITEBYTECODE"}
     env["TWIXT_WEB_SECRET"] = SECRET
+    if source is not None:
+        env["PYTHONPATH"] = str(source.resolve())
     began = time.perf_counter()
     server = subprocess.Popen(command, env=env, text=True, stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL)
@@ -117,16 +124,22 @@ async def first_answer(url: str, began: float) -> float:
     return time.perf_counter() - began
 
 
-def first_answers(path: Path, game: int, rounds: int) -> dict[str, list[tuple[float, float]]]:
+def first_answers(path: Path, game: int, rounds: int, source: Path | None = None
+                  ) -> dict[str, list[tuple[float, float]]]:
     """`twixt web`'s first answer (a game's page) and a plain aiohttp server's (the floor's
-    `/`), from their processes' start, in turns: each start's seconds by the clock, and of
-    its server's CPU when it had answered (which the machine's load moves less)."""
+    `/`), from their processes' start, in turns (with the `twixt web` of the tree `source`
+    too, if given): each start's seconds by the clock, and of its server's CPU when it had
+    answered (which the machine's load moves less)."""
     token = Signer(SECRET.encode()).token(game, 0)
-    starts: dict[str, list[tuple[float, float]]] = {"twixt web": [], "floor": []}
+    servers: list[tuple[str, list[str], str, Path | None]] = [
+        ("twixt web", twixt_web(path), f"/g/{token}", None),
+        ("floor", floor_server(path), "/", None)]
+    if source is not None:
+        servers.append((f"twixt web of {source}", twixt_web(path), f"/g/{token}", source))
+    starts: dict[str, list[tuple[float, float]]] = {name: [] for name, *_ in servers}
     for round_ in range(rounds + 1):  # the first writes the compiled modules: not counted
-        for name, command, page in (("twixt web", twixt_web(path), f"/g/{token}"),
-                                    ("floor", floor_server(path), "/")):
-            server, base, began = start_server(command)
+        for name, command, page, tree in servers:
+            server, base, began = start_server(command, tree)
             try:
                 took = asyncio.run(first_answer(base + page, began))
                 cpu = cpu_seconds(server.pid)
@@ -135,6 +148,21 @@ def first_answers(path: Path, game: int, rounds: int) -> dict[str, list[tuple[fl
             if round_:
                 starts[name].append((took, cpu))
     return starts
+
+
+def print_first_answers(starts: dict[str, list[tuple[float, float]]], count: int) -> float:
+    """Print the medians of `first_answers`' starts, each beside the floor's; `twixt web`'s
+    ratio to the floor by the clock."""
+    medians = {name: (statistics.median(took for took, _cpu in taken),
+                      statistics.median(cpu for _took, cpu in taken))
+               for name, taken in starts.items()}
+    plain, plain_cpu = medians.pop("floor")
+    for name, (web, web_cpu) in medians.items():
+        print(f"first answer from the process's start, median of {count}: {name} "
+              f"{1000 * web:.0f} ms, a plain aiohttp server {1000 * plain:.0f} ms "
+              f"({web / plain:.2f}x); its CPU by then {1000 * web_cpu:.0f} ms against "
+              f"{1000 * plain_cpu:.0f} ms ({web_cpu / plain_cpu:.2f}x)", flush=True)
+    return medians["twixt web"][0] / plain
 
 
 async def later_views(session: aiohttp.ClientSession, url: str, opened: asyncio.Event,
@@ -371,7 +399,19 @@ def main() -> None:
     parser.add_argument("--profile", metavar="FILE",
                         help="run twixt web's moves under cProfile, its figures to FILE "
                         "(its CPU is then cProfile's)")
+    parser.add_argument("--first-answer-only", action="store_true",
+                        help="time only the first answers (STARTS starts of each, in turn)")
+    parser.add_argument("--source", type=Path, metavar="FOLDER",
+                        help="with --first-answer-only: time the `twixt web` of this source "
+                        "tree too (its compiled core copied in), in turns with the others")
     args = parser.parse_args()
+    if args.first_answer_only:
+        with tempfile.TemporaryDirectory() as work:
+            path = Path(work) / "starts.db"
+            ids = asyncio.run(make_games(path, args.games))
+            print_first_answers(first_answers(path, ids[0], args.starts, args.source),
+                                args.starts)
+        return
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 8192)), hard))
     print(f"{args.games} games, {args.pages} live pages (both players' of {args.pages // 2} "
@@ -398,16 +438,8 @@ def main() -> None:
             print(f"  twixt web / floor: CPU a move {mine.cpu_per_move / floor.cpu_per_move:.2f}x, "
                   f"p99 to the opponent's page {percentile(mine.to_opponent, 0.99):.1f} ms "
                   f"against {percentile(floor.to_opponent, 0.99):.1f} ms")
-        starts = first_answers(path, ids[0], args.starts)
-        (web, web_cpu), (plain, plain_cpu) = (
-            (statistics.median(took for took, _cpu in starts[name]),
-             statistics.median(cpu for _took, cpu in starts[name]))
-            for name in ("twixt web", "floor"))
-        print(f"first answer from the process's start, median of {args.starts}: twixt web "
-              f"{1000 * web:.0f} ms, a plain aiohttp server {1000 * plain:.0f} ms "
-              f"({web / plain:.2f}x); its CPU by then {1000 * web_cpu:.0f} ms against "
-              f"{1000 * plain_cpu:.0f} ms ({web_cpu / plain_cpu:.2f}x)")
-        print(aims(played, web / plain), flush=True)
+        starts = print_first_answers(first_answers(path, ids[0], args.starts), args.starts)
+        print(aims(played, starts), flush=True)
         server, base, _began = start_server(twixt_web(path))
         try:
             figures = asyncio.run(page_figures(base, ids[0]))

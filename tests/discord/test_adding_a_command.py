@@ -22,7 +22,8 @@ from tests.discord.reading import only, words
 from twixt.discord.slash import slash_groups
 from twixt.language import message
 from twixt.service import Reply, Request
-from twixt.service.commands import ForGame, Handlers, handlers_of, handles, router
+from twixt.service import service as the_service
+from twixt.service.commands import ForGame, handles, router
 from twixt.service.commands.controls import Offered, playing
 from twixt.service.commands.listing import PLAY, Kind, Listing, Option
 from twixt.service.commands.words import People, ServiceCommand, Topic, Vocabulary, Words
@@ -63,12 +64,11 @@ class Shouting:
 
 @pytest.fixture
 def shouting(client, monkeypatch):
-    """The service and its vocabulary with the subject in them, as the router's `SUBJECTS`
-    and the service's subjects would hold it."""
+    """The service and its vocabulary with the subject in them, as the router's `SUBJECTS`,
+    the service's subjects and its table of who handles what (`HANDLED_BY`) would hold it."""
     monkeypatch.setattr(router, "VOCABULARY", Vocabulary(*router.SUBJECTS, WORDS))
-    handlers = client.service.handlers
-    monkeypatch.setattr(client.service, "handlers",
-                        Handlers({**handlers.marked, **handlers_of(Shouting()).marked}))
+    monkeypatch.setattr(client.service, "shouting", Shouting(), raising=False)
+    monkeypatch.setitem(the_service.HANDLED_BY, "Shout", "shouting")
 
 
 async def test_it_is_a_slash_command_within_discords_limits(client, monkeypatch, shouting):

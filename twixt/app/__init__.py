@@ -16,10 +16,10 @@ import gc
 
 def hold_collection() -> None:
     """Hold Python's collector off while a process puts itself together (until
-    `freeze_start_up`): start-up makes objects that stay (modules, some 120 command classes,
-    the storage's pool), so the collections their making sets off find next to nothing to free
+    `freeze_start_up`): start-up makes objects that stay (modules, their classes, the
+    storage's pool), so the collections their making sets off find next to nothing to free
     (what little they would, `freeze_start_up` keeps, once); they were 16 ms of the 400 ms of
-    CPU `twixt web` takes to import itself."""
+    CPU `twixt web` took to import itself."""
     gc.disable()
 
 

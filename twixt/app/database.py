@@ -8,7 +8,6 @@ import asyncio
 import sys
 from pathlib import Path
 
-from twixt.config import Settings
 from twixt.storage import (
     POSTGRESQL,
     Database,
@@ -44,6 +43,8 @@ def check(db: Database | None) -> int:
     running totals over a SQLite database, changing nothing: exit 0 when healthy, 1 with the
     problems, 2 when the file cannot be used. A PostgreSQL database is refused: PostgreSQL
     checks its own pages (see its amcheck module)."""
+    from twixt.config import Settings  # the environment, only when no --db is given
+
     path = db or Settings.from_environment().database
     if isinstance(path, str):
         print("twixt: check reads a SQLite file; PostgreSQL checks its own pages (see its "

@@ -312,10 +312,15 @@ def _run_web(args: argparse.Namespace) -> int:
 
     hold_collection()  # until the board serves: `freeze_start_up`
     from twixt.app.web import serve_web
+
+    return asyncio.run(serve_web(args.db or _configured_database(), args.host, args.port))
+
+
+def _configured_database() -> Path | str:
+    """The database the environment (or `.env`) names, for a subcommand given no `--db`."""
     from twixt.config import Settings
 
-    db = args.db or Settings.from_environment().database
-    return asyncio.run(serve_web(db, args.host, args.port))
+    return Settings.from_environment().database
 
 
 def _run_link(args: argparse.Namespace) -> int:
@@ -324,11 +329,9 @@ def _run_link(args: argparse.Namespace) -> int:
     import asyncio
 
     from twixt.app.web import print_seat_link
-    from twixt.config import Settings
 
-    db = args.db or Settings.from_environment().database
-    return asyncio.run(print_seat_link(db, args.channel, args.player, args.base_url,
-                                       args.hours))
+    return asyncio.run(print_seat_link(args.db or _configured_database(), args.channel,
+                                       args.player, args.base_url, args.hours))
 
 
 def _run_bot(args: argparse.Namespace) -> int:

@@ -15,18 +15,11 @@ the command line) is offered here too, so that no front end reaches into the ser
 (`tests/test_front_ends.py` holds them to that).
 """
 
-from twixt.service.cases.analysis import curve_of, swing_lines
-from twixt.service.cases.clocks import LONGEST_SLEEP
-from twixt.service.cases.game_view import GameView, SeatView
-from twixt.service.cases.my_games import PlayerGame
-from twixt.service.cases.records import MAX_IMPORT_BYTES
-from twixt.service.commands.options import ChallengeOptions, build_options, parse_option_words
-from twixt.service.commands.tournament_options import (
-    MAX_ROUNDS,
-    build_tournament_options,
-    tournament_name,
-)
-from twixt.service.commands.your_games import MAX_NOTE
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from twixt.service import later
 from twixt.service.desk.desk import utc_now
 from twixt.service.desk.engine_pool import ENGINE_CORE, EnginePool
 from twixt.service.desk.engine_seats import THE_ENGINE_PLAYER
@@ -60,6 +53,38 @@ from twixt.service.names import MAX_NAME
 from twixt.service.port import Port, Thinking, ThreadOpener, alongside
 from twixt.service.service import APOLOGY, OpenService, Reply, Request, TwixtService, refusal
 from twixt.service.texts import result_sentence
+
+if TYPE_CHECKING:  # imported when first asked for (`__getattr__`)
+    from twixt.service.cases.analysis import curve_of, swing_lines
+    from twixt.service.cases.clocks import LONGEST_SLEEP
+    from twixt.service.cases.game_view import GameView, SeatView
+    from twixt.service.cases.my_games import PlayerGame
+    from twixt.service.cases.records import MAX_IMPORT_BYTES
+    from twixt.service.commands.options import (
+        ChallengeOptions,
+        build_options,
+        parse_option_words,
+    )
+    from twixt.service.commands.tournament_options import (
+        MAX_ROUNDS,
+        build_tournament_options,
+        tournament_name,
+    )
+    from twixt.service.commands.your_games import MAX_NOTE
+
+#: the names offered here from a use case or a subject's commands, each imported when first
+#: asked for, so that a front end that imports the service does not wait for every subject
+#: (the use cases are built when first needed: `TwixtService`)
+_LATER = {
+    "curve_of": "cases.analysis", "swing_lines": "cases.analysis",
+    "LONGEST_SLEEP": "cases.clocks", "GameView": "cases.game_view",
+    "SeatView": "cases.game_view", "PlayerGame": "cases.my_games",
+    "MAX_IMPORT_BYTES": "cases.records", "ChallengeOptions": "commands.options",
+    "build_options": "commands.options", "parse_option_words": "commands.options",
+    "MAX_ROUNDS": "commands.tournament_options",
+    "build_tournament_options": "commands.tournament_options",
+    "tournament_name": "commands.tournament_options", "MAX_NOTE": "commands.your_games",
+}
 
 __all__ = [
     "APOLOGY",
@@ -115,3 +140,6 @@ __all__ = [
     "tournament_name",
     "utc_now",
 ]
+
+if not TYPE_CHECKING:  # to the type checker, the names are imported above
+    __getattr__ = later.importer(__name__, _LATER)

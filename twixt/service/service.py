@@ -16,34 +16,17 @@ that does it.
 
 from __future__ import annotations
 
+import functools
 import logging
 import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import fields, replace
 from datetime import datetime
+from typing import TYPE_CHECKING, Generic, TypeVar, overload
 
 from twixt.language import message, translation
-from twixt.rendering import RenderOptions, board_colours
 from twixt.rules import Game, Hole
 from twixt.service import commands as cmd
-from twixt.service.cases.analysis import Analyses
-from twixt.service.cases.challenges import Challenges
-from twixt.service.cases.clocks import Clocks
-from twixt.service.cases.conditionals import Conditionals
-from twixt.service.cases.confirmation import Confirmation
-from twixt.service.cases.engine_player import EnginePlayer
-from twixt.service.cases.game_view import GameView, GameViews
-from twixt.service.cases.my_games import GameList, PlayerGame
-from twixt.service.cases.notes import Notebook
-from twixt.service.cases.picker import MovePicker
-from twixt.service.cases.preferences import Preferences
-from twixt.service.cases.records import Records
-from twixt.service.cases.stats import Standings
-from twixt.service.cases.tournaments.organising import Tournaments
-from twixt.service.cases.turns import Turns
-from twixt.service.cases.vacations import Vacations
-from twixt.service.cases.your_move import YourMove
-from twixt.service.commands import router
 from twixt.service.desk.changes import Following
 from twixt.service.desk.desk import Desk, utc_now
 from twixt.service.desk.engine_pool import EnginePool
@@ -59,8 +42,28 @@ from twixt.service.port import Port
 from twixt.service.texts import database_refusal
 from twixt.storage import DatabaseError, NotFoundError, Storage
 
-__all__ = ["APOLOGY", "OpenService", "Reply", "Request", "ServiceError", "TwixtService",
-           "answer_safely", "refusal"]
+if TYPE_CHECKING:  # the subjects, imported when they are built (`TwixtService._build`)
+    from twixt.rendering import RenderOptions
+    from twixt.service.cases.analysis import Analyses
+    from twixt.service.cases.challenges import Challenges
+    from twixt.service.cases.clocks import Clocks
+    from twixt.service.cases.conditionals import Conditionals
+    from twixt.service.cases.confirmation import Confirmation
+    from twixt.service.cases.engine_player import EnginePlayer
+    from twixt.service.cases.game_view import GameView, GameViews
+    from twixt.service.cases.my_games import GameList, PlayerGame
+    from twixt.service.cases.notes import Notebook
+    from twixt.service.cases.picker import MovePicker
+    from twixt.service.cases.preferences import Preferences
+    from twixt.service.cases.records import Records
+    from twixt.service.cases.stats import Standings
+    from twixt.service.cases.tournaments.organising import Tournaments
+    from twixt.service.cases.turns import Turns
+    from twixt.service.cases.vacations import Vacations
+    from twixt.service.cases.your_move import YourMove
+
+__all__ = ["APOLOGY", "HANDLED_BY", "OpenService", "Reply", "Request", "ServiceError",
+           "TwixtService", "answer_safely", "refusal"]
 
 log = logging.getLogger(__name__)
 
@@ -69,14 +72,78 @@ APOLOGY = message("Sorry, something went wrong on my side; nothing was changed. 
 
 #: the port of a service with no front end (`twixt export`, the tests)
 NO_FRONT_END = Port()
-#: the commands that may begin a game with bot seats (its turns and offers, the bot hears of
-#: as they are stored: `Desk.turn_played`, `Desk.offer_made`)
-_ENGINE_MAY_BEGIN = (cmd.Challenge, cmd.TeamChallenge, cmd.AnswerChallenge, cmd.Rematch)
+#: each command → the subject of the service whose method marked `commands.handles` does it:
+#: a table, so that knowing which does a command imports no subject (nor every command);
+#: tests/service/test_dispatch.py holds it to the marks (each command one handler, in the
+#: subject named here)
+HANDLED_BY: dict[str, str] = {
+    "Analyze": "analyses",
+    **dict.fromkeys(("AnswerChallenge", "Challenge", "Rematch", "TeamChallenge"),
+                    "challenges"),
+    "Claim": "clocks",
+    "Conditional": "conditionals",
+    "ConfirmMove": "confirmation",
+    "MyGames": "my_games",
+    **dict.fromkeys(("Note", "Notes"), "notes"),
+    "Pick": "picker",
+    **dict.fromkeys(("ServerSettings", "UserSettings"), "preferences"),
+    **dict.fromkeys(("Export", "History", "ImportRecord", "Replay"), "records"),
+    **dict.fromkeys(("Leaderboard", "Stats"), "stats"),
+    "TournamentAction": "tournaments",
+    **dict.fromkeys(("Abort", "Help", "Move", "Resign", "ShowBoard", "Status", "Takeback"),
+                    "turns"),
+    "Vacation": "vacations",
+    **dict.fromkeys(("Digest", "NextGame"), "your_move"),
+}
+
+S = TypeVar("S")
+
+
+class _Subject(Generic[S]):
+    """A subject of the service (a use case), built with all the others when one is first
+    asked for (`TwixtService._build`): they hook each other's events (`Desk.turn_played`,
+    `Turns.preparations` …) in their constructors, so none may be there without the rest."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, service: None, owner: type) -> _Subject[S]: ...
+    @overload
+    def __get__(self, service: TwixtService, owner: type) -> S: ...
+    def __get__(self, service: TwixtService | None, owner: type) -> S | _Subject[S]:
+        if service is None:
+            return self
+        service._build()
+        subject: S = service.__dict__[self.name]
+        return subject
 
 
 class TwixtService:
     """Challenges, turns, clocks, records, ratings and settings, over one `Storage`; what a
-    front end lends it comes in its `port`, once."""
+    front end lends it comes in its `port`, once.
+
+    Its subjects are built (and their modules imported) when one is first needed, so that a
+    process pays for them only once someone asks for something: `twixt web`'s first page
+    needs none."""
+
+    challenges: _Subject[Challenges] = _Subject()
+    turns: _Subject[Turns] = _Subject()
+    #: stored replies to the opponent's next moves, played as soon as a move calls for one
+    conditionals: _Subject[Conditionals] = _Subject()
+    picker: _Subject[MovePicker] = _Subject()
+    clocks: _Subject[Clocks] = _Subject()
+    records: _Subject[Records] = _Subject()
+    stats: _Subject[Standings] = _Subject()
+    preferences: _Subject[Preferences] = _Subject()
+    my_games: _Subject[GameList] = _Subject()
+    notes: _Subject[Notebook] = _Subject()
+    confirmation: _Subject[Confirmation] = _Subject()
+    vacations: _Subject[Vacations] = _Subject()
+    tournaments: _Subject[Tournaments] = _Subject()
+    analyses: _Subject[Analyses] = _Subject()
+    engine_player: _Subject[EnginePlayer] = _Subject()
+    your_move: _Subject[YourMove] = _Subject()
 
     def __init__(self, storage: Storage, port: Port = NO_FRONT_END, *,
                  clock: Callable[[], datetime] = utc_now,
@@ -84,29 +151,62 @@ class TwixtService:
                  rng: random.Random | None = None,
                  engine_pool: EnginePool | None = None) -> None:
         self.desk = Desk(storage, port, clock, render_options, rng, engine_pool)
-        self.challenges = Challenges(self.desk, storage)
-        self.turns = Turns(self.desk, storage)
-        #: stored replies to the opponent's next moves, played as soon as a move calls for one
-        self.conditionals = Conditionals(self.desk, storage, self.turns.with_auto_link)
-        self.picker = MovePicker(self.desk, self.turns.play)
-        self.clocks = Clocks(self.desk, storage)
-        self.records = Records(self.desk, storage, self.challenges)
-        self.stats = Standings(self.desk, storage)
-        self.preferences = Preferences(self.desk, storage)
-        self.my_games = GameList(self.desk, storage)
-        self.notes = Notebook(self.desk, storage)
-        self.confirmation = Confirmation(self.desk, storage, self.turns)
-        self.vacations = Vacations(self.desk, storage)
-        self.tournaments = Tournaments(self.desk, storage)
-        self.analyses = Analyses(self.desk, storage)
-        self.engine_player = EnginePlayer(self.desk, storage, self.turns)
-        self.your_move = YourMove(self.desk, storage)
-        self.views = GameViews(self.desk, storage)
-        #: each command kind → the subject's method that does it, as the subjects mark them
-        self.handlers = cmd.handlers_of(
-            self.challenges, self.turns, self.conditionals, self.clocks, self.records,
-            self.stats, self.preferences, self.my_games, self.notes, self.confirmation,
-            self.vacations, self.tournaments, self.analyses, self.picker, self.your_move)
+
+    def _build(self) -> None:
+        """Build every subject, in the order their hooks must run (the conditional moves,
+        then the clocks, then the engine player hear of a turn), once."""
+        if "turns" in self.__dict__:
+            return
+        from twixt.service.cases.analysis import Analyses
+        from twixt.service.cases.challenges import Challenges
+        from twixt.service.cases.clocks import Clocks
+        from twixt.service.cases.conditionals import Conditionals
+        from twixt.service.cases.confirmation import Confirmation
+        from twixt.service.cases.engine_player import EnginePlayer
+        from twixt.service.cases.my_games import GameList
+        from twixt.service.cases.notes import Notebook
+        from twixt.service.cases.picker import MovePicker
+        from twixt.service.cases.preferences import Preferences
+        from twixt.service.cases.records import Records
+        from twixt.service.cases.stats import Standings
+        from twixt.service.cases.tournaments.organising import Tournaments
+        from twixt.service.cases.turns import Turns
+        from twixt.service.cases.vacations import Vacations
+        from twixt.service.cases.your_move import YourMove
+
+        desk, storage = self.desk, self.desk.storage
+        challenges = Challenges(desk, storage)
+        turns = Turns(desk, storage)
+        built = {"challenges": challenges, "turns": turns}
+        built["conditionals"] = Conditionals(desk, storage, turns.with_auto_link)
+        built["picker"] = MovePicker(desk, turns.play)
+        built["clocks"] = Clocks(desk, storage)
+        built["records"] = Records(desk, storage, challenges)
+        built["stats"] = Standings(desk, storage)
+        built["preferences"] = Preferences(desk, storage)
+        built["my_games"] = GameList(desk, storage)
+        built["notes"] = Notebook(desk, storage)
+        built["confirmation"] = Confirmation(desk, storage, turns)
+        built["vacations"] = Vacations(desk, storage)
+        built["tournaments"] = Tournaments(desk, storage)
+        built["analyses"] = Analyses(desk, storage)
+        built["engine_player"] = EnginePlayer(desk, storage, turns)
+        built["your_move"] = YourMove(desk, storage)
+        self.__dict__.update(built)
+
+    @functools.cached_property
+    def views(self) -> GameViews:
+        """Views of games (no hooks: built alone, when a page first asks for one)."""
+        from twixt.service.cases.game_view import GameViews
+
+        return GameViews(self.desk, self.desk.storage)
+
+    def _handler(self, kind: type) -> cmd.Handler:
+        """The method that does commands of `kind`: the one marked so in the subject
+        `HANDLED_BY` names (KeyError: none)."""
+        subject: object = getattr(self, HANDLED_BY[kind.__name__])
+        method: cmd.Handler = getattr(subject, cmd.handler_name(type(subject), kind))
+        return method
 
     # --- what people ask ---------------------------------------------------------------
 
@@ -124,6 +224,8 @@ class TwixtService:
         into a command: `answer`ed when it is of the move language and its sender is seated
         in the channel's game, else None — chat stays chat, and a failure to tell which is
         only logged."""
+        from twixt.service.commands import router  # every subject's words
+
         if not router.is_move_language(asked):
             return None
         try:
@@ -140,7 +242,10 @@ class TwixtService:
         not. What it set off in tournaments (games opened, new standings) follows the
         reply."""
         reply = await self._dispatch(request, asked)
-        if isinstance(asked, _ENGINE_MAY_BEGIN):
+        # the commands that may begin a game with bot seats (its turns and offers, the bot
+        # hears of as they are stored: `Desk.turn_played`, `Desk.offer_made`)
+        if isinstance(asked, (cmd.Challenge, cmd.TeamChallenge, cmd.AnswerChallenge,
+                              cmd.Rematch)):
             await self.engine_player.notice(_channels(request, reply))
         notices = await self.tournaments.notices(lambda notice: request.locale)
         return replace(reply, followups=(*reply.followups, *notices)) if notices else reply
@@ -155,7 +260,7 @@ class TwixtService:
             request = await self._at_home(request, asked.game_id)
         if isinstance(asked, cmd.TournamentAction) and request.guild_id == NO_SERVER:
             raise NotAllowedError("tournaments are played in a server")
-        does = self.handlers(type(asked))
+        does = self._handler(type(asked))
         return await does(request, **{f.name: getattr(asked, f.name) for f in fields(asked)})
 
     async def _at_home(self, request: Request, game_id: int) -> Request:
@@ -207,7 +312,8 @@ class TwixtService:
         """Stop what the service runs by itself: the bot's searches (their games stay
         marked, answered after a restart) and the engine's worker processes. The storage
         is the caller's, who opened it."""
-        await self.engine_player.close()
+        if "engine_player" in self.__dict__:  # built (`_build`)
+            await self.engine_player.close()
         await self.desk.changes.close()
         await self.desk.engine_pool.close()
 
@@ -229,10 +335,22 @@ class TwixtService:
         return await self.views.view(game_id, user_id=user_id, seat=seat, locale=locale,
                                      step=step)
 
+    async def has_seat(self, game_id: int, seat: int | None = None) -> bool:
+        """Whether there is a game `game_id` and `seat` is one of its seats (None: an
+        onlooker's, which every game has): what a link's page is checked for before it is
+        served, without the work of a view (the page asks for its view next)."""
+        try:
+            stored = await self.desk.storage.get_game(game_id)
+        except NotFoundError:
+            return False
+        return seat is None or 0 <= seat < len(stored.seats)
+
     def board_colours(self) -> dict[str, dict[str, dict[str, str]]]:
         """The colours the pictures draw a board in, by theme (`light`, `dark`), palette
         (`normal`, `colour-blind`: a view's `palette`) and name, as CSS hex: for a front end
         that draws the board itself, so that it looks as the pictures do."""
+        from twixt.rendering import board_colours
+
         return board_colours()
 
     async def game_views(self, game_id: int, seen_by: Sequence[tuple[int | None, str]],

@@ -43,7 +43,7 @@ import logging
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, replace
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
@@ -54,7 +54,6 @@ from twixt.service import (
     ButtonKind,
     ConflictError,
     FaultError,
-    GameView,
     LimitError,
     MalformedError,
     MissingError,
@@ -73,6 +72,9 @@ from twixt.web.limits import Network, RateLimit, client_address
 from twixt.web.links import Signer, ascii_number, link_to
 from twixt.web.live import Full, Hub, Page, SeenBy
 from twixt.web.view import view_json, views_text
+
+if TYPE_CHECKING:  # a view's module, imported when the first view is made
+    from twixt.service import GameView
 
 log = logging.getLogger(__name__)
 
@@ -143,8 +145,8 @@ class WebBoard:
         self.trusted_proxies = trusted_proxies
         self.hub = Hub(service.following, self._events)
         self._closing = asyncio.Event()
+        #: the static files (the board's colours made when first asked for: `_asset`)
         self._static = {name: _Asset.load(name) for name in STATIC if name != COLOURS}
-        self._static[COLOURS] = _Asset(COLOURS, colours_css(service.board_colours()).encode())
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY,
@@ -184,17 +186,9 @@ class WebBoard:
     async def _link_page(self, request: web.Request) -> web.Response:
         locale = _locale(request)
         granted = self.signer.check(request.match_info["token"])
-        if granted is None or not await self._opens(granted.game_id, granted.seat, locale):
+        if granted is None or not await self.service.has_seat(granted.game_id, granted.seat):
             return _html(words.refused_page(locale), status=403)
         return _html(words.page(locale, activity=None))
-
-    async def _opens(self, game_id: int, seat: int | None, locale: str) -> bool:
-        """Whether a link's game is there, and its seat one of the game's."""
-        try:
-            await self.service.game_view(game_id, seat=seat, locale=locale)
-        except ServiceError:
-            return False
-        return True
 
     async def _activity_page(self, request: web.Request) -> web.Response:
         client_id = self.activity.client_id if self.activity else None
@@ -202,10 +196,19 @@ class WebBoard:
                      frames=FRAMES_DISCORD)
 
     async def _static_file(self, request: web.Request) -> web.Response:
-        asset = self._static.get(request.match_info["name"])
+        asset = self._asset(request.match_info["name"])
         if asset is None:
             raise web.HTTPNotFound()
         return asset.response(request)
+
+    def _asset(self, name: str) -> _Asset | None:
+        """The static file `name` (None: there is none); the board's colours are made from
+        the service's when first asked for, so that a start loads no drawing's colours
+        before a page asks for its styles."""
+        if name == COLOURS and COLOURS not in self._static:
+            colours = colours_css(self.service.board_colours())
+            self._static[COLOURS] = _Asset(COLOURS, colours.encode())
+        return self._static.get(name)
 
     async def _favicon(self, request: web.Request) -> web.Response:
         return self._static[FAVICON].response(request, cache=FAVICON_CACHE)

@@ -11,11 +11,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from twixt.language import Message, Translation, message, unmarked
 from twixt.rules import MAX_SIZE, Action, Hole, Link, Turn
-from twixt.service import GameView
+
+if TYPE_CHECKING:  # a view's module, imported when the first view is made
+    from twixt.service import GameView
 
 #: the turns whose words `said_turn` keeps, in each language asked (a view lists every turn
 #: of its game, after every change: each is said once, not once a view)

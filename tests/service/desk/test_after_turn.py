@@ -1,4 +1,5 @@
-"""What follows a turn (`Desk.turn_played`): each subject subscribes in its own constructor,
+"""What follows a turn (`Desk.turn_played`): each subject subscribes in its own constructor
+(the service builds them all together, when one is first needed, before any turn),
 in the order the pipeline needs (a stored reply first, so that the clocks and the engine
 player hear of the last turn played), and hears a turn once it is stored, while the
 channel's lock is held, before the reply is drawn; a takeback is heard too."""
@@ -15,6 +16,14 @@ from twixt.service.desk.after_turn import Played
 
 
 def test_the_subjects_subscribe_in_the_pipelines_order(service):
+    assert service.desk.turn_played == []  # no subject built until one is needed
+    service.my_games  # noqa: B018 (one subject asked for: every subject built)
+    owners = [type(hook.__self__) for hook in service.desk.turn_played]  # type: ignore[attr-defined]
+    assert owners == [Conditionals, Clocks, EnginePlayer]
+
+
+async def test_the_first_command_builds_every_subject_before_it_runs(service):
+    await start_game(service, swap="no")
     owners = [type(hook.__self__) for hook in service.desk.turn_played]  # type: ignore[attr-defined]
     assert owners == [Conditionals, Clocks, EnginePlayer]
 

@@ -10,32 +10,52 @@ the front end passes `people`, which turns one word into a `User` or raises `Ser
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from twixt.rules import Action
 from twixt.service import commands as cmd
-from twixt.service.commands import (
-    challenges,
-    records,
-    settings,
-    tournaments,
-    turns,
-    your_games,
-)
 from twixt.service.commands.spelling import did_you_mean
-from twixt.service.commands.turns import PRIVATE, conditional, read_move
-from twixt.service.commands.words import People, Vocabulary, nobody, with_engine
+from twixt.service.commands.words import People, Vocabulary, Words, nobody, with_engine
 from twixt.service.errors import MalformedError, NotAllowedError
+
+if TYPE_CHECKING:
+    from twixt.service.commands.turns import PRIVATE, conditional
 
 __all__ = ["PRIVATE", "SUBJECTS", "VOCABULARY", "People", "conditional", "is_move_language",
            "nobody", "read_command", "with_engine"]
 
-#: every subject's words, in the order `help` names them (each subject declares its own,
-#: beside its commands: `commands.words.Words`)
-SUBJECTS = (challenges.WORDS, turns.WORDS, your_games.WORDS, records.WORDS, settings.WORDS,
-            tournaments.WORDS)
+#: every subject's words, in the order `help` names them (`commands.OFFERED`'s; each
+#: subject declares its own, beside its commands: `commands.words.Words`)
+SUBJECTS: tuple[Words, ...]
 #: the one vocabulary every front end reads: what a typed line means here, `help`'s topics,
 #: and the commands listed (Discord's slash commands); each reads it when it is used, so
-#: that it is the one place to look
-VOCABULARY = Vocabulary(*SUBJECTS)
+#: that it is the one place to look. Both are put together when first asked for (importing
+#: every subject's commands: `__getattr__`), not when the router is imported.
+VOCABULARY: Vocabulary
+
+
+def __getattr__(name: str) -> Any:
+    """`SUBJECTS` and `VOCABULARY`, put together when first asked for; the move language's
+    `PRIVATE` and `conditional`, from the turns' commands."""
+    if name in ("PRIVATE", "conditional"):
+        return getattr(importlib.import_module(f"{cmd.__name__}.turns"), name)
+    if name not in ("SUBJECTS", "VOCABULARY"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    subjects = tuple(importlib.import_module(f"{cmd.__name__}.{module}").WORDS
+                     for module in cmd.OFFERED)
+    globals().setdefault("SUBJECTS", subjects)
+    globals().setdefault("VOCABULARY", Vocabulary(*subjects))
+    return globals()[name]
+
+
+def _vocabulary() -> Vocabulary:
+    """`VOCABULARY` as it is now (a test may have set another)."""
+    vocabulary: Vocabulary = (globals()["VOCABULARY"] if "VOCABULARY" in globals()
+                              else __getattr__("VOCABULARY"))
+    return vocabulary
+
+
 #: the words that start a line of conditional moves (`move if …` too, as `/twixt move` reads it)
 _LEADS = (["if"], ["conditions"], ["move", "if"], ["move", "conditions"])
 #: words of the move language, which a text may begin with and never be a mistyped command
@@ -56,6 +76,8 @@ def read_command(text: str, people: People = nobody, *, public: bool = False) ->
     what is wrong with it would repeat the plan to the channel (`if clear` shows nothing, so
     it may be said anywhere).
     """
+    from twixt.service.commands.turns import PRIVATE, read_move
+
     words = text.split()
     if not words:
         raise MalformedError("write a command, like G6 or help")
@@ -64,15 +86,16 @@ def read_command(text: str, people: People = nobody, *, public: bool = False) ->
                       for lead in _LEADS):
         raise NotAllowedError(PRIVATE)
     verb, rest = lowered[0], words[1:]
-    whole = VOCABULARY.lines.get(" ".join(lowered))
+    vocabulary = _vocabulary()
+    whole = vocabulary.lines.get(" ".join(lowered))
     if whole is not None:
         return whole
-    reader = VOCABULARY.readers.get(verb)
+    reader = vocabulary.readers.get(verb)
     if reader is not None:
         asked = reader(rest, people)
         if asked is not None:
             return asked
-    typo = did_you_mean(verb, VOCABULARY.words) if verb not in _MOVE_LANGUAGE else None
+    typo = did_you_mean(verb, vocabulary.words) if verb not in _MOVE_LANGUAGE else None
     if typo is not None:
         raise typo  # a command's word mistyped: the move language's hint would not help
     return read_move(text)

@@ -4,8 +4,8 @@ typed line is read, and their help.
 
 A subject's command module (`commands/turns.py`, `commands/records.py` …) holds its command
 values, one `WORDS = Words()` and, beside each command, its reader and its help `Topic`; the
-router puts the subjects' words together (`router.VOCABULARY`), as the service puts the
-subjects' handlers together (`commands.handlers_of`). Like a discord.py cog's commands or a
+router puts the subjects' words together (`router.VOCABULARY`), as the service names the
+subjects' handlers (`service.HANDLED_BY`). Like a discord.py cog's commands or a
 Flask blueprint's routes: each subject keeps its own, and one place composes them.
 """
 

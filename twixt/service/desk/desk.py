@@ -15,11 +15,10 @@ import random
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from twixt import rendering, rules
 from twixt.language import Message, Translation, translation
-from twixt.rendering import PaletteName, RenderOptions, ThemeName, view_of
 from twixt.rules import Action, Colour, Game, IllegalMoveError
 from twixt.service.desk.after_turn import Followed, Played, TurnPlayed
 from twixt.service.desk.changes import Changes
@@ -57,6 +56,9 @@ from twixt.storage import (
     rebuild,
 )
 
+if TYPE_CHECKING:
+    from twixt.rendering import RenderOptions
+
 log = logging.getLogger(__name__)
 
 #: log entries of a game besides the moves that stand (draw offers and refusals, takebacks and
@@ -91,7 +93,10 @@ class Desk:
         #: clocks hear of each turn: `Clocks.turn_played`), or a vacation or a claim wants a
         #: tick now
         self.alarm = Alarm()
-        self._render_options = render_options or RenderOptions()
+        #: how boards are drawn (None: as `RenderOptions` draws them by default); the
+        #: rendering is loaded when a first board is drawn, never by a front end that draws
+        #: boards itself (`Port.pictures`)
+        self._render_options = render_options
         self._games = GameCache()
         #: the waits for games to change, told here of every change stored (a turn, an
         #: offer made or closed, an end)
@@ -402,7 +407,9 @@ class Desk:
         if not self.port.pictures:
             return None
         try:
-            options = replace(self._render_options, locale=locale)
+            from twixt.rendering import RenderOptions, view_of
+
+            options = replace(self._render_options or RenderOptions(), locale=locale)
             if viewer is not None:
                 options = render_options_for(options, await self.storage.user_prefs(viewer))
             view = view_of(game)
@@ -507,6 +514,8 @@ def passes_the_turn(command: rules.Command) -> bool:
 
 def render_options_for(base: RenderOptions, prefs: UserPrefs) -> RenderOptions:
     """A user's theme, palette and side preferences over the defaults."""
+    from twixt.rendering import PaletteName, ThemeName
+
     changes: dict[str, Any] = {}
     if prefs.theme in ("light", "dark"):
         changes["theme"] = ThemeName(prefs.theme)

@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from twixt.engine import DESCRIPTION
-from twixt.engine.worker import reporting, start_worker
 
 if TYPE_CHECKING:  # the analysis (and what it imports) is loaded by a worker, not here;
     # the processes' modules by the first call (`twixt web` answers without them)
@@ -173,6 +172,8 @@ class EnginePool:
             self._submit(job)
 
     def _submit(self, job: _Job) -> None:
+        from twixt.engine.worker import reporting  # with the pool: none is made before a search
+
         try:
             call = (self._pool().submit(job.function, *job.args) if job.key is None
                     else self._pool().submit(reporting, job.key, job.function, job.args))
@@ -234,6 +235,8 @@ class EnginePool:
     def _pool(self) -> ProcessPoolExecutor:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
+
+        from twixt.engine.worker import start_worker
 
         context = multiprocessing.get_context("spawn")
         if self._pipe is None:
