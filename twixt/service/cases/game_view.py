@@ -108,6 +108,10 @@ class GameView:
         return any(control.name == name for control in self.controls)
 
 
+#: the seats' requests a service keeps (all forgotten when full)
+SEAT_REQUESTS = 4096
+
+
 class GameViewsStorage(GameStore, SettingStore, Protocol):
     """The games, and the viewer's settings (their palette)."""
 
@@ -118,6 +122,10 @@ class GameViews:
     def __init__(self, desk: Desk, store: GameViewsStorage) -> None:
         self._desk = desk
         self._store = store
+        #: the seats' requests made lately (`seat_request`), by game, seat, language and
+        #: whether the game is in progress: all a request holds of a game but that never
+        #: changes once the game is made
+        self._requests: dict[tuple[int, int, str, bool], Request] = {}
 
     async def view(self, game_id: int, *, user_id: int | None = None, seat: int | None = None,
                    locale: str = "en", step: int | None = None) -> GameView:
@@ -226,9 +234,17 @@ class GameViews:
         stored = await self._desk.current_written(game_id)
         if stored is None or not 0 <= seat < len(stored.seats):
             stored = await self._stored(game_id, seat)
-        person = stored.seats[seat]
-        return Request(stored.guild_id, stored.channel_id, User(person.user_id, person.name),
-                       locale=locale, home_of=stored.id if stored.is_active else None)
+        key = (stored.id, seat, locale, stored.is_active)
+        request = self._requests.get(key)
+        if request is None:
+            person = stored.seats[seat]
+            request = Request(stored.guild_id, stored.channel_id,
+                              User(person.user_id, person.name), locale=locale,
+                              home_of=stored.id if stored.is_active else None)
+            if len(self._requests) >= SEAT_REQUESTS:
+                self._requests.clear()
+            self._requests[key] = request
+        return request
 
     async def _stored(self, game_id: int, seat: int | None) -> StoredGame:
         """Game `game_id`, and `seat` one of its seats (when given); ServiceError else."""

@@ -315,6 +315,8 @@ class Turns:
             if Action.OFFER_DRAW in turn.actions:
                 must_act += [uid for uid in opponents if uid not in must_act]
         image = await desk.render(game, clock_text=clock_text, locale=request.locale)
-        pickers, controls = board_controls(stored, game, tr)
+        # the picker and its buttons go under the board's picture: none where there is none
+        pickers, controls = (board_controls(stored, game, tr) if desk.port.pictures
+                             else ((), ()))
         return Reply("\n".join(lines), image=image, mentions=tuple(must_act),
                      buttons=(*buttons, *controls), pickers=pickers)
