@@ -11,11 +11,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from twixt.language import Message, Translation, message, unmarked
 from twixt.rules import MAX_SIZE, Action, Colour, Hole, Link, Turn
-from twixt.service import Control, GameView
+
+if TYPE_CHECKING:  # named in annotations alone
+    from twixt.service import Control, GameView
 
 #: the turns whose words `said_turn` keeps, in each language asked (a view lists every turn
 #: of its game, after every change: each is said once, not once a view)
