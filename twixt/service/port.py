@@ -87,8 +87,9 @@ class Port:
     progress: TellProgress = untold
     #: the shards whose servers this process's clocks and bot look after (None: every one)
     shards: Shards | None = None
-    #: whether replies carry the board as a picture: a front end that draws the board itself
-    #: (the web page) spares the service drawing a PNG for every turn
+    #: whether replies carry the board as a picture (and a turn's, the move picker and the
+    #: buttons under it): a front end that draws the board itself (the web page) spares the
+    #: service drawing a PNG, and finding the open columns, for every turn
     pictures: bool = True
 
 

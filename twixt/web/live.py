@@ -56,7 +56,7 @@ class Page:
         self.shown = shown
         #: the event to send next, when there is one (at most one)
         self._next: list[bytes | None] = []
-        self._woken: asyncio.Future[None] | None = None
+        self._woken: asyncio.Future[bool] | None = None
 
     def put(self, event: bytes | None) -> None:
         """The page's next event (a slow page misses the older one)."""
@@ -67,23 +67,34 @@ class Page:
         """End the page's `wait` now (an event came, or what ends the page happened: a
         done callback of its futures)."""
         if self._woken is not None and not self._woken.done():
-            self._woken.set_result(None)
+            self._woken.set_result(True)
 
-    async def wait(self) -> None:
-        """Until the page has an event to send, or is woken (one future, not a task a
-        wait: a change sends the event to every page of its game)."""
+    async def wait(self, timeout: float | None = None) -> bool:
+        """Until the page has an event to send, or is woken (True), or `timeout` seconds
+        have passed (False): one future and at most one timer, not a task or a timeout
+        scope a wait (a change sends the event to every page of its game)."""
         if self._next:
-            return
-        self._woken = asyncio.get_running_loop().create_future()
+            return True
+        loop = asyncio.get_running_loop()
+        woken: asyncio.Future[bool] = loop.create_future()
+        self._woken = woken
+        timer = None if timeout is None else loop.call_later(timeout, _time_up, woken)
         try:
-            await self._woken
+            return await woken
         finally:
             self._woken = None
+            if timer is not None:
+                timer.cancel()
 
     def take(self) -> list[bytes | None]:
         """The event to send, if any (none, or one)."""
         taken, self._next = self._next, []
         return taken
+
+
+def _time_up(woken: asyncio.Future[bool]) -> None:
+    if not woken.done():
+        woken.set_result(False)
 
 
 class Full(Exception):

@@ -150,7 +150,7 @@ class WebBoard:
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY,
-                              middlewares=[_guarded, _secure_headers])
+                              middlewares=[_guarded])
         app.router.add_get("/", self._activity_page)
         app.router.add_get("/g/{token}", self._link_page)
         app.router.add_get("/static/{name}", self._static_file)
@@ -316,10 +316,7 @@ class WebBoard:
             waiting.add_done_callback(page.wake)
         try:
             while True:
-                try:
-                    async with asyncio.timeout(HEARTBEAT):
-                        await page.wait()
-                except TimeoutError:
+                if not await page.wait(HEARTBEAT):
                     await response.write(b": still here\n\n")
                     continue
                 if any(waiting.done() for waiting in ending):
@@ -432,6 +429,8 @@ async def _body(request: web.Request) -> object:
     """A request's JSON body; None for one that is not JSON (or nested beyond reading).
     408 for a body that takes too long to arrive."""
     try:
+        if request.content.is_eof():  # all there already (a move's few bytes): no wait
+            return await request.json()
         async with asyncio.timeout(BODY_SECONDS):
             return await request.json()
     except TimeoutError:
@@ -556,31 +555,33 @@ def _html(text: str, status: int = 200, frames: str = FRAMES_NONE) -> web.Respon
 
 def add_security_headers(response: web.StreamResponse, frames: str = FRAMES_NONE) -> None:
     """The headers every answer carries (`frames`: who may frame it)."""
-    headers = response.headers
-    headers["Content-Security-Policy"] = CSP.format(frames=frames)
-    headers["X-Content-Type-Options"] = "nosniff"
-    headers["Referrer-Policy"] = "no-referrer"
-    headers["Cross-Origin-Opener-Policy"] = "same-origin"
-    headers["Permissions-Policy"] = "camera=(), microphone=(), geolocation=()"
+    response.headers.update(_security_headers(frames))
+
+
+@functools.lru_cache(maxsize=4)
+def _security_headers(frames: str) -> dict[str, str]:
+    """`add_security_headers`'s headers for `frames`, made once (every answer carries them)."""
+    headers = {
+        "Content-Security-Policy": CSP.format(frames=frames),
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "no-referrer",
+        "Cross-Origin-Opener-Policy": "same-origin",
+        "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+    }
     if frames == FRAMES_NONE:
         headers["X-Frame-Options"] = "DENY"
-
-
-@web.middleware
-async def _secure_headers(request: web.Request, handler: Any) -> web.StreamResponse:
-    response: web.StreamResponse = await handler(request)
-    if not response.prepared:  # a live page set its own before it began
-        add_security_headers(response, response.get(FRAMES, FRAMES_NONE))
-    return response
+    return headers
 
 
 @web.middleware
 async def _guarded(request: web.Request, handler: Any) -> web.StreamResponse:
-    """Whatever goes wrong is one line of JSON (or plain text), never a traceback: a
-    refusal with its status, aiohttp's own errors (a body too large: 413) as they are, a
-    client gone one line of the log, and anything else logged and answered 500."""
+    """Every answer carries the security headers (a live page sets its own before it
+    begins), and whatever goes wrong is one line of JSON (or plain text), never a traceback:
+    a refusal with its status, aiohttp's own errors (a body too large: 413) as they are, a
+    client gone one line of the log, and anything else logged and answered 500. One
+    middleware, not two: each is a layer of calls around every request."""
     try:
-        return await handler(request)  # type: ignore[no-any-return]
+        answered: web.StreamResponse = await handler(request)
     except ConnectionError:  # the client went away: nothing to answer, nothing wrong here
         log.info("a client went away", extra={"path": request.path[:80]})
         raise
@@ -597,6 +598,10 @@ async def _guarded(request: web.Request, handler: Any) -> web.StreamResponse:
         tr = translation(_locale(request))
         response = _json({"error": tr("something went wrong on the server; nothing was "
                                       "changed")}, status=500)
+    else:
+        if not answered.prepared:
+            add_security_headers(answered, answered.get(FRAMES, FRAMES_NONE))
+        return answered
     add_security_headers(response, FRAMES_NONE)
     return response
 

@@ -10,29 +10,45 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from twixt.language import Message, Translation, message, unmarked
-from twixt.rules import MAX_SIZE, Action, Hole, Link, Turn
+from twixt.rules import MAX_SIZE, Action, Colour, Hole, Link, Turn
 
-if TYPE_CHECKING:  # a view's module, imported when the first view is made
-    from twixt.service import GameView
+if TYPE_CHECKING:  # named in annotations alone (a view's module loads with the first view)
+    from twixt.service import Control, GameView
 
 #: the turns whose words `said_turn` keeps, in each language asked (a view lists every turn
 #: of its game, after every change: each is said once, not once a view)
 SAID_TURNS = 20_000
+#: the encoded seat, palette and controls a page's own fields are kept for (a few sets of
+#: controls a seat and language recur in every game)
+OWN_TEXTS = 1024
 
 
-@lru_cache(maxsize=MAX_SIZE * MAX_SIZE)
-def _name(hole: Hole) -> str:
-    """A hole as written (`G6`): a view names every peg, after every change."""
-    return str(hole)
+@cache
+def _hole_names() -> tuple[tuple[str, ...], ...]:
+    """Every hole's name as written (`G6`), by row and column: a view names every peg and
+    link end after every change, and a look-up by two numbers hashes no hole."""
+    return tuple(tuple(str(Hole(col, row)) for col in range(MAX_SIZE)) for row in range(MAX_SIZE))
+
+
+#: a colour's value, looked up (an enum's `.value` is a descriptor call)
+_COLOUR = {colour: colour.value for colour in Colour}
 
 
 def _links(links: Iterable[Link]) -> list[list[str]]:
-    """Links as [end, end, colour], each in one order (the ends sorted)."""
-    return [[*(_name(hole) for hole in sorted(link.ends)), link.colour.value] for link in links]
+    """Links as [end, end, colour], each in one order (the ends sorted as holes sort:
+    by column, then row)."""
+    names = _hole_names()
+    said = []
+    for link in links:
+        a, b = link.a, link.b
+        if (b.col, b.row) < (a.col, a.row):
+            a, b = b, a
+        said.append([names[a.row][a.col], names[b.row][b.col], _COLOUR[link.colour]])
+    return said
 
 
 def view_json(view: GameView, tr: Translation) -> dict[str, Any]:
@@ -44,19 +60,31 @@ def views_text(views: Sequence[GameView], tr: Translation) -> list[str]:
     """`view_json` of each of some views of one game at one moment, said by `tr`, as JSON
     text: what a game's live pages in one language are told after a change. What the views
     share (all but whose page it is, its controls and its palette) is made and encoded once
-    for them all, each page's own fields put before it."""
-    shared = json.dumps(_shared(views[0], tr))
-    return [f"{json.dumps(_own(view))[:-1]}, {shared[1:]}" for view in views]
+    for them all, each page's own fields put before it (encoded once for each seat, palette
+    and set of controls: they recur from change to change)."""
+    shared = json.dumps(_shared(views[0], tr))[1:]
+    return [f"{_own_text(view.you, view.palette, view.controls)}, {shared}" for view in views]
+
+
+@lru_cache(maxsize=OWN_TEXTS)
+def _own_text(you: int | None, palette: str, controls: tuple[Control, ...]) -> str:
+    """`_own`'s fields as JSON text, without the closing brace."""
+    return json.dumps(_own_fields(you, palette, controls))[:-1]
 
 
 def _own(view: GameView) -> dict[str, Any]:
     """What only the page's own person sees of a view: their seat, controls and palette."""
+    return _own_fields(view.you, view.palette, view.controls)
+
+
+def _own_fields(you: int | None, palette: str, controls: tuple[Control, ...]
+                ) -> dict[str, Any]:
     return {
-        "you": view.you,
-        "palette": view.palette,
+        "you": you,
+        "palette": palette,
         "controls": [{"name": control.name, "label": control.label,
                       "text": control.takes_text, "example": control.example}
-                     for control in view.controls],
+                     for control in controls],
     }
 
 
@@ -64,6 +92,7 @@ def _shared(view: GameView, tr: Translation) -> dict[str, Any]:
     """What every page of the game in `tr`'s language is told alike."""
     last = view.last
     outcome = view.outcome
+    names = _hole_names()
     return {
         "game": view.game_id,
         # the page keeps the newest view it has seen: every change anyone can see moves it
@@ -72,10 +101,11 @@ def _shared(view: GameView, tr: Translation) -> dict[str, Any]:
         "cols": view.cols,
         "rows": view.rows,
         "rules": view.rules.value,
-        "seats": [{"seat": seat.number, "name": seat.name, "colour": seat.colour.value}
+        "seats": [{"seat": seat.number, "name": seat.name, "colour": _COLOUR[seat.colour]}
                   for seat in view.seats],
         "to_move": view.to_move,
-        "pegs": [[_name(peg.hole), peg.colour.value, peg.seat] for peg in view.pegs],
+        "pegs": [[names[peg.hole.row][peg.hole.col], _COLOUR[peg.colour], peg.seat]
+                 for peg in view.pegs],
         "links": _links(view.links),
         "last": [str(last.placed)] if last and last.placed else [],
         "last_text": said_turn(last, tr) if last else "",

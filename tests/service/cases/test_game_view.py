@@ -327,6 +327,33 @@ async def test_the_views_of_a_turn_just_stored_are_made_without_reading_the_game
     assert reads and {"takeback-accept", "takeback-decline"} <= kinds(after[1])
 
 
+async def test_a_seat_request_of_a_game_this_process_wrote_last_reads_its_version_alone(
+        storage, clock, monkeypatch):
+    first, second = TwixtService(storage, clock=clock), TwixtService(storage, clock=clock)
+    await start_game(first, swap="no")
+    game = (await storage.active_game(CHANNEL)).id
+    read = await first.seat_request(game, 1, "de")  # nothing written here yet: read
+    await enter(first, await first.seat_request(game, 0), "K10")
+    reads: list[int] = []
+    get_game = storage.get_game
+
+    async def read_game(game_id):
+        reads.append(game_id)
+        return await get_game(game_id)
+
+    monkeypatch.setattr(storage, "get_game", read_game)
+    assert await first.seat_request(game, 1, "de") == read
+    assert not reads
+    with pytest.raises(ServiceError, match="there is no such game"):
+        await first.seat_request(game, 2)
+    # another process ends the game: the version moved on, so the game is read again, and
+    # the request is no longer made in the home of a game in progress
+    await enter(second, asking(BOB), "resign yes")
+    reads.clear()
+    after = await first.seat_request(game, 1, "de")
+    assert reads == [game] and after.home_of is None and read.home_of == game
+
+
 async def test_a_control_written_in_the_move_language_shows_a_line_of_it(service):
     await start_game(service, swap="no")
     await enter(service, asking(ALICE), "K10")

@@ -12,7 +12,15 @@ from tests.service.helpers import press, start_game, start_team_game
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
 from tests.typed import enter
 from twixt import rendering
-from twixt.service import Button, ButtonKind, Reply, ServiceError, TwixtService, build_options
+from twixt.service import (
+    Button,
+    ButtonKind,
+    Port,
+    Reply,
+    ServiceError,
+    TwixtService,
+    build_options,
+)
 from twixt.service import errors as kinds
 from twixt.service.desk import desk as desk_module
 from twixt.storage import Result
@@ -283,6 +291,19 @@ async def test_a_takeback_request_raced_by_another_process_turn_is_one_line(
     with pytest.raises(kinds.ConflictError, match="the board changed while you were moving"):
         await first.turns.takeback(asking(ALICE))
     assert await storage.open_offers((await storage.active_game(CHANNEL)).id) == ()
+
+
+async def test_a_turn_where_the_front_end_draws_the_board_has_no_picture_nor_picker(
+        storage, clock):
+    drawn = TwixtService(storage, clock=clock)
+    await start_game(drawn, swap="no")
+    shown = await enter(drawn, asking(ALICE), "K10")
+    assert shown.image is not None and shown.pickers
+    assert {b.kind for b in shown.buttons} >= {ButtonKind.OFFER_DRAW, ButtonKind.RESIGN}
+    itself = TwixtService(storage, Port(pictures=False), clock=clock)  # the web page's
+    reply = await enter(itself, asking(BOB), "M12")
+    assert reply.refused is None and reply.plain.startswith("**bob** (Black): `M12`")
+    assert reply.image is None and not reply.pickers and not reply.buttons
 
 
 async def test_a_turn_whose_picture_fails_is_announced_not_denied(service, storage,

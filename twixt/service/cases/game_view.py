@@ -15,7 +15,7 @@ that many turns, worked out on a copy.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
 
@@ -108,6 +108,10 @@ class GameView:
         return any(control.name == name for control in self.controls)
 
 
+#: the seats' requests a service keeps (all forgotten when full)
+SEAT_REQUESTS = 4096
+
+
 class GameViewsStorage(GameStore, SettingStore, Protocol):
     """The games, and the viewer's settings (their palette)."""
 
@@ -118,6 +122,10 @@ class GameViews:
     def __init__(self, desk: Desk, store: GameViewsStorage) -> None:
         self._desk = desk
         self._store = store
+        #: the seats' requests made lately (`seat_request`), by game, seat, language and
+        #: whether the game is in progress: all a request holds of a game but that never
+        #: changes once the game is made
+        self._requests: dict[tuple[int, int, str, bool], Request] = {}
 
     async def view(self, game_id: int, *, user_id: int | None = None, seat: int | None = None,
                    locale: str = "en", step: int | None = None) -> GameView:
@@ -160,8 +168,9 @@ class GameViews:
                          and offer.at_version == stored.version), None)
         asker = None if takeback is None else stored.seat_of(takeback.user_id)
         takeback_by = None if asker is None else asker.number
-        shown, step = _at_step(stored, game, step)
-        current = step == len(game.history)
+        history = game.history  # a new tuple each time it is asked for: asked once
+        shown, step = _at_step(stored, game, len(history), step)
+        current = step == len(history)
         chain_holes, chain_links = shown.winning_chain()
         time_up = turn_clock is not None and not turn_clock.left_at(desk.clock())
         common = GameView(
@@ -172,7 +181,7 @@ class GameViews:
             you=None,
             to_move=shown.seat_to_move if stored.is_active and current else None,
             pegs=tuple(shown.pegs()), links=tuple(shown.links()), last=shown.last_turn,
-            history=tuple(game.history),
+            history=history,
             clock=desk.clock_words(stored, game, turn_clock),
             seat_clocks=(() if turn_clock is None
                          else tuple(seat_lines(stored, turn_clock, desk.clock()))),
@@ -181,11 +190,11 @@ class GameViews:
             privilege_seat=_privilege_seat(game) if stored.is_active else None,
             outcome=game.outcome, aborted=not stored.is_active and game.outcome is None,
             chain_holes=frozenset(chain_holes), chain_links=frozenset(chain_links),
-            step=step, turns=len(game.history), controls=())
+            step=step, turns=len(history), controls=())
         palettes = await self._palettes(stored, {seat for seat, _ in seen_by})
-        return [replace(common, you=seat, palette=palettes[seat],
-                        controls=_controls(stored, game, seat, takeback_by,
-                                           translation(locale), time_up=time_up))
+        return [_seen_by(common, seat, palettes[seat],
+                         _controls(stored, game, history, seat, takeback_by,
+                                   translation(locale), time_up=time_up))
                 for seat, locale in seen_by]
 
     async def _palettes(self, stored: StoredGame, seats: set[int | None]
@@ -219,11 +228,23 @@ class GameViews:
 
     async def seat_request(self, game_id: int, seat: int, locale: str = "en") -> Request:
         """The request of the person in `seat` of game `game_id`, made in the game's home
-        (what acting in a game a link names needs, without its view)."""
-        stored = await self._stored(game_id, seat)
-        person = stored.seats[seat]
-        return Request(stored.guild_id, stored.channel_id, User(person.user_id, person.name),
-                       locale=locale, home_of=stored.id if stored.is_active else None)
+        (what acting in a game a link names needs, without its view). A game this process
+        last wrote, unchanged since, is not read again (`Desk.current_written`): every move
+        from a page asks this first."""
+        stored = await self._desk.current_written(game_id)
+        if stored is None or not 0 <= seat < len(stored.seats):
+            stored = await self._stored(game_id, seat)
+        key = (stored.id, seat, locale, stored.is_active)
+        request = self._requests.get(key)
+        if request is None:
+            person = stored.seats[seat]
+            request = Request(stored.guild_id, stored.channel_id,
+                              User(person.user_id, person.name), locale=locale,
+                              home_of=stored.id if stored.is_active else None)
+            if len(self._requests) >= SEAT_REQUESTS:
+                self._requests.clear()
+            self._requests[key] = request
+        return request
 
     async def _stored(self, game_id: int, seat: int | None) -> StoredGame:
         """Game `game_id`, and `seat` one of its seats (when given); ServiceError else."""
@@ -236,10 +257,10 @@ class GameViews:
         return stored
 
 
-def _at_step(stored: StoredGame, game: Game, step: int | None) -> tuple[Game, int]:
+def _at_step(stored: StoredGame, game: Game, turns: int, step: int | None
+             ) -> tuple[Game, int]:
     """The position after `step` turns of a finished game (a copy), or the game as it
-    stands."""
-    turns = len(game.history)
+    stands (`turns` turns)."""
     if step is None or stored.is_active or not 0 <= step < turns:
         return game, turns
     shown = game.copy()
@@ -255,17 +276,28 @@ def _privilege_seat(game: Game) -> int | None:
                  if game.can_call_privilege(name)), None)
 
 
-def _controls(stored: StoredGame, game: Game, seat: int | None, takeback_by: int | None,
-              tr: Translation, *, time_up: bool) -> tuple[Control, ...]:
+def _seen_by(common: GameView, you: int | None, palette: str,
+             controls: tuple[Control, ...]) -> GameView:
+    """`common` as the person in seat `you` sees it: `dataclasses.replace` of those three
+    fields, without its look at every field of a view (a change makes a view for each seat
+    and language among the game's live pages)."""
+    view = object.__new__(GameView)
+    view.__dict__.update(common.__dict__, you=you, palette=palette, controls=controls)
+    return view
+
+
+def _controls(stored: StoredGame, game: Game, history: Sequence[Turn], seat: int | None,
+              takeback_by: int | None, tr: Translation, *, time_up: bool
+              ) -> tuple[Control, ...]:
     """What the player in `seat` may do now: the controls the commands declare
     (`Listing.controls`, `router.VOCABULARY.controls`) that are open to them in this
-    position, in the order declared (an onlooker: nothing)."""
+    position, in the order declared (an onlooker: nothing); `history` is the game's."""
     if seat is None:
         return ()
     situation = Situation(
         game=game, seat=seat, playing=stored.is_active and not game.is_over,
         teams=tuple(s.team for s in stored.seats), takeback_by=takeback_by,
-        may_take_back=bool(taken_back(stored, game, seat)), time_up=time_up)
+        may_take_back=bool(taken_back(stored, history, seat)), time_up=time_up)
     return tuple(control for offered, control in _said_controls(router.VOCABULARY, tr.locale)
                  if offered.open(situation))
 

@@ -143,7 +143,7 @@ class Turns:
                 raise NotYourTurnError("an opponent has to answer the takeback request")
             if offer.at_version != stored.version:  # refused, so left as it is
                 raise ConflictError("the takeback request lapsed: a turn was played since")
-            count = taken_back(stored, game, asker.number) if asker else 1
+            count = taken_back(stored, game.history, asker.number) if asker else 1
             if action == "accept":  # refused before the offer closes: nothing changes
                 after = game.copy()
                 for _ in range(count):
@@ -258,7 +258,7 @@ class Turns:
         seat = player_seat(stored, request)
         if game.is_over:
             raise ConflictError("the game is over")
-        count = taken_back(stored, game, seat.number)
+        count = taken_back(stored, game.history, seat.number)
         if not count:
             raise NotAllowedError("only the player who made the last turn can ask to take it back")
         last = game.history[-count]
@@ -315,6 +315,8 @@ class Turns:
             if Action.OFFER_DRAW in turn.actions:
                 must_act += [uid for uid in opponents if uid not in must_act]
         image = await desk.render(game, clock_text=clock_text, locale=request.locale)
-        pickers, controls = board_controls(stored, game, tr)
+        # the picker and its buttons go under the board's picture: none where there is none
+        pickers, controls = (board_controls(stored, game, tr) if desk.port.pictures
+                             else ((), ()))
         return Reply("\n".join(lines), image=image, mentions=tuple(must_act),
                      buttons=(*buttons, *controls), pickers=pickers)

@@ -166,6 +166,16 @@ class Desk:
         since (it is at `live_version`); None: read it."""
         return self._games.written(game_id, live_version)
 
+    async def current_written(self, game_id: int) -> StoredGame | None:
+        """Game `game_id` as a turn of this process stored it, when nothing has changed it
+        since, by anyone: one statement reads its live version instead of the game and its
+        seats (None: read it). A game's server, channel and seats never change once it is
+        made, and its status only with its live version."""
+        if self._games.last_written(game_id) is None:
+            return None
+        live_version = (await self.storage.live_versions([game_id])).get(game_id)
+        return None if live_version is None else self.written(game_id, live_version)
+
     async def channel_stored(self, channel_id: int) -> StoredGame:
         """The channel's current game, or its last finished one."""
         stored = await self.storage.active_game(channel_id)
@@ -239,8 +249,7 @@ class Desk:
         written = None if home is None else self._games.last_written(home)
         if (home is not None and written is not None and written.is_active
                 and written.channel_id == request.channel_id):
-            live_version = (await self.storage.live_versions([home])).get(home)
-            current = None if live_version is None else self.written(home, live_version)
+            current = await self.current_written(home)
             if current is not None:
                 return current, await self.position(current)
         return await self.active(request.channel_id)

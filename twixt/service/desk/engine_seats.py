@@ -14,8 +14,10 @@ Bot seats are never pinged (nobody would read it) and their games are rated for 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from twixt.engine import LEVELS
-from twixt.rules import Game
+from twixt.rules import Turn
 from twixt.service.model import User
 from twixt.storage import StoredGame
 
@@ -57,11 +59,11 @@ def engine_seat_user(level: int, instance: int = 0) -> User:
     return User(engine_seat_id(level, instance), f"bot{number} (level {level})")
 
 
-def taken_back(stored: StoredGame, game: Game, seat: int) -> int:
+def taken_back(stored: StoredGame, history: Sequence[Turn], seat: int) -> int:
     """How many turns a takeback asked by `seat` undoes: its last turn, and the bot's turns
     after it (the bot answers at once, so a player facing it could never ask in time); 0 when
-    a person has played since, or `seat` never played."""
-    for count, turn in enumerate(reversed(game.history), start=1):
+    a person has played since, or `seat` never played. `history` is the game's turns."""
+    for count, turn in enumerate(reversed(history), start=1):
         if turn.seat == seat:
             return count
         if not is_engine_seat(stored.seats[turn.seat].user_id):
