@@ -200,14 +200,6 @@ def _values(args: Sequence[Any]) -> tuple[Any, ...]:
                   for value in args])
 
 
-def _turn_row(turn: NewTurn) -> tuple[Any, ...]:
-    """A turn's values (`NewTurn.values`) as SQLite stores them: `_values`, with each moment,
-    in UTC already, formatted (`rows.utc_text`) rather than looked up among those of recent
-    statements, where a turn's own never is."""
-    return tuple([rows.utc_text(value) if isinstance(value, datetime) else value
-                  for value in turn.values()])
-
-
 def _duplicate(error: sqlite3.IntegrityError) -> Exception:
     """A broken unique key as `DuplicateKeyError`, naming its columns; other breaks stay as
     they are."""
@@ -218,10 +210,12 @@ def _duplicate(error: sqlite3.IntegrityError) -> Exception:
 
 
 async def _connect(path: Path, busy_timeout_ms: int, *, read_only: bool) -> aiosqlite.Connection:
-    db = (await aiosqlite.connect(path, isolation_level=None) if read_only
-          else await connect_inline(path))
-    for pragma in ("foreign_keys = ON", f"busy_timeout = {int(busy_timeout_ms)}",
-                   "synchronous = FULL", f"query_only = {int(read_only)}"):
+    if read_only:
+        db = await aiosqlite.connect(path, isolation_level=None)
+        await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+    else:  # waits for a lock only in its BEGIN, on its thread
+        db = await connect_inline(path, busy_timeout_ms)
+    for pragma in ("foreign_keys = ON", "synchronous = FULL", f"query_only = {int(read_only)}"):
         await db.execute(f"PRAGMA {pragma}")
     return db
 
@@ -326,7 +320,7 @@ class SqliteStorage(SqlStorage):
         under its version check; None when not every one moved its game on (a stale version,
         a finished game, one game's turn twice), which the writer then undoes to run each
         alone. Their new versions."""
-        values = [_turn_row(turn) for turn in turns]
+        values = [turn.values(rows.utc_text) for turn in turns]
         (move, move_width), (log, log_width) = MOVE_GAME, LOG_TURN
         raw = self._writing.raw
         if raw.executemany(move, [row[:move_width] for row in values]).rowcount != len(turns):
