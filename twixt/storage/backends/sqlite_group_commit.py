@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import sqlite3
 from collections import deque
@@ -366,7 +367,11 @@ class GroupCommit:
             return
         self.writes += len(taken)
         for done, result, failed in taken:
-            if isinstance(done, _Job):
+            if failed is None and type(done) is _Job:  # most: a turn that landed
+                outcome = done.outcome
+                if not outcome.done():
+                    outcome.set_result(result)
+            elif isinstance(done, _Job):
                 _settle(done.outcome, result, failed)
             else:
                 _settle(done.committed)
@@ -437,7 +442,9 @@ class GroupCommit:
             return
         if not opening:
             raw.execute("RELEASE write")
-        taken.extend((job, result, None) for job, result in zip(jobs, results, strict=True))
+        if len(results) != len(jobs):
+            raise ValueError(f"{len(jobs)} jobs together gave {len(results)} results")
+        taken.extend(zip(jobs, results, itertools.repeat(None)))
 
 
 def _answer(write: _Ticket | _Job[Any]) -> asyncio.Future[Any]:
