@@ -211,11 +211,15 @@ class GroupCommit:
     """The writer task and its queue; see the module's docstring."""
 
     def __init__(self, db: InlineConnection, *, max_batch: int = MAX_BATCH,
-                 before_commit: Callable[[], None] = lambda: None) -> None:
+                 before_commit: Callable[[], None] = lambda: None,
+                 failed: Callable[[Exception], None] = lambda error: None) -> None:
         self._db = db
         self._max_batch = max_batch
         #: raises when the batch must not be committed after all (then nothing of it is)
         self._before_commit = before_commit
+        #: called with a job's error before its caller hears it: raises the back end's own
+        #: error for it, if it has one (its caller then hears that instead)
+        self._failed = failed
         self._queue: deque[_Ticket | _Job[Any]] = deque()
         self._ready = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -277,6 +281,9 @@ class GroupCommit:
             # cancelled while queued, the writer skips it (its outcome is done)
             if job.batch is not None and not job.batch.done():
                 await asyncio.wait([job.batch])  # a second cancel stops this wait
+            raise
+        except Exception as error:
+            self._failed(error)
             raise
 
     def _enqueue(self) -> asyncio.AbstractEventLoop:
