@@ -221,7 +221,8 @@ class GroupCommit:
         #: error for it, if it has one (its caller then hears that instead)
         self._failed = failed
         self._queue: deque[_Ticket | _Job[Any]] = deque()
-        self._ready = asyncio.Event()
+        #: while the writer waits for a write (nothing queued): done to wake it
+        self._waking: asyncio.Future[None] | None = None
         self._task: asyncio.Task[None] | None = None
         self._closed = False
         self.batches = 0
@@ -293,13 +294,19 @@ class GroupCommit:
         loop = asyncio.get_running_loop()
         if self._task is None:
             self._task = loop.create_task(self._run())
-        self._ready.set()
+        if self._waking is not None:  # else it is busy, and takes the queue when done
+            self._wake()
         return loop
+
+    def _wake(self) -> None:
+        waking, self._waking = self._waking, None
+        if waking is not None and not waking.done():
+            waking.set_result(None)
 
     async def close(self) -> None:
         """Take no more writes, and return when the queued ones are committed."""
         self._closed = True
-        self._ready.set()
+        self._wake()
         if self._task is not None:
             await self._task
         for waiting in self._queue:
@@ -312,8 +319,8 @@ class GroupCommit:
             if not self._queue:
                 if self._closed:
                     return
-                self._ready.clear()
-                await self._ready.wait()
+                self._waking = asyncio.get_running_loop().create_future()
+                await self._waking
                 continue
             try:
                 await self._batch()
