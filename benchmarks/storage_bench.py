@@ -156,7 +156,7 @@ async def sqlite_section(games_list: list[int], rounds: int,
                   f"{storage.cpu / floor.cpu:5.1f}× the CPU a turn")
         share = storage.rate / moved.rate
         print(f"{'aim (issue 46)':>34}: the storage's rows' turns/s × {AIM:.2f} or more: "
-              f"{share:.2f}×, {'met' if share >= AIM else 'not met'}")
+              f"{share:.3f}×, {'met' if share >= AIM else 'not met'}")
         print(load_line())
         sqlite_rates[games] = storage.rate
     alone = Figures()
