@@ -9,9 +9,11 @@ import os
 import random
 import statistics
 import time
+from datetime import UTC, datetime
 
 from twixt.rules import Game
 from twixt.storage import GameSetup, Player, Storage
+from twixt.storage.waiting import Waiting
 
 DISTINCT_LOGS = 50
 SETUP = GameSetup(size="24x24", rules="classic")
@@ -47,11 +49,25 @@ async def play(store: Storage, game_id: int, log: list[str],
         latencies.append(time.perf_counter() - started)
 
 
+async def play_waiting(store: Storage, game_id: int, log: list[str],
+                       latencies: list[float]) -> None:
+    """As `play`, each turn as the service writes it: at its moment, saying that the game
+    now waits for the other player since then (`Waiting`, the rows of `games_waiting_for`)."""
+    for version, text in enumerate(log):
+        started = time.perf_counter()
+        now = datetime.now(UTC)
+        await store.append_turn(game_id, version, 1 + version % 2, text, now=now,
+                                waiting=Waiting(2 - version % 2, None, now))
+        latencies.append(time.perf_counter() - started)
+
+
 async def play_all(store: Storage, ids: list[int], logs: list[list[str]],
-                   at_once: bool = True) -> tuple[float, list[float]]:
-    """Turns per second and each turn's latency: the games all at once, or one by one."""
+                   at_once: bool = True, *, waiting: bool = False) -> tuple[float, list[float]]:
+    """Turns per second and each turn's latency: the games all at once, or one by one; with
+    `waiting`, each turn says whose move the game waits for (`play_waiting`)."""
     latencies: list[float] = []
-    plays = [play(store, game_id, logs[i % len(logs)], latencies)
+    player = play_waiting if waiting else play
+    plays = [player(store, game_id, logs[i % len(logs)], latencies)
              for i, game_id in enumerate(ids)]
     began: list[float] = []
 

@@ -4,13 +4,16 @@ the limit, and none is acknowledged before its commit has returned."""
 import asyncio
 import random
 import sqlite3
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from tests.storage.storage_helpers import T0, random_turn, start_game, start_games
+from tests.storage.storage_helpers import T0, clocked, random_turn, start_game, start_games
 from twixt.storage import SqliteStorage, StaleVersionError, rebuild, rows
 from twixt.storage.backends.sqlite_group_commit import Alike, GroupCommit, connect_inline
+from twixt.storage.waiting import Waiting
 
 pytestmark = pytest.mark.sqlite_only
 
@@ -309,3 +312,74 @@ async def test_turns_together_one_stale_are_each_written_or_refused_alone(db_pat
             loaded = await store.load_game(game.id)
             assert loaded.game.version == 1
             assert [(t.actor_id, t.command) for t in loaded.turns] == [(actor, text)]
+
+
+async def test_a_kind_behind_other_writes_that_cannot_land_together_is_undone_alone(writes):
+    group, path = writes
+    kind, calls = alike_items(group)
+    # a job first, so the kind's run does not open the transaction: it runs in a savepoint,
+    # whose undoing must keep the job before it
+    outcomes = await asyncio.gather(insert_job(group, 10),
+                                    *(group.run_alike(kind, i) for i in (11, -12, 13)),
+                                    return_exceptions=True)
+    assert [outcomes[0], outcomes[1], outcomes[3]] == [10, 11, 13]
+    assert isinstance(outcomes[2], LookupError)
+    assert calls == [("together", [11, -12, 13]), ("alone", 11), ("alone", -12), ("alone", 13)]
+    assert stored(path) == {10, 11, 13}
+    assert (group.batches, group.writes) == (1, 4)
+
+
+async def test_turns_written_together_and_alone_store_the_same_rows(db_path):
+    """The rows of turns written together (`_turns_together`: a turn's values made for all at
+    once) are those of the same turns written one by one (`write_turns`, the way back when
+    one of them cannot land): moments, wake-ups and whose move each game waits for."""
+    later = T0 + timedelta(hours=1)
+    due = datetime(2026, 1, 2, 12, 0, tzinfo=timezone(timedelta(hours=2)))  # not in UTC
+    waits = [None, Waiting(7, None, T0), Waiting(8, due, later), Waiting(None, None, T0)]
+
+    async def written(alone: bool) -> list[tuple[object, ...]]:
+        path = db_path.with_name(f"{'alone' if alone else 'together'}.db")
+        async with await SqliteStorage.open(path) as store:
+            games = [await clocked(store, channel, now=T0) for channel in range(4)]
+            played = [store.append_turn(game.id, 0, 1, "A1", now=T0, waiting=waiting,
+                                        wake_at=None if i % 2 else later)
+                      for i, (game, waiting) in enumerate(zip(games, waits, strict=True))]
+            if alone:  # a stale turn among them: each is written alone
+                played.append(store.append_turn(games[0].id, 0, 1, "B2", now=T0))
+            before = store._writes.batches
+            outcomes = await asyncio.gather(*played, return_exceptions=True)
+            assert store._writes.batches - before == 1
+            assert outcomes[:4] == [1] * 4
+            assert [type(outcome) for outcome in outcomes[4:]] == [StaleVersionError] * alone
+        with closing(sqlite3.connect(path)) as db:
+            return db.execute(
+                "SELECT g.version, g.updated_at, g.wake_at, g.to_move_id, g.due_at, "
+                "g.waiting_since, t.number, t.actor_id, t.command, t.played_at "
+                "FROM games AS g JOIN turns AS t ON t.game_id = g.id ORDER BY g.id").fetchall()
+
+    together = await written(alone=False)
+    assert together == await written(alone=True)
+    assert [row[3:6] for row in together] == [
+        (None, None, None), (7, None, rows.stamp(T0)), (8, rows.stamp(due), rows.stamp(later)),
+        (None, None, rows.stamp(T0))]
+
+
+def test_a_moment_is_the_text_isoformat_gives_in_any_thread():
+    """`rows.utc_text` makes a moment's text from its second's, remembered: the text is
+    isoformat's at every microsecond (none too) and second, and in threads formatting
+    different seconds at once."""
+    rng = random.Random(6)
+    start = datetime(1969, 12, 31, 23, 59, 58, tzinfo=UTC)
+    moments = [start + timedelta(microseconds=rng.choice([0, rng.randrange(4_000_000)]))
+               for _ in range(20_000)]
+    moments += [datetime(rng.randrange(1, 10_000), rng.randrange(1, 13), rng.randrange(1, 29),
+                         rng.randrange(24), rng.randrange(60), rng.randrange(60),
+                         rng.choice([0, rng.randrange(1_000_000)]), tzinfo=UTC)
+                for _ in range(2_000)]
+
+    def wrong(part: list[datetime]) -> list[datetime]:
+        return [m for m in part if rows.utc_text(m) != m.isoformat(timespec="microseconds")]
+
+    assert wrong(moments) == []
+    with ThreadPoolExecutor(4) as threads:
+        assert list(threads.map(wrong, [moments[i::4] for i in range(4)])) == [[]] * 4

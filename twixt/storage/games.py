@@ -26,7 +26,7 @@ from __future__ import annotations
 import abc
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -110,6 +110,10 @@ def one_turn(statement: str) -> tuple[str, int]:
 MOVE_GAME, LOG_TURN = one_turn(MOVE_GAMES), one_turn(LOG_TURNS)
 
 
+def _as_it_is(moment: datetime) -> datetime:
+    return moment
+
+
 @dataclass(eq=False)
 class NewTurn:
     """A validated turn to write (canonical text) on a game at `expected_version`."""
@@ -122,13 +126,20 @@ class NewTurn:
     wake_at: datetime | None
     waiting: Waiting | None
 
-    def values(self) -> tuple[Any, ...]:
-        """The turn as a row of `TURN_COLUMNS`."""
-        said = self.waiting
-        return (self.game_id, self.expected_version, self.actor_id, self.command, self.at,
-                self.wake_at, said is not None, None if said is None else said.user_id,
-                None if said is None or said.due_at is None else rows.utc(said.due_at),
-                None if said is None else rows.utc(said.since))
+    def values(self, moment: Callable[[datetime], Any] = _as_it_is) -> tuple[Any, ...]:
+        """The turn as a row of `TURN_COLUMNS`, each moment in UTC as `moment` gives it (a
+        back end's form: SQLite's text, `rows.utc_text`); the turn's own once, also where the
+        game waits since then (the usual case)."""
+        at, wake, said = self.at, self.wake_at, self.waiting
+        when = moment(at)
+        waking = None if wake is None else moment(wake)
+        if said is None:
+            return (self.game_id, self.expected_version, self.actor_id, self.command, when,
+                    waking, False, None, None, None)
+        due, since = said.due_at, said.since
+        return (self.game_id, self.expected_version, self.actor_id, self.command, when,
+                waking, True, said.user_id, None if due is None else moment(rows.utc(due)),
+                when if since is at else moment(rows.utc(since)))
 
 
 async def write_turns(db: Connection, turns: Sequence[NewTurn]) -> set[int]:

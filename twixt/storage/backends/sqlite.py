@@ -41,7 +41,7 @@ from twixt.storage.backends.sqlite_group_commit import (
 )
 from twixt.storage.connection import Connection, DuplicateKeyError, Row
 from twixt.storage.errors import DatabaseError, DatabaseFault
-from twixt.storage.games import LOG_TURN, MOVE_GAME, NewTurn
+from twixt.storage.games import LOG_TURN, MOVE_GAME, TURN_COLUMNS, NewTurn
 from twixt.storage.model import GameResult, Result, StoredGame
 from twixt.storage.schema import apply_migrations, check_file, failed, migrations, unusable
 from twixt.storage.shards import Shards
@@ -200,14 +200,6 @@ def _values(args: Sequence[Any]) -> tuple[Any, ...]:
                   for value in args])
 
 
-def _turn_row(turn: NewTurn) -> tuple[Any, ...]:
-    """A turn's values (`NewTurn.values`) as SQLite stores them: `_values`, with each moment,
-    in UTC already, formatted (`rows.utc_text`) rather than looked up among those of recent
-    statements, where a turn's own never is."""
-    return tuple([rows.utc_text(value) if isinstance(value, datetime) else value
-                  for value in turn.values()])
-
-
 def _duplicate(error: sqlite3.IntegrityError) -> Exception:
     """A broken unique key as `DuplicateKeyError`, naming its columns; other breaks stay as
     they are."""
@@ -218,10 +210,12 @@ def _duplicate(error: sqlite3.IntegrityError) -> Exception:
 
 
 async def _connect(path: Path, busy_timeout_ms: int, *, read_only: bool) -> aiosqlite.Connection:
-    db = (await aiosqlite.connect(path, isolation_level=None) if read_only
-          else await connect_inline(path))
-    for pragma in ("foreign_keys = ON", f"busy_timeout = {int(busy_timeout_ms)}",
-                   "synchronous = FULL", f"query_only = {int(read_only)}"):
+    if read_only:
+        db = await aiosqlite.connect(path, isolation_level=None)
+        await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+    else:  # waits for a lock only in its BEGIN, on its thread
+        db = await connect_inline(path, busy_timeout_ms)
+    for pragma in ("foreign_keys = ON", "synchronous = FULL", f"query_only = {int(read_only)}"):
         await db.execute(f"PRAGMA {pragma}")
     return db
 
@@ -238,7 +232,8 @@ class SqliteStorage(SqlStorage):
         self._glancer = glancer
         assert isinstance(writer, InlineConnection), "the writer comes from _connect"
         self._file = _identity(path)
-        self._writes = GroupCommit(writer, before_commit=self._check_file_is_ours)
+        self._writes = GroupCommit(writer, before_commit=self._check_file_is_ours,
+                                   failed=functools.partial(_reraise, path=path))
         #: the writer's statements, for the group-commit writer alone
         self._writing = WriterConnection(writer)
         #: a turn that does not end its game, the write there are most of: the writer runs
@@ -314,22 +309,21 @@ class SqliteStorage(SqlStorage):
             _reraise(error, self.path)
             raise
 
-    async def _append_turn(self, turn: NewTurn) -> int:
-        try:
-            return await self._writes.run_alike(self._turns, turn)
-        except BaseException as error:
-            _reraise(error, self.path)
-            raise
+    def _append_turn(self, turn: NewTurn) -> Coroutine[Any, Any, int]:
+        # the writer's wait itself (SQLite's failures turned into ours by `GroupCommit`'s
+        # `failed`): a turn's wait, the most frequent of all, one coroutine fewer to resume
+        return self._writes.run_alike(self._turns, turn)
 
     def _turns_together(self, turns: list[NewTurn]) -> list[int] | None:
         """Turns queued together, in two statements for them all (`executemany`), each turn
         under its version check; None when not every one moved its game on (a stale version,
         a finished game, one game's turn twice), which the writer then undoes to run each
         alone. Their new versions."""
-        values = [_turn_row(turn) for turn in turns]
+        values = [turn.values(rows.utc_text) for turn in turns]
         (move, move_width), (log, log_width) = MOVE_GAME, LOG_TURN
         raw = self._writing.raw
-        if raw.executemany(move, [row[:move_width] for row in values]).rowcount != len(turns):
+        moves = values if move_width == len(TURN_COLUMNS) else [row[:move_width] for row in values]
+        if raw.executemany(move, moves).rowcount != len(turns):
             return None
         raw.executemany(log, [row[:log_width] for row in values])
         return [turn.expected_version + 1 for turn in turns]

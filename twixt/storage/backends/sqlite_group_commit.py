@@ -21,18 +21,28 @@ the fsync.
 
 Statements run at once on the event loop's thread (`InlineConnection`): inside a transaction
 that already holds SQLite's write lock they neither wait for a lock nor sync, and take a few
-microseconds, less than a hop to a worker thread. What can wait, BEGIN IMMEDIATE (on another
-process's lock, up to busy_timeout) and COMMIT (the fsync, a checkpoint), runs on a thread.
+microseconds, less than a hop to a worker thread. BEGIN IMMEDIATE too, when SQLite's write lock
+is free (the usual case: the writer is the file's one writer); when another process holds it,
+BEGIN waits for it on a thread, up to busy_timeout. COMMIT (the fsync, a checkpoint) always
+runs on the thread. So once a commit has returned, the writer begins the next batch and writes
+it before the callers it has just acknowledged run: they run while that batch's COMMIT syncs,
+and the writes they send make up the batch after it.
+
+A kind's jobs that open their transaction (the usual case for turns: a batch of nothing else)
+run with no savepoint: SQLite copies each page a savepoint's statements change first into a
+journal of its own (half of a turn's INSERT, measured), and what a savepoint would undo there
+the transaction's ROLLBACK undoes, before BEGIN again and each job alone.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import sqlite3
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -59,10 +69,14 @@ class InlineConnection(aiosqlite.Connection):
     `_execute`, the one method every statement and fetch goes through.)
     """
 
-    def __init__(self, connector: Callable[[], sqlite3.Connection]) -> None:
+    def __init__(self, connector: Callable[[], sqlite3.Connection],
+                 busy_timeout_ms: int) -> None:
         super().__init__(connector, 64)
         # a thread of its own for what may wait: no board rendering queues ahead of a COMMIT
         self._waits = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
+        #: how long BEGIN waits for another process's write lock, on the thread (`begin`);
+        #: the connection's own busy_timeout is 0, so that nothing waits on the loop's thread
+        self._busy_timeout_ms = int(busy_timeout_ms)
 
     async def _execute(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         return fn(*args, **kwargs)
@@ -75,6 +89,25 @@ class InlineConnection(aiosqlite.Connection):
         """A statement that may wait (for a lock, for the disk), off the event loop."""
         await asyncio.get_running_loop().run_in_executor(self._waits, self._conn.execute, sql)
 
+    async def begin(self) -> None:
+        """BEGIN IMMEDIATE: at once when SQLite's write lock is free (returning without
+        letting any other task run), else on the thread, waiting up to busy_timeout."""
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+            return
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:
+                raise
+        await asyncio.get_running_loop().run_in_executor(self._waits, self._begin_waiting)
+
+    def _begin_waiting(self) -> None:
+        raw = self._conn
+        raw.execute(f"PRAGMA busy_timeout = {self._busy_timeout_ms}")
+        try:
+            raw.execute("BEGIN IMMEDIATE")
+        finally:
+            raw.execute("PRAGMA busy_timeout = 0")
+
     async def close(self) -> None:
         try:
             await super().close()
@@ -82,11 +115,16 @@ class InlineConnection(aiosqlite.Connection):
             self._waits.shutdown()
 
 
-async def connect_inline(path: Path) -> InlineConnection:
+async def connect_inline(path: Path, busy_timeout_ms: int = 5000) -> InlineConnection:
+    """The writer's connection: busy_timeout 0 (only `begin` waits, on the thread), and
+    savepoints' journals in memory (`temp_store`), never spilled to a file."""
     def connector() -> sqlite3.Connection:
-        return sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        raw = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        for pragma in ("busy_timeout = 0", "temp_store = MEMORY"):
+            raw.execute(f"PRAGMA {pragma}")
+        return raw
 
-    db = InlineConnection(connector)
+    db = InlineConnection(connector, busy_timeout_ms)
     await db  # starts its thread and opens the file there
     return db
 
@@ -132,7 +170,7 @@ class _Job(Generic[T]):
         self.kind = kind
         self.item = item
         # writer -> caller, once the COMMIT returned: the work's result, or why it did not land
-        self.outcome: asyncio.Future[T] = loop.create_future()
+        self.outcome: asyncio.Future[T] = asyncio.Future(loop=loop)
         #: once the writer has taken the job: its batch, done when committed (or not)
         self.batch: asyncio.Future[None] | None = None
 
@@ -173,13 +211,18 @@ class GroupCommit:
     """The writer task and its queue; see the module's docstring."""
 
     def __init__(self, db: InlineConnection, *, max_batch: int = MAX_BATCH,
-                 before_commit: Callable[[], None] = lambda: None) -> None:
+                 before_commit: Callable[[], None] = lambda: None,
+                 failed: Callable[[Exception], None] = lambda error: None) -> None:
         self._db = db
         self._max_batch = max_batch
         #: raises when the batch must not be committed after all (then nothing of it is)
         self._before_commit = before_commit
+        #: called with a job's error before its caller hears it: raises the back end's own
+        #: error for it, if it has one (its caller then hears that instead)
+        self._failed = failed
         self._queue: deque[_Ticket | _Job[Any]] = deque()
-        self._ready = asyncio.Event()
+        #: while the writer waits for a write (nothing queued): done to wake it
+        self._waking: asyncio.Future[None] | None = None
         self._task: asyncio.Task[None] | None = None
         self._closed = False
         self.batches = 0
@@ -222,14 +265,16 @@ class GroupCommit:
         is committed. Cancelled once the writer has taken it, the call still returns only
         when the write has landed or not (as a block does).
         """
-        return await self._queued(_Job(None, work, self._enqueue()))
+        return await self._queued(None, work)
 
-    async def run_alike(self, kind: Alike[Item, T], item: Item) -> T:
+    def run_alike(self, kind: Alike[Item, T], item: Item) -> Coroutine[Any, Any, T]:
         """As `run`, for an item of a kind of job that the writer runs together with the
-        others of its kind queued right behind it (`Alike`)."""
-        return await self._queued(_Job(kind, item, self._enqueue()))
+        others of its kind queued right behind it (`Alike`). (A plain function returning the
+        wait: a turn's wait is one coroutine fewer to resume.)"""
+        return self._queued(kind, item)
 
-    async def _queued(self, job: _Job[T]) -> T:
+    async def _queued(self, kind: Alike[Any, T] | None, item: Any) -> T:
+        job: _Job[T] = _Job(kind, item, self._enqueue())
         self._queue.append(job)
         try:
             return await job.outcome
@@ -237,6 +282,9 @@ class GroupCommit:
             # cancelled while queued, the writer skips it (its outcome is done)
             if job.batch is not None and not job.batch.done():
                 await asyncio.wait([job.batch])  # a second cancel stops this wait
+            raise
+        except Exception as error:
+            self._failed(error)
             raise
 
     def _enqueue(self) -> asyncio.AbstractEventLoop:
@@ -246,13 +294,19 @@ class GroupCommit:
         loop = asyncio.get_running_loop()
         if self._task is None:
             self._task = loop.create_task(self._run())
-        self._ready.set()
+        if self._waking is not None:  # else it is busy, and takes the queue when done
+            self._wake()
         return loop
+
+    def _wake(self) -> None:
+        waking, self._waking = self._waking, None
+        if waking is not None and not waking.done():
+            waking.set_result(None)
 
     async def close(self) -> None:
         """Take no more writes, and return when the queued ones are committed."""
         self._closed = True
-        self._ready.set()
+        self._wake()
         if self._task is not None:
             await self._task
         for waiting in self._queue:
@@ -265,8 +319,8 @@ class GroupCommit:
             if not self._queue:
                 if self._closed:
                     return
-                self._ready.clear()
-                await self._ready.wait()
+                self._waking = asyncio.get_running_loop().create_future()
+                await self._waking
                 continue
             try:
                 await self._batch()
@@ -281,7 +335,7 @@ class GroupCommit:
         if _answer(first).done():  # its caller gave up while waiting
             return
         try:
-            await db.in_thread("BEGIN IMMEDIATE")
+            await db.begin()
         except Exception as error:
             _settle(_answer(first), error=error)
             return
@@ -297,7 +351,7 @@ class GroupCommit:
                 if isinstance(write, _Job) and write.kind is not None:
                     running = jobs = self._alike(write, self._max_batch - len(taken))
                     if jobs:
-                        await self._together(write.kind, jobs, settled, taken)
+                        await self._together(write.kind, jobs, settled, taken, not taken)
                 elif not _answer(write).done():
                     running = (write,)
                     await self._alone(write, settled, taken)
@@ -327,7 +381,11 @@ class GroupCommit:
             return
         self.writes += len(taken)
         for done, result, failed in taken:
-            if isinstance(done, _Job):
+            if failed is None and type(done) is _Job:  # most: a turn that landed
+                outcome = done.outcome
+                if not outcome.done():
+                    outcome.set_result(result)
+            elif isinstance(done, _Job):
                 _settle(done.outcome, result, failed)
             else:
                 _settle(done.committed)
@@ -372,25 +430,35 @@ class GroupCommit:
         return jobs
 
     async def _together(self, kind: Alike[Any, Any], jobs: list[_Job[Any]],
-                        settled: asyncio.Future[None], taken: list[_Taken]) -> None:
-        """Run a kind's jobs together in one savepoint (`Alike.together`); if not all of them
-        can land, undo it and run each alone."""
-        raw = self._db.raw
+                        settled: asyncio.Future[None], taken: list[_Taken],
+                        opening: bool) -> None:
+        """Run a kind's jobs together (`Alike.together`): in a savepoint, or with none when
+        they are `opening` the transaction (nothing else written in it yet); if not all of
+        them can land, undo it (ROLLBACK and BEGIN again, when opening) and run each alone."""
+        db, raw = self._db, self._db.raw
         for job in jobs:
             job.batch = settled
-        raw.execute("SAVEPOINT write")
+        if not opening:
+            raw.execute("SAVEPOINT write")
         try:
             results = kind.together([job.item for job in jobs])
         except Exception:  # each, run alone, says why
             results = None
         if results is None:
-            raw.execute("ROLLBACK TO write")
-            raw.execute("RELEASE write")
+            if opening:
+                raw.execute("ROLLBACK")
+                await db.begin()
+            else:
+                raw.execute("ROLLBACK TO write")
+                raw.execute("RELEASE write")
             for job in jobs:
                 await self._alone(job, settled, taken)
             return
-        raw.execute("RELEASE write")
-        taken.extend((job, result, None) for job, result in zip(jobs, results, strict=True))
+        if not opening:
+            raw.execute("RELEASE write")
+        if len(results) != len(jobs):
+            raise ValueError(f"{len(jobs)} jobs together gave {len(results)} results")
+        taken.extend(zip(jobs, results, itertools.repeat(None)))
 
 
 def _answer(write: _Ticket | _Job[Any]) -> asyncio.Future[Any]:
