@@ -25,7 +25,7 @@ from statistics import mean
 
 from engine_games import positions, replayed
 
-from twixt.engine import core
+from twixt.engine import core, evaluate
 from twixt.engine import search as tree
 from twixt.engine.api import _PLAIN as BY_THE_BOOK
 from twixt.engine.board import Board
@@ -47,7 +47,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--prior-choice", type=float, default=None,
                         help="the root's choice by visits × prior ** this (default: the"
                              " engine's; 0: the most visited)")
+    parser.add_argument("--leaf", default=None, choices=("matches", "fitted"),
+                        help="the leaf evaluation's constants (default: the engine's)")
     args = parser.parse_args(argv)
+    if args.leaf is not None:  # the constants both cores' evaluations are given
+        leaf = {"matches": evaluate.BY_MATCHES, "fitted": evaluate.FITTED}[args.leaf]
+        for module in (core, evaluate):
+            vars(module).update(SHARPNESS=leaf.sharpness, TEMPO=leaf.tempo,
+                                NARROW=leaf.narrow, WEAK=leaf.weak)
     if args.prior_choice is not None:  # read by SearchOutcome.best, for either core
         vars(tree)["PRIOR_CHOICE"] = args.prior_choice
     if args.c_puct is not None:  # the constants both cores' searches are given
@@ -79,7 +86,9 @@ def main(argv: list[str] | None = None) -> None:
             parted.append((move == played, top == played, share, gap))
     count = len(sample)
     constants = vars(core)
-    print(f"{count} positions, {args.nodes} nodes, C_PUCT {constants['C_PUCT']}, first-play"
+    print(f"{count} positions, {args.nodes} nodes, leaf SHARPNESS {constants['SHARPNESS']},"
+          f" TEMPO {constants['TEMPO']}, NARROW {constants['NARROW']}, WEAK"
+          f" {constants['WEAK']}, C_PUCT {constants['C_PUCT']}, first-play"
           f" urgency {constants['FIRST_PLAY_URGENCY']}, prior choice"
           f" {vars(tree)['PRIOR_CHOICE']}: the search's move played {searched / count:.1%}"
           f" (goal: at least {GOAL:.0%}),"

@@ -30,6 +30,8 @@ from twixt.rules import Colour, Game
 LIMIT = Limit(nodes=50)
 #: Red wins on a 6×6 board by connection with its fourth peg
 RED_CONNECTS = ["C1", "A3", "D3", "F3", "C5", "A5", "E6"]
+#: a 6×6 game Black wins after Red's third peg D2, two rows behind its first, C4
+BLACK_CONNECTS = ["C4", "D4", "D2", "B5", "E4", "F5", "B1", "A3"]
 
 
 def played(game: Game, moves: list[str]) -> Game:
@@ -347,17 +349,17 @@ def _mover_wins(start: Game, mover: Colour, games: int) -> int:
 
 
 def test_the_largest_swing_is_a_turning_point_when_played_out() -> None:
-    """With the engine as it is, the largest swing of a 6×6 game (Red's first peg on its own
-    border row, C1, where the engine would open at C4) is confirmed by play: the engine
-    against itself wins less often for the mover from the position after the move played than
-    from the one after the engine's choice (0 of 6 against 6 of 6 when this was written)."""
-    game = played(Game(("alice", "bob"), size=6, rules="pp", swap=False), RED_CONNECTS)
+    """With the engine as it is, the largest swing of a 6×6 game (Red's D2, where the engine
+    would play E3) is confirmed by play: the engine against itself wins less often for the
+    mover from the position after the move played than from the one after the engine's
+    choice (0 of 6 against 6 of 6 when this was written)."""
+    game = played(Game(("alice", "bob"), size=6, rules="pp", swap=False), BLACK_CONNECTS)
     result = analyze_game(game, Limit(nodes=400))
     assert result.swings
     swing = result.move(result.swings[0])
     assert swing.loss >= MIN_SWING
     before = played(Game(("alice", "bob"), size=6, rules="pp", swap=False),
-                    RED_CONNECTS[:swing.number - 1])
+                    BLACK_CONNECTS[:swing.number - 1])
     after_played, after_best = before.copy(), before.copy()
     after_played.play(swing.played)
     after_best.play(swing.best)

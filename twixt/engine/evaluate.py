@@ -22,12 +22,36 @@ from twixt.rules.position import Position
 
 #: a distance for a side that can no longer connect
 UNREACHABLE = 1000
-#: pegs added to a distance whose shortest paths all pass one hole (less when wider)
-NARROW = 3.0
-#: pegs added for each layer of the shortest paths, divided by its width (measured against
-#: 79d3449, whose distance had no such term, on 24x24 pp at 300 nodes a move: 70% of 20
-#: games at 2.0, 60% at 1.0, 5 of 13 at 4.0)
-WEAK = 2.0
+
+
+@dataclass(frozen=True)
+class Leaf:
+    """The constants of the leaf evaluation (`win_chance`): a logistic model of the side to
+    move's result in the differences of the two sides' distances, narrow terms and layer
+    sums. Both cores take them as parameters, so one set is one engine."""
+
+    #: how sharply a difference in effective distance turns into a chance of winning
+    sharpness: float
+    #: what having the move is worth, in pegs
+    tempo: float
+    #: pegs added to a distance whose shortest paths all pass one hole (less when wider)
+    narrow: float
+    #: pegs added for each layer of the shortest paths, divided by its width
+    weak: float
+
+
+#: the constants set by matches: NARROW measured at 75% against none (12x12 pp, 400 nodes),
+#: WEAK against 79d3449 on 24x24 pp at 300 nodes (70% of 20 games at 2.0, 60% at 1.0, 5 of
+#: 13 at 4.0); as a forecast of real games' results far too sure (held-out log-loss 1.26)
+BY_MATCHES = Leaf(sharpness=0.9, tempo=0.5, narrow=3.0, weak=2.0)
+#: the same model fitted by maximum likelihood to who won, on every position of the 454
+#: decided training games (`benchmarks/fit_evaluation.py`): held-out log-loss 0.619
+#: (accuracy 64.1% against 56.8%); the narrow term predicts nothing there
+FITTED = Leaf(sharpness=0.36, tempo=0.35, narrow=0.0, weak=0.41)
+#: the engine's leaf evaluation (one setting: both cores read the four names below)
+LEAF = FITTED
+NARROW = LEAF.narrow
+WEAK = LEAF.weak
 
 
 Spread = Callable[[int], int]
@@ -136,16 +160,16 @@ def side(pos: Position, colour: Colour, *, paths: bool = True, cap: int = UNREAC
     return Side(distance, tuple(path_layers), path)
 
 
-#: how sharply a difference in distance turns into a chance of winning
-SHARPNESS = 0.9
-#: what having the move is worth, in pegs
-TEMPO = 0.5
+#: how sharply a difference in distance turns into a chance of winning (`LEAF`)
+SHARPNESS = LEAF.sharpness
+#: what having the move is worth, in pegs (`LEAF`)
+TEMPO = LEAF.tempo
 
 
 def win_chance(mine: Side, theirs: Side) -> float:
     """The chance that the side to move (with `mine`) wins, from both sides' distances."""
-    # a narrow point counts for the side to move too (measured: 75% against not counting
-    # it, 12x12 pp at 400 nodes): it has to spend its move there
+    # both sides' narrow points count alike (with BY_MATCHES: 75% against not counting the
+    # side to move's, 12x12 pp at 400 nodes): it has to spend its move there
     a, b = mine.effective(NARROW), theirs.effective(NARROW)
     if a >= UNREACHABLE and b >= UNREACHABLE:
         return 0.5
