@@ -3,10 +3,13 @@ environment, or every test module would fail on its first import with a tracebac
 
 from __future__ import annotations
 
+import fcntl
 import importlib.util
 import os
+import shutil
 import sys
-from collections.abc import AsyncIterator, Iterable, Iterator
+import tempfile
+from collections.abc import AsyncIterator, Generator, Iterable, Iterator
 from typing import Any
 
 import pytest
@@ -39,6 +42,48 @@ def pytest_configure(config: pytest.Config) -> None:
     problem = environment_problem()
     if problem is not None:
         raise pytest.UsageError(problem)
+    if not hasattr(config, "workerinput"):   # the run's first process (xdist's or -n 0's)
+        keep_bytecode_for_the_run(config)
+
+
+def keep_bytecode_for_the_run(config: pytest.Config) -> None:
+    """Where bytecode is not to be written beside the sources (PYTHONDONTWRITEBYTECODE, as on
+    this project's machines), every process of the run would compile each module it imports
+    from source: each worker the whole project and its tests (about half of a worker's
+    collection), each `twixt` process and engine worker a test starts its modules again. The
+    run keeps the bytecode in a folder of its own instead (PYTHONPYCACHEPREFIX, inherited by
+    the workers and every process a test starts), removed when the run ends: nothing is
+    written beside the sources, and each module is compiled once a run."""
+    if not sys.dont_write_bytecode or os.environ.get("PYTHONPYCACHEPREFIX"):
+        return
+    folder = tempfile.mkdtemp(prefix="twixt-tests-bytecode-")
+    config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = folder
+    sys.pycache_prefix = folder
+    sys.dont_write_bytecode = False
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection(session: pytest.Session) -> Generator[None, object, object]:
+    """The first pytest-xdist worker to start collects alone, so that its compiled modules
+    and rewritten tests (`keep_bytecode_for_the_run`, or the usual __pycache__ of a fresh
+    clone) serve the others, which would otherwise each compile all of them at the same
+    moment; the others then collect side by side. Their temporary folders' parent is the
+    run's own (as for tests/test_docker_context.py's installs)."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return (yield)
+    shared = session.config._tmp_path_factory.getbasetemp().parent  # type: ignore[attr-defined]
+    with (shared / "collection.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        first = not (shared / "collected").exists()
+        if not first:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+        try:
+            return (yield)
+        finally:
+            if first:
+                (shared / "collected").touch()
 
 
 @pytest.hookimpl(optionalhook=True)
