@@ -31,10 +31,11 @@ def test_a_decided_position_stays_decided() -> None:
 
 def test_the_side_to_move_is_no_longer_given_more_than_it_wins() -> None:
     """On real games the search's value gave the side to move about ten points more than it
-    went on to win: the shipped map gives an even search's side to move less than half, and a
-    confident search less than it says."""
+    went on to win: the shipped map gives an even search's side to move less than half, and
+    at any value less than the same value would give the other side were it to move."""
     assert calibrated(0.5) < 0.5
-    assert calibrated(0.8) < 0.8 and calibrated(0.2) > 0.2
+    for value in (0.05, 0.2, 0.35, 0.65, 0.8, 0.95):
+        assert calibrated(value) < 1 - calibrated(1 - value)
 
 
 @pytest.mark.parametrize(("slope", "bias", "value", "chance"),
