@@ -6,9 +6,10 @@ Three connections: one writer, owned by a group-commit task (`sqlite_group_commi
 the writes waiting together into one transaction, each in its own savepoint (SQLite has one writer
 anyway, and interleaving two tasks' statements on one connection would mix their
 transactions); one reader on aiosqlite's thread, which in WAL mode never waits for the
-writer; and one for the reads by key a move makes (`_read_by`: a game, a player's settings),
-run at once on the event loop's thread, where a hand-over to a thread would cost more than
-the read, and never waiting for a lock (what would wait goes to the reader).
+writer; and one for the reads by key a move makes (`_read_by`: a game and its seats, in one
+snapshot; `_read_one_by`: a game's version, a player's settings, one statement and no
+transaction), run at once on the event loop's thread, where a hand-over to a thread would cost
+more than the read, and never waiting for a lock (what would wait goes to the reader).
 
 Durability: WAL with synchronous=FULL, so a turn is on disk (fsynced) before `append_turn`
 returns; it survives a killed process and a lost machine alike. NORMAL would survive SIGKILL
