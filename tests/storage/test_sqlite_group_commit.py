@@ -4,6 +4,7 @@ the limit, and none is acknowledged before its commit has returned."""
 import asyncio
 import random
 import sqlite3
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 from datetime import UTC, datetime, timedelta, timezone
@@ -68,6 +69,34 @@ async def test_an_acknowledged_write_is_committed(writes):
 
     await asyncio.gather(*(insert_and_look(i) for i in range(20)))
     assert seen == [True] * 20
+
+
+async def test_the_commit_runs_on_its_thread_while_the_loop_goes_on(writes):
+    """The statements run on the loop's thread, the COMMIT on the writer's own; while the
+    COMMIT is under way (held here inside it), the loop runs other tasks, and the write is
+    acknowledged only once it has returned."""
+    group, path = writes
+    in_commit, go_on = threading.Event(), threading.Event()
+    traced: list[tuple[str, str]] = []
+
+    def trace(sql: str) -> None:
+        traced.append((sql.split()[0], threading.current_thread().name))
+        if sql == "COMMIT":
+            in_commit.set()
+            go_on.wait(60)
+
+    group._db.raw.set_trace_callback(trace)
+    write = asyncio.ensure_future(insert(group, 1))
+    while not in_commit.is_set():
+        await asyncio.sleep(0)  # the loop's other tasks run meanwhile
+    assert not write.done() and stored(path) == set()
+    go_on.set()
+    assert await write == 1
+    group._db.raw.set_trace_callback(None)
+    assert stored(path) == {1}
+    loop_thread = threading.current_thread().name
+    assert [name for sql, name in traced if sql == "INSERT"] == [loop_thread]
+    assert [name for sql, name in traced if sql == "COMMIT"] == ["sqlite-writer_0"]
 
 
 async def test_a_write_that_raises_is_undone_alone(writes):

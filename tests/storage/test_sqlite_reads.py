@@ -53,3 +53,33 @@ async def test_a_read_sqlite_would_make_wait_is_read_on_the_readers_thread(
         finally:
             storage._glancer = glancer
             busy.close()
+
+
+async def test_a_read_of_one_statement_runs_with_no_transaction(storage: SqliteStorage,
+                                                                 tmp_path):
+    """A game's version, a player's settings and a game's conditional moves are one statement
+    each, which SQLite reads in a snapshot of its own: no BEGIN and ROLLBACK around them, and
+    each sees the commits made before it. A game and its seats, two statements, are still read
+    in one snapshot. And no read is left open: a checkpoint may empty the whole log."""
+    game = await start_game(storage, channel_id=7)
+    user = game.seats[0].user_id
+    await storage.update_user_prefs(user, palette="colour-blind")
+    traced: list[str] = []
+    storage._glancer.set_trace_callback(traced.append)
+    try:
+        assert await storage.live_versions([game.id]) == {game.id: 0}
+        await storage.append_turn(game.id, 0, user, "G6")
+        assert await storage.live_versions([game.id]) == {game.id: 1}
+        assert (await storage.user_prefs(user)).palette == "colour-blind"
+        assert (await storage.users_prefs([user]))[user].palette == "colour-blind"
+        assert await storage.conditionals(game.id) == ()
+        alone = list(traced)
+        traced.clear()
+        assert (await storage.get_game(game.id)).version == 1
+    finally:
+        storage._glancer.set_trace_callback(None)
+    assert len(alone) == 5
+    assert not [sql for sql in alone if sql.split()[0] in ("BEGIN", "ROLLBACK")]
+    assert (traced[0], traced[-1], len(traced)) == ("BEGIN", "ROLLBACK", 4)
+    with closing(sqlite3.connect(tmp_path / "reads.db", isolation_level=None)) as other:
+        assert other.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0] == 0  # not busy

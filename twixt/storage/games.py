@@ -314,9 +314,9 @@ class SqlGames(SqlBase):
         return games[0] if games else None
 
     async def live_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
-        # by `_read_by`, as a move's other reads: one statement by key (a move's check of
-        # its game under the channel's lock, the watcher's look at a chunk of games)
-        return await self._read_by(functools.partial(
+        # by `_read_one_by`, as a move's other reads: one statement by key (a move's check
+        # of its game under the channel's lock, the watcher's look at a chunk of games)
+        return await self._read_one_by(functools.partial(
             column_of, table="games", key="id", column="version + side_changes",
             keys=game_ids))
 

@@ -169,7 +169,7 @@ class SqlPrivate(SqlBase):
         async def read(db: Connection) -> list[Row]:
             return await db.fetch_all(CONDITIONALS, game_id)
 
-        found = await self._read_by(read)
+        found = await self._read_one_by(read)
         return tuple(read_conditionals(row) for row in found)
 
     async def drop_conditionals(self, game_id: int, user_id: int | None = None) -> None:

@@ -92,7 +92,7 @@ class SqlSettings(SqlBase):
         async def read(db: Connection) -> model.UserPrefs:
             return await _settings(db, "user_prefs", "user_id", user_id, model.UserPrefs)
 
-        return await self._read_by(read)
+        return await self._read_one_by(read)
 
     async def users_prefs(self, user_ids: Sequence[int]) -> dict[int, model.UserPrefs]:
         held: dict[int, dict[str, Any]] = {user_id: {} for user_id in user_ids}
@@ -104,7 +104,7 @@ class SqlSettings(SqlBase):
             return await db.fetch_all(
                 f"SELECT user_id, key, value FROM user_prefs WHERE {among}", *values)
 
-        found = await self._read_by(read)
+        found = await self._read_one_by(read)
         for user_id, key, value in found:
             held[user_id][key] = value
         return {user_id: rows.settings(model.UserPrefs, kept) for user_id, kept in held.items()}

@@ -57,6 +57,11 @@ class SqlBase(abc.ABC):
         async with self._read() as db:
             return await work(db)
 
+    async def _read_one_by(self, work: Callable[[Connection], Coroutine[Any, Any, T]]) -> T:
+        """A read of one statement given as a function (as `_read_by`), which needs no snapshot
+        to agree with itself: `_read_by` by default; SQLite runs it with no transaction."""
+        return await self._read_by(work)
+
     def _read_one(self) -> AbstractAsyncContextManager[Connection]:
         """A read of one statement, which needs no snapshot to agree with itself."""
         return self._read()

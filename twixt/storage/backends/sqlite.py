@@ -6,9 +6,10 @@ Three connections: one writer, owned by a group-commit task (`sqlite_group_commi
 the writes waiting together into one transaction, each in its own savepoint (SQLite has one writer
 anyway, and interleaving two tasks' statements on one connection would mix their
 transactions); one reader on aiosqlite's thread, which in WAL mode never waits for the
-writer; and one for the reads by key a move makes (`_read_by`: a game, a player's settings),
-run at once on the event loop's thread, where a hand-over to a thread would cost more than
-the read, and never waiting for a lock (what would wait goes to the reader).
+writer; and one for the reads by key a move makes (`_read_by`: a game and its seats, in one
+snapshot; `_read_one_by`: a game's version, a player's settings, one statement and no
+transaction), run at once on the event loop's thread, where a hand-over to a thread would cost
+more than the read, and never waiting for a lock (what would wait goes to the reader).
 
 Durability: WAL with synchronous=FULL, so a turn is on disk (fsynced) before `append_turn`
 returns; it survives a killed process and a lost machine alike. NORMAL would survive SIGKILL
@@ -163,21 +164,30 @@ def _changed(cursor: sqlite3.Cursor) -> int:
     return cursor.rowcount
 
 
-def _to_the_end(raw: sqlite3.Connection,
-                work: Callable[[Connection], Coroutine[Any, Any, T]]) -> T:
-    """On the reader's thread: `work` in one read snapshot, its statements run straight
-    through (`RawConnection`: its coroutine never waits, so it runs to its end here)."""
+def _to_the_end(raw: sqlite3.Connection, work: Callable[[Connection], Coroutine[Any, Any, T]],
+                snapshot: bool) -> T:
+    """`work` run whole on the calling thread, its statements straight through
+    (`RawConnection`: its coroutine never waits, so it runs to its end here): in one read
+    snapshot (BEGIN ... ROLLBACK), or, for a read of one statement, in the snapshot SQLite
+    gives each statement of its own (no transaction: two statements fewer)."""
+    if not snapshot:
+        return _run_whole(raw, work)
     raw.execute("BEGIN")
     try:
-        reading = work(RawConnection(raw))
-        try:
-            reading.send(None)
-        except StopIteration as done:
-            return done.value  # type: ignore[no-any-return]
-        reading.close()
-        raise RuntimeError("a read waited for something other than its statements")
+        return _run_whole(raw, work)
     finally:
         raw.execute("ROLLBACK")
+
+
+def _run_whole(raw: sqlite3.Connection,
+               work: Callable[[Connection], Coroutine[Any, Any, T]]) -> T:
+    reading = work(RawConnection(raw))
+    try:
+        reading.send(None)
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+    reading.close()
+    raise RuntimeError("a read waited for something other than its statements")
 
 
 #: what SQLite says of a read it would have to wait for: the glance leaves it to the thread
@@ -353,16 +363,17 @@ class SqliteStorage(SqlStorage):
                 _reraise(error, self.path)
                 raise
 
-    async def _read_by(self, work: Callable[[Connection], Coroutine[Any, Any, T]]) -> T:
-        """One read snapshot of statements alone (a game and its seats, a player's
-        settings), run at once on the event loop's thread: a read by key takes SQLite a few
-        microseconds, a hand-over to a thread and back several times that, as for the
-        writer's statements. In WAL mode a read waits for no writer; where SQLite would
-        make it wait all the same (another process recovering the file), the glance gives up
-        at once and the read runs whole on the reader's thread instead, in one hand-over
-        (`_to_the_end`), which may wait."""
+    async def _read_by(self, work: Callable[[Connection], Coroutine[Any, Any, T]], *,
+                       snapshot: bool = True) -> T:
+        """One read snapshot of statements alone (a game and its seats), run at once on the
+        event loop's thread: a read by key takes SQLite a few microseconds, a hand-over to a
+        thread and back several times that, as for the writer's statements. In WAL mode a read
+        waits for no writer; where SQLite would make it wait all the same (another process
+        recovering the file), the glance gives up at once and the read runs whole on the
+        reader's thread instead, in one hand-over (`_to_the_end`), which may wait. Without
+        `snapshot`, a read of one statement (`_read_one_by`), with no transaction around it."""
         try:
-            return _to_the_end(self._glancer, work)
+            return _to_the_end(self._glancer, work, snapshot)
         except sqlite3.OperationalError as error:
             if error.sqlite_errorcode not in _WOULD_WAIT:
                 _reraise(error, self.path)
@@ -372,10 +383,18 @@ class SqliteStorage(SqlStorage):
             raise
         async with self._read_lock:
             try:
-                return await _on_its_thread(self._reader, lambda raw: _to_the_end(raw, work))
+                return await _on_its_thread(self._reader,
+                                            lambda raw: _to_the_end(raw, work, snapshot))
             except BaseException as error:
                 _reraise(error, self.path)
                 raise
+
+    def _read_one_by(self, work: Callable[[Connection], Coroutine[Any, Any, T]]
+                     ) -> Coroutine[Any, Any, T]:
+        """A read by key of one statement (a game's version, a player's settings): as
+        `_read_by`, with no BEGIN and ROLLBACK around it, since SQLite reads each statement in
+        a snapshot of its own. (A plain function returning the read: one coroutine fewer.)"""
+        return self._read_by(work, snapshot=False)
 
     #: one player's games walked in the index game_seats_by_user, which is in newest-first
     #: order already, so a page deep in the list steps over index entries, sorting none

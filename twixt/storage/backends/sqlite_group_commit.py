@@ -24,9 +24,11 @@ that already holds SQLite's write lock they neither wait for a lock nor sync, an
 microseconds, less than a hop to a worker thread. BEGIN IMMEDIATE too, when SQLite's write lock
 is free (the usual case: the writer is the file's one writer); when another process holds it,
 BEGIN waits for it on a thread, up to busy_timeout. COMMIT (the fsync, a checkpoint) always
-runs on the thread. So once a commit has returned, the writer begins the next batch and writes
-it before the callers it has just acknowledged run: they run while that batch's COMMIT syncs,
-and the writes they send make up the batch after it.
+runs on the thread, and the loop's thread lets the thread into it before going on
+(`InlineConnection.commit`: else the thread would wait for the GIL until the callers had run). So
+once a commit has returned, the writer begins the next batch and writes it before the callers it
+has just acknowledged run: they run while that batch's COMMIT writes and syncs, and the writes
+they send make up the batch after it.
 
 A kind's jobs that open their transaction (the usual case for turns: a batch of nothing else)
 run with no savepoint: SQLite copies each page a savepoint's statements change first into a
@@ -41,6 +43,8 @@ import contextlib
 import itertools
 import logging
 import sqlite3
+import sys
+import threading
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -64,9 +68,10 @@ class InlineConnection(aiosqlite.Connection):
     """An aiosqlite connection whose statements run on the calling (event loop) thread.
 
     It keeps aiosqlite's interface, so the same query helpers serve it and the reader;
-    aiosqlite's thread only opens the file, and `in_thread` runs what may wait. Only the
-    group-commit writer may use it, and only one task at a time. (It overrides aiosqlite's
-    `_execute`, the one method every statement and fetch goes through.)
+    aiosqlite's thread only opens the file; COMMIT and a BEGIN that waits for another process's
+    lock run on a thread of its own. Only the group-commit writer may use it, and only one task
+    at a time. (It overrides aiosqlite's `_execute`, the one method every statement and fetch
+    goes through.)
     """
 
     def __init__(self, connector: Callable[[], sqlite3.Connection],
@@ -85,9 +90,26 @@ class InlineConnection(aiosqlite.Connection):
     def raw(self) -> sqlite3.Connection:
         return self._conn
 
-    async def in_thread(self, sql: str) -> None:
-        """A statement that may wait (for a lock, for the disk), off the event loop."""
-        await asyncio.get_running_loop().run_in_executor(self._waits, self._conn.execute, sql)
+    async def commit(self) -> None:
+        """COMMIT (the fsync) on the thread, started before the loop's thread goes on.
+
+        The thread needs the GIL to start the COMMIT, and the loop's thread, going on to the
+        callers just acknowledged, would hold it until it next waits or for the interpreter's
+        switch interval (5 ms): the COMMIT would start after them, where it can run beside them
+        (SQLite lets go of the GIL while it writes and syncs). So the loop's thread waits on a
+        lock, which lets go of the GIL, until the thread is in the COMMIT: a thread's wake-up,
+        at most one switch interval.
+        """
+        started = threading.Lock()
+        started.acquire()
+
+        def commit() -> None:
+            started.release()
+            self._conn.execute("COMMIT")
+
+        committed = asyncio.get_running_loop().run_in_executor(self._waits, commit)
+        started.acquire(timeout=sys.getswitchinterval())
+        await committed
 
     async def begin(self) -> None:
         """BEGIN IMMEDIATE: at once when SQLite's write lock is free (returning without
@@ -359,7 +381,7 @@ class GroupCommit:
                 more = bool(self._queue) and len(taken) < self._max_batch
                 write = self._queue.popleft() if more else None
             self._before_commit()
-            await db.in_thread("COMMIT")
+            await db.commit()
         except BaseException as error:
             # the transaction is lost: nobody's work in it is acknowledged; a write that failed
             # on its own is told its own error (a block raises its own already)
