@@ -8,30 +8,29 @@ figure beside its floor's in the same run.
 It makes a SQLite database with GAMES games in as many channels, and for each round a fresh
 copy of it for each server, which it starts on a free port of this machine (loopback only):
 both players' live pages (server-sent events) of the first PAGES / 2 games are opened and kept
-open, one move is played in each of those games to warm the server up (not counted: a
-process's first moves load modules and fill caches), then MOVES moves are played through
-`POST …/act` from WORKERS clients at once, each a different game's player to move. Each move
-is timed from its POST to the *opponent's page* hearing of it (the POST's answer beside it),
-and the server's CPU (user + system, all its threads, from its own counters in /proc) over
-the counted moves, until every page has heard the last, is divided by the moves. The floor
-(`web_floor.py`: aiohttp, one fsynced INSERT, the same event to each live page) and `twixt
-web` (and `--source`'s, another tree's) are measured in turns, floor first, ROUNDS rounds
-and the floor once more at the end: each round's ratio is `twixt web`'s CPU a move over the
-mean of the floor's rounds just before and after it, and the run's figure is their median,
-printed with every round's, the quartiles and the range. Each round prints what the server's
-pages heard (events, bytes), and a line says whether every server's pages heard the same
-number of events for the same moves. Then STARTS starts of each, in turns, time the first
-answer a player can use: `twixt web`'s page of a game (which reads the game) against a plain
-aiohttp server's `/` (by the clock, and the CPU each had used by then), both run with bytecode
-caching on, as an installed package has its compiled modules (a first round, not counted,
-writes them). The
-`aims:` line puts issue 46's aims beside the run's figures. It also prints what a page weighs
-(gzipped), how long the first board takes to come (over HTTP, and in headless Chromium from
-navigation to the drawn board), and how long `twixt web` takes to stop on SIGTERM with a live
-page open for every game. Every loop is bounded in count and time. `--moves-only` stops after
-the rounds of moves. `--first-answer-only` times the first answers alone (STARTS starts of
-each, over GAMES games), with `--source FOLDER` another tree's `twixt web` too, in turns (as
-`startup_bench.py` does).
+open, one move is played in each of those games to warm the server up (not counted: a process's
+first moves load modules and fill caches), then MOVES moves are played through `POST …/act`
+from WORKERS clients at once, each a different game's player to move. Each move is timed from
+its POST to the *opponent's page* hearing of it (the POST's answer beside it), and the server's
+CPU (user + system, all its threads, from its own counters in /proc) over the counted moves,
+until every page has heard the last, is divided by the moves. The floor (`web_floor.py`:
+aiohttp, one fsynced INSERT, the same event to each live page) and `twixt web` (and
+`--source`'s, another tree's, the two taking turns to go first) are measured in turns, floor
+first, ROUNDS rounds and the floor once more at the end: each round's ratio is `twixt web`'s
+CPU a move over the mean of the floor's rounds just before and after it, and the run's figure
+is their median, printed with every round's, the quartiles and the range. Each round prints
+what the server's pages heard (events, bytes), and a line says whether every server had the
+same moves seen and its pages heard the same number of events (within 1%). Then STARTS starts
+of each, in turns, time the first answer a player can use: `twixt web`'s page of a game (which
+reads the game) against a plain aiohttp server's `/` (by the clock, and the CPU each had used
+by then), both run with bytecode caching on, as an installed package has its compiled modules
+(a first round, not counted, writes them). The `aims:` line puts issue 46's aims beside the
+run's figures. It also prints what a page weighs (gzipped), how long the first board takes to
+come (over HTTP, and in headless Chromium from navigation to the drawn board), and how long
+`twixt web` takes to stop on SIGTERM with a live page open for every game. Every loop is
+bounded in count and time. `--moves-only` stops after the rounds of moves. `--first-answer-
+only` times the first answers alone (STARTS starts of each, over GAMES games), with `--source
+FOLDER` another tree's `twixt web` too, in turns (as `startup_bench.py` does).
 """
 
 from __future__ import annotations
@@ -460,9 +459,12 @@ def print_rounds(played: dict[str, list[Moves]]) -> None:
               + ", ".join(f"{ratio:.2f}x" for ratio in ratios))
         print(f"  {name} / floor, CPU a move: {spread(ratios)} of {len(ratios)} rounds; the "
               f"medians' ratio {statistics.median(cpu[name]) / floor:.2f}x")
-    events = {(len(m.to_answer), m.seen, m.events) for rounds in played.values() for m in rounds}
-    print("  the same load: every round of every server" if len(events) == 1 else
-          "  NOT THE SAME LOAD: the rounds' (moves, moves seen, events heard) differ")
+    moves = {(len(m.to_answer), m.seen) for rounds in played.values() for m in rounds}
+    events = [m.events for rounds in played.values() for m in rounds]
+    same = len(moves) == 1 and max(events) <= 1.01 * min(events)
+    print(f"  {'the same load' if same else 'NOT THE SAME LOAD'}: moves, and moves the "
+          f"opponent's page saw, {sorted(moves)}; events the pages heard "
+          f"{min(events)}-{max(events)}")
     for name, rounds in played.items():
         print(f"  {name}: CPU a move {cpu[name][0]:.3f}-{cpu[name][-1]:.3f} ms; "
               f"{len(rounds[0].to_answer)} moves a round, its pages heard "
@@ -531,7 +533,9 @@ def main() -> None:
         ids = asyncio.run(make_games(made, args.games))
         path = Path(work) / "games.db"
         for round_ in range(1, args.rounds + 2):  # the floor once more at the end
-            for name, command, target, tree in (servers if round_ <= args.rounds
+            # the floor first; the others in turn first after it, round by round
+            others = servers[1:] if round_ % 2 else servers[:0:-1]
+            for name, command, target, tree in (servers[:1] + others if round_ <= args.rounds
                                                 else servers[:1]):
                 fresh_copy(made, path)  # the same games, none moved yet
                 server, base, _began = start_server(command(path), tree)
