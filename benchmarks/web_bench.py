@@ -28,9 +28,9 @@ by then), both run with bytecode caching on, as an installed package has its com
 run's figures. It also prints what a page weighs (gzipped), how long the first board takes to
 come (over HTTP, and in headless Chromium from navigation to the drawn board), and how long
 `twixt web` takes to stop on SIGTERM with a live page open for every game. Every loop is
-bounded in count and time. `--moves-only` stops after the rounds of moves. `--first-answer-
-only` times the first answers alone (STARTS starts of each, over GAMES games), with `--source
-FOLDER` another tree's `twixt web` too, in turns (as `startup_bench.py` does).
+bounded in count and time. `--moves-only` stops after the rounds of moves.
+`--first-answer-only` times the first answers alone (STARTS starts of each, over GAMES games),
+with `--source FOLDER` another tree's `twixt web` too, in turns (as `startup_bench.py` does).
 """
 
 from __future__ import annotations
