@@ -459,6 +459,11 @@ def print_rounds(played: dict[str, list[Moves]]) -> None:
               + ", ".join(f"{ratio:.2f}x" for ratio in ratios))
         print(f"  {name} / floor, CPU a move: {spread(ratios)} of {len(ratios)} rounds; the "
               f"medians' ratio {statistics.median(cpu[name]) / floor:.2f}x")
+    for name in list(played)[2:]:  # another tree's, beside this one's in the same rounds
+        pairs = [mine.cpu_per_move / theirs.cpu_per_move
+                 for mine, theirs in zip(played["twixt web"], played[name], strict=True)]
+        print(f"  twixt web / {name}, CPU a move, round by round: "
+              + ", ".join(f"{ratio:.2f}x" for ratio in pairs) + f"; {spread(pairs)}")
     moves = {(len(m.to_answer), m.seen) for rounds in played.values() for m in rounds}
     events = [m.events for rounds in played.values() for m in rounds]
     same = len(moves) == 1 and max(events) <= 1.01 * min(events)
