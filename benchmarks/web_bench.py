@@ -2,25 +2,33 @@
 figure beside its floor's in the same run.
 
     python benchmarks/web_bench.py [--games 1000] [--pages 200] [--moves 1000] [--workers 4]
-                                   [--rounds 2] [--starts 5] [--profile FILE]
-                                   [--first-answer-only [--source FOLDER]]
+                                   [--rounds 7] [--starts 5] [--moves-only] [--source TREE]
+                                   [--profile FILE] [--first-answer-only]
 
-It makes a SQLite database with GAMES games in as many channels and starts `twixt web` on a
-free port of this machine (loopback only); both players' live pages (server-sent events) of
-the first PAGES / 2 games are opened and kept open, then MOVES moves are played through
-`POST …/act` from WORKERS clients at once, each a different game's player to move. Each move
-is timed from its POST to the *opponent's page* hearing of it (the POST's answer beside it),
-and the server's CPU (user + system, all its threads) is divided by the moves. The floor
-(`web_floor.py`: aiohttp, one fsynced INSERT, the same event to each live page) is run the
-same way, in turns with `twixt web`, ROUNDS times each, so that the machine's load falls on
-both alike. Then STARTS starts of each, in turns, time the first answer a player can use:
-`twixt web`'s page of a game (which reads the game) against a plain aiohttp server's `/`
-(by the clock, and the CPU each had used by then), both run with bytecode caching on, as an
-installed package has its compiled modules (a first round, not counted, writes them). The
-last line before the page's own figures puts issue 46's aims beside the run's figures. It
-also prints what a page weighs (gzipped), how long the first board takes to come (over HTTP,
-and in headless Chromium from navigation to the drawn board), and how long `twixt web` takes
-to stop on SIGTERM with a live page open for every game. Every loop is bounded in count and time.
+It makes a SQLite database with GAMES games in as many channels, and for each round a fresh
+copy of it for each server, which it starts on a free port of this machine (loopback only):
+both players' live pages (server-sent events) of the first PAGES / 2 games are opened and kept
+open, one move is played in each of those games to warm the server up (not counted: a process's
+first moves load modules and fill caches), then MOVES moves are played through `POST …/act`
+from WORKERS clients at once, each a different game's player to move. Each move is timed from
+its POST to the *opponent's page* hearing of it (the POST's answer beside it), and the server's
+CPU (user + system, all its threads, from its own counters in /proc) over the counted moves,
+until every page has heard the last, is divided by the moves. The floor (`web_floor.py`:
+aiohttp, one fsynced INSERT, the same event to each live page) and `twixt web` (and
+`--source`'s, another tree's, the two taking turns to go first) are measured in turns, floor
+first, ROUNDS rounds and the floor once more at the end: each round's ratio is `twixt web`'s
+CPU a move over the mean of the floor's rounds just before and after it, and the run's figure
+is their median, printed with every round's, the quartiles and the range. Each round prints
+what the server's pages heard (events, bytes), and a line says whether every server had the
+same moves seen and its pages heard the same number of events (within 1%). Then STARTS starts
+of each, in turns, time the first answer a player can use: `twixt web`'s page of a game (which
+reads the game) against a plain aiohttp server's `/` (by the clock, and the CPU each had used
+by then), both run with bytecode caching on, as an installed package has its compiled modules
+(a first round, not counted, writes them). The `aims:` line puts issue 46's aims beside the
+run's figures. It also prints what a page weighs (gzipped), how long the first board takes to
+come (over HTTP, and in headless Chromium from navigation to the drawn board), and how long
+`twixt web` takes to stop on SIGTERM with a live page open for every game. Every loop is
+bounded in count and time. `--moves-only` stops after the rounds of moves.
 `--first-answer-only` times the first answers alone (STARTS starts of each, over GAMES games),
 with `--source FOLDER` another tree's `twixt web` too, in turns (as `startup_bench.py` does).
 """
@@ -34,6 +42,7 @@ import gzip
 import os
 import re
 import resource
+import shutil
 import signal
 import statistics
 import subprocess
@@ -70,6 +79,15 @@ async def make_games(path: Path, games: int) -> list[int]:
                 setup=GameSetup(size="24x24", swap=False))
             ids.append(stored.id)
         return ids
+
+
+def fresh_copy(made: Path, path: Path) -> None:
+    """The database `made` copied to `path`, over whatever a round left there (its journal
+    too)."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+        if Path(f"{made}{suffix}").exists():
+            shutil.copyfile(f"{made}{suffix}", f"{path}{suffix}")
 
 
 FLOOR = str(ROOT / "benchmarks" / "web_floor.py")
@@ -193,9 +211,16 @@ async def live_page(session: aiohttp.ClientSession, base: str, token: str,
 
 
 def cpu_seconds(pid: int) -> float:
-    """The user and system CPU time a process has used (Linux /proc)."""
+    """The user and system CPU time a process has used, all its threads (Linux /proc)."""
+    return sum(cpu_parts(pid))
+
+
+def cpu_parts(pid: int) -> tuple[float, float]:
+    """The user and the system CPU time a process has used, all its threads (the kernel
+    keeps their sum exact; the split between them is sampled at its ticks)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -214,10 +239,12 @@ class Target:
 
 
 def twixt_target(base: str) -> Target:
-    signer = Signer(SECRET.encode())
+    """`twixt web`'s seats, each with one link (as a page keeps the link it was opened by:
+    a token made anew each second would be a new signature to check each time)."""
+    token = functools.cache(Signer(SECRET.encode()).token)
     return Target("twixt web", base,
-                  lambda game, seat: f"{base}/api/g/{signer.token(game, seat)}/act",
-                  lambda game, seat: f"{base}/api/g/{signer.token(game, seat)}/live")
+                  lambda game, seat: f"{base}/api/g/{token(game, seat)}/act",
+                  lambda game, seat: f"{base}/api/g/{token(game, seat)}/live")
 
 
 def floor_target(base: str) -> Target:
@@ -227,8 +254,10 @@ def floor_target(base: str) -> Target:
 
 @dataclass
 class Moves:
-    """One server's moves: each move's time to the opponent's page and to the POST's answer
-    (ms), the server's CPU a move, and how many moves the opponent's page saw."""
+    """One server's round of moves: each move's time to the opponent's page and to the
+    POST's answer (ms), the server's CPU a move, how many moves the opponent's page saw, and
+    the load it was given: the events its live pages heard during the measured moves and
+    their bytes."""
 
     name: str
     to_opponent: list[float]
@@ -236,45 +265,56 @@ class Moves:
     cpu_per_move: float
     seen: int
     load: float
+    events: int
+    event_bytes: int
+    #: the share of the CPU the kernel spent for it (the system time)
+    system_share: float
 
 
 _TURNS = re.compile(rb'"turns": (\d+)')
 
 
 async def seated_page(session: aiohttp.ClientSession, url: str, arrived: dict[int, float],
-                      opened: asyncio.Event, count: list[int], pages: int) -> None:
-    """One player's live page: notes when each number of turns first reached it."""
+                      opened: asyncio.Event, count: list[int], pages: int,
+                      heard: list[int]) -> None:
+    """One player's live page: notes when each number of turns first reached it, and adds
+    each event and its bytes to `heard` (what the server sent the pages, to check that two
+    servers were given the same load)."""
     async for line in later_views(session, url, opened, count, pages):
+        heard[0] += 1
+        heard[1] += len(line)
         if (found := _TURNS.search(line)) is not None:
             arrived.setdefault(int(found.group(1)), time.perf_counter())
 
 
 async def play_moves(target: Target, ids: list[int], moves: int, workers: int,
                      server_pid: int) -> Moves:
-    """Both players' pages of each game open, `moves` moves played from `workers` clients
-    at once, each timed from its POST to its opponent's page hearing of it."""
+    """Both players' pages of each game open, one move in each game to warm the server up
+    (not counted: a process's first moves load modules and fill caches), then `moves` moves
+    played from `workers` clients at once, each timed from its POST to its opponent's page
+    hearing of it; the server's CPU is read from its own counters before the first counted
+    move and once every page has heard the last."""
     connector = aiohttp.TCPConnector(limit=0)
     timeout = aiohttp.ClientTimeout(total=None, sock_connect=PATIENCE)
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
         arrived: dict[tuple[int, int], dict[int, float]] = {
             (game, seat): {} for game in ids for seat in (0, 1)}
-        count, opened = [0], asyncio.Event()
-        pages = [asyncio.create_task(seated_page(session, target.live(game, seat), heard,
-                                                 opened, count, len(arrived)))
-                 for (game, seat), heard in arrived.items()]
+        count, opened, heard = [0], asyncio.Event(), [0, 0]
+        pages = [asyncio.create_task(seated_page(session, target.live(game, seat), times,
+                                                 opened, count, len(arrived), heard))
+                 for (game, seat), times in arrived.items()]
         await asyncio.wait_for(opened.wait(), PATIENCE)
-        # game g's k-th move is made by seat k % 2, MOVES[k] (each game in turn)
-        plan = [(ids[n % len(ids)], n // len(ids)) for n in range(moves)]
+        # game g's k-th move is made by seat k % 2, MOVES[k] (each game in turn); the first
+        # round of them warms the server up
+        plan = [(ids[n % len(ids)], n // len(ids)) for n in range(len(ids) + moves)]
         assert max(k for _, k in plan) < len(MOVES), "more moves than the plan holds"
+        warm, counted = plan[:len(ids)], plan[len(ids):]
         sent: dict[tuple[int, int], float] = {}
         to_answer: list[float] = []
-        queue: asyncio.Queue[tuple[int, int]] = asyncio.Queue()
-        for item in plan:
-            queue.put_nowait(item)
 
-        async def player() -> None:
-            while not queue.empty():
-                game, k = queue.get_nowait()
+        async def player(queue: list[tuple[int, int]]) -> None:
+            while queue:
+                game, k = queue.pop()
                 began = sent[game, k] = time.perf_counter()
                 async with session.post(target.act(game, k % 2),
                                         json={"control": "move", "text": MOVES[k]}) as answer:
@@ -282,20 +322,31 @@ async def play_moves(target: Target, ids: list[int], moves: int, workers: int,
                     assert answer.status == 200, (answer.status, await answer.text())
                 to_answer.append(1000 * (time.perf_counter() - began))
 
-        cpu_before = cpu_seconds(server_pid)
-        await asyncio.wait_for(asyncio.gather(*(player() for _ in range(workers))), PATIENCE)
-        deadline = time.perf_counter() + 10
-        while (sum((k + 1) in arrived[game, 1 - k % 2] for game, k in plan) < moves
-               and time.perf_counter() < deadline):
-            await asyncio.sleep(0.01)
-        cpu_per_move = (cpu_seconds(server_pid) - cpu_before) / moves
+        async def play(part: list[tuple[int, int]]) -> None:
+            queue = part[::-1]
+            await asyncio.wait_for(asyncio.gather(*(player(queue) for _ in range(workers))),
+                                   PATIENCE)
+            deadline = time.perf_counter() + 10
+            while (sum((k + 1) in arrived[game, 1 - k % 2] for game, k in part) < len(part)
+                   and time.perf_counter() < deadline):
+                await asyncio.sleep(0.01)
+
+        await play(warm)
+        to_answer.clear()
+        heard[:] = [0, 0]
+        user_before, system_before = cpu_parts(server_pid)
+        await play(counted)
+        user, system = cpu_parts(server_pid)
+        cpu_per_move = (user - user_before + system - system_before) / moves
+        system_share = (system - system_before) / (user - user_before + system - system_before)
+        events, event_bytes = heard
         to_opponent = [1000 * (arrived[game, 1 - k % 2][k + 1] - sent[game, k])
-                       for game, k in plan if (k + 1) in arrived[game, 1 - k % 2]]
+                       for game, k in counted if (k + 1) in arrived[game, 1 - k % 2]]
         for page in pages:
             page.cancel()
         await asyncio.gather(*pages, return_exceptions=True)
     return Moves(target.name, to_opponent, to_answer, cpu_per_move, len(to_opponent),
-                 os.getloadavg()[0])
+                 os.getloadavg()[0], events, event_bytes, system_share)
 
 
 @dataclass
@@ -364,25 +415,80 @@ async def stop_with_pages(base: str, server: subprocess.Popen[str], ids: list[in
     return stopped
 
 
-def summary(moves: Moves) -> str:
+def summary(round_: int, name: str, moves: Moves) -> str:
     opponent, answer = moves.to_opponent, moves.to_answer
-    return (f"  {moves.name:9}: to the opponent's page median {statistics.median(opponent):6.1f}, "
-            f"p90 {percentile(opponent, 0.9):6.1f}, p99 {percentile(opponent, 0.99):6.1f}, "
-            f"max {max(opponent):6.1f} ms; the POST's answer median "
-            f"{statistics.median(answer):5.1f}, p99 {percentile(answer, 0.99):6.1f} ms; "
-            f"CPU {1000 * moves.cpu_per_move:5.2f} ms a move; {moves.seen} of "
-            f"{len(answer)} seen; load {moves.load:.1f}")
+    return (f"  round {round_} {name:9}: CPU {1000 * moves.cpu_per_move:5.3f} ms a move "
+            f"({100 * moves.system_share:.0f}% system); "
+            f"to the opponent's page median {statistics.median(opponent):5.1f}, "
+            f"p99 {percentile(opponent, 0.99):6.1f}, max {max(opponent):6.1f} ms; the POST's "
+            f"answer median {statistics.median(answer):5.1f} ms; {moves.seen} of {len(answer)} "
+            f"seen; {moves.events} events to the pages, {moves.event_bytes / moves.events:.0f} "
+            f"bytes each; load {moves.load:.1f}")
 
 
-def aims(played: dict[str, list[Moves]], first_answer: float) -> str:
-    """Issue 46's aims for the web move beside this run's figures, round by round."""
-    rounds = list(zip(played["twixt web"], played["floor"], strict=True))
-    cpu = ", ".join(f"{mine.cpu_per_move / floor.cpu_per_move:.2f}x" for mine, floor in rounds)
-    p99 = ", ".join(f"{percentile(mine.to_opponent, 0.99):.0f} ms (floor "
-                    f"{percentile(floor.to_opponent, 0.99):.0f})" for mine, floor in rounds)
-    return (f"aims: CPU a move at most 2x the floor's: {cpu}; p99 to the opponent's page "
-            f"under 100 ms: {p99}; first answer within 1.5x a plain aiohttp server's: "
-            f"{first_answer:.2f}x")
+def cpu_ratios(played: dict[str, list[Moves]], name: str = "twixt web") -> list[float]:
+    """Each round's CPU a move of the server `name` over the floor's around it: the mean of
+    the floor's round just before and just after it (the floor runs once more at the end),
+    so that a load rising or falling through a round weighs on both sides alike."""
+    floors = [moves.cpu_per_move for moves in played["floor"]]
+    assert len(floors) == len(played[name]) + 1
+    return [mine.cpu_per_move / ((floors[n] + floors[n + 1]) / 2)
+            for n, mine in enumerate(played[name])]
+
+
+def spread(values: list[float]) -> str:
+    """The median of some ratios, with their quartiles (four or more) and range."""
+    ordered = sorted(values)
+    middle = f"median {statistics.median(ordered):.2f}x"
+    whole = f"range {ordered[0]:.2f}-{ordered[-1]:.2f}x"
+    if len(ordered) < 4:
+        return f"{middle} ({whole})"
+    low, _, high = statistics.quantiles(ordered, n=4)
+    return f"{middle} (quartiles {low:.2f}-{high:.2f}x, {whole})"
+
+
+def print_rounds(played: dict[str, list[Moves]]) -> None:
+    """Every round's ratio, their median and spread, and the load each server was given."""
+    cpu = {name: sorted(1000 * m.cpu_per_move for m in rounds) for name, rounds in played.items()}
+    floor = statistics.median(cpu["floor"])
+    for name in played:
+        if name == "floor":
+            continue
+        ratios = cpu_ratios(played, name)
+        print(f"  {name} / floor, CPU a move, round by round: "
+              + ", ".join(f"{ratio:.2f}x" for ratio in ratios))
+        print(f"  {name} / floor, CPU a move: {spread(ratios)} of {len(ratios)} rounds; the "
+              f"medians' ratio {statistics.median(cpu[name]) / floor:.2f}x")
+    for name in list(played)[2:]:  # another tree's, beside this one's in the same rounds
+        pairs = [mine.cpu_per_move / theirs.cpu_per_move
+                 for mine, theirs in zip(played["twixt web"], played[name], strict=True)]
+        print(f"  twixt web / {name}, CPU a move, round by round: "
+              + ", ".join(f"{ratio:.2f}x" for ratio in pairs) + f"; {spread(pairs)}")
+    moves = {(len(m.to_answer), m.seen) for rounds in played.values() for m in rounds}
+    events = [m.events for rounds in played.values() for m in rounds]
+    same = len(moves) == 1 and max(events) <= 1.01 * min(events)
+    print(f"  {'the same load' if same else 'NOT THE SAME LOAD'}: moves, and moves the "
+          f"opponent's page saw, {sorted(moves)}; events the pages heard "
+          f"{min(events)}-{max(events)}")
+    for name, rounds in played.items():
+        print(f"  {name}: CPU a move {cpu[name][0]:.3f}-{cpu[name][-1]:.3f} ms; "
+              f"{len(rounds[0].to_answer)} moves a round, its pages heard "
+              f"{', '.join(str(m.events) for m in rounds)} events, "
+              f"{statistics.median(m.event_bytes / m.events for m in rounds):.0f} bytes each")
+
+
+def aims(played: dict[str, list[Moves]], first_answer: float | None) -> str:
+    """Issue 46's aims for the web move beside this run's figures: the CPU's ratio as the
+    median of the rounds', the p99 as its worst round's."""
+    worst = max(range(len(played["twixt web"])),
+                key=lambda n: percentile(played["twixt web"][n].to_opponent, 0.99))
+    p99 = (f"{percentile(played['twixt web'][worst].to_opponent, 0.99):.0f} ms in the worst "
+           f"round (floor {percentile(played['floor'][worst].to_opponent, 0.99):.0f})")
+    first = ("not measured (--moves-only)" if first_answer is None
+             else f"{first_answer:.2f}x")
+    return (f"aims: CPU a move at most 2x the floor's: {spread(cpu_ratios(played))}; p99 to "
+            f"the opponent's page under 100 ms: {p99}; first answer within 1.5x a plain "
+            f"aiohttp server's: {first}")
 
 
 def main() -> None:
@@ -392,8 +498,10 @@ def main() -> None:
                         help="live pages: both players' of the first PAGES / 2 games")
     parser.add_argument("--moves", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=4)
-    parser.add_argument("--rounds", type=int, default=2,
+    parser.add_argument("--rounds", type=int, default=7,
                         help="the floor and twixt web, each measured this many times in turn")
+    parser.add_argument("--moves-only", action="store_true",
+                        help="only the rounds of moves (no first answers, page figures, stop)")
     parser.add_argument("--starts", type=int, default=5,
                         help="starts of twixt web and of a plain aiohttp server, in turn")
     parser.add_argument("--profile", metavar="FILE",
@@ -402,8 +510,9 @@ def main() -> None:
     parser.add_argument("--first-answer-only", action="store_true",
                         help="time only the first answers (STARTS starts of each, in turn)")
     parser.add_argument("--source", type=Path, metavar="FOLDER",
-                        help="with --first-answer-only: time the `twixt web` of this source "
-                        "tree too (its compiled core copied in), in turns with the others")
+                        help="the `twixt web` of this source tree too (its compiled core "
+                        "copied in), in turns with the others: in the rounds of moves, or "
+                        "with --first-answer-only in the starts")
     args = parser.parse_args()
     if args.first_answer_only:
         with tempfile.TemporaryDirectory() as work:
@@ -417,27 +526,36 @@ def main() -> None:
     print(f"{args.games} games, {args.pages} live pages (both players' of {args.pages // 2} "
           f"games), {args.moves} moves from {args.workers} clients at once; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    played: dict[str, list[Moves]] = {"floor": [], "twixt web": []}
+    servers: list[tuple[str, Callable[[Path], list[str]], Callable[[str], Target],
+                        Path | None]] = [
+        ("floor", floor_server, floor_target, None),
+        ("twixt web", functools.partial(twixt_web, profile=args.profile), twixt_target, None)]
+    if args.source is not None:
+        servers.append((f"twixt web of {args.source}", twixt_web, twixt_target, args.source))
+    played: dict[str, list[Moves]] = {name: [] for name, *_ in servers}
     with tempfile.TemporaryDirectory() as work:
-        for round_ in range(args.rounds):
-            for name, command, target in (
-                    ("floor", floor_server, floor_target),
-                    ("twixt web", functools.partial(twixt_web, profile=args.profile),
-                     twixt_target)):
-                path = Path(work) / f"{round_}-{name.replace(' ', '-')}.db"
-                ids = asyncio.run(make_games(path, args.games))
-                server, base, _began = start_server(command(path))
+        made = Path(work) / "made.db"
+        ids = asyncio.run(make_games(made, args.games))
+        path = Path(work) / "games.db"
+        for round_ in range(1, args.rounds + 2):  # the floor once more at the end
+            # the floor first; the others in turn first after it, round by round
+            others = servers[1:] if round_ % 2 else servers[:0:-1]
+            for name, command, target, tree in (servers[:1] + others if round_ <= args.rounds
+                                                else servers[:1]):
+                fresh_copy(made, path)  # the same games, none moved yet
+                server, base, _began = start_server(command(path), tree)
                 try:
                     moves = asyncio.run(play_moves(target(base), ids[:args.pages // 2],
                                                    args.moves, args.workers, server.pid))
                 finally:
                     stop(server)
                 played[name].append(moves)
-                print(summary(moves), flush=True)
-        for mine, floor in zip(played["twixt web"], played["floor"], strict=True):
-            print(f"  twixt web / floor: CPU a move {mine.cpu_per_move / floor.cpu_per_move:.2f}x, "
-                  f"p99 to the opponent's page {percentile(mine.to_opponent, 0.99):.1f} ms "
-                  f"against {percentile(floor.to_opponent, 0.99):.1f} ms")
+                print(summary(round_, name, moves), flush=True)
+        print_rounds(played)
+        if args.moves_only:
+            print(aims(played, None), flush=True)
+            return
+        fresh_copy(made, path)
         starts = print_first_answers(first_answers(path, ids[0], args.starts), args.starts)
         print(aims(played, starts), flush=True)
         server, base, _began = start_server(twixt_web(path))

@@ -261,7 +261,8 @@ class TwixtService:
         if isinstance(asked, cmd.TournamentAction) and request.guild_id == NO_SERVER:
             raise NotAllowedError("tournaments are played in a server")
         does = self._handler(type(asked))
-        return await does(request, **{f.name: getattr(asked, f.name) for f in fields(asked)})
+        return await does(request, **{name: getattr(asked, name)
+                                      for name in _fields_of(type(asked))})
 
     async def _at_home(self, request: Request, game_id: int) -> Request:
         """The request of a button under game `game_id`'s messages, made in its home: where
@@ -460,6 +461,19 @@ def refusal(error: Exception, context: Mapping[str, object], locale: str = "en")
             log.error("command failed", exc_info=error, extra=dict(context))
             error = FaultError(APOLOGY)
     return Reply(translation(locale).say(error.message), ephemeral=True, refused=type(error))
+
+
+#: the names of each kind of command's fields (`_fields_of`), as many as there are kinds
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _fields_of(kind: type) -> tuple[str, ...]:
+    """The names of a command's fields, handed to its handler by name (found once a kind:
+    `dataclasses.fields` looks through every attribute of the class)."""
+    names = _FIELDS.get(kind)
+    if names is None:
+        names = _FIELDS[kind] = tuple(field.name for field in fields(kind))
+    return names
 
 
 async def answer_safely(call: Awaitable[Reply], context: Mapping[str, object],

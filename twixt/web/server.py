@@ -500,6 +500,8 @@ def _locale(request: web.Request) -> str:
 #: of an `Accept-Language` header, the characters and the languages read at most
 MAX_ACCEPT_LANGUAGE = 512
 MAX_BROWSER_LANGUAGES = 16
+#: the `Accept-Language` headers whose language is kept (browsers send a few)
+BROWSER_HEADERS = 256
 
 
 def browser_locale(accept_language: str) -> str:
@@ -512,8 +514,15 @@ def browser_locale(accept_language: str) -> str:
     >>> browser_locale("en-GB,fr;q=0.8"), browser_locale("fr;q=0.2, de"), browser_locale("")
     ('en', 'de', 'en')
     """
+    return _browser_locale(accept_language[:MAX_ACCEPT_LANGUAGE])
+
+
+@functools.lru_cache(maxsize=BROWSER_HEADERS)
+def _browser_locale(accept_language: str) -> str:
+    """`browser_locale` of a header cut to `MAX_ACCEPT_LANGUAGE`, worked out once a header
+    (a page sends its browser's with every request)."""
     ranked = []
-    parts = accept_language[:MAX_ACCEPT_LANGUAGE].split(",")[:MAX_BROWSER_LANGUAGES]
+    parts = accept_language.split(",")[:MAX_BROWSER_LANGUAGES]
     for position, part in enumerate(parts):
         tag, _, parameters = part.partition(";")
         ranked.append((-_quality(parameters), position, tag.strip()))

@@ -9,6 +9,7 @@ from tests.typed import enter
 from twixt.rendering.themes import PaletteName, ThemeName, theme
 from twixt.rules import Colour
 from twixt.service import TwixtService
+from twixt.service import commands as cmd
 
 
 async def test_a_won_game_shows_its_winning_chain_and_each_player_their_palette(service):
@@ -42,3 +43,34 @@ def test_the_board_colours_are_the_pictures_in_every_theme_and_palette(service: 
                 *picture.tint[Colour.BLACK])
             assert given["black-shape"] == ("square" if palette is PaletteName.COLOUR_BLIND
                                             else "round")
+
+
+async def test_the_views_of_a_page_move_show_each_player_the_palette_the_move_read(
+        service, storage, monkeypatch):
+    """A page's move reads its player's preferences (auto-link, confirm), and with them, in
+    the same statement, the other player's once this process has written the game: the
+    views of that turn show each their own palette without reading them again. The first
+    move (the game not yet written here) reads the mover's alone, and its views read both."""
+    await start_game(service, size="24", swap="no")
+    await service.preferences.user_settings(asking(BOB), {"palette": "colour-blind"})
+    game = (await service.seat_in_channel(CHANNEL, ALICE.id))[0]
+    reads: list[list[int]] = []
+    real = storage.users_prefs
+
+    async def counted(user_ids):
+        reads.append(sorted(user_ids))
+        return await real(user_ids)
+
+    monkeypatch.setattr(storage, "users_prefs", counted)
+    both = [ALICE.id, BOB.id]
+    for seat, text, move_read, views_read in ((0, "C3", [], [both]), (1, "F6", [both], []),
+                                              (0, "I9", [both], []), (1, "L12", [both], [])):
+        request = await service.seat_request(game, seat)
+        before = len(reads)
+        reply = await service.answer(request, cmd.of_control("move", game, text), {})
+        assert reply.refused is None, reply.plain
+        moved = len(reads)
+        version = (await service.live_versions([game]))[game]
+        views = await service.game_views(game, [(0, "en"), (1, "en")], version)
+        assert [view.palette for view in views] == ["normal", "colour-blind"]
+        assert (reads[before:moved], reads[moved:]) == (move_read, views_read)

@@ -14,7 +14,7 @@ that many turns, worked out on a copy.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
@@ -41,7 +41,14 @@ from twixt.service.desk.engine_seats import is_engine_seat, taken_back
 from twixt.service.errors import MalformedError, MissingError, refused_by_rules
 from twixt.service.model import Control, Request, User
 from twixt.service.pure.clock.texts import seat_lines
-from twixt.storage import GameStore, NotFoundError, OfferKind, SettingStore, StoredGame
+from twixt.storage import (
+    GameStore,
+    NotFoundError,
+    OfferKind,
+    SettingStore,
+    StoredGame,
+    UserPrefs,
+)
 
 
 @dataclass(frozen=True)
@@ -151,13 +158,18 @@ class GameViews:
         stored = written or await self._stored(game_id, None)
         if any(seat is not None and not 0 <= seat < len(stored.seats) for seat, _ in seen_by):
             raise MissingError("there is no such game")
-        return await self._views(stored, seen_by, None, read_offers=written is None)
+        prefs = ({} if written is None or live_version is None
+                 else self._desk.written_prefs(game_id, live_version))
+        return await self._views(stored, seen_by, None, read_offers=written is None,
+                                 prefs=prefs)
 
     async def _views(self, stored: StoredGame, seen_by: Sequence[tuple[int | None, str]],
-                     step: int | None, *, read_offers: bool = True) -> list[GameView]:
+                     step: int | None, *, read_offers: bool = True,
+                     prefs: Mapping[int, UserPrefs] | None = None) -> list[GameView]:
         """The game as each (seat, locale) sees it: all but the seat's controls and
         palette is the same. Only a takeback asked at the stored version is shown, so a
-        version just written (`read_offers` False) has none to read."""
+        version just written (`read_offers` False) has none to read; `prefs` holds the
+        players' preferences the turn that wrote it read (`Desk.written_prefs`)."""
         desk = self._desk
         live = await desk.live(stored)
         game = live.game
@@ -191,18 +203,21 @@ class GameViews:
             outcome=game.outcome, aborted=not stored.is_active and game.outcome is None,
             chain_holes=frozenset(chain_holes), chain_links=frozenset(chain_links),
             step=step, turns=len(history), controls=())
-        palettes = await self._palettes(stored, {seat for seat, _ in seen_by})
+        palettes = await self._palettes(stored, {seat for seat, _ in seen_by}, prefs or {})
         return [_seen_by(common, seat, palettes[seat],
                          _controls(stored, game, history, seat, takeback_by,
                                    translation(locale), time_up=time_up))
                 for seat, locale in seen_by]
 
-    async def _palettes(self, stored: StoredGame, seats: set[int | None]
-                        ) -> dict[int | None, str]:
-        """The palette each player in `seats` chose for boards (read at once for them all;
-        an onlooker: the normal one)."""
+    async def _palettes(self, stored: StoredGame, seats: set[int | None],
+                        read: Mapping[int, UserPrefs]) -> dict[int | None, str]:
+        """The palette each player in `seats` chose for boards (read at once for them all,
+        unless the turn just written read them all as it was prepared: `read`; an
+        onlooker: the normal one)."""
         players = {seat: stored.seats[seat].user_id for seat in seats if seat is not None}
-        prefs = await self._store.users_prefs(list(players.values())) if players else {}
+        prefs = read
+        if any(user_id not in read for user_id in players.values()):
+            prefs = await self._store.users_prefs(list(players.values()))
         return {None: "normal",
                 **{seat: prefs[user_id].palette for seat, user_id in players.items()}}
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Protocol
 
@@ -52,16 +52,26 @@ _RESIGN = Command(actions=(Action.RESIGN,))
 
 class LazyPreferences:
     """The asker's preferences, read once for all the steps of a move that need them, and
-    only if one does."""
+    only if one does; with them, in the same statement, those of the game's other players
+    (`others`), which the views of the turn show them in (their palettes: `read`)."""
 
-    def __init__(self, store: SettingStore, user_id: int) -> None:
+    def __init__(self, store: SettingStore, user_id: int, others: Sequence[int] = ()) -> None:
         self._store = store
         self._user_id = user_id
-        self._read: UserPrefs | None = None
+        self._others = others
+        self._read: dict[int, UserPrefs] | None = None
 
     async def __call__(self) -> UserPrefs:
         if self._read is None:
-            self._read = await self._store.user_prefs(self._user_id)
+            if self._others:
+                self._read = await self._store.users_prefs([self._user_id, *self._others])
+            else:
+                self._read = {self._user_id: await self._store.user_prefs(self._user_id)}
+        return self._read[self._user_id]
+
+    @property
+    def read(self) -> Mapping[int, UserPrefs] | None:
+        """Every player's preferences read so far (None: none were)."""
         return self._read
 
 
@@ -87,26 +97,30 @@ class Turns:
     async def move(self, request: Request, command: Command) -> Reply:
         """A command of the move language for the asking player, through every step of
         its preparation, then played."""
-        prefs = LazyPreferences(self._store, request.user.id)
+        others = tuple(user_id for user_id in self._desk.written_players(request.home_of)
+                       if user_id != request.user.id)
+        prefs = LazyPreferences(self._store, request.user.id, others)
         for step in self.preparations:
             prepared = await step(request, command, prefs)
             if isinstance(prepared, Reply):
                 return prepared
             command = prepared
-        return await self.play(request, command)
+        return await self.play(request, command, shown=prefs.read)
 
     async def play(self, request: Request, command: Command,
-                   at_version: int | None = None) -> Reply:
+                   at_version: int | None = None,
+                   shown: Mapping[int, UserPrefs] | None = None) -> Reply:
         """Play a prepared command for the asking player (with `at_version`, a confirmed
         move: only on the game as it stood when it was shown), let what follows a turn
-        answer it, and announce the last turn played."""
+        answer it, and announce the last turn played. `shown`: the players' preferences
+        its preparation read, kept for the turn's views (`Desk.commit`)."""
         if Action.TIMEOUT in command.actions:
             # only the clocks record a loss on time (`Clocks`), never a player's word
             raise NotAllowedError("timeout is recorded by the bot when a player's time is up: "
                                   "use claim")
         desk = self._desk
         async with desk.lock(request.channel_id):
-            played = await desk.commit(request, command, at_version=at_version)
+            played = await desk.commit(request, command, at_version=at_version, shown=shown)
             followed = await desk.after_turn(played)
             return followed.announce(await self._turn_reply(followed.last), request.tr)
 

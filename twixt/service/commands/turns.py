@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Literal, get_args
 
 from twixt import rules
@@ -52,8 +53,27 @@ class Resign(ServiceCommand):
     confirmed: bool = False
 
 
+#: the move texts whose reading `read_move` keeps (a move's text is short; its reading is
+#: the same every time, and a page's or a chat's moves repeat across games)
+READ_MOVES = 4096
+#: the longest text whose reading is kept
+READ_MOVE_CHARS = 64
+
+
 def read_move(text: str) -> Move | Resign:
-    """A command of the move language; a resignation alone is asked to be confirmed."""
+    """A command of the move language; a resignation alone is asked to be confirmed. A short
+    text's reading is kept (a refusal is not: it is raised each time)."""
+    if len(text) <= READ_MOVE_CHARS:
+        return _kept_move(text)
+    return _read_move(text)
+
+
+@lru_cache(maxsize=READ_MOVES)
+def _kept_move(text: str) -> Move | Resign:
+    return _read_move(text)
+
+
+def _read_move(text: str) -> Move | Resign:
     try:
         command = parse_command(text)
     except InvalidMoveError as error:

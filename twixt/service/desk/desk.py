@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -166,6 +166,19 @@ class Desk:
         since (it is at `live_version`); None: read it."""
         return self._games.written(game_id, live_version)
 
+    def written_prefs(self, game_id: int, live_version: int) -> Mapping[int, UserPrefs]:
+        """The players' preferences the turn of this process that made game `game_id`'s
+        live version `live_version` read as it was prepared (`Turns.move`): what its views
+        show them in (their palettes); none when that turn read none, or another change
+        came since."""
+        return self._games.written_prefs(game_id, live_version)
+
+    def written_players(self, game_id: int | None) -> tuple[int, ...]:
+        """The players (user ids) of game `game_id` when this process has written it (a
+        game's seats never change once it is made), without a read; none else."""
+        written = None if game_id is None else self._games.last_written(game_id)
+        return () if written is None else tuple(seat.user_id for seat in written.seats)
+
     async def current_written(self, game_id: int) -> StoredGame | None:
         """Game `game_id` as a turn of this process stored it, when nothing has changed it
         since, by anyone: one statement reads its live version instead of the game and its
@@ -212,12 +225,15 @@ class Desk:
         return stored, elsewhere
 
     async def commit(self, request: Request, command: rules.Command,
-                     actor: Seat | None = None, at_version: int | None = None) -> Played:
+                     actor: Seat | None = None, at_version: int | None = None,
+                     shown: Mapping[int, UserPrefs] | None = None) -> Played:
         """Check a command with the rules and store it; the caller holds the channel's lock.
 
         The command is the asking player's, or `actor`'s (a `timeout` is recorded for the
         player who ran out of time, whoever claims it). With `at_version` (a confirmed move)
-        it is played only on the game as it stood then. What is returned is what follows a
+        it is played only on the game as it stood then. `shown`: the players' preferences
+        the move's preparation read, kept for the turn's views (`written_prefs`). What is
+        returned is what follows a
         turn hears (`after_turn`): with the turn clock that follows (None without a clock or
         at the end), so the announcement reads no pauses again, and the wake-up stored. A
         request made in a game's home (`Request.home_of`) plays only in that game.
@@ -236,7 +252,7 @@ class Desk:
             raise refused_by_rules(error) from None
         stored, turn_clock, wake_at = await self.append(
             stored, seat.user_id, turn.text, game=game, finish=finish_result(stored, game),
-            passes_turn=passes_the_turn(command))
+            passes_turn=passes_the_turn(command), shown=shown)
         return Played(request, stored, game, turn, turn_clock, wake_at)
 
     async def _home(self, request: Request) -> tuple[StoredGame, Game]:
@@ -267,7 +283,8 @@ class Desk:
         return followed
 
     async def append(self, stored: StoredGame, user_id: int, text: str, *, game: Game,
-                     passes_turn: bool, finish: GameResult | None = None
+                     passes_turn: bool, finish: GameResult | None = None,
+                     shown: Mapping[int, UserPrefs] | None = None
                      ) -> tuple[StoredGame, TurnClock | None, datetime | None]:
         """Store one log entry under the version check and cache `game` as it now stands;
         a turn that lost a race (or came after the end) is refused in one line. A clocked
@@ -297,7 +314,8 @@ class Desk:
             raise storage_refusal(error) from None
         stored = replace(stored, version=version, updated_at=now)
         self._games.put(stored.id, replace(live, version=version,
-                                           written=stored if finish is None else None))
+                                           written=stored if finish is None else None,
+                                           shown=shown if finish is None else None))
         self.changes.told(stored.id, stored.live_version)
         if finish is not None:
             await self._ended(stored.id)

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from weakref import WeakValueDictionary
 
 from twixt.rules import Game
 from twixt.service.pure.clock.banks import Stint
-from twixt.storage import StoredGame
+from twixt.storage import StoredGame, UserPrefs
 
 #: what the cached games may weigh together, by `estimate`
 CACHE_BUDGET = 256 * 1024 * 1024
@@ -46,6 +47,10 @@ class LiveGame:
     #: replayed from what was read), so that the views of a turn just played need not read
     #: it again (`Desk.written`)
     written: StoredGame | None = None
+    #: the players' preferences the turn that made `version` read as it was prepared (its
+    #: auto-link), which its views show them in: not read again a moment later
+    #: (`Desk.written_prefs`)
+    shown: Mapping[int, UserPrefs] | None = None
 
 
 class ChannelLocks:
@@ -94,6 +99,14 @@ class GameCache:
         (no turn, offer or end since, by anyone: each moves the live version on)."""
         written = self.last_written(game_id)
         return written if written is not None and written.live_version == live_version else None
+
+    def written_prefs(self, game_id: int, live_version: int) -> Mapping[int, UserPrefs]:
+        """The players' preferences the turn this process wrote read (`LiveGame.shown`),
+        when the game is still at `live_version`; none else."""
+        entry = self._games.get(game_id)
+        if entry is None or entry[0].written is None or entry[0].shown is None:
+            return {}
+        return entry[0].shown if entry[0].written.live_version == live_version else {}
 
     def last_written(self, game_id: int) -> StoredGame | None:
         """The stored game as this process last wrote it, current or not (`written` says
