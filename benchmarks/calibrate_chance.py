@@ -711,14 +711,15 @@ class HeldOut:
                 f" {log_loss(self.chance[picked], self.won[picked]):.4f}")
 
     def floor(self) -> str:
-        """The ECEs of the map fitted on these very positions, and the line these positions
-        would have the chance's logit go through (a slope above 1: the chance is too timid);
-        a decided position (a chance of 0 or 1) keeps its chance, as the engine's maps keep it."""
+        """The ECEs of the map fitted on these very positions (a line in logits, as the
+        shipped maps are: a cubic term's fit diverges on the few chances a millionth from 0 or
+        1), and that line (a slope above 1: the chance is too timid); a decided position (a
+        chance of 0 or 1) keeps its chance, as the engine's maps keep it."""
         z = logits(self.chance)
         open_ = (self.chance > 0) & (self.chance < 1)
-        best = np.array(self.chance)
-        best[open_] = mapped(fitted_map(z[open_], self.won[open_], "cubic"), z[open_])
         line = fitted_map(z[open_], self.won[open_], "line")
+        best = np.array(self.chance)
+        best[open_] = mapped(line, z[open_])
         red, won = self.red, self.won
         return (f"    these positions would have the chance's logit times {line.slope:.3f}"
                 f" {line.bias:+.3f} (a line fitted on them);\n"
