@@ -6,9 +6,9 @@
     python benchmarks/calibrate_chance.py measure held-out.jsonl   # reliability tables
     python benchmarks/calibrate_chance.py measure held-out.jsonl --grid   # other maps' ECE, zigzag
 
-`fit` is the whole refit, one command: it searches every position of 200 whole training
+`fit` is the whole refit, one command: it searches every position of 227 whole training
 games (`TRAINING`: of the 454 training games of `benchmarks/games/corpus/` with a winner after
-at least 20 pegs, by date, the oldest 60, the next 100 and the newest 40) with `think` at 1,250
+at least 20 pegs, by date, every other one from the oldest) with `think` at 1,250
 nodes (the analysis's default on 24x24), keeping each game's positions in a cache folder named
 by a hash of the engine's files that decide a search (`engine_key`: a changed evaluation
 searches again; a stopped run goes on where it stopped), then fits both maps of
@@ -17,17 +17,23 @@ searches again; a stopped run goes on where it stopped), then fits both maps of
 position's own search weighed with the search before's look at it and the search after the
 next move's). Each setting (a line or a cubic map; the looks' weights) is judged on the
 training games alone, by maps fitted on four fifths of the games foretelling the fifth. About
-6,100 positions at some 0.17 CPU s each: 18 CPU minutes, about 10 by the clock with `--jobs 2`
+6,600 positions at some 0.17 CPU s each: 20 CPU minutes, about 11 by the clock with `--jobs 2`
 on a quiet two-core machine; the fit itself takes seconds once the positions are searched.
 
 `measure` (no file) searches the held-out games the same way (`HELD_OUT`: the real-game
-benchmark's games 1-48 and 49-96, never used for a choice; about 2,900 positions, 8 CPU
-minutes the first time, seconds after) and prints for both chances, on each set and each
-half of it: the ECE for the side to move, for Red to move and for Black to move, each with a
-90% interval over the games resampled and the share of resamples within the goal, the curve's
-zigzag (lag-one autocorrelation of the changes of Red's chance along each game), the goals,
-and a floor: the ECE per side of a map fitted on those very positions; and how many positions
-fall below the bot's resignation and draw thresholds and how many of them the side to move won.
+benchmark's 100 games, which no fit saw, and the training set's other 227 games, which the
+maps' fit never saw; never used for a choice; about 9,800 positions, 28 CPU minutes the first
+time, seconds after) and prints every figure issue 45's first item asks, for both chances
+(`think`'s: the bot's resignations and draw answers; the analysis's curve), on all of them and
+on each set: the ECE for the side to move and for the side not to move, for Red to move and
+for Black to move, the side to move's bias and the curve's zigzag (lag-one autocorrelation of
+the changes of Red's chance along each game), each with a 90% interval over the games
+resampled and the share of resamples within the goal; the reliability table of both sides
+(each band's share won with its interval); the goals; a floor, the ECE of a map fitted on
+those very positions, and the line such a map would take; how many positions fall below the
+bot's resignation and draw thresholds and how many of them the side to move won; and whether
+the leaf evaluation's fit, which saw the training set's held-out games, flatters them
+(`leaf_touch`).
 
 `collect` writes positions to one file (every position of each game with `--per-game 0`, or
 that many drawn by the seed, `--parents` with the one before each): one line a position, the
@@ -53,6 +59,7 @@ import math
 import random
 import sys
 import time
+import warnings
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from datetime import date
@@ -61,6 +68,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from fit_evaluation import collect as leaf_positions
+from fit_evaluation import design, fit
 
 from twixt.engine import Limit, core, think
 from twixt.engine.analysis import default_limit
@@ -237,12 +246,23 @@ ZIGZAG_TOLERANCE = 0.15
 
 #: the positions' nodes (the analysis's default on 24x24 is about this: `default_limit`)
 NODES = 1250
-#: the games the maps are fitted on (`fit`): of the training set's games with a winner (by
-#: date), the oldest 60, the next 100 and the newest 40
-TRAINING = (slice(0, 60), slice(60, 160), slice(-40, None))
-#: the held-out sets `measure` reports, never used for a choice: the benchmark's games (by date)
-#: 1-48 and 49-96, and each one's halves
-HELD_OUT = (("games 1-48", slice(0, 48)), ("games 49-96", slice(48, 96)))
+#: the games the maps are fitted on (`fit`): of the training set's games with a winner, by date,
+#: every other one from the oldest (227 games). Every other one, so that the fit's games are
+#: of every period as the corpus is: its older games (the tournament games of 1984-1995, whose
+#: links were reconstructed) are foretold less well by the search than the later ones, and the
+#: maps once fitted on the oldest 160 games and the newest 40 were too timid for the rest
+#: (docs/engine-measurements.md, "The chance on 327 held-out games")
+TRAINING = (slice(0, None, 2),)
+#: the held-out games `measure` reports (a name, the set, which of its decided games), never
+#: used for a fit or a choice of the chance's maps: the real-game benchmark's 100 games, which
+#: neither the maps' fit nor the leaf evaluation's (`benchmarks/fit_evaluation.py`) saw, and
+#: the other half of the training set's decided games (227), which the maps' fit never saw.
+#: The leaf's fit did (its four constants, on all 454 decided training games); fitted without
+#: them it foretells them with a log-loss of 0.6450 against 0.6414 (`leaf_touch`, which
+#: `measure` prints): a gain of 0.004, against the leaf's 0.05 over a coin's 0.693 there.
+HELD_OUT = (("the benchmark's 100 games (no fit saw them)", "benchmark", slice(None)),
+            ("the training set's other 227 games (the maps' fit never saw them)", "training",
+             slice(1, None, 2)))
 #: the folds of the games `fit` judges a setting by (a map fitted on the others foretells each)
 FOLDS = 5
 #: where `fit` and `measure` keep the positions they searched (one file a game)
@@ -427,7 +447,8 @@ def fit_maps(data: list[dict[str, Any]], command: str) -> dict[str, Any]:
     provenance = {
         "positions": len(data), "games": len({row["game"] for row in data}),
         "corpus": "benchmarks/games/corpus (see its README): real classic 24x24 games, "
-                  "1984-2001, without the 100 games of benchmarks/games",
+                  "1984-2001, without the 100 games of benchmarks/games; every other game "
+                  "with a winner after at least 20 pegs, by date, from the oldest",
         "nodes_a_position": round(float(np.mean([row["nodes"] for row in data]))),
         "command": command, "date": date.today().isoformat()}
     return {
@@ -558,83 +579,187 @@ def chances(data: list[dict[str, Any]]) -> dict[str, Any]:
                                           row["earlier"], int(row["visits"]), row["later"],
                                           int(row["later_nodes"]))
                       for row, chance in zip(data, single, strict=True)])
-    return {"think's chance (the bot's resignations and draw answers)": single,
-            "the analysis's chance (the curve: three looks)": curve}
+    return {"think's chance (the bot's resignations and draw answers)": single, CURVE: curve}
+
+
+#: the analysis's chance's name in `chances` (the zigzag's goal is its)
+CURVE = "the analysis's chance (the curve: three looks)"
+
+
+def leaf_touch() -> str:
+    """Whether the leaf evaluation's fit, which saw `HELD_OUT`'s training games, flatters
+    them: the log-loss there of the leaf's model (the evaluation alone, no search) fitted as
+    shipped, on every decided training game, and fitted without them
+    (`benchmarks/fit_evaluation.py`'s positions and fit)."""
+    table = leaf_positions()
+    train = table[table[:, 0] == 0]
+    _, which, part = HELD_OUT[1]
+    held = np.isin(train[:, 1], np.arange(len(games(which)))[part])
+    found = []
+    for learned in (np.ones(len(train), dtype=bool), ~held):
+        weights = fit(design(train[learned], False), train[learned][:, -1])
+        found.append(log_loss(1 / (1 + np.exp(-design(train[held], False) @ weights)),
+                              train[held][:, -1]))
+    return (f"the leaf's fit saw {HELD_OUT[1][0]}: the leaf's log-loss there fitted with them"
+            f" {found[0]:.4f}, without them {found[1]:.4f} ({int(held.sum())} positions)")
 
 
 def held_out(cache: Path, jobs: int, resamples: int) -> None:
-    """Print, for each held-out set and each half of it, both chances' ECE for the side to
-    move, Red to move and Black to move, each with its 90% interval over the games resampled,
-    the curve's zigzag, the goals, and a floor: the ECE of a map fitted on those very
-    positions (no map learned on other games can be expected to do better there)."""
+    """Print every figure issue 45's first item asks of both chances on all the held-out
+    games (`HELD_OUT`), and a line for each set: the ECE for the side to move and for the
+    side not to move, for Red to move and for Black to move, the side to move's bias, the
+    curve's zigzag, each with its 90% interval over the games resampled; the reliability
+    table for both sides with each band's share won and its interval; a floor, the ECE of a
+    map fitted on those very positions (no map learned on other games can be expected to do
+    better there); and the positions below the bot's resignation and draw thresholds."""
     rng = np.random.default_rng(0)
-    print(f"goals (issue 45): ECE at most {ECE_GOAL:.0%} for Red to move and Black to move;"
-          f" the curve's zigzag at least {ZIGZAG_GOAL:+.2f}; positions at {NODES} nodes;"
-          f" 90% intervals over {resamples} resamples of the games")
-    for title, part in HELD_OUT:
-        data = [row for row in rows(searched("benchmark", [part], cache, jobs))
-                if row["searched"] is not None]
-        names = list(dict.fromkeys(row["game"] for row in data))
-        half = len(names) // 2
-        for name, chance in chances(data).items():
-            print(f"\n{title} of the real-game benchmark, {name}:")
-            for which, chosen in ((title, names), ("first half", names[:half]),
-                                  ("second half", names[half:])):
-                _held_out_part(which, [row for row in data if row["game"] in set(chosen)],
-                               np.array([value for value, row in zip(chance, data, strict=True)
-                                         if row["game"] in set(chosen)]), resamples, rng)
-            below = [row["red_won"] == row["red_to_move"]
-                     for row, value in zip(data, chance, strict=True) if value < RESIGN_BELOW]
-            draws = [row["red_won"] == row["red_to_move"]
-                     for row, value in zip(data, chance, strict=True) if value < ACCEPT_DRAW_BELOW]
-            print(f"  below {RESIGN_BELOW:.0%} (a hopeless turn for the bot): {len(below)}"
-                  f" positions, the side to move won {sum(below)}; below {ACCEPT_DRAW_BELOW:.0%}"
-                  f" (the bot accepts a draw): {len(draws)}, won {sum(draws)}"
-                  f" ({sum(draws) / max(1, len(draws)):.0%})")
+    data, sets = [], {}
+    for title, which, part in HELD_OUT:
+        found = [row for row in rows(searched(which, [part], cache, jobs))
+                 if row["searched"] is not None]
+        data += found
+        sets[title] = {row["game"] for row in found}
+    print(f"goals (issue 45): ECE at most {ECE_GOAL:.0%} for the side to move and the side not"
+          f" to move, Red to move and Black to move alike; the curve's zigzag at least"
+          f" {ZIGZAG_GOAL:+.2f}; positions at {NODES} nodes; [90% intervals over {resamples}"
+          f" resamples of the games; the share of resamples within the goal]")
+    print(leaf_touch())
+    for name, chance in chances(data).items():
+        judged = HeldOut(data, chance, curve=name == CURVE)
+        spread = judged.resampled(judged.games, resamples, rng)
+        print(f"\n{name}, all held-out games ({judged.summary(judged.games)}):")
+        print(judged.line(judged.games, spread))
+        print(judged.floor())
+        print("  reliability (band: positions, mean chance, share won [90% interval]):")
+        print(judged.table(spread))
+        for title, names in sets.items():
+            chosen = [game for game in judged.games if game in names]
+            print(f"  {title} ({judged.summary(chosen)}):")
+            print(judged.line(chosen, judged.resampled(chosen, resamples, rng)))
+        won = results(data)
+        for threshold, what in ((RESIGN_BELOW, "a hopeless turn for the bot"),
+                                (ACCEPT_DRAW_BELOW, "the bot accepts a draw")):
+            under = chance < threshold
+            print(f"  below {threshold:.0%} ({what}): {under.sum()} positions, mean chance"
+                  f" {chance[under].mean() if under.any() else math.nan:.1%}, the side to move"
+                  f" won {int(won[under].sum())} ({won[under].mean() if under.any() else 0:.1%})")
 
 
-def _held_out_part(title: str, data: list[dict[str, Any]], chance: Any, resamples: int,
-                   rng: Any) -> None:
-    """One line of `held_out`: a part's figures with their intervals and the floor."""
-    won = results(data)
-    red = np.array([row["red_to_move"] for row in data])
-    names = list(dict.fromkeys(row["game"] for row in data))
-    of_game = {name: np.array([row["game"] == name for row in data]) for name in names}
-    curves = {name: _game_zigzag([row for row in data if row["game"] == name],
-                                 chance[of_game[name]]) for name in names}
+#: `HeldOut.figures`' order: the first four are ECEs, the fifth a bias, the sixth the zigzag,
+#: then each band's share won for the side to move and for the side not to move
+FIGURES = ("side to move", "side not to move", "Red to move", "Black to move")
 
-    def figures(chosen: list[str]) -> tuple[float, float, float, float]:
-        rows_of = np.concatenate([np.flatnonzero(of_game[name]) for name in chosen])
-        picked, wins, side = chance[rows_of], won[rows_of], red[rows_of]
-        zigzags = [curves[name] for name in chosen if not math.isnan(curves[name])]
-        return (calibration_error(picked, wins), calibration_error(picked[side], wins[side]),
-                calibration_error(picked[~side], wins[~side]),
-                float(np.mean(zigzags)) if zigzags else math.nan)
 
-    found = figures(names)
-    spread = np.array([figures(list(rng.choice(names, len(names)))) for _ in range(resamples)])
-    low, high = np.nanpercentile(spread, 5, axis=0), np.nanpercentile(spread, 95, axis=0)
-    z = logits(chance)
-    floor = mapped(fitted_map(z, won, "cubic"), z)
-    reds = sum(data[np.flatnonzero(of_game[name])[0]]["red_won"] for name in names)
-    red_won = np.array([row["red_won"] for row in data])
-    even = np.where(red_won, 0.5 / max(1, reds), 0.5 / max(1, len(names) - reds))
-    meets = (spread[:, :3] <= ECE_GOAL).mean(axis=0)
-    parts = [f"{label} {value:.1%} [{lo:.1%}, {hi:.1%}; at most {ECE_GOAL:.0%} in {share:.0%}]"
-             + ("" if value <= ECE_GOAL else " NOT MET")
-             for label, value, lo, hi, share in zip(("ECE", "Red to move", "Black to move"),
-                                                    found, low, high, meets, strict=False)]
-    loss = log_loss(chance, won)
-    print(f"  {title} ({len(data)} positions, {red.sum()} Red to move; {len(names)} games,"
-          f" Red won {reds}):\n    {'; '.join(parts)};\n    log-loss {loss:.4f};"
-          f" zigzag {found[3]:+.2f}"
-          f" [{low[3]:+.2f}, {high[3]:+.2f}]{'' if found[3] >= ZIGZAG_GOAL else ' NOT MET'};"
-          f" floor (a map fitted on these very positions): Red to move"
-          f" {calibration_error(floor[red], won[red]):.1%}, Black"
-          f" {calibration_error(floor[~red], won[~red]):.1%};\n    with Red's and Black's wins"
-          f" weighed alike (the training games': Red won half): Red to move"
-          f" {calibration_error(chance[red], won[red], even[red]):.1%}, Black"
-          f" {calibration_error(chance[~red], won[~red], even[~red]):.1%}")
+class HeldOut:
+    """Held-out positions with a chance each, and their figures on any choice of their
+    games (a game chosen twice counts twice: the resamples' intervals)."""
+
+    def __init__(self, data: list[dict[str, Any]], chance: Any, curve: bool) -> None:
+        self.chance, self.won = np.asarray(chance, dtype=float), results(data)
+        self.curve = curve  # the zigzag's goal is the curve's
+        self.red = np.array([row["red_to_move"] for row in data])
+        self.games = list(dict.fromkeys(row["game"] for row in data))
+        place = {game: number for number, game in enumerate(self.games)}
+        numbers = np.array([place[row["game"]] for row in data])
+        self.of_game = [np.flatnonzero(numbers == number) for number in range(len(self.games))]
+        self.place = place
+        self.red_won = {row["game"]: row["red_won"] for row in data}
+        self.zigzags = np.array([_game_zigzag([data[i] for i in each], self.chance[each])
+                                 for each in self.of_game])
+
+    def rows_of(self, games: list[str]) -> Any:
+        """The positions of `games`, in their order (repeats repeated)."""
+        return np.concatenate([self.of_game[self.place[game]] for game in games])
+
+    def figures(self, games: list[str]) -> Any:
+        """The ECE for the side to move, the side not to move, Red to move and Black to move,
+        the side to move's bias (mean chance less share won), the mean zigzag of the games'
+        curves, and each band's share won for the side to move and for the side not to move."""
+        picked = self.rows_of(games)
+        chance, won, red = self.chance[picked], self.won[picked], self.red[picked]
+        zigzags = self.zigzags[[self.place[game] for game in games]]
+        return np.array([
+            calibration_error(chance, won), calibration_error(1 - chance, 1 - won),
+            calibration_error(chance[red], won[red]), calibration_error(chance[~red], won[~red]),
+            float(np.mean(chance - won)),
+            float(np.nanmean(zigzags)) if not np.isnan(zigzags).all() else math.nan,
+            *bands(chance, won)[2], *bands(1 - chance, 1 - won)[2]])
+
+    def resampled(self, games: list[str], resamples: int, rng: Any) -> Any:
+        """`figures` of `resamples` draws of as many games as `games`, with replacement."""
+        return np.array([self.figures(list(rng.choice(games, len(games))))
+                         for _ in range(resamples)])
+
+    def summary(self, games: list[str]) -> str:
+        """How many games and positions, and how many of the games Red won."""
+        return (f"{len(games)} games, Red won {sum(self.red_won[game] for game in games)};"
+                f" {len(self.rows_of(games))} positions")
+
+    def line(self, games: list[str], spread: Any) -> str:
+        """A set's ECEs, bias, zigzag and log-loss, each with its interval."""
+        found = self.figures(games)
+        low, high = interval(spread)
+        meets = (spread[:, :4] <= ECE_GOAL).mean(axis=0)
+        parts = [f"{label} {found[i]:.1%} [{low[i]:.1%}, {high[i]:.1%}; {meets[i]:.0%}]"
+                 + ("" if found[i] <= ECE_GOAL else " NOT MET") for i, label in enumerate(FIGURES)]
+        picked = self.rows_of(games)
+        return (f"    ECE: {'; '.join(parts[:2])};\n         {'; '.join(parts[2:])};\n"
+                f"    the side to move's bias {found[4]:+.1%} [{low[4]:+.1%}, {high[4]:+.1%}];"
+                f" zigzag {found[5]:+.2f} [{low[5]:+.2f}, {high[5]:+.2f}]"
+                f"{'' if found[5] >= ZIGZAG_GOAL or not self.curve else ' NOT MET'}; log-loss"
+                f" {log_loss(self.chance[picked], self.won[picked]):.4f}")
+
+    def floor(self) -> str:
+        """The ECEs of the map fitted on these very positions (a line in logits, as the
+        shipped maps are: a cubic term's fit diverges on the few chances a millionth from 0 or
+        1), and that line (a slope above 1: the chance is too timid); a decided position (a
+        chance of 0 or 1) keeps its chance, as the engine's maps keep it."""
+        z = logits(self.chance)
+        open_ = (self.chance > 0) & (self.chance < 1)
+        line = fitted_map(z[open_], self.won[open_], "line")
+        best = np.array(self.chance)
+        best[open_] = mapped(line, z[open_])
+        red, won = self.red, self.won
+        return (f"    these positions would have the chance's logit times {line.slope:.3f}"
+                f" {line.bias:+.3f} (a line fitted on them);\n"
+                f"    floor (a map fitted on these very positions): side to move"
+                f" {calibration_error(best, won):.1%}, side not to move"
+                f" {calibration_error(1 - best, 1 - won):.1%}, Red to move"
+                f" {calibration_error(best[red], won[red]):.1%}, Black to move"
+                f" {calibration_error(best[~red], won[~red]):.1%}")
+
+    def table(self, spread: Any) -> str:
+        """The reliability table of both sides: each band's positions, mean chance and share
+        won, with its interval."""
+        low, high = interval(spread)
+        lines = []
+        for number, (count, mean, share) in enumerate((bands(self.chance, self.won),
+                                                       bands(1 - self.chance, 1 - self.won))):
+            lines.append("    the side not to move:" if number else "    the side to move:")
+            for band in range(BANDS):
+                if count[band]:
+                    at = 6 + number * BANDS + band
+                    lines.append(f"      {band * 10:3}-{band * 10 + 10}%: {count[band]:5},"
+                                 f" {mean[band]:5.1%}, won {share[band]:5.1%}"
+                                 f" [{low[at]:5.1%}, {high[at]:5.1%}]")
+        return "\n".join(lines)
+
+
+def interval(spread: Any) -> tuple[Any, Any]:
+    """The 90% interval of each figure over the resamples (nan where a band was always
+    empty)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanpercentile(spread, 5, axis=0), np.nanpercentile(spread, 95, axis=0)
+
+
+def bands(chance: Any, won: Any) -> tuple[Any, Any, Any]:
+    """Each band's (`BANDS`) count, mean chance and share won (nan where empty)."""
+    band = np.minimum((np.asarray(chance) * BANDS).astype(int), BANDS - 1)
+    count = np.bincount(band, minlength=BANDS)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (count, np.bincount(band, chance, BANDS) / count,
+                np.bincount(band, won, BANDS) / count)
 
 
 def _game_zigzag(data: list[dict[str, Any]], chance: Any) -> float:

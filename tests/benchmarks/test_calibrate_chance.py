@@ -5,13 +5,20 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
+import calibrate_chance
 import numpy as np
 import pytest
 from calibrate_chance import (
+    NODES,
+    HeldOut,
+    bands,
     calibration_error,
     cross_chances,
+    engine_key,
     fitted_map,
+    held_out,
     mapped,
     reliability,
     rows,
@@ -89,3 +96,65 @@ def test_the_cache_searches_a_game_once_and_joins_its_looks(tmp_path: Path) -> N
     after = next(row for row in joined if row["moves"] == middle["moves"] + 1)
     assert middle["later"] == pytest.approx(1 - after["searched"])
     assert middle["later_nodes"] == after["nodes"]
+
+
+def test_a_band_counts_its_positions_their_mean_chance_and_share_won() -> None:
+    count, mean, share = bands(np.array([0.05, 0.75, 0.71, 0.79, 1.0]),
+                               np.array([0.0, 1.0, 1.0, 0.0, 1.0]))
+    assert count.tolist() == [1, 0, 0, 0, 0, 0, 0, 3, 0, 1]
+    assert mean[7] == pytest.approx(0.75) and share[7] == pytest.approx(2 / 3)
+    assert math.isnan(mean[1]) and math.isnan(share[1]) and share[9] == 1.0
+
+
+def _game(name: str, chances: list[float], red_won: bool) -> list[dict[str, Any]]:
+    """A game's collected positions (as `collect` writes them), Red to move first."""
+    return [{"game": name, "moves": mark, "red_to_move": mark % 2 == 0, "searched": chance,
+             "win": chance, "nodes": NODES, "tried": {}, "played": None, "red_won": red_won}
+            for mark, chance in enumerate(chances)]
+
+
+def test_the_held_out_figures_judge_both_sides_and_both_colours() -> None:
+    """Two games: Red won the first, Black the second. The side not to move's ECE is that of
+    one minus each chance; Red to move's is of Red's turns alone; a game chosen twice counts
+    twice."""
+    data = (_game("a", [0.7, 0.2, 0.8, 0.3, 0.9, 0.1], True)
+            + _game("b", [0.4, 0.6, 0.3, 0.65, 0.2, 0.8], False))
+    chance = np.array([row["searched"] for row in data])
+    judged = HeldOut(data, chance, curve=True)
+    won = np.array([row["red_won"] == row["red_to_move"] for row in data], dtype=float)
+    red = np.array([row["red_to_move"] for row in data])
+    found = judged.figures(["a", "b"])
+    assert found[0] == pytest.approx(calibration_error(chance, won))
+    assert found[1] == pytest.approx(calibration_error(1 - chance, 1 - won))
+    assert found[2] == pytest.approx(calibration_error(chance[red], won[red]))
+    assert found[3] == pytest.approx(calibration_error(chance[~red], won[~red]))
+    assert found[4] == pytest.approx(np.mean(chance - won))
+    assert judged.figures(["a", "a", "b"])[4] == pytest.approx(
+        np.mean(np.concatenate([chance[:6], chance]) - np.concatenate([won[:6], won])))
+    assert found[6 + 7] == pytest.approx(1.0)  # the side to move's 70-80% band: 0.7, won
+
+
+def test_measure_prints_every_figure_of_the_issue_in_one_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`measure` with no file: the held-out sets' games taken from the cache (nothing is
+    searched when it holds them), both chances' ECE for both sides and both colours with
+    intervals, the reliability table's 70-80% band, the zigzag, the floor, the thresholds."""
+    monkeypatch.setattr(calibrate_chance, "HELD_OUT", (
+        ("set one", "benchmark", slice(0, 2)), ("set two", "training", slice(0, 1))))
+    monkeypatch.setattr(calibrate_chance, "leaf_touch", lambda: "the leaf's fit: measured")
+    rng = np.random.default_rng(4)
+    for which, count in (("benchmark", 2), ("training", 1)):
+        folder = tmp_path / f"{engine_key()}-{NODES}" / which
+        folder.mkdir(parents=True)
+        for name, _ in calibrate_chance.games(which)[:count]:
+            chances = list(rng.uniform(0.05, 0.95, 30))
+            (folder / f"{name}.jsonl").write_text("".join(
+                json.dumps(row) + "\n" for row in _game(name, chances, bool(rng.random() < 0.5))))
+    held_out(tmp_path, jobs=1, resamples=20)
+    printed = capsys.readouterr().out
+    for needed in ("side to move", "side not to move", "Red to move", "Black to move",
+                   "70-80%", "zigzag", "floor", "below 2%", "below 40%", "set one (2 games",
+                   "set two (1 games", "the leaf's fit: measured", "3 games"):
+        assert needed in printed, needed
+    assert printed.count("the side not to move:") == 2  # both chances' tables

@@ -5,7 +5,8 @@ both sides' distances) orders positions well but is not a frequency: on position
 games it gave the side to move more than the side to move went on to win
 (docs/engine-measurements.md, "The chance, calibrated"). `Calibration` maps it to one,
 `logit(chance) = slope * z + curve * z**3 + bias` with `z = logit(value)`, fitted by maximum
-likelihood on every position of 200 whole training games with their results
+likelihood on every position of 227 whole training games with their results, every other one
+by date, so that the games of every period weigh as they do in the corpus
 (`benchmarks/calibrate_chance.py fit`, which also chooses whether the cubic term earns its
 place, by how well maps fitted on some of the games foretell the others) and shipped with its
 provenance in `data/calibration.json`. The cubic term (never negative) would let the map trust
