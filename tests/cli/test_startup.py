@@ -41,8 +41,8 @@ HEAVY = {"twixt.language", "twixt.service", "twixt.storage", "twixt.terminal", "
 #: the modules of the layers below the command line that a help may import: the packages
 #: (which import their names when used) and the small modules of what helps show (the record
 #: formats, the engine's levels, core and analysis budget, the pictures' themes and widths)
-LIGHT = {"twixt.rules", "twixt.rules.formats", "twixt.engine", "twixt.engine.about",
-         "twixt.engine._core", "twixt.rendering", "twixt.rendering.about"}
+LIGHT = {"twixt.rules", "twixt.rules.later", "twixt.rules.formats", "twixt.engine",
+         "twixt.engine.about", "twixt.engine._core", "twixt.rendering", "twixt.rendering.about"}
 #: what `think` never imports (the rules it reads a record with speak through the language)
 NOT_THINKING = HEAVY - {"twixt.language", "dataclasses", "typing", "numpy"} | {"twixt.rendering"}
 

@@ -11,6 +11,7 @@ when one of its names is first used, so that a help text that names the levels s
 """
 
 from twixt.engine.about import CORE, DESCRIPTION, LEVELS
+from twixt.rules import later
 
 #: `typing.TYPE_CHECKING` without importing typing, a tenth of Python's start that a help
 #: text need not wait for (type checkers read any `TYPE_CHECKING` as true)
@@ -30,12 +31,5 @@ __all__ = ["CORE", "DESCRIPTION", "LEVELS", "LevelLimit", "Limit", "PlayResult",
            "pegs_to_connect", "think"]
 
 
-def __getattr__(name: str) -> object:
-    """A name of `engine.api`, imported when it is first asked for."""
-    if name not in __all__:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from twixt.engine import api
-
-    value = getattr(api, name)
-    globals()[name] = value
-    return value
+#: every name but the levels' comes from `engine.api`
+__getattr__ = later.importer(__name__, dict.fromkeys(__all__[3:], "api"))

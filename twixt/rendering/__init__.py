@@ -12,6 +12,8 @@ load nothing of Pillow's drawing, and a process that never draws (the web board 
 loads the fonts and the pieces' tiles.
 """
 
+from twixt.rules import later
+
 #: `typing.TYPE_CHECKING` without importing typing, a tenth of Python's start that a help
 #: text need not wait for (type checkers read any `TYPE_CHECKING` as true)
 TYPE_CHECKING = False
@@ -77,12 +79,4 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> object:
-    """A name of the package, from its module (imported the first time it is asked for)."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module
-
-    globals()[name] = found = getattr(import_module(f"{__name__}.{home}"), name)
-    return found
+__getattr__ = later.importer(__name__, _HOMES)

@@ -8,6 +8,8 @@ small module of the rules (the record formats a help text lists: `rules.formats`
 wait for all of them.
 """
 
+from twixt.rules import later
+
 #: `typing.TYPE_CHECKING` without importing typing, a tenth of Python's start that a help
 #: text need not wait for (type checkers read any `TYPE_CHECKING` as true)
 TYPE_CHECKING = False
@@ -76,12 +78,4 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> object:
-    """A name of the rules, imported from its module when it is first asked for."""
-    if name not in _HOMES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module
-
-    value = getattr(import_module(f"{__name__}.{_HOMES[name]}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = later.importer(__name__, _HOMES)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from twixt.service import later
+from twixt.rules import later
 from twixt.service.desk.desk import utc_now
 from twixt.service.desk.engine_pool import ENGINE_CORE, EnginePool
 from twixt.service.desk.engine_seats import THE_ENGINE_PLAYER

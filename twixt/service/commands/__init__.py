@@ -21,7 +21,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from twixt.service import later
+from twixt.rules import later
 from twixt.service.errors import LimitError, MalformedError
 from twixt.service.model import ButtonKind, Reply
 
