@@ -18,12 +18,28 @@ BOT_FIRST = "ann: challenge bot level 5 size 48 swap no first them\n"
 HANG = 60.0
 
 
-async def until(condition: Callable[[], object], what: str) -> None:
-    """Poll `condition()` until it holds; fail naming `what` after `HANG` seconds."""
+def patience() -> float:
+    """`HANG` stretched by how many runnable processes share each core (the load average
+    over the cores, at least 1): a process that needs a second of CPU takes ten or more by
+    the clock when 20 share two cores, as on a machine running the suite beside other work."""
+    return HANG * max(1.0, os.getloadavg()[0] / len(os.sched_getaffinity(0)))
+
+
+async def until(condition: Callable[[], object], what: str,
+                process: subprocess.Popen[bytes] | None = None) -> None:
+    """Poll `condition()` until it holds; fail naming `what` after `patience()` seconds
+    (taken again at each poll, so a load that rises meanwhile lengthens it), or at once if
+    `process` has ended meanwhile (with its exit status and its last lines of stderr, if
+    piped): a build that breaks the process fails without waiting out the bound."""
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + HANG
+    start = loop.time()
     while not condition():
-        assert loop.time() < deadline, f"still waiting for {what}"
+        if process is not None and process.poll() is not None:
+            said = process.stderr.read().decode(errors="replace") if process.stderr else ""
+            raise AssertionError(f"still waiting for {what}, but the process ended with "
+                                 f"{process.returncode}: {said[-2000:]}")
+        waited = loop.time() - start
+        assert waited < patience(), f"still waiting for {what} after {waited:.0f} s"
         await asyncio.sleep(0.05)
 
 
@@ -92,7 +108,7 @@ async def kill_play_while_it_searches(database: Path) -> set[int]:
                             env=environment(database), stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     try:
-        await until(lambda: searching(play.pid), "the engine to search")
+        await until(lambda: searching(play.pid), "the engine to search", play)
         started = descendants(play.pid)
     finally:
         play.kill()

@@ -122,7 +122,7 @@ def _copy(root: Path, source: Path, target: Path, into: bool,
           rules: list[tuple[re.Pattern[str], bool]]) -> None:
     """COPY's rules: a folder's contents go into the target folder; a file goes into it
     (`into`: the target ends in `/`, is a folder, or takes several sources), else becomes it."""
-    files = [source] if source.is_file() else sorted(p for p in source.rglob("*") if p.is_file())
+    files = [source] if source.is_file() else context_files(root, source, rules)
     for file in files:
         if ignored(file.relative_to(root).as_posix(), rules):
             continue
@@ -130,6 +130,24 @@ def _copy(root: Path, source: Path, target: Path, into: bool,
                        else target / file.name if into else target)
         destination.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(file, destination)
+
+
+def context_files(root: Path, folder: Path,
+                  rules: list[tuple[re.Pattern[str], bool]]) -> list[Path]:
+    """The files under `folder`, not descending into a folder that .dockerignore leaves out
+    when no `!` exception could take anything under it back in (none is written). A clone's
+    `.git`, `.venv` and `.ci-venv` (PyTorch's tens of thousands of files) are then not read,
+    nor each of their files matched against every rule: that walk was seconds of CPU for each
+    context built. What the walk skips is ignored whole anyway (`ignored`, the last rule that
+    matches decides), so the context is the same."""
+    keeps = any(not excludes for _, excludes in rules)
+    found = []
+    for here, folders, names in os.walk(folder, followlinks=True):
+        if not keeps:
+            folders[:] = [name for name in folders
+                          if not ignored(Path(here, name).relative_to(root).as_posix(), rules)]
+        found.extend(Path(here, name) for name in names)
+    return sorted(path for path in found if path.is_file())
 
 
 def dependency_folder(folder: Path) -> Path:
@@ -176,14 +194,23 @@ def install(base: Path, compiler: str | None = None) -> Path:
     return environment / "bin"
 
 
-def install_once(tmp_path_factory: pytest.TempPathFactory, name: str,
-                 compiler: str | None = None) -> Path:
-    """`install` made once for the whole run, whichever worker of pytest-xdist asks first
-    (the others wait on a lock, then use it): the workers share their temporary folders'
-    parent, which is the run's own."""
+#: the installs the tests use, by name: the C compiler each is built with (None: the usual
+#: one; `/bin/false`: as on a machine without one)
+INSTALLS: dict[str, str | None] = {"docker": None, "no-compiler": "/bin/false"}
+
+
+def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The run's own temporary folder, which every pytest-xdist worker's folder is in."""
     root = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        root = root.parent
+    return root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root
+
+
+def install_once(root: Path, name: str) -> Path:
+    """The install `name` (`INSTALLS`) made once for the whole run in the run's folder `root`,
+    by whichever asks first — a worker's fixture, or the process tests/conftest.py starts in
+    the background when the run begins (`start_installs`) — the others waiting on a lock,
+    then using it. One that failed left no mark, so the next to ask installs again (a
+    fixture, whose assertion then says why)."""
     base = root / name
     with (root / f"{name}.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -191,21 +218,32 @@ def install_once(tmp_path_factory: pytest.TempPathFactory, name: str,
         if not made.exists():
             shutil.rmtree(base, ignore_errors=True)
             base.mkdir()
-            bin_folder = install(base, compiler)
+            bin_folder = install(base, INSTALLS[name])
             made.write_text(str(bin_folder))
     return Path(made.read_text())
+
+
+def start_installs(root: Path) -> list[subprocess.Popen[bytes]]:
+    """Every install of `INSTALLS` begun in a process of its own, for a run whose folder is
+    `root`: they are the run's longest set-ups (half a minute each by the clock, much of it
+    waiting on pip), so they go on beside the first worker's collection and the other tests
+    instead of keeping one worker from its tests. The fixtures wait for them (`install_once`)."""
+    return [subprocess.Popen([sys.executable, "-m", "tests.test_docker_context", str(root), name],
+                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             start_new_session=True)  # pip's processes stopped with it
+            for name in INSTALLS]
 
 
 @pytest.fixture(scope="session")
 def image(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The image's package installed as the Dockerfile installs it, with a compiler."""
-    return install_once(tmp_path_factory, "docker")
+    return install_once(run_folder(tmp_path_factory), "docker")
 
 
 @pytest.fixture(scope="session")
 def no_compiler(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The same install where the C compiler fails (as on a machine without one)."""
-    return install_once(tmp_path_factory, "no-compiler", compiler="/bin/false")
+    return install_once(run_folder(tmp_path_factory), "no-compiler")
 
 
 def run(image: Path, *command: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -310,3 +348,7 @@ def test_without_a_compiler_the_install_succeeds_and_the_engine_searches_in_pyth
     helped = run(no_compiler, "twixt", "think", "--help")
     assert "engine core: Python (no compiled core: twixt.engine._core is not built" in " ".join(
         helped.stdout.split())
+
+
+if __name__ == "__main__":  # `start_installs`: python -m tests.test_docker_context ROOT NAME
+    install_once(Path(sys.argv[1]), sys.argv[2])

@@ -5,29 +5,31 @@ Needs PyTorch (`pip install -e '.[policy]'`, which CI installs)."""
 
 from __future__ import annotations
 
+import importlib.util
+from types import ModuleType
+
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
+from twixt.engine import policy
 
-from train_policy import (  # noqa: E402 - after the skip
-    Net,
-    exported,
-    game_examples,
-    main,
-    played_ranks,
-    stacked,
-    train,
-    training_games,
-)
-
-from twixt.engine import policy  # noqa: E402
+if importlib.util.find_spec("torch") is None:
+    pytest.skip("needs PyTorch (pip install -e '.[policy]')", allow_module_level=True)
 
 
-def test_each_peg_is_an_example_its_hole_free_in_the_planes() -> None:
-    games, _dropped = training_games()
+@pytest.fixture(scope="module")
+def trainer() -> ModuleType:
+    """benchmarks/train_policy.py, and with it PyTorch, imported by the worker that runs these
+    tests, not by every worker's collection (1.5 s of CPU each)."""
+    import train_policy
+
+    return train_policy
+
+
+def test_each_peg_is_an_example_its_hole_free_in_the_planes(trainer: ModuleType) -> None:
+    games, _dropped = trainer.training_games()
     name, game = games[0]
-    x, y = stacked(game_examples(game))
+    x, y = trainer.stacked(trainer.game_examples(game))
     pegs = sum(1 for turn in game.history if turn.placed is not None)
     assert len(x) == pegs - 1, name            # every peg but the first
     assert x.shape[1:] == (len(policy.PLANES), 24, 24)
@@ -37,26 +39,28 @@ def test_each_peg_is_an_example_its_hole_free_in_the_planes() -> None:
     assert (x[:, 0].sum(axis=(1, 2)) - x[:, 1].sum(axis=(1, 2)) <= 1).all()
 
 
-def test_the_engine_runs_the_learned_network_as_pytorch_does() -> None:
-    games, _dropped = training_games()
-    x, y = stacked(example for _name, game in games[:3] for example in game_examples(game))
-    net = train(x, y, channels=6, blocks=2, epochs=2, rate=2e-3, seed=3)
-    arrays = exported(net, {"test": True})
-    engine = policy.PolicyNetwork(arrays)           # type: ignore[arg-type]
-    with torch.no_grad():
-        expected = net(torch.from_numpy(x[:8])).numpy()
+def test_the_engine_runs_the_learned_network_as_pytorch_does(trainer: ModuleType) -> None:
+    games, _dropped = trainer.training_games()
+    x, y = trainer.stacked(example for _name, game in games[:3]
+                           for example in trainer.game_examples(game))
+    net = trainer.train(x, y, channels=6, blocks=2, epochs=2, rate=2e-3, seed=3)
+    arrays = trainer.exported(net, {"test": True})
+    engine = policy.PolicyNetwork(arrays)
+    with trainer.torch.no_grad():
+        expected = net(trainer.torch.from_numpy(x[:8])).numpy()
     found = engine.logits(x[:8]).reshape(8, -1)
     free = x[:8, policy.FREE].reshape(8, -1) > 0.5
     assert np.abs(found[free] - expected[free]).max() < 1e-4
     # the learned network ranks its own training pegs better than an untrained one does
-    untrained = policy.PolicyNetwork(exported(Net(6, 2).eval(), {}))  # type: ignore[arg-type]
-    assert played_ranks(engine, x, y).mean() < played_ranks(untrained, x, y).mean()
+    untrained = policy.PolicyNetwork(trainer.exported(trainer.Net(6, 2).eval(), {}))
+    ranks = trainer.played_ranks
+    assert ranks(engine, x, y).mean() < ranks(untrained, x, y).mean()
 
 
-def test_the_command_writes_a_file_the_engine_loads(tmp_path) -> None:
+def test_the_command_writes_a_file_the_engine_loads(trainer: ModuleType, tmp_path) -> None:
     output = tmp_path / "policy.npz"
-    main(["--games", "2", "--epochs", "1", "--channels", "4", "--blocks", "1",
-          "--output", str(output)])
+    trainer.main(["--games", "2", "--epochs", "1", "--channels", "4", "--blocks", "1",
+          "--threads", "1", "--output", str(output)])  # as the run's (tests/conftest.py)
     with np.load(output, allow_pickle=False) as arrays:
         net = policy.PolicyNetwork({name: arrays[name] for name in arrays.files})
         assert '"command": "python benchmarks/train_policy.py"' in str(arrays["provenance"])

@@ -75,7 +75,7 @@ async def test_a_signal_stops_the_bot_cleanly_while_it_searches(tmp_path, fake_d
     await kill_play_while_it_searches(database)
     assert owed(database) == [(1, 0, 1)]  # the bot's first move is owed
     bot = start_bot(fake_discord, database, bots)
-    await until(lambda: searching(bot.pid), "the bot to search after its start")
+    await until(lambda: searching(bot.pid), "the bot to search after its start", bot)
     started = descendants(bot.pid)
     bot.send_signal(stop)
     assert await exit_code(bot) == 0
@@ -90,7 +90,7 @@ async def test_a_signal_stops_the_bot_cleanly_while_it_searches(tmp_path, fake_d
 async def test_sigterm_stops_an_idle_bot_cleanly(tmp_path, fake_discord, bots, ready):
     fake_discord.hold_ready = not ready
     bot = start_bot(fake_discord, tmp_path / "t.db", bots)
-    await until(fake_discord.identified.is_set, "the bot to identify")
+    await until(fake_discord.identified.is_set, "the bot to identify", bot)
     if ready:
         await until(fake_discord.ready_sent.is_set, "READY")
     bot.send_signal(signal.SIGTERM)
@@ -102,7 +102,7 @@ async def test_sigterm_stops_the_bot_cleanly_in_its_start(tmp_path, fake_discord
     # logged in, syncing its commands, not yet connected to the gateway
     fake_discord.hold_sync = True
     bot = start_bot(fake_discord, tmp_path / "t.db", bots)
-    await until(fake_discord.sync_asked.is_set, "the bot to sync its commands")
+    await until(fake_discord.sync_asked.is_set, "the bot to sync its commands", bot)
     bot.send_signal(signal.SIGTERM)
     assert await exit_code(bot) == 0
     assert bot.stderr.read().count(b"twixt:") == 0  # no "cannot reach Discord"
@@ -113,7 +113,7 @@ async def test_a_sigkilled_bot_leaves_no_engine_process_behind(tmp_path, fake_di
     database = tmp_path / "t.db"
     await kill_play_while_it_searches(database)
     bot = start_bot(fake_discord, database, bots)
-    await until(lambda: searching(bot.pid), "the bot to search after its start")
+    await until(lambda: searching(bot.pid), "the bot to search after its start", bot)
     started = descendants(bot.pid)
     bot.kill()
     bot.wait()
