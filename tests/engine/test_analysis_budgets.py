@@ -74,7 +74,9 @@ def test_the_swings_ends_are_searched_with_the_deep_nodes_and_the_same_twice() -
     first = analyze_game(game, limit)
     deep = deep_limit(limit, game).nodes
     assert first.deep_nodes   # some move that lost something was judged again
-    # the position after the move played and the one after the engine's choice
-    assert all(nodes == 2 * deep for nodes in first.deep_nodes)
+    # the position before, the one after the move played and the one after the deeper look's
+    # choice, each searched once (a position two moves share, or a choice that is the move)
+    assert all(nodes % deep == 0 and nodes <= 3 * deep for nodes in first.deep_nodes)
+    assert first.deep_nodes[0] >= 2 * deep
     assert first.nodes >= sum(first.deep_nodes) + len(first.moves)
     assert analyze_game(game, limit) == first   # node budgets: the same every run
