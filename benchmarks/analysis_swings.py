@@ -1,21 +1,25 @@
 """Are the analysis's swings the game's turning points? Checked by a deeper look and by play.
 
-    python benchmarks/analysis_swings.py --games 20           # the deeper look and the screen
+    python benchmarks/analysis_swings.py --games 20           # the deeper look and its screen
     python benchmarks/analysis_swings.py --games 1 --playouts 10 --top 1   # and a play-out
 
 For each of the first `--games` games of the real-game benchmark (`benchmarks/games/`, those
 whose file name sorts after `--after`) this analyses the game at the default budget
-(`engine.analysis.default_limit`, its nodes alone) as `twixt analyze` does, and again with
-every move judged by the analysis's deeper look (`analysis.deep_limit`: ten times the nodes;
-the deeper look's own choice at the position before, the move played and that choice, each
-with the opponent to move): that is the 10× look's loss of every move. It prints each listed
-swing with both looks' losses, and the 10× look's largest loss: whether it is listed (goal:
-whenever it is at least 15 points), its loss by the first look and its rank there (which a
-screen must let through to the deeper look). At the end: how many listed swings the deeper
-look clears (under 10 points; goal: none), how many 10× largest losses of 15 points or more
+(`engine.analysis.default_limit`, its nodes alone) with every move judged by the analysis's
+deeper look (`analysis.deep_limit`: ten times the nodes; the deeper look's own choice at the
+position before, the move played and that choice, each with the opponent to move): the 10×
+look's loss of every move. The analysis's own screen (`analysis.SCREEN`) judges the same way
+only the moves with the largest drops by the deeper look, so its swings are those of the moves
+the screen lets through (`analysis.listed_swings`; `--check` runs `twixt analyze`'s analysis too
+and stops if it lists other swings). It prints each listed swing with both looks' losses (the
+first look's, at the analysis's budget against its choice, and the 10× look's), and the 10×
+look's largest loss: whether it is listed (goal: whenever it is at least 15 points), and its
+drop and the drop's rank (what the screen judges by). At the end: how many listed swings the
+deeper look clears (none can be: goal none), how many 10× largest losses of 15 points or more
 are left out (goal: none), and for several screens (`analysis.Screen`: the `most` largest
-first-look losses, each at least `least`) how many of those largest losses each would leave
-out and how many moves a game it sends to the deeper look.
+drops, each at least `least`) how many of those largest losses, and of all the 10× losses of 10
+points or more, each would leave out, and how many moves a game it sends to the last search.
+What an analysis costs against main's is `benchmarks/engine_bench.py --parts analysis`'s.
 
 With `--playouts N` it then plays out the `--top` largest listed swings of each game: the
 engine against itself from the position after the move played and from the one after the
@@ -41,6 +45,7 @@ from twixt.engine.analysis import (
     Screen,
     analyze_game,
     default_limit,
+    listed_swings,
 )
 from twixt.rules import Colour, Game
 from twixt.rules.records import load
@@ -49,7 +54,7 @@ GAMES = Path(__file__).with_name("games")
 #: a 10× look's largest loss at least this must be among the listed swings
 LISTED_ABOVE = 0.15
 #: the screens compared: (least loss by the first look, most moves judged again)
-SCREENS = [Screen(least, most) for least in (0.0, 0.03, 0.05, 0.08, 0.10)
+SCREENS = [Screen(least, most) for least in (-1.0, 0.0, 0.05, 0.10)
            for most in (3, 4, 6, 8, 10)]
 
 
@@ -89,11 +94,11 @@ def every_move(game: Game) -> Screen:
     return Screen(least=-1.0, most=len(game.history))
 
 
-def first_rank(analysis: GameAnalysis, index: int) -> int:
-    """The rank (from 1) of the move at `index` among the first look's losses."""
-    losses = analysis.first_losses
-    return 1 + sum(loss > losses[index] or (loss == losses[index] and other < index)
-                   for other, loss in enumerate(losses))
+def drop_rank(analysis: GameAnalysis, index: int) -> int:
+    """The rank (from 1) of the move at `index` among the deeper look's drops."""
+    drops = [-1.0 if drop is None else drop for drop in analysis.drops]
+    return 1 + sum(drop > drops[index] or (drop == drops[index] and other < index)
+                   for other, drop in enumerate(drops))
 
 
 def points(loss: float) -> str:
@@ -108,14 +113,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--playouts", type=int, default=0, help="0: no play-outs")
     parser.add_argument("--top", type=int, default=3, help="the listed swings played out a game")
     parser.add_argument("--playout-nodes", type=int, default=15000)
+    parser.add_argument("--check", action="store_true",
+                        help="analyse each game as `twixt analyze` does too, and compare")
     args = parser.parse_args(argv)
     games = listed = cleared = big = left_out = confirmed = played_out = 0
-    judged = cpu_first = cpu_reference = 0.0
-    # per game with a 10× largest loss >= LISTED_ABOVE: (its first-look loss, its rank)
+    judged = cpu_every = 0.0
+    # per game with a 10× largest loss >= LISTED_ABOVE: (its drop, the drop's rank)
     largest: list[tuple[float, int]] = []
-    first_losses: list[tuple[float, ...]] = []
     # the same for every move whose 10× loss is at least `MIN_SWING` (a swing it would list)
     tens: list[tuple[float, int]] = []
+    all_drops: list[tuple[float | None, ...]] = []
     for path in sorted(GAMES.glob("*.twixt")):
         if games >= args.games:
             break
@@ -124,35 +131,40 @@ def main(argv: list[str] | None = None) -> None:
         game = load(path)
         limit = replace(default_limit(game), seconds=None)
         started = time.process_time()
-        analysis = analyze_game(game, limit)
-        cpu_first += time.process_time() - started
-        started = time.process_time()
-        reference = analyze_game(game, limit, screen=every_move(game))
-        cpu_reference += time.process_time() - started
-        if analysis.step != 1 or not analysis.moves:
+        every = analyze_game(game, limit, screen=every_move(game))
+        cpu_every += time.process_time() - started
+        if every.step != 1 or not every.moves:
             continue
         games += 1
-        judged += len(analysis.judged)
-        first_losses.append(analysis.first_losses)
-        index, worst = max(enumerate(reference.moves), key=lambda pair: pair[1].loss)
-        first = analysis.first_losses[index]
-        rank = first_rank(analysis, index)
-        shown = [f"{n} ({points(analysis.first_losses[n - 1])} -> "
-                 f"{points(analysis.move(n).loss)})" for n in analysis.swings]
-        print(f"{path.name}: {len(analysis.moves)} moves, {len(analysis.judged)} judged again; "
-              f"swings (first look -> 10x look, points): {', '.join(shown) or 'none'}; "
-              f"the 10x look's largest loss: move {worst.number}, {points(worst.loss)} "
-              f"({'listed' if worst.number in analysis.swings else 'not listed'}; first look "
-              f"{points(first)}, rank {rank})", flush=True)
-        tens += [(analysis.first_losses[place], first_rank(analysis, place))
-                 for place, report in enumerate(reference.moves) if report.loss >= MIN_SWING]
-        listed += len(analysis.swings)
-        cleared += sum(reference.move(n).loss < MIN_SWING for n in analysis.swings)
+        screened = SCREEN.candidates(list(every.drops))
+        swings = [every.moves[index].number
+                  for index in listed_swings(every.moves, screened)]
+        if args.check:
+            analysis = analyze_game(game, limit)
+            assert list(analysis.swings) == swings, (analysis.swings, swings)
+            assert all(analysis.move(n) == every.move(n) for n in analysis.judged)
+        judged += len(screened)
+        all_drops.append(every.drops)
+        index, worst = max(enumerate(every.moves), key=lambda pair: pair[1].loss)
+        drop = every.drops[index] or 0.0
+        rank = drop_rank(every, index)
+        shown = [f"{n} ({points(every.first_losses[n - 1])} -> {points(every.move(n).loss)})"
+                 for n in swings]
+        print(f"{path.name}: {len(every.moves)} moves, {len(screened)} judged against the "
+              f"deeper look's choice; swings (first look -> 10x look, points): "
+              f"{', '.join(shown) or 'none'}; the 10x look's largest loss: move {worst.number}, "
+              f"{points(worst.loss)} ({'listed' if worst.number in swings else 'not listed'}; "
+              f"first look {points(every.first_losses[index])}, drop {points(drop)}, rank "
+              f"{rank})", flush=True)
+        tens += [(every.drops[place] or 0.0, drop_rank(every, place))
+                 for place, report in enumerate(every.moves) if report.loss >= MIN_SWING]
+        listed += len(swings)
+        cleared += sum(every.move(n).loss < MIN_SWING for n in swings)
         if worst.loss >= LISTED_ABOVE:
             big += 1
-            left_out += worst.number not in analysis.swings
-            largest.append((first, rank))
-        for swing in map(analysis.move, analysis.swings[:args.top] if args.playouts else ()):
+            left_out += worst.number not in swings
+            largest.append((drop, rank))
+        for swing in map(every.move, swings[:args.top] if args.playouts else ()):
             before = position_before(game, swing.number)
             after_played, after_best = before.copy(), before.copy()
             after_played.play(swing.played)
@@ -171,19 +183,18 @@ def main(argv: list[str] | None = None) -> None:
     print(f"\n{games} games, screen {SCREEN}: {listed} swings listed, {cleared} of them under "
           f"{MIN_SWING:.0%} by the 10x look (goal: none); the 10x look's largest loss "
           f">= {LISTED_ABOVE:.0%} in {big} games, left out in {left_out} (goal: none); "
-          f"{judged / max(games, 1):.1f} moves a game judged again; CPU {cpu_first:.0f} s for "
-          f"the analyses, {cpu_reference:.0f} s for the 10x look at every move (the floor)")
+          f"{judged / max(games, 1):.1f} moves a game judged against the deeper look's choice; "
+          f"CPU {cpu_every:.0f} s for the analyses with every move judged")
     for name, found in (("the 10x largest losses >= 15", largest), ("every 10x loss >= 10", tens)):
-        print(f"{name} points (first look's loss, rank): "
-              + ", ".join(f"({points(first)}, {rank})" for first, rank in found))
+        print(f"{name} points (drop, rank): "
+              + ", ".join(f"({points(drop)}, {rank})" for drop, rank in found))
     for screen in SCREENS:
-        missed = sum(first < screen.least or rank > screen.most for first, rank in largest)
-        missed_tens = sum(first < screen.least or rank > screen.most for first, rank in tens)
-        sent = sum(min(screen.most, sum(loss >= screen.least for loss in losses))
-                   for losses in first_losses)
+        missed = sum(drop < screen.least or rank > screen.most for drop, rank in largest)
+        missed_tens = sum(drop < screen.least or rank > screen.most for drop, rank in tens)
+        sent = sum(len(screen.candidates(list(drops))) for drops in all_drops)
         print(f"  screen least {screen.least:.0%}, most {screen.most}: leaves out {missed} of "
               f"{len(largest)} (of the 10x losses >= {MIN_SWING:.0%}: {missed_tens} of "
-              f"{len(tens)}); {sent / max(games, 1):.1f} moves a game judged again")
+              f"{len(tens)}); {sent / max(games, 1):.1f} moves a game judged")
     if played_out:
         print(f"play-outs ({args.playouts} a side at {args.playout_nodes:,} nodes a move): "
               f"{confirmed} of {played_out} swings confirmed")

@@ -259,8 +259,9 @@ def test_the_analysis_goes_back_to_the_start_in_one_pass_over_the_log(monkeypatc
 
 
 def test_the_swings_are_judged_again_by_a_deeper_search(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The cheap search sees Red's C5 lose .5 against D4; the deeper one, of both positions,
-    sees it lose nothing: it is not listed, and its figures are the deeper search's."""
+    """The cheap search sees Red's C5 lose .5 against D4; the deeper one sees it drop .2 and,
+    against its own choice D4, lose nothing: it is not listed, and its figures are the deeper
+    search's."""
     deep = deep_limit(LIMIT, Game(("alice", "bob"), size=8))
     least = board_nodes(fixed_nodes(budget().deep_level), Game(size=8))
     assert deep.nodes == max(LIMIT.nodes * DEEP, least)
@@ -270,8 +271,8 @@ def test_the_swings_are_judged_again_by_a_deeper_search(monkeypatch: pytest.Monk
         pegs = " ".join(sorted(str(peg.hole) for peg in game.pegs()))
         asked.append((pegs, limit.nodes))
         red = {"B2 C5 G7": 0.2, "B2 D4 G7": 0.7}.get(pegs, 0.5)
-        if limit.nodes == deep.nodes:
-            red = 0.4
+        if limit.nodes == deep.nodes:   # Red's C5 drops .2 from Red's .6 before it to .4
+            red = 0.6 if pegs in ("B2", "B2 G7") else 0.4
         move = "D4" if pegs == "B2 G7" else str(game.legal_placements()[-1])
         win = red if game.colour_to_move is Colour.RED else 1.0 - red
         return PlayResult(move, win, (move,), 1, 0.0)
@@ -279,11 +280,13 @@ def test_the_swings_are_judged_again_by_a_deeper_search(monkeypatch: pytest.Monk
     monkeypatch.setattr(analysis_module, "think", think)
     game = played(Game(("alice", "bob"), size=8, swap=False), ["B2", "G7", "C5"])
     result = analyze_game(game, LIMIT)
-    # the position before (for the deeper look's own choice), after the move, after that choice
+    # every position (its own choice before a move, its value after), then the position
+    # after its choice at the one move whose drop the screen lets through
     assert sorted(pegs for pegs, nodes in asked if nodes == deep.nodes) == [
-        "B2 C5 G7", "B2 D4 G7", "B2 G7"]
+        "", "B2", "B2 C5 G7", "B2 D4 G7", "B2 G7"]
     assert (result.move(3).red, result.move(3).red_best) == (0.4, 0.4)
     assert result.first_losses[2] == pytest.approx(0.5) and result.judged == (3,)
+    assert result.drops[2] == pytest.approx(0.2)
     assert result.swings == ()
 
 
@@ -408,7 +411,8 @@ def test_a_bound_on_the_whole_analysis_is_shared_among_its_searches(
     monkeypatch.setattr(analysis_module, "think", think)
     game = played(Game(("alice", "bob"), size=8, swap=False), ["B2", "G7", "C5"])
     analyze_game(game, Limit(seconds=5.0), total_seconds=2.0)
-    assert len(given) == 7   # the start, three positions, three engine's choices
+    # the start, three positions, three engine's choices; the deeper look's four positions
+    assert len(given) == 11
     assert all(seconds is not None for seconds in given)
     assert sum(s for s in given if s is not None) <= 2.0
 

@@ -19,17 +19,18 @@ not the drop from the position before (the drop compares a position with the mov
 with one with the opponent to move).
 
 The swings are the moves that lost most by a deeper look (`deep_limit`: `DEEP` times the
-nodes), each at least `MIN_SWING`: the moves the first look found lost most (`SCREEN`: the
-`Screen.most` largest losses, each at least `Screen.least`) are judged again by it, which
-searches the position before the move (for its own choice there), the one after the move
-played and the one after its choice, each on its own (with no earlier look: the earlier
-search's look at its own choice is drawn upwards by its maximum), and the `SWINGS` largest
-losses by that deeper look are listed; a move that cost nothing by it (its choice, or one as
-good) is never listed. The deeper figures (its choice, Red's chance after both) replace the
-first look's in the report. The screen is there because the deeper look at every move would
-cost some ten times the analysis; how often the deeper look's largest loss falls outside it on
-real games is measured by `benchmarks/analysis_swings.py` (docs/engine-measurements.md,
-"Swings judged by the deeper look").
+nodes), each at least `MIN_SWING`. The deeper look searches every position of the game on its
+own (with no earlier look: the earlier search's look at its own choice is drawn upwards by its
+maximum), which gives its own choice before each move and its value of the position after
+it; the moves with the largest drops by it (`SCREEN`) are judged against its own choice by a
+search of the position after that choice, and the `SWINGS` largest losses so judged are
+listed. A move that cost nothing by it (its choice, or one as good) is never listed. The
+deeper figures (its choice, Red's chance after both) replace the first look's in the report.
+The screen spares a deeper search of the position after the deeper look's choice at every
+move; how often the deeper look's largest loss falls outside it on real games is measured by
+`benchmarks/analysis_swings.py` (docs/engine-measurements.md, "Swings judged by the deeper
+look"). A screen on the first look's losses missed it: the first look's choice is often the
+move played where the deeper look's is another.
 
 A position's search gets `limit` (the default: `default_limit`) while the game has at most
 `FULL_SEARCHES` searches; a longer game shares that many searches' worth, each getting at
@@ -53,7 +54,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from twixt.engine import core
@@ -77,12 +78,9 @@ MIN_SWING = 0.10
 #: at ten times none (docs/engine-measurements.md, "Swings: a deeper look")
 DEEP = 10
 DEEP_SECONDS = 10
-#: the deeper look's searches a move (the position before it, for the deeper look's own
-#: choice, and the positions after the move played and after that choice), and what one costs
-#: against a position's search in an analysis's progress and shared time: its nodes cost ten
-#: times, the root network's pass the same (docs/engine-measurements.md, "What an analysis
-#: costs")
-DEEP_SEARCHES = 3
+#: what a deeper search costs against a position's search in an analysis's progress and
+#: shared time: its nodes cost ten times, the root network's pass the same
+#: (docs/engine-measurements.md, "Swings judged by the deeper look")
 DEEP_COST = 5
 
 #: the seconds a position's search may take by default (a longer game shares them, as it does
@@ -132,16 +130,22 @@ def default_limit(game: Game) -> Limit:
 
 @dataclass(frozen=True)
 class Screen:
-    """Which moves the deeper look judges: the `most` that lost most by the first look, each
-    losing at least `least` there (the earlier of two equal losses first)."""
+    """Which moves the deeper look judges against its own choice: the `most` with the largest
+    drops by it (the mover's chance before the move, to move, less after it), each at least
+    `least` (the earlier of two equal drops first). A drop is no loss (the side to move has
+    its own bias, and the value before is that of the deeper look's choice by the search
+    that chose it, drawn upwards by its maximum), but it ranks the moves for the search
+    that tells the loss."""
 
     least: float
     most: int
 
-    def candidates(self, reports: list[MoveReport]) -> list[int]:
-        """The indices of the moves of `reports` this screen lets through, largest loss first."""
-        ranked = sorted(range(len(reports)), key=lambda index: (-reports[index].loss, index))
-        return [index for index in ranked[:self.most] if reports[index].loss >= self.least]
+    def candidates(self, drops: list[float | None]) -> list[int]:
+        """The indices of the moves this screen lets through, largest of their `drops` first
+        (None: not looked at)."""
+        looked = [index for index, drop in enumerate(drops) if drop is not None]
+        ranked = sorted(looked, key=lambda index: (-(drops[index] or 0.0), index))
+        return [index for index in ranked[:self.most] if (drops[index] or 0.0) >= self.least]
 
 
 #: the analysis's screen: SCREEN_CHOSEN
@@ -183,10 +187,12 @@ class MoveReport:
 class GameAnalysis:
     """Red's chance before the first move (`start`), a report a move (or, when `step` > 1, a
     report every `step` moves), and the swings: the numbers of the listed moves, biggest loss
-    first. `nodes` is every search's nodes, `deep_nodes` those of each move the deeper look
-    judged, in the order judged, `first_losses` each move's loss by the first look (before the
-    deeper look replaced its figures) and `judged` the numbers of the moves the deeper look
-    judged: the work done, for a reader to check (the benchmark, the tests)."""
+    first. `nodes` is every search's nodes, `deep_nodes` those of each of the deeper look's
+    searches in order, `first_losses` each move's loss by the first look (before the deeper
+    look replaced its figures), `drops` each move's drop by the deeper look (`Screen`'s
+    measure; None: not looked at) and `judged` the numbers of the moves the deeper look judged
+    (by its drop, largest first): the work done, for a reader to check (the benchmark, the
+    tests)."""
 
     start: float
     moves: tuple[MoveReport, ...]
@@ -195,6 +201,7 @@ class GameAnalysis:
     nodes: int = 0
     deep_nodes: tuple[int, ...] = ()
     first_losses: tuple[float, ...] = ()
+    drops: tuple[float | None, ...] = ()
     judged: tuple[int, ...] = ()
 
     def move(self, number: int) -> MoveReport:
@@ -363,7 +370,8 @@ def analyze_game(game: Game, limit: Limit, *, seed: int = 0, total_seconds: floa
     step = max(1, math.ceil(len(moves) / (MAX_POSITIONS - 1)))
     marks = sorted({*range(0, len(moves), step), len(moves)})
     planned = len(marks) + (len(marks) - 1 if step == 1 else 0)
-    searches = _Searches(limit, planned, planned + DEEP_SEARCHES * DEEP_COST * chosen.most, seed,
+    deep_planned = len(marks) + chosen.most if step == 1 else 0
+    searches = _Searches(limit, planned, planned + DEEP_COST * deep_planned, seed,
                          total_seconds, _Told(progress, len(moves)))
     board = game.copy()
     for _ in turns:  # back to the start, one undo a turn (`history` is a fresh tuple a read)
@@ -404,55 +412,91 @@ def analyze_game(game: Game, limit: Limit, *, seed: int = 0, total_seconds: floa
                        seen[place + 1] if place + 1 < len(seen) else None), alike=report.red)
                    for place, report in enumerate(reports, start=1)]
     first_losses = tuple(report.loss for report in reports)
-    candidates = [] if searches.out_of_time() else chosen.candidates(reports)
-    searches.plan(DEEP_SEARCHES * DEEP_COST * len(candidates))
-    judged = _Deeper(positions, searches, deep_limit(limit, game))
+    deeper = _Deeper(positions, searches, deep_limit(limit, game))
+    drops: list[float | None] = [None] * len(reports)
+    if step == 1 and not searches.out_of_time():
+        drops = deeper.drops(reports)
+    candidates = chosen.candidates(drops)
+    searches.plan(DEEP_COST * len(candidates))
     for index in candidates:
         if searches.out_of_time():
             break
-        reports[index] = judged.report(index, reports[index])
+        reports[index] = deeper.report(index, reports[index])
     searches.told.finish()
-    listed = sorted((index for index in judged.done if reports[index].loss >= MIN_SWING),
-                    key=lambda index: (-reports[index].loss, index))[:SWINGS]
+    listed = listed_swings(reports, deeper.done)
     return GameAnalysis(start, tuple(reports), tuple(reports[i].number for i in listed), step,
-                        searches.nodes, tuple(judged.nodes), first_losses,
-                        tuple(reports[i].number for i in judged.done))
+                        searches.nodes, tuple(deeper.nodes), first_losses, tuple(drops),
+                        tuple(reports[i].number for i in deeper.done))
+
+
+def listed_swings(reports: Sequence[MoveReport], judged: Iterable[int]) -> list[int]:
+    """The indices of the swings among the moves the deeper look `judged`: the `SWINGS`
+    largest losses of at least `MIN_SWING`, largest first (the earlier of two equal ones)."""
+    return sorted((index for index in judged if reports[index].loss >= MIN_SWING),
+                  key=lambda index: (-reports[index].loss, index))[:SWINGS]
 
 
 class _Deeper:
-    """The deeper look (`deep_limit`) at candidate swings: the position before a move (for
-    the deeper look's own choice there), the one after the move played and the one after
-    that choice, each searched on its own (no earlier look: the earlier search's look at its
-    own choice is drawn upwards by its maximum), a position searched once however many
-    candidates share it."""
+    """The deeper look (`deep_limit`): every position of the game searched on its own (no
+    earlier look: the earlier search's look at its own choice is drawn upwards by its
+    maximum), which gives its own choice before each move and its value of the position after
+    it, and for the moves the screen lets through the position after that choice."""
 
     def __init__(self, positions: list[Game], searches: _Searches, limit: Limit) -> None:
         self.positions = positions
         self.searches = searches
         self.limit = limit
         self.looks: dict[int, _Look] = {}
-        #: the indices of the moves judged, and each one's nodes searched
+        #: the indices of the moves judged, and each deeper search's nodes in order
         self.done: list[int] = []
         self.nodes: list[int] = []
 
     def look(self, place: int) -> _Look:
         """The deeper look at the position after `place` moves."""
         if place not in self.looks:
+            done = self.searches.nodes
             self.looks[place] = self.searches.look(self.positions[place], None, None,
                                                    self.limit, DEEP_COST)
+            self.nodes.append(self.searches.nodes - done)
         return self.looks[place]
+
+    def drops(self, reports: list[MoveReport]) -> list[float | None]:
+        """Each move's drop by the deeper look, the screen's measure: how much less the
+        mover's chance is after the move (the opponent to move) than before it (the mover to
+        move, by its own choice); 0 where that choice is the move played, None where a bound
+        on the whole analysis stopped the look first."""
+        for place in range(len(self.positions)):
+            if self.searches.out_of_time():
+                break
+            self.look(place)
+        found: list[float | None] = []
+        for index, report in enumerate(reports):
+            if index + 1 not in self.looks:
+                found.append(None)
+                continue
+            before = self.positions[index]
+            best = self.look(index).move
+            suggested = before.copy()
+            suggested.play(best)
+            if _board(suggested) == _board(self.positions[index + 1]):
+                found.append(0.0)
+                continue
+            found.append(_share(_best_colour(before, best), self.look(index).red)
+                         - _share(report.colour, self.look(index + 1).red))
+        return found
 
     def report(self, index: int, old: MoveReport) -> MoveReport:
         """The report of the move at `index` with the deeper look's figures: Red's chance
         after the move played and after the deeper look's own choice at the same position."""
-        done = self.searches.nodes
         before = self.positions[index]
         best = self.look(index).move
         red = self.look(index + 1).red
+        done = self.searches.nodes
         red_best = _after(before, best, self.positions[index + 1], red, self.searches, None,
                           self.limit, DEEP_COST)
+        if self.searches.nodes != done:
+            self.nodes.append(self.searches.nodes - done)
         self.done.append(index)
-        self.nodes.append(self.searches.nodes - done)
         return replace(old, red=red, best=best, red_best=red_best,
                        best_colour=_best_colour(before, best), alike=None)
 
