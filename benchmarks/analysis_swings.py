@@ -95,10 +95,19 @@ def every_move(game: Game) -> Screen:
 
 
 def drop_rank(analysis: GameAnalysis, index: int) -> int:
-    """The rank (from 1) of the move at `index` among the deeper look's drops."""
-    drops = [-1.0 if drop is None else drop for drop in analysis.drops]
+    """The rank (from 1) of the move at `index` among the deeper look's drops (0: the deeper
+    look's own choice, no candidate)."""
+    drops = [-2.0 if drop is None else drop for drop in analysis.drops]
+    if analysis.drops[index] is None:
+        return 0
     return 1 + sum(drop > drops[index] or (drop == drops[index] and other < index)
                    for other, drop in enumerate(drops))
+
+
+def deeper_losses(every: GameAnalysis) -> list[float]:
+    """Each move's loss by the deeper look, of an analysis that judged every candidate: 0 where
+    the deeper look's own choice is the move played (no candidate, so not judged)."""
+    return [report.loss if report.number in every.judged else 0.0 for report in every.moves]
 
 
 def points(loss: float) -> str:
@@ -145,24 +154,26 @@ def main(argv: list[str] | None = None) -> None:
             assert all(analysis.move(n) == every.move(n) for n in analysis.judged)
         judged += len(screened)
         all_drops.append(every.drops)
-        index, worst = max(enumerate(every.moves), key=lambda pair: pair[1].loss)
+        losses = deeper_losses(every)
+        index = max(range(len(losses)), key=lambda place: (losses[place], -place))
+        number, worst = every.moves[index].number, losses[index]
         drop = every.drops[index] or 0.0
         rank = drop_rank(every, index)
-        shown = [f"{n} ({points(every.first_losses[n - 1])} -> {points(every.move(n).loss)})"
+        shown = [f"{n} ({points(every.first_losses[n - 1])} -> {points(losses[n - 1])})"
                  for n in swings]
         print(f"{path.name}: {len(every.moves)} moves, {len(screened)} judged against the "
               f"deeper look's choice; swings (first look -> 10x look, points): "
-              f"{', '.join(shown) or 'none'}; the 10x look's largest loss: move {worst.number}, "
-              f"{points(worst.loss)} ({'listed' if worst.number in swings else 'not listed'}; "
+              f"{', '.join(shown) or 'none'}; the 10x look's largest loss: move {number}, "
+              f"{points(worst)} ({'listed' if number in swings else 'not listed'}; "
               f"first look {points(every.first_losses[index])}, drop {points(drop)}, rank "
               f"{rank})", flush=True)
         tens += [(every.drops[place] or 0.0, drop_rank(every, place))
-                 for place, report in enumerate(every.moves) if report.loss >= MIN_SWING]
+                 for place, loss in enumerate(losses) if loss >= MIN_SWING]
         listed += len(swings)
-        cleared += sum(every.move(n).loss < MIN_SWING for n in swings)
-        if worst.loss >= LISTED_ABOVE:
+        cleared += sum(losses[n - 1] < MIN_SWING for n in swings)
+        if worst >= LISTED_ABOVE:
             big += 1
-            left_out += worst.number not in swings
+            left_out += number not in swings
             largest.append((drop, rank))
         for swing in map(every.move, swings[:args.top] if args.playouts else ()):
             before = position_before(game, swing.number)

@@ -79,9 +79,10 @@ MIN_SWING = 0.10
 DEEP = 10
 DEEP_SECONDS = 10
 #: what a deeper search costs against a position's search in an analysis's progress and
-#: shared time: its nodes cost ten times, the root network's pass the same
-#: (docs/engine-measurements.md, "Swings judged by the deeper look")
-DEEP_COST = 5
+#: shared time: its nodes cost ten times, the root network's pass the same; about six times
+#: on 24×24 with the compiled core (docs/engine-measurements.md, "Swings judged by the
+#: deeper look")
+DEEP_COST = 6
 
 #: the seconds a position's search may take by default (a longer game shares them, as it does
 #: the nodes): a bound for a slow or busy machine, below every level's own cap; the nodes decide
@@ -142,14 +143,17 @@ class Screen:
 
     def candidates(self, drops: list[float | None]) -> list[int]:
         """The indices of the moves this screen lets through, largest of their `drops` first
-        (None: not looked at)."""
+        (None: no candidate)."""
         looked = [index for index, drop in enumerate(drops) if drop is not None]
         ranked = sorted(looked, key=lambda index: (-(drops[index] or 0.0), index))
         return [index for index in ranked[:self.most] if (drops[index] or 0.0) >= self.least]
 
 
-#: the analysis's screen: SCREEN_CHOSEN
-SCREEN = Screen(least=0.05, most=6)
+#: the analysis's screen: the ten largest drops, however small (a drop runs some 5-10 points
+#: under the loss on real games, so a floor would leave out real losses): the deeper look's
+#: largest loss ranked 2nd-3rd among the drops on the real games measured, never below 6th
+#: (docs/engine-measurements.md, "Swings judged by the deeper look")
+SCREEN = Screen(least=-1.0, most=10)
 
 
 @dataclass(frozen=True)
@@ -190,9 +194,9 @@ class GameAnalysis:
     first. `nodes` is every search's nodes, `deep_nodes` those of each of the deeper look's
     searches in order, `first_losses` each move's loss by the first look (before the deeper
     look replaced its figures), `drops` each move's drop by the deeper look (`Screen`'s
-    measure; None: not looked at) and `judged` the numbers of the moves the deeper look judged
-    (by its drop, largest first): the work done, for a reader to check (the benchmark, the
-    tests)."""
+    measure; None: the deeper look's own choice, or not looked at) and `judged` the numbers of
+    the moves the deeper look judged (by its drop, largest first): the work done, for a reader
+    to check (the benchmark, the tests)."""
 
     start: float
     moves: tuple[MoveReport, ...]
@@ -463,8 +467,8 @@ class _Deeper:
     def drops(self, reports: list[MoveReport]) -> list[float | None]:
         """Each move's drop by the deeper look, the screen's measure: how much less the
         mover's chance is after the move (the opponent to move) than before it (the mover to
-        move, by its own choice); 0 where that choice is the move played, None where a bound
-        on the whole analysis stopped the look first."""
+        move, by its own choice); None where that choice is the move played (it cost nothing)
+        or a bound on the whole analysis stopped the look first."""
         for place in range(len(self.positions)):
             if self.searches.out_of_time():
                 break
@@ -479,7 +483,7 @@ class _Deeper:
             suggested = before.copy()
             suggested.play(best)
             if _board(suggested) == _board(self.positions[index + 1]):
-                found.append(0.0)
+                found.append(None)   # its own choice: the move cost nothing
                 continue
             found.append(_share(_best_colour(before, best), self.look(index).red)
                          - _share(report.colour, self.look(index + 1).red))
