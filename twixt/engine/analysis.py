@@ -149,7 +149,7 @@ class Screen:
         return [index for index in ranked[:self.most] if (drops[index] or 0.0) >= self.least]
 
 
-#: the analysis's screen: the ten largest drops, however small (a drop runs some 5-10 points
+#: the analysis's screen: the ten largest drops, however small (a drop runs some 1-9 points
 #: under the loss on real games, so a floor would leave out real losses): the deeper look's
 #: largest loss ranked 2nd-3rd among the drops on the real games measured, never below 6th
 #: (docs/engine-measurements.md, "Swings judged by the deeper look")
