@@ -150,9 +150,10 @@ class Screen:
 
 
 #: the analysis's screen: the ten largest drops, however small (a drop runs some 1-9 points
-#: under the loss on real games, so a floor would leave out real losses): the deeper look's
-#: largest loss ranked 2nd-3rd among the drops on the real games measured, never below 6th
-#: (docs/engine-measurements.md, "Swings judged by the deeper look")
+#: under the loss on real games, so a floor would leave out real losses): on 16 real games
+#: the deeper look's largest loss, where at least 15 points, ranked 1st-3rd among the drops,
+#: and a game's largest loss never below 6th (docs/engine-measurements.md, "Swings judged by
+#: the deeper look")
 SCREEN = Screen(least=-1.0, most=10)
 
 
