@@ -1,21 +1,33 @@
-"""Are the analysis's swings the game's turning points? Checked by play and by a deeper look.
+"""Are the analysis's swings the game's turning points? Checked by a deeper look and by play.
 
-    python benchmarks/analysis_swings.py --games 4      # the issue's play-outs: 10 at 15,000 nodes
-    python benchmarks/analysis_swings.py --games 2 --after 0019.twixt   # games not yet seen
+    python benchmarks/analysis_swings.py --games 20           # the deeper look and its screen
+    python benchmarks/analysis_swings.py --games 1 --playouts 10 --top 1   # and a play-out
 
-For each of the first `--games` games of the real-game benchmark (`benchmarks/games/`) with a
-listed swing, this analyses the game at the default budget (`engine.analysis.default_limit`)
-and again with ten times its nodes (`--deeper`), and prints both analyses' swings and
-largest losses: whether the deeper look's largest loss (when it is at least 15 points) is
-among the swings listed at the default budget (goal: every one), and how many listed swings
-cost nothing by it (goal: none).
+For each of the first `--games` games of the real-game benchmark (`benchmarks/games/`, those
+whose file name sorts after `--after`) this analyses the game at the default budget
+(`engine.analysis.default_limit`, its nodes alone) with every move judged by the analysis's
+deeper look (`analysis.deep_limit`: ten times the nodes; the deeper look's own choice at the
+position before, the move played and that choice, each with the opponent to move): the 10×
+look's loss of every move. The analysis's own screen (`analysis.SCREEN`) judges the same way
+only the moves with the largest drops by the deeper look, so its swings are those of the moves
+the screen lets through (`analysis.listed_swings`; `--check` runs `twixt analyze`'s analysis too
+and stops if it lists other swings). It prints each listed swing with both looks' losses (the
+first look's, at the analysis's budget against its choice, and the 10× look's), and the 10×
+look's largest loss: whether it is listed (goal: whenever it is at least 15 points), and its
+drop and the drop's rank (what the screen judges by). At the end: how many listed swings the
+deeper look clears (none can be: goal none), how many 10× largest losses of 15 points or more
+are left out (goal: none), and for several screens (`analysis.Screen`: the `most` largest
+drops, each at least `least`) how many of those largest losses, and of all the 10× losses of 10
+points or more, each would leave out, and how many moves a game it sends to the last search.
+What an analysis costs against main's is `benchmarks/engine_bench.py --parts analysis`'s.
 
-Then, for each listed swing of the default analysis, it plays the game out from the position
-after the move played and from the position after the engine's choice there, `--playouts`
-games each, the engine against itself at `--playout-nodes` nodes a move (the seed changes
-each game's root noise, so the games differ), and prints how often the swing's mover won from
-each: a turning point is a move after which its mover wins less often than after the engine's
-choice. A game still open after a move a hole counts half.
+With `--playouts N` it then plays out the `--top` largest listed swings of each game: the
+engine against itself from the position after the move played and from the one after the
+engine's choice there, N games each at `--playout-nodes` nodes a move (the seed changes each
+game's root noise), and prints how often the swing's mover won from each: a turning point is
+a move after which its mover wins less often than after the engine's choice. A game still open
+after a move a hole counts half. It is expensive (16–29 minutes a swing at 10 a side and
+15,000 nodes on a quiet core), so it is off by default.
 """
 
 from __future__ import annotations
@@ -26,15 +38,24 @@ from dataclasses import replace
 from pathlib import Path
 
 from twixt.engine import Limit, think
-from twixt.engine.analysis import GameAnalysis, analyze_game, default_limit
+from twixt.engine.analysis import (
+    MIN_SWING,
+    SCREEN,
+    GameAnalysis,
+    Screen,
+    analyze_game,
+    default_limit,
+    listed_swings,
+)
 from twixt.rules import Colour, Game
 from twixt.rules.records import load
 
 GAMES = Path(__file__).with_name("games")
-#: the deeper look: this many times the default budget's nodes
-DEEPER = 10
-#: a deeper look's largest loss at least this is expected among the listed swings
+#: a 10× look's largest loss at least this must be among the listed swings
 LISTED_ABOVE = 0.15
+#: the screens compared: (least loss by the first look, most moves judged again)
+SCREENS = [Screen(least, most) for least in (-1.0, 0.0, 0.05, 0.10)
+           for most in (3, 4, 6, 8, 10)]
 
 
 def position_before(game: Game, number: int) -> Game:
@@ -64,66 +85,130 @@ def mover_score(start: Game, mover: Colour, games: int, nodes: int) -> float:
     for seed in range(games):
         winner = play_out(start, nodes, seed)
         score += 0.5 if winner is None else float(winner is mover)
+        print(f"    played out {seed + 1} of {games}: the mover's score {score:g}", flush=True)
     return score / games
 
 
-def largest_loss(analysis: GameAnalysis) -> tuple[int, float]:
-    """The move that lost most, and its loss."""
-    worst = max(analysis.moves, key=lambda report: report.loss)
-    return worst.number, worst.loss
+def every_move(game: Game) -> Screen:
+    """A screen that lets every move of `game` through to the deeper look."""
+    return Screen(least=-1.0, most=len(game.history))
+
+
+def drop_rank(analysis: GameAnalysis, index: int) -> int:
+    """The rank (from 1) of the move at `index` among the deeper look's drops (0: the deeper
+    look's own choice, no candidate)."""
+    drops = [-2.0 if drop is None else drop for drop in analysis.drops]
+    if analysis.drops[index] is None:
+        return 0
+    return 1 + sum(drop > drops[index] or (drop == drops[index] and other < index)
+                   for other, drop in enumerate(drops))
+
+
+def deeper_losses(every: GameAnalysis) -> list[float]:
+    """Each move's loss by the deeper look, of an analysis that judged every candidate: 0 where
+    the deeper look's own choice is the move played (no candidate, so not judged)."""
+    return [report.loss if report.number in every.judged else 0.0 for report in every.moves]
+
+
+def points(loss: float) -> str:
+    """A loss in points."""
+    return f"{loss * 100:.0f}"
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4)
-    parser.add_argument("--playouts", type=int, default=10, help="0: no play-outs")
-    parser.add_argument("--playout-nodes", type=int, default=15000)
-    parser.add_argument("--deeper", type=int, default=DEEPER)
     parser.add_argument("--after", default="", help="only games whose file name sorts after this")
+    parser.add_argument("--playouts", type=int, default=0, help="0: no play-outs")
+    parser.add_argument("--top", type=int, default=3, help="the listed swings played out a game")
+    parser.add_argument("--playout-nodes", type=int, default=15000)
+    parser.add_argument("--check", action="store_true",
+                        help="analyse each game as `twixt analyze` does too, and compare")
     args = parser.parse_args(argv)
-    found = confirmed = deeper_listed = deeper_big = swings = costless = 0
-    started = time.monotonic()
+    games = listed = cleared = big = left_out = confirmed = played_out = 0
+    judged = cpu_every = 0.0
+    # per game with a 10× largest loss >= LISTED_ABOVE: (its drop, the drop's rank)
+    largest: list[tuple[float, int]] = []
+    # the same for every move whose 10× loss is at least `MIN_SWING` (a swing it would list)
+    tens: list[tuple[float, int]] = []
+    all_drops: list[tuple[float | None, ...]] = []
     for path in sorted(GAMES.glob("*.twixt")):
-        if found >= args.games:
+        if games >= args.games:
             break
         if path.name <= args.after:
             continue
         game = load(path)
         limit = replace(default_limit(game), seconds=None)
-        analysis = analyze_game(game, limit)
-        if not analysis.swings:
+        started = time.process_time()
+        every = analyze_game(game, limit, screen=every_move(game))
+        cpu_every += time.process_time() - started
+        if every.step != 1 or not every.moves:
             continue
-        found += 1
-        deep = analyze_game(game, Limit(nodes=(limit.nodes or 0) * args.deeper))
-        number, loss = largest_loss(deep)
-        print(f"\n{path.name}: {len(analysis.moves)} moves; swings {list(analysis.swings)} "
-              f"(losses {[round(analysis.move(n).loss * 100) for n in analysis.swings]}); "
-              f"{args.deeper}x deeper: swings {list(deep.swings)}, largest loss move {number} "
-              f"({loss:.0%})")
-        if loss >= LISTED_ABOVE:
-            deeper_big += 1
-            deeper_listed += number in analysis.swings
-        costless += sum(deep.move(listed).loss <= 0 for listed in analysis.swings)
-        for swing in map(analysis.move, analysis.swings if args.playouts else ()):
+        games += 1
+        screened = SCREEN.candidates(list(every.drops))
+        swings = [every.moves[index].number
+                  for index in listed_swings(every.moves, screened)]
+        if args.check:
+            analysis = analyze_game(game, limit)
+            assert list(analysis.swings) == swings, (analysis.swings, swings)
+            assert all(analysis.move(n) == every.move(n) for n in analysis.judged)
+        judged += len(screened)
+        all_drops.append(every.drops)
+        losses = deeper_losses(every)
+        index = max(range(len(losses)), key=lambda place: (losses[place], -place))
+        number, worst = every.moves[index].number, losses[index]
+        drop = every.drops[index] or 0.0
+        rank = drop_rank(every, index)
+        shown = [f"{n} ({points(every.first_losses[n - 1])} -> {points(losses[n - 1])})"
+                 for n in swings]
+        print(f"{path.name}: {len(every.moves)} moves, {len(screened)} judged against the "
+              f"deeper look's choice; swings (first look -> 10x look, points): "
+              f"{', '.join(shown) or 'none'}; the 10x look's largest loss: move {number}, "
+              f"{points(worst)} ({'listed' if number in swings else 'not listed'}; "
+              f"first look {points(every.first_losses[index])}, drop {points(drop)}, rank "
+              f"{rank})", flush=True)
+        tens += [(every.drops[place] or 0.0, drop_rank(every, place))
+                 for place, loss in enumerate(losses) if loss >= MIN_SWING]
+        listed += len(swings)
+        cleared += sum(losses[n - 1] < MIN_SWING for n in swings)
+        if worst >= LISTED_ABOVE:
+            big += 1
+            left_out += number not in swings
+            largest.append((drop, rank))
+        for swing in map(every.move, swings[:args.top] if args.playouts else ()):
             before = position_before(game, swing.number)
-            after_played = before.copy()
+            after_played, after_best = before.copy(), before.copy()
             after_played.play(swing.played)
-            after_best = before.copy()
             after_best.play(swing.best)
-            mover = swing.colour
-            played_score = mover_score(after_played, mover, args.playouts, args.playout_nodes)
-            best_score = mover_score(after_best, swing.best_colour or mover, args.playouts,
-                                     args.playout_nodes)
+            started = time.monotonic()
+            played_score = mover_score(after_played, swing.colour, args.playouts,
+                                       args.playout_nodes)
+            best_score = mover_score(after_best, swing.best_colour or swing.colour,
+                                     args.playouts, args.playout_nodes)
             confirmed += played_score < best_score
-            swings += 1
-            print(f"  move {swing.number}, {mover.value} {swing.played} (loss {swing.loss:.0%}):"
-                  f" the mover won {played_score:.0%} of {args.playouts} played out after it,"
-                  f" {best_score:.0%} after the engine's {swing.best}"
-                  f" ({time.monotonic() - started:.0f} s)")
-    print(f"\n{found} games: the deeper look's largest loss (>= {LISTED_ABOVE:.0%}) listed in "
-          f"{deeper_listed} of {deeper_big} (goal: all); listed swings that cost nothing by it: "
-          f"{costless} (goal: none); swings confirmed by play ({args.playouts} a side at "
-          f"{args.playout_nodes:,} nodes a move): {confirmed} of {swings}")
+            played_out += 1
+            print(f"  move {swing.number}, {swing.colour.value} {swing.played} (loss "
+                  f"{points(swing.loss)}): the mover won {played_score:.0%} of {args.playouts} "
+                  f"played out after it, {best_score:.0%} after the deeper look's {swing.best} "
+                  f"({time.monotonic() - started:.0f} s)", flush=True)
+    print(f"\n{games} games, screen {SCREEN}: {listed} swings listed, {cleared} of them under "
+          f"{MIN_SWING:.0%} by the 10x look (goal: none); the 10x look's largest loss "
+          f">= {LISTED_ABOVE:.0%} in {big} games, left out in {left_out} (goal: none); "
+          f"{judged / max(games, 1):.1f} moves a game judged against the deeper look's choice; "
+          f"CPU {cpu_every:.0f} s for the analyses with every move judged")
+    for name, found in (("the 10x largest losses >= 15", largest), ("every 10x loss >= 10", tens)):
+        print(f"{name} points (drop, rank): "
+              + ", ".join(f"({points(drop)}, {rank})" for drop, rank in found))
+    for screen in SCREENS:
+        missed = sum(drop < screen.least or rank > screen.most for drop, rank in largest)
+        missed_tens = sum(drop < screen.least or rank > screen.most for drop, rank in tens)
+        sent = sum(len(screen.candidates(list(drops))) for drops in all_drops)
+        print(f"  screen least {screen.least:.0%}, most {screen.most}: leaves out {missed} of "
+              f"{len(largest)} (of the 10x losses >= {MIN_SWING:.0%}: {missed_tens} of "
+              f"{len(tens)}); {sent / max(games, 1):.1f} moves a game judged")
+    if played_out:
+        print(f"play-outs ({args.playouts} a side at {args.playout_nodes:,} nodes a move): "
+              f"{confirmed} of {played_out} swings confirmed")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,8 @@ check how they become Red's chances and swings.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from tests.rules.helpers import count_history_reads
@@ -18,6 +20,8 @@ from twixt.engine.analysis import (
     MIN_NODES,
     MIN_SECONDS,
     MIN_SWING,
+    SWINGS,
+    Screen,
     analyze_game,
     budget,
     deep_limit,
@@ -257,8 +261,9 @@ def test_the_analysis_goes_back_to_the_start_in_one_pass_over_the_log(monkeypatc
 
 
 def test_the_swings_are_judged_again_by_a_deeper_search(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The cheap search sees Red's C5 lose .5 against D4; the deeper one, of both positions,
-    sees it lose nothing: it is not listed, and its figures are the deeper search's."""
+    """The cheap search sees Red's C5 lose .5 against D4; the deeper one sees it drop .2 and,
+    against its own choice D4, lose nothing: it is not listed, and its figures are the deeper
+    search's."""
     deep = deep_limit(LIMIT, Game(("alice", "bob"), size=8))
     least = board_nodes(fixed_nodes(budget().deep_level), Game(size=8))
     assert deep.nodes == max(LIMIT.nodes * DEEP, least)
@@ -268,8 +273,8 @@ def test_the_swings_are_judged_again_by_a_deeper_search(monkeypatch: pytest.Monk
         pegs = " ".join(sorted(str(peg.hole) for peg in game.pegs()))
         asked.append((pegs, limit.nodes))
         red = {"B2 C5 G7": 0.2, "B2 D4 G7": 0.7}.get(pegs, 0.5)
-        if limit.nodes == deep.nodes:
-            red = 0.4
+        if limit.nodes == deep.nodes:   # Red's C5 drops .2 from Red's .6 before it to .4
+            red = 0.4 if pegs in ("B2 C5 G7", "B2 D4 G7") else 0.6
         move = "D4" if pegs == "B2 G7" else str(game.legal_placements()[-1])
         win = red if game.colour_to_move is Colour.RED else 1.0 - red
         return PlayResult(move, win, (move,), 1, 0.0)
@@ -277,10 +282,97 @@ def test_the_swings_are_judged_again_by_a_deeper_search(monkeypatch: pytest.Monk
     monkeypatch.setattr(analysis_module, "think", think)
     game = played(Game(("alice", "bob"), size=8, swap=False), ["B2", "G7", "C5"])
     result = analyze_game(game, LIMIT)
-    assert sorted(pegs for pegs, nodes in asked if nodes == deep.nodes) == [
-        "B2 C5 G7", "B2 D4 G7"]
+    # every position (its own choice before a move, its value after), then the position
+    # after its choice at the moves whose drops the screen lets through, C5's largest
+    deeper = [pegs for pegs, nodes in asked if nodes == deep.nodes]
+    assert deeper[:4] == ["", "B2", "B2 G7", "B2 C5 G7"] and deeper[4] == "B2 D4 G7"
     assert (result.move(3).red, result.move(3).red_best) == (0.4, 0.4)
+    assert result.first_losses[2] == pytest.approx(0.5) and result.judged[0] == 3
+    assert result.drops[2] == pytest.approx(0.2)
     assert result.swings == ()
+
+
+def deeper_by_position(monkeypatch: pytest.MonkeyPatch, first: dict[str, float],
+                       deeper: dict[str, float], preferred: dict[str, str]) -> None:
+    """`think` answers with Red's chance `first[pegs]` for a position's search and
+    `deeper[pegs]` for the deeper look's (`DEEP` times the nodes; else 0.5 both) and the move
+    `preferred[pegs]` at either depth (else the last legal hole)."""
+    def think(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
+        pegs = " ".join(sorted(str(peg.hole) for peg in game.pegs()))
+        red = (deeper if limit.nodes == LIMIT.nodes * DEEP else first).get(pegs, 0.5)
+        move = preferred.get(pegs, str(game.legal_placements()[-1]))
+        win = red if game.colour_to_move is Colour.RED else 1.0 - red
+        return PlayResult(move, win, (move,), 1, 0.0)
+
+    monkeypatch.setattr(analysis_module, "think", think)
+
+
+@pytest.mark.usefixtures("cheap_deep_looks")
+def test_a_move_the_deeper_look_clears_is_not_listed_and_its_largest_loss_is(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first look sees Red's C5 lose .5 against D4 and Black's F3 lose .08 against E3; the
+    deeper look clears C5 (D4 is as good) and finds F3 lost .3: F3 is the swing, not C5."""
+    deeper_by_position(
+        monkeypatch,
+        {"B2 C5 G7": 0.2, "B2 D4 G7": 0.7, "B2 C5 F3 G7": 0.5, "B2 C5 E3 G7": 0.42},
+        {"B2 C5 G7": 0.45, "B2 D4 G7": 0.45, "B2 C5 F3 G7": 0.6, "B2 C5 E3 G7": 0.3},
+        {"B2 G7": "D4", "B2 C5 G7": "E3"})
+    game = played(Game(("alice", "bob"), size=8, swap=False), ["B2", "G7", "C5", "F3"])
+    result = analyze_game(game, LIMIT)
+    assert [round(loss, 6) for loss in result.first_losses[2:]] == [0.5, 0.08]
+    assert [round(result.move(n).loss, 6) for n in (3, 4)] == [0.0, 0.3]
+    assert result.swings == (4,)
+
+
+@pytest.mark.usefixtures("cheap_deep_looks")
+def test_the_deeper_look_judges_with_its_own_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first look chose E5 after B2 G7 and Red played it; the deeper look would play D4,
+    after which Red has .3 more: Red's E5 is the swing, against the deeper look's D4."""
+    deeper_by_position(monkeypatch, {}, {"B2 E5 G7": 0.4, "B2 D4 G7": 0.7},
+                       {"B2 G7": "E5"})
+
+    def deep_choice(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
+        answer = think_scripted(game, limit, seed=seed)
+        pegs = " ".join(sorted(str(peg.hole) for peg in game.pegs()))
+        if pegs == "B2 G7" and limit.nodes == LIMIT.nodes * DEEP:
+            return PlayResult("D4", answer.win, ("D4",), 1, 0.0)
+        return answer
+
+    think_scripted = analysis_module.think
+    monkeypatch.setattr(analysis_module, "think", deep_choice)
+    game = played(Game(("alice", "bob"), size=8, swap=False), ["B2", "G7", "E5"])
+    result = analyze_game(game, LIMIT, screen=Screen(least=-1.0, most=3))
+    assert result.first_losses[2] == 0.0
+    swing = result.move(3)
+    assert (swing.best, swing.loss) == ("D4", pytest.approx(0.3))
+    assert result.swings == (3,)
+
+
+@pytest.mark.usefixtures("cheap_deep_looks")
+def test_the_swings_are_the_deeper_looks_largest_losses_on_a_real_game() -> None:
+    """With the engine as it is, every move judged by the deeper look (a screen that lets all
+    through) gives each move's deeper loss: the analysis lists none the deeper look clears, each
+    listed with the deeper look's figures, and the deeper look's largest loss (at least 15
+    points here) first."""
+    game = played(Game(("alice", "bob"), size=6, rules="pp", swap=False), BLACK_CONNECTS)
+    limit = Limit(nodes=400)
+    result = analyze_game(game, limit)
+    every = analyze_game(game, limit, screen=Screen(least=-1.0, most=len(BLACK_CONNECTS)))
+    # every move but those the deeper look plays too (which cost nothing by it)
+    assert sorted(every.judged) == [index + 1 for index, drop in enumerate(every.drops)
+                                    if drop is not None]
+    assert every.first_losses == result.first_losses
+    deeper = {report.number: report.loss if report.number in every.judged else 0.0
+              for report in every.moves}
+    assert set(result.judged) <= set(deeper)
+    assert all(deeper[number] >= MIN_SWING for number in result.swings)
+    assert all(result.move(number) == every.move(number) for number in result.judged)
+    listed = sorted((n for n in result.judged if deeper[n] >= MIN_SWING),
+                    key=lambda n: (-deeper[n], n))[:SWINGS]
+    assert result.swings == tuple(listed)
+    largest = max(deeper, key=lambda number: deeper[number])
+    assert deeper[largest] >= 0.15   # Red's D2 (3): the game's turning point, played out below
+    assert result.swings[0] == largest
 
 
 @pytest.mark.usefixtures("cheap_deep_looks")
@@ -290,29 +382,50 @@ def test_the_same_game_analysed_twice_gives_the_same_analysis() -> None:
     assert analyze_game(game, LIMIT, seed=3) == analyze_game(game, LIMIT, seed=3)
 
 
-def test_progress_is_told_move_by_move(monkeypatch: pytest.MonkeyPatch) -> None:
-    by_position(monkeypatch, {}, {})
+def test_progress_is_told_in_moves_until_the_deeper_look_is_done(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red's C5 lost .5 by the first look: the deeper look judges it after the last move's
+    searches, and the analysis is told done (3 of 3) only after that look."""
+    by_position(monkeypatch, {"B2 C5 G7": 0.2, "B2 D4 G7": 0.7}, {"B2 G7": "D4"})
+    scripted = analysis_module.think
     told: list[tuple[int, int]] = []
+    when: list[tuple[int, int | None]] = []   # (progress told so far, the search's nodes)
+
+    def think(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
+        when.append((told[-1][0] if told else 0, limit.nodes))
+        return scripted(game, limit, seed=seed)
+
+    monkeypatch.setattr(analysis_module, "think", think)
     game = played(Game(("alice", "bob"), size=8, swap=False), ["B2", "G7", "C5"])
-    analyze_game(game, LIMIT, progress=lambda done, total: told.append((done, total)))
-    assert told == [(1, 3), (2, 3), (3, 3)]
+    result = analyze_game(game, LIMIT, progress=lambda done, total: told.append((done, total)))
+    assert 3 in result.judged
+    assert told[-1] == (3, 3) and {total for _, total in told} == {3}
+    assert [done for done, _ in told] == sorted({done for done, _ in told})
+    assert all(done < 3 for done, nodes in when if nodes != LIMIT.nodes)
 
 
 def test_a_bound_on_the_whole_analysis_is_shared_among_its_searches(
         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each search takes all the time it is given (a clock of the test's own): the deeper
+    look's searches included, the analysis ends within its bound."""
     given: list[float | None] = []
+    now = [0.0]
 
     def think(game: Game, limit: Limit, *, seed: int = 0) -> PlayResult:
         given.append(limit.seconds)
+        now[0] += limit.seconds or 0.0
         move = str(game.legal_placements()[-1])
         return PlayResult(move, 0.5, (move,), 1, 0.0)
 
     monkeypatch.setattr(analysis_module, "think", think)
+    monkeypatch.setattr(analysis_module, "time", SimpleNamespace(monotonic=lambda: now[0]))
     game = played(Game(("alice", "bob"), size=8, swap=False), ["B2", "G7", "C5"])
-    analyze_game(game, Limit(seconds=5.0), total_seconds=2.0)
-    assert len(given) == 7   # the start, three positions, three engine's choices
+    result = analyze_game(game, Limit(seconds=5.0), total_seconds=2.0)
+    # the start, three positions, three engine's choices; the deeper look's four positions and
+    # the positions after its choices at the moves it judged
+    assert len(given) == 11 + len(result.judged) and result.judged
     assert all(seconds is not None for seconds in given)
-    assert sum(s for s in given if s is not None) <= 2.0
+    assert now[0] == pytest.approx(2.0) and sum(s for s in given if s is not None) <= 2.0 + 1e-9
 
 
 def test_once_the_whole_bound_has_passed_only_the_curve_is_searched(

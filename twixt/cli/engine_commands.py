@@ -89,7 +89,7 @@ def _analyze_arguments(analyzing: argparse.ArgumentParser) -> None:
     board = " (for the board)" if by_board else ""
     _add_budget(analyzing, None,
                 f"the bot's: each search level {level}'s nodes{board}, the deeper look at "
-                f"the largest losses {deep_times} times that, at least {deep_nodes:,} "
+                f"every position {deep_times} times that, at least {deep_nodes:,} "
                 f"(counted for 12x12; {CORE} core)",
                 "spend at most about this many seconds on the whole analysis instead of a "
                 "level's budget")

@@ -39,6 +39,6 @@ DESCRIPTION = ("engine core: compiled C" if _WHY is None
 #: `engine.analysis.BUDGETS` and `DEEP`, which tests/cli/test_shown.py holds equal to this):
 #: the level whose nodes each position's search gets, whether those are counted for the
 #: board (fewer on a bigger one) rather than for 12×12, how many times that the deeper look
-#: at the largest losses searches, and the least nodes it searches (counted for 12×12)
+#: at every position searches, and the least nodes it searches (counted for 12×12)
 ANALYSIS_BUDGETS: dict[str, tuple[int, bool, int, int]] = {
     "python": (2, False, 10, 2500), "compiled": (4, True, 10, 2500)}

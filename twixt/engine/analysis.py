@@ -18,12 +18,19 @@ not the later look, which knows the next move played where the engine's choice h
 not the drop from the position before (the drop compares a position with the mover to move
 with one with the opponent to move).
 
-The swings are the moves that lost most, each at least `MIN_SWING`: the `CANDIDATES` largest
-losses are judged again by a deeper search (`deep_limit`) of the position after the move
-played and of the one after the engine's choice (each search on its own, with no earlier look:
-the earlier search's look at its own choice is drawn upwards by its maximum), and the `SWINGS`
-largest losses by that deeper look are listed; a move that cost nothing by it (the engine's
-choice, or one as good) is never listed. The deeper figures replace the cheap ones in the report.
+The swings are the moves that lost most by a deeper look (`deep_limit`: `DEEP` times the
+nodes), each at least `MIN_SWING`. The deeper look searches every position of the game on its
+own (with no earlier look: the earlier search's look at its own choice is drawn upwards by its
+maximum), which gives its own choice before each move and its value of the position after
+it; the moves with the largest drops by it (`SCREEN`) are judged against its own choice by a
+search of the position after that choice, and the `SWINGS` largest losses so judged are
+listed. A move that cost nothing by it (its choice, or one as good) is never listed. The
+deeper figures (its choice, Red's chance after both) replace the first look's in the report.
+The screen spares a deeper search of the position after the deeper look's choice at every
+move; how often the deeper look's largest loss falls outside it on real games is measured by
+`benchmarks/analysis_swings.py` (docs/engine-measurements.md, "Swings judged by the deeper
+look"). A screen on the first look's losses missed it: the first look's choice is often the
+move played where the deeper look's is another.
 
 A position's search gets `limit` (the default: `default_limit`) while the game has at most
 `FULL_SEARCHES` searches; a longer game shares that many searches' worth, each getting at
@@ -32,8 +39,9 @@ removals allow thousands of turns) is sampled evenly: a report then covers sever
 with no engine's choice for them there are no swings. `total_seconds` bounds the whole
 analysis instead: each search gets the time left over the searches left, and once it has
 passed only the curve's positions are still searched (each at least the root network's pass),
-with no engine's choice and no deeper look. `progress` is told
-after each move how many of the game's moves are done.
+with no engine's choice and no deeper look (each search's share weighs a deeper one as
+`DEEP_COST`). `progress` is told how far the analysis has come as "move n of N": the share of
+its searches' cost done, in moves, so that N of N comes only after the deeper look.
 
 The default budget (`default_limit`, `BUDGETS`) is decided here, by the core that runs the
 searches, for the bot's `analyze` and `twixt analyze` alike: the Python search keeps what it
@@ -46,7 +54,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from twixt.engine import core
@@ -64,14 +72,17 @@ MIN_SECONDS = 0.01
 #: the swings listed (at most), and the least loss of the mover's chance that lists a move
 SWINGS = 3
 MIN_SWING = 0.10
-#: the largest losses judged again by the deeper search (two searches each)
-CANDIDATES = SWINGS + 1
 #: the deeper search: this many times a position's nodes (and at least the budget's
 #: `deep_level`'s fixed nodes for the board), within `DEEP_SECONDS` times its seconds; at four
 #: times, three of five swings on real games were ones a search forty times as deep clears,
 #: at ten times none (docs/engine-measurements.md, "Swings: a deeper look")
 DEEP = 10
 DEEP_SECONDS = 10
+#: what a deeper search costs against a position's search in an analysis's progress and
+#: shared time: its nodes cost ten times, the root network's pass the same; about six times
+#: on 24×24 with the compiled core (docs/engine-measurements.md, "Swings judged by the
+#: deeper look")
+DEEP_COST = 6
 
 #: the seconds a position's search may take by default (a longer game shares them, as it does
 #: the nodes): a bound for a slow or busy machine, below every level's own cap; the nodes decide
@@ -119,6 +130,34 @@ def default_limit(game: Game) -> Limit:
 
 
 @dataclass(frozen=True)
+class Screen:
+    """Which moves the deeper look judges against its own choice: the `most` with the largest
+    drops by it (the mover's chance before the move, to move, less after it), each at least
+    `least` (the earlier of two equal drops first). A drop is no loss (the side to move has
+    its own bias, and the value before is that of the deeper look's choice by the search
+    that chose it, drawn upwards by its maximum), but it ranks the moves for the search
+    that tells the loss."""
+
+    least: float
+    most: int
+
+    def candidates(self, drops: list[float | None]) -> list[int]:
+        """The indices of the moves this screen lets through, largest of their `drops` first
+        (None: no candidate)."""
+        looked = [index for index, drop in enumerate(drops) if drop is not None]
+        ranked = sorted(looked, key=lambda index: (-(drops[index] or 0.0), index))
+        return [index for index in ranked[:self.most] if (drops[index] or 0.0) >= self.least]
+
+
+#: the analysis's screen: the ten largest drops, however small (a drop runs some 1-9 points
+#: under the loss on real games, so a floor would leave out real losses): on 16 real games
+#: the deeper look's largest loss, where at least 15 points, ranked 1st-3rd among the drops,
+#: and a game's largest loss never below 6th (docs/engine-measurements.md, "Swings judged by
+#: the deeper look")
+SCREEN = Screen(least=-1.0, most=10)
+
+
+@dataclass(frozen=True)
 class MoveReport:
     """Move `number` (counted from 1; to `last` when a sampled game's report covers several)
     by `colour` (the team in Double TwixT), `played` as typed (several joined by ", "), left
@@ -153,8 +192,12 @@ class MoveReport:
 class GameAnalysis:
     """Red's chance before the first move (`start`), a report a move (or, when `step` > 1, a
     report every `step` moves), and the swings: the numbers of the listed moves, biggest loss
-    first. `nodes` is every search's nodes, `deep_nodes` those of each deeper look, in the
-    order searched: the work done, for a reader to check (the benchmark, the tests)."""
+    first. `nodes` is every search's nodes, `deep_nodes` those of each of the deeper look's
+    searches in order, `first_losses` each move's loss by the first look (before the deeper
+    look replaced its figures), `drops` each move's drop by the deeper look (`Screen`'s
+    measure; None: the deeper look's own choice, or not looked at) and `judged` the numbers of
+    the moves the deeper look judged (by its drop, largest first): the work done, for a reader
+    to check (the benchmark, the tests)."""
 
     start: float
     moves: tuple[MoveReport, ...]
@@ -162,6 +205,9 @@ class GameAnalysis:
     step: int = 1
     nodes: int = 0
     deep_nodes: tuple[int, ...] = ()
+    first_losses: tuple[float, ...] = ()
+    drops: tuple[float | None, ...] = ()
+    judged: tuple[int, ...] = ()
 
     def move(self, number: int) -> MoveReport:
         """The report of the move `number`."""
@@ -201,17 +247,46 @@ def deep_limit(limit: Limit, game: Game) -> Limit:
     return Limit(seconds=seconds, nodes=nodes)
 
 
+class _Told:
+    """An analysis's progress, told as "move n of N" (`Progress`): n is the share of the
+    searches' cost done, in moves, so that the deeper look's searches after the last move's
+    count too; told when it grows, and N of N at the end."""
+
+    def __init__(self, progress: Progress | None, moves: int) -> None:
+        self.progress = progress
+        self.moves = moves
+        self.said = 0
+
+    def tell(self, done: float, planned: float) -> None:
+        """Told `done` of the `planned` cost."""
+        reached = min(self.moves, int(self.moves * done / max(planned, 1e-9) + 1e-9))
+        if self.progress is not None and reached > self.said:
+            self.said = reached
+            self.progress(reached, self.moves)
+
+    def finish(self) -> None:
+        """The analysis is done: N of N, unless already told."""
+        self.tell(1.0, 1.0)
+
+
 class _Searches:
     """The analysis's searches: each position's limit, or the time left shared out when the
-    whole analysis is bounded (`total_seconds`), and the nodes searched."""
+    whole analysis is bounded (`total_seconds`, by each search's cost: a deeper look's search
+    `DEEP_COST`, another 1), the nodes searched and the progress told."""
 
-    def __init__(self, limit: Limit, planned: int, seed: int,
-                 total_seconds: float | None) -> None:
+    def __init__(self, limit: Limit, planned: int, cost: float, seed: int,
+                 total_seconds: float | None, told: _Told) -> None:
         self.limit = position_limit(limit, planned)
-        self.left = planned
+        self.planned = cost
+        self.done = 0.0
         self.seed = seed
         self.deadline = None if total_seconds is None else time.monotonic() + total_seconds
         self.nodes = 0
+        self.told = told
+
+    def plan(self, left: float) -> None:
+        """What is left to search now costs `left` (the deeper look's candidates are known)."""
+        self.planned = self.done + left
 
     def out_of_time(self) -> bool:
         """Whether a bound on the whole analysis has passed: what is not needed for the curve
@@ -219,19 +294,22 @@ class _Searches:
         return self.deadline is not None and time.monotonic() >= self.deadline
 
     def look(self, board: Game, earlier: PlayResult | None, last: Turn | None,
-             limit: Limit | None = None) -> _Look:
-        """Red's chance in a position (exact once it is over) and the engine's search there;
-        `earlier` is the search of the position before, whose look at the move that led here
-        (`last`) is weighed in (`engine.chance.CurveLooks`)."""
+             limit: Limit | None = None, cost: float = 1.0) -> _Look:
+        """Red's chance in a position (exact once it is over) and the engine's search there, of
+        `limit` (the position's when None) and `cost`; `earlier` is the search of the position
+        before, whose look at the move that led here (`last`) is weighed in
+        (`engine.chance.CurveLooks`)."""
         outcome = board.outcome
         if outcome is not None:
             return _Look(0.5 if outcome.winner is None else float(outcome.winner is Colour.RED))
         chosen = self.limit if limit is None else limit
         if self.deadline is not None:
-            share = max(MIN_SECONDS, (self.deadline - time.monotonic()) / max(1, self.left))
+            left = max(cost, self.planned - self.done)
+            share = max(MIN_SECONDS, (self.deadline - time.monotonic()) * cost / left)
             chosen = replace(chosen, seconds=min(chosen.seconds or share, share))
-        self.left -= 1
         result = think(board, chosen, seed=self.seed)
+        self.done += cost
+        self.told.tell(self.done, self.planned)
         self.nodes += result.nodes
         value, visits = _earlier_look(earlier, last, board.colour_to_move)
         look = _Look(0.0, result, board.colour_to_move, value, visits)
@@ -286,16 +364,20 @@ def _earlier_look(earlier: PlayResult | None, last: Turn | None,
 
 
 def analyze_game(game: Game, limit: Limit, *, seed: int = 0, total_seconds: float | None = None,
-                 progress: Progress | None = None) -> GameAnalysis:
+                 progress: Progress | None = None, screen: Screen | None = None) -> GameAnalysis:
     """Red's chance before the first move and after every move, the engine's choice at each
-    and the swings; `game` is left as it was. Deterministic for a `limit` without seconds, no
-    `total_seconds` and a `seed`."""
+    and the swings (the moves `screen`, by default `SCREEN`, lets the deeper look judge);
+    `game` is left as it was. Deterministic for a `limit` without seconds, no `total_seconds`
+    and a `seed`."""
+    chosen = SCREEN if screen is None else screen
     turns = game.history
     moves = [index for index, turn in enumerate(turns) if turn.command.is_move]
     step = max(1, math.ceil(len(moves) / (MAX_POSITIONS - 1)))
     marks = sorted({*range(0, len(moves), step), len(moves)})
-    planned = len(marks) + (len(marks) - 1 if step == 1 else 0) + 2 * CANDIDATES
-    searches = _Searches(limit, planned, seed, total_seconds)
+    planned = len(marks) + (len(marks) - 1 if step == 1 else 0)
+    deep_planned = len(marks) + chosen.most if step == 1 else 0
+    searches = _Searches(limit, planned, planned + DEEP_COST * deep_planned, seed,
+                         total_seconds, _Told(progress, len(moves)))
     board = game.copy()
     for _ in turns:  # back to the start, one undo a turn (`history` is a fresh tuple a read)
         board.undo()
@@ -324,56 +406,123 @@ def analyze_game(game: Game, limit: Limit, *, seed: int = 0, total_seconds: floa
         if step == 1 and best and not searches.out_of_time():
             red_best = _after(positions[-2], best, board, red, searches, earlier)
         mover = turns[moves[first]]
-        to_move = positions[-2].colour_to_move
         reports.append(MoveReport(first + 1, mark, mover.colour,
                                   ", ".join(turns[index].text for index in moves[first:mark]),
                                   red, best if step == 1 else "", red_best,
-                                  to_move.opponent if best == "swap" else to_move))
+                                  _best_colour(positions[-2], best)))
         best = next_best
-        if progress is not None:
-            progress(mark, len(moves))
     if step == 1:  # the curve: each point with the search of the position after it too
         start = first_look.red_with(seen[1] if len(seen) > 1 else None)
         reports = [replace(report, red=seen[place].red_with(
                        seen[place + 1] if place + 1 < len(seen) else None), alike=report.red)
                    for place, report in enumerate(reports, start=1)]
-    deep_nodes: list[int] = []
-    deep = deep_limit(limit, game)
-    candidates = [] if searches.out_of_time() else _largest_losses(reports)
+    first_losses = tuple(report.loss for report in reports)
+    deeper = _Deeper(positions, searches, deep_limit(limit, game))
+    drops: list[float | None] = [None] * len(reports)
+    if step == 1 and not searches.out_of_time():
+        drops = deeper.drops(reports)
+    candidates = chosen.candidates(drops)
+    searches.plan(DEEP_COST * len(candidates))
     for index in candidates:
-        old = reports[index]
-        before, after = positions[index], positions[index + 1]
-        done = searches.nodes
-        # judged by the deeper searches alone: the earlier look, of the cheaper budget, would
-        # weigh the engine's choice (the move the earlier search valued most) above the move
-        # played by what its maximum makes too much of
-        red = searches.look(after, None, None, deep).red
-        red_best = _after(before, old.best, after, red, searches, None, deep)
-        reports[index] = replace(old, red=red, red_best=red_best, alike=None)
-        deep_nodes.append(searches.nodes - done)
-    listed = sorted((index for index in candidates if reports[index].loss >= MIN_SWING),
-                    key=lambda index: (-reports[index].loss, index))[:SWINGS]
+        if searches.out_of_time():
+            break
+        reports[index] = deeper.report(index, reports[index])
+    searches.told.finish()
+    listed = listed_swings(reports, deeper.done)
     return GameAnalysis(start, tuple(reports), tuple(reports[i].number for i in listed), step,
-                        searches.nodes, tuple(deep_nodes))
+                        searches.nodes, tuple(deeper.nodes), first_losses, tuple(drops),
+                        tuple(reports[i].number for i in deeper.done))
+
+
+def listed_swings(reports: Sequence[MoveReport], judged: Iterable[int]) -> list[int]:
+    """The indices of the swings among the moves the deeper look `judged`: the `SWINGS`
+    largest losses of at least `MIN_SWING`, largest first (the earlier of two equal ones)."""
+    return sorted((index for index in judged if reports[index].loss >= MIN_SWING),
+                  key=lambda index: (-reports[index].loss, index))[:SWINGS]
+
+
+class _Deeper:
+    """The deeper look (`deep_limit`): every position of the game searched on its own (no
+    earlier look: the earlier search's look at its own choice is drawn upwards by its
+    maximum), which gives its own choice before each move and its value of the position after
+    it, and for the moves the screen lets through the position after that choice."""
+
+    def __init__(self, positions: list[Game], searches: _Searches, limit: Limit) -> None:
+        self.positions = positions
+        self.searches = searches
+        self.limit = limit
+        self.looks: dict[int, _Look] = {}
+        #: the indices of the moves judged, and each deeper search's nodes in order
+        self.done: list[int] = []
+        self.nodes: list[int] = []
+
+    def look(self, place: int) -> _Look:
+        """The deeper look at the position after `place` moves."""
+        if place not in self.looks:
+            done = self.searches.nodes
+            self.looks[place] = self.searches.look(self.positions[place], None, None,
+                                                   self.limit, DEEP_COST)
+            self.nodes.append(self.searches.nodes - done)
+        return self.looks[place]
+
+    def drops(self, reports: list[MoveReport]) -> list[float | None]:
+        """Each move's drop by the deeper look, the screen's measure: how much less the
+        mover's chance is after the move (the opponent to move) than before it (the mover to
+        move, by its own choice); None where that choice is the move played (it cost nothing)
+        or a bound on the whole analysis stopped the look first."""
+        for place in range(len(self.positions)):
+            if self.searches.out_of_time():
+                break
+            self.look(place)
+        found: list[float | None] = []
+        for index, report in enumerate(reports):
+            if index + 1 not in self.looks:
+                found.append(None)
+                continue
+            before = self.positions[index]
+            best = self.look(index).move
+            suggested = before.copy()
+            suggested.play(best)
+            if _board(suggested) == _board(self.positions[index + 1]):
+                found.append(None)   # its own choice: the move cost nothing
+                continue
+            found.append(_share(_best_colour(before, best), self.look(index).red)
+                         - _share(report.colour, self.look(index + 1).red))
+        return found
+
+    def report(self, index: int, old: MoveReport) -> MoveReport:
+        """The report of the move at `index` with the deeper look's figures: Red's chance
+        after the move played and after the deeper look's own choice at the same position."""
+        before = self.positions[index]
+        best = self.look(index).move
+        red = self.look(index + 1).red
+        done = self.searches.nodes
+        red_best = _after(before, best, self.positions[index + 1], red, self.searches, None,
+                          self.limit, DEEP_COST)
+        if self.searches.nodes != done:
+            self.nodes.append(self.searches.nodes - done)
+        self.done.append(index)
+        return replace(old, red=red, best=best, red_best=red_best,
+                       best_colour=_best_colour(before, best), alike=None)
+
+
+def _best_colour(before: Game, best: str) -> Colour:
+    """The mover's colour after the move `best` in the position `before` (a swap takes the
+    other colour)."""
+    to_move = before.colour_to_move
+    return to_move.opponent if best == "swap" else to_move
 
 
 def _after(before: Game, best: str, played: Game, red_played: float, searches: _Searches,
-           earlier: PlayResult | None, limit: Limit | None = None) -> float:
+           earlier: PlayResult | None, limit: Limit | None = None, cost: float = 1.0) -> float:
     """Red's chance after the engine's move `best` in the position `before` (whose search was
-    `earlier`): that of the move played when it leads to the same position (`played`, worth
-    `red_played`)."""
+    `earlier`), searched with `limit` at `cost`: that of the move played when it leads to the
+    same position (`played`, worth `red_played`)."""
     suggested = before.copy()
     turn = suggested.play(best)
     if _board(suggested) == _board(played):
         return red_played
-    return searches.look(suggested, earlier, turn, limit).red
-
-
-def _largest_losses(reports: list[MoveReport]) -> list[int]:
-    """The indices of the `CANDIDATES` moves that lost their movers most (the earlier of two
-    equal ones first), each losing something."""
-    ranked = sorted(range(len(reports)), key=lambda index: (-reports[index].loss, index))
-    return [index for index in ranked[:CANDIDATES] if reports[index].loss > 0]
+    return searches.look(suggested, earlier, turn, limit, cost).red
 
 
 def _share(colour: Colour, red_win: float) -> float:
