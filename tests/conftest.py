@@ -133,7 +133,7 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     rather than computes (real `twixt` processes starting, fsynced commits, PostgreSQL
     servers, browsers drawing, the image's installs), yet each worker starts its own
     PostgreSQL and Chromium. On the idle 2-core machine, from one clean clone: three workers
-    3:50 and 3:54, four 4:22 and 4:24, two 4:25-4:54 (docs/benchmarks.md, the test suite)."""
+    3:50-4:15, four 4:22 and 4:24, two 4:25-4:54 (docs/benchmarks.md, the test suite)."""
     return max(1, 3 * len(os.sched_getaffinity(0)) // 2)
 
 
