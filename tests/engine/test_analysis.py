@@ -481,15 +481,19 @@ def test_the_largest_swing_is_a_turning_point_when_played_out() -> None:
 
 
 def test_a_point_of_the_curve_weighs_in_the_searches_before_and_after_it() -> None:
-    """After Red's D4 the curve is Red's chance from three looks at the same position: its own
-    search (Black to move), the search before it, which tried D4 and valued it for Red, and
-    the search after Black's answer E6, which values what E6 kept of it for Black. The move's
-    loss compares it with the engine's choice by the first two only (`alike`)."""
-    game = played(Game(("alice", "bob"), size=8, swap=False), ["D4", "E6"])
-    report = analyze_game(game, LIMIT).move(1)
+    """After a Red peg the search of the start tried but did not choose, the curve is Red's
+    chance from three looks at the same position: its own search (Black to move), the search
+    before it, which valued the peg for Red, and the search after Black's answer, which values
+    what the answer kept of it for Black. The move's loss compares it with the engine's choice
+    by the first two only (`alike`). (No deeper look judges it here: that would replace both.)"""
     start = Game(("alice", "bob"), size=8, swap=False)
-    tried, = (move for move in think(start, LIMIT).root_moves if move.hole == "D4")
-    own = think(played(start.copy(), ["D4"]), LIMIT)
+    searched = think(start, LIMIT)
+    tried = next(move for move in searched.root_moves if move.hole != searched.move)
+    assert tried.hole is not None
+    answer = "E6" if tried.hole != "E6" else "D5"
+    game = played(start.copy(), [tried.hole, answer])
+    report = analyze_game(game, LIMIT, screen=Screen(least=-1.0, most=0)).move(1)
+    own = think(played(start.copy(), [tried.hole]), LIMIT)
     later = think(game, LIMIT)
     assert own.searched is not None and later.searched is not None
     black = looks().chance(own.searched, own.nodes, 1.0 - tried.searched, tried.visits,
@@ -498,3 +502,13 @@ def test_a_point_of_the_curve_weighs_in_the_searches_before_and_after_it() -> No
     assert report.red == pytest.approx(1.0 - black)
     assert report.alike == pytest.approx(1.0 - alike)
     assert report.red != pytest.approx(report.alike)
+
+
+def test_the_engines_own_choice_is_worth_the_moves_chance_and_lost_nothing() -> None:
+    """When the move played is the engine's choice, the report gives the one position one
+    figure (the curve's) for both, as the JSON and the picture show them, and no loss."""
+    start = Game(("alice", "bob"), size=8, swap=False)
+    game = played(start.copy(), [think(start, LIMIT).move, "E6"])
+    report = analyze_game(game, LIMIT).move(1)
+    assert report.best == report.played
+    assert report.red_best == report.red and report.alike is None and report.loss == 0.0

@@ -384,6 +384,7 @@ def analyze_game(game: Game, limit: Limit, *, seed: int = 0, total_seconds: floa
     positions: list[Game] = []
     seen: list[_Look] = []
     reports: list[MoveReport] = []
+    played_best: list[bool] = []   # a move a report: the engine's choice led to its position
     first_look = searches.look(board, None, None)
     start, best = first_look.red, first_look.move
     seen.append(first_look)
@@ -402,9 +403,11 @@ def analyze_game(game: Game, limit: Limit, *, seed: int = 0, total_seconds: floa
         looked = searches.look(board, earlier, turns[moves[mark - 1]])
         seen.append(looked)
         red, next_best = looked.red, looked.move
-        red_best = None
+        red_best, same = None, False
         if step == 1 and best and not searches.out_of_time():
-            red_best = _after(positions[-2], best, board, red, searches, earlier)
+            found = _after(positions[-2], best, board, searches, earlier)
+            red_best, same = (red, True) if found is None else (found, False)
+        played_best.append(same)
         mover = turns[moves[first]]
         reports.append(MoveReport(first + 1, mark, mover.colour,
                                   ", ".join(turns[index].text for index in moves[first:mark]),
@@ -413,8 +416,8 @@ def analyze_game(game: Game, limit: Limit, *, seed: int = 0, total_seconds: floa
         best = next_best
     if step == 1:  # the curve: each point with the search of the position after it too
         start = first_look.red_with(seen[1] if len(seen) > 1 else None)
-        reports = [replace(report, red=seen[place].red_with(
-                       seen[place + 1] if place + 1 < len(seen) else None), alike=report.red)
+        reports = [_on_curve(report, seen[place].red_with(
+                       seen[place + 1] if place + 1 < len(seen) else None), played_best[place - 1])
                    for place, report in enumerate(reports, start=1)]
     first_losses = tuple(report.loss for report in reports)
     deeper = _Deeper(positions, searches, deep_limit(limit, game))
@@ -497,8 +500,9 @@ class _Deeper:
         best = self.look(index).move
         red = self.look(index + 1).red
         done = self.searches.nodes
-        red_best = _after(before, best, self.positions[index + 1], red, self.searches, None,
-                          self.limit, DEEP_COST)
+        found = _after(before, best, self.positions[index + 1], self.searches, None, self.limit,
+                       DEEP_COST)
+        red_best = red if found is None else found
         if self.searches.nodes != done:
             self.nodes.append(self.searches.nodes - done)
         self.done.append(index)
@@ -513,16 +517,27 @@ def _best_colour(before: Game, best: str) -> Colour:
     return to_move.opponent if best == "swap" else to_move
 
 
-def _after(before: Game, best: str, played: Game, red_played: float, searches: _Searches,
-           earlier: PlayResult | None, limit: Limit | None = None, cost: float = 1.0) -> float:
+def _after(before: Game, best: str, played: Game, searches: _Searches,
+           earlier: PlayResult | None, limit: Limit | None = None,
+           cost: float = 1.0) -> float | None:
     """Red's chance after the engine's move `best` in the position `before` (whose search was
-    `earlier`), searched with `limit` at `cost`: that of the move played when it leads to the
-    same position (`played`, worth `red_played`)."""
+    `earlier`), searched with `limit` at `cost`; None when it leads to the position the move
+    played did (`played`), whose chance is then the move's own."""
     suggested = before.copy()
     turn = suggested.play(best)
     if _board(suggested) == _board(played):
-        return red_played
+        return None
     return searches.look(suggested, earlier, turn, limit, cost).red
+
+
+def _on_curve(report: MoveReport, red: float, played_best: bool) -> MoveReport:
+    """`report` with Red's chance from the curve's three looks (`red`); its loss still
+    compares the move with the engine's choice by the first two (`alike`). When the engine's
+    choice led to the same position (`played_best`), its chance is the move's, the same
+    figure, and the move lost nothing."""
+    if played_best:
+        return replace(report, red=red, red_best=red, alike=None)
+    return replace(report, red=red, alike=report.red)
 
 
 def _share(colour: Colour, red_win: float) -> float:
