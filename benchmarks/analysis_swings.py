@@ -23,11 +23,14 @@ What an analysis costs against main's is `benchmarks/engine_bench.py --parts ana
 
 With `--playouts N` it then plays out the `--top` largest listed swings of each game: the
 engine against itself from the position after the move played and from the one after the
-engine's choice there, N games each at `--playout-nodes` nodes a move (the seed changes each
-game's root noise), and prints how often the swing's mover won from each: a turning point is
-a move after which its mover wins less often than after the engine's choice. A game still open
-after a move a hole counts half. It is expensive (16–29 minutes a swing at 10 a side and
-15,000 nodes on a quiet core), so it is off by default.
+engine's choice there, N games each at `--playout-nodes` nodes a move, and prints how often
+the swing's mover won from each: a turning point is a move after which its mover wins less
+often than after the engine's choice. A game still open after a move a hole counts half. The
+first `--loose-plies` plies of each play-out are played as the bot's level 4 plays (its noise
+and temperature, a seed a game): at a fixed number of nodes the engine plays by the book (2%
+noise in the root's priors), so without them the N play-outs from a position are N copies of
+nearly one game, and one game decides the verdict. It is expensive (16–29 minutes a swing
+at 10 a side and 15,000 nodes on a quiet core), so it is off by default.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from twixt.engine import Limit, think
+from twixt.engine import Limit, level_limit, think
 from twixt.engine.analysis import (
     MIN_SWING,
     SCREEN,
@@ -53,6 +56,8 @@ from twixt.rules.records import load
 GAMES = Path(__file__).with_name("games")
 #: a 10× look's largest loss at least this must be among the listed swings
 LISTED_ABOVE = 0.15
+#: the level whose looseness (its noise and temperature) plays a play-out's first plies
+LOOSE_LEVEL = 4
 #: the screens compared: (least loss by the first look, most moves judged again)
 SCREENS = [Screen(least, most) for least in (-1.0, 0.0, 0.05, 0.10)
            for most in (3, 4, 6, 8, 10)]
@@ -67,23 +72,26 @@ def position_before(game: Game, number: int) -> Game:
     return board
 
 
-def play_out(start: Game, nodes: int, seed: int) -> Colour | None:
+def play_out(start: Game, nodes: int, seed: int, loose: int) -> Colour | None:
     """The winner of the engine against itself from `start` (None: a draw, or still open after
-    a move a hole)."""
+    a move a hole): its first `loose` plies as the bot's `LOOSE_LEVEL` plays (the level's
+    noise and temperature, so that the play-outs from one position differ), the rest at
+    `nodes` a move."""
     game = start.copy()
     holes = game.geometry.cols * game.geometry.rows
     for ply in range(holes):
         if game.outcome is not None:
             return game.outcome.winner
-        game.play(think(game, Limit(nodes=nodes), seed=seed * 1000 + ply).move)
+        limit = level_limit(LOOSE_LEVEL) if ply < loose else Limit(nodes=nodes)
+        game.play(think(game, limit, seed=seed * 1000 + ply).move)
     return None if game.outcome is None else game.outcome.winner
 
 
-def mover_score(start: Game, mover: Colour, games: int, nodes: int) -> float:
+def mover_score(start: Game, mover: Colour, games: int, nodes: int, loose: int) -> float:
     """The mover's share of `games` played out from `start` (a draw or open game half)."""
     score = 0.0
     for seed in range(games):
-        winner = play_out(start, nodes, seed)
+        winner = play_out(start, nodes, seed, loose)
         score += 0.5 if winner is None else float(winner is mover)
         print(f"    played out {seed + 1} of {games}: the mover's score {score:g}", flush=True)
     return score / games
@@ -122,6 +130,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--playouts", type=int, default=0, help="0: no play-outs")
     parser.add_argument("--top", type=int, default=3, help="the listed swings played out a game")
     parser.add_argument("--playout-nodes", type=int, default=15000)
+    parser.add_argument("--loose-plies", type=int, default=2,
+                        help=f"a play-out's first plies played as level {LOOSE_LEVEL} does "
+                             "(0: ten copies of nearly one game)")
     parser.add_argument("--check", action="store_true",
                         help="analyse each game as `twixt analyze` does too, and compare")
     args = parser.parse_args(argv)
@@ -182,9 +193,9 @@ def main(argv: list[str] | None = None) -> None:
             after_best.play(swing.best)
             started = time.monotonic()
             played_score = mover_score(after_played, swing.colour, args.playouts,
-                                       args.playout_nodes)
+                                       args.playout_nodes, args.loose_plies)
             best_score = mover_score(after_best, swing.best_colour or swing.colour,
-                                     args.playouts, args.playout_nodes)
+                                     args.playouts, args.playout_nodes, args.loose_plies)
             confirmed += played_score < best_score
             played_out += 1
             print(f"  move {swing.number}, {swing.colour.value} {swing.played} (loss "
@@ -207,7 +218,8 @@ def main(argv: list[str] | None = None) -> None:
               f"{len(largest)} (of the 10x losses >= {MIN_SWING:.0%}: {missed_tens} of "
               f"{len(tens)}); {sent / max(games, 1):.1f} moves a game judged")
     if played_out:
-        print(f"play-outs ({args.playouts} a side at {args.playout_nodes:,} nodes a move): "
+        print(f"play-outs ({args.playouts} a side at {args.playout_nodes:,} nodes a move, the "
+              f"first {args.loose_plies} plies at level {LOOSE_LEVEL}): "
               f"{confirmed} of {played_out} swings confirmed")
 
 
