@@ -45,8 +45,10 @@ def freeze_start_up() -> None:
     still walked what the last moves left alive (their games' positions, in the cache of
     live games) and cost 3-4 ms under load: `twixt web` ran 28 of them and 2 older ones over
     1,000 moves, 117 ms in all, 6-7% of its CPU a move (`web_bench.py`, the collector's
-    callbacks timed). At 10,000 the same 1,000 moves ran one collection, of 9 ms: no longer
-    pause than one at 700 under the same load.
+    callbacks timed, load 7-8). At 10,000 the same 1,000 moves ran one or two, of 8-23 ms
+    each, 9-41 ms in all: a pause a few times longer (a young collection at 700 took up to
+    15 ms at that load), fifteen to thirty times rarer, which the moves' p99 to the
+    opponent's page does not show.
     """
     gc.freeze()
     gc.set_threshold(YOUNG_COLLECTION, *gc.get_threshold()[1:])
