@@ -151,3 +151,20 @@ def test_a_package_that_imports_its_names_when_used_gives_each_it_lists(package:
         assert homes, name
     with pytest.raises(AttributeError):
         found.nothing_of_that_name  # noqa: B018
+
+
+def test_a_started_server_collects_its_youngest_objects_ten_times_more_rarely():
+    """`freeze_start_up` (run in a process of its own: the collector is the process's)
+    freezes what start-up made, turns the collector on again after `hold_collection`, and
+    collects the youngest generation after `YOUNG_COLLECTION` new objects, the older ones as
+    Python does."""
+    run = subprocess.run([sys.executable, "-c", (
+        "import gc\n"
+        "from twixt.app import YOUNG_COLLECTION, freeze_start_up, hold_collection\n"
+        "before = gc.get_threshold()\n"
+        "hold_collection()\n"
+        "held = gc.isenabled()\n"
+        "freeze_start_up()\n"
+        "print(before, held, gc.isenabled(), gc.get_freeze_count() > 0, gc.get_threshold(),"
+        " YOUNG_COLLECTION)\n")], capture_output=True, text=True, check=True)
+    assert run.stdout.split("\n")[0] == "(700, 10, 10) False True True (10000, 10, 10) 10000"

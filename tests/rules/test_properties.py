@@ -14,7 +14,7 @@ from tests.rules.oracle import (
     links_cross,
     segments_intersect,
 )
-from twixt.rules import Colour, Game, RuleSet
+from twixt.rules import Colour, Game, Peg, RuleSet
 from twixt.rules.geometry import KNIGHT_STEPS, geometry
 from twixt.rules.records import read, write
 
@@ -108,6 +108,20 @@ def test_connection_and_blockade_agree_with_bfs_after_every_turn(seed, rules, si
             assert game.position.connected(colour) == connected_by_bfs(game, colour)
             assert game.position.can_still_connect(colour) == can_still_connect_by_bfs(
                 game, colour)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), rules=st.sampled_from(["classic", "pp"]),
+       turns=st.integers(0, 60), undone=st.integers(0, 3))
+def test_the_pegs_are_those_of_the_occupied_holes_in_hole_order(seed, rules, turns, undone):
+    """`Game.pegs` walks the occupied holes' bits: the same pegs, in the same order, as a
+    look at every hole, also after undos take pegs out."""
+    game = _random_game(seed, rules, 9, turns)
+    for _ in range(min(undone, len(game.history))):
+        game.undo()
+    position, holes = game.position, game.geometry.holes
+    assert game.pegs() == [Peg(holes[index], colour, position.peg_seat[index])
+                           for index, colour in enumerate(position.peg_colour) if colour]
 
 
 @settings(max_examples=40, deadline=None)

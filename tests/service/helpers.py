@@ -46,3 +46,18 @@ async def funnel_refusal(call: Awaitable[Reply], locale: str) -> str:
     reply = await answer_safely(call, {}, locale=locale)
     assert reply.refused, reply.plain
     return reply.plain
+
+
+def count_calls(monkeypatch: Any, owner: object, name: str) -> list[tuple[Any, ...]]:
+    """The arguments of each call of `owner`'s coroutine method `name` from now on (the
+    method still does its work): what a test counts reads of the storage by."""
+    calls: list[tuple[Any, ...]] = []
+    real = getattr(owner, name)
+
+    async def counted(*args: Any) -> Any:
+        calls.append(args)
+        return await real(*args)
+
+    monkeypatch.setattr(owner, name, counted)
+    return calls
+

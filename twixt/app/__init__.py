@@ -13,6 +13,10 @@ command line (`twixt.cli`) reads its arguments and calls these.
 
 import gc
 
+#: new objects (allocations less deallocations) between two collections of the youngest
+#: generation once a process runs (`freeze_start_up`)
+YOUNG_COLLECTION = 10_000
+
 
 def hold_collection() -> None:
     """Hold Python's collector off while a process puts itself together (until
@@ -34,6 +38,18 @@ def freeze_start_up() -> None:
     docs/benchmarks.md). Frozen, start-up's objects stay for good (they would anyway), and a
     full collection walks only what was made since: 2-4 ms. The collector is on again from here
     (`hold_collection` may have held it off).
+
+    From here the youngest generation is collected after `YOUNG_COLLECTION` new objects
+    (allocations less deallocations), not Python's 700. A server's requests leave almost no
+    cycles (the collections of a web move free nothing), yet at 700 each young collection
+    still walked what the last moves left alive (their games' positions, in the cache of
+    live games) and cost 3-4 ms under load: `twixt web` ran 28 of them and 2 older ones over
+    1,000 moves, 117 ms in all, 6-7% of its CPU a move (`web_bench.py`, the collector's
+    callbacks timed, load 7-8). At 10,000 the same 1,000 moves ran one or two, of 8-23 ms
+    each, 9-41 ms in all: a pause a few times longer (a young collection at 700 took up to
+    15 ms at that load), fifteen to thirty times rarer, which the moves' p99 to the
+    opponent's page does not show.
     """
     gc.freeze()
+    gc.set_threshold(YOUNG_COLLECTION, *gc.get_threshold()[1:])
     gc.enable()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from twixt.language import Message, message
 from twixt.rules.errors import IllegalMoveError, OutOfTurnError, TwixtError, quote, visible
@@ -571,7 +571,17 @@ class Game:
         [('G6', 'red'), ('E7', 'black')]
         """
         pos, geo = self.position, self.geometry
-        return [Peg(geo.hole(i), c, pos.peg_seat[i]) for i, c in enumerate(pos.peg_colour) if c]
+        colours, seats, pegs = pos.peg_colour, pos.peg_seat, []
+        # the occupied holes' bits, lowest first: a view of a game asks for its pegs after
+        # every change, and most holes of a board are empty
+        occupied = pos.occupied
+        while occupied:
+            lowest = occupied & -occupied
+            index = lowest.bit_length() - 1
+            colour = cast(Colour, colours[index])  # an occupied hole's peg has one
+            pegs.append(Peg(geo.hole(index), colour, seats[index]))
+            occupied ^= lowest
+        return pegs
 
     def links(self) -> list[Link]:
         """Every link standing on the board.

@@ -8,6 +8,7 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from twixt.language import Markup, Translation, translation, unmarked
 from twixt.service.errors import MalformedError, NotAllowedError, ServiceError
@@ -27,6 +28,19 @@ def check_page(page: int) -> None:
     """Pages are 1 to `MAX_PAGE`: a listing never reads more than that many pages of rows."""
     if not 1 <= page <= MAX_PAGE:
         raise MalformedError("pages go from 1 to {last}", last=MAX_PAGE)
+
+
+_Frozen = TypeVar("_Frozen")
+
+
+def renewed(value: _Frozen, **changes: object) -> _Frozen:
+    """`dataclasses.replace` of a frozen dataclass that has no `__post_init__`, for the values
+    a move makes again and again (the stored game its turn wrote, a seat's request, a view
+    for each seat): its fields copied as they are, `changes` (names of its fields) over them,
+    without `replace`'s look at every field and its `__init__`."""
+    made = object.__new__(type(value))
+    made.__dict__.update(value.__dict__, **changes)
+    return made
 
 
 @dataclass(frozen=True)
@@ -62,6 +76,11 @@ class Request:
     #: (`TwixtService.seat_request`): a control of that game's need not look for its home
     #: again, and a turn is played only while it is still the channel's game
     home_of: int | None = None
+    #: the live version `home_of` had when the request was made, as read then (None: not
+    #: read): a turn played at once after (a page's move) is checked against the game as this
+    #: process wrote it at that version, without reading its version again; the write's own
+    #: check of the version refuses it if a turn or an end came since (`Desk.commit`)
+    home_at: int | None = None
 
     @property
     def tr(self) -> Translation:

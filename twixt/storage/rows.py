@@ -163,9 +163,24 @@ def children(found: Iterable[Sequence[Any]]) -> dict[int, list[Any]]:
 
 
 def settings(kind: type[StoredSettings], stored: Mapping[str, str]) -> StoredSettings:
-    """Defaults overlaid with stored values; keys this version no longer knows are ignored."""
-    known = {field.name for field in fields(kind)}
+    """Defaults overlaid with stored values; keys this version no longer knows are ignored.
+    Nothing stored: the defaults, made once a kind (the settings are frozen; a move reads
+    its players', who mostly keep the defaults)."""
+    if not stored:
+        defaults: StoredSettings = _defaults(kind)
+        return defaults
+    known = _field_names(kind)
     return kind(**{key: json.loads(value) for key, value in stored.items() if key in known})
+
+
+@functools.cache
+def _defaults(kind: type[StoredSettings]) -> StoredSettings:
+    return kind()
+
+
+@functools.cache
+def _field_names(kind: type[DataclassInstance]) -> frozenset[str]:
+    return frozenset(field.name for field in fields(kind))
 
 
 def checked_changes(current: StoredSettings, changes: Mapping[str, Any]) -> dict[str, str]:

@@ -4,11 +4,12 @@ through the controls it offers, and the live version a page follows."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
 
-from tests.service.helpers import start_game, start_team_game
+from tests.service.helpers import count_calls, start_game, start_team_game
 from tests.service.people import ALICE, BOB, CAROL, CHANNEL, DAVE, asking
 from tests.typed import enter
 from twixt.rules import Colour, RuleSet, parse_command
@@ -342,8 +343,11 @@ async def test_a_seat_request_of_a_game_this_process_wrote_last_reads_its_versio
         return await get_game(game_id)
 
     monkeypatch.setattr(storage, "get_game", read_game)
-    assert await first.seat_request(game, 1, "de") == read
+    again = await first.seat_request(game, 1, "de")
     assert not reads
+    # the same request, but for the version its home was read at
+    assert replace(again, home_at=None) == replace(read, home_at=None)
+    assert again.home_at == (await storage.live_versions([game]))[game] == read.home_at + 1
     with pytest.raises(ServiceError, match="there is no such game"):
         await first.seat_request(game, 2)
     # another process ends the game: the version moved on, so the game is read again, and
@@ -352,6 +356,45 @@ async def test_a_seat_request_of_a_game_this_process_wrote_last_reads_its_versio
     reads.clear()
     after = await first.seat_request(game, 1, "de")
     assert reads == [game] and after.home_of is None and read.home_of == game
+    assert after.home_at is None  # no home: none was read
+
+
+async def test_a_pages_move_reads_its_games_version_once(storage, clock, monkeypatch):
+    """The seat's request read the version of the game this process wrote; the move asked
+    at once with it is played without reading it again."""
+    service = TwixtService(storage, clock=clock)
+    await start_game(service, swap="no")
+    game = (await storage.active_game(CHANNEL)).id
+    await enter(service, await service.seat_request(game, 0), "K10")
+    reads = count_calls(monkeypatch, storage, "live_versions")
+    bob = await service.seat_request(game, 1)
+    assert reads == [([game],)]
+    await enter(service, bob, "M12")
+    assert reads == [([game],)]
+    assert [turn.command for turn in (await storage.load_game(game)).turns] == ["K10", "M12"]
+    # a request whose home was read at another version reads it again before the move
+    await enter(service, replace(await service.seat_request(game, 0), home_at=0), "O14")
+    assert len(reads) == 3
+
+
+async def test_a_pages_move_after_another_processs_turn_is_refused_by_the_write(
+        storage, clock):
+    """Between a page's request and its move another process plays: the move, checked
+    against the game as this process wrote it, is refused by the write's check of the
+    version, and nothing of it is stored; asked again, it is checked against the game as
+    it is."""
+    first, second = TwixtService(storage, clock=clock), TwixtService(storage, clock=clock)
+    await start_game(first, swap="no")
+    game = (await storage.active_game(CHANNEL)).id
+    await enter(first, await first.seat_request(game, 0), "K10")
+    bob = await first.seat_request(game, 1)
+    await enter(second, asking(BOB), "M12")  # bob plays in the other process meanwhile
+    reply = await first.answer(bob, cmd.Move(parse_command("O14")), {})
+    assert reply.refused and "the board changed while you were moving" in reply.plain
+    assert [turn.command for turn in (await storage.load_game(game)).turns] == ["K10", "M12"]
+    reply = await first.answer(await first.seat_request(game, 1), cmd.Move(
+        parse_command("O14")), {})
+    assert reply.refused and "alice" in reply.plain  # not bob's turn: alice's
 
 
 async def test_a_control_written_in_the_move_language_shows_a_line_of_it(service):

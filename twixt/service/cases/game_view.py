@@ -39,7 +39,7 @@ from twixt.service.commands.words import Vocabulary
 from twixt.service.desk.desk import Desk
 from twixt.service.desk.engine_seats import is_engine_seat, taken_back
 from twixt.service.errors import MalformedError, MissingError, refused_by_rules
-from twixt.service.model import Control, Request, User
+from twixt.service.model import Control, Request, User, renewed
 from twixt.service.pure.clock.texts import seat_lines
 from twixt.storage import (
     GameStore,
@@ -243,9 +243,10 @@ class GameViews:
 
     async def seat_request(self, game_id: int, seat: int, locale: str = "en") -> Request:
         """The request of the person in `seat` of game `game_id`, made in the game's home
-        (what acting in a game a link names needs, without its view). A game this process
-        last wrote, unchanged since, is not read again (`Desk.current_written`): every move
-        from a page asks this first."""
+        (what acting in a game a link names needs, without its view), with the live version
+        its home was read at (`Request.home_at`: the turn it asks for at once is checked
+        against it, not read again). A game this process last wrote, unchanged since, is
+        not read again (`Desk.current_written`): every move from a page asks this first."""
         stored = await self._desk.current_written(game_id)
         if stored is None or not 0 <= seat < len(stored.seats):
             stored = await self._stored(game_id, seat)
@@ -259,7 +260,7 @@ class GameViews:
             if len(self._requests) >= SEAT_REQUESTS:
                 self._requests.clear()
             self._requests[key] = request
-        return request
+        return renewed(request, home_at=stored.live_version) if stored.is_active else request
 
     async def _stored(self, game_id: int, seat: int | None) -> StoredGame:
         """Game `game_id`, and `seat` one of its seats (when given); ServiceError else."""
@@ -293,12 +294,9 @@ def _privilege_seat(game: Game) -> int | None:
 
 def _seen_by(common: GameView, you: int | None, palette: str,
              controls: tuple[Control, ...]) -> GameView:
-    """`common` as the person in seat `you` sees it: `dataclasses.replace` of those three
-    fields, without its look at every field of a view (a change makes a view for each seat
-    and language among the game's live pages)."""
-    view = object.__new__(GameView)
-    view.__dict__.update(common.__dict__, you=you, palette=palette, controls=controls)
-    return view
+    """`common` as the person in seat `you` sees it (a change makes a view for each seat and
+    language among the game's live pages)."""
+    return renewed(common, you=you, palette=palette, controls=controls)
 
 
 def _controls(stored: StoredGame, game: Game, history: Sequence[Turn], seat: int | None,

@@ -33,7 +33,15 @@ from twixt.service.errors import (
     refused_by_rules,
 )
 from twixt.service.failures import log_failure
-from twixt.service.model import NO_SERVER, Button, ButtonKind, Request, User, require_private
+from twixt.service.model import (
+    NO_SERVER,
+    Button,
+    ButtonKind,
+    Request,
+    User,
+    renewed,
+    require_private,
+)
 from twixt.service.port import Port
 from twixt.service.pure.clock.absence import pauses_of
 from twixt.service.pure.clock.banks import StintLog, TurnClock, next_stint, turn_clock
@@ -260,12 +268,16 @@ class Desk:
         request made in a game's home that this process last wrote, one statement reads the
         game's live version instead of the game and its seats: at that version (no turn,
         offer or end since, by anyone) the game as written is still the channel's game in
-        progress. The write checks the version again."""
+        progress. A request whose home was read at the version this process wrote last
+        (`Request.home_at`: a page's move, a moment ago) reads nothing: whatever another
+        process did since, the write's check of the version refuses the turn, as it would
+        after the read."""
         home = request.home_of
         written = None if home is None else self._games.last_written(home)
         if (home is not None and written is not None and written.is_active
                 and written.channel_id == request.channel_id):
-            current = await self.current_written(home)
+            current = (written if written.live_version == request.home_at
+                       else await self.current_written(home))
             if current is not None:
                 return current, await self.position(current)
         return await self.active(request.channel_id)
@@ -312,8 +324,8 @@ class Desk:
         except (StaleVersionError, GameFinishedError) as error:
             self._games.drop(stored.id)
             raise storage_refusal(error) from None
-        stored = replace(stored, version=version, updated_at=now)
-        self._games.put(stored.id, replace(live, version=version,
+        stored = renewed(stored, version=version, updated_at=now)
+        self._games.put(stored.id, renewed(live, version=version,
                                            written=stored if finish is None else None,
                                            shown=shown if finish is None else None))
         self.changes.told(stored.id, stored.live_version)
