@@ -3,18 +3,20 @@
     python benchmarks/search_agreement.py --nodes 15000
     python benchmarks/search_agreement.py --nodes 15000 --c-puct 3 --first-play-urgency 0.3
     python benchmarks/search_agreement.py --nodes 15000 --prior-choice 3   # visits × prior³
+    python benchmarks/search_agreement.py --nodes 4000 --root-temperature 0.6 --tempo 0
 
 The fixed positions of the real-game benchmark (`engine_games.positions`: 200, two a game,
 between moves 5 and 40) are searched in this process with `think`'s search (compiled core
 when built) at `--nodes`, with the search's constants as given (both cores take them as
-parameters: `engine.core` passes `C_PUCT` and `FIRST_PLAY_URGENCY`; the root's final choice,
-`search.PRIOR_CHOICE`, is made in Python for both). It prints how often the search's move is
-the peg played (top-1) beside the goal of issue 45 (at least 30%), how often the policy's
-first choice is, how often the two agree, and where they part: who of the two matched the
-player, and how the search saw the policy's move (its share of the root's visits, its value
-against the value of the move chosen, both for the side to move). This is what decides
-whether a stronger pull of the priors would bring the search nearer to the players; whether
-it costs strength is for `engine_match.py` to say.
+parameters: `engine.core` passes `C_PUCT`, `FIRST_PLAY_URGENCY` and the leaf's constants; the
+root's final choice, `search.PRIOR_CHOICE`, is made in Python for both; `--root-temperature`
+divides the network's logarithms the root's priors are made from, as a caller of either core
+could). It prints how often the search's move is the peg played (top-1) beside the goal of
+issue 45 (at least 30%), how often the policy's first choice is, how often the two agree, and
+where they part: who of the two matched the player, and how the search saw the policy's move
+(its share of the root's visits, its value against the value of the move chosen, both for the
+side to move). This is what decides whether a stronger pull of the priors would bring the
+search nearer to the players; whether it costs strength is for `engine_match.py` to say.
 """
 
 from __future__ import annotations
@@ -49,12 +51,22 @@ def main(argv: list[str] | None = None) -> None:
                              " engine's; 0: the most visited)")
     parser.add_argument("--leaf", default=None, choices=("matches", "fitted"),
                         help="the leaf evaluation's constants (default: the engine's)")
+    parser.add_argument("--tempo", type=float, default=None,
+                        help="the leaf's TEMPO alone (after --leaf)")
+    parser.add_argument("--weak", type=float, default=None,
+                        help="the leaf's WEAK alone (after --leaf)")
+    parser.add_argument("--root-temperature", type=float, default=1.0,
+                        help="the root's priors from the network's logarithms / this")
     args = parser.parse_args(argv)
     if args.leaf is not None:  # the constants both cores' evaluations are given
         leaf = {"matches": evaluate.BY_MATCHES, "fitted": evaluate.FITTED}[args.leaf]
         for module in (core, evaluate):
             vars(module).update(SHARPNESS=leaf.sharpness, TEMPO=leaf.tempo,
                                 NARROW=leaf.narrow, WEAK=leaf.weak)
+    for name, value in (("TEMPO", args.tempo), ("WEAK", args.weak)):
+        if value is not None:
+            for module in (core, evaluate):
+                vars(module)[name] = value
     if args.prior_choice is not None:  # read by SearchOutcome.best, for either core
         vars(tree)["PRIOR_CHOICE"] = args.prior_choice
     if args.c_puct is not None:  # the constants both cores' searches are given
@@ -67,7 +79,7 @@ def main(argv: list[str] | None = None) -> None:
     for position in sample:
         game, played = replayed(position)
         board, colour = Board(game), game.colour_to_move
-        scores = root_scores(board, colour)
+        scores = [score / args.root_temperature for score in root_scores(board, colour)]
         top = max(range(len(scores)), key=lambda hole: (scores[hole], -hole))
         rng = random.Random(0)  # as think's seed 0 draws the root's noise
         found = search(board, colour, args.nodes, None, noise=BY_THE_BOOK[0],
@@ -89,7 +101,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{count} positions, {args.nodes} nodes, leaf SHARPNESS {constants['SHARPNESS']},"
           f" TEMPO {constants['TEMPO']}, NARROW {constants['NARROW']}, WEAK"
           f" {constants['WEAK']}, C_PUCT {constants['C_PUCT']}, first-play"
-          f" urgency {constants['FIRST_PLAY_URGENCY']}, prior choice"
+          f" urgency {constants['FIRST_PLAY_URGENCY']}, root temperature"
+          f" {args.root_temperature}, prior choice"
           f" {vars(tree)['PRIOR_CHOICE']}: the search's move played {searched / count:.1%}"
           f" (goal: at least {GOAL:.0%}),"
           f" the policy's first {policy / count:.1%}; search = policy {agree / count:.1%}")
