@@ -119,8 +119,6 @@ LONGEST = (
     "tests/engine/test_memory_bound.py::"
     "test_a_full_tree_is_pruned_and_the_search_runs_all_its_nodes",
     "tests/engine/test_analysis.py::test_the_same_game_analysed_twice_gives_the_same_analysis",
-    "tests/engine/test_analysis.py::"
-    "test_a_point_of_the_curve_weighs_in_the_searches_before_and_after_it",
     "tests/benchmarks/test_calibrate_chance.py::"
     "test_the_cache_searches_a_game_once_and_joins_its_looks",
     "tests/engine/test_engine.py::test_level_3_beats_level_1_on_12x12_every_time",

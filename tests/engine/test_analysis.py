@@ -83,6 +83,7 @@ def test_an_empty_game_has_its_start_and_no_moves() -> None:
     assert (result.moves, result.swings) == ((), ())
 
 
+@pytest.mark.usefixtures("cheap_deep_looks")
 def test_a_move_has_the_engines_choice_and_reds_chance_after_both() -> None:
     game = played(Game(("alice", "bob"), size=8, swap=False), ["D4"])
     report, = analyze_game(game, LIMIT).moves
@@ -482,6 +483,7 @@ def test_the_largest_swing_is_a_turning_point_when_played_out() -> None:
             < _mover_wins(after_best, swing.best_colour or swing.colour, 6))
 
 
+@pytest.mark.usefixtures("cheap_deep_looks")
 def test_a_point_of_the_curve_weighs_in_the_searches_before_and_after_it() -> None:
     """After Red's D4 the curve is Red's chance from three looks at the same position: its own
     search (Black to move), the search before it, which tried D4 and valued it for Red, and
