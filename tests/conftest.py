@@ -99,6 +99,49 @@ def pytest_collection(session: pytest.Session) -> Generator[None, object, object
                 (shared / "collected").touch()
 
 
+#: the tests that take longest, longest first (5-20 s each on the idle 2-core machine, most
+#: of them searches on the Python core or processes killed again and again), by file or by
+#: test (all its parameters); tests/test_order.py checks that each still names one
+LONGEST = (
+    "tests/engine/test_analysis_budgets.py::"
+    "test_the_swings_ends_are_searched_with_the_deep_nodes_and_the_same_twice",
+    "tests/service/test_input_fuzzed.py::"
+    "test_any_line_is_answered_or_refused_in_one_line_and_a_refusal_changes_nothing",
+    "tests/storage/test_crash_postgres.py",
+    "tests/storage/test_crash.py::test_acknowledged_turns_survive_sigkill_at_random_moments",
+    "tests/engine/test_analysis.py::"
+    "test_the_swings_are_the_deeper_looks_largest_losses_on_a_real_game",
+    "tests/engine/test_analysis.py::test_the_largest_swing_is_a_turning_point_when_played_out",
+    "tests/storage/test_shard_processes.py::test_shards_in_processes_fire_every_clock_once",
+    "tests/benchmarks/test_train_policy.py",
+    "tests/web/test_activity.py::"
+    "test_a_sustained_flood_stays_within_the_budget_while_bob_plays",
+    "tests/engine/test_memory_bound.py::"
+    "test_a_full_tree_is_pruned_and_the_search_runs_all_its_nodes",
+    "tests/engine/test_analysis.py::test_the_same_game_analysed_twice_gives_the_same_analysis",
+    "tests/benchmarks/test_calibrate_chance.py::"
+    "test_the_cache_searches_a_game_once_and_joins_its_looks",
+    "tests/engine/test_engine.py::test_level_3_beats_level_1_on_12x12_every_time",
+    "tests/web/test_connections.py::test_a_body_sent_too_slowly_is_refused",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest tests (`LONGEST`) run first, the others in their usual order after them.
+    pytest-xdist's worksteal hands each worker a third of the run in this order and lets a
+    worker that has run its share take the last half of what another has left: the long
+    tests, at the front of the first worker's share, are begun early and never stolen, and
+    the run ends on short tests shared among the workers instead of one worker alone on a
+    long one while the others wait (the Python core's analyses had ended the run)."""
+    rank = {name: place for place, name in enumerate(LONGEST)}
+
+    def place(item: pytest.Item) -> int:
+        test = item.nodeid.partition("[")[0]
+        return rank.get(test, rank.get(test.partition("::")[0], len(LONGEST)))
+
+    items.sort(key=place)
+
+
 #: the tests whose set-up installs the project twice (`start_installs`)
 IMAGE_TESTS = Path(__file__).with_name("test_docker_context.py")
 #: the installs begun when the run began, ended with it if still going

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from twixt.engine import policy
+from twixt.rules import Game
 
 if importlib.util.find_spec("torch") is None:
     pytest.skip("needs PyTorch (pip install -e '.[policy]')", allow_module_level=True)
@@ -26,8 +27,15 @@ def trainer() -> ModuleType:
     return train_policy
 
 
-def test_each_peg_is_an_example_its_hole_free_in_the_planes(trainer: ModuleType) -> None:
-    games, _dropped = trainer.training_games()
+@pytest.fixture(scope="module")
+def games(trainer: ModuleType) -> list[tuple[str, Game]]:
+    """The training games (about 1.6 s of CPU to read and replay), read once for the tests
+    that look at them; the command's test reads them as the command does."""
+    return trainer.training_games()[0]
+
+
+def test_each_peg_is_an_example_its_hole_free_in_the_planes(
+        trainer: ModuleType, games: list[tuple[str, Game]]) -> None:
     name, game = games[0]
     x, y = trainer.stacked(trainer.game_examples(game))
     pegs = sum(1 for turn in game.history if turn.placed is not None)
@@ -39,8 +47,8 @@ def test_each_peg_is_an_example_its_hole_free_in_the_planes(trainer: ModuleType)
     assert (x[:, 0].sum(axis=(1, 2)) - x[:, 1].sum(axis=(1, 2)) <= 1).all()
 
 
-def test_the_engine_runs_the_learned_network_as_pytorch_does(trainer: ModuleType) -> None:
-    games, _dropped = trainer.training_games()
+def test_the_engine_runs_the_learned_network_as_pytorch_does(
+        trainer: ModuleType, games: list[tuple[str, Game]]) -> None:
     x, y = trainer.stacked(example for _name, game in games[:3]
                            for example in trainer.game_examples(game))
     net = trainer.train(x, y, channels=6, blocks=2, epochs=2, rate=2e-3, seed=3)

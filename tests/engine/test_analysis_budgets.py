@@ -22,19 +22,18 @@ from twixt.engine.analysis import (
 from twixt.engine.api import level_limit, level_nodes
 from twixt.rules import Game, records
 
-#: the first 4 moves of a real 24×24 game (benchmarks/games/0109.twixt: Harald Hoppe against
+#: the first 2 moves of a real 24×24 game (benchmarks/games/0109.twixt: Harald Hoppe against
 #: Hartmut Thordsen, 1990, from eeichinger/twixt_t1j). The deeper look searches each
 #: position, and the position after its own choice at each move it judges, at ten times a
 #: position's nodes, most of an analysis (on the Python core 1-1.5 s of CPU a search, each
-#: analysis made twice): four moves are what the test counts
+#: analysis made twice): two moves give five such searches, the deeper look choosing
+#: otherwise than the player at both (four moves gave nine, at twice the CPU)
 REAL = """[Board "24x24"]
 [Rules "classic"]
 [Swap "no"]
 [Players "Harald Hoppe, Hartmut Thordsen"]
 Harald Hoppe: T13
 Hartmut Thordsen: O13
-Harald Hoppe: I12
-Hartmut Thordsen: I16
 """
 BOARDS = (12, 24, 48)
 
@@ -79,7 +78,7 @@ def test_the_swings_ends_are_searched_with_the_deep_nodes_and_the_same_twice() -
     # the nodes alone: the seconds are a safety bound that a busy machine (or the slower
     # Python core) can reach first, which would cut the searches this test counts
     limit = replace(default_limit(game), seconds=None)
-    # every move judged against the deeper look's choice (these four drop too little for the
+    # every move judged against the deeper look's choice (these two drop too little for the
     # analysis's screen)
     screen = Screen(least=-1.0, most=4)
     first = analyze_game(game, limit, screen=screen)
