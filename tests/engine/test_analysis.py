@@ -508,6 +508,7 @@ def test_a_point_of_the_curve_weighs_in_the_searches_before_and_after_it() -> No
     assert report.red != pytest.approx(report.alike)
 
 
+@pytest.mark.usefixtures("cheap_deep_looks")
 def test_the_engines_own_choice_is_worth_the_moves_chance_and_lost_nothing() -> None:
     """When the move played is the engine's choice, the report gives the one position one
     figure (the curve's) for both, as the JSON and the picture show them, and no loss."""
