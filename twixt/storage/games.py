@@ -24,9 +24,10 @@ them for the turns queued together, each statement once for all of them (`execut
 from __future__ import annotations
 
 import abc
+import asyncio
 import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -356,14 +357,22 @@ class SqlGames(SqlBase):
         turn = NewTurn(game_id, expected_version, actor_id, command, rows.utc(now),
                        None if wake_at is None else rows.utc(wake_at), waiting)
         if finish is None:
-            return await self._append_turn(turn)
+            try:
+                return await self._append_turn(turn)
+            except asyncio.CancelledError:
+                await self._turn_given_up()
+                raise
         return await self._write_by(functools.partial(self._write_turn, turn=turn,
                                                       finish=finish))
 
     @abc.abstractmethod
-    async def _append_turn(self, turn: NewTurn) -> int:
+    def _append_turn(self, turn: NewTurn) -> Awaitable[int]:
         """Write a turn that does not end its game (`_write_turn`), the write there are most
         of; each back end writes those that arrive together together."""
+
+    async def _turn_given_up(self) -> None:
+        """Return once a turn whose caller was cancelled while awaiting `_append_turn` has
+        landed or not (a back end whose wait settles it before it raises has nothing to do)."""
 
     async def _write_turn(self, db: Connection, turn: NewTurn,
                           finish: model.GameResult | None = None) -> int:

@@ -319,10 +319,14 @@ class SqliteStorage(SqlStorage):
             _reraise(error, self.path)
             raise
 
-    def _append_turn(self, turn: NewTurn) -> Coroutine[Any, Any, int]:
-        # the writer's wait itself (SQLite's failures turned into ours by `GroupCommit`'s
-        # `failed`): a turn's wait, the most frequent of all, one coroutine fewer to resume
+    def _append_turn(self, turn: NewTurn) -> asyncio.Future[int]:
+        # the writer's job itself, the future its caller awaits (SQLite's failures turned into
+        # ours by `GroupCommit`'s `failed`): a turn's wait, the most frequent of all, with no
+        # coroutine of its own to resume
         return self._writes.run_alike(self._turns, turn)
+
+    async def _turn_given_up(self) -> None:
+        await self._writes.settled()
 
     def _turns_together(self, turns: list[NewTurn]) -> list[int] | None:
         """Turns queued together, in two statements for them all (`executemany`), each turn
