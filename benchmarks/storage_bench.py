@@ -16,7 +16,8 @@ two statements, each once for all the commit's turns (`executemany`, as the stor
 `games.MOVE_GAME`, the game moved on under its version check with its wake-up and whose move it
 now waits for since when, and `games.LOG_TURN`, the turn, each turn at a moment of its own, the
 values made before the clock starts. The storage is given the same turns as the service gives
-them (each at its moment, saying that the game now waits for the other player since then), so
+them (each at its moment, saying that the game now waits for the other player since then; these
+values, as the floors' rows, made before the clock starts: `storage_workload.waiting_turns`), so
 both change the same rows and the same indexes (`games_waiting_for` too). The storage's
 turns/s is compared with each floor, and its CPU time a turn
 (the process's, which load moves far less than the time by the clock: on a shared machine the

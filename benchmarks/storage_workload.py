@@ -49,15 +49,23 @@ async def play(store: Storage, game_id: int, log: list[str],
         latencies.append(time.perf_counter() - started)
 
 
-async def play_waiting(store: Storage, game_id: int, log: list[str],
-                       latencies: list[float]) -> None:
-    """As `play`, each turn as the service writes it: at its moment, saying that the game
-    now waits for the other player since then (`Waiting`, the rows of `games_waiting_for`)."""
-    for version, text in enumerate(log):
+def waiting_turns(log: list[str]) -> list[tuple[str, datetime, Waiting]]:
+    """A game's turns as the service sends them (`play_waiting`): each with its moment and
+    saying that the game now waits for the other player since then. Made before the clock
+    starts, as the floors' rows are: the storage is timed from its caller's values to the
+    commit, as the floors are from theirs."""
+    return [(text, now, Waiting(2 - version % 2, None, now))
+            for version, text in enumerate(log) for now in [datetime.now(UTC)]]
+
+
+async def play_waiting(store: Storage, game_id: int,
+                       turns: list[tuple[str, datetime, Waiting]], latencies: list[float]) -> None:
+    """As `play`, each turn as the service writes it (`waiting_turns`): at its moment, saying
+    whose move the game now waits for since then (`Waiting`, the rows of `games_waiting_for`)."""
+    for version, (text, now, waiting) in enumerate(turns):
         started = time.perf_counter()
-        now = datetime.now(UTC)
         await store.append_turn(game_id, version, 1 + version % 2, text, now=now,
-                                waiting=Waiting(2 - version % 2, None, now))
+                                waiting=waiting)
         latencies.append(time.perf_counter() - started)
 
 
@@ -66,8 +74,8 @@ async def play_all(store: Storage, ids: list[int], logs: list[list[str]],
     """Turns per second and each turn's latency: the games all at once, or one by one; with
     `waiting`, each turn says whose move the game waits for (`play_waiting`)."""
     latencies: list[float] = []
-    player = play_waiting if waiting else play
-    plays = [player(store, game_id, logs[i % len(logs)], latencies)
+    plays = [play_waiting(store, game_id, waiting_turns(logs[i % len(logs)]), latencies)
+             if waiting else play(store, game_id, logs[i % len(logs)], latencies)
              for i, game_id in enumerate(ids)]
     began: list[float] = []
 

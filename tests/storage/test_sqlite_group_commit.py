@@ -263,12 +263,21 @@ def alike_items(group):
     return Alike(together, alone), calls
 
 
+async def alike(group, kind, item):
+    """A job of a kind, queued when its task first runs, as a turn is (`append_turn`)."""
+    try:
+        return await group.run_alike(kind, item)
+    except asyncio.CancelledError:
+        await group.settled()
+        raise
+
+
 async def test_jobs_of_a_kind_queued_together_run_together_in_order(writes):
     group, path = writes
     kind, calls = alike_items(group)
-    tasks = [asyncio.create_task(group.run_alike(kind, i)) for i in (1, 2)]
+    tasks = [asyncio.create_task(alike(group, kind, i)) for i in (1, 2)]
     tasks.append(asyncio.create_task(insert_job(group, 3)))  # another kind ends the run
-    tasks += [asyncio.create_task(group.run_alike(kind, i)) for i in (4, 5, 6, 7, 8)]
+    tasks += [asyncio.create_task(alike(group, kind, i)) for i in (4, 5, 6, 7, 8)]
     assert await asyncio.gather(*tasks) == [1, 2, 3, 4, 5, 6, 7, 8]
     # the limit (4 a batch) cuts a run too; every item is written once, in arrival order
     assert calls == [("together", [1, 2]), ("together", [4]), ("together", [5, 6, 7, 8])]
@@ -304,7 +313,7 @@ async def test_a_kind_whose_together_raises_is_undone_and_run_alone(writes):
 async def test_a_job_of_a_kind_given_up_while_queued_is_skipped(writes):
     group, path = writes
     kind, calls = alike_items(group)
-    tasks = [asyncio.create_task(group.run_alike(kind, i)) for i in range(1, 5)]
+    tasks = [asyncio.create_task(alike(group, kind, i)) for i in range(1, 5)]
     await asyncio.sleep(0)  # every one is queued, none has its turn yet
     tasks[1].cancel()
     outcomes = await asyncio.gather(*tasks, return_exceptions=True)
@@ -316,8 +325,8 @@ async def test_a_job_of_a_kind_given_up_while_queued_is_skipped(writes):
 async def test_a_failed_commit_tells_each_job_of_a_kind_why(writes):
     group, path = writes
     kind, _calls = alike_items(group)
-    outcomes = await asyncio.gather(group.run_alike(kind, 1), insert_job(group, 2, parent=99),
-                                    group.run_alike(kind, 3), return_exceptions=True)
+    outcomes = await asyncio.gather(alike(group, kind, 1), insert_job(group, 2, parent=99),
+                                    alike(group, kind, 3), return_exceptions=True)
     assert all(isinstance(o, sqlite3.IntegrityError) for o in outcomes)
     assert stored(path) == set()
     assert await group.run_alike(kind, 4) == 4
@@ -349,7 +358,7 @@ async def test_a_kind_behind_other_writes_that_cannot_land_together_is_undone_al
     # a job first, so the kind's run does not open the transaction: it runs in a savepoint,
     # whose undoing must keep the job before it
     outcomes = await asyncio.gather(insert_job(group, 10),
-                                    *(group.run_alike(kind, i) for i in (11, -12, 13)),
+                                    *(alike(group, kind, i) for i in (11, -12, 13)),
                                     return_exceptions=True)
     assert [outcomes[0], outcomes[1], outcomes[3]] == [10, 11, 13]
     assert isinstance(outcomes[2], LookupError)
@@ -412,3 +421,14 @@ def test_a_moment_is_the_text_isoformat_gives_in_any_thread():
     assert wrong(moments) == []
     with ThreadPoolExecutor(4) as threads:
         assert list(threads.map(wrong, [moments[i::4] for i in range(4)])) == [[]] * 4
+
+
+async def test_a_job_of_a_kind_cancelled_in_flight_is_settled_when_the_cancel_returns(writes):
+    """A kind's job is the future its caller awaits: cancelled once taken, the caller waits
+    for its batch (`settled`) before it goes on, and finds it landed or not."""
+    group, path = writes
+    kind, _calls = alike_items(group)
+    rng = random.Random(6)
+    for round_ in range(40):
+        await cancelled_in_flight(lambda group, item: alike(group, kind, item), group, path,
+                                  round_, rng, every=1)

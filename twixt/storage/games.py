@@ -24,9 +24,10 @@ them for the turns queued together, each statement once for all of them (`execut
 from __future__ import annotations
 
 import abc
+import asyncio
 import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -127,19 +128,30 @@ class NewTurn:
     waiting: Waiting | None
 
     def values(self, moment: Callable[[datetime], Any] = _as_it_is) -> tuple[Any, ...]:
-        """The turn as a row of `TURN_COLUMNS`, each moment in UTC as `moment` gives it (a
-        back end's form: SQLite's text, `rows.utc_text`); the turn's own once, also where the
-        game waits since then (the usual case)."""
-        at, wake, said = self.at, self.wake_at, self.waiting
-        when = moment(at)
-        waking = None if wake is None else moment(wake)
-        if said is None:
-            return (self.game_id, self.expected_version, self.actor_id, self.command, when,
-                    waking, False, None, None, None)
-        due, since = said.due_at, said.since
-        return (self.game_id, self.expected_version, self.actor_id, self.command, when,
-                waking, True, said.user_id, None if due is None else moment(rows.utc(due)),
-                when if since is at else moment(rows.utc(since)))
+        """The turn as a row of `TURN_COLUMNS` (`turn_row`)."""
+        return turn_row(self.game_id, self.expected_version, self.actor_id, self.command,
+                        self.at, self.wake_at, self.waiting, moment)
+
+
+#: a turn as `NewTurn`'s fields, in order: how the write there are most of travels (`turn_row`)
+TurnFields = tuple[int, int, int, str, datetime, datetime | None, Waiting | None]
+
+
+def turn_row(game_id: int, expected_version: int, actor_id: int, command: str, at: datetime,
+             wake_at: datetime | None, waiting: Waiting | None,
+             moment: Callable[[datetime], Any] = _as_it_is) -> tuple[Any, ...]:
+    """A turn (`NewTurn`'s fields, in order) as a row of `TURN_COLUMNS`, each moment in UTC as
+    `moment` gives it (a back end's form: SQLite's text, `rows.utc_text`); the turn's own once,
+    also where the game waits since then (the usual case)."""
+    when = moment(at)
+    waking = None if wake_at is None else moment(wake_at)
+    if waiting is None:
+        return (game_id, expected_version, actor_id, command, when, waking, False, None, None,
+                None)
+    due, since = waiting.due_at, waiting.since
+    return (game_id, expected_version, actor_id, command, when, waking, True, waiting.user_id,
+            None if due is None else moment(rows.utc(due)),
+            when if since is at else moment(rows.utc(since)))
 
 
 async def write_turns(db: Connection, turns: Sequence[NewTurn]) -> set[int]:
@@ -353,17 +365,27 @@ class SqlGames(SqlBase):
                           command: str, *, finish: model.GameResult | None = None,
                           wake_at: datetime | None = None, now: datetime | None = None,
                           waiting: Waiting | None = None) -> int:
-        turn = NewTurn(game_id, expected_version, actor_id, command, rows.utc(now),
-                       None if wake_at is None else rows.utc(wake_at), waiting)
+        at, wake = rows.utc(now), None if wake_at is None else rows.utc(wake_at)
         if finish is None:
-            return await self._append_turn(turn)
+            try:
+                return await self._append_turn(game_id, expected_version, actor_id, command,
+                                               at, wake, waiting)
+            except asyncio.CancelledError:
+                await self._turn_given_up()
+                raise
+        turn = NewTurn(game_id, expected_version, actor_id, command, at, wake, waiting)
         return await self._write_by(functools.partial(self._write_turn, turn=turn,
                                                       finish=finish))
 
     @abc.abstractmethod
-    async def _append_turn(self, turn: NewTurn) -> int:
-        """Write a turn that does not end its game (`_write_turn`), the write there are most
-        of; each back end writes those that arrive together together."""
+    def _append_turn(self, *turn: Any) -> Awaitable[int]:
+        """Write a turn that does not end its game (`_write_turn`), given as `NewTurn`'s
+        fields in order (no object made for it: the write there are most of); each back end
+        writes those that arrive together together."""
+
+    async def _turn_given_up(self) -> None:
+        """Return once a turn whose caller was cancelled while awaiting `_append_turn` has
+        landed or not (a back end whose wait settles it before it raises has nothing to do)."""
 
     async def _write_turn(self, db: Connection, turn: NewTurn,
                           finish: model.GameResult | None = None) -> int:

@@ -57,7 +57,7 @@ from twixt.storage.errors import (
     StorageError,
     UnsupportedSchemaError,
 )
-from twixt.storage.games import NewTurn, write_turns
+from twixt.storage.games import write_turns
 from twixt.storage.model import GameResult, Result, StoredGame
 from twixt.storage.schema import Migration
 from twixt.storage.shards import Shards
@@ -355,9 +355,9 @@ class PostgresStorage(SqlStorage):
         async with self._single() as db:
             return await db.execute(challenges.EXPIRE, rows.utc(now))
 
-    async def _append_turn(self, turn: NewTurn) -> int:
+    async def _append_turn(self, *turn: Any) -> int:
         # with the turns waiting beside it: one statement, one commit (`postgres_line`)
-        return await self._turns.append(PendingTurn.of(turn))
+        return await self._turns.append(PendingTurn(*turn))
 
     async def _write_turns(self, turns: list[PendingTurn]) -> None:
         """Write a batch of turns in one statement (`games.write_turns`), each under its own

@@ -88,11 +88,6 @@ class PendingTurn(NewTurn):
     landed: asyncio.Future[int] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future())
 
-    @classmethod
-    def of(cls, turn: NewTurn) -> PendingTurn:
-        """The turn, waiting to be written."""
-        return cls(**vars(turn))
-
     def answer(self, version: int) -> None:
         if not self.landed.done():  # its caller may have been cancelled
             self.landed.set_result(version)

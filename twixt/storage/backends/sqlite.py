@@ -42,7 +42,7 @@ from twixt.storage.backends.sqlite_group_commit import (
 )
 from twixt.storage.connection import Connection, DuplicateKeyError, Row
 from twixt.storage.errors import DatabaseError, DatabaseFault
-from twixt.storage.games import LOG_TURN, MOVE_GAME, TURN_COLUMNS, NewTurn
+from twixt.storage.games import LOG_TURN, MOVE_GAME, TURN_COLUMNS, NewTurn, TurnFields, turn_row
 from twixt.storage.model import GameResult, Result, StoredGame
 from twixt.storage.schema import apply_migrations, check_file, failed, migrations, unusable
 from twixt.storage.shards import Shards
@@ -248,8 +248,7 @@ class SqliteStorage(SqlStorage):
         self._writing = WriterConnection(writer)
         #: a turn that does not end its game, the write there are most of: the writer runs
         #: those queued together at once (`_turns_together`)
-        self._turns = Alike(self._turns_together,
-                            functools.partial(self._write_turn, self._writing))
+        self._turns = Alike(self._turns_together, self._turn_alone)
         self._read_lock = asyncio.Lock()
 
     @classmethod
@@ -319,24 +318,32 @@ class SqliteStorage(SqlStorage):
             _reraise(error, self.path)
             raise
 
-    def _append_turn(self, turn: NewTurn) -> Coroutine[Any, Any, int]:
-        # the writer's wait itself (SQLite's failures turned into ours by `GroupCommit`'s
-        # `failed`): a turn's wait, the most frequent of all, one coroutine fewer to resume
+    def _append_turn(self, *turn: Any) -> asyncio.Future[int]:
+        # the writer's job itself, the future its caller awaits (SQLite's failures turned into
+        # ours by `GroupCommit`'s `failed`): a turn's wait, the most frequent of all, with no
+        # coroutine of its own to resume
         return self._writes.run_alike(self._turns, turn)
 
-    def _turns_together(self, turns: list[NewTurn]) -> list[int] | None:
-        """Turns queued together, in two statements for them all (`executemany`), each turn
-        under its version check; None when not every one moved its game on (a stale version,
-        a finished game, one game's turn twice), which the writer then undoes to run each
-        alone. Their new versions."""
-        values = [turn.values(rows.utc_text) for turn in turns]
+    async def _turn_given_up(self) -> None:
+        await self._writes.settled()
+
+    def _turn_alone(self, turn: TurnFields) -> Awaitable[int]:
+        """A turn (`NewTurn`'s fields) in the caller's write (`_write_turn`)."""
+        return self._write_turn(self._writing, NewTurn(*turn))
+
+    def _turns_together(self, turns: list[TurnFields]) -> list[int] | None:
+        """Turns (`NewTurn`'s fields) queued together, in two statements for them all
+        (`executemany`), each turn under its version check; None when not every one moved its
+        game on (a stale version, a finished game, one game's turn twice), which the writer
+        then undoes to run each alone. Their new versions."""
+        values = [turn_row(*turn, rows.utc_text) for turn in turns]
         (move, move_width), (log, log_width) = MOVE_GAME, LOG_TURN
         raw = self._writing.raw
         moves = values if move_width == len(TURN_COLUMNS) else [row[:move_width] for row in values]
         if raw.executemany(move, moves).rowcount != len(turns):
             return None
         raw.executemany(log, [row[:log_width] for row in values])
-        return [turn.expected_version + 1 for turn in turns]
+        return [turn[1] + 1 for turn in turns]
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[SqliteConnection]:

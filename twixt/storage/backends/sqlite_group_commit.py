@@ -40,13 +40,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import logging
 import sqlite3
 import sys
 import threading
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -180,24 +179,14 @@ class Alike(Generic[Item, T]):
     alone: Callable[[Item], Awaitable[T]]
 
 
-class _Job(Generic[T]):
-    """One queued job: the work (`GroupCommit.run`) or a kind's item (`GroupCommit.run_alike`),
-    and its caller's answer."""
-
-    __slots__ = ("batch", "item", "kind", "outcome")
-
-    def __init__(self, kind: Alike[Any, T] | None, item: Any,
-                 loop: asyncio.AbstractEventLoop) -> None:
-        #: None: `item` is the work, a coroutine function
-        self.kind = kind
-        self.item = item
-        # writer -> caller, once the COMMIT returned: the work's result, or why it did not land
-        self.outcome: asyncio.Future[T] = asyncio.Future(loop=loop)
-        #: once the writer has taken the job: its batch, done when committed (or not)
-        self.batch: asyncio.Future[None] | None = None
+_Job = tuple["asyncio.Future[Any]", "Alike[Any, Any] | None", Any]
+"""One queued job: the future its caller awaits (done once the COMMIT returned: the work's
+result, or why it did not land), its kind (None: the item is the work, a coroutine function;
+`GroupCommit.run`) and its item (`GroupCommit.run_alike`). A plain tuple and an exact Future,
+and no coroutine between them and the caller: a turn's wait is the most frequent of all."""
 
 
-_Taken = tuple[_Ticket | _Job[Any], Any, BaseException | None]
+_Taken = tuple[_Ticket | _Job, Any, BaseException | None]
 """A write taken into a batch, its job's result, and its own error (its work alone undone)."""
 
 
@@ -242,10 +231,12 @@ class GroupCommit:
         #: called with a job's error before its caller hears it: raises the back end's own
         #: error for it, if it has one (its caller then hears that instead)
         self._failed = failed
-        self._queue: deque[_Ticket | _Job[Any]] = deque()
+        self._queue: deque[_Ticket | _Job] = deque()
         #: while the writer waits for a write (nothing queued): done to wake it
         self._waking: asyncio.Future[None] | None = None
         self._task: asyncio.Task[None] | None = None
+        #: the batch under way's: done once it is committed or lost (`settled`)
+        self._under_way: asyncio.Future[None] | None = None
         self._closed = False
         self.batches = 0
         """Transactions committed (or tried): with `writes`, how well writes were grouped."""
@@ -259,7 +250,8 @@ class GroupCommit:
         undone, and the error is raised once the others' work is committed (so that what beat
         it is there to be read).
         """
-        ticket = _Ticket(self._enqueue())
+        self._enqueue()
+        ticket = _Ticket(asyncio.get_running_loop())
         self._queue.append(ticket)
         try:
             await ticket.go
@@ -284,41 +276,66 @@ class GroupCommit:
         The work must only run statements on the writer's connection (the writer and every
         write behind it wait for it).
         If it raises, its work alone is undone, and its error is raised once the others' work
-        is committed. Cancelled once the writer has taken it, the call still returns only
-        when the write has landed or not (as a block does).
+        is committed. Cancelled while queued, it is skipped; cancelled once the writer has
+        taken it, the call still returns only when the write has landed or not (as a block
+        does).
         """
-        return await self._queued(None, work)
+        outcome: asyncio.Future[T] = self._queued(None, work)
+        try:
+            return await outcome
+        except asyncio.CancelledError:
+            await self.settled()
+            raise
 
-    def run_alike(self, kind: Alike[Item, T], item: Item) -> Coroutine[Any, Any, T]:
+    def run_alike(self, kind: Alike[Item, T], item: Item) -> asyncio.Future[T]:
         """As `run`, for an item of a kind of job that the writer runs together with the
-        others of its kind queued right behind it (`Alike`). (A plain function returning the
-        wait: a turn's wait is one coroutine fewer to resume.)"""
+        others of its kind queued right behind it (`Alike`): the future its caller awaits.
+
+        A caller cancelled while awaiting it must then await `settled` before it goes on, so
+        that it finds its write landed or not (`run` does). (No coroutine between the caller
+        and its answer: a turn's wait, the most frequent of all.)
+        """
         return self._queued(kind, item)
 
-    async def _queued(self, kind: Alike[Any, T] | None, item: Any) -> T:
-        job: _Job[T] = _Job(kind, item, self._enqueue())
-        self._queue.append(job)
-        try:
-            return await job.outcome
-        except asyncio.CancelledError:
-            # cancelled while queued, the writer skips it (its outcome is done)
-            if job.batch is not None and not job.batch.done():
-                await asyncio.wait([job.batch])  # a second cancel stops this wait
-            raise
-        except Exception as error:
-            self._failed(error)
-            raise
+    async def settled(self) -> None:
+        """Return once the batch under way, if any, is committed or lost: where a write whose
+        caller was cancelled meanwhile is settled (the writer skips one still queued). A
+        second cancel stops this wait."""
+        batch = self._under_way
+        if batch is not None and not batch.done():
+            await asyncio.wait([batch])
 
-    def _enqueue(self) -> asyncio.AbstractEventLoop:
+    def _queued(self, kind: Alike[Any, T] | None, item: Any) -> asyncio.Future[T]:
+        self._enqueue()
+        outcome: asyncio.Future[T] = asyncio.Future()
+        self._queue.append((outcome, kind, item))
+        return outcome
+
+    def _enqueue(self) -> None:
         """Check that writes are taken, and wake the writer for the one about to be queued."""
         if self._closed:
             raise ValueError("the storage is closed")
-        loop = asyncio.get_running_loop()
         if self._task is None:
-            self._task = loop.create_task(self._run())
+            self._task = asyncio.get_running_loop().create_task(self._run())
         if self._waking is not None:  # else it is busy, and takes the queue when done
             self._wake()
-        return loop
+
+    def _tell(self, job: _Job, result: Any = None, error: BaseException | None = None) -> None:
+        """Settle a job that did not simply land: with its error as its caller is to hear it
+        (the back end's own, where `failed` gives one)."""
+        if isinstance(error, Exception):
+            try:
+                self._failed(error)
+            except Exception as said:
+                error = said
+        _settle(job[0], result, error)
+
+    def _refuse(self, write: _Ticket | _Job, error: BaseException) -> None:
+        """Tell a write whose work was never let in why not."""
+        if isinstance(write, _Ticket):
+            _settle(write.go, error=error)
+        else:
+            self._tell(write, error=error)
 
     def _wake(self) -> None:
         waking, self._waking = self._waking, None
@@ -332,8 +349,7 @@ class GroupCommit:
         if self._task is not None:
             await self._task
         for waiting in self._queue:
-            _settle(waiting.go if isinstance(waiting, _Ticket) else waiting.outcome,
-                    error=ValueError("the storage is closed"))
+            self._refuse(waiting, ValueError("the storage is closed"))
         self._queue.clear()
 
     async def _run(self) -> None:
@@ -352,33 +368,44 @@ class GroupCommit:
     async def _batch(self) -> None:
         """Begin, take what waits (up to the limit), each in its savepoint (a kind's jobs queued
         together in one), and commit."""
-        db = self._db
         first = self._queue.popleft()
         if _answer(first).done():  # its caller gave up while waiting
             return
+        self._under_way = under_way = asyncio.get_running_loop().create_future()
+        try:
+            await self._run_batch(first)
+        finally:
+            under_way.set_result(None)
+
+    async def _run_batch(self, first: _Ticket | _Job) -> None:
+        db = self._db
         try:
             await db.begin()
         except Exception as error:
-            _settle(_answer(first), error=error)
+            self._refuse(first, error)
             return
         self.batches += 1
-        #: done once the batch is committed or lost, for the callers of jobs cancelled meanwhile
-        settled = asyncio.get_running_loop().create_future()
+        #: the writes run alone, each with its result and its own error (its work alone undone)
         taken: list[_Taken] = []
+        #: the jobs of a kind run together, with their results
+        together: list[tuple[list[_Job], list[Any]]] = []
+        count = 0
         #: the writes taken from the queue whose work is under way
-        running: Sequence[_Ticket | _Job[Any]] = ()
-        write: _Ticket | _Job[Any] | None = first
+        running: Sequence[_Ticket | _Job] = ()
+        write: _Ticket | _Job | None = first
         try:
             while write is not None:
-                if isinstance(write, _Job) and write.kind is not None:
-                    running = jobs = self._alike(write, self._max_batch - len(taken))
+                if type(write) is tuple and write[1] is not None:
+                    running = jobs = self._alike(write, self._max_batch - count)
                     if jobs:
-                        await self._together(write.kind, jobs, settled, taken, not taken)
+                        await self._together(write[1], jobs, together, taken, not count)
+                        count += len(jobs)
                 elif not _answer(write).done():
                     running = (write,)
-                    await self._alone(write, settled, taken)
+                    await self._alone(write, taken)
+                    count += 1
                 running = ()
-                more = bool(self._queue) and len(taken) < self._max_batch
+                more = bool(self._queue) and count < self._max_batch
                 write = self._queue.popleft() if more else None
             self._before_commit()
             await db.commit()
@@ -388,82 +415,79 @@ class GroupCommit:
             with contextlib.suppress(sqlite3.Error):
                 db.raw.execute("ROLLBACK")
             for done, _, failed in taken:
-                if isinstance(done, _Job):
-                    _settle(done.outcome, error=failed or error)
-                else:
+                if isinstance(done, _Ticket):
                     _settle(done.committed, error=error if failed is None else None)
+                else:
+                    self._tell(done, error=failed or error)
+            for jobs, _ in together:
+                for job in jobs:
+                    self._tell(job, error=error)
             for waiting in running:  # those not settled above
                 if isinstance(waiting, _Ticket) and waiting.go.done():
                     _settle(waiting.committed, error=error)  # its block was let in
                 else:
-                    _settle(_answer(waiting), error=error)  # its savepoint could not be opened
-            settled.set_result(None)
+                    self._refuse(waiting, error)  # its savepoint could not be opened
             if not isinstance(error, Exception):
                 raise
             return
-        self.writes += len(taken)
-        for done, result, failed in taken:
-            if failed is None and type(done) is _Job:  # most: a turn that landed
-                outcome = done.outcome
-                if not outcome.done():
+        self.writes += count
+        for jobs, results in together:  # most: turns that landed
+            for (outcome, _, _), result in zip(jobs, results, strict=True):
+                if not outcome.done():  # else its caller was cancelled meanwhile
                     outcome.set_result(result)
-            elif isinstance(done, _Job):
-                _settle(done.outcome, result, failed)
-            else:
+        for done, result, failed in taken:
+            if isinstance(done, _Ticket):
                 _settle(done.committed)
-        settled.set_result(None)
+            else:
+                self._tell(done, result, failed)
 
-    async def _alone(self, write: _Ticket | _Job[Any], settled: asyncio.Future[None],
-                     taken: list[_Taken]) -> None:
+    async def _alone(self, write: _Ticket | _Job, taken: list[_Taken]) -> None:
         """Run one write in a savepoint of its own, rolled back if its work raises; add it to
         `taken` with its result and its own error."""
         raw = self._db.raw
         raw.execute("SAVEPOINT write")
         result: Any = None
         failed: BaseException | None
-        if isinstance(write, _Job):
-            write.batch = settled
+        if isinstance(write, _Ticket):
+            write.go.set_result(None)
+            failed = await write.done
+        else:
+            _, kind, item = write
             try:
-                result = await (write.item() if write.kind is None
-                                else write.kind.alone(write.item))
+                result = await (item() if kind is None else kind.alone(item))
                 failed = None
             except Exception as error:
                 failed = error
-        else:
-            write.go.set_result(None)
-            failed = await write.done
         taken.append((write, result, failed))
         if failed is not None:
             raw.execute("ROLLBACK TO write")
         raw.execute("RELEASE write")
 
-    def _alike(self, first: _Job[Any], room: int) -> list[_Job[Any]]:
+    def _alike(self, first: _Job, room: int) -> list[_Job]:
         """`first` and the jobs of its kind queued right behind it, at most `room`, less those
         whose callers gave up while waiting."""
-        queue, kind = self._queue, first.kind
-        jobs = [] if first.outcome.done() else [first]
+        queue, kind = self._queue, first[1]
+        jobs = [] if first[0].done() else [first]
         while queue and len(jobs) < room:
             job = queue[0]
-            if not isinstance(job, _Job) or job.kind is not kind:
+            if type(job) is not tuple or job[1] is not kind:
                 break
             queue.popleft()
-            if not job.outcome.done():
+            if not job[0].done():
                 jobs.append(job)
         return jobs
 
-    async def _together(self, kind: Alike[Any, Any], jobs: list[_Job[Any]],
-                        settled: asyncio.Future[None], taken: list[_Taken],
+    async def _together(self, kind: Alike[Any, Any], jobs: list[_Job],
+                        together: list[tuple[list[_Job], list[Any]]], taken: list[_Taken],
                         opening: bool) -> None:
         """Run a kind's jobs together (`Alike.together`): in a savepoint, or with none when
         they are `opening` the transaction (nothing else written in it yet); if not all of
         them can land, undo it (ROLLBACK and BEGIN again, when opening) and run each alone."""
         db, raw = self._db, self._db.raw
-        for job in jobs:
-            job.batch = settled
         if not opening:
             raw.execute("SAVEPOINT write")
         try:
-            results = kind.together([job.item for job in jobs])
+            results = kind.together([item for _, _, item in jobs])
         except Exception:  # each, run alone, says why
             results = None
         if results is None:
@@ -474,16 +498,16 @@ class GroupCommit:
                 raw.execute("ROLLBACK TO write")
                 raw.execute("RELEASE write")
             for job in jobs:
-                await self._alone(job, settled, taken)
+                await self._alone(job, taken)
             return
         if not opening:
             raw.execute("RELEASE write")
         if len(results) != len(jobs):
             raise ValueError(f"{len(jobs)} jobs together gave {len(results)} results")
-        taken.extend(zip(jobs, results, itertools.repeat(None)))
+        together.append((jobs, results))
 
 
-def _answer(write: _Ticket | _Job[Any]) -> asyncio.Future[Any]:
+def _answer(write: _Ticket | _Job) -> asyncio.Future[Any]:
     """The future that tells a queued write's caller it may go on (or why not); done before
     the writer takes it when the caller gave up."""
-    return write.go if isinstance(write, _Ticket) else write.outcome
+    return write.go if isinstance(write, _Ticket) else write[0]
