@@ -190,7 +190,7 @@ def _field_names(kind: type[DataclassInstance]) -> frozenset[str]:
 
 def checked_changes(current: StoredSettings, changes: Mapping[str, Any]) -> dict[str, str]:
     """Changes as JSON text, after checking each names a field and has that field's type."""
-    known = {field.name for field in fields(current)}
+    known = _field_names(type(current))
     for key, value in changes.items():
         if key not in known:
             raise ValueError(f"there is no setting called {key}")
