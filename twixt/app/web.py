@@ -41,7 +41,7 @@ async def serve_web(db: Database, host: str, port: int) -> int:
         print(f"twixt: {error}", file=sys.stderr)
         return 2
     async with storage:
-        service = TwixtService(storage, Port(pictures=False))
+        service = TwixtService(storage, Port(pictures=False, announces=False))
         server = WebServer(board_from_environment(service, signer), host, port)
         try:
             await server.start()

@@ -184,10 +184,30 @@ class Turn:
         return str(Command(command.removals, Placement(placed, targets), command.actions))
 
 
+#: the pegs and links made so far, each a value made once for every game of its board size:
+#: per (cols, rows), by `_value_key` of a peg's hole index or a link's id (a view lists every
+#: peg and link of its game after every change, and a frozen dataclass is slow to make)
+_PEGS: dict[tuple[int, int], dict[int, Peg]] = {}
+_LINKS: dict[tuple[int, int], dict[int, Link]] = {}
+
+
+_BLACK = Colour.BLACK
+
+
+def _value_key(number: int, colour: Colour, seat: int = 0) -> int:
+    """A peg's hole index (or a link's id), its colour and seat (0–3) as one number."""
+    return number << 3 | seat << 1 | (colour is _BLACK)
+
+
 def _link(geo: Geometry, lid: int, colour: Colour) -> Link:
-    ends = geo.link_ends[lid]
-    assert ends is not None, "only links on the board are ever made"
-    return Link(geo.holes[ends[0]], geo.holes[ends[1]], colour)
+    made = _LINKS.setdefault((geo.cols, geo.rows), {})
+    key = _value_key(lid, colour)
+    link = made.get(key)
+    if link is None:
+        ends = geo.link_ends[lid]
+        assert ends is not None, "only links on the board are ever made"
+        link = made[key] = Link(geo.holes[ends[0]], geo.holes[ends[1]], colour)
+    return link
 
 
 class _State(NamedTuple):
@@ -571,15 +591,21 @@ class Game:
         [('G6', 'red'), ('E7', 'black')]
         """
         pos, geo = self.position, self.geometry
-        colours, seats, pegs = pos.peg_colour, pos.peg_seat, []
+        # an occupied hole's peg has a colour
+        colours, seats, pegs = cast(list[Colour], pos.peg_colour), pos.peg_seat, []
+        made = _PEGS.setdefault((geo.cols, geo.rows), {})
         # the occupied holes' bits, lowest first: a view of a game asks for its pegs after
         # every change, and most holes of a board are empty
         occupied = pos.occupied
         while occupied:
             lowest = occupied & -occupied
             index = lowest.bit_length() - 1
-            colour = cast(Colour, colours[index])  # an occupied hole's peg has one
-            pegs.append(Peg(geo.hole(index), colour, seats[index]))
+            colour, seat = colours[index], seats[index]
+            key = index << 3 | seat << 1 | (colour is _BLACK)  # `_value_key`, inlined
+            peg = made.get(key)
+            if peg is None:
+                peg = made[key] = Peg(geo.holes[index], colour, seat)
+            pegs.append(peg)
             occupied ^= lowest
         return pegs
 

@@ -41,6 +41,10 @@ class Position:
         self.peg_bits = {Colour.RED: 0, Colour.BLACK: 0}
         self.occupied = 0
         self.cross_count = {c: [0] * (4 * count) for c in _COLOURS}
+        #: whether `cross_count` is shared with a copy (`copy`): whichever of them changes a
+        #: count first takes its own lists then (a copy most often places a peg that links
+        #: nothing, and the lists are four entries a hole)
+        self._counts_shared = False
         # allow[c][step]: holes from which `step` is not crossed by a link of c's opponent
         self.allow = {c: list(geo.step_masks) for c in _COLOURS}
         self._dsu: list[int] | None = None
@@ -54,7 +58,8 @@ class Position:
         other.links = self.links.copy()
         other.peg_bits = self.peg_bits.copy()
         other.occupied = self.occupied
-        other.cross_count = {c: counts.copy() for c, counts in self.cross_count.items()}
+        other.cross_count = self.cross_count
+        self._counts_shared = other._counts_shared = True
         other.allow = {c: masks.copy() for c, masks in self.allow.items()}
         other._dsu = self._dsu.copy() if self._dsu is not None else None
         other._witness = self._witness.copy()
@@ -100,6 +105,9 @@ class Position:
         self._dsu = None
 
     def _count_crossings(self, lid: int, colour: Colour, delta: int) -> None:
+        if self._counts_shared:  # its own counts before the first change (`copy`)
+            self.cross_count = {c: counts.copy() for c, counts in self.cross_count.items()}
+            self._counts_shared = False
         counts = self.cross_count[colour]
         allow = self.allow[colour.opponent]
         link_ends = self.geo.link_ends

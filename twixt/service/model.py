@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import ParamSpec, TypeVar, cast
 
 from twixt.language import Markup, Translation, translation, unmarked
 from twixt.service.errors import MalformedError, NotAllowedError, ServiceError
@@ -31,6 +32,7 @@ def check_page(page: int) -> None:
 
 
 _Frozen = TypeVar("_Frozen")
+_Fields = ParamSpec("_Fields")
 
 
 def renewed(value: _Frozen, **changes: object) -> _Frozen:
@@ -41,6 +43,20 @@ def renewed(value: _Frozen, **changes: object) -> _Frozen:
     made = object.__new__(type(value))
     made.__dict__.update(value.__dict__, **changes)
     return made
+
+
+def made_whole(kind: Callable[_Fields, _Frozen], /, *no: _Fields.args,
+               **fields: _Fields.kwargs) -> _Frozen:
+    """A frozen dataclass that has no `__post_init__`, made of every one of its fields (by
+    name, type-checked as its own `__init__`'s) as `renewed` copies one: straight into its
+    dict, for a value a move makes anew each time (a game's view, whose frozen `__init__`
+    sets each of its two dozen fields through `object.__setattr__`). TypeError when a field
+    is missing, or is none of its."""
+    if no or fields.keys() != kind.__dataclass_fields__.keys():  # type: ignore[attr-defined]
+        raise TypeError(f"{kind} is made of all of its fields, by name, and only those")
+    value: _Frozen = object.__new__(cast(type, kind))
+    value.__dict__.update(fields)
+    return value
 
 
 @dataclass(frozen=True)

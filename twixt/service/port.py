@@ -91,6 +91,10 @@ class Port:
     #: buttons under it): a front end that draws the board itself (the web page) spares the
     #: service drawing a PNG, and finding the open columns, for every turn
     pictures: bool = True
+    #: whether a turn is announced: a front end that shows every turn by itself and posts
+    #: nowhere (the web board alone, whose pages follow their games live) spares the service
+    #: saying each turn (its reply is then empty, and says nothing the pages do not show)
+    announces: bool = True
 
 
 @asynccontextmanager

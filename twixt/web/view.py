@@ -51,6 +51,12 @@ def _links(links: Iterable[Link]) -> list[list[str]]:
     return said
 
 
+#: `json.dumps` of what a live event shares, made once: its lists and dicts are made afresh
+#: for each event, so there is no cycle to look for (and `json.dumps` given an option makes
+#: an encoder for every call)
+_ENCODE = json.JSONEncoder(check_circular=False).encode
+
+
 def view_json(view: GameView, tr: Translation) -> dict[str, Any]:
     """The page's JSON of `view`, its clock said by `tr`."""
     return {**_own(view), **_shared(view, tr)}
@@ -62,7 +68,7 @@ def views_text(views: Sequence[GameView], tr: Translation) -> list[str]:
     share (all but whose page it is, its controls and its palette) is made and encoded once
     for them all, each page's own fields put before it (encoded once for each seat, palette
     and set of controls: they recur from change to change)."""
-    shared = json.dumps(_shared(views[0], tr))[1:]
+    shared = _ENCODE(_shared(views[0], tr))[1:]
     return [f"{_own_text(view.you, view.palette, view.controls)}, {shared}" for view in views]
 
 
@@ -107,7 +113,7 @@ def _shared(view: GameView, tr: Translation) -> dict[str, Any]:
         "pegs": [[names[peg.hole.row][peg.hole.col], _COLOUR[peg.colour], peg.seat]
                  for peg in view.pegs],
         "links": _links(view.links),
-        "last": [str(last.placed)] if last and last.placed else [],
+        "last": [names[last.placed.row][last.placed.col]] if last and last.placed else [],
         "last_text": said_turn(last, tr) if last else "",
         "last_seat": last.seat if last else None,
         "clock": tr.say(view.clock) if view.clock is not None else None,

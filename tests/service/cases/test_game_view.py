@@ -4,7 +4,7 @@ through the controls it offers, and the live version a page follows."""
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
+from dataclasses import fields, replace
 from datetime import timedelta
 
 import pytest
@@ -15,6 +15,7 @@ from tests.typed import enter
 from twixt.rules import Colour, RuleSet, parse_command
 from twixt.service import GameView, ServiceError, TwixtService, build_options
 from twixt.service import commands as cmd
+from twixt.service.model import Control, made_whole
 from twixt.storage import SqliteStorage
 
 #: a bound on waits that should end at once: a test never hangs on a broken wake-up
@@ -403,3 +404,19 @@ async def test_a_control_written_in_the_move_language_shows_a_line_of_it(service
     offered = {control.name: control for control in (await view_of(service, ALICE.id)).controls}
     assert offered["conditional"].takes_text and offered["conditional"].example == "if H9 then G6"
     assert offered["note"].takes_text and offered["note"].example == ""  # a note is anything
+
+
+def test_a_value_made_whole_equals_the_one_its_init_makes_and_wants_every_field():
+    made = made_whole(Control, name="move", label="Place", takes_text=True, example="G6")
+    assert made == Control("move", "Place", True, "G6") and hash(made) == hash(
+        Control("move", "Place", True, "G6"))
+    with pytest.raises(TypeError, match="all of its fields"):
+        made_whole(Control, name="move", label="Place")  # its defaults are not filled in
+    with pytest.raises(TypeError, match="all of its fields"):
+        made_whole(Control, "move", label="Place", takes_text=True, example="")  # by name
+
+
+async def test_a_view_has_every_field_of_a_view(service):
+    await start_game(service, swap="no")
+    view = await view_of(service, ALICE.id)
+    assert set(vars(view)) == {field.name for field in fields(GameView)}

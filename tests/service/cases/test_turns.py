@@ -306,6 +306,19 @@ async def test_a_turn_where_the_front_end_draws_the_board_has_no_picture_nor_pic
     assert reply.image is None and not reply.pickers and not reply.buttons
 
 
+async def test_a_turn_where_the_front_end_shows_turns_itself_is_stored_and_said_nowhere(
+        storage, clock):
+    shows = TwixtService(storage, Port(pictures=False, announces=False), clock=clock)  # web's
+    await start_game(shows, swap="no")
+    reply = await enter(shows, asking(ALICE), "K10")
+    assert reply.refused is None and reply.text == "" and not reply.ephemeral
+    assert not reply.followups and not reply.mentions
+    game = await shows.channel_game(CHANNEL)
+    assert [turn.text for turn in game.history] == ["K10"]
+    with pytest.raises(kinds.NotYourTurnError, match="it is bob's turn"):  # still said
+        await enter(shows, asking(ALICE), "M12")
+
+
 async def test_a_turn_whose_picture_fails_is_announced_not_denied(service, storage,
                                                                 monkeypatch, caplog):
     await start_game(service, swap="no")

@@ -39,7 +39,7 @@ from twixt.service.commands.words import Vocabulary
 from twixt.service.desk.desk import Desk
 from twixt.service.desk.engine_seats import is_engine_seat, taken_back
 from twixt.service.errors import MalformedError, MissingError, refused_by_rules
-from twixt.service.model import Control, Request, User, renewed
+from twixt.service.model import Control, Request, User, made_whole, renewed
 from twixt.service.pure.clock.texts import seat_lines
 from twixt.storage import (
     GameStore,
@@ -185,9 +185,10 @@ class GameViews:
         current = step == len(history)
         chain_holes, chain_links = shown.winning_chain()
         time_up = turn_clock is not None and not turn_clock.left_at(desk.clock())
-        common = GameView(
-            game_id=stored.id, live_version=stored.live_version, active=stored.is_active,
-            rules=game.rules, cols=game.geometry.cols, rows=game.geometry.rows,
+        common = made_whole(
+            GameView, game_id=stored.id, live_version=stored.live_version,
+            active=stored.is_active, rules=game.rules, cols=game.geometry.cols,
+            rows=game.geometry.rows,
             seats=tuple(SeatView(s.number, s.name, game.colour_of_seat(s.number), s.user_id)
                         for s in stored.seats),
             you=None,
@@ -202,7 +203,7 @@ class GameViews:
             privilege_seat=_privilege_seat(game) if stored.is_active else None,
             outcome=game.outcome, aborted=not stored.is_active and game.outcome is None,
             chain_holes=frozenset(chain_holes), chain_links=frozenset(chain_links),
-            step=step, turns=len(history), controls=())
+            step=step, turns=len(history), controls=(), palette="normal")
         palettes = await self._palettes(stored, {seat for seat, _ in seen_by}, prefs or {})
         return [_seen_by(common, seat, palettes[seat],
                          _controls(stored, game, history, seat, takeback_by,

@@ -86,7 +86,8 @@ class Turns:
     A move is one pipeline: `move` prepares it (`preparations`, in order: the automatic
     links, then whatever registered a step, such as showing a move first for confirmation),
     and `play` commits it under the channel's lock, hands it to what follows a turn
-    (`Desk.turn_played`) and announces the last turn played."""
+    (`Desk.turn_played`) and announces the last turn played (unless the front end shows
+    turns itself: `Port.announces`)."""
 
     def __init__(self, desk: Desk, store: TurnsStorage) -> None:
         self._desk = desk
@@ -122,6 +123,8 @@ class Turns:
         async with desk.lock(request.channel_id):
             played = await desk.commit(request, command, at_version=at_version, shown=shown)
             followed = await desk.after_turn(played)
+            if not desk.port.announces:  # the front end shows the turn itself: nothing to say
+                return Reply("")
             return followed.announce(await self._turn_reply(followed.last), request.tr)
 
     @cmd.handles(cmd.Resign)

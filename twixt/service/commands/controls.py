@@ -12,7 +12,7 @@ page as it reaches the slash commands and the help, with nothing written anywher
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from twixt.language import Message
@@ -27,7 +27,9 @@ __all__ = ["Offered", "Situation", "always", "playing"]
 @dataclass(frozen=True)
 class Situation:
     """What decides whether a control is open: the game as it stands, and the seat of the
-    person who looks (an onlooker is offered nothing)."""
+    person who looks (an onlooker is offered nothing). What follows from them (whose turn it
+    is, the person's colour, …) is worked out once, as the situation is made: every control
+    of every view of a seat asks, after every change."""
 
     game: Game
     seat: int
@@ -41,30 +43,25 @@ class Situation:
     may_take_back: bool
     #: the player to move has run out of time (a clocked game)
     time_up: bool = False
+    #: the colour the person plays
+    colour: Colour = field(init=False, repr=False, compare=False)
+    #: the seat to move (None: the game is not in progress)
+    to_move: int | None = field(init=False, repr=False, compare=False)
+    #: the person is to move
+    my_turn: bool = field(init=False, repr=False, compare=False)
+    #: an opponent (not a partner) is to move
+    opponent_to_move: bool = field(init=False, repr=False, compare=False)
+    #: an opponent asks to take back their last turn
+    asked_by_opponent: bool = field(init=False, repr=False, compare=False)
 
-    @property
-    def colour(self) -> Colour:
-        return self.game.colour_of_seat(self.seat)
-
-    @property
-    def to_move(self) -> int | None:
-        """The seat to move (None: the game is not in progress)."""
-        return self.game.seat_to_move if self.playing else None
-
-    @property
-    def my_turn(self) -> bool:
-        return self.to_move == self.seat
-
-    @property
-    def opponent_to_move(self) -> bool:
-        """An opponent (not a partner) is to move."""
-        return self.to_move is not None and self.teams[self.to_move] != self.teams[self.seat]
-
-    @property
-    def asked_by_opponent(self) -> bool:
-        """An opponent asks to take back their last turn."""
-        return (self.takeback_by is not None
-                and self.teams[self.takeback_by] != self.teams[self.seat])
+    def __post_init__(self) -> None:
+        seat, teams, takeback_by = self.seat, self.teams, self.takeback_by
+        to_move = self.game.seat_to_move if self.playing else None
+        # set as a frozen dataclass's fields are: straight into its dict
+        self.__dict__.update(
+            colour=self.game.colour_of_seat(seat), to_move=to_move, my_turn=to_move == seat,
+            opponent_to_move=to_move is not None and teams[to_move] != teams[seat],
+            asked_by_opponent=takeback_by is not None and teams[takeback_by] != teams[seat])
 
 
 @dataclass(frozen=True)
