@@ -15,11 +15,10 @@ from typing import Any
 
 import pytest
 
-import twixt.storage.backends.postgres
 from support.pg_plans import history_page_reads, statements_of
 from tests.storage.conftest import fresh_database
 from tests.storage.storage_helpers import T0, play_turns, result_of, start_game
-from twixt.storage import GameFinishedError, GameResult, StaleVersionError, StoredGame
+from twixt.storage import GameFinishedError, GameResult, StaleVersionError
 from twixt.storage.backends.postgres import PostgresStorage
 from twixt.storage.backends.postgres_line import PendingTurn
 
@@ -145,40 +144,6 @@ async def test_a_turn_costs_one_round_trip(pg_server):
     assert len(turns) == 3
     # play_turns reads the game back (BEGIN, its SELECTs, COMMIT); no reset query anywhere
     assert not [query for query in sent if "RESET ALL" in query or "UNLISTEN" in query]
-
-
-async def test_the_next_batch_is_sent_before_the_last_ones_callers_wake(pg_server,
-                                                                      monkeypatch):
-    """While this process wakes a batch's callers, the server writes the next batch: its
-    statement goes out first. The first batch is held until the second waits behind it."""
-    url = await fresh_database(pg_server)
-    events: list[str] = []
-    held = asyncio.Event()
-    write_turns = twixt.storage.backends.postgres.write_turns
-
-    async def noted(db: Any, turns: list[PendingTurn]) -> set[int]:
-        events.append(f"batch of {len(turns)} sent")
-        if len(events) == 1:
-            await held.wait()
-        return await write_turns(db, turns)
-
-    async with await PostgresStorage.open(url, min_connections=3, max_connections=3) as store:
-        games = [await start_game(store, channel_id=c) for c in range(6)]
-        monkeypatch.setattr(twixt.storage.backends.postgres, "write_turns", noted)
-
-        async def turn(game: StoredGame) -> None:
-            await store.append_turn(game.id, 0, 1, "C3")
-            events.append(f"game {game.channel_id} answered")
-
-        first = asyncio.create_task(turn(games[0]))
-        while not events:
-            await asyncio.sleep(0)
-        rest = [asyncio.create_task(turn(game)) for game in games[1:]]
-        while not store._writing._waiting:  # the second batch waits for the first
-            await asyncio.sleep(0)
-        held.set()
-        await asyncio.gather(first, *rest)
-    assert events[:3] == ["batch of 1 sent", "batch of 5 sent", "game 0 answered"]
 
 
 async def test_every_connection_is_ready_for_turns_when_the_pool_makes_it(pg_server):

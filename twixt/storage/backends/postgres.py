@@ -386,33 +386,20 @@ class PostgresStorage(SqlStorage):
     async def _write_turns(self, turns: list[PendingTurn]) -> None:
         """Write a batch of turns in one statement (`games.write_turns`), each under its own
         version check, once the batch before it is written (`_writing`); a turn that matched
-        nothing is told why (`sql.refuse`, which asks again, alone).
-
-        Its callers are answered once the batch's place is handed on, so the next batch's
-        writer, woken first, sends its statement before they run: the server writes it while
-        this process wakes them (a few milliseconds for 250), where it sat idle before. A turn
-        that landed is answered even if asking why another did not fails.
-        """
+        nothing is told why (`sql.refuse`, which asks again, alone)."""
         if not turns:
             return
-        landed: set[int] = set()
-        refused: dict[int, StorageError] = {}
-        try:
-            async with self._writing.place(), self._connected() as conn:
-                db = PostgresConnection(conn)
-                landed = await write_turns(db, turns)
-                for turn in turns:
-                    if turn.game_id not in landed:
-                        try:
-                            await sql.refuse(db, turn.game_id, turn.expected_version)
-                        except StorageError as refusal:
-                            refused[turn.game_id] = refusal
-        finally:
+        async with self._writing.place(), self._connected() as conn:
+            db = PostgresConnection(conn)
+            landed = await write_turns(db, turns)
             for turn in turns:
                 if turn.game_id in landed:
                     turn.answer(turn.expected_version + 1)
-                elif turn.game_id in refused:
-                    turn.refuse(refused[turn.game_id])
+                    continue
+                try:
+                    await sql.refuse(db, turn.game_id, turn.expected_version)
+                except StorageError as refusal:
+                    turn.refuse(refusal)
 
     async def claim_due_games(self, now: datetime, lease_until: datetime, limit: int = 100, *,
                               shards: Shards | None = None) -> tuple[StoredGame, ...]:
