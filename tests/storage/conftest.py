@@ -19,7 +19,8 @@ import pytest
 
 from support.pg_server import PgServer, PostgresMissing, new_database
 from twixt.storage import SqliteStorage
-from twixt.storage.backends.postgres import PostgresStorage
+from twixt.storage.backends import postgres
+from twixt.storage.backends.postgres import PostgresConnection, PostgresStorage
 
 BACKENDS = ("sqlite", "postgresql")
 TEMPLATE = "twixt_template"
@@ -75,6 +76,17 @@ async def _make_template(server: PgServer) -> None:
 async def fresh_database(server: PgServer, *, migrated: bool = True) -> str:
     """The URL of a new database: migrated (a copy of the template) or bare."""
     return await new_database(server, TEMPLATE if migrated else "template0")
+
+
+async def migrated_to(url: str, count: int) -> None:
+    """Apply the first `count` of PostgreSQL's migrations to the database at `url`: a database
+    of the release that shipped no more, as its storage left it on opening it. (Today's
+    storage cannot stand in for it: it prepares its turns' statement for today's schema.)"""
+    conn = await asyncpg.connect(url)
+    try:
+        await postgres._migrate(PostgresConnection(conn), url, postgres.migrations()[:count])
+    finally:
+        await conn.close()
 
 
 #: emptied migrated databases, ready for the next test

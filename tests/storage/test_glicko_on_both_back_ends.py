@@ -12,6 +12,7 @@ import pytest
 import twixt.storage.backends.postgres
 import twixt.storage.backends.sqlite
 from support.pg_server import new_database
+from tests.storage.conftest import migrated_to
 from tests.storage.storage_helpers import start_game
 from twixt.storage import GameResult, Result, SqliteStorage
 from twixt.storage.backends.postgres import PostgresStorage
@@ -87,15 +88,10 @@ async def test_an_elo_database_keeps_its_ratings_as_the_start(db_path, monkeypat
         await _assert_migrated(store)
 
 
-async def test_an_elo_database_on_postgresql_keeps_its_ratings_as_the_start(pg_server,
-                                                                            monkeypatch):
+async def test_an_elo_database_on_postgresql_keeps_its_ratings_as_the_start(pg_server):
     url = await new_database(pg_server)
-    before = twixt.storage.backends.postgres.migrations()[:3]
     assert twixt.storage.backends.postgres.migrations()[3].name == "glicko"
-    with monkeypatch.context() as old:
-        old.setattr(twixt.storage.backends.postgres, "migrations", lambda: before)
-        async with await PostgresStorage.open(url):
-            pass
+    await migrated_to(url, 3)
     conn = await asyncpg.connect(url)
     try:
         for user, rating, games in ELO:

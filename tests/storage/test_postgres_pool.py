@@ -146,6 +146,22 @@ async def test_a_turn_costs_one_round_trip(pg_server):
     assert not [query for query in sent if "RESET ALL" in query or "UNLISTEN" in query]
 
 
+async def test_every_connection_is_ready_for_turns_when_the_pool_makes_it(pg_server):
+    """The turns' statement is prepared as the pool makes each connection, so the first batch
+    of turns sends its statement alone: no look-up of its array types first (tens of
+    milliseconds on a new connection, which every batch in line behind it waited out too)."""
+    url = await fresh_database(pg_server)
+    async with await PostgresStorage.open(url, min_connections=2, max_connections=2) as store:
+        game = await start_game(store, channel_id=1)
+        async with store._single() as first, store._single() as second:
+            for db in (first, second):
+                prepared = await db.fetch_all("SELECT statement FROM pg_prepared_statements")
+                assert [text for (text,) in prepared if text.startswith("WITH moved AS")]
+    async with await PostgresStorage.open(url, max_connections=1) as store:
+        sent = await statements_of(store, lambda: store.append_turn(game.id, 0, 1, "C3"))
+    assert [query.split(" (")[0] for query, _ in sent] == ["WITH moved AS"]
+
+
 async def _leftovers(store: PostgresStorage) -> dict[str, int]:
     async with store._single() as db:
         return {name: await db.fetch_value(query) for name, query in SESSION_LEFTOVERS.items()}

@@ -14,6 +14,7 @@ import pytest
 import twixt.storage.backends.postgres
 import twixt.storage.backends.sqlite
 from support.pg_server import new_database
+from tests.storage.conftest import migrated_to
 from twixt.storage import GameResult, Result, SqliteStorage
 from twixt.storage.backends.postgres import PostgresStorage, _numbered
 from twixt.storage.schema import full_check, migrations
@@ -68,12 +69,8 @@ async def _old_sqlite(path, monkeypatch):
     return await SqliteStorage.open(path)
 
 
-async def _old_postgres(url, monkeypatch):
-    with monkeypatch.context() as old:
-        before = twixt.storage.backends.postgres.migrations()[:BEFORE["postgresql"]]
-        old.setattr(twixt.storage.backends.postgres, "migrations", lambda: before)
-        async with await PostgresStorage.open(url):
-            pass
+async def _old_postgres(url):
+    await migrated_to(url, BEFORE["postgresql"])
     conn = await asyncpg.connect(url)
     try:
         for sql, params in OLD_ROWS:
@@ -87,7 +84,7 @@ async def test_a_database_of_the_release_before_upgrades_with_its_rows_and_plays
         backend, tmp_path, pg_server, monkeypatch):
     path = tmp_path / "twixt.db"
     store = (await _old_sqlite(path, monkeypatch) if backend == "sqlite"
-             else await _old_postgres(await new_database(pg_server), monkeypatch))
+             else await _old_postgres(await new_database(pg_server)))
     async with store:
         running, finished = await store.get_game(1), await store.get_game(2)
         assert (running.version, running.setup.time_control, running.setup.vacation) == (

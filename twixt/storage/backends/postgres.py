@@ -206,8 +206,8 @@ class PooledConnection(asyncpg.Connection):  # type: ignore[misc]  # asyncpg is 
     `tests/storage/test_postgres_pool.py` holds the session clean after every kind of write.
 
     The safety net: a connection whose block raised, or was cancelled, may be left in a
-    state we did not foresee, and one that ran the migrations has run whatever their files
-    hold; both get the full reset on their way back.
+    state we did not foresee, and gets the full reset on its way back. (The migrations, which
+    may set anything, run on a connection of their own, never pooled.)
     """
 
     __slots__ = ("_reset_pending",)
@@ -226,6 +226,33 @@ class PooledConnection(asyncpg.Connection):  # type: ignore[misc]  # asyncpg is 
             return ""
         self._reset_pending = False
         return cast(str, super().get_reset_query())
+
+
+@asynccontextmanager
+async def _reaching(where: str) -> AsyncIterator[None]:
+    """Connecting: a server that is down, refuses us or a URL that names none is one line
+    (`DatabaseError`); a fault the table names more closely (a read-only role, a full disk)
+    keeps its name."""
+    try:
+        yield
+    except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, ValueError) as error:
+        fault = next((fault for kinds, fault in _FAULTS if isinstance(error, kinds)),
+                     DatabaseFault.UNREACHABLE)
+        raise DatabaseError(f"cannot use the PostgreSQL database {where}: "
+                            f"{error.__class__.__name__}: {error}", fault) from error
+
+
+async def _ready_for_turns(conn: Any) -> None:
+    """Prepare the turns' statement on a connection as the pool makes it (asyncpg keeps it for
+    the connection's life), by running it with no turns, which writes nothing.
+
+    Its first use on a connection costs a parse and asyncpg's look-up of the array types it
+    takes: 10-60 ms on a connection just made, more on a busy machine. Paid by the first batch
+    of turns, it delayed up to 256 players and every batch in line behind them (the first
+    turns of a thousand games: the slowest 1% of a round at times). Paid here, it falls on
+    `open` or on whatever made the pool grow.
+    """
+    await write_turns(PostgresConnection(conn), [])
 
 
 class PostgresStorage(SqlStorage):
@@ -249,32 +276,29 @@ class PostgresStorage(SqlStorage):
     @classmethod
     async def open(cls, url: str, *, min_connections: int = 1,
                    max_connections: int = 10) -> Self:
-        """Connect and upgrade the schema.
+        """Connect, upgrade the schema, then open the pool.
 
+        The schema is upgraded on a connection of its own, before the pool: so every pooled
+        connection is made on the current schema, ready for turns (`_ready_for_turns`).
         Raises `DatabaseError` (one line, database untouched) when the server cannot be
         reached or the database holds another program's tables, and `UnsupportedSchemaError`
         for a newer schema.
         """
         where = safe_url(url)
+        async with _reaching(where):
+            conn = await asyncpg.connect(url)
         try:
-            pool = await asyncpg.create_pool(url, min_size=min_connections,
-                                             max_size=max_connections,
-                                             connection_class=PooledConnection)
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, ValueError) as error:
-            # no pool: the server is down, refuses us or the URL names none; a fault the
-            # table names more closely (a read-only role, a full disk) keeps its name
-            fault = next((fault for kinds, fault in _FAULTS if isinstance(error, kinds)),
-                         DatabaseFault.UNREACHABLE)
-            raise DatabaseError(f"cannot use the PostgreSQL database {where}: "
-                                f"{error.__class__.__name__}: {error}", fault) from error
-        try:
-            async with pool.acquire() as conn:
-                conn.reset_on_release()  # the migrations' files may set anything
-                await _migrate(PostgresConnection(conn), where, migrations())
+            await _migrate(PostgresConnection(conn), where, migrations())
         except BaseException as error:
-            await pool.close()
+            conn.terminate()
             _reraise(error)
             raise
+        await conn.close()
+        async with _reaching(where):
+            pool = await asyncpg.create_pool(url, min_size=min_connections,
+                                             max_size=max_connections,
+                                             connection_class=PooledConnection,
+                                             init=_ready_for_turns)
         return cls(url, pool, max_connections)
 
     async def close(self) -> None:
