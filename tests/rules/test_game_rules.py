@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.rules.helpers import play_all, two_player
-from twixt.rules import Colour, Game, Hole, Reason, column_letters
+from twixt.rules import Colour, Game, Hole, IllegalMoveError, Reason, column_letters
 
 
 def test_columns_are_spreadsheet_letters():
@@ -167,6 +169,22 @@ def test_copy_is_independent():
     other = game.copy()
     other.play("K10")
     assert game.pegs_placed == 1 and other.pegs_placed == 2
+
+
+@pytest.mark.parametrize("first", ["the copy", "the original"])
+def test_a_copy_and_its_original_count_their_crossings_apart(first):
+    # a copy shares its crossing counts until either changes one (`Position.copy`): each of
+    # the two makes Red's link E7-G6, and each then knows it as the same game played afresh
+    # does (the counts, and the steps they bar: a blockade's open paths, the engine's spread)
+    game = play_all(two_player(), ["G6", "E8"])
+    other = game.copy()
+    afresh = play_all(two_player(), ["G6", "E8", "E7 link G6"]).position
+    for linking in (other, game) if first == "the copy" else (game, other):
+        linking.play("E7 link G6")
+        with pytest.raises(IllegalMoveError, match="would cross Red's link G6-E7"):
+            linking.play("F6 link E8")
+        position = linking.position
+        assert position.cross_count == afresh.cross_count and position.allow == afresh.allow
 
 
 def test_undo_takes_back_a_removal_turn():
